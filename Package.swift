@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+// AXServer — the UIKit accessibility model for any UI on Linux.
+// Layering (a dependency only ever points down this list):
+//   AXJSON            JSON values, parser, serializer (pure)
+//   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
+//   AXQuery           selector language and engine (pure)
+//   AXHub             apps, focus, action routing to providers, event fan-out (no I/O of its own)
+//   AXRPC             JSON-RPC 2.0 protocol + method dispatch (Methods/ answers each method)
+//   AXTransport       SwiftNIO Unix-socket / TCP transport for AXRPC
+//   CDBus, AXDBus     libdbus system library and its Swift layer
+//   AXATSPI           AT-SPI2 bridge (where every D-Bus method is answered)
+//   AXProvider        Swift provider library (publish a tree, handle actions)
+//   AXDemo            the built-in demo app and the generated bench tree
+//   AXConformance     the conformance-case runner (in-process or over a socket)
+//   axserver, axquery, axbench   executables
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "AXServer",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "axserver", targets: ["axserver"]),
+        .executable(name: "axquery", targets: ["axquery"]),
+        .library(name: "AXProvider", targets: ["AXProvider"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+    ],
+    targets: [
+        .target(name: "AXJSON", swiftSettings: swiftSettings),
+        .target(name: "AXCore", dependencies: [
+            "AXJSON",
+            .product(name: "HashTreeCollections", package: "swift-collections"),
+        ], swiftSettings: swiftSettings),
+        .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXTransport", dependencies: [
+            "AXRPC", "AXJSON",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: swiftSettings),
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
+        .target(name: "AXATSPI", dependencies: ["AXDBus", "AXHub", "AXCore", "AXJSON",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: swiftSettings),
+        .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXDemo", dependencies: ["AXProvider", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXConformance", dependencies: ["AXRPC", "AXJSON"], swiftSettings: swiftSettings),
+        .executableTarget(name: "axserver", dependencies: [
+            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXConformance", "AXProvider",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "axquery", dependencies: [
+            "AXQuery", "AXCore", "AXJSON", "AXRPC", "AXTransport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "axbench", dependencies: [
+            "AXCore", "AXQuery", "AXJSON", "AXDemo", "AXRPC", "AXHub",
+        ], swiftSettings: swiftSettings),
+        .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
+        .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(name: "AXDBusTests", dependencies: ["AXDBus"]),
+        .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXProvider"]),
+        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

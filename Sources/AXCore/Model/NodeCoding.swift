@@ -1,0 +1,428 @@
+import AXJSON
+
+/// A schema violation: which view, which property, what was wrong.
+public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var id: String?
+    public var property: String?
+    public var message: String
+    public init(id: String?, property: String?, message: String) { self.id = id; self.property = property; self.message = message }
+    public var description: String {
+        var s = ""
+        if let id { s += "view '\(id)'" }
+        if let property { s += (s.isEmpty ? "" : ", ") + "property '\(property)'" }
+        return s.isEmpty ? message : s + ": " + message
+    }
+}
+
+/// Reading typed values out of JSON with precise errors.
+struct Field {
+    let id: String?
+    let key: String
+    func fail(_ msg: String) -> SchemaError { SchemaError(id: id, property: key, message: msg) }
+    func string(_ v: JSON) throws(SchemaError) -> String {
+        guard case .string(let s) = v else { throw fail("expected a string, got \(v.typeName)") }
+        guard s.utf8.count <= Limits.maxStringBytes else { throw fail("string longer than \(Limits.maxStringBytes) bytes") }
+        return s
+    }
+    func optString(_ v: JSON) throws(SchemaError) -> String? { v.isNull ? nil : try string(v) }
+    func bool(_ v: JSON) throws(SchemaError) -> Bool {
+        guard case .bool(let b) = v else { throw fail("expected true or false, got \(v.typeName)") }
+        return b
+    }
+    func number(_ v: JSON) throws(SchemaError) -> Double {
+        guard case .number(let d) = v else { throw fail("expected a number, got \(v.typeName)") }
+        guard d.isFinite else { throw fail("number must be finite") }
+        return d
+    }
+    func int(_ v: JSON) throws(SchemaError) -> Int {
+        guard let i = v.intValue else { throw fail("expected an integer, got \(v.typeName == "number" ? "a fraction" : v.typeName)") }
+        return i
+    }
+    func strings(_ v: JSON) throws(SchemaError) -> [String] {
+        guard case .array(let a) = v else { throw fail("expected an array of strings, got \(v.typeName)") }
+        var out: [String] = []
+        for e in a { out.append(try string(e)) }
+        return out
+    }
+    func rect(_ v: JSON) throws(SchemaError) -> Rect {
+        let r: Rect
+        switch v {
+        case .array(let a):
+            guard a.count == 4 else { throw fail("a rect is [x, y, width, height]") }
+            r = Rect(x: try number(a[0]), y: try number(a[1]), width: try number(a[2]), height: try number(a[3]))
+        case .object(let o):
+            func n(_ k: String, _ d: Double = 0) throws(SchemaError) -> Double { try o[k].map { (j) throws(SchemaError) in try number(j) } ?? d }
+            r = Rect(x: try n("x"), y: try n("y"), width: try n("width"), height: try n("height"))
+        default:
+            throw fail("expected a rect ([x, y, width, height] or {x, y, width, height}), got \(v.typeName)")
+        }
+        guard r.width >= 0, r.height >= 0 else { throw fail("width and height must not be negative") }
+        guard abs(r.x) < Limits.maxCoordinate, abs(r.y) < Limits.maxCoordinate,
+              r.width < Limits.maxCoordinate, r.height < Limits.maxCoordinate
+        else { throw fail("coordinate out of range (|v| < \(Int(Limits.maxCoordinate)))") }
+        return r
+    }
+    func point(_ v: JSON) throws(SchemaError) -> Point {
+        switch v {
+        case .array(let a):
+            guard a.count == 2 else { throw fail("a point is [x, y]") }
+            return Point(x: try number(a[0]), y: try number(a[1]))
+        case .object(let o):
+            return Point(x: try o["x"].map { (j) throws(SchemaError) in try number(j) } ?? 0,
+                         y: try o["y"].map { (j) throws(SchemaError) in try number(j) } ?? 0)
+        default:
+            throw fail("expected a point ([x, y] or {x, y}), got \(v.typeName)")
+        }
+    }
+    func range(_ v: JSON) throws(SchemaError) -> TextRange {
+        switch v {
+        case .array(let a) where a.count == 2:
+            return TextRange(location: try int(a[0]), length: try int(a[1]))
+        case .object(let o):
+            return TextRange(location: try o["location"].map { (j) throws(SchemaError) in try int(j) } ?? 0,
+                             length: try o["length"].map { (j) throws(SchemaError) in try int(j) } ?? 1)
+        default:
+            throw fail("expected a range [location, length] or {location, length}")
+        }
+    }
+    func object(_ v: JSON) throws(SchemaError) -> JSONObject {
+        guard case .object(let o) = v else { throw fail("expected an object, got \(v.typeName)") }
+        return o
+    }
+    func array(_ v: JSON) throws(SchemaError) -> [JSON] {
+        guard case .array(let a) = v else { throw fail("expected an array, got \(v.typeName)") }
+        return a
+    }
+}
+
+/// Limits on what an app may push (Specs/hierarchy.md §Limits).
+public enum Limits {
+    public static let maxNodes = 250_000
+    public static let maxDepth = 256
+    public static let maxStringBytes = 65_536
+    public static let maxCoordinate = 1.0e7
+    public static let maxChildren = 100_000
+    public static let maxOpsPerPatch = 100_000
+}
+
+func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
+    switch v {
+    case .null: return []
+    case .number:
+        let raw = try f.int(v)
+        guard raw >= 0 else { throw f.fail("a trait mask must not be negative") }
+        let t = Traits(rawValue: UInt64(raw))
+        guard Traits.allKnown.isSuperset(of: t) else { throw f.fail("unknown trait bits in mask \(raw)") }
+        return t
+    case .array(let a):
+        var t = Traits()
+        for e in a {
+            let name = try f.string(e)
+            guard let bit = Traits.named(name) else {
+                throw f.fail("unknown trait '\(name)' (known: \(Traits.named.map(\.name).joined(separator: ", ")))")
+            }
+            t.formUnion(bit)
+        }
+        return t
+    default:
+        throw f.fail("expected an array of trait names or an integer mask, got \(v.typeName)")
+    }
+}
+
+/// Applies accessibility properties shared by views and virtual elements. Returns false if the key is not one.
+func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
+    let f = Field(id: id, key: key)
+    switch key {
+    case "isAccessibilityElement": ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)
+    case "accessibilityLabel": ax.label = try f.optString(v)
+    case "accessibilityValue": ax.value = try f.optString(v)
+    case "accessibilityHint": ax.hint = try f.optString(v)
+    case "accessibilityIdentifier": ax.identifier = try f.optString(v)
+    case "accessibilityTraits": ax.traits = v.isNull ? nil : try decodeTraits(v, field: f)
+    case "accessibilityFrame": ax.frame = v.isNull ? nil : try f.rect(v)
+    case "accessibilityActivationPoint": ax.activationPoint = v.isNull ? nil : try f.point(v)
+    case "accessibilityLanguage": ax.language = try f.optString(v)
+    case "accessibilityElementsHidden": ax.elementsHidden = v.isNull ? false : try f.bool(v)
+    case "accessibilityViewIsModal": ax.viewIsModal = v.isNull ? nil : try f.bool(v)
+    case "shouldGroupAccessibilityChildren": ax.shouldGroupChildren = v.isNull ? false : try f.bool(v)
+    case "accessibilityNavigationStyle":
+        if v.isNull { ax.navigationStyle = .automatic } else {
+            let s = try f.string(v)
+            guard let n = NavigationStyle(rawValue: s) else { throw f.fail("expected automatic, separate or combined") }
+            ax.navigationStyle = n
+        }
+    case "accessibilityContainerType":
+        if v.isNull { ax.containerType = .none } else if case .number = v {
+            guard let c = ContainerType(rawInt: try f.int(v)) else { throw f.fail("container type raw value must be 0…4 (R40)") }
+            ax.containerType = c
+        } else {
+            let s = try f.string(v)
+            guard let c = ContainerType(rawValue: s) else { throw f.fail("expected none, dataTable, list, landmark or semanticGroup (R39)") }
+            ax.containerType = c
+        }
+    case "accessibilityRespondsToUserInteraction": ax.respondsToUserInteraction = v.isNull ? nil : try f.bool(v)
+    case "accessibilityUserInputLabels": ax.userInputLabels = v.isNull ? [] : try f.strings(v)
+    case "accessibilityTextualContext": ax.textualContext = try f.optString(v)
+    case "accessibilityHeadingLevel":
+        if v.isNull { ax.headingLevel = nil } else {
+            let l = try f.int(v)
+            guard (0...6).contains(l) else { throw f.fail("heading level must be 0…6 (X55)") }
+            ax.headingLevel = l == 0 ? nil : l
+        }
+    case "accessibilityCustomActions":
+        ax.customActions = []
+        if !v.isNull {
+            var seen = Set<String>()
+            for (i, e) in try f.array(v).enumerated() {
+                let o = try f.object(e)
+                let ef = Field(id: id, key: "\(key)[\(i)]")
+                guard let name = try o["name"].map({ (j) throws(SchemaError) in try ef.string(j) }), !name.isEmpty else { throw ef.fail("a custom action needs a non-empty 'name'") }
+                let aid = try o["id"].map { (j) throws(SchemaError) in try ef.string(j) } ?? name
+                guard seen.insert(aid).inserted else { throw ef.fail("duplicate custom action id '\(aid)'") }
+                ax.customActions.append(CustomAction(id: aid, name: name,
+                    category: try o["category"].map { (j) throws(SchemaError) in try ef.optString(j) } ?? nil,
+                    hasImage: o["image"].map { !$0.isNull } ?? false))
+            }
+        }
+    case "accessibilityCustomRotors":
+        ax.customRotors = []
+        if !v.isNull {
+            for (i, e) in try f.array(v).enumerated() {
+                let o = try f.object(e)
+                let rf = Field(id: id, key: "\(key)[\(i)]")
+                var type = SystemRotorType.none
+                if let t = o["systemType"], !t.isNull {
+                    let s = try rf.string(t)
+                    guard let st = SystemRotorType(rawValue: s) else { throw rf.fail("unknown system rotor type '\(s)' (X27)") }
+                    type = st
+                }
+                let name = try o["name"].map { (j) throws(SchemaError) in try rf.string(j) } ?? (type == .none ? "" : type.rawValue)
+                guard !name.isEmpty else { throw rf.fail("a rotor needs a 'name' or a 'systemType' (R57)") }
+                var items: [RotorItem] = []
+                let itemList: [JSON] = try o["items"].map { (j) throws(SchemaError) in try rf.array(j) } ?? []
+                for (k, it) in itemList.enumerated() {
+                    let itf = Field(id: id, key: "\(key)[\(i)].items[\(k)]")
+                    switch it {
+                    case .string(let s): items.append(RotorItem(target: s))
+                    case .object(let io):
+                        guard let t = io["target"] else { throw itf.fail("a rotor item needs a 'target' element id") }
+                        items.append(RotorItem(target: try itf.string(t),
+                                               range: try io["range"].map { (j) throws(SchemaError) in try itf.range(j) }))
+                    default: throw itf.fail("a rotor item is an element id or {target, range}")
+                    }
+                }
+                ax.customRotors.append(CustomRotor(name: name, systemType: type, items: items))
+            }
+        }
+    case "accessibilityElements":
+        if v.isNull { ax.elements = nil } else {
+            var entries: [ElementEntry] = []
+            for (i, e) in try f.array(v).enumerated() {
+                switch e {
+                case .string(let s): entries.append(.view(s))
+                case .object(let o):
+                    let vf = Field(id: id, key: "\(key)[\(i)]")
+                    guard let vid = o["id"] else { throw vf.fail("a virtual element needs an 'id'") }
+                    var ve = VirtualElement(id: try vf.string(vid))
+                    ve.ax.isAccessibilityElement = true
+                    for (k, val) in o where k != "id" {
+                        if k == "accessibilityFrameInContainerSpace" || k == "frame" {
+                            ve.frameInContainer = try Field(id: ve.id, key: k).rect(val)
+                        } else if !(try applyAccessibilityProperty(k, val, to: &ve.ax, id: ve.id)) {
+                            throw Field(id: ve.id, key: k).fail("unknown property for a virtual element")
+                        }
+                    }
+                    entries.append(.virtual(ve))
+                default:
+                    throw f.fail("entries are view ids or virtual element objects")
+                }
+            }
+            ax.elements = entries
+        }
+    case "automationElements": ax.automationElements = v.isNull ? nil : try f.strings(v)
+    case "accessibilityDataTable":
+        if v.isNull { ax.dataTable = nil } else {
+            let o = try f.object(v)
+            guard let r = o["rows"], let c = o["columns"] else { throw f.fail("a data table needs 'rows' and 'columns' (R41)") }
+            let rows = try f.int(r), cols = try f.int(c)
+            guard rows >= 0, cols >= 0 else { throw f.fail("row and column counts must not be negative") }
+            var dt = DataTableInfo(rows: rows, columns: cols)
+            func headers(_ k: String) throws(SchemaError) -> [Int: [String]] {
+                guard let h = o[k], !h.isNull else { return [:] }
+                var out: [Int: [String]] = [:]
+                for (ks, val) in try f.object(h) {
+                    guard let idx = Int(ks) else { throw f.fail("\(k) keys are row/column indexes") }
+                    out[idx] = try f.strings(val)
+                }
+                return out
+            }
+            dt.columnHeaders = try headers("columnHeaders")
+            dt.rowHeaders = try headers("rowHeaders")
+            ax.dataTable = dt
+        }
+    case "accessibilityRowRange": ax.rowRange = v.isNull ? nil : try f.range(v)
+    case "accessibilityColumnRange": ax.columnRange = v.isNull ? nil : try f.range(v)
+    case "accessibilityDirectTouchOptions": ax.directTouchOptions = v.isNull ? [] : try f.strings(v)
+    case "accessibilityIgnoresInvertColors": ax.ignoresInvertColors = v.isNull ? false : try f.bool(v)
+    case "accessibilityExpandedStatus": ax.expandedStatus = try f.optString(v)
+    default: return false
+    }
+    return true
+}
+
+extension ViewNode {
+    /// Keys that are structural, not properties: they are read by the decoder and refused by "set".
+    static let structuralKeys: Set<String> = ["id", "class", "baseClass", "children"]
+
+    /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
+    public mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
+        let f = Field(id: id, key: key)
+        switch key {
+        case "frame": frame = v.isNull ? .zero : try f.rect(v)
+        case "bounds":
+            if v.isNull { boundsOrigin = .zero } else {
+                let r: Rect
+                if case .array(let a) = v, a.count == 2 { let p = try f.point(v); r = Rect(x: p.x, y: p.y, width: frame.width, height: frame.height) }
+                else { r = try f.rect(v) }
+                boundsOrigin = Point(x: r.x, y: r.y)
+            }
+        case "boundsOrigin", "contentOffset": boundsOrigin = v.isNull ? .zero : try f.point(v)
+        case "transform":
+            if v.isNull { transform = .identity } else {
+                let o = try f.object(v)
+                func n(_ k: String, _ d: Double) throws(SchemaError) -> Double { try o[k].map { (j) throws(SchemaError) in try f.number(j) } ?? d }
+                let t = Transform2D(scaleX: try n("scaleX", try n("a", 1)), scaleY: try n("scaleY", try n("d", 1)),
+                                    translateX: try n("translateX", try n("tx", 0)), translateY: try n("translateY", try n("ty", 0)))
+                guard abs(t.translateX) < Limits.maxCoordinate, abs(t.translateY) < Limits.maxCoordinate,
+                      abs(t.scaleX) < 1e6, abs(t.scaleY) < 1e6 else { throw f.fail("transform out of range") }
+                transform = t
+            }
+        case "isHidden": isHidden = v.isNull ? false : try f.bool(v)
+        case "alpha":
+            if v.isNull { alpha = 1 } else {
+                let a = try f.number(v)
+                guard a >= 0, a <= 1 else { throw f.fail("alpha must be within 0…1") }
+                alpha = a
+            }
+        case "clipsToBounds": clipsToBounds = v.isNull ? nil : try f.bool(v)
+        case "isUserInteractionEnabled": isUserInteractionEnabled = v.isNull ? nil : try f.bool(v)
+        case "tag": tag = v.isNull ? 0 : try f.int(v)
+        case "isEnabled": control.isEnabled = v.isNull ? true : try f.bool(v)
+        case "isSelected": control.isSelected = v.isNull ? false : try f.bool(v)
+        case "isHighlighted": control.isHighlighted = v.isNull ? false : try f.bool(v)
+        case "isOn": control.isOn = v.isNull ? false : try f.bool(v)
+        case "value": control.value = v.isNull ? nil : try f.number(v)
+        case "minimumValue": control.minimumValue = v.isNull ? nil : try f.number(v)
+        case "maximumValue": control.maximumValue = v.isNull ? nil : try f.number(v)
+        case "stepValue":
+            if v.isNull { control.stepValue = nil } else {
+                let s = try f.number(v)
+                guard s > 0 else { throw f.fail("stepValue must be greater than 0") }
+                control.stepValue = s
+            }
+        case "text": control.text = try f.optString(v)
+        case "title": control.title = try f.optString(v)
+        case "placeholder": control.placeholder = try f.optString(v)
+        case "isSecureTextEntry": control.isSecureTextEntry = v.isNull ? false : try f.bool(v)
+        case "isEditable": control.isEditable = v.isNull ? true : try f.bool(v)
+        case "currentPage": control.currentPage = v.isNull ? nil : try f.int(v)
+        case "numberOfPages":
+            if v.isNull { control.numberOfPages = nil } else {
+                let n = try f.int(v)
+                guard n >= 0 else { throw f.fail("numberOfPages must not be negative") }
+                control.numberOfPages = n
+            }
+        case "selectedSegmentIndex": control.selectedSegmentIndex = v.isNull ? nil : try f.int(v)
+        case "segmentTitles": control.segmentTitles = v.isNull ? [] : try f.strings(v)
+        case "progress": control.progress = v.isNull ? nil : try f.number(v)
+        case "isAnimating": control.isAnimating = v.isNull ? false : try f.bool(v)
+        case "accessoryType": control.accessoryType = try f.optString(v)
+        case "backButtonTitle": control.backButtonTitle = try f.optString(v)
+        case "message": control.message = try f.optString(v)
+        case "preferredStyle":
+            let s = try f.optString(v)
+            guard s == nil || s == "alert" || s == "actionSheet" else { throw f.fail("expected alert or actionSheet") }
+            control.preferredStyle = s
+        case "dateText": control.dateText = try f.optString(v)
+        case "components":
+            control.components = []
+            if !v.isNull {
+                for (i, e) in try f.array(v).enumerated() {
+                    let cf = Field(id: id, key: "components[\(i)]")
+                    let o = try cf.object(e)
+                    let rows = try o["rows"].map { (j) throws(SchemaError) in try cf.strings(j) } ?? []
+                    let sel = try o["selectedRow"].map { (j) throws(SchemaError) in try cf.int(j) } ?? 0
+                    guard rows.isEmpty || (0..<rows.count).contains(sel) else { throw cf.fail("selectedRow \(sel) out of range 0..<\(rows.count)") }
+                    control.components.append(PickerComponent(
+                        label: try o["label"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
+                        hint: try o["hint"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
+                        rows: rows, selectedRow: sel))
+                }
+            }
+        case "isKeyWindow": window.isKeyWindow = v.isNull ? false : try f.bool(v)
+        case "windowLevel": window.windowLevel = v.isNull ? 0 : try f.number(v)
+        case "windowTitle": window.title = try f.optString(v)
+        case "layoutDirection", "semanticContentAttribute":
+            if v.isNull { window.layoutDirection = .ltr } else {
+                let s = try f.string(v)
+                switch s {
+                case "ltr", "forceLeftToRight", "leftToRight": window.layoutDirection = .ltr
+                case "rtl", "forceRightToLeft", "rightToLeft": window.layoutDirection = .rtl
+                default: throw f.fail("expected ltr or rtl")
+                }
+            }
+        case "canBecomeFocused": focus.canBecomeFocused = v.isNull ? nil : try f.bool(v)
+        case "focusGroupIdentifier": focus.groupIdentifier = try f.optString(v)
+        case "focusGroupPriority":
+            switch v {
+            case .null: focus.groupPriority = .ignored
+            case .number: focus.groupPriority = .raw(try f.int(v))
+            default:
+                switch try f.string(v) {
+                case "ignored": focus.groupPriority = .ignored
+                case "previouslyFocused": focus.groupPriority = .previouslyFocused
+                case "prioritized": focus.groupPriority = .prioritized
+                case "currentlyFocused": focus.groupPriority = .currentlyFocused
+                default: throw f.fail("expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
+                }
+            }
+        case "focusGuides":
+            focus.guides = []
+            if !v.isNull {
+                for (i, e) in try f.array(v).enumerated() {
+                    let gf = Field(id: id, key: "focusGuides[\(i)]")
+                    let o = try gf.object(e)
+                    guard let gid = o["id"], let fr = o["frame"] else { throw gf.fail("a focus guide needs 'id' and 'frame'") }
+                    focus.guides.append(FocusGuide(id: try gf.string(gid), frame: try gf.rect(fr),
+                        preferred: try o["preferredFocusEnvironments"].map { (j) throws(SchemaError) in try gf.strings(j) } ?? [],
+                        isEnabled: try o["isEnabled"].map { (j) throws(SchemaError) in try gf.bool(j) } ?? true))
+                }
+            }
+        case "isTransparentFocusItem": focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)
+        case "restrictionIdentifiers", "guidedAccessRestrictionIdentifiers":
+            restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
+        default:
+            if try applyAccessibilityProperty(key, v, to: &ax, id: id) { return }
+            if ViewNode.structuralKeys.contains(key) {
+                throw f.fail("'\(key)' cannot be changed with set (use insert, remove or move)")
+            }
+            throw f.fail("unknown property")
+        }
+    }
+
+    /// Decodes one view object without its children. `children` is read by the store.
+    public static func decode(_ json: JSON) throws(SchemaError) -> ViewNode {
+        guard case .object(let o) = json else { throw SchemaError(id: nil, property: nil, message: "a view must be an object, got \(json.typeName)") }
+        guard let idv = o["id"] else { throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'") }
+        guard case .string(let id) = idv, !id.isEmpty else { throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string") }
+        guard id.utf8.count <= 512 else { throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes") }
+        let f = Field(id: id, key: "class")
+        let cls = try o["class"].map { (j) throws(SchemaError) in try f.string(j) } ?? "UIView"
+        let base = try o["baseClass"].map { (j) throws(SchemaError) in try Field(id: id, key: "baseClass").optString(j) } ?? nil
+        var node = ViewNode(id: id, className: cls, baseClass: base)
+        for (k, v) in o where !ViewNode.structuralKeys.contains(k) {
+            try node.setProperty(k, v)
+        }
+        return node
+    }
+}

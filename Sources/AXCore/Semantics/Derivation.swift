@@ -1,0 +1,691 @@
+import HashTreeCollections
+
+/// Derives the accessibility tree from the view hierarchy as UIKit exposes it, incrementally.
+///
+/// Every view is visited with a context (its parent's screen map, clip rect, layout direction, enclosing
+/// accessibility container…). The result of a visit — the accessibility items the view contributes to its
+/// container — is cached with that context. A later patch re-visits only the changed views, their
+/// ancestors, and views whose context changed, so a one-property patch costs O(depth × fan-out + changed
+/// subtree) instead of a rebuild (Specs/hierarchy.md §Derivation).
+final class Deriver {
+    struct Ctx: Equatable {
+        /// Maps the parent's bounds coordinates to screen coordinates.
+        var map: AxisMap
+        /// The region of the screen left visible by the window and every clipping ancestor.
+        var clip: Rect
+        var rtl: Bool
+        var windowID: String
+        /// The accessibility container (AX parent) of the items produced here; "" for windows.
+        var container: String
+        var containerRole: AXRole?
+        var restrictions: [String]
+        var language: String?
+    }
+
+    struct Item: Equatable {
+        var id: String
+        var frame: Rect
+    }
+
+    struct Entry {
+        var ctx: Ctx
+        var items: [Item]
+        var ownIDs: [String]
+        var children: [String]
+        var pass: Int
+    }
+
+    private var cache: [String: Entry] = [:]
+    private var pass = 0
+
+    // Per-run state
+    private var views = ViewHierarchy()
+    private var nodes = TreeDictionary<String, AXNode>()
+    private var needsVisit = Set<String>()
+    private var dirty = Set<String>()
+    private var touched = Set<String>()
+
+    var cachedEntryCount: Int { cache.count }
+
+    /// Runs one derivation pass and returns the new tree and what changed since `previous`.
+    func derive(views: ViewHierarchy, dirty: Set<String>, removed: Set<String>, full: Bool,
+                previous: AXTree, revision: Int) -> (AXTree, ChangeSet) {
+        self.views = views
+        self.dirty = dirty
+        touched = []
+        pass += 1
+        if full {
+            cache.removeAll(keepingCapacity: true)
+            for (id, _) in previous.nodes { touched.insert(id) }
+            nodes = [:]
+        } else {
+            nodes = previous.nodes
+        }
+        for r in removed { purge(r) }
+
+        needsVisit = []
+        if !full {
+            for d in dirty {
+                var cur: String? = d
+                while let c = cur, views.nodes[c] != nil, needsVisit.insert(c).inserted {
+                    cur = views.nodes[c]?.parent
+                }
+            }
+        }
+
+        // Windows: back to front by level, then by order (D-WINDOW-1). The front-most modal window hides the others (X10).
+        let ordered = views.roots.enumerated().sorted { a, b in
+            let la = views.nodes[a.element]?.window.windowLevel ?? 0, lb = views.nodes[b.element]?.window.windowLevel ?? 0
+            return la != lb ? la < lb : a.offset < b.offset
+        }.map(\.element)
+        var modalWindow: String?
+        for w in ordered.reversed() {
+            if let n = views.nodes[w], isVisibleSelf(n), effectiveModal(n) { modalWindow = w; break }
+        }
+        var windows: [String] = []
+        for w in ordered {
+            if let m = modalWindow, m != w { purge(w); continue }
+            guard let n = views.nodes[w] else { continue }
+            let ctx = Ctx(map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
+                          windowID: w, container: "", containerRole: nil, restrictions: [], language: nil)
+            let items = visit(w, ctx)
+            windows.append(contentsOf: items.map(\.id))
+        }
+        for w in previous.windows where !views.roots.contains(w) { purge(w) }
+        // Views that changed but were not reached this pass (moved under an excluded parent, …) leave the tree.
+        for d in dirty where views.nodes[d] != nil {
+            if let e = cache[d], e.pass != pass { purge(d) }
+        }
+
+        var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
+        cs.windowsChanged = windows != previous.windows
+        for id in touched.sorted() {
+            let old = previous.nodes[id], new = nodes[id]
+            switch (old, new) {
+            case (nil, .some): cs.added.append(id)
+            case (.some, nil): cs.removed.append(id)
+            case (.some(let a), .some(let b)):
+                if a.parent != b.parent { cs.moved.append(id) }
+                let attrs = changedAttributes(a, b)
+                if !attrs.isEmpty { cs.updated[id] = attrs }
+            case (nil, nil): break
+            }
+        }
+        let tree = AXTree(revision: revision, nodes: nodes, windows: windows)
+        self.views = ViewHierarchy()
+        nodes = [:]
+        return (tree, cs)
+    }
+
+    // MARK: - Visiting
+
+    private func write(_ n: AXNode) {
+        touched.insert(n.id)
+        if nodes[n.id] != n { nodes[n.id] = n }
+    }
+
+    private func removeNode(_ id: String) {
+        if nodes.removeValue(forKey: id) != nil { touched.insert(id) }
+    }
+
+    /// Drops a view's cached result and every accessibility node its subtree produced.
+    private func purge(_ id: String) {
+        guard let e = cache.removeValue(forKey: id) else { return }
+        for ax in e.ownIDs { removeNode(ax) }
+        for c in e.children { purge(c) }
+    }
+
+    private func isVisibleSelf(_ n: ViewNode) -> Bool {
+        !n.isHidden && n.alpha >= 0.01
+    }
+
+    func effectiveModal(_ n: ViewNode) -> Bool {
+        n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
+    }
+
+    /// The view's rect in its parent's bounds space: frame size scaled around the center, then translated (A2, A14).
+    static func rectInParent(_ n: ViewNode) -> Rect {
+        let t = n.transform
+        let w = n.frame.width * abs(t.scaleX), h = n.frame.height * abs(t.scaleY)
+        let cx = n.frame.midX + t.translateX, cy = n.frame.midY + t.translateY
+        return Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
+    }
+
+    /// Maps the view's own bounds coordinates into its parent's bounds coordinates.
+    static func localMap(_ n: ViewNode) -> AxisMap {
+        let t = n.transform
+        let bx = n.boundsOrigin.x + n.frame.width / 2, by = n.boundsOrigin.y + n.frame.height / 2
+        let cx = n.frame.midX + t.translateX, cy = n.frame.midY + t.translateY
+        return AxisMap(sx: t.scaleX, sy: t.scaleY, dx: cx - t.scaleX * bx, dy: cy - t.scaleY * by)
+    }
+
+    private func screenRect(_ n: ViewNode, map: AxisMap) -> Rect { map.apply(Deriver.rectInParent(n)) }
+
+    private enum Exposure { case excluded, element, container(AXRole), transparent }
+
+    private func exposure(_ n: ViewNode, ctx: Ctx) -> Exposure {
+        if !isVisibleSelf(n) || n.ax.elementsHidden { return .excluded }   // R109–R111, X9, D-HIDE-1…3
+        if n.kind == .window { return .container(.window) }
+        if n.ax.elements != nil { return .container(containerRole(n) ?? .group) }   // X15
+        if let explicit = n.ax.isAccessibilityElement {
+            if explicit { return .element }
+            if let r = containerRole(n) { return .container(r) }
+            return .transparent
+        }
+        if n.kind.isElementByDefault && exposedByDefault(n) { return .element }
+        if let r = containerRole(n) { return .container(r) }
+        return .transparent
+    }
+
+    /// Standard elements that UIKit only exposes with content (D-IMAGE-1, D-EXPOSE-2).
+    private func exposedByDefault(_ n: ViewNode) -> Bool {
+        switch n.kind {
+        case .imageView: return n.ax.label?.isEmpty == false
+        case .label: return (n.ax.label ?? n.control.text)?.isEmpty == false
+        case .activityIndicator: return n.control.isAnimating || n.ax.label != nil
+        default: return true
+        }
+    }
+
+    private func containerRole(_ n: ViewNode) -> AXRole? {
+        switch n.ax.containerType {
+        case .dataTable: return .table
+        case .list: return .list
+        case .landmark: return .landmark
+        case .semanticGroup: return .group
+        case .none: break
+        }
+        if (n.ax.traits ?? n.kind.defaultTraits).contains(.tabBar) { return .tabBar }   // X35
+        switch n.kind {
+        case .alertController, .actionSheet: return .alert
+        case .navigationBar: return .navigationBar
+        case .toolbar: return .toolbar
+        case .tableView, .collectionView: return .list
+        case .segmentedControl: return .segmentedControl
+        case .pickerView: return .picker
+        case .datePicker: return n.control.components.isEmpty ? nil : .picker
+        default: break
+        }
+        if n.ax.shouldGroupChildren { return .group }   // X11
+        return nil
+    }
+
+    private func visit(_ id: String, _ ctx: Ctx) -> [Item] {
+        guard let n = views.nodes[id] else { return [] }
+        if !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx {
+            e.pass = pass
+            cache[id] = e
+            return e.items
+        }
+        let old = cache[id]
+        let expo = exposure(n, ctx: ctx)
+        if case .excluded = expo { purge(id); return [] }
+
+        let frame = screenRect(n, map: ctx.map)
+        let childMap = ctx.map.composed(with: Deriver.localMap(n))
+        let clipForChildren: Rect = n.effectiveClipsToBounds ? (ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)) : ctx.clip
+        var restrictions = ctx.restrictions
+        if !n.restrictionIdentifiers.isEmpty {
+            for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
+        }
+        let language = n.ax.language ?? ctx.language
+        var ownIDs: [String] = []
+        var items: [Item]
+        var visitedChildren: [String] = n.children
+
+        switch expo {
+        case .excluded:
+            return []
+        case .element:
+            for c in old?.children ?? [] { purge(c) }
+            for c in n.children { purge(c) }
+            visitedChildren = []
+            var ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+            ax.parent = ctx.container.isEmpty ? nil : ctx.container
+            write(ax)
+            ownIDs = [id]
+            items = [Item(id: id, frame: ax.frame)]
+        case .transparent:
+            let childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
+                               containerRole: ctx.containerRole, restrictions: restrictions, language: language)
+            items = visitChildren(n, childCtx, old: old)
+        case .container(let role):
+            let rtl = n.kind == .window ? n.window.layoutDirection == .rtl : ctx.rtl
+            let childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: id,
+                               containerRole: role, restrictions: restrictions, language: language)
+            var childItems: [Item]
+            if let entries = n.ax.elements {
+                // R37: accessibilityElements defines the children, in array order; other subviews are not exposed.
+                for c in old?.children ?? [] { purge(c) }
+                for c in n.children { purge(c) }
+                childItems = []
+                visitedChildren = []
+                for entry in entries {
+                    switch entry {
+                    case .view(let ref):
+                        guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: childCtx) else { continue }
+                        if !visitedChildren.contains(ref) {
+                            childItems.append(contentsOf: visit(ref, rctx))
+                            visitedChildren.append(ref)
+                        }
+                    case .virtual(let ve):
+                        guard views.nodes[ve.id] == nil, !ownIDs.contains(ve.id) else { continue }
+                        let vnode = makeVirtual(ve, container: n, ctx: childCtx, childMap: childMap)
+                        write(vnode)
+                        ownIDs.append(ve.id)
+                        childItems.append(Item(id: ve.id, frame: vnode.frame))
+                    }
+                }
+            } else {
+                childItems = readingOrder(visitChildren(n, childCtx, old: old), rtl: rtl)
+            }
+            let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
+            for s in synthesized.nodes { write(s); ownIDs.append(s.id) }
+            let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
+                + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
+            if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
+            var ax = makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language)
+            ax.children = ordered.map(\.id)
+            ax.parent = ctx.container.isEmpty ? nil : ctx.container
+            write(ax)
+            ownIDs.insert(id, at: 0)
+            items = [Item(id: id, frame: frame)]
+        }
+        if let old {
+            for oid in old.ownIDs where !ownIDs.contains(oid) { removeNode(oid) }
+        }
+        cache[id] = Entry(ctx: ctx, items: items, ownIDs: ownIDs, children: visitedChildren, pass: pass)
+        return items
+    }
+
+    /// Builds the context of a view reached through `accessibilityElements` from container `cid` (its ancestor).
+    private func contextFor(_ ref: String, under cid: String, base: Ctx) -> Ctx? {
+        var chain: [ViewNode] = []
+        var cur = views.nodes[ref]?.parent
+        while let c = cur, c != cid {
+            guard let n = views.nodes[c] else { return nil }
+            if !isVisibleSelf(n) || n.ax.elementsHidden { return nil }
+            chain.append(n)
+            cur = n.parent
+        }
+        var ctx = base
+        for n in chain.reversed() {
+            let frame = screenRect(n, map: ctx.map)
+            if n.effectiveClipsToBounds { ctx.clip = ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0) }
+            ctx.map = ctx.map.composed(with: Deriver.localMap(n))
+            for r in n.restrictionIdentifiers where !ctx.restrictions.contains(r) { ctx.restrictions.append(r) }
+            if let l = n.ax.language { ctx.language = l }
+        }
+        return ctx
+    }
+
+    private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?) -> [Item] {
+        let kids = n.children
+        // X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).
+        var modalIndex: Int?
+        for (i, k) in kids.enumerated().reversed() {
+            if let kn = views.nodes[k], isVisibleSelf(kn), effectiveModal(kn) { modalIndex = i; break }
+        }
+        var items: [Item] = []
+        for (i, k) in kids.enumerated() {
+            if let m = modalIndex, i != m { purge(k); continue }
+            items.append(contentsOf: visit(k, childCtx))
+        }
+        if let old, !old.children.isEmpty {
+            let current: Set<String> = Set(kids)
+            for c in old.children where !current.contains(c) {
+                if let cn = views.nodes[c], cn.parent != nil, cn.parent != n.id { continue }   // moved elsewhere: the new parent owns it
+                purge(c)
+            }
+        }
+        return items
+    }
+
+    // MARK: - Reading order
+
+    /// Reading order (R106, R107, §12.4; D-ORDER-1): items are grouped into rows — an item joins the current row
+    /// when its vertical center lies within half the height of the row's first item (at least 0.5 pt) — rows go
+    /// top to bottom, and within a row items go leading to trailing (left→right, or right→left in RTL).
+    /// Ties keep the subview order.
+    func readingOrder(_ items: [Item], rtl: Bool) -> [Item] {
+        guard items.count > 1 else { return items }
+        let byY = items.indices.sorted { a, b in
+            let ya = items[a].frame.midY, yb = items[b].frame.midY
+            return ya != yb ? ya < yb : a < b
+        }
+        var out: [Item] = []
+        out.reserveCapacity(items.count)
+        var row: [Int] = []
+        var anchor = items[byY[0]].frame
+        func flush() {
+            let sorted = row.sorted { a, b in
+                let fa = items[a].frame, fb = items[b].frame
+                if rtl { return fa.maxX != fb.maxX ? fa.maxX > fb.maxX : a < b }
+                return fa.minX != fb.minX ? fa.minX < fb.minX : a < b
+            }
+            for i in sorted { out.append(items[i]) }
+            row.removeAll(keepingCapacity: true)
+        }
+        for i in byY {
+            let f = items[i].frame
+            if !row.isEmpty && abs(f.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
+                row.append(i)
+            } else {
+                if !row.isEmpty { flush() }
+                row.append(i)
+                anchor = f
+            }
+        }
+        flush()
+        return out
+    }
+
+    // MARK: - Building nodes
+
+    private func states(for n: ViewNode, frame: Rect, ctx: Ctx, traits: Traits, role: AXRole) -> AXStates {
+        var s = AXStates()
+        if !traits.contains(.notEnabled) { s.insert(.enabled) }
+        if traits.contains(.selected) { s.insert(.selected) }
+        if traits.contains(.updatesFrequently) { s.insert(.updatesFrequently) }
+        if let vis = ctx.clip.intersection(frame), !frame.isEmpty {
+            s.insert(.onscreen)
+            if vis != frame && !ctx.clip.containsRect(frame) { s.insert(.clipped) }
+        }
+        switch n.ax.expandedStatus {
+        case "expanded": s.insert(.expanded)
+        case "collapsed": s.insert(.collapsed)
+        default: break
+        }
+        return s
+    }
+
+    private func makeElement(_ n: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
+                             restrictions: [String], language: String?) -> AXNode {
+        var traits = ControlSemantics.traits(n)
+        var label = n.ax.label ?? ControlSemantics.defaultLabel(n)
+        var value = n.ax.value ?? ControlSemantics.defaultValue(n)
+        var numeric = ControlSemantics.numericValue(n)
+        var kind = n.kind
+        var isOn = n.kind == .switchControl && n.control.isOn
+        var actionTarget = n.id
+        var control: ViewNode?
+
+        if n.kind == .tableViewCell || n.kind == .collectionViewCell {
+            let content = cellContent(n, childMap: childMap, rtl: ctx.rtl)
+            if n.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }   // D-CELL-1
+            if content.controls.count == 1, let c = content.controls.first {
+                control = c
+                if n.ax.value == nil { value = c.ax.value ?? ControlSemantics.defaultValue(c) }
+                if n.ax.traits == nil { traits.formUnion(ControlSemantics.traits(c)) }
+                numeric = ControlSemantics.numericValue(c)
+                kind = c.kind
+                isOn = c.kind == .switchControl && c.control.isOn
+                actionTarget = c.id
+            }
+            switch n.control.accessoryType {
+            case "disclosureIndicator", "detailDisclosureButton": if n.ax.traits == nil && control == nil { traits.insert(.button) }
+            case "checkmark": traits.insert(.selected)
+            default: break
+            }
+        }
+
+        let secure = n.control.isSecureTextEntry
+        let editable = (kind == .textField || kind == .searchBar || (kind == .textView && n.control.isEditable)) && n.control.isEnabled
+        var role = ControlSemantics.elementRole(kind: kind, traits: traits, secure: secure,
+                                                editable: kind == .textView ? n.control.isEditable : true,
+                                                inTabBar: ctx.containerRole == .tabBar)
+        if control != nil, role == .staticText || role == .button { role = .cell }
+        if (n.kind == .tableViewCell || n.kind == .collectionViewCell), control == nil,
+           role == .staticText { role = .cell }
+
+        let frame = n.ax.frame ?? viewFrame
+        var ax = AXNode(id: n.id, viewID: n.id, className: n.className, viewClass: n.kind, role: role, isElement: true, windowID: ctx.windowID)
+        ax.actionTarget = actionTarget
+        ax.label = label
+        ax.value = value
+        ax.hint = n.ax.hint
+        ax.identifier = n.ax.identifier ?? control?.ax.identifier
+        ax.placeholder = (n.kind == .textField || n.kind == .searchBar || n.kind == .textView) ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
+        ax.traits = traits
+        ax.frame = frame
+        ax.activationPoint = n.ax.activationPoint ?? frame.center   // X6
+        ax.language = language
+        ax.headingLevel = n.ax.headingLevel
+        ax.textualContext = n.ax.textualContext
+        ax.userInputLabels = n.ax.userInputLabels
+        ax.navigationStyle = n.ax.navigationStyle
+        ax.customActions = n.ax.customActions
+        ax.rotors = n.ax.customRotors
+        ax.numeric = numeric
+        ax.restrictions = restrictions
+        ax.focus = n.focus
+        var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
+        if isOn { st.insert(.checked) }
+        if secure { st.insert(.secure) }
+        if editable { st.insert(.editable) }
+        if n.kind == .textView { st.insert(.multiLine) }
+        if n.kind == .activityIndicator && n.control.isAnimating { st.insert(.busy) }
+        let interactive = ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable)
+        ax.actions = interactive
+        let responds = n.ax.respondsToUserInteraction
+            ?? (!traits.contains(.notEnabled) && (role != .staticText && role != .image && role != .header && role != .progressIndicator
+                                                    && role != .activityIndicator))   // X13
+        if responds { st.insert(.respondsToUserInteraction) }
+        let focusableDefault = st.contains(.enabled) && [AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
+                                                          .switch, .adjustable, .tab, .link].contains(role)
+        if n.focus.canBecomeFocused ?? focusableDefault { st.insert(.focusable) }   // C17
+        ax.states = st
+        if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {   // R43, X19
+            ax.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+        }
+        switch role {
+        case .textField, .secureTextField, .searchField, .textView: ax.text = value ?? ""
+        default: ax.text = label
+        }
+        return ax
+    }
+
+    private func makeVirtual(_ ve: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
+        let traits = ve.ax.traits ?? []
+        let role = ControlSemantics.elementRole(kind: .view, traits: traits, secure: false, editable: false,
+                                                inTabBar: ctx.containerRole == .tabBar)
+        // R35, X52: the frame in container space follows the container's current position.
+        let frame = ve.ax.frame ?? childMap.apply(ve.frameInContainer)
+        var ax = AXNode(id: ve.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
+                        isElement: ve.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
+        ax.actionTarget = ve.id
+        ax.parent = container.id
+        ax.label = ve.ax.label
+        ax.value = ve.ax.value
+        ax.hint = ve.ax.hint
+        ax.identifier = ve.ax.identifier
+        ax.traits = traits
+        ax.frame = frame
+        ax.activationPoint = ve.ax.activationPoint ?? frame.center
+        ax.language = ve.ax.language ?? ctx.language
+        ax.headingLevel = ve.ax.headingLevel
+        ax.customActions = ve.ax.customActions
+        ax.rotors = ve.ax.customRotors
+        ax.restrictions = ctx.restrictions
+        ax.textualContext = ve.ax.textualContext
+        ax.userInputLabels = ve.ax.userInputLabels
+        var st = AXStates()
+        if !traits.contains(.notEnabled) { st.insert(.enabled) }
+        if traits.contains(.selected) { st.insert(.selected) }
+        if ctx.clip.intersection(frame) != nil, !frame.isEmpty { st.insert(.onscreen) }
+        let acts = ControlSemantics.actions(role: role, kind: .view, traits: traits, editable: false)
+        ax.actions = acts
+        if ve.ax.respondsToUserInteraction ?? (!acts.isEmpty && role != .staticText && !traits.contains(.notEnabled)) {
+            st.insert(.respondsToUserInteraction)
+        }
+        ax.states = st
+        ax.text = ve.ax.label
+        if let rr = ve.ax.rowRange, let cr = ve.ax.columnRange, rr.location >= 0, cr.location >= 0 {
+            ax.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+        }
+        return ax
+    }
+
+    private func makeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, frame: Rect, restrictions: [String], language: String?) -> AXNode {
+        var ax = AXNode(id: n.id, viewID: n.id, className: n.className, viewClass: n.kind, role: role, isElement: false, windowID: ctx.windowID)
+        let traits = ControlSemantics.traits(n)
+        ax.label = n.ax.label ?? ControlSemantics.defaultLabel(n)
+        ax.value = n.ax.value
+        ax.hint = n.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(n.control.message) : nil)
+        ax.identifier = n.ax.identifier
+        ax.traits = traits
+        ax.frame = n.ax.frame ?? frame
+        ax.activationPoint = n.ax.activationPoint ?? ax.frame.center
+        ax.language = language
+        ax.containerType = n.ax.containerType
+        ax.navigationStyle = n.ax.navigationStyle
+        ax.customActions = n.ax.customActions
+        ax.rotors = n.ax.customRotors
+        ax.restrictions = restrictions
+        ax.focus = n.focus
+        ax.textualContext = n.ax.textualContext
+        var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
+        if role == .window {
+            st.insert(.onscreen)
+            if n.window.isKeyWindow { st.insert(.activeWindow) }
+        }
+        if effectiveModal(n) { st.insert(.modal) }
+        ax.states = st
+        if role == .alert || effectiveModal(n) { ax.actions = [.escape] }   // X32
+        if let dt = n.ax.dataTable {
+            ax.table = AXTableInfo(rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
+        }
+        ax.text = ax.label
+        return ax
+    }
+
+    // MARK: - Synthesized children of standard containers
+
+    private struct Synthesized {
+        var leading: [AXNode] = []
+        var trailing: [AXNode] = []
+        var nodes: [AXNode] { leading + trailing }
+    }
+
+    private func synthesize(_ n: ViewNode, role: AXRole, frame: Rect, ctx: Ctx, restrictions: [String]) -> Synthesized {
+        var s = Synthesized()
+        func base(_ id: String, _ role: AXRole, _ f: Rect, traits: Traits) -> AXNode {
+            var ax = AXNode(id: id, viewID: nil, className: n.className, viewClass: n.kind, role: role, isElement: true, windowID: ctx.windowID)
+            ax.actionTarget = id
+            ax.parent = n.id
+            ax.traits = traits
+            ax.frame = f
+            ax.activationPoint = f.center
+            ax.language = ctx.language
+            ax.restrictions = restrictions
+            var st: AXStates = traits.contains(.notEnabled) ? [] : [.enabled]
+            if traits.contains(.selected) { st.insert(.selected) }
+            if ctx.clip.intersection(f) != nil, !f.isEmpty { st.insert(.onscreen) }
+            if role != .header && role != .staticText && !traits.contains(.notEnabled) { st.insert(.respondsToUserInteraction); st.insert(.focusable) }
+            ax.states = st
+            return ax
+        }
+        func slice(_ i: Int, of count: Int) -> Rect {
+            let w = frame.width / Double(max(count, 1))
+            let idx = ctx.rtl ? count - 1 - i : i
+            return Rect(x: frame.x + w * Double(idx), y: frame.y, width: w, height: frame.height)
+        }
+        switch n.kind {
+        case .navigationBar:
+            // R13, R14: the title (a header) is read first, then the back button.
+            let third = frame.width / 3
+            if let t = n.control.title, !t.isEmpty {
+                var h = base(n.id + "#title", .header, Rect(x: frame.x + third, y: frame.y, width: third, height: frame.height), traits: .header)
+                h.label = t; h.text = t; h.actions = [.activate]
+                s.leading.append(h)
+            }
+            if let b = n.control.backButtonTitle {
+                let bx = ctx.rtl ? frame.maxX - third : frame.x
+                var btn = base(n.id + "#back", .button, Rect(x: bx, y: frame.y, width: third, height: frame.height), traits: .button)
+                btn.label = b.isEmpty ? "Back" : b
+                btn.text = btn.label
+                btn.hint = nil
+                btn.actions = [.activate]
+                s.leading.append(btn)
+            }
+        case .segmentedControl:
+            let titles = n.control.segmentTitles
+            for (i, t) in titles.enumerated() {
+                var tr: Traits = .button
+                if n.control.selectedSegmentIndex == i { tr.insert(.selected) }
+                if !n.control.isEnabled { tr.insert(.notEnabled) }
+                var seg = base("\(n.id)#\(i)", .button, slice(i, of: titles.count), traits: tr)
+                seg.label = t; seg.text = t; seg.actions = [.activate]
+                s.trailing.append(seg)
+            }
+        case .pickerView, .datePicker:
+            // R9, R10, R18: one adjustable element per component; its value is the selected row.
+            let comps = n.control.components
+            for (i, c) in comps.enumerated() {
+                var e = base("\(n.id)#\(i)", .pickerItem, slice(i, of: comps.count), traits: .adjustable)
+                e.label = c.label
+                e.hint = c.hint
+                e.value = c.rows.indices.contains(c.selectedRow) ? c.rows[c.selectedRow] : nil
+                e.text = e.value
+                e.actions = [.increment, .decrement]
+                e.numeric = AXNumericValue(current: Double(c.selectedRow), minimum: 0, maximum: Double(max(c.rows.count - 1, 0)), step: 1)
+                s.trailing.append(e)
+            }
+        case .alertController, .actionSheet:
+            if let m = n.control.message, !m.isEmpty {
+                var t = base(n.id + "#message", .staticText, frame, traits: .staticText)
+                t.label = m; t.text = m; t.actions = [.activate]
+                s.leading.append(t)
+            }
+        default:
+            break
+        }
+        return s
+    }
+
+    /// R12, A51: tabs and segments say their 1-based position and the count ("2 of 3").
+    private func numberPositions(_ ids: [String], asValue: Bool) {
+        let count = ids.count
+        for (i, id) in ids.enumerated() {
+            guard var n = nodes[id], n.isElement else { continue }
+            n.positionInSet = i + 1
+            n.sizeOfSet = count
+            if asValue && n.viewID.map({ views.nodes[$0]?.ax.value == nil }) ?? true { n.value = "\(i + 1) of \(count)" }
+            write(n)
+        }
+    }
+
+    /// Content of a table/collection cell: the labels of what it shows and the controls inside it (D-CELL-1).
+    private func cellContent(_ cell: ViewNode, childMap: AxisMap, rtl: Bool) -> (labels: [String], controls: [ViewNode]) {
+        var labelItems: [Item] = []
+        var texts: [String: String] = [:]
+        var controls: [ViewNode] = []
+        var counter = 0
+        func walk(_ id: String, _ map: AxisMap) {
+            guard let v = views.nodes[id], isVisibleSelf(v), !v.ax.elementsHidden else { return }
+            let f = map.apply(Deriver.rectInParent(v))
+            if v.ax.isAccessibilityElement != false {
+                switch v.kind {
+                case .switchControl, .slider, .stepper, .pageControl, .segmentedControl, .textField, .searchBar:
+                    controls.append(v)
+                    if let l = v.ax.label { counter += 1; let k = "\(counter)"; texts[k] = l; labelItems.append(Item(id: k, frame: f)) }
+                    return
+                default:
+                    let text = v.ax.label ?? ((v.kind == .label || v.kind == .button || v.kind == .imageView) ? ControlSemantics.defaultLabel(v) : nil)
+                    if let t = text, !t.isEmpty {
+                        counter += 1
+                        let k = "\(counter)"
+                        texts[k] = t
+                        labelItems.append(Item(id: k, frame: f))
+                    }
+                    if v.ax.isAccessibilityElement == true { return }
+                }
+            }
+            let m = map.composed(with: Deriver.localMap(v))
+            for c in v.children { walk(c, m) }
+        }
+        for c in cell.children { walk(c, childMap) }
+        let ordered = readingOrder(labelItems, rtl: rtl)
+        return (ordered.compactMap { texts[$0.id] }, controls)
+    }
+}

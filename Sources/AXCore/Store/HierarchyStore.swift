@@ -1,0 +1,107 @@
+import AXJSON
+
+/// One app's mirrored hierarchy: the views it pushed, the derived accessibility tree, the revision counter
+/// and the change log. Not thread-safe by itself: the hub owns one per app and serializes access; readers take
+/// `tree` / `views`, which are immutable snapshots.
+public final class HierarchyStore {
+    public private(set) var views = ViewHierarchy()
+    public private(set) var tree = AXTree()
+    public private(set) var revision = 0
+    public var restrictions: [GuidedAccessRestriction] = []
+    private let deriver = Deriver()
+    private var log: [ChangeSet] = []
+    public let logCapacity: Int
+
+    public init(logCapacity: Int = 4096) { self.logCapacity = logCapacity }
+
+    /// Replaces the whole hierarchy with a snapshot. On error nothing changes.
+    @discardableResult
+    public func setSnapshot(_ json: JSON) throws(PatchError) -> ChangeSet {
+        let h = try ViewHierarchy.fromSnapshot(json)
+        if case .object(let o) = json, let r = o["guidedAccessRestrictions"] {
+            restrictions = try Self.decodeRestrictions(r)
+        }
+        views = h
+        return commit(dirty: [], removed: [], full: true)
+    }
+
+    /// Applies a patch atomically: every op is validated on a copy first; on the first error the tree is
+    /// exactly as it was and the error names the op and the id.
+    @discardableResult
+    public func apply(_ ops: [PatchOp]) throws(PatchError) -> ChangeSet {
+        var copy = views
+        var dirty = Set<String>(), removed = Set<String>()
+        var structural = false
+        try copy.apply(ops, dirty: &dirty, removed: &removed, structural: &structural)
+        views = copy
+        return commit(dirty: dirty, removed: removed, full: false)
+    }
+
+    @discardableResult
+    public func apply(json: JSON) throws(PatchError) -> ChangeSet {
+        try apply(PatchOp.decodeList(json))
+    }
+
+    /// Re-derives everything from scratch (used by tests and benchmarks to compare with the incremental path).
+    public func rebuild() -> AXTree {
+        let (t, _) = deriver.derive(views: views, dirty: [], removed: [], full: true, previous: AXTree(), revision: revision)
+        return t
+    }
+
+    private func commit(dirty: Set<String>, removed: Set<String>, full: Bool) -> ChangeSet {
+        revision += 1
+        let (t, cs) = deriver.derive(views: views, dirty: dirty, removed: removed, full: full, previous: tree, revision: revision)
+        tree = t
+        log.append(cs)
+        if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }
+        return cs
+    }
+
+    /// The net change between two revisions (`to` defaults to the current one).
+    public func changes(from: Int, to: Int? = nil) throws(ChangeLogError) -> ChangeSet {
+        let to = to ?? revision
+        guard from >= 0, to <= revision, from <= to else {
+            throw .outOfRange(from: from, to: to, current: revision)
+        }
+        if from == to { return ChangeSet(fromRevision: from, toRevision: to) }
+        guard let oldest = log.first?.fromRevision, from >= oldest else {
+            throw .tooOld(from: from, oldest: log.first?.fromRevision ?? revision)
+        }
+        let sets = log.filter { $0.fromRevision >= from && $0.toRevision <= to }
+        return ChangeSet.merged(sets) ?? ChangeSet(fromRevision: from, toRevision: to)
+    }
+
+    static func decodeRestrictions(_ j: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
+        guard case .array(let a) = j else {
+            throw PatchError(kind: .invalidProperty, property: "guidedAccessRestrictions", message: "expected an array of {id, text, detailText}")
+        }
+        var out: [GuidedAccessRestriction] = []
+        var seen = Set<String>()
+        for (i, e) in a.enumerated() {
+            guard let id = e["id"]?.stringValue, !id.isEmpty else {
+                throw PatchError(kind: .invalidProperty, property: "guidedAccessRestrictions[\(i)]", message: "a restriction needs a string 'id' (R78)")
+            }
+            guard seen.insert(id).inserted else {
+                throw PatchError(kind: .duplicateId, id: id, property: "guidedAccessRestrictions[\(i)]", message: "restriction identifiers must be unique (X41)")
+            }
+            guard let text = e["text"]?.stringValue else {
+                throw PatchError(kind: .invalidProperty, id: id, property: "guidedAccessRestrictions[\(i)].text", message: "a restriction needs its short 'text' (R84)")
+            }
+            out.append(GuidedAccessRestriction(id: id, text: text, detailText: e["detailText"]?.stringValue))
+        }
+        return out
+    }
+
+    public var cachedEntryCount: Int { deriver.cachedEntryCount }
+}
+
+public enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {
+    case outOfRange(from: Int, to: Int, current: Int)
+    case tooOld(from: Int, oldest: Int)
+    public var description: String {
+        switch self {
+        case .outOfRange(let f, let t, let c): return "revision range \(f)…\(t) is not within 0…\(c)"
+        case .tooOld(let f, let o): return "revision \(f) is older than the change log (oldest kept: \(o)); fetch the whole tree"
+        }
+    }
+}

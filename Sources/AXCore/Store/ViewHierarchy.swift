@@ -1,0 +1,230 @@
+import AXJSON
+import HashTreeCollections
+
+/// The mirrored view hierarchy: a persistent map of views plus the ordered top-level windows.
+/// Copies share structure, so a patch can be validated on a copy and dropped on error at O(changes) cost.
+public struct ViewHierarchy: Sendable {
+    public internal(set) var nodes: TreeDictionary<String, ViewNode> = [:]
+    public internal(set) var roots: [String] = []
+    public init() {}
+
+    public subscript(id: String) -> ViewNode? { nodes[id] }
+    public var count: Int { nodes.count }
+
+    /// Depth of a node (a root has depth 1).
+    public func depth(of id: String) -> Int {
+        var d = 0
+        var cur: String? = id
+        while let c = cur { d += 1; cur = nodes[c]?.parent }
+        return d
+    }
+
+    public func isAncestor(_ a: String, of id: String) -> Bool {
+        var cur = nodes[id]?.parent
+        while let c = cur { if c == a { return true }; cur = nodes[c]?.parent }
+        return false
+    }
+
+    /// All ids of a subtree, pre-order.
+    public func subtree(_ id: String) -> [String] {
+        var out: [String] = []
+        var stack = [id]
+        while let c = stack.popLast() {
+            out.append(c)
+            if let n = nodes[c] { stack.append(contentsOf: n.children.reversed()) }
+        }
+        return out
+    }
+
+    func height(of id: String) -> Int {
+        guard let n = nodes[id] else { return 0 }
+        var h = 0
+        for c in n.children { h = max(h, height(of: c)) }
+        return h + 1
+    }
+
+    /// Decodes a nested view subtree into flat nodes (parent/children set), refusing duplicates.
+    /// `existing` is checked for id clashes; `baseDepth` is the depth of the future parent.
+    static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, existing: TreeDictionary<String, ViewNode>,
+                              into out: inout [ViewNode], seen: inout [String: String?]) throws(PatchError) -> String {
+        var node: ViewNode
+        do { node = try ViewNode.decode(json) } catch {
+            let kind: PatchError.Kind = (error.property == "frame" || error.property == "transform" || error.property == "bounds"
+                || error.property == "contentOffset" || error.property == "boundsOrigin" || error.message.contains("finite"))
+                ? .invalidGeometry : .invalidProperty
+            throw PatchError(kind: kind, id: error.id, property: error.property, message: error.message)
+        }
+        let id = node.id
+        if let prev = seen[id] {
+            let where1 = prev.map { "'\($0)'" } ?? "the top level"
+            let where2 = parent.map { "'\($0)'" } ?? "the top level"
+            throw PatchError(kind: .multipleParents, id: id, message: "view '\(id)' appears twice: under \(where1) and under \(where2)")
+        }
+        if existing[id] != nil {
+            throw PatchError(kind: .duplicateId, id: id, message: "id '\(id)' is already in the hierarchy")
+        }
+        guard baseDepth + 1 <= Limits.maxDepth else {
+            throw PatchError(kind: .tooDeep, id: id, message: "hierarchy deeper than \(Limits.maxDepth) levels")
+        }
+        seen[id] = parent
+        node.parent = parent
+        guard seen.count + existing.count <= Limits.maxNodes else {
+            throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
+        }
+        let slot = out.count
+        out.append(node)
+        if let cj = json["children"], !cj.isNull {
+            guard case .array(let kids) = cj else {
+                throw PatchError(kind: .invalidProperty, id: id, property: "children", message: "'children' must be an array of views")
+            }
+            guard kids.count <= Limits.maxChildren else {
+                throw PatchError(kind: .tooLarge, id: id, property: "children", message: "more than \(Limits.maxChildren) children")
+            }
+            var childIDs: [String] = []
+            childIDs.reserveCapacity(kids.count)
+            for k in kids {
+                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, existing: existing, into: &out, seen: &seen))
+            }
+            out[slot].children = childIDs
+        }
+        return id
+    }
+
+    /// Builds a hierarchy from a snapshot: `{"windows": [view…]}` or a bare array of windows.
+    public static func fromSnapshot(_ json: JSON) throws(PatchError) -> ViewHierarchy {
+        let list: [JSON]
+        switch json {
+        case .array(let a): list = a
+        case .object(let o):
+            guard let w = o["windows"] ?? o["roots"] else {
+                throw PatchError(kind: .invalidSnapshot, op: "snapshot", message: "a snapshot needs 'windows': an array of views")
+            }
+            guard case .array(let a) = w else {
+                throw PatchError(kind: .invalidSnapshot, op: "snapshot", message: "'windows' must be an array, got \(w.typeName)")
+            }
+            list = a
+        default:
+            throw PatchError(kind: .invalidSnapshot, op: "snapshot", message: "a snapshot must be an object with 'windows', got \(json.typeName)")
+        }
+        var h = ViewHierarchy()
+        var flat: [ViewNode] = []
+        var seen: [String: String?] = [:]
+        for w in list {
+            do {
+                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, existing: [:], into: &flat, seen: &seen)
+                h.roots.append(id)
+            } catch {
+                var e = error; e.op = "snapshot"; throw e
+            }
+        }
+        var nodes = TreeDictionary<String, ViewNode>()
+        for n in flat { nodes[n.id] = n }
+        h.nodes = nodes
+        return h
+    }
+
+    /// Applies ops in order on this copy, recording which views changed. Throws on the first invalid op.
+    mutating func apply(_ ops: [PatchOp], dirty: inout Set<String>, removed: inout Set<String>, structural: inout Bool) throws(PatchError) {
+        for (i, op) in ops.enumerated() {
+            do {
+                try apply(op, dirty: &dirty, removed: &removed, structural: &structural)
+            } catch {
+                var e = error
+                e.opIndex = i
+                e.op = op.name
+                throw e
+            }
+        }
+    }
+
+    private mutating func insertID(_ id: String, parent: String?, index: Int?) throws(PatchError) {
+        if let p = parent {
+            guard var pn = nodes[p] else { throw PatchError(kind: .unknownId, id: p, message: "no view '\(p)' to insert into") }
+            let i = index ?? pn.children.count
+            guard i >= 0, i <= pn.children.count else {
+                throw PatchError(kind: .indexOutOfRange, id: p, message: "index \(i) out of range 0…\(pn.children.count) (A4)")
+            }
+            guard pn.children.count < Limits.maxChildren else {
+                throw PatchError(kind: .tooLarge, id: p, message: "more than \(Limits.maxChildren) children")
+            }
+            pn.children.insert(id, at: i)
+            nodes[p] = pn
+        } else {
+            let i = index ?? roots.count
+            guard i >= 0, i <= roots.count else {
+                throw PatchError(kind: .indexOutOfRange, message: "index \(i) out of range 0…\(roots.count) for a top-level window")
+            }
+            roots.insert(id, at: i)
+        }
+    }
+
+    private mutating func detach(_ id: String) {
+        guard let n = nodes[id] else { return }
+        if let p = n.parent, var pn = nodes[p] {
+            pn.children.removeAll { $0 == id }
+            nodes[p] = pn
+        } else {
+            roots.removeAll { $0 == id }
+        }
+    }
+
+    private mutating func apply(_ op: PatchOp, dirty: inout Set<String>, removed: inout Set<String>, structural: inout Bool) throws(PatchError) {
+        switch op {
+        case .insert(let parent, let index, let view):
+            if let parent, nodes[parent] == nil {
+                throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to insert into")
+            }
+            let baseDepth = parent.map { depth(of: $0) } ?? 0
+            var flat: [ViewNode] = []
+            var seen: [String: String?] = [:]
+            let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, existing: nodes, into: &flat, seen: &seen)
+            for n in flat { nodes[n.id] = n; removed.remove(n.id) }
+            try insertID(rootID, parent: parent, index: index)
+            dirty.insert(rootID)
+            if let parent { dirty.insert(parent) }
+            structural = true
+        case .remove(let id):
+            guard nodes[id] != nil else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove") }
+            if let p = nodes[id]?.parent { dirty.insert(p) }
+            detach(id)
+            for d in subtree(id) { nodes[d] = nil; removed.insert(d); dirty.remove(d) }
+            structural = true
+        case .move(let id, let parent, let index):
+            guard let n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to move") }
+            if let parent {
+                guard nodes[parent] != nil else { throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to move into") }
+                if parent == id || isAncestor(id, of: parent) {
+                    throw PatchError(kind: .cycle, id: id, message: "moving '\(id)' under '\(parent)' would make it its own ancestor")
+                }
+                guard depth(of: parent) + height(of: id) <= Limits.maxDepth else {
+                    throw PatchError(kind: .tooDeep, id: id, message: "the move makes the hierarchy deeper than \(Limits.maxDepth) levels")
+                }
+            }
+            if let old = n.parent { dirty.insert(old) }
+            detach(id)
+            var moved = n
+            moved.parent = parent
+            nodes[id] = moved
+            try insertID(id, parent: parent, index: index)
+            if let parent { dirty.insert(parent) }
+            dirty.insert(id)
+            structural = true
+        case .set(let id, let props):
+            guard var n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on") }
+            for (k, v) in props {
+                if k == "class" {
+                    guard let cls = v.stringValue else { throw PatchError(kind: .invalidProperty, id: id, property: k, message: "'class' must be a string") }
+                    let replacement = ViewNode(id: id, className: cls, baseClass: n.baseClass)
+                    n.className = cls; n.kind = replacement.kind
+                    continue
+                }
+                do { try n.setProperty(k, v) } catch {
+                    let geometry = ["frame", "bounds", "boundsOrigin", "contentOffset", "transform", "accessibilityFrame", "accessibilityActivationPoint"]
+                    throw PatchError(kind: geometry.contains(k) ? .invalidGeometry : .invalidProperty, id: id, property: k, message: error.message)
+                }
+            }
+            nodes[id] = n
+            dirty.insert(id)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import AXJSON
+
+/// Small builders for view JSON, so hierarchies read like the UIKit code that would make them.
+public enum V {
+    public static func view(_ id: String, _ cls: String, _ frame: [Double], _ props: [String: JSON] = [:], children: [JSON] = []) -> JSON {
+        var o = JSONObject(minimumCapacity: props.count + 4)
+        o.appendUnchecked("id", .string(id))
+        o.appendUnchecked("class", .string(cls))
+        o.appendUnchecked("frame", .array(frame.map { .number($0) }))
+        for k in props.keys.sorted() { o.appendUnchecked(k, props[k]!) }
+        if !children.isEmpty { o.appendUnchecked("children", .array(children)) }
+        return .object(o)
+    }
+}
+
+/// The built-in demo app: a settings-style screen (navigation bar with a back button and title, a grouped
+/// table with switches and disclosure cells, a slider, a stepper, a segmented control, a text field with a
+/// placeholder, a tab bar, an image with and without a label, headers, a live uptime label and a modal alert).
+/// State lives here; `snapshot()` renders it as a view hierarchy and `perform` handles actions like an app would.
+public struct DemoApp: Sendable {
+    public var wifi = true
+    public var bluetooth = false
+    public var textSize = 0.5
+    public var copies = 2.0
+    public var appearance = 0
+    public var deviceName = ""
+    public var selectedTab = 1
+    public var alertShown = false
+    public var uptime = 0
+    public var favorites = false
+    public var resets = 0
+    public var lastEvent: String?
+
+    public init() {}
+
+    public static let appName = "axserver-demo"
+
+    public func snapshot() -> JSON {
+        let W = 390.0
+        var tableChildren: [JSON] = [
+            V.view("hdrConnectivity", "UILabel", [16, 0, 300, 30], ["text": "Connectivity", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 2]),
+            V.view("cellWifi", "UITableViewCell", [0, 30, W, 44], ["accessibilityIdentifier": "cell.wifi"], children: [
+                V.view("lblWifi", "UILabel", [16, 11, 200, 22], ["text": "Wi-Fi"]),
+                V.view("wifiSwitch", "UISwitch", [W - 67, 6, 51, 31], ["isOn": .bool(wifi), "accessibilityIdentifier": "wifiSwitch"]),
+            ]),
+            V.view("cellBluetooth", "UITableViewCell", [0, 74, W, 44], ["accessibilityIdentifier": "cell.bluetooth"], children: [
+                V.view("lblBluetooth", "UILabel", [16, 11, 200, 22], ["text": "Bluetooth"]),
+                V.view("btSwitch", "UISwitch", [W - 67, 6, 51, 31], ["isOn": .bool(bluetooth), "accessibilityIdentifier": "bluetoothSwitch"]),
+            ]),
+            V.view("cellDisplay", "UITableViewCell", [0, 118, W, 44], [
+                "accessoryType": "disclosureIndicator", "accessibilityIdentifier": "cell.display",
+                "accessibilityCustomActions": [["id": "favorite", "name": favorites ? "Remove from Favorites" : "Add to Favorites"]],
+            ], children: [
+                V.view("lblDisplay", "UILabel", [16, 11, 250, 22], ["text": "Display & Brightness"]),
+            ]),
+            V.view("cellAbout", "UITableViewCell", [0, 162, W, 44], ["accessoryType": "disclosureIndicator", "accessibilityIdentifier": "cell.about"], children: [
+                V.view("lblAbout", "UILabel", [16, 11, 150, 22], ["text": "About"]),
+                V.view("lblAboutDetail", "UILabel", [W - 150, 11, 120, 22], ["text": "AXServer"]),
+            ]),
+        ]
+        tableChildren.append(V.view("hdrFooter", "UILabel", [16, 210, 358, 30], ["text": "Toggles apply immediately.", "accessibilityIdentifier": "footer"]))
+
+        var content: [JSON] = [
+            V.view("navBar", "UINavigationBar", [0, 47, W, 44], ["title": "Accessibility", "backButtonTitle": "General", "accessibilityIdentifier": "navBar"], children: [
+                V.view("editButton", "UIButton", [W - 70, 7, 60, 30], ["title": "Edit", "accessibilityIdentifier": "edit"]),
+            ]),
+            V.view("table", "UITableView", [0, 91, W, 250], [
+                "accessibilityIdentifier": "settingsTable",
+                "accessibilityCustomRotors": [["name": "Toggles", "items": ["cellWifi", "cellBluetooth"]]],
+            ], children: tableChildren),
+            V.view("prefs", "UIView", [0, 345, W, 416], [:], children: [
+                V.view("hdrPrefs", "UILabel", [16, 0, 300, 30], ["text": "Preferences", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 2]),
+                V.view("lblTextSize", "UILabel", [16, 40, 100, 30], ["text": "Text Size", "isAccessibilityElement": false]),
+                V.view("textSize", "UISlider", [130, 40, 240, 30], ["value": .number(textSize), "minimumValue": 0, "maximumValue": 1,
+                                                                       "accessibilityLabel": "Text Size", "accessibilityIdentifier": "textSize"]),
+                V.view("lblCopies", "UILabel", [16, 85, 100, 30], ["text": "Copies", "isAccessibilityElement": false]),
+                V.view("copies", "UIStepper", [276, 85, 94, 32], ["value": .number(copies), "minimumValue": 1, "maximumValue": 10, "stepValue": 1,
+                                                                     "accessibilityLabel": "Copies", "accessibilityIdentifier": "copies"]),
+                V.view("appearance", "UISegmentedControl", [16, 130, 358, 32], ["segmentTitles": ["Light", "Dark", "Automatic"],
+                    "selectedSegmentIndex": .number(Double(appearance)), "accessibilityLabel": "Appearance", "accessibilityIdentifier": "appearance"]),
+                V.view("nameField", "UITextField", [16, 175, 358, 34], ["placeholder": "Device Name", "text": .string(deviceName),
+                    "accessibilityIdentifier": "deviceName"]),
+                V.view("photo", "UIImageView", [16, 222, 44, 44], ["accessibilityLabel": "Profile photo", "accessibilityIdentifier": "photo"]),
+                V.view("decoration", "UIImageView", [70, 222, 44, 44], ["accessibilityIdentifier": "decoration"]),
+                V.view("uptime", "UILabel", [124, 232, 246, 24], ["text": .string("Uptime \(uptime) s"), "accessibilityIdentifier": "uptime",
+                                                                     "accessibilityTraits": ["staticText", "updatesFrequently"]]),
+                V.view("showAlert", "UIButton", [16, 280, 170, 44], ["title": "Reset All Settings", "accessibilityIdentifier": "showAlert",
+                    "accessibilityHint": "Asks before resetting", "restrictionIdentifiers": ["org.axserver.demo.reset"]]),
+                V.view("help", "UIButton", [204, 280, 170, 44], ["title": "Help", "accessibilityTraits": ["link"], "accessibilityIdentifier": "help"]),
+            ]),
+            V.view("tabBar", "UITabBar", [0, 761, W, 83], ["accessibilityIdentifier": "tabBar"], children: [
+                V.view("tabHome", "UITabBarButton", [0, 0, 130, 49], ["title": "Home", "isSelected": .bool(selectedTab == 0)]),
+                V.view("tabSettings", "UITabBarButton", [130, 0, 130, 49], ["title": "Settings", "isSelected": .bool(selectedTab == 1)]),
+                V.view("tabProfile", "UITabBarButton", [260, 0, 130, 49], ["title": "Profile", "isSelected": .bool(selectedTab == 2)]),
+            ]),
+        ]
+        if alertShown {
+            content.append(V.view("alert", "UIAlertController", [45, 330, 300, 180], [
+                "title": "Reset All Settings?", "message": "This cannot be undone.", "preferredStyle": "alert",
+                "accessibilityIdentifier": "alert",
+            ], children: [
+                V.view("alertCancel", "UIButton", [0, 136, 150, 44], ["title": "Cancel", "accessibilityIdentifier": "alert.cancel"]),
+                V.view("alertReset", "UIButton", [150, 136, 150, 44], ["title": "Reset", "accessibilityIdentifier": "alert.reset"]),
+            ]))
+        }
+        let window = V.view("mainWindow", "UIWindow", [0, 0, W, 844], ["isKeyWindow": true, "windowTitle": "Settings"], children: content)
+        return ["windows": [window], "guidedAccessRestrictions": [
+            ["id": "org.axserver.demo.reset", "text": "Reset settings", "detailText": "Blocks the Reset All Settings button and its alert."],
+        ]]
+    }
+
+    /// Handles an action routed from the server (activate, increment, …) the way the real controls would.
+    /// Returns false when the target does not handle the action (UIKit's `accessibilityActivate` returning false).
+    public mutating func perform(action: String, target: String, value: JSON? = nil, customAction: String? = nil) -> Bool {
+        lastEvent = "\(action) \(target)"
+        switch (action, target) {
+        case ("activate", "wifiSwitch"), ("activate", "cellWifi"): wifi.toggle(); return true
+        case ("activate", "btSwitch"), ("activate", "cellBluetooth"): bluetooth.toggle(); return true
+        case ("increment", "textSize"): textSize = min(1, ((textSize + 0.1) * 10).rounded() / 10); return true
+        case ("decrement", "textSize"): textSize = max(0, ((textSize - 0.1) * 10).rounded() / 10); return true
+        case ("setValue", "textSize"):
+            guard let v = value?.doubleValue else { return false }
+            textSize = min(1, max(0, v)); return true
+        case ("increment", "copies"): copies = min(10, copies + 1); return true
+        case ("decrement", "copies"): copies = max(1, copies - 1); return true
+        case ("setValue", "copies"):
+            guard let v = value?.doubleValue else { return false }
+            copies = min(10, max(1, v.rounded())); return true
+        case ("setValue", "nameField"):
+            guard let s = value?.stringValue else { return false }
+            deviceName = s; return true
+        case ("typeText", "nameField"):
+            guard let s = value?.stringValue else { return false }
+            deviceName += s; return true
+        case ("activate", "showAlert"): alertShown = true; return true
+        case ("activate", "alertCancel"), ("escape", "alert"): alertShown = false; return true
+        case ("activate", "alertReset"):
+            self = DemoApp(uptime: uptime, resets: resets + 1)
+            return true
+        case ("activate", "tabHome"): selectedTab = 0; return true
+        case ("activate", "tabSettings"): selectedTab = 1; return true
+        case ("activate", "tabProfile"): selectedTab = 2; return true
+        case ("custom", "cellDisplay"):
+            guard customAction == "favorite" else { return false }
+            favorites.toggle(); return true
+        case ("activate", "cellDisplay"), ("activate", "cellAbout"), ("activate", "editButton"), ("activate", "help"),
+             ("activate", "navBar#back"):
+            return true
+        default:
+            if action == "activate", target.hasPrefix("appearance#"), let i = Int(target.dropFirst("appearance#".count)), (0..<3).contains(i) {
+                appearance = i; return true
+            }
+            if action == "escape" && alertShown { alertShown = false; return true }
+            return false
+        }
+    }
+
+    private init(uptime: Int, resets: Int) { self.init(); self.uptime = uptime; self.resets = resets }
+}
