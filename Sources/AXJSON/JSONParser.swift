@@ -181,12 +181,12 @@ struct _JSONParser {
                 if afterComma && i < n && p[i] == Self.rbrace {
                     throw err(i, "trailing comma before '}' is not allowed, expected a string key")
                 }
-                throw err(i, afterComma ? "expected a string key after ',', found \(describe(i))"
-                                        : "expected a string key or '}', found \(describe(i))")
+                throw err(i, afterComma ? "unexpected \(describe(i)), expected a string key after ','"
+                                        : "unexpected \(describe(i)), expected a string key or '}'")
             }
             let key = try parseString()
             skipWS()
-            guard i < n, p[i] == Self.colon else { throw err(i, "expected ':' after object key, found \(describe(i))") }
+            guard i < n, p[i] == Self.colon else { throw err(i, "unexpected \(describe(i)), expected ':' after object key") }
             i += 1
             let value = try parseValue()
             // Duplicate keys: last one wins (position of the first occurrence is kept).
@@ -208,7 +208,7 @@ struct _JSONParser {
             let c = p[i]
             if c == Self.comma { i += 1; skipWS(); afterComma = true; continue }
             if c == Self.rbrace { i += 1; depth -= 1; return .object(obj) }
-            throw err(i, "expected ',' or '}', found \(describe(i))")
+            throw err(i, "unexpected \(describe(i)), expected ',' or '}'")
         }
     }
 
@@ -231,7 +231,7 @@ struct _JSONParser {
                 continue
             }
             if c == Self.rbracket { i += 1; depth -= 1; return .array(arr) }
-            throw err(i, "expected ',' or ']', found \(describe(i))")
+            throw err(i, "unexpected \(describe(i)), expected ',' or ']'")
         }
     }
 
@@ -343,7 +343,7 @@ struct _JSONParser {
             case 0x30...0x39: d = UInt32(c - 0x30)
             case 0x41...0x46: d = UInt32(c - 0x41 + 10)
             case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw err(k + m, "invalid \\u escape, expected 4 hex digits, found \(describe(k + m))")
+            default: throw err(k + m, "invalid \\u escape: unexpected \(describe(k + m)), expected 4 hex digits")
             }
             v = v << 4 | d
         }
@@ -434,7 +434,7 @@ struct _JSONParser {
                 i += 1
             }
         } else {
-            throw err(i, "expected a digit after '-', found \(describe(i))")
+            throw err(i, "unexpected \(describe(i)), expected a digit after '-'")
         }
         var fracDigits = 0
         var isInteger = true
@@ -442,7 +442,7 @@ struct _JSONParser {
             isInteger = false
             i += 1
             guard i < n, p[i] >= Self.zero && p[i] <= Self.nine else {
-                throw err(i, "expected a digit after '.', found \(describe(i))")
+                throw err(i, "unexpected \(describe(i)), expected a digit after '.'")
             }
             while i < n {
                 let c = p[i]
@@ -462,7 +462,7 @@ struct _JSONParser {
             var eneg = false
             if i < n && (p[i] == Self.plus || p[i] == Self.minus) { eneg = p[i] == Self.minus; i += 1 }
             guard i < n, p[i] >= Self.zero && p[i] <= Self.nine else {
-                throw err(i, "expected a digit in the exponent, found \(describe(i))")
+                throw err(i, "unexpected \(describe(i)), expected a digit in the exponent")
             }
             while i < n {
                 let c = p[i]

@@ -1,0 +1,188 @@
+import AXJSON
+
+/// A JSON-RPC 2.0 error object.
+///
+/// Error code table (every error the server makes carries `data` with at least a WebDriver-style `kind`
+/// string, merged with the fields the caller supplied; `kind` always names the code below):
+///
+/// | code   | kind                      | meaning                                                          |
+/// |--------|---------------------------|------------------------------------------------------------------|
+/// | -32700 | parse error               | the frame is not valid JSON (`data.offset` = byte offset)        |
+/// | -32600 | invalid request           | not a valid JSON-RPC 2.0 request object                          |
+/// | -32601 | unknown method            | no such method (`data.method`)                                   |
+/// | -32602 | invalid argument          | params have the wrong shape or values                            |
+/// | -32603 | unknown error             | internal error (a handler threw something unexpected)            |
+/// | -32002 | not initialized           | `initialize` must be called first                                |
+/// | -32010 | no such element           | the selector / element id matched nothing                        |
+/// | -32011 | ambiguous match           | a selector that must match one element matched several           |
+/// | -32012 | stale element reference   | the element no longer exists in the tree                         |
+/// | -32013 | element not interactable  | hidden, disabled or otherwise not actionable                     |
+/// | -32014 | unsupported operation     | the element / app does not support this action                   |
+/// | -32015 | invalid selector          | the selector text does not parse                                 |
+/// | -32016 | timeout                   | a wait condition did not become true in time                     |
+/// | -32017 | policy denied             | the server's policy refuses this request                         |
+/// | -32019 | unauthorized              | missing or wrong token / unauthenticated connection             |
+/// | -32020 | app not responding        | a provider did not answer in time, or disconnected (`data.reason`)|
+/// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
+/// | -32800 | cancelled                 | the request was cancelled                                        |
+/// | -32801 | content modified          | the tree changed under the request; retry                        |
+public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+    public var data: JSON?
+
+    /// A raw error; prefer the static constructors, which fill in `data.kind`.
+    public init(code: Int, message: String, data: JSON? = nil) {
+        self.code = code; self.message = message; self.data = data
+    }
+
+    /// An error whose `data` is `{"kind": kind}` merged with `fields` (`kind` always wins).
+    public init(code: Int, kind: String, message: String, fields: JSONObject = JSONObject()) {
+        var d = JSONObject(minimumCapacity: fields.count + 1)
+        d.appendUnchecked("kind", .string(kind))
+        for (k, v) in fields where k != "kind" { d.appendUnchecked(k, v) }
+        self.init(code: code, message: message, data: .object(d))
+    }
+
+    /// `data.kind`, when present.
+    public var kind: String? { data?["kind"]?.stringValue }
+
+    public var description: String { "RPCError(\(code) \(kind ?? "-")): \(message)" }
+
+    /// The JSON-RPC error object: `{"code":…, "message":…, "data":…}`.
+    public var json: JSON {
+        var o = JSONObject(minimumCapacity: 3)
+        o.appendUnchecked("code", .number(Double(code)))
+        o.appendUnchecked("message", .string(message))
+        if let data { o.appendUnchecked("data", data) }
+        return .object(o)
+    }
+
+    /// Decodes an error object received from a peer; nil when it lacks an integral `code` or a string `message`.
+    public init?(json: JSON) {
+        guard let code = json["code"]?.intValue, let message = json["message"]?.stringValue else { return nil }
+        self.init(code: code, message: message, data: json["data"])
+    }
+}
+
+extension RPCError {
+    /// The numeric codes (see the table on `RPCError`).
+    public enum Code {
+        public static let parseError = -32700
+        public static let invalidRequest = -32600
+        public static let methodNotFound = -32601
+        public static let invalidParams = -32602
+        public static let internalError = -32603
+        public static let notInitialized = -32002
+        public static let noSuchElement = -32010
+        public static let ambiguousMatch = -32011
+        public static let staleElement = -32012
+        public static let notInteractable = -32013
+        public static let actionNotSupported = -32014
+        public static let invalidSelector = -32015
+        public static let timeout = -32016
+        public static let policyDenied = -32017
+        public static let unauthorized = -32019
+        public static let appNotResponding = -32020
+        public static let messageTooLarge = -32021
+        public static let cancelled = -32800
+        public static let contentModified = -32801
+    }
+
+    /// The `kind` string for a code in the table (nil for codes outside it).
+    public static func kind(forCode code: Int) -> String? {
+        switch code {
+        case Code.parseError: return "parse error"
+        case Code.invalidRequest: return "invalid request"
+        case Code.methodNotFound: return "unknown method"
+        case Code.invalidParams: return "invalid argument"
+        case Code.internalError: return "unknown error"
+        case Code.notInitialized: return "not initialized"
+        case Code.noSuchElement: return "no such element"
+        case Code.ambiguousMatch: return "ambiguous match"
+        case Code.staleElement: return "stale element reference"
+        case Code.notInteractable: return "element not interactable"
+        case Code.actionNotSupported: return "unsupported operation"
+        case Code.invalidSelector: return "invalid selector"
+        case Code.timeout: return "timeout"
+        case Code.policyDenied: return "policy denied"
+        case Code.unauthorized: return "unauthorized"
+        case Code.appNotResponding: return "app not responding"
+        case Code.messageTooLarge: return "message too large"
+        case Code.cancelled: return "cancelled"
+        case Code.contentModified: return "content modified"
+        default: return nil
+        }
+    }
+
+    /// An error with the table's `kind` for `code`, plus `fields`.
+    public static func make(_ code: Int, _ message: String, _ fields: JSONObject = JSONObject()) -> RPCError {
+        RPCError(code: code, kind: kind(forCode: code) ?? "unknown error", message: message, fields: fields)
+    }
+
+    public static func parseError(_ message: String, offset: Int? = nil, data: JSONObject = JSONObject()) -> RPCError {
+        var f = data
+        if let offset { f["offset"] = .number(Double(offset)) }
+        return make(Code.parseError, message, f)
+    }
+    public static func invalidRequest(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.invalidRequest, message, data)
+    }
+    public static func methodNotFound(_ method: String) -> RPCError {
+        make(Code.methodNotFound, "method not found: \(method)", ["method": .string(method)])
+    }
+    public static func invalidParams(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.invalidParams, message, data)
+    }
+    public static func internalError(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.internalError, message, data)
+    }
+    public static func notInitialized(method: String) -> RPCError {
+        make(Code.notInitialized, "not initialized: call 'initialize' before '\(method)'", ["method": .string(method)])
+    }
+    public static func noSuchElement(_ message: String = "no such element", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.noSuchElement, message, data)
+    }
+    public static func ambiguousMatch(_ message: String = "the selector matched more than one element", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.ambiguousMatch, message, data)
+    }
+    public static func staleElement(_ message: String = "the element no longer exists", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.staleElement, message, data)
+    }
+    public static func notInteractable(_ message: String = "the element is not interactable", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.notInteractable, message, data)
+    }
+    public static func actionNotSupported(_ message: String = "the action is not supported", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.actionNotSupported, message, data)
+    }
+    public static func invalidSelector(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.invalidSelector, message, data)
+    }
+    public static func timeout(_ message: String = "timed out", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.timeout, message, data)
+    }
+    public static func policyDenied(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.policyDenied, message, data)
+    }
+    public static func unauthorized(_ message: String = "unauthorized", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.unauthorized, message, data)
+    }
+    public static func appNotResponding(_ message: String = "the app is not responding", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.appNotResponding, message, data)
+    }
+    /// The peer of a pending server->client request went away.
+    public static func disconnected(method: String? = nil) -> RPCError {
+        var f: JSONObject = ["reason": "disconnected"]
+        if let method { f["method"] = .string(method) }
+        return make(Code.appNotResponding, "the peer disconnected" + (method.map { " before answering '\($0)'" } ?? ""), f)
+    }
+    public static func messageTooLarge(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.messageTooLarge, message, data)
+    }
+    public static func cancelled(_ message: String = "the request was cancelled", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.cancelled, message, data)
+    }
+    public static func contentModified(_ message: String = "the content was modified; retry", data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.contentModified, message, data)
+    }
+}

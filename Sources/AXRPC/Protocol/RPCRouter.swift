@@ -1,0 +1,294 @@
+import AXJSON
+import Synchronization
+
+/// An asynchronous method handler. Throw `RPCError` for protocol errors; any other error becomes -32603.
+public typealias RPCHandler = @Sendable (_ params: JSON?, _ session: RPCSession) async throws -> JSON
+/// A synchronous method handler (answered on the transport's thread without spawning a Task).
+public typealias RPCSyncHandler = @Sendable (_ params: JSON?, _ session: RPCSession) throws -> JSON
+
+/// Limits applied to every frame. Violations are answered with -32021 "message too large" whose
+/// `data.limit` names the limit ("maxFrameBytes", "maxDepth" or "maxBatch") and `data.max` its value.
+public struct RPCLimits: Sendable, Equatable {
+    public var maxFrameBytes: Int
+    public var maxDepth: Int
+    public var maxBatch: Int
+    public init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 128, maxBatch: Int = 1000) {
+        self.maxFrameBytes = maxFrameBytes; self.maxDepth = maxDepth; self.maxBatch = maxBatch
+    }
+    public static let `default` = RPCLimits()
+}
+
+/// What the synchronous entry points produced.
+public enum HandleResult: Sendable {
+    /// Send these bytes (one response object or one batch array, without framing).
+    case reply([UInt8])
+    /// Nothing must be sent (notifications, responses, all-notification batches).
+    case noReply
+    /// The frame calls an async handler: finish it with `run(_:session:)` (the frame is already parsed and
+    /// validated; nothing in it has been executed yet).
+    case needsAsync(RPCPreparedFrame)
+}
+
+/// A parsed, validated frame whose calls have not run yet.
+public struct RPCPreparedFrame: Sendable {
+    enum Item: Sendable {
+        case call(id: JSON?, method: String, params: JSON?, entry: RPCRouter.Entry?)
+        case invalid(id: JSON, error: RPCError)
+    }
+    let isBatch: Bool
+    let items: [Item]
+    /// True when every call in the frame has a synchronous handler (or none at all).
+    public let allSync: Bool
+    /// Number of messages that will run (calls + invalid elements).
+    public var count: Int { items.count }
+}
+
+/// Dispatches JSON-RPC 2.0 frames to registered handlers.
+///
+/// Semantics:
+/// - Requests (string or number ids, echoed verbatim) get exactly one response; notifications never do.
+/// - Batches run sequentially in array order; responses come back in the same order; an empty batch is one
+///   -32600 error; invalid elements get per-element -32600 errors; a batch of only notifications gets nothing.
+/// - Unknown method: -32601 with `data.method`. Unauthenticated session: -32019 for every call.
+/// - Methods registered with `requiresInit: true` answer -32002 until `initialize` succeeded on the session.
+///   `initialize` itself never requires it, and its success sets `session.initialized`.
+/// - A frame (or batch element) that is a *response* completes the session's matching pending request
+///   (`session.pendingRequests`) and is never answered.
+/// - Handler errors: `RPCError` as is; `CancellationError` -> -32800; anything else -> -32603 with its description.
+public final class RPCRouter: Sendable {
+    struct Entry: Sendable {
+        enum Handler: Sendable {
+            case sync(RPCSyncHandler)
+            case async(RPCHandler)
+        }
+        var requiresInit: Bool
+        var handler: Handler
+        var isSync: Bool { if case .sync = handler { return true }; return false }
+    }
+
+    public let limits: RPCLimits
+    private let table = Mutex<[String: Entry]>([:])
+
+    public init(limits: RPCLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Registers (or replaces) an async handler.
+    public func register(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCHandler) {
+        table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler)) }
+    }
+
+    /// Registers (or replaces) a synchronous handler: frames whose calls are all synchronous are answered by
+    /// `handleSync` on the caller's thread.
+    public func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
+        table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler)) }
+    }
+
+    /// Registered method names, sorted.
+    public var methods: [String] { table.withLock { Array($0.keys) }.sorted() }
+
+    // MARK: - Entry points
+
+    /// Handles one frame (a message or a batch) completely; nil when nothing must be sent.
+    public func handle(frame: [UInt8], session: RPCSession) async -> [UInt8]? {
+        switch handleSync(frame: frame, session: session) {
+        case .reply(let b): return b
+        case .noReply: return nil
+        case .needsAsync(let p): return await run(p, session: session)
+        }
+    }
+
+    /// Handles a frame without suspending when all its calls are synchronous; otherwise returns
+    /// `.needsAsync` (having executed nothing) for the caller to finish with `run(_:session:)`.
+    public func handleSync(frame: [UInt8], session: RPCSession) -> HandleResult {
+        frame.withUnsafeBytes { handleSync(frame: $0, session: session) }
+    }
+
+    /// As `handleSync(frame:session:)` on raw bytes (the transport passes its read buffer without copying).
+    public func handleSync(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
+        switch prepare(frame: frame, session: session) {
+        case .reply(let b): return .reply(b)
+        case .noReply: return .noReply
+        case .needsAsync(let p): return runSync(p, session: session)
+        }
+    }
+
+    /// Parses and validates a frame and completes any responses in it, without running any call.
+    /// Returns `.reply` for frame-level errors, `.noReply` when nothing is left to run, and
+    /// `.needsAsync(frame)` otherwise (run it with `runSync` or `run`).
+    public func prepare(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
+        if frame.count > limits.maxFrameBytes {
+            return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
+                "message of \(frame.count) bytes exceeds the limit of \(limits.maxFrameBytes) bytes",
+                data: ["limit": "maxFrameBytes", "max": .number(Double(limits.maxFrameBytes)),
+                       "size": .number(Double(frame.count))])))
+        }
+        let message: JSON
+        do {
+            message = try JSON.parse(frame, limits: JSONParseLimits(maxDepth: limits.maxDepth, maxBytes: limits.maxFrameBytes))
+        } catch {
+            if error.kind == .depthLimit {
+                return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
+                    "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
+                    data: ["limit": "maxDepth", "max": .number(Double(limits.maxDepth)), "offset": .number(Double(error.offset))])))
+            }
+            return .reply(RPCMessage.errorResponse(id: .null, .parseError("parse error: \(error.description)", offset: error.offset)))
+        }
+        if case .array(let elements) = message {
+            if elements.isEmpty {
+                return .reply(RPCMessage.errorResponse(id: .null, .invalidRequest("empty batch")))
+            }
+            if elements.count > limits.maxBatch {
+                return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
+                    "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
+                    data: ["limit": "maxBatch", "max": .number(Double(limits.maxBatch)), "size": .number(Double(elements.count))])))
+            }
+            var items: [RPCPreparedFrame.Item] = []
+            items.reserveCapacity(elements.count)
+            var allSync = true
+            let t = table.withLock { $0 }
+            for e in elements {
+                if let item = makeItem(e, session: session, table: t) {
+                    if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+                    items.append(item)
+                }
+            }
+            if items.isEmpty { return .noReply }
+            return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
+        }
+        let entryLookup: (String) -> Entry? = { m in self.table.withLock { $0[m] } }
+        guard let item = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
+        var allSync = true
+        if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+        return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
+    }
+
+    /// Runs a prepared frame synchronously if all its calls are synchronous; otherwise returns it back as
+    /// `.needsAsync` untouched.
+    public func runSync(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
+        guard frame.allSync else { return .needsAsync(frame) }
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        if frame.isBatch { out.append(0x5B) }
+        var wrote = false
+        for item in frame.items {
+            let mark = out.count
+            if wrote && frame.isBatch { out.append(0x2C) }
+            if executeSync(item, session: session, into: &out) {
+                wrote = true
+            } else {
+                out.removeSubrange(mark...)
+            }
+        }
+        if !wrote { return .noReply }
+        if frame.isBatch { out.append(0x5D) }
+        return .reply(out)
+    }
+
+    /// Runs a prepared frame (sync and async calls, sequentially); nil when nothing must be sent.
+    public func run(_ frame: RPCPreparedFrame, session: RPCSession) async -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        if frame.isBatch { out.append(0x5B) }
+        var wrote = false
+        for item in frame.items {
+            let mark = out.count
+            if wrote && frame.isBatch { out.append(0x2C) }
+            let did: Bool
+            if case .call(let id, let method, let params, let entry?) = item, case .async(let h) = entry.handler {
+                if let e = precheck(method: method, entry: entry, session: session) {
+                    did = write(id: id, .failure(e), into: &out)
+                } else {
+                    let r: Result<JSON, RPCError>
+                    do { r = .success(try await h(params, session)) } catch { r = .failure(Self.mapError(error, method: method)) }
+                    if case .success = r, method == "initialize" { session.initialized = true }
+                    did = write(id: id, r, into: &out)
+                }
+            } else {
+                did = executeSync(item, session: session, into: &out)
+            }
+            if did { wrote = true } else { out.removeSubrange(mark...) }
+        }
+        if !wrote { return nil }
+        if frame.isBatch { out.append(0x5D) }
+        return out
+    }
+
+    // MARK: - Internals
+
+    private func makeItem(_ message: JSON, session: RPCSession, table: [String: Entry]) -> RPCPreparedFrame.Item? {
+        makeItem(message, session: session, lookup: { table[$0] })
+    }
+
+    private func makeItem(_ message: JSON, session: RPCSession, lookup: (String) -> Entry?) -> RPCPreparedFrame.Item? {
+        switch RPCInbound.classify(message) {
+        case .request(let id, let method, let params):
+            return .call(id: id, method: method, params: params, entry: lookup(method))
+        case .notification(let method, let params):
+            return .call(id: nil, method: method, params: params, entry: lookup(method))
+        case .response(let id, let result):
+            session.pendingRequests.complete(id: id, with: result)
+            return nil
+        case .invalid(let id, let error):
+            return .invalid(id: id, error: error)
+        }
+    }
+
+    private func precheck(method: String, entry: Entry, session: RPCSession) -> RPCError? {
+        if !session.authenticated {
+            return .unauthorized("unauthenticated connection: send 'initialize' with a valid token first",
+                                 data: ["method": .string(method)])
+        }
+        if entry.requiresInit && !session.initialized { return .notInitialized(method: method) }
+        return nil
+    }
+
+    /// Executes a non-async item; returns whether it wrote a response.
+    private func executeSync(_ item: RPCPreparedFrame.Item, session: RPCSession, into out: inout [UInt8]) -> Bool {
+        switch item {
+        case .invalid(let id, let error):
+            RPCMessage.appendError(id: id, error: error, into: &out)
+            return true
+        case .call(let id, let method, let params, let entry):
+            guard let entry else {
+                guard let id else { return false }
+                if !session.authenticated {
+                    RPCMessage.appendError(id: id, error: .unauthorized(
+                        "unauthenticated connection: send 'initialize' with a valid token first",
+                        data: ["method": .string(method)]), into: &out)
+                } else {
+                    RPCMessage.appendError(id: id, error: .methodNotFound(method), into: &out)
+                }
+                return true
+            }
+            if let e = precheck(method: method, entry: entry, session: session) {
+                return write(id: id, .failure(e), into: &out)
+            }
+            guard case .sync(let h) = entry.handler else {
+                // Unreachable through the public API (runSync refuses frames with async calls).
+                return write(id: id, .failure(.internalError("async method '\(method)' called on the sync path")), into: &out)
+            }
+            let r: Result<JSON, RPCError>
+            do { r = .success(try h(params, session)) } catch { r = .failure(Self.mapError(error, method: method)) }
+            if case .success = r, method == "initialize" { session.initialized = true }
+            return write(id: id, r, into: &out)
+        }
+    }
+
+    @inline(__always)
+    private func write(id: JSON?, _ r: Result<JSON, RPCError>, into out: inout [UInt8]) -> Bool {
+        guard let id else { return false }
+        switch r {
+        case .success(let v): RPCMessage.appendResult(id: id, result: v, into: &out)
+        case .failure(let e): RPCMessage.appendError(id: id, error: e, into: &out)
+        }
+        return true
+    }
+
+    static func mapError(_ error: any Error, method: String) -> RPCError {
+        if let e = error as? RPCError { return e }
+        if error is CancellationError { return .cancelled("'\(method)' was cancelled") }
+        return .internalError("internal error in '\(method)': \(error)",
+                              data: ["method": .string(method), "type": .string(String(describing: type(of: error)))])
+    }
+}

@@ -1,0 +1,409 @@
+import XCTest
+import Synchronization
+import AXJSON
+@testable import AXRPC
+
+/// A peer that records what the server sends; no I/O.
+final class ProtocolFakePeer: RPCPeer {
+    let connectionID: UInt64
+    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(([], false, []))
+    init(id: UInt64 = 1) { connectionID = id }
+    func notify(_ method: String, _ params: JSON?) { state.withLock { $0.notes.append((method, params)) } }
+    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
+        throw .actionNotSupported("fake peer")
+    }
+    func close() {
+        let hs: [@Sendable () -> Void] = state.withLock { s in
+            if s.closed { return [] }
+            s.closed = true
+            defer { s.handlers = [] }
+            return s.handlers
+        }
+        hs.forEach { $0() }
+    }
+    var isClosed: Bool { state.withLock { $0.closed } }
+    func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in if s.closed { return true }; s.handlers.append(handler); return false }
+        if now { handler() }
+    }
+    var notifications: [String] { state.withLock { $0.notes.map(\.0) } }
+}
+
+/// A lock-protected box that can be captured by Sendable closures.
+final class ProtocolLocked<T: Sendable>: Sendable {
+    private let m: Mutex<T>
+    init(_ v: T) { m = Mutex(v) }
+    func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { m.withLock { body(&$0) } }
+}
+
+struct ProtocolTestError: Error, CustomStringConvertible { var description: String { "boom from test" } }
+
+final class ProtocolRouterTests: XCTestCase {
+    let log = ProtocolLocked<[String]>([])
+
+    func makeRouter(limits: RPCLimits = .default) -> RPCRouter {
+        let r = RPCRouter(limits: limits)
+        r.registerSync("initialize", requiresInit: false) { _, _ in ["ok": true] }
+        r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+        r.registerSync("needsInit") { _, _ in "fine" }
+        r.registerSync("log", requiresInit: false) { [log] p, _ in
+            log.withLock { $0.append("sync:\(p?[0]?.stringValue ?? "")") }; return .null
+        }
+        r.register("slowLog", requiresInit: false) { [log] p, _ in
+            try await Task.sleep(for: .milliseconds(5))
+            log.withLock { $0.append("async:\(p?[0]?.stringValue ?? "")") }
+            return "done"
+        }
+        r.register("asyncEcho", requiresInit: false) { p, _ in
+            await Task.yield()
+            return p ?? .null
+        }
+        r.registerSync("failRPC", requiresInit: false) { _, _ in
+            throw RPCError.noSuchElement("nothing matched", data: ["selector": "#x"])
+        }
+        r.registerSync("failOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
+        r.register("failAsyncOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
+        r.register("cancelled", requiresInit: false) { _, _ in throw CancellationError() }
+        return r
+    }
+
+    func session(authenticated: Bool = true) -> RPCSession {
+        RPCSession(peer: ProtocolFakePeer(), authenticated: authenticated)
+    }
+
+    func send(_ router: RPCRouter, _ frame: String, _ s: RPCSession) async throws -> JSON? {
+        guard let out = await router.handle(frame: Array(frame.utf8), session: s) else { return nil }
+        return try JSON.parse(out)
+    }
+
+    // MARK: single messages, table-driven
+
+    struct Case {
+        var frame: String
+        /// nil = no response expected
+        var id: JSON?
+        var result: JSON? = nil
+        var code: Int? = nil
+        var messageContains: String? = nil
+        var line: UInt = #line
+    }
+
+    func testSingleMessageTable() async throws {
+        let cases: [Case] = [
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":[1,2],"id":1}"#, id: 1, result: [1, 2]),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":{"a":"b"},"id":"abc"}"#, id: "abc", result: ["a": "b"]),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":-7}"#, id: -7, result: .null),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":1.5,"params":[]}"#, id: 1.5, result: []),
+            Case(frame: #"{"id":"x","params":[3],"method":"echo","jsonrpc":"2.0"}"#, id: "x", result: [3]),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":null}"#, id: .null, code: -32600, messageContains: "not null"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":true}"#, id: .null, code: -32600, messageContains: "got boolean"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":[1]}"#, id: .null, code: -32600),
+            Case(frame: #"{"method":"echo","id":3}"#, id: 3, code: -32600, messageContains: "missing \"jsonrpc\""),
+            Case(frame: #"{"jsonrpc":"1.0","method":"echo","id":4}"#, id: 4, code: -32600, messageContains: "exactly \"2.0\""),
+            Case(frame: #"{"jsonrpc":2.0,"method":"echo","id":4}"#, id: 4, code: -32600),
+            Case(frame: #"{"jsonrpc":"2.0","method":5,"id":5}"#, id: 5, code: -32600, messageContains: "\"method\" must be a string"),
+            Case(frame: #"{"jsonrpc":"2.0","id":6}"#, id: 6, code: -32600, messageContains: "missing \"method\""),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":"x","id":7}"#, id: 7, code: -32600, messageContains: "params"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":3,"id":8}"#, id: 8, code: -32600, messageContains: "params"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":null,"id":9}"#, id: 9, code: -32600, messageContains: "got null"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"nope","id":10}"#, id: 10, code: -32601, messageContains: "nope"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"failRPC","id":11}"#, id: 11, code: -32010, messageContains: "nothing matched"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"failOther","id":12}"#, id: 12, code: -32603, messageContains: "boom from test"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"failAsyncOther","id":13}"#, id: 13, code: -32603, messageContains: "boom from test"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"cancelled","id":14}"#, id: 14, code: -32800),
+            Case(frame: #"{"jsonrpc":"2.0","method":"asyncEcho","params":["z"],"id":15}"#, id: 15, result: ["z"]),
+            Case(frame: #"{"jsonrpc":"2.0","method":"needsInit","id":16}"#, id: 16, code: -32002, messageContains: "initialize"),
+            Case(frame: "[]", id: .null, code: -32600, messageContains: "empty batch"),
+            Case(frame: "42", id: .null, code: -32600, messageContains: "must be an object"),
+            Case(frame: #""str""#, id: .null, code: -32600),
+            Case(frame: #"{"jsonrpc":"2.0","method""#, id: .null, code: -32700, messageContains: "offset"),
+            Case(frame: "", id: .null, code: -32700, messageContains: "empty input"),
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":1,}"#, id: .null, code: -32700, messageContains: "trailing comma"),
+            // notifications: never answered, even on errors
+            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":[1]}"#, id: nil),
+            Case(frame: #"{"jsonrpc":"2.0","method":"nope"}"#, id: nil),
+            Case(frame: #"{"jsonrpc":"2.0","method":"failOther"}"#, id: nil),
+            Case(frame: #"{"jsonrpc":"2.0","method":"needsInit"}"#, id: nil),
+            // responses from the peer: consumed, never answered
+            Case(frame: #"{"jsonrpc":"2.0","id":99,"result":1}"#, id: nil),
+            Case(frame: #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#, id: nil),
+        ]
+        let router = makeRouter()
+        for c in cases {
+            let s = session()
+            let got = try await send(router, c.frame, s)
+            guard let expectedID = c.id else {
+                XCTAssertNil(got, "expected no response for \(c.frame)", line: c.line)
+                continue
+            }
+            guard let got else { XCTFail("no response for \(c.frame)", line: c.line); continue }
+            XCTAssertEqual(got["jsonrpc"], "2.0", line: c.line)
+            XCTAssertEqual(got["id"], expectedID, c.frame, line: c.line)
+            if let r = c.result {
+                XCTAssertEqual(got["result"], r, c.frame, line: c.line)
+                XCTAssertNil(got["error"], line: c.line)
+            }
+            if let code = c.code {
+                XCTAssertNil(got["result"], line: c.line)
+                XCTAssertEqual(got["error"]?["code"]?.intValue, code, "\(c.frame) -> \(got)", line: c.line)
+                XCTAssertEqual(got["error"]?["data"]?["kind"]?.stringValue, RPCError.kind(forCode: code), line: c.line)
+                if let frag = c.messageContains {
+                    let msg = got["error"]?["message"]?.stringValue ?? ""
+                    XCTAssertTrue(msg.contains(frag), "message '\(msg)' lacks '\(frag)'", line: c.line)
+                }
+            }
+        }
+    }
+
+    func testNumberIdsEchoExactly() async throws {
+        let router = makeRouter()
+        for idText in ["0", "1", "-1", "123456789012", "9007199254740991", "2.5", "\"0001\"", "\"\"", "\"é😀\""] {
+            let out = await router.handle(frame: Array(#"{"jsonrpc":"2.0","method":"echo","id":\#(idText)}"#.utf8), session: session())
+            let text = String(decoding: out ?? [], as: UTF8.self)
+            XCTAssertTrue(text.contains(#""id":\#(idText),"#), "id \(idText) not echoed verbatim in \(text)")
+        }
+    }
+
+    func testUnknownMethodCarriesMethodInData() async throws {
+        let got = try await send(makeRouter(), #"{"jsonrpc":"2.0","method":"tree.nope","id":1}"#, session())
+        XCTAssertEqual(got?["error"]?["data"]?["method"], "tree.nope")
+        XCTAssertEqual(got?["error"]?["data"]?["kind"], "unknown method")
+    }
+
+    func testParseErrorCarriesOffset() async throws {
+        let got = try await send(makeRouter(), #"{"jsonrpc":"2.0" "method":"x"}"#, session())
+        XCTAssertEqual(got?["error"]?["code"], -32700)
+        XCTAssertEqual(got?["error"]?["data"]?["offset"], 17)
+        XCTAssertTrue(got?["error"]?["message"]?.stringValue?.contains("expected ',' or '}' at offset 17") ?? false)
+    }
+
+    // MARK: initialize gate
+
+    func testInitializeGate() async throws {
+        let router = makeRouter()
+        let s = session()
+        var got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":1}"#, s)
+        XCTAssertEqual(got?["error"]?["code"], -32002)
+        XCTAssertEqual(got?["error"]?["data"]?["method"], "needsInit")
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":2}"#, s)
+        XCTAssertEqual(got?["result"], [1], "requiresInit:false methods work before initialize")
+        XCTAssertFalse(s.initialized)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","params":{},"id":3}"#, s)
+        XCTAssertEqual(got?["result"]?["ok"], true)
+        XCTAssertTrue(s.initialized)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":4}"#, s)
+        XCTAssertEqual(got?["result"], "fine")
+        // Another session is still not initialized.
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":5}"#, session())
+        XCTAssertEqual(got?["error"]?["code"], -32002)
+    }
+
+    func testFailedInitializeDoesNotInitialize() async throws {
+        let router = RPCRouter()
+        router.registerSync("initialize") { _, _ in throw RPCError.invalidParams("need a token") }
+        router.registerSync("x") { _, _ in 1 }
+        let s = session()
+        let got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","id":1}"#, s)
+        XCTAssertEqual(got?["error"]?["code"], -32602)
+        XCTAssertFalse(s.initialized)
+        let got2 = try await send(router, #"{"jsonrpc":"2.0","method":"x","id":2}"#, s)
+        XCTAssertEqual(got2?["error"]?["code"], -32002)
+    }
+
+    func testUnauthenticatedSessionIsRefused() async throws {
+        let router = makeRouter()
+        let s = session(authenticated: false)
+        for m in ["echo", "initialize", "nope"] {
+            let got = try await send(router, #"{"jsonrpc":"2.0","method":"\#(m)","id":1}"#, s)
+            XCTAssertEqual(got?["error"]?["code"], -32019, m)
+            XCTAssertEqual(got?["error"]?["data"]?["kind"], "unauthorized")
+        }
+        s.authenticated = true
+        let ok = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#, s)
+        XCTAssertEqual(ok?["result"], [1])
+    }
+
+    // MARK: batches
+
+    func testBatchTable() async throws {
+        let router = makeRouter()
+        let frame = """
+        [
+          {"jsonrpc":"2.0","method":"echo","params":[1],"id":"1"},
+          {"jsonrpc":"2.0","method":"echo","params":[7]},
+          {"jsonrpc":"2.0","method":"nope","id":"2"},
+          {"foo":"boo"},
+          1,
+          {"jsonrpc":"2.0","method":"asyncEcho","params":{"k":"v"},"id":5},
+          {"jsonrpc":"2.0","id":77,"result":"a response is consumed"},
+          {"jsonrpc":"2.0","method":"echo","params":[3],"id":null}
+        ]
+        """
+        guard let got = try await send(router, frame, session())?.arrayValue else { return XCTFail("no batch reply") }
+        XCTAssertEqual(got.count, 6)
+        XCTAssertEqual(got[0]["id"], "1"); XCTAssertEqual(got[0]["result"], [1])
+        XCTAssertEqual(got[1]["id"], "2"); XCTAssertEqual(got[1]["error"]?["code"], -32601)
+        XCTAssertEqual(got[2]["id"], .null); XCTAssertEqual(got[2]["error"]?["code"], -32600)
+        XCTAssertEqual(got[3]["id"], .null); XCTAssertEqual(got[3]["error"]?["code"], -32600)
+        XCTAssertEqual(got[4]["id"], 5); XCTAssertEqual(got[4]["result"], ["k": "v"])
+        XCTAssertEqual(got[5]["id"], .null); XCTAssertEqual(got[5]["error"]?["code"], -32600)
+    }
+
+    func testInvalidOnlyBatch() async throws {
+        let got = try await send(makeRouter(), "[1,2,3]", session())?.arrayValue
+        XCTAssertEqual(got?.count, 3)
+        XCTAssertEqual(got?.compactMap { $0["error"]?["code"]?.intValue }, [-32600, -32600, -32600])
+    }
+
+    func testAllNotificationBatchGetsNothing() async throws {
+        let router = makeRouter()
+        let frame = #"[{"jsonrpc":"2.0","method":"log","params":["a"]},{"jsonrpc":"2.0","method":"slowLog","params":["b"]}]"#
+        let got = try await send(router, frame, session())
+        XCTAssertNil(got)
+        XCTAssertEqual(log.withLock { $0 }, ["sync:a", "async:b"], "notifications still run, in order")
+    }
+
+    func testBatchRunsSequentiallyInOrder() async throws {
+        let router = makeRouter()
+        let frame = """
+        [{"jsonrpc":"2.0","method":"slowLog","params":["1"],"id":1},
+         {"jsonrpc":"2.0","method":"log","params":["2"],"id":2},
+         {"jsonrpc":"2.0","method":"slowLog","params":["3"],"id":3},
+         {"jsonrpc":"2.0","method":"log","params":["4"]}]
+        """
+        let got = try await send(router, frame, session())?.arrayValue
+        XCTAssertEqual(got?.map { $0["id"] ?? .null }, [1, 2, 3])
+        XCTAssertEqual(log.withLock { $0 }, ["async:1", "sync:2", "async:3", "sync:4"])
+    }
+
+    // MARK: sync fast path
+
+    func testHandleSyncAnswersSyncFramesAndDefersAsyncOnes() async throws {
+        let router = makeRouter()
+        let s = session()
+        guard case .reply(let b) = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#.utf8), session: s) else {
+            return XCTFail("sync frame should be answered synchronously")
+        }
+        XCTAssertEqual(try JSON.parse(b)["result"], [1])
+        guard case .noReply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"log","params":["n"]}"#.utf8), session: s) else {
+            return XCTFail("notification gives noReply")
+        }
+        // A batch mixing sync and async: nothing runs on the sync path.
+        let mixed = #"[{"jsonrpc":"2.0","method":"log","params":["x"],"id":1},{"jsonrpc":"2.0","method":"slowLog","params":["y"],"id":2}]"#
+        guard case .needsAsync(let p) = router.handleSync(frame: Array(mixed.utf8), session: s) else {
+            return XCTFail("mixed batch needs async")
+        }
+        XCTAssertFalse(p.allSync)
+        XCTAssertEqual(log.withLock { $0 }, ["sync:n"], "the sync element of a deferred batch must not run early")
+        let out = await router.run(p, session: s)
+        XCTAssertEqual(try JSON.parse(out ?? [])[1]?["result"], "done")
+        XCTAssertEqual(log.withLock { $0 }, ["sync:n", "sync:x", "async:y"])
+        // Errors detected before dispatch (unknown method, invalid request) stay on the sync path.
+        guard case .reply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"zzz","id":1}"#.utf8), session: s) else {
+            return XCTFail("unknown method answered synchronously")
+        }
+    }
+
+    // MARK: limits
+
+    func testLimits() async throws {
+        let router = makeRouter(limits: RPCLimits(maxFrameBytes: 200, maxDepth: 5, maxBatch: 3))
+        let s = session()
+        let big = #"{"jsonrpc":"2.0","method":"echo","params":[""# + String(repeating: "x", count: 300) + #""],"id":1}"#
+        var got = try await send(router, big, s)
+        XCTAssertEqual(got?["error"]?["code"], -32021)
+        XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxFrameBytes")
+        XCTAssertEqual(got?["error"]?["data"]?["kind"], "message too large")
+
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[[[1]]]]],"id":1}"#, s)
+        XCTAssertEqual(got?["error"]?["code"], -32021)
+        XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxDepth")
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[1]]],"id":1}"#, s)
+        XCTAssertEqual(got?["result"], [[[1]]])
+
+        let call = #"{"jsonrpc":"2.0","method":"echo","id":1}"#
+        got = try await send(router, "[\(call),\(call),\(call),\(call)]", s)
+        XCTAssertEqual(got?["error"]?["code"], -32021)
+        XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxBatch")
+        let ok = try await send(router, "[\(call),\(call),\(call)]", s)
+        XCTAssertEqual(ok?.arrayValue?.count, 3)
+    }
+
+    func testDefaultLimits() {
+        XCTAssertEqual(RPCLimits.default.maxFrameBytes, 16 << 20)
+        XCTAssertEqual(RPCLimits.default.maxDepth, 128)
+        XCTAssertEqual(RPCLimits.default.maxBatch, 1000)
+    }
+
+    // MARK: responses path
+
+    func testResponseFrameCompletesPendingRequest() async throws {
+        let router = makeRouter()
+        let s = session()
+        let sentID = ProtocolLocked<JSON?>(nil)
+        let task = Task { () async throws(RPCError) -> JSON in
+            try await s.pendingRequests.perform(method: "app.press", timeout: .seconds(10)) { id in
+                sentID.withLock { $0 = id }; return true
+            }
+        }
+        var id: JSON?
+        for _ in 0..<200 { id = sentID.withLock { $0 }; if id != nil { break }; try await Task.sleep(for: .milliseconds(5)) }
+        guard let id else { return XCTFail("request was never sent") }
+        XCTAssertEqual(s.pendingRequests.count, 1)
+        let reply = try await send(router, #"{"jsonrpc":"2.0","id":\#(id.jsonString),"result":{"pressed":true}}"#, s)
+        XCTAssertNil(reply, "a response is never answered")
+        let r = await task.result
+        XCTAssertEqual(try r.get(), ["pressed": true])
+        XCTAssertEqual(s.pendingRequests.count, 0)
+    }
+
+    func testErrorResponseInBatchFailsPendingRequest() async throws {
+        let router = makeRouter()
+        let s = session()
+        let sentID = ProtocolLocked<JSON?>(nil)
+        let task = Task { () async throws(RPCError) -> JSON in
+            try await s.pendingRequests.perform(method: "app.scroll", timeout: .seconds(10)) { id in
+                sentID.withLock { $0 = id }; return true
+            }
+        }
+        var id: JSON?
+        for _ in 0..<200 { id = sentID.withLock { $0 }; if id != nil { break }; try await Task.sleep(for: .milliseconds(5)) }
+        guard let id else { return XCTFail("request was never sent") }
+        let frame = #"[{"jsonrpc":"2.0","id":\#(id.jsonString),"error":{"code":-32014,"message":"cannot scroll","data":{"kind":"unsupported operation"}}},{"jsonrpc":"2.0","method":"echo","params":[1],"id":"c"}]"#
+        let reply = try await send(router, frame, s)?.arrayValue
+        XCTAssertEqual(reply?.count, 1, "only the request element is answered")
+        XCTAssertEqual(reply?.first?["id"], "c")
+        let r = await task.result
+        XCTAssertThrowsError(try r.get()) { e in
+            XCTAssertEqual((e as? RPCError)?.code, -32014)
+            XCTAssertEqual((e as? RPCError)?.message, "cannot scroll")
+        }
+    }
+
+    // MARK: RPCError
+
+    func testErrorTableAndDataMerging() {
+        let codes: [(RPCError, Int, String)] = [
+            (.parseError("p"), -32700, "parse error"), (.invalidRequest("r"), -32600, "invalid request"),
+            (.methodNotFound("m"), -32601, "unknown method"), (.invalidParams("x"), -32602, "invalid argument"),
+            (.internalError("i"), -32603, "unknown error"), (.notInitialized(method: "m"), -32002, "not initialized"),
+            (.noSuchElement(), -32010, "no such element"), (.ambiguousMatch(), -32011, "ambiguous match"),
+            (.staleElement(), -32012, "stale element reference"), (.notInteractable(), -32013, "element not interactable"),
+            (.actionNotSupported(), -32014, "unsupported operation"), (.invalidSelector("s"), -32015, "invalid selector"),
+            (.timeout(), -32016, "timeout"), (.policyDenied("p"), -32017, "policy denied"),
+            (.unauthorized(), -32019, "unauthorized"), (.appNotResponding(), -32020, "app not responding"),
+            (.messageTooLarge("m"), -32021, "message too large"), (.cancelled(), -32800, "cancelled"),
+            (.contentModified(), -32801, "content modified"), (.disconnected(method: "a"), -32020, "app not responding"),
+        ]
+        for (e, code, kind) in codes {
+            XCTAssertEqual(e.code, code, "\(e)")
+            XCTAssertEqual(e.kind, kind, "\(e)")
+            XCTAssertEqual(RPCError.kind(forCode: code), kind)
+            XCTAssertEqual(RPCError(json: e.json), e, "json round trip of \(e)")
+        }
+        let e = RPCError.noSuchElement("no match", data: ["selector": "button", "kind": "spoofed"])
+        XCTAssertEqual(e.data, ["kind": "no such element", "selector": "button"])
+        XCTAssertEqual(RPCError.disconnected(method: "x").data?["reason"], "disconnected")
+        XCTAssertNil(RPCError(json: ["code": "x", "message": "m"]))
+    }
+}
