@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AXJSON
+import AXRPC
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Serves an `RPCRouter` over a Unix socket and, optionally, loopback TCP.
+///
+/// - Unix socket: created with mode 0600 in a directory owned by this user (or a root-owned sticky
+///   directory such as /tmp). A stale socket file (connect refused) is replaced; a live one makes `start`
+///   fail. Unix sessions are authenticated (file permissions protect them).
+/// - TCP (`tcp:HOST:PORT`): refuses non-loopback hosts unless `allowNonLoopback`; needs a token file (first
+///   line = token; the file must not be accessible by group/others). Each TCP connection must start with
+///   `initialize` carrying `params.token`; otherwise it gets -32019 and is closed.
+/// - Framing per connection: LSP `Content-Length` headers or newline-delimited JSON (see `RPCFraming`).
+public final class RPCServer: Sendable {
+    public struct Configuration: Sendable {
+        /// The Unix socket path, or nil for none. `RPCServer.defaultSocketPath()` is the usual choice.
+        public var unixSocketPath: String?
+        /// "tcp:HOST:PORT" (or "HOST:PORT"); port 0 picks a free port (see `tcpPort`).
+        public var tcp: String?
+        /// Token file for TCP (required when `tcp` is set).
+        public var tokenFile: String?
+        /// Allow TCP on a non-loopback address (the token is still required).
+        public var allowNonLoopback: Bool
+
+        public init(unixSocketPath: String? = RPCServer.defaultSocketPath(), tcp: String? = nil,
+                    tokenFile: String? = nil, allowNonLoopback: Bool = false) {
+            self.unixSocketPath = unixSocketPath
+            self.tcp = tcp
+            self.tokenFile = tokenFile
+            self.allowNonLoopback = allowNonLoopback
+        }
+    }
+
+    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID.sock`.
+    public static func defaultSocketPath() -> String {
+        if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {
+            return dir.hasSuffix("/") ? dir + "axserver.sock" : dir + "/axserver.sock"
+        }
+        return "/tmp/axserver-\(getuid()).sock"
+    }
+
+    public let router: RPCRouter
+    public let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let logger: Logger
+    private let onSession: (@Sendable (RPCSession) -> Void)?
+    private let registry = RPCConnectionRegistry()
+
+    private struct State {
+        var started = false
+        var listeners: [any Channel] = []
+        var unixPath: String?
+        var tcpPort: Int?
+    }
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - group: event loops to use (default: NIO's shared singleton group).
+    ///   - onSession: called on the event loop for every new connection's session (before its first message).
+    public init(router: RPCRouter, configuration: Configuration = Configuration(),
+                group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "axserver.transport"),
+                onSession: (@Sendable (RPCSession) -> Void)? = nil) {
+        self.router = router
+        self.configuration = configuration
+        self.group = group ?? MultiThreadedEventLoopGroup.singleton
+        self.logger = logger
+        self.onSession = onSession
+    }
+
+    /// The bound Unix socket path (after `start`).
+    public var unixSocketPath: String? { state.withLock { $0.unixPath } }
+    /// The bound TCP port (after `start`; the real port when 0 was asked for).
+    public var tcpPort: Int? { state.withLock { $0.tcpPort } }
+    /// Number of open connections.
+    public var connectionCount: Int { registry.count }
+    /// Sessions of the open connections.
+    public var sessions: [RPCSession] { registry.sessions }
+
+    /// Binds the listeners. Throws `RPCTransportError` with a clear message on any setup problem
+    /// (nothing stays bound then).
+    public func start() async throws {
+        let already = state.withLock { s -> Bool in defer { s.started = true }; return s.started }
+        if already { throw RPCTransportError("server already started") }
+        var listeners: [any Channel] = []
+        var boundPath: String?
+        do {
+            // Validate TCP settings first so a bad config binds nothing.
+            var tcpTarget: (host: String, port: Int)?
+            var token: [UInt8]?
+            if let spec = configuration.tcp {
+                let t = try Self.parseTCP(spec)
+                if !Self.isLoopback(t.host) && !configuration.allowNonLoopback {
+                    throw RPCTransportError("refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
+                }
+                guard let tokenFile = configuration.tokenFile else {
+                    throw RPCTransportError("a TCP listener needs a token file")
+                }
+                token = try POSIX.readTokenFile(tokenFile)
+                tcpTarget = t
+            }
+            if let path = configuration.unixSocketPath {
+                let fd = try POSIX.listenUnix(path: path)
+                boundPath = path
+                let ctx = RPCListenerContext(router: router, token: nil, logger: logger, registry: registry, onSession: onSession)
+                let ch: any Channel
+                do {
+                    ch = try await makeBootstrap(ctx).withBoundSocket(fd).get()
+                } catch {
+                    close(fd)
+                    throw error
+                }
+                listeners.append(ch)
+            }
+            var port: Int?
+            if let t = tcpTarget, let token {
+                let ctx = RPCListenerContext(router: router, token: token, logger: logger, registry: registry, onSession: onSession)
+                let ch = try await makeBootstrap(ctx)
+                    .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                    .bind(host: t.host, port: t.port).get()
+                port = ch.localAddress?.port
+                listeners.append(ch)
+            }
+            if listeners.isEmpty { throw RPCTransportError("no listener configured (neither a Unix socket path nor tcp)") }
+            state.withLock { s in
+                s.listeners = listeners
+                s.unixPath = boundPath
+                s.tcpPort = port
+            }
+            logger.debug("listening", metadata: ["unix": "\(boundPath ?? "-")", "tcpPort": "\(port.map(String.init) ?? "-")"])
+        } catch {
+            for l in listeners { try? await l.close() }
+            if let boundPath { unlink(boundPath) }
+            state.withLock { $0.started = false }
+            if let e = error as? RPCTransportError { throw e }
+            throw RPCTransportError("cannot start the RPC server: \(error)")
+        }
+    }
+
+    /// Closes the listeners and every connection (pending server->client requests fail as disconnected),
+    /// and removes the socket file.
+    public func stop() async {
+        let (listeners, path) = state.withLock { s -> ([any Channel], String?) in
+            defer { s.listeners = []; s.unixPath = nil; s.tcpPort = nil; s.started = false }
+            return (s.listeners, s.unixPath)
+        }
+        for l in listeners { try? await l.close() }
+        let conns = registry.all
+        for c in conns { c.close() }
+        for c in conns { try? await c.channel.closeFuture.get() }
+        if let path { unlink(path) }
+    }
+
+    private func makeBootstrap(_ ctx: RPCListenerContext) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
+            .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16384, maximum: 1 << 20))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RPCConnectionHandler(context: ctx))
+                }
+            }
+    }
+
+    // MARK: address helpers
+
+    static func parseTCP(_ spec: String) throws(RPCTransportError) -> (host: String, port: Int) {
+        var s = Substring(spec)
+        if s.hasPrefix("tcp:") { s = s.dropFirst(4) }
+        guard let colon = s.lastIndex(of: ":") else {
+            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT)")
+        }
+        var host = String(s[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else {
+            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT with a port 0-65535)")
+        }
+        return (host, port)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }), parts[0] == "127" { return true }
+        return false
+    }
+}

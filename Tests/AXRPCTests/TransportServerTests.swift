@@ -1,0 +1,385 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import XCTest
+import Synchronization
+import AXJSON
+import AXRPC
+@testable import AXTransport
+
+final class TransportServerTests: XCTestCase {
+    // MARK: framing
+
+    func testNDJSONRequestsAndBlankLines() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        defer { Task { await server.stop() } }
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        c.send("\n  \n" + transportRequest("ping") + "\r\n")
+        let r = c.readLine()
+        XCTAssertEqual(r?["id"], 1)
+        XCTAssertEqual(r?["result"], "pong")
+        c.send(transportRequest("echo", ["a": "é😀"], id: "x") + "\n")
+        XCTAssertEqual(c.readLine()?["result"], ["a": "é😀"])
+        await server.stop()
+    }
+
+    func testLSPFraming() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let body1 = transportRequest("ping", id: 1)
+        let body2 = transportRequest("echo", [1, "ü"], id: 2)
+        // Two messages in one write; other headers allowed; header names case-insensitive.
+        c.send("Content-Length: \(body1.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(body1)"
+               + "content-length: \(body2.utf8.count)\r\n\r\n\(body2)")
+        let m1 = c.readLSP()
+        XCTAssertEqual(m1?.body["result"], "pong")
+        XCTAssertTrue(m1?.header.hasPrefix("Content-Length: ") ?? false, "replies use LSP framing")
+        let m2 = c.readLSP()
+        XCTAssertEqual(m2?.body["id"], 2)
+        XCTAssertEqual(m2?.body["result"], [1, "ü"])
+        // Content-Length counts bytes, not characters.
+        XCTAssertEqual(Int(m2!.header.split(separator: " ")[1]), Array(m2!.body.serialized()).count)
+        await server.stop()
+    }
+
+    func testPartialFramesAcrossReads() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        // NDJSON, byte by byte.
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let msg = Array((transportRequest("echo", ["k": "vé"], id: 7) + "\n").utf8)
+        for b in msg {
+            c.send([b])
+            try await Task.sleep(for: .microseconds(200))
+        }
+        XCTAssertEqual(c.readLine()?["result"], ["k": "vé"])
+        // LSP, split inside the header and inside the body.
+        let l = try TransportRawConn(unix: dir.file("s.sock"))
+        let body = transportRequest("ping", id: 8)
+        let whole = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        for cut in [3, 12, 17, 20, whole.count - 5, whole.count] {
+            let prev = [3, 12, 17, 20, whole.count - 5, whole.count].last(where: { $0 < cut }) ?? 0
+            l.send(Array(whole[prev..<cut]))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTAssertEqual(l.readLSP()?.body["result"], "pong")
+        await server.stop()
+    }
+
+    func testPipelining1000Requests() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        var all = ""
+        for i in 0..<1000 { all += transportRequest("add", ["a": .number(Double(i)), "b": 1], id: .number(Double(i))) + "\n" }
+        c.send(all)
+        for i in 0..<1000 {
+            guard let r = c.readLine() else { return XCTFail("missing response \(i)") }
+            XCTAssertEqual(r["id"]?.intValue, i, "responses come back in order")
+            XCTAssertEqual(r["result"]?.intValue, i + 1)
+        }
+        await server.stop()
+    }
+
+    func testAsyncHandlerKeepsPerConnectionOrder() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        c.send(transportRequest("slow", ["ms": 50], id: 1) + "\n" + transportRequest("ping", id: 2) + "\n"
+               + "garbage\n" + transportRequest("slow", ["ms": 1], id: 3) + "\n" + transportRequest("ping", id: 4) + "\n")
+        let ids = (0..<5).map { _ in c.readLine()?["id"] ?? "missing" }
+        XCTAssertEqual(ids, [1, 2, .null, 3, 4])
+        await server.stop()
+    }
+
+    // MARK: errors, isolation
+
+    func testBadInputGetsPreciseErrorsAndOthersKeepWorking() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir) // maxFrameBytes 64 KiB
+        let good = try TransportRawConn(unix: dir.file("s.sock"))
+        let bad = try TransportRawConn(unix: dir.file("s.sock"))
+
+        bad.send("{\"jsonrpc\":\"2.0\",\"method\":\"ping\" \"id\":1}\n")
+        var r = bad.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32700)
+        XCTAssertEqual(r?["error"]?["data"]?["offset"], 33)
+        bad.send(transportRequest("nope", id: 2) + "\n")
+        r = bad.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32601)
+        XCTAssertEqual(r?["error"]?["data"]?["method"], "nope")
+        bad.send(transportRequest("add", ["a": "x"], id: 3) + "\n")
+        r = bad.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32602)
+        XCTAssertEqual(r?["id"], 3)
+        bad.send("[]\n")
+        XCTAssertEqual(bad.readLine()?["error"]?["code"], -32600)
+
+        good.send(transportRequest("ping", id: 10) + "\n")
+        XCTAssertEqual(good.readLine()?["result"], "pong")
+
+        // Oversized: 100 KB line without newline -> -32021 then close.
+        bad.send("[\"" + String(repeating: "x", count: 100_000))
+        r = bad.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32021)
+        XCTAssertEqual(r?["error"]?["data"]?["limit"], "maxFrameBytes")
+        XCTAssertTrue(bad.waitClosed(), "oversized frame closes the connection")
+
+        good.send(transportRequest("ping", id: 11) + "\n")
+        XCTAssertEqual(good.readLine()?["id"], 11, "another client keeps working")
+        await server.stop()
+    }
+
+    func testOversizedLSPDeclaredLengthAndMalformedHeaders() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let cases: [(String, Int, String)] = [
+            ("Content-Length: 99999999\r\n\r\n", -32021, "exceeds"),
+            ("Content-Length: abc\r\n\r\n{}", -32700, "invalid Content-Length"),
+            ("Content-Type: x\r\nNoColonHere\r\n\r\n{}", -32700, "malformed header line"),
+            ("Content-Type: text/plain\r\n\r\n{}", -32700, "missing Content-Length"),
+            ("Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", -32700, "conflicting"),
+            ("C" + String(repeating: "x", count: 9000), -32700, "header block longer"),
+        ]
+        for (input, code, fragment) in cases {
+            let c = try TransportRawConn(unix: dir.file("s.sock"))
+            c.send(input)
+            let r = c.readLSP()
+            XCTAssertEqual(r?.body["error"]?["code"]?.intValue, code, input)
+            XCTAssertTrue(r?.body["error"]?["message"]?.stringValue?.contains(fragment) ?? false, "\(input): \(r?.body.jsonString ?? "nil")")
+            XCTAssertTrue(c.waitClosed(), "connection closed after \(input.prefix(30))")
+        }
+        let ok = try TransportRawConn(unix: dir.file("s.sock"))
+        ok.send(transportRequest("ping") + "\n")
+        XCTAssertEqual(ok.readLine()?["result"], "pong")
+        await server.stop()
+    }
+
+    // MARK: socket file rules
+
+    func testSocketModeIs0600AndRemovedOnStop() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        var st = stat()
+        XCTAssertEqual(stat(dir.file("s.sock"), &st), 0)
+        XCTAssertEqual(UInt32(st.st_mode) & 0o777, 0o600)
+        XCTAssertEqual(UInt32(st.st_mode) & UInt32(S_IFMT), UInt32(S_IFSOCK))
+        XCTAssertEqual(server.unixSocketPath, dir.file("s.sock"))
+        await server.stop()
+        XCTAssertNotEqual(access(dir.file("s.sock"), F_OK), 0, "socket file removed by stop()")
+    }
+
+    func testStaleSocketIsReplaced() async throws {
+        let dir = TransportTempDir()
+        // A socket file with no listener behind it (a crashed server).
+        let fd = POSIX.streamSocket(AF_UNIX)
+        var addr = try POSIX.fillUnixAddress(dir.file("s.sock"))
+        let rc = withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(rc, 0)
+        close(fd)
+        XCTAssertEqual(access(dir.file("s.sock"), F_OK), 0)
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        c.send(transportRequest("ping") + "\n")
+        XCTAssertEqual(c.readLine()?["result"], "pong")
+        await server.stop()
+    }
+
+    func testLiveSocketIsRefused() async throws {
+        let dir = TransportTempDir()
+        let first = try await transportStartServer(dir)
+        do {
+            _ = try await transportStartServer(dir)
+            XCTFail("second server must not start on a live socket")
+        } catch {
+            XCTAssertTrue("\(error)".contains("already listening"), "\(error)")
+        }
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        c.send(transportRequest("ping") + "\n")
+        XCTAssertEqual(c.readLine()?["result"], "pong", "the first server is untouched")
+        await first.stop()
+    }
+
+    func testNonSocketFileAndForeignDirectoryAreRefused() async throws {
+        let dir = TransportTempDir()
+        let f = fopen(dir.file("s.sock"), "w"); fputs("data", f); fclose(f)
+        do {
+            _ = try await transportStartServer(dir)
+            XCTFail("must not replace a regular file")
+        } catch {
+            XCTAssertTrue("\(error)".contains("not a socket"), "\(error)")
+        }
+        var st = stat()
+        XCTAssertEqual(stat(dir.file("s.sock"), &st), 0, "the file is left alone")
+        // A group/world-writable directory that is not sticky.
+        let open = dir.file("open")
+        mkdir(open, 0o777); chmod(open, 0o777)
+        defer { rmdir(open) }
+        let server = RPCServer(router: transportTestRouter(), configuration: .init(unixSocketPath: open + "/x.sock"))
+        do { try await server.start(); XCTFail("must refuse a world-writable dir"); await server.stop() } catch {
+            XCTAssertTrue("\(error)".contains("writable by group/others"), "\(error)")
+        }
+        let missing = RPCServer(router: transportTestRouter(), configuration: .init(unixSocketPath: dir.file("nodir/x.sock")))
+        do { try await missing.start(); XCTFail() } catch { XCTAssertTrue("\(error)".contains("does not exist"), "\(error)") }
+    }
+
+    func testDefaultSocketPath() {
+        let p = RPCServer.defaultSocketPath()
+        if let x = getenv("XDG_RUNTIME_DIR"), strlen(x) > 0 {
+            XCTAssertEqual(p, String(cString: x) + (String(cString: x).hasSuffix("/") ? "" : "/") + "axserver.sock")
+        } else {
+            XCTAssertEqual(p, "/tmp/axserver-\(getuid()).sock")
+        }
+    }
+
+    // MARK: TCP + token
+
+    func writeToken(_ dir: TransportTempDir, _ token: String, mode: mode_t = 0o600) -> String {
+        let path = dir.file("token")
+        let f = fopen(path, "w"); fputs(token + "\n# comment line\n", f); fclose(f)
+        chmod(path, mode)
+        return path
+    }
+
+    func testTCPRequiresTokenAndMarksAuthenticated() async throws {
+        let dir = TransportTempDir()
+        let tokenFile = writeToken(dir, "  s3cr3t-token  ")
+        let server = try await transportStartServer(dir, tcp: "tcp:127.0.0.1:0", tokenFile: tokenFile)
+        guard let port = server.tcpPort, port > 0 else { return XCTFail("no tcp port") }
+
+        // Wrong token.
+        var c = try TransportRawConn(tcpPort: port)
+        c.send(transportRequest("initialize", ["token": "nope"], id: 1) + "\n")
+        var r = c.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32019)
+        XCTAssertEqual(r?["id"], 1)
+        XCTAssertTrue(c.waitClosed())
+        // Not initialize first.
+        c = try TransportRawConn(tcpPort: port)
+        c.send(transportRequest("ping", id: 2) + "\n")
+        r = c.readLine()
+        XCTAssertEqual(r?["error"]?["code"], -32019)
+        XCTAssertTrue(c.waitClosed())
+        // Garbage first.
+        c = try TransportRawConn(tcpPort: port)
+        c.send("hello\n")
+        XCTAssertEqual(c.readLine()?["error"]?["code"], -32019)
+        XCTAssertTrue(c.waitClosed())
+        // Missing token.
+        c = try TransportRawConn(tcpPort: port)
+        c.send(transportRequest("initialize", [:], id: 3) + "\n")
+        XCTAssertEqual(c.readLine()?["error"]?["code"], -32019)
+        // Right token (trimmed first line of the file).
+        c = try TransportRawConn(tcpPort: port)
+        c.send(transportRequest("initialize", ["token": "s3cr3t-token"], id: 4) + "\n")
+        r = c.readLine()
+        XCTAssertEqual(r?["result"]?["server"], "axserver-test")
+        c.send(transportRequest("whoami", id: 5) + "\n")
+        XCTAssertEqual(c.readLine()?["result"]?["authenticated"], true)
+
+        // Unix sessions are authenticated without a token.
+        let u = try TransportRawConn(unix: dir.file("s.sock"))
+        u.send(transportRequest("whoami", id: 6) + "\n")
+        XCTAssertEqual(u.readLine()?["result"]?["authenticated"], true)
+        await server.stop()
+    }
+
+    func testTCPConfigurationRefusals() async throws {
+        let dir = TransportTempDir()
+        let good = writeToken(dir, "tok")
+        func start(_ tcp: String, _ token: String?, allowNonLoopback: Bool = false) async -> String? {
+            let s = RPCServer(router: transportTestRouter(),
+                              configuration: .init(unixSocketPath: nil, tcp: tcp, tokenFile: token, allowNonLoopback: allowNonLoopback))
+            do { try await s.start(); await s.stop(); return nil } catch { return "\(error)" }
+        }
+        var e = await start("tcp:0.0.0.0:0", good)
+        XCTAssertTrue(e?.contains("non-loopback") ?? false, e ?? "started")
+        e = await start("tcp:192.168.1.10:0", good)
+        XCTAssertTrue(e?.contains("non-loopback") ?? false, e ?? "started")
+        e = await start("tcp:127.0.0.1:0", nil)
+        XCTAssertTrue(e?.contains("token file") ?? false, e ?? "started")
+        e = await start("tcp:127.0.0.1:0", dir.file("missing"))
+        XCTAssertTrue(e?.contains("does not exist") ?? false, e ?? "started")
+        let loose = dir.file("loose")
+        let f = fopen(loose, "w"); fputs("tok\n", f); fclose(f); chmod(loose, 0o644)
+        e = await start("tcp:127.0.0.1:0", loose)
+        XCTAssertTrue(e?.contains("must not be readable") ?? false, e ?? "started")
+        let empty = dir.file("empty")
+        let g = fopen(empty, "w"); fputs("\n", g); fclose(g); chmod(empty, 0o600)
+        e = await start("tcp:127.0.0.1:0", empty)
+        XCTAssertTrue(e?.contains("empty") ?? false, e ?? "started")
+        e = await start("tcp:127.0.0.1:notaport", good)
+        XCTAssertTrue(e?.contains("invalid TCP address") ?? false, e ?? "started")
+        let okLocal = await start("tcp:localhost:0", good)
+        XCTAssertNil(okLocal)
+        XCTAssertTrue(RPCServer.isLoopback("127.0.0.2"))
+        XCTAssertTrue(RPCServer.isLoopback("::1"))
+        XCTAssertFalse(RPCServer.isLoopback("10.0.0.1"))
+        XCTAssertFalse(RPCServer.isLoopback("127.example.com"))
+    }
+
+    // MARK: sessions and close
+
+    func testSessionCallbackAndOnClose() async throws {
+        let dir = TransportTempDir()
+        let closed = ProtocolLocked<[UInt64]>([])
+        let opened = ProtocolLocked<[UInt64]>([])
+        let server = try await transportStartServer(dir) { session in
+            opened.withLock { $0.append(session.connectionID) }
+            session.peer.onClose { closed.withLock { $0.append(session.connectionID) } }
+        }
+        var c: TransportRawConn? = try TransportRawConn(unix: dir.file("s.sock"))
+        c!.send(transportRequest("whoami") + "\n")
+        let conn = c!.readLine()?["result"]?["conn"]?.intValue
+        XCTAssertEqual(server.connectionCount, 1)
+        XCTAssertEqual(opened.withLock { $0 }.map { Int($0) }, [conn!])
+        c = nil // closes the socket
+        for _ in 0..<200 where closed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(closed.withLock { $0 }.map { Int($0) }, [conn!])
+        XCTAssertEqual(server.connectionCount, 0)
+        await server.stop()
+    }
+
+    func testStopClosesClients() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        c.send(transportRequest("ping") + "\n")
+        XCTAssertNotNil(c.readLine())
+        await server.stop()
+        XCTAssertTrue(c.waitClosed())
+    }
+
+    // MARK: decoder unit cases
+
+    func testFrameDecoder() {
+        func decode(_ s: String, max: Int = 100) -> [RPCFrameDecoder.Next] {
+            var d = RPCFrameDecoder(maxFrameBytes: max)
+            var out: [RPCFrameDecoder.Next] = []
+            var bytes = Array(s.utf8)
+            while true {
+                let n = bytes.withUnsafeBytes { d.next($0) }
+                out.append(n)
+                switch n {
+                case .frame(_, _, let c), .skip(let c): bytes.removeFirst(c)
+                default: return out
+                }
+            }
+        }
+        XCTAssertEqual(decode("{}\n[1]\r\n"), [.frame(start: 0, length: 2, consumed: 3), .frame(start: 0, length: 3, consumed: 5), .needMore])
+        XCTAssertEqual(decode("  \n{}"), [.skip(consumed: 3), .needMore])
+        XCTAssertEqual(decode(String(repeating: "x", count: 101)), [.tooLarge(size: 101)])
+        XCTAssertEqual(decode(String(repeating: "x", count: 101) + "\n", max: 100), [.tooLarge(size: 101)])
+        XCTAssertEqual(decode("Content-Length: 2\r\n\r\n{}"), [.frame(start: 21, length: 2, consumed: 23), .needMore])
+        XCTAssertEqual(decode("Content-Length: 5\r\n\r\n{}"), [.needMore])
+        XCTAssertEqual(decode("CONTENT-LENGTH:2\r\nX-Other: y\r\n\r\n[]"), [.frame(start: 32, length: 2, consumed: 34), .needMore])
+        XCTAssertEqual(decode("Content-Length: 101\r\n\r\n"), [.tooLarge(size: 101)])
+        XCTAssertEqual(decode("Content-Length: -1\r\n\r\n"), [.malformed("invalid Content-Length '-1' (expected a non-negative integer)")])
+    }
+}

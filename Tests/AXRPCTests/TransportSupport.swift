@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import XCTest
+import AXJSON
+import AXRPC
+@testable import AXTransport
+
+/// A private temp directory (mode 0700) removed at the end.
+final class TransportTempDir {
+    let path: String
+    init() {
+        var template = Array("/tmp/axrpc-XXXXXX".utf8CString)
+        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: p!)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    deinit {
+        if let d = opendir(path) {
+            while let e = readdir(d) {
+                let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(d)
+        }
+        rmdir(path)
+    }
+}
+
+/// A raw blocking client socket for byte-exact tests.
+final class TransportRawConn {
+    let fd: Int32
+    private var buf: [UInt8] = []
+
+    init(unix path: String) throws {
+        do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError(error.message) }
+    }
+    init(tcpPort: Int) throws {
+        do { fd = try POSIX.connectTCP(host: "127.0.0.1", port: tcpPort) } catch { throw RPCTransportError(error.message) }
+    }
+    deinit { close(fd) }
+
+    func send(_ s: String) { send(Array(s.utf8)) }
+    func send(_ b: [UInt8]) {
+        _ = b.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// Reads more bytes; false on EOF / timeout.
+    private func fill(timeoutMs: Int32) -> Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, timeoutMs) > 0 else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n <= 0 { return false }
+        buf.append(contentsOf: chunk[0..<n])
+        return true
+    }
+
+    /// Next NDJSON line, parsed; nil on timeout/EOF.
+    func readLine(timeoutMs: Int32 = 5000) -> JSON? {
+        while true {
+            if let nl = buf.firstIndex(of: 0x0A) {
+                let line = Array(buf[..<nl])
+                buf.removeFirst(nl + 1)
+                return try? JSON.parse(line)
+            }
+            if !fill(timeoutMs: timeoutMs) { return nil }
+        }
+    }
+
+    /// Next LSP-framed message: (raw header block, parsed body); nil on timeout/EOF.
+    func readLSP(timeoutMs: Int32 = 5000) -> (header: String, body: JSON)? {
+        while true {
+            if let end = findHeaderEnd() {
+                let header = String(decoding: buf[..<end], as: UTF8.self)
+                guard let lenLine = header.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+                      let len = Int(lenLine.split(separator: ":")[1].trimmingCharacters(in: " ")) else { return nil }
+                if buf.count >= end + 4 + len {
+                    let body = Array(buf[(end + 4)..<(end + 4 + len)])
+                    buf.removeFirst(end + 4 + len)
+                    guard let j = try? JSON.parse(body) else { return nil }
+                    return (header, j)
+                }
+            }
+            if !fill(timeoutMs: timeoutMs) { return nil }
+        }
+    }
+
+    private func findHeaderEnd() -> Int? {
+        guard buf.count >= 4 else { return nil }
+        for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }
+        return nil
+    }
+
+    /// True when the server closed the connection (EOF) within the timeout (after draining pending data).
+    func waitClosed(timeoutMs: Int32 = 5000) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMs))
+        while ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+        return false
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// The router used by the transport tests.
+func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
+    let r = RPCRouter(limits: limits)
+    r.registerSync("initialize", requiresInit: false) { _, s in ["server": "axserver-test", "conn": .number(Double(s.connectionID))] }
+    r.registerSync("ping", requiresInit: false) { _, _ in "pong" }
+    r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+    r.registerSync("add", requiresInit: false) { p, _ in
+        guard let a = p?["a"]?.doubleValue, let b = p?["b"]?.doubleValue else {
+            throw RPCError.invalidParams("params must be {a: number, b: number}", data: ["got": p ?? .null])
+        }
+        return .number(a + b)
+    }
+    r.register("slow", requiresInit: false) { p, _ in
+        try await Task.sleep(for: .milliseconds(p?["ms"]?.intValue ?? 20))
+        return "slow-done"
+    }
+    r.register("askBack", requiresInit: false) { p, s in
+        let ms = p?["timeoutMs"]?.intValue ?? 2000
+        return try await s.peer.request("client.compute", ["x": p?["x"] ?? 0], timeout: .milliseconds(ms))
+    }
+    r.registerSync("notifyMe", requiresInit: false) { p, s in
+        s.peer.notify("server.event", ["n": p?["n"] ?? 0])
+        return true
+    }
+    r.registerSync("whoami", requiresInit: false) { _, s in ["authenticated": .bool(s.authenticated), "conn": .number(Double(s.connectionID))] }
+    return r
+}
+
+func transportStartServer(_ dir: TransportTempDir, router: RPCRouter = transportTestRouter(),
+                          tcp: String? = nil, tokenFile: String? = nil,
+                          onSession: (@Sendable (RPCSession) -> Void)? = nil) async throws -> RPCServer {
+    let server = RPCServer(router: router,
+                           configuration: .init(unixSocketPath: dir.file("s.sock"), tcp: tcp, tokenFile: tokenFile),
+                           onSession: onSession)
+    try await server.start()
+    return server
+}
+
+func transportRequest(_ method: String, _ params: JSON? = nil, id: JSON = 1) -> String {
+    String(decoding: RPCMessage.request(id: id, method: method, params: params), as: UTF8.self)
+}
