@@ -247,4 +247,48 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(a, c)
         XCTAssertEqual(a["k"]?[5]?["x"], -3)
     }
+
+    func testMutatedInputsNeverCrashAndReportOffsetsInRange() {
+        let seeds = [
+            #"{"a":[1,2.5e-3,"x\n\u00e9\ud83d\ude00",true,false,null],"b":{"c":-0.0}}"#,
+            #"[{"jsonrpc":"2.0","method":"tree.get","params":{"depth":3},"id":"q1"}]"#,
+            "\"héllo 中文 😀\"",
+        ].map { Array($0.utf8) }
+        var rng = JSONSerializerTests.SplitMix(seed: 42)
+        let interesting: [UInt8] = Array("{}[]\",:\\u0123456789eE+-.tfn ".utf8) + [0x00, 0x0A, 0x7F, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xFF]
+        var parsedOK = 0
+        for _ in 0..<20_000 {
+            var doc = seeds[Int(rng.next() % UInt64(seeds.count))]
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let pos = Int(rng.next() % UInt64(doc.count + 1))
+                switch rng.next() % 3 {
+                case 0: if pos < doc.count { doc[pos] = interesting[Int(rng.next() % UInt64(interesting.count))] }
+                case 1: doc.insert(interesting[Int(rng.next() % UInt64(interesting.count))], at: pos)
+                default: if pos < doc.count { doc.remove(at: pos) }
+                }
+            }
+            do {
+                let v = try JSON.parse(doc)
+                parsedOK += 1
+                // Whatever parsed must serialize to something that parses to the same value.
+                XCTAssertEqual(try JSON.parse(v.serialized()), v)
+            } catch {
+                XCTAssertGreaterThanOrEqual(error.offset, 0)
+                XCTAssertLessThanOrEqual(error.offset, doc.count, "\(error) for \(doc)")
+                XCTAssertFalse(error.message.isEmpty)
+            }
+        }
+        XCTAssertGreaterThan(parsedOK, 0)
+    }
+
+    func testDefaultDepthLimitIsSafeInsideATask() async throws {
+        let depth = JSONParseLimits.default.maxDepth
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let v = try await Task.detached { try JSON.parse(text) }.value
+        var d = 0
+        var cur = v
+        while let a = cur.arrayValue { d += 1; guard let f = a.first else { break }; cur = f }
+        XCTAssertEqual(d, depth)
+        XCTAssertEqual(v.serialized().count, depth * 2)
+    }
 }
