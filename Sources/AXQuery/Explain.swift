@@ -1,0 +1,230 @@
+import AXCore
+import AXJSON
+
+/// What `QueryEngine.explain` reports: the canonical selector, the match count after each compound of each
+/// chain, and — for the first compound that matched nothing — near misses.
+public struct QueryExplanation: Sendable, Equatable {
+    public struct NearMiss: Sendable, Equatable {
+        /// English description of the relaxed compound ("button with label \"Submit\"").
+        public var description: String
+        /// What was changed ("label \"Sumbit\" → \"Submit\"", "without :visible").
+        public var change: String
+        public var count: Int
+        /// Up to 5 of the matching node ids.
+        public var ids: [String]
+    }
+
+    public struct StepReport: Sendable, Equatable {
+        /// The chain up to and including this compound, canonical.
+        public var selector: String
+        /// The combinator before this compound (nil for the first).
+        public var combinator: String?
+        public var compound: String
+        /// English description of the compound.
+        public var description: String
+        public var count: Int
+        public var nearMisses: [NearMiss]
+    }
+
+    public struct ChainReport: Sendable, Equatable {
+        public var selector: String
+        public var steps: [StepReport]
+        public var count: Int
+    }
+
+    public var canonical: String
+    public var count: Int
+    /// The first matches (at most 20) in document order.
+    public var matches: [String]
+    public var chains: [ChainReport]
+
+    /// One line: "0 button with label \"Sumbit\"; 1 button with label \"Submit\"" (the failing step and its near
+    /// misses), or "3 matches for cell > button" when something matched.
+    public var summary: String {
+        for c in chains {
+            guard let s = c.steps.first(where: { $0.count == 0 }) else { continue }
+            var parts = ["0 \(s.description)"]
+            for m in s.nearMisses { parts.append("\(m.count) \(m.description)") }
+            return parts.joined(separator: "; ")
+        }
+        return "\(count) match\(count == 1 ? "" : "es") for \(canonical)"
+    }
+
+    public var json: JSON {
+        func miss(_ m: NearMiss) -> JSON {
+            ["description": .string(m.description), "change": .string(m.change), "count": JSON(m.count), "ids": JSON(m.ids)]
+        }
+        func step(_ s: StepReport) -> JSON {
+            var o: JSONObject = ["selector": .string(s.selector), "compound": .string(s.compound),
+                                 "description": .string(s.description), "count": JSON(s.count)]
+            if let c = s.combinator { o["combinator"] = .string(c) }
+            if !s.nearMisses.isEmpty { o["nearMisses"] = .array(s.nearMisses.map(miss)) }
+            return .object(o)
+        }
+        return [
+            "selector": .string(canonical), "count": JSON(count), "matches": JSON(matches), "summary": .string(summary),
+            "chains": .array(chains.map { c in
+                ["selector": .string(c.selector), "count": JSON(c.count), "steps": .array(c.steps.map(step))]
+            }),
+        ]
+    }
+}
+
+extension QueryEngine {
+    /// Explains a query: per-step counts and near misses for the first step that matched nothing.
+    public static func explain(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> QueryExplanation {
+        let ev = Evaluator(ctx)
+        let scope = ev.scope(root) ?? Scope(lo: 0, hi: 0)
+        let all = ev.find(selector.compiled, scope: scope, limit: nil)
+        var reports: [QueryExplanation.ChainReport] = []
+        for (ci, chain) in selector.chains.enumerated() {
+            let cc = selector.compiled.chains[ci]
+            var perStep = [Set<Int32>](repeating: [], count: cc.steps.count)
+            var lists = [[Int32]](repeating: [], count: cc.steps.count)
+            let result = ev.evalChain(cc, from: 0, initial: .range(scope), limit: nil) { k, list in
+                perStep[k].formUnion(list)
+                lists[k] = list
+            }
+            var steps: [QueryExplanation.StepReport] = []
+            var failedAt: Int?
+            for (k, st) in chain.steps.enumerated() {
+                let prefix = Chain(leading: chain.leading, steps: Array(chain.steps[0...k]))
+                let count = perStep[k].count
+                var misses: [QueryExplanation.NearMiss] = []
+                if count == 0 && failedAt == nil {
+                    failedAt = k
+                    let before: [Int32]? = k == 0 ? nil : perStep[k - 1].sorted()
+                    misses = nearMisses(ev, cc.steps[k], st.compound, before: before, scope: scope)
+                }
+                steps.append(.init(selector: prefix.canonical, combinator: k == 0 ? nil : st.combinator.rawValue,
+                                   compound: st.compound.canonical, description: describe(st.compound), count: count,
+                                   nearMisses: misses))
+            }
+            reports.append(.init(selector: chain.canonical, steps: steps, count: result.count))
+        }
+        return QueryExplanation(canonical: selector.canonical, count: all.count,
+                                matches: all.prefix(20).map { ev.idx.ids[Int($0)] }, chains: reports)
+    }
+
+    /// Candidates a compound is tested against: reached from `before` via its combinator (or the scope).
+    static func candidates(_ ev: Evaluator, _ step: CStep, before: [Int32]?, scope: Scope) -> [Int32] {
+        guard let before else { return (scope.lo..<scope.hi).map { Int32($0) } }
+        let comb: Combinator = step.combinator == .within ? .descendant : step.combinator
+        return ev.related(comb, from: before)
+    }
+
+    static func nearMisses(_ ev: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope) -> [QueryExplanation.NearMiss] {
+        let cands = candidates(ev, step, before: before, scope: scope)
+        var out: [QueryExplanation.NearMiss] = []
+        func run(_ c: Compound) -> [Int32]? {
+            guard let cs = try? CStep(Step(step.combinator, c)) else { return nil }
+            return ev.applyPositional(cs.positional, ev.filterCandidates(cands, cs, limit: nil))
+        }
+        func add(_ c: Compound, _ change: String) {
+            guard let r = run(c), !r.isEmpty else { return }
+            let d = describe(c)
+            if out.contains(where: { $0.description == d }) { return }
+            out.append(.init(description: d, change: change, count: r.count, ids: r.prefix(5).map { ev.idx.ids[Int($0)] }))
+        }
+        // 1. Similar string values among nodes that pass every other test.
+        for (ai, a) in compound.attributes.enumerated() {
+            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string(let needle) = a.value,
+                  let sa = Test.strAttr(a.name), a.name != .role else { continue }
+            var others = compound
+            others.attributes.remove(at: ai)
+            others.pseudos = compound.pseudos.filter { !$0.isPositional }
+            guard let pool = run(others) else { continue }
+            var seen = Set<String>()
+            var scored: [(Int, String)] = []
+            let exact = StringMatcher.normalize(needle)
+            let n = exact.lowercased()
+            for x in pool {
+                guard let v = ev.string(sa, Int(x)), !v.isEmpty, seen.insert(v).inserted else { continue }
+                let vn = StringMatcher.normalize(v)
+                let d = distance(exact, vn, op: a.op, caseInsensitive: a.caseInsensitive)
+                if d > 0 { scored.append((d, v)) }
+            }
+            let limit = max(3, n.count / 3 + 1)
+            for (d, v) in scored.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }).prefix(3) where d <= limit {
+                var c = compound
+                c.attributes[ai].value = .string(v)
+                c.attributes[ai].op = a.op == .notEquals ? .notEquals : .equals
+                add(c, "\(a.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(v))")
+            }
+        }
+        // 2. Relax one constraint at a time.
+        if let r = compound.role {
+            var c = compound
+            c.role = nil
+            if let res = run(c), !res.isEmpty {
+                // Report the roles that do match, one near miss per role.
+                var roles: [AXRole] = []
+                for x in res { let rr = ev.idx.nodes[Int(x)].role; if !roles.contains(rr) { roles.append(rr) } }
+                for rr in roles.prefix(3) {
+                    var c2 = compound
+                    c2.role = rr
+                    add(c2, "role \(r.rawValue) → \(rr.rawValue)")
+                }
+            }
+        }
+        for ai in compound.attributes.indices {
+            var c = compound
+            let removed = c.attributes.remove(at: ai)
+            add(c, "without \(removed.canonical)")
+        }
+        for pi in compound.pseudos.indices {
+            var c = compound
+            let removed = c.pseudos.remove(at: pi)
+            add(c, "without \(removed.canonical)")
+        }
+        return Array(out.prefix(6))
+    }
+
+    /// How far a value is from matching `needle` under `op`: 0 = matches, 1 = differs only in case, else edit distance + 1.
+    static func distance(_ needle: String, _ v: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
+        let nl = needle.lowercased()
+        func windows() -> [String] {
+            let chars = Array(v)
+            let w = needle.count
+            switch op {
+            case .prefix: return [String(chars.prefix(w))]
+            case .suffix: return [String(chars.suffix(w))]
+            case .contains:
+                guard chars.count > w else { return [v] }
+                return (0...(chars.count - w)).map { String(chars[$0..<($0 + w)]) }
+            default: return [v]
+            }
+        }
+        var best = Int.max
+        for win in windows() {
+            if win == needle { return 0 }
+            if win.lowercased() == nl { best = min(best, caseInsensitive ? 0 : 1); continue }
+            best = min(best, editDistance(nl, win.lowercased(), limit: 8) + 1)
+        }
+        return best
+    }
+
+    /// English description of a compound: `button with label "Submit"`.
+    public static func describe(_ c: Compound) -> String {
+        var head = c.role?.rawValue ?? "element"
+        for p in c.pseudos { head += p.canonical }
+        var parts: [String] = []
+        for a in c.attributes {
+            let name = a.name.rawValue
+            guard let v = a.value else { parts.append("a \(name)"); continue }
+            let val = v.canonical + (a.caseInsensitive ? " (any case)" : "")
+            switch a.op {
+            case .equals: parts.append("\(name) \(val)")
+            case .notEquals: parts.append("\(name) not \(val)")
+            case .contains: parts.append("\(name) containing \(val)")
+            case .prefix: parts.append("\(name) starting with \(val)")
+            case .suffix: parts.append("\(name) ending with \(val)")
+            case .matches: parts.append("\(name) matching \(v.canonical)")
+            case .includes: parts.append("\(name) including \(val)")
+            case .exists: parts.append("a \(name)")
+            default: parts.append("\(name) \(a.op.rawValue) \(val)")
+            }
+        }
+        return parts.isEmpty ? head : head + " with " + parts.joined(separator: " and ")
+    }
+}

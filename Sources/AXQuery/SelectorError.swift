@@ -1,0 +1,114 @@
+import AXCore
+
+/// Why a selector (string or JSON form) was refused: where, what was expected there, and what was found.
+public struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 0-based character offset in the string form (for the JSON form: 0, see `path`).
+    public var position: Int
+    /// What the parser expected at `position` ("']'", "a role (button, …)").
+    public var expected: String
+    /// What it found ("end of input", "'x'").
+    public var found: String
+    /// For the JSON form: where in the document (`$.chain[1].attrs[0]`); nil for the string form.
+    public var path: String?
+    /// An optional suggestion ("did you mean 'button'?").
+    public var hint: String?
+
+    public init(position: Int, expected: String, found: String, hint: String? = nil) {
+        self.position = position; self.expected = expected; self.found = found; self.path = nil; self.hint = hint
+    }
+    public init(path: String, expected: String, found: String, hint: String? = nil) {
+        self.position = 0; self.expected = expected; self.found = found; self.path = path; self.hint = hint
+    }
+
+    /// `expected ']' at position 14, found end of input`
+    public var message: String {
+        let at = path.map { "at \($0)" } ?? "at position \(position)"
+        var m = "expected \(expected) \(at), found \(found)"
+        if let hint { m += " (\(hint))" }
+        return m
+    }
+    public var description: String { message }
+}
+
+extension RegexLiteral {
+    static let allowedFlags: [Character] = ["i", "s", "m"]
+
+    /// Compiles the pattern (Swift Regex syntax, which is PCRE/ICU-like). Flags are i, s, m.
+    func compile(path: String? = nil, position: Int = 0) throws(SelectorError) -> Regex<AnyRegexOutput> {
+        func fail(_ e: String, _ f: String) -> SelectorError {
+            path.map { SelectorError(path: $0, expected: e, found: f) } ?? SelectorError(position: position, expected: e, found: f)
+        }
+        for f in flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("regex flags i, s or m", "'\(f)'") }
+        guard pattern.count <= 4096 else { throw fail("a regex of at most 4096 characters", "\(pattern.count) characters") }
+        var r: Regex<AnyRegexOutput>
+        do { r = try Regex(pattern) } catch {
+            throw fail("a valid regular expression", "/\(pattern)/: \(error)")
+        }
+        if flags.contains("i") { r = r.ignoresCase() }
+        if flags.contains("s") { r = r.dotMatchesNewlines() }
+        if flags.contains("m") { r = r.anchorsMatchLineEndings() }
+        return r
+    }
+
+    /// Flags in canonical order (i, s, m), without duplicates.
+    var canonicalFlags: String { String(RegexLiteral.allowedFlags.filter { flags.contains($0) }) }
+}
+
+/// Role names and aliases accepted in selectors (case-insensitive; also `XCUIElementType<Name>`).
+public enum RoleNames {
+    public static let aliases: [String: AXRole] = {
+        var m: [String: AXRole] = [:]
+        for r in AXRole.allCases { m[r.rawValue.lowercased()] = r }
+        let extra: [(String, AXRole)] = [
+            ("heading", .header), ("text", .staticText), ("slider", .adjustable), ("stepper", .adjustable),
+            ("securefield", .secureTextField), ("password", .secureTextField), ("search", .searchField),
+            ("textarea", .textView), ("toggle", .switch), ("checkbox", .switch), ("navbar", .navigationBar),
+            ("segmented", .segmentedControl), ("pickerwheel", .pickerItem), ("progress", .progressIndicator),
+            ("progressbar", .progressIndicator), ("spinner", .activityIndicator), ("key", .keyboardKey),
+            ("dialog", .alert), ("img", .image), ("row", .cell), ("collection", .list), ("collectionview", .list),
+            ("tableview", .list), ("other", .group), ("pageindicator", .adjustable),
+        ]
+        for (k, r) in extra { m[k] = r }
+        return m
+    }()
+
+    /// The role for a name or alias, or nil.
+    public static func role(_ name: String) -> AXRole? {
+        var n = name.lowercased()
+        if n.hasPrefix("xcuielementtype") { n.removeFirst("xcuielementtype".count) }
+        return aliases[n]
+    }
+
+    static var known: String { AXRole.allCases.map(\.rawValue).joined(separator: ", ") + ", or an alias such as heading, text, slider" }
+}
+
+/// Levenshtein distance over Characters (small inputs: names, labels).
+func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
+    let x = Array(a), y = Array(b)
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    if abs(x.count - y.count) > limit { return limit + 1 }
+    var prev = Array(0...y.count), cur = [Int](repeating: 0, count: y.count + 1)
+    for i in 1...x.count {
+        cur[0] = i
+        var rowMin = cur[0]
+        for j in 1...y.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            rowMin = min(rowMin, cur[j])
+        }
+        if rowMin > limit { return limit + 1 }
+        swap(&prev, &cur)
+    }
+    return prev[y.count]
+}
+
+/// The closest candidate to `word` (for "did you mean" hints), if close enough.
+func suggestion(_ word: String, among candidates: [String]) -> String? {
+    let w = word.lowercased()
+    var best: (String, Int)?
+    for c in candidates {
+        let d = editDistance(w, c.lowercased(), limit: 3)
+        if d <= max(1, min(3, w.count / 3)), d < (best?.1 ?? .max) { best = (c, d) }
+    }
+    return best?.0
+}

@@ -1,0 +1,116 @@
+import AXCore
+import Synchronization
+
+/// A flat, document-ordered view of one AXTree revision, built once and shared by every query on that tree.
+///
+/// Nodes are numbered in document order (`AXTree.walk` pre-order: windows back to front, children in reading
+/// order), so a subtree is the contiguous range `i ..< end[i]`, and descendant searches are range scans.
+public final class TreeIndex: Sendable {
+    public let revision: Int
+    public var count: Int { ids.count }
+    /// The tree this index was built from (shares storage; used to verify cache hits).
+    let snapshot: AXTree
+    /// Node ids in document order.
+    let ids: [String]
+    let nodes: [AXNode]
+    let parent: [Int32]
+    /// One past the last node of the subtree.
+    let end: [Int32]
+    let depth: [Int32]
+    let indexInParent: [Int32]
+    let byID: [String: Int32]
+    let byIdentifier: [String: [Int32]]
+    /// Per role (AXRole.allCases order), the nodes of that role in document order.
+    let byRole: [[Int32]]
+
+    static let roleOrdinal: [AXRole: Int] = Dictionary(uniqueKeysWithValues: AXRole.allCases.enumerated().map { ($1, $0) })
+
+    public init(_ tree: AXTree) {
+        revision = tree.revision
+        snapshot = tree
+        let n = tree.count
+        var ids: [String] = [], nodes: [AXNode] = []
+        var parent: [Int32] = [], depth: [Int32] = [], pos: [Int32] = []
+        ids.reserveCapacity(n); nodes.reserveCapacity(n); parent.reserveCapacity(n); depth.reserveCapacity(n); pos.reserveCapacity(n)
+        var byID: [String: Int32] = [:]
+        byID.reserveCapacity(n)
+        var byIdentifier: [String: [Int32]] = [:]
+        var byRole = [[Int32]](repeating: [], count: AXRole.allCases.count)
+        var stack: [(String, Int32, Int32, Int32)] = []   // id, depth, parent, position in parent
+        for (k, w) in tree.windows.enumerated().reversed() { stack.append((w, 0, -1, Int32(k))) }
+        while let (id, d, p, k) = stack.popLast() {
+            guard let node = tree.nodes[id], byID[id] == nil else { continue }
+            let i = Int32(ids.count)
+            byID[id] = i
+            ids.append(id); nodes.append(node); parent.append(p); depth.append(d); pos.append(k)
+            if let ident = node.identifier, !ident.isEmpty { byIdentifier[ident, default: []].append(i) }
+            byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
+            for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
+        }
+        var end = (0..<ids.count).map { Int32($0 + 1) }
+        for i in stride(from: ids.count - 1, through: 0, by: -1) {
+            let p = Int(parent[i])
+            if p >= 0, end[i] > end[p] { end[p] = end[i] }
+        }
+        self.ids = ids; self.nodes = nodes; self.parent = parent; self.end = end; self.depth = depth
+        self.indexInParent = pos; self.byID = byID; self.byIdentifier = byIdentifier; self.byRole = byRole
+    }
+
+    func isIndex(of tree: AXTree) -> Bool {
+        tree.revision == revision && tree.windows == snapshot.windows && tree.nodes == snapshot.nodes
+    }
+
+    /// The next sibling in document order, or -1.
+    @inline(__always) func nextSibling(_ i: Int) -> Int {
+        let e = Int(end[i])
+        let p = Int(parent[i])
+        if p >= 0 { return e < Int(end[p]) ? e : -1 }
+        return e < ids.count ? e : -1
+    }
+
+    /// Document-order position of a node id.
+    public func position(of id: String) -> Int? { byID[id].map(Int.init) }
+}
+
+/// Keeps the indexes of the most recently queried trees (per revision, verified against the tree's contents,
+/// so trees of different apps with the same revision number never share an index).
+public final class QueryIndexCache: Sendable {
+    public static let shared = QueryIndexCache(capacity: 8)
+    let capacity: Int
+    private let entries = Mutex<[TreeIndex]>([])
+
+    public init(capacity: Int = 8) { self.capacity = max(1, capacity) }
+
+    public func index(for tree: AXTree) -> TreeIndex {
+        if let hit = entries.withLock({ e -> TreeIndex? in
+            guard let k = e.firstIndex(where: { $0.isIndex(of: tree) }) else { return nil }
+            let x = e.remove(at: k)
+            e.insert(x, at: 0)
+            return x
+        }) { return hit }
+        let built = TreeIndex(tree)
+        entries.withLock { e in
+            e.insert(built, at: 0)
+            if e.count > capacity { e.removeLast(e.count - capacity) }
+        }
+        return built
+    }
+
+    public func removeAll() { entries.withLock { $0.removeAll() } }
+}
+
+/// What a query runs against: one app's tree, its view hierarchy (for `:hittable`) and its focused element.
+public struct QueryContext: Sendable {
+    public var tree: AXTree
+    public var views: ViewHierarchy
+    /// The accessibility-focused element (`:focused`).
+    public var focusedID: String?
+    public var cache: QueryIndexCache
+
+    public init(tree: AXTree, views: ViewHierarchy = ViewHierarchy(), focusedID: String? = nil, cache: QueryIndexCache = .shared) {
+        self.tree = tree; self.views = views; self.focusedID = focusedID; self.cache = cache
+    }
+
+    /// The document-order index of `tree` (built on first use per revision, then cached).
+    public var index: TreeIndex { cache.index(for: tree) }
+}
