@@ -10,7 +10,8 @@
 //   CDBus, AXDBus     libdbus system library and its Swift layer
 //   AXATSPI           AT-SPI2 bridge (where every D-Bus method is answered)
 //   AXProvider        Swift provider library (publish a tree, handle actions)
-//   AXDemo            the built-in demo app and the generated bench tree
+//   AXDemo            the built-in demo app and the generated bench tree (pure)
+//   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   axserver, axquery, axbench   executables
 import PackageDescription
@@ -54,11 +55,12 @@ let package = Package(
         .target(name: "AXATSPI", dependencies: ["AXDBus", "AXHub", "AXCore", "AXJSON",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: swiftSettings),
-        .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXDemo", dependencies: ["AXProvider", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXConformance", dependencies: ["AXRPC", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
+        .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "axserver", dependencies: [
-            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXConformance", "AXProvider",
+            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -74,7 +76,7 @@ let package = Package(
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus"]),
-        .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXProvider"]),
+        .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -47,7 +47,7 @@ public struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var json: JSON {
         var o = JSONObject()
-        o["kind"] = .string(kind.rawValue)
+        o["reason"] = .string(kind.rawValue)
         if let opIndex { o["opIndex"] = JSON(opIndex) }
         if let op { o["op"] = .string(op) }
         if let id { o["id"] = .string(id) }

@@ -1,0 +1,88 @@
+import AXHub
+import AXJSON
+import AXRPC
+import Foundation
+import Synchronization
+
+/// An in-process connection: a real router and hub, with a peer that answers the server's requests itself.
+public final class InProcessConnection: ConformanceConnection, RPCPeer, @unchecked Sendable {
+    let router: RPCRouter
+    var session: RPCSession!
+    private let lock = NSLock()
+    private var notifications: [(method: String, params: JSON)] = []
+    private var handler: (@Sendable (JSON) async -> JSON)?
+    private var closeHandlers: [@Sendable () -> Void] = []
+    private var closed = false
+    private var nextID = 1
+    private static let ids = Atomic<UInt64>(1)
+    public let connectionID: UInt64
+
+    public init(router: RPCRouter) {
+        self.router = router
+        connectionID = InProcessConnection.ids.add(1, ordering: .relaxed).oldValue
+        session = RPCSession(peer: self)
+    }
+
+    /// A fresh server (hub + all methods) per connection: cases never see each other's apps.
+    public static func freshServer() -> InProcessConnection {
+        let hub = Hub(actionTimeout: .seconds(2))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        return InProcessConnection(router: router)
+    }
+
+    public func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
+        let id: Int = lock.withLock { let i = nextID; nextID += 1; return i }
+        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
+        guard let reply = await router.handle(frame: frame, session: session) else {
+            return .failure(RPCError.internalError("no reply"))
+        }
+        do {
+            let j = try JSON.parse(reply)
+            if let e = j["error"], let err = RPCError(json: e) { return .failure(err) }
+            return .success(j["result"] ?? .null)
+        } catch {
+            return .failure(RPCError.internalError("unparsable reply: \(error)"))
+        }
+    }
+
+    public func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {
+        lock.withLock { self.handler = handler }
+    }
+
+    public func drainNotifications() -> [(method: String, params: JSON)] {
+        lock.withLock { defer { notifications = [] }; return notifications }
+    }
+
+    public func close() async {
+        let hs: [@Sendable () -> Void] = lock.withLock {
+            guard !closed else { return [] }
+            closed = true
+            defer { closeHandlers = [] }
+            return closeHandlers
+        }
+        for h in hs { h() }
+    }
+
+    // RPCPeer
+    public func notify(_ method: String, _ params: JSON?) {
+        lock.withLock { notifications.append((method, params ?? .null)) }
+    }
+
+    public func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
+        guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
+        guard let h = lock.withLock({ handler }) else { throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"]) }
+        return await h(params ?? .null)
+    }
+
+    public func close() { Task { await self.close() as Void } }
+    public var isClosed: Bool { lock.withLock { closed } }
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.withLock {
+            if closed { return true }
+            closeHandlers.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+}

@@ -1,0 +1,404 @@
+import AXCore
+import AXJSON
+import Synchronization
+
+/// An action the server asks an app to perform on one of its views or virtual elements.
+public struct ActionRequest: Sendable, Equatable {
+    /// activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText
+    public var action: String
+    /// The view / virtual-element id the app handles (AXNode.actionTarget); "" means the application itself.
+    public var target: String
+    /// The accessibility node the request was made on.
+    public var elementID: String?
+    public var value: JSON?
+    public var customActionID: String?
+    /// scroll: up, down, left, right, next, previous (X40)
+    public var direction: String?
+    public init(action: String, target: String, elementID: String? = nil, value: JSON? = nil, customActionID: String? = nil, direction: String? = nil) {
+        self.action = action; self.target = target; self.elementID = elementID; self.value = value
+        self.customActionID = customActionID; self.direction = direction
+    }
+    public var json: JSON {
+        var o = JSONObject()
+        o["action"] = .string(action)
+        o["target"] = .string(target)
+        if let elementID { o["element"] = .string(elementID) }
+        if let value { o["value"] = value }
+        if let customActionID { o["customAction"] = .string(customActionID) }
+        if let direction { o["direction"] = .string(direction) }
+        return .object(o)
+    }
+}
+
+/// Why an action could not be performed. Each maps to one JSON-RPC error and one D-Bus error.
+public enum ActionError: Error, Sendable, Equatable {
+    case noSuchApp(String)
+    case noSuchElement(String)
+    case notSupported(action: String, supported: [String])
+    case notInteractable(reason: String)
+    case policyDenied(restriction: String, text: String?)
+    case appNotResponding(reason: String)
+    case failed(String)
+}
+
+/// The app side of action routing: an in-process app or a remote provider connection.
+public protocol ActionProvider: AnyObject, Sendable {
+    /// Performs the action and returns whether the app handled it (UIKit's Bool results). The app reports the
+    /// visible effect as an ordinary hierarchy update.
+    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool
+}
+
+public enum HubEvent: Sendable {
+    case appAdded(String)
+    case appRemoved(String)
+    case treeChanged(app: String, changes: ChangeSet, tree: AXTree)
+    case focusChanged(app: String, from: String?, to: String?)
+    case notification(app: String, AccessibilityNotification)
+    case restrictionChanged(app: String, id: String, denied: Bool)
+}
+
+/// What readers get: an immutable view of one app at one revision.
+public struct AppSnapshot: Sendable {
+    public var id: String
+    public var name: String
+    public var tree: AXTree
+    public var views: ViewHierarchy
+    public var focusedID: String?
+    public var restrictions: [GuidedAccessRestriction]
+    public var denied: Set<String>
+    public var revision: Int { tree.revision }
+}
+
+public struct HubError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable { case noSuchApp, noSuchElement, invalid, revisionTooOld }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
+    public var description: String { message }
+}
+
+/// The server's state: every mirrored app, its focus and guided-access state, and the event fan-out.
+/// Thread-safe; mutations are serialized by one lock, reads return immutable snapshots.
+public final class Hub: Sendable {
+    final class AppState {
+        let id: String
+        let name: String
+        let store = HierarchyStore()
+        let provider: (any ActionProvider)?
+        var focusedID: String?
+        var denied = Set<String>()
+        var waiters: [UInt64: @Sendable () -> Void] = [:]
+        init(id: String, name: String, provider: (any ActionProvider)?) { self.id = id; self.name = name; self.provider = provider }
+    }
+
+    struct State {
+        var apps: [String: AppState] = [:]
+        var order: [String] = []
+        var subscribers: [UInt64: @Sendable (HubEvent) -> Void] = [:]
+        var nextToken: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+    private let delivery = Mutex(())
+    public let actionTimeout: Duration
+
+    public init(actionTimeout: Duration = .seconds(5)) { self.actionTimeout = actionTimeout }
+
+    // MARK: Events
+
+    @discardableResult
+    public func subscribe(_ handler: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
+        state.withLock { s in
+            let t = s.nextToken; s.nextToken += 1
+            s.subscribers[t] = handler
+            return t
+        }
+    }
+
+    public func unsubscribe(_ token: UInt64) { state.withLock { _ = $0.subscribers.removeValue(forKey: token) } }
+
+    private func emit(_ events: [HubEvent]) {
+        guard !events.isEmpty else { return }
+        let subs = state.withLock { Array($0.subscribers.sorted { $0.key < $1.key }.map(\.value)) }
+        delivery.withLock { _ in
+            for e in events { for s in subs { s(e) } }
+        }
+    }
+
+    // MARK: Apps
+
+    /// Registers an app; its id is its name, made unique with a suffix when needed.
+    public func registerApp(name: String, provider: (any ActionProvider)?) -> String {
+        let id = state.withLock { s -> String in
+            var id = name.isEmpty ? "app" : name
+            var n = 2
+            while s.apps[id] != nil { id = "\(name)-\(n)"; n += 1 }
+            s.apps[id] = AppState(id: id, name: name, provider: provider)
+            s.order.append(id)
+            return id
+        }
+        emit([.appAdded(id)])
+        return id
+    }
+
+    /// Removes an app (its provider went away): it leaves every view of the server; its waiters wake up.
+    public func removeApp(_ id: String) {
+        let waiters: [@Sendable () -> Void]? = state.withLock { s in
+            guard let a = s.apps.removeValue(forKey: id) else { return nil }
+            s.order.removeAll { $0 == id }
+            let w = Array(a.waiters.values)
+            a.waiters.removeAll()
+            return w
+        }
+        guard let waiters else { return }
+        for w in waiters { w() }
+        emit([.appRemoved(id)])
+    }
+
+    public var appIDs: [String] { state.withLock { $0.order } }
+
+    public func appName(_ id: String) -> String? { state.withLock { $0.apps[id]?.name } }
+
+    /// Resolves an optional app id: nil means the only app (or the first registered one).
+    public func resolveApp(_ id: String?) throws(HubError) -> String {
+        let r: Result<String, HubError> = state.withLock { s in
+            if let id {
+                if s.apps[id] != nil { return .success(id) }
+                if let byName = s.order.first(where: { s.apps[$0]?.name == id }) { return .success(byName) }
+                return .failure(HubError(.noSuchApp, "no app '\(id)' (apps: \(s.order.joined(separator: ", ")))"))
+            }
+            guard let first = s.order.first else { return .failure(HubError(.noSuchApp, "no app is registered")) }
+            return .success(first)
+        }
+        return try r.get()
+    }
+
+    public func snapshot(_ app: String) throws(HubError) -> AppSnapshot {
+        let r: AppSnapshot? = state.withLock { s in
+            guard let a = s.apps[app] else { return nil }
+            return AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                               restrictions: a.store.restrictions, denied: a.denied)
+        }
+        guard let r else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        return r
+    }
+
+    public func snapshots() -> [AppSnapshot] {
+        state.withLock { s in
+            s.order.compactMap { id in
+                guard let a = s.apps[id] else { return nil }
+                return AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                                   restrictions: a.store.restrictions, denied: a.denied)
+            }
+        }
+    }
+
+    // MARK: Hierarchy
+
+    private func mutate(_ app: String, _ body: (HierarchyStore) throws(PatchError) -> ChangeSet) throws -> ChangeSet {
+        var events: [HubEvent] = []
+        var wake: [@Sendable () -> Void] = []
+        let result: Result<ChangeSet, any Error> = state.withLock { s in
+            guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
+            do {
+                let cs = try body(a.store)
+                events.append(.treeChanged(app: app, changes: cs, tree: a.store.tree))
+                // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
+                if let f = a.focusedID, a.store.tree[f] == nil {
+                    a.focusedID = nil
+                    events.append(.focusChanged(app: app, from: f, to: nil))
+                }
+                wake = Array(a.waiters.values)
+                a.waiters.removeAll()
+                return .success(cs)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let cs = try result.get()
+        emit(events)
+        for w in wake { w() }
+        return cs
+    }
+
+    @discardableResult
+    public func setSnapshot(app: String, _ json: JSON) throws -> ChangeSet {
+        try mutate(app) { (st) throws(PatchError) in try st.setSnapshot(json) }
+    }
+
+    @discardableResult
+    public func update(app: String, ops json: JSON) throws -> ChangeSet {
+        let ops = try PatchOp.decodeList(json)
+        return try mutate(app) { (st) throws(PatchError) in try st.apply(ops) }
+    }
+
+    public func changes(app: String, from: Int, to: Int?) throws -> ChangeSet {
+        let r: Result<ChangeSet, any Error> = state.withLock { s in
+            guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
+            do { return .success(try a.store.changes(from: from, to: to)) } catch { return .failure(HubError(.revisionTooOld, String(describing: error))) }
+        }
+        return try r.get()
+    }
+
+    // MARK: Notifications
+
+    public func post(app: String, _ n: AccessibilityNotification) throws(HubError) {
+        var events: [HubEvent] = [.notification(app: app, n)]
+        let ok: Bool = state.withLock { s in
+            guard let a = s.apps[app] else { return false }
+            // X37: screenChanged / layoutChanged with an element move accessibility focus to it.
+            switch n {
+            case .screenChanged(let e?), .layoutChanged(let e?):
+                if a.store.tree[e] != nil, a.focusedID != e {
+                    events.append(.focusChanged(app: app, from: a.focusedID, to: e))
+                    a.focusedID = e
+                }
+            default: break
+            }
+            return true
+        }
+        guard ok else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        emit(events)
+    }
+
+    // MARK: Focus
+
+    /// Moves accessibility focus (exactly one focused element per app; R119, C1). nil clears it.
+    public func setFocus(app: String, element: String?) throws(HubError) {
+        var events: [HubEvent] = []
+        var wake: [@Sendable () -> Void] = []
+        let r: HubError? = state.withLock { s in
+            guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
+            if let e = element, a.store.tree[e] == nil { return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'") }
+            if a.focusedID != element {
+                events.append(.focusChanged(app: app, from: a.focusedID, to: element))
+                a.focusedID = element
+                wake = Array(a.waiters.values)
+                a.waiters.removeAll()
+            }
+            return nil
+        }
+        if let r { throw r }
+        emit(events)
+        for w in wake { w() }
+    }
+
+    // MARK: Guided access
+
+    /// R79–R82: every restriction starts allowed; deny/allow changes emit one event each.
+    public func setRestriction(app: String, id: String, denied: Bool) throws(HubError) {
+        var changed = false
+        let r: HubError? = state.withLock { s in
+            guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
+            guard a.store.restrictions.contains(where: { $0.id == id }) else {
+                return HubError(.invalid, "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))")
+            }
+            changed = denied ? a.denied.insert(id).inserted : a.denied.remove(id) != nil
+            return nil
+        }
+        if let r { throw r }
+        if changed { emit([.restrictionChanged(app: app, id: id, denied: denied)]) }
+    }
+
+    // MARK: Actions
+
+    /// Performs an action on an element, routing it to the app. Guided-access denials block it whatever the route
+    /// (R83). escape and magicTap bubble up the ancestors and finally the app (X32, X33); scroll bubbles up the
+    /// view ancestors (X30).
+    public func perform(app: String, element: String?, action: String, value: JSON? = nil, customAction: String? = nil,
+                        direction: String? = nil) async throws(ActionError) -> Bool {
+        let snap: AppSnapshot
+        let provider: (any ActionProvider)?
+        do {
+            snap = try snapshot(app)
+        } catch { throw .noSuchApp(app) }
+        provider = state.withLock { $0.apps[app]?.provider }
+        guard let provider else { throw .appNotResponding(reason: "the app has no action handler") }
+
+        var node: AXNode?
+        if let element {
+            guard let n = snap.tree[element] else { throw .noSuchElement(element) }
+            node = n
+        }
+        // Guided access: the element's own and inherited restrictions.
+        if let n = node {
+            for r in n.restrictions where snap.denied.contains(r) {
+                throw .policyDenied(restriction: r, text: snap.restrictions.first { $0.id == r }?.text)
+            }
+        }
+        var targets: [(target: String, element: String?)] = []
+        switch action {
+        case "escape", "magicTap":
+            if let n = node {
+                targets.append((n.actionTarget, n.id))
+                for a in snap.tree.ancestors(of: n.id) { targets.append((snap.tree[a]?.actionTarget ?? a, a)) }
+            }
+            targets.append(("", nil))
+        case "scroll":
+            guard let n = node else { throw .noSuchElement("(none)") }
+            var cur: String? = n.viewID ?? n.parent
+            while let c = cur { targets.append((c, nil)); cur = snap.views[c]?.parent }
+            if targets.isEmpty { targets.append((n.actionTarget, n.id)) }
+        case "custom":
+            guard let n = node else { throw .noSuchElement("(none)") }
+            guard let id = customAction, n.customActions.contains(where: { $0.id == id || $0.name == id }) else {
+                throw .notSupported(action: "custom:\(customAction ?? "")", supported: n.customActions.map(\.id))
+            }
+            targets.append((n.viewID ?? n.id, n.id))
+        default:
+            guard let n = node else { throw .noSuchElement("(none)") }
+            let std = AXAction(rawValue: action)
+            guard let std, n.actions.contains(std) else {
+                throw .notSupported(action: action, supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
+            }
+            if !n.isEnabled && action != "escape" { throw .notInteractable(reason: "disabled") }
+            targets.append((n.actionTarget, n.id))
+        }
+        let customID = action == "custom" ? node?.customActions.first { $0.id == customAction || $0.name == customAction }?.id : nil
+        for (t, e) in targets {
+            let req = ActionRequest(action: action, target: t, elementID: e, value: value, customActionID: customID, direction: direction)
+            if try await provider.perform(req, timeout: actionTimeout) { return true }
+        }
+        return false
+    }
+
+    // MARK: Waiting
+
+    /// Suspends until the app's tree changes after `revision` (or the app goes away, or the timeout passes).
+    /// Returns the new revision, or nil on timeout. Woken by commits, never by polling.
+    public func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async -> Int? {
+        let token = state.withLock { s -> UInt64 in let t = s.nextToken; s.nextToken += 1; return t }
+        let once = OneShot()
+        let focusAtStart: String?? = includeFocus ? state.withLock { s in s.apps[app].map { $0.focusedID } } : nil
+        let r: Int? = await withCheckedContinuation { (cont: CheckedContinuation<Int?, Never>) in
+            let current: Int? = state.withLock { s in
+                guard let a = s.apps[app] else { return -1 }
+                if a.store.revision > revision { return a.store.revision }
+                if let f = focusAtStart, f != a.focusedID { return a.store.revision }
+                a.waiters[token] = { [weak self] in
+                    guard once.fire() else { return }
+                    let r = self?.state.withLock { s in s.apps[app]?.store.revision } ?? nil
+                    cont.resume(returning: r ?? -1)
+                }
+                return nil
+            }
+            if let current {
+                if once.fire() { cont.resume(returning: current) }
+                return
+            }
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+                if once.fire() { cont.resume(returning: nil) }
+            }
+        }
+        guard let r, r >= 0 else { return nil }
+        return r
+    }
+}
+
+/// A thread-safe one-time flag.
+final class OneShot: Sendable {
+    private let flag = Mutex(false)
+    func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
+}

@@ -1,0 +1,38 @@
+import AXCore
+import AXHub
+import AXJSON
+
+/// Provider transport straight into an in-process hub (`axserver --demo` runs its demo app this way).
+public final class HubProviderTransport: ProviderTransport {
+    let hub: Hub
+    public init(hub: Hub) { self.hub = hub }
+
+    final class Adapter: ActionProvider {
+        let onAction: @Sendable (ActionCall) async -> Bool
+        init(_ f: @escaping @Sendable (ActionCall) async -> Bool) { onAction = f }
+        func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+            await onAction(ActionCall(json: request.json))
+        }
+    }
+
+    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws -> String {
+        hub.registerApp(name: name, provider: Adapter(onAction))
+    }
+
+    public func call(_ method: String, _ params: JSONObject) async throws -> JSON {
+        guard let app = params["app"]?.stringValue else { throw HubError(.invalid, "missing app") }
+        switch method {
+        case "hierarchy.set":
+            let cs = try hub.setSnapshot(app: app, .object(params))
+            return ["revision": JSON(cs.toRevision)]
+        case "hierarchy.update":
+            let cs = try hub.update(app: app, ops: params["ops"] ?? .array([]))
+            return ["revision": JSON(cs.toRevision)]
+        case "accessibility.post":
+            try hub.post(app: app, try AccessibilityNotification.decode(.object(params)))
+            return ["posted": true]
+        default:
+            throw HubError(.invalid, "unsupported method \(method)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import AXCore
+import AXHub
+import AXJSON
+import AXQuery
+
+/// Resolving `target` params (`{"id": …}`, `{"selector": …}`, `{"ast": …}` or a bare selector string) to nodes,
+/// with the errors test authors need: near misses, candidates, stale ids (Specs/protocol.md §Targets).
+enum Targets {
+    static func selector(from v: JSON, param: String, method: String) throws(RPCError) -> Selector {
+        switch v {
+        case .string(let s):
+            do { return try Selector(parsing: s) } catch { throw invalidSelector(error, source: s) }
+        case .object(let o):
+            if let s = o["selector"]?.stringValue {
+                do { return try Selector(parsing: s) } catch { throw invalidSelector(error, source: s) }
+            }
+            if let ast = o["ast"] {
+                do { return try Selector(json: ast) } catch { throw invalidSelector(error, source: nil) }
+            }
+            throw RPCError.invalidParams("\(method): '\(param)' needs 'selector' or 'ast'", data: ["param": .string(param)])
+        default:
+            throw RPCError.invalidParams("\(method): '\(param)' must be a selector string or {selector}/{ast}", data: ["param": .string(param)])
+        }
+    }
+
+    static func invalidSelector(_ e: SelectorError, source: String?) -> RPCError {
+        var d: JSONObject = ["position": JSON(e.position), "expected": .string(e.expected)]
+        d["found"] = .string(e.found)
+        if let source { d["selector"] = .string(source) }
+        return RPCError.invalidSelector(e.description, data: d)
+    }
+
+    static func context(_ snap: AppSnapshot) -> QueryContext {
+        QueryContext(tree: snap.tree, views: snap.views, focusedID: snap.focusedID)
+    }
+
+    /// All matches of a selector-shaped param, in document order.
+    static func find(_ sel: Selector, in snap: AppSnapshot, root: String?, limit: Int?) -> [String] {
+        QueryEngine.find(sel, in: context(snap), root: root, limit: limit)
+    }
+
+    /// Near misses for a selector that matched nothing (from the engine's explain).
+    static func nearMisses(_ sel: Selector, in snap: AppSnapshot) -> JSON {
+        QueryEngine.explain(sel, in: context(snap)).json
+    }
+
+    enum Resolved {
+        case one(String)
+        case none(RPCError)
+    }
+
+    /// Resolves a single-target param strictly: exactly one match, or a structured error.
+    static func resolveOne(_ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil) throws(RPCError) -> String {
+        if case .object(let o) = target, let id = o["id"]?.stringValue {
+            if snap.tree[id] != nil { return id }
+            throw missingID(id, snap: snap, hub: hub)
+        }
+        let sel = try selector(from: target, param: "target", method: method)
+        let ids = find(sel, in: snap, root: root, limit: 11)
+        if ids.count == 1 { return ids[0] }
+        if ids.isEmpty {
+            throw RPCError.noSuchElement("no element matches \(sel.canonical)", data: [
+                "selector": .string(sel.canonical), "revision": JSON(snap.revision), "explain": nearMisses(sel, in: snap),
+            ])
+        }
+        let all = find(sel, in: snap, root: root, limit: nil)
+        throw RPCError.ambiguousMatch("\(all.count) elements match \(sel.canonical)", data: [
+            "selector": .string(sel.canonical), "count": JSON(all.count),
+            "candidates": .array(all.prefix(10).compactMap { snap.tree[$0].map(ElementJSON.brief) }),
+        ])
+    }
+
+    /// An id that is not in the tree: stale if it was removed recently, else unknown.
+    static func missingID(_ id: String, snap: AppSnapshot, hub: Hub) -> RPCError {
+        let from = max(0, snap.revision - 1000)
+        if let cs = try? hub.changes(app: snap.id, from: from, to: snap.revision) {
+            if cs.removed.contains(id) {
+                return RPCError.staleElement("element '\(id)' was removed from the tree", data: ["id": .string(id), "revision": JSON(snap.revision)])
+            }
+        }
+        if let v = snap.views[id] {
+            let reason = v.isHidden ? "hidden" : (v.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
+            return RPCError.noSuchElement("view '\(id)' exists but is \(reason)", data: ["id": .string(id), "reason": .string(reason)])
+        }
+        return RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id), "revision": JSON(snap.revision)])
+    }
+}

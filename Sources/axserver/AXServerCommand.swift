@@ -1,0 +1,174 @@
+import ArgumentParser
+import AXConformance
+import AXCore
+import AXDemo
+import AXDemoHost
+import AXHub
+import AXJSON
+import AXProvider
+import AXRPC
+import AXTransport
+import Foundation
+import Logging
+import ServiceLifecycle
+
+@main
+struct AXServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "axserver",
+        abstract: "Mirror live view hierarchies as UIKit accessibility trees, for screen readers (AT-SPI2) and test scripts (JSON-RPC).",
+        subcommands: [Serve.self, Dump.self, Conformance.self, DemoApp.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Writes one line to stdout immediately (scripts wait for READY).
+func say(_ s: String) {
+    FileHandle.standardOutput.write((s + "\n").data(using: .utf8)!)
+}
+
+func warn(_ s: String) {
+    FileHandle.standardError.write(("axserver: " + s + "\n").data(using: .utf8)!)
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+
+    @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
+    @Option(name: .customLong("bench-tree"), help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
+    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock).") var socket: String?
+    @Option(help: "Also listen on TCP, e.g. tcp:127.0.0.1:7777 (needs --token-file).") var listen: String?
+    @Option(name: .customLong("token-file"), help: "File whose first line is the TCP token (mode 0600).") var tokenFile: String?
+    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.") var allowNonLoopback = false
+    @Flag(name: .customLong("no-atspi"), help: "Do not serve the accessibility bus.") var noATSPI = false
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel: String = "notice"
+    @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.") var actionTimeoutMs: Int = 5000
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+            return h
+        }
+        let logger = Logger(label: "axserver")
+        let hub = Hub(actionTimeout: .milliseconds(actionTimeoutMs))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
+                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback)
+        let server = RPCServer(router: router, configuration: config, logger: logger)
+        let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+struct ServerService: Service {
+    let hub: Hub
+    let server: RPCServer
+    let logger: Logger
+    let demo: Bool
+    let benchTree: Int?
+    let atspi: Bool
+
+    func run() async throws {
+        do { try await server.start() } catch {
+            warn("cannot start: \(error)")
+            throw ExitCode(1)
+        }
+        var host: DemoHost?
+        if demo {
+            let h = DemoHost(transport: HubProviderTransport(hub: hub))
+            try await h.start()
+            host = h
+        }
+        if let n = benchTree {
+            let id = hub.registerApp(name: BenchTree.appName, provider: nil)
+            try hub.setSnapshot(app: id, BenchTree.snapshot(leaves: n))
+        }
+        let bridge = atspi ? await startBridge(hub: hub, logger: logger) : nil
+        var parts: [String] = []
+        if let p = server.unixSocketPath { parts.append("socket=\(p)") }
+        if let port = server.tcpPort { parts.append("tcp=\(port)") }
+        parts.append("apps=\(hub.appIDs.joined(separator: ","))")
+        parts.append("atspi=\(bridge?.status ?? "off")")
+        say("READY " + parts.joined(separator: " "))
+        try? await gracefulShutdown()
+        await host?.stop()
+        bridge?.stop()
+        await server.stop()
+    }
+}
+
+struct Dump: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print an accessibility tree as indented text and exit.")
+    @Flag(help: "The built-in demo app.") var demo = false
+    @Option(name: .customLong("bench-tree"), help: "A generated tree of N leaf controls.") var benchTree: Int?
+    @Option(help: "A hierarchy snapshot file (JSON).") var file: String?
+    @Flag(help: "Show screen frames.") var frames = false
+    @Flag(help: "Show the demo with its alert presented.") var alert = false
+
+    func run() async throws {
+        let json: JSON
+        if let n = benchTree { json = BenchTree.snapshot(leaves: n) }
+        else if let f = file {
+            guard let d = FileManager.default.contents(atPath: f) else { throw ValidationError("cannot read \(f)") }
+            json = try JSON.parse(Array(d))
+        } else {
+            var app = AXDemo.DemoApp()
+            app.alertShown = alert
+            json = app.snapshot()
+        }
+        let store = HierarchyStore()
+        do { try store.setSnapshot(json) } catch {
+            warn("invalid hierarchy: \(error)")
+            throw ExitCode(1)
+        }
+        print(TreeText.render(store.tree, frames: frames), terminator: "")
+    }
+}
+
+struct Conformance: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the conformance cases (in-process, or against a live server with --socket).")
+    @Argument(help: "Directory (or file) of cases.") var dir: String = "Specs/conformance"
+    @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket: String?
+    @Option(help: "Token for a TCP server.") var token: String?
+    @Flag(help: "Print every passing case too.") var verbose = false
+
+    func run() async throws {
+        let cases: [ConformanceCase]
+        do { cases = try ConformanceRunner.loadCases(dir) } catch {
+            warn("\(error)")
+            throw ExitCode(2)
+        }
+        let runner: ConformanceRunner
+        if let socket {
+            let address = socket.hasPrefix("unix:") || socket.hasPrefix("tcp:") ? socket : "unix:" + socket
+            let token = self.token
+            runner = ConformanceRunner(connect: { try await SocketConnection.connect(address, token: token) })
+        } else {
+            runner = ConformanceRunner(connect: { InProcessConnection.freshServer() })
+        }
+        let results = await runner.runAll(cases, verbose: verbose) { say($0) }
+        if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
+    }
+}
+
+struct DemoApp: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "demo-app",
+        abstract: "Run the demo app as a separate provider process connected to a server's socket.")
+    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT).") var socket: String?
+    @Option(help: "Token for a TCP server.") var token: String?
+    @Option(help: "Application name.") var name: String = AXDemo.DemoApp.appName
+
+    func run() async throws {
+        let path = socket ?? RPCServer.defaultSocketPath()
+        let address = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
+        let transport = try await SocketProviderTransport(address: address, token: token)
+        let host = DemoHost(transport: transport)
+        try await host.start(name: name)
+        say("READY app=\(await host.appID)")
+        let closed = AsyncStream<Void> { cont in transport.onClose { cont.finish() } }
+        for await _ in closed {}
+        await host.stop()
+    }
+}

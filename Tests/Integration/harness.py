@@ -1,0 +1,153 @@
+"""Shared helpers for the integration suite: processes started and ended by PID, a JSON-RPC client over the
+Unix socket, and the private accessibility stack from Tools/a11y-stack.sh."""
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("AXSERVER_BIN") or os.path.join(ROOT, ".build", "debug")
+AXSERVER = os.path.join(BIN, "axserver")
+AXQUERY = os.path.join(BIN, "axquery")
+
+
+class Proc:
+    """A child process whose stdout is read line by line; stopped by PID."""
+
+    def __init__(self, args, env=None, cwd=None):
+        self.args = args
+        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                                  text=True, bufsize=1)
+        self.lines = []
+
+    def wait_line(self, prefix, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            r, _, _ = select.select([self.p.stdout], [], [], 0.2)
+            if r:
+                line = self.p.stdout.readline()
+                if not line:
+                    break
+                self.lines.append(line.rstrip("\n"))
+                if line.startswith(prefix):
+                    return line.rstrip("\n")
+            elif self.p.poll() is not None:
+                break
+        err = ""
+        try:
+            if self.p.poll() is not None:
+                err = self.p.stderr.read()
+        except Exception:
+            pass
+        raise AssertionError("no line starting with %r from %s (exit %s): %s %s" % (prefix, self.args[0], self.p.poll(), self.lines, err))
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        if self.p.poll() is None:
+            self.p.send_signal(sig)
+            try:
+                self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait(5)
+        for f in (self.p.stdout, self.p.stderr):
+            try:
+                f.close()
+            except Exception:
+                pass
+        return self.p.returncode
+
+
+class RPC:
+    """A newline-delimited JSON-RPC client over a Unix socket."""
+
+    def __init__(self, path, timeout=30):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.settimeout(timeout)
+        self.s.connect(path)
+        self.buf = b""
+        self.next_id = 1
+        self.notifications = []
+        self.on_request = None
+
+    def send_raw(self, data: bytes):
+        self.s.sendall(data)
+
+    def read_msg(self):
+        while b"\n" not in self.buf:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("connection closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, method, params=None):
+        i = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": i, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.s.sendall((json.dumps(msg) + "\n").encode())
+        while True:
+            m = self.read_msg()
+            if "method" in m and "id" in m:   # a server->client request
+                result = self.on_request(m["method"], m.get("params")) if self.on_request else {"handled": False}
+                self.s.sendall((json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\n").encode())
+                continue
+            if "method" in m:
+                self.notifications.append(m)
+                continue
+            if m.get("id") == i:
+                return m
+
+    def result(self, method, params=None):
+        m = self.call(method, params)
+        if "error" in m:
+            raise AssertionError("%s failed: %s" % (method, m["error"]))
+        return m["result"]
+
+    def close(self):
+        try:
+            self.s.close()
+        except Exception:
+            pass
+
+
+def start_server(*extra, env=None, atspi=False):
+    """Starts `axserver serve` on a private socket; returns (proc, socket_path, tmpdir)."""
+    tmp = tempfile.mkdtemp(prefix="axit-")
+    sock = os.path.join(tmp, "ax.sock")
+    args = [AXSERVER, "serve", "--socket", sock] + list(extra)
+    if not atspi:
+        args.append("--no-atspi")
+    e = dict(os.environ if env is None else env)
+    p = Proc(args, env=e)
+    p.wait_line("READY", timeout=60)
+    return p, sock, tmp
+
+
+class A11yStack:
+    """The private session bus + AT-SPI bus + registry (optionally Xvfb) from Tools/a11y-stack.sh."""
+
+    def __init__(self, xvfb=False, private_home=False):
+        args = [os.path.join(ROOT, "Tools", "a11y-stack.sh"), "start"]
+        if xvfb:
+            args.append("--xvfb")
+        if private_home:
+            args.append("--private-home")
+        out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        if out.returncode != 0:
+            raise AssertionError("a11y-stack start failed: " + out.stderr)
+        self.env = dict(os.environ)
+        for line in out.stdout.splitlines():
+            if line.startswith("export "):
+                k, v = line[len("export "):].split("=", 1)
+                self.env[k] = v.strip("'")
+        self.dir = self.env["A11Y_STACK_DIR"]
+
+    def stop(self):
+        subprocess.run([os.path.join(ROOT, "Tools", "a11y-stack.sh"), "stop", self.dir], capture_output=True, timeout=60)

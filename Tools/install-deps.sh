@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages AXServer needs, only if something is missing (apt-get update first).
+#   build:        libdbus-1-dev pkg-config
+#   a11y stack:   dbus dbus-x11 at-spi2-core
+#   clients:      python3-pyatspi gir1.2-atspi-2.0 python3-gi (pyatspi through /usr/bin/python3)
+#   Orca tests:   orca xvfb xdotool (speech-dispatcher comes with orca; it is never started: SPEECHD_CMD=/bin/false)
+#   benchmarks:   gir1.2-gtk-4.0 (the GTK4 reference app), python3-lxml (selector benchmark)
+set -euo pipefail
+PKGS=(libdbus-1-dev pkg-config dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
+      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present" >&2
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2
