@@ -1,8 +1,7 @@
 import AXCore
+import AXQuery
 
-/// The tree.get "xml" format. Delegates to the selector engine's exporter once it exists (see AXQuery.TreeXML).
+/// The tree.get "xml" format: an Appium XCUITest-style page source (AXQuery.TreeXML).
 enum XMLPageSource {
-    static func xml(_ tree: AXTree) -> String {
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT/>\n"
-    }
+    static func xml(_ tree: AXTree) -> String { TreeXML.xml(tree) }
 }
