@@ -104,18 +104,15 @@ final class RPCConnectionRegistry: Sendable {
 
 /// Framing, dispatch and write coalescing for one server connection. Lives on the channel's event loop.
 ///
-/// Ordering: messages of one connection are processed in order. While an async handler runs, later frames
-/// are parsed (responses to server->client requests are completed at once, so a provider can answer while
-/// its own call is pending) and queued; replies are written in order. Replies produced while reading are
-/// flushed once per read batch (`channelReadComplete`).
+/// Ordering: messages of one connection are processed in order. Synchronous frames are answered inline on
+/// the event loop. The first frame that needs an async handler starts the connection's `RPCAsyncLane`
+/// (one worker Task); while it is busy, later frames are parsed here (responses to server->client requests
+/// complete at once, so a provider can answer while its own call is pending) and queued to the lane, which
+/// runs them in order. Replies are written in order; those produced while reading are flushed once per read
+/// batch (`channelReadComplete`), those from the lane are coalesced through its outbox.
 final class RPCConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
-
-    private enum Queued {
-        case reply([UInt8])
-        case frame(RPCPreparedFrame)
-    }
 
     private let ctx: RPCListenerContext
     private var decoder: RPCFrameDecoder
@@ -123,8 +120,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private var inbound: ByteBuffer?
     private var outbound: ByteBuffer?
     private var inReadBatch = false
-    private var busy = false
-    private var queue = CircularBuffer<Queued>()
+    private var lane: RPCAsyncLane?
     private var closing = false
     private var pausedForQueue = false
     private var pausedForWrites = false
@@ -147,6 +143,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         self.peer = peer
         let session = RPCSession(peer: peer, pendingRequests: pending, authenticated: ctx.token == nil)
         self.session = session
+        self.lane = RPCAsyncLane(router: ctx.router, session: session, loop: context.eventLoop,
+                                 handler: NIOLoopBound(self, eventLoop: context.eventLoop))
         ctx.registry.add(peer, session)
         ctx.onSession?(session)
     }
@@ -164,9 +162,13 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func finish() {
         guard let peer else { return }
         closing = true
-        queue.removeAll()
+        lane?.close()
         ctx.registry.remove(peer.connectionID)
         peer.markClosed()
+        // Break the handler <-> peer/lane reference cycles.
+        self.lane = nil
+        self.session = nil
+        self.peer = nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -259,62 +261,52 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if !session.authenticated, let token = ctx.token {
             guard authenticate(raw, token: token, session: session) else { return }
         }
+        guard let lane else { return }
         switch ctx.router.prepare(frame: raw, session: session) {
         case .noReply:
             return
         case .reply(let bytes):
-            if busy { queue.append(.reply(bytes)) } else { sendMessage(bytes) }
+            if lane.enqueueIfBusy(.reply(bytes)) { checkQueuePressure(lane); return }
+            drainOutbox()
+            sendMessage(bytes)
         case .needsAsync(let frame):
-            if busy {
-                queue.append(.frame(frame))
-                if queue.count >= Self.maxQueued && !pausedForQueue {
-                    pausedForQueue = true
-                    updateAutoRead()
-                }
-            } else {
-                run(frame, session: session)
+            if lane.enqueueIfBusy(.frame(frame)) { checkQueuePressure(lane); return }
+            drainOutbox()
+            switch ctx.router.runSync(frame, session: session) {
+            case .reply(let bytes): sendMessage(bytes)
+            case .noReply: break
+            case .needsAsync(let f): lane.start(f)
             }
         }
     }
 
-    private func run(_ frame: RPCPreparedFrame, session: RPCSession) {
-        switch ctx.router.runSync(frame, session: session) {
-        case .reply(let bytes): sendMessage(bytes)
-        case .noReply: break
-        case .needsAsync(let f): startAsync(f, session: session)
+    private func checkQueuePressure(_ lane: RPCAsyncLane) {
+        if !pausedForQueue && lane.queuedCount >= Self.maxQueued {
+            pausedForQueue = true
+            updateAutoRead()
         }
     }
 
-    private func startAsync(_ frame: RPCPreparedFrame, session: RPCSession) {
-        guard let context else { return }
-        busy = true
-        let router = ctx.router
-        let loop = context.eventLoop
-        let me = NIOLoopBound(self, eventLoop: loop)
-        Task {
-            let reply = await router.run(frame, session: session)
-            loop.execute {
-                let h = me.value
-                if let reply { h.sendMessage(reply) }
-                h.busy = false
-                h.drainQueue()
-            }
-        }
-    }
-
-    private func drainQueue() {
-        guard let session else { return }
-        while !busy && !closing, let item = queue.popFirst() {
-            switch item {
-            case .reply(let b): sendMessage(b)
-            case .frame(let f): run(f, session: session)
-            }
-        }
-        if pausedForQueue && queue.count < Self.maxQueued / 2 {
+    /// Writes the replies the lane produced (on the event loop, in order).
+    func drainOutbox() {
+        guard let lane else { return }
+        let replies = lane.takeOutbox()
+        guard !replies.isEmpty else { return }
+        for r in replies { sendMessage(r, flushNow: false) }
+        if !inReadBatch { flush() }
+        if pausedForQueue && lane.queuedCount < Self.maxQueued / 2 {
             pausedForQueue = false
             updateAutoRead()
         }
-        if !inReadBatch { flush() }
+    }
+
+    /// The lane ran out of work.
+    func laneIdle() {
+        drainOutbox()
+        if pausedForQueue {
+            pausedForQueue = false
+            updateAutoRead()
+        }
     }
 
     /// First message of a connection that needs a token: `initialize` with `params.token`.
@@ -347,13 +339,13 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     // MARK: writing
 
     /// Frames and queues one message; flushed at the end of the read batch, or now when not reading.
-    func sendMessage(_ payload: [UInt8]) {
+    func sendMessage(_ payload: [UInt8], flushNow: Bool = true) {
         guard let context, context.channel.isActive else { return }
         if outbound == nil {
             outbound = context.channel.allocator.buffer(capacity: max(256, payload.count + 32))
         }
         decoder.framing.encode(payload, into: &outbound!)
-        if !inReadBatch { flush() }
+        if flushNow && !inReadBatch { flush() }
     }
 
     private func flush() {
@@ -372,6 +364,112 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in
             channel.close(promise: nil)
+        }
+    }
+}
+
+/// Runs a connection's frames that need async handlers, in order, on one worker Task at a time.
+/// Shared between the event loop (enqueue, outbox drain) and the worker (run, post replies).
+final class RPCAsyncLane: Sendable {
+    enum Item: Sendable {
+        case reply([UInt8])
+        case frame(RPCPreparedFrame)
+    }
+    private struct State {
+        var queue = CircularBuffer<Item>()
+        var running = false
+        var closed = false
+        var outbox: [[UInt8]] = []
+        var drainScheduled = false
+    }
+    private let state = Mutex(State())
+    private let router: RPCRouter
+    private let session: RPCSession
+    private let loop: any EventLoop
+    private let handler: NIOLoopBound<RPCConnectionHandler>
+
+    init(router: RPCRouter, session: RPCSession, loop: any EventLoop, handler: NIOLoopBound<RPCConnectionHandler>) {
+        self.router = router; self.session = session; self.loop = loop; self.handler = handler
+    }
+
+    /// (Event loop) Queues `item` behind the running work; false when the lane is idle.
+    func enqueueIfBusy(_ item: Item) -> Bool {
+        state.withLock { s in
+            guard s.running else { return false }
+            s.queue.append(item)
+            return true
+        }
+    }
+
+    var queuedCount: Int { state.withLock { $0.queue.count } }
+
+    /// (Event loop) Starts the worker with `frame` (the lane must be idle).
+    func start(_ frame: RPCPreparedFrame) {
+        let ok: Bool = state.withLock { s in
+            if s.closed { return false }
+            s.running = true
+            s.queue.append(.frame(frame))
+            return true
+        }
+        guard ok else { return }
+        Task { await self.work() }
+    }
+
+    private func work() async {
+        while true {
+            let next: Item? = state.withLock { s in
+                if s.closed { s.queue.removeAll(); s.running = false; return nil }
+                if let i = s.queue.popFirst() { return i }
+                s.running = false
+                return nil
+            }
+            guard let item = next else { break }
+            switch item {
+            case .reply(let b):
+                post(b)
+            case .frame(let f):
+                switch router.runSync(f, session: session) {
+                case .reply(let b): post(b)
+                case .noReply: break
+                case .needsAsync(let f):
+                    if let b = await router.run(f, session: session) { post(b) }
+                }
+            }
+        }
+        let h = handler
+        loop.execute { h.value.laneIdle() }
+    }
+
+    /// (Worker) Hands a reply to the event loop; one wake-up per batch of replies.
+    private func post(_ reply: [UInt8]) {
+        let schedule: Bool = state.withLock { s in
+            s.outbox.append(reply)
+            if s.drainScheduled { return false }
+            s.drainScheduled = true
+            return true
+        }
+        if schedule {
+            let h = handler
+            loop.execute { h.value.drainOutbox() }
+        }
+    }
+
+    /// (Event loop) Takes the replies posted so far.
+    func takeOutbox() -> [[UInt8]] {
+        state.withLock { s in
+            s.drainScheduled = false
+            if s.outbox.isEmpty { return [] }
+            defer { s.outbox = [] }
+            return s.outbox
+        }
+    }
+
+    /// Drops queued work; the worker stops after its current item.
+    func close() {
+        state.withLock { s in
+            s.closed = true
+            s.queue.removeAll()
+            s.outbox = []
         }
     }
 }

@@ -96,6 +96,35 @@ final class TransportServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testPipelinedMixedAsyncAndSyncKeepOrder() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        var all = ""
+        var expected: [JSON] = []
+        for i in 0..<3000 {
+            switch i % 5 {
+            case 0: all += transportRequest("slow", ["ms": 0], id: .number(Double(i))) + "\n"; expected.append(.number(Double(i)))
+            case 1: all += transportRequest("ping", id: .number(Double(i))) + "\n"; expected.append(.number(Double(i)))
+            case 2: all += #"{"jsonrpc":"2.0","method":"slow","params":{"ms":0}}"# + "\n" // notification: no reply
+            case 3: all += "{bad json\n"; expected.append(.null)
+            default:
+                all += "[" + transportRequest("ping", id: .string("b\(i)")) + "," + transportRequest("slow", ["ms": 0], id: .string("c\(i)")) + "]\n"
+                expected.append(.array([.string("b\(i)"), .string("c\(i)")]))
+            }
+        }
+        c.send(all)
+        for (k, want) in expected.enumerated() {
+            guard let r = c.readLine(timeoutMs: 10_000) else { return XCTFail("missing reply \(k)") }
+            if case .array(let ids) = want {
+                XCTAssertEqual(r.arrayValue?.map { $0["id"] ?? "?" }, ids, "reply \(k)")
+            } else {
+                XCTAssertEqual(r["id"], want, "reply \(k)")
+            }
+        }
+        await server.stop()
+    }
+
     // MARK: errors, isolation
 
     func testBadInputGetsPreciseErrorsAndOthersKeepWorking() async throws {
