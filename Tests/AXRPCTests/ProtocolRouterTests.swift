@@ -1,7 +1,7 @@
 import XCTest
 import Synchronization
 import AXJSON
-@testable import AXRPC
+import AXRPC
 
 /// A peer that records what the server sends; no I/O.
 final class ProtocolFakePeer: RPCPeer {

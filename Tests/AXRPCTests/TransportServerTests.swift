@@ -375,6 +375,28 @@ final class TransportServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testClosedConnectionsAreFreed() async throws {
+        final class Weak: @unchecked Sendable { weak var session: RPCSession? }
+        let refs = ProtocolLocked<[Weak]>([])
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir) { s in
+            let w = Weak(); w.session = s
+            refs.withLock { $0.append(w) }
+        }
+        for _ in 0..<3 {
+            let c = try TransportRawConn(unix: dir.file("s.sock"))
+            // Exercise both the inline and the async-lane paths before closing.
+            c.send(transportRequest("ping", id: 1) + "\n" + transportRequest("slow", ["ms": 1], id: 2) + "\n")
+            XCTAssertNotNil(c.readLine()); XCTAssertNotNil(c.readLine())
+        }
+        for _ in 0..<300 where server.connectionCount > 0 || refs.withLock({ $0.contains { $0.session != nil } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(refs.withLock { $0.count }, 3)
+        XCTAssertEqual(refs.withLock { $0.filter { $0.session != nil }.count }, 0, "sessions of closed connections must be freed")
+        await server.stop()
+    }
+
     func testStopClosesClients() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)

@@ -84,7 +84,7 @@ final class TransportRawConn {
             if let end = findHeaderEnd() {
                 let header = String(decoding: buf[..<end], as: UTF8.self)
                 guard let lenLine = header.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-                      let len = Int(lenLine.split(separator: ":")[1].trimmingCharacters(in: " ")) else { return nil }
+                      let len = Int(lenLine.split(separator: ":")[1].transportTrimmed(" ")) else { return nil }
                 if buf.count >= end + 4 + len {
                     let body = Array(buf[(end + 4)..<(end + 4 + len)])
                     buf.removeFirst(end + 4 + len)
@@ -118,7 +118,7 @@ final class TransportRawConn {
 }
 
 extension Substring {
-    func trimmingCharacters(in set: String) -> String {
+    func transportTrimmed(_ set: String) -> String {
         var s = self
         while let f = s.first, set.contains(f) { s.removeFirst() }
         while let l = s.last, set.contains(l) { s.removeLast() }
