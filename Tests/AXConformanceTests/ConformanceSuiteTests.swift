@@ -1,0 +1,79 @@
+import AXConformance
+import AXJSON
+import Foundation
+import XCTest
+
+/// Runs every case in Specs/conformance in-process against a fresh server per case
+/// (Specs/conformance/README.md). One XCTFail per failing case, naming the case, its file and the step.
+final class ConformanceSuiteTests: XCTestCase {
+    /// The package root, found from this file's path (Tests/AXConformanceTests/ConformanceSuiteTests.swift).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+    static var casesDir: String { packageRoot.appendingPathComponent("Specs/conformance").path }
+
+    static let minimumCases = 170
+    static let minimumRules = 110
+
+    func testEveryCasePasses() async throws {
+        let cases = try ConformanceRunner.loadCases(Self.casesDir)
+        XCTAssertGreaterThanOrEqual(cases.count, Self.minimumCases, "the suite must hold at least \(Self.minimumCases) cases")
+        let runner = ConformanceRunner(connect: { InProcessConnection.freshServer() })
+        var failed = 0
+        for c in cases {
+            let r = await runner.run(c)
+            if let f = r.failure {
+                failed += 1
+                XCTFail("\(c.id) (\(URL(fileURLWithPath: c.file).lastPathComponent)): \(f)")
+            }
+        }
+        print("conformance: \(cases.count - failed) passed, \(failed) failed of \(cases.count)")
+    }
+
+    func testCasesCiteEnoughDistinctRules() throws {
+        let cases = try ConformanceRunner.loadCases(Self.casesDir)
+        let cited = Set(cases.flatMap(\.rules))
+        let families = ["R", "X", "A", "C"]
+        let counted = cited.filter { id in
+            families.contains { f in id.hasPrefix(f) && Int(id.dropFirst(f.count)) != nil }
+        }
+        for f in families {
+            print("conformance: \(f) rules cited: \(counted.filter { $0.hasPrefix(f) }.count)")
+        }
+        XCTAssertGreaterThanOrEqual(counted.count, Self.minimumRules, "cases must cite at least \(Self.minimumRules) distinct R/X/A/C rules")
+        // Every cited id is well-formed: a rule family plus a number, or a decision id from Specs/decisions.md.
+        let decisions = (try? String(contentsOf: Self.packageRoot.appendingPathComponent("Specs/decisions.md"), encoding: .utf8)) ?? ""
+        for id in cited where !counted.contains(id) {
+            XCTAssertTrue(id.hasPrefix("D-") && decisions.contains(id), "case cites '\(id)', which is neither a rule id nor a decision in Specs/decisions.md")
+        }
+        // Rule numbers stay within the reference's ranges.
+        let ranges: [String: ClosedRange<Int>] = ["R": 1...122, "X": 1...55, "A": 1...51, "C": 1...41]
+        for id in counted {
+            let f = String(id.prefix(1))
+            XCTAssertTrue(ranges[f]!.contains(Int(id.dropFirst())!), "rule id \(id) is outside \(f)\(ranges[f]!)")
+        }
+    }
+
+    /// The matcher itself must be able to fail, or every case would pass vacuously.
+    func testMatcherRejectsMismatches() {
+        XCTAssertNil(Matcher.match(["a": 1], ["a": 1, "b": 2]))
+        XCTAssertNotNil(Matcher.match(["a": 1], ["a": 2]))
+        XCTAssertNotNil(Matcher.match(["a": 1], ["b": 1]))
+        XCTAssertNotNil(Matcher.match([1, 2], [1, 2, 3]))
+        XCTAssertNil(Matcher.match(["a": ["$absent": true]], ["b": 1]))
+        XCTAssertNotNil(Matcher.match(["a": ["$absent": true]], ["a": 1]))
+        XCTAssertNil(Matcher.match(["$contains": ["x"]], ["y", "x"]))
+        XCTAssertNotNil(Matcher.match(["$contains": ["z"]], ["y", "x"]))
+        XCTAssertNotNil(Matcher.match(["$notContains": ["x"]], ["y", "x"]))
+        XCTAssertNil(Matcher.match(["$ordered": ["a", "c"]], ["a", "b", "c"]))
+        XCTAssertNotNil(Matcher.match(["$ordered": ["c", "a"]], ["a", "b", "c"]))
+        XCTAssertNil(Matcher.match(["$approx": 1.0, "$tol": 0.1], 1.05))
+        XCTAssertNotNil(Matcher.match(["$approx": 1.0, "$tol": 0.01], 1.05))
+        XCTAssertNil(Matcher.match(["$len": 2], ["a", "b"]))
+        XCTAssertNotNil(Matcher.match(["$len": 3], ["a", "b"]))
+        XCTAssertNil(Matcher.match(["$oneOf": ["a", "b"]], "b"))
+        XCTAssertNotNil(Matcher.match(["$oneOf": ["a", "b"]], "c"))
+        XCTAssertNil(Matcher.match(["$prefix": "ab"], "abc"))
+        XCTAssertNotNil(Matcher.match(["$prefix": "b"], "abc"))
+    }
+}
