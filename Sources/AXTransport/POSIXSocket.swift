@@ -98,11 +98,22 @@ enum POSIX {
         var message: String
     }
 
-    /// Writes all bytes (blocking fd); false on error.
+    static func closeFD(_ fd: Int32) { _ = close(fd) }
+
+    /// `send` without SIGPIPE (a peer that went away gives EPIPE instead of killing the process).
+    static func sendNoSignal(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+        #if canImport(Darwin)
+        return send(fd, p, n, 0)
+        #else
+        return send(fd, p, n, Int32(MSG_NOSIGNAL))
+        #endif
+    }
+
+    /// Writes all bytes (blocking socket); false on error.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var off = 0
         while off < bytes.count {
-            let n = write(fd, bytes.baseAddress! + off, bytes.count - off)
+            let n = sendNoSignal(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 {
                 if errno == EINTR { continue }
                 return false

@@ -32,11 +32,6 @@ public final class SyncRPCClient {
                 throw RPCTransportError("cannot connect to '\(address)': \(error.message)")
             }
         }
-        #if !canImport(Darwin)
-        #else
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
     }
 
     deinit { close() }
@@ -45,11 +40,7 @@ public final class SyncRPCClient {
 
     public func close() {
         if fd >= 0 {
-            #if canImport(Glibc) || canImport(Musl)
-            _ = Glibc.close(fd)
-            #else
-            _ = Darwin.close(fd)
-            #endif
+            POSIX.closeFD(fd)
             fd = -1
         }
     }
@@ -88,11 +79,7 @@ public final class SyncRPCClient {
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
-                #if canImport(Darwin)
-                let n = Darwin.send(fd, raw.baseAddress! + off, raw.count - off, 0)
-                #else
-                let n = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
-                #endif
+                let n = POSIX.sendNoSignal(fd, raw.baseAddress! + off, raw.count - off)
                 if n < 0 { if errno == EINTR { continue }; return false }
                 off += n
             }

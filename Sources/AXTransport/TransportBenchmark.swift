@@ -85,7 +85,7 @@ public enum TransportBenchmark {
                 continue
             }
             if pfd.revents & Int16(POLLOUT) != 0 && written < out.count {
-                let n = out.withUnsafeBytes { raw in write(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16)) }
+                let n = out.withUnsafeBytes { raw in POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16)) }
                 if n > 0 { written += n; lastProgress = ContinuousClock.now } else if n < 0 && errno != EAGAIN && errno != EINTR {
                     throw RPCTransportError("write failed: \(POSIX.errnoString)")
                 }
