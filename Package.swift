@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus"]),
+        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
     ],
