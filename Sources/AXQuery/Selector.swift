@@ -45,7 +45,7 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
             }
             if c.leading == .within { throw SelectorError(path: cp, expected: "'>', '+' or '~'", found: "a leading '>>'") }
             for (si, s) in c.steps.enumerated() {
-                let sp = "\(cp).chain[\(si)]"
+                let sp = c.steps.count == 1 ? cp : "\(cp).chain[\(si)]"
                 for (ai, a) in s.compound.attributes.enumerated() {
                     try a.validate(path: "\(sp).attrs[\(ai)]")
                 }

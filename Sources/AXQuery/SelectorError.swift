@@ -108,7 +108,7 @@ func suggestion(_ word: String, among candidates: [String]) -> String? {
     var best: (String, Int)?
     for c in candidates {
         let d = editDistance(w, c.lowercased(), limit: 3)
-        if d <= max(1, min(3, w.count / 3)), d < (best?.1 ?? .max) { best = (c, d) }
+        if d <= (w.count >= 4 ? max(2, min(3, w.count / 3)) : 1), d < (best?.1 ?? .max) { best = (c, d) }
     }
     return best?.0
 }
