@@ -40,10 +40,11 @@ final class Deriver {
 
     // Per-run state
     private var views = ViewHierarchy()
-    private var nodes = TreeDictionary<String, AXNode>()
+    private var nodes = BoxedMap<AXNode>()
     private var needsVisit = Set<String>()
     private var dirty = Set<String>()
     private var touched = Set<String>()
+    private var fullBuild = false
 
     var cachedEntryCount: Int { cache.count }
 
@@ -54,9 +55,9 @@ final class Deriver {
         self.dirty = dirty
         touched = []
         pass += 1
+        fullBuild = full
         if full {
             cache.removeAll(keepingCapacity: true)
-            for (id, _) in previous.nodes { touched.insert(id) }
             nodes = [:]
         } else {
             nodes = previous.nodes
@@ -99,6 +100,15 @@ final class Deriver {
 
         var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
         cs.windowsChanged = windows != previous.windows
+        if full {
+            // Every node is new or re-derived: compare against the previous tree wholesale.
+            var ids = Set<String>()
+            ids.reserveCapacity(nodes.count + previous.nodes.count)
+            for (id, _) in nodes.storage { ids.insert(id) }
+            for (id, _) in previous.nodes.storage { ids.insert(id) }
+            touched = ids
+            fullBuild = false
+        }
         for id in touched.sorted() {
             let old = previous.nodes[id], new = nodes[id]
             switch (old, new) {
@@ -120,12 +130,17 @@ final class Deriver {
     // MARK: - Visiting
 
     private func write(_ n: AXNode) {
+        if fullBuild {
+            nodes.setBox(Box(n), for: n.id)
+            return
+        }
         touched.insert(n.id)
-        if nodes[n.id] != n { nodes[n.id] = n }
+        if let old = nodes.box(n.id), old.value == n { return }
+        nodes.setBox(Box(n), for: n.id)
     }
 
     private func removeNode(_ id: String) {
-        if nodes.removeValue(forKey: id) != nil { touched.insert(id) }
+        if nodes.removeValue(forKey: id) != nil && !fullBuild { touched.insert(id) }
     }
 
     /// Drops a view's cached result and every accessibility node its subtree produced.
@@ -207,6 +222,9 @@ final class Deriver {
         default: break
         }
         if n.ax.shouldGroupChildren { return .group }   // X11
+        // X10, X32 (D-MODAL-1): a view marked modal is a container, so its modal state and its escape action
+        // reach clients, and escape can bubble to it.
+        if n.ax.viewIsModal == true { return .group }
         return nil
     }
 
