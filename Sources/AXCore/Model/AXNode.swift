@@ -143,10 +143,10 @@ public struct AXNode: Sendable, Equatable {
 /// An immutable snapshot of one app's accessibility tree at a revision. Cheap to copy (persistent map).
 public struct AXTree: Sendable {
     public var revision: Int
-    public var nodes: TreeDictionary<String, AXNode>
+    public var nodes: BoxedMap<AXNode>
     /// Top-level nodes (windows), back to front by level then order.
     public var windows: [String]
-    public init(revision: Int = 0, nodes: TreeDictionary<String, AXNode> = [:], windows: [String] = []) {
+    public init(revision: Int = 0, nodes: BoxedMap<AXNode> = [:], windows: [String] = []) {
         self.revision = revision; self.nodes = nodes; self.windows = windows
     }
     public subscript(id: String) -> AXNode? { nodes[id] }
@@ -157,7 +157,8 @@ public struct AXTree: Sendable {
         var stack: [(String, Int)] = []
         if let root { stack.append((root, 0)) } else { for w in windows.reversed() { stack.append((w, 0)) } }
         while let (id, depth) = stack.popLast() {
-            guard let n = nodes[id] else { continue }
+            guard let b = nodes.box(id) else { continue }
+            let n = b.value
             if visit(n, depth) {
                 for c in n.children.reversed() { stack.append((c, depth + 1)) }
             }

@@ -45,6 +45,7 @@ final class Deriver {
     private var dirty = Set<String>()
     private var touched = Set<String>()
     private var fullBuild = false
+    private var fullBuild = false
 
     var cachedEntryCount: Int { cache.count }
 

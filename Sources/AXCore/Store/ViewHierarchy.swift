@@ -4,7 +4,7 @@ import HashTreeCollections
 /// The mirrored view hierarchy: a persistent map of views plus the ordered top-level windows.
 /// Copies share structure, so a patch can be validated on a copy and dropped on error at O(changes) cost.
 public struct ViewHierarchy: Sendable {
-    public internal(set) var nodes: TreeDictionary<String, ViewNode> = [:]
+    public internal(set) var nodes: BoxedMap<ViewNode> = [:]
     public internal(set) var roots: [String] = []
     public init() {}
 
@@ -45,7 +45,7 @@ public struct ViewHierarchy: Sendable {
 
     /// Decodes a nested view subtree into flat nodes (parent/children set), refusing duplicates.
     /// `existing` is checked for id clashes; `baseDepth` is the depth of the future parent.
-    static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, existing: TreeDictionary<String, ViewNode>,
+    static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, existing: BoxedMap<ViewNode>,
                               into out: inout [ViewNode], seen: inout [String: String?]) throws(PatchError) -> String {
         var node: ViewNode
         do { node = try ViewNode.decode(json) } catch {
@@ -117,8 +117,8 @@ public struct ViewHierarchy: Sendable {
                 var e = error; e.op = "snapshot"; throw e
             }
         }
-        var nodes = TreeDictionary<String, ViewNode>()
-        for n in flat { nodes[n.id] = n }
+        var nodes = BoxedMap<ViewNode>()
+        for n in flat { nodes.setBox(Box(n), for: n.id) }
         h.nodes = nodes
         return h
     }
@@ -178,7 +178,7 @@ public struct ViewHierarchy: Sendable {
             var flat: [ViewNode] = []
             var seen: [String: String?] = [:]
             let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, existing: nodes, into: &flat, seen: &seen)
-            for n in flat { nodes[n.id] = n; removed.remove(n.id) }
+            for n in flat { nodes.setBox(Box(n), for: n.id); removed.remove(n.id) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
             if let parent { dirty.insert(parent) }
