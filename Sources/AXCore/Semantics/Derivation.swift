@@ -45,7 +45,6 @@ final class Deriver {
     private var dirty = Set<String>()
     private var touched = Set<String>()
     private var fullBuild = false
-    private var fullBuild = false
 
     var cachedEntryCount: Int { cache.count }
 
