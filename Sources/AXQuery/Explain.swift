@@ -159,7 +159,7 @@ extension QueryEngine {
             if let res = run(c), !res.isEmpty {
                 // Report the roles that do match, one near miss per role.
                 var roles: [AXRole] = []
-                for x in res { let rr = ev.idx.nodes[Int(x)].role; if !roles.contains(rr) { roles.append(rr) } }
+                for x in res { let rr = ev.idx.nodes[Int(x)].value.role; if !roles.contains(rr) { roles.append(rr) } }
                 for rr in roles.prefix(3) {
                     var c2 = compound
                     c2.role = rr

@@ -269,7 +269,7 @@ final class Evaluator {
     }
 
     @inline(__always) func passes(_ step: CStep, _ i: Int) -> Bool {
-        if let r = step.role, idx.nodes[i].role != r { return false }
+        if let r = step.role, idx.nodes[i].value.role != r { return false }
         return passesTests(step.tests, i)
     }
 
@@ -279,7 +279,7 @@ final class Evaluator {
     }
 
     func matchesSimple(_ s: SimpleCompound, _ i: Int) -> Bool {
-        if let r = s.role, idx.nodes[i].role != r { return false }
+        if let r = s.role, idx.nodes[i].value.role != r { return false }
         return passesTests(s.tests, i)
     }
 
@@ -287,17 +287,17 @@ final class Evaluator {
 
     func string(_ a: StrAttr, _ i: Int) -> String? {
         switch a {
-        case .id: return idx.nodes[i].identifier
-        case .label: return idx.nodes[i].label
-        case .value: return idx.nodes[i].value
-        case .hint: return idx.nodes[i].hint
-        case .placeholder: return idx.nodes[i].placeholder
-        case .role: return idx.nodes[i].role.rawValue
-        case .className: return idx.nodes[i].className
-        case .text: return idx.nodes[i].text
-        case .lang: return idx.nodes[i].language
+        case .id: return idx.nodes[i].value.identifier
+        case .label: return idx.nodes[i].value.label
+        case .value: return idx.nodes[i].value.value
+        case .hint: return idx.nodes[i].value.hint
+        case .placeholder: return idx.nodes[i].value.placeholder
+        case .role: return idx.nodes[i].value.role.rawValue
+        case .className: return idx.nodes[i].value.className
+        case .text: return idx.nodes[i].value.text
+        case .lang: return idx.nodes[i].value.language
         case .axid: return idx.ids[i]
-        case .window: return idx.nodes[i].windowID
+        case .window: return idx.nodes[i].value.windowID
         }
     }
 
@@ -305,22 +305,22 @@ final class Evaluator {
         switch a {
         case .index: return Double(idx.indexInParent[i])
         case .depth: return Double(idx.depth[i])
-        case .x: return idx.nodes[i].frame.x
-        case .y: return idx.nodes[i].frame.y
-        case .width: return idx.nodes[i].frame.width
-        case .height: return idx.nodes[i].frame.height
-        case .headingLevel: return idx.nodes[i].headingLevel.map(Double.init)
+        case .x: return idx.nodes[i].value.frame.x
+        case .y: return idx.nodes[i].value.frame.y
+        case .width: return idx.nodes[i].value.frame.width
+        case .height: return idx.nodes[i].value.frame.height
+        case .headingLevel: return idx.nodes[i].value.headingLevel.map(Double.init)
         case .string(let s):
-            if s == .value, let n = idx.nodes[i].numeric { return n.current }
+            if s == .value, let n = idx.nodes[i].value.numeric { return n.current }
             guard let str = string(s, i) else { return nil }
             return SelectorParser.number(StringMatcher.normalize(str))
         }
     }
 
-    func traitNames(_ i: Int) -> [String] { idx.nodes[i].traits.names }
+    func traitNames(_ i: Int) -> [String] { idx.nodes[i].value.traits.names }
 
     func actionNames(_ i: Int, ids: Bool) -> [String] {
-        let n = idx.nodes[i]
+        let n = idx.nodes[i].value
         var out = n.actions.map(\.rawValue) + n.customActions.map(\.name)
         if ids { out += n.customActions.map(\.id) }
         return out
@@ -343,13 +343,13 @@ final class Evaluator {
         case .exists(let a):
             switch a.kind {
             case .string: return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
-            case .number: return a == .headingLevel ? idx.nodes[i].headingLevel != nil : true
+            case .number: return a == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
             case .set:
-                return a == .traits ? !idx.nodes[i].traits.isEmpty
-                    : !(idx.nodes[i].actions.isEmpty && idx.nodes[i].customActions.isEmpty)
+                return a == .traits ? !idx.nodes[i].value.traits.isEmpty
+                    : !(idx.nodes[i].value.actions.isEmpty && idx.nodes[i].value.customActions.isEmpty)
             }
-        case .traitsAll(let t): return idx.nodes[i].traits.isSuperset(of: t)
-        case .traitsExact(let t, let negate): return (idx.nodes[i].traits == t) != negate
+        case .traitsAll(let t): return idx.nodes[i].value.traits.isSuperset(of: t)
+        case .traitsExact(let t, let negate): return (idx.nodes[i].value.traits == t) != negate
         case .traitNames(let m, _): return traitNames(i).contains { m.matches($0) }
         case .actionsAll(let names, let ci):
             let have = actionNames(i, ids: true).map { ci ? $0.lowercased() : $0 }
@@ -358,18 +358,18 @@ final class Evaluator {
             let have = Array(Set(actionNames(i, ids: false).map { ci ? $0.lowercased() : $0 })).sorted()
             return (have == Array(Set(names)).sorted()) != negate
         case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0) }
-        case .statesAll(let s): return idx.nodes[i].states.isSuperset(of: s)
-        case .statesNone(let s): return idx.nodes[i].states.isDisjoint(with: s)
-        case .element(let e): return idx.nodes[i].isElement == e
+        case .statesAll(let s): return idx.nodes[i].value.states.isSuperset(of: s)
+        case .statesNone(let s): return idx.nodes[i].value.states.isDisjoint(with: s)
+        case .element(let e): return idx.nodes[i].value.isElement == e
         case .focused: return ctx.focusedID != nil && idx.ids[i] == ctx.focusedID
         case .hittable: return isHittable(i)
         case .action(let name):
-            let n = idx.nodes[i]
+            let n = idx.nodes[i].value
             return n.actions.contains { $0.rawValue == name } || n.customActions.contains { $0.name == name || $0.id == name }
         case .rotor(let name):
-            return idx.nodes[i].rotors.contains { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }
+            return idx.nodes[i].value.rotors.contains { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }
         case .text(let m):
-            let n = idx.nodes[i]
+            let n = idx.nodes[i].value
             return m.matches(n.label) || m.matches(n.value) || m.matches(n.text)
         case .simple(let alts, let negate):
             return alts.contains { matchesSimple($0, i) } != negate

@@ -8,11 +8,14 @@ import Synchronization
 public final class TreeIndex: Sendable {
     public let revision: Int
     public var count: Int { ids.count }
-    /// The tree this index was built from (shares storage; used to verify cache hits).
+    /// The tree this index was built from (shares storage).
     let snapshot: AXTree
     /// Node ids in document order.
     let ids: [String]
-    let nodes: [AXNode]
+    /// The nodes' boxes in document order (shared with the tree, never copied).
+    let nodes: [Box<AXNode>]
+    /// Positions whose box identity is compared to verify a cache hit.
+    let samples: [Int]
     let parent: [Int32]
     /// One past the last node of the subtree.
     let end: [Int32]
@@ -29,7 +32,7 @@ public final class TreeIndex: Sendable {
         revision = tree.revision
         snapshot = tree
         let n = tree.count
-        var ids: [String] = [], nodes: [AXNode] = []
+        var ids: [String] = [], nodes: [Box<AXNode>] = []
         var parent: [Int32] = [], depth: [Int32] = [], pos: [Int32] = []
         ids.reserveCapacity(n); nodes.reserveCapacity(n); parent.reserveCapacity(n); depth.reserveCapacity(n); pos.reserveCapacity(n)
         var byID: [String: Int32] = [:]
@@ -39,10 +42,11 @@ public final class TreeIndex: Sendable {
         var stack: [(String, Int32, Int32, Int32)] = []   // id, depth, parent, position in parent
         for (k, w) in tree.windows.enumerated().reversed() { stack.append((w, 0, -1, Int32(k))) }
         while let (id, d, p, k) = stack.popLast() {
-            guard let node = tree.nodes[id], byID[id] == nil else { continue }
+            guard let box = tree.nodes.box(id), byID[id] == nil else { continue }
+            let node = box.value
             let i = Int32(ids.count)
             byID[id] = i
-            ids.append(id); nodes.append(node); parent.append(p); depth.append(d); pos.append(k)
+            ids.append(id); nodes.append(box); parent.append(p); depth.append(d); pos.append(k)
             if let ident = node.identifier, !ident.isEmpty { byIdentifier[ident, default: []].append(i) }
             byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
             for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
@@ -52,12 +56,18 @@ public final class TreeIndex: Sendable {
             let p = Int(parent[i])
             if p >= 0, end[i] > end[p] { end[p] = end[i] }
         }
+        let stride = max(1, ids.count / 64)
+        self.samples = Array(Swift.stride(from: 0, to: ids.count, by: stride)) + (ids.isEmpty ? [] : [ids.count - 1])
         self.ids = ids; self.nodes = nodes; self.parent = parent; self.end = end; self.depth = depth
         self.indexInParent = pos; self.byID = byID; self.byIdentifier = byIdentifier; self.byRole = byRole
     }
 
+    /// Whether this index was built from `tree`: same revision, windows and size, and the same node boxes at
+    /// sampled positions (O(1); boxes are allocated per derivation, so another app's tree never shares them).
     func isIndex(of tree: AXTree) -> Bool {
-        tree.revision == revision && tree.windows == snapshot.windows && tree.nodes == snapshot.nodes
+        guard tree.revision == revision, tree.count == snapshot.count, tree.windows == snapshot.windows else { return false }
+        for i in samples { guard tree.nodes.box(ids[i]) === nodes[i] else { return false } }
+        return true
     }
 
     /// The next sibling in document order, or -1.
@@ -72,8 +82,10 @@ public final class TreeIndex: Sendable {
     public func position(of id: String) -> Int? { byID[id].map(Int.init) }
 }
 
-/// Keeps the indexes of the most recently queried trees (per revision, verified against the tree's contents,
-/// so trees of different apps with the same revision number never share an index).
+/// Keeps the indexes of the most recently queried trees, keyed by revision and verified against the tree
+/// (windows, size and sampled node identity), so trees of different apps with the same revision number do not
+/// share an index. A server should still keep one cache per app (`QueryContext(…, cache:)`): within one app a
+/// revision names exactly one tree.
 public final class QueryIndexCache: Sendable {
     public static let shared = QueryIndexCache(capacity: 8)
     let capacity: Int

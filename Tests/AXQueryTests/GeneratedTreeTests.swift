@@ -1,0 +1,144 @@
+import XCTest
+import AXCore
+import AXJSON
+import AXQuery
+
+/// A generated tree of about 10,000 nodes. Expected counts are computed from the generator's parameters,
+/// never from the engine.
+///
+/// Window `gw` (390×844) holds `groups` groups (UIView + shouldGroupAccessibilityChildren, id `g<k>`,
+/// identifier `group.<k>`), stacked vertically, each `rows × 40` pt tall. A group's rows, one per 40 pt:
+///   row 0: header `h<k>` "Section <k>"
+///   rows 1…B: buttons `b<k>_<j>` "Button <j>", identifier `btn.<k>.<j>`, enabled when j % 3 != 0
+///   rows B+1…B+L: labels `l<k>_<j>` "Item <k>-<j>"
+///   last row: switch `s<k>` "Toggle <k>", on when k is even
+struct Generated {
+    let groups: Int
+    let buttons: Int
+    let labels: Int
+    var rows: Int { 3 + buttons + labels - 1 }   // header + buttons + labels + switch
+    var nodeCount: Int { 1 + groups * (1 + rows) }
+    var groupHeight: Double { Double(rows) * 40 }
+
+    func json() -> JSON {
+        func v(_ id: String, _ cls: String, _ row: Int, _ props: [String: JSON]) -> JSON {
+            Fixtures.view(id, cls, [10, Double(row) * 40, 300, 30], props)
+        }
+        var gs: [JSON] = []
+        gs.reserveCapacity(groups)
+        for k in 0..<groups {
+            var kids: [JSON] = [v("h\(k)", "UILabel", 0, ["text": .string("Section \(k)"), "accessibilityTraits": ["header"]])]
+            for j in 0..<buttons {
+                kids.append(v("b\(k)_\(j)", "UIButton", 1 + j, ["title": .string("Button \(j)"), "accessibilityIdentifier": .string("btn.\(k).\(j)"),
+                                                                "isEnabled": .bool(j % 3 != 0)]))
+            }
+            for j in 0..<labels {
+                kids.append(v("l\(k)_\(j)", "UILabel", 1 + buttons + j, ["text": .string("Item \(k)-\(j)")]))
+            }
+            kids.append(v("s\(k)", "UISwitch", rows - 1, ["accessibilityLabel": .string("Toggle \(k)"), "isOn": .bool(k % 2 == 0)]))
+            gs.append(Fixtures.view("g\(k)", "UIView", [0, Double(k) * groupHeight, 390, groupHeight],
+                                    ["shouldGroupAccessibilityChildren": true, "accessibilityIdentifier": .string("group.\(k)")], kids))
+        }
+        return ["windows": [Fixtures.view("gw", "UIWindow", [0, 0, 390, 844], [:], gs)]]
+    }
+
+    /// Rows of group 0 that intersect the window (y < 844); later groups start below it.
+    var visibleRowsInFirstGroup: Int { (0..<rows).filter { Double($0) * 40 < 844 }.count }
+}
+
+final class GeneratedTreeTests: XCTestCase {
+    static let gen = Generated(groups: 400, buttons: 10, labels: 12)
+    nonisolated(unsafe) static var cached: HierarchyStore?
+
+    static func store() throws -> HierarchyStore {
+        if let s = cached { return s }
+        let s = try Fixtures.store(gen.json())
+        cached = s
+        return s
+    }
+
+    func testCounts() throws {
+        let g = Self.gen
+        let store = try Self.store()
+        XCTAssertEqual(store.tree.count, g.nodeCount)
+        XCTAssertGreaterThanOrEqual(g.nodeCount, 10_000)
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        let enabledPerGroup = (0..<g.buttons).filter { $0 % 3 != 0 }.count
+        let evenGroups = (0..<g.groups).filter { $0 % 2 == 0 }.count
+        func groupsWhoseNumberStarts(_ p: String) -> Int { (0..<g.groups).filter { String($0).hasPrefix(p) }.count }
+        let visibleRows = g.visibleRowsInFirstGroup
+        let visibleLabels = max(0, min(g.labels, visibleRows - 1 - g.buttons))
+        let cases: [(String, Int)] = [
+            ("*", g.nodeCount),
+            ("button", g.groups * g.buttons),
+            ("button:enabled", g.groups * enabledPerGroup),
+            ("button:disabled", g.groups * (g.buttons - enabledPerGroup)),
+            ("#\"btn.250.7\"", 1),
+            ("#\"btn.250.7\", #\"btn.399.9\", #\"btn.0.0\"", 3),
+            ("button[label=\"Button 7\"]", g.groups),
+            ("header", g.groups),
+            ("group", g.groups),
+            ("group:has(switch:checked)", evenGroups),
+            ("group:has(> switch[label=\"Toggle 250\"]) > button", g.buttons),
+            ("group > button:nth(3)", 1),
+            ("group >> button:nth(3)", g.groups),
+            ("group >> button:nth(-1)", g.groups),
+            ("button:nth(1234)", 1),
+            ("button:nth(\(g.groups * g.buttons))", 0),
+            (":visible", 1 + 1 + visibleRows),
+            ("text:visible", visibleLabels),
+            ("switch:checked", evenGroups),
+            ("switch[value=on]", evenGroups),
+            ("[label^=\"Item 12\"]", groupsWhoseNumberStarts("12") * g.labels),
+            (":text(\"section 39\")", groupsWhoseNumberStarts("39")),
+            ("text + switch", g.groups),
+            ("header ~ switch:checked", evenGroups),
+            ("header + button:disabled", g.groups),   // Button 0 is disabled (0 % 3 == 0)
+            ("window > group:last > switch", 1),
+            ("[label~=/^Item \\d+-11$/]", g.groups),
+            ("group:not(:has(switch:checked))", g.groups - evenGroups),
+            ("#\"group.7\" > *", g.rows),
+            ("[depth=2]", g.groups * g.rows),
+            ("[index=\(g.rows - 1)]", g.groups + (g.groups > g.rows - 1 ? 1 : 0)),   // every switch, and group g<rows-1> in the window
+        ]
+        for (text, expected) in cases {
+            let s = try Selector(parsing: text)
+            XCTAssertEqual(QueryEngine.count(s, in: ctx), expected, text)
+        }
+        // Specific ids for a few.
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "#\"btn.250.7\""), in: ctx), ["b250_7"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "group > button:nth(3)"), in: ctx), ["b0_3"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "window > group:last > switch"), in: ctx), ["s\(g.groups - 1)"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "button:nth(1234)"), in: ctx), ["b\(1234 / g.buttons)_\(1234 % g.buttons)"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "button"), in: ctx, root: "g5", limit: 3), ["b5_0", "b5_1", "b5_2"])
+    }
+
+    /// Document order: ids come back in the tree's walk order, whatever the query shape.
+    func testDocumentOrder() throws {
+        let store = try Self.store()
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        var order: [String: Int] = [:]
+        store.tree.walk { n, _ in order[n.id] = order.count; return true }
+        for q in ["header, switch, button:first", "group > *:has(+ switch)", "text ~ switch, header ~ text:last", "group >> button:last, group:first"] {
+            let ids = QueryEngine.find(try Selector(parsing: q), in: ctx)
+            let pos = ids.map { order[$0]! }
+            XCTAssertEqual(pos, pos.sorted(), q)
+            XCTAssertEqual(Set(ids).count, ids.count, q)
+        }
+    }
+
+    /// Lookups by identifier use the index: far cheaper than a scan over every node.
+    func testLookupsAreFast() throws {
+        let store = try Self.store()
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        _ = ctx.index
+        let byID = try Selector(parsing: "#\"btn.250.7\"")
+        let scan = try Selector(parsing: "[label=\"Button 7\"]")
+        let clock = ContinuousClock()
+        let n = 200
+        let tID = clock.measure { for _ in 0..<n { _ = QueryEngine.find(byID, in: ctx) } }
+        let tScan = clock.measure { for _ in 0..<n { _ = QueryEngine.find(scan, in: ctx) } }
+        XCTAssertLessThan(tID * 20, tScan, "by-id \(tID / n) vs full scan \(tScan / n)")
+        XCTAssertLessThan(tID / n, .milliseconds(1))
+    }
+}
