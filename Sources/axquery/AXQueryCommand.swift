@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import AXJSON
+import AXQuery
+import AXRPC
+import AXTransport
+
+@main
+struct AXQueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "axquery",
+        abstract: "Query and drive the accessibility trees an axserver mirrors (or a saved hierarchy / Appium page source).",
+        discussion: """
+        Selectors are the CSS-like language of Specs/selectors.md: roles, #identifier, [attribute op value], :pseudo-classes and the combinators ' ', '>', '+', '~', '>>'.
+
+        The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot or an Appium XCUITest XML page source.
+
+        Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
+
+        Examples:
+          axquery 'button[label="Edit"]'               (same as: axquery find ...)
+          axquery one '#"cell.wifi"'
+          axquery tree --depth 2
+          axquery do activate 'segmentedControl > button[label="Dark"]'
+          axquery wait alert --state visible --timeout 5s
+          axquery count cell --file page-source.xml
+        """,
+        version: AXMethods.serverVersion,
+        subcommands: [Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
+                      Watch.self, Diff.self, Explain.self, Apps.self],
+        defaultSubcommand: Find.self)
+}
+
+// MARK: - Options shared by every command
+
+struct GlobalOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID.sock).",
+                               valueName: "path"), completion: .file())
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Connect over loopback TCP instead of the Unix socket.", valueName: "host:port"))
+    var tcp: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("File whose first line is the TCP token.", valueName: "file"),
+            completion: .file())
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("The app to query (id or name; default: the first registered app).", valueName: "id"))
+    var app: String?
+
+    @Flag(help: "Print machine-readable JSON: the server's result, or {\"error\": {...}} on failure.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "No ANSI colours (also: $NO_COLOR, or stdout not a terminal).")
+    var noColor = false
+
+    func validate() throws {
+        if tcp != nil && socket != nil { throw ValidationError("use either --socket or --tcp, not both") }
+        if tokenFile != nil && tcp == nil { throw ValidationError("--token-file goes with --tcp") }
+    }
+
+    /// The address to connect to and the TCP token, if any.
+    func address() throws(CLIFailure) -> (String, String?) {
+        if let tcp {
+            let hp = tcp.hasPrefix("tcp:") ? String(tcp.dropFirst(4)) : tcp
+            var token: String?
+            if let tf = tokenFile { token = try FileIO.token(tf) }
+            else if let t = getenv("AXSERVER_TOKEN"), t.pointee != 0 { token = String(cString: t) }
+            else { throw CLIFailure(Exit.connection, "--tcp needs --token-file (or $AXSERVER_TOKEN)") }
+            return ("tcp:" + hp, token)
+        }
+        if let socket { return (socket.hasPrefix("unix:") ? socket : "unix:" + socket, nil) }
+        if let s = getenv("AXSERVER_SOCKET"), s.pointee != 0 {
+            let p = String(cString: s)
+            return (p.hasPrefix("unix:") || p.hasPrefix("tcp:") ? p : "unix:" + p, nil)
+        }
+        return ("unix:" + RPCServer.defaultSocketPath(), nil)
+    }
+}
+
+struct FileOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Work offline on a file: a JSON hierarchy snapshot or an Appium XCUITest XML page source.",
+                               valueName: "path"), completion: .file(extensions: ["json", "xml"]))
+    var file: String?
+}
+
+// MARK: - The context a command runs in
+
+final class Context {
+    let global: GlobalOptions
+    let backend: any Backend
+    let palette: Palette
+    var json: Bool { global.json }
+
+    init(_ global: GlobalOptions, file: String? = nil) throws(CLIFailure) {
+        self.global = global
+        self.palette = global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor)
+        if let file {
+            backend = try Context.offline(file)
+        } else {
+            let (address, token) = try global.address()
+            backend = try RemoteBackend(address: address, token: token)
+        }
+    }
+
+    static func offline(_ path: String) throws(CLIFailure) -> OfflineBackend {
+        let bytes = try FileIO.read(path)
+        var k = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
+        while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
+        let name = String(path.split(separator: "/").last ?? "file")
+        if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
+            return try OfflineBackend(snapshot: AppiumConverter.convert(bytes), appName: name)
+        }
+        let j: JSON
+        do { j = try JSON.parse(bytes) } catch {
+            throw CLIFailure(Exit.refused, "'\(path)' is neither JSON nor XML: \(error)")
+        }
+        // Accept a snapshot, or a saved hierarchy.set request / params.
+        var snap = j
+        if let p = j["params"], p["windows"] != nil { snap = p }
+        guard snap["windows"] != nil else {
+            throw CLIFailure(Exit.refused, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
+        }
+        return try OfflineBackend(snapshot: snap, appName: name)
+    }
+
+    /// Calls a method with `app` filled in; maps errors to CLI failures.
+    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30)) throws(CLIFailure) -> JSON {
+        var p = params
+        if let app = global.app, p["app"] == nil { p["app"] = .string(app) }
+        do { return try backend.call(method, .object(p), timeout: timeout) } catch {
+            throw Context.failure(error)
+        }
+    }
+
+    /// Turns a server error into one clear line plus useful details.
+    static func failure(_ e: RPCError) -> CLIFailure {
+        let code = Exit.code(for: e)
+        var details: [String] = []
+        var message = e.message
+        switch e.code {
+        case RPCError.Code.invalidSelector:
+            if let sel = e.data?["selector"]?.stringValue, let pos = e.data?["position"]?.intValue {
+                details = Context.caret(sel, pos)
+            }
+        case RPCError.Code.ambiguousMatch:
+            for c in e.data?["candidates"]?.arrayValue ?? [] {
+                var s = (c["id"]?.stringValue ?? "?") + "  " + (c["role"]?.stringValue ?? "")
+                if let l = c["label"]?.stringValue { s += " " + Render.quoted(l) }
+                if let i = c["identifier"]?.stringValue { s += " " + Render.idSelector(i) }
+                s += "  " + Render.frame(c["frame"])
+                details.append(s)
+            }
+            if let n = e.data?["count"]?.intValue, n > details.count { details.append("… and \(n - details.count) more") }
+        case RPCError.Code.noSuchElement:
+            details = Context.nearMissLines(e.data?["explain"])
+        case RPCError.Code.timeout:
+            if let last = e.data?["lastState"], !last.isNull {
+                details.append("last state: " + Render.describe(last, Palette(on: false)))
+            } else if e.data?["lastState"] != nil {
+                details.append("last state: no element")
+            }
+        case RPCError.Code.invalidParams where code == Exit.connection:
+            message = e.message
+        default:
+            break
+        }
+        return CLIFailure(code, message, details: details, rpc: e)
+    }
+
+    /// `did you mean` lines from a query.explain result.
+    static func nearMissLines(_ explain: JSON?) -> [String] {
+        guard let explain else { return [] }
+        var out: [String] = []
+        for chain in explain["chains"]?.arrayValue ?? [] {
+            for step in chain["steps"]?.arrayValue ?? [] {
+                guard let misses = step["nearMisses"]?.arrayValue, !misses.isEmpty else { continue }
+                out.append("no \(step["description"]?.stringValue ?? "match") at \(step["selector"]?.stringValue ?? "")")
+                for m in misses {
+                    let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                    out.append("did you mean: \(m["description"]?.stringValue ?? "")  (\(m["change"]?.stringValue ?? ""); \(m["count"]?.intValue ?? 0) match\(m["count"]?.intValue == 1 ? "" : "es"): \(ids))")
+                }
+            }
+        }
+        return out
+    }
+
+    /// The selector with a caret under the offending character.
+    static func caret(_ selector: String, _ position: Int) -> [String] {
+        let shown = selector.map { $0 == "\n" || $0 == "\t" ? " " : $0 }
+        return [String(shown), String(repeating: " ", count: max(0, min(position, shown.count))) + "^"]
+    }
+
+    /// Parses a selector locally (same parser as the server): exit 3 with a caret before any connection.
+    static func validate(_ selector: String) throws(CLIFailure) {
+        do { _ = try Selector(parsing: selector) } catch {
+            throw CLIFailure(Exit.invalidSelector, "invalid selector: \(error.message)", details: caret(selector, error.position),
+                             rpc: RPCError.invalidSelector(error.description, data: [
+                                "position": JSON(error.position), "expected": .string(error.expected),
+                                "found": .string(error.found), "selector": .string(selector)]))
+        }
+    }
+}
+
+/// Runs a command body with uniform error reporting.
+func runReporting(json: Bool, _ body: () throws -> Void) throws {
+    do { try body() } catch let f as CLIFailure {
+        throw f.report(json: json)
+    }
+}
+
+/// Parses durations like `5s`, `500ms`, `1.5s`, `2m` (a bare number is seconds).
+struct DurationArg: ExpressibleByArgument, Sendable {
+    var milliseconds: Int
+    init?(argument: String) {
+        let s = argument.lowercased()
+        var num = Substring(s), scale = 1000.0
+        if s.hasSuffix("ms") { num = num.dropLast(2); scale = 1 }
+        else if s.hasSuffix("s") { num = num.dropLast(1) }
+        else if s.hasSuffix("m") { num = num.dropLast(1); scale = 60_000 }
+        guard let d = Double(num), d.isFinite, d >= 0, d * scale <= 600_000 else { return nil }
+        milliseconds = Int((d * scale).rounded())
+    }
+    static var defaultCompletionKind: CompletionKind { .list(["500ms", "1s", "5s", "30s"]) }
+}
+
+/// The target of single-element commands: a selector, or `--id`.
+func targetJSON(selector: String?, id: String?) throws(CLIFailure) -> JSON {
+    if let id { return ["id": .string(id)] }
+    guard let selector else { throw CLIFailure(Exit.usage, "give a selector or --id") }
+    try Context.validate(selector)
+    return ["selector": .string(selector)]
+}

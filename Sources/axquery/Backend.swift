@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AXHub
+import AXJSON
+import AXRPC
+import AXTransport
+
+/// Where a command's JSON-RPC calls go: a live server over its socket, or an in-process server holding a file.
+protocol Backend: AnyObject {
+    func call(_ method: String, _ params: JSON?, timeout: Duration) throws(RPCError) -> JSON
+}
+
+/// A live server: one blocking connection (no NIO threads), `initialize` once, then the command's calls.
+final class RemoteBackend: Backend {
+    let client: SyncRPCClient
+    let address: String
+
+    init(address: String, token: String?) throws(CLIFailure) {
+        self.address = address
+        do { client = try SyncRPCClient(address: address) } catch {
+            throw CLIFailure(Exit.connection, "cannot connect to the server: \(error.message)",
+                             details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
+        }
+        var params: JSONObject = ["role": "automation", "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)]]
+        if let token { params["token"] = .string(token) }
+        do { _ = try client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
+            throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
+        }
+    }
+
+    func call(_ method: String, _ params: JSON?, timeout: Duration) throws(RPCError) -> JSON {
+        try client.call(method, params, timeout: timeout)
+    }
+}
+
+/// A file evaluated in-process: the same hub, store, derivation, selector engine and method table as the server.
+final class OfflineBackend: Backend {
+    let router = RPCRouter()
+    let hub = Hub(actionTimeout: .seconds(1))
+    let session: RPCSession
+    private var nextID = 1
+
+    init(snapshot: JSON, appName: String) throws(CLIFailure) {
+        AXMethods.install(on: router, hub: hub)
+        session = RPCSession(peer: OfflinePeer())
+        let app = hub.registerApp(name: appName, provider: nil)
+        do { try hub.setSnapshot(app: app, snapshot) } catch {
+            throw CLIFailure(Exit.refused, "the file is not a valid hierarchy: \(error)")
+        }
+        _ = try? call("initialize", ["role": "automation"], timeout: .seconds(1))
+    }
+
+    func call(_ method: String, _ params: JSON?, timeout: Duration) throws(RPCError) -> JSON {
+        let id = nextID
+        nextID += 1
+        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
+        switch router.handleSync(frame: frame, session: session) {
+        case .reply(let bytes):
+            guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
+            switch RPCInbound.classify(msg) {
+            case .response(_, let r): return try r.get()
+            default: throw RPCError.internalError("unexpected reply")
+            }
+        case .noReply:
+            throw RPCError.internalError("no reply")
+        case .needsAsync:
+            throw RPCError.invalidRequest("'\(method)' needs a live server (it is not available with --file)",
+                                          data: ["method": .string(method)])
+        }
+    }
+}
+
+/// The in-process server's view of the CLI (no server->client requests are ever made offline).
+final class OfflinePeer: RPCPeer, @unchecked Sendable {
+    let connectionID: UInt64 = 1
+    func notify(_ method: String, _ params: JSON?) {}
+    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
+        throw RPCError.methodNotFound(method)
+    }
+    func close() {}
+    var isClosed: Bool { false }
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
+}
+
+/// Reads a whole file with POSIX calls.
+enum FileIO {
+    static func read(_ path: String) throws(CLIFailure) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw CLIFailure(Exit.refused, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIFailure(Exit.refused, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > 256 << 20 { throw CLIFailure(Exit.refused, "'\(path)' is larger than 256 MiB") }
+        }
+        return out
+    }
+
+    /// The first line of a token file, without trailing whitespace.
+    static func token(_ path: String) throws(CLIFailure) -> String {
+        let bytes = try read(path)
+        let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        var s = String(decoding: line, as: UTF8.self)
+        while let last = s.last, last.isWhitespace { s.removeLast() }
+        guard !s.isEmpty else { throw CLIFailure(Exit.connection, "the token file '\(path)' is empty") }
+        return s
+    }
+}

@@ -1,0 +1,518 @@
+import ArgumentParser
+import AXJSON
+import AXRPC
+
+// MARK: - find / one / count
+
+struct Find: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the elements matching a selector (the default command).",
+        discussion: """
+        Prints one line per match in document order: id, role, label, value, #identifier, flags, frame. Exits 1 when nothing matches (with near misses on stderr).
+
+        Examples:
+          axquery find button
+          axquery find 'cell:has(switch[value="on"])'
+          axquery find 'text[label*="wi" i]' --limit 5 --json
+          axquery find '#edit' --file snapshot.json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Argument(help: "The selector.") var selector: String
+    @Option(help: "Search only inside the element this selector resolves to.") var root: String?
+    @Option(help: "At most this many results.") var limit: Int?
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            try Context.validate(selector)
+            if let root { try Context.validate(root) }
+            let ctx = try Context(global, file: offline.file)
+            var p: JSONObject = ["selector": .string(selector)]
+            if let root { p["root"] = ["selector": .string(root)] }
+            if let limit { p["limit"] = JSON(limit) }
+            let r = try ctx.call("query.find", p)
+            let els = r["elements"]?.arrayValue ?? []
+            if ctx.json { Out.json(r) } else {
+                for e in els { Out.line(Render.listLine(e, ctx.palette)) }
+                if let t = r["truncated"], let l = t["limit"]?.intValue { Out.err("showing the first \(l) matches (--limit)") }
+            }
+            if els.isEmpty {
+                var details: [String] = []
+                if !ctx.json, let ex = try? ctx.call("query.explain", p) { details = Context.nearMissLines(ex) }
+                throw CLIFailure(Exit.noMatch, "no element matches \(r["selector"]?.stringValue ?? selector)", details: details)
+                    .quiet(ctx.json)
+            }
+        }
+    }
+}
+
+struct One: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Resolve a selector to exactly one element (strict).",
+        discussion: """
+        Several matches are narrowed to the onscreen ones; if more than one is left the command exits 2 and lists the candidates on stderr. No match exits 1 with near misses.
+
+        Examples:
+          axquery one '#"cell.wifi"'
+          axquery one 'button[label="Edit"]' --json
+          axquery one switch      # exit 2: two switches
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Argument(help: "The selector.") var selector: String
+    @Option(help: "Search only inside the element this selector resolves to.") var root: String?
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            try Context.validate(selector)
+            let ctx = try Context(global, file: offline.file)
+            var p: JSONObject = ["selector": .string(selector)]
+            if let root { p["root"] = ["selector": .string(root)] }
+            let r = try ctx.call("query.one", p)
+            if ctx.json { Out.json(r) } else { Out.line(Render.listLine(r, ctx.palette)) }
+        }
+    }
+}
+
+struct Count: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the number of elements matching a selector.",
+        discussion: """
+        Like grep -c: prints the count, and exits 1 when it is 0.
+
+        Examples:
+          axquery count cell
+          axquery count ':trait(header)' --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Argument(help: "The selector.") var selector: String
+    @Option(help: "Count only inside the element this selector resolves to.") var root: String?
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            try Context.validate(selector)
+            let ctx = try Context(global, file: offline.file)
+            var p: JSONObject = ["selector": .string(selector)]
+            if let root { p["root"] = ["selector": .string(root)] }
+            let r = try ctx.call("query.count", p)
+            let n = r["count"]?.intValue ?? 0
+            if ctx.json { Out.json(r) } else { Out.line(String(n)) }
+            if n == 0 { throw ExitCode(Exit.noMatch) }
+        }
+    }
+}
+
+// MARK: - tree / get / explain
+
+enum TreeFormat: String, ExpressibleByArgument, CaseIterable, Sendable { case text, json, xml }
+
+struct Tree: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the accessibility tree.",
+        discussion: """
+        text (the default) is one element per line, indented by depth, coloured on a terminal. json is tree.get's result; xml is the Appium XCUITest-style page source of the whole tree.
+
+        Examples:
+          axquery tree
+          axquery tree --depth 1 --no-color
+          axquery tree --root '#settingsTable' --frames
+          axquery tree --format xml > page.xml
+          axquery tree --file page.xml
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Option(help: "text, json or xml.") var format: TreeFormat = .text
+    @Option(help: "Start at the element this selector resolves to.") var root: String?
+    @Option(help: "Levels below the root(s) to include (0 = the root only).") var depth: Int?
+    @Flag(help: "Show screen frames.") var frames = false
+
+    func validate() throws {
+        if let depth, depth < 0 { throw ValidationError("--depth must not be negative") }
+        if format == .xml && (root != nil || depth != nil) {
+            throw ValidationError("--root and --depth apply to the text and json formats (xml is always the whole tree)")
+        }
+    }
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            if let root { try Context.validate(root) }
+            let ctx = try Context(global, file: offline.file)
+            var p: JSONObject = ["format": .string(format == .xml ? "xml" : "json")]
+            if let root { p["root"] = ["selector": .string(root)] }
+            if let depth { p["depth"] = JSON(depth) }
+            let r = try ctx.call("tree.get", p)
+            if ctx.json || format == .json { Out.json(r); return }
+            if format == .xml { fputsOut(r["xml"]?.stringValue ?? ""); return }
+            var out = ""
+            func walk(_ n: JSON, _ d: Int) {
+                out += String(repeating: "  ", count: d) + Render.describe(n, ctx.palette)
+                if frames { out += " " + ctx.palette.dim(Render.frame(n["frame"])) }
+                out += "\n"
+                for c in n["children"]?.arrayValue ?? [] { walk(c, d + 1) }
+                if let t = n["truncated"], let k = t["omitted"]?.intValue {
+                    out += String(repeating: "  ", count: d + 1) + ctx.palette.dim("… \(k) more (\(t["kind"]?.stringValue ?? "truncated"))") + "\n"
+                }
+            }
+            for w in r["windows"]?.arrayValue ?? [] { walk(w, 0) }
+            fputsOut(out)
+        }
+    }
+}
+
+func fputsOut(_ s: String) { Out.write(s) }
+
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show every attribute of one element (by selector, strict, or by --id).",
+        discussion: """
+        Examples:
+          axquery get '#"cell.wifi"'
+          axquery get --id wifiSwitch --json
+          axquery get 'segmentedControl > button[label="Dark"]'
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Argument(help: "The selector (omit with --id).") var selector: String?
+    @Option(help: "The element id instead of a selector.") var id: String?
+
+    func validate() throws {
+        if (selector == nil) == (id == nil) { throw ValidationError("give either a selector or --id") }
+    }
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            let target = try targetJSON(selector: selector, id: id)
+            let ctx = try Context(global, file: offline.file)
+            let r = try ctx.call("element.get", ["target": target])
+            if ctx.json { Out.json(r); return }
+            Out.line(Render.describe(r, ctx.palette))
+            for (k, v) in r.objectValue ?? [:] {
+                Out.line(ctx.palette.dim(k + ":") + " " + Render.attribute(v))
+            }
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explain a selector: match counts after each step, and near misses where it fails.",
+        discussion: """
+        Exits 1 when the selector matches nothing (the explanation is still printed).
+
+        Examples:
+          axquery explain 'cell > switch[label="Wifi"]'
+          axquery explain 'button[label="Sumbit"]' --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var offline: FileOption
+    @Argument(help: "The selector.") var selector: String
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            try Context.validate(selector)
+            let ctx = try Context(global, file: offline.file)
+            let r = try ctx.call("query.explain", ["selector": .string(selector)])
+            let count = r["count"]?.intValue ?? 0
+            if ctx.json { Out.json(r) } else {
+                let p = ctx.palette
+                Out.line(r["summary"]?.stringValue ?? "")
+                for chain in r["chains"]?.arrayValue ?? [] {
+                    Out.line(p.role(chain["selector"]?.stringValue ?? "") + "  " + p.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
+                    for step in chain["steps"]?.arrayValue ?? [] {
+                        let comb = step["combinator"]?.stringValue.map { Render.combinator($0) } ?? ""
+                        let n = step["count"]?.intValue ?? 0
+                        Out.line("  " + String(n).leftPad(5) + "  " + comb + (step["description"]?.stringValue ?? ""))
+                        for m in step["nearMisses"]?.arrayValue ?? [] {
+                            let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                            Out.line("         " + p.value("~ \(m["count"]?.intValue ?? 0) \(m["description"]?.stringValue ?? "")")
+                                     + p.dim("  (\(m["change"]?.stringValue ?? ""): \(ids))"))
+                        }
+                    }
+                }
+                let ms = (r["matches"]?.arrayValue ?? []).compactMap(\.stringValue)
+                if !ms.isEmpty { Out.line("matches: " + ms.joined(separator: ", ") + (count > ms.count ? ", …" : "")) }
+            }
+            if count == 0 { throw ExitCode(Exit.noMatch) }
+        }
+    }
+}
+
+// MARK: - wait / do / focus
+
+struct Wait: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Wait until an element reaches a state (event-driven on the server, no polling).",
+        discussion: """
+        States: attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label (value and label need --value). Exits 4 on timeout, printing the last state seen.
+
+        Examples:
+          axquery wait alert --state visible --timeout 5s
+          axquery wait '#alert' --state detached --timeout 500ms
+          axquery wait '#wifiSwitch' --state value --value off
+        """)
+    enum State: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
+    }
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The selector.") var selector: String
+    @Option(help: "The state to wait for.") var state: State = .attached
+    @Option(help: "The expected value (for --state value or label).") var value: String?
+    @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout = DurationArg(argument: "5s")!
+
+    func validate() throws {
+        if (state == .value || state == .label) && value == nil { throw ValidationError("--state \(state.rawValue) needs --value") }
+    }
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            try Context.validate(selector)
+            let ctx = try Context(global)
+            var p: JSONObject = ["target": ["selector": .string(selector)], "state": .string(state.rawValue),
+                                 "timeoutMs": JSON(timeout.milliseconds)]
+            if let value { p["value"] = .string(value) }
+            let r = try ctx.call("wait.for", p, timeout: .milliseconds(timeout.milliseconds + 10_000))
+            if ctx.json { Out.json(r); return }
+            var s = "\(state.rawValue) after \(r["waitedMs"]?.intValue ?? 0) ms"
+            if let e = r["element"] { s += ": " + Render.listLine(e, ctx.palette) }
+            Out.line(s)
+        }
+    }
+}
+
+struct DoAction: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "do",
+        abstract: "Perform an accessibility action on one element.",
+        discussion: """
+        Actions: activate, increment, decrement, scroll (--direction), escape, magic-tap, custom (--name), set-value (--value), type (--text), tap (through hit testing, or --point X,Y). The target must resolve to exactly one element; escape and magic-tap default to the focused element. Exits 6 when the element is not interactable, does not support the action, or did not handle it.
+
+        Examples:
+          axquery do activate '#"cell.wifi"'
+          axquery do activate 'segmentedControl > button[label="Dark"]'
+          axquery do increment '#copies'
+          axquery do set-value '#textSize' --value 0.8
+          axquery do type '#deviceName' --text 'Kitchen'
+          axquery do custom '#"cell.display"' --name 'Add to Favorites'
+          axquery do scroll '#settingsTable' --direction down
+          axquery do escape
+          axquery do tap --point 200,400
+        """)
+    enum Action: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case activate, increment, decrement, scroll, escape, magicTap = "magic-tap", custom
+        case setValue = "set-value", type, tap
+
+        var method: String {
+            switch self {
+            case .activate: return "action.activate"
+            case .increment: return "action.increment"
+            case .decrement: return "action.decrement"
+            case .scroll: return "action.scroll"
+            case .escape: return "action.escape"
+            case .magicTap: return "action.magicTap"
+            case .custom: return "action.custom"
+            case .setValue: return "action.setValue"
+            case .type: return "action.typeText"
+            case .tap: return "action.tap"
+            }
+        }
+    }
+    enum Direction: String, ExpressibleByArgument, CaseIterable, Sendable { case up, down, left, right, next, previous }
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The action.") var action: Action
+    @Argument(help: "The selector of the target element.") var selector: String?
+    @Option(help: "The target's element id instead of a selector.") var id: String?
+    @Option(help: "scroll: up, down, left, right, next or previous.") var direction: Direction?
+    @Option(help: "custom: the custom action's name or id.") var name: String?
+    @Option(help: "set-value: the new value (sent as a number when it is one, unless --string).") var value: String?
+    @Flag(help: "set-value: send --value as a string even when it looks like a number.") var string = false
+    @Option(help: "type: the text to type.") var text: String?
+    @Option(help: "tap: screen coordinates X,Y instead of a target.") var point: String?
+    @Flag(help: "Skip the visible/enabled/hittable checks.") var force = false
+
+    func validate() throws {
+        switch action {
+        case .scroll where direction == nil: throw ValidationError("scroll needs --direction")
+        case .custom where name == nil: throw ValidationError("custom needs --name")
+        case .setValue where value == nil: throw ValidationError("set-value needs --value")
+        case .type where text == nil: throw ValidationError("type needs --text")
+        case .tap where point == nil && selector == nil && id == nil: throw ValidationError("tap needs a selector, --id or --point")
+        case .escape, .magicTap, .tap: break
+        default:
+            if selector == nil && id == nil { throw ValidationError("\(action.rawValue) needs a selector or --id") }
+        }
+        if selector != nil && id != nil { throw ValidationError("give a selector or --id, not both") }
+        if let point, parsePoint(point) == nil { throw ValidationError("--point must be X,Y (numbers)") }
+    }
+
+    func parsePoint(_ s: String) -> (Double, Double)? {
+        let parts = s.split(separator: ",")
+        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters()), let y = Double(parts[1].trimmingCharacters()),
+              x.isFinite, y.isFinite else { return nil }
+        return (x, y)
+    }
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            var p: JSONObject = [:]
+            if selector != nil || id != nil { p["target"] = try targetJSON(selector: selector, id: id) }
+            if let point, let (x, y) = parsePoint(point) { p["point"] = ["x": .number(x), "y": .number(y)] }
+            if let direction { p["direction"] = .string(direction.rawValue) }
+            if let name { p["name"] = .string(name) }
+            if let value {
+                if !string, let d = Double(value), d.isFinite { p["value"] = .number(d) } else { p["value"] = .string(value) }
+            }
+            if let text { p["text"] = .string(text) }
+            if force { p["force"] = true }
+            let ctx = try Context(global)
+            let r = try ctx.call(action.method, p)
+            if ctx.json { Out.json(r) }
+            let element = r["element"]?.stringValue ?? "the app"
+            guard r["performed"]?.boolValue == true else {
+                throw CLIFailure(Exit.refused, "\(element) did not handle '\(action.rawValue)'").quiet(ctx.json)
+            }
+            if !ctx.json {
+                var s = "\(action.rawValue): \(element)"
+                if let a = r["revisionBefore"]?.intValue, let b = r["revisionAfter"]?.intValue { s += "  (revision \(a) → \(b))" }
+                Out.line(s)
+            }
+        }
+    }
+}
+
+struct Focus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the accessibility focus, or move it to an element.",
+        discussion: """
+        Examples:
+          axquery focus
+          axquery focus '#deviceName'
+          axquery focus --clear
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Move the focus to the element this selector resolves to.") var selector: String?
+    @Flag(help: "Clear the focus.") var clear = false
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            if let selector { try Context.validate(selector) }
+            let ctx = try Context(global)
+            if selector != nil || clear {
+                var p: JSONObject = [:]
+                if let selector { p["target"] = ["selector": .string(selector)] }
+                let r = try ctx.call("focus.set", p)
+                if ctx.json { Out.json(r) } else { Out.line("focused: " + (r["focused"]?.stringValue ?? "nothing")) }
+                return
+            }
+            let r = try ctx.call("focus.get")
+            if ctx.json { Out.json(r); return }
+            if let e = r["element"], !e.isNull { Out.line(Render.listLine(e, ctx.palette)) } else { Out.line("(nothing focused)") }
+        }
+    }
+}
+
+// MARK: - diff / apps
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what changed in the tree between two revisions (tree.diff).",
+        discussion: """
+        TO defaults to the current revision. Lines: '+ id' added, '- id' removed, '> id' moved, '~ id: attributes' updated.
+
+        Examples:
+          axquery diff 1
+          axquery diff 3 5 --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The older revision.") var from: Int
+    @Argument(help: "The newer revision (default: current).") var to: Int?
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            let ctx = try Context(global)
+            var p: JSONObject = ["fromRevision": JSON(from)]
+            if let to { p["toRevision"] = JSON(to) }
+            let r = try ctx.call("tree.diff", p)
+            if ctx.json { Out.json(r); return }
+            let pal = ctx.palette
+            Out.line("revision \(r["fromRevision"]?.intValue ?? from) → \(r["toRevision"]?.intValue ?? 0)")
+            var any = false
+            for id in (r["added"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line(pal.label("+ " + id)); any = true }
+            for id in (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line(pal.flag("- " + id)); any = true }
+            for id in (r["moved"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line("> " + id); any = true }
+            for (id, attrs) in r["updated"]?.objectValue ?? [:] {
+                Out.line(pal.value("~ " + id) + ": " + (attrs.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
+                any = true
+            }
+            if r["windowsChanged"]?.boolValue == true { Out.line("windows changed"); any = true }
+            if !any { Out.line("no changes") }
+        }
+    }
+}
+
+struct Apps: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the apps the server mirrors.",
+        discussion: """
+        Examples:
+          axquery apps
+          axquery apps --json
+        """)
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            let ctx = try Context(global)
+            let r = try ctx.call("apps.list")
+            if ctx.json { Out.json(r); return }
+            for a in r.arrayValue ?? [] {
+                var s = (a["id"]?.stringValue ?? "?")
+                if let n = a["name"]?.stringValue, n != a["id"]?.stringValue { s += "  (\(n))" }
+                s += "  revision=\(a["revision"]?.intValue ?? 0) elements=\(a["elements"]?.intValue ?? 0)"
+                if let f = a["focused"]?.stringValue { s += " focused=\(f)" }
+                Out.line(s)
+            }
+        }
+    }
+}
+
+extension CLIFailure {
+    /// With --json the result was already printed: only the stderr line, no second JSON document.
+    func quiet(_ json: Bool) -> CLIFailure {
+        var c = self
+        c.suppressJSON = json
+        return c
+    }
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}
+
+extension Render {
+    /// The selector token for a combinator's name in explain output.
+    static func combinator(_ name: String) -> String {
+        switch name {
+        case "child": return "> "
+        case "nextSibling": return "+ "
+        case "laterSibling": return "~ "
+        case "within": return ">> "
+        default: return ""
+        }
+    }
+
+    /// An attribute value for `get`: strings bare, string lists comma-joined, the rest compact JSON.
+    static func attribute(_ v: JSON) -> String {
+        switch v {
+        case .string(let s): return s
+        case .number(let d): return number(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .array(let a) where a.allSatisfy({ $0.stringValue != nil }):
+            return a.compactMap(\.stringValue).joined(separator: ", ")
+        case .object where v["x"] != nil && v["width"] != nil: return frame(v)
+        default: return v.jsonString
+        }
+    }
+}
