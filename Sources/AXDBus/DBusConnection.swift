@@ -1,0 +1,673 @@
+import CDBus
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an object handler wants AXDBus to do with a method call.
+public enum DBusMethodResult: Sendable {
+    /// Send this reply (made with `message.makeReply()`); a reply with a marshalling error becomes a `Failed` error reply.
+    case reply(DBusMessage)
+    /// Send an error reply.
+    case error(DBusError)
+    /// The handler took care of it (replied itself, or it was a signal / no reply wanted).
+    case handled
+    /// Not for this handler: libdbus tries other handlers and finally replies `UnknownMethod`.
+    case notHandled
+}
+
+/// Handles messages for an exported object path (or subtree). Runs on the connection's loop thread;
+/// must not block. Throwing a `DBusError` sends it as the error reply; any other error becomes `Failed`.
+public typealias DBusMethodHandler = @Sendable (DBusMessage) throws -> DBusMethodResult
+
+/// Receives signals that passed a `DBusSignalFilter` (on the loop thread).
+public typealias DBusSignalHandler = @Sendable (DBusMessage) -> Void
+
+/// Reply callback of an asynchronous call (always invoked on the loop thread, exactly once).
+public typealias DBusReplyHandler = @Sendable (Result<DBusMessage, DBusError>) -> Void
+
+/// Which incoming signals a signal handler wants (nil = any). `sender` is compared literally with the
+/// message's sender, which is always a *unique* name (":1.7") or `org.freedesktop.DBus`.
+public struct DBusSignalFilter: Sendable {
+    public var sender: String?
+    public var path: String?
+    public var interface: String?
+    public var member: String?
+
+    public init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
+        self.sender = sender; self.path = path; self.interface = interface; self.member = member
+    }
+
+    func matches(_ m: DBusMessage) -> Bool {
+        if let interface, !m.hasInterface(interface) { return false }
+        if let member, !m.hasMember(member) { return false }
+        if let path, !m.hasPath(path) { return false }
+        if let sender, m.sender != sender { return false }
+        return true
+    }
+
+    /// The bus match rule (`type='signal',…`) for the same filter, with optional `arg0` match.
+    public func matchRule(arg0: String? = nil) -> String {
+        var parts = ["type='signal'"]
+        func q(_ k: String, _ v: String?) { if let v { parts.append("\(k)='\(DBusSignalFilter.escape(v))'") } }
+        q("sender", sender); q("path", path); q("interface", interface); q("member", member); q("arg0", arg0)
+        return parts.joined(separator: ",")
+    }
+
+    /// Match-rule value escaping: a quote is written as `'\''`.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s { if ch == "'" { out += "'\\''" } else { out.append(ch) } }
+        return out
+    }
+}
+
+/// Token returned by `addSignalHandler`; pass it to `removeSignalHandler`.
+public struct DBusSignalHandlerToken: Sendable, Hashable { let id: UInt64 }
+
+/// `RequestName` outcome.
+public enum DBusRequestNameReply: UInt32, Sendable {
+    case primaryOwner = 1, inQueue = 2, exists = 3, alreadyOwner = 4
+}
+
+/// Makes `dbus_threads_init_default()` run exactly once, before any libdbus use.
+private let libdbusThreadsInitialized: Bool = {
+    dbus_threads_init_default() != 0
+}()
+
+/// A private libdbus connection with its own event-loop thread.
+///
+/// * `open(address:)` = `dbus_connection_open_private` + `dbus_bus_register` (Hello); `sessionBus()` uses
+///   `$DBUS_SESSION_BUS_ADDRESS` (never libdbus's X11 autolaunch).
+/// * The loop thread polls the socket and an eventfd, reads/writes with `dbus_connection_read_write(c, 0)`
+///   and dispatches; object handlers, signal handlers, reply callbacks and `perform` closures all run on it.
+/// * `send`, `call`, `callAsync`, `emitSignal`, `perform`, `register…` are safe from any thread.
+/// * Blocking `call` from a non-loop thread is implemented as an async call + semaphore, so only the loop
+///   thread ever waits on the socket (libdbus's own blocking call from a second thread would steal the
+///   socket's I/O path and stall the loop's replies).
+/// * Call `close()` when done: the loop thread keeps the connection alive until then.
+///
+/// Sendable: every mutable Swift state is behind a `Mutex`/`Atomic`; the `DBusConnection*` is used through
+/// libdbus's thread-safe API (after `dbus_threads_init_default`) and is only unref'd in `deinit`.
+public final class DBusConnection: @unchecked Sendable {
+    /// The underlying `DBusConnection*` (valid until this object is deinitialized).
+    public let pointer: OpaquePointer
+    /// Unique bus name (":1.42"), or "" for a peer-to-peer connection that did not register.
+    public let uniqueName: String
+
+    private let socketFD: Int32
+    private let wakeFD: Int32
+    private let wakePending = Atomic<Bool>(false)
+    private let loopThread = Atomic<UInt>(0)
+    private let loopRunning = Atomic<Bool>(false)
+
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var stopping = false
+        var closed = false
+        var pending: [ObjectIdentifier: PendingCall] = [:]
+        var signalHandlers: [(UInt64, DBusSignalFilter, DBusSignalHandler)] = []
+        var nextHandlerID: UInt64 = 1
+        var disconnectHandlers: [@Sendable () -> Void] = []
+        var disconnectReported = false
+        var thread: pthread_t? = nil
+    }
+    private let state = Mutex(State())
+
+    // MARK: Opening
+
+    /// Opens a private connection to `address`; with `registerOnBus` (the default) sends Hello.
+    /// - Parameter startLoop: run the event-loop thread (needed for handlers, signals and async calls).
+    ///   Without it only blocking calls work (each does its own I/O) — used for the benchmark's raw client.
+    public static func open(address: String, registerOnBus: Bool = true, startLoop: Bool = true) throws(DBusError) -> DBusConnection {
+        _ = libdbusThreadsInitialized
+        var err = CDBus.DBusError()
+        dbus_error_init(&err)
+        guard !DBusNames.containsNUL(address),
+              let c = address.withCString({ dbus_connection_open_private($0, &err) }) else {
+            throw DBusError.take(&err, fallback: "cannot connect to \(address)")
+        }
+        // Bus connections from dbus_bus_get* _exit() the process when the bus goes away; never do that.
+        dbus_connection_set_exit_on_disconnect(c, 0)
+        var unique = ""
+        if registerOnBus {
+            guard dbus_bus_register(c, &err) != 0 else {
+                let e = DBusError.take(&err, fallback: "Hello failed on \(address)")
+                dbus_connection_close(c)   // a private connection must be closed before the last unref
+                dbus_connection_unref(c)
+                throw e
+            }
+            unique = dbus_bus_get_unique_name(c).map { String(cString: $0) } ?? ""
+        }
+        var fd: Int32 = -1
+        if dbus_connection_get_unix_fd(c, &fd) == 0 || fd < 0 {
+            if dbus_connection_get_socket(c, &fd) == 0 || fd < 0 {
+                dbus_connection_close(c); dbus_connection_unref(c)
+                throw DBusError.failed("connection to \(address) has no pollable file descriptor")
+            }
+        }
+        let wake = cdbus_eventfd_create()
+        guard wake >= 0 else {
+            dbus_connection_close(c); dbus_connection_unref(c)
+            throw DBusError.failed("eventfd failed (errno \(cdbus_errno()))")
+        }
+        let conn = DBusConnection(pointer: c, uniqueName: unique, socketFD: fd, wakeFD: wake)
+        if startLoop { try conn.startLoop() }
+        return conn
+    }
+
+    /// A new private connection to the session bus named by `$DBUS_SESSION_BUS_ADDRESS`.
+    public static func sessionBus(startLoop: Bool = true) throws(DBusError) -> DBusConnection {
+        guard let a = getenv("DBUS_SESSION_BUS_ADDRESS"), a.pointee != 0 else {
+            throw DBusError(name: DBusError.Name.badAddress, message: "DBUS_SESSION_BUS_ADDRESS is not set")
+        }
+        return try open(address: String(cString: a), startLoop: startLoop)
+    }
+
+    /// The AT-SPI accessibility bus address: `$AT_SPI_BUS_ADDRESS`, else `org.a11y.Bus.GetAddress` on `session`.
+    public static func accessibilityBusAddress(session: DBusConnection?) throws(DBusError) -> String {
+        if let a = getenv("AT_SPI_BUS_ADDRESS"), a.pointee != 0 { return String(cString: a) }
+        guard let session else { throw DBusError(name: DBusError.Name.badAddress, message: "AT_SPI_BUS_ADDRESS is not set and no session bus") }
+        let m = try DBusMessage.methodCall(destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
+        let reply = try session.call(m, timeoutMilliseconds: 5_000)
+        try reply.requireSignature("s")
+        return try reply.reader().readString()
+    }
+
+    private init(pointer: OpaquePointer, uniqueName: String, socketFD: Int32, wakeFD: Int32) {
+        self.pointer = pointer
+        self.uniqueName = uniqueName
+        self.socketFD = socketFD
+        self.wakeFD = wakeFD
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_wakeup_main_function(pointer, { ud in
+            Unmanaged<DBusConnection>.fromOpaque(ud!).takeUnretainedValue().wakeFromLibdbus()
+        }, me, nil)
+        dbus_connection_set_dispatch_status_function(pointer, { _, status, ud in
+            if status == DBUS_DISPATCH_DATA_REMAINS {
+                Unmanaged<DBusConnection>.fromOpaque(ud!).takeUnretainedValue().wakeFromLibdbus()
+            }
+        }, me, nil)
+        _ = dbus_connection_add_filter(pointer, signalFilterTrampoline, me, nil)
+    }
+
+    deinit {
+        if !state.withLock({ $0.closed }) { closeConnection() }
+        dbus_connection_remove_filter(pointer, signalFilterTrampoline, Unmanaged.passUnretained(self).toOpaque())
+        dbus_connection_set_wakeup_main_function(pointer, nil, nil, nil)
+        dbus_connection_set_dispatch_status_function(pointer, nil, nil, nil)
+        dbus_connection_unref(pointer)
+        _ = Glibc.close(wakeFD)
+    }
+
+    // MARK: State
+
+    /// True until `close()` or the peer/bus disconnects.
+    public var isConnected: Bool { !state.withLock { $0.closed } && dbus_connection_get_is_connected(pointer) != 0 }
+
+    /// True when called on this connection's loop thread.
+    public var isOnLoopThread: Bool {
+        let t = loopThread.load(ordering: .acquiring)
+        return t != 0 && pthread_equal(pthread_self(), pthread_t(t)) != 0
+    }
+
+    /// Registers a closure run (once, on the loop thread) when the connection is lost or closed.
+    public func onDisconnect(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.disconnectHandlers.append(body) }
+    }
+
+    /// Closes the connection: stops the loop thread (joins it unless called on it), fails pending async
+    /// calls with `Disconnected`, and closes the socket. Idempotent.
+    public func close() {
+        let (already, thread) = state.withLock { s -> (Bool, pthread_t?) in
+            let a = s.closed || s.stopping
+            s.stopping = true
+            let t = s.thread
+            s.thread = nil
+            return (a, t)
+        }
+        if already && thread == nil { return }
+        wake()
+        if let thread, !isOnLoopThread { pthread_join(thread, nil) }
+        else if let thread { pthread_detach(thread) }
+        closeConnection()
+    }
+
+    private func closeConnection() {
+        let pendings = state.withLock { s -> [PendingCall] in
+            if s.closed { return [] }
+            s.closed = true
+            let p = Array(s.pending.values)
+            s.pending.removeAll()
+            return p
+        }
+        dbus_connection_close(pointer)
+        for p in pendings where p.claim() {
+            dbus_pending_call_cancel(p.call)
+            p.callback(.failure(.disconnected("Connection closed before the reply arrived")))
+        }
+        reportDisconnect()
+    }
+
+    private func reportDisconnect() {
+        let handlers = state.withLock { s -> [@Sendable () -> Void] in
+            if s.disconnectReported { return [] }
+            s.disconnectReported = true
+            return s.disconnectHandlers
+        }
+        for h in handlers { h() }
+    }
+
+    // MARK: Loop
+
+    /// Starts the loop thread (done by `open` unless `startLoop: false`).
+    public func startLoop() throws(DBusError) {
+        guard !loopRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let box = Unmanaged.passRetained(LoopStart(self)).toOpaque()
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            let start = Unmanaged<LoopStart>.fromOpaque(arg!).takeRetainedValue()
+            start.connection.runLoop()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<LoopStart>.fromOpaque(box).release()
+            loopRunning.store(false, ordering: .releasing)
+            throw DBusError.failed("pthread_create failed (\(rc))")
+        }
+        state.withLock { $0.thread = tid }
+    }
+
+    private final class LoopStart {
+        let connection: DBusConnection
+        init(_ c: DBusConnection) { connection = c }
+    }
+
+    /// Wakes the loop thread (coalesced: at most one pending eventfd write).
+    func wake() {
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { cdbus_eventfd_signal(wakeFD) }
+    }
+
+    private func wakeFromLibdbus() {
+        if isOnLoopThread { return }   // the loop re-checks everything before it polls
+        wake()
+    }
+
+    /// Runs `body` on the loop thread (asynchronously, in FIFO order).
+    public func perform(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.jobs.append(body) }
+        wake()
+    }
+
+    /// Runs `body` on the loop thread and waits for its result (runs inline if already on it).
+    public func performAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) { return body() }
+        let box = ResultBox<T>()
+        let sem = DispatchSemaphore(value: 0)
+        perform { box.set(body()); sem.signal() }
+        sem.wait()
+        return box.take()!
+    }
+
+    private func runLoop() {
+        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        defer { loopThread.store(0, ordering: .releasing) }
+        var fds = [pollfd](repeating: pollfd(), count: 2)
+        while true {
+            cdbus_eventfd_drain(wakeFD)
+            wakePending.store(false, ordering: .sequentiallyConsistent)
+            let (jobs, stopping) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
+                let j = s.jobs
+                if !j.isEmpty { s.jobs = [] }
+                return (j, s.stopping)
+            }
+            for j in jobs { j() }
+            if stopping { break }
+
+            var n = 0
+            while n < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
+                _ = dbus_connection_dispatch(pointer)
+                n += 1
+            }
+            let nextDeadline = expireTimedOutCalls()
+            let connected = dbus_connection_get_is_connected(pointer) != 0
+            if !connected {
+                // Dispatch the synthesized Disconnected message (completes libdbus pending calls) first.
+                if dbus_connection_get_dispatch_status(pointer) != DBUS_DISPATCH_DATA_REMAINS { reportDisconnect() }
+            }
+            let more = dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS
+                || state.withLock { !$0.jobs.isEmpty }
+            var timeout: Int32 = -1
+            if more { timeout = 0 }
+            else if let d = nextDeadline {
+                let now = monotonicNanos()
+                timeout = d <= now ? 0 : Int32(clamping: (d - now + 999_999) / 1_000_000)
+            }
+            fds[0] = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+            var nfds = 1
+            if connected {
+                var ev = Int16(POLLIN)
+                if dbus_connection_has_messages_to_send(pointer) != 0 { ev |= Int16(POLLOUT) }
+                fds[1] = pollfd(fd: socketFD, events: ev, revents: 0)
+                nfds = 2
+            }
+            let r = poll(&fds, nfds_t(nfds), timeout)
+            if r > 0, nfds == 2, fds[1].revents != 0 {
+                _ = dbus_connection_read_write(pointer, 0)
+            }
+        }
+    }
+
+    // MARK: Sending
+
+    /// Queues `message` for sending (thread-safe; written immediately when possible).
+    /// Throws if the message has a marshalling error or the connection is closed.
+    @discardableResult
+    public func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
+        if let e = message.marshalError { throw e }
+        if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
+        var serial: UInt32 = 0
+        guard dbus_connection_send(pointer, message.pointer, &serial) != 0 else {
+            throw DBusError(name: DBusError.Name.noMemory, message: "dbus_connection_send failed")
+        }
+        return serial
+    }
+
+    /// Builds and sends a signal from `path`. Example (AT-SPI event):
+    /// `try conn.emitSignal(path: p, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") { w in … }`
+    public func emitSignal(path: String, interface: String, member: String, _ body: (DBusWriter) -> Void = { _ in }) throws(DBusError) {
+        let m = try DBusMessage.signal(path: path, interface: interface, member: member)
+        let w = DBusWriter(m)
+        body(w)
+        w.finish()
+        try send(m)
+    }
+
+    /// Sends a method call and returns its reply (a method return); an error reply is thrown as `DBusError`.
+    /// Safe from any thread. On the loop thread it blocks the loop (avoid in handlers).
+    public func call(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> DBusMessage {
+        if let e = message.marshalError { throw e }
+        if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
+        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) {
+            var err = CDBus.DBusError()
+            dbus_error_init(&err)
+            guard let r = dbus_connection_send_with_reply_and_block(pointer, message.pointer, Int32(clamping: timeoutMilliseconds), &err) else {
+                throw DBusError.take(&err, fallback: "call failed")
+            }
+            return DBusMessage(adopting: r)
+        }
+        let box = ResultBox<Result<DBusMessage, DBusError>>()
+        let sem = DispatchSemaphore(value: 0)
+        callAsync(message, timeoutMilliseconds: timeoutMilliseconds) { r in box.set(r); sem.signal() }
+        sem.wait()
+        return try box.take()!.get()
+    }
+
+    /// Convenience: builds the call with `body` writing the arguments, then `call`s it.
+    public func call(destination: String?, path: String, interface: String?, member: String,
+                     timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in }) throws(DBusError) -> DBusMessage {
+        let m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+        let w = DBusWriter(m)
+        body(w)
+        w.finish()
+        return try call(m, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Sends a method call without blocking; `reply` runs exactly once on the loop thread with the method
+    /// return, the error reply, `NoReply` after the timeout, or `Disconnected`. Needs the loop thread.
+    public func callAsync(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000, reply: @escaping DBusReplyHandler) {
+        if let e = message.marshalError { deliverLater(reply, .failure(e)); return }
+        if state.withLock({ $0.closed }) || !loopRunning.load(ordering: .acquiring) {
+            deliverLater(reply, .failure(.disconnected(loopRunning.load(ordering: .acquiring) ? "Connection is closed" : "Connection has no event loop running")))
+            return
+        }
+        var pc: OpaquePointer? = nil
+        // Our own timer enforces the timeout (libdbus's pending-call timeouts need main-loop timeout
+        // integration, which would race with its frees); libdbus waits forever.
+        guard dbus_connection_send_with_reply(pointer, message.pointer, &pc, CDBUS_TIMEOUT_INFINITE) != 0, let pc else {
+            deliverLater(reply, .failure(.disconnected("Connection is closed")))
+            return
+        }
+        let deadline = timeoutMilliseconds < 0 ? UInt64.max : monotonicNanos() &+ UInt64(timeoutMilliseconds) &* 1_000_000
+        let p = PendingCall(call: pc, deadline: deadline, timeoutMs: timeoutMilliseconds, callback: reply, owner: self)
+        let wasClosed = state.withLock { s -> Bool in
+            if s.closed { return true }
+            s.pending[ObjectIdentifier(p)] = p
+            return false
+        }
+        if wasClosed {
+            if p.claim() { dbus_pending_call_cancel(pc); deliverLater(reply, .failure(.disconnected())) }
+            return
+        }
+        _ = dbus_pending_call_set_notify(pc, pendingNotifyTrampoline, Unmanaged.passUnretained(p).toOpaque(), nil)
+        // The reply may have been dispatched before the notify function was set.
+        if dbus_pending_call_get_completed(pc) != 0 {
+            perform { [self] in self.completePending(p) }
+        } else if !isOnLoopThread {
+            wake()   // new deadline and outgoing data
+        }
+    }
+
+    private func deliverLater(_ reply: @escaping DBusReplyHandler, _ r: Result<DBusMessage, DBusError>) {
+        if loopRunning.load(ordering: .acquiring) && !state.withLock({ $0.stopping }) { perform { reply(r) } }
+        else { reply(r) }
+    }
+
+    fileprivate func completePending(_ p: PendingCall) {
+        guard p.claim() else { return }
+        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(p)) }
+        let result: Result<DBusMessage, DBusError>
+        if let r = dbus_pending_call_steal_reply(p.call) {
+            let m = DBusMessage(adopting: r)
+            if let e = m.asError { result = .failure(e) } else { result = .success(m) }
+        } else {
+            result = .failure(.noReply("No reply"))
+        }
+        p.callback(result)
+    }
+
+    /// Fails calls whose deadline passed; returns the next deadline.
+    private func expireTimedOutCalls() -> UInt64? {
+        let now = monotonicNanos()
+        let (expired, next) = state.withLock { s -> ([PendingCall], UInt64?) in
+            var exp: [PendingCall] = []
+            var next: UInt64? = nil
+            for (k, p) in s.pending {
+                if p.deadline <= now { exp.append(p); s.pending.removeValue(forKey: k) }
+                else if p.deadline != .max { next = min(next ?? .max, p.deadline) }
+            }
+            return (exp, next)
+        }
+        for p in expired where p.claim() {
+            dbus_pending_call_cancel(p.call)
+            p.callback(.failure(.noReply("Did not receive a reply within \(p.timeoutMs) ms")))
+        }
+        return next
+    }
+
+    // MARK: Bus helpers (implemented as ordinary calls so they work from any thread)
+
+    /// `org.freedesktop.DBus.AddMatch`.
+    public func addMatch(_ rule: String) throws(DBusError) {
+        _ = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "AddMatch") { $0.append(rule) }
+    }
+
+    /// `org.freedesktop.DBus.RemoveMatch`.
+    public func removeMatch(_ rule: String) throws(DBusError) {
+        _ = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RemoveMatch") { $0.append(rule) }
+    }
+
+    /// `org.freedesktop.DBus.RequestName` (flags: 1 allow replacement, 2 replace existing, 4 do not queue).
+    public func requestName(_ name: String, flags: UInt32 = 4) throws(DBusError) -> DBusRequestNameReply {
+        try DBusNames.require(name, DBusNames.isValidBusName(name), "bus name")
+        let r = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RequestName") { w in
+            w.append(name); w.append(flags)
+        }
+        try r.requireSignature("u")
+        let v = try r.reader().readUInt32()
+        guard let reply = DBusRequestNameReply(rawValue: v) else { throw DBusError.failed("RequestName returned \(v)") }
+        return reply
+    }
+
+    // MARK: Signals
+
+    /// Calls `handler` (on the loop thread) for every incoming signal matching `filter`. The bus only
+    /// delivers broadcast signals you subscribed to: add a match rule too (see `subscribe`).
+    @discardableResult
+    public func addSignalHandler(_ filter: DBusSignalFilter, _ handler: @escaping DBusSignalHandler) -> DBusSignalHandlerToken {
+        state.withLock { s in
+            let id = s.nextHandlerID
+            s.nextHandlerID += 1
+            s.signalHandlers.append((id, filter, handler))
+            return DBusSignalHandlerToken(id: id)
+        }
+    }
+
+    public func removeSignalHandler(_ token: DBusSignalHandlerToken) {
+        state.withLock { s in s.signalHandlers.removeAll { $0.0 == token.id } }
+    }
+
+    /// `addMatch(filter.matchRule(arg0:))` + `addSignalHandler(filter, handler)`.
+    public func subscribe(_ filter: DBusSignalFilter, arg0: String? = nil, _ handler: @escaping DBusSignalHandler) throws(DBusError) -> DBusSignalHandlerToken {
+        try addMatch(filter.matchRule(arg0: arg0))
+        return addSignalHandler(filter, handler)
+    }
+
+    fileprivate func deliverSignal(_ raw: OpaquePointer) {
+        let handlers = state.withLock { $0.signalHandlers }
+        guard !handlers.isEmpty else { return }
+        let m = DBusMessage(retaining: raw)
+        for (_, f, h) in handlers where f.matches(m) { h(m) }
+    }
+
+    // MARK: Object export
+
+    /// Exports `handler` at exactly `path`.
+    public func register(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+        try registerObject(path: path, fallback: false, handler)
+    }
+
+    /// Exports `handler` for `path` and every path below it (e.g. `/org/a11y/atspi/accessible` covers
+    /// `…/root` and `…/123`). A more specific registration wins.
+    public func registerFallback(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+        try registerObject(path: path, fallback: true, handler)
+    }
+
+    /// Removes a registration made with `register`/`registerFallback`.
+    @discardableResult
+    public func unregister(path: String) -> Bool {
+        guard DBusNames.isValidObjectPath(path) else { return false }
+        return path.withCString { dbus_connection_unregister_object_path(pointer, $0) } != 0
+    }
+
+    private func registerObject(path: String, fallback: Bool, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+        try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
+        let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        var err = CDBus.DBusError()
+        dbus_error_init(&err)
+        let ok = path.withCString { p in
+            fallback ? dbus_connection_try_register_fallback(pointer, p, objectVTable, box, &err)
+                     : dbus_connection_try_register_object_path(pointer, p, objectVTable, box, &err)
+        }
+        if ok == 0 {
+            Unmanaged<HandlerBox>.fromOpaque(box).release()
+            throw DBusError.take(&err, fallback: "cannot register \(path)")
+        }
+    }
+}
+
+// MARK: - C trampolines and boxes
+
+final class HandlerBox {
+    let handler: DBusMethodHandler
+    init(_ h: @escaping DBusMethodHandler) { handler = h }
+}
+
+/// Runs a handler and sends its reply on the C connection it came from.
+func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message raw: OpaquePointer) -> CDBus.DBusHandlerResult {
+    let msg = DBusMessage(retaining: raw)
+    let result: DBusMethodResult
+    do { result = try handler(msg) }
+    catch let e as DBusError { result = .error(e) }
+    catch { result = .error(.failed("\(error)")) }
+    let wantsReply = dbus_message_get_type(raw) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) && dbus_message_get_no_reply(raw) == 0
+    switch result {
+    case .notHandled:
+        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    case .handled:
+        return DBUS_HANDLER_RESULT_HANDLED
+    case .reply(let reply):
+        if wantsReply {
+            let out = reply.marshalError.map { msg.makeErrorReply($0) } ?? reply
+            // Keep the Swift owner alive across the C call (a temporary could be released after `.pointer`).
+            withExtendedLifetime(out) { _ = dbus_connection_send(connection, out.pointer, nil) }
+        }
+        return DBUS_HANDLER_RESULT_HANDLED
+    case .error(let e):
+        if wantsReply {
+            let out = msg.makeErrorReply(e)
+            withExtendedLifetime(out) { _ = dbus_connection_send(connection, out.pointer, nil) }
+        }
+        return DBUS_HANDLER_RESULT_HANDLED
+    }
+}
+
+nonisolated(unsafe) let objectVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
+    let p = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
+    p.initialize(to: DBusObjectPathVTable())
+    p.pointee.unregister_function = { _, ud in
+        if let ud { Unmanaged<HandlerBox>.fromOpaque(ud).release() }
+    }
+    p.pointee.message_function = { conn, msg, ud in
+        guard let conn, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        let box = Unmanaged<HandlerBox>.fromOpaque(ud).takeUnretainedValue()
+        return runHandler(box.handler, connection: conn, message: msg)
+    }
+    return p
+}()
+
+private let signalFilterTrampoline: DBusHandleMessageFunction = { _, msg, ud in
+    if let msg, let ud, dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_SIGNAL) {
+        Unmanaged<DBusConnection>.fromOpaque(ud).takeUnretainedValue().deliverSignal(msg)
+    }
+    return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}
+
+private let pendingNotifyTrampoline: DBusPendingCallNotifyFunction = { _, ud in
+    guard let ud else { return }
+    let p = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()
+    p.owner?.completePending(p)
+}
+
+/// One outstanding async call. Kept alive by the connection's pending table until claimed.
+final class PendingCall: @unchecked Sendable {
+    let call: OpaquePointer
+    let deadline: UInt64
+    let timeoutMs: Int
+    let callback: DBusReplyHandler
+    weak var owner: DBusConnection?
+    private let claimed = Atomic<Bool>(false)
+
+    init(call: OpaquePointer, deadline: UInt64, timeoutMs: Int, callback: @escaping DBusReplyHandler, owner: DBusConnection) {
+        self.call = call; self.deadline = deadline; self.timeoutMs = timeoutMs; self.callback = callback; self.owner = owner
+    }
+
+    /// True exactly once: whoever claims it delivers the result.
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
+
+    deinit { dbus_pending_call_unref(call) }
+}
+
+final class ResultBox<T: Sendable>: Sendable {
+    private let m = Mutex<T?>(nil)
+    func set(_ v: T) { m.withLock { $0 = v } }
+    func take() -> T? { m.withLock { $0 } }
+}
+
+@inline(__always)
+func monotonicNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}

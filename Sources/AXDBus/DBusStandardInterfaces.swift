@@ -1,0 +1,234 @@
+import CDBus
+
+/// Property access for an exported object (tree), used by `DBusStandardInterfaces` to answer
+/// `org.freedesktop.DBus.Properties` `Get(ss)→v`, `GetAll(s)→a{sv}` and `Set(ssv)`.
+///
+/// The closures get the incoming message (for `path`/`sender`) and run on the loop thread. Throw a
+/// `DBusError` (e.g. `.unknownProperty`, `.unknownObject(path:)`, `.unknownInterface`) to reply with it.
+public struct DBusProperties: Sendable {
+    /// Value of `interface.property` (the value itself; AXDBus wraps it in the variant).
+    public var get: @Sendable (_ message: DBusMessage, _ interface: String, _ property: String) throws -> DBusValue
+    /// All properties of `interface` (an unknown interface should throw or return []).
+    public var getAll: @Sendable (_ message: DBusMessage, _ interface: String) throws -> [(String, DBusValue)]
+    /// Sets `interface.property` to `value` (the variant's content). nil: every property is read-only.
+    public var set: (@Sendable (_ message: DBusMessage, _ interface: String, _ property: String, _ value: DBusValue) throws -> Void)?
+
+    public init(get: @escaping @Sendable (DBusMessage, String, String) throws -> DBusValue,
+                getAll: @escaping @Sendable (DBusMessage, String) throws -> [(String, DBusValue)],
+                set: (@Sendable (DBusMessage, String, String, DBusValue) throws -> Void)? = nil) {
+        self.get = get
+        self.getAll = getAll
+        self.set = set
+    }
+}
+
+/// Answers the freedesktop plumbing interfaces every exported path needs:
+/// `org.freedesktop.DBus.Properties`, `org.freedesktop.DBus.Introspectable` and `org.freedesktop.DBus.Peer`.
+///
+/// Use it first thing in a handler (`if let r = standard.handle(msg) { return r }`), or let
+/// `DBusConnection.export(path:fallback:standard:_:)` do that for you.
+public struct DBusStandardInterfaces: Sendable {
+    public static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    public static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+    public static let peerInterface = "org.freedesktop.DBus.Peer"
+
+    /// nil: `Properties` calls get `UnknownInterface`.
+    public var properties: DBusProperties?
+    /// Introspection XML for the message's path; nil result means the object does not exist (`UnknownObject`).
+    /// nil closure: AXDBus returns a minimal document listing only the standard interfaces.
+    public var introspect: (@Sendable (_ message: DBusMessage) -> String?)?
+
+    public init(properties: DBusProperties? = nil, introspect: (@Sendable (DBusMessage) -> String?)? = nil) {
+        self.properties = properties
+        self.introspect = introspect
+    }
+
+    /// The reply for a standard-interface call, or nil if `message` is not one (dispatch it yourself).
+    public func handle(_ message: DBusMessage) -> DBusMethodResult? {
+        guard message.type == .methodCall, let iface = message.interface else { return nil }
+        do {
+            switch iface {
+            case Self.propertiesInterface: return try handleProperties(message)
+            case Self.introspectableInterface:
+                guard message.hasMember("Introspect") else { return .error(.unknownMethod(for: message)) }
+                try message.requireSignature("")
+                let xml: String?
+                if let introspect { xml = introspect(message) }
+                else { xml = DBusIntrospection.xml(interfaces: []) }
+                guard let xml else { return .error(.unknownObject(path: message.path)) }
+                return .reply(message.makeReply { $0.append(xml) })
+            case Self.peerInterface:
+                if message.hasMember("Ping") {
+                    try message.requireSignature("")
+                    return .reply(message.makeReply())
+                }
+                if message.hasMember("GetMachineId") {
+                    try message.requireSignature("")
+                    return .reply(message.makeReply { $0.append(DBusStandardInterfaces.machineID) })
+                }
+                return .error(.unknownMethod(for: message))
+            default:
+                return nil
+            }
+        } catch let e as DBusError {
+            return .error(e)
+        } catch {
+            return .error(.failed("\(error)"))
+        }
+    }
+
+    private func handleProperties(_ message: DBusMessage) throws -> DBusMethodResult {
+        guard let properties else {
+            return .error(.unknownInterface(Self.propertiesInterface, path: message.path))
+        }
+        if message.hasMember("Get") {
+            try message.requireSignature("ss")
+            let r = message.reader()
+            let iface = try r.readString(), name = try r.readString()
+            let value = try properties.get(message, iface, name)
+            let reply = message.makeReply()
+            let w = reply.writer()
+            w.append(.variant(value))
+            w.finish()
+            return .reply(reply)
+        }
+        if message.hasMember("GetAll") {
+            try message.requireSignature("s")
+            let iface = try message.reader().readString()
+            let all = try properties.getAll(message, iface)
+            let reply = message.makeReply()
+            let w = reply.writer()
+            w.openArray(signature: "{sv}")
+            for (k, v) in all {
+                w.openDictEntry(); w.append(k); w.append(.variant(v)); w.close()
+            }
+            w.close()
+            w.finish()
+            return .reply(reply)
+        }
+        if message.hasMember("Set") {
+            try message.requireSignature("ssv")
+            let r = message.reader()
+            let iface = try r.readString(), name = try r.readString()
+            try r.enterVariant()
+            let value = try r.readValue()
+            try r.leave()
+            guard let set = properties.set else { throw DBusError.propertyReadOnly(name, interface: iface) }
+            try set(message, iface, name, value)
+            return .reply(message.makeReply())
+        }
+        return .error(.unknownMethod(for: message))
+    }
+
+    /// This machine's D-Bus machine id (`dbus_get_local_machine_id`).
+    public static let machineID: String = {
+        guard let p = dbus_get_local_machine_id() else { return "" }
+        defer { dbus_free(p) }
+        return String(cString: p)
+    }()
+}
+
+extension DBusConnection {
+    /// Exports `handler` at `path` (exactly, or as a fallback for the subtree) with `standard` answering
+    /// Properties / Introspectable / Peer first. The handler sees every other call.
+    public func export(path: String, fallback: Bool = false, standard: DBusStandardInterfaces,
+                       _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+        let h: DBusMethodHandler = { msg in
+            if let r = standard.handle(msg) { return r }
+            return try handler(msg)
+        }
+        if fallback { try registerFallback(path: path, h) } else { try register(path: path, h) }
+    }
+}
+
+/// A D-Bus interface description for introspection XML.
+public struct DBusInterfaceDescription: Sendable {
+    public struct Argument: Sendable {
+        public var name: String, type: String, direction: String?
+        public init(_ name: String, _ type: String, direction: String? = nil) { self.name = name; self.type = type; self.direction = direction }
+    }
+    public struct Member: Sendable {
+        public var name: String
+        public var arguments: [Argument]
+        public init(_ name: String, _ arguments: [Argument] = []) { self.name = name; self.arguments = arguments }
+        /// A method with in/out argument types (names generated: arg0…).
+        public static func method(_ name: String, in ins: [String] = [], out outs: [String] = []) -> Member {
+            var a: [Argument] = []
+            for (i, t) in ins.enumerated() { a.append(Argument("arg\(i)", t, direction: "in")) }
+            for (i, t) in outs.enumerated() { a.append(Argument("out\(i)", t, direction: "out")) }
+            return Member(name, a)
+        }
+        public static func signal(_ name: String, _ types: [String] = []) -> Member {
+            Member(name, types.enumerated().map { Argument("arg\($0.offset)", $0.element) })
+        }
+    }
+    public struct Property: Sendable {
+        public var name: String, type: String, access: String
+        public init(_ name: String, _ type: String, access: String = "read") { self.name = name; self.type = type; self.access = access }
+    }
+
+    public var name: String
+    public var methods: [Member]
+    public var signals: [Member]
+    public var properties: [Property]
+
+    public init(name: String, methods: [Member] = [], signals: [Member] = [], properties: [Property] = []) {
+        self.name = name; self.methods = methods; self.signals = signals; self.properties = properties
+    }
+
+    public static let properties = DBusInterfaceDescription(
+        name: DBusStandardInterfaces.propertiesInterface,
+        methods: [.method("Get", in: ["s", "s"], out: ["v"]), .method("GetAll", in: ["s"], out: ["a{sv}"]),
+                  .method("Set", in: ["s", "s", "v"])],
+        signals: [.signal("PropertiesChanged", ["s", "a{sv}", "as"])])
+    public static let introspectable = DBusInterfaceDescription(
+        name: DBusStandardInterfaces.introspectableInterface, methods: [.method("Introspect", out: ["s"])])
+    public static let peer = DBusInterfaceDescription(
+        name: DBusStandardInterfaces.peerInterface, methods: [.method("Ping"), .method("GetMachineId", out: ["s"])])
+}
+
+/// Builds introspection XML.
+public enum DBusIntrospection {
+    public static let doctype = "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n"
+
+    /// `<node>` with the given interfaces (plus Properties, Introspectable, Peer) and child node names.
+    public static func xml(interfaces: [DBusInterfaceDescription], children: [String] = [], includeStandard: Bool = true) -> String {
+        var s = doctype + "<node>\n"
+        let all = (includeStandard ? [DBusInterfaceDescription.properties, .introspectable, .peer] : []) + interfaces
+        for i in all {
+            s += "  <interface name=\"\(escape(i.name))\">\n"
+            for m in i.methods {
+                s += "    <method name=\"\(escape(m.name))\">\n"
+                for a in m.arguments {
+                    s += "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\"" + (a.direction.map { " direction=\"\($0)\"" } ?? "") + "/>\n"
+                }
+                s += "    </method>\n"
+            }
+            for m in i.signals {
+                s += "    <signal name=\"\(escape(m.name))\">\n"
+                for a in m.arguments { s += "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\"/>\n" }
+                s += "    </signal>\n"
+            }
+            for p in i.properties {
+                s += "    <property name=\"\(escape(p.name))\" type=\"\(escape(p.type))\" access=\"\(escape(p.access))\"/>\n"
+            }
+            s += "  </interface>\n"
+        }
+        for c in children { s += "  <node name=\"\(escape(c))\"/>\n" }
+        return s + "</node>\n"
+    }
+
+    static func escape(_ s: String) -> String {
+        var o = ""
+        for ch in s {
+            switch ch {
+            case "&": o += "&amp;"
+            case "<": o += "&lt;"
+            case ">": o += "&gt;"
+            case "\"": o += "&quot;"
+            default: o.append(ch)
+            }
+        }
+        return o
+    }
+}

@@ -1,0 +1,394 @@
+import CDBus
+
+/// Appends typed arguments to a message through libdbus's `DBusMessageIter`.
+///
+/// Safety: libdbus *aborts the process* when an append does not match what the enclosing array or
+/// variant signature requires, when a container is closed incomplete, or when handed an invalid
+/// string/path/signature. `DBusWriter` tracks the expected signature of every open container and
+/// validates every value before calling libdbus; the first mistake is recorded in `error` (and in the
+/// message's `marshalError`), all open containers are abandoned, further calls are ignored, and the
+/// connection refuses to send the message (a method handler's reply becomes a `Failed` error reply).
+///
+/// ```swift
+/// let reply = call.makeReply()
+/// let w = reply.writer()
+/// w.openArray(signature: "(so)")
+/// for child in children { w.openStruct(); w.append(bus); w.appendObjectPath(child); w.close() }
+/// w.close()
+/// w.finish()
+/// ```
+/// Not thread-safe: use one writer per message on one thread.
+public final class DBusWriter {
+    public let message: DBusMessage
+
+    /// One open container (or the top level).
+    struct Level {
+        var code: UInt8             // 0 top level, 'a', '(', '{', 'v'
+        var expected: ArraySlice<UInt8>?  // nil: free (top level / unconstrained struct)
+        var pos: Int                 // index into `expected`
+        var count: Int               // values written at this level
+    }
+
+    private var iters: UnsafeMutablePointer<DBusMessageIter>
+    private var capacity: Int
+    private var levels: [Level]
+    /// Length of the signature written at free levels (the message body signature), max 255.
+    private var freeSignatureLength = 0
+    /// The first marshalling error (the writer is dead afterwards).
+    public private(set) var error: DBusError?
+
+    public init(_ message: DBusMessage) {
+        self.message = message
+        capacity = 4
+        iters = .allocate(capacity: capacity)
+        dbus_message_iter_init_append(message.pointer, iters)
+        levels = [Level(code: 0, expected: nil, pos: 0, count: 0)]
+        levels.reserveCapacity(8)
+    }
+
+    deinit {
+        if levels.count > 1 && error == nil {
+            fail("writer released with \(levels.count - 1) open container(s)")
+        }
+        iters.deallocate()
+    }
+
+    /// Number of open containers.
+    public var depth: Int { levels.count - 1 }
+
+    /// Checks that every container was closed (records an error otherwise). Call when done.
+    public func finish() {
+        if levels.count > 1 && error == nil {
+            fail("\(levels.count - 1) container(s) left open")
+        }
+    }
+
+    // MARK: Failure
+
+    private func fail(_ text: String) {
+        guard error == nil else { return }
+        let e = DBusError.failed("D-Bus marshalling error: \(text)")
+        error = e
+        message.marshalError = e
+        // Abandon open containers innermost first so libdbus's message state stays consistent.
+        var d = levels.count - 1
+        while d > 0 {
+            dbus_message_iter_abandon_container_if_open(iters + (d - 1), iters + d)
+            d -= 1
+        }
+        levels.removeSubrange(1...)
+    }
+
+    // MARK: Expectation tracking
+
+    /// Length of the single complete type starting at `i` in `sig`, or nil if malformed.
+    static func completeTypeLength(_ sig: ArraySlice<UInt8>, _ i: Int) -> Int? {
+        guard i < sig.endIndex else { return nil }
+        switch sig[i] {
+        case UInt8(ascii: "a"):
+            guard let l = completeTypeLength(sig, i + 1) else { return nil }
+            return 1 + l
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            let close: UInt8 = sig[i] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            var j = i + 1
+            while j < sig.endIndex, sig[j] != close {
+                guard let l = completeTypeLength(sig, j) else { return nil }
+                j += l
+            }
+            guard j < sig.endIndex else { return nil }
+            return j - i + 1
+        default:
+            return 1
+        }
+    }
+
+    /// Describes what the current level expects next (for error messages).
+    private func expectedDescription(_ l: Level) -> String {
+        guard let e = l.expected else { return "any" }
+        if l.pos >= e.endIndex { return "end of container" }
+        return String(decoding: e[l.pos...], as: UTF8.self)
+    }
+
+    /// Consumes `len` signature bytes at the current level if they equal `sig` (or the level is free).
+    /// Returns false (after recording the error) on mismatch.
+    @inline(__always)
+    private func consume(_ code: UInt8) -> Bool {
+        guard error == nil else { return false }
+        let d = levels.count - 1
+        if let e = levels[d].expected {
+            var p = levels[d].pos
+            if p >= e.endIndex, levels[d].code == UInt8(ascii: "a") { p = e.startIndex }
+            guard p < e.endIndex, e[p] == code else {
+                fail("cannot write '\(Character(Unicode.Scalar(code)))' here: container expects '\(expectedDescription(levels[d]))'")
+                return false
+            }
+            levels[d].pos = p + 1
+        } else {
+            freeSignatureLength += 1
+            if freeSignatureLength > 255 { fail("signature longer than 255 bytes"); return false }
+        }
+        levels[d].count += 1
+        return true
+    }
+
+    // MARK: Basic types
+
+    @inline(__always)
+    private func appendBasic<T>(_ code: UInt8, _ value: T) {
+        guard consume(code) else { return }
+        var v = value
+        _ = withUnsafePointer(to: &v) { dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), $0) }
+    }
+
+    public func append(_ v: UInt8) { appendBasic(UInt8(ascii: "y"), v) }
+    public func append(_ v: Bool) { appendBasic(UInt8(ascii: "b"), dbus_bool_t(v ? 1 : 0)) }
+    public func append(_ v: Int16) { appendBasic(UInt8(ascii: "n"), v) }
+    public func append(_ v: UInt16) { appendBasic(UInt8(ascii: "q"), v) }
+    public func append(_ v: Int32) { appendBasic(UInt8(ascii: "i"), v) }
+    public func append(_ v: UInt32) { appendBasic(UInt8(ascii: "u"), v) }
+    public func append(_ v: Int64) { appendBasic(UInt8(ascii: "x"), v) }
+    public func append(_ v: UInt64) { appendBasic(UInt8(ascii: "t"), v) }
+    public func append(_ v: Double) { appendBasic(UInt8(ascii: "d"), v) }
+
+    /// Appends a string (`s`). Embedded NUL characters are removed (D-Bus strings cannot contain them).
+    public func append(_ s: String) { appendStringLike(UInt8(ascii: "s"), DBusWriter.sanitized(s)) }
+
+    /// Appends an object path (`o`); an invalid path records an error (libdbus would abort).
+    public func appendObjectPath(_ path: String) {
+        guard error == nil else { return }
+        guard DBusNames.isValidObjectPath(path) else { fail("invalid object path \"\(path)\""); return }
+        appendStringLike(UInt8(ascii: "o"), path)
+    }
+
+    /// Appends a pre-validated object path (no check needed).
+    public func append(_ path: DBusObjectPath) { appendStringLike(UInt8(ascii: "o"), path.rawValue) }
+
+    /// Appends a signature value (`g`); an invalid signature records an error.
+    public func appendSignature(_ sig: String) {
+        guard error == nil else { return }
+        guard DBusNames.isValidSignature(sig) else { fail("invalid signature \"\(sig)\""); return }
+        appendStringLike(UInt8(ascii: "g"), sig)
+    }
+
+    /// Appends a file descriptor (`h`); libdbus duplicates it, the caller keeps ownership of `fd`.
+    public func appendUnixFD(_ fd: Int32) {
+        guard error == nil else { return }
+        guard fd >= 0 else { fail("invalid file descriptor \(fd)"); return }
+        appendBasic(UInt8(ascii: "h"), fd)
+    }
+
+    @inline(__always)
+    private func appendStringLike(_ code: UInt8, _ s: String) {
+        guard consume(code) else { return }
+        s.withCString { cs in
+            var p: UnsafePointer<CChar>? = cs
+            _ = dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), &p)
+        }
+    }
+
+    /// D-Bus strings are UTF-8 without NUL. Swift strings are always valid UTF-8; only NUL needs removing.
+    static func sanitized(_ s: String) -> String {
+        if !DBusNames.containsNUL(s) { return s }
+        return String(s.unicodeScalars.filter { $0.value != 0 }.map(Character.init))
+    }
+
+    // MARK: Fixed arrays (one memcpy)
+
+    /// Appends `au` in one go (e.g. AT-SPI `GetState`).
+    public func appendArray(_ values: [UInt32]) { appendFixedArray(UInt8(ascii: "u"), values) }
+    public func appendArray(_ values: [Int32]) { appendFixedArray(UInt8(ascii: "i"), values) }
+    public func appendArray(_ values: [UInt8]) { appendFixedArray(UInt8(ascii: "y"), values) }
+    public func appendArray(_ values: [Double]) { appendFixedArray(UInt8(ascii: "d"), values) }
+
+    private func appendFixedArray<T>(_ code: UInt8, _ values: [T]) {
+        let sig = String(Character(Unicode.Scalar(code)))
+        guard openContainer(UInt8(ascii: "a"), elementSignature: sig) else { return }
+        let d = levels.count - 1
+        values.withUnsafeBufferPointer { buf in
+            var base = buf.baseAddress
+            withUnsafeMutablePointer(to: &base) { bp in
+                _ = dbus_message_iter_append_fixed_array(iters + d, Int32(code), UnsafeRawPointer(bp), Int32(buf.count))
+            }
+        }
+        levels[d].count = values.count
+        close()
+    }
+
+    // MARK: Containers
+
+    /// Opens an array whose elements have the single complete type `signature` (e.g. "(so)", "{sv}", "u").
+    public func openArray(signature: String) { _ = openContainer(UInt8(ascii: "a"), elementSignature: signature) }
+    /// Opens a struct; write its fields then `close()`.
+    public func openStruct() { _ = openContainer(UInt8(ascii: "("), elementSignature: nil) }
+    /// Opens a dict entry (only inside an array of dict entries); write key and value then `close()`.
+    public func openDictEntry() { _ = openContainer(UInt8(ascii: "{"), elementSignature: nil) }
+    /// Opens a variant holding one value of the single complete type `signature`.
+    public func openVariant(signature: String) { _ = openContainer(UInt8(ascii: "v"), elementSignature: signature) }
+
+    /// Closes the innermost open container (which must be complete).
+    public func close() {
+        guard error == nil else { return }
+        let d = levels.count - 1
+        guard d > 0 else { fail("close() without an open container"); return }
+        let l = levels[d]
+        if let e = l.expected {
+            let complete: Bool
+            switch l.code {
+            case UInt8(ascii: "a"): complete = l.pos == e.startIndex || l.pos == e.endIndex
+            default: complete = l.pos == e.endIndex
+            }
+            if !complete {
+                fail("container closed before it was complete: still expects '\(expectedDescription(l))'")
+                return
+            }
+        } else if l.count == 0 {
+            fail("empty struct (a struct needs at least one field)")
+            return
+        }
+        dbus_message_iter_close_container(iters + (d - 1), iters + d)
+        levels.removeLast()
+    }
+
+    private func growIfNeeded() {
+        if levels.count < capacity { return }
+        let n = capacity * 2
+        let p = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: n)
+        // DBusMessageIter holds no pointers to other iterators, so moving them is safe.
+        p.moveInitialize(from: iters, count: capacity)
+        iters.deallocate()
+        iters = p
+        capacity = n
+    }
+
+    private func openContainer(_ code: UInt8, elementSignature: String?) -> Bool {
+        guard error == nil else { return false }
+        let d = levels.count - 1
+        guard d < 64 else { fail("containers nested deeper than 64"); return false }
+        var sub: ArraySlice<UInt8>? = nil
+        let parent = levels[d]
+        if let e = parent.expected {
+            var p = parent.pos
+            if p >= e.endIndex, parent.code == UInt8(ascii: "a") { p = e.startIndex }
+            guard p < e.endIndex, let len = DBusWriter.completeTypeLength(e, p) else {
+                fail("cannot open a container here: container expects '\(expectedDescription(parent))'"); return false
+            }
+            let want = e[p ..< p + len]
+            switch code {
+            case UInt8(ascii: "a"):
+                guard want.first == code, let es = elementSignature, es.utf8.elementsEqual(want.dropFirst()) else {
+                    fail("cannot open array 'a\(elementSignature ?? "")' here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                }
+                sub = want.dropFirst()
+            case UInt8(ascii: "("), UInt8(ascii: "{"):
+                guard want.first == code else {
+                    fail("cannot open '\(Character(Unicode.Scalar(code)))' here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                }
+                if code == UInt8(ascii: "{") && parent.code != UInt8(ascii: "a") {
+                    fail("dict entry outside an array"); return false
+                }
+                sub = want.dropFirst().dropLast()
+            default: // variant
+                guard want.first == code, let vs = elementSignature else {
+                    fail("cannot open a variant here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                }
+                guard DBusNames.isValidSingleType(vs) else { fail("variant signature \"\(vs)\" is not a single complete type"); return false }
+                sub = ArraySlice(Array(vs.utf8))
+            }
+            levels[d].pos = p + len
+        } else {
+            switch code {
+            case UInt8(ascii: "a"), UInt8(ascii: "v"):
+                // "{sv}" alone is not a valid signature; validate the array type "a{sv}" instead.
+                guard let es = elementSignature,
+                      DBusNames.isValidSingleType(code == UInt8(ascii: "a") ? "a" + es : es) else {
+                    fail("\(code == UInt8(ascii: "a") ? "array element" : "variant") signature \"\(elementSignature ?? "")\" is not a single complete type"); return false
+                }
+                sub = ArraySlice(Array(es.utf8))
+                freeSignatureLength += code == UInt8(ascii: "a") ? 1 + es.utf8.count : 1
+            case UInt8(ascii: "{"):
+                fail("dict entry outside an array"); return false
+            default:
+                sub = nil
+                freeSignatureLength += 2
+            }
+            if freeSignatureLength > 255 { fail("signature longer than 255 bytes"); return false }
+        }
+        levels[d].count += 1
+        growIfNeeded()
+        let ctype: Int32
+        switch code {
+        case UInt8(ascii: "a"): ctype = Int32(CDBUS_TYPE_ARRAY)
+        case UInt8(ascii: "("): ctype = Int32(CDBUS_TYPE_STRUCT)
+        case UInt8(ascii: "{"): ctype = Int32(CDBUS_TYPE_DICT_ENTRY)
+        default: ctype = Int32(CDBUS_TYPE_VARIANT)
+        }
+        let ok: dbus_bool_t
+        if code == UInt8(ascii: "a") || code == UInt8(ascii: "v") {
+            ok = (elementSignature ?? "").withCString { dbus_message_iter_open_container(iters + d, ctype, $0, iters + d + 1) }
+        } else {
+            ok = dbus_message_iter_open_container(iters + d, ctype, nil, iters + d + 1)
+        }
+        guard ok != 0 else { fail("out of memory opening a container"); return false }
+        // A free struct stays free only at free levels; containers under an expectation inherit it.
+        levels.append(Level(code: code, expected: sub, pos: sub?.startIndex ?? 0, count: 0))
+        return true
+    }
+
+    // MARK: Closure conveniences
+
+    /// `openArray(signature:)`, `body`, `close()`.
+    public func array(_ elementSignature: String, _ body: () throws -> Void) rethrows {
+        openArray(signature: elementSignature); try body(); close()
+    }
+    public func structure(_ body: () throws -> Void) rethrows { openStruct(); try body(); close() }
+    public func dictEntry(_ body: () throws -> Void) rethrows { openDictEntry(); try body(); close() }
+    public func variant(_ signature: String, _ body: () throws -> Void) rethrows {
+        openVariant(signature: signature); try body(); close()
+    }
+
+    // MARK: AT-SPI-flavoured helpers
+
+    /// `(so)`: an object reference (bus name, object path).
+    public func appendReference(bus: String, path: String) {
+        openStruct(); append(bus); appendObjectPath(path); close()
+    }
+
+    /// An empty `a{sv}`.
+    public func appendEmptyVardict() { openArray(signature: "{sv}"); close() }
+
+    // MARK: Generic values
+
+    /// Appends a generic value (recursively).
+    public func append(_ value: DBusValue) {
+        guard error == nil else { return }
+        switch value {
+        case .byte(let v): append(v)
+        case .bool(let v): append(v)
+        case .int16(let v): append(v)
+        case .uint16(let v): append(v)
+        case .int32(let v): append(v)
+        case .uint32(let v): append(v)
+        case .int64(let v): append(v)
+        case .uint64(let v): append(v)
+        case .double(let v): append(v)
+        case .string(let v): append(v)
+        case .objectPath(let v): appendObjectPath(v)
+        case .signature(let v): appendSignature(v)
+        case .unixFD(let v): appendUnixFD(v)
+        case .array(let e, let items):
+            openArray(signature: e)
+            for i in items { append(i) }
+            close()
+        case .struct(let fields):
+            openStruct()
+            for f in fields { append(f) }
+            close()
+        case .dictEntry(let k, let v):
+            openDictEntry(); append(k); append(v); close()
+        case .variant(let inner):
+            openVariant(signature: inner.signature)
+            append(inner)
+            close()
+        }
+    }
+}
