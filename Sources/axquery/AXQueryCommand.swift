@@ -21,7 +21,7 @@ struct AXQueryCommand: AsyncParsableCommand {
 
         The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot or an Appium XCUITest XML page source.
 
-        Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
+        Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app, or an unreadable --file), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
 
         Examples:
           axquery 'button[label="Edit"]'               (same as: axquery find ...)
@@ -120,13 +120,13 @@ final class Context {
         }
         let j: JSON
         do { j = try JSON.parse(bytes) } catch {
-            throw CLIFailure(Exit.refused, "'\(path)' is neither JSON nor XML: \(error)")
+            throw CLIFailure(Exit.connection, "'\(path)' is neither JSON nor XML: \(error)")
         }
         // Accept a snapshot, or a saved hierarchy.set request / params.
         var snap = j
         if let p = j["params"], p["windows"] != nil { snap = p }
         guard snap["windows"] != nil else {
-            throw CLIFailure(Exit.refused, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
+            throw CLIFailure(Exit.connection, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
         }
         return try OfflineBackend(snapshot: snap, appName: name)
     }

@@ -231,24 +231,25 @@ enum AppiumConverter {
 
     static func convert(_ xml: [UInt8]) throws(CLIFailure) -> JSON {
         let root: XMLElement
-        do { root = try XMLReader.parse(xml) } catch { throw CLIFailure(Exit.refused, "invalid XML: \(error)") }
+        do { root = try XMLReader.parse(xml) } catch { throw CLIFailure(Exit.connection, "invalid XML: \(error)") }
         // <AppiumAUT> → <XCUIElementTypeApplication> → windows; accept any of the three as the root.
         var top = root
         if top.name == "AppiumAUT" {
-            guard let app = top.children.first else { throw CLIFailure(Exit.refused, "invalid page source: <AppiumAUT> is empty") }
+            guard let app = top.children.first else { throw CLIFailure(Exit.connection, "invalid page source: <AppiumAUT> is empty") }
             top = app
         }
         guard top.name.hasPrefix("XCUIElementType") else {
-            throw CLIFailure(Exit.refused, "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
+            throw CLIFailure(Exit.connection, "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
         }
         var ids = Set<String>()
+        var reserved = Set<String>()
         var counter = 0
         func freshID(_ preferred: String?) -> String {
             if let p = preferred, !p.isEmpty, p.utf8.count <= 512, ids.insert(p).inserted { return p }
             while true {
                 counter += 1
                 let id = "e\(counter)"
-                if ids.insert(id).inserted { return id }
+                if !reserved.contains(id), ids.insert(id).inserted { return id }
             }
         }
         // Reserve every axid first, so generated ids never take one.
@@ -257,8 +258,15 @@ enum AppiumConverter {
             for c in e.children { reserve(c) }
         }
         reserve(top)
-        let reserved = ids
+        reserved = ids
         ids = []
+        // A name (identifier or label) that occurs exactly once and is no axid also makes a good id.
+        var nameCount: [String: Int] = [:]
+        func countNames(_ e: XMLElement) {
+            if let n = e["name"], !n.isEmpty { nameCount[n, default: 0] += 1 }
+            for c in e.children { countNames(c) }
+        }
+        countNames(top)
         func num(_ e: XMLElement, _ k: String) -> Double {
             guard let s = e[k], let d = Double(s), d.isFinite, abs(d) < 1e7 else { return 0 }
             return d
@@ -267,8 +275,9 @@ enum AppiumConverter {
             let type = e.name.hasPrefix("XCUIElementType") ? String(e.name.dropFirst("XCUIElementType".count)) : e.name
             let (cls, extra) = isWindow ? ("UIWindow", JSONObject()) : viewClass(type)
             var o: JSONObject = [:]
-            let axid = e["axid"].flatMap { reserved.contains($0) && !ids.contains($0) ? $0 : nil }
-            o["id"] = .string(freshID(axid))
+            var preferred = e["axid"].flatMap { reserved.contains($0) && !ids.contains($0) ? $0 : nil }
+            if preferred == nil, let n = e["name"], nameCount[n] == 1, !reserved.contains(n), !ids.contains(n) { preferred = n }
+            o["id"] = .string(freshID(preferred))
             o["class"] = .string(cls)
             let x = num(e, "x"), y = num(e, "y")
             let w = max(0, num(e, "width")), h = max(0, num(e, "height"))

@@ -50,7 +50,7 @@ final class OfflineBackend: Backend {
         session = RPCSession(peer: OfflinePeer())
         let app = hub.registerApp(name: appName, provider: nil)
         do { try hub.setSnapshot(app: app, snapshot) } catch {
-            throw CLIFailure(Exit.refused, "the file is not a valid hierarchy: \(error)")
+            throw CLIFailure(Exit.connection, "the file is not a valid hierarchy: \(error)")
         }
         _ = try? call("initialize", ["role": "automation"], timeout: .seconds(1))
     }
@@ -92,7 +92,7 @@ enum FileIO {
     static func read(_ path: String) throws(CLIFailure) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
-            throw CLIFailure(Exit.refused, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIFailure(Exit.connection, "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var out: [UInt8] = []
@@ -101,11 +101,11 @@ enum FileIO {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw CLIFailure(Exit.refused, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+                throw CLIFailure(Exit.connection, "cannot read '\(path)': \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             out.append(contentsOf: chunk[0..<n])
-            if out.count > 256 << 20 { throw CLIFailure(Exit.refused, "'\(path)' is larger than 256 MiB") }
+            if out.count > 256 << 20 { throw CLIFailure(Exit.connection, "'\(path)' is larger than 256 MiB") }
         }
         return out
     }

@@ -512,6 +512,8 @@ extension Render {
         case .array(let a) where a.allSatisfy({ $0.stringValue != nil }):
             return a.compactMap(\.stringValue).joined(separator: ", ")
         case .object where v["x"] != nil && v["width"] != nil: return frame(v)
+        case .object(let o) where o.count == 2 && v["x"]?.doubleValue != nil && v["y"]?.doubleValue != nil:
+            return "(\(number(v["x"]!.doubleValue!)),\(number(v["y"]!.doubleValue!)))"
         default: return v.jsonString
         }
     }
