@@ -111,6 +111,7 @@ public final class DBusConnection: @unchecked Sendable {
         var nextHandlerID: UInt64 = 1
         var disconnectHandlers: [@Sendable () -> Void] = []
         var disconnectReported = false
+        var loopExited = false
         var thread: pthread_t? = nil
     }
     private let state = Mutex(State())
@@ -294,15 +295,20 @@ public final class DBusConnection: @unchecked Sendable {
         wake()
     }
 
-    /// Runs `body` on the loop thread (asynchronously, in FIFO order).
+    /// Runs `body` on the loop thread (asynchronously, in FIFO order). Once the loop has exited
+    /// (after `close()`), `body` runs immediately on the calling thread so nothing waits forever.
     public func perform(_ body: @escaping @Sendable () -> Void) {
-        state.withLock { $0.jobs.append(body) }
-        wake()
+        let exited = state.withLock { s -> Bool in
+            if s.loopExited { return true }
+            s.jobs.append(body)
+            return false
+        }
+        if exited { body() } else { wake() }
     }
 
     /// Runs `body` on the loop thread and waits for its result (runs inline if already on it).
     public func performAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) { return body() }
+        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) || state.withLock({ $0.loopExited }) { return body() }
         let box = ResultBox<T>()
         let sem = DispatchSemaphore(value: 0)
         perform { box.set(body()); sem.signal() }
@@ -312,11 +318,24 @@ public final class DBusConnection: @unchecked Sendable {
 
     private func runLoop() {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
-        defer { loopThread.store(0, ordering: .releasing) }
+        defer {
+            // Jobs queued after the last iteration still run (perform() runs inline from now on).
+            let leftover = state.withLock { s -> [@Sendable () -> Void] in
+                s.loopExited = true
+                let j = s.jobs
+                s.jobs = []
+                return j
+            }
+            for j in leftover { j() }
+            loopThread.store(0, ordering: .releasing)
+        }
         var fds = [pollfd](repeating: pollfd(), count: 2)
+        var woken = true
         while true {
-            cdbus_eventfd_drain(wakeFD)
-            wakePending.store(false, ordering: .sequentiallyConsistent)
+            if woken {
+                cdbus_eventfd_drain(wakeFD)
+                wakePending.store(false, ordering: .sequentiallyConsistent)
+            }
             let (jobs, stopping) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
                 let j = s.jobs
                 if !j.isEmpty { s.jobs = [] }
@@ -353,6 +372,7 @@ public final class DBusConnection: @unchecked Sendable {
                 nfds = 2
             }
             let r = poll(&fds, nfds_t(nfds), timeout)
+            woken = r > 0 && fds[0].revents != 0
             if r > 0, nfds == 2, fds[1].revents != 0 {
                 _ = dbus_connection_read_write(pointer, 0)
             }

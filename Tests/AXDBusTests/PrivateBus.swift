@@ -33,11 +33,14 @@ final class PrivateBus {
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let args = [daemon, "--session", "--nofork", "--nopidfile", "--nosyslog",
+        var args = [daemon, "--session", "--nofork", "--nopidfile", "--nosyslog",
                     "--address=unix:path=\(directory)/bus", "--print-address=1"]
+        // If the test process dies (crash), the daemon gets SIGTERM instead of leaking.
+        // setpriv execs dbus-daemon in place, so the PID we record is the daemon's.
+        if access("/usr/bin/setpriv", X_OK) == 0 { args = ["/usr/bin/setpriv", "--pdeathsig", "TERM"] + args }
         var cargs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         var p: pid_t = 0
-        let rc = posix_spawn(&p, daemon, &actions, nil, &cargs, environ)
+        let rc = posix_spawn(&p, args[0], &actions, nil, &cargs, environ)
         cargs.forEach { free($0) }
         posix_spawn_file_actions_destroy(&actions)
         close(fds[1])
