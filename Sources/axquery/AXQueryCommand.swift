@@ -217,7 +217,7 @@ func runReporting(json: Bool, _ body: () throws -> Void) throws {
 }
 
 /// Parses durations like `5s`, `500ms`, `1.5s`, `2m` (a bare number is seconds).
-struct DurationArg: ExpressibleByArgument, Sendable {
+struct DurationArg: ExpressibleByArgument, CustomStringConvertible, Sendable {
     var milliseconds: Int
     init?(argument: String) {
         let s = argument.lowercased()
@@ -229,6 +229,8 @@ struct DurationArg: ExpressibleByArgument, Sendable {
         milliseconds = Int((d * scale).rounded())
     }
     static var defaultCompletionKind: CompletionKind { .list(["500ms", "1s", "5s", "30s"]) }
+    var description: String { milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms" }
+    var defaultValueDescription: String { description }
 }
 
 /// The target of single-element commands: a selector, or `--id`.

@@ -16,11 +16,11 @@ struct Find: ParsableCommand {
           axquery find 'text[label*="wi" i]' --limit 5 --json
           axquery find '#edit' --file snapshot.json
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Search only inside the element this selector resolves to.") var root: String?
     @Option(help: "At most this many results.") var limit: Int?
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -57,10 +57,10 @@ struct One: ParsableCommand {
           axquery one 'button[label="Edit"]' --json
           axquery one switch      # exit 2: two switches
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Search only inside the element this selector resolves to.") var root: String?
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -84,10 +84,10 @@ struct Count: ParsableCommand {
           axquery count cell
           axquery count ':trait(header)' --json
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Count only inside the element this selector resolves to.") var root: String?
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -120,12 +120,12 @@ struct Tree: ParsableCommand {
           axquery tree --format xml > page.xml
           axquery tree --file page.xml
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Option(help: "text, json or xml.") var format: TreeFormat = .text
     @Option(help: "Start at the element this selector resolves to.") var root: String?
     @Option(help: "Levels below the root(s) to include (0 = the root only).") var depth: Int?
     @Flag(help: "Show screen frames.") var frames = false
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must not be negative") }
@@ -171,10 +171,10 @@ struct Get: ParsableCommand {
           axquery get --id wifiSwitch --json
           axquery get 'segmentedControl > button[label="Dark"]'
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Argument(help: "The selector (omit with --id).") var selector: String?
     @Option(help: "The element id instead of a selector.") var id: String?
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
         if (selector == nil) == (id == nil) { throw ValidationError("give either a selector or --id") }
@@ -204,9 +204,9 @@ struct Explain: ParsableCommand {
           axquery explain 'cell > switch[label="Wifi"]'
           axquery explain 'button[label="Sumbit"]' --json
         """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var offline: FileOption
     @Argument(help: "The selector.") var selector: String
+    @OptionGroup var offline: FileOption
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -254,11 +254,11 @@ struct Wait: ParsableCommand {
     enum State: String, ExpressibleByArgument, CaseIterable, Sendable {
         case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
     }
-    @OptionGroup var global: GlobalOptions
     @Argument(help: "The selector.") var selector: String
     @Option(help: "The state to wait for.") var state: State = .attached
     @Option(help: "The expected value (for --state value or label).") var value: String?
     @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout = DurationArg(argument: "5s")!
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
         if (state == .value || state == .label) && value == nil { throw ValidationError("--state \(state.rawValue) needs --value") }
@@ -319,7 +319,6 @@ struct DoAction: ParsableCommand {
     }
     enum Direction: String, ExpressibleByArgument, CaseIterable, Sendable { case up, down, left, right, next, previous }
 
-    @OptionGroup var global: GlobalOptions
     @Argument(help: "The action.") var action: Action
     @Argument(help: "The selector of the target element.") var selector: String?
     @Option(help: "The target's element id instead of a selector.") var id: String?
@@ -330,6 +329,7 @@ struct DoAction: ParsableCommand {
     @Option(help: "type: the text to type.") var text: String?
     @Option(help: "tap: screen coordinates X,Y instead of a target.") var point: String?
     @Flag(help: "Skip the visible/enabled/hittable checks.") var force = false
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
         switch action {
@@ -390,9 +390,9 @@ struct Focus: ParsableCommand {
           axquery focus '#deviceName'
           axquery focus --clear
         """)
-    @OptionGroup var global: GlobalOptions
     @Argument(help: "Move the focus to the element this selector resolves to.") var selector: String?
     @Flag(help: "Clear the focus.") var clear = false
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -424,9 +424,9 @@ struct Diff: ParsableCommand {
           axquery diff 1
           axquery diff 3 5 --json
         """)
-    @OptionGroup var global: GlobalOptions
     @Argument(help: "The older revision.") var from: Int
     @Argument(help: "The newer revision (default: current).") var to: Int?
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
@@ -459,7 +459,7 @@ struct Apps: ParsableCommand {
           axquery apps
           axquery apps --json
         """)
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {

@@ -24,12 +24,12 @@ struct Watch: AsyncParsableCommand {
           axquery watch --events tree.changed,focus.changed --json
           axquery watch --count 1 --timeout 10s
         """)
-    @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Comma-separated event names (default: all).", valueName: "names"),
             completion: .list(["tree.changed", "focus.changed", "a11y.announcement", "app.added", "app.removed", "policy.changed"]))
     var events: String?
     @Option(help: "Stop after this many events.") var count: Int?
     @Option(help: "Stop after this long: 500ms, 5s, 1m.") var timeout: DurationArg?
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
         if let count, count <= 0 { throw ValidationError("--count must be positive") }

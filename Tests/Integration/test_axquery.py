@@ -16,6 +16,8 @@ import pty
 import re
 import select
 import shutil
+import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -417,6 +419,21 @@ class Live(unittest.TestCase):
         out = self.ok("diff", str(rev + 1), str(rev + 1))
         self.assertIn("no changes", out)
 
+    def test_watch_stops_on_sigint(self):
+        watcher = subprocess.Popen([AXQUERY, "watch", "--socket", self.sock], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(1.0)                                    # subscribed; the demo's uptime label ticks every second
+            watcher.send_signal(signal.SIGINT)
+            out, err = watcher.communicate(timeout=10)
+        finally:
+            if watcher.poll() is None:
+                watcher.kill()
+                watcher.wait()
+        self.assertEqual(watcher.returncode, 0, err)
+        for line in out.splitlines():
+            self.assertRegex(line, r"^(tree\.changed|focus\.changed|a11y\.\w+) ")
+
     # -- help -------------------------------------------------------------------------------------------------
 
     def test_help_on_every_subcommand_and_completions(self):
@@ -569,6 +586,46 @@ class Offline(unittest.TestCase):
         code, _, err = self.ax("count", nowin, "button")
         self.assertEqual(code, 5, err)
         self.assertIn("windows", err)
+
+
+class OverTCP(unittest.TestCase):
+    """--tcp HOST:PORT --token-file F against a server listening on loopback TCP with a token."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tokdir = tempfile.mkdtemp(prefix="axq-tok-")
+        cls.token = os.path.join(cls.tokdir, "token")
+        fd = os.open(cls.token, os.O_WRONLY | os.O_CREAT, 0o600)
+        os.write(fd, b"s3cret-token\n")
+        os.close(fd)
+        cls.server, cls.sock, cls.tmp = start_server("--demo", "--listen", "tcp:127.0.0.1:0", "--token-file", cls.token)
+        ready = [l for l in cls.server.lines if l.startswith("READY")][0]
+        cls.port = int(re.search(r"tcp=(\d+)", ready).group(1))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+        shutil.rmtree(cls.tokdir, ignore_errors=True)
+
+    def test_tcp_with_token(self):
+        code, out, err = run("count", "tab", "--tcp", "127.0.0.1:%d" % self.port, "--token-file", self.token)
+        self.assertEqual((code, out.strip()), (0, "3"), err)
+        code, out, err = run("watch", "--count", "1", "--events", "tree.changed", "--timeout", "10s",
+                             "--tcp", "127.0.0.1:%d" % self.port, "--token-file", self.token)
+        self.assertEqual(code, 0, err)                          # the uptime label ticks every second
+        self.assertTrue(out.startswith("tree.changed "), out)
+
+    def test_tcp_with_a_wrong_token_exits_5(self):
+        bad = os.path.join(self.tokdir, "bad")
+        fd = os.open(bad, os.O_WRONLY | os.O_CREAT, 0o600)
+        os.write(fd, b"wrong\n")
+        os.close(fd)
+        code, out, err = run("count", "tab", "--tcp", "127.0.0.1:%d" % self.port, "--token-file", bad, "--json")
+        self.assertEqual(code, 5, err)
+        self.assertEqual(json.loads(out)["error"]["code"], -32019)
+        code, out, err = run("count", "tab", "--tcp", "127.0.0.1:%d" % self.port)
+        self.assertEqual(code, 5, err)                          # no token at all
 
 
 if __name__ == "__main__":
