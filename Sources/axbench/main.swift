@@ -1,6 +1,145 @@
+// axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 import AXCore
 import AXDemo
+import AXHub
 import AXJSON
-let store = HierarchyStore()
-try store.setSnapshot(DemoApp().snapshot())
-print(TreeText.render(store.tree, frames: true))
+import AXQuery
+import AXRPC
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let quick = CommandLine.arguments.contains("--quick")
+if CommandLine.arguments.contains("--profile-build") {
+    let snap = BenchTree.snapshot(leaves: 8920)
+    for _ in 0..<3 { let s = HierarchyStore(); try s.setSnapshot(snap) }
+    exit(0)
+}
+let clock = ContinuousClock()
+
+func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+func us(_ d: Duration) -> Double { ms(d) * 1000 }
+func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+func p95(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[min(s.count - 1, Int(Double(s.count) * 0.95))] }
+/// Resident set size from /proc/self/statm (bytes).
+func heapBytes() -> Int {
+    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let parts = s.split(separator: " ")
+    return parts.count > 1 ? (Int(parts[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+}
+func fmt(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+
+/// Leaves giving about `views` views in the bench tree (leaves + groups of 10 and 50 + window + scroll).
+func leavesFor(views: Int) -> Int {
+    var n = views * 100 / 112
+    while true {
+        let v = n + (n + 9) / 10 + (n + 49) / 50 + 2
+        if v >= views { return n }
+        n += 1
+    }
+}
+
+print("== core: build and patch (\(quick ? "quick" : "full"))")
+let leaves = leavesFor(views: 10_000)
+let snapshot = BenchTree.snapshot(leaves: leaves)
+let bytes = snapshot.serialized()
+var parseTimes: [Double] = [], buildTimes: [Double] = [], deriveOnly: [Double] = []
+var store = HierarchyStore()
+let runs = quick ? 3 : 11
+for _ in 0..<runs {
+    let t0 = clock.now
+    let parsed = try JSON.parse(bytes)
+    let t1 = clock.now
+    let s = HierarchyStore()
+    try s.setSnapshot(parsed)
+    let t2 = clock.now
+    _ = s.rebuild()
+    let t3 = clock.now
+    parseTimes.append(ms(t1 - t0)); buildTimes.append(ms(t2 - t1)); deriveOnly.append(ms(t3 - t2))
+    store = s
+}
+let viewCount = store.views.count
+print("views: \(viewCount), accessibility nodes: \(store.tree.count), snapshot JSON: \(bytes.count / 1024) KiB")
+print("parse JSON: median \(fmt(median(parseTimes))) ms")
+print("build tree from parsed snapshot (decode + derive): median \(fmt(median(buildTimes))) ms")
+print("full re-derivation only: median \(fmt(median(deriveOnly))) ms")
+
+// One-property patches on leaves spread over the tree (label text of a button / a switch toggle).
+var patchTimes: [Double] = []
+let patchRuns = quick ? 200 : 2000
+for i in 0..<patchRuns {
+    let leaf = (i * 7919) % leaves
+    let id = "n\(leaf)"
+    let prop: JSONObject
+    switch leaf % 5 {
+    case 0: prop = ["title": .string("Button \(leaf) v\(i)")]
+    case 1: prop = ["text": .string("Label \(leaf) v\(i)")]
+    case 2: prop = ["isOn": .bool(i % 2 == 0)]
+    case 3: prop = ["value": .number(Double(i % 100))]
+    default: prop = ["text": .string("t\(i)")]
+    }
+    let op = PatchOp.set(id: id, properties: prop)
+    let t0 = clock.now
+    try store.apply([op])
+    patchTimes.append(us(clock.now - t0))
+}
+// Correctness guard: the incremental tree equals a full rebuild after all those patches.
+let rebuilt = store.rebuild()
+var same = rebuilt.count == store.tree.count
+for (id, n) in rebuilt.nodes where same { if store.tree[id] != n { same = false } }
+let patchMedian = median(patchTimes)
+print("one-property patch (apply + incremental derive + change set): median \(fmt(patchMedian)) µs, p95 \(fmt(p95(patchTimes))) µs")
+print("ratio full build / patch: \(fmt(median(buildTimes) * 1000 / patchMedian, 0))×  (re-derive only / patch: \(fmt(median(deriveOnly) * 1000 / patchMedian, 0))×); incremental == rebuild: \(same)")
+
+// Memory per element: heap in use for one store holding the tree (views + derived nodes + caches).
+let h0 = heapBytes()
+var holder: HierarchyStore? = HierarchyStore()
+try holder!.setSnapshot(snapshot)
+let h1 = heapBytes()
+print("memory: \((h1 - h0) / 1024) KiB RSS growth for \(viewCount) views → \((h1 - h0) / viewCount) bytes per view (\((h1 - h0) / max(holder!.tree.count, 1)) per accessibility node)")
+holder = nil
+
+print("== query and JSON-RPC (5,000-element tree)")
+let hub = Hub()
+let app = hub.registerApp(name: "bench", provider: nil)
+try hub.setSnapshot(app: app, BenchTree.snapshot(leaves: 5000))
+let router = RPCRouter()
+AXMethods.install(on: router, hub: hub)
+final class NullPeer: RPCPeer, @unchecked Sendable {
+    let connectionID: UInt64 = 1
+    let events = Mutex_(0)
+    func notify(_ method: String, _ params: JSON?) { events.inc() }
+    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON { .null }
+    func close() {}
+    var isClosed: Bool { false }
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
+}
+final class Mutex_: @unchecked Sendable { let l = NSLock(); var v: Int; init(_ v: Int) { self.v = v }; func inc() { l.lock(); v += 1; l.unlock() } }
+let session = RPCSession(peer: NullPeer())
+session.initialized = true
+func call(_ method: String, _ params: JSON) -> (Double, [UInt8]) {
+    let frame = RPCMessage.request(id: 1, method: method, params: params)
+    let t0 = clock.now
+    guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else { fatalError("not sync: \(method)") }
+    return (us(clock.now - t0), reply)
+}
+let nodeCount = (try hub.snapshot(app)).tree.count
+var q1: [Double] = [], q2: [Double] = [], q3: [Double] = []
+for i in 0..<(quick ? 100 : 1000) {
+    let leaf = (i * 7919) % 5000
+    q1.append(call("query.one", ["app": .string(app), "selector": .string("#n\(leaf)")]).0)
+    q2.append(call("query.one", ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]).0)
+    q3.append(call("element.get", ["app": .string(app), "target": ["id": .string("n\(leaf)")]]).0)
+}
+print("tree: \(nodeCount) accessibility nodes")
+print("query.one by identifier-less id selector (#n…): median \(fmt(median(q1))) µs, p95 \(fmt(p95(q1))) µs (server-side)")
+print("query.one button[label=…]: median \(fmt(median(q2))) µs, p95 \(fmt(p95(q2))) µs")
+print("element.get {id}: median \(fmt(median(q3))) µs, p95 \(fmt(p95(q3))) µs")
+var tg: [Double] = []
+var size = 0
+for _ in 0..<(quick ? 5 : 30) {
+    let (t, r) = call("tree.get", ["app": .string(app), "format": "json"])
+    tg.append(t / 1000); size = r.count
+}
+print("tree.get of \(nodeCount) elements as JSON (build + serialize): median \(fmt(median(tg))) ms, p95 \(fmt(p95(tg))) ms, \(size / 1024) KiB")

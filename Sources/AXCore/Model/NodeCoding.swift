@@ -130,28 +130,31 @@ func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
 }
 
 /// Applies accessibility properties shared by views and virtual elements. Returns false if the key is not one.
+/// Key → case number for the property switch below (one hash instead of a chain of string compares).
+let axPropertyIndex: [String: Int] = ["isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3, "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7, "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10, "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13, "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16, "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19, "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23, "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26, "accessibilityExpandedStatus": 27]
+
 func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
     let f = Field(id: id, key: key)
-    switch key {
-    case "isAccessibilityElement": ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)
-    case "accessibilityLabel": ax.label = try f.optString(v)
-    case "accessibilityValue": ax.value = try f.optString(v)
-    case "accessibilityHint": ax.hint = try f.optString(v)
-    case "accessibilityIdentifier": ax.identifier = try f.optString(v)
-    case "accessibilityTraits": ax.traits = v.isNull ? nil : try decodeTraits(v, field: f)
-    case "accessibilityFrame": ax.frame = v.isNull ? nil : try f.rect(v)
-    case "accessibilityActivationPoint": ax.activationPoint = v.isNull ? nil : try f.point(v)
-    case "accessibilityLanguage": ax.language = try f.optString(v)
-    case "accessibilityElementsHidden": ax.elementsHidden = v.isNull ? false : try f.bool(v)
-    case "accessibilityViewIsModal": ax.viewIsModal = v.isNull ? nil : try f.bool(v)
-    case "shouldGroupAccessibilityChildren": ax.shouldGroupChildren = v.isNull ? false : try f.bool(v)
-    case "accessibilityNavigationStyle":
+    switch axPropertyIndex[key] ?? -1 {
+    case 0: ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)  // isAccessibilityElement
+    case 1: ax.label = try f.optString(v)  // accessibilityLabel
+    case 2: ax.value = try f.optString(v)  // accessibilityValue
+    case 3: ax.hint = try f.optString(v)  // accessibilityHint
+    case 4: ax.identifier = try f.optString(v)  // accessibilityIdentifier
+    case 5: ax.traits = v.isNull ? nil : try decodeTraits(v, field: f)  // accessibilityTraits
+    case 6: ax.frame = v.isNull ? nil : try f.rect(v)  // accessibilityFrame
+    case 7: ax.activationPoint = v.isNull ? nil : try f.point(v)  // accessibilityActivationPoint
+    case 8: ax.language = try f.optString(v)  // accessibilityLanguage
+    case 9: ax.elementsHidden = v.isNull ? false : try f.bool(v)  // accessibilityElementsHidden
+    case 10: ax.viewIsModal = v.isNull ? nil : try f.bool(v)  // accessibilityViewIsModal
+    case 11: ax.shouldGroupChildren = v.isNull ? false : try f.bool(v)  // shouldGroupAccessibilityChildren
+    case 12:  // accessibilityNavigationStyle
         if v.isNull { ax.navigationStyle = .automatic } else {
             let s = try f.string(v)
             guard let n = NavigationStyle(rawValue: s) else { throw f.fail("expected automatic, separate or combined") }
             ax.navigationStyle = n
         }
-    case "accessibilityContainerType":
+    case 13:  // accessibilityContainerType
         if v.isNull { ax.containerType = .none } else if case .number = v {
             guard let c = ContainerType(rawInt: try f.int(v)) else { throw f.fail("container type raw value must be 0…4 (R40)") }
             ax.containerType = c
@@ -160,16 +163,16 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
             guard let c = ContainerType(rawValue: s) else { throw f.fail("expected none, dataTable, list, landmark or semanticGroup (R39)") }
             ax.containerType = c
         }
-    case "accessibilityRespondsToUserInteraction": ax.respondsToUserInteraction = v.isNull ? nil : try f.bool(v)
-    case "accessibilityUserInputLabels": ax.userInputLabels = v.isNull ? [] : try f.strings(v)
-    case "accessibilityTextualContext": ax.textualContext = try f.optString(v)
-    case "accessibilityHeadingLevel":
+    case 14: ax.respondsToUserInteraction = v.isNull ? nil : try f.bool(v)  // accessibilityRespondsToUserInteraction
+    case 15: ax.userInputLabels = v.isNull ? [] : try f.strings(v)  // accessibilityUserInputLabels
+    case 16: ax.textualContext = try f.optString(v)  // accessibilityTextualContext
+    case 17:  // accessibilityHeadingLevel
         if v.isNull { ax.headingLevel = nil } else {
             let l = try f.int(v)
             guard (0...6).contains(l) else { throw f.fail("heading level must be 0…6 (X55)") }
             ax.headingLevel = l == 0 ? nil : l
         }
-    case "accessibilityCustomActions":
+    case 18:  // accessibilityCustomActions
         ax.customActions = []
         if !v.isNull {
             var seen = Set<String>()
@@ -184,7 +187,7 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
                     hasImage: o["image"].map { !$0.isNull } ?? false))
             }
         }
-    case "accessibilityCustomRotors":
+    case 19:  // accessibilityCustomRotors
         ax.customRotors = []
         if !v.isNull {
             for (i, e) in try f.array(v).enumerated() {
@@ -214,7 +217,7 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
                 ax.customRotors.append(CustomRotor(name: name, systemType: type, items: items))
             }
         }
-    case "accessibilityElements":
+    case 20:  // accessibilityElements
         if v.isNull { ax.elements = nil } else {
             var entries: [ElementEntry] = []
             for (i, e) in try f.array(v).enumerated() {
@@ -239,8 +242,8 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
             }
             ax.elements = entries
         }
-    case "automationElements": ax.automationElements = v.isNull ? nil : try f.strings(v)
-    case "accessibilityDataTable":
+    case 21: ax.automationElements = v.isNull ? nil : try f.strings(v)  // automationElements
+    case 22:  // accessibilityDataTable
         if v.isNull { ax.dataTable = nil } else {
             let o = try f.object(v)
             guard let r = o["rows"], let c = o["columns"] else { throw f.fail("a data table needs 'rows' and 'columns' (R41)") }
@@ -260,34 +263,37 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
             dt.rowHeaders = try headers("rowHeaders")
             ax.dataTable = dt
         }
-    case "accessibilityRowRange": ax.rowRange = v.isNull ? nil : try f.range(v)
-    case "accessibilityColumnRange": ax.columnRange = v.isNull ? nil : try f.range(v)
-    case "accessibilityDirectTouchOptions": ax.directTouchOptions = v.isNull ? [] : try f.strings(v)
-    case "accessibilityIgnoresInvertColors": ax.ignoresInvertColors = v.isNull ? false : try f.bool(v)
-    case "accessibilityExpandedStatus": ax.expandedStatus = try f.optString(v)
+    case 23: ax.rowRange = v.isNull ? nil : try f.range(v)  // accessibilityRowRange
+    case 24: ax.columnRange = v.isNull ? nil : try f.range(v)  // accessibilityColumnRange
+    case 25: ax.directTouchOptions = v.isNull ? [] : try f.strings(v)  // accessibilityDirectTouchOptions
+    case 26: ax.ignoresInvertColors = v.isNull ? false : try f.bool(v)  // accessibilityIgnoresInvertColors
+    case 27: ax.expandedStatus = try f.optString(v)  // accessibilityExpandedStatus
     default: return false
     }
     return true
 }
 
 extension ViewNode {
+    /// Key → case number for the property switch in setProperty.
+    static let propertyIndex: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46]
+
     /// Keys that are structural, not properties: they are read by the decoder and refused by "set".
     static let structuralKeys: Set<String> = ["id", "class", "baseClass", "children"]
 
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
     public mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
         let f = Field(id: id, key: key)
-        switch key {
-        case "frame": frame = v.isNull ? .zero : try f.rect(v)
-        case "bounds":
+        switch ViewNode.propertyIndex[key] ?? -1 {
+        case 0: frame = v.isNull ? .zero : try f.rect(v)  // frame
+        case 1:  // bounds
             if v.isNull { boundsOrigin = .zero } else {
                 let r: Rect
                 if case .array(let a) = v, a.count == 2 { let p = try f.point(v); r = Rect(x: p.x, y: p.y, width: frame.width, height: frame.height) }
                 else { r = try f.rect(v) }
                 boundsOrigin = Point(x: r.x, y: r.y)
             }
-        case "boundsOrigin", "contentOffset": boundsOrigin = v.isNull ? .zero : try f.point(v)
-        case "transform":
+        case 2, 3: boundsOrigin = v.isNull ? .zero : try f.point(v)  // boundsOrigin, contentOffset
+        case 4:  // transform
             if v.isNull { transform = .identity } else {
                 let o = try f.object(v)
                 func n(_ k: String, _ d: Double) throws(SchemaError) -> Double { try o[k].map { (j) throws(SchemaError) in try f.number(j) } ?? d }
@@ -297,54 +303,54 @@ extension ViewNode {
                       abs(t.scaleX) < 1e6, abs(t.scaleY) < 1e6 else { throw f.fail("transform out of range") }
                 transform = t
             }
-        case "isHidden": isHidden = v.isNull ? false : try f.bool(v)
-        case "alpha":
+        case 5: isHidden = v.isNull ? false : try f.bool(v)  // isHidden
+        case 6:  // alpha
             if v.isNull { alpha = 1 } else {
                 let a = try f.number(v)
                 guard a >= 0, a <= 1 else { throw f.fail("alpha must be within 0…1") }
                 alpha = a
             }
-        case "clipsToBounds": clipsToBounds = v.isNull ? nil : try f.bool(v)
-        case "isUserInteractionEnabled": isUserInteractionEnabled = v.isNull ? nil : try f.bool(v)
-        case "tag": tag = v.isNull ? 0 : try f.int(v)
-        case "isEnabled": control.isEnabled = v.isNull ? true : try f.bool(v)
-        case "isSelected": control.isSelected = v.isNull ? false : try f.bool(v)
-        case "isHighlighted": control.isHighlighted = v.isNull ? false : try f.bool(v)
-        case "isOn": control.isOn = v.isNull ? false : try f.bool(v)
-        case "value": control.value = v.isNull ? nil : try f.number(v)
-        case "minimumValue": control.minimumValue = v.isNull ? nil : try f.number(v)
-        case "maximumValue": control.maximumValue = v.isNull ? nil : try f.number(v)
-        case "stepValue":
+        case 7: clipsToBounds = v.isNull ? nil : try f.bool(v)  // clipsToBounds
+        case 8: isUserInteractionEnabled = v.isNull ? nil : try f.bool(v)  // isUserInteractionEnabled
+        case 9: tag = v.isNull ? 0 : try f.int(v)  // tag
+        case 10: control.isEnabled = v.isNull ? true : try f.bool(v)  // isEnabled
+        case 11: control.isSelected = v.isNull ? false : try f.bool(v)  // isSelected
+        case 12: control.isHighlighted = v.isNull ? false : try f.bool(v)  // isHighlighted
+        case 13: control.isOn = v.isNull ? false : try f.bool(v)  // isOn
+        case 14: control.value = v.isNull ? nil : try f.number(v)  // value
+        case 15: control.minimumValue = v.isNull ? nil : try f.number(v)  // minimumValue
+        case 16: control.maximumValue = v.isNull ? nil : try f.number(v)  // maximumValue
+        case 17:  // stepValue
             if v.isNull { control.stepValue = nil } else {
                 let s = try f.number(v)
                 guard s > 0 else { throw f.fail("stepValue must be greater than 0") }
                 control.stepValue = s
             }
-        case "text": control.text = try f.optString(v)
-        case "title": control.title = try f.optString(v)
-        case "placeholder": control.placeholder = try f.optString(v)
-        case "isSecureTextEntry": control.isSecureTextEntry = v.isNull ? false : try f.bool(v)
-        case "isEditable": control.isEditable = v.isNull ? true : try f.bool(v)
-        case "currentPage": control.currentPage = v.isNull ? nil : try f.int(v)
-        case "numberOfPages":
+        case 18: control.text = try f.optString(v)  // text
+        case 19: control.title = try f.optString(v)  // title
+        case 20: control.placeholder = try f.optString(v)  // placeholder
+        case 21: control.isSecureTextEntry = v.isNull ? false : try f.bool(v)  // isSecureTextEntry
+        case 22: control.isEditable = v.isNull ? true : try f.bool(v)  // isEditable
+        case 23: control.currentPage = v.isNull ? nil : try f.int(v)  // currentPage
+        case 24:  // numberOfPages
             if v.isNull { control.numberOfPages = nil } else {
                 let n = try f.int(v)
                 guard n >= 0 else { throw f.fail("numberOfPages must not be negative") }
                 control.numberOfPages = n
             }
-        case "selectedSegmentIndex": control.selectedSegmentIndex = v.isNull ? nil : try f.int(v)
-        case "segmentTitles": control.segmentTitles = v.isNull ? [] : try f.strings(v)
-        case "progress": control.progress = v.isNull ? nil : try f.number(v)
-        case "isAnimating": control.isAnimating = v.isNull ? false : try f.bool(v)
-        case "accessoryType": control.accessoryType = try f.optString(v)
-        case "backButtonTitle": control.backButtonTitle = try f.optString(v)
-        case "message": control.message = try f.optString(v)
-        case "preferredStyle":
+        case 25: control.selectedSegmentIndex = v.isNull ? nil : try f.int(v)  // selectedSegmentIndex
+        case 26: control.segmentTitles = v.isNull ? [] : try f.strings(v)  // segmentTitles
+        case 27: control.progress = v.isNull ? nil : try f.number(v)  // progress
+        case 28: control.isAnimating = v.isNull ? false : try f.bool(v)  // isAnimating
+        case 29: control.accessoryType = try f.optString(v)  // accessoryType
+        case 30: control.backButtonTitle = try f.optString(v)  // backButtonTitle
+        case 31: control.message = try f.optString(v)  // message
+        case 32:  // preferredStyle
             let s = try f.optString(v)
             guard s == nil || s == "alert" || s == "actionSheet" else { throw f.fail("expected alert or actionSheet") }
             control.preferredStyle = s
-        case "dateText": control.dateText = try f.optString(v)
-        case "components":
+        case 33: control.dateText = try f.optString(v)  // dateText
+        case 34:  // components
             control.components = []
             if !v.isNull {
                 for (i, e) in try f.array(v).enumerated() {
@@ -359,10 +365,10 @@ extension ViewNode {
                         rows: rows, selectedRow: sel))
                 }
             }
-        case "isKeyWindow": window.isKeyWindow = v.isNull ? false : try f.bool(v)
-        case "windowLevel": window.windowLevel = v.isNull ? 0 : try f.number(v)
-        case "windowTitle": window.title = try f.optString(v)
-        case "layoutDirection", "semanticContentAttribute":
+        case 35: window.isKeyWindow = v.isNull ? false : try f.bool(v)  // isKeyWindow
+        case 36: window.windowLevel = v.isNull ? 0 : try f.number(v)  // windowLevel
+        case 37: window.title = try f.optString(v)  // windowTitle
+        case 38, 39:  // layoutDirection, semanticContentAttribute
             if v.isNull { window.layoutDirection = .ltr } else {
                 let s = try f.string(v)
                 switch s {
@@ -371,9 +377,9 @@ extension ViewNode {
                 default: throw f.fail("expected ltr or rtl")
                 }
             }
-        case "canBecomeFocused": focus.canBecomeFocused = v.isNull ? nil : try f.bool(v)
-        case "focusGroupIdentifier": focus.groupIdentifier = try f.optString(v)
-        case "focusGroupPriority":
+        case 40: focus.canBecomeFocused = v.isNull ? nil : try f.bool(v)  // canBecomeFocused
+        case 41: focus.groupIdentifier = try f.optString(v)  // focusGroupIdentifier
+        case 42:  // focusGroupPriority
             switch v {
             case .null: focus.groupPriority = .ignored
             case .number: focus.groupPriority = .raw(try f.int(v))
@@ -386,7 +392,7 @@ extension ViewNode {
                 default: throw f.fail("expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
                 }
             }
-        case "focusGuides":
+        case 43:  // focusGuides
             focus.guides = []
             if !v.isNull {
                 for (i, e) in try f.array(v).enumerated() {
@@ -398,8 +404,8 @@ extension ViewNode {
                         isEnabled: try o["isEnabled"].map { (j) throws(SchemaError) in try gf.bool(j) } ?? true))
                 }
             }
-        case "isTransparentFocusItem": focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)
-        case "restrictionIdentifiers", "guidedAccessRestrictionIdentifiers":
+        case 44: focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)  // isTransparentFocusItem
+        case 45, 46:  // restrictionIdentifiers, guidedAccessRestrictionIdentifiers
             restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
         default:
             if try applyAccessibilityProperty(key, v, to: &ax, id: id) { return }
@@ -420,8 +426,11 @@ extension ViewNode {
         let cls = try o["class"].map { (j) throws(SchemaError) in try f.string(j) } ?? "UIView"
         let base = try o["baseClass"].map { (j) throws(SchemaError) in try Field(id: id, key: "baseClass").optString(j) } ?? nil
         var node = ViewNode(id: id, className: cls, baseClass: base)
-        for (k, v) in o where !ViewNode.structuralKeys.contains(k) {
-            try node.setProperty(k, v)
+        let keys = o.keys, values = o.values
+        for i in keys.indices {
+            let k = keys[i]
+            if k == "id" || k == "class" || k == "children" || k == "baseClass" { continue }
+            try node.setProperty(k, values[i])
         }
         return node
     }

@@ -68,8 +68,8 @@ final class Deriver {
         if !full {
             for d in dirty {
                 var cur: String? = d
-                while let c = cur, views.nodes[c] != nil, needsVisit.insert(c).inserted {
-                    cur = views.nodes[c]?.parent
+                while let c = cur, views.nodes.contains(c), needsVisit.insert(c).inserted {
+                    cur = views.nodes.box(c)?.value.parent
                 }
             }
         }
@@ -94,7 +94,7 @@ final class Deriver {
         }
         for w in previous.windows where !views.roots.contains(w) { purge(w) }
         // Views that changed but were not reached this pass (moved under an excluded parent, …) leave the tree.
-        for d in dirty where views.nodes[d] != nil {
+        for d in dirty where views.nodes.contains(d) {
             if let e = cache[d], e.pass != pass { purge(d) }
         }
 
@@ -229,13 +229,18 @@ final class Deriver {
     }
 
     private func visit(_ id: String, _ ctx: Ctx) -> [Item] {
-        guard let n = views.nodes[id] else { return [] }
-        if !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx {
+        guard let nb = views.nodes.box(id) else { return [] }
+        if !fullBuild, !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx {
             e.pass = pass
             cache[id] = e
             return e.items
         }
-        let old = cache[id]
+        return visitNode(id, ctx, nb.value)
+    }
+
+    /// The body of `visit`; the view is passed borrowed so the (large) node is never copied.
+    private func visitNode(_ id: String, _ ctx: Ctx, _ n: ViewNode) -> [Item] {
+        let old = fullBuild ? nil : cache[id]
         let expo = exposure(n, ctx: ctx)
         if case .excluded = expo { purge(id); return [] }
 
@@ -342,7 +347,7 @@ final class Deriver {
         // X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).
         var modalIndex: Int?
         for (i, k) in kids.enumerated().reversed() {
-            if let kn = views.nodes[k], isVisibleSelf(kn), effectiveModal(kn) { modalIndex = i; break }
+            if let kb = views.nodes.box(k), isVisibleSelf(kb.value), effectiveModal(kb.value) { modalIndex = i; break }
         }
         var items: [Item] = []
         for (i, k) in kids.enumerated() {
@@ -352,7 +357,7 @@ final class Deriver {
         if let old, !old.children.isEmpty {
             let current: Set<String> = Set(kids)
             for c in old.children where !current.contains(c) {
-                if let cn = views.nodes[c], cn.parent != nil, cn.parent != n.id { continue }   // moved elsewhere: the new parent owns it
+                if let cp = views.nodes.box(c)?.value.parent, cp != n.id { continue }   // moved elsewhere: the new parent owns it
                 purge(c)
             }
         }

@@ -43,10 +43,11 @@ public struct ViewHierarchy: Sendable {
         return h + 1
     }
 
-    /// Decodes a nested view subtree into flat nodes (parent/children set), refusing duplicates.
-    /// `existing` is checked for id clashes; `baseDepth` is the depth of the future parent.
-    static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, existing: BoxedMap<ViewNode>,
-                              into out: inout [ViewNode], seen: inout [String: String?]) throws(PatchError) -> String {
+    /// Decodes a nested view subtree straight into `out` (parent/children set), refusing duplicates: `seen`
+    /// holds the ids of this subtree (with their parents, for the error message); `out` already holds the
+    /// rest of the hierarchy. `baseDepth` is the depth of the future parent. Returns the subtree root's id.
+    static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
+                              seen: inout [String: String?]) throws(PatchError) -> String {
         var node: ViewNode
         do { node = try ViewNode.decode(json) } catch {
             let kind: PatchError.Kind = (error.property == "frame" || error.property == "transform" || error.property == "bounds"
@@ -60,7 +61,7 @@ public struct ViewHierarchy: Sendable {
             let where2 = parent.map { "'\($0)'" } ?? "the top level"
             throw PatchError(kind: .multipleParents, id: id, message: "view '\(id)' appears twice: under \(where1) and under \(where2)")
         }
-        if existing[id] != nil {
+        if out.contains(id) {
             throw PatchError(kind: .duplicateId, id: id, message: "id '\(id)' is already in the hierarchy")
         }
         guard baseDepth + 1 <= Limits.maxDepth else {
@@ -68,12 +69,10 @@ public struct ViewHierarchy: Sendable {
         }
         seen[id] = parent
         node.parent = parent
-        guard seen.count + existing.count <= Limits.maxNodes else {
+        guard seen.count + out.count <= Limits.maxNodes else {
             throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
         }
-        let slot = out.count
-        out.append(node)
-        if let cj = json["children"], !cj.isNull {
+        if case .object(let o) = json, let cj = o["children"], !cj.isNull {
             guard case .array(let kids) = cj else {
                 throw PatchError(kind: .invalidProperty, id: id, property: "children", message: "'children' must be an array of views")
             }
@@ -83,10 +82,11 @@ public struct ViewHierarchy: Sendable {
             var childIDs: [String] = []
             childIDs.reserveCapacity(kids.count)
             for k in kids {
-                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, existing: existing, into: &out, seen: &seen))
+                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen))
             }
-            out[slot].children = childIDs
+            node.children = childIDs
         }
+        out.setBox(Box(node), for: id)
         return id
     }
 
@@ -107,18 +107,16 @@ public struct ViewHierarchy: Sendable {
             throw PatchError(kind: .invalidSnapshot, op: "snapshot", message: "a snapshot must be an object with 'windows', got \(json.typeName)")
         }
         var h = ViewHierarchy()
-        var flat: [ViewNode] = []
         var seen: [String: String?] = [:]
+        var nodes = BoxedMap<ViewNode>()
         for w in list {
             do {
-                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, existing: [:], into: &flat, seen: &seen)
+                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen)
                 h.roots.append(id)
             } catch {
                 var e = error; e.op = "snapshot"; throw e
             }
         }
-        var nodes = BoxedMap<ViewNode>()
-        for n in flat { nodes.setBox(Box(n), for: n.id) }
         h.nodes = nodes
         return h
     }
@@ -175,10 +173,9 @@ public struct ViewHierarchy: Sendable {
                 throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to insert into")
             }
             let baseDepth = parent.map { depth(of: $0) } ?? 0
-            var flat: [ViewNode] = []
             var seen: [String: String?] = [:]
-            let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, existing: nodes, into: &flat, seen: &seen)
-            for n in flat { nodes.setBox(Box(n), for: n.id); removed.remove(n.id) }
+            let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen)
+            for (nid, _) in seen { removed.remove(nid) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
             if let parent { dirty.insert(parent) }
