@@ -78,7 +78,7 @@ enum StrAttr { case id, label, value, hint, placeholder, role, className, text, 
 enum NumAttr { case index, depth, x, y, width, height, headingLevel, string(StrAttr) }
 enum NumOp { case eq, ne, lt, le, gt, ge }
 
-indirect enum Test {
+enum Test {
     case string(StrAttr, StringMatcher, negate: Bool)
     case number(NumAttr, NumOp, Double)
     case exists(AttributeName)
@@ -244,7 +244,7 @@ indirect enum Test {
 
 /// String comparison after whitespace normalization (trim, collapse runs to one space), optionally
 /// case-insensitive; or a regex search on the raw string. Works on UTF-8 bytes, allocation-free for ASCII.
-struct StringMatcher {
+final class StringMatcher {
     enum Kind { case equals, contains, prefix, suffix, regex }
     let kind: Kind
     let needle: [UInt8]
@@ -305,7 +305,16 @@ struct StringMatcher {
             guard let s else { return (try? regex.firstMatch(in: "")) != nil }
             return (try? regex.firstMatch(in: s)) != nil
         }
-        var hay = StringMatcher.normalize(s ?? "")
+        guard var hay = s, !hay.isEmpty else { return needle.isEmpty }
+        if !ci {
+            // Fast path: a haystack that needs no normalization is compared as is, without allocating.
+            if let r = hay.utf8.withContiguousStorageIfAvailable({ buf -> Bool? in
+                let m = compare(buf, fold: false)
+                if m { return true }
+                return StringMatcher.needsNormalization(hay) ? nil : false
+            }), let r { return r }
+        }
+        hay = StringMatcher.normalize(hay)
         if ci {
             var ascii = true
             for b in hay.utf8 where b >= 0x80 { ascii = false; break }
