@@ -1,0 +1,122 @@
+import XCTest
+import AXCore
+import AXJSON
+import AXQuery
+import AXDemo
+
+final class ExplainTests: XCTestCase {
+    func ctx() throws -> QueryContext {
+        let s = try Fixtures.store(Fixtures.login())
+        return QueryContext(tree: s.tree, views: s.views)
+    }
+
+    func testTypoInLabel() throws {
+        let e = QueryEngine.explain(try Selector(parsing: "button[label=\"Sumbit\"]"), in: try ctx())
+        XCTAssertEqual(e.count, 0)
+        XCTAssertEqual(e.canonical, "button[label=\"Sumbit\"]")
+        XCTAssertEqual(e.chains.count, 1)
+        let step = e.chains[0].steps[0]
+        XCTAssertEqual(step.count, 0)
+        XCTAssertEqual(step.description, "button with label \"Sumbit\"")
+        XCTAssertEqual(step.nearMisses.first?.description, "button with label \"Submit\"")
+        XCTAssertEqual(step.nearMisses.first?.count, 1)
+        XCTAssertEqual(step.nearMisses.first?.ids, ["submit"])
+        XCTAssertTrue(e.summary.hasPrefix("0 button with label \"Sumbit\"; 1 button with label \"Submit\""), e.summary)
+    }
+
+    func testWrongRoleAndCase() throws {
+        let c = try ctx()
+        // "Gamma" is a cell, not a button.
+        let e = QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: c)
+        XCTAssertTrue(e.chains[0].steps[0].nearMisses.contains { $0.description == "cell with label \"Gamma\"" && $0.ids == ["c2"] },
+                      e.summary)
+        // Case differs: the near miss names the real label.
+        let e2 = QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: c)
+        XCTAssertEqual(e2.chains[0].steps[0].nearMisses.first?.description, "cell with label \"Beta\"")
+        // A state that excludes the match: relaxing it is reported.
+        let e3 = QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: c)
+        XCTAssertTrue(e3.chains[0].steps[0].nearMisses.contains { $0.change == "without :enabled" && $0.ids == ["cancel"] }, e3.summary)
+    }
+
+    func testStepCounts() throws {
+        let c = try ctx()
+        let e = QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: c)
+        XCTAssertEqual(e.chains[0].steps.map(\.count), [2, 1, 1])
+        XCTAssertEqual(e.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
+        XCTAssertEqual(e.matches, ["submit"])
+
+        let miss = QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: c)
+        XCTAssertEqual(miss.chains[0].steps.map(\.count), [1, 0, 0])
+        XCTAssertEqual(miss.chains[0].steps[1].nearMisses.first?.description, "cell with label \"Alpha\"")
+        XCTAssertTrue(miss.chains[0].steps[2].nearMisses.isEmpty, "only the first failing step gets near misses")
+
+        let within = QueryEngine.explain(try Selector(parsing: "window >> button:first"), in: c)
+        XCTAssertEqual(within.chains[0].steps.map(\.count), [2, 2])
+        XCTAssertEqual(within.count, 2)
+
+        let union = QueryEngine.explain(try Selector(parsing: "link, slider"), in: c)
+        XCTAssertEqual(union.chains.map(\.count), [1, 1])
+        XCTAssertEqual(union.summary, "2 matches for link, adjustable")
+        // JSON-friendly
+        let j = union.json
+        XCTAssertEqual(j["count"]?.intValue, 2)
+        XCTAssertEqual(j["chains"]?[1]?["steps"]?[0]?["compound"]?.stringValue, "adjustable")
+    }
+}
+
+final class DemoAppSelectorTests: XCTestCase {
+    /// Expected ids written from Sources/AXDemo/DemoApp.swift (its snapshot, read by hand).
+    func testDemoTable() throws {
+        let store = try Fixtures.store(DemoApp().snapshot())
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        let table: [(String, [String])] = [
+            ("header", ["navBar#title", "hdrConnectivity", "hdrPrefs"]),   // the navigation bar title is a synthesized header
+            ("[headingLevel=2]", ["hdrConnectivity", "hdrPrefs"]),
+            ("tab", ["tabHome", "tabSettings", "tabProfile"]),
+            ("tabBar > tab:nth(1)", ["tabSettings"]),
+            ("#textSize", ["textSize"]),
+            ("slider#textSize[value>=0.5]", ["textSize"]),
+            ("slider#textSize[value>0.5]", []),
+            ("[placeholder=\"Device Name\"]", ["nameField"]),
+            ("image", ["photo"]),
+            ("#decoration", []),
+            ("link", ["help"]),
+            (":rotor(Toggles)", ["table"]),
+            ("alert", []),
+            ("#uptime:trait(updatesFrequently)", ["uptime"]),
+            (":action(\"Add to Favorites\")", ["cellDisplay"]),
+            (":action(favorite)", ["cellDisplay"]),
+            ("button[label=Edit]", ["editButton"]),
+            ("[hint*=resetting i]", ["showAlert"]),
+            ("#\"cell.about\"", ["cellAbout"]),
+        ]
+        for (q, expected) in table {
+            XCTAssertEqual(QueryEngine.find(try Selector(parsing: q), in: ctx), expected, q)
+        }
+        var app = DemoApp()
+        app.alertShown = true
+        let s2 = try Fixtures.store(app.snapshot())
+        let ctx2 = QueryContext(tree: s2.tree, views: s2.views)
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "alert button"), in: ctx2), ["alertCancel", "alertReset"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "alert > button[label=Reset]"), in: ctx2), ["alertReset"])
+    }
+}
+
+final class TreeXMLTests: XCTestCase {
+    func testShapeAndEscaping() throws {
+        let store = try Fixtures.store(["windows": [Fixtures.view("w", "UIWindow", [0, 0, 390, 844], [:], [
+            Fixtures.view("b", "UIButton", [10.4, 20.6, 100, 44], ["title": "Say \"hi\" <&> 'you'", "accessibilityIdentifier": "greet"]),
+            Fixtures.view("l", "UILabel", [10, 100, 100, 44], ["text": "two\nlines\tand\u{1}ctl"]),
+            Fixtures.view("off", "UIButton", [10, 2000, 100, 44], ["title": "Far", "isEnabled": false]),
+        ])]])
+        let xml = TreeXML.xml(store.tree, appName: "Demo")
+        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\" name=\"Demo\""), xml)
+        XCTAssertTrue(xml.contains("  <XCUIElementTypeWindow type=\"XCUIElementTypeWindow\" enabled=\"true\" visible=\"true\" x=\"0\" y=\"0\" width=\"390\" height=\"844\" index=\"0\" role=\"window\" axid=\"w\">"), xml)
+        XCTAssertTrue(xml.contains("<XCUIElementTypeButton type=\"XCUIElementTypeButton\" name=\"greet\" label=\"Say &quot;hi&quot; &lt;&amp;&gt; 'you'\" enabled=\"true\" visible=\"true\" x=\"10\" y=\"21\" width=\"100\" height=\"44\" index=\"0\" role=\"button\" axid=\"b\"/>"), xml)
+        XCTAssertTrue(xml.contains("<XCUIElementTypeStaticText type=\"XCUIElementTypeStaticText\" name=\"two&#10;lines&#9;and\u{FFFD}ctl\""), xml)
+        XCTAssertTrue(xml.contains("name=\"Far\" label=\"Far\" enabled=\"false\" visible=\"false\""), xml)
+        XCTAssertTrue(xml.contains("</XCUIElementTypeWindow>\n</XCUIElementTypeApplication>\n</AppiumAUT>\n"), xml)
+        // One element per node.
+        XCTAssertEqual(xml.split(separator: "axid=").count - 1, store.tree.count)
+    }
+}
