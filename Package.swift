@@ -70,7 +70,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axbench", dependencies: [
-            "AXCore", "AXQuery", "AXJSON", "AXDemo", "AXRPC", "AXHub",
+            "AXCore", "AXQuery", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
         ], swiftSettings: swiftSettings),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),

@@ -5,6 +5,7 @@ import AXHub
 import AXJSON
 import AXQuery
 import AXRPC
+import AXTransport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -125,6 +126,24 @@ func call(_ method: String, _ params: JSON) -> (Double, [UInt8]) {
     return (us(clock.now - t0), reply)
 }
 let nodeCount = (try hub.snapshot(app)).tree.count
+if CommandLine.arguments.contains("--treeget-split") {
+    let snap = try hub.snapshot(app)
+    for _ in 0..<5 {
+        let t0 = clock.now
+        var arr: [JSON] = []
+        arr.reserveCapacity(snap.tree.count)
+        for (_, n) in snap.tree.nodes { arr.append(.object(ElementJSON.encode(n))) }
+        let t1 = clock.now
+        let bytes = JSON.array(arr).serialized()
+        let t2 = clock.now
+        print("encode \(fmt(ms(t1 - t0))) ms, serialize \(fmt(ms(t2 - t1))) ms, \(bytes.count) bytes")
+    }
+    exit(0)
+}
+if CommandLine.arguments.contains("--profile-treeget") {
+    for _ in 0..<5 { _ = call("tree.get", ["app": .string(app), "format": "json"]) }
+    exit(0)
+}
 var q1: [Double] = [], q2: [Double] = [], q3: [Double] = []
 for i in 0..<(quick ? 100 : 1000) {
     let leaf = (i * 7919) % 5000
@@ -143,3 +162,49 @@ for _ in 0..<(quick ? 5 : 30) {
     tg.append(t / 1000); size = r.count
 }
 print("tree.get of \(nodeCount) elements as JSON (build + serialize): median \(fmt(median(tg))) ms, p95 \(fmt(p95(tg))) ms, \(size / 1024) KiB")
+
+print("== JSON-RPC over the Unix socket")
+do {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("axbench-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let sock = dir + "/ax.sock"
+    let server = RPCServer(router: router, configuration: .init(unixSocketPath: sock))
+    try await server.start()
+    let n = quick ? 20_000 : 100_000
+    var rates: [Double] = []
+    for _ in 0..<(quick ? 1 : 3) {
+        rates.append(try TransportBenchmark.run(socketPath: sock, count: n, method: "ping").requestsPerSecond)
+    }
+    print("pipelined ping: \(Int(median(rates))) req/s (median of \(rates.count) runs of \(n))")
+    var qrates: [Double] = []
+    for _ in 0..<(quick ? 1 : 3) {
+        qrates.append(try TransportBenchmark.run(socketPath: sock, count: n / 10, method: "element.get",
+            params: ["app": .string(app), "target": ["id": "n42"]], setup: [("initialize", nil)]).requestsPerSecond)
+    }
+    print("pipelined element.get: \(Int(median(qrates))) req/s")
+
+    // Update → event latency: a provider client patches, a subscriber client receives tree.changed.
+    let provider = try await RPCClient.connect("unix:" + sock)
+    _ = try await provider.call("initialize", ["role": "provider"])
+    let papp = try await provider.call("app.register", ["name": "latency"])["app"]!.stringValue!
+    _ = try await provider.call("hierarchy.set", ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100], "children": [
+        ["id": "l", "class": "UILabel", "text": "0", "frame": [0, 0, 50, 20]]]]]])
+    let subscriber = try await RPCClient.connect("unix:" + sock)
+    _ = try await subscriber.call("initialize", nil)
+    let arrivals = AsyncStream<ContinuousClock.Instant>.makeStream()
+    subscriber.onNotification { method, _ in if method == "tree.changed" { arrivals.continuation.yield(clock.now) } }
+    _ = try await subscriber.call("events.subscribe", ["events": ["tree.changed"], "app": .string(papp)])
+    var it = arrivals.stream.makeAsyncIterator()
+    var lat: [Double] = []
+    for i in 0..<(quick ? 200 : 2000) {
+        let t0 = clock.now
+        provider.notify("hierarchy.update", ["app": .string(papp), "ops": [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]])
+        guard let t1 = await it.next() else { break }
+        lat.append(us(t1 - t0))
+    }
+    print("hierarchy.update → tree.changed at a subscriber (two clients, real socket): median \(fmt(median(lat))) µs, p95 \(fmt(p95(lat))) µs")
+    await provider.close(); await subscriber.close()
+    await server.stop()
+} catch {
+    print("socket benchmarks failed: \(error)")
+}
