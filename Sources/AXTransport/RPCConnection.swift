@@ -354,7 +354,10 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
     }
 
-    /// Flushes what is queued, then closes the connection.
+    /// How long a closing connection may take to flush its last replies to a client that does not read.
+    static let closeGrace: TimeAmount = .seconds(1)
+
+    /// Flushes what is queued, then closes the connection (at the latest after `closeGrace`).
     func closeAfterFlush() {
         guard let context else { return }
         if closing && outbound == nil { context.close(promise: nil); return }
@@ -362,7 +365,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         let out = outbound ?? context.channel.allocator.buffer(capacity: 0)
         outbound = nil
         let channel = context.channel
+        let deadline = context.eventLoop.scheduleTask(in: Self.closeGrace) { channel.close(promise: nil) }
         context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in
+            deadline.cancel()
             channel.close(promise: nil)
         }
     }

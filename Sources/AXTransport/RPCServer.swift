@@ -155,7 +155,7 @@ public final class RPCServer: Sendable {
         }
         for l in listeners { try? await l.close() }
         let conns = registry.all
-        for c in conns { c.close() }
+        for c in conns { c.channel.close(promise: nil) }
         for c in conns { try? await c.channel.closeFuture.get() }
         if let path { unlink(path) }
     }

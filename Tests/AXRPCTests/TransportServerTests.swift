@@ -125,6 +125,40 @@ final class TransportServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testClientThatNeverReadsIsThrottledAndOthersKeepWorking() async throws {
+        let dir = TransportTempDir()
+        let sessions = ProtocolLocked<[RPCSession]>([])
+        let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
+        let hog = try TransportRawConn(unix: dir.file("s.sock"))
+        let flags = fcntl(hog.fd, F_GETFL)
+        _ = fcntl(hog.fd, F_SETFL, flags | O_NONBLOCK)
+        var chunk = ""
+        for i in 0..<5000 { chunk += transportRequest("ping", id: .number(Double(i))) + "\n" }
+        let bytes = Array(chunk.utf8)
+        var accepted = 0
+        var lastProgress = ContinuousClock.now
+        let start = ContinuousClock.now
+        // Keep writing without ever reading until the server stops taking bytes for 500 ms.
+        while ContinuousClock.now - lastProgress < .milliseconds(500) && ContinuousClock.now - start < .seconds(20) {
+            let n = bytes.withUnsafeBytes { send(hog.fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { accepted += n; lastProgress = ContinuousClock.now } else { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(20), "the server never stopped reading from a client that does not read")
+        XCTAssertLessThan(accepted, 64 << 20, "server buffered \(accepted) bytes for a client that does not read")
+        // Everyone else is unaffected.
+        let other = try TransportRawConn(unix: dir.file("s.sock"))
+        let t0 = ContinuousClock.now
+        other.send(transportRequest("ping", id: 1) + "\n")
+        XCTAssertEqual(other.readLine()?["result"], "pong")
+        XCTAssertLessThan(ContinuousClock.now - t0, .seconds(1))
+        // Closing the hog's peer does not wait forever for it to read its pending replies.
+        guard let hogSession = sessions.withLock({ $0.first }) else { return XCTFail("no session") }
+        hogSession.peer.close()
+        for _ in 0..<300 where !hogSession.peer.isClosed { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertTrue(hogSession.peer.isClosed, "close() must finish even when the client never reads")
+        await server.stop()
+    }
+
     // MARK: errors, isolation
 
     func testBadInputGetsPreciseErrorsAndOthersKeepWorking() async throws {
