@@ -1,0 +1,162 @@
+"""Orca reads the demo app (issue "AT-SPI2 bridge", part 6): the real screen reader, headless.
+
+Recipe (Tools/orca_capture.sh): private stack with Xvfb and a private home, `axserver --demo` on it, Orca 43
+started with SPEECHD_CMD=/bin/false, private prefs, a debug file and the orca-customizations.py hook that
+appends every utterance to $A11Y_STACK_DIR/orca-speech.log; stopped by PID (never `orca -r`).
+
+Focus is moved the way Orca's own structural navigation does it: Component.GrabFocus through pyatspi. The
+bridge must then set FOCUSED and emit object:state-changed:focused, and Orca speaks the new locus of focus
+with its speech generator. Expected lines follow Orca 43's formatting.py / speech_generator.py for the roles
+of Specs/atspi-mapping.md:
+  push button  'labelOrName + roleName …' + suffix description  → "Reset All Settings push button" … "Asks before resetting"
+  toggle button 'labelOrName + roleName + toggleState'          → "Wi-Fi toggle button pressed" (CHECKED or PRESSED → "pressed")
+               focused format 'toggleState' when it changes      → "not pressed"
+  slider       'labelOrName + roleName + value' (valuetext first, roleName "horizontal slider") → "Text Size horizontal slider 50%"
+  entry        'labelOrName + readOnly + textRole + (text or placeholder ≠ name)' → "Device Name entry"
+Orca 43.1 registers no listener for object:announcement (scripts/default.py getListeners); what it speaks on
+its own is a NOTIFICATION whose state-changed:showing(1) arrives ('roleName + labelOrName' → "notification
+<text>"), so the announcement test only requires that the posted text is spoken.
+"""
+import os
+import re
+import shutil
+import subprocess
+import time
+import unittest
+
+from atspi_helpers import AtspiClient
+from harness import ROOT, RPC, A11yStack, start_server
+
+APP = "axserver-demo"
+ORCA_CAPTURE = os.path.join(ROOT, "Tools", "orca_capture.sh")
+
+
+@unittest.skipIf(shutil.which("orca") is None, "orca is not installed (apt-get install orca): Orca tests skipped")
+class OrcaReadsTheDemo(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = A11yStack(xvfb=True, private_home=True)
+        cls.server = cls.client = None
+        cls.orca_started = False
+        try:
+            cls.server, cls.sock, cls.tmp = start_server("--demo", env=cls.stack.env, atspi=True)
+            ready = cls.server.lines[-1]
+            if "atspi=off" in ready or "atspi=" not in ready:
+                raise AssertionError("the server did not register on the AT-SPI bus: " + ready)
+            cls.client = AtspiClient(cls.stack.env)
+            cls.client.call("node", app=APP, where={"name": "Settings"})   # the app is on the desktop
+            out = subprocess.run([ORCA_CAPTURE, "start"], env=cls.stack.env, capture_output=True, text=True, timeout=60)
+            if out.returncode != 0 or "ORCA_PID=" not in out.stdout:
+                raise AssertionError("orca_capture.sh start failed: %s %s" % (out.stdout, out.stderr))
+            cls.orca_started = True
+            cls.speech_log = os.path.join(cls.stack.dir, "orca-speech.log")
+            # Orca announces itself; after that it is listening.
+            cls.wait_speech_cls(r"Screen reader on", 0, 15)
+        except BaseException:
+            cls._cleanup()
+            raise
+
+    @classmethod
+    def _cleanup(cls):
+        if cls.orca_started:
+            subprocess.run([ORCA_CAPTURE, "stop"], env=cls.stack.env, capture_output=True, timeout=60)
+        if cls.client:
+            cls.client.close()
+        if cls.server:
+            cls.server.stop()
+        cls.stack.stop()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._cleanup()
+
+    # -- speech log -----------------------------------------------------------------------------------------
+
+    @classmethod
+    def lines(cls, start=0):
+        try:
+            with open(cls.speech_log, encoding="utf-8", errors="replace") as f:
+                return [l.rstrip("\n") for l in f][start:]
+        except FileNotFoundError:
+            return []
+
+    @classmethod
+    def wait_speech_cls(cls, regex, start, timeout=8.0):
+        r = re.compile(regex)
+        deadline = time.time() + timeout
+        while True:
+            got = cls.lines(start)
+            hit = [l for l in got if r.search(l)]
+            if hit or time.time() > deadline:
+                return hit, got
+            time.sleep(0.05)
+
+    def mark(self):
+        return len(self.lines())
+
+    def expect_speech(self, regex, start, what, timeout=8.0):
+        hit, got = self.wait_speech_cls(regex, start, timeout)
+        if not hit:
+            self.fail("Orca did not say /%s/ after %s; it said: %r\n(orca debug log: %s/orca.log)" % (
+                regex, what, got, self.stack.dir))
+        return hit
+
+    def focus(self, name, role=None):
+        where = {"name": name}
+        if role:
+            where["role"] = role
+        start = self.mark()
+        self.assertTrue(self.client.call("grab_focus", app=APP, where=where), "GrabFocus(%r) returned false" % name)
+        return start
+
+    # -- tests --------------------------------------------------------------------------------------------------
+
+    def test_1_push_button(self):
+        start = self.focus("Reset All Settings")
+        self.expect_speech(r"^Reset All Settings push button\b", start, "GrabFocus on 'Reset All Settings'")
+        self.expect_speech(r"Asks before resetting", start, "GrabFocus on 'Reset All Settings' (its accessibilityHint)")
+
+    def test_2_switch(self):
+        start = self.focus("Wi-Fi")
+        self.expect_speech(r"^Wi-Fi toggle button pressed\b", start, "GrabFocus on the Wi-Fi switch (on)")
+        # toggling the focused switch: Orca presents the new state of the locus of focus
+        start = self.mark()
+        self.assertTrue(self.client.call("action", app=APP, where={"name": "Wi-Fi"}, index=0))
+        try:
+            self.expect_speech(r"\bnot pressed\b", start, "DoAction(0) on the focused Wi-Fi switch (now off)")
+        finally:
+            start = self.mark()
+            self.client.call("action", app=APP, where={"name": "Wi-Fi"}, index=0)
+        self.expect_speech(r"^pressed\b|\bWi-Fi toggle button pressed\b", start, "DoAction(0) again (back on)")
+
+    def test_3_slider(self):
+        start = self.focus("Text Size")
+        self.expect_speech(r"^Text Size horizontal slider 50%", start, "GrabFocus on the Text Size slider")
+        start = self.mark()
+        try:
+            self.client.call("set_value", app=APP, where={"name": "Text Size"}, value=0.6)
+            self.expect_speech(r"\b60%", start, "Value.CurrentValue = 0.6 on the focused slider")
+        finally:
+            self.client.call("set_value", app=APP, where={"name": "Text Size"}, value=0.5)
+
+    def test_4_text_field(self):
+        start = self.focus("Device Name")
+        self.expect_speech(r"^Device Name entry\b", start, "GrabFocus on the Device Name text field")
+
+    def test_5_announcement(self):
+        start = self.mark()
+        c = RPC(self.sock)
+        try:
+            c.result("initialize", {"role": "automation", "clientInfo": {"name": "test_orca"}})
+            c.result("accessibility.post", {"app": APP, "notification": "announcement",
+                                            "argument": "Bluetooth pairing complete", "priority": "high"})
+        finally:
+            c.close()
+        self.expect_speech(r"Bluetooth pairing complete", start,
+                           "accessibility.post announcement (Orca 43 has no object:announcement listener; it speaks "
+                           "a NOTIFICATION on state-changed:showing)")
+
+
+if __name__ == "__main__":
+    unittest.main()
