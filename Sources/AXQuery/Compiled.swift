@@ -39,6 +39,21 @@ struct SimpleCompound {
 struct CChain {
     var leading: Combinator?
     var steps: [CStep]
+    /// Per step: whether a positional pseudo-class occurs at or after it. A `>>` step without one behaves exactly
+    /// like a descendant step (the per-match lists would only be united), so the engine runs it as one.
+    let positionalFrom: [Bool]
+
+    init(leading: Combinator?, steps: [CStep]) {
+        self.leading = leading
+        self.steps = steps
+        var flags = [Bool](repeating: false, count: steps.count)
+        var seen = false
+        for k in steps.indices.reversed() {
+            seen = seen || !steps[k].positional.isEmpty
+            flags[k] = seen
+        }
+        positionalFrom = flags
+    }
 }
 
 struct CStep {

@@ -113,7 +113,7 @@ final class Evaluator {
                         current = filterCandidates(related(c, from: [Int32(a)]), step, limit: stepLimit)
                     }
                 }
-            } else if step.combinator == .within {
+            } else if step.combinator == .within && chain.positionalFrom[k] {
                 var acc: [Int32] = []
                 for p in current {
                     let pi = Int(p)
@@ -122,7 +122,7 @@ final class Evaluator {
                 var out = sortedUnique(acc)
                 if let limit, out.count > limit { out.removeLast(out.count - limit) }
                 return out
-            } else if step.combinator == .descendant {
+            } else if step.combinator == .descendant || step.combinator == .within {
                 current = filterRanges(descendantRanges(current), step, limit: stepLimit)
             } else {
                 current = filterCandidates(related(step.combinator, from: current), step, limit: stepLimit)

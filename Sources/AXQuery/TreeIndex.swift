@@ -22,6 +22,7 @@ public final class TreeIndex: Sendable {
     let depth: [Int32]
     let indexInParent: [Int32]
     let byID: [String: Int32]
+    /// Whitespace-normalized identifier → nodes, in document order.
     let byIdentifier: [String: [Int32]]
     /// Per role (AXRole.allCases order), the nodes of that role in document order.
     let byRole: [[Int32]]
@@ -47,7 +48,7 @@ public final class TreeIndex: Sendable {
             let i = Int32(ids.count)
             byID[id] = i
             ids.append(id); nodes.append(box); parent.append(p); depth.append(d); pos.append(k)
-            if let ident = node.identifier, !ident.isEmpty { byIdentifier[ident, default: []].append(i) }
+            if let ident = node.identifier, !ident.isEmpty { byIdentifier[StringMatcher.normalize(ident), default: []].append(i) }
             byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
             for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
         }

@@ -127,6 +127,21 @@ final class GeneratedTreeTests: XCTestCase {
         }
     }
 
+    /// Long re-rooting chains stay cheap: without positional pseudo-classes they run as descendant steps.
+    func testRerootChainsAreBounded() throws {
+        let g = Self.gen
+        let store = try Self.store()
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        let clock = ContinuousClock()
+        var counts: [Int] = []
+        let t = try clock.measure {
+            counts.append(QueryEngine.count(try Selector(parsing: Array(repeating: "*", count: 40).joined(separator: " >> ")), in: ctx))
+            counts.append(QueryEngine.count(try Selector(parsing: "* >> * >> *:first"), in: ctx))
+        }
+        XCTAssertEqual(counts, [0, g.groups])   // the tree is 3 levels deep; from the window, every group yields its header
+        XCTAssertLessThan(t, .seconds(5))
+    }
+
     /// Lookups by identifier use the index: far cheaper than a scan over every node.
     func testLookupsAreFast() throws {
         let store = try Self.store()

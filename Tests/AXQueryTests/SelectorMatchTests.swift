@@ -228,4 +228,26 @@ final class SelectorMatchTests: XCTestCase {
         ])]])
         XCTAssertEqual(QueryEngine.find(sel, in: QueryContext(tree: other.tree)), ["xb"])
     }
+
+    func testIdentifierNormalizationMatchesIndexLookups() throws {
+        let store = try Fixtures.store(["windows": [Fixtures.view("w", "UIWindow", [0, 0, 100, 100], [:], [
+            Fixtures.view("a", "UIButton", [0, 0, 50, 20], ["title": "A", "accessibilityIdentifier": "  spaced\tid "]),
+            Fixtures.view("b", "UIButton", [0, 30, 50, 20], ["title": "B", "accessibilityIdentifier": "spaced id"]),
+        ])]])
+        let ctx = QueryContext(tree: store.tree)
+        // "#…" goes through the identifier index; [id^=…] scans. Both normalize whitespace the same way.
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "#\"spaced id\""), in: ctx), ["a", "b"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "[id^=\"spaced id\"]"), in: ctx), ["a", "b"])
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "[id~=/^spaced id$/]"), in: ctx), ["b"], "regexes see the raw value")
+    }
+
+    /// `A >> B` without positional pseudo-classes selects exactly what `A B` selects.
+    func testRerootWithoutPositionalEqualsDescendant() throws {
+        let store = try Fixtures.store(Fixtures.login())
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        for (a, b) in [("window >> button", "window button"), ("* >> * >> text", "* * text"), ("group >> :has(+ button)", "group :has(+ button)")] {
+            XCTAssertEqual(QueryEngine.find(try Selector(parsing: a), in: ctx), QueryEngine.find(try Selector(parsing: b), in: ctx), a)
+        }
+        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "* >> * >> text"), in: ctx), ["lblUser", "lblPass"])
+    }
 }
