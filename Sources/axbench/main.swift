@@ -44,6 +44,16 @@ func leavesFor(views: Int) -> Int {
 print("== core: build and patch (\(quick ? "quick" : "full"))")
 let leaves = leavesFor(views: 10_000)
 let snapshot = BenchTree.snapshot(leaves: leaves)
+do {
+    // Memory per element, measured first (before the allocator holds freed memory): RSS growth while
+    // keeping several stores of the same 10,000-view tree alive (views + derived nodes + derivation cache).
+    var keep: [HierarchyStore] = []
+    let r0 = heapBytes()
+    for _ in 0..<5 { let st = HierarchyStore(); try st.setSnapshot(snapshot); keep.append(st) }
+    let r1 = heapBytes()
+    let views = keep[0].views.count * keep.count
+    print("memory: \((r1 - r0) / 1024) KiB RSS for \(keep.count) stores of \(keep[0].views.count) views → \((r1 - r0) / views) bytes per view (views + accessibility nodes + cache)")
+}
 let bytes = snapshot.serialized()
 var parseTimes: [Double] = [], buildTimes: [Double] = [], deriveOnly: [Double] = []
 var store = HierarchyStore()
@@ -92,14 +102,6 @@ for (id, n) in rebuilt.nodes where same { if store.tree[id] != n { same = false 
 let patchMedian = median(patchTimes)
 print("one-property patch (apply + incremental derive + change set): median \(fmt(patchMedian)) µs, p95 \(fmt(p95(patchTimes))) µs")
 print("ratio full build / patch: \(fmt(median(buildTimes) * 1000 / patchMedian, 0))×  (re-derive only / patch: \(fmt(median(deriveOnly) * 1000 / patchMedian, 0))×); incremental == rebuild: \(same)")
-
-// Memory per element: heap in use for one store holding the tree (views + derived nodes + caches).
-let h0 = heapBytes()
-var holder: HierarchyStore? = HierarchyStore()
-try holder!.setSnapshot(snapshot)
-let h1 = heapBytes()
-print("memory: \((h1 - h0) / 1024) KiB RSS growth for \(viewCount) views → \((h1 - h0) / viewCount) bytes per view (\((h1 - h0) / max(holder!.tree.count, 1)) per accessibility node)")
-holder = nil
 
 print("== query and JSON-RPC (5,000-element tree)")
 let hub = Hub()

@@ -1,0 +1,129 @@
+import AXCore
+import AXJSON
+import AXProvider
+import XCTest
+
+/// The provider library's TreeDiff: applying diff(old, new) to a store holding `old` must give exactly `new`.
+final class ProviderDiffTests: XCTestCase {
+    struct RNG {
+        var state: UInt64
+        mutating func next() -> UInt64 { state &+= 0x9E37_79B9_7F4A_7C15; var z = state; z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB; return z ^ (z >> 31) }
+        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// A mutable model tree: id → (class, props, children).
+    struct Model {
+        var cls: [String: String] = [:]
+        var props: [String: [String: JSON]] = [:]
+        var kids: [String: [String]] = [:]
+        var roots: [String] = []
+        var parent: [String: String?] = [:]
+        var counter = 0
+
+        func json(_ id: String) -> JSON {
+            var o = JSONObject()
+            o["id"] = .string(id)
+            o["class"] = .string(cls[id]!)
+            for (k, v) in props[id]!.sorted(by: { $0.key < $1.key }) { o[k] = v }
+            let c = kids[id] ?? []
+            if !c.isEmpty { o["children"] = .array(c.map(json)) }
+            return .object(o)
+        }
+        var snapshot: JSON { ["windows": .array(roots.map(json))] }
+
+        func descendants(_ id: String) -> [String] { [id] + (kids[id] ?? []).flatMap(descendants) }
+
+        mutating func add(parent p: String?, rng: inout RNG) -> String {
+            counter += 1
+            let id = "v\(counter)"
+            let classes = ["UIView", "UILabel", "UIButton", "UISwitch", "UIStackView"]
+            cls[id] = p == nil ? "UIWindow" : classes[rng.int(classes.count)]
+            props[id] = ["frame": [.number(Double(rng.int(300))), .number(Double(rng.int(600))), 40, 20]]
+            if cls[id] == "UILabel" { props[id]!["text"] = .string("t\(rng.int(100))") }
+            kids[id] = []
+            parent[id] = p
+            if let p { kids[p]!.insert(id, at: rng.int(kids[p]!.count + 1)) } else { roots.append(id) }
+            return id
+        }
+
+        mutating func mutate(_ rng: inout RNG) {
+            let all = Array(cls.keys).sorted()
+            switch rng.int(5) {
+            case 0: // insert a small subtree
+                let p = all[rng.int(all.count)]
+                let a = add(parent: p, rng: &rng)
+                if rng.int(2) == 0 { _ = add(parent: a, rng: &rng) }
+            case 1: // remove a non-root subtree
+                let candidates = all.filter { parent[$0]! != nil }
+                guard let victim = candidates.isEmpty ? nil : candidates[rng.int(candidates.count)] else { return }
+                let p = parent[victim]!!
+                kids[p]!.removeAll { $0 == victim }
+                for d in descendants(victim) { cls[d] = nil; props[d] = nil; kids[d] = nil; parent[d] = nil }
+            case 2: // move a non-root under another node that is not its descendant
+                let candidates = all.filter { parent[$0]! != nil }
+                guard !candidates.isEmpty else { return }
+                let m = candidates[rng.int(candidates.count)]
+                let forbidden = Set(descendants(m))
+                let targets = all.filter { !forbidden.contains($0) }
+                let t = targets[rng.int(targets.count)]
+                kids[parent[m]!!]!.removeAll { $0 == m }
+                kids[t]!.insert(m, at: rng.int(kids[t]!.count + 1))
+                parent[m] = t
+            case 3: // change / add / drop a property
+                let id = all[rng.int(all.count)]
+                switch rng.int(3) {
+                case 0: props[id]!["tag"] = .number(Double(rng.int(9)))
+                case 1: props[id]!["tag"] = nil
+                default: props[id]!["accessibilityLabel"] = .string("L\(rng.int(50))")
+                }
+            default: // reorder children
+                let id = all[rng.int(all.count)]
+                if var k = kids[id], k.count > 1 { k.swapAt(0, k.count - 1); kids[id] = k }
+            }
+        }
+    }
+
+    func assertSame(_ a: ViewHierarchy, _ b: ViewHierarchy, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.roots, b.roots, "roots", file: file, line: line)
+        XCTAssertEqual(a.count, b.count, "view count", file: file, line: line)
+        for (id, nb) in b.nodes {
+            guard let na = a[id] else { XCTFail("missing \(id)", file: file, line: line); continue }
+            XCTAssertEqual(na, nb, "view \(id) differs", file: file, line: line)
+        }
+    }
+
+    func testDiffReproducesTheNewTree() throws {
+        var rng = RNG(state: 42)
+        for round in 0..<60 {
+            var m = Model()
+            let w = m.add(parent: nil, rng: &rng)
+            for _ in 0..<(5 + rng.int(20)) { _ = m.add(parent: ([w] + Array(m.cls.keys).sorted())[rng.int(m.cls.count)], rng: &rng) }
+            let store = HierarchyStore()
+            try store.setSnapshot(m.snapshot)
+            var old = m.snapshot
+            for step in 0..<8 {
+                for _ in 0..<(1 + rng.int(4)) { m.mutate(&rng) }
+                let new = m.snapshot
+                let ops = TreeDiff.diff(from: old, to: new)
+                do { try store.apply(json: .array(ops)) } catch {
+                    XCTFail("round \(round) step \(step): \(error)\nops: \(JSON.array(ops).jsonString)")
+                    return
+                }
+                let expected = HierarchyStore()
+                try expected.setSnapshot(new)
+                assertSame(store.views, expected.views)
+                // The derived tree matches a fresh derivation of the new snapshot too.
+                XCTAssertEqual(store.tree.count, expected.tree.count, "round \(round) step \(step)")
+                old = new
+            }
+        }
+    }
+
+    func testNoChangeMeansNoOps() throws {
+        var rng = RNG(state: 7)
+        var m = Model()
+        let w = m.add(parent: nil, rng: &rng)
+        for _ in 0..<10 { _ = m.add(parent: w, rng: &rng) }
+        XCTAssertEqual(TreeDiff.diff(from: m.snapshot, to: m.snapshot).count, 0)
+    }
+}
