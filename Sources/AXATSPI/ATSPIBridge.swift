@@ -1,15 +1,208 @@
+import AXDBus
 import AXHub
+import Dispatch
 import Logging
+import Synchronization
 
-/// The AT-SPI2 bridge (under construction: the D-Bus side is being written). Until then it reports that it
-/// did not start, so `axserver` says so and keeps serving JSON-RPC.
+/// The AT-SPI2 bridge: every mirrored app becomes its own application on the accessibility bus (one
+/// libdbus connection per app), served from the hub's immutable snapshots, with events derived from the
+/// hub's change sets. See Specs/atspi-mapping.md.
 public final class ATSPIBridge: Sendable {
     let hub: Hub
     let logger: Logger
-    public init(hub: Hub, logger: Logger) { self.hub = hub; self.logger = logger }
-    /// Connects to the accessibility bus; false when there is none.
-    public func start() throws -> Bool { false }
-    public func waitUntilRegistered(timeout: Duration) async -> Bool { false }
-    public var status: String { "off" }
-    public func stop() {}
+    let addressOverride: String?
+    let serverVersion: String
+    let actionReplyTimeout: Duration
+    let listeners = ListenerState()
+
+    struct State {
+        var address: String?
+        var control: DBusConnection?
+        var apps: [String: AppBridge] = [:]
+        var opening = 0
+        var token: UInt64?
+        var stopped = false
+    }
+    let state = Mutex(State())
+    private let queue = DispatchQueue(label: "axserver.atspi.apps")
+
+    /// - Parameters:
+    ///   - busAddress: the accessibility bus to use; nil = `$AT_SPI_BUS_ADDRESS`, else `org.a11y.Bus.GetAddress`
+    ///     on the session bus.
+    ///   - actionReplyTimeout: how long a D-Bus caller waits for the app to answer an action before it gets a
+    ///     `NoReply` error (kept under libatspi's 800 ms so the app is never marked hung).
+    public init(hub: Hub, logger: Logger, busAddress: String? = nil, serverVersion: String = "0.1.0",
+                actionReplyTimeout: Duration = .milliseconds(600)) {
+        self.hub = hub
+        self.logger = logger
+        self.addressOverride = busAddress
+        self.serverVersion = serverVersion
+        self.actionReplyTimeout = min(actionReplyTimeout, hub.actionTimeout)
+    }
+
+    /// Connects to the accessibility bus and registers every current app; false when there is no bus.
+    public func start() throws -> Bool {
+        let address: String
+        if let a = addressOverride {
+            address = a
+        } else {
+            let session = try? DBusConnection.sessionBus(startLoop: false)
+            defer { session?.close() }
+            do { address = try DBusConnection.accessibilityBusAddress(session: session) } catch {
+                logger.debug("AT-SPI: no accessibility bus: \(error)")
+                return false
+            }
+        }
+        let control = try DBusConnection.open(address: address)
+        state.withLock { s in s.address = address; s.control = control; s.stopped = false }
+        trackListeners(control)
+        let token = hub.subscribe { [weak self] e in self?.hubEvent(e) }
+        state.withLock { $0.token = token }
+        for id in hub.appIDs { enqueueAdd(id) }
+        return true
+    }
+
+    /// Returns true once every current app's `Embed` has been answered (reply or error).
+    public func waitUntilRegistered(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let done = state.withLock { s in s.opening == 0 && s.apps.values.allSatisfy { $0.embedAnswered.load(ordering: .acquiring) } }
+            if done { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    /// e.g. `bus=unix:path=/run/user/0/at-spi/bus apps=2 embedded=2 listeners=3`.
+    public var status: String {
+        let (addr, apps) = state.withLock { ($0.address, Array($0.apps.values)) }
+        guard let addr else { return "off" }
+        let embedded = apps.filter { $0.embedded.load(ordering: .acquiring) }.count
+        return "bus=\(addr) apps=\(apps.count) embedded=\(embedded) \(listeners.summary)"
+    }
+
+    /// The a11y-bus unique name of an app's connection (its AT-SPI application), if it is registered.
+    public func busName(app: String) -> String? {
+        state.withLock { $0.apps[app]?.connection.uniqueName }
+    }
+
+    /// The accessibility bus address in use.
+    public var busAddress: String? { state.withLock { $0.address } }
+
+    public func stop() {
+        let (apps, control, token) = state.withLock { s -> ([AppBridge], DBusConnection?, UInt64?) in
+            s.stopped = true
+            let a = Array(s.apps.values)
+            s.apps = [:]
+            let c = s.control
+            s.control = nil
+            let t = s.token
+            s.token = nil
+            return (a, c, t)
+        }
+        if let token { hub.unsubscribe(token) }
+        queue.sync {}
+        for a in apps { a.close() }
+        control?.close()
+    }
+
+    // MARK: Apps
+
+    private func hubEvent(_ e: HubEvent) {
+        switch e {
+        case .appAdded(let id): enqueueAdd(id)
+        case .appRemoved(let id):
+            queue.async { [weak self] in
+                guard let self else { return }
+                let b = self.state.withLock { $0.apps.removeValue(forKey: id) }
+                b?.close()   // its bus name vanishes: the registry removes it from the desktop
+            }
+        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
+            state.withLock { $0.apps[app] }?.receive(e)
+        case .restrictionChanged:
+            break
+        }
+    }
+
+    private func enqueueAdd(_ id: String) {
+        state.withLock { $0.opening += 1 }
+        queue.async { [weak self] in
+            guard let self else { return }
+            defer { self.state.withLock { $0.opening -= 1 } }
+            let (address, stopped, exists) = self.state.withLock { ($0.address, $0.stopped, $0.apps[id] != nil) }
+            guard let address, !stopped, !exists, self.hub.appName(id) != nil else { return }
+            do {
+                let b = try AppBridge(appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
+                                      serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
+                try b.register()
+                self.state.withLock { $0.apps[id] = b }
+                b.refreshFromHub()
+            } catch {
+                self.logger.warning("AT-SPI: cannot register app \(id): \(error)")
+            }
+        }
+    }
+
+    // MARK: Event listeners (Registry)
+
+    private func trackListeners(_ c: DBusConnection) {
+        let reg = "org.a11y.atspi.Registry"
+        _ = try? c.addMatch("type='signal',sender='\(reg)',interface='\(reg)',path='\(ATSPIPaths.registry)'")
+        _ = try? c.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(reg)'")
+        c.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerRegistered")) { [weak self] m in
+            guard let self, m.signature.hasPrefix("ss") else { return }
+            let r = m.reader()
+            guard let bus = try? r.readString(), let ev = try? r.readString() else { return }
+            self.listeners.add(bus: bus, event: ev)
+        }
+        c.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerDeregistered")) { [weak self] m in
+            guard let self, m.signature.hasPrefix("ss") else { return }
+            let r = m.reader()
+            guard let bus = try? r.readString(), let ev = try? r.readString() else { return }
+            self.listeners.remove(bus: bus, event: ev)
+        }
+        c.addSignalHandler(DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) { [weak self] m in
+            guard let self, m.hasSignature("sss") else { return }
+            let r = m.reader()
+            guard let name = try? r.readString(), name == reg, (try? r.readString()) != nil, let newOwner = try? r.readString() else { return }
+            if newOwner.isEmpty {
+                self.listeners.setUnknown()
+            } else {
+                // The registry restarted: embed every app again and re-read the listeners.
+                self.logger.notice("AT-SPI: registry restarted; embedding apps again")
+                for b in self.state.withLock({ Array($0.apps.values) }) { b.reembed() }
+                self.queryListeners(c)
+            }
+        }
+        queryListeners(c)
+    }
+
+    private func queryListeners(_ c: DBusConnection) {
+        guard let m = try? DBusMessage.methodCall(destination: "org.a11y.atspi.Registry", path: ATSPIPaths.registry,
+                                                  interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents") else { return }
+        c.callAsync(m, timeoutMilliseconds: 5_000) { [weak self] r in
+            guard let self else { return }
+            switch r {
+            case .success(let reply) where reply.hasSignature("a(ss)"):
+                var pairs: [(String, String)] = []
+                let rd = reply.reader()
+                do {
+                    try rd.enterArray()
+                    while !rd.isAtEnd {
+                        try rd.enterStruct()
+                        let b = try rd.readString(), e = try rd.readString()
+                        try rd.leave()
+                        pairs.append((b, e))
+                    }
+                    try rd.leave()
+                    self.listeners.setAll(pairs)
+                } catch {
+                    self.listeners.setUnknown()
+                }
+            default:
+                // No registry (or an old one): stay chatty.
+                self.listeners.setUnknown()
+            }
+        }
+    }
 }
