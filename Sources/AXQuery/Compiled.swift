@@ -180,7 +180,7 @@ enum Test {
             case .suffix: return StringMatcher(.suffix, s, ci: ci)
             default: return StringMatcher(.equals, s, ci: ci)
             }
-        case .number(let d): return StringMatcher(.equals, Canon.number(d), ci: ci)
+        case .number(let d): return try matcher(op, .string(Canon.number(d)), ci: ci)   // [label*=3]: the number's text
         }
     }
 

@@ -218,7 +218,13 @@ public struct AttributeTest: Sendable, Hashable {
             return
         }
         if op == .matches {
-            guard case .string(let s) = v else { throw fail("a /regex/ or a string pattern after '~='", "a number") }
+            guard name.kind != .number else { throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='") }
+            let s: String
+            switch v {
+            case .string(let x): s = x
+            case .number(let d): s = Canon.number(d)
+            case .regex: return
+            }
             _ = try RegexLiteral(pattern: s, flags: caseInsensitive ? "i" : "").compile(path: path)
             return
         }
