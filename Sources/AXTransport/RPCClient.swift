@@ -56,7 +56,8 @@ public final class RPCClient: Sendable {
         } catch {
             throw RPCTransportError("cannot connect to '\(address)': \(error)")
         }
-        let client = RPCClient(channel: channel, pending: RPCPendingRequests(), maxFrameBytes: maxFrameBytes)
+        let client = RPCClient(channel: channel, pending: RPCPendingRequests(scheduler: EventLoopTimerScheduler(loop: channel.eventLoop)),
+                               maxFrameBytes: maxFrameBytes)
         box.set(client)
         channel.closeFuture.whenComplete { _ in client.didClose() }
         return client

@@ -9,6 +9,18 @@ import AXJSON
 import AXRPC
 @testable import AXTransport
 
+struct TransportRNG: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
 final class TransportServerTests: XCTestCase {
     // MARK: framing
 
@@ -442,6 +454,44 @@ final class TransportServerTests: XCTestCase {
     }
 
     // MARK: decoder unit cases
+
+    /// Feeding a stream in random chunks yields exactly the frames of feeding it whole (both framings).
+    func testFrameDecoderRandomChunking() {
+        var rng = TransportRNG(seed: 99)
+        let messages: [String] = (0..<300).map { i in
+            transportRequest("echo", ["s": .string(String(repeating: "é", count: i % 17)), "n": .number(Double(i))], id: .number(Double(i)))
+        }
+        let nd = Array(messages.map { $0 + (Bool.random(using: &rng) ? "\r\n" : "\n") + (Bool.random(using: &rng) ? "\n" : "") }.joined().utf8)
+        let lsp = Array(messages.map { m in
+            let h = Bool.random(using: &rng) ? "Content-Type: application/json\r\n" : ""
+            return "Content-Length: \(m.utf8.count)\r\n" + h + "\r\n" + m
+        }.joined().utf8)
+        for stream in [nd, lsp] {
+            var d = RPCFrameDecoder(maxFrameBytes: 1 << 20)
+            var pending: [UInt8] = []
+            var frames: [String] = []
+            var pos = 0
+            while pos < stream.count || !pending.isEmpty {
+                let take = min(stream.count - pos, Int.random(in: 1...97, using: &rng))
+                pending += stream[pos..<(pos + take)]
+                pos += take
+                loop: while true {
+                    let n = pending.withUnsafeBytes { d.next($0) }
+                    switch n {
+                    case .frame(let start, let length, let consumed):
+                        frames.append(String(decoding: pending[start..<(start + length)], as: UTF8.self))
+                        pending.removeFirst(consumed)
+                    case .skip(let c): pending.removeFirst(c)
+                    case .needMore: break loop
+                    default: return XCTFail("unexpected \(n)")
+                    }
+                }
+                if take == 0 { break }
+            }
+            XCTAssertEqual(frames, messages)
+            XCTAssertTrue(pending.isEmpty)
+        }
+    }
 
     func testFrameDecoder() {
         func decode(_ s: String, max: Int = 100) -> [RPCFrameDecoder.Next] {

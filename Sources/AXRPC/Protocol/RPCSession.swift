@@ -77,6 +77,32 @@ public final class RPCSession: Sendable {
     }
 }
 
+/// Runs timeouts for `RPCPendingRequests`. The transport supplies one backed by its event loop (cheaper than a
+/// Task per request); the default uses a Task.
+public protocol RPCTimerScheduler: Sendable {
+    /// Runs `body` once after `delay` unless the returned handle is cancelled first.
+    func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle
+}
+
+/// Cancels a scheduled timeout.
+public struct RPCTimerHandle: Sendable {
+    private let onCancel: @Sendable () -> Void
+    public init(cancel: @escaping @Sendable () -> Void) { onCancel = cancel }
+    public func cancel() { onCancel() }
+}
+
+/// The default scheduler: one sleeping Task per timeout.
+public struct TaskTimerScheduler: RPCTimerScheduler {
+    public init() {}
+    public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
+        let t = Task {
+            do { try await Task.sleep(for: delay) } catch { return }
+            body()
+        }
+        return RPCTimerHandle { t.cancel() }
+    }
+}
+
 /// The table of server->client (or client->server, for `RPCClient`) requests waiting for a response.
 /// Ids are numbers allocated here; `complete(id:with:)` is called when a response frame arrives,
 /// `failAll` when the connection closes (after which new requests fail at once).
@@ -91,8 +117,11 @@ public final class RPCPendingRequests: Sendable {
         var closed: RPCError?
     }
     private let state = Mutex(State())
+    private let scheduler: any RPCTimerScheduler
 
-    public init() {}
+    public init(scheduler: any RPCTimerScheduler = TaskTimerScheduler()) {
+        self.scheduler = scheduler
+    }
 
     /// Number of requests waiting.
     public var count: Int { state.withLock { $0.waiters.count } }
@@ -102,7 +131,7 @@ public final class RPCPendingRequests: Sendable {
     /// On timeout: -32020 "app not responding" with `data.method` and `data.timeoutMs`.
     public func perform(method: String, timeout: Duration, send: (_ id: JSON) -> Bool) async throws(RPCError) -> JSON {
         let id: Int64 = state.withLock { s in defer { s.nextID += 1 }; return s.nextID }
-        var timer: Task<Void, Never>?
+        var timer: RPCTimerHandle?
         let result: Result<JSON, RPCError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<JSON, RPCError>, Never>) in
                 let closed: RPCError? = state.withLock { s in
@@ -112,8 +141,7 @@ public final class RPCPendingRequests: Sendable {
                 }
                 if let closed { cont.resume(returning: .failure(closed)); return }
                 let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-                timer = Task { [weak self] in
-                    do { try await Task.sleep(for: timeout) } catch { return }
+                timer = scheduler.schedule(after: timeout) { [weak self] in
                     _ = self?.resolve(id, .failure(.appNotResponding(
                         "no response to '\(method)' within \(ms) ms",
                         data: ["method": .string(method), "timeoutMs": .number(Double(ms)), "reason": "timeout"])))
