@@ -12,7 +12,7 @@ import AXRPC
 import AXTransport
 
 @main
-struct AXQueryCommand: AsyncParsableCommand {
+struct AXQueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axquery",
         abstract: "Query and drive the accessibility trees an axserver mirrors (or a saved hierarchy / Appium page source).",
@@ -35,6 +35,31 @@ struct AXQueryCommand: AsyncParsableCommand {
         subcommands: [Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
                       Watch.self, Diff.self, Explain.self, Apps.self],
         defaultSubcommand: Find.self)
+
+    /// As ArgumentParser's main, except: no arguments prints the help, and a command line that does not parse
+    /// is reported in one line (plus the "see --help" hint) with exit code 64.
+    static func main() {
+        let args = Array(CommandLine.arguments.dropFirst())
+        if args.isEmpty {
+            Out.write(helpMessage() + "\n")
+            exit(withError: nil)
+        }
+        do {
+            var command = try parseAsRoot(args)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else { exit(withError: error) }
+            var msg = message(for: error)
+            if msg.hasPrefix("Error: ") { msg.removeFirst("Error: ".count) }
+            Out.err(msg.split(separator: "\n").first.map(String.init) ?? msg)
+            let full = fullMessage(for: error, columns: 1000)
+            if let hint = full.split(separator: "\n").last(where: { $0.contains("--help") }) {
+                Out.errRaw("  " + String(hint).trimmingCharacters())
+            }
+            Self.exit(withError: ExitCode(Exit.usage))
+        }
+    }
 }
 
 // MARK: - Options shared by every command

@@ -345,3 +345,7 @@ extension Substring {
         return s
     }
 }
+
+extension String {
+    func trimmingCharacters() -> String { String(Substring(self).trimmingCharacters()) }
+}

@@ -50,7 +50,7 @@ struct One: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Resolve a selector to exactly one element (strict).",
         discussion: """
-        Several matches are narrowed to the onscreen ones; if more than one is left the command exits 2 and lists the candidates on stderr. No match exits 1 with near misses.
+        More than one match exits 2 and lists the candidates on stderr (narrow the selector, e.g. with :visible, :first or --root). No match exits 1 with near misses.
 
         Examples:
           axquery one '#"cell.wifi"'

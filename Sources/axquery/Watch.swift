@@ -9,9 +9,10 @@ import ArgumentParser
 import AXJSON
 import AXRPC
 import AXTransport
+import Dispatch
 import Synchronization
 
-struct Watch: AsyncParsableCommand {
+struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stream events (tree.changed, focus.changed, announcements, …) until Ctrl-C, --count or --timeout.",
         discussion: """
@@ -35,9 +36,22 @@ struct Watch: AsyncParsableCommand {
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
     }
 
-    func run() async throws {
+    /// The root command is synchronous (no concurrency runtime for the one-shot commands); watch runs its
+    /// NIO client in a task and blocks the main thread until it ends.
+    func run() throws {
         let json = global.json
-        do { try await stream() } catch let f as CLIFailure { throw f.report(json: json) }
+        let outcome = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            do { try await command.stream() } catch { outcome.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) {
+            if let f = error as? CLIFailure { throw f.report(json: json) }
+            throw error
+        }
     }
 
     func stream() async throws {
