@@ -445,6 +445,14 @@ class Live(unittest.TestCase):
         code, out, err = run("--help")
         self.assertEqual(code, 0)
         self.assertIn("Exit codes", out)
+        code, out2, err = run()                                     # no arguments: the help
+        self.assertEqual((code, out2), (0, out))
+        code, out, err = run("find")                                # a usage error: one line plus the hint
+        self.assertEqual(code, 64)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 2, err)
+        self.assertTrue(lines[0].startswith("axquery: ") and "<selector>" in lines[0], err)
+        self.assertIn("axquery find --help", lines[1])
         for shell in ("bash", "zsh", "fish"):
             code, out, err = run("--generate-completion-script", shell)
             self.assertEqual(code, 0, err)
