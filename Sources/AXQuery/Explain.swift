@@ -41,6 +41,7 @@ public struct QueryExplanation: Sendable, Equatable {
     /// One line: "0 button with label \"Sumbit\"; 1 button with label \"Submit\"" (the failing step and its near
     /// misses), or "3 matches for cell > button" when something matched.
     public var summary: String {
+        if count > 0 { return "\(count) match\(count == 1 ? "" : "es") for \(canonical)" }
         for c in chains {
             guard let s = c.steps.first(where: { $0.count == 0 }) else { continue }
             var parts = ["0 \(s.description)"]

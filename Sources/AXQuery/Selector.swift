@@ -19,6 +19,7 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(validated chains: [Chain]) throws(SelectorError) {
+        let chains = chains.map(\.normalized)
         self.chains = chains
         self.compiled = try CompiledSelector(chains)
     }
@@ -77,9 +78,12 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Chain {
-    /// Positional pseudo-classes moved last in each compound (their meaning does not depend on where they are written).
+    /// Positional pseudo-classes moved last in each compound (their meaning does not depend on where they are
+    /// written); an explicit leading descendant and the ignored first combinator made canonical.
     var normalized: Chain {
         var c = self
+        if c.leading == .descendant { c.leading = nil }
+        if !c.steps.isEmpty { c.steps[0].combinator = .descendant }
         for k in c.steps.indices {
             let ps = c.steps[k].compound.pseudos
             c.steps[k].compound.pseudos = ps.filter { !$0.isPositional } + ps.filter(\.isPositional)

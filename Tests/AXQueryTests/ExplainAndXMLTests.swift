@@ -57,6 +57,9 @@ final class ExplainTests: XCTestCase {
         let union = QueryEngine.explain(try Selector(parsing: "link, slider"), in: c)
         XCTAssertEqual(union.chains.map(\.count), [1, 1])
         XCTAssertEqual(union.summary, "2 matches for link, adjustable")
+        let partly = QueryEngine.explain(try Selector(parsing: "link, button[label=Sumbit]"), in: c)
+        XCTAssertEqual(partly.summary, "1 match for link, button[label=\"Sumbit\"]")
+        XCTAssertEqual(partly.chains[1].steps[0].nearMisses.first?.ids, ["submit"])
         // JSON-friendly
         let j = union.json
         XCTAssertEqual(j["count"]?.intValue, 2)

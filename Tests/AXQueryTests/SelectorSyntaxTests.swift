@@ -177,6 +177,12 @@ final class SelectorSyntaxTests: XCTestCase {
         let union: JSON = ["union": [["role": "link"], ["attrs": [["name": "label", "op": "~=", "regex": "^a", "flags": "i"]]]]]
         XCTAssertEqual(try Selector(json: union).canonical, "link, [label~=/^a/i]")
 
+        // An explicit leading "descendant" inside :has is the default and prints as nothing.
+        let hasDesc: JSON = ["pseudos": [["pseudo": "has", "selector": ["combinator": "descendant", "role": "cell"]]]]
+        XCTAssertEqual(try Selector(json: hasDesc), try Selector(parsing: ":has(cell)"))
+        // The first step's combinator is ignored.
+        XCTAssertEqual(try Selector(chains: [Chain(steps: [Step(.child, Compound(role: .button))])]), try Selector(parsing: "button"))
+
         let nth: JSON = ["role": "button", "pseudos": [["pseudo": "nth", "n": -2], ["pseudo": "visible"]]]
         XCTAssertEqual(try Selector(json: nth).canonical, "button:visible:nth(-2)")
     }
