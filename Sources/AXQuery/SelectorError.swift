@@ -1,4 +1,5 @@
 import AXCore
+import AXJSON
 
 /// Why a selector (string or JSON form) was refused: where, what was expected there, and what was found.
 public struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -111,4 +112,14 @@ func suggestion(_ word: String, among candidates: [String]) -> String? {
         if d <= (w.count >= 4 ? max(2, min(3, w.count / 3)) : 1), d < (best?.1 ?? .max) { best = (c, d) }
     }
     return best?.0
+}
+
+extension SelectorError {
+    /// `{"message", "position", "expected", "found", "path"?, "hint"?}` for error `data` in responses.
+    public var json: JSON {
+        var o: JSONObject = ["message": .string(message), "position": JSON(position), "expected": .string(expected), "found": .string(found)]
+        if let path { o["path"] = .string(path) }
+        if let hint { o["hint"] = .string(hint) }
+        return .object(o)
+    }
 }
