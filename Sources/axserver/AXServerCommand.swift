@@ -106,6 +106,7 @@ struct Dump: AsyncParsableCommand {
     @Option(help: "A hierarchy snapshot file (JSON).") var file: String?
     @Flag(help: "Show screen frames.") var frames = false
     @Flag(help: "Show the demo with its alert presented.") var alert = false
+    @Flag(help: "Print the view-hierarchy snapshot the app pushes (JSON, Specs/hierarchy.md) instead of the tree.") var snapshot = false
 
     func run() async throws {
         let json: JSON
@@ -117,6 +118,10 @@ struct Dump: AsyncParsableCommand {
             var app = AXDemo.DemoApp()
             app.alertShown = alert
             json = app.snapshot()
+        }
+        if snapshot {
+            print(json.prettyString())
+            return
         }
         let store = HierarchyStore()
         do { try store.setSnapshot(json) } catch {

@@ -1,0 +1,152 @@
+import AXCore
+import AXHub
+import AXJSON
+import Synchronization
+import XCTest
+
+/// A fake app: records requests, answers from a table (unit tests may use fakes).
+final class RecordingProvider: ActionProvider {
+    let log = Mutex<[ActionRequest]>([])
+    let answer: @Sendable (ActionRequest) -> Bool
+    init(_ answer: @escaping @Sendable (ActionRequest) -> Bool = { _ in true }) { self.answer = answer }
+    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        log.withLock { $0.append(request) }
+        return answer(request)
+    }
+    var requests: [ActionRequest] { log.withLock { $0 } }
+}
+
+final class HubTests: XCTestCase {
+    static let hierarchy: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+        ["id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
+         "restrictionIdentifiers": ["org.test.sheet"], "children": [
+            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
+            ["id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30], "accessibilityLabel": "Level"],
+        ]],
+    ]]], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]]]
+
+    func makeHub(_ provider: RecordingProvider) throws -> (Hub, String) {
+        let hub = Hub(actionTimeout: .seconds(1))
+        let app = hub.registerApp(name: "t", provider: provider)
+        try hub.setSnapshot(app: app, Self.hierarchy)
+        return (hub, app)
+    }
+
+    /// X32: escape is tried on the element, then each ancestor, then the app, until one handles it.
+    func testEscapeBubblesUpToTheApp() async throws {
+        let p = RecordingProvider { $0.target == "" }
+        let (hub, app) = try makeHub(p)
+        let handled = try await hub.perform(app: app, element: "ok", action: "escape")
+        XCTAssertTrue(handled)
+        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet", "w", ""])
+    }
+
+    /// X33: magic tap stops at the first handler.
+    func testMagicTapStopsAtFirstHandler() async throws {
+        let p = RecordingProvider { $0.target == "sheet" }
+        let (hub, app) = try makeHub(p)
+        let handled = try await hub.perform(app: app, element: "ok", action: "magicTap")
+        XCTAssertTrue(handled)
+        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet"])
+    }
+
+    /// R83: a denied restriction blocks the action before it reaches the app; allowing it again restores it (R82).
+    func testDeniedRestrictionBlocksEveryAction() async throws {
+        let p = RecordingProvider()
+        let (hub, app) = try makeHub(p)
+        try hub.setRestriction(app: app, id: "org.test.sheet", denied: true)
+        for action in ["activate", "increment", "escape"] {
+            let el = action == "increment" ? "slider" : "ok"
+            do {
+                _ = try await hub.perform(app: app, element: el, action: action)
+                XCTFail("\(action) was not blocked")
+            } catch {
+                XCTAssertEqual(error, .policyDenied(restriction: "org.test.sheet", text: "Sheet controls"))
+            }
+        }
+        XCTAssertTrue(p.requests.isEmpty, "a blocked action reached the app")
+        try hub.setRestriction(app: app, id: "org.test.sheet", denied: false)
+        let ok = try await hub.perform(app: app, element: "ok", action: "activate")
+        XCTAssertTrue(ok)
+        XCTAssertEqual(p.requests.count, 1)
+    }
+
+    func testUnknownRestrictionIsRefused() throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        XCTAssertThrowsError(try hub.setRestriction(app: app, id: "nope", denied: true))
+    }
+
+    /// An action the element does not support is refused with the supported list.
+    func testUnsupportedAction() async throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        do {
+            _ = try await hub.perform(app: app, element: "ok", action: "increment")
+            XCTFail("expected notSupported")
+        } catch {
+            guard case .notSupported(let a, let supported) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(a, "increment")
+            XCTAssertTrue(supported.contains("activate"))
+        }
+    }
+
+    /// R119: one focused element per app; moving focus emits from/to; a focused element that leaves the tree loses focus.
+    func testFocusFollowsTheTree() throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        let events = Mutex<[(String?, String?)]>([])
+        hub.subscribe { e in if case .focusChanged(_, let f, let t) = e { events.withLock { $0.append((f, t)) } } }
+        try hub.setFocus(app: app, element: "ok")
+        try hub.setFocus(app: app, element: "slider")
+        XCTAssertEqual(try hub.snapshot(app).focusedID, "slider")
+        try hub.update(app: app, ops: [["op": "remove", "id": "slider"]])
+        XCTAssertNil(try hub.snapshot(app).focusedID)
+        let got = events.withLock { $0 }
+        XCTAssertEqual(got.map(\.0), [nil, "ok", "slider"])
+        XCTAssertEqual(got.map(\.1), ["ok", "slider", nil])
+        XCTAssertThrowsError(try hub.setFocus(app: app, element: "nope"))
+    }
+
+    /// Waits are woken by commits, and time out when nothing changes.
+    func testAwaitChangeWakesOnCommitAndTimesOut() async throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        let rev = try hub.snapshot(app).revision
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        let none = await hub.awaitChange(app: app, after: rev, timeout: .milliseconds(50))
+        XCTAssertNil(none)
+        XCTAssertGreaterThanOrEqual(clock.now - t0, .milliseconds(45))
+        async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
+        try await Task.sleep(for: .milliseconds(20))
+        try hub.update(app: app, ops: [["op": "set", "id": "ok", "properties": ["title": "Fine"]]])
+        let r = await woke
+        XCTAssertEqual(r, rev + 1)
+        XCTAssertLessThan(clock.now - t0, .seconds(5))
+    }
+
+    /// A removed app wakes its waiters and leaves the hub.
+    func testRemovingAnAppWakesWaiters() async throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        let rev = try hub.snapshot(app).revision
+        async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
+        try await Task.sleep(for: .milliseconds(20))
+        hub.removeApp(app)
+        let r = await woke
+        XCTAssertNil(r)
+        XCTAssertFalse(hub.appIDs.contains(app))
+    }
+
+    /// A failed patch leaves revision and tree as they were and emits nothing.
+    func testFailedPatchChangesNothing() throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        let before = try hub.snapshot(app)
+        let count = Mutex(0)
+        hub.subscribe { _ in count.withLock { $0 += 1 } }
+        XCTAssertThrowsError(try hub.update(app: app, ops: [
+            ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
+            ["op": "move", "id": "sheet", "parent": "ok"],
+        ]))
+        let after = try hub.snapshot(app)
+        XCTAssertEqual(after.revision, before.revision)
+        XCTAssertEqual(after.tree["ok"]?.label, "OK")
+        XCTAssertEqual(count.withLock { $0 }, 0)
+    }
+}
