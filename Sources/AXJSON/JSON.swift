@@ -100,8 +100,10 @@ extension JSON {
     public var isNull: Bool { if case .null = self { return true }; return false }
     /// The value as an exact integer, or nil when it is not a number or not integral.
     public var intValue: Int? {
-        guard case .number(let d) = self, d.isFinite, d == d.rounded(), abs(d) < 9.007_199_254_740_992e15 else { return nil }
-        return Int(d)
+        // Integrality via an Int round trip rather than `rounded()`, so AXJSON needs no libm at link time.
+        guard case .number(let d) = self, d.isFinite, abs(d) < 9.007_199_254_740_992e15 else { return nil }
+        let i = Int(d)
+        return Double(i) == d ? i : nil
     }
     /// A short name of the JSON type, for error messages ("string", "number", …).
     public var typeName: String {

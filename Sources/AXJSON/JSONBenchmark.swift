@@ -12,8 +12,9 @@ public enum JSONBenchmark {
             "\(bytes) bytes: parse \(Int(parseMBps)) MB/s (\(ms(parseSeconds)) ms), serialize \(Int(serializeMBps)) MB/s (\(ms(serializeSeconds)) ms)"
         }
         private func ms(_ s: Double) -> String {
-            let v = (s * 100_000).rounded() / 100
-            return String(v)
+            let hundredths = Int(s * 100_000 + 0.5)
+            let frac = hundredths % 100
+            return "\(hundredths / 100)." + (frac < 10 ? "0" : "") + "\(frac)"
         }
     }
 

@@ -123,9 +123,10 @@ enum _JSONWriter {
 
     static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         guard d.isFinite else { append(&out, "null"); return }
-        if d == d.rounded(.towardZero) && d.magnitude <= 9_007_199_254_740_992 {
-            var m = UInt64(d.magnitude)
-            if d < 0 && m != 0 { out.append(0x2D) }
+        // Integral and within ±2^53: print as an integer (no libm call: the Int64 round trip tests integrality).
+        if d.magnitude <= 9_007_199_254_740_992, case let i = Int64(d), Double(i) == d {
+            var m = i.magnitude
+            if i < 0 { out.append(0x2D) }
             if m < 10 { out.append(0x30 &+ UInt8(m)); return }
             let start = out.count
             while m > 0 {

@@ -27,6 +27,13 @@ final class JSONSerializerTests: XCTestCase {
         }
     }
 
+    func testIntValue() {
+        let cases: [(JSON, Int?)] = [(3, 3), (-7, -7), (.number(-0.0), 0), (0.5, nil), (-2.5, nil), (.number(.nan), nil),
+                                     (.number(.infinity), nil), (.number(9_007_199_254_740_991), 9_007_199_254_740_991),
+                                     (.number(9_007_199_254_740_992), nil), (.number(1e300), nil), ("3", nil), (.null, nil)]
+        for (v, want) in cases { XCTAssertEqual(v.intValue, want, "\(v)") }
+    }
+
     func testStringEscaping() {
         XCTAssertEqual(JSON.string("a\"b\\c").jsonString, #""a\"b\\c""#)
         XCTAssertEqual(JSON.string("\n\r\t\u{08}\u{0C}").jsonString, #""\n\r\t\b\f""#)
