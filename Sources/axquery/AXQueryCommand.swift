@@ -36,6 +36,27 @@ struct AXQueryCommand: ParsableCommand {
                       Watch.self, Diff.self, Explain.self, Apps.self],
         defaultSubcommand: Find.self)
 
+    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "help"]
+
+    /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
+    static func hoistSubcommand(_ args: [String]) -> [String] {
+        let valued: Set<String> = ["--socket", "--tcp", "--token-file", "--app", "--file"]
+        let flags: Set<String> = ["--json", "--no-color"]
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            let name = a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a
+            if valued.contains(name) { i += a.contains("=") ? 1 : 2; continue }
+            if flags.contains(a) { i += 1; continue }
+            break
+        }
+        guard i > 0, i < args.count, subcommandNames.contains(args[i]) else { return args }
+        var out = args
+        let sub = out.remove(at: i)
+        out.insert(sub, at: 0)
+        return out
+    }
+
     /// As ArgumentParser's main, except: no arguments prints the help, and a command line that does not parse
     /// is reported in one line (plus the "see --help" hint) with exit code 64.
     static func main() {
@@ -45,7 +66,7 @@ struct AXQueryCommand: ParsableCommand {
             exit(withError: nil)
         }
         do {
-            var command = try parseAsRoot(args)
+            var command = try parseAsRoot(hoistSubcommand(args))
             try command.run()
         } catch {
             let code = exitCode(for: error)

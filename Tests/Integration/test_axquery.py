@@ -85,6 +85,9 @@ class Live(unittest.TestCase):
         code, out, err = run("tab", env={"AXSERVER_SOCKET": self.sock})
         self.assertEqual(code, 0, err)
         self.assertEqual(len(out.splitlines()), 3)
+        code, out, err = run("--socket", self.sock, "--json", "count", "tab")   # options before the command
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(out)["count"], 3)
         r = self.js("find", "tab", "--limit", "2")
         self.assertEqual([e["label"] for e in r["elements"]], ["Home", "Settings"])
         self.assertEqual(r["truncated"]["limit"], 2)
