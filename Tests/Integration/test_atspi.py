@@ -307,26 +307,38 @@ class ATSPIBridgeDemo(unittest.TestCase):
         self.assertTrue(gone, "the alert is still there after Cancel")
         self.assertIsNotNone(find(self.fresh(), name="Wi-Fi"))
 
+    def set_and_check(self, where, value, expected, model_id, model_value):
+        """Value.CurrentValue = value; the next read (same client, after the Set reply) must give `expected`,
+        and so must the server model (JSON-RPC)."""
+        immediate = self.client.call("set_value", app=APP, where=where, value=value)   # Set, then Get
+        eventually = wait_until(lambda: abs(self.client.call("get_value", app=APP, where=where)["current"] - expected) < 1e-9,
+                                timeout=3)
+        self.assertTrue(eventually, "Set(CurrentValue=%r) on %r never took effect (reads %r, expected %r)" % (
+            value, where["name"], self.client.call("get_value", app=APP, where=where)["current"], expected))
+        self.assertEqual(self.model(model_id)["value"], model_value)
+        self.assertAlmostEqual(immediate, expected, places=9,
+                               msg="read-after-write: Properties.Get(Value.CurrentValue) sent after the reply to "
+                                   "Properties.Set(CurrentValue=%r) on %r returned the old value %r (expected %r; the new "
+                                   "value shows up later)" % (value, where["name"], immediate, expected))
+
     def test_slider_value_set(self):
         where = {"name": "Text Size"}
         try:
-            got = self.client.call("set_value", app=APP, where=where, value=0.8)
-            self.assertAlmostEqual(got, 0.8, places=6)
-            self.assertEqual(self.model("textSize")["value"], "80%")
-            # out of range is clamped, as UISlider does
-            self.assertAlmostEqual(self.client.call("set_value", app=APP, where=where, value=7.0), 1.0, places=6)
+            self.set_and_check(where, 0.8, 0.8, "textSize", "80%")
+            self.set_and_check(where, 7.0, 1.0, "textSize", "100%")   # out of range: clamped, as UISlider does
+            self.set_and_check(where, 0.3, 0.3, "textSize", "30%")
         finally:
             self.client.call("set_value", app=APP, where=where, value=0.5)
-        self.assertAlmostEqual(self.client.call("get_value", app=APP, where=where)["current"], 0.5, places=6)
+            wait_until(lambda: self.client.call("get_value", app=APP, where=where)["current"] == 0.5)
 
     def test_stepper_value_set(self):
         where = {"name": "Copies"}
         try:
-            self.assertEqual(self.client.call("set_value", app=APP, where=where, value=5), 5.0)
-            self.assertEqual(self.model("copies")["value"], "5")
+            self.set_and_check(where, 5, 5.0, "copies", "5")
+            self.set_and_check(where, 3, 3.0, "copies", "3")
         finally:
             self.client.call("set_value", app=APP, where=where, value=2)
-        self.assertEqual(self.client.call("get_value", app=APP, where=where)["current"], 2.0)
+            wait_until(lambda: self.client.call("get_value", app=APP, where=where)["current"] == 2.0)
 
     def test_custom_action_performs(self):
         d = self.node("Display & Brightness")
