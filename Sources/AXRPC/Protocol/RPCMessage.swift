@@ -2,7 +2,8 @@ import AXJSON
 
 /// One decoded JSON-RPC 2.0 message (an element of a batch, or a whole frame).
 public enum RPCInbound: Sendable, Equatable {
-    /// A call that wants an answer. `id` is a string or a number, echoed verbatim in the response.
+    /// A call that wants an answer. `id` is a string or a number, echoed in the response (strings byte for byte;
+    /// numbers as parsed into a Double: exact for integers up to 2^53 and for shortest-form decimals).
     case request(id: JSON, method: String, params: JSON?)
     /// A call without id: never answered, not even on error.
     case notification(method: String, params: JSON?)

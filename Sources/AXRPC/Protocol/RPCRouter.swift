@@ -12,7 +12,7 @@ public struct RPCLimits: Sendable, Equatable {
     public var maxFrameBytes: Int
     public var maxDepth: Int
     public var maxBatch: Int
-    public init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 128, maxBatch: Int = 1000) {
+    public init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 1100, maxBatch: Int = 1000) {
         self.maxFrameBytes = maxFrameBytes; self.maxDepth = maxDepth; self.maxBatch = maxBatch
     }
     public static let `default` = RPCLimits()
@@ -46,7 +46,8 @@ public struct RPCPreparedFrame: Sendable {
 /// Dispatches JSON-RPC 2.0 frames to registered handlers.
 ///
 /// Semantics:
-/// - Requests (string or number ids, echoed verbatim) get exactly one response; notifications never do.
+/// - Requests (string or number ids, echoed exactly; numbers are exact up to 2^53) get exactly one response;
+///   notifications never do.
 /// - Batches run sequentially in array order; responses come back in the same order; an empty batch is one
 ///   -32600 error; invalid elements get per-element -32600 errors; a batch of only notifications gets nothing.
 /// - Unknown method: -32601 with `data.method`. Unauthenticated session: -32019 for every call.
