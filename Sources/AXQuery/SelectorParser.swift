@@ -178,7 +178,16 @@ struct SelectorParser {
             let v = try stringLiteral()
             return AttributeTest(.id, .equals, .string(v))
         }
-        let v = ident()
+        // idchars, with CSS-style escapes: `\` makes the next character literal (`#toolbar\.share`).
+        var v = ""
+        while let c = peek() {
+            if SelectorParser.isIdentChar(c) { v.append(c); i += 1; continue }
+            if c == "\\" {
+                guard let e = peek(1) else { i += 1; throw fail("a character after '\\'") }
+                v.append(e); i += 2; continue
+            }
+            break
+        }
         guard !v.isEmpty else { throw fail("an identifier or a quoted string after '#'", at: at) }
         if peek() == "." {
             throw fail("the end of the identifier", hint: "quote identifiers that contain '.': #\"\(v)….\"")

@@ -27,6 +27,7 @@ final class SelectorMatchTests: XCTestCase {
         ("#submit", ["submit", "dismiss"]),
         ("button#submit", ["submit", "dismiss"]),
         ("#\"login.password\"", ["pass"]),
+        ("#login\\.password", ["pass"]),
         ("[id=\"login.password\"]", ["pass"]),
         ("[id^=\"login.\"]", ["user", "pass"]),
         ("#nothing", []),
