@@ -63,7 +63,7 @@ public struct QueryExplanation: Sendable, Equatable {
             return .object(o)
         }
         return [
-            "selector": .string(canonical), "count": JSON(count), "matches": JSON(matches), "summary": .string(summary),
+            "canonical": .string(canonical), "selector": .string(canonical), "count": JSON(count), "matches": JSON(matches), "summary": .string(summary),
             "chains": .array(chains.map { c in
                 ["selector": .string(c.selector), "count": JSON(c.count), "steps": .array(c.steps.map(step))]
             }),

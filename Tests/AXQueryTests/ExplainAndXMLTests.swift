@@ -63,6 +63,7 @@ final class ExplainTests: XCTestCase {
         // JSON-friendly
         let j = union.json
         XCTAssertEqual(j["count"]?.intValue, 2)
+        XCTAssertEqual(j["canonical"]?.stringValue, "link, adjustable")
         XCTAssertEqual(j["chains"]?[1]?["steps"]?[0]?["compound"]?.stringValue, "adjustable")
     }
 }
