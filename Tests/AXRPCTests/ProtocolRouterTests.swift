@@ -331,8 +331,22 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testDefaultLimits() {
         XCTAssertEqual(RPCLimits.default.maxFrameBytes, 16 << 20)
-        XCTAssertEqual(RPCLimits.default.maxDepth, 128)
+        // A frame must be able to carry the deepest legal hierarchy (256 views ≈ 2 JSON levels each, plus the
+        // envelope), so that the store, not the frame parser, reports a too-deep hierarchy precisely.
+        XCTAssertEqual(RPCLimits.default.maxDepth, 1100)
         XCTAssertEqual(RPCLimits.default.maxBatch, 1000)
+    }
+
+    /// A legal but deep frame (1,000 levels) is parsed on a Task's stack without trouble and answered.
+    func testDeepFrameIsAnsweredOffTheMainThread() async throws {
+        let router = RPCRouter()
+        router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+        let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        let frame = Array("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"echo\",\"params\":{\"a\":\(deep)}}".utf8)
+        let reply = await Task.detached { await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer())) }.value
+        let j = try JSON.parse(reply ?? [])
+        XCTAssertEqual(j["id"], 7)
+        XCTAssertNotNil(j["result"])
     }
 
     // MARK: responses path
@@ -406,4 +420,13 @@ final class ProtocolRouterTests: XCTestCase {
         XCTAssertEqual(RPCError.disconnected(method: "x").data?["reason"], "disconnected")
         XCTAssertNil(RPCError(json: ["code": "x", "message": "m"]))
     }
+}
+
+final class NullTestPeer: RPCPeer, @unchecked Sendable {
+    let connectionID: UInt64 = 99
+    func notify(_ method: String, _ params: JSON?) {}
+    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON { .null }
+    func close() {}
+    var isClosed: Bool { false }
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }
