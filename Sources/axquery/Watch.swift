@@ -76,7 +76,11 @@ struct Watch: ParsableCommand {
         if let events {
             p["events"] = JSON(events.split(separator: ",").map { String($0.trimmingCharacters()) }.filter { !$0.isEmpty })
         }
-        if let app = global.app { p["app"] = .string(app) }
+        if let app = global.app {
+            // An unknown app exits 5 like everywhere else (the subscription filter itself accepts any name).
+            do { _ = try await client.call("tree.revision", ["app": .string(app)]) } catch { throw Context.failure(error) }
+            p["app"] = .string(app)
+        }
         do { _ = try await client.call("events.subscribe", .object(p)) } catch {
             throw Context.failure(error)
         }

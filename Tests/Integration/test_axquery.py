@@ -174,9 +174,11 @@ class Live(unittest.TestCase):
         self.assertEqual(json.loads(out)["error"]["exitCode"], 5)
 
     def test_unknown_app_exits_5(self):
-        code, _, err = self.ax("find", "tab", "--app", "no-such-app")
-        self.assertEqual(code, 5, err)
-        self.assertIn("no-such-app", err)
+        for cmd in (["find", "tab"], ["tree"], ["watch", "--count", "1"], ["do", "activate", "#edit"]):
+            code, _, err = self.ax(*cmd, "--app", "no-such-app")
+            self.assertEqual(code, 5, "%s: %s" % (cmd, err))
+            self.assertIn("no-such-app", err)
+        self.assertEqual(self.ok("count", "tab", "--app", "axserver-demo").strip(), "3")
 
     def test_wait_times_out_with_exit_4(self):
         t0 = time.time()
