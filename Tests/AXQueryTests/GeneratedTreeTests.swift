@@ -142,6 +142,20 @@ final class GeneratedTreeTests: XCTestCase {
         XCTAssertLessThan(t, .seconds(5))
     }
 
+    func testExplainOnALargeTree() throws {
+        let g = Self.gen
+        let store = try Self.store()
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        let clock = ContinuousClock()
+        var e: QueryExplanation?
+        let t = try clock.measure { e = QueryEngine.explain(try Selector(parsing: "group > button[label=\"Buton 7\"]"), in: ctx) }
+        XCTAssertEqual(e?.chains[0].steps.map(\.count), [g.groups, 0])
+        let miss = e?.chains[0].steps[1].nearMisses.first
+        XCTAssertEqual(miss?.description, "button with label \"Button 7\"")
+        XCTAssertEqual(miss?.count, g.groups)
+        XCTAssertLessThan(t, .seconds(10))
+    }
+
     /// Lookups by identifier use the index: far cheaper than a scan over every node.
     func testLookupsAreFast() throws {
         let store = try Self.store()
@@ -150,7 +164,7 @@ final class GeneratedTreeTests: XCTestCase {
         let byID = try Selector(parsing: "#\"btn.250.7\"")
         let scan = try Selector(parsing: "[label=\"Button 7\"]")
         let clock = ContinuousClock()
-        let n = 200
+        let n = 50
         let tID = clock.measure { for _ in 0..<n { _ = QueryEngine.find(byID, in: ctx) } }
         let tScan = clock.measure { for _ in 0..<n { _ = QueryEngine.find(scan, in: ctx) } }
         XCTAssertLessThan(tID * 20, tScan, "by-id \(tID / n) vs full scan \(tScan / n)")
