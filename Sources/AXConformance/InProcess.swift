@@ -23,12 +23,13 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
         session = RPCSession(peer: self)
     }
 
-    /// A fresh server (hub + all methods) per connection: cases never see each other's apps.
-    public static func freshServer() -> InProcessConnection {
+    /// A fresh server (hub + all methods) per case: cases never see each other's apps. Returns a connect
+    /// function; every connection it makes reaches that same server.
+    public static func freshServer() -> ConformanceRunner.Connect {
         let hub = Hub(actionTimeout: .seconds(2))
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
-        return InProcessConnection(router: router)
+        return { InProcessConnection(router: router) }
     }
 
     public func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {

@@ -53,9 +53,15 @@ public struct CaseResult: Sendable {
 }
 
 public final class ConformanceRunner: Sendable {
-    let connect: @Sendable () async throws -> any ConformanceConnection
+    public typealias Connect = @Sendable () async throws -> any ConformanceConnection
+    /// Gives, for each case, a way to open connections to the server that case runs against (a fresh in-process
+    /// server per case, or the same live server over its socket).
+    let server: @Sendable () async throws -> Connect
 
-    public init(connect: @escaping @Sendable () async throws -> any ConformanceConnection) { self.connect = connect }
+    public init(server: @escaping @Sendable () async throws -> Connect) { self.server = server }
+
+    /// Every case runs against the same server (black-box over a socket).
+    public convenience init(connect: @escaping Connect) { self.init(server: { connect }) }
 
     /// Loads every `*.json` case under `dir`, sorted by path.
     public static func loadCases(_ dir: String) throws -> [ConformanceCase] {
@@ -73,7 +79,7 @@ public final class ConformanceRunner: Sendable {
         for f in files.sorted() {
             guard let data = fm.contents(atPath: f) else { throw ConformanceError("cannot read \(f)") }
             let json: JSON
-            do { json = try JSON.parse(Array(data)) } catch { throw ConformanceError("\(f): \(error)") }
+            do { json = try JSON.parse(Array(data), limits: JSONParseLimits(maxDepth: 4096)) } catch { throw ConformanceError("\(f): \(error)") }
             if case .array(let a) = json {
                 for c in a { out.append(try ConformanceCase(file: f, json: c)) }
             } else {
@@ -87,21 +93,26 @@ public final class ConformanceRunner: Sendable {
 
     public func run(_ c: ConformanceCase) async -> CaseResult {
         var result = CaseResult(id: c.id, file: c.file, rules: c.rules, failure: nil)
-        let conn: any ConformanceConnection
-        do { conn = try await connect() } catch {
+        // Two connections, as in real use: the case's app (provider) and the test script (automation).
+        let conn: any ConformanceConnection, provider: any ConformanceConnection
+        do {
+            let connect = try await server()
+            provider = try await connect()
+            conn = try await connect()
+        } catch {
             result.failure = "cannot connect: \(error)"
             return result
         }
-        defer { Task { await conn.close() } }
+        defer { Task { await conn.close(); await provider.close() } }
         let log = ActionLog()
         let providerRules = c.provider?["onAction"]?.arrayValue ?? []
         let appBox = AppBox()
-        conn.setActionHandler { req in
+        provider.setActionHandler { req in
             log.append(req)
             for rule in providerRules {
                 guard let m = rule["match"], Matcher.match(m, req) == nil else { continue }
                 if let ops = rule["update"], let app = appBox.value {
-                    _ = await conn.call("hierarchy.update", ["app": .string(app), "ops": ops])
+                    _ = await provider.call("hierarchy.update", ["app": .string(app), "ops": ops])
                 }
                 return ["handled": .bool(rule["handled"]?.boolValue ?? true)]
             }
@@ -112,12 +123,16 @@ public final class ConformanceRunner: Sendable {
             r.failure = "step \(step): \(msg)"
             return r
         }
-        switch await conn.call("initialize", ["role": "provider", "clientInfo": ["name": "axserver-conformance"]]) {
-        case .failure(let e): return fail(0, "initialize failed: \(e.message)")
+        switch await provider.call("initialize", ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]]) {
+        case .failure(let e): return fail(0, "initialize (provider) failed: \(e.message)")
+        case .success: break
+        }
+        switch await conn.call("initialize", ["role": "automation", "clientInfo": ["name": "axserver-conformance"]]) {
+        case .failure(let e): return fail(0, "initialize (automation) failed: \(e.message)")
         case .success: break
         }
         let app: String
-        switch await conn.call("app.register", ["name": .string("conformance-" + c.id)]) {
+        switch await provider.call("app.register", ["name": .string("conformance-" + c.id)]) {
         case .failure(let e): return fail(0, "app.register failed: \(e.message)")
         case .success(let r):
             guard let a = r["app"]?.stringValue else { return fail(0, "app.register returned no app id") }
@@ -127,7 +142,7 @@ public final class ConformanceRunner: Sendable {
         if let h = c.hierarchy {
             var params = h.objectValue ?? ["windows": h]
             params["app"] = .string(app)
-            if case .failure(let e) = await conn.call("hierarchy.set", .object(params)) {
+            if case .failure(let e) = await provider.call("hierarchy.set", .object(params)) {
                 return fail(0, "hierarchy.set failed: \(e.message) \(e.data.map { $0.jsonString } ?? "")")
             }
         }
@@ -153,7 +168,8 @@ public final class ConformanceRunner: Sendable {
             guard let method = step["method"]?.stringValue else { return fail(n, "a step needs 'method', 'providerLog' or 'events'") }
             var params = step["params"]?.objectValue ?? JSONObject()
             if params["app"] == nil && step["noApp"]?.boolValue != true { params["app"] = .string(app) }
-            let r = await conn.call(method, .object(params))
+            let providerMethods: Set<String> = ["hierarchy.set", "hierarchy.update", "accessibility.post"]
+            let r = await (providerMethods.contains(method) ? provider : conn).call(method, .object(params))
             let expect = step["expect"] ?? "ok"
             switch (r, expect) {
             case (.success, .string("ok")): continue

@@ -151,7 +151,7 @@ struct Conformance: AsyncParsableCommand {
             let token = self.token
             runner = ConformanceRunner(connect: { try await SocketConnection.connect(address, token: token) })
         } else {
-            runner = ConformanceRunner(connect: { InProcessConnection.freshServer() })
+            runner = ConformanceRunner(server: { InProcessConnection.freshServer() })
         }
         let results = await runner.runAll(cases, verbose: verbose) { say($0) }
         if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
