@@ -87,6 +87,33 @@ final class TransportClientTests: XCTestCase {
         await server.stop()
     }
 
+    func testNotificationsFromManyThreadsAllArrive() async throws {
+        let dir = TransportTempDir()
+        let sessions = ProtocolLocked<[RPCSession]>([])
+        let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
+        let client = try await RPCClient.connect(dir.file("s.sock"))
+        let got = ProtocolLocked<[Int: Int]>([:])
+        client.onNotification { _, params in
+            if let t = params?["t"]?.intValue, let i = params?["i"]?.intValue {
+                got.withLock { d in
+                    XCTAssertEqual(d[t, default: 0], i, "per-sender order")
+                    d[t, default: 0] += 1
+                }
+            }
+        }
+        _ = try await client.call("ping")
+        guard let session = sessions.withLock({ $0.first }) else { return XCTFail("no session") }
+        await withTaskGroup(of: Void.self) { g in
+            for t in 0..<8 {
+                g.addTask { for i in 0..<500 { session.peer.notify("tick", ["t": .number(Double(t)), "i": .number(Double(i))]) } }
+            }
+        }
+        for _ in 0..<500 where got.withLock({ $0.values.reduce(0, +) }) < 4000 { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(got.withLock { $0 }, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 500) }))
+        await client.close()
+        await server.stop()
+    }
+
     func testServerToClientErrorIsRelayed() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
