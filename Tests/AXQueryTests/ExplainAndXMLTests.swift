@@ -97,6 +97,11 @@ final class DemoAppSelectorTests: XCTestCase {
         for (q, expected) in table {
             XCTAssertEqual(QueryEngine.find(try Selector(parsing: q), in: ctx), expected, q)
         }
+        let e = QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
+        XCTAssertEqual(e.chains[0].steps.map(\.count), [1, 0])
+        XCTAssertEqual(e.chains[0].steps[1].nearMisses.first?.description, "switch with label \"Wi-Fi\"")
+        XCTAssertEqual(QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count), [1, 3])
+
         var app = DemoApp()
         app.alertShown = true
         let s2 = try Fixtures.store(app.snapshot())
