@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Runs every test: unit tests and the conformance suite (swift test), the conformance suite again through the
 # axserver CLI, and the integration suite with real parts (dbus-daemon, at-spi bus launcher and registry,
-# pyatspi, Orca under Xvfb, separate provider and client processes over the socket).
+# pyatspi, Orca under Xvfb, separate provider and client processes over the socket, the axquery CLI).
 # Installs missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-deps.sh
 export PATH=/opt/swift/usr/bin:$PATH
-echo "== build" >&2
-swift build --build-tests 2>&1 | grep -v '^\[' || true
-swift build --build-tests >/dev/null   # fail here if the build failed
+echo "== build (debug, with tests)" >&2
+swift build --build-tests
+BIN="$(swift build --show-bin-path)"
 echo "== unit tests and conformance (swift test)" >&2
 swift test --skip-build --parallel --num-workers 2
 echo "== conformance through the CLI" >&2
-"$(swift build --show-bin-path)/axserver" conformance Specs/conformance
-echo "== integration (real D-Bus, AT-SPI, pyatspi, Orca, sockets)" >&2
-AXSERVER_BIN="$(swift build --show-bin-path)" /usr/bin/python3 Tests/Integration/run.py
+"$BIN/axserver" conformance Specs/conformance
+echo "== integration (real D-Bus, AT-SPI, pyatspi, Orca, sockets, axquery)" >&2
+AXSERVER_BIN="$BIN" /usr/bin/python3 Tests/Integration/run.py
