@@ -230,20 +230,65 @@ final class Deriver {
 
     private func visit(_ id: String, _ ctx: Ctx) -> [Item] {
         guard let nb = views.nodes.box(id) else { return [] }
-        if !fullBuild, !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx {
-            e.pass = pass
-            cache[id] = e
-            return e.items
-        }
+        if !fullBuild, let items = reuseCached(id, ctx) { return items }
         return visitNode(id, ctx, nb.value)
+    }
+
+    /// The cached items of a clean view whose context did not change (kept out of `visit`'s frame).
+    @inline(never)
+    private func reuseCached(_ id: String, _ ctx: Ctx) -> [Item]? {
+        guard !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx else { return nil }
+        e.pass = pass
+        cache[id] = e
+        return e.items
     }
 
     /// The body of `visit`; the view is passed borrowed so the (large) node is never copied.
     private func visitNode(_ id: String, _ ctx: Ctx, _ n: ViewNode) -> [Item] {
+        // This function is on the recursion path (visit → visitNode → visitChildren → visit), once per level of
+        // the view hierarchy. Everything that does not recurse lives in never-inlined helpers so this frame stays
+        // small: a hierarchy `Limits.maxDepth` (256) levels deep must derive without exhausting a thread's stack,
+        // in debug builds too, where every temporary copy of a large struct gets its own stack slot.
         let old = fullBuild ? nil : cache[id]
         let expo = exposure(n, ctx: ctx)
-        if case .excluded = expo { purge(id); return [] }
+        switch expo {
+        case .excluded: purge(id); return []
+        case .element: return visitElement(id, ctx, n, old)
+        case .transparent, .container: break
+        }
+        let p = prepare(n, ctx, expo)
+        var ownIDs: [String] = []
+        var visitedChildren: [String] = n.children
+        let items: [Item]
+        if case .container(let role) = expo {
+            let childItems: [Item]
+            if p.hasElementList {
+                // R37: accessibilityElements defines the children, in array order; other subviews are not exposed.
+                childItems = visitElementList(id, n, p, old, &ownIDs, &visitedChildren)
+            } else {
+                childItems = readingOrder(visitChildren(n, p.childCtx, old: old), rtl: p.childCtx.rtl)
+            }
+            writeContainer(n, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
+                           restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
+            ownIDs.insert(id, at: 0)
+            items = [Item(id: id, frame: p.frame)]
+        } else {
+            items = visitChildren(n, p.childCtx, old: old)
+        }
+        finishVisit(id, ctx, old, items, ownIDs, visitedChildren)
+        return items
+    }
 
+    /// What a transparent view or a container hands down to its children.
+    private struct Prepared {
+        var frame: Rect
+        var childMap: AxisMap
+        var childCtx: Ctx
+        var hasElementList: Bool
+    }
+
+    @inline(never)
+    private func prepare(_ n: ViewNode, _ ctx: Ctx, _ expo: Exposure) -> Prepared {
         let frame = screenRect(n, map: ctx.map)
         let childMap = ctx.map.composed(with: Deriver.localMap(n))
         let clipForChildren: Rect = n.effectiveClipsToBounds ? (ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)) : ctx.clip
@@ -252,73 +297,94 @@ final class Deriver {
             for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
         }
         let language = n.ax.language ?? ctx.language
-        var ownIDs: [String] = []
-        var items: [Item]
-        var visitedChildren: [String] = n.children
-
-        switch expo {
-        case .excluded:
-            return []
-        case .element:
-            for c in old?.children ?? [] { purge(c) }
-            for c in n.children { purge(c) }
-            visitedChildren = []
-            var ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
-            ax.parent = ctx.container.isEmpty ? nil : ctx.container
-            write(ax)
-            ownIDs = [id]
-            items = [Item(id: id, frame: ax.frame)]
-        case .transparent:
-            let childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
-                               containerRole: ctx.containerRole, restrictions: restrictions, language: language)
-            items = visitChildren(n, childCtx, old: old)
-        case .container(let role):
+        let childCtx: Ctx
+        if case .container(let role) = expo {
             let rtl = n.kind == .window ? n.window.layoutDirection == .rtl : ctx.rtl
-            let childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: id,
-                               containerRole: role, restrictions: restrictions, language: language)
-            var childItems: [Item]
-            if let entries = n.ax.elements {
-                // R37: accessibilityElements defines the children, in array order; other subviews are not exposed.
-                for c in old?.children ?? [] { purge(c) }
-                for c in n.children { purge(c) }
-                childItems = []
-                visitedChildren = []
-                for entry in entries {
-                    switch entry {
-                    case .view(let ref):
-                        guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: childCtx) else { continue }
-                        if !visitedChildren.contains(ref) {
-                            childItems.append(contentsOf: visit(ref, rctx))
-                            visitedChildren.append(ref)
-                        }
-                    case .virtual(let ve):
-                        guard views.nodes[ve.id] == nil, !ownIDs.contains(ve.id) else { continue }
-                        let vnode = makeVirtual(ve, container: n, ctx: childCtx, childMap: childMap)
-                        write(vnode)
-                        ownIDs.append(ve.id)
-                        childItems.append(Item(id: ve.id, frame: vnode.frame))
-                    }
-                }
-            } else {
-                childItems = readingOrder(visitChildren(n, childCtx, old: old), rtl: rtl)
-            }
-            let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-            for s in synthesized.nodes { write(s); ownIDs.append(s.id) }
-            let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
-                + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
-            if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
-            var ax = makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language)
-            ax.children = ordered.map(\.id)
-            ax.parent = ctx.container.isEmpty ? nil : ctx.container
-            write(ax)
-            ownIDs.insert(id, at: 0)
-            items = [Item(id: id, frame: frame)]
+            childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: n.id,
+                           containerRole: role, restrictions: restrictions, language: language)
+        } else {
+            childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
+                           containerRole: ctx.containerRole, restrictions: restrictions, language: language)
         }
+        return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: n.ax.elements != nil)
+    }
+
+    @inline(never)
+    private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> [Item] {
+        for c in old?.children ?? [] { purge(c) }
+        for c in n.children { purge(c) }
+        let p = prepare(n, ctx, .element)
+        let items = [writeElement(n, ctx: ctx, frame: p.frame, childMap: p.childMap, restrictions: p.childCtx.restrictions,
+                                  language: p.childCtx.language)]
+        finishVisit(id, ctx, old, items, [id], [])
+        return items
+    }
+
+    /// The children of a container that sets `accessibilityElements` (R37): views (any descendant) and virtual
+    /// elements, in array order.
+    private func visitElementList(_ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
+                                  _ ownIDs: inout [String], _ visitedChildren: inout [String]) -> [Item] {
+        for c in old?.children ?? [] { purge(c) }
+        for c in n.children { purge(c) }
+        var childItems: [Item] = []
+        visitedChildren = []
+        for entry in n.ax.elements ?? [] {
+            switch entry {
+            case .view(let ref):
+                guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: p.childCtx) else { continue }
+                if !visitedChildren.contains(ref) {
+                    childItems.append(contentsOf: visit(ref, rctx))
+                    visitedChildren.append(ref)
+                }
+            case .virtual(let ve):
+                if let item = writeVirtual(ve, container: n, p, ownIDs: ownIDs) {
+                    ownIDs.append(ve.id)
+                    childItems.append(item)
+                }
+            }
+        }
+        return childItems
+    }
+
+    @inline(never)
+    private func writeVirtual(_ ve: VirtualElement, container n: ViewNode, _ p: Prepared, ownIDs: [String]) -> Item? {
+        guard views.nodes[ve.id] == nil, !ownIDs.contains(ve.id) else { return nil }
+        let vnode = makeVirtual(ve, container: n, ctx: p.childCtx, childMap: p.childMap)
+        write(vnode)
+        return Item(id: ve.id, frame: vnode.frame)
+    }
+
+    @inline(never)
+    private func finishVisit(_ id: String, _ ctx: Ctx, _ old: Entry?, _ items: [Item], _ ownIDs: [String], _ visitedChildren: [String]) {
         if let old {
             for oid in old.ownIDs where !ownIDs.contains(oid) { removeNode(oid) }
         }
         cache[id] = Entry(ctx: ctx, items: items, ownIDs: ownIDs, children: visitedChildren, pass: pass)
-        return items
+    }
+
+    // The node-building halves of `visitNode` live in their own never-inlined functions so the large AXNode
+    // temporaries stay out of the recursive frame: a hierarchy `Limits.maxDepth` (256) levels deep must derive
+    // without exhausting the stack, in debug builds too (D-PATCH-1).
+    @inline(never)
+    private func writeElement(_ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?) -> Item {
+        var ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        ax.parent = ctx.container.isEmpty ? nil : ctx.container
+        write(ax)
+        return Item(id: n.id, frame: ax.frame)
+    }
+
+    @inline(never)
+    private func writeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
+                                restrictions: [String], language: String?, ownIDs: inout [String]) {
+        let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
+        for s in synthesized.nodes { write(s); ownIDs.append(s.id) }
+        let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
+            + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
+        if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
+        var ax = makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language)
+        ax.children = ordered.map(\.id)
+        ax.parent = ctx.container.isEmpty ? nil : ctx.container
+        write(ax)
     }
 
     /// Builds the context of a view reached through `accessibilityElements` from container `cid` (its ancestor).
@@ -344,24 +410,33 @@ final class Deriver {
 
     private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?) -> [Item] {
         let kids = n.children
-        // X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).
-        var modalIndex: Int?
-        for (i, k) in kids.enumerated().reversed() {
-            if let kb = views.nodes.box(k), isVisibleSelf(kb.value), effectiveModal(kb.value) { modalIndex = i; break }
-        }
+        let modalIndex = frontMostModal(kids)
         var items: [Item] = []
         for (i, k) in kids.enumerated() {
             if let m = modalIndex, i != m { purge(k); continue }
             items.append(contentsOf: visit(k, childCtx))
         }
-        if let old, !old.children.isEmpty {
-            let current: Set<String> = Set(kids)
-            for c in old.children where !current.contains(c) {
-                if let cp = views.nodes.box(c)?.value.parent, cp != n.id { continue }   // moved elsewhere: the new parent owns it
-                purge(c)
-            }
-        }
+        if let old, !old.children.isEmpty { purgeDeparted(old.children, current: kids, parent: n.id) }
         return items
+    }
+
+    /// X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).
+    @inline(never)
+    private func frontMostModal(_ kids: [String]) -> Int? {
+        for (i, k) in kids.enumerated().reversed() {
+            if let kb = views.nodes.box(k), isVisibleSelf(kb.value), effectiveModal(kb.value) { return i }
+        }
+        return nil
+    }
+
+    /// Drops the results of former children that left this view (unless they moved under another parent, which owns them now).
+    @inline(never)
+    private func purgeDeparted(_ former: [String], current kids: [String], parent: String) {
+        let current: Set<String> = Set(kids)
+        for c in former where !current.contains(c) {
+            if let cp = views.nodes.box(c)?.value.parent, cp != parent { continue }
+            purge(c)
+        }
     }
 
     // MARK: - Reading order
