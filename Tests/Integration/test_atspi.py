@@ -193,9 +193,11 @@ class ATSPIBridgeDemo(unittest.TestCase):
         self.assertEqual(len(lists), 1, [(n["name"], n["role"]) for n in self.nodes])
         tabs = [n for n in self.nodes if n["role_num"] == R_PAGE_TAB]
         self.assertEqual([t["name"] for t in tabs], ["Home", "Settings", "Profile"])
-        for t in tabs:
+        for i, t in enumerate(tabs):
             self.assertEqual(t["ipath"][:-1], lists[0]["ipath"], "tab %r is not a child of the tab list" % t["name"])
             self.assertStates(t, present=["selectable"])
+            # "n of 3" (the model's value) → posinset/setsize, which Orca speaks as the position
+            self.assertEqual((t["attrs"].get("posinset"), t["attrs"].get("setsize")), (str(i + 1), "3"), t["attrs"])
         self.assertStates(tabs[1], present=["selected"])
         self.assertStates(tabs[0], absent=["selected"])
         self.assertStates(tabs[2], absent=["selected"])

@@ -146,6 +146,21 @@ class OrcaReadsTheDemo(unittest.TestCase):
         start = self.focus("Device Name")
         self.expect_speech(r"^Device Name entry\.?$", start, "GrabFocus on the Device Name text field")
 
+    def test_6_alert_is_read(self):
+        # DemoApp: activating "Reset All Settings" presents a modal alert titled "Reset All Settings?" with the
+        # message "This cannot be undone." and buttons Cancel / Reset. A screen reader user must hear the alert
+        # (title and message), not only the button that gets focus.
+        start = self.focus("Reset All Settings")
+        self.expect_speech(r"^Asks before resetting\.?$", start, "GrabFocus on 'Reset All Settings'")
+        start = self.mark()
+        self.assertTrue(self.client.call("action", app=APP, where={"name": "Reset All Settings"}, index=0))
+        try:
+            self.expect_speech(r"Reset All Settings\?", start, "DoAction(0) on 'Reset All Settings' (the alert title)")
+            self.expect_speech(r"This cannot be undone", start, "DoAction(0) on 'Reset All Settings' (the alert message)")
+        finally:
+            self.client.call("action", app=APP, where={"name": "Cancel"}, index=0)
+            time.sleep(0.5)
+
     def test_5_announcement(self):
         start = self.mark()
         c = RPC(self.sock)
