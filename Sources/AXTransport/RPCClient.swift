@@ -20,6 +20,10 @@ public final class RPCClient: Sendable {
         var closed = false
     }
 
+    /// Nesting limit for messages the clients receive: above the server's `RPCLimits.maxDepth` (1100) so any
+    /// reply it can produce is readable, yet bounded so a hostile peer cannot exhaust the stack.
+    public static let maxReplyDepth = 2048
+
     let channel: any Channel
     let pending: RPCPendingRequests
     private let handlers = Mutex(Handlers())
@@ -177,9 +181,11 @@ final class RPCClientHandler: ChannelInboundHandler {
     private var decoder: RPCFrameDecoder
     private var inbound: ByteBuffer?
     private var early: [JSON] = []
+    private let maxFrameBytes: Int
 
     init(box: ClientBox, maxFrameBytes: Int) {
         self.box = box
+        self.maxFrameBytes = maxFrameBytes
         self.decoder = RPCFrameDecoder(maxFrameBytes: maxFrameBytes, framing: .ndjson)
     }
 
@@ -196,7 +202,8 @@ final class RPCClientHandler: ChannelInboundHandler {
                 case .needMore: return total
                 case .skip(let c): total += c
                 case .frame(let start, let length, let consumed):
-                    if let m = try? JSON.parse(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)])) {
+                    if let m = try? JSON.parse(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
+                                               limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)) {
                         messages.append(m)
                     }
                     total += consumed

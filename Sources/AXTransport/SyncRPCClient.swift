@@ -53,7 +53,9 @@ public final class SyncRPCClient {
         let deadline = ContinuousClock.now + timeout
         while true {
             let line = try readLine(deadline: deadline, method: method, timeout: timeout)
-            guard let msg = try? JSON.parse(line) else { continue }
+            guard let msg = try? JSON.parse(line, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)) else {
+                continue
+            }
             switch RPCInbound.classify(msg) {
             case .response(let rid, let result):
                 if rid == .number(Double(id)) { return try result.get() }

@@ -344,7 +344,7 @@ final class ProtocolRouterTests: XCTestCase {
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         let frame = Array("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"echo\",\"params\":{\"a\":\(deep)}}".utf8)
         let reply = await Task.detached { await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer())) }.value
-        let j = try JSON.parse(reply ?? [])
+        let j = try JSON.parse(reply ?? [], limits: JSONParseLimits(maxDepth: 2048, maxBytes: 1 << 20))
         XCTAssertEqual(j["id"], 7)
         XCTAssertNotNil(j["result"])
     }

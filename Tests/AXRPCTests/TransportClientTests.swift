@@ -32,6 +32,24 @@ final class TransportClientTests: XCTestCase {
         await server.stop()
     }
 
+    func testDeepRepliesReachBothClients() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        var deep: JSON = "leaf"
+        for _ in 0..<1050 { deep = .array([deep]) }
+        let client = try await RPCClient.connect(dir.file("s.sock"))
+        let r = try await client.call("echo", ["d": deep], timeout: .seconds(10))
+        XCTAssertEqual(r["d"], deep)
+        await client.close()
+        let path = dir.file("s.sock")
+        let ok = try await Task.detached { () throws -> Bool in
+            let c = try SyncRPCClient(address: path)
+            return try c.call("echo", ["d": deep], timeout: .seconds(10))["d"] == deep
+        }.value
+        XCTAssertTrue(ok)
+        await server.stop()
+    }
+
     func testConcurrentClients() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
