@@ -33,7 +33,9 @@ struct Find: ParsableCommand {
             let r = try ctx.call("query.find", p)
             let els = r["elements"]?.arrayValue ?? []
             if ctx.json { Out.json(r) } else {
-                for e in els { Out.line(Render.listLine(e, ctx.palette)) }
+                var text = ""
+                for e in els { text += Render.listLine(e, ctx.palette); text += "\n" }
+                Out.write(text)
                 if let t = r["truncated"], let l = t["limit"]?.intValue { Out.err("showing the first \(l) matches (--limit)") }
             }
             if els.isEmpty {
