@@ -17,7 +17,7 @@ public enum DBusMethodResult: Sendable {
     case notHandled
 }
 
-/// Handles messages for an exported object path (or subtree). Runs on the connection's loop thread;
+/// Handles method calls for an exported object path (or subtree). Runs on the connection's loop thread;
 /// must not block. Throwing a `DBusError` sends it as the error reply; any other error becomes `Failed`.
 public typealias DBusMethodHandler = @Sendable (DBusMessage) throws -> DBusMethodResult
 
@@ -640,7 +640,11 @@ nonisolated(unsafe) let objectVTable: UnsafeMutablePointer<DBusObjectPathVTable>
         if let ud { Unmanaged<HandlerBox>.fromOpaque(ud).release() }
     }
     p.pointee.message_function = { conn, msg, ud in
-        guard let conn, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        // Object handlers see method calls only; signals (e.g. the registry's events emitted from a path
+        // inside our exported subtree) go to signal handlers.
+        guard let conn, let msg, let ud, dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
         let box = Unmanaged<HandlerBox>.fromOpaque(ud).takeUnretainedValue()
         return runHandler(box.handler, connection: conn, message: msg)
     }

@@ -657,6 +657,36 @@ final class AXDBusTests: XCTestCase {
         }
     }
 
+    // MARK: lifetime and fire-and-forget
+
+    func testNoReplyCallsAndConnectionIsReleasedAfterClose() throws {
+        let seen = Collector<Int32>()
+        try server.register(path: testPath) { msg in
+            if msg.isMethodCall(testInterface, "Set") {
+                seen.add(try msg.reader().readInt32())
+                return .reply(msg.makeReply())   // not sent: the caller set NO_REPLY_EXPECTED
+            }
+            return .notHandled
+        }
+        for i in 1...3 {
+            let m = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Set")
+            m.append { $0.append(Int32(i)) }
+            m.setNoReply(true)
+            XCTAssertTrue(m.noReplyExpected)
+            try client.send(m)
+        }
+        XCTAssertEqual(seen.wait(for: 3), [1, 2, 3])
+
+        weak var weakConn: DBusConnection?
+        do {
+            let c = try DBusConnection.open(address: bus.address)
+            weakConn = c
+            try c.register(path: "/x") { _ in .notHandled }
+            c.close()
+        }
+        XCTAssertNil(weakConn, "a closed connection must be released (loop thread joined, no retain cycle)")
+    }
+
     // MARK: benchmark (figures printed; run in release for real numbers)
 
     func testBenchmarkRoundTrip() throws {
