@@ -81,6 +81,8 @@ final class BenchmarkTests: XCTestCase {
         lines.append(String(format: "nodes %d; index build %.2f ms (once per revision); TreeXML %.2f ms; lxml parse %.2f ms; %d iterations",
                             tree.count, indexMs, Double(xmlTime.components.attoseconds) / 1e15 + Double(xmlTime.components.seconds) * 1000,
                             lx["parse_ms"]?.doubleValue ?? .nan, iterations))
+        let parse = SelectorBenchmark.parseMilliseconds("cell:has(text[label=\"Password\"]) > securetextfield, *[traits&=header][label~=/^settings$/i]", iterations: 200)
+        lines.append(String(format: "parse+compile of a 2-chain selector with a regex: %.4f ms", parse))
         print(lines.joined(separator: "\n"))
     }
 }
