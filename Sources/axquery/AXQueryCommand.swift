@@ -182,7 +182,14 @@ final class Context {
         var p = params
         if let app = global.app, p["app"] == nil { p["app"] = .string(app) }
         do { return try backend.call(method, .object(p), timeout: timeout) } catch {
-            throw Context.failure(error)
+            var f = Context.failure(error)
+            // A --root that resolves to nothing (or to several elements) says so.
+            if let root = p["root"]?["selector"]?.stringValue, let sel = error.data?["selector"]?.stringValue,
+               (try? Selector(parsing: root))?.canonical == sel,
+               error.code == RPCError.Code.noSuchElement || error.code == RPCError.Code.ambiguousMatch {
+                f.message = "--root: " + f.message
+            }
+            throw f
         }
     }
 

@@ -93,6 +93,12 @@ class Live(unittest.TestCase):
         self.assertEqual(r["truncated"]["limit"], 2)
         r = self.js("find", "button", "--root", "#appearance")
         self.assertEqual([e["label"] for e in r["elements"]], ["Light", "Dark", "Automatic"])
+        code, _, err = self.ax("find", "button", "--root", "tab")       # the root itself must be unique
+        self.assertEqual(code, 2, err)
+        self.assertTrue(err.startswith("axquery: --root: "), err)
+        code, _, err = self.ax("count", "button", "--root", "#nowhere")
+        self.assertEqual(code, 1, err)
+        self.assertTrue(err.startswith("axquery: --root: "), err)
 
     def test_find_without_match_exits_1_with_near_misses(self):
         code, out, err = self.ax("find", 'button[label="Edt"]')
