@@ -76,7 +76,7 @@ final class OfflineBackend: Backend {
 }
 
 /// The in-process server's view of the CLI (no server->client requests are ever made offline).
-final class OfflinePeer: RPCPeer, @unchecked Sendable {
+final class OfflinePeer: RPCPeer {
     let connectionID: UInt64 = 1
     func notify(_ method: String, _ params: JSON?) {}
     func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
@@ -85,6 +85,16 @@ final class OfflinePeer: RPCPeer, @unchecked Sendable {
     func close() {}
     var isClosed: Bool { false }
     func onClose(_ handler: @escaping @Sendable () -> Void) {}
+}
+
+@inline(__always) private func posixRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.read(fd, p, n)
+    #elseif canImport(Musl)
+    return Musl.read(fd, p, n)
+    #else
+    return Glibc.read(fd, p, n)
+    #endif
 }
 
 /// Reads a whole file with POSIX calls.
@@ -98,7 +108,7 @@ enum FileIO {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw CLIFailure(Exit.connection, "cannot read '\(path)': \(String(cString: strerror(errno)))")
