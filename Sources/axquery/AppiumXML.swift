@@ -1,3 +1,4 @@
+import AXCore
 import AXJSON
 
 /// A small, strict XML reader for page sources: elements, attributes, character references and the five named
@@ -229,6 +230,17 @@ enum AppiumConverter {
         }
     }
 
+    /// "Button, Selected" / "KeyboardKey" → ["button", "selected"] / ["keyboardKey"]; nil when none is known.
+    static func traitNames(_ s: String) -> [String]? {
+        var out: [String] = []
+        for word in s.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "|" }) where !word.isEmpty {
+            let lower = word.lowercased()
+            guard let (name, _) = Traits.named.first(where: { $0.name.lowercased() == lower }) else { continue }
+            if !out.contains(name) { out.append(name) }
+        }
+        return out.isEmpty ? nil : out
+    }
+
     static func convert(_ xml: [UInt8]) throws(CLIFailure) -> JSON {
         let root: XMLElement
         do { root = try XMLReader.parse(xml) } catch { throw CLIFailure(Exit.connection, "invalid XML: \(error)") }
@@ -294,11 +306,15 @@ enum AppiumConverter {
                 if let name, name != label { o["accessibilityIdentifier"] = .string(name) }
                 if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label) { applyValue(cls, v, &o) }
                 if let p = e["placeholderValue"], !p.isEmpty { o["placeholder"] = .string(p) }
+                if let t = e["traits"], let names = traitNames(t) {
+                    // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
+                    o["accessibilityTraits"] = JSON(names)
+                }
                 if e["enabled"] == "false" {
                     o["isEnabled"] = false
                     if cls == "UIView" || cls == "UILabel" || cls == "UIImageView" || cls == "UITableViewCell" {
                         var t = o["accessibilityTraits"]?.arrayValue ?? []
-                        t.append("notEnabled")
+                        if !t.contains("notEnabled") { t.append("notEnabled") }
                         o["accessibilityTraits"] = .array(t)
                     }
                 }

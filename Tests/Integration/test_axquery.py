@@ -492,7 +492,7 @@ PAGE_SOURCE = """<?xml version="1.0" encoding="UTF-8"?>
         <XCUIElementTypeNavigationBar type="XCUIElementTypeNavigationBar" name="Login" enabled="true" visible="true" x="0" y="44" width="375" height="44">
           <XCUIElementTypeButton type="XCUIElementTypeButton" name="Back" label="Back" enabled="true" visible="true" x="8" y="50" width="60" height="32"/>
         </XCUIElementTypeNavigationBar>
-        <XCUIElementTypeStaticText type="XCUIElementTypeStaticText" value="Welcome &amp; hello" name="Welcome &amp; hello" label="Welcome &amp; hello" enabled="true" visible="true" x="20" y="100" width="335" height="30"/>
+        <XCUIElementTypeStaticText type="XCUIElementTypeStaticText" value="Welcome &amp; hello" name="Welcome &amp; hello" label="Welcome &amp; hello" enabled="true" visible="true" x="20" y="100" width="335" height="30" traits="Header, StaticText"/>
         <XCUIElementTypeTextField type="XCUIElementTypeTextField" value="alice" name="username" label="Username" enabled="true" visible="true" x="20" y="150" width="335" height="40"/>
         <XCUIElementTypeSecureTextField type="XCUIElementTypeSecureTextField" name="password" label="Password" enabled="true" visible="true" x="20" y="200" width="335" height="40"/>
         <XCUIElementTypeSwitch type="XCUIElementTypeSwitch" value="1" name="remember" label="Remember me" enabled="true" visible="true" x="300" y="250" width="51" height="31"/>
@@ -582,8 +582,9 @@ class Offline(unittest.TestCase):
         r = self.js("find", p, "cell")
         self.assertEqual([e["identifier"] for e in r["elements"]], ["row1", "row2"])
         self.assertEqual([e["label"] for e in r["elements"]], ["Alpha", "Beta"])
-        r = self.js("find", p, 'text[label="Welcome & hello"]')
+        r = self.js("find", p, 'header[label="Welcome & hello"]')      # traits="Header, StaticText"
         self.assertEqual(r["count"], 1)
+        self.assertEqual(set(r["elements"][0]["traits"]), {"header", "staticText"})
         self.assertEqual(self.js("find", p, "list#recent > cell")["count"], 2)
         self.assertEqual(self.js("count", p, "navigationBar > button")["count"], 1)
         code, out, err = self.ax("tree", p)
