@@ -434,9 +434,13 @@ class Live(unittest.TestCase):
         watcher = subprocess.Popen([AXQUERY, "watch", "--socket", self.sock], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(1.0)                                    # subscribed; the demo's uptime label ticks every second
+            # Wait for the first event (the demo's uptime label ticks every second): the watch is subscribed.
+            r, _, _ = select.select([watcher.stdout], [], [], 20)
+            self.assertTrue(r, "no event within 20 s")
+            first = watcher.stdout.readline()
             watcher.send_signal(signal.SIGINT)
             out, err = watcher.communicate(timeout=10)
+            out = first + out
         finally:
             if watcher.poll() is None:
                 watcher.kill()
