@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_atspi.sh - the AT-SPI bridge benchmark, one command: our server against GTK4 (issue "AT-SPI2 bridge", part 7).
 #
-#   Tools/bench_atspi.sh [--runs K] [--n N] [--modes "pyatspi cache cache-only"] [--gdbus]
+#   Tools/bench_atspi.sh [--runs K] [--n N | --like-gtk M] [--modes "pyatspi cache cache-only"] [--gdbus]
 #                        [--calls C] [--gtk-n M] [--bin DIR] [--build] [--json FILE]
 #
 # In one private stack (Tools/a11y-stack.sh --xvfb --private-home):
@@ -16,6 +16,8 @@
 #      (walk ≤ 0.5× GTK4, RSS ≤ 0.25× GTK4, round trip ≤ 1.5× floor).
 # Figures, not a pass/fail test (exit 0 unless something broke). Everything started is stopped by PID.
 #
+# --like-gtk M  size both to GTK4's node count for M leaves (M=5000: 8,609 nodes, the reference table's row):
+#               GTK4 gets M, ours the N whose tree has as many nodes (N + N/10 + N/50 + 3 nodes)
 # --bin DIR     folder with the axserver binary (default: $AXSERVER_BIN, else .build/release)
 # --build       first run `swift build -c release --product axserver` (scratch path $SCRATCH or .build)
 # --gdbus       add the raw-GDBus walk mode (slow: ~1 ms per node on GTK)
@@ -33,6 +35,10 @@ while [ $# -gt 0 ]; do
         --gdbus) MODES="$MODES gdbus" ;;
         --calls) CALLS=$2; shift ;;
         --gtk-n) GTK_N=$2; shift ;;
+        --like-gtk) GTK_N=$2
+            # GTK 4.8: 1.72 nodes per leaf + 9 (181 / 1,729 / 8,609 for 100 / 1,000 / 5,000); ours: N + ⌈N/10⌉ + ⌈N/50⌉ + 3
+            N=$(awk -v m="$2" 'BEGIN{ t = int(1.72 * m + 9 + 0.5); n = int((t - 3) / 1.12);
+                 while (n + int((n + 9) / 10) + int((n + 49) / 50) + 3 < t) n++; print n }'); shift ;;
         --bin) BIN=$2; shift ;;
         --build) BUILD=1 ;;
         --json) KEEP=$2; shift ;;
@@ -112,7 +118,7 @@ stop_app
 
 # 2. GTK4 at the same node count
 if [ -z "$GTK_N" ]; then
-    GTK_N=$(awk -v n="${OUR_NODES:-0}" -v d="$N" 'BEGIN{ if (n > 0) printf "%d", (n - 9) / 1.7218 + 0.5; else print d }')
+    GTK_N=$(awk -v n="${OUR_NODES:-0}" -v d="$N" 'BEGIN{ if (n > 0) printf "%d", (n - 9) / 1.72 + 0.5; else print d }')
 fi
 GTKV=$("$PY" -c 'import gi; gi.require_version("Gtk","4.0"); from gi.repository import Gtk; print("%d.%d.%d" % (Gtk.get_major_version(), Gtk.get_minor_version(), Gtk.get_micro_version()))' 2>/dev/null || echo "?")
 start_app gtk4 gtk4-reference "$A11Y_STACK_DIR/gtk4.log" env GSK_RENDERER=cairo "$PY" "$HERE/gtk4_reference_app.py" "$GTK_N"

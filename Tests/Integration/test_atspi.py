@@ -6,9 +6,6 @@ from Sources/AXDemo/DemoApp.swift (what the demo app shows and how it reacts) an
 UIKit semantics become AT-SPI roles, states, interfaces); changes made through AT-SPI are cross-checked through
 the JSON-RPC socket, which reads the server's model, not the bridge.
 """
-import json
-import os
-import time
 import unittest
 
 from atspi_helpers import AtspiClient, find, wait_until
@@ -21,7 +18,7 @@ ORCA_TOOLKITS = {"gecko", "chromium", "qt", "webkitgtk", "gtk"}
 # AT-SPI role numbers (atspi-constants.h, atspi-bridge.md §3.1).
 R_ALERT, R_DIALOG, R_FRAME, R_IMAGE, R_LABEL, R_LINK = 2, 16, 23, 27, 29, 88
 R_PAGE_TAB, R_PAGE_TAB_LIST, R_PUSH_BUTTON, R_RADIO_BUTTON, R_SLIDER, R_SPIN_BUTTON = 37, 38, 43, 44, 51, 52
-R_TEXT, R_TOGGLE_BUTTON, R_APPLICATION, R_ENTRY, R_HEADING, R_SWITCH = 61, 62, 75, 79, 83, 130
+R_TOGGLE_BUTTON, R_APPLICATION, R_ENTRY, R_HEADING = 62, 75, 79, 83
 
 
 class ATSPIBridgeDemo(unittest.TestCase):
