@@ -197,7 +197,6 @@ final class Context {
     static func failure(_ e: RPCError) -> CLIFailure {
         let code = Exit.code(for: e)
         var details: [String] = []
-        var message = e.message
         switch e.code {
         case RPCError.Code.invalidSelector:
             if let sel = e.data?["selector"]?.stringValue, let pos = e.data?["position"]?.intValue {
@@ -220,12 +219,10 @@ final class Context {
             } else if e.data?["lastState"] != nil {
                 details.append("last state: no element")
             }
-        case RPCError.Code.invalidParams where code == Exit.connection:
-            message = e.message
         default:
             break
         }
-        return CLIFailure(code, message, details: details, rpc: e)
+        return CLIFailure(code, e.message, details: details, rpc: e)
     }
 
     /// `did you mean` lines from a query.explain result.
