@@ -56,18 +56,20 @@ enum Targets {
             throw missingID(id, snap: snap, hub: hub)
         }
         let sel = try selector(from: target, param: "target", method: method)
-        let ids = find(sel, in: snap, root: root, limit: 11)
-        if ids.count == 1 { return ids[0] }
-        if ids.isEmpty {
+        // Strict (Specs/selectors.md §Strictness): one match wins; several are narrowed to the onscreen ones.
+        switch QueryEngine.resolveOne(sel, in: context(snap), root: root) {
+        case .one(let id):
+            return id
+        case .none:
             throw RPCError.noSuchElement("no element matches \(sel.canonical)", data: [
                 "selector": .string(sel.canonical), "revision": JSON(snap.revision), "explain": nearMisses(sel, in: snap),
             ])
+        case .ambiguous(let all):
+            throw RPCError.ambiguousMatch("\(all.count) elements match \(sel.canonical)", data: [
+                "selector": .string(sel.canonical), "count": JSON(all.count),
+                "candidates": .array(all.prefix(10).compactMap { snap.tree[$0].map(ElementJSON.brief) }),
+            ])
         }
-        let all = find(sel, in: snap, root: root, limit: nil)
-        throw RPCError.ambiguousMatch("\(all.count) elements match \(sel.canonical)", data: [
-            "selector": .string(sel.canonical), "count": JSON(all.count),
-            "candidates": .array(all.prefix(10).compactMap { snap.tree[$0].map(ElementJSON.brief) }),
-        ])
     }
 
     /// An id that is not in the tree: stale if it was removed recently, else unknown.
