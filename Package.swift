@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axquery", dependencies: [
-            "AXQuery", "AXCore", "AXJSON", "AXRPC", "AXTransport",
+            "AXQuery", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axbench", dependencies: [

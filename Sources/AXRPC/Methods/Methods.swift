@@ -414,7 +414,10 @@ public enum AXMethods {
             for n in names where !EventNames.all.contains(n) {
                 throw p.bad("events", "has unknown event '\(n)' (known: \(EventNames.all.joined(separator: ", ")))")
             }
-            let appFilter = try p.string("app")
+            var appFilter = try p.string("app")
+            if let a = appFilter {
+                do { appFilter = try hub.resolveApp(a) } catch { throw RPCError.from(error) }
+            }
             let wanted = Set(names)
             let peer = session.peer
             let subID = Subscriptions.nextID()
