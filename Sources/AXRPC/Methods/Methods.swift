@@ -414,10 +414,11 @@ public enum AXMethods {
             for n in names where !EventNames.all.contains(n) {
                 throw p.bad("events", "has unknown event '\(n)' (known: \(EventNames.all.joined(separator: ", ")))")
             }
-            var appFilter = try p.string("app")
-            if let a = appFilter {
-                do { appFilter = try hub.resolveApp(a) } catch { throw RPCError.from(error) }
+            var requestedApp = try p.string("app")
+            if let a = requestedApp {
+                do { requestedApp = try hub.resolveApp(a) } catch { throw RPCError.from(error) }
             }
+            let appFilter = requestedApp
             let wanted = Set(names)
             let peer = session.peer
             let subID = Subscriptions.nextID()
