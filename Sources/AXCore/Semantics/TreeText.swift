@@ -20,14 +20,17 @@ public enum TreeText {
         return s
     }
 
-    public static func render(_ tree: AXTree, root: String? = nil, frames: Bool = false) -> String {
+    /// `depth` limits how deep below the roots the rendering goes; a node whose children are cut says how many.
+    public static func render(_ tree: AXTree, root: String? = nil, frames: Bool = false, depth maxDepth: Int? = nil) -> String {
         var out = ""
         tree.walk(from: root) { n, depth in
+            if let maxDepth, depth > maxDepth { return false }
             out += String(repeating: "  ", count: depth) + describe(n)
             if frames {
                 let f = n.frame
                 out += " @(\(ControlSemantics.formatNumber(f.x)),\(ControlSemantics.formatNumber(f.y)),\(ControlSemantics.formatNumber(f.width)),\(ControlSemantics.formatNumber(f.height)))"
             }
+            if let maxDepth, depth == maxDepth, !n.children.isEmpty { out += " … (\(n.children.count) children not shown)" }
             out += "\n"
             return true
         }

@@ -160,7 +160,7 @@ public enum AXMethods {
                 out["count"] = JSON(count)
                 out["truncated"] = .array(truncated)
             case "text":
-                out["text"] = .string(TreeText.render(snap.tree, root: rootID, frames: try p.bool("frames") ?? false))
+                out["text"] = .string(TreeText.render(snap.tree, root: rootID, frames: try p.bool("frames") ?? false, depth: depth))
             case "xml":
                 out["xml"] = .string(XMLPageSource.xml(snap.tree))
             default:
