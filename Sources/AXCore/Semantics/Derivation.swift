@@ -44,6 +44,9 @@ final class Deriver {
     private var needsVisit = Set<String>()
     private var dirty = Set<String>()
     private var touched = Set<String>()
+    /// Former children a parent did not purge because they now hang elsewhere; purged at the end of the pass
+    /// unless something visited them (their new place may be excluded, or inside an element).
+    private var departed: [String] = []
     private var fullBuild = false
 
     var cachedEntryCount: Int { cache.count }
@@ -54,6 +57,7 @@ final class Deriver {
         self.views = views
         self.dirty = dirty
         touched = []
+        departed = []
         pass += 1
         fullBuild = full
         if full {
@@ -97,6 +101,10 @@ final class Deriver {
         for d in dirty where views.nodes.contains(d) {
             if let e = cache[d], e.pass != pass { purge(d) }
         }
+        for d in departed where views.nodes.contains(d) {
+            if let e = cache[d], e.pass != pass { purge(d) }
+        }
+        departed = []
 
         var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
         cs.windowsChanged = windows != previous.windows
@@ -147,7 +155,15 @@ final class Deriver {
     private func purge(_ id: String) {
         guard let e = cache.removeValue(forKey: id) else { return }
         for ax in e.ownIDs { removeNode(ax) }
-        for c in e.children { purge(c) }
+        for c in e.children { purgeStale(c) }
+    }
+
+    /// Purges a former child unless this pass already visited it: a view that moved under another parent (or is
+    /// reached through an `accessibilityElements` list) and was derived there must keep its fresh results, whatever
+    /// the order in which its old and new parents are visited.
+    private func purgeStale(_ id: String) {
+        if let e = cache[id], e.pass == pass { return }
+        purge(id)
     }
 
     private func isVisibleSelf(_ n: ViewNode) -> Bool {
@@ -311,8 +327,8 @@ final class Deriver {
 
     @inline(never)
     private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> [Item] {
-        for c in old?.children ?? [] { purge(c) }
-        for c in n.children { purge(c) }
+        for c in old?.children ?? [] { purgeStale(c) }
+        for c in n.children { purgeStale(c) }
         let p = prepare(n, ctx, .element)
         let items = [writeElement(n, ctx: ctx, frame: p.frame, childMap: p.childMap, restrictions: p.childCtx.restrictions,
                                   language: p.childCtx.language)]
@@ -324,8 +340,8 @@ final class Deriver {
     /// elements, in array order.
     private func visitElementList(_ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
                                   _ ownIDs: inout [String], _ visitedChildren: inout [String]) -> [Item] {
-        for c in old?.children ?? [] { purge(c) }
-        for c in n.children { purge(c) }
+        for c in old?.children ?? [] { purgeStale(c) }
+        for c in n.children { purgeStale(c) }
         var childItems: [Item] = []
         visitedChildren = []
         for entry in n.ax.elements ?? [] {
@@ -413,7 +429,7 @@ final class Deriver {
         let modalIndex = frontMostModal(kids)
         var items: [Item] = []
         for (i, k) in kids.enumerated() {
-            if let m = modalIndex, i != m { purge(k); continue }
+            if let m = modalIndex, i != m { purgeStale(k); continue }
             items.append(contentsOf: visit(k, childCtx))
         }
         if let old, !old.children.isEmpty { purgeDeparted(old.children, current: kids, parent: n.id) }
@@ -434,8 +450,8 @@ final class Deriver {
     private func purgeDeparted(_ former: [String], current kids: [String], parent: String) {
         let current: Set<String> = Set(kids)
         for c in former where !current.contains(c) {
-            if let cp = views.nodes.box(c)?.value.parent, cp != parent { continue }
-            purge(c)
+            if let cp = views.nodes.box(c)?.value.parent, cp != parent { departed.append(c); continue }
+            purgeStale(c)
         }
     }
 
