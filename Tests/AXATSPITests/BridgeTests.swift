@@ -1,0 +1,409 @@
+import AXATSPI
+import AXCore
+import AXDBus
+import AXDemo
+import AXHub
+import AXJSON
+import Foundation
+import XCTest
+
+// Wire numbers from at-spi2-core's atspi-constants.h (written here independently of the bridge's tables).
+private enum Role {
+    static let application: UInt32 = 75, frame: UInt32 = 23, toggleButton: UInt32 = 62, slider: UInt32 = 51
+    static let spinButton: UInt32 = 52, entry: UInt32 = 79, image: UInt32 = 27, heading: UInt32 = 83
+    static let pageTabList: UInt32 = 38, pageTab: UInt32 = 37, radioButton: UInt32 = 44, link: UInt32 = 88
+    static let button: UInt32 = 43, label: UInt32 = 29, list: UInt32 = 31, toolBar: UInt32 = 63, panel: UInt32 = 39
+}
+private enum St {
+    static let active = 1, checked = 4, editable = 7, enabled = 8, focusable = 11, focused = 12, selectable = 22
+    static let selected = 23, sensitive = 24, showing = 25, singleLine = 26, visible = 30, checkable = 41
+}
+
+final class BridgeMappingTests: XCTestCase {
+    func testRootWindowAndApplication() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        XCTAssertEqual(try f.role(Fixture.root), Role.application)
+        XCTAssertEqual(try f.name(Fixture.root), "axserver-demo")
+        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "ToolkitName").stringValue, "AXServer")
+        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "AtspiVersion").stringValue, "2.1")
+        // No registry on this bus: the root has no desktop to name as its parent, so it reports the null reference.
+        let parent = try f.get(Fixture.root, Fixture.acc, "Parent").structValue
+        XCTAssertEqual(parent?.last?.stringValue, "/org/a11y/atspi/null")
+        // The registry's fire-and-forget Set(Application.Id) is accepted.
+        try f.call(Fixture.root, "org.freedesktop.DBus.Properties", "Set") { w in
+            w.append("org.a11y.atspi.Application"); w.append("Id"); w.openVariant(signature: "i"); w.append(Int32(7)); w.close()
+        }
+        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "Id").int32Value, 7)
+
+        let windows = try f.children(Fixture.root)
+        XCTAssertEqual(windows.count, 1, "the demo has one window")
+        let w = windows[0].path
+        XCTAssertEqual(windows[0].bus, f.dest, "references use the app connection's unique name")
+        XCTAssertEqual(try f.role(w), Role.frame)
+        XCTAssertEqual(try f.name(w), "Settings")
+        let ws = try f.states(w)
+        XCTAssertTrue(ws.isSuperset(of: [St.active, St.showing, St.visible, St.enabled]), "key window: \(ws)")
+        let wp = try f.get(w, Fixture.acc, "Parent").structValue
+        XCTAssertEqual(wp?.last?.stringValue, Fixture.root)
+        XCTAssertEqual(try f.attributes(w)["toolkit"], "AXServer")
+    }
+
+    func testDemoElementsMapping() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let seen = try f.walk()
+
+        // UISwitch in a cell (isOn = true / false in DemoApp) → toggle button + xml-roles:switch, checkable, checked.
+        let wifi = try f.node(id: "cell.wifi", in: seen)
+        XCTAssertEqual(wifi.role, Role.toggleButton)
+        XCTAssertEqual(wifi.name, "Wi-Fi")
+        XCTAssertEqual(try f.attributes(wifi.path)["xml-roles"], "switch")
+        XCTAssertTrue(try f.states(wifi.path).isSuperset(of: [St.checkable, St.checked, St.focusable, St.enabled, St.sensitive]))
+        let bt = try f.node(id: "cell.bluetooth", in: seen)
+        XCTAssertFalse(try f.states(bt.path).contains(St.checked))
+        XCTAssertTrue(try f.states(bt.path).contains(St.checkable))
+
+        // UISlider 0…1 at 0.5 → slider with Value.
+        let slider = try f.node(id: "textSize", in: seen)
+        XCTAssertEqual(slider.role, Role.slider)
+        XCTAssertEqual(slider.name, "Text Size")
+        XCTAssertEqual(try f.get(slider.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 0.5)
+        XCTAssertEqual(try f.get(slider.path, "org.a11y.atspi.Value", "MaximumValue").doubleValue, 1)
+        XCTAssertTrue(try f.interfaces(slider.path).contains("org.a11y.atspi.Value"))
+
+        // UIStepper 1…10 step 1 at 2 → spin button.
+        let copies = try f.node(id: "copies", in: seen)
+        XCTAssertEqual(copies.role, Role.spinButton)
+        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 2)
+        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumValue").doubleValue, 1)
+        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumIncrement").doubleValue, 1)
+
+        // UITextField with placeholder → entry, editable single line, Text + EditableText.
+        let field = try f.node(id: "deviceName", in: seen)
+        XCTAssertEqual(field.role, Role.entry)
+        XCTAssertEqual(try f.attributes(field.path)["placeholder-text"], "Device Name")
+        XCTAssertTrue(try f.states(field.path).isSuperset(of: [St.editable, St.singleLine, St.focusable]))
+        let ifs = try f.interfaces(field.path)
+        XCTAssertTrue(ifs.contains("org.a11y.atspi.Text") && ifs.contains("org.a11y.atspi.EditableText"), "\(ifs)")
+
+        // Labelled image → image; the unlabelled decoration image is not exposed at all.
+        let photo = try f.node(id: "photo", in: seen)
+        XCTAssertEqual(photo.role, Role.image)
+        XCTAssertEqual(photo.name, "Profile photo")
+        XCTAssertNil(seen.first { $0.id == "decoration" }, "an element the core excludes must not appear")
+        // The visual labels the demo marks isAccessibilityElement = false are excluded too.
+        XCTAssertEqual(seen.filter { $0.name == "Copies" }.count, 1, "only the stepper is named Copies")
+
+        // Header-trait labels → heading with level 2.
+        for h in ["Connectivity", "Preferences"] {
+            let n = try f.node(name: h, in: seen)
+            XCTAssertEqual(n.role, Role.heading, h)
+            XCTAssertEqual(try f.attributes(n.path)["level"], "2", h)
+        }
+
+        // Tab bar (selectedTab = 1 → "Settings") → page tab list with Selection.
+        let tabs = try f.node(id: "tabBar", in: seen)
+        XCTAssertEqual(tabs.role, Role.pageTabList)
+        XCTAssertEqual(try f.get(tabs.path, "org.a11y.atspi.Selection", "NSelectedChildren").int32Value, 1)
+        let selRef = try f.call(tabs.path, "org.a11y.atspi.Selection", "GetSelectedChild") { $0.append(Int32(0)) }.reader().readReference()
+        XCTAssertEqual(try f.name(selRef.path), "Settings")
+        XCTAssertEqual(try f.role(selRef.path), Role.pageTab)
+        XCTAssertTrue(try f.states(selRef.path).isSuperset(of: [St.selectable, St.selected]))
+
+        // Segmented control (appearance = 0) → radio buttons, "Light" checked.
+        let light = try f.node(name: "Light", in: seen)
+        XCTAssertEqual(light.role, Role.radioButton)
+        XCTAssertTrue(try f.states(light.path).contains(St.checked))
+        XCTAssertFalse(try f.states(try f.node(name: "Dark", in: seen).path).contains(St.checked))
+
+        // Button with the link trait → link; hint → Description.
+        XCTAssertEqual(try f.node(id: "help", in: seen).role, Role.link)
+        let reset = try f.node(id: "showAlert", in: seen)
+        XCTAssertEqual(reset.role, Role.button)
+        XCTAssertEqual(try f.get(reset.path, Fixture.acc, "Description").stringValue, "Asks before resetting")
+        XCTAssertEqual(try f.call(reset.path, "org.a11y.atspi.Action", "GetName") { $0.append(Int32(0)) }.reader().readString(), "click")
+
+        // Plain static text is a label with read-only Text.
+        let footer = try f.node(id: "footer", in: seen)
+        XCTAssertEqual(footer.role, Role.label)
+        let text = try f.call(footer.path, "org.a11y.atspi.Text", "GetText") { $0.append(Int32(0)); $0.append(Int32(-1)) }.reader().readString()
+        XCTAssertEqual(text, "Toggles apply immediately.")
+        XCTAssertEqual(try f.get(footer.path, "org.a11y.atspi.Text", "CharacterCount").int32Value, Int32("Toggles apply immediately.".count))
+    }
+
+    func testChildrenParentsAndIndicesAgree() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        var stack = [Fixture.root]
+        var visited = 0
+        while let p = stack.popLast() {
+            let kids = try f.children(p)
+            XCTAssertEqual(try f.get(p, Fixture.acc, "ChildCount").int32Value, Int32(kids.count), p)
+            for (i, k) in kids.enumerated() {
+                let at = try f.call(p, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(i)) }.reader().readReference()
+                XCTAssertEqual(at.path, k.path)
+                XCTAssertEqual(try f.call(k.path, Fixture.acc, "GetIndexInParent").reader().readInt32(), Int32(i))
+                XCTAssertEqual(try f.get(k.path, Fixture.acc, "Parent").structValue?.last?.stringValue, p)
+                XCTAssertTrue(k.path.hasPrefix("/org/a11y/atspi/accessible/"))
+                stack.append(k.path)
+                visited += 1
+            }
+        }
+        // Every exposed node of the hub's tree is reachable, and nothing else.
+        XCTAssertEqual(visited, try f.hub.snapshot(f.app).tree.count)
+        // Out of range → the null reference.
+        let past = try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(99)) }.reader().readReference()
+        XCTAssertEqual(past.path, "/org/a11y/atspi/null")
+    }
+
+    func testCacheGetItems() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let reply = try f.client.call(destination: f.dest, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
+        XCTAssertEqual(reply.signature, "a((so)(so)(so)iiassusau)")
+        let items = try reply.values()[0].arrayValue ?? []
+        let nodes = try f.hub.snapshot(f.app).tree.count
+        XCTAssertEqual(items.count, nodes + 1, "every node plus the application root")
+        // Each item's child count and name agree with the per-object answers.
+        for item in items.prefix(12) {
+            guard let fields = item.structValue, fields.count == 10, let path = fields[0].structValue?.last?.stringValue else {
+                return XCTFail("bad item \(item)")
+            }
+            XCTAssertEqual(fields[4].int32Value, try f.get(path, Fixture.acc, "ChildCount").int32Value, path)
+            XCTAssertEqual(fields[6].stringValue, try f.name(path), path)
+            XCTAssertEqual(fields[7].uint32Value, try f.role(path), path)
+            XCTAssertEqual(fields[1].structValue?.last?.stringValue, Fixture.root)
+        }
+    }
+
+    func testCollectionMatches() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let w = try f.children(Fixture.root)[0].path
+        func matches(roles: [UInt32] = [], roleMatch: Int32 = 2, states: [Int] = [], stateMatch: Int32 = 1,
+                     attrs: [String: String] = [:], attrMatch: Int32 = 1, ifaces: [String] = [], ifaceMatch: Int32 = 1,
+                     count: Int32 = 0, traverse: Bool = true, sort: UInt32 = 1) throws -> [String] {
+            var roleWords = [Int32](repeating: 0, count: 5)
+            for r in roles { roleWords[Int(r) / 32] |= Int32(bitPattern: 1 << UInt32(r % 32)) }
+            var stateWords = [Int32](repeating: 0, count: 2)
+            for s in states { stateWords[s / 32] |= Int32(bitPattern: 1 << UInt32(s % 32)) }
+            let r = try f.call(w, "org.a11y.atspi.Collection", "GetMatches") { wr in
+                wr.openStruct()
+                wr.appendArray(stateWords); wr.append(stateMatch)
+                wr.openArray(signature: "{ss}")
+                for (k, v) in attrs { wr.openDictEntry(); wr.append(k); wr.append(v); wr.close() }
+                wr.close(); wr.append(attrMatch)
+                wr.appendArray(roleWords); wr.append(roleMatch)
+                wr.openArray(signature: "s"); for i in ifaces { wr.append(i) }; wr.close(); wr.append(ifaceMatch)
+                wr.append(false)
+                wr.close()
+                wr.append(sort); wr.append(count); wr.append(traverse)
+            }
+            return try r.reader().readReferences().map { try f.name($0.path) }
+        }
+        // Headings: the two section headers plus the navigation bar's title (UIKit exposes it as a header).
+        XCTAssertEqual(try matches(roles: [Role.heading]), ["Accessibility", "Connectivity", "Preferences"])
+        XCTAssertEqual(try matches(roles: [Role.heading], attrs: ["level": "2"]), ["Connectivity", "Preferences"])
+        XCTAssertEqual(try matches(roles: [Role.heading], count: 1), ["Accessibility"])
+        XCTAssertEqual(try matches(roles: [Role.heading], sort: 4), ["Preferences", "Connectivity", "Accessibility"])
+        XCTAssertEqual(try matches(roles: [Role.heading], traverse: false), ["Preferences"])
+        XCTAssertEqual(try matches(ifaces: ["value"]), ["Text Size", "Copies"])
+        XCTAssertEqual(try matches(roles: [Role.toggleButton], states: [St.checked]), ["Wi-Fi"])
+        XCTAssertEqual(try matches(roles: [Role.pageTab], states: [St.selected], stateMatch: 3), ["Home", "Profile"])
+        XCTAssertEqual(try matches(attrs: ["xml-roles": "searchbox:switch"], attrMatch: 1), ["Wi-Fi", "Bluetooth"])
+        // Orca's "clickables": interface action(click), minus headings and labels.
+        let clickables = try matches(roles: [Role.heading, Role.label], roleMatch: 3, ifaces: ["action(click)"])
+        XCTAssertTrue(clickables.contains("Reset All Settings") && clickables.contains("Help") && !clickables.contains("Preferences"), "\(clickables)")
+    }
+
+    func testBadInputGetsPreciseErrorsAndServingContinues() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append("zero") }
+        }
+        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try f.call(Fixture.root, "org.freedesktop.DBus.Properties", "Get") { $0.append(Int32(1)) }
+        }
+        f.expectError("org.freedesktop.DBus.Error.UnknownObject") {
+            try f.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole")
+        }
+        f.expectError("org.freedesktop.DBus.Error.UnknownObject") {
+            try f.call("/some/where/else", Fixture.acc, "GetRole")
+        }
+        f.expectError("org.freedesktop.DBus.Error.UnknownMethod") {
+            try f.call(Fixture.root, Fixture.acc, "Frobnicate")
+        }
+        f.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
+            _ = try f.get(Fixture.root, Fixture.acc, "NoSuchProperty")
+        }
+        f.expectError("org.freedesktop.DBus.Error.UnknownInterface") {
+            _ = try f.get(Fixture.root, "org.a11y.atspi.Table", "NRows")
+        }
+        let w = try f.children(Fixture.root)[0].path
+        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try f.call(w, "org.a11y.atspi.Collection", "GetMatches") { $0.append("not a rule") }
+        }
+        // Unknown-object text is what Orca recognises as a dead object.
+        do { try f.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole") } catch let e as DBusError {
+            XCTAssertTrue(e.message.contains("Object does not exist at path"), e.message)
+        }
+        // Still serving.
+        XCTAssertEqual(try f.role(Fixture.root), Role.application)
+        XCTAssertEqual(try f.role(w), Role.frame)
+    }
+}
+
+final class BridgeActionTests: XCTestCase {
+    func testDoActionRoutesToTheOwningApp() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let seen = try f.walk()
+        let edit = try f.node(id: "edit", in: seen)
+        XCTAssertEqual(try f.get(edit.path, "org.a11y.atspi.Action", "NActions").int32Value, 1)
+        let ok = try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool()
+        XCTAssertTrue(ok)
+        XCTAssertEqual(f.provider.recorded.last?.action, "activate")
+        XCTAssertEqual(f.provider.recorded.last?.target, "editButton")
+
+        // Custom action: stable machine name, the app's localized name.
+        let display = try f.node(id: "cell.display", in: seen)
+        let n = try f.get(display.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
+        var customIndex: Int32? = nil
+        for i in 0..<n {
+            let name = try f.call(display.path, "org.a11y.atspi.Action", "GetName") { $0.append(i) }.reader().readString()
+            if name == "custom:favorite" { customIndex = i }
+        }
+        guard let ci = customIndex else { return XCTFail("no custom:favorite action") }
+        XCTAssertEqual(try f.call(display.path, "org.a11y.atspi.Action", "GetLocalizedName") { $0.append(ci) }.reader().readString(), "Add to Favorites")
+        _ = try f.call(display.path, "org.a11y.atspi.Action", "DoAction") { $0.append(ci) }
+        XCTAssertEqual(f.provider.recorded.last?.action, "custom")
+        XCTAssertEqual(f.provider.recorded.last?.customActionID, "favorite")
+
+        // Value.Set → setValue on the slider.
+        let slider = try f.node(id: "textSize", in: seen)
+        try f.call(slider.path, "org.freedesktop.DBus.Properties", "Set") { w in
+            w.append("org.a11y.atspi.Value"); w.append("CurrentValue"); w.openVariant(signature: "d"); w.append(0.8); w.close()
+        }
+        XCTAssertEqual(f.provider.recorded.last?.action, "setValue")
+        XCTAssertEqual(f.provider.recorded.last?.value?.doubleValue, 0.8)
+
+        // EditableText.InsertText at the end of an empty field → typeText.
+        let field = try f.node(id: "deviceName", in: seen)
+        _ = try f.call(field.path, "org.a11y.atspi.EditableText", "InsertText") { w in w.append(Int32(0)); w.append("Phone"); w.append(Int32(5)) }
+        XCTAssertEqual(f.provider.recorded.last?.action, "typeText")
+        XCTAssertEqual(f.provider.recorded.last?.value?.stringValue, "Phone")
+
+        // Selection.SelectChild activates that tab.
+        let tabs = try f.node(id: "tabBar", in: seen)
+        _ = try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
+        XCTAssertEqual(f.provider.recorded.last?.action, "activate")
+        XCTAssertEqual(f.provider.recorded.last?.target, "tabProfile")
+
+        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(5)) }
+        }
+    }
+
+    func testSlowAppYieldsNoReplyErrorNotAHang() async throws {
+        let f = try await Fixture(provider: FakeProvider(delay: .seconds(2)), actionReplyTimeout: .milliseconds(300))
+        defer { f.close() }
+        let edit = try f.node(id: "edit", in: try f.walk())
+        let t0 = Date()
+        f.expectError("org.freedesktop.DBus.Error.NoReply") {
+            try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }
+        }
+        let waited = Date().timeIntervalSince(t0)
+        XCTAssertLessThan(waited, 1.5, "the D-Bus reply must not wait for the slow app")
+        // The loop kept serving while the app was busy.
+        XCTAssertEqual(try f.role(Fixture.root), Role.application)
+    }
+
+    func testGrabFocusMovesHubFocusAndEmitsStateChanged() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let log = try SignalLog(f.client)
+        let seen = try f.walk()
+        let edit = try f.node(id: "edit", in: seen)
+        XCTAssertFalse(try f.states(edit.path).contains(St.focused))
+        XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        // Readable before the event: FOCUSED right after the reply.
+        XCTAssertTrue(try f.states(edit.path).contains(St.focused))
+        XCTAssertEqual(try f.hub.snapshot(f.app).focusedID.flatMap { try f.hub.snapshot(f.app).tree[$0]?.identifier }, "edit")
+        XCTAssertNotNil(log.wait { $0.member == "StateChanged" && $0.detail == "focused" && $0.d1 == 1 && $0.path == edit.path })
+
+        // Moving on: focused 0 on the old element, 1 on the new one, old one no longer FOCUSED.
+        let help = try f.node(id: "help", in: seen)
+        XCTAssertTrue(try f.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 0 && $0.path == edit.path })
+        XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == help.path })
+        XCTAssertFalse(try f.states(edit.path).contains(St.focused))
+        let focusedCount = try seen.filter { try f.states($0.path).contains(St.focused) }.count
+        XCTAssertEqual(focusedCount, 1, "exactly one focused element")
+
+        // A label is not focusable: GrabFocus answers false and focus stays.
+        let footer = try f.node(id: "footer", in: seen)
+        XCTAssertFalse(try f.call(footer.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertTrue(try f.states(help.path).contains(St.focused))
+    }
+
+    func testHierarchyUpdatesBecomeEvents() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let log = try SignalLog(f.client)
+        let seen = try f.walk()
+        let wifi = try f.node(id: "cell.wifi", in: seen)
+        var demo = AXDemo.DemoApp()
+        demo.wifi = false
+        demo.uptime = 5
+        try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        XCTAssertNotNil(log.wait { $0.member == "StateChanged" && $0.detail == "checked" && $0.d1 == 0 && $0.path == wifi.path })
+        XCTAssertFalse(try f.states(wifi.path).contains(St.checked))
+        let uptime = try f.node(id: "uptime", in: seen)
+        let nameEvent = log.wait { $0.member == "PropertyChange" && $0.detail == "accessible-name" && $0.path == uptime.path }
+        XCTAssertEqual(nameEvent?.any?.stringValue, "Uptime 5 s")
+
+        // The alert appears (modal: the rest of the screen leaves the tree) and focus moves into it.
+        demo.alertShown = true
+        try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        let w = try f.children(Fixture.root)[0].path
+        let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }
+        XCTAssertNotNil(add)
+        let kids = try f.children(w)
+        XCTAssertEqual(kids.count, 1)
+        XCTAssertEqual(try f.role(kids[0].path), 2, "alert → ALERT")
+        XCTAssertEqual(try f.name(kids[0].path), "Reset All Settings?")
+        XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == w })
+        // Removed elements are gone for clients.
+        f.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try f.role(wifi.path) }
+        // An announcement is an Announcement event with politeness.
+        try f.hub.post(app: f.app, .announcement(text: "Settings reset", priority: .high))
+        let ann = log.wait { $0.member == "Announcement" }
+        XCTAssertEqual(ann?.any?.stringValue, "Settings reset")
+        XCTAssertEqual(ann?.d1, 2)
+    }
+
+    func testAppsComeAndGo() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let second = f.hub.registerApp(name: "second-app", provider: nil)
+        try f.hub.setSnapshot(app: second, AXDemo.BenchTree.snapshot(leaves: 3))
+        var name: String? = nil
+        for _ in 0..<200 where name == nil { name = f.bridge.busName(app: second); usleep(10_000) }
+        guard let bus = name else { return XCTFail("second app never got a connection") }
+        XCTAssertNotEqual(bus, f.dest, "each app is its own application")
+        let r = try f.client.call(destination: bus, path: Fixture.root, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
+            w.append(Fixture.acc); w.append("Name")
+        }
+        XCTAssertEqual(try r.reader().readValue().variantValue?.stringValue, "second-app")
+        f.hub.removeApp(second)
+        var gone = false
+        for _ in 0..<200 where !gone { gone = f.bridge.busName(app: second) == nil; usleep(10_000) }
+        XCTAssertTrue(gone)
+        // Its bus name left the bus.
+        let has = try f.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameHasOwner") { $0.append(bus) }
+        XCTAssertFalse(try has.reader().readBool())
+        XCTAssertTrue(f.bridge.status.contains("apps=1"), f.bridge.status)
+    }
+}
