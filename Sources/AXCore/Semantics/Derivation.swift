@@ -20,6 +20,8 @@ final class Deriver {
         var containerRole: AXRole?
         var restrictions: [String]
         var language: String?
+        /// Set only in the context of the one window that is key (A27): the front-most visible window that says so.
+        var isKeyWindow = false
     }
 
     struct Item: Equatable {
@@ -87,12 +89,17 @@ final class Deriver {
         for w in ordered.reversed() {
             if let n = views.nodes[w], isVisibleSelf(n), effectiveModal(n) { modalWindow = w; break }
         }
+        // A27: exactly one window is key — the front-most visible one that claims it, when several do.
+        var keyWindow: String?
+        for w in ordered.reversed() {
+            if let n = views.nodes[w], isVisibleSelf(n), n.window.isKeyWindow, modalWindow == nil || modalWindow == w { keyWindow = w; break }
+        }
         var windows: [String] = []
         for w in ordered {
             if let m = modalWindow, m != w { purge(w); continue }
             guard let n = views.nodes[w] else { continue }
             let ctx = Ctx(map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
-                          windowID: w, container: "", containerRole: nil, restrictions: [], language: nil)
+                          windowID: w, container: "", containerRole: nil, restrictions: [], language: nil, isKeyWindow: w == keyWindow)
             let items = visit(w, ctx)
             windows.append(contentsOf: items.map(\.id))
         }
@@ -661,7 +668,7 @@ final class Deriver {
         var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             st.insert(.onscreen)
-            if n.window.isKeyWindow { st.insert(.activeWindow) }
+            if ctx.isKeyWindow { st.insert(.activeWindow) }   // A27
         }
         if effectiveModal(n) { st.insert(.modal) }
         ax.states = st
