@@ -101,6 +101,11 @@ public final class DBusConnection: @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
     private let loopThread = Atomic<UInt>(0)
     private let loopRunning = Atomic<Bool>(false)
+    /// Monotonic ns until which the loop sleeps in poll(); 0 while it is awake (computing or dispatching).
+    /// A thread adding an async call wakes the loop only if the new deadline is earlier.
+    private let sleepUntil = Atomic<UInt64>(0)
+    /// The loop never sleeps longer than this, so new call deadlines are noticed without a wake-up.
+    private static let maxSleepNanos: UInt64 = 1_000_000_000
 
     private struct State {
         var jobs: [@Sendable () -> Void] = []
@@ -291,8 +296,16 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func wakeFromLibdbus() {
-        if isOnLoopThread { return }   // the loop re-checks everything before it polls
+        // The loop re-checks everything before it polls; AXDBus's own send paths decide themselves
+        // (after the write attempt) whether the loop is needed.
+        if isOnLoopThread || inSendOnThisThread() { return }
         wake()
+    }
+
+    /// After a send from a non-loop thread: wake the loop only if data is left for it to write.
+    @inline(__always)
+    private func wakeIfUnsent() {
+        if !isOnLoopThread && dbus_connection_has_messages_to_send(pointer) != 0 { wake() }
     }
 
     /// Runs `body` on the loop thread (asynchronously, in FIFO order). Once the loop has exited
@@ -343,6 +356,7 @@ public final class DBusConnection: @unchecked Sendable {
             }
             for j in jobs { j() }
             if stopping { break }
+            sleepUntil.store(0, ordering: .sequentiallyConsistent)
 
             var n = 0
             while n < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
@@ -357,11 +371,12 @@ public final class DBusConnection: @unchecked Sendable {
             }
             let more = dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS
                 || state.withLock { !$0.jobs.isEmpty }
-            var timeout: Int32 = -1
-            if more { timeout = 0 }
-            else if let d = nextDeadline {
+            var timeout: Int32 = 0
+            if !more {
                 let now = monotonicNanos()
-                timeout = d <= now ? 0 : Int32(clamping: (d - now + 999_999) / 1_000_000)
+                let until = min(nextDeadline ?? .max, now &+ Self.maxSleepNanos)
+                timeout = until <= now ? 0 : Int32(clamping: (until - now + 999_999) / 1_000_000)
+                sleepUntil.store(until, ordering: .sequentiallyConsistent)
             }
             fds[0] = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
             var nfds = 1
@@ -372,6 +387,7 @@ public final class DBusConnection: @unchecked Sendable {
                 nfds = 2
             }
             let r = poll(&fds, nfds_t(nfds), timeout)
+            sleepUntil.store(0, ordering: .sequentiallyConsistent)
             woken = r > 0 && fds[0].revents != 0
             if r > 0, nfds == 2, fds[1].revents != 0 {
                 _ = dbus_connection_read_write(pointer, 0)
@@ -388,9 +404,13 @@ public final class DBusConnection: @unchecked Sendable {
         if let e = message.marshalError { throw e }
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
         var serial: UInt32 = 0
-        guard dbus_connection_send(pointer, message.pointer, &serial) != 0 else {
+        setInSend(true)
+        let ok = dbus_connection_send(pointer, message.pointer, &serial)
+        setInSend(false)
+        guard ok != 0 else {
             throw DBusError(name: DBusError.Name.noMemory, message: "dbus_connection_send failed")
         }
+        wakeIfUnsent()
         return serial
     }
 
@@ -445,7 +465,10 @@ public final class DBusConnection: @unchecked Sendable {
         var pc: OpaquePointer? = nil
         // Our own timer enforces the timeout (libdbus's pending-call timeouts need main-loop timeout
         // integration, which would race with its frees); libdbus waits forever.
-        guard dbus_connection_send_with_reply(pointer, message.pointer, &pc, CDBUS_TIMEOUT_INFINITE) != 0, let pc else {
+        setInSend(true)
+        let sent = dbus_connection_send_with_reply(pointer, message.pointer, &pc, CDBUS_TIMEOUT_INFINITE)
+        setInSend(false)
+        guard sent != 0, let pc else {
             deliverLater(reply, .failure(.disconnected("Connection is closed")))
             return
         }
@@ -465,7 +488,9 @@ public final class DBusConnection: @unchecked Sendable {
         if dbus_pending_call_get_completed(pc) != 0 {
             perform { [self] in self.completePending(p) }
         } else if !isOnLoopThread {
-            wake()   // new deadline and outgoing data
+            // Wake the loop only if it must write for us or would sleep past our deadline.
+            let until = sleepUntil.load(ordering: .sequentiallyConsistent)
+            if until == 0 || deadline < until || dbus_connection_has_messages_to_send(pointer) != 0 { wake() }
         }
     }
 
@@ -688,6 +713,22 @@ final class ResultBox<T: Sendable>: Sendable {
     func set(_ v: T) { m.withLock { $0 = v } }
     func take() -> T? { m.withLock { $0 } }
 }
+
+/// Per-thread "inside an AXDBus send" flag: libdbus calls the wake-up function from inside
+/// `dbus_connection_send`, before it tries to write; AXDBus decides after the write instead.
+private let inSendKey: pthread_key_t = {
+    var k = pthread_key_t()
+    pthread_key_create(&k, nil)
+    return k
+}()
+
+@inline(__always)
+private func setInSend(_ on: Bool) {
+    pthread_setspecific(inSendKey, on ? UnsafeRawPointer(bitPattern: 1) : nil)
+}
+
+@inline(__always)
+private func inSendOnThisThread() -> Bool { pthread_getspecific(inSendKey) != nil }
 
 @inline(__always)
 func monotonicNanos() -> UInt64 {
