@@ -421,6 +421,28 @@ final class AXDBusTests: XCTestCase {
         XCTAssertThrowsError(try r.leave())
     }
 
+    func testEmptyBodyAndSessionBusFromEnvironment() throws {
+        let empty = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Empty")
+        let r = empty.reader()
+        XCTAssertTrue(r.isAtEnd)
+        XCTAssertNil(r.currentType)
+        XCTAssertThrowsError(try r.readString()) { e in XCTAssertTrue("\(e)".contains("got end of arguments"), "\(e)") }
+        XCTAssertEqual(try empty.values(), [])
+
+        let saved = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+        defer { if let saved { setenv("DBUS_SESSION_BUS_ADDRESS", saved, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
+        unsetenv("DBUS_SESSION_BUS_ADDRESS")
+        assertDBusError(DBusError.Name.badAddress) { _ = try DBusConnection.sessionBus() }
+        setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
+        let session = try DBusConnection.sessionBus()
+        defer { session.close() }
+        XCTAssertTrue(session.uniqueName.hasPrefix(":"))
+        let savedA11y = ProcessInfo.processInfo.environment["AT_SPI_BUS_ADDRESS"]
+        defer { if let savedA11y { setenv("AT_SPI_BUS_ADDRESS", savedA11y, 1) } else { unsetenv("AT_SPI_BUS_ADDRESS") } }
+        setenv("AT_SPI_BUS_ADDRESS", "unix:path=/tmp/some-a11y-bus", 1)
+        XCTAssertEqual(try DBusConnection.accessibilityBusAddress(session: session), "unix:path=/tmp/some-a11y-bus")
+    }
+
     // MARK: standard interfaces
 
     func testPropertiesIntrospectPeer() throws {
