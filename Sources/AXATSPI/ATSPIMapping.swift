@@ -108,7 +108,7 @@ public enum ATSPIMapping {
 
     public static func interfaces(_ n: AXNode, parentRole: AXRole?) -> ATSPIInterfaces {
         var i: ATSPIInterfaces = [.accessible, .component]
-        if !actions(n).isEmpty { i.insert(.action) }
+        if hasActions(n) { i.insert(.action) }
         if n.numeric != nil { i.insert(.value) }
         switch n.role {
         case .staticText, .header, .link, .button, .tab, .cell, .keyboardKey:
@@ -139,6 +139,13 @@ public enum ATSPIMapping {
     }
 
     // MARK: Actions
+
+    /// Same as `!actions(n).isEmpty`, without building the list (hot path: every interface check).
+    static func hasActions(_ n: AXNode) -> Bool {
+        if n.actions.contains(.activate) && isActivatable(n) { return true }
+        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape) { return true }
+        return !n.customActions.isEmpty || n.states.contains(.modal)
+    }
 
     public static func actions(_ n: AXNode) -> [ATSPIActionEntry] {
         var out: [ATSPIActionEntry] = []

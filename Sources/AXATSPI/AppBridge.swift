@@ -277,9 +277,9 @@ final class AppBridge: @unchecked Sendable {
         guard let iface else { return .error(.unknownMethod(for: msg)) }
         if strncmp(iface, "org.a11y.atspi.", 15) == 0 {
             let short = iface + 15
-            let ifs = interfaces(target)
             if strcmp(short, "Accessible") == 0 { return accessible(msg, m, member, target) }
-            if strcmp(short, "Component") == 0, ifs.contains(.component), case .node(let n) = target { return component(msg, m, member, n) }
+            if strcmp(short, "Component") == 0, case .node(let n) = target { return component(msg, m, member, n) }
+            let ifs = interfaces(target)
             if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let n) = target { return action(msg, m, member, n) }
             if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let n) = target { return text(msg, m, member, n) }
             if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let n) = target { return editableText(msg, m, member, n) }

@@ -214,7 +214,8 @@ extension AppBridge {
         for p in parents {
             let oldKids = p.isEmpty ? O.windows : (O[p]?.children ?? [])
             let newKids = p.isEmpty ? N.windows : (N[p]?.children ?? [])
-            guard oldKids != newKids, p.isEmpty || N[p] != nil else { continue }
+            // A parent that is new itself was announced by its own "add": its children come with it.
+            guard oldKids != newKids, p.isEmpty || (N[p] != nil && O[p] != nil) else { continue }
             let pid: String? = p.isEmpty ? nil : p
             let newSet = Set(newKids), oldSet = Set(oldKids)
             let gone = oldKids.enumerated().filter { !newSet.contains($0.element) }
@@ -246,6 +247,10 @@ extension AppBridge {
         }
         var activated: [AXNode] = [], deactivated: [AXNode] = []
         var focusOut: String? = nil, focusIn: String? = nil
+        if old.focusedID != new.focusedID {
+            if let f = old.focusedID, N[f] != nil { focusOut = f }
+            if let f = new.focusedID, N[f] != nil { focusIn = f }
+        }
         var done = Set<String>()
         for id in candidates where done.insert(id).inserted && !removedSet.contains(id) {
             guard let o = O[id], let n = N[id] else { continue }
@@ -275,7 +280,7 @@ extension AppBridge {
                 for st in ATSPIState.allCases where diff & (1 << UInt64(st.rawValue)) != 0 {
                     switch st {
                     case .focused:
-                        if sn.contains(.focused) { focusIn = id } else { focusOut = id }
+                        break   // below, also for elements that were just added or are being removed
                     case .active where n.role == .window:
                         if sn.contains(.active) { activated.append(n) } else { deactivated.append(n) }
                     default:

@@ -365,8 +365,12 @@ final class BridgeActionTests: XCTestCase {
         XCTAssertEqual(nameEvent?.any?.stringValue, "Uptime 5 s")
 
         // The alert appears (modal: the rest of the screen leaves the tree) and focus moves into it.
+        // Focus moves into the new alert in the same breath (DemoHost posts screenChanged(alertCancel)): both
+        // changes land in one coalesced flush, and the just-added button must still get focused 1.
         demo.alertShown = true
         try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        let cancelID = try XCTUnwrap(f.hub.snapshot(f.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
+        try f.hub.post(app: f.app, .screenChanged(element: cancelID))
         let w = try f.children(Fixture.root)[0].path
         let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }
         XCTAssertNotNil(add)
@@ -375,6 +379,10 @@ final class BridgeActionTests: XCTestCase {
         XCTAssertEqual(try f.role(kids[0].path), 2, "alert → ALERT")
         XCTAssertEqual(try f.name(kids[0].path), "Reset All Settings?")
         XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == w })
+        let alertKids = try f.children(kids[0].path)
+        let cancelPath = try XCTUnwrap(alertKids.first { (try? f.name($0.path)) == "Cancel" }?.path)
+        XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == cancelPath })
+        XCTAssertTrue(try f.states(cancelPath).contains(St.focused))
         // Removed elements are gone for clients.
         f.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try f.role(wifi.path) }
         // An announcement is an Announcement event with politeness.
