@@ -282,6 +282,20 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             drainOutbox()
             sendMessage(bytes)
         case .needsAsync(let frame):
+            // While the server waits for this peer to answer a server->client request (a provider performing an
+            // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of
+            // order, instead of queueing it behind the pending call — that would deadlock a connection that is
+            // both an automation client and an app.
+            if session.pendingRequests.count > 0, lane.isBusy {
+                switch ctx.router.runSync(frame, session: session) {
+                case .reply(let bytes): sendMessage(bytes)
+                case .noReply: break
+                case .needsAsync(let f):
+                    let router = ctx.router, peer = self.peer
+                    Task { if let b = await router.run(f, session: session) { peer?.send(b) } }
+                }
+                return
+            }
             if lane.enqueueIfBusy(.frame(frame)) { checkQueuePressure(lane); return }
             drainOutbox()
             switch ctx.router.runSync(frame, session: session) {
@@ -419,6 +433,7 @@ final class RPCAsyncLane: Sendable {
     }
 
     var queuedCount: Int { state.withLock { $0.queue.count } }
+    var isBusy: Bool { state.withLock { $0.running } }
 
     /// (Event loop) Starts the worker with `frame` (the lane must be idle).
     func start(_ frame: RPCPreparedFrame) {

@@ -113,3 +113,32 @@ class SocketEndToEnd(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneConnectionAppAndClient(unittest.TestCase):
+    """A single connection that is both an app and a test client: it activates its own button and, while
+    answering the server's action.perform, publishes the change. This must not deadlock."""
+
+    def test_self_action_with_update(self):
+        server, sock, _ = start_server()
+        try:
+            c = RPC(sock, timeout=10)
+            c.result("initialize", {"role": "provider"})
+            c.result("app.register", {"name": "self"})
+            c.result("hierarchy.set", {"windows": [{"id": "w", "class": "UIWindow", "frame": [0, 0, 200, 200], "children": [
+                {"id": "b", "class": "UIButton", "title": "Off", "frame": [10, 10, 80, 40]}]}]})
+
+            def on_request(method, params):
+                self.assertEqual(method, "action.perform")
+                self.assertEqual(params["target"], "b")
+                c.result("hierarchy.update", {"ops": [{"op": "set", "id": "b", "properties": {"title": "On"}}]})
+                return {"handled": True}
+            c.on_request = on_request
+            t0 = time.time()
+            r = c.result("action.activate", {"target": {"id": "b"}})
+            self.assertTrue(r["performed"])
+            self.assertLess(time.time() - t0, 3, "the action waited for a timeout")
+            self.assertEqual(c.result("element.get", {"target": {"id": "b"}})["label"], "On")
+            c.close()
+        finally:
+            server.stop()
