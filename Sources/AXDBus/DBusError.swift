@@ -98,7 +98,26 @@ public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
 /// invalid object path, interface, member, error name, bus name, signature or non-UTF-8 string.
 /// Everything AXDBus passes to libdbus that did not come from libdbus itself is checked here first.
 public enum DBusNames {
-    public static func isValidObjectPath(_ s: String) -> Bool { validate(s, dbus_validate_path) }
+    /// `/` or `/elem(/elem)*` with elements of `[A-Za-z0-9_]+` (single pass, no C call: hot path).
+    public static func isValidObjectPath(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b in
+            guard let first = b.first, first == UInt8(ascii: "/") else { return false }
+            if b.count == 1 { return true }
+            var prevSlash = true
+            for c in b.dropFirst() {
+                if c == UInt8(ascii: "/") {
+                    if prevSlash { return false }
+                    prevSlash = true
+                } else if (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c == 0x5f {
+                    prevSlash = false
+                } else {
+                    return false
+                }
+            }
+            return !prevSlash
+        }
+    }
     public static func isValidInterface(_ s: String) -> Bool { validate(s, dbus_validate_interface) }
     public static func isValidMember(_ s: String) -> Bool { validate(s, dbus_validate_member) }
     public static func isValidErrorName(_ s: String) -> Bool { validate(s, dbus_validate_error_name) }

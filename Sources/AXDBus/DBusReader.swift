@@ -21,12 +21,13 @@ import Glibc
 /// Not thread-safe: one reader per thread.
 public final class DBusReader {
     public let message: DBusMessage
-    private var iters: UnsafeMutablePointer<DBusMessageIter>
-    private var capacity: Int
-    private var depth = 0
+    // Single-threaded by contract: skip Swift's dynamic exclusivity checks on the hot fields.
+    @exclusivity(unchecked) private var iters: UnsafeMutablePointer<DBusMessageIter>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var depth = 0
     /// Values consumed per level (for error messages and loop-progress checks).
-    private var consumed: [Int] = [0]
-    private var containerCodes: [UInt8] = [0]
+    @exclusivity(unchecked) private var consumed: [Int] = [0]
+    @exclusivity(unchecked) private var containerCodes: [UInt8] = [0]
 
     public init(_ message: DBusMessage) {
         self.message = message

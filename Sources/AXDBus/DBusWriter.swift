@@ -29,13 +29,14 @@ public final class DBusWriter {
         var count: Int               // values written at this level
     }
 
-    private var iters: UnsafeMutablePointer<DBusMessageIter>
-    private var capacity: Int
-    private var levels: [Level]
+    // Single-threaded by contract: skip Swift's dynamic exclusivity checks on the hot fields.
+    @exclusivity(unchecked) private var iters: UnsafeMutablePointer<DBusMessageIter>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var levels: [Level]
     /// Length of the signature written at free levels (the message body signature), max 255.
-    private var freeSignatureLength = 0
+    @exclusivity(unchecked) private var freeSignatureLength = 0
     /// The first marshalling error (the writer is dead afterwards).
-    public private(set) var error: DBusError?
+    @exclusivity(unchecked) public private(set) var error: DBusError?
 
     public init(_ message: DBusMessage) {
         self.message = message
@@ -269,7 +270,9 @@ public final class DBusWriter {
         if let e = parent.expected {
             var p = parent.pos
             if p >= e.endIndex, parent.code == UInt8(ascii: "a") { p = e.startIndex }
-            guard p < e.endIndex, let len = DBusWriter.completeTypeLength(e, p) else {
+            // An array level's expectation is exactly one complete type: no need to scan it per element.
+            let quick: Int? = (parent.code == UInt8(ascii: "a") && p == e.startIndex) ? e.count : nil
+            guard p < e.endIndex, let len = quick ?? DBusWriter.completeTypeLength(e, p) else {
                 fail("cannot open a container here: container expects '\(expectedDescription(parent))'"); return false
             }
             let want = e[p ..< p + len]
@@ -351,6 +354,11 @@ public final class DBusWriter {
     /// `(so)`: an object reference (bus name, object path).
     public func appendReference(bus: String, path: String) {
         openStruct(); append(bus); appendObjectPath(path); close()
+    }
+
+    /// `(so)` with a pre-validated path.
+    public func appendReference(bus: String, path: DBusObjectPath) {
+        openStruct(); append(bus); append(path); close()
     }
 
     /// An empty `a{sv}`.

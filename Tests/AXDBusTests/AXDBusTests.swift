@@ -720,5 +720,8 @@ final class AXDBusTests: XCTestCase {
         XCTAssertLessThan(f.medianMicros, 100_000)
         let (median, floor) = try DBusBenchmark.roundTrip(address: bus.address, count: 200)
         XCTAssertTrue(median.isFinite && floor.isFinite)
+        let m = try DBusBenchmark.marshalling(iterations: 5_000, items: 1_000)
+        print("AXDBus marshalling: \(m)")
+        XCTAssertGreaterThan(m.getItemsBytes, 1_000 * 100)
     }
 }
