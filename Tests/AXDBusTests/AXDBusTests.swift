@@ -356,6 +356,12 @@ final class AXDBusTests: XCTestCase {
         }
         XCTAssertNil(DBusObjectPath("/trailing/"))
         XCTAssertNotNil(DBusObjectPath("/a/b_1"))
+        for valid in ["/", "/a", "/org/a11y/atspi/accessible/root", "/A_9/z"] {
+            XCTAssertTrue(DBusNames.isValidObjectPath(valid), valid)
+        }
+        for invalid in ["", "a", "//", "/a//b", "/a/", "/a-b", "/a.b", "/é", "/a b", "/a\u{0}b", " /a"] {
+            XCTAssertFalse(DBusNames.isValidObjectPath(invalid), invalid)
+        }
         XCTAssertNil(DBusSignature("a("))
 
         // Each of these would abort the process inside libdbus if passed through unchecked.
