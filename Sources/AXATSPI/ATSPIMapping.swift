@@ -79,6 +79,10 @@ public enum ATSPIMapping {
         case .window:
             if st.contains(.activeWindow) { s.insert(.active) }
             s.insert(.resizable)
+        case .alert:
+            // A presented (modal) alert is the active surface: Orca treats ALERT as a dialog and follows its
+            // window:activate like a window's.
+            if st.contains(.modal) && st.contains(.onscreen) { s.insert(.active) }
         case .switch:
             s.insert(.checkable)
             if st.contains(.checked) { s.insert(.checked) }

@@ -259,7 +259,7 @@ extension AppBridge {
                 objectEvent(id, "PropertyChange", "propertychange", "accessible-name", 0, 0, .string(n.label ?? ""), cacheMaintenance: true)
             }
             if (o.hint ?? "") != (n.hint ?? "") {
-                objectEvent(id, "PropertyChange", "propertychange", "accessible-description", 0, 0, .string(n.hint ?? ""), cacheMaintenance: true)
+                objectEvent(id, "PropertyChange", "propertychange", "accessible-description", 0, 0, .string(description(n)), cacheMaintenance: true)
             }
             let orole = ATSPIMapping.role(o, parentRole: opr), nrole = ATSPIMapping.role(n, parentRole: npr)
             if orole != nrole {
@@ -281,12 +281,19 @@ extension AppBridge {
                     switch st {
                     case .focused:
                         break   // below, also for elements that were just added or are being removed
-                    case .active where n.role == .window:
+                    case .active where n.role == .window || n.role == .alert:
                         if sn.contains(.active) { activated.append(n) } else { deactivated.append(n) }
                     default:
                         objectEvent(id, "StateChanged", "statechanged", st.nick, sn.contains(st) ? 1 : 0, 0, .int(0), cacheMaintenance: true)
                     }
                 }
+            }
+        }
+        // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
+        for id in cs.added {
+            if let n = N[id], n.role == .alert, O[id] == nil,
+               ATSPIMapping.states(n, parentRole: n.parent.flatMap { N[$0]?.role }, focused: false).contains(.active) {
+                activated.append(n)
             }
         }
         for w in deactivated {

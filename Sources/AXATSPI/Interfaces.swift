@@ -523,7 +523,7 @@ extension AppBridge {
             s.array("s") { l in for x in ATSPIMapping.interfaces(n, parentRole: pr).names { l.string(x) } }
             s.string(n.label ?? "")
             s.uint32(ATSPIMapping.role(n, parentRole: pr).rawValue)
-            s.string(n.hint ?? "")
+            s.string(description(n))
             s.states(ATSPIMapping.states(n, parentRole: pr, focused: n.id == served.focusedID))
         }
     }

@@ -186,7 +186,7 @@ extension AppBridge {
         if case .node(let n) = t { node = n } else { node = nil }
         switch p {
         case .name: o.string(name(t))
-        case .description: o.string(node?.hint ?? "")
+        case .description: o.string(node.map { description($0) } ?? "")
         case .parent: writeParentRef(&o, t)
         case .childCount: o.int32(Int32(clamping: children(t).count))
         case .locale: o.string(node?.language ?? AppBridge.localeString)
@@ -217,6 +217,13 @@ extension AppBridge {
         case .imageDescription: o.string(node?.label ?? "")
         case .imageLocale: o.string(node?.language ?? AppBridge.localeString)
         }
+    }
+
+    /// The hint, except when an alert's message is also its child label (Orca would speak it twice).
+    func description(_ n: AXNode) -> String {
+        guard let h = n.hint else { return "" }
+        if n.role == .alert, n.children.contains(where: { served.tree[$0]?.label == h }) { return "" }
+        return h
     }
 
     func caretOffset(_ n: AXNode) -> Int32 {
