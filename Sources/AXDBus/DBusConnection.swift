@@ -401,8 +401,8 @@ public final class DBusConnection: @unchecked Sendable {
     /// Throws if the message has a marshalling error or the connection is closed.
     @discardableResult
     public func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
-        if let e = message.marshalError { throw e }
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
+        if let e = message.prepareForSending() { throw e }
         var serial: UInt32 = 0
         setInSend(true)
         let ok = dbus_connection_send(pointer, message.pointer, &serial)
@@ -427,15 +427,17 @@ public final class DBusConnection: @unchecked Sendable {
     /// Sends a method call and returns its reply (a method return); an error reply is thrown as `DBusError`.
     /// Safe from any thread. On the loop thread it blocks the loop (avoid in handlers).
     public func call(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> DBusMessage {
-        if let e = message.marshalError { throw e }
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
         if isOnLoopThread || !loopRunning.load(ordering: .acquiring) {
+            if let e = message.prepareForSending() { throw e }
             var err = CDBus.DBusError()
             dbus_error_init(&err)
             guard let r = dbus_connection_send_with_reply_and_block(pointer, message.pointer, Int32(clamping: timeoutMilliseconds), &err) else {
                 throw DBusError.take(&err, fallback: "call failed")
             }
-            return DBusMessage(adopting: r)
+            let reply = DBusMessage(adopting: r, locked: true)
+            if let e = reply.asError { throw e }   // libdbus converts error replies itself; be safe anyway
+            return reply
         }
         let box = ResultBox<Result<DBusMessage, DBusError>>()
         let sem = DispatchSemaphore(value: 0)
@@ -457,7 +459,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Sends a method call without blocking; `reply` runs exactly once on the loop thread with the method
     /// return, the error reply, `NoReply` after the timeout, or `Disconnected`. Needs the loop thread.
     public func callAsync(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000, reply: @escaping DBusReplyHandler) {
-        if let e = message.marshalError { deliverLater(reply, .failure(e)); return }
+        if let e = message.prepareForSending() { deliverLater(reply, .failure(e)); return }
         if state.withLock({ $0.closed }) || !loopRunning.load(ordering: .acquiring) {
             deliverLater(reply, .failure(.disconnected(loopRunning.load(ordering: .acquiring) ? "Connection is closed" : "Connection has no event loop running")))
             return
@@ -504,7 +506,7 @@ public final class DBusConnection: @unchecked Sendable {
         _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(p)) }
         let result: Result<DBusMessage, DBusError>
         if let r = dbus_pending_call_steal_reply(p.call) {
-            let m = DBusMessage(adopting: r)
+            let m = DBusMessage(adopting: r, locked: true)
             if let e = m.asError { result = .failure(e) } else { result = .success(m) }
         } else {
             result = .failure(.noReply("No reply"))
@@ -644,7 +646,7 @@ func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message
         return DBUS_HANDLER_RESULT_HANDLED
     case .reply(let reply):
         if wantsReply {
-            let out = reply.marshalError.map { msg.makeErrorReply($0) } ?? reply
+            let out = reply.prepareForSending().map { msg.makeErrorReply($0) } ?? reply
             // Keep the Swift owner alive across the C call (a temporary could be released after `.pointer`).
             withExtendedLifetime(out) { _ = dbus_connection_send(connection, out.pointer, nil) }
         }

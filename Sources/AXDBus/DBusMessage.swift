@@ -32,15 +32,34 @@ public final class DBusMessage: @unchecked Sendable {
     /// the message body is incomplete and AXDBus refuses to send it.
     public internal(set) var marshalError: DBusError?
 
-    /// Takes over one reference (the one returned by a `dbus_message_new*` call).
-    init(adopting pointer: OpaquePointer) {
+    /// True once libdbus has locked the message (received from the wire, or handed to a connection).
+    /// libdbus *aborts* on any later modification, so writers refuse to touch a locked message.
+    public internal(set) var isLocked: Bool
+
+    /// Containers opened by a `DBusWriter` and not yet closed (a message with open containers is never sent).
+    var openContainers = 0
+
+    /// Takes over one reference (the one returned by a `dbus_message_new*` call, or a received reply).
+    init(adopting pointer: OpaquePointer, locked: Bool = false) {
         self.pointer = pointer
+        self.isLocked = locked
     }
 
-    /// Adds a reference to a message libdbus lent us (handler / filter arguments).
+    /// Adds a reference to a message libdbus lent us (handler / filter arguments: received, so locked).
     public init(retaining pointer: OpaquePointer) {
         self.pointer = pointer
+        self.isLocked = true
         dbus_message_ref(pointer)
+    }
+
+    /// Why this message cannot be sent (nil when it can). Marks it locked when it can: the caller sends it.
+    func prepareForSending() -> DBusError? {
+        if let marshalError { return marshalError }
+        if openContainers > 0 {
+            return DBusError.failed("D-Bus marshalling error: message has \(openContainers) unclosed container(s) (call DBusWriter.close()/finish())")
+        }
+        isLocked = true
+        return nil
     }
 
     deinit { dbus_message_unref(pointer) }
@@ -116,8 +135,11 @@ public final class DBusMessage: @unchecked Sendable {
     /// True when the caller set NO_REPLY_EXPECTED (AXDBus then never sends a reply).
     public var noReplyExpected: Bool { dbus_message_get_no_reply(pointer) != 0 }
 
-    /// Sets NO_REPLY_EXPECTED on an outgoing method call.
-    public func setNoReply(_ value: Bool) { dbus_message_set_no_reply(pointer, value ? 1 : 0) }
+    /// Sets NO_REPLY_EXPECTED on an outgoing method call (ignored once the message is locked: libdbus would abort).
+    public func setNoReply(_ value: Bool) {
+        guard !isLocked else { return }
+        dbus_message_set_no_reply(pointer, value ? 1 : 0)
+    }
 
     // MARK: Cheap comparisons (no String allocation)
 

@@ -45,6 +45,10 @@ public final class DBusWriter {
         dbus_message_iter_init_append(message.pointer, iters)
         levels = [Level(code: 0, expected: nil, pos: 0, count: 0)]
         levels.reserveCapacity(8)
+        if message.isLocked {
+            // Appending to a received or already-sent message makes libdbus abort: refuse up front.
+            error = DBusError.failed("D-Bus marshalling error: message is locked (received or already sent); create a new one")
+        }
     }
 
     deinit {
@@ -73,10 +77,13 @@ public final class DBusWriter {
         message.marshalError = e
         // Abandon open containers innermost first so libdbus's message state stays consistent.
         var d = levels.count - 1
-        while d > 0 {
-            dbus_message_iter_abandon_container_if_open(iters + (d - 1), iters + d)
-            d -= 1
+        if !message.isLocked {
+            while d > 0 {
+                dbus_message_iter_abandon_container_if_open(iters + (d - 1), iters + d)
+                d -= 1
+            }
         }
+        message.openContainers = 0
         levels.removeSubrange(1...)
     }
 
@@ -115,6 +122,7 @@ public final class DBusWriter {
     @inline(__always)
     private func consume(_ code: UInt8) -> Bool {
         guard error == nil else { return false }
+        if message.isLocked { fail("message is locked (already sent); create a new one"); return false }
         let d = levels.count - 1
         if let e = levels[d].expected {
             var p = levels[d].pos
@@ -247,6 +255,7 @@ public final class DBusWriter {
             return
         }
         dbus_message_iter_close_container(iters + (d - 1), iters + d)
+        message.openContainers -= 1
         levels.removeLast()
     }
 
@@ -263,6 +272,7 @@ public final class DBusWriter {
 
     private func openContainer(_ code: UInt8, elementSignature: String?) -> Bool {
         guard error == nil else { return false }
+        if message.isLocked { fail("message is locked (already sent); create a new one"); return false }
         let d = levels.count - 1
         guard d < 64 else { fail("containers nested deeper than 64"); return false }
         var sub: ArraySlice<UInt8>? = nil
@@ -332,6 +342,7 @@ public final class DBusWriter {
             ok = dbus_message_iter_open_container(iters + d, ctype, nil, iters + d + 1)
         }
         guard ok != 0 else { fail("out of memory opening a container"); return false }
+        message.openContainers += 1
         // A free struct stays free only at free levels; containers under an expectation inherit it.
         levels.append(Level(code: code, expected: sub, pos: sub?.startIndex ?? 0, count: 0))
         return true

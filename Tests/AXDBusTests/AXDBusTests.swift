@@ -389,6 +389,33 @@ final class AXDBusTests: XCTestCase {
             XCTAssertNotNil(m.marshalError, what)
             assertDBusError(DBusError.Name.failed, contains: "marshalling error") { try self.client.send(m) }
         }
+        // Writing to a locked message (received, or already sent) would abort inside libdbus.
+        let sent = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Sent")
+        let early = sent.writer()
+        early.append(Int32(1))
+        try client.send(sent)
+        XCTAssertTrue(sent.isLocked)
+        early.append(Int32(2))
+        XCTAssertNotNil(early.error)
+        sent.append { $0.append("late") }
+        sent.setNoReply(true)
+        XCTAssertEqual(sent.signature, "i")
+        // A message with a container still open is refused, and nothing aborts when its writer goes away.
+        let open = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Open")
+        var w: DBusWriter? = open.writer()
+        w?.openArray(signature: "s")
+        w?.append("x")
+        assertDBusError(DBusError.Name.failed, contains: "unclosed container") { try self.client.send(open) }
+        w = nil
+        XCTAssertNotNil(open.marshalError)
+        assertDBusError(DBusError.Name.failed, contains: "marshalling error") { try self.client.send(open) }
+        // Handlers get locked (received) messages.
+        try server.register(path: "/locked") { msg in
+            msg.append { $0.append("must not crash") }
+            return .reply(msg.makeReply { $0.append(msg.isLocked) })
+        }
+        XCTAssertEqual(try client.call(destination: server.uniqueName, path: "/locked", interface: "a.b", member: "M").values(), [.bool(true)])
+
         // Strings with NUL are sanitized, not truncated or fatal.
         try exportEcho()
         XCTAssertEqual(try callEcho([.string("a\u{0}b"), .string("\u{FFFE}\u{FFFF}")]), [.string("ab"), .string("\u{FFFE}\u{FFFF}")])
