@@ -496,6 +496,20 @@ public final class DBusConnection: @unchecked Sendable {
         }
     }
 
+    /// Convenience: builds the call with `body` writing the arguments, then `callAsync`s it. Invalid names
+    /// are reported through `reply` (never thrown or fatal).
+    public func callAsync(destination: String?, path: String, interface: String?, member: String,
+                          timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in },
+                          reply: @escaping DBusReplyHandler) {
+        let m: DBusMessage
+        do { m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member) }
+        catch { deliverLater(reply, .failure(error)); return }
+        let w = DBusWriter(m)
+        body(w)
+        w.finish()
+        callAsync(m, timeoutMilliseconds: timeoutMilliseconds, reply: reply)
+    }
+
     private func deliverLater(_ reply: @escaping DBusReplyHandler, _ r: Result<DBusMessage, DBusError>) {
         if loopRunning.load(ordering: .acquiring) && !state.withLock({ $0.stopping }) { perform { reply(r) } }
         else { reply(r) }

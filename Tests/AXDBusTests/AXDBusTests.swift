@@ -635,6 +635,16 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(Set(got), Set((1...20).map { "ok \($0 * 2)" }))
         XCTAssertEqual(Set(onLoop.all), [true])
 
+        // Convenience form; invalid names come back through the callback.
+        let conv = Collector<String>()
+        client.callAsync(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now", { $0.append(Int32(21)) }) { r in
+            conv.add((try? r.get().reader().readInt32()).map { "ok \($0)" } ?? "failed")
+        }
+        client.callAsync(destination: server.uniqueName, path: "bad path", interface: testInterface, member: "Now") { r in
+            if case .failure(let e) = r { conv.add(e.name) }
+        }
+        XCTAssertEqual(Set(conv.wait(for: 2)), ["ok 42", DBusError.Name.invalidArgs])
+
         // Timeout: the server holds the call; our timer fires NoReply.
         let timeouts = Collector<DBusError>()
         let t0 = Date()
