@@ -79,7 +79,7 @@ start_app() {
     t0=$(date +%s.%N)
     "$@" >"$log" 2>&1 &
     APP=$!
-    until grep -q '^READY' "$log"; do
+    until grep -q '^READY' "$log" 2>/dev/null; do
         kill -0 "$APP" 2>/dev/null || { echo "bench_atspi: $name exited before READY:" >&2; cat "$log" >&2; exit 1; }
         waited=$((waited + 1))
         [ $waited -le 1200 ] || { echo "bench_atspi: no READY from $name within 60 s" >&2; cat "$log" >&2; exit 1; }
