@@ -120,18 +120,21 @@ extension AppBridge {
     /// steps toward the target (clamped to the range).
     func setCurrentValue(_ msg: DBusMessage, _ n: AXNode, _ target: Double) -> DBusMethodResult {
         guard let num = n.numeric, target.isFinite else { return .error(.invalidArgs("CurrentValue must be a finite number")) }
-        let v = min(max(target, num.minimum), num.maximum)
+        let clamped = min(max(target, num.minimum), num.maximum)
+        let v = clamped.isFinite ? clamped : target
         let id = n.id
         if n.actions.contains(.setValue) {
             return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
                 try await h.perform(app: app, element: id, action: "setValue", value: .number(v))
             }
         }
-        let step = num.step > 0 ? num.step : max((num.maximum - num.minimum) / 10, 1e-9)
-        let steps = Int(((v - num.current) / step).rounded())
+        let span = num.maximum - num.minimum
+        let step = num.step > 0 && num.step.isFinite ? num.step : (span.isFinite && span > 0 ? span / 10 : 1)
+        let raw = ((v - num.current) / step).rounded()
+        let steps = raw.isFinite ? Int(min(max(raw, -1000), 1000)) : 0
         if steps == 0 { sendReply(conn, to: msg.pointer) { _ in }; return .handled }
         let action = steps > 0 ? "increment" : "decrement"
-        let count = min(abs(steps), 1000)
+        let count = abs(steps)
         return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
             var any = false
             for _ in 0..<count { if try await h.perform(app: app, element: id, action: action) { any = true } else { break } }
