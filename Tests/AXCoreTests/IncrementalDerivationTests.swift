@@ -40,7 +40,7 @@ final class IncrementalDerivationTests: XCTestCase {
 
         /// One random property assignment (a valid value) for a view.
         mutating func property() -> (String, JSON) {
-            switch int(0...27) {
+            switch int(0...29) {
             case 0: return ("frame", frame())
             case 1: return ("isHidden", .bool(chance(0.3)))
             case 2: return ("alpha", pick([0, 0.005, 0.01, 0.5, 1]))
@@ -68,6 +68,8 @@ final class IncrementalDerivationTests: XCTestCase {
             case 24: return ("isAnimating", .bool(chance(0.5)))
             case 25: return ("accessibilityFrame", chance(0.7) ? .null : frame())
             case 26: return ("components", pick([[], [["rows": ["a", "b"], "selectedRow": 1]]]))
+            case 27: return ("isKeyWindow", .bool(chance(0.5)))
+            case 28: return ("windowLevel", pick([0, 1, 2]))
             default: return ("message", pick([.null, "Message"]))
             }
         }
@@ -97,7 +99,16 @@ final class IncrementalDerivationTests: XCTestCase {
         /// A random valid op against the current views.
         mutating func op(_ views: ViewHierarchy, ids: [String]) -> JSON {
             let nonRoots = ids.filter { views[$0]?.parent != nil }
-            switch int(0...9) {
+            switch ids.isEmpty ? 10 : int(0...10) {
+            case 10:
+                // windows come and go too
+                let roots = IncrementalDerivationTests.roots(views)
+                if chance(0.5) || roots.count < 2 || ids.isEmpty {
+                    var w = view(depth: 0, maxDepth: 2).objectValue!
+                    w["class"] = "UIWindow"; w["frame"] = [0, 0, 400, 800]; w["isKeyWindow"] = .bool(chance(0.5))
+                    return ["op": "insert", "parent": .null, "view": .object(w)]
+                }
+                return ["op": "remove", "id": .string(pick(roots))]
             case 0, 1:
                 let parent = pick(ids)
                 let count = views[parent]?.children.count ?? 0
@@ -116,8 +127,16 @@ final class IncrementalDerivationTests: XCTestCase {
                 return ["op": "move", "id": .string(id), "parent": .string(p)]
             case 4:
                 // accessibilityElements naming descendants (and a virtual element) of a random view
+                // A view listed by two nested containers is unsupported (D-CONTAINER-1), so lists are only made
+                // where no ancestor or descendant has one.
                 let id = pick(ids)
-                let desc = views.subtree(id).dropFirst()
+                let desc = Array(views.subtree(id).dropFirst())
+                var near = desc
+                var cur = views[id]?.parent
+                while let c = cur { near.append(c); cur = views[c]?.parent }
+                if near.contains(where: { views[$0]?.ax.elements != nil }) {
+                    return ["op": "set", "id": .string(id), "properties": ["accessibilityElements": .null]]
+                }
                 var entries: [JSON] = desc.shuffled(using: &rng).prefix(int(0...3)).map { .string($0) }
                 if chance(0.5) { entries.append(["id": .string("virt-\(id)"), "accessibilityLabel": "V", "frame": frame()]) }
                 return ["op": "set", "id": .string(id), "properties": ["accessibilityElements": chance(0.2) ? .null : .array(entries)]]
@@ -129,6 +148,9 @@ final class IncrementalDerivationTests: XCTestCase {
             }
         }
     }
+
+    /// Top-level views (windows) of a hierarchy.
+    static func roots(_ v: ViewHierarchy) -> [String] { v.nodes.keys.filter { v[$0]?.parent == nil }.sorted() }
 
     /// Describes the first difference between two trees, or nil when they are equal.
     static func difference(_ a: AXTree, _ b: AXTree) -> String? {
