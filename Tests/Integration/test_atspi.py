@@ -300,6 +300,10 @@ class ATSPIBridgeDemo(unittest.TestCase):
             # modal: the rest of the screen is hidden from the accessibility tree (UIKit accessibilityViewIsModal)
             self.assertNotIn("Wi-Fi", names)
             self.assertNotIn("Reset All Settings", names)
+            # an element no longer in the tree: UnknownObject (Specs/atspi-mapping.md §8)
+            gone = self.client.call("raw", app=APP, path=self.node("Wi-Fi")["path"], iface="org.a11y.atspi.Accessible",
+                                    method="GetRole", sig=None, args=[], rtype=None)
+            self.assertEqual(gone.get("dbus_error"), "org.freedesktop.DBus.Error.UnknownObject", gone)
         finally:
             self.client.call("action", app=APP, where={"name": "Cancel"}, index=0)
         gone = wait_until(lambda: not [n for n in self.fresh() if n["role_num"] in (R_ALERT, R_DIALOG)])
@@ -414,6 +418,7 @@ class ATSPIBridgeDemo(unittest.TestCase):
         root = "/org/a11y/atspi/accessible/root"
         acc = "org.a11y.atspi.Accessible"
         frame_path = self.node("Settings", role="frame")["path"]
+        reset_path = self.node("Reset All Settings")["path"]
         cases = [
             ((root, acc, "GetChildAtIndex", "(s)", ["zero"]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
             ((root, acc, "GetChildAtIndex", "(ii)", [0, 1]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
@@ -426,9 +431,13 @@ class ATSPIBridgeDemo(unittest.TestCase):
             ((frame_path, "org.a11y.atspi.NoSuchInterface", "GetRole", None, []),
              {"org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface"}),
             ((frame_path, "org.freedesktop.DBus.Properties", "Get", "(ss)", [acc, "NoSuchProperty"]),
-             {"org.freedesktop.DBus.Error.InvalidArgs", "org.freedesktop.DBus.Error.UnknownProperty"}),
-            ((self.node("Reset All Settings")["path"], "org.a11y.atspi.Action", "DoAction", "(s)", ["0"]),
-             {"org.freedesktop.DBus.Error.InvalidArgs"}),
+             {"org.freedesktop.DBus.Error.UnknownProperty"}),
+            ((root, acc, "GetChildAtIndex", "(i)", [-1]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
+            ((reset_path, "org.a11y.atspi.Action", "DoAction", "(s)", ["0"]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
+            ((reset_path, "org.a11y.atspi.Action", "DoAction", "(i)", [99]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
+            ((reset_path, "org.a11y.atspi.Action", "GetName", "(i)", [-5]), {"org.freedesktop.DBus.Error.InvalidArgs"}),
+            ((frame_path, "org.a11y.atspi.Action", "DoAction", "(i)", [0]),   # the frame has no Action
+             {"org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface"}),
         ]
         problems = []
         for (path, iface, method, sig, args), want in cases:
@@ -438,11 +447,14 @@ class ATSPIBridgeDemo(unittest.TestCase):
                                                                      sorted(want), r))
             elif not r.get("message"):
                 problems.append("%s.%s: error %s without a message" % (iface, method, r["dbus_error"]))
-        # Name is read-only
+        # Name is read-only (Specs/atspi-mapping.md §8: PropertyReadOnly)
         r = self.client.call("raw_set", app=APP, path=frame_path, iface=acc, prop="Name", vsig="s", value="x")
-        if r.get("dbus_error") not in ("org.freedesktop.DBus.Error.PropertyReadOnly", "org.freedesktop.DBus.Error.AccessDenied",
-                                       "org.freedesktop.DBus.Error.InvalidArgs"):
-            problems.append("Properties.Set(Accessible.Name) on the frame: expected a read-only error, got %s" % r)
+        if r.get("dbus_error") != "org.freedesktop.DBus.Error.PropertyReadOnly":
+            problems.append("Properties.Set(Accessible.Name) on the frame: expected PropertyReadOnly, got %s" % r)
+        # GetChildAtIndex past the end: the null reference (§8)
+        r = self.raw(root, acc, "GetChildAtIndex", "(i)", [9999])
+        if r.get("reply") is None or r["reply"][0][1] != "/org/a11y/atspi/null":
+            problems.append("GetChildAtIndex(9999) on the root: expected the null reference, got %s" % r)
         self.assertEqual(problems, [])
         # still serving, over AT-SPI and JSON-RPC
         again = self.client.call("dump", app=APP)
