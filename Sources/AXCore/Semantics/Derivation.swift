@@ -64,6 +64,7 @@ final class Deriver {
         fullBuild = full
         if full {
             cache.removeAll(keepingCapacity: true)
+            cache.reserveCapacity(views.count)
             nodes = [:]
         } else {
             nodes = previous.nodes
@@ -115,7 +116,12 @@ final class Deriver {
 
         var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
         cs.windowsChanged = windows != previous.windows
-        if full {
+        if full && previous.nodes.isEmpty {
+            // A first snapshot: everything is added; no per-node comparison needed.
+            cs.added = nodes.keys.sorted()
+            fullBuild = false
+            touched = []
+        } else if full {
             // Every node is new or re-derived: compare against the previous tree wholesale.
             var ids = Set<String>()
             ids.reserveCapacity(nodes.count + previous.nodes.count)
