@@ -52,11 +52,12 @@ def not_applicable():
     na = {}
     for line in m.group(0).splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 2 or not re.match(r"^[RXAC]\d", cells[0]):
+        # Rows are: | D-NA-n | rule ids | reason |
+        if len(cells) < 3 or not re.match(r"^D-NA-\d+$", cells[0]):
             continue
-        # Only the rule-id part of the first cell counts (it may carry a parenthesised remark).
-        for rid in expand(cells[0].split("(")[0]):
-            na[rid] = cells[1]
+        # Only the rule-id part of the cell counts (it may carry a parenthesised remark).
+        for rid in expand(cells[1].split("(")[0]):
+            na.setdefault(rid, cells[0])
     return na, set(re.findall(r"\bD-[A-Z]+-\d+\b", text))
 
 
@@ -68,7 +69,7 @@ def table(coverage, na):
             if rid in coverage:
                 rows.append(f"| {rid} | {', '.join(sorted(coverage[rid]))} |")
             elif rid in na:
-                rows.append(f"| {rid} | — does not apply: decisions.md §3 |")
+                rows.append(f"| {rid} | does not apply: {na[rid]} (decisions.md §3) |")
             else:
                 rows.append(f"| {rid} | **UNCOVERED** |")
     return "\n".join(rows)
