@@ -300,7 +300,7 @@ final class Deriver {
             writeContainer(n, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
                            restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
             ownIDs.insert(id, at: 0)
-            items = [Item(id: id, frame: p.frame)]
+            items = [Item(id: id, frame: n.ax.frame ?? p.frame)]   // R22, X5: ordered by the frame the AT sees
         } else {
             items = visitChildren(n, p.childCtx, old: old)
         }
