@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+sys.setrecursionlimit(20000)  # some cases nest deeper than Python's default JSON recursion allows
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "Specs", "conformance")
 README = os.path.join(CASES, "README.md")
