@@ -3,6 +3,9 @@ import AXHub
 import Dispatch
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The AT-SPI2 bridge: every mirrored app becomes its own application on the accessibility bus (one
 /// libdbus connection per app), served from the hub's immutable snapshots, with events derived from the
@@ -13,6 +16,7 @@ public final class ATSPIBridge: Sendable {
     let addressOverride: String?
     let serverVersion: String
     let actionReplyTimeout: Duration
+    let peerToPeer: Bool
     let listeners = ListenerState()
 
     struct State {
@@ -31,8 +35,13 @@ public final class ATSPIBridge: Sendable {
     ///     on the session bus.
     ///   - actionReplyTimeout: how long a D-Bus caller waits for the app to answer an action before it gets a
     ///     `NoReply` error (kept under libatspi's 800 ms so the app is never marked hung).
+    ///   - peerToPeer: offer each app's objects on a private socket too (`GetApplicationBusAddress`), so libatspi
+    ///     clients skip the bus daemon for method calls; `AXSERVER_ATSPI_P2P=0` turns it off.
     public init(hub: Hub, logger: Logger, busAddress: String? = nil, serverVersion: String = "0.1.0",
-                actionReplyTimeout: Duration = .milliseconds(600)) {
+                actionReplyTimeout: Duration = .milliseconds(600), peerToPeer: Bool = true) {
+        var p2p = peerToPeer
+        if let v = getenv("AXSERVER_ATSPI_P2P"), String(cString: v) == "0" { p2p = false }
+        self.peerToPeer = p2p
         self.hub = hub
         self.logger = logger
         self.addressOverride = busAddress
@@ -134,6 +143,7 @@ public final class ATSPIBridge: Sendable {
             do {
                 let b = try AppBridge(appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
                                       serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
+                if self.peerToPeer { b.startPeer() }
                 try b.register()
                 self.state.withLock { $0.apps[id] = b }
                 b.refreshFromHub()

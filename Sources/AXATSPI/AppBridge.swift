@@ -92,6 +92,14 @@ final class AppBridge: @unchecked Sendable {
     var announcementQueue: [(String, Int32)] = []
     var announcementTimerArmed = false
 
+    /// Serializes everything that reads or writes the served state: handlers of the bus connection (its loop
+    /// thread), handlers of peer-to-peer connections (their threads) and flushes.
+    let serveLock = Mutex(())
+    /// The connection the call being handled arrived on (replies go back there); set under `serveLock`.
+    var replyConn: OpaquePointer
+    /// Optional peer-to-peer server (libatspi sends method calls there when GetApplicationBusAddress names it).
+    var peer: PeerServer?
+
     let pending = Mutex(Pending())
     let embedAnswered = Atomic<Bool>(false)
     let embedded = Atomic<Bool>(false)
@@ -118,12 +126,49 @@ final class AppBridge: @unchecked Sendable {
         served = Served(tree: snap?.tree ?? AXTree(), focusedID: snap?.focusedID)
         connection = try DBusConnection.open(address: address)
         conn = connection.pointer
+        replyConn = connection.pointer
         busName = CStringBox(connection.uniqueName)
+    }
+
+    /// Handles a call from the bus connection (its loop thread).
+    func handleBus(_ msg: DBusMessage) -> DBusMethodResult {
+        serveLock.withLock { _ in
+            replyConn = conn
+            return handle(msg)
+        }
+    }
+
+    /// Handles a call from a peer-to-peer connection (that connection's thread); sends the result there.
+    func handlePeer(_ c: OpaquePointer, _ raw: OpaquePointer) -> DBusHandlerResult {
+        let msg = DBusMessage(retaining: raw)
+        let r = serveLock.withLock { _ in
+            replyConn = c
+            defer { replyConn = conn }
+            return handle(msg)
+        }
+        let wantsReply = dbus_message_get_no_reply(raw) == 0
+        switch r {
+        case .notHandled: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        case .handled: return DBUS_HANDLER_RESULT_HANDLED
+        case .reply(let m):
+            if wantsReply { withExtendedLifetime(m) { _ = dbus_connection_send(c, m.pointer, nil) } }
+        case .error(let e):
+            if wantsReply {
+                let m = msg.makeErrorReply(e)
+                withExtendedLifetime(m) { _ = dbus_connection_send(c, m.pointer, nil) }
+            }
+        }
+        return DBUS_HANDLER_RESULT_HANDLED
+    }
+
+    /// Starts the peer-to-peer server (best effort: without it libatspi simply stays on the bus).
+    func startPeer() {
+        do { peer = try PeerServer(bridge: self) } catch { logger.notice("AT-SPI: no peer-to-peer socket for \(appID): \(error)") }
     }
 
     /// Exports the objects, then embeds the application root in the registry's desktop (non-blocking).
     func register() throws {
-        let handler: DBusMethodHandler = { [unowned self] msg in self.handle(msg) }
+        let handler: DBusMethodHandler = { [unowned self] msg in self.handleBus(msg) }
         try connection.registerFallback(path: ATSPIPaths.prefix, handler)
         try connection.register(path: ATSPIPaths.cache, handler)
         // Any other path: UnknownObject (libdbus answers Peer on every path by itself).
@@ -149,7 +194,7 @@ final class AppBridge: @unchecked Sendable {
             switch result {
             case .success(let reply):
                 if reply.hasSignature("(so)"), let ref = try? reply.reader().readReference() {
-                    self.desktop = (CStringBox(ref.bus), CStringBox(ref.path))
+                    self.serveLock.withLock { _ in self.desktop = (CStringBox(ref.bus), CStringBox(ref.path)) }
                     self.embedded.store(true, ordering: .releasing)
                     self.logger.debug("AT-SPI: \(self.appID) embedded as \(self.connection.uniqueName) in \(ref.bus)")
                 }
@@ -172,6 +217,7 @@ final class AppBridge: @unchecked Sendable {
     }
 
     func close() {
+        peer?.stop()
         connection.close()
     }
 
@@ -297,7 +343,7 @@ final class AppBridge: @unchecked Sendable {
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
             let ifaces = interfaces(target).names.map { DBusInterfaceDescription(name: $0) }
             let xml = DBusIntrospection.xml(interfaces: ifaces)
-            sendReply(conn, to: m) { $0.string(xml) }
+            sendReply(replyConn, to: m) { $0.string(xml) }
             return .handled
         }
         return .error(.unknownMethod(for: msg))
@@ -330,48 +376,48 @@ final class AppBridge: @unchecked Sendable {
             let idx = i.int32()
             let kids = children(t)
             guard idx >= 0 else { return .error(.invalidArgs("GetChildAtIndex: negative index \(idx)")) }
-            sendReply(conn, to: m) { o in
+            sendReply(replyConn, to: m) { o in
                 if Int(idx) < kids.count { writeRef(&o, kids[Int(idx)]) } else { writeNullRef(&o) }
             }
         case "GetChildren":
             if let e = check(msg, m, "") { return e }
             let kids = children(t)
-            sendReply(conn, to: m) { o in o.array("(so)") { a in for k in kids { writeRef(&a, k) } } }
+            sendReply(replyConn, to: m) { o in o.array("(so)") { a in for k in kids { writeRef(&a, k) } } }
         case "GetIndexInParent":
             if let e = check(msg, m, "") { return e }
             let idx: Int32
             if case .node(let n) = t { idx = indexInParent(n) } else { idx = -1 }
-            sendReply(conn, to: m) { $0.int32(idx) }
+            sendReply(replyConn, to: m) { $0.int32(idx) }
         case "GetRelationSet":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { o in o.array("(ua(so))") { _ in } }
+            sendReply(replyConn, to: m) { o in o.array("(ua(so))") { _ in } }
         case "GetRole":
             if let e = check(msg, m, "") { return e }
             let r: UInt32
             if case .node(let n) = t { r = role(n).rawValue } else { r = ATSPIRole.application.rawValue }
-            sendReply(conn, to: m) { $0.uint32(r) }
+            sendReply(replyConn, to: m) { $0.uint32(r) }
         case "GetRoleName", "GetLocalizedRoleName":
             if let e = check(msg, m, "") { return e }
             let r: ATSPIRole
             if case .node(let n) = t { r = role(n) } else { r = .application }
-            sendReply(conn, to: m) { $0.string(r.name) }
+            sendReply(replyConn, to: m) { $0.string(r.name) }
         case "GetState":
             if let e = check(msg, m, "") { return e }
             let s: ATSPIStateSet
             if case .node(let n) = t { s = states(n) } else { s = ATSPIStateSet() }
-            sendReply(conn, to: m) { $0.states(s) }
+            sendReply(replyConn, to: m) { $0.states(s) }
         case "GetAttributes":
             if let e = check(msg, m, "") { return e }
             let a: [(String, String)]
             if case .node(let n) = t { a = ATSPIMapping.attributes(n, parentRole: parentRole(n)) } else { a = [("toolkit", ATSPIMapping.toolkitName)] }
-            sendReply(conn, to: m) { $0.stringDict(a) }
+            sendReply(replyConn, to: m) { $0.stringDict(a) }
         case "GetApplication":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { writeRootRef(&$0) }
+            sendReply(replyConn, to: m) { writeRootRef(&$0) }
         case "GetInterfaces":
             if let e = check(msg, m, "") { return e }
             let names = interfaces(t).names
-            sendReply(conn, to: m) { o in o.array("s") { a in for n in names { a.string(n) } } }
+            sendReply(replyConn, to: m) { o in o.array("s") { a in for n in names { a.string(n) } } }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -383,12 +429,13 @@ final class AppBridge: @unchecked Sendable {
     func application(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>) -> DBusMethodResult {
         if strcmp(member, "GetLocale") == 0 {
             if let e = check(msg, m, "u") { return e }
-            sendReply(conn, to: m) { $0.string(AppBridge.localeString) }
+            sendReply(replyConn, to: m) { $0.string(AppBridge.localeString) }
             return .handled
         }
         if strcmp(member, "GetApplicationBusAddress") == 0 {
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { $0.string("") }
+            let address = peer?.address ?? ""
+            sendReply(replyConn, to: m) { $0.string(address) }
             return .handled
         }
         return .error(.unknownMethod(for: msg))
@@ -445,22 +492,22 @@ final class AppBridge: @unchecked Sendable {
             if let e = check(msg, m, "u") { return e }
             var i = In(m)
             let r = extents(n, i.uint32())
-            sendReply(conn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
+            sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
         case "GetPosition":
             if let e = check(msg, m, "u") { return e }
             var i = In(m)
             let r = extents(n, i.uint32())
-            sendReply(conn, to: m) { o in o.int32(r.0); o.int32(r.1) }
+            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
         case "GetSize":
             if let e = check(msg, m, "") { return e }
             let r = extents(n, 0)
-            sendReply(conn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
         case "Contains":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
             let x = i.int32(), y = i.int32(), c = i.uint32()
             let inside = n.frame.contains(toScreen(n, x, y, c))
-            sendReply(conn, to: m) { $0.bool(inside) }
+            sendReply(replyConn, to: m) { $0.bool(inside) }
         case "GetAccessibleAtPoint":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
@@ -470,18 +517,18 @@ final class AppBridge: @unchecked Sendable {
             // The core's accessibility hit test; fall back to a subtree search when it lands outside `n`.
             if let h = HitTesting.elementAt(p, tree: served.tree), h != n.id, served.tree.ancestors(of: h).contains(n.id) { hit = h }
             else { hit = deepestDescendant(n, p) }
-            sendReply(conn, to: m) { o in writeRef(&o, hit) }
+            sendReply(replyConn, to: m) { o in writeRef(&o, hit) }
         case "GetLayer":
             if let e = check(msg, m, "") { return e }
             let layer: UInt32 = n.role == .window ? 7 : (n.role == .alert ? 5 : 3)
-            sendReply(conn, to: m) { $0.uint32(layer) }
+            sendReply(replyConn, to: m) { $0.uint32(layer) }
         case "GetMDIZOrder":
             if let e = check(msg, m, "") { return e }
             let z: Int16 = n.role == .window ? Int16(clamping: served.tree.windows.firstIndex(of: n.id) ?? -1) : -1
-            sendReply(conn, to: m) { $0.int16(z) }
+            sendReply(replyConn, to: m) { $0.int16(z) }
         case "GetAlpha":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { $0.double(1) }
+            sendReply(replyConn, to: m) { $0.double(1) }
         case "GrabFocus":
             if let e = check(msg, m, "") { return e }
             let can = states(n).contains(.focusable)
@@ -495,24 +542,24 @@ final class AppBridge: @unchecked Sendable {
                 }
                 // The hub's focusChanged reached `pending` synchronously: serve and announce it before replying,
                 // so the caller's next GetState already reports FOCUSED.
-                flush()
+                flushLocked()
             }
-            sendReply(conn, to: m) { $0.bool(ok) }
+            sendReply(replyConn, to: m) { $0.bool(ok) }
         case "ScrollTo":
             if let e = check(msg, m, "u") { return e }
-            sendReply(conn, to: m) { $0.bool(n.isOnscreen) }
+            sendReply(replyConn, to: m) { $0.bool(n.isOnscreen) }
         case "ScrollToPoint":
             if let e = check(msg, m, "uii") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "SetExtents":
             if let e = check(msg, m, "iiiiu") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "SetPosition":
             if let e = check(msg, m, "iiu") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "SetSize":
             if let e = check(msg, m, "ii") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }

@@ -148,7 +148,7 @@ extension AppBridge {
         let name = String(cString: member)
         if name == "GetActiveDescendant" {
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { writeNullRef(&$0) }
+            sendReply(replyConn, to: m) { writeNullRef(&$0) }
             return .handled
         }
         let r = msg.reader()
@@ -189,7 +189,7 @@ extension AppBridge {
         } catch {
             return .error(error)
         }
-        sendReply(conn, to: m) { o in o.array("(so)") { a in for id in matches { writeRef(&a, id) } } }
+        sendReply(replyConn, to: m) { o in o.array("(so)") { a in for id in matches { writeRef(&a, id) } } }
         return .handled
     }
 

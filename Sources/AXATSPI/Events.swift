@@ -117,7 +117,10 @@ extension AppBridge {
 
     // MARK: Flush (loop thread): swap the served snapshot first, then emit
 
-    func flush() {
+    func flush() { serveLock.withLock { _ in flushLocked() } }
+
+    /// `flush` for callers that already hold `serveLock` (GrabFocus).
+    func flushLocked() {
         let p = pending.withLock { p -> Pending in
             let out = p
             p = Pending()
@@ -367,8 +370,10 @@ extension AppBridge {
                     guard let self else { return }
                     self.connection.perform { [weak self] in
                         guard let self else { return }
-                        self.announcementTimerArmed = false
-                        self.drainAnnouncements()
+                        self.serveLock.withLock { _ in
+                            self.announcementTimerArmed = false
+                            self.drainAnnouncements()
+                        }
                     }
                 }
                 return

@@ -9,26 +9,34 @@ import Glibc
 #endif
 
 /// One reply owed to a caller; whoever claims it first (the app's answer or the deadline) sends it.
-final class DeferredReply: Sendable {
+final class DeferredReply: @unchecked Sendable {
     let call: DBusMessage
-    let connection: DBusConnection
+    /// The connection the call came on (bus or peer-to-peer), kept alive by a libdbus reference; libdbus's send
+    /// is thread-safe.
+    let connection: OpaquePointer
     private let done = Atomic<Bool>(false)
-    init(_ call: DBusMessage, _ connection: DBusConnection) { self.call = call; self.connection = connection }
+    init(_ call: DBusMessage, _ connection: OpaquePointer) {
+        self.call = call
+        self.connection = connection
+        dbus_connection_ref(connection)
+    }
+    deinit { dbus_connection_unref(connection) }
 
     func claim() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 
     func sendBool(_ b: Bool) {
         guard claim() else { return }
-        sendReply(connection.pointer, to: call.pointer) { $0.bool(b) }
+        sendReply(connection, to: call.pointer) { $0.bool(b) }
     }
     func sendEmpty() {
         guard claim() else { return }
-        sendReply(connection.pointer, to: call.pointer) { _ in }
+        sendReply(connection, to: call.pointer) { _ in }
     }
     func sendError(_ e: DBusError) {
         guard claim() else { return }
         if call.noReplyExpected { return }
-        _ = try? connection.send(call.makeErrorReply(e))
+        let m = call.makeErrorReply(e)
+        withExtendedLifetime(m) { _ = dbus_connection_send(connection, m.pointer, nil) }
     }
 }
 
@@ -53,7 +61,7 @@ extension AppBridge {
     /// Runs `work` (the hub's action routing) off the loop thread and replies with its Bool, or with an error
     /// reply when it fails or does not finish within `actionReplyTimeout` (the action may still complete later).
     func routeAsync(_ msg: DBusMessage, empty: Bool = false, _ work: @escaping @Sendable (Hub, String) async throws(ActionError) -> Bool) -> DBusMethodResult {
-        let reply = DeferredReply(msg, connection)
+        let reply = DeferredReply(msg, replyConn)
         let hub = self.hub, app = appID, timeout = actionReplyTimeout
         Task.detached {
             do throws(ActionError) {
@@ -78,7 +86,7 @@ extension AppBridge {
         let name = String(cString: member)
         if name == "GetActions" {
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { o in
+            sendReply(replyConn, to: m) { o in
                 o.array("(sss)") { a in
                     for x in acts { a.structure { s in s.string(x.localizedName); s.string(x.description); s.string(x.keyBinding) } }
                 }
@@ -96,10 +104,10 @@ extension AppBridge {
         }
         let a = acts[idx]
         switch name {
-        case "GetDescription": sendReply(conn, to: m) { $0.string(a.description) }
-        case "GetName": sendReply(conn, to: m) { $0.string(a.name) }
-        case "GetLocalizedName": sendReply(conn, to: m) { $0.string(a.localizedName) }
-        case "GetKeyBinding": sendReply(conn, to: m) { $0.string(a.keyBinding) }
+        case "GetDescription": sendReply(replyConn, to: m) { $0.string(a.description) }
+        case "GetName": sendReply(replyConn, to: m) { $0.string(a.name) }
+        case "GetLocalizedName": sendReply(replyConn, to: m) { $0.string(a.localizedName) }
+        case "GetKeyBinding": sendReply(replyConn, to: m) { $0.string(a.keyBinding) }
         default:
             let id = n.id
             switch a.kind {
@@ -132,7 +140,7 @@ extension AppBridge {
         let step = num.step > 0 && num.step.isFinite ? num.step : (span.isFinite && span > 0 ? span / 10 : 1)
         let raw = ((v - num.current) / step).rounded()
         let steps = raw.isFinite ? Int(min(max(raw, -1000), 1000)) : 0
-        if steps == 0 { sendReply(conn, to: msg.pointer) { _ in }; return .handled }
+        if steps == 0 { sendReply(replyConn, to: msg.pointer) { _ in }; return .handled }
         let action = steps > 0 ? "increment" : "decrement"
         let count = abs(steps)
         return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
@@ -162,20 +170,20 @@ extension AppBridge {
             let a = s0 < 0 ? 0 : min(Int(s0), count)
             let b = clampOffset(e0)
             let s = sub(a, max(a, b))
-            sendReply(conn, to: m) { $0.string(s) }
+            sendReply(replyConn, to: m) { $0.string(s) }
         case "GetCharacterAtOffset":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let off = Int(i.int32())
             let c: Int32 = off >= 0 && off < count ? Int32(bitPattern: content[off].value) : 0
-            sendReply(conn, to: m) { $0.int32(c) }
+            sendReply(replyConn, to: m) { $0.int32(c) }
         case "GetStringAtOffset":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
             let off = Int(i.int32()), g = i.uint32()
             let r = TextBoundaries.range(content, off, granularity: g)
             let s = sub(r.0, r.1)
-            sendReply(conn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
+            sendReply(replyConn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
         case "GetTextAtOffset", "GetTextBeforeOffset", "GetTextAfterOffset":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
@@ -186,30 +194,30 @@ extension AppBridge {
             if mem == "GetTextBeforeOffset" { r = r.0 > 0 ? TextBoundaries.range(content, r.0 - 1, granularity: g) : (0, 0) }
             if mem == "GetTextAfterOffset" { r = r.1 < count ? TextBoundaries.range(content, r.1, granularity: g) : (count, count) }
             let s = sub(r.0, r.1)
-            sendReply(conn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
+            sendReply(replyConn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
         case "SetCaretOffset":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "GetNSelections":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { $0.int32(0) }
+            sendReply(replyConn, to: m) { $0.int32(0) }
         case "GetSelection":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { o in o.int32(0); o.int32(0) }
+            sendReply(replyConn, to: m) { o in o.int32(0); o.int32(0) }
         case "AddSelection", "RemoveSelection", "SetSelection", "ScrollSubstringTo", "ScrollSubstringToPoint":
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "GetCharacterExtents":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
             let off = Int(i.int32()), c = i.uint32()
             let r = charExtents(n, off, off + 1, count, c)
-            sendReply(conn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
         case "GetRangeExtents":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
             let a = Int(i.int32()), b = Int(i.int32()), c = i.uint32()
             let r = charExtents(n, a, b, count, c)
-            sendReply(conn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
         case "GetOffsetAtPoint":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
@@ -219,23 +227,23 @@ extension AppBridge {
             if n.frame.contains(p), count > 0, n.frame.width > 0 {
                 off = Int32(min(count - 1, max(0, Int((p.x - n.frame.x) / n.frame.width * Double(count)))))
             }
-            sendReply(conn, to: m) { $0.int32(off) }
+            sendReply(replyConn, to: m) { $0.int32(off) }
         case "GetAttributeRun":
             if let e = check(msg, m, "ib") { return e }
-            sendReply(conn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
+            sendReply(replyConn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
         case "GetAttributes":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
+            sendReply(replyConn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
         case "GetAttributeValue":
             if let e = check(msg, m, "is") { return e }
-            sendReply(conn, to: m) { $0.string("") }
+            sendReply(replyConn, to: m) { $0.string("") }
         case "GetDefaultAttributes", "GetDefaultAttributeSet":
             if let e = check(msg, m, "") { return e }
             let lang = n.language.map { [("language", $0)] } ?? []
-            sendReply(conn, to: m) { $0.stringDict(lang) }
+            sendReply(replyConn, to: m) { $0.stringDict(lang) }
         case "GetBoundedRanges":
             if let e = check(msg, m, "iiiiuuu") { return e }
-            sendReply(conn, to: m) { o in o.array("(iisv)") { _ in } }
+            sendReply(replyConn, to: m) { o in o.array("(iisv)") { _ in } }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -285,10 +293,10 @@ extension AppBridge {
             return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "setValue", value: .string(new)) }
         case "CopyText":
             if let e = check(msg, m, "ii") { return e }
-            sendReply(conn, to: m) { _ in }
+            sendReply(replyConn, to: m) { _ in }
         case "PasteText":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -304,27 +312,27 @@ extension AppBridge {
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
-            sendReply(conn, to: m) { o in writeRef(&o, idx >= 0 && idx < sel.count ? sel[idx] : nil) }
+            sendReply(replyConn, to: m) { o in writeRef(&o, idx >= 0 && idx < sel.count ? sel[idx] : nil) }
         case "IsChildSelected":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
             let yes = idx >= 0 && idx < n.children.count && sel.contains(n.children[idx])
-            sendReply(conn, to: m) { $0.bool(yes) }
+            sendReply(replyConn, to: m) { $0.bool(yes) }
         case "SelectChild":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
             guard idx >= 0 && idx < n.children.count else { return .error(.invalidArgs("SelectChild: index \(idx) out of range (\(n.children.count) children)")) }
             let child = n.children[idx]
-            if sel.contains(child) { sendReply(conn, to: m) { $0.bool(true) }; return .handled }
+            if sel.contains(child) { sendReply(replyConn, to: m) { $0.bool(true) }; return .handled }
             return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: child, action: "activate") }
         case "DeselectSelectedChild", "DeselectChild":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "SelectAll", "ClearSelection":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -359,61 +367,61 @@ extension AppBridge {
             var i = In(m)
             let r = Int(i.int32()), c = Int(i.int32())
             let cell = cellAt(cs, r, c)
-            sendReply(conn, to: m) { o in writeRef(&o, cell?.id) }
+            sendReply(replyConn, to: m) { o in writeRef(&o, cell?.id) }
         case "GetIndexAt":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
             let r = Int(i.int32()), c = Int(i.int32())
             let idx = cellAt(cs, r, c).flatMap { cell in cs.firstIndex { $0.id == cell.id } } ?? -1
-            sendReply(conn, to: m) { $0.int32(Int32(idx)) }
+            sendReply(replyConn, to: m) { $0.int32(Int32(idx)) }
         case "GetRowAtIndex", "GetColumnAtIndex":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
             let row = strcmp(member, "GetRowAtIndex") == 0
             let v = idx >= 0 && idx < cs.count ? (row ? cs[idx].cell!.row : cs[idx].cell!.column) : -1
-            sendReply(conn, to: m) { $0.int32(Int32(v)) }
+            sendReply(replyConn, to: m) { $0.int32(Int32(v)) }
         case "GetRowDescription", "GetColumnDescription":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = i.int32()
             let headers = strcmp(member, "GetRowDescription") == 0 ? info.rowHeaders[Int(idx)] : info.columnHeaders[Int(idx)]
             let text = (headers ?? []).compactMap { served.tree[$0]?.label }.joined(separator: " ")
-            sendReply(conn, to: m) { $0.string(text) }
+            sendReply(replyConn, to: m) { $0.string(text) }
         case "GetRowExtentAt", "GetColumnExtentAt":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
             let r = Int(i.int32()), c = Int(i.int32())
             let cell = cellAt(cs, r, c)?.cell
             let v = strcmp(member, "GetRowExtentAt") == 0 ? cell?.rowSpan ?? 0 : cell?.columnSpan ?? 0
-            sendReply(conn, to: m) { $0.int32(Int32(clamping: v)) }
+            sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }
         case "GetRowHeader", "GetColumnHeader":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
             let h = (strcmp(member, "GetRowHeader") == 0 ? info.rowHeaders[idx] : info.columnHeaders[idx])?.first
-            sendReply(conn, to: m) { o in writeRef(&o, h.flatMap { served.tree[$0] != nil ? $0 : nil }) }
+            sendReply(replyConn, to: m) { o in writeRef(&o, h.flatMap { served.tree[$0] != nil ? $0 : nil }) }
         case "GetSelectedRows", "GetSelectedColumns":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { o in o.array("i") { _ in } }
+            sendReply(replyConn, to: m) { o in o.array("i") { _ in } }
         case "IsRowSelected", "IsColumnSelected":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "IsSelected":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
             let r = Int(i.int32()), c = Int(i.int32())
             let s = cellAt(cs, r, c)?.states.contains(.selected) ?? false
-            sendReply(conn, to: m) { $0.bool(s) }
+            sendReply(replyConn, to: m) { $0.bool(s) }
         case "AddRowSelection", "AddColumnSelection", "RemoveRowSelection", "RemoveColumnSelection":
             if let e = check(msg, m, "i") { return e }
-            sendReply(conn, to: m) { $0.bool(false) }
+            sendReply(replyConn, to: m) { $0.bool(false) }
         case "GetRowColumnExtentsAtIndex":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
             let cell = idx >= 0 && idx < cs.count ? cs[idx] : nil
-            sendReply(conn, to: m) { o in
+            sendReply(replyConn, to: m) { o in
                 o.bool(cell != nil)
                 o.int32(Int32(clamping: cell?.cell?.row ?? -1)); o.int32(Int32(clamping: cell?.cell?.column ?? -1))
                 o.int32(Int32(clamping: cell?.cell?.rowSpan ?? 0)); o.int32(Int32(clamping: cell?.cell?.columnSpan ?? 0))
@@ -431,7 +439,7 @@ extension AppBridge {
         switch String(cString: member) {
         case "GetRowColumnSpan":
             if let e = check(msg, m, "") { return e }
-            sendReply(conn, to: m) { o in
+            sendReply(replyConn, to: m) { o in
                 o.bool(true); o.int32(Int32(clamping: ci.row)); o.int32(Int32(clamping: ci.column))
                 o.int32(Int32(clamping: ci.rowSpan)); o.int32(Int32(clamping: ci.columnSpan))
             }
@@ -440,7 +448,7 @@ extension AppBridge {
             let col = strcmp(member, "GetColumnHeaderCells") == 0
             let ids = (col ? tableNode?.table?.columnHeaders[ci.column] : tableNode?.table?.rowHeaders[ci.row]) ?? []
             let live = ids.filter { served.tree[$0] != nil }
-            sendReply(conn, to: m) { o in o.array("(so)") { a in for h in live { writeRef(&a, h) } } }
+            sendReply(replyConn, to: m) { o in o.array("(so)") { a in for h in live { writeRef(&a, h) } } }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -455,16 +463,16 @@ extension AppBridge {
             if let e = check(msg, m, "u") { return e }
             var i = In(m)
             let r = extents(n, i.uint32())
-            sendReply(conn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
+            sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
         case "GetImagePosition":
             if let e = check(msg, m, "u") { return e }
             var i = In(m)
             let r = extents(n, i.uint32())
-            sendReply(conn, to: m) { o in o.int32(r.0); o.int32(r.1) }
+            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
         case "GetImageSize":
             if let e = check(msg, m, "") { return e }
             let r = extents(n, 0)
-            sendReply(conn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
         default:
             return .error(.unknownMethod(for: msg))
         }
@@ -479,7 +487,7 @@ extension AppBridge {
             let xml = DBusIntrospection.xml(interfaces: [DBusInterfaceDescription(name: ATSPIInterface.cache,
                 methods: [.method("GetItems", out: ["a((so)(so)(so)iiassusau)"])],
                 signals: [.signal("AddAccessible", ["((so)(so)(so)iiassusau)"]), .signal("RemoveAccessible", ["(so)"])])])
-            sendReply(conn, to: m) { $0.string(xml) }
+            sendReply(replyConn, to: m) { $0.string(xml) }
             return .handled
         }
         guard cEqual(iface, "org.a11y.atspi.Cache") || iface == nil, strcmp(member, "GetItems") == 0 else {
@@ -487,7 +495,7 @@ extension AppBridge {
         }
         if let e = check(msg, m, "") { return e }
         let tree = served.tree
-        sendReply(conn, to: m) { o in
+        sendReply(replyConn, to: m) { o in
             o.array("((so)(so)(so)iiassusau)") { a in
                 writeRootItem(&a)
                 tree.walk { n, _ in

@@ -118,7 +118,7 @@ extension AppBridge {
             guard let p = Prop.props(of: bit).first(where: { strcmp(cs($0.dbusName), nameC) == 0 }) else {
                 return .error(.unknownProperty(String(cString: nameC), interface: String(cString: ifaceC)))
             }
-            sendReply(conn, to: m) { o in o.variant(cs(p.signature)) { v in writeProp(p, t, &v) } }
+            sendReply(replyConn, to: m) { o in o.variant(cs(p.signature)) { v in writeProp(p, t, &v) } }
             return .handled
         }
         if strcmp(member, "GetAll") == 0 {
@@ -129,7 +129,7 @@ extension AppBridge {
                 return .error(.unknownInterface(String(cString: ifaceC), path: msg.path))
             }
             let props = Prop.props(of: bit)
-            sendReply(conn, to: m) { o in
+            sendReply(replyConn, to: m) { o in
                 o.array("{sv}") { a in
                     for p in props {
                         a.container(tDict, nil) { e in
@@ -159,7 +159,7 @@ extension AppBridge {
                 case (.id, .root):
                     guard let v = value.int32Value else { return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'")) }
                     applicationID = v
-                    sendReply(conn, to: m) { _ in }
+                    sendReply(replyConn, to: m) { _ in }
                     return .handled
                 case (.currentValue, .node(let n)):
                     let d: Double

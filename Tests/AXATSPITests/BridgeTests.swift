@@ -409,9 +409,46 @@ final class BridgeActionTests: XCTestCase {
         var gone = false
         for _ in 0..<200 where !gone { gone = f.bridge.busName(app: second) == nil; usleep(10_000) }
         XCTAssertTrue(gone)
-        // Its bus name left the bus.
-        let has = try f.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameHasOwner") { $0.append(bus) }
-        XCTAssertFalse(try has.reader().readBool())
+        // Its bus name leaves the bus (the connection closes right after the bridge forgets the app).
+        var owned = true
+        for _ in 0..<200 where owned {
+            let has = try f.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameHasOwner") { $0.append(bus) }
+            owned = try has.reader().readBool()
+            if owned { usleep(10_000) }
+        }
+        XCTAssertFalse(owned, "the removed app's connection is still on the bus")
         XCTAssertTrue(f.bridge.status.contains("apps=1"), f.bridge.status)
+    }
+}
+
+final class BridgePeerToPeerTests: XCTestCase {
+    /// libatspi's path: GetApplicationBusAddress names a private socket; method calls go there, no daemon.
+    func testPeerToPeerConnectionServesTheSameObjects() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader().readString()
+        XCTAssertTrue(address.hasPrefix("unix:"), address)
+        let p2p = try DBusConnection.open(address: address, registerOnBus: false)
+        defer { p2p.close() }
+        func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage {
+            try p2p.call(destination: nil, path: path, interface: iface, member: member, timeoutMilliseconds: 5_000, body)
+        }
+        XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetRole").reader().readUInt32(), 75)
+        let kids = try call(Fixture.root, Fixture.acc, "GetChildren").reader().readReferences()
+        XCTAssertEqual(kids.map(\.path), try f.children(Fixture.root).map(\.path), "same objects, same paths")
+        XCTAssertEqual(kids.first?.bus, f.dest, "references still name the app's bus connection")
+        let name = try call(kids[0].path, "org.freedesktop.DBus.Properties", "Get") { $0.append(Fixture.acc); $0.append("Name") }
+        XCTAssertEqual(try name.reader().readValue().variantValue?.stringValue, "Settings")
+        // Deferred replies (actions) come back on the peer connection too.
+        let edit = try f.node(id: "edit", in: try f.walk())
+        XCTAssertTrue(try call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool())
+        XCTAssertEqual(f.provider.recorded.last?.target, "editButton")
+        do {
+            _ = try call("/org/a11y/atspi/accessible/999999", Fixture.acc, "GetRole")
+            XCTFail("expected UnknownObject")
+        } catch let e as DBusError {
+            XCTAssertEqual(e.name, "org.freedesktop.DBus.Error.UnknownObject")
+        }
+        XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(0)) }.reader().readReference().path, kids[0].path)
     }
 }

@@ -1,0 +1,186 @@
+import CDBus
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The optional peer-to-peer socket of one app (at-spi2-core's atk-adaptor does the same): when
+/// `Application.GetApplicationBusAddress` names it, libatspi opens a private connection and sends its method
+/// calls there, skipping the bus daemon's two hops (events still go over the bus). Authentication is libdbus's
+/// EXTERNAL mechanism, which only admits the same user; the socket lives in a fresh 0700 directory.
+///
+/// One thread accepts connections; every accepted connection gets its own thread running
+/// `dbus_connection_read_write_dispatch`. Calls are answered by `AppBridge.handlePeer` under the bridge's serve
+/// lock. Disable with `AXSERVER_ATSPI_P2P=0`.
+final class PeerServer: @unchecked Sendable {
+    let address: String
+    private let server: OpaquePointer
+    private let directory: String
+    private unowned let bridge: AppBridge
+
+    private struct State {
+        // Pointers kept as integers (OpaquePointer is not Sendable); only libdbus interprets them.
+        var watches: [UInt] = []
+        var threads: [pthread_t] = []
+        var connections: [UInt] = []
+        var stopping = false
+    }
+    private let state = Mutex(State())
+    private let stopFlag = Atomic<Bool>(false)
+    private var acceptThread: pthread_t?
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(bridge: AppBridge) throws {
+        self.bridge = bridge
+        var base = "/tmp"
+        if let r = getenv("XDG_RUNTIME_DIR"), r.pointee != 0, access(r, W_OK) == 0 { base = String(cString: r) }
+        var template = Array("\(base)/axserver-atspi-XXXXXX".utf8CString)
+        guard let d = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw Failure(description: "mkdtemp in \(base) failed (errno \(errno))")
+        }
+        directory = String(cString: d)
+        var err = CDBus.DBusError()
+        dbus_error_init(&err)
+        guard let s = "unix:dir=\(directory)".withCString({ dbus_server_listen($0, &err) }) else {
+            let text = err.message.map { String(cString: $0) } ?? "dbus_server_listen failed"
+            dbus_error_free(&err)
+            rmdir(directory)
+            throw Failure(description: text)
+        }
+        server = s
+        address = dbus_server_get_address(s).map { p in defer { dbus_free(p) }; return String(cString: p) } ?? ""
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = dbus_server_set_watch_functions(s, { w, ud in
+            guard let w, let ud else { return 0 }
+            let k = bits(w)
+            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(k) }
+            return 1
+        }, { w, ud in
+            guard let w, let ud else { return }
+            let k = bits(w)
+            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { st in st.watches.removeAll { $0 == k } }
+        }, nil, me, nil)
+        dbus_server_set_new_connection_function(s, { _, c, ud in
+            guard let c, let ud else { return }
+            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(c)
+        }, me, nil)
+        var tid = pthread_t()
+        let box = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&tid, nil, { arg in
+            let me = Unmanaged<PeerServer>.fromOpaque(arg!).takeRetainedValue()
+            me.acceptLoop()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<PeerServer>.fromOpaque(box).release()
+            dbus_server_disconnect(s)
+            dbus_server_unref(s)
+            rmdir(directory)
+            throw Failure(description: "pthread_create failed (\(rc))")
+        }
+        acceptThread = tid
+    }
+
+    private func acceptLoop() {
+        var fds: [pollfd] = []
+        while !stopFlag.load(ordering: .acquiring) {
+            let ws = state.withLock { $0.watches }.compactMap { OpaquePointer(bitPattern: $0) }.filter { dbus_watch_get_enabled($0) != 0 }
+            fds.removeAll(keepingCapacity: true)
+            for w in ws {
+                let f = dbus_watch_get_flags(w)
+                var ev: Int16 = 0
+                if f & UInt32(DBUS_WATCH_READABLE.rawValue) != 0 { ev |= Int16(POLLIN) }
+                if f & UInt32(DBUS_WATCH_WRITABLE.rawValue) != 0 { ev |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: dbus_watch_get_unix_fd(w), events: ev, revents: 0))
+            }
+            let r = poll(&fds, nfds_t(fds.count), 100)
+            guard r > 0 else { continue }
+            for (i, w) in ws.enumerated() where fds[i].revents != 0 {
+                var flags: UInt32 = 0
+                if fds[i].revents & Int16(POLLIN) != 0 { flags |= UInt32(DBUS_WATCH_READABLE.rawValue) }
+                if fds[i].revents & Int16(POLLOUT) != 0 { flags |= UInt32(DBUS_WATCH_WRITABLE.rawValue) }
+                if fds[i].revents & Int16(POLLERR) != 0 { flags |= UInt32(DBUS_WATCH_ERROR.rawValue) }
+                if fds[i].revents & Int16(POLLHUP) != 0 { flags |= UInt32(DBUS_WATCH_HANGUP.rawValue) }
+                // Still registered? (a handled watch may remove others)
+                let k = bits(w)
+                if state.withLock({ $0.watches.contains(k) }) { _ = dbus_watch_handle(w, flags) }
+            }
+        }
+        dbus_server_disconnect(server)
+        dbus_server_unref(server)
+    }
+
+    /// A client connected (called inside `dbus_watch_handle` on the accept thread).
+    private func accept(_ c: OpaquePointer) {
+        if state.withLock({ $0.stopping }) { return }   // not referenced: libdbus drops it
+        dbus_connection_ref(c)
+        dbus_connection_set_exit_on_disconnect(c, 0)
+        let ud = Unmanaged.passUnretained(bridge).toOpaque()
+        var err = CDBus.DBusError()
+        dbus_error_init(&err)
+        if dbus_connection_try_register_fallback(c, "/", peerVTable, ud, &err) == 0 {
+            dbus_error_free(&err)
+            dbus_connection_close(c)
+            dbus_connection_unref(c)
+            return
+        }
+        let job = Unmanaged.passRetained(PeerJob(server: self, connection: c)).toOpaque()
+        var tid = pthread_t()
+        let rc = pthread_create(&tid, nil, { arg in
+            let job = Unmanaged<PeerJob>.fromOpaque(arg!).takeRetainedValue()
+            job.server.serve(job.connection)
+            return nil
+        }, job)
+        if rc != 0 {
+            Unmanaged<PeerJob>.fromOpaque(job).release()
+            dbus_connection_close(c)
+            dbus_connection_unref(c)
+            return
+        }
+        let k = bits(c)
+        state.withLock { $0.threads.append(tid); $0.connections.append(k) }
+    }
+
+    /// One peer connection's I/O and dispatch (replies from other threads are flushed within 10 ms).
+    private func serve(_ c: OpaquePointer) {
+        while !stopFlag.load(ordering: .acquiring), dbus_connection_read_write_dispatch(c, 10) != 0 {}
+        dbus_connection_close(c)
+        let k = bits(c)
+        state.withLock { st in st.connections.removeAll { $0 == k } }
+        dbus_connection_unref(c)
+    }
+
+    func stop() {
+        let threads = state.withLock { st -> [pthread_t] in
+            st.stopping = true
+            let t = st.threads
+            st.threads = []
+            return t
+        }
+        stopFlag.store(true, ordering: .releasing)
+        if let a = acceptThread { pthread_join(a, nil); acceptThread = nil }
+        for t in threads { pthread_join(t, nil) }
+        // The socket file of a unix:dir= server is removed by libdbus on disconnect; then the directory.
+        rmdir(directory)
+    }
+}
+
+@inline(__always) private func bits(_ p: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(p))) }
+
+private final class PeerJob {
+    let server: PeerServer
+    let connection: OpaquePointer
+    init(server: PeerServer, connection: OpaquePointer) { self.server = server; self.connection = connection }
+}
+
+nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
+    let p = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
+    p.initialize(to: DBusObjectPathVTable())
+    p.pointee.message_function = { c, msg, ud in
+        guard let c, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        guard dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        return Unmanaged<AppBridge>.fromOpaque(ud).takeUnretainedValue().handlePeer(c, msg)
+    }
+    return p
+}()

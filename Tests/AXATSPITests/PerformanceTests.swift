@@ -1,0 +1,63 @@
+import AXATSPI
+import AXDBus
+import AXDemo
+import Foundation
+import XCTest
+
+final class BridgePerformanceTests: XCTestCase {
+    /// Median round trip of libatspi's most frequent call (Properties.Get Name) against the bus floor
+    /// (org.freedesktop.DBus.GetId, answered by the daemon itself), from a client that does its own I/O like
+    /// libatspi. The bound is generous (shared CI machines); the figures are printed for the report.
+    func testRoundTripAgainstBusFloor() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let raw = try DBusConnection.open(address: f.bus.address, startLoop: false)
+        defer { raw.close() }
+        let target = try f.children(Fixture.root)[0].path
+        func median(_ n: Int, _ body: () throws -> Void) rethrows -> Double {
+            for _ in 0..<200 { try body() }
+            var s: [Double] = []
+            s.reserveCapacity(n)
+            for _ in 0..<n {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                try body()
+                s.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
+            }
+            s.sort()
+            return s[n / 2]
+        }
+        let n = 3000
+        let floor = try median(n) {
+            _ = try raw.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetId")
+        }
+        let getName = try median(n) {
+            _ = try raw.call(destination: f.dest, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
+                w.append("org.a11y.atspi.Accessible"); w.append("Name")
+            }
+        }
+        let getState = try median(n) {
+            _ = try raw.call(destination: f.dest, path: target, interface: "org.a11y.atspi.Accessible", member: "GetState")
+        }
+        let extents = try median(n) {
+            _ = try raw.call(destination: f.dest, path: target, interface: "org.a11y.atspi.Component", member: "GetExtents") { $0.append(UInt32(0)) }
+        }
+        // Answered inside libdbus on the app connection's loop (no bridge code): the transport's own share.
+        let ping = try median(n) {
+            _ = try raw.call(destination: f.dest, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        }
+        // The same call over the peer-to-peer socket libatspi uses when GetApplicationBusAddress names one.
+        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader().readString()
+        let p2p = try DBusConnection.open(address: address, registerOnBus: false, startLoop: false)
+        defer { p2p.close() }
+        let p2pName = try median(n) {
+            _ = try p2p.call(destination: nil, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
+                w.append("org.a11y.atspi.Accessible"); w.append("Name")
+            }
+        }
+        print("AT-SPI peer-to-peer Get(Name) median µs: \(p2pName) (ratio to bus floor \(p2pName / floor))")
+        XCTAssertLessThan(p2pName / floor, 1.5, "peer-to-peer Get(Name) \(p2pName) µs vs bus floor \(floor) µs")
+        let ratio = getName / floor
+        print("AT-SPI round trip (median µs): bus floor GetId=\(floor) Peer.Ping=\(ping) Get(Name)=\(getName) GetState=\(getState) GetExtents=\(extents) ratio=\(ratio)")
+        XCTAssertLessThan(ratio, 3.0, "Properties.Get(Name) \(getName) µs vs bus floor \(floor) µs")
+    }
+}
