@@ -452,3 +452,60 @@ final class BridgePeerToPeerTests: XCTestCase {
         XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(0)) }.reader().readReference().path, kids[0].path)
     }
 }
+
+final class BridgeRegistryTests: XCTestCase {
+    private func waitFor(_ cond: () -> Bool) -> Bool {
+        for _ in 0..<300 { if cond() { return true }; usleep(10_000) }
+        return cond()
+    }
+
+    func testEmbedDesktopParentAndListenerGating() async throws {
+        let f = try await Fixture(registry: true)
+        defer { f.close() }
+        let reg = try XCTUnwrap(f.registry)
+        // Embed((so) plug) named the app connection's root; its answer is the root's Parent.
+        let embeds = reg.embeds.withLock { $0 }
+        XCTAssertEqual(embeds.count, 1)
+        XCTAssertEqual(embeds.first?.0, f.dest)
+        XCTAssertEqual(embeds.first?.1, Fixture.root)
+        let parent = try f.get(Fixture.root, Fixture.acc, "Parent").structValue
+        XCTAssertEqual(parent?.first?.stringValue, reg.connection.uniqueName)
+        XCTAssertEqual(parent?.last?.stringValue, Fixture.root)
+        XCTAssertTrue(f.bridge.status.contains("embedded=1"), f.bridge.status)
+
+        // Nobody listens: no events at all.
+        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
+        let log = try SignalLog(f.client)
+        let seen = try f.walk()
+        let edit = try f.node(id: "edit", in: seen), help = try f.node(id: "help", in: seen)
+        XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertTrue(try f.states(edit.path).contains(St.focused), "state is served whether or not anyone listens")
+        usleep(300_000)
+        XCTAssertTrue(log.all.isEmpty, "events without listeners: \(log.all.map(\.member))")
+
+        // A screen reader registers for focus changes: cache-maintenance events flow, unregistered kinds do not.
+        try reg.register(bus: ":1.999", event: "object:state-changed:focused")
+        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=1") }, f.bridge.status)
+        XCTAssertTrue(try f.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == help.path })
+        try f.hub.post(app: f.app, .announcement(text: "not for you", priority: .default))
+        usleep(300_000)
+        XCTAssertNil(log.all.first { $0.member == "Announcement" }, "announcement sent although nobody registered for it")
+
+        try reg.register(bus: ":1.999", event: "object:announcement")
+        XCTAssertTrue(waitFor { reg.events.withLock { $0.count } == 2 })
+        usleep(100_000)
+        try f.hub.post(app: f.app, .announcement(text: "First", priority: .default))
+        try f.hub.post(app: f.app, .announcement(text: "Second", priority: .high))
+        XCTAssertNotNil(log.wait { $0.member == "Announcement" && $0.any?.stringValue == "Second" })
+        let anns = log.all.filter { $0.member == "Announcement" }
+        XCTAssertEqual(anns.map { $0.any?.stringValue ?? "" }, ["First", "Second"])
+        XCTAssertEqual(anns.map(\.d1), [1, 2], "polite, then assertive")
+        let gap = anns[1].time.timeIntervalSince(anns[0].time)
+        XCTAssertGreaterThanOrEqual(gap, 0.09, "announcements must be spaced ≥ 100 ms (Orca's spam filter)")
+
+        // The listener leaves: quiet again.
+        try reg.deregister(bus: ":1.999", event: "")
+        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
+    }
+}

@@ -42,8 +42,13 @@ final class Fixture {
     let app: String
     let dest: String
 
-    init(provider: FakeProvider = FakeProvider(), demo: AXDemo.DemoApp = AXDemo.DemoApp(), actionReplyTimeout: Duration = .milliseconds(600)) async throws {
+    /// A stand-in for at-spi2-registryd (only with `registry: true`).
+    var registry: FakeRegistry?
+
+    init(provider: FakeProvider = FakeProvider(), demo: AXDemo.DemoApp = AXDemo.DemoApp(), actionReplyTimeout: Duration = .milliseconds(600),
+         registry withRegistry: Bool = false) async throws {
         bus = try PrivateBus()
+        if withRegistry { registry = try FakeRegistry(address: bus.address) }
         hub = Hub(actionTimeout: .seconds(3))
         self.provider = provider
         app = hub.registerApp(name: AXDemo.DemoApp.appName, provider: provider)
@@ -60,6 +65,7 @@ final class Fixture {
     }
 
     func close() {
+        registry?.connection.close()
         client.close()
         bridge.stop()
         bus.stop()
@@ -139,7 +145,7 @@ final class Fixture {
 
 /// Collects AT-SPI event signals the client subscribed to.
 final class SignalLog: Sendable {
-    struct Event: Sendable { var path: String; var interface: String; var member: String; var detail: String; var d1: Int32; var any: DBusValue? }
+    struct Event: Sendable { var path: String; var interface: String; var member: String; var detail: String; var d1: Int32; var any: DBusValue?; var time = Date() }
     let events = Mutex<[Event]>([])
 
     init(_ client: DBusConnection, interfaces: [String] = ["org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window"]) throws {
@@ -165,4 +171,48 @@ final class SignalLog: Sendable {
     }
 
     var all: [Event] { events.withLock { $0 } }
+}
+
+/// The registry's side of registration and listener tracking: owns `org.a11y.atspi.Registry`, answers
+/// `Socket.Embed` with a desktop reference and `GetRegisteredEvents` with its list, and emits
+/// `EventListenerRegistered` / `Deregistered` like at-spi2-registryd.
+final class FakeRegistry: Sendable {
+    let connection: DBusConnection
+    let embeds = Mutex<[(String, String)]>([])
+    let events = Mutex<[(String, String)]>([])
+
+    init(address: String) throws {
+        connection = try DBusConnection.open(address: address)
+        _ = try connection.requestName("org.a11y.atspi.Registry")
+        let c = connection
+        try connection.register(path: "/org/a11y/atspi/accessible/root") { [self] msg in
+            guard msg.isMethodCall("org.a11y.atspi.Socket", "Embed") else { return .notHandled }
+            let plug = try msg.reader().readReference()
+            self.embeds.withLock { $0.append((plug.bus, plug.path)) }
+            return .reply(msg.makeReply { w in w.openStruct(); w.append(c.uniqueName); w.appendObjectPath("/org/a11y/atspi/accessible/root"); w.close() })
+        }
+        try connection.register(path: "/org/a11y/atspi/registry") { [self] msg in
+            guard msg.isMethodCall("org.a11y.atspi.Registry", "GetRegisteredEvents") else { return .notHandled }
+            let list = self.events.withLock { $0 }
+            return .reply(msg.makeReply { w in
+                w.openArray(signature: "(ss)")
+                for (b, e) in list { w.openStruct(); w.append(b); w.append(e); w.close() }
+                w.close()
+            })
+        }
+    }
+
+    func register(bus: String, event: String) throws {
+        events.withLock { $0.append((bus, event)) }
+        try connection.emitSignal(path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerRegistered") { w in
+            w.append(bus); w.append(event); w.openArray(signature: "s"); w.close()
+        }
+    }
+
+    func deregister(bus: String, event: String) throws {
+        events.withLock { $0.removeAll { $0 == (bus, event) } }
+        try connection.emitSignal(path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerDeregistered") { w in
+            w.append(bus); w.append(event)
+        }
+    }
 }
