@@ -204,7 +204,9 @@ public final class ConformanceRunner: Sendable {
         }
         let passed = results.filter(\.passed).count
         let rules = Set(results.flatMap(\.rules))
-        output("rules cited: \(rules.count) distinct (\(rules.filter { $0.hasPrefix("R") }.count) R, \(rules.filter { $0.hasPrefix("X") }.count) X, \(rules.filter { $0.hasPrefix("A") }.count) A, \(rules.filter { $0.hasPrefix("C") }.count) C)")
+        let fam = { (p: String) in rules.filter { $0.hasPrefix(p) && !$0.hasPrefix("D-") }.count }
+        let ruleIDs = fam("R") + fam("X") + fam("A") + fam("C")
+        output("rules cited: \(ruleIDs) distinct rule ids (\(fam("R")) R, \(fam("X")) X, \(fam("A")) A, \(fam("C")) C) and \(rules.filter { $0.hasPrefix("D-") }.count) decisions, in \(results.count) cases")
         output("\(passed) passed, \(results.count - passed) failed")
         return results
     }
@@ -234,6 +236,8 @@ final class AppBox: @unchecked Sendable {
 public enum Matcher {
     public static func match(_ expected: JSON, _ actual: JSON, path: String = "$") -> String? {
         if case .object(let eo) = expected, let op = eo.keys.first, op.hasPrefix("$") {
+            let ops = eo.keys.filter { $0.hasPrefix("$") && $0 != "$tol" }
+            if ops.count > 1 { return "\(path): one $-operator per object, got \(ops.joined(separator: ", ")) (combine them in an array of separate checks)" }
             switch op {
             case "$any": return nil
             case "$absent": return actual.isNull ? nil : "\(path): expected absent, got \(actual.jsonString.prefix(200))"

@@ -232,6 +232,11 @@ public final class Hub: Sendable {
         return try mutate(app) { (st) throws(PatchError) in try st.apply(ops) }
     }
 
+    /// The revision at which `id` last left the app's tree, if the change log still covers it.
+    public func removalRevision(app: String, id: String) -> Int? {
+        state.withLock { s in s.apps[app]?.store.removalRevision(of: id) }
+    }
+
     public func changes(app: String, from: Int, to: Int?) throws -> ChangeSet {
         let r: Result<ChangeSet, any Error> = state.withLock { s in
             guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
@@ -269,7 +274,11 @@ public final class Hub: Sendable {
         var wake: [@Sendable () -> Void] = []
         let r: HubError? = state.withLock { s in
             guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
-            if let e = element, a.store.tree[e] == nil { return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'") }
+            if let e = element {
+                guard let n = a.store.tree[e] else { return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'") }
+                // Assistive-technology focus lands on elements (navigation stops), not on containers (D-FOCUS-1).
+                guard n.isElement else { return HubError(.invalid, "'\(e)' is a \(n.role.rawValue) container, not an element; focus moves between elements") }
+            }
             if a.focusedID != element {
                 events.append(.focusChanged(app: app, from: a.focusedID, to: element))
                 a.focusedID = element
@@ -329,9 +338,15 @@ public final class Hub: Sendable {
         var targets: [(target: String, element: String?)] = []
         switch action {
         case "escape", "magicTap":
+            // X32, X33: the element, then every ancestor view (exposed or not), then the application.
             if let n = node {
                 targets.append((n.actionTarget, n.id))
-                for a in snap.tree.ancestors(of: n.id) { targets.append((snap.tree[a]?.actionTarget ?? a, a)) }
+                var cur: String? = n.viewID.flatMap { snap.views[$0]?.parent } ?? n.parent
+                if n.actionTarget != n.id, let v = n.viewID { cur = v }   // a cell acting for its control: the cell next
+                while let c = cur {
+                    if !targets.contains(where: { $0.target == c }) { targets.append((c, snap.tree[c] != nil ? c : nil)) }
+                    cur = snap.views[c]?.parent
+                }
             }
             targets.append(("", nil))
         case "scroll":

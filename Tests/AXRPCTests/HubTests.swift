@@ -16,6 +16,13 @@ final class RecordingProvider: ActionProvider {
     var requests: [ActionRequest] { log.withLock { $0 } }
 }
 
+/// Collects values from escaping closures (a Mutex held by a class, so every closure shares it).
+final class Sink<T: Sendable>: Sendable {
+    private let store = Mutex<[T]>([])
+    func append(_ v: T) { store.withLock { $0.append(v) } }
+    var items: [T] { store.withLock { $0 } }
+}
+
 final class HubTests: XCTestCase {
     static let hierarchy: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
         ["id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
@@ -92,14 +99,14 @@ final class HubTests: XCTestCase {
     /// R119: one focused element per app; moving focus emits from/to; a focused element that leaves the tree loses focus.
     func testFocusFollowsTheTree() throws {
         let (hub, app) = try makeHub(RecordingProvider())
-        let events = Mutex<[(String?, String?)]>([])
-        hub.subscribe { e in if case .focusChanged(_, let f, let t) = e { events.withLock { $0.append((f, t)) } } }
+        let sink = Sink<(String?, String?)>()
+        hub.subscribe { e in if case .focusChanged(_, let f, let t) = e { sink.append((f, t)) } }
         try hub.setFocus(app: app, element: "ok")
         try hub.setFocus(app: app, element: "slider")
         XCTAssertEqual(try hub.snapshot(app).focusedID, "slider")
         try hub.update(app: app, ops: [["op": "remove", "id": "slider"]])
         XCTAssertNil(try hub.snapshot(app).focusedID)
-        let got = events.withLock { $0 }
+        let got = sink.items
         XCTAssertEqual(got.map(\.0), [nil, "ok", "slider"])
         XCTAssertEqual(got.map(\.1), ["ok", "slider", nil])
         XCTAssertThrowsError(try hub.setFocus(app: app, element: "nope"))
@@ -138,8 +145,8 @@ final class HubTests: XCTestCase {
     func testFailedPatchChangesNothing() throws {
         let (hub, app) = try makeHub(RecordingProvider())
         let before = try hub.snapshot(app)
-        let count = Mutex(0)
-        hub.subscribe { _ in count.withLock { $0 += 1 } }
+        let count = Sink<Int>()
+        hub.subscribe { _ in count.append(1) }
         XCTAssertThrowsError(try hub.update(app: app, ops: [
             ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
             ["op": "move", "id": "sheet", "parent": "ok"],
@@ -147,6 +154,6 @@ final class HubTests: XCTestCase {
         let after = try hub.snapshot(app)
         XCTAssertEqual(after.revision, before.revision)
         XCTAssertEqual(after.tree["ok"]?.label, "OK")
-        XCTAssertEqual(count.withLock { $0 }, 0)
+        XCTAssertEqual(count.items.count, 0)
     }
 }

@@ -349,6 +349,24 @@ final class ProtocolRouterTests: XCTestCase {
         XCTAssertNotNil(j["result"])
     }
 
+    /// A frame over the nesting limit is refused with -32021 and, since the id can still be found, that id.
+    func testTooDeepFrameEchoesTheID() async throws {
+        let router = RPCRouter(limits: RPCLimits(maxDepth: 16))
+        router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        for (id, raw) in [("\"abc\"", "\"abc\""), ("42", "42")] {
+            let frame = Array("{\"jsonrpc\":\"2.0\",\"method\":\"echo\",\"params\":{\"x\":\"}\\\"\",\"a\":\(deep)},\"id\":\(raw)}".utf8)
+            let reply = await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer()))
+            let j = try JSON.parse(reply ?? [])
+            XCTAssertEqual(j["error"]?["code"], -32021)
+            XCTAssertEqual(j["id"]?.jsonString, id)
+        }
+        // Without a findable id the reply still comes, with a null id.
+        let frame = Array("[\(deep)]".utf8)
+        let reply = await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer()))
+        XCTAssertEqual(try JSON.parse(reply ?? [])["id"], .null)
+    }
+
     // MARK: responses path
 
     func testResponseFrameCompletesPendingRequest() async throws {

@@ -124,6 +124,9 @@ public struct AXNode: Sendable, Equatable {
     public var focus: FocusProperties
     /// The text content (AT-SPI Text): the label for static text, the value for text input.
     public var text: String?
+    /// `accessibilityDirectTouchOptions` (R28, X50) and `accessibilityIgnoresInvertColors` (R117), as set.
+    public var directTouchOptions: [String] = []
+    public var ignoresInvertColors = false
 
     public init(id: String, viewID: String?, className: String, viewClass: ViewClass, role: AXRole, isElement: Bool, windowID: String) {
         self.id = id; self.viewID = viewID; self.actionTarget = viewID ?? id; self.className = className

@@ -134,7 +134,7 @@ final class Deriver {
             let old = previous.nodes[id], new = nodes[id]
             switch (old, new) {
             case (nil, .some): cs.added.append(id)
-            case (.some, nil): cs.removed.append(id)
+            case (.some(let a), nil): cs.removed.append(id); cs.removedNodes[id] = a
             case (.some(let a), .some(let b)):
                 if a.parent != b.parent { cs.moved.append(id) }
                 let attrs = changedAttributes(a, b)
@@ -586,6 +586,8 @@ final class Deriver {
         ax.numeric = numeric
         ax.restrictions = restrictions
         ax.focus = n.focus
+        ax.directTouchOptions = n.ax.directTouchOptions
+        ax.ignoresInvertColors = n.ax.ignoresInvertColors
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if isOn { st.insert(.checked) }
         if secure { st.insert(.secure) }
@@ -670,6 +672,8 @@ final class Deriver {
         ax.rotors = n.ax.customRotors
         ax.restrictions = restrictions
         ax.focus = n.focus
+        ax.directTouchOptions = n.ax.directTouchOptions
+        ax.ignoresInvertColors = n.ax.ignoresInvertColors
         ax.textualContext = n.ax.textualContext
         var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
         if role == .window {

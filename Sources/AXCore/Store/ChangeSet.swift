@@ -10,20 +10,27 @@ public struct ChangeSet: Sendable, Equatable {
     public var updated: [String: Set<String>] = [:]
     /// The list of top-level windows changed (order, membership).
     public var windowsChanged = false
+    /// The last value of each removed node (lets a merged range compare a node that left and came back).
+    public var removedNodes: [String: AXNode] = [:]
 
     public init(fromRevision: Int, toRevision: Int) { self.fromRevision = fromRevision; self.toRevision = toRevision }
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && moved.isEmpty && updated.isEmpty && !windowsChanged }
 
     /// Merges consecutive change sets into the net change from the first's start to the last's end.
-    public static func merged(_ sets: [ChangeSet]) -> ChangeSet? {
+    /// `final` gives a node's value at the end of the range when known; a node that left the tree and came
+    /// back is then reported by what differs between its value before it left and its final value (D-LOG-1).
+    public static func merged(_ sets: [ChangeSet], final: ((String) -> AXNode?)? = nil) -> ChangeSet? {
         guard let first = sets.first, let last = sets.last else { return nil }
         var out = ChangeSet(fromRevision: first.fromRevision, toRevision: last.toRevision)
-        if sets.count == 1 { return first }
+        defer { out.removedNodes = [:] }
+        if sets.count == 1 { var one = first; one.removedNodes = [:]; return one }
         enum Life { case addedHere, existed }
         var life: [String: Life] = [:]
         var alive: [String: Bool] = [:]
         var order: [String] = []
         var moved = Set<String>()
+        var wasRemoved = Set<String>()
+        var beforeRemoval: [String: AXNode] = [:]
         var updated: [String: Set<String>] = [:]
         func touch(_ id: String, before: Life) {
             if life[id] == nil { life[id] = before; order.append(id) }
@@ -31,7 +38,10 @@ public struct ChangeSet: Sendable, Equatable {
         for s in sets {
             out.windowsChanged = out.windowsChanged || s.windowsChanged
             for id in s.added { touch(id, before: .addedHere); alive[id] = true }
-            for id in s.removed { touch(id, before: .existed); alive[id] = false }
+            for id in s.removed {
+                touch(id, before: .existed); alive[id] = false; wasRemoved.insert(id)
+                if beforeRemoval[id] == nil, let n = s.removedNodes[id] { beforeRemoval[id] = n }
+            }
             for id in s.moved { touch(id, before: .existed); moved.insert(id) }
             for (id, attrs) in s.updated { touch(id, before: .existed); updated[id, default: []].formUnion(attrs) }
         }
@@ -42,6 +52,18 @@ public struct ChangeSet: Sendable, Equatable {
             case (false, true): out.added.append(id)
             case (true, false): out.removed.append(id)
             case (true, true):
+                if wasRemoved.contains(id) {
+                    // It left the tree and came back: report what differs from its value before it left.
+                    var attrs = updated[id] ?? []
+                    if let before = beforeRemoval[id], let after = final?(id) {
+                        attrs = changedAttributes(before, after)
+                        if before.parent != after.parent { out.moved.append(id) }
+                    } else {
+                        attrs.insert("replaced")
+                    }
+                    if !attrs.isEmpty { out.updated[id] = attrs }
+                    continue
+                }
                 if moved.contains(id) { out.moved.append(id) }
                 if let u = updated[id], !u.isEmpty { out.updated[id] = u }
             case (false, false): break
@@ -81,6 +103,7 @@ public func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
     if a.containerType != b.containerType || a.navigationStyle != b.navigationStyle || a.textualContext != b.textualContext
         || a.userInputLabels != b.userInputLabels || a.restrictions != b.restrictions || a.focus != b.focus
         || a.className != b.className || a.isElement != b.isElement || a.actionTarget != b.actionTarget
+        || a.directTouchOptions != b.directTouchOptions || a.ignoresInvertColors != b.ignoresInvertColors
     { s.insert("other") }
     return s
 }

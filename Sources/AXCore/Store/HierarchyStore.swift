@@ -68,7 +68,8 @@ public final class HierarchyStore {
             throw .tooOld(from: from, oldest: log.first?.fromRevision ?? revision)
         }
         let sets = log.filter { $0.fromRevision >= from && $0.toRevision <= to }
-        return ChangeSet.merged(sets) ?? ChangeSet(fromRevision: from, toRevision: to)
+        let current = tree
+        return ChangeSet.merged(sets, final: to == revision ? { current[$0] } : nil) ?? ChangeSet(fromRevision: from, toRevision: to)
     }
 
     static func decodeRestrictions(_ j: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
@@ -93,6 +94,13 @@ public final class HierarchyStore {
     }
 
     public var cachedEntryCount: Int { deriver.cachedEntryCount }
+
+    /// The revision at which an accessibility node was last removed, if the change log still covers it
+    /// (stale-element detection: the id existed and is gone, as opposed to never having existed).
+    public func removalRevision(of id: String) -> Int? {
+        for cs in log.reversed() where cs.removed.contains(id) { return cs.toRevision }
+        return nil
+    }
 }
 
 public enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -76,6 +76,8 @@ public enum ElementJSON {
         if let v = n.text { o.appendUnchecked("text", .string(v)) }
         if n.viewID == nil { o.appendUnchecked("virtual", .bool(true)) }
         if n.actionTarget != n.id { o.appendUnchecked("actionTarget", .string(n.actionTarget)) }
+        if !n.directTouchOptions.isEmpty { o.appendUnchecked("directTouchOptions", JSON(n.directTouchOptions)) }
+        if n.ignoresInvertColors { o.appendUnchecked("ignoresInvertColors", .bool(true)) }
         if let f = n.focus.canBecomeFocused { o.appendUnchecked("canBecomeFocused", .bool(f)) }
         if let g = n.focus.groupIdentifier { o.appendUnchecked("focusGroupIdentifier", .string(g)) }
         return o

@@ -74,15 +74,13 @@ enum Targets {
 
     /// An id that is not in the tree: stale if it was removed recently, else unknown.
     static func missingID(_ id: String, snap: AppSnapshot, hub: Hub) -> RPCError {
-        let from = max(0, snap.revision - 1000)
-        if let cs = try? hub.changes(app: snap.id, from: from, to: snap.revision) {
-            if cs.removed.contains(id) {
-                return RPCError.staleElement("element '\(id)' was removed from the tree", data: ["id": .string(id), "revision": JSON(snap.revision)])
-            }
-        }
         if let v = snap.views[id] {
             let reason = v.isHidden ? "hidden" : (v.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
             return RPCError.noSuchElement("view '\(id)' exists but is \(reason)", data: ["id": .string(id), "reason": .string(reason)])
+        }
+        if let at = hub.removalRevision(app: snap.id, id: id) {
+            return RPCError.staleElement("element '\(id)' was removed from the tree at revision \(at)",
+                                         data: ["id": .string(id), "revision": JSON(snap.revision), "removedAtRevision": JSON(at)])
         }
         return RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id), "revision": JSON(snap.revision)])
     }

@@ -129,7 +129,9 @@ public final class RPCRouter: Sendable {
             message = try JSON.parse(frame, limits: JSONParseLimits(maxDepth: limits.maxDepth, maxBytes: limits.maxFrameBytes))
         } catch {
             if error.kind == .depthLimit {
-                return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
+                // A limit, not a syntax error: echo the request's id when a shallow scan finds it, so the client
+                // can match the error to its call instead of waiting for a timeout.
+                return .reply(RPCMessage.errorResponse(id: RPCRouter.topLevelID(frame) ?? .null, .messageTooLarge(
                     "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
                     data: ["limit": "maxDepth", "max": .number(Double(limits.maxDepth)), "offset": .number(Double(error.offset))])))
             }
@@ -291,5 +293,68 @@ public final class RPCRouter: Sendable {
         if error is CancellationError { return .cancelled("'\(method)' was cancelled") }
         return .internalError("internal error in '\(method)': \(error)",
                               data: ["method": .string(method), "type": .string(String(describing: type(of: error)))])
+    }
+}
+
+extension RPCRouter {
+    /// Finds the `"id"` member of a top-level JSON object without parsing nested values: a shallow byte scan
+    /// that tracks strings and nesting. Returns a string or integer id, or nil.
+    static func topLevelID(_ frame: UnsafeRawBufferPointer) -> JSON? {
+        var i = 0
+        let n = frame.count
+        func skipWS() { while i < n, [0x20, 0x09, 0x0A, 0x0D].contains(frame[i]) { i += 1 } }
+        /// Index just past the string starting at `i` (which is a quote), or nil.
+        func stringEnd(_ start: Int) -> Int? {
+            var j = start + 1
+            while j < n {
+                if frame[j] == 0x5C { j += 2; continue }
+                if frame[j] == 0x22 { return j + 1 }
+                j += 1
+            }
+            return nil
+        }
+        skipWS()
+        guard i < n, frame[i] == 0x7B else { return nil }   // {
+        i += 1
+        var depth = 1
+        var expectKey = true
+        while i < n {
+            let c = frame[i]
+            if c == 0x22 {   // "
+                guard let end = stringEnd(i) else { return nil }
+                if depth == 1 && expectKey {
+                    let isID = end - i == 4 && frame[i + 1] == 0x69 && frame[i + 2] == 0x64   // "id"
+                    i = end
+                    skipWS()
+                    guard i < n, frame[i] == 0x3A else { return nil }   // :
+                    i += 1
+                    skipWS()
+                    if isID {
+                        var j = i
+                        if j < n, frame[j] == 0x22 { guard let e = stringEnd(j) else { return nil }; j = e }
+                        else { while j < n, frame[j] != 0x2C, frame[j] != 0x7D, ![0x20, 0x09, 0x0A, 0x0D].contains(frame[j]) { j += 1 } }
+                        let slice = UnsafeRawBufferPointer(rebasing: frame[i..<j])
+                        guard let v = try? JSON.parse(slice) else { return nil }
+                        switch v {
+                        case .string: return v
+                        case .number: return v.intValue != nil ? v : nil
+                        default: return nil
+                        }
+                    }
+                    expectKey = false
+                    continue
+                }
+                i = end
+                continue
+            }
+            switch c {
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D: depth -= 1; if depth == 0 { return nil }
+            case 0x2C: if depth == 1 { expectKey = true }
+            default: break
+            }
+            i += 1
+        }
+        return nil
     }
 }
