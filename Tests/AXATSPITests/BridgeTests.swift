@@ -509,3 +509,44 @@ final class BridgeRegistryTests: XCTestCase {
         XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
     }
 }
+
+final class BridgeTableTests: XCTestCase {
+    /// A 2×2 data table (UIAccessibilityContainerDataTable): header row "Name | Age", data row "Ann | 31".
+    static func tableSnapshot() -> JSON {
+        func cell(_ id: String, _ text: String, _ r: Int, _ c: Int) -> JSON {
+            V.view(id, "UILabel", [Double(c) * 100, Double(r) * 40, 100, 40],
+                   ["text": .string(text), "accessibilityRowRange": [.number(Double(r)), 1], "accessibilityColumnRange": [.number(Double(c)), 1]])
+        }
+        let grid = V.view("grid", "UIView", [0, 0, 200, 80], [
+            "accessibilityContainerType": "dataTable", "accessibilityLabel": "People", "accessibilityIdentifier": "grid",
+            "accessibilityDataTable": ["rows": 2, "columns": 2, "columnHeaders": ["0": ["h0"], "1": ["h1"]]],
+        ], children: [cell("h0", "Name", 0, 0), cell("h1", "Age", 0, 1), cell("c10", "Ann", 1, 0), cell("c11", "31", 1, 1)])
+        let window = V.view("w", "UIWindow", [0, 0, 400, 400], ["isKeyWindow": true, "windowTitle": "People"], children: [grid])
+        return ["windows": [window]]
+    }
+
+    func testTableAndTableCell() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        try f.hub.setSnapshot(app: f.app, BridgeTableTests.tableSnapshot())
+        var seen: [Seen] = []
+        for _ in 0..<100 { seen = try f.walk(); if seen.contains(where: { $0.id == "grid" }) { break }; usleep(10_000) }
+        let grid = try f.node(id: "grid", in: seen)
+        XCTAssertEqual(grid.role, 55, "dataTable container → TABLE")
+        XCTAssertTrue(try f.interfaces(grid.path).contains("org.a11y.atspi.Table"))
+        XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, 2)
+        XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NColumns").int32Value, 2)
+        let at = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") { $0.append(Int32(1)); $0.append(Int32(1)) }.reader().readReference()
+        XCTAssertEqual(try f.name(at.path), "31")
+        XCTAssertTrue(try f.interfaces(at.path).contains("org.a11y.atspi.TableCell"))
+        let pos = try f.get(at.path, "org.a11y.atspi.TableCell", "Position").structValue?.map { $0.int32Value ?? -1 }
+        XCTAssertEqual(pos, [1, 1])
+        XCTAssertEqual(try f.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
+        let headers = try f.call(at.path, "org.a11y.atspi.TableCell", "GetColumnHeaderCells").reader().readReferences()
+        XCTAssertEqual(try headers.map { try f.name($0.path) }, ["Age"])
+        let colHeader = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }.reader().readReference()
+        XCTAssertEqual(try f.name(colHeader.path), "Name")
+        let none = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") { $0.append(Int32(5)); $0.append(Int32(0)) }.reader().readReference()
+        XCTAssertEqual(none.path, "/org/a11y/atspi/null")
+    }
+}
