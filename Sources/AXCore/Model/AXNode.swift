@@ -126,6 +126,8 @@ public struct AXNode: Sendable, Equatable {
     public var text: String?
     /// `accessibilityDirectTouchOptions` (R28, X50) and `accessibilityIgnoresInvertColors` (R117), as set.
     public var directTouchOptions: [String] = []
+    /// `automationElements` (R38, X18): the children automation sees, explicit or by the header's fallback.
+    public var automationElements: [String] = []
     public var ignoresInvertColors = false
 
     public init(id: String, viewID: String?, className: String, viewClass: ViewClass, role: AXRole, isElement: Bool, windowID: String) {

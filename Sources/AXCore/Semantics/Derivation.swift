@@ -587,6 +587,7 @@ final class Deriver {
         ax.restrictions = restrictions
         ax.focus = n.focus
         ax.directTouchOptions = n.ax.directTouchOptions
+        ax.automationElements = automationElements(n, isElement: true)
         ax.ignoresInvertColors = n.ax.ignoresInvertColors
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if isOn { st.insert(.checked) }
@@ -673,6 +674,7 @@ final class Deriver {
         ax.restrictions = restrictions
         ax.focus = n.focus
         ax.directTouchOptions = n.ax.directTouchOptions
+        ax.automationElements = automationElements(n, isElement: false)
         ax.ignoresInvertColors = n.ax.ignoresInvertColors
         ax.textualContext = n.ax.textualContext
         var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
@@ -784,6 +786,25 @@ final class Deriver {
             if asValue && n.viewID.map({ views.nodes[$0]?.ax.value == nil }) ?? true { n.value = "\(i + 1) of \(count)" }
             write(n)
         }
+    }
+
+    /// X18: explicit `automationElements`; else, for a non-element, the views of `accessibilityElements`; else, for
+    /// an element without `accessibilityElements`, its subviews that carry an `accessibilityIdentifier`; else none.
+    @inline(never)
+    private func automationElements(_ n: ViewNode, isElement: Bool) -> [String] {
+        if let explicit = n.ax.automationElements { return explicit }
+        if let entries = n.ax.elements, !isElement {
+            return entries.map { e in
+                switch e {
+                case .view(let id): return id
+                case .virtual(let v): return v.id
+                }
+            }
+        }
+        if isElement && n.ax.elements == nil {
+            return n.children.filter { views.nodes.box($0)?.value.ax.identifier?.isEmpty == false }
+        }
+        return []
     }
 
     /// Content of a table/collection cell: the labels of what it shows and the controls inside it (D-CELL-1).

@@ -104,6 +104,7 @@ public func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
         || a.userInputLabels != b.userInputLabels || a.restrictions != b.restrictions || a.focus != b.focus
         || a.className != b.className || a.isElement != b.isElement || a.actionTarget != b.actionTarget
         || a.directTouchOptions != b.directTouchOptions || a.ignoresInvertColors != b.ignoresInvertColors
+        || a.automationElements != b.automationElements
     { s.insert("other") }
     return s
 }

@@ -78,6 +78,7 @@ public enum ElementJSON {
         if n.actionTarget != n.id { o.appendUnchecked("actionTarget", .string(n.actionTarget)) }
         if !n.directTouchOptions.isEmpty { o.appendUnchecked("directTouchOptions", JSON(n.directTouchOptions)) }
         if n.ignoresInvertColors { o.appendUnchecked("ignoresInvertColors", .bool(true)) }
+        if !n.automationElements.isEmpty { o.appendUnchecked("automationElements", JSON(n.automationElements)) }
         if let f = n.focus.canBecomeFocused { o.appendUnchecked("canBecomeFocused", .bool(f)) }
         if let g = n.focus.groupIdentifier { o.appendUnchecked("focusGroupIdentifier", .string(g)) }
         return o
