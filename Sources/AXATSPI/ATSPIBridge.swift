@@ -140,15 +140,28 @@ public final class ATSPIBridge: Sendable {
             defer { self.state.withLock { $0.opening -= 1 } }
             let (address, stopped, exists) = self.state.withLock { ($0.address, $0.stopped, $0.apps[id] != nil) }
             guard let address, !stopped, !exists, self.hub.appName(id) != nil else { return }
+            let b: AppBridge
             do {
-                let b = try AppBridge(appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
-                                      serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
+                b = try AppBridge(appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
+                                  serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
+            } catch {
+                self.logger.warning("AT-SPI: cannot connect app \(id) to the accessibility bus: \(error)")
+                return
+            }
+            do {
                 if self.peerToPeer { b.startPeer() }
                 try b.register()
-                self.state.withLock { $0.apps[id] = b }
-                b.refreshFromHub()
             } catch {
+                b.close()   // its loop thread must not outlive the handlers' owner
                 self.logger.warning("AT-SPI: cannot register app \(id): \(error)")
+                return
+            }
+            self.state.withLock { $0.apps[id] = b }
+            b.refreshFromHub()
+            // Removed (or the bridge stopped) while we were connecting: undo.
+            if self.hub.appName(id) == nil || self.state.withLock({ $0.stopped }) {
+                _ = self.state.withLock { $0.apps.removeValue(forKey: id) }
+                b.close()
             }
         }
     }
