@@ -5,6 +5,7 @@ import AXDemo
 import AXHub
 import AXJSON
 import Foundation
+import Logging
 import XCTest
 
 // Wire numbers from at-spi2-core's atspi-constants.h (written here independently of the bridge's tables).
@@ -548,5 +549,72 @@ final class BridgeTableTests: XCTestCase {
         XCTAssertEqual(try f.name(colHeader.path), "Name")
         let none = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") { $0.append(Int32(5)); $0.append(Int32(0)) }.reader().readReference()
         XCTAssertEqual(none.path, "/org/a11y/atspi/null")
+    }
+}
+
+final class BridgeRobustnessTests: XCTestCase {
+    func testNoAccessibilityBusMeansStartReturnsFalse() throws {
+        let keys: [String] = ["AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"]
+        let saved = keys.map { k in (k, getenv(k).map { String(cString: $0) }) }
+        defer { for (k, v) in saved { if let v { setenv(k, v, 1) } else { unsetenv(k) } } }
+        unsetenv("AT_SPI_BUS_ADDRESS")
+        unsetenv("DBUS_SESSION_BUS_ADDRESS")
+        let bridge = ATSPIBridge(hub: Hub(), logger: Logger(label: "t"))
+        XCTAssertFalse(try bridge.start())
+        XCTAssertEqual(bridge.status, "off")
+        bridge.stop()
+    }
+
+    /// Every method name of every interface, on several objects, with no arguments and with junk arguments:
+    /// each call gets a reply or an error reply, and the bridge keeps serving.
+    func testJunkCallsNeverBreakTheServer() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        let seen = try f.walk()
+        let paths = [Fixture.root, "/org/a11y/atspi/cache", "/org/a11y/atspi/accessible/0", "/org/a11y/atspi/accessible/root/x"]
+            + seen.prefix(30).map(\.path)
+        let members: [String: [String]] = [
+            "org.a11y.atspi.Accessible": ["GetChildAtIndex", "GetChildren", "GetIndexInParent", "GetRelationSet", "GetRole", "GetRoleName",
+                                          "GetLocalizedRoleName", "GetState", "GetAttributes", "GetApplication", "GetInterfaces"],
+            "org.a11y.atspi.Component": ["Contains", "GetAccessibleAtPoint", "GetExtents", "GetPosition", "GetSize", "GetLayer", "GetMDIZOrder",
+                                         "GrabFocus", "GetAlpha", "SetExtents", "SetPosition", "SetSize", "ScrollTo", "ScrollToPoint"],
+            "org.a11y.atspi.Action": ["GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "GetActions"],
+            "org.a11y.atspi.Text": ["GetText", "GetCharacterAtOffset", "GetStringAtOffset", "GetTextAtOffset", "GetTextBeforeOffset",
+                                    "GetTextAfterOffset", "SetCaretOffset", "GetNSelections", "GetSelection", "GetCharacterExtents",
+                                    "GetRangeExtents", "GetOffsetAtPoint", "GetAttributeRun", "GetAttributes", "GetAttributeValue",
+                                    "GetDefaultAttributes", "GetBoundedRanges"],
+            "org.a11y.atspi.Selection": ["GetSelectedChild", "IsChildSelected", "DeselectChild", "SelectAll", "ClearSelection"],
+            "org.a11y.atspi.Table": ["GetAccessibleAt", "GetIndexAt", "GetRowAtIndex", "GetRowHeader", "GetRowColumnExtentsAtIndex"],
+            "org.a11y.atspi.TableCell": ["GetRowColumnSpan", "GetColumnHeaderCells"],
+            "org.a11y.atspi.Image": ["GetImageExtents", "GetImagePosition", "GetImageSize"],
+            "org.a11y.atspi.Collection": ["GetMatches", "GetMatchesTo", "GetMatchesFrom", "GetActiveDescendant"],
+            "org.a11y.atspi.Application": ["GetLocale", "GetApplicationBusAddress"],
+            "org.a11y.atspi.Cache": ["GetItems"],
+            "org.freedesktop.DBus.Properties": ["Get", "GetAll", "Set"],
+            "org.freedesktop.DBus.Introspectable": ["Introspect"],
+        ]
+        let argSets: [(DBusWriter) -> Void] = [
+            { _ in },
+            { $0.append("junk") },
+            { $0.append(Int32(-1)); $0.append(Int32(Int32.max)) },
+            { $0.append(Int32(2_000_000_000)); $0.append(UInt32.max) },
+            { $0.append(Int32(-5)); $0.append(Int32(-5)); $0.append(UInt32(9)) },
+            { $0.append("org.a11y.atspi.Accessible"); $0.append("Name") },
+            { w in w.append("org.a11y.atspi.Value"); w.append("CurrentValue"); w.openVariant(signature: "s"); w.append("x"); w.close() },
+        ]
+        var replies = 0, errors = 0
+        for p in paths {
+            for (iface, ms) in members {
+                for m in ms {
+                    for args in argSets {
+                        do { _ = try f.call(p, iface, m, args); replies += 1 } catch is DBusError { errors += 1 }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(replies, 0)
+        XCTAssertGreaterThan(errors, 0)
+        XCTAssertEqual(try f.role(Fixture.root), 75)
+        XCTAssertEqual(try f.children(Fixture.root).count, 1)
     }
 }
