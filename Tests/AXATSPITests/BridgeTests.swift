@@ -531,7 +531,11 @@ final class BridgeTableTests: XCTestCase {
         defer { f.close() }
         try f.hub.setSnapshot(app: f.app, BridgeTableTests.tableSnapshot())
         var seen: [Seen] = []
-        for _ in 0..<100 { seen = try f.walk(); if seen.contains(where: { $0.id == "grid" }) { break }; usleep(10_000) }
+        // The new snapshot is served after the next flush; a walk racing the swap may meet vanished objects.
+        for _ in 0..<200 {
+            if let s = try? f.walk(), s.contains(where: { $0.id == "grid" }) { seen = s; break }
+            usleep(10_000)
+        }
         let grid = try f.node(id: "grid", in: seen)
         XCTAssertEqual(grid.role, 55, "dataTable container → TABLE")
         XCTAssertTrue(try f.interfaces(grid.path).contains("org.a11y.atspi.Table"))
