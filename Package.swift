@@ -52,7 +52,7 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
-        .target(name: "AXATSPI", dependencies: ["AXDBus", "AXHub", "AXCore", "AXJSON",
+        .target(name: "AXATSPI", dependencies: ["AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: swiftSettings),
         .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
