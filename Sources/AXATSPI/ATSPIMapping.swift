@@ -17,7 +17,11 @@ public enum ATSPIMapping {
 
     // MARK: Roles
 
+    /// Class name of the transient object that presents an announcement as a notification.
+    public static let announcementClass = "AXAnnouncement"
+
     public static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
+        if n.className == announcementClass { return .notification }
         switch n.role {
         case .window: return .frame
         case .alert: return .alert

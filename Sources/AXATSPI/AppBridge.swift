@@ -89,6 +89,10 @@ final class AppBridge: @unchecked Sendable {
     var applicationID: Int32 = 0
     var bigParentIndex: [String: [String: Int32]] = [:]
     var lastAnnouncement: UInt64 = 0
+    /// The transient NOTIFICATION object that presents the latest announcement to screen readers that do not
+    /// handle the Announcement event (Orca 43 speaks a notification when it becomes showing).
+    var announcementNode: AXNode?
+    static let announcementID = "\u{1}announcement"
     var announcementQueue: [(String, Int32)] = []
     var announcementTimerArmed = false
 
@@ -238,8 +242,10 @@ final class AppBridge: @unchecked Sendable {
             n = n * 10 + UInt32(c - 48)
             p += 1
         }
-        guard let id = paths.id(number: n), let node = served.tree[id] else { return nil }
-        return .node(node)
+        guard let id = paths.id(number: n) else { return nil }
+        if let node = served.tree[id] { return .node(node) }
+        if id == AppBridge.announcementID, let a = announcementNode { return .node(a) }
+        return nil
     }
 
     @inline(__always) func parentRole(_ n: AXNode) -> AXRole? {

@@ -383,7 +383,21 @@ extension AppBridge {
             let source: String? = served.focusedID.flatMap { served.tree[$0] != nil ? $0 : nil }
                 ?? served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true })
             objectEvent(source, "Announcement", "announcement", "", pol, 0, .string(text))
+            presentAsNotification(text, window: source.flatMap { served.tree[$0]?.windowID } ?? served.tree.windows.last)
         }
+    }
+
+    /// Orca 43 has no handler for the Announcement event; it speaks an object of role NOTIFICATION when that
+    /// object's `showing` state turns on (how desktop notifications reach it). The bridge therefore also serves a
+    /// transient notification object named with the text, parented to the application, and emits that change.
+    func presentAsNotification(_ text: String, window: String?) {
+        var a = AXNode(id: AppBridge.announcementID, viewID: nil, className: ATSPIMapping.announcementClass,
+                       viewClass: .view, role: .staticText, isElement: true, windowID: window ?? "")
+        a.label = text
+        a.text = text
+        a.states = [.enabled, .onscreen]
+        announcementNode = a
+        objectEvent(AppBridge.announcementID, "StateChanged", "statechanged", "showing", 1, 0, .int(0))
     }
 }
 
