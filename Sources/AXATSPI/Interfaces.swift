@@ -63,9 +63,12 @@ extension AppBridge {
     func routeAsync(_ msg: DBusMessage, empty: Bool = false, _ work: @escaping @Sendable (Hub, String) async throws(ActionError) -> Bool) -> DBusMethodResult {
         let reply = DeferredReply(msg, replyConn)
         let hub = self.hub, app = appID, timeout = actionReplyTimeout
-        Task.detached {
+        Task.detached { [weak self] in
             do throws(ActionError) {
                 let ok = try await work(hub, app)
+                // The app published its change before answering, so it is already pending here: serve it (and
+                // emit its events) before replying, so the caller's next read sees the new state.
+                await self?.flushBeforeReply()
                 if empty { reply.sendEmpty() } else { reply.sendBool(ok) }
             } catch {
                 reply.sendError(error.dbusError)
@@ -77,6 +80,21 @@ extension AppBridge {
                                       message: "The application did not answer within \(timeout) (the action may still complete)"))
         }
         return .handled
+    }
+
+    /// Runs a flush on the loop thread and waits for it (at most 200 ms, so a closed connection never hangs a reply).
+    func flushBeforeReply() async {
+        let once = FlushOnce()
+        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+            connection.perform { [weak self] in
+                self?.flush()
+                if once.fire() { cont.resume() }
+            }
+            Task.detached {
+                try? await Task.sleep(for: .milliseconds(200))
+                if once.fire() { cont.resume() }
+            }
+        }
     }
 
     // MARK: Action
@@ -575,4 +593,10 @@ enum TextBoundaries {
             return (a, b)
         }
     }
+}
+
+/// A thread-safe one-time flag.
+final class FlushOnce: Sendable {
+    private let fired = Mutex(false)
+    func fire() -> Bool { fired.withLock { f in if f { return false }; f = true; return true } }
 }
