@@ -59,8 +59,24 @@ def find_app_and_leaf(name):
         time.sleep(0.2)
 
 
+def app_bus_address(bus):
+    """Application.GetApplicationBusAddress of the app's root ('' or an error: no peer-to-peer socket)."""
+    import gi
+    gi.require_version("Atspi", "2.0")
+    from gi.repository import Gio, GLib
+    conn = Gio.DBusConnection.new_for_address_sync(
+        os.environ["AT_SPI_BUS_ADDRESS"],
+        Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+    try:
+        return conn.call_sync(bus, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Application",
+                              "GetApplicationBusAddress", None, GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE,
+                              5000, None).unpack()[0]
+    except GLib.Error:
+        return ""
+
+
 class LibDBus:
-    def __init__(self, address):
+    def __init__(self, address, bus=True):
         self.l = l = ctypes.CDLL("libdbus-1.so.3")
         vp, cp = ctypes.c_void_p, ctypes.c_char_p
         l.dbus_connection_open_private.restype = vp
@@ -80,11 +96,11 @@ class LibDBus:
         self.err = ctypes.create_string_buffer(64)   # DBusError is 4 pointers + flags; 64 bytes is plenty
         l.dbus_error_init(self.err)
         self.conn = l.dbus_connection_open_private(address.encode(), self.err)
-        if not self.conn or not l.dbus_bus_register(self.conn, self.err):
+        if not self.conn or (bus and not l.dbus_bus_register(self.conn, self.err)):
             raise SystemExit("bench_atspi_report: cannot connect to %s" % address)
 
     def message(self, dest, path, iface, member, strings=()):
-        m = self.l.dbus_message_new_method_call(dest.encode(), path.encode(), iface.encode(), member.encode())
+        m = self.l.dbus_message_new_method_call(dest.encode() if dest else None, path.encode(), iface.encode(), member.encode())
         if strings:
             DBUS_TYPE_STRING, DBUS_TYPE_INVALID = ord("s"), 0
             args = []
@@ -138,6 +154,20 @@ def cmd_roundtrip(argv):
     for k, rs in samples.items():
         res[k] = {"median_us": round(statistics.median(r["median_us"] for r in rs), 1),
                   "p99_us": round(statistics.median(r["p99_us"] for r in rs), 1), "calls": sum(r["calls"] for r in rs)}
+    # libatspi sends method calls to the app's own socket when GetApplicationBusAddress names one (no daemon hop)
+    p2p = app_bus_address(bus)
+    res["p2p_address"] = p2p
+    if p2p:
+        try:
+            pd = LibDBus(p2p, bus=False)
+        except SystemExit as e:
+            res["p2p_error"] = str(e)
+            p2p = ""
+    if p2p:
+        rs = [pd.time_calls(lambda: pd.message(None, leaf, "org.a11y.atspi.Accessible", "GetRole"), count // blocks, warmup=100)
+              for _ in range(blocks)]
+        res["get_role_p2p"] = {"median_us": round(statistics.median(r["median_us"] for r in rs), 1),
+                               "p99_us": round(statistics.median(r["p99_us"] for r in rs), 1), "calls": sum(r["calls"] for r in rs)}
     # the whole tree in one Cache.GetItems reply, timed to the last byte received, without decoding it (the
     # server's and the bus's share of the 'cache-only' walk, which a Python client mostly spends unpacking)
     res["getitems_raw"] = d.time_calls(lambda: d.message(bus, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems"),
@@ -213,6 +243,10 @@ def cmd_report(argv):
                 verdicts.append(ok)
                 line += "  target ≤%.1f× %s" % (TARGET_RT, "ok" if ok else "MISSED")
             print(line)
+        if "get_role_p2p" in ort:
+            v = ort["get_role_p2p"]["median_us"]
+            print("  %-44s %7.1f µs  (p99 %.1f)  %.2f× the bus floor" % ("GetRole over the app's peer-to-peer socket", v,
+                                                                       ort["get_role_p2p"]["p99_us"], v / f))
         if "getitems_raw" in ort:
             line = "  Cache.GetItems, whole tree, reply received undecoded: ours %.1f ms" % (ort["getitems_raw"]["median_us"] / 1000)
             if grt and "getitems_raw" in grt:
