@@ -439,7 +439,7 @@ final class Deriver {
 
     private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?) -> [Item] {
         let kids = n.children
-        let modalIndex = frontMostModal(kids)
+        let modalIndex = views.modalCandidates > 0 ? frontMostModal(kids) : nil
         var items: [Item] = []
         for (i, k) in kids.enumerated() {
             if let m = modalIndex, i != m { purgeStale(k); continue }

@@ -6,7 +6,14 @@ import HashTreeCollections
 public struct ViewHierarchy: Sendable {
     public internal(set) var nodes: BoxedMap<ViewNode> = [:]
     public internal(set) var roots: [String] = []
+    /// How many views could hide their siblings (`accessibilityViewIsModal`, or an alert by default); while it is
+    /// zero the derivation skips the per-container modal scan.
+    public internal(set) var modalCandidates = 0
     public init() {}
+
+    @inline(__always) static func isModalCandidate(_ n: ViewNode) -> Bool {
+        n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
+    }
 
     public subscript(id: String) -> ViewNode? { nodes[id] }
     public var count: Int { nodes.count }
@@ -47,7 +54,7 @@ public struct ViewHierarchy: Sendable {
     /// holds the ids of this subtree (with their parents, for the error message); `out` already holds the
     /// rest of the hierarchy. `baseDepth` is the depth of the future parent. Returns the subtree root's id.
     static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
-                              seen: inout [String: String?]) throws(PatchError) -> String {
+                              seen: inout [String: String?], modal: inout Int) throws(PatchError) -> String {
         var node: ViewNode
         do { node = try ViewNode.decode(json) } catch {
             let kind: PatchError.Kind = (error.property == "frame" || error.property == "transform" || error.property == "bounds"
@@ -82,10 +89,11 @@ public struct ViewHierarchy: Sendable {
             var childIDs: [String] = []
             childIDs.reserveCapacity(kids.count)
             for k in kids {
-                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen))
+                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen, modal: &modal))
             }
             node.children = childIDs
         }
+        if isModalCandidate(node) { modal += 1 }
         out.setBox(Box(node), for: id)
         return id
     }
@@ -111,7 +119,7 @@ public struct ViewHierarchy: Sendable {
         var nodes = BoxedMap<ViewNode>()
         for w in list {
             do {
-                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen)
+                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen, modal: &h.modalCandidates)
                 h.roots.append(id)
             } catch {
                 var e = error; e.op = "snapshot"; throw e
@@ -174,7 +182,8 @@ public struct ViewHierarchy: Sendable {
             }
             let baseDepth = parent.map { depth(of: $0) } ?? 0
             var seen: [String: String?] = [:]
-            let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen)
+            let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
+                                                         modal: &modalCandidates)
             for (nid, _) in seen { removed.remove(nid) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
@@ -184,7 +193,10 @@ public struct ViewHierarchy: Sendable {
             guard nodes[id] != nil else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove") }
             if let p = nodes[id]?.parent { dirty.insert(p) }
             detach(id)
-            for d in subtree(id) { nodes[d] = nil; removed.insert(d); dirty.remove(d) }
+            for d in subtree(id) {
+                if let b = nodes.box(d), ViewHierarchy.isModalCandidate(b.value) { modalCandidates -= 1 }
+                nodes[d] = nil; removed.insert(d); dirty.remove(d)
+            }
             structural = true
         case .move(let id, let parent, let index):
             guard let n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to move") }
@@ -208,6 +220,7 @@ public struct ViewHierarchy: Sendable {
             structural = true
         case .set(let id, let props):
             guard var n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on") }
+            let wasModal = ViewHierarchy.isModalCandidate(n)
             for (k, v) in props {
                 if k == "class" {
                     guard let cls = v.stringValue else { throw PatchError(kind: .invalidProperty, id: id, property: k, message: "'class' must be a string") }
@@ -220,6 +233,7 @@ public struct ViewHierarchy: Sendable {
                     throw PatchError(kind: geometry.contains(k) ? .invalidGeometry : .invalidProperty, id: id, property: k, message: error.message)
                 }
             }
+            modalCandidates += (ViewHierarchy.isModalCandidate(n) ? 1 : 0) - (wasModal ? 1 : 0)
             nodes[id] = n
             dirty.insert(id)
         }
