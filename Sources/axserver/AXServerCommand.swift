@@ -91,6 +91,9 @@ struct ServerService: Service {
         if let port = server.tcpPort { parts.append("tcp=\(port)") }
         parts.append("apps=\(hub.appIDs.joined(separator: ","))")
         parts.append("atspi=\(bridge?.status ?? "off")")
+        // Building the initial trees leaves freed transient memory (parsed JSON, decode buffers) in the heap;
+        // give it back to the system so the resident size reflects what the server keeps.
+        _ = axserver_malloc_trim(0)
         say("READY " + parts.joined(separator: " "))
         try? await gracefulShutdown()
         await host?.stop()
@@ -177,3 +180,5 @@ struct DemoApp: AsyncParsableCommand {
         await host.stop()
     }
 }
+
+@_silgen_name("malloc_trim") func axserver_malloc_trim(_ pad: Int) -> Int32

@@ -23,7 +23,8 @@ def main():
     res = runner.run(suite)
     failed = len(res.failures) + len(res.errors) + len(res.unexpectedSuccesses)
     skipped = len(res.skipped)
-    passed = res.testsRun - failed - skipped
+    # A failed setUpClass is an error that ran no test: count it as failed, never as a negative pass count.
+    passed = max(0, res.testsRun - failed - skipped)
     sys.stdout.flush()
     print("integration: %d passed, %d failed, %d skipped" % (passed, failed, skipped) if skipped else
           "integration: %d passed, %d failed" % (passed, failed))
