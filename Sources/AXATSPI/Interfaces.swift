@@ -522,6 +522,7 @@ extension AppBridge {
                 }
             }
         }
+        HeapTrim.soon()
         return .handled
     }
 
@@ -600,3 +601,24 @@ final class FlushOnce: Sendable {
     private let fired = Mutex(false)
     func fire() -> Bool { fired.withLock { f in if f { return false }; f = true; return true } }
 }
+
+/// A whole-tree reply (GetItems) leaves megabytes of freed message buffers in the heap; hand them back to the
+/// system shortly after it is sent (at most once a second), so a server's resident size reflects what it keeps.
+enum HeapTrim {
+    private static let last = Mutex<UInt64>(0)
+    static func soon() {
+        let now = monotonicNow()
+        let go = last.withLock { l -> Bool in
+            if l != 0 && now &- l < 1_000_000_000 { return false }
+            l = now
+            return true
+        }
+        guard go else { return }
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(250))
+            _ = atspi_malloc_trim(0)
+        }
+    }
+}
+
+@_silgen_name("malloc_trim") func atspi_malloc_trim(_ pad: Int) -> Int32
