@@ -13,6 +13,7 @@
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
+//   AXTestSupport     a private dbus-daemon for the D-Bus and AT-SPI test targets (tests only)
 //   axserver, axquery, axbench   executables
 import PackageDescription
 
@@ -75,8 +76,9 @@ let package = Package(
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
-        .testTarget(name: "AXDBusTests", dependencies: ["AXDBus"]),
-        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo"]),
+        .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
+        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
         .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
     ],

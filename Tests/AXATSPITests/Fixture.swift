@@ -1,3 +1,4 @@
+import AXTestSupport
 import AXATSPI
 import AXCore
 import AXDBus
@@ -47,7 +48,7 @@ final class Fixture {
 
     init(provider: FakeProvider = FakeProvider(), demo: AXDemo.DemoApp = AXDemo.DemoApp(), actionReplyTimeout: Duration = .milliseconds(600),
          registry withRegistry: Bool = false) async throws {
-        bus = try PrivateBus()
+        bus = try PrivateBus(purpose: "AT-SPI bridge tests", tag: "axatspi-test")
         if withRegistry { registry = try FakeRegistry(address: bus.address) }
         hub = Hub(actionTimeout: .seconds(3))
         self.provider = provider

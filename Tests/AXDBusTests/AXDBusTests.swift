@@ -1,3 +1,4 @@
+import AXTestSupport
 import AXDBus
 import Foundation
 import Synchronization
@@ -45,7 +46,7 @@ final class AXDBusTests: XCTestCase {
     var client: DBusConnection!
 
     override func setUpWithError() throws {
-        bus = try PrivateBus()
+        bus = try PrivateBus(purpose: "AXDBus integration tests", tag: "axdbus-test")
         server = try DBusConnection.open(address: bus.address)
         client = try DBusConnection.open(address: bus.address)
     }

@@ -1,3 +1,4 @@
+import AXTestSupport
 import AXDBus
 import XCTest
 
@@ -84,7 +85,7 @@ final class RandomValueTests: XCTestCase {
     /// Random nested values survive writer → libdbus → bus → libdbus → reader unchanged, and the
     /// message signature equals the signature computed from the types.
     func testRandomValuesRoundTripThroughTheBus() throws {
-        let bus = try PrivateBus()
+        let bus = try PrivateBus(purpose: "AXDBus integration tests", tag: "axdbus-test")
         defer { bus.stop() }
         let server = try DBusConnection.open(address: bus.address)
         defer { server.close() }

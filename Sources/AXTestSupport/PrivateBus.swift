@@ -5,12 +5,13 @@ import Glibc
 #endif
 
 /// A private `dbus-daemon --session` on a unix socket in a temp dir, started by PID and killed by PID.
-final class PrivateBus {
-    let pid: pid_t
-    let address: String
-    let directory: String
+/// Test support shared by the D-Bus and AT-SPI test targets (not part of the server).
+public final class PrivateBus: @unchecked Sendable {
+    public let pid: pid_t
+    public let address: String
+    public let directory: String
 
-    static func daemonPath() -> String? {
+    public static func daemonPath() -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/bin"] {
             let p = "\(dir)/dbus-daemon"
             if access(p, X_OK) == 0 { return p }
@@ -18,11 +19,12 @@ final class PrivateBus {
         return nil
     }
 
-    init() throws {
+    /// - Parameter purpose: said in the skip message when dbus-daemon is missing; names the temp directory too.
+    public init(purpose: String = "these tests", tag: String = "axtest") throws {
         guard let daemon = PrivateBus.daemonPath() else {
-            throw XCTSkip("dbus-daemon not found (apt-get install dbus): AT-SPI bridge tests need a real bus")
+            throw XCTSkip("dbus-daemon not found (apt-get install dbus): \(purpose) need a real bus")
         }
-        var template = Array("/tmp/axatspi-test.XXXXXX".utf8CString)
+        var template = Array("/tmp/\(tag).XXXXXX".utf8CString)
         guard let d = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw NSError(domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "mkdtemp failed"])
         }
@@ -66,7 +68,7 @@ final class PrivateBus {
         }
     }
 
-    func stop() {
+    public func stop() {
         kill(pid, SIGTERM)
         var st: Int32 = 0
         var reaped = false
