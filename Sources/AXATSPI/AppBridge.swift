@@ -492,22 +492,27 @@ final class AppBridge: @unchecked Sendable {
         return nil
     }
 
+    enum ExtentsQuery { case rect, position, size }
+
+    /// Component.GetExtents/GetPosition/GetSize and their Image twins: same arguments, same answers.
+    func replyExtents(_ q: ExtentsQuery, _ msg: DBusMessage, _ m: OpaquePointer, _ n: AXNode) -> DBusMethodResult {
+        if let e = check(msg, m, q == .size ? "" : "u") { return e }
+        var coords: UInt32 = 0
+        if q != .size { var i = In(m); coords = i.uint32() }
+        let r = extents(n, coords)
+        switch q {
+        case .rect: sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
+        case .position: sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
+        case .size: sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+        }
+        return .handled
+    }
+
     func component(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
         switch String(cString: member) {
-        case "GetExtents":
-            if let e = check(msg, m, "u") { return e }
-            var i = In(m)
-            let r = extents(n, i.uint32())
-            sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
-        case "GetPosition":
-            if let e = check(msg, m, "u") { return e }
-            var i = In(m)
-            let r = extents(n, i.uint32())
-            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
-        case "GetSize":
-            if let e = check(msg, m, "") { return e }
-            let r = extents(n, 0)
-            sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+        case "GetExtents": return replyExtents(.rect, msg, m, n)
+        case "GetPosition": return replyExtents(.position, msg, m, n)
+        case "GetSize": return replyExtents(.size, msg, m, n)
         case "Contains":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)

@@ -84,7 +84,7 @@ extension AppBridge {
 
     /// Runs a flush on the loop thread and waits for it (at most 200 ms, so a closed connection never hangs a reply).
     func flushBeforeReply() async {
-        let once = FlushOnce()
+        let once = OneShot()
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
             connection.perform { [weak self] in
                 self?.flush()
@@ -477,24 +477,12 @@ extension AppBridge {
 
     func image(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
         switch String(cString: member) {
-        case "GetImageExtents":
-            if let e = check(msg, m, "u") { return e }
-            var i = In(m)
-            let r = extents(n, i.uint32())
-            sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
-        case "GetImagePosition":
-            if let e = check(msg, m, "u") { return e }
-            var i = In(m)
-            let r = extents(n, i.uint32())
-            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
-        case "GetImageSize":
-            if let e = check(msg, m, "") { return e }
-            let r = extents(n, 0)
-            sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+        case "GetImageExtents": return replyExtents(.rect, msg, m, n)
+        case "GetImagePosition": return replyExtents(.position, msg, m, n)
+        case "GetImageSize": return replyExtents(.size, msg, m, n)
         default:
             return .error(.unknownMethod(for: msg))
         }
-        return .handled
     }
 
     // MARK: Cache
@@ -596,16 +584,15 @@ enum TextBoundaries {
     }
 }
 
-/// A thread-safe one-time flag.
-final class FlushOnce: Sendable {
-    private let fired = Mutex(false)
-    func fire() -> Bool { fired.withLock { f in if f { return false }; f = true; return true } }
-}
 
 /// A whole-tree reply (GetItems) leaves megabytes of freed message buffers in the heap; hand them back to the
 /// system shortly after it is sent (at most once a second), so a server's resident size reflects what it keeps.
-enum HeapTrim {
+public enum HeapTrim {
     private static let last = Mutex<UInt64>(0)
+
+    /// Returns freed heap memory to the system now.
+    public static func trimNow() { _ = atspi_malloc_trim(0) }
+
     static func soon() {
         let now = monotonicNow()
         let go = last.withLock { l -> Bool in
@@ -616,7 +603,7 @@ enum HeapTrim {
         guard go else { return }
         Task.detached {
             try? await Task.sleep(for: .milliseconds(250))
-            _ = atspi_malloc_trim(0)
+            trimNow()
         }
     }
 }

@@ -412,8 +412,9 @@ public final class Hub: Sendable {
     }
 }
 
-/// A thread-safe one-time flag.
-final class OneShot: Sendable {
+/// A thread-safe one-time flag (the first `fire()` returns true).
+public final class OneShot: Sendable {
     private let flag = Mutex(false)
-    func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
+    public init() {}
+    public func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
 }

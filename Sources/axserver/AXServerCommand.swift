@@ -1,4 +1,5 @@
 import ArgumentParser
+import AXATSPI
 import AXConformance
 import AXCore
 import AXDemo
@@ -93,7 +94,7 @@ struct ServerService: Service {
         parts.append("atspi=\(bridge?.status ?? "off")")
         // Building the initial trees leaves freed transient memory (parsed JSON, decode buffers) in the heap;
         // give it back to the system so the resident size reflects what the server keeps.
-        _ = axserver_malloc_trim(0)
+        HeapTrim.trimNow()
         say("READY " + parts.joined(separator: " "))
         try? await gracefulShutdown()
         await host?.stop()
@@ -181,4 +182,3 @@ struct DemoApp: AsyncParsableCommand {
     }
 }
 
-@_silgen_name("malloc_trim") func axserver_malloc_trim(_ pad: Int) -> Int32
