@@ -12,9 +12,43 @@ import Glibc
 #endif
 
 let quick = CommandLine.arguments.contains("--quick")
+if CommandLine.arguments.contains("--sizes") { print("ViewNode \(MemoryLayout<ViewNode>.size) AXNode \(MemoryLayout<AXNode>.size) ax \(MemoryLayout<AccessibilityProperties>.size) control \(MemoryLayout<ControlState>.size) focus \(MemoryLayout<FocusProperties>.size) window \(MemoryLayout<WindowState>.size)"); exit(0) }
+if CommandLine.arguments.contains("--profile-decode") {
+    let snap = BenchTree.snapshot(leaves: 8920)
+    for _ in 0..<60 { let h = try ViewHierarchy.fromSnapshot(snap); withExtendedLifetime(h) {} }
+    exit(0)
+}
+if CommandLine.arguments.contains("--core-min") {
+    // Quick, noise-resistant figures for optimization work: minimum of 21 runs each.
+    let bytes = BenchTree.snapshot(leaves: 8920).serialized()
+    let clock = ContinuousClock()
+    var dec: [Duration] = [], der: [Duration] = [], bld: [Duration] = []
+    let parsed = try JSON.parse(bytes)
+    for _ in 0..<21 {
+        let t0 = clock.now
+        let h = try ViewHierarchy.fromSnapshot(parsed)
+        dec.append(clock.now - t0)
+        withExtendedLifetime(h) {}
+        let t1 = clock.now
+        let s = HierarchyStore()
+        try s.setSnapshot(parsed)
+        let t2 = clock.now
+        _ = s.rebuild()
+        let t3 = clock.now
+        bld.append(t2 - t1); der.append(t3 - t2)
+    }
+    print("min: decode \(dec.min()!)  derive \(der.min()!)  build \(bld.min()!)")
+    exit(0)
+}
+if CommandLine.arguments.contains("--profile-derive") {
+    let s = HierarchyStore()
+    try s.setSnapshot(BenchTree.snapshot(leaves: 8920))
+    for _ in 0..<60 { _ = s.rebuild() }
+    exit(0)
+}
 if CommandLine.arguments.contains("--profile-build") {
     let snap = BenchTree.snapshot(leaves: 8920)
-    for _ in 0..<3 { let s = HierarchyStore(); try s.setSnapshot(snap) }
+    for _ in 0..<30 { let s = HierarchyStore(); try s.setSnapshot(snap) }
     exit(0)
 }
 let clock = ContinuousClock()
@@ -75,6 +109,17 @@ print("views: \(viewCount), accessibility nodes: \(store.tree.count), snapshot J
 print("parse JSON: median \(fmt(median(parseTimes))) ms")
 print("build tree from parsed snapshot (decode + derive): median \(fmt(median(buildTimes))) ms")
 print("full re-derivation only: median \(fmt(median(deriveOnly))) ms")
+do {
+    let parsed = try JSON.parse(bytes)
+    var decodeTimes: [Double] = []
+    for _ in 0..<runs {
+        let t0 = clock.now
+        let h = try ViewHierarchy.fromSnapshot(parsed)
+        decodeTimes.append(ms(clock.now - t0))
+        withExtendedLifetime(h) {}
+    }
+    print("decode only (snapshot JSON → views): median \(fmt(median(decodeTimes))) ms")
+}
 
 // One-property patches on leaves spread over the tree (label text of a button / a switch toggle).
 var patchTimes: [Double] = []
@@ -103,6 +148,7 @@ let patchMedian = median(patchTimes)
 print("one-property patch (apply + incremental derive + change set): median \(fmt(patchMedian)) µs, p95 \(fmt(p95(patchTimes))) µs")
 print("ratio full build / patch: \(fmt(median(buildTimes) * 1000 / patchMedian, 0))×  (re-derive only / patch: \(fmt(median(deriveOnly) * 1000 / patchMedian, 0))×); incremental == rebuild: \(same)")
 
+if CommandLine.arguments.contains("--core-only") { exit(0) }
 print("== query and JSON-RPC (5,000-element tree)")
 let hub = Hub()
 let app = hub.registerApp(name: "bench", provider: nil)

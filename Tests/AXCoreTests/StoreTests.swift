@@ -54,6 +54,20 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(s.tree["a"]?.label, "A2")
     }
 
+    /// A first snapshot lists every node once as added, each container before its descendants (Specs/hierarchy.md).
+    func testFirstSnapshotAddsEveryNodeParentsFirst() throws {
+        for json in [DemoLikeTrees.settings, DemoLikeTrees.withElementsList] {
+            let s = HierarchyStore()
+            let cs = try s.setSnapshot(json)
+            XCTAssertEqual(cs.added.count, s.tree.count)
+            XCTAssertEqual(Set(cs.added), Set(s.tree.nodes.keys))
+            let position = Dictionary(uniqueKeysWithValues: cs.added.enumerated().map { ($1, $0) })
+            for (id, n) in s.tree.nodes {
+                if let p = n.parent { XCTAssertLessThan(position[p]!, position[id]!, "\(p) is listed after its child \(id)") }
+            }
+        }
+    }
+
     func testChangeSetOfOnePatch() throws {
         let s = try store()
         let cs = try s.apply(json: [["op": "remove", "id": "box"], ["op": "insert", "parent": "w", "view": ["id": "c", "class": "UIButton", "frame": [0, 300, 10, 10], "title": "C"]]])
@@ -108,4 +122,23 @@ final class StoreTests: XCTestCase {
         XCTAssertFalse(net.added.contains("a"), "\(net)")
         XCTAssertEqual(net.updated["a"]?.contains("label"), true, "\(net)")
     }
+}
+
+/// Small hierarchies with containers, synthesized children (segments, navigation bar) and virtual elements.
+enum DemoLikeTrees {
+    static let settings: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": [
+        ["id": "nav", "class": "UINavigationBar", "frame": [0, 0, 400, 44], "title": "Settings", "backButtonTitle": "Back"],
+        ["id": "list", "class": "UITableView", "frame": [0, 44, 400, 600], "children": [
+            ["id": "cell", "class": "UITableViewCell", "frame": [0, 0, 400, 44], "children": [
+                ["id": "cl", "class": "UILabel", "frame": [10, 0, 200, 44], "text": "Wi-Fi"],
+                ["id": "sw", "class": "UISwitch", "frame": [300, 5, 50, 30], "isOn": true]]],
+            ["id": "seg", "class": "UISegmentedControl", "frame": [0, 50, 300, 30], "segmentTitles": ["A", "B", "C"], "selectedSegmentIndex": 1],
+            ["id": "plain", "class": "UIView", "frame": [0, 100, 400, 100], "children": [
+                ["id": "b1", "class": "UIButton", "frame": [0, 0, 100, 40], "title": "One"]]]]]]]]]
+    static let withElementsList: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+        ["id": "chart", "class": "UIView", "frame": [0, 0, 400, 300], "accessibilityElements": [
+            ["id": "bar1", "accessibilityFrameInContainerSpace": [0, 0, 50, 100], "accessibilityLabel": "Monday"],
+            "lbl",
+            ["id": "bar2", "accessibilityFrameInContainerSpace": [60, 0, 50, 100], "accessibilityLabel": "Tuesday"]], "children": [
+            ["id": "lbl", "class": "UILabel", "frame": [0, 200, 100, 20], "text": "Week"]]]]]]]
 }

@@ -29,6 +29,9 @@ public struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Express
     @inline(__always) public func contains(_ id: String) -> Bool { storage[id] != nil }
 
     public mutating func setBox(_ b: Box<Value>, for id: String) { storage[id] = b }
+    /// Sets the box and returns the one it replaced (one hash and one descent where `contains` + `setBox` take two).
+    @discardableResult
+    public mutating func insertBox(_ b: Box<Value>, for id: String) -> Box<Value>? { storage.updateValue(b, forKey: id) }
 
     @discardableResult
     public mutating func removeValue(forKey id: String) -> Value? { storage.removeValue(forKey: id)?.value }

@@ -33,10 +33,13 @@ public enum ViewClass: String, Sendable, CaseIterable {
     case actionSheet = "UIActionSheet"
 
     public init(className: String, baseClass: String?) {
-        if let c = ViewClass(rawValue: className) { self = c; return }
-        if let b = baseClass, let c = ViewClass(rawValue: b) { self = c; return }
+        if let i = ViewClass.byName[className] { self = ViewClass.allCases[i]; return }
+        if let b = baseClass, let i = ViewClass.byName[b] { self = ViewClass.allCases[i]; return }
         self = .view
     }
+
+    /// Class name → index in `allCases` (every view's class is looked up while decoding a snapshot).
+    private static let byName = KeyTable(Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1.rawValue, $0) }))
 
     /// Whether instances are accessibility elements when the app does not say (R1, R17, X1; D-EXPOSE-1).
     public var isElementByDefault: Bool {

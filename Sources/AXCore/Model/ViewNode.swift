@@ -22,14 +22,37 @@ public struct ViewNode: Sendable, Equatable {
     public var isUserInteractionEnabled: Bool?
     public var tag: Int = 0
 
+    // The large property groups live in copy-on-write storage shared with UIKit's defaults until a view sets
+    // one of them, so a view copies as a few pointers (the derivation passes views around by the ten thousand).
+    private var _control = ViewNode.defaultControl
+    private var _window = ViewNode.defaultWindow
+    private var _ax = ViewNode.defaultAX
+    private var _focus = ViewNode.defaultFocus
+    private static let defaultControl = CoW(ControlState())
+    private static let defaultWindow = CoW(WindowState())
+    private static let defaultAX = CoW(AccessibilityProperties())
+    private static let defaultFocus = CoW(FocusProperties())
+
     // Control state (A.9)
-    public var control = ControlState()
+    public var control: ControlState {
+        @inline(__always) _read { yield _control.value }
+        @inline(__always) _modify { yield &_control.value }
+    }
     // Window state (A.7); meaningful on UIWindow
-    public var window = WindowState()
+    public var window: WindowState {
+        @inline(__always) _read { yield _window.value }
+        @inline(__always) _modify { yield &_window.value }
+    }
     // UIAccessibility overrides (§1–§5 of the semantics reference)
-    public var ax = AccessibilityProperties()
+    public var ax: AccessibilityProperties {
+        @inline(__always) _read { yield _ax.value }
+        @inline(__always) _modify { yield &_ax.value }
+    }
     // Focus engine properties (C.6, C.9)
-    public var focus = FocusProperties()
+    public var focus: FocusProperties {
+        @inline(__always) _read { yield _focus.value }
+        @inline(__always) _modify { yield &_focus.value }
+    }
     /// Guided-access restriction identifiers that guard this view's actions (R83).
     public var restrictionIdentifiers: [String] = []
 
@@ -42,6 +65,27 @@ public struct ViewNode: Sendable, Equatable {
 
     public var effectiveClipsToBounds: Bool { clipsToBounds ?? kind.defaultClipsToBounds }
     public var effectiveUserInteractionEnabled: Bool { isUserInteractionEnabled ?? kind.defaultUserInteractionEnabled }
+}
+
+/// Copy-on-write storage for one value: copies share the box; the first mutation of a shared box copies it.
+/// Reads go straight to the box (no exclusivity bookkeeping: a box is only mutated while uniquely referenced).
+public struct CoW<Value: Sendable & Equatable>: Sendable, Equatable {
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) @usableFromInline var value: Value
+        @usableFromInline init(_ v: Value) { value = v }
+    }
+    @usableFromInline var storage: Storage
+    public init(_ value: Value) { storage = Storage(value) }
+
+    public var value: Value {
+        @inline(__always) _read { yield storage.value }
+        @inline(__always) _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.value) }
+            yield &storage.value
+        }
+    }
+
+    public static func == (a: CoW, b: CoW) -> Bool { a.storage === b.storage || a.storage.value == b.storage.value }
 }
 
 public struct ControlState: Sendable, Equatable {

@@ -29,9 +29,24 @@ final class Deriver {
         var frame: Rect
     }
 
+    /// The items a view contributes to its container (most views give exactly one: no array to allocate).
+    enum ItemList {
+        case none, one(Item), many([Item])
+        @inline(__always) func append(to out: inout [Item]) {
+            switch self {
+            case .none: break
+            case .one(let i): out.append(i)
+            case .many(let a): out.append(contentsOf: a)
+            }
+        }
+    }
+
     struct Entry {
         var ctx: Ctx
-        var items: [Item]
+        var items: ItemList
+        /// The view's own node is in the tree (an element or a container).
+        var ownsSelf: Bool
+        /// Other nodes the view produced: synthesized children, virtual elements.
         var ownIDs: [String]
         var children: [String]
         var pass: Int
@@ -50,6 +65,10 @@ final class Deriver {
     /// unless something visited them (their new place may be excluded, or inside an element).
     private var departed: [String] = []
     private var fullBuild = false
+    /// A full build's new node ids, a container before its descendants (the first snapshot's `added`).
+    private var fullOrder: [String] = []
+    /// A full build removed a node it had written: `fullOrder` is not exact; fall back to the map's keys.
+    private var fullOrderStale = false
 
     var cachedEntryCount: Int { cache.count }
 
@@ -62,6 +81,8 @@ final class Deriver {
         departed = []
         pass += 1
         fullBuild = full
+        fullOrder = []
+        fullOrderStale = false
         if full {
             cache.removeAll(keepingCapacity: true)
             cache.reserveCapacity(views.count)
@@ -101,7 +122,8 @@ final class Deriver {
             guard let n = views.nodes[w] else { continue }
             let ctx = Ctx(map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
                           windowID: w, container: "", containerRole: nil, restrictions: [], language: nil, isKeyWindow: w == keyWindow)
-            let items = visit(w, ctx)
+            var items: [Item] = []
+            visit(w, ctx, into: &items)
             windows.append(contentsOf: items.map(\.id))
         }
         for w in previous.windows where !views.roots.contains(w) { purge(w) }
@@ -117,8 +139,9 @@ final class Deriver {
         var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
         cs.windowsChanged = windows != previous.windows
         if full && previous.nodes.isEmpty {
-            // A first snapshot: everything is added; no per-node comparison needed.
-            cs.added = nodes.keys.sorted()
+            // A first snapshot: everything is added (in derivation order); no per-node comparison needed.
+            cs.added = !fullOrderStale && fullOrder.count == nodes.count ? fullOrder : nodes.keys.sorted()
+            fullOrder = []
             fullBuild = false
             touched = []
         } else if full {
@@ -150,23 +173,29 @@ final class Deriver {
 
     // MARK: - Visiting
 
-    private func write(_ n: AXNode) {
+    /// Puts a node in the tree. `new`: a node this pass creates (a container is listed before its children are visited).
+    private func write(_ n: consuming AXNode, new: Bool = false) {
+        let id = n.id
         if fullBuild {
-            nodes.setBox(Box(n), for: n.id)
+            if new { fullOrder.append(id) }
+            nodes.setBox(Box(n), for: id)
             return
         }
-        touched.insert(n.id)
-        if let old = nodes.box(n.id), old.value == n { return }
-        nodes.setBox(Box(n), for: n.id)
+        touched.insert(id)
+        if let old = nodes.box(id), old.value == n { return }
+        nodes.setBox(Box(n), for: id)
     }
 
     private func removeNode(_ id: String) {
-        if nodes.removeValue(forKey: id) != nil && !fullBuild { touched.insert(id) }
+        if nodes.removeValue(forKey: id) != nil {
+            if fullBuild { fullOrderStale = true } else { touched.insert(id) }
+        }
     }
 
     /// Drops a view's cached result and every accessibility node its subtree produced.
     private func purge(_ id: String) {
         guard let e = cache.removeValue(forKey: id) else { return }
+        if e.ownsSelf { removeNode(id) }
         for ax in e.ownIDs { removeNode(ax) }
         for c in e.children { purgeStale(c) }
     }
@@ -257,55 +286,59 @@ final class Deriver {
         return nil
     }
 
-    private func visit(_ id: String, _ ctx: Ctx) -> [Item] {
-        guard let nb = views.nodes.box(id) else { return [] }
-        if !fullBuild, let items = reuseCached(id, ctx) { return items }
-        return visitNode(id, ctx, nb.value)
+    private func visit(_ id: String, _ ctx: Ctx, into out: inout [Item]) {
+        guard let nb = views.nodes.box(id) else { return }
+        if !fullBuild, reuseCached(id, ctx, into: &out) { return }
+        visitNode(id, ctx, nb, into: &out)
     }
 
-    /// The cached items of a clean view whose context did not change (kept out of `visit`'s frame).
+    /// Appends the cached items of a clean view whose context did not change (kept out of `visit`'s frame).
     @inline(never)
-    private func reuseCached(_ id: String, _ ctx: Ctx) -> [Item]? {
-        guard !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx else { return nil }
+    private func reuseCached(_ id: String, _ ctx: Ctx, into out: inout [Item]) -> Bool {
+        guard !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx else { return false }
         e.pass = pass
         cache[id] = e
-        return e.items
+        e.items.append(to: &out)
+        return true
     }
 
-    /// The body of `visit`; the view is passed borrowed so the (large) node is never copied.
-    private func visitNode(_ id: String, _ ctx: Ctx, _ n: ViewNode) -> [Item] {
+    /// The body of `visit`; the view is passed boxed so the node is never copied.
+    private func visitNode(_ id: String, _ ctx: Ctx, _ nb: Box<ViewNode>, into out: inout [Item]) {
         // This function is on the recursion path (visit → visitNode → visitChildren → visit), once per level of
         // the view hierarchy. Everything that does not recurse lives in never-inlined helpers so this frame stays
         // small: a hierarchy `Limits.maxDepth` (256) levels deep must derive without exhausting a thread's stack,
         // in debug builds too, where every temporary copy of a large struct gets its own stack slot.
         let old = fullBuild ? nil : cache[id]
-        let expo = exposure(n, ctx: ctx)
+        let expo = exposure(nb.value, ctx: ctx)
         switch expo {
-        case .excluded: purge(id); return []
-        case .element: return visitElement(id, ctx, n, old)
+        case .excluded: purge(id); return
+        case .element: out.append(visitElement(id, ctx, nb.value, old)); return
         case .transparent, .container: break
         }
-        let p = prepare(n, ctx, expo)
+        let p = prepare(nb.value, ctx, expo)
         var ownIDs: [String] = []
-        var visitedChildren: [String] = n.children
-        let items: [Item]
+        var visitedChildren: [String] = nb.value.children
         if case .container(let role) = expo {
-            let childItems: [Item]
+            if fullBuild { fullOrder.append(id) }
+            var childItems: [Item] = []
             if p.hasElementList {
                 // R37: accessibilityElements defines the children, in array order; other subviews are not exposed.
-                childItems = visitElementList(id, n, p, old, &ownIDs, &visitedChildren)
+                visitElementList(id, nb.value, p, old, &ownIDs, &visitedChildren, into: &childItems)
             } else {
-                childItems = readingOrder(visitChildren(n, p.childCtx, old: old), rtl: p.childCtx.rtl)
+                visitChildren(nb.value, p.childCtx, old: old, into: &childItems)
+                childItems = readingOrder(childItems, rtl: p.childCtx.rtl)
             }
-            writeContainer(n, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
+            writeContainer(nb.value, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
                            restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
-            ownIDs.insert(id, at: 0)
-            items = [Item(id: id, frame: n.ax.frame ?? p.frame)]   // R22, X5: ordered by the frame the AT sees
+            let item = Item(id: id, frame: nb.value.ax.frame ?? p.frame)   // R22, X5: ordered by the frame the AT sees
+            out.append(item)
+            finishVisit(id, ctx, old, .one(item), ownsSelf: true, ownIDs, visitedChildren)
         } else {
-            items = visitChildren(n, p.childCtx, old: old)
+            let start = out.count
+            visitChildren(nb.value, p.childCtx, old: old, into: &out)
+            let produced: ItemList = out.count == start ? .none : out.count == start + 1 ? .one(out[start]) : .many(Array(out[start...]))
+            finishVisit(id, ctx, old, produced, ownsSelf: false, ownIDs, visitedChildren)
         }
-        finishVisit(id, ctx, old, items, ownIDs, visitedChildren)
-        return items
     }
 
     /// What a transparent view or a container hands down to its children.
@@ -339,30 +372,29 @@ final class Deriver {
     }
 
     @inline(never)
-    private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> [Item] {
+    private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> Item {
         for c in old?.children ?? [] { purgeStale(c) }
         for c in n.children { purgeStale(c) }
         let p = prepare(n, ctx, .element)
-        let items = [writeElement(n, ctx: ctx, frame: p.frame, childMap: p.childMap, restrictions: p.childCtx.restrictions,
-                                  language: p.childCtx.language)]
-        finishVisit(id, ctx, old, items, [id], [])
-        return items
+        let item = writeElement(n, ctx: ctx, frame: p.frame, childMap: p.childMap, restrictions: p.childCtx.restrictions,
+                                language: p.childCtx.language)
+        finishVisit(id, ctx, old, .one(item), ownsSelf: true, [], [])
+        return item
     }
 
     /// The children of a container that sets `accessibilityElements` (R37): views (any descendant) and virtual
     /// elements, in array order.
     private func visitElementList(_ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
-                                  _ ownIDs: inout [String], _ visitedChildren: inout [String]) -> [Item] {
+                                  _ ownIDs: inout [String], _ visitedChildren: inout [String], into childItems: inout [Item]) {
         for c in old?.children ?? [] { purgeStale(c) }
         for c in n.children { purgeStale(c) }
-        var childItems: [Item] = []
         visitedChildren = []
         for entry in n.ax.elements ?? [] {
             switch entry {
             case .view(let ref):
                 guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: p.childCtx) else { continue }
                 if !visitedChildren.contains(ref) {
-                    childItems.append(contentsOf: visit(ref, rctx))
+                    visit(ref, rctx, into: &childItems)
                     visitedChildren.append(ref)
                 }
             case .virtual(let ve):
@@ -372,23 +404,25 @@ final class Deriver {
                 }
             }
         }
-        return childItems
     }
 
     @inline(never)
     private func writeVirtual(_ ve: VirtualElement, container n: ViewNode, _ p: Prepared, ownIDs: [String]) -> Item? {
         guard views.nodes[ve.id] == nil, !ownIDs.contains(ve.id) else { return nil }
         let vnode = makeVirtual(ve, container: n, ctx: p.childCtx, childMap: p.childMap)
-        write(vnode)
-        return Item(id: ve.id, frame: vnode.frame)
+        let item = Item(id: ve.id, frame: vnode.frame)
+        write(vnode, new: true)
+        return item
     }
 
     @inline(never)
-    private func finishVisit(_ id: String, _ ctx: Ctx, _ old: Entry?, _ items: [Item], _ ownIDs: [String], _ visitedChildren: [String]) {
+    private func finishVisit(_ id: String, _ ctx: Ctx, _ old: Entry?, _ items: ItemList, ownsSelf: Bool, _ ownIDs: [String],
+                             _ visitedChildren: [String]) {
         if let old {
-            for oid in old.ownIDs where !ownIDs.contains(oid) { removeNode(oid) }
+            if old.ownsSelf && !ownsSelf { removeNode(id) }
+            for oid in old.ownIDs where !ownIDs.contains(oid) && !(ownsSelf && oid == id) { removeNode(oid) }
         }
-        cache[id] = Entry(ctx: ctx, items: items, ownIDs: ownIDs, children: visitedChildren, pass: pass)
+        cache[id] = Entry(ctx: ctx, items: items, ownsSelf: ownsSelf, ownIDs: ownIDs, children: visitedChildren, pass: pass)
     }
 
     // The node-building halves of `visitNode` live in their own never-inlined functions so the large AXNode
@@ -398,15 +432,16 @@ final class Deriver {
     private func writeElement(_ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?) -> Item {
         var ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         ax.parent = ctx.container.isEmpty ? nil : ctx.container
-        write(ax)
-        return Item(id: n.id, frame: ax.frame)
+        let item = Item(id: n.id, frame: ax.frame)
+        write(ax, new: true)
+        return item
     }
 
     @inline(never)
     private func writeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
                                 restrictions: [String], language: String?, ownIDs: inout [String]) {
         let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-        for s in synthesized.nodes { write(s); ownIDs.append(s.id) }
+        for s in synthesized.nodes { ownIDs.append(s.id); write(s, new: true) }
         let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
             + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
         if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
@@ -437,16 +472,14 @@ final class Deriver {
         return ctx
     }
 
-    private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?) -> [Item] {
+    private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?, into out: inout [Item]) {
         let kids = n.children
         let modalIndex = views.modalCandidates > 0 ? frontMostModal(kids) : nil
-        var items: [Item] = []
         for (i, k) in kids.enumerated() {
             if let m = modalIndex, i != m { purgeStale(k); continue }
-            items.append(contentsOf: visit(k, childCtx))
+            visit(k, childCtx, into: &out)
         }
         if let old, !old.children.isEmpty { purgeDeparted(old.children, current: kids, parent: n.id) }
-        return items
     }
 
     /// X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).

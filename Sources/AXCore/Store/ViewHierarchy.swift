@@ -53,8 +53,9 @@ public struct ViewHierarchy: Sendable {
     /// Decodes a nested view subtree straight into `out` (parent/children set), refusing duplicates: `seen`
     /// holds the ids of this subtree (with their parents, for the error message); `out` already holds the
     /// rest of the hierarchy. `baseDepth` is the depth of the future parent. Returns the subtree root's id.
+    /// With `seen == nil` (a whole snapshot into an empty map), a duplicate is found by the insertion itself.
     static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
-                              seen: inout [String: String?], modal: inout Int) throws(PatchError) -> String {
+                              seen: inout [String: String?]?, modal: inout Int) throws(PatchError) -> String {
         var node: ViewNode
         do { node = try ViewNode.decode(json) } catch {
             let kind: PatchError.Kind = (error.property == "frame" || error.property == "transform" || error.property == "bounds"
@@ -63,20 +64,19 @@ public struct ViewHierarchy: Sendable {
             throw PatchError(kind: kind, id: error.id, property: error.property, message: error.message)
         }
         let id = node.id
-        if let prev = seen[id] {
-            let where1 = prev.map { "'\($0)'" } ?? "the top level"
-            let where2 = parent.map { "'\($0)'" } ?? "the top level"
-            throw PatchError(kind: .multipleParents, id: id, message: "view '\(id)' appears twice: under \(where1) and under \(where2)")
-        }
-        if out.contains(id) {
-            throw PatchError(kind: .duplicateId, id: id, message: "id '\(id)' is already in the hierarchy")
+        if seen != nil {
+            if let prev = seen?[id] { throw twice(id, prev, parent) }
+            if out.contains(id) {
+                throw PatchError(kind: .duplicateId, id: id, message: "id '\(id)' is already in the hierarchy")
+            }
+            seen?[id] = parent
         }
         guard baseDepth + 1 <= Limits.maxDepth else {
             throw PatchError(kind: .tooDeep, id: id, message: "hierarchy deeper than \(Limits.maxDepth) levels")
         }
-        seen[id] = parent
         node.parent = parent
-        guard seen.count + out.count <= Limits.maxNodes else {
+        // A snapshot counts the views decoded so far plus the ancestors still being decoded (`baseDepth`).
+        guard (seen.map { $0.count + out.count } ?? out.count + baseDepth + 1) <= Limits.maxNodes else {
             throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
         }
         if case .object(let o) = json, let cj = o["children"], !cj.isNull {
@@ -94,8 +94,19 @@ public struct ViewHierarchy: Sendable {
             node.children = childIDs
         }
         if isModalCandidate(node) { modal += 1 }
-        out.setBox(Box(node), for: id)
+        if seen == nil {
+            // Post-order insertion: a view listed twice (or inside itself) meets its earlier copy here.
+            if let prev = out.insertBox(Box(node), for: id) { throw twice(id, prev.value.parent, parent) }
+        } else {
+            out.setBox(Box(node), for: id)
+        }
         return id
+    }
+
+    private static func twice(_ id: String, _ first: String?, _ second: String?) -> PatchError {
+        let where1 = first.map { "'\($0)'" } ?? "the top level"
+        let where2 = second.map { "'\($0)'" } ?? "the top level"
+        return PatchError(kind: .multipleParents, id: id, message: "view '\(id)' appears twice: under \(where1) and under \(where2)")
     }
 
     /// Builds a hierarchy from a snapshot: `{"windows": [view…]}` or a bare array of windows.
@@ -115,7 +126,7 @@ public struct ViewHierarchy: Sendable {
             throw PatchError(kind: .invalidSnapshot, op: "snapshot", message: "a snapshot must be an object with 'windows', got \(json.typeName)")
         }
         var h = ViewHierarchy()
-        var seen: [String: String?] = [:]
+        var seen: [String: String?]? = nil
         var nodes = BoxedMap<ViewNode>()
         for w in list {
             do {
@@ -181,10 +192,10 @@ public struct ViewHierarchy: Sendable {
                 throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to insert into")
             }
             let baseDepth = parent.map { depth(of: $0) } ?? 0
-            var seen: [String: String?] = [:]
+            var seen: [String: String?]? = [:]
             let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
                                                          modal: &modalCandidates)
-            for (nid, _) in seen { removed.remove(nid) }
+            for (nid, _) in seen ?? [:] { removed.remove(nid) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
             if let parent { dirty.insert(parent) }
