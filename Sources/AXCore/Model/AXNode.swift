@@ -83,6 +83,31 @@ public struct AXCellInfo: Sendable, Hashable {
     }
 }
 
+/// The properties of a node that most nodes leave at their defaults. They live in one copy-on-write group that
+/// every node shares until it sets one, so a node copies (into the tree, out of it) as a few pointers.
+public struct AXNodeExtras: Sendable, Equatable {
+    public var hint: String?
+    public var placeholder: String?
+    public var language: String?
+    public var headingLevel: Int?
+    public var containerType: ContainerType = .none
+    public var navigationStyle: NavigationStyle = .automatic
+    public var textualContext: String?
+    public var userInputLabels: [String] = []
+    public var customActions: [CustomAction] = []
+    public var rotors: [CustomRotor] = []
+    public var positionInSet: Int?
+    public var sizeOfSet: Int?
+    public var table: AXTableInfo?
+    public var cell: AXCellInfo?
+    public var restrictions: [String] = []
+    public var focus = FocusProperties()
+    public var directTouchOptions: [String] = []
+    public var automationElements: [String] = []
+    public var ignoresInvertColors = false
+    public init() {}
+}
+
 /// One node of the derived accessibility tree: a window, a container or an element (a navigation stop).
 public struct AXNode: Sendable, Equatable {
     public var id: String
@@ -95,50 +120,71 @@ public struct AXNode: Sendable, Equatable {
     public var isElement: Bool
     public var label: String?
     public var value: String?
-    public var hint: String?
     public var identifier: String?
-    public var placeholder: String?
     public var traits: Traits
     public var states: AXStates
     /// Screen coordinates (R22).
     public var frame: Rect
     public var activationPoint: Point
-    public var language: String?
     public var parent: String?
     public var children: [String]
     public var windowID: String
-    public var headingLevel: Int?
-    public var containerType: ContainerType
-    public var navigationStyle: NavigationStyle
-    public var textualContext: String?
-    public var userInputLabels: [String]
-    public var customActions: [CustomAction]
-    public var rotors: [CustomRotor]
     public var actions: [AXAction]
     public var numeric: AXNumericValue?
-    public var positionInSet: Int?
-    public var sizeOfSet: Int?
-    public var table: AXTableInfo?
-    public var cell: AXCellInfo?
-    public var restrictions: [String]
-    public var focus: FocusProperties
     /// The text content (AT-SPI Text): the label for static text, the value for text input.
     public var text: String?
+
+    private var _extras = AXNode.defaultExtras
+    private static let defaultExtras = CoW(AXNodeExtras())
+
+    /// The rarely-set properties as one value; setting the defaults shares the common storage again.
+    public var extras: AXNodeExtras {
+        @inline(__always) _read { yield _extras.value }
+        set { _extras = newValue == AXNode.defaultExtras.value ? AXNode.defaultExtras : CoW(newValue) }
+    }
+
+    public var hint: String? { _read { yield _extras.value.hint } _modify { yield &_extras.value.hint } }
+    public var placeholder: String? { _read { yield _extras.value.placeholder } _modify { yield &_extras.value.placeholder } }
+    public var language: String? { _read { yield _extras.value.language } _modify { yield &_extras.value.language } }
+    public var headingLevel: Int? { _read { yield _extras.value.headingLevel } _modify { yield &_extras.value.headingLevel } }
+    public var containerType: ContainerType { _read { yield _extras.value.containerType } _modify { yield &_extras.value.containerType } }
+    public var navigationStyle: NavigationStyle { _read { yield _extras.value.navigationStyle } _modify { yield &_extras.value.navigationStyle } }
+    public var textualContext: String? { _read { yield _extras.value.textualContext } _modify { yield &_extras.value.textualContext } }
+    public var userInputLabels: [String] { _read { yield _extras.value.userInputLabels } _modify { yield &_extras.value.userInputLabels } }
+    public var customActions: [CustomAction] { _read { yield _extras.value.customActions } _modify { yield &_extras.value.customActions } }
+    public var rotors: [CustomRotor] { _read { yield _extras.value.rotors } _modify { yield &_extras.value.rotors } }
+    public var positionInSet: Int? { _read { yield _extras.value.positionInSet } _modify { yield &_extras.value.positionInSet } }
+    public var sizeOfSet: Int? { _read { yield _extras.value.sizeOfSet } _modify { yield &_extras.value.sizeOfSet } }
+    public var table: AXTableInfo? { _read { yield _extras.value.table } _modify { yield &_extras.value.table } }
+    public var cell: AXCellInfo? { _read { yield _extras.value.cell } _modify { yield &_extras.value.cell } }
+    public var restrictions: [String] { _read { yield _extras.value.restrictions } _modify { yield &_extras.value.restrictions } }
+    public var focus: FocusProperties { _read { yield _extras.value.focus } _modify { yield &_extras.value.focus } }
     /// `accessibilityDirectTouchOptions` (R28, X50) and `accessibilityIgnoresInvertColors` (R117), as set.
-    public var directTouchOptions: [String] = []
+    public var directTouchOptions: [String] { _read { yield _extras.value.directTouchOptions } _modify { yield &_extras.value.directTouchOptions } }
     /// `automationElements` (R38, X18): the children automation sees, explicit or by the header's fallback.
-    public var automationElements: [String] = []
-    public var ignoresInvertColors = false
+    public var automationElements: [String] { _read { yield _extras.value.automationElements } _modify { yield &_extras.value.automationElements } }
+    public var ignoresInvertColors: Bool { _read { yield _extras.value.ignoresInvertColors } _modify { yield &_extras.value.ignoresInvertColors } }
 
     public init(id: String, viewID: String?, className: String, viewClass: ViewClass, role: AXRole, isElement: Bool, windowID: String) {
         self.id = id; self.viewID = viewID; self.actionTarget = viewID ?? id; self.className = className
         self.viewClass = viewClass; self.role = role; self.isElement = isElement
-        label = nil; value = nil; hint = nil; identifier = nil; placeholder = nil
-        traits = []; states = [.enabled]; frame = .zero; activationPoint = .zero; language = nil
-        parent = nil; children = []; self.windowID = windowID; headingLevel = nil; containerType = .none
-        navigationStyle = .automatic; textualContext = nil; userInputLabels = []; customActions = []; rotors = []
-        actions = []; numeric = nil; positionInSet = nil; sizeOfSet = nil; table = nil; cell = nil
-        restrictions = []; focus = FocusProperties(); text = nil
+        label = nil; value = nil; identifier = nil
+        traits = []; states = [.enabled]; frame = .zero; activationPoint = .zero
+        parent = nil; children = []; self.windowID = windowID
+        actions = []; numeric = nil; text = nil
+    }
+
+    /// Every field at once: the derivation builds each node in one go (no copies of a half-built node).
+    init(id: String, viewID: String?, actionTarget: String, className: String, viewClass: ViewClass, role: AXRole,
+         isElement: Bool, label: String?, value: String?, identifier: String?, traits: Traits, states: AXStates,
+         frame: Rect, activationPoint: Point, parent: String?, children: [String], windowID: String,
+         actions: [AXAction], numeric: AXNumericValue?, text: String?, extras: AXNodeExtras?) {
+        self.id = id; self.viewID = viewID; self.actionTarget = actionTarget; self.className = className
+        self.viewClass = viewClass; self.role = role; self.isElement = isElement; self.label = label; self.value = value
+        self.identifier = identifier; self.traits = traits; self.states = states; self.frame = frame
+        self.activationPoint = activationPoint; self.parent = parent; self.children = children; self.windowID = windowID
+        self.actions = actions; self.numeric = numeric; self.text = text
+        if let extras { _extras = CoW(extras) }
     }
 
     public var isEnabled: Bool { states.contains(.enabled) }

@@ -23,9 +23,12 @@ struct KeyTable: Sendable {
     }
 
     @inline(__always) static func hash(_ s: String) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        var s = s
+        return s.withUTF8 { bytes in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return Int(truncatingIfNeeded: h ^ (h >> 29))
+        }
     }
 
     /// The value for `key`, or nil.

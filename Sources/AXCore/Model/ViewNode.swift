@@ -33,6 +33,9 @@ public struct ViewNode: Sendable, Equatable {
     private static let defaultAX = CoW(AccessibilityProperties())
     private static let defaultFocus = CoW(FocusProperties())
 
+    /// The focus properties were never set (the shared defaults).
+    public var hasDefaultFocus: Bool { _focus.storage === ViewNode.defaultFocus.storage }
+
     // Control state (A.9)
     public var control: ControlState {
         @inline(__always) _read { yield _control.value }

@@ -131,21 +131,31 @@ public enum ControlSemantics {
 
     /// The standard actions an element supports (Specs/protocol.md §Actions).
     public static func actions(role: AXRole, kind: ViewClass, traits t: Traits, editable: Bool) -> [AXAction] {
-        var a: [AXAction] = []
+        var bits = 0
         switch role {
         case .button, .link, .switch, .tab, .cell, .keyboardKey, .image, .header, .staticText, .textField,
              .secureTextField, .searchField, .textView:
-            a.append(.activate)
+            bits |= 1
         default:
-            if t.contains(.button) { a.append(.activate) }
+            if t.contains(.button) { bits |= 1 }
         }
         if t.contains(.adjustable) || role == .adjustable || role == .pickerItem {
-            a.append(contentsOf: [.increment, .decrement])
-            if kind == .slider || kind == .stepper || kind == .pageControl { a.append(.setValue) }
+            bits |= 2
+            if kind == .slider || kind == .stepper || kind == .pageControl { bits |= 4 }
         }
         if editable && (role == .textField || role == .secureTextField || role == .searchField || role == .textView) {
-            a.append(contentsOf: [.setValue, .typeText])
+            bits |= 8
         }
+        return actionLists[bits]
+    }
+
+    /// Every combination once (shared arrays: deriving an element allocates no action list).
+    private static let actionLists: [[AXAction]] = (0..<16).map { bits in
+        var a: [AXAction] = []
+        if bits & 1 != 0 { a.append(.activate) }
+        if bits & 2 != 0 { a.append(contentsOf: [.increment, .decrement]) }
+        if bits & 4 != 0 { a.append(.setValue) }
+        if bits & 8 != 0 { a.append(contentsOf: [.setValue, .typeText]) }
         return a
     }
 

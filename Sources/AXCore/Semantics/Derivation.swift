@@ -375,9 +375,13 @@ final class Deriver {
     private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> Item {
         for c in old?.children ?? [] { purgeStale(c) }
         for c in n.children { purgeStale(c) }
-        let p = prepare(n, ctx, .element)
-        let item = writeElement(n, ctx: ctx, frame: p.frame, childMap: p.childMap, restrictions: p.childCtx.restrictions,
-                                language: p.childCtx.language)
+        // What `prepare` would hand to children, minus the child context an element never uses.
+        var restrictions = ctx.restrictions
+        if !n.restrictionIdentifiers.isEmpty {
+            for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
+        }
+        let item = writeElement(n, ctx: ctx, frame: screenRect(n, map: ctx.map), childMap: ctx.map.composed(with: Deriver.localMap(n)),
+                                restrictions: restrictions, language: n.ax.language ?? ctx.language)
         finishVisit(id, ctx, old, .one(item), ownsSelf: true, [], [])
         return item
     }
@@ -430,8 +434,7 @@ final class Deriver {
     // without exhausting the stack, in debug builds too (D-PATCH-1).
     @inline(never)
     private func writeElement(_ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?) -> Item {
-        var ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
-        ax.parent = ctx.container.isEmpty ? nil : ctx.container
+        let ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         let item = Item(id: n.id, frame: ax.frame)
         write(ax, new: true)
         return item
@@ -599,37 +602,12 @@ final class Deriver {
            role == .staticText { role = .cell }
 
         let frame = n.ax.frame ?? viewFrame
-        var ax = AXNode(id: n.id, viewID: n.id, className: n.className, viewClass: n.kind, role: role, isElement: true, windowID: ctx.windowID)
-        ax.actionTarget = actionTarget
-        ax.label = label
-        ax.value = value
-        ax.hint = n.ax.hint
-        ax.identifier = n.ax.identifier ?? control?.ax.identifier
-        ax.placeholder = (n.kind == .textField || n.kind == .searchBar || n.kind == .textView) ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
-        ax.traits = traits
-        ax.frame = frame
-        ax.activationPoint = n.ax.activationPoint ?? frame.center   // X6
-        ax.language = language
-        ax.headingLevel = n.ax.headingLevel
-        ax.textualContext = n.ax.textualContext
-        ax.userInputLabels = n.ax.userInputLabels
-        ax.navigationStyle = n.ax.navigationStyle
-        ax.customActions = n.ax.customActions
-        ax.rotors = n.ax.customRotors
-        ax.numeric = numeric
-        ax.restrictions = restrictions
-        ax.focus = n.focus
-        ax.directTouchOptions = n.ax.directTouchOptions
-        ax.automationElements = automationElements(n, isElement: true)
-        ax.ignoresInvertColors = n.ax.ignoresInvertColors
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if isOn { st.insert(.checked) }
         if secure { st.insert(.secure) }
         if editable { st.insert(.editable) }
         if n.kind == .textView { st.insert(.multiLine) }
         if n.kind == .activityIndicator && n.control.isAnimating { st.insert(.busy) }
-        let interactive = ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable)
-        ax.actions = interactive
         let responds = n.ax.respondsToUserInteraction
             ?? (!traits.contains(.notEnabled) && (role != .staticText && role != .image && role != .header && role != .progressIndicator
                                                     && role != .activityIndicator))   // X13
@@ -637,15 +615,48 @@ final class Deriver {
         let focusableDefault = st.contains(.enabled) && [AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
                                                           .switch, .adjustable, .tab, .link].contains(role)
         if n.focus.canBecomeFocused ?? focusableDefault { st.insert(.focusable) }   // C17
-        ax.states = st
+
+        let placeholder = (n.kind == .textField || n.kind == .searchBar || n.kind == .textView) ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
+        let automation = automationElements(n, isElement: true)
+        var cell: AXCellInfo?
         if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {   // R43, X19
-            ax.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+            cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
         }
+        // The rarely-set group is built only when something in it is set (most elements share the default).
+        var extras: AXNodeExtras?
+        if n.ax.hint != nil || placeholder != nil || language != nil || n.ax.headingLevel != nil || n.ax.textualContext != nil
+            || !n.ax.userInputLabels.isEmpty || n.ax.navigationStyle != .automatic || !n.ax.customActions.isEmpty
+            || !n.ax.customRotors.isEmpty || !restrictions.isEmpty || !n.hasDefaultFocus || !n.ax.directTouchOptions.isEmpty
+            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil {
+            var x = AXNodeExtras()
+            x.hint = n.ax.hint
+            x.placeholder = placeholder
+            x.language = language
+            x.headingLevel = n.ax.headingLevel
+            x.textualContext = n.ax.textualContext
+            x.userInputLabels = n.ax.userInputLabels
+            x.navigationStyle = n.ax.navigationStyle
+            x.customActions = n.ax.customActions
+            x.rotors = n.ax.customRotors
+            x.restrictions = restrictions
+            x.focus = n.focus
+            x.directTouchOptions = n.ax.directTouchOptions
+            x.automationElements = automation
+            x.ignoresInvertColors = n.ax.ignoresInvertColors
+            x.cell = cell
+            extras = x
+        }
+        let text: String?
         switch role {
-        case .textField, .secureTextField, .searchField, .textView: ax.text = value ?? ""
-        default: ax.text = label
+        case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
+        default: text = label
         }
-        return ax
+        return AXNode(id: n.id, viewID: n.id, actionTarget: actionTarget, className: n.className, viewClass: n.kind, role: role,
+                      isElement: true, label: label, value: value, identifier: n.ax.identifier ?? control?.ax.identifier,
+                      traits: traits, states: st, frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,   // X6
+                      parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
+                      actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
+                      numeric: numeric, text: text, extras: extras)
     }
 
     private func makeVirtual(_ ve: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
@@ -656,22 +667,23 @@ final class Deriver {
         let frame = ve.ax.frame ?? childMap.apply(ve.frameInContainer)
         var ax = AXNode(id: ve.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
                         isElement: ve.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
+        var x = AXNodeExtras()
         ax.actionTarget = ve.id
         ax.parent = container.id
         ax.label = ve.ax.label
         ax.value = ve.ax.value
-        ax.hint = ve.ax.hint
+        x.hint = ve.ax.hint
         ax.identifier = ve.ax.identifier
         ax.traits = traits
         ax.frame = frame
         ax.activationPoint = ve.ax.activationPoint ?? frame.center
-        ax.language = ve.ax.language ?? ctx.language
-        ax.headingLevel = ve.ax.headingLevel
-        ax.customActions = ve.ax.customActions
-        ax.rotors = ve.ax.customRotors
-        ax.restrictions = ctx.restrictions
-        ax.textualContext = ve.ax.textualContext
-        ax.userInputLabels = ve.ax.userInputLabels
+        x.language = ve.ax.language ?? ctx.language
+        x.headingLevel = ve.ax.headingLevel
+        x.customActions = ve.ax.customActions
+        x.rotors = ve.ax.customRotors
+        x.restrictions = ctx.restrictions
+        x.textualContext = ve.ax.textualContext
+        x.userInputLabels = ve.ax.userInputLabels
         var st = AXStates()
         if !traits.contains(.notEnabled) { st.insert(.enabled) }
         if traits.contains(.selected) { st.insert(.selected) }
@@ -684,32 +696,34 @@ final class Deriver {
         ax.states = st
         ax.text = ve.ax.label
         if let rr = ve.ax.rowRange, let cr = ve.ax.columnRange, rr.location >= 0, cr.location >= 0 {
-            ax.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+            x.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
         }
+        ax.extras = x
         return ax
     }
 
     private func makeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, frame: Rect, restrictions: [String], language: String?) -> AXNode {
         var ax = AXNode(id: n.id, viewID: n.id, className: n.className, viewClass: n.kind, role: role, isElement: false, windowID: ctx.windowID)
+        var x = AXNodeExtras()
         let traits = ControlSemantics.traits(n)
         ax.label = n.ax.label ?? ControlSemantics.defaultLabel(n)
         ax.value = n.ax.value
-        ax.hint = n.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(n.control.message) : nil)
+        x.hint = n.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(n.control.message) : nil)
         ax.identifier = n.ax.identifier
         ax.traits = traits
         ax.frame = n.ax.frame ?? frame
         ax.activationPoint = n.ax.activationPoint ?? ax.frame.center
-        ax.language = language
-        ax.containerType = n.ax.containerType
-        ax.navigationStyle = n.ax.navigationStyle
-        ax.customActions = n.ax.customActions
-        ax.rotors = n.ax.customRotors
-        ax.restrictions = restrictions
-        ax.focus = n.focus
-        ax.directTouchOptions = n.ax.directTouchOptions
-        ax.automationElements = automationElements(n, isElement: false)
-        ax.ignoresInvertColors = n.ax.ignoresInvertColors
-        ax.textualContext = n.ax.textualContext
+        x.language = language
+        x.containerType = n.ax.containerType
+        x.navigationStyle = n.ax.navigationStyle
+        x.customActions = n.ax.customActions
+        x.rotors = n.ax.customRotors
+        x.restrictions = restrictions
+        x.focus = n.focus
+        x.directTouchOptions = n.ax.directTouchOptions
+        x.automationElements = automationElements(n, isElement: false)
+        x.ignoresInvertColors = n.ax.ignoresInvertColors
+        x.textualContext = n.ax.textualContext
         var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             st.insert(.onscreen)
@@ -719,9 +733,10 @@ final class Deriver {
         ax.states = st
         if role == .alert || effectiveModal(n) { ax.actions = [.escape] }   // X32
         if let dt = n.ax.dataTable {
-            ax.table = AXTableInfo(rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
+            x.table = AXTableInfo(rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
         }
         ax.text = ax.label
+        ax.extras = x
         return ax
     }
 
@@ -742,8 +757,12 @@ final class Deriver {
             ax.traits = traits
             ax.frame = f
             ax.activationPoint = f.center
-            ax.language = ctx.language
-            ax.restrictions = restrictions
+            if ctx.language != nil || !restrictions.isEmpty {
+                var x = AXNodeExtras()
+                x.language = ctx.language
+                x.restrictions = restrictions
+                ax.extras = x
+            }
             var st: AXStates = traits.contains(.notEnabled) ? [] : [.enabled]
             if traits.contains(.selected) { st.insert(.selected) }
             if ctx.clip.intersection(f) != nil, !f.isEmpty { st.insert(.onscreen) }
