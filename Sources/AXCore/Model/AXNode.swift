@@ -134,7 +134,7 @@ public struct AXNode: Sendable, Equatable {
     /// The text content (AT-SPI Text): the label for static text, the value for text input.
     public var text: String?
 
-    private var _extras = AXNode.defaultExtras
+    private var _extras: CoW<AXNodeExtras>
     private static let defaultExtras = CoW(AXNodeExtras())
 
     /// The rarely-set properties as one value; setting the defaults shares the common storage again.
@@ -172,9 +172,11 @@ public struct AXNode: Sendable, Equatable {
         traits = []; states = [.enabled]; frame = .zero; activationPoint = .zero
         parent = nil; children = []; self.windowID = windowID
         actions = []; numeric = nil; text = nil
+        _extras = AXNode.defaultExtras
     }
 
     /// Every field at once: the derivation builds each node in one go (no copies of a half-built node).
+    @inline(__always)
     init(id: String, viewID: String?, actionTarget: String, className: String, viewClass: ViewClass, role: AXRole,
          isElement: Bool, label: String?, value: String?, identifier: String?, traits: Traits, states: AXStates,
          frame: Rect, activationPoint: Point, parent: String?, children: [String], windowID: String,
@@ -184,7 +186,7 @@ public struct AXNode: Sendable, Equatable {
         self.identifier = identifier; self.traits = traits; self.states = states; self.frame = frame
         self.activationPoint = activationPoint; self.parent = parent; self.children = children; self.windowID = windowID
         self.actions = actions; self.numeric = numeric; self.text = text
-        if let extras { _extras = CoW(extras) }
+        _extras = extras.map { CoW($0) } ?? AXNode.defaultExtras
     }
 
     public var isEnabled: Bool { states.contains(.enabled) }

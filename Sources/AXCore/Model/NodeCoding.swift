@@ -131,11 +131,17 @@ func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
 
 /// Applies accessibility properties shared by views and virtual elements. Returns false if the key is not one.
 /// Key → case number for the property switch below (one hash instead of a chain of string compares).
-let axPropertyIndex = KeyTable(["isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3, "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7, "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10, "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13, "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16, "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19, "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23, "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26, "accessibilityExpandedStatus": 27])
+let axPropertyNames: [String: Int] = ["isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3, "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7, "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10, "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13, "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16, "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19, "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23, "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26, "accessibilityExpandedStatus": 27]
+let axPropertyIndex = KeyTable(axPropertyNames)
 
 func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
+    try applyAccessibilityProperty(index: axPropertyIndex[key] ?? -1, key, v, to: &ax, id: id)
+}
+
+/// The same, with the key already looked up in `axPropertyIndex` (-1: not an accessibility property).
+func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
     let f = Field(id: id, key: key)
-    switch axPropertyIndex[key] ?? -1 {
+    switch index {
     case 0: ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)  // isAccessibilityElement
     case 1: ax.label = try f.optString(v)  // accessibilityLabel
     case 2: ax.value = try f.optString(v)  // accessibilityValue
@@ -275,15 +281,21 @@ func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout Accessibi
 
 extension ViewNode {
     /// Key → case number for the property switch in setProperty.
-    static let propertyIndex = KeyTable(["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46])
-
-    /// Keys that are structural, not properties: they are read by the decoder and refused by "set".
-    static let structuralKeys: Set<String> = ["id", "class", "baseClass", "children"]
+    static let propertyIndex = KeyTable((viewPropertyNames as [String: Int])
+      .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
+      .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
+    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46]
+    static let axIndexBase = 100
 
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
     public mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
+        try setProperty(index: ViewNode.propertyIndex[key] ?? -1, key, v)
+    }
+
+    /// The same, with the key already looked up in `propertyIndex`.
+    mutating func setProperty(index: Int, _ key: String, _ v: JSON) throws(SchemaError) {
         let f = Field(id: id, key: key)
-        switch ViewNode.propertyIndex[key] ?? -1 {
+        switch index {
         case 0: frame = v.isNull ? .zero : try f.rect(v)  // frame
         case 1:  // bounds
             if v.isNull { boundsOrigin = .zero } else {
@@ -407,31 +419,47 @@ extension ViewNode {
         case 44: focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)  // isTransparentFocusItem
         case 45, 46:  // restrictionIdentifiers, guidedAccessRestrictionIdentifiers
             restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
+        case ViewNode.axIndexBase..<200:
+            _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
+        case 200...203:
+            throw f.fail("'\(key)' cannot be changed with set (use insert, remove or move)")
         default:
-            if try applyAccessibilityProperty(key, v, to: &ax, id: id) { return }
-            if ViewNode.structuralKeys.contains(key) {
-                throw f.fail("'\(key)' cannot be changed with set (use insert, remove or move)")
-            }
             throw f.fail("unknown property")
         }
     }
 
     /// Decodes one view object without its children. `children` is read by the store.
     public static func decode(_ json: JSON) throws(SchemaError) -> ViewNode {
+        try decodeWithChildren(json).node
+    }
+
+    /// Decodes one view object and hands back its `children` value (unread): one table lookup per key.
+    static func decodeWithChildren(_ json: JSON) throws(SchemaError) -> (node: ViewNode, children: JSON?) {
         guard case .object(let o) = json else { throw SchemaError(id: nil, property: nil, message: "a view must be an object, got \(json.typeName)") }
-        guard let idv = o["id"] else { throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'") }
-        guard case .string(let id) = idv, !id.isEmpty else { throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string") }
-        guard id.utf8.count <= 512 else { throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes") }
-        let f = Field(id: id, key: "class")
-        let cls = try o["class"].map { (j) throws(SchemaError) in try f.string(j) } ?? "UIView"
-        let base = try o["baseClass"].map { (j) throws(SchemaError) in try Field(id: id, key: "baseClass").optString(j) } ?? nil
-        var node = ViewNode(id: id, className: cls, baseClass: base)
         let keys = o.keys, values = o.values
-        for i in keys.indices {
-            let k = keys[i]
-            if k == "id" || k == "class" || k == "children" || k == "baseClass" { continue }
-            try node.setProperty(k, values[i])
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { (index) throws(SchemaError) in
+            var idAt = -1, classAt = -1, baseAt = -1, childrenAt = -1
+            for i in keys.indices {
+                let k = ViewNode.propertyIndex[keys[i]] ?? -1
+                index[i] = k
+                switch k {
+                case 200: idAt = i
+                case 201: classAt = i
+                case 202: baseAt = i
+                case 203: childrenAt = i
+                default: break
+                }
+            }
+            guard idAt >= 0 else { throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'") }
+            guard case .string(let id) = values[idAt], !id.isEmpty else { throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string") }
+            guard id.utf8.count <= 512 else { throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes") }
+            let cls = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
+            let base = baseAt >= 0 ? try Field(id: id, key: "baseClass").optString(values[baseAt]) : nil
+            var node = ViewNode(id: id, className: cls, baseClass: base)
+            for i in keys.indices where index[i] < 200 {
+                try node.setProperty(index: index[i], keys[i], values[i])
+            }
+            return (node, childrenAt >= 0 ? values[childrenAt] : nil)
         }
-        return node
     }
 }

@@ -52,21 +52,23 @@ final class Deriver {
         var pass: Int
     }
 
-    private var cache: [String: Entry] = [:]
+    // A deriver belongs to one store and runs one pass at a time on the store's thread (the hub serializes each
+    // app), so its state needs no dynamic exclusivity checks: they cost more than the work on the hot paths.
+    @exclusivity(unchecked) private var cache: [String: Entry] = [:]
     private var pass = 0
 
     // Per-run state
-    private var views = ViewHierarchy()
-    private var nodes = BoxedMap<AXNode>()
-    private var needsVisit = Set<String>()
-    private var dirty = Set<String>()
-    private var touched = Set<String>()
+    @exclusivity(unchecked) private var views = ViewHierarchy()
+    @exclusivity(unchecked) private var nodes = BoxedMap<AXNode>()
+    @exclusivity(unchecked) private var needsVisit = Set<String>()
+    @exclusivity(unchecked) private var dirty = Set<String>()
+    @exclusivity(unchecked) private var touched = Set<String>()
     /// Former children a parent did not purge because they now hang elsewhere; purged at the end of the pass
     /// unless something visited them (their new place may be excluded, or inside an element).
     private var departed: [String] = []
     private var fullBuild = false
     /// A full build's new node ids, a container before its descendants (the first snapshot's `added`).
-    private var fullOrder: [String] = []
+    @exclusivity(unchecked) private var fullOrder: [String] = []
     /// A full build removed a node it had written: `fullOrder` is not exact; fall back to the map's keys.
     private var fullOrderStale = false
 

@@ -57,7 +57,8 @@ public struct ViewHierarchy: Sendable {
     static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
                               seen: inout [String: String?]?, modal: inout Int) throws(PatchError) -> String {
         var node: ViewNode
-        do { node = try ViewNode.decode(json) } catch {
+        let childrenJSON: JSON?
+        do { (node, childrenJSON) = try ViewNode.decodeWithChildren(json) } catch {
             let kind: PatchError.Kind = (error.property == "frame" || error.property == "transform" || error.property == "bounds"
                 || error.property == "contentOffset" || error.property == "boundsOrigin" || error.message.contains("finite"))
                 ? .invalidGeometry : .invalidProperty
@@ -79,7 +80,7 @@ public struct ViewHierarchy: Sendable {
         guard (seen.map { $0.count + out.count } ?? out.count + baseDepth + 1) <= Limits.maxNodes else {
             throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
         }
-        if case .object(let o) = json, let cj = o["children"], !cj.isNull {
+        if let cj = childrenJSON, !cj.isNull {
             guard case .array(let kids) = cj else {
                 throw PatchError(kind: .invalidProperty, id: id, property: "children", message: "'children' must be an array of views")
             }
