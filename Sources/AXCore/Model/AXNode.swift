@@ -106,6 +106,7 @@ public struct AXNodeExtras: Sendable, Equatable {
     public var automationElements: [String] = []
     public var ignoresInvertColors = false
     public init() {}
+    static let defaults = AXNodeExtras()
 }
 
 /// One node of the derived accessibility tree: a window, a container or an element (a navigation stop).

@@ -450,10 +450,8 @@ final class Deriver {
         let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
             + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
         if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
-        var ax = makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language)
-        ax.children = ordered.map(\.id)
-        ax.parent = ctx.container.isEmpty ? nil : ctx.container
-        write(ax)
+        write(makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language,
+                            children: ordered.map(\.id)))
     }
 
     /// Builds the context of a view reached through `accessibilityElements` from container `cid` (its ancestor).
@@ -704,17 +702,13 @@ final class Deriver {
         return ax
     }
 
-    private func makeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, frame: Rect, restrictions: [String], language: String?) -> AXNode {
-        var ax = AXNode(id: n.id, viewID: n.id, className: n.className, viewClass: n.kind, role: role, isElement: false, windowID: ctx.windowID)
+    private func makeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, frame viewFrame: Rect, restrictions: [String], language: String?,
+                               children: [String]) -> AXNode {
         var x = AXNodeExtras()
         let traits = ControlSemantics.traits(n)
-        ax.label = n.ax.label ?? ControlSemantics.defaultLabel(n)
-        ax.value = n.ax.value
+        let label = n.ax.label ?? ControlSemantics.defaultLabel(n)
         x.hint = n.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(n.control.message) : nil)
-        ax.identifier = n.ax.identifier
-        ax.traits = traits
-        ax.frame = n.ax.frame ?? frame
-        ax.activationPoint = n.ax.activationPoint ?? ax.frame.center
+        let frame = n.ax.frame ?? viewFrame
         x.language = language
         x.containerType = n.ax.containerType
         x.navigationStyle = n.ax.navigationStyle
@@ -726,20 +720,22 @@ final class Deriver {
         x.automationElements = automationElements(n, isElement: false)
         x.ignoresInvertColors = n.ax.ignoresInvertColors
         x.textualContext = n.ax.textualContext
-        var st = states(for: n, frame: ax.frame, ctx: ctx, traits: traits, role: role)
+        var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             st.insert(.onscreen)
             if ctx.isKeyWindow { st.insert(.activeWindow) }   // A27
         }
-        if effectiveModal(n) { st.insert(.modal) }
-        ax.states = st
-        if role == .alert || effectiveModal(n) { ax.actions = [.escape] }   // X32
+        let modal = effectiveModal(n)
+        if modal { st.insert(.modal) }
         if let dt = n.ax.dataTable {
             x.table = AXTableInfo(rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
         }
-        ax.text = ax.label
-        ax.extras = x
-        return ax
+        return AXNode(id: n.id, viewID: n.id, actionTarget: n.id, className: n.className, viewClass: n.kind, role: role,
+                      isElement: false, label: label, value: n.ax.value, identifier: n.ax.identifier, traits: traits, states: st,
+                      frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,
+                      parent: ctx.container.isEmpty ? nil : ctx.container, children: children, windowID: ctx.windowID,
+                      actions: role == .alert || modal ? [.escape] : [],   // X32
+                      numeric: nil, text: label, extras: x == AXNodeExtras.defaults ? nil : x)
     }
 
     // MARK: - Synthesized children of standard containers
