@@ -8,12 +8,15 @@
 #   1. `axserver serve --bench-tree N` (release build; default N=5000), wait for READY, then
 #      Tools/atspi_walk.py axserver-bench: K runs (default 3) of each walk mode, medians;
 #      VmRSS / VmHWM of the server from /proc/PID/status after the walks;
+#      the client floors (Tools/atspi_walk.py --floor, K runs): unpacking as many minimal GetItems items as the
+#      app has, and a synchronous Peer.Ping from the same Python client (the least any server can cost it);
 #      method round trips (Tools/bench_atspi_report.py roundtrip, C calls each, default 20000): the bus floor
 #      (org.freedesktop.DBus.GetId) vs Accessible.GetRole / Properties.Get / Peer.Ping on our app.
 #   2. the GTK4 reference app (Tools/gtk4_reference_app.py, GSK_RENDERER=cairo) sized to the same node count
-#      (GTK 4.8 gives about 1.72 nodes per leaf + 9; --gtk-n overrides), same walks, RSS and round trips.
+#      (GTK 4.8 gives about 1.72 nodes per leaf + 9; --gtk-n overrides), same walks, RSS, client floors and round trips.
 #   3. the table: ratios ours/GTK4 per mode, RSS ratio, round trip / floor, against the targets
-#      (walk ≤ 0.5× GTK4, RSS ≤ 0.25× GTK4, round trip ≤ 1.5× floor).
+#      (walk ≤ 0.5× GTK4, RSS ≤ 0.25× GTK4, round trip ≤ 1.5× floor), and the lowest cache / cache-only ratio
+#      the client floors leave any server.
 # Figures, not a pass/fail test (exit 0 unless something broke). Everything started is stopped by PID.
 #
 # --like-gtk M  size both to GTK4's node count for M leaves (M=5000: 8,609 nodes, the reference table's row):
@@ -42,7 +45,7 @@ while [ $# -gt 0 ]; do
         --bin) BIN=$2; shift ;;
         --build) BUILD=1 ;;
         --json) KEEP=$2; shift ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench_atspi: unknown option $1 (--help)" >&2; exit 2 ;;
     esac
     shift
@@ -98,6 +101,9 @@ measure() {
     local rss hwm
     rss=$(awk '/^VmRSS/{print $2}' "/proc/$APP/status"); hwm=$(awk '/^VmHWM/{print $2}' "/proc/$APP/status")
     echo "{\"side\": \"$side\", \"rss_kb\": $rss, \"hwm_kb\": $hwm}" >> "$OUT"
+    echo "bench_atspi: client floors on $name (decode, Peer.Ping; $RUNS runs)..." >&2
+    "$PY" "$HERE/atspi_walk.py" "$name" --floor --runs "$RUNS" --json --wait 60 \
+        | sed "s/^{/{\"side\": \"$side\", /" >> "$OUT"
     echo "bench_atspi: round trips on $name ($CALLS calls per series)..." >&2
     "$PY" "$HERE/bench_atspi_report.py" roundtrip "$name" --count "$CALLS" | sed "s/^{/{\"side\": \"$side\", /" >> "$OUT"
 }

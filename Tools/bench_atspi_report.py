@@ -10,7 +10,9 @@
         get_role   org.a11y.atspi.Accessible.GetRole on a leaf of APP (a deepest first-child)
         get_name   Properties.Get(Accessible, Name) on the same leaf
   bench_atspi_report.py report FILE
-      FILE holds the JSON lines bench_atspi.sh collected; prints the comparison table and the targets.
+      FILE holds the JSON lines bench_atspi.sh collected; prints the comparison table and the targets, and, from
+      the client_floor lines (atspi_walk.py --floor), the lowest cache / cache-only ratio any server could reach
+      with this client (see client_floors).
 """
 import ctypes
 import json
@@ -176,6 +178,40 @@ def cmd_roundtrip(argv):
 
 
 # ----------------------------------------------------------------------------------------------------- report
+def client_floors(ours, gtk, walk, one):
+    """The lowest ours/GTK4 ratio any server could reach with atspi_walk.py, per cache mode, from the two apps'
+    client_floor lines (None when missing):
+      decode  per item, the smaller of the two apps' figures (each app's: GDBus parsing a reply of minimal items
+              plus unpacking it as walk_cache does — both steps every reply costs this client; the minimal items
+              are alike but for path lengths), times GTK4's item count in its cache-only walk: what GTK4's reply
+              would cost the client had every item been minimal;
+      cache-only  decode / GTK4's cache-only median;
+      cache   (decode + GTK4's Component items × the smaller of the two apps' Peer.Ping µs per call) / GTK4's
+              cache median (a GetExtents costs the client at least a Ping: the same synchronous call, answered
+              without the toolkit)."""
+    fo, fg = one(ours, "client_floor"), one(gtk, "client_floor")
+    if not fo or not fg or fo.get("error") or fg.get("error"):
+        return None
+    def per_item(f):
+        parse = 1e6 * f["gdbus_parse_median_s"] / f["items"] if f.get("items") else 0.0
+        return f["decode_msg_us_per_item"] + parse
+    out = {"fo": fo, "fg": fg, "pi_o": per_item(fo), "pi_g": per_item(fg)}
+    out["per_item"] = min(out["pi_o"], out["pi_g"])
+    out["ping"] = min(fo["ping_us_per_call"], fg["ping_us_per_call"])
+    g_only, g_cache = walk(gtk, "cache-only"), walk(gtk, "cache")
+    n = (g_only or {}).get("nodes") or fg["items"]
+    out["items"] = n
+    out["decode_s"] = out["per_item"] * n / 1e6
+    out["comp"] = fg["component_items"]
+    out["cache_s"] = out["decode_s"] + out["comp"] * out["ping"] / 1e6
+    out["ratio"] = {}
+    if g_only and g_only.get("median_s"):
+        out["ratio"]["cache-only"] = out["decode_s"] / g_only["median_s"]
+    if g_cache and g_cache.get("median_s"):
+        out["ratio"]["cache"] = out["cache_s"] / g_cache["median_s"]
+    return out
+
+
 def cmd_report(argv):
     rows = [json.loads(l) for l in open(argv[0]) if l.strip().startswith("{")]
     by = {}
@@ -196,6 +232,7 @@ def cmd_report(argv):
         return {}
 
     modes = [r["mode"] for r in ours if "mode" in r]
+    floors = client_floors(ours, gtk, walk, one)
     print()
     print("AT-SPI walk benchmark: medians of %s runs" % (walk(ours, modes[0]) or {}).get("runs", "?") if modes else "no walks")
     print("  ours: %s  N=%s  (%s)" % (one(ours, "app_name").get("app_name"), one(ours, "N").get("N"), one(ours, "binary").get("binary", "")))
@@ -217,9 +254,46 @@ def cmd_report(argv):
         pn = o["us_per_node"] / g["us_per_node"] if g.get("us_per_node") else float("nan")
         ok = ratio <= TARGET_WALK
         verdicts.append(ok)
-        print("%-12s %10.4f %10.4f %10d %10d %9.1f %9.1f %8.3f  %s%s" % (
+        note = ""
+        if not ok and floors and m in floors["ratio"]:
+            fr = floors["ratio"][m]
+            note = ("  target below the client floor %.2f" % fr if TARGET_WALK < fr
+                    else "  client floor %.2f: target reachable" % fr)
+        print("%-12s %10.4f %10.4f %10d %10d %9.1f %9.1f %8.3f  %s%s%s" % (
             m, o["median_s"], g["median_s"], o["nodes"], g["nodes"], o["us_per_node"], g["us_per_node"], ratio,
-            "ok" if ok else "MISSED", "" if o["nodes"] == g["nodes"] else "  (per node %.3f)" % pn))
+            "ok" if ok else "MISSED", "" if o["nodes"] == g["nodes"] else "  (per node %.3f)" % pn, note))
+    if floors:
+        fo, fg = floors["fo"], floors["fg"]
+        print()
+        print("Lower bounds with this client (atspi_walk.py: PyGObject GLib.Variant.unpack, synchronous GDBus calls;")
+        print("  the lowest ratio any server could reach, whatever it does):")
+        print("  decode floor: minimal GetItems items (the app's refs, interfaces [Accessible], empty name and description,")
+        print("    role 0, states [0, 0]) built locally, unpacked as walk_cache does, medians of %s runs, µs per item:" % fo["runs"])
+        for lbl, f in (("ours", fo), ("GTK4", fg)):
+            print("    %-4s %5d items: GDBus parsing the reply %.1f + unpacking it %5.1f  (unpacked from bytes %5.1f;"
+                  " its real reply unpacked %5.1f)" % (lbl, f["items"], 1e6 * f["gdbus_parse_median_s"] / f["items"],
+                                                     f["decode_msg_us_per_item"], f["decode_us_per_item"],
+                                                     1e6 * f["real_unpack_s"] / f["items"]))
+        print("    floor: the smallest, %.1f µs/item (%s), scaled to GTK4's %d items = %.4f s" % (
+            floors["per_item"], "ours" if floors["pi_o"] <= floors["pi_g"] else "GTK4", floors["items"],
+            floors["decode_s"]))
+        print("  call floor: synchronous Peer.Ping through the bus with call(): ours %.1f µs, GTK4 %.1f µs per call"
+              " (means of %d / %d calls, medians of %s series); floor %.1f µs" % (
+                  fo["ping_us_per_call"], fg["ping_us_per_call"], fo["ping_calls"], fg["ping_calls"], fo["runs"],
+                  floors["ping"]))
+        g_only, g_cache = walk(gtk, "cache-only"), walk(gtk, "cache")
+        if "cache-only" in floors["ratio"]:
+            fr = floors["ratio"]["cache-only"]
+            print("  %-11s decode floor %.4f s / GTK4 %.4f s = %.3f  target %.2f %s" % (
+                "cache-only", floors["decode_s"], g_only["median_s"], fr, TARGET_WALK,
+                "lies below the floor" if TARGET_WALK < fr else "lies above the floor"))
+        if "cache" in floors["ratio"]:
+            fr = floors["ratio"]["cache"]
+            print("  %-11s (%.4f s + %d Component items × %.1f µs) = %.4f s / GTK4 %.4f s = %.3f  target %.2f %s" % (
+                "cache", floors["decode_s"], floors["comp"], floors["ping"], floors["cache_s"], g_cache["median_s"], fr,
+                TARGET_WALK, "lies below the floor" if TARGET_WALK < fr else "lies above the floor"))
+        print("  (Component items: ours %d, GTK4 %d; GetItems reply: ours %.2f MB, GTK4 %.2f MB)" % (
+            fo["component_items"], fg["component_items"], fo["reply_bytes"] / 1e6, fg["reply_bytes"] / 1e6))
     orss, grss = one(ours, "rss_kb"), one(gtk, "rss_kb")
     print()
     if orss and grss:
@@ -242,6 +316,11 @@ def cmd_report(argv):
                 ok = v / f <= TARGET_RT
                 verdicts.append(ok)
                 line += "  target ≤%.1f× %s" % (TARGET_RT, "ok" if ok else "MISSED")
+                # A Peer.Ping is answered inside the app's D-Bus library without reaching any toolkit code: the
+                # fastest answer an app can give through the bus (two daemon hops, where GetId takes one).
+                pings = [r["ping"]["median_us"] for r in (ort, grt) if r and "ping" in r]
+                if not ok and pings and min(pings) / f > TARGET_RT:
+                    line += "  target below the no-op answer (Peer.Ping %.2f× floor)" % (min(pings) / f)
             print(line)
         if "get_role_p2p" in ort:
             v = ort["get_role_p2p"]["median_us"]
