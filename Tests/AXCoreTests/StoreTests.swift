@@ -68,6 +68,42 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// D-CONTAINER-1, R32: a view has one accessibility container, so two containers may not list it.
+    func testAViewListedByTwoContainersIsRefused() throws {
+        let nested: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+            ["id": "outer", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityElements": ["inner", "x"], "children": [
+                ["id": "inner", "class": "UIView", "frame": [0, 0, 200, 200], "accessibilityElements": ["x"], "children": [
+                    ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]]]]]]]]]
+        XCTAssertThrowsError(try HierarchyStore().setSnapshot(nested)) { e in
+            let e = e as! PatchError
+            XCTAssertEqual(e.kind, .multipleParents)
+            XCTAssertEqual(e.id, "outer")
+            XCTAssertEqual(e.property, "accessibilityElements")
+            XCTAssertTrue(e.message.contains("'x'") && e.message.contains("'inner'"), e.message)
+        }
+        let s = HierarchyStore()
+        try s.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+            ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityElements": ["x"], "children": [
+                ["id": "c2", "class": "UIView", "frame": [0, 0, 200, 200], "children": [
+                    ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]]]]]]]]])
+        let listX: JSON = ["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x"]]]
+        assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
+        assertRefused(s, [["op": "insert", "parent": "w", "view": ["id": "c3", "class": "UIView", "accessibilityElements": ["x"]]]],
+                      kind: .multipleParents, opIndex: 0, id: "c3")
+        // Once c1 stops listing x (a new list, or c1 gone), another container may list it.
+        try s.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["c2"]]], listX])
+        XCTAssertEqual(s.tree["x"]?.parent, "c2")
+        try s.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
+                           ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]]])
+        XCTAssertEqual(s.tree["x"]?.parent, "c1")
+        try s.apply(json: [["op": "move", "id": "c2", "parent": "w"], ["op": "move", "id": "x", "parent": "c2"], ["op": "remove", "id": "c1"]])
+        try s.apply(json: [listX])
+        XCTAssertEqual(s.tree["x"]?.parent, "c2")
+        // Listing a view twice in one container is fine (it appears once).
+        try s.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x", "x"]]]])
+        XCTAssertEqual(s.tree["c2"]?.children, ["x"])
+    }
+
     func testChangeSetOfOnePatch() throws {
         let s = try store()
         let cs = try s.apply(json: [["op": "remove", "id": "box"], ["op": "insert", "parent": "w", "view": ["id": "c", "class": "UIButton", "frame": [0, 300, 10, 10], "title": "C"]]])

@@ -9,7 +9,29 @@ public struct ViewHierarchy: Sendable {
     /// How many views could hide their siblings (`accessibilityViewIsModal`, or an alert by default); while it is
     /// zero the derivation skips the per-container modal scan.
     public internal(set) var modalCandidates = 0
+    /// The container that lists each view id in its `accessibilityElements`: a view has one accessibility container
+    /// (R32), so a second container listing the same view is refused (D-CONTAINER-1).
+    public internal(set) var listedBy: TreeDictionary<String, String> = [:]
     public init() {}
+
+    /// Records the views `container` lists; refuses one that another container already lists.
+    static func claimListed(_ container: ViewNode, in listed: inout TreeDictionary<String, String>) throws(PatchError) {
+        guard let entries = container.ax.elements else { return }
+        for case .view(let ref) in entries {
+            if let other = listed[ref], other != container.id {
+                throw PatchError(kind: .multipleParents, id: container.id, property: "accessibilityElements",
+                                 message: "view '\(ref)' is already listed in the accessibilityElements of '\(other)': "
+                                    + "a view has one accessibility container (R32, D-CONTAINER-1)")
+            }
+            listed[ref] = container.id
+        }
+    }
+
+    /// Forgets the views `container` lists.
+    static func releaseListed(_ container: ViewNode, in listed: inout TreeDictionary<String, String>) {
+        guard let entries = container.ax.elements else { return }
+        for case .view(let ref) in entries where listed[ref] == container.id { listed[ref] = nil }
+    }
 
     @inline(__always) static func isModalCandidate(_ n: ViewNode) -> Bool {
         n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
@@ -55,7 +77,8 @@ public struct ViewHierarchy: Sendable {
     /// rest of the hierarchy. `baseDepth` is the depth of the future parent. Returns the subtree root's id.
     /// With `seen == nil` (a whole snapshot into an empty map), a duplicate is found by the insertion itself.
     static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
-                              seen: inout [String: String?]?, modal: inout Int) throws(PatchError) -> String {
+                              seen: inout [String: String?]?, modal: inout Int,
+                              listed: inout TreeDictionary<String, String>) throws(PatchError) -> String {
         var node: ViewNode
         let childrenJSON: JSON?
         do { (node, childrenJSON) = try ViewNode.decodeWithChildren(json) } catch {
@@ -90,11 +113,13 @@ public struct ViewHierarchy: Sendable {
             var childIDs: [String] = []
             childIDs.reserveCapacity(kids.count)
             for k in kids {
-                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen, modal: &modal))
+                childIDs.append(try decodeSubtree(k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen, modal: &modal,
+                                                  listed: &listed))
             }
             node.children = childIDs
         }
         if isModalCandidate(node) { modal += 1 }
+        if node.ax.elements != nil { try claimListed(node, in: &listed) }
         if seen == nil {
             // Post-order insertion: a view listed twice (or inside itself) meets its earlier copy here.
             if let prev = out.insertBox(Box(node), for: id) { throw twice(id, prev.value.parent, parent) }
@@ -131,7 +156,8 @@ public struct ViewHierarchy: Sendable {
         var nodes = BoxedMap<ViewNode>()
         for w in list {
             do {
-                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen, modal: &h.modalCandidates)
+                let id = try decodeSubtree(w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen, modal: &h.modalCandidates,
+                                           listed: &h.listedBy)
                 h.roots.append(id)
             } catch {
                 var e = error; e.op = "snapshot"; throw e
@@ -195,7 +221,7 @@ public struct ViewHierarchy: Sendable {
             let baseDepth = parent.map { depth(of: $0) } ?? 0
             var seen: [String: String?]? = [:]
             let rootID = try ViewHierarchy.decodeSubtree(view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
-                                                         modal: &modalCandidates)
+                                                         modal: &modalCandidates, listed: &listedBy)
             for (nid, _) in seen ?? [:] { removed.remove(nid) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
@@ -206,7 +232,10 @@ public struct ViewHierarchy: Sendable {
             if let p = nodes[id]?.parent { dirty.insert(p) }
             detach(id)
             for d in subtree(id) {
-                if let b = nodes.box(d), ViewHierarchy.isModalCandidate(b.value) { modalCandidates -= 1 }
+                if let b = nodes.box(d) {
+                    if ViewHierarchy.isModalCandidate(b.value) { modalCandidates -= 1 }
+                    ViewHierarchy.releaseListed(b.value, in: &listedBy)
+                }
                 nodes[d] = nil; removed.insert(d); dirty.remove(d)
             }
             structural = true
@@ -233,6 +262,8 @@ public struct ViewHierarchy: Sendable {
         case .set(let id, let props):
             guard var n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on") }
             let wasModal = ViewHierarchy.isModalCandidate(n)
+            let listsChange = props.keys.contains("accessibilityElements")
+            if listsChange { ViewHierarchy.releaseListed(n, in: &listedBy) }
             for (k, v) in props {
                 if k == "class" {
                     guard let cls = v.stringValue else { throw PatchError(kind: .invalidProperty, id: id, property: k, message: "'class' must be a string") }
@@ -246,6 +277,7 @@ public struct ViewHierarchy: Sendable {
                 }
             }
             modalCandidates += (ViewHierarchy.isModalCandidate(n) ? 1 : 0) - (wasModal ? 1 : 0)
+            if listsChange { try ViewHierarchy.claimListed(n, in: &listedBy) }
             nodes[id] = n
             dirty.insert(id)
         }
