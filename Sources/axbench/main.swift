@@ -1,4 +1,7 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
+// Other modes: --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
+// --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive (loops for perf or callgrind:
+// Tools/profile_core.sh), --treeget-split, --profile-treeget.
 import AXCore
 import AXDemo
 import AXHub

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# profile_core.sh - deterministic instruction counts for the core's snapshot build (optimization work on a noisy,
+# shared machine: wall-clock figures move by ±15 % between runs, instruction counts by < 1 %).
+#
+#   Tools/profile_core.sh [--bin DIR] [--top N]
+#
+# Runs `axbench --profile-build` (30 builds of the 10,002-view bench snapshot) under valgrind's callgrind on a copy
+# of the release binary stripped of its debug info (valgrind cannot read Swift's), then prints millions of
+# instructions per build: the whole build (setSnapshot), decode, derive, and the N costliest functions inside it
+# (default 15). Needs valgrind (not installed by install-deps.sh: apt-get install valgrind).
+# Build first: swift build -c release --product axbench [--scratch-path DIR] (then --bin DIR/release).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN="$HERE/../.build/release"; TOP=15
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bin) BIN=$2; shift ;;
+        --top) TOP=$2; shift ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "profile_core: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+command -v valgrind >/dev/null || { echo "profile_core: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+[ -x "$BIN/axbench" ] || { echo "profile_core: no $BIN/axbench (swift build -c release --product axbench)" >&2; exit 2; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cp "$BIN/axbench" "$WORK/axbench"
+strip --strip-debug "$WORK/axbench"
+valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" "$WORK/axbench" --profile-build >/dev/null 2>&1
+echo "instructions per build of the 10,002-view snapshot (millions; 30 builds measured):"
+callgrind_annotate --inclusive=yes "$WORK/cg.out" 2>/dev/null | awk -v top="$TOP" '
+    function m(x) { gsub(",", "", x); return x / 30e6 }
+    /HierarchyStoreC11setSnapshot/ && !b { printf "  build (setSnapshot)  %7.1f M\n", m($1); b = 1 }
+    /ViewHierarchyV12fromSnapshot/ && !d { printf "  decode               %7.1f M\n", m($1); d = 1 }
+    /DeriverC6derive5views/ && !v { printf "  derive               %7.1f M\n", m($1); v = 1 }'
+echo "costliest functions, self instructions (millions per build, whole run incl. teardown):"
+callgrind_annotate "$WORK/cg.out" 2>/dev/null | awk -v top="$TOP" '
+    /^ *[0-9,]+ +\(/ && n < top && $0 !~ /PROGRAM TOTALS/ { c = $1; gsub(",", "", c); f = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", f);
+        sub(/ \[.*\]$/, "", f); printf "  %7.2f  %s\n", c / 30e6, substr(f, 1, 110); n++ }'
