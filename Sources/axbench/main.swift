@@ -1,6 +1,6 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 // Other modes: --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
-// --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive (loops for perf or callgrind:
+// --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
 // Tools/profile_core.sh), --treeget-split, --profile-treeget.
 import AXCore
 import AXDemo
@@ -41,6 +41,15 @@ if CommandLine.arguments.contains("--core-min") {
         bld.append(t2 - t1); der.append(t3 - t2)
     }
     print("min: decode \(dec.min()!)  derive \(der.min()!)  build \(bld.min()!)")
+    exit(0)
+}
+if CommandLine.arguments.contains("--profile-patch") {
+    let s = HierarchyStore()
+    try s.setSnapshot(BenchTree.snapshot(leaves: 8920))
+    for i in 0..<2000 {
+        let leaf = (i * 7919) % 8920
+        try s.apply([.set(id: "n\(leaf)", properties: leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")])])
+    }
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-derive") {

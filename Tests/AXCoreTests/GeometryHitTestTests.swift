@@ -147,4 +147,33 @@ final class GeometryHitTestTests: XCTestCase {
             XCTAssertEqual(out.sorted(), its.map(\.id).sorted(), "every item appears exactly once (R104)")
         }
     }
+
+    /// The one-pass check that skips the sort must agree with the sort on every input: random ones (mostly
+    /// unsorted), the sort's own outputs, and grid layouts in subview order (sorted, the common case).
+    func testReadingOrderFastPathAgreesWithTheSort() {
+        var rng = SeededRNG(seed: 7)
+        let d = Deriver()
+        var fastTaken = 0
+        for round in 0..<600 {
+            let n = Int.random(in: 2...25, using: &rng)
+            let rtl = Bool.random(using: &rng)
+            var its: [Deriver.Item]
+            if round % 3 == 2 {
+                // A grid in subview order, rows of random length, jittered within the row tolerance at times.
+                let cols = Int.random(in: 1...6, using: &rng)
+                its = items((0..<n).map { i in
+                    let x = Double((rtl ? cols - 1 - i % cols : i % cols) * 60), y = Double(i / cols * 50)
+                    let jitter = Double(Int.random(in: -3...3, using: &rng))
+                    return ("g\(i)", Rect(x: x, y: y + jitter, width: 50, height: 40))
+                })
+            } else {
+                its = items((0..<n).map { i in ("e\(i)", Rect(x: Double(Int.random(in: 0...300, using: &rng)), y: Double(Int.random(in: 0...600, using: &rng)),
+                                                                width: Double(Int.random(in: 0...80, using: &rng)), height: Double(Int.random(in: 0...60, using: &rng)))) })
+                if round % 3 == 1 { its = d.sortedReadingOrder(its, rtl: rtl) }
+            }
+            if Deriver.isInReadingOrder(its, rtl: rtl) { fastTaken += 1 }
+            XCTAssertEqual(d.readingOrder(its, rtl: rtl).map(\.id), d.sortedReadingOrder(its, rtl: rtl).map(\.id), "round \(round)")
+        }
+        XCTAssertGreaterThan(fastTaken, 100, "the fast path was exercised")
+    }
 }

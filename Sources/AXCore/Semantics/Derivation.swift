@@ -41,15 +41,21 @@ final class Deriver {
         }
     }
 
-    struct Entry {
-        var ctx: Ctx
-        var items: ItemList
+    /// One view's cached result. A class: the cache holds references, so checking and stamping a clean view's
+    /// entry touches neither the dictionary's storage nor the entry's fields' reference counts.
+    final class Entry {
+        @exclusivity(unchecked) var ctx: Ctx
+        @exclusivity(unchecked) var items: ItemList
         /// The view's own node is in the tree (an element or a container).
-        var ownsSelf: Bool
+        @exclusivity(unchecked) var ownsSelf: Bool
         /// Other nodes the view produced: synthesized children, virtual elements.
-        var ownIDs: [String]
-        var children: [String]
-        var pass: Int
+        @exclusivity(unchecked) var ownIDs: [String]
+        @exclusivity(unchecked) var children: [String]
+        @exclusivity(unchecked) var pass: Int
+        init(ctx: Ctx, items: ItemList, ownsSelf: Bool, ownIDs: [String], children: [String], pass: Int) {
+            self.ctx = ctx; self.items = items; self.ownsSelf = ownsSelf; self.ownIDs = ownIDs; self.children = children
+            self.pass = pass
+        }
     }
 
     // A deriver belongs to one store and runs one pass at a time on the store's thread (the hub serializes each
@@ -297,9 +303,10 @@ final class Deriver {
     /// Appends the cached items of a clean view whose context did not change (kept out of `visit`'s frame).
     @inline(never)
     private func reuseCached(_ id: String, _ ctx: Ctx, into out: inout [Item]) -> Bool {
-        guard !dirty.contains(id), !needsVisit.contains(id), var e = cache[id], e.ctx == ctx else { return false }
+        // `needsVisit` holds every dirty view that still exists (and its ancestors). The entry is read and stamped
+        // in place: one hash of the id, no copy of the entry.
+        guard !needsVisit.contains(id), let e = cache[id], e.ctx == ctx else { return false }
         e.pass = pass
-        cache[id] = e
         e.items.append(to: &out)
         return true
     }
@@ -428,7 +435,13 @@ final class Deriver {
             if old.ownsSelf && !ownsSelf { removeNode(id) }
             for oid in old.ownIDs where !ownIDs.contains(oid) && !(ownsSelf && oid == id) { removeNode(oid) }
         }
-        cache[id] = Entry(ctx: ctx, items: items, ownsSelf: ownsSelf, ownIDs: ownIDs, children: visitedChildren, pass: pass)
+        if let old, cache[id] === old {
+            // The view's previous entry, still the one the cache holds: update it in place.
+            old.ctx = ctx; old.items = items; old.ownsSelf = ownsSelf; old.ownIDs = ownIDs; old.children = visitedChildren
+            old.pass = pass
+        } else {
+            cache[id] = Entry(ctx: ctx, items: items, ownsSelf: ownsSelf, ownIDs: ownIDs, children: visitedChildren, pass: pass)
+        }
     }
 
     // The node-building halves of `visitNode` live in their own never-inlined functions so the large AXNode
@@ -497,6 +510,7 @@ final class Deriver {
     /// Drops the results of former children that left this view (unless they moved under another parent, which owns them now).
     @inline(never)
     private func purgeDeparted(_ former: [String], current kids: [String], parent: String) {
+        if former == kids { return }   // unchanged children (usually the very same array: an O(1) check)
         let current: Set<String> = Set(kids)
         for c in former where !current.contains(c) {
             if let cp = views.nodes.box(c)?.value.parent, cp != parent { departed.append(c); continue }
@@ -511,6 +525,31 @@ final class Deriver {
     /// top to bottom, and within a row items go leading to trailing (left→right, or right→left in RTL).
     /// Ties keep the subview order.
     func readingOrder(_ items: [Item], rtl: Bool) -> [Item] {
+        guard items.count > 1 else { return items }
+        // Subviews usually come in reading order already: confirm it in one pass instead of sorting.
+        if Deriver.isInReadingOrder(items, rtl: rtl) { return items }
+        return sortedReadingOrder(items, rtl: rtl)
+    }
+
+    /// True when `sortedReadingOrder` would return `items` unchanged: centers never go up, and within each row
+    /// (formed exactly as the sort forms them) items never go back toward the leading edge.
+    static func isInReadingOrder(_ items: [Item], rtl: Bool) -> Bool {
+        var anchor = items[0].frame, last = items[0].frame
+        for i in 1..<items.count {
+            let f = items[i].frame
+            if f.midY < last.midY { return false }
+            if abs(f.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
+                if rtl ? f.maxX > last.maxX : f.minX < last.minX { return false }
+            } else {
+                anchor = f
+            }
+            last = f
+        }
+        return true
+    }
+
+    /// The reading order by sorting (see `readingOrder`).
+    func sortedReadingOrder(_ items: [Item], rtl: Bool) -> [Item] {
         guard items.count > 1 else { return items }
         let byY = items.indices.sorted { a, b in
             let ya = items[a].frame.midY, yb = items[b].frame.midY
