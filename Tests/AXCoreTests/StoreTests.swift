@@ -99,6 +99,16 @@ final class StoreTests: XCTestCase {
         try s.apply(json: [["op": "move", "id": "c2", "parent": "w"], ["op": "move", "id": "x", "parent": "c2"], ["op": "remove", "id": "c1"]])
         try s.apply(json: [listX])
         XCTAssertEqual(s.tree["x"]?.parent, "c2")
+        // Within one patch the order does not matter: the check is on the patch's final state.
+        try s.apply(json: [["op": "insert", "parent": "w", "view": ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400]]],
+                           ["op": "move", "id": "c2", "parent": "c1"]])
+        try s.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
+                           ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]]])
+        XCTAssertEqual(s.tree["x"]?.parent, "c1")
+        // …and the index follows the final state: x belongs to c1 now, so c2 cannot list it alone.
+        assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
+        try s.apply(json: [listX, ["op": "set", "id": "c1", "properties": ["accessibilityElements": .null]]])
+        XCTAssertEqual(s.tree["x"]?.parent, "c2")
         // Listing a view twice in one container is fine (it appears once).
         try s.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x", "x"]]]])
         XCTAssertEqual(s.tree["c2"]?.children, ["x"])

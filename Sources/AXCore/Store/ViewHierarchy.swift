@@ -11,27 +11,8 @@ public struct ViewHierarchy: Sendable {
     public internal(set) var modalCandidates = 0
     /// The container that lists each view id in its `accessibilityElements`: a view has one accessibility container
     /// (R32), so a second container listing the same view is refused (D-CONTAINER-1).
-    public internal(set) var listedBy: TreeDictionary<String, String> = [:]
+    public internal(set) var listedBy = ListingIndex()
     public init() {}
-
-    /// Records the views `container` lists; refuses one that another container already lists.
-    static func claimListed(_ container: ViewNode, in listed: inout TreeDictionary<String, String>) throws(PatchError) {
-        guard let entries = container.ax.elements else { return }
-        for case .view(let ref) in entries {
-            if let other = listed[ref], other != container.id {
-                throw PatchError(kind: .multipleParents, id: container.id, property: "accessibilityElements",
-                                 message: "view '\(ref)' is already listed in the accessibilityElements of '\(other)': "
-                                    + "a view has one accessibility container (R32, D-CONTAINER-1)")
-            }
-            listed[ref] = container.id
-        }
-    }
-
-    /// Forgets the views `container` lists.
-    static func releaseListed(_ container: ViewNode, in listed: inout TreeDictionary<String, String>) {
-        guard let entries = container.ax.elements else { return }
-        for case .view(let ref) in entries where listed[ref] == container.id { listed[ref] = nil }
-    }
 
     @inline(__always) static func isModalCandidate(_ n: ViewNode) -> Bool {
         n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
@@ -78,7 +59,7 @@ public struct ViewHierarchy: Sendable {
     /// With `seen == nil` (a whole snapshot into an empty map), a duplicate is found by the insertion itself.
     static func decodeSubtree(_ json: JSON, parent: String?, baseDepth: Int, into out: inout BoxedMap<ViewNode>,
                               seen: inout [String: String?]?, modal: inout Int,
-                              listed: inout TreeDictionary<String, String>) throws(PatchError) -> String {
+                              listed: inout ListingIndex) throws(PatchError) -> String {
         var node: ViewNode
         let childrenJSON: JSON?
         do { (node, childrenJSON) = try ViewNode.decodeWithChildren(json) } catch {
@@ -119,7 +100,7 @@ public struct ViewHierarchy: Sendable {
             node.children = childIDs
         }
         if isModalCandidate(node) { modal += 1 }
-        if node.ax.elements != nil { try claimListed(node, in: &listed) }
+        if node.ax.elements != nil { try listed.claim(node) }
         if seen == nil {
             // Post-order insertion: a view listed twice (or inside itself) meets its earlier copy here.
             if let prev = out.insertBox(Box(node), for: id) { throw twice(id, prev.value.parent, parent) }
@@ -169,7 +150,11 @@ public struct ViewHierarchy: Sendable {
 
     /// Applies ops in order on this copy, recording which views changed. Throws on the first invalid op.
     mutating func apply(_ ops: [PatchOp], dirty: inout Set<String>, removed: inout Set<String>, structural: inout Bool) throws(PatchError) {
+        // A view may change containers within one patch in either order (drop it from one list, add it to the
+        // other): which container lists a view is checked on the patch's final state (D-CONTAINER-1).
+        listedBy.deferred = []
         for (i, op) in ops.enumerated() {
+            listedBy.currentOp = i
             do {
                 try apply(op, dirty: &dirty, removed: &removed, structural: &structural)
             } catch {
@@ -179,6 +164,24 @@ public struct ViewHierarchy: Sendable {
                 throw e
             }
         }
+        let takeovers = listedBy.deferred ?? []
+        listedBy.deferred = nil
+        for t in takeovers {
+            let newLists = lists(t.container, t.ref), oldLists = lists(t.other, t.ref)
+            if newLists && oldLists {
+                var e = ListingIndex.conflict(ref: t.ref, container: t.container, other: t.other)
+                e.opIndex = t.op
+                e.op = ops[t.op].name
+                throw e
+            }
+            listedBy.owner[t.ref] = newLists ? t.container : oldLists ? t.other : nil
+        }
+    }
+
+    /// Whether view `container` lists view `ref` in its `accessibilityElements`.
+    func lists(_ container: String, _ ref: String) -> Bool {
+        guard let entries = nodes[container]?.ax.elements else { return false }
+        return entries.contains { if case .view(let r) = $0 { return r == ref } else { return false } }
     }
 
     private mutating func insertID(_ id: String, parent: String?, index: Int?) throws(PatchError) {
@@ -234,7 +237,7 @@ public struct ViewHierarchy: Sendable {
             for d in subtree(id) {
                 if let b = nodes.box(d) {
                     if ViewHierarchy.isModalCandidate(b.value) { modalCandidates -= 1 }
-                    ViewHierarchy.releaseListed(b.value, in: &listedBy)
+                    listedBy.release(b.value)
                 }
                 nodes[d] = nil; removed.insert(d); dirty.remove(d)
             }
@@ -263,7 +266,7 @@ public struct ViewHierarchy: Sendable {
             guard var n = nodes[id] else { throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on") }
             let wasModal = ViewHierarchy.isModalCandidate(n)
             let listsChange = props.keys.contains("accessibilityElements")
-            if listsChange { ViewHierarchy.releaseListed(n, in: &listedBy) }
+            if listsChange { listedBy.release(n) }
             for (k, v) in props {
                 if k == "class" {
                     guard let cls = v.stringValue else { throw PatchError(kind: .invalidProperty, id: id, property: k, message: "'class' must be a string") }
@@ -277,9 +280,44 @@ public struct ViewHierarchy: Sendable {
                 }
             }
             modalCandidates += (ViewHierarchy.isModalCandidate(n) ? 1 : 0) - (wasModal ? 1 : 0)
-            if listsChange { try ViewHierarchy.claimListed(n, in: &listedBy) }
+            if listsChange { try listedBy.claim(n) }
             nodes[id] = n
             dirty.insert(id)
         }
+    }
+}
+
+/// Which container lists each view in its `accessibilityElements` (a view has one accessibility container: R32,
+/// D-CONTAINER-1).
+public struct ListingIndex: Sendable {
+    /// View id → the container whose `accessibilityElements` names it.
+    public internal(set) var owner: TreeDictionary<String, String> = [:]
+    /// While a patch applies: claims that took a view over from another container, checked when the patch ends.
+    var deferred: [(ref: String, container: String, other: String, op: Int)]?
+    var currentOp = 0
+
+    /// Records the views `container` lists; a view another container lists already is refused (in a snapshot)
+    /// or left for the end of the patch (in a patch).
+    mutating func claim(_ container: ViewNode) throws(PatchError) {
+        guard let entries = container.ax.elements else { return }
+        for case .view(let ref) in entries {
+            if let other = owner[ref], other != container.id {
+                guard deferred != nil else { throw ListingIndex.conflict(ref: ref, container: container.id, other: other) }
+                deferred?.append((ref, container.id, other, currentOp))
+            }
+            owner[ref] = container.id
+        }
+    }
+
+    /// Forgets the views `container` lists.
+    mutating func release(_ container: ViewNode) {
+        guard let entries = container.ax.elements else { return }
+        for case .view(let ref) in entries where owner[ref] == container.id { owner[ref] = nil }
+    }
+
+    static func conflict(ref: String, container: String, other: String) -> PatchError {
+        PatchError(kind: .multipleParents, id: container, property: "accessibilityElements",
+                   message: "view '\(ref)' is already listed in the accessibilityElements of '\(other)': "
+                      + "a view has one accessibility container (R32, D-CONTAINER-1)")
     }
 }
