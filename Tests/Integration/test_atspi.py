@@ -6,6 +6,9 @@ from Sources/AXDemo/DemoApp.swift (what the demo app shows and how it reacts) an
 UIKit semantics become AT-SPI roles, states, interfaces); changes made through AT-SPI are cross-checked through
 the JSON-RPC socket, which reads the server's model, not the bridge.
 """
+import json
+import os
+import subprocess
 import unittest
 
 from atspi_helpers import AtspiClient, find, wait_until
@@ -254,6 +257,31 @@ class ATSPIBridgeDemo(unittest.TestCase):
             if w["name"].startswith("Uptime "):
                 continue   # ticks once a second
             self.assertEqual((it["name"], it["role_num"], it["child_count"]), (w["name"], w["role_num"], w["child_count"]), p)
+
+    def test_benchmark_walker_runs_on_the_real_stack(self):
+        """Tools/atspi_walk.py (the benchmark's client) walks the demo in every mode bench_atspi.sh uses and measures
+        its client floors: the counts agree with each other and with GetItems, so the benchmark cannot rot."""
+        walker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tools", "atspi_walk.py")
+        out = subprocess.run(["/usr/bin/python3", walker, APP, "--mode", "pyatspi", "--mode", "cache", "--mode", "cache-only",
+                              "--runs", "1", "--json", "--floor", "--floor-calls", "50"],
+                             env=self.stack.env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr[-2000:])
+        lines = [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
+        walks = {r["mode"]: r for r in lines if "mode" in r}
+        floor = next(r for r in lines if r.get("client_floor"))
+        items = self.client.call("cache_items", app=APP, full=True)["items"]
+        for mode in ("pyatspi", "cache", "cache-only"):
+            self.assertIsNone(walks[mode]["error"], mode)
+            self.assertGreater(walks[mode]["median_s"], 0, mode)
+        self.assertEqual(walks["cache"]["nodes"], len(items))
+        self.assertEqual(walks["cache-only"]["nodes"], len(items))
+        self.assertGreaterEqual(walks["pyatspi"]["nodes"], len(items) - 1, "the walk reaches every cached object")
+        self.assertIsNone(floor["error"])
+        self.assertEqual(floor["items"], len(items))
+        self.assertEqual(floor["component_items"], sum(1 for it in items if "org.a11y.atspi.Component" in it["ifaces"]))
+        self.assertEqual(floor["ping_calls"], 50)
+        self.assertGreater(floor["ping_us_per_call"], 0)
+        self.assertGreater(floor["decode_msg_us_per_item"], 0)
 
     # -- Collection ---------------------------------------------------------------------------------------------
 
