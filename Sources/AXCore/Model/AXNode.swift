@@ -106,7 +106,17 @@ public struct AXNodeExtras: Sendable, Equatable {
     public var automationElements: [String] = []
     public var ignoresInvertColors = false
     public init() {}
-    static let defaults = AXNodeExtras()
+
+    /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
+    /// nodes setting nothing share one storage. A new field belongs here too (and in `Deriver.makeElement`'s
+    /// guard, which checks the same fields at their sources before building a group).
+    var isDefault: Bool {
+        hint == nil && placeholder == nil && language == nil && headingLevel == nil && containerType == .none
+            && navigationStyle == .automatic && textualContext == nil && userInputLabels.isEmpty && customActions.isEmpty
+            && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
+            && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
+            && automationElements.isEmpty && !ignoresInvertColors
+    }
 }
 
 /// One node of the derived accessibility tree: a window, a container or an element (a navigation stop).
@@ -141,7 +151,7 @@ public struct AXNode: Sendable, Equatable {
     /// The rarely-set properties as one value; setting the defaults shares the common storage again.
     public var extras: AXNodeExtras {
         @inline(__always) _read { yield _extras.value }
-        set { _extras = newValue == AXNode.defaultExtras.value ? AXNode.defaultExtras : CoW(newValue) }
+        set { _extras = newValue.isDefault ? AXNode.defaultExtras : CoW(newValue) }
     }
 
     public var hint: String? { _read { yield _extras.value.hint } _modify { yield &_extras.value.hint } }
@@ -187,7 +197,7 @@ public struct AXNode: Sendable, Equatable {
         self.identifier = identifier; self.traits = traits; self.states = states; self.frame = frame
         self.activationPoint = activationPoint; self.parent = parent; self.children = children; self.windowID = windowID
         self.actions = actions; self.numeric = numeric; self.text = text
-        _extras = extras.map { CoW($0) } ?? AXNode.defaultExtras
+        _extras = extras.flatMap { $0.isDefault ? nil : CoW($0) } ?? AXNode.defaultExtras
     }
 
     public var isEnabled: Bool { states.contains(.enabled) }

@@ -661,7 +661,8 @@ final class Deriver {
         if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {   // R43, X19
             cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
         }
-        // The rarely-set group is built only when something in it is set (most elements share the default).
+        // The rarely-set group is built only when one of its sources is set (most elements share the default; the
+        // same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
         var extras: AXNodeExtras?
         if n.ax.hint != nil || placeholder != nil || language != nil || n.ax.headingLevel != nil || n.ax.textualContext != nil
             || !n.ax.userInputLabels.isEmpty || n.ax.navigationStyle != .automatic || !n.ax.customActions.isEmpty
@@ -774,7 +775,7 @@ final class Deriver {
                       frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,
                       parent: ctx.container.isEmpty ? nil : ctx.container, children: children, windowID: ctx.windowID,
                       actions: role == .alert || modal ? [.escape] : [],   // X32
-                      numeric: nil, text: label, extras: x == AXNodeExtras.defaults ? nil : x)
+                      numeric: nil, text: label, extras: x)
     }
 
     // MARK: - Synthesized children of standard containers
