@@ -17,6 +17,9 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
     private static let ids = Atomic<UInt64>(1)
     public let connectionID: UInt64
 
+    /// The operator credential of every in-process server (random per process).
+    public static let operatorToken: String = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
+
     public init(router: RPCRouter) {
         self.router = router
         connectionID = InProcessConnection.ids.add(1, ordering: .relaxed).oldValue
@@ -28,7 +31,7 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
     public static func freshServer() -> ConformanceRunner.Connect {
         let hub = Hub(actionTimeout: .seconds(2))
         let router = RPCRouter()
-        AXMethods.install(on: router, hub: hub)
+        AXMethods.install(on: router, hub: hub, options: MethodOptions(operatorToken: operatorToken))
         return { InProcessConnection(router: router) }
     }
 

@@ -57,11 +57,19 @@ public final class ConformanceRunner: Sendable {
     /// Gives, for each case, a way to open connections to the server that case runs against (a fresh in-process
     /// server per case, or the same live server over its socket).
     let server: @Sendable () async throws -> Connect
+    /// The server's operator credential: steps that change guided access run on a third connection that
+    /// initializes with role `operator` and this token (D-TRUST-1). nil: such steps run as automation.
+    let operatorToken: String?
 
-    public init(server: @escaping @Sendable () async throws -> Connect) { self.server = server }
+    public init(operatorToken: String? = nil, server: @escaping @Sendable () async throws -> Connect) {
+        self.server = server
+        self.operatorToken = operatorToken
+    }
 
     /// Every case runs against the same server (black-box over a socket).
-    public convenience init(connect: @escaping Connect) { self.init(server: { connect }) }
+    public convenience init(operatorToken: String? = nil, connect: @escaping Connect) {
+        self.init(operatorToken: operatorToken, server: { connect })
+    }
 
     /// Loads every `*.json` case under `dir`, sorted by path.
     public static func loadCases(_ dir: String) throws -> [ConformanceCase] {
@@ -95,15 +103,24 @@ public final class ConformanceRunner: Sendable {
         var result = CaseResult(id: c.id, file: c.file, rules: c.rules, failure: nil)
         // Two connections, as in real use: the case's app (provider) and the test script (automation).
         let conn: any ConformanceConnection, provider: any ConformanceConnection
+        let connect: Connect
         do {
-            let connect = try await server()
+            connect = try await server()
             provider = try await connect()
             conn = try await connect()
         } catch {
             result.failure = "cannot connect: \(error)"
             return result
         }
-        defer { Task { await conn.close(); await provider.close() } }
+        // The operator's connection, opened when a step first needs it.
+        let operatorBox = ConnectionBox()
+        defer {
+            Task {
+                await conn.close()
+                await provider.close()
+                await operatorBox.value?.close()
+            }
+        }
         let log = ActionLog()
         let providerRules = c.provider?["onAction"]?.arrayValue ?? []
         let appBox = AppBox()
@@ -169,7 +186,42 @@ public final class ConformanceRunner: Sendable {
             var params = step["params"]?.objectValue ?? JSONObject()
             if params["app"] == nil && step["noApp"]?.boolValue != true { params["app"] = .string(app) }
             let providerMethods: Set<String> = ["hierarchy.set", "hierarchy.update", "accessibility.post"]
-            let r = await (providerMethods.contains(method) ? provider : conn).call(method, .object(params))
+            let operatorMethods: Set<String> = ["policy.set"]
+            // Who sends the step: `as` says it (app, automation, operator); by default the app sends its own
+            // tree changes, the operator changes guided access (when the runner has its token), the test script
+            // the rest.
+            let defaultRole = providerMethods.contains(method) ? "app"
+                : (operatorMethods.contains(method) && operatorToken != nil ? "operator" : "automation")
+            let role = step["as"]?.stringValue ?? defaultRole
+            let sender: any ConformanceConnection
+            switch role {
+            case "app":
+                sender = provider
+            case "automation":
+                sender = conn
+            case "operator":
+                if let existing = operatorBox.value {
+                    sender = existing
+                } else {
+                    guard let token = operatorToken else {
+                        return fail(n, "the step runs as operator, but the runner has no operator token (--operator-token-file)")
+                    }
+                    do {
+                        let opened = try await connect()
+                        operatorBox.value = opened
+                        sender = opened
+                    } catch {
+                        return fail(n, "cannot open the operator connection: \(error)")
+                    }
+                    let hello: JSON = ["role": "operator", "operatorToken": .string(token), "clientInfo": ["name": "axserver-conformance-operator"]]
+                    if case .failure(let e) = await sender.call("initialize", hello) {
+                        return fail(n, "initialize (operator) failed: \(e.message)")
+                    }
+                }
+            default:
+                return fail(n, "'as' must be app, automation or operator")
+            }
+            let r = await sender.call(method, .object(params))
             let expect = step["expect"] ?? "ok"
             switch (r, expect) {
             case (.success, .string("ok")): continue
@@ -311,5 +363,15 @@ public enum Matcher {
         default:
             return expected == actual ? nil : "\(path): expected \(expected.jsonString.prefix(200)), got \(actual.jsonString.prefix(200))"
         }
+    }
+}
+
+/// The operator connection of one case, opened lazily.
+final class ConnectionBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connection: (any ConformanceConnection)?
+    var value: (any ConformanceConnection)? {
+        get { lock.withLock { connection } }
+        set { lock.withLock { connection = newValue } }
     }
 }

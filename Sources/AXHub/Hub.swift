@@ -54,7 +54,9 @@ public enum HubEvent: Sendable {
     case treeChanged(app: String, changes: ChangeSet, tree: AXTree)
     case focusChanged(app: String, from: String?, to: String?)
     case notification(app: String, AccessibilityNotification)
-    case restrictionChanged(app: String, id: String, denied: Bool)
+    /// A restriction's effective state changed: `source` says which policy layer decided it, `actor` who made
+    /// the change (an operator connection, a policy-file reload) — the audit trail (D-GA-3).
+    case restrictionChanged(app: String, id: String, denied: Bool, source: GuidedAccessPolicy.Source, actor: String)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -67,6 +69,13 @@ public struct AppSnapshot: Sendable {
     public var restrictions: [GuidedAccessRestriction]
     public var denied: Set<String>
     public var revision: Int { tree.revision }
+}
+
+/// One declared restriction with its effective state and where that state comes from (`policy.get`).
+public struct RestrictionState: Sendable, Equatable {
+    public var restriction: GuidedAccessRestriction
+    public var denied: Bool
+    public var source: GuidedAccessPolicy.Source
 }
 
 public struct HubError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -93,6 +102,8 @@ public final class Hub: Sendable {
 
     struct State {
         var apps: [String: AppState] = [:]
+        /// The operator's policy, by app name: it outlives every app (D-GA-3).
+        var policy = GuidedAccessPolicy()
         var order: [String] = []
         var subscribers: [UInt64: @Sendable (HubEvent) -> Void] = [:]
         var nextToken: UInt64 = 1
@@ -100,9 +111,15 @@ public final class Hub: Sendable {
 
     private let state = Mutex(State())
     private let delivery = Mutex(())
+    /// Serializes policy changes end to end (read, persist, apply), so concurrent operator calls and reloads
+    /// leave the file and the running policy equal.
+    private let policyChanges = Mutex(())
     public let actionTimeout: Duration
 
-    public init(actionTimeout: Duration = .seconds(5)) { self.actionTimeout = actionTimeout }
+    public init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
+        self.actionTimeout = actionTimeout
+        state.withLock { $0.policy = policy }
+    }
 
     // MARK: Events
 
@@ -133,7 +150,8 @@ public final class Hub: Sendable {
             var id = name.isEmpty ? "app" : name
             var n = 2
             while s.apps[id] != nil { id = "\(name)-\(n)"; n += 1 }
-            s.apps[id] = AppState(id: id, name: name, provider: provider)
+            let app = AppState(id: id, name: name, provider: provider)
+            s.apps[id] = app
             s.order.append(id)
             return id
         }
@@ -201,7 +219,13 @@ public final class Hub: Sendable {
         let result: Result<ChangeSet, any Error> = state.withLock { s in
             guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
             do {
+                let declaredBefore = a.store.restrictions
                 let cs = try body(a.store)
+                if a.store.restrictions != declaredBefore {
+                    // A denial applies the moment the app declares the restriction, and survives the app dropping
+                    // and re-adding it: the policy is kept by app name, not by declaration (D-GA-3).
+                    a.denied = s.policy.denied(forAppNamed: a.name, declared: a.store.restrictions.map(\.id))
+                }
                 events.append(.treeChanged(app: app, changes: cs, tree: a.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
                 if let f = a.focusedID, a.store.tree[f] == nil {
@@ -294,19 +318,78 @@ public final class Hub: Sendable {
 
     // MARK: Guided access
 
-    /// R79–R82: every restriction starts allowed; deny/allow changes emit one event each.
-    public func setRestriction(app: String, id: String, denied: Bool) throws(HubError) {
-        var changed = false
-        let r: HubError? = state.withLock { s in
-            guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
-            guard a.store.restrictions.contains(where: { $0.id == id }) else {
-                return HubError(.invalid, "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))")
+    /// The operator's policy as it stands (for writing it back to the policy file).
+    public var policy: GuidedAccessPolicy { state.withLock { $0.policy } }
+
+    /// Every restriction the app declares, in presentation order (R84, X41), with its state and its source.
+    public func restrictionStates(app: String) throws(HubError) -> [RestrictionState] {
+        let result: [RestrictionState]? = state.withLock { s -> [RestrictionState]? in
+            guard let a = s.apps[app] else { return nil }
+            return a.store.restrictions.map { restriction in
+                let rule = s.policy.rule(forAppNamed: a.name, restriction: restriction.id)
+                return RestrictionState(restriction: restriction, denied: rule.denied, source: rule.source)
             }
-            changed = denied ? a.denied.insert(id).inserted : a.denied.remove(id) != nil
-            return nil
         }
-        if let r { throw r }
-        if changed { emit([.restrictionChanged(app: app, id: id, denied: denied)]) }
+        guard let result else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        return result
+    }
+
+    /// R79–R82: sets a restriction of a running app to deny or allow for every instance registered under the
+    /// app's name, now and after it reconnects. Only an operator may call this (the method layer checks the role).
+    /// `persist` runs with the new policy before it takes effect; when it throws, nothing changes.
+    public func setRestriction(app: String, id: String, denied: Bool, actor: String = "operator",
+                               persist: (GuidedAccessPolicy) throws -> Void = { _ in }) throws {
+        let name: String = try state.withLock { s throws(HubError) -> String in
+            guard let a = s.apps[app] else { throw HubError(.noSuchApp, "no app '\(app)'") }
+            guard a.store.restrictions.contains(where: { $0.id == id }) else {
+                throw HubError(.invalid, "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))")
+            }
+            return a.name
+        }
+        try setRestriction(appNamed: name, id: id, denied: denied, actor: actor, persist: persist)
+    }
+
+    /// Sets the operator's rule for `id` of every app registered under `name`, running or not (an operator may
+    /// deny a restriction before the app declares it). `persist` runs first; when it throws, nothing changes.
+    public func setRestriction(appNamed name: String, id: String, denied: Bool, actor: String = "operator",
+                               persist: (GuidedAccessPolicy) throws -> Void = { _ in }) throws {
+        try changePolicy(actor: actor, persist: persist) { policy in
+            policy.set(appNamed: name, restriction: id, denied: denied, source: .operator)
+        }
+    }
+
+    /// Replaces the whole policy (a policy file read at start or on reload); `actor` names who did it.
+    public func replacePolicy(_ policy: GuidedAccessPolicy, actor: String) {
+        // Nothing to persist: the new policy came from the file.
+        try? changePolicy(actor: actor, persist: { _ in }) { current in current = policy }
+    }
+
+    /// Read, change, persist, apply — one change at a time. Emits `restrictionChanged` for every declared
+    /// restriction of a running app whose effective state changed.
+    private func changePolicy(actor: String, persist: (GuidedAccessPolicy) throws -> Void,
+                              _ change: (inout GuidedAccessPolicy) -> Void) throws {
+        try policyChanges.withLock { _ in
+            var updated = state.withLock { $0.policy }
+            change(&updated)
+            try persist(updated)
+            let events: [HubEvent] = state.withLock { s in
+                s.policy = updated
+                var events: [HubEvent] = []
+                for id in s.order {
+                    guard let a = s.apps[id] else { continue }
+                    let before = a.denied
+                    a.denied = updated.denied(forAppNamed: a.name, declared: a.store.restrictions.map(\.id))
+                    for restriction in a.store.restrictions {
+                        let rule = updated.rule(forAppNamed: a.name, restriction: restriction.id)
+                        if before.contains(restriction.id) != rule.denied {
+                            events.append(.restrictionChanged(app: id, id: restriction.id, denied: rule.denied, source: rule.source, actor: actor))
+                        }
+                    }
+                }
+                return events
+            }
+            emit(events)
+        }
     }
 
     // MARK: Actions
@@ -329,11 +412,9 @@ public final class Hub: Sendable {
             guard let n = snap.tree[element] else { throw .noSuchElement(element) }
             node = n
         }
-        // Guided access: the element's own and inherited restrictions.
-        if let n = node {
-            for r in n.restrictions where snap.denied.contains(r) {
-                throw .policyDenied(restriction: r, text: snap.restrictions.first { $0.id == r }?.text)
-            }
+        // Guided access: the element's own and inherited restrictions (R83).
+        if let n = node, let denied = n.restrictions.first(where: { snap.denied.contains($0) }) {
+            throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
         }
         var targets: [(target: String, element: String?)] = []
         switch action {
@@ -371,6 +452,11 @@ public final class Hub: Sendable {
         }
         let customID = action == "custom" ? node?.customActions.first { $0.id == customAction || $0.name == customAction }?.id : nil
         for (t, e) in targets {
+            // The check follows the action to the view that handles it: a cell forwarding to its switch, an
+            // escape bubbling to an ancestor (D-GA-2).
+            if let denied = GuidedAccess.deniedRestriction(guarding: t, element: node, tree: snap.tree, views: snap.views, denied: snap.denied) {
+                throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
+            }
             let req = ActionRequest(action: action, target: t, elementID: e, value: value, customActionID: customID, direction: direction)
             if try await provider.perform(req, timeout: actionTimeout) { return true }
         }

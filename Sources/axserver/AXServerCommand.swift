@@ -12,6 +12,7 @@ import AXTransport
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 @main
 struct AXServerCommand: AsyncParsableCommand {
@@ -43,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-atspi"), help: "Do not serve the accessibility bus.") var noATSPI = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel: String = "notice"
     @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.") var actionTimeoutMs: Int = 5000
+    @Option(help: "Guided-access policy file (JSON, Specs/protocol.md §Kiosk policy): loaded at start, written back on every operator change, re-read on SIGHUP.") var policy: String?
+    @Option(name: .customLong("operator-token-file"), help: "File whose first line is the kiosk operator's token (mode 0600): a connection that initializes with role 'operator' and this token may change guided access.") var operatorTokenFile: String?
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -51,15 +54,65 @@ struct Serve: AsyncParsableCommand {
             return h
         }
         let logger = Logger(label: "axserver")
-        let hub = Hub(actionTimeout: .milliseconds(actionTimeoutMs))
+        var startPolicy = GuidedAccessPolicy()
+        var options = MethodOptions()
+        do {
+            if let policy {
+                startPolicy = try OperatorFiles.loadPolicy(policy)
+                let path = policy
+                options.persistPolicy = { updated throws in try OperatorFiles.savePolicy(updated, to: path) }
+            }
+            if let operatorTokenFile {
+                options.operatorToken = try OperatorFiles.loadOperatorToken(operatorTokenFile)
+            }
+        } catch {
+            warn("cannot start: \(error)")
+            throw ExitCode(1)
+        }
+        let hub = Hub(actionTimeout: .milliseconds(actionTimeoutMs), policy: startPolicy)
+        // The audit trail: every change of a restriction's state, with who made it (D-GA-3).
+        hub.subscribe { event in
+            if case .restrictionChanged(let app, let id, let denied, let source, let actor) = event {
+                logger.notice("policy: app '\(app)' restriction '\(id)' is now \(denied ? "deny" : "allow") (source \(source.rawValue), by \(actor))")
+            }
+        }
         let router = RPCRouter()
-        AXMethods.install(on: router, hub: hub)
+        AXMethods.install(on: router, hub: hub, options: options)
         let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
                                              tokenFile: tokenFile, allowNonLoopback: allowNonLoopback)
         let server = RPCServer(router: router, configuration: config, logger: logger)
         let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI)
-        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // SIGHUP re-reads the policy file when there is one (a refused file leaves the running policy in force);
+        // without one it is a hang-up and shuts the server down cleanly, removing its socket (D-GA-3).
+        var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
+        var services: [any Service] = [service]
+        if let policy {
+            services.append(PolicyReloadService(hub: hub, path: policy, logger: logger))
+        } else {
+            shutdownSignals.append(.sighup)
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: shutdownSignals, logger: logger))
         try await group.run()
+    }
+}
+
+/// Re-reads the policy file on every SIGHUP; a file that does not parse is refused whole and logged.
+struct PolicyReloadService: Service {
+    let hub: Hub
+    let path: String
+    let logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in signals.cancelOnGracefulShutdown() {
+            do {
+                let reloaded = try OperatorFiles.loadPolicy(path)
+                hub.replacePolicy(reloaded.marked(.file), actor: "policy file reload (SIGHUP)")
+                logger.notice("policy: reloaded \(path)")
+            } catch {
+                logger.error("policy: reload refused, the running policy stays in force: \(error)")
+            }
+        }
     }
 }
 
@@ -141,6 +194,7 @@ struct Conformance: AsyncParsableCommand {
     @Argument(help: "Directory (or file) of cases.") var dir: String = "Specs/conformance"
     @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket: String?
     @Option(help: "Token for a TCP server.") var token: String?
+    @Option(name: .customLong("operator-token-file"), help: "The server's operator token file: guided-access changes run as the operator.") var operatorTokenFile: String?
     @Flag(help: "Print every passing case too.") var verbose = false
 
     func run() async throws {
@@ -153,9 +207,18 @@ struct Conformance: AsyncParsableCommand {
         if let socket {
             let address = socket.hasPrefix("unix:") || socket.hasPrefix("tcp:") ? socket : "unix:" + socket
             let token = self.token
-            runner = ConformanceRunner(connect: { try await SocketConnection.connect(address, token: token) })
+            var operatorToken: String?
+            if let operatorTokenFile {
+                do {
+                    operatorToken = try OperatorFiles.loadOperatorToken(operatorTokenFile)
+                } catch {
+                    warn("\(error)")
+                    throw ExitCode(2)
+                }
+            }
+            runner = ConformanceRunner(operatorToken: operatorToken, connect: { try await SocketConnection.connect(address, token: token) })
         } else {
-            runner = ConformanceRunner(server: { InProcessConnection.freshServer() })
+            runner = ConformanceRunner(operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
         }
         let results = await runner.runAll(cases, verbose: verbose) { say($0) }
         if results.contains(where: { !$0.passed }) { throw ExitCode(1) }

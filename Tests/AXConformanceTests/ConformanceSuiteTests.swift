@@ -18,7 +18,7 @@ final class ConformanceSuiteTests: XCTestCase {
     func testEveryCasePasses() async throws {
         let cases = try ConformanceRunner.loadCases(Self.casesDir)
         XCTAssertGreaterThanOrEqual(cases.count, Self.minimumCases, "the suite must hold at least \(Self.minimumCases) cases")
-        let runner = ConformanceRunner(server: { InProcessConnection.freshServer() })
+        let runner = ConformanceRunner(operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
         var failed = 0
         for c in cases {
             let r = await runner.run(c)

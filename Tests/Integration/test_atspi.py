@@ -8,6 +8,7 @@ the JSON-RPC socket, which reads the server's model, not the bridge.
 """
 import json
 import os
+import time
 import subprocess
 import unittest
 
@@ -427,15 +428,22 @@ class ATSPIBridgeDemo(unittest.TestCase):
         evs = c.call("collect", seconds=3, until_type="object:state-changed:focused")
         foc = [e for e in evs if e["type"] == "object:state-changed:focused" and e["detail1"] == 1]
         self.assertTrue(foc and foc[-1]["source_name"] == "Help", "no focused(1) from Help: %s" % evs)
+        # Only the app posts its announcements (D-TRUST-1): a test client that tries is refused ...
         r = self.rpc()
         try:
-            r.result("accessibility.post", {"app": APP, "notification": "announcement", "argument": "Settings saved"})
+            refused = r.call("accessibility.post", {"app": APP, "notification": "announcement", "argument": "Spoofed"})
+            self.assertEqual(refused.get("error", {}).get("code"), -32018, refused)
         finally:
             r.close()
+        # ... so the demo posts its own: dismissing its alert announces "Alert dismissed".
+        self.assertTrue(c.call("action", app=APP, where={"name": "Reset All Settings"}, index=0))
+        time.sleep(0.3)
+        self.assertTrue(c.call("action", app=APP, where={"name": "Cancel"}, index=0))
         evs = c.call("collect", seconds=3, until_type="object:announcement")
         ann = [e for e in evs if e["type"].startswith("object:announcement")]
-        self.assertTrue(ann, "no object:announcement after accessibility.post: %s" % [e["type"] for e in evs])
-        self.assertEqual(ann[-1]["any_data"], "Settings saved")
+        self.assertTrue(ann, "no object:announcement after the demo dismissed its alert: %s" % [e["type"] for e in evs])
+        self.assertEqual(ann[-1]["any_data"], "Alert dismissed")
+        self.assertFalse([e for e in evs if e.get("any_data") == "Spoofed"], "a refused announcement reached AT-SPI")
 
     # -- bad input --------------------------------------------------------------------------------------------------
 

@@ -14,15 +14,15 @@ public enum AXMethods {
     static let appKey = "ax.app"
     static let subsKey = "ax.subscriptions"
 
-    public static func install(on router: RPCRouter, hub: Hub) {
-        installLifecycle(router, hub)
+    public static func install(on router: RPCRouter, hub: Hub, options: MethodOptions = MethodOptions()) {
+        installLifecycle(router, hub, options)
         installProvider(router, hub)
         installTree(router, hub)
         installQuery(router, hub)
         installActions(router, hub)
         installFocusAndWait(router, hub)
         installEvents(router, hub)
-        installPolicy(router, hub)
+        installPolicy(router, hub, options)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
@@ -44,11 +44,19 @@ public enum AXMethods {
 
     // MARK: - Lifecycle
 
-    static func installLifecycle(_ r: RPCRouter, _ hub: Hub) {
+    static func installLifecycle(_ r: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         r.registerSync("initialize", requiresInit: false) { params, session in
             let p = try Params(params, method: "initialize")
+            if let clientName = p["clientInfo"]?["name"]?.stringValue {
+                session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
+            }
             if let role = try p.string("role") {
-                guard role == "provider" || role == "automation" else { throw p.bad("role", "must be provider or automation") }
+                guard [Roles.provider, Roles.automation, Roles.operator].contains(role) else {
+                    throw p.bad("role", "must be provider, automation or operator")
+                }
+                if role == Roles.operator {
+                    try Roles.authenticateOperator(p, options: options, session: session)
+                }
                 session.role = role
             } else if session.role == nil {
                 session.role = "automation"
@@ -89,7 +97,7 @@ public enum AXMethods {
         }
         r.registerSync("hierarchy.set") { params, session in
             let p = try Params(params, method: "hierarchy.set")
-            let a = try app(p, hub, session)
+            let a = try Roles.ownApp(p, hub, session)
             do {
                 let cs = try hub.setSnapshot(app: a, .object(p.json))
                 return ["app": .string(a), "revision": JSON(cs.toRevision), "elements": JSON((try? hub.snapshot(a).tree.count) ?? 0)]
@@ -97,7 +105,7 @@ public enum AXMethods {
         }
         r.registerSync("hierarchy.update") { params, session in
             let p = try Params(params, method: "hierarchy.update")
-            let a = try app(p, hub, session)
+            let a = try Roles.ownApp(p, hub, session)
             guard let ops = p["ops"] else { throw p.bad("ops", "is required (an array of insert/remove/move/set ops)") }
             if let base = try p.int("baseRevision"), let cur = try? hub.snapshot(a).revision, base != cur {
                 throw RPCError.contentModified("the tree is at revision \(cur), not \(base)", data: ["revision": JSON(cur), "baseRevision": JSON(base)])
@@ -109,7 +117,7 @@ public enum AXMethods {
         }
         r.registerSync("accessibility.post") { params, session in
             let p = try Params(params, method: "accessibility.post")
-            let a = try app(p, hub, session)
+            let a = try Roles.ownApp(p, hub, session)
             let n: AccessibilityNotification
             do { n = try AccessibilityNotification.decode(.object(p.json)) } catch { throw RPCError.from(error) }
             do { try hub.post(app: a, n) } catch { throw RPCError.from(error) }
@@ -448,40 +456,6 @@ public enum AXMethods {
             return ["unsubscribed": JSON(sid)]
         }
     }
-
-    // MARK: - Guided access policy
-
-    static func installPolicy(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("policy.get") { params, session in
-            let p = try Params(params, method: "policy.get")
-            let snap = try snapshot(p, hub, session)
-            return ["app": .string(snap.id), "restrictions": .array(snap.restrictions.map { res in
-                var o: JSONObject = ["id": .string(res.id), "text": .string(res.text), "state": .string(snap.denied.contains(res.id) ? "deny" : "allow")]
-                if let d = res.detailText { o["detailText"] = .string(d) }
-                return .object(o)
-            })]
-        }
-        r.registerSync("policy.set") { params, session in
-            let p = try Params(params, method: "policy.set")
-            let a = try app(p, hub, session)
-            let id = try p.requiredString("restriction")
-            let st = try p.requiredString("state")
-            guard st == "allow" || st == "deny" else { throw p.bad("state", "must be allow or deny (R85)") }
-            do { try hub.setRestriction(app: a, id: id, denied: st == "deny") } catch { throw RPCError.from(error) }
-            return ["restriction": .string(id), "state": .string(st)]
-        }
-        r.registerSync("policy.check") { params, session in
-            let p = try Params(params, method: "policy.check")
-            let snap = try snapshot(p, hub, session)
-            guard let t = p["target"] else { throw p.bad("target", "is required") }
-            let id = try Targets.resolveOne(t, in: snap, hub: hub, method: "policy.check")
-            let n = snap.tree[id]!
-            if let r = n.restrictions.first(where: { snap.denied.contains($0) }) {
-                return ["allowed": false, "restriction": .string(r)]
-            }
-            return ["allowed": true]
-        }
-    }
 }
 
 enum Subscriptions {
@@ -515,8 +489,9 @@ public enum EventNames {
             var body = n.json.objectValue ?? [:]
             body["notification"] = nil
             send("a11y." + n.name, a, body)
-        case .restrictionChanged(let a, let id, let denied):
-            send("policy.changed", a, ["restriction": .string(id), "state": .string(denied ? "deny" : "allow")])
+        case .restrictionChanged(let app, let id, let denied, let source, let actor):
+            send("policy.changed", app, ["restriction": .string(id), "state": .string(denied ? "deny" : "allow"),
+                                         "source": .string(source.rawValue), "by": .string(actor)])
         }
     }
 }

@@ -21,6 +21,7 @@ import AXJSON
 /// | -32015 | invalid selector          | the selector text does not parse                                 |
 /// | -32016 | timeout                   | a wait condition did not become true in time                     |
 /// | -32017 | policy denied             | the server's policy refuses this request                         |
+/// | -32018 | forbidden                 | the connection's role may not do this (`data.role`, `data.needs`)|
 /// | -32019 | unauthorized              | missing or wrong token / unauthenticated connection             |
 /// | -32020 | app not responding        | a provider did not answer in time, or disconnected (`data.reason`)|
 /// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
@@ -82,6 +83,7 @@ extension RPCError {
         public static let invalidSelector = -32015
         public static let timeout = -32016
         public static let policyDenied = -32017
+        public static let forbidden = -32018
         public static let unauthorized = -32019
         public static let appNotResponding = -32020
         public static let messageTooLarge = -32021
@@ -106,6 +108,7 @@ extension RPCError {
         case Code.invalidSelector: return "invalid selector"
         case Code.timeout: return "timeout"
         case Code.policyDenied: return "policy denied"
+        case Code.forbidden: return "forbidden"
         case Code.unauthorized: return "unauthorized"
         case Code.appNotResponding: return "app not responding"
         case Code.messageTooLarge: return "message too large"
@@ -163,6 +166,10 @@ extension RPCError {
     }
     public static func policyDenied(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
         make(Code.policyDenied, message, data)
+    }
+    /// -32018: the connection is authenticated, but its role may not call this (Specs/protocol.md §Roles).
+    public static func forbidden(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.forbidden, message, data)
     }
     public static func unauthorized(_ message: String = "unauthorized", data: JSONObject = JSONObject()) -> RPCError {
         make(Code.unauthorized, message, data)

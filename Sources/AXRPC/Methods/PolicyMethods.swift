@@ -1,0 +1,82 @@
+import AXCore
+import AXHub
+import AXJSON
+
+/// Guided access over JSON-RPC: `policy.get`, `policy.set` (operator only), `policy.check`
+/// (Specs/protocol.md §Guided access; R79–R85, D-GA-1…3, D-TRUST-1).
+extension AXMethods {
+    static func installPolicy(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
+        router.registerSync("policy.get") { params, session in
+            let p = try Params(params, method: "policy.get")
+            let snap = try snapshot(p, hub, session)
+            let states: [RestrictionState]
+            do {
+                states = try hub.restrictionStates(app: snap.id)
+            } catch {
+                throw RPCError.from(error)
+            }
+            let restrictions: [JSON] = states.map { entry in
+                var object: JSONObject = ["id": .string(entry.restriction.id), "text": .string(entry.restriction.text)]
+                if let detail = entry.restriction.detailText {
+                    object["detailText"] = .string(detail)
+                }
+                object["state"] = .string(entry.denied ? "deny" : "allow")
+                object["source"] = .string(entry.source.rawValue)
+                return .object(object)
+            }
+            return ["app": .string(snap.id), "name": .string(snap.name), "restrictions": .array(restrictions),
+                    "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow")]
+        }
+        router.registerSync("policy.set") { params, session in
+            let p = try Params(params, method: "policy.set")
+            try Roles.requireOperator(p, session)
+            let restriction = try p.requiredString("restriction")
+            let state = try p.requiredString("state")
+            guard state == "allow" || state == "deny" else {
+                throw p.bad("state", "must be allow or deny (R85)")
+            }
+            guard GuidedAccessPolicy.isValidIdentifier(restriction) else {
+                throw p.bad("restriction", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+            }
+            let persist: (GuidedAccessPolicy) throws -> Void = { policy in try options.persistPolicy?(policy) }
+            let actor = Roles.actor(session)
+            do {
+                if let appName = try p.string("appName") {
+                    // A rule for an app by name, running or not: it applies when an app of that name declares it.
+                    guard GuidedAccessPolicy.isValidIdentifier(appName) else {
+                        throw p.bad("appName", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+                    }
+                    try hub.setRestriction(appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
+                    return ["appName": .string(appName), "restriction": .string(restriction), "state": .string(state)]
+                }
+                let appID = try app(p, hub, session)
+                try hub.setRestriction(app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
+                return ["app": .string(appID), "restriction": .string(restriction), "state": .string(state)]
+            } catch let error as RPCError {
+                throw error
+            } catch let error as HubError {
+                throw RPCError.from(error)
+            } catch {
+                throw RPCError.internalError("the policy file could not be written, so nothing changed: \(error)",
+                                             data: ["reason": "policy file not written"])
+            }
+        }
+        router.registerSync("policy.check") { params, session in
+            let p = try Params(params, method: "policy.check")
+            let snap = try snapshot(p, hub, session)
+            guard let target = p["target"] else {
+                throw p.bad("target", "is required")
+            }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "policy.check")
+            guard let node = snap.tree[id] else {
+                throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
+            }
+            // The same check as an activation: the element's restrictions and those of the view it forwards to.
+            if let denied = GuidedAccess.deniedRestriction(guarding: node.actionTarget, element: node, tree: snap.tree,
+                                                           views: snap.views, denied: snap.denied) {
+                return ["allowed": false, "restriction": .string(denied)]
+            }
+            return ["allowed": true]
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import AXHub
+import AXJSON
+
+/// Server-wide settings of the method layer that decide who may do what (Specs/protocol.md §Roles and trust).
+public struct MethodOptions: Sendable {
+    /// The kiosk operator's credential. A connection that sends it in `initialize {role: "operator",
+    /// operatorToken}` may change guided-access state; nil means no connection may (a policy file still applies).
+    public var operatorToken: String?
+    /// Writes the operator's policy back (to the `--policy` file) before a change takes effect; when it throws,
+    /// the change is refused and nothing changes. nil: changes live in memory for the server's lifetime.
+    public var persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)?
+
+    public init(operatorToken: String? = nil, persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)? = nil) {
+        self.operatorToken = operatorToken
+        self.persistPolicy = persistPolicy
+    }
+}
+
+/// The three roles and their checks (D-TRUST-1):
+/// - **automation** (the default): reads, queries, waits, acts, moves accessibility focus, subscribes.
+/// - **provider** (after `app.register`): all of that, plus changing *its own* app's tree, posting its
+///   notifications and declaring its restrictions — never another app's.
+/// - **operator** (`initialize` with the operator token): all of automation, plus setting restrictions' states.
+enum Roles {
+    static let provider = "provider"
+    static let automation = "automation"
+    static let `operator` = "operator"
+    /// Session attachment set when `initialize` proved the operator credential.
+    static let operatorKey = "ax.operator"
+
+    /// The app this connection registered: provider methods act on it and on no other.
+    static func ownApp(_ params: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
+        guard let own = session.attachment(AXMethods.appKey, as: String.self) else {
+            throw RPCError.forbidden(
+                "\(params.method) changes an app: only the connection that registered it may call it (send app.register {name} first)",
+                data: ["method": .string(params.method), "role": .string(session.role ?? automation), "needs": .string(provider)])
+        }
+        if let named = try params.string("app"), named != own {
+            let resolved = try? hub.resolveApp(named)
+            guard resolved == own else {
+                throw RPCError.forbidden(
+                    "\(params.method): this connection registered app '\(own)' and may not change app '\(named)'",
+                    data: ["method": .string(params.method), "app": .string(named), "ownApp": .string(own), "needs": .string(provider)])
+            }
+        }
+        return own
+    }
+
+    /// Whether the session proved the operator credential.
+    static func isOperator(_ session: RPCSession) -> Bool {
+        session.attachment(operatorKey, as: Bool.self) == true
+    }
+
+    static func requireOperator(_ params: Params, _ session: RPCSession) throws(RPCError) {
+        guard isOperator(session) else {
+            throw RPCError.forbidden(
+                "\(params.method) changes guided access, which only the kiosk operator may do: initialize with role 'operator' and the operator token (axserver --operator-token-file)",
+                data: ["method": .string(params.method), "role": .string(session.role ?? automation), "needs": .string(`operator`)])
+        }
+    }
+
+    /// `initialize {role: "operator", operatorToken}`: checks the credential in constant time.
+    static func authenticateOperator(_ params: Params, options: MethodOptions, session: RPCSession) throws(RPCError) {
+        guard let expected = options.operatorToken else {
+            throw RPCError.unauthorized("this server has no operator credential: start it with --operator-token-file FILE to allow an operator role",
+                                        data: ["role": .string(`operator`)])
+        }
+        guard let given = try params.string("operatorToken") else {
+            throw params.bad("operatorToken", "is required for role 'operator' (the first line of the server's --operator-token-file)")
+        }
+        guard constantTimeEquals(Array(given.utf8), Array(expected.utf8)) else {
+            throw RPCError.unauthorized("wrong operator token", data: ["role": .string(`operator`)])
+        }
+        session[attachment: operatorKey] = true
+    }
+
+    /// Who made a change, for the audit trail: the operator connection and the client's name.
+    static func actor(_ session: RPCSession) -> String {
+        let name = session.attachment(clientNameKey, as: String.self).map { " '\($0)'" } ?? ""
+        return "operator connection \(session.connectionID)\(name)"
+    }
+
+    static let clientNameKey = "ax.clientName"
+
+    static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
+        for index in 0..<max(lhs.count, rhs.count) {
+            let left = index < lhs.count ? lhs[index] : 0
+            let right = index < rhs.count ? rhs[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+}
