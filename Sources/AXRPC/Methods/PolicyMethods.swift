@@ -38,7 +38,13 @@ extension AXMethods {
             guard GuidedAccessPolicy.isValidIdentifier(restriction) else {
                 throw p.bad("restriction", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
             }
-            let persist: (GuidedAccessPolicy) throws -> Void = { policy in try options.persistPolicy?(policy) }
+            let persist: (GuidedAccessPolicy) throws -> Void = { policy in
+                do {
+                    try options.persistPolicy?(policy)
+                } catch {
+                    throw PolicyNotWritten(reason: String(describing: error))
+                }
+            }
             let actor = Roles.actor(session)
             do {
                 if let appName = try p.string("appName") {
@@ -52,13 +58,11 @@ extension AXMethods {
                 let appID = try app(p, hub, session)
                 try hub.setRestriction(app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
                 return ["app": .string(appID), "restriction": .string(restriction), "state": .string(state)]
-            } catch let error as RPCError {
-                throw error
-            } catch let error as HubError {
-                throw RPCError.from(error)
-            } catch {
-                throw RPCError.internalError("the policy file could not be written, so nothing changed: \(error)",
+            } catch let error as PolicyNotWritten {
+                throw RPCError.internalError("the policy file could not be written, so nothing changed: \(error.reason)",
                                              data: ["reason": "policy file not written"])
+            } catch {
+                throw RPCError.from(error)
             }
         }
         router.registerSync("policy.check") { params, session in
@@ -79,4 +83,9 @@ extension AXMethods {
             return ["allowed": true]
         }
     }
+}
+
+/// The operator's change could not be persisted; the running policy is unchanged.
+struct PolicyNotWritten: Error {
+    var reason: String
 }
