@@ -41,7 +41,8 @@ public struct DemoApp: Sendable {
             V.view("hdrConnectivity", "UILabel", [16, 0, 300, 30], ["text": "Connectivity", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 2]),
             V.view("cellWifi", "UITableViewCell", [0, 30, W, 44], ["accessibilityIdentifier": "cell.wifi"], children: [
                 V.view("lblWifi", "UILabel", [16, 11, 200, 22], ["text": "Wi-Fi"]),
-                V.view("wifiSwitch", "UISwitch", [W - 67, 6, 51, 31], ["isOn": .bool(wifi), "accessibilityIdentifier": "wifiSwitch"]),
+                V.view("wifiSwitch", "UISwitch", [W - 67, 6, 51, 31], ["isOn": .bool(wifi), "accessibilityIdentifier": "wifiSwitch",
+                    "restrictionIdentifiers": ["org.axserver.demo.wifi"]]),
             ]),
             V.view("cellBluetooth", "UITableViewCell", [0, 74, W, 44], ["accessibilityIdentifier": "cell.bluetooth"], children: [
                 V.view("lblBluetooth", "UILabel", [16, 11, 200, 22], ["text": "Bluetooth"]),
@@ -91,7 +92,8 @@ public struct DemoApp: Sendable {
             V.view("tabBar", "UITabBar", [0, 761, W, 83], ["accessibilityIdentifier": "tabBar"], children: [
                 V.view("tabHome", "UITabBarButton", [0, 0, 130, 49], ["title": "Home", "isSelected": .bool(selectedTab == 0)]),
                 V.view("tabSettings", "UITabBarButton", [130, 0, 130, 49], ["title": "Settings", "isSelected": .bool(selectedTab == 1)]),
-                V.view("tabProfile", "UITabBarButton", [260, 0, 130, 49], ["title": "Profile", "isSelected": .bool(selectedTab == 2)]),
+                V.view("tabProfile", "UITabBarButton", [260, 0, 130, 49], ["title": "Profile", "isSelected": .bool(selectedTab == 2),
+                    "restrictionIdentifiers": ["org.axserver.demo.profile"]]),
             ]),
         ]
         if alertShown {
@@ -106,6 +108,8 @@ public struct DemoApp: Sendable {
         let window = V.view("mainWindow", "UIWindow", [0, 0, W, 844], ["isKeyWindow": true, "windowTitle": "Settings"], children: content)
         return ["windows": [window], "guidedAccessRestrictions": [
             ["id": "org.axserver.demo.reset", "text": "Reset settings", "detailText": "Blocks the Reset All Settings button and its alert."],
+            ["id": "org.axserver.demo.wifi", "text": "Wi-Fi switch", "detailText": "Blocks turning Wi-Fi on or off, from the switch or its cell."],
+            ["id": "org.axserver.demo.profile", "text": "Profile tab", "detailText": "Blocks switching to the Profile tab."],
         ]]
     }
 

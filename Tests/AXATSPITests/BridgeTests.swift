@@ -307,6 +307,34 @@ final class BridgeActionTests: XCTestCase {
         }
     }
 
+    /// Issue 12.3 (D-GA-2): a denied restriction on the Wi-Fi switch blocks DoAction on its unguarded cell, and one on
+    /// the Profile tab blocks Selection.SelectChild on the tab bar; nothing reaches the app.
+    func testDeniedRestrictionsBlockEveryATSPIRoute() async throws {
+        let f = try await Fixture()
+        defer { f.close() }
+        try f.hub.setRestriction(app: f.app, id: "org.axserver.demo.wifi", denied: true)
+        try f.hub.setRestriction(app: f.app, id: "org.axserver.demo.profile", denied: true)
+        let seen = try f.walk()
+        let cell = try f.node(id: "cell.wifi", in: seen)
+        let actions = try f.get(cell.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
+        XCTAssertGreaterThan(actions, 0)
+        for index in 0..<actions {
+            let name = try f.call(cell.path, "org.a11y.atspi.Action", "GetName") { $0.append(index) }.reader().readString()
+            guard !name.hasPrefix("custom:") else { continue }
+            f.expectError("org.freedesktop.DBus.Error.AccessDenied") {
+                try f.call(cell.path, "org.a11y.atspi.Action", "DoAction") { $0.append(index) }
+            }
+        }
+        let tabs = try f.node(id: "tabBar", in: seen)
+        f.expectError("org.freedesktop.DBus.Error.AccessDenied") {
+            try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
+        }
+        XCTAssertEqual(f.provider.recorded.map(\.target), [], "a denied action reached the app")
+        // An unguarded tab still works.
+        _ = try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(0)) }
+        XCTAssertEqual(f.provider.recorded.last?.target, "tabHome")
+    }
+
     func testSlowAppYieldsNoReplyErrorNotAHang() async throws {
         let f = try await Fixture(provider: FakeProvider(delay: .seconds(2)), actionReplyTimeout: .milliseconds(300))
         defer { f.close() }
