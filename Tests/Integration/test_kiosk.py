@@ -180,6 +180,21 @@ class KioskPolicy(unittest.TestCase):
         c.close()
 
 
+class HangUp(unittest.TestCase):
+    """Issue 12.9: without a policy to reload, SIGHUP shuts the server down cleanly and removes its socket."""
+
+    def test_sighup_without_policy_removes_the_socket(self):
+        server, sock, _ = start_server()
+        self.assertTrue(os.path.exists(sock))
+        server.p.send_signal(signal.SIGHUP)
+        try:
+            server.p.wait(15)
+        finally:
+            code = server.stop()
+        self.assertEqual(code, 0, "the server did not shut down cleanly on SIGHUP")
+        self.assertFalse(os.path.exists(sock), "SIGHUP left the socket behind")
+
+
 class KioskPolicyATSPI(unittest.TestCase):
     """The AT-SPI route stays blocked after the app is killed and relaunched."""
 
