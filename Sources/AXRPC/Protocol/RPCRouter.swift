@@ -37,7 +37,8 @@ public struct RPCPreparedFrame: Sendable {
     }
     let isBatch: Bool
     let items: [Item]
-    /// True when every call in the frame has a synchronous handler (or none at all).
+    /// True when every call in the frame can run inline: a synchronous handler (not asked to leave the loop for
+    /// these params, see `registerSync(_:requiresInit:offLoop:_:)`), or none at all.
     public let allSync: Bool
     /// Number of messages that will run (calls + invalid elements).
     public var count: Int { items.count }
@@ -64,7 +65,16 @@ public final class RPCRouter: Sendable {
         }
         var requiresInit: Bool
         var handler: Handler
+        /// For a sync handler: true for params whose work may be long (a regex search over the whole tree), so
+        /// the call runs on the connection's async lane instead of the transport's event loop.
+        var offLoop: (@Sendable (JSON?) -> Bool)?
         var isSync: Bool { if case .sync = handler { return true }; return false }
+        /// Whether the call can run inline on the caller's thread (`handleSync`/`runSync`).
+        func runsInline(_ params: JSON?) -> Bool {
+            guard isSync else { return false }
+            guard let offLoop else { return true }
+            return !offLoop(params)
+        }
     }
 
     public let limits: RPCLimits
@@ -83,6 +93,16 @@ public final class RPCRouter: Sendable {
     /// `handleSync` on the caller's thread.
     public func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
         table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler)) }
+    }
+
+    /// Registers a synchronous handler that leaves the caller's thread when `offLoop(params)` is true: such a call
+    /// is answered by `run(_:session:)` (the transport's async lane), never by `handleSync`, so a long call does
+    /// not hold up the other connections served by the same event loop.
+    public func registerSync(_ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
+                             _ handler: @escaping RPCSyncHandler) {
+        table.withLock {
+            $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
+        }
     }
 
     /// Registered method names, sorted.
@@ -152,7 +172,7 @@ public final class RPCRouter: Sendable {
             let t = table.withLock { $0 }
             for e in elements {
                 if let item = makeItem(e, session: session, table: t) {
-                    if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+                    if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
                     items.append(item)
                 }
             }
@@ -162,7 +182,7 @@ public final class RPCRouter: Sendable {
         let entryLookup: (String) -> Entry? = { m in self.table.withLock { $0[m] } }
         guard let item = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
         var allSync = true
-        if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+        if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
         return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
     }
 
@@ -170,6 +190,19 @@ public final class RPCRouter: Sendable {
     /// `.needsAsync` untouched.
     public func runSync(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         guard frame.allSync else { return .needsAsync(frame) }
+        return executeAll(frame, session: session)
+    }
+
+    /// As `runSync`, but also runs the sync calls registered to leave the event loop (`offLoop`): for callers
+    /// that own their thread and serve no one else, such as the offline CLI (`axquery --file`).
+    public func runSyncOnOwnThread(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
+        for item in frame.items {
+            if case .call(_, _, _, let entry?) = item, !entry.isSync { return .needsAsync(frame) }
+        }
+        return executeAll(frame, session: session)
+    }
+
+    private func executeAll(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         if frame.isBatch { out.append(0x5B) }
