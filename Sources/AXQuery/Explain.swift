@@ -183,16 +183,18 @@ extension QueryEngine {
         return Array(out.prefix(6))
     }
 
-    /// Needles longer than this are only compared for equality and case (an edit distance would be quadratic).
-    static let maxComparedCharacters = 256
+    /// Needles longer than this are only compared for equality and case (banded edit distance: O(length × 17)).
+    static let maxComparedCharacters = 4_096
+    /// `*=` needles longer than this are only compared for equality and case.
+    static let maxContainedCharacters = 256
     /// A `*=` near miss is looked for in the first this many characters of a value.
     static let maxScannedCharacters = 1_024
     /// Edit distances above this are not near misses.
     static let maxDistance = 8
 
     /// How far a value is from matching `needle` under `op`: 0 = matches, 1 = differs only in case, else edit
-    /// distance + 1; `Int.max` when not close. Bounded work whatever the lengths: a banded edit distance over at
-    /// most `maxComparedCharacters` × `maxScannedCharacters` characters.
+    /// distance + 1; `Int.max` when not close. Bounded work whatever the lengths: a banded edit distance (at most
+    /// `maxComparedCharacters` × 17 cells) or, for `*=`, at most `maxContainedCharacters` × `maxScannedCharacters`.
     static func distance(_ needle: String, _ v: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
         let nl = needle.lowercased()
         let needleLength = needle.count
@@ -206,7 +208,7 @@ extension QueryEngine {
             return editDistance(nl, wl, limit: maxDistance) + 1
         case .contains:
             if v.contains(needle) { return 0 }
-            guard needleLength <= maxComparedCharacters else { return Int.max }
+            guard needleLength <= maxContainedCharacters else { return Int.max }
             let scanned = Array(String(v.prefix(maxScannedCharacters)).lowercased())
             let target = Array(nl)
             if needleLength > scanned.count { return editDistance(nl, String(scanned), limit: maxDistance) + 1 }

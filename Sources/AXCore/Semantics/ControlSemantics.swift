@@ -18,11 +18,9 @@ public enum ControlSemantics {
     public static func percent(_ value: Double, min lo: Double, max hi: Double) -> String {
         guard hi > lo else { return "0%" }
         let clamped = Swift.min(Swift.max(value, lo), hi)   // A43: values outside the range are clamped
-        var fraction = (clamped - lo) / (hi - lo)
-        if !fraction.isFinite {
-            // 1e308 − −1e308 overflows to infinity (then inf / inf is NaN): halves keep the differences finite.
-            fraction = (clamped / 2 - lo / 2) / (hi / 2 - lo / 2)
-        }
+        let span = hi - lo
+        // 1e308 − −1e308 overflows to infinity (then the fraction is 0 or NaN): halves keep the differences finite.
+        let fraction = span.isFinite ? (clamped - lo) / span : (clamped / 2 - lo / 2) / (hi / 2 - lo / 2)
         let p = (fraction * 100).rounded()
         guard p.isFinite else { return "0%" }   // `Int(p)` must never see NaN or infinity
         return "\(Int(p))%"
