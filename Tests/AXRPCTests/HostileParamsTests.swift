@@ -1,4 +1,5 @@
 import AXHub
+import Foundation
 import AXJSON
 @testable import AXRPC
 import XCTest
@@ -93,6 +94,33 @@ final class HostileParamsTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Specs/protocol.md states the nesting limit the router enforces (it said 128 while the code used 1,100), and
+    /// the limit is where the spec says: a frame at the limit is read, one level deeper is −32021 maxDepth.
+    func testNestingDepthLimitMatchesTheSpec() async throws {
+        let specURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Specs/protocol.md")
+        let spec = try String(contentsOf: specURL, encoding: .utf8)
+        let limit = RPCLimits.default.maxDepth
+        let written = limit.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        let flowed = spec.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(flowed.contains("nesting depth \(written) "), "Specs/protocol.md must state the nesting depth \(written)")
+        let router = RPCRouter()
+        router.registerSync("echo", requiresInit: false) { _, _ in "ok" }
+        func frame(depth: Int) -> String {
+            // The message object is level 1, params level 2; the rest are nested arrays.
+            let inner = String(repeating: "[", count: depth - 2) + String(repeating: "]", count: depth - 2)
+            return #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":"# + inner + "}}"
+        }
+        let session = RPCSession(peer: ProtocolFakePeer())
+        let atLimitReply = await router.handle(frame: Array(frame(depth: limit).utf8), session: session)
+        let atLimit = try JSON.parse(try XCTUnwrap(atLimitReply))
+        XCTAssertEqual(atLimit["result"], "ok", "\(atLimit)")
+        let beyondReply = await router.handle(frame: Array(frame(depth: limit + 1).utf8), session: session)
+        let beyond = try JSON.parse(try XCTUnwrap(beyondReply))
+        XCTAssertEqual(beyond["error"]?["code"], -32021, "\(beyond)")
+        XCTAssertEqual(beyond["error"]?["data"]?["limit"], "maxDepth")
     }
 
     /// The two requests of the issue, one by one (before the fix each one trapped and killed the server).
