@@ -398,7 +398,7 @@ extension AppBridge {
             let idx = Int(i.int32())
             let row = strcmp(member, "GetRowAtIndex") == 0
             let v = idx >= 0 && idx < cs.count ? (row ? cs[idx].cell!.row : cs[idx].cell!.column) : -1
-            sendReply(replyConn, to: m) { $0.int32(Int32(v)) }
+            sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }   // rows come from the provider: no trap above 2^31
         case "GetRowDescription", "GetColumnDescription":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)

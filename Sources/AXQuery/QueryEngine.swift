@@ -6,27 +6,37 @@ public enum QueryEngine {
     /// - Parameters:
     ///   - root: search only inside this node (its descendants; the root itself never matches). Unknown root: no matches.
     ///   - limit: at most this many results (the first ones in document order).
-    public static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil) -> [String] {
+    /// - Throws: `SelectorError` with reason "regex too expensive" when the query's regex searches ran out of
+    ///   their step budget (`RegexBudget`).
+    public static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil) throws(SelectorError) -> [String] {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return [] }
-        return ev.find(selector.compiled, scope: scope, limit: limit).map { ev.idx.ids[Int($0)] }
+        let found = ev.find(selector.compiled, scope: scope, limit: limit)
+        try ev.checkBudget()
+        return found.map { ev.idx.ids[Int($0)] }
     }
 
     /// Number of matches (same rules as `find`).
-    public static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> Int {
+    public static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Int {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return 0 }
-        return ev.find(selector.compiled, scope: scope, limit: nil).count
+        let found = ev.find(selector.compiled, scope: scope, limit: nil)
+        try ev.checkBudget()
+        return found.count
     }
 
     /// Whether the node is one of the matches of `selector` (inside `root`, when given).
-    public static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil) -> Bool {
+    public static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Bool {
         let ev = Evaluator(ctx)
         guard let target = ev.idx.byID[id], let scope = ev.scope(root), scope.contains(Int(target)) else { return false }
+        let result: Bool
         if let simple = selector.compiled.simple {
-            return simple.contains { ev.matchesSimple($0, Int(target)) }
+            result = simple.contains { ev.matchesSimple($0, Int(target)) }
+        } else {
+            result = ev.find(selector.compiled, scope: scope, limit: nil).contains(target)
         }
-        return ev.find(selector.compiled, scope: scope, limit: nil).contains(target)
+        try ev.checkBudget()
+        return result
     }
 
     /// The outcome of a strict single-target resolution.
@@ -39,13 +49,23 @@ public enum QueryEngine {
 
     /// Strict single-target resolution (Specs/selectors.md §Strictness): one match wins; several matches are
     /// narrowed to the visible (onscreen) ones, and exactly one visible match wins; otherwise ambiguous.
-    public static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> Resolution {
-        let all = find(selector, in: ctx, root: root)
+    public static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Resolution {
+        let all = try find(selector, in: ctx, root: root)
         if all.isEmpty { return .none }
         if all.count == 1 { return .one(all[0]) }
         let visible = all.filter { ctx.tree[$0]?.states.contains(.onscreen) == true }
         if visible.count == 1 { return .one(visible[0]) }
         return .ambiguous(visible.isEmpty ? all : visible)
+    }
+}
+
+extension SelectorError {
+    /// The evaluation's regex searches needed more than `steps` steps (`QueryContext.regexSteps`).
+    static func regexTooExpensive(steps: Int) -> SelectorError {
+        var error = SelectorError(position: 0, expected: "regex searches within \(steps) steps per query",
+                                  found: "more (simplify the regex, anchor it, or narrow the query with a role or root)")
+        error.reason = "regex too expensive"
+        return error
     }
 }
 
@@ -60,6 +80,8 @@ struct Scope {
 final class Evaluator {
     let idx: TreeIndex
     let ctx: QueryContext
+    /// Regex steps left for this evaluation (one query, one explain).
+    let regexBudget: RegexBudget
     private var hittable: [UInt8] = []
     private var sets: [ObjectIdentifier: [Bool]] = [:]
     private var hasSets: [ObjectIdentifier: (bitmap: [Bool], sorted: [Int32])] = [:]
@@ -67,6 +89,13 @@ final class Evaluator {
     init(_ ctx: QueryContext) {
         self.ctx = ctx
         self.idx = ctx.index
+        self.regexBudget = RegexBudget(steps: ctx.regexSteps)
+    }
+
+    /// Throws "regex too expensive" when a regex search of this evaluation ran out of budget (its answers
+    /// since then are not to be trusted).
+    func checkBudget() throws(SelectorError) {
+        if regexBudget.isExhausted { throw SelectorError.regexTooExpensive(steps: ctx.regexSteps) }
     }
 
     func scope(_ root: String?) -> Scope? {
@@ -329,7 +358,7 @@ final class Evaluator {
     func test(_ t: Test, _ i: Int) -> Bool {
         switch t {
         case .string(let a, let m, let negate):
-            return m.matches(string(a, i)) != negate
+            return m.matches(string(a, i), budget: regexBudget) != negate
         case .number(let a, let op, let v):
             guard let x = number(a, i) else { return op == .ne }
             switch op {
@@ -350,14 +379,14 @@ final class Evaluator {
             }
         case .traitsAll(let t): return idx.nodes[i].value.traits.isSuperset(of: t)
         case .traitsExact(let t, let negate): return (idx.nodes[i].value.traits == t) != negate
-        case .traitNames(let m, _): return traitNames(i).contains { m.matches($0) }
+        case .traitNames(let m, _): return traitNames(i).contains { m.matches($0, budget: regexBudget) }
         case .actionsAll(let names, let ci):
             let have = actionNames(i, ids: true).map { ci ? $0.lowercased() : $0 }
             return names.allSatisfy { have.contains($0) }
         case .actionsExact(let names, let negate, let ci):
             let have = Array(Set(actionNames(i, ids: false).map { ci ? $0.lowercased() : $0 })).sorted()
             return (have == Array(Set(names)).sorted()) != negate
-        case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0) }
+        case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0, budget: regexBudget) }
         case .statesAll(let s): return idx.nodes[i].value.states.isSuperset(of: s)
         case .statesNone(let s): return idx.nodes[i].value.states.isDisjoint(with: s)
         case .element(let e): return idx.nodes[i].value.isElement == e
@@ -370,7 +399,7 @@ final class Evaluator {
             return idx.nodes[i].value.rotors.contains { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }
         case .text(let m):
             let n = idx.nodes[i].value
-            return m.matches(n.label) || m.matches(n.value) || m.matches(n.text)
+            return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget) || m.matches(n.text, budget: regexBudget)
         case .simple(let alts, let negate):
             return alts.contains { matchesSimple($0, i) } != negate
         case .set(let cs, let negate):

@@ -119,6 +119,11 @@ public struct QueryContext: Sendable {
     /// The accessibility-focused element (`:focused`).
     public var focusedID: String?
     public var cache: QueryIndexCache
+    /// Regex steps one evaluation may spend before it fails with "regex too expensive" (Specs/selectors.md
+    /// §Regular expressions).
+    public var regexSteps: Int = QueryContext.defaultRegexSteps
+    /// The server's per-query regex budget: about a tenth of a second of matching in a release build.
+    public static let defaultRegexSteps = 20_000_000
 
     public init(tree: AXTree, views: ViewHierarchy = ViewHierarchy(), focusedID: String? = nil, cache: QueryIndexCache = .shared) {
         self.tree = tree; self.views = views; self.focusedID = focusedID; self.cache = cache

@@ -107,7 +107,7 @@ public enum AXMethods {
             let p = try Params(params, method: "hierarchy.update")
             let a = try Roles.ownApp(p, hub, session)
             guard let ops = p["ops"] else { throw p.bad("ops", "is required (an array of insert/remove/move/set ops)") }
-            if let base = try p.int("baseRevision"), let cur = try? hub.snapshot(a).revision, base != cur {
+            if let base = try p.int("baseRevision", in: ParamRange.revision), let cur = try? hub.snapshot(a).revision, base != cur {
                 throw RPCError.contentModified("the tree is at revision \(cur), not \(base)", data: ["revision": JSON(cur), "baseRevision": JSON(base)])
             }
             do {
@@ -128,16 +128,14 @@ public enum AXMethods {
     // MARK: - Tree
 
     static func installTree(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("tree.get") { params, session in
+        r.registerSync("tree.get", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "tree.get")
             let snap = try snapshot(p, hub, session)
             let format = try p.string("format") ?? "json"
             var rootID: String?
             if let t = p["root"] { rootID = try Targets.resolveOne(t, in: snap, hub: hub, method: "tree.get") }
-            let depth = try p.int("depth")
-            let maxChildren = try p.int("maxChildren")
-            if let d = depth, d < 0 { throw p.bad("depth", "must not be negative") }
-            if let m = maxChildren, m < 0 { throw p.bad("maxChildren", "must not be negative") }
+            let depth = try p.int("depth", in: ParamRange.count)
+            let maxChildren = try p.int("maxChildren", in: ParamRange.count)
             var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format)]
             switch format {
             case "json":
@@ -179,8 +177,8 @@ public enum AXMethods {
         r.registerSync("tree.diff") { params, session in
             let p = try Params(params, method: "tree.diff")
             let a = try app(p, hub, session)
-            guard let from = try p.int("fromRevision") else { throw p.bad("fromRevision", "is required") }
-            do { return changeJSON(try hub.changes(app: a, from: from, to: try p.int("toRevision"))) }
+            guard let from = try p.int("fromRevision", in: ParamRange.revision) else { throw p.bad("fromRevision", "is required") }
+            do { return changeJSON(try hub.changes(app: a, from: from, to: try p.int("toRevision", in: ParamRange.revision))) }
             catch let e as HubError { throw RPCError.from(e) }
         }
         r.registerSync("tree.revision") { params, session in
@@ -188,7 +186,7 @@ public enum AXMethods {
             let s = try snapshot(p, hub, session)
             return ["app": .string(s.id), "revision": JSON(s.revision)]
         }
-        r.registerSync("element.get") { params, session in
+        r.registerSync("element.get", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "element.get")
             let snap = try snapshot(p, hub, session)
             guard let t = p["target"] else { throw p.bad("target", "is required ({id} or {selector})") }
@@ -222,29 +220,30 @@ public enum AXMethods {
             if let rt = p["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
             return (p, snap, sel, root)
         }
-        r.registerSync("query.find") { params, session in
+        r.registerSync("query.find", offLoop: Targets.usesRegex) { params, session in
             let (p, snap, sel, root) = try common(params, session, "query.find")
-            let limit = try p.int("limit")
-            let ids = Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
+            let limit = try p.int("limit", in: ParamRange.count)
+            // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
+            let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
             var out: JSONObject = ["revision": JSON(snap.revision), "selector": .string(sel.canonical), "count": JSON(shown.count),
                                    "elements": .array(shown.compactMap { snap.tree[$0].map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } })]
             if let limit, ids.count > limit { out["truncated"] = ["kind": "limit", "limit": JSON(limit)] }
             return .object(out)
         }
-        r.registerSync("query.one") { params, session in
+        r.registerSync("query.one", offLoop: Targets.usesRegex) { params, session in
             let (p, snap, sel, root) = try common(params, session, "query.one")
             _ = p
             let id = try Targets.resolveOne(.string(sel.canonical), in: snap, hub: hub, method: "query.one", root: root)
             return .object(elementDetail(id, snap))
         }
-        r.registerSync("query.count") { params, session in
+        r.registerSync("query.count", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try common(params, session, "query.count")
-            return ["count": JSON(Targets.find(sel, in: snap, root: root, limit: nil).count), "revision": JSON(snap.revision)]
+            return ["count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count), "revision": JSON(snap.revision)]
         }
-        r.registerSync("query.explain") { params, session in
+        r.registerSync("query.explain", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, _) = try common(params, session, "query.explain")
-            return Targets.nearMisses(sel, in: snap)
+            return try Targets.nearMisses(sel, in: snap)
         }
     }
 
@@ -348,7 +347,7 @@ public enum AXMethods {
             guard let f = snap.focusedID, let n = snap.tree[f] else { return ["element": .null, "app": .string(snap.id)] }
             return ["element": .object(ElementJSON.encode(n, focusedID: f)), "app": .string(snap.id)]
         }
-        r.registerSync("focus.set") { params, session in
+        r.registerSync("focus.set", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "focus.set")
             let snap = try snapshot(p, hub, session)
             var id: String?
@@ -444,7 +443,7 @@ public enum AXMethods {
         }
         r.registerSync("events.unsubscribe") { params, session in
             let p = try Params(params, method: "events.unsubscribe")
-            guard let sid = try p.int("subscription") else { throw p.bad("subscription", "is required") }
+            guard let sid = try p.int("subscription", in: ParamRange.subscription) else { throw p.bad("subscription", "is required") }
             let token: UInt64? = session.withAttachments { bag in
                 var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
                 let t = subs.removeValue(forKey: UInt64(sid))
