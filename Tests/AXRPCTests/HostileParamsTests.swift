@@ -25,7 +25,10 @@ final class HostileParamsTests: XCTestCase {
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())
         session.initialized = true
-        session.role = "automation"
+        // The app's own connection (D-TRUST-1): provider methods are judged on their integers, not refused as
+        // forbidden.
+        session.role = "provider"
+        session[attachment: AXMethods.appKey] = app
         return (router, session, app)
     }
 
