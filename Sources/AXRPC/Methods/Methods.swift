@@ -45,7 +45,8 @@ public enum AXMethods {
     // MARK: - Lifecycle
 
     static func installLifecycle(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("initialize", requiresInit: false) { params, session in
+        // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
+        r.registerSync("initialize", requiresInit: false) { [weak r] params, session in
             let p = try Params(params, method: "initialize")
             if let role = try p.string("role") {
                 guard role == "provider" || role == "automation" else { throw p.bad("role", "must be provider or automation") }
@@ -56,7 +57,7 @@ public enum AXMethods {
             session.initialized = true
             return ["protocolVersion": .string(protocolVersion),
                     "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
-                    "capabilities": ["methods": JSON(r.methods), "treeFormats": ["json", "text", "xml"],
+                    "capabilities": ["methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                                      "events": JSON(EventNames.all)]]
         }
         r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
