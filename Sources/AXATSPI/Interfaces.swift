@@ -50,6 +50,7 @@ extension ActionError {
         case .notInteractable(let r): return DBusError.failed("The element cannot be interacted with: \(r)")
         case .policyDenied(let r, let t): return DBusError(name: DBusError.Name.accessDenied, message: "Guided Access restriction '\(r)' denies this\(t.map { " (\($0))" } ?? "")")
         case .appNotResponding(let r): return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(r)")
+        case .appFailed(let message, _, _): return DBusError.failed("The application reported an error: \(message)")
         case .failed(let s): return DBusError.failed(s)
         }
     }

@@ -38,6 +38,10 @@ public enum ActionError: Error, Sendable, Equatable {
     case notInteractable(reason: String)
     case policyDenied(restriction: String, text: String?)
     case appNotResponding(reason: String)
+    /// The app answered with an error instead of a Bool — its own failure (e.g. the hierarchy update its
+    /// handling produced was refused) or a malformed reply. `reason` is a short machine-readable word
+    /// (`update refused`, `malformed reply`, or the app's own), `details` the app's error object when it sent one.
+    case appFailed(message: String, reason: String, details: JSON?)
     case failed(String)
 }
 

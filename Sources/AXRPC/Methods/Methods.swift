@@ -45,7 +45,8 @@ public enum AXMethods {
     // MARK: - Lifecycle
 
     static func installLifecycle(_ r: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
-        r.registerSync("initialize", requiresInit: false) { params, session in
+        // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
+        r.registerSync("initialize", requiresInit: false) { [weak r] params, session in
             let p = try Params(params, method: "initialize")
             if let clientName = p["clientInfo"]?["name"]?.stringValue {
                 session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
@@ -64,7 +65,7 @@ public enum AXMethods {
             session.initialized = true
             return ["protocolVersion": .string(protocolVersion),
                     "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
-                    "capabilities": ["methods": JSON(r.methods), "treeFormats": ["json", "text", "xml"],
+                    "capabilities": ["methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                                      "events": JSON(EventNames.all)]]
         }
         r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
@@ -499,16 +500,29 @@ public enum EventNames {
 final class RemoteProvider: ActionProvider {
     let peer: any RPCPeer
     init(peer: any RPCPeer) { self.peer = peer }
+    /// The provider answers `{"handled": Bool}` (a bare Bool is accepted too). An error reply from the provider
+    /// becomes `.appFailed` (−32022 "app error" carrying the provider's error object); so does any other result,
+    /// with `reason: malformed reply`. A timeout or disconnection stays −32020.
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        let reply: JSON
         do {
-            let r = try await peer.request("action.perform", request.json, timeout: timeout)
-            if case .bool(let b) = r { return b }
-            return r["handled"]?.boolValue ?? false
+            reply = try await peer.request("action.perform", request.json, timeout: timeout)
         } catch {
             if error.code == RPCError.Code.appNotResponding {
                 throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
             }
-            throw .failed("the app answered with an error: \(error.message)")
+            let reason = error.data?["reason"]?.stringValue ?? "app error"
+            throw .appFailed(message: "the app reported an error performing '\(request.action)': \(error.message)",
+                             reason: reason, details: error.json)
         }
+        if case .bool(let handled) = reply {
+            return handled
+        }
+        if case .bool(let handled)? = reply["handled"] {
+            return handled
+        }
+        let got = reply.objectValue == nil ? "a \(reply.typeName)" : "an object without a Boolean 'handled'"
+        throw .appFailed(message: "the app answered '\(request.action)' with \(got) instead of {\"handled\": true|false}",
+                         reason: "malformed reply", details: nil)
     }
 }

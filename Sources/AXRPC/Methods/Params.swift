@@ -145,6 +145,10 @@ extension RPCError {
         case .policyDenied(let r, let text):
             return .policyDenied("guided access denies '\(r)'" + (text.map { " (\($0))" } ?? ""), data: ["restriction": .string(r)])
         case .appNotResponding(let reason): return .appNotResponding("the app did not answer: \(reason)", data: ["reason": .string(reason)])
+        case .appFailed(let message, let reason, let details):
+            var fields: JSONObject = ["reason": .string(reason)]
+            if let details { fields["appError"] = details }
+            return .appError(message, data: fields)
         case .failed(let m): return .internalError(m)
         }
     }
@@ -152,7 +156,7 @@ extension RPCError {
 
 extension RPCError {
     /// Maps any error the method layer sees to its JSON-RPC error.
-    static func from(_ e: any Error) -> RPCError {
+    package static func from(_ e: any Error) -> RPCError {
         switch e {
         case let r as RPCError: return r
         case let h as HubError: return from(h)
