@@ -38,7 +38,9 @@ final class HostileParamsTests: XCTestCase {
                              "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [], "notification": "announcement",
                              "announcement": "hi", "fromRevision": 0]
         o["state"] = method == "policy.set" ? "allow" : "attached"
-        return o
+        // Only the names the method takes: an unknown name is refused before any value is judged (D-WIRE-4).
+        let known = (AXMethods.parameterNames[method] ?? []).union(["app"])
+        return JSONObject(o.filter { known.contains($0.0) })
     }
 
     /// One call with `key` set to the raw JSON text `raw`; returns the parsed response.
@@ -134,5 +136,41 @@ final class HostileParamsTests: XCTestCase {
         let find = try await call("query.find", key: "limit", raw: "-1")
         XCTAssertEqual(find["error"]?["code"], -32602, "\(find)")
         XCTAssertEqual(find["error"]?["message"], "query.find: 'limit' must be an integer in 0…9007199254740991, got -1")
+    }
+}
+
+/// Unknown parameter names (issue 11 item 1, D-WIRE-4): refused with the closest known name, never ignored.
+final class UnknownParameterTests: XCTestCase {
+    func testEveryMethodListsItsParameterNames() {
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: Hub())
+        for method in router.methods {
+            XCTAssertNotNil(AXMethods.parameterNames[method], "'\(method)' is not in AXMethods.parameterNames: list the params it reads")
+        }
+    }
+
+    func testAMisspelledParameterIsRefusedWithTheClosestName() async throws {
+        let hub = Hub()
+        let app = hub.registerApp(name: "t", provider: RecordingProvider())
+        try hub.setSnapshot(app: app, HubTests.hierarchy)
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        let session = RPCSession(peer: ProtocolFakePeer())
+        session.initialized = true
+        let frame = #"{"jsonrpc":"2.0","id":1,"method":"wait.for","params":{"target":{"id":"ok"},"state":"detached","timeout":300}}"#
+        let clock = ContinuousClock()
+        let start = clock.now
+        let raw = await router.handle(frame: Array(frame.utf8), session: session)
+        let reply = try JSON.parse(XCTUnwrap(raw))
+        XCTAssertLessThan(clock.now - start, .seconds(2), "the wait ran (5 s default) instead of refusing the unknown key")
+        XCTAssertEqual(reply["error"]?["code"]?.intValue, -32602, "\(reply)")
+        XCTAssertEqual(reply["error"]?["data"]?["param"]?.stringValue, "timeout")
+        XCTAssertEqual(reply["error"]?["data"]?["closest"]?.stringValue, "timeoutMs")
+        XCTAssertTrue(reply["error"]?["message"]?.stringValue?.contains("did you mean 'timeoutMs'?") == true, "\(reply)")
+        // Known keys still work, and `app` is accepted everywhere.
+        let good = #"{"jsonrpc":"2.0","id":2,"method":"query.count","params":{"app":"t","selector":"button"}}"#
+        let rawAnswer = await router.handle(frame: Array(good.utf8), session: session)
+        let answer = try JSON.parse(XCTUnwrap(rawAnswer))
+        XCTAssertEqual(answer["result"]?["count"]?.intValue, 1, "\(answer)")
     }
 }

@@ -11,7 +11,11 @@ struct Params {
         self.method = method
         switch params {
         case nil, .null?: json = JSONObject()
-        case .object(let o)?: json = o
+        case .object(let o)?:
+            if let unknown = AXMethods.unknownParameter(in: o, method: method) {
+                throw unknown
+            }
+            json = o
         case .array?: throw RPCError.invalidParams("\(method) takes named params (an object)", data: ["method": .string(method)])
         default: throw RPCError.invalidParams("params must be an object", data: ["method": .string(method)])
         }
