@@ -89,7 +89,7 @@ struct CStep {
     }
 }
 
-enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window }
+enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window, name }
 enum NumAttr { case index, depth, x, y, width, height, headingLevel, string(StrAttr) }
 enum NumOp { case eq, ne, lt, le, gt, ge }
 
@@ -141,6 +141,7 @@ enum Test {
         case .lang: return .lang
         case .axid: return .axid
         case .window: return .window
+        case .name: return .name
         default: return nil
         }
     }

@@ -155,7 +155,18 @@ extension QueryEngine {
                 add(c, "\(a.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(v))")
             }
         }
-        // 2. Relax one constraint at a time.
+        // 2. The same value under another attribute: the attribute that *would* have matched (`#remember` when the
+        // element's id is "remember", `[label="On"]` when "On" is the value).
+        let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
+        for (ai, a) in compound.attributes.enumerated() {
+            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string = a.value, substitutes.contains(a.name) else { continue }
+            for other in substitutes where other != a.name && !(a.name == .name && (other == .id || other == .label)) {
+                var c = compound
+                c.attributes[ai].name = other
+                add(c, "attribute \(a.name.rawValue) → \(other.rawValue)")
+            }
+        }
+        // 3. Relax one constraint at a time.
         if let r = compound.role {
             var c = compound
             c.role = nil

@@ -316,7 +316,15 @@ final class Evaluator {
 
     func string(_ a: StrAttr, _ i: Int) -> String? {
         switch a {
-        case .id: return idx.nodes[i].value.identifier
+        case .id:
+            // `#x` / `[id=x]`: the accessibility identifier, or — for an element that has none — its element id, the
+            // `id` every result shows (D-SEL-1).
+            if let identifier = idx.nodes[i].value.identifier, !identifier.isEmpty { return identifier }
+            return idx.ids[i]
+        case .name:
+            // Appium's XCUITest `name`: the accessibility identifier when set, else the label (D-SEL-2).
+            if let identifier = idx.nodes[i].value.identifier, !identifier.isEmpty { return identifier }
+            return idx.nodes[i].value.label
         case .label: return idx.nodes[i].value.label
         case .value: return idx.nodes[i].value.value
         case .hint: return idx.nodes[i].value.hint
@@ -371,7 +379,10 @@ final class Evaluator {
             }
         case .exists(let a):
             switch a.kind {
-            case .string: return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
+            case .string:
+                // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
+                if a == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
+                return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
             case .number: return a == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
             case .set:
                 return a == .traits ? !idx.nodes[i].value.traits.isEmpty

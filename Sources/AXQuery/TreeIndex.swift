@@ -48,7 +48,9 @@ public final class TreeIndex: Sendable {
             let i = Int32(ids.count)
             byID[id] = i
             ids.append(id); nodes.append(box); parent.append(p); depth.append(d); pos.append(k)
-            if let ident = node.identifier, !ident.isEmpty { byIdentifier[StringMatcher.normalize(ident), default: []].append(i) }
+            // Keyed as `#x` matches (D-SEL-1): the accessibility identifier, else the element id.
+            let identifierKey = node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? id
+            byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(i)
             byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
             for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
         }

@@ -54,7 +54,8 @@ final class RegexIsolationTests: XCTestCase {
         } else {
             XCTAssertEqual(second?["result"]?["count"], 0, "\(String(describing: second))")
         }
-        XCTAssertLessThan(pingTime, .milliseconds(250), "the ping waited behind the regex queries")
+        // Before the regex left the event loop the ping waited 3.59 s; quiet, it takes ~6 ms. Room for a loaded machine.
+        XCTAssertLessThan(pingTime, .milliseconds(1500), "the ping waited behind the regex queries")
         XCTAssertLessThan(pingTime, secondTime)
         await server.stop()
         try await group.shutdownGracefully()
