@@ -54,78 +54,130 @@ struct LinearRegex: Sendable {
     /// budget ran out before an answer (the caller reports "regex too expensive").
     func search(_ text: String, budget: inout Int) -> Bool? {
         let count = program.count
-        var current = [Int32]()
-        var next = [Int32]()
-        current.reserveCapacity(count)
-        next.reserveCapacity(count)
-        var marks = [UInt32](repeating: 0, count: count)
-        var generation: UInt32 = 1
-        var stack = [Int32]()
-        var previous: Unicode.Scalar?
-        var iterator = text.unicodeScalars.makeIterator()
-        var scalar = iterator.next()
-        // The closure of the start state at the first position.
-        if closure(from: 0, into: &current, marks: &marks, generation: generation, stack: &stack,
-                   previous: previous, next: scalar, budget: &budget) { return true }
-        if budget < 0 { return nil }
-        while let input = scalar {
-            let folded = caseInsensitive ? ScalarClass.fold(input) : input
-            let following = iterator.next()
-            generation &+= 1
-            if generation == 0 {
-                for k in marks.indices { marks[k] = 0 }
-                generation = 1
-            }
-            next.removeAll(keepingCapacity: true)
-            for pc in current {
-                budget -= 1
-                let advance: Bool
-                switch program[Int(pc)] {
-                case .scalar(let expected): advance = folded == expected
-                case .any(let dotAll): advance = dotAll || input != "\n"
-                case .set(let k): advance = classes[k].contains(input, caseInsensitive: caseInsensitive)
-                default: advance = false
-                }
-                if advance, closure(from: Int(pc) + 1, into: &next, marks: &marks, generation: generation, stack: &stack,
-                                    previous: input, next: following, budget: &budget) {
-                    return true
+        return program.withUnsafeBufferPointer { code in
+            classes.withUnsafeBufferPointer { sets in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * count + 2) { lists in
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { marks in
+                        marks.initialize(repeating: 0)
+                        var machine = Machine(code: code, sets: sets, caseInsensitive: caseInsensitive,
+                                              current: UnsafeMutableBufferPointer(rebasing: lists[0..<count]),
+                                              next: UnsafeMutableBufferPointer(rebasing: lists[count..<(2 * count)]),
+                                              stack: UnsafeMutableBufferPointer(rebasing: lists[(2 * count)...]), marks: marks)
+                        return machine.run(text, budget: &budget)
+                    }
                 }
             }
-            if budget < 0 { return nil }
-            previous = input
-            scalar = following
-            // Unanchored search: a new thread starts at every position.
-            if closure(from: 0, into: &next, marks: &marks, generation: generation, stack: &stack,
-                       previous: previous, next: scalar, budget: &budget) { return true }
-            swap(&current, &next)
-            if budget < 0 { return nil }
         }
-        return false
     }
 
-    /// Adds the consuming instructions reachable from `start` without input to `list`; true when `match` is
-    /// reachable (the search is over).
-    private func closure(from start: Int, into list: inout [Int32], marks: inout [UInt32], generation: UInt32,
-                         stack: inout [Int32], previous: Unicode.Scalar?, next: Unicode.Scalar?, budget: inout Int) -> Bool {
-        stack.removeAll(keepingCapacity: true)
-        stack.append(Int32(start))
-        while let top = stack.popLast() {
-            let pc = Int(top)
-            if marks[pc] == generation { continue }
-            marks[pc] = generation
-            budget -= 1
-            switch program[pc] {
-            case .match: return true
-            case .jump(let target): stack.append(Int32(target))
-            case .split(let first, let second):
-                stack.append(Int32(second))
-                stack.append(Int32(first))
-            case .assert(let a):
-                if LinearRegex.holds(a, previous: previous, next: next) { stack.append(Int32(pc + 1)) }
-            case .scalar, .any, .set: list.append(top)
-            }
+    /// The Pike VM over borrowed buffers: thread lists hold each program counter at most once per position
+    /// (`marks`), and the closure stack holds at most two pushes per instruction.
+    private struct Machine {
+        let code: UnsafeBufferPointer<Inst>
+        let sets: UnsafeBufferPointer<ScalarClass>
+        let caseInsensitive: Bool
+        var current: UnsafeMutableBufferPointer<Int32>
+        var next: UnsafeMutableBufferPointer<Int32>
+        let stack: UnsafeMutableBufferPointer<Int32>
+        let marks: UnsafeMutableBufferPointer<UInt32>
+        var currentCount = 0
+        var nextCount = 0
+        var generation: UInt32 = 1
+
+        init(code: UnsafeBufferPointer<Inst>, sets: UnsafeBufferPointer<ScalarClass>, caseInsensitive: Bool,
+             current: UnsafeMutableBufferPointer<Int32>, next: UnsafeMutableBufferPointer<Int32>,
+             stack: UnsafeMutableBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<UInt32>) {
+            self.code = code
+            self.sets = sets
+            self.caseInsensitive = caseInsensitive
+            self.current = current
+            self.next = next
+            self.stack = stack
+            self.marks = marks
         }
-        return false
+
+        mutating func run(_ text: String, budget: inout Int) -> Bool? {
+            var previous: Unicode.Scalar?
+            var iterator = text.unicodeScalars.makeIterator()
+            var scalar = iterator.next()
+            // The closure of the start state at the first position goes to `next`, then becomes `current`.
+            if closure(from: 0, previous: previous, following: scalar, budget: &budget) { return true }
+            swapLists()
+            if budget < 0 { return nil }
+            while let input = scalar {
+                let folded = caseInsensitive ? ScalarClass.fold(input) : input
+                let following = iterator.next()
+                nextGeneration()
+                for k in 0..<currentCount {
+                    let pc = Int(current[k])
+                    budget &-= 1
+                    let advance: Bool
+                    switch code[pc] {
+                    case .scalar(let expected): advance = folded == expected
+                    case .any(let dotAll): advance = dotAll || input != "\n"
+                    case .set(let index): advance = sets[index].contains(input, caseInsensitive: caseInsensitive)
+                    default: advance = false
+                    }
+                    if advance, closure(from: pc + 1, previous: input, following: following, budget: &budget) { return true }
+                }
+                previous = input
+                scalar = following
+                // Unanchored search: a new thread starts at every position.
+                if closure(from: 0, previous: previous, following: scalar, budget: &budget) { return true }
+                swapLists()
+                if budget < 0 { return nil }
+            }
+            return false
+        }
+
+        mutating func nextGeneration() {
+            generation &+= 1
+            if generation == 0 {
+                for k in 0..<marks.count { marks[k] = 0 }
+                generation = 1
+            }
+            nextCount = 0
+        }
+
+        mutating func swapLists() {
+            swap(&current, &next)
+            currentCount = nextCount
+            nextCount = 0
+        }
+
+        /// Adds the consuming instructions reachable from `start` without input to `next`; true when `match` is
+        /// reachable (the search is over).
+        mutating func closure(from start: Int, previous: Unicode.Scalar?, following: Unicode.Scalar?, budget: inout Int) -> Bool {
+            var depth = 0
+            stack[0] = Int32(start)
+            depth = 1
+            while depth > 0 {
+                depth -= 1
+                let pc = Int(stack[depth])
+                if marks[pc] == generation { continue }
+                marks[pc] = generation
+                budget &-= 1
+                switch code[pc] {
+                case .match: return true
+                case .jump(let target):
+                    stack[depth] = Int32(target)
+                    depth += 1
+                case .split(let first, let second):
+                    stack[depth] = Int32(second)
+                    stack[depth + 1] = Int32(first)
+                    depth += 2
+                case .assert(let a):
+                    if LinearRegex.holds(a, previous: previous, next: following) {
+                        stack[depth] = Int32(pc + 1)
+                        depth += 1
+                    }
+                case .scalar, .any, .set:
+                    next[nextCount] = Int32(pc)
+                    nextCount += 1
+                }
+            }
+            return false
+        }
     }
 
     static func holds(_ a: Assertion, previous: Unicode.Scalar?, next: Unicode.Scalar?) -> Bool {

@@ -51,6 +51,13 @@ final class RawIDTests: XCTestCase {
         }
     }
 
+    /// A frame refused for its nesting depth still names a large id exactly.
+    func testDepthLimitErrorEchoesALargeIdExactly() async {
+        let deep = String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000)
+        let out = await reply(#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping","params":{"x":"# + deep + "}}")
+        XCTAssertTrue(out.hasPrefix(#"{"jsonrpc":"2.0","id":18446744073709551615,"error":{"code":-32021"#), out)
+    }
+
     /// Integers below 2^53 keep the shortest form (unchanged behaviour, and no frame scan for them).
     func testSmallIntegerIdsAreUnchanged() async {
         let out = await reply(#"{"jsonrpc":"2.0","id":42,"method":"ping"}"#)

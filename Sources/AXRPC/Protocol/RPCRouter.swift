@@ -334,7 +334,8 @@ public final class RPCRouter: Sendable {
 
 extension RPCRouter {
     /// Finds the `"id"` member of a top-level JSON object without parsing nested values: a shallow byte scan
-    /// that tracks strings and nesting. Returns a string or integer id, or nil.
+    /// that tracks strings and nesting. Returns a string or number id (numbers beyond exact integers as their raw
+    /// text, `RPCRawNumberID`), or nil.
     static func topLevelID(_ frame: UnsafeRawBufferPointer) -> JSON? {
         var i = 0
         let n = frame.count
@@ -373,7 +374,9 @@ extension RPCRouter {
                         guard let v = try? JSON.parse(slice) else { return nil }
                         switch v {
                         case .string: return v
-                        case .number: return v.intValue != nil ? v : nil
+                        case .number:
+                            // Beyond exact integers: echo the client's text (D-WIRE-3).
+                            return v.intValue != nil ? v : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
                         default: return nil
                         }
                     }
