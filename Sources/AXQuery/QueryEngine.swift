@@ -298,7 +298,7 @@ final class Evaluator {
     }
 
     @inline(__always) func passes(_ step: CStep, _ i: Int) -> Bool {
-        if let r = step.role, idx.nodes[i].value.role != r { return false }
+        if let r = step.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
         return passesTests(step.tests, i)
     }
 
@@ -308,7 +308,7 @@ final class Evaluator {
     }
 
     func matchesSimple(_ s: SimpleCompound, _ i: Int) -> Bool {
-        if let r = s.role, idx.nodes[i].value.role != r { return false }
+        if let r = s.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
         return passesTests(s.tests, i)
     }
 

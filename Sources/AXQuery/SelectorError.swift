@@ -87,9 +87,17 @@ public enum RoleNames {
     /// The role for a name or alias, or nil.
     public static func role(_ name: String) -> AXRole? {
         var n = name.lowercased()
-        if n.hasPrefix("xcuielementtype") { n.removeFirst("xcuielementtype".count) }
+        if n.hasPrefix("xcuielementtype") {
+            n.removeFirst("xcuielementtype".count)
+            // XCUITest's vocabulary where it differs from ours: its Table is a UITableView (our list; our
+            // `table` is a data table) (Specs/axquery.md, XCUIElementType ↔ role).
+            if let xcui = xcuiAliases[n] { return xcui }
+        }
         return aliases[n]
     }
+
+    /// `XCUIElementType<Name>` names whose meaning differs from the plain alias.
+    static let xcuiAliases: [String: AXRole] = ["table": .list]
 
     static var known: String { AXRole.allCases.map(\.rawValue).joined(separator: ", ") + ", or an alias such as heading, text, slider" }
 }

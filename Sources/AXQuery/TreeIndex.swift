@@ -52,6 +52,9 @@ public final class TreeIndex: Sendable {
             let identifierKey = node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? id
             byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(i)
             byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
+            if node.role != .cell && TreeIndex.isCellBacked(node) {
+                byRole[TreeIndex.roleOrdinal[.cell]!].append(i)
+            }
             for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
         }
         var end = (0..<ids.count).map { Int32($0 + 1) }
@@ -134,4 +137,17 @@ public struct QueryContext: Sendable {
 
     /// The document-order index of `tree` (built on first use per revision, then cached).
     public var index: TreeIndex { cache.index(for: tree) }
+}
+
+extension TreeIndex {
+    /// Whether a node is backed by a table or collection cell (whatever role its content gives it: a cell that
+    /// holds one switch is presented as that switch, R-cell rules, but is still a cell to a test author).
+    static func isCellBacked(_ node: AXNode) -> Bool {
+        node.viewClass == .tableViewCell || node.viewClass == .collectionViewCell
+    }
+
+    /// The role test of selectors (D-SEL-3): the node's role, and `cell` also for every cell-backed element.
+    static func hasRole(_ node: AXNode, _ role: AXRole) -> Bool {
+        node.role == role || (role == .cell && isCellBacked(node))
+    }
 }

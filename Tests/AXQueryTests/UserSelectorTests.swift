@@ -57,4 +57,24 @@ final class UserSelectorTests: XCTestCase {
         let identifierChanges = byIdentifier.chains.flatMap(\.steps).flatMap(\.nearMisses).map(\.change)
         XCTAssertTrue(identifierChanges.contains("attribute id → axid"), "\(identifierChanges)")
     }
+
+    func testCellMatchesEveryCellBackedElementAndXCUITableIsAList() throws {
+        let json: JSON = ["windows": [Fixtures.view("w", "UIWindow", [0, 0, 390, 844], [:], [
+            Fixtures.view("table", "UITableView", [0, 0, 390, 600], [:], [
+                Fixtures.view("plain", "UITableViewCell", [0, 0, 390, 44], [:], [Fixtures.view("l1", "UILabel", [16, 0, 200, 44], ["text": "General"])]),
+                Fixtures.view("withSwitch", "UITableViewCell", [0, 44, 390, 44], [:], [
+                    Fixtures.view("l2", "UILabel", [16, 0, 200, 44], ["text": "Wi-Fi"]),
+                    Fixtures.view("sw", "UISwitch", [330, 6, 51, 31], ["isOn": true]),
+                ]),
+            ]),
+        ])]]
+        let store = try Fixtures.store(json)
+        let ctx = QueryContext(tree: store.tree, views: store.views)
+        let cells = try QueryEngine.find(Selector(parsing: "cell"), in: ctx)
+        XCTAssertEqual(cells, ["plain", "withSwitch"], "a cell presented as its switch is still a cell")
+        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "switch"), in: ctx), ["withSwitch"], "and still a switch")
+        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "XCUIElementTypeCell"), in: ctx), ["plain", "withSwitch"])
+        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "XCUIElementTypeTable"), in: ctx), ["table"], "XCUITest's Table is a UITableView")
+        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "table"), in: ctx), [], "our table is a data table")
+    }
 }
