@@ -15,7 +15,8 @@ import Synchronization
 /// Serves an `RPCRouter` over a Unix socket and, optionally, loopback TCP.
 ///
 /// - Unix socket: created with mode 0600 in a directory owned by this user (or a root-owned sticky
-///   directory such as /tmp). A stale socket file (connect refused) is replaced; a live one makes `start`
+///   directory such as /tmp); the default fallback directory `/tmp/axserver-$UID` is created 0700 and
+///   verified (`AXSocketPath`). A stale socket file (connect refused) is replaced; a live one makes `start`
 ///   fail. Unix sessions are authenticated (file permissions protect them).
 /// - TCP (`tcp:HOST:PORT`): refuses non-loopback hosts unless `allowNonLoopback`; needs a token file (first
 ///   line = token; the file must not be accessible by group/others). Each TCP connection must start with
@@ -41,12 +42,9 @@ public final class RPCServer: Sendable {
         }
     }
 
-    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID.sock`.
+    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID/axserver.sock` (see `AXSocketPath`).
     public static func defaultSocketPath() -> String {
-        if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {
-            return dir.hasSuffix("/") ? dir + "axserver.sock" : dir + "/axserver.sock"
-        }
-        return "/tmp/axserver-\(getuid()).sock"
+        AXSocketPath.defaultPath()
     }
 
     public let router: RPCRouter
@@ -109,6 +107,7 @@ public final class RPCServer: Sendable {
                 tcpTarget = t
             }
             if let path = configuration.unixSocketPath {
+                try AXSocketPath.prepareServerDirectory(for: path)
                 let fd = try POSIX.listenUnix(path: path)
                 boundPath = path
                 let ctx = RPCListenerContext(router: router, token: nil, logger: logger, registry: registry, onSession: onSession)

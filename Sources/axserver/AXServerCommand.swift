@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
     @Option(name: .customLong("bench-tree"), help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
-    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock).") var socket: String?
+    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock in a private 0700 directory).") var socket: String?
     @Option(help: "Also listen on TCP, e.g. tcp:127.0.0.1:7777 (needs --token-file).") var listen: String?
     @Option(name: .customLong("token-file"), help: "File whose first line is the TCP token (mode 0600).") var tokenFile: String?
     @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.") var allowNonLoopback = false
