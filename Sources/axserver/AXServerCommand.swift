@@ -43,6 +43,29 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-atspi"), help: "Do not serve the accessibility bus.") var noATSPI = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel: String = "notice"
     @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.") var actionTimeoutMs: Int = 5000
+    @Option(name: .customLong("max-output-bytes"), help: "Pending output per connection before its reads pause / a slow subscriber is closed.") var maxOutputBytes: Int = 8 << 20
+    @Option(name: .customLong("max-queued-input-bytes"), help: "Requests queued per connection behind a running call before its reads pause.") var maxQueuedInputBytes: Int = 16 << 20
+    @Option(name: .customLong("max-connections"), help: "Connections open at the same time (one more is refused).") var maxConnections: Int = 1024
+    @Option(name: .customLong("frame-timeout-ms"), help: "How long an incomplete message may stay incomplete.") var frameTimeoutMs: Int = 30_000
+    @Option(name: .customLong("auth-timeout-ms"), help: "How long a TCP connection may take to authenticate.") var authTimeoutMs: Int = 10_000
+
+    func validate() throws {
+        let positive: [(String, Int)] = [
+            ("--max-output-bytes", maxOutputBytes),
+            ("--max-queued-input-bytes", maxQueuedInputBytes), ("--max-connections", maxConnections),
+            ("--frame-timeout-ms", frameTimeoutMs), ("--auth-timeout-ms", authTimeoutMs),
+        ]
+        for (flag, value) in positive where value <= 0 {
+            throw ValidationError("\(flag) must be a positive integer (got \(value))")
+        }
+    }
+
+    /// The per-connection limits from the flags (Specs/protocol.md §Limits).
+    var connectionLimits: RPCConnectionLimits {
+        RPCConnectionLimits(maxPendingOutputBytes: maxOutputBytes, maxQueuedInputBytes: maxQueuedInputBytes,
+                            partialFrameTimeout: .milliseconds(frameTimeoutMs), authenticationTimeout: .milliseconds(authTimeoutMs),
+                            maxConnections: maxConnections)
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -55,7 +78,7 @@ struct Serve: AsyncParsableCommand {
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
-                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback)
+                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback, limits: connectionLimits)
         let server = RPCServer(router: router, configuration: config, logger: logger)
         let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI)
         let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
