@@ -50,11 +50,20 @@ final class RPCConnectionPeer: RPCPeer {
         if channel.eventLoop.inEventLoop {
             handler.value.sendMessage(payload, kind: kind)
         } else {
+            // Counted until the event loop takes it, so output waiting for a busy loop counts as pending too.
+            hopping.add(payload.count, ordering: .relaxed)
             let h = handler
-            channel.eventLoop.execute { h.value.sendMessage(payload, kind: kind) }
+            channel.eventLoop.execute {
+                self.hopping.subtract(payload.count, ordering: .relaxed)
+                h.value.sendMessage(payload, kind: kind)
+            }
         }
         return true
     }
+
+    /// Bytes handed to `send` from other threads that the event loop has not taken yet.
+    private let hopping = Atomic<Int>(0)
+    var bytesWaitingForTheLoop: Int { hopping.load(ordering: .relaxed) }
 
     func notify(_ method: String, _ params: JSON?) {
         send(RPCMessage.notification(method: method, params: params), kind: .unsolicited)
@@ -341,7 +350,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     /// Output encoded for this connection that the kernel has not taken yet.
-    var pendingOutputBytes: Int { (outbound?.readableBytes ?? 0) + inFlightOutputBytes }
+    var pendingOutputBytes: Int { (outbound?.readableBytes ?? 0) + inFlightOutputBytes + (peer?.bytesWaitingForTheLoop ?? 0) }
 
     /// (Event loop) A write completed: `bytes` left the process. Resumes a connection paused for output.
     private func outputWritten(_ bytes: Int) {
