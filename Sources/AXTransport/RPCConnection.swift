@@ -413,9 +413,11 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     /// How long a connection that used its turn waits before it continues. A task run with no delay would
-    /// run before the loop polls its sockets again (NIO drains its task queue first), so the others' I/O
-    /// would still wait; a short delay lets the loop poll and serve them first.
-    static let yieldDelay: TimeAmount = .microseconds(100)
+    /// run before the loop polls its sockets again (NIO drains its task queue first, including scheduled
+    /// tasks that fall due meanwhile: 100 µs was measured to be too short in a debug build), so the others'
+    /// I/O would still wait; 1 ms lets the loop poll and serve them first. Costs at most 1 ms per
+    /// `maxTurnTime` (5 ms) of work when one connection alone keeps the loop busy.
+    static let yieldDelay: TimeAmount = .milliseconds(1)
 
     /// Lets the event loop serve the other connections, then continues with this one's frames.
     private func scheduleYield() {

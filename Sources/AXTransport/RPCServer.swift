@@ -31,14 +31,14 @@ public struct RPCConnectionLimits: Sendable, Equatable {
     /// Default 1,024.
     public var maxConnections: Int
     /// Frames one connection may have answered on the event loop in one turn before it yields the loop to
-    /// the other connections. Default 256.
+    /// the other connections. Default 4,096.
     public var maxFramesPerTurn: Int
-    /// Event-loop time one connection may use in one turn before it yields to the others. Default 2 ms.
+    /// Event-loop time one connection may use in one turn before it yields to the others (for 1 ms). Default 5 ms.
     public var maxTurnTime: Duration
 
     public init(maxPendingOutputBytes: Int = 8 << 20, maxQueuedInputBytes: Int = 16 << 20,
                 partialFrameTimeout: Duration = .seconds(30), authenticationTimeout: Duration = .seconds(10),
-                maxConnections: Int = 1024, maxFramesPerTurn: Int = 256, maxTurnTime: Duration = .milliseconds(2)) {
+                maxConnections: Int = 1024, maxFramesPerTurn: Int = 4096, maxTurnTime: Duration = .milliseconds(5)) {
         self.maxPendingOutputBytes = maxPendingOutputBytes
         self.maxQueuedInputBytes = maxQueuedInputBytes
         self.partialFrameTimeout = partialFrameTimeout
