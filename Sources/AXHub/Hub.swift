@@ -484,7 +484,12 @@ public final class Hub: Sendable {
         let once = OneShot()
         let timer = WaitTimer()
         let focusAtStart: String?? = includeFocus ? state.withLock { s in s.apps[app].map { $0.focusedID } } : nil
-        let r: Int? = await withCheckedContinuation { (cont: CheckedContinuation<Int?, Never>) in
+        let resumer = WaitResumer()
+        // Cancelling the waiting task ($/cancelRequest, a closed connection) ends the wait at once (D-PROTO-1).
+        let r: Int? = await withTaskCancellationHandler {
+          await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            resumer.install(continuation)
+            let cont = resumer
             let current: Int? = state.withLock { s in
                 guard let a = s.apps[app] else { return -1 }
                 if a.store.revision > revision { return a.store.revision }
@@ -510,6 +515,11 @@ public final class Hub: Sendable {
                 self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
                 if once.fire() { cont.resume(returning: nil) }
             })
+          }
+        } onCancel: { [weak self] in
+            self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+            timer.cancel()
+            if once.fire() { resumer.resume(returning: nil) }
         }
         guard let r, r >= 0 else { return nil }
         return r
@@ -558,4 +568,30 @@ public final class OneShot: Sendable {
     private let flag = Mutex(false)
     public init() {}
     public func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
+}
+
+/// Resumes a wait's continuation once, even when asked (by cancellation) before the continuation exists.
+final class WaitResumer: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Int?, Never>?, early: Int??)>((nil, nil))
+
+    func install(_ continuation: CheckedContinuation<Int?, Never>) {
+        let early: Int?? = state.withLock { current in
+            if let value = current.early { return value }
+            current.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(returning value: Int?) {
+        let continuation: CheckedContinuation<Int?, Never>? = state.withLock { current in
+            if let waiting = current.continuation {
+                current.continuation = nil
+                return waiting
+            }
+            current.early = .some(value)
+            return nil
+        }
+        continuation?.resume(returning: value)
+    }
 }

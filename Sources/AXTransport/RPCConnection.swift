@@ -297,6 +297,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         authenticationTimer?.cancel()
         authenticationTimer = nil
         lane?.close()
+        session?.inFlight.cancelAll()
         if !refused { ctx.registry.remove(peer.connectionID) }
         peer.markClosed()
         // Break the handler <-> peer/lane reference cycles.
@@ -493,6 +494,20 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             drainOutbox()
             sendMessage(bytes, kind: .reply)
         case .needsAsync(let frame):
+            // A request to a concurrent method (wait.for) runs beside this connection's other requests, so "start
+            // waiting, then act" works on one connection; its reply comes when it is done (D-PROTO-1).
+            if let requestID = frame.concurrentRequestID {
+                let router = ctx.router
+                let peer = self.peer
+                let started = session.inFlight.start(id: requestID) {
+                    if let bytes = await router.run(frame, session: session) {
+                        peer?.send(bytes, kind: .reply)
+                    }
+                }
+                if started {
+                    return
+                }
+            }
             // While the server waits for this peer to answer a server->client request (a provider performing an
             // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of
             // order, instead of queueing it behind the pending call — that would deadlock a connection that is

@@ -69,6 +69,15 @@ public enum AXMethods {
                                      "events": JSON(EventNames.all)]]
         }
         r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
+        // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
+        // answers -32800 (D-PROTO-1). Unknown or finished ids are ignored, as LSP says.
+        r.registerSync("$/cancelRequest") { params, session in
+            let p = try Params(params, method: "$/cancelRequest")
+            guard let id = p["id"], id.stringValue != nil || id.doubleValue != nil else {
+                throw p.bad("id", "is required: the id of the request to cancel")
+            }
+            return ["cancelled": .bool(session.inFlight.cancel(id: id))]
+        }
         r.registerSync("shutdown") { _, _ in .null }
         r.registerSync("apps.list") { _, _ in
             .array(hub.snapshots().map { s in
@@ -356,7 +365,9 @@ public enum AXMethods {
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
             return ["focused": JSON(id)]
         }
-        r.register("wait.for") { params, session in
+        // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
+        // ends it with -32800.
+        r.register("wait.for", concurrent: true) { params, session in
             let p = try Params(params, method: "wait.for")
             let a = try app(p, hub, session)
             guard let target = p["target"] else { throw p.bad("target", "is required") }
@@ -409,6 +420,9 @@ public enum AXMethods {
                     ])
                 }
                 _ = await hub.awaitChange(app: a, after: snap.revision, timeout: remaining, includeFocus: true)
+                if Task.isCancelled {
+                    throw CancellationError()
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ extension AXMethods {
         var table: [String: Set<String>] = [
             "initialize": ["role", "clientInfo", "token", "operatorToken", "protocolVersion", "capabilities"],
             "ping": [],
+            "$/cancelRequest": ["id"],
             "shutdown": [],
             "apps.list": [],
             "app.register": ["name"],

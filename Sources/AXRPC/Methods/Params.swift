@@ -110,7 +110,7 @@ extension AXMethods {
     /// and fails for a method missing here.
     package static let integerParameters: [String: [String: ClosedRange<Int>]] = {
         var table: [String: [String: ClosedRange<Int>]] = [:]
-        let none = ["initialize", "ping", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
+        let none = ["initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
                     "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
                     "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check"]
         for method in none { table[method] = [:] }

@@ -42,6 +42,16 @@ public struct RPCPreparedFrame: Sendable {
     public let allSync: Bool
     /// Number of messages that will run (calls + invalid elements).
     public var count: Int { items.count }
+
+    /// The id of a frame that is one request to a method registered `concurrent` (and not a batch): such a frame
+    /// may run beside the connection's other requests, its reply coming whenever it is done (D-PROTO-1); nil for
+    /// every other frame, which keeps the connection's order.
+    public var concurrentRequestID: JSON? {
+        guard !isBatch, items.count == 1, case .call(let id?, _, _, let entry?) = items[0], entry.concurrent else {
+            return nil
+        }
+        return id
+    }
 }
 
 /// Dispatches JSON-RPC 2.0 frames to registered handlers.
@@ -65,6 +75,8 @@ public final class RPCRouter: Sendable {
         }
         var requiresInit: Bool
         var handler: Handler
+        /// Whether a request may run beside the connection's other requests (`register(_:concurrent:)`).
+        var concurrent = false
         /// For a sync handler: true for params whose work may be long (a regex search over the whole tree), so
         /// the call runs on the connection's async lane instead of the transport's event loop.
         var offLoop: (@Sendable (JSON?) -> Bool)?
@@ -85,8 +97,14 @@ public final class RPCRouter: Sendable {
     }
 
     /// Registers (or replaces) an async handler.
-    public func register(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCHandler) {
-        table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler)) }
+    ///
+    /// - Parameter concurrent: a request to this method (alone in its frame) may run beside the connection's other
+    ///   requests, so a long wait does not hold them back; its reply may come after later requests' replies, and
+    ///   `$/cancelRequest` can cancel it (D-PROTO-1). Only for methods that change nothing.
+    public func register(_ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler) {
+        var entry = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler))
+        entry.concurrent = concurrent
+        table.withLock { $0[method] = entry }
     }
 
     /// Registers (or replaces) a synchronous handler: frames whose calls are all synchronous are answered by
