@@ -121,6 +121,8 @@ class Connection:
         self._ids = itertools.count(1)
         self._closed = False
         self._close_reason: Optional[str] = None
+        #: An error answer with a null id (e.g. −32021 message too large): the server's last word before closing.
+        self.connection_error: Optional[RPCError] = None
         self._max_message_bytes = max_message_bytes
         self.on_notification = on_notification
         self.on_request = on_request
@@ -132,14 +134,21 @@ class Connection:
     # -- sending -----------------------------------------------------------------------------------------------
 
     def _send(self, message: Dict[str, Any]) -> None:
-        data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
         with self._write_lock:
             if self._closed:
                 raise AXConnectionError("connection to %s is closed%s" % (self.address, self._reason_suffix()))
             try:
                 self._sock.sendall(data)
+                return
             except OSError as error:
-                raise AXConnectionError("sending to %s failed: %s" % (self.address, error)) from error
+                failure = error
+        # The server may have answered why it closed (−32021) before the write failed: give the reader a moment.
+        if threading.current_thread() is not self._reader:
+            self._reader.join(2.0)
+        if self.connection_error is not None:
+            raise self.connection_error from failure
+        raise AXConnectionError("sending to %s failed: %s" % (self.address, failure)) from failure
 
     def notify(self, method: str, params: Optional[Dict[str, Any]] = None) -> None:
         """Sends a notification (no answer)."""
@@ -232,6 +241,9 @@ class Connection:
                     pass
             return
         request_id = message.get("id")
+        if request_id is None and "error" in message:
+            self.connection_error = error_from_wire(message["error"])
+            return
         if isinstance(request_id, bool) or not isinstance(request_id, int):
             return
         with self._pending_lock:
@@ -293,7 +305,10 @@ class Connection:
             pending = list(self._pending.values())
             self._pending.clear()
         for entry in pending:
-            entry.error = AXConnectionError("connection to %s closed while waiting: %s" % (self.address, reason))
+            if self.connection_error is not None:
+                entry.error = self.connection_error
+            else:
+                entry.error = AXConnectionError("connection to %s closed while waiting: %s" % (self.address, reason))
             entry.lock.release()
         self._requests.put(None)
         if self.on_notification is not None:

@@ -166,8 +166,12 @@ class ServerProcess:
                         return
             elif self.process.poll() is not None:
                 break
-        raise ServerStartError("axserver did not become ready within %.0f s (exit %s): %s\n%s"
-                               % (timeout, self.process.poll(), " ".join(self.command), self.log_text()[-4000:]))
+        try:
+            status = self.process.wait(2)
+            what = "exited with status %s before printing READY" % status
+        except subprocess.TimeoutExpired:
+            what = "did not print READY within %.0f s" % timeout
+        raise ServerStartError("axserver %s: %s\n%s" % (what, " ".join(self.command), self.log_text()[-4000:]))
 
     def _drain_stdout(self) -> None:
         stdout = self.process.stdout
