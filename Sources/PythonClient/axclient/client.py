@@ -54,8 +54,9 @@ class Client:
     every plain call. ``app`` picks the app for everything (default: the server's default app).
 
     Thread-safe: several threads may call at once; answers are matched by id. Server-side waits (``wait.for``) go
-    over a second connection unless the server announces ``$/cancelRequest`` (concurrent requests), so a long
-    wait never delays other calls (``wait_connection=False`` turns that off).
+    over connections of their own (one per concurrent wait, kept for reuse) unless the server announces
+    ``$/cancelRequest`` (concurrent requests on one connection), so a long wait never delays other calls
+    (``wait_connection=False`` turns that off).
 
     Use as a context manager, or call :meth:`close`.
     """
@@ -81,7 +82,8 @@ class Client:
         self._change_count = 0
         self._feeds: Dict[str, Any] = {}
         self._feed_lock = threading.Lock()
-        self._aux: Optional[Connection] = None
+        self._idle_waiters: List[Connection] = []
+        self._waiters: List[Connection] = []
         self._aux_lock = threading.Lock()
         self._registered_app: Optional[str] = None
         #: Handlers for server→client requests by method (``action.perform`` for providers).
@@ -131,10 +133,11 @@ class Client:
     def close(self) -> None:
         """Closes the connection(s); pending calls fail with :class:`AXConnectionError`."""
         with self._aux_lock:
-            aux = self._aux
-            self._aux = None
-        if aux is not None:
-            aux.close()
+            waiters = list(self._waiters)
+            self._waiters.clear()
+            self._idle_waiters.clear()
+        for waiter in waiters:
+            waiter.close()
         self._conn.close()
         with self._change:
             self._change_count += 1
@@ -301,22 +304,37 @@ class Client:
 
     # -- waiting -----------------------------------------------------------------------------------------------
 
-    def _wait_connection(self) -> Connection:
-        if not self._wait_on_aux:
-            return self._conn
+    def _checkout_waiter(self) -> Connection:
+        """A connection of its own for one server-side wait (a pool: one per concurrent wait)."""
         with self._aux_lock:
-            if self._aux is None or self._aux.closed:
-                if self._conn.closed:
-                    raise AXConnectionError("the client is closed")
-                aux = Connection(self._address, self._connect_timeout, max_message_bytes=self._max_message_bytes,
-                                 name=self._client_name + "-wait")
-                try:
-                    self._initialize(aux, "automation", None)
-                except BaseException:
-                    aux.close()
-                    raise
-                self._aux = aux
-            return self._aux
+            if self._conn.closed:
+                raise AXConnectionError("the client is closed")
+            while self._idle_waiters:
+                waiter = self._idle_waiters.pop()
+                if not waiter.closed:
+                    return waiter
+        waiter = Connection(self._address, self._connect_timeout, max_message_bytes=self._max_message_bytes,
+                            name=self._client_name + "-wait")
+        try:
+            self._initialize(waiter, "automation", None)
+        except BaseException:
+            waiter.close()
+            raise
+        with self._aux_lock:
+            self._waiters.append(waiter)
+        return waiter
+
+    def _checkin_waiter(self, waiter: Connection) -> None:
+        with self._aux_lock:
+            if waiter.closed or self._conn.closed:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                closing = True
+            else:
+                self._idle_waiters.append(waiter)
+                closing = False
+        if closing:
+            waiter.close()
 
     def wait_for(self, target: Target, state: str = "visible", value: Optional[str] = None,
                  timeout: Optional[float] = None, app: Optional[str] = None) -> Dict[str, Any]:
@@ -337,8 +355,14 @@ class Client:
         chosen = app if app is not None else (self.app if self.app is not None else self._registered_app)
         if chosen is not None:
             params["app"] = chosen
-        conn = self._wait_connection()
-        return conn.call("wait.for", params, timeout=milliseconds / 1000.0 + self.call_timeout)
+        answer_timeout = milliseconds / 1000.0 + self.call_timeout
+        if not self._wait_on_aux:
+            return self.call("wait.for", params, timeout=answer_timeout)
+        waiter = self._checkout_waiter()
+        try:
+            return waiter.call("wait.for", params, timeout=answer_timeout)
+        finally:
+            self._checkin_waiter(waiter)
 
     def _ensure_change_feed(self, app: Optional[str]) -> None:
         key = app or ""

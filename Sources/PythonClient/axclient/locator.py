@@ -135,6 +135,10 @@ class Locator:
 
     def element(self, timeout: Optional[float] = None) -> Element:
         """Waits until exactly one element is attached and returns it (strict)."""
+        try:
+            return self.details()
+        except NoSuchElement:
+            pass
         result = self.wait_for("attached", timeout=timeout)
         element = result.get("element")
         if isinstance(element, dict):
