@@ -109,3 +109,13 @@ def test_focus(ax):
     expect(wifi).to_be_focused()
     assert wifi.is_focused()
     assert ax.focused().id == "cellWifi"
+
+
+def test_tap_goes_through_hit_testing(ax):
+    wifi = ax.get_by_id("cell.wifi")
+    before = wifi.value()
+    result = wifi.tap()
+    assert result["element"] == "cellWifi"
+    expect(wifi).to_have_value(OPPOSITE[before])
+    wifi.tap()
+    expect(wifi).to_have_value(before)

@@ -1,6 +1,5 @@
 """The pytest plugin itself: shared and fresh servers, markers, the AT-SPI option, and cleanup by PID."""
 import os
-import sys
 import textwrap
 
 import pytest

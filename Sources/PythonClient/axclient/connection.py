@@ -12,7 +12,6 @@ import os
 import queue
 import socket
 import threading
-import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import AXConnectionError, ClientTimeout, RPCError, error_from_wire
@@ -184,7 +183,7 @@ class Connection:
             if cancel_on_timeout:
                 try:
                     self.notify("$/cancelRequest", {"id": request_id})
-                except AXError_ALIASES:
+                except (OSError, AXConnectionError):
                     pass
             raise ClientTimeout("no answer to %s within %.1f s" % (method, timeout), method=method)
         if pending.error is not None:
@@ -343,10 +342,3 @@ class Connection:
         except OSError:
             pass
 
-
-AXError_ALIASES = (OSError, AXConnectionError)
-
-
-def monotonic_deadline(timeout: Optional[float]) -> Optional[float]:
-    """The ``time.monotonic()`` instant ``timeout`` seconds from now (``None`` stays ``None``)."""
-    return None if timeout is None else time.monotonic() + timeout
