@@ -86,3 +86,35 @@ def test_events_and_calls_from_several_threads(ax, axserver):
             event = events.next(timeout=max(0.01, deadline - time.monotonic()))
             seen.update(identifier for identifier in event["updated"] if identifier in ("cellWifi", "cellBluetooth"))
         assert seen == {"cellWifi", "cellBluetooth"}
+
+
+def test_close_wakes_every_waiting_thread(axserver):
+    client = axclient.Client(axserver.socket)
+    outcomes = []
+    started = threading.Event()
+
+    def server_wait():
+        started.set()
+        try:
+            client.wait_for(WIFI, "value", value="never", timeout=30)
+        except axclient.AXConnectionError as error:
+            outcomes.append(("wait", type(error).__name__))
+
+    def change_wait():
+        try:
+            client.wait_until(lambda: False, timeout=30, description="nothing")
+        except axclient.AXConnectionError as error:
+            outcomes.append(("until", type(error).__name__))
+
+    threads = [threading.Thread(target=server_wait), threading.Thread(target=change_wait)]
+    for thread in threads:
+        thread.start()
+    started.wait(5)
+    time.sleep(0.3)
+    closed_at = time.monotonic()
+    client.close()
+    for thread in threads:
+        thread.join(10)
+    assert not any(thread.is_alive() for thread in threads)
+    assert time.monotonic() - closed_at < 5
+    assert sorted(outcomes) == [("until", "AXConnectionError"), ("wait", "AXConnectionError")]

@@ -100,6 +100,35 @@ def test_click_waits_until_enabled(ax, ax_provider):
     assert app.provider.actions[-1].target == "later"
 
 
+def test_count_assertion_is_woken_by_the_change_not_by_polling(ax, ax_provider, monkeypatch):
+    app = CounterApp(ax_provider)                 # no demo here: nothing else changes the tree
+    from axclient.connection import Connection
+    calls = []
+    original = Connection.call
+
+    def counting(self, method, *args, **kwargs):
+        calls.append(method)
+        return original(self, method, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "call", counting)
+
+    def insert_later():
+        time.sleep(1.0)
+        app.provider.insert("win", view("extra", "UIButton", [16, 400, 100, 44], title="Extra"))
+
+    inserter = threading.Thread(target=insert_later)
+    inserter.start()
+    try:
+        assert ax.get_by_role("button").count() == 3
+        calls.clear()
+        expect(ax.get_by_role("button"), timeout=10).to_have_count(4)
+    finally:
+        inserter.join(10)
+    # one count before the change, one after it (plus the one-time subscription): a poller would count dozens
+    assert calls.count("query.count") == 2, calls
+    assert calls.count("events.subscribe") <= 1
+
+
 def test_disabled_click_times_out_naming_the_state(ax, ax_provider):
     CounterApp(ax_provider)
     with pytest.raises(axclient.Timeout, match="to be enabled"):
