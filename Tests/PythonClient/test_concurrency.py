@@ -51,7 +51,7 @@ def test_a_long_wait_does_not_delay_other_calls(ax):
     def long_wait():
         wait_started.set()
         try:
-            ax.wait_for(WIFI, "value", value="never", timeout=1.5)
+            ax.wait_for(WIFI, "value", value="never", timeout=3.0)
         except axclient.Timeout:
             wait_finished.append(time.monotonic())
 
@@ -66,7 +66,7 @@ def test_a_long_wait_does_not_delay_other_calls(ax):
 
     run_threads([long_wait, pings])
     assert len(wait_finished) == 1
-    assert all(latency < 0.5 for latency, _ in latencies), latencies
+    assert all(latency < 1.0 for latency, _ in latencies), latencies
     assert all(done < wait_finished[0] for _, done in latencies)
 
 
