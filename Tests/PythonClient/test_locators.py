@@ -4,7 +4,7 @@ import re
 import pytest
 
 import axclient
-from axclient import selectors
+from axclient import selector as selectors
 
 
 def test_get_by_role_with_name(ax):

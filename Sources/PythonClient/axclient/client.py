@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Union
 
-from . import selectors
+from . import selector as selectors
 from .connection import DEFAULT_MAX_MESSAGE_BYTES, Connection, resolve_address
 from .element import Element, describe_element
 from .errors import AXConnectionError, ClientTimeout, InvalidArgument
@@ -71,7 +71,6 @@ class Client:
         self.call_timeout = float(call_timeout)
         self.app = app
         self.role = role
-        self._address = address
         self._token = _read_token(token, token_file)
         self._client_name = client_name
         self._connect_timeout = connect_timeout
@@ -313,7 +312,7 @@ class Client:
                 waiter = self._idle_waiters.pop()
                 if not waiter.closed:
                     return waiter
-        waiter = Connection(self._address, self._connect_timeout, max_message_bytes=self._max_message_bytes,
+        waiter = Connection(self._conn.dial_address, self._connect_timeout, max_message_bytes=self._max_message_bytes,
                             name=self._client_name + "-wait")
         try:
             self._initialize(waiter, "automation", None)

@@ -97,6 +97,8 @@ class Connection:
                  max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, name: str = "axclient") -> None:
         kind, where = resolve_address(address)
         self.address = "tcp:%s:%d" % where if kind == "tcp" else where
+        #: The resolved address in a form :func:`resolve_address` maps back to exactly (for more connections).
+        self.dial_address = "tcp:[%s]:%d" % where if kind == "tcp" else "unix:" + where
         self.kind = kind
         try:
             if kind == "unix":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
-from . import selectors
+from . import selector as selectors
 from .element import Element, describe_element
 from .errors import NoSuchElement, NotInteractable, Timeout
 
