@@ -62,6 +62,8 @@ def test_tcp_with_token(axserver, monkeypatch):
     with axclient.Client(address, token=axserver.token) as client:
         assert client.ping() == "pong"
         assert client.get_by_id("cell.wifi").role() == "switch"
+        # a server-side wait goes over a second connection, which must authenticate with the same token
+        assert client.wait_for('#"cell.wifi"', "attached", timeout=1)["satisfied"] is True
     with pytest.raises(axclient.Unauthorized) as caught:
         axclient.Client(address, token="wrong-token")
     assert caught.value.code == -32019
