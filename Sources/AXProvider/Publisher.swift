@@ -148,6 +148,11 @@ public actor Publisher {
     /// The tree whose full snapshot the server refused, and how: not sent again until the tree changes.
     private var refused: (snapshot: JSON, error: PublishError)?
     private var errorHandler: (@Sendable (PublishError) -> Void)?
+    /// Whether a publish is being sent, and the publishes waiting their turn (first in, first out). Publishes run one
+    /// at a time: the actor alone would let two interleave at their `await` and diff both against the same old tree,
+    /// so the server could apply an older tree after a newer one (a lost toggle).
+    private var sending = false
+    private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
     public init(transport: any ProviderTransport) { self.transport = transport }
 
@@ -194,6 +199,8 @@ public actor Publisher {
     /// the server does not hold this tree afterwards (see the type's discussion).
     @discardableResult
     public func publish(_ snapshot: JSON) async throws -> Int {
+        await takeTurn()
+        defer { passTurn() }
         do throws(PublishError) {
             let published = try await send(snapshot)
             ActionScope.current?.record(nil)
@@ -201,6 +208,24 @@ public actor Publisher {
         } catch {
             ActionScope.current?.record(error)
             throw error
+        }
+    }
+
+    private func takeTurn() async {
+        guard sending else {
+            sending = true
+            return
+        }
+        await withCheckedContinuation { continuation in
+            waitingToSend.append(continuation)
+        }
+    }
+
+    private func passTurn() {
+        if waitingToSend.isEmpty {
+            sending = false
+        } else {
+            waitingToSend.removeFirst().resume()
         }
     }
 
