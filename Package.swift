@@ -4,6 +4,7 @@
 //   AXJSON            JSON values, parser, serializer (pure)
 //   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
 //   AXQuery           selector language and engine (pure)
+//   AXInsight         accessibility audits, screen-reader speech models, tree pictures (pure)
 //   AXHub             apps, focus, action routing to providers, event fan-out (no I/O of its own)
 //   AXRPC             JSON-RPC 2.0 protocol + method dispatch (Methods/ answers each method)
 //   AXTransport       SwiftNIO Unix-socket / TCP transport for AXRPC
@@ -43,8 +44,9 @@ let package = Package(
             .product(name: "HashTreeCollections", package: "swift-collections"),
         ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXTransport", dependencies: [
             "AXRPC", "AXJSON",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -68,14 +70,15 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axquery", dependencies: [
-            "AXQuery", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub",
+            "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axbench", dependencies: [
-            "AXCore", "AXQuery", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
+            "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
         ], swiftSettings: swiftSettings),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),

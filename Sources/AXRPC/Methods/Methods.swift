@@ -23,6 +23,7 @@ public enum AXMethods {
         installFocusAndWait(router, hub)
         installEvents(router, hub)
         installPolicy(router, hub, options)
+        installAudit(router, hub)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
