@@ -24,6 +24,7 @@ public enum AXMethods {
         installEvents(router, hub)
         installPolicy(router, hub, options)
         installAudit(router, hub)
+        installSpeech(router, hub)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
