@@ -12,6 +12,7 @@
 //   AXATSPI           AT-SPI2 bridge (where every D-Bus method is answered)
 //   AXProvider        Swift provider library (publish a tree, handle actions)
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
+//   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
 //   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   AXTestSupport     a private dbus-daemon for the D-Bus and AT-SPI test targets (tests only)
@@ -60,17 +61,18 @@ let package = Package(
         ], swiftSettings: swiftSettings),
         .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "axserver", dependencies: [
-            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider",
+            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider", "AXRasterizer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axquery", dependencies: [
-            "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub",
+            "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axbench", dependencies: [

@@ -7,6 +7,7 @@ import AXDemoHost
 import AXHub
 import AXJSON
 import AXProvider
+import AXRasterizer
 import AXRPC
 import AXTransport
 import Foundation
@@ -56,6 +57,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "axserver")
         var startPolicy = GuidedAccessPolicy()
         var options = MethodOptions()
+        if let rasterizer = SVGRasterizer.find() { options.rasterizePNG = { svg throws in try rasterizer.png(svg) } }
         do {
             if let policy {
                 startPolicy = try OperatorFiles.loadPolicy(policy)

@@ -25,6 +25,7 @@ public enum AXMethods {
         installPolicy(router, hub, options)
         installAudit(router, hub)
         installSpeech(router, hub)
+        installRender(router, hub, options)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
