@@ -107,6 +107,22 @@ public enum TreeRenderer {
                      smallTarget: smallTargets.contains(node.id), labelCovered: labelCovered(node, tree: tree),
                      overlays: overlays, offset: offset, into: &out)
         }
+        if overlays.contains(.audit) {
+            // Findings on views that have no node (element detection) are outlined where the view is.
+            let drawnIDs = Set(chosen.map(\.node.id))
+            let firstOffset = tops.first.flatMap { shift[$0] } ?? (0, 0)
+            for (number, finding) in findings.enumerated() where !drawnIDs.contains(finding.element) && tree[finding.element] == nil {
+                let frame = finding.frame
+                guard !frame.isEmpty else { continue }
+                let x = frame.x + firstOffset.0
+                let y = frame.y + firstOffset.1
+                let color = finding.severity == .error ? "#b00020" : "#d97706"
+                out += "<g><title>\(AuditFormats.xml("\(finding.element) (not exposed): \(finding.reason)"))</title>"
+                out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                out += "<text x=\"\(n(x + 3))\" y=\"\(n(y + 12))\" font-size=\"\(n(labelFontSize))\" fill=\"\(color)\">\(AuditFormats.xml(fit("not exposed: \(finding.element)", width: frame.width - 30, fontSize: labelFontSize)))</text>"
+                out += "<text x=\"\(n(x + frame.width - 2))\" y=\"\(n(y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(color)\">!\(number + 1)</text></g>\n"
+            }
+        }
         var footerY = margin + titleHeight + height + margin + 8
         for (line, color) in footer {
             out += "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"\(color)\">\(AuditFormats.xml(line))</text>\n"

@@ -128,3 +128,17 @@ final class AuditTests: XCTestCase {
         XCTAssertEqual(AuditFormats.finding(AuditFormats.json(finding)), finding)
     }
 }
+
+/// The audit demo screen gets exactly its deliberate mistakes reported.
+final class AuditDemoTests: XCTestCase {
+    func testAuditDemoReportsExactlyItsMistakes() throws {
+        let store = HierarchyStore()
+        _ = try store.setSnapshot(AuditDemo.snapshot())
+        let report = Auditor.run(tree: store.tree, views: store.views)
+        let found = report.findings.map { "\($0.check) \($0.element)" }.sorted()
+        let expected = AuditDemo.expectedFindings.map { "\($0.check) \($0.element)" }.sorted()
+        XCTAssertEqual(found, expected, report.findings.map { "\($0.check) \($0.element): \($0.reason)" }.joined(separator: "\n"))
+        // Every check of the catalogue is demonstrated once.
+        XCTAssertEqual(Set(AuditDemo.expectedFindings.map(\.check)), Set(AuditCatalog.ids))
+    }
+}
