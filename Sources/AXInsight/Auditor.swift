@@ -77,9 +77,10 @@ public enum Auditor {
                            suppressions: [AuditSuppression] = [], maxFindings: Int = defaultMaxFindings) -> AuditReport {
         let enabled = Set(checks ?? AuditCatalog.ids)
         var collector = Collector(enabled: enabled)
-        let nodeOrder = NodeChecks.run(tree: tree, views: views, root: root, into: &collector)
+        let walk = NodeChecks.run(tree: tree, views: views, root: root, into: &collector)
+        let nodeOrder = walk.order
         let viewsExamined = ViewChecks.run(tree: tree, views: views, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
-                                           into: &collector)
+                                           walk: walk, into: &collector)
         var kept: [(AuditFinding, Int)] = []
         var suppressed = 0
         for (finding, position) in collector.findings {
@@ -108,8 +109,25 @@ public enum Auditor {
 
 /// Accumulates findings of the enabled checks.
 struct Collector {
+    /// Which checks run, as flags (the hot paths test these instead of hashing check ids).
+    struct Flags {
+        var hitRegion: Bool
+        var trait: Bool
+        var action: Bool
+        var linkPurpose: Bool
+        var description: Bool
+    }
+
     let enabled: Set<String>
+    let flags: Flags
     var findings: [(AuditFinding, Int)] = []
+
+    init(enabled: Set<String>) {
+        self.enabled = enabled
+        flags = Flags(hitRegion: enabled.contains(AuditCatalog.hitRegion), trait: enabled.contains(AuditCatalog.trait),
+                      action: enabled.contains(AuditCatalog.action), linkPurpose: enabled.contains(AuditCatalog.linkPurposeUnclear),
+                      description: enabled.contains(AuditCatalog.sufficientElementDescription))
+    }
 
     func wants(_ check: String) -> Bool { enabled.contains(check) }
 
@@ -159,10 +177,36 @@ enum AuditText {
     /// Lower case, punctuation dropped, words separated by one space: "Click here!" → "click here".
     static func normalized(_ text: String?) -> String {
         guard let text else { return "" }
-        let words = text.lowercased().split { character in
-            character.isWhitespace || character.isPunctuation
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let value = scalar.value
+                let isLetterOrDigit = (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
+                if !isLetterOrDigit && (value <= 32 || value == 127 || scalar.properties.isPunctuationLike) {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    out.unicodeScalars.append(" ")
+                    pendingSpace = false
+                }
+                let lowered = value >= 65 && value <= 90 ? value + 32 : value
+                out.unicodeScalars.append(Unicode.Scalar(UInt8(lowered)))
+                continue
+            }
+            if scalar.properties.isWhitespace || scalar.properties.isPunctuationLike {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
+            out += scalar.properties.lowercaseMapping
         }
-        return words.joined(separator: " ")
+        return out
     }
 
     static func isBlank(_ text: String?) -> Bool {
@@ -174,5 +218,18 @@ enum AuditText {
         guard let text else { return "(none)" }
         let short = text.count > 60 ? String(text.prefix(57)) + "…" : text
         return "\"\(short)\""
+    }
+}
+
+extension Unicode.Scalar.Properties {
+    /// Punctuation and symbols that carry no words ("…", "!", "&", "-").
+    var isPunctuationLike: Bool {
+        switch generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -19,53 +19,76 @@ enum NodeChecks {
     /// Bars that route touches over their whole height to their items (D-AUDIT-2).
     static let barRoles: Set<AXRole> = [.navigationBar, .toolbar, .tabBar]
 
-    /// Walks the tree (or `root`'s subtree) and runs the node checks. Returns each node's reading-order position.
-    static func run(tree: AXTree, views: ViewHierarchy, root: String?, into collector: inout Collector) -> [String: Int] {
+    /// What the walk learns that the view checks reuse: each node's reading-order position and which are elements.
+    struct WalkResult {
         var order: [String: Int] = [:]
+        var elements = Set<String>()
+    }
+
+    /// Walks the tree (or `root`'s subtree) once and runs the node checks.
+    static func run(tree: AXTree, views: ViewHierarchy, root: String?, into collector: inout Collector) -> WalkResult {
+        var result = WalkResult()
+        result.order.reserveCapacity(tree.count)
         var boundsByWindow: [String: [Rect: String]] = [:]
+        // Interactive children's spoken text per container (duplicate speakable text, D-AUDIT-9).
+        var spokenByContainer: [String: [String: String]] = [:]
+        let wantsBounds = collector.wants(AuditCatalog.duplicateClickableBounds)
+        let wantsSpoken = collector.wants(AuditCatalog.duplicateSpeakableText)
         tree.walk(from: root) { node, _ in
-            order[node.id] = order.count
-            if node.isElement {
-                checkElement(node, tree: tree, views: views, into: &collector)
-                if collector.wants(AuditCatalog.duplicateClickableBounds), Interactivity.isInteractive(node), !node.frame.isEmpty {
-                    if let first = boundsByWindow[node.windowID, default: [:]][node.frame] {
-                        collector.add(AuditCatalog.duplicateClickableBounds, node: node,
-                                      reason: "has exactly the frame of '\(first)', so a touch there cannot tell them apart",
-                                      fix: "Give each element its own accessibilityFrame, or combine them into one element (R22)",
-                                      rules: ["R22", "R114"])
-                    } else {
-                        boundsByWindow[node.windowID, default: [:]][node.frame] = node.id
-                    }
+            result.order[node.id] = result.order.count
+            guard node.isElement else { return true }
+            result.elements.insert(node.id)
+            let interactive = Interactivity.isInteractive(node)
+            checkElement(node, interactive: interactive, tree: tree, views: views, into: &collector)
+            guard interactive else { return true }
+            if wantsBounds && !node.frame.isEmpty {
+                if let first = boundsByWindow[node.windowID, default: [:]][node.frame] {
+                    collector.add(AuditCatalog.duplicateClickableBounds, node: node,
+                                  reason: "has exactly the frame of '\(first)', so a touch there cannot tell them apart",
+                                  fix: "Give each element its own accessibilityFrame, or combine them into one element (R22)",
+                                  rules: ["R22", "R114"])
+                } else {
+                    boundsByWindow[node.windowID, default: [:]][node.frame] = node.id
                 }
-            } else if collector.wants(AuditCatalog.duplicateSpeakableText) {
-                checkSiblings(node, tree: tree, into: &collector)
+            }
+            if wantsSpoken, let parent = node.parent, !AuditText.isBlank(node.label) {
+                var text = AuditText.normalized(node.label)
+                if let value = node.value, !value.isEmpty { text += " " + AuditText.normalized(value) }
+                if let first = spokenByContainer[parent, default: [:]][text] {
+                    collector.add(AuditCatalog.duplicateSpeakableText, node: node,
+                                  reason: "speaks the same text as its sibling '\(first)' (\(AuditText.quoted(node.label)))",
+                                  fix: "Make the labels say what differs, e.g. \"Delete photo 2\", or add a value (R15, R16)",
+                                  rules: ["R15", "R16"])
+                } else {
+                    spokenByContainer[parent, default: [:]][text] = node.id
+                }
             }
             return true
         }
-        return order
+        return result
     }
 
-    static func checkElement(_ node: AXNode, tree: AXTree, views: ViewHierarchy, into collector: inout Collector) {
-        let view = node.viewID.flatMap { views[$0] }
-        let ownView = node.viewID == node.id ? view : nil
-        let interactive = Interactivity.isInteractive(node)
-        if interactive && collector.wants(AuditCatalog.hitRegion) {
-            checkHitRegion(node, tree: tree, view: ownView, into: &collector)
+    static func checkElement(_ node: AXNode, interactive: Bool, tree: AXTree, views: ViewHierarchy, into collector: inout Collector) {
+        let ownsView = node.viewID == node.id
+        if interactive && collector.flags.hitRegion {
+            checkHitRegion(node, tree: tree, fixedHeightClass: ownsView && fixedHeightKinds.contains(node.viewClass), into: &collector)
         }
-        checkDescription(node, view: ownView, interactive: interactive, into: &collector)
-        if let ownView, collector.wants(AuditCatalog.trait) {
-            checkTraits(node, view: ownView, into: &collector)
+        // The view is needed only to tell a placeholder-only label from an explicit one.
+        let view = ownsView && Interactivity.editableRoles.contains(node.role) ? node.viewID.flatMap { views.nodes.box($0)?.value } : nil
+        checkDescription(node, view: view, interactive: interactive, into: &collector)
+        if ownsView && collector.flags.trait {
+            checkTraits(node, into: &collector)
         }
-        if node.traits.contains(.adjustable), node.isEnabled, AuditText.isBlank(node.value), node.role != .pickerItem {
+        if collector.flags.trait, node.traits.contains(.adjustable), node.isEnabled, AuditText.isBlank(node.value), node.role != .pickerItem {
             collector.add(AuditCatalog.trait, node: node,
                           reason: "is adjustable but has no accessibilityValue, so an increment or decrement speaks nothing",
                           fix: "Set accessibilityValue to the current value and update it on increment/decrement (X29, R11)",
                           rules: ["X29", "R11"])
         }
-        if collector.wants(AuditCatalog.action) {
+        if collector.flags.action && !node.customActions.isEmpty {
             checkActions(node, into: &collector)
         }
-        if collector.wants(AuditCatalog.linkPurposeUnclear), node.role == .link || node.traits.contains(.link),
+        if collector.flags.linkPurpose, node.role == .link || node.traits.contains(.link),
            unclearLinkTexts.contains(AuditText.normalized(node.label)) {
             collector.add(AuditCatalog.linkPurposeUnclear, node: node,
                           reason: "is a link labelled \(AuditText.quoted(node.label)), which says nothing when read from a links list",
@@ -74,8 +97,8 @@ enum NodeChecks {
         }
     }
 
-    static func checkHitRegion(_ node: AXNode, tree: AXTree, view: ViewNode?, into collector: inout Collector) {
-        guard node.isOnscreen, !node.frame.isEmpty else { return }
+    static func checkHitRegion(_ node: AXNode, tree: AXTree, fixedHeightClass: Bool, into collector: inout Collector) {
+        guard !node.frame.isEmpty else { return }
         let frame = node.frame
         let point = node.activationPoint
         if point.x < frame.minX || point.x > frame.maxX || point.y < frame.minY || point.y > frame.maxY {
@@ -86,7 +109,7 @@ enum NodeChecks {
             return
         }
         var height = frame.height
-        var fixedHeight = view.map { fixedHeightKinds.contains($0.kind) } ?? false
+        var fixedHeight = fixedHeightClass
         var inBar = false
         var ancestor = node.parent
         while let current = ancestor, let container = tree[current] {
@@ -144,8 +167,10 @@ enum NodeChecks {
                           fix: "Set accessibilityLabel to a short name that does not include the role, e.g. \"Add\" (R15, R16)",
                           rules: ["R15", "R16"])
         }
-        guard !blank, let words = roleWords[node.role] else { return }
-        let normalized = AuditText.normalized(label)
+        guard !blank, collector.flags.description, let words = roleWords[node.role], let label else { return }
+        // Only the end of the label can name the role: normalize its last characters (a label that is the role
+        // word alone is short enough to be whole).
+        let normalized = AuditText.normalized(label.utf8.count > 40 ? String(label.suffix(40)) : label)
         for word in words where normalized == word || normalized.hasSuffix(" " + word) {
             collector.add(AuditCatalog.sufficientElementDescription, node: node,
                           reason: "its label \(AuditText.quoted(label)) names its role, so VoiceOver says the role twice",
@@ -165,13 +190,14 @@ enum NodeChecks {
         }
     }
 
-    static func checkTraits(_ node: AXNode, view: ViewNode, into collector: inout Collector) {
-        guard view.ax.traits != nil, let (required, name) = requiredTraits(view.kind) else { return }
+    /// D-AUDIT-4. The class's default traits always meet its requirement, so traits that miss it were set by the app.
+    static func checkTraits(_ node: AXNode, into collector: inout Collector) {
+        guard let (required, name) = requiredTraits(node.viewClass) else { return }
         guard node.traits.isDisjoint(with: required) else { return }
         let rules = name == "button" ? ["R3", "R23"] : ["R6", "R23"]
         let shown = node.traits.names.isEmpty ? "none" : node.traits.names.joined(separator: ", ")
         collector.add(AuditCatalog.trait, node: node,
-                      reason: "is a \(view.className) whose accessibilityTraits (\(shown)) drop the \(name) trait",
+                      reason: "is a \(node.className) whose accessibilityTraits (\(shown)) drop the \(name) trait",
                       fix: "Keep the class's traits when adding your own: traits.union(.\(name)) (\(rules[0]), \(rules[1]))",
                       rules: rules)
     }
@@ -194,23 +220,6 @@ enum NodeChecks {
                               rules: ["R49", "R50"])
             } else {
                 seen[key] = action.id
-            }
-        }
-    }
-
-    static func checkSiblings(_ container: AXNode, tree: AXTree, into collector: inout Collector) {
-        var spoken: [String: String] = [:]
-        for childID in container.children {
-            guard let child = tree[childID], Interactivity.isInteractive(child), !AuditText.isBlank(child.label) else { continue }
-            var text = AuditText.normalized(child.label)
-            if let value = child.value, !value.isEmpty { text += " " + AuditText.normalized(value) }
-            if let first = spoken[text] {
-                collector.add(AuditCatalog.duplicateSpeakableText, node: child,
-                              reason: "speaks the same text as its sibling '\(first)' (\(AuditText.quoted(child.label)))",
-                              fix: "Make the labels say what differs, e.g. \"Delete photo 2\", or add a value (R15, R16)",
-                              rules: ["R15", "R16"])
-            } else {
-                spoken[text] = child.id
             }
         }
     }

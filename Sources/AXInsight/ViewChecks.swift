@@ -18,7 +18,8 @@ enum ViewChecks {
     }
 
     /// Walks every window's views; returns how many views were examined (in scope).
-    static func run(tree: AXTree, views: ViewHierarchy, rootView: String?, scoped: Bool, into collector: inout Collector) -> Int {
+    static func run(tree: AXTree, views: ViewHierarchy, rootView: String?, scoped: Bool, walk: NodeChecks.WalkResult,
+                    into collector: inout Collector) -> Int {
         let wantsDetection = collector.wants(AuditCatalog.elementDetection)
         let wantsNesting = collector.wants(AuditCatalog.parentChild)
         let wantsContrast = collector.wants(AuditCatalog.contrast)
@@ -44,7 +45,8 @@ enum ViewChecks {
             stack.append((windowID, start))
         }
         while let (id, inherited) = stack.popLast() {
-            guard let view = views[id] else { continue }
+            guard let box = views.nodes.box(id) else { continue }
+            let view = box.value
             var state = inherited
             state.inScope = inherited.inScope || id == rootView
             state.visible = inherited.visible && !view.isHidden && view.alpha >= 0.01
@@ -53,22 +55,34 @@ enum ViewChecks {
             state.underModal = inherited.underModal || modalViews.contains(id)
             if let background = view.control.backgroundColor { state.background = background }
             let screenFrame = inherited.screenMap.apply(view.rectInSuperview)
-            let node = tree[id]
+            // Whether the view has a node and whether it is an element: from the walk of the whole tree, or (when
+            // the walk covered only a subtree) from the tree itself.
+            let inTree: Bool
+            let isElement: Bool
+            if scoped {
+                let node = tree.nodes.box(id)?.value
+                inTree = node != nil
+                isElement = node?.isElement == true
+            } else {
+                inTree = walk.order[id] != nil
+                isElement = inTree && walk.elements.contains(id)
+            }
             if state.inScope {
                 examined += 1
-                if wantsDetection && node == nil {
+                if wantsDetection && !inTree {
                     checkDetection(view, state: state, frame: screenFrame, views: views, into: &collector)
                 }
-                if wantsNesting, node == nil, let outer = inherited.elementAncestor {
+                if wantsNesting, !inTree, let outer = inherited.elementAncestor {
                     checkNesting(view, outer: outer, state: state, tree: tree, views: views, into: &collector)
                 }
-                if (wantsContrast || wantsClipping) && state.visible && !state.elementsHidden {
+                let styled = view.control.textColor != nil || view.control.fontSize != nil
+                if styled && (wantsContrast || wantsClipping) && state.visible && !state.elementsHidden {
                     checkText(view, background: state.background, frame: screenFrame,
-                              element: node?.isElement == true ? id : inherited.elementAncestor, tree: tree, into: &collector)
+                              element: isElement ? id : inherited.elementAncestor, tree: tree, into: &collector)
                 }
             }
             if !state.visible { continue }
-            if let node, node.isElement, state.elementAncestor == nil { state.elementAncestor = id }
+            if isElement && state.elementAncestor == nil { state.elementAncestor = id }
             state.screenMap = inherited.screenMap.composed(with: view.boundsToSuperviewMap)
             for child in view.children.reversed() { stack.append((child, state)) }
         }
