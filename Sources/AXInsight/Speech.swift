@@ -40,6 +40,10 @@ public enum VoiceOverSpeech {
     ]
 
     public static func describe(_ node: AXNode, in tree: AXTree) -> VoiceOverUtterance {
+        describe(node, parentRole: node.parent.flatMap { tree[$0]?.role }, in: tree)
+    }
+
+    static func describe(_ node: AXNode, parentRole: AXRole?, in tree: AXTree) -> VoiceOverUtterance {
         var parts: [SpeechPart] = []
         let traits = node.traits
         if node.states.contains(.selected) || traits.contains(.selected) {
@@ -52,7 +56,7 @@ public enum VoiceOverSpeech {
         if let value = node.value, !value.isEmpty, value != node.label, value != position {
             parts.append(SpeechPart(kind: "value", text: value))
         }
-        for word in roleWords(node, tree: tree) {
+        for word in roleWords(node, parentRole: parentRole) {
             parts.append(SpeechPart(kind: "trait", text: word))
         }
         if traits.contains(.notEnabled) || !node.isEnabled {
@@ -72,10 +76,9 @@ public enum VoiceOverSpeech {
 
     /// The words VoiceOver says for the element's kind: its traits' words plus the role words UIKit adds for
     /// classes without a trait (tab, text field, switch, picker item, back button, heading level).
-    static func roleWords(_ node: AXNode, tree: AXTree) -> [String] {
+    static func roleWords(_ node: AXNode, parentRole: AXRole?) -> [String] {
         var words: [String] = []
         let traits = node.traits
-        let parentRole = node.parent.flatMap { tree[$0]?.role }
         let isBackButton = node.role == .button && parentRole == .navigationBar && node.id.hasSuffix("#back")
         for (trait, word) in traitWords where traits.contains(trait) {
             if trait == .button && (node.role == .switch || node.role == .tab || isBackButton) { continue }
@@ -169,7 +172,10 @@ public enum OrcaSpeech {
     /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
     /// as a line of its own.
     public static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
-        let parentRole = node.parent.flatMap { tree[$0]?.role }
+        describe(node, parentRole: node.parent.flatMap { tree[$0]?.role })
+    }
+
+    static func describe(_ node: AXNode, parentRole: AXRole?) -> [String] {
         let role = roleName(node, parentRole: parentRole)
         let name = node.label ?? ""
         var words: [String] = []
@@ -251,13 +257,30 @@ public enum SpeechWalk {
     /// Every element under `root` (or every window) in navigation order (R104), at most `limit`; also returns
     /// how many were left out.
     public static func walk(_ tree: AXTree, root: String?, limit: Int) -> (items: [Item], omitted: Int) {
-        let order = tree.navigationOrder(from: root)
+        walk(tree, root: root, limit: limit, voiceOver: true, orca: true)
+    }
+
+    /// The same, computing only the models asked for (an unrequested model's utterance is left empty).
+    public static func walk(_ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool) -> (items: [Item], omitted: Int) {
         var items: [Item] = []
-        items.reserveCapacity(min(order.count, limit))
-        for id in order.prefix(limit) {
-            guard let node = tree[id] else { continue }
-            items.append(Item(id: id, voiceOver: VoiceOverSpeech.describe(node, in: tree), orca: OrcaSpeech.describe(node, in: tree)))
+        var omitted = 0
+        // Elements are leaves, so an element's parent is a container the walk has already seen.
+        var containerRoles: [String: AXRole] = [:]
+        let rootParentRole = root.flatMap { tree[$0]?.parent }.flatMap { tree[$0]?.role }
+        tree.walk(from: root) { node, _ in
+            guard node.isElement else {
+                containerRoles[node.id] = node.role
+                return true
+            }
+            guard items.count < limit else {
+                omitted += 1
+                return true
+            }
+            let parentRole = node.parent.flatMap { containerRoles[$0] } ?? (node.id == root ? rootParentRole : nil)
+            let spoken = voiceOver ? VoiceOverSpeech.describe(node, parentRole: parentRole, in: tree) : VoiceOverUtterance(parts: [], hint: nil)
+            items.append(Item(id: node.id, voiceOver: spoken, orca: orca ? OrcaSpeech.describe(node, parentRole: parentRole) : []))
+            return true
         }
-        return (items, max(0, order.count - limit))
+        return (items, omitted)
     }
 }

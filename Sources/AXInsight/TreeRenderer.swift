@@ -90,10 +90,16 @@ public enum TreeRenderer {
         let footerLines = footer.count + (omitted > 0 ? 1 : 0)
         let canvasHeight = margin + titleHeight + height + margin + Double(footerLines) * 16 + (footerLines > 0 ? 8 : 0)
 
+        var writer = SVGWriter(capacity: 512 + chosen.count * 360)
         var out = ""
-        out.reserveCapacity(256 + chosen.count * 320)
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" viewBox=\"0 0 \(n(width)) \(n(canvasHeight))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" fill=\"#ffffff\"/>\n"
+        writer.string(out)
+        out = ""
+        var chosenFrames: [String: Rect] = [:]
+        chosenFrames.reserveCapacity(chosen.count)
+        for (node, _) in chosen { chosenFrames[node.id] = node.frame }
+        let flags = OverlayFlags(overlays)
         var currentTop = tops.first ?? ""
         var offset = shift[currentTop] ?? (0, 0)
         for (node, depth) in chosen {
@@ -102,10 +108,11 @@ public enum TreeRenderer {
                 offset = shift[currentTop] ?? (0, 0)
             }
             let frame = Rect(x: node.frame.x + offset.0, y: node.frame.y + offset.1, width: node.frame.width, height: node.frame.height)
-            drawNode(node, frame: frame, depth: depth, index: readingIndex[node.id], focused: node.id == focusedID,
-                     findings: findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? [],
-                     smallTarget: smallTargets.contains(node.id), labelCovered: labelCovered(node, tree: tree),
-                     overlays: overlays, offset: offset, into: &out)
+            let nodeFindings = findingsByElement.isEmpty ? [] : findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? []
+            drawNode(node, frame: frame, depth: depth, index: flags.order ? readingIndex[node.id] : nil, focused: node.id == focusedID,
+                     findings: nodeFindings, smallTarget: flags.hitRegions && smallTargets.contains(node.id),
+                     labelCovered: flags.labels && labelCovered(node, frames: chosenFrames),
+                     flags: flags, offset: offset, into: &writer)
         }
         if overlays.contains(.audit) {
             // Findings on views that have no node (element detection) are outlined where the view is.
@@ -132,56 +139,112 @@ public enum TreeRenderer {
             out += "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"#b00020\">\(omitted) of \(total) nodes not drawn (the picture is capped at \(limit) nodes; pass maxNodes or root)</text>\n"
         }
         out += "</svg>\n"
-        return RenderedPicture(svg: out, width: width, height: canvasHeight, drawn: chosen.count, omitted: omitted, findingsListed: listed)
+        writer.string(out)
+        return RenderedPicture(svg: writer.finish(), width: width, height: canvasHeight, drawn: chosen.count, omitted: omitted, findingsListed: listed)
+    }
+
+    /// The overlays as flags (tested once per node).
+    struct OverlayFlags {
+        let labels: Bool
+        let order: Bool
+        let focus: Bool
+        let hitRegions: Bool
+        let audit: Bool
+
+        init(_ overlays: Set<RenderOverlay>) {
+            labels = overlays.contains(.labels)
+            order = overlays.contains(.order)
+            focus = overlays.contains(.focus)
+            hitRegions = overlays.contains(.hitRegions)
+            audit = overlays.contains(.audit)
+        }
     }
 
     static func drawNode(_ node: AXNode, frame: Rect, depth: Int, index: Int?, focused: Bool, findings: [(Int, AuditFinding)],
-                         smallTarget: Bool, labelCovered: Bool, overlays: Set<RenderOverlay>, offset: (Double, Double),
-                         into out: inout String) {
+                         smallTarget: Bool, labelCovered: Bool, flags: OverlayFlags, offset: (Double, Double),
+                         into out: inout SVGWriter) {
         let style = Style.of(node)
-        var tooltip = "\(node.id) · \(node.role.rawValue)"
-        if let label = node.label { tooltip += " · \(label)" }
-        if let value = node.value, !value.isEmpty { tooltip += " · \(value)" }
-        out += "<g><title>\(AuditFormats.xml(tooltip))</title>"
-        out += "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"\(style.fill)\" stroke=\"\(style.stroke)\" stroke-width=\"\(depth == 0 ? 2 : 1)\"\(node.isElement ? "" : " stroke-dasharray=\"4 3\"")/>"
+        out.raw("<g><title>")
+        out.escaped(node.id)
+        out.raw(" · ")
+        out.escaped(node.role.rawValue)
+        if let label = node.label {
+            out.raw(" · ")
+            out.escaped(label)
+        }
+        if let value = node.value, !value.isEmpty {
+            out.raw(" · ")
+            out.escaped(value)
+        }
+        out.raw("</title><rect x=\"")
+        out.number(frame.x)
+        out.raw("\" y=\"")
+        out.number(frame.y)
+        out.raw("\" width=\"")
+        out.number(frame.width)
+        out.raw("\" height=\"")
+        out.number(frame.height)
+        out.raw("\" fill=\"")
+        out.raw(style.fill)
+        out.raw("\" stroke=\"")
+        out.raw(style.stroke)
+        out.raw(depth == 0 ? "\" stroke-width=\"2\"" : "\" stroke-width=\"1\"")
+        out.raw(node.isElement ? "/>" : " stroke-dasharray=\"4 3\"/>")
         if depth == 0 {
             let title = node.label.map { "\($0) — \(node.role.rawValue) \(node.id)" } ?? "\(node.role.rawValue) \(node.id)"
-            out += "<text x=\"\(n(frame.x))\" y=\"\(n(frame.y - 7))\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">\(AuditFormats.xml(title))</text>"
+            out.string("<text x=\"\(n(frame.x))\" y=\"\(n(frame.y - 7))\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">\(AuditFormats.xml(title))</text>")
         }
         var textX = frame.x + 3
-        if overlays.contains(.order), let index, node.isElement {
-            out += "<circle cx=\"\(n(frame.x + 8))\" cy=\"\(n(frame.y + 8))\" r=\"7\" fill=\"#1a56db\"/>"
-            out += "<text x=\"\(n(frame.x + 8))\" y=\"\(n(frame.y + 11))\" font-size=\"8\" text-anchor=\"middle\" fill=\"#ffffff\">\(index)</text>"
+        if let index, node.isElement {
+            out.raw("<circle cx=\"")
+            out.number(frame.x + 8)
+            out.raw("\" cy=\"")
+            out.number(frame.y + 8)
+            out.raw("\" r=\"7\" fill=\"#1a56db\"/><text x=\"")
+            out.number(frame.x + 8)
+            out.raw("\" y=\"")
+            out.number(frame.y + 11)
+            out.raw("\" font-size=\"8\" text-anchor=\"middle\" fill=\"#ffffff\">")
+            out.number(Double(index))
+            out.raw("</text>")
             textX = frame.x + 18
         }
-        if overlays.contains(.labels) && depth > 0 && !labelCovered {
+        if flags.labels && depth > 0 && !labelCovered {
             let room = frame.x + frame.width - textX - 2
-            let text = node.isElement ? "\(style.short) \(node.label ?? "")" : node.role.rawValue
             if frame.height >= 12 && room >= labelFontSize {
+                let text = node.isElement ? style.short + " " + (node.label ?? "") : node.role.rawValue
                 let fitted = fit(text, width: room, fontSize: labelFontSize)
                 if !fitted.isEmpty {
-                    out += "<text x=\"\(n(textX))\" y=\"\(n(frame.y + 11))\" font-size=\"\(n(labelFontSize))\" fill=\"\(style.text)\">\(AuditFormats.xml(fitted))</text>"
+                    out.raw("<text x=\"")
+                    out.number(textX)
+                    out.raw("\" y=\"")
+                    out.number(frame.y + 11)
+                    out.raw("\" font-size=\"10\" fill=\"")
+                    out.raw(style.text)
+                    out.raw("\">")
+                    out.escaped(fitted)
+                    out.raw("</text>")
                 }
             }
         }
-        if overlays.contains(.hitRegions) && node.isElement && Interactivity.isInteractive(node) {
+        if flags.hitRegions && node.isElement && Interactivity.isInteractive(node) {
             let point = Point(x: node.activationPoint.x + offset.0, y: node.activationPoint.y + offset.1)
             if smallTarget {
                 let side = Auditor.minimumTarget
-                out += "<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>"
+                out.string("<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>")
             }
-            out += "<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>"
+            out.string("<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>")
         }
-        if overlays.contains(.focus) && focused {
-            out += "<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>"
+        if flags.focus && focused {
+            out.string("<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>")
         }
-        if overlays.contains(.audit) && !findings.isEmpty {
+        if flags.audit && !findings.isEmpty {
             let worst = findings.contains { $0.1.severity == .error } ? "#b00020" : "#d97706"
             let numbers = findings.map { String($0.0) }.joined(separator: ",")
-            out += "<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>"
-            out += "<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>"
+            out.string("<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>")
+            out.string("<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>")
         }
-        out += "</g>\n"
+        out.raw("</g>\n")
     }
 
     /// Breaks text at spaces into lines of at most `perLine` characters (longer words are cut).
@@ -199,12 +262,12 @@ public enum TreeRenderer {
         return lines
     }
 
-    /// Whether a child's frame covers the top-left corner where a container's role would be written.
-    static func labelCovered(_ node: AXNode, tree: AXTree) -> Bool {
+    /// Whether a drawn child's frame covers the top-left corner where a container's role would be written.
+    static func labelCovered(_ node: AXNode, frames: [String: Rect]) -> Bool {
         guard !node.isElement else { return false }
         let corner = Rect(x: node.frame.x, y: node.frame.y, width: 60, height: 14)
         for child in node.children {
-            if let frame = tree[child]?.frame, frame.intersection(corner) != nil { return true }
+            if let frame = frames[child], frame.intersection(corner) != nil { return true }
         }
         return false
     }
@@ -223,9 +286,9 @@ public enum TreeRenderer {
 
     /// Colours per role family.
     struct Style {
-        var fill: String
-        var stroke: String
-        var text: String
+        var fill: StaticString
+        var stroke: StaticString
+        var text: StaticString
         var short: String
 
         static func of(_ node: AXNode) -> Style {
@@ -262,5 +325,78 @@ extension String {
         while out.first == " " { out.removeFirst() }
         while out.last == " " { out.removeLast() }
         return String(out)
+    }
+}
+
+/// Builds the SVG as UTF-8 bytes: numbers and escapes written in place (the picture of a 10,000-node tree is a
+/// few megabytes; string interpolation per attribute would dominate).
+struct SVGWriter {
+    private var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Text content or an attribute value, XML-escaped; characters XML 1.0 cannot carry are dropped.
+    mutating func escaped(_ text: String) {
+        if text.utf8.contains(0xEF) {
+            // U+FFFE and U+FFFF (EF BF BE/BF) are not XML characters: the scalar-level escaper drops them.
+            string(AuditFormats.xml(text))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "<"): raw("&lt;")
+            case UInt8(ascii: ">"): raw("&gt;")
+            case UInt8(ascii: "\""): raw("&quot;")
+            case UInt8(ascii: "'"): raw("&apos;")
+            case 0x09, 0x0A, 0x0D: bytes.append(byte)
+            case 0..<0x20: continue
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    /// A number as the other helpers print it: whole numbers without a fraction, else at most two decimals.
+    mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        let hundredths = (value * 100).rounded()
+        guard abs(hundredths) < 1e15 else {
+            string(ControlSemantics.formatNumber(value))
+            return
+        }
+        var scaled = Int(hundredths)
+        if scaled < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            scaled = -scaled
+        }
+        integer(scaled / 100)
+        let fraction = scaled % 100
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+            if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+        }
+    }
+
+    private mutating func integer(_ value: Int) {
+        if value >= 10 { integer(value / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    func finish() -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -33,9 +33,9 @@ extension AXMethods {
             let models = try speechModelParam(p)
             let limit = try p.int("limit") ?? speechWalkDefaultLimit
             guard limit >= 0, limit <= speechWalkMaxLimit else { throw p.bad("limit", "must be within 0…\(speechWalkMaxLimit)") }
-            let (items, omitted) = SpeechWalk.walk(snap.tree, root: rootID, limit: limit)
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
+            let (items, omitted) = SpeechWalk.walk(snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
             let list: [JSON] = items.map { item in
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("id", .string(item.id))
