@@ -31,6 +31,11 @@ extension AXMethods {
             "policy.get": [],
             "policy.set": ["restriction", "state", "appName"],
             "policy.check": ["target"],
+            "audit.listChecks": [],
+            "audit.run": ["root", "checks", "suppress", "maxFindings"],
+            "speech.describe": ["target", "model"],
+            "speech.walk": ["root", "model", "limit"],
+            "tree.render": ["format", "root", "overlay", "maxNodes"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

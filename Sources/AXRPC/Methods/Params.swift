@@ -1,4 +1,5 @@
 import AXCore
+import AXInsight
 import AXHub
 import AXJSON
 
@@ -121,6 +122,11 @@ extension AXMethods {
         table["query.find"] = ["limit": ParamRange.count]
         table["wait.for"] = ["timeoutMs": ParamRange.timeoutMs]
         table["events.unsubscribe"] = ["subscription": ParamRange.subscription]
+        table["audit.listChecks"] = [:]
+        table["audit.run"] = ["maxFindings": 0...Auditor.maxFindingsLimit]
+        table["speech.describe"] = [:]
+        table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
+        table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
         return table
     }()
 }
