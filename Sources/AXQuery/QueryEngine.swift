@@ -368,11 +368,10 @@ final class Evaluator {
             return n.actions.contains { $0.rawValue == name } || n.customActions.contains { $0.name == name || $0.id == name }
         case .rotor(let name):
             let n = idx.nodes[i].value
-            // The node declares the rotor, is a member of the derived rotor of that name (heading, link…;
-            // D-ROTOR-3), or is an item of a custom rotor of that name declared on it or an ancestor (X54).
+            // The node declares the rotor, or is a member of the derived rotor of that name (heading, link…;
+            // D-ROTOR-3).
             if n.rotors.contains(where: { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }) { return true }
-            if SystemRotors.isMember(n, of: name) { return true }
-            return isCustomRotorItem(idx.ids[i], rotor: name)
+            return SystemRotors.isMember(n, of: name)
         case .text(let m):
             let n = idx.nodes[i].value
             return m.matches(n.label) || m.matches(n.value) || m.matches(n.text)
@@ -383,16 +382,6 @@ final class Evaluator {
         case .has(let cs):
             return has(cs, anchor: i)
         }
-    }
-
-    /// Whether `id` is an item of a custom rotor named `rotor` declared on it or an ancestor (X54).
-    func isCustomRotorItem(_ id: String, rotor: String) -> Bool {
-        var cursor: String? = id
-        while let current = cursor, let node = ctx.tree[current] {
-            if node.rotors.contains(where: { $0.name == rotor && $0.items.contains { $0.target == id } }) { return true }
-            cursor = node.parent
-        }
-        return false
     }
 
     func isHittable(_ i: Int) -> Bool {
