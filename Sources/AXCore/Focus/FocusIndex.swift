@@ -78,36 +78,41 @@ package struct FocusIndex: Sendable {
 
     // MARK: Covering views (C15, C16)
 
-    /// A uniform grid over the windows: each cell lists, in paint order, the visible views that are not
-    /// transparent focus items and overlap the cell. A view that covers an item contains the item's centre, so
-    /// only the centre's cell is searched.
+    /// A uniform grid over everything that paints: each cell lists, in paint order, the visible views that are
+    /// not transparent focus items and overlap the cell. A view that covers an item contains the item's centre,
+    /// so only the centre's cell is searched. About four views per cell (at most 64 × 64 cells).
     private var gridOrigin = Point.zero
     private var cellWidth = 1.0
     private var cellHeight = 1.0
-    private static let gridSide = 16
+    private var gridSide = 1
     private var cells: [[Int]] = []
 
     private mutating func buildCoverGrid() {
         var bounds: Rect?
-        for w in windows { bounds = bounds.map { $0.union(entries[w].frame) } ?? entries[w].frame }
+        var painting = 0
+        for entry in entries where entry.paints && !entry.isTransparent && entry.hiddenBy < 0 {
+            bounds = bounds.map { $0.union(entry.frame) } ?? entry.frame
+            painting += 1
+        }
         guard let bounds, !bounds.isEmpty else { return }
+        gridSide = min(64, max(4, Int(Double(painting / 4).squareRoot())))
         gridOrigin = Point(x: bounds.minX, y: bounds.minY)
-        cellWidth = bounds.width / Double(Self.gridSide)
-        cellHeight = bounds.height / Double(Self.gridSide)
-        cells = Array(repeating: [], count: Self.gridSide * Self.gridSide)
+        cellWidth = bounds.width / Double(gridSide)
+        cellHeight = bounds.height / Double(gridSide)
+        cells = Array(repeating: [], count: gridSide * gridSide)
         for position in entries.indices {
             let entry = entries[position]
             guard entry.paints, !entry.isTransparent, entry.hiddenBy < 0 else { continue }
             let (c0, r0) = cell(of: Point(x: entry.frame.minX, y: entry.frame.minY))
             let (c1, r1) = cell(of: Point(x: entry.frame.maxX, y: entry.frame.maxY))
             for row in r0 ... r1 {
-                for column in c0 ... c1 { cells[row * Self.gridSide + column].append(position) }
+                for column in c0 ... c1 { cells[row * gridSide + column].append(position) }
             }
         }
     }
 
     private func cell(of point: Point) -> (Int, Int) {
-        let side = Double(Self.gridSide)
+        let side = Double(gridSide)
         let column = ((point.x - gridOrigin.x) / cellWidth).rounded(.down)
         let row = ((point.y - gridOrigin.y) / cellHeight).rounded(.down)
         let clampedColumn = column.isFinite ? Int(min(max(column, 0), side - 1)) : 0
@@ -119,7 +124,7 @@ package struct FocusIndex: Sendable {
     package func coverers(at point: Point, after: Int) -> ArraySlice<Int> {
         guard !cells.isEmpty else { return [] }
         let (column, row) = cell(of: point)
-        let list = cells[row * Self.gridSide + column]
+        let list = cells[row * gridSide + column]
         var low = 0
         var high = list.count
         while low < high {
