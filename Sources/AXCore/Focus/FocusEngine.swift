@@ -261,14 +261,12 @@ package struct FocusEngine: Sendable {
         }
         switch heading {
         case .next, .previous:
-            let order = sequence()
-            guard let at = order.firstIndex(of: current) else {
-                guard let first = heading == .next ? order.first : order.last else { return .failure(.nothingFocusable) }
-                return .success(decision(first, guide: nil, chain: []))
+            guard let neighbour = sequenceNeighbour(of: current, heading: heading) else {
+                let groups = staticGroups()
+                if groups.isEmpty { return .failure(.nothingFocusable) }
+                return .failure(.endOfSequence(heading))
             }
-            let target = heading == .next ? at + 1 : at - 1
-            guard order.indices.contains(target) else { return .failure(.endOfSequence(heading)) }
-            return .success(decision(order[target], guide: nil, chain: []))
+            return .success(decision(neighbour, guide: nil, chain: []))
         case .none:
             return .success(decision(current, guide: nil, chain: []))
         default:
@@ -303,8 +301,18 @@ package struct FocusEngine: Sendable {
                 if closer, !covered() { nearestOutsideBeam = candidate }
             }
         }
-        for position in index.entries.indices where position != source && passesCheapChecks(position) {
-            consider(index.entries[position].frame, order: position, item: index.entries[position].id, guide: nil) {
+        // Only candidates whose extent on the other axis can overlap the source's (the beam) are scanned: the
+        // candidate lists are sorted by that axis once per revision. From a tab bar every candidate is scanned.
+        let lists = candidateLists()
+        let horizontal = heading == .left || heading == .right
+        let sorted = horizontal ? lists.byMinY : lists.byMinX
+        let low = horizontal ? from.minY - lists.maxHeight : from.minX - lists.maxWidth
+        let high = horizontal ? from.maxY : from.maxX
+        let scan: ArraySlice<Int> = inTabBar ? lists.byMinY[...] : sorted[lowerBound(sorted, low, horizontal: horizontal)...]
+        for position in scan where position != source {
+            let frame = index.entries[position].frame
+            if !inTabBar && (horizontal ? frame.minY : frame.minX) >= high { break }
+            consider(frame, order: position, item: index.entries[position].id, guide: nil) {
                 coveringView(position) != nil
             }
         }
@@ -322,6 +330,37 @@ package struct FocusEngine: Sendable {
             return .failure(.guideLeadsNowhere(guide.id))
         }
         return .success(decision(resolved.item, guide: guide.id, chain: Array(resolved.chain.dropFirst())))
+    }
+
+    /// The first position in `sorted` whose leading coordinate (minY, or minX) is above `value`.
+    private func lowerBound(_ sorted: [Int], _ value: Double, horizontal: Bool) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            let frame = index.entries[sorted[middle]].frame
+            if (horizontal ? frame.minY : frame.minX) <= value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The items that pass the cheap checks, sorted by top and by left edge (once per revision).
+    private func candidateLists() -> FocusCandidates {
+        if let cached = index.memo.candidates.withLock({ $0 }) { return cached }
+        var items: [Int] = []
+        var maxWidth = 0.0
+        var maxHeight = 0.0
+        for position in index.entries.indices where passesCheapChecks(position) {
+            items.append(position)
+            maxWidth = max(maxWidth, index.entries[position].frame.width)
+            maxHeight = max(maxHeight, index.entries[position].frame.height)
+        }
+        let entries = index.entries
+        let lists = FocusCandidates(byMinY: items.sorted { entries[$0].frame.minY < entries[$1].frame.minY },
+                                    byMinX: items.sorted { entries[$0].frame.minX < entries[$1].frame.minX },
+                                    maxWidth: maxWidth, maxHeight: maxHeight)
+        index.memo.candidates.withLock { $0 = lists }
+        return lists
     }
 
     /// The gap between the source's edge and the candidate's facing edge, or nil when the candidate is not
@@ -398,8 +437,45 @@ package struct FocusEngine: Sendable {
         groups.sort { a, b in
             Self.readsBefore(a.bounds, b.bounds, rtl: a.rtl) || (!Self.readsBefore(b.bounds, a.bounds, rtl: a.rtl) && (a.members.min() ?? 0) < (b.members.min() ?? 0))
         }
+        var groupOfItem: [String: Int] = [:]
+        for (at, group) in groups.enumerated() {
+            for item in group.items { groupOfItem[item] = at }
+        }
+        // The item map first: a reader that finds the groups cached finds the map too.
+        index.memo.groupOfItem.withLock { $0 = groupOfItem }
         index.memo.groups.withLock { $0 = groups }
         return groups
+    }
+
+    /// The item after (next) or before (previous) `current` in the Tab sequence, computing only the groups
+    /// involved. `current` counts as the focused item: its group keeps the order it was entered in.
+    package func sequenceNeighbour(of current: String, heading: FocusHeading) -> String? {
+        let groups = staticGroups()
+        guard let at = index.memo.groupOfItem.withLock({ $0[current] }) else {
+            // Not in the sequence (not focusable now): the first or the last item.
+            let edge = heading == .next ? groups.indices.first : groups.indices.last
+            guard let edge else { return nil }
+            let order = effectiveOrder(groups[edge], inside: nil)
+            return heading == .next ? order.first : order.last
+        }
+        let order = effectiveOrder(groups[at], inside: current)
+        guard let offset = order.firstIndex(of: current) else { return nil }
+        if heading == .next {
+            if offset + 1 < order.count { return order[offset + 1] }
+            return at + 1 < groups.count ? effectiveOrder(groups[at + 1], inside: nil).first : nil
+        }
+        if offset > 0 { return order[offset - 1] }
+        return at > 0 ? effectiveOrder(groups[at - 1], inside: nil).last : nil
+    }
+
+    /// A group's order: reading order turned to start at the entry item while `inside` is in the group, else at
+    /// the primary item (D-FOCUS-6).
+    private func effectiveOrder(_ group: FocusGroup, inside: String?) -> [String] {
+        guard let identifier = group.identifier else { return group.items }
+        var start = primaryItem(group.members, group: identifier)
+        if inside != nil, let entry = groupEntry[identifier], group.items.contains(entry) { start = entry }
+        guard let start, let offset = group.items.firstIndex(of: start), offset > 0 else { return group.items }
+        return Array(group.items[offset...] + group.items[..<offset])
     }
 
     /// C22: the member with the highest `focusGroupPriority`, the last focused one counting as
@@ -481,4 +557,12 @@ private struct DirectionalCandidate {
         if abs(offAxis - other.offAxis) > 1e-9 { return offAxis < other.offAxis }
         return order < other.order
     }
+}
+
+/// The focusable candidates of one revision, sorted for the directional search.
+package struct FocusCandidates: Sendable {
+    package var byMinY: [Int]
+    package var byMinX: [Int]
+    package var maxWidth: Double
+    package var maxHeight: Double
 }

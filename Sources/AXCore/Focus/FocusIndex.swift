@@ -260,5 +260,8 @@ package struct FocusIndex: Sendable {
 /// Per-revision results the engine computes on first use and reuses (shared by every copy of one index).
 package final class FocusMemo: Sendable {
     package let groups = Mutex<[FocusGroup]?>(nil)
+    /// Item id → its group's position in `groups`.
+    package let groupOfItem = Mutex<[String: Int]>([:])
+    package let candidates = Mutex<FocusCandidates?>(nil)
     package init() {}
 }
