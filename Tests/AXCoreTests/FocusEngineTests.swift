@@ -124,3 +124,62 @@ final class FocusEngineTests: XCTestCase {
         XCTAssertNil(engine.resolve("a"), "a cycle of environments with nothing focusable resolves to nothing")
     }
 }
+
+/// The directional search on a scattered layout: whatever it answers must satisfy the written rules
+/// (D-FOCUS-5) against every other item, checked by brute force over all items.
+final class FocusDirectionalPropertyTests: XCTestCase {
+    func testAnswersSatisfyTheRulesOnAScatteredLayout() throws {
+        var generator = SplitMix(seed: 7)
+        var children: [JSON] = []
+        var frames: [String: Rect] = [:]
+        // A 12 × 12 lattice of 60 × 40 slots; each slot holds a button with a random size and offset, or nothing.
+        for row in 0..<12 {
+            for column in 0..<12 where generator.next() % 3 != 0 {
+                let width = Double(20 + generator.next() % 40)
+                let height = Double(10 + generator.next() % 30)
+                let x = Double(column * 60) + Double(generator.next() % UInt64(61 - Int(width)))
+                let y = Double(row * 40) + Double(generator.next() % UInt64(41 - Int(height)))
+                let id = "b\(row)_\(column)"
+                frames[id] = Rect(x: x, y: y, width: width, height: height)
+                children.append(["id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), JSON(width), JSON(height)], "title": .string(id)])
+            }
+        }
+        let store = HierarchyStore()
+        try store.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 720, 480], "isKeyWindow": true, "children": .array(children)]]])
+        let engine = FocusEngine(index: FocusIndex(views: store.views, tree: store.tree))
+        var moves = 0
+        for (source, from) in frames {
+            for heading in [FocusHeading.up, .down, .left, .right] {
+                let inBeam = frames.filter { $0.key != source && FocusEngine.gap(from: from, to: $0.value, heading: heading) != nil
+                    && FocusEngine.inBeam(from: from, to: $0.value, heading: heading) }
+                switch engine.move(from: source, heading: heading) {
+                case .success(let decision):
+                    moves += 1
+                    let chosen = try XCTUnwrap(frames[decision.item])
+                    XCTAssertNotNil(inBeam[decision.item], "\(source) \(heading) → \(decision.item) is not beyond the edge in the beam")
+                    let gap = try XCTUnwrap(FocusEngine.gap(from: from, to: chosen, heading: heading))
+                    for (other, rect) in inBeam {
+                        let otherGap = try XCTUnwrap(FocusEngine.gap(from: from, to: rect, heading: heading))
+                        XCTAssertGreaterThanOrEqual(otherGap + 1e-9, gap, "\(source) \(heading): \(other) is nearer than \(decision.item)")
+                    }
+                case .failure:
+                    XCTAssertTrue(inBeam.isEmpty, "\(source) \(heading) failed although \(inBeam.keys.sorted()) lie in the beam")
+                }
+            }
+        }
+        XCTAssertGreaterThan(moves, 100)
+    }
+}
+
+/// A small deterministic generator (the standard library's is seeded randomly).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -301,19 +301,39 @@ package struct FocusEngine: Sendable {
                 if closer, !covered() { nearestOutsideBeam = candidate }
             }
         }
-        // Only candidates whose extent on the other axis can overlap the source's (the beam) are scanned: the
-        // candidate lists are sorted by that axis once per revision. From a tab bar every candidate is scanned.
+        // Not every candidate is scanned (the candidate lists are sorted by top edge once per revision): left and
+        // right scan the rows that can overlap the source's beam; up and down sweep away from the source and stop
+        // once no later candidate can be nearer. From a tab bar every candidate is scanned.
         let lists = candidateLists()
-        let horizontal = heading == .left || heading == .right
-        let sorted = horizontal ? lists.byMinY : lists.byMinX
-        let low = horizontal ? from.minY - lists.maxHeight : from.minX - lists.maxWidth
-        let high = horizontal ? from.maxY : from.maxX
-        let scan: ArraySlice<Int> = inTabBar ? lists.byMinY[...] : sorted[lowerBound(sorted, low, horizontal: horizontal)...]
-        for position in scan where position != source {
-            let frame = index.entries[position].frame
-            if !inTabBar && (horizontal ? frame.minY : frame.minX) >= high { break }
-            consider(frame, order: position, item: index.entries[position].id, guide: nil) {
+        let sorted = lists.byMinY
+        func visit(_ position: Int) {
+            guard position != source else { return }
+            consider(index.entries[position].frame, order: position, item: index.entries[position].id, guide: nil) {
                 coveringView(position) != nil
+            }
+        }
+        if inTabBar {
+            for position in sorted { visit(position) }
+        } else {
+            switch heading {
+            case .left, .right:
+                for position in sorted[lowerBound(sorted, from.minY - lists.maxHeight)...] {
+                    if index.entries[position].frame.minY >= from.maxY { break }
+                    visit(position)
+                }
+            case .down:
+                for position in sorted[lowerBound(sorted, from.maxY - 1 - 1e-9)...] {
+                    if index.entries[position].frame.minY - from.maxY > (best?.gap ?? .infinity) + 1e-9 { break }
+                    visit(position)
+                }
+            default:
+                var cursor = lowerBound(sorted, from.minY + 1) - 1
+                while cursor >= 0 {
+                    let position = sorted[cursor]
+                    if from.minY - (index.entries[position].frame.minY + lists.maxHeight) > (best?.gap ?? .infinity) + 1e-9 { break }
+                    visit(position)
+                    cursor -= 1
+                }
             }
         }
         for (guideIndex, guide) in index.guides.enumerated() where guide.isEnabled {
@@ -332,14 +352,13 @@ package struct FocusEngine: Sendable {
         return .success(decision(resolved.item, guide: guide.id, chain: Array(resolved.chain.dropFirst())))
     }
 
-    /// The first position in `sorted` whose leading coordinate (minY, or minX) is above `value`.
-    private func lowerBound(_ sorted: [Int], _ value: Double, horizontal: Bool) -> Int {
+    /// The first position in `sorted` (by top edge) whose top edge is above `value`.
+    private func lowerBound(_ sorted: [Int], _ value: Double) -> Int {
         var low = 0
         var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            let frame = index.entries[sorted[middle]].frame
-            if (horizontal ? frame.minY : frame.minX) <= value { low = middle + 1 } else { high = middle }
+            if index.entries[sorted[middle]].frame.minY <= value { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -357,7 +376,6 @@ package struct FocusEngine: Sendable {
         }
         let entries = index.entries
         let lists = FocusCandidates(byMinY: items.sorted { entries[$0].frame.minY < entries[$1].frame.minY },
-                                    byMinX: items.sorted { entries[$0].frame.minX < entries[$1].frame.minX },
                                     maxWidth: maxWidth, maxHeight: maxHeight)
         index.memo.candidates.withLock { $0 = lists }
         return lists
@@ -365,7 +383,7 @@ package struct FocusEngine: Sendable {
 
     /// The gap between the source's edge and the candidate's facing edge, or nil when the candidate is not
     /// entirely beyond the source in that direction (1 pt of overlap tolerated for abutting frames).
-    static func gap(from: Rect, to: Rect, heading: FocusHeading) -> Double? {
+    package static func gap(from: Rect, to: Rect, heading: FocusHeading) -> Double? {
         let tolerance = 1.0
         switch heading {
         case .right: return to.minX >= from.maxX - tolerance ? max(0, to.minX - from.maxX) : nil
@@ -376,7 +394,7 @@ package struct FocusEngine: Sendable {
         }
     }
 
-    static func inBeam(from: Rect, to: Rect, heading: FocusHeading) -> Bool {
+    package static func inBeam(from: Rect, to: Rect, heading: FocusHeading) -> Bool {
         switch heading {
         case .left, .right: return min(from.maxY, to.maxY) - max(from.minY, to.minY) > 0
         default: return min(from.maxX, to.maxX) - max(from.minX, to.minX) > 0
@@ -562,7 +580,6 @@ private struct DirectionalCandidate {
 /// The focusable candidates of one revision, sorted for the directional search.
 package struct FocusCandidates: Sendable {
     package var byMinY: [Int]
-    package var byMinX: [Int]
     package var maxWidth: Double
     package var maxHeight: Double
 }
