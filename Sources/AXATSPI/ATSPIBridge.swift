@@ -128,7 +128,7 @@ public final class ATSPIBridge: Sendable {
             }
         case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
             state.withLock { $0.apps[app] }?.receive(e)
-        case .restrictionChanged:
+        case .restrictionChanged, .engineFocus:
             break
         }
     }

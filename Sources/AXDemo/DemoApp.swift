@@ -30,6 +30,9 @@ public struct DemoApp: Sendable {
     public var favorites = false
     public var resets = 0
     public var lastEvent: String?
+    /// The About screen (activate the About cell): the focus-engine and rotor playground, in its own key window.
+    public var aboutShown = false
+    public var aboutScrollOffset = 0.0
 
     public init() {}
 
@@ -106,7 +109,9 @@ public struct DemoApp: Sendable {
             ]))
         }
         let window = V.view("mainWindow", "UIWindow", [0, 0, W, 844], ["isKeyWindow": true, "windowTitle": "Settings"], children: content)
-        return ["windows": [window], "guidedAccessRestrictions": [
+        var windows = [window]
+        if aboutShown { windows.append(aboutWindow(width: W)) }
+        return ["windows": .array(windows), "guidedAccessRestrictions": [
             ["id": "org.axserver.demo.reset", "text": "Reset settings", "detailText": "Blocks the Reset All Settings button and its alert."],
             ["id": "org.axserver.demo.wifi", "text": "Wi-Fi switch", "detailText": "Blocks turning Wi-Fi on or off, from the switch or its cell."],
             ["id": "org.axserver.demo.profile", "text": "Profile tab", "detailText": "Blocks switching to the Profile tab."],
@@ -131,6 +136,42 @@ public struct DemoApp: Sendable {
         }
         guard resulting > Self.nameFieldMaxBytes else { return nil }
         return ("maxLength", "the Device Name field holds at most \(Self.nameFieldMaxBytes) bytes of text; this would make it \(resulting) bytes (it has \(deviceName.utf8.count)); the text was not changed")
+    }
+
+    /// The About screen: headings at two levels, a focus group of tiles navigable by arrows with a focus guide
+    /// (Apple's four-button layout: down from tile 2 or 3 reaches tile 4), a "Warnings" custom rotor, and a
+    /// scroll view whose last items are below the fold (Specs/protocol.md §Focus engine, §Rotors).
+    func aboutWindow(width W: Double) -> JSON {
+        func tile(_ n: Int, _ x: Double, _ y: Double) -> JSON {
+            V.view("tile\(n)", "UIButton", [x, y, 110, 60], ["title": .string("Tile \(n)"), "accessibilityIdentifier": .string("tile\(n)")])
+        }
+        let tiles = V.view("tiles", "UIView", [0, 150, W, 140], [
+            "focusGroupIdentifier": "tiles", "accessibilityIdentifier": "tiles",
+            // Tile 4 sits under tile 1 only: the guide under tiles 2 and 3 leads down to it.
+            "focusGuides": [["id": "tilesGuide", "frame": [135, 75, 245, 60], "preferredFocusEnvironments": ["tile4"]]],
+        ], children: [tile(1, 15, 0), tile(2, 140, 0), tile(3, 265, 0), tile(4, 15, 75)])
+        let warnings = V.view("warnings", "UIView", [0, 300, W, 120], [
+            "accessibilityCustomRotors": [["name": "Warnings", "items": ["warnDisk", "warnBattery"]]],
+            "accessibilityContainerType": "semanticGroup", "accessibilityLabel": "Status", "accessibilityIdentifier": "warnings",
+        ], children: [
+            V.view("hdrStatus", "UILabel", [16, 0, 300, 30], ["text": "Status", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 2]),
+            V.view("warnDisk", "UILabel", [16, 30, 358, 24], ["text": "Warning: disk almost full", "accessibilityIdentifier": "warnDisk"]),
+            V.view("okNetwork", "UILabel", [16, 56, 358, 24], ["text": "Network OK", "accessibilityIdentifier": "okNetwork"]),
+            V.view("warnBattery", "UILabel", [16, 82, 358, 24], ["text": "Warning: battery low", "accessibilityIdentifier": "warnBattery"]),
+        ])
+        let items = (1...6).map { n in
+            V.view("item\(n)", "UIButton", [16, Double(n - 1) * 60, 358, 50], ["title": .string("Item \(n)"), "accessibilityIdentifier": .string("item\(n)")])
+        }
+        let scroll = V.view("aboutScroll", "UIScrollView", [0, 470, W, 200], [
+            "contentOffset": [0, .number(aboutScrollOffset)], "accessibilityIdentifier": "aboutScroll",
+        ], children: [V.view("hdrItems", "UILabel", [16, -40, 300, 30], ["text": "Items", "accessibilityTraits": ["header"],
+                                                                            "accessibilityHeadingLevel": 2])] + items)
+        return V.view("aboutWindow", "UIWindow", [0, 0, W, 844], ["isKeyWindow": true, "windowLevel": 1, "windowTitle": "About"], children: [
+            V.view("hdrAbout", "UILabel", [16, 60, 358, 40], ["text": "About AXServer", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 1]),
+            V.view("hdrTiles", "UILabel", [16, 110, 300, 30], ["text": "Tiles", "accessibilityTraits": ["header"], "accessibilityHeadingLevel": 2]),
+            tiles, warnings, scroll,
+            V.view("aboutDone", "UIButton", [16, 700, 358, 50], ["title": "Done", "accessibilityIdentifier": "aboutDone"]),
+        ])
     }
 
     /// Handles an action routed from the server (activate, increment, …) the way the real controls would.
@@ -167,13 +208,20 @@ public struct DemoApp: Sendable {
         case ("custom", "cellDisplay"):
             guard customAction == "favorite" else { return false }
             favorites.toggle(); return true
-        case ("activate", "cellDisplay"), ("activate", "cellAbout"), ("activate", "editButton"), ("activate", "help"),
+        case ("activate", "cellAbout"): aboutShown = true; return true
+        case ("activate", "aboutDone"), ("escape", "aboutWindow"): aboutShown = false; aboutScrollOffset = 0; return true
+        case ("scrollToVisible", "aboutScroll"):
+            // The focus engine asks to show an item below the fold (C25): apply the content offset it computed.
+            guard let offset = value?["contentOffset"]?.arrayValue, offset.count == 2, let y = offset[1].doubleValue, y.isFinite else { return false }
+            aboutScrollOffset = min(max(0, y), 200); return true
+        case ("activate", "cellDisplay"), ("activate", "editButton"), ("activate", "help"),
              ("activate", "navBar#back"):
             return true
         default:
             if action == "activate", target.hasPrefix("appearance#"), let i = Int(target.dropFirst("appearance#".count)), (0..<3).contains(i) {
                 appearance = i; return true
             }
+            if action == "activate", target.hasPrefix("tile") || target.hasPrefix("item") { return true }
             if action == "escape" && alertShown { alertShown = false; return true }
             return false
         }

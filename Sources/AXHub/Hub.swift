@@ -61,6 +61,8 @@ public enum HubEvent: Sendable {
     /// A restriction's effective state changed: `source` says which policy layer decided it, `actor` who made
     /// the change (an operator connection, a policy-file reload) — the audit trail (D-GA-3).
     case restrictionChanged(app: String, id: String, denied: Bool, source: GuidedAccessPolicy.Source, actor: String)
+    /// The focus engine moved, lost or failed to move engine focus (EngineFocus.swift; D-FOCUS-3).
+    case engineFocus(app: String, EngineFocusEvent)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -101,6 +103,7 @@ public final class Hub: Sendable {
         var focusedID: String?
         var denied = Set<String>()
         var waiters: [UInt64: @Sendable () -> Void] = [:]
+        var engine = EngineFocusMemory()
         init(id: String, name: String, provider: (any ActionProvider)?) { self.id = id; self.name = name; self.provider = provider }
     }
 
@@ -113,7 +116,7 @@ public final class Hub: Sendable {
         var nextToken: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let delivery = Mutex(())
     /// Serializes policy changes end to end (read, persist, apply), so concurrent operator calls and reloads
     /// leave the file and the running policy equal.
@@ -140,7 +143,7 @@ public final class Hub: Sendable {
 
     public func unsubscribe(_ token: UInt64) { state.withLock { _ = $0.subscribers.removeValue(forKey: token) } }
 
-    private func emit(_ events: [HubEvent]) {
+    func emit(_ events: [HubEvent]) {
         guard !events.isEmpty else { return }
         let subs = state.withLock { Array($0.subscribers.sorted { $0.key < $1.key }.map(\.value)) }
         delivery.withLock { _ in
@@ -238,6 +241,7 @@ public final class Hub: Sendable {
                     a.focusedID = nil
                     events.append(.focusChanged(app: app, from: f, to: nil))
                 }
+                events += Hub.engineFocusAfterCommit(a, changes: cs)
                 wake = Array(a.waiters.values)
                 a.waiters.removeAll()
                 return .success(cs)

@@ -407,7 +407,11 @@ final class Evaluator {
             let n = idx.nodes[i].value
             return n.actions.contains { $0.rawValue == name } || n.customActions.contains { $0.name == name || $0.id == name }
         case .rotor(let name):
-            return idx.nodes[i].value.rotors.contains { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }
+            let n = idx.nodes[i].value
+            // The node declares the rotor, or is a member of the derived rotor of that name (heading, link…;
+            // D-ROTOR-3).
+            if n.rotors.contains(where: { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }) { return true }
+            return SystemRotors.isMember(n, of: name)
         case .text(let m):
             let n = idx.nodes[i].value
             return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget) || m.matches(n.text, budget: regexBudget)

@@ -1,5 +1,5 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
-// Other modes: --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
+// Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
 // Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift).
 import AXCore
@@ -64,6 +64,10 @@ if CommandLine.arguments.contains("--profile-build") {
     exit(0)
 }
 let clock = ContinuousClock()
+if CommandLine.arguments.contains("--focus") {
+    try await FocusBench.run(quick: quick)
+    exit(0)
+}
 
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 func us(_ d: Duration) -> Double { ms(d) * 1000 }

@@ -33,10 +33,10 @@ struct AXQueryCommand: ParsableCommand {
         """,
         version: AXMethods.serverVersion,
         subcommands: [Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
-                      Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self],
+                      Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self],
         defaultSubcommand: Find.self)
 
-    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit", "say", "render", "help"]
+    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit", "say", "render", "rotor", "help"]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
     static func hoistSubcommand(_ args: [String]) -> [String] {

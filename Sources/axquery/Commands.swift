@@ -385,19 +385,36 @@ struct DoAction: ParsableCommand {
 
 struct Focus: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the accessibility focus, or move it to an element.",
+        abstract: "Show or move the accessibility focus; move, query, explain and show the engine (keyboard) focus.",
         discussion: """
+        focus [SELECTOR | --clear] reads or sets the accessibility focus. The engine focus (Specs/protocol.md §Focus engine):
+          focus move DIRECTION          up, down, left, right, next (Tab), previous (Shift-Tab); exit 1 when nothing is there
+          focus query DIRECTION [--from SELECTOR]   where focus would go, without moving it
+          focus explain SELECTOR        why the item can or cannot take focus (the first failed check and the view responsible)
+          focus status                  engine and accessibility focus, groups in Tab order, guides
+
         Examples:
           axquery focus
           axquery focus '#deviceName'
           axquery focus --clear
+          axquery focus move next
+          axquery focus query down --from '#tile1'
+          axquery focus explain '#"id:save"'
         """)
-    @Argument(help: "Move the focus to the element this selector resolves to.") var selector: String?
-    @Flag(help: "Clear the focus.") var clear = false
+    @Argument(help: "A selector (accessibility focus), or move | query | explain | status.") var selector: String?
+    @Argument(help: "The direction (move, query) or the selector (explain).") var operand: String?
+    @Option(help: "query: start from this element instead of the engine focus.") var from: String?
+    @Flag(help: "Clear the accessibility focus.") var clear = false
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
+
+    static let engineVerbs = ["move", "query", "explain", "status"]
 
     func run() throws {
         try runReporting(json: global.json) {
+            if let verb = selector, Self.engineVerbs.contains(verb) {
+                try runEngine(verb)
+                return
+            }
             if let selector { try Context.validate(selector) }
             let ctx = try Context(global)
             if selector != nil || clear {
@@ -410,6 +427,103 @@ struct Focus: ParsableCommand {
             let r = try ctx.call("focus.get")
             if ctx.json { Out.json(r); return }
             if let e = r["element"], !e.isNull { Out.line(Render.listLine(e, ctx.palette)) } else { Out.line("(nothing focused)") }
+        }
+    }
+
+    private func runEngine(_ verb: String) throws {
+        if let from { try Context.validate(from) }
+        if verb == "explain", let operand { try Context.validate(operand) }
+        let ctx = try Context(global)
+        switch verb {
+        case "status":
+            let r = try ctx.call("focus.status")
+            if ctx.json { Out.json(r); return }
+            Out.line("engine: " + (r["engine"]?["id"]?.stringValue ?? "nothing"))
+            Out.line("accessibility: " + (r["accessibility"]?.stringValue ?? "nothing"))
+            if let group = r["group"]?.stringValue { Out.line("group: " + group) }
+            for g in r["groups"]?.arrayValue ?? [] {
+                let items = (g["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+                Out.line("  " + (g["identifier"]?.stringValue ?? "-") + ": " + items)
+            }
+        case "explain":
+            guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
+            let r = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
+            if ctx.json { Out.json(r); return }
+            let target = r["target"]?.stringValue ?? operand
+            if r["focusable"]?.boolValue == true {
+                Out.line("\(target): focusable")
+            } else {
+                let failed = r["failed"]
+                Out.line("\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")")
+            }
+        default:
+            guard let operand else { throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous") }
+            var p: JSONObject = ["direction": .string(operand)]
+            if verb == "query", let from { p["from"] = ["selector": .string(from)] }
+            let r = try ctx.call(verb == "move" ? "focus.move" : "focus.query", p)
+            if ctx.json { Out.json(r) }
+            guard let to = r["to"]?.stringValue else {
+                if !ctx.json { Out.line("no move: " + (r["message"]?.stringValue ?? r["cancelledBy"].map { "cancelled by \($0.stringValue ?? "")" } ?? "")) }
+                throw ExitCode(Exit.noMatch)
+            }
+            if !ctx.json { Out.line((verb == "move" ? "focused: " : "would focus: ") + to) }
+        }
+    }
+}
+
+struct Rotor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the rotors at an element, or step one (rotor.list, rotor.next, rotor.previous).",
+        discussion: """
+        rotor list [--target SELECTOR]            the rotors available at the element (default: the accessibility focus)
+        rotor next|previous ROTOR [--from SELECTOR | --from-start] [--no-move]
+                                                  the next/previous item; accessibility focus moves to it unless --no-move.
+                                                  Exit 1 at the end of the rotor.
+
+        Examples:
+          axquery rotor list
+          axquery rotor next heading
+          axquery rotor previous Warnings --from '#email'
+          axquery rotor next headingLevel2 --from-start
+        """)
+    @Argument(help: "list, next or previous.") var verb: String
+    @Argument(help: "The rotor's name (next, previous).") var rotor: String?
+    @Option(help: "The current item (default: the accessibility focus).") var from: String?
+    @Flag(help: "Start from the empty item: the first (next) or last (previous) item.") var fromStart = false
+    @Option(help: "Where rotors are looked up (list; custom rotors of the element and its ancestors).") var target: String?
+    @Flag(help: "Do not move the accessibility focus to the item.") var noMove = false
+    @OptionGroup(title: "Connection and output options") var global: GlobalOptions
+
+    func run() throws {
+        try runReporting(json: global.json) {
+            guard ["list", "next", "previous"].contains(verb) else { throw CLIFailure(Exit.usage, "rotor takes list, next or previous, not '\(verb)'") }
+            if let from { try Context.validate(from) }
+            if let target { try Context.validate(target) }
+            let ctx = try Context(global)
+            var p: JSONObject = [:]
+            if let target { p["target"] = ["selector": .string(target)] }
+            if verb == "list" {
+                let r = try ctx.call("rotor.list", p)
+                if ctx.json { Out.json(r); return }
+                for rotor in r["rotors"]?.arrayValue ?? [] {
+                    let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
+                    Out.line("\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
+                }
+                return
+            }
+            guard let rotor else { throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)") }
+            p["rotor"] = .string(rotor)
+            if fromStart { p["from"] = .null } else if let from { p["from"] = ["selector": .string(from)] }
+            if noMove { p["moveFocus"] = false }
+            let r = try ctx.call("rotor." + verb, p)
+            if ctx.json { Out.json(r) }
+            guard let item = r["item"], !item.isNull else {
+                if !ctx.json { Out.line("end of rotor '\(rotor)'") }
+                throw ExitCode(Exit.noMatch)
+            }
+            if !ctx.json {
+                if let e = item["element"], !e.isNull { Out.line(Render.listLine(e, ctx.palette)) } else { Out.line(item["target"]?.stringValue ?? "") }
+            }
         }
     }
 }

@@ -54,6 +54,17 @@ final class ConformanceSuiteTests: XCTestCase {
         }
     }
 
+    /// Issue 9: the focus engine and rotors are proved rule by rule — at least 35 of C1–C41 and every rotor rule.
+    func testFocusAndRotorRulesAreCited() throws {
+        let cases = try ConformanceRunner.loadCases(Self.casesDir)
+        let cited = Set(cases.flatMap(\.rules))
+        let focusRules = (1...41).map { "C\($0)" }.filter { cited.contains($0) }
+        XCTAssertGreaterThanOrEqual(focusRules.count, 35, "cases must cite at least 35 of C1–C41")
+        for rule in ["R57", "R58", "R59", "R60", "R61", "R62", "X24", "X54"] {
+            XCTAssertTrue(cited.contains(rule), "no case cites rotor rule \(rule)")
+        }
+    }
+
     /// The matcher itself must be able to fail, or every case would pass vacuously.
     func testMatcherRejectsMismatches() {
         XCTAssertNil(Matcher.match(["a": 1], ["a": 1, "b": 2]))

@@ -290,7 +290,7 @@ extension ViewNode {
     static let propertyIndex = KeyTable((viewPropertyNames as [String: Int])
       .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
       .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
-    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49]
+    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49, "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52]
     static let axIndexBase = 100
 
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
@@ -433,6 +433,9 @@ extension ViewNode {
             }
         case 48: control.textColor = try f.color(v)  // textColor
         case 49: control.backgroundColor = try f.color(v)  // backgroundColor
+        case 50: focus.isFocused = v.isNull ? false : try f.bool(v)  // isFocused: the app's own engine says so (C35, C36)
+        case 51: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
+        case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)  // focusUpdateRequests: ask shouldUpdateFocus (C12)
         case ViewNode.axIndexBase..<200:
             _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
         case 200...203:

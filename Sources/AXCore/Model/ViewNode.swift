@@ -285,6 +285,13 @@ public struct FocusProperties: Sendable, Equatable {
     public var groupPriority: FocusGroupPriority = .ignored
     public var guides: [FocusGuide] = []
     public var isTransparentFocusItem = false
+    /// `isFocused` pushed by the app: its own focus engine focused this view (C35, C36; D-FOCUS-3).
+    public var isFocused = false
+    /// `preferredFocusEnvironments`, in priority order (C7, C8): view or focus-guide ids.
+    public var preferredEnvironments: [String] = []
+    /// The app answers `shouldUpdateFocus` / `didUpdateFocus` requests for updates involving this view or its
+    /// descendants (C12, C13; Specs/protocol.md §Focus engine).
+    public var asksFocusUpdates = false
     public init() {}
 }
 

@@ -8,6 +8,9 @@ public final class HierarchyStore {
     public private(set) var tree = AXTree()
     public private(set) var revision = 0
     public var restrictions: [GuidedAccessRestriction] = []
+    /// The last `isFocused` the app pushed (C35, C36): which view, true or false, at which revision. The hub's
+    /// focus engine reads it after each commit; nothing is scanned when no op names `isFocused`.
+    public private(set) var focusClaim: FocusClaim?
     private let deriver = Deriver()
     private var log: [ChangeSet] = []
     public let logCapacity: Int
@@ -22,7 +25,10 @@ public final class HierarchyStore {
             restrictions = try Self.decodeRestrictions(r)
         }
         views = h
-        return commit(dirty: [], removed: [], full: true)
+        let claimed = h.nodes.keys.filter { h.nodes[$0]?.focus.isFocused == true }.min()
+        let cs = commit(dirty: [], removed: [], full: true)
+        focusClaim = claimed.map { FocusClaim(revision: revision, viewID: $0, isFocused: true) }
+        return cs
     }
 
     /// Applies a patch atomically: every op is validated on a copy first; on the first error the tree is
@@ -34,7 +40,15 @@ public final class HierarchyStore {
         var structural = false
         try copy.apply(ops, dirty: &dirty, removed: &removed, structural: &structural)
         views = copy
-        return commit(dirty: dirty, removed: removed, full: false)
+        var claim: (String, Bool)?
+        for op in ops {
+            if case .set(let id, let properties) = op, let value = properties["isFocused"] {
+                claim = (id, value.boolValue ?? false)
+            }
+        }
+        let cs = commit(dirty: dirty, removed: removed, full: false)
+        if let claim { focusClaim = FocusClaim(revision: revision, viewID: claim.0, isFocused: claim.1) }
+        return cs
     }
 
     @discardableResult
@@ -101,6 +115,13 @@ public final class HierarchyStore {
         for cs in log.reversed() where cs.removed.contains(id) { return cs.toRevision }
         return nil
     }
+}
+
+/// One `isFocused` push from the app (C35, C36).
+public struct FocusClaim: Sendable, Equatable {
+    public var revision: Int
+    public var viewID: String
+    public var isFocused: Bool
 }
 
 public enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -26,6 +26,8 @@ public enum AXMethods {
         installAudit(router, hub)
         installSpeech(router, hub)
         installRender(router, hub, options)
+        FocusMethods.install(router, hub)
+        RotorMethods.install(router, hub)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
@@ -484,7 +486,7 @@ enum Subscriptions {
 public enum EventNames {
     public static let all = ["tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
                              "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
-                             "app.added", "app.removed", "policy.changed"]
+                             "app.added", "app.removed", "policy.changed", "focus.movementFailed"]
 
     static func deliver(_ e: HubEvent, wanted: Set<String>, appFilter: String?, subscription: UInt64, peer: any RPCPeer) {
         func send(_ name: String, _ app: String?, _ body: JSONObject) {
@@ -501,7 +503,8 @@ public enum EventNames {
         case .treeChanged(let a, let cs, _):
             send("tree.changed", a, ["revision": JSON(cs.toRevision), "fromRevision": JSON(cs.fromRevision), "added": JSON(cs.added),
                                     "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": JSON(cs.updated.keys.sorted())])
-        case .focusChanged(let a, let from, let to): send("focus.changed", a, ["from": JSON(from), "to": JSON(to)])
+        case .focusChanged(let a, let from, let to): send("focus.changed", a, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
+        case .engineFocus(let a, let event): send(event.eventName, a, event.body)
         case .notification(let a, let n):
             var body = n.json.objectValue ?? [:]
             body["notification"] = nil

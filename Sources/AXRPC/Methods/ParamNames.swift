@@ -36,6 +36,16 @@ extension AXMethods {
             "speech.describe": ["target", "model"],
             "speech.walk": ["root", "model", "limit"],
             "tree.render": ["format", "root", "overlay", "maxNodes"],
+            "focus.move": ["direction"],
+            "focus.query": ["direction", "from"],
+            "focus.update": ["target"],
+            "focus.explain": ["target"],
+            "focus.status": [],
+            "focus.items": ["rect"],
+            "focus.activate": [],
+            "rotor.list": ["target"],
+            "rotor.next": ["rotor", "from", "fromRange", "target", "moveFocus"],
+            "rotor.previous": ["rotor", "from", "fromRange", "target", "moveFocus"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

@@ -127,6 +127,10 @@ extension AXMethods {
         table["speech.describe"] = [:]
         table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
         table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
+        for method in ["focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items", "focus.activate",
+                       "rotor.list", "rotor.next", "rotor.previous"] {
+            table[method] = [:]
+        }
         return table
     }()
 }

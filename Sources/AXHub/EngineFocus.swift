@@ -1,0 +1,268 @@
+import AXCore
+import AXJSON
+
+/// What the focus engine reports (`focus.changed {focus: "engine"}`, `focus.movementFailed`; C3, C4, C13, C14).
+public enum EngineFocusEvent: Sendable, Equatable {
+    /// Engine focus moved. `reason`: move, request, app (the app pushed `isFocused`), lost (the focused item
+    /// stopped being focusable), restored (C27), rotor.
+    case changed(from: String?, to: String?, heading: String, reason: String)
+    case movementFailed(from: String?, heading: String, reason: String, message: String)
+}
+
+/// The engine focus the hub keeps for one app (D-FOCUS-3), with the per-revision indexes it caches.
+struct EngineFocusMemory {
+    var focused: String?
+    var lastFocusedInGroup: [String: String] = [:]
+    var groupEntry: [String: String] = [:]
+    /// Items that lost focus to a modal presentation, restored when it goes (C27).
+    var restoreStack: [String] = []
+    var index: FocusIndex?
+    var rotorIndex: RotorIndex?
+}
+
+/// One app's focus engine at one revision, with its engine focus (what the focus methods read).
+public struct FocusContext: Sendable {
+    public var snapshot: AppSnapshot
+    package var engine: FocusEngine
+    public var engineFocused: String?
+}
+
+/// The outcome of a focus update request (`focus.move`, `focus.update`).
+public struct FocusUpdateOutcome: Sendable {
+    public var from: String?
+    public var heading: String
+    /// The item focused (nil when the update failed or was cancelled).
+    public var to: String?
+    public var guide: String?
+    public var preferredChain: [String]
+    /// The failure (C3) when no item was found.
+    public var failure: String?
+    public var failureMessage: String?
+    /// The view whose `shouldUpdateFocus` answered false (C12).
+    public var cancelledBy: String?
+    /// The scroll the app was asked for (C25) and whether it handled it.
+    public var scroll: (container: String, contentOffset: Point, handled: Bool)?
+    /// `simulate`: nothing was changed (C33).
+    public var simulated: Bool
+}
+
+extension Hub {
+    // MARK: Reading
+
+    /// The app's focus engine at its current revision: builds the index on first use per revision, and
+    /// re-validates engine focus (an item that stopped being focusable loses it; events are emitted).
+    public func focusContext(app: String) throws(HubError) -> FocusContext {
+        var events: [HubEvent] = []
+        let context: FocusContext? = state.withLock { s in
+            guard let a = s.apps[app] else { return nil }
+            let engine = Hub.engine(a)
+            if let focused = a.engine.focused, !engine.isFocusable(focused) {
+                events += Hub.recoverLostFocus(a, engine: engine)
+            }
+            let snap = AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                                   restrictions: a.store.restrictions, denied: a.denied)
+            return FocusContext(snapshot: snap, engine: Hub.engine(a), engineFocused: a.engine.focused)
+        }
+        guard let context else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        emit(events)
+        return context
+    }
+
+    /// The rotor engine at the app's current revision (document order cached per revision).
+    public func rotorEngine(app: String) throws(HubError) -> (snapshot: AppSnapshot, engine: RotorEngineBox) {
+        let result: (AppSnapshot, RotorIndex)? = state.withLock { s in
+            guard let a = s.apps[app] else { return nil }
+            let index: RotorIndex
+            if let cached = a.engine.rotorIndex, cached.revision == a.store.revision {
+                index = cached
+            } else {
+                index = RotorIndex(tree: a.store.tree)
+                a.engine.rotorIndex = index
+            }
+            let snap = AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                                   restrictions: a.store.restrictions, denied: a.denied)
+            return (snap, index)
+        }
+        guard let result else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        return (result.0, RotorEngineBox(engine: RotorEngine(index: result.1)))
+    }
+
+    static func engine(_ a: AppState) -> FocusEngine {
+        let index: FocusIndex
+        if let cached = a.engine.index, cached.revision == a.store.revision {
+            index = cached
+        } else {
+            index = FocusIndex(views: a.store.views, tree: a.store.tree)
+            a.engine.index = index
+        }
+        return FocusEngine(index: index, lastFocusedInGroup: a.engine.lastFocusedInGroup, groupEntry: a.engine.groupEntry,
+                           focused: a.engine.focused)
+    }
+
+    // MARK: Writing
+
+    /// Runs a focus update: asks the app's `shouldUpdateFocus` when it opted in (C12), moves engine focus
+    /// (accessibility focus follows onto elements, D-FOCUS-3), asks the app to scroll the item into view (C25)
+    /// and tells it `didUpdateFocus` (C13). `simulate` answers without changing anything (C33).
+    public func updateEngineFocus(app: String, heading: String, target: String?, simulate: Bool) async throws -> FocusUpdateOutcome {
+        let context = try focusContext(app: app)
+        let from = context.engineFocused
+        let engine = context.engine
+        let focusHeading = FocusHeading(rawValue: heading) ?? .none
+        let result: Result<FocusDecision, FocusFailure>
+        if target != nil || focusHeading == .none {
+            result = engine.request(target)
+        } else {
+            result = engine.move(from: from, heading: focusHeading)
+        }
+        var outcome = FocusUpdateOutcome(from: from, heading: heading, to: nil, guide: nil, preferredChain: [], failure: nil,
+                                         failureMessage: nil, cancelledBy: nil, scroll: nil, simulated: simulate)
+        switch result {
+        case .failure(let failure):
+            var message = failure.message
+            if target != nil, case .nothingFocusable = failure {
+                message = "'\(target ?? "")' is not focusable and prefers no focusable environment (C10, C11)"
+            }
+            outcome.failure = failure.reason
+            outcome.failureMessage = message
+            if !simulate {
+                emit([.engineFocus(app: app, .movementFailed(from: from, heading: heading, reason: failure.reason, message: message))])
+            }
+            return outcome
+        case .success(let decision):
+            outcome.to = decision.item
+            outcome.guide = decision.guide
+            outcome.preferredChain = decision.preferredChain
+            if let scroll = decision.scroll { outcome.scroll = (scroll.container, scroll.contentOffset, false) }
+            if simulate || decision.item == from { return outcome }
+            let provider = state.withLock { $0.apps[app]?.provider }
+            let askers = Hub.focusUpdateAskers(engine.index, from: from, to: decision.item)
+            let context = Hub.contextJSON(from: from, to: decision.item, heading: heading)
+            if let provider {
+                for asker in askers {
+                    let request = ActionRequest(action: "shouldUpdateFocus", target: asker, elementID: decision.item, value: context)
+                    let allowed = try await provider.perform(request, timeout: actionTimeout)
+                    if !allowed {
+                        outcome.to = nil
+                        outcome.cancelledBy = asker
+                        return outcome
+                    }
+                }
+            }
+            apply(app: app, to: decision.item, heading: heading, reason: target != nil || focusHeading == .none ? "request" : "move")
+            if let provider {
+                if let scroll = decision.scroll {
+                    let value: JSON = ["contentOffset": [JSON(scroll.contentOffset.x), JSON(scroll.contentOffset.y)]]
+                    let request = ActionRequest(action: "scrollToVisible", target: scroll.container, elementID: decision.item, value: value)
+                    let handled = (try? await provider.perform(request, timeout: actionTimeout)) ?? false
+                    outcome.scroll = (scroll.container, scroll.contentOffset, handled)
+                }
+                for asker in askers {
+                    let request = ActionRequest(action: "didUpdateFocus", target: asker, elementID: decision.item, value: context)
+                    _ = try? await provider.perform(request, timeout: actionTimeout)
+                }
+            }
+            return outcome
+        }
+    }
+
+    /// Moves engine focus to `item` (nil clears it) and emits what changed.
+    func apply(app: String, to item: String?, heading: String, reason: String) {
+        let events: [HubEvent] = state.withLock { s in
+            guard let a = s.apps[app] else { return [] }
+            return Hub.setEngineFocus(a, to: item, heading: heading, reason: reason)
+        }
+        emit(events)
+    }
+
+    /// The engine-focus change itself (under the lock): remembers the group's last item (C22) and lets
+    /// accessibility focus follow onto an element (D-FOCUS-3).
+    static func setEngineFocus(_ a: AppState, to item: String?, heading: String, reason: String) -> [HubEvent] {
+        let from = a.engine.focused
+        guard from != item else { return [] }
+        a.engine.focused = item
+        var events: [HubEvent] = [.engineFocus(app: a.id, .changed(from: from, to: item, heading: heading, reason: reason))]
+        if let item {
+            if let group = a.engine.index?[item]?.group {
+                a.engine.lastFocusedInGroup[group] = item
+                let previousGroup = from.flatMap { a.engine.index?[$0]?.group }
+                if previousGroup != group { a.engine.groupEntry[group] = item }
+            }
+            if let node = a.store.tree[item], node.isElement, a.focusedID != item {
+                events.append(.focusChanged(app: a.id, from: a.focusedID, to: item))
+                a.focusedID = item
+            }
+        }
+        return events
+    }
+
+    /// The views that asked to be consulted (`focusUpdateRequests`): ancestors-or-self of either item (C12).
+    static func focusUpdateAskers(_ index: FocusIndex, from: String?, to: String) -> [String] {
+        var out: [String] = []
+        for item in [from, to].compactMap({ $0 }) {
+            var cursor = index.position[item] ?? -1
+            while cursor >= 0 {
+                let id = index.entries[cursor].id
+                if index.views[id]?.focus.asksFocusUpdates == true, !out.contains(id) { out.append(id) }
+                cursor = index.entries[cursor].parent
+            }
+        }
+        return out
+    }
+
+    static func contextJSON(from: String?, to: String, heading: String) -> JSON {
+        ["previouslyFocusedItem": JSON(from), "nextFocusedItem": .string(to), "focusHeading": .string(heading)]
+    }
+
+    // MARK: After a commit
+
+    /// Called under the lock after every accepted snapshot or patch. Costs nothing when the engine has no focus
+    /// and the app pushed no `isFocused`, or when the patch touched neither the focused item nor the structure.
+    static func engineFocusAfterCommit(_ a: AppState, changes: ChangeSet) -> [HubEvent] {
+        let claim = a.store.focusClaim.flatMap { $0.revision == a.store.revision ? $0 : nil }
+        guard claim != nil || a.engine.focused != nil else { return [] }
+        if claim == nil, let focused = a.engine.focused, a.store.views[focused] != nil, changes.added.isEmpty, changes.removed.isEmpty,
+           changes.moved.isEmpty, !changes.windowsChanged, changes.updated[focused] == nil {
+            return []
+        }
+        if let claim {
+            // The app's own engine is authoritative for what it pushes (C35, C36).
+            if claim.isFocused {
+                return setEngineFocus(a, to: claim.viewID, heading: FocusHeading.none.rawValue, reason: "app")
+            }
+            if a.engine.focused == claim.viewID {
+                return setEngineFocus(a, to: nil, heading: FocusHeading.none.rawValue, reason: "app")
+            }
+            return []
+        }
+        let engine = engine(a)
+        guard let focused = a.engine.focused, !engine.isFocusable(focused) else { return [] }
+        return recoverLostFocus(a, engine: engine)
+    }
+
+    /// The focused item stopped being focusable: restore the item a modal took focus from, if it is focusable
+    /// again (C27); else remember this one (while it exists) and focus the initial item (C6, C7).
+    static func recoverLostFocus(_ a: AppState, engine: FocusEngine) -> [HubEvent] {
+        let lost = a.engine.focused
+        while let candidate = a.engine.restoreStack.popLast() {
+            if engine.isFocusable(candidate) {
+                return setEngineFocus(a, to: candidate, heading: FocusHeading.none.rawValue, reason: "restored")
+            }
+            if a.store.views[candidate] != nil {
+                a.engine.restoreStack.append(candidate)
+                break
+            }
+        }
+        if let lost, a.store.views[lost] != nil, !a.engine.restoreStack.contains(lost) {
+            a.engine.restoreStack.append(lost)
+            if a.engine.restoreStack.count > 16 { a.engine.restoreStack.removeFirst() }
+        }
+        let next = engine.initialFocus()?.item
+        return setEngineFocus(a, to: next, heading: FocusHeading.none.rawValue, reason: "lost")
+    }
+}
+
+/// A rotor engine handed to the method layer (keeps `RotorEngine` package-internal).
+public struct RotorEngineBox: Sendable {
+    package let engine: RotorEngine
+}
