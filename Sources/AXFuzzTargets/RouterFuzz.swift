@@ -79,8 +79,10 @@ enum RouterFuzz {
                 if case .array = element { return [] }
                 return requestIDs(element)
             }
-            // A batch repeating an id cannot tell its replies apart; only unique ids are checked.
-            return ids.filter { id in ids.filter { $0 == id }.count == 1 }
+            // A batch repeating an id (in any element, even an invalid one whose error may echo it) cannot tell its
+            // replies apart; only ids no other element carries are checked.
+            let everyID = elements.compactMap { $0.objectValue?["id"] }
+            return ids.filter { id in everyID.filter { $0 == id }.count == 1 }
         }
         guard case .object(let object) = request,
               object["jsonrpc"] == .string("2.0"),
