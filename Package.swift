@@ -17,7 +17,8 @@
 //   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   AXTestSupport     a private dbus-daemon for the D-Bus and AT-SPI test targets (tests only)
-//   axserver, axquery, axbench   executables
+//   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
+//   axserver, axquery, axbench, axfuzz   executables
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -81,6 +82,12 @@ let package = Package(
         .executableTarget(name: "axbench", dependencies: [
             "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
         ], swiftSettings: swiftSettings),
+        .target(name: "AXFuzzTargets", dependencies: [
+            "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI", "AXDemo",
+            "AXConformance",
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
+        .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),

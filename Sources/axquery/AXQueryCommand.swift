@@ -162,7 +162,9 @@ final class Context {
         while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
         let name = String(path.split(separator: "/").last ?? "file")
         if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
-            return try OfflineBackend(snapshot: AppiumConverter.convert(bytes), appName: name)
+            let snapshot: JSON
+            do { snapshot = try AppiumConverter.convert(bytes) } catch { throw CLIFailure(Exit.connection, error.message) }
+            return try OfflineBackend(snapshot: snapshot, appName: name)
         }
         let j: JSON
         do { j = try JSON.parse(bytes) } catch {
