@@ -491,35 +491,35 @@ public final class Hub: Sendable {
         let resumer = WaitResumer()
         // Cancelling the waiting task ($/cancelRequest, a closed connection) ends the wait at once (D-PROTO-1).
         let r: Int? = await withTaskCancellationHandler {
-          await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
-            resumer.install(continuation)
-            let cont = resumer
-            let current: Int? = state.withLock { s in
-                guard let a = s.apps[app] else { return -1 }
-                if a.store.revision > revision { return a.store.revision }
-                if let f = focusAtStart, f != a.focusedID { return a.store.revision }
-                a.waiters[token] = { [weak self] in
-                    guard once.fire() else { return }
-                    // Woken: the timeout timer must not outlive the wait (one per wake would pile up).
-                    timer.cancel()
-                    let r = self?.state.withLock { s in s.apps[app]?.store.revision } ?? nil
-                    cont.resume(returning: r ?? -1)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+                resumer.install(continuation)
+                let cont = resumer
+                let current: Int? = state.withLock { s in
+                    guard let a = s.apps[app] else { return -1 }
+                    if a.store.revision > revision { return a.store.revision }
+                    if let f = focusAtStart, f != a.focusedID { return a.store.revision }
+                    a.waiters[token] = { [weak self] in
+                        guard once.fire() else { return }
+                        // Woken: the timeout timer must not outlive the wait (one per wake would pile up).
+                        timer.cancel()
+                        let r = self?.state.withLock { s in s.apps[app]?.store.revision } ?? nil
+                        cont.resume(returning: r ?? -1)
+                    }
+                    return nil
                 }
-                return nil
+                if let current {
+                    if once.fire() { cont.resume(returning: current) }
+                    return
+                }
+                let counter = liveWaitTimers
+                counter.increment()
+                timer.start(Task { [weak self] in
+                    defer { counter.decrement() }
+                    do { try await Task.sleep(for: timeout) } catch { return }
+                    self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+                    if once.fire() { cont.resume(returning: nil) }
+                })
             }
-            if let current {
-                if once.fire() { cont.resume(returning: current) }
-                return
-            }
-            let counter = liveWaitTimers
-            counter.increment()
-            timer.start(Task { [weak self] in
-                defer { counter.decrement() }
-                do { try await Task.sleep(for: timeout) } catch { return }
-                self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
-                if once.fire() { cont.resume(returning: nil) }
-            })
-          }
         } onCancel: { [weak self] in
             self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
             timer.cancel()
