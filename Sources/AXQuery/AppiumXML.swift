@@ -34,6 +34,8 @@ struct XMLReader {
 
     func fail(_ m: String, at pos: Int? = nil) -> XMLReadError {
         let p = min(pos ?? i, b.count)
+        // Running out of input in the middle of the document: say so, the usual cause is a truncated file.
+        let m = i >= b.count && m != "no root element" ? "unexpected end of file (truncated?): " + m : m
         var line = 1, col = 1
         for k in 0..<p { if b[k] == 0x0A { line += 1; col = 1 } else if b[k] & 0xC0 != 0x80 { col += 1 } }
         return XMLReadError(line: line, column: col, message: m)
@@ -320,7 +322,13 @@ package enum AppiumConverter {
                 }
                 if let name, name != label { o["accessibilityIdentifier"] = .string(name) }
                 if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label) { applyValue(cls, v, &o) }
-                if let p = e["placeholderValue"], !p.isEmpty { o["placeholder"] = .string(p) }
+                if let p = e["placeholderValue"], !p.isEmpty {
+                    o["placeholder"] = .string(p)
+                    // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
+                    if let v = e["value"], v == p, ["UITextField", "UITextView", "UISearchBar"].contains(cls) {
+                        o["text"] = nil
+                    }
+                }
                 if let t = e["traits"], let names = traitNames(t) {
                     // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
                     o["accessibilityTraits"] = JSON(names)
@@ -381,4 +389,57 @@ extension Substring {
 extension String {
     /// The string without leading and trailing whitespace.
     package func trimmingCharacters() -> String { String(Substring(self).trimmingCharacters()) }
+}
+
+/// Turns a text file's bytes into UTF-8: UTF-8 (with or without a byte-order mark) passes through; UTF-16 with a
+/// byte-order mark, or without one when the text starts with an ASCII character (`<`, `{`, space), is transcoded.
+package enum TextEncoding {
+    package struct Failure: Error, Sendable {
+        package var message: String
+    }
+
+    package static func utf8(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        let littleEndian: Bool
+        var start = 0
+        if bytes.starts(with: [0xFF, 0xFE]) {
+            littleEndian = true
+            start = 2
+        } else if bytes.starts(with: [0xFE, 0xFF]) {
+            littleEndian = false
+            start = 2
+        } else if bytes.count >= 2, bytes[0] != 0, bytes[1] == 0 {
+            littleEndian = true
+        } else if bytes.count >= 2, bytes[0] == 0, bytes[1] != 0 {
+            littleEndian = false
+        } else {
+            return bytes
+        }
+        guard (bytes.count - start) % 2 == 0 else {
+            throw Failure(message: "UTF-16 text with an odd number of bytes: the file is truncated")
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity((bytes.count - start) / 2)
+        var index = start
+        while index + 1 < bytes.count {
+            let first = UInt16(bytes[index])
+            let second = UInt16(bytes[index + 1])
+            units.append(littleEndian ? first | second << 8 : first << 8 | second)
+            index += 2
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(units.count)
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                out.append(contentsOf: Array(String(scalar).utf8))
+            case .emptyInput:
+                break loop
+            case .error:
+                throw Failure(message: "invalid UTF-16 at unit \(out.count): an unpaired surrogate (a truncated or damaged file)")
+            }
+        }
+        return out
+    }
 }

@@ -156,7 +156,10 @@ final class Context {
     }
 
     static func offline(_ path: String) throws(CLIFailure) -> OfflineBackend {
-        let bytes = try FileIO.read(path)
+        let raw = try FileIO.read(path)
+        // Page sources saved on Windows or by some Appium clients are UTF-16: read them as their text.
+        let bytes: [UInt8]
+        do { bytes = try TextEncoding.utf8(raw) } catch { throw CLIFailure(Exit.connection, "'\(path)': \(error.message)") }
         var k = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
         while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
