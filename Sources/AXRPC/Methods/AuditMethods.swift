@@ -19,7 +19,7 @@ extension AXMethods {
             }
             let checks = try auditChecks(p)
             let suppressions = try auditSuppressions(p, snap: snap)
-            let maxFindings = try p.int("maxFindings") ?? Auditor.defaultMaxFindings
+            let maxFindings = try p.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
             guard maxFindings >= 0, maxFindings <= Auditor.maxFindingsLimit else {
                 throw p.bad("maxFindings", "must be within 0…\(Auditor.maxFindingsLimit)")
             }
@@ -80,7 +80,7 @@ extension AXMethods {
                 var elements: Set<String>?
                 if let selectorJSON = object["selector"], !selectorJSON.isNull {
                     let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
-                    elements = Set(Targets.find(selector, in: snap, root: nil, limit: nil))
+                    elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
                 } else if let element = object["element"], !element.isNull {
                     guard case .string(let id) = element else { throw p.bad("suppress", "entries' 'element' must be an id string") }
                     elements = [id]

@@ -15,7 +15,7 @@ extension AXMethods {
             var rootID: String?
             if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render") }
             let overlays = try renderOverlays(p)
-            let maxNodes = try p.int("maxNodes") ?? TreeRenderer.defaultMaxNodes
+            let maxNodes = try p.int("maxNodes", in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
             guard maxNodes >= 1, maxNodes <= TreeRenderer.maxNodesLimit else {
                 throw p.bad("maxNodes", "must be within 1…\(TreeRenderer.maxNodesLimit)")
             }
