@@ -78,7 +78,7 @@ public enum Auditor {
         let enabled = Set(checks ?? AuditCatalog.ids)
         var collector = Collector(enabled: enabled)
         let walk = NodeChecks.run(tree: tree, views: views, root: root, into: &collector)
-        let nodeOrder = walk.order
+        let positions = walk.positions
         let viewsExamined = ViewChecks.run(tree: tree, views: views, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
                                            walk: walk, into: &collector)
         var kept: [(AuditFinding, Int)] = []
@@ -91,8 +91,8 @@ public enum Auditor {
             }
         }
         kept.sort { lhs, rhs in
-            let leftOrder = nodeOrder[lhs.0.element] ?? Int.max
-            let rightOrder = nodeOrder[rhs.0.element] ?? Int.max
+            let leftOrder = positions[lhs.0.element] ?? Int.max
+            let rightOrder = positions[rhs.0.element] ?? Int.max
             if leftOrder != rightOrder { return leftOrder < rightOrder }
             let leftCheck = AuditCatalog.order(lhs.0.check)
             let rightCheck = AuditCatalog.order(rhs.0.check)
@@ -102,7 +102,7 @@ public enum Auditor {
         let limit = max(0, min(maxFindings, maxFindingsLimit))
         let findings = kept.prefix(limit).map(\.0)
         return AuditReport(findings: Array(findings), omitted: kept.count - findings.count, suppressed: suppressed,
-                           nodesExamined: nodeOrder.count, viewsExamined: viewsExamined,
+                           nodesExamined: positions.count, viewsExamined: viewsExamined,
                            checks: AuditCatalog.ids.filter { enabled.contains($0) })
     }
 }

@@ -21,46 +21,64 @@ enum NodeChecks {
 
     /// What the walk learns that the view checks reuse: each node's reading-order position and which are elements.
     struct WalkResult {
-        var order: [String: Int] = [:]
-        var elements = Set<String>()
+        /// Node id → 2 × reading-order position, plus 1 for an element (one table for both questions).
+        var positions: [String: Int] = [:]
+
+        func contains(_ id: String) -> (inTree: Bool, isElement: Bool) {
+            guard let code = positions[id] else { return (false, false) }
+            return (true, code & 1 == 1)
+        }
+    }
+
+    /// Keys for the per-window and per-container tables (one hash instead of two nested ones).
+    struct FrameKey: Hashable {
+        var window: String
+        var frame: Rect
+    }
+    struct SpokenKey: Hashable {
+        var container: String
+        var text: String
     }
 
     /// Walks the tree (or `root`'s subtree) once and runs the node checks.
     static func run(tree: AXTree, views: ViewHierarchy, root: String?, into collector: inout Collector) -> WalkResult {
         var result = WalkResult()
-        result.order.reserveCapacity(tree.count)
-        var boundsByWindow: [String: [Rect: String]] = [:]
+        result.positions.reserveCapacity(tree.count)
+        var boundsByWindow: [FrameKey: String] = [:]
         // Interactive children's spoken text per container (duplicate speakable text, D-AUDIT-9).
-        var spokenByContainer: [String: [String: String]] = [:]
+        var spokenByContainer: [SpokenKey: String] = [:]
+        var position = 0
         let wantsBounds = collector.wants(AuditCatalog.duplicateClickableBounds)
         let wantsSpoken = collector.wants(AuditCatalog.duplicateSpeakableText)
         tree.walk(from: root) { node, _ in
-            result.order[node.id] = result.order.count
+            result.positions[node.id] = position << 1 | (node.isElement ? 1 : 0)
+            position += 1
             guard node.isElement else { return true }
-            result.elements.insert(node.id)
             let interactive = Interactivity.isInteractive(node)
             checkElement(node, interactive: interactive, tree: tree, views: views, into: &collector)
             guard interactive else { return true }
             if wantsBounds && !node.frame.isEmpty {
-                if let first = boundsByWindow[node.windowID, default: [:]][node.frame] {
+                let key = FrameKey(window: node.windowID, frame: node.frame)
+                if let first = boundsByWindow[key] {
                     collector.add(AuditCatalog.duplicateClickableBounds, node: node,
                                   reason: "has exactly the frame of '\(first)', so a touch there cannot tell them apart",
                                   fix: "Give each element its own accessibilityFrame, or combine them into one element (R22)",
                                   rules: ["R22", "R114"])
                 } else {
-                    boundsByWindow[node.windowID, default: [:]][node.frame] = node.id
+                    boundsByWindow[key] = node.id
                 }
             }
             if wantsSpoken, let parent = node.parent, !AuditText.isBlank(node.label) {
                 var text = AuditText.normalized(node.label)
                 if let value = node.value, !value.isEmpty { text += " " + AuditText.normalized(value) }
-                if let first = spokenByContainer[parent, default: [:]][text] {
+                let key = SpokenKey(container: parent, text: text)
+                if let first = spokenByContainer[key] {
                     collector.add(AuditCatalog.duplicateSpeakableText, node: node,
                                   reason: "speaks the same text as its sibling '\(first)' (\(AuditText.quoted(node.label)))",
                                   fix: "Make the labels say what differs, e.g. \"Delete photo 2\", or add a value (R15, R16)",
                                   rules: ["R15", "R16"])
                 } else {
-                    spokenByContainer[parent, default: [:]][text] = node.id
+                    spokenByContainer[key] = node.id
                 }
             }
             return true
@@ -74,7 +92,9 @@ enum NodeChecks {
             checkHitRegion(node, tree: tree, fixedHeightClass: ownsView && fixedHeightKinds.contains(node.viewClass), into: &collector)
         }
         // The view is needed only to tell a placeholder-only label from an explicit one.
-        let view = ownsView && Interactivity.editableRoles.contains(node.role) ? node.viewID.flatMap { views.nodes.box($0)?.value } : nil
+        let placeholderOnly = node.placeholder != nil && node.label == node.placeholder
+        let view = ownsView && placeholderOnly && Interactivity.editableRoles.contains(node.role)
+            ? node.viewID.flatMap { views.nodes.box($0)?.value } : nil
         checkDescription(node, view: view, interactive: interactive, into: &collector)
         if ownsView && collector.flags.trait {
             checkTraits(node, into: &collector)
@@ -101,6 +121,8 @@ enum NodeChecks {
         guard !node.frame.isEmpty else { return }
         let frame = node.frame
         let point = node.activationPoint
+        let inside = point.x >= frame.minX && point.x <= frame.maxX && point.y >= frame.minY && point.y <= frame.maxY
+        if inside && frame.width >= Auditor.minimumTarget && frame.height >= Auditor.minimumTarget { return }
         if point.x < frame.minX || point.x > frame.maxX || point.y < frame.minY || point.y > frame.maxY {
             collector.add(AuditCatalog.hitRegion, node: node,
                           reason: "its activation point (\(format(point.x)), \(format(point.y))) lies outside its frame \(format(frame))",

@@ -195,15 +195,19 @@ public enum OrcaSpeech {
             let on = node.states.contains(.checked) || node.states.contains(.selected) || node.value == "on"
             add(on ? "pressed" : "not pressed")
         case "radio button":
-            add(name)
-            add(role)
-            add(node.states.contains(.selected) ? "checked" : "not checked")
-            add(OrcaSpeech.position(node))
+            // Orca 43 (captured): the name, then "selected radio button" / "not selected radio button".
+            return [name, (node.states.contains(.selected) ? "selected " : "not selected ") + role].filter { !$0.isEmpty }
+                + descriptionLine(node, name: name)
         case "slider":
             add(name)
             add("horizontal slider")
             add(node.value)
-        case "spin button", "progress bar":
+        case "spin button":
+            // Orca 43 (captured): the value comes before the role: "Copies 2 spin button".
+            add(name)
+            add(node.value)
+            add(role)
+        case "progress bar":
             add(name)
             add(role)
             add(node.value)
@@ -213,7 +217,11 @@ public enum OrcaSpeech {
             add(role)
             let text = ATSPIText.content(node)
             if text != name { add(text) }
-        case "page tab", "list item", "table cell":
+        case "page tab":
+            // Orca 43 (captured): "Home page tab", no position.
+            add(name)
+            add(role)
+        case "list item", "table cell":
             add(name)
             add(role)
             add(OrcaSpeech.position(node))
@@ -224,11 +232,13 @@ public enum OrcaSpeech {
         if !node.isEnabled && role != "label" && role != "heading" {
             add("grayed")
         }
-        var lines = [words.joined(separator: " ")]
-        if let hint = node.hint, !hint.isEmpty, hint != name {
-            lines.append(hint)
-        }
-        return lines.filter { !$0.isEmpty }
+        return [words.joined(separator: " ")].filter { !$0.isEmpty } + descriptionLine(node, name: name)
+    }
+
+    /// The description (the hint) as a line of its own.
+    static func descriptionLine(_ node: AXNode, name: String) -> [String] {
+        guard let hint = node.hint, !hint.isEmpty, hint != name else { return [] }
+        return [hint]
     }
 
     /// "N of M" from the set position the bridge exposes (posinset/setsize).

@@ -64,8 +64,7 @@ enum ViewChecks {
                 inTree = node != nil
                 isElement = node?.isElement == true
             } else {
-                inTree = walk.order[id] != nil
-                isElement = inTree && walk.elements.contains(id)
+                (inTree, isElement) = walk.contains(id)
             }
             if state.inScope {
                 examined += 1

@@ -45,6 +45,17 @@ final class SpeechTests: XCTestCase {
         XCTAssertEqual(try orca("nameField", try Self.demoTree()), ["Device Name entry"])
     }
 
+    func testOrcaRadioSpinTabLinkAsCaptured() throws {
+        // Real Orca 43 on the demo (Tests/Integration/test_orca_model.py, captured with Tools/orca_capture.sh).
+        let tree = try Self.demoTree()
+        XCTAssertEqual(try orca("appearance#0", tree), ["Light", "selected radio button"])
+        XCTAssertEqual(try orca("appearance#1", tree), ["Dark", "not selected radio button"])
+        XCTAssertEqual(try orca("copies", tree), ["Copies 2 spin button"])
+        XCTAssertEqual(try orca("tabSettings", tree), ["Settings page tab"])
+        XCTAssertEqual(try orca("help", tree), ["Help link"])
+        XCTAssertEqual(try orca("navBar#back", tree), ["General push button"])
+    }
+
     // MARK: VoiceOver, from the seeds
 
     func testVoiceOverButtonLabelTraitThenHintAfterPause() throws {

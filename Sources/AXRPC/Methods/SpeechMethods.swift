@@ -32,7 +32,6 @@ extension AXMethods {
             if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk") }
             let models = try speechModelParam(p)
             let limit = try p.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
-            guard limit >= 0, limit <= speechWalkMaxLimit else { throw p.bad("limit", "must be within 0…\(speechWalkMaxLimit)") }
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
             let (items, omitted) = SpeechWalk.walk(snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
