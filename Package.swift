@@ -10,6 +10,7 @@
 //   CDBus, AXDBus     libdbus system library and its Swift layer
 //   AXATSPI           AT-SPI2 bridge (where every D-Bus method is answered)
 //   AXProvider        Swift provider library (publish a tree, handle actions)
+//   AXClient          Swift automation client library (locators, waits, actions, expectations, events)
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
@@ -28,6 +29,7 @@ let package = Package(
         .executable(name: "axserver", targets: ["axserver"]),
         .executable(name: "axquery", targets: ["axquery"]),
         .library(name: "AXProvider", targets: ["AXProvider"]),
+        .library(name: "AXClient", targets: ["AXClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
@@ -57,6 +59,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: swiftSettings),
         .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
+        .target(name: "AXClient", dependencies: ["AXJSON", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"], swiftSettings: swiftSettings),
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
         .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
         .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
+        .testTarget(name: "AXClientTests", dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@
 #   benchmarks:   gir1.2-gtk-4.0 (the GTK4 reference app), python3-lxml (selector benchmark)
 set -euo pipefail
 PKGS=(libdbus-1-dev pkg-config dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
-      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema)
+      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

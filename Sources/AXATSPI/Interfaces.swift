@@ -50,6 +50,7 @@ extension ActionError {
         case .notInteractable(let r): return DBusError.failed("The element cannot be interacted with: \(r)")
         case .policyDenied(let r, let t): return DBusError(name: DBusError.Name.accessDenied, message: "Guided Access restriction '\(r)' denies this\(t.map { " (\($0))" } ?? "")")
         case .appNotResponding(let r): return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(r)")
+        case .appFailed(let message, _, _): return DBusError.failed("The application reported an error: \(message)")
         case .failed(let s): return DBusError.failed(s)
         }
     }
@@ -398,7 +399,7 @@ extension AppBridge {
             let idx = Int(i.int32())
             let row = strcmp(member, "GetRowAtIndex") == 0
             let v = idx >= 0 && idx < cs.count ? (row ? cs[idx].cell!.row : cs[idx].cell!.column) : -1
-            sendReply(replyConn, to: m) { $0.int32(Int32(v)) }
+            sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }   // rows come from the provider: no trap above 2^31
         case "GetRowDescription", "GetColumnDescription":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)

@@ -31,6 +31,20 @@ final class PeerServer: @unchecked Sendable {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
+    /// The peer socket's directory must be a real directory owned by this user with mode 0700 (mkdtemp makes it
+    /// so; checked rather than assumed, since libdbus puts the socket there and only this user may reach it).
+    static func verifyPrivateDirectory(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw Failure(description: "cannot inspect the peer socket directory \(path) (errno \(errno))")
+        }
+        let isDirectory = UInt32(info.st_mode) & UInt32(S_IFMT) == UInt32(S_IFDIR)
+        let mode = UInt32(info.st_mode) & 0o7777
+        guard isDirectory, info.st_uid == geteuid(), mode == 0o700 else {
+            throw Failure(description: "the peer socket directory \(path) is not a private directory of this user (uid \(info.st_uid), mode \(String(mode, radix: 8)); expected uid \(geteuid()), mode 700)")
+        }
+    }
+
     init(bridge: AppBridge) throws {
         self.bridge = bridge
         var base = "/tmp"
@@ -40,6 +54,7 @@ final class PeerServer: @unchecked Sendable {
             throw Failure(description: "mkdtemp in \(base) failed (errno \(errno))")
         }
         directory = String(cString: d)
+        try Self.verifyPrivateDirectory(directory)
         var err = CDBus.DBusError()
         dbus_error_init(&err)
         guard let s = "unix:dir=\(directory)".withCString({ dbus_server_listen($0, &err) }) else {

@@ -16,7 +16,7 @@ public actor DemoHost {
     public func start(name: String = DemoApp.appName, tick: Duration? = .seconds(1)) async throws {
         try await publisher.register(name: name) { [weak self] call in
             guard let self else { return false }
-            return await self.handle(call)
+            return try await self.handle(call)
         }
         try await publisher.publish(app.snapshot())
         if let tick {
@@ -36,11 +36,17 @@ public actor DemoHost {
         _ = try? await publisher.publish(app.snapshot())
     }
 
-    public func handle(_ call: ActionCall) async -> Bool {
+    /// Performs an action like the app would and publishes the result. Throws `ActionFailure` (`maxLength`) for
+    /// text the name field does not take, and the `PublishError` when the server refused the resulting tree, so
+    /// the action is answered with an error (−32022) rather than `handled: true`.
+    public func handle(_ call: ActionCall) async throws -> Bool {
+        if let rejection = app.rejection(action: call.action, target: call.target, value: call.value) {
+            throw ActionFailure(rejection.message, reason: rejection.reason, data: ["maxLength": .number(Double(DemoApp.nameFieldMaxBytes))])
+        }
         let wasShown = app.alertShown
         let handled = app.perform(action: call.action, target: call.target, value: call.value, customAction: call.customAction)
         guard handled else { return false }
-        _ = try? await publisher.publish(app.snapshot())
+        try await publisher.publish(app.snapshot())
         if app.alertShown && !wasShown {
             try? await publisher.post("screenChanged", "alertCancel")
         } else if !app.alertShown && wasShown {

@@ -38,6 +38,10 @@ public enum ActionError: Error, Sendable, Equatable {
     case notInteractable(reason: String)
     case policyDenied(restriction: String, text: String?)
     case appNotResponding(reason: String)
+    /// The app answered with an error instead of a Bool — its own failure (e.g. the hierarchy update its
+    /// handling produced was refused) or a malformed reply. `reason` is a short machine-readable word
+    /// (`update refused`, `malformed reply`, or the app's own), `details` the app's error object when it sent one.
+    case appFailed(message: String, reason: String, details: JSON?)
     case failed(String)
 }
 
@@ -117,6 +121,8 @@ public final class Hub: Sendable {
     /// Serializes policy changes end to end (read, persist, apply), so concurrent operator calls and reloads
     /// leave the file and the running policy equal.
     private let policyChanges = Mutex(())
+    /// Timeout timers of `awaitChange` calls that have not finished yet (for tests: must stay bounded).
+    private let liveWaitTimers = WaitTimerCounter()
     public let actionTimeout: Duration
 
     public init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
@@ -469,19 +475,33 @@ public final class Hub: Sendable {
 
     // MARK: Waiting
 
+    /// Number of `awaitChange` timeout timers still alive (a finished wait must not leave one behind).
+    package var pendingWaitTimerCount: Int { liveWaitTimers.current }
+
+    /// Number of registered `awaitChange` waiters over all apps.
+    package var registeredWaiterCount: Int { state.withLock { s in s.apps.values.reduce(0) { $0 + $1.waiters.count } } }
+
     /// Suspends until the app's tree changes after `revision` (or the app goes away, or the timeout passes).
     /// Returns the new revision, or nil on timeout. Woken by commits, never by polling.
     public func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async -> Int? {
         let token = state.withLock { s -> UInt64 in let t = s.nextToken; s.nextToken += 1; return t }
         let once = OneShot()
+        let timer = WaitTimer()
         let focusAtStart: String?? = includeFocus ? state.withLock { s in s.apps[app].map { $0.focusedID } } : nil
-        let r: Int? = await withCheckedContinuation { (cont: CheckedContinuation<Int?, Never>) in
+        let resumer = WaitResumer()
+        // Cancelling the waiting task ($/cancelRequest, a closed connection) ends the wait at once (D-PROTO-1).
+        let r: Int? = await withTaskCancellationHandler {
+          await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            resumer.install(continuation)
+            let cont = resumer
             let current: Int? = state.withLock { s in
                 guard let a = s.apps[app] else { return -1 }
                 if a.store.revision > revision { return a.store.revision }
                 if let f = focusAtStart, f != a.focusedID { return a.store.revision }
                 a.waiters[token] = { [weak self] in
                     guard once.fire() else { return }
+                    // Woken: the timeout timer must not outlive the wait (one per wake would pile up).
+                    timer.cancel()
                     let r = self?.state.withLock { s in s.apps[app]?.store.revision } ?? nil
                     cont.resume(returning: r ?? -1)
                 }
@@ -491,14 +511,59 @@ public final class Hub: Sendable {
                 if once.fire() { cont.resume(returning: current) }
                 return
             }
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
+            let counter = liveWaitTimers
+            counter.increment()
+            timer.start(Task { [weak self] in
+                defer { counter.decrement() }
+                do { try await Task.sleep(for: timeout) } catch { return }
                 self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
                 if once.fire() { cont.resume(returning: nil) }
-            }
+            })
+          }
+        } onCancel: { [weak self] in
+            self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+            timer.cancel()
+            if once.fire() { resumer.resume(returning: nil) }
         }
         guard let r, r >= 0 else { return nil }
         return r
+    }
+}
+
+/// Counts live `awaitChange` timers (a reference, so a timer task can update it without keeping the hub alive).
+final class WaitTimerCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() { value.add(1, ordering: .relaxed) }
+    func decrement() { value.subtract(1, ordering: .relaxed) }
+    var current: Int { value.load(ordering: .relaxed) }
+}
+
+/// The timeout timer of one wait: cancelled when the wait is woken, even if that happens before it starts.
+final class WaitTimer: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+
+    /// Adopts the timer task; cancels it at once when the wait was already woken.
+    func start(_ task: Task<Void, Never>) {
+        let cancelNow: Bool = state.withLock { s in
+            if s.cancelled { return true }
+            s.task = task
+            return false
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Cancels the timer (the sleeping task ends immediately and frees what it holds).
+    func cancel() {
+        let task: Task<Void, Never>? = state.withLock { s in
+            s.cancelled = true
+            defer { s.task = nil }
+            return s.task
+        }
+        task?.cancel()
     }
 }
 
@@ -507,4 +572,30 @@ public final class OneShot: Sendable {
     private let flag = Mutex(false)
     public init() {}
     public func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
+}
+
+/// Resumes a wait's continuation once, even when asked (by cancellation) before the continuation exists.
+final class WaitResumer: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Int?, Never>?, early: Int??)>((nil, nil))
+
+    func install(_ continuation: CheckedContinuation<Int?, Never>) {
+        let early: Int?? = state.withLock { current in
+            if let value = current.early { return value }
+            current.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func resume(returning value: Int?) {
+        let continuation: CheckedContinuation<Int?, Never>? = state.withLock { current in
+            if let waiting = current.continuation {
+                current.continuation = nil
+                return waiting
+            }
+            current.early = .some(value)
+            return nil
+        }
+        continuation?.resume(returning: value)
+    }
 }

@@ -8,14 +8,22 @@ public final class HubProviderTransport: ProviderTransport {
     public init(hub: Hub) { self.hub = hub }
 
     final class Adapter: ActionProvider {
-        let onAction: @Sendable (ActionCall) async -> Bool
-        init(_ f: @escaping @Sendable (ActionCall) async -> Bool) { onAction = f }
+        let onAction: @Sendable (ActionCall) async throws -> Bool
+        init(_ f: @escaping @Sendable (ActionCall) async throws -> Bool) { onAction = f }
+        /// An error the app answers with becomes `.appFailed` carrying the error object a socket provider would
+        /// have sent, so in-process and socket apps report the same −32022 to automation clients.
         func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
-            await onAction(ActionCall(json: request.json))
+            do {
+                return try await onAction(ActionCall(json: request.json))
+            } catch {
+                let failure = ActionFailure(error)
+                throw .appFailed(message: "the app reported an error performing '\(request.action)': \(failure.message)",
+                                 reason: failure.reason, details: failure.rpcError.json)
+            }
         }
     }
 
-    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws -> String {
+    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
         hub.registerApp(name: name, provider: Adapter(onAction))
     }
 

@@ -1,6 +1,7 @@
 import AXJSON
 import AXRPC
 import AXTransport
+import Synchronization
 
 /// An action the server asks the app to perform (the params of `action.perform`).
 public struct ActionCall: Sendable {
@@ -21,9 +22,106 @@ public struct ActionCall: Sendable {
 }
 
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
+///
+/// `onAction` answers an action with the app's Bool (UIKit's `accessibilityActivate()` result) or throws to answer
+/// it with an error: the transport sends an `ActionFailure` as is and wraps any other error in one, so the server
+/// reports −32022 "app error" to the automation client (Specs/protocol.md §Provider role).
 public protocol ProviderTransport: Sendable {
-    func register(name: String, onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws -> String
+    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String
     func call(_ method: String, _ params: JSONObject) async throws -> JSON
+}
+
+/// An app's error answer to an action (instead of `{"handled": Bool}`). The provider library answers
+/// `action.perform` with the JSON-RPC error `{"code": -32022, "message": message, "data": {"reason": reason, …data}}`;
+/// the server hands it to the automation client as −32022 "app error" with this object in `data.appError`.
+public struct ActionFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for a person.
+    public var message: String
+    /// A short machine-readable word: `update refused` (the library's own), or the app's (the demo uses `maxLength`).
+    public var reason: String
+    /// More fields for `data` (`reason` and `kind` are set by the library).
+    public var data: JSONObject
+
+    public init(_ message: String, reason: String = "app error", data: JSONObject = JSONObject()) {
+        self.message = message
+        self.reason = reason
+        self.data = data
+    }
+
+    /// Any error an action handler threw, as the failure the app answers with.
+    public init(_ error: any Error) {
+        switch error {
+        case let failure as ActionFailure:
+            self = failure
+        case let publishError as PublishError:
+            self = publishError.actionFailure
+        default:
+            self.init("\(error)")
+        }
+    }
+
+    /// The JSON-RPC error the provider answers `action.perform` with.
+    public var rpcError: RPCError {
+        var fields = data
+        fields["reason"] = .string(reason)
+        return .appError(message, data: fields)
+    }
+
+    public var description: String { "\(reason): \(message)" }
+}
+
+/// The server refused what a publish sent, and what the publisher did about it. `Publisher.publish` throws it
+/// when the server does not hold the app's current tree afterwards, and hands every one to the error handler
+/// (`Publisher.onError`), including the ones it recovered from.
+public struct PublishError: Error, Sendable, CustomStringConvertible {
+    /// One refused request.
+    public struct Refusal: Sendable {
+        /// `hierarchy.update` (a patch) or `hierarchy.set` (the full snapshot).
+        public var method: String
+        /// The server's answer as a JSON-RPC error (for an in-process hub, the error the socket would have carried).
+        public var error: RPCError
+    }
+
+    /// What was refused, in order: a patch and then the resynchronising snapshot, or a snapshot alone.
+    public var refusals: [Refusal]
+    /// True when a refused patch was followed by an accepted full `hierarchy.set`: the server holds the app's
+    /// current tree again, and `publish` returned normally.
+    public var resynchronized: Bool
+    /// True when the publisher did not send anything: the server already refused a snapshot of this very tree,
+    /// and the publisher waits for the tree to change before trying again.
+    public var notRetried: Bool
+
+    public var description: String {
+        let what = refusals.map { "\($0.method) refused: \($0.error.message)" }.joined(separator: "; ")
+        if resynchronized {
+            return what + " (resynchronized with a full snapshot)"
+        }
+        if notRetried {
+            return what + " (this tree was refused before; not sent again until it changes)"
+        }
+        return what
+    }
+
+    /// How an action whose update this was answers: −32022 with `reason: update refused`.
+    public var actionFailure: ActionFailure {
+        let first = refusals.first?.error.message ?? "unknown error"
+        let objects: [JSON] = refusals.map { ["method": .string($0.method), "error": $0.error.json] }
+        return ActionFailure("update refused: \(first)", reason: "update refused",
+                             data: ["refusals": .array(objects), "resynchronized": .bool(resynchronized)])
+    }
+}
+
+/// Follows one action through the app's handler: the outcome of the last publish made while handling it.
+final class ActionScope: Sendable {
+    @TaskLocal static var current: ActionScope?
+    private let lastFailure = Mutex<PublishError?>(nil)
+
+    func record(_ failure: PublishError?) {
+        lastFailure.withLock { $0 = failure }
+    }
+
+    /// The failure of the action's last publish, when its tree did not reach the server.
+    var unpublished: PublishError? { lastFailure.withLock { $0 } }
 }
 
 /// The Swift provider library: publish a view hierarchy, keep it live with automatically diffed patches, post
@@ -32,49 +130,155 @@ public protocol ProviderTransport: Sendable {
 ///     let app = try await Publisher.connect(name: "Calculator", socket: path) { call in handle(call) }
 ///     try await app.publish(snapshot)          // first call sends hierarchy.set, later ones hierarchy.update
 ///     try await app.post("announcement", "Done")
+///
+/// When the server refuses a patch (an invalid value such as a string over the 64 KiB limit, or a tree that
+/// drifted from the server's), the publisher does not resend it: it reports a `PublishError` to the error
+/// handler and resynchronises with a full `hierarchy.set` of the current tree. If that is refused too, `publish`
+/// throws, and the same tree is not sent again; the next publish of a changed tree sends a full snapshot.
+/// An action whose handling ended with its tree refused is answered with an error (−32022, `reason: update
+/// refused`), never with `handled: true`, even when the handler ignored the thrown error.
 public actor Publisher {
     public let transport: any ProviderTransport
     public private(set) var appID: String = ""
+    /// The tree the server holds (the last one it accepted).
     private var last: JSON?
     public private(set) var revision = 0
+    /// After a refusal the next publish sends a full snapshot.
+    private var needsResync = false
+    /// The tree whose full snapshot the server refused, and how: not sent again until the tree changes.
+    private var refused: (snapshot: JSON, error: PublishError)?
+    private var errorHandler: (@Sendable (PublishError) -> Void)?
+    /// Whether a publish is being sent, and the publishes waiting their turn (first in, first out). Publishes run one
+    /// at a time: the actor alone would let two interleave at their `await` and diff both against the same old tree,
+    /// so the server could apply an older tree after a newer one (a lost toggle).
+    private var sending = false
+    private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
     public init(transport: any ProviderTransport) { self.transport = transport }
 
     /// Connects over the server's Unix socket (or `tcp:HOST:PORT` with a token) and registers the app.
     public static func connect(name: String, socket: String, token: String? = nil,
-                               onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws -> Publisher {
+                               onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> Publisher {
         let t = try await SocketProviderTransport(address: socket.hasPrefix("tcp:") || socket.hasPrefix("unix:") ? socket : "unix:" + socket, token: token)
         let p = Publisher(transport: t)
         try await p.register(name: name, onAction: onAction)
         return p
     }
 
-    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws {
-        appID = try await transport.register(name: name, onAction: onAction)
+    /// Registers the app. `onAction` returns whether the app handled the action, or throws to answer with an
+    /// error (`ActionFailure`). If a publish made while handling the action left the app's tree off the server,
+    /// the action is answered with that `PublishError` as an `ActionFailure` (`reason: update refused`).
+    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws {
+        appID = try await transport.register(name: name) { call in
+            try await Publisher.perform(call, handler: onAction)
+        }
     }
 
-    /// Publishes a snapshot: the whole tree the first time, then only what changed.
+    /// Sets the handler told about every refusal (also the ones the publisher recovered from by resynchronising).
+    public func onError(_ handler: @escaping @Sendable (PublishError) -> Void) {
+        errorHandler = handler
+    }
+
+    static func perform(_ call: ActionCall, handler: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> Bool {
+        let scope = ActionScope()
+        let handled: Bool
+        do {
+            handled = try await ActionScope.$current.withValue(scope) {
+                try await handler(call)
+            }
+        } catch {
+            throw ActionFailure(error)
+        }
+        if let failure = scope.unpublished {
+            throw failure.actionFailure
+        }
+        return handled
+    }
+
+    /// Publishes a snapshot: the whole tree the first time, then only what changed. Throws `PublishError` when
+    /// the server does not hold this tree afterwards (see the type's discussion).
     @discardableResult
     public func publish(_ snapshot: JSON) async throws -> Int {
+        await takeTurn()
+        defer { passTurn() }
+        do throws(PublishError) {
+            let published = try await send(snapshot)
+            ActionScope.current?.record(nil)
+            return published
+        } catch {
+            ActionScope.current?.record(error)
+            throw error
+        }
+    }
+
+    private func takeTurn() async {
+        guard sending else {
+            sending = true
+            return
+        }
+        await withCheckedContinuation { continuation in
+            waitingToSend.append(continuation)
+        }
+    }
+
+    private func passTurn() {
+        if waitingToSend.isEmpty {
+            sending = false
+        } else {
+            waitingToSend.removeFirst().resume()
+        }
+    }
+
+    private func send(_ snapshot: JSON) async throws(PublishError) -> Int {
+        if let refused, refused.snapshot == snapshot {
+            var again = refused.error
+            again.notRetried = true
+            throw again
+        }
         var params = snapshot.objectValue ?? ["windows": snapshot]
         params["app"] = .string(appID)
-        if let last {
-            let ops = TreeDiff.diff(from: last, to: snapshot)
-            var restrictionsChanged = false
-            if last["guidedAccessRestrictions"] != snapshot["guidedAccessRestrictions"] { restrictionsChanged = true }
-            if restrictionsChanged {
-                let r = try await transport.call("hierarchy.set", params)
-                revision = r["revision"]?.intValue ?? revision
-            } else if !ops.isEmpty {
-                let r = try await transport.call("hierarchy.update", ["app": .string(appID), "ops": .array(ops)])
-                revision = r["revision"]?.intValue ?? revision
-            }
-        } else {
-            let r = try await transport.call("hierarchy.set", params)
-            revision = r["revision"]?.intValue ?? revision
+        guard let last, !needsResync, last["guidedAccessRestrictions"] == snapshot["guidedAccessRestrictions"] else {
+            return try await sendSnapshot(snapshot, params: params, after: [])
         }
-        last = snapshot
+        let ops = TreeDiff.diff(from: last, to: snapshot)
+        if ops.isEmpty {
+            self.last = snapshot
+            return revision
+        }
+        do {
+            let reply = try await transport.call("hierarchy.update", ["app": .string(appID), "ops": .array(ops)])
+            accept(snapshot, reply: reply)
+            return revision
+        } catch {
+            let refusal = PublishError.Refusal(method: "hierarchy.update", error: RPCError.from(error))
+            return try await sendSnapshot(snapshot, params: params, after: [refusal])
+        }
+    }
+
+    /// Sends the full tree (`hierarchy.set`); `earlier` holds the refused patch this resynchronises after.
+    private func sendSnapshot(_ snapshot: JSON, params: JSONObject, after earlier: [PublishError.Refusal]) async throws(PublishError) -> Int {
+        do {
+            let reply = try await transport.call("hierarchy.set", params)
+            accept(snapshot, reply: reply)
+        } catch {
+            let refusal = PublishError.Refusal(method: "hierarchy.set", error: RPCError.from(error))
+            let failure = PublishError(refusals: earlier + [refusal], resynchronized: false, notRetried: false)
+            needsResync = true
+            refused = (snapshot, failure)
+            errorHandler?(failure)
+            throw failure
+        }
+        if !earlier.isEmpty {
+            errorHandler?(PublishError(refusals: earlier, resynchronized: true, notRetried: false))
+        }
         return revision
+    }
+
+    private func accept(_ snapshot: JSON, reply: JSON) {
+        last = snapshot
+        needsResync = false
+        refused = nil
+        revision = reply["revision"]?.intValue ?? revision
     }
 
     /// `UIAccessibility.post(notification:argument:)`.
@@ -94,10 +298,15 @@ public final class SocketProviderTransport: ProviderTransport {
         if let token { p["token"] = .string(token) }
         _ = try await client.call("initialize", .object(p), timeout: .seconds(10))
     }
-    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async -> Bool) async throws -> String {
+    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
         client.onRequest { method, params in
             guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-            let handled = await onAction(ActionCall(json: params ?? .null))
+            let handled: Bool
+            do {
+                handled = try await onAction(ActionCall(json: params ?? .null))
+            } catch {
+                throw ActionFailure(error).rpcError
+            }
             return ["handled": .bool(handled)]
         }
         let r = try await client.call("app.register", ["name": .string(name)], timeout: .seconds(10))

@@ -56,7 +56,13 @@ enum Canon {
     }
 
     static func isIdent(_ s: String) -> Bool {
-        !s.isEmpty && s.allSatisfy(SelectorParser.isIdentChar)
+        !s.isEmpty && s.allSatisfy(SelectorParser.isIdentChar) && standsAlone(s)
+    }
+
+    /// Whether `s` can be printed between syntax characters without fusing with them (see `quoted`).
+    static func standsAlone(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return true }
+        return !extendsPrevious(first) && !fusesWithNext(last)
     }
 
     static func attribute(_ a: AttributeTest) -> String {
@@ -75,7 +81,7 @@ enum Canon {
 
     /// Set and role values print bare when they are plain names (`[traits&=header,button]`).
     static func isBare(_ s: String) -> Bool {
-        !s.isEmpty && SelectorParser.number(s) == nil
+        !s.isEmpty && SelectorParser.number(s) == nil && standsAlone(s)
             && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." || $0 == "," }
     }
 
@@ -98,9 +104,15 @@ enum Canon {
         }
     }
 
+    /// A double-quoted string the parser reads back to `s`. The parser reads grapheme clusters, so a scalar that
+    /// would fuse with the syntax next to it is written as `\u{…}`: a combining mark (or other extender) right
+    /// after the opening quote or an escape sequence (`"\u{301}"`, `\"\u{301}`), and a prepend character, which
+    /// would fuse with whatever follows it (the closing quote, a backslash).
     static func quoted(_ s: String) -> String {
         var out = "\""
+        var afterSyntax = true   // the opening quote, or the end of an escape sequence
         for u in s.unicodeScalars {
+            var escaped = true
             switch u {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
@@ -108,14 +120,35 @@ enum Canon {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if u.value < 0x20 || u.value == 0x7F || u.properties.generalCategory == .format || u.properties.generalCategory == .lineSeparator {
+                if u.value < 0x20 || u.value == 0x7F || u.properties.generalCategory == .format || u.properties.generalCategory == .lineSeparator
+                    || (afterSyntax && extendsPrevious(u)) || fusesWithNext(u) {
                     out += "\\u{\(String(u.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(u)
+                    escaped = false
                 }
             }
+            afterSyntax = escaped
         }
         return out + "\""
+    }
+
+    /// Whether `u` joins the grapheme cluster of the character before it (combining marks, ZWJ, variation
+    /// selectors, spacing marks…).
+    static func extendsPrevious(_ u: Unicode.Scalar) -> Bool {
+        if u.isASCII { return false }
+        var probe = "\""
+        probe.unicodeScalars.append(u)
+        return probe.count == 1
+    }
+
+    /// Whether `u` joins the grapheme cluster of the character after it (prepend characters).
+    static func fusesWithNext(_ u: Unicode.Scalar) -> Bool {
+        if u.isASCII { return false }
+        var probe = ""
+        probe.unicodeScalars.append(u)
+        probe.unicodeScalars.append("\"")
+        return probe.count == 1
     }
 
     static func number(_ d: Double) -> String {
@@ -125,11 +158,15 @@ enum Canon {
 
     static func regex(_ r: RegexLiteral) -> String {
         var out = "/"
+        // A pattern that starts with an extender (or ends with a prepend character) would fuse with the slash:
+        // an empty group `(?:)` keeps them apart and matches the same strings.
+        if let first = r.pattern.unicodeScalars.first, extendsPrevious(first) { out += "(?:)" }
         var backslashes = 0
         for c in r.pattern {
             if c == "/" && backslashes % 2 == 0 { out += "\\/" } else { out.append(c) }
             backslashes = c == "\\" ? backslashes + 1 : 0
         }
+        if let last = r.pattern.unicodeScalars.last, fusesWithNext(last) { out += "(?:)" }
         return out + "/" + r.canonicalFlags
     }
 }

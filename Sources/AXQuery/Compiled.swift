@@ -3,7 +3,7 @@ import AXCore
 // Selectors compiled once (at parse time) into flat test lists the engine runs without allocating.
 
 final class CompiledSelector: @unchecked Sendable {
-    // @unchecked: immutable after init; Regex values are safe to share for matching.
+    // @unchecked: immutable after init; compiled regexes are immutable values, safe to share for matching.
     let chains: [CChain]
     /// Non-nil when the selector is a union of single compounds without positional pseudo-classes or leading
     /// combinators: then "matches" is a per-node predicate.
@@ -89,7 +89,7 @@ struct CStep {
     }
 }
 
-enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window }
+enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window, name }
 enum NumAttr { case index, depth, x, y, width, height, headingLevel, string(StrAttr) }
 enum NumOp { case eq, ne, lt, le, gt, ge }
 
@@ -141,6 +141,7 @@ enum Test {
         case .lang: return .lang
         case .axid: return .axid
         case .window: return .window
+        case .name: return .name
         default: return nil
         }
     }
@@ -265,7 +266,7 @@ final class StringMatcher {
     let needle: [UInt8]
     let needleString: String
     let ci: Bool
-    let regex: Regex<AnyRegexOutput>?
+    let regex: LinearRegex?
 
     init(_ kind: Kind, _ s: String, ci: Bool) {
         self.kind = kind
@@ -276,7 +277,7 @@ final class StringMatcher {
         regex = nil
     }
 
-    init(regex: Regex<AnyRegexOutput>) {
+    init(regex: LinearRegex) {
         kind = .regex; ci = false; needle = []; needleString = ""; self.regex = regex
     }
 
@@ -315,10 +316,16 @@ final class StringMatcher {
         return any && prevSpace   // trailing space
     }
 
-    func matches(_ s: String?) -> Bool {
+    /// Whether `s` matches. A regex search spends steps from `budget`; once it is exhausted every regex test
+    /// answers false at once and the evaluation reports "regex too expensive".
+    func matches(_ s: String?, budget: RegexBudget) -> Bool {
         if let regex {
-            guard let s else { return (try? regex.firstMatch(in: "")) != nil }
-            return (try? regex.firstMatch(in: s)) != nil
+            guard budget.remaining >= 0 else { return false }
+            guard let answer = regex.search(s ?? "", budget: &budget.remaining) else {
+                budget.remaining = -1
+                return false
+            }
+            return answer
         }
         guard var hay = s, !hay.isEmpty else { return needle.isEmpty }
         if !ci {
@@ -370,4 +377,15 @@ final class StringMatcher {
         }
         return true
     }
+}
+
+/// The regex steps one query evaluation may spend (Specs/selectors.md §Regular expressions). Linear-time matching
+/// bounds each search by (program size × text length); this bounds their sum over a whole tree.
+final class RegexBudget {
+    /// Steps left; negative once exhausted.
+    var remaining: Int
+
+    init(steps: Int) { remaining = steps }
+
+    var isExhausted: Bool { remaining < 0 }
 }

@@ -73,7 +73,8 @@ public struct QueryExplanation: Sendable, Equatable {
 
 extension QueryEngine {
     /// Explains a query: per-step counts and near misses for the first step that matched nothing.
-    public static func explain(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> QueryExplanation {
+    /// - Throws: `SelectorError` with reason "regex too expensive" (see `find`).
+    public static func explain(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> QueryExplanation {
         let ev = Evaluator(ctx)
         let scope = ev.scope(root) ?? Scope(lo: 0, hi: 0)
         let all = ev.find(selector.compiled, scope: scope, limit: nil)
@@ -103,6 +104,7 @@ extension QueryEngine {
             }
             reports.append(.init(selector: chain.canonical, steps: steps, count: result.count))
         }
+        try ev.checkBudget()
         return QueryExplanation(canonical: selector.canonical, count: all.count,
                                 matches: all.prefix(20).map { ev.idx.ids[Int($0)] }, chains: reports)
     }
@@ -153,7 +155,18 @@ extension QueryEngine {
                 add(c, "\(a.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(v))")
             }
         }
-        // 2. Relax one constraint at a time.
+        // 2. The same value under another attribute: the attribute that *would* have matched (`#remember` when the
+        // element's id is "remember", `[label="On"]` when "On" is the value).
+        let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
+        for (ai, a) in compound.attributes.enumerated() {
+            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string = a.value, substitutes.contains(a.name) else { continue }
+            for other in substitutes where other != a.name && !(a.name == .name && (other == .id || other == .label)) {
+                var c = compound
+                c.attributes[ai].name = other
+                add(c, "attribute \(a.name.rawValue) → \(other.rawValue)")
+            }
+        }
+        // 3. Relax one constraint at a time.
         if let r = compound.role {
             var c = compound
             c.role = nil
@@ -181,28 +194,65 @@ extension QueryEngine {
         return Array(out.prefix(6))
     }
 
-    /// How far a value is from matching `needle` under `op`: 0 = matches, 1 = differs only in case, else edit distance + 1.
+    /// Needles longer than this are only compared for equality and case (banded edit distance: O(length × 17)).
+    static let maxComparedCharacters = 4_096
+    /// `*=` needles longer than this are only compared for equality and case.
+    static let maxContainedCharacters = 256
+    /// A `*=` near miss is looked for in the first this many characters of a value.
+    static let maxScannedCharacters = 1_024
+    /// Edit distances above this are not near misses.
+    static let maxDistance = 8
+
+    /// How far a value is from matching `needle` under `op`: 0 = matches, 1 = differs only in case, else edit
+    /// distance + 1; `Int.max` when not close. Bounded work whatever the lengths: a banded edit distance (at most
+    /// `maxComparedCharacters` × 17 cells) or, for `*=`, at most `maxContainedCharacters` × `maxScannedCharacters`.
     static func distance(_ needle: String, _ v: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
         let nl = needle.lowercased()
-        func windows() -> [String] {
-            let chars = Array(v)
-            let w = needle.count
-            switch op {
-            case .prefix: return [String(chars.prefix(w))]
-            case .suffix: return [String(chars.suffix(w))]
-            case .contains:
-                guard chars.count > w else { return [v] }
-                return (0...(chars.count - w)).map { String(chars[$0..<($0 + w)]) }
-            default: return [v]
+        let needleLength = needle.count
+        switch op {
+        case .prefix, .suffix:
+            guard needleLength <= maxComparedCharacters else { return Int.max }
+            let window = op == .prefix ? String(v.prefix(needleLength)) : String(v.suffix(needleLength))
+            if window == needle { return 0 }
+            let wl = window.lowercased()
+            if wl == nl { return caseInsensitive ? 0 : 1 }
+            return editDistance(nl, wl, limit: maxDistance) + 1
+        case .contains:
+            if v.contains(needle) { return 0 }
+            guard needleLength <= maxContainedCharacters else { return Int.max }
+            let scanned = Array(String(v.prefix(maxScannedCharacters)).lowercased())
+            let target = Array(nl)
+            if needleLength > scanned.count { return editDistance(nl, String(scanned), limit: maxDistance) + 1 }
+            let d = substringEditDistance(target, in: scanned, limit: maxDistance)
+            return d == 0 ? (caseInsensitive ? 0 : 1) : d + 1
+        default:
+            if v == needle { return 0 }
+            let vl = v.lowercased()
+            if vl == nl { return caseInsensitive ? 0 : 1 }
+            guard needleLength <= maxComparedCharacters, abs(v.count - needleLength) <= maxDistance else { return Int.max }
+            return editDistance(nl, vl, limit: maxDistance) + 1
+        }
+    }
+
+    /// The smallest edit distance between `needle` and any substring of `text` (Sellers' algorithm: a free start
+    /// in the text), or `limit + 1` when above `limit`. O(|needle| × |text|) time, O(|needle|) memory.
+    static func substringEditDistance(_ needle: [Character], in text: [Character], limit: Int) -> Int {
+        let m = needle.count
+        if m == 0 { return 0 }
+        var column = Array(0...m)   // distances for needle[0..<i] against a substring ending at the current text position
+        var best = column[m]
+        for c in text {
+            var diagonal = column[0]   // the free start: 0 for every text position
+            column[0] = 0
+            for i in 1...m {
+                let above = column[i]
+                column[i] = min(above + 1, column[i - 1] + 1, diagonal + (needle[i - 1] == c ? 0 : 1))
+                diagonal = above
             }
+            best = min(best, column[m])
+            if best == 0 { return 0 }
         }
-        var best = Int.max
-        for win in windows() {
-            if win == needle { return 0 }
-            if win.lowercased() == nl { best = min(best, caseInsensitive ? 0 : 1); continue }
-            best = min(best, editDistance(nl, win.lowercased(), limit: 8) + 1)
-        }
-        return best
+        return best > limit ? limit + 1 : best
     }
 
     /// English description of a compound: `button with label "Submit"`.

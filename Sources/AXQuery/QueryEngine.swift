@@ -6,27 +6,37 @@ public enum QueryEngine {
     /// - Parameters:
     ///   - root: search only inside this node (its descendants; the root itself never matches). Unknown root: no matches.
     ///   - limit: at most this many results (the first ones in document order).
-    public static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil) -> [String] {
+    /// - Throws: `SelectorError` with reason "regex too expensive" when the query's regex searches ran out of
+    ///   their step budget (`RegexBudget`).
+    public static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil) throws(SelectorError) -> [String] {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return [] }
-        return ev.find(selector.compiled, scope: scope, limit: limit).map { ev.idx.ids[Int($0)] }
+        let found = ev.find(selector.compiled, scope: scope, limit: limit)
+        try ev.checkBudget()
+        return found.map { ev.idx.ids[Int($0)] }
     }
 
     /// Number of matches (same rules as `find`).
-    public static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> Int {
+    public static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Int {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return 0 }
-        return ev.find(selector.compiled, scope: scope, limit: nil).count
+        let found = ev.find(selector.compiled, scope: scope, limit: nil)
+        try ev.checkBudget()
+        return found.count
     }
 
     /// Whether the node is one of the matches of `selector` (inside `root`, when given).
-    public static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil) -> Bool {
+    public static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Bool {
         let ev = Evaluator(ctx)
         guard let target = ev.idx.byID[id], let scope = ev.scope(root), scope.contains(Int(target)) else { return false }
+        let result: Bool
         if let simple = selector.compiled.simple {
-            return simple.contains { ev.matchesSimple($0, Int(target)) }
+            result = simple.contains { ev.matchesSimple($0, Int(target)) }
+        } else {
+            result = ev.find(selector.compiled, scope: scope, limit: nil).contains(target)
         }
-        return ev.find(selector.compiled, scope: scope, limit: nil).contains(target)
+        try ev.checkBudget()
+        return result
     }
 
     /// The outcome of a strict single-target resolution.
@@ -39,13 +49,23 @@ public enum QueryEngine {
 
     /// Strict single-target resolution (Specs/selectors.md §Strictness): one match wins; several matches are
     /// narrowed to the visible (onscreen) ones, and exactly one visible match wins; otherwise ambiguous.
-    public static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil) -> Resolution {
-        let all = find(selector, in: ctx, root: root)
+    public static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Resolution {
+        let all = try find(selector, in: ctx, root: root)
         if all.isEmpty { return .none }
         if all.count == 1 { return .one(all[0]) }
         let visible = all.filter { ctx.tree[$0]?.states.contains(.onscreen) == true }
         if visible.count == 1 { return .one(visible[0]) }
         return .ambiguous(visible.isEmpty ? all : visible)
+    }
+}
+
+extension SelectorError {
+    /// The evaluation's regex searches needed more than `steps` steps (`QueryContext.regexSteps`).
+    static func regexTooExpensive(steps: Int) -> SelectorError {
+        var error = SelectorError(position: 0, expected: "regex searches within \(steps) steps per query",
+                                  found: "more (simplify the regex, anchor it, or narrow the query with a role or root)")
+        error.reason = "regex too expensive"
+        return error
     }
 }
 
@@ -60,6 +80,8 @@ struct Scope {
 final class Evaluator {
     let idx: TreeIndex
     let ctx: QueryContext
+    /// Regex steps left for this evaluation (one query, one explain).
+    let regexBudget: RegexBudget
     private var hittable: [UInt8] = []
     private var sets: [ObjectIdentifier: [Bool]] = [:]
     private var hasSets: [ObjectIdentifier: (bitmap: [Bool], sorted: [Int32])] = [:]
@@ -67,6 +89,13 @@ final class Evaluator {
     init(_ ctx: QueryContext) {
         self.ctx = ctx
         self.idx = ctx.index
+        self.regexBudget = RegexBudget(steps: ctx.regexSteps)
+    }
+
+    /// Throws "regex too expensive" when a regex search of this evaluation ran out of budget (its answers
+    /// since then are not to be trusted).
+    func checkBudget() throws(SelectorError) {
+        if regexBudget.isExhausted { throw SelectorError.regexTooExpensive(steps: ctx.regexSteps) }
     }
 
     func scope(_ root: String?) -> Scope? {
@@ -269,7 +298,7 @@ final class Evaluator {
     }
 
     @inline(__always) func passes(_ step: CStep, _ i: Int) -> Bool {
-        if let r = step.role, idx.nodes[i].value.role != r { return false }
+        if let r = step.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
         return passesTests(step.tests, i)
     }
 
@@ -279,7 +308,7 @@ final class Evaluator {
     }
 
     func matchesSimple(_ s: SimpleCompound, _ i: Int) -> Bool {
-        if let r = s.role, idx.nodes[i].value.role != r { return false }
+        if let r = s.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
         return passesTests(s.tests, i)
     }
 
@@ -287,7 +316,15 @@ final class Evaluator {
 
     func string(_ a: StrAttr, _ i: Int) -> String? {
         switch a {
-        case .id: return idx.nodes[i].value.identifier
+        case .id:
+            // `#x` / `[id=x]`: the accessibility identifier, or — for an element that has none — its element id, the
+            // `id` every result shows (D-SEL-1).
+            if let identifier = idx.nodes[i].value.identifier, !identifier.isEmpty { return identifier }
+            return idx.ids[i]
+        case .name:
+            // Appium's XCUITest `name`: the accessibility identifier when set, else the label (D-SEL-2).
+            if let identifier = idx.nodes[i].value.identifier, !identifier.isEmpty { return identifier }
+            return idx.nodes[i].value.label
         case .label: return idx.nodes[i].value.label
         case .value: return idx.nodes[i].value.value
         case .hint: return idx.nodes[i].value.hint
@@ -329,7 +366,7 @@ final class Evaluator {
     func test(_ t: Test, _ i: Int) -> Bool {
         switch t {
         case .string(let a, let m, let negate):
-            return m.matches(string(a, i)) != negate
+            return m.matches(string(a, i), budget: regexBudget) != negate
         case .number(let a, let op, let v):
             guard let x = number(a, i) else { return op == .ne }
             switch op {
@@ -342,7 +379,10 @@ final class Evaluator {
             }
         case .exists(let a):
             switch a.kind {
-            case .string: return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
+            case .string:
+                // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
+                if a == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
+                return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
             case .number: return a == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
             case .set:
                 return a == .traits ? !idx.nodes[i].value.traits.isEmpty
@@ -350,14 +390,14 @@ final class Evaluator {
             }
         case .traitsAll(let t): return idx.nodes[i].value.traits.isSuperset(of: t)
         case .traitsExact(let t, let negate): return (idx.nodes[i].value.traits == t) != negate
-        case .traitNames(let m, _): return traitNames(i).contains { m.matches($0) }
+        case .traitNames(let m, _): return traitNames(i).contains { m.matches($0, budget: regexBudget) }
         case .actionsAll(let names, let ci):
             let have = actionNames(i, ids: true).map { ci ? $0.lowercased() : $0 }
             return names.allSatisfy { have.contains($0) }
         case .actionsExact(let names, let negate, let ci):
             let have = Array(Set(actionNames(i, ids: false).map { ci ? $0.lowercased() : $0 })).sorted()
             return (have == Array(Set(names)).sorted()) != negate
-        case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0) }
+        case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0, budget: regexBudget) }
         case .statesAll(let s): return idx.nodes[i].value.states.isSuperset(of: s)
         case .statesNone(let s): return idx.nodes[i].value.states.isDisjoint(with: s)
         case .element(let e): return idx.nodes[i].value.isElement == e
@@ -374,7 +414,7 @@ final class Evaluator {
             return SystemRotors.isMember(n, of: name)
         case .text(let m):
             let n = idx.nodes[i].value
-            return m.matches(n.label) || m.matches(n.value) || m.matches(n.text)
+            return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget) || m.matches(n.text, budget: regexBudget)
         case .simple(let alts, let negate):
             return alts.contains { matchesSimple($0, i) } != negate
         case .set(let cs, let negate):

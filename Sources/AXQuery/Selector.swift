@@ -146,7 +146,7 @@ public struct Compound: Sendable, Hashable {
 }
 
 public enum AttributeName: String, Sendable, Hashable, CaseIterable {
-    case id, label, value, hint, placeholder, role, `class`, traits, actions, text, index, depth
+    case id, label, value, hint, placeholder, role, `class`, traits, actions, text, index, depth, name
     case x, y, width, height, lang, headingLevel, axid, window
 
     public enum Kind: Sendable { case string, number, set }

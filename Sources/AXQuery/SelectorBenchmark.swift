@@ -12,10 +12,10 @@ public enum SelectorBenchmark {
         var out: [(String, Double)] = []
         for q in queries {
             guard let sel = try? Selector(parsing: q) else { out.append((q, -1)); continue }
-            var sink = QueryEngine.find(sel, in: ctx).count   // warm-up
+            var sink = (try? QueryEngine.find(sel, in: ctx).count) ?? 0   // warm-up
             let n = max(1, iterations)
             let t = clock.measure {
-                for _ in 0..<n { sink &+= QueryEngine.find(sel, in: ctx).count }
+                for _ in 0..<n { sink &+= (try? QueryEngine.find(sel, in: ctx).count) ?? 0 }
             }
             if sink == Int.min { print(sink) }
             out.append((q, ms(t) / Double(n)))

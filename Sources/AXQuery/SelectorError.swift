@@ -13,6 +13,8 @@ public struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible
     public var path: String?
     /// An optional suggestion ("did you mean 'button'?").
     public var hint: String?
+    /// A machine-readable class of refusal for limits ("regex too long", "regex too expensive"); nil otherwise.
+    public var reason: String?
 
     public init(position: Int, expected: String, found: String, hint: String? = nil) {
         self.position = position; self.expected = expected; self.found = found; self.path = nil; self.hint = hint
@@ -34,21 +36,30 @@ public struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible
 extension RegexLiteral {
     static let allowedFlags: [Character] = ["i", "s", "m"]
 
-    /// Compiles the pattern (Swift Regex syntax, which is PCRE/ICU-like). Flags are i, s, m.
-    func compile(path: String? = nil, position: Int = 0) throws(SelectorError) -> Regex<AnyRegexOutput> {
-        func fail(_ e: String, _ f: String) -> SelectorError {
-            path.map { SelectorError(path: $0, expected: e, found: f) } ?? SelectorError(position: position, expected: e, found: f)
+    /// Longest accepted pattern, in characters.
+    static let maxPatternLength = 1_024
+
+    /// Compiles the pattern for the linear-time engine (`LinearRegex`, syntax in Specs/selectors.md). Flags are
+    /// i, s, m.
+    func compile(path: String? = nil, position: Int = 0) throws(SelectorError) -> LinearRegex {
+        func fail(_ e: String, _ f: String, reason: String? = nil) -> SelectorError {
+            var error = path.map { SelectorError(path: $0, expected: e, found: f) } ?? SelectorError(position: position, expected: e, found: f)
+            error.reason = reason
+            return error
         }
         for f in flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("regex flags i, s or m", "'\(f)'") }
-        guard pattern.count <= 4096 else { throw fail("a regex of at most 4096 characters", "\(pattern.count) characters") }
-        var r: Regex<AnyRegexOutput>
-        do { r = try Regex(pattern) } catch {
-            throw fail("a valid regular expression", "/\(pattern)/: \(error)")
+        let length = pattern.unicodeScalars.count
+        guard length <= RegexLiteral.maxPatternLength else {
+            throw fail("a regex of at most \(RegexLiteral.maxPatternLength) characters", "\(length) characters", reason: "regex too long")
         }
-        if flags.contains("i") { r = r.ignoresCase() }
-        if flags.contains("s") { r = r.dotMatchesNewlines() }
-        if flags.contains("m") { r = r.anchorsMatchLineEndings() }
-        return r
+        do {
+            return try LinearRegex(pattern: pattern, caseInsensitive: flags.contains("i"), dotAll: flags.contains("s"),
+                                   multiline: flags.contains("m"))
+        } catch {
+            let expensive = error.reason.hasPrefix("regex too expensive")
+            throw fail(expensive ? "a smaller regex" : "a valid regular expression (Specs/selectors.md §Regular expressions)",
+                       "/\(pattern)/: \(error.reason) at offset \(error.offset)", reason: expensive ? "regex too expensive" : nil)
+        }
     }
 
     /// Flags in canonical order (i, s, m), without duplicates.
@@ -76,31 +87,51 @@ public enum RoleNames {
     /// The role for a name or alias, or nil.
     public static func role(_ name: String) -> AXRole? {
         var n = name.lowercased()
-        if n.hasPrefix("xcuielementtype") { n.removeFirst("xcuielementtype".count) }
+        if n.hasPrefix("xcuielementtype") {
+            n.removeFirst("xcuielementtype".count)
+            // XCUITest's vocabulary where it differs from ours: its Table is a UITableView (our list; our
+            // `table` is a data table) (Specs/axquery.md, XCUIElementType ↔ role).
+            if let xcui = xcuiAliases[n] { return xcui }
+        }
         return aliases[n]
     }
+
+    /// `XCUIElementType<Name>` names whose meaning differs from the plain alias.
+    static let xcuiAliases: [String: AXRole] = ["table": .list]
 
     static var known: String { AXRole.allCases.map(\.rawValue).joined(separator: ", ") + ", or an alias such as heading, text, slider" }
 }
 
-/// Levenshtein distance over Characters (small inputs: names, labels).
+/// Levenshtein distance over Characters, or `limit + 1` when it exceeds `limit`. Banded: only cells within
+/// `limit` of the diagonal are computed, so the cost is O(length × limit) rather than O(length²).
 func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
-    let x = Array(a), y = Array(b)
+    let x = Array(a)
+    let y = Array(b)
     if x.isEmpty { return y.count }
     if y.isEmpty { return x.count }
     if abs(x.count - y.count) > limit { return limit + 1 }
-    var prev = Array(0...y.count), cur = [Int](repeating: 0, count: y.count + 1)
+    let band = min(limit, max(x.count, y.count))
+    let outside = band + 1   // any value above the band stands for "too far"
+    var previous = [Int](repeating: outside, count: y.count + 1)
+    var current = [Int](repeating: outside, count: y.count + 1)
+    for j in 0...min(y.count, band) { previous[j] = j }
     for i in 1...x.count {
-        cur[0] = i
-        var rowMin = cur[0]
-        for j in 1...y.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            rowMin = min(rowMin, cur[j])
+        let low = max(1, i - band)
+        let high = min(y.count, i + band)
+        current[low - 1] = low == 1 ? i : outside
+        var rowMin = current[low - 1]
+        if low <= high {
+            for j in low...high {
+                let substitution = previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution, outside)
+                rowMin = min(rowMin, current[j])
+            }
         }
+        if high < y.count { current[high + 1] = outside }
         if rowMin > limit { return limit + 1 }
-        swap(&prev, &cur)
+        swap(&previous, &current)
     }
-    return prev[y.count]
+    return previous[y.count] > limit ? limit + 1 : previous[y.count]
 }
 
 /// The closest candidate to `word` (for "did you mean" hints), if close enough.
@@ -120,6 +151,7 @@ extension SelectorError {
         var o: JSONObject = ["message": .string(message), "position": JSON(position), "expected": .string(expected), "found": .string(found)]
         if let path { o["path"] = .string(path) }
         if let hint { o["hint"] = .string(hint) }
+        if let reason { o["reason"] = .string(reason) }
         return .object(o)
     }
 }

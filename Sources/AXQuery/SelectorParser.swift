@@ -66,6 +66,10 @@ struct SelectorParser {
         guard s.count <= Selector.maxLength else {
             throw SelectorError(position: Selector.maxLength, expected: "at most \(Selector.maxLength) characters", found: "\(s.count) characters")
         }
+        skipWS()
+        if peek() == "~" {
+            return [try accessibilityID()]
+        }
         let chains = try selectorList(relative: false)
         skipWS()
         guard atEnd else {
@@ -170,6 +174,25 @@ struct SelectorParser {
         }
         c.pseudos += positional
         return consumed ? c : nil
+    }
+
+    /// Appium's accessibility-id strategy as a whole selector (D-SEL-2): `~General` or `~"Wi-Fi settings"` is
+    /// `*[name="General"]` — the accessibility identifier when set, else the label, as XCUITest's `name`.
+    mutating func accessibilityID() throws(SelectorError) -> Chain {
+        let at = i
+        i += 1
+        skipWS()
+        let value: String
+        if peek() == "\"" || peek() == "'" {
+            value = try stringLiteral()
+            skipWS()
+            guard atEnd else { throw fail("end of input after an accessibility id (a '~' selector is the whole selector)") }
+        } else {
+            value = String(s[i...]).trimmingWhitespace()
+            i = s.count
+        }
+        guard !value.isEmpty else { throw fail("an accessibility id after '~' (e.g. ~General)", at: at) }
+        return Chain(steps: [Step(.descendant, Compound(attributes: [AttributeTest(.name, .equals, .string(value))]))])
     }
 
     mutating func idSelector() throws(SelectorError) -> AttributeTest {
@@ -467,5 +490,17 @@ extension String {
         if s.hasPrefix("'") { s.removeFirst() }
         if s.hasSuffix("'") { s.removeLast() }
         return s
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace (no Foundation).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else {
+            return ""
+        }
+        return String(scalars[first...last])
     }
 }

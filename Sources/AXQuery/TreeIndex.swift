@@ -48,8 +48,13 @@ public final class TreeIndex: Sendable {
             let i = Int32(ids.count)
             byID[id] = i
             ids.append(id); nodes.append(box); parent.append(p); depth.append(d); pos.append(k)
-            if let ident = node.identifier, !ident.isEmpty { byIdentifier[StringMatcher.normalize(ident), default: []].append(i) }
+            // Keyed as `#x` matches (D-SEL-1): the accessibility identifier, else the element id.
+            let identifierKey = node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? id
+            byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(i)
             byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
+            if node.role != .cell && TreeIndex.isCellBacked(node) {
+                byRole[TreeIndex.roleOrdinal[.cell]!].append(i)
+            }
             for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
         }
         var end = (0..<ids.count).map { Int32($0 + 1) }
@@ -119,6 +124,12 @@ public struct QueryContext: Sendable {
     /// The accessibility-focused element (`:focused`).
     public var focusedID: String?
     public var cache: QueryIndexCache
+    /// Regex steps one evaluation may spend before it fails with "regex too expensive" (Specs/selectors.md
+    /// §Regular expressions).
+    public var regexSteps: Int = QueryContext.defaultRegexSteps
+    /// The server's per-query regex budget: about a tenth of a second of matching in a release build (20,000,000
+    /// steps measured at about 0.2 s).
+    public static let defaultRegexSteps = 10_000_000
 
     public init(tree: AXTree, views: ViewHierarchy = ViewHierarchy(), focusedID: String? = nil, cache: QueryIndexCache = .shared) {
         self.tree = tree; self.views = views; self.focusedID = focusedID; self.cache = cache
@@ -126,4 +137,17 @@ public struct QueryContext: Sendable {
 
     /// The document-order index of `tree` (built on first use per revision, then cached).
     public var index: TreeIndex { cache.index(for: tree) }
+}
+
+extension TreeIndex {
+    /// Whether a node is backed by a table or collection cell (whatever role its content gives it: a cell that
+    /// holds one switch is presented as that switch, R-cell rules, but is still a cell to a test author).
+    static func isCellBacked(_ node: AXNode) -> Bool {
+        node.viewClass == .tableViewCell || node.viewClass == .collectionViewCell
+    }
+
+    /// The role test of selectors (D-SEL-3): the node's role, and `cell` also for every cell-backed element.
+    static func hasRole(_ node: AXNode, _ role: AXRole) -> Bool {
+        node.role == role || (role == .cell && isCellBacked(node))
+    }
 }

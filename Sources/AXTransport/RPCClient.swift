@@ -50,6 +50,7 @@ public final class RPCClient: Sendable {
         do {
             switch try RPCClient.parseAddress(address) {
             case .unix(let path):
+                try AXSocketPath.verifySocketOwner(path)
                 channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
             case .tcp(let host, let port):
                 channel = try await bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)

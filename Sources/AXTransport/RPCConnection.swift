@@ -42,25 +42,36 @@ final class RPCConnectionPeer: RPCPeer {
     }
 
     /// Queues an already-encoded message (without framing). Returns false when the connection is closed.
+    /// `kind` tells replies (bounded by pausing reads) from output the server starts itself (bounded by
+    /// closing a slow consumer).
     @discardableResult
-    func send(_ payload: [UInt8]) -> Bool {
+    func send(_ payload: [UInt8], kind: RPCOutputKind = .unsolicited) -> Bool {
         if isClosed { return false }
         if channel.eventLoop.inEventLoop {
-            handler.value.sendMessage(payload)
+            handler.value.sendMessage(payload, kind: kind)
         } else {
+            // Counted until the event loop takes it, so output waiting for a busy loop counts as pending too.
+            hopping.add(payload.count, ordering: .relaxed)
             let h = handler
-            channel.eventLoop.execute { h.value.sendMessage(payload) }
+            channel.eventLoop.execute {
+                self.hopping.subtract(payload.count, ordering: .relaxed)
+                h.value.sendMessage(payload, kind: kind)
+            }
         }
         return true
     }
 
+    /// Bytes handed to `send` from other threads that the event loop has not taken yet.
+    private let hopping = Atomic<Int>(0)
+    var bytesWaitingForTheLoop: Int { hopping.load(ordering: .relaxed) }
+
     func notify(_ method: String, _ params: JSON?) {
-        send(RPCMessage.notification(method: method, params: params))
+        send(RPCMessage.notification(method: method, params: params), kind: .unsolicited)
     }
 
     func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
         try await pending.perform(method: method, timeout: timeout) { id in
-            send(RPCMessage.request(id: id, method: method, params: params))
+            send(RPCMessage.request(id: id, method: method, params: params), kind: .unsolicited)
         }
     }
 
@@ -94,6 +105,14 @@ final class RPCConnectionPeer: RPCPeer {
     }
 }
 
+/// What an outgoing message is, for the output limit.
+enum RPCOutputKind: Sendable {
+    /// An answer to a request this connection sent (bounded by not reading more requests).
+    case reply
+    /// A notification or server->client request the server starts (bounded by closing a slow consumer).
+    case unsolicited
+}
+
 /// Shared, immutable per-listener settings for connection handlers.
 struct RPCListenerContext: Sendable {
     let router: RPCRouter
@@ -101,6 +120,7 @@ struct RPCListenerContext: Sendable {
     let token: [UInt8]?
     let logger: Logger
     let registry: RPCConnectionRegistry
+    let limits: RPCConnectionLimits
     let onSession: (@Sendable (RPCSession) -> Void)?
 }
 
@@ -108,6 +128,14 @@ struct RPCListenerContext: Sendable {
 final class RPCConnectionRegistry: Sendable {
     private let entries = Mutex<[UInt64: (peer: RPCConnectionPeer, session: RPCSession)]>([:])
     func add(_ p: RPCConnectionPeer, _ s: RPCSession) { entries.withLock { $0[p.connectionID] = (p, s) } }
+    /// Adds the connection unless `limit` connections are already open; false when refused.
+    func tryAdd(_ p: RPCConnectionPeer, _ s: RPCSession, limit: Int) -> Bool {
+        entries.withLock { e in
+            if e.count >= limit { return false }
+            e[p.connectionID] = (p, s)
+            return true
+        }
+    }
     func remove(_ id: UInt64) { entries.withLock { _ = $0.removeValue(forKey: id) } }
     var all: [RPCConnectionPeer] { entries.withLock { $0.values.map(\.peer) } }
     var sessions: [RPCSession] { entries.withLock { $0.values.map(\.session) } }
@@ -136,6 +164,19 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private var closing = false
     private var pausedForQueue = false
     private var pausedForWrites = false
+    /// Reading and frame handling stop while more than `maxPendingOutputBytes` of output is pending.
+    private var pausedForOutput = false
+    /// Frame handling gave the event loop to other connections; a task resumes it.
+    private var yieldScheduled = false
+    /// Output handed to the channel whose write has not completed yet.
+    private var inFlightOutputBytes = 0
+    /// Frames handled and when the current turn on the event loop started (fairness).
+    private var framesThisTurn = 0
+    private var turnStart = NIODeadline.now()
+    private var partialFrameTimer: Scheduled<Void>?
+    private var authenticationTimer: Scheduled<Void>?
+    /// Over the connection limit: answered with an error and closed.
+    private var refused = false
     private(set) var peer: RPCConnectionPeer?
     private(set) var session: RPCSession?
 
@@ -157,8 +198,85 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         self.session = session
         self.lane = RPCAsyncLane(router: ctx.router, session: session, loop: context.eventLoop,
                                  handler: NIOLoopBound(self, eventLoop: context.eventLoop))
-        ctx.registry.add(peer, session)
+        guard ctx.registry.tryAdd(peer, session, limit: ctx.limits.maxConnections) else {
+            refused = true
+            if context.channel.isActive { refuseOverLimit() }
+            return
+        }
         ctx.onSession?(session)
+        if ctx.token != nil {
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            authenticationTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.authenticationTimeout)) {
+                bound.value.authenticationTimedOut()
+            }
+        }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if refused { refuseOverLimit() }
+        context.fireChannelActive()
+    }
+
+    /// Answers a connection over `maxConnections` with -32017 and closes it.
+    private func refuseOverLimit() {
+        guard !closing else { return }
+        let max = ctx.limits.maxConnections
+        ctx.logger.warning("refusing connection: \(max) connections are open (the limit)")
+        sendMessage(RPCMessage.errorResponse(id: .null, .policyDenied(
+            "too many connections: the server already has \(max) open; close some or retry later",
+            data: ["limit": "maxConnections", "max": .number(Double(max))])))
+        closeAfterFlush()
+    }
+
+    private func authenticationTimedOut() {
+        authenticationTimer = nil
+        guard let session, !session.authenticated, !closing else { return }
+        let seconds = ctx.limits.authenticationTimeout.components.seconds
+        ctx.logger.notice("closing unauthenticated connection: no 'initialize' with the token within \(seconds) s",
+                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        sendMessage(RPCMessage.errorResponse(id: .null, .unauthorized(
+            "unauthorized: no 'initialize' with params.token within \(seconds) s; closing the connection",
+            data: ["limit": "authenticationTimeout"])))
+        closeAfterFlush()
+    }
+
+    /// A partial frame did not complete in time.
+    private func partialFrameTimedOut() {
+        partialFrameTimer = nil
+        guard !closing, let buffered = inbound?.readableBytes, buffered > 0 else { return }
+        guard !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled) else { return }
+        let seconds = ctx.limits.partialFrameTimeout.components.seconds
+        ctx.logger.notice("closing connection: an incomplete message (\(buffered) bytes) did not complete within \(seconds) s",
+                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        sendMessage(RPCMessage.errorResponse(id: .null, .messageTooLarge(
+            "incomplete message: \(buffered) bytes received but the message did not complete within \(seconds) s; closing the connection",
+            data: ["limit": "partialFrameTimeout", "seconds": .number(Double(seconds)), "size": .number(Double(buffered))])))
+        closeAfterFlush()
+    }
+
+    /// Arms the partial-frame timer while unprocessed bytes wait for the rest of their frame, disarms it
+    /// when none do (or when the connection is paused by the server itself).
+    private func updatePartialFrameTimer() {
+        guard let context else { return }
+        let waiting = (inbound?.readableBytes ?? 0) > 0 && !closing
+            && !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled)
+        if !waiting {
+            partialFrameTimer?.cancel()
+            partialFrameTimer = nil
+            return
+        }
+        if partialFrameTimer != nil { return }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        partialFrameTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.partialFrameTimeout)) {
+            bound.value.partialFrameTimedOut()
+        }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let c = duration.components
+        let ns = c.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let total = ns.overflow ? Int64.max : ns.partialValue &+ c.attoseconds / 1_000_000_000
+        return .nanoseconds(max(0, total))
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -174,8 +292,13 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func finish() {
         guard let peer else { return }
         closing = true
+        partialFrameTimer?.cancel()
+        partialFrameTimer = nil
+        authenticationTimer?.cancel()
+        authenticationTimer = nil
         lane?.close()
-        ctx.registry.remove(peer.connectionID)
+        session?.inFlight.cancelAll()
+        if !refused { ctx.registry.remove(peer.connectionID) }
         peer.markClosed()
         // Break the handler <-> peer/lane reference cycles.
         self.lane = nil
@@ -192,7 +315,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var incoming = unwrapInboundIn(data)
-        if closing { return }
+        if closing || refused { return }
         if inbound == nil || inbound!.readableBytes == 0 {
             inbound = incoming
         } else {
@@ -205,14 +328,52 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         inReadBatch = false
         flush()
-        if let b = inbound {
-            if b.readableBytes == 0 { inbound = nil } else if b.readerIndex > 65536 { inbound!.discardReadBytes() }
-        }
+        compactInbound()
         if !context.channel.isWritable && !pausedForWrites {
             pausedForWrites = true
             updateAutoRead()
         }
+        // The next read batch is a new turn (fairness).
+        if !yieldScheduled { startTurn() }
+        updatePartialFrameTimer()
         context.fireChannelReadComplete()
+    }
+
+    private func compactInbound() {
+        if let b = inbound {
+            if b.readableBytes == 0 { inbound = nil } else if b.readerIndex > 65536 { inbound!.discardReadBytes() }
+        }
+    }
+
+    /// The next frame starts a new turn on the event loop (its clock starts at that frame).
+    private func startTurn() {
+        framesThisTurn = 0
+    }
+
+    /// Output encoded for this connection that the kernel has not taken yet.
+    var pendingOutputBytes: Int { (outbound?.readableBytes ?? 0) + inFlightOutputBytes + (peer?.bytesWaitingForTheLoop ?? 0) }
+
+    /// (Event loop) A write completed: `bytes` left the process. Resumes a connection paused for output.
+    private func outputWritten(_ bytes: Int) {
+        inFlightOutputBytes -= bytes
+        if pausedForOutput && pendingOutputBytes <= ctx.limits.maxPendingOutputBytes / 2 {
+            pausedForOutput = false
+            resumeInbound()
+        }
+    }
+
+    /// Handles frames that arrived while frame handling was paused or yielded, then reads again.
+    private func resumeInbound() {
+        guard !closing, context != nil else { return }
+        startTurn()
+        let wasInBatch = inReadBatch
+        inReadBatch = true
+        processInbound()
+        inReadBatch = wasInBatch
+        if !wasInBatch { flush() }
+        compactInbound()
+        updateAutoRead()
+        updatePartialFrameTimer()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -224,14 +385,59 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func updateAutoRead() {
-        guard let context else { return }
-        let on = !(pausedForQueue || pausedForWrites)
+        guard let context, !closing else { return }
+        let on = !(pausedForQueue || pausedForWrites || pausedForOutput || yieldScheduled)
         context.channel.setOption(ChannelOptions.autoRead, value: on).whenComplete { _ in }
         if on { context.read() }
     }
 
+    /// Whether frame handling must stop for now: too much output pending (this client does not read its
+    /// replies), or this connection used its turn on the event loop (the others get theirs first).
+    private func shouldPauseFrames() -> Bool {
+        if pendingOutputBytes > ctx.limits.maxPendingOutputBytes {
+            if !pausedForOutput {
+                pausedForOutput = true
+                ctx.logger.debug("pausing reads: \(pendingOutputBytes) bytes of replies pending",
+                                 metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+            }
+            return true
+        }
+        if framesThisTurn == 0 {
+            turnStart = .now()
+            return false
+        }
+        if framesThisTurn >= ctx.limits.maxFramesPerTurn || NIODeadline.now() - turnStart >= Self.timeAmount(ctx.limits.maxTurnTime) {
+            scheduleYield()
+            return true
+        }
+        return false
+    }
+
+    /// How long a connection that used its turn waits before it continues. A task run with no delay would
+    /// run before the loop polls its sockets again (NIO drains its task queue first, including scheduled
+    /// tasks that fall due meanwhile: 100 µs was measured to be too short in a debug build), so the others'
+    /// I/O would still wait; 1 ms lets the loop poll and serve them first. Costs at most 1 ms per
+    /// `maxTurnTime` (5 ms) of work when one connection alone keeps the loop busy.
+    static let yieldDelay: TimeAmount = .milliseconds(1)
+
+    /// Lets the event loop serve the other connections, then continues with this one's frames.
+    private func scheduleYield() {
+        guard !yieldScheduled, let context else { return }
+        yieldScheduled = true
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.yieldDelay) {
+            let handler = bound.value
+            handler.yieldScheduled = false
+            handler.resumeInbound()
+        }
+    }
+
     private func processInbound() {
         guard inbound != nil else { return }
+        if pausedForOutput || yieldScheduled {
+            updateAutoRead()
+            return
+        }
         while !closing {
             // Decode and handle as many frames as are complete, without copying them out of the buffer.
             let step: (consumed: Int, stop: Bool) = inbound!.withUnsafeReadableBytes { raw in
@@ -244,6 +450,11 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                     case .skip(let c):
                         total += c
                     case .frame(let start, let length, let consumed):
+                        if shouldPauseFrames() { return (total, true) }
+                        framesThisTurn += 1
+                        // A complete frame: the partial-frame clock starts again.
+                        partialFrameTimer?.cancel()
+                        partialFrameTimer = nil
                         handleFrame(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]))
                         total += consumed
                     case .tooLarge(let size):
@@ -264,6 +475,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             }
             if closing { return }
             inbound!.moveReaderIndex(forwardBy: step.consumed)
+            if pausedForOutput || yieldScheduled { updateAutoRead() }
             if step.stop { return }
         }
     }
@@ -278,36 +490,50 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         case .noReply:
             return
         case .reply(let bytes):
-            if lane.enqueueIfBusy(.reply(bytes)) { checkQueuePressure(lane); return }
+            if lane.enqueueIfBusy(.reply(bytes), inputBytes: raw.count) { checkQueuePressure(lane); return }
             drainOutbox()
-            sendMessage(bytes)
+            sendMessage(bytes, kind: .reply)
         case .needsAsync(let frame):
+            // A request to a concurrent method (wait.for) runs beside this connection's other requests, so "start
+            // waiting, then act" works on one connection; its reply comes when it is done (D-PROTO-1).
+            if let requestID = frame.concurrentRequestID {
+                let router = ctx.router
+                let peer = self.peer
+                let started = session.inFlight.start(id: requestID) {
+                    if let bytes = await router.run(frame, session: session) {
+                        peer?.send(bytes, kind: .reply)
+                    }
+                }
+                if started {
+                    return
+                }
+            }
             // While the server waits for this peer to answer a server->client request (a provider performing an
             // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of
             // order, instead of queueing it behind the pending call — that would deadlock a connection that is
             // both an automation client and an app.
             if session.pendingRequests.count > 0, lane.isBusy {
                 switch ctx.router.runSync(frame, session: session) {
-                case .reply(let bytes): sendMessage(bytes)
+                case .reply(let bytes): sendMessage(bytes, kind: .reply)
                 case .noReply: break
                 case .needsAsync(let f):
                     let router = ctx.router, peer = self.peer
-                    Task { if let b = await router.run(f, session: session) { peer?.send(b) } }
+                    Task { if let b = await router.run(f, session: session) { peer?.send(b, kind: .reply) } }
                 }
                 return
             }
-            if lane.enqueueIfBusy(.frame(frame)) { checkQueuePressure(lane); return }
+            if lane.enqueueIfBusy(.frame(frame), inputBytes: raw.count) { checkQueuePressure(lane); return }
             drainOutbox()
             switch ctx.router.runSync(frame, session: session) {
-            case .reply(let bytes): sendMessage(bytes)
+            case .reply(let bytes): sendMessage(bytes, kind: .reply)
             case .noReply: break
-            case .needsAsync(let f): lane.start(f)
+            case .needsAsync(let f): lane.start(f, inputBytes: raw.count)
             }
         }
     }
 
     private func checkQueuePressure(_ lane: RPCAsyncLane) {
-        if !pausedForQueue && lane.queuedCount >= Self.maxQueued {
+        if !pausedForQueue && (lane.queuedCount >= Self.maxQueued || lane.queuedInputBytes > ctx.limits.maxQueuedInputBytes) {
             pausedForQueue = true
             updateAutoRead()
         }
@@ -318,9 +544,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard let lane else { return }
         let replies = lane.takeOutbox()
         guard !replies.isEmpty else { return }
-        for r in replies { sendMessage(r, flushNow: false) }
+        for r in replies { sendMessage(r, flushNow: false, kind: .reply) }
         if !inReadBatch { flush() }
-        if pausedForQueue && lane.queuedCount < Self.maxQueued / 2 {
+        if pausedForQueue && lane.queuedCount < Self.maxQueued / 2 && lane.queuedInputBytes <= ctx.limits.maxQueuedInputBytes / 2 {
             pausedForQueue = false
             updateAutoRead()
         }
@@ -346,6 +572,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 if let given = msg["params"]?["token"]?.stringValue {
                     if constantTimeEqual(Array(given.utf8), token) {
                         session.authenticated = true
+                        authenticationTimer?.cancel()
+                        authenticationTimer = nil
                         return true
                     }
                     reason = "invalid token"
@@ -365,8 +593,14 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     // MARK: writing
 
     /// Frames and queues one message; flushed at the end of the read batch, or now when not reading.
-    func sendMessage(_ payload: [UInt8], flushNow: Bool = true) {
-        guard let context, context.channel.isActive else { return }
+    /// Output the server starts itself (`.unsolicited`) that would take the pending output over
+    /// `maxPendingOutputBytes` closes the connection as a slow consumer instead.
+    func sendMessage(_ payload: [UInt8], flushNow: Bool = true, kind: RPCOutputKind = .reply) {
+        guard let context, context.channel.isActive, !closing else { return }
+        if kind == .unsolicited && pendingOutputBytes + payload.count > ctx.limits.maxPendingOutputBytes {
+            closeSlowConsumer(pendingBytes: pendingOutputBytes + payload.count)
+            return
+        }
         if outbound == nil {
             outbound = context.channel.allocator.buffer(capacity: max(256, payload.count + 32))
         }
@@ -374,10 +608,30 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if flushNow && !inReadBatch { flush() }
     }
 
+    /// Closes a connection that does not read what it is sent: logs why, queues a last
+    /// `connection.closing` notification (it arrives if the client ever reads) and closes.
+    private func closeSlowConsumer(pendingBytes: Int) {
+        guard let context, !closing else { return }
+        let limit = ctx.limits.maxPendingOutputBytes
+        ctx.logger.notice("closing slow consumer: \(pendingBytes) bytes of output pending (limit \(limit))",
+                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        let last = RPCMessage.notification(method: "connection.closing", params: [
+            "reason": "slow consumer", "pendingBytes": .number(Double(pendingBytes)), "limit": .number(Double(limit)),
+        ])
+        if outbound == nil { outbound = context.channel.allocator.buffer(capacity: last.count + 32) }
+        decoder.framing.encode(last, into: &outbound!)
+        closeAfterFlush()
+    }
+
     private func flush() {
         guard let context, let out = outbound, out.readableBytes > 0 else { return }
         outbound = nil
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        let size = out.readableBytes
+        inFlightOutputBytes += size
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { _ in bound.value.outputWritten(size) }
+        context.writeAndFlush(wrapOutboundOut(out), promise: promise)
     }
 
     /// How long a closing connection may take to flush its last replies to a client that does not read.
@@ -407,7 +661,8 @@ final class RPCAsyncLane: Sendable {
         case frame(RPCPreparedFrame)
     }
     private struct State {
-        var queue = CircularBuffer<Item>()
+        var queue = CircularBuffer<(item: Item, inputBytes: Int)>()
+        var queuedInputBytes = 0
         var running = false
         var closed = false
         var outbox: [[UInt8]] = []
@@ -423,24 +678,29 @@ final class RPCAsyncLane: Sendable {
         self.router = router; self.session = session; self.loop = loop; self.handler = handler
     }
 
-    /// (Event loop) Queues `item` behind the running work; false when the lane is idle.
-    func enqueueIfBusy(_ item: Item) -> Bool {
+    /// (Event loop) Queues `item` (from a frame of `inputBytes`) behind the running work; false when the lane
+    /// is idle.
+    func enqueueIfBusy(_ item: Item, inputBytes: Int) -> Bool {
         state.withLock { s in
             guard s.running else { return false }
-            s.queue.append(item)
+            s.queue.append((item, inputBytes))
+            s.queuedInputBytes += inputBytes
             return true
         }
     }
 
     var queuedCount: Int { state.withLock { $0.queue.count } }
+    /// Bytes of the frames waiting in the queue.
+    var queuedInputBytes: Int { state.withLock { $0.queuedInputBytes } }
     var isBusy: Bool { state.withLock { $0.running } }
 
     /// (Event loop) Starts the worker with `frame` (the lane must be idle).
-    func start(_ frame: RPCPreparedFrame) {
+    func start(_ frame: RPCPreparedFrame, inputBytes: Int) {
         let ok: Bool = state.withLock { s in
             if s.closed { return false }
             s.running = true
-            s.queue.append(.frame(frame))
+            s.queue.append((.frame(frame), inputBytes))
+            s.queuedInputBytes += inputBytes
             return true
         }
         guard ok else { return }
@@ -450,8 +710,11 @@ final class RPCAsyncLane: Sendable {
     private func work() async {
         while true {
             let next: Item? = state.withLock { s in
-                if s.closed { s.queue.removeAll(); s.running = false; return nil }
-                if let i = s.queue.popFirst() { return i }
+                if s.closed { s.queue.removeAll(); s.queuedInputBytes = 0; s.running = false; return nil }
+                if let entry = s.queue.popFirst() {
+                    s.queuedInputBytes -= entry.inputBytes
+                    return entry.item
+                }
                 s.running = false
                 return nil
             }
@@ -501,6 +764,7 @@ final class RPCAsyncLane: Sendable {
         state.withLock { s in
             s.closed = true
             s.queue.removeAll()
+            s.queuedInputBytes = 0
             s.outbox = []
         }
     }

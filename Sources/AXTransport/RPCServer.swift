@@ -12,10 +12,48 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
+/// Resource limits of each connection of an `RPCServer` (Specs/protocol.md §Limits). The frame size and
+/// nesting limits are the router's (`RPCLimits`).
+public struct RPCConnectionLimits: Sendable, Equatable {
+    /// Output queued for one connection (encoded but not yet taken by the kernel) above which the server stops
+    /// reading that connection's requests, and closes it as a slow consumer when an event notification or a
+    /// server->client request would go over it (after a last `connection.closing` notification). Default 8 MiB.
+    public var maxPendingOutputBytes: Int
+    /// Bytes of requests queued behind a running asynchronous call above which reading pauses. Default 16 MiB.
+    public var maxQueuedInputBytes: Int
+    /// How long an incomplete frame may stay incomplete (counted from the last complete frame) before the
+    /// connection is closed with −32021 (`data.limit == "partialFrameTimeout"`). Default 30 s.
+    public var partialFrameTimeout: Duration
+    /// How long a TCP connection may take to send its `initialize` with the token before it is closed with
+    /// −32019. Default 10 s.
+    public var authenticationTimeout: Duration
+    /// Connections open at the same time (all listeners together); one more gets −32017 and is closed.
+    /// Default 1,024.
+    public var maxConnections: Int
+    /// Frames one connection may have answered on the event loop in one turn before it yields the loop to
+    /// the other connections. Default 4,096.
+    public var maxFramesPerTurn: Int
+    /// Event-loop time one connection may use in one turn before it yields to the others (for 1 ms). Default 5 ms.
+    public var maxTurnTime: Duration
+
+    public init(maxPendingOutputBytes: Int = 8 << 20, maxQueuedInputBytes: Int = 16 << 20,
+                partialFrameTimeout: Duration = .seconds(30), authenticationTimeout: Duration = .seconds(10),
+                maxConnections: Int = 1024, maxFramesPerTurn: Int = 4096, maxTurnTime: Duration = .milliseconds(5)) {
+        self.maxPendingOutputBytes = maxPendingOutputBytes
+        self.maxQueuedInputBytes = maxQueuedInputBytes
+        self.partialFrameTimeout = partialFrameTimeout
+        self.authenticationTimeout = authenticationTimeout
+        self.maxConnections = maxConnections
+        self.maxFramesPerTurn = maxFramesPerTurn
+        self.maxTurnTime = maxTurnTime
+    }
+}
+
 /// Serves an `RPCRouter` over a Unix socket and, optionally, loopback TCP.
 ///
 /// - Unix socket: created with mode 0600 in a directory owned by this user (or a root-owned sticky
-///   directory such as /tmp). A stale socket file (connect refused) is replaced; a live one makes `start`
+///   directory such as /tmp); the default fallback directory `/tmp/axserver-$UID` is created 0700 and
+///   verified (`AXSocketPath`). A stale socket file (connect refused) is replaced; a live one makes `start`
 ///   fail. Unix sessions are authenticated (file permissions protect them).
 /// - TCP (`tcp:HOST:PORT`): refuses non-loopback hosts unless `allowNonLoopback`; needs a token file (first
 ///   line = token; the file must not be accessible by group/others). Each TCP connection must start with
@@ -31,22 +69,23 @@ public final class RPCServer: Sendable {
         public var tokenFile: String?
         /// Allow TCP on a non-loopback address (the token is still required).
         public var allowNonLoopback: Bool
+        /// Per-connection resource limits (output, input, timeouts, connection count, fairness).
+        public var limits: RPCConnectionLimits
 
         public init(unixSocketPath: String? = RPCServer.defaultSocketPath(), tcp: String? = nil,
-                    tokenFile: String? = nil, allowNonLoopback: Bool = false) {
+                    tokenFile: String? = nil, allowNonLoopback: Bool = false,
+                    limits: RPCConnectionLimits = RPCConnectionLimits()) {
             self.unixSocketPath = unixSocketPath
             self.tcp = tcp
             self.tokenFile = tokenFile
             self.allowNonLoopback = allowNonLoopback
+            self.limits = limits
         }
     }
 
-    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID.sock`.
+    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID/axserver.sock` (see `AXSocketPath`).
     public static func defaultSocketPath() -> String {
-        if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {
-            return dir.hasSuffix("/") ? dir + "axserver.sock" : dir + "/axserver.sock"
-        }
-        return "/tmp/axserver-\(getuid()).sock"
+        AXSocketPath.defaultPath()
     }
 
     public let router: RPCRouter
@@ -109,9 +148,11 @@ public final class RPCServer: Sendable {
                 tcpTarget = t
             }
             if let path = configuration.unixSocketPath {
+                try AXSocketPath.prepareServerDirectory(for: path)
                 let fd = try POSIX.listenUnix(path: path)
                 boundPath = path
-                let ctx = RPCListenerContext(router: router, token: nil, logger: logger, registry: registry, onSession: onSession)
+                let ctx = RPCListenerContext(router: router, token: nil, logger: logger, registry: registry,
+                                             limits: configuration.limits, onSession: onSession)
                 let ch: any Channel
                 do {
                     ch = try await makeBootstrap(ctx).withBoundSocket(fd).get()
@@ -123,7 +164,8 @@ public final class RPCServer: Sendable {
             }
             var port: Int?
             if let t = tcpTarget, let token {
-                let ctx = RPCListenerContext(router: router, token: token, logger: logger, registry: registry, onSession: onSession)
+                let ctx = RPCListenerContext(router: router, token: token, logger: logger, registry: registry,
+                                             limits: configuration.limits, onSession: onSession)
                 let ch = try await makeBootstrap(ctx)
                     .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
                     .bind(host: t.host, port: t.port).get()

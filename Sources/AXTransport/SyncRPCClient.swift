@@ -26,6 +26,7 @@ public final class SyncRPCClient {
         self.maxFrameBytes = maxFrameBytes
         switch try RPCClient.parseAddress(address) {
         case .unix(let path):
+            try AXSocketPath.verifySocketOwner(path)
             do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError("cannot connect to '\(address)': \(error.message)") }
         case .tcp(let host, let port):
             do { fd = try POSIX.connectTCP(host: host, port: port) } catch {

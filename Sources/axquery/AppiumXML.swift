@@ -19,6 +19,9 @@ struct XMLReadError: Error, CustomStringConvertible {
 }
 
 struct XMLReader {
+    /// At most this many attributes on one element (XCUITest page sources carry about fifteen).
+    static let maxAttributesPerElement = 1_024
+
     let b: [UInt8]
     var i = 0
 
@@ -90,6 +93,7 @@ struct XMLReader {
         i += 1
         let n = try name()
         var attrs: [(String, String)] = []
+        var attributeNames = Set<String>()   // duplicate check in O(1) per attribute (a linear scan was quadratic)
         while true {
             skipSpace()
             guard i < b.count else { throw fail("unterminated start tag <\(n)>") }
@@ -101,6 +105,9 @@ struct XMLReader {
             }
             if b[i] == UInt8(ascii: ">") { i += 1; break }
             let an = try name()
+            guard attrs.count < XMLReader.maxAttributesPerElement else {
+                throw fail("element <\(n)> has more than \(XMLReader.maxAttributesPerElement) attributes")
+            }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "=") else { throw fail("expected '=' after attribute '\(an)'") }
             i += 1
@@ -115,7 +122,7 @@ struct XMLReader {
             guard i < b.count else { throw fail("unterminated value of attribute '\(an)'", at: s) }
             let v = try XMLReader.decode(b[s..<i], reader: self, at: s)
             i += 1
-            if attrs.contains(where: { $0.0 == an }) { throw fail("attribute '\(an)' appears twice") }
+            guard attributeNames.insert(an).inserted else { throw fail("attribute '\(an)' appears twice") }
             attrs.append((an, v))
         }
         var kids: [XMLElement] = []

@@ -68,7 +68,13 @@ final class OfflineBackend: Backend {
             }
         case .noReply:
             throw RPCError.internalError("no reply")
-        case .needsAsync:
+        case .needsAsync(let prepared):
+            // Calls that a server runs off its event loop (regex queries) run here: this process serves no one else.
+            if case .reply(let bytes) = router.runSyncOnOwnThread(prepared, session: session) {
+                guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
+                if case .response(_, let r) = RPCInbound.classify(msg) { return try r.get() }
+                throw RPCError.internalError("unexpected reply")
+            }
             throw RPCError.invalidRequest("'\(method)' needs a live server (it is not available with --file)",
                                           data: ["method": .string(method)])
         }

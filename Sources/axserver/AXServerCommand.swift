@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
     @Option(name: .customLong("bench-tree"), help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
-    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock).") var socket: String?
+    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock in a private 0700 directory).") var socket: String?
     @Option(help: "Also listen on TCP, e.g. tcp:127.0.0.1:7777 (needs --token-file).") var listen: String?
     @Option(name: .customLong("token-file"), help: "File whose first line is the TCP token (mode 0600).") var tokenFile: String?
     @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.") var allowNonLoopback = false
@@ -46,6 +46,29 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.") var actionTimeoutMs: Int = 5000
     @Option(help: "Guided-access policy file (JSON, Specs/protocol.md §Kiosk policy): loaded at start, written back on every operator change, re-read on SIGHUP.") var policy: String?
     @Option(name: .customLong("operator-token-file"), help: "File whose first line is the kiosk operator's token (mode 0600): a connection that initializes with role 'operator' and this token may change guided access.") var operatorTokenFile: String?
+    @Option(name: .customLong("max-output-bytes"), help: "Pending output per connection before its reads pause / a slow subscriber is closed.") var maxOutputBytes: Int = 8 << 20
+    @Option(name: .customLong("max-queued-input-bytes"), help: "Requests queued per connection behind a running call before its reads pause.") var maxQueuedInputBytes: Int = 16 << 20
+    @Option(name: .customLong("max-connections"), help: "Connections open at the same time (one more is refused).") var maxConnections: Int = 1024
+    @Option(name: .customLong("frame-timeout-ms"), help: "How long an incomplete message may stay incomplete.") var frameTimeoutMs: Int = 30_000
+    @Option(name: .customLong("auth-timeout-ms"), help: "How long a TCP connection may take to authenticate.") var authTimeoutMs: Int = 10_000
+
+    func validate() throws {
+        let positive: [(String, Int)] = [
+            ("--max-output-bytes", maxOutputBytes),
+            ("--max-queued-input-bytes", maxQueuedInputBytes), ("--max-connections", maxConnections),
+            ("--frame-timeout-ms", frameTimeoutMs), ("--auth-timeout-ms", authTimeoutMs),
+        ]
+        for (flag, value) in positive where value <= 0 {
+            throw ValidationError("\(flag) must be a positive integer (got \(value))")
+        }
+    }
+
+    /// The per-connection limits from the flags (Specs/protocol.md §Limits).
+    var connectionLimits: RPCConnectionLimits {
+        RPCConnectionLimits(maxPendingOutputBytes: maxOutputBytes, maxQueuedInputBytes: maxQueuedInputBytes,
+                            partialFrameTimeout: .milliseconds(frameTimeoutMs), authenticationTimeout: .milliseconds(authTimeoutMs),
+                            maxConnections: maxConnections)
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -79,7 +102,7 @@ struct Serve: AsyncParsableCommand {
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub, options: options)
         let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
-                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback)
+                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback, limits: connectionLimits)
         let server = RPCServer(router: router, configuration: config, logger: logger)
         let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI)
         // SIGHUP re-reads the policy file when there is one (a refused file leaves the running policy in force);

@@ -457,6 +457,14 @@ final class BridgePeerToPeerTests: XCTestCase {
         defer { f.close() }
         let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader().readString()
         XCTAssertTrue(address.hasPrefix("unix:"), address)
+        // The private socket sits in a directory only this user can enter (issue 12 item 9).
+        let socketPath = address.dropFirst(5).split(separator: ",").first { $0.hasPrefix("path=") }.map { String($0.dropFirst(5)) }
+        let socketDirectory = try XCTUnwrap(socketPath.map { ($0 as NSString).deletingLastPathComponent }, address)
+        var info = stat()
+        XCTAssertEqual(lstat(socketDirectory, &info), 0, socketDirectory)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o700, socketDirectory)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFDIR, socketDirectory)
+        XCTAssertEqual(info.st_uid, geteuid(), socketDirectory)
         let p2p = try DBusConnection.open(address: address, registerOnBus: false)
         defer { p2p.close() }
         func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage {

@@ -136,8 +136,9 @@ final class JSONSerializerTests: XCTestCase {
             best = min(best, t)
             XCTAssertEqual(buf.count, out.count)
         }
-        // Generous bound for a debug build; release is ~10x faster (see the report).
-        XCTAssertLessThan(best, .milliseconds(200), "serializing the 5,000+ node tree took \(best)")
+        // A regression guard, not a speed figure (benchmarks give those): a debug build on a quiet machine takes
+        // ~0.1 s; the bound leaves room for a loaded 2-core CI machine running tests in parallel.
+        XCTAssertLessThan(best, .seconds(2), "serializing the 5,000+ node tree took \(best)")
         XCTAssertEqual(try JSON.parse(out), tree)
     }
 

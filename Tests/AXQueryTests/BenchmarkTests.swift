@@ -72,7 +72,7 @@ final class BenchmarkTests: XCTestCase {
             let r = lx["queries"]?[q.name]
             let lxCount = r?["count"]?.intValue ?? -1
             let lxMs = r?["ms"]?.doubleValue ?? .nan
-            let count = QueryEngine.count(try Selector(parsing: q.selector), in: ctx)
+            let count = try QueryEngine.count(try Selector(parsing: q.selector), in: ctx)
             XCTAssertEqual(count, lxCount, "\(q.name): \(q.selector) vs \(q.xpath)")
             XCTAssertGreaterThan(count, 0, q.name)
             let ms = swift[k].1

@@ -177,7 +177,7 @@ final class DifferentialTests: XCTestCase {
                 var text = steps[0].1.text
                 for (comb, c) in steps.dropFirst() { text += comb == " " ? " " + c.text : " \(comb) " + c.text }
                 let expected = ref.eval(steps, scope: ref.order)
-                let got = QueryEngine.find(try Selector(parsing: text), in: ctx)
+                let got = try QueryEngine.find(try Selector(parsing: text), in: ctx)
                 XCTAssertEqual(got, expected, text)
                 checked += 1
                 if !expected.isEmpty { nonEmpty += 1 }

@@ -11,7 +11,7 @@ final class ExplainTests: XCTestCase {
     }
 
     func testTypoInLabel() throws {
-        let e = QueryEngine.explain(try Selector(parsing: "button[label=\"Sumbit\"]"), in: try ctx())
+        let e = try QueryEngine.explain(try Selector(parsing: "button[label=\"Sumbit\"]"), in: try ctx())
         XCTAssertEqual(e.count, 0)
         XCTAssertEqual(e.canonical, "button[label=\"Sumbit\"]")
         XCTAssertEqual(e.chains.count, 1)
@@ -27,37 +27,37 @@ final class ExplainTests: XCTestCase {
     func testWrongRoleAndCase() throws {
         let c = try ctx()
         // "Gamma" is a cell, not a button.
-        let e = QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: c)
+        let e = try QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: c)
         XCTAssertTrue(e.chains[0].steps[0].nearMisses.contains { $0.description == "cell with label \"Gamma\"" && $0.ids == ["c2"] },
                       e.summary)
         // Case differs: the near miss names the real label.
-        let e2 = QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: c)
+        let e2 = try QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: c)
         XCTAssertEqual(e2.chains[0].steps[0].nearMisses.first?.description, "cell with label \"Beta\"")
         // A state that excludes the match: relaxing it is reported.
-        let e3 = QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: c)
+        let e3 = try QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: c)
         XCTAssertTrue(e3.chains[0].steps[0].nearMisses.contains { $0.change == "without :enabled" && $0.ids == ["cancel"] }, e3.summary)
     }
 
     func testStepCounts() throws {
         let c = try ctx()
-        let e = QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: c)
+        let e = try QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: c)
         XCTAssertEqual(e.chains[0].steps.map(\.count), [2, 1, 1])
         XCTAssertEqual(e.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
         XCTAssertEqual(e.matches, ["submit"])
 
-        let miss = QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: c)
+        let miss = try QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: c)
         XCTAssertEqual(miss.chains[0].steps.map(\.count), [1, 0, 0])
         XCTAssertEqual(miss.chains[0].steps[1].nearMisses.first?.description, "cell with label \"Alpha\"")
         XCTAssertTrue(miss.chains[0].steps[2].nearMisses.isEmpty, "only the first failing step gets near misses")
 
-        let within = QueryEngine.explain(try Selector(parsing: "window >> button:first"), in: c)
+        let within = try QueryEngine.explain(try Selector(parsing: "window >> button:first"), in: c)
         XCTAssertEqual(within.chains[0].steps.map(\.count), [2, 2])
         XCTAssertEqual(within.count, 2)
 
-        let union = QueryEngine.explain(try Selector(parsing: "link, slider"), in: c)
+        let union = try QueryEngine.explain(try Selector(parsing: "link, slider"), in: c)
         XCTAssertEqual(union.chains.map(\.count), [1, 1])
         XCTAssertEqual(union.summary, "2 matches for link, adjustable")
-        let partly = QueryEngine.explain(try Selector(parsing: "link, button[label=Sumbit]"), in: c)
+        let partly = try QueryEngine.explain(try Selector(parsing: "link, button[label=Sumbit]"), in: c)
         XCTAssertEqual(partly.summary, "1 match for link, button[label=\"Sumbit\"]")
         XCTAssertEqual(partly.chains[1].steps[0].nearMisses.first?.ids, ["submit"])
         // JSON-friendly
@@ -95,19 +95,19 @@ final class DemoAppSelectorTests: XCTestCase {
             ("#\"cell.about\"", ["cellAbout"]),
         ]
         for (q, expected) in table {
-            XCTAssertEqual(QueryEngine.find(try Selector(parsing: q), in: ctx), expected, q)
+            XCTAssertEqual(try QueryEngine.find(try Selector(parsing: q), in: ctx), expected, q)
         }
-        let e = QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
+        let e = try QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
         XCTAssertEqual(e.chains[0].steps.map(\.count), [1, 0])
         XCTAssertEqual(e.chains[0].steps[1].nearMisses.first?.description, "switch with label \"Wi-Fi\"")
-        XCTAssertEqual(QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count), [1, 3])
+        XCTAssertEqual(try QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count), [1, 3])
 
         var app = DemoApp()
         app.alertShown = true
         let s2 = try Fixtures.store(app.snapshot())
         let ctx2 = QueryContext(tree: s2.tree, views: s2.views)
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "alert button"), in: ctx2), ["alertCancel", "alertReset"])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "alert > button[label=Reset]"), in: ctx2), ["alertReset"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "alert button"), in: ctx2), ["alertCancel", "alertReset"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "alert > button[label=Reset]"), in: ctx2), ["alertReset"])
     }
 }
 

@@ -163,15 +163,15 @@ final class SelectorMatchTests: XCTestCase {
             do { sel = try Selector(parsing: text) } catch {
                 XCTFail("\(text): \(error.message)"); continue
             }
-            XCTAssertEqual(QueryEngine.find(sel, in: ctx), expected, text)
-            XCTAssertEqual(QueryEngine.count(sel, in: ctx), expected.count, text)
+            XCTAssertEqual(try QueryEngine.find(sel, in: ctx), expected, text)
+            XCTAssertEqual(try QueryEngine.count(sel, in: ctx), expected.count, text)
             // The canonical form and the JSON form select the same nodes.
             let again = try Selector(parsing: sel.canonical)
-            XCTAssertEqual(QueryEngine.find(again, in: ctx), expected, "canonical \(sel.canonical)")
+            XCTAssertEqual(try QueryEngine.find(again, in: ctx), expected, "canonical \(sel.canonical)")
             let fromJSON = try Selector(json: sel.json)
-            XCTAssertEqual(QueryEngine.find(fromJSON, in: ctx), expected, "json of \(text)")
+            XCTAssertEqual(try QueryEngine.find(fromJSON, in: ctx), expected, "json of \(text)")
             for id in ["submit", "c3", "hdr"] {
-                XCTAssertEqual(QueryEngine.matches(sel, id: id, in: ctx), expected.contains(id), "matches(\(id)) for \(text)")
+                XCTAssertEqual(try QueryEngine.matches(sel, id: id, in: ctx), expected.contains(id), "matches(\(id)) for \(text)")
             }
         }
     }
@@ -179,10 +179,10 @@ final class SelectorMatchTests: XCTestCase {
     func testFocusedAndHittable() throws {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views, focusedID: "user")
-        func find(_ s: String) throws -> [String] { QueryEngine.find(try Selector(parsing: s), in: ctx) }
+        func find(_ s: String) throws -> [String] { try QueryEngine.find(try Selector(parsing: s), in: ctx) }
         XCTAssertEqual(try find(":focused"), ["user"])
         XCTAssertEqual(try find(":focused"), try find("textfield:focused"))
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: ":focused"), in: QueryContext(tree: store.tree)), [])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: ":focused"), in: QueryContext(tree: store.tree)), [])
         // The banner window (front, y 0…100) covers the back button; labels let touches through to their parent.
         XCTAssertEqual(try find("#\"nav.back\""), ["back"])
         XCTAssertEqual(try find("#\"nav.back\":hittable"), [])
@@ -196,41 +196,41 @@ final class SelectorMatchTests: XCTestCase {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let button = try Selector(parsing: "button")
-        XCTAssertEqual(QueryEngine.find(button, in: ctx, root: "form"), ["submit", "cancel"])
-        XCTAssertEqual(QueryEngine.find(button, in: ctx, root: "banner"), ["dismiss"])
-        XCTAssertEqual(QueryEngine.find(button, in: ctx, root: "nope"), [])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "group"), in: ctx, root: "form"), [], "the root itself never matches")
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "button:first"), in: ctx, root: "form"), ["submit"])
-        XCTAssertEqual(QueryEngine.find(button, in: ctx, limit: 2), ["back", "submit"])
-        XCTAssertEqual(QueryEngine.find(button, in: ctx, limit: 0), [])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "link, switch"), in: ctx, limit: 1), ["remember"])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "button:last"), in: ctx, limit: 1), ["dismiss"])
+        XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "form"), ["submit", "cancel"])
+        XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "banner"), ["dismiss"])
+        XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "nope"), [])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "group"), in: ctx, root: "form"), [], "the root itself never matches")
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button:first"), in: ctx, root: "form"), ["submit"])
+        XCTAssertEqual(try QueryEngine.find(button, in: ctx, limit: 2), ["back", "submit"])
+        XCTAssertEqual(try QueryEngine.find(button, in: ctx, limit: 0), [])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "link, switch"), in: ctx, limit: 1), ["remember"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button:last"), in: ctx, limit: 1), ["dismiss"])
     }
 
     func testStrictResolution() throws {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views)
-        XCTAssertEqual(QueryEngine.resolveOne(try Selector(parsing: "#\"login.user\""), in: ctx), .one("user"))
-        XCTAssertEqual(QueryEngine.resolveOne(try Selector(parsing: "#nothing"), in: ctx), .none)
-        XCTAssertEqual(QueryEngine.resolveOne(try Selector(parsing: "#submit"), in: ctx), .ambiguous(["submit", "dismiss"]))
+        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#\"login.user\""), in: ctx), .one("user"))
+        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#nothing"), in: ctx), .none)
+        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#submit"), in: ctx), .ambiguous(["submit", "dismiss"]))
         // Two cells labelled Alpha…: only c0 is onscreen, so the strict resolution picks it.
-        XCTAssertEqual(QueryEngine.resolveOne(try Selector(parsing: "cell[label^=Alpha]"), in: ctx), .one("c0"))
+        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "cell[label^=Alpha]"), in: ctx), .one("c0"))
         // An offscreen single match still resolves (it exists).
-        XCTAssertEqual(QueryEngine.resolveOne(try Selector(parsing: "cell[label=\"Alpha Two\"]"), in: ctx), .one("c3"))
+        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "cell[label=\"Alpha Two\"]"), in: ctx), .one("c3"))
     }
 
     func testIndexFollowsRevisions() throws {
         let store = try Fixtures.store(Fixtures.login())
         let sel = try Selector(parsing: "button[label=\"Submit\"]")
-        XCTAssertEqual(QueryEngine.find(sel, in: QueryContext(tree: store.tree)), ["submit"])
+        XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: store.tree)), ["submit"])
         _ = try store.apply(json: [["op": "set", "id": "submit", "props": ["title": "Send"]]])
-        XCTAssertEqual(QueryEngine.find(sel, in: QueryContext(tree: store.tree)), [])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "button[label=Send]"), in: QueryContext(tree: store.tree)), ["submit"])
+        XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: store.tree)), [])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button[label=Send]"), in: QueryContext(tree: store.tree)), ["submit"])
         // Another app whose tree has the same revision number never shares the index.
         let other = try Fixtures.store(["windows": [Fixtures.view("x", "UIWindow", [0, 0, 100, 100], [:], [
             Fixtures.view("xb", "UIButton", [0, 0, 50, 50], ["title": "Submit"]),
         ])]])
-        XCTAssertEqual(QueryEngine.find(sel, in: QueryContext(tree: other.tree)), ["xb"])
+        XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: other.tree)), ["xb"])
     }
 
     func testIdentifierNormalizationMatchesIndexLookups() throws {
@@ -240,9 +240,9 @@ final class SelectorMatchTests: XCTestCase {
         ])]])
         let ctx = QueryContext(tree: store.tree)
         // "#…" goes through the identifier index; [id^=…] scans. Both normalize whitespace the same way.
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "#\"spaced id\""), in: ctx), ["a", "b"])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "[id^=\"spaced id\"]"), in: ctx), ["a", "b"])
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "[id~=/^spaced id$/]"), in: ctx), ["b"], "regexes see the raw value")
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "#\"spaced id\""), in: ctx), ["a", "b"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "[id^=\"spaced id\"]"), in: ctx), ["a", "b"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "[id~=/^spaced id$/]"), in: ctx), ["b"], "regexes see the raw value")
     }
 
     /// `A >> B` without positional pseudo-classes selects exactly what `A B` selects.
@@ -250,8 +250,8 @@ final class SelectorMatchTests: XCTestCase {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views)
         for (a, b) in [("window >> button", "window button"), ("* >> * >> text", "* * text"), ("group >> :has(+ button)", "group :has(+ button)")] {
-            XCTAssertEqual(QueryEngine.find(try Selector(parsing: a), in: ctx), QueryEngine.find(try Selector(parsing: b), in: ctx), a)
+            XCTAssertEqual(try QueryEngine.find(try Selector(parsing: a), in: ctx), try QueryEngine.find(try Selector(parsing: b), in: ctx), a)
         }
-        XCTAssertEqual(QueryEngine.find(try Selector(parsing: "* >> * >> text"), in: ctx), ["lblUser", "lblPass"])
+        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "* >> * >> text"), in: ctx), ["lblUser", "lblPass"])
     }
 }

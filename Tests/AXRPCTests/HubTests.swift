@@ -129,6 +129,28 @@ final class HubTests: XCTestCase {
         XCTAssertLessThan(clock.now - t0, .seconds(5))
     }
 
+    /// Issue 12 item 2: a waiter woken by a commit leaves no timeout timer behind. Drives many revisions while
+    /// one waiter (looping like `wait.for`, with a long timeout) is pending; the live timers and the registered
+    /// waiters must stay bounded instead of growing by one per revision.
+    func testWokenWaitsLeaveNoTimersBehind() async throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        let revisions = 300
+        for index in 0..<revisions {
+            let revision = try hub.snapshot(app).revision
+            async let woke = hub.awaitChange(app: app, after: revision, timeout: .seconds(60), includeFocus: true)
+            while hub.registeredWaiterCount == 0 { await Task.yield() }
+            try hub.update(app: app, ops: [["op": "set", "id": "ok", "properties": ["title": .string("T\(index)")]]])
+            let woken = await woke
+            XCTAssertEqual(woken, revision + 1)
+        }
+        XCTAssertEqual(hub.registeredWaiterCount, 0)
+        // Cancelled timers finish promptly; allow the executor a moment to run them.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while hub.pendingWaitTimerCount > 0 && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(hub.pendingWaitTimerCount, 0, "timeout timers of woken waits are still alive")
+    }
+
     /// A removed app wakes its waiters and leaves the hub.
     func testRemovingAnAppWakesWaiters() async throws {
         let (hub, app) = try makeHub(RecordingProvider())

@@ -1,4 +1,5 @@
 import AXCore
+import AXHub
 import AXJSON
 import AXProvider
 import XCTest
@@ -125,5 +126,57 @@ final class ProviderDiffTests: XCTestCase {
         let w = m.add(parent: nil, rng: &rng)
         for _ in 0..<10 { _ = m.add(parent: w, rng: &rng) }
         XCTAssertEqual(TreeDiff.diff(from: m.snapshot, to: m.snapshot).count, 0)
+    }
+}
+
+/// A transport into a real hub that takes its time over patches, so overlapping publishes would interleave.
+final class SlowHubTransport: ProviderTransport {
+    let hub: Hub
+    init(hub: Hub) { self.hub = hub }
+    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
+        hub.registerApp(name: name, provider: nil)
+    }
+    func call(_ method: String, _ params: JSONObject) async throws -> JSON {
+        guard let app = params["app"]?.stringValue else { throw HubError(.invalid, "missing app") }
+        // Let the other publish run up to its own await before this one reaches the hub.
+        try await Task.sleep(for: .milliseconds(Int.random(in: 1...15)))
+        switch method {
+        case "hierarchy.set":
+            return ["revision": JSON(try hub.setSnapshot(app: app, .object(params)).toRevision)]
+        default:
+            return ["revision": JSON(try hub.update(app: app, ops: params["ops"] ?? .array([])).toRevision)]
+        }
+    }
+}
+
+/// Issue 12.7 follow-up (found by the Python client's tests): overlapping publishes must reach the server in the
+/// order they were made, so the server ends with the app's last tree (no lost toggle).
+final class PublisherOrderTests: XCTestCase {
+    func snapshot(_ on: Bool) -> JSON {
+        ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
+            ["id": "s", "class": "UISwitch", "frame": [10, 10, 51, 31], "isOn": .bool(on), "accessibilityLabel": "Wi-Fi"],
+        ]]]]
+    }
+
+    func testOverlappingPublishesArriveInOrder() async throws {
+        let hub = Hub()
+        let publisher = Publisher(transport: SlowHubTransport(hub: hub))
+        try await publisher.register(name: "order") { _ in true }
+        try await publisher.publish(snapshot(true))
+        for round in 0..<20 {
+            // Each task is started after the previous one's publish was called: the last call carries the truth.
+            var tasks: [Task<Void, Never>] = []
+            var state = round % 2 == 0
+            for _ in 0..<4 {
+                state.toggle()
+                let tree = snapshot(state)
+                tasks.append(Task { _ = try? await publisher.publish(tree) })
+                await Task.yield()
+            }
+            for task in tasks { await task.value }
+            let app = try hub.resolveApp("order")
+            let shown = try hub.snapshot(app).tree["s"]?.value
+            XCTAssertEqual(shown, state ? "on" : "off", "round \(round): the server kept an older tree")
+        }
     }
 }

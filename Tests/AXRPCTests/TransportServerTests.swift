@@ -309,8 +309,72 @@ final class TransportServerTests: XCTestCase {
         if let x = getenv("XDG_RUNTIME_DIR"), strlen(x) > 0 {
             XCTAssertEqual(p, String(cString: x) + (String(cString: x).hasSuffix("/") ? "" : "/") + "axserver.sock")
         } else {
-            XCTAssertEqual(p, "/tmp/axserver-\(getuid()).sock")
+            XCTAssertEqual(p, "/tmp/axserver-\(getuid())/axserver.sock")
         }
+    }
+
+    /// Issue 12 item 8: the fallback directory is created 0700 and one that another user could have made
+    /// (wrong owner, wrong mode, a symlink or a file) is refused with a message saying what to do.
+    func testFallbackSocketDirectoryIsPrivateAndSquattersAreRefused() throws {
+        let base = TransportTempDir()
+        let dir = AXSocketPath.fallbackDirectory(base: base.path)
+        XCTAssertEqual(dir, base.path + "/axserver-\(getuid())")
+        defer { rmdir(dir) }
+        try AXSocketPath.prepareServerDirectory(for: dir + "/axserver.sock", fallbackBase: base.path)
+        var st = stat()
+        XCTAssertEqual(lstat(dir, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o7777, 0o700)
+        XCTAssertEqual(st.st_uid, geteuid())
+        // Existing and ours with 0700: accepted again.
+        try AXSocketPath.prepareServerDirectory(for: dir + "/axserver.sock", fallbackBase: base.path)
+        // Too open.
+        chmod(dir, 0o755)
+        XCTAssertThrowsError(try AXSocketPath.ensurePrivateDirectory(dir)) { error in
+            XCTAssertTrue("\(error)".contains("must be 0700"), "\(error)")
+        }
+        chmod(dir, 0o700)
+        // Owned by someone else.
+        XCTAssertThrowsError(try AXSocketPath.ensurePrivateDirectory(dir, ownerUID: UInt32(geteuid()) &+ 1)) { error in
+            XCTAssertTrue("\(error)".contains("not by this user"), "\(error)")
+        }
+        // A symlink planted where the directory should be.
+        rmdir(dir)
+        let target = base.file("elsewhere")
+        mkdir(target, 0o700)
+        defer { rmdir(target) }
+        XCTAssertEqual(symlink(target, dir), 0)
+        XCTAssertThrowsError(try AXSocketPath.prepareServerDirectory(for: dir + "/axserver.sock", fallbackBase: base.path)) { error in
+            XCTAssertTrue("\(error)".contains("not a directory"), "\(error)")
+        }
+        unlink(dir)
+    }
+
+    /// Issue 12 item 8: clients refuse a socket owned by another user (an impostor), and accept their own.
+    func testClientsRefuseASocketOwnedByAnotherUser() async throws {
+        let dir = TransportTempDir()
+        let server = try await transportStartServer(dir)
+        let path = dir.file("s.sock")
+        XCTAssertNoThrow(try AXSocketPath.verifySocketOwner(path))
+        let mine = try SyncRPCClient(address: "unix:" + path)
+        XCTAssertEqual(try mine.call("ping"), "pong")
+        mine.close()
+        XCTAssertThrowsError(try AXSocketPath.verifySocketOwner(path, ownerUID: UInt32(getuid()) &+ 1)) { error in
+            XCTAssertTrue("\(error)".contains("not by this user"), "\(error)")
+        }
+        // With privileges, make the socket really belong to someone else and check every client refuses it.
+        if getuid() == 0 {
+            XCTAssertEqual(chown(path, 65534, 65534), 0)
+            XCTAssertThrowsError(try SyncRPCClient(address: "unix:" + path)) { error in
+                XCTAssertTrue("\(error)".contains("owned by uid 65534"), "\(error)")
+            }
+            do {
+                _ = try await RPCClient.connect("unix:" + path)
+                XCTFail("RPCClient connected to a socket owned by another user")
+            } catch {
+                XCTAssertTrue("\(error)".contains("owned by uid 65534"), "\(error)")
+            }
+        }
+        await server.stop()
     }
 
     // MARK: TCP + token

@@ -612,6 +612,38 @@ class Offline(unittest.TestCase):
         self.assertIn("windows", err)
 
 
+    def test_many_attributes_on_one_element_are_read_in_linear_time(self):
+        """50,000 attributes on one element: refused at the cap, fast (the duplicate check was quadratic); an
+        element at the cap still reads."""
+        def page(count):
+            attrs = " ".join('a%d="v"' % k for k in range(count))
+            return ('<AppiumAUT><XCUIElementTypeApplication name="A" x="0" y="0" width="390" height="844">'
+                    '<XCUIElementTypeButton name="b" label="B" x="0" y="0" width="10" height="10" %s/>'
+                    '</XCUIElementTypeApplication></AppiumAUT>' % attrs)
+        many = os.path.join(self.tmp, "many.xml")
+        with open(many, "w") as f:
+            f.write(page(50000))
+        started = time.monotonic()
+        code, _, err = self.ax("count", many, "button")
+        elapsed = time.monotonic() - started
+        self.assertEqual(code, 5, err)
+        self.assertIn("more than 1024 attributes", err)
+        self.assertLess(elapsed, 5.0, "50,000 attributes took %.2f s" % elapsed)
+        at_cap = os.path.join(self.tmp, "cap.xml")
+        with open(at_cap, "w") as f:
+            f.write(page(1024 - 7))   # 7 named attributes plus the generated ones: exactly the cap
+        code, out, err = self.ax("count", at_cap, "button")
+        self.assertEqual((code, out.strip()), (0, "1"), err)
+
+    def test_regex_queries_run_offline(self):
+        """A regex query is run off a server's event loop; offline, the CLI runs it itself."""
+        code, out, err = self.ax("count", self.json_path, "*[label~=/(.+)+X/]")
+        self.assertEqual((code, out.strip()), (1, "0"), err)   # no match: exit 1, as for any count of 0
+        code, out, err = self.ax("count", self.json_path, "*[label~=/./]")
+        self.assertEqual(code, 0, err)
+        self.assertGreater(int(out.strip()), 0)
+
+
 class OverTCP(unittest.TestCase):
     """--tcp HOST:PORT --token-file F against a server listening on loopback TCP with a token."""
 

@@ -4,7 +4,9 @@ public enum ControlSemantics {
 
     /// Formats a number the way UIKit's default values read: integers without a fraction, else up to 2 decimals.
     public static func formatNumber(_ v: Double) -> String {
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+        // Beyond 1e15 a provider's number is printed as is: `Int(v)` would trap from 2^63 on.
+        guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
+        if v == v.rounded() { return String(Int(v)) }
         let r = (v * 100).rounded() / 100
         if r == r.rounded() { return String(Int(r)) }
         var s = String(r)
@@ -16,7 +18,11 @@ public enum ControlSemantics {
     public static func percent(_ value: Double, min lo: Double, max hi: Double) -> String {
         guard hi > lo else { return "0%" }
         let clamped = Swift.min(Swift.max(value, lo), hi)   // A43: values outside the range are clamped
-        let p = ((clamped - lo) / (hi - lo) * 100).rounded()
+        let span = hi - lo
+        // 1e308 − −1e308 overflows to infinity (then the fraction is 0 or NaN): halves keep the differences finite.
+        let fraction = span.isFinite ? (clamped - lo) / span : (clamped / 2 - lo / 2) / (hi / 2 - lo / 2)
+        let p = (fraction * 100).rounded()
+        guard p.isFinite else { return "0%" }   // `Int(p)` must never see NaN or infinity
         return "\(Int(p))%"
     }
 

@@ -47,7 +47,8 @@ public enum AXMethods {
     // MARK: - Lifecycle
 
     static func installLifecycle(_ r: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
-        r.registerSync("initialize", requiresInit: false) { params, session in
+        // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
+        r.registerSync("initialize", requiresInit: false) { [weak r] params, session in
             let p = try Params(params, method: "initialize")
             if let clientName = p["clientInfo"]?["name"]?.stringValue {
                 session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
@@ -66,10 +67,19 @@ public enum AXMethods {
             session.initialized = true
             return ["protocolVersion": .string(protocolVersion),
                     "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
-                    "capabilities": ["methods": JSON(r.methods), "treeFormats": ["json", "text", "xml"],
+                    "capabilities": ["methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                                      "events": JSON(EventNames.all)]]
         }
         r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
+        // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
+        // answers -32800 (D-PROTO-1). Unknown or finished ids are ignored, as LSP says.
+        r.registerSync("$/cancelRequest") { params, session in
+            let p = try Params(params, method: "$/cancelRequest")
+            guard let id = p["id"], id.stringValue != nil || id.doubleValue != nil else {
+                throw p.bad("id", "is required: the id of the request to cancel")
+            }
+            return ["cancelled": .bool(session.inFlight.cancel(id: id))]
+        }
         r.registerSync("shutdown") { _, _ in .null }
         r.registerSync("apps.list") { _, _ in
             .array(hub.snapshots().map { s in
@@ -109,7 +119,7 @@ public enum AXMethods {
             let p = try Params(params, method: "hierarchy.update")
             let a = try Roles.ownApp(p, hub, session)
             guard let ops = p["ops"] else { throw p.bad("ops", "is required (an array of insert/remove/move/set ops)") }
-            if let base = try p.int("baseRevision"), let cur = try? hub.snapshot(a).revision, base != cur {
+            if let base = try p.int("baseRevision", in: ParamRange.revision), let cur = try? hub.snapshot(a).revision, base != cur {
                 throw RPCError.contentModified("the tree is at revision \(cur), not \(base)", data: ["revision": JSON(cur), "baseRevision": JSON(base)])
             }
             do {
@@ -130,16 +140,14 @@ public enum AXMethods {
     // MARK: - Tree
 
     static func installTree(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("tree.get") { params, session in
+        r.registerSync("tree.get", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "tree.get")
             let snap = try snapshot(p, hub, session)
             let format = try p.string("format") ?? "json"
             var rootID: String?
             if let t = p["root"] { rootID = try Targets.resolveOne(t, in: snap, hub: hub, method: "tree.get") }
-            let depth = try p.int("depth")
-            let maxChildren = try p.int("maxChildren")
-            if let d = depth, d < 0 { throw p.bad("depth", "must not be negative") }
-            if let m = maxChildren, m < 0 { throw p.bad("maxChildren", "must not be negative") }
+            let depth = try p.int("depth", in: ParamRange.count)
+            let maxChildren = try p.int("maxChildren", in: ParamRange.count)
             var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format)]
             switch format {
             case "json":
@@ -181,8 +189,8 @@ public enum AXMethods {
         r.registerSync("tree.diff") { params, session in
             let p = try Params(params, method: "tree.diff")
             let a = try app(p, hub, session)
-            guard let from = try p.int("fromRevision") else { throw p.bad("fromRevision", "is required") }
-            do { return changeJSON(try hub.changes(app: a, from: from, to: try p.int("toRevision"))) }
+            guard let from = try p.int("fromRevision", in: ParamRange.revision) else { throw p.bad("fromRevision", "is required") }
+            do { return changeJSON(try hub.changes(app: a, from: from, to: try p.int("toRevision", in: ParamRange.revision))) }
             catch let e as HubError { throw RPCError.from(e) }
         }
         r.registerSync("tree.revision") { params, session in
@@ -190,7 +198,7 @@ public enum AXMethods {
             let s = try snapshot(p, hub, session)
             return ["app": .string(s.id), "revision": JSON(s.revision)]
         }
-        r.registerSync("element.get") { params, session in
+        r.registerSync("element.get", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "element.get")
             let snap = try snapshot(p, hub, session)
             guard let t = p["target"] else { throw p.bad("target", "is required ({id} or {selector})") }
@@ -224,29 +232,30 @@ public enum AXMethods {
             if let rt = p["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
             return (p, snap, sel, root)
         }
-        r.registerSync("query.find") { params, session in
+        r.registerSync("query.find", offLoop: Targets.usesRegex) { params, session in
             let (p, snap, sel, root) = try common(params, session, "query.find")
-            let limit = try p.int("limit")
-            let ids = Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
+            let limit = try p.int("limit", in: ParamRange.count)
+            // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
+            let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
             var out: JSONObject = ["revision": JSON(snap.revision), "selector": .string(sel.canonical), "count": JSON(shown.count),
                                    "elements": .array(shown.compactMap { snap.tree[$0].map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } })]
             if let limit, ids.count > limit { out["truncated"] = ["kind": "limit", "limit": JSON(limit)] }
             return .object(out)
         }
-        r.registerSync("query.one") { params, session in
+        r.registerSync("query.one", offLoop: Targets.usesRegex) { params, session in
             let (p, snap, sel, root) = try common(params, session, "query.one")
             _ = p
             let id = try Targets.resolveOne(.string(sel.canonical), in: snap, hub: hub, method: "query.one", root: root)
             return .object(elementDetail(id, snap))
         }
-        r.registerSync("query.count") { params, session in
+        r.registerSync("query.count", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try common(params, session, "query.count")
-            return ["count": JSON(Targets.find(sel, in: snap, root: root, limit: nil).count), "revision": JSON(snap.revision)]
+            return ["count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count), "revision": JSON(snap.revision)]
         }
-        r.registerSync("query.explain") { params, session in
+        r.registerSync("query.explain", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, _) = try common(params, session, "query.explain")
-            return Targets.nearMisses(sel, in: snap)
+            return try Targets.nearMisses(sel, in: snap)
         }
     }
 
@@ -350,7 +359,7 @@ public enum AXMethods {
             guard let f = snap.focusedID, let n = snap.tree[f] else { return ["element": .null, "app": .string(snap.id)] }
             return ["element": .object(ElementJSON.encode(n, focusedID: f)), "app": .string(snap.id)]
         }
-        r.registerSync("focus.set") { params, session in
+        r.registerSync("focus.set", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "focus.set")
             let snap = try snapshot(p, hub, session)
             var id: String?
@@ -358,7 +367,9 @@ public enum AXMethods {
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
             return ["focused": JSON(id)]
         }
-        r.register("wait.for") { params, session in
+        // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
+        // ends it with -32800.
+        r.register("wait.for", concurrent: true) { params, session in
             let p = try Params(params, method: "wait.for")
             let a = try app(p, hub, session)
             guard let target = p["target"] else { throw p.bad("target", "is required") }
@@ -411,6 +422,9 @@ public enum AXMethods {
                     ])
                 }
                 _ = await hub.awaitChange(app: a, after: snap.revision, timeout: remaining, includeFocus: true)
+                if Task.isCancelled {
+                    throw CancellationError()
+                }
             }
         }
     }
@@ -446,7 +460,7 @@ public enum AXMethods {
         }
         r.registerSync("events.unsubscribe") { params, session in
             let p = try Params(params, method: "events.unsubscribe")
-            guard let sid = try p.int("subscription") else { throw p.bad("subscription", "is required") }
+            guard let sid = try p.int("subscription", in: ParamRange.subscription) else { throw p.bad("subscription", "is required") }
             let token: UInt64? = session.withAttachments { bag in
                 var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
                 let t = subs.removeValue(forKey: UInt64(sid))
@@ -503,16 +517,29 @@ public enum EventNames {
 final class RemoteProvider: ActionProvider {
     let peer: any RPCPeer
     init(peer: any RPCPeer) { self.peer = peer }
+    /// The provider answers `{"handled": Bool}` (a bare Bool is accepted too). An error reply from the provider
+    /// becomes `.appFailed` (−32022 "app error" carrying the provider's error object); so does any other result,
+    /// with `reason: malformed reply`. A timeout or disconnection stays −32020.
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        let reply: JSON
         do {
-            let r = try await peer.request("action.perform", request.json, timeout: timeout)
-            if case .bool(let b) = r { return b }
-            return r["handled"]?.boolValue ?? false
+            reply = try await peer.request("action.perform", request.json, timeout: timeout)
         } catch {
             if error.code == RPCError.Code.appNotResponding {
                 throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
             }
-            throw .failed("the app answered with an error: \(error.message)")
+            let reason = error.data?["reason"]?.stringValue ?? "app error"
+            throw .appFailed(message: "the app reported an error performing '\(request.action)': \(error.message)",
+                             reason: reason, details: error.json)
         }
+        if case .bool(let handled) = reply {
+            return handled
+        }
+        if case .bool(let handled)? = reply["handled"] {
+            return handled
+        }
+        let got = reply.objectValue == nil ? "a \(reply.typeName)" : "an object without a Boolean 'handled'"
+        throw .appFailed(message: "the app answered '\(request.action)' with \(got) instead of {\"handled\": true|false}",
+                         reason: "malformed reply", details: nil)
     }
 }

@@ -11,7 +11,11 @@ struct Params {
         self.method = method
         switch params {
         case nil, .null?: json = JSONObject()
-        case .object(let o)?: json = o
+        case .object(let o)?:
+            if let unknown = AXMethods.unknownParameter(in: o, method: method) {
+                throw unknown
+            }
+            json = o
         case .array?: throw RPCError.invalidParams("\(method) takes named params (an object)", data: ["method": .string(method)])
         default: throw RPCError.invalidParams("params must be an object", data: ["method": .string(method)])
         }
@@ -35,9 +39,20 @@ struct Params {
         guard let s = try string(key) else { throw bad(key, "is required") }
         return s
     }
-    func int(_ key: String) throws(RPCError) -> Int? {
+    /// The one checked conversion for integers taken from the wire: a JSON number that is integral and lies in
+    /// `range`, else -32602 naming the parameter, the accepted range and what was sent (never a trap).
+    func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let v = self[key] else { return nil }
-        guard let i = v.intValue else { throw bad(key, "must be an integer, got \(v.typeName)") }
+        guard let i = ParamRange.checkedInt(v, in: range) else {
+            var data: JSONObject = ["param": .string(key), "method": .string(method), "min": JSON(range.lowerBound), "max": JSON(range.upperBound)]
+            data["got"] = v
+            let got: String
+            switch v {
+            case .number: got = v.jsonString
+            default: got = "a \(v.typeName)"
+            }
+            throw RPCError.invalidParams("\(method): '\(key)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)", data: data)
+        }
         return i
     }
     func bool(_ key: String) throws(RPCError) -> Bool? {
@@ -62,10 +77,52 @@ struct Params {
     }
     /// Timeout in ms; default and maximum keep a wait bounded.
     func timeout(default d: Int = 5000) throws(RPCError) -> Duration {
-        let ms = try int("timeoutMs") ?? d
-        guard ms >= 0, ms <= 600_000 else { throw bad("timeoutMs", "must be within 0…600000") }
+        let ms = try int("timeoutMs", in: ParamRange.timeoutMs) ?? d
         return .milliseconds(ms)
     }
+}
+
+/// Accepted ranges of the integer parameters (Specs/protocol.md §Integer parameters). Upper bounds stay within
+/// 2^53 − 1, the largest integer a JSON number carries exactly.
+package enum ParamRange {
+    /// 2^53 − 1.
+    package static let maxExactInteger = 9_007_199_254_740_991
+    /// Revisions (`baseRevision`, `fromRevision`, `toRevision`).
+    package static let revision: ClosedRange<Int> = 0...maxExactInteger
+    /// Counts and sizes (`limit`, `depth`, `maxChildren`).
+    package static let count: ClosedRange<Int> = 0...maxExactInteger
+    /// Subscription ids (`events.unsubscribe`): the server hands out ids from 1.
+    package static let subscription: ClosedRange<Int> = 1...maxExactInteger
+    /// Wait timeouts in milliseconds (at most ten minutes).
+    package static let timeoutMs: ClosedRange<Int> = 0...600_000
+
+    /// The value as an Int inside `range`, or nil: not a number, not integral (1.5), or out of range (−1, 1e300,
+    /// 2^63, 2^64). Never traps.
+    package static func checkedInt(_ value: JSON, in range: ClosedRange<Int>) -> Int? {
+        guard let integer = value.intValue, range.contains(integer) else { return nil }
+        return integer
+    }
+}
+
+extension AXMethods {
+    /// Every integer parameter each method reads, with its accepted range. Every method of the table must be
+    /// listed (with `[:]` when it reads none): the hostile-integer sweep test enumerates `RPCRouter.methods`
+    /// and fails for a method missing here.
+    package static let integerParameters: [String: [String: ClosedRange<Int>]] = {
+        var table: [String: [String: ClosedRange<Int>]] = [:]
+        let none = ["initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
+                    "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
+                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check"]
+        for method in none { table[method] = [:] }
+        for (method, _) in actionMethods { table[method] = [:] }
+        table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
+        table["tree.get"] = ["depth": ParamRange.count, "maxChildren": ParamRange.count]
+        table["tree.diff"] = ["fromRevision": ParamRange.revision, "toRevision": ParamRange.revision]
+        table["query.find"] = ["limit": ParamRange.count]
+        table["wait.for"] = ["timeoutMs": ParamRange.timeoutMs]
+        table["events.unsubscribe"] = ["subscription": ParamRange.subscription]
+        return table
+    }()
 }
 
 extension RPCError {
@@ -92,6 +149,10 @@ extension RPCError {
         case .policyDenied(let r, let text):
             return .policyDenied("guided access denies '\(r)'" + (text.map { " (\($0))" } ?? ""), data: ["restriction": .string(r)])
         case .appNotResponding(let reason): return .appNotResponding("the app did not answer: \(reason)", data: ["reason": .string(reason)])
+        case .appFailed(let message, let reason, let details):
+            var fields: JSONObject = ["reason": .string(reason)]
+            if let details { fields["appError"] = details }
+            return .appError(message, data: fields)
         case .failed(let m): return .internalError(m)
         }
     }
@@ -99,7 +160,7 @@ extension RPCError {
 
 extension RPCError {
     /// Maps any error the method layer sees to its JSON-RPC error.
-    static func from(_ e: any Error) -> RPCError {
+    package static func from(_ e: any Error) -> RPCError {
         switch e {
         case let r as RPCError: return r
         case let h as HubError: return from(h)

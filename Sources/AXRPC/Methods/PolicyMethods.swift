@@ -65,7 +65,7 @@ extension AXMethods {
                 throw RPCError.from(error)
             }
         }
-        router.registerSync("policy.check") { params, session in
+        router.registerSync("policy.check", offLoop: Targets.usesRegex) { params, session in
             let p = try Params(params, method: "policy.check")
             let snap = try snapshot(p, hub, session)
             guard let target = p["target"] else {

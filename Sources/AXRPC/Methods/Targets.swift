@@ -23,9 +23,31 @@ enum Targets {
         }
     }
 
+    /// Whether a call's selector-shaped params (`selector`, `target`, `root`, `ast`) ask for regex matching
+    /// (`~=`, `/…/`, an AST `regex`). Such a call's cost grows with the tree's text, so the router runs it off the
+    /// transport's event loop (`RPCRouter.registerSync(_:requiresInit:offLoop:_:)`). May say yes for a plain id
+    /// containing "/": that only costs a task hop.
+    @Sendable static func usesRegex(_ params: JSON?) -> Bool {
+        guard let params else { return false }
+        for key in ["selector", "target", "root", "ast"] {
+            if let value = params[key], mentionsRegex(value) { return true }
+        }
+        return false
+    }
+
+    private static func mentionsRegex(_ value: JSON) -> Bool {
+        switch value {
+        case .string(let s): return s.utf8.contains(UInt8(ascii: "/")) || s.contains("~=")
+        case .array(let items): return items.contains { mentionsRegex($0) }
+        case .object(let members): return members.contains { $0.key == "regex" || $0.value == .string("~=") || mentionsRegex($0.value) }
+        default: return false
+        }
+    }
+
     static func invalidSelector(_ e: SelectorError, source: String?) -> RPCError {
         var d: JSONObject = ["position": JSON(e.position), "expected": .string(e.expected)]
         d["found"] = .string(e.found)
+        if let reason = e.reason { d["reason"] = .string(reason) }
         if let source { d["selector"] = .string(source) }
         return RPCError.invalidSelector(e.description, data: d)
     }
@@ -35,13 +57,17 @@ enum Targets {
     }
 
     /// All matches of a selector-shaped param, in document order.
-    static func find(_ sel: Selector, in snap: AppSnapshot, root: String?, limit: Int?) -> [String] {
-        QueryEngine.find(sel, in: context(snap), root: root, limit: limit)
+    static func find(_ sel: Selector, in snap: AppSnapshot, root: String?, limit: Int?) throws(RPCError) -> [String] {
+        do { return try QueryEngine.find(sel, in: context(snap), root: root, limit: limit) } catch {
+            throw invalidSelector(error, source: sel.canonical)
+        }
     }
 
     /// Near misses for a selector that matched nothing (from the engine's explain).
-    static func nearMisses(_ sel: Selector, in snap: AppSnapshot) -> JSON {
-        QueryEngine.explain(sel, in: context(snap)).json
+    static func nearMisses(_ sel: Selector, in snap: AppSnapshot) throws(RPCError) -> JSON {
+        do { return try QueryEngine.explain(sel, in: context(snap)).json } catch {
+            throw invalidSelector(error, source: sel.canonical)
+        }
     }
 
     enum Resolved {
@@ -57,12 +83,16 @@ enum Targets {
         }
         let sel = try selector(from: target, param: "target", method: method)
         // Strict (Specs/selectors.md §Strictness): one match wins; several are narrowed to the onscreen ones.
-        switch QueryEngine.resolveOne(sel, in: context(snap), root: root) {
+        let resolution: QueryEngine.Resolution
+        do { resolution = try QueryEngine.resolveOne(sel, in: context(snap), root: root) } catch {
+            throw invalidSelector(error, source: sel.canonical)
+        }
+        switch resolution {
         case .one(let id):
             return id
         case .none:
             throw RPCError.noSuchElement("no element matches \(sel.canonical)", data: [
-                "selector": .string(sel.canonical), "revision": JSON(snap.revision), "explain": nearMisses(sel, in: snap),
+                "selector": .string(sel.canonical), "revision": JSON(snap.revision), "explain": (try? nearMisses(sel, in: snap)) ?? .null,
             ])
         case .ambiguous(let all):
             throw RPCError.ambiguousMatch("\(all.count) elements match \(sel.canonical)", data: [

@@ -25,6 +25,7 @@ import AXJSON
 /// | -32019 | unauthorized              | missing or wrong token / unauthenticated connection             |
 /// | -32020 | app not responding        | a provider did not answer in time, or disconnected (`data.reason`)|
 /// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
+/// | -32022 | app error                 | the app answered an action with an error or a malformed reply    |
 /// | -32800 | cancelled                 | the request was cancelled                                        |
 /// | -32801 | content modified          | the tree changed under the request; retry                        |
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -87,6 +88,7 @@ extension RPCError {
         public static let unauthorized = -32019
         public static let appNotResponding = -32020
         public static let messageTooLarge = -32021
+        public static let appError = -32022
         public static let cancelled = -32800
         public static let contentModified = -32801
     }
@@ -112,6 +114,7 @@ extension RPCError {
         case Code.unauthorized: return "unauthorized"
         case Code.appNotResponding: return "app not responding"
         case Code.messageTooLarge: return "message too large"
+        case Code.appError: return "app error"
         case Code.cancelled: return "cancelled"
         case Code.contentModified: return "content modified"
         default: return nil
@@ -176,6 +179,11 @@ extension RPCError {
     }
     public static func appNotResponding(_ message: String = "the app is not responding", data: JSONObject = JSONObject()) -> RPCError {
         make(Code.appNotResponding, message, data)
+    }
+    /// An app answered an action with an error (its own failure, e.g. a refused hierarchy update) or with a
+    /// reply that is not `{"handled": Bool}`; `data.reason` says which (Specs/protocol.md §Provider role).
+    public static func appError(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
+        make(Code.appError, message, data)
     }
     /// The peer of a pending server->client request went away.
     public static func disconnected(method: String? = nil) -> RPCError {

@@ -3,7 +3,8 @@ import AXJSON
 /// One decoded JSON-RPC 2.0 message (an element of a batch, or a whole frame).
 public enum RPCInbound: Sendable, Equatable {
     /// A call that wants an answer. `id` is a string or a number, echoed in the response (strings byte for byte;
-    /// numbers as parsed into a Double: exact for integers up to 2^53 and for shortest-form decimals).
+    /// numbers that are not exact integers below 2^53 byte for byte too: the router keeps their text, see
+    /// `RPCRawNumberID`; exact integers in their shortest form).
     case request(id: JSON, method: String, params: JSON?)
     /// A call without id: never answered, not even on error.
     case notification(method: String, params: JSON?)
@@ -86,10 +87,19 @@ public enum RPCMessage {
         out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
+    /// Appends an id: its raw number text when the router kept it (`RPCRawNumberID`), else its JSON form.
+    @inline(__always) static func appendID(_ id: JSON, into out: inout [UInt8]) {
+        if case .object = id, let raw = RPCRawNumberID.rawText(id) {
+            out.append(contentsOf: raw.utf8)
+        } else {
+            id.serialize(into: &out)
+        }
+    }
+
     /// Appends `{"jsonrpc":"2.0","id":ID,"result":RESULT}`.
     public static func appendResult(id: JSON, result: JSON, into out: inout [UInt8]) {
         append(&out, resultHead)
-        id.serialize(into: &out)
+        appendID(id, into: &out)
         append(&out, resultMid)
         result.serialize(into: &out)
         out.append(0x7D)
@@ -98,7 +108,7 @@ public enum RPCMessage {
     /// Appends `{"jsonrpc":"2.0","id":ID,"error":{...}}`.
     public static func appendError(id: JSON, error: RPCError, into out: inout [UInt8]) {
         append(&out, resultHead)
-        id.serialize(into: &out)
+        appendID(id, into: &out)
         append(&out, errorMid)
         error.json.serialize(into: &out)
         out.append(0x7D)

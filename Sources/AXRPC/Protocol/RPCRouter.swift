@@ -37,10 +37,21 @@ public struct RPCPreparedFrame: Sendable {
     }
     let isBatch: Bool
     let items: [Item]
-    /// True when every call in the frame has a synchronous handler (or none at all).
+    /// True when every call in the frame can run inline: a synchronous handler (not asked to leave the loop for
+    /// these params, see `registerSync(_:requiresInit:offLoop:_:)`), or none at all.
     public let allSync: Bool
     /// Number of messages that will run (calls + invalid elements).
     public var count: Int { items.count }
+
+    /// The id of a frame that is one request to a method registered `concurrent` (and not a batch): such a frame
+    /// may run beside the connection's other requests, its reply coming whenever it is done (D-PROTO-1); nil for
+    /// every other frame, which keeps the connection's order.
+    public var concurrentRequestID: JSON? {
+        guard !isBatch, items.count == 1, case .call(let id?, _, _, let entry?) = items[0], entry.concurrent else {
+            return nil
+        }
+        return id
+    }
 }
 
 /// Dispatches JSON-RPC 2.0 frames to registered handlers.
@@ -64,7 +75,18 @@ public final class RPCRouter: Sendable {
         }
         var requiresInit: Bool
         var handler: Handler
+        /// Whether a request may run beside the connection's other requests (`register(_:concurrent:)`).
+        var concurrent = false
+        /// For a sync handler: true for params whose work may be long (a regex search over the whole tree), so
+        /// the call runs on the connection's async lane instead of the transport's event loop.
+        var offLoop: (@Sendable (JSON?) -> Bool)?
         var isSync: Bool { if case .sync = handler { return true }; return false }
+        /// Whether the call can run inline on the caller's thread (`handleSync`/`runSync`).
+        func runsInline(_ params: JSON?) -> Bool {
+            guard isSync else { return false }
+            guard let offLoop else { return true }
+            return !offLoop(params)
+        }
     }
 
     public let limits: RPCLimits
@@ -75,14 +97,30 @@ public final class RPCRouter: Sendable {
     }
 
     /// Registers (or replaces) an async handler.
-    public func register(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCHandler) {
-        table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler)) }
+    ///
+    /// - Parameter concurrent: a request to this method (alone in its frame) may run beside the connection's other
+    ///   requests, so a long wait does not hold them back; its reply may come after later requests' replies, and
+    ///   `$/cancelRequest` can cancel it (D-PROTO-1). Only for methods that change nothing.
+    public func register(_ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler) {
+        var entry = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler))
+        entry.concurrent = concurrent
+        table.withLock { $0[method] = entry }
     }
 
     /// Registers (or replaces) a synchronous handler: frames whose calls are all synchronous are answered by
     /// `handleSync` on the caller's thread.
     public func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
         table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler)) }
+    }
+
+    /// Registers a synchronous handler that leaves the caller's thread when `offLoop(params)` is true: such a call
+    /// is answered by `run(_:session:)` (the transport's async lane), never by `handleSync`, so a long call does
+    /// not hold up the other connections served by the same event loop.
+    public func registerSync(_ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
+                             _ handler: @escaping RPCSyncHandler) {
+        table.withLock {
+            $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
+        }
     }
 
     /// Registered method names, sorted.
@@ -150,9 +188,11 @@ public final class RPCRouter: Sendable {
             items.reserveCapacity(elements.count)
             var allSync = true
             let t = table.withLock { $0 }
-            for e in elements {
-                if let item = makeItem(e, session: session, table: t) {
-                    if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+            let rawIDs = elements.contains(where: RPCRawNumberID.needsRawText) ? RPCRawNumberID.scan(frame) : [:]
+            for (k, e) in elements.enumerated() {
+                if let made = makeItem(e, session: session, table: t) {
+                    let item = RPCRawNumberID.substitute(made, raw: rawIDs[k])
+                    if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
                     items.append(item)
                 }
             }
@@ -160,9 +200,10 @@ public final class RPCRouter: Sendable {
             return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
         }
         let entryLookup: (String) -> Entry? = { m in self.table.withLock { $0[m] } }
-        guard let item = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
+        guard let made = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
+        let item = RPCRawNumberID.needsRawText(message) ? RPCRawNumberID.substitute(made, raw: RPCRawNumberID.scan(frame)[0]) : made
         var allSync = true
-        if case .call(_, _, _, let entry?) = item, !entry.isSync { allSync = false }
+        if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
         return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
     }
 
@@ -170,6 +211,19 @@ public final class RPCRouter: Sendable {
     /// `.needsAsync` untouched.
     public func runSync(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         guard frame.allSync else { return .needsAsync(frame) }
+        return executeAll(frame, session: session)
+    }
+
+    /// As `runSync`, but also runs the sync calls registered to leave the event loop (`offLoop`): for callers
+    /// that own their thread and serve no one else, such as the offline CLI (`axquery --file`).
+    public func runSyncOnOwnThread(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
+        for item in frame.items {
+            if case .call(_, _, _, let entry?) = item, !entry.isSync { return .needsAsync(frame) }
+        }
+        return executeAll(frame, session: session)
+    }
+
+    private func executeAll(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         if frame.isBatch { out.append(0x5B) }
@@ -298,7 +352,8 @@ public final class RPCRouter: Sendable {
 
 extension RPCRouter {
     /// Finds the `"id"` member of a top-level JSON object without parsing nested values: a shallow byte scan
-    /// that tracks strings and nesting. Returns a string or integer id, or nil.
+    /// that tracks strings and nesting. Returns a string or number id (numbers beyond exact integers as their raw
+    /// text, `RPCRawNumberID`), or nil.
     static func topLevelID(_ frame: UnsafeRawBufferPointer) -> JSON? {
         var i = 0
         let n = frame.count
@@ -337,7 +392,9 @@ extension RPCRouter {
                         guard let v = try? JSON.parse(slice) else { return nil }
                         switch v {
                         case .string: return v
-                        case .number: return v.intValue != nil ? v : nil
+                        case .number:
+                            // Beyond exact integers: echo the client's text (D-WIRE-3).
+                            return v.intValue != nil ? v : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
                         default: return nil
                         }
                     }
@@ -356,5 +413,148 @@ extension RPCRouter {
             i += 1
         }
         return nil
+    }
+}
+
+/// Number ids beyond the exact integers (above 2^53, fractions, exponents) are echoed with the bytes the client
+/// sent (Specs/protocol.md §Ids): the parser keeps numbers as Doubles, so their text is recovered by a shallow
+/// scan of the frame and carried in a wrapper only this file and `RPCMessage` know. A client cannot forge the
+/// wrapper: ids that are objects are refused by `RPCInbound.classify`.
+enum RPCRawNumberID {
+    static let key = "\u{1}rawNumberID"
+
+    /// Whether `message` (one request) has a number id that a Double would not echo byte for byte.
+    @Sendable static func needsRawText(_ message: JSON) -> Bool {
+        guard case .number = message["id"] ?? .null else { return false }
+        return message["id"]?.intValue == nil
+    }
+
+    /// The wrapper for a raw number text.
+    static func wrap(_ text: String) -> JSON { .object([key: .string(text)]) }
+
+    /// The raw number text inside a wrapper, or nil.
+    static func rawText(_ id: JSON) -> String? {
+        guard case .object(let o) = id, o.count == 1, case .string(let text)? = o[key] else { return nil }
+        return text
+    }
+
+    /// `item` with its number id replaced by the raw text (when there is one and it is a number token).
+    static func substitute(_ item: RPCPreparedFrame.Item, raw: String?) -> RPCPreparedFrame.Item {
+        guard let raw else { return item }
+        switch item {
+        case .call(let id?, let method, let params, let entry):
+            guard case .number = id else { return item }
+            return .call(id: wrap(raw), method: method, params: params, entry: entry)
+        case .invalid(let id, let error):
+            guard case .number = id else { return item }
+            return .invalid(id: wrap(raw), error: error)
+        default:
+            return item
+        }
+    }
+
+    /// Raw texts of number ids by message index (0 for a single object; the element index in a batch). A shallow
+    /// scan: strings and nested values are skipped, not parsed. The last "id" member wins, as in the parser.
+    static func scan(_ frame: UnsafeRawBufferPointer) -> [Int: String] {
+        var scanner = IDScanner(frame: frame)
+        return scanner.scanTop()
+    }
+
+    private struct IDScanner {
+        let frame: UnsafeRawBufferPointer
+        var i = 0
+
+        init(frame: UnsafeRawBufferPointer) { self.frame = frame }
+
+        mutating func skipWhitespace() {
+            while i < frame.count, frame[i] == 0x20 || frame[i] == 0x09 || frame[i] == 0x0A || frame[i] == 0x0D { i += 1 }
+        }
+
+        static func isNumberByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2B || b == 0x2E || b == 0x65 || b == 0x45
+        }
+
+        /// Skips the string starting at `i` (a quote).
+        mutating func skipString() {
+            i += 1
+            while i < frame.count {
+                if frame[i] == 0x5C { i += 2; continue }
+                if frame[i] == 0x22 { i += 1; return }
+                i += 1
+            }
+        }
+
+        /// Skips one value of any kind.
+        mutating func skipValue() {
+            guard i < frame.count else { return }
+            let c = frame[i]
+            if c == 0x22 { skipString(); return }
+            if c == 0x7B || c == 0x5B {
+                var depth = 0
+                while i < frame.count {
+                    let b = frame[i]
+                    if b == 0x22 { skipString(); continue }
+                    if b == 0x7B || b == 0x5B { depth += 1 }
+                    if b == 0x7D || b == 0x5D {
+                        depth -= 1
+                        if depth == 0 { i += 1; return }
+                    }
+                    i += 1
+                }
+                return
+            }
+            while i < frame.count, frame[i] != 0x2C, frame[i] != 0x7D, frame[i] != 0x5D, frame[i] > 0x20 { i += 1 }
+        }
+
+        /// Scans the object at `i`; returns the raw text of its number "id", if any.
+        mutating func scanObject() -> String? {
+            var found: String?
+            i += 1
+            while i < frame.count {
+                skipWhitespace()
+                guard i < frame.count else { break }
+                if frame[i] == 0x7D { i += 1; break }
+                if frame[i] == 0x2C { i += 1; continue }
+                guard frame[i] == 0x22 else { skipValue(); continue }
+                let keyStart = i
+                skipString()
+                let isID = i - keyStart == 4 && frame[keyStart + 1] == 0x69 && frame[keyStart + 2] == 0x64
+                skipWhitespace()
+                guard i < frame.count, frame[i] == 0x3A else { continue }
+                i += 1
+                skipWhitespace()
+                let valueStart = i
+                skipValue()
+                if isID {
+                    let bytes = UnsafeRawBufferPointer(rebasing: frame[valueStart..<i])
+                    found = !bytes.isEmpty && bytes.allSatisfy(IDScanner.isNumberByte) ? String(decoding: bytes, as: UTF8.self) : nil
+                }
+            }
+            return found
+        }
+
+        mutating func scanTop() -> [Int: String] {
+            var out: [Int: String] = [:]
+            skipWhitespace()
+            guard i < frame.count else { return out }
+            if frame[i] == 0x7B {
+                if let text = scanObject() { out[0] = text }
+                return out
+            }
+            guard frame[i] == 0x5B else { return out }
+            i += 1
+            var index = 0
+            while i < frame.count {
+                skipWhitespace()
+                guard i < frame.count, frame[i] != 0x5D else { break }
+                if frame[i] == 0x2C { i += 1; index += 1; continue }
+                if frame[i] == 0x7B {
+                    if let text = scanObject() { out[index] = text }
+                } else {
+                    skipValue()
+                }
+            }
+            return out
+        }
     }
 }

@@ -23,6 +23,9 @@ public final class RPCSession: Sendable {
     public let peer: any RPCPeer
     /// Server->client requests of this connection waiting for their response.
     public let pendingRequests: RPCPendingRequests
+    /// This connection's requests running beside its others (concurrent methods), by id: `$/cancelRequest` finds
+    /// them here (D-PROTO-1).
+    public let inFlight = RPCInFlightRequests()
 
     private struct State {
         var initialized = false
@@ -191,5 +194,72 @@ public final class RPCPendingRequests: Sendable {
         guard let w = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return false }
         w.continuation.resume(returning: result)
         return true
+    }
+}
+
+/// Requests of one connection running beside its others, cancellable by id (`$/cancelRequest`, as LSP does).
+public final class RPCInFlightRequests: Sendable {
+    /// At most this many run beside the others per connection; more wait their turn in order.
+    public static let maxConcurrent = 256
+
+    final class Handle: Sendable {
+        private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+        func adopt(_ task: Task<Void, Never>) {
+            let cancelNow = state.withLock { current -> Bool in
+                current.task = task
+                return current.cancelled
+            }
+            if cancelNow { task.cancel() }
+        }
+        func cancel() {
+            let task = state.withLock { current -> Task<Void, Never>? in
+                current.cancelled = true
+                return current.task
+            }
+            task?.cancel()
+        }
+    }
+
+    private let entries = Mutex<[String: (token: UInt64, handle: Handle)]>([:])
+    private let nextToken = Atomic<UInt64>(1)
+
+    public init() {}
+
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// Runs `body` as a task registered under `id` until it finishes; nil (nothing started) when `maxConcurrent`
+    /// requests already run or one with this id does.
+    public func start(id: JSON, _ body: @escaping @Sendable () async -> Void) -> Bool {
+        let key = id.jsonString
+        let token = nextToken.add(1, ordering: .relaxed).oldValue
+        let handle = Handle()
+        let accepted = entries.withLock { current -> Bool in
+            guard current.count < Self.maxConcurrent, current[key] == nil else { return false }
+            current[key] = (token, handle)
+            return true
+        }
+        guard accepted else { return false }
+        let task = Task { [weak self] in
+            await body()
+            self?.entries.withLock { current in
+                if current[key]?.token == token { current[key] = nil }
+            }
+        }
+        handle.adopt(task)
+        return true
+    }
+
+    /// Cancels the running request with this id; false when none runs.
+    @discardableResult
+    public func cancel(id: JSON) -> Bool {
+        guard let handle = entries.withLock({ $0[id.jsonString]?.handle }) else { return false }
+        handle.cancel()
+        return true
+    }
+
+    /// Cancels every running request (the connection closed).
+    public func cancelAll() {
+        let handles = entries.withLock { current in current.values.map(\.handle) }
+        handles.forEach { $0.cancel() }
     }
 }

@@ -1,0 +1,194 @@
+import AXJSON
+import AXRPC
+import AXTransport
+import Synchronization
+
+/// An automation client for AXServer: find, wait for, act on and observe accessibility elements from Swift tests,
+/// without hand-written JSON (Specs/protocol.md). The shape follows Playwright's locators:
+///
+/// ```swift
+/// let client = try await AXClient.connect()
+/// let wifi = client.getByRole("switch", name: "Wi-Fi")
+/// try await wifi.activate()                       // waits until visible and enabled, then acts
+/// try await expect(wifi).toHaveValue("off")       // woken by tree revisions, never polling
+/// ```
+///
+/// Every call may throw `AXClientError`, whose `code` is the server's JSON-RPC error code.
+public final class AXClient: Sendable {
+    /// The JSON-RPC connection underneath (for methods this type does not wrap).
+    public let connection: RPCClient
+    /// The app calls address by default (nil: the server's default app).
+    public let app: String?
+
+    private let subscriptions = Mutex<[Int: AsyncStream<AXEvent>.Continuation]>([:])
+
+    init(connection: RPCClient, app: String?) {
+        self.connection = connection
+        self.app = app
+    }
+
+    /// Connects and sends `initialize` with role automation.
+    ///
+    /// - Parameters:
+    ///   - address: `unix:PATH`, a socket path, or `tcp:HOST:PORT`; nil means `$AXSERVER_SOCKET`, else the
+    ///     server's default socket.
+    ///   - token: the TCP token (`axserver --token-file`).
+    ///   - app: the app calls address when they name none (an app id or name).
+    public static func connect(_ address: String? = nil, token: String? = nil, app: String? = nil) async throws -> AXClient {
+        let environment = getenvString("AXSERVER_SOCKET")
+        let path = address ?? environment ?? RPCServer.defaultSocketPath()
+        let full = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
+        let connection = try await RPCClient.connect(full)
+        let client = AXClient(connection: connection, app: app)
+        connection.onNotification { [weak client] method, params in
+            client?.deliver(method: method, params: params ?? .null)
+        }
+        var hello: JSONObject = ["role": "automation", "clientInfo": ["name": "AXClient"]]
+        if let token {
+            hello["token"] = .string(token)
+        }
+        _ = try await client.call("initialize", hello, addApp: false)
+        return client
+    }
+
+    /// Calls a method, adding `app` when the client has one and the params name none.
+    @discardableResult
+    public func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30), addApp: Bool = true) async throws(AXClientError) -> JSON {
+        var full = params
+        if addApp, let app, full["app"] == nil {
+            full["app"] = .string(app)
+        }
+        do {
+            return try await connection.call(method, .object(full), timeout: timeout)
+        } catch {
+            throw AXClientError(error)
+        }
+    }
+
+    /// A locator for a selector (Specs/selectors.md); nothing is looked up until it is used.
+    public func locator(_ selector: String) -> Locator {
+        Locator(client: self, selector: selector)
+    }
+
+    /// Elements of a role (`button`, `switch`, `cell`…), optionally with this accessibility label.
+    public func getByRole(_ role: String, name: String? = nil) -> Locator {
+        locator(name.map { "\(role)[label=\(Self.quoted($0))]" } ?? role)
+    }
+
+    /// Elements with this accessibility label.
+    public func getByLabel(_ label: String) -> Locator {
+        locator("*[label=\(Self.quoted(label))]")
+    }
+
+    /// The element with this accessibility identifier.
+    public func getByIdentifier(_ identifier: String) -> Locator {
+        locator("#\(Self.quoted(identifier))")
+    }
+
+    /// The app's tree as JSON (`tree.get`).
+    public func tree(depth: Int? = nil) async throws(AXClientError) -> JSON {
+        var params: JSONObject = ["format": "json"]
+        if let depth {
+            params["depth"] = JSON(depth)
+        }
+        return try await call("tree.get", params)
+    }
+
+    /// Subscribes to events (Specs/protocol.md §Events); the stream ends when the connection closes or the
+    /// consumer stops iterating.
+    public func events(_ names: [String]) async throws(AXClientError) -> AsyncStream<AXEvent> {
+        let result = try await call("events.subscribe", ["events": JSON(names)])
+        guard let subscription = result["subscription"]?.intValue else {
+            throw AXClientError(code: RPCError.Code.internalError, message: "events.subscribe returned no subscription", data: result)
+        }
+        let (stream, continuation) = AsyncStream<AXEvent>.makeStream()
+        subscriptions.withLock { $0[subscription] = continuation }
+        connection.onClose { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscriptions.withLock { $0.removeValue(forKey: subscription) }
+        }
+        return stream
+    }
+
+    /// Closes the connection; event streams end.
+    public func close() async {
+        await connection.close()
+        let open = subscriptions.withLock { current -> [AsyncStream<AXEvent>.Continuation] in
+            defer { current.removeAll() }
+            return Array(current.values)
+        }
+        open.forEach { $0.finish() }
+    }
+
+    private func deliver(method: String, params: JSON) {
+        guard let subscription = params["subscription"]?.intValue else {
+            return
+        }
+        let continuation = subscriptions.withLock { $0[subscription] }
+        continuation?.yield(AXEvent(name: method, params: params))
+    }
+
+    /// A selector string literal: `"…"` with `\` and `"` escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" {
+                out.append("\\")
+            }
+            out.append(character)
+        }
+        out.append("\"")
+        return out
+    }
+}
+
+/// One event notification.
+public struct AXEvent: Sendable {
+    /// The event name (`tree.changed`, `focus.changed`, …).
+    public var name: String
+    /// Its params, including `subscription` and `app`.
+    public var params: JSON
+}
+
+/// An error the server answered (or the connection failed with). `code` is the JSON-RPC code
+/// (Specs/protocol.md §Errors); `kind` names it.
+public struct AXClientError: Error, Sendable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+    public var data: JSON?
+
+    public init(code: Int, message: String, data: JSON?) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    init(_ error: RPCError) {
+        self.init(code: error.code, message: error.message, data: error.data)
+    }
+
+    /// The WebDriver-style kind (`no such element`, `timeout`, `policy denied`…).
+    public var kind: String { data?["kind"]?.stringValue ?? RPCError.kind(forCode: code) ?? "unknown error" }
+
+    public var isNoSuchElement: Bool { code == RPCError.Code.noSuchElement }
+    public var isAmbiguous: Bool { code == RPCError.Code.ambiguousMatch }
+    public var isTimeout: Bool { code == RPCError.Code.timeout }
+    public var isPolicyDenied: Bool { code == RPCError.Code.policyDenied }
+    public var isNotInteractable: Bool { code == RPCError.Code.notInteractable }
+
+    public var description: String { "AXClientError(\(code) \(kind)): \(message)" }
+}
+
+func getenvString(_ name: String) -> String? {
+    guard let value = getenv(name) else {
+        return nil
+    }
+    let text = String(cString: value)
+    return text.isEmpty ? nil : text
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,157 @@
+import AXJSON
+
+/// Where `wait.for` waits to (Specs/protocol.md §Waiting).
+public enum WaitState: String, Sendable {
+    case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
+}
+
+/// An element as the server reported it (the `element` wire form).
+public struct AXElement: Sendable {
+    /// The whole wire object.
+    public var json: JSON
+    public var id: String { json["id"]?.stringValue ?? "" }
+    public var role: String { json["role"]?.stringValue ?? "" }
+    public var label: String? { json["label"]?.stringValue }
+    public var value: String? { json["value"]?.stringValue }
+    public var identifier: String? { json["identifier"]?.stringValue }
+    public var states: [String] { json["states"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    public init(json: JSON) { self.json = json }
+}
+
+/// A way to find elements, resolved every time it is used (Playwright's locator). Single-element operations are
+/// strict: no match is `no such element`, several are `ambiguous match` (Specs/selectors.md §Strictness).
+/// Actions wait for their target first (attached and visible; enabled for value-changing actions), woken by the
+/// server's tree revisions, then act.
+public struct Locator: Sendable {
+    let client: AXClient
+    /// The selector this locator stands for.
+    public let selector: String
+
+    init(client: AXClient, selector: String) {
+        self.client = client
+        self.selector = selector
+    }
+
+    var target: JSON { ["selector": .string(selector)] }
+
+    /// Elements matching `selector` inside each element this locator matches (`A >> B`).
+    public func locator(_ selector: String) -> Locator {
+        Locator(client: client, selector: "\(self.selector) >> \(selector)")
+    }
+
+    /// The `index`-th match (0-based; negative counts from the end), by appending `:nth(index)`.
+    public func nth(_ index: Int) -> Locator {
+        Locator(client: client, selector: "\(selector):nth(\(index))")
+    }
+
+    /// How many elements match now (never waits).
+    public func count() async throws(AXClientError) -> Int {
+        try await client.call("query.count", ["selector": .string(selector)])["count"]?.intValue ?? 0
+    }
+
+    /// The one matching element now (never waits).
+    public func element() async throws(AXClientError) -> AXElement {
+        AXElement(json: try await client.call("query.one", ["selector": .string(selector)]))
+    }
+
+    /// Every matching element now, in document order.
+    public func all() async throws(AXClientError) -> [AXElement] {
+        let result = try await client.call("query.find", ["selector": .string(selector)])
+        return result["elements"]?.arrayValue?.map(AXElement.init(json:)) ?? []
+    }
+
+    /// Waits until the element reaches `state` (with `value` for `.value` and `.label`); returns it when attached.
+    @discardableResult
+    public func waitFor(_ state: WaitState = .visible, value: String? = nil, timeout: Duration = .seconds(5)) async throws(AXClientError) -> AXElement? {
+        var params: JSONObject = ["target": target, "state": .string(state.rawValue), "timeoutMs": JSON(milliseconds(timeout))]
+        if let value {
+            params["value"] = .string(value)
+        }
+        let result = try await client.call("wait.for", params, timeout: timeout + .seconds(10))
+        return result["element"].map(AXElement.init(json:))
+    }
+
+    // MARK: Reading
+
+    /// The accessibility label, once the element is attached.
+    public func label(timeout: Duration = .seconds(5)) async throws(AXClientError) -> String? {
+        try await waitFor(.attached, timeout: timeout)?.label
+    }
+
+    /// The accessibility value, once the element is attached.
+    public func value(timeout: Duration = .seconds(5)) async throws(AXClientError) -> String? {
+        try await waitFor(.attached, timeout: timeout)?.value
+    }
+
+    /// The state names (`enabled`, `selected`, `checked`…), once the element is attached.
+    public func states(timeout: Duration = .seconds(5)) async throws(AXClientError) -> [String] {
+        try await waitFor(.attached, timeout: timeout)?.states ?? []
+    }
+
+    // MARK: Acting
+
+    /// Activates (UIKit's accessibilityActivate) once visible and enabled; returns the app's Bool answer.
+    @discardableResult
+    public func activate(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.activate", [:], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Taps at the element's activation point through hit testing.
+    @discardableResult
+    public func tap(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.tap", [:], waitUntil: .visible, timeout: timeout)
+    }
+
+    @discardableResult
+    public func increment(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.increment", [:], waitUntil: .enabled, timeout: timeout)
+    }
+
+    @discardableResult
+    public func decrement(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.decrement", [:], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Sets the value (a slider's number, a field's text).
+    @discardableResult
+    public func setValue(_ value: JSON, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.setValue", ["value": value], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Types text into a field.
+    @discardableResult
+    public func typeText(_ text: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.typeText", ["text": .string(text)], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Scrolls (`up`, `down`, `left`, `right`, `next`, `previous`).
+    @discardableResult
+    public func scroll(_ direction: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.scroll", ["direction": .string(direction)], waitUntil: .visible, timeout: timeout)
+    }
+
+    /// Performs a custom action by id or name.
+    @discardableResult
+    public func customAction(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.custom", ["name": .string(name)], waitUntil: .visible, timeout: timeout)
+    }
+
+    private func act(_ method: String, _ extra: JSONObject, waitUntil state: WaitState, timeout: Duration) async throws(AXClientError) -> Bool {
+        try await waitFor(.visible, timeout: timeout)
+        if state == .enabled {
+            try await waitFor(.enabled, timeout: timeout)
+        }
+        var params = extra
+        params["target"] = target
+        return try await client.call(method, params)["performed"]?.boolValue ?? false
+    }
+}
+
+func milliseconds(_ duration: Duration) -> Int {
+    let components = duration.components
+    let fromSeconds = components.seconds.multipliedReportingOverflow(by: 1000)
+    guard !fromSeconds.overflow, components.seconds >= 0 else {
+        return components.seconds < 0 ? 0 : 600_000
+    }
+    return min(600_000, Int(fromSeconds.partialValue + components.attoseconds / 1_000_000_000_000_000))
+}

@@ -1,0 +1,88 @@
+/// The parameter names each method takes (besides `app`, which every method takes). A name outside its method's
+/// list is −32602 naming the key and the closest known one (D-WIRE-4): `wait.for {timeout: 300}` is refused with
+/// "did you mean 'timeoutMs'?" instead of silently waiting the default 5 s. Every registered method must be
+/// listed (a unit test walks the router's table).
+extension AXMethods {
+    package static let parameterNames: [String: Set<String>] = {
+        var table: [String: Set<String>] = [
+            "initialize": ["role", "clientInfo", "token", "operatorToken", "protocolVersion", "capabilities"],
+            "ping": [],
+            "$/cancelRequest": ["id"],
+            "shutdown": [],
+            "apps.list": [],
+            "app.register": ["name"],
+            "hierarchy.set": ["windows", "roots", "guidedAccessRestrictions"],
+            "hierarchy.update": ["ops", "baseRevision"],
+            "accessibility.post": ["notification", "argument", "priority"],
+            "tree.get": ["format", "root", "depth", "maxChildren", "frames"],
+            "tree.diff": ["fromRevision", "toRevision"],
+            "tree.revision": [],
+            "element.get": ["target"],
+            "query.find": ["selector", "ast", "root", "limit"],
+            "query.one": ["selector", "ast", "root"],
+            "query.count": ["selector", "ast", "root"],
+            "query.explain": ["selector", "ast", "root"],
+            "action.tap": ["target", "point"],
+            "focus.get": [],
+            "focus.set": ["target"],
+            "wait.for": ["target", "state", "value", "timeoutMs"],
+            "events.subscribe": ["events"],
+            "events.unsubscribe": ["subscription"],
+            "policy.get": [],
+            "policy.set": ["restriction", "state", "appName"],
+            "policy.check": ["target"],
+        ]
+        let actionParams: [String: Set<String>] = [
+            "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],
+            "scroll": ["direction"], "custom": ["name", "action"], "setValue": ["value"], "typeText": ["text", "value"],
+        ]
+        for (method, action) in actionMethods {
+            table[method] = (actionParams[action] ?? []).union(["target", "force"])
+        }
+        return table
+    }()
+
+    /// −32602 for the first unknown key of `params`, or nil when every key is known (or the method is unlisted).
+    static func unknownParameter(in params: JSONObject, method: String) -> RPCError? {
+        guard let known = parameterNames[method] else {
+            return nil
+        }
+        for key in params.keys where key != "app" && !known.contains(key) {
+            let accepted = (known.union(["app"])).sorted()
+            let closest = accepted.min { editDistance(key, $0) < editDistance(key, $1) }
+            var message = "\(method): unknown parameter '\(key.prefix(64))'"
+            if let closest, editDistance(key, closest) <= max(2, closest.count / 2) {
+                message += "; did you mean '\(closest)'?"
+            }
+            message += " (\(method) takes: \(accepted.joined(separator: ", ")))"
+            var data: JSONObject = ["param": .string(String(key.prefix(64))), "method": .string(method), "known": JSON(accepted),
+                                    "reason": "unknown parameter"]
+            if let closest {
+                data["closest"] = .string(closest)
+            }
+            return RPCError.invalidParams(message, data: data)
+        }
+        return nil
+    }
+
+    /// Levenshtein distance over Unicode scalars, for short names (keys are capped at 64 scalars first).
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let left = Array(lhs.unicodeScalars.prefix(64))
+        let right = Array(rhs.unicodeScalars.prefix(64))
+        guard !left.isEmpty else { return right.count }
+        guard !right.isEmpty else { return left.count }
+        var previous = Array(0...right.count)
+        var current = [Int](repeating: 0, count: right.count + 1)
+        for row in 1...left.count {
+            current[0] = row
+            for column in 1...right.count {
+                let substitution = previous[column - 1] + (left[row - 1] == right[column - 1] ? 0 : 1)
+                current[column] = min(previous[column] + 1, current[column - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[right.count]
+    }
+}
+
+import AXJSON

@@ -1,0 +1,177 @@
+"""A provider helper: an app written in Python publishes its view hierarchy and performs actions.
+
+Specs/protocol.md §Provider role and Specs/hierarchy.md describe the wire format; :func:`view` builds views.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+from .client import Client
+
+Frame = Union[Sequence[float], Dict[str, float]]
+
+
+def view(id: str, cls: str = "UIView", frame: Optional[Frame] = None,
+         children: Optional[Iterable[Dict[str, Any]]] = None, **properties: Any) -> Dict[str, Any]:
+    """A view for :meth:`Provider.set_hierarchy` / :meth:`Provider.insert`: ``{"id", "class", "frame", …}``.
+
+    ``properties`` are UIKit property names (``accessibilityLabel``, ``isOn``, ``title``…, Specs/hierarchy.md).
+    """
+    node: Dict[str, Any] = {"id": id, "class": cls}
+    if frame is not None:
+        node["frame"] = list(frame) if not isinstance(frame, dict) else dict(frame)
+    node.update(properties)
+    if children is not None:
+        node["children"] = list(children)
+    return node
+
+
+class ActionRequest:
+    """One ``action.perform`` request from the server: ``action`` (activate, increment, decrement, scroll,
+    escape, magicTap, custom, setValue, typeText), ``target`` (the view or virtual-element id; ``""`` = the app),
+    ``element``, ``value``, ``custom_action``, ``direction``, and ``params`` (everything as sent)."""
+
+    __slots__ = ("params",)
+
+    def __init__(self, params: Dict[str, Any]) -> None:
+        self.params = params
+
+    @property
+    def action(self) -> str:
+        """The action name."""
+        return str(self.params.get("action", ""))
+
+    @property
+    def target(self) -> str:
+        """The id of the view (or virtual element) that handles it; ``""`` means the application."""
+        return str(self.params.get("target", ""))
+
+    @property
+    def element(self) -> Optional[str]:
+        """The accessibility element the action was addressed to."""
+        return self.params.get("element")
+
+    @property
+    def value(self) -> Any:
+        """The value (setValue) or text (typeText)."""
+        return self.params.get("value")
+
+    @property
+    def custom_action(self) -> Any:
+        """The custom action (id/name) for ``custom``."""
+        return self.params.get("customAction")
+
+    @property
+    def direction(self) -> Optional[str]:
+        """The scroll direction for ``scroll``."""
+        return self.params.get("direction")
+
+    def __repr__(self) -> str:
+        return "ActionRequest(%r)" % (self.params,)
+
+
+ActionHandler = Callable[[ActionRequest], Any]
+
+
+class Provider:
+    """An app connection: registers ``name``, publishes a hierarchy, answers actions, posts notifications.
+
+    ``Provider(name, address=None, on_action=callback, **client_options)`` connects and registers (the app id is
+    ``provider.app``). ``on_action(request)`` runs on a worker thread for every ``action.perform``; it should
+    update the hierarchy (``provider.set_properties(...)``) *before* returning ``True`` (handled) or ``False``, so
+    the caller's action result already reflects the change. An exception becomes an error answer.
+    The connection also works as an automation client: ``provider.client``.
+    """
+
+    def __init__(self, name: str, address: Optional[str] = None, on_action: Optional[ActionHandler] = None,
+                 client: Optional[Client] = None, **client_options: Any) -> None:
+        self.client = client if client is not None else Client(address, client_name=name, **client_options)
+        self.on_action = on_action
+        self.client.request_handlers["action.perform"] = self._perform
+        try:
+            result = self.client.call("app.register", {"name": name})
+        except BaseException:
+            if client is None:
+                self.client.close()
+            raise
+        #: The app id the server assigned (``name``, or ``name-2``… when taken).
+        self.app: str = result["app"]
+        self.client._registered_app = self.app
+        #: The revision of the last accepted snapshot or patch.
+        self.revision: Optional[int] = None
+        #: Every action request received, in order (handy in tests).
+        self.actions: List[ActionRequest] = []
+
+    def _perform(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        request = ActionRequest(params)
+        self.actions.append(request)
+        if self.on_action is None:
+            return {"handled": False}
+        return {"handled": bool(self.on_action(request))}
+
+    def action_handler(self, handler: ActionHandler) -> ActionHandler:
+        """Decorator form: ``@provider.action_handler`` sets ``on_action``."""
+        self.on_action = handler
+        return handler
+
+    def set_hierarchy(self, windows: List[Dict[str, Any]],
+                      restrictions: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+        """``hierarchy.set``: the full snapshot (windows back to front; optional guided-access restrictions)."""
+        params: Dict[str, Any] = {"windows": windows}
+        if restrictions is not None:
+            params["guidedAccessRestrictions"] = restrictions
+        result = self.client.call("hierarchy.set", params)
+        self.revision = result.get("revision")
+        return result
+
+    def update(self, ops: List[Dict[str, Any]], base_revision: Optional[int] = None) -> Dict[str, Any]:
+        """``hierarchy.update``: apply patch ops (insert, remove, move, set); returns the change set."""
+        params: Dict[str, Any] = {"ops": ops}
+        if base_revision is not None:
+            params["baseRevision"] = base_revision
+        result = self.client.call("hierarchy.update", params)
+        self.revision = result.get("revision")
+        return result
+
+    def set_properties(self, id: str, **properties: Any) -> Dict[str, Any]:
+        """Sets properties of one view (``None`` restores UIKit's default)."""
+        return self.update([{"op": "set", "id": id, "properties": properties}])
+
+    def insert(self, parent: Optional[str], node: Dict[str, Any], index: Optional[int] = None) -> Dict[str, Any]:
+        """Inserts a subtree under ``parent`` (``None``: a new window)."""
+        op: Dict[str, Any] = {"op": "insert", "parent": parent, "view": node}
+        if index is not None:
+            op["index"] = index
+        return self.update([op])
+
+    def remove(self, id: str) -> Dict[str, Any]:
+        """Removes a view and its subtree."""
+        return self.update([{"op": "remove", "id": id}])
+
+    def move(self, id: str, parent: Optional[str], index: int) -> Dict[str, Any]:
+        """Re-parents or reorders a view."""
+        return self.update([{"op": "move", "id": id, "parent": parent, "index": index}])
+
+    def post(self, notification: str, argument: Optional[str] = None,
+             priority: Optional[str] = None) -> Dict[str, Any]:
+        """``accessibility.post`` (announcement, layoutChanged, screenChanged, pageScrolled…)."""
+        params: Dict[str, Any] = {"notification": notification}
+        if argument is not None:
+            params["argument"] = argument
+        if priority is not None:
+            params["priority"] = priority
+        return self.client.call("accessibility.post", params)
+
+    def announce(self, text: str, priority: Optional[str] = None) -> Dict[str, Any]:
+        """Posts an announcement (VoiceOver speaks ``text``)."""
+        return self.post("announcement", text, priority)
+
+    def close(self) -> None:
+        """Disconnects; the app leaves the server (pending actions fail with −32020)."""
+        self.client.close()
+
+    def __enter__(self) -> "Provider":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()

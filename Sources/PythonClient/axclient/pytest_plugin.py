@@ -1,0 +1,139 @@
+"""pytest plugin (entry point ``pytest11``): fixtures that start AXServer and connect clients and providers.
+
+Fixtures:
+
+* ``axserver`` — a running :class:`~axclient.server.ServerProcess`. By default one demo server per test session
+  (shared by every test that asks for the same options). ``@pytest.mark.axserver(demo=False, atspi=True,
+  fresh=True, tcp=True, args=[...])`` picks options: ``atspi`` also starts a private AT-SPI stack
+  (Tools/a11y-stack.sh); ``fresh`` gives the test its own server, stopped after it.
+* ``ax`` — a connected :class:`~axclient.Client` (closed after the test).
+* ``ax_provider`` — a factory ``ax_provider(name, windows=None, restrictions=None, on_action=None)`` returning a
+  registered :class:`~axclient.Provider` (disconnected after the test).
+
+Options: ``--axserver-bin DIR`` (default ``$AXSERVER_BIN``, else PATH), ``--axserver-atspi`` (every server gets
+a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default auto-wait timeout).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+import pytest
+
+from .client import Client
+from .provider import Provider
+from .server import ServerProcess, find_axserver
+
+_MARKER = ("axserver(demo=True, atspi=False, fresh=False, tcp=False, args=()): options of the server the "
+           "'axserver', 'ax' and 'ax_provider' fixtures use (axclient plugin)")
+
+
+def pytest_addoption(parser: Any) -> None:
+    """Adds the ``--axserver-*`` command-line options."""
+    group = parser.getgroup("axserver", "AXServer (axclient plugin)")
+    group.addoption("--axserver-bin", default=None,
+                    help="folder holding the axserver binary (default: $AXSERVER_BIN, else PATH)")
+    group.addoption("--axserver-atspi", action="store_true", default=False,
+                    help="serve AT-SPI on a private bus stack (Tools/a11y-stack.sh) for every server")
+    group.addoption("--axserver-timeout", type=float, default=5.0,
+                    help="default auto-wait/expect timeout of the 'ax' client, in seconds (default 5)")
+
+
+def pytest_configure(config: Any) -> None:
+    """Registers the ``axserver`` marker."""
+    config.addinivalue_line("markers", _MARKER)
+
+
+class ServerPool:
+    """Session-wide servers keyed by their options; every one is stopped at the end of the session."""
+
+    def __init__(self, binary: str, atspi_default: bool) -> None:
+        self.binary = binary
+        self.atspi_default = atspi_default
+        self._servers: Dict[Tuple[Any, ...], ServerProcess] = {}
+
+    def options(self, marker: Any) -> Dict[str, Any]:
+        """The server options a marker (or its absence) asks for."""
+        kwargs: Dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
+        unknown = set(kwargs) - {"demo", "atspi", "fresh", "tcp", "args"}
+        if unknown:
+            raise pytest.UsageError("unknown axserver marker option(s): %s" % ", ".join(sorted(unknown)))
+        return {"demo": bool(kwargs.get("demo", True)), "atspi": bool(kwargs.get("atspi", self.atspi_default)),
+                "fresh": bool(kwargs.get("fresh", False)), "tcp": bool(kwargs.get("tcp", False)),
+                "args": tuple(kwargs.get("args", ()))}
+
+    def start(self, options: Dict[str, Any]) -> ServerProcess:
+        """A new server with these options (the caller stops it)."""
+        return ServerProcess(self.binary, demo=options["demo"], atspi=options["atspi"], tcp=options["tcp"],
+                             args=options["args"])
+
+    def shared(self, options: Dict[str, Any]) -> ServerProcess:
+        """The session's server for these options, started on first use (restarted if it died)."""
+        key = (options["demo"], options["atspi"], options["tcp"], options["args"])
+        server = self._servers.get(key)
+        if server is None or not server.running():
+            server = self.start(options)
+            self._servers[key] = server
+        return server
+
+    def stop_all(self) -> None:
+        """Stops every shared server."""
+        for server in self._servers.values():
+            server.stop()
+        self._servers.clear()
+
+
+@pytest.fixture(scope="session")
+def axserver_pool(request: Any) -> Iterator[ServerPool]:
+    """The session's :class:`ServerPool` (servers shared between tests, stopped at the end)."""
+    binary = find_axserver(request.config.getoption("--axserver-bin"))
+    pool = ServerPool(binary, bool(request.config.getoption("--axserver-atspi")))
+    yield pool
+    pool.stop_all()
+
+
+@pytest.fixture
+def axserver(request: Any, axserver_pool: ServerPool) -> Iterator[ServerProcess]:
+    """A running axserver (see the ``axserver`` marker for options)."""
+    options = axserver_pool.options(request.node.get_closest_marker("axserver"))
+    if options["fresh"]:
+        server = axserver_pool.start(options)
+        try:
+            yield server
+        finally:
+            server.stop()
+    else:
+        yield axserver_pool.shared(options)
+
+
+@pytest.fixture
+def ax(request: Any, axserver: ServerProcess) -> Iterator[Client]:
+    """A :class:`Client` connected to the ``axserver`` fixture's server (closed after the test)."""
+    client = Client(axserver.socket, timeout=request.config.getoption("--axserver-timeout"),
+                    client_name="pytest:" + request.node.name[:80])
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def ax_provider(axserver: ServerProcess) -> Iterator[Callable[..., Provider]]:
+    """A factory: ``ax_provider(name, windows=None, restrictions=None, on_action=None, **client_options)``
+    connects a :class:`Provider` to the ``axserver`` fixture's server, registers ``name`` and, when ``windows``
+    is given, publishes them. Every provider is disconnected after the test."""
+    providers: List[Provider] = []
+
+    def make(name: str, windows: Optional[List[Dict[str, Any]]] = None,
+             restrictions: Optional[List[Dict[str, Any]]] = None, on_action: Optional[Callable[..., Any]] = None,
+             **client_options: Any) -> Provider:
+        provider = Provider(name, axserver.socket, on_action=on_action, **client_options)
+        providers.append(provider)
+        if windows is not None:
+            provider.set_hierarchy(windows, restrictions)
+        return provider
+
+    try:
+        yield make
+    finally:
+        for provider in providers:
+            provider.close()

@@ -1,0 +1,124 @@
+import AXClient
+import AXDemoHost
+import AXHub
+import AXJSON
+import AXProvider
+import AXRPC
+import AXTransport
+import Foundation
+import XCTest
+
+/// The Swift automation client against a real server: the hub, every method, the socket transport, and the demo
+/// app running on the provider library.
+final class AXClientTests: XCTestCase {
+    var server: RPCServer!
+    var host: DemoHost!
+    var directory: String!
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "axclient-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let hub = Hub(actionTimeout: .seconds(3))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        server = RPCServer(router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
+        try await server.start()
+        host = DemoHost(transport: HubProviderTransport(hub: hub))
+        try await host.start(tick: nil)
+    }
+
+    override func tearDown() async throws {
+        await host?.stop()
+        await server?.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func connect() async throws -> AXClient {
+        try await AXClient.connect(directory + "/ax.sock")
+    }
+
+    func testLocatorsFindReadAndAct() async throws {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let wifi = client.getByIdentifier("cell.wifi")
+        let before = try await wifi.states()
+        XCTAssertTrue(before.contains("checked"), "the demo starts with Wi-Fi on: \(before)")
+        let label = try await wifi.label()
+        XCTAssertEqual(label, "Wi-Fi")
+        let performed = try await wifi.activate()
+        XCTAssertTrue(performed)
+        try await expect(wifi).toBeVisible()
+        let after = try await wifi.states()
+        XCTAssertFalse(after.contains("checked"), "activating the cell turns its switch off: \(after)")
+        let helpCount = try await client.getByRole("link", name: "Help").count()
+        XCTAssertEqual(helpCount, 1)
+        let slider = try await client.getByLabel("Text Size").element()
+        XCTAssertEqual(slider.role, "adjustable")
+        let tabs = try await client.locator("tabBar >> tab").all()
+        XCTAssertEqual(tabs.map { $0.label ?? "" }, ["Home", "Settings", "Profile"])
+        let lastTab = try await client.locator("tabBar >> tab").nth(-1).label()
+        XCTAssertEqual(lastTab, "Profile")
+    }
+
+    func testTypedErrors() async throws {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        do {
+            _ = try await client.getByRole("button", name: "Nope").element()
+            XCTFail("found a button that does not exist")
+        } catch {
+            XCTAssertTrue(error.isNoSuchElement, "\(error)")
+        }
+        do {
+            _ = try await client.locator("button").element()
+            XCTFail("a strict lookup of every button succeeded")
+        } catch {
+            XCTAssertTrue(error.isAmbiguous, "\(error)")
+        }
+        do {
+            _ = try await client.locator("button[label=").count()
+            XCTFail("an invalid selector was accepted")
+        } catch {
+            XCTAssertEqual(error.code, RPCError.Code.invalidSelector)
+        }
+    }
+
+    func testExpectWaitsAndFailsWithTheLastState() async throws {
+        let client = try await connect()
+        defer { Task { await client.close() } }
+        let field = client.getByIdentifier("deviceName")
+        // Typing happens on another connection after the expectation starts waiting: the wait is woken by the
+        // revision.
+        let other = try await connect()
+        let typer = Task {
+            try await Task.sleep(for: .milliseconds(100))
+            return try await other.getByIdentifier("deviceName").typeText("Kiosk")
+        }
+        try await expect(field, timeout: .seconds(5)).toHaveValue("Kiosk")
+        _ = try await typer.value
+        await other.close()
+        do {
+            try await expect(field, timeout: .milliseconds(200)).toHaveValue("Something else")
+            XCTFail("the expectation held for a value the field never had")
+        } catch let error as AXAssertionError {
+            XCTAssertTrue(error.description.contains("Something else"), error.description)
+            XCTAssertEqual(error.lastState?["value"]?.stringValue, "Kiosk")
+        }
+        try await expect(client.locator("tabBar >> tab")).toHaveCount(3)
+    }
+
+    func testEventsStreamTreeChanges() async throws {
+        let client = try await connect()
+        let stream = try await client.events(["tree.changed"])
+        let actor = try await connect()
+        try await actor.getByIdentifier("cell.wifi").activate()
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        XCTAssertEqual(first?.name, "tree.changed")
+        XCTAssertNotNil(first?.params["revision"]?.intValue)
+        await actor.close()
+        await client.close()
+        let end = await iterator.next()
+        XCTAssertNil(end, "the stream ends when the connection closes")
+    }
+}

@@ -1,0 +1,89 @@
+"""The pytest plugin itself: shared and fresh servers, markers, the AT-SPI option, and cleanup by PID."""
+import os
+import textwrap
+
+import pytest
+
+import axclient
+
+PACKAGE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "PythonClient"))
+
+
+def pid_alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_default_server_is_the_shared_demo(axserver, ax):
+    assert axserver.running()
+    assert "apps=axserver-demo" in axserver.ready_line
+    assert "atspi=off" in axserver.ready_line
+    assert os.stat(os.path.dirname(axserver.socket)).st_mode & 0o077 == 0
+    assert ax.get_by_id("cell.wifi").count() == 1
+
+
+@pytest.mark.axserver(demo=False)
+def test_marker_without_demo(axserver, ax):
+    assert ax.apps() == []
+    assert "--demo" not in axserver.command
+
+
+@pytest.mark.axserver(atspi=True, fresh=True)
+def test_private_atspi_stack(axserver, ax):
+    assert axserver.stack is not None and os.path.isdir(axserver.stack.dir)
+    bus = axserver.stack.exports["AT_SPI_BUS_ADDRESS"]
+    assert "atspi=bus=%s" % bus in axserver.ready_line       # the server joined the private bus
+    assert "atspi=off" not in axserver.ready_line
+    assert ax.get_by_id("cell.wifi").role() == "switch"
+
+
+def test_plugin_in_a_user_project(pytester):
+    """A user's test file with the fixtures; afterwards the server it started is gone."""
+    pytester.makepyfile(test_user=textwrap.dedent('''
+        import pytest
+        from axclient import expect
+
+        def test_toggle(ax, axserver):
+            with open("server.pid", "w") as handle:
+                handle.write(str(axserver.pid))
+            wifi = ax.get_by_role("switch", name="Wi-Fi")
+            before = wifi.value()
+            wifi.click()
+            expect(wifi).not_.to_have_value(before)
+
+        @pytest.mark.axserver(fresh=True)
+        def test_fresh(ax):
+            assert ax.get_by_id("cell.wifi").value() == "on"
+
+        def test_provider(ax_provider):
+            from axclient import view
+            provider = ax_provider("user-app", [view("w", "UIWindow", [0, 0, 100, 100],
+                                   children=[view("b", "UIButton", [0, 0, 50, 20], title="Go")])])
+            assert provider.client.get_by_role("button", name="Go").count() == 1
+    '''))
+    env_path = os.pathsep.join([PACKAGE_DIR] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    pytester._monkeypatch.setenv("PYTHONPATH", env_path)
+    result = pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "-p", "no:cacheprovider", timeout=120)
+    result.assert_outcomes(passed=3)
+    pid = int((pytester.path / "server.pid").read_text())
+    assert not pid_alive(pid)
+
+
+def test_help_lists_the_options(pytester):
+    pytester._monkeypatch.setenv("PYTHONPATH", PACKAGE_DIR)
+    result = pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "--help", timeout=60)
+    result.stdout.fnmatch_lines(["*--axserver-bin*", "*--axserver-atspi*"])
+
+
+def test_server_process_reports_a_failed_start():
+    try:
+        server = axclient.ServerProcess(args=["--action-timeout-ms", "not-a-number"])
+    except axclient.ServerStartError as error:
+        assert "exited with status 64 before printing READY" in str(error)
+        assert "not-a-number" in str(error)
+    else:
+        server.stop()
+        pytest.fail("a server with a bad option started")
