@@ -31,6 +31,11 @@ extension AXMethods {
             "policy.get": [],
             "policy.set": ["restriction", "state", "appName"],
             "policy.check": ["target"],
+            // Focus engine and rotors (FocusMethods.swift, RotorMethods.swift)
+            "focus.move": ["direction"], "focus.query": ["direction", "from"], "focus.update": ["target"],
+            "focus.explain": ["target"], "focus.status": [], "focus.items": ["rect"], "focus.activate": [],
+            "rotor.list": ["target"], "rotor.next": ["rotor", "from", "fromRange", "target", "moveFocus"],
+            "rotor.previous": ["rotor", "from", "fromRange", "target", "moveFocus"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

@@ -112,7 +112,9 @@ extension AXMethods {
         var table: [String: [String: ClosedRange<Int>]] = [:]
         let none = ["initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
                     "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
-                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check"]
+                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check",
+                    "focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items", "focus.activate",
+                    "rotor.list", "rotor.next", "rotor.previous"]
         for method in none { table[method] = [:] }
         for (method, _) in actionMethods { table[method] = [:] }
         table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
