@@ -4,6 +4,7 @@
 //   AXJSON            JSON values, parser, serializer (pure)
 //   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
 //   AXQuery           selector language and engine (pure)
+//   AXInsight         accessibility audits, screen-reader speech models, tree pictures (pure)
 //   AXHub             apps, focus, action routing to providers, event fan-out (no I/O of its own)
 //   AXRPC             JSON-RPC 2.0 protocol + method dispatch (Methods/ answers each method)
 //   AXTransport       SwiftNIO Unix-socket / TCP transport for AXRPC
@@ -12,10 +13,12 @@
 //   AXProvider        Swift provider library (publish a tree, handle actions)
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events)
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
+//   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
 //   AXDemoHost        runs the demo app on the provider library
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   AXTestSupport     a private dbus-daemon for the D-Bus and AT-SPI test targets (tests only)
-//   axserver, axquery, axbench   executables
+//   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
+//   axserver, axquery, axbench, axfuzz   executables
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -45,8 +48,9 @@ let package = Package(
             .product(name: "HashTreeCollections", package: "swift-collections"),
         ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXTransport", dependencies: [
             "AXRPC", "AXJSON",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -61,28 +65,36 @@ let package = Package(
         .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
         .target(name: "AXClient", dependencies: ["AXJSON", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"], swiftSettings: swiftSettings),
         .executableTarget(name: "axserver", dependencies: [
-            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider",
+            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider", "AXRasterizer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axquery", dependencies: [
-            "AXQuery", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub",
+            "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "axbench", dependencies: [
-            "AXCore", "AXQuery", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
+            "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
         ], swiftSettings: swiftSettings),
+        .target(name: "AXFuzzTargets", dependencies: [
+            "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI", "AXDemo",
+            "AXConformance",
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
+        .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
-        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
+        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
         .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXClientTests", dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),

@@ -5,9 +5,11 @@
 #   clients:      python3-pyatspi gir1.2-atspi-2.0 python3-gi (pyatspi through /usr/bin/python3)
 #   Orca tests:   orca xvfb xdotool (speech-dispatcher comes with orca; it is never started: SPEECHD_CMD=/bin/false)
 #   benchmarks:   gir1.2-gtk-4.0 (the GTK4 reference app), python3-lxml (selector benchmark)
+#   Python tests: python3-pytest
+#   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
 set -euo pipefail
 PKGS=(libdbus-1-dev pkg-config dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
-      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest)
+      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

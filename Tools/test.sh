@@ -75,8 +75,8 @@ EOF
 phase "python client" "${passed:-0}" "${failed:-0}" "$status"
 
 if [ -x Tools/fuzz.sh ]; then
-  echo "== fuzz (short runs of every target)" >&2
-  Tools/fuzz.sh --ci 2>&1 | tee "$LOGDIR/fuzz.log" >&2
+  echo "== fuzz (libFuzzer + AddressSanitizer, 7 s per target; long run: Tools/fuzz.sh --seconds 600)" >&2
+  Tools/fuzz.sh --seconds 7 2>&1 | tee "$LOGDIR/fuzz.log" >&2
   status=${PIPESTATUS[0]}
   read -r targets crashes < <(sed -nE 's/^fuzz: ([0-9]+) targets, [0-9]+ inputs, ([0-9]+) crash.*/\1 \2/p' "$LOGDIR/fuzz.log" | tail -n 1)
   targets=${targets:-0}

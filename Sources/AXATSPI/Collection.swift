@@ -7,7 +7,7 @@ import Glibc
 
 /// A decoded `Collection` match rule `(aiia{ss}iaiiasib)` (semantics of at-spi2-core's atk-adaptor
 /// collection-adaptor: 1 ALL, 2 ANY, 3 NONE, 4 EMPTY; an empty criterion always matches; `invert` ignored).
-struct MatchRule {
+package struct MatchRule {
     var states: UInt64 = 0
     var stateMatch: Int32 = 0
     var attributes: [(String, [String])] = []
@@ -17,7 +17,8 @@ struct MatchRule {
     var interfaces: [(ATSPIInterfaces?, String?)] = []   // (interface, action name for "action(name)")
     var interfaceMatch: Int32 = 0
 
-    static func read(_ r: DBusReader) throws(DBusError) -> MatchRule {
+    /// Reads a match rule at the reader's position (the Collection methods' first argument).
+    package static func read(_ r: DBusReader) throws(AXDBus.DBusError) -> MatchRule {
         var rule = MatchRule()
         try r.enterStruct()
         let sw = try r.readInt32Array()

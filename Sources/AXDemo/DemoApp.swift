@@ -118,6 +118,26 @@ public struct DemoApp: Sendable {
         ]]
     }
 
+    /// The name field's length limit in UTF-8 bytes: the schema's limit on a string property (64 KiB,
+    /// Specs/hierarchy.md §Limits), so the field never holds text the server would refuse.
+    public static let nameFieldMaxBytes = 65_536
+
+    /// Why the app turns an action down with an error rather than performing it, or nil. Like a UITextField whose
+    /// delegate caps its length (`shouldChangeCharactersIn` answering false), the name field rejects a
+    /// `setValue` or `typeText` that would make its text longer than `nameFieldMaxBytes`, whole: the text stays
+    /// as it was, and the app says so instead of dropping the text silently.
+    public func rejection(action: String, target: String, value: JSON?) -> (reason: String, message: String)? {
+        guard target == "nameField", let text = value?.stringValue else { return nil }
+        let resulting: Int
+        switch action {
+        case "setValue": resulting = text.utf8.count
+        case "typeText": resulting = deviceName.utf8.count + text.utf8.count
+        default: return nil
+        }
+        guard resulting > Self.nameFieldMaxBytes else { return nil }
+        return ("maxLength", "the Device Name field holds at most \(Self.nameFieldMaxBytes) bytes of text; this would make it \(resulting) bytes (it has \(deviceName.utf8.count)); the text was not changed")
+    }
+
     /// The About screen: headings at two levels, a focus group of tiles navigable by arrows with a focus guide
     /// (Apple's four-button layout: down from tile 2 or 3 reaches tile 4), a "Warnings" custom rotor, and a
     /// scroll view whose last items are below the fold (Specs/protocol.md §Focus engine, §Rotors).
@@ -152,26 +172,6 @@ public struct DemoApp: Sendable {
             tiles, warnings, scroll,
             V.view("aboutDone", "UIButton", [16, 700, 358, 50], ["title": "Done", "accessibilityIdentifier": "aboutDone"]),
         ])
-    }
-
-    /// The name field's length limit in UTF-8 bytes: the schema's limit on a string property (64 KiB,
-    /// Specs/hierarchy.md §Limits), so the field never holds text the server would refuse.
-    public static let nameFieldMaxBytes = 65_536
-
-    /// Why the app turns an action down with an error rather than performing it, or nil. Like a UITextField whose
-    /// delegate caps its length (`shouldChangeCharactersIn` answering false), the name field rejects a
-    /// `setValue` or `typeText` that would make its text longer than `nameFieldMaxBytes`, whole: the text stays
-    /// as it was, and the app says so instead of dropping the text silently.
-    public func rejection(action: String, target: String, value: JSON?) -> (reason: String, message: String)? {
-        guard target == "nameField", let text = value?.stringValue else { return nil }
-        let resulting: Int
-        switch action {
-        case "setValue": resulting = text.utf8.count
-        case "typeText": resulting = deviceName.utf8.count + text.utf8.count
-        default: return nil
-        }
-        guard resulting > Self.nameFieldMaxBytes else { return nil }
-        return ("maxLength", "the Device Name field holds at most \(Self.nameFieldMaxBytes) bytes of text; this would make it \(resulting) bytes (it has \(deviceName.utf8.count)); the text was not changed")
     }
 
     /// Handles an action routed from the server (activate, increment, …) the way the real controls would.

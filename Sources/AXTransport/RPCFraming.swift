@@ -33,8 +33,9 @@ public enum RPCFraming: Sendable, Equatable {
 }
 
 /// Splits a byte stream into frames. Pure state machine over the readable bytes of a buffer.
-struct RPCFrameDecoder {
-    enum Next: Equatable {
+package struct RPCFrameDecoder {
+    /// What `next(_:)` found.
+    package enum Next: Equatable {
         /// A complete frame `[start, start+length)`; consume `consumed` bytes afterwards.
         case frame(start: Int, length: Int, consumed: Int)
         /// Only whitespace to drop (`consumed` bytes); call again.
@@ -46,14 +47,17 @@ struct RPCFrameDecoder {
         case malformed(String)
     }
 
-    static let maxHeaderBytes = 8192
+    package static let maxHeaderBytes = 8192
 
-    var framing: RPCFraming = .unknown
-    let maxFrameBytes: Int
+    /// The framing in use (detected from the first byte while `.unknown`).
+    package var framing: RPCFraming = .unknown
+    /// The largest frame accepted (declared or accumulated).
+    package let maxFrameBytes: Int
     /// Bytes from the start of the readable region already searched for '\n' (NDJSON) without success.
     private var scanned = 0
 
-    init(maxFrameBytes: Int, framing: RPCFraming = .unknown) {
+    /// A decoder refusing frames over `maxFrameBytes`, with `framing` fixed or left to detection.
+    package init(maxFrameBytes: Int, framing: RPCFraming = .unknown) {
         self.maxFrameBytes = maxFrameBytes
         self.framing = framing
     }
@@ -62,7 +66,7 @@ struct RPCFrameDecoder {
 
     /// Looks at `buf` (the unconsumed bytes) and tells what comes next. After `.frame`/`.skip` the caller
     /// must drop `consumed` bytes before calling again.
-    mutating func next(_ buf: UnsafeRawBufferPointer) -> Next {
+    package mutating func next(_ buf: UnsafeRawBufferPointer) -> Next {
         let n = buf.count
         guard n > 0, let base = buf.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .needMore }
         var ws = 0

@@ -1,7 +1,7 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 // Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
-// Tools/profile_core.sh), --treeget-split, --profile-treeget.
+// Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift).
 import AXCore
 import AXDemo
 import AXHub
@@ -91,6 +91,10 @@ func leavesFor(views: Int) -> Int {
     }
 }
 
+if CommandLine.arguments.contains("--insight") {
+    try InsightBench.run(viewsTarget: 10_000, largeViews: 246_000)
+    exit(0)
+}
 print("== core: build and patch (\(quick ? "quick" : "full"))")
 let leaves = leavesFor(views: 10_000)
 let snapshot = BenchTree.snapshot(leaves: leaves)

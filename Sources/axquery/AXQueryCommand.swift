@@ -33,10 +33,10 @@ struct AXQueryCommand: ParsableCommand {
         """,
         version: AXMethods.serverVersion,
         subcommands: [Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
-                      Watch.self, Diff.self, Explain.self, Apps.self, Rotor.self],
+                      Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self],
         defaultSubcommand: Find.self)
 
-    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "rotor", "help"]
+    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit", "say", "render", "rotor", "help"]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
     static func hoistSubcommand(_ args: [String]) -> [String] {
@@ -162,7 +162,9 @@ final class Context {
         while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
         let name = String(path.split(separator: "/").last ?? "file")
         if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
-            return try OfflineBackend(snapshot: AppiumConverter.convert(bytes), appName: name)
+            let snapshot: JSON
+            do { snapshot = try AppiumConverter.convert(bytes) } catch { throw CLIFailure(Exit.connection, error.message) }
+            return try OfflineBackend(snapshot: snapshot, appName: name)
         }
         let j: JSON
         do { j = try JSON.parse(bytes) } catch {

@@ -8,6 +8,7 @@ import Darwin
 import AXHub
 import AXJSON
 import AXRPC
+import AXRasterizer
 import AXTransport
 
 /// Where a command's JSON-RPC calls go: a live server over its socket, or an in-process server holding a file.
@@ -46,7 +47,9 @@ final class OfflineBackend: Backend {
     private var nextID = 1
 
     init(snapshot: JSON, appName: String) throws(CLIFailure) {
-        AXMethods.install(on: router, hub: hub)
+        var options = MethodOptions()
+        if let rasterizer = SVGRasterizer.find() { options.rasterizePNG = { svg throws in try rasterizer.png(svg) } }
+        AXMethods.install(on: router, hub: hub, options: options)
         session = RPCSession(peer: OfflinePeer())
         let app = hub.registerApp(name: appName, provider: nil)
         do { try hub.setSnapshot(app: app, snapshot) } catch {

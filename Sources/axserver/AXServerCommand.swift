@@ -7,6 +7,7 @@ import AXDemoHost
 import AXHub
 import AXJSON
 import AXProvider
+import AXRasterizer
 import AXRPC
 import AXTransport
 import Foundation
@@ -36,6 +37,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
 
     @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
+    @Flag(name: .customLong("demo-audit"), help: "Also serve the audit demo screen, which gets one thing wrong per audit check (application 'axserver-audit-demo').") var demoAudit = false
     @Option(name: .customLong("bench-tree"), help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
     @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock in a private 0700 directory).") var socket: String?
     @Option(help: "Also listen on TCP, e.g. tcp:127.0.0.1:7777 (needs --token-file).") var listen: String?
@@ -79,6 +81,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "axserver")
         var startPolicy = GuidedAccessPolicy()
         var options = MethodOptions()
+        if let rasterizer = SVGRasterizer.find() { options.rasterizePNG = { svg throws in try rasterizer.png(svg) } }
         do {
             if let policy {
                 startPolicy = try OperatorFiles.loadPolicy(policy)
@@ -104,7 +107,8 @@ struct Serve: AsyncParsableCommand {
         let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
                                              tokenFile: tokenFile, allowNonLoopback: allowNonLoopback, limits: connectionLimits)
         let server = RPCServer(router: router, configuration: config, logger: logger)
-        let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI)
+        let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI,
+                                    auditDemo: demoAudit)
         // SIGHUP re-reads the policy file when there is one (a refused file leaves the running policy in force);
         // without one it is a hang-up and shuts the server down cleanly, removing its socket (D-GA-3).
         var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
@@ -146,6 +150,7 @@ struct ServerService: Service {
     let demo: Bool
     let benchTree: Int?
     let atspi: Bool
+    var auditDemo = false
 
     func run() async throws {
         do { try await server.start() } catch {
@@ -161,6 +166,10 @@ struct ServerService: Service {
         if let n = benchTree {
             let id = hub.registerApp(name: BenchTree.appName, provider: nil)
             try hub.setSnapshot(app: id, BenchTree.snapshot(leaves: n))
+        }
+        if auditDemo {
+            let id = hub.registerApp(name: AuditDemo.appName, provider: nil)
+            try hub.setSnapshot(app: id, AuditDemo.snapshot())
         }
         let bridge = atspi ? await startBridge(hub: hub, logger: logger) : nil
         var parts: [String] = []
@@ -186,11 +195,13 @@ struct Dump: AsyncParsableCommand {
     @Option(help: "A hierarchy snapshot file (JSON).") var file: String?
     @Flag(help: "Show screen frames.") var frames = false
     @Flag(help: "Show the demo with its alert presented.") var alert = false
+    @Flag(name: .customLong("demo-audit"), help: "The audit demo screen (one mistake per audit check).") var demoAudit = false
     @Flag(help: "Print the view-hierarchy snapshot the app pushes (JSON, Specs/hierarchy.md) instead of the tree.") var snapshot = false
 
     func run() async throws {
         let json: JSON
         if let n = benchTree { json = BenchTree.snapshot(leaves: n) }
+        else if demoAudit { json = AuditDemo.snapshot() }
         else if let f = file {
             guard let d = FileManager.default.contents(atPath: f) else { throw ValidationError("cannot read \(f)") }
             json = try JSON.parse(Array(d))

@@ -539,7 +539,9 @@ final class BridgeRegistryTests: XCTestCase {
         XCTAssertEqual(anns.map { $0.any?.stringValue ?? "" }, ["First", "Second"])
         XCTAssertEqual(anns.map(\.d1), [1, 2], "polite, then assertive")
         let gap = anns[1].time.timeIntervalSince(anns[0].time)
-        XCTAssertGreaterThanOrEqual(gap, 0.09, "announcements must be spaced ≥ 100 ms (Orca's spam filter)")
+        // Sent ≥ 100 ms apart; measured where they are received, a loaded machine can deliver the first one late and
+        // shrink the gap (seen: 61 ms at load 15), so the bound leaves room — without spacing the gap is ~0.
+        XCTAssertGreaterThanOrEqual(gap, 0.04, "announcements must be spaced ≥ 100 ms (Orca's spam filter)")
 
         // The listener leaves: quiet again.
         try reg.deregister(bus: ":1.999", event: "")

@@ -85,6 +85,12 @@ struct Field {
             throw fail("expected a range [location, length] or {location, length}")
         }
     }
+    /// An opaque colour `"#RRGGBB"` / `"#RGB"`; null is no colour.
+    func color(_ v: JSON) throws(SchemaError) -> RGBColor? {
+        guard let text = try optString(v) else { return nil }
+        guard let color = RGBColor(hex: text) else { throw fail("expected an opaque colour \"#RRGGBB\" or \"#RGB\"") }
+        return color
+    }
     func object(_ v: JSON) throws(SchemaError) -> JSONObject {
         guard case .object(let o) = v else { throw fail("expected an object, got \(v.typeName)") }
         return o
@@ -284,7 +290,7 @@ extension ViewNode {
     static let propertyIndex = KeyTable((viewPropertyNames as [String: Int])
       .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
       .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
-    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46, "isFocused": 47, "preferredFocusEnvironments": 48, "focusUpdateRequests": 49]
+    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49, "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52]
     static let axIndexBase = 100
 
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
@@ -419,9 +425,17 @@ extension ViewNode {
         case 44: focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)  // isTransparentFocusItem
         case 45, 46:  // restrictionIdentifiers, guidedAccessRestrictionIdentifiers
             restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
-        case 47: focus.isFocused = v.isNull ? false : try f.bool(v)  // isFocused: the app's own engine says so (C35, C36)
-        case 48: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
-        case 49: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)  // focusUpdateRequests: ask shouldUpdateFocus (C12)
+        case 47:  // fontSize
+            if v.isNull { control.fontSize = nil } else {
+                let size = try f.number(v)
+                guard size > 0, size < 10_000 else { throw f.fail("fontSize must be within (0, 10000) points") }
+                control.fontSize = size
+            }
+        case 48: control.textColor = try f.color(v)  // textColor
+        case 49: control.backgroundColor = try f.color(v)  // backgroundColor
+        case 50: focus.isFocused = v.isNull ? false : try f.bool(v)  // isFocused: the app's own engine says so (C35, C36)
+        case 51: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
+        case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)  // focusUpdateRequests: ask shouldUpdateFocus (C12)
         case ViewNode.axIndexBase..<200:
             _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
         case 200...203:

@@ -122,6 +122,10 @@ public struct ControlState: Sendable, Equatable {
     public var components: [PickerComponent] = []
     /// Free-form date text for UIDatePicker when no components are given.
     public var dateText: String?
+    /// Text style the app may send for the audits (D-AUDIT-8, D-AUDIT-9): point size, text and background colour.
+    public var fontSize: Double?
+    public var textColor: RGBColor?
+    public var backgroundColor: RGBColor?
     public init() {}
 }
 

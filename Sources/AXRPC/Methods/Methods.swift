@@ -23,6 +23,9 @@ public enum AXMethods {
         installFocusAndWait(router, hub)
         installEvents(router, hub)
         installPolicy(router, hub, options)
+        installAudit(router, hub)
+        installSpeech(router, hub)
+        installRender(router, hub, options)
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
     }

@@ -1,4 +1,5 @@
 import AXCore
+import AXInsight
 import AXHub
 import AXJSON
 
@@ -112,9 +113,7 @@ extension AXMethods {
         var table: [String: [String: ClosedRange<Int>]] = [:]
         let none = ["initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
                     "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
-                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check",
-                    "focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items", "focus.activate",
-                    "rotor.list", "rotor.next", "rotor.previous"]
+                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check"]
         for method in none { table[method] = [:] }
         for (method, _) in actionMethods { table[method] = [:] }
         table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
@@ -123,6 +122,15 @@ extension AXMethods {
         table["query.find"] = ["limit": ParamRange.count]
         table["wait.for"] = ["timeoutMs": ParamRange.timeoutMs]
         table["events.unsubscribe"] = ["subscription": ParamRange.subscription]
+        table["audit.listChecks"] = [:]
+        table["audit.run"] = ["maxFindings": 0...Auditor.maxFindingsLimit]
+        table["speech.describe"] = [:]
+        table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
+        table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
+        for method in ["focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items", "focus.activate",
+                       "rotor.list", "rotor.next", "rotor.previous"] {
+            table[method] = [:]
+        }
         return table
     }()
 }

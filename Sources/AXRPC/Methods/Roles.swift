@@ -10,9 +10,15 @@ public struct MethodOptions: Sendable {
     /// the change is refused and nothing changes. nil: changes live in memory for the server's lifetime.
     public var persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)?
 
-    public init(operatorToken: String? = nil, persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)? = nil) {
+    /// Turns an SVG document into PNG bytes for `tree.render {format: "png"}` (an external program at the edge,
+    /// e.g. rsvg-convert); nil: PNG is refused with −32602 and SVG still works.
+    public var rasterizePNG: (@Sendable (String) throws -> [UInt8])?
+
+    public init(operatorToken: String? = nil, persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)? = nil,
+                rasterizePNG: (@Sendable (String) throws -> [UInt8])? = nil) {
         self.operatorToken = operatorToken
         self.persistPolicy = persistPolicy
+        self.rasterizePNG = rasterizePNG
     }
 }
 

@@ -173,8 +173,15 @@ struct XMLReader {
     }
 }
 
+/// Why an Appium page source could not be converted; `message` is the whole explanation for the user.
+package struct AppiumConversionError: Error, CustomStringConvertible {
+    /// What is wrong with the page source, e.g. "invalid XML: line 1, column 3: …".
+    package var message: String
+    package var description: String { message }
+}
+
 /// Converts an Appium XCUITest page source into a hierarchy snapshot (Specs/axquery.md §Appium XML).
-enum AppiumConverter {
+package enum AppiumConverter {
     /// XCUIElementType name (without the prefix) → UIKit class and extra properties.
     static func viewClass(_ type: String) -> (String, JSONObject) {
         switch type {
@@ -248,17 +255,18 @@ enum AppiumConverter {
         return out.isEmpty ? nil : out
     }
 
-    static func convert(_ xml: [UInt8]) throws(CLIFailure) -> JSON {
+    /// The snapshot (`{"windows": [...]}`) for an Appium page source.
+    package static func convert(_ xml: [UInt8]) throws(AppiumConversionError) -> JSON {
         let root: XMLElement
-        do { root = try XMLReader.parse(xml) } catch { throw CLIFailure(Exit.connection, "invalid XML: \(error)") }
+        do { root = try XMLReader.parse(xml) } catch { throw AppiumConversionError(message: "invalid XML: \(error)") }
         // <AppiumAUT> → <XCUIElementTypeApplication> → windows; accept any of the three as the root.
         var top = root
         if top.name == "AppiumAUT" {
-            guard let app = top.children.first else { throw CLIFailure(Exit.connection, "invalid page source: <AppiumAUT> is empty") }
+            guard let app = top.children.first else { throw AppiumConversionError(message: "invalid page source: <AppiumAUT> is empty") }
             top = app
         }
         guard top.name.hasPrefix("XCUIElementType") else {
-            throw CLIFailure(Exit.connection, "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
+            throw AppiumConversionError(message: "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
         }
         var ids = Set<String>()
         var reserved = Set<String>()
@@ -361,7 +369,8 @@ enum AppiumConverter {
 }
 
 extension Substring {
-    func trimmingCharacters() -> Substring {
+    /// The substring without leading and trailing whitespace.
+    package func trimmingCharacters() -> Substring {
         var s = self
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }
@@ -370,5 +379,6 @@ extension Substring {
 }
 
 extension String {
-    func trimmingCharacters() -> String { String(Substring(self).trimmingCharacters()) }
+    /// The string without leading and trailing whitespace.
+    package func trimmingCharacters() -> String { String(Substring(self).trimmingCharacters()) }
 }

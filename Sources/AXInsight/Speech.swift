@@ -1,0 +1,286 @@
+import AXCore
+
+/// One piece of what VoiceOver says, with its kind (label, value, trait, state, position, hint).
+public struct SpeechPart: Sendable, Equatable {
+    public var kind: String
+    public var text: String
+
+    public init(kind: String, text: String) {
+        self.kind = kind
+        self.text = text
+    }
+}
+
+/// VoiceOver's utterance for an element (D-SPEECH-1): "Selected" for a selected element, then label, value,
+/// the traits' words in UIKit's bit order, "dimmed", the position in its set or table, and — after a pause —
+/// the hint. The accessibility identifier is never spoken (R44).
+public struct VoiceOverUtterance: Sendable, Equatable {
+    /// Everything before the pause, in order.
+    public var parts: [SpeechPart]
+    /// Spoken after a pause; nil when there is none.
+    public var hint: String?
+
+    /// The parts joined by VoiceOver's short pauses (", "), and the hint after a long one (". ").
+    public var text: String {
+        let main = parts.map(\.text).joined(separator: ", ")
+        guard let hint else { return main }
+        return main.isEmpty ? hint : main + ". " + hint
+    }
+}
+
+/// The VoiceOver model (pure).
+public enum VoiceOverSpeech {
+    /// VoiceOver's standard hint for adjustable elements (S0:21218's slider example).
+    public static let adjustableHint = "Swipe up or down with one finger to adjust the value."
+
+    /// Words for traits, in bit order; traits not listed are silent (staticText, updatesFrequently, …).
+    static let traitWords: [(Traits, String)] = [
+        (.button, "button"), (.link, "link"), (.image, "image"), (.keyboardKey, "key"), (.searchField, "search field"),
+        (.adjustable, "adjustable"),
+    ]
+
+    public static func describe(_ node: AXNode, in tree: AXTree) -> VoiceOverUtterance {
+        describe(node, parentRole: node.parent.flatMap { tree[$0]?.role }, in: tree)
+    }
+
+    static func describe(_ node: AXNode, parentRole: AXRole?, in tree: AXTree) -> VoiceOverUtterance {
+        var parts: [SpeechPart] = []
+        let traits = node.traits
+        if node.states.contains(.selected) || traits.contains(.selected) {
+            parts.append(SpeechPart(kind: "state", text: "Selected"))
+        }
+        if let label = node.label, !label.isEmpty {
+            parts.append(SpeechPart(kind: "label", text: label))
+        }
+        let position = positionText(node)
+        if let value = node.value, !value.isEmpty, value != node.label, value != position {
+            parts.append(SpeechPart(kind: "value", text: value))
+        }
+        for word in roleWords(node, parentRole: parentRole) {
+            parts.append(SpeechPart(kind: "trait", text: word))
+        }
+        if traits.contains(.notEnabled) || !node.isEnabled {
+            parts.append(SpeechPart(kind: "state", text: "dimmed"))
+        }
+        if let position {
+            parts.append(SpeechPart(kind: "position", text: position))
+        } else if let row = rowText(node, tree: tree) {
+            parts.append(SpeechPart(kind: "position", text: row))
+        }
+        var hint = node.hint.flatMap { $0.isEmpty ? nil : $0 }
+        if hint == nil && (traits.contains(.adjustable) || node.role == .adjustable || node.role == .pickerItem) && node.isEnabled {
+            hint = adjustableHint
+        }
+        return VoiceOverUtterance(parts: parts, hint: hint)
+    }
+
+    /// The words VoiceOver says for the element's kind: its traits' words plus the role words UIKit adds for
+    /// classes without a trait (tab, text field, switch, picker item, back button, heading level).
+    static func roleWords(_ node: AXNode, parentRole: AXRole?) -> [String] {
+        var words: [String] = []
+        let traits = node.traits
+        let isBackButton = node.role == .button && parentRole == .navigationBar && node.id.hasSuffix("#back")
+        for (trait, word) in traitWords where traits.contains(trait) {
+            if trait == .button && (node.role == .switch || node.role == .tab || isBackButton) { continue }
+            words.append(word)
+        }
+        switch node.role {
+        case .switch:
+            words.append("switch button")
+        case .tab:
+            words.append("tab")
+        case .textField:
+            words.append("text field")
+        case .secureTextField:
+            words.append("secure text field")
+        case .searchField:
+            if !traits.contains(.searchField) { words.append("search field") }
+        case .textView:
+            if node.states.contains(.editable) { words.append("text field") }
+        case .pickerItem:
+            words.insert("picker item", at: 0)
+            if !traits.contains(.adjustable) { words.append("adjustable") }
+        case .button where isBackButton:
+            words.append("back button")
+        case .progressIndicator:
+            words.append("progress")
+        default:
+            break
+        }
+        if traits.contains(.header) || node.role == .header {
+            words.append(node.headingLevel.map { "heading level \($0)" } ?? "heading")
+        }
+        return words
+    }
+
+    /// "2 of 3" for tabs and segments (R12, A51).
+    static func positionText(_ node: AXNode) -> String? {
+        guard let position = node.positionInSet, let size = node.sizeOfSet else { return nil }
+        return "\(position) of \(size)"
+    }
+
+    /// "row 2 of 5" for a data-table cell (R41, R43).
+    static func rowText(_ node: AXNode, tree: AXTree) -> String? {
+        guard let cell = node.cell else { return nil }
+        var current = node.parent
+        while let id = current, let ancestor = tree[id] {
+            if let table = ancestor.table {
+                return "row \(cell.row + 1) of \(table.rows)"
+            }
+            current = ancestor.parent
+        }
+        return nil
+    }
+}
+
+/// Orca's speech for an element reached by focus (D-SPEECH-2): the utterances Orca 43's speech generator makes
+/// for the AT-SPI object the bridge exposes (Specs/atspi-mapping.md). Ancestor context that Orca adds when focus
+/// enters a new container is left out: it depends on where focus was before.
+public enum OrcaSpeech {
+    /// The AT-SPI role name the bridge gives the node (libatspi's English names; Specs/atspi-mapping.md §2).
+    public static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
+        switch node.role {
+        case .window: return "frame"
+        case .alert: return "alert"
+        case .group, .segmentedControl, .picker: return "panel"
+        case .list: return "list"
+        case .table: return "table"
+        case .landmark: return "landmark"
+        case .tabBar: return "page tab list"
+        case .navigationBar, .toolbar: return "tool bar"
+        case .button:
+            if parentRole == .segmentedControl { return "radio button" }
+            if node.traits.contains(.toggleButton) { return "toggle button" }
+            return "push button"
+        case .keyboardKey: return "push button"
+        case .link: return "link"
+        case .image: return "image"
+        case .staticText: return "label"
+        case .header: return "heading"
+        case .textField, .searchField: return "entry"
+        case .secureTextField: return "password text"
+        case .textView: return "text"
+        case .adjustable: return node.viewClass == .stepper ? "spin button" : "slider"
+        case .pickerItem: return "spin button"
+        case .switch: return "toggle button"
+        case .tab: return "page tab"
+        case .cell: return parentRole == .table ? "table cell" : "list item"
+        case .progressIndicator, .activityIndicator: return "progress bar"
+        }
+    }
+
+    /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
+    /// as a line of its own.
+    public static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
+        describe(node, parentRole: node.parent.flatMap { tree[$0]?.role })
+    }
+
+    static func describe(_ node: AXNode, parentRole: AXRole?) -> [String] {
+        let role = roleName(node, parentRole: parentRole)
+        let name = node.label ?? ""
+        var words: [String] = []
+        func add(_ text: String?) {
+            guard let text, !text.isEmpty else { return }
+            words.append(text)
+        }
+        switch role {
+        case "label":
+            add(name)
+        case "heading":
+            add(name)
+            add(node.headingLevel.map { "heading level \($0)" } ?? "heading")
+        case "toggle button":
+            add(name)
+            add(role)
+            let on = node.states.contains(.checked) || node.states.contains(.selected) || node.value == "on"
+            add(on ? "pressed" : "not pressed")
+        case "radio button":
+            add(name)
+            add(role)
+            add(node.states.contains(.selected) ? "checked" : "not checked")
+            add(OrcaSpeech.position(node))
+        case "slider":
+            add(name)
+            add("horizontal slider")
+            add(node.value)
+        case "spin button", "progress bar":
+            add(name)
+            add(role)
+            add(node.value)
+        case "entry", "password text", "text":
+            add(name)
+            if !node.states.contains(.editable) { add("read only") }
+            add(role)
+            let text = ATSPIText.content(node)
+            if text != name { add(text) }
+        case "page tab", "list item", "table cell":
+            add(name)
+            add(role)
+            add(OrcaSpeech.position(node))
+        default:
+            add(name)
+            add(role)
+        }
+        if !node.isEnabled && role != "label" && role != "heading" {
+            add("grayed")
+        }
+        var lines = [words.joined(separator: " ")]
+        if let hint = node.hint, !hint.isEmpty, hint != name {
+            lines.append(hint)
+        }
+        return lines.filter { !$0.isEmpty }
+    }
+
+    /// "N of M" from the set position the bridge exposes (posinset/setsize).
+    static func position(_ node: AXNode) -> String? {
+        guard let position = node.positionInSet, let size = node.sizeOfSet else { return nil }
+        return "\(position) of \(size)"
+    }
+}
+
+/// The AT-SPI Text content the bridge serves (Specs/atspi-mapping.md): bullets for secure fields.
+enum ATSPIText {
+    static func content(_ node: AXNode) -> String {
+        guard let text = node.text else { return "" }
+        return node.role == .secureTextField ? String(repeating: "•", count: text.count) : text
+    }
+}
+
+/// A whole screen in reading order (`speech.walk`).
+public enum SpeechWalk {
+    public struct Item: Sendable, Equatable {
+        public var id: String
+        public var voiceOver: VoiceOverUtterance
+        public var orca: [String]
+    }
+
+    /// Every element under `root` (or every window) in navigation order (R104), at most `limit`; also returns
+    /// how many were left out.
+    public static func walk(_ tree: AXTree, root: String?, limit: Int) -> (items: [Item], omitted: Int) {
+        walk(tree, root: root, limit: limit, voiceOver: true, orca: true)
+    }
+
+    /// The same, computing only the models asked for (an unrequested model's utterance is left empty).
+    public static func walk(_ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool) -> (items: [Item], omitted: Int) {
+        var items: [Item] = []
+        var omitted = 0
+        // Elements are leaves, so an element's parent is a container the walk has already seen.
+        var containerRoles: [String: AXRole] = [:]
+        let rootParentRole = root.flatMap { tree[$0]?.parent }.flatMap { tree[$0]?.role }
+        tree.walk(from: root) { node, _ in
+            guard node.isElement else {
+                containerRoles[node.id] = node.role
+                return true
+            }
+            guard items.count < limit else {
+                omitted += 1
+                return true
+            }
+            let parentRole = node.parent.flatMap { containerRoles[$0] } ?? (node.id == root ? rootParentRole : nil)
+            let spoken = voiceOver ? VoiceOverSpeech.describe(node, parentRole: parentRole, in: tree) : VoiceOverUtterance(parts: [], hint: nil)
+            items.append(Item(id: node.id, voiceOver: spoken, orca: orca ? OrcaSpeech.describe(node, parentRole: parentRole) : []))
+            return true
+        }
+        return (items, omitted)
+    }
+}

@@ -1,0 +1,98 @@
+import AXCore
+import AXHub
+import AXInsight
+import AXJSON
+
+/// `audit.run` and `audit.listChecks` (Specs/protocol.md §Audits; D-AUDIT-1…12). The checks live in AXInsight;
+/// this file only reads params and writes the answer.
+extension AXMethods {
+    static func installAudit(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("audit.listChecks") { _, _ in
+            ["checks": .array(AuditCatalog.checks.map(AuditFormats.checkJSON))]
+        }
+        router.registerSync("audit.run") { params, session in
+            let p = try Params(params, method: "audit.run")
+            let snap = try snapshot(p, hub, session)
+            var rootID: String?
+            if let root = p["root"] {
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "audit.run")
+            }
+            let checks = try auditChecks(p)
+            let suppressions = try auditSuppressions(p, snap: snap)
+            let maxFindings = try p.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
+            guard maxFindings >= 0, maxFindings <= Auditor.maxFindingsLimit else {
+                throw p.bad("maxFindings", "must be within 0…\(Auditor.maxFindingsLimit)")
+            }
+            let report = Auditor.run(tree: snap.tree, views: snap.views, root: rootID, checks: checks,
+                                     suppressions: suppressions, maxFindings: maxFindings)
+            let errors = report.findings.filter { $0.severity == .error }.count
+            var out: JSONObject = [
+                "app": .string(snap.id), "revision": JSON(snap.revision), "checks": JSON(report.checks),
+                "count": JSON(report.findings.count), "errors": JSON(errors), "warnings": JSON(report.findings.count - errors),
+                "suppressed": JSON(report.suppressed),
+                "examined": ["nodes": JSON(report.nodesExamined), "views": JSON(report.viewsExamined)],
+                "findings": .array(report.findings.map(AuditFormats.json)),
+            ]
+            if let rootID { out["root"] = .string(rootID) }
+            if report.omitted > 0 {
+                out["truncated"] = ["kind": "maxFindings", "limit": JSON(maxFindings), "omitted": JSON(report.omitted)]
+            }
+            return .object(out)
+        }
+    }
+
+    /// `checks`: check ids; an unknown one is −32602 listing the accepted ids.
+    static func auditChecks(_ p: Params) throws(RPCError) -> [String]? {
+        guard let checks = try p.stringList("checks") else { return nil }
+        for check in checks where AuditCatalog.check(check) == nil {
+            throw unknownCheck(p, "checks", check)
+        }
+        return checks
+    }
+
+    static func unknownCheck(_ p: Params, _ param: String, _ check: String) -> RPCError {
+        let accepted = AuditCatalog.ids
+        return RPCError.invalidParams("audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
+                                      data: ["param": .string(param), "method": "audit.run", "accepted": JSON(accepted)])
+    }
+
+    /// `suppress`: entries that are a check id, or `{check?, selector?}` (at least one); a selector suppresses on
+    /// every element it matches.
+    static func auditSuppressions(_ p: Params, snap: AppSnapshot) throws(RPCError) -> [AuditSuppression] {
+        guard let value = p["suppress"] else { return [] }
+        guard case .array(let entries) = value else {
+            throw p.bad("suppress", "must be an array of check ids or {check, selector} objects")
+        }
+        guard entries.count <= 1000 else { throw p.bad("suppress", "has more than 1000 entries") }
+        var out: [AuditSuppression] = []
+        for entry in entries {
+            switch entry {
+            case .string(let check):
+                guard AuditCatalog.check(check) != nil else { throw unknownCheck(p, "suppress", check) }
+                out.append(AuditSuppression(check: check, elements: nil))
+            case .object(let object):
+                var check: String?
+                if let named = object["check"], !named.isNull {
+                    guard case .string(let id) = named else { throw p.bad("suppress", "entries' 'check' must be a string") }
+                    guard AuditCatalog.check(id) != nil else { throw unknownCheck(p, "suppress", id) }
+                    check = id
+                }
+                var elements: Set<String>?
+                if let selectorJSON = object["selector"], !selectorJSON.isNull {
+                    let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
+                    elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
+                } else if let element = object["element"], !element.isNull {
+                    guard case .string(let id) = element else { throw p.bad("suppress", "entries' 'element' must be an id string") }
+                    elements = [id]
+                }
+                guard check != nil || elements != nil else {
+                    throw p.bad("suppress", "entries need 'check', 'selector' or 'element'")
+                }
+                out.append(AuditSuppression(check: check, elements: elements))
+            default:
+                throw p.bad("suppress", "entries are check ids or {check, selector} objects, got \(entry.typeName)")
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,75 @@
+import AXCore
+import AXHub
+import AXInsight
+import AXJSON
+
+/// `tree.render` (Specs/protocol.md §Pictures; D-RENDER-1). The renderer lives in AXInsight; PNG goes through
+/// the server's rasterizer (`MethodOptions.rasterizePNG`, an external program at the edge).
+extension AXMethods {
+    static func installRender(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
+        router.registerSync("tree.render") { params, session in
+            let p = try Params(params, method: "tree.render")
+            let snap = try snapshot(p, hub, session)
+            let format = try p.string("format") ?? "svg"
+            guard format == "svg" || format == "png" else { throw p.bad("format", "must be svg or png") }
+            var rootID: String?
+            if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render") }
+            let overlays = try renderOverlays(p)
+            let maxNodes = try p.int("maxNodes", in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
+            guard maxNodes >= 1, maxNodes <= TreeRenderer.maxNodesLimit else {
+                throw p.bad("maxNodes", "must be within 1…\(TreeRenderer.maxNodesLimit)")
+            }
+            var findings: [AuditFinding] = []
+            if overlays.contains(.audit) {
+                findings = Auditor.run(tree: snap.tree, views: snap.views, root: rootID).findings
+            }
+            var smallTargets = Set<String>()
+            if overlays.contains(.hitRegions) {
+                let hitRegion = Auditor.run(tree: snap.tree, views: snap.views, root: rootID, checks: [AuditCatalog.hitRegion],
+                                            maxFindings: Auditor.maxFindingsLimit)
+                smallTargets = Set(hitRegion.findings.map(\.element))
+            }
+            let picture = TreeRenderer.svg(tree: snap.tree, root: rootID, focusedID: snap.focusedID, overlays: overlays,
+                                           findings: findings, smallTargets: smallTargets, maxNodes: maxNodes)
+            var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format),
+                                   "width": JSON(picture.width), "height": JSON(picture.height),
+                                   "overlays": JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
+                                   "drawn": JSON(picture.drawn)]
+            if picture.omitted > 0 {
+                out["truncated"] = ["kind": "maxNodes", "limit": JSON(maxNodes), "omitted": JSON(picture.omitted)]
+            }
+            if overlays.contains(.audit) { out["findings"] = JSON(findings.count) }
+            if format == "svg" {
+                out["svg"] = .string(picture.svg)
+                return .object(out)
+            }
+            guard let rasterize = options.rasterizePNG else {
+                throw p.bad("format", "png needs a rasterizer on the server (install rsvg-convert: apt-get install librsvg2-bin); svg works without one")
+            }
+            let png: [UInt8]
+            do {
+                png = try rasterize(picture.svg)
+            } catch {
+                throw RPCError.internalError("the PNG rasterizer failed: \(error)", data: ["format": "png"])
+            }
+            out["encoding"] = "base64"
+            out["data"] = .string(Base64.encode(png))
+            return .object(out)
+        }
+    }
+
+    /// `overlay`: a list of overlay names (default labels, order, focus); unknown names are −32602 with the list.
+    static func renderOverlays(_ p: Params) throws(RPCError) -> Set<RenderOverlay> {
+        guard let names = try p.stringList("overlay") else { return Set(RenderOverlay.defaults) }
+        var out = Set<RenderOverlay>()
+        for name in names {
+            guard let overlay = RenderOverlay(rawValue: name) else {
+                let accepted = RenderOverlay.allCases.map(\.rawValue)
+                throw RPCError.invalidParams("tree.render: unknown overlay '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
+                                             data: ["param": "overlay", "method": "tree.render", "accepted": JSON(accepted)])
+            }
+            out.insert(overlay)
+        }
+        return out
+    }
+}

@@ -1,0 +1,72 @@
+import AXCore
+import AXHub
+import AXInsight
+import AXJSON
+
+/// `speech.describe` and `speech.walk` (Specs/protocol.md §Speech; D-SPEECH-1, D-SPEECH-2). The models live in
+/// AXInsight; this file only reads params and writes the answer.
+extension AXMethods {
+    static let speechModels = ["voiceOver", "orca"]
+    static let speechWalkDefaultLimit = 5000
+    static let speechWalkMaxLimit = 250_000
+
+    static func installSpeech(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("speech.describe") { params, session in
+            let p = try Params(params, method: "speech.describe")
+            let snap = try snapshot(p, hub, session)
+            guard let target = p["target"] else { throw p.bad("target", "is required ({id} or {selector})") }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "speech.describe")
+            let models = try speechModelParam(p)
+            guard let node = snap.tree[id] else {
+                throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
+            }
+            var out: JSONObject = ["element": .string(id), "revision": JSON(snap.revision)]
+            if models.contains("voiceOver") { out["voiceOver"] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree)) }
+            if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree) }
+            return .object(out)
+        }
+        router.registerSync("speech.walk") { params, session in
+            let p = try Params(params, method: "speech.walk")
+            let snap = try snapshot(p, hub, session)
+            var rootID: String?
+            if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk") }
+            let models = try speechModelParam(p)
+            let limit = try p.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
+            guard limit >= 0, limit <= speechWalkMaxLimit else { throw p.bad("limit", "must be within 0…\(speechWalkMaxLimit)") }
+            let wantsVoiceOver = models.contains("voiceOver")
+            let wantsOrca = models.contains("orca")
+            let (items, omitted) = SpeechWalk.walk(snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
+            let list: [JSON] = items.map { item in
+                var object = JSONObject(minimumCapacity: 3)
+                object.appendUnchecked("id", .string(item.id))
+                if wantsVoiceOver { object.appendUnchecked("voiceOver", .string(item.voiceOver.text)) }
+                if wantsOrca { object.appendUnchecked("orca", JSON(item.orca)) }
+                return .object(object)
+            }
+            var out: JSONObject = ["revision": JSON(snap.revision), "count": JSON(items.count), "items": .array(list)]
+            if omitted > 0 { out["truncated"] = ["kind": "limit", "limit": JSON(limit), "omitted": JSON(omitted)] }
+            return .object(out)
+        }
+    }
+
+    /// `model`: "voiceOver", "orca" or both (default).
+    static func speechModelParam(_ p: Params) throws(RPCError) -> [String] {
+        guard let model = try p.string("model") else { return speechModels }
+        guard speechModels.contains(model) else {
+            throw RPCError.invalidParams("\(p.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
+                                         data: ["param": "model", "method": .string(p.method), "accepted": JSON(speechModels)])
+        }
+        return [model]
+    }
+
+    static func voiceOverJSON(_ utterance: VoiceOverUtterance) -> JSON {
+        let parts: [JSON] = utterance.parts.map { ["kind": .string($0.kind), "text": .string($0.text)] }
+        return ["text": .string(utterance.text), "parts": .array(parts), "hint": JSON(utterance.hint)]
+    }
+
+    static func orcaJSON(_ node: AXNode, _ tree: AXTree) -> JSON {
+        let parentRole = node.parent.flatMap { tree[$0]?.role }
+        return ["utterances": JSON(OrcaSpeech.describe(node, in: tree)),
+                "role": .string(OrcaSpeech.roleName(node, parentRole: parentRole))]
+    }
+}
