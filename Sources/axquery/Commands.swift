@@ -251,7 +251,7 @@ struct Wait: ParsableCommand {
         Examples:
           axquery wait alert --state visible --timeout 5s
           axquery wait '#alert' --state detached --timeout 500ms
-          axquery wait '#wifiSwitch' --state value --value off
+          axquery wait '#"cell.wifi"' --state value --value off
         """)
     enum State: String, ExpressibleByArgument, CaseIterable, Sendable {
         case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
@@ -296,9 +296,8 @@ struct DoAction: ParsableCommand {
           axquery do set-value '#textSize' --value 0.8
           axquery do type '#deviceName' --text 'Kitchen'
           axquery do custom '#"cell.display"' --name 'Add to Favorites'
-          axquery do scroll '#settingsTable' --direction down
           axquery do escape
-          axquery do tap --point 200,400
+          axquery do tap --point 195,143
         """)
     enum Action: String, ExpressibleByArgument, CaseIterable, Sendable {
         case activate, increment, decrement, scroll, escape, magicTap = "magic-tap", custom
