@@ -296,12 +296,13 @@ struct DemoApp: AsyncParsableCommand {
           axserver demo-app
           axserver demo-app --socket /tmp/ax-demo/ax.sock --name kitchen-panel
         """)
-    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT).") var socket: String?
+    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT; default: $AXSERVER_SOCKET, else the default socket).") var socket: String?
     @Option(help: "Token for a TCP server.") var token: String?
     @Option(help: "Application name.") var name: String = AXDemo.DemoApp.appName
 
     func run() async throws {
-        let path = socket ?? RPCServer.defaultSocketPath()
+        let environmentSocket = ProcessInfo.processInfo.environment["AXSERVER_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = socket ?? environmentSocket ?? RPCServer.defaultSocketPath()
         let address = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
         let transport = try await SocketProviderTransport(address: address, token: token)
         let host = DemoHost(transport: transport)
