@@ -184,5 +184,86 @@ class ReadmeTest(unittest.TestCase):
             self.fail("\n".join(failures) + "\nsession stderr: " + session.stderr[-2000:])
 
 
+def help_examples(tool, *args):
+    """The example command lines under 'Examples:' in `tool [args] --help` (trailing comments and notes dropped)."""
+    text = subprocess.run([tool, *args, "--help"], capture_output=True, text=True, timeout=30).stdout
+    examples = []
+    inside = False
+    for line in text.splitlines():
+        if line.strip() == "Examples:":
+            inside = True
+            continue
+        if inside:
+            if not line.startswith("  "):
+                break
+            code, comment = split_comment(line.strip())
+            code = re.sub(r"\s+\(.*\)$", "", code)
+            exit_match = re.search(r"exit (\d+)", comment)
+            examples.append((code, int(exit_match.group(1)) if exit_match else 0))
+    return examples
+
+
+def subcommand_names(tool):
+    text = subprocess.run([tool, "--help"], capture_output=True, text=True, timeout=30).stdout
+    names = []
+    inside = False
+    for line in text.splitlines():
+        if line.strip() == "SUBCOMMANDS:":
+            inside = True
+            continue
+        if inside:
+            match = re.match(r"  ([a-z][a-z-]*)", line)
+            if not line.strip():
+                break
+            if match and match.group(1) != "help":
+                names.append(match.group(1))
+    return names
+
+
+class HelpExamplesTest(unittest.TestCase):
+    """Every example in axquery's help (the tool's and each subcommand's) runs on a fresh demo server, in a folder
+    holding the demo's snapshot.json, and exits 0 unless its comment says `exit N`; axserver's help has examples
+    for every subcommand."""
+
+    def test_axquery_help_examples_run_on_the_demo(self):
+        axquery = os.path.join(BIN, "axquery")
+        server, sock, tmp = start_server("--demo")
+        try:
+            examples = help_examples(axquery)
+            names = subcommand_names(axquery)
+            self.assertIn("wait", names)
+            for name in names:
+                found = help_examples(axquery, name)
+                self.assertTrue(found, "axquery %s --help has no examples" % name)
+                examples += found
+            subprocess.run([os.path.join(BIN, "axserver"), "dump", "--demo", "--snapshot"], check=True, timeout=30,
+                           stdout=open(os.path.join(tmp, "snapshot.json"), "w"))
+            env = dict(os.environ, AXSERVER_SOCKET=sock, NO_COLOR="1",
+                       PATH=os.pathsep.join([os.path.abspath(BIN), os.environ.get("PATH", "/usr/bin:/bin")]))
+            failures = []
+            for code, expected in examples:
+                self.assertTrue(code.startswith("axquery"), code)
+                try:
+                    run = subprocess.run(["bash", "-c", code], env=env, cwd=tmp, capture_output=True, text=True,
+                                         timeout=15)
+                except subprocess.TimeoutExpired:
+                    if code.startswith("axquery watch"):
+                        continue  # streams until stopped
+                    raise
+                if run.returncode != expected:
+                    failures.append("%s: exit %d, help says %d: %s" % (code, run.returncode, expected, run.stderr.strip()))
+            if failures:
+                self.fail("\n".join(failures))
+        finally:
+            server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_axserver_help_has_examples_for_every_subcommand(self):
+        axserver = os.path.join(BIN, "axserver")
+        self.assertTrue(help_examples(axserver))
+        for name in subcommand_names(axserver):
+            self.assertTrue(help_examples(axserver, name), "axserver %s --help has no examples" % name)
+
+
 if __name__ == "__main__":
     unittest.main()
