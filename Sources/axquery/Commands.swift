@@ -12,8 +12,8 @@ struct Find: ParsableCommand {
 
         Examples:
           axquery find button
-          axquery find 'cell:has(switch[value="on"])'
-          axquery find 'text[label*="wi" i]' --limit 5 --json
+          axquery find 'list > switch[value="on"]'
+          axquery find 'switch[label*="wi" i]' --limit 5 --json
           axquery find '#edit' --file snapshot.json
         """)
     @Argument(help: "The selector.") var selector: String
@@ -170,7 +170,7 @@ struct Get: ParsableCommand {
         discussion: """
         Examples:
           axquery get '#"cell.wifi"'
-          axquery get --id wifiSwitch --json
+          axquery get --id cellWifi --json
           axquery get 'segmentedControl > button[label="Dark"]'
         """)
     @Argument(help: "The selector (omit with --id).") var selector: String?
@@ -203,8 +203,8 @@ struct Explain: ParsableCommand {
         Exits 1 when the selector matches nothing (the explanation is still printed).
 
         Examples:
-          axquery explain 'cell > switch[label="Wifi"]'
-          axquery explain 'button[label="Sumbit"]' --json
+          axquery explain 'list > switch[label="Wifi"]'  # exit 1, near miss Wi-Fi
+          axquery explain 'button[label="Edit"]' --json
         """)
     @Argument(help: "The selector.") var selector: String
     @OptionGroup var offline: FileOption
@@ -249,9 +249,9 @@ struct Wait: ParsableCommand {
         States: attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label (value and label need --value). Exits 4 on timeout, printing the last state seen.
 
         Examples:
-          axquery wait alert --state visible --timeout 5s
+          axquery wait alert --state visible --timeout 5s  # exit 4: no alert
           axquery wait '#alert' --state detached --timeout 500ms
-          axquery wait '#wifiSwitch' --state value --value off
+          axquery wait '#"cell.bluetooth"' --state value --value off
         """)
     enum State: String, ExpressibleByArgument, CaseIterable, Sendable {
         case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
@@ -296,9 +296,8 @@ struct DoAction: ParsableCommand {
           axquery do set-value '#textSize' --value 0.8
           axquery do type '#deviceName' --text 'Kitchen'
           axquery do custom '#"cell.display"' --name 'Add to Favorites'
-          axquery do scroll '#settingsTable' --direction down
-          axquery do escape
-          axquery do tap --point 200,400
+          axquery do escape      # exit 6: nothing to dismiss
+          axquery do tap --point 195,143
         """)
     enum Action: String, ExpressibleByArgument, CaseIterable, Sendable {
         case activate, increment, decrement, scroll, escape, magicTap = "magic-tap", custom

@@ -20,6 +20,16 @@ struct AXServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axserver",
         abstract: "Mirror live view hierarchies as UIKit accessibility trees, for screen readers (AT-SPI2) and test scripts (JSON-RPC).",
+        discussion: """
+        Without a subcommand, axserver serves (see 'axserver serve --help'). Once the socket is open and every app is registered on the accessibility bus, it prints one line starting with READY.
+
+        Examples:
+          axserver --demo
+          axserver dump --demo
+          axserver conformance Specs/conformance
+          axserver --version
+        """,
+        version: AXMethods.serverVersion,
         subcommands: [Serve.self, Dump.self, Conformance.self, DemoApp.self],
         defaultSubcommand: Serve.self)
 }
@@ -34,7 +44,18 @@ func warn(_ s: String) {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (the default subcommand).",
+        discussion: """
+        Prints one line 'READY socket=PATH [tcp=PORT] apps=… atspi=…' once it is serving; stops cleanly on SIGTERM or SIGINT (and SIGHUP without --policy), removing its socket.
+
+        Examples:
+          axserver --demo
+          axserver --demo --socket /tmp/ax-demo/ax.sock --no-atspi
+          axserver --bench-tree 5000
+          axserver --demo --listen tcp:127.0.0.1:7777 --token-file ~/.axtoken
+          axserver --demo --policy ~/.config/axserver/policy.json --operator-token-file ~/.config/axserver/operator.token
+        """)
 
     @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
     @Flag(name: .customLong("demo-audit"), help: "Also serve the audit demo screen, which gets one thing wrong per audit check (application 'axserver-audit-demo').") var demoAudit = false
@@ -189,7 +210,15 @@ struct ServerService: Service {
 }
 
 struct Dump: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print an accessibility tree as indented text and exit.")
+    static let configuration = CommandConfiguration(
+        abstract: "Print an accessibility tree as indented text and exit.",
+        discussion: """
+        Examples:
+          axserver dump --demo
+          axserver dump --demo --alert --frames
+          axserver dump --demo --snapshot > /tmp/snapshot.json
+          axserver dump --file /tmp/snapshot.json
+        """)
     @Flag(help: "The built-in demo app.") var demo = false
     @Option(name: .customLong("bench-tree"), help: "A generated tree of N leaf controls.") var benchTree: Int?
     @Option(help: "A hierarchy snapshot file (JSON).") var file: String?
@@ -224,7 +253,16 @@ struct Dump: AsyncParsableCommand {
 }
 
 struct Conformance: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the conformance cases (in-process, or against a live server with --socket).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the conformance cases (in-process, or against a live server with --socket).",
+        discussion: """
+        Ends with one line 'N passed, M failed'; exits 1 when a case failed, 2 when the cases cannot be read.
+
+        Examples:
+          axserver conformance Specs/conformance
+          axserver conformance --verbose Specs/conformance
+          axserver conformance --socket /tmp/ax-demo/ax.sock Specs/conformance
+        """)
     @Argument(help: "Directory (or file) of cases.") var dir: String = "Specs/conformance"
     @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket: String?
     @Option(help: "Token for a TCP server.") var token: String?
@@ -261,13 +299,21 @@ struct Conformance: AsyncParsableCommand {
 
 struct DemoApp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo-app",
-        abstract: "Run the demo app as a separate provider process connected to a server's socket.")
-    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT).") var socket: String?
+        abstract: "Run the demo app as a separate provider process connected to a server's socket.",
+        discussion: """
+        Prints 'READY app=ID' once registered; runs until the server closes the connection.
+
+        Examples:
+          axserver demo-app
+          axserver demo-app --socket /tmp/ax-demo/ax.sock --name kitchen-panel
+        """)
+    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT; default: $AXSERVER_SOCKET, else the default socket).") var socket: String?
     @Option(help: "Token for a TCP server.") var token: String?
     @Option(help: "Application name.") var name: String = AXDemo.DemoApp.appName
 
     func run() async throws {
-        let path = socket ?? RPCServer.defaultSocketPath()
+        let environmentSocket = ProcessInfo.processInfo.environment["AXSERVER_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = socket ?? environmentSocket ?? RPCServer.defaultSocketPath()
         let address = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
         let transport = try await SocketProviderTransport(address: address, token: token)
         let host = DemoHost(transport: transport)

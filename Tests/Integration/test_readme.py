@@ -1,0 +1,269 @@
+"""The docs test: every `sh` block of README.md runs, in order, as one shell session against a demo server.
+
+Conventions (documented at the top of README's "Using it"): a trailing comment `→ exit N` is the expected exit
+code (default 0); `→ "text"` (a JSON string) is text the command's output must contain; `keeps running` marks a
+command that serves until stopped: it is started in the background, its `→` text awaited (or, without one, it must
+still be running after two seconds), then stopped by PID. `<!-- docs-test: skip (why) -->` before a block leaves
+it out. A block right after a line saying "Save this as `NAME`" is written to NAME in the session's directory.
+
+The session runs with the built binaries first on PATH, a private HOME and $XDG_RUNTIME_DIR (so `~/.axtoken`,
+`~/.config/axserver` and the default socket are the test's own), and $AXSERVER_SOCKET naming a demo server the
+test started.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from harness import BIN, ROOT, start_server
+
+README = os.path.join(ROOT, "README.md")
+SKIP_MARK = re.compile(r"^\s*<!--\s*docs-test:\s*skip\s*\((.+?)\)\s*-->\s*$")
+SAVE_AS = re.compile(r"Save this as `([^`/]+)`")
+HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
+EXPECT_TEXT = re.compile(r'→ ("(?:[^"\\]|\\.)*")')
+EXPECT_EXIT = re.compile(r"→ exit (\d+)")
+
+
+def blocks(text):
+    """Yields (language, first line number, body lines, save-as name) for each fenced block not marked skip."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^```(\w*)\s*$", lines[i])
+        if not fence:
+            i += 1
+            continue
+        start = i
+        body = []
+        i += 1
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        before = [line for line in lines[max(0, start - 3):start] if line.strip()]
+        if before and SKIP_MARK.match(before[-1]):
+            continue
+        save = None
+        for line in before:
+            match = SAVE_AS.search(line)
+            if match:
+                save = match.group(1)
+        yield fence.group(1), start + 1, body, save
+
+
+def split_comment(line):
+    """Splits a shell line into (code, comment) at the first `#` outside quotes that starts a word."""
+    quote = None
+    for k, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+            elif ch == "\\" and quote == '"':
+                continue
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (k == 0 or line[k - 1] in " \t;"):
+            return line[:k].rstrip(), line[k + 1:]
+    return line, ""
+
+
+def commands(body, first_line):
+    """The commands of a shell block: (line number, code, comment text) with continuations and heredocs joined."""
+    out = []
+    i = 0
+    while i < len(body):
+        code, comment = split_comment(body[i])
+        number = first_line + 1 + i
+        i += 1
+        if not code.strip():
+            continue
+        parts = [code]
+        comments = [comment]
+        while parts[-1].endswith("\\") and i < len(body):
+            code, comment = split_comment(body[i])
+            parts.append(code)
+            comments.append(comment)
+            i += 1
+        heredoc = HEREDOC.search(parts[0]) if "<<" in parts[0] else None
+        if heredoc:
+            end = heredoc.group(1)
+            while i < len(body):
+                parts.append(body[i])
+                i += 1
+                if parts[-1].strip() == end:
+                    break
+        out.append((number, "\n".join(parts), " ".join(comments)))
+    return out
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_every_shell_command_in_the_readme(self):
+        with open(README, encoding="utf-8") as f:
+            text = f.read()
+        server, sock, tmp = start_server("--demo")
+        work = tempfile.mkdtemp(prefix="axdocs-")
+        try:
+            self.run_session(text, sock, work)
+        finally:
+            server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.rmtree(work, ignore_errors=True)
+
+    def run_session(self, text, sock, work):
+        home = os.path.join(work, "home")
+        runtime = os.path.join(work, "run")
+        results = os.path.join(work, "results")
+        for folder in (home, runtime, results):
+            os.makedirs(folder, mode=0o700)
+        script = ["set -u", "cd %s" % shlex.quote(ROOT)]
+        expectations = []
+        ran_blocks = 0
+        for language, first_line, body, save in blocks(text):
+            if save:
+                script.append("cat > %s <<'AXDOCS_EOF'\n%s\nAXDOCS_EOF" % (shlex.quote(save), "\n".join(body)))
+                continue
+            if language != "sh":
+                continue
+            ran_blocks += 1
+            for number, code, comment in commands(body, first_line):
+                index = len(expectations)
+                out = os.path.join(results, "%d.out" % index)
+                status = os.path.join(results, "%d.rc" % index)
+                texts = [json.loads(m) for m in EXPECT_TEXT.findall(comment)]
+                exit_match = EXPECT_EXIT.search(comment)
+                long_running = "keeps running" in comment
+                expectations.append((number, code, texts, int(exit_match.group(1)) if exit_match else 0, long_running,
+                                     out, status))
+                if long_running:
+                    awaited = shlex.quote(texts[0]) if texts else "''"
+                    script.append(
+                        "{ exec %s\n} > %s 2>&1 &\n" % (code, shlex.quote(out)) +
+                        "pid=$!\n"
+                        "for _ in $(seq 300); do\n"
+                        "  if [ -n %s ] && grep -qF -- %s %s; then break; fi\n" % (awaited, awaited, shlex.quote(out)) +
+                        "  if [ -z %s ] && [ \"$_\" -ge 20 ]; then break; fi\n" % awaited +
+                        "  kill -0 $pid 2>/dev/null || break\n"
+                        "  sleep 0.1\n"
+                        "done\n"
+                        "if kill -0 $pid 2>/dev/null; then echo running > %s; else echo ended > %s; fi\n"
+                        % (shlex.quote(status), shlex.quote(status)) +
+                        "kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null")
+                else:
+                    script.append("{ %s\n} > %s 2>&1 < /dev/null\necho $? > %s" % (code, shlex.quote(out), shlex.quote(status)))
+        self.assertGreaterEqual(ran_blocks, 3, "README.md has fewer shell blocks than expected")
+        ran = [code for _, code, *_ in expectations]
+        for essential in ("axserver --demo", "axquery tree"):
+            self.assertIn(essential, ran, "the docs test would skip README's \"Using it\" examples")
+        env = dict(os.environ)
+        env.update(PATH=os.pathsep.join([os.path.abspath(BIN), "/opt/swift/usr/bin", env.get("PATH", "/usr/bin:/bin")]),
+                   HOME=home, XDG_RUNTIME_DIR=runtime, AXSERVER_SOCKET=sock, NO_COLOR="1")
+        session = subprocess.run(["bash", "-c", "\n".join(script)], env=env, cwd=ROOT, capture_output=True, text=True,
+                                 timeout=900)
+        failures = []
+        for number, code, texts, exit_code, long_running, out, status in expectations:
+            output = open(out, errors="replace").read() if os.path.exists(out) else ""
+            result = open(status).read().strip() if os.path.exists(status) else "(not run)"
+            problem = None
+            if long_running:
+                if result != "running":
+                    problem = "ended instead of running (%s)" % result
+            elif result != str(exit_code):
+                problem = "exit %s, README promises %d" % (result, exit_code)
+            for wanted in texts:
+                if problem is None and wanted not in output:
+                    problem = "output lacks %r" % wanted
+            if problem:
+                failures.append("README.md:%d: %s\n  $ %s\n  %s" % (number, problem, code.replace("\n", "\n    "),
+                                                                    output[-1500:].replace("\n", "\n  ")))
+        if failures:
+            self.fail("\n".join(failures) + "\nsession stderr: " + session.stderr[-2000:])
+
+
+def help_examples(tool, *args):
+    """The example command lines under 'Examples:' in `tool [args] --help` (trailing comments and notes dropped)."""
+    text = subprocess.run([tool, *args, "--help"], capture_output=True, text=True, timeout=30).stdout
+    examples = []
+    inside = False
+    for line in text.splitlines():
+        if line.strip() == "Examples:":
+            inside = True
+            continue
+        if inside:
+            if not line.startswith("  "):
+                break
+            code, comment = split_comment(line.strip())
+            code = re.sub(r"\s+\(.*\)$", "", code)
+            exit_match = re.search(r"exit (\d+)", comment)
+            examples.append((code, int(exit_match.group(1)) if exit_match else 0))
+    return examples
+
+
+def subcommand_names(tool):
+    text = subprocess.run([tool, "--help"], capture_output=True, text=True, timeout=30).stdout
+    names = []
+    inside = False
+    for line in text.splitlines():
+        if line.strip() == "SUBCOMMANDS:":
+            inside = True
+            continue
+        if inside:
+            match = re.match(r"  ([a-z][a-z-]*)", line)
+            if not line.strip():
+                break
+            if match and match.group(1) != "help":
+                names.append(match.group(1))
+    return names
+
+
+class HelpExamplesTest(unittest.TestCase):
+    """Every example in axquery's help (the tool's and each subcommand's) runs on a fresh demo server, in a folder
+    holding the demo's snapshot.json, and exits 0 unless its comment says `exit N`; axserver's help has examples
+    for every subcommand."""
+
+    def test_axquery_help_examples_run_on_the_demo(self):
+        axquery = os.path.join(BIN, "axquery")
+        server, sock, tmp = start_server("--demo")
+        try:
+            examples = help_examples(axquery)
+            names = subcommand_names(axquery)
+            self.assertIn("wait", names)
+            for name in names:
+                found = help_examples(axquery, name)
+                self.assertTrue(found, "axquery %s --help has no examples" % name)
+                examples += found
+            subprocess.run([os.path.join(BIN, "axserver"), "dump", "--demo", "--snapshot"], check=True, timeout=30,
+                           stdout=open(os.path.join(tmp, "snapshot.json"), "w"))
+            env = dict(os.environ, AXSERVER_SOCKET=sock, NO_COLOR="1",
+                       PATH=os.pathsep.join([os.path.abspath(BIN), os.environ.get("PATH", "/usr/bin:/bin")]))
+            failures = []
+            for code, expected in examples:
+                self.assertTrue(code.startswith("axquery"), code)
+                try:
+                    run = subprocess.run(["bash", "-c", code], env=env, cwd=tmp, capture_output=True, text=True,
+                                         timeout=15)
+                except subprocess.TimeoutExpired:
+                    if code.startswith("axquery watch"):
+                        continue  # streams until stopped
+                    raise
+                if run.returncode != expected:
+                    failures.append("%s: exit %d, help says %d: %s" % (code, run.returncode, expected, run.stderr.strip()))
+            if failures:
+                self.fail("\n".join(failures))
+        finally:
+            server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_axserver_help_has_examples_for_every_subcommand(self):
+        axserver = os.path.join(BIN, "axserver")
+        self.assertTrue(help_examples(axserver))
+        for name in subcommand_names(axserver):
+            self.assertTrue(help_examples(axserver, name), "axserver %s --help has no examples" % name)
+
+
+if __name__ == "__main__":
+    unittest.main()
