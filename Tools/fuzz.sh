@@ -116,8 +116,12 @@ for target in "${targets[@]}"; do
         rm -f "$scratch/merged/$target"/*
         "$bin" "$target" -merge=1 -max_len=8192 -detect_leaks=0 "$scratch/merged/$target" \
             "Tests/Fuzz/corpus/$target" "$work" >>"$log" 2>&1
-        rm -f "Tests/Fuzz/corpus/$target"/*
-        cp "$scratch/merged/$target"/* "Tests/Fuzz/corpus/$target/"
+        if [ -n "$(ls "$scratch/merged/$target")" ]; then
+            rm -f "Tests/Fuzz/corpus/$target"/*
+            cp "$scratch/merged/$target"/* "Tests/Fuzz/corpus/$target/"
+        else
+            echo "fuzz: $target: merge produced nothing; corpus left as it was (see $log)" >&2
+        fi
     fi
 done
 open_note=""

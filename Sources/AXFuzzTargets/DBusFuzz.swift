@@ -33,7 +33,10 @@ enum DBusFuzz {
         if let values {
             let joined = values.map(\.signature).joined()
             check.expect(joined == signature, "values read have signature '\(joined)', the message says '\(signature)'")
-            roundTrip(values, check: &check)
+            // A unix fd inside a variant reads as -1 (marshalled bytes carry no descriptors), which is not writable.
+            if !values.contains(where: containsUnixFD) {
+                roundTrip(values, check: &check)
+            }
         }
         typedReaders(message, signature: signature, check: &check)
         collectionArguments(message, signature: signature, check: &check)
@@ -53,6 +56,22 @@ enum DBusFuzz {
             return nil
         }
         return values
+    }
+
+    /// True when `value` holds a unix fd anywhere (inside variants, arrays, structs or dict entries).
+    static func containsUnixFD(_ value: DBusValue) -> Bool {
+        switch value {
+        case .unixFD:
+            return true
+        case .array(_, let items), .struct(let items):
+            return items.contains(where: containsUnixFD)
+        case .dictEntry(let key, let entry):
+            return containsUnixFD(key) || containsUnixFD(entry)
+        case .variant(let inner):
+            return containsUnixFD(inner)
+        default:
+            return false
+        }
     }
 
     /// Writes `values` into a new message, reads them back and compares.

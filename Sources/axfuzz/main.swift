@@ -77,10 +77,15 @@ if arguments[1] == "--write-dbus-seeds" {
     }
     exit(0)
 }
-guard let target = FuzzTarget.named(arguments[1]) else {
+// libFuzzer's merge and fork modes start the program again with its own flags only: the target name then
+// comes from AXFUZZ_TARGET, which the first run sets.
+let namedTarget = FuzzTarget.named(arguments[1])
+let inheritedTarget = getenv("AXFUZZ_TARGET").flatMap { FuzzTarget.named(String(cString: $0)) }
+guard let target = namedTarget ?? inheritedTarget else {
     printError("unknown target '\(arguments[1])'; targets: \(FuzzTarget.all.map(\.name).joined(separator: ", "))")
     exit(2)
 }
+let targetArgumentCount = namedTarget == nil ? 0 : 1
 
 #if AXFUZZ_LIBFUZZER
 /// libFuzzer's entry point taking the callback (from the fuzzer runtime linked by -sanitize=fuzzer).
@@ -95,7 +100,8 @@ func LLVMFuzzerRunDriver(
 nonisolated(unsafe) var selectedTarget = target
 
 // libFuzzer sees the program name followed by everything after the target name.
-var driverArguments = [arguments[0]] + arguments.dropFirst(2)
+setenv("AXFUZZ_TARGET", target.name, 1)
+var driverArguments = [arguments[0]] + arguments.dropFirst(1 + targetArgumentCount)
 var argc = Int32(driverArguments.count)
 var cArguments: [UnsafeMutablePointer<CChar>?] = driverArguments.map { strdup($0) } + [nil]
 let status = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -114,7 +120,7 @@ exit(status)
 #else
 var inputs = 0
 var broken = 0
-for path in arguments.dropFirst(2) {
+for path in arguments.dropFirst(1 + targetArgumentCount) {
     for file in inputFiles(path) {
         guard let bytes = readFile(file) else {
             printError("cannot read \(file)")
