@@ -131,7 +131,10 @@ public final class ConformanceRunner: Sendable {
                 if let ops = rule["update"], let app = appBox.value {
                     _ = await provider.call("hierarchy.update", ["app": .string(app), "ops": ops])
                 }
-                return ["handled": .bool(rule["handled"]?.boolValue ?? true)]
+                var answer: JSONObject = ["handled": .bool(rule["handled"]?.boolValue ?? true)]
+                // A rule's `item` is the app's answer to a `rotorSearch` request (D-ROTOR-5).
+                if let item = rule["item"] { answer["item"] = item }
+                return .object(answer)
             }
             return ["handled": .bool(c.provider?["defaultHandled"]?.boolValue ?? true)]
         }

@@ -50,6 +50,16 @@ public protocol ActionProvider: AnyObject, Sendable {
     /// Performs the action and returns whether the app handled it (UIKit's Bool results). The app reports the
     /// visible effect as an ordinary hierarchy update.
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool
+    /// Performs the request and returns the app's whole answer, an object with a Boolean `handled` and whatever
+    /// else the request asks for (`rotorSearch` answers an `item`, D-ROTOR-5). The default wraps `perform`.
+    func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON
+}
+
+extension ActionProvider {
+    public func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON {
+        let handled = try await perform(request, timeout: timeout)
+        return ["handled": .bool(handled)]
+    }
 }
 
 public enum HubEvent: Sendable {

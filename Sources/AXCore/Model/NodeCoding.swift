@@ -226,7 +226,18 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
                     default: throw itf.fail("a rotor item is an element id or {target, range}")
                     }
                 }
-                ax.customRotors.append(CustomRotor(name: name, systemType: type, items: items))
+                var searchedByApp = false
+                if let search = o["search"], !search.isNull {
+                    let mode = try rf.string(search)
+                    guard mode == "items" || mode == "app" else {
+                        throw rf.fail("unknown rotor search '\(mode)' (accepted: items, app)")
+                    }
+                    searchedByApp = mode == "app"
+                }
+                if searchedByApp && !items.isEmpty {
+                    throw rf.fail("a rotor with \"search\": \"app\" has no static 'items' (the app computes them, R58)")
+                }
+                ax.customRotors.append(CustomRotor(name: name, systemType: type, items: items, searchedByApp: searchedByApp))
             }
         }
     case 20:  // accessibilityElements

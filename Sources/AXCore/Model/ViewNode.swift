@@ -192,8 +192,11 @@ public struct CustomRotor: Sendable, Equatable {
     public var name: String
     public var systemType: SystemRotorType
     public var items: [RotorItem]
-    public init(name: String, systemType: SystemRotorType = .none, items: [RotorItem]) {
-        self.name = name; self.systemType = systemType; self.items = items
+    /// `"search": "app"`: the app computes the items (R58); the server asks it with the `rotorSearch` action
+    /// instead of searching `items` (D-ROTOR-5).
+    public var searchedByApp: Bool
+    public init(name: String, systemType: SystemRotorType = .none, items: [RotorItem], searchedByApp: Bool = false) {
+        self.name = name; self.systemType = systemType; self.items = items; self.searchedByApp = searchedByApp
     }
 }
 

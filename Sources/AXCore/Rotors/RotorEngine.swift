@@ -59,6 +59,8 @@ package struct RotorInfo: Sendable, Equatable {
     /// The node that declares a custom rotor (the element itself or an ancestor).
     package var declaredBy: String?
     package var count: Int
+    /// The app computes the items (`"search": "app"`, R58): the server asks it for each step (D-ROTOR-5).
+    package var searchedByApp = false
 }
 
 /// One rotor step's answer (R59): the item, or the end of the rotor.
@@ -67,6 +69,8 @@ package struct RotorStep: Sendable, Equatable {
     package var item: RotorItem?
     /// Items searched before answering (bounded by the rotor's size).
     package var searched: Int
+    /// The rotor's items are computed by the app: `item` is nil and the caller asks the app (D-ROTOR-5).
+    package var searchedByApp = false
 }
 
 package enum RotorDirection: String, Sendable, CaseIterable { case next, previous }
@@ -99,7 +103,7 @@ package struct RotorEngine: Sendable {
     package func list(at element: String?) -> [RotorInfo] {
         var out = customRotors(at: element).map { entry in
             RotorInfo(name: entry.rotor.name, systemType: entry.rotor.systemType, source: .custom, declaredBy: entry.declaredBy,
-                      count: entry.rotor.items.count)
+                      count: entry.rotor.items.count, searchedByApp: entry.rotor.searchedByApp)
         }
         let custom = Set(out.map(\.name))
         for name in SystemRotors.derived where !custom.contains(name) {
@@ -117,11 +121,15 @@ package struct RotorEngine: Sendable {
 
     /// Steps `rotor` from `current` (nil: the empty current item, X24) in `direction`. A custom rotor declared
     /// at the element or an ancestor takes precedence over the derived rotor of the same name (R57: an app
-    /// replaces a system rotor with `init(systemType:)`). Returns nil for an unknown rotor name.
+    /// replaces a system rotor with `init(systemType:)`). Returns nil for an unknown rotor name. For a rotor the
+    /// app searches (R58) the step has `searchedByApp` set and no item: the caller asks the app.
     package func step(_ name: String, at element: String?, from current: RotorItem?, direction: RotorDirection) -> RotorStep? {
         if let custom = customRotors(at: element).first(where: { $0.rotor.name == name }) {
             let info = RotorInfo(name: name, systemType: custom.rotor.systemType, source: .custom, declaredBy: custom.declaredBy,
-                                 count: custom.rotor.items.count)
+                                 count: custom.rotor.items.count, searchedByApp: custom.rotor.searchedByApp)
+            if custom.rotor.searchedByApp {
+                return RotorStep(rotor: info, item: nil, searched: 0, searchedByApp: true)
+            }
             return stepCustom(custom.rotor.items, info: info, from: current, direction: direction)
         }
         guard SystemRotors.derived.contains(name) else { return nil }

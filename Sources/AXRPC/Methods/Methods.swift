@@ -524,6 +524,13 @@ final class RemoteProvider: ActionProvider {
     /// becomes `.appFailed` (−32022 "app error" carrying the provider's error object); so does any other result,
     /// with `reason: malformed reply`. A timeout or disconnection stays −32020.
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        let reply = try await answer(request, timeout: timeout)
+        return reply["handled"]?.boolValue ?? false
+    }
+
+    /// The provider's whole answer, as `{"handled": Bool, …}` (a bare Bool becomes `{"handled": Bool}`);
+    /// `rotorSearch` answers carry an `item` too (D-ROTOR-5).
+    func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON {
         let reply: JSON
         do {
             reply = try await peer.request("action.perform", request.json, timeout: timeout)
@@ -536,10 +543,10 @@ final class RemoteProvider: ActionProvider {
                              reason: reason, details: error.json)
         }
         if case .bool(let handled) = reply {
-            return handled
+            return ["handled": .bool(handled)]
         }
-        if case .bool(let handled)? = reply["handled"] {
-            return handled
+        if case .bool? = reply["handled"] {
+            return reply
         }
         let got = reply.objectValue == nil ? "a \(reply.typeName)" : "an object without a Boolean 'handled'"
         throw .appFailed(message: "the app answered '\(request.action)' with \(got) instead of {\"handled\": true|false}",

@@ -17,9 +17,9 @@ enum RotorMethods {
         }
         for direction in RotorDirection.allCases {
             let method = "rotor." + direction.rawValue
-            r.registerSync(method) { params, session in
+            r.register(method) { params, session in
                 let p = try Params(params, method: method)
-                return try step(p, direction: direction, hub: hub, session: session)
+                return try await step(p, direction: direction, hub: hub, session: session)
             }
         }
     }
@@ -33,8 +33,10 @@ enum RotorMethods {
     }
 
     /// `rotor.next` / `rotor.previous {rotor, from?, fromRange?, target?, moveFocus?}` (R58, R59, X24, X25, X54).
-    static func step(_ p: Params, direction: RotorDirection, hub: Hub, session: RPCSession) throws(RPCError) -> JSON {
-        let (snap, box) = try rotorEngine(p, hub, session)
+    /// A rotor the app searches (`"search": "app"`) is answered by the app (`Hub.searchRotor`, D-ROTOR-5).
+    static func step(_ p: Params, direction: RotorDirection, hub: Hub, session: RPCSession) async throws(RPCError) -> JSON {
+        let (initialSnapshot, box) = try rotorEngine(p, hub, session)
+        var snap = initialSnapshot
         let name = try p.requiredString("rotor")
         // The current item: `from` (null: the empty item, X24), else the accessibility focus.
         var current: RotorItem?
@@ -50,10 +52,19 @@ enum RotorMethods {
         // Where the rotors are looked up (X54): `target`, else the current item's element.
         var element = current?.target
         if let t = p["target"] { element = try Targets.resolveOne(t, in: snap, hub: hub, method: p.method) }
-        guard let result = box.engine.step(name, at: element, from: current, direction: direction) else {
+        guard var result = box.engine.step(name, at: element, from: current, direction: direction) else {
             let accepted = box.engine.acceptedNames(at: element)
             throw RPCError.invalidParams("\(p.method): unknown rotor '\(name)' at \(element.map { "'\($0)'" } ?? "the app") (accepted: \(accepted.joined(separator: ", ")))",
                                          data: ["param": "rotor", "value": .string(name), "accepted": JSON(accepted)])
+        }
+        if result.searchedByApp, let declaredBy = result.rotor.declaredBy {
+            let outcome: RotorSearchOutcome
+            do {
+                outcome = try await hub.searchRotor(app: snap.id, rotor: name, declaredBy: declaredBy, direction: direction.rawValue, from: current)
+            } catch { throw RPCError.from(error) }
+            result.item = outcome.item
+            result.searched = 1
+            snap = outcome.snapshot
         }
         var o: JSONObject = ["rotor": infoJSON(result.rotor), "direction": .string(direction.rawValue), "from": itemJSON(current, snap)]
         o["item"] = itemJSON(result.item, snap)
@@ -80,6 +91,7 @@ enum RotorMethods {
         var o: JSONObject = ["name": .string(info.name), "systemType": .string(info.systemType.rawValue),
                              "source": .string(info.source.rawValue), "count": JSON(info.count)]
         o["declaredBy"] = JSON(info.declaredBy)
+        if info.searchedByApp { o["search"] = "app" }
         return .object(o)
     }
 
