@@ -191,9 +191,9 @@ def main():
         print("playwright is not importable with %s: %s" % (sys.executable, error))
         return 0
 
-    import playwright
+    from importlib import metadata
     print("python %s, playwright %s, chromium %s, axserver %s" % (
-        sys.version.split()[0], getattr(playwright, "__version__", "?"), args.chromium, args.axserver))
+        sys.version.split()[0], metadata.version("playwright"), args.chromium, args.axserver))
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
     socket_dir = tempfile.mkdtemp(prefix="ax-bench-pw-")
     rows = []
