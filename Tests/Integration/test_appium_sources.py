@@ -1,7 +1,7 @@
 """axquery offline (--file) on real Appium XCUITest page sources from a public repository.
 
-The files in data/appium/ are page sources of the iOS Settings and Calendar apps captured with Appium and kept as test data
-by ldi-github/shirates-core (Apache-2.0); each file's header comment names the repository, path and commit.
+The files in data/appium/ are page sources of the iOS Settings and Calendar apps captured with Appium and kept as
+test data by ldi-github/shirates-core (Apache-2.0); each file's header comment names the repository, path and commit.
 
 Every expected value is derived here from the XML itself with xml.etree (element types, name/label attributes,
 frames, switch values), never from axquery's own output. The round-trip tests write `axquery tree --format xml`
