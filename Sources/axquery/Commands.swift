@@ -397,8 +397,8 @@ struct Focus: ParsableCommand {
           axquery focus '#deviceName'
           axquery focus --clear
           axquery focus move next
-          axquery focus query down --from '#tile1'
-          axquery focus explain '#"id:save"'
+          axquery focus query down --from '#"cell.wifi"'
+          axquery focus explain '#"cell.wifi"'
         """)
     @Argument(help: "A selector (accessibility focus), or move | query | explain | status.") var selector: String?
     @Argument(help: "The direction (move, query) or the selector (explain).") var operand: String?
@@ -482,7 +482,7 @@ struct Rotor: ParsableCommand {
         Examples:
           axquery rotor list
           axquery rotor next heading
-          axquery rotor previous Warnings --from '#email'
+          axquery rotor previous heading --from '#"cell.wifi"'
           axquery rotor next headingLevel2 --from-start
         """)
     @Argument(help: "list, next or previous.") var verb: String

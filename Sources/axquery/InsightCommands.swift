@@ -23,11 +23,11 @@ struct Audit: ParsableCommand {
         Exit codes: 0 nothing found, 1 findings (also for --format junit|sarif, whose report goes to stdout), 6 a refused request (e.g. an unknown check id).
 
         Examples:
-          axquery audit
+          axquery audit                          # exit 1 on the demo: Device Name is labelled only by its placeholder
           axquery audit --check hitRegion --check contrast
-          axquery audit --suppress hitRegion --suppress 'trait=#"legacy.button"'
+          axquery audit --suppress 'description=#deviceName' --suppress hitRegion
           axquery audit --root '#settingsTable' --format junit > audit.xml
-          axquery audit --format sarif > audit.sarif
+          axquery audit --format sarif > audit.sarif   # exit 1: the demo's one finding, as SARIF
         """)
     @Option(name: .customLong("check"), help: "Run only this check (repeatable).") var checks: [String] = []
     @Option(name: .customLong("suppress"),
@@ -106,7 +106,7 @@ struct Say: ParsableCommand {
 
         Examples:
           axquery say '#showAlert'
-          axquery say --model orca 'slider'
+          axquery say --model orca '#textSize'
           axquery say                 # the whole screen, VoiceOver then Orca per element
         """)
     @Argument(help: "The element (a selector); leave out to read the whole screen.") var selector: String?
