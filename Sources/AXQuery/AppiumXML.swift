@@ -321,7 +321,12 @@ package enum AppiumConverter {
                     if cls == "UILabel" { o["text"] = .string(label) } else { o["accessibilityLabel"] = .string(label) }
                 }
                 if let name, name != label { o["accessibilityIdentifier"] = .string(name) }
-                if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label) { applyValue(cls, v, &o) }
+                // XCUITest echoes a cell's switch value ("1"/"0") as the cell's own value; kept, it would override the
+                // switch's state and spell the same state two ways ("1" here, "on" in a cell without the echo).
+                let echoesSwitch = cls == "UITableViewCell" && e.children.contains {
+                    $0.name == "XCUIElementTypeSwitch" && $0["value"] == e["value"]
+                }
+                if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label), !echoesSwitch { applyValue(cls, v, &o) }
                 if let p = e["placeholderValue"], !p.isEmpty {
                     o["placeholder"] = .string(p)
                     // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.

@@ -185,18 +185,26 @@ class AppiumSourceQueries(unittest.TestCase):
         for switch in renamed:
             self.assertGreaterEqual(count("[name=%s]" % quoted(switch.get("name")), path), 1, switch.get("name"))
 
-    @unittest.expectedFailure
     def test_switch_value_has_one_spelling_per_state(self):
-        """Known gap: in the XML every switch value is "1" or "0"; here a switch whose cell carries a value shows
-        that value ("1"/"0") while one whose cell has none shows "on"/"off" (Keyboards: "Memoji Stickers")."""
+        """In the XML every switch value is "1" or "0", and XCUITest echoes it as the value of the switch's cell; the
+        echo must not override the switch, so every on switch reads "on" and every off one "off" (it read "1"/"0"
+        where the cell echoed it: Keyboards' "Memoji Stickers")."""
         path = os.path.join(DATA, KEYBOARDS)
+        # Each cell holding a switch, by its frame (the element's frame is the cell's), with the switch's state.
+        state_by_frame = {}
+        for cell in xml_root(path).iter("XCUIElementTypeCell"):
+            for switch in cell.findall("XCUIElementTypeSwitch"):
+                frame = tuple(round(float(cell.get(k, "0"))) for k in ("x", "y", "width", "height"))
+                state_by_frame[frame] = switch.get("value") == "1"
         values_by_state = collections.defaultdict(set)
-        on_names = {switch.get("name") for switch in xml_root(path).iter("XCUIElementTypeSwitch")
-                    if switch.get("value") == "1"}
         for element in find_json("switch", path):
-            values_by_state[element.get("label") in on_names].add(element.get("value"))
-        self.assertEqual(len(values_by_state[True]), 1, values_by_state)
-        self.assertEqual(len(values_by_state[False]), 1, values_by_state)
+            f = element.get("frame", {})
+            frame = tuple(round(f.get(k, 0)) for k in ("x", "y", "width", "height"))
+            if frame in state_by_frame:
+                values_by_state[state_by_frame[frame]].add(element.get("value"))
+        self.assertTrue(values_by_state[True] and values_by_state[False], values_by_state)
+        self.assertEqual(values_by_state[True], {"on"}, values_by_state)
+        self.assertEqual(values_by_state[False], {"off"}, values_by_state)
 
 
 class AppiumSourceRoundTrip(unittest.TestCase):
