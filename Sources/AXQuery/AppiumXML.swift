@@ -353,8 +353,19 @@ package enum AppiumConverter {
                 }
             }
             if !e.children.isEmpty {
-                o["children"] = .array(e.children.filter { $0.name.hasPrefix("XCUIElementType") }.map {
-                    view($0, originX: x, originY: y, isWindow: false)
+                o["children"] = .array(e.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
+                    let built = view(child, originX: x, originY: y, isWindow: false)
+                    // A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is
+                    // selection, not a value a user reads.
+                    guard e.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton", case .object(var tab) = built else {
+                        return built
+                    }
+                    tab["class"] = "UITabBarButton"
+                    if let value = child["value"], value == "1" || value == "0" {
+                        tab["accessibilityValue"] = nil
+                        tab["isSelected"] = .bool(value == "1")
+                    }
+                    return .object(tab)
                 })
             }
             return .object(o)

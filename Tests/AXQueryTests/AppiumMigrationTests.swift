@@ -52,4 +52,22 @@ final class AppiumMigrationTests: XCTestCase {
     static func utf16(_ text: String, little: Bool) -> [UInt8] {
         text.utf16.flatMap { unit in little ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
     }
+
+    func testTabBarButtonsAreTabsAndTheirValueIsSelection() throws {
+        let page = """
+        <AppiumAUT><XCUIElementTypeApplication name="App" x="0" y="0" width="390" height="844">\
+        <XCUIElementTypeWindow x="0" y="0" width="390" height="844">\
+        <XCUIElementTypeTabBar name="Tab Bar" x="0" y="761" width="390" height="83">\
+        <XCUIElementTypeButton name="Home" label="Home" value="1" x="0" y="761" width="130" height="49"/>\
+        <XCUIElementTypeButton name="Search" label="Search" x="130" y="761" width="130" height="49"/>\
+        <XCUIElementTypeButton name="Profile" label="Profile" value="0" x="260" y="761" width="130" height="49"/>\
+        </XCUIElementTypeTabBar></XCUIElementTypeWindow></XCUIElementTypeApplication></AppiumAUT>
+        """
+        let tree = try tree(Array(page.utf8))
+        XCTAssertEqual(tree["Home"]?.role, .tab)
+        XCTAssertEqual(tree["Profile"]?.role, .tab)
+        XCTAssertTrue(tree["Home"]?.traits.contains(.selected) == true, "the tab XCUITest reports as value 1 is selected")
+        XCTAssertFalse(tree["Profile"]?.traits.contains(.selected) == true)
+        XCTAssertNotEqual(tree["Home"]?.value, "1", "selection is not read as a value")
+    }
 }
