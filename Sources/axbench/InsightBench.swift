@@ -61,7 +61,7 @@ enum InsightBench {
         }
         print("== insight: \(snap.views.count) views, \(snap.tree.count) nodes, \(snap.tree.navigationOrder().count) elements")
         var findings = 0
-        report("audit (engine, all 13 checks)", time {
+        report("audit (engine, all 16 checks)", time {
             let auditReport = Auditor.run(tree: snap.tree, views: snap.views)
             findings = auditReport.findings.count + auditReport.omitted
         }, target: 50)
