@@ -3,7 +3,7 @@ import AXCore
 /// The checks decided by the focus engine and the rotors (D-AUDIT-14…16): an interactive element the app made
 /// unfocusable, a focus group with no reachable item, a custom rotor that returns nothing. The focus engine's index
 /// is built only when a candidate exists (an interactive element without the `focusable` state, or a view that
-/// declares a focus group), so trees without either pay one pass over the walked nodes.
+/// declares a focus group); the node walk (NodeChecks) collects the candidates and the rotor holders.
 enum FocusRotorChecks {
     /// The actions that make an element a control a keyboard user must reach (D-AUDIT-14).
     static let reachActions: Set<AXAction> = [.activate, .increment, .decrement]
@@ -14,17 +14,12 @@ enum FocusRotorChecks {
         let wantsGroups = collector.wants(AuditCatalog.focusGroup)
         let wantsRotors = collector.wants(AuditCatalog.emptyRotor)
         guard wantsFocusable || wantsGroups || wantsRotors else { return }
-        var unfocusableCandidates: [AXNode] = []
-        // Rotors are declared on containers as often as on elements: every walked node counts for them.
-        for (id, code) in walk.positions {
-            guard let node = tree[id] else { continue }
-            if wantsRotors && !node.rotors.isEmpty {
+        if wantsRotors {
+            for node in walk.rotorHolders {
                 checkRotors(node, tree: tree, into: &collector)
             }
-            if wantsFocusable && code & 1 == 1 && isUnfocusableCandidate(node) {
-                unfocusableCandidates.append(node)
-            }
         }
+        let unfocusableCandidates = wantsFocusable ? walk.unfocusableCandidates : []
         var declaresGroup = false
         if wantsGroups {
             for (_, view) in views.nodes where view.focus.groupIdentifier != nil {

@@ -65,6 +65,10 @@ enum InsightBench {
             let auditReport = Auditor.run(tree: snap.tree, views: snap.views)
             findings = auditReport.findings.count + auditReport.omitted
         }, target: 50)
+        let focusAndRotorChecks = [AuditCatalog.focusable, AuditCatalog.focusGroup, AuditCatalog.emptyRotor]
+        report("audit (engine, focusable + focusGroup + emptyRotor only)", time {
+            _ = Auditor.run(tree: snap.tree, views: snap.views, checks: focusAndRotorChecks)
+        }, target: nil)
         var bytes = 0
         report("audit.run (JSON-RPC, default cap 1,000 findings)", time { bytes = rpc("audit.run", [:]) }, target: 50)
         print("  findings \(findings); reply \(bytes) bytes")
