@@ -22,12 +22,18 @@ public enum AuditDemo {
         ("unlabeledEditableText", "promoField"),
         ("linkPurposeUnclear", "termsLink"),
         ("elementDetection", "payButton"),
+        ("focusable", "saveCart"),
+        ("focusGroup", "shippingGroup"),
+        ("emptyRotor", "navBar"),
     ]
 
     public static func snapshot() -> JSON {
         let width = 390.0
         let content: [JSON] = [
-            V.view("navBar", "UINavigationBar", [0, 47, width, 44], ["title": "Checkout"], children: [
+            // Mistake (emptyRotor): a "Discounts" rotor with nothing in it.
+            V.view("navBar", "UINavigationBar", [0, 47, width, 44], [
+                "title": "Checkout", "accessibilityCustomRotors": [["name": "Discounts", "items": JSON.array([])]],
+            ], children: [
                 // Mistake (hitRegion): a 28×28 close button.
                 V.view("closeButton", "UIButton", [width - 44, 8, 28, 28], ["title": "Close"]),
             ]),
@@ -72,6 +78,12 @@ public enum AuditDemo {
                 // Done right: a labelled, large, high-contrast button.
                 V.view("placeOrder", "UIButton", [16, 560, 358, 50], ["title": "Place order", "textColor": "#FFFFFF",
                                                                         "backgroundColor": "#0A58CA", "fontSize": 17]),
+                // Mistake (focusable): a button a keyboard user can never focus.
+                V.view("saveCart", "UIButton", [16, 620, 170, 44], ["title": "Save cart", "canBecomeFocused": false]),
+                // Mistake (focusGroup): a focus group that holds only a label.
+                V.view("shippingGroup", "UIView", [204, 620, 170, 44], ["focusGroupIdentifier": "shipping"], children: [
+                    V.view("shippingLabel", "UILabel", [0, 12, 170, 20], ["text": "Standard shipping"]),
+                ]),
             ]),
         ]
         let window = V.view("checkoutWindow", "UIWindow", [0, 0, width, 844], ["isKeyWindow": true, "windowTitle": "Checkout"],

@@ -39,6 +39,9 @@ public enum AuditCatalog {
     public static let unlabeledImage = "unlabeledImage"
     public static let unlabeledEditableText = "unlabeledEditableText"
     public static let linkPurposeUnclear = "linkPurposeUnclear"
+    public static let focusable = "focusable"
+    public static let focusGroup = "focusGroup"
+    public static let emptyRotor = "emptyRotor"
 
     public static let checks: [AuditCheck] = [
         AuditCheck(id: elementDetection, severity: .error,
@@ -80,6 +83,15 @@ public enum AuditCatalog {
         AuditCheck(id: linkPurposeUnclear, severity: .warning,
                    summary: "a link whose text says nothing out of context (\"click here\", \"more\")",
                    source: "ATF LinkPurposeUnclearCheck", decision: "D-AUDIT-12"),
+        AuditCheck(id: focusable, severity: .error,
+                   summary: "an interactive element whose view the app made unable to take keyboard focus (canBecomeFocused false)",
+                   source: "focus engine (UIFocusItem.canBecomeFocused)", decision: "D-AUDIT-14"),
+        AuditCheck(id: focusGroup, severity: .error,
+                   summary: "a focus group none of whose members can take keyboard focus",
+                   source: "focus engine (focusGroupIdentifier)", decision: "D-AUDIT-15"),
+        AuditCheck(id: emptyRotor, severity: .warning,
+                   summary: "a custom rotor whose items are empty or name no element in the tree",
+                   source: "rotors (UIAccessibilityCustomRotor)", decision: "D-AUDIT-16"),
     ]
 
     public static var ids: [String] { checks.map(\.id) }

@@ -81,6 +81,7 @@ public enum Auditor {
         let positions = walk.positions
         let viewsExamined = ViewChecks.run(tree: tree, views: views, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
                                            walk: walk, into: &collector)
+        FocusRotorChecks.run(tree: tree, views: views, root: root, walk: walk, into: &collector)
         var kept: [(AuditFinding, Int)] = []
         var suppressed = 0
         for (finding, position) in collector.findings {

@@ -23,6 +23,10 @@ enum NodeChecks {
     struct WalkResult {
         /// Node id → 2 × reading-order position, plus 1 for an element (one table for both questions).
         var positions: [String: Int] = [:]
+        /// Nodes that declare custom rotors, and candidates for the `focusable` check (D-AUDIT-14, D-AUDIT-16):
+        /// collected here so the focus and rotor checks need no second pass over the tree.
+        var rotorHolders: [AXNode] = []
+        var unfocusableCandidates: [AXNode] = []
 
         func contains(_ id: String) -> (inTree: Bool, isElement: Bool) {
             guard let code = positions[id] else { return (false, false) }
@@ -50,10 +54,18 @@ enum NodeChecks {
         var position = 0
         let wantsBounds = collector.wants(AuditCatalog.duplicateClickableBounds)
         let wantsSpoken = collector.wants(AuditCatalog.duplicateSpeakableText)
+        let wantsRotors = collector.wants(AuditCatalog.emptyRotor)
+        let wantsFocusable = collector.wants(AuditCatalog.focusable)
         tree.walk(from: root) { node, _ in
             result.positions[node.id] = position << 1 | (node.isElement ? 1 : 0)
             position += 1
+            if wantsRotors && !node.rotors.isEmpty {
+                result.rotorHolders.append(node)
+            }
             guard node.isElement else { return true }
+            if wantsFocusable && FocusRotorChecks.isUnfocusableCandidate(node) {
+                result.unfocusableCandidates.append(node)
+            }
             let interactive = Interactivity.isInteractive(node)
             checkElement(node, interactive: interactive, tree: tree, views: views, into: &collector)
             guard interactive else { return true }

@@ -61,10 +61,14 @@ enum InsightBench {
         }
         print("== insight: \(snap.views.count) views, \(snap.tree.count) nodes, \(snap.tree.navigationOrder().count) elements")
         var findings = 0
-        report("audit (engine, all 13 checks)", time {
+        report("audit (engine, all 16 checks)", time {
             let auditReport = Auditor.run(tree: snap.tree, views: snap.views)
             findings = auditReport.findings.count + auditReport.omitted
         }, target: 50)
+        let focusAndRotorChecks = [AuditCatalog.focusable, AuditCatalog.focusGroup, AuditCatalog.emptyRotor]
+        report("audit (engine, focusable + focusGroup + emptyRotor only)", time {
+            _ = Auditor.run(tree: snap.tree, views: snap.views, checks: focusAndRotorChecks)
+        }, target: nil)
         var bytes = 0
         report("audit.run (JSON-RPC, default cap 1,000 findings)", time { bytes = rpc("audit.run", [:]) }, target: 50)
         print("  findings \(findings); reply \(bytes) bytes")
