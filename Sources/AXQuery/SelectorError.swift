@@ -104,7 +104,7 @@ public enum RoleNames {
 
 /// Levenshtein distance over Characters, or `limit + 1` when it exceeds `limit`. Banded: only cells within
 /// `limit` of the diagonal are computed, so the cost is O(length × limit) rather than O(length²).
-func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
+package func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
     let x = Array(a)
     let y = Array(b)
     if x.isEmpty { return y.count }

@@ -188,7 +188,7 @@ struct SelectorParser {
             skipWS()
             guard atEnd else { throw fail("end of input after an accessibility id (a '~' selector is the whole selector)") }
         } else {
-            value = String(s[i...]).trimmingWhitespace()
+            value = String(s[i...]).trimmingCharacters()
             i = s.count
         }
         guard !value.isEmpty else { throw fail("an accessibility id after '~' (e.g. ~General)", at: at) }
@@ -490,17 +490,5 @@ extension String {
         if s.hasPrefix("'") { s.removeFirst() }
         if s.hasSuffix("'") { s.removeLast() }
         return s
-    }
-}
-
-extension String {
-    /// The string without leading and trailing whitespace (no Foundation).
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else {
-            return ""
-        }
-        return String(scalars[first...last])
     }
 }

@@ -770,14 +770,3 @@ final class RPCAsyncLane: Sendable {
     }
 }
 
-/// Compares two byte strings in time independent of where they differ.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    var diff: UInt8 = a.count == b.count ? 0 : 1
-    let n = max(a.count, b.count)
-    for i in 0..<n {
-        let x = i < a.count ? a[i] : 0
-        let y = i < b.count ? b[i] : 0
-        diff |= x ^ y
-    }
-    return diff == 0
-}

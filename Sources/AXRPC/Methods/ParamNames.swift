@@ -1,3 +1,6 @@
+import AXJSON
+import AXQuery
+
 /// The parameter names each method takes (besides `app`, which every method takes). A name outside its method's
 /// list is −32602 naming the key and the closest known one (D-WIRE-4): `wait.for {timeout: 300}` is refused with
 /// "did you mean 'timeoutMs'?" instead of silently waiting the default 5 s. Every registered method must be
@@ -64,9 +67,11 @@ extension AXMethods {
         }
         for key in params.keys where key != "app" && !known.contains(key) {
             let accepted = (known.union(["app"])).sorted()
-            let closest = accepted.min { editDistance(key, $0) < editDistance(key, $1) }
-            var message = "\(method): unknown parameter '\(key.prefix(64))'"
-            if let closest, editDistance(key, closest) <= max(2, closest.count / 2) {
+            // Keys are capped at 64 characters before comparing, so the distance stays cheap whatever is sent.
+            let shortKey = String(key.prefix(64))
+            let closest = accepted.min { editDistance(shortKey, $0) < editDistance(shortKey, $1) }
+            var message = "\(method): unknown parameter '\(shortKey)'"
+            if let closest, editDistance(shortKey, closest) <= max(2, closest.count / 2) {
                 message += "; did you mean '\(closest)'?"
             }
             message += " (\(method) takes: \(accepted.joined(separator: ", ")))"
@@ -79,25 +84,4 @@ extension AXMethods {
         }
         return nil
     }
-
-    /// Levenshtein distance over Unicode scalars, for short names (keys are capped at 64 scalars first).
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let left = Array(lhs.unicodeScalars.prefix(64))
-        let right = Array(rhs.unicodeScalars.prefix(64))
-        guard !left.isEmpty else { return right.count }
-        guard !right.isEmpty else { return left.count }
-        var previous = Array(0...right.count)
-        var current = [Int](repeating: 0, count: right.count + 1)
-        for row in 1...left.count {
-            current[0] = row
-            for column in 1...right.count {
-                let substitution = previous[column - 1] + (left[row - 1] == right[column - 1] ? 0 : 1)
-                current[column] = min(previous[column] + 1, current[column - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[right.count]
-    }
 }
-
-import AXJSON

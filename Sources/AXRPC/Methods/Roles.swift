@@ -74,7 +74,7 @@ enum Roles {
         guard let given = try params.string("operatorToken") else {
             throw params.bad("operatorToken", "is required for role 'operator' (the first line of the server's --operator-token-file)")
         }
-        guard constantTimeEquals(Array(given.utf8), Array(expected.utf8)) else {
+        guard constantTimeEqual(Array(given.utf8), Array(expected.utf8)) else {
             throw RPCError.unauthorized("wrong operator token", data: ["role": .string(`operator`)])
         }
         session[attachment: operatorKey] = true
@@ -88,13 +88,15 @@ enum Roles {
 
     static let clientNameKey = "ax.clientName"
 
-    static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
-        for index in 0..<max(lhs.count, rhs.count) {
-            let left = index < lhs.count ? lhs[index] : 0
-            let right = index < rhs.count ? rhs[index] : 0
-            difference |= left ^ right
-        }
-        return difference == 0
+}
+
+/// Compares two byte strings in time independent of where they differ (TCP tokens, the operator token).
+package func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
+    for index in 0..<max(lhs.count, rhs.count) {
+        let left = index < lhs.count ? lhs[index] : 0
+        let right = index < rhs.count ? rhs[index] : 0
+        difference |= left ^ right
     }
+    return difference == 0
 }
