@@ -24,13 +24,26 @@ final class Sink<T: Sendable>: Sendable {
 }
 
 final class HubTests: XCTestCase {
-    static let hierarchy: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-        ["id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
-         "restrictionIdentifiers": ["org.test.sheet"], "children": [
-            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
-            ["id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30], "accessibilityLabel": "Level"],
-        ]],
-    ]]], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]]]
+    static let hierarchy: JSON = [
+        "windows": [
+            [
+                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                "children": [
+                    [
+                        "id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
+                        "restrictionIdentifiers": ["org.test.sheet"],
+                        "children": [
+                            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
+                            [
+                                "id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30],
+                                "accessibilityLabel": "Level",
+                            ],
+                        ],
+                    ]
+                ],
+            ]
+        ], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]],
+    ]
 
     func makeHub(_ provider: RecordingProvider) throws -> (Hub, String) {
         let hub = Hub(actionTimeout: .seconds(1))
@@ -169,10 +182,13 @@ final class HubTests: XCTestCase {
         let before = try hub.snapshot(app)
         let count = Sink<Int>()
         hub.subscribe { _ in count.append(1) }
-        XCTAssertThrowsError(try hub.update(app: app, ops: [
-            ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
-            ["op": "move", "id": "sheet", "parent": "ok"],
-        ]))
+        XCTAssertThrowsError(
+            try hub.update(
+                app: app,
+                ops: [
+                    ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
+                    ["op": "move", "id": "sheet", "parent": "ok"],
+                ]))
         let after = try hub.snapshot(app)
         XCTAssertEqual(after.revision, before.revision)
         XCTAssertEqual(after.tree["ok"]?.label, "OK")
