@@ -129,7 +129,7 @@ package enum Relations {
         return true
     }
 
-    /// D-REL-5: the nodes of `new` whose relation sets may differ from `old`'s after a change that touched
+    /// D-REL-6: the nodes of `new` whose relation sets may differ from `old`'s after a change that touched
     /// `changed` (added, removed, moved or updated ids): each changed node, its parent and children in both trees,
     /// and the parents' children. Returns those present in `new` whose relations differ, sorted.
     package static func changedRelations(old: AXTree, new: AXTree, changed: some Sequence<String>) -> [String] {
