@@ -91,6 +91,10 @@ final class AppBridge: @unchecked Sendable {
     var desktop: (bus: CStringBox, path: CStringBox)?
     var applicationID: Int32 = 0
     var bigParentIndex: [String: [String: Int32]] = [:]
+    /// Per served tree: containers → whether they show a selection (D-ATSPI-SEL-1), and the rotor index for
+    /// rotor membership (D-ROTOR-6); both built on first use and dropped when the tree is swapped.
+    var selectionShownMemo: [String: Bool] = [:]
+    var servedRotorIndex: RotorIndex?
     var lastAnnouncement: UInt64 = 0
     /// The transient NOTIFICATION object that presents the latest announcement to screen readers that do not
     /// handle the Announcement event (Orca 43 speaks a notification when it becomes showing).
@@ -267,18 +271,39 @@ final class AppBridge: @unchecked Sendable {
         return served.tree[p]?.role
     }
 
+    /// The node's mapping context in the served tree (header cells, selection, modal ancestors).
+    func context(_ n: AXNode) -> ATSPIContext {
+        ATSPIContext.of(n, in: served.tree) { container in
+            if let known = selectionShownMemo[container.id] { return known }
+            let shown = ATSPIContext.showsSelection(container, in: served.tree)
+            selectionShownMemo[container.id] = shown
+            return shown
+        }
+    }
+
+    /// The app-defined rotors that list `n` (D-ROTOR-6), from a rotor index built once per served tree.
+    func rotorNames(_ n: AXNode) -> [String] {
+        if servedRotorIndex == nil { servedRotorIndex = RotorIndex(tree: served.tree) }
+        return servedRotorIndex?.customRotors(listing: n.id) ?? []
+    }
+
+    /// `GetAttributes` of a node (with its rotor membership).
+    func attributes(_ n: AXNode) -> [(String, String)] {
+        ATSPIMapping.attributes(n, context: context(n), rotors: rotorNames(n))
+    }
+
     @inline(__always) func states(_ n: AXNode) -> ATSPIStateSet {
-        ATSPIMapping.states(n, parentRole: parentRole(n), focused: n.id == served.focusedID)
+        ATSPIMapping.states(n, context: context(n), focused: n.id == served.focusedID)
     }
 
     @inline(__always) func interfaces(_ t: Target) -> ATSPIInterfaces {
         switch t {
         case .root: return [.accessible, .application, .collection]
-        case .node(let n): return ATSPIMapping.interfaces(n, parentRole: parentRole(n))
+        case .node(let n): return ATSPIMapping.interfaces(n, context: context(n))
         }
     }
 
-    @inline(__always) func role(_ n: AXNode) -> ATSPIRole { ATSPIMapping.role(n, parentRole: parentRole(n)) }
+    @inline(__always) func role(_ n: AXNode) -> ATSPIRole { ATSPIMapping.role(n, context: context(n)) }
 
     /// Children of a target (windows for the root).
     @inline(__always) func children(_ t: Target) -> [String] {
@@ -439,7 +464,25 @@ final class AppBridge: @unchecked Sendable {
             sendReply(replyConn, to: m) { $0.int32(idx) }
         case "GetRelationSet":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { o in o.array("(ua(so))") { _ in } }
+            // Relations come from the served tree, so every target is an object that exists (D-REL-6).
+            let relations: [AXRelation]
+            if case .node(let n) = t {
+                relations = Relations.relations(of: n.id, in: served.tree)
+            } else {
+                relations = []
+            }
+            sendReply(replyConn, to: m) { o in
+                o.array("(ua(so))") { array in
+                    for relation in relations {
+                        array.structure { item in
+                            item.uint32(ATSPIMapping.relationNumber(relation.type))
+                            item.array("(so)") { targets in
+                                for target in relation.targets { writeRef(&targets, target) }
+                            }
+                        }
+                    }
+                }
+            }
         case "GetRole":
             if let e = check(msg, m, "") { return e }
             let r: UInt32
@@ -459,7 +502,7 @@ final class AppBridge: @unchecked Sendable {
             if let e = check(msg, m, "") { return e }
             let a: [(String, String)]
             if case .node(let n) = t {
-                a = ATSPIMapping.attributes(n, parentRole: parentRole(n))
+                a = attributes(n)
             } else {
                 a = [("toolkit", ATSPIMapping.toolkitName)]
             }

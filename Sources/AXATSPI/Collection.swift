@@ -139,13 +139,13 @@ package struct MatchRule {
 
 extension AppBridge {
     func nodeMatches(_ n: AXNode, _ rule: MatchRule) -> Bool {
-        let pr = parentRole(n)
+        let nodeContext = context(n)
         return rule.matches(
-            role: ATSPIMapping.role(n, parentRole: pr).rawValue,
-            states: ATSPIMapping.states(n, parentRole: pr, focused: n.id == served.focusedID),
-            interfaces: ATSPIMapping.interfaces(n, parentRole: pr),
-            actionNames: { ATSPIMapping.actions(n).map(\.name) },
-            attributes: { ATSPIMapping.attributes(n, parentRole: pr) })
+            role: ATSPIMapping.role(n, context: nodeContext).rawValue,
+            states: ATSPIMapping.states(n, context: nodeContext, focused: n.id == served.focusedID),
+            interfaces: ATSPIMapping.interfaces(n, context: nodeContext),
+            actionNames: { ATSPIMapping.actions(n, context: nodeContext).map(\.name) },
+            attributes: { ATSPIMapping.attributes(n, context: nodeContext, rotors: self.rotorNames(n)) })
     }
 
     /// Descendants of `t` in canonical (pre-order) order; only direct children when `traverse` is false.

@@ -154,7 +154,11 @@ extension AppBridge {
         if let f = p.focus { new.focusedID = f }
         if p.tree == nil && p.focus == nil && p.notifications.isEmpty { return }
         served = new
-        if p.tree != nil { bigParentIndex = [:] }
+        if p.tree != nil {
+            bigParentIndex = [:]
+            selectionShownMemo = [:]
+            servedRotorIndex = nil
+        }
         guard listeners.anyListener else { return }
         if p.tree != nil || p.focus != nil {
             let cs =
@@ -224,8 +228,13 @@ extension AppBridge {
     }
 
     func stateSet(_ n: AXNode, _ tree: AXTree, _ focus: String?) -> ATSPIStateSet {
-        let pr = n.parent.flatMap { tree[$0]?.role }
-        return ATSPIMapping.states(n, parentRole: pr, focused: n.id == focus)
+        ATSPIMapping.states(n, context: ATSPIContext.of(n, in: tree), focused: n.id == focus)
+    }
+
+    /// Queues a polite announcement from any thread; the next flush emits it (D-ROTOR-7).
+    func queueAnnouncement(_ text: String) {
+        pending.withLock { $0.notifications.append(.announcement(text: text, priority: .default)) }
+        schedule()
     }
 
     /// Per-node events between the snapshot served before and the one served now.
@@ -302,8 +311,8 @@ extension AppBridge {
         var done = Set<String>()
         for id in candidates where done.insert(id).inserted && !removedSet.contains(id) {
             guard let o = oldTree[id], let n = newTree[id] else { continue }
-            let opr = o.parent.flatMap { oldTree[$0]?.role }
-            let npr = n.parent.flatMap { newTree[$0]?.role }
+            let oldContext = ATSPIContext.of(o, in: oldTree)
+            let newContext = ATSPIContext.of(n, in: newTree)
             if (o.label ?? "") != (n.label ?? "") {
                 objectEvent(
                     id, "PropertyChange", "propertychange", "accessible-name", 0, 0, .string(n.label ?? ""),
@@ -314,8 +323,8 @@ extension AppBridge {
                     id, "PropertyChange", "propertychange", "accessible-description", 0, 0, .string(description(n)),
                     cacheMaintenance: true)
             }
-            let orole = ATSPIMapping.role(o, parentRole: opr)
-            let nrole = ATSPIMapping.role(n, parentRole: npr)
+            let orole = ATSPIMapping.role(o, context: oldContext)
+            let nrole = ATSPIMapping.role(n, context: newContext)
             if orole != nrole {
                 objectEvent(
                     id, "PropertyChange", "propertychange", "accessible-role", 0, 0, .uint(nrole.rawValue),
@@ -331,8 +340,8 @@ extension AppBridge {
                 let e = extents(n, 0)
                 objectEvent(id, "BoundsChanged", "boundschanged", "", 0, 0, .rect(e.0, e.1, e.2, e.3))
             }
-            let so = ATSPIMapping.states(o, parentRole: opr, focused: id == old.focusedID)
-            let sn = ATSPIMapping.states(n, parentRole: npr, focused: id == new.focusedID)
+            let so = ATSPIMapping.states(o, context: oldContext, focused: id == old.focusedID)
+            let sn = ATSPIMapping.states(n, context: newContext, focused: id == new.focusedID)
             if so != sn {
                 let diff = so.bits ^ sn.bits
                 for st in ATSPIState.allCases where diff & (1 << UInt64(st.rawValue)) != 0 {
@@ -357,6 +366,11 @@ extension AppBridge {
             {
                 activated.append(n)
             }
+        }
+        // D-REL-6: relation sets of the changed nodes and their neighbours.
+        let changedIDs = cs.added + cs.removed + cs.moved + Array(cs.updated.keys)
+        for id in Relations.changedRelations(old: oldTree, new: newTree, changed: changedIDs) {
+            objectEvent(id, "PropertyChange", "propertychange", "accessible-relation", 0, 0, .string(""))
         }
         for w in deactivated {
             objectEvent(w.id, "StateChanged", "statechanged", "active", 0, 0, .int(0), cacheMaintenance: true)
@@ -410,6 +424,13 @@ extension AppBridge {
             announce(text, priority == .high ? 2 : 1)
         case .pageScrolled(let status?):
             announce(status, 1)
+        case .layoutChanged(nil):
+            // D-ATSPI-LAYOUT-1: the key window's children are re-read; focus stays.
+            if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true })
+                ?? served.tree.windows.last, let first = served.tree[w]?.children.first
+            {
+                objectEvent(w, "ChildrenChanged", "childrenchanged", "add", -1, 0, .ref(first), cacheMaintenance: true)
+            }
         case .screenChanged(nil):
             if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }),
                 let wn = served.tree[w]

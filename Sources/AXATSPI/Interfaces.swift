@@ -120,7 +120,7 @@ extension AppBridge {
 
     func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult
     {
-        let acts = ATSPIMapping.actions(n)
+        let acts = ATSPIMapping.actions(n, context: context(n))
         let name = String(cString: member)
         if name == "GetActions" {
             if let e = check(msg, m, "") { return e }
@@ -177,6 +177,17 @@ extension AppBridge {
             case .custom(let cid):
                 return routeAsync(msg) { (h, app) throws(ActionError) in
                     try await h.perform(app: app, element: id, action: "custom", customAction: cid)
+                }
+            case .rotor(let rotor, let direction):
+                // D-ROTOR-7: step the rotor from accessibility focus and move focus; announce a target that
+                // cannot take keyboard focus. The end of the rotor answers false.
+                return routeAsync(msg) { [weak self] (h, app) throws(ActionError) in
+                    let outcome = try await h.performRotorAction(
+                        app: app, declaredBy: id, rotor: rotor, direction: direction)
+                    if outcome.target != nil, !outcome.targetIsFocusable, let text = outcome.targetText {
+                        self?.queueAnnouncement(text)
+                    }
+                    return outcome.target != nil
                 }
             }
         }
@@ -673,18 +684,18 @@ extension AppBridge {
 
     /// One cache item: (object, app root, parent, index in parent, child count, interfaces, name, role, description, states).
     func writeItem(_ a: inout Out, _ n: AXNode) {
-        let pr = parentRole(n)
+        let nodeContext = context(n)
         a.structure { s in
             writeRef(&s, n.id)
             writeRootRef(&s)
             writeParentRef(&s, .node(n))
             s.int32(indexInParent(n))
             s.int32(Int32(clamping: n.children.count))
-            s.array("s") { l in for x in ATSPIMapping.interfaces(n, parentRole: pr).names { l.string(x) } }
+            s.array("s") { l in for x in ATSPIMapping.interfaces(n, context: nodeContext).names { l.string(x) } }
             s.string(n.label ?? "")
-            s.uint32(ATSPIMapping.role(n, parentRole: pr).rawValue)
+            s.uint32(ATSPIMapping.role(n, context: nodeContext).rawValue)
             s.string(description(n))
-            s.states(ATSPIMapping.states(n, parentRole: pr, focused: n.id == served.focusedID))
+            s.states(ATSPIMapping.states(n, context: nodeContext, focused: n.id == served.focusedID))
         }
     }
 }

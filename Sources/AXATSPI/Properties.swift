@@ -204,7 +204,7 @@ extension AppBridge {
         case .atspiVersion: o.string("2.1")
         case .interfaceVersion: o.uint32(1)
         case .id: o.int32(applicationID)
-        case .nActions: o.int32(Int32(node.map { ATSPIMapping.actions($0).count } ?? 0))
+        case .nActions: o.int32(Int32(node.map { ATSPIMapping.actions($0, context: context($0)).count } ?? 0))
         case .minimumValue: o.double(node?.numeric?.minimum ?? 0)
         case .maximumValue: o.double(node?.numeric?.maximum ?? 0)
         case .minimumIncrement: o.double(node?.numeric?.step ?? 0)
