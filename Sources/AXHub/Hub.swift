@@ -273,7 +273,8 @@ package final class Hub: Sendable {
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
                 // After a modal goes, focus returns to the element focused before it appeared (D-FOCUS-7).
                 if let f = a.focusedID, a.store.tree[f] == nil {
-                    let back = FocusReturn.restore(stack: &a.focusReturn, tree: a.store.tree)
+                    let back = FocusReturn.focusAfterLoss(
+                        of: f, stack: &a.focusReturn, tree: a.store.tree, viewExists: { a.store.views[$0] != nil })
                     a.focusedID = back
                     events.append(.focusChanged(app: app, from: f, to: back))
                 }

@@ -30,12 +30,37 @@ package enum FocusReturn {
         if stack.count > limit { stack.removeFirst(stack.count - limit) }
     }
 
-    /// The element focus returns to after the focused element left the tree: the most recent remembered one
-    /// that is an element of `tree` now (popped, with the stale ones above it); nil when none is.
-    package static func restore(stack: inout [String], tree: AXTree) -> String? {
-        while let candidate = stack.popLast() {
-            if let node = tree[candidate], node.isElement { return candidate }
+    /// What happens when the focused element `lost` left the tree (D-FOCUS-7): focus returns to the most recent
+    /// remembered element that is an element of `tree` again (taken off the stack); remembered ids whose view
+    /// is gone are dropped, hidden ones stay. When nothing returns and a modal container is in the tree now (it
+    /// hid `lost`), `lost` is remembered while its view exists, so focus comes back to it when the modal goes.
+    /// nil: focus is cleared (D-FOCUS-2).
+    package static func focusAfterLoss(
+        of lost: String, stack: inout [String], tree: AXTree, viewExists: (String) -> Bool
+    ) -> String? {
+        stack.removeAll { tree[$0] == nil && !viewExists($0) }
+        if let at = stack.lastIndex(where: { tree[$0]?.isElement == true }) {
+            return stack.remove(at: at)
+        }
+        if viewExists(lost), containsModal(tree) {
+            stack.removeAll { $0 == lost }
+            stack.append(lost)
+            if stack.count > limit { stack.removeFirst(stack.count - limit) }
         }
         return nil
+    }
+
+    /// Whether some node of `tree` is a modal container (an alert or a node with the modal state).
+    package static func containsModal(_ tree: AXTree) -> Bool {
+        var found = false
+        tree.walk { node, _ in
+            if found { return false }
+            if node.role == .alert || node.states.contains(.modal) {
+                found = true
+                return false
+            }
+            return true
+        }
+        return found
     }
 }
