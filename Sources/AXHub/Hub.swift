@@ -18,6 +18,8 @@ package struct ActionRequest: Sendable, Equatable {
         case didUpdateFocus(context: JSON)
         /// A custom rotor's search step: `{rotor, direction, currentItem}` (R58, D-ROTOR-5).
         case rotorSearch(query: JSON)
+        /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
+        case key(event: JSON)
     }
 
     package var kind: Kind
@@ -33,7 +35,7 @@ package struct ActionRequest: Sendable, Equatable {
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch.
+    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
     package var action: String {
         switch kind {
         case .element(let action): action.name
@@ -41,6 +43,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .shouldUpdateFocus: "shouldUpdateFocus"
         case .didUpdateFocus: "didUpdateFocus"
         case .rotorSearch: "rotorSearch"
+        case .key: "key"
         }
     }
 
@@ -53,6 +56,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
+        case .key(let event): event
         }
     }
 
