@@ -160,23 +160,23 @@ extension AppBridge {
             switch a.kind {
             case .activate:
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "activate")
+                    try await h.perform(app: app, element: id, action: .activate)
                 }
             case .increment:
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "increment")
+                    try await h.perform(app: app, element: id, action: .increment)
                 }
             case .decrement:
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "decrement")
+                    try await h.perform(app: app, element: id, action: .decrement)
                 }
             case .escape:
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "escape")
+                    try await h.perform(app: app, element: id, action: .escape)
                 }
             case .custom(let cid):
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "custom", customAction: cid)
+                    try await h.perform(app: app, element: id, action: .custom(cid))
                 }
             case .rotor(let rotor, let direction):
                 // D-ROTOR-7: step the rotor from accessibility focus and move focus; announce a target that
@@ -207,7 +207,7 @@ extension AppBridge {
         let id = n.id
         if n.actions.contains(.setValue) {
             return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: id, action: "setValue", value: .number(v))
+                try await h.perform(app: app, element: id, action: .setValue(.number(v)))
             }
         }
         let span = num.maximum - num.minimum
@@ -218,7 +218,7 @@ extension AppBridge {
             sendReply(replyConn, to: msg.pointer) { _ in }
             return .handled
         }
-        let action = steps > 0 ? "increment" : "decrement"
+        let action: ElementAction = steps > 0 ? .increment : .decrement
         let count = abs(steps)
         return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
             var any = false
@@ -398,7 +398,7 @@ extension AppBridge {
             var i = In(m)
             let s = i.string()
             return routeAsync(msg) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: id, action: "setValue", value: .string(s))
+                try await h.perform(app: app, element: id, action: .setValue(.string(s)))
             }
         case "InsertText":
             if let e = check(msg, m, "isi") { return e }
@@ -411,12 +411,12 @@ extension AppBridge {
             let insert = str(ins[...])
             if pos < 0 || pos >= current.count {
                 return routeAsync(msg) { (h, app) throws(ActionError) in
-                    try await h.perform(app: app, element: id, action: "typeText", value: .string(insert))
+                    try await h.perform(app: app, element: id, action: .typeText(insert))
                 }
             }
             let new = str(current[0..<pos]) + insert + str(current[pos...])
             return routeAsync(msg) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: id, action: "setValue", value: .string(new))
+                try await h.perform(app: app, element: id, action: .setValue(.string(new)))
             }
         case "DeleteText", "CutText":
             if let e = check(msg, m, "ii") { return e }
@@ -426,7 +426,7 @@ extension AppBridge {
             let b = b0 < 0 ? current.count : max(a, min(b0, current.count))
             let new = str(current[0..<a]) + str(current[b...])
             return routeAsync(msg) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: id, action: "setValue", value: .string(new))
+                try await h.perform(app: app, element: id, action: .setValue(.string(new)))
             }
         case "CopyText":
             if let e = check(msg, m, "ii") { return e }
@@ -471,7 +471,7 @@ extension AppBridge {
                 return .handled
             }
             return routeAsync(msg) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: child, action: "activate")
+                try await h.perform(app: app, element: child, action: .activate)
             }
         case "DeselectSelectedChild", "DeselectChild":
             if let e = check(msg, m, "i") { return e }
