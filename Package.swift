@@ -66,7 +66,7 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
-        .target(name: "AXATSPIModel", dependencies: ["AXCore"], swiftSettings: swiftSettings),
+        .target(name: "AXATSPIModel", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(
             name: "AXATSPI",
             dependencies: [

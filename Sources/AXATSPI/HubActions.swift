@@ -71,25 +71,12 @@ extension ActionError {
 extension AppBridge {
     // MARK: The bridge's only calls into the hub
 
-    /// Asks the app (through the hub) to perform `request` on an element. Every action the bridge routes goes
+    /// Asks the app (through the hub) to perform `action` on an element. Every action the bridge routes goes
     /// through here, so a change of the hub's action API stays in this function.
     static func perform(
-        _ request: AppActionRequest, on element: String, app: String, hub: Hub
+        _ action: ElementAction, on element: String, app: String, hub: Hub
     ) async throws(ActionError) -> Bool {
-        switch request {
-        case .activate: return try await hub.perform(app: app, element: element, action: "activate")
-        case .increment: return try await hub.perform(app: app, element: element, action: "increment")
-        case .decrement: return try await hub.perform(app: app, element: element, action: "decrement")
-        case .escape: return try await hub.perform(app: app, element: element, action: "escape")
-        case .custom(let id):
-            return try await hub.perform(app: app, element: element, action: "custom", customAction: id)
-        case .setText(let text):
-            return try await hub.perform(app: app, element: element, action: "setValue", value: .string(text))
-        case .typeText(let text):
-            return try await hub.perform(app: app, element: element, action: "typeText", value: .string(text))
-        case .setNumber(let number):
-            return try await hub.perform(app: app, element: element, action: "setValue", value: .number(number))
-        }
+        try await hub.perform(app: app, element: element, action: action)
     }
 
     /// Moves the hub's focus to an element (`Component.GrabFocus`); false when the hub refuses.
@@ -105,11 +92,11 @@ extension AppBridge {
 
     // MARK: Routing actions to the app (never blocks the loop thread)
 
-    /// Performs `request` on `element` off the loop thread (`repeated` times, stopping at the first refusal)
+    /// Performs `action` on `element` off the loop thread (`repeated` times, stopping at the first refusal)
     /// and replies with whether it was handled (or with nothing when `emptyReply`), or with an error reply when
     /// it fails or does not finish within `actionReplyTimeout` (the action may still complete later).
     func routeAsync(
-        _ msg: DBusMessage, _ request: AppActionRequest, on element: String, repeated: Int = 1,
+        _ msg: DBusMessage, _ action: ElementAction, on element: String, repeated: Int = 1,
         emptyReply: Bool = false
     ) -> DBusMethodResult {
         let reply = DeferredReply(msg, replyConn)
@@ -120,7 +107,7 @@ extension AppBridge {
             do throws(ActionError) {
                 var handled = false
                 for _ in 0..<max(1, repeated) {
-                    guard try await AppBridge.perform(request, on: element, app: app, hub: hub) else { break }
+                    guard try await AppBridge.perform(action, on: element, app: app, hub: hub) else { break }
                     handled = true
                 }
                 // The app published its change before answering, so it is already pending here: serve it (and

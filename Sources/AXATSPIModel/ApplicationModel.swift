@@ -1,4 +1,5 @@
 import AXCore
+import AXJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -22,24 +23,6 @@ package enum ApplicationModel {
     package static let interfaceVersion: UInt32 = 1
 }
 
-/// An action the bridge asks the app to perform (through the hub), decided by the model from an AT-SPI call.
-package enum AppActionRequest: Sendable, Equatable {
-    /// The default action (click).
-    case activate
-    case increment
-    case decrement
-    /// Dismiss (UIKit's escape gesture).
-    case escape
-    /// A custom action, by its id.
-    case custom(String)
-    /// Replace the text of a text input.
-    case setText(String)
-    /// Type text at the caret.
-    case typeText(String)
-    /// Set a numeric control's value.
-    case setNumber(Double)
-}
-
 /// Answers of `org.a11y.atspi.Action`: the node's action list (index order = the interface's index).
 package struct ActionModel {
     /// The node's actions.
@@ -59,7 +42,7 @@ package struct ActionModel {
     }
 
     /// `DoAction`: what the app is asked to do for an entry.
-    package static func request(for entry: ATSPIActionEntry) -> AppActionRequest {
+    package static func request(for entry: ATSPIActionEntry) -> ElementAction {
         switch entry.kind {
         case .activate: return .activate
         case .increment: return .increment
@@ -76,8 +59,8 @@ package enum ValueChangePlan: Sendable, Equatable {
     case invalid
     /// The control takes the value directly.
     case set(Double)
-    /// Step toward the value with `request` (increment or decrement) `count` times.
-    case step(AppActionRequest, count: Int)
+    /// Step toward the value with `action` (increment or decrement) `count` times.
+    case step(ElementAction, count: Int)
     /// Already there: reply at once.
     case unchanged
 }

@@ -1,4 +1,5 @@
 import AXCore
+import AXJSON
 
 /// `AtspiTextBoundaryType` (GetTextAtOffset/BeforeOffset/AfterOffset).
 package enum ATSPITextBoundary: UInt32, Sendable, CaseIterable {
@@ -346,19 +347,19 @@ package struct EditableTextModel {
 
     /// `InsertText(position, text, length)`: the first `length` scalars of `text` (all when `length` is negative
     /// or too long) at `position`; typed at the caret when the position is outside the text.
-    package func insertText(at position: Int32, text: String, length: Int32) -> AppActionRequest {
+    package func insertText(at position: Int32, text: String, length: Int32) -> ElementAction {
         var inserted = Array(text.unicodeScalars)
         if length >= 0 && Int(length) < inserted.count { inserted = Array(inserted[0..<Int(length)]) }
         let insertion = string(inserted[...])
         guard position >= 0, Int(position) < current.count else { return .typeText(insertion) }
         let index = Int(position)
-        return .setText(string(current[0..<index]) + insertion + string(current[index...]))
+        return .setValue(.string(string(current[0..<index]) + insertion + string(current[index...])))
     }
 
     /// `DeleteText(start, end)` / `CutText`: a negative end means the end of the text.
-    package func deleteText(from start: Int32, to end: Int32) -> AppActionRequest {
+    package func deleteText(from start: Int32, to end: Int32) -> ElementAction {
         let lower = max(0, min(Int(start), current.count))
         let upper = end < 0 ? current.count : max(lower, min(Int(end), current.count))
-        return .setText(string(current[0..<lower]) + string(current[upper...]))
+        return .setValue(.string(string(current[0..<lower]) + string(current[upper...])))
     }
 }

@@ -16,7 +16,7 @@ extension AppBridge {
         case "SetTextContents":
             if let e = check(msg, m, "s") { return e }
             var input = In(m)
-            return routeAsync(msg, .setText(input.string()), on: node.id)
+            return routeAsync(msg, .setValue(.string(input.string())), on: node.id)
         case "InsertText":
             if let e = check(msg, m, "isi") { return e }
             var input = In(m)

@@ -17,9 +17,9 @@ extension AppBridge {
             sendReply(replyConn, to: msg.pointer) { _ in }
             return .handled
         case .set(let value):
-            return routeAsync(msg, .setNumber(value), on: node.id, emptyReply: true)
-        case .step(let request, let count):
-            return routeAsync(msg, request, on: node.id, repeated: count, emptyReply: true)
+            return routeAsync(msg, .setValue(.number(value)), on: node.id, emptyReply: true)
+        case .step(let action, let count):
+            return routeAsync(msg, action, on: node.id, repeated: count, emptyReply: true)
         }
     }
 }
