@@ -253,6 +253,13 @@ package enum EventDiff {
         let removed = Set(changes.removed)
         let focusMoved = old.focusedID != new.focusedID
         var candidates = Array(changes.updated.keys)
+        // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        for id in changes.updated.keys {
+            guard let node = newTree[id], node.role == .cell, let parent = node.parent.flatMap({ newTree[$0] }),
+                oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
+            else { continue }
+            candidates.append(contentsOf: parent.children)
+        }
         if focusMoved {
             if let focused = old.focusedID { candidates.append(focused) }
             if let focused = new.focusedID { candidates.append(focused) }

@@ -127,4 +127,45 @@ final class ContextMappingTests: XCTestCase {
         XCTAssertTrue(attributes.contains { $0 == ("rotors", "Toggles") })
         XCTAssertEqual(ATSPIMapping.relationNumber(.describedBy), 18)
     }
+
+    /// D-ATSPI-SEL-1 in the event diff: when the first cell of a list gets selected, the other cells become
+    /// SELECTABLE too, and clients hear it (they were not updated themselves).
+    func testSiblingCellsAnnounceSelectableWhenTheListGetsASelection() throws {
+        let store = HierarchyStore()
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 390, 844],
+                    "children": [
+                        [
+                            "id": "list", "class": "UITableView", "frame": [0, 0, 390, 88],
+                            "children": [
+                                [
+                                    "id": "first", "class": "UITableViewCell", "frame": [0, 0, 390, 44],
+                                    "children": [Self.label("firstLabel", [16, 11, 200, 22], "First")],
+                                ],
+                                [
+                                    "id": "second", "class": "UITableViewCell", "frame": [0, 44, 390, 44],
+                                    "children": [Self.label("secondLabel", [16, 11, 200, 22], "Second")],
+                                ],
+                            ],
+                        ]
+                    ],
+                ]
+            ]
+        ])
+        let before = ServedSnapshot(tree: store.tree)
+        let changes = try store.apply(json: [
+            ["op": "set", "id": "first", "properties": ["accessoryType": "checkmark"]]
+        ])
+        let after = ServedSnapshot(tree: store.tree)
+        let stateEvents = EventDiff.updates(from: before, to: after, changes: changes).compactMap { update in
+            if case .event(let event) = update, event.kind == .stateChanged {
+                return "\(event.source ?? "root") \(event.detail) \(event.detail1)"
+            }
+            return nil
+        }
+        XCTAssertTrue(stateEvents.contains("first selected 1"), "\(stateEvents)")
+        XCTAssertTrue(stateEvents.contains("second selectable 1"), "\(stateEvents)")
+    }
 }
