@@ -140,8 +140,10 @@ extension AppBridge {
         let timeout = actionReplyTimeout
         Task.detached { [weak self] in
             do throws(ActionError) {
+                let last = self?.lastRotorItem.withLock { $0 }
                 let outcome = try await hub.performRotorAction(
-                    app: app, declaredBy: element, rotor: rotor, direction: direction)
+                    app: app, declaredBy: element, rotor: rotor, direction: direction, lastItem: last)
+                if let item = outcome.item { self?.lastRotorItem.withLock { $0 = item } }
                 if outcome.target != nil, !outcome.targetIsFocusable, let text = outcome.targetText {
                     self?.queueAnnouncement(text)
                 }
