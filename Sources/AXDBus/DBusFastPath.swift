@@ -11,66 +11,66 @@ import CDBus
 // embedded NUL merely truncates), object paths are valid (e.g. from a validated path table), and arguments are
 // read only after `dbus_message_has_signature` matched.
 
-let fastTypeString = Int32(CDBUS_TYPE_STRING)
-let fastTypeObjectPath = Int32(CDBUS_TYPE_OBJECT_PATH)
-let fastTypeInt32 = Int32(CDBUS_TYPE_INT32)
-let fastTypeUInt32 = Int32(CDBUS_TYPE_UINT32)
-let fastTypeInt16 = Int32(CDBUS_TYPE_INT16)
-let fastTypeDouble = Int32(CDBUS_TYPE_DOUBLE)
-let fastTypeBoolean = Int32(CDBUS_TYPE_BOOLEAN)
-let fastTypeArray = Int32(CDBUS_TYPE_ARRAY)
-let fastTypeStruct = Int32(CDBUS_TYPE_STRUCT)
-let fastTypeDictEntry = Int32(CDBUS_TYPE_DICT_ENTRY)
-let fastTypeVariant = Int32(CDBUS_TYPE_VARIANT)
+@usableFromInline let fastTypeString = Int32(CDBUS_TYPE_STRING)
+@usableFromInline let fastTypeObjectPath = Int32(CDBUS_TYPE_OBJECT_PATH)
+@usableFromInline let fastTypeInt32 = Int32(CDBUS_TYPE_INT32)
+@usableFromInline let fastTypeUInt32 = Int32(CDBUS_TYPE_UINT32)
+@usableFromInline let fastTypeInt16 = Int32(CDBUS_TYPE_INT16)
+@usableFromInline let fastTypeDouble = Int32(CDBUS_TYPE_DOUBLE)
+@usableFromInline let fastTypeBoolean = Int32(CDBUS_TYPE_BOOLEAN)
+@usableFromInline let fastTypeArray = Int32(CDBUS_TYPE_ARRAY)
+@usableFromInline let fastTypeStruct = Int32(CDBUS_TYPE_STRUCT)
+@usableFromInline let fastTypeDictEntry = Int32(CDBUS_TYPE_DICT_ENTRY)
+@usableFromInline let fastTypeVariant = Int32(CDBUS_TYPE_VARIANT)
 
 /// An append iterator on a message with typed helpers (the fast path: no checks, no allocation).
 package struct DBusFastWriter {
-    var iterator = DBusMessageIter()
+    @usableFromInline var iterator = DBusMessageIter()
 
     /// Appends at the end of `message`'s arguments.
-    package init(message: OpaquePointer) { dbus_message_iter_init_append(message, &iterator) }
-    private init() {}
+    @inlinable package init(message: OpaquePointer) { dbus_message_iter_init_append(message, &iterator) }
+    @usableFromInline init() {}
 
-    @inline(__always) package mutating func string(_ value: String) {
+    @inlinable @inline(__always) package mutating func string(_ value: String) {
         value.withCString { pointer in
             var argument: UnsafePointer<CChar>? = pointer
             _ = dbus_message_iter_append_basic(&iterator, fastTypeString, &argument)
         }
     }
-    @inline(__always) package mutating func cString(_ pointer: UnsafePointer<CChar>) {
+    @inlinable @inline(__always) package mutating func cString(_ pointer: UnsafePointer<CChar>) {
         var argument: UnsafePointer<CChar>? = pointer
         _ = dbus_message_iter_append_basic(&iterator, fastTypeString, &argument)
     }
     /// An object path (must be valid: libdbus aborts otherwise).
-    @inline(__always) package mutating func path(_ pointer: UnsafePointer<CChar>) {
+    @inlinable @inline(__always) package mutating func path(_ pointer: UnsafePointer<CChar>) {
         var argument: UnsafePointer<CChar>? = pointer
         _ = dbus_message_iter_append_basic(&iterator, fastTypeObjectPath, &argument)
     }
-    @inline(__always) package mutating func int32(_ value: Int32) {
+    @inlinable @inline(__always) package mutating func int32(_ value: Int32) {
         var argument = value
         _ = dbus_message_iter_append_basic(&iterator, fastTypeInt32, &argument)
     }
-    @inline(__always) package mutating func uint32(_ value: UInt32) {
+    @inlinable @inline(__always) package mutating func uint32(_ value: UInt32) {
         var argument = value
         _ = dbus_message_iter_append_basic(&iterator, fastTypeUInt32, &argument)
     }
-    @inline(__always) package mutating func int16(_ value: Int16) {
+    @inlinable @inline(__always) package mutating func int16(_ value: Int16) {
         var argument = value
         _ = dbus_message_iter_append_basic(&iterator, fastTypeInt16, &argument)
     }
     /// A double (non-finite values are sent as 0).
-    @inline(__always) package mutating func double(_ value: Double) {
+    @inlinable @inline(__always) package mutating func double(_ value: Double) {
         var argument = value.isFinite ? value : 0
         _ = dbus_message_iter_append_basic(&iterator, fastTypeDouble, &argument)
     }
-    @inline(__always) package mutating func bool(_ value: Bool) {
+    @inlinable @inline(__always) package mutating func bool(_ value: Bool) {
         var argument: dbus_bool_t = value ? 1 : 0
         _ = dbus_message_iter_append_basic(&iterator, fastTypeBoolean, &argument)
     }
 
     /// Opens a container of `type` (element/variant signature `signature` for arrays and variants), lets `body`
     /// fill it, closes it.
-    @inline(__always) mutating func container(
+    @inlinable @inline(__always) mutating func container(
         _ type: Int32, _ signature: UnsafePointer<CChar>?, _ body: (inout DBusFastWriter) -> Void
     ) {
         var inner = DBusFastWriter()
@@ -79,35 +79,36 @@ package struct DBusFastWriter {
         _ = dbus_message_iter_close_container(&iterator, &inner.iterator)
     }
     /// A struct.
-    @inline(__always) package mutating func structure(_ body: (inout DBusFastWriter) -> Void) {
+    @inlinable @inline(__always) package mutating func structure(_ body: (inout DBusFastWriter) -> Void) {
         container(fastTypeStruct, nil, body)
     }
     /// An array of `elementSignature`.
-    @inline(__always) package mutating func array(
+    @inlinable @inline(__always) package mutating func array(
         _ elementSignature: UnsafePointer<CChar>, _ body: (inout DBusFastWriter) -> Void
     ) {
         container(fastTypeArray, elementSignature, body)
     }
     /// A dictionary entry (inside an `a{…}` array).
-    @inline(__always) package mutating func dictEntry(_ body: (inout DBusFastWriter) -> Void) {
+    @inlinable @inline(__always) package mutating func dictEntry(_ body: (inout DBusFastWriter) -> Void) {
         container(fastTypeDictEntry, nil, body)
     }
     /// A variant holding one value of `signature`.
-    @inline(__always) package mutating func variant(
+    @inlinable @inline(__always) package mutating func variant(
         _ signature: UnsafePointer<CChar>, _ body: (inout DBusFastWriter) -> Void
     ) {
         container(fastTypeVariant, signature, body)
     }
 
     /// A `(so)` reference.
-    @inline(__always) package mutating func reference(bus: UnsafePointer<CChar>, path: UnsafePointer<CChar>) {
+    @inlinable @inline(__always) package mutating func reference(bus: UnsafePointer<CChar>, path: UnsafePointer<CChar>)
+    {
         structure { fields in
             fields.cString(bus)
             fields.path(path)
         }
     }
     /// An `a{ss}` dictionary.
-    package mutating func stringDictionary(_ pairs: [(String, String)]) {
+    @inlinable package mutating func stringDictionary(_ pairs: [(String, String)]) {
         array("{ss}") { entries in
             for (key, value) in pairs {
                 entries.dictEntry { entry in
@@ -120,7 +121,7 @@ package struct DBusFastWriter {
 
     /// Builds a method return for `call`, lets `body` append the arguments and sends it on `connection` (nothing
     /// when the caller asked for no reply).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func sendReply(
         on connection: OpaquePointer, to call: OpaquePointer, _ body: (inout DBusFastWriter) -> Void
     ) {
@@ -134,7 +135,7 @@ package struct DBusFastWriter {
 
     /// Builds a signal (valid path, interface and member: libdbus aborts otherwise), lets `body` append the
     /// arguments and sends it on `connection`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func sendSignal(
         on connection: OpaquePointer, path: UnsafePointer<CChar>, interface: StaticString, member: StaticString,
         _ body: (inout DBusFastWriter) -> Void
@@ -150,31 +151,31 @@ package struct DBusFastWriter {
 /// Reads the fixed leading arguments of a call whose signature `dbus_message_has_signature` already matched
 /// (the fast path: no checks).
 package struct DBusFastReader {
-    var iterator = DBusMessageIter()
+    @usableFromInline var iterator = DBusMessageIter()
 
     /// Reads `message`'s arguments from the first.
-    package init(_ message: OpaquePointer) { _ = dbus_message_iter_init(message, &iterator) }
+    @inlinable package init(_ message: OpaquePointer) { _ = dbus_message_iter_init(message, &iterator) }
 
-    @inline(__always) package mutating func int32() -> Int32 {
+    @inlinable @inline(__always) package mutating func int32() -> Int32 {
         var value: Int32 = 0
         dbus_message_iter_get_basic(&iterator, &value)
         _ = dbus_message_iter_next(&iterator)
         return value
     }
-    @inline(__always) package mutating func uint32() -> UInt32 {
+    @inlinable @inline(__always) package mutating func uint32() -> UInt32 {
         var value: UInt32 = 0
         dbus_message_iter_get_basic(&iterator, &value)
         _ = dbus_message_iter_next(&iterator)
         return value
     }
-    @inline(__always) package mutating func string() -> String {
+    @inlinable @inline(__always) package mutating func string() -> String {
         var pointer: UnsafePointer<CChar>? = nil
         dbus_message_iter_get_basic(&iterator, &pointer)
         _ = dbus_message_iter_next(&iterator)
         return pointer.map { String(cString: $0) } ?? ""
     }
     /// The current string argument as a C pointer (valid while the message lives); advances.
-    @inline(__always) package mutating func cString() -> UnsafePointer<CChar>? {
+    @inlinable @inline(__always) package mutating func cString() -> UnsafePointer<CChar>? {
         var pointer: UnsafePointer<CChar>? = nil
         dbus_message_iter_get_basic(&iterator, &pointer)
         _ = dbus_message_iter_next(&iterator)
@@ -183,19 +184,23 @@ package struct DBusFastReader {
 }
 
 /// Whether a message has exactly this signature (a static string: no allocation).
-@inline(__always) package func dbusMessageHasSignature(_ message: OpaquePointer, _ signature: StaticString) -> Bool {
+@inlinable @inline(__always) package func dbusMessageHasSignature(_ message: OpaquePointer, _ signature: StaticString)
+    -> Bool
+{
     dbus_message_has_signature(message, signature.cPointer) != 0
 }
 
 /// Whether an optional C string equals `other`.
-@inline(__always) package func cStringEquals(_ string: UnsafePointer<CChar>?, _ other: UnsafePointer<CChar>) -> Bool {
+@inlinable @inline(__always) package func cStringEquals(_ string: UnsafePointer<CChar>?, _ other: UnsafePointer<CChar>)
+    -> Bool
+{
     guard let string else { return false }
     return strcmp(string, other) == 0
 }
 
 extension StaticString {
     /// The string's bytes as a C string (a static string literal is NUL-terminated).
-    @inline(__always) package var cPointer: UnsafePointer<CChar> {
+    @inlinable @inline(__always) package var cPointer: UnsafePointer<CChar> {
         UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
