@@ -636,6 +636,7 @@ final class AppBridge: @unchecked Sendable {
                 do {
                     try hub.setFocus(app: appID, element: n.id)
                     ok = true
+                    engineFocusFollowsGrab(n.id)
                 } catch {
                     logger.debug("AT-SPI: GrabFocus on \(n.id) failed: \(error)")
                 }
