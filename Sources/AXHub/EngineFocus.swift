@@ -151,7 +151,7 @@ extension Hub {
             if let provider {
                 for asker in askers {
                     let request = ActionRequest(
-                        action: "shouldUpdateFocus", target: asker, elementID: decision.item, value: context)
+                        .shouldUpdateFocus(context: context), target: asker, elementID: decision.item)
                     let allowed = try await provider.perform(request, timeout: actionTimeout)
                     if !allowed {
                         outcome.to = nil
@@ -165,15 +165,15 @@ extension Hub {
                 reason: target != nil || focusHeading == .none ? "request" : "move")
             if let provider {
                 if let scroll = decision.scroll {
-                    let value: JSON = ["contentOffset": [JSON(scroll.contentOffset.x), JSON(scroll.contentOffset.y)]]
                     let request = ActionRequest(
-                        action: "scrollToVisible", target: scroll.container, elementID: decision.item, value: value)
+                        .scrollToVisible(contentOffset: scroll.contentOffset), target: scroll.container,
+                        elementID: decision.item)
                     let handled = (try? await provider.perform(request, timeout: actionTimeout)) ?? false
                     outcome.scroll = (scroll.container, scroll.contentOffset, handled)
                 }
                 for asker in askers {
                     let request = ActionRequest(
-                        action: "didUpdateFocus", target: asker, elementID: decision.item, value: context)
+                        .didUpdateFocus(context: context), target: asker, elementID: decision.item)
                     _ = try? await provider.perform(request, timeout: actionTimeout)
                 }
             }

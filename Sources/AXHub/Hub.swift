@@ -2,38 +2,86 @@ import AXCore
 import AXJSON
 import Synchronization
 
-/// An action the server asks an app to perform on one of its views or virtual elements.
+/// An action the server asks an app to perform on one of its views or virtual elements: the params of the
+/// server → provider request `action.perform` (Specs/protocol.md §Provider role).
 package struct ActionRequest: Sendable, Equatable {
-    /// activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText
-    package var action: String
+    /// What the app is asked to do.
+    package enum Kind: Sendable, Equatable {
+        /// An element action (a custom action carries the resolved custom-action id).
+        case element(ElementAction)
+        /// The focus engine asks the scroll view `target` to show the item (C25).
+        case scrollToVisible(contentOffset: Point)
+        /// The focus engine asks `target` whether focus may move; `context` is `{previouslyFocusedItem,
+        /// nextFocusedItem, focusHeading}` (C12).
+        case shouldUpdateFocus(context: JSON)
+        /// The focus engine tells `target` that focus moved, with the same context (C13).
+        case didUpdateFocus(context: JSON)
+        /// A custom rotor's search step: `{rotor, direction, currentItem}` (R58, D-ROTOR-5).
+        case rotorSearch(query: JSON)
+        /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
+        case key(event: JSON)
+    }
+
+    package var kind: Kind
     /// The view / virtual-element id the app handles (AXNode.actionTarget); "" means the application itself.
     package var target: String
     /// The accessibility node the request was made on.
     package var elementID: String?
-    package var value: JSON?
-    package var customActionID: String?
-    /// scroll: up, down, left, right, next, previous (X40)
-    package var direction: String?
-    package init(
-        action: String, target: String, elementID: String? = nil, value: JSON? = nil, customActionID: String? = nil,
-        direction: String? = nil
-    ) {
-        self.action = action
+
+    package init(_ kind: Kind, target: String, elementID: String? = nil) {
+        self.kind = kind
         self.target = target
         self.elementID = elementID
-        self.value = value
-        self.customActionID = customActionID
-        self.direction = direction
     }
+
+    /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
+    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    package var action: String {
+        switch kind {
+        case .element(let action): action.name
+        case .scrollToVisible: "scrollToVisible"
+        case .shouldUpdateFocus: "shouldUpdateFocus"
+        case .didUpdateFocus: "didUpdateFocus"
+        case .rotorSearch: "rotorSearch"
+        case .key: "key"
+        }
+    }
+
+    /// The wire `value`.
+    package var value: JSON? {
+        switch kind {
+        case .element(.setValue(let value)): value
+        case .element(.typeText(let text)): .string(text)
+        case .element: nil
+        case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
+        case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
+        case .rotorSearch(let query): query
+        case .key(let event): event
+        }
+    }
+
+    /// The wire `customAction`: the custom action's id.
+    package var customActionID: String? {
+        guard case .element(.custom(let id)) = kind else { return nil }
+        return id
+    }
+
+    /// The wire `direction` of a scroll: up, down, left, right, next, previous (X40).
+    package var direction: String? {
+        guard case .element(.scroll(let direction)) = kind else { return nil }
+        return direction.rawValue
+    }
+
+    /// The params of `action.perform`.
     package var json: JSON {
-        var o = JSONObject()
-        o["action"] = .string(action)
-        o["target"] = .string(target)
-        if let elementID { o["element"] = .string(elementID) }
-        if let value { o["value"] = value }
-        if let customActionID { o["customAction"] = .string(customActionID) }
-        if let direction { o["direction"] = .string(direction) }
-        return .object(o)
+        var object = JSONObject()
+        object["action"] = .string(action)
+        object["target"] = .string(target)
+        if let elementID { object["element"] = .string(elementID) }
+        if let value { object["value"] = value }
+        if let customActionID { object["customAction"] = .string(customActionID) }
+        if let direction { object["direction"] = .string(direction) }
+        return .object(object)
     }
 }
 
@@ -466,10 +514,7 @@ package final class Hub: Sendable {
     /// Performs an action on an element, routing it to the app. Guided-access denials block it whatever the route
     /// (R83). escape and magicTap bubble up the ancestors and finally the app (X32, X33); scroll bubbles up the
     /// view ancestors (X30).
-    package func perform(
-        app: String, element: String?, action: String, value: JSON? = nil, customAction: String? = nil,
-        direction: String? = nil
-    ) async throws(ActionError) -> Bool {
+    package func perform(app: String, element: String?, action: ElementAction) async throws(ActionError) -> Bool {
         let snap: AppSnapshot
         let provider: (any ActionProvider)?
         do {
@@ -488,8 +533,9 @@ package final class Hub: Sendable {
             throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
         }
         var targets: [(target: String, element: String?)] = []
+        var routed = action
         switch action {
-        case "escape", "magicTap":
+        case .escape, .magicTap:
             // X32, X33: the element, then every ancestor view (exposed or not), then the application.
             if let n = node {
                 targets.append((n.actionTarget, n.id))
@@ -503,7 +549,7 @@ package final class Hub: Sendable {
                 }
             }
             targets.append(("", nil))
-        case "scroll":
+        case .scroll:
             guard let n = node else { throw .noSuchElement("(none)") }
             var cur: String? = n.viewID ?? n.parent
             while let c = cur {
@@ -511,25 +557,24 @@ package final class Hub: Sendable {
                 cur = snap.views[c]?.parent
             }
             if targets.isEmpty { targets.append((n.actionTarget, n.id)) }
-        case "custom":
+        case .custom(let idOrName):
             guard let n = node else { throw .noSuchElement("(none)") }
-            guard let id = customAction, n.customActions.contains(where: { $0.id == id || $0.name == id }) else {
-                throw .notSupported(action: "custom:\(customAction ?? "")", supported: n.customActions.map(\.id))
+            guard let custom = n.customActions.first(where: { $0.id == idOrName || $0.name == idOrName }) else {
+                throw .notSupported(action: "custom:\(idOrName)", supported: n.customActions.map(\.id))
             }
+            // The app is told the custom action's id, whichever of id and name the request used.
+            routed = .custom(custom.id)
             targets.append((n.viewID ?? n.id, n.id))
-        default:
+        case .activate, .increment, .decrement, .setValue, .typeText:
             guard let n = node else { throw .noSuchElement("(none)") }
-            let std = AXAction(rawValue: action)
-            guard let std, n.actions.contains(std) else {
+            guard let standard = action.standardAction, n.actions.contains(standard) else {
                 throw .notSupported(
-                    action: action, supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
+                    action: action.name,
+                    supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
             }
-            if !n.isEnabled && action != "escape" { throw .notInteractable(reason: "disabled") }
+            if !n.isEnabled { throw .notInteractable(reason: "disabled") }
             targets.append((n.actionTarget, n.id))
         }
-        let customID =
-            action == "custom"
-            ? node?.customActions.first { $0.id == customAction || $0.name == customAction }?.id : nil
         for (t, e) in targets {
             // The check follows the action to the view that handles it: a cell forwarding to its switch, an
             // escape bubbling to an ancestor (D-GA-2).
@@ -538,8 +583,7 @@ package final class Hub: Sendable {
             {
                 throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
             }
-            let req = ActionRequest(
-                action: action, target: t, elementID: e, value: value, customActionID: customID, direction: direction)
+            let req = ActionRequest(.element(routed), target: t, elementID: e)
             if try await provider.perform(req, timeout: actionTimeout) { return true }
         }
         return false

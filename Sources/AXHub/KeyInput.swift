@@ -262,10 +262,10 @@ extension Hub {
                 ])
             }
         case .escape:
-            _ = try await perform(app: app, element: keyTarget(app), action: "escape")
+            _ = try await perform(app: app, element: keyTarget(app), action: .escape)
         case .activate:
             guard let target = keyTarget(app) else { return }
-            _ = try await perform(app: app, element: target, action: "activate")
+            _ = try await perform(app: app, element: target, action: .activate)
         }
     }
 
@@ -280,7 +280,7 @@ extension Hub {
             "key": .string(symbol.name), "modifiers": JSON(modifiers.map(\.rawValue).sorted()),
             "phase": .string(phase), "text": JSON(symbol.text),
         ]
-        let request = ActionRequest(action: "key", target: "", elementID: keyTarget(app), value: value)
+        let request = ActionRequest(.key(event: value), target: "", elementID: keyTarget(app))
         return try await provider.perform(request, timeout: actionTimeout)
     }
 }

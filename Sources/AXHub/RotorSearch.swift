@@ -27,7 +27,7 @@ extension Hub {
         let value: JSON = [
             "rotor": .string(rotor), "direction": .string(direction), "currentItem": Hub.rotorItemJSON(current),
         ]
-        let request = ActionRequest(action: "rotorSearch", target: declaredBy, elementID: current?.target, value: value)
+        let request = ActionRequest(.rotorSearch(query: value), target: declaredBy, elementID: current?.target)
         let reply = try await provider.answer(request, timeout: actionTimeout)
         let item = try Hub.rotorItem(from: reply, rotor: rotor)
         let snapshot: AppSnapshot

@@ -3,24 +3,6 @@ import AXRPC
 import AXTransport
 import Synchronization
 
-/// An action the server asks the app to perform (the params of `action.perform`).
-public struct ActionCall: Sendable {
-    public var action: String
-    public var target: String
-    public var element: String?
-    public var value: JSON?
-    public var customAction: String?
-    public var direction: String?
-    public init(json: JSON) {
-        action = json["action"]?.stringValue ?? ""
-        target = json["target"]?.stringValue ?? ""
-        element = json["element"]?.stringValue
-        value = json["value"]
-        customAction = json["customAction"]?.stringValue
-        direction = json["direction"]?.stringValue
-    }
-}
-
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
 ///
 /// `onAction` answers an action with the app's Bool (UIKit's `accessibilityActivate()` result) or throws to answer

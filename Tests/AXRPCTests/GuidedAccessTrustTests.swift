@@ -226,7 +226,7 @@ final class GuidedAccessTrustTests: XCTestCase {
         try hub.setSnapshot(app: app, guarded)
         try hub.setRestriction(app: app, id: "org.test.close", denied: true)
         do {
-            _ = try await hub.perform(app: app, element: "ok", action: "escape")
+            _ = try await hub.perform(app: app, element: "ok", action: .escape)
             XCTFail("escape reached a denied window")
         } catch {
             XCTAssertEqual(error, .policyDenied(restriction: "org.test.close", text: "Close panels"))

@@ -56,7 +56,7 @@ final class HubTests: XCTestCase {
     func testEscapeBubblesUpToTheApp() async throws {
         let p = RecordingProvider { $0.target == "" }
         let (hub, app) = try makeHub(p)
-        let handled = try await hub.perform(app: app, element: "ok", action: "escape")
+        let handled = try await hub.perform(app: app, element: "ok", action: .escape)
         XCTAssertTrue(handled)
         XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet", "w", ""])
     }
@@ -65,7 +65,7 @@ final class HubTests: XCTestCase {
     func testMagicTapStopsAtFirstHandler() async throws {
         let p = RecordingProvider { $0.target == "sheet" }
         let (hub, app) = try makeHub(p)
-        let handled = try await hub.perform(app: app, element: "ok", action: "magicTap")
+        let handled = try await hub.perform(app: app, element: "ok", action: .magicTap)
         XCTAssertTrue(handled)
         XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet"])
     }
@@ -75,8 +75,8 @@ final class HubTests: XCTestCase {
         let p = RecordingProvider()
         let (hub, app) = try makeHub(p)
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: true)
-        for action in ["activate", "increment", "escape"] {
-            let el = action == "increment" ? "slider" : "ok"
+        for action in [ElementAction.activate, .increment, .escape] {
+            let el = action == .increment ? "slider" : "ok"
             do {
                 _ = try await hub.perform(app: app, element: el, action: action)
                 XCTFail("\(action) was not blocked")
@@ -86,7 +86,7 @@ final class HubTests: XCTestCase {
         }
         XCTAssertTrue(p.requests.isEmpty, "a blocked action reached the app")
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: false)
-        let ok = try await hub.perform(app: app, element: "ok", action: "activate")
+        let ok = try await hub.perform(app: app, element: "ok", action: .activate)
         XCTAssertTrue(ok)
         XCTAssertEqual(p.requests.count, 1)
     }
@@ -100,7 +100,7 @@ final class HubTests: XCTestCase {
     func testUnsupportedAction() async throws {
         let (hub, app) = try makeHub(RecordingProvider())
         do {
-            _ = try await hub.perform(app: app, element: "ok", action: "increment")
+            _ = try await hub.perform(app: app, element: "ok", action: .increment)
             XCTFail("expected notSupported")
         } catch {
             guard case .notSupported(let a, let supported) = error else { return XCTFail("\(error)") }

@@ -271,11 +271,11 @@ final class ProviderRecoveryTests: XCTestCase {
         let demo = DemoHost(transport: HubProviderTransport(hub: hub))
         try await demo.start(tick: nil)
         let app = await demo.appID
-        _ = try await hub.perform(app: app, element: "nameField", action: "typeText", value: "Pixel")
+        _ = try await hub.perform(app: app, element: "nameField", action: .typeText("Pixel"))
         do {
             _ = try await hub.perform(
-                app: app, element: "nameField", action: "typeText",
-                value: .string(String(repeating: "y", count: DemoApp.nameFieldMaxBytes)))
+                app: app, element: "nameField",
+                action: .typeText(String(repeating: "y", count: DemoApp.nameFieldMaxBytes)))
             XCTFail("text over the limit was accepted")
         } catch {
             guard case .appFailed(_, let reason, let details) = error else { return XCTFail("\(error)") }
@@ -284,7 +284,7 @@ final class ProviderRecoveryTests: XCTestCase {
         }
         XCTAssertEqual(try hub.snapshot(app).tree["nameField"]?.value, "Pixel")
         let wifiBefore = try hub.snapshot(app).tree["cellWifi"]?.value
-        let handled = try await hub.perform(app: app, element: "cellWifi", action: "activate")
+        let handled = try await hub.perform(app: app, element: "cellWifi", action: .activate)
         XCTAssertTrue(handled)
         XCTAssertNotEqual(try hub.snapshot(app).tree["cellWifi"]?.value, wifiBefore)
         // The server's tree is the demo's current one: derive the demo's snapshot afresh and compare.

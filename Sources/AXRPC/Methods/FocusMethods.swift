@@ -108,7 +108,7 @@ enum FocusMethods {
                     data: ["reason": "noEngineFocus"])
             }
             do {
-                let performed = try await hub.perform(app: context.snapshot.id, element: focused, action: "activate")
+                let performed = try await hub.perform(app: context.snapshot.id, element: focused, action: .activate)
                 return ["performed": .bool(performed), "element": .string(focused)]
             } catch { throw RPCError.from(error) }
         }

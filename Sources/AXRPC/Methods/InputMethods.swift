@@ -49,8 +49,7 @@ enum InputMethods {
                     data: ["param": "target", "reason": "noFocus"])
             }
             do {
-                let typed = try await hub.perform(
-                    app: snap.id, element: element, action: "typeText", value: .string(text))
+                let typed = try await hub.perform(app: snap.id, element: element, action: .typeText(text))
                 return ["typed": .bool(typed), "element": .string(element)]
             } catch { throw RPCError.from(error) }
         }

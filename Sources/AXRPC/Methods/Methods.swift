@@ -341,28 +341,11 @@ package enum AXMethods {
                         throw RPCError.notInteractable("a tap at '\(id)''s activation point does not reach it", data: d)
                     }
                 }
-                var value: JSON? = p["value"]
-                if action == "typeText" { value = p["text"] ?? p["value"] }
-                if action == "setValue" || action == "typeText" {
-                    guard value != nil else { throw p.bad(action == "typeText" ? "text" : "value", "is required") }
-                }
-                let custom = try p.string("name") ?? p.string("action")
-                if action == "custom" && custom == nil {
-                    throw p.bad("name", "is required (a custom action id or name)")
-                }
-                let direction = try p.string("direction")
-                if action == "scroll" {
-                    let dirs = ["up", "down", "left", "right", "next", "previous"]
-                    guard let d = direction, dirs.contains(d) else {
-                        throw p.bad("direction", "must be one of \(dirs.joined(separator: ", ")) (X40)")
-                    }
-                }
+                let requested = try elementAction(named: action, p)
                 let before = snap.revision
                 let handled: Bool
                 do {
-                    handled = try await hub.perform(
-                        app: snap.id, element: id, action: action, value: value, customAction: custom,
-                        direction: direction)
+                    handled = try await hub.perform(app: snap.id, element: id, action: requested)
                 } catch { throw RPCError.from(error) }
                 let after = (try? hub.snapshot(snap.id).revision) ?? before
                 return [
@@ -414,9 +397,47 @@ package enum AXMethods {
                     data: ["reason": "notAccessibilityElement", "view": .string(hitView)])
             }
             do {
-                let handled = try await hub.perform(app: snap.id, element: element, action: "activate")
+                let handled = try await hub.perform(app: snap.id, element: element, action: .activate)
                 return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
             } catch { throw RPCError.from(error) }
+        }
+    }
+
+    /// The typed action an `action.*` method asks for, from its params (`value`, `text`, `name`, `direction`).
+    static func elementAction(named action: String, _ p: Params) throws(RPCError) -> ElementAction {
+        switch action {
+        case "activate": return .activate
+        case "increment": return .increment
+        case "decrement": return .decrement
+        case "escape": return .escape
+        case "magicTap": return .magicTap
+        case "setValue":
+            guard let value = p["value"] else { throw p.bad("value", "is required") }
+            return .setValue(value)
+        case "typeText":
+            var text = try p.string("text")
+            if text == nil {
+                text = try p.string("value")
+            }
+            guard let text else { throw p.bad("text", "is required") }
+            return .typeText(text)
+        case "custom":
+            var idOrName = try p.string("name")
+            if idOrName == nil {
+                idOrName = try p.string("action")
+            }
+            guard let idOrName else {
+                throw p.bad("name", "is required (a custom action id or name)")
+            }
+            return .custom(idOrName)
+        case "scroll":
+            let directions = ScrollDirection.allCases.map(\.rawValue)
+            guard let direction = try p.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
+                throw p.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
+            }
+            return .scroll(direction)
+        default:
+            throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }
 
