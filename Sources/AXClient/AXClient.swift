@@ -1,6 +1,6 @@
 import AXJSON
-import AXRPC
-import AXTransport
+import AXJSONRPC
+import AXRPCClient
 import Synchronization
 
 /// An automation client for AXServer: find, wait for, act on and observe accessibility elements from Swift tests,
@@ -38,7 +38,7 @@ public final class AXClient: Sendable {
         -> AXClient
     {
         let environment = getenvString("AXSERVER_SOCKET")
-        let path = address ?? environment ?? RPCServer.defaultSocketPath()
+        let path = address ?? environment ?? AXSocketPath.defaultPath()
         let full = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
         let connection = try await RPCClient.connect(full)
         let client = AXClient(connection: connection, app: app)

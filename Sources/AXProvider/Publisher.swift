@@ -1,6 +1,6 @@
 import AXJSON
-import AXRPC
-import AXTransport
+import AXJSONRPC
+import AXRPCClient
 import Synchronization
 
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
@@ -10,6 +10,7 @@ import Synchronization
 /// reports −32022 "app error" to the automation client (Specs/protocol.md §Provider role).
 public protocol ProviderTransport: Sendable {
     func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String
+    /// Sends `method` to the server and returns its result; a refusal is thrown as the server's `RPCError`.
     func call(_ method: String, _ params: JSONObject) async throws -> JSON
 }
 
@@ -238,7 +239,7 @@ public actor Publisher {
             accept(snapshot, reply: reply)
             return revision
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.update", error: RPCError.from(error))
+            let refusal = PublishError.Refusal(method: "hierarchy.update", error: Self.rpcError(error))
             return try await sendSnapshot(snapshot, params: params, after: [refusal])
         }
     }
@@ -251,7 +252,7 @@ public actor Publisher {
             let reply = try await transport.call("hierarchy.set", params)
             accept(snapshot, reply: reply)
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.set", error: RPCError.from(error))
+            let refusal = PublishError.Refusal(method: "hierarchy.set", error: Self.rpcError(error))
             let failure = PublishError(refusals: earlier + [refusal], resynchronized: false, notRetried: false)
             needsResync = true
             refused = (snapshot, failure)
@@ -262,6 +263,14 @@ public actor Publisher {
             errorHandler?(PublishError(refusals: earlier, resynchronized: true, notRetried: false))
         }
         return revision
+    }
+
+    /// The server's answer as a JSON-RPC error (transports throw `RPCError`; anything else is reported as −32603).
+    private static func rpcError(_ error: any Error) -> RPCError {
+        if let rpcError = error as? RPCError {
+            return rpcError
+        }
+        return .internalError(String(describing: error))
     }
 
     private func accept(_ snapshot: JSON, reply: JSON) {

@@ -10,18 +10,6 @@ enum ConnectionIDs {
     static func make() -> UInt64 { next.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
-/// Timeouts on a NIO event loop (no Task per pending request).
-struct EventLoopTimerScheduler: RPCTimerScheduler {
-    let loop: any EventLoop
-    func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
-        let c = delay.components
-        let ns = c.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = ns.overflow ? Int64.max : ns.partialValue &+ c.attoseconds / 1_000_000_000
-        let t = loop.scheduleTask(in: .nanoseconds(max(0, total))) { body() }
-        return RPCTimerHandle { t.cancel() }
-    }
-}
-
 /// The server side of one connection as an `RPCPeer`. All writes hop to the channel's event loop.
 final class RPCConnectionPeer: RPCPeer {
     let connectionID: UInt64

@@ -147,7 +147,7 @@ public final class RPCServer: Sendable {
             var tcpTarget: (host: String, port: Int)?
             var token: [UInt8]?
             if let spec = configuration.tcp {
-                let t = try Self.parseTCP(spec)
+                let t = try AXSocketPath.parseTCP(spec)
                 if !Self.isLoopback(t.host) && !configuration.allowNonLoopback {
                     throw RPCTransportError(
                         "refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
@@ -240,20 +240,6 @@ public final class RPCServer: Sendable {
     }
 
     // MARK: address helpers
-
-    static func parseTCP(_ spec: String) throws(RPCTransportError) -> (host: String, port: Int) {
-        var s = Substring(spec)
-        if s.hasPrefix("tcp:") { s = s.dropFirst(4) }
-        guard let colon = s.lastIndex(of: ":") else {
-            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT)")
-        }
-        var host = String(s[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else {
-            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT with a port 0-65535)")
-        }
-        return (host, port)
-    }
 
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }

@@ -468,27 +468,7 @@ extension RPCRouter {
     }
 }
 
-/// Number ids beyond the exact integers (above 2^53, fractions, exponents) are echoed with the bytes the client
-/// sent (Specs/protocol.md §Ids): the parser keeps numbers as Doubles, so their text is recovered by a shallow
-/// scan of the frame and carried in a wrapper only this file and `RPCMessage` know. A client cannot forge the
-/// wrapper: ids that are objects are refused by `RPCInbound.classify`.
-enum RPCRawNumberID {
-    static let key = "\u{1}rawNumberID"
-
-    /// Whether `message` (one request) has a number id that a Double would not echo byte for byte.
-    @Sendable static func needsRawText(_ message: JSON) -> Bool {
-        guard case .number = message["id"] ?? .null else { return false }
-        return message["id"]?.intValue == nil
-    }
-
-    /// The wrapper for a raw number text.
-    static func wrap(_ text: String) -> JSON { .object([key: .string(text)]) }
-
-    /// The raw number text inside a wrapper, or nil.
-    static func rawText(_ id: JSON) -> String? {
-        guard case .object(let o) = id, o.count == 1, case .string(let text)? = o[key] else { return nil }
-        return text
-    }
+extension RPCRawNumberID {
 
     /// `item` with its number id replaced by the raw text (when there is one and it is a number token).
     static func substitute(_ item: RPCPreparedFrame.Item, raw: String?) -> RPCPreparedFrame.Item {

@@ -1,5 +1,5 @@
 import AXJSON
-import AXRPC
+import AXJSONRPC
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -81,7 +81,7 @@ public final class RPCClient: Sendable {
         if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
         if address.hasPrefix("/") || address.hasPrefix(".") { return .unix(address) }
         if address.hasPrefix("tcp:") {
-            let t = try RPCServer.parseTCP(address)
+            let t = try AXSocketPath.parseTCP(address)
             return .tcp(t.host, t.port)
         }
         throw RPCTransportError("invalid address '\(address)' (expected unix:PATH or tcp:HOST:PORT)")

@@ -1,5 +1,5 @@
 import AXJSON
-import AXRPC
+import AXJSONRPC
 
 #if canImport(Glibc)
     import Glibc
