@@ -19,6 +19,8 @@ package final class ATSPIBridge: Sendable {
     let actionReplyTimeout: Duration
     let peerToPeer: Bool
     let listeners = ListenerState()
+    /// Keys to assistive technologies through the registry (KeyForwarding.swift).
+    let keys: KeyForwarding
 
     struct State {
         var address: String?
@@ -50,6 +52,7 @@ package final class ATSPIBridge: Sendable {
         self.addressOverride = busAddress
         self.serverVersion = serverVersion
         self.actionReplyTimeout = min(actionReplyTimeout, hub.actionTimeout)
+        self.keys = KeyForwarding(logger: logger)
     }
 
     /// Connects to the accessibility bus and registers every current app; false when there is no bus.
@@ -72,6 +75,8 @@ package final class ATSPIBridge: Sendable {
             s.stopped = false
         }
         trackListeners(control)
+        keys.start(control)
+        hub.setKeyForwarder(keys)
         let token = hub.subscribe { [weak self] e in self?.hubEvent(e) }
         state.withLock { $0.token = token }
         for id in hub.appIDs { enqueueAdd(id) }
@@ -119,6 +124,8 @@ package final class ATSPIBridge: Sendable {
             return (a, c, t)
         }
         if let token { hub.unsubscribe(token) }
+        hub.setKeyForwarder(nil)
+        keys.stop()
         queue.sync {}
         for a in apps { a.close() }
         control?.close()

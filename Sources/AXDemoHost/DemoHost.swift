@@ -18,6 +18,8 @@ package actor DemoHost {
             guard let self else { return false }
             return try await self.handle(call)
         }
+        // The demo lets the server handle its navigation keys (Tab, arrows, Escape, Return/space; D-KEY-2).
+        try await publisher.setServerHandlesNavigation(true)
         try await publisher.publish(app.snapshot())
         if let tick {
             ticker = Task { [weak self] in

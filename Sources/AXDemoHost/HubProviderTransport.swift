@@ -53,6 +53,8 @@ package final class HubProviderTransport: ProviderTransport {
         case "accessibility.post":
             try hub.post(app: app, try AccessibilityNotification.decode(.object(params)))
             return ["posted": true]
+        case "input.key", "input.configure":
+            return try await HubKeyInput.call(hub, app: app, method: method, params)
         default:
             throw HubError(.invalid, "unsupported method \(method)")
         }

@@ -206,6 +206,7 @@ extension Hub {
                 if previousGroup != group { a.engine.groupEntry[group] = item }
             }
             if let node = a.store.tree[item], node.isElement, a.focusedID != item {
+                FocusReturn.record(from: a.focusedID, to: item, tree: a.store.tree, stack: &a.focusReturn)
                 events.append(.focusChanged(app: a.id, from: a.focusedID, to: item))
                 a.focusedID = item
             }

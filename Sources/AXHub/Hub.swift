@@ -18,6 +18,8 @@ package struct ActionRequest: Sendable, Equatable {
         case didUpdateFocus(context: JSON)
         /// A custom rotor's search step: `{rotor, direction, currentItem}` (R58, D-ROTOR-5).
         case rotorSearch(query: JSON)
+        /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
+        case key(event: JSON)
     }
 
     package var kind: Kind
@@ -33,7 +35,7 @@ package struct ActionRequest: Sendable, Equatable {
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch.
+    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
     package var action: String {
         switch kind {
         case .element(let action): action.name
@@ -41,6 +43,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .shouldUpdateFocus: "shouldUpdateFocus"
         case .didUpdateFocus: "didUpdateFocus"
         case .rotorSearch: "rotorSearch"
+        case .key: "key"
         }
     }
 
@@ -53,6 +56,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
+        case .key(let event): event
         }
     }
 
@@ -168,6 +172,8 @@ package final class Hub: Sendable {
         var denied = Set<String>()
         var waiters: [UInt64: @Sendable () -> Void] = [:]
         var engine = EngineFocusMemory()
+        /// Elements focus left for a modal container, returned to when it goes (D-FOCUS-7).
+        var focusReturn: [String] = []
         init(id: String, name: String, provider: (any ActionProvider)?) {
             self.id = id
             self.name = name
@@ -192,6 +198,8 @@ package final class Hub: Sendable {
     /// Timeout timers of `awaitChange` calls that have not finished yet (for tests: must stay bounded).
     private let liveWaitTimers = WaitTimerCounter()
     package let actionTimeout: Duration
+    /// Key forwarding, the per-app navigation option and key queues (KeyInput.swift; D-KEY-1…4).
+    let keyInput = KeyInputState()
 
     package init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
         self.actionTimeout = actionTimeout
@@ -311,9 +319,12 @@ package final class Hub: Sendable {
                 }
                 events.append(.treeChanged(app: app, changes: cs, tree: a.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
+                // After a modal goes, focus returns to the element focused before it appeared (D-FOCUS-7).
                 if let f = a.focusedID, a.store.tree[f] == nil {
-                    a.focusedID = nil
-                    events.append(.focusChanged(app: app, from: f, to: nil))
+                    let back = FocusReturn.focusAfterLoss(
+                        of: f, stack: &a.focusReturn, tree: a.store.tree, viewExists: { a.store.views[$0] != nil })
+                    a.focusedID = back
+                    events.append(.focusChanged(app: app, from: f, to: back))
                 }
                 events += Hub.engineFocusAfterCommit(a, changes: cs)
                 wake = Array(a.waiters.values)
@@ -365,6 +376,7 @@ package final class Hub: Sendable {
             switch n {
             case .screenChanged(let e?), .layoutChanged(let e?):
                 if a.store.tree[e] != nil, a.focusedID != e {
+                    FocusReturn.record(from: a.focusedID, to: e, tree: a.store.tree, stack: &a.focusReturn)
                     events.append(.focusChanged(app: app, from: a.focusedID, to: e))
                     a.focusedID = e
                 }
@@ -396,6 +408,7 @@ package final class Hub: Sendable {
                 }
             }
             if a.focusedID != element {
+                FocusReturn.record(from: a.focusedID, to: element, tree: a.store.tree, stack: &a.focusReturn)
                 events.append(.focusChanged(app: app, from: a.focusedID, to: element))
                 a.focusedID = element
                 wake = Array(a.waiters.values)

@@ -26,6 +26,7 @@ import AXJSON
 /// | -32020 | app not responding        | a provider did not answer in time, or disconnected (`data.reason`)|
 /// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
 /// | -32022 | app error                 | the app answered an action with an error or a malformed reply    |
+/// | -32023 | busy                      | too many requests wait for the same app (`data.limit`); retry    |
 /// | -32800 | cancelled                 | the request was cancelled                                        |
 /// | -32801 | content modified          | the tree changed under the request; retry                        |
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -91,6 +92,7 @@ extension RPCError {
         public static let appNotResponding = -32020
         public static let messageTooLarge = -32021
         public static let appError = -32022
+        public static let busy = -32023
         public static let cancelled = -32800
         public static let contentModified = -32801
     }
@@ -117,6 +119,7 @@ extension RPCError {
         case Code.appNotResponding: return "app not responding"
         case Code.messageTooLarge: return "message too large"
         case Code.appError: return "app error"
+        case Code.busy: return "busy"
         case Code.cancelled: return "cancelled"
         case Code.contentModified: return "content modified"
         default: return nil

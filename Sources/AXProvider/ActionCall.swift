@@ -42,6 +42,9 @@ public struct ActionCall: Sendable, Equatable {
         case didUpdateFocus(context: JSON)
         /// A custom rotor's search step (`{rotor, direction, currentItem}`).
         case rotorSearch(query: JSON)
+        /// A key the server passed back to the app (no assistive technology consumed it and the server does not
+        /// handle it): `{key, modifiers, phase, text}`; answer true when the app handled it.
+        case key(event: JSON)
         /// An action this library does not know, or known but with params it cannot read; `action` is its name.
         case unknown(action: String)
     }
@@ -96,6 +99,7 @@ public struct ActionCall: Sendable, Equatable {
         case "shouldUpdateFocus": return .shouldUpdateFocus(context: value ?? .null)
         case "didUpdateFocus": return .didUpdateFocus(context: value ?? .null)
         case "rotorSearch": return .rotorSearch(query: value ?? .null)
+        case "key": return .key(event: value ?? .null)
         default: break
         }
         return .unknown(action: action)

@@ -28,6 +28,7 @@ package enum AXMethods {
         installRender(router, hub, options)
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
+        InputMethods.install(router, hub)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {

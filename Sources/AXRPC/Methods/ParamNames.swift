@@ -49,6 +49,9 @@ extension AXMethods {
             "rotor.list": ["target"],
             "rotor.next": ["rotor", "from", "fromRange", "target", "moveFocus"],
             "rotor.previous": ["rotor", "from", "fromRange", "target", "moveFocus"],
+            "input.key": ["key", "modifiers", "phase"],
+            "input.type": ["text", "target"],
+            "input.configure": ["serverHandlesNavigation"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

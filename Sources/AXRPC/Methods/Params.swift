@@ -139,7 +139,7 @@ extension AXMethods {
         for method in [
             "focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items",
             "focus.activate",
-            "rotor.list", "rotor.next", "rotor.previous",
+            "rotor.list", "rotor.next", "rotor.previous", "input.key", "input.type", "input.configure",
         ] {
             table[method] = [:]
         }
