@@ -35,13 +35,13 @@ package final class HubProviderTransport: ProviderTransport {
     /// Answers `method` like the server would, throwing the `RPCError` the socket would have carried.
     package func call(_ method: String, _ params: JSONObject) async throws -> JSON {
         do {
-            return try callHub(method, params)
+            return try await callHub(method, params)
         } catch {
             throw RPCError.from(error)
         }
     }
 
-    private func callHub(_ method: String, _ params: JSONObject) throws -> JSON {
+    private func callHub(_ method: String, _ params: JSONObject) async throws -> JSON {
         guard let app = params["app"]?.stringValue else { throw HubError(.invalid, "missing app") }
         switch method {
         case "hierarchy.set":
