@@ -138,6 +138,7 @@ let package = Package(
             name: "AXClientTests",
             dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
+        .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
