@@ -133,7 +133,11 @@ let package = Package(
             dependencies: ["AXATSPI", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
         .testTarget(
             name: "AXRPCTests",
-            dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
+            dependencies: [
+                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider",
+                // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
+                "axbench",
+            ]),
         .testTarget(
             name: "AXClientTests",
             dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),

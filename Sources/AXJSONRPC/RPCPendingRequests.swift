@@ -11,13 +11,17 @@ public protocol RPCTimerScheduler: Sendable {
 /// Cancels a scheduled timeout.
 public struct RPCTimerHandle: Sendable {
     private let onCancel: @Sendable () -> Void
+    /// A handle that runs `cancel` when cancelled.
     public init(cancel: @escaping @Sendable () -> Void) { onCancel = cancel }
+    /// Cancels the timeout (it will not run).
     public func cancel() { onCancel() }
 }
 
 /// The default scheduler: one sleeping Task per timeout.
 public struct TaskTimerScheduler: RPCTimerScheduler {
+    /// The default scheduler.
     public init() {}
+    /// Runs `body` after `delay` in a sleeping Task, unless cancelled.
     public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
         let t = Task {
             do { try await Task.sleep(for: delay) } catch { return }
@@ -43,6 +47,7 @@ public final class RPCPendingRequests: Sendable {
     private let state = Mutex(State())
     private let scheduler: any RPCTimerScheduler
 
+    /// An empty table whose timeouts run on `scheduler`.
     public init(scheduler: any RPCTimerScheduler = TaskTimerScheduler()) {
         self.scheduler = scheduler
     }

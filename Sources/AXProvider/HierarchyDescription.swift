@@ -2,9 +2,13 @@ import AXJSON
 
 /// A rectangle in points: `[x, y, width, height]` on the wire.
 public struct ViewRect: Sendable, Equatable {
+    /// The x coordinate, in points.
     public var x: Double
+    /// The y coordinate, in points.
     public var y: Double
+    /// The width, in points.
     public var width: Double
+    /// The height, in points.
     public var height: Double
 
     /// A rectangle at (x, y) of the given size.
@@ -27,7 +31,9 @@ public struct ViewRect: Sendable, Equatable {
 
 /// A point: `[x, y]` on the wire.
 public struct ViewPoint: Sendable, Equatable {
+    /// The x coordinate, in points.
     public var x: Double
+    /// The y coordinate, in points.
     public var y: Double
 
     /// The point (x, y).
@@ -48,7 +54,9 @@ public struct ViewPoint: Sendable, Equatable {
 
 /// A range of rows or columns: `[location, length]` on the wire.
 public struct ViewRange: Sendable, Equatable {
+    /// The first row or column.
     public var location: Int
+    /// How many rows or columns.
     public var length: Int
 
     /// The range starting at `location` spanning `length`.

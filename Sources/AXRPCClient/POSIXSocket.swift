@@ -8,8 +8,11 @@
 
 /// An error starting or using the transport, with a message meant for people.
 public struct RPCTransportError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What failed, for a person.
     public var message: String
+    /// An error with this message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

@@ -573,6 +573,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     /// Writes the replies the lane produced (on the event loop, in order).
     func drainOutbox() {
+        assertOnEventLoop()
         guard let lane else { return }
         let replies = lane.takeOutbox()
         guard !replies.isEmpty else { return }
@@ -588,11 +589,18 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     /// The lane ran out of work.
     func laneIdle() {
+        assertOnEventLoop()
         drainOutbox()
         if pausedForQueue {
             pausedForQueue = false
             updateAutoRead()
         }
+    }
+
+    /// The handler's contract: its state is touched on its channel's event loop only (other threads reach it
+    /// through `NIOLoopBound`, which hops). Checked in debug builds, like swift-nio's own handlers.
+    private func assertOnEventLoop() {
+        context?.eventLoop.assertInEventLoop()
     }
 
     /// First message of a connection that needs a token: `initialize` with `params.token`.
@@ -635,6 +643,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Output the server starts itself (`.unsolicited`) that would take the pending output over
     /// `maxPendingOutputBytes` closes the connection as a slow consumer instead.
     func sendMessage(_ payload: [UInt8], flushNow: Bool = true, kind: RPCOutputKind = .reply) {
+        assertOnEventLoop()
         guard let context, context.channel.isActive, !closing else { return }
         if kind == .unsolicited && pendingOutputBytes + payload.count > ctx.limits.maxPendingOutputBytes {
             closeSlowConsumer(pendingBytes: pendingOutputBytes + payload.count)
