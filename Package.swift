@@ -11,7 +11,8 @@
 //   AXRPC             JSON-RPC 2.0 router and sessions + method dispatch (Methods/ answers each method)
 //   AXTransport       SwiftNIO Unix-socket / TCP server for AXRPC
 //   CDBus, AXDBus     libdbus system library and its Swift layer
-//   AXATSPI           AT-SPI2 bridge (where every D-Bus method is answered)
+//   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
+//   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
 //   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXJSONRPC, AXRPCClient only
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
@@ -75,10 +76,11 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
+        .target(name: "AXATSPIModel", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(
             name: "AXATSPI",
             dependencies: [
-                "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON",
+                "AXATSPIModel", "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .target(
@@ -117,8 +119,9 @@ let package = Package(
         .target(
             name: "AXFuzzTargets",
             dependencies: [
-                "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI", "AXDemo",
-                "AXConformance",
+                "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI",
+                "AXATSPIModel",
+                "AXDemo", "AXConformance",
             ], swiftSettings: swiftSettings),
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
@@ -128,9 +131,13 @@ let package = Package(
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
+        .testTarget(name: "AXATSPIModelTests", dependencies: ["AXATSPIModel", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(
             name: "AXATSPITests",
-            dependencies: ["AXATSPI", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
+            dependencies: [
+                "AXATSPI", "AXATSPIModel", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo",
+                "AXTestSupport",
+            ]),
         .testTarget(
             name: "AXRPCTests",
             dependencies: [

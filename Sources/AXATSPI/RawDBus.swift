@@ -1,3 +1,4 @@
+import AXATSPIModel
 import AXDBus
 import CDBus
 
@@ -105,13 +106,20 @@ struct Out {
             }
         }
     }
-    mutating func rect(_ x: Int32, _ y: Int32, _ w: Int32, _ h: Int32) {
-        structure { s in
-            s.int32(x)
-            s.int32(y)
-            s.int32(w)
-            s.int32(h)
-        }
+    /// `(iiii)`.
+    mutating func rect(_ rect: ATSPIRect) { structure { fields in fields.fourInts(rect) } }
+    /// `iiii` (not a struct: GetCharacterExtents and GetRangeExtents).
+    mutating func fourInts(_ rect: ATSPIRect) {
+        int32(rect.x)
+        int32(rect.y)
+        int32(rect.width)
+        int32(rect.height)
+    }
+    /// `sii`: a piece of text and its offsets.
+    mutating func textRange(_ range: ATSPITextRange) {
+        string(range.text)
+        int32(range.start)
+        int32(range.end)
     }
 }
 

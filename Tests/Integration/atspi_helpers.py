@@ -348,6 +348,17 @@ def _serve():
                 listeners[t] = l
         return sorted(listeners)
 
+    def cmd_text_at(a):
+        """Text.GetTextAtOffset through libatspi for each [offset, boundary] of `queries`: [[text, start, end]]."""
+        text = resolve(a["app"], a["where"]).queryText()
+        return [list(text.getTextAtOffset(offset, boundary)) for offset, boundary in a["queries"]]
+
+    def cmd_cell_span(a):
+        """TableCell.GetRowColumnSpan through libatspi: [row, column, row span, column span]."""
+        acc = resolve(a["app"], a["where"])
+        span = Atspi.TableCell.get_row_column_span(acc)
+        return list(span)[-4:]
+
     def cmd_collect(a):
         """Runs the GLib main context for up to `seconds` (or until `until_type` arrived); returns the events."""
         ctx = GLib.MainContext.default()

@@ -15,7 +15,7 @@ from harness import ROOT
 
 # The server's internals: the derivation engine and UIKit semantics, the hub, the selector engine, the audits,
 # and the JSON-RPC router with its method table.
-FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPC", "AXTransport", "AXATSPI", "AXDBus"}
+FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPC", "AXTransport", "AXATSPI", "AXATSPIModel", "AXDBus"}
 LIBRARIES = ["AXProvider", "AXClient"]
 
 

@@ -22,6 +22,8 @@ package enum ATSPIMapping {
 
     /// Class name of the transient object that presents an announcement as a notification.
     package static let announcementClass = "AXAnnouncement"
+    /// Element id of the transient object that presents an announcement (never a tree id: starts with U+0001).
+    package static let announcementID = "\u{1}announcement"
 
     package static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
         if n.className == announcementClass { return .notification }
@@ -59,12 +61,12 @@ package enum ATSPIMapping {
         }
     }
 
-    static func isTextInput(_ r: AXRole) -> Bool {
+    package static func isTextInput(_ r: AXRole) -> Bool {
         r == .textField || r == .secureTextField || r == .searchField || r == .textView
     }
 
     /// Roles whose children can be selected through the `Selection` interface.
-    static func isSelectionContainer(_ r: AXRole) -> Bool {
+    package static func isSelectionContainer(_ r: AXRole) -> Bool {
         r == .tabBar || r == .segmentedControl || r == .list || r == .table
     }
 

@@ -210,7 +210,8 @@ package struct ATSPIInterfaces: OptionSet, Sendable, Hashable {
     package static let image = ATSPIInterfaces(rawValue: 1 << 10)
     package static let collection = ATSPIInterfaces(rawValue: 1 << 11)
 
-    static let all: [(ATSPIInterfaces, String, String)] = [
+    /// Every interface: (bit, full D-Bus name, Collection short name), in canonical order.
+    package static let all: [(ATSPIInterfaces, String, String)] = [
         (.accessible, ATSPIInterface.accessible, "accessible"),
         (.application, ATSPIInterface.application, "application"),
         (.component, ATSPIInterface.component, "component"), (.action, ATSPIInterface.action, "action"),

@@ -1,3 +1,4 @@
+import AXATSPIModel
 import AXCore
 import AXDBus
 import AXHub
@@ -108,7 +109,7 @@ func interfaceBit(_ name: UnsafePointer<CChar>) -> ATSPIInterfaces? {
 }
 
 extension AppBridge {
-    func properties(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target)
+    func properties(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: ServedObject)
         -> DBusMethodResult
     {
         let ifs = interfaces(t)
@@ -161,7 +162,7 @@ extension AppBridge {
                     return .error(.unknownProperty(name, interface: iface))
                 }
                 switch (p, t) {
-                case (.id, .root):
+                case (.id, .applicationRoot):
                     guard let v = value.int32Value else {
                         return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'"))
                     }
@@ -188,66 +189,49 @@ extension AppBridge {
         return .error(.unknownMethod(for: msg))
     }
 
-    func writeProp(_ p: Prop, _ t: Target, _ o: inout Out) {
-        let node: AXNode?
-        if case .node(let n) = t { node = n } else { node = nil }
-        switch p {
-        case .name: o.string(name(t))
-        case .description: o.string(node.map { description($0) } ?? "")
-        case .parent: writeParentRef(&o, t)
-        case .childCount: o.int32(Int32(clamping: children(t).count))
-        case .locale: o.string(node?.language ?? AppBridge.localeString)
-        case .accessibleId: o.string(node?.identifier ?? "")
-        case .helpText: o.string(node?.hint ?? "")
-        case .toolkitName: o.string(ATSPIMapping.toolkitName)
-        case .version, .toolkitVersion: o.string(serverVersion)
-        case .atspiVersion: o.string("2.1")
-        case .interfaceVersion: o.uint32(1)
-        case .id: o.int32(applicationID)
-        case .nActions: o.int32(Int32(node.map { ATSPIMapping.actions($0).count } ?? 0))
-        case .minimumValue: o.double(node?.numeric?.minimum ?? 0)
-        case .maximumValue: o.double(node?.numeric?.maximum ?? 0)
-        case .minimumIncrement: o.double(node?.numeric?.step ?? 0)
-        case .currentValue: o.double(node?.numeric?.current ?? 0)
-        case .valueText: o.string(node?.value ?? "")
-        case .characterCount: o.int32(Int32(clamping: node.map { ATSPIMapping.text($0).unicodeScalars.count } ?? 0))
-        case .caretOffset: o.int32(node.map { caretOffset($0) } ?? 0)
-        case .nSelectedChildren: o.int32(Int32(clamping: node.map { selectedChildren($0).count } ?? 0))
-        case .nRows: o.int32(Int32(clamping: node?.table?.rows ?? 0))
-        case .nColumns: o.int32(Int32(clamping: node?.table?.columns ?? 0))
-        case .caption, .summary: writeNullRef(&o)
-        case .nSelectedRows, .nSelectedColumns: o.int32(0)
-        case .columnSpan: o.int32(Int32(clamping: node?.cell?.columnSpan ?? 1))
-        case .rowSpan: o.int32(Int32(clamping: node?.cell?.rowSpan ?? 1))
+    func writeProp(_ property: Prop, _ object: ServedObject, _ out: inout Out) {
+        let node = object.node
+        switch property {
+        case .name: out.string(accessibleModel.name(of: object))
+        case .description: out.string(node.map { accessibleModel.description(of: $0) } ?? "")
+        case .parent: writeParentRef(&out, object)
+        case .childCount: out.int32(Int32(clamping: accessibleModel.children(of: object).count))
+        case .locale: out.string(node?.language ?? ApplicationModel.localeString)
+        case .accessibleId: out.string(node?.identifier ?? "")
+        case .helpText: out.string(node?.hint ?? "")
+        case .toolkitName: out.string(ApplicationModel.toolkitName)
+        case .version, .toolkitVersion: out.string(serverVersion)
+        case .atspiVersion: out.string(ApplicationModel.atspiVersion)
+        case .interfaceVersion: out.uint32(ApplicationModel.interfaceVersion)
+        case .id: out.int32(applicationID)
+        case .nActions: out.int32(Int32(clamping: node.map { ActionModel(node: $0).entries.count } ?? 0))
+        case .minimumValue: out.double(node?.numeric?.minimum ?? 0)
+        case .maximumValue: out.double(node?.numeric?.maximum ?? 0)
+        case .minimumIncrement: out.double(node?.numeric?.step ?? 0)
+        case .currentValue: out.double(node?.numeric?.current ?? 0)
+        case .valueText: out.string(node?.value ?? "")
+        case .characterCount: out.int32(Int32(clamping: node.map { TextModel(node: $0).characterCount } ?? 0))
+        case .caretOffset: out.int32(node.map { TextModel.caretOffset(of: $0) } ?? 0)
+        case .nSelectedChildren:
+            let count = node.map { SelectionModel(container: $0, snapshot: served).selectedChildren.count } ?? 0
+            out.int32(Int32(clamping: count))
+        case .nRows: out.int32(Int32(clamping: node?.table?.rows ?? 0))
+        case .nColumns: out.int32(Int32(clamping: node?.table?.columns ?? 0))
+        case .caption, .summary: writeNullRef(&out)
+        case .nSelectedRows, .nSelectedColumns: out.int32(0)
+        case .columnSpan:
+            out.int32(node.map { TableCellModel(cell: $0, snapshot: served).rowColumnSpan.columnSpan } ?? 1)
+        case .rowSpan: out.int32(node.map { TableCellModel(cell: $0, snapshot: served).rowColumnSpan.rowSpan } ?? 1)
         case .position:
-            o.structure { s in
-                s.int32(Int32(clamping: node?.cell?.row ?? 0))
-                s.int32(Int32(clamping: node?.cell?.column ?? 0))
+            let position = node.map { TableCellModel(cell: $0, snapshot: served).position } ?? (row: 0, column: 0)
+            out.structure { pair in
+                pair.int32(position.row)
+                pair.int32(position.column)
             }
-        case .table: writeRef(&o, node.flatMap { tableOf($0) })
-        case .imageDescription: o.string(node?.label ?? "")
-        case .imageLocale: o.string(node?.language ?? AppBridge.localeString)
+        case .table: writeRef(&out, node.flatMap { TableCellModel.table(containing: $0, in: served) })
+        case .imageDescription: out.string(node.map { ImageModel(snapshot: served).imageDescription(of: $0) } ?? "")
+        case .imageLocale:
+            out.string(node.map { ImageModel(snapshot: served).imageLocale(of: $0) } ?? ApplicationModel.localeString)
         }
-    }
-
-    /// The hint, except when an alert's message is also its child label (Orca would speak it twice).
-    func description(_ n: AXNode) -> String {
-        guard let h = n.hint else { return "" }
-        if n.role == .alert, n.children.contains(where: { served.tree[$0]?.label == h }) { return "" }
-        return h
-    }
-
-    func caretOffset(_ n: AXNode) -> Int32 {
-        // Text inputs: the caret sits at the end (the mirrored app reports no selection); labels: 0.
-        ATSPIMapping.isTextInput(n.role) ? Int32(clamping: ATSPIMapping.text(n).unicodeScalars.count) : 0
-    }
-
-    func selectedChildren(_ n: AXNode) -> [String] {
-        n.children.filter { served.tree[$0]?.states.contains(.selected) == true }
-    }
-
-    func tableOf(_ n: AXNode) -> String? {
-        for a in served.tree.ancestors(of: n.id) where served.tree[a]?.table != nil { return a }
-        return nil
     }
 }
