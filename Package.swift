@@ -19,7 +19,7 @@
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
 //   AXDemoHost        runs the demo app on the provider library (over a socket, or in process into a Hub)
 //   AXConformance     the conformance-case runner (in-process or over a socket)
-//   AXTestSupport     a private dbus-daemon for the D-Bus and AT-SPI test targets (tests only)
+//   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
 //   axserver, axquery, axbench, axfuzz   executables
 import PackageDescription
@@ -129,7 +129,9 @@ let package = Package(
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
-        .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "AXTestSupport", dependencies: ["AXDBus", "CDBus"], path: "Sources/AXTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
         .testTarget(name: "AXATSPIModelTests", dependencies: ["AXATSPIModel", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(

@@ -276,25 +276,35 @@ final class AppBridge: @unchecked Sendable {
 
     // MARK: References
 
-    @inline(__always) func writeRef(_ out: inout Out, _ id: String?) {
+    @inline(__always) func writeRef(_ out: inout DBusFastWriter, _ id: String?) {
         assertServing()
-        if let id { out.ref(busName.pointer, paths.path(id)) } else { out.ref("", paths.nullPath) }
+        if let id {
+            out.reference(bus: busName.pointer, path: paths.path(id))
+        } else {
+            out.reference(bus: "", path: paths.nullPath)
+        }
     }
-    @inline(__always) func writeRootRef(_ out: inout Out) { out.ref(busName.pointer, paths.rootPath) }
-    @inline(__always) func writeNullRef(_ out: inout Out) { out.ref("", paths.nullPath) }
+    @inline(__always) func writeRootRef(_ out: inout DBusFastWriter) {
+        out.reference(bus: busName.pointer, path: paths.rootPath)
+    }
+    @inline(__always) func writeNullRef(_ out: inout DBusFastWriter) { out.reference(bus: "", path: paths.nullPath) }
 
     /// Writes an `ObjectReference` as `(so)`.
-    func writeReference(_ out: inout Out, _ reference: ObjectReference) {
+    func writeReference(_ out: inout DBusFastWriter, _ reference: ObjectReference) {
         switch reference {
         case .desktop:
-            if let desktop { out.ref(desktop.bus.pointer, desktop.path.pointer) } else { writeNullRef(&out) }
+            if let desktop {
+                out.reference(bus: desktop.bus.pointer, path: desktop.path.pointer)
+            } else {
+                writeNullRef(&out)
+            }
         case .applicationRoot: writeRootRef(&out)
         case .element(let id): writeRef(&out, id)
         case .null: writeNullRef(&out)
         }
     }
 
-    func writeParentRef(_ out: inout Out, _ object: ServedObject) {
+    func writeParentRef(_ out: inout DBusFastWriter, _ object: ServedObject) {
         writeReference(&out, accessibleModel.parent(of: object))
     }
 
@@ -350,7 +360,7 @@ final class AppBridge: @unchecked Sendable {
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
             let ifaces = interfaces(target).names.map { DBusInterfaceDescription(name: $0) }
             let xml = DBusIntrospection.xml(interfaces: ifaces)
-            sendReply(replyConn, to: m) { $0.string(xml) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(xml) }
             return .handled
         }
         return .error(.unknownMethod(for: msg))
@@ -365,7 +375,7 @@ final class AppBridge: @unchecked Sendable {
 
     /// Checks the signature; on mismatch returns the InvalidArgs result.
     @inline(__always) func check(_ msg: DBusMessage, _ m: OpaquePointer, _ sig: StaticString) -> DBusMethodResult? {
-        if dbus_message_has_signature(m, UnsafeRawPointer(sig.utf8Start).assumingMemoryBound(to: CChar.self)) != 0 {
+        if dbusMessageHasSignature(m, sig) {
             return nil
         }
         return invalidArgs(msg, sig.description)

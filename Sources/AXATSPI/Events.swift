@@ -184,34 +184,28 @@ extension AppBridge {
     func sendEventSignal(_ event: ATSPIEvent) {
         let path: UnsafePointer<CChar> = event.source.map { paths.path($0) } ?? UnsafePointer(paths.rootPath)
         let kind = event.kind
-        guard let signal = dbus_message_new_signal(path, cs(kind.interfaceName), cs(kind.memberName)) else { return }
-        var out = Out(message: signal)
-        out.string(event.detail)
-        out.int32(event.detail1)
-        out.int32(event.detail2)
-        switch event.data {
-        case .int(let value): out.variant("i") { $0.int32(value) }
-        case .uint(let value): out.variant("u") { $0.uint32(value) }
-        case .double(let value): out.variant("d") { $0.double(value) }
-        case .string(let value): out.variant("s") { $0.string(value) }
-        case .reference(let id): out.variant("(so)") { writeRef(&$0, id) }
-        case .applicationRoot: out.variant("(so)") { writeRootRef(&$0) }
-        case .rect(let rect): out.variant("(iiii)") { $0.rect(rect) }
+        DBusFastWriter.sendSignal(on: conn, path: path, interface: kind.interfaceName, member: kind.memberName) {
+            out in
+            out.string(event.detail)
+            out.int32(event.detail1)
+            out.int32(event.detail2)
+            switch event.data {
+            case .int(let value): out.variant("i") { $0.int32(value) }
+            case .uint(let value): out.variant("u") { $0.uint32(value) }
+            case .double(let value): out.variant("d") { $0.double(value) }
+            case .string(let value): out.variant("s") { $0.string(value) }
+            case .reference(let id): out.variant("(so)") { writeRef(&$0, id) }
+            case .applicationRoot: out.variant("(so)") { writeRootRef(&$0) }
+            case .rect(let rect): out.variant("(iiii)") { $0.rect(rect) }
+            }
+            out.array("{sv}") { _ in }
         }
-        out.array("{sv}") { _ in }
-        _ = dbus_connection_send(conn, signal, nil)
-        dbus_message_unref(signal)
     }
 
     /// Sends a `Cache` signal whose body `write` appends.
-    func sendCacheSignal(_ member: StaticString, _ write: (inout Out) -> Void) {
-        guard let signal = dbus_message_new_signal(paths.cachePath, "org.a11y.atspi.Cache", cs(member)) else {
-            return
-        }
-        var out = Out(message: signal)
-        write(&out)
-        _ = dbus_connection_send(conn, signal, nil)
-        dbus_message_unref(signal)
+    func sendCacheSignal(_ member: StaticString, _ write: (inout DBusFastWriter) -> Void) {
+        DBusFastWriter.sendSignal(
+            on: conn, path: paths.cachePath, interface: "org.a11y.atspi.Cache", member: member, write)
     }
 
     // MARK: Notifications

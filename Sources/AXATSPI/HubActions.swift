@@ -28,11 +28,11 @@ final class DeferredReply: @unchecked Sendable {
 
     func sendBool(_ b: Bool) {
         guard claim() else { return }
-        sendReply(connection, to: call.pointer) { $0.bool(b) }
+        DBusFastWriter.sendReply(on: connection, to: call.pointer) { $0.bool(b) }
     }
     func sendEmpty() {
         guard claim() else { return }
-        sendReply(connection, to: call.pointer) { _ in }
+        DBusFastWriter.sendReply(on: connection, to: call.pointer) { _ in }
     }
     func sendError(_ e: DBusError) {
         guard claim() else { return }

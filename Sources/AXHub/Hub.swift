@@ -199,7 +199,7 @@ package final class Hub: Sendable {
     private let liveWaitTimers = WaitTimerCounter()
     package let actionTimeout: Duration
     /// Key forwarding, the per-app navigation option and key queues (KeyInput.swift; D-KEY-1…4).
-    let keyInput = KeyInputState()
+    package let keyInput = KeyInputState()
 
     package init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
         self.actionTimeout = actionTimeout

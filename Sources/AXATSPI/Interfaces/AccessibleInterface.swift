@@ -16,15 +16,15 @@ extension AppBridge {
         switch String(cString: member) {
         case "GetChildAtIndex":
             if let e = check(msg, m, "i") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let index = input.int32()
             guard index >= 0 else { return .error(.invalidArgs("GetChildAtIndex: negative index \(index)")) }
             let child = model.child(of: object, at: index)
-            sendReply(replyConn, to: m) { out in writeRef(&out, child) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, child) }
         case "GetChildren":
             if let e = check(msg, m, "") { return e }
             let children = model.children(of: object)
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.array("(so)") { array in
                     for child in children { writeRef(&array, child) }
                 }
@@ -32,33 +32,33 @@ extension AppBridge {
         case "GetIndexInParent":
             if let e = check(msg, m, "") { return e }
             let index = model.indexInParent(of: object, cache: &siblingIndex)
-            sendReply(replyConn, to: m) { $0.int32(index) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(index) }
         case "GetRelationSet":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { out in out.array("(ua(so))") { _ in } }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in out.array("(ua(so))") { _ in } }
         case "GetRole":
             if let e = check(msg, m, "") { return e }
             let role = model.role(of: object).rawValue
-            sendReply(replyConn, to: m) { $0.uint32(role) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.uint32(role) }
         case "GetRoleName", "GetLocalizedRoleName":
             if let e = check(msg, m, "") { return e }
             let role = model.role(of: object)
-            sendReply(replyConn, to: m) { $0.string(role.name) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(role.name) }
         case "GetState":
             if let e = check(msg, m, "") { return e }
             let states = model.states(of: object)
-            sendReply(replyConn, to: m) { $0.states(states) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.states(states) }
         case "GetAttributes":
             if let e = check(msg, m, "") { return e }
             let attributes = model.attributes(of: object)
-            sendReply(replyConn, to: m) { $0.stringDict(attributes) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.stringDictionary(attributes) }
         case "GetApplication":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { writeRootRef(&$0) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { writeRootRef(&$0) }
         case "GetInterfaces":
             if let e = check(msg, m, "") { return e }
             let names = model.interfaces(of: object).names
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.array("s") { array in
                     for name in names { array.string(name) }
                 }

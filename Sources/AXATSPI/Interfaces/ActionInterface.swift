@@ -17,7 +17,7 @@ extension AppBridge {
         if name == "GetActions" {
             if let e = check(msg, m, "") { return e }
             let entries = model.entries
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.array("(sss)") { array in
                     for entry in entries {
                         array.structure { item in
@@ -34,14 +34,14 @@ extension AppBridge {
             return .error(.unknownMethod(for: msg))
         }
         if let e = check(msg, m, "i") { return e }
-        var input = In(m)
+        var input = DBusFastReader(m)
         let index = input.int32()
         guard let entry = model.entry(at: index) else { return .error(.invalidArgs(model.outOfRangeMessage(index))) }
         switch name {
-        case "GetDescription": sendReply(replyConn, to: m) { $0.string(entry.description) }
-        case "GetName": sendReply(replyConn, to: m) { $0.string(entry.name) }
-        case "GetLocalizedName": sendReply(replyConn, to: m) { $0.string(entry.localizedName) }
-        case "GetKeyBinding": sendReply(replyConn, to: m) { $0.string(entry.keyBinding) }
+        case "GetDescription": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.description) }
+        case "GetName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.name) }
+        case "GetLocalizedName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.localizedName) }
+        case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.keyBinding) }
         default:
             return routeAsync(msg, ActionModel.request(for: entry), on: node.id)
         }

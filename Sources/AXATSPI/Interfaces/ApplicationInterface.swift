@@ -11,13 +11,13 @@ extension AppBridge {
     func application(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>) -> DBusMethodResult {
         if strcmp(member, "GetLocale") == 0 {
             if let e = check(msg, m, "u") { return e }
-            sendReply(replyConn, to: m) { $0.string(ApplicationModel.localeString) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(ApplicationModel.localeString) }
             return .handled
         }
         if strcmp(member, "GetApplicationBusAddress") == 0 {
             if let e = check(msg, m, "") { return e }
             let address = peer?.address ?? ""
-            sendReply(replyConn, to: m) { $0.string(address) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(address) }
             return .handled
         }
         return .error(.unknownMethod(for: msg))

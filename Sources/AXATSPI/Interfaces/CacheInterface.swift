@@ -13,7 +13,7 @@ extension AppBridge {
         -> DBusMethodResult
     {
         let m = msg.pointer
-        if cEqual(iface, "org.freedesktop.DBus.Introspectable"), strcmp(member, "Introspect") == 0 {
+        if cStringEquals(iface, "org.freedesktop.DBus.Introspectable"), strcmp(member, "Introspect") == 0 {
             let xml = DBusIntrospection.xml(interfaces: [
                 DBusInterfaceDescription(
                     name: ATSPIInterface.cache,
@@ -22,15 +22,15 @@ extension AppBridge {
                         .signal("AddAccessible", ["((so)(so)(so)iiassusau)"]), .signal("RemoveAccessible", ["(so)"]),
                     ])
             ])
-            sendReply(replyConn, to: m) { $0.string(xml) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(xml) }
             return .handled
         }
-        guard cEqual(iface, "org.a11y.atspi.Cache") || iface == nil, strcmp(member, "GetItems") == 0 else {
+        guard cStringEquals(iface, "org.a11y.atspi.Cache") || iface == nil, strcmp(member, "GetItems") == 0 else {
             return .error(.unknownMethod(for: msg))
         }
         if let e = check(msg, m, "") { return e }
         let model = CacheModel(snapshot: served)
-        sendReply(replyConn, to: m) { out in
+        DBusFastWriter.sendReply(on: replyConn, to: m) { out in
             out.array("((so)(so)(so)iiassusau)") { array in
                 writeCacheItem(&array, model.rootItem)
                 served.tree.walk { node, _ in
@@ -45,7 +45,7 @@ extension AppBridge {
 
     /// One cache item: (object, app root, parent, index in parent, child count, interfaces, name, role,
     /// description, states).
-    func writeCacheItem(_ out: inout Out, _ item: CacheItem) {
+    func writeCacheItem(_ out: inout DBusFastWriter, _ item: CacheItem) {
         out.structure { fields in
             if let id = item.elementID { writeRef(&fields, id) } else { writeRootRef(&fields) }
             writeRootRef(&fields)

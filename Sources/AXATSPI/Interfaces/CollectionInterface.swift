@@ -37,7 +37,7 @@ extension AppBridge {
         let name = String(cString: member)
         if name == "GetActiveDescendant" {
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { writeNullRef(&$0) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { writeNullRef(&$0) }
             return .handled
         }
         let model = CollectionModel(snapshot: served)
@@ -83,7 +83,7 @@ extension AppBridge {
         } catch {
             return .error(error)
         }
-        sendReply(replyConn, to: m) { out in
+        DBusFastWriter.sendReply(on: replyConn, to: m) { out in
             out.array("(so)") { array in
                 for id in matches { writeRef(&array, id) }
             }

@@ -22,19 +22,19 @@ extension AppBridge {
         if let e = check(msg, m, query == .size ? "" : "u") { return e }
         var coordinateType = ATSPICoordinateType.screen
         if query != .size {
-            var input = In(m)
+            var input = DBusFastReader(m)
             coordinateType = ATSPICoordinateType(wireValue: input.uint32())
         }
         let extents = ComponentModel(snapshot: served).extents(of: node, coordinateType: coordinateType)
         switch query {
-        case .rect: sendReply(replyConn, to: m) { $0.rect(extents) }
+        case .rect: DBusFastWriter.sendReply(on: replyConn, to: m) { $0.rect(extents) }
         case .position:
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.int32(extents.x)
                 out.int32(extents.y)
             }
         case .size:
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.int32(extents.width)
                 out.int32(extents.height)
             }
@@ -53,57 +53,58 @@ extension AppBridge {
         case "GetSize": return replyExtents(.size, msg, m, node)
         case "Contains":
             if let e = check(msg, m, "iiu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let x = input.int32()
             let y = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
             let inside = model.contains(node, x: x, y: y, coordinateType: coordinateType)
-            sendReply(replyConn, to: m) { $0.bool(inside) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(inside) }
         case "GetAccessibleAtPoint":
             if let e = check(msg, m, "iiu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let x = input.int32()
             let y = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
             let hit = model.accessibleAtPoint(in: node, x: x, y: y, coordinateType: coordinateType)
-            sendReply(replyConn, to: m) { out in writeRef(&out, hit) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, hit) }
         case "GetLayer":
             if let e = check(msg, m, "") { return e }
             let layer = model.layer(of: node)
-            sendReply(replyConn, to: m) { $0.uint32(layer) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.uint32(layer) }
         case "GetMDIZOrder":
             if let e = check(msg, m, "") { return e }
             let order = model.mdiZOrder(of: node)
-            sendReply(replyConn, to: m) { $0.int16(order) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int16(order) }
         case "GetAlpha":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { $0.double(1) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.double(1) }
         case "GrabFocus":
             if let e = check(msg, m, "") { return e }
             var focused = false
             if model.canGrabFocus(node) {
                 focused = requestFocus(node.id)
+                if focused { engineFocusFollowsGrab(node.id) }
                 // The hub's focusChanged reached `pending` synchronously: serve and announce it before replying,
                 // so the caller's next GetState already reports FOCUSED.
                 flushLocked()
             }
-            sendReply(replyConn, to: m) { $0.bool(focused) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(focused) }
         case "ScrollTo":
             if let e = check(msg, m, "u") { return e }
             let onscreen = model.scrollTo(node)
-            sendReply(replyConn, to: m) { $0.bool(onscreen) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(onscreen) }
         case "ScrollToPoint":
             if let e = check(msg, m, "uii") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "SetExtents":
             if let e = check(msg, m, "iiiiu") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "SetPosition":
             if let e = check(msg, m, "iiu") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "SetSize":
             if let e = check(msg, m, "ii") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }

@@ -98,10 +98,6 @@ enum Prop: CaseIterable {
     static func props(of iface: ATSPIInterfaces) -> [Prop] { byInterface.first { $0.0 == iface }?.1 ?? [] }
 }
 
-@inline(__always) func cs(_ s: StaticString) -> UnsafePointer<CChar> {
-    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
-}
-
 /// The interface bit for a full D-Bus interface name (C string).
 func interfaceBit(_ name: UnsafePointer<CChar>) -> ATSPIInterfaces? {
     for (bit, n, _) in ATSPIInterfaces.all where n.withCString({ strcmp($0, name) == 0 }) { return bit }
@@ -115,31 +111,33 @@ extension AppBridge {
         let ifs = interfaces(t)
         if strcmp(member, "Get") == 0 {
             if let e = check(msg, m, "ss") { return e }
-            var i = In(m)
+            var i = DBusFastReader(m)
             guard let ifaceC = i.cString(), let nameC = i.cString() else { return invalidArgs(msg, "ss") }
             guard let bit = interfaceBit(ifaceC), ifs.contains(bit) else {
                 return .error(.unknownInterface(String(cString: ifaceC), path: msg.path))
             }
-            guard let p = Prop.props(of: bit).first(where: { strcmp(cs($0.dbusName), nameC) == 0 }) else {
+            guard let p = Prop.props(of: bit).first(where: { strcmp($0.dbusName.cPointer, nameC) == 0 }) else {
                 return .error(.unknownProperty(String(cString: nameC), interface: String(cString: ifaceC)))
             }
-            sendReply(replyConn, to: m) { o in o.variant(cs(p.signature)) { v in writeProp(p, t, &v) } }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { o in
+                o.variant(p.signature.cPointer) { v in writeProp(p, t, &v) }
+            }
             return .handled
         }
         if strcmp(member, "GetAll") == 0 {
             if let e = check(msg, m, "s") { return e }
-            var i = In(m)
+            var i = DBusFastReader(m)
             guard let ifaceC = i.cString() else { return invalidArgs(msg, "s") }
             guard let bit = interfaceBit(ifaceC), ifs.contains(bit) else {
                 return .error(.unknownInterface(String(cString: ifaceC), path: msg.path))
             }
             let props = Prop.props(of: bit)
-            sendReply(replyConn, to: m) { o in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { o in
                 o.array("{sv}") { a in
                     for p in props {
-                        a.container(tDict, nil) { e in
-                            e.cString(cs(p.dbusName))
-                            e.variant(cs(p.signature)) { v in writeProp(p, t, &v) }
+                        a.dictEntry { e in
+                            e.cString(p.dbusName.cPointer)
+                            e.variant(p.signature.cPointer) { v in writeProp(p, t, &v) }
                         }
                     }
                 }
@@ -167,7 +165,7 @@ extension AppBridge {
                         return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'"))
                     }
                     applicationID = v
-                    sendReply(replyConn, to: m) { _ in }
+                    DBusFastWriter.sendReply(on: replyConn, to: m) { _ in }
                     return .handled
                 case (.currentValue, .node(let n)):
                     let d: Double
@@ -189,7 +187,7 @@ extension AppBridge {
         return .error(.unknownMethod(for: msg))
     }
 
-    func writeProp(_ property: Prop, _ object: ServedObject, _ out: inout Out) {
+    func writeProp(_ property: Prop, _ object: ServedObject, _ out: inout DBusFastWriter) {
         let node = object.node
         switch property {
         case .name: out.string(accessibleModel.name(of: object))

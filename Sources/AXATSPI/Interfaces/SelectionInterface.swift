@@ -15,33 +15,33 @@ extension AppBridge {
         switch String(cString: member) {
         case "GetSelectedChild":
             if let e = check(msg, m, "i") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let child = model.selectedChild(at: input.int32())
-            sendReply(replyConn, to: m) { out in writeRef(&out, child) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, child) }
         case "IsChildSelected":
             if let e = check(msg, m, "i") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let selected = model.isChildSelected(at: input.int32())
-            sendReply(replyConn, to: m) { $0.bool(selected) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(selected) }
         case "SelectChild":
             if let e = check(msg, m, "i") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let index = input.int32()
             guard let child = model.child(at: index) else {
                 return .error(
                     .invalidArgs("SelectChild: index \(index) out of range (\(node.children.count) children)"))
             }
             if model.selectedChildren.contains(child) {
-                sendReply(replyConn, to: m) { $0.bool(true) }
+                DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(true) }
                 return .handled
             }
             return routeAsync(msg, .activate, on: child)
         case "DeselectSelectedChild", "DeselectChild":
             if let e = check(msg, m, "i") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "SelectAll", "ClearSelection":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }

@@ -18,7 +18,7 @@ extension AppBridge {
             if let e = check(msg, m, "") { return e }
             let span = model.rowColumnSpan
             // `iiii`: libatspi's atspi_table_cell_get_row_column_span reads exactly these four (no success flag).
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.int32(span.row)
                 out.int32(span.column)
                 out.int32(span.rowSpan)
@@ -28,7 +28,7 @@ extension AppBridge {
             if let e = check(msg, m, "") { return e }
             let headers =
                 strcmp(member, "GetColumnHeaderCells") == 0 ? model.columnHeaderCells : model.rowHeaderCells
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.array("(so)") { array in
                     for header in headers { writeRef(&array, header) }
                 }

@@ -17,26 +17,26 @@ extension AppBridge {
         switch memberName {
         case "GetText":
             if let e = check(msg, m, "ii") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let start = input.int32()
             let end = input.int32()
             let text = model.text(from: start, to: end)
-            sendReply(replyConn, to: m) { $0.string(text) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(text) }
         case "GetCharacterAtOffset":
             if let e = check(msg, m, "i") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let character = model.character(at: input.int32())
-            sendReply(replyConn, to: m) { $0.int32(character) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(character) }
         case "GetStringAtOffset":
             if let e = check(msg, m, "iu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let offset = input.int32()
             let granularity = ATSPITextGranularity(wireValue: input.uint32())
             let range = model.string(at: offset, granularity: granularity)
-            sendReply(replyConn, to: m) { $0.textRange(range) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.textRange(range) }
         case "GetTextAtOffset", "GetTextBeforeOffset", "GetTextAfterOffset":
             if let e = check(msg, m, "iu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let offset = input.int32()
             let boundary = ATSPITextBoundary(wireValue: input.uint32())
             let range: ATSPITextRange
@@ -45,74 +45,74 @@ extension AppBridge {
             case "GetTextAfterOffset": range = model.textAfterOffset(offset, boundary: boundary)
             default: range = model.textAtOffset(offset, boundary: boundary)
             }
-            sendReply(replyConn, to: m) { $0.textRange(range) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.textRange(range) }
         case "SetCaretOffset":
             if let e = check(msg, m, "i") { return e }
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "GetNSelections":
             if let e = check(msg, m, "") { return e }
-            sendReply(replyConn, to: m) { $0.int32(0) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(0) }
         case "GetSelection":
             if let e = check(msg, m, "i") { return e }
-            sendReply(replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
                 out.int32(0)
                 out.int32(0)
             }
         case "AddSelection", "RemoveSelection", "SetSelection", "ScrollSubstringTo", "ScrollSubstringToPoint":
-            sendReply(replyConn, to: m) { $0.bool(false) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
         case "GetCharacterExtents":
             if let e = check(msg, m, "iu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let offset = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
             let element = ComponentModel(snapshot: served).extents(of: node, coordinateType: coordinateType)
             let extents = model.characterExtents(at: offset, elementExtents: element)
-            sendReply(replyConn, to: m) { $0.fourInts(extents) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.fourInts(extents) }
         case "GetRangeExtents":
             if let e = check(msg, m, "iiu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let start = input.int32()
             let end = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
             let element = ComponentModel(snapshot: served).extents(of: node, coordinateType: coordinateType)
             let extents = model.rangeExtents(from: start, to: end, elementExtents: element)
-            sendReply(replyConn, to: m) { $0.fourInts(extents) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.fourInts(extents) }
         case "GetOffsetAtPoint":
             if let e = check(msg, m, "iiu") { return e }
-            var input = In(m)
+            var input = DBusFastReader(m)
             let x = input.int32()
             let y = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
             let point = ComponentModel(snapshot: served).screenPoint(
                 x: x, y: y, coordinateType: coordinateType, relativeTo: node)
             let offset = model.offset(atScreenPoint: point, in: node)
-            sendReply(replyConn, to: m) { $0.int32(offset) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(offset) }
         case "GetAttributeRun":
             if let e = check(msg, m, "ib") { return e }
             let count = Int32(clamping: model.characterCount)
-            sendReply(replyConn, to: m) { out in
-                out.stringDict([])
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+                out.stringDictionary([])
                 out.int32(0)
                 out.int32(count)
             }
         case "GetAttributes":
             if let e = check(msg, m, "i") { return e }
             let count = Int32(clamping: model.characterCount)
-            sendReply(replyConn, to: m) { out in
-                out.stringDict([])
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+                out.stringDictionary([])
                 out.int32(0)
                 out.int32(count)
             }
         case "GetAttributeValue":
             if let e = check(msg, m, "is") { return e }
-            sendReply(replyConn, to: m) { $0.string("") }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string("") }
         case "GetDefaultAttributes", "GetDefaultAttributeSet":
             if let e = check(msg, m, "") { return e }
             let attributes = TextModel.defaultAttributes(of: node)
-            sendReply(replyConn, to: m) { $0.stringDict(attributes) }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.stringDictionary(attributes) }
         case "GetBoundedRanges":
             if let e = check(msg, m, "iiiiuuu") { return e }
-            sendReply(replyConn, to: m) { out in out.array("(iisv)") { _ in } }
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in out.array("(iisv)") { _ in } }
         default:
             return .error(.unknownMethod(for: msg))
         }

@@ -14,7 +14,7 @@ extension AppBridge {
         case .invalid:
             return .error(.invalidArgs("CurrentValue must be a finite number"))
         case .unchanged:
-            sendReply(replyConn, to: msg.pointer) { _ in }
+            DBusFastWriter.sendReply(on: replyConn, to: msg.pointer) { _ in }
             return .handled
         case .set(let value):
             return routeAsync(msg, .setValue(.number(value)), on: node.id, emptyReply: true)

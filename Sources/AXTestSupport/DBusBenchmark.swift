@@ -1,6 +1,11 @@
+import AXDBus
 import CDBus
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Micro benchmark: method round trips through a bus daemon.
 package enum DBusBenchmark {
@@ -248,4 +253,18 @@ final class PipelineCounter: Sendable {
     func takeTicket() -> Bool { issued.add(1, ordering: .relaxed).newValue <= total }
     /// True when this was the last call.
     func finishOne() -> Bool { finished.add(1, ordering: .acquiringAndReleasing).newValue == total }
+}
+
+/// Holds the result of an async call for the benchmark's waiting thread.
+private final class ResultBox<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+    func take() -> Value? { value.withLock { $0 } }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
+private func monotonicNanos() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
 }
