@@ -1,4 +1,5 @@
 import AXCore
+import AXDemoHost
 import AXHub
 import AXJSON
 import AXProvider
