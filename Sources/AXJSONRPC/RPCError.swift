@@ -46,10 +46,10 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// An error whose `data` is `{"kind": kind}` merged with `fields` (`kind` always wins).
     public init(code: Int, kind: String, message: String, fields: JSONObject = JSONObject()) {
-        var d = JSONObject(minimumCapacity: fields.count + 1)
-        d.appendUnchecked("kind", .string(kind))
-        for (k, v) in fields where k != "kind" { d.appendUnchecked(k, v) }
-        self.init(code: code, message: message, data: .object(d))
+        var object = JSONObject(minimumCapacity: fields.count + 1)
+        object.appendUnchecked("kind", .string(kind))
+        for (key, value) in fields where key != "kind" { object.appendUnchecked(key, value) }
+        self.init(code: code, message: message, data: .object(object))
     }
 
     /// `data.kind`, when present.
@@ -60,11 +60,11 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The JSON-RPC error object: `{"code":…, "message":…, "data":…}`.
     public var json: JSON {
-        var o = JSONObject(minimumCapacity: 3)
-        o.appendUnchecked("code", .number(Double(code)))
-        o.appendUnchecked("message", .string(message))
-        if let data { o.appendUnchecked("data", data) }
-        return .object(o)
+        var object = JSONObject(minimumCapacity: 3)
+        object.appendUnchecked("code", .number(Double(code)))
+        object.appendUnchecked("message", .string(message))
+        if let data { object.appendUnchecked("data", data) }
+        return .object(object)
     }
 
     /// Decodes an error object received from a peer; nil when it lacks an integral `code` or a string `message`.
@@ -159,9 +159,9 @@ extension RPCError {
 
     /// A -32700 "parse error" error: the frame is not valid JSON (`data.offset` = byte offset).
     public static func parseError(_ message: String, offset: Int? = nil, data: JSONObject = JSONObject()) -> RPCError {
-        var f = data
-        if let offset { f["offset"] = .number(Double(offset)) }
-        return make(Code.parseError, message, f)
+        var fields = data
+        if let offset { fields["offset"] = .number(Double(offset)) }
+        return make(Code.parseError, message, fields)
     }
     /// A -32600 "invalid request" error: not a valid JSON-RPC 2.0 request object.
     public static func invalidRequest(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
@@ -245,10 +245,10 @@ extension RPCError {
     }
     /// The peer of a pending server->client request went away.
     public static func disconnected(method: String? = nil) -> RPCError {
-        var f: JSONObject = ["reason": "disconnected"]
-        if let method { f["method"] = .string(method) }
+        var fields: JSONObject = ["reason": "disconnected"]
+        if let method { fields["method"] = .string(method) }
         return make(
-            Code.appNotResponding, "the peer disconnected" + (method.map { " before answering '\($0)'" } ?? ""), f)
+            Code.appNotResponding, "the peer disconnected" + (method.map { " before answering '\($0)'" } ?? ""), fields)
     }
     /// A -32021 "message too large" error: a frame exceeded an `RPCLimits` limit (`data.limit`).
     public static func messageTooLarge(_ message: String, data: JSONObject = JSONObject()) -> RPCError {

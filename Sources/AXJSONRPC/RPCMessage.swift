@@ -18,30 +18,32 @@ public enum RPCInbound: Sendable, Equatable {
     /// (`null` is refused); `method` must be a string; `params` must be an object or an array when present;
     /// a message without `method` but with an id and exactly one of `result` / `error` is a response.
     public static func classify(_ message: JSON) -> RPCInbound {
-        guard case .object(let o) = message else {
+        guard case .object(let object) = message else {
             return .invalid(
                 id: .null,
                 error: .invalidRequest(
                     "a JSON-RPC message must be an object, got \(message.typeName)",
                     data: ["got": .string(message.typeName)]))
         }
-        let methodValue = o["method"]
-        let idValue = o["id"]
+        let methodValue = object["method"]
+        let idValue = object["id"]
         // Responses (checked before id validation so an error response with id null is not answered).
-        if methodValue == nil, let idValue, o["result"] != nil || o["error"] != nil {
-            guard o["jsonrpc"] == .string("2.0") else {
+        if methodValue == nil, let idValue, object["result"] != nil || object["error"] != nil {
+            guard object["jsonrpc"] == .string("2.0") else {
                 return .invalid(id: .null, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\""))
             }
-            if let r = o["result"] {
-                if o["error"] != nil {
+            if let resultValue = object["result"] {
+                if object["error"] != nil {
                     return .invalid(
                         id: .null, error: .invalidRequest("a response must not have both \"result\" and \"error\""))
                 }
-                return .response(id: idValue, result: .success(r))
+                return .response(id: idValue, result: .success(resultValue))
             }
-            let ej = o["error"]!
-            let e = RPCError(json: ej) ?? .internalError("malformed error object in response: \(ej.jsonString)")
-            return .response(id: idValue, result: .failure(e))
+            let errorValue = object["error"]!
+            let rpcError =
+                RPCError(json: errorValue)
+                ?? .internalError("malformed error object in response: \(errorValue.jsonString)")
+            return .response(id: idValue, result: .failure(rpcError))
         }
         var id: JSON?
         if let idValue {
@@ -58,12 +60,12 @@ public enum RPCInbound: Sendable, Equatable {
             }
         }
         let replyID = id ?? .null
-        guard let v = o["jsonrpc"] else {
+        guard let version = object["jsonrpc"] else {
             return .invalid(id: replyID, error: .invalidRequest("missing \"jsonrpc\": \"2.0\""))
         }
-        guard v == .string("2.0") else {
+        guard version == .string("2.0") else {
             return .invalid(
-                id: replyID, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\", got \(v.jsonString)"))
+                id: replyID, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\", got \(version.jsonString)"))
         }
         guard let methodValue else {
             return .invalid(id: replyID, error: .invalidRequest("missing \"method\""))
@@ -72,7 +74,7 @@ public enum RPCInbound: Sendable, Equatable {
             return .invalid(
                 id: replyID, error: .invalidRequest("\"method\" must be a string, got \(methodValue.typeName)"))
         }
-        let params = o["params"]
+        let params = object["params"]
         if let params {
             switch params {
             case .object, .array: break
@@ -95,8 +97,8 @@ public enum RPCMessage {
     static let resultMid: StaticString = #","result":"#
     static let errorMid: StaticString = #","error":"#
 
-    @inline(__always) static func append(_ out: inout [UInt8], _ s: StaticString) {
-        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    @inline(__always) static func append(_ out: inout [UInt8], _ text: StaticString) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends an id: its raw number text when the router kept it (`RPCRawNumberID`), else its JSON form.
@@ -130,8 +132,8 @@ public enum RPCMessage {
     public static func response(id: JSON, result: Result<JSON, RPCError>) -> [UInt8] {
         var out: [UInt8] = []
         switch result {
-        case .success(let r): appendResult(id: id, result: r, into: &out)
-        case .failure(let e): appendError(id: id, error: e, into: &out)
+        case .success(let value): appendResult(id: id, result: value, into: &out)
+        case .failure(let rpcError): appendError(id: id, error: rpcError, into: &out)
         }
         return out
     }

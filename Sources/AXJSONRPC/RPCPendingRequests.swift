@@ -23,11 +23,11 @@ public struct TaskTimerScheduler: RPCTimerScheduler {
     public init() {}
     /// Runs `body` after `delay` in a sleeping Task, unless cancelled.
     public func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
-        let t = Task {
+        let timeoutTask = Task {
             do { try await Task.sleep(for: delay) } catch { return }
             body()
         }
-        return RPCTimerHandle { t.cancel() }
+        return RPCTimerHandle { timeoutTask.cancel() }
     }
 }
 
@@ -59,16 +59,16 @@ public final class RPCPendingRequests: Sendable {
     /// false when it could not), and waits for the response, the timeout, cancellation, or `failAll`.
     /// On timeout: -32020 "app not responding" with `data.method` and `data.timeoutMs`.
     public func perform(method: String, timeout: Duration, send: (_ id: JSON) -> Bool) async throws(RPCError) -> JSON {
-        let id: Int64 = state.withLock { s in
-            defer { s.nextID += 1 }
-            return s.nextID
+        let id: Int64 = state.withLock { locked in
+            defer { locked.nextID += 1 }
+            return locked.nextID
         }
         var timer: RPCTimerHandle?
         let result: Result<JSON, RPCError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<JSON, RPCError>, Never>) in
-                let closed: RPCError? = state.withLock { s in
-                    if let e = s.closed { return e }
-                    s.waiters[id] = Waiter(method: method, continuation: cont)
+                let closed: RPCError? = state.withLock { locked in
+                    if let closedError = locked.closed { return closedError }
+                    locked.waiters[id] = Waiter(method: method, continuation: cont)
                     return nil
                 }
                 if let closed {
@@ -105,8 +105,9 @@ public final class RPCPendingRequests: Sendable {
     public func complete(id: JSON, with result: Result<JSON, RPCError>) -> Bool {
         let key: Int64?
         switch id {
-        case .number(let d): key = d.isFinite && d == d.rounded() && d.magnitude < 9.0e15 ? Int64(d) : nil
-        case .string(let s): key = Int64(s)
+        case .number(let number):
+            key = number.isFinite && number == number.rounded() && number.magnitude < 9.0e15 ? Int64(number) : nil
+        case .string(let text): key = Int64(text)
         default: key = nil
         }
         guard let key else { return false }
@@ -115,24 +116,24 @@ public final class RPCPendingRequests: Sendable {
 
     /// Fails every pending request with `error` and makes later `perform` calls fail with it at once.
     public func failAll(_ error: RPCError) {
-        let waiters: [Waiter] = state.withLock { s in
-            if s.closed == nil { s.closed = error }
-            defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
+        let waiters: [Waiter] = state.withLock { locked in
+            if locked.closed == nil { locked.closed = error }
+            defer { locked.waiters.removeAll() }
+            return Array(locked.waiters.values)
         }
-        for w in waiters {
-            var e = error
-            if case .object(var o)? = e.data, o["method"] == nil {
-                o["method"] = .string(w.method)
-                e.data = .object(o)
+        for waiter in waiters {
+            var waiterError = error
+            if case .object(var data)? = waiterError.data, data["method"] == nil {
+                data["method"] = .string(waiter.method)
+                waiterError.data = .object(data)
             }
-            w.continuation.resume(returning: .failure(e))
+            waiter.continuation.resume(returning: .failure(waiterError))
         }
     }
 
     private func resolve(_ id: Int64, _ result: Result<JSON, RPCError>) -> Bool {
-        guard let w = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return false }
-        w.continuation.resume(returning: result)
+        guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return false }
+        waiter.continuation.resume(returning: result)
         return true
     }
 }

@@ -18,7 +18,9 @@ package enum RPCRawNumberID {
 
     /// The raw number text inside a wrapper, or nil.
     package static func rawText(_ id: JSON) -> String? {
-        guard case .object(let o) = id, o.count == 1, case .string(let text)? = o[key] else { return nil }
+        guard case .object(let object) = id, object.count == 1, case .string(let text)? = object[key] else {
+            return nil
+        }
         return text
     }
 }
