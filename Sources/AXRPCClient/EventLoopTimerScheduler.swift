@@ -10,10 +10,10 @@ package struct EventLoopTimerScheduler: RPCTimerScheduler {
     }
 
     package func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
-        let c = delay.components
-        let ns = c.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = ns.overflow ? Int64.max : ns.partialValue &+ c.attoseconds / 1_000_000_000
-        let t = loop.scheduleTask(in: .nanoseconds(max(0, total))) { body() }
-        return RPCTimerHandle { t.cancel() }
+        let components = delay.components
+        let ns = components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let total = ns.overflow ? Int64.max : ns.partialValue &+ components.attoseconds / 1_000_000_000
+        let scheduled = loop.scheduleTask(in: .nanoseconds(max(0, total))) { body() }
+        return RPCTimerHandle { scheduled.cancel() }
     }
 }

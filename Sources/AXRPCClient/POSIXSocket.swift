@@ -31,7 +31,7 @@ package enum POSIX {
         }
         guard !bytes.contains(0) else { throw RPCTransportError("socket path contains a NUL byte") }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
             raw[bytes.count] = 0
         }
         return addr
@@ -52,16 +52,17 @@ package enum POSIX {
         do { addr = try fillUnixAddress(path) } catch { throw ConnectError(errno: EINVAL, message: error.message) }
         let fd = streamSocket(AF_UNIX)
         guard fd >= 0 else { throw ConnectError(errno: errno, message: "socket(): \(errnoString)") }
-        var a = addr
-        let rc = withUnsafePointer(to: &a) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        var address = addr
+        let rc = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         if rc != 0 {
-            let e = errno
+            let connectErrno = errno
             close(fd)
-            throw ConnectError(errno: e, message: "connect(\(path)): \(String(cString: strerror(e)))")
+            throw ConnectError(
+                errno: connectErrno, message: "connect(\(path)): \(String(cString: strerror(connectErrno)))")
         }
         return fd
     }
@@ -107,11 +108,11 @@ package enum POSIX {
     package static func closeFD(_ fd: Int32) { _ = close(fd) }
 
     /// `send` without SIGPIPE (a peer that went away gives EPIPE instead of killing the process).
-    package static func sendNoSignal(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    package static func sendNoSignal(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Darwin)
-            return send(fd, p, n, 0)
+            return send(fd, buffer, count, 0)
         #else
-            return send(fd, p, n, Int32(MSG_NOSIGNAL))
+            return send(fd, buffer, count, Int32(MSG_NOSIGNAL))
         #endif
     }
 
@@ -119,12 +120,12 @@ package enum POSIX {
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var off = 0
         while off < bytes.count {
-            let n = sendNoSignal(fd, bytes.baseAddress! + off, bytes.count - off)
-            if n < 0 {
+            let sent = sendNoSignal(fd, bytes.baseAddress! + off, bytes.count - off)
+            if sent < 0 {
                 if errno == EINTR { continue }
                 return false
             }
-            off += n
+            off += sent
         }
         return true
     }
@@ -164,20 +165,20 @@ package enum POSIX {
     /// Throws when the directory is not ours, the path is a non-socket file, or a server is live there.
     package static func listenUnix(path: String, backlog: Int32 = 256) throws(RPCTransportError) -> Int32 {
         let dir = parentDirectory(path)
-        guard let d = statInfo(dir) else {
+        guard let directory = statInfo(dir) else {
             throw RPCTransportError("socket directory '\(dir)' does not exist")
         }
-        guard d.isDirectory else { throw RPCTransportError("'\(dir)' is not a directory") }
+        guard directory.isDirectory else { throw RPCTransportError("'\(dir)' is not a directory") }
         let me = UInt32(geteuid())
-        let sticky = d.mode & 0o1000 != 0
-        if d.uid != me && !(d.uid == 0 && sticky) {
+        let sticky = directory.mode & 0o1000 != 0
+        if directory.uid != me && !(directory.uid == 0 && sticky) {
             throw RPCTransportError(
-                "socket directory '\(dir)' is owned by uid \(d.uid), not by this user (uid \(me)); refusing to create the socket there"
+                "socket directory '\(dir)' is owned by uid \(directory.uid), not by this user (uid \(me)); refusing to create the socket there"
             )
         }
-        if d.uid == me && d.mode & 0o022 != 0 && !sticky {
+        if directory.uid == me && directory.mode & 0o022 != 0 && !sticky {
             throw RPCTransportError(
-                "socket directory '\(dir)' is writable by group/others (mode \(String(d.mode, radix: 8))); refusing to create the socket there"
+                "socket directory '\(dir)' is writable by group/others (mode \(String(directory.mode, radix: 8))); refusing to create the socket there"
             )
         }
         if let existing = lstatInfo(path) {
@@ -188,10 +189,10 @@ package enum POSIX {
             case .success(let fd):
                 close(fd)
                 throw RPCTransportError("another server is already listening on '\(path)'")
-            case .failure(let e):
+            case .failure(let probeError):
                 // ECONNREFUSED: stale socket file left by a dead server. ENOENT: vanished meanwhile.
-                guard e.errno == ECONNREFUSED || e.errno == ENOENT else {
-                    throw RPCTransportError("cannot probe existing socket '\(path)': \(e.message)")
+                guard probeError.errno == ECONNREFUSED || probeError.errno == ENOENT else {
+                    throw RPCTransportError("cannot probe existing socket '\(path)': \(probeError.message)")
                 }
                 if unlink(path) != 0 && errno != ENOENT {
                     throw RPCTransportError("cannot remove stale socket '\(path)': \(errnoString)")
@@ -203,8 +204,8 @@ package enum POSIX {
         guard fd >= 0 else { throw RPCTransportError("socket(): \(errnoString)") }
         // The socket file gets mode 0600 from the moment it exists: narrow umask around bind, then chmod.
         let old = umask(0o177)
-        let rc = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        let rc = withUnsafePointer(to: &addr) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
@@ -215,16 +216,16 @@ package enum POSIX {
             throw RPCTransportError("cannot bind '\(path)': \(String(cString: strerror(bindErr)))")
         }
         if chmod(path, 0o600) != 0 {
-            let e = errnoString
+            let reason = errnoString
             close(fd)
             unlink(path)
-            throw RPCTransportError("cannot chmod 0600 '\(path)': \(e)")
+            throw RPCTransportError("cannot chmod 0600 '\(path)': \(reason)")
         }
         if listen(fd, backlog) != 0 {
-            let e = errnoString
+            let reason = errnoString
             close(fd)
             unlink(path)
-            throw RPCTransportError("cannot listen on '\(path)': \(e)")
+            throw RPCTransportError("cannot listen on '\(path)': \(reason)")
         }
         return fd
     }
@@ -237,22 +238,24 @@ package enum POSIX {
                 "token file '\(path)' has mode \(String(info.mode, radix: 8)); it must not be readable or writable by group or others (chmod 600)"
             )
         }
-        guard let f = fopen(path, "r") else {
+        guard let file = fopen(path, "r") else {
             throw RPCTransportError("cannot read token file '\(path)': \(errnoString)")
         }
-        defer { fclose(f) }
+        defer { fclose(file) }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 65536 {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            bytes.append(contentsOf: buf[0..<n])
+            let count = fread(&buf, 1, buf.count, file)
+            if count <= 0 { break }
+            bytes.append(contentsOf: buf[0..<count])
         }
         let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
-        var s = Array(line)
-        while let l = s.last, l == 0x0D || l == 0x20 || l == 0x09 { s.removeLast() }
-        while let f = s.first, f == 0x20 || f == 0x09 { s.removeFirst() }
-        guard !s.isEmpty else { throw RPCTransportError("token file '\(path)' is empty (the token is its first line)") }
-        return s
+        var token = Array(line)
+        while let last = token.last, last == 0x0D || last == 0x20 || last == 0x09 { token.removeLast() }
+        while let first = token.first, first == 0x20 || first == 0x09 { token.removeFirst() }
+        guard !token.isEmpty else {
+            throw RPCTransportError("token file '\(path)' is empty (the token is its first line)")
+        }
+        return token
     }
 }

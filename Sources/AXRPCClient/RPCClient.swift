@@ -62,8 +62,8 @@ public final class RPCClient: Sendable {
                 channel = try await bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
                     .connect(host: host, port: port).get()
             }
-        } catch let e as RPCTransportError {
-            throw e
+        } catch let transportError as RPCTransportError {
+            throw transportError
         } catch {
             throw RPCTransportError("cannot connect to '\(address)': \(error)")
         }
@@ -84,8 +84,8 @@ public final class RPCClient: Sendable {
         if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
         if address.hasPrefix("/") || address.hasPrefix(".") { return .unix(address) }
         if address.hasPrefix("tcp:") {
-            let t = try AXSocketPath.parseTCP(address)
-            return .tcp(t.host, t.port)
+            let endpoint = try AXSocketPath.parseTCP(address)
+            return .tcp(endpoint.host, endpoint.port)
         }
         throw RPCTransportError("invalid address '\(address)' (expected unix:PATH or tcp:HOST:PORT)")
     }
@@ -120,9 +120,9 @@ public final class RPCClient: Sendable {
 
     /// Adds a handler run once when the connection closes (at once when it already has).
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now: Bool = handlers.withLock { h in
-            if h.closed { return true }
-            h.close.append(handler)
+        let now: Bool = handlers.withLock { locked in
+            if locked.closed { return true }
+            locked.close.append(handler)
             return false
         }
         if now { handler() }
@@ -148,14 +148,14 @@ public final class RPCClient: Sendable {
     }
 
     func didClose() {
-        let hs: [@Sendable () -> Void] = handlers.withLock { h in
-            if h.closed { return [] }
-            h.closed = true
-            defer { h.close = [] }
-            return h.close
+        let hs: [@Sendable () -> Void] = handlers.withLock { locked in
+            if locked.closed { return [] }
+            locked.closed = true
+            defer { locked.close = [] }
+            return locked.close
         }
         pending.failAll(.disconnected())
-        for h in hs { h() }
+        for handler in hs { handler() }
     }
 
     /// Dispatches one incoming message (on the event loop).
@@ -166,19 +166,21 @@ public final class RPCClient: Sendable {
         case .response(let id, let result):
             pending.complete(id: id, with: result)
         case .notification(let method, let params):
-            let h = handlers.withLock { $0.notification }
-            h?(method, params)
+            let notificationHandler = handlers.withLock { $0.notification }
+            notificationHandler?(method, params)
         case .request(let id, let method, let params):
-            guard let h = handlers.withLock({ $0.request }) else {
+            guard let handler = handlers.withLock({ $0.request }) else {
                 send(RPCMessage.errorResponse(id: id, .methodNotFound(method)))
                 return
             }
             Task {
-                let r: Result<JSON, RPCError>
-                do { r = .success(try await h(method, params)) } catch let e as RPCError { r = .failure(e) } catch {
-                    r = .failure(.internalError("\(error)"))
+                let reply: Result<JSON, RPCError>
+                do { reply = .success(try await handler(method, params)) } catch let rpcError as RPCError {
+                    reply = .failure(rpcError)
+                } catch {
+                    reply = .failure(.internalError("\(error)"))
                 }
-                self.send(RPCMessage.response(id: id, result: r))
+                self.send(RPCMessage.response(id: id, result: reply))
             }
         case .invalid(let id, let error):
             // Only answer invalid messages that carry an id (never answer garbage with garbage).
@@ -190,7 +192,7 @@ public final class RPCClient: Sendable {
 /// Lets the channel handler reach the client once it exists.
 final class ClientBox: Sendable {
     private let client = Mutex<RPCClient?>(nil)
-    func set(_ c: RPCClient) { client.withLock { $0 = c } }
+    func set(_ newClient: RPCClient) { client.withLock { $0 = newClient } }
     var value: RPCClient? { client.withLock { $0 } }
 }
 
@@ -219,13 +221,13 @@ final class RPCClientHandler: ChannelInboundHandler {
                 let rest = UnsafeRawBufferPointer(rebasing: raw[total...])
                 switch decoder.next(rest) {
                 case .needMore: return total
-                case .skip(let c): total += c
+                case .skip(let count): total += count
                 case .frame(let start, let length, let consumed):
-                    if let m = try? JSON.parse(
+                    if let message = try? JSON.parse(
                         UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
                         limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes))
                     {
-                        messages.append(m)
+                        messages.append(message)
                     }
                     total += consumed
                 case .tooLarge, .malformed:
@@ -237,9 +239,9 @@ final class RPCClientHandler: ChannelInboundHandler {
         inbound!.moveReaderIndex(forwardBy: consumed)
         if inbound!.readableBytes == 0 { inbound = nil }
         if let client = box.value {
-            for m in early { client.received(m) }
+            for message in early { client.received(message) }
             early = []
-            for m in messages { client.received(m) }
+            for message in messages { client.received(message) }
         } else {
             early.append(contentsOf: messages)
         }

@@ -63,15 +63,17 @@ package struct RPCFrameDecoder {
         self.framing = framing
     }
 
-    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
 
     /// Looks at `buf` (the unconsumed bytes) and tells what comes next. After `.frame`/`.skip` the caller
     /// must drop `consumed` bytes before calling again.
     package mutating func next(_ buf: UnsafeRawBufferPointer) -> Next {
-        let n = buf.count
-        guard n > 0, let base = buf.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .needMore }
+        let count = buf.count
+        guard count > 0, let base = buf.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .needMore }
         var ws = 0
-        while ws < n && Self.isSpace(base[ws]) { ws += 1 }
+        while ws < count && Self.isSpace(base[ws]) { ws += 1 }
         if ws > 0 {
             scanned = 0
             return .skip(consumed: ws)
@@ -81,8 +83,8 @@ package struct RPCFrameDecoder {
         }
         switch framing {
         case .ndjson, .unknown:
-            let from = min(scanned, n)
-            if let hit = memchr(base + from, 0x0A, n - from) {
+            let from = min(scanned, count)
+            if let hit = memchr(base + from, 0x0A, count - from) {
                 let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
                 scanned = 0
                 var len = nl
@@ -90,28 +92,29 @@ package struct RPCFrameDecoder {
                 if len > maxFrameBytes { return .tooLarge(size: len) }
                 return .frame(start: 0, length: len, consumed: nl + 1)
             }
-            scanned = n
-            if n > maxFrameBytes { return .tooLarge(size: n) }
+            scanned = count
+            if count > maxFrameBytes { return .tooLarge(size: count) }
             return .needMore
         case .lsp:
-            return nextLSP(base, n)
+            return nextLSP(base, count)
         }
     }
 
-    private mutating func nextLSP(_ base: UnsafePointer<UInt8>, _ n: Int) -> Next {
+    private mutating func nextLSP(_ base: UnsafePointer<UInt8>, _ byteCount: Int) -> Next {
         // Find the blank line ending the header block.
-        let limit = min(n, Self.maxHeaderBytes + 4)
+        let limit = min(byteCount, Self.maxHeaderBytes + 4)
         var end = -1
-        var k = 0
-        while k + 3 < limit {
-            if base[k] == 0x0D && base[k + 1] == 0x0A && base[k + 2] == 0x0D && base[k + 3] == 0x0A {
-                end = k
+        var offset = 0
+        while offset + 3 < limit {
+            if base[offset] == 0x0D && base[offset + 1] == 0x0A && base[offset + 2] == 0x0D && base[offset + 3] == 0x0A
+            {
+                end = offset
                 break
             }
-            k += 1
+            offset += 1
         }
         if end < 0 {
-            if n > Self.maxHeaderBytes {
+            if byteCount > Self.maxHeaderBytes {
                 return .malformed("LSP header block longer than \(Self.maxHeaderBytes) bytes without a blank line")
             }
             return .needMore
@@ -131,36 +134,36 @@ package struct RPCFrameDecoder {
             if name.isEmpty { return .malformed("malformed header line \(Self.quote(line)) (empty header name)") }
             if name == "content-length" {
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18,
-                    let v = Int(value)
+                    let length = Int(value)
                 else {
                     return .malformed(
                         "invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)")
                 }
-                if let c = contentLength, c != v {
-                    return .malformed("conflicting Content-Length headers (\(c) and \(v))")
+                if let earlier = contentLength, earlier != length {
+                    return .malformed("conflicting Content-Length headers (\(earlier) and \(length))")
                 }
-                contentLength = v
+                contentLength = length
             }
             lineStart = lineEnd + 2
         }
         guard let length = contentLength else { return .malformed("missing Content-Length header") }
         if length > maxFrameBytes { return .tooLarge(size: length) }
         let bodyStart = end + 4
-        if n - bodyStart < length { return .needMore }
+        if byteCount - bodyStart < length { return .needMore }
         return .frame(start: bodyStart, length: length, consumed: bodyStart + length)
     }
 
-    static func quote(_ s: String) -> String {
-        let cut = s.count > 80 ? String(s.prefix(80)) + "…" : s
+    static func quote(_ text: String) -> String {
+        let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
         return "'" + cut + "'"
     }
 }
 
 extension StringProtocol {
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
     }
 }

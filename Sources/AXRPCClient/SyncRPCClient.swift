@@ -77,10 +77,10 @@ public final class SyncRPCClient {
             switch RPCInbound.classify(msg) {
             case .response(let rid, let result):
                 if rid == .number(Double(id)) { return try result.get() }
-            case .notification(let m, let p):
-                onNotification?(m, p)
-            case .request(let rid, let m, _):
-                try sendLine(RPCMessage.errorResponse(id: rid, .methodNotFound(m)), method: method)
+            case .notification(let notificationMethod, let notificationParams):
+                onNotification?(notificationMethod, notificationParams)
+            case .request(let rid, let requestMethod, _):
+                try sendLine(RPCMessage.errorResponse(id: rid, .methodNotFound(requestMethod)), method: method)
             case .invalid:
                 continue
             }
@@ -99,12 +99,12 @@ public final class SyncRPCClient {
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
-                let n = POSIX.sendNoSignal(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 {
+                let sent = POSIX.sendNoSignal(fd, raw.baseAddress! + off, raw.count - off)
+                if sent < 0 {
                     if errno == EINTR { continue }
                     return false
                 }
-                off += n
+                off += sent
             }
             return true
         }
@@ -154,17 +154,17 @@ public final class SyncRPCClient {
             }
             if pr == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if received < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 close()
                 throw .disconnected(method: method)
             }
-            if n == 0 {
+            if received == 0 {
                 close()
                 throw .disconnected(method: method)
             }
-            buffer.append(contentsOf: chunk[0..<n])
+            buffer.append(contentsOf: chunk[0..<received])
         }
     }
 }
