@@ -43,10 +43,10 @@ final class RPCConnectionPeer: RPCPeer {
         } else {
             // Counted until the event loop takes it, so output waiting for a busy loop counts as pending too.
             hopping.add(payload.count, ordering: .relaxed)
-            let h = handler
+            let boundHandler = handler
             channel.eventLoop.execute {
                 self.hopping.subtract(payload.count, ordering: .relaxed)
-                h.value.sendMessage(payload, kind: kind)
+                boundHandler.value.sendMessage(payload, kind: kind)
             }
         }
         return true
@@ -68,16 +68,16 @@ final class RPCConnectionPeer: RPCPeer {
 
     func close() {
         if isClosed { return }
-        let h = handler
-        channel.eventLoop.execute { h.value.closeAfterFlush() }
+        let boundHandler = handler
+        channel.eventLoop.execute { boundHandler.value.closeAfterFlush() }
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
 
     func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = state.withLock { s in
-            if s.closed { return true }
-            s.closeHandlers.append(handler)
+        let runNow: Bool = state.withLock { locked in
+            if locked.closed { return true }
+            locked.closeHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -85,14 +85,14 @@ final class RPCConnectionPeer: RPCPeer {
 
     /// Called once by the handler when the channel goes inactive.
     func markClosed() {
-        let handlers: [@Sendable () -> Void] = state.withLock { s in
-            if s.closed { return [] }
-            s.closed = true
-            defer { s.closeHandlers = [] }
-            return s.closeHandlers
+        let handlers: [@Sendable () -> Void] = state.withLock { locked in
+            if locked.closed { return [] }
+            locked.closed = true
+            defer { locked.closeHandlers = [] }
+            return locked.closeHandlers
         }
         pending.failAll(.disconnected())
-        for h in handlers { h() }
+        for closeHandler in handlers { closeHandler() }
     }
 }
 
@@ -118,12 +118,14 @@ struct RPCListenerContext: Sendable {
 /// Live connections of a server (for `stop()` and counting).
 final class RPCConnectionRegistry: Sendable {
     private let entries = Mutex<[UInt64: (peer: RPCConnectionPeer, session: RPCSession)]>([:])
-    func add(_ p: RPCConnectionPeer, _ s: RPCSession) { entries.withLock { $0[p.connectionID] = (p, s) } }
+    func add(_ peer: RPCConnectionPeer, _ session: RPCSession) {
+        entries.withLock { $0[peer.connectionID] = (peer, session) }
+    }
     /// Adds the connection unless `limit` connections are already open; false when refused.
-    func tryAdd(_ p: RPCConnectionPeer, _ s: RPCSession, limit: Int) -> Bool {
-        entries.withLock { e in
-            if e.count >= limit { return false }
-            e[p.connectionID] = (p, s)
+    func tryAdd(_ peer: RPCConnectionPeer, _ session: RPCSession, limit: Int) -> Bool {
+        entries.withLock { entries in
+            if entries.count >= limit { return false }
+            entries[peer.connectionID] = (peer, session)
             return true
         }
     }
@@ -282,9 +284,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let c = duration.components
-        let ns = c.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = ns.overflow ? Int64.max : ns.partialValue &+ c.attoseconds / 1_000_000_000
+        let components = duration.components
+        let ns = components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let total = ns.overflow ? Int64.max : ns.partialValue &+ components.attoseconds / 1_000_000_000
         return .nanoseconds(max(0, total))
     }
 
@@ -349,8 +351,12 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func compactInbound() {
-        if let b = inbound {
-            if b.readableBytes == 0 { inbound = nil } else if b.readerIndex > 65536 { inbound!.discardReadBytes() }
+        if let buffer = inbound {
+            if buffer.readableBytes == 0 {
+                inbound = nil
+            } else if buffer.readerIndex > 65536 {
+                inbound!.discardReadBytes()
+            }
         }
     }
 
@@ -461,8 +467,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                     switch decoder.next(rest) {
                     case .needMore:
                         return (total, true)
-                    case .skip(let c):
-                        total += c
+                    case .skip(let count):
+                        total += count
                     case .frame(let start, let length, let consumed):
                         if shouldPauseFrames() { return (total, true) }
                         framesThisTurn += 1
@@ -542,10 +548,14 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 switch ctx.router.runSync(frame, session: session) {
                 case .reply(let bytes): sendMessage(bytes, kind: .reply)
                 case .noReply: break
-                case .needsAsync(let f):
+                case .needsAsync(let asyncFrame):
                     let router = ctx.router
                     let peer = self.peer
-                    Task { if let b = await router.run(f, session: session) { peer?.send(b, kind: .reply) } }
+                    Task {
+                        if let reply = await router.run(asyncFrame, session: session) {
+                            peer?.send(reply, kind: .reply)
+                        }
+                    }
                 }
                 return
             }
@@ -557,7 +567,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             switch ctx.router.runSync(frame, session: session) {
             case .reply(let bytes): sendMessage(bytes, kind: .reply)
             case .noReply: break
-            case .needsAsync(let f): lane.start(f, inputBytes: raw.count)
+            case .needsAsync(let asyncFrame): lane.start(asyncFrame, inputBytes: raw.count)
             }
         }
     }
@@ -577,7 +587,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard let lane else { return }
         let replies = lane.takeOutbox()
         guard !replies.isEmpty else { return }
-        for r in replies { sendMessage(r, flushNow: false, kind: .reply) }
+        for reply in replies { sendMessage(reply, flushNow: false, kind: .reply) }
         if !inReadBatch { flush() }
         if pausedForQueue && lane.queuedCount < Self.maxQueued / 2
             && lane.queuedInputBytes <= ctx.limits.maxQueuedInputBytes / 2
@@ -613,7 +623,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 maxDepth: ctx.router.limits.maxDepth,
                 maxBytes: ctx.router.limits.maxFrameBytes))
         {
-            if let i = msg["id"], i.stringValue != nil || i.doubleValue != nil { id = i }
+            if let requestID = msg["id"], requestID.stringValue != nil || requestID.doubleValue != nil {
+                id = requestID
+            }
             if msg["method"]?.stringValue == "initialize" {
                 if let given = msg["params"]?["token"]?.stringValue {
                     if constantTimeEqual(Array(given.utf8), token) {
@@ -739,10 +751,10 @@ final class RPCAsyncLane: Sendable {
     /// (Event loop) Queues `item` (from a frame of `inputBytes`) behind the running work; false when the lane
     /// is idle.
     func enqueueIfBusy(_ item: Item, inputBytes: Int) -> Bool {
-        state.withLock { s in
-            guard s.running else { return false }
-            s.queue.append((item, inputBytes))
-            s.queuedInputBytes += inputBytes
+        state.withLock { locked in
+            guard locked.running else { return false }
+            locked.queue.append((item, inputBytes))
+            locked.queuedInputBytes += inputBytes
             return true
         }
     }
@@ -754,11 +766,11 @@ final class RPCAsyncLane: Sendable {
 
     /// (Event loop) Starts the worker with `frame` (the lane must be idle).
     func start(_ frame: RPCPreparedFrame, inputBytes: Int) {
-        let ok: Bool = state.withLock { s in
-            if s.closed { return false }
-            s.running = true
-            s.queue.append((.frame(frame), inputBytes))
-            s.queuedInputBytes += inputBytes
+        let ok: Bool = state.withLock { locked in
+            if locked.closed { return false }
+            locked.running = true
+            locked.queue.append((.frame(frame), inputBytes))
+            locked.queuedInputBytes += inputBytes
             return true
         }
         guard ok else { return }
@@ -767,68 +779,68 @@ final class RPCAsyncLane: Sendable {
 
     private func work() async {
         while true {
-            let next: Item? = state.withLock { s in
-                if s.closed {
-                    s.queue.removeAll()
-                    s.queuedInputBytes = 0
-                    s.running = false
+            let next: Item? = state.withLock { locked in
+                if locked.closed {
+                    locked.queue.removeAll()
+                    locked.queuedInputBytes = 0
+                    locked.running = false
                     return nil
                 }
-                if let entry = s.queue.popFirst() {
-                    s.queuedInputBytes -= entry.inputBytes
+                if let entry = locked.queue.popFirst() {
+                    locked.queuedInputBytes -= entry.inputBytes
                     return entry.item
                 }
-                s.running = false
+                locked.running = false
                 return nil
             }
             guard let item = next else { break }
             switch item {
-            case .reply(let b):
-                post(b)
-            case .frame(let f):
-                switch router.runSync(f, session: session) {
-                case .reply(let b): post(b)
+            case .reply(let reply):
+                post(reply)
+            case .frame(let frame):
+                switch router.runSync(frame, session: session) {
+                case .reply(let reply): post(reply)
                 case .noReply: break
-                case .needsAsync(let f):
-                    if let b = await router.run(f, session: session) { post(b) }
+                case .needsAsync(let asyncFrame):
+                    if let reply = await router.run(asyncFrame, session: session) { post(reply) }
                 }
             }
         }
-        let h = handler
-        loop.execute { h.value.laneIdle() }
+        let boundHandler = handler
+        loop.execute { boundHandler.value.laneIdle() }
     }
 
     /// (Worker) Hands a reply to the event loop; one wake-up per batch of replies.
     private func post(_ reply: [UInt8]) {
-        let schedule: Bool = state.withLock { s in
-            s.outbox.append(reply)
-            if s.drainScheduled { return false }
-            s.drainScheduled = true
+        let schedule: Bool = state.withLock { locked in
+            locked.outbox.append(reply)
+            if locked.drainScheduled { return false }
+            locked.drainScheduled = true
             return true
         }
         if schedule {
-            let h = handler
-            loop.execute { h.value.drainOutbox() }
+            let boundHandler = handler
+            loop.execute { boundHandler.value.drainOutbox() }
         }
     }
 
     /// (Event loop) Takes the replies posted so far.
     func takeOutbox() -> [[UInt8]] {
-        state.withLock { s in
-            s.drainScheduled = false
-            if s.outbox.isEmpty { return [] }
-            defer { s.outbox = [] }
-            return s.outbox
+        state.withLock { locked in
+            locked.drainScheduled = false
+            if locked.outbox.isEmpty { return [] }
+            defer { locked.outbox = [] }
+            return locked.outbox
         }
     }
 
     /// Drops queued work; the worker stops after its current item.
     func close() {
-        state.withLock { s in
-            s.closed = true
-            s.queue.removeAll()
-            s.queuedInputBytes = 0
-            s.outbox = []
+        state.withLock { locked in
+            locked.closed = true
+            locked.queue.removeAll()
+            locked.queuedInputBytes = 0
+            locked.outbox = []
         }
     }
 }

@@ -135,9 +135,9 @@ package final class RPCServer: Sendable {
     /// Binds the listeners. Throws `RPCTransportError` with a clear message on any setup problem
     /// (nothing stays bound then).
     package func start() async throws {
-        let already = state.withLock { s -> Bool in
-            defer { s.started = true }
-            return s.started
+        let already = state.withLock { locked -> Bool in
+            defer { locked.started = true }
+            return locked.started
         }
         if already { throw RPCTransportError("server already started") }
         var listeners: [any Channel] = []
@@ -147,16 +147,17 @@ package final class RPCServer: Sendable {
             var tcpTarget: (host: String, port: Int)?
             var token: [UInt8]?
             if let spec = configuration.tcp {
-                let t = try AXSocketPath.parseTCP(spec)
-                if !Self.isLoopback(t.host) && !configuration.allowNonLoopback {
+                let endpoint = try AXSocketPath.parseTCP(spec)
+                if !Self.isLoopback(endpoint.host) && !configuration.allowNonLoopback {
                     throw RPCTransportError(
-                        "refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
+                        "refusing to listen on non-loopback address '\(endpoint.host)' (set allowNonLoopback to override)"
+                    )
                 }
                 guard let tokenFile = configuration.tokenFile else {
                     throw RPCTransportError("a TCP listener needs a token file")
                 }
                 token = try POSIX.readTokenFile(tokenFile)
-                tcpTarget = t
+                tcpTarget = endpoint
             }
             if let path = configuration.unixSocketPath {
                 try AXSocketPath.prepareServerDirectory(for: path)
@@ -175,31 +176,31 @@ package final class RPCServer: Sendable {
                 listeners.append(ch)
             }
             var port: Int?
-            if let t = tcpTarget, let token {
+            if let endpoint = tcpTarget, let token {
                 let ctx = RPCListenerContext(
                     router: router, token: token, logger: logger, registry: registry,
                     limits: configuration.limits, onSession: onSession)
                 let ch = try await makeBootstrap(ctx)
                     .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                    .bind(host: t.host, port: t.port).get()
+                    .bind(host: endpoint.host, port: endpoint.port).get()
                 port = ch.localAddress?.port
                 listeners.append(ch)
             }
             if listeners.isEmpty {
                 throw RPCTransportError("no listener configured (neither a Unix socket path nor tcp)")
             }
-            state.withLock { s in
-                s.listeners = listeners
-                s.unixPath = boundPath
-                s.tcpPort = port
+            state.withLock { locked in
+                locked.listeners = listeners
+                locked.unixPath = boundPath
+                locked.tcpPort = port
             }
             logger.debug(
                 "listening", metadata: ["unix": "\(boundPath ?? "-")", "tcpPort": "\(port.map(String.init) ?? "-")"])
         } catch {
-            for l in listeners { try? await l.close() }
+            for listener in listeners { try? await listener.close() }
             if let boundPath { unlink(boundPath) }
             state.withLock { $0.started = false }
-            if let e = error as? RPCTransportError { throw e }
+            if let transportError = error as? RPCTransportError { throw transportError }
             throw RPCTransportError("cannot start the RPC server: \(error)")
         }
     }
@@ -207,19 +208,19 @@ package final class RPCServer: Sendable {
     /// Closes the listeners and every connection (pending server->client requests fail as disconnected),
     /// and removes the socket file.
     package func stop() async {
-        let (listeners, path) = state.withLock { s -> ([any Channel], String?) in
+        let (listeners, path) = state.withLock { locked -> ([any Channel], String?) in
             defer {
-                s.listeners = []
-                s.unixPath = nil
-                s.tcpPort = nil
-                s.started = false
+                locked.listeners = []
+                locked.unixPath = nil
+                locked.tcpPort = nil
+                locked.started = false
             }
-            return (s.listeners, s.unixPath)
+            return (locked.listeners, locked.unixPath)
         }
-        for l in listeners { try? await l.close() }
+        for listener in listeners { try? await listener.close() }
         let conns = registry.all
-        for c in conns { c.channel.close(promise: nil) }
-        for c in conns { try? await c.channel.closeFuture.get() }
+        for connection in conns { connection.channel.close(promise: nil) }
+        for connection in conns { try? await connection.channel.closeFuture.get() }
         if let path { unlink(path) }
     }
 
