@@ -143,9 +143,9 @@ package final class RPCRouter: Sendable {
     /// Handles one frame (a message or a batch) completely; nil when nothing must be sent.
     package func handle(frame: [UInt8], session: RPCSession) async -> [UInt8]? {
         switch handleSync(frame: frame, session: session) {
-        case .reply(let b): return b
+        case .reply(let bytes): return bytes
         case .noReply: return nil
-        case .needsAsync(let p): return await run(p, session: session)
+        case .needsAsync(let prepared): return await run(prepared, session: session)
         }
     }
 
@@ -158,9 +158,9 @@ package final class RPCRouter: Sendable {
     /// As `handleSync(frame:session:)` on raw bytes (the transport passes its read buffer without copying).
     package func handleSync(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
         switch prepare(frame: frame, session: session) {
-        case .reply(let b): return .reply(b)
+        case .reply(let bytes): return .reply(bytes)
         case .noReply: return .noReply
-        case .needsAsync(let p): return runSync(p, session: session)
+        case .needsAsync(let prepared): return runSync(prepared, session: session)
         }
     }
 
@@ -219,11 +219,11 @@ package final class RPCRouter: Sendable {
             var items: [RPCPreparedFrame.Item] = []
             items.reserveCapacity(elements.count)
             var allSync = true
-            let t = table.withLock { $0 }
+            let snapshotTable = table.withLock { $0 }
             let rawIDs = elements.contains(where: RPCRawNumberID.needsRawText) ? RPCRawNumberID.scan(frame) : [:]
-            for (k, e) in elements.enumerated() {
-                if let made = makeItem(e, session: session, table: t) {
-                    let item = RPCRawNumberID.substitute(made, raw: rawIDs[k])
+            for (index, element) in elements.enumerated() {
+                if let made = makeItem(element, session: session, table: snapshotTable) {
+                    let item = RPCRawNumberID.substitute(made, raw: rawIDs[index])
                     if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
                     items.append(item)
                 }
@@ -231,7 +231,7 @@ package final class RPCRouter: Sendable {
             if items.isEmpty { return .noReply }
             return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
         }
-        let entryLookup: (String) -> Entry? = { m in self.table.withLock { $0[m] } }
+        let entryLookup: (String) -> Entry? = { method in self.table.withLock { $0[method] } }
         guard let made = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
         let item =
             RPCRawNumberID.needsRawText(message)
@@ -286,16 +286,16 @@ package final class RPCRouter: Sendable {
             let mark = out.count
             if wrote && frame.isBatch { out.append(0x2C) }
             let did: Bool
-            if case .call(let id, let method, let params, let entry?) = item, case .async(let h) = entry.handler {
-                if let e = precheck(method: method, entry: entry, session: session) {
-                    did = write(id: id, .failure(e), into: &out)
+            if case .call(let id, let method, let params, let entry?) = item, case .async(let handler) = entry.handler {
+                if let precheckError = precheck(method: method, entry: entry, session: session) {
+                    did = write(id: id, .failure(precheckError), into: &out)
                 } else {
-                    let r: Result<JSON, RPCError>
-                    do { r = .success(try await h(params, session)) } catch {
-                        r = .failure(Self.mapError(error, method: method))
+                    let result: Result<JSON, RPCError>
+                    do { result = .success(try await handler(params, session)) } catch {
+                        result = .failure(Self.mapError(error, method: method))
                     }
-                    if case .success = r, method == "initialize" { session.initialized = true }
-                    did = write(id: id, r, into: &out)
+                    if case .success = result, method == "initialize" { session.initialized = true }
+                    did = write(id: id, result, into: &out)
                 }
             } else {
                 did = executeSync(item, session: session, into: &out)
@@ -357,33 +357,35 @@ package final class RPCRouter: Sendable {
                 }
                 return true
             }
-            if let e = precheck(method: method, entry: entry, session: session) {
-                return write(id: id, .failure(e), into: &out)
+            if let precheckError = precheck(method: method, entry: entry, session: session) {
+                return write(id: id, .failure(precheckError), into: &out)
             }
-            guard case .sync(let h) = entry.handler else {
+            guard case .sync(let handler) = entry.handler else {
                 // Unreachable through the public API (runSync refuses frames with async calls).
                 return write(
                     id: id, .failure(.internalError("async method '\(method)' called on the sync path")), into: &out)
             }
-            let r: Result<JSON, RPCError>
-            do { r = .success(try h(params, session)) } catch { r = .failure(Self.mapError(error, method: method)) }
-            if case .success = r, method == "initialize" { session.initialized = true }
-            return write(id: id, r, into: &out)
+            let result: Result<JSON, RPCError>
+            do { result = .success(try handler(params, session)) } catch {
+                result = .failure(Self.mapError(error, method: method))
+            }
+            if case .success = result, method == "initialize" { session.initialized = true }
+            return write(id: id, result, into: &out)
         }
     }
 
     @inline(__always)
-    private func write(id: JSON?, _ r: Result<JSON, RPCError>, into out: inout [UInt8]) -> Bool {
+    private func write(id: JSON?, _ outcome: Result<JSON, RPCError>, into out: inout [UInt8]) -> Bool {
         guard let id else { return false }
-        switch r {
-        case .success(let v): RPCMessage.appendResult(id: id, result: v, into: &out)
-        case .failure(let e): RPCMessage.appendError(id: id, error: e, into: &out)
+        switch outcome {
+        case .success(let value): RPCMessage.appendResult(id: id, result: value, into: &out)
+        case .failure(let rpcError): RPCMessage.appendError(id: id, error: rpcError, into: &out)
         }
         return true
     }
 
     static func mapError(_ error: any Error, method: String) -> RPCError {
-        if let e = error as? RPCError { return e }
+        if let rpcError = error as? RPCError { return rpcError }
         if error is CancellationError { return .cancelled("'\(method)' was cancelled") }
         return .internalError(
             "internal error in '\(method)': \(error)",
@@ -396,65 +398,67 @@ extension RPCRouter {
     /// that tracks strings and nesting. Returns a string or number id (numbers beyond exact integers as their raw
     /// text, `RPCRawNumberID`), or nil.
     static func topLevelID(_ frame: UnsafeRawBufferPointer) -> JSON? {
-        var i = 0
-        let n = frame.count
-        func skipWS() { while i < n, [0x20, 0x09, 0x0A, 0x0D].contains(frame[i]) { i += 1 } }
-        /// Index just past the string starting at `i` (which is a quote), or nil.
+        var position = 0
+        let count = frame.count
+        func skipWS() { while position < count, [0x20, 0x09, 0x0A, 0x0D].contains(frame[position]) { position += 1 } }
+        /// Index just past the string starting at `start` (which is a quote), or nil.
         func stringEnd(_ start: Int) -> Int? {
-            var j = start + 1
-            while j < n {
-                if frame[j] == 0x5C {
-                    j += 2
+            var cursor = start + 1
+            while cursor < count {
+                if frame[cursor] == 0x5C {
+                    cursor += 2
                     continue
                 }
-                if frame[j] == 0x22 { return j + 1 }
-                j += 1
+                if frame[cursor] == 0x22 { return cursor + 1 }
+                cursor += 1
             }
             return nil
         }
         skipWS()
-        guard i < n, frame[i] == 0x7B else { return nil }  // {
-        i += 1
+        guard position < count, frame[position] == 0x7B else { return nil }  // {
+        position += 1
         var depth = 1
         var expectKey = true
-        while i < n {
-            let c = frame[i]
-            if c == 0x22 {  // "
-                guard let end = stringEnd(i) else { return nil }
+        while position < count {
+            let byte = frame[position]
+            if byte == 0x22 {  // "
+                guard let end = stringEnd(position) else { return nil }
                 if depth == 1 && expectKey {
-                    let isID = end - i == 4 && frame[i + 1] == 0x69 && frame[i + 2] == 0x64  // "id"
-                    i = end
+                    // The key is "id".
+                    let isID = end - position == 4 && frame[position + 1] == 0x69 && frame[position + 2] == 0x64
+                    position = end
                     skipWS()
-                    guard i < n, frame[i] == 0x3A else { return nil }  // :
-                    i += 1
+                    guard position < count, frame[position] == 0x3A else { return nil }  // :
+                    position += 1
                     skipWS()
                     if isID {
-                        var j = i
-                        if j < n, frame[j] == 0x22 {
-                            guard let e = stringEnd(j) else { return nil }
-                            j = e
+                        var cursor = position
+                        if cursor < count, frame[cursor] == 0x22 {
+                            guard let endOfString = stringEnd(cursor) else { return nil }
+                            cursor = endOfString
                         } else {
-                            while j < n, frame[j] != 0x2C, frame[j] != 0x7D,
-                                ![0x20, 0x09, 0x0A, 0x0D].contains(frame[j])
-                            { j += 1 }
+                            while cursor < count, frame[cursor] != 0x2C, frame[cursor] != 0x7D,
+                                ![0x20, 0x09, 0x0A, 0x0D].contains(frame[cursor])
+                            { cursor += 1 }
                         }
-                        let slice = UnsafeRawBufferPointer(rebasing: frame[i..<j])
-                        guard let v = try? JSON.parse(slice) else { return nil }
-                        switch v {
-                        case .string: return v
+                        let slice = UnsafeRawBufferPointer(rebasing: frame[position..<cursor])
+                        guard let value = try? JSON.parse(slice) else { return nil }
+                        switch value {
+                        case .string: return value
                         case .number:
                             // Beyond exact integers: echo the client's text (D-WIRE-3).
-                            return v.intValue != nil ? v : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
+                            return value.intValue != nil
+                                ? value : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
                         default: return nil
                         }
                     }
                     expectKey = false
                     continue
                 }
-                i = end
+                position = end
                 continue
             }
-            switch c {
+            switch byte {
             case 0x7B, 0x5B: depth += 1
             case 0x7D, 0x5D:
                 depth -= 1
@@ -462,7 +466,7 @@ extension RPCRouter {
             case 0x2C: if depth == 1 { expectKey = true }
             default: break
             }
-            i += 1
+            position += 1
         }
         return nil
     }
@@ -504,8 +508,9 @@ extension RPCRawNumberID {
             }
         }
 
-        static func isNumberByte(_ b: UInt8) -> Bool {
-            (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2B || b == 0x2E || b == 0x65 || b == 0x45
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2B || byte == 0x2E || byte == 0x65
+                || byte == 0x45
         }
 
         /// Skips the string starting at `i` (a quote).
@@ -527,21 +532,21 @@ extension RPCRawNumberID {
         /// Skips one value of any kind.
         mutating func skipValue() {
             guard i < frame.count else { return }
-            let c = frame[i]
-            if c == 0x22 {
+            let first = frame[i]
+            if first == 0x22 {
                 skipString()
                 return
             }
-            if c == 0x7B || c == 0x5B {
+            if first == 0x7B || first == 0x5B {
                 var depth = 0
                 while i < frame.count {
-                    let b = frame[i]
-                    if b == 0x22 {
+                    let byte = frame[i]
+                    if byte == 0x22 {
                         skipString()
                         continue
                     }
-                    if b == 0x7B || b == 0x5B { depth += 1 }
-                    if b == 0x7D || b == 0x5D {
+                    if byte == 0x7B || byte == 0x5B { depth += 1 }
+                    if byte == 0x7D || byte == 0x5D {
                         depth -= 1
                         if depth == 0 {
                             i += 1

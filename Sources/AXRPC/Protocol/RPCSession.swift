@@ -78,7 +78,7 @@ package final class RPCSession: Sendable {
 
     /// Atomically reads and updates the attachment bag.
     package func withAttachments<R: Sendable>(_ body: (inout [String: any Sendable]) -> R) -> R {
-        state.withLock { s in body(&s.attachments) }
+        state.withLock { locked in body(&locked.attachments) }
     }
 }
 
