@@ -53,16 +53,17 @@ extension Hub {
     /// re-validates engine focus (an item that stopped being focusable loses it; events are emitted).
     package func focusContext(app: String) throws(HubError) -> FocusContext {
         var events: [HubEvent] = []
-        let context: FocusContext? = state.withLock { s in
-            guard let a = s.apps[app] else { return nil }
-            let engine = Hub.engine(a)
-            if let focused = a.engine.focused, !engine.isFocusable(focused) {
-                events += Hub.recoverLostFocus(a, engine: engine)
+        let context: FocusContext? = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return nil }
+            let engine = Hub.engine(appState)
+            if let focused = appState.engine.focused, !engine.isFocusable(focused) {
+                events += Hub.recoverLostFocus(appState, engine: engine)
             }
             let snap = AppSnapshot(
-                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                restrictions: a.store.restrictions, denied: a.denied)
-            return FocusContext(snapshot: snap, engine: Hub.engine(a), engineFocused: a.engine.focused)
+                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
+                focusedID: appState.focusedID,
+                restrictions: appState.store.restrictions, denied: appState.denied)
+            return FocusContext(snapshot: snap, engine: Hub.engine(appState), engineFocused: appState.engine.focused)
         }
         guard let context else { throw HubError(.noSuchApp, "no app '\(app)'") }
         emit(events)
@@ -71,35 +72,37 @@ extension Hub {
 
     /// The rotor engine at the app's current revision (document order cached per revision).
     package func rotorEngine(app: String) throws(HubError) -> (snapshot: AppSnapshot, engine: RotorEngineBox) {
-        let result: (AppSnapshot, RotorIndex)? = state.withLock { s in
-            guard let a = s.apps[app] else { return nil }
+        let result: (AppSnapshot, RotorIndex)? = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return nil }
             let index: RotorIndex
-            if let cached = a.engine.rotorIndex, cached.revision == a.store.revision {
+            if let cached = appState.engine.rotorIndex, cached.revision == appState.store.revision {
                 index = cached
             } else {
-                index = RotorIndex(tree: a.store.tree)
-                a.engine.rotorIndex = index
+                index = RotorIndex(tree: appState.store.tree)
+                appState.engine.rotorIndex = index
             }
             let snap = AppSnapshot(
-                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                restrictions: a.store.restrictions, denied: a.denied)
+                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
+                focusedID: appState.focusedID,
+                restrictions: appState.store.restrictions, denied: appState.denied)
             return (snap, index)
         }
         guard let result else { throw HubError(.noSuchApp, "no app '\(app)'") }
         return (result.0, RotorEngineBox(engine: RotorEngine(index: result.1)))
     }
 
-    static func engine(_ a: AppState) -> FocusEngine {
+    static func engine(_ appState: AppState) -> FocusEngine {
         let index: FocusIndex
-        if let cached = a.engine.index, cached.revision == a.store.revision {
+        if let cached = appState.engine.index, cached.revision == appState.store.revision {
             index = cached
         } else {
-            index = FocusIndex(views: a.store.views, tree: a.store.tree)
-            a.engine.index = index
+            index = FocusIndex(views: appState.store.views, tree: appState.store.tree)
+            appState.engine.index = index
         }
         return FocusEngine(
-            index: index, lastFocusedInGroup: a.engine.lastFocusedInGroup, groupEntry: a.engine.groupEntry,
-            focused: a.engine.focused)
+            index: index, lastFocusedInGroup: appState.engine.lastFocusedInGroup,
+            groupEntry: appState.engine.groupEntry,
+            focused: appState.engine.focused)
     }
 
     // MARK: Writing
@@ -183,32 +186,33 @@ extension Hub {
 
     /// Moves engine focus to `item` (nil clears it) and emits what changed.
     func apply(app: String, to item: String?, heading: String, reason: String) {
-        let events: [HubEvent] = state.withLock { s in
-            guard let a = s.apps[app] else { return [] }
-            return Hub.setEngineFocus(a, to: item, heading: heading, reason: reason)
+        let events: [HubEvent] = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return [] }
+            return Hub.setEngineFocus(appState, to: item, heading: heading, reason: reason)
         }
         emit(events)
     }
 
     /// The engine-focus change itself (under the lock): remembers the group's last item (C22) and lets
     /// accessibility focus follow onto an element (D-FOCUS-3).
-    static func setEngineFocus(_ a: AppState, to item: String?, heading: String, reason: String) -> [HubEvent] {
-        let from = a.engine.focused
+    static func setEngineFocus(_ appState: AppState, to item: String?, heading: String, reason: String) -> [HubEvent] {
+        let from = appState.engine.focused
         guard from != item else { return [] }
-        a.engine.focused = item
+        appState.engine.focused = item
         var events: [HubEvent] = [
-            .engineFocus(app: a.id, .changed(from: from, to: item, heading: heading, reason: reason))
+            .engineFocus(app: appState.id, .changed(from: from, to: item, heading: heading, reason: reason))
         ]
         if let item {
-            if let group = a.engine.index?[item]?.group {
-                a.engine.lastFocusedInGroup[group] = item
-                let previousGroup = from.flatMap { a.engine.index?[$0]?.group }
-                if previousGroup != group { a.engine.groupEntry[group] = item }
+            if let group = appState.engine.index?[item]?.group {
+                appState.engine.lastFocusedInGroup[group] = item
+                let previousGroup = from.flatMap { appState.engine.index?[$0]?.group }
+                if previousGroup != group { appState.engine.groupEntry[group] = item }
             }
-            if let node = a.store.tree[item], node.isElement, a.focusedID != item {
-                FocusReturn.record(from: a.focusedID, to: item, tree: a.store.tree, stack: &a.focusReturn)
-                events.append(.focusChanged(app: a.id, from: a.focusedID, to: item))
-                a.focusedID = item
+            if let node = appState.store.tree[item], node.isElement, appState.focusedID != item {
+                FocusReturn.record(
+                    from: appState.focusedID, to: item, tree: appState.store.tree, stack: &appState.focusReturn)
+                events.append(.focusChanged(app: appState.id, from: appState.focusedID, to: item))
+                appState.focusedID = item
             }
         }
         return events
@@ -236,10 +240,11 @@ extension Hub {
 
     /// Called under the lock after every accepted snapshot or patch. Costs nothing when the engine has no focus
     /// and the app pushed no `isFocused`, or when the patch touched neither the focused item nor the structure.
-    static func engineFocusAfterCommit(_ a: AppState, changes: ChangeSet) -> [HubEvent] {
-        let claim = a.store.focusClaim.flatMap { $0.revision == a.store.revision ? $0 : nil }
-        guard claim != nil || a.engine.focused != nil else { return [] }
-        if claim == nil, let focused = a.engine.focused, a.store.views[focused] != nil, changes.added.isEmpty,
+    static func engineFocusAfterCommit(_ appState: AppState, changes: ChangeSet) -> [HubEvent] {
+        let claim = appState.store.focusClaim.flatMap { $0.revision == appState.store.revision ? $0 : nil }
+        guard claim != nil || appState.engine.focused != nil else { return [] }
+        if claim == nil, let focused = appState.engine.focused, appState.store.views[focused] != nil,
+            changes.added.isEmpty,
             changes.removed.isEmpty,
             changes.moved.isEmpty, !changes.windowsChanged, changes.updated[focused] == nil
         {
@@ -248,37 +253,37 @@ extension Hub {
         if let claim {
             // The app's own engine is authoritative for what it pushes (C35, C36).
             if claim.isFocused {
-                return setEngineFocus(a, to: claim.viewID, heading: FocusHeading.none.rawValue, reason: "app")
+                return setEngineFocus(appState, to: claim.viewID, heading: FocusHeading.none.rawValue, reason: "app")
             }
-            if a.engine.focused == claim.viewID {
-                return setEngineFocus(a, to: nil, heading: FocusHeading.none.rawValue, reason: "app")
+            if appState.engine.focused == claim.viewID {
+                return setEngineFocus(appState, to: nil, heading: FocusHeading.none.rawValue, reason: "app")
             }
             return []
         }
-        let engine = engine(a)
-        guard let focused = a.engine.focused, !engine.isFocusable(focused) else { return [] }
-        return recoverLostFocus(a, engine: engine)
+        let engine = engine(appState)
+        guard let focused = appState.engine.focused, !engine.isFocusable(focused) else { return [] }
+        return recoverLostFocus(appState, engine: engine)
     }
 
     /// The focused item stopped being focusable: restore the item a modal took focus from, if it is focusable
     /// again (C27); else remember this one (while it exists) and focus the initial item (C6, C7).
-    static func recoverLostFocus(_ a: AppState, engine: FocusEngine) -> [HubEvent] {
-        let lost = a.engine.focused
-        while let candidate = a.engine.restoreStack.popLast() {
+    static func recoverLostFocus(_ appState: AppState, engine: FocusEngine) -> [HubEvent] {
+        let lost = appState.engine.focused
+        while let candidate = appState.engine.restoreStack.popLast() {
             if engine.isFocusable(candidate) {
-                return setEngineFocus(a, to: candidate, heading: FocusHeading.none.rawValue, reason: "restored")
+                return setEngineFocus(appState, to: candidate, heading: FocusHeading.none.rawValue, reason: "restored")
             }
-            if a.store.views[candidate] != nil {
-                a.engine.restoreStack.append(candidate)
+            if appState.store.views[candidate] != nil {
+                appState.engine.restoreStack.append(candidate)
                 break
             }
         }
-        if let lost, a.store.views[lost] != nil, !a.engine.restoreStack.contains(lost) {
-            a.engine.restoreStack.append(lost)
-            if a.engine.restoreStack.count > 16 { a.engine.restoreStack.removeFirst() }
+        if let lost, appState.store.views[lost] != nil, !appState.engine.restoreStack.contains(lost) {
+            appState.engine.restoreStack.append(lost)
+            if appState.engine.restoreStack.count > 16 { appState.engine.restoreStack.removeFirst() }
         }
         let next = engine.initialFocus()?.item
-        return setEngineFocus(a, to: next, heading: FocusHeading.none.rawValue, reason: "lost")
+        return setEngineFocus(appState, to: next, heading: FocusHeading.none.rawValue, reason: "lost")
     }
 }
 

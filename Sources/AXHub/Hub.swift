@@ -210,11 +210,11 @@ package final class Hub: Sendable {
 
     @discardableResult
     package func subscribe(_ handler: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
-        state.withLock { s in
-            let t = s.nextToken
-            s.nextToken += 1
-            s.subscribers[t] = handler
-            return t
+        state.withLock { locked in
+            let token = locked.nextToken
+            locked.nextToken += 1
+            locked.subscribers[token] = handler
+            return token
         }
     }
 
@@ -224,7 +224,7 @@ package final class Hub: Sendable {
         guard !events.isEmpty else { return }
         let subs = state.withLock { Array($0.subscribers.sorted { $0.key < $1.key }.map(\.value)) }
         delivery.withLock { _ in
-            for e in events { for s in subs { s(e) } }
+            for event in events { for subscriber in subs { subscriber(event) } }
         }
     }
 
@@ -232,16 +232,16 @@ package final class Hub: Sendable {
 
     /// Registers an app; its id is its name, made unique with a suffix when needed.
     package func registerApp(name: String, provider: (any ActionProvider)?) -> String {
-        let id = state.withLock { s -> String in
+        let id = state.withLock { locked -> String in
             var id = name.isEmpty ? "app" : name
-            var n = 2
-            while s.apps[id] != nil {
-                id = "\(name)-\(n)"
-                n += 1
+            var suffix = 2
+            while locked.apps[id] != nil {
+                id = "\(name)-\(suffix)"
+                suffix += 1
             }
             let app = AppState(id: id, name: name, provider: provider)
-            s.apps[id] = app
-            s.order.append(id)
+            locked.apps[id] = app
+            locked.order.append(id)
             return id
         }
         emit([.appAdded(id)])
@@ -250,15 +250,15 @@ package final class Hub: Sendable {
 
     /// Removes an app (its provider went away): it leaves every view of the server; its waiters wake up.
     package func removeApp(_ id: String) {
-        let waiters: [@Sendable () -> Void]? = state.withLock { s in
-            guard let a = s.apps.removeValue(forKey: id) else { return nil }
-            s.order.removeAll { $0 == id }
-            let w = Array(a.waiters.values)
-            a.waiters.removeAll()
-            return w
+        let waiters: [@Sendable () -> Void]? = state.withLock { locked in
+            guard let appState = locked.apps.removeValue(forKey: id) else { return nil }
+            locked.order.removeAll { $0 == id }
+            let appWaiters = Array(appState.waiters.values)
+            appState.waiters.removeAll()
+            return appWaiters
         }
         guard let waiters else { return }
-        for w in waiters { w() }
+        for waiter in waiters { waiter() }
         emit([.appRemoved(id)])
     }
 
@@ -268,36 +268,38 @@ package final class Hub: Sendable {
 
     /// Resolves an optional app id: nil means the only app (or the first registered one).
     package func resolveApp(_ id: String?) throws(HubError) -> String {
-        let r: Result<String, HubError> = state.withLock { s in
+        let registration: Result<String, HubError> = state.withLock { locked in
             if let id {
-                if s.apps[id] != nil { return .success(id) }
-                if let byName = s.order.first(where: { s.apps[$0]?.name == id }) { return .success(byName) }
-                return .failure(HubError(.noSuchApp, "no app '\(id)' (apps: \(s.order.joined(separator: ", ")))"))
+                if locked.apps[id] != nil { return .success(id) }
+                if let byName = locked.order.first(where: { locked.apps[$0]?.name == id }) { return .success(byName) }
+                return .failure(HubError(.noSuchApp, "no app '\(id)' (apps: \(locked.order.joined(separator: ", ")))"))
             }
-            guard let first = s.order.first else { return .failure(HubError(.noSuchApp, "no app is registered")) }
+            guard let first = locked.order.first else { return .failure(HubError(.noSuchApp, "no app is registered")) }
             return .success(first)
         }
-        return try r.get()
+        return try registration.get()
     }
 
     package func snapshot(_ app: String) throws(HubError) -> AppSnapshot {
-        let r: AppSnapshot? = state.withLock { s in
-            guard let a = s.apps[app] else { return nil }
+        let found: AppSnapshot? = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return nil }
             return AppSnapshot(
-                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                restrictions: a.store.restrictions, denied: a.denied)
+                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
+                focusedID: appState.focusedID,
+                restrictions: appState.store.restrictions, denied: appState.denied)
         }
-        guard let r else { throw HubError(.noSuchApp, "no app '\(app)'") }
-        return r
+        guard let found else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        return found
     }
 
     package func snapshots() -> [AppSnapshot] {
-        state.withLock { s in
-            s.order.compactMap { id in
-                guard let a = s.apps[id] else { return nil }
+        state.withLock { locked in
+            locked.order.compactMap { id in
+                guard let appState = locked.apps[id] else { return nil }
                 return AppSnapshot(
-                    id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                    restrictions: a.store.restrictions, denied: a.denied)
+                    id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
+                    focusedID: appState.focusedID,
+                    restrictions: appState.store.restrictions, denied: appState.denied)
             }
         }
     }
@@ -307,28 +309,30 @@ package final class Hub: Sendable {
     private func mutate(_ app: String, _ body: (HierarchyStore) throws(PatchError) -> ChangeSet) throws -> ChangeSet {
         var events: [HubEvent] = []
         var wake: [@Sendable () -> Void] = []
-        let result: Result<ChangeSet, any Error> = state.withLock { s in
-            guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
+        let result: Result<ChangeSet, any Error> = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
             do {
-                let declaredBefore = a.store.restrictions
-                let cs = try body(a.store)
-                if a.store.restrictions != declaredBefore {
+                let declaredBefore = appState.store.restrictions
+                let cs = try body(appState.store)
+                if appState.store.restrictions != declaredBefore {
                     // A denial applies the moment the app declares the restriction, and survives the app dropping
                     // and re-adding it: the policy is kept by app name, not by declaration (D-GA-3).
-                    a.denied = s.policy.denied(forAppNamed: a.name, declared: a.store.restrictions.map(\.id))
+                    appState.denied = locked.policy.denied(
+                        forAppNamed: appState.name, declared: appState.store.restrictions.map(\.id))
                 }
-                events.append(.treeChanged(app: app, changes: cs, tree: a.store.tree))
+                events.append(.treeChanged(app: app, changes: cs, tree: appState.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
                 // After a modal goes, focus returns to the element focused before it appeared (D-FOCUS-7).
-                if let f = a.focusedID, a.store.tree[f] == nil {
+                if let focused = appState.focusedID, appState.store.tree[focused] == nil {
                     let back = FocusReturn.focusAfterLoss(
-                        of: f, stack: &a.focusReturn, tree: a.store.tree, viewExists: { a.store.views[$0] != nil })
-                    a.focusedID = back
-                    events.append(.focusChanged(app: app, from: f, to: back))
+                        of: focused, stack: &appState.focusReturn, tree: appState.store.tree,
+                        viewExists: { appState.store.views[$0] != nil })
+                    appState.focusedID = back
+                    events.append(.focusChanged(app: app, from: focused, to: back))
                 }
-                events += Hub.engineFocusAfterCommit(a, changes: cs)
-                wake = Array(a.waiters.values)
-                a.waiters.removeAll()
+                events += Hub.engineFocusAfterCommit(appState, changes: cs)
+                wake = Array(appState.waiters.values)
+                appState.waiters.removeAll()
                 return .success(cs)
             } catch {
                 return .failure(error)
@@ -336,7 +340,7 @@ package final class Hub: Sendable {
         }
         let cs = try result.get()
         emit(events)
-        for w in wake { w() }
+        for waiter in wake { waiter() }
         return cs
     }
 
@@ -353,32 +357,33 @@ package final class Hub: Sendable {
 
     /// The revision at which `id` last left the app's tree, if the change log still covers it.
     package func removalRevision(app: String, id: String) -> Int? {
-        state.withLock { s in s.apps[app]?.store.removalRevision(of: id) }
+        state.withLock { locked in locked.apps[app]?.store.removalRevision(of: id) }
     }
 
     package func changes(app: String, from: Int, to: Int?) throws -> ChangeSet {
-        let r: Result<ChangeSet, any Error> = state.withLock { s in
-            guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
-            do { return .success(try a.store.changes(from: from, to: to)) } catch {
+        let outcome: Result<ChangeSet, any Error> = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
+            do { return .success(try appState.store.changes(from: from, to: to)) } catch {
                 return .failure(HubError(.revisionTooOld, String(describing: error)))
             }
         }
-        return try r.get()
+        return try outcome.get()
     }
 
     // MARK: Notifications
 
-    package func post(app: String, _ n: AccessibilityNotification) throws(HubError) {
-        var events: [HubEvent] = [.notification(app: app, n)]
-        let ok: Bool = state.withLock { s in
-            guard let a = s.apps[app] else { return false }
+    package func post(app: String, _ notification: AccessibilityNotification) throws(HubError) {
+        var events: [HubEvent] = [.notification(app: app, notification)]
+        let ok: Bool = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return false }
             // X37: screenChanged / layoutChanged with an element move accessibility focus to it.
-            switch n {
-            case .screenChanged(let e?), .layoutChanged(let e?):
-                if a.store.tree[e] != nil, a.focusedID != e {
-                    FocusReturn.record(from: a.focusedID, to: e, tree: a.store.tree, stack: &a.focusReturn)
-                    events.append(.focusChanged(app: app, from: a.focusedID, to: e))
-                    a.focusedID = e
+            switch notification {
+            case .screenChanged(let target?), .layoutChanged(let target?):
+                if appState.store.tree[target] != nil, appState.focusedID != target {
+                    FocusReturn.record(
+                        from: appState.focusedID, to: target, tree: appState.store.tree, stack: &appState.focusReturn)
+                    events.append(.focusChanged(app: app, from: appState.focusedID, to: target))
+                    appState.focusedID = target
                 }
             default: break
             }
@@ -394,31 +399,33 @@ package final class Hub: Sendable {
     package func setFocus(app: String, element: String?) throws(HubError) {
         var events: [HubEvent] = []
         var wake: [@Sendable () -> Void] = []
-        let r: HubError? = state.withLock { s in
-            guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
-            if let e = element {
-                guard let n = a.store.tree[e] else {
-                    return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'")
+        let failure: HubError? = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
+            if let elementID = element {
+                guard let node = appState.store.tree[elementID] else {
+                    return HubError(.noSuchElement, "no element '\(elementID)' in app '\(app)'")
                 }
                 // Assistive-technology focus lands on elements (navigation stops), not on containers (D-FOCUS-1).
-                guard n.isElement else {
+                guard node.isElement else {
                     return HubError(
                         .invalid,
-                        "'\(e)' is a \(n.role.rawValue) container, not an element; focus moves between elements")
+                        "'\(elementID)' is a \(node.role.rawValue) container, not an element; focus moves between elements"
+                    )
                 }
             }
-            if a.focusedID != element {
-                FocusReturn.record(from: a.focusedID, to: element, tree: a.store.tree, stack: &a.focusReturn)
-                events.append(.focusChanged(app: app, from: a.focusedID, to: element))
-                a.focusedID = element
-                wake = Array(a.waiters.values)
-                a.waiters.removeAll()
+            if appState.focusedID != element {
+                FocusReturn.record(
+                    from: appState.focusedID, to: element, tree: appState.store.tree, stack: &appState.focusReturn)
+                events.append(.focusChanged(app: app, from: appState.focusedID, to: element))
+                appState.focusedID = element
+                wake = Array(appState.waiters.values)
+                appState.waiters.removeAll()
             }
             return nil
         }
-        if let r { throw r }
+        if let failure { throw failure }
         emit(events)
-        for w in wake { w() }
+        for waiter in wake { waiter() }
     }
 
     // MARK: Guided access
@@ -428,10 +435,10 @@ package final class Hub: Sendable {
 
     /// Every restriction the app declares, in presentation order (R84, X41), with its state and its source.
     package func restrictionStates(app: String) throws(HubError) -> [RestrictionState] {
-        let result: [RestrictionState]? = state.withLock { s -> [RestrictionState]? in
-            guard let a = s.apps[app] else { return nil }
-            return a.store.restrictions.map { restriction in
-                let rule = s.policy.rule(forAppNamed: a.name, restriction: restriction.id)
+        let result: [RestrictionState]? = state.withLock { locked -> [RestrictionState]? in
+            guard let appState = locked.apps[app] else { return nil }
+            return appState.store.restrictions.map { restriction in
+                let rule = locked.policy.rule(forAppNamed: appState.name, restriction: restriction.id)
                 return RestrictionState(restriction: restriction, denied: rule.denied, source: rule.source)
             }
         }
@@ -446,15 +453,15 @@ package final class Hub: Sendable {
         app: String, id: String, denied: Bool, actor: String = "operator",
         persist: (GuidedAccessPolicy) throws -> Void = { _ in }
     ) throws {
-        let name: String = try state.withLock { s throws(HubError) -> String in
-            guard let a = s.apps[app] else { throw HubError(.noSuchApp, "no app '\(app)'") }
-            guard a.store.restrictions.contains(where: { $0.id == id }) else {
+        let name: String = try state.withLock { locked throws(HubError) -> String in
+            guard let appState = locked.apps[app] else { throw HubError(.noSuchApp, "no app '\(app)'") }
+            guard appState.store.restrictions.contains(where: { $0.id == id }) else {
                 throw HubError(
                     .invalid,
-                    "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))"
+                    "app '\(app)' declares no restriction '\(id)' (declared: \(appState.store.restrictions.map(\.id).joined(separator: ", ")))"
                 )
             }
-            return a.name
+            return appState.name
         }
         try setRestriction(appNamed: name, id: id, denied: denied, actor: actor, persist: persist)
     }
@@ -486,15 +493,16 @@ package final class Hub: Sendable {
             var updated = state.withLock { $0.policy }
             change(&updated)
             try persist(updated)
-            let events: [HubEvent] = state.withLock { s in
-                s.policy = updated
+            let events: [HubEvent] = state.withLock { locked in
+                locked.policy = updated
                 var events: [HubEvent] = []
-                for id in s.order {
-                    guard let a = s.apps[id] else { continue }
-                    let before = a.denied
-                    a.denied = updated.denied(forAppNamed: a.name, declared: a.store.restrictions.map(\.id))
-                    for restriction in a.store.restrictions {
-                        let rule = updated.rule(forAppNamed: a.name, restriction: restriction.id)
+                for id in locked.order {
+                    guard let appState = locked.apps[id] else { continue }
+                    let before = appState.denied
+                    appState.denied = updated.denied(
+                        forAppNamed: appState.name, declared: appState.store.restrictions.map(\.id))
+                    for restriction in appState.store.restrictions {
+                        let rule = updated.rule(forAppNamed: appState.name, restriction: restriction.id)
                         if before.contains(restriction.id) != rule.denied {
                             events.append(
                                 .restrictionChanged(
@@ -525,11 +533,11 @@ package final class Hub: Sendable {
 
         var node: AXNode?
         if let element {
-            guard let n = snap.tree[element] else { throw .noSuchElement(element) }
-            node = n
+            guard let found = snap.tree[element] else { throw .noSuchElement(element) }
+            node = found
         }
         // Guided access: the element's own and inherited restrictions (R83).
-        if let n = node, let denied = n.restrictions.first(where: { snap.denied.contains($0) }) {
+        if let target = node, let denied = target.restrictions.first(where: { snap.denied.contains($0) }) {
             throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
         }
         let route: ActionRoute
@@ -562,37 +570,40 @@ package final class Hub: Sendable {
     package var pendingWaitTimerCount: Int { liveWaitTimers.current }
 
     /// Number of registered `awaitChange` waiters over all apps.
-    package var registeredWaiterCount: Int { state.withLock { s in s.apps.values.reduce(0) { $0 + $1.waiters.count } } }
+    package var registeredWaiterCount: Int {
+        state.withLock { locked in locked.apps.values.reduce(0) { $0 + $1.waiters.count } }
+    }
 
     /// Suspends until the app's tree changes after `revision` (or the app goes away, or the timeout passes).
     /// Returns the new revision, or nil on timeout. Woken by commits, never by polling.
     package func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async
         -> Int?
     {
-        let token = state.withLock { s -> UInt64 in
-            let t = s.nextToken
-            s.nextToken += 1
-            return t
+        let token = state.withLock { locked -> UInt64 in
+            let token = locked.nextToken
+            locked.nextToken += 1
+            return token
         }
         let once = OneShot()
         let timer = WaitTimer()
-        let focusAtStart: String?? = includeFocus ? state.withLock { s in s.apps[app].map { $0.focusedID } } : nil
+        let focusAtStart: String?? =
+            includeFocus ? state.withLock { locked in locked.apps[app].map { $0.focusedID } } : nil
         let resumer = WaitResumer()
         // Cancelling the waiting task ($/cancelRequest, a closed connection) ends the wait at once (D-PROTO-1).
-        let r: Int? = await withTaskCancellationHandler {
+        let wokenRevision: Int? = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
                 resumer.install(continuation)
                 let cont = resumer
-                let current: Int? = state.withLock { s in
-                    guard let a = s.apps[app] else { return -1 }
-                    if a.store.revision > revision { return a.store.revision }
-                    if let f = focusAtStart, f != a.focusedID { return a.store.revision }
-                    a.waiters[token] = { [weak self] in
+                let current: Int? = state.withLock { locked in
+                    guard let appState = locked.apps[app] else { return -1 }
+                    if appState.store.revision > revision { return appState.store.revision }
+                    if let focused = focusAtStart, focused != appState.focusedID { return appState.store.revision }
+                    appState.waiters[token] = { [weak self] in
                         guard once.fire() else { return }
                         // Woken: the timeout timer must not outlive the wait (one per wake would pile up).
                         timer.cancel()
-                        let r = self?.state.withLock { s in s.apps[app]?.store.revision } ?? nil
-                        cont.resume(returning: r ?? -1)
+                        let revisionNow = self?.state.withLock { locked in locked.apps[app]?.store.revision } ?? nil
+                        cont.resume(returning: revisionNow ?? -1)
                     }
                     return nil
                 }
@@ -606,17 +617,17 @@ package final class Hub: Sendable {
                     Task { [weak self] in
                         defer { counter.decrement() }
                         do { try await Task.sleep(for: timeout) } catch { return }
-                        self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+                        self?.state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
                         if once.fire() { cont.resume(returning: nil) }
                     })
             }
         } onCancel: { [weak self] in
-            self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+            self?.state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
             timer.cancel()
             if once.fire() { resumer.resume(returning: nil) }
         }
-        guard let r, r >= 0 else { return nil }
-        return r
+        guard let wokenRevision, wokenRevision >= 0 else { return nil }
+        return wokenRevision
     }
 }
 
@@ -638,9 +649,9 @@ final class WaitTimer: Sendable {
 
     /// Adopts the timer task; cancels it at once when the wait was already woken.
     func start(_ task: Task<Void, Never>) {
-        let cancelNow: Bool = state.withLock { s in
-            if s.cancelled { return true }
-            s.task = task
+        let cancelNow: Bool = state.withLock { locked in
+            if locked.cancelled { return true }
+            locked.task = task
             return false
         }
         if cancelNow { task.cancel() }
@@ -648,10 +659,10 @@ final class WaitTimer: Sendable {
 
     /// Cancels the timer (the sleeping task ends immediately and frees what it holds).
     func cancel() {
-        let task: Task<Void, Never>? = state.withLock { s in
-            s.cancelled = true
-            defer { s.task = nil }
-            return s.task
+        let task: Task<Void, Never>? = state.withLock { locked in
+            locked.cancelled = true
+            defer { locked.task = nil }
+            return locked.task
         }
         task?.cancel()
     }
@@ -662,9 +673,9 @@ package final class OneShot: Sendable {
     private let flag = Mutex(false)
     package init() {}
     package func fire() -> Bool {
-        flag.withLock { f in
-            if f { return false }
-            f = true
+        flag.withLock { fired in
+            if fired { return false }
+            fired = true
             return true
         }
     }

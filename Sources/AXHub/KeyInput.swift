@@ -90,11 +90,11 @@ package final class KeyInputState: Sendable {
     func serverHandlesNavigation(_ app: String) -> Bool { state.withLock { $0.serverNavigation.contains(app) } }
 
     func setServerNavigation(_ app: String, _ on: Bool) {
-        state.withLock { s in
+        state.withLock { locked in
             if on {
-                s.serverNavigation.insert(app)
+                locked.serverNavigation.insert(app)
             } else {
-                s.serverNavigation.remove(app)
+                locked.serverNavigation.remove(app)
             }
         }
     }
@@ -106,11 +106,11 @@ package final class KeyInputState: Sendable {
             case wait
             case refuse(Int)
         }
-        let admission: Admission = state.withLock { s in
-            var queue = s.queues[app] ?? AppQueue()
+        let admission: Admission = state.withLock { locked in
+            var queue = locked.queues[app] ?? AppQueue()
             if !queue.running {
                 queue.running = true
-                s.queues[app] = queue
+                locked.queues[app] = queue
                 return .run
             }
             if queue.waiting.count >= Self.queueLimit { return .refuse(queue.waiting.count) }
@@ -121,15 +121,15 @@ package final class KeyInputState: Sendable {
         case .refuse(let waiting): throw .busy(app: app, waiting: waiting)
         case .wait:
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let runNow: Bool = state.withLock { s in
-                    var queue = s.queues[app] ?? AppQueue()
+                let runNow: Bool = state.withLock { locked in
+                    var queue = locked.queues[app] ?? AppQueue()
                     if !queue.running {
                         queue.running = true
-                        s.queues[app] = queue
+                        locked.queues[app] = queue
                         return true
                     }
                     queue.waiting.append(continuation)
-                    s.queues[app] = queue
+                    locked.queues[app] = queue
                     return false
                 }
                 if runNow { continuation.resume() }
@@ -139,14 +139,14 @@ package final class KeyInputState: Sendable {
 
     /// Ends the app's running key and starts the next waiting one.
     func release(_ app: String) {
-        let next: CheckedContinuation<Void, Never>? = state.withLock { s in
-            guard var queue = s.queues[app] else { return nil }
+        let next: CheckedContinuation<Void, Never>? = state.withLock { locked in
+            guard var queue = locked.queues[app] else { return nil }
             if queue.waiting.isEmpty {
-                s.queues[app] = nil
+                locked.queues[app] = nil
                 return nil
             }
             let first = queue.waiting.removeFirst()
-            s.queues[app] = queue
+            locked.queues[app] = queue
             return first
         }
         next?.resume()
@@ -235,10 +235,10 @@ extension Hub {
 
     /// The item a press acts on: engine focus, else accessibility focus.
     func keyTarget(_ app: String) -> String? {
-        state.withLock { s in
-            guard let a = s.apps[app] else { return nil }
-            if let engine = a.engine.focused, a.store.tree[engine] != nil { return engine }
-            return a.focusedID
+        state.withLock { locked in
+            guard let appState = locked.apps[app] else { return nil }
+            if let engine = appState.engine.focused, appState.store.tree[engine] != nil { return engine }
+            return appState.focusedID
         }
     }
 
