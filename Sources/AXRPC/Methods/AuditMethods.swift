@@ -11,15 +11,16 @@ extension AXMethods {
             ["checks": .array(AuditCatalog.checks.map(AuditFormats.checkJSON))]
         }
         router.registerSync("audit.run") { params, session in
-            let p = try Params(params, method: "audit.run")
-            let snap = try snapshot(p, hub, session)
+            let arguments = try Params(params, method: "audit.run")
+            let snap = try snapshot(arguments, hub, session)
             var rootID: String?
-            if let root = p["root"] {
+            if let root = arguments["root"] {
                 rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "audit.run")
             }
-            let checks = try auditChecks(p)
-            let suppressions = try auditSuppressions(p, snap: snap)
-            let maxFindings = try p.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
+            let checks = try auditChecks(arguments)
+            let suppressions = try auditSuppressions(arguments, snap: snap)
+            let maxFindings =
+                try arguments.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
             let report = Auditor.run(
                 tree: snap.tree, views: snap.views, root: rootID, checks: checks,
                 suppressions: suppressions, maxFindings: maxFindings)
@@ -41,15 +42,15 @@ extension AXMethods {
     }
 
     /// `checks`: check ids; an unknown one is −32602 listing the accepted ids.
-    static func auditChecks(_ p: Params) throws(RPCError) -> [String]? {
-        guard let checks = try p.stringList("checks") else { return nil }
+    static func auditChecks(_ arguments: Params) throws(RPCError) -> [String]? {
+        guard let checks = try arguments.stringList("checks") else { return nil }
         for check in checks where AuditCatalog.check(check) == nil {
-            throw unknownCheck(p, "checks", check)
+            throw unknownCheck(arguments, "checks", check)
         }
         return checks
     }
 
-    static func unknownCheck(_ p: Params, _ param: String, _ check: String) -> RPCError {
+    static func unknownCheck(_ arguments: Params, _ param: String, _ check: String) -> RPCError {
         let accepted = AuditCatalog.ids
         return RPCError.invalidParams(
             "audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
@@ -58,25 +59,25 @@ extension AXMethods {
 
     /// `suppress`: entries that are a check id, or `{check?, selector?}` (at least one); a selector suppresses on
     /// every element it matches.
-    static func auditSuppressions(_ p: Params, snap: AppSnapshot) throws(RPCError) -> [AuditSuppression] {
-        guard let value = p["suppress"] else { return [] }
+    static func auditSuppressions(_ arguments: Params, snap: AppSnapshot) throws(RPCError) -> [AuditSuppression] {
+        guard let value = arguments["suppress"] else { return [] }
         guard case .array(let entries) = value else {
-            throw p.bad("suppress", "must be an array of check ids or {check, selector} objects")
+            throw arguments.bad("suppress", "must be an array of check ids or {check, selector} objects")
         }
-        guard entries.count <= 1000 else { throw p.bad("suppress", "has more than 1000 entries") }
+        guard entries.count <= 1000 else { throw arguments.bad("suppress", "has more than 1000 entries") }
         var out: [AuditSuppression] = []
         for entry in entries {
             switch entry {
             case .string(let check):
-                guard AuditCatalog.check(check) != nil else { throw unknownCheck(p, "suppress", check) }
+                guard AuditCatalog.check(check) != nil else { throw unknownCheck(arguments, "suppress", check) }
                 out.append(AuditSuppression(check: check, elements: nil))
             case .object(let object):
                 var check: String?
                 if let named = object["check"], !named.isNull {
                     guard case .string(let id) = named else {
-                        throw p.bad("suppress", "entries' 'check' must be a string")
+                        throw arguments.bad("suppress", "entries' 'check' must be a string")
                     }
-                    guard AuditCatalog.check(id) != nil else { throw unknownCheck(p, "suppress", id) }
+                    guard AuditCatalog.check(id) != nil else { throw unknownCheck(arguments, "suppress", id) }
                     check = id
                 }
                 var elements: Set<String>?
@@ -85,16 +86,17 @@ extension AXMethods {
                     elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
                 } else if let element = object["element"], !element.isNull {
                     guard case .string(let id) = element else {
-                        throw p.bad("suppress", "entries' 'element' must be an id string")
+                        throw arguments.bad("suppress", "entries' 'element' must be an id string")
                     }
                     elements = [id]
                 }
                 guard check != nil || elements != nil else {
-                    throw p.bad("suppress", "entries need 'check', 'selector' or 'element'")
+                    throw arguments.bad("suppress", "entries need 'check', 'selector' or 'element'")
                 }
                 out.append(AuditSuppression(check: check, elements: elements))
             default:
-                throw p.bad("suppress", "entries are check ids or {check, selector} objects, got \(entry.typeName)")
+                throw arguments.bad(
+                    "suppress", "entries are check ids or {check, selector} objects, got \(entry.typeName)")
             }
         }
         return out

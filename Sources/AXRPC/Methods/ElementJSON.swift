@@ -3,66 +3,71 @@ import AXJSON
 
 /// The wire form of accessibility nodes (Specs/protocol.md §Element). Absent values are omitted.
 package enum ElementJSON {
-    package static func rect(_ r: Rect) -> JSON {
-        var o = JSONObject(minimumCapacity: 4)
-        o.appendUnchecked("x", .number(r.x))
-        o.appendUnchecked("y", .number(r.y))
-        o.appendUnchecked("width", .number(r.width))
-        o.appendUnchecked("height", .number(r.height))
-        return .object(o)
+    package static func rect(_ rect: Rect) -> JSON {
+        var object = JSONObject(minimumCapacity: 4)
+        object.appendUnchecked("x", .number(rect.x))
+        object.appendUnchecked("y", .number(rect.y))
+        object.appendUnchecked("width", .number(rect.width))
+        object.appendUnchecked("height", .number(rect.height))
+        return .object(object)
     }
-    package static func point(_ p: Point) -> JSON {
-        var o = JSONObject(minimumCapacity: 2)
-        o.appendUnchecked("x", .number(p.x))
-        o.appendUnchecked("y", .number(p.y))
-        return .object(o)
+    package static func point(_ point: Point) -> JSON {
+        var object = JSONObject(minimumCapacity: 2)
+        object.appendUnchecked("x", .number(point.x))
+        object.appendUnchecked("y", .number(point.y))
+        return .object(object)
     }
 
     /// Encodes one node. `children` true includes the child id list; `extra` adds computed fields.
-    package static func encode(_ n: AXNode, focusedID: String? = nil, childIDs: Bool = true) -> JSONObject {
-        var o = JSONObject(minimumCapacity: 24)
-        o.appendUnchecked("id", .string(n.id))
-        o.appendUnchecked("role", .string(n.role.rawValue))
-        o.appendUnchecked("class", .string(n.className))
-        if let v = n.label { o.appendUnchecked("label", .string(v)) }
-        if let v = n.value { o.appendUnchecked("value", .string(v)) }
-        if let v = n.hint { o.appendUnchecked("hint", .string(v)) }
-        if let v = n.identifier { o.appendUnchecked("identifier", .string(v)) }
-        if let v = n.placeholder { o.appendUnchecked("placeholder", .string(v)) }
-        o.appendUnchecked("traits", .array(n.traits.names.map { .string($0) }))
-        var states = n.states.names.map { JSON.string($0) }
-        if focusedID == n.id { states.append("focused") }
-        o.appendUnchecked("states", .array(states))
-        o.appendUnchecked("isElement", .bool(n.isElement))
-        o.appendUnchecked("frame", rect(n.frame))
-        o.appendUnchecked("activationPoint", point(n.activationPoint))
-        if let p = n.parent { o.appendUnchecked("parent", .string(p)) }
-        o.appendUnchecked("window", .string(n.windowID))
-        if childIDs && !n.children.isEmpty { o.appendUnchecked("children", .array(n.children.map { .string($0) })) }
-        if let v = n.language { o.appendUnchecked("language", .string(v)) }
-        if let v = n.headingLevel { o.appendUnchecked("headingLevel", JSON(v)) }
-        if !n.actions.isEmpty { o.appendUnchecked("actions", .array(n.actions.map { .string($0.rawValue) })) }
-        if !n.customActions.isEmpty {
-            o.appendUnchecked(
+    package static func encode(_ node: AXNode, focusedID: String? = nil, childIDs: Bool = true) -> JSONObject {
+        var object = JSONObject(minimumCapacity: 24)
+        object.appendUnchecked("id", .string(node.id))
+        object.appendUnchecked("role", .string(node.role.rawValue))
+        object.appendUnchecked("class", .string(node.className))
+        if let value = node.label { object.appendUnchecked("label", .string(value)) }
+        if let value = node.value { object.appendUnchecked("value", .string(value)) }
+        if let value = node.hint { object.appendUnchecked("hint", .string(value)) }
+        if let value = node.identifier { object.appendUnchecked("identifier", .string(value)) }
+        if let value = node.placeholder { object.appendUnchecked("placeholder", .string(value)) }
+        object.appendUnchecked("traits", .array(node.traits.names.map { .string($0) }))
+        var states = node.states.names.map { JSON.string($0) }
+        if focusedID == node.id { states.append("focused") }
+        object.appendUnchecked("states", .array(states))
+        object.appendUnchecked("isElement", .bool(node.isElement))
+        object.appendUnchecked("frame", rect(node.frame))
+        object.appendUnchecked("activationPoint", point(node.activationPoint))
+        if let parent = node.parent { object.appendUnchecked("parent", .string(parent)) }
+        object.appendUnchecked("window", .string(node.windowID))
+        if childIDs && !node.children.isEmpty {
+            object.appendUnchecked("children", .array(node.children.map { .string($0) }))
+        }
+        if let value = node.language { object.appendUnchecked("language", .string(value)) }
+        if let value = node.headingLevel { object.appendUnchecked("headingLevel", JSON(value)) }
+        if !node.actions.isEmpty {
+            object.appendUnchecked("actions", .array(node.actions.map { .string($0.rawValue) }))
+        }
+        if !node.customActions.isEmpty {
+            object.appendUnchecked(
                 "customActions",
                 .array(
-                    n.customActions.map { a in
-                        var c: JSONObject = ["id": .string(a.id), "name": .string(a.name)]
-                        c["category"] = .string(a.category ?? "Actions")  // X22: nil category is the default "Actions"
-                        return .object(c)
+                    node.customActions.map { action in
+                        var entry: JSONObject = ["id": .string(action.id), "name": .string(action.name)]
+                        // X22: nil category is the default "Actions".
+                        entry["category"] = .string(action.category ?? "Actions")
+                        return .object(entry)
                     }))
         }
-        if !n.rotors.isEmpty {
-            o.appendUnchecked(
+        if !node.rotors.isEmpty {
+            object.appendUnchecked(
                 "rotors",
                 .array(
-                    n.rotors.map { r in
+                    node.rotors.map { rotor in
                         [
-                            "name": .string(r.name), "systemType": .string(r.systemType.rawValue),
+                            "name": .string(rotor.name), "systemType": .string(rotor.systemType.rawValue),
                             "items": .array(
-                                r.items.map { i in
-                                    var io: JSONObject = ["target": .string(i.target)]
-                                    if let rg = i.range {
+                                rotor.items.map { item in
+                                    var io: JSONObject = ["target": .string(item.target)]
+                                    if let rg = item.range {
                                         io["range"] = [.number(Double(rg.location)), .number(Double(rg.length))]
                                     }
                                     return .object(io)
@@ -70,60 +75,68 @@ package enum ElementJSON {
                         ]
                     }))
         }
-        if let nv = n.numeric {
-            o.appendUnchecked(
+        if let nv = node.numeric {
+            object.appendUnchecked(
                 "numericValue",
                 [
                     "current": .number(nv.current), "minimum": .number(nv.minimum),
                     "maximum": .number(nv.maximum), "step": .number(nv.step),
                 ])
         }
-        if let p = n.positionInSet, let s = n.sizeOfSet {
-            o.appendUnchecked("position", ["index": JSON(p), "count": JSON(s)])
+        if let position = node.positionInSet, let size = node.sizeOfSet {
+            object.appendUnchecked("position", ["index": JSON(position), "count": JSON(size)])
         }
-        if let t = n.table {
-            o.appendUnchecked(
+        if let table = node.table {
+            object.appendUnchecked(
                 "table",
                 [
-                    "rows": JSON(t.rows), "columns": JSON(t.columns),
+                    "rows": JSON(table.rows), "columns": JSON(table.columns),
                     "columnHeaders": .object(
-                        JSONObject(t.columnHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
+                        JSONObject(
+                            table.columnHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
                     "rowHeaders": .object(
-                        JSONObject(t.rowHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
+                        JSONObject(table.rowHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })
+                    ),
                 ])
         }
-        if let c = n.cell {
-            o.appendUnchecked(
+        if let cell = node.cell {
+            object.appendUnchecked(
                 "cell",
                 [
-                    "row": JSON(c.row), "rowSpan": JSON(c.rowSpan), "column": JSON(c.column),
-                    "columnSpan": JSON(c.columnSpan),
+                    "row": JSON(cell.row), "rowSpan": JSON(cell.rowSpan), "column": JSON(cell.column),
+                    "columnSpan": JSON(cell.columnSpan),
                 ])
         }
-        if n.containerType != .none { o.appendUnchecked("containerType", .string(n.containerType.rawValue)) }
-        if n.navigationStyle != .automatic { o.appendUnchecked("navigationStyle", .string(n.navigationStyle.rawValue)) }
-        if let v = n.textualContext { o.appendUnchecked("textualContext", .string(v)) }
-        if !n.userInputLabels.isEmpty { o.appendUnchecked("userInputLabels", JSON(n.userInputLabels)) }
-        if !n.restrictions.isEmpty { o.appendUnchecked("restrictions", JSON(n.restrictions)) }
-        if let v = n.text { o.appendUnchecked("text", .string(v)) }
-        if n.viewID == nil { o.appendUnchecked("virtual", .bool(true)) }
-        if n.actionTarget != n.id { o.appendUnchecked("actionTarget", .string(n.actionTarget)) }
-        if !n.directTouchOptions.isEmpty { o.appendUnchecked("directTouchOptions", JSON(n.directTouchOptions)) }
-        if n.ignoresInvertColors { o.appendUnchecked("ignoresInvertColors", .bool(true)) }
-        if !n.automationElements.isEmpty { o.appendUnchecked("automationElements", JSON(n.automationElements)) }
-        if let f = n.focus.canBecomeFocused { o.appendUnchecked("canBecomeFocused", .bool(f)) }
-        if let g = n.focus.groupIdentifier { o.appendUnchecked("focusGroupIdentifier", .string(g)) }
-        return o
+        if node.containerType != .none { object.appendUnchecked("containerType", .string(node.containerType.rawValue)) }
+        if node.navigationStyle != .automatic {
+            object.appendUnchecked("navigationStyle", .string(node.navigationStyle.rawValue))
+        }
+        if let value = node.textualContext { object.appendUnchecked("textualContext", .string(value)) }
+        if !node.userInputLabels.isEmpty { object.appendUnchecked("userInputLabels", JSON(node.userInputLabels)) }
+        if !node.restrictions.isEmpty { object.appendUnchecked("restrictions", JSON(node.restrictions)) }
+        if let value = node.text { object.appendUnchecked("text", .string(value)) }
+        if node.viewID == nil { object.appendUnchecked("virtual", .bool(true)) }
+        if node.actionTarget != node.id { object.appendUnchecked("actionTarget", .string(node.actionTarget)) }
+        if !node.directTouchOptions.isEmpty {
+            object.appendUnchecked("directTouchOptions", JSON(node.directTouchOptions))
+        }
+        if node.ignoresInvertColors { object.appendUnchecked("ignoresInvertColors", .bool(true)) }
+        if !node.automationElements.isEmpty {
+            object.appendUnchecked("automationElements", JSON(node.automationElements))
+        }
+        if let focusable = node.focus.canBecomeFocused { object.appendUnchecked("canBecomeFocused", .bool(focusable)) }
+        if let group = node.focus.groupIdentifier { object.appendUnchecked("focusGroupIdentifier", .string(group)) }
+        return object
     }
 
     /// Short description used in error data (candidates, near misses).
-    package static func brief(_ n: AXNode) -> JSON {
-        var o = JSONObject(minimumCapacity: 6)
-        o.appendUnchecked("id", .string(n.id))
-        o.appendUnchecked("role", .string(n.role.rawValue))
-        if let l = n.label { o.appendUnchecked("label", .string(l)) }
-        if let i = n.identifier { o.appendUnchecked("identifier", .string(i)) }
-        o.appendUnchecked("frame", rect(n.frame))
-        return .object(o)
+    package static func brief(_ node: AXNode) -> JSON {
+        var object = JSONObject(minimumCapacity: 6)
+        object.appendUnchecked("id", .string(node.id))
+        object.appendUnchecked("role", .string(node.role.rawValue))
+        if let label = node.label { object.appendUnchecked("label", .string(label)) }
+        if let identifier = node.identifier { object.appendUnchecked("identifier", .string(identifier)) }
+        object.appendUnchecked("frame", rect(node.frame))
+        return .object(object)
     }
 }

@@ -10,13 +10,13 @@ enum InputMethods {
     /// The longest text `input.type` takes in one call.
     static let maxTypedCharacters = 4_096
 
-    static func install(_ r: RPCRouter, _ hub: Hub) {
-        r.register("input.key") { params, session in
-            let p = try Params(params, method: "input.key")
-            let symbol = try keySymbol(p)
-            let modifiers = try keyModifiers(p)
-            let phase = try keyPhase(p)
-            let (app, source) = try keyApp(p, hub, session)
+    static func install(_ router: RPCRouter, _ hub: Hub) {
+        router.register("input.key") { params, session in
+            let arguments = try Params(params, method: "input.key")
+            let symbol = try keySymbol(arguments)
+            let modifiers = try keyModifiers(arguments)
+            let phase = try keyPhase(arguments)
+            let (app, source) = try keyApp(arguments, hub, session)
             let outcome: KeyOutcome
             do {
                 outcome = try await hub.key(
@@ -29,17 +29,17 @@ enum InputMethods {
             }
             return outcomeJSON(outcome)
         }
-        r.register("input.type") { params, session in
-            let p = try Params(params, method: "input.type")
-            guard case .string(let text)? = p["text"] else {
-                throw p.bad("text", "is required: the text to type (a string)")
+        router.register("input.type") { params, session in
+            let arguments = try Params(params, method: "input.type")
+            guard case .string(let text)? = arguments["text"] else {
+                throw arguments.bad("text", "is required: the text to type (a string)")
             }
             guard text.count <= maxTypedCharacters else {
-                throw p.bad("text", "is longer than \(maxTypedCharacters) characters; type it in several calls")
+                throw arguments.bad("text", "is longer than \(maxTypedCharacters) characters; type it in several calls")
             }
-            let snap = try AXMethods.snapshot(p, hub, session)
+            let snap = try AXMethods.snapshot(arguments, hub, session)
             let element: String
-            if let target = p["target"] {
+            if let target = arguments["target"] {
                 element = try Targets.resolveOne(target, in: snap, hub: hub, method: "input.type")
             } else if let focused = snap.focusedID {
                 element = focused
@@ -53,11 +53,11 @@ enum InputMethods {
                 return ["typed": .bool(typed), "element": .string(element)]
             } catch { throw RPCError.from(error) }
         }
-        r.registerSync("input.configure") { params, session in
-            let p = try Params(params, method: "input.configure")
-            let app = try Roles.ownApp(p, hub, session)
-            guard let on = try p.bool("serverHandlesNavigation") else {
-                throw p.bad("serverHandlesNavigation", "is required: true or false")
+        router.registerSync("input.configure") { params, session in
+            let arguments = try Params(params, method: "input.configure")
+            let app = try Roles.ownApp(arguments, hub, session)
+            guard let on = try arguments.bool("serverHandlesNavigation") else {
+                throw arguments.bad("serverHandlesNavigation", "is required: true or false")
             }
             do { try hub.setServerHandlesNavigation(app: app, on) } catch { throw RPCError.from(error) }
             return ["serverHandlesNavigation": .bool(hub.serverHandlesNavigation(app: app))]
@@ -66,14 +66,15 @@ enum InputMethods {
 
     // MARK: Params
 
-    static func keySymbol(_ p: Params) throws(RPCError) -> KeySymbol {
-        guard let value = p["key"] else {
+    static func keySymbol(_ arguments: Params) throws(RPCError) -> KeySymbol {
+        guard let value = arguments["key"] else {
             throw RPCError.invalidParams(
                 "input.key: 'key' is required: an X keysym name (\(Keysyms.acceptedSummary))",
                 data: ["param": "key", "method": "input.key"])
         }
         guard case .string(let name) = value else {
-            throw p.bad("key", "must be a string (an X keysym name such as Tab or Return), got \(value.typeName)")
+            throw arguments.bad(
+                "key", "must be a string (an X keysym name such as Tab or Return), got \(value.typeName)")
         }
         guard let symbol = Keysyms.symbol(named: name) else {
             let shown = String(name.prefix(64))
@@ -92,11 +93,11 @@ enum InputMethods {
         return symbol
     }
 
-    static func keyModifiers(_ p: Params) throws(RPCError) -> Set<KeyModifier> {
-        guard let value = p["modifiers"] else { return [] }
+    static func keyModifiers(_ arguments: Params) throws(RPCError) -> Set<KeyModifier> {
+        guard let value = arguments["modifiers"] else { return [] }
         let accepted = KeyModifier.allCases.map(\.rawValue)
         guard case .array(let items) = value, items.count <= 8 else {
-            throw p.bad("modifiers", "must be a list of at most 4 of \(accepted.joined(separator: ", "))")
+            throw arguments.bad("modifiers", "must be a list of at most 4 of \(accepted.joined(separator: ", "))")
         }
         var out: Set<KeyModifier> = []
         for item in items {
@@ -111,30 +112,30 @@ enum InputMethods {
         return out
     }
 
-    static func keyPhase(_ p: Params) throws(RPCError) -> String {
-        guard let phase = try p.string("phase") else { return "both" }
+    static func keyPhase(_ arguments: Params) throws(RPCError) -> String {
+        guard let phase = try arguments.string("phase") else { return "both" }
         guard ["press", "release", "both"].contains(phase) else {
-            throw p.bad("phase", "must be press, release or both (got '\(String(phase.prefix(32)))')")
+            throw arguments.bad("phase", "must be press, release or both (got '\(String(phase.prefix(32)))')")
         }
         return phase
     }
 
     /// The app and who is sending: a provider's own app (its keys), else the named or default app (automation).
-    static func keyApp(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (String, KeySource) {
+    static func keyApp(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (String, KeySource) {
         if session.attachment(AXMethods.appKey, as: String.self) != nil {
-            return (try Roles.ownApp(p, hub, session), .provider)
+            return (try Roles.ownApp(arguments, hub, session), .provider)
         }
-        return (try AXMethods.app(p, hub, session), .automation)
+        return (try AXMethods.app(arguments, hub, session), .automation)
     }
 
     // MARK: Results
 
     static func outcomeJSON(_ outcome: KeyOutcome) -> JSON {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "consumed": .bool(outcome.consumed), "handledBy": .string(outcome.handledBy), "focus": JSON(outcome.focus),
         ]
-        o["assistiveTechnology"] = .string(outcome.answers.first.map(answerName) ?? "noListener")
-        return .object(o)
+        object["assistiveTechnology"] = .string(outcome.answers.first.map(answerName) ?? "noListener")
+        return .object(object)
     }
 
     static func answerName(_ answer: KeyForwardAnswer) -> String {

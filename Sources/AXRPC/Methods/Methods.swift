@@ -31,14 +31,14 @@ package enum AXMethods {
         InputMethods.install(router, hub)
     }
 
-    static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
-        let explicit = try p.string("app") ?? session.attachment(appKey, as: String.self)
+    static func app(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
+        let explicit = try arguments.string("app") ?? session.attachment(appKey, as: String.self)
         do { return try hub.resolveApp(explicit) } catch { throw RPCError.from(error) }
     }
 
-    static func snapshot(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> AppSnapshot {
-        let a = try app(p, hub, session)
-        do { return try hub.snapshot(a) } catch { throw RPCError.from(error) }
+    static func snapshot(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> AppSnapshot {
+        let appID = try app(arguments, hub, session)
+        do { return try hub.snapshot(appID) } catch { throw RPCError.from(error) }
     }
 
     static func changeJSON(_ cs: ChangeSet) -> JSON {
@@ -53,19 +53,19 @@ package enum AXMethods {
 
     // MARK: - Lifecycle
 
-    static func installLifecycle(_ r: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
+    static func installLifecycle(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
-        r.registerSync("initialize", requiresInit: false) { [weak r] params, session in
-            let p = try Params(params, method: "initialize")
-            if let clientName = p["clientInfo"]?["name"]?.stringValue {
+        router.registerSync("initialize", requiresInit: false) { [weak router] params, session in
+            let arguments = try Params(params, method: "initialize")
+            if let clientName = arguments["clientInfo"]?["name"]?.stringValue {
                 session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
             }
-            if let role = try p.string("role") {
+            if let role = try arguments.string("role") {
                 guard [Roles.provider, Roles.automation, Roles.operator].contains(role) else {
-                    throw p.bad("role", "must be provider, automation or operator")
+                    throw arguments.bad("role", "must be provider, automation or operator")
                 }
                 if role == Roles.operator {
-                    try Roles.authenticateOperator(p, options: options, session: session)
+                    try Roles.authenticateOperator(arguments, options: options, session: session)
                 }
                 session.role = role
             } else if session.role == nil {
@@ -76,29 +76,29 @@ package enum AXMethods {
                 "protocolVersion": .string(protocolVersion),
                 "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
                 "capabilities": [
-                    "methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
+                    "methods": JSON(router?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                     "events": JSON(EventNames.all),
                 ],
             ]
         }
-        r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
+        router.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
         // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
         // answers -32800 (D-PROTO-1). Unknown or finished ids are ignored, as LSP says.
-        r.registerSync("$/cancelRequest") { params, session in
-            let p = try Params(params, method: "$/cancelRequest")
-            guard let id = p["id"], id.stringValue != nil || id.doubleValue != nil else {
-                throw p.bad("id", "is required: the id of the request to cancel")
+        router.registerSync("$/cancelRequest") { params, session in
+            let arguments = try Params(params, method: "$/cancelRequest")
+            guard let id = arguments["id"], id.stringValue != nil || id.doubleValue != nil else {
+                throw arguments.bad("id", "is required: the id of the request to cancel")
             }
             return ["cancelled": .bool(session.inFlight.cancel(id: id))]
         }
-        r.registerSync("shutdown") { _, _ in .null }
-        r.registerSync("apps.list") { _, _ in
+        router.registerSync("shutdown") { _, _ in .null }
+        router.registerSync("apps.list") { _, _ in
             .array(
-                hub.snapshots().map { s in
+                hub.snapshots().map { snapshot in
                     [
-                        "id": .string(s.id), "name": .string(s.name), "revision": JSON(s.revision),
-                        "windows": JSON(s.tree.windows),
-                        "elements": JSON(s.tree.count), "focused": JSON(s.focusedID),
+                        "id": .string(snapshot.id), "name": .string(snapshot.name), "revision": JSON(snapshot.revision),
+                        "windows": JSON(snapshot.tree.windows),
+                        "elements": JSON(snapshot.tree.count), "focused": JSON(snapshot.focusedID),
                     ]
                 })
         }
@@ -106,11 +106,11 @@ package enum AXMethods {
 
     // MARK: - Provider role
 
-    static func installProvider(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("app.register") { params, session in
-            let p = try Params(params, method: "app.register")
-            let name = try p.requiredString("name")
-            guard !name.isEmpty, name.utf8.count <= 256 else { throw p.bad("name", "must be 1…256 bytes") }
+    static func installProvider(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("app.register") { params, session in
+            let arguments = try Params(params, method: "app.register")
+            let name = try arguments.requiredString("name")
+            guard !name.isEmpty, name.utf8.count <= 256 else { throw arguments.bad("name", "must be 1…256 bytes") }
             if let existing = session.attachment(appKey, as: String.self) {
                 throw RPCError.invalidRequest(
                     "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
@@ -123,22 +123,27 @@ package enum AXMethods {
             session.peer.onClose { hub.removeApp(id) }
             return ["app": .string(id)]
         }
-        r.registerSync("hierarchy.set") { params, session in
-            let p = try Params(params, method: "hierarchy.set")
-            let a = try Roles.ownApp(p, hub, session)
+        router.registerSync("hierarchy.set") { params, session in
+            let arguments = try Params(params, method: "hierarchy.set")
+            let appID = try Roles.ownApp(arguments, hub, session)
             do {
-                let cs = try hub.setSnapshot(app: a, .object(p.json))
+                let cs = try hub.setSnapshot(app: appID, .object(arguments.json))
                 return [
-                    "app": .string(a), "revision": JSON(cs.toRevision),
-                    "elements": JSON((try? hub.snapshot(a).tree.count) ?? 0),
+                    "app": .string(appID), "revision": JSON(cs.toRevision),
+                    "elements": JSON((try? hub.snapshot(appID).tree.count) ?? 0),
                 ]
-            } catch let e as PatchError { throw RPCError.from(e) } catch let e as HubError { throw RPCError.from(e) }
+            } catch let error as PatchError { throw RPCError.from(error) } catch let error as HubError {
+                throw RPCError.from(error)
+            }
         }
-        r.registerSync("hierarchy.update") { params, session in
-            let p = try Params(params, method: "hierarchy.update")
-            let a = try Roles.ownApp(p, hub, session)
-            guard let ops = p["ops"] else { throw p.bad("ops", "is required (an array of insert/remove/move/set ops)") }
-            if let base = try p.int("baseRevision", in: ParamRange.revision), let cur = try? hub.snapshot(a).revision,
+        router.registerSync("hierarchy.update") { params, session in
+            let arguments = try Params(params, method: "hierarchy.update")
+            let appID = try Roles.ownApp(arguments, hub, session)
+            guard let ops = arguments["ops"] else {
+                throw arguments.bad("ops", "is required (an array of insert/remove/move/set ops)")
+            }
+            if let base = try arguments.int("baseRevision", in: ParamRange.revision),
+                let cur = try? hub.snapshot(appID).revision,
                 base != cur
             {
                 throw RPCError.contentModified(
@@ -146,57 +151,68 @@ package enum AXMethods {
                     data: ["revision": JSON(cur), "baseRevision": JSON(base)])
             }
             do {
-                let cs = try hub.update(app: a, ops: ops)
-                return ["app": .string(a), "revision": JSON(cs.toRevision), "changes": changeJSON(cs)]
-            } catch let e as PatchError { throw RPCError.from(e) } catch let e as HubError { throw RPCError.from(e) }
+                let cs = try hub.update(app: appID, ops: ops)
+                return ["app": .string(appID), "revision": JSON(cs.toRevision), "changes": changeJSON(cs)]
+            } catch let error as PatchError { throw RPCError.from(error) } catch let error as HubError {
+                throw RPCError.from(error)
+            }
         }
-        r.registerSync("accessibility.post") { params, session in
-            let p = try Params(params, method: "accessibility.post")
-            let a = try Roles.ownApp(p, hub, session)
-            let n: AccessibilityNotification
-            do { n = try AccessibilityNotification.decode(.object(p.json)) } catch { throw RPCError.from(error) }
-            do { try hub.post(app: a, n) } catch { throw RPCError.from(error) }
-            return ["posted": .string(n.name)]
+        router.registerSync("accessibility.post") { params, session in
+            let arguments = try Params(params, method: "accessibility.post")
+            let appID = try Roles.ownApp(arguments, hub, session)
+            let notification: AccessibilityNotification
+            do { notification = try AccessibilityNotification.decode(.object(arguments.json)) } catch {
+                throw RPCError.from(error)
+            }
+            do { try hub.post(app: appID, notification) } catch { throw RPCError.from(error) }
+            return ["posted": .string(notification.name)]
         }
     }
 
     // MARK: - Tree
 
-    static func installTree(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("tree.get", offLoop: Targets.usesRegex) { params, session in
-            let p = try Params(params, method: "tree.get")
-            let snap = try snapshot(p, hub, session)
-            let format = try p.string("format") ?? "json"
+    static func installTree(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("tree.get", offLoop: Targets.usesRegex) { params, session in
+            let arguments = try Params(params, method: "tree.get")
+            let snap = try snapshot(arguments, hub, session)
+            let format = try arguments.string("format") ?? "json"
             var rootID: String?
-            if let t = p["root"] { rootID = try Targets.resolveOne(t, in: snap, hub: hub, method: "tree.get") }
-            let depth = try p.int("depth", in: ParamRange.count)
-            let maxChildren = try p.int("maxChildren", in: ParamRange.count)
+            if let rootTarget = arguments["root"] {
+                rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get")
+            }
+            let depth = try arguments.int("depth", in: ParamRange.count)
+            let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)
             var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format)]
             switch format {
             case "json":
                 var truncated: [JSON] = []
                 var count = 0
-                func node(_ id: String, _ d: Int) -> JSON? {
-                    guard let n = snap.tree[id] else { return nil }
+                func node(_ id: String, _ level: Int) -> JSON? {
+                    guard let treeNode = snap.tree[id] else { return nil }
                     count += 1
-                    var o = ElementJSON.encode(n, focusedID: snap.focusedID, childIDs: false)
-                    if !n.children.isEmpty {
-                        if let depth, d >= depth {
-                            o["truncated"] = ["kind": "depth", "omitted": JSON(n.children.count)]
-                            truncated.append(["id": .string(id), "kind": "depth", "omitted": JSON(n.children.count)])
+                    var object = ElementJSON.encode(treeNode, focusedID: snap.focusedID, childIDs: false)
+                    if !treeNode.children.isEmpty {
+                        if let depth, level >= depth {
+                            object["truncated"] = ["kind": "depth", "omitted": JSON(treeNode.children.count)]
+                            truncated.append([
+                                "id": .string(id), "kind": "depth", "omitted": JSON(treeNode.children.count),
+                            ])
                         } else {
                             let limit = maxChildren ?? Int.max
-                            let kids = n.children.prefix(limit).compactMap { node($0, d + 1) }
-                            o.appendUnchecked("children", .array(kids))
-                            if n.children.count > limit {
-                                o["truncated"] = ["kind": "children", "omitted": JSON(n.children.count - limit)]
+                            let kids = treeNode.children.prefix(limit).compactMap { node($0, level + 1) }
+                            object.appendUnchecked("children", .array(kids))
+                            if treeNode.children.count > limit {
+                                object["truncated"] = [
+                                    "kind": "children", "omitted": JSON(treeNode.children.count - limit),
+                                ]
                                 truncated.append([
-                                    "id": .string(id), "kind": "children", "omitted": JSON(n.children.count - limit),
+                                    "id": .string(id), "kind": "children",
+                                    "omitted": JSON(treeNode.children.count - limit),
                                 ])
                             }
                         }
                     }
-                    return .object(o)
+                    return .object(object)
                 }
                 let roots = rootID.map { [$0] } ?? snap.tree.windows
                 out["windows"] = .array(roots.compactMap { node($0, 0) })
@@ -204,71 +220,75 @@ package enum AXMethods {
                 out["truncated"] = .array(truncated)
             case "text":
                 out["text"] = .string(
-                    TreeText.render(snap.tree, root: rootID, frames: try p.bool("frames") ?? false, depth: depth))
+                    TreeText.render(
+                        snap.tree, root: rootID, frames: try arguments.bool("frames") ?? false, depth: depth))
             case "xml":
                 out["xml"] = .string(XMLPageSource.xml(snap.tree))
             default:
-                throw p.bad("format", "must be json, text or xml")
+                throw arguments.bad("format", "must be json, text or xml")
             }
             return .object(out)
         }
-        r.registerSync("tree.diff") { params, session in
-            let p = try Params(params, method: "tree.diff")
-            let a = try app(p, hub, session)
-            guard let from = try p.int("fromRevision", in: ParamRange.revision) else {
-                throw p.bad("fromRevision", "is required")
+        router.registerSync("tree.diff") { params, session in
+            let arguments = try Params(params, method: "tree.diff")
+            let appID = try app(arguments, hub, session)
+            guard let from = try arguments.int("fromRevision", in: ParamRange.revision) else {
+                throw arguments.bad("fromRevision", "is required")
             }
             do {
                 return changeJSON(
-                    try hub.changes(app: a, from: from, to: try p.int("toRevision", in: ParamRange.revision)))
-            } catch let e as HubError { throw RPCError.from(e) }
+                    try hub.changes(
+                        app: appID, from: from, to: try arguments.int("toRevision", in: ParamRange.revision)))
+            } catch let error as HubError { throw RPCError.from(error) }
         }
-        r.registerSync("tree.revision") { params, session in
-            let p = try Params(params, method: "tree.revision")
-            let s = try snapshot(p, hub, session)
-            return ["app": .string(s.id), "revision": JSON(s.revision)]
+        router.registerSync("tree.revision") { params, session in
+            let arguments = try Params(params, method: "tree.revision")
+            let current = try snapshot(arguments, hub, session)
+            return ["app": .string(current.id), "revision": JSON(current.revision)]
         }
-        r.registerSync("element.get", offLoop: Targets.usesRegex) { params, session in
-            let p = try Params(params, method: "element.get")
-            let snap = try snapshot(p, hub, session)
-            guard let t = p["target"] else { throw p.bad("target", "is required ({id} or {selector})") }
-            let id = try Targets.resolveOne(t, in: snap, hub: hub, method: "element.get")
+        router.registerSync("element.get", offLoop: Targets.usesRegex) { params, session in
+            let arguments = try Params(params, method: "element.get")
+            let snap = try snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required ({id} or {selector})")
+            }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.get")
             return .object(elementDetail(id, snap))
         }
     }
 
     static func elementDetail(_ id: String, _ snap: AppSnapshot) -> JSONObject {
-        let n = snap.tree[id]!
-        var o = ElementJSON.encode(n, focusedID: snap.focusedID)
-        o["hittable"] = .bool(HitTesting.isHittable(id, tree: snap.tree, views: snap.views))
-        o["visible"] = .bool(n.isOnscreen && !n.frame.isEmpty)
-        o["focused"] = .bool(snap.focusedID == id)
-        o["revision"] = JSON(snap.revision)
-        o["app"] = .string(snap.id)
-        o["ancestors"] = JSON(snap.tree.ancestors(of: id))
-        if let i = snap.tree.indexInParent(id) { o["index"] = JSON(i) }
-        return o
+        let node = snap.tree[id]!
+        var object = ElementJSON.encode(node, focusedID: snap.focusedID)
+        object["hittable"] = .bool(HitTesting.isHittable(id, tree: snap.tree, views: snap.views))
+        object["visible"] = .bool(node.isOnscreen && !node.frame.isEmpty)
+        object["focused"] = .bool(snap.focusedID == id)
+        object["revision"] = JSON(snap.revision)
+        object["app"] = .string(snap.id)
+        object["ancestors"] = JSON(snap.tree.ancestors(of: id))
+        if let index = snap.tree.indexInParent(id) { object["index"] = JSON(index) }
+        return object
     }
 
     // MARK: - Query
 
-    static func installQuery(_ r: RPCRouter, _ hub: Hub) {
+    static func installQuery(_ router: RPCRouter, _ hub: Hub) {
         @Sendable func common(_ params: JSON?, _ session: RPCSession, _ method: String) throws(RPCError) -> (
             Params, AppSnapshot, Selector, String?
         ) {
-            let p = try Params(params, method: method)
-            let snap = try snapshot(p, hub, session)
-            guard let s = p["selector"] ?? p["ast"].map({ JSON.object(["ast": $0]) }) else {
-                throw p.bad("selector", "is required")
+            let arguments = try Params(params, method: method)
+            let snap = try snapshot(arguments, hub, session)
+            guard let selectorJSON = arguments["selector"] ?? arguments["ast"].map({ JSON.object(["ast": $0]) }) else {
+                throw arguments.bad("selector", "is required")
             }
-            let sel = try Targets.selector(from: s, param: "selector", method: method)
+            let sel = try Targets.selector(from: selectorJSON, param: "selector", method: method)
             var root: String?
-            if let rt = p["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
-            return (p, snap, sel, root)
+            if let rt = arguments["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
+            return (arguments, snap, sel, root)
         }
-        r.registerSync("query.find", offLoop: Targets.usesRegex) { params, session in
-            let (p, snap, sel, root) = try common(params, session, "query.find")
-            let limit = try p.int("limit", in: ParamRange.count)
+        router.registerSync("query.find", offLoop: Targets.usesRegex) { params, session in
+            let (arguments, snap, sel, root) = try common(params, session, "query.find")
+            let limit = try arguments.int("limit", in: ParamRange.count)
             // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
             let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
@@ -282,20 +302,20 @@ package enum AXMethods {
             if let limit, ids.count > limit { out["truncated"] = ["kind": "limit", "limit": JSON(limit)] }
             return .object(out)
         }
-        r.registerSync("query.one", offLoop: Targets.usesRegex) { params, session in
-            let (p, snap, sel, root) = try common(params, session, "query.one")
-            _ = p
+        router.registerSync("query.one", offLoop: Targets.usesRegex) { params, session in
+            let (arguments, snap, sel, root) = try common(params, session, "query.one")
+            _ = arguments
             let id = try Targets.resolveOne(.string(sel.canonical), in: snap, hub: hub, method: "query.one", root: root)
             return .object(elementDetail(id, snap))
         }
-        r.registerSync("query.count", offLoop: Targets.usesRegex) { params, session in
+        router.registerSync("query.count", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try common(params, session, "query.count")
             return [
                 "count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
                 "revision": JSON(snap.revision),
             ]
         }
-        r.registerSync("query.explain", offLoop: Targets.usesRegex) { params, session in
+        router.registerSync("query.explain", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, _) = try common(params, session, "query.explain")
             return try Targets.nearMisses(sel, in: snap)
         }
@@ -309,21 +329,21 @@ package enum AXMethods {
         ("action.custom", "custom"), ("action.setValue", "setValue"), ("action.typeText", "typeText"),
     ]
 
-    static func installActions(_ r: RPCRouter, _ hub: Hub) {
+    static func installActions(_ router: RPCRouter, _ hub: Hub) {
         for (method, action) in actionMethods {
-            r.register(method) { params, session in
-                let p = try Params(params, method: method)
-                let snap = try snapshot(p, hub, session)
+            router.register(method) { params, session in
+                let arguments = try Params(params, method: method)
+                let snap = try snapshot(arguments, hub, session)
                 var id: String?
-                if let t = p["target"] {
-                    id = try Targets.resolveOne(t, in: snap, hub: hub, method: method)
+                if let target = arguments["target"] {
+                    id = try Targets.resolveOne(target, in: snap, hub: hub, method: method)
                 } else if action == "escape" || action == "magicTap" {
                     id = snap.focusedID  // X32, X33: start from the focused element, else the app
                 } else {
-                    throw p.bad("target", "is required ({id} or {selector})")
+                    throw arguments.bad("target", "is required ({id} or {selector})")
                 }
-                let requested = try elementAction(named: action, p)
-                if let id, let node = snap.tree[id], !requested.bubblesToApp, try p.bool("force") != true {
+                let requested = try elementAction(named: action, arguments)
+                if let id, let node = snap.tree[id], !requested.bubblesToApp, try arguments.bool("force") != true {
                     try checkActionable(node, requested, snap)
                 }
                 let before = snap.revision
@@ -338,22 +358,22 @@ package enum AXMethods {
                 ]
             }
         }
-        r.register("action.tap") { params, session in
-            let p = try Params(params, method: "action.tap")
-            let snap = try snapshot(p, hub, session)
+        router.register("action.tap") { params, session in
+            let arguments = try Params(params, method: "action.tap")
+            let snap = try snapshot(arguments, hub, session)
             let point: Point
-            if let pt = p["point"] {
-                guard let x = pt["x"]?.doubleValue ?? pt[0]?.doubleValue,
-                    let y = pt["y"]?.doubleValue ?? pt[1]?.doubleValue
+            if let pt = arguments["point"] {
+                guard let xValue = pt["x"]?.doubleValue ?? pt[0]?.doubleValue,
+                    let yValue = pt["y"]?.doubleValue ?? pt[1]?.doubleValue
                 else {
-                    throw p.bad("point", "must be {x, y} or [x, y]")
+                    throw arguments.bad("point", "must be {x, y} or [x, y]")
                 }
-                point = Point(x: x, y: y)
-            } else if let t = p["target"] {
-                let id = try Targets.resolveOne(t, in: snap, hub: hub, method: "action.tap")
+                point = Point(x: xValue, y: yValue)
+            } else if let target = arguments["target"] {
+                let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "action.tap")
                 point = snap.tree[id]!.activationPoint
             } else {
-                throw p.bad("target", "or 'point' is required")
+                throw arguments.bad("target", "or 'point' is required")
             }
             // Through hit testing: the tap goes to whatever view is at the point (R111–R114).
             let element: String
@@ -398,7 +418,7 @@ package enum AXMethods {
     }
 
     /// The typed action an `action.*` method asks for, from its params (`value`, `text`, `name`, `direction`).
-    static func elementAction(named action: String, _ p: Params) throws(RPCError) -> ElementAction {
+    static func elementAction(named action: String, _ arguments: Params) throws(RPCError) -> ElementAction {
         switch action {
         case "activate": return .activate
         case "increment": return .increment
@@ -406,28 +426,28 @@ package enum AXMethods {
         case "escape": return .escape
         case "magicTap": return .magicTap
         case "setValue":
-            guard let value = p["value"] else { throw p.bad("value", "is required") }
+            guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
             return .setValue(value)
         case "typeText":
-            var text = try p.string("text")
+            var text = try arguments.string("text")
             if text == nil {
-                text = try p.string("value")
+                text = try arguments.string("value")
             }
-            guard let text else { throw p.bad("text", "is required") }
+            guard let text else { throw arguments.bad("text", "is required") }
             return .typeText(text)
         case "custom":
-            var idOrName = try p.string("name")
+            var idOrName = try arguments.string("name")
             if idOrName == nil {
-                idOrName = try p.string("action")
+                idOrName = try arguments.string("action")
             }
             guard let idOrName else {
-                throw p.bad("name", "is required (a custom action id or name)")
+                throw arguments.bad("name", "is required (a custom action id or name)")
             }
             return .custom(idOrName)
         case "scroll":
             let directions = ScrollDirection.allCases.map(\.rawValue)
-            guard let direction = try p.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
-                throw p.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
+            guard let direction = try arguments.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
+                throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
             }
             return .scroll(direction)
         default:
@@ -437,48 +457,50 @@ package enum AXMethods {
 
     // MARK: - Focus and waits
 
-    static func installFocusAndWait(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("focus.get") { params, session in
-            let p = try Params(params, method: "focus.get")
-            let snap = try snapshot(p, hub, session)
-            guard let f = snap.focusedID, let n = snap.tree[f] else {
+    static func installFocusAndWait(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("focus.get") { params, session in
+            let arguments = try Params(params, method: "focus.get")
+            let snap = try snapshot(arguments, hub, session)
+            guard let focused = snap.focusedID, let node = snap.tree[focused] else {
                 return ["element": .null, "app": .string(snap.id)]
             }
-            return ["element": .object(ElementJSON.encode(n, focusedID: f)), "app": .string(snap.id)]
+            return ["element": .object(ElementJSON.encode(node, focusedID: focused)), "app": .string(snap.id)]
         }
-        r.registerSync("focus.set", offLoop: Targets.usesRegex) { params, session in
-            let p = try Params(params, method: "focus.set")
-            let snap = try snapshot(p, hub, session)
+        router.registerSync("focus.set", offLoop: Targets.usesRegex) { params, session in
+            let arguments = try Params(params, method: "focus.set")
+            let snap = try snapshot(arguments, hub, session)
             var id: String?
-            if let t = p["target"] { id = try Targets.resolveOne(t, in: snap, hub: hub, method: "focus.set") }
+            if let target = arguments["target"] {
+                id = try Targets.resolveOne(target, in: snap, hub: hub, method: "focus.set")
+            }
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
             return ["focused": JSON(id)]
         }
         // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
         // ends it with -32800.
-        r.register("wait.for", concurrent: true) { params, session in
-            let p = try Params(params, method: "wait.for")
-            let a = try app(p, hub, session)
-            guard let target = p["target"] else { throw p.bad("target", "is required") }
-            let state = try p.string("state") ?? "attached"
+        router.register("wait.for", concurrent: true) { params, session in
+            let arguments = try Params(params, method: "wait.for")
+            let appID = try app(arguments, hub, session)
+            guard let target = arguments["target"] else { throw arguments.bad("target", "is required") }
+            let state = try arguments.string("state") ?? "attached"
             let states = [
                 "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
                 "label",
             ]
             guard states.contains(state) else {
-                throw p.bad("state", "must be one of \(states.joined(separator: ", "))")
+                throw arguments.bad("state", "must be one of \(states.joined(separator: ", "))")
             }
-            let expected = try p.string("value")
+            let expected = try arguments.string("value")
             if (state == "value" || state == "label") && expected == nil {
-                throw p.bad("value", "is required for state '\(state)'")
+                throw arguments.bad("value", "is required for state '\(state)'")
             }
-            let timeout = try p.timeout()
+            let timeout = try arguments.timeout()
             let clock = ContinuousClock()
             let start = clock.now
             var lastState: JSON = .null
             while true {
                 let snap: AppSnapshot
-                do { snap = try hub.snapshot(a) } catch {
+                do { snap = try hub.snapshot(appID) } catch {
                     if state == "detached" {
                         return ["state": .string(state), "satisfied": true, "reason": "app removed"]
                     }
@@ -486,25 +508,27 @@ package enum AXMethods {
                 }
                 var found: String?
                 do { found = try Targets.resolveOne(target, in: snap, hub: hub, method: "wait.for") } catch {
-                    let e = RPCError.from(error)
-                    if e.code == RPCError.Code.invalidSelector || e.code == RPCError.Code.ambiguousMatch { throw e }
+                    let rpcError = RPCError.from(error)
+                    if rpcError.code == RPCError.Code.invalidSelector || rpcError.code == RPCError.Code.ambiguousMatch {
+                        throw rpcError
+                    }
                 }
-                let n = found.flatMap { snap.tree[$0] }
+                let matched = found.flatMap { snap.tree[$0] }
                 let ok: Bool
                 switch state {
-                case "attached": ok = n != nil
-                case "detached": ok = n == nil
-                case "visible": ok = n.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
-                case "hidden": ok = n.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
+                case "attached": ok = matched != nil
+                case "detached": ok = matched == nil
+                case "visible": ok = matched.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
+                case "hidden": ok = matched.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
                 case "hittable":
                     ok = found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
-                case "enabled": ok = n?.isEnabled ?? false
-                case "disabled": ok = n.map { !$0.isEnabled } ?? false
+                case "enabled": ok = matched?.isEnabled ?? false
+                case "disabled": ok = matched.map { !$0.isEnabled } ?? false
                 case "focused": ok = found != nil && snap.focusedID == found
-                case "value": ok = n?.value == expected
-                default: ok = n?.label == expected
+                case "value": ok = matched?.value == expected
+                default: ok = matched?.label == expected
                 }
-                lastState = n.map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } ?? .null
+                lastState = matched.map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } ?? .null
                 let waited = clock.now - start
                 let waitedMs = Int(
                     waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
@@ -513,7 +537,7 @@ package enum AXMethods {
                         "state": .string(state), "satisfied": true, "revision": JSON(snap.revision),
                         "waitedMs": JSON(waitedMs),
                     ]
-                    if let n { out["element"] = .object(ElementJSON.encode(n, focusedID: snap.focusedID)) }
+                    if let matched { out["element"] = .object(ElementJSON.encode(matched, focusedID: snap.focusedID)) }
                     return .object(out)
                 }
                 let remaining = timeout - waited
@@ -525,7 +549,7 @@ package enum AXMethods {
                             "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
                         ])
                 }
-                _ = await hub.awaitChange(app: a, after: snap.revision, timeout: remaining, includeFocus: true)
+                _ = await hub.awaitChange(app: appID, after: snap.revision, timeout: remaining, includeFocus: true)
                 if Task.isCancelled {
                     throw CancellationError()
                 }
@@ -535,16 +559,17 @@ package enum AXMethods {
 
     // MARK: - Events
 
-    static func installEvents(_ r: RPCRouter, _ hub: Hub) {
-        r.registerSync("events.subscribe") { params, session in
-            let p = try Params(params, method: "events.subscribe")
-            let names = try p.stringList("events") ?? EventNames.all
-            for n in names where !EventNames.all.contains(n) {
-                throw p.bad("events", "has unknown event '\(n)' (known: \(EventNames.all.joined(separator: ", ")))")
+    static func installEvents(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("events.subscribe") { params, session in
+            let arguments = try Params(params, method: "events.subscribe")
+            let names = try arguments.stringList("events") ?? EventNames.all
+            for name in names where !EventNames.all.contains(name) {
+                throw arguments.bad(
+                    "events", "has unknown event '\(name)' (known: \(EventNames.all.joined(separator: ", ")))")
             }
-            var requestedApp = try p.string("app")
-            if let a = requestedApp {
-                do { requestedApp = try hub.resolveApp(a) } catch { throw RPCError.from(error) }
+            var requestedApp = try arguments.string("app")
+            if let requested = requestedApp {
+                do { requestedApp = try hub.resolveApp(requested) } catch { throw RPCError.from(error) }
             }
             let appFilter = requestedApp
             let wanted = Set(names)
@@ -562,18 +587,20 @@ package enum AXMethods {
             peer.onClose { hub.unsubscribe(token) }
             return ["subscription": JSON(Int(subID)), "events": JSON(names.sorted())]
         }
-        r.registerSync("events.unsubscribe") { params, session in
-            let p = try Params(params, method: "events.unsubscribe")
-            guard let sid = try p.int("subscription", in: ParamRange.subscription) else {
-                throw p.bad("subscription", "is required")
+        router.registerSync("events.unsubscribe") { params, session in
+            let arguments = try Params(params, method: "events.unsubscribe")
+            guard let sid = try arguments.int("subscription", in: ParamRange.subscription) else {
+                throw arguments.bad("subscription", "is required")
             }
             let token: UInt64? = session.withAttachments { bag in
                 var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
-                let t = subs.removeValue(forKey: UInt64(sid))
+                let removed = subs.removeValue(forKey: UInt64(sid))
                 bag[subsKey] = subs
-                return t
+                return removed
             }
-            guard let token else { throw p.bad("subscription", "is not an active subscription of this connection") }
+            guard let token else {
+                throw arguments.bad("subscription", "is not an active subscription of this connection")
+            }
             hub.unsubscribe(token)
             return ["unsubscribed": JSON(sid)]
         }
@@ -593,33 +620,34 @@ package enum EventNames {
         "app.added", "app.removed", "policy.changed", "focus.movementFailed",
     ]
 
-    static func deliver(_ e: HubEvent, wanted: Set<String>, appFilter: String?, subscription: UInt64, peer: any RPCPeer)
-    {
+    static func deliver(
+        _ hubEvent: HubEvent, wanted: Set<String>, appFilter: String?, subscription: UInt64, peer: any RPCPeer
+    ) {
         func send(_ name: String, _ app: String?, _ body: JSONObject) {
             guard wanted.contains(name) else { return }
             if let appFilter, let app, appFilter != app { return }
-            var o = body
-            o["subscription"] = JSON(Int(subscription))
-            if let app { o["app"] = .string(app) }
-            peer.notify(name, .object(o))
+            var object = body
+            object["subscription"] = JSON(Int(subscription))
+            if let app { object["app"] = .string(app) }
+            peer.notify(name, .object(object))
         }
-        switch e {
-        case .appAdded(let a): send("app.added", a, [:])
-        case .appRemoved(let a): send("app.removed", a, [:])
-        case .treeChanged(let a, let cs, _):
+        switch hubEvent {
+        case .appAdded(let appID): send("app.added", appID, [:])
+        case .appRemoved(let appID): send("app.removed", appID, [:])
+        case .treeChanged(let appID, let cs, _):
             send(
-                "tree.changed", a,
+                "tree.changed", appID,
                 [
                     "revision": JSON(cs.toRevision), "fromRevision": JSON(cs.fromRevision), "added": JSON(cs.added),
                     "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": JSON(cs.updated.keys.sorted()),
                 ])
-        case .focusChanged(let a, let from, let to):
-            send("focus.changed", a, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
-        case .engineFocus(let a, let event): send(event.eventName, a, event.body)
-        case .notification(let a, let n):
-            var body = n.json.objectValue ?? [:]
+        case .focusChanged(let appID, let from, let to):
+            send("focus.changed", appID, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
+        case .engineFocus(let appID, let event): send(event.eventName, appID, event.body)
+        case .notification(let appID, let notification):
+            var body = notification.json.objectValue ?? [:]
             body["notification"] = nil
-            send("a11y." + n.name, a, body)
+            send("a11y." + notification.name, appID, body)
         case .restrictionChanged(let app, let id, let denied, let source, let actor):
             send(
                 "policy.changed", app,

@@ -12,11 +12,11 @@ struct Params {
         self.method = method
         switch params {
         case nil, .null?: json = JSONObject()
-        case .object(let o)?:
-            if let unknown = AXMethods.unknownParameter(in: o, method: method) {
+        case .object(let object)?:
+            if let unknown = AXMethods.unknownParameter(in: object, method: method) {
                 throw unknown
             }
-            json = o
+            json = object
         case .array?:
             throw RPCError.invalidParams("\(method) takes named params (an object)", data: ["method": .string(method)])
         default: throw RPCError.invalidParams("params must be an object", data: ["method": .string(method)])
@@ -24,8 +24,8 @@ struct Params {
     }
 
     subscript(key: String) -> JSON? {
-        guard let v = json[key], !v.isNull else { return nil }
-        return v
+        guard let value = json[key], !value.isNull else { return nil }
+        return value
     }
 
     func bad(_ key: String, _ msg: String) -> RPCError {
@@ -33,58 +33,60 @@ struct Params {
     }
 
     func string(_ key: String) throws(RPCError) -> String? {
-        guard let v = self[key] else { return nil }
-        guard case .string(let s) = v else { throw bad(key, "must be a string, got \(v.typeName)") }
-        return s
+        guard let value = self[key] else { return nil }
+        guard case .string(let string) = value else { throw bad(key, "must be a string, got \(value.typeName)") }
+        return string
     }
     func requiredString(_ key: String) throws(RPCError) -> String {
-        guard let s = try string(key) else { throw bad(key, "is required") }
-        return s
+        guard let value = try string(key) else { throw bad(key, "is required") }
+        return value
     }
     /// The one checked conversion for integers taken from the wire: a JSON number that is integral and lies in
     /// `range`, else -32602 naming the parameter, the accepted range and what was sent (never a trap).
     func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
-        guard let v = self[key] else { return nil }
-        guard let i = ParamRange.checkedInt(v, in: range) else {
+        guard let value = self[key] else { return nil }
+        guard let integer = ParamRange.checkedInt(value, in: range) else {
             var data: JSONObject = [
                 "param": .string(key), "method": .string(method), "min": JSON(range.lowerBound),
                 "max": JSON(range.upperBound),
             ]
-            data["got"] = v
+            data["got"] = value
             let got: String
-            switch v {
-            case .number: got = v.jsonString
-            default: got = "a \(v.typeName)"
+            switch value {
+            case .number: got = value.jsonString
+            default: got = "a \(value.typeName)"
             }
             throw RPCError.invalidParams(
                 "\(method): '\(key)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)",
                 data: data)
         }
-        return i
+        return integer
     }
     func bool(_ key: String) throws(RPCError) -> Bool? {
-        guard let v = self[key] else { return nil }
-        guard case .bool(let b) = v else { throw bad(key, "must be true or false, got \(v.typeName)") }
-        return b
+        guard let value = self[key] else { return nil }
+        guard case .bool(let flag) = value else { throw bad(key, "must be true or false, got \(value.typeName)") }
+        return flag
     }
     func number(_ key: String) throws(RPCError) -> Double? {
-        guard let v = self[key] else { return nil }
-        guard case .number(let d) = v, d.isFinite else { throw bad(key, "must be a finite number, got \(v.typeName)") }
-        return d
+        guard let value = self[key] else { return nil }
+        guard case .number(let number) = value, number.isFinite else {
+            throw bad(key, "must be a finite number, got \(value.typeName)")
+        }
+        return number
     }
     func stringList(_ key: String) throws(RPCError) -> [String]? {
-        guard let v = self[key] else { return nil }
-        guard case .array(let a) = v else { throw bad(key, "must be an array of strings") }
+        guard let value = self[key] else { return nil }
+        guard case .array(let array) = value else { throw bad(key, "must be an array of strings") }
         var out: [String] = []
-        for e in a {
-            guard case .string(let s) = e else { throw bad(key, "must be an array of strings") }
-            out.append(s)
+        for element in array {
+            guard case .string(let string) = element else { throw bad(key, "must be an array of strings") }
+            out.append(string)
         }
         return out
     }
     /// Timeout in ms; default and maximum keep a wait bounded.
-    func timeout(default d: Int = 5000) throws(RPCError) -> Duration {
-        let ms = try int("timeoutMs", in: ParamRange.timeoutMs) ?? d
+    func timeout(default defaultMilliseconds: Int = 5000) throws(RPCError) -> Duration {
+        let ms = try int("timeoutMs", in: ParamRange.timeoutMs) ?? defaultMilliseconds
         return .milliseconds(ms)
     }
 }
@@ -148,23 +150,23 @@ extension AXMethods {
 }
 
 extension RPCError {
-    static func from(_ e: HubError) -> RPCError {
-        switch e.kind {
-        case .noSuchApp: return .invalidParams(e.message, data: ["param": "app", "reason": "no such app"])
-        case .noSuchElement: return .noSuchElement(e.message)
-        case .invalid: return .invalidParams(e.message)
+    static func from(_ error: HubError) -> RPCError {
+        switch error.kind {
+        case .noSuchApp: return .invalidParams(error.message, data: ["param": "app", "reason": "no such app"])
+        case .noSuchElement: return .noSuchElement(error.message)
+        case .invalid: return .invalidParams(error.message)
         case .revisionTooOld:
-            return .invalidParams(e.message, data: ["param": "fromRevision", "reason": "revision too old"])
+            return .invalidParams(error.message, data: ["param": "fromRevision", "reason": "revision too old"])
         }
     }
 
-    static func from(_ e: PatchError) -> RPCError {
-        .invalidParams(e.description, data: e.json.objectValue ?? [:])
+    static func from(_ error: PatchError) -> RPCError {
+        .invalidParams(error.description, data: error.json.objectValue ?? [:])
     }
 
-    static func from(_ e: ActionError) -> RPCError {
-        switch e {
-        case .noSuchApp(let a): return .invalidParams("no app '\(a)'", data: ["param": "app"])
+    static func from(_ error: ActionError) -> RPCError {
+        switch error {
+        case .noSuchApp(let app): return .invalidParams("no app '\(app)'", data: ["param": "app"])
         case .noSuchElement(let id): return .noSuchElement("no element '\(id)'", data: ["id": .string(id)])
         case .notSupported(let action, let supported):
             return .actionNotSupported(
@@ -172,30 +174,32 @@ extension RPCError {
                 data: ["action": .string(action), "supported": JSON(supported)])
         case .notInteractable(let reason):
             return .notInteractable("the element is not interactable: \(reason)", data: ["reason": .string(reason)])
-        case .policyDenied(let r, let text):
+        case .policyDenied(let restriction, let text):
             return .policyDenied(
-                "guided access denies '\(r)'" + (text.map { " (\($0))" } ?? ""), data: ["restriction": .string(r)])
+                "guided access denies '\(restriction)'" + (text.map { " (\($0))" } ?? ""),
+                data: ["restriction": .string(restriction)])
         case .appNotResponding(let reason):
             return .appNotResponding("the app did not answer: \(reason)", data: ["reason": .string(reason)])
         case .appFailed(let message, let reason, let details):
             var fields: JSONObject = ["reason": .string(reason)]
             if let details { fields["appError"] = details }
             return .appError(message, data: fields)
-        case .failed(let m): return .internalError(m)
+        case .failed(let message): return .internalError(message)
         }
     }
 }
 
 extension RPCError {
     /// Maps any error the method layer sees to its JSON-RPC error.
-    package static func from(_ e: any Error) -> RPCError {
-        switch e {
-        case let r as RPCError: return r
-        case let h as HubError: return from(h)
-        case let p as PatchError: return from(p)
-        case let a as ActionError: return from(a)
-        case let s as SchemaError: return .invalidParams(s.description, data: ["param": .string(s.property ?? "")])
-        default: return .internalError(String(describing: e))
+    package static func from(_ error: any Error) -> RPCError {
+        switch error {
+        case let rpcError as RPCError: return rpcError
+        case let hubError as HubError: return from(hubError)
+        case let patchError as PatchError: return from(patchError)
+        case let actionError as ActionError: return from(actionError)
+        case let schemaError as SchemaError:
+            return .invalidParams(schemaError.description, data: ["param": .string(schemaError.property ?? "")])
+        default: return .internalError(String(describing: error))
         }
     }
 }

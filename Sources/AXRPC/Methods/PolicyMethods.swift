@@ -7,8 +7,8 @@ import AXJSON
 extension AXMethods {
     static func installPolicy(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync("policy.get") { params, session in
-            let p = try Params(params, method: "policy.get")
-            let snap = try snapshot(p, hub, session)
+            let arguments = try Params(params, method: "policy.get")
+            let snap = try snapshot(arguments, hub, session)
             let states: [RestrictionState]
             do {
                 states = try hub.restrictionStates(app: snap.id)
@@ -30,15 +30,15 @@ extension AXMethods {
             ]
         }
         router.registerSync("policy.set") { params, session in
-            let p = try Params(params, method: "policy.set")
-            try Roles.requireOperator(p, session)
-            let restriction = try p.requiredString("restriction")
-            let state = try p.requiredString("state")
+            let arguments = try Params(params, method: "policy.set")
+            try Roles.requireOperator(arguments, session)
+            let restriction = try arguments.requiredString("restriction")
+            let state = try arguments.requiredString("state")
             guard state == "allow" || state == "deny" else {
-                throw p.bad("state", "must be allow or deny (R85)")
+                throw arguments.bad("state", "must be allow or deny (R85)")
             }
             guard GuidedAccessPolicy.isValidIdentifier(restriction) else {
-                throw p.bad("restriction", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+                throw arguments.bad("restriction", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
             }
             let persist: (GuidedAccessPolicy) throws -> Void = { policy in
                 do {
@@ -49,16 +49,16 @@ extension AXMethods {
             }
             let actor = Roles.actor(session)
             do {
-                if let appName = try p.string("appName") {
+                if let appName = try arguments.string("appName") {
                     // A rule for an app by name, running or not: it applies when an app of that name declares it.
                     guard GuidedAccessPolicy.isValidIdentifier(appName) else {
-                        throw p.bad("appName", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+                        throw arguments.bad("appName", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
                     }
                     try hub.setRestriction(
                         appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
                     return ["appName": .string(appName), "restriction": .string(restriction), "state": .string(state)]
                 }
-                let appID = try app(p, hub, session)
+                let appID = try app(arguments, hub, session)
                 try hub.setRestriction(
                     app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
                 return ["app": .string(appID), "restriction": .string(restriction), "state": .string(state)]
@@ -71,10 +71,10 @@ extension AXMethods {
             }
         }
         router.registerSync("policy.check", offLoop: Targets.usesRegex) { params, session in
-            let p = try Params(params, method: "policy.check")
-            let snap = try snapshot(p, hub, session)
-            guard let target = p["target"] else {
-                throw p.bad("target", "is required")
+            let arguments = try Params(params, method: "policy.check")
+            let snap = try snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required")
             }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "policy.check")
             guard let node = snap.tree[id] else {

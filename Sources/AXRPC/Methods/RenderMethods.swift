@@ -8,14 +8,17 @@ import AXJSON
 extension AXMethods {
     static func installRender(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync("tree.render") { params, session in
-            let p = try Params(params, method: "tree.render")
-            let snap = try snapshot(p, hub, session)
-            let format = try p.string("format") ?? "svg"
-            guard format == "svg" || format == "png" else { throw p.bad("format", "must be svg or png") }
+            let arguments = try Params(params, method: "tree.render")
+            let snap = try snapshot(arguments, hub, session)
+            let format = try arguments.string("format") ?? "svg"
+            guard format == "svg" || format == "png" else { throw arguments.bad("format", "must be svg or png") }
             var rootID: String?
-            if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render") }
-            let overlays = try renderOverlays(p)
-            let maxNodes = try p.int("maxNodes", in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
+            if let root = arguments["root"] {
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render")
+            }
+            let overlays = try renderOverlays(arguments)
+            let maxNodes =
+                try arguments.int("maxNodes", in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
             var findings: [AuditFinding] = []
             if overlays.contains(.audit) {
                 findings = Auditor.run(tree: snap.tree, views: snap.views, root: rootID).findings
@@ -45,7 +48,7 @@ extension AXMethods {
                 return .object(out)
             }
             guard let rasterize = options.rasterizePNG else {
-                throw p.bad(
+                throw arguments.bad(
                     "format",
                     "png needs a rasterizer on the server (install rsvg-convert: apt-get install librsvg2-bin); svg works without one"
                 )
@@ -63,8 +66,8 @@ extension AXMethods {
     }
 
     /// `overlay`: a list of overlay names (default labels, order, focus); unknown names are −32602 with the list.
-    static func renderOverlays(_ p: Params) throws(RPCError) -> Set<RenderOverlay> {
-        guard let names = try p.stringList("overlay") else { return Set(RenderOverlay.defaults) }
+    static func renderOverlays(_ arguments: Params) throws(RPCError) -> Set<RenderOverlay> {
+        guard let names = try arguments.stringList("overlay") else { return Set(RenderOverlay.defaults) }
         var out = Set<RenderOverlay>()
         for name in names {
             guard let overlay = RenderOverlay(rawValue: name) else {

@@ -12,11 +12,13 @@ extension AXMethods {
 
     static func installSpeech(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync("speech.describe") { params, session in
-            let p = try Params(params, method: "speech.describe")
-            let snap = try snapshot(p, hub, session)
-            guard let target = p["target"] else { throw p.bad("target", "is required ({id} or {selector})") }
+            let arguments = try Params(params, method: "speech.describe")
+            let snap = try snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required ({id} or {selector})")
+            }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "speech.describe")
-            let models = try speechModelParam(p)
+            let models = try speechModelParam(arguments)
             guard let node = snap.tree[id] else {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
@@ -28,12 +30,14 @@ extension AXMethods {
             return .object(out)
         }
         router.registerSync("speech.walk") { params, session in
-            let p = try Params(params, method: "speech.walk")
-            let snap = try snapshot(p, hub, session)
+            let arguments = try Params(params, method: "speech.walk")
+            let snap = try snapshot(arguments, hub, session)
             var rootID: String?
-            if let root = p["root"] { rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk") }
-            let models = try speechModelParam(p)
-            let limit = try p.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
+            if let root = arguments["root"] {
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk")
+            }
+            let models = try speechModelParam(arguments)
+            let limit = try arguments.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
             let (items, omitted) = SpeechWalk.walk(
@@ -52,12 +56,12 @@ extension AXMethods {
     }
 
     /// `model`: "voiceOver", "orca" or both (default).
-    static func speechModelParam(_ p: Params) throws(RPCError) -> [String] {
-        guard let model = try p.string("model") else { return speechModels }
+    static func speechModelParam(_ arguments: Params) throws(RPCError) -> [String] {
+        guard let model = try arguments.string("model") else { return speechModels }
         guard speechModels.contains(model) else {
             throw RPCError.invalidParams(
-                "\(p.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
-                data: ["param": "model", "method": .string(p.method), "accepted": JSON(speechModels)])
+                "\(arguments.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
+                data: ["param": "model", "method": .string(arguments.method), "accepted": JSON(speechModels)])
         }
         return [model]
     }

@@ -6,15 +6,17 @@ import AXQuery
 /// Resolving `target` params (`{"id": …}`, `{"selector": …}`, `{"ast": …}` or a bare selector string) to nodes,
 /// with the errors test authors need: near misses, candidates, stale ids (Specs/protocol.md §Targets).
 enum Targets {
-    static func selector(from v: JSON, param: String, method: String) throws(RPCError) -> Selector {
-        switch v {
-        case .string(let s):
-            do { return try Selector(parsing: s) } catch { throw invalidSelector(error, source: s) }
-        case .object(let o):
-            if let s = o["selector"]?.stringValue {
-                do { return try Selector(parsing: s) } catch { throw invalidSelector(error, source: s) }
+    static func selector(from value: JSON, param: String, method: String) throws(RPCError) -> Selector {
+        switch value {
+        case .string(let text):
+            do { return try Selector(parsing: text) } catch { throw invalidSelector(error, source: text) }
+        case .object(let object):
+            if let selectorText = object["selector"]?.stringValue {
+                do { return try Selector(parsing: selectorText) } catch {
+                    throw invalidSelector(error, source: selectorText)
+                }
             }
-            if let ast = o["ast"] {
+            if let ast = object["ast"] {
                 do { return try Selector(json: ast) } catch { throw invalidSelector(error, source: nil) }
             }
             throw RPCError.invalidParams(
@@ -39,7 +41,7 @@ enum Targets {
 
     private static func mentionsRegex(_ value: JSON) -> Bool {
         switch value {
-        case .string(let s): return s.utf8.contains(UInt8(ascii: "/")) || s.contains("~=")
+        case .string(let text): return text.utf8.contains(UInt8(ascii: "/")) || text.contains("~=")
         case .array(let items): return items.contains { mentionsRegex($0) }
         case .object(let members):
             return members.contains { $0.key == "regex" || $0.value == .string("~=") || mentionsRegex($0.value) }
@@ -47,12 +49,14 @@ enum Targets {
         }
     }
 
-    static func invalidSelector(_ e: SelectorError, source: String?) -> RPCError {
-        var d: JSONObject = ["position": JSON(e.position), "expected": .string(e.expected)]
-        d["found"] = .string(e.found)
-        if let reason = e.reason { d["reason"] = .string(reason) }
-        if let source { d["selector"] = .string(source) }
-        return RPCError.invalidSelector(e.description, data: d)
+    static func invalidSelector(_ selectorError: SelectorError, source: String?) -> RPCError {
+        var details: JSONObject = [
+            "position": JSON(selectorError.position), "expected": .string(selectorError.expected),
+        ]
+        details["found"] = .string(selectorError.found)
+        if let reason = selectorError.reason { details["reason"] = .string(reason) }
+        if let source { details["selector"] = .string(source) }
+        return RPCError.invalidSelector(selectorError.description, data: details)
     }
 
     static func context(_ snap: AppSnapshot) -> QueryContext {
@@ -82,7 +86,7 @@ enum Targets {
     static func resolveOne(_ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil)
         throws(RPCError) -> String
     {
-        if case .object(let o) = target, let id = o["id"]?.stringValue {
+        if case .object(let object) = target, let id = object["id"]?.stringValue {
             if snap.tree[id] != nil { return id }
             throw missingID(id, snap: snap, hub: hub)
         }
@@ -114,9 +118,10 @@ enum Targets {
 
     /// An id that is not in the tree: stale if it was removed recently, else unknown.
     static func missingID(_ id: String, snap: AppSnapshot, hub: Hub) -> RPCError {
-        if let v = snap.views[id] {
+        if let view = snap.views[id] {
             let reason =
-                v.isHidden ? "hidden" : (v.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
+                view.isHidden
+                ? "hidden" : (view.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
             return RPCError.noSuchElement(
                 "view '\(id)' exists but is \(reason)", data: ["id": .string(id), "reason": .string(reason)])
         }
