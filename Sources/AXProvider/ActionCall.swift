@@ -93,9 +93,10 @@ public struct ActionCall: Sendable, Equatable {
             guard let text = value?.stringValue else { break }
             return .typeText(text)
         case "scrollToVisible":
-            guard let x = value?["contentOffset"]?[0]?.doubleValue, let y = value?["contentOffset"]?[1]?.doubleValue
+            guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
+                let offsetY = value?["contentOffset"]?[1]?.doubleValue
             else { break }
-            return .scrollToVisible(contentOffsetX: x, contentOffsetY: y)
+            return .scrollToVisible(contentOffsetX: offsetX, contentOffsetY: offsetY)
         case "shouldUpdateFocus": return .shouldUpdateFocus(context: value ?? .null)
         case "didUpdateFocus": return .didUpdateFocus(context: value ?? .null)
         case "rotorSearch": return .rotorSearch(query: value ?? .null)

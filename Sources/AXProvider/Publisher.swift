@@ -152,11 +152,11 @@ public actor Publisher {
         name: String, socket: String, token: String? = nil,
         onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws -> Publisher {
-        let t = try await SocketProviderTransport(
+        let socketTransport = try await SocketProviderTransport(
             address: socket.hasPrefix("tcp:") || socket.hasPrefix("unix:") ? socket : "unix:" + socket, token: token)
-        let p = Publisher(transport: t)
-        try await p.register(name: name, onAction: onAction)
-        return p
+        let publisher = Publisher(transport: socketTransport)
+        try await publisher.register(name: name, onAction: onAction)
+        return publisher
     }
 
     /// Registers the app. `onAction` returns whether the app handled the action, or throws to answer with an
@@ -289,9 +289,11 @@ public actor Publisher {
 
     /// `UIAccessibility.post(notification:argument:)`.
     public func post(_ notification: String, _ argument: String? = nil, priority: String? = nil) async throws {
-        var p: JSONObject = ["app": .string(appID), "notification": .string(notification), "argument": JSON(argument)]
-        if let priority { p["priority"] = .string(priority) }
-        _ = try await transport.call("accessibility.post", p)
+        var params: JSONObject = [
+            "app": .string(appID), "notification": .string(notification), "argument": JSON(argument),
+        ]
+        if let priority { params["priority"] = .string(priority) }
+        _ = try await transport.call("accessibility.post", params)
     }
 }
 
@@ -301,9 +303,9 @@ public final class SocketProviderTransport: ProviderTransport {
     /// Connects to `address` (`unix:PATH` or `tcp:HOST:PORT`) and initializes as a provider, with `token` for TCP.
     public init(address: String, token: String?) async throws {
         client = try await RPCClient.connect(address)
-        var p: JSONObject = ["role": "provider", "clientInfo": ["name": "AXProvider"]]
-        if let token { p["token"] = .string(token) }
-        _ = try await client.call("initialize", .object(p), timeout: .seconds(10))
+        var params: JSONObject = ["role": "provider", "clientInfo": ["name": "AXProvider"]]
+        if let token { params["token"] = .string(token) }
+        _ = try await client.call("initialize", .object(params), timeout: .seconds(10))
     }
     /// Registers the app under `name` and answers the server's `action.perform` requests with `onAction`.
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
@@ -319,8 +321,8 @@ public final class SocketProviderTransport: ProviderTransport {
             }
             return ["handled": .bool(handled)]
         }
-        let r = try await client.call("app.register", ["name": .string(name)], timeout: .seconds(10))
-        guard let id = r["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
+        let reply = try await client.call("app.register", ["name": .string(name)], timeout: .seconds(10))
+        guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return id
     }
     /// Calls `method` on the server (30 s timeout).

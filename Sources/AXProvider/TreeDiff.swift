@@ -15,59 +15,62 @@ public enum TreeDiff {
     static func flatten(_ snapshot: JSON) -> (nodes: [String: Flat], roots: [String]) {
         var nodes: [String: Flat] = [:]
         var roots: [String] = []
-        func walk(_ v: JSON, parent: String?) -> String? {
-            guard case .object(let o) = v, let id = o["id"]?.stringValue else { return nil }
-            var props = JSONObject(minimumCapacity: o.count)
-            for (k, val) in o where k != "id" && k != "children" { props.appendUnchecked(k, val) }
+        func walk(_ json: JSON, parent: String?) -> String? {
+            guard case .object(let object) = json, let id = object["id"]?.stringValue else { return nil }
+            var props = JSONObject(minimumCapacity: object.count)
+            for (key, value) in object where key != "id" && key != "children" { props.appendUnchecked(key, value) }
             var kids: [String] = []
-            for c in o["children"]?.arrayValue ?? [] { if let cid = walk(c, parent: id) { kids.append(cid) } }
-            nodes[id] = Flat(parent: parent, props: props, children: kids, raw: v)
+            for child in object["children"]?.arrayValue ?? [] {
+                if let cid = walk(child, parent: id) { kids.append(cid) }
+            }
+            nodes[id] = Flat(parent: parent, props: props, children: kids, raw: json)
             return id
         }
         let list = snapshot["windows"]?.arrayValue ?? snapshot.arrayValue ?? []
-        for w in list { if let id = walk(w, parent: nil) { roots.append(id) } }
+        for window in list { if let id = walk(window, parent: nil) { roots.append(id) } }
         return (nodes, roots)
     }
 
     /// The `hierarchy.update` ops that turn the `old` snapshot into the `new` one (empty when they are equal).
     public static func diff(from old: JSON, to new: JSON) -> [JSON] {
-        let (a, aRoots) = flatten(old)
-        let (b, bRoots) = flatten(new)
+        let (oldNodes, oldRoots) = flatten(old)
+        let (newNodes, newRoots) = flatten(new)
         var ops: [JSON] = []
         // 1. Survivors whose parent changes are detached to the top level first.
         var detached = Set<String>()
         var current: [String?: [String]] = [:]  // simulated children lists, key nil = roots
-        current[nil] = aRoots
-        for (id, n) in a { current[id] = n.children }
+        current[nil] = oldRoots
+        for (id, node) in oldNodes { current[id] = node.children }
         func removeFromCurrent(_ id: String, parent: String?) {
             current[parent]?.removeAll { $0 == id }
         }
-        for (id, nb) in b.sorted(by: { $0.key < $1.key }) {
-            guard let na = a[id], na.parent != nb.parent else { continue }
+        for (id, newNode) in newNodes.sorted(by: { $0.key < $1.key }) {
+            guard let oldNode = oldNodes[id], oldNode.parent != newNode.parent else { continue }
             ops.append(["op": "move", "id": .string(id), "parent": .null])
-            removeFromCurrent(id, parent: na.parent)
+            removeFromCurrent(id, parent: oldNode.parent)
             current[nil, default: []].append(id)
             detached.insert(id)
         }
         // 2. Removed subtrees (topmost removed nodes only).
-        for (id, na) in a.sorted(by: { $0.key < $1.key }) where b[id] == nil {
-            if let p = na.parent, b[p] == nil, !detached.contains(id) { continue }  // removed with its parent
+        for (id, oldNode) in oldNodes.sorted(by: { $0.key < $1.key }) where newNodes[id] == nil {
+            // Removed together with its parent.
+            if let oldParent = oldNode.parent, newNodes[oldParent] == nil, !detached.contains(id) { continue }
             ops.append(["op": "remove", "id": .string(id)])
-            removeFromCurrent(id, parent: detached.contains(id) ? nil : na.parent)
+            removeFromCurrent(id, parent: detached.contains(id) ? nil : oldNode.parent)
         }
         // 3. Lay the new tree out top-down.
         func allNew(_ id: String) -> Bool {
-            guard a[id] == nil, let n = b[id] else { return false }
-            return n.children.allSatisfy(allNew)
+            guard oldNodes[id] == nil, let node = newNodes[id] else { return false }
+            return node.children.allSatisfy(allNew)
         }
         func place(_ kids: [String], parent: String?) {
             for (i, id) in kids.enumerated() {
-                guard let nb = b[id] else { continue }
+                guard let newNode = newNodes[id] else { continue }
                 var list = current[parent] ?? []
-                if let na = a[id] {
+                if let oldNode = oldNodes[id] {
                     if !(i < list.count && list[i] == id) {
-                        if let j = list.firstIndex(of: id) {
-                            list.remove(at: j)
+                        if let index = list.firstIndex(of: id) {
+                            list.remove(at: index)
                         } else {
                             removeFromCurrent(id, parent: nil)
                         }  // it was detached to the top level
@@ -76,28 +79,32 @@ public enum TreeDiff {
                     }
                     current[parent] = list
                     var changed = JSONObject()
-                    for (k, v) in nb.props where na.props[k] != v { changed.appendUnchecked(k, v) }
-                    for (k, _) in na.props where nb.props[k] == nil { changed.appendUnchecked(k, .null) }
+                    for (key, value) in newNode.props where oldNode.props[key] != value {
+                        changed.appendUnchecked(key, value)
+                    }
+                    for (key, _) in oldNode.props where newNode.props[key] == nil {
+                        changed.appendUnchecked(key, .null)
+                    }
                     if !changed.isEmpty {
                         ops.append(["op": "set", "id": .string(id), "properties": .object(changed)])
                     }
-                    place(nb.children, parent: id)
+                    place(newNode.children, parent: id)
                 } else if allNew(id) {
-                    ops.append(["op": "insert", "parent": JSON(parent), "index": JSON(i), "view": nb.raw])
+                    ops.append(["op": "insert", "parent": JSON(parent), "index": JSON(i), "view": newNode.raw])
                     list.insert(id, at: min(i, list.count))
                     current[parent] = list
                 } else {
-                    var bare = nb.props
+                    var bare = newNode.props
                     bare["id"] = .string(id)
                     ops.append(["op": "insert", "parent": JSON(parent), "index": JSON(i), "view": .object(bare)])
                     list.insert(id, at: min(i, list.count))
                     current[parent] = list
                     current[id] = []
-                    place(nb.children, parent: id)
+                    place(newNode.children, parent: id)
                 }
             }
         }
-        place(bRoots, parent: nil)
+        place(newRoots, parent: nil)
         return ops
     }
 }
