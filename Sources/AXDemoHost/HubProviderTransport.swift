@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXProvider
 import AXRPC
 
@@ -11,7 +12,7 @@ package final class HubProviderTransport: ProviderTransport {
 
     final class Adapter: ActionProvider {
         let onAction: @Sendable (ActionCall) async throws -> Bool
-        init(_ f: @escaping @Sendable (ActionCall) async throws -> Bool) { onAction = f }
+        init(_ handler: @escaping @Sendable (ActionCall) async throws -> Bool) { onAction = handler }
         /// An error the app answers with becomes `.appFailed` carrying the error object a socket provider would
         /// have sent, so in-process and socket apps report the same −32022 to automation clients.
         func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {

@@ -26,9 +26,9 @@ package enum DBusSeeds {
         ),
         (
             "org.a11y.atspi.Component", "SetExtents",
-            { w in
-                for value: Int32 in [1, 2, 3, 4] { w.append(value) }
-                w.append(UInt32(0))
+            { writer in
+                for value: Int32 in [1, 2, 3, 4] { writer.append(value) }
+                writer.append(UInt32(0))
             }
         ),
         (
@@ -54,9 +54,9 @@ package enum DBusSeeds {
         ),
         (
             "org.a11y.atspi.Text", "ScrollSubstringToPoint",
-            { w in
-                for value: Int32 in [0, 1, 2, 3] { w.append(value) }
-                for value: UInt32 in [0, 1, 2] { w.append(value) }
+            { writer in
+                for value: Int32 in [0, 1, 2, 3] { writer.append(value) }
+                for value: UInt32 in [0, 1, 2] { writer.append(value) }
             }
         ),
         (
@@ -85,67 +85,67 @@ package enum DBusSeeds {
         ("org.freedesktop.DBus.Properties", "GetAll", { $0.append("org.a11y.atspi.Accessible") }),
         (
             "org.freedesktop.DBus.Properties", "Set",
-            { w in
-                w.append("org.a11y.atspi.Value")
-                w.append("CurrentValue")
-                w.append(DBusValue.variant(.double(0.5)))
+            { writer in
+                writer.append("org.a11y.atspi.Value")
+                writer.append("CurrentValue")
+                writer.append(DBusValue.variant(.double(0.5)))
             }
         ),
         (
             "org.a11y.atspi.Collection", "GetMatches",
-            { w in
-                appendRule(w)
-                w.append(UInt32(1))
-                w.append(Int32(0))
-                w.append(true)
+            { writer in
+                appendRule(writer)
+                writer.append(UInt32(1))
+                writer.append(Int32(0))
+                writer.append(true)
             }
         ),
         (
             "org.a11y.atspi.Collection", "GetMatchesTo",
-            { w in
-                w.appendObjectPath("/org/a11y/atspi/accessible/1")
-                appendRule(w)
-                w.append(UInt32(1))
-                w.append(UInt32(0))
-                w.append(false)
-                w.append(Int32(5))
-                w.append(true)
+            { writer in
+                writer.appendObjectPath("/org/a11y/atspi/accessible/1")
+                appendRule(writer)
+                writer.append(UInt32(1))
+                writer.append(UInt32(0))
+                writer.append(false)
+                writer.append(Int32(5))
+                writer.append(true)
             }
         ),
         (
             "org.a11y.atspi.Collection", "GetMatchesFrom",
-            { w in
-                w.appendObjectPath("/org/a11y/atspi/accessible/1")
-                appendRule(w)
-                w.append(UInt32(4))
-                w.append(UInt32(0))
-                w.append(Int32(5))
-                w.append(true)
+            { writer in
+                writer.appendObjectPath("/org/a11y/atspi/accessible/1")
+                appendRule(writer)
+                writer.append(UInt32(4))
+                writer.append(UInt32(0))
+                writer.append(Int32(5))
+                writer.append(true)
             }
         ),
         (
             "org.a11y.atspi.Registry", "RegisterEvent",
-            { w in
-                w.append("object:state-changed:focused")
-                w.append(DBusValue.array(elementSignature: "as", []))
-                w.append("app")
+            { writer in
+                writer.append("object:state-changed:focused")
+                writer.append(DBusValue.array(elementSignature: "as", []))
+                writer.append("app")
             }
         ),
         ("org.a11y.atspi.Socket", "Embedded", { $0.append("/org/a11y/atspi/accessible/root") }),
         (
             "org.a11y.atspi.Event.Object", "StateChanged",
-            { w in
-                w.append("focused")
-                w.append(Int32(1))
-                w.append(Int32(0))
-                w.append(DBusValue.variant(.int32(0)))
-                w.append(DBusValue.vardict([("key", .string("value"))]))
+            { writer in
+                writer.append("focused")
+                writer.append(Int32(1))
+                writer.append(Int32(0))
+                writer.append(DBusValue.variant(.int32(0)))
+                writer.append(DBusValue.vardict([("key", .string("value"))]))
             }
         ),
         (
             "org.a11y.atspi.Cache", "AddAccessible",
-            { w in
-                w.append(
+            { writer in
+                writer.append(
                     DBusValue.struct([
                         .reference(":1.5", "/org/a11y/atspi/accessible/1"),
                         .reference(":1.5", "/org/a11y/atspi/accessible/root"),
@@ -159,8 +159,8 @@ package enum DBusSeeds {
         ),
         (
             "org.a11y.atspi.DeviceEventController", "NotifyListenersSync",
-            { w in
-                w.append(
+            { writer in
+                writer.append(
                     DBusValue.struct([
                         .uint32(0), .int32(36), .uint32(36), .int32(0), .int32(0), .string("a"), .bool(false),
                     ]))
@@ -169,8 +169,8 @@ package enum DBusSeeds {
     ]
 
     /// A Collection match rule `(aiia{ss}iaiiasib)` with something in every field.
-    static func appendRule(_ w: DBusWriter) {
-        w.append(
+    static func appendRule(_ writer: DBusWriter) {
+        writer.append(
             DBusValue.struct([
                 .array(elementSignature: "i", [.int32(1 << 8), .int32(0)]), .int32(1),
                 .dictionary(keySignature: "s", valueSignature: "s", [(.string("tag"), .string("a:b\\:c"))]), .int32(2),

@@ -36,12 +36,12 @@ struct AXServerCommand: AsyncParsableCommand {
 }
 
 /// Writes one line to stdout immediately (scripts wait for READY).
-func say(_ s: String) {
-    FileHandle.standardOutput.write((s + "\n").data(using: .utf8)!)
+func say(_ message: String) {
+    FileHandle.standardOutput.write((message + "\n").data(using: .utf8)!)
 }
 
-func warn(_ s: String) {
-    FileHandle.standardError.write(("axserver: " + s + "\n").data(using: .utf8)!)
+func warn(_ message: String) {
+    FileHandle.standardError.write(("axserver: " + message + "\n").data(using: .utf8)!)
 }
 
 struct Serve: AsyncParsableCommand {
@@ -126,9 +126,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
-            return h
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+            return handler
         }
         let logger = Logger(label: "axserver")
         var startPolicy = GuidedAccessPolicy()
@@ -216,13 +216,13 @@ struct ServerService: Service {
         }
         var host: DemoHost?
         if demo {
-            let h = DemoHost(transport: HubProviderTransport(hub: hub))
-            try await h.start()
-            host = h
+            let demoHost = DemoHost(transport: HubProviderTransport(hub: hub))
+            try await demoHost.start()
+            host = demoHost
         }
-        if let n = benchTree {
+        if let leafCount = benchTree {
             let id = hub.registerApp(name: BenchTree.appName, provider: nil)
-            try hub.setSnapshot(app: id, BenchTree.snapshot(leaves: n))
+            try hub.setSnapshot(app: id, BenchTree.snapshot(leaves: leafCount))
         }
         if auditDemo {
             let id = hub.registerApp(name: AuditDemo.appName, provider: nil)
@@ -230,7 +230,7 @@ struct ServerService: Service {
         }
         let bridge = atspi ? await startBridge(hub: hub, logger: logger) : nil
         var parts: [String] = []
-        if let p = server.unixSocketPath { parts.append("socket=\(p)") }
+        if let path = server.unixSocketPath { parts.append("socket=\(path)") }
         if let port = server.tcpPort { parts.append("tcp=\(port)") }
         parts.append("apps=\(hub.appIDs.joined(separator: ","))")
         parts.append("atspi=\(bridge?.status ?? "off")")
@@ -267,13 +267,15 @@ struct Dump: AsyncParsableCommand {
 
     func run() async throws {
         let json: JSON
-        if let n = benchTree {
-            json = BenchTree.snapshot(leaves: n)
+        if let leafCount = benchTree {
+            json = BenchTree.snapshot(leaves: leafCount)
         } else if demoAudit {
             json = AuditDemo.snapshot()
-        } else if let f = file {
-            guard let d = FileManager.default.contents(atPath: f) else { throw ValidationError("cannot read \(f)") }
-            json = try JSON.parse(Array(d))
+        } else if let path = file {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read \(path)")
+            }
+            json = try JSON.parse(Array(data))
         } else {
             var app = AXDemo.DemoApp()
             app.alertShown = alert
