@@ -1,6 +1,7 @@
 import AXDemo
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Dispatch
 import Synchronization
@@ -145,7 +146,7 @@ enum RouterFuzz {
 }
 
 /// A peer that records nothing: notifications are dropped and the provider side answers every action as handled.
-final class FuzzPeer: RPCPeer, @unchecked Sendable {
+final class FuzzPeer: RPCPeer, Sendable {
     private static let ids = Atomic<UInt64>(1)
     let connectionID: UInt64
     private let state = Mutex<(closed: Bool, handlers: [@Sendable () -> Void])>((false, []))
@@ -251,7 +252,13 @@ final class FuzzServer: Sendable {
     }
 }
 
-/// Hands an asynchronous reply to the waiting thread (the semaphore orders the write before the read).
-final class ReplyBox: @unchecked Sendable {
-    var reply: [UInt8]?
+/// Hands an asynchronous reply to the waiting thread (the semaphore orders the write before the read; the lock
+/// makes that ordering checked by the compiler instead of assumed).
+final class ReplyBox: Sendable {
+    private let storage = Mutex<[UInt8]?>(nil)
+
+    var reply: [UInt8]? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
 }
