@@ -90,10 +90,12 @@ let package = Package(
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
-            name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXHub", "AXCore", "AXRPC", "AXJSON"],
+            name: "AXDemoHost",
+            dependencies: ["AXDemo", "AXProvider", "AXHub", "AXCore", "AXRPC", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
-            name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"],
+            name: "AXConformance",
+            dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "axserver",
@@ -108,18 +110,22 @@ let package = Package(
         .executableTarget(
             name: "axquery",
             dependencies: [
-                "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
+                "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXTransport", "AXHub",
+                "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
         .executableTarget(
             name: "axbench",
             dependencies: [
-                "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
+                "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXRPC", "AXHub",
+                "AXTransport",
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXFuzzTargets",
             dependencies: [
-                "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI",
+                "AXJSON", "AXJSONRPC", "AXRPCClient", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus",
+                "CDBus",
+                "AXATSPI",
                 "AXATSPIModel",
                 "AXDemo", "AXConformance",
             ], swiftSettings: swiftSettings),
@@ -143,13 +149,16 @@ let package = Package(
         .testTarget(
             name: "AXRPCTests",
             dependencies: [
-                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider",
+                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXDemoHost",
+                "AXProvider",
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
             ]),
         .testTarget(
             name: "AXClientTests",
-            dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
+            dependencies: [
+                "AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXDemoHost", "AXProvider",
+            ]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
         .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
     ],

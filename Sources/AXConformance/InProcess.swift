@@ -1,5 +1,6 @@
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Foundation
 import Synchronization

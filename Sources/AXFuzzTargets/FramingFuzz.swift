@@ -1,3 +1,4 @@
+import AXRPCClient
 import AXTransport
 
 /// Both framings (newline-delimited and LSP Content-Length) of the transport's frame decoder. The first input byte

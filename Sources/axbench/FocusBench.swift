@@ -2,6 +2,7 @@ import AXCore
 import AXDemo
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Foundation
 

@@ -3,6 +3,7 @@ import AXDemo
 import AXHub
 import AXInsight
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Foundation
 

@@ -6,8 +6,10 @@ import AXCore
 import AXDemo
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXQuery
 import AXRPC
+import AXRPCClient
 import AXTransport
 import Foundation
 

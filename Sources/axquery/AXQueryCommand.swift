@@ -1,4 +1,5 @@
 import AXJSON
+import AXJSONRPC
 import AXQuery
 import AXRPC
 import AXTransport

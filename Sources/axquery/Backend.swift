@@ -1,6 +1,8 @@
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
+import AXRPCClient
 import AXRasterizer
 import AXTransport
 

@@ -1,5 +1,6 @@
 import AXJSON
 import AXRPC
+import AXRPCClient
 import AXTransport
 import ArgumentParser
 import Dispatch

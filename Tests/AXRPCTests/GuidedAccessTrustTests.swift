@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Synchronization
 import XCTest

@@ -1,4 +1,5 @@
 import AXJSON
+import AXJSONRPC
 import AXRPC
 import Synchronization
 import XCTest

@@ -2,6 +2,7 @@ import AXCore
 import AXDemoHost
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXProvider
 import AXRPC
 import AXTransport

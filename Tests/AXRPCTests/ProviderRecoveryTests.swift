@@ -3,8 +3,10 @@ import AXDemo
 import AXDemoHost
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXProvider
 import AXRPC
+import AXRPCClient
 import AXTransport
 import Synchronization
 import XCTest

@@ -1,7 +1,9 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXRPC
+import AXRPCClient
 import AXTransport
 import XCTest
 

@@ -1,5 +1,6 @@
 import AXJSON
 import AXRPC
+import AXRPCClient
 import NIOPosix
 import Synchronization
 import XCTest

@@ -1,5 +1,6 @@
 import AXJSON
 import AXRPC
+import AXRPCClient
 import Synchronization
 import XCTest
 

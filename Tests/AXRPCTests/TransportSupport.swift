@@ -1,5 +1,7 @@
 import AXJSON
+import AXJSONRPC
 import AXRPC
+import AXRPCClient
 import XCTest
 
 @testable import AXTransport

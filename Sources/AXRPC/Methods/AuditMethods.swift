@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXInsight
 import AXJSON
+import AXJSONRPC
 
 /// `audit.run` and `audit.listChecks` (Specs/protocol.md §Audits; D-AUDIT-1…12). The checks live in AXInsight;
 /// this file only reads params and writes the answer.

@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 
 /// The focus-engine methods (Specs/protocol.md §Focus engine): `focus.move`, `focus.query`, `focus.update`,
 /// `focus.explain`, `focus.status`, `focus.items`, `focus.activate`. They translate JSON; the engine

@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 
 /// The keyboard methods (Specs/protocol.md §Keys): `input.key` (a key press and/or release, offered to the
 /// assistive technology first, then handled per D-KEY-2), `input.type` (text into the focused or named text

@@ -1,4 +1,5 @@
 import AXJSON
+import AXJSONRPC
 import AXQuery
 
 /// The parameter names each method takes (besides `app`, which every method takes). A name outside its method's

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXInsight
 import AXJSON
+import AXJSONRPC
 
 /// Typed access to request params with -32602 errors that name the parameter.
 struct Params {

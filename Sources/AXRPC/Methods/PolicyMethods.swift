@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 
 /// Guided access over JSON-RPC: `policy.get`, `policy.set` (operator only), `policy.check`
 /// (Specs/protocol.md §Guided access; R79–R85, D-GA-1…3, D-TRUST-1).

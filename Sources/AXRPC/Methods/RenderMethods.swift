@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXInsight
 import AXJSON
+import AXJSONRPC
 
 /// `tree.render` (Specs/protocol.md §Pictures; D-RENDER-1). The renderer lives in AXInsight; PNG goes through
 /// the server's rasterizer (`MethodOptions.rasterizePNG`, an external program at the edge).

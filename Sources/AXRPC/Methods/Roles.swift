@@ -1,5 +1,6 @@
 import AXHub
 import AXJSON
+import AXJSONRPC
 
 /// Server-wide settings of the method layer that decide who may do what (Specs/protocol.md §Roles and trust).
 package struct MethodOptions: Sendable {

@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 
 /// The rotor methods (Specs/protocol.md §Rotors): `rotor.list`, `rotor.next`, `rotor.previous`. The rotor
 /// engine (AXCore/Rotors) decides; these translate JSON and move accessibility focus (R59).

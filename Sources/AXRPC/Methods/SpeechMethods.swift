@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXInsight
 import AXJSON
+import AXJSONRPC
 
 /// `speech.describe` and `speech.walk` (Specs/protocol.md §Speech; D-SPEECH-1, D-SPEECH-2). The models live in
 /// AXInsight; this file only reads params and writes the answer.

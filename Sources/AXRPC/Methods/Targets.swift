@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXJSONRPC
 import AXQuery
 
 /// Resolving `target` params (`{"id": …}`, `{"selector": …}`, `{"ast": …}` or a bare selector string) to nodes,

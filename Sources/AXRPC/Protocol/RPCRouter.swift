@@ -1,4 +1,5 @@
 import AXJSON
+import AXJSONRPC
 import Synchronization
 
 /// An asynchronous method handler. Throw `RPCError` for protocol errors; any other error becomes -32603.

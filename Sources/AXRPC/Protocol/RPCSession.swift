@@ -1,4 +1,5 @@
 import AXJSON
+import AXJSONRPC
 import Synchronization
 
 /// The other end of one connection, as seen by the server (implemented by the transport; tests may fake it).
