@@ -374,6 +374,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     /// (Event loop) A write completed: `bytes` left the process. Resumes a connection paused for output.
     private func outputWritten(_ bytes: Int) {
+        assertOnEventLoop()
         inFlightOutputBytes -= bytes
         if pausedForOutput && pendingOutputBytes <= ctx.limits.maxPendingOutputBytes / 2 {
             pausedForOutput = false
@@ -753,7 +754,9 @@ final class RPCAsyncLane: Sendable {
     /// (Event loop) Queues `item` (from a frame of `inputBytes`) behind the running work; false when the lane
     /// is idle.
     func enqueueIfBusy(_ item: Item, inputBytes: Int) -> Bool {
-        state.withLock { locked in
+        // Frames keep their order only because a single thread enqueues them: checked in debug builds.
+        loop.assertInEventLoop()
+        return state.withLock { locked in
             guard locked.running else { return false }
             locked.queue.append((item, inputBytes))
             locked.queuedInputBytes += inputBytes
@@ -768,6 +771,7 @@ final class RPCAsyncLane: Sendable {
 
     /// (Event loop) Starts the worker with `frame` (the lane must be idle).
     func start(_ frame: RPCPreparedFrame, inputBytes: Int) {
+        loop.assertInEventLoop()
         let ok: Bool = state.withLock { locked in
             if locked.closed { return false }
             locked.running = true
@@ -828,7 +832,8 @@ final class RPCAsyncLane: Sendable {
 
     /// (Event loop) Takes the replies posted so far.
     func takeOutbox() -> [[UInt8]] {
-        state.withLock { locked in
+        loop.assertInEventLoop()
+        return state.withLock { locked in
             locked.drainScheduled = false
             if locked.outbox.isEmpty { return [] }
             defer { locked.outbox = [] }
