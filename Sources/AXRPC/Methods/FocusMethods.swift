@@ -8,6 +8,12 @@ import AXJSONRPC
 /// (AXCore/Focus) decides and the hub (EngineFocus.swift) keeps the engine focus.
 enum FocusMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
+        installMoves(router, hub)
+        installInspection(router, hub)
+    }
+
+    /// focus.move, focus.query (a simulated move) and focus.update.
+    static func installMoves(_ router: RPCRouter, _ hub: Hub) {
         router.register("focus.move") { params, session in
             let arguments = try Params(params, method: "focus.move")
             let app = try AXMethods.app(arguments, hub, session)
@@ -58,6 +64,10 @@ enum FocusMethods {
                 return outcomeJSON(outcome, hub: hub, app: app)
             } catch { throw RPCError.from(error) }
         }
+    }
+
+    /// focus.explain, focus.status, focus.items and focus.activate.
+    static func installInspection(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync("focus.explain") { params, session in
             let arguments = try Params(params, method: "focus.explain")
             let context = try focusContext(arguments, hub, session)
@@ -86,20 +96,7 @@ enum FocusMethods {
         router.registerSync("focus.items") { params, session in
             let arguments = try Params(params, method: "focus.items")
             let context = try focusContext(arguments, hub, session)
-            var rect: Rect?
-            if let rectJSON = arguments["rect"] {
-                guard case .array(let numbers) = rectJSON, numbers.count == 4 else {
-                    throw arguments.bad("rect", "must be [x, y, width, height] in screen points")
-                }
-                let values = numbers.compactMap { value -> Double? in
-                    guard case .number(let number) = value, number.isFinite, abs(number) < 1e7 else { return nil }
-                    return number
-                }
-                guard values.count == 4, values[2] >= 0, values[3] >= 0 else {
-                    throw arguments.bad("rect", "must be [x, y, width, height]: finite numbers below 10^7, sizes ≥ 0")
-                }
-                rect = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
-            }
+            let rect = try itemsRect(arguments)
             return ["items": JSON(context.engine.items(intersecting: rect))]
         }
         router.register("focus.activate") { params, session in
@@ -119,6 +116,22 @@ enum FocusMethods {
     }
 
     // MARK: Params
+
+    /// The optional `rect` of focus.items: `[x, y, width, height]`, finite numbers below 10^7, sizes ≥ 0.
+    static func itemsRect(_ arguments: Params) throws(RPCError) -> Rect? {
+        guard let rectJSON = arguments["rect"] else { return nil }
+        guard case .array(let numbers) = rectJSON, numbers.count == 4 else {
+            throw arguments.bad("rect", "must be [x, y, width, height] in screen points")
+        }
+        let values = numbers.compactMap { value -> Double? in
+            guard case .number(let number) = value, number.isFinite, abs(number) < 1e7 else { return nil }
+            return number
+        }
+        guard values.count == 4, values[2] >= 0, values[3] >= 0 else {
+            throw arguments.bad("rect", "must be [x, y, width, height]: finite numbers below 10^7, sizes ≥ 0")
+        }
+        return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
 
     static func focusContext(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> FocusContext {
         let app = try AXMethods.app(arguments, hub, session)

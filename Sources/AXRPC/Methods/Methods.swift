@@ -459,6 +459,11 @@ package enum AXMethods {
     // MARK: - Focus and waits
 
     static func installFocusAndWait(_ router: RPCRouter, _ hub: Hub) {
+        registerFocusGetAndSet(router, hub)
+        registerWaitFor(router, hub)
+    }
+
+    static func registerFocusGetAndSet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync("focus.get") { params, session in
             let arguments = try Params(params, method: "focus.get")
             let snap = try snapshot(arguments, hub, session)
@@ -477,6 +482,9 @@ package enum AXMethods {
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
             return ["focused": JSON(id)]
         }
+    }
+
+    static func registerWaitFor(_ router: RPCRouter, _ hub: Hub) {
         // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
         // ends it with -32800.
         router.register("wait.for", concurrent: true) { params, session in
@@ -515,20 +523,7 @@ package enum AXMethods {
                     }
                 }
                 let matched = found.flatMap { snap.tree[$0] }
-                let ok: Bool
-                switch state {
-                case "attached": ok = matched != nil
-                case "detached": ok = matched == nil
-                case "visible": ok = matched.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
-                case "hidden": ok = matched.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
-                case "hittable":
-                    ok = found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
-                case "enabled": ok = matched?.isEnabled ?? false
-                case "disabled": ok = matched.map { !$0.isEnabled } ?? false
-                case "focused": ok = found != nil && snap.focusedID == found
-                case "value": ok = matched?.value == expected
-                default: ok = matched?.label == expected
-                }
+                let ok = waitState(state, holdsFor: found, node: matched, in: snap, expected: expected)
                 lastState = matched.map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } ?? .null
                 let waited = clock.now - start
                 let waitedMs = Int(
@@ -555,6 +550,25 @@ package enum AXMethods {
                     throw CancellationError()
                 }
             }
+        }
+    }
+
+    /// Whether the element `found` (its node `node`, nil when it is not in the tree) is in the `wait.for` state.
+    static func waitState(
+        _ state: String, holdsFor found: String?, node: AXNode?, in snap: AppSnapshot, expected: String?
+    ) -> Bool {
+        switch state {
+        case "attached": return node != nil
+        case "detached": return node == nil
+        case "visible": return node.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
+        case "hidden": return node.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
+        case "hittable":
+            return found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
+        case "enabled": return node?.isEnabled ?? false
+        case "disabled": return node.map { !$0.isEnabled } ?? false
+        case "focused": return found != nil && snap.focusedID == found
+        case "value": return node?.value == expected
+        default: return node?.label == expected
         }
     }
 

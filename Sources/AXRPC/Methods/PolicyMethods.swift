@@ -7,6 +7,12 @@ import AXJSONRPC
 /// (Specs/protocol.md §Guided access; R79–R85, D-GA-1…3, D-TRUST-1).
 extension AXMethods {
     static func installPolicy(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
+        registerPolicyGet(router, hub)
+        registerPolicySet(router, hub, options)
+        registerPolicyCheck(router, hub)
+    }
+
+    static func registerPolicyGet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync("policy.get") { params, session in
             let arguments = try Params(params, method: "policy.get")
             let snap = try snapshot(arguments, hub, session)
@@ -30,6 +36,9 @@ extension AXMethods {
                 "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow"),
             ]
         }
+    }
+
+    static func registerPolicySet(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync("policy.set") { params, session in
             let arguments = try Params(params, method: "policy.set")
             try Roles.requireOperator(arguments, session)
@@ -71,6 +80,9 @@ extension AXMethods {
                 throw RPCError.from(error)
             }
         }
+    }
+
+    static func registerPolicyCheck(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync("policy.check", offLoop: Targets.usesRegex) { params, session in
             let arguments = try Params(params, method: "policy.check")
             let snap = try snapshot(arguments, hub, session)
