@@ -18,7 +18,7 @@ package enum ElementJSON {
         return .object(object)
     }
 
-    /// Encodes one node. `children` true includes the child id list; `extra` adds computed fields.
+    /// Encodes one node; `childIDs` true includes the child id list.
     package static func encode(_ node: AXNode, focusedID: String? = nil, childIDs: Bool = true) -> JSONObject {
         var object = JSONObject(minimumCapacity: 24)
         object.appendUnchecked("id", .string(node.id))
@@ -43,6 +43,14 @@ package enum ElementJSON {
         }
         if let value = node.language { object.appendUnchecked("language", .string(value)) }
         if let value = node.headingLevel { object.appendUnchecked("headingLevel", JSON(value)) }
+        appendActions(of: node, to: &object)
+        appendValueAndGrid(of: node, to: &object)
+        appendBehavior(of: node, to: &object)
+        return object
+    }
+
+    /// Standard actions, custom actions (X22) and custom rotors, when the node has them.
+    static func appendActions(of node: AXNode, to object: inout JSONObject) {
         if !node.actions.isEmpty {
             object.appendUnchecked("actions", .array(node.actions.map { .string($0.rawValue) }))
         }
@@ -66,21 +74,27 @@ package enum ElementJSON {
                             "name": .string(rotor.name), "systemType": .string(rotor.systemType.rawValue),
                             "items": .array(
                                 rotor.items.map { item in
-                                    var io: JSONObject = ["target": .string(item.target)]
-                                    if let rg = item.range {
-                                        io["range"] = [.number(Double(rg.location)), .number(Double(rg.length))]
+                                    var itemObject: JSONObject = ["target": .string(item.target)]
+                                    if let range = item.range {
+                                        itemObject["range"] = [
+                                            .number(Double(range.location)), .number(Double(range.length)),
+                                        ]
                                     }
-                                    return .object(io)
+                                    return .object(itemObject)
                                 }),
                         ]
                     }))
         }
-        if let nv = node.numeric {
+    }
+
+    /// The numeric value, the position in a set, and table or cell geometry, when the node has them.
+    static func appendValueAndGrid(of node: AXNode, to object: inout JSONObject) {
+        if let numeric = node.numeric {
             object.appendUnchecked(
                 "numericValue",
                 [
-                    "current": .number(nv.current), "minimum": .number(nv.minimum),
-                    "maximum": .number(nv.maximum), "step": .number(nv.step),
+                    "current": .number(numeric.current), "minimum": .number(numeric.minimum),
+                    "maximum": .number(numeric.maximum), "step": .number(numeric.step),
                 ])
         }
         if let position = node.positionInSet, let size = node.sizeOfSet {
@@ -107,6 +121,10 @@ package enum ElementJSON {
                     "columnSpan": JSON(cell.columnSpan),
                 ])
         }
+    }
+
+    /// Container and navigation style, input labels, restrictions, virtual/forwarding and focus properties.
+    static func appendBehavior(of node: AXNode, to object: inout JSONObject) {
         if node.containerType != .none { object.appendUnchecked("containerType", .string(node.containerType.rawValue)) }
         if node.navigationStyle != .automatic {
             object.appendUnchecked("navigationStyle", .string(node.navigationStyle.rawValue))
@@ -126,7 +144,6 @@ package enum ElementJSON {
         }
         if let focusable = node.focus.canBecomeFocused { object.appendUnchecked("canBecomeFocused", .bool(focusable)) }
         if let group = node.focus.groupIdentifier { object.appendUnchecked("focusGroupIdentifier", .string(group)) }
-        return object
     }
 
     /// Short description used in error data (candidates, near misses).
