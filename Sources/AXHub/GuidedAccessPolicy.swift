@@ -179,62 +179,69 @@ extension GuidedAccessPolicy {
                 reason: "'apps' must be an object: app name → {deny, allow, matchSuffixedNames}")
         }
         for (name, value) in apps {
-            let path = ["apps", name]
-            guard isValidIdentifier(name) else {
-                throw PolicyFileError(
-                    line: locator.line(ofKeyPath: path),
-                    reason: "app name '\(name.prefix(40))' must be 1…\(maxIdentifierBytes) bytes")
-            }
-            guard case .object(let entry) = value else {
-                throw PolicyFileError(
-                    line: locator.line(ofKeyPath: path),
-                    reason: "the entry of app '\(name)' must be an object {deny, allow, matchSuffixedNames}")
-            }
-            var rules = AppRules()
-            for key in entry.keys where !["deny", "allow", "matchSuffixedNames"].contains(key) {
-                throw PolicyFileError(
-                    line: locator.line(ofKeyPath: path + [key]),
-                    reason: "unknown key '\(key)' in app '\(name)' (known: deny, allow, matchSuffixedNames)")
-            }
-            if let match = entry["matchSuffixedNames"] {
-                guard case .bool(let flag) = match else {
-                    throw PolicyFileError(
-                        line: locator.line(ofKeyPath: path + ["matchSuffixedNames"]),
-                        reason: "'matchSuffixedNames' must be true or false")
-                }
-                rules.matchSuffixedNames = flag
-            }
-            for (key, denied) in [("deny", true), ("allow", false)] {
-                guard let list = entry[key] else {
-                    continue
-                }
-                guard case .array(let items) = list else {
-                    throw PolicyFileError(
-                        line: locator.line(ofKeyPath: path + [key]),
-                        reason: "'\(key)' of app '\(name)' must be an array of restriction ids")
-                }
-                for item in items {
-                    guard let restriction = item.stringValue, isValidIdentifier(restriction) else {
-                        throw PolicyFileError(
-                            line: locator.line(ofKeyPath: path + [key]),
-                            reason:
-                                "'\(key)' of app '\(name)' holds \(item.typeName == "string" ? "an empty or over-long id" : "a \(item.typeName)"); restriction ids are strings of 1…\(maxIdentifierBytes) bytes"
-                        )
-                    }
-                    if let earlier = rules.rules[restriction] {
-                        let reason =
-                            earlier.denied == denied
-                            ? "restriction '\(restriction)' is listed twice in '\(key)' of app '\(name)'"
-                            : "restriction '\(restriction)' of app '\(name)' is in both 'deny' and 'allow'"
-                        throw PolicyFileError(
-                            line: locator.line(ofKeyPath: path + [key], value: restriction), reason: reason)
-                    }
-                    rules.rules[restriction] = Rule(denied: denied, source: .file)
-                }
-            }
-            policy.apps[name] = rules
+            policy.apps[name] = try parseAppRules(name: name, entry: value, locator: locator)
         }
         return policy
+    }
+
+    /// Parses the entry of app `name` in the file's `apps` object.
+    static func parseAppRules(name: String, entry value: JSON, locator: LineLocator) throws(PolicyFileError)
+        -> AppRules
+    {
+        let path = ["apps", name]
+        guard isValidIdentifier(name) else {
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: path),
+                reason: "app name '\(name.prefix(40))' must be 1…\(maxIdentifierBytes) bytes")
+        }
+        guard case .object(let entry) = value else {
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: path),
+                reason: "the entry of app '\(name)' must be an object {deny, allow, matchSuffixedNames}")
+        }
+        var rules = AppRules()
+        for key in entry.keys where !["deny", "allow", "matchSuffixedNames"].contains(key) {
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: path + [key]),
+                reason: "unknown key '\(key)' in app '\(name)' (known: deny, allow, matchSuffixedNames)")
+        }
+        if let match = entry["matchSuffixedNames"] {
+            guard case .bool(let flag) = match else {
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: path + ["matchSuffixedNames"]),
+                    reason: "'matchSuffixedNames' must be true or false")
+            }
+            rules.matchSuffixedNames = flag
+        }
+        for (key, denied) in [("deny", true), ("allow", false)] {
+            guard let list = entry[key] else {
+                continue
+            }
+            guard case .array(let items) = list else {
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: path + [key]),
+                    reason: "'\(key)' of app '\(name)' must be an array of restriction ids")
+            }
+            for item in items {
+                guard let restriction = item.stringValue, isValidIdentifier(restriction) else {
+                    throw PolicyFileError(
+                        line: locator.line(ofKeyPath: path + [key]),
+                        reason:
+                            "'\(key)' of app '\(name)' holds \(item.typeName == "string" ? "an empty or over-long id" : "a \(item.typeName)"); restriction ids are strings of 1…\(maxIdentifierBytes) bytes"
+                    )
+                }
+                if let earlier = rules.rules[restriction] {
+                    let reason =
+                        earlier.denied == denied
+                        ? "restriction '\(restriction)' is listed twice in '\(key)' of app '\(name)'"
+                        : "restriction '\(restriction)' of app '\(name)' is in both 'deny' and 'allow'"
+                    throw PolicyFileError(
+                        line: locator.line(ofKeyPath: path + [key], value: restriction), reason: reason)
+                }
+                rules.rules[restriction] = Rule(denied: denied, source: .file)
+            }
+        }
+        return rules
     }
 
     /// The file form of this policy (every rule is written, whatever its source), pretty-printed, apps and ids sorted.
