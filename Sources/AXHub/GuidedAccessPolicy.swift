@@ -213,6 +213,14 @@ extension GuidedAccessPolicy {
             }
             rules.matchSuffixedNames = flag
         }
+        try parseRuleLists(entry, name: name, path: path, locator: locator, into: &rules)
+        return rules
+    }
+
+    /// Adds the `deny` and `allow` lists of app `name` to `rules`; an id listed twice or in both is refused.
+    static func parseRuleLists(
+        _ entry: JSONObject, name: String, path: [String], locator: LineLocator, into rules: inout AppRules
+    ) throws(PolicyFileError) {
         for (key, denied) in [("deny", true), ("allow", false)] {
             guard let list = entry[key] else {
                 continue
@@ -241,7 +249,6 @@ extension GuidedAccessPolicy {
                 rules.rules[restriction] = Rule(denied: denied, source: .file)
             }
         }
-        return rules
     }
 
     /// The file form of this policy (every rule is written, whatever its source), pretty-printed, apps and ids sorted.
