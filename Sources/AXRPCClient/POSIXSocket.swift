@@ -161,10 +161,9 @@ package enum POSIX {
         return String(path[..<slash])
     }
 
-    /// Creates, binds (mode 0600) and listens on a Unix socket at `path`, replacing a stale socket file.
-    /// Throws when the directory is not ours, the path is a non-socket file, or a server is live there.
-    package static func listenUnix(path: String, backlog: Int32 = 256) throws(RPCTransportError) -> Int32 {
-        let dir = parentDirectory(path)
+    /// Refuses a socket directory that is missing, not a directory, owned by another user (unless it is a sticky
+    /// root directory such as /tmp) or writable by group/others.
+    static func checkSocketDirectory(_ dir: String) throws(RPCTransportError) {
         guard let directory = statInfo(dir) else {
             throw RPCTransportError("socket directory '\(dir)' does not exist")
         }
@@ -181,6 +180,10 @@ package enum POSIX {
                 "socket directory '\(dir)' is writable by group/others (mode \(String(directory.mode, radix: 8))); refusing to create the socket there"
             )
         }
+    }
+
+    /// Removes a socket file left by a dead server; refuses a non-socket file and a socket a live server answers on.
+    static func removeStaleSocket(at path: String) throws(RPCTransportError) {
         if let existing = lstatInfo(path) {
             guard existing.isSocket else {
                 throw RPCTransportError("'\(path)' exists and is not a socket; refusing to replace it")
@@ -199,6 +202,13 @@ package enum POSIX {
                 }
             }
         }
+    }
+
+    /// Creates, binds (mode 0600) and listens on a Unix socket at `path`, replacing a stale socket file.
+    /// Throws when the directory is not ours, the path is a non-socket file, or a server is live there.
+    package static func listenUnix(path: String, backlog: Int32 = 256) throws(RPCTransportError) -> Int32 {
+        try checkSocketDirectory(parentDirectory(path))
+        try removeStaleSocket(at: path)
         var addr = try fillUnixAddress(path)
         let fd = streamSocket(AF_UNIX)
         guard fd >= 0 else { throw RPCTransportError("socket(): \(errnoString)") }
