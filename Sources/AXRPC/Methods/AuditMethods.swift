@@ -73,33 +73,40 @@ extension AXMethods {
                 guard AuditCatalog.check(check) != nil else { throw unknownCheck(arguments, "suppress", check) }
                 out.append(AuditSuppression(check: check, elements: nil))
             case .object(let object):
-                var check: String?
-                if let named = object["check"], !named.isNull {
-                    guard case .string(let id) = named else {
-                        throw arguments.bad("suppress", "entries' 'check' must be a string")
-                    }
-                    guard AuditCatalog.check(id) != nil else { throw unknownCheck(arguments, "suppress", id) }
-                    check = id
-                }
-                var elements: Set<String>?
-                if let selectorJSON = object["selector"], !selectorJSON.isNull {
-                    let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
-                    elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
-                } else if let element = object["element"], !element.isNull {
-                    guard case .string(let id) = element else {
-                        throw arguments.bad("suppress", "entries' 'element' must be an id string")
-                    }
-                    elements = [id]
-                }
-                guard check != nil || elements != nil else {
-                    throw arguments.bad("suppress", "entries need 'check', 'selector' or 'element'")
-                }
-                out.append(AuditSuppression(check: check, elements: elements))
+                out.append(try objectSuppression(object, arguments: arguments, snap: snap))
             default:
                 throw arguments.bad(
                     "suppress", "entries are check ids or {check, selector} objects, got \(entry.typeName)")
             }
         }
         return out
+    }
+
+    /// One `{check?, selector?}` (or `{check?, element?}`) entry of `suppress`.
+    static func objectSuppression(_ object: JSONObject, arguments: Params, snap: AppSnapshot) throws(RPCError)
+        -> AuditSuppression
+    {
+        var check: String?
+        if let named = object["check"], !named.isNull {
+            guard case .string(let id) = named else {
+                throw arguments.bad("suppress", "entries' 'check' must be a string")
+            }
+            guard AuditCatalog.check(id) != nil else { throw unknownCheck(arguments, "suppress", id) }
+            check = id
+        }
+        var elements: Set<String>?
+        if let selectorJSON = object["selector"], !selectorJSON.isNull {
+            let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
+            elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
+        } else if let element = object["element"], !element.isNull {
+            guard case .string(let id) = element else {
+                throw arguments.bad("suppress", "entries' 'element' must be an id string")
+            }
+            elements = [id]
+        }
+        guard check != nil || elements != nil else {
+            throw arguments.bad("suppress", "entries need 'check', 'selector' or 'element'")
+        }
+        return AuditSuppression(check: check, elements: elements)
     }
 }
