@@ -529,48 +529,59 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             drainOutbox()
             sendMessage(bytes, kind: .reply)
         case .needsAsync(let frame):
-            // A request to a concurrent method (wait.for) runs beside this connection's other requests, so "start
-            // waiting, then act" works on one connection; its reply comes when it is done (D-PROTO-1).
-            if let requestID = frame.concurrentRequestID {
-                let router = ctx.router
-                let peer = self.peer
-                let started = session.inFlight.start(id: requestID) {
-                    if let bytes = await router.run(frame, session: session) {
-                        peer?.send(bytes, kind: .reply)
-                    }
-                }
-                if started {
-                    return
+            handleAsync(frame, inputBytes: raw.count, session: session, lane: lane)
+        }
+    }
+
+    /// A frame with asynchronous calls: started beside the others (a concurrent method), run out of order (the
+    /// peer owes this server an answer), queued behind the lane's work, or started on the idle lane.
+    private func handleAsync(_ frame: RPCPreparedFrame, inputBytes: Int, session: RPCSession, lane: RPCAsyncLane) {
+        // A request to a concurrent method (wait.for) runs beside this connection's other requests, so "start
+        // waiting, then act" works on one connection; its reply comes when it is done (D-PROTO-1).
+        if let requestID = frame.concurrentRequestID {
+            let router = ctx.router
+            let peer = self.peer
+            let started = session.inFlight.start(id: requestID) {
+                if let bytes = await router.run(frame, session: session) {
+                    peer?.send(bytes, kind: .reply)
                 }
             }
-            // While the server waits for this peer to answer a server->client request (a provider performing an
-            // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of
-            // order, instead of queueing it behind the pending call — that would deadlock a connection that is
-            // both an automation client and an app.
-            if session.pendingRequests.count > 0, lane.isBusy {
-                switch ctx.router.runSync(frame, session: session) {
-                case .reply(let bytes): sendMessage(bytes, kind: .reply)
-                case .noReply: break
-                case .needsAsync(let asyncFrame):
-                    let router = ctx.router
-                    let peer = self.peer
-                    Task {
-                        if let reply = await router.run(asyncFrame, session: session) {
-                            peer?.send(reply, kind: .reply)
-                        }
-                    }
-                }
+            if started {
                 return
             }
-            if lane.enqueueIfBusy(.frame(frame), inputBytes: raw.count) {
-                checkQueuePressure(lane)
-                return
-            }
-            drainOutbox()
-            switch ctx.router.runSync(frame, session: session) {
-            case .reply(let bytes): sendMessage(bytes, kind: .reply)
-            case .noReply: break
-            case .needsAsync(let asyncFrame): lane.start(asyncFrame, inputBytes: raw.count)
+        }
+        // While the server waits for this peer to answer a server->client request (a provider performing an
+        // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of
+        // order, instead of queueing it behind the pending call — that would deadlock a connection that is
+        // both an automation client and an app.
+        if session.pendingRequests.count > 0, lane.isBusy {
+            runOutOfOrder(frame, session: session)
+            return
+        }
+        if lane.enqueueIfBusy(.frame(frame), inputBytes: inputBytes) {
+            checkQueuePressure(lane)
+            return
+        }
+        drainOutbox()
+        switch ctx.router.runSync(frame, session: session) {
+        case .reply(let bytes): sendMessage(bytes, kind: .reply)
+        case .noReply: break
+        case .needsAsync(let asyncFrame): lane.start(asyncFrame, inputBytes: inputBytes)
+        }
+    }
+
+    /// Runs `frame` now, ahead of the lane's queue, answering when it is done.
+    private func runOutOfOrder(_ frame: RPCPreparedFrame, session: RPCSession) {
+        switch ctx.router.runSync(frame, session: session) {
+        case .reply(let bytes): sendMessage(bytes, kind: .reply)
+        case .noReply: break
+        case .needsAsync(let asyncFrame):
+            let router = ctx.router
+            let peer = self.peer
+            Task {
+                if let reply = await router.run(asyncFrame, session: session) {
+                    peer?.send(reply, kind: .reply)
+                }
             }
         }
     }
