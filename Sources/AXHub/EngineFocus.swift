@@ -128,10 +128,7 @@ extension Hub {
             failureMessage: nil, cancelledBy: nil, scroll: nil, simulated: simulate)
         switch result {
         case .failure(let failure):
-            var message = failure.message
-            if target != nil, case .nothingFocusable = failure {
-                message = "'\(target ?? "")' is not focusable and prefers no focusable environment (C10, C11)"
-            }
+            let message = Hub.focusFailureMessage(failure, target: target)
             outcome.failure = failure.reason
             outcome.failureMessage = message
             if !simulate {
@@ -151,17 +148,13 @@ extension Hub {
             let provider = state.withLock { $0.apps[app]?.provider }
             let askers = Hub.focusUpdateAskers(engine.index, from: from, to: decision.item)
             let context = Hub.contextJSON(from: from, to: decision.item, heading: heading)
-            if let provider {
-                for asker in askers {
-                    let request = ActionRequest(
-                        .shouldUpdateFocus(context: context), target: asker, elementID: decision.item)
-                    let allowed = try await provider.perform(request, timeout: actionTimeout)
-                    if !allowed {
-                        outcome.to = nil
-                        outcome.cancelledBy = asker
-                        return outcome
-                    }
-                }
+            if let provider,
+                let refusing = try await firstRefusal(
+                    of: askers, provider: provider, context: context, item: decision.item)
+            {
+                outcome.to = nil
+                outcome.cancelledBy = refusing
+                return outcome
             }
             apply(
                 app: app, to: decision.item, heading: heading,
@@ -182,6 +175,29 @@ extension Hub {
             }
             return outcome
         }
+    }
+
+    /// The message of a failed focus update; a requested target that cannot take focus is named (C10, C11).
+    static func focusFailureMessage(_ failure: FocusFailure, target: String?) -> String {
+        if let target, case .nothingFocusable = failure {
+            return "'\(target)' is not focusable and prefers no focusable environment (C10, C11)"
+        }
+        return failure.message
+    }
+
+    /// Asks each of `askers` in turn whether focus may move to `item` (`shouldUpdateFocus`, C12); the first that
+    /// refuses, or nil when all allow it.
+    func firstRefusal(of askers: [String], provider: any ActionProvider, context: JSON, item: String) async throws
+        -> String?
+    {
+        for asker in askers {
+            let request = ActionRequest(.shouldUpdateFocus(context: context), target: asker, elementID: item)
+            let allowed = try await provider.perform(request, timeout: actionTimeout)
+            if !allowed {
+                return asker
+            }
+        }
+        return nil
     }
 
     /// Moves engine focus to `item` (nil clears it) and emits what changed.
