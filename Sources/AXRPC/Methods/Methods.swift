@@ -491,18 +491,7 @@ package enum AXMethods {
             let arguments = try Params(params, method: "wait.for")
             let appID = try app(arguments, hub, session)
             guard let target = arguments["target"] else { throw arguments.bad("target", "is required") }
-            let state = try arguments.string("state") ?? "attached"
-            let states = [
-                "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
-                "label",
-            ]
-            guard states.contains(state) else {
-                throw arguments.bad("state", "must be one of \(states.joined(separator: ", "))")
-            }
-            let expected = try arguments.string("value")
-            if (state == "value" || state == "label") && expected == nil {
-                throw arguments.bad("value", "is required for state '\(state)'")
-            }
+            let (state, expected) = try waitStateArguments(arguments)
             let timeout = try arguments.timeout()
             let clock = ContinuousClock()
             let start = clock.now
@@ -551,6 +540,23 @@ package enum AXMethods {
                 }
             }
         }
+    }
+
+    /// The `state` of a `wait.for` (default attached) and the `value` that states value and label compare with.
+    static func waitStateArguments(_ arguments: Params) throws(RPCError) -> (state: String, expected: String?) {
+        let state = try arguments.string("state") ?? "attached"
+        let states = [
+            "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
+            "label",
+        ]
+        guard states.contains(state) else {
+            throw arguments.bad("state", "must be one of \(states.joined(separator: ", "))")
+        }
+        let expected = try arguments.string("value")
+        if (state == "value" || state == "label") && expected == nil {
+            throw arguments.bad("value", "is required for state '\(state)'")
+        }
+        return (state, expected)
     }
 
     /// Whether the element `found` (its node `node`, nil when it is not in the tree) is in the `wait.for` state.
