@@ -29,21 +29,7 @@ public enum RPCInbound: Sendable, Equatable {
         let idValue = object["id"]
         // Responses (checked before id validation so an error response with id null is not answered).
         if methodValue == nil, let idValue, object["result"] != nil || object["error"] != nil {
-            guard object["jsonrpc"] == .string("2.0") else {
-                return .invalid(id: .null, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\""))
-            }
-            if let resultValue = object["result"] {
-                if object["error"] != nil {
-                    return .invalid(
-                        id: .null, error: .invalidRequest("a response must not have both \"result\" and \"error\""))
-                }
-                return .response(id: idValue, result: .success(resultValue))
-            }
-            let errorValue = object["error"]!
-            let rpcError =
-                RPCError(json: errorValue)
-                ?? .internalError("malformed error object in response: \(errorValue.jsonString)")
-            return .response(id: idValue, result: .failure(rpcError))
+            return classifyResponse(object, id: idValue)
         }
         var id: JSON?
         if let idValue {
@@ -88,6 +74,25 @@ public enum RPCInbound: Sendable, Equatable {
         }
         if let id { return .request(id: id, method: method, params: params) }
         return .notification(method: method, params: params)
+    }
+
+    /// A message without `method` whose `id` is `id` and that has `result` or `error`: a response, or invalid.
+    static func classifyResponse(_ object: JSONObject, id: JSON) -> RPCInbound {
+        guard object["jsonrpc"] == .string("2.0") else {
+            return .invalid(id: .null, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\""))
+        }
+        if let resultValue = object["result"] {
+            if object["error"] != nil {
+                return .invalid(
+                    id: .null, error: .invalidRequest("a response must not have both \"result\" and \"error\""))
+            }
+            return .response(id: id, result: .success(resultValue))
+        }
+        let errorValue = object["error"]!
+        let rpcError =
+            RPCError(json: errorValue)
+            ?? .internalError("malformed error object in response: \(errorValue.jsonString)")
+        return .response(id: id, result: .failure(rpcError))
     }
 }
 
