@@ -114,20 +114,28 @@ public final class SyncRPCClient {
         }
     }
 
+    /// The next non-blank line already received (without its CR LF), or nil when no complete one is buffered.
+    private func takeBufferedLine() -> [UInt8]? {
+        while let newline = buffer[consumed...].firstIndex(of: 0x0A) {
+            var end = newline
+            if end > consumed && buffer[end - 1] == 0x0D { end -= 1 }
+            let line = Array(buffer[consumed..<end])
+            consumed = newline + 1
+            if consumed > 65536 && consumed * 2 > buffer.count {
+                buffer.removeFirst(consumed)
+                consumed = 0
+            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            return line
+        }
+        return nil
+    }
+
     private func readLine(deadline: ContinuousClock.Instant, method: String, timeout: Duration) throws(RPCError)
         -> [UInt8]
     {
         while true {
-            if let nl = buffer[consumed...].firstIndex(of: 0x0A) {
-                var end = nl
-                if end > consumed && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = Array(buffer[consumed..<end])
-                consumed = nl + 1
-                if consumed > 65536 && consumed * 2 > buffer.count {
-                    buffer.removeFirst(consumed)
-                    consumed = 0
-                }
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if let line = takeBufferedLine() {
                 return line
             }
             if buffer.count - consumed > maxFrameBytes {
@@ -141,18 +149,18 @@ public final class SyncRPCClient {
                     "no response to '\(method)' within \(timeout)",
                     data: ["method": .string(method), "reason": "timeout"])
             }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(
+            var pollDescriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let waitMilliseconds = Int32(
                 min(
                     Int64(left.components.seconds) * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1,
                     60_000))
-            let pr = poll(&pfd, 1, ms)
-            if pr < 0 {
+            let ready = poll(&pollDescriptor, 1, waitMilliseconds)
+            if ready < 0 {
                 if errno == EINTR { continue }
                 close()
                 throw .disconnected(method: method)
             }
-            if pr == 0 { continue }
+            if ready == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if received < 0 {
