@@ -53,14 +53,15 @@ class OrcaBusy(Exception):
 class Orca:
     """The isolated Orca of Tools/orca_capture.sh on a stack (A11yStack with xvfb and private_home)."""
 
-    def __init__(self, stack, wait_for_other=180):
+    def __init__(self, stack, wait_for_other=60):
         self.stack = stack
         self.started = False
         self.speech_log = os.path.join(stack.dir, "orca-speech.log")
         self.debug_log = os.path.join(stack.dir, "orca.log")
+        env = dict(stack.env, PATH=self._pgrep_shim(stack) + os.pathsep + stack.env.get("PATH", os.defpath))
         deadline = time.time() + wait_for_other
         while True:
-            out = subprocess.run([ORCA_CAPTURE, "start"], env=stack.env, capture_output=True, text=True, timeout=60)
+            out = subprocess.run([ORCA_CAPTURE, "start"], env=env, capture_output=True, text=True, timeout=60)
             if out.returncode == 0 and "ORCA_PID=" in out.stdout:
                 self.pid = int(out.stdout.split("ORCA_PID=")[1].split()[0])
                 break
@@ -77,6 +78,25 @@ class Orca:
         self.started = True
         if not self.wait_speech(r"Screen reader on", 0, 20):
             raise AssertionError("Orca started but never said 'Screen reader on' (debug log %s)" % self.debug_log)
+
+    @staticmethod
+    def _pgrep_shim(stack):
+        """A `pgrep` for this Orca only. Orca 43 refuses to start while another process named 'orca' of the same
+        user runs (`pgrep -u UID -x orca` in /usr/bin/orca): a person's own Orca on their desktop would stop the
+        tests. Ours runs on its own buses and display, so the shim lists only Orcas started on this stack (their
+        environment names this stack's directory); the person's Orca is neither seen nor touched."""
+        folder = os.path.join(stack.dir, "orca-bin")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "pgrep")
+        with open(path, "w") as f:
+            f.write("""#!/bin/sh
+# Written by Tests/Integration/orca_transcript.py: pgrep limited to processes of the stack %(dir)s.
+for pid in $(/usr/bin/pgrep "$@"); do
+    if tr '\\0' '\\n' < /proc/$pid/environ 2>/dev/null | grep -qxF 'A11Y_STACK_DIR=%(dir)s'; then echo $pid; fi
+done
+""" % {"dir": stack.dir})
+        os.chmod(path, 0o755)
+        return folder
 
     def stop(self):
         if self.started:
