@@ -22,7 +22,7 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -43,49 +43,71 @@ let package = Package(
     ],
     targets: [
         .target(name: "AXJSON", swiftSettings: swiftSettings),
-        .target(name: "AXCore", dependencies: [
-            "AXJSON",
-            .product(name: "HashTreeCollections", package: "swift-collections"),
-        ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXCore",
+            dependencies: [
+                "AXJSON",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXTransport", dependencies: [
-            "AXRPC", "AXJSON",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "AXTransport",
+            dependencies: [
+                "AXRPC", "AXJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: swiftSettings),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
-        .target(name: "AXATSPI", dependencies: ["AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: swiftSettings),
-        .target(name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXATSPI",
+            dependencies: [
+                "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"],
+            swiftSettings: swiftSettings),
         .target(name: "AXClient", dependencies: ["AXJSON", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "axserver", dependencies: [
-            "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance", "AXProvider", "AXRasterizer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        ], swiftSettings: swiftSettings),
-        .executableTarget(name: "axquery", dependencies: [
-            "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: swiftSettings),
-        .executableTarget(name: "axbench", dependencies: [
-            "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
-        ], swiftSettings: swiftSettings),
-        .target(name: "AXFuzzTargets", dependencies: [
-            "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI", "AXDemo",
-            "AXConformance",
-        ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "axserver",
+            dependencies: [
+                "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance",
+                "AXProvider", "AXRasterizer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "axquery",
+            dependencies: [
+                "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "axbench",
+            dependencies: [
+                "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
+            ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXFuzzTargets",
+            dependencies: [
+                "AXJSON", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus", "CDBus", "AXATSPI", "AXDemo",
+                "AXConformance",
+            ], swiftSettings: swiftSettings),
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
@@ -94,9 +116,15 @@ let package = Package(
         .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
         .target(name: "AXTestSupport", path: "Sources/AXTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
-        .testTarget(name: "AXATSPITests", dependencies: ["AXATSPI", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
-        .testTarget(name: "AXRPCTests", dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
-        .testTarget(name: "AXClientTests", dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
+        .testTarget(
+            name: "AXATSPITests",
+            dependencies: ["AXATSPI", "AXInsight", "AXDBus", "AXHub", "AXCore", "AXJSON", "AXDemo", "AXTestSupport"]),
+        .testTarget(
+            name: "AXRPCTests",
+            dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
+        .testTarget(
+            name: "AXClientTests",
+            dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,7 @@
 # Runs every test: unit tests and the conformance suite (swift test), the conformance suite again through the
 # axserver CLI, the integration suite with real parts (dbus-daemon, at-spi bus launcher and registry, pyatspi, Orca
 # under Xvfb, separate provider and client processes over the socket, the axquery CLI), the Python client's tests,
-# and short fuzz runs. Installs missing Debian packages first.
+# and short fuzz runs. Installs missing Debian packages first. The first phase checks the formatting (swift format).
 #
 # Each phase prints its progress and its own count; the last line sums every phase: "total: N passed, M failed".
 # A phase that fails does not stop the others (only a failed build does); the exit code is non-zero when any did.
@@ -24,6 +24,14 @@ phase() {
   [ "$failed" -eq 0 ] || FAILED_PHASES+=("$name")
   echo "== $name: $passed passed, $failed failed" >&2
 }
+
+echo "== format (swift format lint --strict, configuration in .swift-format)" >&2
+swift format lint --strict --recursive --parallel Sources Tests Package.swift > "$LOGDIR/format.log" 2>&1
+status=$?
+findings=$(grep -c ': error: \|: warning: ' "$LOGDIR/format.log")
+head -n 20 "$LOGDIR/format.log" >&2
+[ "$findings" -eq 0 ] || echo "fix with: swift format -i -r Sources Tests Package.swift (then review the diff)" >&2
+phase "format" "$((findings == 0 ? 1 : 0))" "$findings" "$status"
 
 echo "== build (debug, with tests)" >&2
 swift build --build-tests || { echo "total: 0 passed, 1 failed (the build failed)"; exit 1; }

@@ -3,14 +3,15 @@ import AXHub
 import Dispatch
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The AT-SPI2 bridge: every mirrored app becomes its own application on the accessibility bus (one
 /// libdbus connection per app), served from the hub's immutable snapshots, with events derived from the
 /// hub's change sets. See Specs/atspi-mapping.md.
-public final class ATSPIBridge: Sendable {
+package final class ATSPIBridge: Sendable {
     let hub: Hub
     let logger: Logger
     let addressOverride: String?
@@ -18,6 +19,8 @@ public final class ATSPIBridge: Sendable {
     let actionReplyTimeout: Duration
     let peerToPeer: Bool
     let listeners = ListenerState()
+    /// Keys to assistive technologies through the registry (KeyForwarding.swift).
+    let keys: KeyForwarding
 
     struct State {
         var address: String?
@@ -37,8 +40,10 @@ public final class ATSPIBridge: Sendable {
     ///     `NoReply` error (kept under libatspi's 800 ms so the app is never marked hung).
     ///   - peerToPeer: offer each app's objects on a private socket too (`GetApplicationBusAddress`), so libatspi
     ///     clients skip the bus daemon for method calls; `AXSERVER_ATSPI_P2P=0` turns it off.
-    public init(hub: Hub, logger: Logger, busAddress: String? = nil, serverVersion: String = "0.1.0",
-                actionReplyTimeout: Duration = .milliseconds(600), peerToPeer: Bool = true) {
+    package init(
+        hub: Hub, logger: Logger, busAddress: String? = nil, serverVersion: String = "0.1.0",
+        actionReplyTimeout: Duration = .milliseconds(600), peerToPeer: Bool = true
+    ) {
         var p2p = peerToPeer
         if let v = getenv("AXSERVER_ATSPI_P2P"), String(cString: v) == "0" { p2p = false }
         self.peerToPeer = p2p
@@ -47,10 +52,11 @@ public final class ATSPIBridge: Sendable {
         self.addressOverride = busAddress
         self.serverVersion = serverVersion
         self.actionReplyTimeout = min(actionReplyTimeout, hub.actionTimeout)
+        self.keys = KeyForwarding(logger: logger)
     }
 
     /// Connects to the accessibility bus and registers every current app; false when there is no bus.
-    public func start() throws -> Bool {
+    package func start() throws -> Bool {
         let address: String
         if let a = addressOverride {
             address = a
@@ -63,8 +69,14 @@ public final class ATSPIBridge: Sendable {
             }
         }
         let control = try DBusConnection.open(address: address)
-        state.withLock { s in s.address = address; s.control = control; s.stopped = false }
+        state.withLock { s in
+            s.address = address
+            s.control = control
+            s.stopped = false
+        }
         trackListeners(control)
+        keys.start(control)
+        hub.setKeyForwarder(keys)
         let token = hub.subscribe { [weak self] e in self?.hubEvent(e) }
         state.withLock { $0.token = token }
         for id in hub.appIDs { enqueueAdd(id) }
@@ -72,10 +84,12 @@ public final class ATSPIBridge: Sendable {
     }
 
     /// Returns true once every current app's `Embed` has been answered (reply or error).
-    public func waitUntilRegistered(timeout: Duration) async -> Bool {
+    package func waitUntilRegistered(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let done = state.withLock { s in s.opening == 0 && s.apps.values.allSatisfy { $0.embedAnswered.load(ordering: .acquiring) } }
+            let done = state.withLock { s in
+                s.opening == 0 && s.apps.values.allSatisfy { $0.embedAnswered.load(ordering: .acquiring) }
+            }
             if done { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
@@ -83,7 +97,7 @@ public final class ATSPIBridge: Sendable {
     }
 
     /// e.g. `bus=unix:path=/run/user/0/at-spi/bus apps=2 embedded=2 listeners=3`.
-    public var status: String {
+    package var status: String {
         let (addr, apps) = state.withLock { ($0.address, Array($0.apps.values)) }
         guard let addr else { return "off" }
         let embedded = apps.filter { $0.embedded.load(ordering: .acquiring) }.count
@@ -91,14 +105,14 @@ public final class ATSPIBridge: Sendable {
     }
 
     /// The a11y-bus unique name of an app's connection (its AT-SPI application), if it is registered.
-    public func busName(app: String) -> String? {
+    package func busName(app: String) -> String? {
         state.withLock { $0.apps[app]?.connection.uniqueName }
     }
 
     /// The accessibility bus address in use.
-    public var busAddress: String? { state.withLock { $0.address } }
+    package var busAddress: String? { state.withLock { $0.address } }
 
-    public func stop() {
+    package func stop() {
         let (apps, control, token) = state.withLock { s -> ([AppBridge], DBusConnection?, UInt64?) in
             s.stopped = true
             let a = Array(s.apps.values)
@@ -110,6 +124,8 @@ public final class ATSPIBridge: Sendable {
             return (a, c, t)
         }
         if let token { hub.unsubscribe(token) }
+        hub.setKeyForwarder(nil)
+        keys.stop()
         queue.sync {}
         for a in apps { a.close() }
         control?.close()
@@ -124,7 +140,7 @@ public final class ATSPIBridge: Sendable {
             queue.async { [weak self] in
                 guard let self else { return }
                 let b = self.state.withLock { $0.apps.removeValue(forKey: id) }
-                b?.close()   // its bus name vanishes: the registry removes it from the desktop
+                b?.close()  // its bus name vanishes: the registry removes it from the desktop
             }
         case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
             state.withLock { $0.apps[app] }?.receive(e)
@@ -142,8 +158,9 @@ public final class ATSPIBridge: Sendable {
             guard let address, !stopped, !exists, self.hub.appName(id) != nil else { return }
             let b: AppBridge
             do {
-                b = try AppBridge(appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
-                                  serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
+                b = try AppBridge(
+                    appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
+                    serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
             } catch {
                 self.logger.warning("AT-SPI: cannot connect app \(id) to the accessibility bus: \(error)")
                 return
@@ -152,7 +169,7 @@ public final class ATSPIBridge: Sendable {
                 if self.peerToPeer { b.startPeer() }
                 try b.register()
             } catch {
-                b.close()   // its loop thread must not outlive the handlers' owner
+                b.close()  // its loop thread must not outlive the handlers' owner
                 self.logger.warning("AT-SPI: cannot register app \(id): \(error)")
                 return
             }
@@ -171,7 +188,9 @@ public final class ATSPIBridge: Sendable {
     private func trackListeners(_ c: DBusConnection) {
         let reg = "org.a11y.atspi.Registry"
         _ = try? c.addMatch("type='signal',sender='\(reg)',interface='\(reg)',path='\(ATSPIPaths.registry)'")
-        _ = try? c.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(reg)'")
+        _ = try? c.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(reg)'"
+        )
         c.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerRegistered")) { [weak self] m in
             guard let self, m.signature.hasPrefix("ss") else { return }
             let r = m.reader()
@@ -184,10 +203,13 @@ public final class ATSPIBridge: Sendable {
             guard let bus = try? r.readString(), let ev = try? r.readString() else { return }
             self.listeners.remove(bus: bus, event: ev)
         }
-        c.addSignalHandler(DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) { [weak self] m in
+        c.addSignalHandler(DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) {
+            [weak self] m in
             guard let self, m.hasSignature("sss") else { return }
             let r = m.reader()
-            guard let name = try? r.readString(), name == reg, (try? r.readString()) != nil, let newOwner = try? r.readString() else { return }
+            guard let name = try? r.readString(), name == reg, (try? r.readString()) != nil,
+                let newOwner = try? r.readString()
+            else { return }
             if newOwner.isEmpty {
                 self.listeners.setUnknown()
             } else {
@@ -201,8 +223,11 @@ public final class ATSPIBridge: Sendable {
     }
 
     private func queryListeners(_ c: DBusConnection) {
-        guard let m = try? DBusMessage.methodCall(destination: "org.a11y.atspi.Registry", path: ATSPIPaths.registry,
-                                                  interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents") else { return }
+        guard
+            let m = try? DBusMessage.methodCall(
+                destination: "org.a11y.atspi.Registry", path: ATSPIPaths.registry,
+                interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents")
+        else { return }
         c.callAsync(m, timeoutMilliseconds: 5_000) { [weak self] r in
             guard let self else { return }
             switch r {
@@ -213,7 +238,8 @@ public final class ATSPIBridge: Sendable {
                     try rd.enterArray()
                     while !rd.isAtEnd {
                         try rd.enterStruct()
-                        let b = try rd.readString(), e = try rd.readString()
+                        let b = try rd.readString()
+                        let e = try rd.readString()
                         try rd.leave()
                         pairs.append((b, e))
                     }

@@ -1,14 +1,52 @@
 /// AT-SPI2 wire constants (at-spi2-core `atspi-constants.h`; enum order = wire value).
-public enum ATSPIRole: UInt32, Sendable, CaseIterable {
-    case invalid = 0, alert = 2, canvas = 6, checkBox = 7, columnHeader = 10, comboBox = 11, desktopFrame = 14, dialog = 16
-    case filler = 20, frame = 23, image = 27, label = 29, list = 31, listItem = 32, menu = 33, pageTab = 37, pageTabList = 38
-    case panel = 39, passwordText = 40, progressBar = 42, button = 43, radioButton = 44, rowHeader = 47, scrollBar = 48
-    case scrollPane = 49, slider = 51, spinButton = 52, statusBar = 54, table = 55, tableCell = 56, text = 61
-    case toggleButton = 62, toolBar = 63, window = 69, application = 75, entry = 79, heading = 83, section = 85, link = 88
-    case tableRow = 90, grouping = 99, notification = 101, landmark = 110, `static` = 116
+package enum ATSPIRole: UInt32, Sendable, CaseIterable {
+    case invalid = 0
+    case alert = 2
+    case canvas = 6
+    case checkBox = 7
+    case columnHeader = 10
+    case comboBox = 11
+    case desktopFrame = 14
+    case dialog = 16
+    case filler = 20
+    case frame = 23
+    case image = 27
+    case label = 29
+    case list = 31
+    case listItem = 32
+    case menu = 33
+    case pageTab = 37
+    case pageTabList = 38
+    case panel = 39
+    case passwordText = 40
+    case progressBar = 42
+    case button = 43
+    case radioButton = 44
+    case rowHeader = 47
+    case scrollBar = 48
+    case scrollPane = 49
+    case slider = 51
+    case spinButton = 52
+    case statusBar = 54
+    case table = 55
+    case tableCell = 56
+    case text = 61
+    case toggleButton = 62
+    case toolBar = 63
+    case window = 69
+    case application = 75
+    case entry = 79
+    case heading = 83
+    case section = 85
+    case link = 88
+    case tableRow = 90
+    case grouping = 99
+    case notification = 101
+    case landmark = 110
+    case `static` = 116
 
     /// libatspi's role name (enum nick with '-' → ' '), what `GetRoleName` answers.
-    public var name: String {
+    package var name: String {
         switch self {
         case .invalid: return "invalid"
         case .alert: return "alert"
@@ -59,15 +97,16 @@ public enum ATSPIRole: UInt32, Sendable, CaseIterable {
 }
 
 /// AT-SPI2 states (bit numbers of the two-word `GetState` set).
-public enum ATSPIState: Int, Sendable, CaseIterable {
-    case invalid = 0, active, armed, busy, checked, collapsed, defunct, editable, enabled, expandable, expanded
+package enum ATSPIState: Int, Sendable, CaseIterable {
+    case invalid = 0
+    case active, armed, busy, checked, collapsed, defunct, editable, enabled, expandable, expanded
     case focusable, focused, hasTooltip, horizontal, iconified, modal, multiLine, multiselectable, opaque, pressed
     case resizable, selectable, selected, sensitive, showing, singleLine, stale, transient, vertical, visible
     case managesDescendants, indeterminate, required, truncated, animated, invalidEntry, supportsAutocompletion
     case selectableText, isDefault, visited, checkable, hasPopup, readOnly
 
     /// The exact `StateChanged` detail string.
-    public var nick: String {
+    package var nick: String {
         switch self {
         case .invalid: return "invalid"
         case .active: return "active"
@@ -118,80 +157,85 @@ public enum ATSPIState: Int, Sendable, CaseIterable {
 }
 
 /// A 64-bit AT-SPI state set; on the wire two `u` words (low, high).
-public struct ATSPIStateSet: Sendable, Hashable {
-    public var bits: UInt64
-    public init(bits: UInt64 = 0) { self.bits = bits }
-    public init(_ states: [ATSPIState]) { bits = 0; for s in states { insert(s) } }
-    @inline(__always) public mutating func insert(_ s: ATSPIState) { bits |= 1 << UInt64(s.rawValue) }
-    @inline(__always) public func contains(_ s: ATSPIState) -> Bool { bits & (1 << UInt64(s.rawValue)) != 0 }
-    public var low: UInt32 { UInt32(truncatingIfNeeded: bits) }
-    public var high: UInt32 { UInt32(truncatingIfNeeded: bits >> 32) }
-    public var states: [ATSPIState] { ATSPIState.allCases.filter { contains($0) } }
+package struct ATSPIStateSet: Sendable, Hashable {
+    package var bits: UInt64
+    package init(bits: UInt64 = 0) { self.bits = bits }
+    package init(_ states: [ATSPIState]) {
+        bits = 0
+        for s in states { insert(s) }
+    }
+    @inline(__always) package mutating func insert(_ s: ATSPIState) { bits |= 1 << UInt64(s.rawValue) }
+    @inline(__always) package func contains(_ s: ATSPIState) -> Bool { bits & (1 << UInt64(s.rawValue)) != 0 }
+    package var low: UInt32 { UInt32(truncatingIfNeeded: bits) }
+    package var high: UInt32 { UInt32(truncatingIfNeeded: bits >> 32) }
+    package var states: [ATSPIState] { ATSPIState.allCases.filter { contains($0) } }
 }
 
 /// D-Bus names of the AT-SPI interfaces.
-public enum ATSPIInterface {
-    public static let accessible = "org.a11y.atspi.Accessible"
-    public static let application = "org.a11y.atspi.Application"
-    public static let component = "org.a11y.atspi.Component"
-    public static let action = "org.a11y.atspi.Action"
-    public static let value = "org.a11y.atspi.Value"
-    public static let text = "org.a11y.atspi.Text"
-    public static let editableText = "org.a11y.atspi.EditableText"
-    public static let selection = "org.a11y.atspi.Selection"
-    public static let table = "org.a11y.atspi.Table"
-    public static let tableCell = "org.a11y.atspi.TableCell"
-    public static let image = "org.a11y.atspi.Image"
-    public static let collection = "org.a11y.atspi.Collection"
-    public static let cache = "org.a11y.atspi.Cache"
-    public static let socket = "org.a11y.atspi.Socket"
-    public static let registry = "org.a11y.atspi.Registry"
-    public static let eventObject = "org.a11y.atspi.Event.Object"
-    public static let eventWindow = "org.a11y.atspi.Event.Window"
-    public static let eventFocus = "org.a11y.atspi.Event.Focus"
+package enum ATSPIInterface {
+    package static let accessible = "org.a11y.atspi.Accessible"
+    package static let application = "org.a11y.atspi.Application"
+    package static let component = "org.a11y.atspi.Component"
+    package static let action = "org.a11y.atspi.Action"
+    package static let value = "org.a11y.atspi.Value"
+    package static let text = "org.a11y.atspi.Text"
+    package static let editableText = "org.a11y.atspi.EditableText"
+    package static let selection = "org.a11y.atspi.Selection"
+    package static let table = "org.a11y.atspi.Table"
+    package static let tableCell = "org.a11y.atspi.TableCell"
+    package static let image = "org.a11y.atspi.Image"
+    package static let collection = "org.a11y.atspi.Collection"
+    package static let cache = "org.a11y.atspi.Cache"
+    package static let socket = "org.a11y.atspi.Socket"
+    package static let registry = "org.a11y.atspi.Registry"
+    package static let eventObject = "org.a11y.atspi.Event.Object"
+    package static let eventWindow = "org.a11y.atspi.Event.Window"
+    package static let eventFocus = "org.a11y.atspi.Event.Focus"
 }
 
 /// Interface bit set of one served object (order = the order `GetInterfaces` lists them).
-public struct ATSPIInterfaces: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
-    public static let accessible = ATSPIInterfaces(rawValue: 1 << 0)
-    public static let application = ATSPIInterfaces(rawValue: 1 << 1)
-    public static let component = ATSPIInterfaces(rawValue: 1 << 2)
-    public static let action = ATSPIInterfaces(rawValue: 1 << 3)
-    public static let value = ATSPIInterfaces(rawValue: 1 << 4)
-    public static let text = ATSPIInterfaces(rawValue: 1 << 5)
-    public static let editableText = ATSPIInterfaces(rawValue: 1 << 6)
-    public static let selection = ATSPIInterfaces(rawValue: 1 << 7)
-    public static let table = ATSPIInterfaces(rawValue: 1 << 8)
-    public static let tableCell = ATSPIInterfaces(rawValue: 1 << 9)
-    public static let image = ATSPIInterfaces(rawValue: 1 << 10)
-    public static let collection = ATSPIInterfaces(rawValue: 1 << 11)
+package struct ATSPIInterfaces: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
+    package static let accessible = ATSPIInterfaces(rawValue: 1 << 0)
+    package static let application = ATSPIInterfaces(rawValue: 1 << 1)
+    package static let component = ATSPIInterfaces(rawValue: 1 << 2)
+    package static let action = ATSPIInterfaces(rawValue: 1 << 3)
+    package static let value = ATSPIInterfaces(rawValue: 1 << 4)
+    package static let text = ATSPIInterfaces(rawValue: 1 << 5)
+    package static let editableText = ATSPIInterfaces(rawValue: 1 << 6)
+    package static let selection = ATSPIInterfaces(rawValue: 1 << 7)
+    package static let table = ATSPIInterfaces(rawValue: 1 << 8)
+    package static let tableCell = ATSPIInterfaces(rawValue: 1 << 9)
+    package static let image = ATSPIInterfaces(rawValue: 1 << 10)
+    package static let collection = ATSPIInterfaces(rawValue: 1 << 11)
 
     static let all: [(ATSPIInterfaces, String, String)] = [
-        (.accessible, ATSPIInterface.accessible, "accessible"), (.application, ATSPIInterface.application, "application"),
+        (.accessible, ATSPIInterface.accessible, "accessible"),
+        (.application, ATSPIInterface.application, "application"),
         (.component, ATSPIInterface.component, "component"), (.action, ATSPIInterface.action, "action"),
         (.value, ATSPIInterface.value, "value"), (.text, ATSPIInterface.text, "text"),
-        (.editableText, ATSPIInterface.editableText, "editabletext"), (.selection, ATSPIInterface.selection, "selection"),
+        (.editableText, ATSPIInterface.editableText, "editabletext"),
+        (.selection, ATSPIInterface.selection, "selection"),
         (.table, ATSPIInterface.table, "table"), (.tableCell, ATSPIInterface.tableCell, "tablecell"),
         (.image, ATSPIInterface.image, "image"), (.collection, ATSPIInterface.collection, "collection"),
     ]
 
     /// Full D-Bus names, in canonical order.
-    public var names: [String] { ATSPIInterfaces.all.compactMap { contains($0.0) ? $0.1 : nil } }
+    package var names: [String] { ATSPIInterfaces.all.compactMap { contains($0.0) ? $0.1 : nil } }
 
-    public static func named(_ dbusName: String) -> ATSPIInterfaces? { all.first { $0.1 == dbusName }?.0 }
+    package static func named(_ dbusName: String) -> ATSPIInterfaces? { all.first { $0.1 == dbusName }?.0 }
     /// Collection match-rule short names (case-insensitive).
-    public static func shortNamed(_ s: String) -> ATSPIInterfaces? {
+    package static func shortNamed(_ s: String) -> ATSPIInterfaces? {
         let l = s.lowercased()
         return all.first { $0.2 == l }?.0
     }
 }
 
-public enum ATSPIPaths {
-    public static let prefix = "/org/a11y/atspi/accessible"
-    public static let root = "/org/a11y/atspi/accessible/root"
-    public static let null = "/org/a11y/atspi/null"
-    public static let cache = "/org/a11y/atspi/cache"
-    public static let registry = "/org/a11y/atspi/registry"
+package enum ATSPIPaths {
+    package static let prefix = "/org/a11y/atspi/accessible"
+    package static let root = "/org/a11y/atspi/accessible/root"
+    package static let null = "/org/a11y/atspi/null"
+    package static let cache = "/org/a11y/atspi/cache"
+    package static let registry = "/org/a11y/atspi/registry"
 }

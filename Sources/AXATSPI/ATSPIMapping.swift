@@ -1,26 +1,29 @@
 import AXCore
 
 /// One AT-SPI action of a node (index order = `Action` interface index).
-public struct ATSPIActionEntry: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case activate, increment, decrement, escape, custom(String) }
-    public var kind: Kind
+package struct ATSPIActionEntry: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case activate, increment, decrement, escape
+        case custom(String)
+    }
+    package var kind: Kind
     /// Machine name (`GetName`): click, increment, decrement, dismiss, custom:<id>.
-    public var name: String
-    public var localizedName: String
-    public var description: String
-    public var keyBinding: String
+    package var name: String
+    package var localizedName: String
+    package var description: String
+    package var keyBinding: String
 }
 
 /// The UIKit → AT-SPI mapping (Specs/atspi-mapping.md). Pure functions of a node, its parent and focus.
-public enum ATSPIMapping {
-    public static let toolkitName = "AXServer"
+package enum ATSPIMapping {
+    package static let toolkitName = "AXServer"
 
     // MARK: Roles
 
     /// Class name of the transient object that presents an announcement as a notification.
-    public static let announcementClass = "AXAnnouncement"
+    package static let announcementClass = "AXAnnouncement"
 
-    public static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
+    package static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
         if n.className == announcementClass { return .notification }
         switch n.role {
         case .window: return .frame
@@ -67,18 +70,30 @@ public enum ATSPIMapping {
 
     // MARK: States
 
-    public static func states(_ n: AXNode, parentRole: AXRole?, focused: Bool) -> ATSPIStateSet {
+    package static func states(_ n: AXNode, parentRole: AXRole?, focused: Bool) -> ATSPIStateSet {
         var s = ATSPIStateSet()
         let st = n.states
         s.insert(.visible)
         if st.contains(.onscreen) { s.insert(.showing) }
-        if st.contains(.enabled) { s.insert(.enabled); s.insert(.sensitive) }
+        if st.contains(.enabled) {
+            s.insert(.enabled)
+            s.insert(.sensitive)
+        }
         if st.contains(.focusable) || focused { s.insert(.focusable) }
         if focused { s.insert(.focused) }
-        if st.contains(.busy) { s.insert(.busy); s.insert(.indeterminate) }
+        if st.contains(.busy) {
+            s.insert(.busy)
+            s.insert(.indeterminate)
+        }
         if st.contains(.modal) { s.insert(.modal) }
-        if st.contains(.expanded) { s.insert(.expandable); s.insert(.expanded) }
-        if st.contains(.collapsed) { s.insert(.expandable); s.insert(.collapsed) }
+        if st.contains(.expanded) {
+            s.insert(.expandable)
+            s.insert(.expanded)
+        }
+        if st.contains(.collapsed) {
+            s.insert(.expandable)
+            s.insert(.collapsed)
+        }
         switch n.role {
         case .window:
             if st.contains(.activeWindow) { s.insert(.active) }
@@ -99,22 +114,29 @@ public enum ATSPIMapping {
             s.insert(st.contains(.multiLine) || n.role == .textView ? .multiLine : .singleLine)
             s.insert(.selectableText)
         case .button where parentRole == .segmentedControl:
-            s.insert(.checkable); s.insert(.selectable)
+            s.insert(.checkable)
+            s.insert(.selectable)
             if st.contains(.selected) { s.insert(.checked) }
         case .button where n.traits.contains(.toggleButton):
             if st.contains(.selected) || st.contains(.checked) { s.insert(.pressed) }
         case .link:
             break
         default:
-            if st.contains(.checked) { s.insert(.checkable); s.insert(.checked) }
+            if st.contains(.checked) {
+                s.insert(.checkable)
+                s.insert(.checked)
+            }
         }
-        if st.contains(.selected) { s.insert(.selectable); s.insert(.selected) }
+        if st.contains(.selected) {
+            s.insert(.selectable)
+            s.insert(.selected)
+        }
         return s
     }
 
     // MARK: Interfaces
 
-    public static func interfaces(_ n: AXNode, parentRole: AXRole?) -> ATSPIInterfaces {
+    package static func interfaces(_ n: AXNode, parentRole: AXRole?) -> ATSPIInterfaces {
         var i: ATSPIInterfaces = [.accessible, .component]
         if hasActions(n) { i.insert(.action) }
         if n.numeric != nil { i.insert(.value) }
@@ -140,7 +162,7 @@ public enum ATSPIMapping {
     }
 
     /// The `Text` content: the node's text, else (for labels/headings) its label.
-    public static func text(_ n: AXNode) -> String {
+    package static func text(_ n: AXNode) -> String {
         if let t = n.text { return n.role == .secureTextField ? String(repeating: "•", count: t.count) : t }
         if isTextInput(n.role) { return "" }
         return n.label ?? ""
@@ -151,31 +173,43 @@ public enum ATSPIMapping {
     /// Same as `!actions(n).isEmpty`, without building the list (hot path: every interface check).
     static func hasActions(_ n: AXNode) -> Bool {
         if n.actions.contains(.activate) && isActivatable(n) { return true }
-        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape) { return true }
+        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape) {
+            return true
+        }
         return !n.customActions.isEmpty || n.states.contains(.modal)
     }
 
-    public static func actions(_ n: AXNode) -> [ATSPIActionEntry] {
+    package static func actions(_ n: AXNode) -> [ATSPIActionEntry] {
         var out: [ATSPIActionEntry] = []
         if n.actions.contains(.activate) && isActivatable(n) {
-            out.append(ATSPIActionEntry(kind: .activate, name: "click", localizedName: "Click",
-                                        description: activateDescription(n), keyBinding: ""))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .activate, name: "click", localizedName: "Click",
+                    description: activateDescription(n), keyBinding: ""))
         }
         if n.actions.contains(.increment) {
-            out.append(ATSPIActionEntry(kind: .increment, name: "increment", localizedName: "Increment",
-                                        description: "Increases the value", keyBinding: ""))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .increment, name: "increment", localizedName: "Increment",
+                    description: "Increases the value", keyBinding: ""))
         }
         if n.actions.contains(.decrement) {
-            out.append(ATSPIActionEntry(kind: .decrement, name: "decrement", localizedName: "Decrement",
-                                        description: "Decreases the value", keyBinding: ""))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .decrement, name: "decrement", localizedName: "Decrement",
+                    description: "Decreases the value", keyBinding: ""))
         }
         for c in n.customActions {
-            out.append(ATSPIActionEntry(kind: .custom(c.id), name: "custom:" + c.id, localizedName: c.name,
-                                        description: c.name, keyBinding: ""))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .custom(c.id), name: "custom:" + c.id, localizedName: c.name,
+                    description: c.name, keyBinding: ""))
         }
         if n.actions.contains(.escape) || n.states.contains(.modal) {
-            out.append(ATSPIActionEntry(kind: .escape, name: "dismiss", localizedName: "Dismiss",
-                                        description: "Dismisses the \(n.role == .alert ? "alert" : "view")", keyBinding: ";;Escape"))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .escape, name: "dismiss", localizedName: "Dismiss",
+                    description: "Dismisses the \(n.role == .alert ? "alert" : "view")", keyBinding: ";;Escape"))
         }
         return out
     }
@@ -199,19 +233,27 @@ public enum ATSPIMapping {
 
     // MARK: Attributes
 
-    public static func attributes(_ n: AXNode, parentRole: AXRole?) -> [(String, String)] {
+    package static func attributes(_ n: AXNode, parentRole: AXRole?) -> [(String, String)] {
         var a: [(String, String)] = [("toolkit", toolkitName), ("class", n.className)]
         if let l = n.headingLevel, n.role == .header { a.append(("level", String(l))) }
-        if let p = n.positionInSet, let s = n.sizeOfSet { a.append(("posinset", String(p))); a.append(("setsize", String(s))) }
+        if let p = n.positionInSet, let s = n.sizeOfSet {
+            a.append(("posinset", String(p)))
+            a.append(("setsize", String(s)))
+        }
         if let p = n.placeholder { a.append(("placeholder-text", p)) }
         switch n.role {
         case .switch: a.append(("xml-roles", "switch"))
-        case .searchField: a.append(("xml-roles", "searchbox")); a.append(("text-input-type", "search"))
+        case .searchField:
+            a.append(("xml-roles", "searchbox"))
+            a.append(("text-input-type", "search"))
         case .landmark: a.append(("xml-roles", "region"))
         default: break
         }
         if n.numeric != nil, let v = n.value { a.append(("valuetext", v)) }
-        if n.traits.contains(.updatesFrequently) { a.append(("live", "off")); a.append(("container-live", "off")) }
+        if n.traits.contains(.updatesFrequently) {
+            a.append(("live", "off"))
+            a.append(("container-live", "off"))
+        }
         if n.traits.contains(.keyboardKey) { a.append(("roledescription", "key")) }
         return a
     }

@@ -5,8 +5,9 @@ import CDBus
 import Dispatch
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Stable object paths for one app: an element id gets `/org/a11y/atspi/accessible/<n>` the first time it is
@@ -24,7 +25,9 @@ final class PathTable {
 
     deinit {
         for p in paths { free(p) }
-        free(rootPath); free(nullPath); free(cachePath)
+        free(rootPath)
+        free(nullPath)
+        free(cachePath)
     }
 
     @inline(__always) func number(_ id: String) -> UInt32 {
@@ -117,8 +120,10 @@ final class AppBridge: @unchecked Sendable {
         return "C"
     }()
 
-    init(appID: String, hub: Hub, address: String, logger: Logger, listeners: ListenerState, serverVersion: String,
-         actionReplyTimeout: Duration) throws {
+    init(
+        appID: String, hub: Hub, address: String, logger: Logger, listeners: ListenerState, serverVersion: String,
+        actionReplyTimeout: Duration
+    ) throws {
         self.appID = appID
         self.hub = hub
         self.logger = logger
@@ -167,7 +172,9 @@ final class AppBridge: @unchecked Sendable {
 
     /// Starts the peer-to-peer server (best effort: without it libatspi simply stays on the bus).
     func startPeer() {
-        do { peer = try PeerServer(bridge: self) } catch { logger.notice("AT-SPI: no peer-to-peer socket for \(appID): \(error)") }
+        do { peer = try PeerServer(bridge: self) } catch {
+            logger.notice("AT-SPI: no peer-to-peer socket for \(appID): \(error)")
+        }
     }
 
     /// Exports the objects, then embeds the application root in the registry's desktop (non-blocking).
@@ -188,10 +195,14 @@ final class AppBridge: @unchecked Sendable {
 
     /// `Socket.Embed((so) plug) -> (so) desktop`, answered asynchronously (never blocks the loop).
     func embed() throws {
-        let m = try DBusMessage.methodCall(destination: "org.a11y.atspi.Registry", path: ATSPIPaths.root,
-                                           interface: ATSPIInterface.socket, member: "Embed")
+        let m = try DBusMessage.methodCall(
+            destination: "org.a11y.atspi.Registry", path: ATSPIPaths.root,
+            interface: ATSPIInterface.socket, member: "Embed")
         let w = m.writer()
-        w.openStruct(); w.append(connection.uniqueName); w.appendObjectPath(ATSPIPaths.root); w.close()
+        w.openStruct()
+        w.append(connection.uniqueName)
+        w.appendObjectPath(ATSPIPaths.root)
+        w.close()
         w.finish()
         connection.callAsync(m, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self else { return }
@@ -216,7 +227,10 @@ final class AppBridge: @unchecked Sendable {
     /// Serves the hub's current snapshot (covers changes made while the connection was being opened).
     func refreshFromHub() {
         guard let snap = try? hub.snapshot(appID) else { return }
-        pending.withLock { p in p.tree = snap.tree; p.focus = .some(snap.focusedID) }
+        pending.withLock { p in
+            p.tree = snap.tree
+            p.focus = .some(snap.focusedID)
+        }
         schedule()
     }
 
@@ -229,7 +243,7 @@ final class AppBridge: @unchecked Sendable {
 
     /// Parses `/org/a11y/atspi/accessible/<n|root>` without allocating.
     func resolve(_ path: UnsafePointer<CChar>) -> Target? {
-        let prefixLen = 27 // "/org/a11y/atspi/accessible/"
+        let prefixLen = 27  // "/org/a11y/atspi/accessible/"
         guard strncmp(path, "/org/a11y/atspi/accessible/", prefixLen) == 0 else { return nil }
         let rest = path + prefixLen
         if strcmp(rest, "root") == 0 { return .root }
@@ -277,7 +291,13 @@ final class AppBridge: @unchecked Sendable {
     func indexInParent(_ n: AXNode) -> Int32 {
         let siblings: [String]
         let key: String
-        if let p = n.parent, let pn = served.tree[p] { siblings = pn.children; key = p } else { siblings = served.tree.windows; key = "" }
+        if let p = n.parent, let pn = served.tree[p] {
+            siblings = pn.children
+            key = p
+        } else {
+            siblings = served.tree.windows
+            key = ""
+        }
         if siblings.count <= 32 {
             if let i = siblings.firstIndex(of: n.id) { return Int32(i) }
             return -1
@@ -332,18 +352,34 @@ final class AppBridge: @unchecked Sendable {
             if strcmp(short, "Accessible") == 0 { return accessible(msg, m, member, target) }
             if strcmp(short, "Component") == 0, case .node(let n) = target { return component(msg, m, member, n) }
             let ifs = interfaces(target)
-            if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let n) = target { return action(msg, m, member, n) }
-            if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let n) = target { return text(msg, m, member, n) }
-            if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let n) = target { return editableText(msg, m, member, n) }
-            if strcmp(short, "Selection") == 0, ifs.contains(.selection), case .node(let n) = target { return selection(msg, m, member, n) }
-            if strcmp(short, "Table") == 0, ifs.contains(.table), case .node(let n) = target { return table(msg, m, member, n) }
-            if strcmp(short, "TableCell") == 0, ifs.contains(.tableCell), case .node(let n) = target { return tableCell(msg, m, member, n) }
-            if strcmp(short, "Image") == 0, ifs.contains(.image), case .node(let n) = target { return image(msg, m, member, n) }
+            if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let n) = target {
+                return action(msg, m, member, n)
+            }
+            if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let n) = target {
+                return text(msg, m, member, n)
+            }
+            if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let n) = target {
+                return editableText(msg, m, member, n)
+            }
+            if strcmp(short, "Selection") == 0, ifs.contains(.selection), case .node(let n) = target {
+                return selection(msg, m, member, n)
+            }
+            if strcmp(short, "Table") == 0, ifs.contains(.table), case .node(let n) = target {
+                return table(msg, m, member, n)
+            }
+            if strcmp(short, "TableCell") == 0, ifs.contains(.tableCell), case .node(let n) = target {
+                return tableCell(msg, m, member, n)
+            }
+            if strcmp(short, "Image") == 0, ifs.contains(.image), case .node(let n) = target {
+                return image(msg, m, member, n)
+            }
             if strcmp(short, "Collection") == 0, ifs.contains(.collection) { return collection(msg, m, member, target) }
             if strcmp(short, "Application") == 0, case .root = target { return application(msg, m, member) }
             if strcmp(short, "Value") == 0, ifs.contains(.value) { return .error(.unknownMethod(for: msg)) }
-            return .error(DBusError(name: DBusError.Name.unknownInterface,
-                                    message: "Object \(String(cString: path)) does not implement \(String(cString: iface))"))
+            return .error(
+                DBusError(
+                    name: DBusError.Name.unknownInterface,
+                    message: "Object \(String(cString: path)) does not implement \(String(cString: iface))"))
         }
         if strcmp(iface, "org.freedesktop.DBus.Properties") == 0 { return properties(msg, m, member, target) }
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
@@ -356,12 +392,17 @@ final class AppBridge: @unchecked Sendable {
     }
 
     @inline(__always) func invalidArgs(_ msg: DBusMessage, _ expected: String) -> DBusMethodResult {
-        .error(.invalidArgs("Invalid arguments for method '\(msg.member ?? "")': expected signature '\(expected)', got '\(msg.signature)'"))
+        .error(
+            .invalidArgs(
+                "Invalid arguments for method '\(msg.member ?? "")': expected signature '\(expected)', got '\(msg.signature)'"
+            ))
     }
 
     /// Checks the signature; on mismatch returns the InvalidArgs result.
     @inline(__always) func check(_ msg: DBusMessage, _ m: OpaquePointer, _ sig: StaticString) -> DBusMethodResult? {
-        if dbus_message_has_signature(m, UnsafeRawPointer(sig.utf8Start).assumingMemoryBound(to: CChar.self)) != 0 { return nil }
+        if dbus_message_has_signature(m, UnsafeRawPointer(sig.utf8Start).assumingMemoryBound(to: CChar.self)) != 0 {
+            return nil
+        }
         return invalidArgs(msg, sig.description)
     }
 
@@ -374,7 +415,9 @@ final class AppBridge: @unchecked Sendable {
         }
     }
 
-    func accessible(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target) -> DBusMethodResult {
+    func accessible(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target)
+        -> DBusMethodResult
+    {
         switch String(cString: member) {
         case "GetChildAtIndex":
             if let e = check(msg, m, "i") { return e }
@@ -415,7 +458,11 @@ final class AppBridge: @unchecked Sendable {
         case "GetAttributes":
             if let e = check(msg, m, "") { return e }
             let a: [(String, String)]
-            if case .node(let n) = t { a = ATSPIMapping.attributes(n, parentRole: parentRole(n)) } else { a = [("toolkit", ATSPIMapping.toolkitName)] }
+            if case .node(let n) = t {
+                a = ATSPIMapping.attributes(n, parentRole: parentRole(n))
+            } else {
+                a = [("toolkit", ATSPIMapping.toolkitName)]
+            }
             sendReply(replyConn, to: m) { $0.stringDict(a) }
         case "GetApplication":
             if let e = check(msg, m, "") { return e }
@@ -457,13 +504,22 @@ final class AppBridge: @unchecked Sendable {
 
     /// The frame in the requested coordinate space (0 screen, 1 window, 2 parent).
     func extents(_ n: AXNode, _ coord: UInt32) -> (Int32, Int32, Int32, Int32) {
-        var x = n.frame.x, y = n.frame.y
+        var x = n.frame.x
+        var y = n.frame.y
         switch coord {
         case 1:
-            let o = windowOrigin(n); x -= o.0; y -= o.1
+            let o = windowOrigin(n)
+            x -= o.0
+            y -= o.1
         case 2:
-            if let p = n.parent, let pn = served.tree[p] { x -= pn.frame.x; y -= pn.frame.y }
-            else { let o = windowOrigin(n); x -= o.0; y -= o.1 }
+            if let p = n.parent, let pn = served.tree[p] {
+                x -= pn.frame.x
+                y -= pn.frame.y
+            } else {
+                let o = windowOrigin(n)
+                x -= o.0
+                y -= o.1
+            }
         default: break
         }
         return (clampInt(x), clampInt(y), clampInt(n.frame.width), clampInt(n.frame.height))
@@ -471,12 +527,22 @@ final class AppBridge: @unchecked Sendable {
 
     /// Converts a point given in `coord` relative to `n` to screen coordinates.
     func toScreen(_ n: AXNode, _ x: Int32, _ y: Int32, _ coord: UInt32) -> Point {
-        var px = Double(x), py = Double(y)
+        var px = Double(x)
+        var py = Double(y)
         switch coord {
-        case 1: let o = windowOrigin(n); px += o.0; py += o.1
+        case 1:
+            let o = windowOrigin(n)
+            px += o.0
+            py += o.1
         case 2:
-            if let p = n.parent, let pn = served.tree[p] { px += pn.frame.x; py += pn.frame.y }
-            else { let o = windowOrigin(n); px += o.0; py += o.1 }
+            if let p = n.parent, let pn = served.tree[p] {
+                px += pn.frame.x
+                py += pn.frame.y
+            } else {
+                let o = windowOrigin(n)
+                px += o.0
+                py += o.1
+            }
         default: break
         }
         return Point(x: px, y: py)
@@ -498,17 +564,30 @@ final class AppBridge: @unchecked Sendable {
     func replyExtents(_ q: ExtentsQuery, _ msg: DBusMessage, _ m: OpaquePointer, _ n: AXNode) -> DBusMethodResult {
         if let e = check(msg, m, q == .size ? "" : "u") { return e }
         var coords: UInt32 = 0
-        if q != .size { var i = In(m); coords = i.uint32() }
+        if q != .size {
+            var i = In(m)
+            coords = i.uint32()
+        }
         let r = extents(n, coords)
         switch q {
         case .rect: sendReply(replyConn, to: m) { $0.rect(r.0, r.1, r.2, r.3) }
-        case .position: sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1) }
-        case .size: sendReply(replyConn, to: m) { o in o.int32(r.2); o.int32(r.3) }
+        case .position:
+            sendReply(replyConn, to: m) { o in
+                o.int32(r.0)
+                o.int32(r.1)
+            }
+        case .size:
+            sendReply(replyConn, to: m) { o in
+                o.int32(r.2)
+                o.int32(r.3)
+            }
         }
         return .handled
     }
 
-    func component(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func component(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode)
+        -> DBusMethodResult
+    {
         switch String(cString: member) {
         case "GetExtents": return replyExtents(.rect, msg, m, n)
         case "GetPosition": return replyExtents(.position, msg, m, n)
@@ -516,18 +595,27 @@ final class AppBridge: @unchecked Sendable {
         case "Contains":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
-            let x = i.int32(), y = i.int32(), c = i.uint32()
+            let x = i.int32()
+            let y = i.int32()
+            let c = i.uint32()
             let inside = n.frame.contains(toScreen(n, x, y, c))
             sendReply(replyConn, to: m) { $0.bool(inside) }
         case "GetAccessibleAtPoint":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
-            let x = i.int32(), y = i.int32(), c = i.uint32()
+            let x = i.int32()
+            let y = i.int32()
+            let c = i.uint32()
             let p = toScreen(n, x, y, c)
             var hit: String? = nil
             // The core's accessibility hit test; fall back to a subtree search when it lands outside `n`.
-            if let h = HitTesting.elementAt(p, tree: served.tree), h != n.id, served.tree.ancestors(of: h).contains(n.id) { hit = h }
-            else { hit = deepestDescendant(n, p) }
+            if let h = HitTesting.elementAt(p, tree: served.tree), h != n.id,
+                served.tree.ancestors(of: h).contains(n.id)
+            {
+                hit = h
+            } else {
+                hit = deepestDescendant(n, p)
+            }
             sendReply(replyConn, to: m) { o in writeRef(&o, hit) }
         case "GetLayer":
             if let e = check(msg, m, "") { return e }

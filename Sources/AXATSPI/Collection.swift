@@ -1,8 +1,9 @@
 import AXCore
 import AXDBus
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A decoded `Collection` match rule `(aiia{ss}iaiiasib)` (semantics of at-spi2-core's atk-adaptor
@@ -12,9 +13,9 @@ package struct MatchRule {
     var stateMatch: Int32 = 0
     var attributes: [(String, [String])] = []
     var attributeMatch: Int32 = 0
-    var roles: [UInt32] = []   // bit words
+    var roles: [UInt32] = []  // bit words
     var roleMatch: Int32 = 0
-    var interfaces: [(ATSPIInterfaces?, String?)] = []   // (interface, action name for "action(name)")
+    var interfaces: [(ATSPIInterfaces?, String?)] = []  // (interface, action name for "action(name)")
     var interfaceMatch: Int32 = 0
 
     /// Reads a match rule at the reader's position (the Collection methods' first argument).
@@ -38,7 +39,7 @@ package struct MatchRule {
             return (ATSPIInterfaces.shortNamed(l) ?? ATSPIInterfaces.named(s), nil)
         }
         rule.interfaceMatch = try r.readInt32()
-        _ = try r.readBool()   // invert: read and ignored, like the reference implementation
+        _ = try r.readBool()  // invert: read and ignored, like the reference implementation
         try r.leave()
         return rule
     }
@@ -49,9 +50,20 @@ package struct MatchRule {
         var cur = ""
         var escape = false
         for ch in v {
-            if escape { cur.append(ch); escape = false; continue }
-            if ch == "\\" { escape = true; continue }
-            if ch == ":" { out.append(cur.lowercased()); cur = ""; continue }
+            if escape {
+                cur.append(ch)
+                escape = false
+                continue
+            }
+            if ch == "\\" {
+                escape = true
+                continue
+            }
+            if ch == ":" {
+                out.append(cur.lowercased())
+                cur = ""
+                continue
+            }
             cur.append(ch)
         }
         out.append(cur.lowercased())
@@ -66,8 +78,10 @@ package struct MatchRule {
         return out
     }
 
-    func matches(role: UInt32, states s: ATSPIStateSet, interfaces ifs: ATSPIInterfaces, actionNames: () -> [String],
-                 attributes attrs: () -> [(String, String)]) -> Bool {
+    func matches(
+        role: UInt32, states s: ATSPIStateSet, interfaces ifs: ATSPIInterfaces, actionNames: () -> [String],
+        attributes attrs: () -> [(String, String)]
+    ) -> Bool {
         // States
         if states != 0 {
             switch stateMatch {
@@ -126,11 +140,12 @@ package struct MatchRule {
 extension AppBridge {
     func nodeMatches(_ n: AXNode, _ rule: MatchRule) -> Bool {
         let pr = parentRole(n)
-        return rule.matches(role: ATSPIMapping.role(n, parentRole: pr).rawValue,
-                            states: ATSPIMapping.states(n, parentRole: pr, focused: n.id == served.focusedID),
-                            interfaces: ATSPIMapping.interfaces(n, parentRole: pr),
-                            actionNames: { ATSPIMapping.actions(n).map(\.name) },
-                            attributes: { ATSPIMapping.attributes(n, parentRole: pr) })
+        return rule.matches(
+            role: ATSPIMapping.role(n, parentRole: pr).rawValue,
+            states: ATSPIMapping.states(n, parentRole: pr, focused: n.id == served.focusedID),
+            interfaces: ATSPIMapping.interfaces(n, parentRole: pr),
+            actionNames: { ATSPIMapping.actions(n).map(\.name) },
+            attributes: { ATSPIMapping.attributes(n, parentRole: pr) })
     }
 
     /// Descendants of `t` in canonical (pre-order) order; only direct children when `traverse` is false.
@@ -145,7 +160,9 @@ extension AppBridge {
         return out
     }
 
-    func collection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target) -> DBusMethodResult {
+    func collection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target)
+        -> DBusMethodResult
+    {
         let name = String(cString: member)
         if name == "GetActiveDescendant" {
             if let e = check(msg, m, "") { return e }
@@ -159,19 +176,25 @@ extension AppBridge {
             case "GetMatches":
                 if let e = check(msg, m, "(aiia{ss}iaiiasib)uib") { return e }
                 let rule = try MatchRule.read(r)
-                let sort = try r.readUInt32(), count = try r.readInt32(), traverse = try r.readBool()
+                let sort = try r.readUInt32()
+                let count = try r.readInt32()
+                let traverse = try r.readBool()
                 guard sort == 1 || sort == 4 else { break }
                 matches = select(descendants(t, traverse: traverse), rule, count: count, reverse: sort == 4)
             case "GetMatchesTo", "GetMatchesFrom":
                 let to = name == "GetMatchesTo"
-                if to { if let e = check(msg, m, "o(aiia{ss}iaiiasib)uubib") { return e } }
-                else { if let e = check(msg, m, "o(aiia{ss}iaiiasib)uuib") { return e } }
+                if to {
+                    if let e = check(msg, m, "o(aiia{ss}iaiiasib)uubib") { return e }
+                } else {
+                    if let e = check(msg, m, "o(aiia{ss}iaiiasib)uuib") { return e }
+                }
                 let current = try r.readObjectPath()
                 let rule = try MatchRule.read(r)
                 let sort = try r.readUInt32()
-                _ = try r.readUInt32()   // tree traversal type
-                if to { _ = try r.readBool() }   // limit_scope
-                let count = try r.readInt32(), traverse = try r.readBool()
+                _ = try r.readUInt32()  // tree traversal type
+                if to { _ = try r.readBool() }  // limit_scope
+                let count = try r.readInt32()
+                let traverse = try r.readBool()
                 guard sort == 1 || sort == 4 else { break }
                 let all = descendants(t, traverse: traverse)
                 let curID: String? = current.withCString { p -> String? in

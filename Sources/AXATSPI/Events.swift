@@ -4,8 +4,9 @@ import AXHub
 import CDBus
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who listens to what (Registry.GetRegisteredEvents + EventListenerRegistered/Deregistered). Until the
@@ -36,14 +37,25 @@ final class ListenerState: Sendable {
 
     func remove(bus: String, event: String) {
         state.withLock { s in
-            if event.isEmpty { s.regs[bus] = nil; return }
+            if event.isEmpty {
+                s.regs[bus] = nil
+                return
+            }
             let n = ListenerState.normalize(event)
-            if var l = s.regs[bus], let i = l.firstIndex(of: n) { l.remove(at: i); s.regs[bus] = l.isEmpty ? nil : l }
+            if var l = s.regs[bus], let i = l.firstIndex(of: n) {
+                l.remove(at: i)
+                s.regs[bus] = l.isEmpty ? nil : l
+            }
         }
     }
 
     /// Chatty mode (registry unknown / absent).
-    func setUnknown() { state.withLock { s in s.known = false; s.regs = [:] } }
+    func setUnknown() {
+        state.withLock { s in
+            s.known = false
+            s.regs = [:]
+        }
+    }
 
     var anyListener: Bool { state.withLock { !$0.known || !$0.regs.isEmpty } }
 
@@ -61,7 +73,10 @@ final class ListenerState: Sendable {
                 for r in list {
                     var ok = true
                     for (i, comp) in r.enumerated() where !comp.isEmpty {
-                        if i >= ev.count || ev[i] != comp { ok = false; break }
+                        if i >= ev.count || ev[i] != comp {
+                            ok = false
+                            break
+                        }
                     }
                     if ok { return true }
                 }
@@ -73,7 +88,13 @@ final class ListenerState: Sendable {
 
 /// The `any_data` of an event.
 enum AnyData {
-    case int(Int32), string(String), ref(String?), root, uint(UInt32), double(Double), rect(Int32, Int32, Int32, Int32)
+    case int(Int32)
+    case string(String)
+    case ref(String?)
+    case root
+    case uint(UInt32)
+    case double(Double)
+    case rect(Int32, Int32, Int32, Int32)
 }
 
 extension AppBridge {
@@ -136,7 +157,8 @@ extension AppBridge {
         if p.tree != nil { bigParentIndex = [:] }
         guard listeners.anyListener else { return }
         if p.tree != nil || p.focus != nil {
-            let cs = ChangeSet.merged(p.changes) ?? ChangeSet(fromRevision: old.tree.revision, toRevision: new.tree.revision)
+            let cs =
+                ChangeSet.merged(p.changes) ?? ChangeSet(fromRevision: old.tree.revision, toRevision: new.tree.revision)
             emitDiff(old, new, cs)
         }
         for n in p.notifications { emitNotification(n) }
@@ -144,11 +166,15 @@ extension AppBridge {
 
     // MARK: Emission
 
-    func signal(_ path: UnsafePointer<CChar>, _ iface: StaticString, _ member: StaticString, _ detail: String,
-                _ d1: Int32, _ d2: Int32, _ any: AnyData) {
+    func signal(
+        _ path: UnsafePointer<CChar>, _ iface: StaticString, _ member: StaticString, _ detail: String,
+        _ d1: Int32, _ d2: Int32, _ any: AnyData
+    ) {
         guard let s = dbus_message_new_signal(path, cs(iface), cs(member)) else { return }
         var o = Out(message: s)
-        o.string(detail); o.int32(d1); o.int32(d2)
+        o.string(detail)
+        o.int32(d1)
+        o.int32(d2)
         switch any {
         case .int(let v): o.variant("i") { $0.int32(v) }
         case .uint(let v): o.variant("u") { $0.uint32(v) }
@@ -163,8 +189,10 @@ extension AppBridge {
         dbus_message_unref(s)
     }
 
-    func objectEvent(_ id: String?, _ member: StaticString, _ key: String, _ detail: String, _ d1: Int32, _ d2: Int32,
-                     _ any: AnyData, cacheMaintenance: Bool = false) {
+    func objectEvent(
+        _ id: String?, _ member: StaticString, _ key: String, _ detail: String, _ d1: Int32, _ d2: Int32,
+        _ any: AnyData, cacheMaintenance: Bool = false
+    ) {
         if !cacheMaintenance {
             guard listeners.wants("object", key, stripDashes(detail)) else { return }
         }
@@ -186,7 +214,9 @@ extension AppBridge {
     }
 
     func cacheRemove(_ id: String) {
-        guard let s = dbus_message_new_signal(paths.cachePath, "org.a11y.atspi.Cache", "RemoveAccessible") else { return }
+        guard let s = dbus_message_new_signal(paths.cachePath, "org.a11y.atspi.Cache", "RemoveAccessible") else {
+            return
+        }
         var o = Out(message: s)
         writeRef(&o, id)
         _ = dbus_connection_send(conn, s, nil)
@@ -200,47 +230,60 @@ extension AppBridge {
 
     /// Per-node events between the snapshot served before and the one served now.
     func emitDiff(_ old: Served, _ new: Served, _ cs: ChangeSet) {
-        let O = old.tree, N = new.tree
+        let oldTree = old.tree
+        let newTree = new.tree
 
         // 1. Structure: children of every touched parent ("" = the application root).
         var parents: [String] = []
         var seen = Set<String>()
-        func touch(_ p: String?) { let k = p ?? ""; if seen.insert(k).inserted { parents.append(k) } }
-        if O.windows != N.windows { touch(nil) }
-        for id in cs.removed { if let o = O[id] { touch(o.parent) } }
-        for id in cs.moved { touch(O[id]?.parent); touch(N[id]?.parent) }
-        for id in cs.added { if let n = N[id] { touch(n.parent) } }
+        func touch(_ p: String?) {
+            let k = p ?? ""
+            if seen.insert(k).inserted { parents.append(k) }
+        }
+        if oldTree.windows != newTree.windows { touch(nil) }
+        for id in cs.removed { if let o = oldTree[id] { touch(o.parent) } }
+        for id in cs.moved {
+            touch(oldTree[id]?.parent)
+            touch(newTree[id]?.parent)
+        }
+        for id in cs.added { if let n = newTree[id] { touch(n.parent) } }
         for (id, attrs) in cs.updated where attrs.contains("children") { touch(id) }
 
         let removedSet = Set(cs.removed)
-        for id in cs.removed where O[id] != nil && N[id] == nil { cacheRemove(id) }
+        for id in cs.removed where oldTree[id] != nil && newTree[id] == nil { cacheRemove(id) }
         for p in parents {
-            let oldKids = p.isEmpty ? O.windows : (O[p]?.children ?? [])
-            let newKids = p.isEmpty ? N.windows : (N[p]?.children ?? [])
+            let oldKids = p.isEmpty ? oldTree.windows : (oldTree[p]?.children ?? [])
+            let newKids = p.isEmpty ? newTree.windows : (newTree[p]?.children ?? [])
             // A parent that is new itself was announced by its own "add": its children come with it.
-            guard oldKids != newKids, p.isEmpty || (N[p] != nil && O[p] != nil) else { continue }
+            guard oldKids != newKids, p.isEmpty || (newTree[p] != nil && oldTree[p] != nil) else { continue }
             let pid: String? = p.isEmpty ? nil : p
-            let newSet = Set(newKids), oldSet = Set(oldKids)
+            let newSet = Set(newKids)
+            let oldSet = Set(oldKids)
             let gone = oldKids.enumerated().filter { !newSet.contains($0.element) }
             let came = newKids.enumerated().filter { !oldSet.contains($0.element) }
             let sameOrder = oldKids.filter { newSet.contains($0) } == newKids.filter { oldSet.contains($0) }
             if gone.count + came.count > 32 || !sameOrder {
                 // Bulk change: one event with index -1 makes libatspi drop its cached children of the parent.
-                objectEvent(pid, "ChildrenChanged", "childrenchanged", "add", -1, 0, .ref(newKids.first), cacheMaintenance: true)
+                objectEvent(
+                    pid, "ChildrenChanged", "childrenchanged", "add", -1, 0, .ref(newKids.first), cacheMaintenance: true
+                )
             } else {
                 for (i, g) in gone.reversed() {
-                    objectEvent(pid, "ChildrenChanged", "childrenchanged", "remove", Int32(i), 0, .ref(g), cacheMaintenance: true)
+                    objectEvent(
+                        pid, "ChildrenChanged", "childrenchanged", "remove", Int32(i), 0, .ref(g),
+                        cacheMaintenance: true)
                 }
                 for (i, c) in came {
-                    objectEvent(pid, "ChildrenChanged", "childrenchanged", "add", Int32(i), 0, .ref(c), cacheMaintenance: true)
+                    objectEvent(
+                        pid, "ChildrenChanged", "childrenchanged", "add", Int32(i), 0, .ref(c), cacheMaintenance: true)
                 }
             }
             if p.isEmpty {
-                for (_, g) in gone { if let w = O[g] { windowEvent(g, "Destroy", "destroy", w.label ?? "") } }
-                for (_, c) in came { if let w = N[c] { windowEvent(c, "Create", "create", w.label ?? "") } }
+                for (_, g) in gone { if let w = oldTree[g] { windowEvent(g, "Destroy", "destroy", w.label ?? "") } }
+                for (_, c) in came { if let w = newTree[c] { windowEvent(c, "Create", "create", w.label ?? "") } }
             }
         }
-        for id in cs.added { if let n = N[id] { cacheAdd(n) } }
+        for id in cs.added { if let n = newTree[id] { cacheAdd(n) } }
 
         // 2. Properties and states of updated nodes (focus and window activation last, in order).
         var candidates = Array(cs.updated.keys)
@@ -248,30 +291,42 @@ extension AppBridge {
             if let f = old.focusedID { candidates.append(f) }
             if let f = new.focusedID { candidates.append(f) }
         }
-        var activated: [AXNode] = [], deactivated: [AXNode] = []
-        var focusOut: String? = nil, focusIn: String? = nil
+        var activated: [AXNode] = []
+        var deactivated: [AXNode] = []
+        var focusOut: String? = nil
+        var focusIn: String? = nil
         if old.focusedID != new.focusedID {
-            if let f = old.focusedID, N[f] != nil { focusOut = f }
-            if let f = new.focusedID, N[f] != nil { focusIn = f }
+            if let f = old.focusedID, newTree[f] != nil { focusOut = f }
+            if let f = new.focusedID, newTree[f] != nil { focusIn = f }
         }
         var done = Set<String>()
         for id in candidates where done.insert(id).inserted && !removedSet.contains(id) {
-            guard let o = O[id], let n = N[id] else { continue }
-            let opr = o.parent.flatMap { O[$0]?.role }, npr = n.parent.flatMap { N[$0]?.role }
+            guard let o = oldTree[id], let n = newTree[id] else { continue }
+            let opr = o.parent.flatMap { oldTree[$0]?.role }
+            let npr = n.parent.flatMap { newTree[$0]?.role }
             if (o.label ?? "") != (n.label ?? "") {
-                objectEvent(id, "PropertyChange", "propertychange", "accessible-name", 0, 0, .string(n.label ?? ""), cacheMaintenance: true)
+                objectEvent(
+                    id, "PropertyChange", "propertychange", "accessible-name", 0, 0, .string(n.label ?? ""),
+                    cacheMaintenance: true)
             }
             if (o.hint ?? "") != (n.hint ?? "") {
-                objectEvent(id, "PropertyChange", "propertychange", "accessible-description", 0, 0, .string(description(n)), cacheMaintenance: true)
+                objectEvent(
+                    id, "PropertyChange", "propertychange", "accessible-description", 0, 0, .string(description(n)),
+                    cacheMaintenance: true)
             }
-            let orole = ATSPIMapping.role(o, parentRole: opr), nrole = ATSPIMapping.role(n, parentRole: npr)
+            let orole = ATSPIMapping.role(o, parentRole: opr)
+            let nrole = ATSPIMapping.role(n, parentRole: npr)
             if orole != nrole {
-                objectEvent(id, "PropertyChange", "propertychange", "accessible-role", 0, 0, .uint(nrole.rawValue), cacheMaintenance: true)
+                objectEvent(
+                    id, "PropertyChange", "propertychange", "accessible-role", 0, 0, .uint(nrole.rawValue),
+                    cacheMaintenance: true)
             }
             if let num = n.numeric, num != o.numeric {
                 objectEvent(id, "PropertyChange", "propertychange", "accessible-value", 0, 0, .double(num.current))
             }
-            if ATSPIMapping.isTextInput(n.role), o.text != n.text { emitTextChange(id, ATSPIMapping.text(o), ATSPIMapping.text(n)) }
+            if ATSPIMapping.isTextInput(n.role), o.text != n.text {
+                emitTextChange(id, ATSPIMapping.text(o), ATSPIMapping.text(n))
+            }
             if o.frame != n.frame {
                 let e = extents(n, 0)
                 objectEvent(id, "BoundsChanged", "boundschanged", "", 0, 0, .rect(e.0, e.1, e.2, e.3))
@@ -283,19 +338,23 @@ extension AppBridge {
                 for st in ATSPIState.allCases where diff & (1 << UInt64(st.rawValue)) != 0 {
                     switch st {
                     case .focused:
-                        break   // below, also for elements that were just added or are being removed
+                        break  // below, also for elements that were just added or are being removed
                     case .active where n.role == .window || n.role == .alert:
                         if sn.contains(.active) { activated.append(n) } else { deactivated.append(n) }
                     default:
-                        objectEvent(id, "StateChanged", "statechanged", st.nick, sn.contains(st) ? 1 : 0, 0, .int(0), cacheMaintenance: true)
+                        objectEvent(
+                            id, "StateChanged", "statechanged", st.nick, sn.contains(st) ? 1 : 0, 0, .int(0),
+                            cacheMaintenance: true)
                     }
                 }
             }
         }
         // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
         for id in cs.added {
-            if let n = N[id], n.role == .alert, O[id] == nil,
-               ATSPIMapping.states(n, parentRole: n.parent.flatMap { N[$0]?.role }, focused: false).contains(.active) {
+            if let n = newTree[id], n.role == .alert, oldTree[id] == nil,
+                ATSPIMapping.states(n, parentRole: n.parent.flatMap { newTree[$0]?.role }, focused: false).contains(
+                    .active)
+            {
                 activated.append(n)
             }
         }
@@ -307,7 +366,9 @@ extension AppBridge {
             windowEvent(w.id, "Activate", "activate", w.label ?? "")
             objectEvent(w.id, "StateChanged", "statechanged", "active", 1, 0, .int(0), cacheMaintenance: true)
         }
-        if let f = focusOut { objectEvent(f, "StateChanged", "statechanged", "focused", 0, 0, .int(0), cacheMaintenance: true) }
+        if let f = focusOut {
+            objectEvent(f, "StateChanged", "statechanged", "focused", 0, 0, .int(0), cacheMaintenance: true)
+        }
         if let f = focusIn {
             objectEvent(f, "StateChanged", "statechanged", "focused", 1, 0, .int(0), cacheMaintenance: true)
             // The legacy focus: event (GTK and Qt still send it; only to clients that registered for it).
@@ -319,12 +380,17 @@ extension AppBridge {
 
     /// `TextChanged` delete/insert for the changed middle part (common prefix and suffix kept).
     func emitTextChange(_ id: String, _ a: String, _ b: String) {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
         var p = 0
         while p < x.count && p < y.count && x[p] == y[p] { p += 1 }
         var s = 0
         while s < x.count - p && s < y.count - p && x[x.count - 1 - s] == y[y.count - 1 - s] { s += 1 }
-        func str(_ v: ArraySlice<Unicode.Scalar>) -> String { var u = String.UnicodeScalarView(); u.append(contentsOf: v); return String(u) }
+        func str(_ v: ArraySlice<Unicode.Scalar>) -> String {
+            var u = String.UnicodeScalarView()
+            u.append(contentsOf: v)
+            return String(u)
+        }
         if x.count - s > p {
             let del = str(x[p..<(x.count - s)])
             objectEvent(id, "TextChanged", "textchanged", "delete", Int32(p), Int32(x.count - s - p), .string(del))
@@ -345,7 +411,9 @@ extension AppBridge {
         case .pageScrolled(let status?):
             announce(status, 1)
         case .screenChanged(nil):
-            if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }), let wn = served.tree[w] {
+            if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }),
+                let wn = served.tree[w]
+            {
                 windowEvent(w, "Activate", "activate", wn.label ?? "")
             }
         default:
@@ -366,7 +434,8 @@ extension AppBridge {
             if lastAnnouncement != 0 && since < 100_000_000 {
                 guard !announcementTimerArmed else { return }
                 announcementTimerArmed = true
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(100_000_000 - since))) { [weak self] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(100_000_000 - since))) {
+                    [weak self] in
                     guard let self else { return }
                     self.connection.perform { [weak self] in
                         guard let self else { return }
@@ -380,10 +449,12 @@ extension AppBridge {
             }
             let (text, pol) = announcementQueue.removeFirst()
             lastAnnouncement = now
-            let source: String? = served.focusedID.flatMap { served.tree[$0] != nil ? $0 : nil }
+            let source: String? =
+                served.focusedID.flatMap { served.tree[$0] != nil ? $0 : nil }
                 ?? served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true })
             objectEvent(source, "Announcement", "announcement", "", pol, 0, .string(text))
-            presentAsNotification(text, window: source.flatMap { served.tree[$0]?.windowID } ?? served.tree.windows.last)
+            presentAsNotification(
+                text, window: source.flatMap { served.tree[$0]?.windowID } ?? served.tree.windows.last)
         }
     }
 
@@ -391,8 +462,9 @@ extension AppBridge {
     /// object's `showing` state turns on (how desktop notifications reach it). The bridge therefore also serves a
     /// transient notification object named with the text, parented to the application, and emits that change.
     func presentAsNotification(_ text: String, window: String?) {
-        var a = AXNode(id: AppBridge.announcementID, viewID: nil, className: ATSPIMapping.announcementClass,
-                       viewClass: .view, role: .staticText, isElement: true, windowID: window ?? "")
+        var a = AXNode(
+            id: AppBridge.announcementID, viewID: nil, className: ATSPIMapping.announcementClass,
+            viewClass: .view, role: .staticText, isElement: true, windowID: window ?? "")
         a.label = text
         a.text = text
         a.states = [.enabled, .onscreen]

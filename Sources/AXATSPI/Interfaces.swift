@@ -4,8 +4,9 @@ import AXHub
 import AXJSON
 import CDBus
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One reply owed to a caller; whoever claims it first (the app's answer or the deadline) sends it.
@@ -44,12 +45,22 @@ extension ActionError {
     /// The D-Bus error an AT-SPI caller gets for a failed action.
     var dbusError: DBusError {
         switch self {
-        case .noSuchApp(let a): return DBusError(name: DBusError.Name.unknownObject, message: "The application no longer exists (\(a))")
-        case .noSuchElement(let e): return DBusError(name: DBusError.Name.unknownObject, message: "Object does not exist at path (element '\(e)')")
-        case .notSupported(let a, let s): return DBusError(name: DBusError.Name.notSupported, message: "Action '\(a)' is not supported (supported: \(s.joined(separator: ", ")))")
+        case .noSuchApp(let a):
+            return DBusError(name: DBusError.Name.unknownObject, message: "The application no longer exists (\(a))")
+        case .noSuchElement(let e):
+            return DBusError(
+                name: DBusError.Name.unknownObject, message: "Object does not exist at path (element '\(e)')")
+        case .notSupported(let a, let s):
+            return DBusError(
+                name: DBusError.Name.notSupported,
+                message: "Action '\(a)' is not supported (supported: \(s.joined(separator: ", ")))")
         case .notInteractable(let r): return DBusError.failed("The element cannot be interacted with: \(r)")
-        case .policyDenied(let r, let t): return DBusError(name: DBusError.Name.accessDenied, message: "Guided Access restriction '\(r)' denies this\(t.map { " (\($0))" } ?? "")")
-        case .appNotResponding(let r): return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(r)")
+        case .policyDenied(let r, let t):
+            return DBusError(
+                name: DBusError.Name.accessDenied,
+                message: "Guided Access restriction '\(r)' denies this\(t.map { " (\($0))" } ?? "")")
+        case .appNotResponding(let r):
+            return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(r)")
         case .appFailed(let message, _, _): return DBusError.failed("The application reported an error: \(message)")
         case .failed(let s): return DBusError.failed(s)
         }
@@ -61,9 +72,14 @@ extension AppBridge {
 
     /// Runs `work` (the hub's action routing) off the loop thread and replies with its Bool, or with an error
     /// reply when it fails or does not finish within `actionReplyTimeout` (the action may still complete later).
-    func routeAsync(_ msg: DBusMessage, empty: Bool = false, _ work: @escaping @Sendable (Hub, String) async throws(ActionError) -> Bool) -> DBusMethodResult {
+    func routeAsync(
+        _ msg: DBusMessage, empty: Bool = false,
+        _ work: @escaping @Sendable (Hub, String) async throws(ActionError) -> Bool
+    ) -> DBusMethodResult {
         let reply = DeferredReply(msg, replyConn)
-        let hub = self.hub, app = appID, timeout = actionReplyTimeout
+        let hub = self.hub
+        let app = appID
+        let timeout = actionReplyTimeout
         Task.detached { [weak self] in
             do throws(ActionError) {
                 let ok = try await work(hub, app)
@@ -77,8 +93,10 @@ extension AppBridge {
         }
         Task.detached {
             try? await Task.sleep(for: timeout)
-            reply.sendError(DBusError(name: DBusError.Name.noReply,
-                                      message: "The application did not answer within \(timeout) (the action may still complete)"))
+            reply.sendError(
+                DBusError(
+                    name: DBusError.Name.noReply,
+                    message: "The application did not answer within \(timeout) (the action may still complete)"))
         }
         return .handled
     }
@@ -100,14 +118,21 @@ extension AppBridge {
 
     // MARK: Action
 
-    func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult
+    {
         let acts = ATSPIMapping.actions(n)
         let name = String(cString: member)
         if name == "GetActions" {
             if let e = check(msg, m, "") { return e }
             sendReply(replyConn, to: m) { o in
                 o.array("(sss)") { a in
-                    for x in acts { a.structure { s in s.string(x.localizedName); s.string(x.description); s.string(x.keyBinding) } }
+                    for x in acts {
+                        a.structure { s in
+                            s.string(x.localizedName)
+                            s.string(x.description)
+                            s.string(x.keyBinding)
+                        }
+                    }
                 }
             }
             return .handled
@@ -119,7 +144,10 @@ extension AppBridge {
         var i = In(m)
         let idx = Int(i.int32())
         guard idx >= 0 && idx < acts.count else {
-            return .error(.invalidArgs("Action index \(idx) out of range (the object has \(acts.count) action\(acts.count == 1 ? "" : "s"))"))
+            return .error(
+                .invalidArgs(
+                    "Action index \(idx) out of range (the object has \(acts.count) action\(acts.count == 1 ? "" : "s"))"
+                ))
         }
         let a = acts[idx]
         switch name {
@@ -130,12 +158,26 @@ extension AppBridge {
         default:
             let id = n.id
             switch a.kind {
-            case .activate: return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "activate") }
-            case .increment: return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "increment") }
-            case .decrement: return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "decrement") }
-            case .escape: return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "escape") }
+            case .activate:
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .activate)
+                }
+            case .increment:
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .increment)
+                }
+            case .decrement:
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .decrement)
+                }
+            case .escape:
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .escape)
+                }
             case .custom(let cid):
-                return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "custom", customAction: cid) }
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .custom(cid))
+                }
             }
         }
         return .handled
@@ -146,25 +188,32 @@ extension AppBridge {
     /// `Properties.Set(Value.CurrentValue)`: setValue where the control takes it, else increment/decrement
     /// steps toward the target (clamped to the range).
     func setCurrentValue(_ msg: DBusMessage, _ n: AXNode, _ target: Double) -> DBusMethodResult {
-        guard let num = n.numeric, target.isFinite else { return .error(.invalidArgs("CurrentValue must be a finite number")) }
+        guard let num = n.numeric, target.isFinite else {
+            return .error(.invalidArgs("CurrentValue must be a finite number"))
+        }
         let clamped = min(max(target, num.minimum), num.maximum)
         let v = clamped.isFinite ? clamped : target
         let id = n.id
         if n.actions.contains(.setValue) {
             return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
-                try await h.perform(app: app, element: id, action: "setValue", value: .number(v))
+                try await h.perform(app: app, element: id, action: .setValue(.number(v)))
             }
         }
         let span = num.maximum - num.minimum
         let step = num.step > 0 && num.step.isFinite ? num.step : (span.isFinite && span > 0 ? span / 10 : 1)
         let raw = ((v - num.current) / step).rounded()
         let steps = raw.isFinite ? Int(min(max(raw, -1000), 1000)) : 0
-        if steps == 0 { sendReply(replyConn, to: msg.pointer) { _ in }; return .handled }
-        let action = steps > 0 ? "increment" : "decrement"
+        if steps == 0 {
+            sendReply(replyConn, to: msg.pointer) { _ in }
+            return .handled
+        }
+        let action: ElementAction = steps > 0 ? .increment : .decrement
         let count = abs(steps)
         return routeAsync(msg, empty: true) { (h, app) throws(ActionError) in
             var any = false
-            for _ in 0..<count { if try await h.perform(app: app, element: id, action: action) { any = true } else { break } }
+            for _ in 0..<count {
+                if try await h.perform(app: app, element: id, action: action) { any = true } else { break }
+            }
             return any
         }
     }
@@ -185,7 +234,8 @@ extension AppBridge {
         case "GetText":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
-            let s0 = i.int32(), e0 = i.int32()
+            let s0 = i.int32()
+            let e0 = i.int32()
             let a = s0 < 0 ? 0 : min(Int(s0), count)
             let b = clampOffset(e0)
             let s = sub(a, max(a, b))
@@ -199,21 +249,35 @@ extension AppBridge {
         case "GetStringAtOffset":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
-            let off = Int(i.int32()), g = i.uint32()
+            let off = Int(i.int32())
+            let g = i.uint32()
             let r = TextBoundaries.range(content, off, granularity: g)
             let s = sub(r.0, r.1)
-            sendReply(replyConn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
+            sendReply(replyConn, to: m) { o in
+                o.string(s)
+                o.int32(Int32(r.0))
+                o.int32(Int32(r.1))
+            }
         case "GetTextAtOffset", "GetTextBeforeOffset", "GetTextAfterOffset":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
-            let off = Int(i.int32()), boundary = i.uint32()
+            let off = Int(i.int32())
+            let boundary = i.uint32()
             let g: UInt32 = boundary == 0 ? 0 : (boundary <= 2 ? 1 : (boundary <= 4 ? 2 : 3))
             var r = TextBoundaries.range(content, off, granularity: g)
             let mem = String(cString: member)
-            if mem == "GetTextBeforeOffset" { r = r.0 > 0 ? TextBoundaries.range(content, r.0 - 1, granularity: g) : (0, 0) }
-            if mem == "GetTextAfterOffset" { r = r.1 < count ? TextBoundaries.range(content, r.1, granularity: g) : (count, count) }
+            if mem == "GetTextBeforeOffset" {
+                r = r.0 > 0 ? TextBoundaries.range(content, r.0 - 1, granularity: g) : (0, 0)
+            }
+            if mem == "GetTextAfterOffset" {
+                r = r.1 < count ? TextBoundaries.range(content, r.1, granularity: g) : (count, count)
+            }
             let s = sub(r.0, r.1)
-            sendReply(replyConn, to: m) { o in o.string(s); o.int32(Int32(r.0)); o.int32(Int32(r.1)) }
+            sendReply(replyConn, to: m) { o in
+                o.string(s)
+                o.int32(Int32(r.0))
+                o.int32(Int32(r.1))
+            }
         case "SetCaretOffset":
             if let e = check(msg, m, "i") { return e }
             sendReply(replyConn, to: m) { $0.bool(false) }
@@ -222,25 +286,43 @@ extension AppBridge {
             sendReply(replyConn, to: m) { $0.int32(0) }
         case "GetSelection":
             if let e = check(msg, m, "i") { return e }
-            sendReply(replyConn, to: m) { o in o.int32(0); o.int32(0) }
+            sendReply(replyConn, to: m) { o in
+                o.int32(0)
+                o.int32(0)
+            }
         case "AddSelection", "RemoveSelection", "SetSelection", "ScrollSubstringTo", "ScrollSubstringToPoint":
             sendReply(replyConn, to: m) { $0.bool(false) }
         case "GetCharacterExtents":
             if let e = check(msg, m, "iu") { return e }
             var i = In(m)
-            let off = Int(i.int32()), c = i.uint32()
+            let off = Int(i.int32())
+            let c = i.uint32()
             let r = charExtents(n, off, off + 1, count, c)
-            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in
+                o.int32(r.0)
+                o.int32(r.1)
+                o.int32(r.2)
+                o.int32(r.3)
+            }
         case "GetRangeExtents":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
-            let a = Int(i.int32()), b = Int(i.int32()), c = i.uint32()
+            let a = Int(i.int32())
+            let b = Int(i.int32())
+            let c = i.uint32()
             let r = charExtents(n, a, b, count, c)
-            sendReply(replyConn, to: m) { o in o.int32(r.0); o.int32(r.1); o.int32(r.2); o.int32(r.3) }
+            sendReply(replyConn, to: m) { o in
+                o.int32(r.0)
+                o.int32(r.1)
+                o.int32(r.2)
+                o.int32(r.3)
+            }
         case "GetOffsetAtPoint":
             if let e = check(msg, m, "iiu") { return e }
             var i = In(m)
-            let x = i.int32(), y = i.int32(), c = i.uint32()
+            let x = i.int32()
+            let y = i.int32()
+            let c = i.uint32()
             let p = toScreen(n, x, y, c)
             var off: Int32 = -1
             if n.frame.contains(p), count > 0, n.frame.width > 0 {
@@ -249,10 +331,18 @@ extension AppBridge {
             sendReply(replyConn, to: m) { $0.int32(off) }
         case "GetAttributeRun":
             if let e = check(msg, m, "ib") { return e }
-            sendReply(replyConn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
+            sendReply(replyConn, to: m) { o in
+                o.stringDict([])
+                o.int32(0)
+                o.int32(Int32(count))
+            }
         case "GetAttributes":
             if let e = check(msg, m, "i") { return e }
-            sendReply(replyConn, to: m) { o in o.stringDict([]); o.int32(0); o.int32(Int32(count)) }
+            sendReply(replyConn, to: m) { o in
+                o.stringDict([])
+                o.int32(0)
+                o.int32(Int32(count))
+            }
         case "GetAttributeValue":
             if let e = check(msg, m, "is") { return e }
             sendReply(replyConn, to: m) { $0.string("") }
@@ -274,34 +364,49 @@ extension AppBridge {
         let e = extents(n, coord)
         guard count > 0, a < b, a >= 0 else { return (e.0, e.1, 0, e.3) }
         let w = Double(e.2) / Double(count)
-        let x0 = Double(e.0) + w * Double(a), x1 = Double(e.0) + w * Double(min(b, count))
+        let x0 = Double(e.0) + w * Double(a)
+        let x1 = Double(e.0) + w * Double(min(b, count))
         return (clampInt(x0), e.1, clampInt(x1 - x0), e.3)
     }
 
     // MARK: EditableText
 
-    func editableText(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func editableText(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode)
+        -> DBusMethodResult
+    {
         let current = Array((n.text ?? "").unicodeScalars)
         let id = n.id
-        func str(_ s: ArraySlice<Unicode.Scalar>) -> String { var v = String.UnicodeScalarView(); v.append(contentsOf: s); return String(v) }
+        func str(_ s: ArraySlice<Unicode.Scalar>) -> String {
+            var v = String.UnicodeScalarView()
+            v.append(contentsOf: s)
+            return String(v)
+        }
         switch String(cString: member) {
         case "SetTextContents":
             if let e = check(msg, m, "s") { return e }
             var i = In(m)
             let s = i.string()
-            return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "setValue", value: .string(s)) }
+            return routeAsync(msg) { (h, app) throws(ActionError) in
+                try await h.perform(app: app, element: id, action: .setValue(.string(s)))
+            }
         case "InsertText":
             if let e = check(msg, m, "isi") { return e }
             var i = In(m)
-            let pos = Int(i.int32()), s = i.string(), len = Int(i.int32())
+            let pos = Int(i.int32())
+            let s = i.string()
+            let len = Int(i.int32())
             var ins = Array(s.unicodeScalars)
             if len >= 0 && len < ins.count { ins = Array(ins[0..<len]) }
             let insert = str(ins[...])
             if pos < 0 || pos >= current.count {
-                return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "typeText", value: .string(insert)) }
+                return routeAsync(msg) { (h, app) throws(ActionError) in
+                    try await h.perform(app: app, element: id, action: .typeText(insert))
+                }
             }
             let new = str(current[0..<pos]) + insert + str(current[pos...])
-            return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "setValue", value: .string(new)) }
+            return routeAsync(msg) { (h, app) throws(ActionError) in
+                try await h.perform(app: app, element: id, action: .setValue(.string(new)))
+            }
         case "DeleteText", "CutText":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
@@ -309,7 +414,9 @@ extension AppBridge {
             let b0 = Int(i.int32())
             let b = b0 < 0 ? current.count : max(a, min(b0, current.count))
             let new = str(current[0..<a]) + str(current[b...])
-            return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: id, action: "setValue", value: .string(new)) }
+            return routeAsync(msg) { (h, app) throws(ActionError) in
+                try await h.perform(app: app, element: id, action: .setValue(.string(new)))
+            }
         case "CopyText":
             if let e = check(msg, m, "ii") { return e }
             sendReply(replyConn, to: m) { _ in }
@@ -324,7 +431,9 @@ extension AppBridge {
 
     // MARK: Selection
 
-    func selection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func selection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode)
+        -> DBusMethodResult
+    {
         let sel = selectedChildren(n)
         switch String(cString: member) {
         case "GetSelectedChild":
@@ -342,10 +451,17 @@ extension AppBridge {
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = Int(i.int32())
-            guard idx >= 0 && idx < n.children.count else { return .error(.invalidArgs("SelectChild: index \(idx) out of range (\(n.children.count) children)")) }
+            guard idx >= 0 && idx < n.children.count else {
+                return .error(.invalidArgs("SelectChild: index \(idx) out of range (\(n.children.count) children)"))
+            }
             let child = n.children[idx]
-            if sel.contains(child) { sendReply(replyConn, to: m) { $0.bool(true) }; return .handled }
-            return routeAsync(msg) { (h, app) throws(ActionError) in try await h.perform(app: app, element: child, action: "activate") }
+            if sel.contains(child) {
+                sendReply(replyConn, to: m) { $0.bool(true) }
+                return .handled
+            }
+            return routeAsync(msg) { (h, app) throws(ActionError) in
+                try await h.perform(app: app, element: child, action: .activate)
+            }
         case "DeselectSelectedChild", "DeselectChild":
             if let e = check(msg, m, "i") { return e }
             sendReply(replyConn, to: m) { $0.bool(false) }
@@ -373,24 +489,30 @@ extension AppBridge {
     }
 
     func cellAt(_ cells: [AXNode], _ r: Int, _ c: Int) -> AXNode? {
-        cells.first { guard let ci = $0.cell else { return false }
-            return r >= ci.row && r < ci.row + max(1, ci.rowSpan) && c >= ci.column && c < ci.column + max(1, ci.columnSpan) }
+        cells.first {
+            guard let ci = $0.cell else { return false }
+            return r >= ci.row && r < ci.row + max(1, ci.rowSpan) && c >= ci.column
+                && c < ci.column + max(1, ci.columnSpan)
+        }
     }
 
-    func table(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func table(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult
+    {
         let info = n.table ?? AXTableInfo(rows: 0, columns: 0)
         let cs = cells(n)
         switch String(cString: member) {
         case "GetAccessibleAt":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
-            let r = Int(i.int32()), c = Int(i.int32())
+            let r = Int(i.int32())
+            let c = Int(i.int32())
             let cell = cellAt(cs, r, c)
             sendReply(replyConn, to: m) { o in writeRef(&o, cell?.id) }
         case "GetIndexAt":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
-            let r = Int(i.int32()), c = Int(i.int32())
+            let r = Int(i.int32())
+            let c = Int(i.int32())
             let idx = cellAt(cs, r, c).flatMap { cell in cs.firstIndex { $0.id == cell.id } } ?? -1
             sendReply(replyConn, to: m) { $0.int32(Int32(idx)) }
         case "GetRowAtIndex", "GetColumnAtIndex":
@@ -399,18 +521,21 @@ extension AppBridge {
             let idx = Int(i.int32())
             let row = strcmp(member, "GetRowAtIndex") == 0
             let v = idx >= 0 && idx < cs.count ? (row ? cs[idx].cell!.row : cs[idx].cell!.column) : -1
-            sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }   // rows come from the provider: no trap above 2^31
+            // rows come from the provider: no trap above 2^31
+            sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }
         case "GetRowDescription", "GetColumnDescription":
             if let e = check(msg, m, "i") { return e }
             var i = In(m)
             let idx = i.int32()
-            let headers = strcmp(member, "GetRowDescription") == 0 ? info.rowHeaders[Int(idx)] : info.columnHeaders[Int(idx)]
+            let headers =
+                strcmp(member, "GetRowDescription") == 0 ? info.rowHeaders[Int(idx)] : info.columnHeaders[Int(idx)]
             let text = (headers ?? []).compactMap { served.tree[$0]?.label }.joined(separator: " ")
             sendReply(replyConn, to: m) { $0.string(text) }
         case "GetRowExtentAt", "GetColumnExtentAt":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
-            let r = Int(i.int32()), c = Int(i.int32())
+            let r = Int(i.int32())
+            let c = Int(i.int32())
             let cell = cellAt(cs, r, c)?.cell
             let v = strcmp(member, "GetRowExtentAt") == 0 ? cell?.rowSpan ?? 0 : cell?.columnSpan ?? 0
             sendReply(replyConn, to: m) { $0.int32(Int32(clamping: v)) }
@@ -429,7 +554,8 @@ extension AppBridge {
         case "IsSelected":
             if let e = check(msg, m, "ii") { return e }
             var i = In(m)
-            let r = Int(i.int32()), c = Int(i.int32())
+            let r = Int(i.int32())
+            let c = Int(i.int32())
             let s = cellAt(cs, r, c)?.states.contains(.selected) ?? false
             sendReply(replyConn, to: m) { $0.bool(s) }
         case "AddRowSelection", "AddColumnSelection", "RemoveRowSelection", "RemoveColumnSelection":
@@ -442,8 +568,10 @@ extension AppBridge {
             let cell = idx >= 0 && idx < cs.count ? cs[idx] : nil
             sendReply(replyConn, to: m) { o in
                 o.bool(cell != nil)
-                o.int32(Int32(clamping: cell?.cell?.row ?? -1)); o.int32(Int32(clamping: cell?.cell?.column ?? -1))
-                o.int32(Int32(clamping: cell?.cell?.rowSpan ?? 0)); o.int32(Int32(clamping: cell?.cell?.columnSpan ?? 0))
+                o.int32(Int32(clamping: cell?.cell?.row ?? -1))
+                o.int32(Int32(clamping: cell?.cell?.column ?? -1))
+                o.int32(Int32(clamping: cell?.cell?.rowSpan ?? 0))
+                o.int32(Int32(clamping: cell?.cell?.columnSpan ?? 0))
                 o.bool(cell?.states.contains(.selected) ?? false)
             }
         default:
@@ -452,15 +580,20 @@ extension AppBridge {
         return .handled
     }
 
-    func tableCell(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func tableCell(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode)
+        -> DBusMethodResult
+    {
         let ci = n.cell ?? AXCellInfo(row: 0, rowSpan: 1, column: 0, columnSpan: 1)
         let tableNode = tableOf(n).flatMap { served.tree[$0] }
         switch String(cString: member) {
         case "GetRowColumnSpan":
             if let e = check(msg, m, "") { return e }
             sendReply(replyConn, to: m) { o in
-                o.bool(true); o.int32(Int32(clamping: ci.row)); o.int32(Int32(clamping: ci.column))
-                o.int32(Int32(clamping: ci.rowSpan)); o.int32(Int32(clamping: ci.columnSpan))
+                o.bool(true)
+                o.int32(Int32(clamping: ci.row))
+                o.int32(Int32(clamping: ci.column))
+                o.int32(Int32(clamping: ci.rowSpan))
+                o.int32(Int32(clamping: ci.columnSpan))
             }
         case "GetColumnHeaderCells", "GetRowHeaderCells":
             if let e = check(msg, m, "") { return e }
@@ -476,7 +609,8 @@ extension AppBridge {
 
     // MARK: Image
 
-    func image(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult {
+    func image(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ n: AXNode) -> DBusMethodResult
+    {
         switch String(cString: member) {
         case "GetImageExtents": return replyExtents(.rect, msg, m, n)
         case "GetImagePosition": return replyExtents(.position, msg, m, n)
@@ -488,12 +622,19 @@ extension AppBridge {
 
     // MARK: Cache
 
-    func handleCache(_ msg: DBusMessage, _ iface: UnsafePointer<CChar>?, _ member: UnsafePointer<CChar>) -> DBusMethodResult {
+    func handleCache(_ msg: DBusMessage, _ iface: UnsafePointer<CChar>?, _ member: UnsafePointer<CChar>)
+        -> DBusMethodResult
+    {
         let m = msg.pointer
         if cEqual(iface, "org.freedesktop.DBus.Introspectable"), strcmp(member, "Introspect") == 0 {
-            let xml = DBusIntrospection.xml(interfaces: [DBusInterfaceDescription(name: ATSPIInterface.cache,
-                methods: [.method("GetItems", out: ["a((so)(so)(so)iiassusau)"])],
-                signals: [.signal("AddAccessible", ["((so)(so)(so)iiassusau)"]), .signal("RemoveAccessible", ["(so)"])])])
+            let xml = DBusIntrospection.xml(interfaces: [
+                DBusInterfaceDescription(
+                    name: ATSPIInterface.cache,
+                    methods: [.method("GetItems", out: ["a((so)(so)(so)iiassusau)"])],
+                    signals: [
+                        .signal("AddAccessible", ["((so)(so)(so)iiassusau)"]), .signal("RemoveAccessible", ["(so)"]),
+                    ])
+            ])
             sendReply(replyConn, to: m) { $0.string(xml) }
             return .handled
         }
@@ -559,8 +700,12 @@ enum TextBoundaries {
         case 1:
             // A word plus its trailing whitespace (ATK's WORD_START convention).
             var a = offset
-            if isSpace(t[a]) { while a > 0 && isSpace(t[a - 1]) { a -= 1 }; while a > 0 && !isSpace(t[a - 1]) { a -= 1 } }
-            else { while a > 0 && !isSpace(t[a - 1]) { a -= 1 } }
+            if isSpace(t[a]) {
+                while a > 0 && isSpace(t[a - 1]) { a -= 1 }
+                while a > 0 && !isSpace(t[a - 1]) { a -= 1 }
+            } else {
+                while a > 0 && !isSpace(t[a - 1]) { a -= 1 }
+            }
             var b = max(offset, a)
             while b < n && !isSpace(t[b]) { b += 1 }
             while b < n && isSpace(t[b]) { b += 1 }
@@ -585,14 +730,13 @@ enum TextBoundaries {
     }
 }
 
-
 /// A whole-tree reply (GetItems) leaves megabytes of freed message buffers in the heap; hand them back to the
 /// system shortly after it is sent (at most once a second), so a server's resident size reflects what it keeps.
-public enum HeapTrim {
+package enum HeapTrim {
     private static let last = Mutex<UInt64>(0)
 
     /// Returns freed heap memory to the system now.
-    public static func trimNow() { _ = atspi_malloc_trim(0) }
+    package static func trimNow() { _ = atspi_malloc_trim(0) }
 
     static func soon() {
         let now = monotonicNow()
@@ -609,4 +753,5 @@ public enum HeapTrim {
     }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("malloc_trim") func atspi_malloc_trim(_ pad: Int) -> Int32

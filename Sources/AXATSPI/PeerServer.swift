@@ -1,7 +1,8 @@
 import CDBus
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The optional peer-to-peer socket of one app (at-spi2-core's atk-adaptor does the same): when
@@ -41,7 +42,10 @@ final class PeerServer: @unchecked Sendable {
         let isDirectory = UInt32(info.st_mode) & UInt32(S_IFMT) == UInt32(S_IFDIR)
         let mode = UInt32(info.st_mode) & 0o7777
         guard isDirectory, info.st_uid == geteuid(), mode == 0o700 else {
-            throw Failure(description: "the peer socket directory \(path) is not a private directory of this user (uid \(info.st_uid), mode \(String(mode, radix: 8)); expected uid \(geteuid()), mode 700)")
+            throw Failure(
+                description:
+                    "the peer socket directory \(path) is not a private directory of this user (uid \(info.st_uid), mode \(String(mode, radix: 8)); expected uid \(geteuid()), mode 700)"
+            )
         }
     }
 
@@ -64,29 +68,42 @@ final class PeerServer: @unchecked Sendable {
             throw Failure(description: text)
         }
         server = s
-        address = dbus_server_get_address(s).map { p in defer { dbus_free(p) }; return String(cString: p) } ?? ""
+        address =
+            dbus_server_get_address(s).map { p in
+                defer { dbus_free(p) }
+                return String(cString: p)
+            } ?? ""
         let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = dbus_server_set_watch_functions(s, { w, ud in
-            guard let w, let ud else { return 0 }
-            let k = bits(w)
-            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(k) }
-            return 1
-        }, { w, ud in
-            guard let w, let ud else { return }
-            let k = bits(w)
-            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { st in st.watches.removeAll { $0 == k } }
-        }, nil, me, nil)
-        dbus_server_set_new_connection_function(s, { _, c, ud in
-            guard let c, let ud else { return }
-            Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(c)
-        }, me, nil)
+        _ = dbus_server_set_watch_functions(
+            s,
+            { w, ud in
+                guard let w, let ud else { return 0 }
+                let k = bits(w)
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(k) }
+                return 1
+            },
+            { w, ud in
+                guard let w, let ud else { return }
+                let k = bits(w)
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { st in
+                    st.watches.removeAll { $0 == k }
+                }
+            }, nil, me, nil)
+        dbus_server_set_new_connection_function(
+            s,
+            { _, c, ud in
+                guard let c, let ud else { return }
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(c)
+            }, me, nil)
         var tid = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&tid, nil, { arg in
-            let me = Unmanaged<PeerServer>.fromOpaque(arg!).takeRetainedValue()
-            me.acceptLoop()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &tid, nil,
+            { arg in
+                let me = Unmanaged<PeerServer>.fromOpaque(arg!).takeRetainedValue()
+                me.acceptLoop()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<PeerServer>.fromOpaque(box).release()
             dbus_server_disconnect(s)
@@ -100,7 +117,9 @@ final class PeerServer: @unchecked Sendable {
     private func acceptLoop() {
         var fds: [pollfd] = []
         while !stopFlag.load(ordering: .acquiring) {
-            let ws = state.withLock { $0.watches }.compactMap { OpaquePointer(bitPattern: $0) }.filter { dbus_watch_get_enabled($0) != 0 }
+            let ws = state.withLock { $0.watches }.compactMap { OpaquePointer(bitPattern: $0) }.filter {
+                dbus_watch_get_enabled($0) != 0
+            }
             fds.removeAll(keepingCapacity: true)
             for w in ws {
                 let f = dbus_watch_get_flags(w)
@@ -128,7 +147,7 @@ final class PeerServer: @unchecked Sendable {
 
     /// A client connected (called inside `dbus_watch_handle` on the accept thread).
     private func accept(_ c: OpaquePointer) {
-        if state.withLock({ $0.stopping }) { return }   // not referenced: libdbus drops it
+        if state.withLock({ $0.stopping }) { return }  // not referenced: libdbus drops it
         dbus_connection_ref(c)
         dbus_connection_set_exit_on_disconnect(c, 0)
         let ud = Unmanaged.passUnretained(bridge).toOpaque()
@@ -142,11 +161,13 @@ final class PeerServer: @unchecked Sendable {
         }
         let job = Unmanaged.passRetained(PeerJob(server: self, connection: c)).toOpaque()
         var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let job = Unmanaged<PeerJob>.fromOpaque(arg!).takeRetainedValue()
-            job.server.serve(job.connection)
-            return nil
-        }, job)
+        let rc = pthread_create(
+            &tid, nil,
+            { arg in
+                let job = Unmanaged<PeerJob>.fromOpaque(arg!).takeRetainedValue()
+                job.server.serve(job.connection)
+                return nil
+            }, job)
         if rc != 0 {
             Unmanaged<PeerJob>.fromOpaque(job).release()
             dbus_connection_close(c)
@@ -154,7 +175,10 @@ final class PeerServer: @unchecked Sendable {
             return
         }
         let k = bits(c)
-        state.withLock { $0.threads.append(tid); $0.connections.append(k) }
+        state.withLock {
+            $0.threads.append(tid)
+            $0.connections.append(k)
+        }
     }
 
     /// One peer connection's I/O and dispatch (replies from other threads are flushed within 10 ms).
@@ -174,19 +198,27 @@ final class PeerServer: @unchecked Sendable {
             return t
         }
         stopFlag.store(true, ordering: .releasing)
-        if let a = acceptThread { pthread_join(a, nil); acceptThread = nil }
+        if let a = acceptThread {
+            pthread_join(a, nil)
+            acceptThread = nil
+        }
         for t in threads { pthread_join(t, nil) }
         // The socket file of a unix:dir= server is removed by libdbus on disconnect; then the directory.
         rmdir(directory)
     }
 }
 
-@inline(__always) private func bits(_ p: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(p))) }
+@inline(__always) private func bits(_ p: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(p)))
+}
 
 private final class PeerJob {
     let server: PeerServer
     let connection: OpaquePointer
-    init(server: PeerServer, connection: OpaquePointer) { self.server = server; self.connection = connection }
+    init(server: PeerServer, connection: OpaquePointer) {
+        self.server = server
+        self.connection = connection
+    }
 }
 
 nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
@@ -194,7 +226,9 @@ nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> =
     p.initialize(to: DBusObjectPathVTable())
     p.pointee.message_function = { c, msg, ud in
         guard let c, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-        guard dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        guard dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
         return Unmanaged<AppBridge>.fromOpaque(ud).takeUnretainedValue().handlePeer(c, msg)
     }
     return p

@@ -3,8 +3,9 @@ import AXDBus
 import AXHub
 import AXJSON
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every D-Bus property the bridge serves.
@@ -75,7 +76,8 @@ enum Prop: CaseIterable {
     var signature: StaticString {
         switch self {
         case .name, .description, .locale, .accessibleId, .helpText, .toolkitName, .version, .toolkitVersion,
-             .atspiVersion, .valueText, .imageDescription, .imageLocale: return "s"
+            .atspiVersion, .valueText, .imageDescription, .imageLocale:
+            return "s"
         case .parent, .caption, .summary, .table: return "(so)"
         case .interfaceVersion: return "u"
         case .minimumValue, .maximumValue, .minimumIncrement, .currentValue: return "d"
@@ -106,7 +108,9 @@ func interfaceBit(_ name: UnsafePointer<CChar>) -> ATSPIInterfaces? {
 }
 
 extension AppBridge {
-    func properties(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target) -> DBusMethodResult {
+    func properties(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: Target)
+        -> DBusMethodResult
+    {
         let ifs = interfaces(t)
         if strcmp(member, "Get") == 0 {
             if let e = check(msg, m, "ss") { return e }
@@ -145,7 +149,8 @@ extension AppBridge {
             if let e = check(msg, m, "ssv") { return e }
             let r = msg.reader()
             do throws(DBusError) {
-                let iface = try r.readString(), name = try r.readString()
+                let iface = try r.readString()
+                let name = try r.readString()
                 try r.enterVariant()
                 let value = try r.readValue()
                 try r.leave()
@@ -157,7 +162,9 @@ extension AppBridge {
                 }
                 switch (p, t) {
                 case (.id, .root):
-                    guard let v = value.int32Value else { return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'")) }
+                    guard let v = value.int32Value else {
+                        return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'"))
+                    }
                     applicationID = v
                     sendReply(replyConn, to: m) { _ in }
                     return .handled
@@ -212,7 +219,11 @@ extension AppBridge {
         case .nSelectedRows, .nSelectedColumns: o.int32(0)
         case .columnSpan: o.int32(Int32(clamping: node?.cell?.columnSpan ?? 1))
         case .rowSpan: o.int32(Int32(clamping: node?.cell?.rowSpan ?? 1))
-        case .position: o.structure { s in s.int32(Int32(clamping: node?.cell?.row ?? 0)); s.int32(Int32(clamping: node?.cell?.column ?? 0)) }
+        case .position:
+            o.structure { s in
+                s.int32(Int32(clamping: node?.cell?.row ?? 0))
+                s.int32(Int32(clamping: node?.cell?.column ?? 0))
+            }
         case .table: writeRef(&o, node.flatMap { tableOf($0) })
         case .imageDescription: o.string(node?.label ?? "")
         case .imageLocale: o.string(node?.language ?? AppBridge.localeString)

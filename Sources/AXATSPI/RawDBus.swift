@@ -1,7 +1,8 @@
 import AXDBus
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Allocation-light marshalling straight on libdbus iterators, for the per-call hot paths (every handler reply,
@@ -42,39 +43,75 @@ struct Out {
         var q: UnsafePointer<CChar>? = p
         _ = dbus_message_iter_append_basic(&it, tPath, &q)
     }
-    @inline(__always) mutating func int32(_ v: Int32) { var x = v; _ = dbus_message_iter_append_basic(&it, tInt32, &x) }
-    @inline(__always) mutating func uint32(_ v: UInt32) { var x = v; _ = dbus_message_iter_append_basic(&it, tUInt32, &x) }
-    @inline(__always) mutating func int16(_ v: Int16) { var x = v; _ = dbus_message_iter_append_basic(&it, tInt16, &x) }
-    @inline(__always) mutating func double(_ v: Double) { var x = v.isFinite ? v : 0; _ = dbus_message_iter_append_basic(&it, tDouble, &x) }
-    @inline(__always) mutating func bool(_ v: Bool) { var x: dbus_bool_t = v ? 1 : 0; _ = dbus_message_iter_append_basic(&it, tBool, &x) }
+    @inline(__always) mutating func int32(_ v: Int32) {
+        var x = v
+        _ = dbus_message_iter_append_basic(&it, tInt32, &x)
+    }
+    @inline(__always) mutating func uint32(_ v: UInt32) {
+        var x = v
+        _ = dbus_message_iter_append_basic(&it, tUInt32, &x)
+    }
+    @inline(__always) mutating func int16(_ v: Int16) {
+        var x = v
+        _ = dbus_message_iter_append_basic(&it, tInt16, &x)
+    }
+    @inline(__always) mutating func double(_ v: Double) {
+        var x = v.isFinite ? v : 0
+        _ = dbus_message_iter_append_basic(&it, tDouble, &x)
+    }
+    @inline(__always) mutating func bool(_ v: Bool) {
+        var x: dbus_bool_t = v ? 1 : 0
+        _ = dbus_message_iter_append_basic(&it, tBool, &x)
+    }
 
     /// Opens a container of `type` (element/variant signature `sig` for arrays and variants).
-    @inline(__always) mutating func container(_ type: Int32, _ sig: UnsafePointer<CChar>?, _ body: (inout Out) -> Void) {
+    @inline(__always) mutating func container(_ type: Int32, _ sig: UnsafePointer<CChar>?, _ body: (inout Out) -> Void)
+    {
         var sub = Out()
         _ = dbus_message_iter_open_container(&it, type, sig, &sub.it)
         body(&sub)
         _ = dbus_message_iter_close_container(&it, &sub.it)
     }
     @inline(__always) mutating func structure(_ body: (inout Out) -> Void) { container(tStruct, nil, body) }
-    @inline(__always) mutating func array(_ sig: UnsafePointer<CChar>, _ body: (inout Out) -> Void) { container(tArray, sig, body) }
-    @inline(__always) mutating func variant(_ sig: UnsafePointer<CChar>, _ body: (inout Out) -> Void) { container(tVariant, sig, body) }
+    @inline(__always) mutating func array(_ sig: UnsafePointer<CChar>, _ body: (inout Out) -> Void) {
+        container(tArray, sig, body)
+    }
+    @inline(__always) mutating func variant(_ sig: UnsafePointer<CChar>, _ body: (inout Out) -> Void) {
+        container(tVariant, sig, body)
+    }
 
     /// `(so)` reference.
     @inline(__always) mutating func ref(_ bus: UnsafePointer<CChar>, _ path: UnsafePointer<CChar>) {
-        structure { s in s.cString(bus); s.path(path) }
+        structure { s in
+            s.cString(bus)
+            s.path(path)
+        }
     }
     /// `au` state set (two words).
     @inline(__always) mutating func states(_ s: ATSPIStateSet) {
-        array("u") { a in a.uint32(s.low); a.uint32(s.high) }
+        array("u") { a in
+            a.uint32(s.low)
+            a.uint32(s.high)
+        }
     }
     /// `a{ss}`.
     mutating func stringDict(_ pairs: [(String, String)]) {
         array("{ss}") { a in
-            for (k, v) in pairs { a.container(tDict, nil) { e in e.string(k); e.string(v) } }
+            for (k, v) in pairs {
+                a.container(tDict, nil) { e in
+                    e.string(k)
+                    e.string(v)
+                }
+            }
         }
     }
     mutating func rect(_ x: Int32, _ y: Int32, _ w: Int32, _ h: Int32) {
-        structure { s in s.int32(x); s.int32(y); s.int32(w); s.int32(h) }
+        structure { s in
+            s.int32(x)
+            s.int32(y)
+            s.int32(w)
+            s.int32(h)
+        }
     }
 }
 
@@ -82,8 +119,18 @@ struct Out {
 struct In {
     var it = DBusMessageIter()
     init(_ message: OpaquePointer) { _ = dbus_message_iter_init(message, &it) }
-    @inline(__always) mutating func int32() -> Int32 { var v: Int32 = 0; dbus_message_iter_get_basic(&it, &v); _ = dbus_message_iter_next(&it); return v }
-    @inline(__always) mutating func uint32() -> UInt32 { var v: UInt32 = 0; dbus_message_iter_get_basic(&it, &v); _ = dbus_message_iter_next(&it); return v }
+    @inline(__always) mutating func int32() -> Int32 {
+        var v: Int32 = 0
+        dbus_message_iter_get_basic(&it, &v)
+        _ = dbus_message_iter_next(&it)
+        return v
+    }
+    @inline(__always) mutating func uint32() -> UInt32 {
+        var v: UInt32 = 0
+        dbus_message_iter_get_basic(&it, &v)
+        _ = dbus_message_iter_next(&it)
+        return v
+    }
     @inline(__always) mutating func string() -> String {
         var p: UnsafePointer<CChar>? = nil
         dbus_message_iter_get_basic(&it, &p)
@@ -104,7 +151,9 @@ struct In {
     return strcmp(a, b) == 0
 }
 
-@inline(__always) func hasSig(_ m: OpaquePointer, _ s: UnsafePointer<CChar>) -> Bool { dbus_message_has_signature(m, s) != 0 }
+@inline(__always) func hasSig(_ m: OpaquePointer, _ s: UnsafePointer<CChar>) -> Bool {
+    dbus_message_has_signature(m, s) != 0
+}
 
 /// A retained, NUL-terminated copy of a string for the lifetime of the owner (bus names, paths).
 final class CStringBox: @unchecked Sendable {

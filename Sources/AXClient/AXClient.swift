@@ -34,7 +34,9 @@ public final class AXClient: Sendable {
     ///     server's default socket.
     ///   - token: the TCP token (`axserver --token-file`).
     ///   - app: the app calls address when they name none (an app id or name).
-    public static func connect(_ address: String? = nil, token: String? = nil, app: String? = nil) async throws -> AXClient {
+    public static func connect(_ address: String? = nil, token: String? = nil, app: String? = nil) async throws
+        -> AXClient
+    {
         let environment = getenvString("AXSERVER_SOCKET")
         let path = address ?? environment ?? RPCServer.defaultSocketPath()
         let full = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
@@ -53,7 +55,9 @@ public final class AXClient: Sendable {
 
     /// Calls a method, adding `app` when the client has one and the params name none.
     @discardableResult
-    public func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30), addApp: Bool = true) async throws(AXClientError) -> JSON {
+    public func call(
+        _ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30), addApp: Bool = true
+    ) async throws(AXClientError) -> JSON {
         var full = params
         if addApp, let app, full["app"] == nil {
             full["app"] = .string(app)
@@ -99,7 +103,8 @@ public final class AXClient: Sendable {
     public func events(_ names: [String]) async throws(AXClientError) -> AsyncStream<AXEvent> {
         let result = try await call("events.subscribe", ["events": JSON(names)])
         guard let subscription = result["subscription"]?.intValue else {
-            throw AXClientError(code: RPCError.Code.internalError, message: "events.subscribe returned no subscription", data: result)
+            throw AXClientError(
+                code: RPCError.Code.internalError, message: "events.subscribe returned no subscription", data: result)
         }
         let (stream, continuation) = AsyncStream<AXEvent>.makeStream()
         subscriptions.withLock { $0[subscription] = continuation }
@@ -117,7 +122,7 @@ public final class AXClient: Sendable {
             defer { current.removeAll() }
             return Array(current.values)
         }
-        open.forEach { $0.finish() }
+        for stream in open { stream.finish() }
     }
 
     private func deliver(method: String, params: JSON) {
@@ -188,7 +193,7 @@ func getenvString(_ name: String) -> String? {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

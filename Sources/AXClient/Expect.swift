@@ -22,8 +22,12 @@ public struct LocatorAssertions: Sendable {
     let locator: Locator
     let timeout: Duration
 
-    public func toHaveValue(_ value: String) async throws { try await hold(.value, value: value, "to have value \"\(value)\"") }
-    public func toHaveLabel(_ label: String) async throws { try await hold(.label, value: label, "to have label \"\(label)\"") }
+    public func toHaveValue(_ value: String) async throws {
+        try await hold(.value, value: value, "to have value \"\(value)\"")
+    }
+    public func toHaveLabel(_ label: String) async throws {
+        try await hold(.label, value: label, "to have label \"\(label)\"")
+    }
     public func toBeVisible() async throws { try await hold(.visible, "to be visible") }
     public func toBeHidden() async throws { try await hold(.hidden, "to be hidden") }
     public func toBeEnabled() async throws { try await hold(.enabled, "to be enabled") }
@@ -67,7 +71,9 @@ public struct LocatorAssertions: Sendable {
         if last == count {
             return
         }
-        throw AXAssertionError(description: "expected \(locator.selector) to match \(count) elements, it matched \(last) after \(timeout)", lastState: nil)
+        throw AXAssertionError(
+            description: "expected \(locator.selector) to match \(count) elements, it matched \(last) after \(timeout)",
+            lastState: nil)
     }
 
     private func hold(_ state: WaitState, value: String? = nil, _ what: String) async throws {
@@ -78,7 +84,9 @@ public struct LocatorAssertions: Sendable {
                 throw error
             }
             let last = error.data?["lastState"]
-            throw AXAssertionError(description: "expected \(locator.selector) \(what); last seen: \(last?.jsonString ?? "null")", lastState: last)
+            throw AXAssertionError(
+                description: "expected \(locator.selector) \(what); last seen: \(last?.jsonString ?? "null")",
+                lastState: last)
         }
     }
 }

@@ -62,8 +62,12 @@ public struct Locator: Sendable {
 
     /// Waits until the element reaches `state` (with `value` for `.value` and `.label`); returns it when attached.
     @discardableResult
-    public func waitFor(_ state: WaitState = .visible, value: String? = nil, timeout: Duration = .seconds(5)) async throws(AXClientError) -> AXElement? {
-        var params: JSONObject = ["target": target, "state": .string(state.rawValue), "timeoutMs": JSON(milliseconds(timeout))]
+    public func waitFor(_ state: WaitState = .visible, value: String? = nil, timeout: Duration = .seconds(5))
+        async throws(AXClientError) -> AXElement?
+    {
+        var params: JSONObject = [
+            "target": target, "state": .string(state.rawValue), "timeoutMs": JSON(milliseconds(timeout)),
+        ]
         if let value {
             params["value"] = .string(value)
         }
@@ -136,7 +140,9 @@ public struct Locator: Sendable {
         try await act("action.custom", ["name": .string(name)], waitUntil: .visible, timeout: timeout)
     }
 
-    private func act(_ method: String, _ extra: JSONObject, waitUntil state: WaitState, timeout: Duration) async throws(AXClientError) -> Bool {
+    private func act(_ method: String, _ extra: JSONObject, waitUntil state: WaitState, timeout: Duration)
+        async throws(AXClientError) -> Bool
+    {
         try await waitFor(.visible, timeout: timeout)
         if state == .enabled {
             try await waitFor(.enabled, timeout: timeout)

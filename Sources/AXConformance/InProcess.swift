@@ -9,7 +9,7 @@ import Synchronization
 /// The session holds its peer (this connection) strongly, and the case's action handler usually captures the
 /// connection too; `close()` drops both references, so a closed connection — and the router and hub it kept
 /// alive — is freed (LeakSanitizer found every case's whole server leaking before).
-public final class InProcessConnection: ConformanceConnection, RPCPeer, @unchecked Sendable {
+package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchecked Sendable {
     let router: RPCRouter
     /// nil once closed.
     private var session: RPCSession?
@@ -20,12 +20,13 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
     private var closed = false
     private var nextID = 1
     private static let ids = Atomic<UInt64>(1)
-    public let connectionID: UInt64
+    package let connectionID: UInt64
 
     /// The operator credential of every in-process server (random per process).
-    public static let operatorToken: String = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
+    package static let operatorToken: String = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }
+        .joined()
 
-    public init(router: RPCRouter) {
+    package init(router: RPCRouter) {
         self.router = router
         connectionID = InProcessConnection.ids.add(1, ordering: .relaxed).oldValue
         session = RPCSession(peer: self)
@@ -33,14 +34,14 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
 
     /// A fresh server (hub + all methods) per case: cases never see each other's apps. Returns a connect
     /// function; every connection it makes reaches that same server.
-    public static func freshServer() -> ConformanceRunner.Connect {
+    package static func freshServer() -> ConformanceRunner.Connect {
         let hub = Hub(actionTimeout: .seconds(2))
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub, options: MethodOptions(operatorToken: operatorToken))
         return { InProcessConnection(router: router) }
     }
 
-    public func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
+    package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
         let (id, open): (Int, RPCSession?) = lock.withLock {
             let i = nextID
             nextID += 1
@@ -60,15 +61,18 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
         }
     }
 
-    public func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {
+    package func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {
         lock.withLock { self.handler = handler }
     }
 
-    public func drainNotifications() -> [(method: String, params: JSON)] {
-        lock.withLock { defer { notifications = [] }; return notifications }
+    package func drainNotifications() -> [(method: String, params: JSON)] {
+        lock.withLock {
+            defer { notifications = [] }
+            return notifications
+        }
     }
 
-    public func close() async {
+    package func close() async {
         let hs: [@Sendable () -> Void] = lock.withLock {
             guard !closed else { return [] }
             closed = true
@@ -81,19 +85,21 @@ public final class InProcessConnection: ConformanceConnection, RPCPeer, @uncheck
     }
 
     // RPCPeer
-    public func notify(_ method: String, _ params: JSON?) {
+    package func notify(_ method: String, _ params: JSON?) {
         lock.withLock { notifications.append((method, params ?? .null)) }
     }
 
-    public func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
+    package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
         guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-        guard let h = lock.withLock({ handler }) else { throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"]) }
+        guard let h = lock.withLock({ handler }) else {
+            throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])
+        }
         return await h(params ?? .null)
     }
 
-    public func close() { Task { await self.close() as Void } }
-    public var isClosed: Bool { lock.withLock { closed } }
-    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+    package func close() { Task { await self.close() as Void } }
+    package var isClosed: Bool { lock.withLock { closed } }
+    package func onClose(_ handler: @escaping @Sendable () -> Void) {
         let now: Bool = lock.withLock {
             if closed { return true }
             closeHandlers.append(handler)

@@ -4,7 +4,7 @@ import AXTransport
 import Foundation
 
 /// A black-box connection to a live server over its socket (`axserver conformance --socket PATH`).
-public final class SocketConnection: ConformanceConnection, @unchecked Sendable {
+package final class SocketConnection: ConformanceConnection, @unchecked Sendable {
     let client: RPCClient
     private let lock = NSLock()
     private var notifications: [(method: String, params: JSON)] = []
@@ -12,7 +12,7 @@ public final class SocketConnection: ConformanceConnection, @unchecked Sendable 
 
     init(client: RPCClient) { self.client = client }
 
-    public static func connect(_ address: String, token: String?) async throws -> SocketConnection {
+    package static func connect(_ address: String, token: String?) async throws -> SocketConnection {
         let c = try await RPCClient.connect(address)
         let conn = SocketConnection(client: c)
         c.onNotification { [weak conn] m, p in conn?.lock.withLock { conn?.notifications.append((m, p ?? .null)) } }
@@ -29,7 +29,7 @@ public final class SocketConnection: ConformanceConnection, @unchecked Sendable 
 
     var tokenInit: JSONObject?
 
-    public func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
+    package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
         var p = params
         if method == "initialize", let t = tokenInit, case .object(var o)? = params {
             for (k, v) in t { o[k] = v }
@@ -38,9 +38,14 @@ public final class SocketConnection: ConformanceConnection, @unchecked Sendable 
         do { return .success(try await client.call(method, p, timeout: .seconds(30))) } catch { return .failure(error) }
     }
 
-    public func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) { lock.withLock { self.handler = handler } }
-    public func drainNotifications() -> [(method: String, params: JSON)] {
-        lock.withLock { defer { notifications = [] }; return notifications }
+    package func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {
+        lock.withLock { self.handler = handler }
     }
-    public func close() async { await client.close() }
+    package func drainNotifications() -> [(method: String, params: JSON)] {
+        lock.withLock {
+            defer { notifications = [] }
+            return notifications
+        }
+    }
+    package func close() async { await client.close() }
 }

@@ -1,12 +1,13 @@
 import CDBus
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What an object handler wants AXDBus to do with a method call.
-public enum DBusMethodResult: Sendable {
+package enum DBusMethodResult: Sendable {
     /// Send this reply (made with `message.makeReply()`); a reply with a marshalling error becomes a `Failed` error reply.
     case reply(DBusMessage)
     /// Send an error reply.
@@ -19,24 +20,27 @@ public enum DBusMethodResult: Sendable {
 
 /// Handles method calls for an exported object path (or subtree). Runs on the connection's loop thread;
 /// must not block. Throwing a `DBusError` sends it as the error reply; any other error becomes `Failed`.
-public typealias DBusMethodHandler = @Sendable (DBusMessage) throws -> DBusMethodResult
+package typealias DBusMethodHandler = @Sendable (DBusMessage) throws -> DBusMethodResult
 
 /// Receives signals that passed a `DBusSignalFilter` (on the loop thread).
-public typealias DBusSignalHandler = @Sendable (DBusMessage) -> Void
+package typealias DBusSignalHandler = @Sendable (DBusMessage) -> Void
 
 /// Reply callback of an asynchronous call (always invoked on the loop thread, exactly once).
-public typealias DBusReplyHandler = @Sendable (Result<DBusMessage, DBusError>) -> Void
+package typealias DBusReplyHandler = @Sendable (Result<DBusMessage, DBusError>) -> Void
 
 /// Which incoming signals a signal handler wants (nil = any). `sender` is compared literally with the
 /// message's sender, which is always a *unique* name (":1.7") or `org.freedesktop.DBus`.
-public struct DBusSignalFilter: Sendable {
-    public var sender: String?
-    public var path: String?
-    public var interface: String?
-    public var member: String?
+package struct DBusSignalFilter: Sendable {
+    package var sender: String?
+    package var path: String?
+    package var interface: String?
+    package var member: String?
 
-    public init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
-        self.sender = sender; self.path = path; self.interface = interface; self.member = member
+    package init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
     }
 
     func matches(_ m: DBusMessage) -> Bool {
@@ -48,10 +52,14 @@ public struct DBusSignalFilter: Sendable {
     }
 
     /// The bus match rule (`type='signal',…`) for the same filter, with optional `arg0` match.
-    public func matchRule(arg0: String? = nil) -> String {
+    package func matchRule(arg0: String? = nil) -> String {
         var parts = ["type='signal'"]
         func q(_ k: String, _ v: String?) { if let v { parts.append("\(k)='\(DBusSignalFilter.escape(v))'") } }
-        q("sender", sender); q("path", path); q("interface", interface); q("member", member); q("arg0", arg0)
+        q("sender", sender)
+        q("path", path)
+        q("interface", interface)
+        q("member", member)
+        q("arg0", arg0)
         return parts.joined(separator: ",")
     }
 
@@ -64,11 +72,14 @@ public struct DBusSignalFilter: Sendable {
 }
 
 /// Token returned by `addSignalHandler`; pass it to `removeSignalHandler`.
-public struct DBusSignalHandlerToken: Sendable, Hashable { let id: UInt64 }
+package struct DBusSignalHandlerToken: Sendable, Hashable { let id: UInt64 }
 
 /// `RequestName` outcome.
-public enum DBusRequestNameReply: UInt32, Sendable {
-    case primaryOwner = 1, inQueue = 2, exists = 3, alreadyOwner = 4
+package enum DBusRequestNameReply: UInt32, Sendable {
+    case primaryOwner = 1
+    case inQueue = 2
+    case exists = 3
+    case alreadyOwner = 4
 }
 
 /// Makes `dbus_threads_init_default()` run exactly once, before any libdbus use.
@@ -90,11 +101,11 @@ private let libdbusThreadsInitialized: Bool = {
 ///
 /// Sendable: every mutable Swift state is behind a `Mutex`/`Atomic`; the `DBusConnection*` is used through
 /// libdbus's thread-safe API (after `dbus_threads_init_default`) and is only unref'd in `deinit`.
-public final class DBusConnection: @unchecked Sendable {
+package final class DBusConnection: @unchecked Sendable {
     /// The underlying `DBusConnection*` (valid until this object is deinitialized).
-    public let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     /// Unique bus name (":1.42"), or "" for a peer-to-peer connection that did not register.
-    public let uniqueName: String
+    package let uniqueName: String
 
     private let socketFD: Int32
     private let wakeFD: Int32
@@ -126,12 +137,15 @@ public final class DBusConnection: @unchecked Sendable {
     /// Opens a private connection to `address`; with `registerOnBus` (the default) sends Hello.
     /// - Parameter startLoop: run the event-loop thread (needed for handlers, signals and async calls).
     ///   Without it only blocking calls work (each does its own I/O) — used for the benchmark's raw client.
-    public static func open(address: String, registerOnBus: Bool = true, startLoop: Bool = true) throws(DBusError) -> DBusConnection {
+    package static func open(address: String, registerOnBus: Bool = true, startLoop: Bool = true) throws(DBusError)
+        -> DBusConnection
+    {
         _ = libdbusThreadsInitialized
         var err = CDBus.DBusError()
         dbus_error_init(&err)
         guard !DBusNames.containsNUL(address),
-              let c = address.withCString({ dbus_connection_open_private($0, &err) }) else {
+            let c = address.withCString({ dbus_connection_open_private($0, &err) })
+        else {
             throw DBusError.take(&err, fallback: "cannot connect to \(address)")
         }
         // Bus connections from dbus_bus_get* _exit() the process when the bus goes away; never do that.
@@ -140,7 +154,7 @@ public final class DBusConnection: @unchecked Sendable {
         if registerOnBus {
             guard dbus_bus_register(c, &err) != 0 else {
                 let e = DBusError.take(&err, fallback: "Hello failed on \(address)")
-                dbus_connection_close(c)   // a private connection must be closed before the last unref
+                dbus_connection_close(c)  // a private connection must be closed before the last unref
                 dbus_connection_unref(c)
                 throw e
             }
@@ -149,13 +163,15 @@ public final class DBusConnection: @unchecked Sendable {
         var fd: Int32 = -1
         if dbus_connection_get_unix_fd(c, &fd) == 0 || fd < 0 {
             if dbus_connection_get_socket(c, &fd) == 0 || fd < 0 {
-                dbus_connection_close(c); dbus_connection_unref(c)
+                dbus_connection_close(c)
+                dbus_connection_unref(c)
                 throw DBusError.failed("connection to \(address) has no pollable file descriptor")
             }
         }
         let wake = cdbus_eventfd_create()
         guard wake >= 0 else {
-            dbus_connection_close(c); dbus_connection_unref(c)
+            dbus_connection_close(c)
+            dbus_connection_unref(c)
             throw DBusError.failed("eventfd failed (errno \(cdbus_errno()))")
         }
         let conn = DBusConnection(pointer: c, uniqueName: unique, socketFD: fd, wakeFD: wake)
@@ -164,7 +180,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// A new private connection to the session bus named by `$DBUS_SESSION_BUS_ADDRESS`.
-    public static func sessionBus(startLoop: Bool = true) throws(DBusError) -> DBusConnection {
+    package static func sessionBus(startLoop: Bool = true) throws(DBusError) -> DBusConnection {
         guard let a = getenv("DBUS_SESSION_BUS_ADDRESS"), a.pointee != 0 else {
             throw DBusError(name: DBusError.Name.badAddress, message: "DBUS_SESSION_BUS_ADDRESS is not set")
         }
@@ -172,10 +188,14 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// The AT-SPI accessibility bus address: `$AT_SPI_BUS_ADDRESS`, else `org.a11y.Bus.GetAddress` on `session`.
-    public static func accessibilityBusAddress(session: DBusConnection?) throws(DBusError) -> String {
+    package static func accessibilityBusAddress(session: DBusConnection?) throws(DBusError) -> String {
         if let a = getenv("AT_SPI_BUS_ADDRESS"), a.pointee != 0 { return String(cString: a) }
-        guard let session else { throw DBusError(name: DBusError.Name.badAddress, message: "AT_SPI_BUS_ADDRESS is not set and no session bus") }
-        let m = try DBusMessage.methodCall(destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
+        guard let session else {
+            throw DBusError(
+                name: DBusError.Name.badAddress, message: "AT_SPI_BUS_ADDRESS is not set and no session bus")
+        }
+        let m = try DBusMessage.methodCall(
+            destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
         let reply = try session.call(m, timeoutMilliseconds: 5_000)
         try reply.requireSignature("s")
         return try reply.reader().readString()
@@ -187,14 +207,18 @@ public final class DBusConnection: @unchecked Sendable {
         self.socketFD = socketFD
         self.wakeFD = wakeFD
         let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_set_wakeup_main_function(pointer, { ud in
-            Unmanaged<DBusConnection>.fromOpaque(ud!).takeUnretainedValue().wakeFromLibdbus()
-        }, me, nil)
-        dbus_connection_set_dispatch_status_function(pointer, { _, status, ud in
-            if status == DBUS_DISPATCH_DATA_REMAINS {
+        dbus_connection_set_wakeup_main_function(
+            pointer,
+            { ud in
                 Unmanaged<DBusConnection>.fromOpaque(ud!).takeUnretainedValue().wakeFromLibdbus()
-            }
-        }, me, nil)
+            }, me, nil)
+        dbus_connection_set_dispatch_status_function(
+            pointer,
+            { _, status, ud in
+                if status == DBUS_DISPATCH_DATA_REMAINS {
+                    Unmanaged<DBusConnection>.fromOpaque(ud!).takeUnretainedValue().wakeFromLibdbus()
+                }
+            }, me, nil)
         _ = dbus_connection_add_filter(pointer, signalFilterTrampoline, me, nil)
     }
 
@@ -210,22 +234,22 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: State
 
     /// True until `close()` or the peer/bus disconnects.
-    public var isConnected: Bool { !state.withLock { $0.closed } && dbus_connection_get_is_connected(pointer) != 0 }
+    package var isConnected: Bool { !state.withLock { $0.closed } && dbus_connection_get_is_connected(pointer) != 0 }
 
     /// True when called on this connection's loop thread.
-    public var isOnLoopThread: Bool {
+    package var isOnLoopThread: Bool {
         let t = loopThread.load(ordering: .acquiring)
         return t != 0 && pthread_equal(pthread_self(), pthread_t(t)) != 0
     }
 
     /// Registers a closure run (once, on the loop thread) when the connection is lost or closed.
-    public func onDisconnect(_ body: @escaping @Sendable () -> Void) {
+    package func onDisconnect(_ body: @escaping @Sendable () -> Void) {
         state.withLock { $0.disconnectHandlers.append(body) }
     }
 
     /// Closes the connection: stops the loop thread (joins it unless called on it), fails pending async
     /// calls with `Disconnected`, and closes the socket. Idempotent.
-    public func close() {
+    package func close() {
         let (already, thread) = state.withLock { s -> (Bool, pthread_t?) in
             let a = s.closed || s.stopping
             s.stopping = true
@@ -235,8 +259,7 @@ public final class DBusConnection: @unchecked Sendable {
         }
         if already && thread == nil { return }
         wake()
-        if let thread, !isOnLoopThread { pthread_join(thread, nil) }
-        else if let thread { pthread_detach(thread) }
+        if let thread, !isOnLoopThread { pthread_join(thread, nil) } else if let thread { pthread_detach(thread) }
         closeConnection()
     }
 
@@ -268,15 +291,17 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: Loop
 
     /// Starts the loop thread (done by `open` unless `startLoop: false`).
-    public func startLoop() throws(DBusError) {
+    package func startLoop() throws(DBusError) {
         guard !loopRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let box = Unmanaged.passRetained(LoopStart(self)).toOpaque()
         var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { arg in
-            let start = Unmanaged<LoopStart>.fromOpaque(arg!).takeRetainedValue()
-            start.connection.runLoop()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &tid, nil,
+            { arg in
+                let start = Unmanaged<LoopStart>.fromOpaque(arg!).takeRetainedValue()
+                start.connection.runLoop()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<LoopStart>.fromOpaque(box).release()
             loopRunning.store(false, ordering: .releasing)
@@ -310,7 +335,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Runs `body` on the loop thread (asynchronously, in FIFO order). Once the loop has exited
     /// (after `close()`), `body` runs immediately on the calling thread so nothing waits forever.
-    public func perform(_ body: @escaping @Sendable () -> Void) {
+    package func perform(_ body: @escaping @Sendable () -> Void) {
         let exited = state.withLock { s -> Bool in
             if s.loopExited { return true }
             s.jobs.append(body)
@@ -320,11 +345,16 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// Runs `body` on the loop thread and waits for its result (runs inline if already on it).
-    public func performAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) || state.withLock({ $0.loopExited }) { return body() }
+    package func performAndWait<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        if isOnLoopThread || !loopRunning.load(ordering: .acquiring) || state.withLock({ $0.loopExited }) {
+            return body()
+        }
         let box = ResultBox<T>()
         let sem = DispatchSemaphore(value: 0)
-        perform { box.set(body()); sem.signal() }
+        perform {
+            box.set(body())
+            sem.signal()
+        }
         sem.wait()
         return box.take()!
     }
@@ -369,7 +399,8 @@ public final class DBusConnection: @unchecked Sendable {
                 // Dispatch the synthesized Disconnected message (completes libdbus pending calls) first.
                 if dbus_connection_get_dispatch_status(pointer) != DBUS_DISPATCH_DATA_REMAINS { reportDisconnect() }
             }
-            let more = dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS
+            let more =
+                dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS
                 || state.withLock { !$0.jobs.isEmpty }
             var timeout: Int32 = 0
             if !more {
@@ -400,7 +431,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Queues `message` for sending (thread-safe; written immediately when possible).
     /// Throws if the message has a marshalling error or the connection is closed.
     @discardableResult
-    public func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
+    package func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
         if let e = message.prepareForSending() { throw e }
         var serial: UInt32 = 0
@@ -416,7 +447,9 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Builds and sends a signal from `path`. Example (AT-SPI event):
     /// `try conn.emitSignal(path: p, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") { w in … }`
-    public func emitSignal(path: String, interface: String, member: String, _ body: (DBusWriter) -> Void = { _ in }) throws(DBusError) {
+    package func emitSignal(path: String, interface: String, member: String, _ body: (DBusWriter) -> Void = { _ in })
+        throws(DBusError)
+    {
         let m = try DBusMessage.signal(path: path, interface: interface, member: member)
         let w = DBusWriter(m)
         body(w)
@@ -426,29 +459,37 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sends a method call and returns its reply (a method return); an error reply is thrown as `DBusError`.
     /// Safe from any thread. On the loop thread it blocks the loop (avoid in handlers).
-    public func call(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> DBusMessage {
+    package func call(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> DBusMessage {
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
         if isOnLoopThread || !loopRunning.load(ordering: .acquiring) {
             if let e = message.prepareForSending() { throw e }
             var err = CDBus.DBusError()
             dbus_error_init(&err)
-            guard let r = dbus_connection_send_with_reply_and_block(pointer, message.pointer, Int32(clamping: timeoutMilliseconds), &err) else {
+            guard
+                let r = dbus_connection_send_with_reply_and_block(
+                    pointer, message.pointer, Int32(clamping: timeoutMilliseconds), &err)
+            else {
                 throw DBusError.take(&err, fallback: "call failed")
             }
             let reply = DBusMessage(adopting: r, locked: true)
-            if let e = reply.asError { throw e }   // libdbus converts error replies itself; be safe anyway
+            if let e = reply.asError { throw e }  // libdbus converts error replies itself; be safe anyway
             return reply
         }
         let box = ResultBox<Result<DBusMessage, DBusError>>()
         let sem = DispatchSemaphore(value: 0)
-        callAsync(message, timeoutMilliseconds: timeoutMilliseconds) { r in box.set(r); sem.signal() }
+        callAsync(message, timeoutMilliseconds: timeoutMilliseconds) { r in
+            box.set(r)
+            sem.signal()
+        }
         sem.wait()
         return try box.take()!.get()
     }
 
     /// Convenience: builds the call with `body` writing the arguments, then `call`s it.
-    public func call(destination: String?, path: String, interface: String?, member: String,
-                     timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in }) throws(DBusError) -> DBusMessage {
+    package func call(
+        destination: String?, path: String, interface: String?, member: String,
+        timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in }
+    ) throws(DBusError) -> DBusMessage {
         let m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
         let w = DBusWriter(m)
         body(w)
@@ -458,10 +499,19 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sends a method call without blocking; `reply` runs exactly once on the loop thread with the method
     /// return, the error reply, `NoReply` after the timeout, or `Disconnected`. Needs the loop thread.
-    public func callAsync(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000, reply: @escaping DBusReplyHandler) {
-        if let e = message.prepareForSending() { deliverLater(reply, .failure(e)); return }
+    package func callAsync(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000, reply: @escaping DBusReplyHandler)
+    {
+        if let e = message.prepareForSending() {
+            deliverLater(reply, .failure(e))
+            return
+        }
         if state.withLock({ $0.closed }) || !loopRunning.load(ordering: .acquiring) {
-            deliverLater(reply, .failure(.disconnected(loopRunning.load(ordering: .acquiring) ? "Connection is closed" : "Connection has no event loop running")))
+            deliverLater(
+                reply,
+                .failure(
+                    .disconnected(
+                        loopRunning.load(ordering: .acquiring)
+                            ? "Connection is closed" : "Connection has no event loop running")))
             return
         }
         var pc: OpaquePointer? = nil
@@ -474,7 +524,8 @@ public final class DBusConnection: @unchecked Sendable {
             deliverLater(reply, .failure(.disconnected("Connection is closed")))
             return
         }
-        let deadline = timeoutMilliseconds < 0 ? UInt64.max : monotonicNanos() &+ UInt64(timeoutMilliseconds) &* 1_000_000
+        let deadline =
+            timeoutMilliseconds < 0 ? UInt64.max : monotonicNanos() &+ UInt64(timeoutMilliseconds) &* 1_000_000
         let p = PendingCall(call: pc, deadline: deadline, timeoutMs: timeoutMilliseconds, callback: reply, owner: self)
         let wasClosed = state.withLock { s -> Bool in
             if s.closed { return true }
@@ -482,7 +533,10 @@ public final class DBusConnection: @unchecked Sendable {
             return false
         }
         if wasClosed {
-            if p.claim() { dbus_pending_call_cancel(pc); deliverLater(reply, .failure(.disconnected())) }
+            if p.claim() {
+                dbus_pending_call_cancel(pc)
+                deliverLater(reply, .failure(.disconnected()))
+            }
             return
         }
         _ = dbus_pending_call_set_notify(pc, pendingNotifyTrampoline, Unmanaged.passUnretained(p).toOpaque(), nil)
@@ -498,12 +552,18 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Convenience: builds the call with `body` writing the arguments, then `callAsync`s it. Invalid names
     /// are reported through `reply` (never thrown or fatal).
-    public func callAsync(destination: String?, path: String, interface: String?, member: String,
-                          timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in },
-                          reply: @escaping DBusReplyHandler) {
+    package func callAsync(
+        destination: String?, path: String, interface: String?, member: String,
+        timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in },
+        reply: @escaping DBusReplyHandler
+    ) {
         let m: DBusMessage
-        do { m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member) }
-        catch { deliverLater(reply, .failure(error)); return }
+        do {
+            m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+        } catch {
+            deliverLater(reply, .failure(error))
+            return
+        }
         let w = DBusWriter(m)
         body(w)
         w.finish()
@@ -511,8 +571,11 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func deliverLater(_ reply: @escaping DBusReplyHandler, _ r: Result<DBusMessage, DBusError>) {
-        if loopRunning.load(ordering: .acquiring) && !state.withLock({ $0.stopping }) { perform { reply(r) } }
-        else { reply(r) }
+        if loopRunning.load(ordering: .acquiring) && !state.withLock({ $0.stopping }) {
+            perform { reply(r) }
+        } else {
+            reply(r)
+        }
     }
 
     fileprivate func completePending(_ p: PendingCall) {
@@ -535,8 +598,12 @@ public final class DBusConnection: @unchecked Sendable {
             var exp: [PendingCall] = []
             var next: UInt64? = nil
             for (k, p) in s.pending {
-                if p.deadline <= now { exp.append(p); s.pending.removeValue(forKey: k) }
-                else if p.deadline != .max { next = min(next ?? .max, p.deadline) }
+                if p.deadline <= now {
+                    exp.append(p)
+                    s.pending.removeValue(forKey: k)
+                } else if p.deadline != .max {
+                    next = min(next ?? .max, p.deadline)
+                }
             }
             return (exp, next)
         }
@@ -550,20 +617,30 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: Bus helpers (implemented as ordinary calls so they work from any thread)
 
     /// `org.freedesktop.DBus.AddMatch`.
-    public func addMatch(_ rule: String) throws(DBusError) {
-        _ = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "AddMatch") { $0.append(rule) }
+    package func addMatch(_ rule: String) throws(DBusError) {
+        _ = try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "AddMatch"
+        ) { $0.append(rule) }
     }
 
     /// `org.freedesktop.DBus.RemoveMatch`.
-    public func removeMatch(_ rule: String) throws(DBusError) {
-        _ = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RemoveMatch") { $0.append(rule) }
+    package func removeMatch(_ rule: String) throws(DBusError) {
+        _ = try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RemoveMatch"
+        ) { $0.append(rule) }
     }
 
     /// `org.freedesktop.DBus.RequestName` (flags: 1 allow replacement, 2 replace existing, 4 do not queue).
-    public func requestName(_ name: String, flags: UInt32 = 4) throws(DBusError) -> DBusRequestNameReply {
+    package func requestName(_ name: String, flags: UInt32 = 4) throws(DBusError) -> DBusRequestNameReply {
         try DBusNames.require(name, DBusNames.isValidBusName(name), "bus name")
-        let r = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "RequestName") { w in
-            w.append(name); w.append(flags)
+        let r = try call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RequestName"
+        ) { w in
+            w.append(name)
+            w.append(flags)
         }
         try r.requireSignature("u")
         let v = try r.reader().readUInt32()
@@ -576,7 +653,9 @@ public final class DBusConnection: @unchecked Sendable {
     /// Calls `handler` (on the loop thread) for every incoming signal matching `filter`. The bus only
     /// delivers broadcast signals you subscribed to: add a match rule too (see `subscribe`).
     @discardableResult
-    public func addSignalHandler(_ filter: DBusSignalFilter, _ handler: @escaping DBusSignalHandler) -> DBusSignalHandlerToken {
+    package func addSignalHandler(_ filter: DBusSignalFilter, _ handler: @escaping DBusSignalHandler)
+        -> DBusSignalHandlerToken
+    {
         state.withLock { s in
             let id = s.nextHandlerID
             s.nextHandlerID += 1
@@ -585,12 +664,14 @@ public final class DBusConnection: @unchecked Sendable {
         }
     }
 
-    public func removeSignalHandler(_ token: DBusSignalHandlerToken) {
+    package func removeSignalHandler(_ token: DBusSignalHandlerToken) {
         state.withLock { s in s.signalHandlers.removeAll { $0.0 == token.id } }
     }
 
     /// `addMatch(filter.matchRule(arg0:))` + `addSignalHandler(filter, handler)`.
-    public func subscribe(_ filter: DBusSignalFilter, arg0: String? = nil, _ handler: @escaping DBusSignalHandler) throws(DBusError) -> DBusSignalHandlerToken {
+    package func subscribe(_ filter: DBusSignalFilter, arg0: String? = nil, _ handler: @escaping DBusSignalHandler)
+        throws(DBusError) -> DBusSignalHandlerToken
+    {
         try addMatch(filter.matchRule(arg0: arg0))
         return addSignalHandler(filter, handler)
     }
@@ -605,31 +686,33 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: Object export
 
     /// Exports `handler` at exactly `path`.
-    public func register(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+    package func register(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
         try registerObject(path: path, fallback: false, handler)
     }
 
     /// Exports `handler` for `path` and every path below it (e.g. `/org/a11y/atspi/accessible` covers
     /// `…/root` and `…/123`). A more specific registration wins.
-    public func registerFallback(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+    package func registerFallback(path: String, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
         try registerObject(path: path, fallback: true, handler)
     }
 
     /// Removes a registration made with `register`/`registerFallback`.
     @discardableResult
-    public func unregister(path: String) -> Bool {
+    package func unregister(path: String) -> Bool {
         guard DBusNames.isValidObjectPath(path) else { return false }
         return path.withCString { dbus_connection_unregister_object_path(pointer, $0) } != 0
     }
 
-    private func registerObject(path: String, fallback: Bool, _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+    private func registerObject(path: String, fallback: Bool, _ handler: @escaping DBusMethodHandler) throws(DBusError)
+    {
         try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
         var err = CDBus.DBusError()
         dbus_error_init(&err)
         let ok = path.withCString { p in
-            fallback ? dbus_connection_try_register_fallback(pointer, p, objectVTable, box, &err)
-                     : dbus_connection_try_register_object_path(pointer, p, objectVTable, box, &err)
+            fallback
+                ? dbus_connection_try_register_fallback(pointer, p, objectVTable, box, &err)
+                : dbus_connection_try_register_object_path(pointer, p, objectVTable, box, &err)
         }
         if ok == 0 {
             Unmanaged<HandlerBox>.fromOpaque(box).release()
@@ -646,13 +729,16 @@ final class HandlerBox {
 }
 
 /// Runs a handler and sends its reply on the C connection it came from.
-func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message raw: OpaquePointer) -> CDBus.DBusHandlerResult {
+func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message raw: OpaquePointer)
+    -> CDBus.DBusHandlerResult
+{
     let msg = DBusMessage(retaining: raw)
     let result: DBusMethodResult
-    do { result = try handler(msg) }
-    catch let e as DBusError { result = .error(e) }
-    catch { result = .error(.failed("\(error)")) }
-    let wantsReply = dbus_message_get_type(raw) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) && dbus_message_get_no_reply(raw) == 0
+    do { result = try handler(msg) } catch let e as DBusError { result = .error(e) } catch {
+        result = .error(.failed("\(error)"))
+    }
+    let wantsReply =
+        dbus_message_get_type(raw) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) && dbus_message_get_no_reply(raw) == 0
     switch result {
     case .notHandled:
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
@@ -714,8 +800,15 @@ final class PendingCall: @unchecked Sendable {
     weak var owner: DBusConnection?
     private let claimed = Atomic<Bool>(false)
 
-    init(call: OpaquePointer, deadline: UInt64, timeoutMs: Int, callback: @escaping DBusReplyHandler, owner: DBusConnection) {
-        self.call = call; self.deadline = deadline; self.timeoutMs = timeoutMs; self.callback = callback; self.owner = owner
+    init(
+        call: OpaquePointer, deadline: UInt64, timeoutMs: Int, callback: @escaping DBusReplyHandler,
+        owner: DBusConnection
+    ) {
+        self.call = call
+        self.deadline = deadline
+        self.timeoutMs = timeoutMs
+        self.callback = callback
+        self.owner = owner
     }
 
     /// True exactly once: whoever claims it delivers the result.

@@ -1,10 +1,11 @@
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The four D-Bus message types.
-public enum DBusMessageType: Sendable, Equatable {
+package enum DBusMessageType: Sendable, Equatable {
     case methodCall, methodReturn, error, signal, invalid
 
     init(raw: Int32) {
@@ -24,17 +25,17 @@ public enum DBusMessageType: Sendable, Equatable {
 /// message (appending arguments through a `DBusWriter`) before it is handed to a connection; after
 /// `send` libdbus locks the message (it becomes read-only). Do not write to one message from two
 /// threads at once.
-public final class DBusMessage: @unchecked Sendable {
+package final class DBusMessage: @unchecked Sendable {
     /// The underlying `DBusMessage*`. Valid for the lifetime of this object.
-    public let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
     /// Set when a `DBusWriter` hit a marshalling error (or was abandoned with open containers):
     /// the message body is incomplete and AXDBus refuses to send it.
-    public internal(set) var marshalError: DBusError?
+    package internal(set) var marshalError: DBusError?
 
     /// True once libdbus has locked the message (received from the wire, or handed to a connection).
     /// libdbus *aborts* on any later modification, so writers refuse to touch a locked message.
-    public internal(set) var isLocked: Bool
+    package internal(set) var isLocked: Bool
 
     /// Containers opened by a `DBusWriter` and not yet closed (a message with open containers is never sent).
     var openContainers = 0
@@ -46,7 +47,7 @@ public final class DBusMessage: @unchecked Sendable {
     }
 
     /// Adds a reference to a message libdbus lent us (handler / filter arguments: received, so locked).
-    public init(retaining pointer: OpaquePointer) {
+    package init(retaining pointer: OpaquePointer) {
         self.pointer = pointer
         self.isLocked = true
         dbus_message_ref(pointer)
@@ -56,7 +57,9 @@ public final class DBusMessage: @unchecked Sendable {
     func prepareForSending() -> DBusError? {
         if let marshalError { return marshalError }
         if openContainers > 0 {
-            return DBusError.failed("D-Bus marshalling error: message has \(openContainers) unclosed container(s) (call DBusWriter.close()/finish())")
+            return DBusError.failed(
+                "D-Bus marshalling error: message has \(openContainers) unclosed container(s) (call DBusWriter.close()/finish())"
+            )
         }
         isLocked = true
         return nil
@@ -67,7 +70,9 @@ public final class DBusMessage: @unchecked Sendable {
     // MARK: Construction (all names validated: libdbus aborts on invalid names)
 
     /// A method call. `destination` may be nil on peer-to-peer connections.
-    public static func methodCall(destination: String?, path: String, interface: String?, member: String) throws(DBusError) -> DBusMessage {
+    package static func methodCall(destination: String?, path: String, interface: String?, member: String)
+        throws(DBusError) -> DBusMessage
+    {
         if let destination { try DBusNames.require(destination, DBusNames.isValidBusName(destination), "bus name") }
         try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
         if let interface { try DBusNames.require(interface, DBusNames.isValidInterface(interface), "interface name") }
@@ -79,30 +84,36 @@ public final class DBusMessage: @unchecked Sendable {
                 }
             }
         }
-        guard let p else { throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_method_call failed") }
+        guard let p else {
+            throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_method_call failed")
+        }
         return DBusMessage(adopting: p)
     }
 
     /// A signal emitted from `path`.
-    public static func signal(path: String, interface: String, member: String) throws(DBusError) -> DBusMessage {
+    package static func signal(path: String, interface: String, member: String) throws(DBusError) -> DBusMessage {
         try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
         try DBusNames.require(interface, DBusNames.isValidInterface(interface), "interface name")
         try DBusNames.require(member, DBusNames.isValidMember(member), "member name")
-        let p = path.withCString { p in interface.withCString { i in member.withCString { m in dbus_message_new_signal(p, i, m) } } }
+        let p = path.withCString { p in
+            interface.withCString { i in member.withCString { m in dbus_message_new_signal(p, i, m) } }
+        }
         guard let p else { throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_signal failed") }
         return DBusMessage(adopting: p)
     }
 
     /// A method return for this method call (empty body; append with `writer()`).
-    public func makeReply() -> DBusMessage {
+    package func makeReply() -> DBusMessage {
         // Only NULL on out-of-memory; libdbus itself aborts in that case elsewhere.
-        guard let p = dbus_message_new_method_return(pointer) else { fatalError("dbus_message_new_method_return: out of memory") }
+        guard let p = dbus_message_new_method_return(pointer) else {
+            fatalError("dbus_message_new_method_return: out of memory")
+        }
         return DBusMessage(adopting: p)
     }
 
     /// An error reply to this method call. An invalid error name is replaced by `Failed`
     /// (libdbus would abort on it).
-    public func makeErrorReply(_ error: DBusError) -> DBusMessage {
+    package func makeErrorReply(_ error: DBusError) -> DBusMessage {
         let name = DBusNames.isValidErrorName(error.name) ? error.name : DBusError.Name.failed
         let text = DBusWriter.sanitized(error.message)
         let p = name.withCString { n in text.withCString { m in dbus_message_new_error(pointer, n, m) } }
@@ -111,7 +122,7 @@ public final class DBusMessage: @unchecked Sendable {
     }
 
     /// Convenience: a reply whose body is written by `body`.
-    public func makeReply(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
+    package func makeReply(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
         let reply = makeReply()
         let w = DBusWriter(reply)
         try body(w)
@@ -121,22 +132,22 @@ public final class DBusMessage: @unchecked Sendable {
 
     // MARK: Header fields
 
-    public var type: DBusMessageType { DBusMessageType(raw: dbus_message_get_type(pointer)) }
-    public var path: String? { dbus_message_get_path(pointer).map { String(cString: $0) } }
-    public var interface: String? { dbus_message_get_interface(pointer).map { String(cString: $0) } }
-    public var member: String? { dbus_message_get_member(pointer).map { String(cString: $0) } }
-    public var errorName: String? { dbus_message_get_error_name(pointer).map { String(cString: $0) } }
-    public var destination: String? { dbus_message_get_destination(pointer).map { String(cString: $0) } }
-    public var sender: String? { dbus_message_get_sender(pointer).map { String(cString: $0) } }
+    package var type: DBusMessageType { DBusMessageType(raw: dbus_message_get_type(pointer)) }
+    package var path: String? { dbus_message_get_path(pointer).map { String(cString: $0) } }
+    package var interface: String? { dbus_message_get_interface(pointer).map { String(cString: $0) } }
+    package var member: String? { dbus_message_get_member(pointer).map { String(cString: $0) } }
+    package var errorName: String? { dbus_message_get_error_name(pointer).map { String(cString: $0) } }
+    package var destination: String? { dbus_message_get_destination(pointer).map { String(cString: $0) } }
+    package var sender: String? { dbus_message_get_sender(pointer).map { String(cString: $0) } }
     /// The body signature ("" for no arguments).
-    public var signature: String { dbus_message_get_signature(pointer).map { String(cString: $0) } ?? "" }
-    public var serial: UInt32 { dbus_message_get_serial(pointer) }
-    public var replySerial: UInt32 { dbus_message_get_reply_serial(pointer) }
+    package var signature: String { dbus_message_get_signature(pointer).map { String(cString: $0) } ?? "" }
+    package var serial: UInt32 { dbus_message_get_serial(pointer) }
+    package var replySerial: UInt32 { dbus_message_get_reply_serial(pointer) }
     /// True when the caller set NO_REPLY_EXPECTED (AXDBus then never sends a reply).
-    public var noReplyExpected: Bool { dbus_message_get_no_reply(pointer) != 0 }
+    package var noReplyExpected: Bool { dbus_message_get_no_reply(pointer) != 0 }
 
     /// Sets NO_REPLY_EXPECTED on an outgoing method call (ignored once the message is locked: libdbus would abort).
-    public func setNoReply(_ value: Bool) {
+    package func setNoReply(_ value: Bool) {
         guard !isLocked else { return }
         dbus_message_set_no_reply(pointer, value ? 1 : 0)
     }
@@ -144,39 +155,40 @@ public final class DBusMessage: @unchecked Sendable {
     // MARK: Cheap comparisons (no String allocation)
 
     /// True if this is a method call of `interface.member` (libdbus `dbus_message_is_method_call`).
-    public func isMethodCall(_ interface: String, _ member: String) -> Bool {
+    package func isMethodCall(_ interface: String, _ member: String) -> Bool {
         interface.withCString { i in member.withCString { m in dbus_message_is_method_call(pointer, i, m) != 0 } }
     }
 
     /// True if this is a signal `interface.member`.
-    public func isSignal(_ interface: String, _ member: String) -> Bool {
+    package func isSignal(_ interface: String, _ member: String) -> Bool {
         interface.withCString { i in member.withCString { m in dbus_message_is_signal(pointer, i, m) != 0 } }
     }
 
     /// True if the body signature is exactly `signature`.
-    public func hasSignature(_ signature: String) -> Bool {
+    package func hasSignature(_ signature: String) -> Bool {
         signature.withCString { dbus_message_has_signature(pointer, $0) != 0 }
     }
 
     /// Throws `InvalidArgs` ("Invalid arguments for M: expected signature 'ss', got 'si'") unless the body
     /// signature is exactly `expected`. The first thing a method handler should do.
-    public func requireSignature(_ expected: String) throws(DBusError) {
+    package func requireSignature(_ expected: String) throws(DBusError) {
         if !hasSignature(expected) {
-            throw DBusError.invalidArgs("Invalid arguments for method '\(member ?? "")': expected signature '\(expected)', got '\(signature)'")
+            throw DBusError.invalidArgs(
+                "Invalid arguments for method '\(member ?? "")': expected signature '\(expected)', got '\(signature)'")
         }
     }
 
-    public func hasMember(_ member: String) -> Bool {
+    package func hasMember(_ member: String) -> Bool {
         guard let m = dbus_message_get_member(pointer) else { return false }
         return member.withCString { strcmp($0, m) == 0 }
     }
 
-    public func hasInterface(_ interface: String) -> Bool {
+    package func hasInterface(_ interface: String) -> Bool {
         guard let i = dbus_message_get_interface(pointer) else { return false }
         return interface.withCString { strcmp($0, i) == 0 }
     }
 
-    public func hasPath(_ path: String) -> Bool {
+    package func hasPath(_ path: String) -> Bool {
         guard let p = dbus_message_get_path(pointer) else { return false }
         return path.withCString { strcmp($0, p) == 0 }
     }
@@ -184,14 +196,14 @@ public final class DBusMessage: @unchecked Sendable {
     // MARK: Body
 
     /// A reader positioned at the first argument.
-    public func reader() -> DBusReader { DBusReader(self) }
+    package func reader() -> DBusReader { DBusReader(self) }
 
     /// A writer appending after the last argument.
-    public func writer() -> DBusWriter { DBusWriter(self) }
+    package func writer() -> DBusWriter { DBusWriter(self) }
 
     /// Appends arguments with `body` and returns self (for chaining).
     @discardableResult
-    public func append(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
+    package func append(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
         let w = DBusWriter(self)
         try body(w)
         w.finish()
@@ -200,7 +212,7 @@ public final class DBusMessage: @unchecked Sendable {
 
     /// Appends generic values (slow path).
     @discardableResult
-    public func append(values: [DBusValue]) -> DBusMessage {
+    package func append(values: [DBusValue]) -> DBusMessage {
         let w = DBusWriter(self)
         for v in values { w.append(v) }
         w.finish()
@@ -208,7 +220,7 @@ public final class DBusMessage: @unchecked Sendable {
     }
 
     /// All arguments as generic values (slow path).
-    public func values() throws(DBusError) -> [DBusValue] {
+    package func values() throws(DBusError) -> [DBusValue] {
         let r = reader()
         var out: [DBusValue] = []
         while !r.isAtEnd { out.append(try r.readValue()) }
@@ -216,7 +228,7 @@ public final class DBusMessage: @unchecked Sendable {
     }
 
     /// If this is an error message, the error it carries (name + first string argument).
-    public var asError: DBusError? {
+    package var asError: DBusError? {
         guard type == .error else { return nil }
         var text = ""
         let r = reader()
@@ -226,13 +238,13 @@ public final class DBusMessage: @unchecked Sendable {
 }
 
 extension DBusMessage: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         "DBusMessage(\(type) path=\(path ?? "-") iface=\(interface ?? "-") member=\(member ?? "-") sig='\(signature)' serial=\(serial) sender=\(sender ?? "-"))"
     }
 }
 
 /// The name the AT-SPI bridge brief uses for the handler argument.
-public typealias DBusMessageRef = DBusMessage
+package typealias DBusMessageRef = DBusMessage
 
 @inline(__always)
 func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {

@@ -1,6 +1,7 @@
 import CDBus
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a message's arguments through libdbus's `DBusMessageIter`, validating every type.
@@ -19,8 +20,8 @@ import Glibc
 /// try r.leave()
 /// ```
 /// Not thread-safe: one reader per thread.
-public final class DBusReader {
-    public let message: DBusMessage
+package final class DBusReader {
+    package let message: DBusMessage
     // Single-threaded by contract: skip Swift's dynamic exclusivity checks on the hot fields.
     @exclusivity(unchecked) private var iters: UnsafeMutablePointer<DBusMessageIter>
     @exclusivity(unchecked) private var capacity: Int
@@ -29,7 +30,7 @@ public final class DBusReader {
     @exclusivity(unchecked) private var consumed: [Int] = [0]
     @exclusivity(unchecked) private var containerCodes: [UInt8] = [0]
 
-    public init(_ message: DBusMessage) {
+    package init(_ message: DBusMessage) {
         self.message = message
         capacity = 4
         iters = .allocate(capacity: capacity)
@@ -42,19 +43,19 @@ public final class DBusReader {
     @inline(__always) private var cur: UnsafeMutablePointer<DBusMessageIter> { iters + depth }
 
     /// The type of the value at the current position (nil at the end of the current container).
-    public var currentType: DBusType? { DBusType(code: dbus_message_iter_get_arg_type(cur)) }
+    package var currentType: DBusType? { DBusType(code: dbus_message_iter_get_arg_type(cur)) }
 
     /// True when the current container (or the top level) has no more values.
-    public var isAtEnd: Bool { dbus_message_iter_get_arg_type(cur) == Int32(CDBUS_TYPE_INVALID) }
+    package var isAtEnd: Bool { dbus_message_iter_get_arg_type(cur) == Int32(CDBUS_TYPE_INVALID) }
 
     /// Nesting depth (0 = top level).
-    public var nestingDepth: Int { depth }
+    package var nestingDepth: Int { depth }
 
     /// Number of values consumed in the current container so far.
-    public var indexInContainer: Int { consumed[depth] }
+    package var indexInContainer: Int { consumed[depth] }
 
     /// The signature of the value at the current position ("" at the end).
-    public var currentSignature: String {
+    package var currentSignature: String {
         guard !isAtEnd, let p = dbus_message_iter_get_signature(cur) else { return "" }
         defer { dbus_free(p) }
         return String(cString: p)
@@ -64,13 +65,19 @@ public final class DBusReader {
 
     private func mismatch(_ want: String, _ got: Int32, gotSignature: String? = nil) -> DBusError {
         let gotText: String
-        if let gotSignature { gotText = "'\(gotSignature)'" }
-        else if got == Int32(CDBUS_TYPE_INVALID) { gotText = "end of arguments" }
-        else if let t = DBusType(code: got) { gotText = "'\(t)'" }
-        else { gotText = "type \(got)" }
+        if let gotSignature {
+            gotText = "'\(gotSignature)'"
+        } else if got == Int32(CDBUS_TYPE_INVALID) {
+            gotText = "end of arguments"
+        } else if let t = DBusType(code: got) {
+            gotText = "'\(t)'"
+        } else {
+            gotText = "type \(got)"
+        }
         let place: String
-        if depth == 0 { place = "argument \(consumed[0] + 1)" }
-        else {
+        if depth == 0 {
+            place = "argument \(consumed[0] + 1)"
+        } else {
             let kind: String
             switch containerCodes[depth] {
             case UInt8(ascii: "a"): kind = "array element"
@@ -81,7 +88,8 @@ public final class DBusReader {
             place = "\(kind) \(consumed[depth] + 1) (nesting depth \(depth), top-level argument \(consumed[0] + 1))"
         }
         return DBusError.invalidArgs(
-            "Invalid arguments for '\(message.member ?? message.errorName ?? "")' (signature '\(message.signature)'): expected '\(want)' at \(place), got \(gotText)")
+            "Invalid arguments for '\(message.member ?? message.errorName ?? "")' (signature '\(message.signature)'): expected '\(want)' at \(place), got \(gotText)"
+        )
     }
 
     @inline(__always)
@@ -107,18 +115,18 @@ public final class DBusReader {
 
     // MARK: Basic types
 
-    public func readByte() throws(DBusError) -> UInt8 { try readBasic(UInt8(ascii: "y"), 0) }
-    public func readBool() throws(DBusError) -> Bool { try readBasic(UInt8(ascii: "b"), dbus_bool_t(0)) != 0 }
-    public func readInt16() throws(DBusError) -> Int16 { try readBasic(UInt8(ascii: "n"), 0) }
-    public func readUInt16() throws(DBusError) -> UInt16 { try readBasic(UInt8(ascii: "q"), 0) }
-    public func readInt32() throws(DBusError) -> Int32 { try readBasic(UInt8(ascii: "i"), 0) }
-    public func readUInt32() throws(DBusError) -> UInt32 { try readBasic(UInt8(ascii: "u"), 0) }
-    public func readInt64() throws(DBusError) -> Int64 { try readBasic(UInt8(ascii: "x"), 0) }
-    public func readUInt64() throws(DBusError) -> UInt64 { try readBasic(UInt8(ascii: "t"), 0) }
-    public func readDouble() throws(DBusError) -> Double { try readBasic(UInt8(ascii: "d"), 0) }
+    package func readByte() throws(DBusError) -> UInt8 { try readBasic(UInt8(ascii: "y"), 0) }
+    package func readBool() throws(DBusError) -> Bool { try readBasic(UInt8(ascii: "b"), dbus_bool_t(0)) != 0 }
+    package func readInt16() throws(DBusError) -> Int16 { try readBasic(UInt8(ascii: "n"), 0) }
+    package func readUInt16() throws(DBusError) -> UInt16 { try readBasic(UInt8(ascii: "q"), 0) }
+    package func readInt32() throws(DBusError) -> Int32 { try readBasic(UInt8(ascii: "i"), 0) }
+    package func readUInt32() throws(DBusError) -> UInt32 { try readBasic(UInt8(ascii: "u"), 0) }
+    package func readInt64() throws(DBusError) -> Int64 { try readBasic(UInt8(ascii: "x"), 0) }
+    package func readUInt64() throws(DBusError) -> UInt64 { try readBasic(UInt8(ascii: "t"), 0) }
+    package func readDouble() throws(DBusError) -> Double { try readBasic(UInt8(ascii: "d"), 0) }
 
     /// Reads a file descriptor; the result is a duplicate that the caller owns and must close.
-    public func readUnixFD() throws(DBusError) -> Int32 { try readBasic(UInt8(ascii: "h"), Int32(-1)) }
+    package func readUnixFD() throws(DBusError) -> Int32 { try readBasic(UInt8(ascii: "h"), Int32(-1)) }
 
     @inline(__always)
     private func readStringLike(_ code: UInt8) throws(DBusError) -> String {
@@ -129,12 +137,12 @@ public final class DBusReader {
         return p.map { String(cString: $0) } ?? ""
     }
 
-    public func readString() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "s")) }
-    public func readObjectPath() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "o")) }
-    public func readSignature() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "g")) }
+    package func readString() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "s")) }
+    package func readObjectPath() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "o")) }
+    package func readSignature() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "g")) }
 
     /// Compares the current string/object path with `s` without allocating; consumes it when equal.
-    public func readString(equals s: String) throws(DBusError) -> Bool {
+    package func readString(equals s: String) throws(DBusError) -> Bool {
         let t = dbus_message_iter_get_arg_type(cur)
         guard t == Int32(CDBUS_TYPE_STRING) || t == Int32(CDBUS_TYPE_OBJECT_PATH) else { throw mismatch("s", t) }
         var p: UnsafePointer<CChar>? = nil
@@ -146,7 +154,7 @@ public final class DBusReader {
     }
 
     /// Skips the current value (any type).
-    public func skip() throws(DBusError) {
+    package func skip() throws(DBusError) {
         guard !isAtEnd else { throw mismatch("any value", Int32(CDBUS_TYPE_INVALID)) }
         advance()
     }
@@ -157,34 +165,50 @@ public final class DBusReader {
         if depth + 1 >= capacity {
             let n = capacity * 2
             let p = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: n)
-            p.moveInitialize(from: iters, count: capacity)   // iterators hold no pointers to each other
+            p.moveInitialize(from: iters, count: capacity)  // iterators hold no pointers to each other
             iters.deallocate()
             iters = p
             capacity = n
         }
         dbus_message_iter_recurse(iters + depth, iters + depth + 1)
         depth += 1
-        if consumed.count > depth { consumed[depth] = 0; containerCodes[depth] = code }
-        else { consumed.append(0); containerCodes.append(code) }
+        if consumed.count > depth {
+            consumed[depth] = 0
+            containerCodes[depth] = code
+        } else {
+            consumed.append(0)
+            containerCodes.append(code)
+        }
     }
 
     /// Enters the array at the current position. Optionally checks the element signature.
-    public func enterArray(elementSignature: String? = nil) throws(DBusError) {
+    package func enterArray(elementSignature: String? = nil) throws(DBusError) {
         try expect(UInt8(ascii: "a"), "a" + (elementSignature ?? ""))
         if let es = elementSignature {
             let sig = currentSignature
-            if sig.utf8.dropFirst().elementsEqual(es.utf8) == false { throw mismatch("a" + es, Int32(CDBUS_TYPE_ARRAY), gotSignature: sig) }
+            if sig.utf8.dropFirst().elementsEqual(es.utf8) == false {
+                throw mismatch("a" + es, Int32(CDBUS_TYPE_ARRAY), gotSignature: sig)
+            }
         }
         push(UInt8(ascii: "a"))
     }
 
-    public func enterStruct() throws(DBusError) { try expect(UInt8(ascii: "r"), "("); push(UInt8(ascii: "(")) }
-    public func enterDictEntry() throws(DBusError) { try expect(UInt8(ascii: "e"), "{"); push(UInt8(ascii: "{")) }
+    package func enterStruct() throws(DBusError) {
+        try expect(UInt8(ascii: "r"), "(")
+        push(UInt8(ascii: "("))
+    }
+    package func enterDictEntry() throws(DBusError) {
+        try expect(UInt8(ascii: "e"), "{")
+        push(UInt8(ascii: "{"))
+    }
     /// Enters a variant; `currentType`/`currentSignature` then describe the contained value.
-    public func enterVariant() throws(DBusError) { try expect(UInt8(ascii: "v"), "v"); push(UInt8(ascii: "v")) }
+    package func enterVariant() throws(DBusError) {
+        try expect(UInt8(ascii: "v"), "v")
+        push(UInt8(ascii: "v"))
+    }
 
     /// Leaves the innermost container (unread values in it are skipped) and advances past it.
-    public func leave() throws(DBusError) {
+    package func leave() throws(DBusError) {
         guard depth > 0 else { throw DBusError.failed("DBusReader.leave() at top level") }
         depth -= 1
         advance()
@@ -193,24 +217,26 @@ public final class DBusReader {
     // MARK: Closure conveniences
 
     /// Enters an array and calls `body` once per element; `body` must consume exactly one element.
-    public func forEachElement(_ body: () throws -> Void) throws {
+    package func forEachElement(_ body: () throws -> Void) throws {
         try enterArray()
         while !isAtEnd {
             let before = consumed[depth]
             try body()
-            if consumed[depth] == before { throw DBusError.failed("DBusReader.forEachElement: body did not consume the element") }
+            if consumed[depth] == before {
+                throw DBusError.failed("DBusReader.forEachElement: body did not consume the element")
+            }
         }
         try leave()
     }
 
-    public func readStruct<T>(_ body: () throws -> T) throws -> T {
+    package func readStruct<T>(_ body: () throws -> T) throws -> T {
         try enterStruct()
         let v = try body()
         try leave()
         return v
     }
 
-    public func readVariant<T>(_ body: () throws -> T) throws -> T {
+    package func readVariant<T>(_ body: () throws -> T) throws -> T {
         try enterVariant()
         let v = try body()
         try leave()
@@ -220,7 +246,7 @@ public final class DBusReader {
     // MARK: Common shapes
 
     /// `(so)` object reference.
-    public func readReference() throws(DBusError) -> (bus: String, path: String) {
+    package func readReference() throws(DBusError) -> (bus: String, path: String) {
         try enterStruct()
         let b = try readString()
         let p = try readObjectPath()
@@ -229,7 +255,7 @@ public final class DBusReader {
     }
 
     /// `a(so)`.
-    public func readReferences() throws(DBusError) -> [(bus: String, path: String)] {
+    package func readReferences() throws(DBusError) -> [(bus: String, path: String)] {
         try enterArray(elementSignature: "(so)")
         var out: [(bus: String, path: String)] = []
         while !isAtEnd { out.append(try readReference()) }
@@ -238,7 +264,7 @@ public final class DBusReader {
     }
 
     /// `as`.
-    public func readStringArray() throws(DBusError) -> [String] {
+    package func readStringArray() throws(DBusError) -> [String] {
         try enterArray(elementSignature: "s")
         var out: [String] = []
         while !isAtEnd { out.append(try readString()) }
@@ -247,7 +273,7 @@ public final class DBusReader {
     }
 
     /// `a{ss}`.
-    public func readStringDictionary() throws(DBusError) -> [String: String] {
+    package func readStringDictionary() throws(DBusError) -> [String: String] {
         try enterArray(elementSignature: "{ss}")
         var out: [String: String] = [:]
         while !isAtEnd {
@@ -261,7 +287,7 @@ public final class DBusReader {
     }
 
     /// `a{sv}` with generic values.
-    public func readVardict() throws(DBusError) -> [String: DBusValue] {
+    package func readVardict() throws(DBusError) -> [String: DBusValue] {
         try enterArray(elementSignature: "{sv}")
         var out: [String: DBusValue] = [:]
         while !isAtEnd {
@@ -281,7 +307,10 @@ public final class DBusReader {
     private func readFixedArray<T>(_ code: UInt8, _: T.Type) throws(DBusError) -> [T] {
         try expect(UInt8(ascii: "a"), "a" + String(Character(Unicode.Scalar(code))))
         let et = dbus_message_iter_get_element_type(cur)
-        if et != Int32(code) { throw mismatch("a" + String(Character(Unicode.Scalar(code))), Int32(CDBUS_TYPE_ARRAY), gotSignature: currentSignature) }
+        if et != Int32(code) {
+            throw mismatch(
+                "a" + String(Character(Unicode.Scalar(code))), Int32(CDBUS_TYPE_ARRAY), gotSignature: currentSignature)
+        }
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(cur, &sub)
         var p: UnsafeMutableRawPointer? = nil
@@ -293,15 +322,15 @@ public final class DBusReader {
     }
 
     /// `au` (e.g. AT-SPI state sets).
-    public func readUInt32Array() throws(DBusError) -> [UInt32] { try readFixedArray(UInt8(ascii: "u"), UInt32.self) }
-    public func readInt32Array() throws(DBusError) -> [Int32] { try readFixedArray(UInt8(ascii: "i"), Int32.self) }
-    public func readByteArray() throws(DBusError) -> [UInt8] { try readFixedArray(UInt8(ascii: "y"), UInt8.self) }
-    public func readDoubleArray() throws(DBusError) -> [Double] { try readFixedArray(UInt8(ascii: "d"), Double.self) }
+    package func readUInt32Array() throws(DBusError) -> [UInt32] { try readFixedArray(UInt8(ascii: "u"), UInt32.self) }
+    package func readInt32Array() throws(DBusError) -> [Int32] { try readFixedArray(UInt8(ascii: "i"), Int32.self) }
+    package func readByteArray() throws(DBusError) -> [UInt8] { try readFixedArray(UInt8(ascii: "y"), UInt8.self) }
+    package func readDoubleArray() throws(DBusError) -> [Double] { try readFixedArray(UInt8(ascii: "d"), Double.self) }
 
     // MARK: Generic values
 
     /// Reads the current value (any type) generically.
-    public func readValue() throws(DBusError) -> DBusValue {
+    package func readValue() throws(DBusError) -> DBusValue {
         let t = dbus_message_iter_get_arg_type(cur)
         guard let type = DBusType(code: t) else { throw mismatch("any value", t) }
         switch type {
@@ -346,4 +375,3 @@ public final class DBusReader {
         }
     }
 }
-

@@ -5,17 +5,23 @@ import CDBus
 ///
 /// The closures get the incoming message (for `path`/`sender`) and run on the loop thread. Throw a
 /// `DBusError` (e.g. `.unknownProperty`, `.unknownObject(path:)`, `.unknownInterface`) to reply with it.
-public struct DBusProperties: Sendable {
+package struct DBusProperties: Sendable {
     /// Value of `interface.property` (the value itself; AXDBus wraps it in the variant).
-    public var get: @Sendable (_ message: DBusMessage, _ interface: String, _ property: String) throws -> DBusValue
+    package var get: @Sendable (_ message: DBusMessage, _ interface: String, _ property: String) throws -> DBusValue
     /// All properties of `interface` (an unknown interface should throw or return []).
-    public var getAll: @Sendable (_ message: DBusMessage, _ interface: String) throws -> [(String, DBusValue)]
+    package var getAll: @Sendable (_ message: DBusMessage, _ interface: String) throws -> [(String, DBusValue)]
     /// Sets `interface.property` to `value` (the variant's content). nil: every property is read-only.
-    public var set: (@Sendable (_ message: DBusMessage, _ interface: String, _ property: String, _ value: DBusValue) throws -> Void)?
+    package var set:
+        (
+            @Sendable (_ message: DBusMessage, _ interface: String, _ property: String, _ value: DBusValue) throws ->
+                Void
+        )?
 
-    public init(get: @escaping @Sendable (DBusMessage, String, String) throws -> DBusValue,
-                getAll: @escaping @Sendable (DBusMessage, String) throws -> [(String, DBusValue)],
-                set: (@Sendable (DBusMessage, String, String, DBusValue) throws -> Void)? = nil) {
+    package init(
+        get: @escaping @Sendable (DBusMessage, String, String) throws -> DBusValue,
+        getAll: @escaping @Sendable (DBusMessage, String) throws -> [(String, DBusValue)],
+        set: (@Sendable (DBusMessage, String, String, DBusValue) throws -> Void)? = nil
+    ) {
         self.get = get
         self.getAll = getAll
         self.set = set
@@ -27,24 +33,24 @@ public struct DBusProperties: Sendable {
 ///
 /// Use it first thing in a handler (`if let r = standard.handle(msg) { return r }`), or let
 /// `DBusConnection.export(path:fallback:standard:_:)` do that for you.
-public struct DBusStandardInterfaces: Sendable {
-    public static let propertiesInterface = "org.freedesktop.DBus.Properties"
-    public static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
-    public static let peerInterface = "org.freedesktop.DBus.Peer"
+package struct DBusStandardInterfaces: Sendable {
+    package static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    package static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+    package static let peerInterface = "org.freedesktop.DBus.Peer"
 
     /// nil: `Properties` calls get `UnknownInterface`.
-    public var properties: DBusProperties?
+    package var properties: DBusProperties?
     /// Introspection XML for the message's path; nil result means the object does not exist (`UnknownObject`).
     /// nil closure: AXDBus returns a minimal document listing only the standard interfaces.
-    public var introspect: (@Sendable (_ message: DBusMessage) -> String?)?
+    package var introspect: (@Sendable (_ message: DBusMessage) -> String?)?
 
-    public init(properties: DBusProperties? = nil, introspect: (@Sendable (DBusMessage) -> String?)? = nil) {
+    package init(properties: DBusProperties? = nil, introspect: (@Sendable (DBusMessage) -> String?)? = nil) {
         self.properties = properties
         self.introspect = introspect
     }
 
     /// The reply for a standard-interface call, or nil if `message` is not one (dispatch it yourself).
-    public func handle(_ message: DBusMessage) -> DBusMethodResult? {
+    package func handle(_ message: DBusMessage) -> DBusMethodResult? {
         guard message.type == .methodCall, let iface = message.interface else { return nil }
         do {
             switch iface {
@@ -53,8 +59,7 @@ public struct DBusStandardInterfaces: Sendable {
                 guard message.hasMember("Introspect") else { return .error(.unknownMethod(for: message)) }
                 try message.requireSignature("")
                 let xml: String?
-                if let introspect { xml = introspect(message) }
-                else { xml = DBusIntrospection.xml(interfaces: []) }
+                if let introspect { xml = introspect(message) } else { xml = DBusIntrospection.xml(interfaces: []) }
                 guard let xml else { return .error(.unknownObject(path: message.path)) }
                 return .reply(message.makeReply { $0.append(xml) })
             case Self.peerInterface:
@@ -84,7 +89,8 @@ public struct DBusStandardInterfaces: Sendable {
         if message.hasMember("Get") {
             try message.requireSignature("ss")
             let r = message.reader()
-            let iface = try r.readString(), name = try r.readString()
+            let iface = try r.readString()
+            let name = try r.readString()
             let value = try properties.get(message, iface, name)
             let reply = message.makeReply()
             let w = reply.writer()
@@ -100,7 +106,10 @@ public struct DBusStandardInterfaces: Sendable {
             let w = reply.writer()
             w.openArray(signature: "{sv}")
             for (k, v) in all {
-                w.openDictEntry(); w.append(k); w.append(.variant(v)); w.close()
+                w.openDictEntry()
+                w.append(k)
+                w.append(.variant(v))
+                w.close()
             }
             w.close()
             w.finish()
@@ -109,7 +118,8 @@ public struct DBusStandardInterfaces: Sendable {
         if message.hasMember("Set") {
             try message.requireSignature("ssv")
             let r = message.reader()
-            let iface = try r.readString(), name = try r.readString()
+            let iface = try r.readString()
+            let name = try r.readString()
             try r.enterVariant()
             let value = try r.readValue()
             try r.leave()
@@ -121,7 +131,7 @@ public struct DBusStandardInterfaces: Sendable {
     }
 
     /// This machine's D-Bus machine id (`dbus_get_local_machine_id`).
-    public static let machineID: String = {
+    package static let machineID: String = {
         guard let p = dbus_get_local_machine_id() else { return "" }
         defer { dbus_free(p) }
         return String(cString: p)
@@ -131,8 +141,10 @@ public struct DBusStandardInterfaces: Sendable {
 extension DBusConnection {
     /// Exports `handler` at `path` (exactly, or as a fallback for the subtree) with `standard` answering
     /// Properties / Introspectable / Peer first. The handler sees every other call.
-    public func export(path: String, fallback: Bool = false, standard: DBusStandardInterfaces,
-                       _ handler: @escaping DBusMethodHandler) throws(DBusError) {
+    package func export(
+        path: String, fallback: Bool = false, standard: DBusStandardInterfaces,
+        _ handler: @escaping DBusMethodHandler
+    ) throws(DBusError) {
         let h: DBusMethodHandler = { msg in
             if let r = standard.handle(msg) { return r }
             return try handler(msg)
@@ -142,57 +154,76 @@ extension DBusConnection {
 }
 
 /// A D-Bus interface description for introspection XML.
-public struct DBusInterfaceDescription: Sendable {
-    public struct Argument: Sendable {
-        public var name: String, type: String, direction: String?
-        public init(_ name: String, _ type: String, direction: String? = nil) { self.name = name; self.type = type; self.direction = direction }
+package struct DBusInterfaceDescription: Sendable {
+    package struct Argument: Sendable {
+        package var name: String, type: String, direction: String?
+        package init(_ name: String, _ type: String, direction: String? = nil) {
+            self.name = name
+            self.type = type
+            self.direction = direction
+        }
     }
-    public struct Member: Sendable {
-        public var name: String
-        public var arguments: [Argument]
-        public init(_ name: String, _ arguments: [Argument] = []) { self.name = name; self.arguments = arguments }
+    package struct Member: Sendable {
+        package var name: String
+        package var arguments: [Argument]
+        package init(_ name: String, _ arguments: [Argument] = []) {
+            self.name = name
+            self.arguments = arguments
+        }
         /// A method with in/out argument types (names generated: arg0…).
-        public static func method(_ name: String, in ins: [String] = [], out outs: [String] = []) -> Member {
+        package static func method(_ name: String, in ins: [String] = [], out outs: [String] = []) -> Member {
             var a: [Argument] = []
             for (i, t) in ins.enumerated() { a.append(Argument("arg\(i)", t, direction: "in")) }
             for (i, t) in outs.enumerated() { a.append(Argument("out\(i)", t, direction: "out")) }
             return Member(name, a)
         }
-        public static func signal(_ name: String, _ types: [String] = []) -> Member {
+        package static func signal(_ name: String, _ types: [String] = []) -> Member {
             Member(name, types.enumerated().map { Argument("arg\($0.offset)", $0.element) })
         }
     }
-    public struct Property: Sendable {
-        public var name: String, type: String, access: String
-        public init(_ name: String, _ type: String, access: String = "read") { self.name = name; self.type = type; self.access = access }
+    package struct Property: Sendable {
+        package var name: String, type: String, access: String
+        package init(_ name: String, _ type: String, access: String = "read") {
+            self.name = name
+            self.type = type
+            self.access = access
+        }
     }
 
-    public var name: String
-    public var methods: [Member]
-    public var signals: [Member]
-    public var properties: [Property]
+    package var name: String
+    package var methods: [Member]
+    package var signals: [Member]
+    package var properties: [Property]
 
-    public init(name: String, methods: [Member] = [], signals: [Member] = [], properties: [Property] = []) {
-        self.name = name; self.methods = methods; self.signals = signals; self.properties = properties
+    package init(name: String, methods: [Member] = [], signals: [Member] = [], properties: [Property] = []) {
+        self.name = name
+        self.methods = methods
+        self.signals = signals
+        self.properties = properties
     }
 
-    public static let properties = DBusInterfaceDescription(
+    package static let properties = DBusInterfaceDescription(
         name: DBusStandardInterfaces.propertiesInterface,
-        methods: [.method("Get", in: ["s", "s"], out: ["v"]), .method("GetAll", in: ["s"], out: ["a{sv}"]),
-                  .method("Set", in: ["s", "s", "v"])],
+        methods: [
+            .method("Get", in: ["s", "s"], out: ["v"]), .method("GetAll", in: ["s"], out: ["a{sv}"]),
+            .method("Set", in: ["s", "s", "v"]),
+        ],
         signals: [.signal("PropertiesChanged", ["s", "a{sv}", "as"])])
-    public static let introspectable = DBusInterfaceDescription(
+    package static let introspectable = DBusInterfaceDescription(
         name: DBusStandardInterfaces.introspectableInterface, methods: [.method("Introspect", out: ["s"])])
-    public static let peer = DBusInterfaceDescription(
+    package static let peer = DBusInterfaceDescription(
         name: DBusStandardInterfaces.peerInterface, methods: [.method("Ping"), .method("GetMachineId", out: ["s"])])
 }
 
 /// Builds introspection XML.
-public enum DBusIntrospection {
-    public static let doctype = "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n"
+package enum DBusIntrospection {
+    package static let doctype =
+        "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n"
 
     /// `<node>` with the given interfaces (plus Properties, Introspectable, Peer) and child node names.
-    public static func xml(interfaces: [DBusInterfaceDescription], children: [String] = [], includeStandard: Bool = true) -> String {
+    package static func xml(
+        interfaces: [DBusInterfaceDescription], children: [String] = [], includeStandard: Bool = true
+    ) -> String {
         var s = doctype + "<node>\n"
         let all = (includeStandard ? [DBusInterfaceDescription.properties, .introspectable, .peer] : []) + interfaces
         for i in all {
@@ -200,7 +231,9 @@ public enum DBusIntrospection {
             for m in i.methods {
                 s += "    <method name=\"\(escape(m.name))\">\n"
                 for a in m.arguments {
-                    s += "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\"" + (a.direction.map { " direction=\"\($0)\"" } ?? "") + "/>\n"
+                    s +=
+                        "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\""
+                        + (a.direction.map { " direction=\"\($0)\"" } ?? "") + "/>\n"
                 }
                 s += "    </method>\n"
             }
@@ -210,7 +243,8 @@ public enum DBusIntrospection {
                 s += "    </signal>\n"
             }
             for p in i.properties {
-                s += "    <property name=\"\(escape(p.name))\" type=\"\(escape(p.type))\" access=\"\(escape(p.access))\"/>\n"
+                s +=
+                    "    <property name=\"\(escape(p.name))\" type=\"\(escape(p.type))\" access=\"\(escape(p.access))\"/>\n"
             }
             s += "  </interface>\n"
         }

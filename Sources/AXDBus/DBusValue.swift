@@ -1,27 +1,27 @@
 import CDBus
 
 /// D-Bus type codes.
-public enum DBusType: UInt8, Sendable, CustomStringConvertible {
-    case byte = 121          // y
-    case boolean = 98        // b
-    case int16 = 110         // n
-    case uint16 = 113        // q
-    case int32 = 105         // i
-    case uint32 = 117        // u
-    case int64 = 120         // x
-    case uint64 = 116        // t
-    case double = 100        // d
-    case string = 115        // s
-    case objectPath = 111    // o
-    case signature = 103     // g
-    case unixFD = 104        // h
-    case array = 97          // a
-    case variant = 118       // v
-    case `struct` = 114      // r (on the wire: '(' ... ')')
-    case dictEntry = 101     // e (on the wire: '{' ... '}')
+package enum DBusType: UInt8, Sendable, CustomStringConvertible {
+    case byte = 121  // y
+    case boolean = 98  // b
+    case int16 = 110  // n
+    case uint16 = 113  // q
+    case int32 = 105  // i
+    case uint32 = 117  // u
+    case int64 = 120  // x
+    case uint64 = 116  // t
+    case double = 100  // d
+    case string = 115  // s
+    case objectPath = 111  // o
+    case signature = 103  // g
+    case unixFD = 104  // h
+    case array = 97  // a
+    case variant = 118  // v
+    case `struct` = 114  // r (on the wire: '(' ... ')')
+    case dictEntry = 101  // e (on the wire: '{' ... '}')
 
     /// The character used in signatures ("(" for struct, "{" for dict entry).
-    public var signatureCharacter: Character {
+    package var signatureCharacter: Character {
         switch self {
         case .struct: return "("
         case .dictEntry: return "{"
@@ -29,9 +29,9 @@ public enum DBusType: UInt8, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { String(signatureCharacter) }
+    package var description: String { String(signatureCharacter) }
 
-    public var isBasic: Bool {
+    package var isBasic: Bool {
         switch self {
         case .array, .variant, .struct, .dictEntry: return false
         default: return true
@@ -49,7 +49,7 @@ public enum DBusType: UInt8, Sendable, CustomStringConvertible {
 /// Arrays carry their element signature so empty arrays can be written. A dictionary is an array of
 /// `.dictEntry` values, e.g. `a{sv}` = `.array(elementSignature: "{sv}", [.dictEntry(.string("k"), .variant(.int32(1)))])`;
 /// use `DBusValue.dictionary(...)` to build one.
-public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
+package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -70,20 +70,24 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     case variant(DBusValue)
 
     /// `a{k v}` from key/value pairs.
-    public static func dictionary(keySignature: String, valueSignature: String, _ pairs: [(DBusValue, DBusValue)]) -> DBusValue {
+    package static func dictionary(keySignature: String, valueSignature: String, _ pairs: [(DBusValue, DBusValue)])
+        -> DBusValue
+    {
         .array(elementSignature: "{\(keySignature)\(valueSignature)}", pairs.map { .dictEntry($0.0, $0.1) })
     }
 
     /// `a{sv}` from string keys.
-    public static func vardict(_ pairs: [(String, DBusValue)]) -> DBusValue {
+    package static func vardict(_ pairs: [(String, DBusValue)]) -> DBusValue {
         .array(elementSignature: "{sv}", pairs.map { .dictEntry(.string($0.0), .variant($0.1)) })
     }
 
     /// `a(so)` / `(so)` helpers for AT-SPI object references.
-    public static func reference(_ bus: String, _ path: String) -> DBusValue { .struct([.string(bus), .objectPath(path)]) }
+    package static func reference(_ bus: String, _ path: String) -> DBusValue {
+        .struct([.string(bus), .objectPath(path)])
+    }
 
     /// The D-Bus signature of this value (a single complete type).
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .byte: return "y"
         case .bool: return "b"
@@ -105,7 +109,7 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .byte(let v): return "y:\(v)"
         case .bool(let v): return "b:\(v)"
@@ -129,25 +133,50 @@ public indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Accessors (nil when the case does not match)
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let s), .objectPath(let s), .signature(let s): return s
         case .variant(let v): return v.stringValue
         default: return nil
         }
     }
-    public var int32Value: Int32? { if case .int32(let v) = self { return v }; if case .variant(let v) = self { return v.int32Value }; return nil }
-    public var uint32Value: UInt32? { if case .uint32(let v) = self { return v }; if case .variant(let v) = self { return v.uint32Value }; return nil }
-    public var boolValue: Bool? { if case .bool(let v) = self { return v }; if case .variant(let v) = self { return v.boolValue }; return nil }
-    public var doubleValue: Double? { if case .double(let v) = self { return v }; if case .variant(let v) = self { return v.doubleValue }; return nil }
+    package var int32Value: Int32? {
+        if case .int32(let v) = self { return v }
+        if case .variant(let v) = self { return v.int32Value }
+        return nil
+    }
+    package var uint32Value: UInt32? {
+        if case .uint32(let v) = self { return v }
+        if case .variant(let v) = self { return v.uint32Value }
+        return nil
+    }
+    package var boolValue: Bool? {
+        if case .bool(let v) = self { return v }
+        if case .variant(let v) = self { return v.boolValue }
+        return nil
+    }
+    package var doubleValue: Double? {
+        if case .double(let v) = self { return v }
+        if case .variant(let v) = self { return v.doubleValue }
+        return nil
+    }
     /// The elements of an array (nil otherwise).
-    public var arrayValue: [DBusValue]? { if case .array(_, let a) = self { return a }; return nil }
+    package var arrayValue: [DBusValue]? {
+        if case .array(_, let a) = self { return a }
+        return nil
+    }
     /// The fields of a struct (nil otherwise).
-    public var structValue: [DBusValue]? { if case .struct(let f) = self { return f }; return nil }
+    package var structValue: [DBusValue]? {
+        if case .struct(let f) = self { return f }
+        return nil
+    }
     /// The content of a variant (nil otherwise).
-    public var variantValue: DBusValue? { if case .variant(let v) = self { return v }; return nil }
+    package var variantValue: DBusValue? {
+        if case .variant(let v) = self { return v }
+        return nil
+    }
     /// Dictionary entries of an `a{..}` array as pairs.
-    public var dictionaryEntries: [(DBusValue, DBusValue)]? {
+    package var dictionaryEntries: [(DBusValue, DBusValue)]? {
         guard case .array(_, let items) = self else { return nil }
         var out: [(DBusValue, DBusValue)] = []
         for i in items {

@@ -18,15 +18,15 @@ import CDBus
 /// w.finish()
 /// ```
 /// Not thread-safe: use one writer per message on one thread.
-public final class DBusWriter {
-    public let message: DBusMessage
+package final class DBusWriter {
+    package let message: DBusMessage
 
     /// One open container (or the top level).
     struct Level {
-        var code: UInt8             // 0 top level, 'a', '(', '{', 'v'
+        var code: UInt8  // 0 top level, 'a', '(', '{', 'v'
         var expected: ArraySlice<UInt8>?  // nil: free (top level / unconstrained struct)
-        var pos: Int                 // index into `expected`
-        var count: Int               // values written at this level
+        var pos: Int  // index into `expected`
+        var count: Int  // values written at this level
     }
 
     // Single-threaded by contract: skip Swift's dynamic exclusivity checks on the hot fields.
@@ -36,9 +36,9 @@ public final class DBusWriter {
     /// Length of the signature written at free levels (the message body signature), max 255.
     @exclusivity(unchecked) private var freeSignatureLength = 0
     /// The first marshalling error (the writer is dead afterwards).
-    @exclusivity(unchecked) public private(set) var error: DBusError?
+    @exclusivity(unchecked) package private(set) var error: DBusError?
 
-    public init(_ message: DBusMessage) {
+    package init(_ message: DBusMessage) {
         self.message = message
         capacity = 4
         iters = .allocate(capacity: capacity)
@@ -47,7 +47,8 @@ public final class DBusWriter {
         levels.reserveCapacity(8)
         if message.isLocked {
             // Appending to a received or already-sent message makes libdbus abort: refuse up front.
-            error = DBusError.failed("D-Bus marshalling error: message is locked (received or already sent); create a new one")
+            error = DBusError.failed(
+                "D-Bus marshalling error: message is locked (received or already sent); create a new one")
         }
     }
 
@@ -59,10 +60,10 @@ public final class DBusWriter {
     }
 
     /// Number of open containers.
-    public var depth: Int { levels.count - 1 }
+    package var depth: Int { levels.count - 1 }
 
     /// Checks that every container was closed (records an error otherwise). Call when done.
-    public func finish() {
+    package func finish() {
         if levels.count > 1 && error == nil {
             fail("\(levels.count - 1) container(s) left open")
         }
@@ -122,19 +123,27 @@ public final class DBusWriter {
     @inline(__always)
     private func consume(_ code: UInt8) -> Bool {
         guard error == nil else { return false }
-        if message.isLocked { fail("message is locked (already sent); create a new one"); return false }
+        if message.isLocked {
+            fail("message is locked (already sent); create a new one")
+            return false
+        }
         let d = levels.count - 1
         if let e = levels[d].expected {
             var p = levels[d].pos
             if p >= e.endIndex, levels[d].code == UInt8(ascii: "a") { p = e.startIndex }
             guard p < e.endIndex, e[p] == code else {
-                fail("cannot write '\(Character(Unicode.Scalar(code)))' here: container expects '\(expectedDescription(levels[d]))'")
+                fail(
+                    "cannot write '\(Character(Unicode.Scalar(code)))' here: container expects '\(expectedDescription(levels[d]))'"
+                )
                 return false
             }
             levels[d].pos = p + 1
         } else {
             freeSignatureLength += 1
-            if freeSignatureLength > 255 { fail("signature longer than 255 bytes"); return false }
+            if freeSignatureLength > 255 {
+                fail("signature longer than 255 bytes")
+                return false
+            }
         }
         levels[d].count += 1
         return true
@@ -149,40 +158,49 @@ public final class DBusWriter {
         _ = withUnsafePointer(to: &v) { dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), $0) }
     }
 
-    public func append(_ v: UInt8) { appendBasic(UInt8(ascii: "y"), v) }
-    public func append(_ v: Bool) { appendBasic(UInt8(ascii: "b"), dbus_bool_t(v ? 1 : 0)) }
-    public func append(_ v: Int16) { appendBasic(UInt8(ascii: "n"), v) }
-    public func append(_ v: UInt16) { appendBasic(UInt8(ascii: "q"), v) }
-    public func append(_ v: Int32) { appendBasic(UInt8(ascii: "i"), v) }
-    public func append(_ v: UInt32) { appendBasic(UInt8(ascii: "u"), v) }
-    public func append(_ v: Int64) { appendBasic(UInt8(ascii: "x"), v) }
-    public func append(_ v: UInt64) { appendBasic(UInt8(ascii: "t"), v) }
-    public func append(_ v: Double) { appendBasic(UInt8(ascii: "d"), v) }
+    package func append(_ v: UInt8) { appendBasic(UInt8(ascii: "y"), v) }
+    package func append(_ v: Bool) { appendBasic(UInt8(ascii: "b"), dbus_bool_t(v ? 1 : 0)) }
+    package func append(_ v: Int16) { appendBasic(UInt8(ascii: "n"), v) }
+    package func append(_ v: UInt16) { appendBasic(UInt8(ascii: "q"), v) }
+    package func append(_ v: Int32) { appendBasic(UInt8(ascii: "i"), v) }
+    package func append(_ v: UInt32) { appendBasic(UInt8(ascii: "u"), v) }
+    package func append(_ v: Int64) { appendBasic(UInt8(ascii: "x"), v) }
+    package func append(_ v: UInt64) { appendBasic(UInt8(ascii: "t"), v) }
+    package func append(_ v: Double) { appendBasic(UInt8(ascii: "d"), v) }
 
     /// Appends a string (`s`). Embedded NUL characters are removed (D-Bus strings cannot contain them).
-    public func append(_ s: String) { appendStringLike(UInt8(ascii: "s"), DBusWriter.sanitized(s)) }
+    package func append(_ s: String) { appendStringLike(UInt8(ascii: "s"), DBusWriter.sanitized(s)) }
 
     /// Appends an object path (`o`); an invalid path records an error (libdbus would abort).
-    public func appendObjectPath(_ path: String) {
+    package func appendObjectPath(_ path: String) {
         guard error == nil else { return }
-        guard DBusNames.isValidObjectPath(path) else { fail("invalid object path \"\(path)\""); return }
+        guard DBusNames.isValidObjectPath(path) else {
+            fail("invalid object path \"\(path)\"")
+            return
+        }
         appendStringLike(UInt8(ascii: "o"), path)
     }
 
     /// Appends a pre-validated object path (no check needed).
-    public func append(_ path: DBusObjectPath) { appendStringLike(UInt8(ascii: "o"), path.rawValue) }
+    package func append(_ path: DBusObjectPath) { appendStringLike(UInt8(ascii: "o"), path.rawValue) }
 
     /// Appends a signature value (`g`); an invalid signature records an error.
-    public func appendSignature(_ sig: String) {
+    package func appendSignature(_ sig: String) {
         guard error == nil else { return }
-        guard DBusNames.isValidSignature(sig) else { fail("invalid signature \"\(sig)\""); return }
+        guard DBusNames.isValidSignature(sig) else {
+            fail("invalid signature \"\(sig)\"")
+            return
+        }
         appendStringLike(UInt8(ascii: "g"), sig)
     }
 
     /// Appends a file descriptor (`h`); libdbus duplicates it, the caller keeps ownership of `fd`.
-    public func appendUnixFD(_ fd: Int32) {
+    package func appendUnixFD(_ fd: Int32) {
         guard error == nil else { return }
-        guard fd >= 0 else { fail("invalid file descriptor \(fd)"); return }
+        guard fd >= 0 else {
+            fail("invalid file descriptor \(fd)")
+            return
+        }
         appendBasic(UInt8(ascii: "h"), fd)
     }
 
@@ -204,10 +222,10 @@ public final class DBusWriter {
     // MARK: Fixed arrays (one memcpy)
 
     /// Appends `au` in one go (e.g. AT-SPI `GetState`).
-    public func appendArray(_ values: [UInt32]) { appendFixedArray(UInt8(ascii: "u"), values) }
-    public func appendArray(_ values: [Int32]) { appendFixedArray(UInt8(ascii: "i"), values) }
-    public func appendArray(_ values: [UInt8]) { appendFixedArray(UInt8(ascii: "y"), values) }
-    public func appendArray(_ values: [Double]) { appendFixedArray(UInt8(ascii: "d"), values) }
+    package func appendArray(_ values: [UInt32]) { appendFixedArray(UInt8(ascii: "u"), values) }
+    package func appendArray(_ values: [Int32]) { appendFixedArray(UInt8(ascii: "i"), values) }
+    package func appendArray(_ values: [UInt8]) { appendFixedArray(UInt8(ascii: "y"), values) }
+    package func appendArray(_ values: [Double]) { appendFixedArray(UInt8(ascii: "d"), values) }
 
     private func appendFixedArray<T>(_ code: UInt8, _ values: [T]) {
         let sig = String(Character(Unicode.Scalar(code)))
@@ -226,19 +244,22 @@ public final class DBusWriter {
     // MARK: Containers
 
     /// Opens an array whose elements have the single complete type `signature` (e.g. "(so)", "{sv}", "u").
-    public func openArray(signature: String) { _ = openContainer(UInt8(ascii: "a"), elementSignature: signature) }
+    package func openArray(signature: String) { _ = openContainer(UInt8(ascii: "a"), elementSignature: signature) }
     /// Opens a struct; write its fields then `close()`.
-    public func openStruct() { _ = openContainer(UInt8(ascii: "("), elementSignature: nil) }
+    package func openStruct() { _ = openContainer(UInt8(ascii: "("), elementSignature: nil) }
     /// Opens a dict entry (only inside an array of dict entries); write key and value then `close()`.
-    public func openDictEntry() { _ = openContainer(UInt8(ascii: "{"), elementSignature: nil) }
+    package func openDictEntry() { _ = openContainer(UInt8(ascii: "{"), elementSignature: nil) }
     /// Opens a variant holding one value of the single complete type `signature`.
-    public func openVariant(signature: String) { _ = openContainer(UInt8(ascii: "v"), elementSignature: signature) }
+    package func openVariant(signature: String) { _ = openContainer(UInt8(ascii: "v"), elementSignature: signature) }
 
     /// Closes the innermost open container (which must be complete).
-    public func close() {
+    package func close() {
         guard error == nil else { return }
         let d = levels.count - 1
-        guard d > 0 else { fail("close() without an open container"); return }
+        guard d > 0 else {
+            fail("close() without an open container")
+            return
+        }
         let l = levels[d]
         if let e = l.expected {
             let complete: Bool
@@ -272,9 +293,15 @@ public final class DBusWriter {
 
     private func openContainer(_ code: UInt8, elementSignature: String?) -> Bool {
         guard error == nil else { return false }
-        if message.isLocked { fail("message is locked (already sent); create a new one"); return false }
+        if message.isLocked {
+            fail("message is locked (already sent); create a new one")
+            return false
+        }
         let d = levels.count - 1
-        guard d < 64 else { fail("containers nested deeper than 64"); return false }
+        guard d < 64 else {
+            fail("containers nested deeper than 64")
+            return false
+        }
         var sub: ArraySlice<UInt8>? = nil
         let parent = levels[d]
         if let e = parent.expected {
@@ -283,28 +310,40 @@ public final class DBusWriter {
             // An array level's expectation is exactly one complete type: no need to scan it per element.
             let quick: Int? = (parent.code == UInt8(ascii: "a") && p == e.startIndex) ? e.count : nil
             guard p < e.endIndex, let len = quick ?? DBusWriter.completeTypeLength(e, p) else {
-                fail("cannot open a container here: container expects '\(expectedDescription(parent))'"); return false
+                fail("cannot open a container here: container expects '\(expectedDescription(parent))'")
+                return false
             }
-            let want = e[p ..< p + len]
+            let want = e[p..<p + len]
             switch code {
             case UInt8(ascii: "a"):
                 guard want.first == code, let es = elementSignature, es.utf8.elementsEqual(want.dropFirst()) else {
-                    fail("cannot open array 'a\(elementSignature ?? "")' here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                    fail(
+                        "cannot open array 'a\(elementSignature ?? "")' here: container expects '\(String(decoding: want, as: UTF8.self))'"
+                    )
+                    return false
                 }
                 sub = want.dropFirst()
             case UInt8(ascii: "("), UInt8(ascii: "{"):
                 guard want.first == code else {
-                    fail("cannot open '\(Character(Unicode.Scalar(code)))' here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                    fail(
+                        "cannot open '\(Character(Unicode.Scalar(code)))' here: container expects '\(String(decoding: want, as: UTF8.self))'"
+                    )
+                    return false
                 }
                 if code == UInt8(ascii: "{") && parent.code != UInt8(ascii: "a") {
-                    fail("dict entry outside an array"); return false
+                    fail("dict entry outside an array")
+                    return false
                 }
                 sub = want.dropFirst().dropLast()
-            default: // variant
+            default:  // variant
                 guard want.first == code, let vs = elementSignature else {
-                    fail("cannot open a variant here: container expects '\(String(decoding: want, as: UTF8.self))'"); return false
+                    fail("cannot open a variant here: container expects '\(String(decoding: want, as: UTF8.self))'")
+                    return false
                 }
-                guard DBusNames.isValidSingleType(vs) else { fail("variant signature \"\(vs)\" is not a single complete type"); return false }
+                guard DBusNames.isValidSingleType(vs) else {
+                    fail("variant signature \"\(vs)\" is not a single complete type")
+                    return false
+                }
                 sub = ArraySlice(Array(vs.utf8))
             }
             levels[d].pos = p + len
@@ -313,18 +352,26 @@ public final class DBusWriter {
             case UInt8(ascii: "a"), UInt8(ascii: "v"):
                 // "{sv}" alone is not a valid signature; validate the array type "a{sv}" instead.
                 guard let es = elementSignature,
-                      DBusNames.isValidSingleType(code == UInt8(ascii: "a") ? "a" + es : es) else {
-                    fail("\(code == UInt8(ascii: "a") ? "array element" : "variant") signature \"\(elementSignature ?? "")\" is not a single complete type"); return false
+                    DBusNames.isValidSingleType(code == UInt8(ascii: "a") ? "a" + es : es)
+                else {
+                    fail(
+                        "\(code == UInt8(ascii: "a") ? "array element" : "variant") signature \"\(elementSignature ?? "")\" is not a single complete type"
+                    )
+                    return false
                 }
                 sub = ArraySlice(Array(es.utf8))
                 freeSignatureLength += code == UInt8(ascii: "a") ? 1 + es.utf8.count : 1
             case UInt8(ascii: "{"):
-                fail("dict entry outside an array"); return false
+                fail("dict entry outside an array")
+                return false
             default:
                 sub = nil
                 freeSignatureLength += 2
             }
-            if freeSignatureLength > 255 { fail("signature longer than 255 bytes"); return false }
+            if freeSignatureLength > 255 {
+                fail("signature longer than 255 bytes")
+                return false
+            }
         }
         levels[d].count += 1
         growIfNeeded()
@@ -337,11 +384,16 @@ public final class DBusWriter {
         }
         let ok: dbus_bool_t
         if code == UInt8(ascii: "a") || code == UInt8(ascii: "v") {
-            ok = (elementSignature ?? "").withCString { dbus_message_iter_open_container(iters + d, ctype, $0, iters + d + 1) }
+            ok = (elementSignature ?? "").withCString {
+                dbus_message_iter_open_container(iters + d, ctype, $0, iters + d + 1)
+            }
         } else {
             ok = dbus_message_iter_open_container(iters + d, ctype, nil, iters + d + 1)
         }
-        guard ok != 0 else { fail("out of memory opening a container"); return false }
+        guard ok != 0 else {
+            fail("out of memory opening a container")
+            return false
+        }
         message.openContainers += 1
         // A free struct stays free only at free levels; containers under an expectation inherit it.
         levels.append(Level(code: code, expected: sub, pos: sub?.startIndex ?? 0, count: 0))
@@ -351,34 +403,55 @@ public final class DBusWriter {
     // MARK: Closure conveniences
 
     /// `openArray(signature:)`, `body`, `close()`.
-    public func array(_ elementSignature: String, _ body: () throws -> Void) rethrows {
-        openArray(signature: elementSignature); try body(); close()
+    package func array(_ elementSignature: String, _ body: () throws -> Void) rethrows {
+        openArray(signature: elementSignature)
+        try body()
+        close()
     }
-    public func structure(_ body: () throws -> Void) rethrows { openStruct(); try body(); close() }
-    public func dictEntry(_ body: () throws -> Void) rethrows { openDictEntry(); try body(); close() }
-    public func variant(_ signature: String, _ body: () throws -> Void) rethrows {
-        openVariant(signature: signature); try body(); close()
+    package func structure(_ body: () throws -> Void) rethrows {
+        openStruct()
+        try body()
+        close()
+    }
+    package func dictEntry(_ body: () throws -> Void) rethrows {
+        openDictEntry()
+        try body()
+        close()
+    }
+    package func variant(_ signature: String, _ body: () throws -> Void) rethrows {
+        openVariant(signature: signature)
+        try body()
+        close()
     }
 
     // MARK: AT-SPI-flavoured helpers
 
     /// `(so)`: an object reference (bus name, object path).
-    public func appendReference(bus: String, path: String) {
-        openStruct(); append(bus); appendObjectPath(path); close()
+    package func appendReference(bus: String, path: String) {
+        openStruct()
+        append(bus)
+        appendObjectPath(path)
+        close()
     }
 
     /// `(so)` with a pre-validated path.
-    public func appendReference(bus: String, path: DBusObjectPath) {
-        openStruct(); append(bus); append(path); close()
+    package func appendReference(bus: String, path: DBusObjectPath) {
+        openStruct()
+        append(bus)
+        append(path)
+        close()
     }
 
     /// An empty `a{sv}`.
-    public func appendEmptyVardict() { openArray(signature: "{sv}"); close() }
+    package func appendEmptyVardict() {
+        openArray(signature: "{sv}")
+        close()
+    }
 
     // MARK: Generic values
 
     /// Appends a generic value (recursively).
-    public func append(_ value: DBusValue) {
+    package func append(_ value: DBusValue) {
         guard error == nil else { return }
         switch value {
         case .byte(let v): append(v)
@@ -403,7 +476,10 @@ public final class DBusWriter {
             for f in fields { append(f) }
             close()
         case .dictEntry(let k, let v):
-            openDictEntry(); append(k); append(v); close()
+            openDictEntry()
+            append(k)
+            append(v)
+            close()
         case .variant(let inner):
             openVariant(signature: inner.signature)
             append(inner)

@@ -4,10 +4,10 @@ import AXJSON
 /// leaves cycle through button, label, switch, slider and text field, in horizontal groups of 10 inside
 /// vertical groups of 50, in one scroll view. Groups are semantic-group containers so the accessibility tree
 /// has the same shape as GTK's panels.
-public enum BenchTree {
-    public static let appName = "axserver-bench"
+package enum BenchTree {
+    package static let appName = "axserver-bench"
 
-    public static func snapshot(leaves n: Int) -> JSON {
+    package static func snapshot(leaves n: Int) -> JSON {
         var outers: [JSON] = []
         var leaf = 0
         var y = 0.0
@@ -22,18 +22,26 @@ public enum BenchTree {
                     kids.append(leafView(leaf, x: Double(k) * 80))
                     leaf += 1
                 }
-                inners.append(V.view("g\(outerIndex)_\(innerIndex)", "UIStackView", [0, iy, 800, 40],
-                                     ["accessibilityContainerType": "semanticGroup"], children: kids))
+                inners.append(
+                    V.view(
+                        "g\(outerIndex)_\(innerIndex)", "UIStackView", [0, iy, 800, 40],
+                        ["accessibilityContainerType": "semanticGroup"], children: kids))
                 iy += 40
                 innerIndex += 1
             }
-            outers.append(V.view("g\(outerIndex)", "UIStackView", [0, y, 800, iy],
-                                 ["accessibilityContainerType": "semanticGroup"], children: inners))
+            outers.append(
+                V.view(
+                    "g\(outerIndex)", "UIStackView", [0, y, 800, iy],
+                    ["accessibilityContainerType": "semanticGroup"], children: inners))
             y += iy
             outerIndex += 1
         }
-        let scroll = V.view("scroll", "UIScrollView", [0, 0, 800, 600], ["accessibilityContainerType": "semanticGroup"], children: outers)
-        let window = V.view("benchWindow", "UIWindow", [0, 0, 800, 600], ["isKeyWindow": true, "windowTitle": .string("AXServer Bench N=\(n)")], children: [scroll])
+        let scroll = V.view(
+            "scroll", "UIScrollView", [0, 0, 800, 600], ["accessibilityContainerType": "semanticGroup"],
+            children: outers)
+        let window = V.view(
+            "benchWindow", "UIWindow", [0, 0, 800, 600],
+            ["isKeyWindow": true, "windowTitle": .string("AXServer Bench N=\(n)")], children: [scroll])
         return ["windows": [window]]
     }
 
@@ -43,7 +51,10 @@ public enum BenchTree {
         case 0: return V.view("n\(i)", "UIButton", f, ["title": .string("Button \(i)")])
         case 1: return V.view("n\(i)", "UILabel", f, ["text": .string("Label \(i)")])
         case 2: return V.view("n\(i)", "UISwitch", f, ["title": .string("Check \(i)"), "isOn": .bool(i % 2 == 0)])
-        case 3: return V.view("n\(i)", "UISlider", f, ["accessibilityLabel": .string("Scale \(i)"), "value": .number(Double(i % 100)), "maximumValue": 100])
+        case 3:
+            return V.view(
+                "n\(i)", "UISlider", f,
+                ["accessibilityLabel": .string("Scale \(i)"), "value": .number(Double(i % 100)), "maximumValue": 100])
         default: return V.view("n\(i)", "UITextField", f, ["accessibilityLabel": .string("Entry \(i)"), "text": ""])
         }
     }

@@ -23,7 +23,9 @@ enum AppiumXMLFuzz {
         do {
             try store.setSnapshot(snapshot)
         } catch {
-            check.fail("the converted page source is refused by the store: \(error); snapshot \(quoted(snapshot.jsonString, limit: 400))")
+            check.fail(
+                "the converted page source is refused by the store: \(error); snapshot \(quoted(snapshot.jsonString, limit: 400))"
+            )
         }
         return check.failures
     }

@@ -12,14 +12,16 @@ import CDBus
 enum DBusFuzz {
     static let target = FuzzTarget(
         name: "dbus",
-        summary: "AXDBus DBusReader + AT-SPI Collection MatchRule on messages from dbus_message_demarshal: read all, round-trip",
+        summary:
+            "AXDBus DBusReader + AT-SPI Collection MatchRule on messages from dbus_message_demarshal: read all, round-trip",
         run: run)
 
     static func run(_ bytes: UnsafeRawBufferPointer) -> [String] {
         guard let base = bytes.baseAddress, bytes.count > 0, bytes.count < Int(Int32.max) else { return [] }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard let raw = dbus_message_demarshal(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), &error) else {
+        guard let raw = dbus_message_demarshal(base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), &error)
+        else {
             dbus_error_free(&error)
             return []
         }
@@ -78,7 +80,8 @@ enum DBusFuzz {
     static func roundTrip(_ values: [DBusValue], check: inout FuzzCheck) {
         let copy: DBusMessage
         do {
-            copy = try DBusMessage.methodCall(destination: nil, path: "/fuzz", interface: "org.axserver.Fuzz", member: "RoundTrip")
+            copy = try DBusMessage.methodCall(
+                destination: nil, path: "/fuzz", interface: "org.axserver.Fuzz", member: "RoundTrip")
         } catch {
             check.fail("cannot create a message: \(error)")
             return
@@ -103,8 +106,10 @@ enum DBusFuzz {
             return
         }
         // Compared as text: NaN doubles are equal to themselves that way.
-        check.expect(again.map(\.description) == values.map(\.description),
-                     "values changed in a write/read round trip: \(values.map(\.description).joined(separator: ", ").prefix(300))")
+        check.expect(
+            again.map(\.description) == values.map(\.description),
+            "values changed in a write/read round trip: \(values.map(\.description).joined(separator: ", ").prefix(300))"
+        )
     }
 
     /// The typed readers, each on a fresh reader at the first argument: never a trap; success when the signature fits.
@@ -116,13 +121,23 @@ enum DBusFuzz {
                 check.expect(!signature.hasPrefix(prefix), "\(name) failed on signature '\(signature)': \(error)")
             }
         }
-        attempt("readReference", appliesTo: "(so)") { reader throws(AXDBus.DBusError) in _ = try reader.readReference() }
-        attempt("readReferences", appliesTo: "a(so)") { reader throws(AXDBus.DBusError) in _ = try reader.readReferences() }
-        attempt("readStringArray", appliesTo: "as") { reader throws(AXDBus.DBusError) in _ = try reader.readStringArray() }
-        attempt("readStringDictionary", appliesTo: "a{ss}") { reader throws(AXDBus.DBusError) in _ = try reader.readStringDictionary() }
+        attempt("readReference", appliesTo: "(so)") { reader throws(AXDBus.DBusError) in _ = try reader.readReference()
+        }
+        attempt("readReferences", appliesTo: "a(so)") { reader throws(AXDBus.DBusError) in
+            _ = try reader.readReferences()
+        }
+        attempt("readStringArray", appliesTo: "as") { reader throws(AXDBus.DBusError) in
+            _ = try reader.readStringArray()
+        }
+        attempt("readStringDictionary", appliesTo: "a{ss}") { reader throws(AXDBus.DBusError) in
+            _ = try reader.readStringDictionary()
+        }
         attempt("readVardict", appliesTo: "a{sv}") { reader throws(AXDBus.DBusError) in _ = try reader.readVardict() }
-        attempt("readInt32Array", appliesTo: "ai") { reader throws(AXDBus.DBusError) in _ = try reader.readInt32Array() }
-        attempt("readUInt32Array", appliesTo: "au") { reader throws(AXDBus.DBusError) in _ = try reader.readUInt32Array() }
+        attempt("readInt32Array", appliesTo: "ai") { reader throws(AXDBus.DBusError) in _ = try reader.readInt32Array()
+        }
+        attempt("readUInt32Array", appliesTo: "au") { reader throws(AXDBus.DBusError) in
+            _ = try reader.readUInt32Array()
+        }
         attempt("readString", appliesTo: "s") { reader throws(AXDBus.DBusError) in _ = try reader.readString() }
         attempt("readObjectPath", appliesTo: "o") { reader throws(AXDBus.DBusError) in _ = try reader.readObjectPath() }
         attempt("readInt32", appliesTo: "i") { reader throws(AXDBus.DBusError) in _ = try reader.readInt32() }

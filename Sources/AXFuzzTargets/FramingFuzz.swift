@@ -8,7 +8,8 @@ import AXTransport
 enum FramingFuzz {
     static let target = FuzzTarget(
         name: "framing",
-        summary: "RPCFrameDecoder, both framings: frames inside the input and under the limit, same frames in any chunking",
+        summary:
+            "RPCFrameDecoder, both framings: frames inside the input and under the limit, same frames in any chunking",
         run: run)
 
     /// Small enough that inputs reach it; the header limit (8192) is fixed by the decoder.
@@ -33,8 +34,10 @@ enum FramingFuzz {
         var check = FuzzCheck()
         let whole = decode(stream, framing: framing, chunk: max(stream.count, 1), check: &check)
         let chunked = decode(stream, framing: framing, chunk: chunk, check: &check)
-        check.expect(whole == chunked,
-                     "\(framing) stream of \(stream.count) bytes decodes differently at once (\(whole.frames.count) frames, \(whole.end)) and in chunks of \(chunk) (\(chunked.frames.count) frames, \(chunked.end))")
+        check.expect(
+            whole == chunked,
+            "\(framing) stream of \(stream.count) bytes decodes differently at once (\(whole.frames.count) frames, \(whole.end)) and in chunks of \(chunk) (\(chunked.frames.count) frames, \(chunked.end))"
+        )
         return check.failures
     }
 
@@ -56,11 +59,14 @@ enum FramingFuzz {
             switch next {
             case .frame(let start, let length, let consumed):
                 guard start >= 0, length >= 0, start + length <= consumed, consumed <= buffer.count, consumed > 0 else {
-                    check.fail("frame(start: \(start), length: \(length), consumed: \(consumed)) outside the \(buffer.count) buffered bytes")
+                    check.fail(
+                        "frame(start: \(start), length: \(length), consumed: \(consumed)) outside the \(buffer.count) buffered bytes"
+                    )
                     return outcome
                 }
                 check.expect(length <= maxFrameBytes, "frame of \(length) bytes exceeds the limit of \(maxFrameBytes)")
-                check.expect(length <= stream.count, "frame of \(length) bytes is larger than the \(stream.count)-byte input")
+                check.expect(
+                    length <= stream.count, "frame of \(length) bytes is larger than the \(stream.count)-byte input")
                 outcome.frames.append(Array(buffer[start..<(start + length)]))
                 buffer.removeFirst(consumed)
             case .skip(let consumed):

@@ -2,28 +2,28 @@
 /// invariants that must hold for every input. A target never traps by itself: broken invariants come back as
 /// messages (the libFuzzer driver `axfuzz` turns them into a crash; the unit tests into a failure). A trap inside
 /// the code under test is a finding in its own right.
-public struct FuzzTarget: Sendable {
+package struct FuzzTarget: Sendable {
     /// The target's name: the corpus directory under Tests/Fuzz/corpus/ and the first argument of `axfuzz`.
-    public let name: String
+    package let name: String
     /// One line on what the target drives and checks.
-    public let summary: String
+    package let summary: String
     /// Runs one input; returns the invariants it broke (empty when all held).
-    public let run: @Sendable (UnsafeRawBufferPointer) -> [String]
+    package let run: @Sendable (UnsafeRawBufferPointer) -> [String]
 
     /// A target named `name` running `run` on every input.
-    public init(name: String, summary: String, run: @escaping @Sendable (UnsafeRawBufferPointer) -> [String]) {
+    package init(name: String, summary: String, run: @escaping @Sendable (UnsafeRawBufferPointer) -> [String]) {
         self.name = name
         self.summary = summary
         self.run = run
     }
 
     /// Runs one input given as an array.
-    public func run(_ bytes: [UInt8]) -> [String] {
+    package func run(_ bytes: [UInt8]) -> [String] {
         bytes.withUnsafeBytes { run($0) }
     }
 
     /// Every target, in the order `Tools/fuzz.sh` runs them.
-    public static let all: [FuzzTarget] = [
+    package static let all: [FuzzTarget] = [
         JSONFuzz.target,
         FramingFuzz.target,
         RouterFuzz.target,
@@ -35,7 +35,7 @@ public struct FuzzTarget: Sendable {
     ]
 
     /// The target called `name`, if any.
-    public static func named(_ name: String) -> FuzzTarget? {
+    package static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }
     }
 }
@@ -60,5 +60,8 @@ struct FuzzCheck {
 /// A short, printable rendering of `text` for failure messages.
 func quoted(_ text: String, limit: Int = 200) -> String {
     let cut = text.count > limit ? String(text.prefix(limit)) + "…" : text
-    return "'" + cut.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "'"
+    return "'"
+        + cut.unicodeScalars.map {
+            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+        }.joined() + "'"
 }

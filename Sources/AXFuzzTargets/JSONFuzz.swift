@@ -14,8 +14,9 @@ enum JSONFuzz {
         do {
             value = try JSON.parse(bytes)
         } catch {
-            check.expect(error.offset >= 0 && error.offset <= bytes.count,
-                         "parse error offset \(error.offset) outside the input of \(bytes.count) bytes")
+            check.expect(
+                error.offset >= 0 && error.offset <= bytes.count,
+                "parse error offset \(error.offset) outside the input of \(bytes.count) bytes")
             return check.failures
         }
         let text = value.serialized()
@@ -26,9 +27,14 @@ enum JSONFuzz {
             check.fail("serialized text \(quoted(String(decoding: text, as: UTF8.self))) does not parse: \(error)")
             return check.failures
         }
-        check.expect(again == value, "parse → serialize → parse changed the value: \(quoted(String(decoding: text, as: UTF8.self)))")
+        check.expect(
+            again == value,
+            "parse → serialize → parse changed the value: \(quoted(String(decoding: text, as: UTF8.self)))")
         let textAgain = again.serialized()
-        check.expect(textAgain == text, "serializing is not a fixed point: \(quoted(String(decoding: text, as: UTF8.self))) vs \(quoted(String(decoding: textAgain, as: UTF8.self)))")
+        check.expect(
+            textAgain == text,
+            "serializing is not a fixed point: \(quoted(String(decoding: text, as: UTF8.self))) vs \(quoted(String(decoding: textAgain, as: UTF8.self)))"
+        )
         return check.failures
     }
 }

@@ -27,7 +27,10 @@ enum RouterFuzz {
         var check = FuzzCheck()
         let request: JSON?
         do {
-            request = try JSON.parse(frame, limits: JSONParseLimits(maxDepth: RPCLimits.default.maxDepth, maxBytes: RPCLimits.default.maxFrameBytes))
+            request = try JSON.parse(
+                frame,
+                limits: JSONParseLimits(maxDepth: RPCLimits.default.maxDepth, maxBytes: RPCLimits.default.maxFrameBytes)
+            )
         } catch {
             request = nil
         }
@@ -44,8 +47,9 @@ enum RouterFuzz {
             check.expect(replies.count == 1, "a frame that is not JSON got \(replies.count) replies")
             if let first = replies.first {
                 let code = first["error"]?["code"]?.intValue
-                check.expect(code == RPCError.Code.parseError || code == RPCError.Code.messageTooLarge,
-                             "a frame that is not JSON got \(quoted(first.jsonString)) instead of a parse error")
+                check.expect(
+                    code == RPCError.Code.parseError || code == RPCError.Code.messageTooLarge,
+                    "a frame that is not JSON got \(quoted(first.jsonString)) instead of a parse error")
             }
             return check.failures
         }
@@ -53,7 +57,10 @@ enum RouterFuzz {
         let expectedIDs = requestIDs(request)
         for id in expectedIDs {
             let matching = replies.filter { $0["id"] == id }.count
-            check.expect(matching == 1, "request id \(id.jsonString) got \(matching) replies in \(quoted(reply.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))")
+            check.expect(
+                matching == 1,
+                "request id \(id.jsonString) got \(matching) replies in \(quoted(reply.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))"
+            )
         }
         return check.failures
     }
@@ -85,9 +92,10 @@ enum RouterFuzz {
             return ids.filter { id in everyID.filter { $0 == id }.count == 1 }
         }
         guard case .object(let object) = request,
-              object["jsonrpc"] == .string("2.0"),
-              object["method"]?.stringValue != nil,
-              let id = object["id"] else { return [] }
+            object["jsonrpc"] == .string("2.0"),
+            object["method"]?.stringValue != nil,
+            let id = object["id"]
+        else { return [] }
         switch id {
         case .string:
             return [id]
@@ -124,10 +132,12 @@ enum RouterFuzz {
             check.expect(object["id"] != nil, "reply without an id: \(quoted(text))")
             let hasResult = object["result"] != nil
             let errorObject = object["error"]
-            check.expect(hasResult != (errorObject != nil), "reply must carry exactly one of result and error: \(quoted(text))")
+            check.expect(
+                hasResult != (errorObject != nil), "reply must carry exactly one of result and error: \(quoted(text))")
             if let errorObject {
-                check.expect(errorObject["code"]?.intValue != nil && errorObject["message"]?.stringValue != nil,
-                             "error without an integer code and a message: \(quoted(text))")
+                check.expect(
+                    errorObject["code"]?.intValue != nil && errorObject["message"]?.stringValue != nil,
+                    "error without an integer code and a message: \(quoted(text))")
             }
         }
         return replies

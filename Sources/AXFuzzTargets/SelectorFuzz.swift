@@ -10,7 +10,8 @@ import AXQuery
 enum SelectorFuzz {
     static let target = FuzzTarget(
         name: "selector",
-        summary: "AXQuery parser and engine: canonical form re-parses to itself; find/count/matches agree on the demo tree",
+        summary:
+            "AXQuery parser and engine: canonical form re-parses to itself; find/count/matches agree on the demo tree",
         run: run)
 
     /// The demo app's tree and views (built once).
@@ -36,18 +37,22 @@ enum SelectorFuzz {
         let canonical = selector.canonical
         do {
             let reparsed = try Selector(parsing: canonical)
-            check.expect(reparsed.canonical == canonical,
-                         "canonical form \(quoted(canonical)) of \(quoted(text)) re-parses to \(quoted(reparsed.canonical))")
+            check.expect(
+                reparsed.canonical == canonical,
+                "canonical form \(quoted(canonical)) of \(quoted(text)) re-parses to \(quoted(reparsed.canonical))")
         } catch {
             check.fail("canonical form \(quoted(canonical)) of \(quoted(text)) does not parse: \(error)")
         }
         do throws(SelectorError) {
             let found = try QueryEngine.find(selector, in: demo)
             let count = try QueryEngine.count(selector, in: demo)
-            check.expect(found.count == count, "find returned \(found.count) ids but count says \(count) for \(quoted(text))")
+            check.expect(
+                found.count == count, "find returned \(found.count) ids but count says \(count) for \(quoted(text))")
             check.expect(Set(found).count == found.count, "find returned an id twice for \(quoted(text))")
             let limited = try QueryEngine.find(selector, in: demo, limit: 2)
-            check.expect(Array(found.prefix(2)) == limited, "find(limit: 2) \(limited) is not the start of \(found.prefix(4)) for \(quoted(text))")
+            check.expect(
+                Array(found.prefix(2)) == limited,
+                "find(limit: 2) \(limited) is not the start of \(found.prefix(4)) for \(quoted(text))")
             for id in found.prefix(8) {
                 let matches = try QueryEngine.matches(selector, id: id, in: demo)
                 check.expect(matches, "find returned \(id) but matches says no for \(quoted(text))")

@@ -8,7 +8,8 @@ import AXJSON
 enum PatchFuzz {
     static let target = FuzzTarget(
         name: "patch",
-        summary: "AXCore PatchOp.decodeList + HierarchyStore.apply on the demo tree: refusals change nothing, incremental = rebuild",
+        summary:
+            "AXCore PatchOp.decodeList + HierarchyStore.apply on the demo tree: refusals change nothing, incremental = rebuild",
         run: run)
 
     static let demoSnapshot = DemoApp().snapshot()
@@ -34,7 +35,9 @@ enum PatchFuzz {
         do {
             try store.apply(ops)
         } catch {
-            check.expect(store.revision == revisionBefore, "a refused patch moved the revision from \(revisionBefore) to \(store.revision)")
+            check.expect(
+                store.revision == revisionBefore,
+                "a refused patch moved the revision from \(revisionBefore) to \(store.revision)")
             check.expect(TreeComparison.difference(store.tree, treeBefore) == nil, "a refused patch changed the tree")
             return check.failures
         }

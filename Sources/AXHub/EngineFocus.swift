@@ -2,7 +2,7 @@ import AXCore
 import AXJSON
 
 /// What the focus engine reports (`focus.changed {focus: "engine"}`, `focus.movementFailed`; C3, C4, C13, C14).
-public enum EngineFocusEvent: Sendable, Equatable {
+package enum EngineFocusEvent: Sendable, Equatable {
     /// Engine focus moved. `reason`: move, request, app (the app pushed `isFocused`), lost (the focused item
     /// stopped being focusable), restored (C27), rotor.
     case changed(from: String?, to: String?, heading: String, reason: String)
@@ -21,29 +21,29 @@ struct EngineFocusMemory {
 }
 
 /// One app's focus engine at one revision, with its engine focus (what the focus methods read).
-public struct FocusContext: Sendable {
-    public var snapshot: AppSnapshot
+package struct FocusContext: Sendable {
+    package var snapshot: AppSnapshot
     package var engine: FocusEngine
-    public var engineFocused: String?
+    package var engineFocused: String?
 }
 
 /// The outcome of a focus update request (`focus.move`, `focus.update`).
-public struct FocusUpdateOutcome: Sendable {
-    public var from: String?
-    public var heading: String
+package struct FocusUpdateOutcome: Sendable {
+    package var from: String?
+    package var heading: String
     /// The item focused (nil when the update failed or was cancelled).
-    public var to: String?
-    public var guide: String?
-    public var preferredChain: [String]
+    package var to: String?
+    package var guide: String?
+    package var preferredChain: [String]
     /// The failure (C3) when no item was found.
-    public var failure: String?
-    public var failureMessage: String?
+    package var failure: String?
+    package var failureMessage: String?
     /// The view whose `shouldUpdateFocus` answered false (C12).
-    public var cancelledBy: String?
+    package var cancelledBy: String?
     /// The scroll the app was asked for (C25) and whether it handled it.
-    public var scroll: (container: String, contentOffset: Point, handled: Bool)?
+    package var scroll: (container: String, contentOffset: Point, handled: Bool)?
     /// `simulate`: nothing was changed (C33).
-    public var simulated: Bool
+    package var simulated: Bool
 }
 
 extension Hub {
@@ -51,7 +51,7 @@ extension Hub {
 
     /// The app's focus engine at its current revision: builds the index on first use per revision, and
     /// re-validates engine focus (an item that stopped being focusable loses it; events are emitted).
-    public func focusContext(app: String) throws(HubError) -> FocusContext {
+    package func focusContext(app: String) throws(HubError) -> FocusContext {
         var events: [HubEvent] = []
         let context: FocusContext? = state.withLock { s in
             guard let a = s.apps[app] else { return nil }
@@ -59,8 +59,9 @@ extension Hub {
             if let focused = a.engine.focused, !engine.isFocusable(focused) {
                 events += Hub.recoverLostFocus(a, engine: engine)
             }
-            let snap = AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                                   restrictions: a.store.restrictions, denied: a.denied)
+            let snap = AppSnapshot(
+                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                restrictions: a.store.restrictions, denied: a.denied)
             return FocusContext(snapshot: snap, engine: Hub.engine(a), engineFocused: a.engine.focused)
         }
         guard let context else { throw HubError(.noSuchApp, "no app '\(app)'") }
@@ -69,7 +70,7 @@ extension Hub {
     }
 
     /// The rotor engine at the app's current revision (document order cached per revision).
-    public func rotorEngine(app: String) throws(HubError) -> (snapshot: AppSnapshot, engine: RotorEngineBox) {
+    package func rotorEngine(app: String) throws(HubError) -> (snapshot: AppSnapshot, engine: RotorEngineBox) {
         let result: (AppSnapshot, RotorIndex)? = state.withLock { s in
             guard let a = s.apps[app] else { return nil }
             let index: RotorIndex
@@ -79,8 +80,9 @@ extension Hub {
                 index = RotorIndex(tree: a.store.tree)
                 a.engine.rotorIndex = index
             }
-            let snap = AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                                   restrictions: a.store.restrictions, denied: a.denied)
+            let snap = AppSnapshot(
+                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                restrictions: a.store.restrictions, denied: a.denied)
             return (snap, index)
         }
         guard let result else { throw HubError(.noSuchApp, "no app '\(app)'") }
@@ -95,8 +97,9 @@ extension Hub {
             index = FocusIndex(views: a.store.views, tree: a.store.tree)
             a.engine.index = index
         }
-        return FocusEngine(index: index, lastFocusedInGroup: a.engine.lastFocusedInGroup, groupEntry: a.engine.groupEntry,
-                           focused: a.engine.focused)
+        return FocusEngine(
+            index: index, lastFocusedInGroup: a.engine.lastFocusedInGroup, groupEntry: a.engine.groupEntry,
+            focused: a.engine.focused)
     }
 
     // MARK: Writing
@@ -104,7 +107,9 @@ extension Hub {
     /// Runs a focus update: asks the app's `shouldUpdateFocus` when it opted in (C12), moves engine focus
     /// (accessibility focus follows onto elements, D-FOCUS-3), asks the app to scroll the item into view (C25)
     /// and tells it `didUpdateFocus` (C13). `simulate` answers without changing anything (C33).
-    public func updateEngineFocus(app: String, heading: String, target: String?, simulate: Bool) async throws -> FocusUpdateOutcome {
+    package func updateEngineFocus(app: String, heading: String, target: String?, simulate: Bool) async throws
+        -> FocusUpdateOutcome
+    {
         let context = try focusContext(app: app)
         let from = context.engineFocused
         let engine = context.engine
@@ -115,8 +120,9 @@ extension Hub {
         } else {
             result = engine.move(from: from, heading: focusHeading)
         }
-        var outcome = FocusUpdateOutcome(from: from, heading: heading, to: nil, guide: nil, preferredChain: [], failure: nil,
-                                         failureMessage: nil, cancelledBy: nil, scroll: nil, simulated: simulate)
+        var outcome = FocusUpdateOutcome(
+            from: from, heading: heading, to: nil, guide: nil, preferredChain: [], failure: nil,
+            failureMessage: nil, cancelledBy: nil, scroll: nil, simulated: simulate)
         switch result {
         case .failure(let failure):
             var message = failure.message
@@ -126,7 +132,11 @@ extension Hub {
             outcome.failure = failure.reason
             outcome.failureMessage = message
             if !simulate {
-                emit([.engineFocus(app: app, .movementFailed(from: from, heading: heading, reason: failure.reason, message: message))])
+                emit([
+                    .engineFocus(
+                        app: app,
+                        .movementFailed(from: from, heading: heading, reason: failure.reason, message: message))
+                ])
             }
             return outcome
         case .success(let decision):
@@ -140,7 +150,8 @@ extension Hub {
             let context = Hub.contextJSON(from: from, to: decision.item, heading: heading)
             if let provider {
                 for asker in askers {
-                    let request = ActionRequest(action: "shouldUpdateFocus", target: asker, elementID: decision.item, value: context)
+                    let request = ActionRequest(
+                        .shouldUpdateFocus(context: context), target: asker, elementID: decision.item)
                     let allowed = try await provider.perform(request, timeout: actionTimeout)
                     if !allowed {
                         outcome.to = nil
@@ -149,16 +160,20 @@ extension Hub {
                     }
                 }
             }
-            apply(app: app, to: decision.item, heading: heading, reason: target != nil || focusHeading == .none ? "request" : "move")
+            apply(
+                app: app, to: decision.item, heading: heading,
+                reason: target != nil || focusHeading == .none ? "request" : "move")
             if let provider {
                 if let scroll = decision.scroll {
-                    let value: JSON = ["contentOffset": [JSON(scroll.contentOffset.x), JSON(scroll.contentOffset.y)]]
-                    let request = ActionRequest(action: "scrollToVisible", target: scroll.container, elementID: decision.item, value: value)
+                    let request = ActionRequest(
+                        .scrollToVisible(contentOffset: scroll.contentOffset), target: scroll.container,
+                        elementID: decision.item)
                     let handled = (try? await provider.perform(request, timeout: actionTimeout)) ?? false
                     outcome.scroll = (scroll.container, scroll.contentOffset, handled)
                 }
                 for asker in askers {
-                    let request = ActionRequest(action: "didUpdateFocus", target: asker, elementID: decision.item, value: context)
+                    let request = ActionRequest(
+                        .didUpdateFocus(context: context), target: asker, elementID: decision.item)
                     _ = try? await provider.perform(request, timeout: actionTimeout)
                 }
             }
@@ -181,7 +196,9 @@ extension Hub {
         let from = a.engine.focused
         guard from != item else { return [] }
         a.engine.focused = item
-        var events: [HubEvent] = [.engineFocus(app: a.id, .changed(from: from, to: item, heading: heading, reason: reason))]
+        var events: [HubEvent] = [
+            .engineFocus(app: a.id, .changed(from: from, to: item, heading: heading, reason: reason))
+        ]
         if let item {
             if let group = a.engine.index?[item]?.group {
                 a.engine.lastFocusedInGroup[group] = item
@@ -189,6 +206,7 @@ extension Hub {
                 if previousGroup != group { a.engine.groupEntry[group] = item }
             }
             if let node = a.store.tree[item], node.isElement, a.focusedID != item {
+                FocusReturn.record(from: a.focusedID, to: item, tree: a.store.tree, stack: &a.focusReturn)
                 events.append(.focusChanged(app: a.id, from: a.focusedID, to: item))
                 a.focusedID = item
             }
@@ -221,8 +239,10 @@ extension Hub {
     static func engineFocusAfterCommit(_ a: AppState, changes: ChangeSet) -> [HubEvent] {
         let claim = a.store.focusClaim.flatMap { $0.revision == a.store.revision ? $0 : nil }
         guard claim != nil || a.engine.focused != nil else { return [] }
-        if claim == nil, let focused = a.engine.focused, a.store.views[focused] != nil, changes.added.isEmpty, changes.removed.isEmpty,
-           changes.moved.isEmpty, !changes.windowsChanged, changes.updated[focused] == nil {
+        if claim == nil, let focused = a.engine.focused, a.store.views[focused] != nil, changes.added.isEmpty,
+            changes.removed.isEmpty,
+            changes.moved.isEmpty, !changes.windowsChanged, changes.updated[focused] == nil
+        {
             return []
         }
         if let claim {
@@ -263,6 +283,6 @@ extension Hub {
 }
 
 /// A rotor engine handed to the method layer (keeps `RotorEngine` package-internal).
-public struct RotorEngineBox: Sendable {
+package struct RotorEngineBox: Sendable {
     package let engine: RotorEngine
 }

@@ -15,9 +15,9 @@ import AXJSON
 ///   }
 /// }
 /// ```
-public struct GuidedAccessPolicy: Sendable, Equatable {
+package struct GuidedAccessPolicy: Sendable, Equatable {
     /// Where a restriction's state comes from (`policy.get` reports it).
-    public enum Source: String, Sendable, Equatable {
+    package enum Source: String, Sendable, Equatable {
         /// The policy file, at start or on reload (SIGHUP).
         case file
         /// An operator's `policy.set` since the file was last read.
@@ -27,40 +27,40 @@ public struct GuidedAccessPolicy: Sendable, Equatable {
     }
 
     /// The operator's decision on one restriction.
-    public struct Rule: Sendable, Equatable {
-        public var denied: Bool
-        public var source: Source
-        public init(denied: Bool, source: Source) {
+    package struct Rule: Sendable, Equatable {
+        package var denied: Bool
+        package var source: Source
+        package init(denied: Bool, source: Source) {
             self.denied = denied
             self.source = source
         }
     }
 
     /// The rules for one app name.
-    public struct AppRules: Sendable, Equatable {
+    package struct AppRules: Sendable, Equatable {
         /// Restriction id → rule.
-        public var rules: [String: Rule]
+        package var rules: [String: Rule]
         /// Whether the rules also cover apps registering as `NAME-2`, `NAME-3`, … (a second instance's name).
-        public var matchSuffixedNames: Bool
-        public init(rules: [String: Rule] = [:], matchSuffixedNames: Bool = false) {
+        package var matchSuffixedNames: Bool
+        package init(rules: [String: Rule] = [:], matchSuffixedNames: Bool = false) {
             self.rules = rules
             self.matchSuffixedNames = matchSuffixedNames
         }
     }
 
     /// Whether apps with no entry start with every restriction they declare denied (a locked-down kiosk).
-    public var lockDownUnknownApps: Bool
+    package var lockDownUnknownApps: Bool
     /// App name → its rules.
-    public var apps: [String: AppRules]
+    package var apps: [String: AppRules]
 
-    public init(lockDownUnknownApps: Bool = false, apps: [String: AppRules] = [:]) {
+    package init(lockDownUnknownApps: Bool = false, apps: [String: AppRules] = [:]) {
         self.lockDownUnknownApps = lockDownUnknownApps
         self.apps = apps
     }
 
     /// The entry that governs an app registered under `name`: its own, else the entry of the name it suffixes
     /// (`kiosk-2` → `kiosk`) when that entry says `matchSuffixedNames`.
-    public func entry(forAppNamed name: String) -> (name: String, rules: AppRules)? {
+    package func entry(forAppNamed name: String) -> (name: String, rules: AppRules)? {
         if let own = apps[name] {
             return (name, own)
         }
@@ -79,7 +79,7 @@ public struct GuidedAccessPolicy: Sendable, Equatable {
     }
 
     /// The effective state of `restriction` for an app registered under `name`.
-    public func rule(forAppNamed name: String, restriction: String) -> Rule {
+    package func rule(forAppNamed name: String, restriction: String) -> Rule {
         guard let entry = entry(forAppNamed: name) else {
             return Rule(denied: lockDownUnknownApps, source: .default)
         }
@@ -87,7 +87,7 @@ public struct GuidedAccessPolicy: Sendable, Equatable {
     }
 
     /// The denied subset of `declared` for an app registered under `name`.
-    public func denied(forAppNamed name: String, declared: [GuidedAccessRestrictionID]) -> Set<String> {
+    package func denied(forAppNamed name: String, declared: [GuidedAccessRestrictionID]) -> Set<String> {
         var out = Set<String>()
         for restriction in declared where rule(forAppNamed: name, restriction: restriction).denied {
             out.insert(restriction)
@@ -97,7 +97,7 @@ public struct GuidedAccessPolicy: Sendable, Equatable {
 
     /// Records an operator's decision for `restriction` of the apps governed by `name`'s entry (creating an entry
     /// for `name` when none governs it).
-    public mutating func set(appNamed name: String, restriction: String, denied: Bool, source: Source) {
+    package mutating func set(appNamed name: String, restriction: String, denied: Bool, source: Source) {
         let key = entry(forAppNamed: name)?.name ?? name
         var rules = apps[key] ?? AppRules()
         rules.rules[restriction] = Rule(denied: denied, source: source)
@@ -106,46 +106,50 @@ public struct GuidedAccessPolicy: Sendable, Equatable {
 }
 
 /// A restriction identifier (UIGuidedAccessRestrictionDelegate's `guidedAccessRestrictionIdentifiers`).
-public typealias GuidedAccessRestrictionID = String
+package typealias GuidedAccessRestrictionID = String
 
 // MARK: - The policy file
 
 /// Why a policy file was refused: the line (1-based) and what to fix. Nothing of a refused file is applied.
-public struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var reason: String
-    public init(line: Int, reason: String) {
+package struct PolicyFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var reason: String
+    package init(line: Int, reason: String) {
         self.line = line
         self.reason = reason
     }
-    public var description: String { "line \(line): \(reason)" }
+    package var description: String { "line \(line): \(reason)" }
 }
 
 extension GuidedAccessPolicy {
     /// The most bytes a policy file may have.
-    public static let maxFileBytes = 4 << 20
+    package static let maxFileBytes = 4 << 20
     /// The longest app name or restriction id, in UTF-8 bytes.
-    public static let maxIdentifierBytes = 256
+    package static let maxIdentifierBytes = 256
 
     /// Parses a policy file. Every rule it names gets source `.file`. Unknown keys, wrong types, duplicate or
     /// contradictory entries and over-long identifiers are refused with the line they are on.
-    public static func parse(_ bytes: [UInt8]) throws(PolicyFileError) -> GuidedAccessPolicy {
+    package static func parse(_ bytes: [UInt8]) throws(PolicyFileError) -> GuidedAccessPolicy {
         guard bytes.count <= maxFileBytes else {
-            throw PolicyFileError(line: 1, reason: "the file has \(bytes.count) bytes; a policy file may have at most \(maxFileBytes)")
+            throw PolicyFileError(
+                line: 1, reason: "the file has \(bytes.count) bytes; a policy file may have at most \(maxFileBytes)")
         }
         let locator = LineLocator(bytes)
         let document: JSON
         do {
             document = try JSON.parse(bytes, limits: JSONParseLimits(maxDepth: 16, maxBytes: maxFileBytes))
         } catch {
-            throw PolicyFileError(line: locator.line(atOffset: error.offset), reason: "not valid JSON: \(error.message)")
+            throw PolicyFileError(
+                line: locator.line(atOffset: error.offset), reason: "not valid JSON: \(error.message)")
         }
         guard case .object(let top) = document else {
-            throw PolicyFileError(line: 1, reason: "the file must be one JSON object with 'version', 'unknownApps' and 'apps'")
+            throw PolicyFileError(
+                line: 1, reason: "the file must be one JSON object with 'version', 'unknownApps' and 'apps'")
         }
         for key in top.keys where !["version", "unknownApps", "apps"].contains(key) {
-            throw PolicyFileError(line: locator.line(ofKeyPath: [key]),
-                                  reason: "unknown key '\(key)' (known: version, unknownApps, apps)")
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: [key]),
+                reason: "unknown key '\(key)' (known: version, unknownApps, apps)")
         }
         guard let version = top["version"] else {
             throw PolicyFileError(line: 1, reason: "'version' is required (write \"version\": 1)")
@@ -161,32 +165,42 @@ extension GuidedAccessPolicy {
             case "deny"?:
                 policy.lockDownUnknownApps = true
             default:
-                throw PolicyFileError(line: locator.line(ofKeyPath: ["unknownApps"]), reason: "'unknownApps' must be \"allow\" or \"deny\"")
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: ["unknownApps"]),
+                    reason: "'unknownApps' must be \"allow\" or \"deny\"")
             }
         }
         guard let appsValue = top["apps"] else {
             return policy
         }
         guard case .object(let apps) = appsValue else {
-            throw PolicyFileError(line: locator.line(ofKeyPath: ["apps"]), reason: "'apps' must be an object: app name → {deny, allow, matchSuffixedNames}")
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: ["apps"]),
+                reason: "'apps' must be an object: app name → {deny, allow, matchSuffixedNames}")
         }
         for (name, value) in apps {
             let path = ["apps", name]
             guard isValidIdentifier(name) else {
-                throw PolicyFileError(line: locator.line(ofKeyPath: path),
-                                      reason: "app name '\(name.prefix(40))' must be 1…\(maxIdentifierBytes) bytes")
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: path),
+                    reason: "app name '\(name.prefix(40))' must be 1…\(maxIdentifierBytes) bytes")
             }
             guard case .object(let entry) = value else {
-                throw PolicyFileError(line: locator.line(ofKeyPath: path), reason: "the entry of app '\(name)' must be an object {deny, allow, matchSuffixedNames}")
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: path),
+                    reason: "the entry of app '\(name)' must be an object {deny, allow, matchSuffixedNames}")
             }
             var rules = AppRules()
             for key in entry.keys where !["deny", "allow", "matchSuffixedNames"].contains(key) {
-                throw PolicyFileError(line: locator.line(ofKeyPath: path + [key]),
-                                      reason: "unknown key '\(key)' in app '\(name)' (known: deny, allow, matchSuffixedNames)")
+                throw PolicyFileError(
+                    line: locator.line(ofKeyPath: path + [key]),
+                    reason: "unknown key '\(key)' in app '\(name)' (known: deny, allow, matchSuffixedNames)")
             }
             if let match = entry["matchSuffixedNames"] {
                 guard case .bool(let flag) = match else {
-                    throw PolicyFileError(line: locator.line(ofKeyPath: path + ["matchSuffixedNames"]), reason: "'matchSuffixedNames' must be true or false")
+                    throw PolicyFileError(
+                        line: locator.line(ofKeyPath: path + ["matchSuffixedNames"]),
+                        reason: "'matchSuffixedNames' must be true or false")
                 }
                 rules.matchSuffixedNames = flag
             }
@@ -195,18 +209,25 @@ extension GuidedAccessPolicy {
                     continue
                 }
                 guard case .array(let items) = list else {
-                    throw PolicyFileError(line: locator.line(ofKeyPath: path + [key]), reason: "'\(key)' of app '\(name)' must be an array of restriction ids")
+                    throw PolicyFileError(
+                        line: locator.line(ofKeyPath: path + [key]),
+                        reason: "'\(key)' of app '\(name)' must be an array of restriction ids")
                 }
                 for item in items {
                     guard let restriction = item.stringValue, isValidIdentifier(restriction) else {
-                        throw PolicyFileError(line: locator.line(ofKeyPath: path + [key]),
-                                              reason: "'\(key)' of app '\(name)' holds \(item.typeName == "string" ? "an empty or over-long id" : "a \(item.typeName)"); restriction ids are strings of 1…\(maxIdentifierBytes) bytes")
+                        throw PolicyFileError(
+                            line: locator.line(ofKeyPath: path + [key]),
+                            reason:
+                                "'\(key)' of app '\(name)' holds \(item.typeName == "string" ? "an empty or over-long id" : "a \(item.typeName)"); restriction ids are strings of 1…\(maxIdentifierBytes) bytes"
+                        )
                     }
                     if let earlier = rules.rules[restriction] {
-                        let reason = earlier.denied == denied
+                        let reason =
+                            earlier.denied == denied
                             ? "restriction '\(restriction)' is listed twice in '\(key)' of app '\(name)'"
                             : "restriction '\(restriction)' of app '\(name)' is in both 'deny' and 'allow'"
-                        throw PolicyFileError(line: locator.line(ofKeyPath: path + [key], value: restriction), reason: reason)
+                        throw PolicyFileError(
+                            line: locator.line(ofKeyPath: path + [key], value: restriction), reason: reason)
                     }
                     rules.rules[restriction] = Rule(denied: denied, source: .file)
                 }
@@ -217,7 +238,7 @@ extension GuidedAccessPolicy {
     }
 
     /// The file form of this policy (every rule is written, whatever its source), pretty-printed, apps and ids sorted.
-    public func fileBytes() -> [UInt8] {
+    package func fileBytes() -> [UInt8] {
         var apps = JSONObject()
         for name in self.apps.keys.sorted() {
             guard let entry = self.apps[name] else {
@@ -225,14 +246,18 @@ extension GuidedAccessPolicy {
             }
             let denied = entry.rules.filter { $0.value.denied }.map(\.key).sorted()
             let allowed = entry.rules.filter { !$0.value.denied }.map(\.key).sorted()
-            apps[name] = ["deny": JSON(denied), "allow": JSON(allowed), "matchSuffixedNames": .bool(entry.matchSuffixedNames)]
+            apps[name] = [
+                "deny": JSON(denied), "allow": JSON(allowed), "matchSuffixedNames": .bool(entry.matchSuffixedNames),
+            ]
         }
-        let document: JSON = ["version": 1, "unknownApps": .string(lockDownUnknownApps ? "deny" : "allow"), "apps": .object(apps)]
+        let document: JSON = [
+            "version": 1, "unknownApps": .string(lockDownUnknownApps ? "deny" : "allow"), "apps": .object(apps),
+        ]
         return Array((document.prettyString() + "\n").utf8)
     }
 
     /// The same policy with every rule marked as coming from `source`.
-    public func marked(_ source: Source) -> GuidedAccessPolicy {
+    package func marked(_ source: Source) -> GuidedAccessPolicy {
         var copy = self
         for (name, entry) in apps {
             var updated = entry

@@ -2,36 +2,91 @@ import AXCore
 import AXJSON
 import Synchronization
 
-/// An action the server asks an app to perform on one of its views or virtual elements.
-public struct ActionRequest: Sendable, Equatable {
-    /// activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText
-    public var action: String
-    /// The view / virtual-element id the app handles (AXNode.actionTarget); "" means the application itself.
-    public var target: String
-    /// The accessibility node the request was made on.
-    public var elementID: String?
-    public var value: JSON?
-    public var customActionID: String?
-    /// scroll: up, down, left, right, next, previous (X40)
-    public var direction: String?
-    public init(action: String, target: String, elementID: String? = nil, value: JSON? = nil, customActionID: String? = nil, direction: String? = nil) {
-        self.action = action; self.target = target; self.elementID = elementID; self.value = value
-        self.customActionID = customActionID; self.direction = direction
+/// An action the server asks an app to perform on one of its views or virtual elements: the params of the
+/// server → provider request `action.perform` (Specs/protocol.md §Provider role).
+package struct ActionRequest: Sendable, Equatable {
+    /// What the app is asked to do.
+    package enum Kind: Sendable, Equatable {
+        /// An element action (a custom action carries the resolved custom-action id).
+        case element(ElementAction)
+        /// The focus engine asks the scroll view `target` to show the item (C25).
+        case scrollToVisible(contentOffset: Point)
+        /// The focus engine asks `target` whether focus may move; `context` is `{previouslyFocusedItem,
+        /// nextFocusedItem, focusHeading}` (C12).
+        case shouldUpdateFocus(context: JSON)
+        /// The focus engine tells `target` that focus moved, with the same context (C13).
+        case didUpdateFocus(context: JSON)
+        /// A custom rotor's search step: `{rotor, direction, currentItem}` (R58, D-ROTOR-5).
+        case rotorSearch(query: JSON)
+        /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
+        case key(event: JSON)
     }
-    public var json: JSON {
-        var o = JSONObject()
-        o["action"] = .string(action)
-        o["target"] = .string(target)
-        if let elementID { o["element"] = .string(elementID) }
-        if let value { o["value"] = value }
-        if let customActionID { o["customAction"] = .string(customActionID) }
-        if let direction { o["direction"] = .string(direction) }
-        return .object(o)
+
+    package var kind: Kind
+    /// The view / virtual-element id the app handles (AXNode.actionTarget); "" means the application itself.
+    package var target: String
+    /// The accessibility node the request was made on.
+    package var elementID: String?
+
+    package init(_ kind: Kind, target: String, elementID: String? = nil) {
+        self.kind = kind
+        self.target = target
+        self.elementID = elementID
+    }
+
+    /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
+    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    package var action: String {
+        switch kind {
+        case .element(let action): action.name
+        case .scrollToVisible: "scrollToVisible"
+        case .shouldUpdateFocus: "shouldUpdateFocus"
+        case .didUpdateFocus: "didUpdateFocus"
+        case .rotorSearch: "rotorSearch"
+        case .key: "key"
+        }
+    }
+
+    /// The wire `value`.
+    package var value: JSON? {
+        switch kind {
+        case .element(.setValue(let value)): value
+        case .element(.typeText(let text)): .string(text)
+        case .element: nil
+        case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
+        case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
+        case .rotorSearch(let query): query
+        case .key(let event): event
+        }
+    }
+
+    /// The wire `customAction`: the custom action's id.
+    package var customActionID: String? {
+        guard case .element(.custom(let id)) = kind else { return nil }
+        return id
+    }
+
+    /// The wire `direction` of a scroll: up, down, left, right, next, previous (X40).
+    package var direction: String? {
+        guard case .element(.scroll(let direction)) = kind else { return nil }
+        return direction.rawValue
+    }
+
+    /// The params of `action.perform`.
+    package var json: JSON {
+        var object = JSONObject()
+        object["action"] = .string(action)
+        object["target"] = .string(target)
+        if let elementID { object["element"] = .string(elementID) }
+        if let value { object["value"] = value }
+        if let customActionID { object["customAction"] = .string(customActionID) }
+        if let direction { object["direction"] = .string(direction) }
+        return .object(object)
     }
 }
 
 /// Why an action could not be performed. Each maps to one JSON-RPC error and one D-Bus error.
-public enum ActionError: Error, Sendable, Equatable {
+package enum ActionError: Error, Sendable, Equatable {
     case noSuchApp(String)
     case noSuchElement(String)
     case notSupported(action: String, supported: [String])
@@ -46,7 +101,7 @@ public enum ActionError: Error, Sendable, Equatable {
 }
 
 /// The app side of action routing: an in-process app or a remote provider connection.
-public protocol ActionProvider: AnyObject, Sendable {
+package protocol ActionProvider: AnyObject, Sendable {
     /// Performs the action and returns whether the app handled it (UIKit's Bool results). The app reports the
     /// visible effect as an ordinary hierarchy update.
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool
@@ -56,13 +111,13 @@ public protocol ActionProvider: AnyObject, Sendable {
 }
 
 extension ActionProvider {
-    public func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON {
+    package func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON {
         let handled = try await perform(request, timeout: timeout)
         return ["handled": .bool(handled)]
     }
 }
 
-public enum HubEvent: Sendable {
+package enum HubEvent: Sendable {
     case appAdded(String)
     case appRemoved(String)
     case treeChanged(app: String, changes: ChangeSet, tree: AXTree)
@@ -76,35 +131,38 @@ public enum HubEvent: Sendable {
 }
 
 /// What readers get: an immutable view of one app at one revision.
-public struct AppSnapshot: Sendable {
-    public var id: String
-    public var name: String
-    public var tree: AXTree
-    public var views: ViewHierarchy
-    public var focusedID: String?
-    public var restrictions: [GuidedAccessRestriction]
-    public var denied: Set<String>
-    public var revision: Int { tree.revision }
+package struct AppSnapshot: Sendable {
+    package var id: String
+    package var name: String
+    package var tree: AXTree
+    package var views: ViewHierarchy
+    package var focusedID: String?
+    package var restrictions: [GuidedAccessRestriction]
+    package var denied: Set<String>
+    package var revision: Int { tree.revision }
 }
 
 /// One declared restriction with its effective state and where that state comes from (`policy.get`).
-public struct RestrictionState: Sendable, Equatable {
-    public var restriction: GuidedAccessRestriction
-    public var denied: Bool
-    public var source: GuidedAccessPolicy.Source
+package struct RestrictionState: Sendable, Equatable {
+    package var restriction: GuidedAccessRestriction
+    package var denied: Bool
+    package var source: GuidedAccessPolicy.Source
 }
 
-public struct HubError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case noSuchApp, noSuchElement, invalid, revisionTooOld }
-    public var kind: Kind
-    public var message: String
-    public init(_ kind: Kind, _ message: String) { self.kind = kind; self.message = message }
-    public var description: String { message }
+package struct HubError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable { case noSuchApp, noSuchElement, invalid, revisionTooOld }
+    package var kind: Kind
+    package var message: String
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    package var description: String { message }
 }
 
 /// The server's state: every mirrored app, its focus and guided-access state, and the event fan-out.
 /// Thread-safe; mutations are serialized by one lock, reads return immutable snapshots.
-public final class Hub: Sendable {
+package final class Hub: Sendable {
     final class AppState {
         let id: String
         let name: String
@@ -114,7 +172,13 @@ public final class Hub: Sendable {
         var denied = Set<String>()
         var waiters: [UInt64: @Sendable () -> Void] = [:]
         var engine = EngineFocusMemory()
-        init(id: String, name: String, provider: (any ActionProvider)?) { self.id = id; self.name = name; self.provider = provider }
+        /// Elements focus left for a modal container, returned to when it goes (D-FOCUS-7).
+        var focusReturn: [String] = []
+        init(id: String, name: String, provider: (any ActionProvider)?) {
+            self.id = id
+            self.name = name
+            self.provider = provider
+        }
     }
 
     struct State {
@@ -133,9 +197,11 @@ public final class Hub: Sendable {
     private let policyChanges = Mutex(())
     /// Timeout timers of `awaitChange` calls that have not finished yet (for tests: must stay bounded).
     private let liveWaitTimers = WaitTimerCounter()
-    public let actionTimeout: Duration
+    package let actionTimeout: Duration
+    /// Key forwarding, the per-app navigation option and key queues (KeyInput.swift; D-KEY-1…4).
+    let keyInput = KeyInputState()
 
-    public init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
+    package init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
         self.actionTimeout = actionTimeout
         state.withLock { $0.policy = policy }
     }
@@ -143,15 +209,16 @@ public final class Hub: Sendable {
     // MARK: Events
 
     @discardableResult
-    public func subscribe(_ handler: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
+    package func subscribe(_ handler: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
         state.withLock { s in
-            let t = s.nextToken; s.nextToken += 1
+            let t = s.nextToken
+            s.nextToken += 1
             s.subscribers[t] = handler
             return t
         }
     }
 
-    public func unsubscribe(_ token: UInt64) { state.withLock { _ = $0.subscribers.removeValue(forKey: token) } }
+    package func unsubscribe(_ token: UInt64) { state.withLock { _ = $0.subscribers.removeValue(forKey: token) } }
 
     func emit(_ events: [HubEvent]) {
         guard !events.isEmpty else { return }
@@ -164,11 +231,14 @@ public final class Hub: Sendable {
     // MARK: Apps
 
     /// Registers an app; its id is its name, made unique with a suffix when needed.
-    public func registerApp(name: String, provider: (any ActionProvider)?) -> String {
+    package func registerApp(name: String, provider: (any ActionProvider)?) -> String {
         let id = state.withLock { s -> String in
             var id = name.isEmpty ? "app" : name
             var n = 2
-            while s.apps[id] != nil { id = "\(name)-\(n)"; n += 1 }
+            while s.apps[id] != nil {
+                id = "\(name)-\(n)"
+                n += 1
+            }
             let app = AppState(id: id, name: name, provider: provider)
             s.apps[id] = app
             s.order.append(id)
@@ -179,7 +249,7 @@ public final class Hub: Sendable {
     }
 
     /// Removes an app (its provider went away): it leaves every view of the server; its waiters wake up.
-    public func removeApp(_ id: String) {
+    package func removeApp(_ id: String) {
         let waiters: [@Sendable () -> Void]? = state.withLock { s in
             guard let a = s.apps.removeValue(forKey: id) else { return nil }
             s.order.removeAll { $0 == id }
@@ -192,12 +262,12 @@ public final class Hub: Sendable {
         emit([.appRemoved(id)])
     }
 
-    public var appIDs: [String] { state.withLock { $0.order } }
+    package var appIDs: [String] { state.withLock { $0.order } }
 
-    public func appName(_ id: String) -> String? { state.withLock { $0.apps[id]?.name } }
+    package func appName(_ id: String) -> String? { state.withLock { $0.apps[id]?.name } }
 
     /// Resolves an optional app id: nil means the only app (or the first registered one).
-    public func resolveApp(_ id: String?) throws(HubError) -> String {
+    package func resolveApp(_ id: String?) throws(HubError) -> String {
         let r: Result<String, HubError> = state.withLock { s in
             if let id {
                 if s.apps[id] != nil { return .success(id) }
@@ -210,22 +280,24 @@ public final class Hub: Sendable {
         return try r.get()
     }
 
-    public func snapshot(_ app: String) throws(HubError) -> AppSnapshot {
+    package func snapshot(_ app: String) throws(HubError) -> AppSnapshot {
         let r: AppSnapshot? = state.withLock { s in
             guard let a = s.apps[app] else { return nil }
-            return AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                               restrictions: a.store.restrictions, denied: a.denied)
+            return AppSnapshot(
+                id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                restrictions: a.store.restrictions, denied: a.denied)
         }
         guard let r else { throw HubError(.noSuchApp, "no app '\(app)'") }
         return r
     }
 
-    public func snapshots() -> [AppSnapshot] {
+    package func snapshots() -> [AppSnapshot] {
         state.withLock { s in
             s.order.compactMap { id in
                 guard let a = s.apps[id] else { return nil }
-                return AppSnapshot(id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
-                                   restrictions: a.store.restrictions, denied: a.denied)
+                return AppSnapshot(
+                    id: a.id, name: a.name, tree: a.store.tree, views: a.store.views, focusedID: a.focusedID,
+                    restrictions: a.store.restrictions, denied: a.denied)
             }
         }
     }
@@ -247,9 +319,12 @@ public final class Hub: Sendable {
                 }
                 events.append(.treeChanged(app: app, changes: cs, tree: a.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
+                // After a modal goes, focus returns to the element focused before it appeared (D-FOCUS-7).
                 if let f = a.focusedID, a.store.tree[f] == nil {
-                    a.focusedID = nil
-                    events.append(.focusChanged(app: app, from: f, to: nil))
+                    let back = FocusReturn.focusAfterLoss(
+                        of: f, stack: &a.focusReturn, tree: a.store.tree, viewExists: { a.store.views[$0] != nil })
+                    a.focusedID = back
+                    events.append(.focusChanged(app: app, from: f, to: back))
                 }
                 events += Hub.engineFocusAfterCommit(a, changes: cs)
                 wake = Array(a.waiters.values)
@@ -266,32 +341,34 @@ public final class Hub: Sendable {
     }
 
     @discardableResult
-    public func setSnapshot(app: String, _ json: JSON) throws -> ChangeSet {
+    package func setSnapshot(app: String, _ json: JSON) throws -> ChangeSet {
         try mutate(app) { (st) throws(PatchError) in try st.setSnapshot(json) }
     }
 
     @discardableResult
-    public func update(app: String, ops json: JSON) throws -> ChangeSet {
+    package func update(app: String, ops json: JSON) throws -> ChangeSet {
         let ops = try PatchOp.decodeList(json)
         return try mutate(app) { (st) throws(PatchError) in try st.apply(ops) }
     }
 
     /// The revision at which `id` last left the app's tree, if the change log still covers it.
-    public func removalRevision(app: String, id: String) -> Int? {
+    package func removalRevision(app: String, id: String) -> Int? {
         state.withLock { s in s.apps[app]?.store.removalRevision(of: id) }
     }
 
-    public func changes(app: String, from: Int, to: Int?) throws -> ChangeSet {
+    package func changes(app: String, from: Int, to: Int?) throws -> ChangeSet {
         let r: Result<ChangeSet, any Error> = state.withLock { s in
             guard let a = s.apps[app] else { return .failure(HubError(.noSuchApp, "no app '\(app)'")) }
-            do { return .success(try a.store.changes(from: from, to: to)) } catch { return .failure(HubError(.revisionTooOld, String(describing: error))) }
+            do { return .success(try a.store.changes(from: from, to: to)) } catch {
+                return .failure(HubError(.revisionTooOld, String(describing: error)))
+            }
         }
         return try r.get()
     }
 
     // MARK: Notifications
 
-    public func post(app: String, _ n: AccessibilityNotification) throws(HubError) {
+    package func post(app: String, _ n: AccessibilityNotification) throws(HubError) {
         var events: [HubEvent] = [.notification(app: app, n)]
         let ok: Bool = state.withLock { s in
             guard let a = s.apps[app] else { return false }
@@ -299,6 +376,7 @@ public final class Hub: Sendable {
             switch n {
             case .screenChanged(let e?), .layoutChanged(let e?):
                 if a.store.tree[e] != nil, a.focusedID != e {
+                    FocusReturn.record(from: a.focusedID, to: e, tree: a.store.tree, stack: &a.focusReturn)
                     events.append(.focusChanged(app: app, from: a.focusedID, to: e))
                     a.focusedID = e
                 }
@@ -313,17 +391,24 @@ public final class Hub: Sendable {
     // MARK: Focus
 
     /// Moves accessibility focus (exactly one focused element per app; R119, C1). nil clears it.
-    public func setFocus(app: String, element: String?) throws(HubError) {
+    package func setFocus(app: String, element: String?) throws(HubError) {
         var events: [HubEvent] = []
         var wake: [@Sendable () -> Void] = []
         let r: HubError? = state.withLock { s in
             guard let a = s.apps[app] else { return HubError(.noSuchApp, "no app '\(app)'") }
             if let e = element {
-                guard let n = a.store.tree[e] else { return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'") }
+                guard let n = a.store.tree[e] else {
+                    return HubError(.noSuchElement, "no element '\(e)' in app '\(app)'")
+                }
                 // Assistive-technology focus lands on elements (navigation stops), not on containers (D-FOCUS-1).
-                guard n.isElement else { return HubError(.invalid, "'\(e)' is a \(n.role.rawValue) container, not an element; focus moves between elements") }
+                guard n.isElement else {
+                    return HubError(
+                        .invalid,
+                        "'\(e)' is a \(n.role.rawValue) container, not an element; focus moves between elements")
+                }
             }
             if a.focusedID != element {
+                FocusReturn.record(from: a.focusedID, to: element, tree: a.store.tree, stack: &a.focusReturn)
                 events.append(.focusChanged(app: app, from: a.focusedID, to: element))
                 a.focusedID = element
                 wake = Array(a.waiters.values)
@@ -339,10 +424,10 @@ public final class Hub: Sendable {
     // MARK: Guided access
 
     /// The operator's policy as it stands (for writing it back to the policy file).
-    public var policy: GuidedAccessPolicy { state.withLock { $0.policy } }
+    package var policy: GuidedAccessPolicy { state.withLock { $0.policy } }
 
     /// Every restriction the app declares, in presentation order (R84, X41), with its state and its source.
-    public func restrictionStates(app: String) throws(HubError) -> [RestrictionState] {
+    package func restrictionStates(app: String) throws(HubError) -> [RestrictionState] {
         let result: [RestrictionState]? = state.withLock { s -> [RestrictionState]? in
             guard let a = s.apps[app] else { return nil }
             return a.store.restrictions.map { restriction in
@@ -357,12 +442,17 @@ public final class Hub: Sendable {
     /// R79–R82: sets a restriction of a running app to deny or allow for every instance registered under the
     /// app's name, now and after it reconnects. Only an operator may call this (the method layer checks the role).
     /// `persist` runs with the new policy before it takes effect; when it throws, nothing changes.
-    public func setRestriction(app: String, id: String, denied: Bool, actor: String = "operator",
-                               persist: (GuidedAccessPolicy) throws -> Void = { _ in }) throws {
+    package func setRestriction(
+        app: String, id: String, denied: Bool, actor: String = "operator",
+        persist: (GuidedAccessPolicy) throws -> Void = { _ in }
+    ) throws {
         let name: String = try state.withLock { s throws(HubError) -> String in
             guard let a = s.apps[app] else { throw HubError(.noSuchApp, "no app '\(app)'") }
             guard a.store.restrictions.contains(where: { $0.id == id }) else {
-                throw HubError(.invalid, "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))")
+                throw HubError(
+                    .invalid,
+                    "app '\(app)' declares no restriction '\(id)' (declared: \(a.store.restrictions.map(\.id).joined(separator: ", ")))"
+                )
             }
             return a.name
         }
@@ -371,23 +461,27 @@ public final class Hub: Sendable {
 
     /// Sets the operator's rule for `id` of every app registered under `name`, running or not (an operator may
     /// deny a restriction before the app declares it). `persist` runs first; when it throws, nothing changes.
-    public func setRestriction(appNamed name: String, id: String, denied: Bool, actor: String = "operator",
-                               persist: (GuidedAccessPolicy) throws -> Void = { _ in }) throws {
+    package func setRestriction(
+        appNamed name: String, id: String, denied: Bool, actor: String = "operator",
+        persist: (GuidedAccessPolicy) throws -> Void = { _ in }
+    ) throws {
         try changePolicy(actor: actor, persist: persist) { policy in
             policy.set(appNamed: name, restriction: id, denied: denied, source: .operator)
         }
     }
 
     /// Replaces the whole policy (a policy file read at start or on reload); `actor` names who did it.
-    public func replacePolicy(_ policy: GuidedAccessPolicy, actor: String) {
+    package func replacePolicy(_ policy: GuidedAccessPolicy, actor: String) {
         // Nothing to persist: the new policy came from the file.
-        try? changePolicy(actor: actor, persist: { _ in }) { current in current = policy }
+        try? changePolicy(actor: actor, persist: { _ in }, { current in current = policy })
     }
 
     /// Read, change, persist, apply — one change at a time. Emits `restrictionChanged` for every declared
     /// restriction of a running app whose effective state changed.
-    private func changePolicy(actor: String, persist: (GuidedAccessPolicy) throws -> Void,
-                              _ change: (inout GuidedAccessPolicy) -> Void) throws {
+    private func changePolicy(
+        actor: String, persist: (GuidedAccessPolicy) throws -> Void,
+        _ change: (inout GuidedAccessPolicy) -> Void
+    ) throws {
         try policyChanges.withLock { _ in
             var updated = state.withLock { $0.policy }
             change(&updated)
@@ -402,7 +496,10 @@ public final class Hub: Sendable {
                     for restriction in a.store.restrictions {
                         let rule = updated.rule(forAppNamed: a.name, restriction: restriction.id)
                         if before.contains(restriction.id) != rule.denied {
-                            events.append(.restrictionChanged(app: id, id: restriction.id, denied: rule.denied, source: rule.source, actor: actor))
+                            events.append(
+                                .restrictionChanged(
+                                    app: id, id: restriction.id, denied: rule.denied, source: rule.source, actor: actor)
+                            )
                         }
                     }
                 }
@@ -417,8 +514,7 @@ public final class Hub: Sendable {
     /// Performs an action on an element, routing it to the app. Guided-access denials block it whatever the route
     /// (R83). escape and magicTap bubble up the ancestors and finally the app (X32, X33); scroll bubbles up the
     /// view ancestors (X30).
-    public func perform(app: String, element: String?, action: String, value: JSON? = nil, customAction: String? = nil,
-                        direction: String? = nil) async throws(ActionError) -> Bool {
+    package func perform(app: String, element: String?, action: ElementAction) async throws(ActionError) -> Bool {
         let snap: AppSnapshot
         let provider: (any ActionProvider)?
         do {
@@ -437,47 +533,57 @@ public final class Hub: Sendable {
             throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
         }
         var targets: [(target: String, element: String?)] = []
+        var routed = action
         switch action {
-        case "escape", "magicTap":
+        case .escape, .magicTap:
             // X32, X33: the element, then every ancestor view (exposed or not), then the application.
             if let n = node {
                 targets.append((n.actionTarget, n.id))
                 var cur: String? = n.viewID.flatMap { snap.views[$0]?.parent } ?? n.parent
-                if n.actionTarget != n.id, let v = n.viewID { cur = v }   // a cell acting for its control: the cell next
+                if n.actionTarget != n.id, let v = n.viewID { cur = v }  // a cell acting for its control: the cell next
                 while let c = cur {
-                    if !targets.contains(where: { $0.target == c }) { targets.append((c, snap.tree[c] != nil ? c : nil)) }
+                    if !targets.contains(where: { $0.target == c }) {
+                        targets.append((c, snap.tree[c] != nil ? c : nil))
+                    }
                     cur = snap.views[c]?.parent
                 }
             }
             targets.append(("", nil))
-        case "scroll":
+        case .scroll:
             guard let n = node else { throw .noSuchElement("(none)") }
             var cur: String? = n.viewID ?? n.parent
-            while let c = cur { targets.append((c, nil)); cur = snap.views[c]?.parent }
+            while let c = cur {
+                targets.append((c, nil))
+                cur = snap.views[c]?.parent
+            }
             if targets.isEmpty { targets.append((n.actionTarget, n.id)) }
-        case "custom":
+        case .custom(let idOrName):
             guard let n = node else { throw .noSuchElement("(none)") }
-            guard let id = customAction, n.customActions.contains(where: { $0.id == id || $0.name == id }) else {
-                throw .notSupported(action: "custom:\(customAction ?? "")", supported: n.customActions.map(\.id))
+            guard let custom = n.customActions.first(where: { $0.id == idOrName || $0.name == idOrName }) else {
+                throw .notSupported(action: "custom:\(idOrName)", supported: n.customActions.map(\.id))
             }
+            // The app is told the custom action's id, whichever of id and name the request used.
+            routed = .custom(custom.id)
             targets.append((n.viewID ?? n.id, n.id))
-        default:
+        case .activate, .increment, .decrement, .setValue, .typeText:
             guard let n = node else { throw .noSuchElement("(none)") }
-            let std = AXAction(rawValue: action)
-            guard let std, n.actions.contains(std) else {
-                throw .notSupported(action: action, supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
+            guard let standard = action.standardAction, n.actions.contains(standard) else {
+                throw .notSupported(
+                    action: action.name,
+                    supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
             }
-            if !n.isEnabled && action != "escape" { throw .notInteractable(reason: "disabled") }
+            if !n.isEnabled { throw .notInteractable(reason: "disabled") }
             targets.append((n.actionTarget, n.id))
         }
-        let customID = action == "custom" ? node?.customActions.first { $0.id == customAction || $0.name == customAction }?.id : nil
         for (t, e) in targets {
             // The check follows the action to the view that handles it: a cell forwarding to its switch, an
             // escape bubbling to an ancestor (D-GA-2).
-            if let denied = GuidedAccess.deniedRestriction(guarding: t, element: node, tree: snap.tree, views: snap.views, denied: snap.denied) {
+            if let denied = GuidedAccess.deniedRestriction(
+                guarding: t, element: node, tree: snap.tree, views: snap.views, denied: snap.denied)
+            {
                 throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
             }
-            let req = ActionRequest(action: action, target: t, elementID: e, value: value, customActionID: customID, direction: direction)
+            let req = ActionRequest(.element(routed), target: t, elementID: e)
             if try await provider.perform(req, timeout: actionTimeout) { return true }
         }
         return false
@@ -493,8 +599,14 @@ public final class Hub: Sendable {
 
     /// Suspends until the app's tree changes after `revision` (or the app goes away, or the timeout passes).
     /// Returns the new revision, or nil on timeout. Woken by commits, never by polling.
-    public func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async -> Int? {
-        let token = state.withLock { s -> UInt64 in let t = s.nextToken; s.nextToken += 1; return t }
+    package func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async
+        -> Int?
+    {
+        let token = state.withLock { s -> UInt64 in
+            let t = s.nextToken
+            s.nextToken += 1
+            return t
+        }
         let once = OneShot()
         let timer = WaitTimer()
         let focusAtStart: String?? = includeFocus ? state.withLock { s in s.apps[app].map { $0.focusedID } } : nil
@@ -523,12 +635,13 @@ public final class Hub: Sendable {
                 }
                 let counter = liveWaitTimers
                 counter.increment()
-                timer.start(Task { [weak self] in
-                    defer { counter.decrement() }
-                    do { try await Task.sleep(for: timeout) } catch { return }
-                    self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
-                    if once.fire() { cont.resume(returning: nil) }
-                })
+                timer.start(
+                    Task { [weak self] in
+                        defer { counter.decrement() }
+                        do { try await Task.sleep(for: timeout) } catch { return }
+                        self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
+                        if once.fire() { cont.resume(returning: nil) }
+                    })
             }
         } onCancel: { [weak self] in
             self?.state.withLock { s in _ = s.apps[app]?.waiters.removeValue(forKey: token) }
@@ -578,10 +691,16 @@ final class WaitTimer: Sendable {
 }
 
 /// A thread-safe one-time flag (the first `fire()` returns true).
-public final class OneShot: Sendable {
+package final class OneShot: Sendable {
     private let flag = Mutex(false)
-    public init() {}
-    public func fire() -> Bool { flag.withLock { f in if f { return false }; f = true; return true } }
+    package init() {}
+    package func fire() -> Bool {
+        flag.withLock { f in
+            if f { return false }
+            f = true
+            return true
+        }
+    }
 }
 
 /// Resumes a wait's continuation once, even when asked (by cancellation) before the continuation exists.

@@ -2,11 +2,11 @@ import AXCore
 import AXJSON
 
 /// What the app answered a `rotorSearch` request with (R58; D-ROTOR-5).
-public struct RotorSearchOutcome: Sendable {
+package struct RotorSearchOutcome: Sendable {
     /// The item the app found, nil at the end of the rotor.
-    public var item: RotorItem?
+    package var item: RotorItem?
     /// The snapshot the item was checked against (taken after the app answered; its handling may have published).
-    public var snapshot: AppSnapshot
+    package var snapshot: AppSnapshot
 }
 
 extension Hub {
@@ -17,13 +17,17 @@ extension Hub {
     /// search cannot loop: an answer that repeats the current item is an error. Errors: the action timeout
     /// (`appNotResponding`, −32020), a malformed item, an item whose target is not in the tree, or the current
     /// item again (`appFailed`, −32022, `reason` says which).
-    public func searchRotor(app: String, rotor: String, declaredBy: String, direction: String,
-                            from current: RotorItem?) async throws(ActionError) -> RotorSearchOutcome {
+    package func searchRotor(
+        app: String, rotor: String, declaredBy: String, direction: String,
+        from current: RotorItem?
+    ) async throws(ActionError) -> RotorSearchOutcome {
         let provider: (any ActionProvider)?? = state.withLock { $0.apps[app].map { $0.provider } }
         guard let registered = provider else { throw .noSuchApp(app) }
         guard let provider = registered else { throw .appNotResponding(reason: "the app has no action handler") }
-        let value: JSON = ["rotor": .string(rotor), "direction": .string(direction), "currentItem": Hub.rotorItemJSON(current)]
-        let request = ActionRequest(action: "rotorSearch", target: declaredBy, elementID: current?.target, value: value)
+        let value: JSON = [
+            "rotor": .string(rotor), "direction": .string(direction), "currentItem": Hub.rotorItemJSON(current),
+        ]
+        let request = ActionRequest(.rotorSearch(query: value), target: declaredBy, elementID: current?.target)
         let reply = try await provider.answer(request, timeout: actionTimeout)
         let item = try Hub.rotorItem(from: reply, rotor: rotor)
         let snapshot: AppSnapshot
@@ -34,13 +38,17 @@ extension Hub {
         }
         guard let item else { return RotorSearchOutcome(item: nil, snapshot: snapshot) }
         guard snapshot.tree[item.target] != nil else {
-            throw .appFailed(message: "the app answered rotor '\(rotor)' with '\(item.target)', which is not in its accessibility tree",
-                             reason: "unknown target", details: reply)
+            throw .appFailed(
+                message:
+                    "the app answered rotor '\(rotor)' with '\(item.target)', which is not in its accessibility tree",
+                reason: "unknown target", details: reply)
         }
         if item == current {
-            throw .appFailed(message: "the app answered rotor '\(rotor)' (\(direction)) with the current item '\(item.target)' again; "
-                             + "the server asks once per step and stops here instead of looping (D-ROTOR-5)",
-                             reason: "rotor search loop", details: reply)
+            throw .appFailed(
+                message:
+                    "the app answered rotor '\(rotor)' (\(direction)) with the current item '\(item.target)' again; "
+                    + "the server asks once per step and stops here instead of looping (D-ROTOR-5)",
+                reason: "rotor search loop", details: reply)
         }
         return RotorSearchOutcome(item: item, snapshot: snapshot)
     }
@@ -58,13 +66,16 @@ extension Hub {
         if case .bool(false)? = reply["handled"] { return nil }
         guard let item = reply["item"], !item.isNull else { return nil }
         let malformed = ActionError.appFailed(
-            message: "the app answered rotor '\(rotor)' with a malformed item: expected {\"target\": id, \"range\"?: [location, length]}",
+            message:
+                "the app answered rotor '\(rotor)' with a malformed item: expected {\"target\": id, \"range\"?: [location, length]}",
             reason: "malformed reply", details: reply)
         guard let target = item["target"]?.stringValue, !target.isEmpty else { throw malformed }
         var result = RotorItem(target: target)
         if let range = item["range"], !range.isNull {
-            guard case .array(let pair) = range, pair.count == 2, let location = pair[0].intValue, let length = pair[1].intValue,
-                  location >= 0, length >= 0 else { throw malformed }
+            guard case .array(let pair) = range, pair.count == 2, let location = pair[0].intValue,
+                let length = pair[1].intValue,
+                location >= 0, length >= 0
+            else { throw malformed }
             result.range = TextRange(location: location, length: length)
         }
         return result

@@ -1,24 +1,26 @@
 import AXCore
 
 /// One problem found by an audit check on one element.
-public struct AuditFinding: Sendable, Equatable {
-    public var check: String
-    public var severity: AuditSeverity
+package struct AuditFinding: Sendable, Equatable {
+    package var check: String
+    package var severity: AuditSeverity
     /// The element: an accessibility node id, or for `elementDetection` the id of the view that is not exposed.
-    public var element: String
-    public var role: String?
-    public var label: String?
+    package var element: String
+    package var role: String?
+    package var label: String?
     /// Screen coordinates.
-    public var frame: Rect
+    package var frame: Rect
     /// One line: what is wrong.
-    public var reason: String
+    package var reason: String
     /// One line: what to change, citing the rule.
-    public var fix: String
+    package var fix: String
     /// Rule and decision ids the finding rests on (R…, X…, D-AUDIT-…).
-    public var rules: [String]
+    package var rules: [String]
 
-    public init(check: String, severity: AuditSeverity, element: String, role: String?, label: String?, frame: Rect,
-                reason: String, fix: String, rules: [String]) {
+    package init(
+        check: String, severity: AuditSeverity, element: String, role: String?, label: String?, frame: Rect,
+        reason: String, fix: String, rules: [String]
+    ) {
         self.check = check
         self.severity = severity
         self.element = element
@@ -32,11 +34,11 @@ public struct AuditFinding: Sendable, Equatable {
 }
 
 /// Suppresses findings: of one check (`check` set), on some elements (`elements` set), or both.
-public struct AuditSuppression: Sendable, Equatable {
-    public var check: String?
-    public var elements: Set<String>?
+package struct AuditSuppression: Sendable, Equatable {
+    package var check: String?
+    package var elements: Set<String>?
 
-    public init(check: String?, elements: Set<String>?) {
+    package init(check: String?, elements: Set<String>?) {
         self.check = check
         self.elements = elements
     }
@@ -49,38 +51,41 @@ public struct AuditSuppression: Sendable, Equatable {
 }
 
 /// The result of one audit run.
-public struct AuditReport: Sendable, Equatable {
+package struct AuditReport: Sendable, Equatable {
     /// Findings in reading order of their elements, then in catalogue order; at most `maxFindings`.
-    public var findings: [AuditFinding]
+    package var findings: [AuditFinding]
     /// Findings beyond `maxFindings` that were found but not returned.
-    public var omitted: Int
+    package var omitted: Int
     /// Findings removed by suppressions.
-    public var suppressed: Int
+    package var suppressed: Int
     /// Exposed nodes and views examined.
-    public var nodesExamined: Int
-    public var viewsExamined: Int
-    public var checks: [String]
+    package var nodesExamined: Int
+    package var viewsExamined: Int
+    package var checks: [String]
 }
 
 /// Runs the audit checks over one app's derived tree and its views. Pure: no I/O, O(nodes + views).
-public enum Auditor {
+package enum Auditor {
     /// The default and the largest `maxFindings`.
-    public static let defaultMaxFindings = 1000
-    public static let maxFindingsLimit = 100_000
+    package static let defaultMaxFindings = 1000
+    package static let maxFindingsLimit = 100_000
 
     /// The minimum touch target (Apple HIG; D-AUDIT-2).
-    public static let minimumTarget = 44.0
+    package static let minimumTarget = 44.0
 
     /// Audits the tree. `root`: an accessibility node id whose subtree (and whose view's subtree) is audited;
     /// nil audits every window. `checks`: the ids to run (nil = all; unknown ids are the caller's to refuse).
-    public static func run(tree: AXTree, views: ViewHierarchy, root: String? = nil, checks: [String]? = nil,
-                           suppressions: [AuditSuppression] = [], maxFindings: Int = defaultMaxFindings) -> AuditReport {
+    package static func run(
+        tree: AXTree, views: ViewHierarchy, root: String? = nil, checks: [String]? = nil,
+        suppressions: [AuditSuppression] = [], maxFindings: Int = defaultMaxFindings
+    ) -> AuditReport {
         let enabled = Set(checks ?? AuditCatalog.ids)
         var collector = Collector(enabled: enabled)
         let walk = NodeChecks.run(tree: tree, views: views, root: root, into: &collector)
         let positions = walk.positions
-        let viewsExamined = ViewChecks.run(tree: tree, views: views, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
-                                           walk: walk, into: &collector)
+        let viewsExamined = ViewChecks.run(
+            tree: tree, views: views, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
+            walk: walk, into: &collector)
         FocusRotorChecks.run(tree: tree, views: views, root: root, walk: walk, into: &collector)
         var kept: [(AuditFinding, Int)] = []
         var suppressed = 0
@@ -102,9 +107,10 @@ public enum Auditor {
         }
         let limit = max(0, min(maxFindings, maxFindingsLimit))
         let findings = kept.prefix(limit).map(\.0)
-        return AuditReport(findings: Array(findings), omitted: kept.count - findings.count, suppressed: suppressed,
-                           nodesExamined: positions.count, viewsExamined: viewsExamined,
-                           checks: AuditCatalog.ids.filter { enabled.contains($0) })
+        return AuditReport(
+            findings: Array(findings), omitted: kept.count - findings.count, suppressed: suppressed,
+            nodesExamined: positions.count, viewsExamined: viewsExamined,
+            checks: AuditCatalog.ids.filter { enabled.contains($0) })
     }
 }
 
@@ -125,31 +131,39 @@ struct Collector {
 
     init(enabled: Set<String>) {
         self.enabled = enabled
-        flags = Flags(hitRegion: enabled.contains(AuditCatalog.hitRegion), trait: enabled.contains(AuditCatalog.trait),
-                      action: enabled.contains(AuditCatalog.action), linkPurpose: enabled.contains(AuditCatalog.linkPurposeUnclear),
-                      description: enabled.contains(AuditCatalog.sufficientElementDescription))
+        flags = Flags(
+            hitRegion: enabled.contains(AuditCatalog.hitRegion), trait: enabled.contains(AuditCatalog.trait),
+            action: enabled.contains(AuditCatalog.action),
+            linkPurpose: enabled.contains(AuditCatalog.linkPurposeUnclear),
+            description: enabled.contains(AuditCatalog.sufficientElementDescription))
     }
 
     func wants(_ check: String) -> Bool { enabled.contains(check) }
 
     mutating func add(_ check: String, node: AXNode, reason: String, fix: String, rules: [String]) {
-        add(check, element: node.id, role: node.role.rawValue, label: node.label, frame: node.frame,
+        add(
+            check, element: node.id, role: node.role.rawValue, label: node.label, frame: node.frame,
             reason: reason, fix: fix, rules: rules)
     }
 
-    mutating func add(_ check: String, element: String, role: String?, label: String?, frame: Rect,
-                      reason: String, fix: String, rules: [String]) {
+    mutating func add(
+        _ check: String, element: String, role: String?, label: String?, frame: Rect,
+        reason: String, fix: String, rules: [String]
+    ) {
         guard enabled.contains(check), let definition = AuditCatalog.check(check) else { return }
-        let finding = AuditFinding(check: check, severity: definition.severity, element: element, role: role, label: label,
-                                   frame: frame, reason: reason, fix: fix, rules: rules + [definition.decision])
+        let finding = AuditFinding(
+            check: check, severity: definition.severity, element: element, role: role, label: label,
+            frame: frame, reason: reason, fix: fix, rules: rules + [definition.decision])
         findings.append((finding, findings.count))
     }
 }
 
 /// Roles and traits that make an element something a user operates.
 enum Interactivity {
-    static let roles: Set<AXRole> = [.button, .link, .switch, .adjustable, .tab, .cell, .keyboardKey, .textField,
-                                     .secureTextField, .searchField, .textView, .pickerItem]
+    static let roles: Set<AXRole> = [
+        .button, .link, .switch, .adjustable, .tab, .cell, .keyboardKey, .textField,
+        .secureTextField, .searchField, .textView, .pickerItem,
+    ]
     static let traits: Traits = [.button, .link, .adjustable, .keyboardKey, .toggleButton, .searchField]
     static let editableRoles: Set<AXRole> = [.textField, .secureTextField, .searchField, .textView]
 
@@ -163,7 +177,8 @@ enum Interactivity {
     /// View classes that are interactive controls (D-AUDIT-1).
     static func isInteractiveKind(_ view: ViewNode) -> Bool {
         switch view.kind {
-        case .button, .barButtonItem, .tabBarButton, .switchControl, .slider, .stepper, .textField, .searchBar, .pageControl:
+        case .button, .barButtonItem, .tabBarButton, .switchControl, .slider, .stepper, .textField, .searchBar,
+            .pageControl:
             return true
         case .textView:
             return view.control.isEditable
@@ -184,7 +199,8 @@ enum AuditText {
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
                 let value = scalar.value
-                let isLetterOrDigit = (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
+                let isLetterOrDigit =
+                    (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
                 if !isLetterOrDigit && (value <= 32 || value == 127 || scalar.properties.isPunctuationLike) {
                     pendingSpace = !out.isEmpty
                     continue
@@ -227,7 +243,7 @@ extension Unicode.Scalar.Properties {
     var isPunctuationLike: Bool {
         switch generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-             .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             return true
         default:
             return false

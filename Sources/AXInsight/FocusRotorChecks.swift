@@ -8,8 +8,10 @@ enum FocusRotorChecks {
     /// The actions that make an element a control a keyboard user must reach (D-AUDIT-14).
     static let reachActions: Set<AXAction> = [.activate, .increment, .decrement]
 
-    static func run(tree: AXTree, views: ViewHierarchy, root: String?, walk: NodeChecks.WalkResult,
-                    into collector: inout Collector) {
+    static func run(
+        tree: AXTree, views: ViewHierarchy, root: String?, walk: NodeChecks.WalkResult,
+        into collector: inout Collector
+    ) {
         let wantsFocusable = collector.wants(AuditCatalog.focusable)
         let wantsGroups = collector.wants(AuditCatalog.focusGroup)
         let wantsRotors = collector.wants(AuditCatalog.emptyRotor)
@@ -33,8 +35,9 @@ enum FocusRotorChecks {
             checkFocusable(node, engine: engine, into: &collector)
         }
         if declaresGroup {
-            checkGroups(engine: engine, tree: tree, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
-                        into: &collector)
+            checkGroups(
+                engine: engine, tree: tree, rootView: root.flatMap { tree[$0]?.viewID }, scoped: root != nil,
+                into: &collector)
         }
     }
 
@@ -53,17 +56,21 @@ enum FocusRotorChecks {
         let checks = engine.checks(viewID)
         guard let failed = checks.first(where: { !$0.passed }), failed.name == "canBecomeFocused" else { return }
         let actions = node.actions.filter { reachActions.contains($0) }.map(\.rawValue).joined(separator: ", ")
-        collector.add(AuditCatalog.focusable, node: node,
-                      reason: "has \(actions) but its view cannot become focused (canBecomeFocused is false), so a keyboard user never reaches it",
-                      fix: "Let the view return true from canBecomeFocused, as UIKit's own controls do (C2, C17)",
-                      rules: ["C2", "C17"])
+        collector.add(
+            AuditCatalog.focusable, node: node,
+            reason:
+                "has \(actions) but its view cannot become focused (canBecomeFocused is false), so a keyboard user never reaches it",
+            fix: "Let the view return true from canBecomeFocused, as UIKit's own controls do (C2, C17)",
+            rules: ["C2", "C17"])
     }
 
     /// D-AUDIT-15: a `focusGroupIdentifier` none of whose members the engine can focus. A member counts as
     /// reachable when it passes every focusability check, or fails only because its window is not key (the user
     /// makes a window key, not the app). A group whose members are all hidden is not on screen: silent.
-    static func checkGroups(engine: FocusEngine, tree: AXTree, rootView: String?, scoped: Bool,
-                            into collector: inout Collector) {
+    static func checkGroups(
+        engine: FocusEngine, tree: AXTree, rootView: String?, scoped: Bool,
+        into collector: inout Collector
+    ) {
         if scoped && rootView == nil { return }
         let index = engine.index
         let rootPosition = rootView.flatMap { index.position[$0] }
@@ -93,11 +100,13 @@ enum FocusRotorChecks {
             if let rootPosition, !index.isInSubtree(state.declaredBy, of: rootPosition) { continue }
             let declarer = index.entries[state.declaredBy]
             let node = tree[declarer.id]
-            collector.add(AuditCatalog.focusGroup, element: declarer.id, role: node?.role.rawValue, label: node?.label,
-                          frame: declarer.frame,
-                          reason: "focus group \(AuditText.quoted(group)) has no member that can become focused, so Tab and the arrows skip it",
-                          fix: "Put a focusable, enabled view in the group, or remove the focusGroupIdentifier (C24, C22)",
-                          rules: ["C24", "C22"])
+            collector.add(
+                AuditCatalog.focusGroup, element: declarer.id, role: node?.role.rawValue, label: node?.label,
+                frame: declarer.frame,
+                reason:
+                    "focus group \(AuditText.quoted(group)) has no member that can become focused, so Tab and the arrows skip it",
+                fix: "Put a focusable, enabled view in the group, or remove the focusGroupIdentifier (C24, C22)",
+                rules: ["C24", "C22"])
         }
     }
 
@@ -107,15 +116,17 @@ enum FocusRotorChecks {
         for rotor in node.rotors where !rotor.searchedByApp {
             let reason: String
             if rotor.items.isEmpty {
-                reason = "custom rotor \(AuditText.quoted(rotor.name)) has no items, so VoiceOver offers a rotor that finds nothing"
+                reason =
+                    "custom rotor \(AuditText.quoted(rotor.name)) has no items, so VoiceOver offers a rotor that finds nothing"
             } else if rotor.items.allSatisfy({ tree[$0.target] == nil }) {
                 reason = "every item of custom rotor \(AuditText.quoted(rotor.name)) names an element not in the tree"
             } else {
                 continue
             }
-            collector.add(AuditCatalog.emptyRotor, node: node, reason: reason,
-                          fix: "Give the rotor items that are elements on screen, or remove it while it has none (R57, R58)",
-                          rules: ["R57", "R58"])
+            collector.add(
+                AuditCatalog.emptyRotor, node: node, reason: reason,
+                fix: "Give the rotor items that are elements on screen, or remove it while it has none (R57, R58)",
+                rules: ["R57", "R58"])
         }
     }
 }

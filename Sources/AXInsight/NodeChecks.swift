@@ -10,12 +10,16 @@ enum NodeChecks {
     ]
 
     /// Link texts that say nothing out of context (ATF LinkPurposeUnclearCheck's list; D-AUDIT-12).
-    static let unclearLinkTexts: Set<String> = ["click here", "tap here", "here", "more", "read more", "learn more",
-                                                "click", "tap", "link", "this link", "details", "more info"]
+    static let unclearLinkTexts: Set<String> = [
+        "click here", "tap here", "here", "more", "read more", "learn more",
+        "click", "tap", "link", "this link", "details", "more info",
+    ]
 
     /// Controls whose height UIKit fixes and whose touch area UIKit enlarges: only their width is measured (D-AUDIT-2).
-    static let fixedHeightKinds: Set<ViewClass> = [.switchControl, .slider, .stepper, .pageControl, .textField, .searchBar,
-                                                  .segmentedControl]
+    static let fixedHeightKinds: Set<ViewClass> = [
+        .switchControl, .slider, .stepper, .pageControl, .textField, .searchBar,
+        .segmentedControl,
+    ]
     /// Bars that route touches over their whole height to their items (D-AUDIT-2).
     static let barRoles: Set<AXRole> = [.navigationBar, .toolbar, .tabBar]
 
@@ -72,10 +76,11 @@ enum NodeChecks {
             if wantsBounds && !node.frame.isEmpty {
                 let key = FrameKey(window: node.windowID, frame: node.frame)
                 if let first = boundsByWindow[key] {
-                    collector.add(AuditCatalog.duplicateClickableBounds, node: node,
-                                  reason: "has exactly the frame of '\(first)', so a touch there cannot tell them apart",
-                                  fix: "Give each element its own accessibilityFrame, or combine them into one element (R22)",
-                                  rules: ["R22", "R114"])
+                    collector.add(
+                        AuditCatalog.duplicateClickableBounds, node: node,
+                        reason: "has exactly the frame of '\(first)', so a touch there cannot tell them apart",
+                        fix: "Give each element its own accessibilityFrame, or combine them into one element (R22)",
+                        rules: ["R22", "R114"])
                 } else {
                     boundsByWindow[key] = node.id
                 }
@@ -85,10 +90,11 @@ enum NodeChecks {
                 if let value = node.value, !value.isEmpty { text += " " + AuditText.normalized(value) }
                 let key = SpokenKey(container: parent, text: text)
                 if let first = spokenByContainer[key] {
-                    collector.add(AuditCatalog.duplicateSpeakableText, node: node,
-                                  reason: "speaks the same text as its sibling '\(first)' (\(AuditText.quoted(node.label)))",
-                                  fix: "Make the labels say what differs, e.g. \"Delete photo 2\", or add a value (R15, R16)",
-                                  rules: ["R15", "R16"])
+                    collector.add(
+                        AuditCatalog.duplicateSpeakableText, node: node,
+                        reason: "speaks the same text as its sibling '\(first)' (\(AuditText.quoted(node.label)))",
+                        fix: "Make the labels say what differs, e.g. \"Delete photo 2\", or add a value (R15, R16)",
+                        rules: ["R15", "R16"])
                 } else {
                     spokenByContainer[key] = node.id
                 }
@@ -98,34 +104,45 @@ enum NodeChecks {
         return result
     }
 
-    static func checkElement(_ node: AXNode, interactive: Bool, tree: AXTree, views: ViewHierarchy, into collector: inout Collector) {
+    static func checkElement(
+        _ node: AXNode, interactive: Bool, tree: AXTree, views: ViewHierarchy, into collector: inout Collector
+    ) {
         let ownsView = node.viewID == node.id
         if interactive && collector.flags.hitRegion {
-            checkHitRegion(node, tree: tree, fixedHeightClass: ownsView && fixedHeightKinds.contains(node.viewClass), into: &collector)
+            checkHitRegion(
+                node, tree: tree, fixedHeightClass: ownsView && fixedHeightKinds.contains(node.viewClass),
+                into: &collector)
         }
         // The view is needed only to tell a placeholder-only label from an explicit one.
         let placeholderOnly = node.placeholder != nil && node.label == node.placeholder
-        let view = ownsView && placeholderOnly && Interactivity.editableRoles.contains(node.role)
+        let view =
+            ownsView && placeholderOnly && Interactivity.editableRoles.contains(node.role)
             ? node.viewID.flatMap { views.nodes.box($0)?.value } : nil
         checkDescription(node, view: view, interactive: interactive, into: &collector)
         if ownsView && collector.flags.trait {
             checkTraits(node, into: &collector)
         }
-        if collector.flags.trait, node.traits.contains(.adjustable), node.isEnabled, AuditText.isBlank(node.value), node.role != .pickerItem {
-            collector.add(AuditCatalog.trait, node: node,
-                          reason: "is adjustable but has no accessibilityValue, so an increment or decrement speaks nothing",
-                          fix: "Set accessibilityValue to the current value and update it on increment/decrement (X29, R11)",
-                          rules: ["X29", "R11"])
+        if collector.flags.trait, node.traits.contains(.adjustable), node.isEnabled, AuditText.isBlank(node.value),
+            node.role != .pickerItem
+        {
+            collector.add(
+                AuditCatalog.trait, node: node,
+                reason: "is adjustable but has no accessibilityValue, so an increment or decrement speaks nothing",
+                fix: "Set accessibilityValue to the current value and update it on increment/decrement (X29, R11)",
+                rules: ["X29", "R11"])
         }
         if collector.flags.action && !node.customActions.isEmpty {
             checkActions(node, into: &collector)
         }
         if collector.flags.linkPurpose, node.role == .link || node.traits.contains(.link),
-           unclearLinkTexts.contains(AuditText.normalized(node.label)) {
-            collector.add(AuditCatalog.linkPurposeUnclear, node: node,
-                          reason: "is a link labelled \(AuditText.quoted(node.label)), which says nothing when read from a links list",
-                          fix: "Label the link with where it goes, e.g. \"Privacy policy\" (R15, R16)",
-                          rules: ["R15", "R16"])
+            unclearLinkTexts.contains(AuditText.normalized(node.label))
+        {
+            collector.add(
+                AuditCatalog.linkPurposeUnclear, node: node,
+                reason:
+                    "is a link labelled \(AuditText.quoted(node.label)), which says nothing when read from a links list",
+                fix: "Label the link with where it goes, e.g. \"Privacy policy\" (R15, R16)",
+                rules: ["R15", "R16"])
         }
     }
 
@@ -136,10 +153,13 @@ enum NodeChecks {
         let inside = point.x >= frame.minX && point.x <= frame.maxX && point.y >= frame.minY && point.y <= frame.maxY
         if inside && frame.width >= Auditor.minimumTarget && frame.height >= Auditor.minimumTarget { return }
         if point.x < frame.minX || point.x > frame.maxX || point.y < frame.minY || point.y > frame.maxY {
-            collector.add(AuditCatalog.hitRegion, node: node,
-                          reason: "its activation point (\(format(point.x)), \(format(point.y))) lies outside its frame \(format(frame))",
-                          fix: "Move accessibilityActivationPoint inside the element's frame, or drop it to use the frame's midpoint (X6)",
-                          rules: ["X6", "R22"])
+            collector.add(
+                AuditCatalog.hitRegion, node: node,
+                reason:
+                    "its activation point (\(format(point.x)), \(format(point.y))) lies outside its frame \(format(frame))",
+                fix:
+                    "Move accessibilityActivationPoint inside the element's frame, or drop it to use the frame's midpoint (X6)",
+                rules: ["X6", "R22"])
             return
         }
         var height = frame.height
@@ -165,10 +185,12 @@ enum NodeChecks {
         guard tooNarrow || tooShort else { return }
         let measured = fixedHeight ? "\(format(frame.width)) pt wide" : "\(format(frame.width))×\(format(height)) pt"
         let note = inBar ? " (its bar's height counted)" : ""
-        collector.add(AuditCatalog.hitRegion, node: node,
-                      reason: "its touch target is \(measured)\(note), under the 44×44 pt minimum",
-                      fix: "Make the control at least 44×44 pt, or enlarge its accessibilityFrame to the area that takes touches (R22)",
-                      rules: ["R22", "R111"])
+        collector.add(
+            AuditCatalog.hitRegion, node: node,
+            reason: "its touch target is \(measured)\(note), under the 44×44 pt minimum",
+            fix:
+                "Make the control at least 44×44 pt, or enlarge its accessibilityFrame to the area that takes touches (R22)",
+            rules: ["R22", "R111"])
     }
 
     static func checkDescription(_ node: AXNode, view: ViewNode?, interactive: Bool, into collector: inout Collector) {
@@ -176,40 +198,51 @@ enum NodeChecks {
         let blank = AuditText.isBlank(label)
         if node.role == .image {
             if blank {
-                collector.add(AuditCatalog.unlabeledImage, node: node,
-                              reason: "is an image exposed to assistive technology without a label",
-                              fix: "Set accessibilityLabel to what the image shows, or isAccessibilityElement = false if it is decoration (R15, R16, R19)",
-                              rules: ["R4", "R16", "R19"])
+                collector.add(
+                    AuditCatalog.unlabeledImage, node: node,
+                    reason: "is an image exposed to assistive technology without a label",
+                    fix:
+                        "Set accessibilityLabel to what the image shows, or isAccessibilityElement = false if it is decoration (R15, R16, R19)",
+                    rules: ["R4", "R16", "R19"])
             }
-        } else if Interactivity.editableRoles.contains(node.role) && (node.role != .textView || node.states.contains(.editable)) {
+        } else if Interactivity.editableRoles.contains(node.role)
+            && (node.role != .textView || node.states.contains(.editable))
+        {
             if blank {
-                collector.add(AuditCatalog.unlabeledEditableText, node: node,
-                              reason: "is an editable text field with no label and no placeholder",
-                              fix: "Set accessibilityLabel to the field's name, e.g. \"Email\" (R15, R16)",
-                              rules: ["R7", "R15", "R16"])
+                collector.add(
+                    AuditCatalog.unlabeledEditableText, node: node,
+                    reason: "is an editable text field with no label and no placeholder",
+                    fix: "Set accessibilityLabel to the field's name, e.g. \"Email\" (R15, R16)",
+                    rules: ["R7", "R15", "R16"])
                 return
             }
             if let view, view.ax.label == nil, let placeholder = node.placeholder, label == placeholder {
-                collector.add(AuditCatalog.sufficientElementDescription, node: node,
-                              reason: "its only label is its placeholder \(AuditText.quoted(placeholder)), which disappears once the field has text",
-                              fix: "Set accessibilityLabel (or a visible label) that names the field; keep the placeholder as an example (R15, R16)",
-                              rules: ["R15", "R16", "X2"])
+                collector.add(
+                    AuditCatalog.sufficientElementDescription, node: node,
+                    reason:
+                        "its only label is its placeholder \(AuditText.quoted(placeholder)), which disappears once the field has text",
+                    fix:
+                        "Set accessibilityLabel (or a visible label) that names the field; keep the placeholder as an example (R15, R16)",
+                    rules: ["R15", "R16", "X2"])
             }
         } else if interactive && blank && node.role != .pickerItem {
-            collector.add(AuditCatalog.sufficientElementDescription, node: node,
-                          reason: "is a \(node.role.rawValue) with no label: VoiceOver can only say its role",
-                          fix: "Set accessibilityLabel to a short name that does not include the role, e.g. \"Add\" (R15, R16)",
-                          rules: ["R15", "R16"])
+            collector.add(
+                AuditCatalog.sufficientElementDescription, node: node,
+                reason: "is a \(node.role.rawValue) with no label: VoiceOver can only say its role",
+                fix: "Set accessibilityLabel to a short name that does not include the role, e.g. \"Add\" (R15, R16)",
+                rules: ["R15", "R16"])
         }
         guard !blank, collector.flags.description, let words = roleWords[node.role], let label else { return }
         // Only the end of the label can name the role: normalize its last characters (a label that is the role
         // word alone is short enough to be whole).
         let normalized = AuditText.normalized(label.utf8.count > 40 ? String(label.suffix(40)) : label)
         for word in words where normalized == word || normalized.hasSuffix(" " + word) {
-            collector.add(AuditCatalog.sufficientElementDescription, node: node,
-                          reason: "its label \(AuditText.quoted(label)) names its role, so VoiceOver says the role twice",
-                          fix: "Drop \"\(word)\" from accessibilityLabel: the \(node.role.rawValue) trait already says it (R16, R23)",
-                          rules: ["R16", "R23"])
+            collector.add(
+                AuditCatalog.sufficientElementDescription, node: node,
+                reason: "its label \(AuditText.quoted(label)) names its role, so VoiceOver says the role twice",
+                fix:
+                    "Drop \"\(word)\" from accessibilityLabel: the \(node.role.rawValue) trait already says it (R16, R23)",
+                rules: ["R16", "R23"])
             return
         }
     }
@@ -230,28 +263,32 @@ enum NodeChecks {
         guard node.traits.isDisjoint(with: required) else { return }
         let rules = name == "button" ? ["R3", "R23"] : ["R6", "R23"]
         let shown = node.traits.names.isEmpty ? "none" : node.traits.names.joined(separator: ", ")
-        collector.add(AuditCatalog.trait, node: node,
-                      reason: "is a \(node.className) whose accessibilityTraits (\(shown)) drop the \(name) trait",
-                      fix: "Keep the class's traits when adding your own: traits.union(.\(name)) (\(rules[0]), \(rules[1]))",
-                      rules: rules)
+        collector.add(
+            AuditCatalog.trait, node: node,
+            reason: "is a \(node.className) whose accessibilityTraits (\(shown)) drop the \(name) trait",
+            fix: "Keep the class's traits when adding your own: traits.union(.\(name)) (\(rules[0]), \(rules[1]))",
+            rules: rules)
     }
 
     static func checkActions(_ node: AXNode, into collector: inout Collector) {
         var seen: [String: String] = [:]
         for action in node.customActions {
             if AuditText.isBlank(action.name) {
-                collector.add(AuditCatalog.action, node: node,
-                              reason: "its custom action '\(action.id)' has a blank name, which VoiceOver cannot speak",
-                              fix: "Give every UIAccessibilityCustomAction a short spoken name (R48, R49)",
-                              rules: ["R48", "R49"])
+                collector.add(
+                    AuditCatalog.action, node: node,
+                    reason: "its custom action '\(action.id)' has a blank name, which VoiceOver cannot speak",
+                    fix: "Give every UIAccessibilityCustomAction a short spoken name (R48, R49)",
+                    rules: ["R48", "R49"])
                 continue
             }
             let key = AuditText.normalized(action.name)
             if let first = seen[key] {
-                collector.add(AuditCatalog.action, node: node,
-                              reason: "its custom actions '\(first)' and '\(action.id)' are both named \(AuditText.quoted(action.name))",
-                              fix: "Give each custom action a distinct name: the actions rotor lists them by name (R49, R50)",
-                              rules: ["R49", "R50"])
+                collector.add(
+                    AuditCatalog.action, node: node,
+                    reason:
+                        "its custom actions '\(first)' and '\(action.id)' are both named \(AuditText.quoted(action.name))",
+                    fix: "Give each custom action a distinct name: the actions rotor lists them by name (R49, R50)",
+                    rules: ["R49", "R50"])
             } else {
                 seen[key] = action.id
             }

@@ -1,11 +1,11 @@
 import AXCore
 
 /// One piece of what VoiceOver says, with its kind (label, value, trait, state, position, hint).
-public struct SpeechPart: Sendable, Equatable {
-    public var kind: String
-    public var text: String
+package struct SpeechPart: Sendable, Equatable {
+    package var kind: String
+    package var text: String
 
-    public init(kind: String, text: String) {
+    package init(kind: String, text: String) {
         self.kind = kind
         self.text = text
     }
@@ -14,14 +14,14 @@ public struct SpeechPart: Sendable, Equatable {
 /// VoiceOver's utterance for an element (D-SPEECH-1): "Selected" for a selected element, then label, value,
 /// the traits' words in UIKit's bit order, "dimmed", the position in its set or table, and — after a pause —
 /// the hint. The accessibility identifier is never spoken (R44).
-public struct VoiceOverUtterance: Sendable, Equatable {
+package struct VoiceOverUtterance: Sendable, Equatable {
     /// Everything before the pause, in order.
-    public var parts: [SpeechPart]
+    package var parts: [SpeechPart]
     /// Spoken after a pause; nil when there is none.
-    public var hint: String?
+    package var hint: String?
 
     /// The parts joined by VoiceOver's short pauses (", "), and the hint after a long one (". ").
-    public var text: String {
+    package var text: String {
         let main = parts.map(\.text).joined(separator: ", ")
         guard let hint else { return main }
         return main.isEmpty ? hint : main + ". " + hint
@@ -29,9 +29,9 @@ public struct VoiceOverUtterance: Sendable, Equatable {
 }
 
 /// The VoiceOver model (pure).
-public enum VoiceOverSpeech {
+package enum VoiceOverSpeech {
     /// VoiceOver's standard hint for adjustable elements (S0:21218's slider example).
-    public static let adjustableHint = "Swipe up or down with one finger to adjust the value."
+    package static let adjustableHint = "Swipe up or down with one finger to adjust the value."
 
     /// Words for traits, in bit order; traits not listed are silent (staticText, updatesFrequently, …).
     static let traitWords: [(Traits, String)] = [
@@ -39,7 +39,7 @@ public enum VoiceOverSpeech {
         (.adjustable, "adjustable"),
     ]
 
-    public static func describe(_ node: AXNode, in tree: AXTree) -> VoiceOverUtterance {
+    package static func describe(_ node: AXNode, in tree: AXTree) -> VoiceOverUtterance {
         describe(node, parentRole: node.parent.flatMap { tree[$0]?.role }, in: tree)
     }
 
@@ -68,7 +68,9 @@ public enum VoiceOverSpeech {
             parts.append(SpeechPart(kind: "position", text: row))
         }
         var hint = node.hint.flatMap { $0.isEmpty ? nil : $0 }
-        if hint == nil && (traits.contains(.adjustable) || node.role == .adjustable || node.role == .pickerItem) && node.isEnabled {
+        if hint == nil && (traits.contains(.adjustable) || node.role == .adjustable || node.role == .pickerItem)
+            && node.isEnabled
+        {
             hint = adjustableHint
         }
         return VoiceOverUtterance(parts: parts, hint: hint)
@@ -136,9 +138,9 @@ public enum VoiceOverSpeech {
 /// Orca's speech for an element reached by focus (D-SPEECH-2): the utterances Orca 43's speech generator makes
 /// for the AT-SPI object the bridge exposes (Specs/atspi-mapping.md). Ancestor context that Orca adds when focus
 /// enters a new container is left out: it depends on where focus was before.
-public enum OrcaSpeech {
+package enum OrcaSpeech {
     /// The AT-SPI role name the bridge gives the node (libatspi's English names; Specs/atspi-mapping.md §2).
-    public static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
+    package static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
         switch node.role {
         case .window: return "frame"
         case .alert: return "alert"
@@ -171,7 +173,7 @@ public enum OrcaSpeech {
 
     /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
     /// as a line of its own.
-    public static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
+    package static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
         describe(node, parentRole: node.parent.flatMap { tree[$0]?.role })
     }
 
@@ -196,7 +198,9 @@ public enum OrcaSpeech {
             add(on ? "pressed" : "not pressed")
         case "radio button":
             // Orca 43 (captured): the name, then "selected radio button" / "not selected radio button".
-            return [name, (node.states.contains(.selected) ? "selected " : "not selected ") + role].filter { !$0.isEmpty }
+            return [name, (node.states.contains(.selected) ? "selected " : "not selected ") + role].filter {
+                !$0.isEmpty
+            }
                 + descriptionLine(node, name: name)
         case "slider":
             add(name)
@@ -257,21 +261,23 @@ enum ATSPIText {
 }
 
 /// A whole screen in reading order (`speech.walk`).
-public enum SpeechWalk {
-    public struct Item: Sendable, Equatable {
-        public var id: String
-        public var voiceOver: VoiceOverUtterance
-        public var orca: [String]
+package enum SpeechWalk {
+    package struct Item: Sendable, Equatable {
+        package var id: String
+        package var voiceOver: VoiceOverUtterance
+        package var orca: [String]
     }
 
     /// Every element under `root` (or every window) in navigation order (R104), at most `limit`; also returns
     /// how many were left out.
-    public static func walk(_ tree: AXTree, root: String?, limit: Int) -> (items: [Item], omitted: Int) {
+    package static func walk(_ tree: AXTree, root: String?, limit: Int) -> (items: [Item], omitted: Int) {
         walk(tree, root: root, limit: limit, voiceOver: true, orca: true)
     }
 
     /// The same, computing only the models asked for (an unrequested model's utterance is left empty).
-    public static func walk(_ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool) -> (items: [Item], omitted: Int) {
+    package static func walk(_ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool) -> (
+        items: [Item], omitted: Int
+    ) {
         var items: [Item] = []
         var omitted = 0
         // Elements are leaves, so an element's parent is a container the walk has already seen.
@@ -287,8 +293,14 @@ public enum SpeechWalk {
                 return true
             }
             let parentRole = node.parent.flatMap { containerRoles[$0] } ?? (node.id == root ? rootParentRole : nil)
-            let spoken = voiceOver ? VoiceOverSpeech.describe(node, parentRole: parentRole, in: tree) : VoiceOverUtterance(parts: [], hint: nil)
-            items.append(Item(id: node.id, voiceOver: spoken, orca: orca ? OrcaSpeech.describe(node, parentRole: parentRole) : []))
+            let spoken =
+                voiceOver
+                ? VoiceOverSpeech.describe(node, parentRole: parentRole, in: tree)
+                : VoiceOverUtterance(parts: [], hint: nil)
+            items.append(
+                Item(
+                    id: node.id, voiceOver: spoken, orca: orca ? OrcaSpeech.describe(node, parentRole: parentRole) : [])
+            )
             return true
         }
         return (items, omitted)

@@ -1,7 +1,7 @@
 import AXCore
 
 /// What `tree.render` draws on top of the wireframe (D-RENDER-1).
-public enum RenderOverlay: String, Sendable, CaseIterable {
+package enum RenderOverlay: String, Sendable, CaseIterable {
     /// Role and label inside each element.
     case labels
     /// Reading-order numbers (navigation order, R104).
@@ -13,26 +13,26 @@ public enum RenderOverlay: String, Sendable, CaseIterable {
     /// Audit findings: outlined elements and a numbered list under the picture.
     case audit
 
-    public static let defaults: [RenderOverlay] = [.labels, .order, .focus]
+    package static let defaults: [RenderOverlay] = [.labels, .order, .focus]
 }
 
 /// The picture and what was left out of it.
-public struct RenderedPicture: Sendable, Equatable {
-    public var svg: String
-    public var width: Double
-    public var height: Double
+package struct RenderedPicture: Sendable, Equatable {
+    package var svg: String
+    package var width: Double
+    package var height: Double
     /// Nodes drawn and nodes left out by the cap.
-    public var drawn: Int
-    public var omitted: Int
-    public var findingsListed: Int
+    package var drawn: Int
+    package var omitted: Int
+    package var findingsListed: Int
 }
 
 /// Draws the derived tree as an SVG wireframe: each window side by side at 1 pt = 1 px, every node's frame,
 /// role and label, and the chosen overlays. Pure, O(nodes drawn); at most `maxNodes` nodes are drawn (in
 /// pre-order, so containers come before their content) and the picture says how many were left out.
-public enum TreeRenderer {
-    public static let defaultMaxNodes = 5000
-    public static let maxNodesLimit = 50_000
+package enum TreeRenderer {
+    package static let defaultMaxNodes = 5000
+    package static let maxNodesLimit = 50_000
     static let margin = 24.0
     static let windowGap = 40.0
     static let titleHeight = 22.0
@@ -41,8 +41,10 @@ public enum TreeRenderer {
 
     /// `findings` are listed and outlined with the `audit` overlay; `smallTargets` (elements the hitRegion check
     /// reports) get the dashed 44×44 pt target with the `hitRegions` overlay.
-    public static func svg(tree: AXTree, root: String? = nil, focusedID: String? = nil, overlays: Set<RenderOverlay>,
-                           findings: [AuditFinding] = [], smallTargets: Set<String> = [], maxNodes: Int = defaultMaxNodes) -> RenderedPicture {
+    package static func svg(
+        tree: AXTree, root: String? = nil, focusedID: String? = nil, overlays: Set<RenderOverlay>,
+        findings: [AuditFinding] = [], smallTargets: Set<String> = [], maxNodes: Int = defaultMaxNodes
+    ) -> RenderedPicture {
         let limit = max(1, min(maxNodes, maxNodesLimit))
         // Pass 1: choose the nodes (pre-order, capped), number the elements, measure each top-level area.
         var chosen: [(node: AXNode, depth: Int)] = []
@@ -81,18 +83,22 @@ public enum TreeRenderer {
         if overlays.contains(.audit) {
             let perLine = max(20, Int((width - 2 * margin) / (11 * 0.6)))
             for (number, finding) in findings.prefix(listed).enumerated() {
-                let text = "\(number + 1). \(finding.severity.rawValue) \(finding.check) \(finding.element): \(finding.reason)"
+                let text =
+                    "\(number + 1). \(finding.severity.rawValue) \(finding.check) \(finding.element): \(finding.reason)"
                 let color = finding.severity == .error ? "#b00020" : "#8a5a00"
                 for line in wrap(text, perLine: perLine) { footer.append((line, color)) }
             }
-            if listed < findings.count { footer.append(("… \(findings.count - listed) more findings not listed", "#555555")) }
+            if listed < findings.count {
+                footer.append(("… \(findings.count - listed) more findings not listed", "#555555"))
+            }
         }
         let footerLines = footer.count + (omitted > 0 ? 1 : 0)
         let canvasHeight = margin + titleHeight + height + margin + Double(footerLines) * 16 + (footerLines > 0 ? 8 : 0)
 
         var writer = SVGWriter(capacity: 512 + chosen.count * 360)
         var out = ""
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" viewBox=\"0 0 \(n(width)) \(n(canvasHeight))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" viewBox=\"0 0 \(n(width)) \(n(canvasHeight))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" fill=\"#ffffff\"/>\n"
         writer.string(out)
         out = ""
@@ -107,40 +113,53 @@ public enum TreeRenderer {
                 currentTop = node.id
                 offset = shift[currentTop] ?? (0, 0)
             }
-            let frame = Rect(x: node.frame.x + offset.0, y: node.frame.y + offset.1, width: node.frame.width, height: node.frame.height)
-            let nodeFindings = findingsByElement.isEmpty ? [] : findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? []
-            drawNode(node, frame: frame, depth: depth, index: flags.order ? readingIndex[node.id] : nil, focused: node.id == focusedID,
-                     findings: nodeFindings, smallTarget: flags.hitRegions && smallTargets.contains(node.id),
-                     labelCovered: flags.labels && labelCovered(node, frames: chosenFrames),
-                     flags: flags, offset: offset, into: &writer)
+            let frame = Rect(
+                x: node.frame.x + offset.0, y: node.frame.y + offset.1, width: node.frame.width,
+                height: node.frame.height)
+            let nodeFindings =
+                findingsByElement.isEmpty ? [] : findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? []
+            drawNode(
+                node, frame: frame, depth: depth, index: flags.order ? readingIndex[node.id] : nil,
+                focused: node.id == focusedID,
+                findings: nodeFindings, smallTarget: flags.hitRegions && smallTargets.contains(node.id),
+                labelCovered: flags.labels && labelCovered(node, frames: chosenFrames),
+                flags: flags, offset: offset, into: &writer)
         }
         if overlays.contains(.audit) {
             // Findings on views that have no node (element detection) are outlined where the view is.
             let drawnIDs = Set(chosen.map(\.node.id))
             let firstOffset = tops.first.flatMap { shift[$0] } ?? (0, 0)
-            for (number, finding) in findings.enumerated() where !drawnIDs.contains(finding.element) && tree[finding.element] == nil {
+            for (number, finding) in findings.enumerated()
+            where !drawnIDs.contains(finding.element) && tree[finding.element] == nil {
                 let frame = finding.frame
                 guard !frame.isEmpty else { continue }
                 let x = frame.x + firstOffset.0
                 let y = frame.y + firstOffset.1
                 let color = finding.severity == .error ? "#b00020" : "#d97706"
                 out += "<g><title>\(AuditFormats.xml("\(finding.element) (not exposed): \(finding.reason)"))</title>"
-                out += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
-                out += "<text x=\"\(n(x + 3))\" y=\"\(n(y + 12))\" font-size=\"\(n(labelFontSize))\" fill=\"\(color)\">\(AuditFormats.xml(fit("not exposed: \(finding.element)", width: frame.width - 30, fontSize: labelFontSize)))</text>"
-                out += "<text x=\"\(n(x + frame.width - 2))\" y=\"\(n(y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(color)\">!\(number + 1)</text></g>\n"
+                out +=
+                    "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+                out +=
+                    "<text x=\"\(n(x + 3))\" y=\"\(n(y + 12))\" font-size=\"\(n(labelFontSize))\" fill=\"\(color)\">\(AuditFormats.xml(fit("not exposed: \(finding.element)", width: frame.width - 30, fontSize: labelFontSize)))</text>"
+                out +=
+                    "<text x=\"\(n(x + frame.width - 2))\" y=\"\(n(y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(color)\">!\(number + 1)</text></g>\n"
             }
         }
         var footerY = margin + titleHeight + height + margin + 8
         for (line, color) in footer {
-            out += "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"\(color)\">\(AuditFormats.xml(line))</text>\n"
+            out +=
+                "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"\(color)\">\(AuditFormats.xml(line))</text>\n"
             footerY += 16
         }
         if omitted > 0 {
-            out += "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"#b00020\">\(omitted) of \(total) nodes not drawn (the picture is capped at \(limit) nodes; pass maxNodes or root)</text>\n"
+            out +=
+                "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"#b00020\">\(omitted) of \(total) nodes not drawn (the picture is capped at \(limit) nodes; pass maxNodes or root)</text>\n"
         }
         out += "</svg>\n"
         writer.string(out)
-        return RenderedPicture(svg: writer.finish(), width: width, height: canvasHeight, drawn: chosen.count, omitted: omitted, findingsListed: listed)
+        return RenderedPicture(
+            svg: writer.finish(), width: width, height: canvasHeight, drawn: chosen.count, omitted: omitted,
+            findingsListed: listed)
     }
 
     /// The overlays as flags (tested once per node).
@@ -160,9 +179,11 @@ public enum TreeRenderer {
         }
     }
 
-    static func drawNode(_ node: AXNode, frame: Rect, depth: Int, index: Int?, focused: Bool, findings: [(Int, AuditFinding)],
-                         smallTarget: Bool, labelCovered: Bool, flags: OverlayFlags, offset: (Double, Double),
-                         into out: inout SVGWriter) {
+    static func drawNode(
+        _ node: AXNode, frame: Rect, depth: Int, index: Int?, focused: Bool, findings: [(Int, AuditFinding)],
+        smallTarget: Bool, labelCovered: Bool, flags: OverlayFlags, offset: (Double, Double),
+        into out: inout SVGWriter
+    ) {
         let style = Style.of(node)
         out.raw("<g><title>")
         out.escaped(node.id)
@@ -191,8 +212,11 @@ public enum TreeRenderer {
         out.raw(depth == 0 ? "\" stroke-width=\"2\"" : "\" stroke-width=\"1\"")
         out.raw(node.isElement ? "/>" : " stroke-dasharray=\"4 3\"/>")
         if depth == 0 {
-            let title = node.label.map { "\($0) — \(node.role.rawValue) \(node.id)" } ?? "\(node.role.rawValue) \(node.id)"
-            out.string("<text x=\"\(n(frame.x))\" y=\"\(n(frame.y - 7))\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">\(AuditFormats.xml(title))</text>")
+            let title =
+                node.label.map { "\($0) — \(node.role.rawValue) \(node.id)" } ?? "\(node.role.rawValue) \(node.id)"
+            out.string(
+                "<text x=\"\(n(frame.x))\" y=\"\(n(frame.y - 7))\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">\(AuditFormats.xml(title))</text>"
+            )
         }
         var textX = frame.x + 3
         if let index, node.isElement {
@@ -231,18 +255,28 @@ public enum TreeRenderer {
             let point = Point(x: node.activationPoint.x + offset.0, y: node.activationPoint.y + offset.1)
             if smallTarget {
                 let side = Auditor.minimumTarget
-                out.string("<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>")
+                out.string(
+                    "<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>"
+                )
             }
-            out.string("<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>")
+            out.string(
+                "<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>"
+            )
         }
         if flags.focus && focused {
-            out.string("<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>")
+            out.string(
+                "<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>"
+            )
         }
         if flags.audit && !findings.isEmpty {
             let worst = findings.contains { $0.1.severity == .error } ? "#b00020" : "#d97706"
             let numbers = findings.map { String($0.0) }.joined(separator: ",")
-            out.string("<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>")
-            out.string("<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>")
+            out.string(
+                "<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>"
+            )
+            out.string(
+                "<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>"
+            )
         }
         out.raw("</g>\n")
     }

@@ -18,14 +18,16 @@ enum ViewChecks {
     }
 
     /// Walks every window's views; returns how many views were examined (in scope).
-    static func run(tree: AXTree, views: ViewHierarchy, rootView: String?, scoped: Bool, walk: NodeChecks.WalkResult,
-                    into collector: inout Collector) -> Int {
+    static func run(
+        tree: AXTree, views: ViewHierarchy, rootView: String?, scoped: Bool, walk: NodeChecks.WalkResult,
+        into collector: inout Collector
+    ) -> Int {
         let wantsDetection = collector.wants(AuditCatalog.elementDetection)
         let wantsNesting = collector.wants(AuditCatalog.parentChild)
         let wantsContrast = collector.wants(AuditCatalog.contrast)
         let wantsClipping = collector.wants(AuditCatalog.textClipped)
         guard wantsDetection || wantsNesting || wantsContrast || wantsClipping else { return 0 }
-        if scoped && rootView == nil { return 0 }   // a virtual root has no views below it
+        if scoped && rootView == nil { return 0 }  // a virtual root has no views below it
         var modalViews = Set<String>()
         var windowsWithModal = Set<String>()
         if views.modalCandidates > 0 {
@@ -39,9 +41,10 @@ enum ViewChecks {
         var examined = 0
         var stack: [(String, Inherited)] = []
         for windowID in views.roots.reversed() where tree[windowID] != nil {
-            let start = Inherited(screenMap: .identity, visible: true, interactionEnabled: true, elementsHidden: false,
-                                  elementAncestor: nil, background: nil, inScope: !scoped, underModal: false,
-                                  windowHasModal: windowsWithModal.contains(windowID))
+            let start = Inherited(
+                screenMap: .identity, visible: true, interactionEnabled: true, elementsHidden: false,
+                elementAncestor: nil, background: nil, inScope: !scoped, underModal: false,
+                windowHasModal: windowsWithModal.contains(windowID))
             stack.append((windowID, start))
         }
         while let (id, inherited) = stack.popLast() {
@@ -76,8 +79,9 @@ enum ViewChecks {
                 }
                 let styled = view.control.textColor != nil || view.control.fontSize != nil
                 if styled && (wantsContrast || wantsClipping) && state.visible && !state.elementsHidden {
-                    checkText(view, background: state.background, frame: screenFrame,
-                              element: isElement ? id : inherited.elementAncestor, tree: tree, into: &collector)
+                    checkText(
+                        view, background: state.background, frame: screenFrame,
+                        element: isElement ? id : inherited.elementAncestor, tree: tree, into: &collector)
                 }
             }
             if !state.visible { continue }
@@ -89,10 +93,14 @@ enum ViewChecks {
     }
 
     /// D-AUDIT-1: a visible, enabled, interactive control that is in no element and not in the tree.
-    static func checkDetection(_ view: ViewNode, state: Inherited, frame: Rect, views: ViewHierarchy, into collector: inout Collector) {
-        guard state.visible, !state.elementsHidden, state.interactionEnabled, state.elementAncestor == nil else { return }
+    static func checkDetection(
+        _ view: ViewNode, state: Inherited, frame: Rect, views: ViewHierarchy, into collector: inout Collector
+    ) {
+        guard state.visible, !state.elementsHidden, state.interactionEnabled, state.elementAncestor == nil else {
+            return
+        }
         guard view.control.isEnabled, !frame.isEmpty else { return }
-        if state.windowHasModal && !state.underModal { return }   // hidden by a modal view on purpose (X10)
+        if state.windowHasModal && !state.underModal { return }  // hidden by a modal view on purpose (X10)
         let declaredTraits = view.ax.traits ?? []
         let interactiveKind = Interactivity.isInteractiveKind(view)
         let interactiveTraits = !declaredTraits.isDisjoint(with: Interactivity.traits)
@@ -101,15 +109,20 @@ enum ViewChecks {
         let fix: String
         var rules: [String]
         if view.ax.isAccessibilityElement == false {
-            reason = "is an interactive \(view.className) with isAccessibilityElement = false: VoiceOver cannot reach or activate it"
-            fix = "Remove isAccessibilityElement = false (controls are elements by default, R1, X1), or expose an element that performs its action"
+            reason =
+                "is an interactive \(view.className) with isAccessibilityElement = false: VoiceOver cannot reach or activate it"
+            fix =
+                "Remove isAccessibilityElement = false (controls are elements by default, R1, X1), or expose an element that performs its action"
             rules = ["R1", "X1"]
         } else if let container = listingContainer(of: view, views: views) {
-            reason = "is interactive but left out of the accessibilityElements of '\(container)', so VoiceOver never reaches it"
-            fix = "Add '\(view.id)' to '\(container)'s accessibilityElements (R37), or expose an element that performs its action"
+            reason =
+                "is interactive but left out of the accessibilityElements of '\(container)', so VoiceOver never reaches it"
+            fix =
+                "Add '\(view.id)' to '\(container)'s accessibilityElements (R37), or expose an element that performs its action"
             rules = ["R37", "R36"]
         } else if view.kind == .imageView || !interactiveKind {
-            reason = "declares interactive traits but is not an accessibility element (a \(view.className) with no label is not exposed)"
+            reason =
+                "declares interactive traits but is not an accessibility element (a \(view.className) with no label is not exposed)"
             fix = "Set isAccessibilityElement = true and an accessibilityLabel on it (R19, X1, D-IMAGE-1)"
             rules = ["R19", "X1"]
         } else {
@@ -117,8 +130,10 @@ enum ViewChecks {
             fix = "Expose it: isAccessibilityElement = true with a label (R19)"
             rules = ["R19"]
         }
-        collector.add(AuditCatalog.elementDetection, element: view.id, role: nil, label: view.ax.label ?? ControlSemantics.defaultLabel(view),
-                      frame: frame, reason: reason, fix: fix, rules: rules)
+        collector.add(
+            AuditCatalog.elementDetection, element: view.id, role: nil,
+            label: view.ax.label ?? ControlSemantics.defaultLabel(view),
+            frame: frame, reason: reason, fix: fix, rules: rules)
     }
 
     /// The nearest ancestor whose `accessibilityElements` list decides its children and does not list `view`.
@@ -139,32 +154,44 @@ enum ViewChecks {
 
     /// D-AUDIT-5: an explicit element or an interactive control inside another element (not a table cell, whose
     /// content the cell reads and whose one control it forwards to: D-CELL-1).
-    static func checkNesting(_ view: ViewNode, outer: String, state: Inherited, tree: AXTree, views: ViewHierarchy,
-                             into collector: inout Collector) {
+    static func checkNesting(
+        _ view: ViewNode, outer: String, state: Inherited, tree: AXTree, views: ViewHierarchy,
+        into collector: inout Collector
+    ) {
         guard state.visible, !state.elementsHidden else { return }
         guard view.ax.isAccessibilityElement == true || Interactivity.isInteractiveKind(view) else { return }
         guard let outerNode = tree[outer], let outerView = views[outer] else { return }
         if outerView.kind == .tableViewCell || outerView.kind == .collectionViewCell { return }
-        collector.add(AuditCatalog.parentChild, node: outerNode,
-                      reason: "contains '\(view.id)' (\(view.className)), an element of its own that VoiceOver never reaches inside this element",
-                      fix: "Make '\(outer)' a container (isAccessibilityElement = false, or accessibilityElements), or fold '\(view.id)' into it (X15, R19)",
-                      rules: ["X15", "R19"])
+        collector.add(
+            AuditCatalog.parentChild, node: outerNode,
+            reason:
+                "contains '\(view.id)' (\(view.className)), an element of its own that VoiceOver never reaches inside this element",
+            fix:
+                "Make '\(outer)' a container (isAccessibilityElement = false, or accessibilityElements), or fold '\(view.id)' into it (X15, R19)",
+            rules: ["X15", "R19"])
     }
 
     /// D-AUDIT-7 and D-AUDIT-8, for a view that shows text and sends its style.
-    static func checkText(_ view: ViewNode, background: RGBColor?, frame: Rect, element: String?, tree: AXTree,
-                          into collector: inout Collector) {
-        guard let text = visibleText(view), !text.isEmpty, let elementID = element, let node = tree[elementID] else { return }
+    static func checkText(
+        _ view: ViewNode, background: RGBColor?, frame: Rect, element: String?, tree: AXTree,
+        into collector: inout Collector
+    ) {
+        guard let text = visibleText(view), !text.isEmpty, let elementID = element, let node = tree[elementID] else {
+            return
+        }
         if let foreground = view.control.textColor, let background, collector.wants(AuditCatalog.contrast) {
             let ratio = Contrast.ratio(foreground, background)
             let large = (view.control.fontSize ?? 0) >= Contrast.largeTextSize
             let required = large ? Contrast.largeTextMinimum : Contrast.normalTextMinimum
             if ratio < required {
                 let shownRatio = (ratio * 100).rounded(.down) / 100
-                collector.add(AuditCatalog.contrast, node: node,
-                              reason: "text \(AuditText.quoted(text)) in \(foreground.hex) on \(background.hex) has contrast \(shownRatio):1, under \(ControlSemantics.formatNumber(required)):1",
-                              fix: "Darken the text or lighten the background to reach \(ControlSemantics.formatNumber(required)):1 (WCAG 1.4.3; D-AUDIT-8)",
-                              rules: ["R15"])
+                collector.add(
+                    AuditCatalog.contrast, node: node,
+                    reason:
+                        "text \(AuditText.quoted(text)) in \(foreground.hex) on \(background.hex) has contrast \(shownRatio):1, under \(ControlSemantics.formatNumber(required)):1",
+                    fix:
+                        "Darken the text or lighten the background to reach \(ControlSemantics.formatNumber(required)):1 (WCAG 1.4.3; D-AUDIT-8)",
+                    rules: ["R15"])
             }
         }
         if let fontSize = view.control.fontSize, collector.wants(AuditCatalog.textClipped) {
@@ -173,10 +200,13 @@ enum ViewChecks {
             let needed = TextMetrics.minimumWidth(text, fontSize: fontSize)
             let available = frame.width * lines
             if needed > available * TextMetrics.tolerance {
-                collector.add(AuditCatalog.textClipped, node: node,
-                              reason: "text \(AuditText.quoted(text)) needs at least \(NodeChecks.format(needed.rounded())) pt at \(NodeChecks.format(fontSize)) pt; its frame holds \(NodeChecks.format(lines)) line(s) of \(NodeChecks.format(frame.width)) pt",
-                              fix: "Let the text wrap (more height, numberOfLines = 0) or shorten it; never rely on truncation (R15)",
-                              rules: ["R15", "R22"])
+                collector.add(
+                    AuditCatalog.textClipped, node: node,
+                    reason:
+                        "text \(AuditText.quoted(text)) needs at least \(NodeChecks.format(needed.rounded())) pt at \(NodeChecks.format(fontSize)) pt; its frame holds \(NodeChecks.format(lines)) line(s) of \(NodeChecks.format(frame.width)) pt",
+                    fix:
+                        "Let the text wrap (more height, numberOfLines = 0) or shorten it; never rely on truncation (R15)",
+                    rules: ["R15", "R22"])
             }
         }
     }
@@ -191,21 +221,21 @@ enum ViewChecks {
 }
 
 /// WCAG 2 contrast (D-AUDIT-8).
-public enum Contrast {
-    public static let normalTextMinimum = 4.5
-    public static let largeTextMinimum = 3.0
+package enum Contrast {
+    package static let normalTextMinimum = 4.5
+    package static let largeTextMinimum = 3.0
     /// Text at least this size counts as large (WCAG: 18 pt; bold weights are not sent, so 14 pt bold is not).
-    public static let largeTextSize = 18.0
+    package static let largeTextSize = 18.0
 
     /// The contrast ratio (L1 + 0.05) / (L2 + 0.05), from 1 to 21.
-    public static func ratio(_ first: RGBColor, _ second: RGBColor) -> Double {
+    package static func ratio(_ first: RGBColor, _ second: RGBColor) -> Double {
         let lighter = max(luminance(first), luminance(second))
         let darker = min(luminance(first), luminance(second))
         return (lighter + 0.05) / (darker + 0.05)
     }
 
     /// Relative luminance of an sRGB colour.
-    public static func luminance(_ color: RGBColor) -> Double {
+    package static func luminance(_ color: RGBColor) -> Double {
         0.2126 * linear[Int(color.red)] + 0.7152 * linear[Int(color.green)] + 0.0722 * linear[Int(color.blue)]
     }
 
@@ -231,12 +261,12 @@ public enum Contrast {
 
 /// A lower bound on the width a line of text needs (D-AUDIT-7): every character at most as narrow as the
 /// narrowest glyphs of its class in common UI fonts, so an estimate above the frame means the text is clipped.
-public enum TextMetrics {
-    public static let lineHeightFactor = 1.2
+package enum TextMetrics {
+    package static let lineHeightFactor = 1.2
     /// Fire only when the lower bound exceeds the room by 5 %.
-    public static let tolerance = 1.05
+    package static let tolerance = 1.05
 
-    public static func minimumWidth(_ text: String, fontSize: Double) -> Double {
+    package static func minimumWidth(_ text: String, fontSize: Double) -> Double {
         var ems = 0.0
         for character in text {
             ems += advance(character)

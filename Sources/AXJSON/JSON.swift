@@ -15,10 +15,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public private(set) var keys: [String]
     public private(set) var values: [JSON]
 
-    public init() { keys = []; values = [] }
+    public init() {
+        keys = []
+        values = []
+    }
     public init(minimumCapacity n: Int) {
-        keys = []; values = []
-        keys.reserveCapacity(n); values.reserveCapacity(n)
+        keys = []
+        values = []
+        keys.reserveCapacity(n)
+        values.reserveCapacity(n)
     }
     public init(dictionaryLiteral elements: (String, JSON)...) {
         self.init(minimumCapacity: elements.count)
@@ -39,16 +44,23 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
         set {
             if let i = keys.firstIndex(of: key) {
-                if let v = newValue { values[i] = v } else { keys.remove(at: i); values.remove(at: i) }
+                if let v = newValue {
+                    values[i] = v
+                } else {
+                    keys.remove(at: i)
+                    values.remove(at: i)
+                }
             } else if let v = newValue {
-                keys.append(key); values.append(v)
+                keys.append(key)
+                values.append(v)
             }
         }
     }
 
     /// Appends without checking for a duplicate key (the caller guarantees uniqueness). Fast path for encoders.
     public mutating func appendUnchecked(_ key: String, _ value: JSON) {
-        keys.append(key); values.append(value)
+        keys.append(key)
+        values.append(value)
     }
 
     public func makeIterator() -> AnyIterator<(key: String, value: JSON)> {
@@ -73,7 +85,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         var acc = 0
         for (i, k) in keys.enumerated() {
             var h = Hasher()
-            h.combine(k); h.combine(values[i])
+            h.combine(k)
+            h.combine(values[i])
             acc = acc &+ h.finalize()
         }
         hasher.combine(count)
@@ -92,12 +105,30 @@ extension JSON {
         if case .array(let a) = self, index >= 0, index < a.count { return a[index] }
         return nil
     }
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
-    public var arrayValue: [JSON]? { if case .array(let a) = self { return a }; return nil }
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var doubleValue: Double? { if case .number(let d) = self { return d }; return nil }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    public var isNull: Bool { if case .null = self { return true }; return false }
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+    public var arrayValue: [JSON]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    public var doubleValue: Double? {
+        if case .number(let d) = self { return d }
+        return nil
+    }
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
     /// The value as an exact integer, or nil when it is not a number or not integral.
     public var intValue: Int? {
         // Integrality via an Int round trip rather than `rounded()`, so AXJSON needs no libm at link time.
@@ -142,7 +173,10 @@ extension JSON {
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int
     public var message: String
-    public init(offset: Int, message: String) { self.offset = offset; self.message = message }
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
     public var description: String { "\(message) at offset \(offset)" }
 }
 
@@ -150,6 +184,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct JSONParseLimits: Sendable {
     public var maxDepth: Int
     public var maxBytes: Int
-    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20) { self.maxDepth = maxDepth; self.maxBytes = maxBytes }
+    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20) {
+        self.maxDepth = maxDepth
+        self.maxBytes = maxBytes
+    }
     public static let `default` = JSONParseLimits()
 }

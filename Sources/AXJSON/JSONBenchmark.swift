@@ -50,7 +50,9 @@ public enum JSONBenchmark {
     }
 
     /// Measures parse and serialize of `document`, best of repeated runs lasting at least `minDuration` each.
-    public static func measure(_ document: JSON, minDuration: Duration = .milliseconds(300)) throws(JSONParseError) -> Result {
+    public static func measure(_ document: JSON, minDuration: Duration = .milliseconds(300)) throws(JSONParseError)
+        -> Result
+    {
         let bytes = document.serialized()
         let clock = ContinuousClock()
         var bestParse = Duration.seconds(1000)

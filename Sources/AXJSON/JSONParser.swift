@@ -41,22 +41,29 @@ extension JSONParseError {
 
 extension JSON {
     /// Parses one JSON document from raw UTF-8 bytes. See the file header of JSONParser.swift for the rules.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONParseLimits = .default) throws(JSONParseError)
+        -> JSON
+    {
         if bytes.count > limits.maxBytes {
-            throw JSONParseError(offset: limits.maxBytes,
-                                 message: "\(JSONParseError.sizePrefix): \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes")
+            throw JSONParseError(
+                offset: limits.maxBytes,
+                message:
+                    "\(JSONParseError.sizePrefix): \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes")
         }
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParseError(offset: 0, message: "empty input, expected a JSON value")
         }
-        var p = _JSONParser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        var p = _JSONParser(
+            base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
         return try p.parseDocument()
     }
 
     /// Parses one JSON document from UTF-8 bytes.
     public static func parse(_ bytes: [UInt8], limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
         let r: Result<JSON, JSONParseError> = bytes.withUnsafeBytes { buf in
-            do throws(JSONParseError) { return .success(try parse(buf, limits: limits)) } catch { return .failure(error) }
+            do throws(JSONParseError) { return .success(try parse(buf, limits: limits)) } catch {
+                return .failure(error)
+            }
         }
         return try r.get()
     }
@@ -65,7 +72,8 @@ extension JSON {
     public static func parse(_ s: String, limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
         var s = s
         let r: Result<JSON, JSONParseError> = s.withUTF8 { buf in
-            do throws(JSONParseError) { return .success(try parse(UnsafeRawBufferPointer(buf), limits: limits)) } catch {
+            do throws(JSONParseError) { return .success(try parse(UnsafeRawBufferPointer(buf), limits: limits)) } catch
+            {
                 return .failure(error)
             }
         }
@@ -85,7 +93,9 @@ struct _JSONParser {
     var scratch: [UInt8] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
-        self.p = base; self.n = count; self.maxDepth = maxDepth
+        self.p = base
+        self.n = count
+        self.maxDepth = maxDepth
     }
 
     // ASCII constants
@@ -137,11 +147,17 @@ struct _JSONParser {
         case Self.lbrace: return try parseObject()
         case Self.lbracket: return try parseArray()
         case Self.quote: return .string(try parseString())
-        case 0x74: try literal("true"); return .bool(true)
-        case 0x66: try literal("false"); return .bool(false)
-        case 0x6E: try literal("null"); return .null
+        case 0x74:
+            try literal("true")
+            return .bool(true)
+        case 0x66:
+            try literal("false")
+            return .bool(false)
+        case 0x6E:
+            try literal("null")
+            return .null
         case Self.minus, Self.zero...Self.nine: return .number(try parseNumber())
-        case 0x4E /* N */, 0x49 /* I */:
+        case 0x4E, 0x49:  // N, I
             throw err(i, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
         default:
             throw err(i, "unexpected \(describe(i)), expected a JSON value")
@@ -170,9 +186,13 @@ struct _JSONParser {
 
     mutating func parseObject() throws(JSONParseError) -> JSON {
         try enter()
-        i += 1 // '{'
+        i += 1  // '{'
         skipWS()
-        if i < n && p[i] == Self.rbrace { i += 1; depth -= 1; return .object(JSONObject()) }
+        if i < n && p[i] == Self.rbrace {
+            i += 1
+            depth -= 1
+            return .object(JSONObject())
+        }
         var obj = JSONObject(minimumCapacity: 4)
         var index: [String: Int]? = nil
         var afterComma = false
@@ -181,12 +201,17 @@ struct _JSONParser {
                 if afterComma && i < n && p[i] == Self.rbrace {
                     throw err(i, "trailing comma before '}' is not allowed, expected a string key")
                 }
-                throw err(i, afterComma ? "unexpected \(describe(i)), expected a string key after ','"
-                                        : "unexpected \(describe(i)), expected a string key or '}'")
+                throw err(
+                    i,
+                    afterComma
+                        ? "unexpected \(describe(i)), expected a string key after ','"
+                        : "unexpected \(describe(i)), expected a string key or '}'")
             }
             let key = try parseString()
             skipWS()
-            guard i < n, p[i] == Self.colon else { throw err(i, "unexpected \(describe(i)), expected ':' after object key") }
+            guard i < n, p[i] == Self.colon else {
+                throw err(i, "unexpected \(describe(i)), expected ':' after object key")
+            }
             i += 1
             let value = try parseValue()
             // Duplicate keys: last one wins (position of the first occurrence is kept).
@@ -198,7 +223,9 @@ struct _JSONParser {
                     index = d
                 }
             } else {
-                if index![key] != nil { obj[key] = value } else {
+                if index![key] != nil {
+                    obj[key] = value
+                } else {
                     index![key] = obj.count
                     obj.appendUnchecked(key, value)
                 }
@@ -206,17 +233,30 @@ struct _JSONParser {
             skipWS()
             guard i < n else { throw err(i, "unexpected end of input, expected ',' or '}'") }
             let c = p[i]
-            if c == Self.comma { i += 1; skipWS(); afterComma = true; continue }
-            if c == Self.rbrace { i += 1; depth -= 1; return .object(obj) }
+            if c == Self.comma {
+                i += 1
+                skipWS()
+                afterComma = true
+                continue
+            }
+            if c == Self.rbrace {
+                i += 1
+                depth -= 1
+                return .object(obj)
+            }
             throw err(i, "unexpected \(describe(i)), expected ',' or '}'")
         }
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
         try enter()
-        i += 1 // '['
+        i += 1  // '['
         skipWS()
-        if i < n && p[i] == Self.rbracket { i += 1; depth -= 1; return .array([]) }
+        if i < n && p[i] == Self.rbracket {
+            i += 1
+            depth -= 1
+            return .array([])
+        }
         var arr: [JSON] = []
         arr.reserveCapacity(4)
         while true {
@@ -226,11 +266,18 @@ struct _JSONParser {
             guard i < n else { throw err(i, "unexpected end of input, expected ',' or ']'") }
             let c = p[i]
             if c == Self.comma {
-                i += 1; skipWS()
-                if i < n && p[i] == Self.rbracket { throw err(i, "trailing comma before ']' is not allowed, expected a JSON value") }
+                i += 1
+                skipWS()
+                if i < n && p[i] == Self.rbracket {
+                    throw err(i, "trailing comma before ']' is not allowed, expected a JSON value")
+                }
                 continue
             }
-            if c == Self.rbracket { i += 1; depth -= 1; return .array(arr) }
+            if c == Self.rbracket {
+                i += 1
+                depth -= 1
+                return .array(arr)
+            }
             throw err(i, "unexpected \(describe(i)), expected ',' or ']'")
         }
     }
@@ -274,38 +321,68 @@ struct _JSONParser {
             }
             if b < 0x20 {
                 let hex = String(b, radix: 16, uppercase: true)
-                throw err(j, "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) in string (use an escape such as \\n or \\u00XX)")
+                throw err(
+                    j,
+                    "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) in string (use an escape such as \\n or \\u00XX)"
+                )
             }
-            if b < 0x80 && b != Self.backslash { j += 1; continue }
+            if b < 0x80 && b != Self.backslash {
+                j += 1
+                continue
+            }
             if b >= 0x80 {
                 j = try validateUTF8(at: j)
                 continue
             }
             // Escape.
-            if !usesScratch { usesScratch = true; scratch.removeAll(keepingCapacity: true) }
+            if !usesScratch {
+                usesScratch = true
+                scratch.removeAll(keepingCapacity: true)
+            }
             scratch.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: j - runStart))
             guard j + 1 < n else { throw err(j, "unterminated escape sequence at end of input") }
             let e = p[j + 1]
             switch e {
-            case 0x22: scratch.append(0x22); j += 2
-            case 0x5C: scratch.append(0x5C); j += 2
-            case 0x2F: scratch.append(0x2F); j += 2
-            case 0x62: scratch.append(0x08); j += 2
-            case 0x66: scratch.append(0x0C); j += 2
-            case 0x6E: scratch.append(0x0A); j += 2
-            case 0x72: scratch.append(0x0D); j += 2
-            case 0x74: scratch.append(0x09); j += 2
-            case 0x75: // u
+            case 0x22:
+                scratch.append(0x22)
+                j += 2
+            case 0x5C:
+                scratch.append(0x5C)
+                j += 2
+            case 0x2F:
+                scratch.append(0x2F)
+                j += 2
+            case 0x62:
+                scratch.append(0x08)
+                j += 2
+            case 0x66:
+                scratch.append(0x0C)
+                j += 2
+            case 0x6E:
+                scratch.append(0x0A)
+                j += 2
+            case 0x72:
+                scratch.append(0x0D)
+                j += 2
+            case 0x74:
+                scratch.append(0x09)
+                j += 2
+            case 0x75:  // u
                 let u1 = try hex4(at: j + 2, escapeAt: j)
                 var scalar: UInt32
                 if u1 >= 0xD800 && u1 <= 0xDBFF {
                     // Need a low surrogate next.
                     guard j + 7 < n, p[j + 6] == Self.backslash, p[j + 7] == 0x75 else {
-                        throw err(j, "unpaired high surrogate \\u\(hexString(u1)) (expected a following \\uDC00-\\uDFFF escape)")
+                        throw err(
+                            j,
+                            "unpaired high surrogate \\u\(hexString(u1)) (expected a following \\uDC00-\\uDFFF escape)")
                     }
                     let u2 = try hex4(at: j + 8, escapeAt: j + 6)
                     guard u2 >= 0xDC00 && u2 <= 0xDFFF else {
-                        throw err(j + 6, "unpaired high surrogate \\u\(hexString(u1)) followed by \\u\(hexString(u2)) which is not a low surrogate")
+                        throw err(
+                            j + 6,
+                            "unpaired high surrogate \\u\(hexString(u1)) followed by \\u\(hexString(u2)) which is not a low surrogate"
+                        )
                     }
                     scalar = 0x10000 + ((u1 - 0xD800) << 10) + (u2 - 0xDC00)
                     j += 12
@@ -317,7 +394,10 @@ struct _JSONParser {
                 }
                 appendUTF8(scalar)
             default:
-                throw err(j, "invalid escape sequence '\\\(describeRaw(e))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+                throw err(
+                    j,
+                    "invalid escape sequence '\\\(describeRaw(e))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+                )
             }
             runStart = j
         }
@@ -375,7 +455,10 @@ struct _JSONParser {
             guard idx < n else { throw err(k, "invalid UTF-8: truncated multi-byte sequence") }
             let c = p[idx]
             guard c & 0xC0 == 0x80 else {
-                throw err(idx, "invalid UTF-8: expected a continuation byte, found byte 0x\(String(c, radix: 16, uppercase: true))")
+                throw err(
+                    idx,
+                    "invalid UTF-8: expected a continuation byte, found byte 0x\(String(c, radix: 16, uppercase: true))"
+                )
             }
             return c
         }
@@ -398,15 +481,17 @@ struct _JSONParser {
             return k + 4
         case 0x80...0xBF:
             throw err(k, "invalid UTF-8: unexpected continuation byte 0x\(String(b0, radix: 16, uppercase: true))")
-        default: // 0xC0, 0xC1, 0xF5...0xFF
+        default:  // 0xC0, 0xC1, 0xF5...0xFF
             throw err(k, "invalid UTF-8: byte 0x\(String(b0, radix: 16, uppercase: true)) never appears in UTF-8")
         }
     }
 
     // MARK: numbers
 
-    static let pow10: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+    static let pow10: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = i
@@ -418,7 +503,7 @@ struct _JSONParser {
             if p[i] == 0x49 { throw err(start, "NaN and Infinity are not valid JSON numbers, expected a JSON value") }
         }
         var mantissa: UInt64 = 0
-        var sigDigits = 0 // digits accumulated into mantissa (leading zeros of the integer part excluded)
+        var sigDigits = 0  // digits accumulated into mantissa (leading zeros of the integer part excluded)
         var tooMany = false
         let c0 = p[i]
         if c0 == Self.zero {
@@ -430,7 +515,12 @@ struct _JSONParser {
             while i < n {
                 let c = p[i]
                 guard c >= Self.zero && c <= Self.nine else { break }
-                if sigDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(c - Self.zero); sigDigits += 1 } else { tooMany = true }
+                if sigDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(c - Self.zero)
+                    sigDigits += 1
+                } else {
+                    tooMany = true
+                }
                 i += 1
             }
         } else {
@@ -451,7 +541,9 @@ struct _JSONParser {
                     mantissa = mantissa &* 10 &+ UInt64(c - Self.zero)
                     if mantissa != 0 { sigDigits += 1 }
                     fracDigits += 1
-                } else { tooMany = true }
+                } else {
+                    tooMany = true
+                }
                 i += 1
             }
         }
@@ -460,7 +552,10 @@ struct _JSONParser {
             isInteger = false
             i += 1
             var eneg = false
-            if i < n && (p[i] == Self.plus || p[i] == Self.minus) { eneg = p[i] == Self.minus; i += 1 }
+            if i < n && (p[i] == Self.plus || p[i] == Self.minus) {
+                eneg = p[i] == Self.minus
+                i += 1
+            }
             guard i < n, p[i] >= Self.zero && p[i] <= Self.nine else {
                 throw err(i, "unexpected \(describe(i)), expected a digit in the exponent")
             }

@@ -71,7 +71,8 @@ enum _JSONWriter {
             out.append(0x5D)
         case .object(let o):
             out.append(0x7B)
-            let keys = o.keys, values = o.values
+            let keys = o.keys
+            let values = o.values
             for k in 0..<keys.count {
                 if k > 0 { out.append(0x2C) }
                 writeString(keys[k], into: &out)
@@ -85,7 +86,10 @@ enum _JSONWriter {
     static func writePretty(_ v: JSON, into out: inout [UInt8], indent: Int, level: Int) {
         switch v {
         case .array(let a):
-            if a.isEmpty { append(&out, "[]"); return }
+            if a.isEmpty {
+                append(&out, "[]")
+                return
+            }
             out.append(0x5B)
             for (k, e) in a.enumerated() {
                 if k > 0 { out.append(0x2C) }
@@ -95,14 +99,19 @@ enum _JSONWriter {
             newline(&out, indent * level)
             out.append(0x5D)
         case .object(let o):
-            if o.isEmpty { append(&out, "{}"); return }
+            if o.isEmpty {
+                append(&out, "{}")
+                return
+            }
             out.append(0x7B)
-            let keys = o.keys, values = o.values
+            let keys = o.keys
+            let values = o.values
             for k in 0..<keys.count {
                 if k > 0 { out.append(0x2C) }
                 newline(&out, indent * (level + 1))
                 writeString(keys[k], into: &out)
-                out.append(0x3A); out.append(0x20)
+                out.append(0x3A)
+                out.append(0x20)
                 writePretty(values[k], into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent * level)
@@ -122,12 +131,18 @@ enum _JSONWriter {
     }
 
     static func writeNumber(_ d: Double, into out: inout [UInt8]) {
-        guard d.isFinite else { append(&out, "null"); return }
+        guard d.isFinite else {
+            append(&out, "null")
+            return
+        }
         // Integral and within ±2^53: print as an integer (no libm call: the Int64 round trip tests integrality).
         if d.magnitude <= 9_007_199_254_740_992, case let i = Int64(d), Double(i) == d {
             var m = i.magnitude
             if i < 0 { out.append(0x2D) }
-            if m < 10 { out.append(0x30 &+ UInt8(m)); return }
+            if m < 10 {
+                out.append(0x30 &+ UInt8(m))
+                return
+            }
             let start = out.count
             while m > 0 {
                 out.append(0x30 &+ UInt8(m % 10))
@@ -158,7 +173,10 @@ enum _JSONWriter {
         var j = 0
         while j < n {
             let b = base[j]
-            if b >= 0x20 && b != 0x22 && b != 0x5C { j += 1; continue }
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                j += 1
+                continue
+            }
             if j > run { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: j - run)) }
             out.append(0x5C)
             switch b {
@@ -170,8 +188,11 @@ enum _JSONWriter {
             case 0x08: out.append(0x62)
             case 0x0C: out.append(0x66)
             default:
-                out.append(0x75); out.append(0x30); out.append(0x30)
-                out.append(hexDigits[Int(b >> 4)]); out.append(hexDigits[Int(b & 0xF)])
+                out.append(0x75)
+                out.append(0x30)
+                out.append(0x30)
+                out.append(hexDigits[Int(b >> 4)])
+                out.append(hexDigits[Int(b & 0xF)])
             }
             j += 1
             run = j

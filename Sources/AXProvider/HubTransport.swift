@@ -3,9 +3,9 @@ import AXHub
 import AXJSON
 
 /// Provider transport straight into an in-process hub (`axserver --demo` runs its demo app this way).
-public final class HubProviderTransport: ProviderTransport {
+package final class HubProviderTransport: ProviderTransport {
     let hub: Hub
-    public init(hub: Hub) { self.hub = hub }
+    package init(hub: Hub) { self.hub = hub }
 
     final class Adapter: ActionProvider {
         let onAction: @Sendable (ActionCall) async throws -> Bool
@@ -17,17 +17,20 @@ public final class HubProviderTransport: ProviderTransport {
                 return try await onAction(ActionCall(json: request.json))
             } catch {
                 let failure = ActionFailure(error)
-                throw .appFailed(message: "the app reported an error performing '\(request.action)': \(failure.message)",
-                                 reason: failure.reason, details: failure.rpcError.json)
+                throw .appFailed(
+                    message: "the app reported an error performing '\(request.action)': \(failure.message)",
+                    reason: failure.reason, details: failure.rpcError.json)
             }
         }
     }
 
-    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
+    package func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
+        -> String
+    {
         hub.registerApp(name: name, provider: Adapter(onAction))
     }
 
-    public func call(_ method: String, _ params: JSONObject) async throws -> JSON {
+    package func call(_ method: String, _ params: JSONObject) async throws -> JSON {
         guard let app = params["app"]?.stringValue else { throw HubError(.invalid, "missing app") }
         switch method {
         case "hierarchy.set":
@@ -39,6 +42,8 @@ public final class HubProviderTransport: ProviderTransport {
         case "accessibility.post":
             try hub.post(app: app, try AccessibilityNotification.decode(.object(params)))
             return ["posted": true]
+        case "input.key", "input.configure":
+            return try await HubKeyInput.call(hub, app: app, method: method, params)
         default:
             throw HubError(.invalid, "unsupported method \(method)")
         }

@@ -3,24 +3,6 @@ import AXRPC
 import AXTransport
 import Synchronization
 
-/// An action the server asks the app to perform (the params of `action.perform`).
-public struct ActionCall: Sendable {
-    public var action: String
-    public var target: String
-    public var element: String?
-    public var value: JSON?
-    public var customAction: String?
-    public var direction: String?
-    public init(json: JSON) {
-        action = json["action"]?.stringValue ?? ""
-        target = json["target"]?.stringValue ?? ""
-        element = json["element"]?.stringValue
-        value = json["value"]
-        customAction = json["customAction"]?.stringValue
-        direction = json["direction"]?.stringValue
-    }
-}
-
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
 ///
 /// `onAction` answers an action with the app's Bool (UIKit's `accessibilityActivate()` result) or throws to answer
@@ -106,8 +88,9 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
     public var actionFailure: ActionFailure {
         let first = refusals.first?.error.message ?? "unknown error"
         let objects: [JSON] = refusals.map { ["method": .string($0.method), "error": $0.error.json] }
-        return ActionFailure("update refused: \(first)", reason: "update refused",
-                             data: ["refusals": .array(objects), "resynchronized": .bool(resynchronized)])
+        return ActionFailure(
+            "update refused: \(first)", reason: "update refused",
+            data: ["refusals": .array(objects), "resynchronized": .bool(resynchronized)])
     }
 }
 
@@ -157,9 +140,12 @@ public actor Publisher {
     public init(transport: any ProviderTransport) { self.transport = transport }
 
     /// Connects over the server's Unix socket (or `tcp:HOST:PORT` with a token) and registers the app.
-    public static func connect(name: String, socket: String, token: String? = nil,
-                               onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> Publisher {
-        let t = try await SocketProviderTransport(address: socket.hasPrefix("tcp:") || socket.hasPrefix("unix:") ? socket : "unix:" + socket, token: token)
+    public static func connect(
+        name: String, socket: String, token: String? = nil,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> Publisher {
+        let t = try await SocketProviderTransport(
+            address: socket.hasPrefix("tcp:") || socket.hasPrefix("unix:") ? socket : "unix:" + socket, token: token)
         let p = Publisher(transport: t)
         try await p.register(name: name, onAction: onAction)
         return p
@@ -179,7 +165,9 @@ public actor Publisher {
         errorHandler = handler
     }
 
-    static func perform(_ call: ActionCall, handler: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> Bool {
+    static func perform(_ call: ActionCall, handler: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
+        -> Bool
+    {
         let scope = ActionScope()
         let handled: Bool
         do {
@@ -256,7 +244,9 @@ public actor Publisher {
     }
 
     /// Sends the full tree (`hierarchy.set`); `earlier` holds the refused patch this resynchronises after.
-    private func sendSnapshot(_ snapshot: JSON, params: JSONObject, after earlier: [PublishError.Refusal]) async throws(PublishError) -> Int {
+    private func sendSnapshot(_ snapshot: JSON, params: JSONObject, after earlier: [PublishError.Refusal])
+        async throws(PublishError) -> Int
+    {
         do {
             let reply = try await transport.call("hierarchy.set", params)
             accept(snapshot, reply: reply)
@@ -298,7 +288,9 @@ public final class SocketProviderTransport: ProviderTransport {
         if let token { p["token"] = .string(token) }
         _ = try await client.call("initialize", .object(p), timeout: .seconds(10))
     }
-    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
+    public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
+        -> String
+    {
         client.onRequest { method, params in
             guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
             let handled: Bool

@@ -35,7 +35,7 @@ public enum TreeDiff {
         var ops: [JSON] = []
         // 1. Survivors whose parent changes are detached to the top level first.
         var detached = Set<String>()
-        var current: [String?: [String]] = [:]   // simulated children lists, key nil = roots
+        var current: [String?: [String]] = [:]  // simulated children lists, key nil = roots
         current[nil] = aRoots
         for (id, n) in a { current[id] = n.children }
         func removeFromCurrent(_ id: String, parent: String?) {
@@ -50,7 +50,7 @@ public enum TreeDiff {
         }
         // 2. Removed subtrees (topmost removed nodes only).
         for (id, na) in a.sorted(by: { $0.key < $1.key }) where b[id] == nil {
-            if let p = na.parent, b[p] == nil, !detached.contains(id) { continue }   // removed with its parent
+            if let p = na.parent, b[p] == nil, !detached.contains(id) { continue }  // removed with its parent
             ops.append(["op": "remove", "id": .string(id)])
             removeFromCurrent(id, parent: detached.contains(id) ? nil : na.parent)
         }
@@ -65,8 +65,11 @@ public enum TreeDiff {
                 var list = current[parent] ?? []
                 if let na = a[id] {
                     if !(i < list.count && list[i] == id) {
-                        if let j = list.firstIndex(of: id) { list.remove(at: j) }
-                        else { removeFromCurrent(id, parent: nil) }   // it was detached to the top level
+                        if let j = list.firstIndex(of: id) {
+                            list.remove(at: j)
+                        } else {
+                            removeFromCurrent(id, parent: nil)
+                        }  // it was detached to the top level
                         list.insert(id, at: min(i, list.count))
                         ops.append(["op": "move", "id": .string(id), "parent": JSON(parent), "index": JSON(i)])
                     }
@@ -74,7 +77,9 @@ public enum TreeDiff {
                     var changed = JSONObject()
                     for (k, v) in nb.props where na.props[k] != v { changed.appendUnchecked(k, v) }
                     for (k, _) in na.props where nb.props[k] == nil { changed.appendUnchecked(k, .null) }
-                    if !changed.isEmpty { ops.append(["op": "set", "id": .string(id), "properties": .object(changed)]) }
+                    if !changed.isEmpty {
+                        ops.append(["op": "set", "id": .string(id), "properties": .object(changed)])
+                    }
                     place(nb.children, parent: id)
                 } else if allNew(id) {
                     ops.append(["op": "insert", "parent": JSON(parent), "index": JSON(i), "view": nb.raw])

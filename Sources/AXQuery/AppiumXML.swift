@@ -36,8 +36,16 @@ struct XMLReader {
         let p = min(pos ?? i, b.count)
         // Running out of input in the middle of the document: say so, the usual cause is a truncated file.
         let m = i >= b.count && m != "no root element" ? "unexpected end of file (truncated?): " + m : m
-        var line = 1, col = 1
-        for k in 0..<p { if b[k] == 0x0A { line += 1; col = 1 } else if b[k] & 0xC0 != 0x80 { col += 1 } }
+        var line = 1
+        var col = 1
+        for k in 0..<p {
+            if b[k] == 0x0A {
+                line += 1
+                col = 1
+            } else if b[k] & 0xC0 != 0x80 {
+                col += 1
+            }
+        }
         return XMLReadError(line: line, column: col, message: m)
     }
 
@@ -53,17 +61,28 @@ struct XMLReader {
         i += s.utf8.count
     }
 
-    mutating func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 } }
+    mutating func skipSpace() {
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+    }
 
     /// Skips text, comments, PIs, DOCTYPE and CDATA; stops at the next tag (`<` of an element or end tag) or EOF.
     mutating func misc() throws(XMLReadError) {
         while i < b.count {
-            if b[i] != UInt8(ascii: "<") { i += 1; continue }
-            if starts("<?") { try skip(until: "?>") }
-            else if starts("<!--") { try skip(until: "-->") }
-            else if starts("<![CDATA[") { try skip(until: "]]>") }
-            else if starts("<!") { try skip(until: ">") }
-            else { return }
+            if b[i] != UInt8(ascii: "<") {
+                i += 1
+                continue
+            }
+            if starts("<?") {
+                try skip(until: "?>")
+            } else if starts("<!--") {
+                try skip(until: "-->")
+            } else if starts("<![CDATA[") {
+                try skip(until: "]]>")
+            } else if starts("<!") {
+                try skip(until: ">")
+            } else {
+                return
+            }
         }
     }
 
@@ -85,7 +104,12 @@ struct XMLReader {
     mutating func name() throws(XMLReadError) -> String {
         let s = i
         while i < b.count, XMLReader.isNameByte(b[i]) { i += 1 }
-        guard i > s else { throw fail(i < b.count ? "expected a name, found '\(Character(UnicodeScalar(b[i])))'" : "expected a name, found end of input") }
+        guard i > s else {
+            throw fail(
+                i < b.count
+                    ? "expected a name, found '\(Character(UnicodeScalar(b[i])))'"
+                    : "expected a name, found end of input")
+        }
         return String(decoding: b[s..<i], as: UTF8.self)
     }
 
@@ -95,7 +119,7 @@ struct XMLReader {
         i += 1
         let n = try name()
         var attrs: [(String, String)] = []
-        var attributeNames = Set<String>()   // duplicate check in O(1) per attribute (a linear scan was quadratic)
+        var attributeNames = Set<String>()  // duplicate check in O(1) per attribute (a linear scan was quadratic)
         while true {
             skipSpace()
             guard i < b.count else { throw fail("unterminated start tag <\(n)>") }
@@ -105,7 +129,10 @@ struct XMLReader {
                 i += 1
                 return XMLElement(name: n, attributes: attrs, children: [])
             }
-            if b[i] == UInt8(ascii: ">") { i += 1; break }
+            if b[i] == UInt8(ascii: ">") {
+                i += 1
+                break
+            }
             let an = try name()
             guard attrs.count < XMLReader.maxAttributesPerElement else {
                 throw fail("element <\(n)> has more than \(XMLReader.maxAttributesPerElement) attributes")
@@ -150,9 +177,14 @@ struct XMLReader {
         var k = s.startIndex
         var run = k
         while k < s.endIndex {
-            guard s[k] == UInt8(ascii: "&") else { k += 1; continue }
+            guard s[k] == UInt8(ascii: "&") else {
+                k += 1
+                continue
+            }
             out += String(decoding: s[run..<k], as: UTF8.self)
-            guard let semi = s[k...].firstIndex(of: UInt8(ascii: ";")) else { throw reader.fail("unterminated entity", at: k) }
+            guard let semi = s[k...].firstIndex(of: UInt8(ascii: ";")) else {
+                throw reader.fail("unterminated entity", at: k)
+            }
             let ent = String(decoding: s[(k + 1)..<semi], as: UTF8.self)
             switch ent {
             case "amp": out += "&"
@@ -162,9 +194,14 @@ struct XMLReader {
             case "apos": out += "'"
             default:
                 var code: UInt32?
-                if ent.hasPrefix("#x") || ent.hasPrefix("#X") { code = UInt32(ent.dropFirst(2), radix: 16) }
-                else if ent.hasPrefix("#") { code = UInt32(ent.dropFirst()) }
-                guard let c = code, let u = UnicodeScalar(c) else { throw reader.fail("unknown entity '&\(ent);'", at: k) }
+                if ent.hasPrefix("#x") || ent.hasPrefix("#X") {
+                    code = UInt32(ent.dropFirst(2), radix: 16)
+                } else if ent.hasPrefix("#") {
+                    code = UInt32(ent.dropFirst())
+                }
+                guard let c = code, let u = UnicodeScalar(c) else {
+                    throw reader.fail("unknown entity '&\(ent);'", at: k)
+                }
                 out.unicodeScalars.append(u)
             }
             k = semi + 1
@@ -216,7 +253,7 @@ package enum AppiumConverter {
         case "DatePicker": return ("UIDatePicker", [:])
         case "Alert": return ("UIAlertController", [:])
         case "Sheet": return ("UIActionSheet", [:])
-        default: return ("UIView", [:])   // Other, Group, StatusBar, Keyboard, … (transparent unless labelled)
+        default: return ("UIView", [:])  // Other, Group, StatusBar, Keyboard, … (transparent unless labelled)
         }
     }
 
@@ -232,13 +269,20 @@ package enum AppiumConverter {
             let percent = t.hasSuffix("%")
             if percent { t = t.dropLast() }
             if let d = Double(t.trimmingCharacters()) {
-                o["minimumValue"] = 0; o["maximumValue"] = 1
+                o["minimumValue"] = 0
+                o["maximumValue"] = 1
                 o["value"] = .number(min(1, max(0, percent ? d / 100 : d)))
-            } else { o["accessibilityValue"] = .string(v) }
+            } else {
+                o["accessibilityValue"] = .string(v)
+            }
         case "UIStepper":
             if let d = Double(Substring(v).trimmingCharacters()), d.isFinite {
-                o["minimumValue"] = .number(min(0, d)); o["maximumValue"] = .number(max(100, d)); o["value"] = .number(d)
-            } else { o["accessibilityValue"] = .string(v) }
+                o["minimumValue"] = .number(min(0, d))
+                o["maximumValue"] = .number(max(100, d))
+                o["value"] = .number(d)
+            } else {
+                o["accessibilityValue"] = .string(v)
+            }
         case "UITextField", "UITextView", "UISearchBar":
             o["text"] = .string(v)
         default:
@@ -264,11 +308,14 @@ package enum AppiumConverter {
         // <AppiumAUT> → <XCUIElementTypeApplication> → windows; accept any of the three as the root.
         var top = root
         if top.name == "AppiumAUT" {
-            guard let app = top.children.first else { throw AppiumConversionError(message: "invalid page source: <AppiumAUT> is empty") }
+            guard let app = top.children.first else {
+                throw AppiumConversionError(message: "invalid page source: <AppiumAUT> is empty")
+            }
             top = app
         }
         guard top.name.hasPrefix("XCUIElementType") else {
-            throw AppiumConversionError(message: "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
+            throw AppiumConversionError(
+                message: "invalid page source: expected <AppiumAUT> or <XCUIElementType…>, found <\(top.name)>")
         }
         var ids = Set<String>()
         var reserved = Set<String>()
@@ -305,11 +352,15 @@ package enum AppiumConverter {
             let (cls, extra) = isWindow ? ("UIWindow", JSONObject()) : viewClass(type)
             var o: JSONObject = [:]
             var preferred = e["axid"].flatMap { reserved.contains($0) && !ids.contains($0) ? $0 : nil }
-            if preferred == nil, let n = e["name"], nameCount[n] == 1, !reserved.contains(n), !ids.contains(n) { preferred = n }
+            if preferred == nil, let n = e["name"], nameCount[n] == 1, !reserved.contains(n), !ids.contains(n) {
+                preferred = n
+            }
             o["id"] = .string(freshID(preferred))
             o["class"] = .string(cls)
-            let x = num(e, "x"), y = num(e, "y")
-            let w = max(0, num(e, "width")), h = max(0, num(e, "height"))
+            let x = num(e, "x")
+            let y = num(e, "y")
+            let w = max(0, num(e, "width"))
+            let h = max(0, num(e, "height"))
             o["frame"] = [.number(x - originX), .number(y - originY), .number(w), .number(h)]
             for (k, v) in extra { o[k] = v }
             let label = e["label"].flatMap { $0.isEmpty ? nil : $0 }
@@ -323,10 +374,14 @@ package enum AppiumConverter {
                 if let name, name != label { o["accessibilityIdentifier"] = .string(name) }
                 // XCUITest echoes a cell's switch value ("1"/"0") as the cell's own value; kept, it would override the
                 // switch's state and spell the same state two ways ("1" here, "on" in a cell without the echo).
-                let echoesSwitch = cls == "UITableViewCell" && e.children.contains {
-                    $0.name == "XCUIElementTypeSwitch" && $0["value"] == e["value"]
+                let echoesSwitch =
+                    cls == "UITableViewCell"
+                    && e.children.contains {
+                        $0.name == "XCUIElementTypeSwitch" && $0["value"] == e["value"]
+                    }
+                if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label), !echoesSwitch {
+                    applyValue(cls, v, &o)
                 }
-                if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label), !echoesSwitch { applyValue(cls, v, &o) }
                 if let p = e["placeholderValue"], !p.isEmpty {
                     o["placeholder"] = .string(p)
                     // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
@@ -349,24 +404,31 @@ package enum AppiumConverter {
                 if e["selected"] == "true" { o["isSelected"] = true }
                 if cls == "UIView", label != nil {
                     // A labelled Other is an element when it is a leaf, a labelled group otherwise.
-                    if e.children.isEmpty { o["isAccessibilityElement"] = true } else { o["shouldGroupAccessibilityChildren"] = true }
+                    if e.children.isEmpty {
+                        o["isAccessibilityElement"] = true
+                    } else {
+                        o["shouldGroupAccessibilityChildren"] = true
+                    }
                 }
             }
             if !e.children.isEmpty {
-                o["children"] = .array(e.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
-                    let built = view(child, originX: x, originY: y, isWindow: false)
-                    // A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is
-                    // selection, not a value a user reads.
-                    guard e.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton", case .object(var tab) = built else {
-                        return built
-                    }
-                    tab["class"] = "UITabBarButton"
-                    if let value = child["value"], value == "1" || value == "0" {
-                        tab["accessibilityValue"] = nil
-                        tab["isSelected"] = .bool(value == "1")
-                    }
-                    return .object(tab)
-                })
+                o["children"] = .array(
+                    e.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
+                        let built = view(child, originX: x, originY: y, isWindow: false)
+                        // A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is
+                        // selection, not a value a user reads.
+                        guard e.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton",
+                            case .object(var tab) = built
+                        else {
+                            return built
+                        }
+                        tab["class"] = "UITabBarButton"
+                        if let value = child["value"], value == "1" || value == "0" {
+                            tab["accessibilityValue"] = nil
+                            tab["isSelected"] = .bool(value == "1")
+                        }
+                        return .object(tab)
+                    })
             }
             return .object(o)
         }
@@ -453,7 +515,8 @@ package enum TextEncoding {
             case .emptyInput:
                 break loop
             case .error:
-                throw Failure(message: "invalid UTF-16 at unit \(out.count): an unpaired surrogate (a truncated or damaged file)")
+                throw Failure(
+                    message: "invalid UTF-16 at unit \(out.count): an unpaired surrogate (a truncated or damaged file)")
             }
         }
         return out

@@ -5,23 +5,23 @@ import AXCore
 extension Selector {
     /// The canonical string form: roles by their canonical names, strings double-quoted, single spaces around
     /// combinators other than descendant, positional pseudo-classes last in each compound.
-    public var canonical: String { Canon.list(chains) }
+    package var canonical: String { Canon.list(chains) }
 }
 
 extension Chain {
-    public var canonical: String { Canon.chain(self) }
+    package var canonical: String { Canon.chain(self) }
 }
 
 extension Compound {
-    public var canonical: String { Canon.compound(self) }
+    package var canonical: String { Canon.compound(self) }
 }
 
 extension AttributeTest {
-    public var canonical: String { Canon.attribute(self) }
+    package var canonical: String { Canon.attribute(self) }
 }
 
 extension Pseudo {
-    public var canonical: String { Canon.pseudo(self) }
+    package var canonical: String { Canon.pseudo(self) }
 }
 
 extension AttributeValue {
@@ -110,7 +110,7 @@ enum Canon {
     /// would fuse with whatever follows it (the closing quote, a backslash).
     static func quoted(_ s: String) -> String {
         var out = "\""
-        var afterSyntax = true   // the opening quote, or the end of an escape sequence
+        var afterSyntax = true  // the opening quote, or the end of an escape sequence
         for u in s.unicodeScalars {
             var escaped = true
             switch u {
@@ -120,8 +120,10 @@ enum Canon {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if u.value < 0x20 || u.value == 0x7F || u.properties.generalCategory == .format || u.properties.generalCategory == .lineSeparator
-                    || (afterSyntax && extendsPrevious(u)) || fusesWithNext(u) {
+                if u.value < 0x20 || u.value == 0x7F || u.properties.generalCategory == .format
+                    || u.properties.generalCategory == .lineSeparator
+                    || (afterSyntax && extendsPrevious(u)) || fusesWithNext(u)
+                {
                     out += "\\u{\(String(u.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(u)

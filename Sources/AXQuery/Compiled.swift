@@ -90,7 +90,10 @@ struct CStep {
 }
 
 enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window, name }
-enum NumAttr { case index, depth, x, y, width, height, headingLevel, string(StrAttr) }
+enum NumAttr {
+    case index, depth, x, y, width, height, headingLevel
+    case string(StrAttr)
+}
 enum NumOp { case eq, ne, lt, le, gt, ge }
 
 enum Test {
@@ -181,7 +184,7 @@ enum Test {
             case .suffix: return StringMatcher(.suffix, s, ci: ci)
             default: return StringMatcher(.equals, s, ci: ci)
             }
-        case .number(let d): return try matcher(op, .string(Canon.number(d)), ci: ci)   // [label*=3]: the number's text
+        case .number(let d): return try matcher(op, .string(Canon.number(d)), ci: ci)  // [label*=3]: the number's text
         }
     }
 
@@ -190,7 +193,7 @@ enum Test {
         let negate = a.op == .notEquals
         switch a.name.kind {
         case .number:
-            guard case .number(let d) = v else { return .exists(a.name) }   // unreachable after validation
+            guard case .number(let d) = v else { return .exists(a.name) }  // unreachable after validation
             return .number(numAttr(a.name), numOp(a.op), d)
         case .string:
             if case .number(let d) = v, a.op != .contains, a.op != .prefix, a.op != .suffix, a.op != .matches {
@@ -205,7 +208,8 @@ enum Test {
                 case .includes:
                     return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
                 case .equals, .notEquals:
-                    return .traitsExact(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) }, negate: negate)
+                    return .traitsExact(
+                        names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) }, negate: negate)
                 default:
                     return .traitNames(try matcher(a.op, v, ci: a.caseInsensitive), negate: false)
                 }
@@ -244,16 +248,17 @@ enum Test {
             case .container: return .element(false)
             }
         case .state(let names):
-            return .statesAll(names.reduce(into: AXStates()) { acc, n in
-                if let s = AXStates.named.first(where: { $0.0 == n })?.1 { acc.formUnion(s) }
-            })
+            return .statesAll(
+                names.reduce(into: AXStates()) { acc, n in
+                    if let s = AXStates.named.first(where: { $0.0 == n })?.1 { acc.formUnion(s) }
+                })
         case .trait(let names): return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
         case .action(let s): return .action(s)
         case .rotor(let s): return .rotor(s)
         case .text(.substring(let s)): return .text(StringMatcher(.contains, s, ci: true))
         case .text(.regex(let r)): return .text(StringMatcher(regex: try r.compile()))
         case .nth, .nthLast, .first, .last:
-            return .element(true)   // positional pseudo-classes never become tests (CStep separates them)
+            return .element(true)  // positional pseudo-classes never become tests (CStep separates them)
         }
     }
 }
@@ -278,7 +283,11 @@ final class StringMatcher {
     }
 
     init(regex: LinearRegex) {
-        kind = .regex; ci = false; needle = []; needleString = ""; self.regex = regex
+        kind = .regex
+        ci = false
+        needle = []
+        needleString = ""
+        self.regex = regex
     }
 
     /// Trims and collapses whitespace. Returns the input itself when nothing changes.
@@ -290,7 +299,10 @@ final class StringMatcher {
             if u.properties.isWhitespace {
                 pendingSpace = !out.isEmpty
             } else {
-                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
+                if pendingSpace {
+                    out.unicodeScalars.append(" ")
+                    pendingSpace = false
+                }
                 out.unicodeScalars.append(u)
             }
         }
@@ -298,7 +310,7 @@ final class StringMatcher {
     }
 
     @inline(__always) static func needsNormalization(_ s: String) -> Bool {
-        var prevSpace = true   // leading space needs work
+        var prevSpace = true  // leading space needs work
         var any = false
         for b in s.utf8 {
             any = true
@@ -313,7 +325,7 @@ final class StringMatcher {
                 prevSpace = false
             }
         }
-        return any && prevSpace   // trailing space
+        return any && prevSpace  // trailing space
     }
 
     /// Whether `s` matches. A regex search spends steps from `budget`; once it is exhausted every regex test
@@ -334,12 +346,17 @@ final class StringMatcher {
                 let m = compare(buf, fold: false)
                 if m { return true }
                 return StringMatcher.needsNormalization(hay) ? nil : false
-            }), let r { return r }
+            }), let r {
+                return r
+            }
         }
         hay = StringMatcher.normalize(hay)
         if ci {
             var ascii = true
-            for b in hay.utf8 where b >= 0x80 { ascii = false; break }
+            for b in hay.utf8 where b >= 0x80 {
+                ascii = false
+                break
+            }
             if !ascii { hay = hay.lowercased() }
             return hay.withUTF8 { compare($0, fold: ascii) }
         }
@@ -368,12 +385,20 @@ final class StringMatcher {
 
     @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
-    @inline(__always) static func eq(_ h: UnsafeBufferPointer<UInt8>, _ at: Int, _ n: UnsafeBufferPointer<UInt8>, _ fold: Bool) -> Bool {
+    @inline(__always) static func eq(
+        _ h: UnsafeBufferPointer<UInt8>, _ at: Int, _ n: UnsafeBufferPointer<UInt8>, _ fold: Bool
+    ) -> Bool {
         var k = 0
         if fold {
-            while k < n.count { if lower(h[at + k]) != n[k] { return false }; k += 1 }
+            while k < n.count {
+                if lower(h[at + k]) != n[k] { return false }
+                k += 1
+            }
         } else {
-            while k < n.count { if h[at + k] != n[k] { return false }; k += 1 }
+            while k < n.count {
+                if h[at + k] != n[k] { return false }
+                k += 1
+            }
         }
         return true
     }

@@ -3,44 +3,44 @@ import AXJSON
 
 /// What `QueryEngine.explain` reports: the canonical selector, the match count after each compound of each
 /// chain, and — for the first compound that matched nothing — near misses.
-public struct QueryExplanation: Sendable, Equatable {
-    public struct NearMiss: Sendable, Equatable {
+package struct QueryExplanation: Sendable, Equatable {
+    package struct NearMiss: Sendable, Equatable {
         /// English description of the relaxed compound ("button with label \"Submit\"").
-        public var description: String
+        package var description: String
         /// What was changed ("label \"Sumbit\" → \"Submit\"", "without :visible").
-        public var change: String
-        public var count: Int
+        package var change: String
+        package var count: Int
         /// Up to 5 of the matching node ids.
-        public var ids: [String]
+        package var ids: [String]
     }
 
-    public struct StepReport: Sendable, Equatable {
+    package struct StepReport: Sendable, Equatable {
         /// The chain up to and including this compound, canonical.
-        public var selector: String
+        package var selector: String
         /// The combinator before this compound (nil for the first).
-        public var combinator: String?
-        public var compound: String
+        package var combinator: String?
+        package var compound: String
         /// English description of the compound.
-        public var description: String
-        public var count: Int
-        public var nearMisses: [NearMiss]
+        package var description: String
+        package var count: Int
+        package var nearMisses: [NearMiss]
     }
 
-    public struct ChainReport: Sendable, Equatable {
-        public var selector: String
-        public var steps: [StepReport]
-        public var count: Int
+    package struct ChainReport: Sendable, Equatable {
+        package var selector: String
+        package var steps: [StepReport]
+        package var count: Int
     }
 
-    public var canonical: String
-    public var count: Int
+    package var canonical: String
+    package var count: Int
     /// The first matches (at most 20) in document order.
-    public var matches: [String]
-    public var chains: [ChainReport]
+    package var matches: [String]
+    package var chains: [ChainReport]
 
     /// One line: "0 button with label \"Sumbit\"; 1 button with label \"Submit\"" (the failing step and its near
     /// misses), or "3 matches for cell > button" when something matched.
-    public var summary: String {
+    package var summary: String {
         if count > 0 { return "\(count) match\(count == 1 ? "" : "es") for \(canonical)" }
         for c in chains {
             guard let s = c.steps.first(where: { $0.count == 0 }) else { continue }
@@ -51,22 +51,29 @@ public struct QueryExplanation: Sendable, Equatable {
         return "\(count) match\(count == 1 ? "" : "es") for \(canonical)"
     }
 
-    public var json: JSON {
+    package var json: JSON {
         func miss(_ m: NearMiss) -> JSON {
-            ["description": .string(m.description), "change": .string(m.change), "count": JSON(m.count), "ids": JSON(m.ids)]
+            [
+                "description": .string(m.description), "change": .string(m.change), "count": JSON(m.count),
+                "ids": JSON(m.ids),
+            ]
         }
         func step(_ s: StepReport) -> JSON {
-            var o: JSONObject = ["selector": .string(s.selector), "compound": .string(s.compound),
-                                 "description": .string(s.description), "count": JSON(s.count)]
+            var o: JSONObject = [
+                "selector": .string(s.selector), "compound": .string(s.compound),
+                "description": .string(s.description), "count": JSON(s.count),
+            ]
             if let c = s.combinator { o["combinator"] = .string(c) }
             if !s.nearMisses.isEmpty { o["nearMisses"] = .array(s.nearMisses.map(miss)) }
             return .object(o)
         }
         return [
-            "canonical": .string(canonical), "selector": .string(canonical), "count": JSON(count), "matches": JSON(matches), "summary": .string(summary),
-            "chains": .array(chains.map { c in
-                ["selector": .string(c.selector), "count": JSON(c.count), "steps": .array(c.steps.map(step))]
-            }),
+            "canonical": .string(canonical), "selector": .string(canonical), "count": JSON(count),
+            "matches": JSON(matches), "summary": .string(summary),
+            "chains": .array(
+                chains.map { c in
+                    ["selector": .string(c.selector), "count": JSON(c.count), "steps": .array(c.steps.map(step))]
+                }),
         ]
     }
 }
@@ -74,7 +81,9 @@ public struct QueryExplanation: Sendable, Equatable {
 extension QueryEngine {
     /// Explains a query: per-step counts and near misses for the first step that matched nothing.
     /// - Throws: `SelectorError` with reason "regex too expensive" (see `find`).
-    public static func explain(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> QueryExplanation {
+    package static func explain(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError)
+        -> QueryExplanation
+    {
         let ev = Evaluator(ctx)
         let scope = ev.scope(root) ?? Scope(lo: 0, hi: 0)
         let all = ev.find(selector.compiled, scope: scope, limit: nil)
@@ -98,15 +107,18 @@ extension QueryEngine {
                     let before: [Int32]? = k == 0 ? nil : perStep[k - 1].sorted()
                     misses = nearMisses(ev, cc.steps[k], st.compound, before: before, scope: scope)
                 }
-                steps.append(.init(selector: prefix.canonical, combinator: k == 0 ? nil : st.combinator.rawValue,
-                                   compound: st.compound.canonical, description: describe(st.compound), count: count,
-                                   nearMisses: misses))
+                steps.append(
+                    .init(
+                        selector: prefix.canonical, combinator: k == 0 ? nil : st.combinator.rawValue,
+                        compound: st.compound.canonical, description: describe(st.compound), count: count,
+                        nearMisses: misses))
             }
             reports.append(.init(selector: chain.canonical, steps: steps, count: result.count))
         }
         try ev.checkBudget()
-        return QueryExplanation(canonical: selector.canonical, count: all.count,
-                                matches: all.prefix(20).map { ev.idx.ids[Int($0)] }, chains: reports)
+        return QueryExplanation(
+            canonical: selector.canonical, count: all.count,
+            matches: all.prefix(20).map { ev.idx.ids[Int($0)] }, chains: reports)
     }
 
     /// Candidates a compound is tested against: reached from `before` via its combinator (or the scope).
@@ -116,7 +128,9 @@ extension QueryEngine {
         return ev.related(comb, from: before)
     }
 
-    static func nearMisses(_ ev: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope) -> [QueryExplanation.NearMiss] {
+    static func nearMisses(_ ev: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope)
+        -> [QueryExplanation.NearMiss]
+    {
         let cands = candidates(ev, step, before: before, scope: scope)
         var out: [QueryExplanation.NearMiss] = []
         func run(_ c: Compound) -> [Int32]? {
@@ -127,12 +141,14 @@ extension QueryEngine {
             guard let r = run(c), !r.isEmpty else { return }
             let d = describe(c)
             if out.contains(where: { $0.description == d }) { return }
-            out.append(.init(description: d, change: change, count: r.count, ids: r.prefix(5).map { ev.idx.ids[Int($0)] }))
+            out.append(
+                .init(description: d, change: change, count: r.count, ids: r.prefix(5).map { ev.idx.ids[Int($0)] }))
         }
         // 1. Similar string values among nodes that pass every other test.
         for (ai, a) in compound.attributes.enumerated() {
             guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string(let needle) = a.value,
-                  let sa = Test.strAttr(a.name), a.name != .role else { continue }
+                let sa = Test.strAttr(a.name), a.name != .role
+            else { continue }
             var others = compound
             others.attributes.remove(at: ai)
             others.pseudos = compound.pseudos.filter { !$0.isPositional }
@@ -159,7 +175,9 @@ extension QueryEngine {
         // element's id is "remember", `[label="On"]` when "On" is the value).
         let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
         for (ai, a) in compound.attributes.enumerated() {
-            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string = a.value, substitutes.contains(a.name) else { continue }
+            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string = a.value,
+                substitutes.contains(a.name)
+            else { continue }
             for other in substitutes where other != a.name && !(a.name == .name && (other == .id || other == .label)) {
                 var c = compound
                 c.attributes[ai].name = other
@@ -173,7 +191,10 @@ extension QueryEngine {
             if let res = run(c), !res.isEmpty {
                 // Report the roles that do match, one near miss per role.
                 var roles: [AXRole] = []
-                for x in res { let rr = ev.idx.nodes[Int(x)].value.role; if !roles.contains(rr) { roles.append(rr) } }
+                for x in res {
+                    let rr = ev.idx.nodes[Int(x)].value.role
+                    if !roles.contains(rr) { roles.append(rr) }
+                }
                 for rr in roles.prefix(3) {
                     var c2 = compound
                     c2.role = rr
@@ -229,7 +250,9 @@ extension QueryEngine {
             if v == needle { return 0 }
             let vl = v.lowercased()
             if vl == nl { return caseInsensitive ? 0 : 1 }
-            guard needleLength <= maxComparedCharacters, abs(v.count - needleLength) <= maxDistance else { return Int.max }
+            guard needleLength <= maxComparedCharacters, abs(v.count - needleLength) <= maxDistance else {
+                return Int.max
+            }
             return editDistance(nl, vl, limit: maxDistance) + 1
         }
     }
@@ -239,10 +262,11 @@ extension QueryEngine {
     static func substringEditDistance(_ needle: [Character], in text: [Character], limit: Int) -> Int {
         let m = needle.count
         if m == 0 { return 0 }
-        var column = Array(0...m)   // distances for needle[0..<i] against a substring ending at the current text position
+        // distances for needle[0..<i] against a substring ending at the current text position
+        var column = Array(0...m)
         var best = column[m]
         for c in text {
-            var diagonal = column[0]   // the free start: 0 for every text position
+            var diagonal = column[0]  // the free start: 0 for every text position
             column[0] = 0
             for i in 1...m {
                 let above = column[i]
@@ -256,13 +280,16 @@ extension QueryEngine {
     }
 
     /// English description of a compound: `button with label "Submit"`.
-    public static func describe(_ c: Compound) -> String {
+    package static func describe(_ c: Compound) -> String {
         var head = c.role?.rawValue ?? "element"
         for p in c.pseudos { head += p.canonical }
         var parts: [String] = []
         for a in c.attributes {
             let name = a.name.rawValue
-            guard let v = a.value else { parts.append("a \(name)"); continue }
+            guard let v = a.value else {
+                parts.append("a \(name)")
+                continue
+            }
             let val = v.canonical + (a.caseInsensitive ? " (any case)" : "")
             switch a.op {
             case .equals: parts.append("\(name) \(val)")

@@ -39,8 +39,9 @@ struct LinearRegex: Sendable {
     }
 
     init(pattern: String, caseInsensitive: Bool, dotAll: Bool, multiline: Bool) throws(SyntaxError) {
-        var parser = RegexPatternParser(pattern: Array(pattern.unicodeScalars), caseInsensitive: caseInsensitive,
-                                        dotAll: dotAll, multiline: multiline)
+        var parser = RegexPatternParser(
+            pattern: Array(pattern.unicodeScalars), caseInsensitive: caseInsensitive,
+            dotAll: dotAll, multiline: multiline)
         let tree = try parser.parseAll()
         var emitter = RegexEmitter(classes: parser.classes)
         try emitter.emit(tree)
@@ -59,10 +60,11 @@ struct LinearRegex: Sendable {
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * count + 2) { lists in
                     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { marks in
                         marks.initialize(repeating: 0)
-                        var machine = Machine(code: code, sets: sets, caseInsensitive: caseInsensitive,
-                                              current: UnsafeMutableBufferPointer(rebasing: lists[0..<count]),
-                                              next: UnsafeMutableBufferPointer(rebasing: lists[count..<(2 * count)]),
-                                              stack: UnsafeMutableBufferPointer(rebasing: lists[(2 * count)...]), marks: marks)
+                        var machine = Machine(
+                            code: code, sets: sets, caseInsensitive: caseInsensitive,
+                            current: UnsafeMutableBufferPointer(rebasing: lists[0..<count]),
+                            next: UnsafeMutableBufferPointer(rebasing: lists[count..<(2 * count)]),
+                            stack: UnsafeMutableBufferPointer(rebasing: lists[(2 * count)...]), marks: marks)
                         return machine.run(text, budget: &budget)
                     }
                 }
@@ -84,9 +86,11 @@ struct LinearRegex: Sendable {
         var nextCount = 0
         var generation: UInt32 = 1
 
-        init(code: UnsafeBufferPointer<Inst>, sets: UnsafeBufferPointer<ScalarClass>, caseInsensitive: Bool,
-             current: UnsafeMutableBufferPointer<Int32>, next: UnsafeMutableBufferPointer<Int32>,
-             stack: UnsafeMutableBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<UInt32>) {
+        init(
+            code: UnsafeBufferPointer<Inst>, sets: UnsafeBufferPointer<ScalarClass>, caseInsensitive: Bool,
+            current: UnsafeMutableBufferPointer<Int32>, next: UnsafeMutableBufferPointer<Int32>,
+            stack: UnsafeMutableBufferPointer<Int32>, marks: UnsafeMutableBufferPointer<UInt32>
+        ) {
             self.code = code
             self.sets = sets
             self.caseInsensitive = caseInsensitive
@@ -118,7 +122,9 @@ struct LinearRegex: Sendable {
                     case .set(let index): advance = sets[index].contains(input, caseInsensitive: caseInsensitive)
                     default: advance = false
                     }
-                    if advance, closure(from: pc + 1, previous: input, following: following, budget: &budget) { return true }
+                    if advance, closure(from: pc + 1, previous: input, following: following, budget: &budget) {
+                        return true
+                    }
                 }
                 previous = input
                 scalar = following
@@ -147,7 +153,9 @@ struct LinearRegex: Sendable {
 
         /// Adds the consuming instructions reachable from `start` without input to `next`; true when `match` is
         /// reachable (the search is over).
-        mutating func closure(from start: Int, previous: Unicode.Scalar?, following: Unicode.Scalar?, budget: inout Int) -> Bool {
+        mutating func closure(from start: Int, previous: Unicode.Scalar?, following: Unicode.Scalar?, budget: inout Int)
+            -> Bool
+        {
             var depth = 0
             stack[0] = Int32(start)
             depth = 1
@@ -324,7 +332,9 @@ struct RegexPatternParser {
                 if case .empty = node { throw fail("a quantifier with nothing to repeat", at: position) }
                 node = try quantifier(node)
                 if let extra = peek(), extra == "*" || extra == "+" || extra == "?" || extra == "{" {
-                    throw fail("a second quantifier after '\(String(String.UnicodeScalarView(pattern[atomStart..<position])))'")
+                    throw fail(
+                        "a second quantifier after '\(String(String.UnicodeScalarView(pattern[atomStart..<position])))'"
+                    )
                 }
             }
             items.append(node)
@@ -336,7 +346,10 @@ struct RegexPatternParser {
     func isCountedRepeat() -> Bool {
         var k = position + 1
         var digits = 0
-        while k < pattern.count, pattern[k].value >= 0x30, pattern[k].value <= 0x39 { k += 1; digits += 1 }
+        while k < pattern.count, pattern[k].value >= 0x30, pattern[k].value <= 0x39 {
+            k += 1
+            digits += 1
+        }
         guard digits > 0, k < pattern.count else { return false }
         if pattern[k] == "}" { return true }
         guard pattern[k] == "," else { return false }
@@ -361,7 +374,7 @@ struct RegexPatternParser {
                 position += 1
                 high = peek() == "}" ? nil : number()
             }
-            position += 1   // "}" (checked by isCountedRepeat)
+            position += 1  // "}" (checked by isCountedRepeat)
             guard let low, low <= LinearRegex.maxRepeat, (high ?? low) <= LinearRegex.maxRepeat else {
                 throw fail("a repetition count of at most \(LinearRegex.maxRepeat)", at: start)
             }
@@ -369,7 +382,7 @@ struct RegexPatternParser {
             result = .repeated(node, min: low, max: high)
         }
         if peek() == "?" {
-            position += 1   // lazy: the same yes/no answer
+            position += 1  // lazy: the same yes/no answer
         } else if peek() == "+" {
             throw fail("no possessive quantifiers (not supported)")
         }
@@ -400,7 +413,9 @@ struct RegexPatternParser {
                 position += 2
             }
             depth += 1
-            guard depth <= RegexPatternParser.maxDepth else { throw fail("at most \(RegexPatternParser.maxDepth) nested groups", at: open) }
+            guard depth <= RegexPatternParser.maxDepth else {
+                throw fail("at most \(RegexPatternParser.maxDepth) nested groups", at: open)
+            }
             let inner = try alternation()
             depth -= 1
             guard peek() == ")" else { throw fail("')' to close the group opened at offset \(open)") }
@@ -441,13 +456,27 @@ struct RegexPatternParser {
         position += 1
         guard let c = peek() else { throw fail("a character after '\\'", at: start) }
         switch c {
-        case "d", "D": position += 1; return addClass(.digit(c == "D"))
-        case "w", "W": position += 1; return addClass(.word(c == "W"))
-        case "s", "S": position += 1; return addClass(.space(c == "S"))
-        case "b": position += 1; return .assert(.wordBoundary)
-        case "B": position += 1; return .assert(.notWordBoundary)
-        case "A": position += 1; return .assert(.textStart)
-        case "z": position += 1; return .assert(.textEnd)
+        case "d", "D":
+            position += 1
+            return addClass(.digit(c == "D"))
+        case "w", "W":
+            position += 1
+            return addClass(.word(c == "W"))
+        case "s", "S":
+            position += 1
+            return addClass(.space(c == "S"))
+        case "b":
+            position += 1
+            return .assert(.wordBoundary)
+        case "B":
+            position += 1
+            return .assert(.notWordBoundary)
+        case "A":
+            position += 1
+            return .assert(.textStart)
+        case "z":
+            position += 1
+            return .assert(.textEnd)
         default:
             position = start
             return literal(try escapedScalar())
@@ -479,24 +508,29 @@ struct RegexPatternParser {
                     digits += 1
                     position += 1
                 }
-                guard digits > 0, peek() == "}", let s = Unicode.Scalar(value) else { throw fail("\\u{hex} naming a Unicode scalar", at: start) }
+                guard digits > 0, peek() == "}", let s = Unicode.Scalar(value) else {
+                    throw fail("\\u{hex} naming a Unicode scalar", at: start)
+                }
                 position += 1
                 return s
             }
             return try hexScalar(digits: 4, start: start)
         default:
             if c.properties.isAlphabetic || (c.value >= 0x30 && c.value <= 0x39) {
-                let what = c.value >= 0x31 && c.value <= 0x39 ? "backreferences are not supported" : "unknown escape '\\\(c)'"
+                let what =
+                    c.value >= 0x31 && c.value <= 0x39 ? "backreferences are not supported" : "unknown escape '\\\(c)'"
                 throw fail(what, at: start)
             }
-            return c   // escaped punctuation or symbol: itself
+            return c  // escaped punctuation or symbol: itself
         }
     }
 
     mutating func hexScalar(digits: Int, start: Int) throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
         var value: UInt32 = 0
         for _ in 0..<digits {
-            guard let h = peek(), let d = RegexPatternParser.hexValue(h) else { throw fail("\(digits) hex digits", at: start) }
+            guard let h = peek(), let d = RegexPatternParser.hexValue(h) else {
+                throw fail("\(digits) hex digits", at: start)
+            }
             value = value * 16 + d
             position += 1
         }
@@ -524,16 +558,30 @@ struct RegexPatternParser {
         var first = true
         while true {
             guard let c = peek() else { throw fail("']' to close the class opened at offset \(open)") }
-            if c == "]" && !first { position += 1; break }
+            if c == "]" && !first {
+                position += 1
+                break
+            }
             first = false
             var low: Unicode.Scalar
             if c == "\\" {
                 let next = position + 1 < pattern.count ? pattern[position + 1] : nil
                 switch next {
-                case "d", "D": position += 2; set.items.append(.digit(next == "D")); continue
-                case "w", "W": position += 2; set.items.append(.word(next == "W")); continue
-                case "s", "S": position += 2; set.items.append(.space(next == "S")); continue
-                case "b": position += 2; low = "\u{08}"
+                case "d", "D":
+                    position += 2
+                    set.items.append(.digit(next == "D"))
+                    continue
+                case "w", "W":
+                    position += 2
+                    set.items.append(.word(next == "W"))
+                    continue
+                case "s", "S":
+                    position += 2
+                    set.items.append(.space(next == "S"))
+                    continue
+                case "b":
+                    position += 2
+                    low = "\u{08}"
                 default: low = try escapedScalar()
                 }
             } else {
@@ -544,8 +592,15 @@ struct RegexPatternParser {
                 let dash = position
                 position += 1
                 let high: Unicode.Scalar
-                if peek() == "\\" { high = try escapedScalar() } else { high = pattern[position]; position += 1 }
-                guard low.value <= high.value else { throw fail("a range from low to high ('\(low)' > '\(high)')", at: dash) }
+                if peek() == "\\" {
+                    high = try escapedScalar()
+                } else {
+                    high = pattern[position]
+                    position += 1
+                }
+                guard low.value <= high.value else {
+                    throw fail("a range from low to high ('\(low)' > '\(high)')", at: dash)
+                }
                 set.items.append(.range(low.value, high.value))
             } else {
                 set.items.append(.range(low.value, low.value))
@@ -565,7 +620,9 @@ struct RegexEmitter {
 
     mutating func append(_ inst: LinearRegex.Inst) throws(LinearRegex.SyntaxError) {
         guard program.count < LinearRegex.maxProgram else {
-            throw LinearRegex.SyntaxError(offset: 0, reason: "regex too expensive: more than \(LinearRegex.maxProgram) states after expanding repetitions")
+            throw LinearRegex.SyntaxError(
+                offset: 0,
+                reason: "regex too expensive: more than \(LinearRegex.maxProgram) states after expanding repetitions")
         }
         program.append(inst)
     }

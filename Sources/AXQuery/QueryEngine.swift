@@ -1,14 +1,16 @@
 import AXCore
 
 /// The one selector engine (Specs/selectors.md §Evaluation), shared by the JSON-RPC server and the CLI.
-public enum QueryEngine {
+package enum QueryEngine {
     /// Ids of the nodes matching `selector`, in document order, without duplicates.
     /// - Parameters:
     ///   - root: search only inside this node (its descendants; the root itself never matches). Unknown root: no matches.
     ///   - limit: at most this many results (the first ones in document order).
     /// - Throws: `SelectorError` with reason "regex too expensive" when the query's regex searches ran out of
     ///   their step budget (`RegexBudget`).
-    public static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil) throws(SelectorError) -> [String] {
+    package static func find(_ selector: Selector, in ctx: QueryContext, root: String? = nil, limit: Int? = nil)
+        throws(SelectorError) -> [String]
+    {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return [] }
         let found = ev.find(selector.compiled, scope: scope, limit: limit)
@@ -17,7 +19,9 @@ public enum QueryEngine {
     }
 
     /// Number of matches (same rules as `find`).
-    public static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Int {
+    package static func count(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError)
+        -> Int
+    {
         let ev = Evaluator(ctx)
         guard let scope = ev.scope(root) else { return 0 }
         let found = ev.find(selector.compiled, scope: scope, limit: nil)
@@ -26,9 +30,13 @@ public enum QueryEngine {
     }
 
     /// Whether the node is one of the matches of `selector` (inside `root`, when given).
-    public static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Bool {
+    package static func matches(_ selector: Selector, id: String, in ctx: QueryContext, root: String? = nil)
+        throws(SelectorError) -> Bool
+    {
         let ev = Evaluator(ctx)
-        guard let target = ev.idx.byID[id], let scope = ev.scope(root), scope.contains(Int(target)) else { return false }
+        guard let target = ev.idx.byID[id], let scope = ev.scope(root), scope.contains(Int(target)) else {
+            return false
+        }
         let result: Bool
         if let simple = selector.compiled.simple {
             result = simple.contains { ev.matchesSimple($0, Int(target)) }
@@ -40,7 +48,7 @@ public enum QueryEngine {
     }
 
     /// The outcome of a strict single-target resolution.
-    public enum Resolution: Sendable, Equatable {
+    package enum Resolution: Sendable, Equatable {
         case one(String)
         case none
         /// More than one candidate; all of them, in document order.
@@ -49,7 +57,9 @@ public enum QueryEngine {
 
     /// Strict single-target resolution (Specs/selectors.md §Strictness): one match wins; several matches are
     /// narrowed to the visible (onscreen) ones, and exactly one visible match wins; otherwise ambiguous.
-    public static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil) throws(SelectorError) -> Resolution {
+    package static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil)
+        throws(SelectorError) -> Resolution
+    {
         let all = try find(selector, in: ctx, root: root)
         if all.isEmpty { return .none }
         if all.count == 1 { return .one(all[0]) }
@@ -62,8 +72,9 @@ public enum QueryEngine {
 extension SelectorError {
     /// The evaluation's regex searches needed more than `steps` steps (`QueryContext.regexSteps`).
     static func regexTooExpensive(steps: Int) -> SelectorError {
-        var error = SelectorError(position: 0, expected: "regex searches within \(steps) steps per query",
-                                  found: "more (simplify the regex, anchor it, or narrow the query with a role or root)")
+        var error = SelectorError(
+            position: 0, expected: "regex searches within \(steps) steps per query",
+            found: "more (simplify the regex, anchor it, or narrow the query with a role or root)")
         error.reason = "regex too expensive"
         return error
     }
@@ -146,7 +157,9 @@ final class Evaluator {
                 var acc: [Int32] = []
                 for p in current {
                     let pi = Int(p)
-                    acc += evalChain(chain, from: k, initial: .range(Scope(lo: pi + 1, hi: Int(idx.end[pi]))), limit: nil, trace: trace)
+                    acc += evalChain(
+                        chain, from: k, initial: .range(Scope(lo: pi + 1, hi: Int(idx.end[pi]))), limit: nil,
+                        trace: trace)
                 }
                 var out = sortedUnique(acc)
                 if let limit, out.count > limit { out.removeLast(out.count - limit) }
@@ -207,16 +220,26 @@ final class Evaluator {
         switch c {
         case .child:
             for p in list {
-                let pi = Int(p), e = Int(idx.end[pi])
+                let pi = Int(p)
+                let e = Int(idx.end[pi])
                 var ch = pi + 1
-                while ch < e { add(ch); ch = Int(idx.end[ch]) }
+                while ch < e {
+                    add(ch)
+                    ch = Int(idx.end[ch])
+                }
             }
         case .nextSibling:
-            for p in list { let s = idx.nextSibling(Int(p)); if s >= 0 { add(s) } }
+            for p in list {
+                let s = idx.nextSibling(Int(p))
+                if s >= 0 { add(s) }
+            }
         case .laterSibling:
             for p in list {
                 var s = idx.nextSibling(Int(p))
-                while s >= 0 { add(s); s = idx.nextSibling(s) }
+                while s >= 0 {
+                    add(s)
+                    s = idx.nextSibling(s)
+                }
             }
         case .descendant, .within:
             for (lo, hi) in descendantRanges(list) { for x in lo..<hi { add(x) } }
@@ -237,7 +260,8 @@ final class Evaluator {
 
     /// First position in a sorted list that is >= x.
     @inline(__always) func lowerBound(_ a: [Int32], _ x: Int) -> Int {
-        var lo = 0, hi = a.count
+        var lo = 0
+        var hi = a.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if Int(a[mid]) < x { lo = mid + 1 } else { hi = mid }
@@ -269,7 +293,10 @@ final class Evaluator {
                 while k < source.count {
                     let x = Int(source[k])
                     if x >= hi { break }
-                    if passes(step, x) { out.append(source[k]); if out.count >= cap { return out } }
+                    if passes(step, x) {
+                        out.append(source[k])
+                        if out.count >= cap { return out }
+                    }
                     k += 1
                 }
             }
@@ -279,7 +306,10 @@ final class Evaluator {
         for (lo, hi) in ranges {
             var x = lo
             while x < hi {
-                if passesTests(tests, x) { out.append(Int32(x)); if out.count >= cap { return out } }
+                if passesTests(tests, x) {
+                    out.append(Int32(x))
+                    if out.count >= cap { return out }
+                }
                 x += 1
             }
         }
@@ -385,7 +415,8 @@ final class Evaluator {
                 return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
             case .number: return a == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
             case .set:
-                return a == .traits ? !idx.nodes[i].value.traits.isEmpty
+                return a == .traits
+                    ? !idx.nodes[i].value.traits.isEmpty
                     : !(idx.nodes[i].value.actions.isEmpty && idx.nodes[i].value.customActions.isEmpty)
             }
         case .traitsAll(let t): return idx.nodes[i].value.traits.isSuperset(of: t)
@@ -405,16 +436,22 @@ final class Evaluator {
         case .hittable: return isHittable(i)
         case .action(let name):
             let n = idx.nodes[i].value
-            return n.actions.contains { $0.rawValue == name } || n.customActions.contains { $0.name == name || $0.id == name }
+            return n.actions.contains { $0.rawValue == name }
+                || n.customActions.contains { $0.name == name || $0.id == name }
         case .rotor(let name):
             let n = idx.nodes[i].value
             // The node declares the rotor, or is a member of the derived rotor of that name (heading, link…;
             // D-ROTOR-3).
-            if n.rotors.contains(where: { $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name) }) { return true }
+            if n.rotors.contains(where: {
+                $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name)
+            }) {
+                return true
+            }
             return SystemRotors.isMember(n, of: name)
         case .text(let m):
             let n = idx.nodes[i].value
-            return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget) || m.matches(n.text, budget: regexBudget)
+            return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget)
+                || m.matches(n.text, budget: regexBudget)
         case .simple(let alts, let negate):
             return alts.contains { matchesSimple($0, i) } != negate
         case .set(let cs, let negate):
@@ -447,7 +484,9 @@ final class Evaluator {
         if let step = cs.singleStep {
             let key = ObjectIdentifier(cs)
             let pre: (bitmap: [Bool], sorted: [Int32])
-            if let p = hasSets[key] { pre = p } else {
+            if let p = hasSets[key] {
+                pre = p
+            } else {
                 let list = filterRanges([(0, idx.count)], step, limit: nil)
                 var b = [Bool](repeating: false, count: idx.count)
                 for x in list { b[Int(x)] = true }
@@ -461,21 +500,28 @@ final class Evaluator {
             case .child:
                 let e = Int(idx.end[a])
                 var ch = a + 1
-                while ch < e { if pre.bitmap[ch] { return true }; ch = Int(idx.end[ch]) }
+                while ch < e {
+                    if pre.bitmap[ch] { return true }
+                    ch = Int(idx.end[ch])
+                }
                 return false
             case .nextSibling:
                 let s = idx.nextSibling(a)
                 return s >= 0 && pre.bitmap[s]
             case .laterSibling:
                 var s = idx.nextSibling(a)
-                while s >= 0 { if pre.bitmap[s] { return true }; s = idx.nextSibling(s) }
+                while s >= 0 {
+                    if pre.bitmap[s] { return true }
+                    s = idx.nextSibling(s)
+                }
                 return false
             }
         }
         for c in cs.chains {
             let lastPositional = !(c.steps.last?.positional.isEmpty ?? true)
-            let r = evalChain(c, from: 0, initial: .relative(c.leading ?? .descendant, anchor: a),
-                              limit: lastPositional ? nil : 1, trace: nil)
+            let r = evalChain(
+                c, from: 0, initial: .relative(c.leading ?? .descendant, anchor: a),
+                limit: lastPositional ? nil : 1, trace: nil)
             if !r.isEmpty { return true }
         }
         return false

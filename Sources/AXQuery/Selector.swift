@@ -5,13 +5,13 @@ import AXCore
 
 /// A parsed, validated and compiled selector. Build one from the string form (`init(parsing:)`), the JSON form
 /// (`init(json:)`) or an AST (`init(chains:)`); all three validate and compile the same way.
-public struct Selector: Sendable, Hashable, CustomStringConvertible {
+package struct Selector: Sendable, Hashable, CustomStringConvertible {
     /// The alternatives of the union (`a, b`), at least one.
-    public let chains: [Chain]
+    package let chains: [Chain]
     let compiled: CompiledSelector
 
     /// Builds a selector from an AST, validating it (regexes compile, nesting within limits, …).
-    public init(chains: [Chain]) throws(SelectorError) {
+    package init(chains: [Chain]) throws(SelectorError) {
         let chains = chains.map(\.normalized)
         try Selector.validate(chains, path: "$", depth: 0, relative: false)
         self.chains = chains
@@ -24,27 +24,35 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
         self.compiled = try CompiledSelector(chains)
     }
 
-    public static func == (a: Selector, b: Selector) -> Bool { a.chains == b.chains }
-    public func hash(into h: inout Hasher) { h.combine(chains) }
-    public var description: String { canonical }
+    package static func == (a: Selector, b: Selector) -> Bool { a.chains == b.chains }
+    package func hash(into h: inout Hasher) { h.combine(chains) }
+    package var description: String { canonical }
 
     /// Maximum nesting of `:has()`, `:not()` and `:is()`.
-    public static let maxNesting = 32
+    package static let maxNesting = 32
     /// Maximum length of the string form, in characters.
-    public static let maxLength = 65_536
+    package static let maxLength = 65_536
 
     static func validate(_ chains: [Chain], path: String, depth: Int, relative: Bool) throws(SelectorError) {
-        guard !chains.isEmpty else { throw SelectorError(path: path, expected: "at least one selector", found: "an empty union") }
+        guard !chains.isEmpty else {
+            throw SelectorError(path: path, expected: "at least one selector", found: "an empty union")
+        }
         guard depth <= maxNesting else {
-            throw SelectorError(path: path, expected: "at most \(maxNesting) nested :has/:not/:is", found: "deeper nesting")
+            throw SelectorError(
+                path: path, expected: "at most \(maxNesting) nested :has/:not/:is", found: "deeper nesting")
         }
         for (ci, c) in chains.enumerated() {
             let cp = chains.count == 1 ? path : "\(path).union[\(ci)]"
-            guard !c.steps.isEmpty else { throw SelectorError(path: cp, expected: "at least one compound", found: "an empty chain") }
-            if c.leading != nil && !relative {
-                throw SelectorError(path: cp, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
+            guard !c.steps.isEmpty else {
+                throw SelectorError(path: cp, expected: "at least one compound", found: "an empty chain")
             }
-            if c.leading == .within { throw SelectorError(path: cp, expected: "'>', '+' or '~'", found: "a leading '>>'") }
+            if c.leading != nil && !relative {
+                throw SelectorError(
+                    path: cp, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
+            }
+            if c.leading == .within {
+                throw SelectorError(path: cp, expected: "'>', '+' or '~'", found: "a leading '>>'")
+            }
             for (si, s) in c.steps.enumerated() {
                 let sp = c.steps.count == 1 ? cp : "\(cp).chain[\(si)]"
                 for (ai, a) in s.compound.attributes.enumerated() {
@@ -54,18 +62,28 @@ public struct Selector: Sendable, Hashable, CustomStringConvertible {
                     let pp = "\(sp).pseudos[\(pi)]"
                     switch p {
                     case .has(let sub): try validate(sub.chains, path: pp, depth: depth + 1, relative: true)
-                    case .not(let sub), .is(let sub): try validate(sub.chains, path: pp, depth: depth + 1, relative: false)
+                    case .not(let sub), .is(let sub):
+                        try validate(sub.chains, path: pp, depth: depth + 1, relative: false)
                     case .nthLast(let n) where n < 0:
                         throw SelectorError(path: pp, expected: "a non-negative integer for :nth-last", found: "\(n)")
                     case .trait(let names):
-                        guard !names.isEmpty else { throw SelectorError(path: pp, expected: "at least one trait name", found: "none") }
+                        guard !names.isEmpty else {
+                            throw SelectorError(path: pp, expected: "at least one trait name", found: "none")
+                        }
                         for n in names where Traits.named(n) == nil {
-                            throw SelectorError(path: pp, expected: "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", found: "'\(n)'")
+                            throw SelectorError(
+                                path: pp,
+                                expected: "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))",
+                                found: "'\(n)'")
                         }
                     case .state(let names):
-                        guard !names.isEmpty else { throw SelectorError(path: pp, expected: "at least one state name", found: "none") }
+                        guard !names.isEmpty else {
+                            throw SelectorError(path: pp, expected: "at least one state name", found: "none")
+                        }
                         for n in names where AXStates.named.first(where: { $0.0 == n }) == nil {
-                            throw SelectorError(path: pp, expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))", found: "'\(n)'")
+                            throw SelectorError(
+                                path: pp, expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))",
+                                found: "'\(n)'")
                         }
                     case .text(.regex(let r)):
                         _ = try r.compile(path: pp)
@@ -93,23 +111,27 @@ extension Chain {
 }
 
 /// One alternative of a union: compounds joined by combinators.
-public struct Chain: Sendable, Hashable {
+package struct Chain: Sendable, Hashable {
     /// Inside `:has()` only: the relation of the first compound to the anchor (`:has(> button)`); nil means descendant.
-    public var leading: Combinator?
+    package var leading: Combinator?
     /// The compounds; the first step's combinator is ignored (it is always `.descendant`).
-    public var steps: [Step]
-    public init(leading: Combinator? = nil, steps: [Step]) { self.leading = leading; self.steps = steps }
-}
-
-public struct Step: Sendable, Hashable {
-    public var combinator: Combinator
-    public var compound: Compound
-    public init(_ combinator: Combinator = .descendant, _ compound: Compound) {
-        self.combinator = combinator; self.compound = compound
+    package var steps: [Step]
+    package init(leading: Combinator? = nil, steps: [Step]) {
+        self.leading = leading
+        self.steps = steps
     }
 }
 
-public enum Combinator: String, Sendable, Hashable, CaseIterable {
+package struct Step: Sendable, Hashable {
+    package var combinator: Combinator
+    package var compound: Compound
+    package init(_ combinator: Combinator = .descendant, _ compound: Compound) {
+        self.combinator = combinator
+        self.compound = compound
+    }
+}
+
+package enum Combinator: String, Sendable, Hashable, CaseIterable {
     /// whitespace: any descendant of a match of the left side
     case descendant
     /// `>`: a child
@@ -121,7 +143,7 @@ public enum Combinator: String, Sendable, Hashable, CaseIterable {
     /// `>>`: re-root: the right side is a fresh query inside each match of the left side
     case within
 
-    public var token: String {
+    package var token: String {
         switch self {
         case .descendant: return " "
         case .child: return ">"
@@ -134,23 +156,25 @@ public enum Combinator: String, Sendable, Hashable, CaseIterable {
 
 /// A role (or any role) plus tests. Non-positional tests are a conjunction; positional pseudo-classes
 /// (`:nth`, `:nth-last`, `:first`, `:last`) then pick from the resulting list, in the order written.
-public struct Compound: Sendable, Hashable {
+package struct Compound: Sendable, Hashable {
     /// nil is `*` (any role).
-    public var role: AXRole?
-    public var attributes: [AttributeTest]
-    public var pseudos: [Pseudo]
-    public init(role: AXRole? = nil, attributes: [AttributeTest] = [], pseudos: [Pseudo] = []) {
-        self.role = role; self.attributes = attributes; self.pseudos = pseudos
+    package var role: AXRole?
+    package var attributes: [AttributeTest]
+    package var pseudos: [Pseudo]
+    package init(role: AXRole? = nil, attributes: [AttributeTest] = [], pseudos: [Pseudo] = []) {
+        self.role = role
+        self.attributes = attributes
+        self.pseudos = pseudos
     }
-    public var isEmpty: Bool { role == nil && attributes.isEmpty && pseudos.isEmpty }
+    package var isEmpty: Bool { role == nil && attributes.isEmpty && pseudos.isEmpty }
 }
 
-public enum AttributeName: String, Sendable, Hashable, CaseIterable {
+package enum AttributeName: String, Sendable, Hashable, CaseIterable {
     case id, label, value, hint, placeholder, role, `class`, traits, actions, text, index, depth, name
     case x, y, width, height, lang, headingLevel, axid, window
 
-    public enum Kind: Sendable { case string, number, set }
-    public var kind: Kind {
+    package enum Kind: Sendable { case string, number, set }
+    package var kind: Kind {
         switch self {
         case .traits, .actions: return .set
         case .index, .depth, .x, .y, .width, .height, .headingLevel: return .number
@@ -159,7 +183,7 @@ public enum AttributeName: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-public enum AttributeOp: String, Sendable, Hashable, CaseIterable {
+package enum AttributeOp: String, Sendable, Hashable, CaseIterable {
     /// `[name]`: the attribute is set (non-empty)
     case exists = ""
     case equals = "="
@@ -178,28 +202,37 @@ public enum AttributeOp: String, Sendable, Hashable, CaseIterable {
     var isNumeric: Bool { self == .less || self == .lessOrEqual || self == .greater || self == .greaterOrEqual }
 }
 
-public struct RegexLiteral: Sendable, Hashable {
-    public var pattern: String
+package struct RegexLiteral: Sendable, Hashable {
+    package var pattern: String
     /// Any of `i` (ignore case), `s` (dot matches newlines), `m` (^ and $ match at line ends), in that order.
-    public var flags: String
-    public init(pattern: String, flags: String = "") { self.pattern = pattern; self.flags = flags }
+    package var flags: String
+    package init(pattern: String, flags: String = "") {
+        self.pattern = pattern
+        self.flags = flags
+    }
 }
 
-public enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     case string(String)
     case number(Double)
     case regex(RegexLiteral)
 }
 
-public struct AttributeTest: Sendable, Hashable {
-    public var name: AttributeName
-    public var op: AttributeOp
+package struct AttributeTest: Sendable, Hashable {
+    package var name: AttributeName
+    package var op: AttributeOp
     /// nil only for `.exists`.
-    public var value: AttributeValue?
+    package var value: AttributeValue?
     /// The `i` flag (string operators only).
-    public var caseInsensitive: Bool
-    public init(_ name: AttributeName, _ op: AttributeOp = .exists, _ value: AttributeValue? = nil, caseInsensitive: Bool = false) {
-        self.name = name; self.op = op; self.value = value; self.caseInsensitive = caseInsensitive
+    package var caseInsensitive: Bool
+    package init(
+        _ name: AttributeName, _ op: AttributeOp = .exists, _ value: AttributeValue? = nil,
+        caseInsensitive: Bool = false
+    ) {
+        self.name = name
+        self.op = op
+        self.value = value
+        self.caseInsensitive = caseInsensitive
     }
 
     func validate(path: String) throws(SelectorError) {
@@ -208,7 +241,9 @@ public struct AttributeTest: Sendable, Hashable {
         }
         switch (op, value) {
         case (.exists, nil):
-            guard !caseInsensitive else { throw fail("a value before the 'i' flag", "'i' on a bare [\(name.rawValue)]") }
+            guard !caseInsensitive else {
+                throw fail("a value before the 'i' flag", "'i' on a bare [\(name.rawValue)]")
+            }
             return
         case (.exists, .some): throw fail("no value for a bare [\(name.rawValue)]", "a value")
         case (_, nil): throw fail("a value after '\(op.rawValue)'", "none")
@@ -217,12 +252,16 @@ public struct AttributeTest: Sendable, Hashable {
         let v = value!
         if case .regex(let r) = v {
             guard op == .matches else { throw fail("'~=' before a /regex/", "'\(op.rawValue)'") }
-            guard !caseInsensitive else { throw fail("regex flags inside the literal (/…/i)", "an 'i' flag after a regex") }
+            guard !caseInsensitive else {
+                throw fail("regex flags inside the literal (/…/i)", "an 'i' flag after a regex")
+            }
             _ = try r.compile(path: path)
             return
         }
         if op == .matches {
-            guard name.kind != .number else { throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='") }
+            guard name.kind != .number else {
+                throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='")
+            }
             let s: String
             switch v {
             case .string(let x): s = x
@@ -234,21 +273,29 @@ public struct AttributeTest: Sendable, Hashable {
         }
         switch name.kind {
         case .number:
-            guard case .number = v else { throw fail("a number for the numeric attribute '\(name.rawValue)'", "\(v.canonical)") }
+            guard case .number = v else {
+                throw fail("a number for the numeric attribute '\(name.rawValue)'", "\(v.canonical)")
+            }
             guard op == .equals || op == .notEquals || op.isNumeric else {
                 throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'\(op.rawValue)'")
             }
             guard !caseInsensitive else { throw fail("no 'i' flag on a numeric comparison", "'i'") }
         case .set:
-            guard case .string(let s) = v else { throw fail("names for the set attribute '\(name.rawValue)'", "a number") }
-            guard !op.isNumeric else { throw fail("&=, =, !=, *=, ^=, $= or ~= for the set attribute '\(name.rawValue)'", "'\(op.rawValue)'") }
+            guard case .string(let s) = v else {
+                throw fail("names for the set attribute '\(name.rawValue)'", "a number")
+            }
+            guard !op.isNumeric else {
+                throw fail("&=, =, !=, *=, ^=, $= or ~= for the set attribute '\(name.rawValue)'", "'\(op.rawValue)'")
+            }
             if name == .traits && (op == .includes || op == .equals || op == .notEquals) {
                 for t in AttributeTest.splitNames(s) where Traits.named(t) == nil {
                     throw fail("a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", "'\(t)'")
                 }
             }
         case .string:
-            if op == .includes { throw fail("'&=' only on the set attributes traits and actions", "'&=' on '\(name.rawValue)'") }
+            if op == .includes {
+                throw fail("'&=' only on the set attributes traits and actions", "'&=' on '\(name.rawValue)'")
+            }
             if op.isNumeric {
                 guard case .number = v else { throw fail("a number after '\(op.rawValue)'", v.canonical) }
             }
@@ -265,18 +312,18 @@ public struct AttributeTest: Sendable, Hashable {
     }
 }
 
-public enum TextMatch: Sendable, Hashable {
+package enum TextMatch: Sendable, Hashable {
     /// Case-insensitive substring after whitespace normalization.
     case substring(String)
     case regex(RegexLiteral)
 }
 
-public enum StatePseudo: String, Sendable, Hashable, CaseIterable {
+package enum StatePseudo: String, Sendable, Hashable, CaseIterable {
     case visible, hidden, onscreen, offscreen, hittable, enabled, disabled, selected, checked
     case focused, focusable, editable, modal, element, container
 }
 
-public indirect enum Pseudo: Sendable, Hashable {
+package indirect enum Pseudo: Sendable, Hashable {
     /// `:has(rel)`: some node related to this one (descendant by default, or `>`, `+`, `~`) matches.
     case has(Selector)
     case not(Selector)
@@ -299,7 +346,7 @@ public indirect enum Pseudo: Sendable, Hashable {
     /// `:text(str)`: label, value or text contains str (case-insensitive), or matches a regex.
     case text(TextMatch)
 
-    public var isPositional: Bool {
+    package var isPositional: Bool {
         switch self {
         case .nth, .nthLast, .first, .last: return true
         default: return false

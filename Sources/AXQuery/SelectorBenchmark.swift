@@ -2,17 +2,20 @@ import AXCore
 
 /// Selector evaluation timings, for axbench (compared there against lxml XPath on `TreeXML.xml` of the same
 /// tree, via Tools/bench_selectors.py).
-public enum SelectorBenchmark {
+package enum SelectorBenchmark {
     /// Mean milliseconds per evaluation of each query (parse excluded, index built once before timing, like a
     /// server answering many queries on one revision). A query that does not parse reports -1.
-    public static func run(tree: AXTree, queries: [String], iterations: Int) -> [(String, Double)] {
+    package static func run(tree: AXTree, queries: [String], iterations: Int) -> [(String, Double)] {
         let ctx = QueryContext(tree: tree, cache: QueryIndexCache(capacity: 1))
         _ = ctx.index
         let clock = ContinuousClock()
         var out: [(String, Double)] = []
         for q in queries {
-            guard let sel = try? Selector(parsing: q) else { out.append((q, -1)); continue }
-            var sink = (try? QueryEngine.find(sel, in: ctx).count) ?? 0   // warm-up
+            guard let sel = try? Selector(parsing: q) else {
+                out.append((q, -1))
+                continue
+            }
+            var sink = (try? QueryEngine.find(sel, in: ctx).count) ?? 0  // warm-up
             let n = max(1, iterations)
             let t = clock.measure {
                 for _ in 0..<n { sink &+= (try? QueryEngine.find(sel, in: ctx).count) ?? 0 }
@@ -24,7 +27,7 @@ public enum SelectorBenchmark {
     }
 
     /// Milliseconds to build the per-revision index of `tree` (paid once per revision on the first query).
-    public static func indexBuildMilliseconds(tree: AXTree, iterations: Int = 5) -> Double {
+    package static func indexBuildMilliseconds(tree: AXTree, iterations: Int = 5) -> Double {
         let clock = ContinuousClock()
         var total = Duration.zero
         var sink = 0
@@ -36,7 +39,7 @@ public enum SelectorBenchmark {
     }
 
     /// Milliseconds to parse and compile a selector.
-    public static func parseMilliseconds(_ query: String, iterations: Int = 1000) -> Double {
+    package static func parseMilliseconds(_ query: String, iterations: Int = 1000) -> Double {
         let clock = ContinuousClock()
         var sink = 0
         let t = clock.measure {

@@ -2,35 +2,43 @@ import AXCore
 import AXJSON
 
 /// Why a selector (string or JSON form) was refused: where, what was expected there, and what was found.
-public struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SelectorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 0-based character offset in the string form (for the JSON form: 0, see `path`).
-    public var position: Int
+    package var position: Int
     /// What the parser expected at `position` ("']'", "a role (button, …)").
-    public var expected: String
+    package var expected: String
     /// What it found ("end of input", "'x'").
-    public var found: String
+    package var found: String
     /// For the JSON form: where in the document (`$.chain[1].attrs[0]`); nil for the string form.
-    public var path: String?
+    package var path: String?
     /// An optional suggestion ("did you mean 'button'?").
-    public var hint: String?
+    package var hint: String?
     /// A machine-readable class of refusal for limits ("regex too long", "regex too expensive"); nil otherwise.
-    public var reason: String?
+    package var reason: String?
 
-    public init(position: Int, expected: String, found: String, hint: String? = nil) {
-        self.position = position; self.expected = expected; self.found = found; self.path = nil; self.hint = hint
+    package init(position: Int, expected: String, found: String, hint: String? = nil) {
+        self.position = position
+        self.expected = expected
+        self.found = found
+        self.path = nil
+        self.hint = hint
     }
-    public init(path: String, expected: String, found: String, hint: String? = nil) {
-        self.position = 0; self.expected = expected; self.found = found; self.path = path; self.hint = hint
+    package init(path: String, expected: String, found: String, hint: String? = nil) {
+        self.position = 0
+        self.expected = expected
+        self.found = found
+        self.path = path
+        self.hint = hint
     }
 
     /// `expected ']' at position 14, found end of input`
-    public var message: String {
+    package var message: String {
         let at = path.map { "at \($0)" } ?? "at position \(position)"
         var m = "expected \(expected) \(at), found \(found)"
         if let hint { m += " (\(hint))" }
         return m
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension RegexLiteral {
@@ -43,22 +51,29 @@ extension RegexLiteral {
     /// i, s, m.
     func compile(path: String? = nil, position: Int = 0) throws(SelectorError) -> LinearRegex {
         func fail(_ e: String, _ f: String, reason: String? = nil) -> SelectorError {
-            var error = path.map { SelectorError(path: $0, expected: e, found: f) } ?? SelectorError(position: position, expected: e, found: f)
+            var error =
+                path.map { SelectorError(path: $0, expected: e, found: f) }
+                ?? SelectorError(position: position, expected: e, found: f)
             error.reason = reason
             return error
         }
         for f in flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("regex flags i, s or m", "'\(f)'") }
         let length = pattern.unicodeScalars.count
         guard length <= RegexLiteral.maxPatternLength else {
-            throw fail("a regex of at most \(RegexLiteral.maxPatternLength) characters", "\(length) characters", reason: "regex too long")
+            throw fail(
+                "a regex of at most \(RegexLiteral.maxPatternLength) characters", "\(length) characters",
+                reason: "regex too long")
         }
         do {
-            return try LinearRegex(pattern: pattern, caseInsensitive: flags.contains("i"), dotAll: flags.contains("s"),
-                                   multiline: flags.contains("m"))
+            return try LinearRegex(
+                pattern: pattern, caseInsensitive: flags.contains("i"), dotAll: flags.contains("s"),
+                multiline: flags.contains("m"))
         } catch {
             let expensive = error.reason.hasPrefix("regex too expensive")
-            throw fail(expensive ? "a smaller regex" : "a valid regular expression (Specs/selectors.md §Regular expressions)",
-                       "/\(pattern)/: \(error.reason) at offset \(error.offset)", reason: expensive ? "regex too expensive" : nil)
+            throw fail(
+                expensive ? "a smaller regex" : "a valid regular expression (Specs/selectors.md §Regular expressions)",
+                "/\(pattern)/: \(error.reason) at offset \(error.offset)",
+                reason: expensive ? "regex too expensive" : nil)
         }
     }
 
@@ -67,8 +82,8 @@ extension RegexLiteral {
 }
 
 /// Role names and aliases accepted in selectors (case-insensitive; also `XCUIElementType<Name>`).
-public enum RoleNames {
-    public static let aliases: [String: AXRole] = {
+package enum RoleNames {
+    package static let aliases: [String: AXRole] = {
         var m: [String: AXRole] = [:]
         for r in AXRole.allCases { m[r.rawValue.lowercased()] = r }
         let extra: [(String, AXRole)] = [
@@ -85,7 +100,7 @@ public enum RoleNames {
     }()
 
     /// The role for a name or alias, or nil.
-    public static func role(_ name: String) -> AXRole? {
+    package static func role(_ name: String) -> AXRole? {
         var n = name.lowercased()
         if n.hasPrefix("xcuielementtype") {
             n.removeFirst("xcuielementtype".count)
@@ -99,7 +114,9 @@ public enum RoleNames {
     /// `XCUIElementType<Name>` names whose meaning differs from the plain alias.
     static let xcuiAliases: [String: AXRole] = ["table": .list]
 
-    static var known: String { AXRole.allCases.map(\.rawValue).joined(separator: ", ") + ", or an alias such as heading, text, slider" }
+    static var known: String {
+        AXRole.allCases.map(\.rawValue).joined(separator: ", ") + ", or an alias such as heading, text, slider"
+    }
 }
 
 /// Levenshtein distance over Characters, or `limit + 1` when it exceeds `limit`. Banded: only cells within
@@ -111,7 +128,7 @@ package func editDistance(_ a: String, _ b: String, limit: Int = .max) -> Int {
     if y.isEmpty { return x.count }
     if abs(x.count - y.count) > limit { return limit + 1 }
     let band = min(limit, max(x.count, y.count))
-    let outside = band + 1   // any value above the band stands for "too far"
+    let outside = band + 1  // any value above the band stands for "too far"
     var previous = [Int](repeating: outside, count: y.count + 1)
     var current = [Int](repeating: outside, count: y.count + 1)
     for j in 0...min(y.count, band) { previous[j] = j }
@@ -147,8 +164,11 @@ func suggestion(_ word: String, among candidates: [String]) -> String? {
 
 extension SelectorError {
     /// `{"message", "position", "expected", "found", "path"?, "hint"?}` for error `data` in responses.
-    public var json: JSON {
-        var o: JSONObject = ["message": .string(message), "position": JSON(position), "expected": .string(expected), "found": .string(found)]
+    package var json: JSON {
+        var o: JSONObject = [
+            "message": .string(message), "position": JSON(position), "expected": .string(expected),
+            "found": .string(found),
+        ]
         if let path { o["path"] = .string(path) }
         if let hint { o["hint"] = .string(hint) }
         if let reason { o["reason"] = .string(reason) }

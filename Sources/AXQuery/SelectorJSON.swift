@@ -6,11 +6,14 @@ import AXJSON
 
 extension Selector {
     /// The JSON form: a compound object, `{"chain": [...]}`, or `{"union": [...]}`.
-    public var json: JSON { SelJSON.list(chains) }
+    package var json: JSON { SelJSON.list(chains) }
 
     /// Decodes the JSON form. A JSON string is parsed as the string form.
-    public init(json: JSON) throws(SelectorError) {
-        if case .string(let s) = json { try self.init(parsing: s); return }
+    package init(json: JSON) throws(SelectorError) {
+        if case .string(let s) = json {
+            try self.init(parsing: s)
+            return
+        }
         let chains = try SelJSON.decodeList(json, path: "$", relative: false, depth: 0)
         try self.init(chains: chains)
     }
@@ -33,7 +36,11 @@ enum SelJSON {
         var steps: [JSON] = []
         for (k, st) in c.steps.enumerated() {
             var o = compound(st.compound)
-            if k > 0 { o["combinator"] = .string(st.combinator.rawValue) } else if let l = c.leading { o["combinator"] = .string(l.rawValue) }
+            if k > 0 {
+                o["combinator"] = .string(st.combinator.rawValue)
+            } else if let l = c.leading {
+                o["combinator"] = .string(l.rawValue)
+            }
             steps.append(.object(o))
         }
         return ["chain": .array(steps)]
@@ -41,7 +48,11 @@ enum SelJSON {
 
     static func compound(_ c: Compound) -> JSONObject {
         var o = JSONObject()
-        if let r = c.role { o["role"] = .string(r.rawValue) } else if c.attributes.isEmpty && c.pseudos.isEmpty { o["role"] = "*" }
+        if let r = c.role {
+            o["role"] = .string(r.rawValue)
+        } else if c.attributes.isEmpty && c.pseudos.isEmpty {
+            o["role"] = "*"
+        }
         if !c.attributes.isEmpty { o["attrs"] = .array(c.attributes.map(attribute)) }
         if !c.pseudos.isEmpty { o["pseudos"] = .array(c.pseudos.map(pseudo)) }
         return o
@@ -105,7 +116,9 @@ enum SelJSON {
     }
 
     static func decodeList(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> [Chain] {
-        guard depth <= Selector.maxNesting else { throw fail(path, "at most \(Selector.maxNesting) nested :has/:not/:is", "deeper nesting") }
+        guard depth <= Selector.maxNesting else {
+            throw fail(path, "at most \(Selector.maxNesting) nested :has/:not/:is", "deeper nesting")
+        }
         if case .string(let s) = j {
             var p = SelectorParser(s)
             do { return try p.parseTop() } catch {
@@ -114,9 +127,13 @@ enum SelJSON {
         }
         if case .object(let o) = j, let u = o["union"] {
             guard o.count == 1 else { throw fail(path, "only the key union", "other keys next to union") }
-            guard case .array(let items) = u, !items.isEmpty else { throw fail("\(path).union", "a non-empty array", u.typeName) }
+            guard case .array(let items) = u, !items.isEmpty else {
+                throw fail("\(path).union", "a non-empty array", u.typeName)
+            }
             var out: [Chain] = []
-            for (k, it) in items.enumerated() { out.append(try decodeChain(it, path: "\(path).union[\(k)]", relative: relative, depth: depth)) }
+            for (k, it) in items.enumerated() {
+                out.append(try decodeChain(it, path: "\(path).union[\(k)]", relative: relative, depth: depth))
+            }
             return out
         }
         return [try decodeChain(j, path: path, relative: relative, depth: depth)]
@@ -133,13 +150,19 @@ enum SelJSON {
     static func decodeChain(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> Chain {
         if case .object(let o) = j, let steps = o["chain"] {
             guard o.count == 1 else { throw fail(path, "only the key chain", "other keys next to chain") }
-            guard case .array(let items) = steps, !items.isEmpty else { throw fail("\(path).chain", "a non-empty array", steps.typeName) }
+            guard case .array(let items) = steps, !items.isEmpty else {
+                throw fail("\(path).chain", "a non-empty array", steps.typeName)
+            }
             var chain = Chain(steps: [])
             for (k, it) in items.enumerated() {
                 let p = "\(path).chain[\(k)]"
                 let (comb, c) = try decodeCompound(it, path: p, relative: relative, depth: depth)
                 if k == 0 {
-                    if let comb, !relative { throw fail("\(p).combinator", "no combinator on the first compound (only inside :has)", "'\(comb.rawValue)'") }
+                    if let comb, !relative {
+                        throw fail(
+                            "\(p).combinator", "no combinator on the first compound (only inside :has)",
+                            "'\(comb.rawValue)'")
+                    }
                     chain.leading = comb
                     chain.steps.append(Step(.descendant, c))
                 } else {
@@ -148,13 +171,20 @@ enum SelJSON {
             }
             return chain
         }
-        if case .array = j { throw fail(path, "an object (compound, {\"chain\": …} or {\"union\": …}) or a string", "array") }
+        if case .array = j {
+            throw fail(path, "an object (compound, {\"chain\": …} or {\"union\": …}) or a string", "array")
+        }
         let (comb, c) = try decodeCompound(j, path: path, relative: relative, depth: depth)
-        if let comb, !relative { throw fail("\(path).combinator", "no combinator on the first compound (only inside :has)", "'\(comb.rawValue)'") }
+        if let comb, !relative {
+            throw fail(
+                "\(path).combinator", "no combinator on the first compound (only inside :has)", "'\(comb.rawValue)'")
+        }
         return Chain(leading: comb, steps: [Step(.descendant, c)])
     }
 
-    static func decodeCompound(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> (Combinator?, Compound) {
+    static func decodeCompound(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> (
+        Combinator?, Compound
+    ) {
         let o = try object(j, path, allowed: ["role", "attrs", "pseudos", "combinator"])
         var c = Compound()
         var comb: Combinator?
@@ -162,13 +192,17 @@ enum SelJSON {
         if let rj = o["role"] {
             let r = try string(rj, "\(path).role")
             if r != "*" {
-                guard let role = RoleNames.role(r) else { throw fail("\(path).role", "a role (\(RoleNames.known)) or \"*\"", "'\(r)'") }
+                guard let role = RoleNames.role(r) else {
+                    throw fail("\(path).role", "a role (\(RoleNames.known)) or \"*\"", "'\(r)'")
+                }
                 c.role = role
             }
         }
         if let aj = o["attrs"] {
             guard case .array(let items) = aj else { throw fail("\(path).attrs", "an array", aj.typeName) }
-            for (k, it) in items.enumerated() { c.attributes.append(try decodeAttribute(it, path: "\(path).attrs[\(k)]")) }
+            for (k, it) in items.enumerated() {
+                c.attributes.append(try decodeAttribute(it, path: "\(path).attrs[\(k)]"))
+            }
         }
         if let pj = o["pseudos"] {
             guard case .array(let items) = pj else { throw fail("\(path).pseudos", "an array", pj.typeName) }
@@ -186,7 +220,9 @@ enum SelJSON {
         let o = try object(j, path, allowed: ["name", "op", "value", "regex", "flags", "caseInsensitive"])
         let n = try string(o["name"], "\(path).name")
         guard let name = AttributeName(rawValue: n) else {
-            throw fail("\(path).name", "an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))", "'\(n)'")
+            throw fail(
+                "\(path).name", "an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))",
+                "'\(n)'")
         }
         var ci = false
         if let c = o["caseInsensitive"] {
@@ -194,7 +230,9 @@ enum SelJSON {
             ci = b
         }
         guard let opj = o["op"] else {
-            guard o["value"] == nil, o["regex"] == nil else { throw fail("\(path).op", "an operator next to a value", "no op") }
+            guard o["value"] == nil, o["regex"] == nil else {
+                throw fail("\(path).op", "an operator next to a value", "no op")
+            }
             let t = AttributeTest(name, .exists, nil, caseInsensitive: ci)
             try t.validate(path: path)
             return t
@@ -211,7 +249,9 @@ enum SelJSON {
             value = .regex(RegexLiteral(pattern: normalizeRegex(try string(r, "\(path).regex")), flags: flags))
             if op == .equals { op = .matches }
         } else if let v = o["value"] {
-            guard o["flags"] == nil else { throw fail("\(path).flags", "flags only next to regex", "flags next to value") }
+            guard o["flags"] == nil else {
+                throw fail("\(path).flags", "flags only next to regex", "flags next to value")
+            }
             switch v {
             case .string(let s): value = .string(s)
             case .number(let d):
@@ -223,11 +263,15 @@ enum SelJSON {
             throw fail(path, "a value or a regex after op '\(ops)'", "neither")
         }
         if name == .role, op == .equals || op == .notEquals, case .string(let r) = value {
-            guard let role = RoleNames.role(r) else { throw fail("\(path).value", "a role (\(RoleNames.known))", "'\(r)'") }
+            guard let role = RoleNames.role(r) else {
+                throw fail("\(path).value", "a role (\(RoleNames.known))", "'\(r)'")
+            }
             value = .string(role.rawValue)
         }
         if case .regex(let r) = value {
-            for f in r.flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'") }
+            for f in r.flags where !RegexLiteral.allowedFlags.contains(f) {
+                throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'")
+            }
             value = .regex(RegexLiteral(pattern: r.pattern, flags: r.canonicalFlags))
         }
         let t = AttributeTest(name, op, value, caseInsensitive: ci)
@@ -252,7 +296,9 @@ enum SelJSON {
         let name = try string(o["pseudo"], "\(path).pseudo")
         func only(_ keys: [String]) throws(SelectorError) { _ = try object(j, path, allowed: ["pseudo"] + keys) }
         func names() throws(SelectorError) -> [String] {
-            guard let a = o["names"], case .array(let items) = a else { throw fail("\(path).names", "an array of names", o["names"]?.typeName ?? "nothing") }
+            guard let a = o["names"], case .array(let items) = a else {
+                throw fail("\(path).names", "an array of names", o["names"]?.typeName ?? "nothing")
+            }
             var out: [String] = []
             for (k, it) in items.enumerated() { out.append(try string(it, "\(path).names[\(k)]")) }
             return out
@@ -271,26 +317,52 @@ enum SelJSON {
             try Selector.validate(chains, path: "\(path).selector", depth: depth + 1, relative: name == "has")
             let sub = try Selector(validated: chains)
             return name == "has" ? .has(sub) : name == "not" ? .not(sub) : .is(sub)
-        case "nth": try only(["n"]); return .nth(try n())
-        case "nth-last": try only(["n"]); return .nthLast(try n())
-        case "first": try only([]); return .first
-        case "last": try only([]); return .last
-        case "state": try only(["names"]); return .state(try names())
-        case "trait": try only(["names"]); return .trait(try names())
-        case "action": try only(["name"]); return .action(try string(o["name"], "\(path).name"))
-        case "rotor": try only(["name"]); return .rotor(try string(o["name"], "\(path).name"))
+        case "nth":
+            try only(["n"])
+            return .nth(try n())
+        case "nth-last":
+            try only(["n"])
+            return .nthLast(try n())
+        case "first":
+            try only([])
+            return .first
+        case "last":
+            try only([])
+            return .last
+        case "state":
+            try only(["names"])
+            return .state(try names())
+        case "trait":
+            try only(["names"])
+            return .trait(try names())
+        case "action":
+            try only(["name"])
+            return .action(try string(o["name"], "\(path).name"))
+        case "rotor":
+            try only(["name"])
+            return .rotor(try string(o["name"], "\(path).name"))
         case "text":
             try only(["value", "regex", "flags"])
             if let r = o["regex"] {
                 var flags = ""
                 if let f = o["flags"] { flags = try string(f, "\(path).flags") }
-                for f in flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'") }
-                return .text(.regex(RegexLiteral(pattern: normalizeRegex(try string(r, "\(path).regex")), flags: RegexLiteral(pattern: "", flags: flags).canonicalFlags)))
+                for f in flags where !RegexLiteral.allowedFlags.contains(f) {
+                    throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'")
+                }
+                return .text(
+                    .regex(
+                        RegexLiteral(
+                            pattern: normalizeRegex(try string(r, "\(path).regex")),
+                            flags: RegexLiteral(pattern: "", flags: flags).canonicalFlags)))
             }
             return .text(.substring(try string(o["value"], "\(path).value")))
         default:
-            if let f = StatePseudo(rawValue: name) { try only([]); return .flag(f) }
-            throw fail("\(path).pseudo", "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", "'\(name)'")
+            if let f = StatePseudo(rawValue: name) {
+                try only([])
+                return .flag(f)
+            }
+            throw fail(
+                "\(path).pseudo", "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", "'\(name)'")
         }
     }
 }

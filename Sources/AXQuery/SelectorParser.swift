@@ -2,7 +2,7 @@ import AXCore
 
 extension Selector {
     /// Parses the string form (Specs/selectors.md §Grammar).
-    public init(parsing text: String) throws(SelectorError) {
+    package init(parsing text: String) throws(SelectorError) {
         var p = SelectorParser(text)
         let chains = try p.parseTop()
         try self.init(validated: chains)
@@ -52,7 +52,9 @@ struct SelectorParser {
 
     static func isIdentStart(_ c: Character) -> Bool { c.isLetter || c == "_" }
     static func isIdentChar(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "-" }
-    static func startsCompound(_ c: Character) -> Bool { isIdentStart(c) || c == "*" || c == "#" || c == "[" || c == ":" }
+    static func startsCompound(_ c: Character) -> Bool {
+        isIdentStart(c) || c == "*" || c == "#" || c == "[" || c == ":"
+    }
 
     mutating func ident() -> String {
         let start = i
@@ -64,7 +66,9 @@ struct SelectorParser {
 
     mutating func parseTop() throws(SelectorError) -> [Chain] {
         guard s.count <= Selector.maxLength else {
-            throw SelectorError(position: Selector.maxLength, expected: "at most \(Selector.maxLength) characters", found: "\(s.count) characters")
+            throw SelectorError(
+                position: Selector.maxLength, expected: "at most \(Selector.maxLength) characters",
+                found: "\(s.count) characters")
         }
         skipWS()
         if peek() == "~" {
@@ -95,10 +99,18 @@ struct SelectorParser {
     mutating func combinatorToken() -> Combinator? {
         switch peek() {
         case ">":
-            if peek(1) == ">" { i += 2; return .within }
-            i += 1; return .child
-        case "+": i += 1; return .nextSibling
-        case "~": i += 1; return .laterSibling
+            if peek(1) == ">" {
+                i += 2
+                return .within
+            }
+            i += 1
+            return .child
+        case "+":
+            i += 1
+            return .nextSibling
+        case "~":
+            i += 1
+            return .laterSibling
         default: return nil
         }
     }
@@ -108,13 +120,20 @@ struct SelectorParser {
         if relative {
             let at = i
             if let c = combinatorToken() {
-                if c == .within { throw fail("'>', '+', '~' or a selector", at: at, found: "'>>'", hint: "'>>' cannot start a :has() argument") }
+                if c == .within {
+                    throw fail(
+                        "'>', '+', '~' or a selector", at: at, found: "'>>'",
+                        hint: "'>>' cannot start a :has() argument")
+                }
                 leading = c
                 skipWS()
             }
         }
         guard let first = try compound() else {
-            throw fail(relative ? "a selector (role, '*', '#', '[', ':') or '>', '+', '~'" : "a selector (role, '*', '#', '[' or ':')")
+            throw fail(
+                relative
+                    ? "a selector (role, '*', '#', '[', ':') or '>', '+', '~'"
+                    : "a selector (role, '*', '#', '[' or ':')")
         }
         var steps = [Step(.descendant, first)]
         while true {
@@ -148,8 +167,11 @@ struct SelectorParser {
             let at = i
             let name = ident()
             guard let r = RoleNames.role(name) else {
-                throw fail("a role (\(RoleNames.known))", at: at, found: "'\(name)'",
-                           hint: suggestion(name, among: AXRole.allCases.map(\.rawValue) + ["heading", "text", "slider"]).map { "did you mean '\($0)'?" })
+                throw fail(
+                    "a role (\(RoleNames.known))", at: at, found: "'\(name)'",
+                    hint: suggestion(name, among: AXRole.allCases.map(\.rawValue) + ["heading", "text", "slider"]).map {
+                        "did you mean '\($0)'?"
+                    })
             }
             c.role = r
             consumed = true
@@ -186,7 +208,9 @@ struct SelectorParser {
         if peek() == "\"" || peek() == "'" {
             value = try stringLiteral()
             skipWS()
-            guard atEnd else { throw fail("end of input after an accessibility id (a '~' selector is the whole selector)") }
+            guard atEnd else {
+                throw fail("end of input after an accessibility id (a '~' selector is the whole selector)")
+            }
         } else {
             value = String(s[i...]).trimmingCharacters()
             i = s.count
@@ -204,10 +228,19 @@ struct SelectorParser {
         // idchars, with CSS-style escapes: `\` makes the next character literal (`#toolbar\.share`).
         var v = ""
         while let c = peek() {
-            if SelectorParser.isIdentChar(c) { v.append(c); i += 1; continue }
+            if SelectorParser.isIdentChar(c) {
+                v.append(c)
+                i += 1
+                continue
+            }
             if c == "\\" {
-                guard let e = peek(1) else { i += 1; throw fail("a character after '\\'") }
-                v.append(e); i += 2; continue
+                guard let e = peek(1) else {
+                    i += 1
+                    throw fail("a character after '\\'")
+                }
+                v.append(e)
+                i += 2
+                continue
             }
             break
         }
@@ -225,19 +258,28 @@ struct SelectorParser {
         skipWS()
         let nameAt = i
         let name = ident()
-        guard !name.isEmpty else { throw fail("an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        guard !name.isEmpty else {
+            throw fail("an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         guard let attr = AttributeName.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
-            throw fail("an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))", at: nameAt, found: "'\(name)'",
-                       hint: suggestion(name, among: AttributeName.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
+            throw fail(
+                "an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))", at: nameAt,
+                found: "'\(name)'",
+                hint: suggestion(name, among: AttributeName.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
         }
         skipWS()
-        if peek() == "]" { i += 1; return AttributeTest(attr) }
+        if peek() == "]" {
+            i += 1
+            return AttributeTest(attr)
+        }
         let opAt = i
         var op: AttributeOp?
         for o in SelectorParser.operators {
             let chars = Array(o)
             if i + chars.count <= s.count, Array(s[i..<(i + chars.count)]) == chars {
-                op = AttributeOp(rawValue: o); i += chars.count; break
+                op = AttributeOp(rawValue: o)
+                i += chars.count
+                break
             }
         }
         guard var op else { throw fail("an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=) or ']'") }
@@ -256,7 +298,9 @@ struct SelectorParser {
         }
         let hadWS = skipWS()
         var ci = false
-        if hadWS, let f = peek(), f == "i" || f == "s" || f == "I" || f == "S", peek(1).map({ $0 == "]" || $0.isWhitespace }) ?? false {
+        if hadWS, let f = peek(), f == "i" || f == "s" || f == "I" || f == "S",
+            peek(1).map({ $0 == "]" || $0.isWhitespace }) ?? false
+        {
             ci = (f == "i" || f == "I")
             i += 1
             skipWS()
@@ -265,11 +309,12 @@ struct SelectorParser {
             throw fail(hadWS ? "']' or a flag (i, s)" : "']'")
         }
         i += 1
-        if op == .equals, case .regex = value { op = .matches }   // [label=/re/] is a regex match
+        if op == .equals, case .regex = value { op = .matches }  // [label=/re/] is a regex match
         if attr == .role, op == .equals || op == .notEquals, case .string(let r) = value {
             guard let role = RoleNames.role(r) else {
-                throw fail("a role (\(RoleNames.known))", at: valueAt, found: "'\(r)'",
-                           hint: suggestion(r, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
+                throw fail(
+                    "a role (\(RoleNames.known))", at: valueAt, found: "'\(r)'",
+                    hint: suggestion(r, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
             }
             value = .string(role.rawValue)
         }
@@ -281,7 +326,9 @@ struct SelectorParser {
                 let bad = error.found.trimmingQuotes
                 e.hint = suggestion(bad, among: Traits.named.map(\.name)).map { "did you mean '\($0)'?" }
                 let src = String(s[valueAt..<i])
-                if let r = src.firstRange(of: bad) { e.position = valueAt + src.distance(from: src.startIndex, to: r.lowerBound) }
+                if let r = src.firstRange(of: bad) {
+                    e.position = valueAt + src.distance(from: src.startIndex, to: r.lowerBound)
+                }
             }
             throw e
         }
@@ -295,11 +342,17 @@ struct SelectorParser {
         if it.first == UInt8(ascii: "-") || it.first == UInt8(ascii: "+") { it = it.dropFirst() }
         func digits(_ x: inout ArraySlice<UInt8>) -> Int {
             var n = 0
-            while let c = x.first, c >= 48, c <= 57 { x = x.dropFirst(); n += 1 }
+            while let c = x.first, c >= 48, c <= 57 {
+                x = x.dropFirst()
+                n += 1
+            }
             return n
         }
         guard digits(&it) > 0 else { return nil }
-        if it.first == UInt8(ascii: ".") { it = it.dropFirst(); guard digits(&it) > 0 else { return nil } }
+        if it.first == UInt8(ascii: ".") {
+            it = it.dropFirst()
+            guard digits(&it) > 0 else { return nil }
+        }
         if it.first == UInt8(ascii: "e") || it.first == UInt8(ascii: "E") {
             it = it.dropFirst()
             if it.first == UInt8(ascii: "-") || it.first == UInt8(ascii: "+") { it = it.dropFirst() }
@@ -333,11 +386,20 @@ struct SelectorParser {
                     var hex = ""
                     if peek() == "{" {
                         i += 1
-                        while let h = peek(), h != "}" { hex.append(h); i += 1; if hex.count > 8 { break } }
+                        while let h = peek(), h != "}" {
+                            hex.append(h)
+                            i += 1
+                            if hex.count > 8 { break }
+                        }
                         guard peek() == "}" else { throw fail("'}' closing a \\u{…} escape") }
                         i += 1
                     } else {
-                        for _ in 0..<4 { if let h = peek() { hex.append(h); i += 1 } }
+                        for _ in 0..<4 {
+                            if let h = peek() {
+                                hex.append(h)
+                                i += 1
+                            }
+                        }
                     }
                     guard let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) else {
                         throw fail("a unicode escape (\\uXXXX or \\u{X…})", at: at, found: "'\\u\(hex)'")
@@ -363,7 +425,12 @@ struct SelectorParser {
             if c == "\\" {
                 guard let e = peek() else { throw fail("an escaped character after '\\'") }
                 i += 1
-                if e == "/" { pattern.append("/") } else { pattern.append("\\"); pattern.append(e) }
+                if e == "/" {
+                    pattern.append("/")
+                } else {
+                    pattern.append("\\")
+                    pattern.append(e)
+                }
             } else {
                 pattern.append(c)
             }
@@ -381,7 +448,8 @@ struct SelectorParser {
 
     // MARK: - Pseudo-classes
 
-    static let pseudoNames: [String] = ["has", "not", "is", "nth", "nth-last", "first", "last", "state", "trait", "action", "rotor", "text"]
+    static let pseudoNames: [String] =
+        ["has", "not", "is", "nth", "nth-last", "first", "last", "state", "trait", "action", "rotor", "text"]
         + StatePseudo.allCases.map(\.rawValue)
 
     mutating func pseudo() throws(SelectorError) -> Pseudo {
@@ -412,10 +480,18 @@ struct SelectorParser {
             skipWS()
             let nAt = i
             var raw = ""
-            if peek() == "-" || peek() == "+" { raw.append(peek()!); i += 1 }
-            while let c = peek(), c.isASCII, c.isNumber { raw.append(c); i += 1 }
+            if peek() == "-" || peek() == "+" {
+                raw.append(peek()!)
+                i += 1
+            }
+            while let c = peek(), c.isASCII, c.isNumber {
+                raw.append(c)
+                i += 1
+            }
             guard let n = Int(raw), abs(n) < 1_000_000_000 else {
-                throw fail(name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer", at: nAt)
+                throw fail(
+                    name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer",
+                    at: nAt)
             }
             if name == "nth-last" && n < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
             skipWS()
@@ -435,8 +511,9 @@ struct SelectorParser {
                 let n = ident()
                 guard !n.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
                 guard known.contains(n) else {
-                    throw fail("a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(n)'",
-                               hint: suggestion(n, among: known).map { "did you mean '\($0)'?" })
+                    throw fail(
+                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(n)'",
+                        hint: suggestion(n, among: known).map { "did you mean '\($0)'?" })
                 }
                 names.append(n)
                 skipWS()
@@ -473,8 +550,9 @@ struct SelectorParser {
                 if peek() == "(" { throw fail("no argument after :\(name)") }
                 return .flag(f)
             }
-            throw fail("a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", at: at, found: "':\(name)'",
-                       hint: suggestion(name, among: SelectorParser.pseudoNames).map { "did you mean ':\($0)'?" })
+            throw fail(
+                "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", at: at, found: "':\(name)'",
+                hint: suggestion(name, among: SelectorParser.pseudoNames).map { "did you mean ':\($0)'?" })
         }
     }
 

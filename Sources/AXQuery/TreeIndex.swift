@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// Nodes are numbered in document order (`AXTree.walk` pre-order: windows back to front, children in reading
 /// order), so a subtree is the contiguous range `i ..< end[i]`, and descendant searches are range scans.
-public final class TreeIndex: Sendable {
-    public let revision: Int
-    public var count: Int { ids.count }
+package final class TreeIndex: Sendable {
+    package let revision: Int
+    package var count: Int { ids.count }
     /// The tree this index was built from (shares storage).
     let snapshot: AXTree
     /// Node ids in document order.
@@ -27,27 +27,39 @@ public final class TreeIndex: Sendable {
     /// Per role (AXRole.allCases order), the nodes of that role in document order.
     let byRole: [[Int32]]
 
-    static let roleOrdinal: [AXRole: Int] = Dictionary(uniqueKeysWithValues: AXRole.allCases.enumerated().map { ($1, $0) })
+    static let roleOrdinal: [AXRole: Int] = Dictionary(
+        uniqueKeysWithValues: AXRole.allCases.enumerated().map { ($1, $0) })
 
-    public init(_ tree: AXTree) {
+    package init(_ tree: AXTree) {
         revision = tree.revision
         snapshot = tree
         let n = tree.count
-        var ids: [String] = [], nodes: [Box<AXNode>] = []
-        var parent: [Int32] = [], depth: [Int32] = [], pos: [Int32] = []
-        ids.reserveCapacity(n); nodes.reserveCapacity(n); parent.reserveCapacity(n); depth.reserveCapacity(n); pos.reserveCapacity(n)
+        var ids: [String] = []
+        var nodes: [Box<AXNode>] = []
+        var parent: [Int32] = []
+        var depth: [Int32] = []
+        var pos: [Int32] = []
+        ids.reserveCapacity(n)
+        nodes.reserveCapacity(n)
+        parent.reserveCapacity(n)
+        depth.reserveCapacity(n)
+        pos.reserveCapacity(n)
         var byID: [String: Int32] = [:]
         byID.reserveCapacity(n)
         var byIdentifier: [String: [Int32]] = [:]
         var byRole = [[Int32]](repeating: [], count: AXRole.allCases.count)
-        var stack: [(String, Int32, Int32, Int32)] = []   // id, depth, parent, position in parent
+        var stack: [(String, Int32, Int32, Int32)] = []  // id, depth, parent, position in parent
         for (k, w) in tree.windows.enumerated().reversed() { stack.append((w, 0, -1, Int32(k))) }
         while let (id, d, p, k) = stack.popLast() {
             guard let box = tree.nodes.box(id), byID[id] == nil else { continue }
             let node = box.value
             let i = Int32(ids.count)
             byID[id] = i
-            ids.append(id); nodes.append(box); parent.append(p); depth.append(d); pos.append(k)
+            ids.append(id)
+            nodes.append(box)
+            parent.append(p)
+            depth.append(d)
+            pos.append(k)
             // Keyed as `#x` matches (D-SEL-1): the accessibility identifier, else the element id.
             let identifierKey = node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? id
             byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(i)
@@ -64,14 +76,23 @@ public final class TreeIndex: Sendable {
         }
         let stride = max(1, ids.count / 64)
         self.samples = Array(Swift.stride(from: 0, to: ids.count, by: stride)) + (ids.isEmpty ? [] : [ids.count - 1])
-        self.ids = ids; self.nodes = nodes; self.parent = parent; self.end = end; self.depth = depth
-        self.indexInParent = pos; self.byID = byID; self.byIdentifier = byIdentifier; self.byRole = byRole
+        self.ids = ids
+        self.nodes = nodes
+        self.parent = parent
+        self.end = end
+        self.depth = depth
+        self.indexInParent = pos
+        self.byID = byID
+        self.byIdentifier = byIdentifier
+        self.byRole = byRole
     }
 
     /// Whether this index was built from `tree`: same revision, windows and size, and the same node boxes at
     /// sampled positions (O(1); boxes are allocated per derivation, so another app's tree never shares them).
     func isIndex(of tree: AXTree) -> Bool {
-        guard tree.revision == revision, tree.count == snapshot.count, tree.windows == snapshot.windows else { return false }
+        guard tree.revision == revision, tree.count == snapshot.count, tree.windows == snapshot.windows else {
+            return false
+        }
         for i in samples { guard tree.nodes.box(ids[i]) === nodes[i] else { return false } }
         return true
     }
@@ -85,27 +106,29 @@ public final class TreeIndex: Sendable {
     }
 
     /// Document-order position of a node id.
-    public func position(of id: String) -> Int? { byID[id].map(Int.init) }
+    package func position(of id: String) -> Int? { byID[id].map(Int.init) }
 }
 
 /// Keeps the indexes of the most recently queried trees, keyed by revision and verified against the tree
 /// (windows, size and sampled node identity), so trees of different apps with the same revision number do not
 /// share an index. A server should still keep one cache per app (`QueryContext(…, cache:)`): within one app a
 /// revision names exactly one tree.
-public final class QueryIndexCache: Sendable {
-    public static let shared = QueryIndexCache(capacity: 8)
+package final class QueryIndexCache: Sendable {
+    package static let shared = QueryIndexCache(capacity: 8)
     let capacity: Int
     private let entries = Mutex<[TreeIndex]>([])
 
-    public init(capacity: Int = 8) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = 8) { self.capacity = max(1, capacity) }
 
-    public func index(for tree: AXTree) -> TreeIndex {
+    package func index(for tree: AXTree) -> TreeIndex {
         if let hit = entries.withLock({ e -> TreeIndex? in
             guard let k = e.firstIndex(where: { $0.isIndex(of: tree) }) else { return nil }
             let x = e.remove(at: k)
             e.insert(x, at: 0)
             return x
-        }) { return hit }
+        }) {
+            return hit
+        }
         let built = TreeIndex(tree)
         entries.withLock { e in
             e.insert(built, at: 0)
@@ -114,29 +137,34 @@ public final class QueryIndexCache: Sendable {
         return built
     }
 
-    public func removeAll() { entries.withLock { $0.removeAll() } }
+    package func removeAll() { entries.withLock { $0.removeAll() } }
 }
 
 /// What a query runs against: one app's tree, its view hierarchy (for `:hittable`) and its focused element.
-public struct QueryContext: Sendable {
-    public var tree: AXTree
-    public var views: ViewHierarchy
+package struct QueryContext: Sendable {
+    package var tree: AXTree
+    package var views: ViewHierarchy
     /// The accessibility-focused element (`:focused`).
-    public var focusedID: String?
-    public var cache: QueryIndexCache
+    package var focusedID: String?
+    package var cache: QueryIndexCache
     /// Regex steps one evaluation may spend before it fails with "regex too expensive" (Specs/selectors.md
     /// §Regular expressions).
-    public var regexSteps: Int = QueryContext.defaultRegexSteps
+    package var regexSteps: Int = QueryContext.defaultRegexSteps
     /// The server's per-query regex budget: about a tenth of a second of matching in a release build (20,000,000
     /// steps measured at about 0.2 s).
-    public static let defaultRegexSteps = 10_000_000
+    package static let defaultRegexSteps = 10_000_000
 
-    public init(tree: AXTree, views: ViewHierarchy = ViewHierarchy(), focusedID: String? = nil, cache: QueryIndexCache = .shared) {
-        self.tree = tree; self.views = views; self.focusedID = focusedID; self.cache = cache
+    package init(
+        tree: AXTree, views: ViewHierarchy = ViewHierarchy(), focusedID: String? = nil, cache: QueryIndexCache = .shared
+    ) {
+        self.tree = tree
+        self.views = views
+        self.focusedID = focusedID
+        self.cache = cache
     }
 
     /// The document-order index of `tree` (built on first use per revision, then cached).
-    public var index: TreeIndex { cache.index(for: tree) }
+    package var index: TreeIndex { cache.index(for: tree) }
 }
 
 extension TreeIndex {

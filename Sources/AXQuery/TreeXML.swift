@@ -7,9 +7,9 @@ import AXCore
 /// `width`, `height` (rounded to integers, like Appium), plus `index` (in parent), `role` and `axid` (this
 /// project's role and node id). Absent attributes are omitted; strings are XML-escaped, newlines and tabs
 /// as character references, and characters XML 1.0 cannot carry as U+FFFD.
-public enum TreeXML {
+package enum TreeXML {
     /// The XCUIElementType name for a node (Appium vocabulary; headers are StaticText, like XCUITest).
-    public static func typeName(_ n: AXNode) -> String {
+    package static func typeName(_ n: AXNode) -> String {
         switch n.role {
         case .window: return "XCUIElementTypeWindow"
         case .alert: return "XCUIElementTypeAlert"
@@ -45,7 +45,7 @@ public enum TreeXML {
         }
     }
 
-    public static func xml(_ tree: AXTree, appName: String = "app") -> String {
+    package static func xml(_ tree: AXTree, appName: String = "app") -> String {
         var out: [UInt8] = []
         out.reserveCapacity(tree.count * 200 + 128)
         func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
@@ -73,7 +73,11 @@ public enum TreeXML {
         }
         func attr(_ name: StaticString, _ v: String?) {
             guard let v else { return }
-            lit(" "); lit(name); lit("=\""); esc(v); lit("\"")
+            lit(" ")
+            lit(name)
+            lit("=\"")
+            esc(v)
+            lit("\"")
         }
         func int(_ d: Double) -> String {
             guard d.isFinite else { return "0" }
@@ -81,7 +85,8 @@ public enum TreeXML {
         }
         lit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n")
         lit("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"")
-        attr("name", appName); attr("label", appName)
+        attr("name", appName)
+        attr("label", appName)
         lit(" enabled=\"true\" visible=\"true\">\n")
         // Explicit stack: (id, depth, index in parent, closing?)
         var stack: [(String, Int, Int, Bool)] = []
@@ -91,21 +96,26 @@ public enum TreeXML {
             if closing {
                 guard let n = tree[id] else { continue }
                 for _ in 0..<depth { lit("  ") }
-                lit("</"); raw(typeName(n)); lit(">\n")
+                lit("</")
+                raw(typeName(n))
+                lit(">\n")
                 continue
             }
             guard let n = tree[id], seen.insert(id).inserted else { continue }
             let type = typeName(n)
             for _ in 0..<depth { lit("  ") }
-            lit("<"); raw(type)
+            lit("<")
+            raw(type)
             attr("type", type)
             attr("name", n.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? n.label)
             attr("label", n.label)
             attr("value", n.value)
             attr("enabled", n.states.contains(.enabled) ? "true" : "false")
             attr("visible", n.states.contains(.onscreen) ? "true" : "false")
-            attr("x", int(n.frame.x)); attr("y", int(n.frame.y))
-            attr("width", int(n.frame.width)); attr("height", int(n.frame.height))
+            attr("x", int(n.frame.x))
+            attr("y", int(n.frame.y))
+            attr("width", int(n.frame.width))
+            attr("height", int(n.frame.height))
             attr("index", String(index))
             attr("role", n.role.rawValue)
             attr("axid", id)
@@ -115,7 +125,9 @@ public enum TreeXML {
             } else {
                 lit(">\n")
                 stack.append((id, depth, index, true))
-                for (k, c) in n.children.enumerated().reversed() where tree[c] != nil { stack.append((c, depth + 1, k, false)) }
+                for (k, c) in n.children.enumerated().reversed() where tree[c] != nil {
+                    stack.append((c, depth + 1, k, false))
+                }
             }
         }
         lit("</XCUIElementTypeApplication>\n</AppiumAUT>\n")

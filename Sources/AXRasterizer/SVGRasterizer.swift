@@ -2,17 +2,17 @@ import Foundation
 
 /// Turns SVG into PNG with Debian's `rsvg-convert` (librsvg2-bin; Tools/install-deps.sh installs it). The only
 /// I/O of the picture path: the renderer itself is pure (AXInsight).
-public struct SVGRasterizer: Sendable {
-    public let executable: String
+package struct SVGRasterizer: Sendable {
+    package let executable: String
     /// The longest a conversion may take before it is stopped.
-    public var timeoutSeconds: Double = 30
+    package var timeoutSeconds: Double = 30
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The rasterizer on `PATH` (or `$AXSERVER_RSVG_CONVERT`), or nil when it is not installed.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> SVGRasterizer? {
+    package static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> SVGRasterizer? {
         if let explicit = environment["AXSERVER_RSVG_CONVERT"], FileManager.default.isExecutableFile(atPath: explicit) {
             return SVGRasterizer(executable: explicit)
         }
@@ -24,15 +24,17 @@ public struct SVGRasterizer: Sendable {
         return nil
     }
 
-    public init(executable: String) {
+    package init(executable: String) {
         self.executable = executable
     }
 
     /// Converts one SVG document; the files live in a private temporary directory removed afterwards.
-    public func png(_ svg: String) throws -> [UInt8] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axserver-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+    package func png(_ svg: String) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "axserver-render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("tree.svg")
         let output = directory.appendingPathComponent("tree.png")

@@ -1,17 +1,18 @@
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private `dbus-daemon --session` on a unix socket in a temp dir, started by PID and killed by PID.
 /// Test support shared by the D-Bus and AT-SPI test targets (not part of the server).
-public final class PrivateBus: @unchecked Sendable {
-    public let pid: pid_t
-    public let address: String
-    public let directory: String
+package final class PrivateBus: @unchecked Sendable {
+    package let pid: pid_t
+    package let address: String
+    package let directory: String
 
-    public static func daemonPath() -> String? {
+    package static func daemonPath() -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/bin"] {
             let p = "\(dir)/dbus-daemon"
             if access(p, X_OK) == 0 { return p }
@@ -20,7 +21,7 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     /// - Parameter purpose: said in the skip message when dbus-daemon is missing; names the temp directory too.
-    public init(purpose: String = "these tests", tag: String = "axtest") throws {
+    package init(purpose: String = "these tests", tag: String = "axtest") throws {
         guard let daemon = PrivateBus.daemonPath() else {
             throw XCTSkip("dbus-daemon not found (apt-get install dbus): \(purpose) need a real bus")
         }
@@ -35,18 +36,23 @@ public final class PrivateBus: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        var args = [daemon, "--session", "--nofork", "--nopidfile", "--nosyslog",
-                    "--address=unix:path=\(directory)/bus", "--print-address=1"]
+        var args = [
+            daemon, "--session", "--nofork", "--nopidfile", "--nosyslog",
+            "--address=unix:path=\(directory)/bus", "--print-address=1",
+        ]
         // If the test process dies (crash), the daemon gets SIGTERM instead of leaking.
         // setpriv execs dbus-daemon in place, so the PID we record is the daemon's.
         if access("/usr/bin/setpriv", X_OK) == 0 { args = ["/usr/bin/setpriv", "--pdeathsig", "TERM"] + args }
         var cargs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         var p: pid_t = 0
         let rc = posix_spawn(&p, args[0], &actions, nil, &cargs, environ)
-        cargs.forEach { free($0) }
+        for pointer in cargs { free(pointer) }
         posix_spawn_file_actions_destroy(&actions)
         close(fds[1])
-        guard rc == 0 else { close(fds[0]); throw NSError(domain: "PrivateBus", code: Int(rc)) }
+        guard rc == 0 else {
+            close(fds[0])
+            throw NSError(domain: "PrivateBus", code: Int(rc))
+        }
         pid = p
         // First stdout line is the address.
         var line = [UInt8]()
@@ -63,21 +69,30 @@ public final class PrivateBus: @unchecked Sendable {
         close(fds[0])
         address = String(decoding: line, as: UTF8.self)
         if address.isEmpty {
-            kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0)
-            throw NSError(domain: "PrivateBus", code: 3, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon printed no address"])
+            kill(pid, SIGKILL)
+            var st: Int32 = 0
+            waitpid(pid, &st, 0)
+            throw NSError(
+                domain: "PrivateBus", code: 3, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon printed no address"])
         }
     }
 
-    public func stop() {
+    package func stop() {
         kill(pid, SIGTERM)
         var st: Int32 = 0
         var reaped = false
         for _ in 0..<100 {
             let r = waitpid(pid, &st, WNOHANG)
-            if r == pid || r < 0 { reaped = true; break }
+            if r == pid || r < 0 {
+                reaped = true
+                break
+            }
             usleep(10_000)
         }
-        if !reaped { kill(pid, SIGKILL); waitpid(pid, &st, 0) }
+        if !reaped {
+            kill(pid, SIGKILL)
+            waitpid(pid, &st, 0)
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An error starting or using the transport, with a message meant for people.
@@ -23,7 +23,8 @@ enum POSIX {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard bytes.count < capacity else {
-            throw RPCTransportError("socket path '\(path)' is too long (\(bytes.count) bytes, the limit is \(capacity - 1))")
+            throw RPCTransportError(
+                "socket path '\(path)' is too long (\(bytes.count) bytes, the limit is \(capacity - 1))")
         }
         guard !bytes.contains(0) else { throw RPCTransportError("socket path contains a NUL byte") }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
@@ -35,9 +36,9 @@ enum POSIX {
 
     static func streamSocket(_ family: Int32) -> Int32 {
         #if canImport(Darwin)
-        let fd = socket(family, SOCK_STREAM, 0)
+            let fd = socket(family, SOCK_STREAM, 0)
         #else
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #endif
         return fd
     }
@@ -50,7 +51,9 @@ enum POSIX {
         guard fd >= 0 else { throw ConnectError(errno: errno, message: "socket(): \(errnoString)") }
         var a = addr
         let rc = withUnsafePointer(to: &a) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if rc != 0 {
             let e = errno
@@ -65,9 +68,9 @@ enum POSIX {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #else
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
         var res: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &res)
@@ -103,9 +106,9 @@ enum POSIX {
     /// `send` without SIGPIPE (a peer that went away gives EPIPE instead of killing the process).
     static func sendNoSignal(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
         #if canImport(Darwin)
-        return send(fd, p, n, 0)
+            return send(fd, p, n, 0)
         #else
-        return send(fd, p, n, Int32(MSG_NOSIGNAL))
+            return send(fd, p, n, Int32(MSG_NOSIGNAL))
         #endif
     }
 
@@ -134,16 +137,18 @@ enum POSIX {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         let type = UInt32(st.st_mode) & UInt32(S_IFMT)
-        return FileInfo(isDirectory: type == UInt32(S_IFDIR), isSocket: type == UInt32(S_IFSOCK),
-                        uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
+        return FileInfo(
+            isDirectory: type == UInt32(S_IFDIR), isSocket: type == UInt32(S_IFSOCK),
+            uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
     }
 
     static func statInfo(_ path: String) -> FileInfo? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         let type = UInt32(st.st_mode) & UInt32(S_IFMT)
-        return FileInfo(isDirectory: type == UInt32(S_IFDIR), isSocket: type == UInt32(S_IFSOCK),
-                        uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
+        return FileInfo(
+            isDirectory: type == UInt32(S_IFDIR), isSocket: type == UInt32(S_IFSOCK),
+            uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
     }
 
     static func parentDirectory(_ path: String) -> String {
@@ -163,10 +168,14 @@ enum POSIX {
         let me = UInt32(geteuid())
         let sticky = d.mode & 0o1000 != 0
         if d.uid != me && !(d.uid == 0 && sticky) {
-            throw RPCTransportError("socket directory '\(dir)' is owned by uid \(d.uid), not by this user (uid \(me)); refusing to create the socket there")
+            throw RPCTransportError(
+                "socket directory '\(dir)' is owned by uid \(d.uid), not by this user (uid \(me)); refusing to create the socket there"
+            )
         }
         if d.uid == me && d.mode & 0o022 != 0 && !sticky {
-            throw RPCTransportError("socket directory '\(dir)' is writable by group/others (mode \(String(d.mode, radix: 8))); refusing to create the socket there")
+            throw RPCTransportError(
+                "socket directory '\(dir)' is writable by group/others (mode \(String(d.mode, radix: 8))); refusing to create the socket there"
+            )
         }
         if let existing = lstatInfo(path) {
             guard existing.isSocket else {
@@ -192,7 +201,9 @@ enum POSIX {
         // The socket file gets mode 0600 from the moment it exists: narrow umask around bind, then chmod.
         let old = umask(0o177)
         let rc = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         let bindErr = errno
         umask(old)
@@ -202,12 +213,14 @@ enum POSIX {
         }
         if chmod(path, 0o600) != 0 {
             let e = errnoString
-            close(fd); unlink(path)
+            close(fd)
+            unlink(path)
             throw RPCTransportError("cannot chmod 0600 '\(path)': \(e)")
         }
         if listen(fd, backlog) != 0 {
             let e = errnoString
-            close(fd); unlink(path)
+            close(fd)
+            unlink(path)
             throw RPCTransportError("cannot listen on '\(path)': \(e)")
         }
         return fd
@@ -217,9 +230,13 @@ enum POSIX {
     static func readTokenFile(_ path: String) throws(RPCTransportError) -> [UInt8] {
         guard let info = statInfo(path) else { throw RPCTransportError("token file '\(path)' does not exist") }
         if info.mode & 0o077 != 0 {
-            throw RPCTransportError("token file '\(path)' has mode \(String(info.mode, radix: 8)); it must not be readable or writable by group or others (chmod 600)")
+            throw RPCTransportError(
+                "token file '\(path)' has mode \(String(info.mode, radix: 8)); it must not be readable or writable by group or others (chmod 600)"
+            )
         }
-        guard let f = fopen(path, "r") else { throw RPCTransportError("cannot read token file '\(path)': \(errnoString)") }
+        guard let f = fopen(path, "r") else {
+            throw RPCTransportError("cannot read token file '\(path)': \(errnoString)")
+        }
         defer { fclose(f) }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)

@@ -36,14 +36,17 @@ public final class RPCClient: Sendable {
     }
 
     /// Connects to `address` (`unix:PATH`, `/abs/path`, or `tcp:HOST:PORT`).
-    public static func connect(_ address: String, maxFrameBytes: Int = 64 << 20,
-                               group: (any EventLoopGroup)? = nil) async throws -> RPCClient {
+    public static func connect(
+        _ address: String, maxFrameBytes: Int = 64 << 20,
+        group: (any EventLoopGroup)? = nil
+    ) async throws -> RPCClient {
         let group = group ?? MultiThreadedEventLoopGroup.singleton
         let box = ClientBox()
         let bootstrap = ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RPCClientHandler(box: box, maxFrameBytes: maxFrameBytes))
+                    try channel.pipeline.syncOperations.addHandler(
+                        RPCClientHandler(box: box, maxFrameBytes: maxFrameBytes))
                 }
             }
         let channel: any Channel
@@ -61,14 +64,18 @@ public final class RPCClient: Sendable {
         } catch {
             throw RPCTransportError("cannot connect to '\(address)': \(error)")
         }
-        let client = RPCClient(channel: channel, pending: RPCPendingRequests(scheduler: EventLoopTimerScheduler(loop: channel.eventLoop)),
-                               maxFrameBytes: maxFrameBytes)
+        let client = RPCClient(
+            channel: channel, pending: RPCPendingRequests(scheduler: EventLoopTimerScheduler(loop: channel.eventLoop)),
+            maxFrameBytes: maxFrameBytes)
         box.set(client)
         channel.closeFuture.whenComplete { _ in client.didClose() }
         return client
     }
 
-    enum Address: Equatable { case unix(String), tcp(String, Int) }
+    enum Address: Equatable {
+        case unix(String)
+        case tcp(String, Int)
+    }
 
     static func parseAddress(_ address: String) throws(RPCTransportError) -> Address {
         if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
@@ -82,7 +89,9 @@ public final class RPCClient: Sendable {
 
     /// Calls `method` and waits for its result. Errors: the server's error as is; -32020 on timeout or
     /// when the connection closes first.
-    public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError) -> JSON {
+    public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError)
+        -> JSON
+    {
         try await pending.perform(method: method, timeout: timeout) { id in
             send(RPCMessage.request(id: id, method: method, params: params))
         }
@@ -203,8 +212,10 @@ final class RPCClientHandler: ChannelInboundHandler {
                 case .needMore: return total
                 case .skip(let c): total += c
                 case .frame(let start, let length, let consumed):
-                    if let m = try? JSON.parse(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
-                                               limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)) {
+                    if let m = try? JSON.parse(
+                        UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
+                        limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes))
+                    {
                         messages.append(m)
                     }
                     total += consumed

@@ -34,7 +34,10 @@ final class RPCConnectionPeer: RPCPeer {
     }
     private let state = Mutex(State())
 
-    init(connectionID: UInt64, channel: any Channel, pending: RPCPendingRequests, handler: NIOLoopBound<RPCConnectionHandler>) {
+    init(
+        connectionID: UInt64, channel: any Channel, pending: RPCPendingRequests,
+        handler: NIOLoopBound<RPCConnectionHandler>
+    ) {
         self.connectionID = connectionID
         self.channel = channel
         self.pending = pending
@@ -191,13 +194,15 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         let pending = RPCPendingRequests(scheduler: EventLoopTimerScheduler(loop: context.eventLoop))
-        let peer = RPCConnectionPeer(connectionID: ConnectionIDs.make(), channel: context.channel, pending: pending,
-                                     handler: NIOLoopBound(self, eventLoop: context.eventLoop))
+        let peer = RPCConnectionPeer(
+            connectionID: ConnectionIDs.make(), channel: context.channel, pending: pending,
+            handler: NIOLoopBound(self, eventLoop: context.eventLoop))
         self.peer = peer
         let session = RPCSession(peer: peer, pendingRequests: pending, authenticated: ctx.token == nil)
         self.session = session
-        self.lane = RPCAsyncLane(router: ctx.router, session: session, loop: context.eventLoop,
-                                 handler: NIOLoopBound(self, eventLoop: context.eventLoop))
+        self.lane = RPCAsyncLane(
+            router: ctx.router, session: session, loop: context.eventLoop,
+            handler: NIOLoopBound(self, eventLoop: context.eventLoop))
         guard ctx.registry.tryAdd(peer, session, limit: ctx.limits.maxConnections) else {
             refused = true
             if context.channel.isActive { refuseOverLimit() }
@@ -206,7 +211,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         ctx.onSession?(session)
         if ctx.token != nil {
             let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            authenticationTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.authenticationTimeout)) {
+            authenticationTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.authenticationTimeout))
+            {
                 bound.value.authenticationTimedOut()
             }
         }
@@ -222,9 +228,12 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard !closing else { return }
         let max = ctx.limits.maxConnections
         ctx.logger.warning("refusing connection: \(max) connections are open (the limit)")
-        sendMessage(RPCMessage.errorResponse(id: .null, .policyDenied(
-            "too many connections: the server already has \(max) open; close some or retry later",
-            data: ["limit": "maxConnections", "max": .number(Double(max))])))
+        sendMessage(
+            RPCMessage.errorResponse(
+                id: .null,
+                .policyDenied(
+                    "too many connections: the server already has \(max) open; close some or retry later",
+                    data: ["limit": "maxConnections", "max": .number(Double(max))])))
         closeAfterFlush()
     }
 
@@ -232,11 +241,15 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         authenticationTimer = nil
         guard let session, !session.authenticated, !closing else { return }
         let seconds = ctx.limits.authenticationTimeout.components.seconds
-        ctx.logger.notice("closing unauthenticated connection: no 'initialize' with the token within \(seconds) s",
-                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(RPCMessage.errorResponse(id: .null, .unauthorized(
-            "unauthorized: no 'initialize' with params.token within \(seconds) s; closing the connection",
-            data: ["limit": "authenticationTimeout"])))
+        ctx.logger.notice(
+            "closing unauthenticated connection: no 'initialize' with the token within \(seconds) s",
+            metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        sendMessage(
+            RPCMessage.errorResponse(
+                id: .null,
+                .unauthorized(
+                    "unauthorized: no 'initialize' with params.token within \(seconds) s; closing the connection",
+                    data: ["limit": "authenticationTimeout"])))
         closeAfterFlush()
     }
 
@@ -246,11 +259,18 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard !closing, let buffered = inbound?.readableBytes, buffered > 0 else { return }
         guard !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled) else { return }
         let seconds = ctx.limits.partialFrameTimeout.components.seconds
-        ctx.logger.notice("closing connection: an incomplete message (\(buffered) bytes) did not complete within \(seconds) s",
-                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(RPCMessage.errorResponse(id: .null, .messageTooLarge(
-            "incomplete message: \(buffered) bytes received but the message did not complete within \(seconds) s; closing the connection",
-            data: ["limit": "partialFrameTimeout", "seconds": .number(Double(seconds)), "size": .number(Double(buffered))])))
+        ctx.logger.notice(
+            "closing connection: an incomplete message (\(buffered) bytes) did not complete within \(seconds) s",
+            metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        sendMessage(
+            RPCMessage.errorResponse(
+                id: .null,
+                .messageTooLarge(
+                    "incomplete message: \(buffered) bytes received but the message did not complete within \(seconds) s; closing the connection",
+                    data: [
+                        "limit": "partialFrameTimeout", "seconds": .number(Double(seconds)),
+                        "size": .number(Double(buffered)),
+                    ])))
         closeAfterFlush()
     }
 
@@ -258,7 +278,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// when none do (or when the connection is paused by the server itself).
     private func updatePartialFrameTimer() {
         guard let context else { return }
-        let waiting = (inbound?.readableBytes ?? 0) > 0 && !closing
+        let waiting =
+            (inbound?.readableBytes ?? 0) > 0 && !closing
             && !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled)
         if !waiting {
             partialFrameTimer?.cancel()
@@ -351,7 +372,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     /// Output encoded for this connection that the kernel has not taken yet.
-    var pendingOutputBytes: Int { (outbound?.readableBytes ?? 0) + inFlightOutputBytes + (peer?.bytesWaitingForTheLoop ?? 0) }
+    var pendingOutputBytes: Int {
+        (outbound?.readableBytes ?? 0) + inFlightOutputBytes + (peer?.bytesWaitingForTheLoop ?? 0)
+    }
 
     /// (Event loop) A write completed: `bytes` left the process. Resumes a connection paused for output.
     private func outputWritten(_ bytes: Int) {
@@ -397,8 +420,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if pendingOutputBytes > ctx.limits.maxPendingOutputBytes {
             if !pausedForOutput {
                 pausedForOutput = true
-                ctx.logger.debug("pausing reads: \(pendingOutputBytes) bytes of replies pending",
-                                 metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+                ctx.logger.debug(
+                    "pausing reads: \(pendingOutputBytes) bytes of replies pending",
+                    metadata: ["conn": "\(peer?.connectionID ?? 0)"])
             }
             return true
         }
@@ -406,7 +430,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             turnStart = .now()
             return false
         }
-        if framesThisTurn >= ctx.limits.maxFramesPerTurn || NIODeadline.now() - turnStart >= Self.timeAmount(ctx.limits.maxTurnTime) {
+        if framesThisTurn >= ctx.limits.maxFramesPerTurn
+            || NIODeadline.now() - turnStart >= Self.timeAmount(ctx.limits.maxTurnTime)
+        {
             scheduleYield()
             return true
         }
@@ -459,14 +485,23 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                         total += consumed
                     case .tooLarge(let size):
                         let max = ctx.router.limits.maxFrameBytes
-                        sendMessage(RPCMessage.errorResponse(id: .null, .messageTooLarge(
-                            "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
-                            data: ["limit": "maxFrameBytes", "max": .number(Double(max)), "size": .number(Double(size))])))
+                        sendMessage(
+                            RPCMessage.errorResponse(
+                                id: .null,
+                                .messageTooLarge(
+                                    "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
+                                    data: [
+                                        "limit": "maxFrameBytes", "max": .number(Double(max)),
+                                        "size": .number(Double(size)),
+                                    ])))
                         closeAfterFlush()
                         return (total, true)
                     case .malformed(let why):
-                        sendMessage(RPCMessage.errorResponse(id: .null, .parseError(
-                            "malformed frame header: \(why); closing the connection")))
+                        sendMessage(
+                            RPCMessage.errorResponse(
+                                id: .null,
+                                .parseError(
+                                    "malformed frame header: \(why); closing the connection")))
                         closeAfterFlush()
                         return (total, true)
                     }
@@ -490,7 +525,10 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         case .noReply:
             return
         case .reply(let bytes):
-            if lane.enqueueIfBusy(.reply(bytes), inputBytes: raw.count) { checkQueuePressure(lane); return }
+            if lane.enqueueIfBusy(.reply(bytes), inputBytes: raw.count) {
+                checkQueuePressure(lane)
+                return
+            }
             drainOutbox()
             sendMessage(bytes, kind: .reply)
         case .needsAsync(let frame):
@@ -517,12 +555,16 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 case .reply(let bytes): sendMessage(bytes, kind: .reply)
                 case .noReply: break
                 case .needsAsync(let f):
-                    let router = ctx.router, peer = self.peer
+                    let router = ctx.router
+                    let peer = self.peer
                     Task { if let b = await router.run(f, session: session) { peer?.send(b, kind: .reply) } }
                 }
                 return
             }
-            if lane.enqueueIfBusy(.frame(frame), inputBytes: raw.count) { checkQueuePressure(lane); return }
+            if lane.enqueueIfBusy(.frame(frame), inputBytes: raw.count) {
+                checkQueuePressure(lane)
+                return
+            }
             drainOutbox()
             switch ctx.router.runSync(frame, session: session) {
             case .reply(let bytes): sendMessage(bytes, kind: .reply)
@@ -533,7 +575,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func checkQueuePressure(_ lane: RPCAsyncLane) {
-        if !pausedForQueue && (lane.queuedCount >= Self.maxQueued || lane.queuedInputBytes > ctx.limits.maxQueuedInputBytes) {
+        if !pausedForQueue
+            && (lane.queuedCount >= Self.maxQueued || lane.queuedInputBytes > ctx.limits.maxQueuedInputBytes)
+        {
             pausedForQueue = true
             updateAutoRead()
         }
@@ -546,7 +590,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard !replies.isEmpty else { return }
         for r in replies { sendMessage(r, flushNow: false, kind: .reply) }
         if !inReadBatch { flush() }
-        if pausedForQueue && lane.queuedCount < Self.maxQueued / 2 && lane.queuedInputBytes <= ctx.limits.maxQueuedInputBytes / 2 {
+        if pausedForQueue && lane.queuedCount < Self.maxQueued / 2
+            && lane.queuedInputBytes <= ctx.limits.maxQueuedInputBytes / 2
+        {
             pausedForQueue = false
             updateAutoRead()
         }
@@ -565,8 +611,12 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func authenticate(_ raw: UnsafeRawBufferPointer, token: [UInt8], session: RPCSession) -> Bool {
         var id: JSON = .null
         var reason = "the first message must be 'initialize' with params.token"
-        if let msg = try? JSON.parse(raw, limits: JSONParseLimits(maxDepth: ctx.router.limits.maxDepth,
-                                                                  maxBytes: ctx.router.limits.maxFrameBytes)) {
+        if let msg = try? JSON.parse(
+            raw,
+            limits: JSONParseLimits(
+                maxDepth: ctx.router.limits.maxDepth,
+                maxBytes: ctx.router.limits.maxFrameBytes))
+        {
             if let i = msg["id"], i.stringValue != nil || i.doubleValue != nil { id = i }
             if msg["method"]?.stringValue == "initialize" {
                 if let given = msg["params"]?["token"]?.stringValue {
@@ -584,7 +634,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         } else {
             reason = "the first message must be a valid JSON 'initialize' request with params.token"
         }
-        ctx.logger.notice("refusing unauthenticated connection: \(reason)", metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        ctx.logger.notice(
+            "refusing unauthenticated connection: \(reason)", metadata: ["conn": "\(peer?.connectionID ?? 0)"])
         sendMessage(RPCMessage.errorResponse(id: id, .unauthorized("unauthorized: \(reason)")))
         closeAfterFlush()
         return false
@@ -613,11 +664,15 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func closeSlowConsumer(pendingBytes: Int) {
         guard let context, !closing else { return }
         let limit = ctx.limits.maxPendingOutputBytes
-        ctx.logger.notice("closing slow consumer: \(pendingBytes) bytes of output pending (limit \(limit))",
-                          metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        let last = RPCMessage.notification(method: "connection.closing", params: [
-            "reason": "slow consumer", "pendingBytes": .number(Double(pendingBytes)), "limit": .number(Double(limit)),
-        ])
+        ctx.logger.notice(
+            "closing slow consumer: \(pendingBytes) bytes of output pending (limit \(limit))",
+            metadata: ["conn": "\(peer?.connectionID ?? 0)"])
+        let last = RPCMessage.notification(
+            method: "connection.closing",
+            params: [
+                "reason": "slow consumer", "pendingBytes": .number(Double(pendingBytes)),
+                "limit": .number(Double(limit)),
+            ])
         if outbound == nil { outbound = context.channel.allocator.buffer(capacity: last.count + 32) }
         decoder.framing.encode(last, into: &outbound!)
         closeAfterFlush()
@@ -640,7 +695,10 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Flushes what is queued, then closes the connection (at the latest after `closeGrace`).
     func closeAfterFlush() {
         guard let context else { return }
-        if closing && outbound == nil { context.close(promise: nil); return }
+        if closing && outbound == nil {
+            context.close(promise: nil)
+            return
+        }
         closing = true
         let out = outbound ?? context.channel.allocator.buffer(capacity: 0)
         outbound = nil
@@ -675,7 +733,10 @@ final class RPCAsyncLane: Sendable {
     private let handler: NIOLoopBound<RPCConnectionHandler>
 
     init(router: RPCRouter, session: RPCSession, loop: any EventLoop, handler: NIOLoopBound<RPCConnectionHandler>) {
-        self.router = router; self.session = session; self.loop = loop; self.handler = handler
+        self.router = router
+        self.session = session
+        self.loop = loop
+        self.handler = handler
     }
 
     /// (Event loop) Queues `item` (from a frame of `inputBytes`) behind the running work; false when the lane
@@ -710,7 +771,12 @@ final class RPCAsyncLane: Sendable {
     private func work() async {
         while true {
             let next: Item? = state.withLock { s in
-                if s.closed { s.queue.removeAll(); s.queuedInputBytes = 0; s.running = false; return nil }
+                if s.closed {
+                    s.queue.removeAll()
+                    s.queuedInputBytes = 0
+                    s.running = false
+                    return nil
+                }
                 if let entry = s.queue.popFirst() {
                     s.queuedInputBytes -= entry.inputBytes
                     return entry.item
@@ -769,4 +835,3 @@ final class RPCAsyncLane: Sendable {
         }
     }
 }
-

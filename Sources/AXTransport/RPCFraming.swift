@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How messages are delimited on one connection. Detected from the first non-whitespace byte the client
 /// sends: 'C' / 'c' selects LSP-style `Content-Length: N\r\n\r\n` headers, anything else (normally '{' or '[')
@@ -71,7 +72,10 @@ package struct RPCFrameDecoder {
         guard n > 0, let base = buf.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .needMore }
         var ws = 0
         while ws < n && Self.isSpace(base[ws]) { ws += 1 }
-        if ws > 0 { scanned = 0; return .skip(consumed: ws) }
+        if ws > 0 {
+            scanned = 0
+            return .skip(consumed: ws)
+        }
         if framing == .unknown {
             framing = (base[0] == 0x43 || base[0] == 0x63) ? .lsp : .ndjson
         }
@@ -100,11 +104,16 @@ package struct RPCFrameDecoder {
         var end = -1
         var k = 0
         while k + 3 < limit {
-            if base[k] == 0x0D && base[k + 1] == 0x0A && base[k + 2] == 0x0D && base[k + 3] == 0x0A { end = k; break }
+            if base[k] == 0x0D && base[k + 1] == 0x0A && base[k + 2] == 0x0D && base[k + 3] == 0x0A {
+                end = k
+                break
+            }
             k += 1
         }
         if end < 0 {
-            if n > Self.maxHeaderBytes { return .malformed("LSP header block longer than \(Self.maxHeaderBytes) bytes without a blank line") }
+            if n > Self.maxHeaderBytes {
+                return .malformed("LSP header block longer than \(Self.maxHeaderBytes) bytes without a blank line")
+            }
             return .needMore
         }
         var contentLength: Int?
@@ -112,7 +121,8 @@ package struct RPCFrameDecoder {
         while lineStart < end {
             var lineEnd = lineStart
             while lineEnd + 1 < end + 2 && !(base[lineEnd] == 0x0D && base[lineEnd + 1] == 0x0A) { lineEnd += 1 }
-            let line = String(decoding: UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), as: UTF8.self)
+            let line = String(
+                decoding: UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), as: UTF8.self)
             guard let colon = line.firstIndex(of: ":") else {
                 return .malformed("malformed header line \(Self.quote(line)) (expected 'Name: value')")
             }
@@ -120,10 +130,15 @@ package struct RPCFrameDecoder {
             let value = line[line.index(after: colon)...].trimmingSpaces
             if name.isEmpty { return .malformed("malformed header line \(Self.quote(line)) (empty header name)") }
             if name == "content-length" {
-                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18, let v = Int(value) else {
-                    return .malformed("invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)")
+                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18,
+                    let v = Int(value)
+                else {
+                    return .malformed(
+                        "invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)")
                 }
-                if let c = contentLength, c != v { return .malformed("conflicting Content-Length headers (\(c) and \(v))") }
+                if let c = contentLength, c != v {
+                    return .malformed("conflicting Content-Length headers (\(c) and \(v))")
+                }
                 contentLength = v
             }
             lineStart = lineEnd + 2

@@ -1,16 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AXJSON
 import AXRPC
 import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Resource limits of each connection of an `RPCServer` (Specs/protocol.md §Limits). The frame size and
 /// nesting limits are the router's (`RPCLimits`).
@@ -36,9 +37,11 @@ public struct RPCConnectionLimits: Sendable, Equatable {
     /// Event-loop time one connection may use in one turn before it yields to the others (for 1 ms). Default 5 ms.
     public var maxTurnTime: Duration
 
-    public init(maxPendingOutputBytes: Int = 8 << 20, maxQueuedInputBytes: Int = 16 << 20,
-                partialFrameTimeout: Duration = .seconds(30), authenticationTimeout: Duration = .seconds(10),
-                maxConnections: Int = 1024, maxFramesPerTurn: Int = 4096, maxTurnTime: Duration = .milliseconds(5)) {
+    public init(
+        maxPendingOutputBytes: Int = 8 << 20, maxQueuedInputBytes: Int = 16 << 20,
+        partialFrameTimeout: Duration = .seconds(30), authenticationTimeout: Duration = .seconds(10),
+        maxConnections: Int = 1024, maxFramesPerTurn: Int = 4096, maxTurnTime: Duration = .milliseconds(5)
+    ) {
         self.maxPendingOutputBytes = maxPendingOutputBytes
         self.maxQueuedInputBytes = maxQueuedInputBytes
         self.partialFrameTimeout = partialFrameTimeout
@@ -72,9 +75,11 @@ public final class RPCServer: Sendable {
         /// Per-connection resource limits (output, input, timeouts, connection count, fairness).
         public var limits: RPCConnectionLimits
 
-        public init(unixSocketPath: String? = RPCServer.defaultSocketPath(), tcp: String? = nil,
-                    tokenFile: String? = nil, allowNonLoopback: Bool = false,
-                    limits: RPCConnectionLimits = RPCConnectionLimits()) {
+        public init(
+            unixSocketPath: String? = RPCServer.defaultSocketPath(), tcp: String? = nil,
+            tokenFile: String? = nil, allowNonLoopback: Bool = false,
+            limits: RPCConnectionLimits = RPCConnectionLimits()
+        ) {
             self.unixSocketPath = unixSocketPath
             self.tcp = tcp
             self.tokenFile = tokenFile
@@ -106,9 +111,11 @@ public final class RPCServer: Sendable {
     /// - Parameters:
     ///   - group: event loops to use (default: NIO's shared singleton group).
     ///   - onSession: called on the event loop for every new connection's session (before its first message).
-    public init(router: RPCRouter, configuration: Configuration = Configuration(),
-                group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "axserver.transport"),
-                onSession: (@Sendable (RPCSession) -> Void)? = nil) {
+    public init(
+        router: RPCRouter, configuration: Configuration = Configuration(),
+        group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "axserver.transport"),
+        onSession: (@Sendable (RPCSession) -> Void)? = nil
+    ) {
         self.router = router
         self.configuration = configuration
         self.group = group ?? MultiThreadedEventLoopGroup.singleton
@@ -128,7 +135,10 @@ public final class RPCServer: Sendable {
     /// Binds the listeners. Throws `RPCTransportError` with a clear message on any setup problem
     /// (nothing stays bound then).
     public func start() async throws {
-        let already = state.withLock { s -> Bool in defer { s.started = true }; return s.started }
+        let already = state.withLock { s -> Bool in
+            defer { s.started = true }
+            return s.started
+        }
         if already { throw RPCTransportError("server already started") }
         var listeners: [any Channel] = []
         var boundPath: String?
@@ -139,7 +149,8 @@ public final class RPCServer: Sendable {
             if let spec = configuration.tcp {
                 let t = try Self.parseTCP(spec)
                 if !Self.isLoopback(t.host) && !configuration.allowNonLoopback {
-                    throw RPCTransportError("refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
+                    throw RPCTransportError(
+                        "refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
                 }
                 guard let tokenFile = configuration.tokenFile else {
                     throw RPCTransportError("a TCP listener needs a token file")
@@ -151,8 +162,9 @@ public final class RPCServer: Sendable {
                 try AXSocketPath.prepareServerDirectory(for: path)
                 let fd = try POSIX.listenUnix(path: path)
                 boundPath = path
-                let ctx = RPCListenerContext(router: router, token: nil, logger: logger, registry: registry,
-                                             limits: configuration.limits, onSession: onSession)
+                let ctx = RPCListenerContext(
+                    router: router, token: nil, logger: logger, registry: registry,
+                    limits: configuration.limits, onSession: onSession)
                 let ch: any Channel
                 do {
                     ch = try await makeBootstrap(ctx).withBoundSocket(fd).get()
@@ -164,21 +176,25 @@ public final class RPCServer: Sendable {
             }
             var port: Int?
             if let t = tcpTarget, let token {
-                let ctx = RPCListenerContext(router: router, token: token, logger: logger, registry: registry,
-                                             limits: configuration.limits, onSession: onSession)
+                let ctx = RPCListenerContext(
+                    router: router, token: token, logger: logger, registry: registry,
+                    limits: configuration.limits, onSession: onSession)
                 let ch = try await makeBootstrap(ctx)
                     .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
                     .bind(host: t.host, port: t.port).get()
                 port = ch.localAddress?.port
                 listeners.append(ch)
             }
-            if listeners.isEmpty { throw RPCTransportError("no listener configured (neither a Unix socket path nor tcp)") }
+            if listeners.isEmpty {
+                throw RPCTransportError("no listener configured (neither a Unix socket path nor tcp)")
+            }
             state.withLock { s in
                 s.listeners = listeners
                 s.unixPath = boundPath
                 s.tcpPort = port
             }
-            logger.debug("listening", metadata: ["unix": "\(boundPath ?? "-")", "tcpPort": "\(port.map(String.init) ?? "-")"])
+            logger.debug(
+                "listening", metadata: ["unix": "\(boundPath ?? "-")", "tcpPort": "\(port.map(String.init) ?? "-")"])
         } catch {
             for l in listeners { try? await l.close() }
             if let boundPath { unlink(boundPath) }
@@ -192,7 +208,12 @@ public final class RPCServer: Sendable {
     /// and removes the socket file.
     public func stop() async {
         let (listeners, path) = state.withLock { s -> ([any Channel], String?) in
-            defer { s.listeners = []; s.unixPath = nil; s.tcpPort = nil; s.started = false }
+            defer {
+                s.listeners = []
+                s.unixPath = nil
+                s.tcpPort = nil
+                s.started = false
+            }
             return (s.listeners, s.unixPath)
         }
         for l in listeners { try? await l.close() }
@@ -207,7 +228,10 @@ public final class RPCServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)
-            .childChannelOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16384, maximum: 1 << 20))
+            .childChannelOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16384, maximum: 1 << 20)
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(RPCConnectionHandler(context: ctx))

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the server's Unix socket lives, and the checks that keep another user from squatting it.
@@ -36,30 +36,41 @@ public enum AXSocketPath {
     /// Makes sure `directory` is a private directory of this user: creates it with mode 0700 when missing,
     /// otherwise verifies it is a directory (not a symlink), owned by this user, with mode 0700 (no bits
     /// for group or others). Throws a message that says what is wrong and how to fix it.
-    package static func ensurePrivateDirectory(_ directory: String, ownerUID: UInt32 = UInt32(geteuid())) throws(RPCTransportError) {
+    package static func ensurePrivateDirectory(_ directory: String, ownerUID: UInt32 = UInt32(geteuid()))
+        throws(RPCTransportError)
+    {
         if POSIX.lstatInfo(directory) == nil {
             if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw RPCTransportError("cannot create the private socket directory '\(directory)': \(POSIX.errnoString)")
+                throw RPCTransportError(
+                    "cannot create the private socket directory '\(directory)': \(POSIX.errnoString)")
             }
         }
         guard let info = POSIX.lstatInfo(directory) else {
             throw RPCTransportError("cannot inspect the socket directory '\(directory)': \(POSIX.errnoString)")
         }
         guard info.isDirectory else {
-            throw RPCTransportError("'\(directory)' exists and is not a directory (or is a symlink); another user may be squatting it — remove it, set $XDG_RUNTIME_DIR, or pass --socket PATH in a directory you own")
+            throw RPCTransportError(
+                "'\(directory)' exists and is not a directory (or is a symlink); another user may be squatting it — remove it, set $XDG_RUNTIME_DIR, or pass --socket PATH in a directory you own"
+            )
         }
         guard info.uid == ownerUID else {
-            throw RPCTransportError("the socket directory '\(directory)' is owned by uid \(info.uid), not by this user (uid \(ownerUID)); another user may be squatting it — set $XDG_RUNTIME_DIR or pass --socket PATH in a directory you own")
+            throw RPCTransportError(
+                "the socket directory '\(directory)' is owned by uid \(info.uid), not by this user (uid \(ownerUID)); another user may be squatting it — set $XDG_RUNTIME_DIR or pass --socket PATH in a directory you own"
+            )
         }
         guard info.mode & 0o077 == 0 else {
-            throw RPCTransportError("the socket directory '\(directory)' has mode \(String(info.mode, radix: 8)); it must be 0700 (run: chmod 700 '\(directory)')")
+            throw RPCTransportError(
+                "the socket directory '\(directory)' has mode \(String(info.mode, radix: 8)); it must be 0700 (run: chmod 700 '\(directory)')"
+            )
         }
     }
 
     /// Prepares the directory of a server socket at `path`: when `path` is inside this user's fallback
     /// directory, that directory is created/verified by `ensurePrivateDirectory`. Other directories are
     /// checked when the socket is bound.
-    package static func prepareServerDirectory(for path: String, fallbackBase: String = "/tmp") throws(RPCTransportError) {
+    package static func prepareServerDirectory(for path: String, fallbackBase: String = "/tmp")
+        throws(RPCTransportError)
+    {
         let dir = POSIX.parentDirectory(path)
         if dir == fallbackDirectory(base: fallbackBase) {
             try ensurePrivateDirectory(dir)
@@ -68,10 +79,13 @@ public enum AXSocketPath {
 
     /// Refuses a Unix socket that is not owned by `ownerUID` (by default this user). Call before connecting.
     /// A missing path passes (the connect then fails with its own clear error).
-    public static func verifySocketOwner(_ path: String, ownerUID: UInt32 = UInt32(getuid())) throws(RPCTransportError) {
+    public static func verifySocketOwner(_ path: String, ownerUID: UInt32 = UInt32(getuid())) throws(RPCTransportError)
+    {
         guard let info = POSIX.statInfo(path) else { return }
         guard info.uid == ownerUID else {
-            throw RPCTransportError("refusing to connect to '\(path)': the socket is owned by uid \(info.uid), not by this user (uid \(ownerUID)); it may be another user's impostor — check who created it, or use a socket in a directory you own (--socket PATH or $XDG_RUNTIME_DIR)")
+            throw RPCTransportError(
+                "refusing to connect to '\(path)': the socket is owned by uid \(info.uid), not by this user (uid \(ownerUID)); it may be another user's impostor — check who created it, or use a socket in a directory you own (--socket PATH or $XDG_RUNTIME_DIR)"
+            )
         }
     }
 }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AXJSON
 import AXRPC
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A blocking JSON-RPC client over plain POSIX sockets (no NIO, no threads), NDJSON framing.
 /// For command-line tools. Not thread-safe: use from one thread at a time.
@@ -27,7 +28,9 @@ public final class SyncRPCClient {
         switch try RPCClient.parseAddress(address) {
         case .unix(let path):
             try AXSocketPath.verifySocketOwner(path)
-            do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError("cannot connect to '\(address)': \(error.message)") }
+            do { fd = try POSIX.connectUnix(path) } catch {
+                throw RPCTransportError("cannot connect to '\(address)': \(error.message)")
+            }
         case .tcp(let host, let port):
             do { fd = try POSIX.connectTCP(host: host, port: port) } catch {
                 throw RPCTransportError("cannot connect to '\(address)': \(error.message)")
@@ -47,14 +50,18 @@ public final class SyncRPCClient {
     }
 
     /// Sends a request and blocks until its response (or `timeout`: -32020; connection loss: -32020 disconnected).
-    public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) throws(RPCError) -> JSON {
+    public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) throws(RPCError) -> JSON
+    {
         let id = nextID
         nextID += 1
         try sendLine(RPCMessage.request(id: .number(Double(id)), method: method, params: params), method: method)
         let deadline = ContinuousClock.now + timeout
         while true {
             let line = try readLine(deadline: deadline, method: method, timeout: timeout)
-            guard let msg = try? JSON.parse(line, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)) else {
+            guard
+                let msg = try? JSON.parse(
+                    line, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes))
+            else {
                 continue
             }
             switch RPCInbound.classify(msg) {
@@ -83,15 +90,23 @@ public final class SyncRPCClient {
             var off = 0
             while off < raw.count {
                 let n = POSIX.sendNoSignal(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
                 off += n
             }
             return true
         }
-        if !ok { close(); throw .disconnected(method: method) }
+        if !ok {
+            close()
+            throw .disconnected(method: method)
+        }
     }
 
-    private func readLine(deadline: ContinuousClock.Instant, method: String, timeout: Duration) throws(RPCError) -> [UInt8] {
+    private func readLine(deadline: ContinuousClock.Instant, method: String, timeout: Duration) throws(RPCError)
+        -> [UInt8]
+    {
         while true {
             if let nl = buffer[consumed...].firstIndex(of: 0x0A) {
                 var end = nl
@@ -99,7 +114,8 @@ public final class SyncRPCClient {
                 let line = Array(buffer[consumed..<end])
                 consumed = nl + 1
                 if consumed > 65536 && consumed * 2 > buffer.count {
-                    buffer.removeFirst(consumed); consumed = 0
+                    buffer.removeFirst(consumed)
+                    consumed = 0
                 }
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 return line
@@ -111,18 +127,33 @@ public final class SyncRPCClient {
             guard fd >= 0 else { throw .disconnected(method: method) }
             let left = deadline - ContinuousClock.now
             if left <= .zero {
-                throw .appNotResponding("no response to '\(method)' within \(timeout)",
-                                        data: ["method": .string(method), "reason": "timeout"])
+                throw .appNotResponding(
+                    "no response to '\(method)' within \(timeout)",
+                    data: ["method": .string(method), "reason": "timeout"])
             }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(min(Int64(left.components.seconds) * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            let ms = Int32(
+                min(
+                    Int64(left.components.seconds) * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1,
+                    60_000))
             let pr = poll(&pfd, 1, ms)
-            if pr < 0 { if errno == EINTR { continue }; close(); throw .disconnected(method: method) }
+            if pr < 0 {
+                if errno == EINTR { continue }
+                close()
+                throw .disconnected(method: method)
+            }
             if pr == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; close(); throw .disconnected(method: method) }
-            if n == 0 { close(); throw .disconnected(method: method) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                close()
+                throw .disconnected(method: method)
+            }
+            if n == 0 {
+                close()
+                throw .disconnected(method: method)
+            }
             buffer.append(contentsOf: chunk[0..<n])
         }
     }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AXJSON
 import AXRPC
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reusable transport measurements (called by tests and by `axbench`).
 public enum TransportBenchmark {
@@ -23,14 +24,18 @@ public enum TransportBenchmark {
     /// responses concurrently, and returns requests per second (time from the first byte sent to the last
     /// response received). `setup` calls (e.g. `initialize`) are made first, one at a time, untimed.
     /// Throws when a response is missing or any response is an error.
-    public static func pipelined(socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
-                                 setup: [(method: String, params: JSON?)] = []) async throws -> Double {
+    public static func pipelined(
+        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        setup: [(method: String, params: JSON?)] = []
+    ) async throws -> Double {
         try run(socketPath: socketPath, count: count, method: method, params: params, setup: setup).requestsPerSecond
     }
 
     /// As `pipelined`, returning the details.
-    public static func run(socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
-                           setup: [(method: String, params: JSON?)] = []) throws -> Result {
+    public static func run(
+        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        setup: [(method: String, params: JSON?)] = []
+    ) throws -> Result {
         precondition(count > 0)
         let fd: Int32
         do { fd = try POSIX.connectUnix(socketPath) } catch { throw RPCTransportError(error.message) }
@@ -41,7 +46,9 @@ public enum TransportBenchmark {
         for (i, call) in setup.enumerated() {
             var line = RPCMessage.request(id: .string("setup-\(i)"), method: call.method, params: call.params)
             line.append(0x0A)
-            guard line.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) else { throw RPCTransportError("write failed during setup") }
+            guard line.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) else {
+                throw RPCTransportError("write failed during setup")
+            }
             var got: [UInt8] = []
             while !got.contains(0x0A) {
                 var chunk = [UInt8](repeating: 0, count: 4096)
@@ -69,7 +76,7 @@ public enum TransportBenchmark {
         var written = 0
         var lines = 0
         var errors = 0
-        var carry: [UInt8] = pendingIn // partial line at the end of the previous read
+        var carry: [UInt8] = pendingIn  // partial line at the end of the previous read
         var buf = [UInt8](repeating: 0, count: 1 << 18)
         let errorNeedle = Array(#""error":"#.utf8)
         let start = ContinuousClock.now
@@ -77,22 +84,33 @@ public enum TransportBenchmark {
         while lines < count {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN) | (written < out.count ? Int16(POLLOUT) : 0), revents: 0)
             let pr = poll(&pfd, 1, 1000)
-            if pr < 0 { if errno == EINTR { continue }; throw RPCTransportError("poll failed: \(POSIX.errnoString)") }
+            if pr < 0 {
+                if errno == EINTR { continue }
+                throw RPCTransportError("poll failed: \(POSIX.errnoString)")
+            }
             if pr == 0 {
                 if ContinuousClock.now - lastProgress > .seconds(10) {
-                    throw RPCTransportError("benchmark stalled: \(lines) of \(count) responses after 10 s without progress")
+                    throw RPCTransportError(
+                        "benchmark stalled: \(lines) of \(count) responses after 10 s without progress")
                 }
                 continue
             }
             if pfd.revents & Int16(POLLOUT) != 0 && written < out.count {
-                let n = out.withUnsafeBytes { raw in POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16)) }
-                if n > 0 { written += n; lastProgress = ContinuousClock.now } else if n < 0 && errno != EAGAIN && errno != EINTR {
+                let n = out.withUnsafeBytes { raw in
+                    POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16))
+                }
+                if n > 0 {
+                    written += n
+                    lastProgress = ContinuousClock.now
+                } else if n < 0 && errno != EAGAIN && errno != EINTR {
                     throw RPCTransportError("write failed: \(POSIX.errnoString)")
                 }
             }
             if pfd.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
                 let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n == 0 { throw RPCTransportError("server closed the connection after \(lines) of \(count) responses") }
+                if n == 0 {
+                    throw RPCTransportError("server closed the connection after \(lines) of \(count) responses")
+                }
                 if n < 0 {
                     if errno == EAGAIN || errno == EINTR { continue }
                     throw RPCTransportError("read failed: \(POSIX.errnoString)")
@@ -115,7 +133,10 @@ public enum TransportBenchmark {
             }
         }
         let elapsed = ContinuousClock.now - start
-        if errors > 0 { throw RPCTransportError("\(errors) of \(count) responses were errors (is '\(method)' registered and initialized?)") }
+        if errors > 0 {
+            throw RPCTransportError(
+                "\(errors) of \(count) responses were errors (is '\(method)' registered and initialized?)")
+        }
         let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Result(requests: count, seconds: secs)
     }

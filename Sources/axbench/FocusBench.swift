@@ -34,7 +34,8 @@ enum FocusBench {
             let t0 = clock.now
             let reply = await router.handle(frame: frame, session: session)
             let elapsed = us(clock.now - t0)
-            precondition(reply.map { !String(decoding: $0, as: UTF8.self).contains("\"error\"") } ?? false, "\(method) failed")
+            precondition(
+                reply.map { !String(decoding: $0, as: UTF8.self).contains("\"error\"") } ?? false, "\(method) failed")
             return elapsed
         }
         let views = try hub.snapshot(app).views.count
@@ -42,13 +43,18 @@ enum FocusBench {
         // The index is built on the first focus question of a revision.
         var builds: [Double] = []
         for _ in 0..<(quick ? 3 : 11) {
-            try hub.update(app: app, ops: [["op": "set", "id": "n1", "properties": ["text": .string("rebuild \(builds.count)")]]])
+            try hub.update(
+                app: app, ops: [["op": "set", "id": "n1", "properties": ["text": .string("rebuild \(builds.count)")]]])
             builds.append(await timed("focus.status", [:]))
         }
         print("first focus call after a patch (index build + focus.status): median \(fmt(median(builds) / 1000)) ms")
         let focusable = (0..<leaves).filter { $0 % 5 != 1 }
         let runs = quick ? 200 : 2000
-        var query: [Double] = [], explain: [Double] = [], rotor: [Double] = [], move: [Double] = [], tab: [Double] = []
+        var query: [Double] = []
+        var explain: [Double] = []
+        var rotor: [Double] = []
+        var move: [Double] = []
+        var tab: [Double] = []
         let directions = ["right", "down", "left", "up"]
         for i in 0..<runs {
             let leaf = focusable[(i * 7919) % focusable.count]
@@ -64,7 +70,9 @@ enum FocusBench {
         for i in 0..<(runs / 4) {
             tab.append(await timed("focus.move", ["direction": .string(i % 2 == 0 ? "next" : "previous")]))
         }
-        func line(_ name: String, _ xs: [Double]) { print("\(name): median \(fmt(median(xs))) µs, p95 \(fmt(p95(xs))) µs") }
+        func line(_ name: String, _ xs: [Double]) {
+            print("\(name): median \(fmt(median(xs))) µs, p95 \(fmt(p95(xs))) µs")
+        }
         line("focus.query {direction, from}", query)
         line("focus.move right/left", move)
         line("focus.move next/previous", tab)
@@ -77,13 +85,17 @@ enum FocusBench {
             var times: [Double] = []
             for i in 0..<runs {
                 let leaf = (i * 7919) % leaves
-                let op: JSON = ["op": "set", "id": .string("n\(leaf)"),
-                                "properties": leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")]]
+                let op: JSON = [
+                    "op": "set", "id": .string("n\(leaf)"),
+                    "properties": leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")],
+                ]
                 let t0 = clock.now
                 try hub.update(app: app, ops: [op])
                 times.append(us(clock.now - t0))
             }
-            print("one-property patch through the hub, \(label): median \(fmt(median(times))) µs, p95 \(fmt(p95(times))) µs")
+            print(
+                "one-property patch through the hub, \(label): median \(fmt(median(times))) µs, p95 \(fmt(p95(times))) µs"
+            )
         }
         let idle = Hub()
         let idleApp = idle.registerApp(name: "bench", provider: nil)
@@ -91,13 +103,17 @@ enum FocusBench {
         var idleTimes: [Double] = []
         for i in 0..<runs {
             let leaf = (i * 7919) % leaves
-            let op: JSON = ["op": "set", "id": .string("n\(leaf)"),
-                            "properties": leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")]]
+            let op: JSON = [
+                "op": "set", "id": .string("n\(leaf)"),
+                "properties": leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")],
+            ]
             let t0 = clock.now
             try idle.update(app: idleApp, ops: [op])
             idleTimes.append(us(clock.now - t0))
         }
-        print("one-property patch through the hub, engine never used: median \(fmt(median(idleTimes))) µs, p95 \(fmt(p95(idleTimes))) µs")
+        print(
+            "one-property patch through the hub, engine never used: median \(fmt(median(idleTimes))) µs, p95 \(fmt(p95(idleTimes))) µs"
+        )
         _ = await timed("focus.update", ["target": ["id": "n0"]])
         try patches("engine focus set (on n0)")
     }

@@ -5,8 +5,9 @@ import AXInsight
 import AXJSON
 import AXRPC
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `axbench --insight`: audits, speech and pictures on the 10,000-view bench tree (issue 14's targets:
@@ -42,7 +43,8 @@ enum InsightBench {
         func report(_ name: String, _ samples: (wall: [Double], cpu: [Double]), target: Double?) {
             let wall = samples.wall.sorted()
             let cpu = samples.cpu.sorted()
-            let line = "\(name): CPU median \(String(format: "%.2f", medianOf(cpu))) ms (min \(String(format: "%.2f", cpu[0]))); wall median \(String(format: "%.2f", medianOf(wall))) ms (min \(String(format: "%.2f", wall[0])))"
+            let line =
+                "\(name): CPU median \(String(format: "%.2f", medianOf(cpu))) ms (min \(String(format: "%.2f", cpu[0]))); wall median \(String(format: "%.2f", medianOf(wall))) ms (min \(String(format: "%.2f", wall[0])))"
             print(line + (target.map { " — target ≤ \(Int($0)) ms" } ?? ""))
         }
 
@@ -56,31 +58,48 @@ enum InsightBench {
         session.initialized = true
         func rpc(_ method: String, _ params: JSON) -> Int {
             let frame = RPCMessage.request(id: 1, method: method, params: params)
-            guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else { fatalError("not sync: \(method)") }
+            guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else {
+                fatalError("not sync: \(method)")
+            }
             return reply.count
         }
-        print("== insight: \(snap.views.count) views, \(snap.tree.count) nodes, \(snap.tree.navigationOrder().count) elements")
+        print(
+            "== insight: \(snap.views.count) views, \(snap.tree.count) nodes, \(snap.tree.navigationOrder().count) elements"
+        )
         var findings = 0
-        report("audit (engine, all 16 checks)", time {
-            let auditReport = Auditor.run(tree: snap.tree, views: snap.views)
-            findings = auditReport.findings.count + auditReport.omitted
-        }, target: 50)
+        report(
+            "audit (engine, all 16 checks)",
+            time {
+                let auditReport = Auditor.run(tree: snap.tree, views: snap.views)
+                findings = auditReport.findings.count + auditReport.omitted
+            }, target: 50)
         let focusAndRotorChecks = [AuditCatalog.focusable, AuditCatalog.focusGroup, AuditCatalog.emptyRotor]
-        report("audit (engine, focusable + focusGroup + emptyRotor only)", time {
-            _ = Auditor.run(tree: snap.tree, views: snap.views, checks: focusAndRotorChecks)
-        }, target: nil)
+        report(
+            "audit (engine, focusable + focusGroup + emptyRotor only)",
+            time {
+                _ = Auditor.run(tree: snap.tree, views: snap.views, checks: focusAndRotorChecks)
+            }, target: nil)
         var bytes = 0
         report("audit.run (JSON-RPC, default cap 1,000 findings)", time { bytes = rpc("audit.run", [:]) }, target: 50)
         print("  findings \(findings); reply \(bytes) bytes")
-        report("speech walk (engine, both models)", time { _ = SpeechWalk.walk(snap.tree, root: nil, limit: 250_000) }, target: 20)
-        report("speech.walk (JSON-RPC, both models, limit 10,000)", time { bytes = rpc("speech.walk", ["limit": 10_000]) }, target: 20)
+        report(
+            "speech walk (engine, both models)", time { _ = SpeechWalk.walk(snap.tree, root: nil, limit: 250_000) },
+            target: 20)
+        report(
+            "speech.walk (JSON-RPC, both models, limit 10,000)", time { bytes = rpc("speech.walk", ["limit": 10_000]) },
+            target: 20)
         print("  reply \(bytes) bytes")
         var picture: RenderedPicture?
-        report("render SVG (engine, every node, default overlays)", time {
-            picture = TreeRenderer.svg(tree: snap.tree, focusedID: nil, overlays: Set(RenderOverlay.defaults), maxNodes: 20_000)
-        }, target: 50)
+        report(
+            "render SVG (engine, every node, default overlays)",
+            time {
+                picture = TreeRenderer.svg(
+                    tree: snap.tree, focusedID: nil, overlays: Set(RenderOverlay.defaults), maxNodes: 20_000)
+            }, target: 50)
         print("  drawn \(picture?.drawn ?? 0), omitted \(picture?.omitted ?? 0), \(picture?.svg.utf8.count ?? 0) bytes")
-        report("tree.render svg (JSON-RPC, every node)", time { bytes = rpc("tree.render", ["maxNodes": 20_000]) }, target: 50)
+        report(
+            "tree.render svg (JSON-RPC, every node)", time { bytes = rpc("tree.render", ["maxNodes": 20_000]) },
+            target: 50)
         print("  reply \(bytes) bytes")
 
         // The largest tree the schema allows: bounded memory and caps.
@@ -89,17 +108,25 @@ enum InsightBench {
         try hub.setSnapshot(app: large, BenchTree.snapshot(leaves: leavesFor(views: largeViews)))
         let largeSnap = try hub.snapshot(large)
         let loaded = heapBytes()
-        print("== insight: \(largeSnap.views.count) views, \(largeSnap.tree.count) nodes (RSS +\((loaded - before) >> 20) MiB for the tree)")
+        print(
+            "== insight: \(largeSnap.views.count) views, \(largeSnap.tree.count) nodes (RSS +\((loaded - before) >> 20) MiB for the tree)"
+        )
         var largeReport = Auditor.run(tree: largeSnap.tree, views: largeSnap.views)
         let auditStart = clock.now
         largeReport = Auditor.run(tree: largeSnap.tree, views: largeSnap.views)
-        print("audit (engine): \(String(format: "%.1f", milliseconds(clock.now - auditStart))) ms, \(largeReport.findings.count) findings returned, \(largeReport.omitted) left out; RSS now +\((heapBytes() - loaded) >> 20) MiB over the loaded tree")
+        print(
+            "audit (engine): \(String(format: "%.1f", milliseconds(clock.now - auditStart))) ms, \(largeReport.findings.count) findings returned, \(largeReport.omitted) left out; RSS now +\((heapBytes() - loaded) >> 20) MiB over the loaded tree"
+        )
         let renderStart = clock.now
         let largePicture = TreeRenderer.svg(tree: largeSnap.tree, overlays: Set(RenderOverlay.defaults))
-        print("render SVG (engine, default cap): \(String(format: "%.1f", milliseconds(clock.now - renderStart))) ms, drawn \(largePicture.drawn), omitted \(largePicture.omitted), \(largePicture.svg.utf8.count >> 10) KiB")
+        print(
+            "render SVG (engine, default cap): \(String(format: "%.1f", milliseconds(clock.now - renderStart))) ms, drawn \(largePicture.drawn), omitted \(largePicture.omitted), \(largePicture.svg.utf8.count >> 10) KiB"
+        )
         let walkStart = clock.now
         let walk = SpeechWalk.walk(largeSnap.tree, root: nil, limit: 5000)
-        print("speech walk (engine, default limit 5,000): \(String(format: "%.1f", milliseconds(clock.now - walkStart))) ms, \(walk.items.count) items, \(walk.omitted) left out")
+        print(
+            "speech walk (engine, default limit 5,000): \(String(format: "%.1f", milliseconds(clock.now - walkStart))) ms, \(walk.items.count) items, \(walk.omitted) left out"
+        )
         print("RSS after the large runs: +\((heapBytes() - loaded) >> 20) MiB over the loaded tree")
     }
 }

@@ -10,22 +10,33 @@ import AXQuery
 import AXRPC
 import AXTransport
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let quick = CommandLine.arguments.contains("--quick")
-if CommandLine.arguments.contains("--sizes") { print("ViewNode \(MemoryLayout<ViewNode>.size) AXNode \(MemoryLayout<AXNode>.size) ax \(MemoryLayout<AccessibilityProperties>.size) control \(MemoryLayout<ControlState>.size) focus \(MemoryLayout<FocusProperties>.size) window \(MemoryLayout<WindowState>.size)"); exit(0) }
+if CommandLine.arguments.contains("--sizes") {
+    print(
+        "ViewNode \(MemoryLayout<ViewNode>.size) AXNode \(MemoryLayout<AXNode>.size) ax \(MemoryLayout<AccessibilityProperties>.size) control \(MemoryLayout<ControlState>.size) focus \(MemoryLayout<FocusProperties>.size) window \(MemoryLayout<WindowState>.size)"
+    )
+    exit(0)
+}
 if CommandLine.arguments.contains("--profile-decode") {
     let snap = BenchTree.snapshot(leaves: 8920)
-    for _ in 0..<60 { let h = try ViewHierarchy.fromSnapshot(snap); withExtendedLifetime(h) {} }
+    for _ in 0..<60 {
+        let h = try ViewHierarchy.fromSnapshot(snap)
+        withExtendedLifetime(h) {}
+    }
     exit(0)
 }
 if CommandLine.arguments.contains("--core-min") {
     // Quick, noise-resistant figures for optimization work: minimum of 21 runs each.
     let bytes = BenchTree.snapshot(leaves: 8920).serialized()
     let clock = ContinuousClock()
-    var dec: [Duration] = [], der: [Duration] = [], bld: [Duration] = []
+    var dec: [Duration] = []
+    var der: [Duration] = []
+    var bld: [Duration] = []
     let parsed = try JSON.parse(bytes)
     for _ in 0..<21 {
         let t0 = clock.now
@@ -38,7 +49,8 @@ if CommandLine.arguments.contains("--core-min") {
         let t2 = clock.now
         _ = s.rebuild()
         let t3 = clock.now
-        bld.append(t2 - t1); der.append(t3 - t2)
+        bld.append(t2 - t1)
+        der.append(t3 - t2)
     }
     print("min: decode \(dec.min()!)  derive \(der.min()!)  build \(bld.min()!)")
     exit(0)
@@ -48,7 +60,11 @@ if CommandLine.arguments.contains("--profile-patch") {
     try s.setSnapshot(BenchTree.snapshot(leaves: 8920))
     for i in 0..<2000 {
         let leaf = (i * 7919) % 8920
-        try s.apply([.set(id: "n\(leaf)", properties: leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")])])
+        try s.apply([
+            .set(
+                id: "n\(leaf)",
+                properties: leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")])
+        ])
     }
     exit(0)
 }
@@ -60,7 +76,10 @@ if CommandLine.arguments.contains("--profile-derive") {
 }
 if CommandLine.arguments.contains("--profile-build") {
     let snap = BenchTree.snapshot(leaves: 8920)
-    for _ in 0..<30 { let s = HierarchyStore(); try s.setSnapshot(snap) }
+    for _ in 0..<30 {
+        let s = HierarchyStore()
+        try s.setSnapshot(snap)
+    }
     exit(0)
 }
 let clock = ContinuousClock()
@@ -71,8 +90,14 @@ if CommandLine.arguments.contains("--focus") {
 
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 func us(_ d: Duration) -> Double { ms(d) * 1000 }
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
-func p95(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[min(s.count - 1, Int(Double(s.count) * 0.95))] }
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s[s.count / 2]
+}
+func p95(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s[min(s.count - 1, Int(Double(s.count) * 0.95))]
+}
 /// Resident set size from /proc/self/statm (bytes).
 func heapBytes() -> Int {
     guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
@@ -103,13 +128,21 @@ do {
     // keeping several stores of the same 10,000-view tree alive (views + derived nodes + derivation cache).
     var keep: [HierarchyStore] = []
     let r0 = heapBytes()
-    for _ in 0..<5 { let st = HierarchyStore(); try st.setSnapshot(snapshot); keep.append(st) }
+    for _ in 0..<5 {
+        let st = HierarchyStore()
+        try st.setSnapshot(snapshot)
+        keep.append(st)
+    }
     let r1 = heapBytes()
     let views = keep[0].views.count * keep.count
-    print("memory: \((r1 - r0) / 1024) KiB RSS for \(keep.count) stores of \(keep[0].views.count) views → \((r1 - r0) / views) bytes per view (views + accessibility nodes + cache)")
+    print(
+        "memory: \((r1 - r0) / 1024) KiB RSS for \(keep.count) stores of \(keep[0].views.count) views → \((r1 - r0) / views) bytes per view (views + accessibility nodes + cache)"
+    )
 }
 let bytes = snapshot.serialized()
-var parseTimes: [Double] = [], buildTimes: [Double] = [], deriveOnly: [Double] = []
+var parseTimes: [Double] = []
+var buildTimes: [Double] = []
+var deriveOnly: [Double] = []
 var store = HierarchyStore()
 let runs = quick ? 3 : 11
 for _ in 0..<runs {
@@ -121,7 +154,9 @@ for _ in 0..<runs {
     let t2 = clock.now
     _ = s.rebuild()
     let t3 = clock.now
-    parseTimes.append(ms(t1 - t0)); buildTimes.append(ms(t2 - t1)); deriveOnly.append(ms(t3 - t2))
+    parseTimes.append(ms(t1 - t0))
+    buildTimes.append(ms(t2 - t1))
+    deriveOnly.append(ms(t3 - t2))
     store = s
 }
 let viewCount = store.views.count
@@ -165,8 +200,12 @@ let rebuilt = store.rebuild()
 var same = rebuilt.count == store.tree.count
 for (id, n) in rebuilt.nodes where same { if store.tree[id] != n { same = false } }
 let patchMedian = median(patchTimes)
-print("one-property patch (apply + incremental derive + change set): median \(fmt(patchMedian)) µs, p95 \(fmt(p95(patchTimes))) µs")
-print("ratio full build / patch: \(fmt(median(buildTimes) * 1000 / patchMedian, 0))×  (re-derive only / patch: \(fmt(median(deriveOnly) * 1000 / patchMedian, 0))×); incremental == rebuild: \(same)")
+print(
+    "one-property patch (apply + incremental derive + change set): median \(fmt(patchMedian)) µs, p95 \(fmt(p95(patchTimes))) µs"
+)
+print(
+    "ratio full build / patch: \(fmt(median(buildTimes) * 1000 / patchMedian, 0))×  (re-derive only / patch: \(fmt(median(deriveOnly) * 1000 / patchMedian, 0))×); incremental == rebuild: \(same)"
+)
 
 if CommandLine.arguments.contains("--core-only") { exit(0) }
 print("== query and JSON-RPC (5,000-element tree)")
@@ -184,13 +223,24 @@ final class NullPeer: RPCPeer, @unchecked Sendable {
     var isClosed: Bool { false }
     func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }
-final class Mutex_: @unchecked Sendable { let l = NSLock(); var v: Int; init(_ v: Int) { self.v = v }; func inc() { l.lock(); v += 1; l.unlock() } }
+final class Mutex_: @unchecked Sendable {
+    let l = NSLock()
+    var v: Int
+    init(_ v: Int) { self.v = v }
+    func inc() {
+        l.lock()
+        v += 1
+        l.unlock()
+    }
+}
 let session = RPCSession(peer: NullPeer())
 session.initialized = true
 func call(_ method: String, _ params: JSON) -> (Double, [UInt8]) {
     let frame = RPCMessage.request(id: 1, method: method, params: params)
     let t0 = clock.now
-    guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else { fatalError("not sync: \(method)") }
+    guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else {
+        fatalError("not sync: \(method)")
+    }
     return (us(clock.now - t0), reply)
 }
 let nodeCount = (try hub.snapshot(app)).tree.count
@@ -212,24 +262,32 @@ if CommandLine.arguments.contains("--profile-treeget") {
     for _ in 0..<5 { _ = call("tree.get", ["app": .string(app), "format": "json"]) }
     exit(0)
 }
-var q1: [Double] = [], q2: [Double] = [], q3: [Double] = []
+var q1: [Double] = []
+var q2: [Double] = []
+var q3: [Double] = []
 for i in 0..<(quick ? 100 : 1000) {
     let leaf = (i * 7919) % 5000
     q1.append(call("query.one", ["app": .string(app), "selector": .string("#n\(leaf)")]).0)
-    q2.append(call("query.one", ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]).0)
+    q2.append(
+        call("query.one", ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]).0)
     q3.append(call("element.get", ["app": .string(app), "target": ["id": .string("n\(leaf)")]]).0)
 }
 print("tree: \(nodeCount) accessibility nodes")
-print("query.one by identifier-less id selector (#n…): median \(fmt(median(q1))) µs, p95 \(fmt(p95(q1))) µs (server-side)")
+print(
+    "query.one by identifier-less id selector (#n…): median \(fmt(median(q1))) µs, p95 \(fmt(p95(q1))) µs (server-side)"
+)
 print("query.one button[label=…]: median \(fmt(median(q2))) µs, p95 \(fmt(p95(q2))) µs")
 print("element.get {id}: median \(fmt(median(q3))) µs, p95 \(fmt(p95(q3))) µs")
 var tg: [Double] = []
 var size = 0
 for _ in 0..<(quick ? 5 : 30) {
     let (t, r) = call("tree.get", ["app": .string(app), "format": "json"])
-    tg.append(t / 1000); size = r.count
+    tg.append(t / 1000)
+    size = r.count
 }
-print("tree.get of \(nodeCount) elements as JSON (build + serialize): median \(fmt(median(tg))) ms, p95 \(fmt(p95(tg))) ms, \(size / 1024) KiB")
+print(
+    "tree.get of \(nodeCount) elements as JSON (build + serialize): median \(fmt(median(tg))) ms, p95 \(fmt(p95(tg))) ms, \(size / 1024) KiB"
+)
 
 print("== JSON-RPC over the Unix socket")
 do {
@@ -246,8 +304,11 @@ do {
     print("pipelined ping: \(Int(median(rates))) req/s (median of \(rates.count) runs of \(n))")
     var qrates: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
-        qrates.append(try TransportBenchmark.run(socketPath: sock, count: n / 10, method: "element.get",
-            params: ["app": .string(app), "target": ["id": "n42"]], setup: [("initialize", nil)]).requestsPerSecond)
+        qrates.append(
+            try TransportBenchmark.run(
+                socketPath: sock, count: n / 10, method: "element.get",
+                params: ["app": .string(app), "target": ["id": "n42"]], setup: [("initialize", nil)]
+            ).requestsPerSecond)
     }
     print("pipelined element.get: \(Int(median(qrates))) req/s")
 
@@ -255,8 +316,18 @@ do {
     let provider = try await RPCClient.connect("unix:" + sock)
     _ = try await provider.call("initialize", ["role": "provider"])
     let papp = try await provider.call("app.register", ["name": "latency"])["app"]!.stringValue!
-    _ = try await provider.call("hierarchy.set", ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100], "children": [
-        ["id": "l", "class": "UILabel", "text": "0", "frame": [0, 0, 50, 20]]]]]])
+    _ = try await provider.call(
+        "hierarchy.set",
+        [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100],
+                    "children": [
+                        ["id": "l", "class": "UILabel", "text": "0", "frame": [0, 0, 50, 20]]
+                    ],
+                ]
+            ]
+        ])
     let subscriber = try await RPCClient.connect("unix:" + sock)
     _ = try await subscriber.call("initialize", nil)
     let arrivals = AsyncStream<ContinuousClock.Instant>.makeStream()
@@ -266,12 +337,17 @@ do {
     var lat: [Double] = []
     for i in 0..<(quick ? 200 : 2000) {
         let t0 = clock.now
-        provider.notify("hierarchy.update", ["app": .string(papp), "ops": [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]])
+        provider.notify(
+            "hierarchy.update",
+            ["app": .string(papp), "ops": [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]])
         guard let t1 = await it.next() else { break }
         lat.append(us(t1 - t0))
     }
-    print("hierarchy.update → tree.changed at a subscriber (two clients, real socket): median \(fmt(median(lat))) µs, p95 \(fmt(p95(lat))) µs")
-    await provider.close(); await subscriber.close()
+    print(
+        "hierarchy.update → tree.changed at a subscriber (two clients, real socket): median \(fmt(median(lat))) µs, p95 \(fmt(p95(lat))) µs"
+    )
+    await provider.close()
+    await subscriber.close()
     await server.stop()
 } catch {
     print("socket benchmarks failed: \(error)")

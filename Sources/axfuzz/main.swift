@@ -5,8 +5,9 @@
 // Built by Tools/fuzz.sh with -sanitize=fuzzer,address and -D AXFUZZ_LIBFUZZER, `axfuzz TARGET [libFuzzer flags]
 // [corpus dirs]` runs libFuzzer on the target instead (any invariant broken is reported and aborts, as a crash).
 import AXFuzzTargets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Prints to standard error.
@@ -88,52 +89,53 @@ guard let target = namedTarget ?? inheritedTarget else {
 let targetArgumentCount = namedTarget == nil ? 0 : 1
 
 #if AXFUZZ_LIBFUZZER
-/// libFuzzer's entry point taking the callback (from the fuzzer runtime linked by -sanitize=fuzzer).
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    /// libFuzzer's entry point taking the callback (from the fuzzer runtime linked by -sanitize=fuzzer).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-/// The target libFuzzer calls (set before the driver starts, read only afterwards).
-nonisolated(unsafe) var selectedTarget = target
+    /// The target libFuzzer calls (set before the driver starts, read only afterwards).
+    nonisolated(unsafe) var selectedTarget = target
 
-// libFuzzer sees the program name followed by everything after the target name.
-setenv("AXFUZZ_TARGET", target.name, 1)
-var driverArguments = [arguments[0]] + arguments.dropFirst(1 + targetArgumentCount)
-var argc = Int32(driverArguments.count)
-var cArguments: [UnsafeMutablePointer<CChar>?] = driverArguments.map { strdup($0) } + [nil]
-let status = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
-    var argv = buffer.baseAddress!
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
-        let failures = selectedTarget.run(bytes)
-        if !failures.isEmpty {
-            printError("axfuzz: \(selectedTarget.name): invariant broken: " + failures.joined(separator: "; "))
-            abort()
+    // libFuzzer sees the program name followed by everything after the target name.
+    setenv("AXFUZZ_TARGET", target.name, 1)
+    var driverArguments = [arguments[0]] + arguments.dropFirst(1 + targetArgumentCount)
+    var argc = Int32(driverArguments.count)
+    var cArguments: [UnsafeMutablePointer<CChar>?] = driverArguments.map { strdup($0) } + [nil]
+    let status = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        var argv = buffer.baseAddress!
+        return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
+            let failures = selectedTarget.run(bytes)
+            if !failures.isEmpty {
+                printError("axfuzz: \(selectedTarget.name): invariant broken: " + failures.joined(separator: "; "))
+                abort()
+            }
+            return 0
         }
-        return 0
     }
-}
-exit(status)
+    exit(status)
 #else
-var inputs = 0
-var broken = 0
-for path in arguments.dropFirst(1 + targetArgumentCount) {
-    for file in inputFiles(path) {
-        guard let bytes = readFile(file) else {
-            printError("cannot read \(file)")
-            exit(2)
-        }
-        inputs += 1
-        let failures = target.run(bytes)
-        if !failures.isEmpty {
-            broken += 1
-            printError("\(file): " + failures.joined(separator: "; "))
+    var inputs = 0
+    var broken = 0
+    for path in arguments.dropFirst(1 + targetArgumentCount) {
+        for file in inputFiles(path) {
+            guard let bytes = readFile(file) else {
+                printError("cannot read \(file)")
+                exit(2)
+            }
+            inputs += 1
+            let failures = target.run(bytes)
+            if !failures.isEmpty {
+                broken += 1
+                printError("\(file): " + failures.joined(separator: "; "))
+            }
         }
     }
-}
-print("\(target.name): \(inputs) inputs, \(broken) broken")
-exit(broken == 0 ? 0 : 1)
+    print("\(target.name): \(inputs) inputs, \(broken) broken")
+    exit(broken == 0 ? 0 : 1)
 #endif

@@ -1,42 +1,50 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ArgumentParser
 import AXJSON
 import AXQuery
 import AXRPC
 import AXTransport
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @main
 struct AXQueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axquery",
-        abstract: "Query and drive the accessibility trees an axserver mirrors (or a saved hierarchy / Appium page source).",
+        abstract:
+            "Query and drive the accessibility trees an axserver mirrors (or a saved hierarchy / Appium page source).",
         discussion: """
-        Selectors are the CSS-like language of Specs/selectors.md: roles, #identifier, [attribute op value], :pseudo-classes and the combinators ' ', '>', '+', '~', '>>'.
+            Selectors are the CSS-like language of Specs/selectors.md: roles, #identifier, [attribute op value], :pseudo-classes and the combinators ' ', '>', '+', '~', '>>'.
 
-        The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
+            The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
 
-        Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app, or an unreadable --file), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
+            Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app, or an unreadable --file), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
 
-        Examples:
-          axquery 'button[label="Edit"]'               (same as: axquery find ...)
-          axquery one '#"cell.wifi"'
-          axquery tree --depth 2
-          axquery do activate 'segmentedControl > button[label="Dark"]'
-          axquery wait '#showAlert' --state hittable --timeout 5s
-          axquery count button --file snapshot.json
-        """,
+            Examples:
+              axquery 'button[label="Edit"]'               (same as: axquery find ...)
+              axquery one '#"cell.wifi"'
+              axquery tree --depth 2
+              axquery do activate 'segmentedControl > button[label="Dark"]'
+              axquery wait '#showAlert' --state hittable --timeout 5s
+              axquery count button --file snapshot.json
+            """,
         version: AXMethods.serverVersion,
-        subcommands: [Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
-                      Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self],
+        subcommands: [
+            Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
+            Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
+            Key.self, TypeText.self,
+        ],
         defaultSubcommand: Find.self)
 
-    static let subcommandNames = ["find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit", "say", "render", "rotor", "help"]
+    static let subcommandNames = [
+        "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
+        "say", "render", "rotor", "key", "type", "help",
+    ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
     static func hoistSubcommand(_ args: [String]) -> [String] {
@@ -46,8 +54,14 @@ struct AXQueryCommand: ParsableCommand {
         while i < args.count {
             let a = args[i]
             let name = a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a
-            if valued.contains(name) { i += a.contains("=") ? 1 : 2; continue }
-            if flags.contains(a) { i += 1; continue }
+            if valued.contains(name) {
+                i += a.contains("=") ? 1 : 2
+                continue
+            }
+            if flags.contains(a) {
+                i += 1
+                continue
+            }
             break
         }
         guard i > 0, i < args.count, subcommandNames.contains(args[i]) else { return args }
@@ -86,15 +100,19 @@ struct AXQueryCommand: ParsableCommand {
 // MARK: - Options shared by every command
 
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
-                               valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
+            valueName: "path"), completion: .file())
     var socket: String?
 
     @Option(help: ArgumentHelp("Connect over loopback TCP instead of the Unix socket.", valueName: "host:port"))
     var tcp: String?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("File whose first line is the TCP token.", valueName: "file"),
-            completion: .file())
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("File whose first line is the TCP token.", valueName: "file"),
+        completion: .file())
     var tokenFile: String?
 
     @Option(help: ArgumentHelp("The app to query (id or name; default: the first registered app).", valueName: "id"))
@@ -116,9 +134,13 @@ struct GlobalOptions: ParsableArguments {
         if let tcp {
             let hp = tcp.hasPrefix("tcp:") ? String(tcp.dropFirst(4)) : tcp
             var token: String?
-            if let tf = tokenFile { token = try FileIO.token(tf) }
-            else if let t = getenv("AXSERVER_TOKEN"), t.pointee != 0 { token = String(cString: t) }
-            else { throw CLIFailure(Exit.connection, "--tcp needs --token-file (or $AXSERVER_TOKEN)") }
+            if let tf = tokenFile {
+                token = try FileIO.token(tf)
+            } else if let t = getenv("AXSERVER_TOKEN"), t.pointee != 0 {
+                token = String(cString: t)
+            } else {
+                throw CLIFailure(Exit.connection, "--tcp needs --token-file (or $AXSERVER_TOKEN)")
+            }
             return ("tcp:" + hp, token)
         }
         if let socket { return (socket.hasPrefix("unix:") ? socket : "unix:" + socket, nil) }
@@ -131,8 +153,10 @@ struct GlobalOptions: ParsableArguments {
 }
 
 struct FileOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Work offline on a file: a JSON hierarchy snapshot or an Appium XCUITest XML page source.",
-                               valueName: "path"), completion: .file(extensions: ["json", "xml"]))
+    @Option(
+        help: ArgumentHelp(
+            "Work offline on a file: a JSON hierarchy snapshot or an Appium XCUITest XML page source.",
+            valueName: "path"), completion: .file(extensions: ["json", "xml"]))
     var file: String?
 }
 
@@ -159,14 +183,18 @@ final class Context {
         let raw = try FileIO.read(path)
         // Page sources saved on Windows or by some Appium clients are UTF-16: read them as their text.
         let bytes: [UInt8]
-        do { bytes = try TextEncoding.utf8(raw) } catch { throw CLIFailure(Exit.connection, "'\(path)': \(error.message)") }
+        do { bytes = try TextEncoding.utf8(raw) } catch {
+            throw CLIFailure(Exit.connection, "'\(path)': \(error.message)")
+        }
         var k = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
         while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
         let name = String(path.split(separator: "/").last ?? "file")
         if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
             let snapshot: JSON
-            do { snapshot = try AppiumConverter.convert(bytes) } catch { throw CLIFailure(Exit.connection, error.message) }
+            do { snapshot = try AppiumConverter.convert(bytes) } catch {
+                throw CLIFailure(Exit.connection, error.message)
+            }
             return try OfflineBackend(snapshot: snapshot, appName: name)
         }
         let j: JSON
@@ -177,21 +205,24 @@ final class Context {
         var snap = j
         if let p = j["params"], p["windows"] != nil { snap = p }
         guard snap["windows"] != nil else {
-            throw CLIFailure(Exit.connection, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
+            throw CLIFailure(
+                Exit.connection, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
         }
         return try OfflineBackend(snapshot: snap, appName: name)
     }
 
     /// Calls a method with `app` filled in; maps errors to CLI failures.
-    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30)) throws(CLIFailure) -> JSON {
+    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30)) throws(CLIFailure) -> JSON
+    {
         var p = params
         if let app = global.app, p["app"] == nil { p["app"] = .string(app) }
         do { return try backend.call(method, .object(p), timeout: timeout) } catch {
             var f = Context.failure(error)
             // A --root that resolves to nothing (or to several elements) says so.
             if let root = p["root"]?["selector"]?.stringValue, let sel = error.data?["selector"]?.stringValue,
-               (try? Selector(parsing: root))?.canonical == sel,
-               error.code == RPCError.Code.noSuchElement || error.code == RPCError.Code.ambiguousMatch {
+                (try? Selector(parsing: root))?.canonical == sel,
+                error.code == RPCError.Code.noSuchElement || error.code == RPCError.Code.ambiguousMatch
+            {
                 f.message = "--root: " + f.message
             }
             throw f
@@ -215,7 +246,9 @@ final class Context {
                 s += "  " + Render.frame(c["frame"])
                 details.append(s)
             }
-            if let n = e.data?["count"]?.intValue, n > details.count { details.append("… and \(n - details.count) more") }
+            if let n = e.data?["count"]?.intValue, n > details.count {
+                details.append("… and \(n - details.count) more")
+            }
         case RPCError.Code.noSuchElement:
             details = Context.nearMissLines(e.data?["explain"])
         case RPCError.Code.timeout:
@@ -237,10 +270,13 @@ final class Context {
         for chain in explain["chains"]?.arrayValue ?? [] {
             for step in chain["steps"]?.arrayValue ?? [] {
                 guard let misses = step["nearMisses"]?.arrayValue, !misses.isEmpty else { continue }
-                out.append("no \(step["description"]?.stringValue ?? "match") at \(step["selector"]?.stringValue ?? "")")
+                out.append(
+                    "no \(step["description"]?.stringValue ?? "match") at \(step["selector"]?.stringValue ?? "")")
                 for m in misses {
                     let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-                    out.append("did you mean: \(m["description"]?.stringValue ?? "")  (\(m["change"]?.stringValue ?? ""); \(m["count"]?.intValue ?? 0) match\(m["count"]?.intValue == 1 ? "" : "es"): \(ids))")
+                    out.append(
+                        "did you mean: \(m["description"]?.stringValue ?? "")  (\(m["change"]?.stringValue ?? ""); \(m["count"]?.intValue ?? 0) match\(m["count"]?.intValue == 1 ? "" : "es"): \(ids))"
+                    )
                 }
             }
         }
@@ -256,10 +292,14 @@ final class Context {
     /// Parses a selector locally (same parser as the server): exit 3 with a caret before any connection.
     static func validate(_ selector: String) throws(CLIFailure) {
         do { _ = try Selector(parsing: selector) } catch {
-            throw CLIFailure(Exit.invalidSelector, "invalid selector: \(error.message)", details: caret(selector, error.position),
-                             rpc: RPCError.invalidSelector(error.description, data: [
-                                "position": JSON(error.position), "expected": .string(error.expected),
-                                "found": .string(error.found), "selector": .string(selector)]))
+            throw CLIFailure(
+                Exit.invalidSelector, "invalid selector: \(error.message)", details: caret(selector, error.position),
+                rpc: RPCError.invalidSelector(
+                    error.description,
+                    data: [
+                        "position": JSON(error.position), "expected": .string(error.expected),
+                        "found": .string(error.found), "selector": .string(selector),
+                    ]))
         }
     }
 }
@@ -276,10 +316,17 @@ struct DurationArg: ExpressibleByArgument, CustomStringConvertible, Sendable {
     var milliseconds: Int
     init?(argument: String) {
         let s = argument.lowercased()
-        var num = Substring(s), scale = 1000.0
-        if s.hasSuffix("ms") { num = num.dropLast(2); scale = 1 }
-        else if s.hasSuffix("s") { num = num.dropLast(1) }
-        else if s.hasSuffix("m") { num = num.dropLast(1); scale = 60_000 }
+        var num = Substring(s)
+        var scale = 1000.0
+        if s.hasSuffix("ms") {
+            num = num.dropLast(2)
+            scale = 1
+        } else if s.hasSuffix("s") {
+            num = num.dropLast(1)
+        } else if s.hasSuffix("m") {
+            num = num.dropLast(1)
+            scale = 60_000
+        }
         guard let d = Double(num), d.isFinite, d >= 0, d * scale <= 600_000 else { return nil }
         milliseconds = Int((d * scale).rounded())
     }

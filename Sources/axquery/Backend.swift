@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import AXHub
 import AXJSON
 import AXRPC
 import AXRasterizer
 import AXTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a command's JSON-RPC calls go: a live server over its socket, or an in-process server holding a file.
 protocol Backend: AnyObject {
@@ -24,10 +25,13 @@ final class RemoteBackend: Backend {
     init(address: String, token: String?) throws(CLIFailure) {
         self.address = address
         do { client = try SyncRPCClient(address: address) } catch {
-            throw CLIFailure(Exit.connection, "cannot connect to the server: \(error.message)",
-                             details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
+            throw CLIFailure(
+                Exit.connection, "cannot connect to the server: \(error.message)",
+                details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
         }
-        var params: JSONObject = ["role": "automation", "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)]]
+        var params: JSONObject = [
+            "role": "automation", "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)],
+        ]
         if let token { params["token"] = .string(token) }
         do { _ = try client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
@@ -78,8 +82,9 @@ final class OfflineBackend: Backend {
                 if case .response(_, let r) = RPCInbound.classify(msg) { return try r.get() }
                 throw RPCError.internalError("unexpected reply")
             }
-            throw RPCError.invalidRequest("'\(method)' needs a live server (it is not available with --file)",
-                                          data: ["method": .string(method)])
+            throw RPCError.invalidRequest(
+                "'\(method)' needs a live server (it is not available with --file)",
+                data: ["method": .string(method)])
         }
     }
 }
@@ -98,11 +103,11 @@ final class OfflinePeer: RPCPeer {
 
 @inline(__always) private func posixRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.read(fd, p, n)
+        return Darwin.read(fd, p, n)
     #elseif canImport(Musl)
-    return Musl.read(fd, p, n)
+        return Musl.read(fd, p, n)
     #else
-    return Glibc.read(fd, p, n)
+        return Glibc.read(fd, p, n)
     #endif
 }
 

@@ -1,6 +1,6 @@
-import ArgumentParser
 import AXJSON
 import AXRPC
+import ArgumentParser
 
 // MARK: - find / one / count
 
@@ -8,14 +8,14 @@ struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the elements matching a selector (the default command).",
         discussion: """
-        Prints one line per match in document order: id, role, label, value, #identifier, flags, frame. Exits 1 when nothing matches (with near misses on stderr).
+            Prints one line per match in document order: id, role, label, value, #identifier, flags, frame. Exits 1 when nothing matches (with near misses on stderr).
 
-        Examples:
-          axquery find button
-          axquery find 'list > switch[value="on"]'
-          axquery find 'switch[label*="wi" i]' --limit 5 --json
-          axquery find '#edit' --file snapshot.json
-        """)
+            Examples:
+              axquery find button
+              axquery find 'list > switch[value="on"]'
+              axquery find 'switch[label*="wi" i]' --limit 5 --json
+              axquery find '#edit' --file snapshot.json
+            """)
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Search only inside the element this selector resolves to.") var root: String?
     @Option(help: "At most this many results.") var limit: Int?
@@ -32,17 +32,26 @@ struct Find: ParsableCommand {
             if let limit { p["limit"] = JSON(limit) }
             let r = try ctx.call("query.find", p)
             let els = r["elements"]?.arrayValue ?? []
-            if ctx.json { Out.json(r) } else {
+            if ctx.json {
+                Out.json(r)
+            } else {
                 var text = ""
-                for e in els { text += Render.listLine(e, ctx.palette); text += "\n" }
+                for e in els {
+                    text += Render.listLine(e, ctx.palette)
+                    text += "\n"
+                }
                 Out.write(text)
-                if let t = r["truncated"], let l = t["limit"]?.intValue { Out.err("showing the first \(l) matches (--limit)") }
+                if let t = r["truncated"], let l = t["limit"]?.intValue {
+                    Out.err("showing the first \(l) matches (--limit)")
+                }
             }
             if els.isEmpty {
                 var details: [String] = []
                 if !ctx.json, let ex = try? ctx.call("query.explain", p) { details = Context.nearMissLines(ex) }
-                throw CLIFailure(Exit.noMatch, "no element matches \(r["selector"]?.stringValue ?? selector)", details: details)
-                    .quiet(ctx.json)
+                throw CLIFailure(
+                    Exit.noMatch, "no element matches \(r["selector"]?.stringValue ?? selector)", details: details
+                )
+                .quiet(ctx.json)
             }
         }
     }
@@ -52,13 +61,13 @@ struct One: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Resolve a selector to exactly one element (strict).",
         discussion: """
-        More than one match exits 2 and lists the candidates on stderr (narrow the selector, e.g. with :visible, :first or --root). No match exits 1 with near misses.
+            More than one match exits 2 and lists the candidates on stderr (narrow the selector, e.g. with :visible, :first or --root). No match exits 1 with near misses.
 
-        Examples:
-          axquery one '#"cell.wifi"'
-          axquery one 'button[label="Edit"]' --json
-          axquery one switch      # exit 2: two switches
-        """)
+            Examples:
+              axquery one '#"cell.wifi"'
+              axquery one 'button[label="Edit"]' --json
+              axquery one switch      # exit 2: two switches
+            """)
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Search only inside the element this selector resolves to.") var root: String?
     @OptionGroup var offline: FileOption
@@ -80,12 +89,12 @@ struct Count: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the number of elements matching a selector.",
         discussion: """
-        Like grep -c: prints the count, and exits 1 when it is 0.
+            Like grep -c: prints the count, and exits 1 when it is 0.
 
-        Examples:
-          axquery count cell
-          axquery count ':trait(header)' --json
-        """)
+            Examples:
+              axquery count cell
+              axquery count ':trait(header)' --json
+            """)
     @Argument(help: "The selector.") var selector: String
     @Option(help: "Count only inside the element this selector resolves to.") var root: String?
     @OptionGroup var offline: FileOption
@@ -113,15 +122,15 @@ struct Tree: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the accessibility tree.",
         discussion: """
-        text (the default) is one element per line, indented by depth, coloured on a terminal. json is tree.get's result; xml is the Appium XCUITest-style page source of the whole tree.
+            text (the default) is one element per line, indented by depth, coloured on a terminal. json is tree.get's result; xml is the Appium XCUITest-style page source of the whole tree.
 
-        Examples:
-          axquery tree
-          axquery tree --depth 1 --no-color
-          axquery tree --root '#settingsTable' --frames
-          axquery tree --format xml > page.xml
-          axquery tree --file page.xml
-        """)
+            Examples:
+              axquery tree
+              axquery tree --depth 1 --no-color
+              axquery tree --root '#settingsTable' --frames
+              axquery tree --format xml > page.xml
+              axquery tree --file page.xml
+            """)
     @Option(help: "text, json or xml.") var format: TreeFormat = .text
     @Option(help: "Start at the element this selector resolves to.") var root: String?
     @Option(help: "Levels below the root(s) to include (0 = the root only).") var depth: Int?
@@ -132,7 +141,8 @@ struct Tree: ParsableCommand {
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must not be negative") }
         if format == .xml && (root != nil || depth != nil) {
-            throw ValidationError("--root and --depth apply to the text and json formats (xml is always the whole tree)")
+            throw ValidationError(
+                "--root and --depth apply to the text and json formats (xml is always the whole tree)")
         }
     }
 
@@ -144,8 +154,14 @@ struct Tree: ParsableCommand {
             if let root { p["root"] = ["selector": .string(root)] }
             if let depth { p["depth"] = JSON(depth) }
             let r = try ctx.call("tree.get", p)
-            if ctx.json || format == .json { Out.json(r); return }
-            if format == .xml { fputsOut(r["xml"]?.stringValue ?? ""); return }
+            if ctx.json || format == .json {
+                Out.json(r)
+                return
+            }
+            if format == .xml {
+                fputsOut(r["xml"]?.stringValue ?? "")
+                return
+            }
             var out = ""
             func walk(_ n: JSON, _ d: Int) {
                 out += String(repeating: "  ", count: d) + Render.describe(n, ctx.palette)
@@ -153,7 +169,9 @@ struct Tree: ParsableCommand {
                 out += "\n"
                 for c in n["children"]?.arrayValue ?? [] { walk(c, d + 1) }
                 if let t = n["truncated"], let k = t["omitted"]?.intValue {
-                    out += String(repeating: "  ", count: d + 1) + ctx.palette.dim("… \(k) more (\(t["kind"]?.stringValue ?? "truncated"))") + "\n"
+                    out +=
+                        String(repeating: "  ", count: d + 1)
+                        + ctx.palette.dim("… \(k) more (\(t["kind"]?.stringValue ?? "truncated"))") + "\n"
                 }
             }
             for w in r["windows"]?.arrayValue ?? [] { walk(w, 0) }
@@ -168,11 +186,11 @@ struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show every attribute of one element (by selector, strict, or by --id).",
         discussion: """
-        Examples:
-          axquery get '#"cell.wifi"'
-          axquery get --id cellWifi --json
-          axquery get 'segmentedControl > button[label="Dark"]'
-        """)
+            Examples:
+              axquery get '#"cell.wifi"'
+              axquery get --id cellWifi --json
+              axquery get 'segmentedControl > button[label="Dark"]'
+            """)
     @Argument(help: "The selector (omit with --id).") var selector: String?
     @Option(help: "The element id instead of a selector.") var id: String?
     @OptionGroup var offline: FileOption
@@ -187,7 +205,10 @@ struct Get: ParsableCommand {
             let target = try targetJSON(selector: selector, id: id)
             let ctx = try Context(global, file: offline.file)
             let r = try ctx.call("element.get", ["target": target])
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             Out.line(Render.describe(r, ctx.palette))
             for (k, v) in r.objectValue ?? [:] {
                 Out.line(ctx.palette.dim(k + ":") + " " + Render.attribute(v))
@@ -200,12 +221,12 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Explain a selector: match counts after each step, and near misses where it fails.",
         discussion: """
-        Exits 1 when the selector matches nothing (the explanation is still printed).
+            Exits 1 when the selector matches nothing (the explanation is still printed).
 
-        Examples:
-          axquery explain 'list > switch[label="Wifi"]'  # exit 1, near miss Wi-Fi
-          axquery explain 'button[label="Edit"]' --json
-        """)
+            Examples:
+              axquery explain 'list > switch[label="Wifi"]'  # exit 1, near miss Wi-Fi
+              axquery explain 'button[label="Edit"]' --json
+            """)
     @Argument(help: "The selector.") var selector: String
     @OptionGroup var offline: FileOption
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
@@ -216,19 +237,25 @@ struct Explain: ParsableCommand {
             let ctx = try Context(global, file: offline.file)
             let r = try ctx.call("query.explain", ["selector": .string(selector)])
             let count = r["count"]?.intValue ?? 0
-            if ctx.json { Out.json(r) } else {
+            if ctx.json {
+                Out.json(r)
+            } else {
                 let p = ctx.palette
                 Out.line(r["summary"]?.stringValue ?? "")
                 for chain in r["chains"]?.arrayValue ?? [] {
-                    Out.line(p.role(chain["selector"]?.stringValue ?? "") + "  " + p.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
+                    Out.line(
+                        p.role(chain["selector"]?.stringValue ?? "") + "  "
+                            + p.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
                     for step in chain["steps"]?.arrayValue ?? [] {
                         let comb = step["combinator"]?.stringValue.map { Render.combinator($0) } ?? ""
                         let n = step["count"]?.intValue ?? 0
                         Out.line("  " + String(n).leftPad(5) + "  " + comb + (step["description"]?.stringValue ?? ""))
                         for m in step["nearMisses"]?.arrayValue ?? [] {
                             let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-                            Out.line("         " + p.value("~ \(m["count"]?.intValue ?? 0) \(m["description"]?.stringValue ?? "")")
-                                     + p.dim("  (\(m["change"]?.stringValue ?? ""): \(ids))"))
+                            Out.line(
+                                "         "
+                                    + p.value("~ \(m["count"]?.intValue ?? 0) \(m["description"]?.stringValue ?? "")")
+                                    + p.dim("  (\(m["change"]?.stringValue ?? ""): \(ids))"))
                         }
                     }
                 }
@@ -246,35 +273,43 @@ struct Wait: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Wait until an element reaches a state (event-driven on the server, no polling).",
         discussion: """
-        States: attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label (value and label need --value). Exits 4 on timeout, printing the last state seen.
+            States: attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label (value and label need --value). Exits 4 on timeout, printing the last state seen.
 
-        Examples:
-          axquery wait alert --state visible --timeout 5s  # exit 4: no alert
-          axquery wait '#alert' --state detached --timeout 500ms
-          axquery wait '#"cell.bluetooth"' --state value --value off
-        """)
+            Examples:
+              axquery wait alert --state visible --timeout 5s  # exit 4: no alert
+              axquery wait '#alert' --state detached --timeout 500ms
+              axquery wait '#"cell.bluetooth"' --state value --value off
+            """)
     enum State: String, ExpressibleByArgument, CaseIterable, Sendable {
         case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
     }
     @Argument(help: "The selector.") var selector: String
     @Option(help: "The state to wait for.") var state: State = .attached
     @Option(help: "The expected value (for --state value or label).") var value: String?
-    @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout = DurationArg(argument: "5s")!
+    @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout = DurationArg(
+        argument: "5s")!
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
-        if (state == .value || state == .label) && value == nil { throw ValidationError("--state \(state.rawValue) needs --value") }
+        if (state == .value || state == .label) && value == nil {
+            throw ValidationError("--state \(state.rawValue) needs --value")
+        }
     }
 
     func run() throws {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global)
-            var p: JSONObject = ["target": ["selector": .string(selector)], "state": .string(state.rawValue),
-                                 "timeoutMs": JSON(timeout.milliseconds)]
+            var p: JSONObject = [
+                "target": ["selector": .string(selector)], "state": .string(state.rawValue),
+                "timeoutMs": JSON(timeout.milliseconds),
+            ]
             if let value { p["value"] = .string(value) }
             let r = try ctx.call("wait.for", p, timeout: .milliseconds(timeout.milliseconds + 10_000))
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             var s = "\(state.rawValue) after \(r["waitedMs"]?.intValue ?? 0) ms"
             if let e = r["element"] { s += ": " + Render.listLine(e, ctx.palette) }
             Out.line(s)
@@ -287,21 +322,24 @@ struct DoAction: ParsableCommand {
         commandName: "do",
         abstract: "Perform an accessibility action on one element.",
         discussion: """
-        Actions: activate, increment, decrement, scroll (--direction), escape, magic-tap, custom (--name), set-value (--value), type (--text), tap (through hit testing, or --point X,Y). The target must resolve to exactly one element; escape and magic-tap default to the focused element. Exits 6 when the element is not interactable, does not support the action, or did not handle it.
+            Actions: activate, increment, decrement, scroll (--direction), escape, magic-tap, custom (--name), set-value (--value), type (--text), tap (through hit testing, or --point X,Y). The target must resolve to exactly one element; escape and magic-tap default to the focused element. Exits 6 when the element is not interactable, does not support the action, or did not handle it.
 
-        Examples:
-          axquery do activate '#"cell.wifi"'
-          axquery do activate 'segmentedControl > button[label="Dark"]'
-          axquery do increment '#copies'
-          axquery do set-value '#textSize' --value 0.8
-          axquery do type '#deviceName' --text 'Kitchen'
-          axquery do custom '#"cell.display"' --name 'Add to Favorites'
-          axquery do escape      # exit 6: nothing to dismiss
-          axquery do tap --point 195,143
-        """)
+            Examples:
+              axquery do activate '#"cell.wifi"'
+              axquery do activate 'segmentedControl > button[label="Dark"]'
+              axquery do increment '#copies'
+              axquery do set-value '#textSize' --value 0.8
+              axquery do type '#deviceName' --text 'Kitchen'
+              axquery do custom '#"cell.display"' --name 'Add to Favorites'
+              axquery do escape      # exit 6: nothing to dismiss
+              axquery do tap --point 195,143
+            """)
     enum Action: String, ExpressibleByArgument, CaseIterable, Sendable {
-        case activate, increment, decrement, scroll, escape, magicTap = "magic-tap", custom
-        case setValue = "set-value", type, tap
+        case activate, increment, decrement, scroll, escape
+        case magicTap = "magic-tap"
+        case custom
+        case setValue = "set-value"
+        case type, tap
 
         var method: String {
             switch self {
@@ -338,7 +376,8 @@ struct DoAction: ParsableCommand {
         case .custom where name == nil: throw ValidationError("custom needs --name")
         case .setValue where value == nil: throw ValidationError("set-value needs --value")
         case .type where text == nil: throw ValidationError("type needs --text")
-        case .tap where point == nil && selector == nil && id == nil: throw ValidationError("tap needs a selector, --id or --point")
+        case .tap where point == nil && selector == nil && id == nil:
+            throw ValidationError("tap needs a selector, --id or --point")
         case .escape, .magicTap, .tap: break
         default:
             if selector == nil && id == nil { throw ValidationError("\(action.rawValue) needs a selector or --id") }
@@ -349,8 +388,10 @@ struct DoAction: ParsableCommand {
 
     func parsePoint(_ s: String) -> (Double, Double)? {
         let parts = s.split(separator: ",")
-        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters()), let y = Double(parts[1].trimmingCharacters()),
-              x.isFinite, y.isFinite else { return nil }
+        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters()),
+            let y = Double(parts[1].trimmingCharacters()),
+            x.isFinite, y.isFinite
+        else { return nil }
         return (x, y)
     }
 
@@ -362,7 +403,11 @@ struct DoAction: ParsableCommand {
             if let direction { p["direction"] = .string(direction.rawValue) }
             if let name { p["name"] = .string(name) }
             if let value {
-                if !string, let d = Double(value), d.isFinite { p["value"] = .number(d) } else { p["value"] = .string(value) }
+                if !string, let d = Double(value), d.isFinite {
+                    p["value"] = .number(d)
+                } else {
+                    p["value"] = .string(value)
+                }
             }
             if let text { p["text"] = .string(text) }
             if force { p["force"] = true }
@@ -375,7 +420,9 @@ struct DoAction: ParsableCommand {
             }
             if !ctx.json {
                 var s = "\(action.rawValue): \(element)"
-                if let a = r["revisionBefore"]?.intValue, let b = r["revisionAfter"]?.intValue { s += "  (revision \(a) → \(b))" }
+                if let a = r["revisionBefore"]?.intValue, let b = r["revisionAfter"]?.intValue {
+                    s += "  (revision \(a) → \(b))"
+                }
                 Out.line(s)
             }
         }
@@ -386,20 +433,20 @@ struct Focus: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or move the accessibility focus; move, query, explain and show the engine (keyboard) focus.",
         discussion: """
-        focus [SELECTOR | --clear] reads or sets the accessibility focus. The engine focus (Specs/protocol.md §Focus engine):
-          focus move DIRECTION          up, down, left, right, next (Tab), previous (Shift-Tab); exit 1 when nothing is there
-          focus query DIRECTION [--from SELECTOR]   where focus would go, without moving it
-          focus explain SELECTOR        why the item can or cannot take focus (the first failed check and the view responsible)
-          focus status                  engine and accessibility focus, groups in Tab order, guides
+            focus [SELECTOR | --clear] reads or sets the accessibility focus. The engine focus (Specs/protocol.md §Focus engine):
+              focus move DIRECTION          up, down, left, right, next (Tab), previous (Shift-Tab); exit 1 when nothing is there
+              focus query DIRECTION [--from SELECTOR]   where focus would go, without moving it
+              focus explain SELECTOR        why the item can or cannot take focus (the first failed check and the view responsible)
+              focus status                  engine and accessibility focus, groups in Tab order, guides
 
-        Examples:
-          axquery focus
-          axquery focus '#deviceName'
-          axquery focus --clear
-          axquery focus move next
-          axquery focus query down --from '#"cell.wifi"'
-          axquery focus explain '#"cell.wifi"'
-        """)
+            Examples:
+              axquery focus
+              axquery focus '#deviceName'
+              axquery focus --clear
+              axquery focus move next
+              axquery focus query down --from '#"cell.wifi"'
+              axquery focus explain '#"cell.wifi"'
+            """)
     @Argument(help: "A selector (accessibility focus), or move | query | explain | status.") var selector: String?
     @Argument(help: "The direction (move, query) or the selector (explain).") var operand: String?
     @Option(help: "query: start from this element instead of the engine focus.") var from: String?
@@ -424,8 +471,15 @@ struct Focus: ParsableCommand {
                 return
             }
             let r = try ctx.call("focus.get")
-            if ctx.json { Out.json(r); return }
-            if let e = r["element"], !e.isNull { Out.line(Render.listLine(e, ctx.palette)) } else { Out.line("(nothing focused)") }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
+            if let e = r["element"], !e.isNull {
+                Out.line(Render.listLine(e, ctx.palette))
+            } else {
+                Out.line("(nothing focused)")
+            }
         }
     }
 
@@ -436,7 +490,10 @@ struct Focus: ParsableCommand {
         switch verb {
         case "status":
             let r = try ctx.call("focus.status")
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             Out.line("engine: " + (r["engine"]?["id"]?.stringValue ?? "nothing"))
             Out.line("accessibility: " + (r["accessibility"]?.stringValue ?? "nothing"))
             if let group = r["group"]?.stringValue { Out.line("group: " + group) }
@@ -447,22 +504,35 @@ struct Focus: ParsableCommand {
         case "explain":
             guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
             let r = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             let target = r["target"]?.stringValue ?? operand
             if r["focusable"]?.boolValue == true {
                 Out.line("\(target): focusable")
             } else {
                 let failed = r["failed"]
-                Out.line("\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")")
+                Out.line(
+                    "\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")"
+                )
             }
         default:
-            guard let operand else { throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous") }
+            guard let operand else {
+                throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous")
+            }
             var p: JSONObject = ["direction": .string(operand)]
             if verb == "query", let from { p["from"] = ["selector": .string(from)] }
             let r = try ctx.call(verb == "move" ? "focus.move" : "focus.query", p)
             if ctx.json { Out.json(r) }
             guard let to = r["to"]?.stringValue else {
-                if !ctx.json { Out.line("no move: " + (r["message"]?.stringValue ?? r["cancelledBy"].map { "cancelled by \($0.stringValue ?? "")" } ?? "")) }
+                if !ctx.json {
+                    Out.line(
+                        "no move: "
+                            + (r["message"]?.stringValue ?? r["cancelledBy"].map {
+                                "cancelled by \($0.stringValue ?? "")"
+                            } ?? ""))
+                }
                 throw ExitCode(Exit.noMatch)
             }
             if !ctx.json { Out.line((verb == "move" ? "focused: " : "would focus: ") + to) }
@@ -474,28 +544,31 @@ struct Rotor: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the rotors at an element, or step one (rotor.list, rotor.next, rotor.previous).",
         discussion: """
-        rotor list [--target SELECTOR]            the rotors available at the element (default: the accessibility focus)
-        rotor next|previous ROTOR [--from SELECTOR | --from-start] [--no-move]
-                                                  the next/previous item; accessibility focus moves to it unless --no-move.
-                                                  Exit 1 at the end of the rotor.
+            rotor list [--target SELECTOR]            the rotors available at the element (default: the accessibility focus)
+            rotor next|previous ROTOR [--from SELECTOR | --from-start] [--no-move]
+                                                      the next/previous item; accessibility focus moves to it unless --no-move.
+                                                      Exit 1 at the end of the rotor.
 
-        Examples:
-          axquery rotor list
-          axquery rotor next heading
-          axquery rotor previous heading --from '#"cell.wifi"'
-          axquery rotor next headingLevel2 --from-start
-        """)
+            Examples:
+              axquery rotor list
+              axquery rotor next heading
+              axquery rotor previous heading --from '#"cell.wifi"'
+              axquery rotor next headingLevel2 --from-start
+            """)
     @Argument(help: "list, next or previous.") var verb: String
     @Argument(help: "The rotor's name (next, previous).") var rotor: String?
     @Option(help: "The current item (default: the accessibility focus).") var from: String?
     @Flag(help: "Start from the empty item: the first (next) or last (previous) item.") var fromStart = false
-    @Option(help: "Where rotors are looked up (list; custom rotors of the element and its ancestors).") var target: String?
+    @Option(help: "Where rotors are looked up (list; custom rotors of the element and its ancestors).") var target:
+        String?
     @Flag(help: "Do not move the accessibility focus to the item.") var noMove = false
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
-            guard ["list", "next", "previous"].contains(verb) else { throw CLIFailure(Exit.usage, "rotor takes list, next or previous, not '\(verb)'") }
+            guard ["list", "next", "previous"].contains(verb) else {
+                throw CLIFailure(Exit.usage, "rotor takes list, next or previous, not '\(verb)'")
+            }
             if let from { try Context.validate(from) }
             if let target { try Context.validate(target) }
             let ctx = try Context(global)
@@ -503,14 +576,20 @@ struct Rotor: ParsableCommand {
             if let target { p["target"] = ["selector": .string(target)] }
             if verb == "list" {
                 let r = try ctx.call("rotor.list", p)
-                if ctx.json { Out.json(r); return }
+                if ctx.json {
+                    Out.json(r)
+                    return
+                }
                 for rotor in r["rotors"]?.arrayValue ?? [] {
                     let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
-                    Out.line("\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
+                    Out.line(
+                        "\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
                 }
                 return
             }
-            guard let rotor else { throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)") }
+            guard let rotor else {
+                throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)")
+            }
             p["rotor"] = .string(rotor)
             if fromStart { p["from"] = .null } else if let from { p["from"] = ["selector": .string(from)] }
             if noMove { p["moveFocus"] = false }
@@ -521,7 +600,11 @@ struct Rotor: ParsableCommand {
                 throw ExitCode(Exit.noMatch)
             }
             if !ctx.json {
-                if let e = item["element"], !e.isNull { Out.line(Render.listLine(e, ctx.palette)) } else { Out.line(item["target"]?.stringValue ?? "") }
+                if let e = item["element"], !e.isNull {
+                    Out.line(Render.listLine(e, ctx.palette))
+                } else {
+                    Out.line(item["target"]?.stringValue ?? "")
+                }
             }
         }
     }
@@ -533,12 +616,12 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what changed in the tree between two revisions (tree.diff).",
         discussion: """
-        TO defaults to the current revision. Lines: '+ id' added, '- id' removed, '> id' moved, '~ id: attributes' updated.
+            TO defaults to the current revision. Lines: '+ id' added, '- id' removed, '> id' moved, '~ id: attributes' updated.
 
-        Examples:
-          axquery diff 1
-          axquery diff 3 5 --json
-        """)
+            Examples:
+              axquery diff 1
+              axquery diff 3 5 --json
+            """)
     @Argument(help: "The older revision.") var from: Int
     @Argument(help: "The newer revision (default: current).") var to: Int?
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
@@ -549,18 +632,35 @@ struct Diff: ParsableCommand {
             var p: JSONObject = ["fromRevision": JSON(from)]
             if let to { p["toRevision"] = JSON(to) }
             let r = try ctx.call("tree.diff", p)
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             let pal = ctx.palette
             Out.line("revision \(r["fromRevision"]?.intValue ?? from) → \(r["toRevision"]?.intValue ?? 0)")
             var any = false
-            for id in (r["added"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line(pal.label("+ " + id)); any = true }
-            for id in (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line(pal.flag("- " + id)); any = true }
-            for id in (r["moved"]?.arrayValue ?? []).compactMap(\.stringValue) { Out.line("> " + id); any = true }
-            for (id, attrs) in r["updated"]?.objectValue ?? [:] {
-                Out.line(pal.value("~ " + id) + ": " + (attrs.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
+            for id in (r["added"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                Out.line(pal.label("+ " + id))
                 any = true
             }
-            if r["windowsChanged"]?.boolValue == true { Out.line("windows changed"); any = true }
+            for id in (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                Out.line(pal.flag("- " + id))
+                any = true
+            }
+            for id in (r["moved"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                Out.line("> " + id)
+                any = true
+            }
+            for (id, attrs) in r["updated"]?.objectValue ?? [:] {
+                Out.line(
+                    pal.value("~ " + id) + ": "
+                        + (attrs.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
+                any = true
+            }
+            if r["windowsChanged"]?.boolValue == true {
+                Out.line("windows changed")
+                any = true
+            }
             if !any { Out.line("no changes") }
         }
     }
@@ -570,17 +670,20 @@ struct Apps: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the apps the server mirrors.",
         discussion: """
-        Examples:
-          axquery apps
-          axquery apps --json
-        """)
+            Examples:
+              axquery apps
+              axquery apps --json
+            """)
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
             let r = try ctx.call("apps.list")
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             for a in r.arrayValue ?? [] {
                 var s = (a["id"]?.stringValue ?? "?")
                 if let n = a["name"]?.stringValue, n != a["id"]?.stringValue { s += "  (\(n))" }

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ArgumentParser
 import AXInsight
 import AXJSON
 import AXRPC
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // MARK: - audit
 
@@ -18,21 +19,23 @@ struct Audit: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run accessibility audits; exit 1 when anything is found.",
         discussion: """
-        Checks (all by default): \(AuditCatalog.ids.joined(separator: ", ")). Each finding names the check, the severity, the element, a one-line reason and a fix citing the rule (Specs/decisions.md §Audits).
+            Checks (all by default): \(AuditCatalog.ids.joined(separator: ", ")). Each finding names the check, the severity, the element, a one-line reason and a fix citing the rule (Specs/decisions.md §Audits).
 
-        Exit codes: 0 nothing found, 1 findings (also for --format junit|sarif, whose report goes to stdout), 6 a refused request (e.g. an unknown check id).
+            Exit codes: 0 nothing found, 1 findings (also for --format junit|sarif, whose report goes to stdout), 6 a refused request (e.g. an unknown check id).
 
-        Examples:
-          axquery audit                          # exit 1 on the demo: Device Name is labelled only by its placeholder
-          axquery audit --check hitRegion --check contrast
-          axquery audit --suppress 'description=#deviceName' --suppress hitRegion
-          axquery audit --root '#settingsTable' --format junit > audit.xml
-          axquery audit --format sarif > audit.sarif   # exit 1: the demo's one finding, as SARIF
-        """)
+            Examples:
+              axquery audit                          # exit 1 on the demo: Device Name is labelled only by its placeholder
+              axquery audit --check hitRegion --check contrast
+              axquery audit --suppress 'description=#deviceName' --suppress hitRegion
+              axquery audit --root '#settingsTable' --format junit > audit.xml
+              axquery audit --format sarif > audit.sarif   # exit 1: the demo's one finding, as SARIF
+            """)
     @Option(name: .customLong("check"), help: "Run only this check (repeatable).") var checks: [String] = []
-    @Option(name: .customLong("suppress"),
-            help: ArgumentHelp("Suppress a check id, a selector's elements ('@selector'), or one check on a selector's elements ('check=selector'). Repeatable.",
-                               valueName: "spec"))
+    @Option(
+        name: .customLong("suppress"),
+        help: ArgumentHelp(
+            "Suppress a check id, a selector's elements ('@selector'), or one check on a selector's elements ('check=selector'). Repeatable.",
+            valueName: "spec"))
     var suppress: [String] = []
     @Option(help: "Audit only inside the element this selector resolves to.") var root: String?
     @Option(help: "At most this many findings (the server says how many it left out).") var maxFindings: Int?
@@ -56,12 +59,15 @@ struct Audit: ParsableCommand {
             case .json:
                 Out.json(r)
             case .junit:
-                Out.write(AuditFormats.junit(findings, checks: ran, suiteName: "accessibility audit of \(r["app"]?.stringValue ?? "app")"))
+                Out.write(
+                    AuditFormats.junit(
+                        findings, checks: ran, suiteName: "accessibility audit of \(r["app"]?.stringValue ?? "app")"))
             case .sarif:
                 Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: AXMethods.serverVersion))
             case .text:
                 Out.write(Audit.text(findings, ctx.palette))
-                let summary = "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(r["errors"]?.intValue ?? 0) errors, \(r["warnings"]?.intValue ?? 0) warnings)"
+                let summary =
+                    "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(r["errors"]?.intValue ?? 0) errors, \(r["warnings"]?.intValue ?? 0) warnings)"
                     + ((r["suppressed"]?.intValue ?? 0) > 0 ? ", \(r["suppressed"]?.intValue ?? 0) suppressed" : "")
                 Out.line(findings.isEmpty ? "no findings: \(ran.count) checks ran" : summary)
             }
@@ -69,7 +75,9 @@ struct Audit: ParsableCommand {
                 Out.err("\(omitted) more findings were left out (--max-findings)")
             }
             if !findings.isEmpty {
-                throw CLIFailure(Exit.noMatch, "\(findings.count) accessibility finding\(findings.count == 1 ? "" : "s")").quiet(true)
+                throw CLIFailure(
+                    Exit.noMatch, "\(findings.count) accessibility finding\(findings.count == 1 ? "" : "s")"
+                ).quiet(true)
             }
         }
     }
@@ -78,7 +86,10 @@ struct Audit: ParsableCommand {
     static func suppression(_ spec: String) -> JSON {
         if spec.hasPrefix("@") { return ["selector": .string(String(spec.dropFirst()))] }
         if let equals = spec.firstIndex(of: "="), AuditCatalog.check(String(spec[..<equals])) != nil {
-            return ["check": .string(String(spec[..<equals])), "selector": .string(String(spec[spec.index(after: equals)...]))]
+            return [
+                "check": .string(String(spec[..<equals])),
+                "selector": .string(String(spec[spec.index(after: equals)...])),
+            ]
         }
         return .string(spec)
     }
@@ -86,7 +97,9 @@ struct Audit: ParsableCommand {
     static func text(_ findings: [AuditFinding], _ palette: Palette) -> String {
         var out = ""
         for finding in findings {
-            let severity = finding.severity == .error ? palette.flag(finding.severity.rawValue) : palette.value(finding.severity.rawValue)
+            let severity =
+                finding.severity == .error
+                ? palette.flag(finding.severity.rawValue) : palette.value(finding.severity.rawValue)
             out += "\(severity) \(palette.role(finding.check)) \(finding.element)"
             if let label = finding.label { out += " " + Render.quoted(label) }
             out += ": \(finding.reason)\n"
@@ -102,13 +115,13 @@ struct Say: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "What VoiceOver and Orca say for an element, or for the whole screen in reading order.",
         discussion: """
-        With a selector: speech.describe (strict, one element). Without one: speech.walk — every element in reading order.
+            With a selector: speech.describe (strict, one element). Without one: speech.walk — every element in reading order.
 
-        Examples:
-          axquery say '#showAlert'
-          axquery say --model orca '#textSize'
-          axquery say                 # the whole screen, VoiceOver then Orca per element
-        """)
+            Examples:
+              axquery say '#showAlert'
+              axquery say --model orca '#textSize'
+              axquery say                 # the whole screen, VoiceOver then Orca per element
+            """)
     @Argument(help: "The element (a selector); leave out to read the whole screen.") var selector: String?
     @Option(help: "voiceOver or orca (default: both).") var model: String?
     @Option(help: "With no selector: read only inside the element this selector resolves to.") var root: String?
@@ -126,15 +139,23 @@ struct Say: ParsableCommand {
             if let selector {
                 p["target"] = ["selector": .string(selector)]
                 let r = try ctx.call("speech.describe", p)
-                if ctx.json { Out.json(r); return }
+                if ctx.json {
+                    Out.json(r)
+                    return
+                }
                 if let voiceOver = r["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
-                for line in r["orca"]?["utterances"]?.arrayValue ?? [] { Out.line("Orca:      " + (line.stringValue ?? "")) }
+                for line in r["orca"]?["utterances"]?.arrayValue ?? [] {
+                    Out.line("Orca:      " + (line.stringValue ?? ""))
+                }
                 return
             }
             if let root { p["root"] = ["selector": .string(root)] }
             if let limit { p["limit"] = JSON(limit) }
             let r = try ctx.call("speech.walk", p)
-            if ctx.json { Out.json(r); return }
+            if ctx.json {
+                Out.json(r)
+                return
+            }
             var out = ""
             for (number, item) in (r["items"]?.arrayValue ?? []).enumerated() {
                 out += "\(number + 1). \(item["id"]?.stringValue ?? "")\n"
@@ -142,7 +163,9 @@ struct Say: ParsableCommand {
                 for line in item["orca"]?.arrayValue ?? [] { out += "   Orca:      \(line.stringValue ?? "")\n" }
             }
             Out.write(out)
-            if let omitted = r["truncated"]?["omitted"]?.intValue { Out.err("\(omitted) more elements were left out (--limit)") }
+            if let omitted = r["truncated"]?["omitted"]?.intValue {
+                Out.err("\(omitted) more elements were left out (--limit)")
+            }
         }
     }
 }
@@ -156,13 +179,13 @@ struct RenderPicture: ParsableCommand {
         commandName: "render",
         abstract: "Draw the tree as a picture (SVG, or PNG through the server's rsvg-convert).",
         discussion: """
-        Overlays: \(["labels", "order", "focus", "hitRegions", "audit"].joined(separator: ", ")) (default: labels, order, focus). The picture is capped at --max-nodes nodes and says how many it left out.
+            Overlays: \(["labels", "order", "focus", "hitRegions", "audit"].joined(separator: ", ")) (default: labels, order, focus). The picture is capped at --max-nodes nodes and says how many it left out.
 
-        Examples:
-          axquery render --out tree.svg
-          axquery render --format png --overlay audit --overlay order --out audit.png
-          axquery render --root '#settingsTable' --overlay hitRegions > table.svg
-        """)
+            Examples:
+              axquery render --out tree.svg
+              axquery render --format png --overlay audit --overlay order --out audit.png
+              axquery render --root '#settingsTable' --overlay hitRegions > table.svg
+            """)
     @Option(help: "svg or png.") var format: PictureFormat = .svg
     @Option(name: .customLong("overlay"), help: "An overlay to draw (repeatable).") var overlays: [String] = []
     @Option(help: "Draw only the element this selector resolves to and its subtree.") var root: String?
@@ -237,7 +260,9 @@ enum Base64Decoder {
 enum FileOutput {
     static func write(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CLIFailure(Exit.refused, "cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CLIFailure(Exit.refused, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         guard writeAll(fd, bytes) else {
             throw CLIFailure(Exit.refused, "cannot write '\(path)': \(String(cString: strerror(errno)))")
@@ -263,9 +288,9 @@ enum FileOutput {
 
     static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Darwin)
-        Darwin.write(fd, pointer, count)
+            Darwin.write(fd, pointer, count)
         #else
-        Glibc.write(fd, pointer, count)
+            Glibc.write(fd, pointer, count)
         #endif
     }
 }

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ArgumentParser
 import AXJSON
 import AXQuery
 import AXRPC
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The documented exit codes (Specs/axquery.md §Exit codes).
 enum Exit {
@@ -46,11 +47,14 @@ enum Out {
             var off = 0
             while off < buf.count {
                 #if canImport(Darwin)
-                let n = Darwin.write(fd, buf.baseAddress! + off, buf.count - off)
+                    let n = Darwin.write(fd, buf.baseAddress! + off, buf.count - off)
                 #else
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                    let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
                 #endif
-                if n < 0 { if errno == EINTR { continue }; return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
                 off += n
             }
         }
@@ -94,7 +98,10 @@ struct CLIFailure: Error {
     var suppressJSON = false
 
     init(_ exitCode: Int32, _ message: String, details: [String] = [], rpc: RPCError? = nil) {
-        self.exitCode = exitCode; self.message = message; self.details = details; self.rpc = rpc
+        self.exitCode = exitCode
+        self.message = message
+        self.details = details
+        self.rpc = rpc
     }
 
     var json: JSON {
@@ -157,15 +164,20 @@ enum Render {
 
     /// `#name`, or `#"a.b"` when the identifier needs quoting, so the output can be pasted into a selector.
     static func idSelector(_ ident: String) -> String {
-        let bare = ident.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+        let bare =
+            ident.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
             && !(ident.unicodeScalars.first.map { ("0"..."9").contains($0) || $0 == "-" } ?? true)
         return "#" + (bare ? ident : quoted(ident))
     }
 
     static func frame(_ f: JSON?) -> String {
         guard let f else { return "" }
-        let x = f["x"]?.doubleValue ?? 0, y = f["y"]?.doubleValue ?? 0
-        let w = f["width"]?.doubleValue ?? 0, h = f["height"]?.doubleValue ?? 0
+        let x = f["x"]?.doubleValue ?? 0
+        let y = f["y"]?.doubleValue ?? 0
+        let w = f["width"]?.doubleValue ?? 0
+        let h = f["height"]?.doubleValue ?? 0
         return "(\(number(x)),\(number(y)) \(number(w))x\(number(h)))"
     }
 

@@ -1,32 +1,36 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ArgumentParser
 import AXJSON
 import AXRPC
 import AXTransport
+import ArgumentParser
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stream events (tree.changed, focus.changed, announcements, …) until Ctrl-C, --count or --timeout.",
         discussion: """
-        Each event is one line (`tree.changed app=… revision=N added=[…] updated=[…]`), or with --json one JSON object per line: {"event": NAME, "params": {...}}. Exits 0 when stopped by SIGINT, after --count events, or when --timeout passes (4 if --timeout passes before any event arrived).
+            Each event is one line (`tree.changed app=… revision=N added=[…] updated=[…]`), or with --json one JSON object per line: {"event": NAME, "params": {...}}. Exits 0 when stopped by SIGINT, after --count events, or when --timeout passes (4 if --timeout passes before any event arrived).
 
-        Events: tree.changed, focus.changed, a11y.announcement, a11y.layoutChanged, a11y.screenChanged, a11y.pageScrolled, a11y.pauseAssistiveTechnology, a11y.resumeAssistiveTechnology, app.added, app.removed, policy.changed.
+            Events: tree.changed, focus.changed, a11y.announcement, a11y.layoutChanged, a11y.screenChanged, a11y.pageScrolled, a11y.pauseAssistiveTechnology, a11y.resumeAssistiveTechnology, app.added, app.removed, policy.changed.
 
-        Examples:
-          axquery watch
-          axquery watch --events tree.changed,focus.changed --json
-          axquery watch --count 1 --timeout 10s
-        """)
-    @Option(help: ArgumentHelp("Comma-separated event names (default: all).", valueName: "names"),
-            completion: .list(["tree.changed", "focus.changed", "a11y.announcement", "app.added", "app.removed", "policy.changed"]))
+            Examples:
+              axquery watch
+              axquery watch --events tree.changed,focus.changed --json
+              axquery watch --count 1 --timeout 10s
+            """)
+    @Option(
+        help: ArgumentHelp("Comma-separated event names (default: all).", valueName: "names"),
+        completion: .list([
+            "tree.changed", "focus.changed", "a11y.announcement", "app.added", "app.removed", "policy.changed",
+        ]))
     var events: String?
     @Option(help: "Stop after this many events.") var count: Int?
     @Option(help: "Stop after this long: 500ms, 5s, 1m.") var timeout: DurationArg?
@@ -58,15 +62,18 @@ struct Watch: ParsableCommand {
         let (address, token) = try global.address()
         let client: RPCClient
         do { client = try await RPCClient.connect(address) } catch {
-            throw CLIFailure(Exit.connection, "cannot connect to the server: \(error)",
-                             details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
+            throw CLIFailure(
+                Exit.connection, "cannot connect to the server: \(error)",
+                details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
         }
         var ip: JSONObject = ["role": "automation", "clientInfo": ["name": "axquery"]]
         if let token { ip["token"] = .string(token) }
         do { _ = try await client.call("initialize", .object(ip), timeout: .seconds(10)) } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
         }
-        let state = WatchState(limit: count, json: global.json, palette: global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor))
+        let state = WatchState(
+            limit: count, json: global.json,
+            palette: global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor))
         let (done, doneCont) = AsyncStream<Int32>.makeStream()
         client.onNotification { method, params in
             if state.deliver(method, params) { doneCont.yield(Exit.ok) }
@@ -74,11 +81,14 @@ struct Watch: ParsableCommand {
         client.onClose { doneCont.yield(Exit.connection) }
         var p: JSONObject = [:]
         if let events {
-            p["events"] = JSON(events.split(separator: ",").map { String($0.trimmingCharacters()) }.filter { !$0.isEmpty })
+            p["events"] = JSON(
+                events.split(separator: ",").map { String($0.trimmingCharacters()) }.filter { !$0.isEmpty })
         }
         if let app = global.app {
             // An unknown app exits 5 like everywhere else (the subscription filter itself accepts any name).
-            do { _ = try await client.call("tree.revision", ["app": .string(app)]) } catch { throw Context.failure(error) }
+            do { _ = try await client.call("tree.revision", ["app": .string(app)]) } catch {
+                throw Context.failure(error)
+            }
             p["app"] = .string(app)
         }
         do { _ = try await client.call("events.subscribe", .object(p)) } catch {
@@ -94,7 +104,10 @@ struct Watch: ParsableCommand {
             }
         }
         var code = Exit.ok
-        for await c in done { code = c; break }
+        for await c in done {
+            code = c
+            break
+        }
         if code == Exit.connection && !state.finished {
             throw CLIFailure(Exit.connection, "the server closed the connection")
         }
@@ -107,13 +120,20 @@ struct Watch: ParsableCommand {
 
 /// Prints events as they come (on the connection's event loop) and counts them.
 final class WatchState: Sendable {
-    struct S { var delivered = 0; var finished = false }
+    struct S {
+        var delivered = 0
+        var finished = false
+    }
     let limit: Int?
     let json: Bool
     let palette: Palette
     private let s = Mutex(S())
 
-    init(limit: Int?, json: Bool, palette: Palette) { self.limit = limit; self.json = json; self.palette = palette }
+    init(limit: Int?, json: Bool, palette: Palette) {
+        self.limit = limit
+        self.json = json
+        self.palette = palette
+    }
 
     var delivered: Int { s.withLock { $0.delivered } }
     var finished: Bool { s.withLock { $0.finished } }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import AXATSPI
 import AXConformance
 import AXCore
@@ -7,9 +6,10 @@ import AXDemoHost
 import AXHub
 import AXJSON
 import AXProvider
-import AXRasterizer
 import AXRPC
+import AXRasterizer
 import AXTransport
+import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -19,16 +19,17 @@ import UnixSignals
 struct AXServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axserver",
-        abstract: "Mirror live view hierarchies as UIKit accessibility trees, for screen readers (AT-SPI2) and test scripts (JSON-RPC).",
+        abstract:
+            "Mirror live view hierarchies as UIKit accessibility trees, for screen readers (AT-SPI2) and test scripts (JSON-RPC).",
         discussion: """
-        Without a subcommand, axserver serves (see 'axserver serve --help'). Once the socket is open and every app is registered on the accessibility bus, it prints one line starting with READY.
+            Without a subcommand, axserver serves (see 'axserver serve --help'). Once the socket is open and every app is registered on the accessibility bus, it prints one line starting with READY.
 
-        Examples:
-          axserver --demo
-          axserver dump --demo
-          axserver conformance Specs/conformance
-          axserver --version
-        """,
+            Examples:
+              axserver --demo
+              axserver dump --demo
+              axserver conformance Specs/conformance
+              axserver --version
+            """,
         version: AXMethods.serverVersion,
         subcommands: [Serve.self, Dump.self, Conformance.self, DemoApp.self],
         defaultSubcommand: Serve.self)
@@ -47,33 +48,62 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the server (the default subcommand).",
         discussion: """
-        Prints one line 'READY socket=PATH [tcp=PORT] apps=… atspi=…' once it is serving; stops cleanly on SIGTERM or SIGINT (and SIGHUP without --policy), removing its socket.
+            Prints one line 'READY socket=PATH [tcp=PORT] apps=… atspi=…' once it is serving; stops cleanly on SIGTERM or SIGINT (and SIGHUP without --policy), removing its socket.
 
-        Examples:
-          axserver --demo
-          axserver --demo --socket /tmp/ax-demo/ax.sock --no-atspi
-          axserver --bench-tree 5000
-          axserver --demo --listen tcp:127.0.0.1:7777 --token-file ~/.axtoken
-          axserver --demo --policy ~/.config/axserver/policy.json --operator-token-file ~/.config/axserver/operator.token
-        """)
+            Examples:
+              axserver --demo
+              axserver --demo --socket /tmp/ax-demo/ax.sock --no-atspi
+              axserver --bench-tree 5000
+              axserver --demo --listen tcp:127.0.0.1:7777 --token-file ~/.axtoken
+              axserver --demo --policy ~/.config/axserver/policy.json --operator-token-file ~/.config/axserver/operator.token
+            """)
 
     @Flag(help: "Serve the built-in demo app (application 'axserver-demo').") var demo = false
-    @Flag(name: .customLong("demo-audit"), help: "Also serve the audit demo screen, which gets one thing wrong per audit check (application 'axserver-audit-demo').") var demoAudit = false
-    @Option(name: .customLong("bench-tree"), help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
-    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock in a private 0700 directory).") var socket: String?
+    @Flag(
+        name: .customLong("demo-audit"),
+        help:
+            "Also serve the audit demo screen, which gets one thing wrong per audit check (application 'axserver-audit-demo')."
+    ) var demoAudit = false
+    @Option(
+        name: .customLong("bench-tree"),
+        help: "Serve a generated tree of N leaf controls (application 'axserver-bench').") var benchTree: Int?
+    @Option(
+        help:
+            "Unix socket path (default: $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock in a private 0700 directory)."
+    ) var socket: String?
     @Option(help: "Also listen on TCP, e.g. tcp:127.0.0.1:7777 (needs --token-file).") var listen: String?
-    @Option(name: .customLong("token-file"), help: "File whose first line is the TCP token (mode 0600).") var tokenFile: String?
-    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.") var allowNonLoopback = false
+    @Option(name: .customLong("token-file"), help: "File whose first line is the TCP token (mode 0600).") var tokenFile:
+        String?
+    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.")
+    var allowNonLoopback = false
     @Flag(name: .customLong("no-atspi"), help: "Do not serve the accessibility bus.") var noATSPI = false
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel: String = "notice"
-    @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.") var actionTimeoutMs: Int = 5000
-    @Option(help: "Guided-access policy file (JSON, Specs/protocol.md §Kiosk policy): loaded at start, written back on every operator change, re-read on SIGHUP.") var policy: String?
-    @Option(name: .customLong("operator-token-file"), help: "File whose first line is the kiosk operator's token (mode 0600): a connection that initializes with role 'operator' and this token may change guided access.") var operatorTokenFile: String?
-    @Option(name: .customLong("max-output-bytes"), help: "Pending output per connection before its reads pause / a slow subscriber is closed.") var maxOutputBytes: Int = 8 << 20
-    @Option(name: .customLong("max-queued-input-bytes"), help: "Requests queued per connection behind a running call before its reads pause.") var maxQueuedInputBytes: Int = 16 << 20
-    @Option(name: .customLong("max-connections"), help: "Connections open at the same time (one more is refused).") var maxConnections: Int = 1024
-    @Option(name: .customLong("frame-timeout-ms"), help: "How long an incomplete message may stay incomplete.") var frameTimeoutMs: Int = 30_000
-    @Option(name: .customLong("auth-timeout-ms"), help: "How long a TCP connection may take to authenticate.") var authTimeoutMs: Int = 10_000
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel:
+        String = "notice"
+    @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.")
+    var actionTimeoutMs: Int = 5000
+    @Option(
+        help:
+            "Guided-access policy file (JSON, Specs/protocol.md §Kiosk policy): loaded at start, written back on every operator change, re-read on SIGHUP."
+    ) var policy: String?
+    @Option(
+        name: .customLong("operator-token-file"),
+        help:
+            "File whose first line is the kiosk operator's token (mode 0600): a connection that initializes with role 'operator' and this token may change guided access."
+    ) var operatorTokenFile: String?
+    @Option(
+        name: .customLong("max-output-bytes"),
+        help: "Pending output per connection before its reads pause / a slow subscriber is closed.") var maxOutputBytes:
+        Int = 8 << 20
+    @Option(
+        name: .customLong("max-queued-input-bytes"),
+        help: "Requests queued per connection behind a running call before its reads pause.") var maxQueuedInputBytes:
+        Int = 16 << 20
+    @Option(name: .customLong("max-connections"), help: "Connections open at the same time (one more is refused).")
+    var maxConnections: Int = 1024
+    @Option(name: .customLong("frame-timeout-ms"), help: "How long an incomplete message may stay incomplete.")
+    var frameTimeoutMs: Int = 30_000
+    @Option(name: .customLong("auth-timeout-ms"), help: "How long a TCP connection may take to authenticate.")
+    var authTimeoutMs: Int = 10_000
 
     func validate() throws {
         let positive: [(String, Int)] = [
@@ -88,9 +118,10 @@ struct Serve: AsyncParsableCommand {
 
     /// The per-connection limits from the flags (Specs/protocol.md §Limits).
     var connectionLimits: RPCConnectionLimits {
-        RPCConnectionLimits(maxPendingOutputBytes: maxOutputBytes, maxQueuedInputBytes: maxQueuedInputBytes,
-                            partialFrameTimeout: .milliseconds(frameTimeoutMs), authenticationTimeout: .milliseconds(authTimeoutMs),
-                            maxConnections: maxConnections)
+        RPCConnectionLimits(
+            maxPendingOutputBytes: maxOutputBytes, maxQueuedInputBytes: maxQueuedInputBytes,
+            partialFrameTimeout: .milliseconds(frameTimeoutMs), authenticationTimeout: .milliseconds(authTimeoutMs),
+            maxConnections: maxConnections)
     }
 
     func run() async throws {
@@ -120,16 +151,20 @@ struct Serve: AsyncParsableCommand {
         // The audit trail: every change of a restriction's state, with who made it (D-GA-3).
         hub.subscribe { event in
             if case .restrictionChanged(let app, let id, let denied, let source, let actor) = event {
-                logger.notice("policy: app '\(app)' restriction '\(id)' is now \(denied ? "deny" : "allow") (source \(source.rawValue), by \(actor))")
+                logger.notice(
+                    "policy: app '\(app)' restriction '\(id)' is now \(denied ? "deny" : "allow") (source \(source.rawValue), by \(actor))"
+                )
             }
         }
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub, options: options)
-        let config = RPCServer.Configuration(unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
-                                             tokenFile: tokenFile, allowNonLoopback: allowNonLoopback, limits: connectionLimits)
+        let config = RPCServer.Configuration(
+            unixSocketPath: socket ?? RPCServer.defaultSocketPath(), tcp: listen,
+            tokenFile: tokenFile, allowNonLoopback: allowNonLoopback, limits: connectionLimits)
         let server = RPCServer(router: router, configuration: config, logger: logger)
-        let service = ServerService(hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI,
-                                    auditDemo: demoAudit)
+        let service = ServerService(
+            hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI,
+            auditDemo: demoAudit)
         // SIGHUP re-reads the policy file when there is one (a refused file leaves the running policy in force);
         // without one it is a hang-up and shuts the server down cleanly, removing its socket (D-GA-3).
         var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
@@ -139,7 +174,8 @@ struct Serve: AsyncParsableCommand {
         } else {
             shutdownSignals.append(.sighup)
         }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: shutdownSignals, logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: shutdownSignals, logger: logger))
         try await group.run()
     }
 }
@@ -213,25 +249,29 @@ struct Dump: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print an accessibility tree as indented text and exit.",
         discussion: """
-        Examples:
-          axserver dump --demo
-          axserver dump --demo --alert --frames
-          axserver dump --demo --snapshot > /tmp/snapshot.json
-          axserver dump --file /tmp/snapshot.json
-        """)
+            Examples:
+              axserver dump --demo
+              axserver dump --demo --alert --frames
+              axserver dump --demo --snapshot > /tmp/snapshot.json
+              axserver dump --file /tmp/snapshot.json
+            """)
     @Flag(help: "The built-in demo app.") var demo = false
     @Option(name: .customLong("bench-tree"), help: "A generated tree of N leaf controls.") var benchTree: Int?
     @Option(help: "A hierarchy snapshot file (JSON).") var file: String?
     @Flag(help: "Show screen frames.") var frames = false
     @Flag(help: "Show the demo with its alert presented.") var alert = false
-    @Flag(name: .customLong("demo-audit"), help: "The audit demo screen (one mistake per audit check).") var demoAudit = false
-    @Flag(help: "Print the view-hierarchy snapshot the app pushes (JSON, Specs/hierarchy.md) instead of the tree.") var snapshot = false
+    @Flag(name: .customLong("demo-audit"), help: "The audit demo screen (one mistake per audit check).") var demoAudit =
+        false
+    @Flag(help: "Print the view-hierarchy snapshot the app pushes (JSON, Specs/hierarchy.md) instead of the tree.")
+    var snapshot = false
 
     func run() async throws {
         let json: JSON
-        if let n = benchTree { json = BenchTree.snapshot(leaves: n) }
-        else if demoAudit { json = AuditDemo.snapshot() }
-        else if let f = file {
+        if let n = benchTree {
+            json = BenchTree.snapshot(leaves: n)
+        } else if demoAudit {
+            json = AuditDemo.snapshot()
+        } else if let f = file {
             guard let d = FileManager.default.contents(atPath: f) else { throw ValidationError("cannot read \(f)") }
             json = try JSON.parse(Array(d))
         } else {
@@ -256,17 +296,21 @@ struct Conformance: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the conformance cases (in-process, or against a live server with --socket).",
         discussion: """
-        Ends with one line 'N passed, M failed'; exits 1 when a case failed, 2 when the cases cannot be read.
+            Ends with one line 'N passed, M failed'; exits 1 when a case failed, 2 when the cases cannot be read.
 
-        Examples:
-          axserver conformance Specs/conformance
-          axserver conformance --verbose Specs/conformance
-          axserver conformance --socket /tmp/ax-demo/ax.sock Specs/conformance
-        """)
+            Examples:
+              axserver conformance Specs/conformance
+              axserver conformance --verbose Specs/conformance
+              axserver conformance --socket /tmp/ax-demo/ax.sock Specs/conformance
+            """)
     @Argument(help: "Directory (or file) of cases.") var dir: String = "Specs/conformance"
-    @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket: String?
+    @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket:
+        String?
     @Option(help: "Token for a TCP server.") var token: String?
-    @Option(name: .customLong("operator-token-file"), help: "The server's operator token file: guided-access changes run as the operator.") var operatorTokenFile: String?
+    @Option(
+        name: .customLong("operator-token-file"),
+        help: "The server's operator token file: guided-access changes run as the operator.") var operatorTokenFile:
+        String?
     @Flag(help: "Print every passing case too.") var verbose = false
 
     func run() async throws {
@@ -288,9 +332,11 @@ struct Conformance: AsyncParsableCommand {
                     throw ExitCode(2)
                 }
             }
-            runner = ConformanceRunner(operatorToken: operatorToken, connect: { try await SocketConnection.connect(address, token: token) })
+            runner = ConformanceRunner(
+                operatorToken: operatorToken, connect: { try await SocketConnection.connect(address, token: token) })
         } else {
-            runner = ConformanceRunner(operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
+            runner = ConformanceRunner(
+                operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
         }
         let results = await runner.runAll(cases, verbose: verbose) { say($0) }
         if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
@@ -298,16 +344,19 @@ struct Conformance: AsyncParsableCommand {
 }
 
 struct DemoApp: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo-app",
+    static let configuration = CommandConfiguration(
+        commandName: "demo-app",
         abstract: "Run the demo app as a separate provider process connected to a server's socket.",
         discussion: """
-        Prints 'READY app=ID' once registered; runs until the server closes the connection.
+            Prints 'READY app=ID' once registered; runs until the server closes the connection.
 
-        Examples:
-          axserver demo-app
-          axserver demo-app --socket /tmp/ax-demo/ax.sock --name kitchen-panel
-        """)
-    @Option(help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT; default: $AXSERVER_SOCKET, else the default socket).") var socket: String?
+            Examples:
+              axserver demo-app
+              axserver demo-app --socket /tmp/ax-demo/ax.sock --name kitchen-panel
+            """)
+    @Option(
+        help: "Server socket (unix:PATH, PATH or tcp:HOST:PORT; default: $AXSERVER_SOCKET, else the default socket).")
+    var socket: String?
     @Option(help: "Token for a TCP server.") var token: String?
     @Option(help: "Application name.") var name: String = AXDemo.DemoApp.appName
 
@@ -324,4 +373,3 @@ struct DemoApp: AsyncParsableCommand {
         await host.stop()
     }
 }
-

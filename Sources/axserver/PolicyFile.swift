@@ -1,7 +1,8 @@
 import AXHub
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The kiosk operator's files: the guided-access policy (`--policy`) and the operator credential
@@ -15,10 +16,16 @@ enum OperatorFiles {
     static func loadPolicy(_ path: String) throws(Refusal) -> GuidedAccessPolicy {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw Refusal(description: "policy file \(path) cannot be read (\(String(cString: strerror(errno)))); create it, e.g. {\"version\": 1, \"apps\": {}}")
+            throw Refusal(
+                description:
+                    "policy file \(path) cannot be read (\(String(cString: strerror(errno)))); create it, e.g. {\"version\": 1, \"apps\": {}}"
+            )
         }
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-            throw Refusal(description: "policy file \(path) is writable by group or others, who could change the kiosk's policy; chmod 600 it")
+            throw Refusal(
+                description:
+                    "policy file \(path) is writable by group or others, who could change the kiosk's policy; chmod 600 it"
+            )
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Refusal(description: "policy file \(path) cannot be read")
@@ -34,7 +41,8 @@ enum OperatorFiles {
     /// old file, fsync the directory. A crash at any point leaves the old or the new file, never a mix.
     static func savePolicy(_ policy: GuidedAccessPolicy, to path: String) throws(Refusal) {
         let bytes = policy.fileBytes()
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let directory =
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -81,10 +89,14 @@ enum OperatorFiles {
         guard status.st_mode & (S_IRWXG | S_IRWXO) == 0 else {
             throw Refusal(description: "operator token file \(path) is readable by group or others; chmod 600 it")
         }
-        let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+        let firstLine =
+            String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
         let token = firstLine.trimmingCharacters(in: .whitespaces)
         guard token.utf8.count >= 16 else {
-            throw Refusal(description: "operator token in \(path) is shorter than 16 bytes; use a long random line (e.g. head -c 32 /dev/urandom | base64)")
+            throw Refusal(
+                description:
+                    "operator token in \(path) is shorter than 16 bytes; use a long random line (e.g. head -c 32 /dev/urandom | base64)"
+            )
         }
         return token
     }

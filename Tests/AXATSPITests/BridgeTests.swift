@@ -33,7 +33,11 @@ final class BridgeMappingTests: XCTestCase {
         XCTAssertEqual(parent?.last?.stringValue, "/org/a11y/atspi/null")
         // The registry's fire-and-forget Set(Application.Id) is accepted.
         try f.call(Fixture.root, "org.freedesktop.DBus.Properties", "Set") { w in
-            w.append("org.a11y.atspi.Application"); w.append("Id"); w.openVariant(signature: "i"); w.append(Int32(7)); w.close()
+            w.append("org.a11y.atspi.Application")
+            w.append("Id")
+            w.openVariant(signature: "i")
+            w.append(Int32(7))
+            w.close()
         }
         XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "Id").int32Value, 7)
 
@@ -60,7 +64,8 @@ final class BridgeMappingTests: XCTestCase {
         XCTAssertEqual(wifi.role, Role.toggleButton)
         XCTAssertEqual(wifi.name, "Wi-Fi")
         XCTAssertEqual(try f.attributes(wifi.path)["xml-roles"], "switch")
-        XCTAssertTrue(try f.states(wifi.path).isSuperset(of: [St.checkable, St.checked, St.focusable, St.enabled, St.sensitive]))
+        XCTAssertTrue(
+            try f.states(wifi.path).isSuperset(of: [St.checkable, St.checked, St.focusable, St.enabled, St.sensitive]))
         let bt = try f.node(id: "cell.bluetooth", in: seen)
         XCTAssertFalse(try f.states(bt.path).contains(St.checked))
         XCTAssertTrue(try f.states(bt.path).contains(St.checkable))
@@ -107,7 +112,8 @@ final class BridgeMappingTests: XCTestCase {
         let tabs = try f.node(id: "tabBar", in: seen)
         XCTAssertEqual(tabs.role, Role.pageTabList)
         XCTAssertEqual(try f.get(tabs.path, "org.a11y.atspi.Selection", "NSelectedChildren").int32Value, 1)
-        let selRef = try f.call(tabs.path, "org.a11y.atspi.Selection", "GetSelectedChild") { $0.append(Int32(0)) }.reader().readReference()
+        let selRef = try f.call(tabs.path, "org.a11y.atspi.Selection", "GetSelectedChild") { $0.append(Int32(0)) }
+            .reader().readReference()
         XCTAssertEqual(try f.name(selRef.path), "Settings")
         XCTAssertEqual(try f.role(selRef.path), Role.pageTab)
         XCTAssertTrue(try f.states(selRef.path).isSuperset(of: [St.selectable, St.selected]))
@@ -123,14 +129,21 @@ final class BridgeMappingTests: XCTestCase {
         let reset = try f.node(id: "showAlert", in: seen)
         XCTAssertEqual(reset.role, Role.button)
         XCTAssertEqual(try f.get(reset.path, Fixture.acc, "Description").stringValue, "Asks before resetting")
-        XCTAssertEqual(try f.call(reset.path, "org.a11y.atspi.Action", "GetName") { $0.append(Int32(0)) }.reader().readString(), "click")
+        XCTAssertEqual(
+            try f.call(reset.path, "org.a11y.atspi.Action", "GetName") { $0.append(Int32(0)) }.reader().readString(),
+            "click")
 
         // Plain static text is a label with read-only Text.
         let footer = try f.node(id: "footer", in: seen)
         XCTAssertEqual(footer.role, Role.label)
-        let text = try f.call(footer.path, "org.a11y.atspi.Text", "GetText") { $0.append(Int32(0)); $0.append(Int32(-1)) }.reader().readString()
+        let text = try f.call(footer.path, "org.a11y.atspi.Text", "GetText") {
+            $0.append(Int32(0))
+            $0.append(Int32(-1))
+        }.reader().readString()
         XCTAssertEqual(text, "Toggles apply immediately.")
-        XCTAssertEqual(try f.get(footer.path, "org.a11y.atspi.Text", "CharacterCount").int32Value, Int32("Toggles apply immediately.".count))
+        XCTAssertEqual(
+            try f.get(footer.path, "org.a11y.atspi.Text", "CharacterCount").int32Value,
+            Int32("Toggles apply immediately.".count))
     }
 
     func testChildrenParentsAndIndicesAgree() async throws {
@@ -154,21 +167,24 @@ final class BridgeMappingTests: XCTestCase {
         // Every exposed node of the hub's tree is reachable, and nothing else.
         XCTAssertEqual(visited, try f.hub.snapshot(f.app).tree.count)
         // Out of range → the null reference.
-        let past = try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(99)) }.reader().readReference()
+        let past = try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(99)) }.reader()
+            .readReference()
         XCTAssertEqual(past.path, "/org/a11y/atspi/null")
     }
 
     func testCacheGetItems() async throws {
         let f = try await Fixture()
         defer { f.close() }
-        let reply = try f.client.call(destination: f.dest, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
+        let reply = try f.client.call(
+            destination: f.dest, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
         XCTAssertEqual(reply.signature, "a((so)(so)(so)iiassusau)")
         let items = try reply.values()[0].arrayValue ?? []
         let nodes = try f.hub.snapshot(f.app).tree.count
         XCTAssertEqual(items.count, nodes + 1, "every node plus the application root")
         // Each item's child count and name agree with the per-object answers.
         for item in items.prefix(12) {
-            guard let fields = item.structValue, fields.count == 10, let path = fields[0].structValue?.last?.stringValue else {
+            guard let fields = item.structValue, fields.count == 10, let path = fields[0].structValue?.last?.stringValue
+            else {
                 return XCTFail("bad item \(item)")
             }
             XCTAssertEqual(fields[4].int32Value, try f.get(path, Fixture.acc, "ChildCount").int32Value, path)
@@ -182,24 +198,39 @@ final class BridgeMappingTests: XCTestCase {
         let f = try await Fixture()
         defer { f.close() }
         let w = try f.children(Fixture.root)[0].path
-        func matches(roles: [UInt32] = [], roleMatch: Int32 = 2, states: [Int] = [], stateMatch: Int32 = 1,
-                     attrs: [String: String] = [:], attrMatch: Int32 = 1, ifaces: [String] = [], ifaceMatch: Int32 = 1,
-                     count: Int32 = 0, traverse: Bool = true, sort: UInt32 = 1) throws -> [String] {
+        func matches(
+            roles: [UInt32] = [], roleMatch: Int32 = 2, states: [Int] = [], stateMatch: Int32 = 1,
+            attrs: [String: String] = [:], attrMatch: Int32 = 1, ifaces: [String] = [], ifaceMatch: Int32 = 1,
+            count: Int32 = 0, traverse: Bool = true, sort: UInt32 = 1
+        ) throws -> [String] {
             var roleWords = [Int32](repeating: 0, count: 5)
             for r in roles { roleWords[Int(r) / 32] |= Int32(bitPattern: 1 << UInt32(r % 32)) }
             var stateWords = [Int32](repeating: 0, count: 2)
             for s in states { stateWords[s / 32] |= Int32(bitPattern: 1 << UInt32(s % 32)) }
             let r = try f.call(w, "org.a11y.atspi.Collection", "GetMatches") { wr in
                 wr.openStruct()
-                wr.appendArray(stateWords); wr.append(stateMatch)
+                wr.appendArray(stateWords)
+                wr.append(stateMatch)
                 wr.openArray(signature: "{ss}")
-                for (k, v) in attrs { wr.openDictEntry(); wr.append(k); wr.append(v); wr.close() }
-                wr.close(); wr.append(attrMatch)
-                wr.appendArray(roleWords); wr.append(roleMatch)
-                wr.openArray(signature: "s"); for i in ifaces { wr.append(i) }; wr.close(); wr.append(ifaceMatch)
+                for (k, v) in attrs {
+                    wr.openDictEntry()
+                    wr.append(k)
+                    wr.append(v)
+                    wr.close()
+                }
+                wr.close()
+                wr.append(attrMatch)
+                wr.appendArray(roleWords)
+                wr.append(roleMatch)
+                wr.openArray(signature: "s")
+                for i in ifaces { wr.append(i) }
+                wr.close()
+                wr.append(ifaceMatch)
                 wr.append(false)
                 wr.close()
-                wr.append(sort); wr.append(count); wr.append(traverse)
+                wr.append(sort)
+                wr.append(count)
+                wr.append(traverse)
             }
             return try r.reader().readReferences().map { try f.name($0.path) }
         }
@@ -215,7 +246,9 @@ final class BridgeMappingTests: XCTestCase {
         XCTAssertEqual(try matches(attrs: ["xml-roles": "searchbox:switch"], attrMatch: 1), ["Wi-Fi", "Bluetooth"])
         // Orca's "clickables": interface action(click), minus headings and labels.
         let clickables = try matches(roles: [Role.heading, Role.label], roleMatch: 3, ifaces: ["action(click)"])
-        XCTAssertTrue(clickables.contains("Reset All Settings") && clickables.contains("Help") && !clickables.contains("Preferences"), "\(clickables)")
+        XCTAssertTrue(
+            clickables.contains("Reset All Settings") && clickables.contains("Help")
+                && !clickables.contains("Preferences"), "\(clickables)")
     }
 
     func testBadInputGetsPreciseErrorsAndServingContinues() async throws {
@@ -273,11 +306,14 @@ final class BridgeActionTests: XCTestCase {
         let n = try f.get(display.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
         var customIndex: Int32? = nil
         for i in 0..<n {
-            let name = try f.call(display.path, "org.a11y.atspi.Action", "GetName") { $0.append(i) }.reader().readString()
+            let name = try f.call(display.path, "org.a11y.atspi.Action", "GetName") { $0.append(i) }.reader()
+                .readString()
             if name == "custom:favorite" { customIndex = i }
         }
         guard let ci = customIndex else { return XCTFail("no custom:favorite action") }
-        XCTAssertEqual(try f.call(display.path, "org.a11y.atspi.Action", "GetLocalizedName") { $0.append(ci) }.reader().readString(), "Add to Favorites")
+        XCTAssertEqual(
+            try f.call(display.path, "org.a11y.atspi.Action", "GetLocalizedName") { $0.append(ci) }.reader()
+                .readString(), "Add to Favorites")
         _ = try f.call(display.path, "org.a11y.atspi.Action", "DoAction") { $0.append(ci) }
         XCTAssertEqual(f.provider.recorded.last?.action, "custom")
         XCTAssertEqual(f.provider.recorded.last?.customActionID, "favorite")
@@ -285,14 +321,22 @@ final class BridgeActionTests: XCTestCase {
         // Value.Set → setValue on the slider.
         let slider = try f.node(id: "textSize", in: seen)
         try f.call(slider.path, "org.freedesktop.DBus.Properties", "Set") { w in
-            w.append("org.a11y.atspi.Value"); w.append("CurrentValue"); w.openVariant(signature: "d"); w.append(0.8); w.close()
+            w.append("org.a11y.atspi.Value")
+            w.append("CurrentValue")
+            w.openVariant(signature: "d")
+            w.append(0.8)
+            w.close()
         }
         XCTAssertEqual(f.provider.recorded.last?.action, "setValue")
         XCTAssertEqual(f.provider.recorded.last?.value?.doubleValue, 0.8)
 
         // EditableText.InsertText at the end of an empty field → typeText.
         let field = try f.node(id: "deviceName", in: seen)
-        _ = try f.call(field.path, "org.a11y.atspi.EditableText", "InsertText") { w in w.append(Int32(0)); w.append("Phone"); w.append(Int32(5)) }
+        _ = try f.call(field.path, "org.a11y.atspi.EditableText", "InsertText") { w in
+            w.append(Int32(0))
+            w.append("Phone")
+            w.append(Int32(5))
+        }
         XCTAssertEqual(f.provider.recorded.last?.action, "typeText")
         XCTAssertEqual(f.provider.recorded.last?.value?.stringValue, "Phone")
 
@@ -319,7 +363,8 @@ final class BridgeActionTests: XCTestCase {
         let actions = try f.get(cell.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
         XCTAssertGreaterThan(actions, 0)
         for index in 0..<actions {
-            let name = try f.call(cell.path, "org.a11y.atspi.Action", "GetName") { $0.append(index) }.reader().readString()
+            let name = try f.call(cell.path, "org.a11y.atspi.Action", "GetName") { $0.append(index) }.reader()
+                .readString()
             guard !name.hasPrefix("custom:") else { continue }
             f.expectError("org.freedesktop.DBus.Error.AccessDenied") {
                 try f.call(cell.path, "org.a11y.atspi.Action", "DoAction") { $0.append(index) }
@@ -359,8 +404,10 @@ final class BridgeActionTests: XCTestCase {
         XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
         // Readable before the event: FOCUSED right after the reply.
         XCTAssertTrue(try f.states(edit.path).contains(St.focused))
-        XCTAssertEqual(try f.hub.snapshot(f.app).focusedID.flatMap { try f.hub.snapshot(f.app).tree[$0]?.identifier }, "edit")
-        XCTAssertNotNil(log.wait { $0.member == "StateChanged" && $0.detail == "focused" && $0.d1 == 1 && $0.path == edit.path })
+        XCTAssertEqual(
+            try f.hub.snapshot(f.app).focusedID.flatMap { try f.hub.snapshot(f.app).tree[$0]?.identifier }, "edit")
+        XCTAssertNotNil(
+            log.wait { $0.member == "StateChanged" && $0.detail == "focused" && $0.d1 == 1 && $0.path == edit.path })
 
         // Moving on: focused 0 on the old element, 1 on the new one, old one no longer FOCUSED.
         let help = try f.node(id: "help", in: seen)
@@ -387,10 +434,13 @@ final class BridgeActionTests: XCTestCase {
         demo.wifi = false
         demo.uptime = 5
         try f.hub.setSnapshot(app: f.app, demo.snapshot())
-        XCTAssertNotNil(log.wait { $0.member == "StateChanged" && $0.detail == "checked" && $0.d1 == 0 && $0.path == wifi.path })
+        XCTAssertNotNil(
+            log.wait { $0.member == "StateChanged" && $0.detail == "checked" && $0.d1 == 0 && $0.path == wifi.path })
         XCTAssertFalse(try f.states(wifi.path).contains(St.checked))
         let uptime = try f.node(id: "uptime", in: seen)
-        let nameEvent = log.wait { $0.member == "PropertyChange" && $0.detail == "accessible-name" && $0.path == uptime.path }
+        let nameEvent = log.wait {
+            $0.member == "PropertyChange" && $0.detail == "accessible-name" && $0.path == uptime.path
+        }
         XCTAssertEqual(nameEvent?.any?.stringValue, "Uptime 5 s")
 
         // The alert appears (modal: the rest of the screen leaves the tree) and focus moves into it.
@@ -398,7 +448,8 @@ final class BridgeActionTests: XCTestCase {
         // changes land in one coalesced flush, and the just-added button must still get focused 1.
         demo.alertShown = true
         try f.hub.setSnapshot(app: f.app, demo.snapshot())
-        let cancelID = try XCTUnwrap(f.hub.snapshot(f.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
+        let cancelID = try XCTUnwrap(
+            f.hub.snapshot(f.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
         try f.hub.post(app: f.app, .screenChanged(element: cancelID))
         let w = try f.children(Fixture.root)[0].path
         let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }
@@ -427,21 +478,33 @@ final class BridgeActionTests: XCTestCase {
         let second = f.hub.registerApp(name: "second-app", provider: nil)
         try f.hub.setSnapshot(app: second, AXDemo.BenchTree.snapshot(leaves: 3))
         var name: String? = nil
-        for _ in 0..<200 where name == nil { name = f.bridge.busName(app: second); usleep(10_000) }
+        for _ in 0..<200 where name == nil {
+            name = f.bridge.busName(app: second)
+            usleep(10_000)
+        }
         guard let bus = name else { return XCTFail("second app never got a connection") }
         XCTAssertNotEqual(bus, f.dest, "each app is its own application")
-        let r = try f.client.call(destination: bus, path: Fixture.root, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
-            w.append(Fixture.acc); w.append("Name")
+        let r = try f.client.call(
+            destination: bus, path: Fixture.root, interface: "org.freedesktop.DBus.Properties", member: "Get"
+        ) { w in
+            w.append(Fixture.acc)
+            w.append("Name")
         }
         XCTAssertEqual(try r.reader().readValue().variantValue?.stringValue, "second-app")
         f.hub.removeApp(second)
         var gone = false
-        for _ in 0..<200 where !gone { gone = f.bridge.busName(app: second) == nil; usleep(10_000) }
+        for _ in 0..<200 where !gone {
+            gone = f.bridge.busName(app: second) == nil
+            usleep(10_000)
+        }
         XCTAssertTrue(gone)
         // Its bus name leaves the bus (the connection closes right after the bridge forgets the app).
         var owned = true
         for _ in 0..<200 where owned {
-            let has = try f.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameHasOwner") { $0.append(bus) }
+            let has = try f.client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "NameHasOwner"
+            ) { $0.append(bus) }
             owned = try has.reader().readBool()
             if owned { usleep(10_000) }
         }
@@ -455,10 +518,13 @@ final class BridgePeerToPeerTests: XCTestCase {
     func testPeerToPeerConnectionServesTheSameObjects() async throws {
         let f = try await Fixture()
         defer { f.close() }
-        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader().readString()
+        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
+            .readString()
         XCTAssertTrue(address.hasPrefix("unix:"), address)
         // The private socket sits in a directory only this user can enter (issue 12 item 9).
-        let socketPath = address.dropFirst(5).split(separator: ",").first { $0.hasPrefix("path=") }.map { String($0.dropFirst(5)) }
+        let socketPath = address.dropFirst(5).split(separator: ",").first { $0.hasPrefix("path=") }.map {
+            String($0.dropFirst(5))
+        }
         let socketDirectory = try XCTUnwrap(socketPath.map { ($0 as NSString).deletingLastPathComponent }, address)
         var info = stat()
         XCTAssertEqual(lstat(socketDirectory, &info), 0, socketDirectory)
@@ -467,18 +533,25 @@ final class BridgePeerToPeerTests: XCTestCase {
         XCTAssertEqual(info.st_uid, geteuid(), socketDirectory)
         let p2p = try DBusConnection.open(address: address, registerOnBus: false)
         defer { p2p.close() }
-        func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage {
-            try p2p.call(destination: nil, path: path, interface: iface, member: member, timeoutMilliseconds: 5_000, body)
+        func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws
+            -> DBusMessage
+        {
+            try p2p.call(
+                destination: nil, path: path, interface: iface, member: member, timeoutMilliseconds: 5_000, body)
         }
         XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetRole").reader().readUInt32(), 75)
         let kids = try call(Fixture.root, Fixture.acc, "GetChildren").reader().readReferences()
         XCTAssertEqual(kids.map(\.path), try f.children(Fixture.root).map(\.path), "same objects, same paths")
         XCTAssertEqual(kids.first?.bus, f.dest, "references still name the app's bus connection")
-        let name = try call(kids[0].path, "org.freedesktop.DBus.Properties", "Get") { $0.append(Fixture.acc); $0.append("Name") }
+        let name = try call(kids[0].path, "org.freedesktop.DBus.Properties", "Get") {
+            $0.append(Fixture.acc)
+            $0.append("Name")
+        }
         XCTAssertEqual(try name.reader().readValue().variantValue?.stringValue, "Settings")
         // Deferred replies (actions) come back on the peer connection too.
         let edit = try f.node(id: "edit", in: try f.walk())
-        XCTAssertTrue(try call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool())
+        XCTAssertTrue(
+            try call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool())
         XCTAssertEqual(f.provider.recorded.last?.target, "editButton")
         do {
             _ = try call("/org/a11y/atspi/accessible/999999", Fixture.acc, "GetRole")
@@ -486,13 +559,18 @@ final class BridgePeerToPeerTests: XCTestCase {
         } catch let e as DBusError {
             XCTAssertEqual(e.name, "org.freedesktop.DBus.Error.UnknownObject")
         }
-        XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(0)) }.reader().readReference().path, kids[0].path)
+        XCTAssertEqual(
+            try call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(0)) }.reader().readReference()
+                .path, kids[0].path)
     }
 }
 
 final class BridgeRegistryTests: XCTestCase {
     private func waitFor(_ cond: () -> Bool) -> Bool {
-        for _ in 0..<300 { if cond() { return true }; usleep(10_000) }
+        for _ in 0..<300 {
+            if cond() { return true }
+            usleep(10_000)
+        }
         return cond()
     }
 
@@ -514,7 +592,8 @@ final class BridgeRegistryTests: XCTestCase {
         XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
         let log = try SignalLog(f.client)
         let seen = try f.walk()
-        let edit = try f.node(id: "edit", in: seen), help = try f.node(id: "help", in: seen)
+        let edit = try f.node(id: "edit", in: seen)
+        let help = try f.node(id: "help", in: seen)
         XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
         XCTAssertTrue(try f.states(edit.path).contains(St.focused), "state is served whether or not anyone listens")
         usleep(300_000)
@@ -527,7 +606,8 @@ final class BridgeRegistryTests: XCTestCase {
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == help.path })
         try f.hub.post(app: f.app, .announcement(text: "not for you", priority: .default))
         usleep(300_000)
-        XCTAssertNil(log.all.first { $0.member == "Announcement" }, "announcement sent although nobody registered for it")
+        XCTAssertNil(
+            log.all.first { $0.member == "Announcement" }, "announcement sent although nobody registered for it")
 
         try reg.register(bus: ":1.999", event: "object:announcement")
         XCTAssertTrue(waitFor { reg.events.withLock { $0.count } == 2 })
@@ -553,14 +633,25 @@ final class BridgeTableTests: XCTestCase {
     /// A 2×2 data table (UIAccessibilityContainerDataTable): header row "Name | Age", data row "Ann | 31".
     static func tableSnapshot() -> JSON {
         func cell(_ id: String, _ text: String, _ r: Int, _ c: Int) -> JSON {
-            V.view(id, "UILabel", [Double(c) * 100, Double(r) * 40, 100, 40],
-                   ["text": .string(text), "accessibilityRowRange": [.number(Double(r)), 1], "accessibilityColumnRange": [.number(Double(c)), 1]])
+            V.view(
+                id, "UILabel", [Double(c) * 100, Double(r) * 40, 100, 40],
+                [
+                    "text": .string(text), "accessibilityRowRange": [.number(Double(r)), 1],
+                    "accessibilityColumnRange": [.number(Double(c)), 1],
+                ])
         }
-        let grid = V.view("grid", "UIView", [0, 0, 200, 80], [
-            "accessibilityContainerType": "dataTable", "accessibilityLabel": "People", "accessibilityIdentifier": "grid",
-            "accessibilityDataTable": ["rows": 2, "columns": 2, "columnHeaders": ["0": ["h0"], "1": ["h1"]]],
-        ], children: [cell("h0", "Name", 0, 0), cell("h1", "Age", 0, 1), cell("c10", "Ann", 1, 0), cell("c11", "31", 1, 1)])
-        let window = V.view("w", "UIWindow", [0, 0, 400, 400], ["isKeyWindow": true, "windowTitle": "People"], children: [grid])
+        let grid = V.view(
+            "grid", "UIView", [0, 0, 200, 80],
+            [
+                "accessibilityContainerType": "dataTable", "accessibilityLabel": "People",
+                "accessibilityIdentifier": "grid",
+                "accessibilityDataTable": ["rows": 2, "columns": 2, "columnHeaders": ["0": ["h0"], "1": ["h1"]]],
+            ],
+            children: [
+                cell("h0", "Name", 0, 0), cell("h1", "Age", 0, 1), cell("c10", "Ann", 1, 0), cell("c11", "31", 1, 1),
+            ])
+        let window = V.view(
+            "w", "UIWindow", [0, 0, 400, 400], ["isKeyWindow": true, "windowTitle": "People"], children: [grid])
         return ["windows": [window]]
     }
 
@@ -571,7 +662,10 @@ final class BridgeTableTests: XCTestCase {
         var seen: [Seen] = []
         // The new snapshot is served after the next flush; a walk racing the swap may meet vanished objects.
         for _ in 0..<200 {
-            if let s = try? f.walk(), s.contains(where: { $0.id == "grid" }) { seen = s; break }
+            if let s = try? f.walk(), s.contains(where: { $0.id == "grid" }) {
+                seen = s
+                break
+            }
             usleep(10_000)
         }
         let grid = try f.node(id: "grid", in: seen)
@@ -579,17 +673,25 @@ final class BridgeTableTests: XCTestCase {
         XCTAssertTrue(try f.interfaces(grid.path).contains("org.a11y.atspi.Table"))
         XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, 2)
         XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NColumns").int32Value, 2)
-        let at = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") { $0.append(Int32(1)); $0.append(Int32(1)) }.reader().readReference()
+        let at = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
+            $0.append(Int32(1))
+            $0.append(Int32(1))
+        }.reader().readReference()
         XCTAssertEqual(try f.name(at.path), "31")
         XCTAssertTrue(try f.interfaces(at.path).contains("org.a11y.atspi.TableCell"))
         let pos = try f.get(at.path, "org.a11y.atspi.TableCell", "Position").structValue?.map { $0.int32Value ?? -1 }
         XCTAssertEqual(pos, [1, 1])
-        XCTAssertEqual(try f.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
+        XCTAssertEqual(
+            try f.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
         let headers = try f.call(at.path, "org.a11y.atspi.TableCell", "GetColumnHeaderCells").reader().readReferences()
         XCTAssertEqual(try headers.map { try f.name($0.path) }, ["Age"])
-        let colHeader = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }.reader().readReference()
+        let colHeader = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }
+            .reader().readReference()
         XCTAssertEqual(try f.name(colHeader.path), "Name")
-        let none = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") { $0.append(Int32(5)); $0.append(Int32(0)) }.reader().readReference()
+        let none = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
+            $0.append(Int32(5))
+            $0.append(Int32(0))
+        }.reader().readReference()
         XCTAssertEqual(none.path, "/org/a11y/atspi/null")
     }
 }
@@ -613,20 +715,34 @@ final class BridgeRobustnessTests: XCTestCase {
         let f = try await Fixture()
         defer { f.close() }
         let seen = try f.walk()
-        let paths = [Fixture.root, "/org/a11y/atspi/cache", "/org/a11y/atspi/accessible/0", "/org/a11y/atspi/accessible/root/x"]
+        let paths =
+            [
+                Fixture.root, "/org/a11y/atspi/cache", "/org/a11y/atspi/accessible/0",
+                "/org/a11y/atspi/accessible/root/x",
+            ]
             + seen.prefix(30).map(\.path)
         let members: [String: [String]] = [
-            "org.a11y.atspi.Accessible": ["GetChildAtIndex", "GetChildren", "GetIndexInParent", "GetRelationSet", "GetRole", "GetRoleName",
-                                          "GetLocalizedRoleName", "GetState", "GetAttributes", "GetApplication", "GetInterfaces"],
-            "org.a11y.atspi.Component": ["Contains", "GetAccessibleAtPoint", "GetExtents", "GetPosition", "GetSize", "GetLayer", "GetMDIZOrder",
-                                         "GrabFocus", "GetAlpha", "SetExtents", "SetPosition", "SetSize", "ScrollTo", "ScrollToPoint"],
+            "org.a11y.atspi.Accessible": [
+                "GetChildAtIndex", "GetChildren", "GetIndexInParent", "GetRelationSet", "GetRole", "GetRoleName",
+                "GetLocalizedRoleName", "GetState", "GetAttributes", "GetApplication", "GetInterfaces",
+            ],
+            "org.a11y.atspi.Component": [
+                "Contains", "GetAccessibleAtPoint", "GetExtents", "GetPosition", "GetSize", "GetLayer", "GetMDIZOrder",
+                "GrabFocus", "GetAlpha", "SetExtents", "SetPosition", "SetSize", "ScrollTo", "ScrollToPoint",
+            ],
             "org.a11y.atspi.Action": ["GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "GetActions"],
-            "org.a11y.atspi.Text": ["GetText", "GetCharacterAtOffset", "GetStringAtOffset", "GetTextAtOffset", "GetTextBeforeOffset",
-                                    "GetTextAfterOffset", "SetCaretOffset", "GetNSelections", "GetSelection", "GetCharacterExtents",
-                                    "GetRangeExtents", "GetOffsetAtPoint", "GetAttributeRun", "GetAttributes", "GetAttributeValue",
-                                    "GetDefaultAttributes", "GetBoundedRanges"],
-            "org.a11y.atspi.Selection": ["GetSelectedChild", "IsChildSelected", "DeselectChild", "SelectAll", "ClearSelection"],
-            "org.a11y.atspi.Table": ["GetAccessibleAt", "GetIndexAt", "GetRowAtIndex", "GetRowHeader", "GetRowColumnExtentsAtIndex"],
+            "org.a11y.atspi.Text": [
+                "GetText", "GetCharacterAtOffset", "GetStringAtOffset", "GetTextAtOffset", "GetTextBeforeOffset",
+                "GetTextAfterOffset", "SetCaretOffset", "GetNSelections", "GetSelection", "GetCharacterExtents",
+                "GetRangeExtents", "GetOffsetAtPoint", "GetAttributeRun", "GetAttributes", "GetAttributeValue",
+                "GetDefaultAttributes", "GetBoundedRanges",
+            ],
+            "org.a11y.atspi.Selection": [
+                "GetSelectedChild", "IsChildSelected", "DeselectChild", "SelectAll", "ClearSelection",
+            ],
+            "org.a11y.atspi.Table": [
+                "GetAccessibleAt", "GetIndexAt", "GetRowAtIndex", "GetRowHeader", "GetRowColumnExtentsAtIndex",
+            ],
             "org.a11y.atspi.TableCell": ["GetRowColumnSpan", "GetColumnHeaderCells"],
             "org.a11y.atspi.Image": ["GetImageExtents", "GetImagePosition", "GetImageSize"],
             "org.a11y.atspi.Collection": ["GetMatches", "GetMatchesTo", "GetMatchesFrom", "GetActiveDescendant"],
@@ -638,18 +754,41 @@ final class BridgeRobustnessTests: XCTestCase {
         let argSets: [(DBusWriter) -> Void] = [
             { _ in },
             { $0.append("junk") },
-            { $0.append(Int32(-1)); $0.append(Int32(Int32.max)) },
-            { $0.append(Int32(2_000_000_000)); $0.append(UInt32.max) },
-            { $0.append(Int32(-5)); $0.append(Int32(-5)); $0.append(UInt32(9)) },
-            { $0.append("org.a11y.atspi.Accessible"); $0.append("Name") },
-            { w in w.append("org.a11y.atspi.Value"); w.append("CurrentValue"); w.openVariant(signature: "s"); w.append("x"); w.close() },
+            {
+                $0.append(Int32(-1))
+                $0.append(Int32(Int32.max))
+            },
+            {
+                $0.append(Int32(2_000_000_000))
+                $0.append(UInt32.max)
+            },
+            {
+                $0.append(Int32(-5))
+                $0.append(Int32(-5))
+                $0.append(UInt32(9))
+            },
+            {
+                $0.append("org.a11y.atspi.Accessible")
+                $0.append("Name")
+            },
+            { w in
+                w.append("org.a11y.atspi.Value")
+                w.append("CurrentValue")
+                w.openVariant(signature: "s")
+                w.append("x")
+                w.close()
+            },
         ]
-        var replies = 0, errors = 0
+        var replies = 0
+        var errors = 0
         for p in paths {
             for (iface, ms) in members {
                 for m in ms {
                     for args in argSets {
-                        do { _ = try f.call(p, iface, m, args); replies += 1 } catch is DBusError { errors += 1 }
+                        do {
+                            _ = try f.call(p, iface, m, args)
+                            replies += 1
+                        } catch is DBusError { errors += 1 }
                     }
                 }
             }

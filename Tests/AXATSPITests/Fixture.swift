@@ -1,10 +1,10 @@
-import AXTestSupport
 import AXATSPI
 import AXCore
 import AXDBus
 import AXDemo
 import AXHub
 import AXJSON
+import AXTestSupport
 import Foundation
 import Logging
 import Synchronization
@@ -15,7 +15,10 @@ final class FakeProvider: ActionProvider, Sendable {
     let requests = Mutex<[ActionRequest]>([])
     let delay: Duration
     let result: Bool
-    init(delay: Duration = .zero, result: Bool = true) { self.delay = delay; self.result = result }
+    init(delay: Duration = .zero, result: Bool = true) {
+        self.delay = delay
+        self.result = result
+    }
     func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
         requests.withLock { $0.append(request) }
         if delay > .zero { try? await Task.sleep(for: delay) }
@@ -46,8 +49,11 @@ final class Fixture {
     /// A stand-in for at-spi2-registryd (only with `registry: true`).
     var registry: FakeRegistry?
 
-    init(provider: FakeProvider = FakeProvider(), demo: AXDemo.DemoApp = AXDemo.DemoApp(), actionReplyTimeout: Duration = .milliseconds(600),
-         registry withRegistry: Bool = false) async throws {
+    init(
+        provider: FakeProvider = FakeProvider(), demo: AXDemo.DemoApp = AXDemo.DemoApp(),
+        actionReplyTimeout: Duration = .milliseconds(600),
+        registry withRegistry: Bool = false
+    ) async throws {
         bus = try PrivateBus(purpose: "AT-SPI bridge tests", tag: "axatspi-test")
         if withRegistry { registry = try FakeRegistry(address: bus.address) }
         hub = Hub(actionTimeout: .seconds(3))
@@ -76,12 +82,18 @@ final class Fixture {
     static let acc = "org.a11y.atspi.Accessible"
 
     @discardableResult
-    func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage {
-        try client.call(destination: dest, path: path, interface: iface, member: member, timeoutMilliseconds: 5_000, body)
+    func call(_ path: String, _ iface: String, _ member: String, _ body: (DBusWriter) -> Void = { _ in }) throws
+        -> DBusMessage
+    {
+        try client.call(
+            destination: dest, path: path, interface: iface, member: member, timeoutMilliseconds: 5_000, body)
     }
 
     func get(_ path: String, _ iface: String, _ prop: String) throws -> DBusValue {
-        let r = try call(path, "org.freedesktop.DBus.Properties", "Get") { $0.append(iface); $0.append(prop) }
+        let r = try call(path, "org.freedesktop.DBus.Properties", "Get") {
+            $0.append(iface)
+            $0.append(prop)
+        }
         let v = try r.reader().readValue()
         return v.variantValue ?? v
     }
@@ -93,7 +105,9 @@ final class Fixture {
     func states(_ path: String) throws -> Set<Int> {
         let words = try call(path, Fixture.acc, "GetState").reader().readUInt32Array()
         var out = Set<Int>()
-        for (w, bits) in words.enumerated() { for b in 0..<32 where bits & (1 << UInt32(b)) != 0 { out.insert(w * 32 + b) } }
+        for (w, bits) in words.enumerated() {
+            for b in 0..<32 where bits & (1 << UInt32(b)) != 0 { out.insert(w * 32 + b) }
+        }
         return out
     }
 
@@ -146,17 +160,34 @@ final class Fixture {
 
 /// Collects AT-SPI event signals the client subscribed to.
 final class SignalLog: Sendable {
-    struct Event: Sendable { var path: String; var interface: String; var member: String; var detail: String; var d1: Int32; var any: DBusValue?; var time = Date() }
+    struct Event: Sendable {
+        var path: String
+        var interface: String
+        var member: String
+        var detail: String
+        var d1: Int32
+        var any: DBusValue?
+        var time = Date()
+    }
     let events = Mutex<[Event]>([])
 
-    init(_ client: DBusConnection, interfaces: [String] = ["org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window"]) throws {
+    init(
+        _ client: DBusConnection, interfaces: [String] = ["org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window"]
+    ) throws {
         for i in interfaces {
             try client.addMatch("type='signal',interface='\(i)'")
             client.addSignalHandler(DBusSignalFilter(interface: i)) { [self] m in
                 let r = m.reader()
-                guard let detail = try? r.readString(), let d1 = try? r.readInt32(), (try? r.readInt32()) != nil else { return }
+                guard let detail = try? r.readString(), let d1 = try? r.readInt32(), (try? r.readInt32()) != nil else {
+                    return
+                }
                 let any = try? r.readValue()
-                self.events.withLock { $0.append(Event(path: m.path ?? "", interface: m.interface ?? "", member: m.member ?? "", detail: detail, d1: d1, any: any?.variantValue)) }
+                self.events.withLock {
+                    $0.append(
+                        Event(
+                            path: m.path ?? "", interface: m.interface ?? "", member: m.member ?? "", detail: detail,
+                            d1: d1, any: any?.variantValue))
+                }
             }
         }
     }
@@ -190,30 +221,50 @@ final class FakeRegistry: Sendable {
             guard msg.isMethodCall("org.a11y.atspi.Socket", "Embed") else { return .notHandled }
             let plug = try msg.reader().readReference()
             self.embeds.withLock { $0.append((plug.bus, plug.path)) }
-            return .reply(msg.makeReply { w in w.openStruct(); w.append(c.uniqueName); w.appendObjectPath("/org/a11y/atspi/accessible/root"); w.close() })
+            return .reply(
+                msg.makeReply { w in
+                    w.openStruct()
+                    w.append(c.uniqueName)
+                    w.appendObjectPath("/org/a11y/atspi/accessible/root")
+                    w.close()
+                })
         }
         try connection.register(path: "/org/a11y/atspi/registry") { [self] msg in
             guard msg.isMethodCall("org.a11y.atspi.Registry", "GetRegisteredEvents") else { return .notHandled }
             let list = self.events.withLock { $0 }
-            return .reply(msg.makeReply { w in
-                w.openArray(signature: "(ss)")
-                for (b, e) in list { w.openStruct(); w.append(b); w.append(e); w.close() }
-                w.close()
-            })
+            return .reply(
+                msg.makeReply { w in
+                    w.openArray(signature: "(ss)")
+                    for (b, e) in list {
+                        w.openStruct()
+                        w.append(b)
+                        w.append(e)
+                        w.close()
+                    }
+                    w.close()
+                })
         }
     }
 
     func register(bus: String, event: String) throws {
         events.withLock { $0.append((bus, event)) }
-        try connection.emitSignal(path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerRegistered") { w in
-            w.append(bus); w.append(event); w.openArray(signature: "s"); w.close()
+        try connection.emitSignal(
+            path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerRegistered"
+        ) { w in
+            w.append(bus)
+            w.append(event)
+            w.openArray(signature: "s")
+            w.close()
         }
     }
 
     func deregister(bus: String, event: String) throws {
         events.withLock { $0.removeAll { $0 == (bus, event) } }
-        try connection.emitSignal(path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerDeregistered") { w in
-            w.append(bus); w.append(event)
+        try connection.emitSignal(
+            path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerDeregistered"
+        ) { w in
+            w.append(bus)
+            w.append(event)
         }
     }
 }

@@ -17,8 +17,9 @@ final class OrcaModelRoleTests: XCTestCase {
             var checked = 0
             tree.walk { node, _ in
                 let parentRole = node.parent.flatMap { tree[$0]?.role }
-                XCTAssertEqual(OrcaSpeech.roleName(node, parentRole: parentRole),
-                               ATSPIMapping.role(node, parentRole: parentRole).name, node.id)
+                XCTAssertEqual(
+                    OrcaSpeech.roleName(node, parentRole: parentRole),
+                    ATSPIMapping.role(node, parentRole: parentRole).name, node.id)
                 checked += 1
                 return true
             }

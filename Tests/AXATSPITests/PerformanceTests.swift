@@ -28,30 +28,42 @@ final class BridgePerformanceTests: XCTestCase {
         }
         let n = 3000
         let floor = try median(n) {
-            _ = try raw.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetId")
+            _ = try raw.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetId")
         }
         let getName = try median(n) {
-            _ = try raw.call(destination: f.dest, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
-                w.append("org.a11y.atspi.Accessible"); w.append("Name")
+            _ = try raw.call(
+                destination: f.dest, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get"
+            ) { w in
+                w.append("org.a11y.atspi.Accessible")
+                w.append("Name")
             }
         }
         let getState = try median(n) {
-            _ = try raw.call(destination: f.dest, path: target, interface: "org.a11y.atspi.Accessible", member: "GetState")
+            _ = try raw.call(
+                destination: f.dest, path: target, interface: "org.a11y.atspi.Accessible", member: "GetState")
         }
         let extents = try median(n) {
-            _ = try raw.call(destination: f.dest, path: target, interface: "org.a11y.atspi.Component", member: "GetExtents") { $0.append(UInt32(0)) }
+            _ = try raw.call(
+                destination: f.dest, path: target, interface: "org.a11y.atspi.Component", member: "GetExtents"
+            ) { $0.append(UInt32(0)) }
         }
         // Answered inside libdbus on the app connection's loop (no bridge code): the transport's own share.
         let ping = try median(n) {
             _ = try raw.call(destination: f.dest, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
         }
         // The same call over the peer-to-peer socket libatspi uses when GetApplicationBusAddress names one.
-        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader().readString()
+        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
+            .readString()
         let p2p = try DBusConnection.open(address: address, registerOnBus: false, startLoop: false)
         defer { p2p.close() }
         let p2pName = try median(n) {
-            _ = try p2p.call(destination: nil, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get") { w in
-                w.append("org.a11y.atspi.Accessible"); w.append("Name")
+            _ = try p2p.call(
+                destination: nil, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get"
+            ) { w in
+                w.append("org.a11y.atspi.Accessible")
+                w.append("Name")
             }
         }
         print("AT-SPI peer-to-peer Get(Name) median µs: \(p2pName) (ratio to bus floor \(p2pName / floor))")
@@ -61,7 +73,9 @@ final class BridgePerformanceTests: XCTestCase {
         // now and then, so only a gross inversion fails (figures: Tools/bench_atspi.sh).
         XCTAssertLessThan(p2pName, getName * 2, "the peer-to-peer socket must not be slower than the bus path")
         let ratio = getName / floor
-        print("AT-SPI round trip (median µs): bus floor GetId=\(floor) Peer.Ping=\(ping) Get(Name)=\(getName) GetState=\(getState) GetExtents=\(extents) ratio=\(ratio)")
+        print(
+            "AT-SPI round trip (median µs): bus floor GetId=\(floor) Peer.Ping=\(ping) Get(Name)=\(getName) GetState=\(getState) GetExtents=\(extents) ratio=\(ratio)"
+        )
         // Quiet: ~2.9; under a fully loaded 2-core machine it reached 5.4. The figure goes to the notes from
         // benchmarks; this only catches an order-of-magnitude regression.
         XCTAssertLessThan(ratio, 20.0, "Properties.Get(Name) \(getName) µs vs bus floor \(floor) µs")

@@ -17,11 +17,13 @@ final class AXClientTests: XCTestCase {
 
     override func setUp() async throws {
         directory = NSTemporaryDirectory() + "axclient-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let hub = Hub(actionTimeout: .seconds(3))
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
-        server = RPCServer(router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
+        server = RPCServer(
+            router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
         try await server.start()
         host = DemoHost(transport: HubProviderTransport(hub: hub))
         try await host.start(tick: nil)

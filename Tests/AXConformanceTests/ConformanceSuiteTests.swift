@@ -8,7 +8,8 @@ import XCTest
 final class ConformanceSuiteTests: XCTestCase {
     /// The package root, found from this file's path (Tests/AXConformanceTests/ConformanceSuiteTests.swift).
     static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
     static var casesDir: String { packageRoot.appendingPathComponent("Specs/conformance").path }
 
@@ -17,8 +18,10 @@ final class ConformanceSuiteTests: XCTestCase {
 
     func testEveryCasePasses() async throws {
         let cases = try ConformanceRunner.loadCases(Self.casesDir)
-        XCTAssertGreaterThanOrEqual(cases.count, Self.minimumCases, "the suite must hold at least \(Self.minimumCases) cases")
-        let runner = ConformanceRunner(operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
+        XCTAssertGreaterThanOrEqual(
+            cases.count, Self.minimumCases, "the suite must hold at least \(Self.minimumCases) cases")
+        let runner = ConformanceRunner(
+            operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
         var failed = 0
         for c in cases {
             let r = await runner.run(c)
@@ -40,11 +43,16 @@ final class ConformanceSuiteTests: XCTestCase {
         for f in families {
             print("conformance: \(f) rules cited: \(counted.filter { $0.hasPrefix(f) }.count)")
         }
-        XCTAssertGreaterThanOrEqual(counted.count, Self.minimumRules, "cases must cite at least \(Self.minimumRules) distinct R/X/A/C rules")
+        XCTAssertGreaterThanOrEqual(
+            counted.count, Self.minimumRules, "cases must cite at least \(Self.minimumRules) distinct R/X/A/C rules")
         // Every cited id is well-formed: a rule family plus a number, or a decision id from Specs/decisions.md.
-        let decisions = (try? String(contentsOf: Self.packageRoot.appendingPathComponent("Specs/decisions.md"), encoding: .utf8)) ?? ""
+        let decisions =
+            (try? String(contentsOf: Self.packageRoot.appendingPathComponent("Specs/decisions.md"), encoding: .utf8))
+            ?? ""
         for id in cited where !counted.contains(id) {
-            XCTAssertTrue(id.hasPrefix("D-") && decisions.contains(id), "case cites '\(id)', which is neither a rule id nor a decision in Specs/decisions.md")
+            XCTAssertTrue(
+                id.hasPrefix("D-") && decisions.contains(id),
+                "case cites '\(id)', which is neither a rule id nor a decision in Specs/decisions.md")
         }
         // Rule numbers stay within the reference's ranges.
         let ranges: [String: ClosedRange<Int>] = ["R": 1...122, "X": 1...55, "A": 1...51, "C": 1...41]

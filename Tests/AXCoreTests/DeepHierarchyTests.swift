@@ -6,10 +6,16 @@ import XCTest
 /// including on the small stacks of Swift concurrency threads, where the server runs requests.
 final class DeepHierarchyTests: XCTestCase {
     static func chainOps(_ n: Int, under root: String = "w") -> JSON {
-        .array((1...n).map { k in
-            ["op": "insert", "parent": .string(k == 1 ? root : "v\(k - 1)"),
-             "view": ["id": .string("v\(k)"), "class": .string(k == n ? "UIButton" : "UIView"), "frame": [0, 0, 10, 10], "title": "Leaf"]]
-        })
+        .array(
+            (1...n).map { k in
+                [
+                    "op": "insert", "parent": .string(k == 1 ? root : "v\(k - 1)"),
+                    "view": [
+                        "id": .string("v\(k)"), "class": .string(k == n ? "UIButton" : "UIView"),
+                        "frame": [0, 0, 10, 10], "title": "Leaf",
+                    ],
+                ]
+            })
     }
 
     static func deepStore() throws -> HierarchyStore {
@@ -29,7 +35,9 @@ final class DeepHierarchyTests: XCTestCase {
     func testOneLevelTooDeepIsRefusedAtomically() throws {
         let store = try Self.deepStore()
         let before = store.revision
-        XCTAssertThrowsError(try store.apply(json: [["op": "insert", "parent": "v255", "view": ["id": "x", "class": "UIView"]]])) { e in
+        XCTAssertThrowsError(
+            try store.apply(json: [["op": "insert", "parent": "v255", "view": ["id": "x", "class": "UIView"]]])
+        ) { e in
             XCTAssertEqual((e as? PatchError)?.kind, .tooDeep)
             XCTAssertEqual((e as? PatchError)?.id, "x")
         }
@@ -41,7 +49,9 @@ final class DeepHierarchyTests: XCTestCase {
         // Requests run on the cooperative pool, not on the main thread: the whole depth must fit there too.
         let ok = await Task.detached { () -> Bool in
             guard let store = try? DeepHierarchyTests.deepStore() else { return false }
-            guard (try? store.apply(json: [["op": "set", "id": "v1", "properties": ["frame": [5, 5, 10, 10]]]])) != nil else { return false }
+            guard
+                (try? store.apply(json: [["op": "set", "id": "v1", "properties": ["frame": [5, 5, 10, 10]]]])) != nil
+            else { return false }
             guard IncrementalDerivationTests.difference(store.tree, store.rebuild()) == nil else { return false }
             guard HitTesting.viewAt(Point(x: 6, y: 6), in: store.views) != nil else { return false }
             _ = HitTesting.elementAt(Point(x: 6, y: 6), tree: store.tree)

@@ -6,13 +6,18 @@ import XCTest
 /// Tab sequence and scrolling, on hand-built hierarchies whose answers follow from the written algorithm.
 final class FocusEngineTests: XCTestCase {
     static func button(_ id: String, _ x: Double, _ y: Double, _ extra: JSONObject = [:]) -> JSON {
-        var o: JSONObject = ["id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), 100, 44], "title": .string(id)]
+        var o: JSONObject = [
+            "id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), 100, 44], "title": .string(id),
+        ]
         for (key, value) in extra { o[key] = value }
         return .object(o)
     }
 
     static func engine(_ children: [JSON], window: JSONObject = [:]) throws -> FocusEngine {
-        var w: JSONObject = ["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": .array(children)]
+        var w: JSONObject = [
+            "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+            "children": .array(children),
+        ]
         for (key, value) in window { w[key] = value }
         let store = HierarchyStore()
         try store.setSnapshot(["windows": [.object(w)]])
@@ -35,7 +40,9 @@ final class FocusEngineTests: XCTestCase {
 
     func testDiagonalCandidateOutsideTheBeamIsNotTaken() throws {
         // Apple's four-button example without the guide (C20): b4 is below-left of b2, outside its column.
-        let engine = try Self.engine([Self.button("b1", 20, 20), Self.button("b2", 140, 20), Self.button("b4", 20, 120)])
+        let engine = try Self.engine([
+            Self.button("b1", 20, 20), Self.button("b2", 140, 20), Self.button("b4", 20, 120),
+        ])
         XCTAssertEqual(engine.move(from: "b2", heading: .down), .failure(.noCandidate(.down)))
         XCTAssertEqual(try engine.move(from: "b1", heading: .down).get().item, "b4")
     }
@@ -43,7 +50,8 @@ final class FocusEngineTests: XCTestCase {
     func testNearestGapThenOffAxisDistanceWins() throws {
         // Both c1 and c2 are 30 pt to the right; c2's centre is level with the source, c1's is 30 pt lower.
         let engine = try Self.engine([
-            Self.button("src", 0, 100), Self.button("c1", 130, 130), Self.button("c2", 130, 100), Self.button("far", 300, 100),
+            Self.button("src", 0, 100), Self.button("c1", 130, 130), Self.button("c2", 130, 100),
+            Self.button("far", 300, 100),
         ])
         XCTAssertEqual(try engine.move(from: "src", heading: .right).get().item, "c2")
         XCTAssertEqual(try engine.move(from: "c2", heading: .right).get().item, "far")
@@ -53,7 +61,11 @@ final class FocusEngineTests: XCTestCase {
     func testCoveringViewIsFoundAcrossGridCells() throws {
         // The item straddles the middle of the window (several grid cells); the cover is declared much later.
         var children: [JSON] = [Self.button("item", 180, 380)]
-        for k in 0..<50 { children.append(["id": .string("filler\(k)"), "class": "UIView", "frame": [0, JSON(Double(k) * 2), 10, 10]]) }
+        for k in 0..<50 {
+            children.append([
+                "id": .string("filler\(k)"), "class": "UIView", "frame": [0, JSON(Double(k) * 2), 10, 10],
+            ])
+        }
         children.append(["id": "cover", "class": "UIView", "frame": [150, 350, 200, 120]])
         let engine = try Self.engine(children)
         let checks = engine.checks("item")
@@ -61,14 +73,19 @@ final class FocusEngineTests: XCTestCase {
         XCTAssertEqual(checks.last?.passed, false)
         XCTAssertEqual(checks.last?.view, "cover")
         // A view behind the item (earlier in paint order) never covers it.
-        let behind = try Self.engine([["id": "under", "class": "UIView", "frame": [0, 0, 400, 800]], Self.button("item", 180, 380)])
+        let behind = try Self.engine([
+            ["id": "under", "class": "UIView", "frame": [0, 0, 400, 800]], Self.button("item", 180, 380),
+        ])
         XCTAssertTrue(behind.isFocusable("item"))
     }
 
     func testModalSiblingHidesItsSiblingsButNotItsOwnItems() throws {
         let engine = try Self.engine([
             Self.button("back", 20, 20),
-            ["id": "sheet", "class": "UIView", "frame": [0, 400, 400, 400], "accessibilityViewIsModal": true, "children": [Self.button("ok", 20, 20)]],
+            [
+                "id": "sheet", "class": "UIView", "frame": [0, 400, 400, 400], "accessibilityViewIsModal": true,
+                "children": [Self.button("ok", 20, 20)],
+            ],
         ])
         let failed = try XCTUnwrap(engine.checks("back").last)
         XCTAssertEqual(failed.name, "modal")
@@ -87,8 +104,10 @@ final class FocusEngineTests: XCTestCase {
     }
 
     func testGroupOrderIsRotatedToTheEntryItemWhileFocusIsInside() throws {
-        let tiles: JSON = ["id": "tiles", "class": "UIView", "frame": [0, 100, 400, 100], "focusGroupIdentifier": "tiles",
-                           "children": [Self.button("t1", 20, 0), Self.button("t2", 150, 0), Self.button("t3", 280, 0)]]
+        let tiles: JSON = [
+            "id": "tiles", "class": "UIView", "frame": [0, 100, 400, 100], "focusGroupIdentifier": "tiles",
+            "children": [Self.button("t1", 20, 0), Self.button("t2", 150, 0), Self.button("t3", 280, 0)],
+        ]
         var engine = try Self.engine([Self.button("s", 20, 20), tiles])
         XCTAssertEqual(engine.sequence(), ["s", "t1", "t2", "t3"])
         // Focus entered the group at t2 and stays inside: the order starts there, so Tab visits t3 then t1.
@@ -106,8 +125,10 @@ final class FocusEngineTests: XCTestCase {
 
     func testScrollOffsetShowsAnItemBelowTheFold() throws {
         let engine = try Self.engine([
-            ["id": "sv", "class": "UIScrollView", "frame": [0, 100, 400, 300], "contentOffset": [0, 50],
-             "children": [Self.button("top", 20, 60), Self.button("low", 20, 600)]],
+            [
+                "id": "sv", "class": "UIScrollView", "frame": [0, 100, 400, 300], "contentOffset": [0, 50],
+                "children": [Self.button("top", 20, 60), Self.button("low", 20, 600)],
+            ]
         ])
         // top is at screen y 110…154 (inside 100…400): nothing to scroll.
         XCTAssertNil(engine.scrollToShow("top"))
@@ -141,29 +162,45 @@ final class FocusDirectionalPropertyTests: XCTestCase {
                 let y = Double(row * 40) + Double(generator.next() % UInt64(41 - Int(height)))
                 let id = "b\(row)_\(column)"
                 frames[id] = Rect(x: x, y: y, width: width, height: height)
-                children.append(["id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), JSON(width), JSON(height)], "title": .string(id)])
+                children.append([
+                    "id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), JSON(width), JSON(height)],
+                    "title": .string(id),
+                ])
             }
         }
         let store = HierarchyStore()
-        try store.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 720, 480], "isKeyWindow": true, "children": .array(children)]]])
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 720, 480], "isKeyWindow": true,
+                    "children": .array(children),
+                ]
+            ]
+        ])
         let engine = FocusEngine(index: FocusIndex(views: store.views, tree: store.tree))
         var moves = 0
         for (source, from) in frames {
             for heading in [FocusHeading.up, .down, .left, .right] {
-                let inBeam = frames.filter { $0.key != source && FocusEngine.gap(from: from, to: $0.value, heading: heading) != nil
-                    && FocusEngine.inBeam(from: from, to: $0.value, heading: heading) }
+                let inBeam = frames.filter {
+                    $0.key != source && FocusEngine.gap(from: from, to: $0.value, heading: heading) != nil
+                        && FocusEngine.inBeam(from: from, to: $0.value, heading: heading)
+                }
                 switch engine.move(from: source, heading: heading) {
                 case .success(let decision):
                     moves += 1
                     let chosen = try XCTUnwrap(frames[decision.item])
-                    XCTAssertNotNil(inBeam[decision.item], "\(source) \(heading) → \(decision.item) is not beyond the edge in the beam")
+                    XCTAssertNotNil(
+                        inBeam[decision.item],
+                        "\(source) \(heading) → \(decision.item) is not beyond the edge in the beam")
                     let gap = try XCTUnwrap(FocusEngine.gap(from: from, to: chosen, heading: heading))
                     for (other, rect) in inBeam {
                         let otherGap = try XCTUnwrap(FocusEngine.gap(from: from, to: rect, heading: heading))
-                        XCTAssertGreaterThanOrEqual(otherGap + 1e-9, gap, "\(source) \(heading): \(other) is nearer than \(decision.item)")
+                        XCTAssertGreaterThanOrEqual(
+                            otherGap + 1e-9, gap, "\(source) \(heading): \(other) is nearer than \(decision.item)")
                     }
                 case .failure:
-                    XCTAssertTrue(inBeam.isEmpty, "\(source) \(heading) failed although \(inBeam.keys.sorted()) lie in the beam")
+                    XCTAssertTrue(
+                        inBeam.isEmpty, "\(source) \(heading) failed although \(inBeam.keys.sorted()) lie in the beam")
                 }
             }
         }

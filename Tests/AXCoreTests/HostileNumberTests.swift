@@ -26,10 +26,20 @@ final class HostileNumberTests: XCTestCase {
     /// End to end: a slider whose value and range are extreme derives a value without trapping.
     func testExtremeSliderDerives() throws {
         let store = HierarchyStore()
-        _ = try store.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "s", "class": "UISlider", "frame": [0, 0, 200, 30], "value": 1e300, "minimumValue": -1e308, "maximumValue": 1e308],
-            ["id": "p", "class": "UIProgressView", "frame": [0, 40, 200, 10], "progress": 1e300],
-        ]]]])
+        _ = try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        [
+                            "id": "s", "class": "UISlider", "frame": [0, 0, 200, 30], "value": 1e300,
+                            "minimumValue": -1e308, "maximumValue": 1e308,
+                        ],
+                        ["id": "p", "class": "UIProgressView", "frame": [0, 40, 200, 10], "progress": 1e300],
+                    ],
+                ]
+            ]
+        ])
         XCTAssertNotNil(store.tree["s"]?.value)
     }
 }

@@ -27,15 +27,23 @@ final class IncrementalDerivationTests: XCTestCase {
         mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
         mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
-        mutating func freshID() -> String { next += 1; return "n\(next)" }
+        mutating func freshID() -> String {
+            next += 1
+            return "n\(next)"
+        }
 
-        static let classes = ["UIView", "UIView", "UIView", "UILabel", "UIButton", "UISwitch", "UISlider", "UIImageView",
-                              "UITextField", "UITableView", "UITableViewCell", "UISegmentedControl", "UINavigationBar",
-                              "UITabBar", "UITabBarButton", "UIScrollView", "UIAlertController", "UIStepper", "UIPickerView",
-                              "UIActivityIndicatorView", "UIPageControl", "CustomView"]
+        static let classes = [
+            "UIView", "UIView", "UIView", "UILabel", "UIButton", "UISwitch", "UISlider", "UIImageView",
+            "UITextField", "UITableView", "UITableViewCell", "UISegmentedControl", "UINavigationBar",
+            "UITabBar", "UITabBarButton", "UIScrollView", "UIAlertController", "UIStepper", "UIPickerView",
+            "UIActivityIndicatorView", "UIPageControl", "CustomView",
+        ]
 
         mutating func frame() -> JSON {
-            [.number(Double(int(-20...380))), .number(Double(int(-20...780))), .number(Double(int(0...200))), .number(Double(int(0...120)))]
+            [
+                .number(Double(int(-20...380))), .number(Double(int(-20...780))), .number(Double(int(0...200))),
+                .number(Double(int(0...120))),
+            ]
         }
 
         /// One random property assignment (a valid value) for a view.
@@ -50,12 +58,26 @@ final class IncrementalDerivationTests: XCTestCase {
             case 6: return ("accessibilityLabel", pick([.null, "Alpha", "Beta", ""]))
             case 7: return ("text", pick([.null, "Text", ""]))
             case 8: return ("title", pick([.null, "Title", "Other"]))
-            case 9: return ("accessibilityTraits", pick([.null, ["button"], ["header"], ["staticText", "selected"], ["tabBar"], ["adjustable"]]))
+            case 9:
+                return (
+                    "accessibilityTraits",
+                    pick([.null, ["button"], ["header"], ["staticText", "selected"], ["tabBar"], ["adjustable"]])
+                )
             case 10: return ("shouldGroupAccessibilityChildren", .bool(chance(0.3)))
-            case 11: return ("accessibilityContainerType", pick(["none", "list", "semanticGroup", "landmark", "dataTable"]))
+            case 11:
+                return ("accessibilityContainerType", pick(["none", "list", "semanticGroup", "landmark", "dataTable"]))
             case 12: return ("clipsToBounds", pick([.null, .bool(true), .bool(false)]))
             case 13: return ("contentOffset", [.number(Double(int(0...50))), .number(Double(int(0...300)))])
-            case 14: return ("transform", chance(0.5) ? .null : ["scaleX": pick([0.5, 1, 2]), "scaleY": pick([0.5, 1, 2]), "translateX": .number(Double(int(-30...30)))])
+            case 14:
+                return (
+                    "transform",
+                    chance(0.5)
+                        ? .null
+                        : [
+                            "scaleX": pick([0.5, 1, 2]), "scaleY": pick([0.5, 1, 2]),
+                            "translateX": .number(Double(int(-30...30))),
+                        ]
+                )
             case 15: return ("isEnabled", .bool(chance(0.7)))
             case 16: return ("isSelected", .bool(chance(0.3)))
             case 17: return ("isOn", .bool(chance(0.5)))
@@ -76,7 +98,10 @@ final class IncrementalDerivationTests: XCTestCase {
 
         mutating func view(depth: Int, maxDepth: Int) -> JSON {
             var o: JSONObject = ["id": .string(freshID()), "class": .string(pick(Gen.classes)), "frame": frame()]
-            for _ in 0..<int(0...3) { let (k, v) = property(); o[k] = v }
+            for _ in 0..<int(0...3) {
+                let (k, v) = property()
+                o[k] = v
+            }
             if depth < maxDepth {
                 let n = chance(0.4) ? 0 : int(1...4)
                 if n > 0 { o["children"] = .array((0..<n).map { _ in view(depth: depth + 1, maxDepth: maxDepth) }) }
@@ -93,7 +118,10 @@ final class IncrementalDerivationTests: XCTestCase {
                 w["windowLevel"] = .number(Double(i))
                 return .object(w)
             }
-            return ["windows": .array(windows), "guidedAccessRestrictions": [["id": "r1", "text": "R1"], ["id": "r2", "text": "R2"]]]
+            return [
+                "windows": .array(windows),
+                "guidedAccessRestrictions": [["id": "r1", "text": "R1"], ["id": "r2", "text": "R2"]],
+            ]
         }
 
         /// A random valid op against the current views.
@@ -105,7 +133,9 @@ final class IncrementalDerivationTests: XCTestCase {
                 let roots = IncrementalDerivationTests.roots(views)
                 if chance(0.5) || roots.count < 2 || ids.isEmpty {
                     var w = view(depth: 0, maxDepth: 2).objectValue!
-                    w["class"] = "UIWindow"; w["frame"] = [0, 0, 400, 800]; w["isKeyWindow"] = .bool(chance(0.5))
+                    w["class"] = "UIWindow"
+                    w["frame"] = [0, 0, 400, 800]
+                    w["isKeyWindow"] = .bool(chance(0.5))
                     return ["op": "insert", "parent": .null, "view": .object(w)]
                 }
                 return ["op": "remove", "id": .string(pick(roots))]
@@ -133,17 +163,28 @@ final class IncrementalDerivationTests: XCTestCase {
                 let desc = Array(views.subtree(id).dropFirst())
                 var near = desc
                 var cur = views[id]?.parent
-                while let c = cur { near.append(c); cur = views[c]?.parent }
+                while let c = cur {
+                    near.append(c)
+                    cur = views[c]?.parent
+                }
                 if near.contains(where: { views[$0]?.ax.elements != nil }) {
                     return ["op": "set", "id": .string(id), "properties": ["accessibilityElements": .null]]
                 }
                 var entries: [JSON] = desc.shuffled(using: &rng).prefix(int(0...3)).map { .string($0) }
-                if chance(0.5) { entries.append(["id": .string("virt-\(id)"), "accessibilityLabel": "V", "frame": frame()]) }
-                return ["op": "set", "id": .string(id), "properties": ["accessibilityElements": chance(0.2) ? .null : .array(entries)]]
+                if chance(0.5) {
+                    entries.append(["id": .string("virt-\(id)"), "accessibilityLabel": "V", "frame": frame()])
+                }
+                return [
+                    "op": "set", "id": .string(id),
+                    "properties": ["accessibilityElements": chance(0.2) ? .null : .array(entries)],
+                ]
             default:
                 let id = pick(ids)
                 var props = JSONObject()
-                for _ in 0..<int(1...3) { let (k, v) = property(); props[k] = v }
+                for _ in 0..<int(1...3) {
+                    let (k, v) = property()
+                    props[k] = v
+                }
                 return ["op": "set", "id": .string(id), "properties": .object(props)]
             }
         }
@@ -156,12 +197,16 @@ final class IncrementalDerivationTests: XCTestCase {
     static func difference(_ a: AXTree, _ b: AXTree) -> String? {
         if a.windows != b.windows { return "windows \(a.windows) vs \(b.windows)" }
         if a.count != b.count {
-            let ka = Set(a.nodes.keys), kb = Set(b.nodes.keys)
-            return "node count \(a.count) vs \(b.count); only incremental: \(ka.subtracting(kb).sorted()), only rebuild: \(kb.subtracting(ka).sorted())"
+            let ka = Set(a.nodes.keys)
+            let kb = Set(b.nodes.keys)
+            return
+                "node count \(a.count) vs \(b.count); only incremental: \(ka.subtracting(kb).sorted()), only rebuild: \(kb.subtracting(ka).sorted())"
         }
         for (id, na) in a.nodes {
             guard let nb = b[id] else { return "node \(id) missing from rebuild" }
-            if na != nb { return "node \(id) differs in \(changedAttributes(na, nb).sorted()): \(na.children) vs \(nb.children)" }
+            if na != nb {
+                return "node \(id) differs in \(changedAttributes(na, nb).sorted()): \(na.children) vs \(nb.children)"
+            }
         }
         return nil
     }
@@ -180,8 +225,11 @@ final class IncrementalDerivationTests: XCTestCase {
             do { cs = try store.apply(json: .array(ops)) } catch {
                 // Ops are generated against the state before the patch, so a later op may name a view an earlier op
                 // removed; such a patch must be refused whole.
-                XCTAssertEqual(store.tree.revision, before.revision, "seed \(seed) step \(step): a refused patch changed the revision")
-                XCTAssertNil(Self.difference(store.tree, before), "seed \(seed) step \(step): a refused patch changed the tree")
+                XCTAssertEqual(
+                    store.tree.revision, before.revision,
+                    "seed \(seed) step \(step): a refused patch changed the revision")
+                XCTAssertNil(
+                    Self.difference(store.tree, before), "seed \(seed) step \(step): a refused patch changed the tree")
                 continue
             }
             accepted += 1
@@ -190,32 +238,43 @@ final class IncrementalDerivationTests: XCTestCase {
                 return
             }
             // The change set is exactly the difference between the two trees.
-            let oldIDs = Set(before.nodes.keys), newIDs = Set(store.tree.nodes.keys)
+            let oldIDs = Set(before.nodes.keys)
+            let newIDs = Set(store.tree.nodes.keys)
             XCTAssertEqual(Set(cs.added), newIDs.subtracting(oldIDs), "seed \(seed) step \(step): added")
             XCTAssertEqual(Set(cs.removed), oldIDs.subtracting(newIDs), "seed \(seed) step \(step): removed")
             for id in oldIDs.intersection(newIDs) {
                 let expected = changedAttributes(before[id]!, store.tree[id]!)
                 XCTAssertEqual(cs.updated[id] ?? [], expected, "seed \(seed) step \(step): updated attributes of \(id)")
-                XCTAssertEqual(cs.moved.contains(id), before[id]!.parent != store.tree[id]!.parent, "seed \(seed) step \(step): moved \(id)")
+                XCTAssertEqual(
+                    cs.moved.contains(id), before[id]!.parent != store.tree[id]!.parent,
+                    "seed \(seed) step \(step): moved \(id)")
             }
             trees[store.revision] = store.tree
         }
-        XCTAssertGreaterThan(accepted, patches / 4, "seed \(seed): too few patches were valid for the test to mean anything")
+        XCTAssertGreaterThan(
+            accepted, patches / 4, "seed \(seed): too few patches were valid for the test to mean anything")
         // Merged change logs describe the net change between any two kept revisions.
         let revs = trees.keys.sorted()
         for _ in 0..<20 {
-            let a = g.pick(revs), b = g.pick(revs)
+            let a = g.pick(revs)
+            let b = g.pick(revs)
             let (from, to) = (min(a, b), max(a, b))
             let merged = try store.changes(from: from, to: to)
-            let ta = trees[from]!, tb = trees[to]!
-            let ka = Set(ta.nodes.keys), kb = Set(tb.nodes.keys)
+            let ta = trees[from]!
+            let tb = trees[to]!
+            let ka = Set(ta.nodes.keys)
+            let kb = Set(tb.nodes.keys)
             XCTAssertEqual(Set(merged.added), kb.subtracting(ka), "seed \(seed): merged added \(from)…\(to)")
             XCTAssertEqual(Set(merged.removed), ka.subtracting(kb), "seed \(seed): merged removed \(from)…\(to)")
             // A node that left the tree and came back in between is covered by ChangeLogTests (known merge gap).
-            let stayed = ka.intersection(kb).filter { id in revs.filter { $0 >= from && $0 <= to }.allSatisfy { trees[$0]![id] != nil } }
+            let stayed = ka.intersection(kb).filter { id in
+                revs.filter { $0 >= from && $0 <= to }.allSatisfy { trees[$0]![id] != nil }
+            }
             for id in stayed where ta[id]! != tb[id]! {
                 let attrs = changedAttributes(ta[id]!, tb[id]!)
-                XCTAssertTrue((merged.updated[id] ?? []).isSuperset(of: attrs), "seed \(seed): merged update of \(id) \(from)…\(to) lacks \(attrs)")
+                XCTAssertTrue(
+                    (merged.updated[id] ?? []).isSuperset(of: attrs),
+                    "seed \(seed): merged update of \(id) \(from)…\(to) lacks \(attrs)")
             }
         }
     }

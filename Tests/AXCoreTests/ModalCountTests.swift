@@ -7,20 +7,36 @@ import XCTest
 final class ModalCountTests: XCTestCase {
     func fullCount(_ h: ViewHierarchy) -> Int {
         var c = 0
-        for (_, n) in h.nodes where n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet) { c += 1 }
+        for (_, n) in h.nodes where n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet) {
+            c += 1
+        }
         return c
     }
 
     func testCountFollowsEveryKindOfChange() throws {
         let s = HierarchyStore()
-        try s.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "a", "class": "UIButton", "title": "A", "frame": [0, 0, 50, 20]],
-            ["id": "alert", "class": "UIAlertController", "title": "T", "frame": [0, 100, 200, 100], "children": [
-                ["id": "ok", "class": "UIButton", "title": "OK", "frame": [0, 50, 50, 20]]]],
-        ]]]])
+        try s.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        ["id": "a", "class": "UIButton", "title": "A", "frame": [0, 0, 50, 20]],
+                        [
+                            "id": "alert", "class": "UIAlertController", "title": "T", "frame": [0, 100, 200, 100],
+                            "children": [
+                                ["id": "ok", "class": "UIButton", "title": "OK", "frame": [0, 50, 50, 20]]
+                            ],
+                        ],
+                    ],
+                ]
+            ]
+        ])
         XCTAssertEqual(s.views.modalCandidates, 1)
         var seed: UInt64 = 99
-        func next(_ n: Int) -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int((seed >> 33) % UInt64(n)) }
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
         var counter = 0
         for step in 0..<400 {
             let ids = s.views.nodes.keys.filter { $0 != "w" }.sorted()
@@ -37,9 +53,14 @@ final class ModalCountTests: XCTestCase {
                 op = ["op": "remove", "id": .string(ids[next(ids.count)])]
             case 2 where !ids.isEmpty:
                 let flag: JSON = [true, false, nil][next(3)].map { .bool($0) } ?? .null
-                op = ["op": "set", "id": .string(ids[next(ids.count)]), "properties": ["accessibilityViewIsModal": flag]]
+                op = [
+                    "op": "set", "id": .string(ids[next(ids.count)]), "properties": ["accessibilityViewIsModal": flag],
+                ]
             case 3 where !ids.isEmpty:
-                op = ["op": "set", "id": .string(ids[next(ids.count)]), "properties": ["class": .string(["UIView", "UIAlertController"][next(2)])]]
+                op = [
+                    "op": "set", "id": .string(ids[next(ids.count)]),
+                    "properties": ["class": .string(["UIView", "UIAlertController"][next(2)])],
+                ]
             default:
                 op = ["op": "set", "id": "a", "properties": ["title": .string("A\(step)")]]
             }

@@ -4,10 +4,22 @@ import XCTest
 
 /// The store: atomic patches, revisions and the change log.
 final class StoreTests: XCTestCase {
-    static let base: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-        ["id": "a", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "A"],
-        ["id": "box", "class": "UIView", "frame": [0, 100, 400, 200], "children": [
-            ["id": "b", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "B"]]]]]]]
+    static let base: JSON = [
+        "windows": [
+            [
+                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                "children": [
+                    ["id": "a", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "A"],
+                    [
+                        "id": "box", "class": "UIView", "frame": [0, 100, 400, 200],
+                        "children": [
+                            ["id": "b", "class": "UIButton", "frame": [0, 0, 100, 44], "title": "B"]
+                        ],
+                    ],
+                ],
+            ]
+        ]
+    ]
 
     func store() throws -> HierarchyStore {
         let s = HierarchyStore()
@@ -15,9 +27,13 @@ final class StoreTests: XCTestCase {
         return s
     }
 
-    func assertRefused(_ s: HierarchyStore, _ ops: JSON, kind: PatchError.Kind, opIndex: Int, id: String?,
-                       file: StaticString = #filePath, line: UInt = #line) {
-        let revision = s.revision, tree = s.tree, views = s.views
+    func assertRefused(
+        _ s: HierarchyStore, _ ops: JSON, kind: PatchError.Kind, opIndex: Int, id: String?,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let revision = s.revision
+        let tree = s.tree
+        let views = s.views
         do {
             try s.apply(json: ops)
             XCTFail("patch was accepted", file: file, line: line)
@@ -35,14 +51,28 @@ final class StoreTests: XCTestCase {
     func testRefusedPatchesLeaveEverythingUnchanged() throws {
         let s = try store()
         let okSet: JSON = ["op": "set", "id": "a", "properties": ["accessibilityLabel": "Changed"]]
-        assertRefused(s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "a", "class": "UIView"]]], kind: .duplicateId, opIndex: 1, id: "a")
-        assertRefused(s, [okSet, ["op": "set", "id": "zz", "properties": ["alpha": 1]]], kind: .unknownId, opIndex: 1, id: "zz")
+        assertRefused(
+            s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "a", "class": "UIView"]]], kind: .duplicateId,
+            opIndex: 1, id: "a")
+        assertRefused(
+            s, [okSet, ["op": "set", "id": "zz", "properties": ["alpha": 1]]], kind: .unknownId, opIndex: 1, id: "zz")
         assertRefused(s, [okSet, ["op": "move", "id": "box", "parent": "b"]], kind: .cycle, opIndex: 1, id: "box")
-        assertRefused(s, [okSet, ["op": "insert", "parent": "box", "index": 5, "view": ["id": "n", "class": "UIView"]]], kind: .indexOutOfRange, opIndex: 1, id: "box")
-        assertRefused(s, [okSet, ["op": "set", "id": "a", "properties": ["frame": [0, 0, -1, 1]]]], kind: .invalidGeometry, opIndex: 1, id: "a")
-        assertRefused(s, [okSet, ["op": "set", "id": "a", "properties": ["isHidden": 1]]], kind: .invalidProperty, opIndex: 1, id: "a")
-        assertRefused(s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "p", "children": [["id": "q"], ["id": "q"]]]]], kind: .multipleParents, opIndex: 1, id: "q")
-        assertRefused(s, [okSet, ["op": "remove", "id": "box"], ["op": "set", "id": "b", "properties": ["alpha": 0.5]]], kind: .unknownId, opIndex: 2, id: "b")
+        assertRefused(
+            s, [okSet, ["op": "insert", "parent": "box", "index": 5, "view": ["id": "n", "class": "UIView"]]],
+            kind: .indexOutOfRange, opIndex: 1, id: "box")
+        assertRefused(
+            s, [okSet, ["op": "set", "id": "a", "properties": ["frame": [0, 0, -1, 1]]]], kind: .invalidGeometry,
+            opIndex: 1, id: "a")
+        assertRefused(
+            s, [okSet, ["op": "set", "id": "a", "properties": ["isHidden": 1]]], kind: .invalidProperty, opIndex: 1,
+            id: "a")
+        assertRefused(
+            s,
+            [okSet, ["op": "insert", "parent": "w", "view": ["id": "p", "children": [["id": "q"], ["id": "q"]]]]],
+            kind: .multipleParents, opIndex: 1, id: "q")
+        assertRefused(
+            s, [okSet, ["op": "remove", "id": "box"], ["op": "set", "id": "b", "properties": ["alpha": 0.5]]],
+            kind: .unknownId, opIndex: 2, id: "b")
     }
 
     func testRevisionsCountAcceptedCommits() throws {
@@ -63,17 +93,37 @@ final class StoreTests: XCTestCase {
             XCTAssertEqual(Set(cs.added), Set(s.tree.nodes.keys))
             let position = Dictionary(uniqueKeysWithValues: cs.added.enumerated().map { ($1, $0) })
             for (id, n) in s.tree.nodes {
-                if let p = n.parent { XCTAssertLessThan(position[p]!, position[id]!, "\(p) is listed after its child \(id)") }
+                if let p = n.parent {
+                    XCTAssertLessThan(position[p]!, position[id]!, "\(p) is listed after its child \(id)")
+                }
             }
         }
     }
 
     /// D-CONTAINER-1, R32: a view has one accessibility container, so two containers may not list it.
     func testAViewListedByTwoContainersIsRefused() throws {
-        let nested: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "outer", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityElements": ["inner", "x"], "children": [
-                ["id": "inner", "class": "UIView", "frame": [0, 0, 200, 200], "accessibilityElements": ["x"], "children": [
-                    ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]]]]]]]]]
+        let nested: JSON = [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        [
+                            "id": "outer", "class": "UIView", "frame": [0, 0, 400, 400],
+                            "accessibilityElements": ["inner", "x"],
+                            "children": [
+                                [
+                                    "id": "inner", "class": "UIView", "frame": [0, 0, 200, 200],
+                                    "accessibilityElements": ["x"],
+                                    "children": [
+                                        ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]
+                                    ],
+                                ]
+                            ],
+                        ]
+                    ],
+                ]
+            ]
+        ]
         XCTAssertThrowsError(try HierarchyStore().setSnapshot(nested)) { e in
             let e = e as! PatchError
             XCTAssertEqual(e.kind, .multipleParents)
@@ -82,28 +132,60 @@ final class StoreTests: XCTestCase {
             XCTAssertTrue(e.message.contains("'x'") && e.message.contains("'inner'"), e.message)
         }
         let s = HierarchyStore()
-        try s.setSnapshot(["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityElements": ["x"], "children": [
-                ["id": "c2", "class": "UIView", "frame": [0, 0, 200, 200], "children": [
-                    ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]]]]]]]]])
+        try s.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        [
+                            "id": "c1", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityElements": ["x"],
+                            "children": [
+                                [
+                                    "id": "c2", "class": "UIView", "frame": [0, 0, 200, 200],
+                                    "children": [
+                                        ["id": "x", "class": "UIButton", "frame": [0, 0, 50, 50], "title": "X"]
+                                    ],
+                                ]
+                            ],
+                        ]
+                    ],
+                ]
+            ]
+        ])
         let listX: JSON = ["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x"]]]
         assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
-        assertRefused(s, [["op": "insert", "parent": "w", "view": ["id": "c3", "class": "UIView", "accessibilityElements": ["x"]]]],
-                      kind: .multipleParents, opIndex: 0, id: "c3")
+        assertRefused(
+            s,
+            [
+                [
+                    "op": "insert", "parent": "w",
+                    "view": ["id": "c3", "class": "UIView", "accessibilityElements": ["x"]],
+                ]
+            ],
+            kind: .multipleParents, opIndex: 0, id: "c3")
         // Once c1 stops listing x (a new list, or c1 gone), another container may list it.
         try s.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["c2"]]], listX])
         XCTAssertEqual(s.tree["x"]?.parent, "c2")
-        try s.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
-                           ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]]])
+        try s.apply(json: [
+            ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
+            ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
+        ])
         XCTAssertEqual(s.tree["x"]?.parent, "c1")
-        try s.apply(json: [["op": "move", "id": "c2", "parent": "w"], ["op": "move", "id": "x", "parent": "c2"], ["op": "remove", "id": "c1"]])
+        try s.apply(json: [
+            ["op": "move", "id": "c2", "parent": "w"], ["op": "move", "id": "x", "parent": "c2"],
+            ["op": "remove", "id": "c1"],
+        ])
         try s.apply(json: [listX])
         XCTAssertEqual(s.tree["x"]?.parent, "c2")
         // Within one patch the order does not matter: the check is on the patch's final state.
-        try s.apply(json: [["op": "insert", "parent": "w", "view": ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400]]],
-                           ["op": "move", "id": "c2", "parent": "c1"]])
-        try s.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
-                           ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]]])
+        try s.apply(json: [
+            ["op": "insert", "parent": "w", "view": ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400]]],
+            ["op": "move", "id": "c2", "parent": "c1"],
+        ])
+        try s.apply(json: [
+            ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
+            ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
+        ])
         XCTAssertEqual(s.tree["x"]?.parent, "c1")
         // …and the index follows the final state: x belongs to c1 now, so c2 cannot list it alone.
         assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
@@ -116,7 +198,13 @@ final class StoreTests: XCTestCase {
 
     func testChangeSetOfOnePatch() throws {
         let s = try store()
-        let cs = try s.apply(json: [["op": "remove", "id": "box"], ["op": "insert", "parent": "w", "view": ["id": "c", "class": "UIButton", "frame": [0, 300, 10, 10], "title": "C"]]])
+        let cs = try s.apply(json: [
+            ["op": "remove", "id": "box"],
+            [
+                "op": "insert", "parent": "w",
+                "view": ["id": "c", "class": "UIButton", "frame": [0, 300, 10, 10], "title": "C"],
+            ],
+        ])
         XCTAssertEqual(cs.fromRevision, 1)
         XCTAssertEqual(cs.toRevision, 2)
         XCTAssertEqual(cs.added, ["c"])
@@ -127,10 +215,15 @@ final class StoreTests: XCTestCase {
 
     func testMergedLogIsTheNetChange() throws {
         let s = try store()
-        try s.apply(json: [["op": "insert", "parent": "w", "view": ["id": "t", "class": "UIButton", "frame": [0, 400, 10, 10], "title": "T"]]])   // 2
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])   // 3
-        try s.apply(json: [["op": "remove", "id": "t"]])   // 4
-        try s.apply(json: [["op": "move", "id": "b", "parent": "w"]])   // 5
+        try s.apply(json: [
+            [
+                "op": "insert", "parent": "w",
+                "view": ["id": "t", "class": "UIButton", "frame": [0, 400, 10, 10], "title": "T"],
+            ]
+        ])  // 2
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])  // 3
+        try s.apply(json: [["op": "remove", "id": "t"]])  // 4
+        try s.apply(json: [["op": "move", "id": "b", "parent": "w"]])  // 5
         let net = try s.changes(from: 1)
         XCTAssertEqual(net.fromRevision, 1)
         XCTAssertEqual(net.toRevision, 5)
@@ -159,8 +252,9 @@ final class StoreTests: XCTestCase {
     /// The merged log compares its value before it left with its final value (D-LOG-1).
     func testMergedLogReportsANodeThatLeftAndCameBackChanged() throws {
         let s = try store()
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": true]]])   // 2: a leaves
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": false, "title": "Renamed"]]])   // 3: back, renamed
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": true]]])  // 2: a leaves
+        // 3: back, renamed
+        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": false, "title": "Renamed"]]])
         XCTAssertEqual(s.tree["a"]?.label, "Renamed")
         let net = try s.changes(from: 1, to: 3)
         // D-LOG-1: the net change of a node that left and came back is what differs before and after.
@@ -172,19 +266,65 @@ final class StoreTests: XCTestCase {
 
 /// Small hierarchies with containers, synthesized children (segments, navigation bar) and virtual elements.
 enum DemoLikeTrees {
-    static let settings: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": [
-        ["id": "nav", "class": "UINavigationBar", "frame": [0, 0, 400, 44], "title": "Settings", "backButtonTitle": "Back"],
-        ["id": "list", "class": "UITableView", "frame": [0, 44, 400, 600], "children": [
-            ["id": "cell", "class": "UITableViewCell", "frame": [0, 0, 400, 44], "children": [
-                ["id": "cl", "class": "UILabel", "frame": [10, 0, 200, 44], "text": "Wi-Fi"],
-                ["id": "sw", "class": "UISwitch", "frame": [300, 5, 50, 30], "isOn": true]]],
-            ["id": "seg", "class": "UISegmentedControl", "frame": [0, 50, 300, 30], "segmentTitles": ["A", "B", "C"], "selectedSegmentIndex": 1],
-            ["id": "plain", "class": "UIView", "frame": [0, 100, 400, 100], "children": [
-                ["id": "b1", "class": "UIButton", "frame": [0, 0, 100, 40], "title": "One"]]]]]]]]]
-    static let withElementsList: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-        ["id": "chart", "class": "UIView", "frame": [0, 0, 400, 300], "accessibilityElements": [
-            ["id": "bar1", "accessibilityFrameInContainerSpace": [0, 0, 50, 100], "accessibilityLabel": "Monday"],
-            "lbl",
-            ["id": "bar2", "accessibilityFrameInContainerSpace": [60, 0, 50, 100], "accessibilityLabel": "Tuesday"]], "children": [
-            ["id": "lbl", "class": "UILabel", "frame": [0, 200, 100, 20], "text": "Week"]]]]]]]
+    static let settings: JSON = [
+        "windows": [
+            [
+                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                "children": [
+                    [
+                        "id": "nav", "class": "UINavigationBar", "frame": [0, 0, 400, 44], "title": "Settings",
+                        "backButtonTitle": "Back",
+                    ],
+                    [
+                        "id": "list", "class": "UITableView", "frame": [0, 44, 400, 600],
+                        "children": [
+                            [
+                                "id": "cell", "class": "UITableViewCell", "frame": [0, 0, 400, 44],
+                                "children": [
+                                    ["id": "cl", "class": "UILabel", "frame": [10, 0, 200, 44], "text": "Wi-Fi"],
+                                    ["id": "sw", "class": "UISwitch", "frame": [300, 5, 50, 30], "isOn": true],
+                                ],
+                            ],
+                            [
+                                "id": "seg", "class": "UISegmentedControl", "frame": [0, 50, 300, 30],
+                                "segmentTitles": ["A", "B", "C"], "selectedSegmentIndex": 1,
+                            ],
+                            [
+                                "id": "plain", "class": "UIView", "frame": [0, 100, 400, 100],
+                                "children": [
+                                    ["id": "b1", "class": "UIButton", "frame": [0, 0, 100, 40], "title": "One"]
+                                ],
+                            ],
+                        ],
+                    ],
+                ],
+            ]
+        ]
+    ]
+    static let withElementsList: JSON = [
+        "windows": [
+            [
+                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                "children": [
+                    [
+                        "id": "chart", "class": "UIView", "frame": [0, 0, 400, 300],
+                        "accessibilityElements": [
+                            [
+                                "id": "bar1", "accessibilityFrameInContainerSpace": [0, 0, 50, 100],
+                                "accessibilityLabel": "Monday",
+                            ],
+                            "lbl",
+                            [
+                                "id": "bar2", "accessibilityFrameInContainerSpace": [60, 0, 50, 100],
+                                "accessibilityLabel": "Tuesday",
+                            ],
+                        ],
+                        "children": [
+                            ["id": "lbl", "class": "UILabel", "frame": [0, 200, 100, 20], "text": "Week"]
+                        ],
+                    ]
+                ],
+            ]
+        ]
+    ]
 }

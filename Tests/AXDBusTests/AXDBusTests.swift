@@ -1,5 +1,5 @@
-import AXTestSupport
 import AXDBus
+import AXTestSupport
 import Foundation
 import Synchronization
 import XCTest
@@ -69,20 +69,25 @@ final class AXDBusTests: XCTestCase {
     }
 
     func callEcho(_ values: [DBusValue]) throws -> [DBusValue] {
-        let m = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Echo")
+        let m = try DBusMessage.methodCall(
+            destination: server.uniqueName, path: testPath, interface: testInterface, member: "Echo")
         m.append(values: values)
         XCTAssertNil(m.marshalError)
         return try client.call(m, timeoutMilliseconds: 5_000).values()
     }
 
-    func assertDBusError(_ name: String, contains text: String? = nil, file: StaticString = #filePath, line: UInt = #line,
-                         _ body: () throws -> Void) {
+    func assertDBusError(
+        _ name: String, contains text: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () throws -> Void
+    ) {
         do {
             try body()
             XCTFail("expected \(name), got success", file: file, line: line)
         } catch let e as DBusError {
             XCTAssertEqual(e.name, name, "\(e)", file: file, line: line)
-            if let text { XCTAssertTrue(e.message.contains(text), "'\(e.message)' lacks '\(text)'", file: file, line: line) }
+            if let text {
+                XCTAssertTrue(e.message.contains(text), "'\(e.message)' lacks '\(text)'", file: file, line: line)
+            }
         } catch {
             XCTFail("unexpected error \(error)", file: file, line: line)
         }
@@ -94,15 +99,18 @@ final class AXDBusTests: XCTestCase {
         XCTAssertTrue(server.uniqueName.hasPrefix(":"))
         XCTAssertTrue(client.uniqueName.hasPrefix(":"))
         XCTAssertNotEqual(server.uniqueName, client.uniqueName)
-        let r = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                interface: "org.freedesktop.DBus", member: "GetNameOwner") { $0.append(self.server.uniqueName) }
+        let r = try client.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", member: "GetNameOwner"
+        ) { $0.append(self.server.uniqueName) }
         XCTAssertEqual(try r.reader().readString(), server.uniqueName)
         XCTAssertTrue(client.isConnected)
         client.close()
         XCTAssertFalse(client.isConnected)
         assertDBusError(DBusError.Name.disconnected) {
-            _ = try self.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                     interface: "org.freedesktop.DBus", member: "GetId")
+            _ = try self.client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus", member: "GetId")
         }
     }
 
@@ -118,7 +126,8 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(try server.requestName("org.axserver.TestName"), .alreadyOwner)
         XCTAssertEqual(try client.requestName("org.axserver.TestName"), .exists)
         try exportEcho()
-        let m = try DBusMessage.methodCall(destination: "org.axserver.TestName", path: testPath, interface: testInterface, member: "Echo")
+        let m = try DBusMessage.methodCall(
+            destination: "org.axserver.TestName", path: testPath, interface: testInterface, member: "Echo")
         m.append { $0.append("via well-known name") }
         XCTAssertEqual(try client.call(m).values(), [.string("via well-known name")])
         assertDBusError(DBusError.Name.invalidArgs) { _ = try self.server.requestName("not a name") }
@@ -133,7 +142,8 @@ final class AXDBusTests: XCTestCase {
             .int16(.min), .int16(.max), .uint16(.max), .int32(.min), .int32(-1), .uint32(.max),
             .int64(.min), .int64(.max), .uint64(.max), .double(-1.5e300), .double(.infinity), .double(0),
             .string(""), .string("héllo wörld ✓ 🎉"), .string(String(repeating: "x", count: 100_000)),
-            .objectPath("/"), .objectPath("/org/a11y/atspi/accessible/root"), .signature(""), .signature("a((so)(so)(so)iiassusau)"),
+            .objectPath("/"), .objectPath("/org/a11y/atspi/accessible/root"), .signature(""),
+            .signature("a((so)(so)(so)iiassusau)"),
         ]
         XCTAssertEqual(try callEcho(values), values)
     }
@@ -145,7 +155,8 @@ final class AXDBusTests: XCTestCase {
             ref(":1.7", "/org/a11y/atspi/accessible/12"), ref(":1.7", "/org/a11y/atspi/accessible/root"),
             ref(":1.7", "/org/a11y/atspi/accessible/3"), .int32(2), .int32(0),
             .array(elementSignature: "s", [.string("org.a11y.atspi.Accessible"), .string("org.a11y.atspi.Action")]),
-            .string("OK"), .uint32(43), .string(""), .array(elementSignature: "u", [.uint32(1 << 8 | 1 << 11), .uint32(0)]),
+            .string("OK"), .uint32(43), .string(""),
+            .array(elementSignature: "u", [.uint32(1 << 8 | 1 << 11), .uint32(0)]),
         ])
         let values: [DBusValue] = [
             .array(elementSignature: "((so)(so)(so)iiassusau)", [cacheItem, cacheItem]),
@@ -153,13 +164,23 @@ final class AXDBusTests: XCTestCase {
             // (siiva{sv}) as one struct and as the top-level event body
             .struct([.string("focused"), .int32(1), .int32(0), .variant(.int32(0)), .vardict([])]),
             .string("add"), .int32(3), .int32(0), .variant(ref(":1.7", "/org/a11y/atspi/accessible/9")),
-            .vardict([("interfaces", .array(elementSignature: "s", [.string("x")])), ("n", .variant(.variant(.uint64(5))))]),
+            .vardict([
+                ("interfaces", .array(elementSignature: "s", [.string("x")])), ("n", .variant(.variant(.uint64(5)))),
+            ]),
             .array(elementSignature: "(so)", [ref(":1.1", "/a"), ref(":1.2", "/b/c")]),
-            .dictionary(keySignature: "s", valueSignature: "s", [(.string("level"), .string("2")), (.string("toolkit"), .string("AXServer"))]),
+            .dictionary(
+                keySignature: "s", valueSignature: "s",
+                [(.string("level"), .string("2")), (.string("toolkit"), .string("AXServer"))]),
             .array(elementSignature: "u", [.uint32(0), .uint32(.max)]),
-            .array(elementSignature: "(ua(so))", [.struct([.uint32(15), .array(elementSignature: "(so)", [ref(":1.7", "/x")])]),
-                                                  .struct([.uint32(16), .array(elementSignature: "(so)", [])])]),
-            .array(elementSignature: "a{sv}", [.vardict([("deep", .array(elementSignature: "ay", [.array(elementSignature: "y", [.byte(1)])]))])]),
+            .array(
+                elementSignature: "(ua(so))",
+                [
+                    .struct([.uint32(15), .array(elementSignature: "(so)", [ref(":1.7", "/x")])]),
+                    .struct([.uint32(16), .array(elementSignature: "(so)", [])]),
+                ]),
+            .array(
+                elementSignature: "a{sv}",
+                [.vardict([("deep", .array(elementSignature: "ay", [.array(elementSignature: "y", [.byte(1)])]))])]),
             .variant(.struct([.int32(1), .int32(2), .int32(3), .int32(4)])),
         ]
         XCTAssertEqual(try callEcho(values), values)
@@ -172,14 +193,18 @@ final class AXDBusTests: XCTestCase {
         for i in 0..<500 {
             let root = "/org/a11y/atspi/accessible/root"
             let parentPath: String = i == 0 ? root : "/org/a11y/atspi/accessible/\(i / 10)"
-            let ifaces: [String] = i % 3 == 0
-                ? ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component", "org.a11y.atspi.Action"] : ["org.a11y.atspi.Accessible"]
+            let ifaces: [String] =
+                i % 3 == 0
+                ? ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component", "org.a11y.atspi.Action"]
+                : ["org.a11y.atspi.Accessible"]
             let childCount: Int32 = i < 50 ? 10 : 0
             let desc: String = i % 2 == 0 ? "" : "desc \(i)"
-            let states: [UInt32] = [UInt32(truncatingIfNeeded: i &* 2654435761), UInt32(i)]
-            items.append(CacheItem(object: (bus, "/org/a11y/atspi/accessible/\(i)"), app: (bus, root), parent: (bus, parentPath),
-                                   indexInParent: Int32(i % 10), childCount: childCount, interfaces: ifaces,
-                                   name: "Item \(i) ✓", role: UInt32(i % 130), description: desc, states: states))
+            let states: [UInt32] = [UInt32(truncatingIfNeeded: i &* 2_654_435_761), UInt32(i)]
+            items.append(
+                CacheItem(
+                    object: (bus, "/org/a11y/atspi/accessible/\(i)"), app: (bus, root), parent: (bus, parentPath),
+                    indexInParent: Int32(i % 10), childCount: childCount, interfaces: ifaces,
+                    name: "Item \(i) ✓", role: UInt32(i % 130), description: desc, states: states))
         }
         let table = items
         try server.register(path: "/org/a11y/atspi/cache") { msg in
@@ -193,9 +218,14 @@ final class AXDBusTests: XCTestCase {
                 w.appendReference(bus: it.object.0, path: it.object.1)
                 w.appendReference(bus: it.app.0, path: it.app.1)
                 w.appendReference(bus: it.parent.0, path: it.parent.1)
-                w.append(it.indexInParent); w.append(it.childCount)
-                w.openArray(signature: "s"); for s in it.interfaces { w.append(s) }; w.close()
-                w.append(it.name); w.append(it.role); w.append(it.description)
+                w.append(it.indexInParent)
+                w.append(it.childCount)
+                w.openArray(signature: "s")
+                for s in it.interfaces { w.append(s) }
+                w.close()
+                w.append(it.name)
+                w.append(it.role)
+                w.append(it.description)
                 w.appendArray(it.states)
                 w.close()
             }
@@ -203,21 +233,29 @@ final class AXDBusTests: XCTestCase {
             w.finish()
             return .reply(reply)
         }
-        let reply = try client.call(destination: bus, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
+        let reply = try client.call(
+            destination: bus, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
         XCTAssertEqual(reply.signature, "a((so)(so)(so)iiassusau)")
         let r = reply.reader()
         var got: [CacheItem] = []
         try r.enterArray(elementSignature: "((so)(so)(so)iiassusau)")
         while !r.isAtEnd {
             try r.enterStruct()
-            let o = try r.readReference(), a = try r.readReference(), p = try r.readReference()
-            let idx = try r.readInt32(), cc = try r.readInt32()
+            let o = try r.readReference()
+            let a = try r.readReference()
+            let p = try r.readReference()
+            let idx = try r.readInt32()
+            let cc = try r.readInt32()
             let ifaces = try r.readStringArray()
-            let name = try r.readString(), role = try r.readUInt32(), desc = try r.readString()
+            let name = try r.readString()
+            let role = try r.readUInt32()
+            let desc = try r.readString()
             let states = try r.readUInt32Array()
             try r.leave()
-            got.append(CacheItem(object: o, app: a, parent: p, indexInParent: idx, childCount: cc, interfaces: ifaces,
-                                 name: name, role: role, description: desc, states: states))
+            got.append(
+                CacheItem(
+                    object: o, app: a, parent: p, indexInParent: idx, childCount: cc, interfaces: ifaces,
+                    name: name, role: role, description: desc, states: states))
         }
         try r.leave()
         XCTAssertTrue(r.isAtEnd)
@@ -229,7 +267,10 @@ final class AXDBusTests: XCTestCase {
         try exportEcho()
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let out = try callEcho([.unixFD(fds[1]), .string("after fd")])
         guard out.count == 2, case .unixFD(let received) = out[0] else { return XCTFail("got \(out)") }
         XCTAssertNotEqual(received, fds[1])
@@ -250,7 +291,8 @@ final class AXDBusTests: XCTestCase {
             if msg.isMethodCall(testInterface, "Concat") {
                 try msg.requireSignature("ss")
                 let r = msg.reader()
-                let a = try r.readString(), b = try r.readString()
+                let a = try r.readString()
+                let b = try r.readString()
                 return .reply(msg.makeReply { $0.append(a + b) })
             }
             if msg.isMethodCall(testInterface, "ReadLoose") {
@@ -258,7 +300,12 @@ final class AXDBusTests: XCTestCase {
                 let r = msg.reader()
                 try r.enterArray()
                 var n: Int32 = 0
-                while !r.isAtEnd { try r.enterStruct(); _ = try r.readString(); n += try r.readInt32(); try r.leave() }
+                while !r.isAtEnd {
+                    try r.enterStruct()
+                    _ = try r.readString()
+                    n += try r.readInt32()
+                    try r.leave()
+                }
                 try r.leave()
                 return .reply(msg.makeReply { $0.append(n) })
             }
@@ -267,7 +314,10 @@ final class AXDBusTests: XCTestCase {
                 let reply = msg.makeReply()
                 let w = reply.writer()
                 w.openArray(signature: "(so)")
-                w.openStruct(); w.append("bus"); w.append(Int32(5)); w.close()
+                w.openStruct()
+                w.append("bus")
+                w.append(Int32(5))
+                w.close()
                 w.close()
                 return .reply(reply)
             }
@@ -279,22 +329,39 @@ final class AXDBusTests: XCTestCase {
         }
     }
 
-    func call(_ member: String, path: String = testPath, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage {
-        try client.call(destination: server.uniqueName, path: path, interface: testInterface, member: member, timeoutMilliseconds: 5_000, body)
+    func call(_ member: String, path: String = testPath, _ body: (DBusWriter) -> Void = { _ in }) throws -> DBusMessage
+    {
+        try client.call(
+            destination: server.uniqueName, path: path, interface: testInterface, member: member,
+            timeoutMilliseconds: 5_000, body)
     }
 
     func testErrorRepliesAndServerKeepsServing() throws {
         try exportConcat()
-        XCTAssertEqual(try call("Concat") { $0.append("a"); $0.append("b") }.reader().readString(), "ab")
+        XCTAssertEqual(
+            try call("Concat") {
+                $0.append("a")
+                $0.append("b")
+            }.reader().readString(), "ab")
         for _ in 0..<3 {
             assertDBusError(DBusError.Name.invalidArgs, contains: "expected signature 'ss', got 'si'") {
-                _ = try self.call("Concat") { $0.append("a"); $0.append(Int32(1)) }
+                _ = try self.call("Concat") {
+                    $0.append("a")
+                    $0.append(Int32(1))
+                }
             }
             assertDBusError(DBusError.Name.invalidArgs, contains: "got ''") { _ = try self.call("Concat") }
-            assertDBusError(DBusError.Name.unknownMethod, contains: "NoSuchMethod") { _ = try self.call("NoSuchMethod") }
+            assertDBusError(DBusError.Name.unknownMethod, contains: "NoSuchMethod") {
+                _ = try self.call("NoSuchMethod")
+            }
             assertDBusError(DBusError.Name.invalidArgs, contains: "expected 'i' at struct field 2") {
                 _ = try self.call("ReadLoose") { w in
-                    w.openArray(signature: "(ss)"); w.openStruct(); w.append("x"); w.append("y"); w.close(); w.close()
+                    w.openArray(signature: "(ss)")
+                    w.openStruct()
+                    w.append("x")
+                    w.append("y")
+                    w.close()
+                    w.close()
                 }
             }
             assertDBusError(DBusError.Name.invalidArgs, contains: "expected 'a' at argument 1, got 's'") {
@@ -305,11 +372,20 @@ final class AXDBusTests: XCTestCase {
         }
         let ok = try call("ReadLoose") { w in
             w.openArray(signature: "(si)")
-            for i in 1...4 { w.openStruct(); w.append("k"); w.append(Int32(i)); w.close() }
+            for i in 1...4 {
+                w.openStruct()
+                w.append("k")
+                w.append(Int32(i))
+                w.close()
+            }
             w.close()
         }
         XCTAssertEqual(try ok.reader().readInt32(), 10)
-        XCTAssertEqual(try call("Concat") { $0.append("still "); $0.append("alive") }.reader().readString(), "still alive")
+        XCTAssertEqual(
+            try call("Concat") {
+                $0.append("still ")
+                $0.append("alive")
+            }.reader().readString(), "still alive")
     }
 
     func testUnknownObjectAndInterfaceFromFallback() throws {
@@ -317,22 +393,34 @@ final class AXDBusTests: XCTestCase {
         try server.registerFallback(path: "/org/a11y/atspi/accessible") { msg in
             let path = msg.path ?? ""
             let id = path.split(separator: "/").last.map(String.init) ?? ""
-            guard path.hasPrefix("/org/a11y/atspi/accessible/"), known.contains(id) else { return .error(.unknownObject(path: msg.path)) }
-            guard msg.hasInterface("org.a11y.atspi.Accessible") else { return .error(.unknownInterface(msg.interface, path: msg.path)) }
+            guard path.hasPrefix("/org/a11y/atspi/accessible/"), known.contains(id) else {
+                return .error(.unknownObject(path: msg.path))
+            }
+            guard msg.hasInterface("org.a11y.atspi.Accessible") else {
+                return .error(.unknownInterface(msg.interface, path: msg.path))
+            }
             if msg.hasMember("GetRole") { return .reply(msg.makeReply { $0.append(UInt32(id == "root" ? 75 : 43)) }) }
             return .error(.unknownMethod(for: msg))
         }
-        func get(_ p: String, _ iface: String = "org.a11y.atspi.Accessible", _ member: String = "GetRole") throws -> DBusMessage {
+        func get(_ p: String, _ iface: String = "org.a11y.atspi.Accessible", _ member: String = "GetRole") throws
+            -> DBusMessage
+        {
             try client.call(destination: server.uniqueName, path: p, interface: iface, member: member)
         }
         XCTAssertEqual(try get("/org/a11y/atspi/accessible/root").reader().readUInt32(), 75)
         XCTAssertEqual(try get("/org/a11y/atspi/accessible/2").reader().readUInt32(), 43)
-        assertDBusError(DBusError.Name.unknownObject, contains: "Object does not exist at path \"/org/a11y/atspi/accessible/99\"") {
+        assertDBusError(
+            DBusError.Name.unknownObject, contains: "Object does not exist at path \"/org/a11y/atspi/accessible/99\""
+        ) {
             _ = try get("/org/a11y/atspi/accessible/99")
         }
         assertDBusError(DBusError.Name.unknownObject) { _ = try get("/org/a11y/atspi/accessible/1/deeper") }
-        assertDBusError(DBusError.Name.unknownInterface, contains: "org.a11y.atspi.Text") { _ = try get("/org/a11y/atspi/accessible/1", "org.a11y.atspi.Text") }
-        assertDBusError(DBusError.Name.unknownMethod, contains: "GetNothing") { _ = try get("/org/a11y/atspi/accessible/1", "org.a11y.atspi.Accessible", "GetNothing") }
+        assertDBusError(DBusError.Name.unknownInterface, contains: "org.a11y.atspi.Text") {
+            _ = try get("/org/a11y/atspi/accessible/1", "org.a11y.atspi.Text")
+        }
+        assertDBusError(DBusError.Name.unknownMethod, contains: "GetNothing") {
+            _ = try get("/org/a11y/atspi/accessible/1", "org.a11y.atspi.Accessible", "GetNothing")
+        }
         // Outside the fallback subtree nothing is exported: libdbus answers by itself.
         XCTAssertThrowsError(try get("/elsewhere")) { e in XCTAssertNotNil(e as? DBusError) }
         // Registering the same path twice is an error, not a crash.
@@ -367,19 +455,71 @@ final class AXDBusTests: XCTestCase {
 
         // Each of these would abort the process inside libdbus if passed through unchecked.
         let cases: [(String, (DBusWriter) -> Void)] = [
-            ("int in a string array", { w in w.openArray(signature: "s"); w.append(Int32(1)); w.close() }),
-            ("incomplete struct in array", { w in w.openArray(signature: "(so)"); w.openStruct(); w.append("x"); w.close(); w.close() }),
+            (
+                "int in a string array",
+                { w in
+                    w.openArray(signature: "s")
+                    w.append(Int32(1))
+                    w.close()
+                }
+            ),
+            (
+                "incomplete struct in array",
+                { w in
+                    w.openArray(signature: "(so)")
+                    w.openStruct()
+                    w.append("x")
+                    w.close()
+                    w.close()
+                }
+            ),
             ("dict entry at top level", { w in w.openDictEntry() }),
-            ("two values in a variant", { w in w.openVariant(signature: "i"); w.append(Int32(1)); w.append(Int32(2)); w.close() }),
-            ("empty variant", { w in w.openVariant(signature: "i"); w.close() }),
+            (
+                "two values in a variant",
+                { w in
+                    w.openVariant(signature: "i")
+                    w.append(Int32(1))
+                    w.append(Int32(2))
+                    w.close()
+                }
+            ),
+            (
+                "empty variant",
+                { w in
+                    w.openVariant(signature: "i")
+                    w.close()
+                }
+            ),
             ("bad variant signature", { w in w.openVariant(signature: "ii") }),
             ("bad array signature", { w in w.openArray(signature: "a") }),
             ("invalid object path", { w in w.appendObjectPath("//x") }),
             ("invalid signature value", { w in w.appendSignature("(") }),
-            ("empty struct", { w in w.openStruct(); w.close() }),
-            ("unclosed container", { w in w.openArray(signature: "i"); w.append(Int32(3)) }),
+            (
+                "empty struct",
+                { w in
+                    w.openStruct()
+                    w.close()
+                }
+            ),
+            (
+                "unclosed container",
+                { w in
+                    w.openArray(signature: "i")
+                    w.append(Int32(3))
+                }
+            ),
             ("close at top level", { w in w.close() }),
-            ("wrong array type in a{sv}", { w in w.openArray(signature: "{sv}"); w.openDictEntry(); w.append("k"); w.append("not a variant"); w.close(); w.close() }),
+            (
+                "wrong array type in a{sv}",
+                { w in
+                    w.openArray(signature: "{sv}")
+                    w.openDictEntry()
+                    w.append("k")
+                    w.append("not a variant")
+                    w.close()
+                    w.close()
+                }
+            ),
         ]
         for (what, body) in cases {
             let m = try DBusMessage.signal(path: "/a", interface: "a.b", member: "C")
@@ -415,17 +555,23 @@ final class AXDBusTests: XCTestCase {
             msg.append { $0.append("must not crash") }
             return .reply(msg.makeReply { $0.append(msg.isLocked) })
         }
-        XCTAssertEqual(try client.call(destination: server.uniqueName, path: "/locked", interface: "a.b", member: "M").values(), [.bool(true)])
+        XCTAssertEqual(
+            try client.call(destination: server.uniqueName, path: "/locked", interface: "a.b", member: "M").values(),
+            [.bool(true)])
 
         // Strings with NUL are sanitized, not truncated or fatal.
         try exportEcho()
-        XCTAssertEqual(try callEcho([.string("a\u{0}b"), .string("\u{FFFE}\u{FFFF}")]), [.string("ab"), .string("\u{FFFE}\u{FFFF}")])
+        XCTAssertEqual(
+            try callEcho([.string("a\u{0}b"), .string("\u{FFFE}\u{FFFF}")]),
+            [.string("ab"), .string("\u{FFFE}\u{FFFF}")])
     }
 
     func testReaderReportsWrongTypesPrecisely() throws {
         let m = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Event")
         m.append { w in
-            w.append("focused"); w.append(Int32(1)); w.append(Int32(0))
+            w.append("focused")
+            w.append(Int32(1))
+            w.append(Int32(0))
             w.variant("i") { w.append(Int32(0)) }
             w.appendEmptyVardict()
         }
@@ -448,7 +594,9 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(try r.readInt32(), 0)
         XCTAssertThrowsError(try r.readInt32()) { e in XCTAssertTrue("\(e)".contains("end of arguments"), "\(e)") }
         try r.leave()
-        XCTAssertThrowsError(try r.enterArray(elementSignature: "{ss}")) { e in XCTAssertTrue("\(e)".contains("got 'a{sv}'"), "\(e)") }
+        XCTAssertThrowsError(try r.enterArray(elementSignature: "{ss}")) { e in
+            XCTAssertTrue("\(e)".contains("got 'a{sv}'"), "\(e)")
+        }
         XCTAssertEqual(try r.readVardict(), [:])
         XCTAssertTrue(r.isAtEnd)
         XCTAssertThrowsError(try r.skip())
@@ -464,7 +612,9 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(try empty.values(), [])
 
         let saved = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
-        defer { if let saved { setenv("DBUS_SESSION_BUS_ADDRESS", saved, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
+        defer {
+            if let saved { setenv("DBUS_SESSION_BUS_ADDRESS", saved, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
+        }
         unsetenv("DBUS_SESSION_BUS_ADDRESS")
         assertDBusError(DBusError.Name.badAddress) { _ = try DBusConnection.sessionBus() }
         setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
@@ -472,7 +622,9 @@ final class AXDBusTests: XCTestCase {
         defer { session.close() }
         XCTAssertTrue(session.uniqueName.hasPrefix(":"))
         let savedA11y = ProcessInfo.processInfo.environment["AT_SPI_BUS_ADDRESS"]
-        defer { if let savedA11y { setenv("AT_SPI_BUS_ADDRESS", savedA11y, 1) } else { unsetenv("AT_SPI_BUS_ADDRESS") } }
+        defer {
+            if let savedA11y { setenv("AT_SPI_BUS_ADDRESS", savedA11y, 1) } else { unsetenv("AT_SPI_BUS_ADDRESS") }
+        }
         setenv("AT_SPI_BUS_ADDRESS", "unix:path=/tmp/some-a11y-bus", 1)
         XCTAssertEqual(try DBusConnection.accessibilityBusAddress(session: session), "unix:path=/tmp/some-a11y-bus")
     }
@@ -481,72 +633,141 @@ final class AXDBusTests: XCTestCase {
 
     func testPropertiesIntrospectPeer() throws {
         let store = Mutex<[String: DBusValue]>(["Name": .string("OK button"), "ChildCount": .int32(0), "Id": .int32(0)])
-        let accessible = "org.a11y.atspi.Accessible", application = "org.a11y.atspi.Application"
+        let accessible = "org.a11y.atspi.Accessible"
+        let application = "org.a11y.atspi.Application"
         let props = DBusProperties(
             get: { msg, iface, name in
-                guard msg.hasPath("/org/a11y/atspi/accessible/root") else { throw DBusError.unknownObject(path: msg.path) }
-                guard iface == accessible || iface == application else { throw DBusError.unknownInterface(iface, path: msg.path) }
-                guard let v = store.withLock({ $0[name] }) else { throw DBusError.unknownProperty(name, interface: iface) }
+                guard msg.hasPath("/org/a11y/atspi/accessible/root") else {
+                    throw DBusError.unknownObject(path: msg.path)
+                }
+                guard iface == accessible || iface == application else {
+                    throw DBusError.unknownInterface(iface, path: msg.path)
+                }
+                guard let v = store.withLock({ $0[name] }) else {
+                    throw DBusError.unknownProperty(name, interface: iface)
+                }
                 return v
             },
             getAll: { _, iface in
                 guard iface == accessible else { return [] }
-                return store.withLock { s in s.filter { $0.key != "Id" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+                return store.withLock { s in
+                    s.filter { $0.key != "Id" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                }
             },
             set: { _, iface, name, value in
-                guard iface == application, name == "Id" else { throw DBusError.propertyReadOnly(name, interface: iface) }
-                guard case .int32 = value else { throw DBusError.invalidArgs("Id must be 'i', got '\(value.signature)'") }
+                guard iface == application, name == "Id" else {
+                    throw DBusError.propertyReadOnly(name, interface: iface)
+                }
+                guard case .int32 = value else {
+                    throw DBusError.invalidArgs("Id must be 'i', got '\(value.signature)'")
+                }
                 store.withLock { $0["Id"] = value }
             })
-        let standard = DBusStandardInterfaces(properties: props, introspect: { msg in
-            msg.hasPath("/org/a11y/atspi/accessible/root")
-                ? DBusIntrospection.xml(interfaces: [DBusInterfaceDescription(name: accessible, methods: [.method("GetRole", out: ["u"])],
-                                                                              properties: [.init("Name", "s")])])
-                : nil
-        })
+        let standard = DBusStandardInterfaces(
+            properties: props,
+            introspect: { msg in
+                msg.hasPath("/org/a11y/atspi/accessible/root")
+                    ? DBusIntrospection.xml(interfaces: [
+                        DBusInterfaceDescription(
+                            name: accessible, methods: [.method("GetRole", out: ["u"])],
+                            properties: [.init("Name", "s")])
+                    ])
+                    : nil
+            })
         try server.export(path: "/org/a11y/atspi/accessible", fallback: true, standard: standard) { msg in
             if msg.isMethodCall(accessible, "GetRole") { return .reply(msg.makeReply { $0.append(UInt32(75)) }) }
             return .notHandled
         }
-        let dest = server.uniqueName, root = "/org/a11y/atspi/accessible/root"
+        let dest = server.uniqueName
+        let root = "/org/a11y/atspi/accessible/root"
         func pcall(_ member: String, path: String = root, _ body: (DBusWriter) -> Void) throws -> DBusMessage {
-            try client.call(destination: dest, path: path, interface: "org.freedesktop.DBus.Properties", member: member, body)
+            try client.call(
+                destination: dest, path: path, interface: "org.freedesktop.DBus.Properties", member: member, body)
         }
         // Get
-        let g = try pcall("Get") { $0.append(accessible); $0.append("Name") }
+        let g = try pcall("Get") {
+            $0.append(accessible)
+            $0.append("Name")
+        }
         XCTAssertEqual(g.signature, "v")
         XCTAssertEqual(try g.values(), [.variant(.string("OK button"))])
-        assertDBusError(DBusError.Name.unknownProperty, contains: "Nope") { _ = try pcall("Get") { $0.append(accessible); $0.append("Nope") } }
-        assertDBusError(DBusError.Name.unknownInterface) { _ = try pcall("Get") { $0.append("org.x.Y"); $0.append("Name") } }
-        assertDBusError(DBusError.Name.unknownObject) { _ = try pcall("Get", path: "/org/a11y/atspi/accessible/7") { $0.append(accessible); $0.append("Name") } }
-        assertDBusError(DBusError.Name.invalidArgs, contains: "expected signature 'ss'") { _ = try pcall("Get") { $0.append(accessible) } }
+        assertDBusError(DBusError.Name.unknownProperty, contains: "Nope") {
+            _ = try pcall("Get") {
+                $0.append(accessible)
+                $0.append("Nope")
+            }
+        }
+        assertDBusError(DBusError.Name.unknownInterface) {
+            _ = try pcall("Get") {
+                $0.append("org.x.Y")
+                $0.append("Name")
+            }
+        }
+        assertDBusError(DBusError.Name.unknownObject) {
+            _ = try pcall("Get", path: "/org/a11y/atspi/accessible/7") {
+                $0.append(accessible)
+                $0.append("Name")
+            }
+        }
+        assertDBusError(DBusError.Name.invalidArgs, contains: "expected signature 'ss'") {
+            _ = try pcall("Get") { $0.append(accessible) }
+        }
         // GetAll
         let all = try pcall("GetAll") { $0.append(accessible) }
         XCTAssertEqual(all.signature, "a{sv}")
         XCTAssertEqual(try all.reader().readVardict(), ["Name": .string("OK button"), "ChildCount": .int32(0)])
         // Set (what the registry does after Embed)
-        _ = try pcall("Set") { w in w.append(application); w.append("Id"); w.variant("i") { w.append(Int32(42)) } }
-        XCTAssertEqual(try pcall("Get") { $0.append(application); $0.append("Id") }.values(), [.variant(.int32(42))])
-        assertDBusError(DBusError.Name.propertyReadOnly) { _ = try pcall("Set") { w in w.append(accessible); w.append("Name"); w.variant("s") { w.append("x") } } }
-        assertDBusError(DBusError.Name.invalidArgs, contains: "must be 'i'") { _ = try pcall("Set") { w in w.append(application); w.append("Id"); w.variant("s") { w.append("x") } } }
+        _ = try pcall("Set") { w in
+            w.append(application)
+            w.append("Id")
+            w.variant("i") { w.append(Int32(42)) }
+        }
+        XCTAssertEqual(
+            try pcall("Get") {
+                $0.append(application)
+                $0.append("Id")
+            }.values(), [.variant(.int32(42))])
+        assertDBusError(DBusError.Name.propertyReadOnly) {
+            _ = try pcall("Set") { w in
+                w.append(accessible)
+                w.append("Name")
+                w.variant("s") { w.append("x") }
+            }
+        }
+        assertDBusError(DBusError.Name.invalidArgs, contains: "must be 'i'") {
+            _ = try pcall("Set") { w in
+                w.append(application)
+                w.append("Id")
+                w.variant("s") { w.append("x") }
+            }
+        }
         // Introspect
-        let xml = try client.call(destination: dest, path: root, interface: "org.freedesktop.DBus.Introspectable", member: "Introspect").reader().readString()
+        let xml = try client.call(
+            destination: dest, path: root, interface: "org.freedesktop.DBus.Introspectable", member: "Introspect"
+        ).reader().readString()
         XCTAssertTrue(xml.contains("<interface name=\"org.a11y.atspi.Accessible\">"), xml)
         XCTAssertTrue(xml.contains("<interface name=\"org.freedesktop.DBus.Properties\">"), xml)
         XCTAssertTrue(xml.contains("<method name=\"GetRole\">"), xml)
         assertDBusError(DBusError.Name.unknownObject) {
-            _ = try self.client.call(destination: dest, path: "/org/a11y/atspi/accessible/5", interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+            _ = try self.client.call(
+                destination: dest, path: "/org/a11y/atspi/accessible/5",
+                interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
         }
         // Peer on an exported path and on a path with no handler at all (libdbus answers itself)
         for p in [root, "/", "/some/where"] {
-            let pong = try client.call(destination: dest, path: p, interface: "org.freedesktop.DBus.Peer", member: "Ping")
+            let pong = try client.call(
+                destination: dest, path: p, interface: "org.freedesktop.DBus.Peer", member: "Ping")
             XCTAssertEqual(pong.type, .methodReturn)
         }
-        let mid = try client.call(destination: dest, path: root, interface: "org.freedesktop.DBus.Peer", member: "GetMachineId").reader().readString()
+        let mid = try client.call(
+            destination: dest, path: root, interface: "org.freedesktop.DBus.Peer", member: "GetMachineId"
+        ).reader().readString()
         XCTAssertEqual(mid.count, 32)
         XCTAssertEqual(mid, DBusStandardInterfaces.machineID)
         // the normal method still works
-        XCTAssertEqual(try client.call(destination: dest, path: root, interface: accessible, member: "GetRole").reader().readUInt32(), 75)
+        XCTAssertEqual(
+            try client.call(destination: dest, path: root, interface: accessible, member: "GetRole").reader()
+                .readUInt32(), 75)
     }
 
     // MARK: signals
@@ -559,19 +780,27 @@ final class AXDBusTests: XCTestCase {
         }
         let other = Collector<String>()
         // A handler without a match rule sees nothing broadcast by others...
-        client.addSignalHandler(DBusSignalFilter(interface: "org.a11y.atspi.Event.Window")) { msg in other.add(msg.member ?? "") }
+        client.addSignalHandler(DBusSignalFilter(interface: "org.a11y.atspi.Event.Window")) { msg in
+            other.add(msg.member ?? "")
+        }
         func emit(_ detail: String, _ d1: Int32, path: String = "/org/a11y/atspi/accessible/5") throws {
             try server.emitSignal(path: path, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") { w in
-                w.append(detail); w.append(d1); w.append(Int32(0))
+                w.append(detail)
+                w.append(d1)
+                w.append(Int32(0))
                 w.variant("i") { w.append(Int32(0)) }
                 w.appendEmptyVardict()
             }
         }
-        try emit("checked", 1)     // filtered out by arg0 in the bus
+        try emit("checked", 1)  // filtered out by arg0 in the bus
         try emit("focused", 1)
         try emit("focused", 0, path: "/org/a11y/atspi/accessible/6")
         try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { w in
-            w.append(""); w.append(Int32(0)); w.append(Int32(0)); w.variant("s") { w.append("title") }; w.appendEmptyVardict()
+            w.append("")
+            w.append(Int32(0))
+            w.append(Int32(0))
+            w.variant("s") { w.append("title") }
+            w.appendEmptyVardict()
         }
         let items = got.wait(for: 2)
         XCTAssertEqual(items.count, 2)
@@ -582,15 +811,22 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(other.count, 0, "no match rule for Event.Window: the bus must not deliver it")
         try client.addMatch(DBusSignalFilter(interface: "org.a11y.atspi.Event.Window").matchRule())
         try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { w in
-            w.append(""); w.append(Int32(0)); w.append(Int32(0)); w.variant("s") { w.append("title") }; w.appendEmptyVardict()
+            w.append("")
+            w.append(Int32(0))
+            w.append(Int32(0))
+            w.variant("s") { w.append("title") }
+            w.appendEmptyVardict()
         }
         XCTAssertEqual(other.wait(for: 1), ["Activate"])
     }
 
     func testNameOwnerChangedSignal() throws {
         let seen = Collector<[DBusValue]>()
-        _ = try client.subscribe(DBusSignalFilter(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"),
-                                 arg0: "org.axserver.Watched") { msg in
+        _ = try client.subscribe(
+            DBusSignalFilter(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"),
+            arg0: "org.axserver.Watched"
+        ) { msg in
             if msg.hasSignature("sss"), let v = try? msg.values() { seen.add(v) }
         }
         let third = try DBusConnection.open(address: bus.address)
@@ -609,7 +845,7 @@ final class AXDBusTests: XCTestCase {
         let held = Mutex<[DBusMessage]>([])
         try server.register(path: testPath) { msg in
             if msg.isMethodCall(testInterface, "Later") {
-                held.withLock { $0.append(msg) }     // reply later (or never)
+                held.withLock { $0.append(msg) }  // reply later (or never)
                 return .handled
             }
             if msg.isMethodCall(testInterface, "Now") {
@@ -622,7 +858,8 @@ final class AXDBusTests: XCTestCase {
         let onLoop = Collector<Bool>()
         let client = self.client!
         for i in 1...20 {
-            let m = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now")
+            let m = try DBusMessage.methodCall(
+                destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now")
             m.append { $0.append(Int32(i)) }
             client.callAsync(m) { r in
                 onLoop.add(client.isOnLoopThread)
@@ -638,10 +875,14 @@ final class AXDBusTests: XCTestCase {
 
         // Convenience form; invalid names come back through the callback.
         let conv = Collector<String>()
-        client.callAsync(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now", { $0.append(Int32(21)) }) { r in
-            conv.add((try? r.get().reader().readInt32()).map { "ok \($0)" } ?? "failed")
-        }
-        client.callAsync(destination: server.uniqueName, path: "bad path", interface: testInterface, member: "Now") { r in
+        client.callAsync(
+            destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now",
+            { $0.append(Int32(21)) },
+            reply: { r in
+                conv.add((try? r.get().reader().readInt32()).map { "ok \($0)" } ?? "failed")
+            })
+        client.callAsync(destination: server.uniqueName, path: "bad path", interface: testInterface, member: "Now") {
+            r in
             if case .failure(let e) = r { conv.add(e.name) }
         }
         XCTAssertEqual(Set(conv.wait(for: 2)), ["ok 42", DBusError.Name.invalidArgs])
@@ -649,7 +890,8 @@ final class AXDBusTests: XCTestCase {
         // Timeout: the server holds the call; our timer fires NoReply.
         let timeouts = Collector<DBusError>()
         let t0 = Date()
-        let later = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
+        let later = try DBusMessage.methodCall(
+            destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
         client.callAsync(later, timeoutMilliseconds: 200) { r in if case .failure(let e) = r { timeouts.add(e) } }
         let e = timeouts.wait(for: 1).first
         XCTAssertEqual(e?.name, DBusError.Name.noReply)
@@ -658,7 +900,8 @@ final class AXDBusTests: XCTestCase {
 
         // A late reply after the server answers a held call: delivered to the right callback.
         let answered = Collector<String>()
-        let later2 = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
+        let later2 = try DBusMessage.methodCall(
+            destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
         later2.append { $0.append("payload") }
         client.callAsync(later2, timeoutMilliseconds: 5_000) { r in
             answered.add((try? r.get().reader().readString()) ?? "failed")
@@ -671,7 +914,8 @@ final class AXDBusTests: XCTestCase {
 
         // Recipient disconnects without replying: the bus sends an error.
         let gone = Collector<String>()
-        let later3 = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
+        let later3 = try DBusMessage.methodCall(
+            destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
         client.callAsync(later3) { r in if case .failure(let e) = r { gone.add(e.name) } }
         while held.withLock({ $0.count }) < 3 && Date() < deadline { usleep(1000) }
         server.close()
@@ -681,8 +925,11 @@ final class AXDBusTests: XCTestCase {
     func testBlockingCallFromLoopThreadViaPerform() throws {
         try exportConcat()
         let r = client.performAndWait { [client = client!, dest = server.uniqueName] () -> String in
-            (try? client.call(destination: dest, path: testPath, interface: testInterface, member: "Concat") { $0.append("x"); $0.append("y") }
-                .reader().readString()) ?? "failed"
+            (try? client.call(destination: dest, path: testPath, interface: testInterface, member: "Concat") {
+                $0.append("x")
+                $0.append("y")
+            }
+            .reader().readString()) ?? "failed"
         }
         XCTAssertEqual(r, "xy")
     }
@@ -695,18 +942,26 @@ final class AXDBusTests: XCTestCase {
         _ = try client.subscribe(DBusSignalFilter(interface: testInterface, member: "Tick")) { msg in
             if let v = try? msg.reader().readInt32() { signals.add(v) }
         }
-        let threads = 8, perThread = 300
+        let threads = 8
+        let perThread = 300
         let errors = Collector<String>()
-        let server = self.server!, client = self.client!, dest = server.uniqueName
+        let server = self.server!
+        let client = self.client!
+        let dest = server.uniqueName
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             for i in 0..<perThread {
                 do {
-                    let r = try client.call(destination: dest, path: testPath, interface: testInterface, member: "Concat") { w in
-                        w.append("t\(t)-"); w.append("\(i)")
+                    let r = try client.call(
+                        destination: dest, path: testPath, interface: testInterface, member: "Concat"
+                    ) { w in
+                        w.append("t\(t)-")
+                        w.append("\(i)")
                     }
                     let s = try r.reader().readString()
                     if s != "t\(t)-\(i)" { errors.add("wrong reply \(s) for t\(t)-\(i)") }
-                    try server.emitSignal(path: testPath, interface: testInterface, member: "Tick") { $0.append(Int32(t * perThread + i)) }
+                    try server.emitSignal(path: testPath, interface: testInterface, member: "Tick") {
+                        $0.append(Int32(t * perThread + i))
+                    }
                 } catch {
                     errors.add("\(error)")
                 }
@@ -730,12 +985,13 @@ final class AXDBusTests: XCTestCase {
         try server.register(path: testPath) { msg in
             if msg.isMethodCall(testInterface, "Set") {
                 seen.add(try msg.reader().readInt32())
-                return .reply(msg.makeReply())   // not sent: the caller set NO_REPLY_EXPECTED
+                return .reply(msg.makeReply())  // not sent: the caller set NO_REPLY_EXPECTED
             }
             return .notHandled
         }
         for i in 1...3 {
-            let m = try DBusMessage.methodCall(destination: server.uniqueName, path: testPath, interface: testInterface, member: "Set")
+            let m = try DBusMessage.methodCall(
+                destination: server.uniqueName, path: testPath, interface: testInterface, member: "Set")
             m.append { $0.append(Int32(i)) }
             m.setNoReply(true)
             XCTAssertTrue(m.noReplyExpected)

@@ -1,5 +1,5 @@
-import AXTestSupport
 import AXDBus
+import AXTestSupport
 import XCTest
 
 /// Random D-Bus types and values (seeded) for round-trip tests of the writer's signature tracking.
@@ -40,10 +40,13 @@ struct RandomTypes {
     mutating func value(_ t: T, depth: Int) -> DBusValue {
         switch t {
         case .basic(let c): return basic(c)
-        case .array(let e): return .array(elementSignature: Self.signature(e), (0..<rng.next(4)).map { _ in value(e, depth: depth - 1) })
+        case .array(let e):
+            return .array(
+                elementSignature: Self.signature(e), (0..<rng.next(4)).map { _ in value(e, depth: depth - 1) })
         case .dict(let k, let v):
-            return .array(elementSignature: "{\(k)\(Self.signature(v))}",
-                          (0..<rng.next(4)).map { _ in .dictEntry(basic(k), value(v, depth: depth - 1)) })
+            return .array(
+                elementSignature: "{\(k)\(Self.signature(v))}",
+                (0..<rng.next(4)).map { _ in .dictEntry(basic(k), value(v, depth: depth - 1)) })
         case .structure(let f): return .struct(f.map { value($0, depth: depth - 1) })
         case .variant:
             let inner = type(depth: max(0, depth - 1))
@@ -97,9 +100,10 @@ final class RandomValueTests: XCTestCase {
             let types = (0..<(1 + gen.rng.next(3))).map { _ in gen.type(depth: 5) }
             let values = types.map { gen.value($0, depth: 4) }
             let sig = types.map(RandomTypes.signature).joined()
-            if sig.utf8.count > 200 { continue }   // D-Bus signatures are limited to 255 bytes
+            if sig.utf8.count > 200 { continue }  // D-Bus signatures are limited to 255 bytes
             if round % 60 == 0 { print("random signature sample: \(sig)") }
-            let m = try DBusMessage.methodCall(destination: server.uniqueName, path: "/echo", interface: "org.axserver.Test", member: "Echo")
+            let m = try DBusMessage.methodCall(
+                destination: server.uniqueName, path: "/echo", interface: "org.axserver.Test", member: "Echo")
             m.append(values: values)
             XCTAssertNil(m.marshalError, "round \(round) sig \(sig): \(String(describing: m.marshalError))")
             XCTAssertEqual(m.signature, sig, "round \(round)")

@@ -1,7 +1,8 @@
 import AXJSON
 import Foundation
-@testable import AXFuzzTargets
 import XCTest
+
+@testable import AXFuzzTargets
 
 /// Replays the checked-in fuzz corpus (Tests/Fuzz/corpus/<target>/) and the crash inputs found so far
 /// (Tests/Fuzz/crashes/<target>/crash-*) through every target: each must keep all its invariants. Crash inputs
@@ -44,8 +45,9 @@ final class CorpusReplayTests: XCTestCase {
         for target in FuzzTarget.all {
             XCTAssertFalse(Self.files("corpus", target.name).isEmpty, "no corpus for \(target.name)")
         }
-        XCTAssertEqual(FuzzTarget.all.map(\.name).sorted(),
-                       ["appium-xml", "dbus", "framing", "json", "patch", "router", "selector", "snapshot"])
+        XCTAssertEqual(
+            FuzzTarget.all.map(\.name).sorted(),
+            ["appium-xml", "dbus", "framing", "json", "patch", "router", "selector", "snapshot"])
     }
 
     /// The router target reaches real methods on the demo app (not just initialization or lookup errors).

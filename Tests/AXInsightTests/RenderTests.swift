@@ -18,14 +18,21 @@ final class RenderTests: XCTestCase {
         // One reading-order badge per element: the numbers 1…N appear as badge text.
         XCTAssertTrue(picture.svg.contains(">\(elements)</text>"))
         XCTAssertFalse(picture.svg.contains(">\(elements + 1)</text>"))
-        XCTAssertEqual(picture.svg.components(separatedBy: "stroke=\"#f97316\"").count - 1, 1, "exactly one focus outline")
+        XCTAssertEqual(
+            picture.svg.components(separatedBy: "stroke=\"#f97316\"").count - 1, 1, "exactly one focus outline")
     }
 
     func testLabelsAreEscaped() throws {
         let store = HierarchyStore()
-        _ = try store.setSnapshot(["windows": [V.view("w", "UIWindow", [0, 0, 400, 800], [:], children: [
-            V.view("b", "UIButton", [0, 0, 300, 44], ["title": "<script>&\"x\""]),
-        ])]])
+        _ = try store.setSnapshot([
+            "windows": [
+                V.view(
+                    "w", "UIWindow", [0, 0, 400, 800], [:],
+                    children: [
+                        V.view("b", "UIButton", [0, 0, 300, 44], ["title": "<script>&\"x\""])
+                    ])
+            ]
+        ])
         let picture = TreeRenderer.svg(tree: store.tree, overlays: [.labels])
         XCTAssertFalse(picture.svg.contains("<script>"))
         XCTAssertTrue(picture.svg.contains("&lt;script&gt;&amp;&quot;x&quot;"))
@@ -46,9 +53,12 @@ final class RenderTests: XCTestCase {
         let findings = Auditor.run(tree: store.tree, views: store.views).findings
         let picture = TreeRenderer.svg(tree: store.tree, overlays: [.audit], findings: findings)
         XCTAssertEqual(picture.findingsListed, findings.count)
-        XCTAssertTrue(picture.svg.contains("not exposed: payButton"), "a view-only finding is outlined where the view is")
+        XCTAssertTrue(
+            picture.svg.contains("not exposed: payButton"), "a view-only finding is outlined where the view is")
         for number in 1...findings.count {
-            XCTAssertTrue(picture.svg.contains(">!\(number)</text>") || picture.svg.contains(",\(number)</text>"), "marker \(number)")
+            XCTAssertTrue(
+                picture.svg.contains(">!\(number)</text>") || picture.svg.contains(",\(number)</text>"),
+                "marker \(number)")
         }
     }
 

@@ -28,7 +28,8 @@ final class SpeechTests: XCTestCase {
     // MARK: Orca 43, word for word (test_orca.py)
 
     func testOrcaPushButtonThenDescription() throws {
-        XCTAssertEqual(try orca("showAlert", try Self.demoTree()), ["Reset All Settings push button", "Asks before resetting"])
+        XCTAssertEqual(
+            try orca("showAlert", try Self.demoTree()), ["Reset All Settings push button", "Asks before resetting"])
     }
 
     func testOrcaToggleButtonPressedAndNot() throws {
@@ -98,10 +99,17 @@ final class SpeechTests: XCTestCase {
         let tree = try Self.demoTree()
         XCTAssertEqual(try voiceOver("cellWifi", tree).text, "Wi-Fi, on, switch button")
         let store = HierarchyStore()
-        _ = try store.setSnapshot(["windows": [V.view("w", "UIWindow", [0, 0, 400, 800], [:], children: [
-            V.view("b", "UIButton", [0, 0, 100, 44], ["title": "Send", "isEnabled": false]),
-        ])]])
-        XCTAssertEqual(VoiceOverSpeech.describe(try XCTUnwrap(store.tree["b"]), in: store.tree).text, "Send, button, dimmed")
+        _ = try store.setSnapshot([
+            "windows": [
+                V.view(
+                    "w", "UIWindow", [0, 0, 400, 800], [:],
+                    children: [
+                        V.view("b", "UIButton", [0, 0, 100, 44], ["title": "Send", "isEnabled": false])
+                    ])
+            ]
+        ])
+        XCTAssertEqual(
+            VoiceOverSpeech.describe(try XCTUnwrap(store.tree["b"]), in: store.tree).text, "Send, button, dimmed")
     }
 
     func testWalkReadsTheScreenInNavigationOrderAndCaps() throws {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import AXJSON
 
 final class JSONParserTests: XCTestCase {
@@ -6,8 +7,10 @@ final class JSONParserTests: XCTestCase {
         try JSON.parse(s, limits: limits)
     }
 
-    private func parseError(_ s: String, limits: JSONParseLimits = .default,
-                            file: StaticString = #filePath, line: UInt = #line) -> JSONParseError? {
+    private func parseError(
+        _ s: String, limits: JSONParseLimits = .default,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONParseError? {
         do {
             let v = try JSON.parse(s, limits: limits)
             XCTFail("expected an error for \(s.debugDescription), got \(v)", file: file, line: line)
@@ -65,8 +68,8 @@ final class JSONParserTests: XCTestCase {
 
     func testNumbers() throws {
         let cases: [(String, Double)] = [
-            ("0", 0), ("-0", -0.0), ("1", 1), ("-1", -1), ("123456789", 123456789),
-            ("9007199254740993", 9007199254740992), // rounds to nearest double like Double(String)
+            ("0", 0), ("-0", -0.0), ("1", 1), ("-1", -1), ("123456789", 123_456_789),
+            ("9007199254740993", 9_007_199_254_740_992),  // rounds to nearest double like Double(String)
             ("12345678901234567890123", 1.2345678901234568e22),
             ("0.5", 0.5), ("-0.25", -0.25), ("3.14159", 3.14159), ("0.1", 0.1), ("0.000001", 0.000001),
             ("1e3", 1000), ("1E3", 1000), ("1e+3", 1000), ("1e-3", 0.001), ("-1.5e-7", -1.5e-7),
@@ -76,7 +79,10 @@ final class JSONParserTests: XCTestCase {
         ]
         for (text, expected) in cases {
             let v = try parse(text)
-            guard case .number(let d) = v else { XCTFail("\(text) did not parse to a number"); continue }
+            guard case .number(let d) = v else {
+                XCTFail("\(text) did not parse to a number")
+                continue
+            }
             XCTAssertEqual(d, expected, "parsing \(text)")
             XCTAssertEqual(d, Double(text)!, "parsing \(text) should match the stdlib")
             XCTAssertEqual(d.sign, expected.sign, "sign of \(text)")
@@ -169,7 +175,9 @@ final class JSONParserTests: XCTestCase {
         for (input, offset, fragment) in cases {
             guard let e = parseError(input) else { continue }
             XCTAssertEqual(e.offset, offset, "offset for \(input.debugDescription): \(e)")
-            XCTAssertTrue(e.message.contains(fragment), "message for \(input.debugDescription) was '\(e.message)', wanted '\(fragment)'")
+            XCTAssertTrue(
+                e.message.contains(fragment),
+                "message for \(input.debugDescription) was '\(e.message)', wanted '\(fragment)'")
             XCTAssertTrue(e.description.hasSuffix("at offset \(offset)"), e.description)
             XCTAssertEqual(e.kind, e.message.hasPrefix("unpaired") ? .encoding : .syntax, input)
         }
@@ -187,14 +195,14 @@ final class JSONParserTests: XCTestCase {
         let q: UInt8 = 0x22
         let cases: [([UInt8], Int, String)] = [
             ([q, 0xFF, q], 1, "never appears in UTF-8"),
-            ([q, 0xC0, 0x80, q], 1, "never appears"),            // overlong NUL
+            ([q, 0xC0, 0x80, q], 1, "never appears"),  // overlong NUL
             ([q, 0x80, q], 1, "unexpected continuation byte"),
-            ([q, 0xC3, q], 2, "expected a continuation byte"),    // truncated 2-byte
+            ([q, 0xC3, q], 2, "expected a continuation byte"),  // truncated 2-byte
             ([q, 0xE0, 0x80, 0x80, q], 1, "overlong 3-byte"),
-            ([q, 0xED, 0xA0, 0x80, q], 1, "surrogate"),           // encoded U+D800
+            ([q, 0xED, 0xA0, 0x80, q], 1, "surrogate"),  // encoded U+D800
             ([q, 0xF0, 0x80, 0x80, 0x80, q], 1, "overlong 4-byte"),
             ([q, 0xF4, 0x90, 0x80, 0x80, q], 1, "above U+10FFFF"),
-            ([q, 0x61, 0xE4, 0xB8], 2, "truncated"),               // truncated at end of input
+            ([q, 0x61, 0xE4, 0xB8], 2, "truncated"),  // truncated at end of input
             ([q, 0x61, 0xE4, 0xB8, 0x41, q], 4, "expected a continuation byte"),
         ]
         for (bytes, offset, fragment) in cases {
@@ -255,7 +263,10 @@ final class JSONParserTests: XCTestCase {
             "\"héllo 中文 😀\"",
         ].map { Array($0.utf8) }
         var rng = JSONSerializerTests.SplitMix(seed: 42)
-        let interesting: [UInt8] = Array("{}[]\",:\\u0123456789eE+-.tfn ".utf8) + [0x00, 0x0A, 0x7F, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xFF]
+        let interesting: [UInt8] =
+            Array("{}[]\",:\\u0123456789eE+-.tfn ".utf8) + [
+                0x00, 0x0A, 0x7F, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xFF,
+            ]
         var parsedOK = 0
         for _ in 0..<20_000 {
             var doc = seeds[Int(rng.next() % UInt64(seeds.count))]
@@ -287,7 +298,11 @@ final class JSONParserTests: XCTestCase {
         let v = try await Task.detached { try JSON.parse(text) }.value
         var d = 0
         var cur = v
-        while let a = cur.arrayValue { d += 1; guard let f = a.first else { break }; cur = f }
+        while let a = cur.arrayValue {
+            d += 1
+            guard let f = a.first else { break }
+            cur = f
+        }
         XCTAssertEqual(d, depth)
         XCTAssertEqual(v.serialized().count, depth * 2)
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import AXJSON
 
 final class JSONSerializerTests: XCTestCase {
@@ -11,7 +12,7 @@ final class JSONSerializerTests: XCTestCase {
 
     func testNumberFormatting() {
         let cases: [(Double, String)] = [
-            (0, "0"), (-0.0, "0"), (3, "3"), (-3, "-3"), (10, "10"), (1234567890, "1234567890"),
+            (0, "0"), (-0.0, "0"), (3, "3"), (-3, "-3"), (10, "10"), (1_234_567_890, "1234567890"),
             (9_007_199_254_740_992, "9007199254740992"), (-9_007_199_254_740_992, "-9007199254740992"),
             (0.5, "0.5"), (0.1, "0.1"), (-2.25, "-2.25"), (1e-7, (1e-7).description),
             (1e300, (1e300).description), (18_014_398_509_481_984, (18_014_398_509_481_984.0).description),
@@ -21,16 +22,21 @@ final class JSONSerializerTests: XCTestCase {
             XCTAssertEqual(JSON.number(d).jsonString, expected, "\(d)")
         }
         // Every finite output must parse back to the same value.
-        for d in [0.1, 1e-7, 1e300, .leastNonzeroMagnitude, 1.7976931348623157e308, 123.456, -0.000123, 18_014_398_509_481_984] {
+        for d in [
+            0.1, 1e-7, 1e300, .leastNonzeroMagnitude, 1.7976931348623157e308, 123.456, -0.000123,
+            18_014_398_509_481_984,
+        ] {
             let text = JSON.number(d).jsonString
             XCTAssertEqual(try JSON.parse(text).doubleValue, d, text)
         }
     }
 
     func testIntValue() {
-        let cases: [(JSON, Int?)] = [(3, 3), (-7, -7), (.number(-0.0), 0), (0.5, nil), (-2.5, nil), (.number(.nan), nil),
-                                     (.number(.infinity), nil), (.number(9_007_199_254_740_991), 9_007_199_254_740_991),
-                                     (.number(9_007_199_254_740_992), nil), (.number(1e300), nil), ("3", nil), (.null, nil)]
+        let cases: [(JSON, Int?)] = [
+            (3, 3), (-7, -7), (.number(-0.0), 0), (0.5, nil), (-2.5, nil), (.number(.nan), nil),
+            (.number(.infinity), nil), (.number(9_007_199_254_740_991), 9_007_199_254_740_991),
+            (.number(9_007_199_254_740_992), nil), (.number(1e300), nil), ("3", nil), (.null, nil),
+        ]
         for (v, want) in cases { XCTAssertEqual(v.intValue, want, "\(v)") }
     }
 
@@ -48,7 +54,9 @@ final class JSONSerializerTests: XCTestCase {
 
     func testContainersKeepStoredOrder() {
         var o = JSONObject()
-        o["z"] = 1; o["a"] = [true, nil, "s"]; o["m"] = [:]
+        o["z"] = 1
+        o["a"] = [true, nil, "s"]
+        o["m"] = [:]
         XCTAssertEqual(JSON.object(o).jsonString, #"{"z":1,"a":[true,null,"s"],"m":{}}"#)
         XCTAssertEqual(JSON.array([]).jsonString, "[]")
         XCTAssertEqual(JSON.object(JSONObject()).description, "{}")
@@ -64,18 +72,18 @@ final class JSONSerializerTests: XCTestCase {
     func testPrettyString() {
         let v: JSON = ["b": 1, "a": ["x", ["k": nil]], "e": [], "o": [:]]
         let expected = """
-        {
-          "b": 1,
-          "a": [
-            "x",
             {
-              "k": null
+              "b": 1,
+              "a": [
+                "x",
+                {
+                  "k": null
+                }
+              ],
+              "e": [],
+              "o": {}
             }
-          ],
-          "e": [],
-          "o": {}
-        }
-        """
+            """
         XCTAssertEqual(v.prettyString(), expected)
         XCTAssertEqual(JSON.array([1]).prettyString(indent: 4), "[\n    1\n]")
         XCTAssertEqual(try JSON.parse(v.prettyString(indent: 3)), v)
@@ -110,8 +118,10 @@ final class JSONSerializerTests: XCTestCase {
     func testLargeTreeSerializesQuickly() throws {
         // 5,000-element tree, each node an object like the accessibility tree nodes.
         func node(_ i: Int) -> JSON {
-            ["id": .number(Double(i)), "role": "button", "label": .string("Button number \(i) — ok"),
-             "frame": [.number(Double(i)), 10.5, 100, 44], "enabled": true, "traits": ["button", "staticText"]]
+            [
+                "id": .number(Double(i)), "role": "button", "label": .string("Button number \(i) — ok"),
+                "frame": [.number(Double(i)), 10.5, 100, 44], "enabled": true, "traits": ["button", "staticText"],
+            ]
         }
         var level: [JSON] = (0..<5000).map(node)
         while level.count > 1 {
@@ -127,7 +137,7 @@ final class JSONSerializerTests: XCTestCase {
         }
         let tree = level[0]
         var out: [UInt8] = []
-        tree.serialize(into: &out) // warm up
+        tree.serialize(into: &out)  // warm up
         let clock = ContinuousClock()
         var best = Duration.seconds(100)
         for _ in 0..<5 {
@@ -148,10 +158,10 @@ final class JSONSerializerTests: XCTestCase {
         var state: UInt64
         init(seed: UInt64) { state = seed }
         mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
+            state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
     }

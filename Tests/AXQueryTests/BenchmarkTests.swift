@@ -1,8 +1,8 @@
-import XCTest
-import Foundation
 import AXCore
 import AXJSON
 import AXQuery
+import Foundation
+import XCTest
 
 /// The selector engine against lxml XPath on the same 10,000-node tree exported by TreeXML. The counts of
 /// both sides must agree (an independent check of the engine and of the XML); the timings are printed.
@@ -11,23 +11,33 @@ final class BenchmarkTests: XCTestCase {
     static let queries: [(name: String, selector: String, xpath: String)] = [
         ("by id", "#\"btn.250.7\"", "//*[@name=\"btn.250.7\"]"),
         ("role + label", "button[label=\"Button 7\"]", "//XCUIElementTypeButton[@label=\"Button 7\"]"),
-        ("descendant :has", "group:has(switch[value=on]) button",
-         "//XCUIElementTypeOther[.//XCUIElementTypeSwitch[@value=\"on\"]]//XCUIElementTypeButton"),
-        ("child :has", "group:has(> switch[label=\"Toggle 250\"]) > button",
-         "//XCUIElementTypeOther[XCUIElementTypeSwitch[@label=\"Toggle 250\"]]/XCUIElementTypeButton"),
+        (
+            "descendant :has", "group:has(switch[value=on]) button",
+            "//XCUIElementTypeOther[.//XCUIElementTypeSwitch[@value=\"on\"]]//XCUIElementTypeButton"
+        ),
+        (
+            "child :has", "group:has(> switch[label=\"Toggle 250\"]) > button",
+            "//XCUIElementTypeOther[XCUIElementTypeSwitch[@label=\"Toggle 250\"]]/XCUIElementTypeButton"
+        ),
         ("nth", "button:nth(1234)", "(//XCUIElementTypeButton)[1235]"),
         ("last per parent", "group >> button:last", "//XCUIElementTypeOther/XCUIElementTypeButton[last()]"),
         ("visible", "button:visible", "//XCUIElementTypeButton[@visible=\"true\"]"),
         ("label contains", "[label*=\"Item 39\"]", "//*[contains(@label,\"Item 39\")]"),
-        ("disabled in group", "group > button:disabled", "//XCUIElementTypeOther/XCUIElementTypeButton[@enabled=\"false\"]"),
+        (
+            "disabled in group", "group > button:disabled",
+            "//XCUIElementTypeOther/XCUIElementTypeButton[@enabled=\"false\"]"
+        ),
     ]
 
     func testSelectorsVersusLxml() throws {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no /usr/bin/python3") }
-        let script = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tools/bench_selectors.py")
-        guard FileManager.default.fileExists(atPath: script.path) else { throw XCTSkip("Tools/bench_selectors.py not found") }
+        guard FileManager.default.fileExists(atPath: script.path) else {
+            throw XCTSkip("Tools/bench_selectors.py not found")
+        }
         let iterations = Int(ProcessInfo.processInfo.environment["AXQUERY_BENCH_ITERATIONS"] ?? "") ?? 20
 
         let store = try GeneratedTreeTests.store()
@@ -38,7 +48,8 @@ final class BenchmarkTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("axquery-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let xmlURL = dir.appendingPathComponent("tree.xml"), qURL = dir.appendingPathComponent("queries.json")
+        let xmlURL = dir.appendingPathComponent("tree.xml")
+        let qURL = dir.appendingPathComponent("queries.json")
         try xml.write(to: xmlURL, atomically: true, encoding: .utf8)
         var qo = JSONObject()
         for q in Self.queries { qo[q.name] = .string(q.xpath) }
@@ -47,7 +58,8 @@ final class BenchmarkTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
         p.arguments = [script.path, xmlURL.path, qURL.path, String(iterations)]
-        let pipe = Pipe(), errPipe = Pipe()
+        let pipe = Pipe()
+        let errPipe = Pipe()
         p.standardOutput = pipe
         p.standardError = errPipe
         try p.run()
@@ -66,8 +78,11 @@ final class BenchmarkTests: XCTestCase {
         let ctx = QueryContext(tree: tree, views: store.views)
         let swift = SelectorBenchmark.run(tree: tree, queries: Self.queries.map(\.selector), iterations: iterations)
         let indexMs = SelectorBenchmark.indexBuildMilliseconds(tree: tree)
-        var lines = [String(format: "%-20@ %10@ %10@ %8@ %7@", "query" as NSString, "axquery ms" as NSString, "lxml ms" as NSString,
-                            "speedup" as NSString, "count" as NSString)]
+        var lines = [
+            String(
+                format: "%-20@ %10@ %10@ %8@ %7@", "query" as NSString, "axquery ms" as NSString, "lxml ms" as NSString,
+                "speedup" as NSString, "count" as NSString)
+        ]
         for (k, q) in Self.queries.enumerated() {
             let r = lx["queries"]?[q.name]
             let lxCount = r?["count"]?.intValue ?? -1
@@ -76,12 +91,19 @@ final class BenchmarkTests: XCTestCase {
             XCTAssertEqual(count, lxCount, "\(q.name): \(q.selector) vs \(q.xpath)")
             XCTAssertGreaterThan(count, 0, q.name)
             let ms = swift[k].1
-            lines.append(String(format: "%-20@ %10.4f %10.4f %7.1fx %7d", q.name as NSString, ms, lxMs, lxMs / ms, count))
+            lines.append(
+                String(format: "%-20@ %10.4f %10.4f %7.1fx %7d", q.name as NSString, ms, lxMs, lxMs / ms, count))
         }
-        lines.append(String(format: "nodes %d; index build %.2f ms (once per revision); TreeXML %.2f ms; lxml parse %.2f ms; %d iterations",
-                            tree.count, indexMs, Double(xmlTime.components.attoseconds) / 1e15 + Double(xmlTime.components.seconds) * 1000,
-                            lx["parse_ms"]?.doubleValue ?? .nan, iterations))
-        let parse = SelectorBenchmark.parseMilliseconds("cell:has(text[label=\"Password\"]) > securetextfield, *[traits&=header][label~=/^settings$/i]", iterations: 200)
+        lines.append(
+            String(
+                format:
+                    "nodes %d; index build %.2f ms (once per revision); TreeXML %.2f ms; lxml parse %.2f ms; %d iterations",
+                tree.count, indexMs,
+                Double(xmlTime.components.attoseconds) / 1e15 + Double(xmlTime.components.seconds) * 1000,
+                lx["parse_ms"]?.doubleValue ?? .nan, iterations))
+        let parse = SelectorBenchmark.parseMilliseconds(
+            "cell:has(text[label=\"Password\"]) > securetextfield, *[traits&=header][label~=/^settings$/i]",
+            iterations: 200)
         lines.append(String(format: "parse+compile of a 2-chain selector with a regex: %.4f ms", parse))
         print(lines.joined(separator: "\n"))
     }

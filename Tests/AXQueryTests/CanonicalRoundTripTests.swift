@@ -1,6 +1,7 @@
 import AXJSON
-@testable import AXQuery
 import XCTest
+
+@testable import AXQuery
 
 /// parse → canonical → parse gives the same canonical, also for values with combining marks next to the syntax
 /// (issue 12 item 9: a label value ending with `"` followed by U+0301 printed a canonical form that did not parse).
@@ -24,7 +25,9 @@ final class CanonicalRoundTripTests: XCTestCase {
             let again = try Selector(parsing: canonical)
             XCTAssertEqual(again.canonical, canonical, context, file: file, line: line)
         } catch {
-            XCTFail("canonical \(canonical.debugDescription) of \(context) does not parse: \(error)", file: file, line: line)
+            XCTFail(
+                "canonical \(canonical.debugDescription) of \(context) does not parse: \(error)", file: file, line: line
+            )
         }
     }
 
@@ -36,7 +39,9 @@ final class CanonicalRoundTripTests: XCTestCase {
         XCTAssertEqual(again, selector)
         let markFirst = try Selector(json: ["attrs": [["name": "label", "op": "=", "value": "\u{301}abc"]]])
         XCTAssertEqual(try Selector(parsing: markFirst.canonical), markFirst)
-        let afterUnicodeEscape = try Selector(json: ["attrs": [["name": "label", "op": "=", "value": "\u{200B}\u{301}"]]])
+        let afterUnicodeEscape = try Selector(json: [
+            "attrs": [["name": "label", "op": "=", "value": "\u{200B}\u{301}"]]
+        ])
         XCTAssertEqual(try Selector(parsing: afterUnicodeEscape.canonical), afterUnicodeEscape)
     }
 

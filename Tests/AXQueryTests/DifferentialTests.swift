@@ -1,14 +1,17 @@
-import XCTest
 import AXCore
 import AXJSON
 import AXQuery
+import XCTest
 
 /// Random trees and random selectors, checked against a brute-force reference evaluator written from
 /// Specs/selectors.md §6 using only the AXTree API (no index, no ranges, quadratic and obviously correct).
 final class DifferentialTests: XCTestCase {
     struct RNG {
         var state: UInt64
-        mutating func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
         mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
         mutating func chance(_ p: Int) -> Bool { int(100) < p }
@@ -25,16 +28,29 @@ final class DifferentialTests: XCTestCase {
             var y = 0.0
             for _ in 0..<(1 + rng.int(5)) {
                 var (k, h) = randomView(&rng, id: &id, depth: depth + 1)
-                if case .object(var o) = k { o["frame"] = [10, .number(y), 300, .number(h)]; k = .object(o) }
+                if case .object(var o) = k {
+                    o["frame"] = [10, .number(y), 300, .number(h)]
+                    k = .object(o)
+                }
                 kids.append(k)
                 y += h + 10
             }
             return (Fixtures.view(vid, "UIView", [0, 0, 320, y], ["shouldGroupAccessibilityChildren": true], kids), y)
         }
         switch rng.int(3) {
-        case 0: return (Fixtures.view(vid, "UIButton", [0, 0, 100, 30], ["title": .string(rng.pick(words)), "isEnabled": .bool(rng.chance(70))]), 30)
+        case 0:
+            return (
+                Fixtures.view(
+                    vid, "UIButton", [0, 0, 100, 30],
+                    ["title": .string(rng.pick(words)), "isEnabled": .bool(rng.chance(70))]), 30
+            )
         case 1: return (Fixtures.view(vid, "UILabel", [0, 0, 100, 30], ["text": .string(rng.pick(words))]), 30)
-        default: return (Fixtures.view(vid, "UISwitch", [0, 0, 51, 30], ["isOn": .bool(rng.chance(50)), "accessibilityLabel": .string(rng.pick(words))]), 30)
+        default:
+            return (
+                Fixtures.view(
+                    vid, "UISwitch", [0, 0, 51, 30],
+                    ["isOn": .bool(rng.chance(50)), "accessibilityLabel": .string(rng.pick(words))]), 30
+            )
         }
     }
 
@@ -46,11 +62,15 @@ final class DifferentialTests: XCTestCase {
             var y = 0.0
             for _ in 0..<(3 + rng.int(6)) {
                 var (k, h) = randomView(&rng, id: &id, depth: 1)
-                if case .object(var o) = k { o["frame"] = [0, .number(y), 320, .number(h)]; k = .object(o) }
+                if case .object(var o) = k {
+                    o["frame"] = [0, .number(y), 320, .number(h)]
+                    k = .object(o)
+                }
                 kids.append(k)
                 y += h + 10
             }
-            windows.append(Fixtures.view("win\(w)", "UIWindow", [0, 0, 390, 500], ["windowLevel": .number(Double(w))], kids))
+            windows.append(
+                Fixtures.view("win\(w)", "UIWindow", [0, 0, 390, 500], ["windowLevel": .number(Double(w))], kids))
         }
         return ["windows": .array(windows)]
     }
@@ -65,7 +85,10 @@ final class DifferentialTests: XCTestCase {
         init(_ tree: AXTree) {
             self.tree = tree
             var o: [String] = []
-            tree.walk { n, _ in o.append(n.id); return true }
+            tree.walk { n, _ in
+                o.append(n.id)
+                return true
+            }
             order = o
             for (i, x) in o.enumerated() { pos[x] = i }
         }
@@ -79,18 +102,24 @@ final class DifferentialTests: XCTestCase {
             switch c {
             case " ": return isDescendant(x, of: p)
             case ">": return tree[x]?.parent == p
-            case "+": let s = siblings(p); if let i = s.firstIndex(of: p), i + 1 < s.count { return s[i + 1] == x }; return false
-            case "~": let s = siblings(p); if let i = s.firstIndex(of: p), let j = s.firstIndex(of: x) { return j > i }; return false
+            case "+":
+                let s = siblings(p)
+                if let i = s.firstIndex(of: p), i + 1 < s.count { return s[i + 1] == x }
+                return false
+            case "~":
+                let s = siblings(p)
+                if let i = s.firstIndex(of: p), let j = s.firstIndex(of: x) { return j > i }
+                return false
             default: fatalError()
             }
         }
 
         struct Comp {
             var role: AXRole?
-            var label: (String, String)?       // op, value
+            var label: (String, String)?  // op, value
             var state: String?
-            var has: (String, AXRole)?          // relation (" " or ">"), role
-            var positional: [Int]               // nth values (negative from the end)
+            var has: (String, AXRole)?  // relation (" " or ">"), role
+            var positional: [Int]  // nth values (negative from the end)
             var text: String {
                 var s = role?.rawValue ?? "*"
                 if let (op, v) = label { s += "[label\(op)\"\(v)\"\(op == "*=" ? " i" : "")]" }
@@ -116,7 +145,9 @@ final class DifferentialTests: XCTestCase {
             default: break
             }
             if let (r, role) = c.has {
-                let ok = order.contains { y in tree[y]!.role == role && (r == ">" ? tree[y]!.parent == x : isDescendant(y, of: x)) }
+                let ok = order.contains { y in
+                    tree[y]!.role == role && (r == ">" ? tree[y]!.parent == x : isDescendant(y, of: x))
+                }
                 if !ok { return false }
             }
             return true
@@ -140,7 +171,11 @@ final class DifferentialTests: XCTestCase {
                     var acc = Set<String>()
                     for p in cur {
                         let sub = order.filter { isDescendant($0, of: p) }
-                        acc.formUnion(eval(Array(steps[k...]).enumerated().map { $0.offset == 0 ? (" ", $0.element.1) : $0.element }, scope: sub))
+                        acc.formUnion(
+                            eval(
+                                Array(steps[k...]).enumerated().map {
+                                    $0.offset == 0 ? (" ", $0.element.1) : $0.element
+                                }, scope: sub))
                     }
                     return order.filter { acc.contains($0) }
                 } else {
@@ -156,7 +191,9 @@ final class DifferentialTests: XCTestCase {
     static func randomComp(_ rng: inout RNG) -> Ref.Comp {
         var c = Ref.Comp(role: nil, label: nil, state: nil, has: nil, positional: [])
         if rng.chance(75) { c.role = rng.pick([.button, .staticText, .switch, .group, .window]) }
-        if rng.chance(30) { c.label = rng.chance(50) ? ("=", rng.pick(words)) : ("*=", rng.pick(["a", "ALPHA", "et", "ta"])) }
+        if rng.chance(30) {
+            c.label = rng.chance(50) ? ("=", rng.pick(words)) : ("*=", rng.pick(["a", "ALPHA", "et", "ta"]))
+        }
         if rng.chance(25) { c.state = rng.pick(["visible", "enabled", "checked"]) }
         if rng.chance(12) { c.has = (rng.pick([" ", ">"]), rng.pick([.button, .staticText, .switch, .group])) }
         if rng.chance(30) { c.positional.append(rng.pick([0, -1, 1, 2, -2, 5])) }
@@ -166,7 +203,8 @@ final class DifferentialTests: XCTestCase {
 
     func testRandomSelectorsAgainstReference() throws {
         var rng = RNG(state: 0x5EED_1234)
-        var checked = 0, nonEmpty = 0
+        var checked = 0
+        var nonEmpty = 0
         for _ in 0..<12 {
             let store = try Fixtures.store(Self.randomTree(&rng))
             let ref = Ref(store.tree)

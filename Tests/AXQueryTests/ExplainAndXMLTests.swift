@@ -1,8 +1,8 @@
-import XCTest
 import AXCore
+import AXDemo
 import AXJSON
 import AXQuery
-import AXDemo
+import XCTest
 
 final class ExplainTests: XCTestCase {
     func ctx() throws -> QueryContext {
@@ -28,21 +28,27 @@ final class ExplainTests: XCTestCase {
         let c = try ctx()
         // "Gamma" is a cell, not a button.
         let e = try QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: c)
-        XCTAssertTrue(e.chains[0].steps[0].nearMisses.contains { $0.description == "cell with label \"Gamma\"" && $0.ids == ["c2"] },
-                      e.summary)
+        XCTAssertTrue(
+            e.chains[0].steps[0].nearMisses.contains {
+                $0.description == "cell with label \"Gamma\"" && $0.ids == ["c2"]
+            },
+            e.summary)
         // Case differs: the near miss names the real label.
         let e2 = try QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: c)
         XCTAssertEqual(e2.chains[0].steps[0].nearMisses.first?.description, "cell with label \"Beta\"")
         // A state that excludes the match: relaxing it is reported.
         let e3 = try QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: c)
-        XCTAssertTrue(e3.chains[0].steps[0].nearMisses.contains { $0.change == "without :enabled" && $0.ids == ["cancel"] }, e3.summary)
+        XCTAssertTrue(
+            e3.chains[0].steps[0].nearMisses.contains { $0.change == "without :enabled" && $0.ids == ["cancel"] },
+            e3.summary)
     }
 
     func testStepCounts() throws {
         let c = try ctx()
         let e = try QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: c)
         XCTAssertEqual(e.chains[0].steps.map(\.count), [2, 1, 1])
-        XCTAssertEqual(e.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
+        XCTAssertEqual(
+            e.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
         XCTAssertEqual(e.matches, ["submit"])
 
         let miss = try QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: c)
@@ -74,7 +80,8 @@ final class DemoAppSelectorTests: XCTestCase {
         let store = try Fixtures.store(DemoApp().snapshot())
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let table: [(String, [String])] = [
-            ("header", ["navBar#title", "hdrConnectivity", "hdrPrefs"]),   // the navigation bar title is a synthesized header
+            // the navigation bar title is a synthesized header
+            ("header", ["navBar#title", "hdrConnectivity", "hdrPrefs"]),
             ("[headingLevel=2]", ["hdrConnectivity", "hdrPrefs"]),
             ("tab", ["tabHome", "tabSettings", "tabProfile"]),
             ("tabBar > tab:nth(1)", ["tabSettings"]),
@@ -100,29 +107,53 @@ final class DemoAppSelectorTests: XCTestCase {
         let e = try QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
         XCTAssertEqual(e.chains[0].steps.map(\.count), [1, 0])
         XCTAssertEqual(e.chains[0].steps[1].nearMisses.first?.description, "switch with label \"Wi-Fi\"")
-        XCTAssertEqual(try QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count), [1, 3])
+        XCTAssertEqual(
+            try QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count),
+            [1, 3])
 
         var app = DemoApp()
         app.alertShown = true
         let s2 = try Fixtures.store(app.snapshot())
         let ctx2 = QueryContext(tree: s2.tree, views: s2.views)
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "alert button"), in: ctx2), ["alertCancel", "alertReset"])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "alert > button[label=Reset]"), in: ctx2), ["alertReset"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "alert button"), in: ctx2), ["alertCancel", "alertReset"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "alert > button[label=Reset]"), in: ctx2), ["alertReset"])
     }
 }
 
 final class TreeXMLTests: XCTestCase {
     func testShapeAndEscaping() throws {
-        let store = try Fixtures.store(["windows": [Fixtures.view("w", "UIWindow", [0, 0, 390, 844], [:], [
-            Fixtures.view("b", "UIButton", [10.4, 20.6, 100, 44], ["title": "Say \"hi\" <&> 'you'", "accessibilityIdentifier": "greet"]),
-            Fixtures.view("l", "UILabel", [10, 100, 100, 44], ["text": "two\nlines\tand\u{1}ctl"]),
-            Fixtures.view("off", "UIButton", [10, 2000, 100, 44], ["title": "Far", "isEnabled": false]),
-        ])]])
+        let store = try Fixtures.store([
+            "windows": [
+                Fixtures.view(
+                    "w", "UIWindow", [0, 0, 390, 844], [:],
+                    [
+                        Fixtures.view(
+                            "b", "UIButton", [10.4, 20.6, 100, 44],
+                            ["title": "Say \"hi\" <&> 'you'", "accessibilityIdentifier": "greet"]),
+                        Fixtures.view("l", "UILabel", [10, 100, 100, 44], ["text": "two\nlines\tand\u{1}ctl"]),
+                        Fixtures.view("off", "UIButton", [10, 2000, 100, 44], ["title": "Far", "isEnabled": false]),
+                    ])
+            ]
+        ])
         let xml = TreeXML.xml(store.tree, appName: "Demo")
-        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\" name=\"Demo\""), xml)
-        XCTAssertTrue(xml.contains("  <XCUIElementTypeWindow type=\"XCUIElementTypeWindow\" enabled=\"true\" visible=\"true\" x=\"0\" y=\"0\" width=\"390\" height=\"844\" index=\"0\" role=\"window\" axid=\"w\">"), xml)
-        XCTAssertTrue(xml.contains("<XCUIElementTypeButton type=\"XCUIElementTypeButton\" name=\"greet\" label=\"Say &quot;hi&quot; &lt;&amp;&gt; 'you'\" enabled=\"true\" visible=\"true\" x=\"10\" y=\"21\" width=\"100\" height=\"44\" index=\"0\" role=\"button\" axid=\"b\"/>"), xml)
-        XCTAssertTrue(xml.contains("<XCUIElementTypeStaticText type=\"XCUIElementTypeStaticText\" name=\"two&#10;lines&#9;and\u{FFFD}ctl\""), xml)
+        XCTAssertTrue(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\" name=\"Demo\""
+            ), xml)
+        XCTAssertTrue(
+            xml.contains(
+                "  <XCUIElementTypeWindow type=\"XCUIElementTypeWindow\" enabled=\"true\" visible=\"true\" x=\"0\" y=\"0\" width=\"390\" height=\"844\" index=\"0\" role=\"window\" axid=\"w\">"
+            ), xml)
+        XCTAssertTrue(
+            xml.contains(
+                "<XCUIElementTypeButton type=\"XCUIElementTypeButton\" name=\"greet\" label=\"Say &quot;hi&quot; &lt;&amp;&gt; 'you'\" enabled=\"true\" visible=\"true\" x=\"10\" y=\"21\" width=\"100\" height=\"44\" index=\"0\" role=\"button\" axid=\"b\"/>"
+            ), xml)
+        XCTAssertTrue(
+            xml.contains(
+                "<XCUIElementTypeStaticText type=\"XCUIElementTypeStaticText\" name=\"two&#10;lines&#9;and\u{FFFD}ctl\""
+            ), xml)
         XCTAssertTrue(xml.contains("name=\"Far\" label=\"Far\" enabled=\"false\" visible=\"false\""), xml)
         XCTAssertTrue(xml.contains("</XCUIElementTypeWindow>\n</XCUIElementTypeApplication>\n</AppiumAUT>\n"), xml)
         // One element per node.

@@ -1,7 +1,7 @@
-import XCTest
 import AXCore
 import AXJSON
 import AXQuery
+import XCTest
 
 /// A generated tree of about 10,000 nodes. Expected counts are computed from the generator's parameters,
 /// never from the engine.
@@ -16,7 +16,7 @@ struct Generated {
     let groups: Int
     let buttons: Int
     let labels: Int
-    var rows: Int { 3 + buttons + labels - 1 }   // header + buttons + labels + switch
+    var rows: Int { 3 + buttons + labels - 1 }  // header + buttons + labels + switch
     var nodeCount: Int { 1 + groups * (1 + rows) }
     var groupHeight: Double { Double(rows) * 40 }
 
@@ -27,17 +27,29 @@ struct Generated {
         var gs: [JSON] = []
         gs.reserveCapacity(groups)
         for k in 0..<groups {
-            var kids: [JSON] = [v("h\(k)", "UILabel", 0, ["text": .string("Section \(k)"), "accessibilityTraits": ["header"]])]
+            var kids: [JSON] = [
+                v("h\(k)", "UILabel", 0, ["text": .string("Section \(k)"), "accessibilityTraits": ["header"]])
+            ]
             for j in 0..<buttons {
-                kids.append(v("b\(k)_\(j)", "UIButton", 1 + j, ["title": .string("Button \(j)"), "accessibilityIdentifier": .string("btn.\(k).\(j)"),
-                                                                "isEnabled": .bool(j % 3 != 0)]))
+                kids.append(
+                    v(
+                        "b\(k)_\(j)", "UIButton", 1 + j,
+                        [
+                            "title": .string("Button \(j)"), "accessibilityIdentifier": .string("btn.\(k).\(j)"),
+                            "isEnabled": .bool(j % 3 != 0),
+                        ]))
             }
             for j in 0..<labels {
                 kids.append(v("l\(k)_\(j)", "UILabel", 1 + buttons + j, ["text": .string("Item \(k)-\(j)")]))
             }
-            kids.append(v("s\(k)", "UISwitch", rows - 1, ["accessibilityLabel": .string("Toggle \(k)"), "isOn": .bool(k % 2 == 0)]))
-            gs.append(Fixtures.view("g\(k)", "UIView", [0, Double(k) * groupHeight, 390, groupHeight],
-                                    ["shouldGroupAccessibilityChildren": true, "accessibilityIdentifier": .string("group.\(k)")], kids))
+            kids.append(
+                v(
+                    "s\(k)", "UISwitch", rows - 1,
+                    ["accessibilityLabel": .string("Toggle \(k)"), "isOn": .bool(k % 2 == 0)]))
+            gs.append(
+                Fixtures.view(
+                    "g\(k)", "UIView", [0, Double(k) * groupHeight, 390, groupHeight],
+                    ["shouldGroupAccessibilityChildren": true, "accessibilityIdentifier": .string("group.\(k)")], kids))
         }
         return ["windows": [Fixtures.view("gw", "UIWindow", [0, 0, 390, 844], [:], gs)]]
     }
@@ -93,13 +105,14 @@ final class GeneratedTreeTests: XCTestCase {
             (":text(\"section 39\")", groupsWhoseNumberStarts("39")),
             ("text + switch", g.groups),
             ("header ~ switch:checked", evenGroups),
-            ("header + button:disabled", g.groups),   // Button 0 is disabled (0 % 3 == 0)
+            ("header + button:disabled", g.groups),  // Button 0 is disabled (0 % 3 == 0)
             ("window > group:last > switch", 1),
             ("[label~=/^Item \\d+-11$/]", g.groups),
             ("group:not(:has(switch:checked))", g.groups - evenGroups),
             ("#\"group.7\" > *", g.rows),
             ("[depth=2]", g.groups * g.rows),
-            ("[index=\(g.rows - 1)]", g.groups + (g.groups > g.rows - 1 ? 1 : 0)),   // every switch, and group g<rows-1> in the window
+            // every switch, and group g<rows-1> in the window
+            ("[index=\(g.rows - 1)]", g.groups + (g.groups > g.rows - 1 ? 1 : 0)),
         ]
         for (text, expected) in cases {
             let s = try Selector(parsing: text)
@@ -108,9 +121,14 @@ final class GeneratedTreeTests: XCTestCase {
         // Specific ids for a few.
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "#\"btn.250.7\""), in: ctx), ["b250_7"])
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "group > button:nth(3)"), in: ctx), ["b0_3"])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "window > group:last > switch"), in: ctx), ["s\(g.groups - 1)"])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button:nth(1234)"), in: ctx), ["b\(1234 / g.buttons)_\(1234 % g.buttons)"])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button"), in: ctx, root: "g5", limit: 3), ["b5_0", "b5_1", "b5_2"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "window > group:last > switch"), in: ctx), ["s\(g.groups - 1)"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "button:nth(1234)"), in: ctx),
+            ["b\(1234 / g.buttons)_\(1234 % g.buttons)"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "button"), in: ctx, root: "g5", limit: 3),
+            ["b5_0", "b5_1", "b5_2"])
     }
 
     /// Document order: ids come back in the tree's walk order, whatever the query shape.
@@ -118,8 +136,14 @@ final class GeneratedTreeTests: XCTestCase {
         let store = try Self.store()
         let ctx = QueryContext(tree: store.tree, views: store.views)
         var order: [String: Int] = [:]
-        store.tree.walk { n, _ in order[n.id] = order.count; return true }
-        for q in ["header, switch, button:first", "group > *:has(+ switch)", "text ~ switch, header ~ text:last", "group >> button:last, group:first"] {
+        store.tree.walk { n, _ in
+            order[n.id] = order.count
+            return true
+        }
+        for q in [
+            "header, switch, button:first", "group > *:has(+ switch)", "text ~ switch, header ~ text:last",
+            "group >> button:last, group:first",
+        ] {
             let ids = try QueryEngine.find(try Selector(parsing: q), in: ctx)
             let pos = ids.map { order[$0]! }
             XCTAssertEqual(pos, pos.sorted(), q)
@@ -135,10 +159,13 @@ final class GeneratedTreeTests: XCTestCase {
         let clock = ContinuousClock()
         var counts: [Int] = []
         let t = try clock.measure {
-            counts.append(try QueryEngine.count(try Selector(parsing: Array(repeating: "*", count: 40).joined(separator: " >> ")), in: ctx))
+            counts.append(
+                try QueryEngine.count(
+                    try Selector(parsing: Array(repeating: "*", count: 40).joined(separator: " >> ")), in: ctx))
             counts.append(try QueryEngine.count(try Selector(parsing: "* >> * >> *:first"), in: ctx))
         }
-        XCTAssertEqual(counts, [0, g.groups])   // the tree is 3 levels deep; from the window, every group yields its header
+        // the tree is 3 levels deep; from the window, every group yields its header
+        XCTAssertEqual(counts, [0, g.groups])
         XCTAssertLessThan(t, .seconds(5))
     }
 
@@ -148,7 +175,9 @@ final class GeneratedTreeTests: XCTestCase {
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let clock = ContinuousClock()
         var e: QueryExplanation?
-        let t = try clock.measure { e = try QueryEngine.explain(try Selector(parsing: "group > button[label=\"Buton 7\"]"), in: ctx) }
+        let t = try clock.measure {
+            e = try QueryEngine.explain(try Selector(parsing: "group > button[label=\"Buton 7\"]"), in: ctx)
+        }
         XCTAssertEqual(e?.chains[0].steps.map(\.count), [g.groups, 0])
         let miss = e?.chains[0].steps[1].nearMisses.first
         XCTAssertEqual(miss?.description, "button with label \"Button 7\"")
@@ -168,6 +197,7 @@ final class GeneratedTreeTests: XCTestCase {
         let tID = clock.measure { for _ in 0..<n { _ = try? QueryEngine.find(byID, in: ctx) } }
         let tScan = clock.measure { for _ in 0..<n { _ = try? QueryEngine.find(scan, in: ctx) } }
         XCTAssertLessThan(tID * 20, tScan, "by-id \(tID / n) vs full scan \(tScan / n)")
-        XCTAssertLessThan(tID / n, .milliseconds(20), "a by-id lookup is an index hit (quiet debug build: well under 1 ms)")
+        XCTAssertLessThan(
+            tID / n, .milliseconds(20), "a by-id lookup is an index hit (quiet debug build: well under 1 ms)")
     }
 }

@@ -1,7 +1,8 @@
 import AXCore
 import AXJSON
-@testable import AXQuery
 import XCTest
+
+@testable import AXQuery
 
 /// The selector regex engine (issue 12 item 5): linear time, a step budget per query, bounded patterns.
 final class LinearRegexTests: XCTestCase {
@@ -35,7 +36,7 @@ final class LinearRegexTests: XCTestCase {
             ("^a{2}$", "aa", "", true),
             ("^a{2,}$", "aaaaaa", "", true),
             ("^a{2,}$", "a", "", false),
-            ("a{,2}", "a{,2}", "", true),   // not a counted repetition: literal braces
+            ("a{,2}", "a{,2}", "", true),  // not a counted repetition: literal braces
             ("^[^0-9]+$", "abc", "", true),
             ("^[^0-9]+$", "ab3", "", false),
             ("^[\\d_]+$", "1_2", "", true),
@@ -54,7 +55,7 @@ final class LinearRegexTests: XCTestCase {
             ("^\\u00e9\\x41$", "\u{e9}A", "", true),
             ("\\.", "a.b", "", true),
             ("\\.", "ab", "", false),
-            ("a|", "zzz", "", true),   // the empty branch matches anywhere
+            ("a|", "zzz", "", true),  // the empty branch matches anywhere
             ("(a*)*b", "aaab", "", true),
             ("^\\s*$", " \t ", "", true),
             ("\\S", "   ", "", false),
@@ -62,7 +63,8 @@ final class LinearRegexTests: XCTestCase {
             ("x*?y", "xxy", "", true),
         ]
         for (pattern, text, flags, expected) in cases {
-            XCTAssertEqual(try search(pattern, text, flags: flags), expected, "/\(pattern)/\(flags) on \(text.debugDescription)")
+            XCTAssertEqual(
+                try search(pattern, text, flags: flags), expected, "/\(pattern)/\(flags) on \(text.debugDescription)")
         }
     }
 
@@ -87,15 +89,19 @@ final class LinearRegexTests: XCTestCase {
             for _ in 0..<8 {
                 let text = String((0..<rng.next(10)).map { _ in alphabet[rng.next(alphabet.count)] })
                 let expected = (try? reference.firstMatch(in: text)) != nil
-                XCTAssertEqual(try search(pattern, text, flags: flags), expected, "/\(pattern)/\(flags) on \(text.debugDescription)")
+                XCTAssertEqual(
+                    try search(pattern, text, flags: flags), expected,
+                    "/\(pattern)/\(flags) on \(text.debugDescription)")
             }
         }
     }
 
     func testRefusedSyntaxNamesTheProblem() {
         let cases: [(String, String)] = [
-            ("(a)\\1", "backreferences"), ("(?=a)", "only '(?:' groups"), ("(?<n>a)", "only '(?:' groups"), ("(?i)a", "only '(?:' groups"),
-            ("a++", "possessive"), ("a{1001}", "at most 1000"), ("[z-a]", "a range from low to high"), ("(a", "')'"), ("a)", "unbalanced"),
+            ("(a)\\1", "backreferences"), ("(?=a)", "only '(?:' groups"), ("(?<n>a)", "only '(?:' groups"),
+            ("(?i)a", "only '(?:' groups"),
+            ("a++", "possessive"), ("a{1001}", "at most 1000"), ("[z-a]", "a range from low to high"), ("(a", "')'"),
+            ("a)", "unbalanced"),
             ("*a", "nothing to repeat"), ("\\q", "unknown escape"), ("[ab", "']'"),
         ]
         for (pattern, needle) in cases {
@@ -112,12 +118,14 @@ final class LinearRegexTests: XCTestCase {
         XCTAssertThrowsError(try Selector(parsing: "[label~=/\(long)/]")) { error in
             XCTAssertEqual((error as? SelectorError)?.reason, "regex too long")
         }
-        XCTAssertNoThrow(try Selector(parsing: "[label~=/\(String(repeating: "a", count: RegexLiteral.maxPatternLength))/]"))
+        XCTAssertNoThrow(
+            try Selector(parsing: "[label~=/\(String(repeating: "a", count: RegexLiteral.maxPatternLength))/]"))
         // 11 × 1000 instructions > LinearRegex.maxProgram.
         XCTAssertThrowsError(try Selector(parsing: "[label~=/(a{1000}){11}/]")) { error in
             XCTAssertEqual((error as? SelectorError)?.reason, "regex too expensive")
         }
-        XCTAssertThrowsError(try Selector(json: ["chain": [["compound": ["attrs": [["name": "label", "op": "~=", "regex": "(?=x)"]]]]]]))
+        XCTAssertThrowsError(
+            try Selector(json: ["chain": [["compound": ["attrs": [["name": "label", "op": "~=", "regex": "(?=x)"]]]]]]))
     }
 
     /// The issue's query: `(.+)+X` against long labels. Swift Regex backtracks exponentially here; the Pike VM is

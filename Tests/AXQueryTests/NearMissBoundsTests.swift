@@ -1,14 +1,21 @@
 import AXCore
 import AXJSON
-@testable import AXQuery
 import XCTest
+
+@testable import AXQuery
 
 /// Near-miss explanations against very long labels stay fast (issue 12 item 9: 31.6 s for a 4,000-character label).
 final class NearMissBoundsTests: XCTestCase {
     func context(label: String) throws -> QueryContext {
-        let store = try Fixtures.store(["windows": [Fixtures.view("w", "UIWindow", [0, 0, 400, 800], [:], [
-            Fixtures.view("b", "UIButton", [0, 0, 300, 40], ["title": .string(label)]),
-        ])]])
+        let store = try Fixtures.store([
+            "windows": [
+                Fixtures.view(
+                    "w", "UIWindow", [0, 0, 400, 800], [:],
+                    [
+                        Fixtures.view("b", "UIButton", [0, 0, 300, 40], ["title": .string(label)])
+                    ])
+            ]
+        ])
         return QueryContext(tree: store.tree, views: store.views)
     }
 
@@ -16,10 +23,11 @@ final class NearMissBoundsTests: XCTestCase {
     static func text(_ count: Int, seed: UInt64) -> String {
         var state = seed
         let letters = Array("abcdefghij klmnop")
-        return String((0..<count).map { _ -> Character in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return letters[Int((state >> 33) % UInt64(letters.count))]
-        })
+        return String(
+            (0..<count).map { _ -> Character in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return letters[Int((state >> 33) % UInt64(letters.count))]
+            })
     }
 
     func testExplainAgainstLongLabelsIsFast() throws {
@@ -47,7 +55,8 @@ final class NearMissBoundsTests: XCTestCase {
                 // A regression guard, not a speed figure (figures come from the printed lines and benchmarks): before
                 // the banded distance, 4,000 characters took 31.6 s. The bounds leave 10–20× room for a loaded
                 // 2-core CI machine (measured quiet: under 100 ms at 4,000, under 400 ms at 60,000).
-                XCTAssertLessThan(elapsed, .seconds(length <= 4_000 ? 2 : 8), "\(length) characters, \(source.prefix(30))")
+                XCTAssertLessThan(
+                    elapsed, .seconds(length <= 4_000 ? 2 : 8), "\(length) characters, \(source.prefix(30))")
             }
         }
     }
@@ -58,7 +67,8 @@ final class NearMissBoundsTests: XCTestCase {
         var typo = Array(value.prefix(4_000))
         typo[5] = "Z"
         let cases: [(String, AttributeOp)] = [
-            (String(typo), .equals), (String(typo), .prefix), (Self.text(200, seed: 4), .contains), (Self.text(100_000, seed: 5), .equals),
+            (String(typo), .equals), (String(typo), .prefix), (Self.text(200, seed: 4), .contains),
+            (Self.text(100_000, seed: 5), .equals),
             (Self.text(100_000, seed: 6), .contains), (String(typo.prefix(50)), .suffix),
         ]
         for (needle, op) in cases {

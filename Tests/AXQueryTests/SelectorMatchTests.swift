@@ -1,7 +1,7 @@
-import XCTest
 import AXCore
 import AXJSON
 import AXQuery
+import XCTest
 
 /// Selector → expected node ids over the hand-built login hierarchy (Fixtures.login). Every expected list was
 /// written by hand from the hierarchy and UIKit's rules (document order: w, nav, back, form, hdr, lblUser, user,
@@ -21,8 +21,13 @@ final class SelectorMatchTests: XCTestCase {
         ("slider", ["volume"]),
         ("link", ["help"]),
         ("window", ["w", "banner"]),
-        ("*", ["w", "nav", "back", "form", "hdr", "lblUser", "user", "lblPass", "pass", "remember", "submit", "cancel",
-               "results", "c0", "c1", "c2", "c3", "volume", "footer", "help", "banner", "dismiss"]),
+        (
+            "*",
+            [
+                "w", "nav", "back", "form", "hdr", "lblUser", "user", "lblPass", "pass", "remember", "submit", "cancel",
+                "results", "c0", "c1", "c2", "c3", "volume", "footer", "help", "banner", "dismiss",
+            ]
+        ),
         // identifiers
         ("#submit", ["submit", "dismiss"]),
         ("button#submit", ["submit", "dismiss"]),
@@ -40,7 +45,7 @@ final class SelectorMatchTests: XCTestCase {
         ("button[label='SUBMIT' s]", []),
         ("button[label*=\"ss\"]", ["dismiss"]),
         ("[label^=\"Pass\"]", ["lblPass", "pass"]),
-        ("[label$=\"me\"]", ["lblUser", "user", "remember", "volume"]),   // "Volume" ends in "me" too
+        ("[label$=\"me\"]", ["lblUser", "user", "remember", "volume"]),  // "Volume" ends in "me" too
         ("[label~=/^(Alpha|Beta)$/]", ["c0", "c1"]),
         ("[label~=/alpha/i]", ["c0", "c3"]),
         ("[label~=\"^al\" i]", ["c0", "c3"]),
@@ -50,8 +55,14 @@ final class SelectorMatchTests: XCTestCase {
         ("[label=\"  Version   1.0 beta\"]", ["footer"]),
         ("#footer[text=\"Version 1.0 beta\"]", ["footer"]),
         ("[label~=/^  Version/]", ["footer"]),
-        ("[label]", ["back", "hdr", "lblUser", "user", "lblPass", "pass", "remember", "submit", "cancel", "c0", "c1", "c2", "c3",
-                     "volume", "footer", "help", "dismiss"]),
+        (
+            "[label]",
+            [
+                "back", "hdr", "lblUser", "user", "lblPass", "pass", "remember", "submit", "cancel", "c0", "c1", "c2",
+                "c3",
+                "volume", "footer", "help", "dismiss",
+            ]
+        ),
         ("[label=\"\"]", ["w", "nav", "form", "results", "banner"]),
         ("[placeholder=\"Email\"]", ["user"]),
         ("[value=\"25%\"]", ["volume"]),
@@ -161,7 +172,8 @@ final class SelectorMatchTests: XCTestCase {
         for (text, expected) in Self.table {
             let sel: Selector
             do { sel = try Selector(parsing: text) } catch {
-                XCTFail("\(text): \(error.message)"); continue
+                XCTFail("\(text): \(error.message)")
+                continue
             }
             XCTAssertEqual(try QueryEngine.find(sel, in: ctx), expected, text)
             XCTAssertEqual(try QueryEngine.count(sel, in: ctx), expected.count, text)
@@ -171,7 +183,8 @@ final class SelectorMatchTests: XCTestCase {
             let fromJSON = try Selector(json: sel.json)
             XCTAssertEqual(try QueryEngine.find(fromJSON, in: ctx), expected, "json of \(text)")
             for id in ["submit", "c3", "hdr"] {
-                XCTAssertEqual(try QueryEngine.matches(sel, id: id, in: ctx), expected.contains(id), "matches(\(id)) for \(text)")
+                XCTAssertEqual(
+                    try QueryEngine.matches(sel, id: id, in: ctx), expected.contains(id), "matches(\(id)) for \(text)")
             }
         }
     }
@@ -189,7 +202,8 @@ final class SelectorMatchTests: XCTestCase {
         XCTAssertEqual(try find("#submit:hittable"), ["submit", "dismiss"])
         XCTAssertEqual(try find("cell:hittable"), ["c0", "c1", "c2"])
         XCTAssertEqual(try find("text:hittable"), [])
-        XCTAssertEqual(try find("textfield:hittable, securetextfield:hittable, slider:hittable"), ["user", "pass", "volume"])
+        XCTAssertEqual(
+            try find("textfield:hittable, securetextfield:hittable, slider:hittable"), ["user", "pass", "volume"])
     }
 
     func testRootAndLimit() throws {
@@ -199,7 +213,9 @@ final class SelectorMatchTests: XCTestCase {
         XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "form"), ["submit", "cancel"])
         XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "banner"), ["dismiss"])
         XCTAssertEqual(try QueryEngine.find(button, in: ctx, root: "nope"), [])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "group"), in: ctx, root: "form"), [], "the root itself never matches")
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "group"), in: ctx, root: "form"), [],
+            "the root itself never matches")
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button:first"), in: ctx, root: "form"), ["submit"])
         XCTAssertEqual(try QueryEngine.find(button, in: ctx, limit: 2), ["back", "submit"])
         XCTAssertEqual(try QueryEngine.find(button, in: ctx, limit: 0), [])
@@ -212,11 +228,13 @@ final class SelectorMatchTests: XCTestCase {
         let ctx = QueryContext(tree: store.tree, views: store.views)
         XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#\"login.user\""), in: ctx), .one("user"))
         XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#nothing"), in: ctx), .none)
-        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "#submit"), in: ctx), .ambiguous(["submit", "dismiss"]))
+        XCTAssertEqual(
+            try QueryEngine.resolveOne(try Selector(parsing: "#submit"), in: ctx), .ambiguous(["submit", "dismiss"]))
         // Two cells labelled Alpha…: only c0 is onscreen, so the strict resolution picks it.
         XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "cell[label^=Alpha]"), in: ctx), .one("c0"))
         // An offscreen single match still resolves (it exists).
-        XCTAssertEqual(try QueryEngine.resolveOne(try Selector(parsing: "cell[label=\"Alpha Two\"]"), in: ctx), .one("c3"))
+        XCTAssertEqual(
+            try QueryEngine.resolveOne(try Selector(parsing: "cell[label=\"Alpha Two\"]"), in: ctx), .one("c3"))
     }
 
     func testIndexFollowsRevisions() throws {
@@ -225,32 +243,55 @@ final class SelectorMatchTests: XCTestCase {
         XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: store.tree)), ["submit"])
         _ = try store.apply(json: [["op": "set", "id": "submit", "props": ["title": "Send"]]])
         XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: store.tree)), [])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "button[label=Send]"), in: QueryContext(tree: store.tree)), ["submit"])
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "button[label=Send]"), in: QueryContext(tree: store.tree)),
+            ["submit"])
         // Another app whose tree has the same revision number never shares the index.
-        let other = try Fixtures.store(["windows": [Fixtures.view("x", "UIWindow", [0, 0, 100, 100], [:], [
-            Fixtures.view("xb", "UIButton", [0, 0, 50, 50], ["title": "Submit"]),
-        ])]])
+        let other = try Fixtures.store([
+            "windows": [
+                Fixtures.view(
+                    "x", "UIWindow", [0, 0, 100, 100], [:],
+                    [
+                        Fixtures.view("xb", "UIButton", [0, 0, 50, 50], ["title": "Submit"])
+                    ])
+            ]
+        ])
         XCTAssertEqual(try QueryEngine.find(sel, in: QueryContext(tree: other.tree)), ["xb"])
     }
 
     func testIdentifierNormalizationMatchesIndexLookups() throws {
-        let store = try Fixtures.store(["windows": [Fixtures.view("w", "UIWindow", [0, 0, 100, 100], [:], [
-            Fixtures.view("a", "UIButton", [0, 0, 50, 20], ["title": "A", "accessibilityIdentifier": "  spaced\tid "]),
-            Fixtures.view("b", "UIButton", [0, 30, 50, 20], ["title": "B", "accessibilityIdentifier": "spaced id"]),
-        ])]])
+        let store = try Fixtures.store([
+            "windows": [
+                Fixtures.view(
+                    "w", "UIWindow", [0, 0, 100, 100], [:],
+                    [
+                        Fixtures.view(
+                            "a", "UIButton", [0, 0, 50, 20], ["title": "A", "accessibilityIdentifier": "  spaced\tid "]),
+                        Fixtures.view(
+                            "b", "UIButton", [0, 30, 50, 20], ["title": "B", "accessibilityIdentifier": "spaced id"]),
+                    ])
+            ]
+        ])
         let ctx = QueryContext(tree: store.tree)
         // "#…" goes through the identifier index; [id^=…] scans. Both normalize whitespace the same way.
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "#\"spaced id\""), in: ctx), ["a", "b"])
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "[id^=\"spaced id\"]"), in: ctx), ["a", "b"])
-        XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "[id~=/^spaced id$/]"), in: ctx), ["b"], "regexes see the raw value")
+        XCTAssertEqual(
+            try QueryEngine.find(try Selector(parsing: "[id~=/^spaced id$/]"), in: ctx), ["b"],
+            "regexes see the raw value")
     }
 
     /// `A >> B` without positional pseudo-classes selects exactly what `A B` selects.
     func testRerootWithoutPositionalEqualsDescendant() throws {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views)
-        for (a, b) in [("window >> button", "window button"), ("* >> * >> text", "* * text"), ("group >> :has(+ button)", "group :has(+ button)")] {
-            XCTAssertEqual(try QueryEngine.find(try Selector(parsing: a), in: ctx), try QueryEngine.find(try Selector(parsing: b), in: ctx), a)
+        for (a, b) in [
+            ("window >> button", "window button"), ("* >> * >> text", "* * text"),
+            ("group >> :has(+ button)", "group :has(+ button)"),
+        ] {
+            XCTAssertEqual(
+                try QueryEngine.find(try Selector(parsing: a), in: ctx),
+                try QueryEngine.find(try Selector(parsing: b), in: ctx), a)
         }
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "* >> * >> text"), in: ctx), ["lblUser", "lblPass"])
     }

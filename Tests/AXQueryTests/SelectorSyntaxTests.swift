@@ -1,7 +1,7 @@
-import XCTest
 import AXCore
 import AXJSON
 import AXQuery
+import XCTest
 
 /// Parse errors (positions counted by hand), canonical printing and JSON AST round trips.
 final class SelectorSyntaxTests: XCTestCase {
@@ -50,27 +50,44 @@ final class SelectorSyntaxTests: XCTestCase {
                 XCTFail("\(text) parsed as \(s.canonical)")
             } catch {
                 XCTAssertEqual(error.position, pos, "\(text): \(error.message)")
-                XCTAssertTrue(error.expected.contains(expected), "\(text): expected '\(error.expected)' to contain '\(expected)'")
-                XCTAssertTrue(error.found.hasPrefix(found), "\(text): found '\(error.found)' should start with '\(found)'")
+                XCTAssertTrue(
+                    error.expected.contains(expected), "\(text): expected '\(error.expected)' to contain '\(expected)'")
+                XCTAssertTrue(
+                    error.found.hasPrefix(found), "\(text): found '\(error.found)' should start with '\(found)'")
                 XCTAssertNil(error.path)
             }
         }
     }
 
     func testErrorMessageAndHints() {
-        do { _ = try Selector(parsing: "button[label=\"Submit\""); XCTFail() } catch {
+        do {
+            _ = try Selector(parsing: "button[label=\"Submit\"")
+            XCTFail()
+        } catch {
             XCTAssertEqual(error.message, "expected ']' at position 21, found end of input")
         }
-        do { _ = try Selector(parsing: "buton"); XCTFail() } catch {
+        do {
+            _ = try Selector(parsing: "buton")
+            XCTFail()
+        } catch {
             XCTAssertEqual(error.hint, "did you mean 'button'?")
         }
-        do { _ = try Selector(parsing: "button:frist"); XCTFail() } catch {
+        do {
+            _ = try Selector(parsing: "button:frist")
+            XCTFail()
+        } catch {
             XCTAssertEqual(error.hint, "did you mean ':first'?")
         }
-        do { _ = try Selector(parsing: "[lable=x]"); XCTFail() } catch {
+        do {
+            _ = try Selector(parsing: "[lable=x]")
+            XCTFail()
+        } catch {
             XCTAssertEqual(error.hint, "did you mean 'label'?")
         }
-        do { _ = try Selector(parsing: "#login.password"); XCTFail() } catch {
+        do {
+            _ = try Selector(parsing: "#login.password")
+            XCTFail()
+        } catch {
             XCTAssertTrue(error.hint?.contains("#\"login") == true, error.message)
         }
     }
@@ -83,8 +100,11 @@ final class SelectorSyntaxTests: XCTestCase {
         let ok = String(repeating: ":not(", count: 10) + "button" + String(repeating: ")", count: 10)
         XCTAssertNoThrow(try Selector(parsing: ok))
         XCTAssertThrowsError(try Selector(parsing: String(repeating: "a", count: 70_000)))
-        for junk in ["[", "]", "(", ":", "#", "\"", "/", "[a=/", "\u{0}", "💥", "button[label=\"\\u{110000}\"]", ":nth(99999999999999999999)",
-                     "[x<1e999]", "*:has(", "a,,b", ">>", "button >> >> cell", "[label~=\"(?<\"]"] {
+        for junk in [
+            "[", "]", "(", ":", "#", "\"", "/", "[a=/", "\u{0}", "💥", "button[label=\"\\u{110000}\"]",
+            ":nth(99999999999999999999)",
+            "[x<1e999]", "*:has(", "a,,b", ">>", "button >> >> cell", "[label~=\"(?<\"]",
+        ] {
             XCTAssertThrowsError(try Selector(parsing: junk), junk)
         }
     }
@@ -130,19 +150,20 @@ final class SelectorSyntaxTests: XCTestCase {
         }
     }
 
-    static let roundTrips: [String] = SelectorMatchTests.table.map(\.0) + canonical.map(\.0) + [
-        "cell:has(text[label=\"Password\"]) > securetextfield",
-        "cell[label^=\"A\"]:last > button:nth(9)",
-        "*:has(> button[value=\"Regular\"])",
-        "slider[value>=0.5]:enabled",
-        "*[traits&=header][label~=/^settings$/i]",
-        "table >> cell:first >> button",
-        "alert button[label*=\"allow\" i]",
-        ":has(+ button, ~ link:not(:hidden))",
-        "[label=\"quote \\\" backslash \\\\ newline \\n\"]",
-        "[label=\"\\u{1F4A5} ünïcödé\"]",
-        "[label~=/a\\/b\\\\/]",
-    ]
+    static let roundTrips: [String] =
+        SelectorMatchTests.table.map(\.0) + canonical.map(\.0) + [
+            "cell:has(text[label=\"Password\"]) > securetextfield",
+            "cell[label^=\"A\"]:last > button:nth(9)",
+            "*:has(> button[value=\"Regular\"])",
+            "slider[value>=0.5]:enabled",
+            "*[traits&=header][label~=/^settings$/i]",
+            "table >> cell:first >> button",
+            "alert button[label*=\"allow\" i]",
+            ":has(+ button, ~ link:not(:hidden))",
+            "[label=\"quote \\\" backslash \\\\ newline \\n\"]",
+            "[label=\"\\u{1F4A5} ünïcödé\"]",
+            "[label~=/a\\/b\\\\/]",
+        ]
 
     func testJSONRoundTrips() throws {
         for text in Self.roundTrips {
@@ -166,24 +187,40 @@ final class SelectorSyntaxTests: XCTestCase {
         XCTAssertEqual(s.json, expected)
 
         let chain = try Selector(parsing: "list > cell:first")
-        let expectedChain: JSON = ["chain": [
-            ["role": "list"],
-            ["role": "cell", "pseudos": [["pseudo": "first"]], "combinator": "child"],
-        ]]
+        let expectedChain: JSON = [
+            "chain": [
+                ["role": "list"],
+                ["role": "cell", "pseudos": [["pseudo": "first"]], "combinator": "child"],
+            ]
+        ]
         XCTAssertEqual(chain.json, expectedChain)
 
-        let has: JSON = ["role": "*", "pseudos": [["pseudo": "has", "selector": ["combinator": "child", "role": "button",
-                                                                                  "attrs": [["name": "value", "op": "=", "value": "Regular"]]]]]]
+        let has: JSON = [
+            "role": "*",
+            "pseudos": [
+                [
+                    "pseudo": "has",
+                    "selector": [
+                        "combinator": "child", "role": "button",
+                        "attrs": [["name": "value", "op": "=", "value": "Regular"]],
+                    ],
+                ]
+            ],
+        ]
         XCTAssertEqual(try Selector(json: has).canonical, ":has(> button[value=\"Regular\"])")
 
-        let union: JSON = ["union": [["role": "link"], ["attrs": [["name": "label", "op": "~=", "regex": "^a", "flags": "i"]]]]]
+        let union: JSON = [
+            "union": [["role": "link"], ["attrs": [["name": "label", "op": "~=", "regex": "^a", "flags": "i"]]]]
+        ]
         XCTAssertEqual(try Selector(json: union).canonical, "link, [label~=/^a/i]")
 
         // An explicit leading "descendant" inside :has is the default and prints as nothing.
         let hasDesc: JSON = ["pseudos": [["pseudo": "has", "selector": ["combinator": "descendant", "role": "cell"]]]]
         XCTAssertEqual(try Selector(json: hasDesc), try Selector(parsing: ":has(cell)"))
         // The first step's combinator is ignored.
-        XCTAssertEqual(try Selector(chains: [Chain(steps: [Step(.child, Compound(role: .button))])]), try Selector(parsing: "button"))
+        XCTAssertEqual(
+            try Selector(chains: [Chain(steps: [Step(.child, Compound(role: .button))])]),
+            try Selector(parsing: "button"))
 
         let nth: JSON = ["role": "button", "pseudos": [["pseudo": "nth", "n": -2], ["pseudo": "visible"]]]
         XCTAssertEqual(try Selector(json: nth).canonical, "button:visible:nth(-2)")
@@ -199,7 +236,10 @@ final class SelectorSyntaxTests: XCTestCase {
             (["pseudos": [["pseudo": "frist"]]], "$.pseudos[0].pseudo", "'frist'"),
             (["rol": "button"], "$", "key 'rol'"),
             (["chain": []], "$.chain", "array"),
-            (["chain": [["role": "list"], ["role": "cell", "combinator": "parent"]]], "$.chain[1].combinator", "'parent'"),
+            (
+                ["chain": [["role": "list"], ["role": "cell", "combinator": "parent"]]], "$.chain[1].combinator",
+                "'parent'"
+            ),
             (["combinator": "child", "role": "cell"], "$.combinator", "'child'"),
             (["union": [["role": "link"], 3]], "$.union[1]", "number"),
             ([1, 2], "$", "array"),

@@ -7,16 +7,28 @@ import XCTest
 /// name the attribute that would have matched.
 final class UserSelectorTests: XCTestCase {
     static func context() throws -> QueryContext {
-        let json: JSON = ["windows": [Fixtures.view("w", "UIWindow", [0, 0, 390, 844], [:], [
-            // An element with no accessibility identifier: its element id is what users see.
-            Fixtures.view("remember", "UISwitch", [16, 100, 51, 31], ["isOn": true, "accessibilityLabel": "Remember me"]),
-            // The identifier wins over the element id.
-            Fixtures.view("go", "UIButton", [16, 200, 100, 44], ["title": "Go", "accessibilityIdentifier": "submit"]),
-            // Appium's name: the identifier when set, else the label.
-            Fixtures.view("general", "UIButton", [16, 300, 200, 44], ["title": "General"]),
-            Fixtures.view("about", "UIButton", [16, 400, 200, 44], ["title": "About", "accessibilityIdentifier": "cell.about"]),
-            Fixtures.view("status", "UILabel", [16, 500, 200, 44], ["text": "Status", "accessibilityValue": "On"]),
-        ])]]
+        let json: JSON = [
+            "windows": [
+                Fixtures.view(
+                    "w", "UIWindow", [0, 0, 390, 844], [:],
+                    [
+                        // An element with no accessibility identifier: its element id is what users see.
+                        Fixtures.view(
+                            "remember", "UISwitch", [16, 100, 51, 31],
+                            ["isOn": true, "accessibilityLabel": "Remember me"]),
+                        // The identifier wins over the element id.
+                        Fixtures.view(
+                            "go", "UIButton", [16, 200, 100, 44], ["title": "Go", "accessibilityIdentifier": "submit"]),
+                        // Appium's name: the identifier when set, else the label.
+                        Fixtures.view("general", "UIButton", [16, 300, 200, 44], ["title": "General"]),
+                        Fixtures.view(
+                            "about", "UIButton", [16, 400, 200, 44],
+                            ["title": "About", "accessibilityIdentifier": "cell.about"]),
+                        Fixtures.view(
+                            "status", "UILabel", [16, 500, 200, 44], ["text": "Status", "accessibilityValue": "On"]),
+                    ])
+            ]
+        ]
         let store = try Fixtures.store(json)
         return QueryContext(tree: store.tree, views: store.views)
     }
@@ -26,7 +38,8 @@ final class UserSelectorTests: XCTestCase {
     }
 
     func testHashMatchesTheIdentifierElseTheElementID() throws {
-        XCTAssertEqual(try ids("#remember"), ["remember"], "an element without an identifier is found by the id it shows")
+        XCTAssertEqual(
+            try ids("#remember"), ["remember"], "an element without an identifier is found by the id it shows")
         XCTAssertEqual(try ids("#submit"), ["go"])
         XCTAssertEqual(try ids("#go"), [], "an element with an identifier is not found by its element id through #")
         XCTAssertEqual(try ids("[axid=go]"), ["go"], "axid still names element ids exactly")
@@ -41,7 +54,8 @@ final class UserSelectorTests: XCTestCase {
         XCTAssertEqual(try ids("~\"Remember me\""), ["remember"])
         XCTAssertEqual(try ids("~ Remember me "), ["remember"], "the rest of the selector, trimmed")
         XCTAssertEqual(try ids("button[name=\"General\"]"), ["general"])
-        XCTAssertEqual(try Selector(parsing: "~General").canonical, try Selector(parsing: "[name=\"General\"]").canonical)
+        XCTAssertEqual(
+            try Selector(parsing: "~General").canonical, try Selector(parsing: "[name=\"General\"]").canonical)
         XCTAssertThrowsError(try Selector(parsing: "~"))
         XCTAssertThrowsError(try Selector(parsing: "~\"a\" b"), "a quoted accessibility id is the whole selector")
     }
@@ -59,22 +73,37 @@ final class UserSelectorTests: XCTestCase {
     }
 
     func testCellMatchesEveryCellBackedElementAndXCUITableIsAList() throws {
-        let json: JSON = ["windows": [Fixtures.view("w", "UIWindow", [0, 0, 390, 844], [:], [
-            Fixtures.view("table", "UITableView", [0, 0, 390, 600], [:], [
-                Fixtures.view("plain", "UITableViewCell", [0, 0, 390, 44], [:], [Fixtures.view("l1", "UILabel", [16, 0, 200, 44], ["text": "General"])]),
-                Fixtures.view("withSwitch", "UITableViewCell", [0, 44, 390, 44], [:], [
-                    Fixtures.view("l2", "UILabel", [16, 0, 200, 44], ["text": "Wi-Fi"]),
-                    Fixtures.view("sw", "UISwitch", [330, 6, 51, 31], ["isOn": true]),
-                ]),
-            ]),
-        ])]]
+        let json: JSON = [
+            "windows": [
+                Fixtures.view(
+                    "w", "UIWindow", [0, 0, 390, 844], [:],
+                    [
+                        Fixtures.view(
+                            "table", "UITableView", [0, 0, 390, 600], [:],
+                            [
+                                Fixtures.view(
+                                    "plain", "UITableViewCell", [0, 0, 390, 44], [:],
+                                    [Fixtures.view("l1", "UILabel", [16, 0, 200, 44], ["text": "General"])]),
+                                Fixtures.view(
+                                    "withSwitch", "UITableViewCell", [0, 44, 390, 44], [:],
+                                    [
+                                        Fixtures.view("l2", "UILabel", [16, 0, 200, 44], ["text": "Wi-Fi"]),
+                                        Fixtures.view("sw", "UISwitch", [330, 6, 51, 31], ["isOn": true]),
+                                    ]),
+                            ])
+                    ])
+            ]
+        ]
         let store = try Fixtures.store(json)
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let cells = try QueryEngine.find(Selector(parsing: "cell"), in: ctx)
         XCTAssertEqual(cells, ["plain", "withSwitch"], "a cell presented as its switch is still a cell")
         XCTAssertEqual(try QueryEngine.find(Selector(parsing: "switch"), in: ctx), ["withSwitch"], "and still a switch")
-        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "XCUIElementTypeCell"), in: ctx), ["plain", "withSwitch"])
-        XCTAssertEqual(try QueryEngine.find(Selector(parsing: "XCUIElementTypeTable"), in: ctx), ["table"], "XCUITest's Table is a UITableView")
+        XCTAssertEqual(
+            try QueryEngine.find(Selector(parsing: "XCUIElementTypeCell"), in: ctx), ["plain", "withSwitch"])
+        XCTAssertEqual(
+            try QueryEngine.find(Selector(parsing: "XCUIElementTypeTable"), in: ctx), ["table"],
+            "XCUITest's Table is a UITableView")
         XCTAssertEqual(try QueryEngine.find(Selector(parsing: "table"), in: ctx), [], "our table is a data table")
     }
 }

@@ -1,8 +1,9 @@
 import AXHub
 import AXJSON
 import AXRPC
-@testable import AXTransport
 import XCTest
+
+@testable import AXTransport
 
 /// Issue 11 item 1 (D-PROTO-1): a pending `wait.for` does not hold back later requests on its own connection, and
 /// `$/cancelRequest` ends it with -32800.
@@ -22,7 +23,9 @@ final class ConcurrentWaitTests: XCTestCase {
         let clock = ContinuousClock()
         let start = clock.now
         // A wait that cannot succeed for 3 s, then a ping on the same connection.
-        connection.send(transportRequest("wait.for", ["target": ["selector": "#never"], "state": "attached", "timeoutMs": 3000], id: 10) + "\n")
+        connection.send(
+            transportRequest(
+                "wait.for", ["target": ["selector": "#never"], "state": "attached", "timeoutMs": 3000], id: 10) + "\n")
         connection.send(transportRequest("ping", id: 11) + "\n")
         let first = connection.readLine(timeoutMs: 5000)
         XCTAssertEqual(first?["id"], 11, "the ping's reply should come first: \(String(describing: first))")
@@ -36,7 +39,8 @@ final class ConcurrentWaitTests: XCTestCase {
         XCTAssertLessThan(clock.now - start, .milliseconds(2900), "the cancelled wait ran to its timeout")
 
         // A satisfied wait still answers, and ordinary requests keep their order.
-        connection.send(transportRequest("wait.for", ["target": ["selector": "window"], "state": "attached"], id: 12) + "\n")
+        connection.send(
+            transportRequest("wait.for", ["target": ["selector": "window"], "state": "attached"], id: 12) + "\n")
         XCTAssertEqual(connection.readLine(timeoutMs: 5000)?["result"]?["satisfied"], true)
         await server.stop()
     }

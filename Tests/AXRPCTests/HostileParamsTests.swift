@@ -1,8 +1,9 @@
 import AXHub
-import Foundation
 import AXJSON
-@testable import AXRPC
+import Foundation
 import XCTest
+
+@testable import AXRPC
 
 /// Hostile numbers on the wire (issue 12 item 1): every integer parameter of every method goes through one
 /// checked conversion, so a request can get a result or a typed error, never a trap and never -32603.
@@ -34,9 +35,13 @@ final class HostileParamsTests: XCTestCase {
 
     /// Params that get each method past its other checks, so the integer parameter is the one being judged.
     func baseParams(_ method: String, app: String) -> JSONObject {
-        var o: JSONObject = ["app": .string(app), "selector": "#ok", "target": ["id": "ok"], "name": "x", "restriction": "org.test.sheet",
-                             "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [], "notification": "announcement",
-                             "announcement": "hi", "fromRevision": 0]
+        var o: JSONObject = [
+            "app": .string(app), "selector": "#ok", "target": ["id": "ok"], "name": "x",
+            "restriction": "org.test.sheet",
+            "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [],
+            "notification": "announcement",
+            "announcement": "hi", "fromRevision": 0,
+        ]
         o["state"] = method == "policy.set" ? "allow" : "attached"
         // Only the names the method takes: an unknown name is refused before any value is judged (D-WIRE-4).
         let known = (AXMethods.parameterNames[method] ?? []).union(["app"])
@@ -49,9 +54,10 @@ final class HostileParamsTests: XCTestCase {
         var params = baseParams(method, app: app)
         params[key] = nil
         var body = JSON.object(params).jsonString
-        body.removeLast()   // the closing brace: the hostile value is spliced in as raw text
-        let frame = #"{"jsonrpc":"2.0","id":7,"method":"# + JSON.string(method).jsonString + #","params":"# + body + "," +
-            JSON.string(key).jsonString + ":" + raw + "}}"
+        body.removeLast()  // the closing brace: the hostile value is spliced in as raw text
+        let frame =
+            #"{"jsonrpc":"2.0","id":7,"method":"# + JSON.string(method).jsonString + #","params":"# + body + ","
+            + JSON.string(key).jsonString + ":" + raw + "}}"
         let reply = await router.handle(frame: Array(frame.utf8), session: session)
         let bytes = try XCTUnwrap(reply, "\(method) \(key)=\(raw): no reply")
         return try JSON.parse(bytes)
@@ -81,8 +87,9 @@ final class HostileParamsTests: XCTestCase {
                             XCTAssertEqual(code, -32602, "\(method) \(key)=\(raw): \(error)")
                             XCTAssertEqual(error["data"]?["param"], .string(key), "\(method) \(key)=\(raw): \(error)")
                             let message = error["message"]?.stringValue ?? ""
-                            XCTAssertTrue(message.contains("\(range.lowerBound)…\(range.upperBound)"),
-                                          "\(method) \(key)=\(raw): the message must name the range: \(message)")
+                            XCTAssertTrue(
+                                message.contains("\(range.lowerBound)…\(range.upperBound)"),
+                                "\(method) \(key)=\(raw): the message must name the range: \(message)")
                         }
                     } else {
                         XCTAssertNotNil(response["result"], "\(method) \(key)=\(raw): \(response)")
@@ -94,8 +101,10 @@ final class HostileParamsTests: XCTestCase {
             for key in allNames.subtracting(declared.keys).sorted() {
                 for raw in ["-1", "1e300", "18446744073709551616", "1.5", "{}"] {
                     let response = try await call(method, key: key, raw: raw)
-                    XCTAssertNotEqual(response["error"]?["code"]?.intValue, -32603, "\(method) \(key)=\(raw): \(response)")
-                    XCTAssertTrue(response["error"] != nil || response["result"] != nil, "\(method) \(key)=\(raw): \(response)")
+                    XCTAssertNotEqual(
+                        response["error"]?["code"]?.intValue, -32603, "\(method) \(key)=\(raw): \(response)")
+                    XCTAssertTrue(
+                        response["error"] != nil || response["result"] != nil, "\(method) \(key)=\(raw): \(response)")
                 }
             }
         }
@@ -110,7 +119,8 @@ final class HostileParamsTests: XCTestCase {
         let limit = RPCLimits.default.maxDepth
         let written = limit.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
         let flowed = spec.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        XCTAssertTrue(flowed.contains("nesting depth \(written) "), "Specs/protocol.md must state the nesting depth \(written)")
+        XCTAssertTrue(
+            flowed.contains("nesting depth \(written) "), "Specs/protocol.md must state the nesting depth \(written)")
         let router = RPCRouter()
         router.registerSync("echo", requiresInit: false) { _, _ in "ok" }
         func frame(depth: Int) -> String {
@@ -135,7 +145,8 @@ final class HostileParamsTests: XCTestCase {
         XCTAssertEqual(unsubscribe["error"]?["data"]?["min"], 1)
         let find = try await call("query.find", key: "limit", raw: "-1")
         XCTAssertEqual(find["error"]?["code"], -32602, "\(find)")
-        XCTAssertEqual(find["error"]?["message"], "query.find: 'limit' must be an integer in 0…9007199254740991, got -1")
+        XCTAssertEqual(
+            find["error"]?["message"], "query.find: 'limit' must be an integer in 0…9007199254740991, got -1")
     }
 }
 
@@ -145,7 +156,9 @@ final class UnknownParameterTests: XCTestCase {
         let router = RPCRouter()
         AXMethods.install(on: router, hub: Hub())
         for method in router.methods {
-            XCTAssertNotNil(AXMethods.parameterNames[method], "'\(method)' is not in AXMethods.parameterNames: list the params it reads")
+            XCTAssertNotNil(
+                AXMethods.parameterNames[method],
+                "'\(method)' is not in AXMethods.parameterNames: list the params it reads")
         }
     }
 
@@ -157,16 +170,19 @@ final class UnknownParameterTests: XCTestCase {
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())
         session.initialized = true
-        let frame = #"{"jsonrpc":"2.0","id":1,"method":"wait.for","params":{"target":{"id":"ok"},"state":"detached","timeout":300}}"#
+        let frame =
+            #"{"jsonrpc":"2.0","id":1,"method":"wait.for","params":{"target":{"id":"ok"},"state":"detached","timeout":300}}"#
         let clock = ContinuousClock()
         let start = clock.now
         let raw = await router.handle(frame: Array(frame.utf8), session: session)
         let reply = try JSON.parse(XCTUnwrap(raw))
-        XCTAssertLessThan(clock.now - start, .seconds(2), "the wait ran (5 s default) instead of refusing the unknown key")
+        XCTAssertLessThan(
+            clock.now - start, .seconds(2), "the wait ran (5 s default) instead of refusing the unknown key")
         XCTAssertEqual(reply["error"]?["code"]?.intValue, -32602, "\(reply)")
         XCTAssertEqual(reply["error"]?["data"]?["param"]?.stringValue, "timeout")
         XCTAssertEqual(reply["error"]?["data"]?["closest"]?.stringValue, "timeoutMs")
-        XCTAssertTrue(reply["error"]?["message"]?.stringValue?.contains("did you mean 'timeoutMs'?") == true, "\(reply)")
+        XCTAssertTrue(
+            reply["error"]?["message"]?.stringValue?.contains("did you mean 'timeoutMs'?") == true, "\(reply)")
         // Known keys still work, and `app` is accepted everywhere.
         let good = #"{"jsonrpc":"2.0","id":2,"method":"query.count","params":{"app":"t","selector":"button"}}"#
         let rawAnswer = await router.handle(frame: Array(good.utf8), session: session)

@@ -24,13 +24,26 @@ final class Sink<T: Sendable>: Sendable {
 }
 
 final class HubTests: XCTestCase {
-    static let hierarchy: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-        ["id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
-         "restrictionIdentifiers": ["org.test.sheet"], "children": [
-            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
-            ["id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30], "accessibilityLabel": "Level"],
-        ]],
-    ]]], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]]]
+    static let hierarchy: JSON = [
+        "windows": [
+            [
+                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                "children": [
+                    [
+                        "id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
+                        "restrictionIdentifiers": ["org.test.sheet"],
+                        "children": [
+                            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
+                            [
+                                "id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30],
+                                "accessibilityLabel": "Level",
+                            ],
+                        ],
+                    ]
+                ],
+            ]
+        ], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]],
+    ]
 
     func makeHub(_ provider: RecordingProvider) throws -> (Hub, String) {
         let hub = Hub(actionTimeout: .seconds(1))
@@ -43,7 +56,7 @@ final class HubTests: XCTestCase {
     func testEscapeBubblesUpToTheApp() async throws {
         let p = RecordingProvider { $0.target == "" }
         let (hub, app) = try makeHub(p)
-        let handled = try await hub.perform(app: app, element: "ok", action: "escape")
+        let handled = try await hub.perform(app: app, element: "ok", action: .escape)
         XCTAssertTrue(handled)
         XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet", "w", ""])
     }
@@ -52,7 +65,7 @@ final class HubTests: XCTestCase {
     func testMagicTapStopsAtFirstHandler() async throws {
         let p = RecordingProvider { $0.target == "sheet" }
         let (hub, app) = try makeHub(p)
-        let handled = try await hub.perform(app: app, element: "ok", action: "magicTap")
+        let handled = try await hub.perform(app: app, element: "ok", action: .magicTap)
         XCTAssertTrue(handled)
         XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet"])
     }
@@ -62,8 +75,8 @@ final class HubTests: XCTestCase {
         let p = RecordingProvider()
         let (hub, app) = try makeHub(p)
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: true)
-        for action in ["activate", "increment", "escape"] {
-            let el = action == "increment" ? "slider" : "ok"
+        for action in [ElementAction.activate, .increment, .escape] {
+            let el = action == .increment ? "slider" : "ok"
             do {
                 _ = try await hub.perform(app: app, element: el, action: action)
                 XCTFail("\(action) was not blocked")
@@ -73,7 +86,7 @@ final class HubTests: XCTestCase {
         }
         XCTAssertTrue(p.requests.isEmpty, "a blocked action reached the app")
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: false)
-        let ok = try await hub.perform(app: app, element: "ok", action: "activate")
+        let ok = try await hub.perform(app: app, element: "ok", action: .activate)
         XCTAssertTrue(ok)
         XCTAssertEqual(p.requests.count, 1)
     }
@@ -87,7 +100,7 @@ final class HubTests: XCTestCase {
     func testUnsupportedAction() async throws {
         let (hub, app) = try makeHub(RecordingProvider())
         do {
-            _ = try await hub.perform(app: app, element: "ok", action: "increment")
+            _ = try await hub.perform(app: app, element: "ok", action: .increment)
             XCTFail("expected notSupported")
         } catch {
             guard case .notSupported(let a, let supported) = error else { return XCTFail("\(error)") }
@@ -169,10 +182,13 @@ final class HubTests: XCTestCase {
         let before = try hub.snapshot(app)
         let count = Sink<Int>()
         hub.subscribe { _ in count.append(1) }
-        XCTAssertThrowsError(try hub.update(app: app, ops: [
-            ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
-            ["op": "move", "id": "sheet", "parent": "ok"],
-        ]))
+        XCTAssertThrowsError(
+            try hub.update(
+                app: app,
+                ops: [
+                    ["op": "set", "id": "ok", "properties": ["title": "Changed"]],
+                    ["op": "move", "id": "sheet", "parent": "ok"],
+                ]))
         let after = try hub.snapshot(app)
         XCTAssertEqual(after.revision, before.revision)
         XCTAssertEqual(after.tree["ok"]?.label, "OK")

@@ -1,7 +1,7 @@
-import XCTest
-import Synchronization
 import AXJSON
 import AXRPC
+import Synchronization
+import XCTest
 
 final class ProtocolPendingTests: XCTestCase {
     func testTimeoutGivesAppNotResponding() async {
@@ -26,10 +26,16 @@ final class ProtocolPendingTests: XCTestCase {
         let p = RPCPendingRequests()
         let sent = ProtocolLocked(0)
         let t1 = Task { () async throws(RPCError) -> JSON in
-            try await p.perform(method: "a", timeout: .seconds(30)) { _ in sent.withLock { $0 += 1 }; return true }
+            try await p.perform(method: "a", timeout: .seconds(30)) { _ in
+                sent.withLock { $0 += 1 }
+                return true
+            }
         }
         let t2 = Task { () async throws(RPCError) -> JSON in
-            try await p.perform(method: "b", timeout: .seconds(30)) { _ in sent.withLock { $0 += 1 }; return true }
+            try await p.perform(method: "b", timeout: .seconds(30)) { _ in
+                sent.withLock { $0 += 1 }
+                return true
+            }
         }
         for _ in 0..<400 where sent.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
         XCTAssertEqual(p.count, 2)
@@ -45,7 +51,10 @@ final class ProtocolPendingTests: XCTestCase {
         }
         let sendCalled = ProtocolLocked(false)
         do {
-            _ = try await p.perform(method: "c", timeout: .seconds(30)) { _ in sendCalled.withLock { $0 = true }; return true }
+            _ = try await p.perform(method: "c", timeout: .seconds(30)) { _ in
+                sendCalled.withLock { $0 = true }
+                return true
+            }
             XCTFail("closed table must fail at once")
         } catch {
             XCTAssertEqual(error.data?["reason"], "disconnected")
@@ -80,7 +89,10 @@ final class ProtocolPendingTests: XCTestCase {
         let p = RPCPendingRequests()
         let ids = ProtocolLocked<[JSON]>([])
         let t = Task { () async throws(RPCError) -> JSON in
-            try await p.perform(method: "m", timeout: .seconds(30)) { id in ids.withLock { $0.append(id) }; return true }
+            try await p.perform(method: "m", timeout: .seconds(30)) { id in
+                ids.withLock { $0.append(id) }
+                return true
+            }
         }
         for _ in 0..<400 where p.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let id = ids.withLock { $0[0] }
@@ -104,7 +116,10 @@ final class ProtocolPendingTests: XCTestCase {
         s[attachment: "app"] = 17
         XCTAssertEqual(s.attachment("app", as: Int.self), 17)
         XCTAssertNil(s.attachment("app", as: String.self))
-        let n = s.withAttachments { bag -> Int in bag["count"] = 1; return bag.count }
+        let n = s.withAttachments { bag -> Int in
+            bag["count"] = 1
+            return bag.count
+        }
         XCTAssertEqual(n, 2)
         s[attachment: "app"] = nil
         XCTAssertNil(s[attachment: "app"])

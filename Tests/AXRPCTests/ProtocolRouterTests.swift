@@ -1,12 +1,13 @@
-import XCTest
-import Synchronization
 import AXJSON
 import AXRPC
+import Synchronization
+import XCTest
 
 /// A peer that records what the server sends; no I/O.
 final class ProtocolFakePeer: RPCPeer {
     let connectionID: UInt64
-    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(([], false, []))
+    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(
+        ([], false, []))
     init(id: UInt64 = 1) { connectionID = id }
     func notify(_ method: String, _ params: JSON?) { state.withLock { $0.notes.append((method, params)) } }
     func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
@@ -19,11 +20,15 @@ final class ProtocolFakePeer: RPCPeer {
             defer { s.handlers = [] }
             return s.handlers
         }
-        hs.forEach { $0() }
+        for handler in hs { handler() }
     }
     var isClosed: Bool { state.withLock { $0.closed } }
     func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in if s.closed { return true }; s.handlers.append(handler); return false }
+        let now = state.withLock { s -> Bool in
+            if s.closed { return true }
+            s.handlers.append(handler)
+            return false
+        }
         if now { handler() }
     }
     var notifications: [String] { state.withLock { $0.notes.map(\.0) } }
@@ -47,7 +52,8 @@ final class ProtocolRouterTests: XCTestCase {
         r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
         r.registerSync("needsInit") { _, _ in "fine" }
         r.registerSync("log", requiresInit: false) { [log] p, _ in
-            log.withLock { $0.append("sync:\(p?[0]?.stringValue ?? "")") }; return .null
+            log.withLock { $0.append("sync:\(p?[0]?.stringValue ?? "")") }
+            return .null
         }
         r.register("slowLog", requiresInit: false) { [log] p, _ in
             try await Task.sleep(for: .milliseconds(5))
@@ -91,34 +97,60 @@ final class ProtocolRouterTests: XCTestCase {
     func testSingleMessageTable() async throws {
         let cases: [Case] = [
             Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":[1,2],"id":1}"#, id: 1, result: [1, 2]),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":{"a":"b"},"id":"abc"}"#, id: "abc", result: ["a": "b"]),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","params":{"a":"b"},"id":"abc"}"#, id: "abc",
+                result: ["a": "b"]),
             Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":-7}"#, id: -7, result: .null),
             Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":1.5,"params":[]}"#, id: 1.5, result: []),
             Case(frame: #"{"id":"x","params":[3],"method":"echo","jsonrpc":"2.0"}"#, id: "x", result: [3]),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":null}"#, id: .null, code: -32600, messageContains: "not null"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":true}"#, id: .null, code: -32600, messageContains: "got boolean"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","id":null}"#, id: .null, code: -32600,
+                messageContains: "not null"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","id":true}"#, id: .null, code: -32600,
+                messageContains: "got boolean"),
             Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":[1]}"#, id: .null, code: -32600),
             Case(frame: #"{"method":"echo","id":3}"#, id: 3, code: -32600, messageContains: "missing \"jsonrpc\""),
-            Case(frame: #"{"jsonrpc":"1.0","method":"echo","id":4}"#, id: 4, code: -32600, messageContains: "exactly \"2.0\""),
+            Case(
+                frame: #"{"jsonrpc":"1.0","method":"echo","id":4}"#, id: 4, code: -32600,
+                messageContains: "exactly \"2.0\""),
             Case(frame: #"{"jsonrpc":2.0,"method":"echo","id":4}"#, id: 4, code: -32600),
-            Case(frame: #"{"jsonrpc":"2.0","method":5,"id":5}"#, id: 5, code: -32600, messageContains: "\"method\" must be a string"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":5,"id":5}"#, id: 5, code: -32600,
+                messageContains: "\"method\" must be a string"),
             Case(frame: #"{"jsonrpc":"2.0","id":6}"#, id: 6, code: -32600, messageContains: "missing \"method\""),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":"x","id":7}"#, id: 7, code: -32600, messageContains: "params"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":3,"id":8}"#, id: 8, code: -32600, messageContains: "params"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":null,"id":9}"#, id: 9, code: -32600, messageContains: "got null"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","params":"x","id":7}"#, id: 7, code: -32600,
+                messageContains: "params"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","params":3,"id":8}"#, id: 8, code: -32600,
+                messageContains: "params"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","params":null,"id":9}"#, id: 9, code: -32600,
+                messageContains: "got null"),
             Case(frame: #"{"jsonrpc":"2.0","method":"nope","id":10}"#, id: 10, code: -32601, messageContains: "nope"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"failRPC","id":11}"#, id: 11, code: -32010, messageContains: "nothing matched"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"failOther","id":12}"#, id: 12, code: -32603, messageContains: "boom from test"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"failAsyncOther","id":13}"#, id: 13, code: -32603, messageContains: "boom from test"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"failRPC","id":11}"#, id: 11, code: -32010,
+                messageContains: "nothing matched"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"failOther","id":12}"#, id: 12, code: -32603,
+                messageContains: "boom from test"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"failAsyncOther","id":13}"#, id: 13, code: -32603,
+                messageContains: "boom from test"),
             Case(frame: #"{"jsonrpc":"2.0","method":"cancelled","id":14}"#, id: 14, code: -32800),
             Case(frame: #"{"jsonrpc":"2.0","method":"asyncEcho","params":["z"],"id":15}"#, id: 15, result: ["z"]),
-            Case(frame: #"{"jsonrpc":"2.0","method":"needsInit","id":16}"#, id: 16, code: -32002, messageContains: "initialize"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"needsInit","id":16}"#, id: 16, code: -32002,
+                messageContains: "initialize"),
             Case(frame: "[]", id: .null, code: -32600, messageContains: "empty batch"),
             Case(frame: "42", id: .null, code: -32600, messageContains: "must be an object"),
             Case(frame: #""str""#, id: .null, code: -32600),
             Case(frame: #"{"jsonrpc":"2.0","method""#, id: .null, code: -32700, messageContains: "offset"),
             Case(frame: "", id: .null, code: -32700, messageContains: "empty input"),
-            Case(frame: #"{"jsonrpc":"2.0","method":"echo","id":1,}"#, id: .null, code: -32700, messageContains: "trailing comma"),
+            Case(
+                frame: #"{"jsonrpc":"2.0","method":"echo","id":1,}"#, id: .null, code: -32700,
+                messageContains: "trailing comma"),
             // notifications: never answered, even on errors
             Case(frame: #"{"jsonrpc":"2.0","method":"echo","params":[1]}"#, id: nil),
             Case(frame: #"{"jsonrpc":"2.0","method":"nope"}"#, id: nil),
@@ -136,7 +168,10 @@ final class ProtocolRouterTests: XCTestCase {
                 XCTAssertNil(got, "expected no response for \(c.frame)", line: c.line)
                 continue
             }
-            guard let got else { XCTFail("no response for \(c.frame)", line: c.line); continue }
+            guard let got else {
+                XCTFail("no response for \(c.frame)", line: c.line)
+                continue
+            }
             XCTAssertEqual(got["jsonrpc"], "2.0", line: c.line)
             XCTAssertEqual(got["id"], expectedID, c.frame, line: c.line)
             if let r = c.result {
@@ -158,7 +193,8 @@ final class ProtocolRouterTests: XCTestCase {
     func testNumberIdsEchoExactly() async throws {
         let router = makeRouter()
         for idText in ["0", "1", "-1", "123456789012", "9007199254740991", "2.5", "\"0001\"", "\"\"", "\"é😀\""] {
-            let out = await router.handle(frame: Array(#"{"jsonrpc":"2.0","method":"echo","id":\#(idText)}"#.utf8), session: session())
+            let out = await router.handle(
+                frame: Array(#"{"jsonrpc":"2.0","method":"echo","id":\#(idText)}"#.utf8), session: session())
             let text = String(decoding: out ?? [], as: UTF8.self)
             XCTAssertTrue(text.contains(#""id":\#(idText),"#), "id \(idText) not echoed verbatim in \(text)")
         }
@@ -228,25 +264,31 @@ final class ProtocolRouterTests: XCTestCase {
     func testBatchTable() async throws {
         let router = makeRouter()
         let frame = """
-        [
-          {"jsonrpc":"2.0","method":"echo","params":[1],"id":"1"},
-          {"jsonrpc":"2.0","method":"echo","params":[7]},
-          {"jsonrpc":"2.0","method":"nope","id":"2"},
-          {"foo":"boo"},
-          1,
-          {"jsonrpc":"2.0","method":"asyncEcho","params":{"k":"v"},"id":5},
-          {"jsonrpc":"2.0","id":77,"result":"a response is consumed"},
-          {"jsonrpc":"2.0","method":"echo","params":[3],"id":null}
-        ]
-        """
+            [
+              {"jsonrpc":"2.0","method":"echo","params":[1],"id":"1"},
+              {"jsonrpc":"2.0","method":"echo","params":[7]},
+              {"jsonrpc":"2.0","method":"nope","id":"2"},
+              {"foo":"boo"},
+              1,
+              {"jsonrpc":"2.0","method":"asyncEcho","params":{"k":"v"},"id":5},
+              {"jsonrpc":"2.0","id":77,"result":"a response is consumed"},
+              {"jsonrpc":"2.0","method":"echo","params":[3],"id":null}
+            ]
+            """
         guard let got = try await send(router, frame, session())?.arrayValue else { return XCTFail("no batch reply") }
         XCTAssertEqual(got.count, 6)
-        XCTAssertEqual(got[0]["id"], "1"); XCTAssertEqual(got[0]["result"], [1])
-        XCTAssertEqual(got[1]["id"], "2"); XCTAssertEqual(got[1]["error"]?["code"], -32601)
-        XCTAssertEqual(got[2]["id"], .null); XCTAssertEqual(got[2]["error"]?["code"], -32600)
-        XCTAssertEqual(got[3]["id"], .null); XCTAssertEqual(got[3]["error"]?["code"], -32600)
-        XCTAssertEqual(got[4]["id"], 5); XCTAssertEqual(got[4]["result"], ["k": "v"])
-        XCTAssertEqual(got[5]["id"], .null); XCTAssertEqual(got[5]["error"]?["code"], -32600)
+        XCTAssertEqual(got[0]["id"], "1")
+        XCTAssertEqual(got[0]["result"], [1])
+        XCTAssertEqual(got[1]["id"], "2")
+        XCTAssertEqual(got[1]["error"]?["code"], -32601)
+        XCTAssertEqual(got[2]["id"], .null)
+        XCTAssertEqual(got[2]["error"]?["code"], -32600)
+        XCTAssertEqual(got[3]["id"], .null)
+        XCTAssertEqual(got[3]["error"]?["code"], -32600)
+        XCTAssertEqual(got[4]["id"], 5)
+        XCTAssertEqual(got[4]["result"], ["k": "v"])
+        XCTAssertEqual(got[5]["id"], .null)
+        XCTAssertEqual(got[5]["error"]?["code"], -32600)
     }
 
     func testInvalidOnlyBatch() async throws {
@@ -257,7 +299,8 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testAllNotificationBatchGetsNothing() async throws {
         let router = makeRouter()
-        let frame = #"[{"jsonrpc":"2.0","method":"log","params":["a"]},{"jsonrpc":"2.0","method":"slowLog","params":["b"]}]"#
+        let frame =
+            #"[{"jsonrpc":"2.0","method":"log","params":["a"]},{"jsonrpc":"2.0","method":"slowLog","params":["b"]}]"#
         let got = try await send(router, frame, session())
         XCTAssertNil(got)
         XCTAssertEqual(log.withLock { $0 }, ["sync:a", "async:b"], "notifications still run, in order")
@@ -266,11 +309,11 @@ final class ProtocolRouterTests: XCTestCase {
     func testBatchRunsSequentiallyInOrder() async throws {
         let router = makeRouter()
         let frame = """
-        [{"jsonrpc":"2.0","method":"slowLog","params":["1"],"id":1},
-         {"jsonrpc":"2.0","method":"log","params":["2"],"id":2},
-         {"jsonrpc":"2.0","method":"slowLog","params":["3"],"id":3},
-         {"jsonrpc":"2.0","method":"log","params":["4"]}]
-        """
+            [{"jsonrpc":"2.0","method":"slowLog","params":["1"],"id":1},
+             {"jsonrpc":"2.0","method":"log","params":["2"],"id":2},
+             {"jsonrpc":"2.0","method":"slowLog","params":["3"],"id":3},
+             {"jsonrpc":"2.0","method":"log","params":["4"]}]
+            """
         let got = try await send(router, frame, session())?.arrayValue
         XCTAssertEqual(got?.map { $0["id"] ?? .null }, [1, 2, 3])
         XCTAssertEqual(log.withLock { $0 }, ["async:1", "sync:2", "async:3", "sync:4"])
@@ -281,15 +324,22 @@ final class ProtocolRouterTests: XCTestCase {
     func testHandleSyncAnswersSyncFramesAndDefersAsyncOnes() async throws {
         let router = makeRouter()
         let s = session()
-        guard case .reply(let b) = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#.utf8), session: s) else {
+        guard
+            case .reply(let b) = router.handleSync(
+                frame: Array(#"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#.utf8), session: s)
+        else {
             return XCTFail("sync frame should be answered synchronously")
         }
         XCTAssertEqual(try JSON.parse(b)["result"], [1])
-        guard case .noReply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"log","params":["n"]}"#.utf8), session: s) else {
+        guard
+            case .noReply = router.handleSync(
+                frame: Array(#"{"jsonrpc":"2.0","method":"log","params":["n"]}"#.utf8), session: s)
+        else {
             return XCTFail("notification gives noReply")
         }
         // A batch mixing sync and async: nothing runs on the sync path.
-        let mixed = #"[{"jsonrpc":"2.0","method":"log","params":["x"],"id":1},{"jsonrpc":"2.0","method":"slowLog","params":["y"],"id":2}]"#
+        let mixed =
+            #"[{"jsonrpc":"2.0","method":"log","params":["x"],"id":1},{"jsonrpc":"2.0","method":"slowLog","params":["y"],"id":2}]"#
         guard case .needsAsync(let p) = router.handleSync(frame: Array(mixed.utf8), session: s) else {
             return XCTFail("mixed batch needs async")
         }
@@ -299,7 +349,9 @@ final class ProtocolRouterTests: XCTestCase {
         XCTAssertEqual(try JSON.parse(out ?? [])[1]?["result"], "done")
         XCTAssertEqual(log.withLock { $0 }, ["sync:n", "sync:x", "async:y"])
         // Errors detected before dispatch (unknown method, invalid request) stay on the sync path.
-        guard case .reply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"zzz","id":1}"#.utf8), session: s) else {
+        guard
+            case .reply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"zzz","id":1}"#.utf8), session: s)
+        else {
             return XCTFail("unknown method answered synchronously")
         }
     }
@@ -343,7 +395,8 @@ final class ProtocolRouterTests: XCTestCase {
         router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         let frame = Array("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"echo\",\"params\":{\"a\":\(deep)}}".utf8)
-        let reply = await Task.detached { await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer())) }.value
+        let reply = await Task.detached { await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer())) }
+            .value
         let j = try JSON.parse(reply ?? [], limits: JSONParseLimits(maxDepth: 2048, maxBytes: 1 << 20))
         XCTAssertEqual(j["id"], 7)
         XCTAssertNotNil(j["result"])
@@ -355,7 +408,9 @@ final class ProtocolRouterTests: XCTestCase {
         router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
         for (id, raw) in [("\"abc\"", "\"abc\""), ("42", "42")] {
-            let frame = Array("{\"jsonrpc\":\"2.0\",\"method\":\"echo\",\"params\":{\"x\":\"}\\\"\",\"a\":\(deep)},\"id\":\(raw)}".utf8)
+            let frame = Array(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"echo\",\"params\":{\"x\":\"}\\\"\",\"a\":\(deep)},\"id\":\(raw)}"
+                    .utf8)
             let reply = await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer()))
             let j = try JSON.parse(reply ?? [])
             XCTAssertEqual(j["error"]?["code"], -32021)
@@ -375,11 +430,16 @@ final class ProtocolRouterTests: XCTestCase {
         let sentID = ProtocolLocked<JSON?>(nil)
         let task = Task { () async throws(RPCError) -> JSON in
             try await s.pendingRequests.perform(method: "app.press", timeout: .seconds(10)) { id in
-                sentID.withLock { $0 = id }; return true
+                sentID.withLock { $0 = id }
+                return true
             }
         }
         var id: JSON?
-        for _ in 0..<200 { id = sentID.withLock { $0 }; if id != nil { break }; try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<200 {
+            id = sentID.withLock { $0 }
+            if id != nil { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         guard let id else { return XCTFail("request was never sent") }
         XCTAssertEqual(s.pendingRequests.count, 1)
         let reply = try await send(router, #"{"jsonrpc":"2.0","id":\#(id.jsonString),"result":{"pressed":true}}"#, s)
@@ -395,13 +455,19 @@ final class ProtocolRouterTests: XCTestCase {
         let sentID = ProtocolLocked<JSON?>(nil)
         let task = Task { () async throws(RPCError) -> JSON in
             try await s.pendingRequests.perform(method: "app.scroll", timeout: .seconds(10)) { id in
-                sentID.withLock { $0 = id }; return true
+                sentID.withLock { $0 = id }
+                return true
             }
         }
         var id: JSON?
-        for _ in 0..<200 { id = sentID.withLock { $0 }; if id != nil { break }; try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<200 {
+            id = sentID.withLock { $0 }
+            if id != nil { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         guard let id else { return XCTFail("request was never sent") }
-        let frame = #"[{"jsonrpc":"2.0","id":\#(id.jsonString),"error":{"code":-32014,"message":"cannot scroll","data":{"kind":"unsupported operation"}}},{"jsonrpc":"2.0","method":"echo","params":[1],"id":"c"}]"#
+        let frame =
+            #"[{"jsonrpc":"2.0","id":\#(id.jsonString),"error":{"code":-32014,"message":"cannot scroll","data":{"kind":"unsupported operation"}}},{"jsonrpc":"2.0","method":"echo","params":[1],"id":"c"}]"#
         let reply = try await send(router, frame, s)?.arrayValue
         XCTAssertEqual(reply?.count, 1, "only the request element is answered")
         XCTAssertEqual(reply?.first?["id"], "c")
@@ -420,12 +486,15 @@ final class ProtocolRouterTests: XCTestCase {
             (.methodNotFound("m"), -32601, "unknown method"), (.invalidParams("x"), -32602, "invalid argument"),
             (.internalError("i"), -32603, "unknown error"), (.notInitialized(method: "m"), -32002, "not initialized"),
             (.noSuchElement(), -32010, "no such element"), (.ambiguousMatch(), -32011, "ambiguous match"),
-            (.staleElement(), -32012, "stale element reference"), (.notInteractable(), -32013, "element not interactable"),
-            (.actionNotSupported(), -32014, "unsupported operation"), (.invalidSelector("s"), -32015, "invalid selector"),
+            (.staleElement(), -32012, "stale element reference"),
+            (.notInteractable(), -32013, "element not interactable"),
+            (.actionNotSupported(), -32014, "unsupported operation"),
+            (.invalidSelector("s"), -32015, "invalid selector"),
             (.timeout(), -32016, "timeout"), (.policyDenied("p"), -32017, "policy denied"),
             (.unauthorized(), -32019, "unauthorized"), (.appNotResponding(), -32020, "app not responding"),
             (.messageTooLarge("m"), -32021, "message too large"), (.cancelled(), -32800, "cancelled"),
-            (.contentModified(), -32801, "content modified"), (.disconnected(method: "a"), -32020, "app not responding"),
+            (.contentModified(), -32801, "content modified"),
+            (.disconnected(method: "a"), -32020, "app not responding"),
         ]
         for (e, code, kind) in codes {
             XCTAssertEqual(e.code, code, "\(e)")

@@ -8,7 +8,13 @@ import XCTest
 final class ProviderDiffTests: XCTestCase {
     struct RNG {
         var state: UInt64
-        mutating func next() -> UInt64 { state &+= 0x9E37_79B9_7F4A_7C15; var z = state; z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB; return z ^ (z >> 31) }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
@@ -50,17 +56,22 @@ final class ProviderDiffTests: XCTestCase {
         mutating func mutate(_ rng: inout RNG) {
             let all = Array(cls.keys).sorted()
             switch rng.int(5) {
-            case 0: // insert a small subtree
+            case 0:  // insert a small subtree
                 let p = all[rng.int(all.count)]
                 let a = add(parent: p, rng: &rng)
                 if rng.int(2) == 0 { _ = add(parent: a, rng: &rng) }
-            case 1: // remove a non-root subtree
+            case 1:  // remove a non-root subtree
                 let candidates = all.filter { parent[$0]! != nil }
                 guard let victim = candidates.isEmpty ? nil : candidates[rng.int(candidates.count)] else { return }
                 let p = parent[victim]!!
                 kids[p]!.removeAll { $0 == victim }
-                for d in descendants(victim) { cls[d] = nil; props[d] = nil; kids[d] = nil; parent[d] = nil }
-            case 2: // move a non-root under another node that is not its descendant
+                for d in descendants(victim) {
+                    cls[d] = nil
+                    props[d] = nil
+                    kids[d] = nil
+                    parent[d] = nil
+                }
+            case 2:  // move a non-root under another node that is not its descendant
                 let candidates = all.filter { parent[$0]! != nil }
                 guard !candidates.isEmpty else { return }
                 let m = candidates[rng.int(candidates.count)]
@@ -70,16 +81,19 @@ final class ProviderDiffTests: XCTestCase {
                 kids[parent[m]!!]!.removeAll { $0 == m }
                 kids[t]!.insert(m, at: rng.int(kids[t]!.count + 1))
                 parent[m] = t
-            case 3: // change / add / drop a property
+            case 3:  // change / add / drop a property
                 let id = all[rng.int(all.count)]
                 switch rng.int(3) {
                 case 0: props[id]!["tag"] = .number(Double(rng.int(9)))
                 case 1: props[id]!["tag"] = nil
                 default: props[id]!["accessibilityLabel"] = .string("L\(rng.int(50))")
                 }
-            default: // reorder children
+            default:  // reorder children
                 let id = all[rng.int(all.count)]
-                if var k = kids[id], k.count > 1 { k.swapAt(0, k.count - 1); kids[id] = k }
+                if var k = kids[id], k.count > 1 {
+                    k.swapAt(0, k.count - 1)
+                    kids[id] = k
+                }
             }
         }
     }
@@ -88,7 +102,10 @@ final class ProviderDiffTests: XCTestCase {
         XCTAssertEqual(a.roots, b.roots, "roots", file: file, line: line)
         XCTAssertEqual(a.count, b.count, "view count", file: file, line: line)
         for (id, nb) in b.nodes {
-            guard let na = a[id] else { XCTFail("missing \(id)", file: file, line: line); continue }
+            guard let na = a[id] else {
+                XCTFail("missing \(id)", file: file, line: line)
+                continue
+            }
             XCTAssertEqual(na, nb, "view \(id) differs", file: file, line: line)
         }
     }
@@ -98,7 +115,9 @@ final class ProviderDiffTests: XCTestCase {
         for round in 0..<60 {
             var m = Model()
             let w = m.add(parent: nil, rng: &rng)
-            for _ in 0..<(5 + rng.int(20)) { _ = m.add(parent: ([w] + Array(m.cls.keys).sorted())[rng.int(m.cls.count)], rng: &rng) }
+            for _ in 0..<(5 + rng.int(20)) {
+                _ = m.add(parent: ([w] + Array(m.cls.keys).sorted())[rng.int(m.cls.count)], rng: &rng)
+            }
             let store = HierarchyStore()
             try store.setSnapshot(m.snapshot)
             var old = m.snapshot
@@ -133,7 +152,8 @@ final class ProviderDiffTests: XCTestCase {
 final class SlowHubTransport: ProviderTransport {
     let hub: Hub
     init(hub: Hub) { self.hub = hub }
-    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
+    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String
+    {
         hub.registerApp(name: name, provider: nil)
     }
     func call(_ method: String, _ params: JSONObject) async throws -> JSON {
@@ -153,9 +173,19 @@ final class SlowHubTransport: ProviderTransport {
 /// order they were made, so the server ends with the app's last tree (no lost toggle).
 final class PublisherOrderTests: XCTestCase {
     func snapshot(_ on: Bool) -> JSON {
-        ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "s", "class": "UISwitch", "frame": [10, 10, 51, 31], "isOn": .bool(on), "accessibilityLabel": "Wi-Fi"],
-        ]]]]
+        [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        [
+                            "id": "s", "class": "UISwitch", "frame": [10, 10, 51, 31], "isOn": .bool(on),
+                            "accessibilityLabel": "Wi-Fi",
+                        ]
+                    ],
+                ]
+            ]
+        ]
     }
 
     func testOverlappingPublishesArriveInOrder() async throws {

@@ -27,7 +27,8 @@ final class CountingTransport: ProviderTransport {
     private let sent = Mutex<[String]>([])
     init(_ inner: any ProviderTransport) { self.inner = inner }
 
-    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String {
+    func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String
+    {
         try await inner.register(name: name, onAction: onAction)
     }
     func call(_ method: String, _ params: JSONObject) async throws -> JSON {
@@ -49,7 +50,14 @@ final class ProviderRecoveryTests: XCTestCase {
         if extra {
             children.append(["id": "footer", "class": "UILabel", "frame": [10, 100, 200, 30], "text": "Footer"])
         }
-        return ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": .array(children)]]]
+        return [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                    "children": .array(children),
+                ]
+            ]
+        ]
     }
 
     struct Stack {
@@ -95,11 +103,14 @@ final class ProviderRecoveryTests: XCTestCase {
 
         try await publisher.publish(Self.tree(label: "One", fieldText: ""))
         // Behind the publisher's back the server's tree loses the footer.
-        _ = try await transport.inner.call("hierarchy.set", ["app": .string(app), "windows": Self.tree(label: "One", fieldText: "", extra: false)["windows"]!])
+        _ = try await transport.inner.call(
+            "hierarchy.set",
+            ["app": .string(app), "windows": Self.tree(label: "One", fieldText: "", extra: false)["windows"]!])
         XCTAssertNil(try labelText(stack.hub, app, "footer"))
 
         // The patch for this change sets the title and the footer's text; the footer is gone on the server.
-        let changed = try XCTUnwrap(Self.replacingFooterText(in: Self.tree(label: "Two", fieldText: ""), with: "Footer 2"))
+        let changed = try XCTUnwrap(
+            Self.replacingFooterText(in: Self.tree(label: "Two", fieldText: ""), with: "Footer 2"))
         let revision = try await publisher.publish(changed)
 
         XCTAssertEqual(try labelText(stack.hub, app, "title"), "Two")
@@ -120,9 +131,10 @@ final class ProviderRecoveryTests: XCTestCase {
 
     static func replacingFooterText(in snapshot: JSON, with text: String) -> JSON? {
         guard var window = snapshot["windows"]?.arrayValue?.first?.objectValue,
-              var children = window["children"]?.arrayValue,
-              let index = children.firstIndex(where: { $0["id"]?.stringValue == "footer" }),
-              var footer = children[index].objectValue else { return nil }
+            var children = window["children"]?.arrayValue,
+            let index = children.firstIndex(where: { $0["id"]?.stringValue == "footer" }),
+            var footer = children[index].objectValue
+        else { return nil }
         footer["text"] = .string(text)
         children[index] = .object(footer)
         window["children"] = .array(children)
@@ -159,7 +171,8 @@ final class ProviderRecoveryTests: XCTestCase {
         defer { Task { await client.close() } }
         let huge = String(repeating: "x", count: Limits.maxStringBytes + 4_000)
         do {
-            let reply = try await client.call("action.typeText", ["target": ["id": "field"], "text": .string(huge)], timeout: .seconds(10))
+            let reply = try await client.call(
+                "action.typeText", ["target": ["id": "field"], "text": .string(huge)], timeout: .seconds(10))
             XCTFail("the action claimed \(reply) although its update was refused")
         } catch {
             XCTAssertEqual(error.code, RPCError.Code.appError)
@@ -187,7 +200,8 @@ final class ProviderRecoveryTests: XCTestCase {
         XCTAssertEqual(transport.methods.count, 3)
 
         // The app fixes its tree in the next action: a full snapshot goes out, the action performs.
-        let reply = try await client.call("action.setValue", ["target": ["id": "field"], "value": "short"], timeout: .seconds(10))
+        let reply = try await client.call(
+            "action.setValue", ["target": ["id": "field"], "value": "short"], timeout: .seconds(10))
         XCTAssertEqual(reply["performed"]?.boolValue, true)
         XCTAssertEqual(transport.methods.last, "hierarchy.set")
         let field = try XCTUnwrap(try stack.hub.snapshot(app).tree["field"])
@@ -216,9 +230,14 @@ final class ProviderRecoveryTests: XCTestCase {
         _ = try await provider.call("initialize", ["role": "provider"], timeout: .seconds(5))
         _ = try await provider.call("app.register", ["name": "raw"], timeout: .seconds(5))
         let buttons: [JSON] = ["busy", "object", "string"].enumerated().map { index, id in
-            ["id": .string(id), "class": "UIButton", "title": .string(id), "frame": [10, .number(Double(10 + 50 * index)), 100, 40]]
+            [
+                "id": .string(id), "class": "UIButton", "title": .string(id),
+                "frame": [10, .number(Double(10 + 50 * index)), 100, 40],
+            ]
         }
-        let window: JSON = ["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": .array(buttons)]
+        let window: JSON = [
+            "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": .array(buttons),
+        ]
         _ = try await provider.call("hierarchy.set", ["windows": [window]], timeout: .seconds(5))
         let client = try await automationClient(stack)
         defer { Task { await client.close() } }
@@ -252,10 +271,11 @@ final class ProviderRecoveryTests: XCTestCase {
         let demo = DemoHost(transport: HubProviderTransport(hub: hub))
         try await demo.start(tick: nil)
         let app = await demo.appID
-        _ = try await hub.perform(app: app, element: "nameField", action: "typeText", value: "Pixel")
+        _ = try await hub.perform(app: app, element: "nameField", action: .typeText("Pixel"))
         do {
-            _ = try await hub.perform(app: app, element: "nameField", action: "typeText",
-                                      value: .string(String(repeating: "y", count: DemoApp.nameFieldMaxBytes)))
+            _ = try await hub.perform(
+                app: app, element: "nameField",
+                action: .typeText(String(repeating: "y", count: DemoApp.nameFieldMaxBytes)))
             XCTFail("text over the limit was accepted")
         } catch {
             guard case .appFailed(_, let reason, let details) = error else { return XCTFail("\(error)") }
@@ -264,7 +284,7 @@ final class ProviderRecoveryTests: XCTestCase {
         }
         XCTAssertEqual(try hub.snapshot(app).tree["nameField"]?.value, "Pixel")
         let wifiBefore = try hub.snapshot(app).tree["cellWifi"]?.value
-        let handled = try await hub.perform(app: app, element: "cellWifi", action: "activate")
+        let handled = try await hub.perform(app: app, element: "cellWifi", action: .activate)
         XCTAssertTrue(handled)
         XCTAssertNotEqual(try hub.snapshot(app).tree["cellWifi"]?.value, wifiBefore)
         // The server's tree is the demo's current one: derive the demo's snapshot afresh and compare.

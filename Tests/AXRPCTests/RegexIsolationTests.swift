@@ -1,9 +1,10 @@
 import AXHub
 import AXJSON
 import AXRPC
-@testable import AXTransport
 import NIOPosix
 import XCTest
+
+@testable import AXTransport
 
 /// Issue 12 item 5 on the real transport: regex queries neither freeze the server nor hold up other clients.
 final class RegexIsolationTests: XCTestCase {
@@ -14,9 +15,18 @@ final class RegexIsolationTests: XCTestCase {
         let hub = Hub(actionTimeout: .seconds(1))
         let app = hub.registerApp(name: "long", provider: nil)
         let label = String(repeating: "b", count: 60_000)
-        try hub.setSnapshot(app: app, ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "children": [
-            ["id": "t", "class": "UILabel", "frame": [0, 0, 400, 40], "text": .string(label)],
-        ]]]])
+        try hub.setSnapshot(
+            app: app,
+            [
+                "windows": [
+                    [
+                        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                        "children": [
+                            ["id": "t", "class": "UILabel", "frame": [0, 0, 400, 40], "text": .string(label)]
+                        ],
+                    ]
+                ]
+            ])
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let server = RPCServer(router: router, configuration: .init(unixSocketPath: dir.file("s.sock")), group: group)
@@ -33,8 +43,10 @@ final class RegexIsolationTests: XCTestCase {
         let start = clock.now
         // The issue's query (exponential for a backtracking engine), and one that keeps ~100 threads alive per
         // character: seconds of matching in a debug build.
-        catastrophic.send(transportRequest("query.find", ["app": .string(app), "selector": "*[label~=/(.+)+X/]"], id: 1) + "\n")
-        heavy.send(transportRequest("query.count", ["app": .string(app), "selector": "*[label~=/.{0,100}Z/]"], id: 2) + "\n")
+        catastrophic.send(
+            transportRequest("query.find", ["app": .string(app), "selector": "*[label~=/(.+)+X/]"], id: 1) + "\n")
+        heavy.send(
+            transportRequest("query.count", ["app": .string(app), "selector": "*[label~=/.{0,100}Z/]"], id: 2) + "\n")
         try await Task.sleep(for: .milliseconds(30))
         let pingSent = clock.now
         pinger.send(transportRequest("ping", id: 3) + "\n")
@@ -45,7 +57,9 @@ final class RegexIsolationTests: XCTestCase {
         let firstTime = clock.now - start
         let second = heavy.readLine(timeoutMs: 60_000)
         let secondTime = clock.now - start
-        print("ping answered in \(pingTime); (.+)+X over 60,000 characters answered after \(firstTime); .{0,100}Z after \(secondTime)")
+        print(
+            "ping answered in \(pingTime); (.+)+X over 60,000 characters answered after \(firstTime); .{0,100}Z after \(secondTime)"
+        )
         XCTAssertEqual(first?["result"]?["count"], 0, "\(String(describing: first))")
         // A result, or the typed budget error: never a hang, never -32603.
         if let error = second?["error"] {

@@ -16,16 +16,22 @@ final class RotorSearchTests: XCTestCase {
         var socket: String { "unix:" + dir.file("s.sock") }
     }
 
-    static let window: JSON = ["id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true, "children": [
-        ["id": "doc", "class": "UIView", "frame": [0, 0, 400, 600],
-         "accessibilityContainerType": "semanticGroup", "accessibilityLabel": "Document",
-         "accessibilityCustomRotors": [["name": "Warnings", "search": "app"]], "children": [
-            ["id": "first", "class": "UIButton", "title": "First", "frame": [10, 10, 100, 40]],
-            ["id": "second", "class": "UIButton", "title": "Second", "frame": [10, 60, 100, 40]],
-            ["id": "silent", "class": "UIButton", "title": "Silent", "frame": [10, 110, 100, 40]],
-            ["id": "ghostly", "class": "UIButton", "title": "Ghostly", "frame": [10, 160, 100, 40]],
-         ]],
-    ]]
+    static let window: JSON = [
+        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+        "children": [
+            [
+                "id": "doc", "class": "UIView", "frame": [0, 0, 400, 600],
+                "accessibilityContainerType": "semanticGroup", "accessibilityLabel": "Document",
+                "accessibilityCustomRotors": [["name": "Warnings", "search": "app"]],
+                "children": [
+                    ["id": "first", "class": "UIButton", "title": "First", "frame": [10, 10, 100, 40]],
+                    ["id": "second", "class": "UIButton", "title": "Second", "frame": [10, 60, 100, 40]],
+                    ["id": "silent", "class": "UIButton", "title": "Silent", "frame": [10, 110, 100, 40]],
+                    ["id": "ghostly", "class": "UIButton", "title": "Ghostly", "frame": [10, 160, 100, 40]],
+                ],
+            ]
+        ],
+    ]
 
     /// The app: from nothing the first warning, then the second (with a range), from the second the second again
     /// (a stuck search), from `silent` no answer at all, from `ghostly` an element that does not exist.
@@ -69,20 +75,28 @@ final class RotorSearchTests: XCTestCase {
     func testTheAppAnswersEachStepAndFocusFollows() async throws {
         let (stack, provider, client) = try await start()
         let server = stack.server
-        defer { Task { await client.close(); await provider.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close()
+                await provider.close()
+                await server.stop()
+            }
+        }
         let listed = try await client.call("rotor.list", ["target": ["id": "first"]], timeout: .seconds(5))
         let warnings = listed["rotors"]?.arrayValue?.first { $0["name"]?.stringValue == "Warnings" }
         XCTAssertEqual(warnings?["search"]?.stringValue, "app")
         XCTAssertEqual(warnings?["declaredBy"]?.stringValue, "doc")
 
-        let firstStep = try await client.call("rotor.next", ["rotor": "Warnings", "from": .null, "target": ["id": "doc"]], timeout: .seconds(5))
+        let firstStep = try await client.call(
+            "rotor.next", ["rotor": "Warnings", "from": .null, "target": ["id": "doc"]], timeout: .seconds(5))
         XCTAssertEqual(firstStep["item"]?["target"]?.stringValue, "first")
         XCTAssertEqual(firstStep["focusMoved"]?.boolValue, true)
         let secondStep = try await client.call("rotor.next", ["rotor": "Warnings"], timeout: .seconds(5))
         XCTAssertEqual(secondStep["item"]?["target"]?.stringValue, "second")
         XCTAssertEqual(secondStep["item"]?["range"], [2, 3])
         XCTAssertEqual(try stack.hub.snapshot(try XCTUnwrap(stack.hub.snapshots().first?.id)).focusedID, "second")
-        let end = try await client.call("rotor.previous", ["rotor": "Warnings", "from": ["id": "doc"]], timeout: .seconds(5))
+        let end = try await client.call(
+            "rotor.previous", ["rotor": "Warnings", "from": ["id": "doc"]], timeout: .seconds(5))
         XCTAssertEqual(end["item"], .null)
         XCTAssertEqual(end["end"]?.boolValue, true)
     }
@@ -90,10 +104,17 @@ final class RotorSearchTests: XCTestCase {
     func testAnAppThatNeverAnswersIsTheActionTimeoutNotAHang() async throws {
         let (stack, provider, client) = try await start()
         let server = stack.server
-        defer { Task { await client.close(); await provider.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close()
+                await provider.close()
+                await server.stop()
+            }
+        }
         let started = ContinuousClock.now
         do {
-            _ = try await client.call("rotor.next", ["rotor": "Warnings", "from": ["id": "silent"]], timeout: .seconds(4))
+            _ = try await client.call(
+                "rotor.next", ["rotor": "Warnings", "from": ["id": "silent"]], timeout: .seconds(4))
             XCTFail("a silent app produced a result")
         } catch {
             XCTAssertEqual(error.code, RPCError.Code.appNotResponding, error.message)
@@ -104,9 +125,17 @@ final class RotorSearchTests: XCTestCase {
     func testTheCurrentItemAgainOrAnUnknownTargetIsATypedError() async throws {
         let (stack, provider, client) = try await start()
         let server = stack.server
-        defer { Task { await client.close(); await provider.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close()
+                await provider.close()
+                await server.stop()
+            }
+        }
         do {
-            _ = try await client.call("rotor.next", ["rotor": "Warnings", "from": ["id": "second"], "fromRange": [2, 3]], timeout: .seconds(5))
+            _ = try await client.call(
+                "rotor.next", ["rotor": "Warnings", "from": ["id": "second"], "fromRange": [2, 3]], timeout: .seconds(5)
+            )
             XCTFail("a stuck search produced a result")
         } catch {
             XCTAssertEqual(error.code, RPCError.Code.appError, error.message)
@@ -114,7 +143,8 @@ final class RotorSearchTests: XCTestCase {
             XCTAssertTrue(error.message.contains("current item 'second' again"), error.message)
         }
         do {
-            _ = try await client.call("rotor.next", ["rotor": "Warnings", "from": ["id": "ghostly"]], timeout: .seconds(5))
+            _ = try await client.call(
+                "rotor.next", ["rotor": "Warnings", "from": ["id": "ghostly"]], timeout: .seconds(5))
             XCTFail("an unknown target produced a result")
         } catch {
             XCTAssertEqual(error.code, RPCError.Code.appError, error.message)
@@ -125,11 +155,23 @@ final class RotorSearchTests: XCTestCase {
     func testSearchAppRotorsCarryNoStaticItems() throws {
         let hub = Hub()
         let app = hub.registerApp(name: "t", provider: nil)
-        let bad: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 10, 10],
-                                      "accessibilityCustomRotors": [["name": "R", "search": "app", "items": ["w"]]]]]]
+        let bad: JSON = [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 10, 10],
+                    "accessibilityCustomRotors": [["name": "R", "search": "app", "items": ["w"]]],
+                ]
+            ]
+        ]
         XCTAssertThrowsError(try hub.setSnapshot(app: app, bad))
-        let unknown: JSON = ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 10, 10],
-                                          "accessibilityCustomRotors": [["name": "R", "search": "server"]]]]]
+        let unknown: JSON = [
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 10, 10],
+                    "accessibilityCustomRotors": [["name": "R", "search": "server"]],
+                ]
+            ]
+        ]
         XCTAssertThrowsError(try hub.setSnapshot(app: app, unknown)) { error in
             XCTAssertTrue("\(error)".contains("accepted: items, app"), "\(error)")
         }

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import XCTest
 import AXJSON
 import AXRPC
+import XCTest
+
 @testable import AXTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 final class TransportClientTests: XCTestCase {
     func testClientCallsAndErrors() async throws {
@@ -100,7 +102,9 @@ final class TransportClientTests: XCTestCase {
         _ = try await client.call("notifyMe", ["n": 1])
         _ = try await client.call("notifyMe", ["n": 2])
         for _ in 0..<100 where seen.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertEqual(seen.withLock { $0 }, [["method": "server.event", "params": ["n": 1]], ["method": "server.event", "params": ["n": 2]]])
+        XCTAssertEqual(
+            seen.withLock { $0 },
+            [["method": "server.event", "params": ["n": 1]], ["method": "server.event", "params": ["n": 2]]])
         await client.close()
         await server.stop()
     }
@@ -123,10 +127,16 @@ final class TransportClientTests: XCTestCase {
         guard let session = sessions.withLock({ $0.first }) else { return XCTFail("no session") }
         await withTaskGroup(of: Void.self) { g in
             for t in 0..<8 {
-                g.addTask { for i in 0..<500 { session.peer.notify("tick", ["t": .number(Double(t)), "i": .number(Double(i))]) } }
+                g.addTask {
+                    for i in 0..<500 {
+                        session.peer.notify("tick", ["t": .number(Double(t)), "i": .number(Double(i))])
+                    }
+                }
             }
         }
-        for _ in 0..<500 where got.withLock({ $0.values.reduce(0, +) }) < 4000 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where got.withLock({ $0.values.reduce(0, +) }) < 4000 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         XCTAssertEqual(got.withLock { $0 }, Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, 500) }))
         await client.close()
         await server.stop()
@@ -178,7 +188,10 @@ final class TransportClientTests: XCTestCase {
         let sessions = ProtocolLocked<[RPCSession]>([])
         let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
         let client = try await RPCClient.connect(dir.file("s.sock"))
-        client.onRequest { _, _ in try await Task.sleep(for: .seconds(30)); return 1 }
+        client.onRequest { _, _ in
+            try await Task.sleep(for: .seconds(30))
+            return 1
+        }
         _ = try await client.call("ping")
         guard let session = sessions.withLock({ $0.first }) else { return XCTFail("no session") }
         let pending = Task { () async throws(RPCError) -> JSON in
@@ -225,7 +238,10 @@ final class TransportClientTests: XCTestCase {
         } catch {
             XCTAssertTrue("\(error)".contains("cannot connect"), "\(error)")
         }
-        do { _ = try await RPCClient.connect("bogus"); XCTFail() } catch {
+        do {
+            _ = try await RPCClient.connect("bogus")
+            XCTFail()
+        } catch {
             XCTAssertTrue("\(error)".contains("invalid address"), "\(error)")
         }
     }
@@ -233,7 +249,10 @@ final class TransportClientTests: XCTestCase {
     func testTCPClientWithToken() async throws {
         let dir = TransportTempDir()
         let tokenPath = dir.file("tok")
-        let f = fopen(tokenPath, "w"); fputs("abc123\n", f); fclose(f); chmod(tokenPath, 0o600)
+        let f = fopen(tokenPath, "w")
+        fputs("abc123\n", f)
+        fclose(f)
+        chmod(tokenPath, 0o600)
         let server = try await transportStartServer(dir, tcp: "tcp:127.0.0.1:0", tokenFile: tokenPath)
         let client = try await RPCClient.connect("tcp:127.0.0.1:\(server.tcpPort!)")
         let r = try await client.call("initialize", ["token": "abc123"])
@@ -255,15 +274,24 @@ final class TransportClientTests: XCTestCase {
             var out: [String] = []
             out.append(try c.call("ping").stringValue ?? "?")
             out.append(String(try c.call("add", ["a": 1, "b": 2]).intValue ?? -1))
-            do { _ = try c.call("nope"); out.append("no error") } catch { out.append(String((error as? RPCError)?.code ?? 0)) }
+            do {
+                _ = try c.call("nope")
+                out.append("no error")
+            } catch { out.append(String((error as? RPCError)?.code ?? 0)) }
             _ = try c.call("notifyMe", ["n": 5])
             out.append(contentsOf: notes)
             try c.notify("ping")
-            do { _ = try c.call("slow", ["ms": 2000], timeout: .milliseconds(100)); out.append("no timeout") } catch {
+            do {
+                _ = try c.call("slow", ["ms": 2000], timeout: .milliseconds(100))
+                out.append("no timeout")
+            } catch {
                 out.append(String((error as? RPCError)?.code ?? 0))
             }
             c.close()
-            do { _ = try c.call("ping"); out.append("no error") } catch { out.append((error as? RPCError)?.data?["reason"]?.stringValue ?? "?") }
+            do {
+                _ = try c.call("ping")
+                out.append("no error")
+            } catch { out.append((error as? RPCError)?.data?["reason"]?.stringValue ?? "?") }
             return out
         }
         let results = try await task.value
@@ -274,8 +302,9 @@ final class TransportClientTests: XCTestCase {
     func testPipelinedBenchmarkFunction() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let rps = try await TransportBenchmark.pipelined(socketPath: dir.file("s.sock"), count: 3000,
-                                                          setup: [(method: "initialize", params: nil)])
+        let rps = try await TransportBenchmark.pipelined(
+            socketPath: dir.file("s.sock"), count: 3000,
+            setup: [(method: "initialize", params: nil)])
         XCTAssertGreaterThan(rps, 0)
         // Errors are detected, not counted as throughput.
         do {

@@ -1,21 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import XCTest
-import Synchronization
 import AXJSON
 import AXRPC
 import NIOPosix
+import Synchronization
+import XCTest
+
 @testable import AXTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Issue 12 item 6: back-pressure, timeouts, the connection limit and fairness between connections.
 final class TransportLimitsTests: XCTestCase {
-    func startServer(_ dir: TransportTempDir, router: RPCRouter = transportTestRouter(), limits: RPCConnectionLimits,
-                     tcp: String? = nil, tokenFile: String? = nil, group: MultiThreadedEventLoopGroup? = nil,
-                     onSession: (@Sendable (RPCSession) -> Void)? = nil) async throws -> RPCServer {
-        let configuration = RPCServer.Configuration(unixSocketPath: dir.file("s.sock"), tcp: tcp, tokenFile: tokenFile, limits: limits)
+    func startServer(
+        _ dir: TransportTempDir, router: RPCRouter = transportTestRouter(), limits: RPCConnectionLimits,
+        tcp: String? = nil, tokenFile: String? = nil, group: MultiThreadedEventLoopGroup? = nil,
+        onSession: (@Sendable (RPCSession) -> Void)? = nil
+    ) async throws -> RPCServer {
+        let configuration = RPCServer.Configuration(
+            unixSocketPath: dir.file("s.sock"), tcp: tcp, tokenFile: tokenFile, limits: limits)
         let server = RPCServer(router: router, configuration: configuration, group: group, onSession: onSession)
         try await server.start()
         return server

@@ -1,22 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import XCTest
-import Synchronization
 import AXJSON
 import AXRPC
+import Synchronization
+import XCTest
+
 @testable import AXTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct TransportRNG: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
+        state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 }
@@ -45,8 +47,9 @@ final class TransportServerTests: XCTestCase {
         let body1 = transportRequest("ping", id: 1)
         let body2 = transportRequest("echo", [1, "ü"], id: 2)
         // Two messages in one write; other headers allowed; header names case-insensitive.
-        c.send("Content-Length: \(body1.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(body1)"
-               + "content-length: \(body2.utf8.count)\r\n\r\n\(body2)")
+        c.send(
+            "Content-Length: \(body1.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(body1)"
+                + "content-length: \(body2.utf8.count)\r\n\r\n\(body2)")
         let m1 = c.readLSP()
         XCTAssertEqual(m1?.body["result"], "pong")
         XCTAssertTrue(m1?.header.hasPrefix("Content-Length: ") ?? false, "replies use LSP framing")
@@ -87,7 +90,9 @@ final class TransportServerTests: XCTestCase {
         let server = try await transportStartServer(dir)
         let c = try TransportRawConn(unix: dir.file("s.sock"))
         var all = ""
-        for i in 0..<1000 { all += transportRequest("add", ["a": .number(Double(i)), "b": 1], id: .number(Double(i))) + "\n" }
+        for i in 0..<1000 {
+            all += transportRequest("add", ["a": .number(Double(i)), "b": 1], id: .number(Double(i))) + "\n"
+        }
         c.send(all)
         for i in 0..<1000 {
             guard let r = c.readLine() else { return XCTFail("missing response \(i)") }
@@ -101,8 +106,10 @@ final class TransportServerTests: XCTestCase {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
         let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send(transportRequest("slow", ["ms": 50], id: 1) + "\n" + transportRequest("ping", id: 2) + "\n"
-               + "garbage\n" + transportRequest("slow", ["ms": 1], id: 3) + "\n" + transportRequest("ping", id: 4) + "\n")
+        c.send(
+            transportRequest("slow", ["ms": 50], id: 1) + "\n" + transportRequest("ping", id: 2) + "\n"
+                + "garbage\n" + transportRequest("slow", ["ms": 1], id: 3) + "\n" + transportRequest("ping", id: 4)
+                + "\n")
         let ids = (0..<5).map { _ in c.readLine()?["id"] ?? "missing" }
         XCTAssertEqual(ids, [1, 2, .null, 3, 4])
         await server.stop()
@@ -116,12 +123,20 @@ final class TransportServerTests: XCTestCase {
         var expected: [JSON] = []
         for i in 0..<3000 {
             switch i % 5 {
-            case 0: all += transportRequest("slow", ["ms": 0], id: .number(Double(i))) + "\n"; expected.append(.number(Double(i)))
-            case 1: all += transportRequest("ping", id: .number(Double(i))) + "\n"; expected.append(.number(Double(i)))
-            case 2: all += #"{"jsonrpc":"2.0","method":"slow","params":{"ms":0}}"# + "\n" // notification: no reply
-            case 3: all += "{bad json\n"; expected.append(.null)
+            case 0:
+                all += transportRequest("slow", ["ms": 0], id: .number(Double(i))) + "\n"
+                expected.append(.number(Double(i)))
+            case 1:
+                all += transportRequest("ping", id: .number(Double(i))) + "\n"
+                expected.append(.number(Double(i)))
+            case 2: all += #"{"jsonrpc":"2.0","method":"slow","params":{"ms":0}}"# + "\n"  // notification: no reply
+            case 3:
+                all += "{bad json\n"
+                expected.append(.null)
             default:
-                all += "[" + transportRequest("ping", id: .string("b\(i)")) + "," + transportRequest("slow", ["ms": 0], id: .string("c\(i)")) + "]\n"
+                all +=
+                    "[" + transportRequest("ping", id: .string("b\(i)")) + ","
+                    + transportRequest("slow", ["ms": 0], id: .string("c\(i)")) + "]\n"
                 expected.append(.array([.string("b\(i)"), .string("c\(i)")]))
             }
         }
@@ -153,9 +168,16 @@ final class TransportServerTests: XCTestCase {
         // Keep writing without ever reading until the server stops taking bytes for 500 ms.
         while ContinuousClock.now - lastProgress < .milliseconds(500) && ContinuousClock.now - start < .seconds(20) {
             let n = bytes.withUnsafeBytes { send(hog.fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { accepted += n; lastProgress = ContinuousClock.now } else { try await Task.sleep(for: .milliseconds(5)) }
+            if n > 0 {
+                accepted += n
+                lastProgress = ContinuousClock.now
+            } else {
+                try await Task.sleep(for: .milliseconds(5))
+            }
         }
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(20), "the server never stopped reading from a client that does not read")
+        XCTAssertLessThan(
+            ContinuousClock.now - start, .seconds(20),
+            "the server never stopped reading from a client that does not read")
         XCTAssertLessThan(accepted, 64 << 20, "server buffered \(accepted) bytes for a client that does not read")
         // Everyone else is unaffected.
         let other = try TransportRawConn(unix: dir.file("s.sock"))
@@ -175,7 +197,7 @@ final class TransportServerTests: XCTestCase {
 
     func testBadInputGetsPreciseErrorsAndOthersKeepWorking() async throws {
         let dir = TransportTempDir()
-        let server = try await transportStartServer(dir) // maxFrameBytes 64 KiB
+        let server = try await transportStartServer(dir)  // maxFrameBytes 64 KiB
         let good = try TransportRawConn(unix: dir.file("s.sock"))
         let bad = try TransportRawConn(unix: dir.file("s.sock"))
 
@@ -225,7 +247,9 @@ final class TransportServerTests: XCTestCase {
             c.send(input)
             let r = c.readLSP()
             XCTAssertEqual(r?.body["error"]?["code"]?.intValue, code, input)
-            XCTAssertTrue(r?.body["error"]?["message"]?.stringValue?.contains(fragment) ?? false, "\(input): \(r?.body.jsonString ?? "nil")")
+            XCTAssertTrue(
+                r?.body["error"]?["message"]?.stringValue?.contains(fragment) ?? false,
+                "\(input): \(r?.body.jsonString ?? "nil")")
             XCTAssertTrue(c.waitClosed(), "connection closed after \(input.prefix(30))")
         }
         let ok = try TransportRawConn(unix: dir.file("s.sock"))
@@ -254,7 +278,9 @@ final class TransportServerTests: XCTestCase {
         let fd = POSIX.streamSocket(AF_UNIX)
         var addr = try POSIX.fillUnixAddress(dir.file("s.sock"))
         let rc = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         XCTAssertEqual(rc, 0)
         close(fd)
@@ -283,7 +309,9 @@ final class TransportServerTests: XCTestCase {
 
     func testNonSocketFileAndForeignDirectoryAreRefused() async throws {
         let dir = TransportTempDir()
-        let f = fopen(dir.file("s.sock"), "w"); fputs("data", f); fclose(f)
+        let f = fopen(dir.file("s.sock"), "w")
+        fputs("data", f)
+        fclose(f)
         do {
             _ = try await transportStartServer(dir)
             XCTFail("must not replace a regular file")
@@ -294,14 +322,23 @@ final class TransportServerTests: XCTestCase {
         XCTAssertEqual(stat(dir.file("s.sock"), &st), 0, "the file is left alone")
         // A group/world-writable directory that is not sticky.
         let open = dir.file("open")
-        mkdir(open, 0o777); chmod(open, 0o777)
+        mkdir(open, 0o777)
+        chmod(open, 0o777)
         defer { rmdir(open) }
         let server = RPCServer(router: transportTestRouter(), configuration: .init(unixSocketPath: open + "/x.sock"))
-        do { try await server.start(); XCTFail("must refuse a world-writable dir"); await server.stop() } catch {
+        do {
+            try await server.start()
+            XCTFail("must refuse a world-writable dir")
+            await server.stop()
+        } catch {
             XCTAssertTrue("\(error)".contains("writable by group/others"), "\(error)")
         }
-        let missing = RPCServer(router: transportTestRouter(), configuration: .init(unixSocketPath: dir.file("nodir/x.sock")))
-        do { try await missing.start(); XCTFail() } catch { XCTAssertTrue("\(error)".contains("does not exist"), "\(error)") }
+        let missing = RPCServer(
+            router: transportTestRouter(), configuration: .init(unixSocketPath: dir.file("nodir/x.sock")))
+        do {
+            try await missing.start()
+            XCTFail()
+        } catch { XCTAssertTrue("\(error)".contains("does not exist"), "\(error)") }
     }
 
     func testDefaultSocketPath() {
@@ -343,7 +380,9 @@ final class TransportServerTests: XCTestCase {
         mkdir(target, 0o700)
         defer { rmdir(target) }
         XCTAssertEqual(symlink(target, dir), 0)
-        XCTAssertThrowsError(try AXSocketPath.prepareServerDirectory(for: dir + "/axserver.sock", fallbackBase: base.path)) { error in
+        XCTAssertThrowsError(
+            try AXSocketPath.prepareServerDirectory(for: dir + "/axserver.sock", fallbackBase: base.path)
+        ) { error in
             XCTAssertTrue("\(error)".contains("not a directory"), "\(error)")
         }
         unlink(dir)
@@ -381,7 +420,9 @@ final class TransportServerTests: XCTestCase {
 
     func writeToken(_ dir: TransportTempDir, _ token: String, mode: mode_t = 0o600) -> String {
         let path = dir.file("token")
-        let f = fopen(path, "w"); fputs(token + "\n# comment line\n", f); fclose(f)
+        let f = fopen(path, "w")
+        fputs(token + "\n# comment line\n", f)
+        fclose(f)
         chmod(path, mode)
         return path
     }
@@ -433,9 +474,15 @@ final class TransportServerTests: XCTestCase {
         let dir = TransportTempDir()
         let good = writeToken(dir, "tok")
         func start(_ tcp: String, _ token: String?, allowNonLoopback: Bool = false) async -> String? {
-            let s = RPCServer(router: transportTestRouter(),
-                              configuration: .init(unixSocketPath: nil, tcp: tcp, tokenFile: token, allowNonLoopback: allowNonLoopback))
-            do { try await s.start(); await s.stop(); return nil } catch { return "\(error)" }
+            let s = RPCServer(
+                router: transportTestRouter(),
+                configuration: .init(
+                    unixSocketPath: nil, tcp: tcp, tokenFile: token, allowNonLoopback: allowNonLoopback))
+            do {
+                try await s.start()
+                await s.stop()
+                return nil
+            } catch { return "\(error)" }
         }
         var e = await start("tcp:0.0.0.0:0", good)
         XCTAssertTrue(e?.contains("non-loopback") ?? false, e ?? "started")
@@ -446,11 +493,17 @@ final class TransportServerTests: XCTestCase {
         e = await start("tcp:127.0.0.1:0", dir.file("missing"))
         XCTAssertTrue(e?.contains("does not exist") ?? false, e ?? "started")
         let loose = dir.file("loose")
-        let f = fopen(loose, "w"); fputs("tok\n", f); fclose(f); chmod(loose, 0o644)
+        let f = fopen(loose, "w")
+        fputs("tok\n", f)
+        fclose(f)
+        chmod(loose, 0o644)
         e = await start("tcp:127.0.0.1:0", loose)
         XCTAssertTrue(e?.contains("must not be readable") ?? false, e ?? "started")
         let empty = dir.file("empty")
-        let g = fopen(empty, "w"); fputs("\n", g); fclose(g); chmod(empty, 0o600)
+        let g = fopen(empty, "w")
+        fputs("\n", g)
+        fclose(g)
+        chmod(empty, 0o600)
         e = await start("tcp:127.0.0.1:0", empty)
         XCTAssertTrue(e?.contains("empty") ?? false, e ?? "started")
         e = await start("tcp:127.0.0.1:notaport", good)
@@ -478,7 +531,7 @@ final class TransportServerTests: XCTestCase {
         let conn = c!.readLine()?["result"]?["conn"]?.intValue
         XCTAssertEqual(server.connectionCount, 1)
         XCTAssertEqual(opened.withLock { $0 }.map { Int($0) }, [conn!])
-        c = nil // closes the socket
+        c = nil  // closes the socket
         for _ in 0..<200 where closed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(closed.withLock { $0 }.map { Int($0) }, [conn!])
         XCTAssertEqual(server.connectionCount, 0)
@@ -490,20 +543,23 @@ final class TransportServerTests: XCTestCase {
         let refs = ProtocolLocked<[Weak]>([])
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir) { s in
-            let w = Weak(); w.session = s
+            let w = Weak()
+            w.session = s
             refs.withLock { $0.append(w) }
         }
         for _ in 0..<3 {
             let c = try TransportRawConn(unix: dir.file("s.sock"))
             // Exercise both the inline and the async-lane paths before closing.
             c.send(transportRequest("ping", id: 1) + "\n" + transportRequest("slow", ["ms": 1], id: 2) + "\n")
-            XCTAssertNotNil(c.readLine()); XCTAssertNotNil(c.readLine())
+            XCTAssertNotNil(c.readLine())
+            XCTAssertNotNil(c.readLine())
         }
         for _ in 0..<300 where server.connectionCount > 0 || refs.withLock({ $0.contains { $0.session != nil } }) {
             try await Task.sleep(for: .milliseconds(10))
         }
         XCTAssertEqual(refs.withLock { $0.count }, 3)
-        XCTAssertEqual(refs.withLock { $0.filter { $0.session != nil }.count }, 0, "sessions of closed connections must be freed")
+        XCTAssertEqual(
+            refs.withLock { $0.filter { $0.session != nil }.count }, 0, "sessions of closed connections must be freed")
         await server.stop()
     }
 
@@ -523,13 +579,18 @@ final class TransportServerTests: XCTestCase {
     func testFrameDecoderRandomChunking() {
         var rng = TransportRNG(seed: 99)
         let messages: [String] = (0..<300).map { i in
-            transportRequest("echo", ["s": .string(String(repeating: "é", count: i % 17)), "n": .number(Double(i))], id: .number(Double(i)))
+            transportRequest(
+                "echo", ["s": .string(String(repeating: "é", count: i % 17)), "n": .number(Double(i))],
+                id: .number(Double(i)))
         }
-        let nd = Array(messages.map { $0 + (Bool.random(using: &rng) ? "\r\n" : "\n") + (Bool.random(using: &rng) ? "\n" : "") }.joined().utf8)
-        let lsp = Array(messages.map { m in
-            let h = Bool.random(using: &rng) ? "Content-Type: application/json\r\n" : ""
-            return "Content-Length: \(m.utf8.count)\r\n" + h + "\r\n" + m
-        }.joined().utf8)
+        let nd = Array(
+            messages.map { $0 + (Bool.random(using: &rng) ? "\r\n" : "\n") + (Bool.random(using: &rng) ? "\n" : "") }
+                .joined().utf8)
+        let lsp = Array(
+            messages.map { m in
+                let h = Bool.random(using: &rng) ? "Content-Type: application/json\r\n" : ""
+                return "Content-Length: \(m.utf8.count)\r\n" + h + "\r\n" + m
+            }.joined().utf8)
         for stream in [nd, lsp] {
             var d = RPCFrameDecoder(maxFrameBytes: 1 << 20)
             var pending: [UInt8] = []
@@ -571,14 +632,19 @@ final class TransportServerTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(decode("{}\n[1]\r\n"), [.frame(start: 0, length: 2, consumed: 3), .frame(start: 0, length: 3, consumed: 5), .needMore])
+        XCTAssertEqual(
+            decode("{}\n[1]\r\n"),
+            [.frame(start: 0, length: 2, consumed: 3), .frame(start: 0, length: 3, consumed: 5), .needMore])
         XCTAssertEqual(decode("  \n{}"), [.skip(consumed: 3), .needMore])
         XCTAssertEqual(decode(String(repeating: "x", count: 101)), [.tooLarge(size: 101)])
         XCTAssertEqual(decode(String(repeating: "x", count: 101) + "\n", max: 100), [.tooLarge(size: 101)])
         XCTAssertEqual(decode("Content-Length: 2\r\n\r\n{}"), [.frame(start: 21, length: 2, consumed: 23), .needMore])
         XCTAssertEqual(decode("Content-Length: 5\r\n\r\n{}"), [.needMore])
-        XCTAssertEqual(decode("CONTENT-LENGTH:2\r\nX-Other: y\r\n\r\n[]"), [.frame(start: 32, length: 2, consumed: 34), .needMore])
+        XCTAssertEqual(
+            decode("CONTENT-LENGTH:2\r\nX-Other: y\r\n\r\n[]"), [.frame(start: 32, length: 2, consumed: 34), .needMore])
         XCTAssertEqual(decode("Content-Length: 101\r\n\r\n"), [.tooLarge(size: 101)])
-        XCTAssertEqual(decode("Content-Length: -1\r\n\r\n"), [.malformed("invalid Content-Length '-1' (expected a non-negative integer)")])
+        XCTAssertEqual(
+            decode("Content-Length: -1\r\n\r\n"),
+            [.malformed("invalid Content-Length '-1' (expected a non-negative integer)")])
     }
 }

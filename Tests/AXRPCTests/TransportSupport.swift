@@ -1,12 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import XCTest
 import AXJSON
 import AXRPC
+import XCTest
+
 @testable import AXTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A private temp directory (mode 0700) removed at the end.
 final class TransportTempDir {
@@ -20,7 +22,9 @@ final class TransportTempDir {
     deinit {
         if let d = opendir(path) {
             while let e = readdir(d) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let name = withUnsafeBytes(of: e.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
                 if name != "." && name != ".." { unlink(path + "/" + name) }
             }
             closedir(d)
@@ -38,7 +42,9 @@ final class TransportRawConn {
         do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError(error.message) }
     }
     init(tcpPort: Int) throws {
-        do { fd = try POSIX.connectTCP(host: "127.0.0.1", port: tcpPort) } catch { throw RPCTransportError(error.message) }
+        do { fd = try POSIX.connectTCP(host: "127.0.0.1", port: tcpPort) } catch {
+            throw RPCTransportError(error.message)
+        }
     }
     deinit { close(fd) }
 
@@ -83,8 +89,12 @@ final class TransportRawConn {
         while true {
             if let end = findHeaderEnd() {
                 let header = String(decoding: buf[..<end], as: UTF8.self)
-                guard let lenLine = header.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-                      let len = Int(lenLine.split(separator: ":")[1].transportTrimmed(" ")) else { return nil }
+                guard
+                    let lenLine = header.split(separator: "\r\n").first(where: {
+                        $0.lowercased().hasPrefix("content-length:")
+                    }),
+                    let len = Int(lenLine.split(separator: ":")[1].transportTrimmed(" "))
+                else { return nil }
                 if buf.count >= end + 4 + len {
                     let body = Array(buf[(end + 4)..<(end + 4 + len)])
                     buf.removeFirst(end + 4 + len)
@@ -98,7 +108,9 @@ final class TransportRawConn {
 
     private func findHeaderEnd() -> Int? {
         guard buf.count >= 4 else { return nil }
-        for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }
+        for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 {
+            return i
+        }
         return nil
     }
 
@@ -129,7 +141,9 @@ extension Substring {
 /// The router used by the transport tests.
 func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
     let r = RPCRouter(limits: limits)
-    r.registerSync("initialize", requiresInit: false) { _, s in ["server": "axserver-test", "conn": .number(Double(s.connectionID))] }
+    r.registerSync("initialize", requiresInit: false) { _, s in
+        ["server": "axserver-test", "conn": .number(Double(s.connectionID))]
+    }
     r.registerSync("ping", requiresInit: false) { _, _ in "pong" }
     r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
     r.registerSync("add", requiresInit: false) { p, _ in
@@ -150,16 +164,21 @@ func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)
         s.peer.notify("server.event", ["n": p?["n"] ?? 0])
         return true
     }
-    r.registerSync("whoami", requiresInit: false) { _, s in ["authenticated": .bool(s.authenticated), "conn": .number(Double(s.connectionID))] }
+    r.registerSync("whoami", requiresInit: false) { _, s in
+        ["authenticated": .bool(s.authenticated), "conn": .number(Double(s.connectionID))]
+    }
     return r
 }
 
-func transportStartServer(_ dir: TransportTempDir, router: RPCRouter = transportTestRouter(),
-                          tcp: String? = nil, tokenFile: String? = nil,
-                          onSession: (@Sendable (RPCSession) -> Void)? = nil) async throws -> RPCServer {
-    let server = RPCServer(router: router,
-                           configuration: .init(unixSocketPath: dir.file("s.sock"), tcp: tcp, tokenFile: tokenFile),
-                           onSession: onSession)
+func transportStartServer(
+    _ dir: TransportTempDir, router: RPCRouter = transportTestRouter(),
+    tcp: String? = nil, tokenFile: String? = nil,
+    onSession: (@Sendable (RPCSession) -> Void)? = nil
+) async throws -> RPCServer {
+    let server = RPCServer(
+        router: router,
+        configuration: .init(unixSocketPath: dir.file("s.sock"), tcp: tcp, tokenFile: tokenFile),
+        onSession: onSession)
     try await server.start()
     return server
 }

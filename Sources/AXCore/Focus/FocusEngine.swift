@@ -50,7 +50,10 @@ package enum FocusFailure: Error, Sendable, Equatable {
     package var message: String {
         switch self {
         case .noCandidate(let h): return "no focusable item \(h.rawValue) of the focused item (C3)"
-        case .endOfSequence(let h): return h == .next ? "the focused item is the last in the focus sequence" : "the focused item is the first in the focus sequence"
+        case .endOfSequence(let h):
+            return h == .next
+                ? "the focused item is the last in the focus sequence"
+                : "the focused item is the first in the focus sequence"
         case .guideLeadsNowhere(let g): return "focus guide '\(g)' prefers no focusable environment"
         case .nothingFocusable: return "the key window has no focusable item"
         }
@@ -77,7 +80,10 @@ package struct FocusEngine: Sendable {
     /// The item that has engine focus now (its group keeps its entry order).
     package var focused: String?
 
-    package init(index: FocusIndex, lastFocusedInGroup: [String: String] = [:], groupEntry: [String: String] = [:], focused: String? = nil) {
+    package init(
+        index: FocusIndex, lastFocusedInGroup: [String: String] = [:], groupEntry: [String: String] = [:],
+        focused: String? = nil
+    ) {
         self.index = index
         self.lastFocusedInGroup = lastFocusedInGroup
         self.groupEntry = groupEntry
@@ -117,7 +123,9 @@ package struct FocusEngine: Sendable {
             && entry.window == index.keyWindow && entry.modalHiddenBy < 0 && isOnscreenOrScrollable(position)
     }
 
-    static let checkOrder = ["canBecomeFocused", "enabled", "visible", "userInteraction", "keyWindow", "modal", "onscreen", "covered"]
+    static let checkOrder = [
+        "canBecomeFocused", "enabled", "visible", "userInteraction", "keyWindow", "modal", "onscreen", "covered",
+    ]
 
     private func name(_ position: Int) -> String { index.entries[position].id }
 
@@ -126,42 +134,60 @@ package struct FocusEngine: Sendable {
         switch check {
         case "canBecomeFocused":
             let ok = entry.canBecomeFocused
-            return FocusCheck(name: check, passed: ok, view: ok ? nil : entry.id,
-                              message: ok ? "canBecomeFocused" : "canBecomeFocused is false (C2, C17)")
+            return FocusCheck(
+                name: check, passed: ok, view: ok ? nil : entry.id,
+                message: ok ? "canBecomeFocused" : "canBecomeFocused is false (C2, C17)")
         case "enabled":
-            return FocusCheck(name: check, passed: entry.isEnabled, view: entry.isEnabled ? nil : entry.id,
-                              message: entry.isEnabled ? "enabled" : "the control is disabled (isEnabled false)")
+            return FocusCheck(
+                name: check, passed: entry.isEnabled, view: entry.isEnabled ? nil : entry.id,
+                message: entry.isEnabled ? "enabled" : "the control is disabled (isEnabled false)")
         case "visible":
-            guard entry.hiddenBy >= 0 else { return FocusCheck(name: check, passed: true, view: nil, message: "visible") }
+            guard entry.hiddenBy >= 0 else {
+                return FocusCheck(name: check, passed: true, view: nil, message: "visible")
+            }
             let culprit = name(entry.hiddenBy)
             let hiddenNode = index.views[culprit]
             let why = hiddenNode?.isHidden == true ? "isHidden" : "alpha < 0.01"
-            let message = entry.hiddenBy == position ? "the view is hidden (\(why))" : "ancestor '\(culprit)' is hidden (\(why))"
+            let message =
+                entry.hiddenBy == position ? "the view is hidden (\(why))" : "ancestor '\(culprit)' is hidden (\(why))"
             return FocusCheck(name: check, passed: false, view: culprit, message: message)
         case "userInteraction":
-            guard entry.noInteractionBy >= 0 else { return FocusCheck(name: check, passed: true, view: nil, message: "user interaction enabled") }
+            guard entry.noInteractionBy >= 0 else {
+                return FocusCheck(name: check, passed: true, view: nil, message: "user interaction enabled")
+            }
             let culprit = name(entry.noInteractionBy)
-            let message = entry.noInteractionBy == position ? "isUserInteractionEnabled is false"
+            let message =
+                entry.noInteractionBy == position
+                ? "isUserInteractionEnabled is false"
                 : "ancestor '\(culprit)' has isUserInteractionEnabled false"
             return FocusCheck(name: check, passed: false, view: culprit, message: message)
         case "keyWindow":
             let ok = entry.window == index.keyWindow
             let window = name(entry.window)
-            return FocusCheck(name: check, passed: ok, view: ok ? nil : window,
-                              message: ok ? "in the key window" : "window '\(window)' is not the key window (A27)")
+            return FocusCheck(
+                name: check, passed: ok, view: ok ? nil : window,
+                message: ok ? "in the key window" : "window '\(window)' is not the key window (A27)")
         case "modal":
-            guard entry.modalHiddenBy >= 0 else { return FocusCheck(name: check, passed: true, view: nil, message: "not behind a modal view") }
+            guard entry.modalHiddenBy >= 0 else {
+                return FocusCheck(name: check, passed: true, view: nil, message: "not behind a modal view")
+            }
             let culprit = name(entry.modalHiddenBy)
-            return FocusCheck(name: check, passed: false, view: culprit, message: "modal view '\(culprit)' hides its siblings (X10)")
+            return FocusCheck(
+                name: check, passed: false, view: culprit, message: "modal view '\(culprit)' hides its siblings (X10)")
         case "onscreen":
             let ok = isOnscreenOrScrollable(position)
-            return FocusCheck(name: check, passed: ok, view: ok ? nil : name(entry.window),
-                              message: ok ? "on screen, or in a scroll view that can show it" : "outside its window and not in a scroll view")
+            return FocusCheck(
+                name: check, passed: ok, view: ok ? nil : name(entry.window),
+                message: ok
+                    ? "on screen, or in a scroll view that can show it" : "outside its window and not in a scroll view")
         default:
             if let cover = coveringView(position) {
                 let culprit = name(cover)
-                return FocusCheck(name: check, passed: false, view: culprit,
-                                  message: "fully covered by '\(culprit)', which is in front of it and not a transparent focus item (C15, C16)")
+                return FocusCheck(
+                    name: check, passed: false, view: culprit,
+                    message:
+                        "fully covered by '\(culprit)', which is in front of it and not a transparent focus item (C15, C16)"
+                )
             }
             return FocusCheck(name: check, passed: true, view: nil, message: "not covered")
         }
@@ -170,7 +196,8 @@ package struct FocusEngine: Sendable {
     private func isOnscreenOrScrollable(_ position: Int) -> Bool {
         let entry = index.entries[position]
         if entry.scrollContainer >= 0 { return true }
-        return entry.frame.intersection(index.entries[entry.window].frame) != nil || entry.frame.isEmpty && index.entries[entry.window].frame.contains(entry.frame.center)
+        return entry.frame.intersection(index.entries[entry.window].frame) != nil
+            || entry.frame.isEmpty && index.entries[entry.window].frame.contains(entry.frame.center)
     }
 
     /// C15/C16: the front-most view, not an ancestor or descendant, that paints over the whole item and is not a
@@ -197,11 +224,15 @@ package struct FocusEngine: Sendable {
         return resolve(environment, depth: 0, visited: &visited)
     }
 
-    private func resolve(_ environment: String, depth: Int, visited: inout Set<String>) -> (item: String, chain: [String])? {
+    private func resolve(_ environment: String, depth: Int, visited: inout Set<String>) -> (
+        item: String, chain: [String]
+    )? {
         guard depth < 32, visited.insert(environment).inserted else { return nil }
         if let guide = index.guides.first(where: { $0.id == environment }) {
             for preferred in guide.preferred {
-                if let found = resolve(preferred, depth: depth + 1, visited: &visited) { return (found.item, [environment] + found.chain) }
+                if let found = resolve(preferred, depth: depth + 1, visited: &visited) {
+                    return (found.item, [environment] + found.chain)
+                }
             }
             return nil
         }
@@ -209,7 +240,9 @@ package struct FocusEngine: Sendable {
         if isFocusable(at: position) { return (environment, [environment]) }
         let preferred = index.views[environment]?.focus.preferredEnvironments ?? []
         for candidate in preferred {
-            if let found = resolve(candidate, depth: depth + 1, visited: &visited) { return (found.item, [environment] + found.chain) }
+            if let found = resolve(candidate, depth: depth + 1, visited: &visited) {
+                return (found.item, [environment] + found.chain)
+            }
         }
         guard let first = topLeading(in: position) else { return nil }
         return (first, [environment, first])
@@ -218,7 +251,7 @@ package struct FocusEngine: Sendable {
     /// C6: the top-leading focusable item of a subtree — the top-left one, or the top-right one in RTL.
     package func topLeading(in root: Int) -> String? {
         var best: Int?
-        for position in root ..< index.entries[root].subtreeEnd where passesCheapChecks(position) {
+        for position in root..<index.entries[root].subtreeEnd where passesCheapChecks(position) {
             if let current = best, !Self.readsBefore(index.entries[position], index.entries[current]) { continue }
             if isFocusable(at: position) { best = position }
         }
@@ -292,8 +325,9 @@ package struct FocusEngine: Sendable {
         var nearestOutsideBeam: DirectionalCandidate?
         func consider(_ rect: Rect, order: Int, item: String?, guide: Int?, covered: () -> Bool) {
             guard let gap = Self.gap(from: from, to: rect, heading: heading) else { return }
-            let candidate = DirectionalCandidate(gap: gap, offAxis: Self.offAxisDistance(from: from, to: rect, heading: heading),
-                                                 order: order, item: item, guide: guide)
+            let candidate = DirectionalCandidate(
+                gap: gap, offAxis: Self.offAxisDistance(from: from, to: rect, heading: heading),
+                order: order, item: item, guide: guide)
             if Self.inBeam(from: from, to: rect, heading: heading) {
                 if best.map({ candidate.isBetter(than: $0) }) ?? true, !covered() { best = candidate }
             } else if inTabBar {
@@ -330,7 +364,11 @@ package struct FocusEngine: Sendable {
                 var cursor = lowerBound(sorted, from.minY + 1) - 1
                 while cursor >= 0 {
                     let position = sorted[cursor]
-                    if from.minY - (index.entries[position].frame.minY + lists.maxHeight) > (best?.gap ?? .infinity) + 1e-9 { break }
+                    if from.minY - (index.entries[position].frame.minY + lists.maxHeight) > (best?.gap ?? .infinity)
+                        + 1e-9
+                    {
+                        break
+                    }
                     visit(position)
                     cursor -= 1
                 }
@@ -375,8 +413,9 @@ package struct FocusEngine: Sendable {
             maxHeight = max(maxHeight, index.entries[position].frame.height)
         }
         let entries = index.entries
-        let lists = FocusCandidates(byMinY: items.sorted { entries[$0].frame.minY < entries[$1].frame.minY },
-                                    maxWidth: maxWidth, maxHeight: maxHeight)
+        let lists = FocusCandidates(
+            byMinY: items.sorted { entries[$0].frame.minY < entries[$1].frame.minY },
+            maxWidth: maxWidth, maxHeight: maxHeight)
         index.memo.candidates.withLock { $0 = lists }
         return lists
     }
@@ -421,7 +460,9 @@ package struct FocusEngine: Sendable {
             // The order inside a group is its reading order turned to start at the item focus entered through
             // (while focus is inside), else at the primary item (C22, C38; D-FOCUS-6).
             var start = primary
-            if focusedGroup == identifier, let entry = groupEntry[identifier], groups[at].items.contains(entry) { start = entry }
+            if focusedGroup == identifier, let entry = groupEntry[identifier], groups[at].items.contains(entry) {
+                start = entry
+            }
             guard let start, let offset = groups[at].items.firstIndex(of: start), offset > 0 else { continue }
             groups[at].items = Array(groups[at].items[offset...] + groups[at].items[..<offset])
         }
@@ -442,7 +483,8 @@ package struct FocusEngine: Sendable {
                 groups[at].bounds = groups[at].bounds.union(entry.frame)
             } else {
                 byKey[key] = groups.count
-                groups.append(FocusGroup(identifier: entry.group, members: [position], bounds: entry.frame, rtl: entry.rtl))
+                groups.append(
+                    FocusGroup(identifier: entry.group, members: [position], bounds: entry.frame, rtl: entry.rtl))
             }
         }
         let entries = index.entries
@@ -453,7 +495,9 @@ package struct FocusEngine: Sendable {
             groups[at].items = groups[at].members.map { entries[$0].id }
         }
         groups.sort { a, b in
-            Self.readsBefore(a.bounds, b.bounds, rtl: a.rtl) || (!Self.readsBefore(b.bounds, a.bounds, rtl: a.rtl) && (a.members.min() ?? 0) < (b.members.min() ?? 0))
+            Self.readsBefore(a.bounds, b.bounds, rtl: a.rtl)
+                || (!Self.readsBefore(b.bounds, a.bounds, rtl: a.rtl)
+                    && (a.members.min() ?? 0) < (b.members.min() ?? 0))
         }
         var groupOfItem: [String: Int] = [:]
         for (at, group) in groups.enumerated() {
@@ -528,17 +572,22 @@ package struct FocusEngine: Sendable {
         let visible = container.frame
         var dx = 0.0
         var dy = 0.0
-        if entry.frame.minY < visible.minY { dy = entry.frame.minY - visible.minY } else if entry.frame.maxY > visible.maxY {
+        if entry.frame.minY < visible.minY {
+            dy = entry.frame.minY - visible.minY
+        } else if entry.frame.maxY > visible.maxY {
             dy = min(entry.frame.maxY - visible.maxY, entry.frame.minY - visible.minY)
         }
-        if entry.frame.minX < visible.minX { dx = entry.frame.minX - visible.minX } else if entry.frame.maxX > visible.maxX {
+        if entry.frame.minX < visible.minX {
+            dx = entry.frame.minX - visible.minX
+        } else if entry.frame.maxX > visible.maxX {
             dx = min(entry.frame.maxX - visible.maxX, entry.frame.minX - visible.minX)
         }
         guard dx != 0 || dy != 0 else { return nil }
         let scaleX = container.map.sx == 0 ? 1 : container.map.sx
         let scaleY = container.map.sy == 0 ? 1 : container.map.sy
-        return FocusScroll(container: container.id,
-                           contentOffset: Point(x: node.boundsOrigin.x + dx / scaleX, y: node.boundsOrigin.y + dy / scaleY))
+        return FocusScroll(
+            container: container.id,
+            contentOffset: Point(x: node.boundsOrigin.x + dx / scaleX, y: node.boundsOrigin.y + dy / scaleY))
     }
 
     // MARK: Items in a rect (C26)

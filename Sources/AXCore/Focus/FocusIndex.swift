@@ -105,8 +105,8 @@ package struct FocusIndex: Sendable {
             guard entry.paints, !entry.isTransparent, entry.hiddenBy < 0 else { continue }
             let (c0, r0) = cell(of: Point(x: entry.frame.minX, y: entry.frame.minY))
             let (c1, r1) = cell(of: Point(x: entry.frame.maxX, y: entry.frame.maxY))
-            for row in r0 ... r1 {
-                for column in c0 ... c1 { cells[row * gridSide + column].append(position) }
+            for row in r0...r1 {
+                for column in c0...c1 { cells[row * gridSide + column].append(position) }
             }
         }
     }
@@ -158,12 +158,15 @@ package struct FocusIndex: Sendable {
     /// steppers, segmented controls, tab-bar buttons, links); everything else only when it says so.
     static func defaultCanBecomeFocused(_ n: ViewNode, tree: AXTree) -> Bool {
         if let ax = tree[n.id] {
-            let roles: [AXRole] = [.button, .textField, .secureTextField, .searchField, .textView, .cell, .switch, .adjustable, .tab, .link]
+            let roles: [AXRole] = [
+                .button, .textField, .secureTextField, .searchField, .textView, .cell, .switch, .adjustable, .tab,
+                .link,
+            ]
             if roles.contains(ax.role) { return true }
         }
         switch n.kind {
         case .button, .barButtonItem, .textField, .searchBar, .tableViewCell, .collectionViewCell, .switchControl,
-             .slider, .stepper, .segmentedControl, .tabBarButton:
+            .slider, .stepper, .segmentedControl, .tabBarButton:
             return true
         case .textView:
             return n.control.isEditable
@@ -188,8 +191,11 @@ package struct FocusIndex: Sendable {
         let windowIndex = entries.count
         // Depth-first without recursion (a hierarchy may be 256 deep): a stack of pending children, and a list of
         // open entries whose `subtreeEnd` is written when the walk leaves them.
-        var stack: [Frame] = [Frame(id: window.id, parent: -1, parentMap: .identity, hiddenBy: -1, noInteractionBy: -1,
-                                    modalID: nil, scroll: -1, tabBar: -1, group: nil, rtl: window.window.layoutDirection == .rtl)]
+        var stack: [Frame] = [
+            Frame(
+                id: window.id, parent: -1, parentMap: .identity, hiddenBy: -1, noInteractionBy: -1,
+                modalID: nil, scroll: -1, tabBar: -1, group: nil, rtl: window.window.layoutDirection == .rtl)
+        ]
         var open: [Int] = []
         var modalIDs: [(index: Int, modal: String)] = []
         while let item = stack.popLast() {
@@ -204,22 +210,26 @@ package struct FocusIndex: Sendable {
             let frame = item.parentMap.apply(Deriver.rectInParent(node))
             let hidden = node.isHidden || node.alpha < 0.01
             let hiddenBy = item.hiddenBy >= 0 ? item.hiddenBy : (hidden ? index : -1)
-            let noInteractionBy = item.noInteractionBy >= 0 ? item.noInteractionBy : (node.effectiveUserInteractionEnabled ? -1 : index)
+            let noInteractionBy =
+                item.noInteractionBy >= 0 ? item.noInteractionBy : (node.effectiveUserInteractionEnabled ? -1 : index)
             let group = node.focus.groupIdentifier ?? item.group
             let rtl = node.kind == .window ? node.window.layoutDirection == .rtl : item.rtl
-            let entry = Entry(id: node.id, parent: item.parent, subtreeEnd: index + 1, window: windowIndex, frame: frame, map: map,
-                              hiddenBy: hiddenBy, noInteractionBy: noInteractionBy, modalHiddenBy: -1,
-                              scrollContainer: item.scroll, tabBar: item.tabBar,
-                              canBecomeFocused: node.focus.canBecomeFocused ?? Self.defaultCanBecomeFocused(node, tree: tree),
-                              isEnabled: node.control.isEnabled, isTransparent: node.focus.isTransparentFocusItem,
-                              paints: !hidden && !frame.isEmpty, group: group, priority: node.focus.groupPriority.rawValue, rtl: rtl)
+            let entry = Entry(
+                id: node.id, parent: item.parent, subtreeEnd: index + 1, window: windowIndex, frame: frame, map: map,
+                hiddenBy: hiddenBy, noInteractionBy: noInteractionBy, modalHiddenBy: -1,
+                scrollContainer: item.scroll, tabBar: item.tabBar,
+                canBecomeFocused: node.focus.canBecomeFocused ?? Self.defaultCanBecomeFocused(node, tree: tree),
+                isEnabled: node.control.isEnabled, isTransparent: node.focus.isTransparentFocusItem,
+                paints: !hidden && !frame.isEmpty, group: group, priority: node.focus.groupPriority.rawValue, rtl: rtl)
             entries.append(entry)
             position[node.id] = index
             if let modal = item.modalID { modalIDs.append((index, modal)) }
             open.append(index)
             for guide in node.focus.guides {
-                guides.append(Guide(id: guide.id, owner: index, frame: map.apply(guide.frame), preferred: guide.preferred,
-                                    isEnabled: guide.isEnabled))
+                guides.append(
+                    Guide(
+                        id: guide.id, owner: index, frame: map.apply(guide.frame), preferred: guide.preferred,
+                        isEnabled: guide.isEnabled))
             }
             // X10: a visible modal child hides its siblings (the front-most one, when several claim it).
             var modalChild: String?
@@ -236,8 +246,11 @@ package struct FocusIndex: Sendable {
             for childID in node.children.reversed() {
                 var modal = item.modalID
                 if modal == nil, let modalChild, modalChild != childID { modal = modalChild }
-                stack.append(Frame(id: childID, parent: index, parentMap: map, hiddenBy: hiddenBy, noInteractionBy: noInteractionBy,
-                                   modalID: modal, scroll: childScroll, tabBar: childTabBar, group: group, rtl: rtl))
+                stack.append(
+                    Frame(
+                        id: childID, parent: index, parentMap: map, hiddenBy: hiddenBy,
+                        noInteractionBy: noInteractionBy,
+                        modalID: modal, scroll: childScroll, tabBar: childTabBar, group: group, rtl: rtl))
             }
         }
         for last in open { entries[last].subtreeEnd = entries.count }

@@ -1,12 +1,16 @@
 import AXJSON
 
 /// A schema violation: which view, which property, what was wrong.
-public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var id: String?
-    public var property: String?
-    public var message: String
-    public init(id: String?, property: String?, message: String) { self.id = id; self.property = property; self.message = message }
-    public var description: String {
+package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var id: String?
+    package var property: String?
+    package var message: String
+    package init(id: String?, property: String?, message: String) {
+        self.id = id
+        self.property = property
+        self.message = message
+    }
+    package var description: String {
         var s = ""
         if let id { s += "view '\(id)'" }
         if let property { s += (s.isEmpty ? "" : ", ") + "property '\(property)'" }
@@ -21,7 +25,9 @@ struct Field {
     func fail(_ msg: String) -> SchemaError { SchemaError(id: id, property: key, message: msg) }
     func string(_ v: JSON) throws(SchemaError) -> String {
         guard case .string(let s) = v else { throw fail("expected a string, got \(v.typeName)") }
-        guard s.utf8.count <= Limits.maxStringBytes else { throw fail("string longer than \(Limits.maxStringBytes) bytes") }
+        guard s.utf8.count <= Limits.maxStringBytes else {
+            throw fail("string longer than \(Limits.maxStringBytes) bytes")
+        }
         return s
     }
     func optString(_ v: JSON) throws(SchemaError) -> String? { v.isNull ? nil : try string(v) }
@@ -35,7 +41,9 @@ struct Field {
         return d
     }
     func int(_ v: JSON) throws(SchemaError) -> Int {
-        guard let i = v.intValue else { throw fail("expected an integer, got \(v.typeName == "number" ? "a fraction" : v.typeName)") }
+        guard let i = v.intValue else {
+            throw fail("expected an integer, got \(v.typeName == "number" ? "a fraction" : v.typeName)")
+        }
         return i
     }
     func strings(_ v: JSON) throws(SchemaError) -> [String] {
@@ -51,14 +59,16 @@ struct Field {
             guard a.count == 4 else { throw fail("a rect is [x, y, width, height]") }
             r = Rect(x: try number(a[0]), y: try number(a[1]), width: try number(a[2]), height: try number(a[3]))
         case .object(let o):
-            func n(_ k: String, _ d: Double = 0) throws(SchemaError) -> Double { try o[k].map { (j) throws(SchemaError) in try number(j) } ?? d }
+            func n(_ k: String, _ d: Double = 0) throws(SchemaError) -> Double {
+                try o[k].map { (j) throws(SchemaError) in try number(j) } ?? d
+            }
             r = Rect(x: try n("x"), y: try n("y"), width: try n("width"), height: try n("height"))
         default:
             throw fail("expected a rect ([x, y, width, height] or {x, y, width, height}), got \(v.typeName)")
         }
         guard r.width >= 0, r.height >= 0 else { throw fail("width and height must not be negative") }
         guard abs(r.x) < Limits.maxCoordinate, abs(r.y) < Limits.maxCoordinate,
-              r.width < Limits.maxCoordinate, r.height < Limits.maxCoordinate
+            r.width < Limits.maxCoordinate, r.height < Limits.maxCoordinate
         else { throw fail("coordinate out of range (|v| < \(Int(Limits.maxCoordinate)))") }
         return r
     }
@@ -68,8 +78,9 @@ struct Field {
             guard a.count == 2 else { throw fail("a point is [x, y]") }
             return Point(x: try number(a[0]), y: try number(a[1]))
         case .object(let o):
-            return Point(x: try o["x"].map { (j) throws(SchemaError) in try number(j) } ?? 0,
-                         y: try o["y"].map { (j) throws(SchemaError) in try number(j) } ?? 0)
+            return Point(
+                x: try o["x"].map { (j) throws(SchemaError) in try number(j) } ?? 0,
+                y: try o["y"].map { (j) throws(SchemaError) in try number(j) } ?? 0)
         default:
             throw fail("expected a point ([x, y] or {x, y}), got \(v.typeName)")
         }
@@ -79,8 +90,9 @@ struct Field {
         case .array(let a) where a.count == 2:
             return TextRange(location: try int(a[0]), length: try int(a[1]))
         case .object(let o):
-            return TextRange(location: try o["location"].map { (j) throws(SchemaError) in try int(j) } ?? 0,
-                             length: try o["length"].map { (j) throws(SchemaError) in try int(j) } ?? 1)
+            return TextRange(
+                location: try o["location"].map { (j) throws(SchemaError) in try int(j) } ?? 0,
+                length: try o["length"].map { (j) throws(SchemaError) in try int(j) } ?? 1)
         default:
             throw fail("expected a range [location, length] or {location, length}")
         }
@@ -102,13 +114,13 @@ struct Field {
 }
 
 /// Limits on what an app may push (Specs/hierarchy.md §Limits).
-public enum Limits {
-    public static let maxNodes = 250_000
-    public static let maxDepth = 256
-    public static let maxStringBytes = 65_536
-    public static let maxCoordinate = 1.0e7
-    public static let maxChildren = 100_000
-    public static let maxOpsPerPatch = 100_000
+package enum Limits {
+    package static let maxNodes = 250_000
+    package static let maxDepth = 256
+    package static let maxStringBytes = 65_536
+    package static let maxCoordinate = 1.0e7
+    package static let maxChildren = 100_000
+    package static let maxOpsPerPatch = 100_000
 }
 
 func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
@@ -137,15 +149,29 @@ func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
 
 /// Applies accessibility properties shared by views and virtual elements. Returns false if the key is not one.
 /// Key → case number for the property switch below (one hash instead of a chain of string compares).
-let axPropertyNames: [String: Int] = ["isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3, "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7, "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10, "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13, "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16, "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19, "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23, "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26, "accessibilityExpandedStatus": 27]
+let axPropertyNames: [String: Int] = [
+    "isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3,
+    "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7,
+    "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10,
+    "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13,
+    "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16,
+    "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19,
+    "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23,
+    "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26,
+    "accessibilityExpandedStatus": 27,
+]
 let axPropertyIndex = KeyTable(axPropertyNames)
 
-func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
+func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?)
+    throws(SchemaError) -> Bool
+{
     try applyAccessibilityProperty(index: axPropertyIndex[key] ?? -1, key, v, to: &ax, id: id)
 }
 
 /// The same, with the key already looked up in `axPropertyIndex` (-1: not an accessibility property).
-func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?) throws(SchemaError) -> Bool {
+func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?)
+    throws(SchemaError) -> Bool
+{
     let f = Field(id: id, key: key)
     switch index {
     case 0: ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)  // isAccessibilityElement
@@ -161,25 +187,35 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
     case 10: ax.viewIsModal = v.isNull ? nil : try f.bool(v)  // accessibilityViewIsModal
     case 11: ax.shouldGroupChildren = v.isNull ? false : try f.bool(v)  // shouldGroupAccessibilityChildren
     case 12:  // accessibilityNavigationStyle
-        if v.isNull { ax.navigationStyle = .automatic } else {
+        if v.isNull {
+            ax.navigationStyle = .automatic
+        } else {
             let s = try f.string(v)
             guard let n = NavigationStyle(rawValue: s) else { throw f.fail("expected automatic, separate or combined") }
             ax.navigationStyle = n
         }
     case 13:  // accessibilityContainerType
-        if v.isNull { ax.containerType = .none } else if case .number = v {
-            guard let c = ContainerType(rawInt: try f.int(v)) else { throw f.fail("container type raw value must be 0…4 (R40)") }
+        if v.isNull {
+            ax.containerType = .none
+        } else if case .number = v {
+            guard let c = ContainerType(rawInt: try f.int(v)) else {
+                throw f.fail("container type raw value must be 0…4 (R40)")
+            }
             ax.containerType = c
         } else {
             let s = try f.string(v)
-            guard let c = ContainerType(rawValue: s) else { throw f.fail("expected none, dataTable, list, landmark or semanticGroup (R39)") }
+            guard let c = ContainerType(rawValue: s) else {
+                throw f.fail("expected none, dataTable, list, landmark or semanticGroup (R39)")
+            }
             ax.containerType = c
         }
     case 14: ax.respondsToUserInteraction = v.isNull ? nil : try f.bool(v)  // accessibilityRespondsToUserInteraction
     case 15: ax.userInputLabels = v.isNull ? [] : try f.strings(v)  // accessibilityUserInputLabels
     case 16: ax.textualContext = try f.optString(v)  // accessibilityTextualContext
     case 17:  // accessibilityHeadingLevel
-        if v.isNull { ax.headingLevel = nil } else {
+        if v.isNull {
+            ax.headingLevel = nil
+        } else {
             let l = try f.int(v)
             guard (0...6).contains(l) else { throw f.fail("heading level must be 0…6 (X55)") }
             ax.headingLevel = l == 0 ? nil : l
@@ -191,12 +227,15 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
             for (i, e) in try f.array(v).enumerated() {
                 let o = try f.object(e)
                 let ef = Field(id: id, key: "\(key)[\(i)]")
-                guard let name = try o["name"].map({ (j) throws(SchemaError) in try ef.string(j) }), !name.isEmpty else { throw ef.fail("a custom action needs a non-empty 'name'") }
+                guard let name = try o["name"].map({ (j) throws(SchemaError) in try ef.string(j) }), !name.isEmpty
+                else { throw ef.fail("a custom action needs a non-empty 'name'") }
                 let aid = try o["id"].map { (j) throws(SchemaError) in try ef.string(j) } ?? name
                 guard seen.insert(aid).inserted else { throw ef.fail("duplicate custom action id '\(aid)'") }
-                ax.customActions.append(CustomAction(id: aid, name: name,
-                    category: try o["category"].map { (j) throws(SchemaError) in try ef.optString(j) } ?? nil,
-                    hasImage: o["image"].map { !$0.isNull } ?? false))
+                ax.customActions.append(
+                    CustomAction(
+                        id: aid, name: name,
+                        category: try o["category"].map { (j) throws(SchemaError) in try ef.optString(j) } ?? nil,
+                        hasImage: o["image"].map { !$0.isNull } ?? false))
             }
         }
     case 19:  // accessibilityCustomRotors
@@ -208,10 +247,14 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
                 var type = SystemRotorType.none
                 if let t = o["systemType"], !t.isNull {
                     let s = try rf.string(t)
-                    guard let st = SystemRotorType(rawValue: s) else { throw rf.fail("unknown system rotor type '\(s)' (X27)") }
+                    guard let st = SystemRotorType(rawValue: s) else {
+                        throw rf.fail("unknown system rotor type '\(s)' (X27)")
+                    }
                     type = st
                 }
-                let name = try o["name"].map { (j) throws(SchemaError) in try rf.string(j) } ?? (type == .none ? "" : type.rawValue)
+                let name =
+                    try o["name"].map { (j) throws(SchemaError) in try rf.string(j) }
+                    ?? (type == .none ? "" : type.rawValue)
                 guard !name.isEmpty else { throw rf.fail("a rotor needs a 'name' or a 'systemType' (R57)") }
                 var items: [RotorItem] = []
                 let itemList: [JSON] = try o["items"].map { (j) throws(SchemaError) in try rf.array(j) } ?? []
@@ -221,8 +264,10 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
                     case .string(let s): items.append(RotorItem(target: s))
                     case .object(let io):
                         guard let t = io["target"] else { throw itf.fail("a rotor item needs a 'target' element id") }
-                        items.append(RotorItem(target: try itf.string(t),
-                                               range: try io["range"].map { (j) throws(SchemaError) in try itf.range(j) }))
+                        items.append(
+                            RotorItem(
+                                target: try itf.string(t),
+                                range: try io["range"].map { (j) throws(SchemaError) in try itf.range(j) }))
                     default: throw itf.fail("a rotor item is an element id or {target, range}")
                     }
                 }
@@ -237,11 +282,14 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
                 if searchedByApp && !items.isEmpty {
                     throw rf.fail("a rotor with \"search\": \"app\" has no static 'items' (the app computes them, R58)")
                 }
-                ax.customRotors.append(CustomRotor(name: name, systemType: type, items: items, searchedByApp: searchedByApp))
+                ax.customRotors.append(
+                    CustomRotor(name: name, systemType: type, items: items, searchedByApp: searchedByApp))
             }
         }
     case 20:  // accessibilityElements
-        if v.isNull { ax.elements = nil } else {
+        if v.isNull {
+            ax.elements = nil
+        } else {
             var entries: [ElementEntry] = []
             for (i, e) in try f.array(v).enumerated() {
                 switch e {
@@ -267,10 +315,15 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
         }
     case 21: ax.automationElements = v.isNull ? nil : try f.strings(v)  // automationElements
     case 22:  // accessibilityDataTable
-        if v.isNull { ax.dataTable = nil } else {
+        if v.isNull {
+            ax.dataTable = nil
+        } else {
             let o = try f.object(v)
-            guard let r = o["rows"], let c = o["columns"] else { throw f.fail("a data table needs 'rows' and 'columns' (R41)") }
-            let rows = try f.int(r), cols = try f.int(c)
+            guard let r = o["rows"], let c = o["columns"] else {
+                throw f.fail("a data table needs 'rows' and 'columns' (R41)")
+            }
+            let rows = try f.int(r)
+            let cols = try f.int(c)
             guard rows >= 0, cols >= 0 else { throw f.fail("row and column counts must not be negative") }
             var dt = DataTableInfo(rows: rows, columns: cols)
             func headers(_ k: String) throws(SchemaError) -> [Int: [String]] {
@@ -298,14 +351,27 @@ func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: ino
 
 extension ViewNode {
     /// Key → case number for the property switch in setProperty.
-    static let propertyIndex = KeyTable((viewPropertyNames as [String: Int])
-      .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
-      .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
-    static let viewPropertyNames: [String: Int] = ["frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6, "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11, "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17, "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23, "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28, "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33, "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38, "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42, "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45, "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49, "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52]
+    static let propertyIndex = KeyTable(
+        (viewPropertyNames as [String: Int])
+            .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
+            .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
+    static let viewPropertyNames: [String: Int] = [
+        "frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6,
+        "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11,
+        "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17,
+        "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23,
+        "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28,
+        "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33,
+        "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38,
+        "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42,
+        "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45,
+        "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49,
+        "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52,
+    ]
     static let axIndexBase = 100
 
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
-    public mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
+    package mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
         try setProperty(index: ViewNode.propertyIndex[key] ?? -1, key, v)
     }
 
@@ -315,26 +381,40 @@ extension ViewNode {
         switch index {
         case 0: frame = v.isNull ? .zero : try f.rect(v)  // frame
         case 1:  // bounds
-            if v.isNull { boundsOrigin = .zero } else {
+            if v.isNull {
+                boundsOrigin = .zero
+            } else {
                 let r: Rect
-                if case .array(let a) = v, a.count == 2 { let p = try f.point(v); r = Rect(x: p.x, y: p.y, width: frame.width, height: frame.height) }
-                else { r = try f.rect(v) }
+                if case .array(let a) = v, a.count == 2 {
+                    let p = try f.point(v)
+                    r = Rect(x: p.x, y: p.y, width: frame.width, height: frame.height)
+                } else {
+                    r = try f.rect(v)
+                }
                 boundsOrigin = Point(x: r.x, y: r.y)
             }
         case 2, 3: boundsOrigin = v.isNull ? .zero : try f.point(v)  // boundsOrigin, contentOffset
         case 4:  // transform
-            if v.isNull { transform = .identity } else {
+            if v.isNull {
+                transform = .identity
+            } else {
                 let o = try f.object(v)
-                func n(_ k: String, _ d: Double) throws(SchemaError) -> Double { try o[k].map { (j) throws(SchemaError) in try f.number(j) } ?? d }
-                let t = Transform2D(scaleX: try n("scaleX", try n("a", 1)), scaleY: try n("scaleY", try n("d", 1)),
-                                    translateX: try n("translateX", try n("tx", 0)), translateY: try n("translateY", try n("ty", 0)))
+                func n(_ k: String, _ d: Double) throws(SchemaError) -> Double {
+                    try o[k].map { (j) throws(SchemaError) in try f.number(j) } ?? d
+                }
+                let t = Transform2D(
+                    scaleX: try n("scaleX", try n("a", 1)), scaleY: try n("scaleY", try n("d", 1)),
+                    translateX: try n("translateX", try n("tx", 0)), translateY: try n("translateY", try n("ty", 0)))
                 guard abs(t.translateX) < Limits.maxCoordinate, abs(t.translateY) < Limits.maxCoordinate,
-                      abs(t.scaleX) < 1e6, abs(t.scaleY) < 1e6 else { throw f.fail("transform out of range") }
+                    abs(t.scaleX) < 1e6, abs(t.scaleY) < 1e6
+                else { throw f.fail("transform out of range") }
                 transform = t
             }
         case 5: isHidden = v.isNull ? false : try f.bool(v)  // isHidden
         case 6:  // alpha
-            if v.isNull { alpha = 1 } else {
+            if v.isNull {
+                alpha = 1
+            } else {
                 let a = try f.number(v)
                 guard a >= 0, a <= 1 else { throw f.fail("alpha must be within 0…1") }
                 alpha = a
@@ -350,7 +430,9 @@ extension ViewNode {
         case 15: control.minimumValue = v.isNull ? nil : try f.number(v)  // minimumValue
         case 16: control.maximumValue = v.isNull ? nil : try f.number(v)  // maximumValue
         case 17:  // stepValue
-            if v.isNull { control.stepValue = nil } else {
+            if v.isNull {
+                control.stepValue = nil
+            } else {
                 let s = try f.number(v)
                 guard s > 0 else { throw f.fail("stepValue must be greater than 0") }
                 control.stepValue = s
@@ -362,7 +444,9 @@ extension ViewNode {
         case 22: control.isEditable = v.isNull ? true : try f.bool(v)  // isEditable
         case 23: control.currentPage = v.isNull ? nil : try f.int(v)  // currentPage
         case 24:  // numberOfPages
-            if v.isNull { control.numberOfPages = nil } else {
+            if v.isNull {
+                control.numberOfPages = nil
+            } else {
                 let n = try f.int(v)
                 guard n >= 0 else { throw f.fail("numberOfPages must not be negative") }
                 control.numberOfPages = n
@@ -387,18 +471,23 @@ extension ViewNode {
                     let o = try cf.object(e)
                     let rows = try o["rows"].map { (j) throws(SchemaError) in try cf.strings(j) } ?? []
                     let sel = try o["selectedRow"].map { (j) throws(SchemaError) in try cf.int(j) } ?? 0
-                    guard rows.isEmpty || (0..<rows.count).contains(sel) else { throw cf.fail("selectedRow \(sel) out of range 0..<\(rows.count)") }
-                    control.components.append(PickerComponent(
-                        label: try o["label"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
-                        hint: try o["hint"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
-                        rows: rows, selectedRow: sel))
+                    guard rows.isEmpty || (0..<rows.count).contains(sel) else {
+                        throw cf.fail("selectedRow \(sel) out of range 0..<\(rows.count)")
+                    }
+                    control.components.append(
+                        PickerComponent(
+                            label: try o["label"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
+                            hint: try o["hint"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
+                            rows: rows, selectedRow: sel))
                 }
             }
         case 35: window.isKeyWindow = v.isNull ? false : try f.bool(v)  // isKeyWindow
         case 36: window.windowLevel = v.isNull ? 0 : try f.number(v)  // windowLevel
         case 37: window.title = try f.optString(v)  // windowTitle
         case 38, 39:  // layoutDirection, semanticContentAttribute
-            if v.isNull { window.layoutDirection = .ltr } else {
+            if v.isNull {
+                window.layoutDirection = .ltr
+            } else {
                 let s = try f.string(v)
                 switch s {
                 case "ltr", "forceLeftToRight", "leftToRight": window.layoutDirection = .ltr
@@ -418,7 +507,9 @@ extension ViewNode {
                 case "previouslyFocused": focus.groupPriority = .previouslyFocused
                 case "prioritized": focus.groupPriority = .prioritized
                 case "currentlyFocused": focus.groupPriority = .currentlyFocused
-                default: throw f.fail("expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
+                default:
+                    throw f.fail(
+                        "expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
                 }
             }
         case 43:  // focusGuides
@@ -427,26 +518,36 @@ extension ViewNode {
                 for (i, e) in try f.array(v).enumerated() {
                     let gf = Field(id: id, key: "focusGuides[\(i)]")
                     let o = try gf.object(e)
-                    guard let gid = o["id"], let fr = o["frame"] else { throw gf.fail("a focus guide needs 'id' and 'frame'") }
-                    focus.guides.append(FocusGuide(id: try gf.string(gid), frame: try gf.rect(fr),
-                        preferred: try o["preferredFocusEnvironments"].map { (j) throws(SchemaError) in try gf.strings(j) } ?? [],
-                        isEnabled: try o["isEnabled"].map { (j) throws(SchemaError) in try gf.bool(j) } ?? true))
+                    guard let gid = o["id"], let fr = o["frame"] else {
+                        throw gf.fail("a focus guide needs 'id' and 'frame'")
+                    }
+                    focus.guides.append(
+                        FocusGuide(
+                            id: try gf.string(gid), frame: try gf.rect(fr),
+                            preferred: try o["preferredFocusEnvironments"].map { (j) throws(SchemaError) in
+                                try gf.strings(j)
+                            } ?? [],
+                            isEnabled: try o["isEnabled"].map { (j) throws(SchemaError) in try gf.bool(j) } ?? true))
                 }
             }
         case 44: focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)  // isTransparentFocusItem
         case 45, 46:  // restrictionIdentifiers, guidedAccessRestrictionIdentifiers
             restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
         case 47:  // fontSize
-            if v.isNull { control.fontSize = nil } else {
+            if v.isNull {
+                control.fontSize = nil
+            } else {
                 let size = try f.number(v)
                 guard size > 0, size < 10_000 else { throw f.fail("fontSize must be within (0, 10000) points") }
                 control.fontSize = size
             }
         case 48: control.textColor = try f.color(v)  // textColor
         case 49: control.backgroundColor = try f.color(v)  // backgroundColor
-        case 50: focus.isFocused = v.isNull ? false : try f.bool(v)  // isFocused: the app's own engine says so (C35, C36)
+        // isFocused: the app's own engine says so (C35, C36)
+        case 50: focus.isFocused = v.isNull ? false : try f.bool(v)
         case 51: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
-        case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)  // focusUpdateRequests: ask shouldUpdateFocus (C12)
+        // focusUpdateRequests: ask shouldUpdateFocus (C12)
+        case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)
         case ViewNode.axIndexBase..<200:
             _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
         case 200...203:
@@ -457,16 +558,22 @@ extension ViewNode {
     }
 
     /// Decodes one view object without its children. `children` is read by the store.
-    public static func decode(_ json: JSON) throws(SchemaError) -> ViewNode {
+    package static func decode(_ json: JSON) throws(SchemaError) -> ViewNode {
         try decodeWithChildren(json).node
     }
 
     /// Decodes one view object and hands back its `children` value (unread): one table lookup per key.
     static func decodeWithChildren(_ json: JSON) throws(SchemaError) -> (node: ViewNode, children: JSON?) {
-        guard case .object(let o) = json else { throw SchemaError(id: nil, property: nil, message: "a view must be an object, got \(json.typeName)") }
-        let keys = o.keys, values = o.values
+        guard case .object(let o) = json else {
+            throw SchemaError(id: nil, property: nil, message: "a view must be an object, got \(json.typeName)")
+        }
+        let keys = o.keys
+        let values = o.values
         return try withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { (index) throws(SchemaError) in
-            var idAt = -1, classAt = -1, baseAt = -1, childrenAt = -1
+            var idAt = -1
+            var classAt = -1
+            var baseAt = -1
+            var childrenAt = -1
             for i in keys.indices {
                 let k = ViewNode.propertyIndex[keys[i]] ?? -1
                 index[i] = k
@@ -478,9 +585,15 @@ extension ViewNode {
                 default: break
                 }
             }
-            guard idAt >= 0 else { throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'") }
-            guard case .string(let id) = values[idAt], !id.isEmpty else { throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string") }
-            guard id.utf8.count <= 512 else { throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes") }
+            guard idAt >= 0 else {
+                throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'")
+            }
+            guard case .string(let id) = values[idAt], !id.isEmpty else {
+                throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string")
+            }
+            guard id.utf8.count <= 512 else {
+                throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes")
+            }
             let cls = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
             let base = baseAt >= 0 ? try Field(id: id, key: "baseClass").optString(values[baseAt]) : nil
             var node = ViewNode(id: id, className: cls, baseClass: base)

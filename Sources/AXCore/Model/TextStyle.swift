@@ -1,19 +1,19 @@
 /// An opaque sRGB colour as the app sends it for the contrast audit (`textColor`, `backgroundColor`:
 /// `"#RRGGBB"` or `"#RGB"`; D-AUDIT-8). Translucent colours are not accepted: their contrast depends on what
 /// lies behind them, which the mirror does not know.
-public struct RGBColor: Sendable, Hashable {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
+package struct RGBColor: Sendable, Hashable {
+    package var red: UInt8
+    package var green: UInt8
+    package var blue: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// Parses `#RRGGBB` or `#RGB` (hex digits in either case); nil for anything else.
-    public init?(hex: String) {
+    package init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.first == UInt8(ascii: "#") else { return nil }
         var values: [UInt8] = []
@@ -23,16 +23,18 @@ public struct RGBColor: Sendable, Hashable {
         }
         switch values.count {
         case 6:
-            self.init(red: values[0] << 4 | values[1], green: values[2] << 4 | values[3], blue: values[4] << 4 | values[5])
+            self.init(
+                red: values[0] << 4 | values[1], green: values[2] << 4 | values[3], blue: values[4] << 4 | values[5])
         case 3:
-            self.init(red: values[0] << 4 | values[0], green: values[1] << 4 | values[1], blue: values[2] << 4 | values[2])
+            self.init(
+                red: values[0] << 4 | values[0], green: values[1] << 4 | values[1], blue: values[2] << 4 | values[2])
         default:
             return nil
         }
     }
 
     /// `#rrggbb`, lower case.
-    public var hex: String {
+    package var hex: String {
         let table = Array("0123456789abcdef")
         var out = "#"
         for component in [red, green, blue] {

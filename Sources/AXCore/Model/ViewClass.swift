@@ -1,6 +1,6 @@
 /// The UIKit classes the schema knows. Any other class name behaves as `UIView` (the class name is still
 /// kept and reported). Subclass names can declare their base with `"baseClass"` in the schema.
-public enum ViewClass: String, Sendable, CaseIterable {
+package enum ViewClass: String, Sendable, CaseIterable {
     case window = "UIWindow"
     case view = "UIView"
     case label = "UILabel"
@@ -32,30 +32,37 @@ public enum ViewClass: String, Sendable, CaseIterable {
     case alertController = "UIAlertController"
     case actionSheet = "UIActionSheet"
 
-    public init(className: String, baseClass: String?) {
-        if let i = ViewClass.byName[className] { self = ViewClass.allCases[i]; return }
-        if let b = baseClass, let i = ViewClass.byName[b] { self = ViewClass.allCases[i]; return }
+    package init(className: String, baseClass: String?) {
+        if let i = ViewClass.byName[className] {
+            self = ViewClass.allCases[i]
+            return
+        }
+        if let b = baseClass, let i = ViewClass.byName[b] {
+            self = ViewClass.allCases[i]
+            return
+        }
         self = .view
     }
 
     /// Class name → index in `allCases` (every view's class is looked up while decoding a snapshot).
-    private static let byName = KeyTable(Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1.rawValue, $0) }))
+    private static let byName = KeyTable(
+        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1.rawValue, $0) }))
 
     /// Whether instances are accessibility elements when the app does not say (R1, R17, X1; D-EXPOSE-1).
-    public var isElementByDefault: Bool {
+    package var isElementByDefault: Bool {
         switch self {
         case .label, .button, .barButtonItem, .switchControl, .slider, .stepper, .textField, .textView, .searchBar,
-             .tableViewCell, .collectionViewCell, .pageControl, .progressView, .activityIndicator, .tabBarButton:
+            .tableViewCell, .collectionViewCell, .pageControl, .progressView, .activityIndicator, .tabBarButton:
             return true
         case .imageView:
-            return true   // but only when it has a label; see Semantics/Exposure (D-IMAGE-1)
+            return true  // but only when it has a label; see Semantics/Exposure (D-IMAGE-1)
         default:
             return false
         }
     }
 
     /// UIKit's default traits for the class (R3–R8, R17; A49; D-TRAITS-1 for classes the seeds leave open).
-    public var defaultTraits: Traits {
+    package var defaultTraits: Traits {
         switch self {
         case .button, .barButtonItem, .tabBarButton: return .button
         case .label: return .staticText
@@ -70,7 +77,7 @@ public enum ViewClass: String, Sendable, CaseIterable {
     }
 
     /// `isUserInteractionEnabled` default: false for UIImageView (R116) and UILabel (A.9), true otherwise.
-    public var defaultUserInteractionEnabled: Bool {
+    package var defaultUserInteractionEnabled: Bool {
         switch self {
         case .imageView, .label: return false
         default: return true
@@ -78,14 +85,14 @@ public enum ViewClass: String, Sendable, CaseIterable {
     }
 
     /// `clipsToBounds` default: scroll views clip their content (A.3, 000:17649); others do not (A1).
-    public var defaultClipsToBounds: Bool {
+    package var defaultClipsToBounds: Bool {
         switch self {
         case .scrollView, .tableView, .collectionView, .textView: return true
         default: return false
         }
     }
 
-    public var isScrollView: Bool {
+    package var isScrollView: Bool {
         switch self {
         case .scrollView, .tableView, .collectionView, .textView: return true
         default: return false
@@ -93,7 +100,7 @@ public enum ViewClass: String, Sendable, CaseIterable {
     }
 
     /// A UIControl subclass (R2: supplies a default value and frame).
-    public var isControl: Bool {
+    package var isControl: Bool {
         switch self {
         case .button, .switchControl, .slider, .stepper, .segmentedControl, .textField, .pageControl, .datePicker:
             return true

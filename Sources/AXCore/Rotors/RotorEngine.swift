@@ -33,7 +33,8 @@ package enum SystemRotors {
         case "list": return node.role == .list || node.containerType == .list
         case "image": return node.role == .image || (node.isElement && node.traits.contains(.image))
         case "textField":
-            return [.textField, .secureTextField, .searchField].contains(node.role) || (node.role == .textView && node.states.contains(.editable))
+            return [.textField, .secureTextField, .searchField].contains(node.role)
+                || (node.role == .textView && node.states.contains(.editable))
         case "container": return node.role.isContainerRole && node.role != .window
         case "button": return node.role == .button
         case "staticText": return node.role == .staticText
@@ -102,14 +103,19 @@ package struct RotorEngine: Sendable {
     /// Every rotor available at `element` (custom first, then the derived ones that have members).
     package func list(at element: String?) -> [RotorInfo] {
         var out = customRotors(at: element).map { entry in
-            RotorInfo(name: entry.rotor.name, systemType: entry.rotor.systemType, source: .custom, declaredBy: entry.declaredBy,
-                      count: entry.rotor.items.count, searchedByApp: entry.rotor.searchedByApp)
+            RotorInfo(
+                name: entry.rotor.name, systemType: entry.rotor.systemType, source: .custom,
+                declaredBy: entry.declaredBy,
+                count: entry.rotor.items.count, searchedByApp: entry.rotor.searchedByApp)
         }
         let custom = Set(out.map(\.name))
         for name in SystemRotors.derived where !custom.contains(name) {
             let count = index.members(of: name).count
             guard count > 0 else { continue }
-            out.append(RotorInfo(name: name, systemType: SystemRotors.systemType(of: name), source: .system, declaredBy: nil, count: count))
+            out.append(
+                RotorInfo(
+                    name: name, systemType: SystemRotors.systemType(of: name), source: .system, declaredBy: nil,
+                    count: count))
         }
         return out
     }
@@ -123,10 +129,13 @@ package struct RotorEngine: Sendable {
     /// at the element or an ancestor takes precedence over the derived rotor of the same name (R57: an app
     /// replaces a system rotor with `init(systemType:)`). Returns nil for an unknown rotor name. For a rotor the
     /// app searches (R58) the step has `searchedByApp` set and no item: the caller asks the app.
-    package func step(_ name: String, at element: String?, from current: RotorItem?, direction: RotorDirection) -> RotorStep? {
+    package func step(_ name: String, at element: String?, from current: RotorItem?, direction: RotorDirection)
+        -> RotorStep?
+    {
         if let custom = customRotors(at: element).first(where: { $0.rotor.name == name }) {
-            let info = RotorInfo(name: name, systemType: custom.rotor.systemType, source: .custom, declaredBy: custom.declaredBy,
-                                 count: custom.rotor.items.count, searchedByApp: custom.rotor.searchedByApp)
+            let info = RotorInfo(
+                name: name, systemType: custom.rotor.systemType, source: .custom, declaredBy: custom.declaredBy,
+                count: custom.rotor.items.count, searchedByApp: custom.rotor.searchedByApp)
             if custom.rotor.searchedByApp {
                 return RotorStep(rotor: info, item: nil, searched: 0, searchedByApp: true)
             }
@@ -134,16 +143,21 @@ package struct RotorEngine: Sendable {
         }
         guard SystemRotors.derived.contains(name) else { return nil }
         let members = index.members(of: name)
-        let info = RotorInfo(name: name, systemType: SystemRotors.systemType(of: name), source: .system, declaredBy: nil, count: members.count)
+        let info = RotorInfo(
+            name: name, systemType: SystemRotors.systemType(of: name), source: .system, declaredBy: nil,
+            count: members.count)
         return stepDerived(members, info: info, from: current, direction: direction)
     }
 
     /// Derived rotors: members in document order; the next member after the current item's position (X24 when
     /// there is no current item: the first, or the last going back).
-    private func stepDerived(_ members: [Int], info: RotorInfo, from current: RotorItem?, direction: RotorDirection) -> RotorStep {
+    private func stepDerived(_ members: [Int], info: RotorInfo, from current: RotorItem?, direction: RotorDirection)
+        -> RotorStep
+    {
         guard let current, let position = index.position[current.target] else {
             let pick = direction == .next ? members.first : members.last
-            return RotorStep(rotor: info, item: pick.map { RotorItem(target: index.order[$0]) }, searched: pick == nil ? 0 : 1)
+            return RotorStep(
+                rotor: info, item: pick.map { RotorItem(target: index.order[$0]) }, searched: pick == nil ? 0 : 1)
         }
         // Binary search for the first member after (or the last before) the current position.
         var low = 0
@@ -166,7 +180,9 @@ package struct RotorEngine: Sendable {
     /// Static item lists (D-ROTOR-1): the item after the current one in the list; when the current item is not in
     /// the list, the first item after its element in document order; with no current item, the first or the last
     /// item (X24). An item without a range stands for its whole element (X25).
-    private func stepCustom(_ items: [RotorItem], info: RotorInfo, from current: RotorItem?, direction: RotorDirection) -> RotorStep {
+    private func stepCustom(_ items: [RotorItem], info: RotorInfo, from current: RotorItem?, direction: RotorDirection)
+        -> RotorStep
+    {
         guard let current else {
             let pick = direction == .next ? items.first : items.last
             return RotorStep(rotor: info, item: pick, searched: items.isEmpty ? 0 : 1)

@@ -1,9 +1,9 @@
 /// Per-class UIKit defaults: what a standard control exposes when the app sets nothing (R1–R18, A49–A51).
 /// Every function here is pure; the derivation calls them for each exposed view.
-public enum ControlSemantics {
+package enum ControlSemantics {
 
     /// Formats a number the way UIKit's default values read: integers without a fraction, else up to 2 decimals.
-    public static func formatNumber(_ v: Double) -> String {
+    package static func formatNumber(_ v: Double) -> String {
         // Beyond 1e15 a provider's number is printed as is: `Int(v)` would trap from 2^63 on.
         guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
         if v == v.rounded() { return String(Int(v)) }
@@ -15,29 +15,31 @@ public enum ControlSemantics {
     }
 
     /// Slider/progress percentage (R11, A50; D-VALUE-1): (value − min) / (max − min), rounded to a whole percent.
-    public static func percent(_ value: Double, min lo: Double, max hi: Double) -> String {
+    package static func percent(_ value: Double, min lo: Double, max hi: Double) -> String {
         guard hi > lo else { return "0%" }
-        let clamped = Swift.min(Swift.max(value, lo), hi)   // A43: values outside the range are clamped
+        let clamped = Swift.min(Swift.max(value, lo), hi)  // A43: values outside the range are clamped
         let span = hi - lo
         // 1e308 − −1e308 overflows to infinity (then the fraction is 0 or NaN): halves keep the differences finite.
         let fraction = span.isFinite ? (clamped - lo) / span : (clamped / 2 - lo / 2) / (hi / 2 - lo / 2)
         let p = (fraction * 100).rounded()
-        guard p.isFinite else { return "0%" }   // `Int(p)` must never see NaN or infinity
+        guard p.isFinite else { return "0%" }  // `Int(p)` must never see NaN or infinity
         return "\(Int(p))%"
     }
 
     /// The slider's clamped value and range (A43, A44).
-    public static func numericValue(_ n: ViewNode) -> AXNumericValue? {
+    package static func numericValue(_ n: ViewNode) -> AXNumericValue? {
         let c = n.control
         switch n.kind {
         case .slider:
-            let lo = c.minimumValue ?? 0, hi = Swift.max(c.maximumValue ?? 1, lo)
+            let lo = c.minimumValue ?? 0
+            let hi = Swift.max(c.maximumValue ?? 1, lo)
             let v = Swift.min(Swift.max(c.value ?? 0, lo), hi)
             return AXNumericValue(current: v, minimum: lo, maximum: hi, step: c.stepValue ?? (hi - lo) / 10)
         case .stepper:
             // A44: a maximum below the minimum collapses both bounds to the newer value; the schema carries
             // both, so a max < min pair is read as both = max (the value set last in UIKit's own order).
-            var lo = c.minimumValue ?? 0, hi = c.maximumValue ?? 100
+            var lo = c.minimumValue ?? 0
+            let hi = c.maximumValue ?? 100
             if hi < lo { lo = hi }
             let v = Swift.min(Swift.max(c.value ?? 0, lo), hi)
             return AXNumericValue(current: v, minimum: lo, maximum: hi, step: c.stepValue ?? 1)
@@ -54,7 +56,7 @@ public enum ControlSemantics {
     }
 
     /// The default label when the app sets no `accessibilityLabel` (R15, X2).
-    public static func defaultLabel(_ n: ViewNode) -> String? {
+    package static func defaultLabel(_ n: ViewNode) -> String? {
         let c = n.control
         switch n.kind {
         case .label: return nonEmpty(c.text)
@@ -72,7 +74,7 @@ public enum ControlSemantics {
     }
 
     /// The default value (R2, R11, A46, A50, A51; D-VALUE-1…4).
-    public static func defaultValue(_ n: ViewNode) -> String? {
+    package static func defaultValue(_ n: ViewNode) -> String? {
         let c = n.control
         switch n.kind {
         case .slider:
@@ -96,11 +98,13 @@ public enum ControlSemantics {
     }
 
     /// Traits from control state that UIKit adds whatever the base traits are (R23, R24; D-TRAITS-2).
-    public static func stateTraits(_ n: ViewNode) -> Traits {
+    package static func stateTraits(_ n: ViewNode) -> Traits {
         var t = Traits()
         let c = n.control
-        if !c.isEnabled && (n.kind.isControl || n.kind == .label || n.kind == .tableViewCell || n.kind == .collectionViewCell
-                            || n.kind == .barButtonItem || n.kind == .tabBarButton) {
+        if !c.isEnabled
+            && (n.kind.isControl || n.kind == .label || n.kind == .tableViewCell || n.kind == .collectionViewCell
+                || n.kind == .barButtonItem || n.kind == .tabBarButton)
+        {
             t.insert(.notEnabled)
         }
         if c.isSelected { t.insert(.selected) }
@@ -108,12 +112,14 @@ public enum ControlSemantics {
     }
 
     /// Effective traits: the app's traits replace the class defaults; state traits are always added.
-    public static func traits(_ n: ViewNode) -> Traits {
+    package static func traits(_ n: ViewNode) -> Traits {
         (n.ax.traits ?? n.kind.defaultTraits).union(stateTraits(n))
     }
 
     /// Derives the element role from class, traits and context (Specs/hierarchy.md §Roles).
-    public static func elementRole(kind: ViewClass, traits t: Traits, secure: Bool, editable: Bool, inTabBar: Bool) -> AXRole {
+    package static func elementRole(kind: ViewClass, traits t: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
+        -> AXRole
+    {
         if t.contains(.header) { return .header }
         switch kind {
         case .searchBar: return .searchField
@@ -136,11 +142,11 @@ public enum ControlSemantics {
     }
 
     /// The standard actions an element supports (Specs/protocol.md §Actions).
-    public static func actions(role: AXRole, kind: ViewClass, traits t: Traits, editable: Bool) -> [AXAction] {
+    package static func actions(role: AXRole, kind: ViewClass, traits t: Traits, editable: Bool) -> [AXAction] {
         var bits = 0
         switch role {
         case .button, .link, .switch, .tab, .cell, .keyboardKey, .image, .header, .staticText, .textField,
-             .secureTextField, .searchField, .textView:
+            .secureTextField, .searchField, .textView:
             bits |= 1
         default:
             if t.contains(.button) { bits |= 1 }

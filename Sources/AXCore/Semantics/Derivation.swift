@@ -31,7 +31,9 @@ final class Deriver {
 
     /// The items a view contributes to its container (most views give exactly one: no array to allocate).
     enum ItemList {
-        case none, one(Item), many([Item])
+        case none
+        case one(Item)
+        case many([Item])
         @inline(__always) func append(to out: inout [Item]) {
             switch self {
             case .none: break
@@ -53,7 +55,11 @@ final class Deriver {
         @exclusivity(unchecked) var children: [String]
         @exclusivity(unchecked) var pass: Int
         init(ctx: Ctx, items: ItemList, ownsSelf: Bool, ownIDs: [String], children: [String], pass: Int) {
-            self.ctx = ctx; self.items = items; self.ownsSelf = ownsSelf; self.ownIDs = ownIDs; self.children = children
+            self.ctx = ctx
+            self.items = items
+            self.ownsSelf = ownsSelf
+            self.ownIDs = ownIDs
+            self.children = children
             self.pass = pass
         }
     }
@@ -81,8 +87,10 @@ final class Deriver {
     var cachedEntryCount: Int { cache.count }
 
     /// Runs one derivation pass and returns the new tree and what changed since `previous`.
-    func derive(views: ViewHierarchy, dirty: Set<String>, removed: Set<String>, full: Bool,
-                previous: AXTree, revision: Int) -> (AXTree, ChangeSet) {
+    func derive(
+        views: ViewHierarchy, dirty: Set<String>, removed: Set<String>, full: Bool,
+        previous: AXTree, revision: Int
+    ) -> (AXTree, ChangeSet) {
         self.views = views
         self.dirty = dirty
         touched = []
@@ -112,24 +120,36 @@ final class Deriver {
 
         // Windows: back to front by level, then by order (D-WINDOW-1). The front-most modal window hides the others (X10).
         let ordered = views.roots.enumerated().sorted { a, b in
-            let la = views.nodes[a.element]?.window.windowLevel ?? 0, lb = views.nodes[b.element]?.window.windowLevel ?? 0
+            let la = views.nodes[a.element]?.window.windowLevel ?? 0
+            let lb = views.nodes[b.element]?.window.windowLevel ?? 0
             return la != lb ? la < lb : a.offset < b.offset
         }.map(\.element)
         var modalWindow: String?
         for w in ordered.reversed() {
-            if let n = views.nodes[w], isVisibleSelf(n), effectiveModal(n) { modalWindow = w; break }
+            if let n = views.nodes[w], isVisibleSelf(n), effectiveModal(n) {
+                modalWindow = w
+                break
+            }
         }
         // A27: exactly one window is key — the front-most visible one that claims it, when several do.
         var keyWindow: String?
         for w in ordered.reversed() {
-            if let n = views.nodes[w], isVisibleSelf(n), n.window.isKeyWindow, modalWindow == nil || modalWindow == w { keyWindow = w; break }
+            if let n = views.nodes[w], isVisibleSelf(n), n.window.isKeyWindow, modalWindow == nil || modalWindow == w {
+                keyWindow = w
+                break
+            }
         }
         var windows: [String] = []
         for w in ordered {
-            if let m = modalWindow, m != w { purge(w); continue }
+            if let m = modalWindow, m != w {
+                purge(w)
+                continue
+            }
             guard let n = views.nodes[w] else { continue }
-            let ctx = Ctx(map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
-                          windowID: w, container: "", containerRole: nil, restrictions: [], language: nil, isKeyWindow: w == keyWindow)
+            let ctx = Ctx(
+                map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
+                windowID: w, container: "", containerRole: nil, restrictions: [], language: nil,
+                isKeyWindow: w == keyWindow)
             var items: [Item] = []
             visit(w, ctx, into: &items)
             windows.append(contentsOf: items.map(\.id))
@@ -162,10 +182,13 @@ final class Deriver {
             fullBuild = false
         }
         for id in touched.sorted() {
-            let old = previous.nodes[id], new = nodes[id]
+            let old = previous.nodes[id]
+            let new = nodes[id]
             switch (old, new) {
             case (nil, .some): cs.added.append(id)
-            case (.some(let a), nil): cs.removed.append(id); cs.removedNodes[id] = a
+            case (.some(let a), nil):
+                cs.removed.append(id)
+                cs.removedNodes[id] = a
             case (.some(let a), .some(let b)):
                 if a.parent != b.parent { cs.moved.append(id) }
                 let attrs = changedAttributes(a, b)
@@ -227,27 +250,35 @@ final class Deriver {
     /// The view's rect in its parent's bounds space: frame size scaled around the center, then translated (A2, A14).
     static func rectInParent(_ n: ViewNode) -> Rect {
         let t = n.transform
-        let w = n.frame.width * abs(t.scaleX), h = n.frame.height * abs(t.scaleY)
-        let cx = n.frame.midX + t.translateX, cy = n.frame.midY + t.translateY
+        let w = n.frame.width * abs(t.scaleX)
+        let h = n.frame.height * abs(t.scaleY)
+        let cx = n.frame.midX + t.translateX
+        let cy = n.frame.midY + t.translateY
         return Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
     }
 
     /// Maps the view's own bounds coordinates into its parent's bounds coordinates.
     static func localMap(_ n: ViewNode) -> AxisMap {
         let t = n.transform
-        let bx = n.boundsOrigin.x + n.frame.width / 2, by = n.boundsOrigin.y + n.frame.height / 2
-        let cx = n.frame.midX + t.translateX, cy = n.frame.midY + t.translateY
+        let bx = n.boundsOrigin.x + n.frame.width / 2
+        let by = n.boundsOrigin.y + n.frame.height / 2
+        let cx = n.frame.midX + t.translateX
+        let cy = n.frame.midY + t.translateY
         return AxisMap(sx: t.scaleX, sy: t.scaleY, dx: cx - t.scaleX * bx, dy: cy - t.scaleY * by)
     }
 
     private func screenRect(_ n: ViewNode, map: AxisMap) -> Rect { map.apply(Deriver.rectInParent(n)) }
 
-    private enum Exposure { case excluded, element, container(AXRole), transparent }
+    private enum Exposure {
+        case excluded, element
+        case container(AXRole)
+        case transparent
+    }
 
     private func exposure(_ n: ViewNode, ctx: Ctx) -> Exposure {
-        if !isVisibleSelf(n) || n.ax.elementsHidden { return .excluded }   // R109–R111, X9, D-HIDE-1…3
+        if !isVisibleSelf(n) || n.ax.elementsHidden { return .excluded }  // R109–R111, X9, D-HIDE-1…3
         if n.kind == .window { return .container(.window) }
-        if n.ax.elements != nil { return .container(containerRole(n) ?? .group) }   // X15
+        if n.ax.elements != nil { return .container(containerRole(n) ?? .group) }  // X15
         if let explicit = n.ax.isAccessibilityElement {
             if explicit { return .element }
             if let r = containerRole(n) { return .container(r) }
@@ -276,7 +307,7 @@ final class Deriver {
         case .semanticGroup: return .group
         case .none: break
         }
-        if (n.ax.traits ?? n.kind.defaultTraits).contains(.tabBar) { return .tabBar }   // X35
+        if (n.ax.traits ?? n.kind.defaultTraits).contains(.tabBar) { return .tabBar }  // X35
         switch n.kind {
         case .alertController, .actionSheet: return .alert
         case .navigationBar: return .navigationBar
@@ -287,7 +318,7 @@ final class Deriver {
         case .datePicker: return n.control.components.isEmpty ? nil : .picker
         default: break
         }
-        if n.ax.shouldGroupChildren { return .group }   // X11
+        if n.ax.shouldGroupChildren { return .group }  // X11
         // X10, X32 (D-MODAL-1): a view marked modal is a container, so its modal state and its escape action
         // reach clients, and escape can bubble to it.
         if n.ax.viewIsModal == true { return .group }
@@ -320,8 +351,12 @@ final class Deriver {
         let old = fullBuild ? nil : cache[id]
         let expo = exposure(nb.value, ctx: ctx)
         switch expo {
-        case .excluded: purge(id); return
-        case .element: out.append(visitElement(id, ctx, nb.value, old)); return
+        case .excluded:
+            purge(id)
+            return
+        case .element:
+            out.append(visitElement(id, ctx, nb.value, old))
+            return
         case .transparent, .container: break
         }
         let p = prepare(nb.value, ctx, expo)
@@ -337,15 +372,17 @@ final class Deriver {
                 visitChildren(nb.value, p.childCtx, old: old, into: &childItems)
                 childItems = readingOrder(childItems, rtl: p.childCtx.rtl)
             }
-            writeContainer(nb.value, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
-                           restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
-            let item = Item(id: id, frame: nb.value.ax.frame ?? p.frame)   // R22, X5: ordered by the frame the AT sees
+            writeContainer(
+                nb.value, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
+                restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
+            let item = Item(id: id, frame: nb.value.ax.frame ?? p.frame)  // R22, X5: ordered by the frame the AT sees
             out.append(item)
             finishVisit(id, ctx, old, .one(item), ownsSelf: true, ownIDs, visitedChildren)
         } else {
             let start = out.count
             visitChildren(nb.value, p.childCtx, old: old, into: &out)
-            let produced: ItemList = out.count == start ? .none : out.count == start + 1 ? .one(out[start]) : .many(Array(out[start...]))
+            let produced: ItemList =
+                out.count == start ? .none : out.count == start + 1 ? .one(out[start]) : .many(Array(out[start...]))
             finishVisit(id, ctx, old, produced, ownsSelf: false, ownIDs, visitedChildren)
         }
     }
@@ -362,7 +399,9 @@ final class Deriver {
     private func prepare(_ n: ViewNode, _ ctx: Ctx, _ expo: Exposure) -> Prepared {
         let frame = screenRect(n, map: ctx.map)
         let childMap = ctx.map.composed(with: Deriver.localMap(n))
-        let clipForChildren: Rect = n.effectiveClipsToBounds ? (ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)) : ctx.clip
+        let clipForChildren: Rect =
+            n.effectiveClipsToBounds
+            ? (ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)) : ctx.clip
         var restrictions = ctx.restrictions
         if !n.restrictionIdentifiers.isEmpty {
             for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
@@ -371,11 +410,13 @@ final class Deriver {
         let childCtx: Ctx
         if case .container(let role) = expo {
             let rtl = n.kind == .window ? n.window.layoutDirection == .rtl : ctx.rtl
-            childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: n.id,
-                           containerRole: role, restrictions: restrictions, language: language)
+            childCtx = Ctx(
+                map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: n.id,
+                containerRole: role, restrictions: restrictions, language: language)
         } else {
-            childCtx = Ctx(map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
-                           containerRole: ctx.containerRole, restrictions: restrictions, language: language)
+            childCtx = Ctx(
+                map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
+                containerRole: ctx.containerRole, restrictions: restrictions, language: language)
         }
         return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: n.ax.elements != nil)
     }
@@ -389,23 +430,27 @@ final class Deriver {
         if !n.restrictionIdentifiers.isEmpty {
             for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
         }
-        let item = writeElement(n, ctx: ctx, frame: screenRect(n, map: ctx.map), childMap: ctx.map.composed(with: Deriver.localMap(n)),
-                                restrictions: restrictions, language: n.ax.language ?? ctx.language)
+        let item = writeElement(
+            n, ctx: ctx, frame: screenRect(n, map: ctx.map), childMap: ctx.map.composed(with: Deriver.localMap(n)),
+            restrictions: restrictions, language: n.ax.language ?? ctx.language)
         finishVisit(id, ctx, old, .one(item), ownsSelf: true, [], [])
         return item
     }
 
     /// The children of a container that sets `accessibilityElements` (R37): views (any descendant) and virtual
     /// elements, in array order.
-    private func visitElementList(_ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
-                                  _ ownIDs: inout [String], _ visitedChildren: inout [String], into childItems: inout [Item]) {
+    private func visitElementList(
+        _ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
+        _ ownIDs: inout [String], _ visitedChildren: inout [String], into childItems: inout [Item]
+    ) {
         for c in old?.children ?? [] { purgeStale(c) }
         for c in n.children { purgeStale(c) }
         visitedChildren = []
         for entry in n.ax.elements ?? [] {
             switch entry {
             case .view(let ref):
-                guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: p.childCtx) else { continue }
+                guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: p.childCtx)
+                else { continue }
                 if !visitedChildren.contains(ref) {
                     visit(ref, rctx, into: &childItems)
                     visitedChildren.append(ref)
@@ -429,18 +474,25 @@ final class Deriver {
     }
 
     @inline(never)
-    private func finishVisit(_ id: String, _ ctx: Ctx, _ old: Entry?, _ items: ItemList, ownsSelf: Bool, _ ownIDs: [String],
-                             _ visitedChildren: [String]) {
+    private func finishVisit(
+        _ id: String, _ ctx: Ctx, _ old: Entry?, _ items: ItemList, ownsSelf: Bool, _ ownIDs: [String],
+        _ visitedChildren: [String]
+    ) {
         if let old {
             if old.ownsSelf && !ownsSelf { removeNode(id) }
             for oid in old.ownIDs where !ownIDs.contains(oid) && !(ownsSelf && oid == id) { removeNode(oid) }
         }
         if let old, cache[id] === old {
             // The view's previous entry, still the one the cache holds: update it in place.
-            old.ctx = ctx; old.items = items; old.ownsSelf = ownsSelf; old.ownIDs = ownIDs; old.children = visitedChildren
+            old.ctx = ctx
+            old.items = items
+            old.ownsSelf = ownsSelf
+            old.ownIDs = ownIDs
+            old.children = visitedChildren
             old.pass = pass
         } else {
-            cache[id] = Entry(ctx: ctx, items: items, ownsSelf: ownsSelf, ownIDs: ownIDs, children: visitedChildren, pass: pass)
+            cache[id] = Entry(
+                ctx: ctx, items: items, ownsSelf: ownsSelf, ownIDs: ownIDs, children: visitedChildren, pass: pass)
         }
     }
 
@@ -448,23 +500,34 @@ final class Deriver {
     // temporaries stay out of the recursive frame: a hierarchy `Limits.maxDepth` (256) levels deep must derive
     // without exhausting the stack, in debug builds too (D-PATCH-1).
     @inline(never)
-    private func writeElement(_ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?) -> Item {
-        let ax = makeElement(n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+    private func writeElement(
+        _ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
+    ) -> Item {
+        let ax = makeElement(
+            n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         let item = Item(id: n.id, frame: ax.frame)
         write(ax, new: true)
         return item
     }
 
     @inline(never)
-    private func writeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
-                                restrictions: [String], language: String?, ownIDs: inout [String]) {
+    private func writeContainer(
+        _ n: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
+        restrictions: [String], language: String?, ownIDs: inout [String]
+    ) {
         let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-        for s in synthesized.nodes { ownIDs.append(s.id); write(s, new: true) }
-        let ordered = synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
+        for s in synthesized.nodes {
+            ownIDs.append(s.id)
+            write(s, new: true)
+        }
+        let ordered =
+            synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
             + synthesized.trailing.map { Item(id: $0.id, frame: $0.frame) }
         if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
-        write(makeContainer(n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language,
-                            children: ordered.map(\.id)))
+        write(
+            makeContainer(
+                n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language,
+                children: ordered.map(\.id)))
     }
 
     /// Builds the context of a view reached through `accessibilityElements` from container `cid` (its ancestor).
@@ -480,7 +543,9 @@ final class Deriver {
         var ctx = base
         for n in chain.reversed() {
             let frame = screenRect(n, map: ctx.map)
-            if n.effectiveClipsToBounds { ctx.clip = ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0) }
+            if n.effectiveClipsToBounds {
+                ctx.clip = ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)
+            }
             ctx.map = ctx.map.composed(with: Deriver.localMap(n))
             for r in n.restrictionIdentifiers where !ctx.restrictions.contains(r) { ctx.restrictions.append(r) }
             if let l = n.ax.language { ctx.language = l }
@@ -492,7 +557,10 @@ final class Deriver {
         let kids = n.children
         let modalIndex = views.modalCandidates > 0 ? frontMostModal(kids) : nil
         for (i, k) in kids.enumerated() {
-            if let m = modalIndex, i != m { purgeStale(k); continue }
+            if let m = modalIndex, i != m {
+                purgeStale(k)
+                continue
+            }
             visit(k, childCtx, into: &out)
         }
         if let old, !old.children.isEmpty { purgeDeparted(old.children, current: kids, parent: n.id) }
@@ -510,10 +578,13 @@ final class Deriver {
     /// Drops the results of former children that left this view (unless they moved under another parent, which owns them now).
     @inline(never)
     private func purgeDeparted(_ former: [String], current kids: [String], parent: String) {
-        if former == kids { return }   // unchanged children (usually the very same array: an O(1) check)
+        if former == kids { return }  // unchanged children (usually the very same array: an O(1) check)
         let current: Set<String> = Set(kids)
         for c in former where !current.contains(c) {
-            if let cp = views.nodes.box(c)?.value.parent, cp != parent { departed.append(c); continue }
+            if let cp = views.nodes.box(c)?.value.parent, cp != parent {
+                departed.append(c)
+                continue
+            }
             purgeStale(c)
         }
     }
@@ -534,7 +605,8 @@ final class Deriver {
     /// True when `sortedReadingOrder` would return `items` unchanged: centers never go up, and within each row
     /// (formed exactly as the sort forms them) items never go back toward the leading edge.
     static func isInReadingOrder(_ items: [Item], rtl: Bool) -> Bool {
-        var anchor = items[0].frame, last = items[0].frame
+        var anchor = items[0].frame
+        var last = items[0].frame
         for i in 1..<items.count {
             let f = items[i].frame
             if f.midY < last.midY { return false }
@@ -552,7 +624,8 @@ final class Deriver {
     func sortedReadingOrder(_ items: [Item], rtl: Bool) -> [Item] {
         guard items.count > 1 else { return items }
         let byY = items.indices.sorted { a, b in
-            let ya = items[a].frame.midY, yb = items[b].frame.midY
+            let ya = items[a].frame.midY
+            let yb = items[b].frame.midY
             return ya != yb ? ya < yb : a < b
         }
         var out: [Item] = []
@@ -561,7 +634,8 @@ final class Deriver {
         var anchor = items[byY[0]].frame
         func flush() {
             let sorted = row.sorted { a, b in
-                let fa = items[a].frame, fb = items[b].frame
+                let fa = items[a].frame
+                let fb = items[b].frame
                 if rtl { return fa.maxX != fb.maxX ? fa.maxX > fb.maxX : a < b }
                 return fa.minX != fb.minX ? fa.minX < fb.minX : a < b
             }
@@ -601,8 +675,10 @@ final class Deriver {
         return s
     }
 
-    private func makeElement(_ n: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
-                             restrictions: [String], language: String?) -> AXNode {
+    private func makeElement(
+        _ n: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
+        restrictions: [String], language: String?
+    ) -> AXNode {
         var traits = ControlSemantics.traits(n)
         var label = n.ax.label ?? ControlSemantics.defaultLabel(n)
         var value = n.ax.value ?? ControlSemantics.defaultValue(n)
@@ -614,7 +690,8 @@ final class Deriver {
 
         if n.kind == .tableViewCell || n.kind == .collectionViewCell {
             let content = cellContent(n, childMap: childMap, rtl: ctx.rtl)
-            if n.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }   // D-CELL-1
+            // D-CELL-1
+            if n.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
             if content.controls.count == 1, let c = content.controls.first {
                 control = c
                 if n.ax.value == nil { value = c.ax.value ?? ControlSemantics.defaultValue(c) }
@@ -625,20 +702,27 @@ final class Deriver {
                 actionTarget = c.id
             }
             switch n.control.accessoryType {
-            case "disclosureIndicator", "detailDisclosureButton": if n.ax.traits == nil && control == nil { traits.insert(.button) }
+            case "disclosureIndicator", "detailDisclosureButton":
+                if n.ax.traits == nil && control == nil { traits.insert(.button) }
             case "checkmark": traits.insert(.selected)
             default: break
             }
         }
 
         let secure = n.control.isSecureTextEntry
-        let editable = (kind == .textField || kind == .searchBar || (kind == .textView && n.control.isEditable)) && n.control.isEnabled
-        var role = ControlSemantics.elementRole(kind: kind, traits: traits, secure: secure,
-                                                editable: kind == .textView ? n.control.isEditable : true,
-                                                inTabBar: ctx.containerRole == .tabBar)
+        let editable =
+            (kind == .textField || kind == .searchBar || (kind == .textView && n.control.isEditable))
+            && n.control.isEnabled
+        var role = ControlSemantics.elementRole(
+            kind: kind, traits: traits, secure: secure,
+            editable: kind == .textView ? n.control.isEditable : true,
+            inTabBar: ctx.containerRole == .tabBar)
         if control != nil, role == .staticText || role == .button { role = .cell }
-        if (n.kind == .tableViewCell || n.kind == .collectionViewCell), control == nil,
-           role == .staticText { role = .cell }
+        if n.kind == .tableViewCell || n.kind == .collectionViewCell, control == nil,
+            role == .staticText
+        {
+            role = .cell
+        }
 
         let frame = n.ax.frame ?? viewFrame
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
@@ -647,27 +731,39 @@ final class Deriver {
         if editable { st.insert(.editable) }
         if n.kind == .textView { st.insert(.multiLine) }
         if n.kind == .activityIndicator && n.control.isAnimating { st.insert(.busy) }
-        let responds = n.ax.respondsToUserInteraction
-            ?? (!traits.contains(.notEnabled) && (role != .staticText && role != .image && role != .header && role != .progressIndicator
-                                                    && role != .activityIndicator))   // X13
+        let responds =
+            n.ax.respondsToUserInteraction
+            ?? (!traits.contains(.notEnabled)
+                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
+                    && role != .activityIndicator))  // X13
         if responds { st.insert(.respondsToUserInteraction) }
-        let focusableDefault = st.contains(.enabled) && [AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
-                                                          .switch, .adjustable, .tab, .link].contains(role)
-        if n.focus.canBecomeFocused ?? focusableDefault { st.insert(.focusable) }   // C17
+        let focusableDefault =
+            st.contains(.enabled)
+            && [
+                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
+                .switch, .adjustable, .tab, .link,
+            ].contains(role)
+        if n.focus.canBecomeFocused ?? focusableDefault { st.insert(.focusable) }  // C17
 
-        let placeholder = (n.kind == .textField || n.kind == .searchBar || n.kind == .textView) ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
+        let placeholder =
+            (n.kind == .textField || n.kind == .searchBar || n.kind == .textView)
+            ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
         let automation = automationElements(n, isElement: true)
         var cell: AXCellInfo?
-        if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {   // R43, X19
-            cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+        if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {  // R43, X19
+            cell = AXCellInfo(
+                row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
         }
         // The rarely-set group is built only when one of its sources is set (most elements share the default; the
         // same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
         var extras: AXNodeExtras?
-        if n.ax.hint != nil || placeholder != nil || language != nil || n.ax.headingLevel != nil || n.ax.textualContext != nil
+        if n.ax.hint != nil || placeholder != nil || language != nil || n.ax.headingLevel != nil
+            || n.ax.textualContext != nil
             || !n.ax.userInputLabels.isEmpty || n.ax.navigationStyle != .automatic || !n.ax.customActions.isEmpty
-            || !n.ax.customRotors.isEmpty || !restrictions.isEmpty || !n.hasDefaultFocus || !n.ax.directTouchOptions.isEmpty
-            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil {
+            || !n.ax.customRotors.isEmpty || !restrictions.isEmpty || !n.hasDefaultFocus
+            || !n.ax.directTouchOptions.isEmpty
+            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil
+        {
             var x = AXNodeExtras()
             x.hint = n.ax.hint
             x.placeholder = placeholder
@@ -691,22 +787,25 @@ final class Deriver {
         case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
         default: text = label
         }
-        return AXNode(id: n.id, viewID: n.id, actionTarget: actionTarget, className: n.className, viewClass: n.kind, role: role,
-                      isElement: true, label: label, value: value, identifier: n.ax.identifier ?? control?.ax.identifier,
-                      traits: traits, states: st, frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,   // X6
-                      parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
-                      actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
-                      numeric: numeric, text: text, extras: extras)
+        return AXNode(
+            id: n.id, viewID: n.id, actionTarget: actionTarget, className: n.className, viewClass: n.kind, role: role,
+            isElement: true, label: label, value: value, identifier: n.ax.identifier ?? control?.ax.identifier,
+            traits: traits, states: st, frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,  // X6
+            parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
+            actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
+            numeric: numeric, text: text, extras: extras)
     }
 
     private func makeVirtual(_ ve: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
         let traits = ve.ax.traits ?? []
-        let role = ControlSemantics.elementRole(kind: .view, traits: traits, secure: false, editable: false,
-                                                inTabBar: ctx.containerRole == .tabBar)
+        let role = ControlSemantics.elementRole(
+            kind: .view, traits: traits, secure: false, editable: false,
+            inTabBar: ctx.containerRole == .tabBar)
         // R35, X52: the frame in container space follows the container's current position.
         let frame = ve.ax.frame ?? childMap.apply(ve.frameInContainer)
-        var ax = AXNode(id: ve.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
-                        isElement: ve.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
+        var ax = AXNode(
+            id: ve.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
+            isElement: ve.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
         var x = AXNodeExtras()
         ax.actionTarget = ve.id
         ax.parent = container.id
@@ -736,14 +835,17 @@ final class Deriver {
         ax.states = st
         ax.text = ve.ax.label
         if let rr = ve.ax.rowRange, let cr = ve.ax.columnRange, rr.location >= 0, cr.location >= 0 {
-            x.cell = AXCellInfo(row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
+            x.cell = AXCellInfo(
+                row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
         }
         ax.extras = x
         return ax
     }
 
-    private func makeContainer(_ n: ViewNode, role: AXRole, ctx: Ctx, frame viewFrame: Rect, restrictions: [String], language: String?,
-                               children: [String]) -> AXNode {
+    private func makeContainer(
+        _ n: ViewNode, role: AXRole, ctx: Ctx, frame viewFrame: Rect, restrictions: [String], language: String?,
+        children: [String]
+    ) -> AXNode {
         var x = AXNodeExtras()
         let traits = ControlSemantics.traits(n)
         let label = n.ax.label ?? ControlSemantics.defaultLabel(n)
@@ -763,19 +865,21 @@ final class Deriver {
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             st.insert(.onscreen)
-            if ctx.isKeyWindow { st.insert(.activeWindow) }   // A27
+            if ctx.isKeyWindow { st.insert(.activeWindow) }  // A27
         }
         let modal = effectiveModal(n)
         if modal { st.insert(.modal) }
         if let dt = n.ax.dataTable {
-            x.table = AXTableInfo(rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
+            x.table = AXTableInfo(
+                rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
         }
-        return AXNode(id: n.id, viewID: n.id, actionTarget: n.id, className: n.className, viewClass: n.kind, role: role,
-                      isElement: false, label: label, value: n.ax.value, identifier: n.ax.identifier, traits: traits, states: st,
-                      frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,
-                      parent: ctx.container.isEmpty ? nil : ctx.container, children: children, windowID: ctx.windowID,
-                      actions: role == .alert || modal ? [.escape] : [],   // X32
-                      numeric: nil, text: label, extras: x)
+        return AXNode(
+            id: n.id, viewID: n.id, actionTarget: n.id, className: n.className, viewClass: n.kind, role: role,
+            isElement: false, label: label, value: n.ax.value, identifier: n.ax.identifier, traits: traits, states: st,
+            frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,
+            parent: ctx.container.isEmpty ? nil : ctx.container, children: children, windowID: ctx.windowID,
+            actions: role == .alert || modal ? [.escape] : [],  // X32
+            numeric: nil, text: label, extras: x)
     }
 
     // MARK: - Synthesized children of standard containers
@@ -789,7 +893,9 @@ final class Deriver {
     private func synthesize(_ n: ViewNode, role: AXRole, frame: Rect, ctx: Ctx, restrictions: [String]) -> Synthesized {
         var s = Synthesized()
         func base(_ id: String, _ role: AXRole, _ f: Rect, traits: Traits) -> AXNode {
-            var ax = AXNode(id: id, viewID: nil, className: n.className, viewClass: n.kind, role: role, isElement: true, windowID: ctx.windowID)
+            var ax = AXNode(
+                id: id, viewID: nil, className: n.className, viewClass: n.kind, role: role, isElement: true,
+                windowID: ctx.windowID)
             ax.actionTarget = id
             ax.parent = n.id
             ax.traits = traits
@@ -804,7 +910,10 @@ final class Deriver {
             var st: AXStates = traits.contains(.notEnabled) ? [] : [.enabled]
             if traits.contains(.selected) { st.insert(.selected) }
             if ctx.clip.intersection(f) != nil, !f.isEmpty { st.insert(.onscreen) }
-            if role != .header && role != .staticText && !traits.contains(.notEnabled) { st.insert(.respondsToUserInteraction); st.insert(.focusable) }
+            if role != .header && role != .staticText && !traits.contains(.notEnabled) {
+                st.insert(.respondsToUserInteraction)
+                st.insert(.focusable)
+            }
             ax.states = st
             return ax
         }
@@ -818,13 +927,19 @@ final class Deriver {
             // R13, R14: the title (a header) is read first, then the back button.
             let third = frame.width / 3
             if let t = n.control.title, !t.isEmpty {
-                var h = base(n.id + "#title", .header, Rect(x: frame.x + third, y: frame.y, width: third, height: frame.height), traits: .header)
-                h.label = t; h.text = t; h.actions = [.activate]
+                var h = base(
+                    n.id + "#title", .header, Rect(x: frame.x + third, y: frame.y, width: third, height: frame.height),
+                    traits: .header)
+                h.label = t
+                h.text = t
+                h.actions = [.activate]
                 s.leading.append(h)
             }
             if let b = n.control.backButtonTitle {
                 let bx = ctx.rtl ? frame.maxX - third : frame.x
-                var btn = base(n.id + "#back", .button, Rect(x: bx, y: frame.y, width: third, height: frame.height), traits: .button)
+                var btn = base(
+                    n.id + "#back", .button, Rect(x: bx, y: frame.y, width: third, height: frame.height),
+                    traits: .button)
                 btn.label = b.isEmpty ? "Back" : b
                 btn.text = btn.label
                 btn.hint = nil
@@ -838,7 +953,9 @@ final class Deriver {
                 if n.control.selectedSegmentIndex == i { tr.insert(.selected) }
                 if !n.control.isEnabled { tr.insert(.notEnabled) }
                 var seg = base("\(n.id)#\(i)", .button, slice(i, of: titles.count), traits: tr)
-                seg.label = t; seg.text = t; seg.actions = [.activate]
+                seg.label = t
+                seg.text = t
+                seg.actions = [.activate]
                 s.trailing.append(seg)
             }
         case .pickerView, .datePicker:
@@ -851,13 +968,16 @@ final class Deriver {
                 e.value = c.rows.indices.contains(c.selectedRow) ? c.rows[c.selectedRow] : nil
                 e.text = e.value
                 e.actions = [.increment, .decrement]
-                e.numeric = AXNumericValue(current: Double(c.selectedRow), minimum: 0, maximum: Double(max(c.rows.count - 1, 0)), step: 1)
+                e.numeric = AXNumericValue(
+                    current: Double(c.selectedRow), minimum: 0, maximum: Double(max(c.rows.count - 1, 0)), step: 1)
                 s.trailing.append(e)
             }
         case .alertController, .actionSheet:
             if let m = n.control.message, !m.isEmpty {
                 var t = base(n.id + "#message", .staticText, frame, traits: .staticText)
-                t.label = m; t.text = m; t.actions = [.activate]
+                t.label = m
+                t.text = m
+                t.actions = [.activate]
                 s.leading.append(t)
             }
         default:
@@ -873,7 +993,9 @@ final class Deriver {
             guard var n = nodes[id], n.isElement else { continue }
             n.positionInSet = i + 1
             n.sizeOfSet = count
-            if asValue && n.viewID.map({ views.nodes[$0]?.ax.value == nil }) ?? true { n.value = "\(i + 1) of \(count)" }
+            if asValue && n.viewID.map({ views.nodes[$0]?.ax.value == nil }) ?? true {
+                n.value = "\(i + 1) of \(count)"
+            }
             write(n)
         }
     }
@@ -898,7 +1020,8 @@ final class Deriver {
     }
 
     /// Content of a table/collection cell: the labels of what it shows and the controls inside it (D-CELL-1).
-    private func cellContent(_ cell: ViewNode, childMap: AxisMap, rtl: Bool) -> (labels: [String], controls: [ViewNode]) {
+    private func cellContent(_ cell: ViewNode, childMap: AxisMap, rtl: Bool) -> (labels: [String], controls: [ViewNode])
+    {
         var labelItems: [Item] = []
         var texts: [String: String] = [:]
         var controls: [ViewNode] = []
@@ -910,10 +1033,18 @@ final class Deriver {
                 switch v.kind {
                 case .switchControl, .slider, .stepper, .pageControl, .segmentedControl, .textField, .searchBar:
                     controls.append(v)
-                    if let l = v.ax.label { counter += 1; let k = "\(counter)"; texts[k] = l; labelItems.append(Item(id: k, frame: f)) }
+                    if let l = v.ax.label {
+                        counter += 1
+                        let k = "\(counter)"
+                        texts[k] = l
+                        labelItems.append(Item(id: k, frame: f))
+                    }
                     return
                 default:
-                    let text = v.ax.label ?? ((v.kind == .label || v.kind == .button || v.kind == .imageView) ? ControlSemantics.defaultLabel(v) : nil)
+                    let text =
+                        v.ax.label
+                        ?? ((v.kind == .label || v.kind == .button || v.kind == .imageView)
+                            ? ControlSemantics.defaultLabel(v) : nil)
                     if let t = text, !t.isEmpty {
                         counter += 1
                         let k = "\(counter)"

@@ -1,8 +1,8 @@
 import AXJSON
 
 /// The notifications an app posts (§6.1; R62–R67, R73): `UIAccessibility.post(notification:argument:)`.
-public enum AccessibilityNotification: Sendable, Equatable {
-    public enum Priority: String, Sendable { case high, `default`, low }   // X47
+package enum AccessibilityNotification: Sendable, Equatable {
+    package enum Priority: String, Sendable { case high, `default`, low }  // X47
     case announcement(text: String, priority: Priority)
     case layoutChanged(element: String?)
     case screenChanged(element: String?)
@@ -10,7 +10,7 @@ public enum AccessibilityNotification: Sendable, Equatable {
     case pauseAssistiveTechnology(String)
     case resumeAssistiveTechnology(String)
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .announcement: return "announcement"
         case .layoutChanged: return "layoutChanged"
@@ -21,31 +21,40 @@ public enum AccessibilityNotification: Sendable, Equatable {
         }
     }
 
-    public static let allNames = ["screenChanged", "layoutChanged", "pageScrolled", "announcement",
-                                  "pauseAssistiveTechnology", "resumeAssistiveTechnology"]   // R63
+    package static let allNames = [
+        "screenChanged", "layoutChanged", "pageScrolled", "announcement",
+        "pauseAssistiveTechnology", "resumeAssistiveTechnology",
+    ]  // R63
 
     /// Decodes `{"notification": name, "argument": …, "priority": …}` with precise errors (R62: nil argument
     /// accepted where none is needed; D-NOTIFY-1 for wrong argument types).
-    public static func decode(_ params: JSON) throws(SchemaError) -> AccessibilityNotification {
+    package static func decode(_ params: JSON) throws(SchemaError) -> AccessibilityNotification {
         guard let name = params["notification"]?.stringValue else {
-            throw SchemaError(id: nil, property: "notification", message: "expected one of \(allNames.joined(separator: ", "))")
+            throw SchemaError(
+                id: nil, property: "notification", message: "expected one of \(allNames.joined(separator: ", "))")
         }
         let arg = params["argument"] ?? .null
         func optString() throws(SchemaError) -> String? {
             switch arg {
             case .null: return nil
             case .string(let s): return s
-            default: throw SchemaError(id: nil, property: "argument", message: "\(name) takes a string or null argument, got \(arg.typeName)")
+            default:
+                throw SchemaError(
+                    id: nil, property: "argument",
+                    message: "\(name) takes a string or null argument, got \(arg.typeName)")
             }
         }
         switch name {
         case "announcement":
             guard let text = try optString(), !text.isEmpty else {
-                throw SchemaError(id: nil, property: "argument", message: "announcement needs a non-empty string to speak (R67)")
+                throw SchemaError(
+                    id: nil, property: "argument", message: "announcement needs a non-empty string to speak (R67)")
             }
             var prio = Priority.default
             if let p = params["priority"]?.stringValue {
-                guard let pr = Priority(rawValue: p) else { throw SchemaError(id: nil, property: "priority", message: "expected high, default or low (X47)") }
+                guard let pr = Priority(rawValue: p) else {
+                    throw SchemaError(id: nil, property: "priority", message: "expected high, default or low (X47)")
+                }
                 prio = pr
             }
             return .announcement(text: text, priority: prio)
@@ -53,21 +62,26 @@ public enum AccessibilityNotification: Sendable, Equatable {
         case "screenChanged": return .screenChanged(element: try optString())
         case "pageScrolled": return .pageScrolled(status: try optString())
         case "pauseAssistiveTechnology", "resumeAssistiveTechnology":
-            let id = try optString() ?? "com.apple.UIAccessibility.SwitchControl"   // X38
+            let id = try optString() ?? "com.apple.UIAccessibility.SwitchControl"  // X38
             return name == "pauseAssistiveTechnology" ? .pauseAssistiveTechnology(id) : .resumeAssistiveTechnology(id)
         default:
-            throw SchemaError(id: nil, property: "notification", message: "unknown notification '\(name)' (expected one of \(allNames.joined(separator: ", ")))")
+            throw SchemaError(
+                id: nil, property: "notification",
+                message: "unknown notification '\(name)' (expected one of \(allNames.joined(separator: ", ")))")
         }
     }
 
-    public var json: JSON {
+    package var json: JSON {
         switch self {
-        case .announcement(let t, let p): return ["notification": "announcement", "argument": .string(t), "priority": .string(p.rawValue)]
+        case .announcement(let t, let p):
+            return ["notification": "announcement", "argument": .string(t), "priority": .string(p.rawValue)]
         case .layoutChanged(let e): return ["notification": "layoutChanged", "argument": JSON(e)]
         case .screenChanged(let e): return ["notification": "screenChanged", "argument": JSON(e)]
         case .pageScrolled(let s): return ["notification": "pageScrolled", "argument": JSON(s)]
-        case .pauseAssistiveTechnology(let s): return ["notification": "pauseAssistiveTechnology", "argument": .string(s)]
-        case .resumeAssistiveTechnology(let s): return ["notification": "resumeAssistiveTechnology", "argument": .string(s)]
+        case .pauseAssistiveTechnology(let s):
+            return ["notification": "pauseAssistiveTechnology", "argument": .string(s)]
+        case .resumeAssistiveTechnology(let s):
+            return ["notification": "resumeAssistiveTechnology", "argument": .string(s)]
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The indented text form of an accessibility tree (`axserver dump`, `tree.get` format "text").
-public enum TreeText {
-    public static func describe(_ n: AXNode) -> String {
+package enum TreeText {
+    package static func describe(_ n: AXNode) -> String {
         var s = n.role.rawValue
         if let l = n.label { s += " \"\(escape(l))\"" }
         if let v = n.value { s += " value=\"\(escape(v))\"" }
@@ -9,7 +9,10 @@ public enum TreeText {
         if let p = n.placeholder { s += " placeholder=\"\(escape(p))\"" }
         var flags: [String] = []
         if !n.isEnabled { flags.append("disabled") }
-        for (name, st) in AXStates.named where st != .enabled && st != .onscreen && st != .respondsToUserInteraction && st != .focusable && n.states.contains(st) {
+        for (name, st) in AXStates.named
+        where st != .enabled && st != .onscreen && st != .respondsToUserInteraction && st != .focusable
+            && n.states.contains(st)
+        {
             flags.append(name)
         }
         if !n.isOnscreen { flags.append("offscreen") }
@@ -21,16 +24,21 @@ public enum TreeText {
     }
 
     /// `depth` limits how deep below the roots the rendering goes; a node whose children are cut says how many.
-    public static func render(_ tree: AXTree, root: String? = nil, frames: Bool = false, depth maxDepth: Int? = nil) -> String {
+    package static func render(_ tree: AXTree, root: String? = nil, frames: Bool = false, depth maxDepth: Int? = nil)
+        -> String
+    {
         var out = ""
         tree.walk(from: root) { n, depth in
             if let maxDepth, depth > maxDepth { return false }
             out += String(repeating: "  ", count: depth) + describe(n)
             if frames {
                 let f = n.frame
-                out += " @(\(ControlSemantics.formatNumber(f.x)),\(ControlSemantics.formatNumber(f.y)),\(ControlSemantics.formatNumber(f.width)),\(ControlSemantics.formatNumber(f.height)))"
+                out +=
+                    " @(\(ControlSemantics.formatNumber(f.x)),\(ControlSemantics.formatNumber(f.y)),\(ControlSemantics.formatNumber(f.width)),\(ControlSemantics.formatNumber(f.height)))"
             }
-            if let maxDepth, depth == maxDepth, !n.children.isEmpty { out += " … (\(n.children.count) children not shown)" }
+            if let maxDepth, depth == maxDepth, !n.children.isEmpty {
+                out += " … (\(n.children.count) children not shown)"
+            }
             out += "\n"
             return true
         }

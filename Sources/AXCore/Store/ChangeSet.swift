@@ -1,29 +1,38 @@
 /// What changed in the accessibility tree between two revisions (Specs/hierarchy.md §Change log).
 /// Ids are accessibility-node ids. `updated` names the attributes that changed per node.
-public struct ChangeSet: Sendable, Equatable {
-    public var fromRevision: Int
-    public var toRevision: Int
-    public var added: [String] = []
-    public var removed: [String] = []
+package struct ChangeSet: Sendable, Equatable {
+    package var fromRevision: Int
+    package var toRevision: Int
+    package var added: [String] = []
+    package var removed: [String] = []
     /// Nodes whose parent changed.
-    public var moved: [String] = []
-    public var updated: [String: Set<String>] = [:]
+    package var moved: [String] = []
+    package var updated: [String: Set<String>] = [:]
     /// The list of top-level windows changed (order, membership).
-    public var windowsChanged = false
+    package var windowsChanged = false
     /// The last value of each removed node (lets a merged range compare a node that left and came back).
-    public var removedNodes: [String: AXNode] = [:]
+    package var removedNodes: [String: AXNode] = [:]
 
-    public init(fromRevision: Int, toRevision: Int) { self.fromRevision = fromRevision; self.toRevision = toRevision }
-    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && moved.isEmpty && updated.isEmpty && !windowsChanged }
+    package init(fromRevision: Int, toRevision: Int) {
+        self.fromRevision = fromRevision
+        self.toRevision = toRevision
+    }
+    package var isEmpty: Bool {
+        added.isEmpty && removed.isEmpty && moved.isEmpty && updated.isEmpty && !windowsChanged
+    }
 
     /// Merges consecutive change sets into the net change from the first's start to the last's end.
     /// `final` gives a node's value at the end of the range when known; a node that left the tree and came
     /// back is then reported by what differs between its value before it left and its final value (D-LOG-1).
-    public static func merged(_ sets: [ChangeSet], final: ((String) -> AXNode?)? = nil) -> ChangeSet? {
+    package static func merged(_ sets: [ChangeSet], final: ((String) -> AXNode?)? = nil) -> ChangeSet? {
         guard let first = sets.first, let last = sets.last else { return nil }
         var out = ChangeSet(fromRevision: first.fromRevision, toRevision: last.toRevision)
         defer { out.removedNodes = [:] }
-        if sets.count == 1 { var one = first; one.removedNodes = [:]; return one }
+        if sets.count == 1 {
+            var one = first
+            one.removedNodes = [:]
+            return one
+        }
         enum Life { case addedHere, existed }
         var life: [String: Life] = [:]
         var alive: [String: Bool] = [:]
@@ -33,17 +42,31 @@ public struct ChangeSet: Sendable, Equatable {
         var beforeRemoval: [String: AXNode] = [:]
         var updated: [String: Set<String>] = [:]
         func touch(_ id: String, before: Life) {
-            if life[id] == nil { life[id] = before; order.append(id) }
+            if life[id] == nil {
+                life[id] = before
+                order.append(id)
+            }
         }
         for s in sets {
             out.windowsChanged = out.windowsChanged || s.windowsChanged
-            for id in s.added { touch(id, before: .addedHere); alive[id] = true }
+            for id in s.added {
+                touch(id, before: .addedHere)
+                alive[id] = true
+            }
             for id in s.removed {
-                touch(id, before: .existed); alive[id] = false; wasRemoved.insert(id)
+                touch(id, before: .existed)
+                alive[id] = false
+                wasRemoved.insert(id)
                 if beforeRemoval[id] == nil, let n = s.removedNodes[id] { beforeRemoval[id] = n }
             }
-            for id in s.moved { touch(id, before: .existed); moved.insert(id) }
-            for (id, attrs) in s.updated { touch(id, before: .existed); updated[id, default: []].formUnion(attrs) }
+            for id in s.moved {
+                touch(id, before: .existed)
+                moved.insert(id)
+            }
+            for (id, attrs) in s.updated {
+                touch(id, before: .existed)
+                updated[id, default: []].formUnion(attrs)
+            }
         }
         for id in order {
             let existedBefore = life[id] == .existed
@@ -74,7 +97,7 @@ public struct ChangeSet: Sendable, Equatable {
 }
 
 /// Attribute-level comparison of two versions of a node, for the change log and the bridge's events.
-public func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
+package func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
     var s = Set<String>()
     if a.label != b.label { s.insert("label") }
     if a.value != b.value { s.insert("value") }
@@ -100,11 +123,14 @@ public func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
     if a.headingLevel != b.headingLevel { s.insert("headingLevel") }
     if a.positionInSet != b.positionInSet || a.sizeOfSet != b.sizeOfSet { s.insert("position") }
     if a.table != b.table || a.cell != b.cell { s.insert("table") }
-    if a.containerType != b.containerType || a.navigationStyle != b.navigationStyle || a.textualContext != b.textualContext
+    if a.containerType != b.containerType || a.navigationStyle != b.navigationStyle
+        || a.textualContext != b.textualContext
         || a.userInputLabels != b.userInputLabels || a.restrictions != b.restrictions || a.focus != b.focus
         || a.className != b.className || a.isElement != b.isElement || a.actionTarget != b.actionTarget
         || a.directTouchOptions != b.directTouchOptions || a.ignoresInvertColors != b.ignoresInvertColors
         || a.automationElements != b.automationElements
-    { s.insert("other") }
+    {
+        s.insert("other")
+    }
     return s
 }

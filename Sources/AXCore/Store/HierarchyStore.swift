@@ -3,23 +3,23 @@ import AXJSON
 /// One app's mirrored hierarchy: the views it pushed, the derived accessibility tree, the revision counter
 /// and the change log. Not thread-safe by itself: the hub owns one per app and serializes access; readers take
 /// `tree` / `views`, which are immutable snapshots.
-public final class HierarchyStore {
-    public private(set) var views = ViewHierarchy()
-    public private(set) var tree = AXTree()
-    public private(set) var revision = 0
-    public var restrictions: [GuidedAccessRestriction] = []
+package final class HierarchyStore {
+    package private(set) var views = ViewHierarchy()
+    package private(set) var tree = AXTree()
+    package private(set) var revision = 0
+    package var restrictions: [GuidedAccessRestriction] = []
     /// The last `isFocused` the app pushed (C35, C36): which view, true or false, at which revision. The hub's
     /// focus engine reads it after each commit; nothing is scanned when no op names `isFocused`.
-    public private(set) var focusClaim: FocusClaim?
+    package private(set) var focusClaim: FocusClaim?
     private let deriver = Deriver()
     private var log: [ChangeSet] = []
-    public let logCapacity: Int
+    package let logCapacity: Int
 
-    public init(logCapacity: Int = 4096) { self.logCapacity = logCapacity }
+    package init(logCapacity: Int = 4096) { self.logCapacity = logCapacity }
 
     /// Replaces the whole hierarchy with a snapshot. On error nothing changes.
     @discardableResult
-    public func setSnapshot(_ json: JSON) throws(PatchError) -> ChangeSet {
+    package func setSnapshot(_ json: JSON) throws(PatchError) -> ChangeSet {
         let h = try ViewHierarchy.fromSnapshot(json)
         if case .object(let o) = json, let r = o["guidedAccessRestrictions"] {
             restrictions = try Self.decodeRestrictions(r)
@@ -34,9 +34,10 @@ public final class HierarchyStore {
     /// Applies a patch atomically: every op is validated on a copy first; on the first error the tree is
     /// exactly as it was and the error names the op and the id.
     @discardableResult
-    public func apply(_ ops: [PatchOp]) throws(PatchError) -> ChangeSet {
+    package func apply(_ ops: [PatchOp]) throws(PatchError) -> ChangeSet {
         var copy = views
-        var dirty = Set<String>(), removed = Set<String>()
+        var dirty = Set<String>()
+        var removed = Set<String>()
         var structural = false
         try copy.apply(ops, dirty: &dirty, removed: &removed, structural: &structural)
         views = copy
@@ -52,19 +53,21 @@ public final class HierarchyStore {
     }
 
     @discardableResult
-    public func apply(json: JSON) throws(PatchError) -> ChangeSet {
+    package func apply(json: JSON) throws(PatchError) -> ChangeSet {
         try apply(PatchOp.decodeList(json))
     }
 
     /// Re-derives everything from scratch (used by tests and benchmarks to compare with the incremental path).
-    public func rebuild() -> AXTree {
-        let (t, _) = deriver.derive(views: views, dirty: [], removed: [], full: true, previous: AXTree(), revision: revision)
+    package func rebuild() -> AXTree {
+        let (t, _) = deriver.derive(
+            views: views, dirty: [], removed: [], full: true, previous: AXTree(), revision: revision)
         return t
     }
 
     private func commit(dirty: Set<String>, removed: Set<String>, full: Bool) -> ChangeSet {
         revision += 1
-        let (t, cs) = deriver.derive(views: views, dirty: dirty, removed: removed, full: full, previous: tree, revision: revision)
+        let (t, cs) = deriver.derive(
+            views: views, dirty: dirty, removed: removed, full: full, previous: tree, revision: revision)
         tree = t
         log.append(cs)
         if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }
@@ -72,7 +75,7 @@ public final class HierarchyStore {
     }
 
     /// The net change between two revisions (`to` defaults to the current one).
-    public func changes(from: Int, to: Int? = nil) throws(ChangeLogError) -> ChangeSet {
+    package func changes(from: Int, to: Int? = nil) throws(ChangeLogError) -> ChangeSet {
         let to = to ?? revision
         guard from >= 0, to <= revision, from <= to else {
             throw .outOfRange(from: from, to: to, current: revision)
@@ -83,54 +86,64 @@ public final class HierarchyStore {
         }
         let sets = log.filter { $0.fromRevision >= from && $0.toRevision <= to }
         let current = tree
-        return ChangeSet.merged(sets, final: to == revision ? { current[$0] } : nil) ?? ChangeSet(fromRevision: from, toRevision: to)
+        return ChangeSet.merged(sets, final: to == revision ? { current[$0] } : nil)
+            ?? ChangeSet(fromRevision: from, toRevision: to)
     }
 
     static func decodeRestrictions(_ j: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
         guard case .array(let a) = j else {
-            throw PatchError(kind: .invalidProperty, property: "guidedAccessRestrictions", message: "expected an array of {id, text, detailText}")
+            throw PatchError(
+                kind: .invalidProperty, property: "guidedAccessRestrictions",
+                message: "expected an array of {id, text, detailText}")
         }
         var out: [GuidedAccessRestriction] = []
         var seen = Set<String>()
         for (i, e) in a.enumerated() {
             guard let id = e["id"]?.stringValue, !id.isEmpty else {
-                throw PatchError(kind: .invalidProperty, property: "guidedAccessRestrictions[\(i)]", message: "a restriction needs a string 'id' (R78)")
+                throw PatchError(
+                    kind: .invalidProperty, property: "guidedAccessRestrictions[\(i)]",
+                    message: "a restriction needs a string 'id' (R78)")
             }
             guard seen.insert(id).inserted else {
-                throw PatchError(kind: .duplicateId, id: id, property: "guidedAccessRestrictions[\(i)]", message: "restriction identifiers must be unique (X41)")
+                throw PatchError(
+                    kind: .duplicateId, id: id, property: "guidedAccessRestrictions[\(i)]",
+                    message: "restriction identifiers must be unique (X41)")
             }
             guard let text = e["text"]?.stringValue else {
-                throw PatchError(kind: .invalidProperty, id: id, property: "guidedAccessRestrictions[\(i)].text", message: "a restriction needs its short 'text' (R84)")
+                throw PatchError(
+                    kind: .invalidProperty, id: id, property: "guidedAccessRestrictions[\(i)].text",
+                    message: "a restriction needs its short 'text' (R84)")
             }
             out.append(GuidedAccessRestriction(id: id, text: text, detailText: e["detailText"]?.stringValue))
         }
         return out
     }
 
-    public var cachedEntryCount: Int { deriver.cachedEntryCount }
+    package var cachedEntryCount: Int { deriver.cachedEntryCount }
 
     /// The revision at which an accessibility node was last removed, if the change log still covers it
     /// (stale-element detection: the id existed and is gone, as opposed to never having existed).
-    public func removalRevision(of id: String) -> Int? {
+    package func removalRevision(of id: String) -> Int? {
         for cs in log.reversed() where cs.removed.contains(id) { return cs.toRevision }
         return nil
     }
 }
 
 /// One `isFocused` push from the app (C35, C36).
-public struct FocusClaim: Sendable, Equatable {
-    public var revision: Int
-    public var viewID: String
-    public var isFocused: Bool
+package struct FocusClaim: Sendable, Equatable {
+    package var revision: Int
+    package var viewID: String
+    package var isFocused: Bool
 }
 
-public enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {
     case outOfRange(from: Int, to: Int, current: Int)
     case tooOld(from: Int, oldest: Int)
-    public var description: String {
+    package var description: String {
         switch self {
         case .outOfRange(let f, let t, let c): return "revision range \(f)…\(t) is not within 0…\(c)"
-        case .tooOld(let f, let o): return "revision \(f) is older than the change log (oldest kept: \(o)); fetch the whole tree"
+        case .tooOld(let f, let o):
+            return "revision \(f) is older than the change log (oldest kept: \(o)); fetch the whole tree"
         }
     }
 }

@@ -1,7 +1,7 @@
 import AXJSON
 
 /// One incremental change to the view hierarchy (Specs/hierarchy.md §Patches).
-public enum PatchOp: Sendable {
+package enum PatchOp: Sendable {
     /// Insert a subtree (a view object with nested `children`) under `parent` (nil = a new top-level window)
     /// at `index` (nil = front-most, i.e. appended, as addSubview does: A2).
     case insert(parent: String?, index: Int?, view: JSON)
@@ -9,7 +9,7 @@ public enum PatchOp: Sendable {
     case move(id: String, parent: String?, index: Int?)
     case set(id: String, properties: JSONObject)
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .insert: return "insert"
         case .remove: return "remove"
@@ -20,24 +20,31 @@ public enum PatchOp: Sendable {
 }
 
 /// Why a snapshot or patch was refused. The tree is left exactly as it was.
-public struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         case invalidOp, duplicateId, unknownId, cycle, multipleParents, indexOutOfRange, invalidGeometry,
-             invalidProperty, tooDeep, tooLarge, invalidSnapshot
+            invalidProperty, tooDeep, tooLarge, invalidSnapshot
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Index of the failing op within the patch (nil for snapshots).
-    public var opIndex: Int?
-    public var op: String?
-    public var id: String?
-    public var property: String?
-    public var message: String
+    package var opIndex: Int?
+    package var op: String?
+    package var id: String?
+    package var property: String?
+    package var message: String
 
-    public init(kind: Kind, opIndex: Int? = nil, op: String? = nil, id: String? = nil, property: String? = nil, message: String) {
-        self.kind = kind; self.opIndex = opIndex; self.op = op; self.id = id; self.property = property; self.message = message
+    package init(
+        kind: Kind, opIndex: Int? = nil, op: String? = nil, id: String? = nil, property: String? = nil, message: String
+    ) {
+        self.kind = kind
+        self.opIndex = opIndex
+        self.op = op
+        self.id = id
+        self.property = property
+        self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         if let opIndex, let op { parts.append("op #\(opIndex) (\(op))") } else if let op { parts.append(op) }
         if let id { parts.append("id '\(id)'") }
@@ -45,7 +52,7 @@ public struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
         return (parts.isEmpty ? "" : parts.joined(separator: ", ") + ": ") + message
     }
 
-    public var json: JSON {
+    package var json: JSON {
         var o = JSONObject()
         o["reason"] = .string(kind.rawValue)
         if let opIndex { o["opIndex"] = JSON(opIndex) }
@@ -59,7 +66,7 @@ public struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension PatchOp {
     /// Decodes the wire form `{"op": "insert"|"remove"|"move"|"set", …}`.
-    public static func decode(_ j: JSON, index: Int) throws(PatchError) -> PatchOp {
+    package static func decode(_ j: JSON, index: Int) throws(PatchError) -> PatchOp {
         func fail(_ m: String, _ op: String? = nil, id: String? = nil) -> PatchError {
             PatchError(kind: .invalidOp, opIndex: index, op: op, id: id, message: m)
         }
@@ -72,12 +79,17 @@ extension PatchOp {
         }
         func optStr(_ k: String) throws(PatchError) -> String? {
             guard let v = o[k], !v.isNull else { return nil }
-            guard case .string(let s) = v, !s.isEmpty else { throw fail("'\(k)' must be a non-empty string or null", opName) }
+            guard case .string(let s) = v, !s.isEmpty else {
+                throw fail("'\(k)' must be a non-empty string or null", opName)
+            }
             return s
         }
         func optIndex() throws(PatchError) -> Int? {
             guard let v = o["index"], !v.isNull else { return nil }
-            guard let i = v.intValue else { throw PatchError(kind: .indexOutOfRange, opIndex: index, op: opName, message: "'index' must be an integer") }
+            guard let i = v.intValue else {
+                throw PatchError(
+                    kind: .indexOutOfRange, opIndex: index, op: opName, message: "'index' must be an integer")
+            }
             return i
         }
         switch opName {
@@ -99,12 +111,13 @@ extension PatchOp {
         }
     }
 
-    public static func decodeList(_ j: JSON) throws(PatchError) -> [PatchOp] {
+    package static func decodeList(_ j: JSON) throws(PatchError) -> [PatchOp] {
         guard case .array(let a) = j else {
             throw PatchError(kind: .invalidOp, message: "'ops' must be an array, got \(j.typeName)")
         }
         guard a.count <= Limits.maxOpsPerPatch else {
-            throw PatchError(kind: .tooLarge, message: "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(a.count)")
+            throw PatchError(
+                kind: .tooLarge, message: "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(a.count)")
         }
         var out: [PatchOp] = []
         out.reserveCapacity(a.count)

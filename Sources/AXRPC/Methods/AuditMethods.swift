@@ -20,12 +20,14 @@ extension AXMethods {
             let checks = try auditChecks(p)
             let suppressions = try auditSuppressions(p, snap: snap)
             let maxFindings = try p.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
-            let report = Auditor.run(tree: snap.tree, views: snap.views, root: rootID, checks: checks,
-                                     suppressions: suppressions, maxFindings: maxFindings)
+            let report = Auditor.run(
+                tree: snap.tree, views: snap.views, root: rootID, checks: checks,
+                suppressions: suppressions, maxFindings: maxFindings)
             let errors = report.findings.filter { $0.severity == .error }.count
             var out: JSONObject = [
                 "app": .string(snap.id), "revision": JSON(snap.revision), "checks": JSON(report.checks),
-                "count": JSON(report.findings.count), "errors": JSON(errors), "warnings": JSON(report.findings.count - errors),
+                "count": JSON(report.findings.count), "errors": JSON(errors),
+                "warnings": JSON(report.findings.count - errors),
                 "suppressed": JSON(report.suppressed),
                 "examined": ["nodes": JSON(report.nodesExamined), "views": JSON(report.viewsExamined)],
                 "findings": .array(report.findings.map(AuditFormats.json)),
@@ -49,8 +51,9 @@ extension AXMethods {
 
     static func unknownCheck(_ p: Params, _ param: String, _ check: String) -> RPCError {
         let accepted = AuditCatalog.ids
-        return RPCError.invalidParams("audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
-                                      data: ["param": .string(param), "method": "audit.run", "accepted": JSON(accepted)])
+        return RPCError.invalidParams(
+            "audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
+            data: ["param": .string(param), "method": "audit.run", "accepted": JSON(accepted)])
     }
 
     /// `suppress`: entries that are a check id, or `{check?, selector?}` (at least one); a selector suppresses on
@@ -70,7 +73,9 @@ extension AXMethods {
             case .object(let object):
                 var check: String?
                 if let named = object["check"], !named.isNull {
-                    guard case .string(let id) = named else { throw p.bad("suppress", "entries' 'check' must be a string") }
+                    guard case .string(let id) = named else {
+                        throw p.bad("suppress", "entries' 'check' must be a string")
+                    }
                     guard AuditCatalog.check(id) != nil else { throw unknownCheck(p, "suppress", id) }
                     check = id
                 }
@@ -79,7 +84,9 @@ extension AXMethods {
                     let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
                     elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
                 } else if let element = object["element"], !element.isNull {
-                    guard case .string(let id) = element else { throw p.bad("suppress", "entries' 'element' must be an id string") }
+                    guard case .string(let id) = element else {
+                        throw p.bad("suppress", "entries' 'element' must be an id string")
+                    }
                     elements = [id]
                 }
                 guard check != nil || elements != nil else {

@@ -2,21 +2,24 @@ import AXCore
 import AXJSON
 
 /// The wire form of accessibility nodes (Specs/protocol.md §Element). Absent values are omitted.
-public enum ElementJSON {
-    public static func rect(_ r: Rect) -> JSON {
+package enum ElementJSON {
+    package static func rect(_ r: Rect) -> JSON {
         var o = JSONObject(minimumCapacity: 4)
-        o.appendUnchecked("x", .number(r.x)); o.appendUnchecked("y", .number(r.y))
-        o.appendUnchecked("width", .number(r.width)); o.appendUnchecked("height", .number(r.height))
+        o.appendUnchecked("x", .number(r.x))
+        o.appendUnchecked("y", .number(r.y))
+        o.appendUnchecked("width", .number(r.width))
+        o.appendUnchecked("height", .number(r.height))
         return .object(o)
     }
-    public static func point(_ p: Point) -> JSON {
+    package static func point(_ p: Point) -> JSON {
         var o = JSONObject(minimumCapacity: 2)
-        o.appendUnchecked("x", .number(p.x)); o.appendUnchecked("y", .number(p.y))
+        o.appendUnchecked("x", .number(p.x))
+        o.appendUnchecked("y", .number(p.y))
         return .object(o)
     }
 
     /// Encodes one node. `children` true includes the child id list; `extra` adds computed fields.
-    public static func encode(_ n: AXNode, focusedID: String? = nil, childIDs: Bool = true) -> JSONObject {
+    package static func encode(_ n: AXNode, focusedID: String? = nil, childIDs: Bool = true) -> JSONObject {
         var o = JSONObject(minimumCapacity: 24)
         o.appendUnchecked("id", .string(n.id))
         o.appendUnchecked("role", .string(n.role.rawValue))
@@ -40,33 +43,62 @@ public enum ElementJSON {
         if let v = n.headingLevel { o.appendUnchecked("headingLevel", JSON(v)) }
         if !n.actions.isEmpty { o.appendUnchecked("actions", .array(n.actions.map { .string($0.rawValue) })) }
         if !n.customActions.isEmpty {
-            o.appendUnchecked("customActions", .array(n.customActions.map { a in
-                var c: JSONObject = ["id": .string(a.id), "name": .string(a.name)]
-                c["category"] = .string(a.category ?? "Actions")   // X22: nil category is the default "Actions"
-                return .object(c)
-            }))
+            o.appendUnchecked(
+                "customActions",
+                .array(
+                    n.customActions.map { a in
+                        var c: JSONObject = ["id": .string(a.id), "name": .string(a.name)]
+                        c["category"] = .string(a.category ?? "Actions")  // X22: nil category is the default "Actions"
+                        return .object(c)
+                    }))
         }
         if !n.rotors.isEmpty {
-            o.appendUnchecked("rotors", .array(n.rotors.map { r in
-                ["name": .string(r.name), "systemType": .string(r.systemType.rawValue), "items": .array(r.items.map { i in
-                    var io: JSONObject = ["target": .string(i.target)]
-                    if let rg = i.range { io["range"] = [.number(Double(rg.location)), .number(Double(rg.length))] }
-                    return .object(io)
-                })]
-            }))
+            o.appendUnchecked(
+                "rotors",
+                .array(
+                    n.rotors.map { r in
+                        [
+                            "name": .string(r.name), "systemType": .string(r.systemType.rawValue),
+                            "items": .array(
+                                r.items.map { i in
+                                    var io: JSONObject = ["target": .string(i.target)]
+                                    if let rg = i.range {
+                                        io["range"] = [.number(Double(rg.location)), .number(Double(rg.length))]
+                                    }
+                                    return .object(io)
+                                }),
+                        ]
+                    }))
         }
         if let nv = n.numeric {
-            o.appendUnchecked("numericValue", ["current": .number(nv.current), "minimum": .number(nv.minimum),
-                                               "maximum": .number(nv.maximum), "step": .number(nv.step)])
+            o.appendUnchecked(
+                "numericValue",
+                [
+                    "current": .number(nv.current), "minimum": .number(nv.minimum),
+                    "maximum": .number(nv.maximum), "step": .number(nv.step),
+                ])
         }
-        if let p = n.positionInSet, let s = n.sizeOfSet { o.appendUnchecked("position", ["index": JSON(p), "count": JSON(s)]) }
+        if let p = n.positionInSet, let s = n.sizeOfSet {
+            o.appendUnchecked("position", ["index": JSON(p), "count": JSON(s)])
+        }
         if let t = n.table {
-            o.appendUnchecked("table", ["rows": JSON(t.rows), "columns": JSON(t.columns),
-                "columnHeaders": .object(JSONObject(t.columnHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
-                "rowHeaders": .object(JSONObject(t.rowHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) }))])
+            o.appendUnchecked(
+                "table",
+                [
+                    "rows": JSON(t.rows), "columns": JSON(t.columns),
+                    "columnHeaders": .object(
+                        JSONObject(t.columnHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
+                    "rowHeaders": .object(
+                        JSONObject(t.rowHeaders.sorted { $0.key < $1.key }.map { (String($0.key), JSON($0.value)) })),
+                ])
         }
         if let c = n.cell {
-            o.appendUnchecked("cell", ["row": JSON(c.row), "rowSpan": JSON(c.rowSpan), "column": JSON(c.column), "columnSpan": JSON(c.columnSpan)])
+            o.appendUnchecked(
+                "cell",
+                [
+                    "row": JSON(c.row), "rowSpan": JSON(c.rowSpan), "column": JSON(c.column),
+                    "columnSpan": JSON(c.columnSpan),
+                ])
         }
         if n.containerType != .none { o.appendUnchecked("containerType", .string(n.containerType.rawValue)) }
         if n.navigationStyle != .automatic { o.appendUnchecked("navigationStyle", .string(n.navigationStyle.rawValue)) }
@@ -85,7 +117,7 @@ public enum ElementJSON {
     }
 
     /// Short description used in error data (candidates, near misses).
-    public static func brief(_ n: AXNode) -> JSON {
+    package static func brief(_ n: AXNode) -> JSON {
         var o = JSONObject(minimumCapacity: 6)
         o.appendUnchecked("id", .string(n.id))
         o.appendUnchecked("role", .string(n.role.rawValue))

@@ -6,15 +6,15 @@ import Synchronization
 
 /// Where every JSON-RPC method is answered (Specs/protocol.md). Transport-independent: the socket server and
 /// the in-process conformance runner install the same table on an `RPCRouter`.
-public enum AXMethods {
-    public static let protocolVersion = "1.0"
-    public static let serverVersion = "0.1.0"
+package enum AXMethods {
+    package static let protocolVersion = "1.0"
+    package static let serverVersion = "0.1.0"
 
     /// Session attachment keys.
     static let appKey = "ax.app"
     static let subsKey = "ax.subscriptions"
 
-    public static func install(on router: RPCRouter, hub: Hub, options: MethodOptions = MethodOptions()) {
+    package static func install(on router: RPCRouter, hub: Hub, options: MethodOptions = MethodOptions()) {
         installLifecycle(router, hub, options)
         installProvider(router, hub)
         installTree(router, hub)
@@ -28,6 +28,7 @@ public enum AXMethods {
         installRender(router, hub, options)
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
+        InputMethods.install(router, hub)
     }
 
     static func app(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
@@ -43,8 +44,11 @@ public enum AXMethods {
     static func changeJSON(_ cs: ChangeSet) -> JSON {
         var upd = JSONObject()
         for id in cs.updated.keys.sorted() { upd[id] = JSON(cs.updated[id]!.sorted()) }
-        return ["fromRevision": JSON(cs.fromRevision), "toRevision": JSON(cs.toRevision), "added": JSON(cs.added),
-                "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": .object(upd), "windowsChanged": .bool(cs.windowsChanged)]
+        return [
+            "fromRevision": JSON(cs.fromRevision), "toRevision": JSON(cs.toRevision), "added": JSON(cs.added),
+            "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": .object(upd),
+            "windowsChanged": .bool(cs.windowsChanged),
+        ]
     }
 
     // MARK: - Lifecycle
@@ -68,10 +72,14 @@ public enum AXMethods {
                 session.role = "automation"
             }
             session.initialized = true
-            return ["protocolVersion": .string(protocolVersion),
-                    "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
-                    "capabilities": ["methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
-                                     "events": JSON(EventNames.all)]]
+            return [
+                "protocolVersion": .string(protocolVersion),
+                "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
+                "capabilities": [
+                    "methods": JSON(r?.methods ?? []), "treeFormats": ["json", "text", "xml"],
+                    "events": JSON(EventNames.all),
+                ],
+            ]
         }
         r.registerSync("ping", requiresInit: false) { _, _ in .string("pong") }
         // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
@@ -85,10 +93,14 @@ public enum AXMethods {
         }
         r.registerSync("shutdown") { _, _ in .null }
         r.registerSync("apps.list") { _, _ in
-            .array(hub.snapshots().map { s in
-                ["id": .string(s.id), "name": .string(s.name), "revision": JSON(s.revision), "windows": JSON(s.tree.windows),
-                 "elements": JSON(s.tree.count), "focused": JSON(s.focusedID)]
-            })
+            .array(
+                hub.snapshots().map { s in
+                    [
+                        "id": .string(s.id), "name": .string(s.name), "revision": JSON(s.revision),
+                        "windows": JSON(s.tree.windows),
+                        "elements": JSON(s.tree.count), "focused": JSON(s.focusedID),
+                    ]
+                })
         }
     }
 
@@ -100,7 +112,8 @@ public enum AXMethods {
             let name = try p.requiredString("name")
             guard !name.isEmpty, name.utf8.count <= 256 else { throw p.bad("name", "must be 1…256 bytes") }
             if let existing = session.attachment(appKey, as: String.self) {
-                throw RPCError.invalidRequest("this connection already registered app '\(existing)'", data: ["app": .string(existing)])
+                throw RPCError.invalidRequest(
+                    "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
             }
             let provider = RemoteProvider(peer: session.peer)
             let id = hub.registerApp(name: name, provider: provider)
@@ -115,15 +128,22 @@ public enum AXMethods {
             let a = try Roles.ownApp(p, hub, session)
             do {
                 let cs = try hub.setSnapshot(app: a, .object(p.json))
-                return ["app": .string(a), "revision": JSON(cs.toRevision), "elements": JSON((try? hub.snapshot(a).tree.count) ?? 0)]
+                return [
+                    "app": .string(a), "revision": JSON(cs.toRevision),
+                    "elements": JSON((try? hub.snapshot(a).tree.count) ?? 0),
+                ]
             } catch let e as PatchError { throw RPCError.from(e) } catch let e as HubError { throw RPCError.from(e) }
         }
         r.registerSync("hierarchy.update") { params, session in
             let p = try Params(params, method: "hierarchy.update")
             let a = try Roles.ownApp(p, hub, session)
             guard let ops = p["ops"] else { throw p.bad("ops", "is required (an array of insert/remove/move/set ops)") }
-            if let base = try p.int("baseRevision", in: ParamRange.revision), let cur = try? hub.snapshot(a).revision, base != cur {
-                throw RPCError.contentModified("the tree is at revision \(cur), not \(base)", data: ["revision": JSON(cur), "baseRevision": JSON(base)])
+            if let base = try p.int("baseRevision", in: ParamRange.revision), let cur = try? hub.snapshot(a).revision,
+                base != cur
+            {
+                throw RPCError.contentModified(
+                    "the tree is at revision \(cur), not \(base)",
+                    data: ["revision": JSON(cur), "baseRevision": JSON(base)])
             }
             do {
                 let cs = try hub.update(app: a, ops: ops)
@@ -170,7 +190,9 @@ public enum AXMethods {
                             o.appendUnchecked("children", .array(kids))
                             if n.children.count > limit {
                                 o["truncated"] = ["kind": "children", "omitted": JSON(n.children.count - limit)]
-                                truncated.append(["id": .string(id), "kind": "children", "omitted": JSON(n.children.count - limit)])
+                                truncated.append([
+                                    "id": .string(id), "kind": "children", "omitted": JSON(n.children.count - limit),
+                                ])
                             }
                         }
                     }
@@ -181,7 +203,8 @@ public enum AXMethods {
                 out["count"] = JSON(count)
                 out["truncated"] = .array(truncated)
             case "text":
-                out["text"] = .string(TreeText.render(snap.tree, root: rootID, frames: try p.bool("frames") ?? false, depth: depth))
+                out["text"] = .string(
+                    TreeText.render(snap.tree, root: rootID, frames: try p.bool("frames") ?? false, depth: depth))
             case "xml":
                 out["xml"] = .string(XMLPageSource.xml(snap.tree))
             default:
@@ -192,9 +215,13 @@ public enum AXMethods {
         r.registerSync("tree.diff") { params, session in
             let p = try Params(params, method: "tree.diff")
             let a = try app(p, hub, session)
-            guard let from = try p.int("fromRevision", in: ParamRange.revision) else { throw p.bad("fromRevision", "is required") }
-            do { return changeJSON(try hub.changes(app: a, from: from, to: try p.int("toRevision", in: ParamRange.revision))) }
-            catch let e as HubError { throw RPCError.from(e) }
+            guard let from = try p.int("fromRevision", in: ParamRange.revision) else {
+                throw p.bad("fromRevision", "is required")
+            }
+            do {
+                return changeJSON(
+                    try hub.changes(app: a, from: from, to: try p.int("toRevision", in: ParamRange.revision)))
+            } catch let e as HubError { throw RPCError.from(e) }
         }
         r.registerSync("tree.revision") { params, session in
             let p = try Params(params, method: "tree.revision")
@@ -226,10 +253,14 @@ public enum AXMethods {
     // MARK: - Query
 
     static func installQuery(_ r: RPCRouter, _ hub: Hub) {
-        @Sendable func common(_ params: JSON?, _ session: RPCSession, _ method: String) throws(RPCError) -> (Params, AppSnapshot, Selector, String?) {
+        @Sendable func common(_ params: JSON?, _ session: RPCSession, _ method: String) throws(RPCError) -> (
+            Params, AppSnapshot, Selector, String?
+        ) {
             let p = try Params(params, method: method)
             let snap = try snapshot(p, hub, session)
-            guard let s = p["selector"] ?? p["ast"].map({ JSON.object(["ast": $0]) }) else { throw p.bad("selector", "is required") }
+            guard let s = p["selector"] ?? p["ast"].map({ JSON.object(["ast": $0]) }) else {
+                throw p.bad("selector", "is required")
+            }
             let sel = try Targets.selector(from: s, param: "selector", method: method)
             var root: String?
             if let rt = p["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
@@ -241,8 +272,13 @@ public enum AXMethods {
             // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
             let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
-            var out: JSONObject = ["revision": JSON(snap.revision), "selector": .string(sel.canonical), "count": JSON(shown.count),
-                                   "elements": .array(shown.compactMap { snap.tree[$0].map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } })]
+            var out: JSONObject = [
+                "revision": JSON(snap.revision), "selector": .string(sel.canonical), "count": JSON(shown.count),
+                "elements": .array(
+                    shown.compactMap {
+                        snap.tree[$0].map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) }
+                    }),
+            ]
             if let limit, ids.count > limit { out["truncated"] = ["kind": "limit", "limit": JSON(limit)] }
             return .object(out)
         }
@@ -254,7 +290,10 @@ public enum AXMethods {
         }
         r.registerSync("query.count", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try common(params, session, "query.count")
-            return ["count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count), "revision": JSON(snap.revision)]
+            return [
+                "count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
+                "revision": JSON(snap.revision),
+            ]
         }
         r.registerSync("query.explain", offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, _) = try common(params, session, "query.explain")
@@ -279,41 +318,40 @@ public enum AXMethods {
                 if let t = p["target"] {
                     id = try Targets.resolveOne(t, in: snap, hub: hub, method: method)
                 } else if action == "escape" || action == "magicTap" {
-                    id = snap.focusedID   // X32, X33: start from the focused element, else the app
+                    id = snap.focusedID  // X32, X33: start from the focused element, else the app
                 } else {
                     throw p.bad("target", "is required ({id} or {selector})")
                 }
-                if let id, let n = snap.tree[id], action != "escape", action != "magicTap", try p.bool("force") != true {
+                if let id, let n = snap.tree[id], action != "escape", action != "magicTap", try p.bool("force") != true
+                {
                     // Actionability: visible → enabled → hittable, naming the failed check.
                     if !n.isOnscreen || n.frame.isEmpty {
-                        throw RPCError.notInteractable("'\(id)' is not visible on screen", data: ["reason": "offscreen", "id": .string(id)])
+                        throw RPCError.notInteractable(
+                            "'\(id)' is not visible on screen", data: ["reason": "offscreen", "id": .string(id)])
                     }
-                    if !n.isEnabled { throw RPCError.notInteractable("'\(id)' is disabled", data: ["reason": "disabled", "id": .string(id)]) }
+                    if !n.isEnabled {
+                        throw RPCError.notInteractable(
+                            "'\(id)' is disabled", data: ["reason": "disabled", "id": .string(id)])
+                    }
                     if action == "activate" && !HitTesting.isHittable(id, tree: snap.tree, views: snap.views) {
                         var d: JSONObject = ["reason": "not hittable", "id": .string(id)]
-                        if let hit = HitTesting.viewAt(n.activationPoint, in: snap.views) { d["obscuredBy"] = .string(hit) }
+                        if let hit = HitTesting.viewAt(n.activationPoint, in: snap.views) {
+                            d["obscuredBy"] = .string(hit)
+                        }
                         throw RPCError.notInteractable("a tap at '\(id)''s activation point does not reach it", data: d)
                     }
                 }
-                var value: JSON? = p["value"]
-                if action == "typeText" { value = p["text"] ?? p["value"] }
-                if action == "setValue" || action == "typeText" {
-                    guard value != nil else { throw p.bad(action == "typeText" ? "text" : "value", "is required") }
-                }
-                let custom = try p.string("name") ?? p.string("action")
-                if action == "custom" && custom == nil { throw p.bad("name", "is required (a custom action id or name)") }
-                let direction = try p.string("direction")
-                if action == "scroll" {
-                    let dirs = ["up", "down", "left", "right", "next", "previous"]
-                    guard let d = direction, dirs.contains(d) else { throw p.bad("direction", "must be one of \(dirs.joined(separator: ", ")) (X40)") }
-                }
+                let requested = try elementAction(named: action, p)
                 let before = snap.revision
                 let handled: Bool
                 do {
-                    handled = try await hub.perform(app: snap.id, element: id, action: action, value: value, customAction: custom, direction: direction)
+                    handled = try await hub.perform(app: snap.id, element: id, action: requested)
                 } catch { throw RPCError.from(error) }
                 let after = (try? hub.snapshot(snap.id).revision) ?? before
-                return ["performed": .bool(handled), "element": JSON(id), "revisionBefore": JSON(before), "revisionAfter": JSON(after)]
+                return [
+                    "performed": .bool(handled), "element": JSON(id), "revisionBefore": JSON(before),
+                    "revisionAfter": JSON(after),
+                ]
             }
         }
         r.register("action.tap") { params, session in
@@ -321,35 +359,85 @@ public enum AXMethods {
             let snap = try snapshot(p, hub, session)
             let point: Point
             if let pt = p["point"] {
-                guard let x = pt["x"]?.doubleValue ?? pt[0]?.doubleValue, let y = pt["y"]?.doubleValue ?? pt[1]?.doubleValue else {
+                guard let x = pt["x"]?.doubleValue ?? pt[0]?.doubleValue,
+                    let y = pt["y"]?.doubleValue ?? pt[1]?.doubleValue
+                else {
                     throw p.bad("point", "must be {x, y} or [x, y]")
                 }
                 point = Point(x: x, y: y)
             } else if let t = p["target"] {
                 let id = try Targets.resolveOne(t, in: snap, hub: hub, method: "action.tap")
                 point = snap.tree[id]!.activationPoint
-            } else { throw p.bad("target", "or 'point' is required") }
+            } else {
+                throw p.bad("target", "or 'point' is required")
+            }
             // Through hit testing: the tap goes to whatever view is at the point (R111–R114).
             guard let hitView = HitTesting.viewAt(point, in: snap.views) else {
-                throw RPCError.notInteractable("nothing at (\(point.x), \(point.y)) receives touches", data: ["reason": "not hittable"])
+                throw RPCError.notInteractable(
+                    "nothing at (\(point.x), \(point.y)) receives touches", data: ["reason": "not hittable"])
             }
             var cur: String? = hitView
             var element: String?
             while let c = cur {
-                if let n = snap.tree[c], n.isElement { element = c; break }
+                if let n = snap.tree[c], n.isElement {
+                    element = c
+                    break
+                }
                 if let n = snap.tree[c] {
-                    element = n.children.first { snap.tree[$0]?.frame.contains(point) == true && snap.tree[$0]?.isElement == true }
+                    element = n.children.first {
+                        snap.tree[$0]?.frame.contains(point) == true && snap.tree[$0]?.isElement == true
+                    }
                     if element != nil { break }
                 }
                 cur = snap.views[c]?.parent
             }
             guard let element else {
-                throw RPCError.notInteractable("the view '\(hitView)' at that point is not part of an accessibility element", data: ["reason": "notAccessibilityElement", "view": .string(hitView)])
+                throw RPCError.notInteractable(
+                    "the view '\(hitView)' at that point is not part of an accessibility element",
+                    data: ["reason": "notAccessibilityElement", "view": .string(hitView)])
             }
             do {
-                let handled = try await hub.perform(app: snap.id, element: element, action: "activate")
+                let handled = try await hub.perform(app: snap.id, element: element, action: .activate)
                 return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
             } catch { throw RPCError.from(error) }
+        }
+    }
+
+    /// The typed action an `action.*` method asks for, from its params (`value`, `text`, `name`, `direction`).
+    static func elementAction(named action: String, _ p: Params) throws(RPCError) -> ElementAction {
+        switch action {
+        case "activate": return .activate
+        case "increment": return .increment
+        case "decrement": return .decrement
+        case "escape": return .escape
+        case "magicTap": return .magicTap
+        case "setValue":
+            guard let value = p["value"] else { throw p.bad("value", "is required") }
+            return .setValue(value)
+        case "typeText":
+            var text = try p.string("text")
+            if text == nil {
+                text = try p.string("value")
+            }
+            guard let text else { throw p.bad("text", "is required") }
+            return .typeText(text)
+        case "custom":
+            var idOrName = try p.string("name")
+            if idOrName == nil {
+                idOrName = try p.string("action")
+            }
+            guard let idOrName else {
+                throw p.bad("name", "is required (a custom action id or name)")
+            }
+            return .custom(idOrName)
+        case "scroll":
+            let directions = ScrollDirection.allCases.map(\.rawValue)
+            guard let direction = try p.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
+                throw p.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
+            }
+            return .scroll(direction)
+        default:
+            throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }
 
@@ -359,7 +447,9 @@ public enum AXMethods {
         r.registerSync("focus.get") { params, session in
             let p = try Params(params, method: "focus.get")
             let snap = try snapshot(p, hub, session)
-            guard let f = snap.focusedID, let n = snap.tree[f] else { return ["element": .null, "app": .string(snap.id)] }
+            guard let f = snap.focusedID, let n = snap.tree[f] else {
+                return ["element": .null, "app": .string(snap.id)]
+            }
             return ["element": .object(ElementJSON.encode(n, focusedID: f)), "app": .string(snap.id)]
         }
         r.registerSync("focus.set", offLoop: Targets.usesRegex) { params, session in
@@ -377,10 +467,17 @@ public enum AXMethods {
             let a = try app(p, hub, session)
             guard let target = p["target"] else { throw p.bad("target", "is required") }
             let state = try p.string("state") ?? "attached"
-            let states = ["attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value", "label"]
-            guard states.contains(state) else { throw p.bad("state", "must be one of \(states.joined(separator: ", "))") }
+            let states = [
+                "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
+                "label",
+            ]
+            guard states.contains(state) else {
+                throw p.bad("state", "must be one of \(states.joined(separator: ", "))")
+            }
             let expected = try p.string("value")
-            if (state == "value" || state == "label") && expected == nil { throw p.bad("value", "is required for state '\(state)'") }
+            if (state == "value" || state == "label") && expected == nil {
+                throw p.bad("value", "is required for state '\(state)'")
+            }
             let timeout = try p.timeout()
             let clock = ContinuousClock()
             let start = clock.now
@@ -388,7 +485,9 @@ public enum AXMethods {
             while true {
                 let snap: AppSnapshot
                 do { snap = try hub.snapshot(a) } catch {
-                    if state == "detached" { return ["state": .string(state), "satisfied": true, "reason": "app removed"] }
+                    if state == "detached" {
+                        return ["state": .string(state), "satisfied": true, "reason": "app removed"]
+                    }
                     throw RPCError.appNotResponding("the app went away while waiting", data: ["reason": "disconnected"])
                 }
                 var found: String?
@@ -403,7 +502,8 @@ public enum AXMethods {
                 case "detached": ok = n == nil
                 case "visible": ok = n.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
                 case "hidden": ok = n.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
-                case "hittable": ok = found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
+                case "hittable":
+                    ok = found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
                 case "enabled": ok = n?.isEnabled ?? false
                 case "disabled": ok = n.map { !$0.isEnabled } ?? false
                 case "focused": ok = found != nil && snap.focusedID == found
@@ -412,17 +512,24 @@ public enum AXMethods {
                 }
                 lastState = n.map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) } ?? .null
                 let waited = clock.now - start
-                let waitedMs = Int(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
+                let waitedMs = Int(
+                    waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
                 if ok {
-                    var out: JSONObject = ["state": .string(state), "satisfied": true, "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs)]
+                    var out: JSONObject = [
+                        "state": .string(state), "satisfied": true, "revision": JSON(snap.revision),
+                        "waitedMs": JSON(waitedMs),
+                    ]
                     if let n { out["element"] = .object(ElementJSON.encode(n, focusedID: snap.focusedID)) }
                     return .object(out)
                 }
                 let remaining = timeout - waited
                 if remaining <= .zero {
-                    throw RPCError.timeout("timed out after \(waitedMs) ms waiting for \(state)", data: [
-                        "waitedFor": .string(state), "target": target, "lastState": lastState, "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
-                    ])
+                    throw RPCError.timeout(
+                        "timed out after \(waitedMs) ms waiting for \(state)",
+                        data: [
+                            "waitedFor": .string(state), "target": target, "lastState": lastState,
+                            "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
+                        ])
                 }
                 _ = await hub.awaitChange(app: a, after: snap.revision, timeout: remaining, includeFocus: true)
                 if Task.isCancelled {
@@ -463,7 +570,9 @@ public enum AXMethods {
         }
         r.registerSync("events.unsubscribe") { params, session in
             let p = try Params(params, method: "events.unsubscribe")
-            guard let sid = try p.int("subscription", in: ParamRange.subscription) else { throw p.bad("subscription", "is required") }
+            guard let sid = try p.int("subscription", in: ParamRange.subscription) else {
+                throw p.bad("subscription", "is required")
+            }
             let token: UInt64? = session.withAttachments { bag in
                 var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
                 let t = subs.removeValue(forKey: UInt64(sid))
@@ -483,12 +592,15 @@ enum Subscriptions {
 }
 
 /// Event notifications sent to subscribers (Specs/protocol.md §Events).
-public enum EventNames {
-    public static let all = ["tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
-                             "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
-                             "app.added", "app.removed", "policy.changed", "focus.movementFailed"]
+package enum EventNames {
+    package static let all = [
+        "tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
+        "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
+        "app.added", "app.removed", "policy.changed", "focus.movementFailed",
+    ]
 
-    static func deliver(_ e: HubEvent, wanted: Set<String>, appFilter: String?, subscription: UInt64, peer: any RPCPeer) {
+    static func deliver(_ e: HubEvent, wanted: Set<String>, appFilter: String?, subscription: UInt64, peer: any RPCPeer)
+    {
         func send(_ name: String, _ app: String?, _ body: JSONObject) {
             guard wanted.contains(name) else { return }
             if let appFilter, let app, appFilter != app { return }
@@ -501,17 +613,26 @@ public enum EventNames {
         case .appAdded(let a): send("app.added", a, [:])
         case .appRemoved(let a): send("app.removed", a, [:])
         case .treeChanged(let a, let cs, _):
-            send("tree.changed", a, ["revision": JSON(cs.toRevision), "fromRevision": JSON(cs.fromRevision), "added": JSON(cs.added),
-                                    "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": JSON(cs.updated.keys.sorted())])
-        case .focusChanged(let a, let from, let to): send("focus.changed", a, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
+            send(
+                "tree.changed", a,
+                [
+                    "revision": JSON(cs.toRevision), "fromRevision": JSON(cs.fromRevision), "added": JSON(cs.added),
+                    "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": JSON(cs.updated.keys.sorted()),
+                ])
+        case .focusChanged(let a, let from, let to):
+            send("focus.changed", a, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
         case .engineFocus(let a, let event): send(event.eventName, a, event.body)
         case .notification(let a, let n):
             var body = n.json.objectValue ?? [:]
             body["notification"] = nil
             send("a11y." + n.name, a, body)
         case .restrictionChanged(let app, let id, let denied, let source, let actor):
-            send("policy.changed", app, ["restriction": .string(id), "state": .string(denied ? "deny" : "allow"),
-                                         "source": .string(source.rawValue), "by": .string(actor)])
+            send(
+                "policy.changed", app,
+                [
+                    "restriction": .string(id), "state": .string(denied ? "deny" : "allow"),
+                    "source": .string(source.rawValue), "by": .string(actor),
+                ])
         }
     }
 }
@@ -539,8 +660,9 @@ final class RemoteProvider: ActionProvider {
                 throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
             }
             let reason = error.data?["reason"]?.stringValue ?? "app error"
-            throw .appFailed(message: "the app reported an error performing '\(request.action)': \(error.message)",
-                             reason: reason, details: error.json)
+            throw .appFailed(
+                message: "the app reported an error performing '\(request.action)': \(error.message)",
+                reason: reason, details: error.json)
         }
         if case .bool(let handled) = reply {
             return ["handled": .bool(handled)]
@@ -549,7 +671,8 @@ final class RemoteProvider: ActionProvider {
             return reply
         }
         let got = reply.objectValue == nil ? "a \(reply.typeName)" : "an object without a Boolean 'handled'"
-        throw .appFailed(message: "the app answered '\(request.action)' with \(got) instead of {\"handled\": true|false}",
-                         reason: "malformed reply", details: nil)
+        throw .appFailed(
+            message: "the app answered '\(request.action)' with \(got) instead of {\"handled\": true|false}",
+            reason: "malformed reply", details: nil)
     }
 }

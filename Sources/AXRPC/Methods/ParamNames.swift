@@ -49,10 +49,14 @@ extension AXMethods {
             "rotor.list": ["target"],
             "rotor.next": ["rotor", "from", "fromRange", "target", "moveFocus"],
             "rotor.previous": ["rotor", "from", "fromRange", "target", "moveFocus"],
+            "input.key": ["key", "modifiers", "phase"],
+            "input.type": ["text", "target"],
+            "input.configure": ["serverHandlesNavigation"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],
-            "scroll": ["direction"], "custom": ["name", "action"], "setValue": ["value"], "typeText": ["text", "value"],
+            "scroll": ["direction"], "custom": ["name", "action"], "setValue": ["value"],
+            "typeText": ["text", "value"],
         ]
         for (method, action) in actionMethods {
             table[method] = (actionParams[action] ?? []).union(["target", "force"])
@@ -75,8 +79,10 @@ extension AXMethods {
                 message += "; did you mean '\(closest)'?"
             }
             message += " (\(method) takes: \(accepted.joined(separator: ", ")))"
-            var data: JSONObject = ["param": .string(String(key.prefix(64))), "method": .string(method), "known": JSON(accepted),
-                                    "reason": "unknown parameter"]
+            var data: JSONObject = [
+                "param": .string(String(key.prefix(64))), "method": .string(method), "known": JSON(accepted),
+                "reason": "unknown parameter",
+            ]
             if let closest {
                 data["closest"] = .string(closest)
             }

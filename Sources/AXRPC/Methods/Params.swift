@@ -1,6 +1,6 @@
 import AXCore
-import AXInsight
 import AXHub
+import AXInsight
 import AXJSON
 
 /// Typed access to request params with -32602 errors that name the parameter.
@@ -17,7 +17,8 @@ struct Params {
                 throw unknown
             }
             json = o
-        case .array?: throw RPCError.invalidParams("\(method) takes named params (an object)", data: ["method": .string(method)])
+        case .array?:
+            throw RPCError.invalidParams("\(method) takes named params (an object)", data: ["method": .string(method)])
         default: throw RPCError.invalidParams("params must be an object", data: ["method": .string(method)])
         }
     }
@@ -45,14 +46,19 @@ struct Params {
     func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let v = self[key] else { return nil }
         guard let i = ParamRange.checkedInt(v, in: range) else {
-            var data: JSONObject = ["param": .string(key), "method": .string(method), "min": JSON(range.lowerBound), "max": JSON(range.upperBound)]
+            var data: JSONObject = [
+                "param": .string(key), "method": .string(method), "min": JSON(range.lowerBound),
+                "max": JSON(range.upperBound),
+            ]
             data["got"] = v
             let got: String
             switch v {
             case .number: got = v.jsonString
             default: got = "a \(v.typeName)"
             }
-            throw RPCError.invalidParams("\(method): '\(key)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)", data: data)
+            throw RPCError.invalidParams(
+                "\(method): '\(key)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)",
+                data: data)
         }
         return i
     }
@@ -111,9 +117,12 @@ extension AXMethods {
     /// and fails for a method missing here.
     package static let integerParameters: [String: [String: ClosedRange<Int>]] = {
         var table: [String: [String: ClosedRange<Int>]] = [:]
-        let none = ["initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set", "accessibility.post",
-                    "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
-                    "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check"]
+        let none = [
+            "initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set",
+            "accessibility.post",
+            "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
+            "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check",
+        ]
         for method in none { table[method] = [:] }
         for (method, _) in actionMethods { table[method] = [:] }
         table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
@@ -127,8 +136,11 @@ extension AXMethods {
         table["speech.describe"] = [:]
         table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
         table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
-        for method in ["focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items", "focus.activate",
-                       "rotor.list", "rotor.next", "rotor.previous"] {
+        for method in [
+            "focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items",
+            "focus.activate",
+            "rotor.list", "rotor.next", "rotor.previous", "input.key", "input.type", "input.configure",
+        ] {
             table[method] = [:]
         }
         return table
@@ -141,7 +153,8 @@ extension RPCError {
         case .noSuchApp: return .invalidParams(e.message, data: ["param": "app", "reason": "no such app"])
         case .noSuchElement: return .noSuchElement(e.message)
         case .invalid: return .invalidParams(e.message)
-        case .revisionTooOld: return .invalidParams(e.message, data: ["param": "fromRevision", "reason": "revision too old"])
+        case .revisionTooOld:
+            return .invalidParams(e.message, data: ["param": "fromRevision", "reason": "revision too old"])
         }
     }
 
@@ -154,11 +167,16 @@ extension RPCError {
         case .noSuchApp(let a): return .invalidParams("no app '\(a)'", data: ["param": "app"])
         case .noSuchElement(let id): return .noSuchElement("no element '\(id)'", data: ["id": .string(id)])
         case .notSupported(let action, let supported):
-            return .actionNotSupported("the element does not support '\(action)'", data: ["action": .string(action), "supported": JSON(supported)])
-        case .notInteractable(let reason): return .notInteractable("the element is not interactable: \(reason)", data: ["reason": .string(reason)])
+            return .actionNotSupported(
+                "the element does not support '\(action)'",
+                data: ["action": .string(action), "supported": JSON(supported)])
+        case .notInteractable(let reason):
+            return .notInteractable("the element is not interactable: \(reason)", data: ["reason": .string(reason)])
         case .policyDenied(let r, let text):
-            return .policyDenied("guided access denies '\(r)'" + (text.map { " (\($0))" } ?? ""), data: ["restriction": .string(r)])
-        case .appNotResponding(let reason): return .appNotResponding("the app did not answer: \(reason)", data: ["reason": .string(reason)])
+            return .policyDenied(
+                "guided access denies '\(r)'" + (text.map { " (\($0))" } ?? ""), data: ["restriction": .string(r)])
+        case .appNotResponding(let reason):
+            return .appNotResponding("the app did not answer: \(reason)", data: ["reason": .string(reason)])
         case .appFailed(let message, let reason, let details):
             var fields: JSONObject = ["reason": .string(reason)]
             if let details { fields["appError"] = details }

@@ -24,8 +24,10 @@ extension AXMethods {
                 object["source"] = .string(entry.source.rawValue)
                 return .object(object)
             }
-            return ["app": .string(snap.id), "name": .string(snap.name), "restrictions": .array(restrictions),
-                    "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow")]
+            return [
+                "app": .string(snap.id), "name": .string(snap.name), "restrictions": .array(restrictions),
+                "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow"),
+            ]
         }
         router.registerSync("policy.set") { params, session in
             let p = try Params(params, method: "policy.set")
@@ -52,15 +54,18 @@ extension AXMethods {
                     guard GuidedAccessPolicy.isValidIdentifier(appName) else {
                         throw p.bad("appName", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
                     }
-                    try hub.setRestriction(appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
+                    try hub.setRestriction(
+                        appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
                     return ["appName": .string(appName), "restriction": .string(restriction), "state": .string(state)]
                 }
                 let appID = try app(p, hub, session)
-                try hub.setRestriction(app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
+                try hub.setRestriction(
+                    app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
                 return ["app": .string(appID), "restriction": .string(restriction), "state": .string(state)]
             } catch let error as PolicyNotWritten {
-                throw RPCError.internalError("the policy file could not be written, so nothing changed: \(error.reason)",
-                                             data: ["reason": "policy file not written"])
+                throw RPCError.internalError(
+                    "the policy file could not be written, so nothing changed: \(error.reason)",
+                    data: ["reason": "policy file not written"])
             } catch {
                 throw RPCError.from(error)
             }
@@ -76,8 +81,10 @@ extension AXMethods {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
             // The same check as an activation: the element's restrictions and those of the view it forwards to.
-            if let denied = GuidedAccess.deniedRestriction(guarding: node.actionTarget, element: node, tree: snap.tree,
-                                                           views: snap.views, denied: snap.denied) {
+            if let denied = GuidedAccess.deniedRestriction(
+                guarding: node.actionTarget, element: node, tree: snap.tree,
+                views: snap.views, denied: snap.denied)
+            {
                 return ["allowed": false, "restriction": .string(denied)]
             }
             return ["allowed": true]

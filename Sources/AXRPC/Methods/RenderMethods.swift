@@ -22,16 +22,20 @@ extension AXMethods {
             }
             var smallTargets = Set<String>()
             if overlays.contains(.hitRegions) {
-                let hitRegion = Auditor.run(tree: snap.tree, views: snap.views, root: rootID, checks: [AuditCatalog.hitRegion],
-                                            maxFindings: Auditor.maxFindingsLimit)
+                let hitRegion = Auditor.run(
+                    tree: snap.tree, views: snap.views, root: rootID, checks: [AuditCatalog.hitRegion],
+                    maxFindings: Auditor.maxFindingsLimit)
                 smallTargets = Set(hitRegion.findings.map(\.element))
             }
-            let picture = TreeRenderer.svg(tree: snap.tree, root: rootID, focusedID: snap.focusedID, overlays: overlays,
-                                           findings: findings, smallTargets: smallTargets, maxNodes: maxNodes)
-            var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format),
-                                   "width": JSON(picture.width), "height": JSON(picture.height),
-                                   "overlays": JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
-                                   "drawn": JSON(picture.drawn)]
+            let picture = TreeRenderer.svg(
+                tree: snap.tree, root: rootID, focusedID: snap.focusedID, overlays: overlays,
+                findings: findings, smallTargets: smallTargets, maxNodes: maxNodes)
+            var out: JSONObject = [
+                "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format),
+                "width": JSON(picture.width), "height": JSON(picture.height),
+                "overlays": JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
+                "drawn": JSON(picture.drawn),
+            ]
             if picture.omitted > 0 {
                 out["truncated"] = ["kind": "maxNodes", "limit": JSON(maxNodes), "omitted": JSON(picture.omitted)]
             }
@@ -41,7 +45,10 @@ extension AXMethods {
                 return .object(out)
             }
             guard let rasterize = options.rasterizePNG else {
-                throw p.bad("format", "png needs a rasterizer on the server (install rsvg-convert: apt-get install librsvg2-bin); svg works without one")
+                throw p.bad(
+                    "format",
+                    "png needs a rasterizer on the server (install rsvg-convert: apt-get install librsvg2-bin); svg works without one"
+                )
             }
             let png: [UInt8]
             do {
@@ -62,8 +69,9 @@ extension AXMethods {
         for name in names {
             guard let overlay = RenderOverlay(rawValue: name) else {
                 let accepted = RenderOverlay.allCases.map(\.rawValue)
-                throw RPCError.invalidParams("tree.render: unknown overlay '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
-                                             data: ["param": "overlay", "method": "tree.render", "accepted": JSON(accepted)])
+                throw RPCError.invalidParams(
+                    "tree.render: unknown overlay '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
+                    data: ["param": "overlay", "method": "tree.render", "accepted": JSON(accepted)])
             }
             out.insert(overlay)
         }

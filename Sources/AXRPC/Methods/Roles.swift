@@ -2,20 +2,22 @@ import AXHub
 import AXJSON
 
 /// Server-wide settings of the method layer that decide who may do what (Specs/protocol.md §Roles and trust).
-public struct MethodOptions: Sendable {
+package struct MethodOptions: Sendable {
     /// The kiosk operator's credential. A connection that sends it in `initialize {role: "operator",
     /// operatorToken}` may change guided-access state; nil means no connection may (a policy file still applies).
-    public var operatorToken: String?
+    package var operatorToken: String?
     /// Writes the operator's policy back (to the `--policy` file) before a change takes effect; when it throws,
     /// the change is refused and nothing changes. nil: changes live in memory for the server's lifetime.
-    public var persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)?
+    package var persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)?
 
     /// Turns an SVG document into PNG bytes for `tree.render {format: "png"}` (an external program at the edge,
     /// e.g. rsvg-convert); nil: PNG is refused with −32602 and SVG still works.
-    public var rasterizePNG: (@Sendable (String) throws -> [UInt8])?
+    package var rasterizePNG: (@Sendable (String) throws -> [UInt8])?
 
-    public init(operatorToken: String? = nil, persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)? = nil,
-                rasterizePNG: (@Sendable (String) throws -> [UInt8])? = nil) {
+    package init(
+        operatorToken: String? = nil, persistPolicy: (@Sendable (GuidedAccessPolicy) throws -> Void)? = nil,
+        rasterizePNG: (@Sendable (String) throws -> [UInt8])? = nil
+    ) {
         self.operatorToken = operatorToken
         self.persistPolicy = persistPolicy
         self.rasterizePNG = rasterizePNG
@@ -39,14 +41,20 @@ enum Roles {
         guard let own = session.attachment(AXMethods.appKey, as: String.self) else {
             throw RPCError.forbidden(
                 "\(params.method) changes an app: only the connection that registered it may call it (send app.register {name} first)",
-                data: ["method": .string(params.method), "role": .string(session.role ?? automation), "needs": .string(provider)])
+                data: [
+                    "method": .string(params.method), "role": .string(session.role ?? automation),
+                    "needs": .string(provider),
+                ])
         }
         if let named = try params.string("app"), named != own {
             let resolved = try? hub.resolveApp(named)
             guard resolved == own else {
                 throw RPCError.forbidden(
                     "\(params.method): this connection registered app '\(own)' and may not change app '\(named)'",
-                    data: ["method": .string(params.method), "app": .string(named), "ownApp": .string(own), "needs": .string(provider)])
+                    data: [
+                        "method": .string(params.method), "app": .string(named), "ownApp": .string(own),
+                        "needs": .string(provider),
+                    ])
             }
         }
         return own
@@ -61,18 +69,24 @@ enum Roles {
         guard isOperator(session) else {
             throw RPCError.forbidden(
                 "\(params.method) changes guided access, which only the kiosk operator may do: initialize with role 'operator' and the operator token (axserver --operator-token-file)",
-                data: ["method": .string(params.method), "role": .string(session.role ?? automation), "needs": .string(`operator`)])
+                data: [
+                    "method": .string(params.method), "role": .string(session.role ?? automation),
+                    "needs": .string(`operator`),
+                ])
         }
     }
 
     /// `initialize {role: "operator", operatorToken}`: checks the credential in constant time.
     static func authenticateOperator(_ params: Params, options: MethodOptions, session: RPCSession) throws(RPCError) {
         guard let expected = options.operatorToken else {
-            throw RPCError.unauthorized("this server has no operator credential: start it with --operator-token-file FILE to allow an operator role",
-                                        data: ["role": .string(`operator`)])
+            throw RPCError.unauthorized(
+                "this server has no operator credential: start it with --operator-token-file FILE to allow an operator role",
+                data: ["role": .string(`operator`)])
         }
         guard let given = try params.string("operatorToken") else {
-            throw params.bad("operatorToken", "is required for role 'operator' (the first line of the server's --operator-token-file)")
+            throw params.bad(
+                "operatorToken",
+                "is required for role 'operator' (the first line of the server's --operator-token-file)")
         }
         guard constantTimeEqual(Array(given.utf8), Array(expected.utf8)) else {
             throw RPCError.unauthorized("wrong operator token", data: ["role": .string(`operator`)])

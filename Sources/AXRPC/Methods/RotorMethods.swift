@@ -12,8 +12,11 @@ enum RotorMethods {
             var element = snap.focusedID
             if let t = p["target"] { element = try Targets.resolveOne(t, in: snap, hub: hub, method: p.method) }
             let rotors = box.engine.list(at: element)
-            return ["element": JSON(element), "rotors": .array(rotors.map(infoJSON)),
-                    "unavailable": .array(SystemRotors.unavailable.map { ["name": .string($0.name), "reason": .string($0.reason)] })]
+            return [
+                "element": JSON(element), "rotors": .array(rotors.map(infoJSON)),
+                "unavailable": .array(
+                    SystemRotors.unavailable.map { ["name": .string($0.name), "reason": .string($0.reason)] }),
+            ]
         }
         for direction in RotorDirection.allCases {
             let method = "rotor." + direction.rawValue
@@ -24,7 +27,9 @@ enum RotorMethods {
         }
     }
 
-    static func rotorEngine(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (AppSnapshot, RotorEngineBox) {
+    static func rotorEngine(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (
+        AppSnapshot, RotorEngineBox
+    ) {
         let app = try AXMethods.app(p, hub, session)
         do {
             let result = try hub.rotorEngine(app: app)
@@ -34,19 +39,25 @@ enum RotorMethods {
 
     /// `rotor.next` / `rotor.previous {rotor, from?, fromRange?, target?, moveFocus?}` (R58, R59, X24, X25, X54).
     /// A rotor the app searches (`"search": "app"`) is answered by the app (`Hub.searchRotor`, D-ROTOR-5).
-    static func step(_ p: Params, direction: RotorDirection, hub: Hub, session: RPCSession) async throws(RPCError) -> JSON {
+    static func step(_ p: Params, direction: RotorDirection, hub: Hub, session: RPCSession) async throws(RPCError)
+        -> JSON
+    {
         let (initialSnapshot, box) = try rotorEngine(p, hub, session)
         var snap = initialSnapshot
         let name = try p.requiredString("rotor")
         // The current item: `from` (null: the empty item, X24), else the accessibility focus.
         var current: RotorItem?
         if p.json.keys.contains("from") {
-            if let f = p["from"] { current = RotorItem(target: try Targets.resolveOne(f, in: snap, hub: hub, method: p.method)) }
+            if let f = p["from"] {
+                current = RotorItem(target: try Targets.resolveOne(f, in: snap, hub: hub, method: p.method))
+            }
         } else if let focused = snap.focusedID {
             current = RotorItem(target: focused)
         }
         if let range = p["fromRange"] {
-            guard current != nil else { throw p.bad("fromRange", "needs a current item ('from' or accessibility focus)") }
+            guard current != nil else {
+                throw p.bad("fromRange", "needs a current item ('from' or accessibility focus)")
+            }
             current?.range = try textRange(range, p: p)
         }
         // Where the rotors are looked up (X54): `target`, else the current item's element.
@@ -54,19 +65,23 @@ enum RotorMethods {
         if let t = p["target"] { element = try Targets.resolveOne(t, in: snap, hub: hub, method: p.method) }
         guard var result = box.engine.step(name, at: element, from: current, direction: direction) else {
             let accepted = box.engine.acceptedNames(at: element)
-            throw RPCError.invalidParams("\(p.method): unknown rotor '\(name)' at \(element.map { "'\($0)'" } ?? "the app") (accepted: \(accepted.joined(separator: ", ")))",
-                                         data: ["param": "rotor", "value": .string(name), "accepted": JSON(accepted)])
+            throw RPCError.invalidParams(
+                "\(p.method): unknown rotor '\(name)' at \(element.map { "'\($0)'" } ?? "the app") (accepted: \(accepted.joined(separator: ", ")))",
+                data: ["param": "rotor", "value": .string(name), "accepted": JSON(accepted)])
         }
         if result.searchedByApp, let declaredBy = result.rotor.declaredBy {
             let outcome: RotorSearchOutcome
             do {
-                outcome = try await hub.searchRotor(app: snap.id, rotor: name, declaredBy: declaredBy, direction: direction.rawValue, from: current)
+                outcome = try await hub.searchRotor(
+                    app: snap.id, rotor: name, declaredBy: declaredBy, direction: direction.rawValue, from: current)
             } catch { throw RPCError.from(error) }
             result.item = outcome.item
             result.searched = 1
             snap = outcome.snapshot
         }
-        var o: JSONObject = ["rotor": infoJSON(result.rotor), "direction": .string(direction.rawValue), "from": itemJSON(current, snap)]
+        var o: JSONObject = [
+            "rotor": infoJSON(result.rotor), "direction": .string(direction.rawValue), "from": itemJSON(current, snap),
+        ]
         o["item"] = itemJSON(result.item, snap)
         o["end"] = .bool(result.item == nil)
         o["searched"] = JSON(result.searched)
@@ -81,15 +96,19 @@ enum RotorMethods {
     }
 
     static func textRange(_ v: JSON, p: Params) throws(RPCError) -> TextRange {
-        guard case .array(let a) = v, a.count == 2, let location = a[0].intValue, let length = a[1].intValue, location >= 0, length >= 0 else {
+        guard case .array(let a) = v, a.count == 2, let location = a[0].intValue, let length = a[1].intValue,
+            location >= 0, length >= 0
+        else {
             throw p.bad("fromRange", "must be [location, length] with non-negative integers")
         }
         return TextRange(location: location, length: length)
     }
 
     static func infoJSON(_ info: RotorInfo) -> JSON {
-        var o: JSONObject = ["name": .string(info.name), "systemType": .string(info.systemType.rawValue),
-                             "source": .string(info.source.rawValue), "count": JSON(info.count)]
+        var o: JSONObject = [
+            "name": .string(info.name), "systemType": .string(info.systemType.rawValue),
+            "source": .string(info.source.rawValue), "count": JSON(info.count),
+        ]
         o["declaredBy"] = JSON(info.declaredBy)
         if info.searchedByApp { o["search"] = "app" }
         return .object(o)

@@ -21,7 +21,9 @@ extension AXMethods {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
             var out: JSONObject = ["element": .string(id), "revision": JSON(snap.revision)]
-            if models.contains("voiceOver") { out["voiceOver"] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree)) }
+            if models.contains("voiceOver") {
+                out["voiceOver"] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree))
+            }
             if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree) }
             return .object(out)
         }
@@ -34,7 +36,8 @@ extension AXMethods {
             let limit = try p.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
-            let (items, omitted) = SpeechWalk.walk(snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
+            let (items, omitted) = SpeechWalk.walk(
+                snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
             let list: [JSON] = items.map { item in
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("id", .string(item.id))
@@ -52,8 +55,9 @@ extension AXMethods {
     static func speechModelParam(_ p: Params) throws(RPCError) -> [String] {
         guard let model = try p.string("model") else { return speechModels }
         guard speechModels.contains(model) else {
-            throw RPCError.invalidParams("\(p.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
-                                         data: ["param": "model", "method": .string(p.method), "accepted": JSON(speechModels)])
+            throw RPCError.invalidParams(
+                "\(p.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
+                data: ["param": "model", "method": .string(p.method), "accepted": JSON(speechModels)])
         }
         return [model]
     }
@@ -65,7 +69,9 @@ extension AXMethods {
 
     static func orcaJSON(_ node: AXNode, _ tree: AXTree) -> JSON {
         let parentRole = node.parent.flatMap { tree[$0]?.role }
-        return ["utterances": JSON(OrcaSpeech.describe(node, in: tree)),
-                "role": .string(OrcaSpeech.roleName(node, parentRole: parentRole))]
+        return [
+            "utterances": JSON(OrcaSpeech.describe(node, in: tree)),
+            "role": .string(OrcaSpeech.roleName(node, parentRole: parentRole)),
+        ]
     }
 }

@@ -17,9 +17,11 @@ enum Targets {
             if let ast = o["ast"] {
                 do { return try Selector(json: ast) } catch { throw invalidSelector(error, source: nil) }
             }
-            throw RPCError.invalidParams("\(method): '\(param)' needs 'selector' or 'ast'", data: ["param": .string(param)])
+            throw RPCError.invalidParams(
+                "\(method): '\(param)' needs 'selector' or 'ast'", data: ["param": .string(param)])
         default:
-            throw RPCError.invalidParams("\(method): '\(param)' must be a selector string or {selector}/{ast}", data: ["param": .string(param)])
+            throw RPCError.invalidParams(
+                "\(method): '\(param)' must be a selector string or {selector}/{ast}", data: ["param": .string(param)])
         }
     }
 
@@ -39,7 +41,8 @@ enum Targets {
         switch value {
         case .string(let s): return s.utf8.contains(UInt8(ascii: "/")) || s.contains("~=")
         case .array(let items): return items.contains { mentionsRegex($0) }
-        case .object(let members): return members.contains { $0.key == "regex" || $0.value == .string("~=") || mentionsRegex($0.value) }
+        case .object(let members):
+            return members.contains { $0.key == "regex" || $0.value == .string("~=") || mentionsRegex($0.value) }
         default: return false
         }
     }
@@ -76,7 +79,9 @@ enum Targets {
     }
 
     /// Resolves a single-target param strictly: exactly one match, or a structured error.
-    static func resolveOne(_ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil) throws(RPCError) -> String {
+    static func resolveOne(_ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil)
+        throws(RPCError) -> String
+    {
         if case .object(let o) = target, let id = o["id"]?.stringValue {
             if snap.tree[id] != nil { return id }
             throw missingID(id, snap: snap, hub: hub)
@@ -91,26 +96,34 @@ enum Targets {
         case .one(let id):
             return id
         case .none:
-            throw RPCError.noSuchElement("no element matches \(sel.canonical)", data: [
-                "selector": .string(sel.canonical), "revision": JSON(snap.revision), "explain": (try? nearMisses(sel, in: snap)) ?? .null,
-            ])
+            throw RPCError.noSuchElement(
+                "no element matches \(sel.canonical)",
+                data: [
+                    "selector": .string(sel.canonical), "revision": JSON(snap.revision),
+                    "explain": (try? nearMisses(sel, in: snap)) ?? .null,
+                ])
         case .ambiguous(let all):
-            throw RPCError.ambiguousMatch("\(all.count) elements match \(sel.canonical)", data: [
-                "selector": .string(sel.canonical), "count": JSON(all.count),
-                "candidates": .array(all.prefix(10).compactMap { snap.tree[$0].map(ElementJSON.brief) }),
-            ])
+            throw RPCError.ambiguousMatch(
+                "\(all.count) elements match \(sel.canonical)",
+                data: [
+                    "selector": .string(sel.canonical), "count": JSON(all.count),
+                    "candidates": .array(all.prefix(10).compactMap { snap.tree[$0].map(ElementJSON.brief) }),
+                ])
         }
     }
 
     /// An id that is not in the tree: stale if it was removed recently, else unknown.
     static func missingID(_ id: String, snap: AppSnapshot, hub: Hub) -> RPCError {
         if let v = snap.views[id] {
-            let reason = v.isHidden ? "hidden" : (v.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
-            return RPCError.noSuchElement("view '\(id)' exists but is \(reason)", data: ["id": .string(id), "reason": .string(reason)])
+            let reason =
+                v.isHidden ? "hidden" : (v.alpha < 0.01 ? "transparent (alpha < 0.01)" : "not exposed to accessibility")
+            return RPCError.noSuchElement(
+                "view '\(id)' exists but is \(reason)", data: ["id": .string(id), "reason": .string(reason)])
         }
         if let at = hub.removalRevision(app: snap.id, id: id) {
-            return RPCError.staleElement("element '\(id)' was removed from the tree at revision \(at)",
-                                         data: ["id": .string(id), "revision": JSON(snap.revision), "removedAtRevision": JSON(at)])
+            return RPCError.staleElement(
+                "element '\(id)' was removed from the tree at revision \(at)",
+                data: ["id": .string(id), "revision": JSON(snap.revision), "removedAtRevision": JSON(at)])
         }
         return RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id), "revision": JSON(snap.revision)])
     }

@@ -26,6 +26,7 @@ import AXJSON
 /// | -32020 | app not responding        | a provider did not answer in time, or disconnected (`data.reason`)|
 /// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
 /// | -32022 | app error                 | the app answered an action with an error or a malformed reply    |
+/// | -32023 | busy                      | too many requests wait for the same app (`data.limit`); retry    |
 /// | -32800 | cancelled                 | the request was cancelled                                        |
 /// | -32801 | content modified          | the tree changed under the request; retry                        |
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,7 +36,9 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A raw error; prefer the static constructors, which fill in `data.kind`.
     public init(code: Int, message: String, data: JSON? = nil) {
-        self.code = code; self.message = message; self.data = data
+        self.code = code
+        self.message = message
+        self.data = data
     }
 
     /// An error whose `data` is `{"kind": kind}` merged with `fields` (`kind` always wins).
@@ -89,6 +92,7 @@ extension RPCError {
         public static let appNotResponding = -32020
         public static let messageTooLarge = -32021
         public static let appError = -32022
+        public static let busy = -32023
         public static let cancelled = -32800
         public static let contentModified = -32801
     }
@@ -115,6 +119,7 @@ extension RPCError {
         case Code.appNotResponding: return "app not responding"
         case Code.messageTooLarge: return "message too large"
         case Code.appError: return "app error"
+        case Code.busy: return "busy"
         case Code.cancelled: return "cancelled"
         case Code.contentModified: return "content modified"
         default: return nil
@@ -146,19 +151,28 @@ extension RPCError {
     public static func notInitialized(method: String) -> RPCError {
         make(Code.notInitialized, "not initialized: call 'initialize' before '\(method)'", ["method": .string(method)])
     }
-    public static func noSuchElement(_ message: String = "no such element", data: JSONObject = JSONObject()) -> RPCError {
+    public static func noSuchElement(_ message: String = "no such element", data: JSONObject = JSONObject()) -> RPCError
+    {
         make(Code.noSuchElement, message, data)
     }
-    public static func ambiguousMatch(_ message: String = "the selector matched more than one element", data: JSONObject = JSONObject()) -> RPCError {
+    public static func ambiguousMatch(
+        _ message: String = "the selector matched more than one element", data: JSONObject = JSONObject()
+    ) -> RPCError {
         make(Code.ambiguousMatch, message, data)
     }
-    public static func staleElement(_ message: String = "the element no longer exists", data: JSONObject = JSONObject()) -> RPCError {
+    public static func staleElement(_ message: String = "the element no longer exists", data: JSONObject = JSONObject())
+        -> RPCError
+    {
         make(Code.staleElement, message, data)
     }
-    public static func notInteractable(_ message: String = "the element is not interactable", data: JSONObject = JSONObject()) -> RPCError {
+    public static func notInteractable(
+        _ message: String = "the element is not interactable", data: JSONObject = JSONObject()
+    ) -> RPCError {
         make(Code.notInteractable, message, data)
     }
-    public static func actionNotSupported(_ message: String = "the action is not supported", data: JSONObject = JSONObject()) -> RPCError {
+    public static func actionNotSupported(
+        _ message: String = "the action is not supported", data: JSONObject = JSONObject()
+    ) -> RPCError {
         make(Code.actionNotSupported, message, data)
     }
     public static func invalidSelector(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
@@ -177,7 +191,9 @@ extension RPCError {
     public static func unauthorized(_ message: String = "unauthorized", data: JSONObject = JSONObject()) -> RPCError {
         make(Code.unauthorized, message, data)
     }
-    public static func appNotResponding(_ message: String = "the app is not responding", data: JSONObject = JSONObject()) -> RPCError {
+    public static func appNotResponding(
+        _ message: String = "the app is not responding", data: JSONObject = JSONObject()
+    ) -> RPCError {
         make(Code.appNotResponding, message, data)
     }
     /// An app answered an action with an error (its own failure, e.g. a refused hierarchy update) or with a
@@ -189,15 +205,20 @@ extension RPCError {
     public static func disconnected(method: String? = nil) -> RPCError {
         var f: JSONObject = ["reason": "disconnected"]
         if let method { f["method"] = .string(method) }
-        return make(Code.appNotResponding, "the peer disconnected" + (method.map { " before answering '\($0)'" } ?? ""), f)
+        return make(
+            Code.appNotResponding, "the peer disconnected" + (method.map { " before answering '\($0)'" } ?? ""), f)
     }
     public static func messageTooLarge(_ message: String, data: JSONObject = JSONObject()) -> RPCError {
         make(Code.messageTooLarge, message, data)
     }
-    public static func cancelled(_ message: String = "the request was cancelled", data: JSONObject = JSONObject()) -> RPCError {
+    public static func cancelled(_ message: String = "the request was cancelled", data: JSONObject = JSONObject())
+        -> RPCError
+    {
         make(Code.cancelled, message, data)
     }
-    public static func contentModified(_ message: String = "the content was modified; retry", data: JSONObject = JSONObject()) -> RPCError {
+    public static func contentModified(
+        _ message: String = "the content was modified; retry", data: JSONObject = JSONObject()
+    ) -> RPCError {
         make(Code.contentModified, message, data)
     }
 }

@@ -19,8 +19,11 @@ public enum RPCInbound: Sendable, Equatable {
     /// a message without `method` but with an id and exactly one of `result` / `error` is a response.
     public static func classify(_ message: JSON) -> RPCInbound {
         guard case .object(let o) = message else {
-            return .invalid(id: .null, error: .invalidRequest(
-                "a JSON-RPC message must be an object, got \(message.typeName)", data: ["got": .string(message.typeName)]))
+            return .invalid(
+                id: .null,
+                error: .invalidRequest(
+                    "a JSON-RPC message must be an object, got \(message.typeName)",
+                    data: ["got": .string(message.typeName)]))
         }
         let methodValue = o["method"]
         let idValue = o["id"]
@@ -31,7 +34,8 @@ public enum RPCInbound: Sendable, Equatable {
             }
             if let r = o["result"] {
                 if o["error"] != nil {
-                    return .invalid(id: .null, error: .invalidRequest("a response must not have both \"result\" and \"error\""))
+                    return .invalid(
+                        id: .null, error: .invalidRequest("a response must not have both \"result\" and \"error\""))
                 }
                 return .response(id: idValue, result: .success(r))
             }
@@ -44,9 +48,13 @@ public enum RPCInbound: Sendable, Equatable {
             switch idValue {
             case .string, .number: id = idValue
             case .null:
-                return .invalid(id: .null, error: .invalidRequest("\"id\" must be a string or a number, not null (omit it for a notification)"))
+                return .invalid(
+                    id: .null,
+                    error: .invalidRequest("\"id\" must be a string or a number, not null (omit it for a notification)")
+                )
             default:
-                return .invalid(id: .null, error: .invalidRequest("\"id\" must be a string or a number, got \(idValue.typeName)"))
+                return .invalid(
+                    id: .null, error: .invalidRequest("\"id\" must be a string or a number, got \(idValue.typeName)"))
             }
         }
         let replyID = id ?? .null
@@ -54,22 +62,26 @@ public enum RPCInbound: Sendable, Equatable {
             return .invalid(id: replyID, error: .invalidRequest("missing \"jsonrpc\": \"2.0\""))
         }
         guard v == .string("2.0") else {
-            return .invalid(id: replyID, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\", got \(v.jsonString)"))
+            return .invalid(
+                id: replyID, error: .invalidRequest("\"jsonrpc\" must be exactly \"2.0\", got \(v.jsonString)"))
         }
         guard let methodValue else {
             return .invalid(id: replyID, error: .invalidRequest("missing \"method\""))
         }
         guard case .string(let method) = methodValue else {
-            return .invalid(id: replyID, error: .invalidRequest("\"method\" must be a string, got \(methodValue.typeName)"))
+            return .invalid(
+                id: replyID, error: .invalidRequest("\"method\" must be a string, got \(methodValue.typeName)"))
         }
         let params = o["params"]
         if let params {
             switch params {
             case .object, .array: break
             default:
-                return .invalid(id: replyID, error: .invalidRequest(
-                    "\"params\" must be an object or an array when present, got \(params.typeName)",
-                    data: ["method": .string(method)]))
+                return .invalid(
+                    id: replyID,
+                    error: .invalidRequest(
+                        "\"params\" must be an object or an array when present, got \(params.typeName)",
+                        data: ["method": .string(method)]))
             }
         }
         if let id { return .request(id: id, method: method, params: params) }
@@ -137,7 +149,10 @@ public enum RPCMessage {
         id.serialize(into: &out)
         append(&out, #","method":"#)
         JSON.serializeString(method, into: &out)
-        if let params { append(&out, #","params":"#); params.serialize(into: &out) }
+        if let params {
+            append(&out, #","params":"#)
+            params.serialize(into: &out)
+        }
         out.append(0x7D)
         return out
     }
@@ -148,7 +163,10 @@ public enum RPCMessage {
         out.reserveCapacity(64)
         append(&out, #"{"jsonrpc":"2.0","method":"#)
         JSON.serializeString(method, into: &out)
-        if let params { append(&out, #","params":"#); params.serialize(into: &out) }
+        if let params {
+            append(&out, #","params":"#)
+            params.serialize(into: &out)
+        }
         out.append(0x7D)
         return out
     }

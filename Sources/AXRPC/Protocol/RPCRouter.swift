@@ -13,7 +13,9 @@ public struct RPCLimits: Sendable, Equatable {
     public var maxDepth: Int
     public var maxBatch: Int
     public init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 1100, maxBatch: Int = 1000) {
-        self.maxFrameBytes = maxFrameBytes; self.maxDepth = maxDepth; self.maxBatch = maxBatch
+        self.maxFrameBytes = maxFrameBytes
+        self.maxDepth = maxDepth
+        self.maxBatch = maxBatch
     }
     public static let `default` = RPCLimits()
 }
@@ -80,7 +82,10 @@ public final class RPCRouter: Sendable {
         /// For a sync handler: true for params whose work may be long (a regex search over the whole tree), so
         /// the call runs on the connection's async lane instead of the transport's event loop.
         var offLoop: (@Sendable (JSON?) -> Bool)?
-        var isSync: Bool { if case .sync = handler { return true }; return false }
+        var isSync: Bool {
+            if case .sync = handler { return true }
+            return false
+        }
         /// Whether the call can run inline on the caller's thread (`handleSync`/`runSync`).
         func runsInline(_ params: JSON?) -> Bool {
             guard isSync else { return false }
@@ -101,7 +106,9 @@ public final class RPCRouter: Sendable {
     /// - Parameter concurrent: a request to this method (alone in its frame) may run beside the connection's other
     ///   requests, so a long wait does not hold them back; its reply may come after later requests' replies, and
     ///   `$/cancelRequest` can cancel it (D-PROTO-1). Only for methods that change nothing.
-    public func register(_ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler) {
+    public func register(
+        _ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler
+    ) {
         var entry = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler))
         entry.concurrent = concurrent
         table.withLock { $0[method] = entry }
@@ -110,16 +117,21 @@ public final class RPCRouter: Sendable {
     /// Registers (or replaces) a synchronous handler: frames whose calls are all synchronous are answered by
     /// `handleSync` on the caller's thread.
     public func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
-        table.withLock { $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler)) }
+        table.withLock {
+            $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler))
+        }
     }
 
     /// Registers a synchronous handler that leaves the caller's thread when `offLoop(params)` is true: such a call
     /// is answered by `run(_:session:)` (the transport's async lane), never by `handleSync`, so a long call does
     /// not hold up the other connections served by the same event loop.
-    public func registerSync(_ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
-                             _ handler: @escaping RPCSyncHandler) {
+    public func registerSync(
+        _ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
+        _ handler: @escaping RPCSyncHandler
+    ) {
         table.withLock {
-            $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
+            $0[method] = Entry(
+                requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
         }
     }
 
@@ -157,32 +169,52 @@ public final class RPCRouter: Sendable {
     /// `.needsAsync(frame)` otherwise (run it with `runSync` or `run`).
     public func prepare(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
         if frame.count > limits.maxFrameBytes {
-            return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
-                "message of \(frame.count) bytes exceeds the limit of \(limits.maxFrameBytes) bytes",
-                data: ["limit": "maxFrameBytes", "max": .number(Double(limits.maxFrameBytes)),
-                       "size": .number(Double(frame.count))])))
+            return .reply(
+                RPCMessage.errorResponse(
+                    id: .null,
+                    .messageTooLarge(
+                        "message of \(frame.count) bytes exceeds the limit of \(limits.maxFrameBytes) bytes",
+                        data: [
+                            "limit": "maxFrameBytes", "max": .number(Double(limits.maxFrameBytes)),
+                            "size": .number(Double(frame.count)),
+                        ])))
         }
         let message: JSON
         do {
-            message = try JSON.parse(frame, limits: JSONParseLimits(maxDepth: limits.maxDepth, maxBytes: limits.maxFrameBytes))
+            message = try JSON.parse(
+                frame, limits: JSONParseLimits(maxDepth: limits.maxDepth, maxBytes: limits.maxFrameBytes))
         } catch {
             if error.kind == .depthLimit {
                 // A limit, not a syntax error: echo the request's id when a shallow scan finds it, so the client
                 // can match the error to its call instead of waiting for a timeout.
-                return .reply(RPCMessage.errorResponse(id: RPCRouter.topLevelID(frame) ?? .null, .messageTooLarge(
-                    "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
-                    data: ["limit": "maxDepth", "max": .number(Double(limits.maxDepth)), "offset": .number(Double(error.offset))])))
+                return .reply(
+                    RPCMessage.errorResponse(
+                        id: RPCRouter.topLevelID(frame) ?? .null,
+                        .messageTooLarge(
+                            "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
+                            data: [
+                                "limit": "maxDepth", "max": .number(Double(limits.maxDepth)),
+                                "offset": .number(Double(error.offset)),
+                            ])))
             }
-            return .reply(RPCMessage.errorResponse(id: .null, .parseError("parse error: \(error.description)", offset: error.offset)))
+            return .reply(
+                RPCMessage.errorResponse(
+                    id: .null, .parseError("parse error: \(error.description)", offset: error.offset)))
         }
         if case .array(let elements) = message {
             if elements.isEmpty {
                 return .reply(RPCMessage.errorResponse(id: .null, .invalidRequest("empty batch")))
             }
             if elements.count > limits.maxBatch {
-                return .reply(RPCMessage.errorResponse(id: .null, .messageTooLarge(
-                    "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
-                    data: ["limit": "maxBatch", "max": .number(Double(limits.maxBatch)), "size": .number(Double(elements.count))])))
+                return .reply(
+                    RPCMessage.errorResponse(
+                        id: .null,
+                        .messageTooLarge(
+                            "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
+                            data: [
+                                "limit": "maxBatch", "max": .number(Double(limits.maxBatch)),
+                                "size": .number(Double(elements.count)),
+                            ])))
             }
             var items: [RPCPreparedFrame.Item] = []
             items.reserveCapacity(elements.count)
@@ -201,7 +233,9 @@ public final class RPCRouter: Sendable {
         }
         let entryLookup: (String) -> Entry? = { m in self.table.withLock { $0[m] } }
         guard let made = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
-        let item = RPCRawNumberID.needsRawText(message) ? RPCRawNumberID.substitute(made, raw: RPCRawNumberID.scan(frame)[0]) : made
+        let item =
+            RPCRawNumberID.needsRawText(message)
+            ? RPCRawNumberID.substitute(made, raw: RPCRawNumberID.scan(frame)[0]) : made
         var allSync = true
         if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
         return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
@@ -257,7 +291,9 @@ public final class RPCRouter: Sendable {
                     did = write(id: id, .failure(e), into: &out)
                 } else {
                     let r: Result<JSON, RPCError>
-                    do { r = .success(try await h(params, session)) } catch { r = .failure(Self.mapError(error, method: method)) }
+                    do { r = .success(try await h(params, session)) } catch {
+                        r = .failure(Self.mapError(error, method: method))
+                    }
                     if case .success = r, method == "initialize" { session.initialized = true }
                     did = write(id: id, r, into: &out)
                 }
@@ -293,8 +329,9 @@ public final class RPCRouter: Sendable {
 
     private func precheck(method: String, entry: Entry, session: RPCSession) -> RPCError? {
         if !session.authenticated {
-            return .unauthorized("unauthenticated connection: send 'initialize' with a valid token first",
-                                 data: ["method": .string(method)])
+            return .unauthorized(
+                "unauthenticated connection: send 'initialize' with a valid token first",
+                data: ["method": .string(method)])
         }
         if entry.requiresInit && !session.initialized { return .notInitialized(method: method) }
         return nil
@@ -310,9 +347,11 @@ public final class RPCRouter: Sendable {
             guard let entry else {
                 guard let id else { return false }
                 if !session.authenticated {
-                    RPCMessage.appendError(id: id, error: .unauthorized(
-                        "unauthenticated connection: send 'initialize' with a valid token first",
-                        data: ["method": .string(method)]), into: &out)
+                    RPCMessage.appendError(
+                        id: id,
+                        error: .unauthorized(
+                            "unauthenticated connection: send 'initialize' with a valid token first",
+                            data: ["method": .string(method)]), into: &out)
                 } else {
                     RPCMessage.appendError(id: id, error: .methodNotFound(method), into: &out)
                 }
@@ -323,7 +362,8 @@ public final class RPCRouter: Sendable {
             }
             guard case .sync(let h) = entry.handler else {
                 // Unreachable through the public API (runSync refuses frames with async calls).
-                return write(id: id, .failure(.internalError("async method '\(method)' called on the sync path")), into: &out)
+                return write(
+                    id: id, .failure(.internalError("async method '\(method)' called on the sync path")), into: &out)
             }
             let r: Result<JSON, RPCError>
             do { r = .success(try h(params, session)) } catch { r = .failure(Self.mapError(error, method: method)) }
@@ -345,8 +385,9 @@ public final class RPCRouter: Sendable {
     static func mapError(_ error: any Error, method: String) -> RPCError {
         if let e = error as? RPCError { return e }
         if error is CancellationError { return .cancelled("'\(method)' was cancelled") }
-        return .internalError("internal error in '\(method)': \(error)",
-                              data: ["method": .string(method), "type": .string(String(describing: type(of: error)))])
+        return .internalError(
+            "internal error in '\(method)': \(error)",
+            data: ["method": .string(method), "type": .string(String(describing: type(of: error)))])
     }
 }
 
@@ -362,32 +403,41 @@ extension RPCRouter {
         func stringEnd(_ start: Int) -> Int? {
             var j = start + 1
             while j < n {
-                if frame[j] == 0x5C { j += 2; continue }
+                if frame[j] == 0x5C {
+                    j += 2
+                    continue
+                }
                 if frame[j] == 0x22 { return j + 1 }
                 j += 1
             }
             return nil
         }
         skipWS()
-        guard i < n, frame[i] == 0x7B else { return nil }   // {
+        guard i < n, frame[i] == 0x7B else { return nil }  // {
         i += 1
         var depth = 1
         var expectKey = true
         while i < n {
             let c = frame[i]
-            if c == 0x22 {   // "
+            if c == 0x22 {  // "
                 guard let end = stringEnd(i) else { return nil }
                 if depth == 1 && expectKey {
-                    let isID = end - i == 4 && frame[i + 1] == 0x69 && frame[i + 2] == 0x64   // "id"
+                    let isID = end - i == 4 && frame[i + 1] == 0x69 && frame[i + 2] == 0x64  // "id"
                     i = end
                     skipWS()
-                    guard i < n, frame[i] == 0x3A else { return nil }   // :
+                    guard i < n, frame[i] == 0x3A else { return nil }  // :
                     i += 1
                     skipWS()
                     if isID {
                         var j = i
-                        if j < n, frame[j] == 0x22 { guard let e = stringEnd(j) else { return nil }; j = e }
-                        else { while j < n, frame[j] != 0x2C, frame[j] != 0x7D, ![0x20, 0x09, 0x0A, 0x0D].contains(frame[j]) { j += 1 } }
+                        if j < n, frame[j] == 0x22 {
+                            guard let e = stringEnd(j) else { return nil }
+                            j = e
+                        } else {
+                            while j < n, frame[j] != 0x2C, frame[j] != 0x7D,
+                                ![0x20, 0x09, 0x0A, 0x0D].contains(frame[j])
+                            { j += 1 }
+                        }
                         let slice = UnsafeRawBufferPointer(rebasing: frame[i..<j])
                         guard let v = try? JSON.parse(slice) else { return nil }
                         switch v {
@@ -406,7 +456,9 @@ extension RPCRouter {
             }
             switch c {
             case 0x7B, 0x5B: depth += 1
-            case 0x7D, 0x5D: depth -= 1; if depth == 0 { return nil }
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 { return nil }
             case 0x2C: if depth == 1 { expectKey = true }
             default: break
             }
@@ -467,7 +519,9 @@ enum RPCRawNumberID {
         init(frame: UnsafeRawBufferPointer) { self.frame = frame }
 
         mutating func skipWhitespace() {
-            while i < frame.count, frame[i] == 0x20 || frame[i] == 0x09 || frame[i] == 0x0A || frame[i] == 0x0D { i += 1 }
+            while i < frame.count, frame[i] == 0x20 || frame[i] == 0x09 || frame[i] == 0x0A || frame[i] == 0x0D {
+                i += 1
+            }
         }
 
         static func isNumberByte(_ b: UInt8) -> Bool {
@@ -478,8 +532,14 @@ enum RPCRawNumberID {
         mutating func skipString() {
             i += 1
             while i < frame.count {
-                if frame[i] == 0x5C { i += 2; continue }
-                if frame[i] == 0x22 { i += 1; return }
+                if frame[i] == 0x5C {
+                    i += 2
+                    continue
+                }
+                if frame[i] == 0x22 {
+                    i += 1
+                    return
+                }
                 i += 1
             }
         }
@@ -488,16 +548,25 @@ enum RPCRawNumberID {
         mutating func skipValue() {
             guard i < frame.count else { return }
             let c = frame[i]
-            if c == 0x22 { skipString(); return }
+            if c == 0x22 {
+                skipString()
+                return
+            }
             if c == 0x7B || c == 0x5B {
                 var depth = 0
                 while i < frame.count {
                     let b = frame[i]
-                    if b == 0x22 { skipString(); continue }
+                    if b == 0x22 {
+                        skipString()
+                        continue
+                    }
                     if b == 0x7B || b == 0x5B { depth += 1 }
                     if b == 0x7D || b == 0x5D {
                         depth -= 1
-                        if depth == 0 { i += 1; return }
+                        if depth == 0 {
+                            i += 1
+                            return
+                        }
                     }
                     i += 1
                 }
@@ -513,9 +582,18 @@ enum RPCRawNumberID {
             while i < frame.count {
                 skipWhitespace()
                 guard i < frame.count else { break }
-                if frame[i] == 0x7D { i += 1; break }
-                if frame[i] == 0x2C { i += 1; continue }
-                guard frame[i] == 0x22 else { skipValue(); continue }
+                if frame[i] == 0x7D {
+                    i += 1
+                    break
+                }
+                if frame[i] == 0x2C {
+                    i += 1
+                    continue
+                }
+                guard frame[i] == 0x22 else {
+                    skipValue()
+                    continue
+                }
                 let keyStart = i
                 skipString()
                 let isID = i - keyStart == 4 && frame[keyStart + 1] == 0x69 && frame[keyStart + 2] == 0x64
@@ -527,7 +605,9 @@ enum RPCRawNumberID {
                 skipValue()
                 if isID {
                     let bytes = UnsafeRawBufferPointer(rebasing: frame[valueStart..<i])
-                    found = !bytes.isEmpty && bytes.allSatisfy(IDScanner.isNumberByte) ? String(decoding: bytes, as: UTF8.self) : nil
+                    found =
+                        !bytes.isEmpty && bytes.allSatisfy(IDScanner.isNumberByte)
+                        ? String(decoding: bytes, as: UTF8.self) : nil
                 }
             }
             return found
@@ -547,7 +627,11 @@ enum RPCRawNumberID {
             while i < frame.count {
                 skipWhitespace()
                 guard i < frame.count, frame[i] != 0x5D else { break }
-                if frame[i] == 0x2C { i += 1; index += 1; continue }
+                if frame[i] == 0x2C {
+                    i += 1
+                    index += 1
+                    continue
+                }
                 if frame[i] == 0x7B {
                     if let text = scanObject() { out[index] = text }
                 } else {

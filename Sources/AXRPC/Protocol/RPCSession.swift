@@ -38,7 +38,9 @@ public final class RPCSession: Sendable {
     /// - Parameter authenticated: whether the connection is trusted already. Unix-socket sessions are
     ///   (file permissions protect them); the TCP transport passes `false` and sets it after the token check.
     ///   The router answers every message of an unauthenticated session with -32019.
-    public init(peer: any RPCPeer, pendingRequests: RPCPendingRequests = RPCPendingRequests(), authenticated: Bool = true) {
+    public init(
+        peer: any RPCPeer, pendingRequests: RPCPendingRequests = RPCPendingRequests(), authenticated: Bool = true
+    ) {
         self.peer = peer
         self.pendingRequests = pendingRequests
         self.state = Mutex(State(authenticated: authenticated))
@@ -133,7 +135,10 @@ public final class RPCPendingRequests: Sendable {
     /// false when it could not), and waits for the response, the timeout, cancellation, or `failAll`.
     /// On timeout: -32020 "app not responding" with `data.method` and `data.timeoutMs`.
     public func perform(method: String, timeout: Duration, send: (_ id: JSON) -> Bool) async throws(RPCError) -> JSON {
-        let id: Int64 = state.withLock { s in defer { s.nextID += 1 }; return s.nextID }
+        let id: Int64 = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
         var timer: RPCTimerHandle?
         let result: Result<JSON, RPCError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (cont: CheckedContinuation<Result<JSON, RPCError>, Never>) in
@@ -142,12 +147,20 @@ public final class RPCPendingRequests: Sendable {
                     s.waiters[id] = Waiter(method: method, continuation: cont)
                     return nil
                 }
-                if let closed { cont.resume(returning: .failure(closed)); return }
+                if let closed {
+                    cont.resume(returning: .failure(closed))
+                    return
+                }
                 let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
                 timer = scheduler.schedule(after: timeout) { [weak self] in
-                    _ = self?.resolve(id, .failure(.appNotResponding(
-                        "no response to '\(method)' within \(ms) ms",
-                        data: ["method": .string(method), "timeoutMs": .number(Double(ms)), "reason": "timeout"])))
+                    _ = self?.resolve(
+                        id,
+                        .failure(
+                            .appNotResponding(
+                                "no response to '\(method)' within \(ms) ms",
+                                data: [
+                                    "method": .string(method), "timeoutMs": .number(Double(ms)), "reason": "timeout",
+                                ])))
                 }
                 if !send(.number(Double(id))) {
                     _ = resolve(id, .failure(.disconnected(method: method)))
@@ -185,7 +198,10 @@ public final class RPCPendingRequests: Sendable {
         }
         for w in waiters {
             var e = error
-            if case .object(var o)? = e.data, o["method"] == nil { o["method"] = .string(w.method); e.data = .object(o) }
+            if case .object(var o)? = e.data, o["method"] == nil {
+                o["method"] = .string(w.method)
+                e.data = .object(o)
+            }
             w.continuation.resume(returning: .failure(e))
         }
     }
@@ -260,6 +276,6 @@ public final class RPCInFlightRequests: Sendable {
     /// Cancels every running request (the connection closed).
     public func cancelAll() {
         let handles = entries.withLock { current in current.values.map(\.handle) }
-        handles.forEach { $0.cancel() }
+        for handle in handles { handle.cancel() }
     }
 }

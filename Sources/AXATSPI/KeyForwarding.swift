@@ -1,0 +1,176 @@
+import AXCore
+import AXDBus
+import AXHub
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Forwards keys to assistive technologies through the registry's DeviceEventController, the way a toolkit
+/// does on X11 (atspi-bridge.md §2.12; Specs/atspi-mapping.md §Keys; D-KEY-3):
+/// - it tracks whether any AT listens for keys: `GetKeystrokeListeners` at start, again on every
+///   `KeystrokeListenerRegistered`/`Deregistered` signal and when the registry restarts;
+/// - while one does, each key goes out as `NotifyListenersSync((uiiiisb))` — the struct the registry demarshals
+///   (`registryd/marshal-dbus.c` `spi_dbus_demarshal_deviceEvent` accepts `(uiiiisb)` or `(uinnisb)`, not the
+///   `(uiuuisb)` of the XML) — sent asynchronously on the bridge's control connection; the reply (`b`: consumed)
+///   resumes the waiting key. The registry gives each listener 3 s (`send_and_allow_reentry(…, 3000)`), so the
+///   bridge's timeout is the same 3 s: an AT that never answers costs one key 3 s and then "not consumed", and
+///   neither the bus thread nor the JSON-RPC loop waits meanwhile.
+package final class KeyForwarding: KeyForwarder, Sendable {
+    /// The registry's own per-listener timeout (`deviceeventcontroller.c`), which bounds ours.
+    package static let registryTimeoutMilliseconds = 3_000
+    /// The registry's DeviceEventController object.
+    static let controllerPath = "/org/a11y/atspi/registry/deviceeventcontroller"
+
+    let logger: Logger
+    let timeoutMilliseconds: Int
+    private struct State {
+        var connection: DBusConnection?
+        /// Keystroke listeners the registry reported; nil until it answered (no forwarding meanwhile).
+        var listeners: Int?
+        var tokens: [DBusSignalHandlerToken] = []
+        var queryGeneration = 0
+    }
+    private let state = Mutex(State())
+
+    /// `timeoutMilliseconds`: how long one key waits for the AT (at most the registry's 3 s; the environment
+    /// variable `AXSERVER_KEY_TIMEOUT_MS` lowers it, e.g. for tests).
+    package init(logger: Logger, timeoutMilliseconds: Int = KeyForwarding.registryTimeoutMilliseconds) {
+        self.logger = logger
+        var timeout = timeoutMilliseconds
+        if let raw = getenv("AXSERVER_KEY_TIMEOUT_MS"), let value = Int(String(cString: raw)) {
+            timeout = value
+        }
+        self.timeoutMilliseconds = min(max(timeout, 10), Self.registryTimeoutMilliseconds)
+    }
+
+    // MARK: Listener tracking
+
+    /// Starts tracking keystroke listeners on `connection` (the bridge's control connection, with its loop).
+    func start(_ connection: DBusConnection) {
+        let listenerInterface = "org.a11y.atspi.DeviceEventListener"
+        _ = try? connection.addMatch("type='signal',interface='\(listenerInterface)'")
+        var tokens: [DBusSignalHandlerToken] = []
+        for member in ["KeystrokeListenerRegistered", "KeystrokeListenerDeregistered"] {
+            let filter = DBusSignalFilter(interface: listenerInterface, member: member)
+            tokens.append(connection.addSignalHandler(filter) { [weak self] _ in self?.query() })
+        }
+        let ownerFilter = DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
+        tokens.append(
+            connection.addSignalHandler(ownerFilter) { [weak self] message in
+                guard message.hasSignature("sss") else { return }
+                let reader = message.reader()
+                guard (try? reader.readString()) == "org.a11y.atspi.Registry" else { return }
+                self?.query()
+            })
+        state.withLock { s in
+            s.connection = connection
+            s.tokens = tokens
+        }
+        query()
+    }
+
+    /// Stops forwarding (the bridge stopped): keys answer `noListener` from now on.
+    func stop() {
+        let (connection, tokens) = state.withLock { s -> (DBusConnection?, [DBusSignalHandlerToken]) in
+            let current = (s.connection, s.tokens)
+            s.connection = nil
+            s.tokens = []
+            s.listeners = nil
+            return current
+        }
+        for token in tokens { connection?.removeSignalHandler(token) }
+    }
+
+    /// Re-reads `GetKeystrokeListeners`; a reply to an older query is ignored.
+    func query() {
+        let (connection, generation) = state.withLock { s -> (DBusConnection?, Int) in
+            s.queryGeneration += 1
+            return (s.connection, s.queryGeneration)
+        }
+        guard let connection else { return }
+        connection.callAsync(
+            destination: "org.a11y.atspi.Registry", path: Self.controllerPath,
+            interface: "org.a11y.atspi.DeviceEventController", member: "GetKeystrokeListeners",
+            timeoutMilliseconds: 5_000
+        ) { [weak self] result in
+            guard let self else { return }
+            var count: Int?
+            if case .success(let reply) = result, reply.hasSignature("a(souua(iisi)u(bbb))") {
+                count = Self.countEntries(reply)
+            }
+            self.state.withLock { s in
+                guard s.queryGeneration == generation, s.connection != nil else { return }
+                s.listeners = count
+            }
+            self.logger.debug("AT-SPI: keystroke listeners: \(count.map(String.init) ?? "unknown")")
+        }
+    }
+
+    static func countEntries(_ reply: DBusMessage) -> Int? {
+        let reader = reply.reader()
+        do {
+            try reader.enterArray()
+            var count = 0
+            while !reader.isAtEnd {
+                try reader.skip()
+                count += 1
+            }
+            try reader.leave()
+            return count
+        } catch {
+            return nil
+        }
+    }
+
+    /// The listener count as last reported (nil: not known yet), for status lines and tests.
+    package var keystrokeListeners: Int? { state.withLock { $0.listeners } }
+
+    // MARK: KeyForwarder
+
+    package var hasKeyListeners: Bool { state.withLock { ($0.listeners ?? 0) > 0 && $0.connection != nil } }
+
+    package func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer {
+        guard let connection = state.withLock({ $0.connection }) else { return .noListener }
+        let timeout = timeoutMilliseconds
+        return await withCheckedContinuation { (continuation: CheckedContinuation<KeyForwardAnswer, Never>) in
+            connection.callAsync(
+                destination: "org.a11y.atspi.Registry", path: Self.controllerPath,
+                interface: "org.a11y.atspi.DeviceEventController", member: "NotifyListenersSync",
+                timeoutMilliseconds: timeout,
+                { writer in Self.writeDeviceEvent(writer, key) }
+            ) { result in
+                switch result {
+                case .success(let reply):
+                    guard reply.hasSignature("b"), let consumed = try? reply.reader().readBool() else {
+                        continuation.resume(returning: .failed("reply signature '\(reply.signature)'"))
+                        return
+                    }
+                    continuation.resume(returning: consumed ? .consumed : .notConsumed)
+                case .failure(let error):
+                    if error.name == DBusError.Name.noReply {
+                        continuation.resume(returning: .timedOut)
+                    } else {
+                        continuation.resume(returning: .failed(error.name))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The device event as the registry reads it: `(u type, i id, i hw_code, i modifiers, i timestamp,
+    /// s event_string, b is_text)`; type 0 = pressed, 1 = released (`ATSPI_KEY_PRESSED_EVENT`).
+    static func writeDeviceEvent(_ writer: DBusWriter, _ key: ForwardedKey) {
+        writer.structure {
+            writer.append(UInt32(key.pressed ? 0 : 1))
+            writer.append(Int32(bitPattern: key.symbol.keysym))
+            writer.append(Int32(bitPattern: key.symbol.keycode))
+            writer.append(Int32(bitPattern: key.modifierMask))
+            writer.append(key.timestamp)
+            writer.append(key.symbol.eventString)
+            writer.append(key.symbol.text != nil && key.symbol.name != "space")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// What a navigation key does when the app lets the server handle navigation keys (D-KEY-2).
+package enum KeyCommand: Sendable, Equatable {
+    /// Move engine focus: Tab → next, Shift-Tab / ISO_Left_Tab → previous (D-FOCUS-6); arrows → inside the
+    /// focus group (D-KEY-2).
+    case move(FocusHeading)
+    /// Escape: `accessibilityPerformEscape` on the focused element, bubbling (X32).
+    case escape
+    /// Return, KP_Enter, space: activate the focused element (C30: a press goes to the focused item).
+    case activate
+}
+
+/// The server's keyboard rule (D-KEY-2): which key does what, and where an arrow key moves. Pure: the hub
+/// applies the answer through the engine and `perform`.
+package enum KeyboardNavigation {
+    /// The command for a key press with its modifiers, or nil when the key is not a navigation key (it goes
+    /// to the app). A Control, Alt or Super chord is an app shortcut, never navigation; Shift only turns Tab
+    /// around.
+    package static func command(for symbol: KeySymbol, modifiers: Set<KeyModifier>) -> KeyCommand? {
+        let chord = modifiers.contains(.control) || modifiers.contains(.alt) || modifiers.contains(.super)
+        if chord { return nil }
+        let shift = modifiers.contains(.shift)
+        switch symbol.name {
+        case "Tab": return .move(shift ? .previous : .next)
+        case "ISO_Left_Tab": return .move(.previous)
+        case "Escape": return shift ? nil : .escape
+        case "Return", "KP_Enter", "space": return shift ? nil : .activate
+        case "Up", "KP_Up": return shift ? nil : .move(.up)
+        case "Down", "KP_Down": return shift ? nil : .move(.down)
+        case "Left", "KP_Left": return shift ? nil : .move(.left)
+        case "Right", "KP_Right": return shift ? nil : .move(.right)
+        default: return nil
+        }
+    }
+
+    /// Where an arrow key moves engine focus from `current` (D-KEY-2): inside the focused item's focus group
+    /// when it has an identifier (the group's focusable items are the only candidates: beam first, as in the
+    /// directional search, else the nearest item beyond the edge); an item outside every named group moves by
+    /// the engine's directional search over the key window (D-FOCUS-5). With no focused item, the initial
+    /// focus.
+    package static func arrowMove(_ engine: FocusEngine, from current: String?, heading: FocusHeading) -> Result<
+        FocusDecision, FocusFailure
+    > {
+        guard let current, let entry = engine.index[current], let group = entry.group else {
+            return engine.move(from: current, heading: heading)
+        }
+        guard let members = engine.groups().first(where: { $0.identifier == group })?.items else {
+            return engine.move(from: current, heading: heading)
+        }
+        let from = entry.frame
+        var bestInBeam: (item: String, gap: Double, offAxis: Double)?
+        var bestOutside: (item: String, gap: Double, offAxis: Double)?
+        for item in members where item != current {
+            guard let candidate = engine.index[item], engine.isFocusable(item) else { continue }
+            guard let gap = FocusEngine.gap(from: from, to: candidate.frame, heading: heading) else { continue }
+            let offAxis = FocusEngine.offAxisDistance(from: from, to: candidate.frame, heading: heading)
+            let scored = (item: item, gap: gap, offAxis: offAxis)
+            if FocusEngine.inBeam(from: from, to: candidate.frame, heading: heading) {
+                if bestInBeam.map({ isCloser(scored, than: $0) }) ?? true { bestInBeam = scored }
+            } else if bestOutside.map({ isCloser(scored, than: $0) }) ?? true {
+                bestOutside = scored
+            }
+        }
+        guard let chosen = bestInBeam ?? bestOutside else { return .failure(.noCandidate(heading)) }
+        return engine.request(chosen.item)
+    }
+
+    private static func isCloser(
+        _ candidate: (item: String, gap: Double, offAxis: Double),
+        than other: (item: String, gap: Double, offAxis: Double)
+    ) -> Bool {
+        if candidate.gap != other.gap { return candidate.gap < other.gap }
+        return candidate.offAxis < other.offAxis
+    }
+}

@@ -1,0 +1,132 @@
+/// One key the server accepts in `input.key`: its X keysym name and value, the hardware keycode of a standard
+/// evdev/pc105 US layout (what Xvfb and Orca's keymap lookups use), and the text it types, if any (D-KEY-1).
+package struct KeySymbol: Sendable, Equatable {
+    /// The X keysym name (`Tab`, `ISO_Left_Tab`, `KP_Enter`, `h`).
+    package var name: String
+    /// The X keysym value (`0xff09` for Tab).
+    package var keysym: UInt32
+    /// The evdev keycode of the US layout (`23` for Tab).
+    package var keycode: UInt32
+    /// The character a printable key types (`"h"`), nil for function and navigation keys.
+    package var text: String?
+
+    /// The event string an AT-SPI key event carries: the typed character for printable keys, the keysym name
+    /// otherwise (`space` for the space bar), as the registry's X key snooper fills it.
+    package var eventString: String {
+        if name == "space" { return "space" }
+        return text ?? name
+    }
+
+    /// True for keys that change modifier state (Shift_L, Control_R, ...): never navigation.
+    package var isModifierKey: Bool { Keysyms.modifierKeys.contains(name) }
+}
+
+/// The modifiers `input.key` accepts, with their X modifier-mask bits (ShiftMask, ControlMask, Mod1, Mod4).
+package enum KeyModifier: String, Sendable, CaseIterable {
+    case shift, control, alt, `super`
+
+    /// The X (and AT-SPI `ATSPI_MODIFIER_*`) mask bit.
+    package var mask: UInt32 {
+        switch self {
+        case .shift: return 1
+        case .control: return 1 << 2
+        case .alt: return 1 << 3
+        case .super: return 1 << 6
+        }
+    }
+}
+
+/// The keysym table `input.key` validates against (D-KEY-1): names are X keysym names, matched exactly
+/// (case matters: `a` and `A` are different keysyms).
+package enum Keysyms {
+    /// Looks a keysym name up; nil when the server does not know it.
+    package static func symbol(named name: String) -> KeySymbol? { table[name] }
+
+    /// Every accepted name, sorted (for the error that lists them).
+    package static var acceptedNames: [String] { table.keys.sorted() }
+
+    /// A short description of what is accepted, for error messages.
+    package static let acceptedSummary =
+        "X keysym names: letters a-z and A-Z, digits 0-9, punctuation names (comma, period, slash, minus, ...), "
+        + "Tab, ISO_Left_Tab, Return, KP_Enter, Escape, space, BackSpace, Delete, Insert, KP_Insert, Home, End, "
+        + "Page_Up, Page_Down, Up, Down, Left, Right, KP_0-KP_9, KP_Up/Down/Left/Right/Home/End/Begin/Delete, "
+        + "F1-F12, Shift_L/R, Control_L/R, Alt_L/R, Super_L/R, Caps_Lock, Menu"
+
+    static let modifierKeys: Set<String> = [
+        "Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "Caps_Lock",
+    ]
+
+    /// The symbol that types `character`, with the Shift modifier it needs on a US layout (`A` → A with shift).
+    package static func symbol(typing character: Character) -> (symbol: KeySymbol, shift: Bool)? {
+        guard let found = byText[String(character)] else { return nil }
+        return (found, found.name.count == 1 && found.name.first?.isUppercase == true)
+    }
+
+    private static let byText: [String: KeySymbol] = {
+        var out: [String: KeySymbol] = [:]
+        for symbol in table.values {
+            guard let text = symbol.text else { continue }
+            // A plain key wins over its keypad twin (`1` over `KP_1`).
+            if let existing = out[text], !existing.name.hasPrefix("KP_") { continue }
+            out[text] = symbol
+        }
+        return out
+    }()
+
+    private static let table: [String: KeySymbol] = {
+        var out: [String: KeySymbol] = [:]
+        func add(_ name: String, _ keysym: UInt32, _ keycode: UInt32, _ text: String? = nil) {
+            out[name] = KeySymbol(name: name, keysym: keysym, keycode: keycode, text: text)
+        }
+        let letterCodes: [Character: UInt32] = [
+            "q": 24, "w": 25, "e": 26, "r": 27, "t": 28, "y": 29, "u": 30, "i": 31, "o": 32, "p": 33,
+            "a": 38, "s": 39, "d": 40, "f": 41, "g": 42, "h": 43, "j": 44, "k": 45, "l": 46,
+            "z": 52, "x": 53, "c": 54, "v": 55, "b": 56, "n": 57, "m": 58,
+        ]
+        for (letter, code) in letterCodes {
+            let lower = String(letter)
+            let upper = lower.uppercased()
+            let value = UInt32(letter.asciiValue ?? 0)
+            add(lower, value, code, lower)
+            add(upper, value - 0x20, code, upper)
+        }
+        for digit in 0...9 {
+            let code: UInt32 = digit == 0 ? 19 : UInt32(9 + digit)
+            add(String(digit), 0x30 + UInt32(digit), code, String(digit))
+        }
+        let punctuation: [(String, UInt32, UInt32, String)] = [
+            ("minus", 0x2d, 20, "-"), ("equal", 0x3d, 21, "="), ("bracketleft", 0x5b, 34, "["),
+            ("bracketright", 0x5d, 35, "]"), ("semicolon", 0x3b, 47, ";"), ("apostrophe", 0x27, 48, "'"),
+            ("grave", 0x60, 49, "`"), ("backslash", 0x5c, 51, "\\"), ("comma", 0x2c, 59, ","),
+            ("period", 0x2e, 60, "."), ("slash", 0x2f, 61, "/"), ("space", 0x20, 65, " "),
+        ]
+        for (name, keysym, code, text) in punctuation { add(name, keysym, code, text) }
+        let functionKeys: [(String, UInt32, UInt32)] = [
+            ("Escape", 0xff1b, 9), ("BackSpace", 0xff08, 22), ("Tab", 0xff09, 23), ("ISO_Left_Tab", 0xfe20, 23),
+            ("Return", 0xff0d, 36), ("Control_L", 0xffe3, 37), ("Shift_L", 0xffe1, 50), ("Shift_R", 0xffe2, 62),
+            ("Alt_L", 0xffe9, 64), ("Caps_Lock", 0xffe5, 66), ("KP_Home", 0xff95, 79), ("KP_Up", 0xff97, 80),
+            ("KP_Page_Up", 0xff9a, 81), ("KP_Left", 0xff96, 83), ("KP_Begin", 0xff9d, 84),
+            ("KP_Right", 0xff98, 85), ("KP_End", 0xff9c, 87), ("KP_Down", 0xff99, 88),
+            ("KP_Page_Down", 0xff9b, 89), ("KP_Insert", 0xff9e, 90), ("KP_Delete", 0xff9f, 91),
+            ("KP_Enter", 0xff8d, 104), ("Control_R", 0xffe4, 105), ("Alt_R", 0xffea, 108), ("Home", 0xff50, 110),
+            ("Up", 0xff52, 111), ("Page_Up", 0xff55, 112), ("Left", 0xff51, 113), ("Right", 0xff53, 114),
+            ("End", 0xff57, 115), ("Down", 0xff54, 116), ("Page_Down", 0xff56, 117), ("Insert", 0xff63, 118),
+            ("Delete", 0xffff, 119), ("Super_L", 0xffeb, 133), ("Super_R", 0xffec, 134), ("Menu", 0xff67, 135),
+        ]
+        for (name, keysym, code) in functionKeys { add(name, keysym, code) }
+        let keypadText: [(String, UInt32, UInt32, String)] = [
+            ("KP_Multiply", 0xffaa, 63, "*"), ("KP_Subtract", 0xffad, 82, "-"), ("KP_Add", 0xffab, 86, "+"),
+            ("KP_Divide", 0xffaf, 106, "/"), ("KP_Decimal", 0xffae, 91, "."),
+        ]
+        for (name, keysym, code, text) in keypadText { add(name, keysym, code, text) }
+        let keypadDigitCodes: [UInt32] = [90, 87, 88, 89, 83, 84, 85, 79, 80, 81]
+        for (digit, code) in keypadDigitCodes.enumerated() {
+            add("KP_\(digit)", 0xffb0 + UInt32(digit), code, String(digit))
+        }
+        let functionCodes: [UInt32] = [67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 95, 96]
+        for (offset, code) in functionCodes.enumerated() {
+            add("F\(offset + 1)", 0xffbe + UInt32(offset), code)
+        }
+        return out
+    }()
+}

@@ -1,0 +1,73 @@
+import AXJSON
+
+/// The directions of `accessibilityScroll(_:)` (X40).
+package enum ScrollDirection: String, Sendable, CaseIterable {
+    case up
+    case down
+    case left
+    case right
+    case next
+    case previous
+}
+
+/// An action requested on an element (or, for escape and magic tap, on the app): what an automation client or an
+/// assistive technology asks for and the hub routes to the app (X30–X40).
+package enum ElementAction: Sendable, Equatable {
+    /// `accessibilityActivate()` (X30).
+    case activate
+    /// `accessibilityIncrement()` (adjustable elements).
+    case increment
+    /// `accessibilityDecrement()` (adjustable elements).
+    case decrement
+    /// `accessibilityScroll(_:)`; bubbles up the view ancestors (X30, X40).
+    case scroll(ScrollDirection)
+    /// `accessibilityPerformEscape()`; bubbles up the ancestors and finally the app (X32).
+    case escape
+    /// `accessibilityPerformMagicTap()`; bubbles up the ancestors and finally the app (X33).
+    case magicTap
+    /// One of the element's `accessibilityCustomActions`, by id or by name.
+    case custom(String)
+    /// Sets the element's value (a number for adjustable controls, text for text fields).
+    case setValue(JSON)
+    /// Types text into the element (appended at the insertion point).
+    case typeText(String)
+
+    /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md).
+    package var name: String {
+        switch self {
+        case .activate: "activate"
+        case .increment: "increment"
+        case .decrement: "decrement"
+        case .scroll: "scroll"
+        case .escape: "escape"
+        case .magicTap: "magicTap"
+        case .custom: "custom"
+        case .setValue: "setValue"
+        case .typeText: "typeText"
+        }
+    }
+
+    /// The standard action an element must list to take this one (nil for a custom action).
+    package var standardAction: AXAction? {
+        switch self {
+        case .activate: .activate
+        case .increment: .increment
+        case .decrement: .decrement
+        case .scroll: .scroll
+        case .escape: .escape
+        case .magicTap: .magicTap
+        case .custom: nil
+        case .setValue: .setValue
+        case .typeText: .typeText
+        }
+    }
+
+    /// True for escape and magic tap: they start at the focused element (or the app) and bubble up until one
+    /// handles them, so they are neither refused for being off screen nor checked for actionability (X32, X33).
+    package var bubblesToApp: Bool {
+        switch self {
+        case .escape, .magicTap: true
+        default: false
+        }
+    }
+}

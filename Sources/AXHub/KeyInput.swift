@@ -1,0 +1,286 @@
+import AXCore
+import AXJSON
+import Synchronization
+
+/// One key event on its way to an assistive technology (the AT-SPI bridge's `NotifyListenersSync`).
+package struct ForwardedKey: Sendable, Equatable {
+    package var symbol: KeySymbol
+    package var modifiers: Set<KeyModifier>
+    package var pressed: Bool
+    /// Milliseconds on a monotonic clock (wraps; the registry only compares them).
+    package var timestamp: Int32
+
+    package init(symbol: KeySymbol, modifiers: Set<KeyModifier>, pressed: Bool, timestamp: Int32) {
+        self.symbol = symbol
+        self.modifiers = modifiers
+        self.pressed = pressed
+        self.timestamp = timestamp
+    }
+
+    /// The X modifier mask (ShiftMask | ControlMask | Mod1 | Mod4).
+    package var modifierMask: UInt32 { modifiers.reduce(0) { $0 | $1.mask } }
+}
+
+/// What an assistive technology answered about one key (D-KEY-3).
+package enum KeyForwardAnswer: Sendable, Equatable {
+    /// No AT listens for keys: nothing was sent.
+    case noListener
+    case consumed
+    case notConsumed
+    /// The AT did not answer within the registry's timeout: counted as not consumed.
+    case timedOut
+    /// The registry refused or is gone: counted as not consumed.
+    case failed(String)
+}
+
+/// Where keys go to assistive technologies (the AT-SPI bridge installs one; D-KEY-3). Implementations never
+/// block: `forward` suspends until the AT answers or the timeout passes.
+package protocol KeyForwarder: Sendable {
+    /// Whether some AT listens for keys now (`GetKeystrokeListeners` non-empty).
+    var hasKeyListeners: Bool { get }
+    func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer
+}
+
+/// Who sent a key: the app that received it (provider) or a test script (automation) (D-KEY-2).
+package enum KeySource: Sendable {
+    case provider
+    case automation
+}
+
+/// The outcome of one `input.key`.
+package struct KeyOutcome: Sendable, Equatable {
+    package var consumed: Bool
+    /// assistive-technology, server, app or none.
+    package var handledBy: String
+    /// The app's accessibility focus afterwards.
+    package var focus: String?
+    /// What the AT answered for the press (and release), for diagnostics.
+    package var answers: [KeyForwardAnswer]
+}
+
+/// Why a key was refused before it ran.
+package enum KeyInputError: Error, Sendable, Equatable {
+    /// The app already has `KeyInputState.queueLimit` keys waiting (a flood): this one is refused (D-KEY-4).
+    case busy(app: String, waiting: Int)
+}
+
+/// The hub's key state: the installed forwarder, the per-app "server handles navigation" option and the
+/// per-app key queue (keys of one app run one at a time, in arrival order; D-KEY-4).
+package final class KeyInputState: Sendable {
+    /// Keys that may wait behind the running one, per app; the next is refused with `busy`.
+    package static let queueLimit = 32
+
+    private struct AppQueue {
+        var running = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private struct State {
+        var forwarder: (any KeyForwarder)?
+        var serverNavigation: Set<String> = []
+        var queues: [String: AppQueue] = [:]
+    }
+    private let state = Mutex(State())
+
+    init() {}
+
+    var forwarder: (any KeyForwarder)? { state.withLock { $0.forwarder } }
+
+    func setForwarder(_ forwarder: (any KeyForwarder)?) { state.withLock { $0.forwarder = forwarder } }
+
+    func serverHandlesNavigation(_ app: String) -> Bool { state.withLock { $0.serverNavigation.contains(app) } }
+
+    func setServerNavigation(_ app: String, _ on: Bool) {
+        state.withLock { s in
+            if on {
+                s.serverNavigation.insert(app)
+            } else {
+                s.serverNavigation.remove(app)
+            }
+        }
+    }
+
+    /// Waits for the app's turn; throws `busy` when `queueLimit` keys already wait.
+    func acquire(_ app: String) async throws(KeyInputError) {
+        enum Admission {
+            case run
+            case wait
+            case refuse(Int)
+        }
+        let admission: Admission = state.withLock { s in
+            var queue = s.queues[app] ?? AppQueue()
+            if !queue.running {
+                queue.running = true
+                s.queues[app] = queue
+                return .run
+            }
+            if queue.waiting.count >= Self.queueLimit { return .refuse(queue.waiting.count) }
+            return .wait
+        }
+        switch admission {
+        case .run: return
+        case .refuse(let waiting): throw .busy(app: app, waiting: waiting)
+        case .wait:
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let runNow: Bool = state.withLock { s in
+                    var queue = s.queues[app] ?? AppQueue()
+                    if !queue.running {
+                        queue.running = true
+                        s.queues[app] = queue
+                        return true
+                    }
+                    queue.waiting.append(continuation)
+                    s.queues[app] = queue
+                    return false
+                }
+                if runNow { continuation.resume() }
+            }
+        }
+    }
+
+    /// Ends the app's running key and starts the next waiting one.
+    func release(_ app: String) {
+        let next: CheckedContinuation<Void, Never>? = state.withLock { s in
+            guard var queue = s.queues[app] else { return nil }
+            if queue.waiting.isEmpty {
+                s.queues[app] = nil
+                return nil
+            }
+            let first = queue.waiting.removeFirst()
+            s.queues[app] = queue
+            return first
+        }
+        next?.resume()
+    }
+
+    /// Keys waiting for their turn in `app` (tests, diagnostics).
+    package func waitingCount(_ app: String) -> Int { state.withLock { $0.queues[app]?.waiting.count ?? 0 } }
+}
+
+extension Hub {
+    // MARK: Keys (D-KEY-1…4)
+
+    /// Installs the forwarder that passes keys to assistive technologies (nil removes it).
+    package func setKeyForwarder(_ forwarder: (any KeyForwarder)?) { keyInput.setForwarder(forwarder) }
+
+    /// Whether the server handles the app's navigation keys (Tab, arrows, Escape, Return/space) it does not
+    /// see consumed by an AT (D-KEY-2). The app opts in; off by default.
+    package func setServerHandlesNavigation(app: String, _ on: Bool) throws(HubError) {
+        guard appName(app) != nil else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        keyInput.setServerNavigation(app, on)
+    }
+
+    package func serverHandlesNavigation(app: String) -> Bool { keyInput.serverHandlesNavigation(app) }
+
+    /// One key, press and/or release (D-KEY-2, D-KEY-3): offered to the AT first (only while one listens);
+    /// consumed there, it stops. Otherwise, when the app lets the server handle navigation keys, the server's
+    /// rule runs on the press (KeyboardNavigation); else an automation key goes to the app as a `key` action,
+    /// and a provider's key goes back to the app that sent it (handledBy "app"). Keys of one app run in order,
+    /// one at a time; a flood beyond the queue limit is refused (`KeyInputError.busy`).
+    package func key(
+        app: String, symbol: KeySymbol, modifiers: Set<KeyModifier>, press: Bool, release: Bool, source: KeySource
+    ) async throws -> KeyOutcome {
+        guard appName(app) != nil else { throw HubError(.noSuchApp, "no app '\(app)'") }
+        try await keyInput.acquire(app)
+        defer { keyInput.release(app) }
+        let forwarder = keyInput.forwarder
+        let listening = forwarder?.hasKeyListeners ?? false
+        var answers: [KeyForwardAnswer] = []
+        var consumed = false
+        if press {
+            let answer = await offer(forwarder, listening, app, symbol, modifiers, pressed: true)
+            answers.append(answer)
+            consumed = answer == .consumed
+        }
+        if release {
+            let answer = await offer(forwarder, listening, app, symbol, modifiers, pressed: false)
+            answers.append(answer)
+            if !press { consumed = answer == .consumed }
+        }
+        if consumed {
+            return KeyOutcome(
+                consumed: true, handledBy: "assistive-technology", focus: focusedElement(app), answers: answers)
+        }
+        let command = KeyboardNavigation.command(for: symbol, modifiers: modifiers)
+        var handledBy: String
+        if let command, keyInput.serverHandlesNavigation(app) {
+            if press { try await run(command, app: app) }
+            handledBy = "server"
+        } else if source == .provider {
+            handledBy = "app"
+        } else {
+            handledBy = try await deliverToApp(app, symbol, modifiers, press: press, release: release) ? "app" : "none"
+        }
+        return KeyOutcome(consumed: false, handledBy: handledBy, focus: focusedElement(app), answers: answers)
+    }
+
+    private func offer(
+        _ forwarder: (any KeyForwarder)?, _ listening: Bool, _ app: String, _ symbol: KeySymbol,
+        _ modifiers: Set<KeyModifier>, pressed: Bool
+    ) async -> KeyForwardAnswer {
+        guard let forwarder, listening else { return .noListener }
+        let key = ForwardedKey(
+            symbol: symbol, modifiers: modifiers, pressed: pressed, timestamp: Self.keyTimestamp())
+        return await forwarder.forward(key, app: app)
+    }
+
+    static func keyTimestamp() -> Int32 {
+        let elapsed = Self.clockOrigin.duration(to: .now)
+        let total = elapsed.components.seconds &* 1000 &+ elapsed.components.attoseconds / 1_000_000_000_000_000
+        return Int32(truncatingIfNeeded: total)
+    }
+
+    private static let clockOrigin = ContinuousClock.now
+
+    func focusedElement(_ app: String) -> String? { state.withLock { $0.apps[app]?.focusedID } }
+
+    /// The item a press acts on: engine focus, else accessibility focus.
+    func keyTarget(_ app: String) -> String? {
+        state.withLock { s in
+            guard let a = s.apps[app] else { return nil }
+            if let engine = a.engine.focused, a.store.tree[engine] != nil { return engine }
+            return a.focusedID
+        }
+    }
+
+    private func run(_ command: KeyCommand, app: String) async throws {
+        switch command {
+        case .move(let heading) where heading == .next || heading == .previous:
+            _ = try await updateEngineFocus(app: app, heading: heading.rawValue, target: nil, simulate: false)
+        case .move(let heading):
+            let context = try focusContext(app: app)
+            let from = context.engineFocused
+            switch KeyboardNavigation.arrowMove(context.engine, from: from, heading: heading) {
+            case .success(let decision):
+                _ = try await updateEngineFocus(
+                    app: app, heading: heading.rawValue, target: decision.item, simulate: false)
+            case .failure(let failure):
+                emit([
+                    .engineFocus(
+                        app: app,
+                        .movementFailed(
+                            from: from, heading: heading.rawValue, reason: failure.reason, message: failure.message))
+                ])
+            }
+        case .escape:
+            _ = try await perform(app: app, element: keyTarget(app), action: .escape)
+        case .activate:
+            guard let target = keyTarget(app) else { return }
+            _ = try await perform(app: app, element: target, action: .activate)
+        }
+    }
+
+    /// An automation key the server does not handle goes to the app as a `key` action on the application
+    /// (target ""), with the focused element; the app answers whether it handled it.
+    private func deliverToApp(
+        _ app: String, _ symbol: KeySymbol, _ modifiers: Set<KeyModifier>, press: Bool, release: Bool
+    ) async throws -> Bool {
+        guard let provider = state.withLock({ $0.apps[app]?.provider }) else { return false }
+        let phase = press && release ? "both" : (press ? "press" : "release")
+        let value: JSON = [
+            "key": .string(symbol.name), "modifiers": JSON(modifiers.map(\.rawValue).sorted()),
+            "phase": .string(phase), "text": JSON(symbol.text),
+        ]
+        let request = ActionRequest(.key(event: value), target: "", elementID: keyTarget(app))
+        return try await provider.perform(request, timeout: actionTimeout)
+    }
+}

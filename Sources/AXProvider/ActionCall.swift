@@ -1,0 +1,107 @@
+import AXJSON
+
+/// An action the server asks the app to perform: the params of the server → provider request `action.perform`
+/// (Specs/protocol.md §Provider role), as sent on the wire and as a typed `Kind`.
+public struct ActionCall: Sendable, Equatable {
+    /// A scroll direction of `accessibilityScroll(_:)` (X40).
+    public enum ScrollDirection: String, Sendable, CaseIterable {
+        case up
+        case down
+        case left
+        case right
+        case next
+        case previous
+    }
+
+    /// What the app is asked to do.
+    public enum Kind: Sendable, Equatable {
+        /// `accessibilityActivate()`.
+        case activate
+        /// `accessibilityIncrement()`.
+        case increment
+        /// `accessibilityDecrement()`.
+        case decrement
+        /// `accessibilityScroll(_:)`; `target` is the view asked (the request bubbles up the view ancestors).
+        case scroll(ScrollDirection)
+        /// `accessibilityPerformEscape()`; `target` "" means the application itself.
+        case escape
+        /// `accessibilityPerformMagicTap()`; `target` "" means the application itself.
+        case magicTap
+        /// The custom action with this id.
+        case custom(id: String)
+        /// Set the value (a number for an adjustable control, text for a text field).
+        case setValue(JSON)
+        /// Type this text at the insertion point.
+        case typeText(String)
+        /// The focus engine asks the scroll view `target` to scroll to `contentOffset` (x, y) to show `element`.
+        case scrollToVisible(contentOffsetX: Double, contentOffsetY: Double)
+        /// The focus engine asks whether focus may move (`{previouslyFocusedItem, nextFocusedItem, focusHeading}`);
+        /// answering false cancels the move.
+        case shouldUpdateFocus(context: JSON)
+        /// The focus engine reports that focus moved (same context; the answer is ignored).
+        case didUpdateFocus(context: JSON)
+        /// A custom rotor's search step (`{rotor, direction, currentItem}`).
+        case rotorSearch(query: JSON)
+        /// A key the server passed back to the app (no assistive technology consumed it and the server does not
+        /// handle it): `{key, modifiers, phase, text}`; answer true when the app handled it.
+        case key(event: JSON)
+        /// An action this library does not know, or known but with params it cannot read; `action` is its name.
+        case unknown(action: String)
+    }
+
+    /// The wire name of the action (`activate`, `scroll`, `custom`, …).
+    public var action: String
+    /// The view or virtual-element id that handles the action; "" means the application itself.
+    public var target: String
+    /// The accessibility element the request was made on.
+    public var element: String?
+    /// The wire `value` (setValue, typeText, the focus engine's and rotor search's parameters).
+    public var value: JSON?
+    /// The wire `customAction`: the custom action's id.
+    public var customAction: String?
+    /// The wire `direction` of a scroll.
+    public var direction: String?
+
+    /// Reads the params of `action.perform`; missing or mistyped fields stay nil (see `kind`).
+    public init(json: JSON) {
+        action = json["action"]?.stringValue ?? ""
+        target = json["target"]?.stringValue ?? ""
+        element = json["element"]?.stringValue
+        value = json["value"]
+        customAction = json["customAction"]?.stringValue
+        direction = json["direction"]?.stringValue
+    }
+
+    /// The typed action: `.unknown` for an action name this library does not know or params it cannot read.
+    public var kind: Kind {
+        switch action {
+        case "activate": return .activate
+        case "increment": return .increment
+        case "decrement": return .decrement
+        case "escape": return .escape
+        case "magicTap": return .magicTap
+        case "scroll":
+            guard let direction = direction.flatMap(ScrollDirection.init(rawValue:)) else { break }
+            return .scroll(direction)
+        case "custom":
+            guard let customAction else { break }
+            return .custom(id: customAction)
+        case "setValue":
+            guard let value else { break }
+            return .setValue(value)
+        case "typeText":
+            guard let text = value?.stringValue else { break }
+            return .typeText(text)
+        case "scrollToVisible":
+            guard let x = value?["contentOffset"]?[0]?.doubleValue, let y = value?["contentOffset"]?[1]?.doubleValue
+            else { break }
+            return .scrollToVisible(contentOffsetX: x, contentOffsetY: y)
+        case "shouldUpdateFocus": return .shouldUpdateFocus(context: value ?? .null)
+        case "didUpdateFocus": return .didUpdateFocus(context: value ?? .null)
+        case "rotorSearch": return .rotorSearch(query: value ?? .null)
+        case "key": return .key(event: value ?? .null)
+        default: break
+        }
+        return .unknown(action: action)
+    }
+}

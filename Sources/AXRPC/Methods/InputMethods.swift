@@ -1,0 +1,159 @@
+import AXCore
+import AXHub
+import AXJSON
+
+/// The keyboard methods (Specs/protocol.md §Keys): `input.key` (a key press and/or release, offered to the
+/// assistive technology first, then handled per D-KEY-2), `input.type` (text into the focused or named text
+/// element) and `input.configure` (a provider lets the server handle its navigation keys). The hub
+/// (AXHub/KeyInput.swift) runs the key; the AT-SPI bridge forwards it (AXATSPI/KeyForwarding.swift).
+enum InputMethods {
+    /// The longest text `input.type` takes in one call.
+    static let maxTypedCharacters = 4_096
+
+    static func install(_ r: RPCRouter, _ hub: Hub) {
+        r.register("input.key") { params, session in
+            let p = try Params(params, method: "input.key")
+            let symbol = try keySymbol(p)
+            let modifiers = try keyModifiers(p)
+            let phase = try keyPhase(p)
+            let (app, source) = try keyApp(p, hub, session)
+            let outcome: KeyOutcome
+            do {
+                outcome = try await hub.key(
+                    app: app, symbol: symbol, modifiers: modifiers, press: phase != "release",
+                    release: phase != "press", source: source)
+            } catch let busy as KeyInputError {
+                throw busyError(busy)
+            } catch {
+                throw RPCError.from(error)
+            }
+            return outcomeJSON(outcome)
+        }
+        r.register("input.type") { params, session in
+            let p = try Params(params, method: "input.type")
+            guard case .string(let text)? = p["text"] else {
+                throw p.bad("text", "is required: the text to type (a string)")
+            }
+            guard text.count <= maxTypedCharacters else {
+                throw p.bad("text", "is longer than \(maxTypedCharacters) characters; type it in several calls")
+            }
+            let snap = try AXMethods.snapshot(p, hub, session)
+            let element: String
+            if let target = p["target"] {
+                element = try Targets.resolveOne(target, in: snap, hub: hub, method: "input.type")
+            } else if let focused = snap.focusedID {
+                element = focused
+            } else {
+                throw RPCError.invalidParams(
+                    "input.type: no element has focus; give a 'target' ({id} or {selector}) or focus a text element first",
+                    data: ["param": "target", "reason": "noFocus"])
+            }
+            do {
+                let typed = try await hub.perform(app: snap.id, element: element, action: .typeText(text))
+                return ["typed": .bool(typed), "element": .string(element)]
+            } catch { throw RPCError.from(error) }
+        }
+        r.registerSync("input.configure") { params, session in
+            let p = try Params(params, method: "input.configure")
+            let app = try Roles.ownApp(p, hub, session)
+            guard let on = try p.bool("serverHandlesNavigation") else {
+                throw p.bad("serverHandlesNavigation", "is required: true or false")
+            }
+            do { try hub.setServerHandlesNavigation(app: app, on) } catch { throw RPCError.from(error) }
+            return ["serverHandlesNavigation": .bool(hub.serverHandlesNavigation(app: app))]
+        }
+    }
+
+    // MARK: Params
+
+    static func keySymbol(_ p: Params) throws(RPCError) -> KeySymbol {
+        guard let value = p["key"] else {
+            throw RPCError.invalidParams(
+                "input.key: 'key' is required: an X keysym name (\(Keysyms.acceptedSummary))",
+                data: ["param": "key", "method": "input.key"])
+        }
+        guard case .string(let name) = value else {
+            throw p.bad("key", "must be a string (an X keysym name such as Tab or Return), got \(value.typeName)")
+        }
+        guard let symbol = Keysyms.symbol(named: name) else {
+            let shown = String(name.prefix(64))
+            var message = "input.key: unknown key '\(shown)'"
+            if let near = Keysyms.acceptedNames.first(where: { $0.lowercased() == shown.lowercased() }) {
+                message += "; did you mean '\(near)'? (names are case-sensitive)"
+            }
+            message += "; accepted: \(Keysyms.acceptedSummary)"
+            throw RPCError.invalidParams(
+                message,
+                data: [
+                    "param": "key", "method": "input.key", "value": .string(shown), "reason": "unknown key",
+                    "accepted": JSON(Keysyms.acceptedNames),
+                ])
+        }
+        return symbol
+    }
+
+    static func keyModifiers(_ p: Params) throws(RPCError) -> Set<KeyModifier> {
+        guard let value = p["modifiers"] else { return [] }
+        let accepted = KeyModifier.allCases.map(\.rawValue)
+        guard case .array(let items) = value, items.count <= 8 else {
+            throw p.bad("modifiers", "must be a list of at most 4 of \(accepted.joined(separator: ", "))")
+        }
+        var out: Set<KeyModifier> = []
+        for item in items {
+            guard case .string(let name) = item, let modifier = KeyModifier(rawValue: name) else {
+                let shown = item.stringValue.map { "'\(String($0.prefix(32)))'" } ?? "a \(item.typeName)"
+                throw RPCError.invalidParams(
+                    "input.key: unknown modifier \(shown) (accepted: \(accepted.joined(separator: ", ")))",
+                    data: ["param": "modifiers", "method": "input.key", "accepted": JSON(accepted)])
+            }
+            out.insert(modifier)
+        }
+        return out
+    }
+
+    static func keyPhase(_ p: Params) throws(RPCError) -> String {
+        guard let phase = try p.string("phase") else { return "both" }
+        guard ["press", "release", "both"].contains(phase) else {
+            throw p.bad("phase", "must be press, release or both (got '\(String(phase.prefix(32)))')")
+        }
+        return phase
+    }
+
+    /// The app and who is sending: a provider's own app (its keys), else the named or default app (automation).
+    static func keyApp(_ p: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (String, KeySource) {
+        if session.attachment(AXMethods.appKey, as: String.self) != nil {
+            return (try Roles.ownApp(p, hub, session), .provider)
+        }
+        return (try AXMethods.app(p, hub, session), .automation)
+    }
+
+    // MARK: Results
+
+    static func outcomeJSON(_ outcome: KeyOutcome) -> JSON {
+        var o: JSONObject = [
+            "consumed": .bool(outcome.consumed), "handledBy": .string(outcome.handledBy), "focus": JSON(outcome.focus),
+        ]
+        o["assistiveTechnology"] = .string(outcome.answers.first.map(answerName) ?? "noListener")
+        return .object(o)
+    }
+
+    static func answerName(_ answer: KeyForwardAnswer) -> String {
+        switch answer {
+        case .noListener: return "noListener"
+        case .consumed: return "consumed"
+        case .notConsumed: return "notConsumed"
+        case .timedOut: return "timeout"
+        case .failed: return "failed"
+        }
+    }
+
+    static func busyError(_ error: KeyInputError) -> RPCError {
+        switch error {
+        case .busy(let app, let waiting):
+            return RPCError.make(
+                RPCError.Code.busy,
+                "input.key: app '\(app)' already has \(waiting) keys waiting for the assistive technology; retry after the pending keys are answered",
+                ["app": .string(app), "waiting": JSON(waiting), "limit": JSON(KeyInputState.queueLimit)])
+        }
+    }
+}
