@@ -690,9 +690,15 @@ extension AppBridge {
 }
 
 /// Text boundaries over Unicode scalars (AtspiTextGranularity: 0 char, 1 word, 2 sentence, 3 line, 4 paragraph).
-enum TextBoundaries {
-    static func range(_ t: [Unicode.Scalar], _ offset: Int, granularity g: UInt32) -> (Int, Int) {
+package enum TextBoundaries {
+    /// The [start, end) range of the unit at `offset` in `t`.
+    package static func range(_ t: [Unicode.Scalar], _ offset: Int, granularity g: UInt32) -> (Int, Int) {
         let n = t.count
+        if g >= 3, offset == n, n > 0, t[n - 1] != "\n" {
+            // The caret after the last character is on the last line (as GTK/ATK and Gecko answer): Orca's where am
+            // I reads the line at the caret, and after typing the caret is at the end.
+            return range(t, n - 1, granularity: g)
+        }
         guard offset >= 0, offset < n else { return (min(max(offset, 0), n), min(max(offset, 0), n)) }
         func isSpace(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace }
         switch g {
