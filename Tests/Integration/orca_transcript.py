@@ -613,6 +613,17 @@ def compare(gtk_steps, our_steps):
                      " / ".join(pair[1]["spoken"]) or "(silent)", verdict))
         if verdict != "ok":
             problems.append("%s: %s" % (what, verdict))
+    # Rule 4.9: where am I on the text field, caret after the text the script typed, speaks that text (checked
+    # against the typed text: GTK 4.8's own answer is wrong, rule 4.8).
+    typed = next((r for r in our_steps if r["section"] == "where-am-i" and r["what"].startswith("type ")), None)
+    where = _first(our_steps, "where-am-i", "KP_Enter")
+    if typed and where:
+        text = typed["what"][len("type "):].strip("'\"")
+        said = " ".join(where["spoken"])
+        verdict = "ok" if text in said else "MISSING the field's text %r" % text
+        rows.append(("(where am I: text)", "(GTK 4.8 reports the text wrongly)", said or "(silent)", verdict))
+        if verdict != "ok":
+            problems.append("where am I on the text field: %s (Orca said %r)" % (verdict, said))
     return rows, problems, notes
 
 
