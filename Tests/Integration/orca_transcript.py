@@ -285,15 +285,20 @@ def key_label(key, modifiers=(), orca=False):
 class Transcript:
     """Runs steps and records, per step, what Orca said."""
 
-    def __init__(self, orca, keys, side):
+    def __init__(self, orca, keys, side, budget=300.0):
         self.orca = orca
         self.keys = keys
         self.side = side
         self.steps = []
         self.last_key = None
+        # A hard bound on the whole script (a normal run takes about 60 s; every step is also bounded by settle()).
+        self.deadline = time.time() + budget
 
     def step(self, section, what, keys, text=None):
         """keys: [(key, modifiers, orca)] pressed in order; text: typed after them (xdotool type / input.type)."""
+        if time.time() > self.deadline:
+            raise AssertionError("%s: the key script ran out of its time budget after %d steps" % (self.side,
+                                                                                                 len(self.steps)))
         if self.last_key is not None and keys and keys[0][0] == self.last_key[0]:
             time.sleep(KEY_GAP)   # the same key again (any modifiers) must not become Orca's double press
         marks = self.orca.marks()
