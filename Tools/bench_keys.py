@@ -36,7 +36,7 @@ if not os.environ.get("AXSERVER_BIN"):
     if os.path.exists(os.path.join(release, "axserver")):
         os.environ["AXSERVER_BIN"] = release
 
-from harness import AXSERVER, RPC, A11yStack, Proc, start_server  # noqa: E402
+from harness import AXSERVER, RPC, A11yStack, start_server  # noqa: E402
 import orca_transcript as ot  # noqa: E402
 
 PY = "/usr/bin/python3"
