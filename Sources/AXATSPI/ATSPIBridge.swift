@@ -1,3 +1,4 @@
+import AXATSPIModel
 import AXDBus
 import AXHub
 import Dispatch

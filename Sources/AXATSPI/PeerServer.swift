@@ -29,6 +29,8 @@ final class PeerServer: @unchecked Sendable {
     private let state = Mutex(State())
     private let stopFlag = Atomic<Bool>(false)
     private var acceptThread: pthread_t?
+    /// The accept thread's id, stored by that thread itself (debug builds check the threading contract with it).
+    private let acceptThreadID = Atomic<UInt>(0)
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -115,6 +117,7 @@ final class PeerServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        acceptThreadID.store(UInt(pthread_self()), ordering: .releasing)
         var fds: [pollfd] = []
         while !stopFlag.load(ordering: .acquiring) {
             let ws = state.withLock { $0.watches }.compactMap { OpaquePointer(bitPattern: $0) }.filter {
@@ -147,6 +150,9 @@ final class PeerServer: @unchecked Sendable {
 
     /// A client connected (called inside `dbus_watch_handle` on the accept thread).
     private func accept(_ c: OpaquePointer) {
+        assert(
+            acceptThreadID.load(ordering: .acquiring) == UInt(pthread_self()),
+            "PeerServer.accept runs only on the accept thread (inside dbus_watch_handle)")
         if state.withLock({ $0.stopping }) { return }  // not referenced: libdbus drops it
         dbus_connection_ref(c)
         dbus_connection_set_exit_on_disconnect(c, 0)
@@ -191,6 +197,9 @@ final class PeerServer: @unchecked Sendable {
     }
 
     func stop() {
+        assert(
+            acceptThreadID.load(ordering: .acquiring) != UInt(pthread_self()),
+            "PeerServer.stop joins the accept thread: never call it from there")
         let threads = state.withLock { st -> [pthread_t] in
             st.stopping = true
             let t = st.threads

@@ -1,33 +1,41 @@
-// AXDBus — a small, safe Swift layer over libdbus-1 (the `CDBus` system library).
+// AXDBus — a small, safe Swift layer over libdbus-1 (the `CDBus` system library), with one allocation-free fast
+// path for replies and signals whose signature is fixed by the code.
 //
-// Overview for the AT-SPI bridge (AXATSPI):
+// How the AT-SPI bridge (AXATSPI) uses it:
 //
-//   let session = try DBusConnection.sessionBus()
+//   let session = try DBusConnection.sessionBus(startLoop: false)
 //   let a11y = try DBusConnection.open(address: DBusConnection.accessibilityBusAddress(session: session))
-//   // one fallback handler serves /org/a11y/atspi/accessible/root and every /org/a11y/atspi/accessible/<id>
-//   try a11y.export(path: "/org/a11y/atspi/accessible", fallback: true,
-//                   standard: DBusStandardInterfaces(properties: props, introspect: xmlFor)) { msg in
-//       guard let node = tree.node(at: msg.path) else { return .error(.unknownObject(path: msg.path)) }
-//       if msg.isMethodCall("org.a11y.atspi.Accessible", "GetState") {
-//           return .reply(msg.makeReply { $0.appendArray(node.stateWords) })       // au
+//   // one fallback handler serves /org/a11y/atspi/accessible/root and every /org/a11y/atspi/accessible/<n>
+//   try a11y.registerFallback(path: "/org/a11y/atspi/accessible") { msg in
+//       guard dbusMessageHasSignature(msg.pointer, "i") else { return .error(.invalidArgs("expected 'i'")) }
+//       var arguments = DBusFastReader(msg.pointer)               // fast path: signature checked first
+//       let index = arguments.int32()
+//       DBusFastWriter.sendReply(on: a11y.pointer, to: msg.pointer) { out in
+//           out.reference(bus: busName, path: childPath(index))     // (so)
 //       }
-//       if msg.isMethodCall("org.a11y.atspi.Accessible", "GetChildAtIndex") {
-//           try msg.requireSignature("i")                                          // InvalidArgs otherwise
-//           let i = try msg.reader().readInt32()
-//           return .reply(msg.makeReply { $0.appendReference(bus: a11y.uniqueName, path: node.childPath(i)) })
-//       }
-//       return .error(.unknownMethod(for: msg))
+//       return .handled                                             // or .reply(msg.makeReply { … }) / .error(…)
 //   }
-//   try a11y.register(path: "/org/a11y/atspi/cache") { msg in … a((so)(so)(so)iiassusau) … }
 //   let embed = try DBusMessage.methodCall(destination: "org.a11y.atspi.Registry",
 //       path: "/org/a11y/atspi/accessible/root", interface: "org.a11y.atspi.Socket", member: "Embed")
-//   embed.append { $0.appendReference(bus: a11y.uniqueName, path: "/org/a11y/atspi/accessible/root") }
-//   a11y.callAsync(embed) { result in … keep the desktop (so) as the root's Parent … }
-//   _ = try a11y.subscribe(DBusSignalFilter(interface: "org.a11y.atspi.Registry")) { sig in … }  // listener tracking
-//   try a11y.emitSignal(path: focusedPath, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") { w in
-//       w.append("focused"); w.append(Int32(1)); w.append(Int32(0))
-//       w.variant("i") { w.append(Int32(0)) }; w.appendEmptyVardict()                // (siiva{sv})
+//   let writer = embed.writer()                                     // checked writer (slow paths)
+//   writer.openStruct(); writer.append(a11y.uniqueName); writer.appendObjectPath(rootPath); writer.close()
+//   writer.finish()
+//   a11y.callAsync(embed, timeoutMilliseconds: 5_000) { result in … try reply.reader().readReference() … }
+//   try a11y.addMatch(rule)                                         // registry listener tracking
+//   a11y.addSignalHandler(DBusSignalFilter(interface: "org.a11y.atspi.Registry")) { signal in … }
+//   DBusFastWriter.sendSignal(on: a11y.pointer, path: path, interface: "org.a11y.atspi.Event.Object",
+//       member: "StateChanged") { out in                             // (siiva{sv})
+//       out.string("focused"); out.int32(1); out.int32(0)
+//       out.variant("i") { $0.int32(0) }; out.array("{sv}") { _ in }
 //   }
+//
+// Two ways to marshal:
+//   * checked (`DBusWriter`, `DBusReader`, `DBusValue`): every value and container is checked against the
+//     signature; for arguments from the outside (Collection match rules, Properties.Set values, registry replies)
+//     and for anything built at run time.
+//   * fast (`DBusFastWriter`, `DBusFastReader`, `sendReply`/`sendSignal`): straight on libdbus iterators, no
+//     checks, no allocation; only where the signature is fixed by the code and the arguments were matched with
+//     `dbusMessageHasSignature` first (DBusFastPath.swift states the caller's obligations).
 //
 // Threading model
 //   * Every `DBusConnection` owns one loop thread. Object handlers, signal handlers, async reply callbacks and
@@ -53,7 +61,9 @@
 //     "expected 'i' at struct field 2 (nesting depth 2, top-level argument 1), got 's'". Handlers that
 //     throw get their error sent as the reply; the server keeps serving.
 //   * messages are ref-counted `final class`es (unref in deinit); C callbacks hold no strong Swift cycles.
+//   * the fast path skips all of this by design; its callers carry the obligations DBusFastPath.swift lists.
 //
 // Files: DBusConnection (loop, send/call, export, signals), DBusMessage, DBusWriter, DBusReader, DBusValue
-// (generic recursive values for slow paths), DBusStandardInterfaces (Properties / Introspectable / Peer +
-// introspection XML), DBusError (errors + name validation), DBusBenchmark.
+// (generic recursive values for slow paths), DBusFastPath (the unchecked fast path), DBusStandardInterfaces
+// (Properties / Introspectable / Peer + introspection XML), DBusError (errors + name validation). The round-trip
+// micro benchmark lives in AXTestSupport (DBusBenchmark), not in this library.

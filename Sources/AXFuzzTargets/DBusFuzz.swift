@@ -1,4 +1,5 @@
 import AXATSPI
+import AXATSPIModel
 import AXDBus
 import CDBus
 

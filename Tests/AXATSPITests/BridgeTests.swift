@@ -683,6 +683,11 @@ final class BridgeTableTests: XCTestCase {
         XCTAssertEqual(pos, [1, 1])
         XCTAssertEqual(
             try f.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
+        // libatspi's atspi_table_cell_get_row_column_span reads exactly `iiii` (any other reply fails the call).
+        let span = try f.call(at.path, "org.a11y.atspi.TableCell", "GetRowColumnSpan")
+        XCTAssertEqual(span.signature, "iiii")
+        let spanReader = span.reader()
+        XCTAssertEqual(try (0..<4).map { _ in try spanReader.readInt32() }, [1, 1, 1, 1], "row, column, spans")
         let headers = try f.call(at.path, "org.a11y.atspi.TableCell", "GetColumnHeaderCells").reader().readReferences()
         XCTAssertEqual(try headers.map { try f.name($0.path) }, ["Age"])
         let colHeader = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }

@@ -1,4 +1,4 @@
-import AXATSPI
+import AXATSPIModel
 import AXCore
 import AXDemo
 import AXInsight

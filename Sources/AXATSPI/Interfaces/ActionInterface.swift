@@ -1,0 +1,56 @@
+import AXATSPIModel
+import AXCore
+import AXDBus
+import CDBus
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension AppBridge {
+    /// `org.a11y.atspi.Action`: reads the arguments, asks `ActionModel`, writes the reply or routes the action.
+    func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+        -> DBusMethodResult
+    {
+        let model = ActionModel(node: node, snapshot: served)
+        let name = String(cString: member)
+        if name == "GetActions" {
+            if let e = check(msg, m, "") { return e }
+            let entries = model.entries
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+                out.array("(sss)") { array in
+                    for entry in entries {
+                        array.structure { item in
+                            item.string(entry.localizedName)
+                            item.string(entry.description)
+                            item.string(entry.keyBinding)
+                        }
+                    }
+                }
+            }
+            return .handled
+        }
+        guard ["GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "DoAction"].contains(name) else {
+            return .error(.unknownMethod(for: msg))
+        }
+        if let e = check(msg, m, "i") { return e }
+        var input = DBusFastReader(m)
+        let index = input.int32()
+        guard let entry = model.entry(at: index) else { return .error(.invalidArgs(model.outOfRangeMessage(index))) }
+        switch name {
+        case "GetDescription": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.description) }
+        case "GetName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.name) }
+        case "GetLocalizedName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.localizedName) }
+        case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.keyBinding) }
+        default:
+            guard let request = ActionModel.request(for: entry) else {
+                guard case .rotor(let rotor, let direction) = entry.kind else {
+                    return .error(.unknownMethod(for: msg))
+                }
+                return routeRotorStep(msg, rotor: rotor, direction: direction, declaredBy: node.id)
+            }
+            return routeAsync(msg, request, on: node.id)
+        }
+        return .handled
+    }
+}

@@ -1,0 +1,22 @@
+import AXATSPIModel
+import AXCore
+import AXDBus
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension AppBridge {
+    /// `org.a11y.atspi.Image`: the element's extents (its description and locale are properties).
+    func image(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+        -> DBusMethodResult
+    {
+        switch String(cString: member) {
+        case "GetImageExtents": return replyExtents(.rect, msg, m, node)
+        case "GetImagePosition": return replyExtents(.position, msg, m, node)
+        case "GetImageSize": return replyExtents(.size, msg, m, node)
+        default:
+            return .error(.unknownMethod(for: msg))
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import AXCore
+
+/// One AT-SPI action of a node (index order = `Action` interface index).
+package struct ATSPIActionEntry: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case activate, increment, decrement, escape
+        case custom(String)
+        /// A step of an app-defined rotor the node declares (D-ROTOR-7).
+        case rotor(name: String, direction: RotorDirection)
+    }
+    package var kind: Kind
+    /// Machine name (`GetName`): click, increment, decrement, dismiss, custom:<id>.
+    package var name: String
+    package var localizedName: String
+    package var description: String
+    package var keyBinding: String
+}
+
+/// The UIKit → AT-SPI mapping (Specs/atspi-mapping.md). Pure functions of a node, its parent and focus.
+package enum ATSPIMapping {
+    package static let toolkitName = "AXServer"
+
+    // MARK: Roles
+
+    /// Class name of the transient object that presents an announcement as a notification.
+    package static let announcementClass = "AXAnnouncement"
+    /// Element id of the transient object that presents an announcement (never a tree id: starts with U+0001).
+    package static let announcementID = "\u{1}announcement"
+
+    package static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
+        if n.className == announcementClass { return .notification }
+        switch n.role {
+        case .window: return .frame
+        case .alert: return .alert
+        case .group: return .panel
+        case .list: return .list
+        case .table: return .table
+        case .landmark: return .landmark
+        case .tabBar: return .pageTabList
+        case .navigationBar, .toolbar: return .toolBar
+        case .segmentedControl: return .panel
+        case .picker: return .panel
+        case .button:
+            if parentRole == .segmentedControl { return .radioButton }
+            if n.traits.contains(.toggleButton) { return .toggleButton }
+            return .button
+        case .keyboardKey: return .button
+        case .link: return .link
+        case .image: return .image
+        case .staticText: return isReadOnlyTextView(n) ? .text : .label
+        case .header: return .heading
+        case .textField, .searchField: return .entry
+        case .secureTextField: return .passwordText
+        case .textView: return .text
+        case .adjustable:
+            if n.viewClass == .stepper { return .spinButton }
+            return .slider
+        case .pickerItem: return .spinButton
+        case .switch: return .toggleButton
+        case .tab: return .pageTab
+        case .cell: return parentRole == .table ? .tableCell : .listItem
+        case .progressIndicator, .activityIndicator: return .progressBar
+        }
+    }
+
+    package static func isTextInput(_ r: AXRole) -> Bool {
+        r == .textField || r == .secureTextField || r == .searchField || r == .textView
+    }
+
+    /// Roles whose children can be selected through the `Selection` interface.
+    package static func isSelectionContainer(_ r: AXRole) -> Bool {
+        r == .tabBar || r == .segmentedControl || r == .list || r == .table
+    }
+
+    // MARK: States
+
+    package static func states(_ n: AXNode, parentRole: AXRole?, focused: Bool) -> ATSPIStateSet {
+        var s = ATSPIStateSet()
+        let st = n.states
+        s.insert(.visible)
+        if st.contains(.onscreen) { s.insert(.showing) }
+        if st.contains(.enabled) {
+            s.insert(.enabled)
+            s.insert(.sensitive)
+        }
+        if st.contains(.focusable) || focused { s.insert(.focusable) }
+        if focused { s.insert(.focused) }
+        if st.contains(.busy) {
+            s.insert(.busy)
+            s.insert(.indeterminate)
+        }
+        if st.contains(.modal) { s.insert(.modal) }
+        if st.contains(.expanded) {
+            s.insert(.expandable)
+            s.insert(.expanded)
+        }
+        if st.contains(.collapsed) {
+            s.insert(.expandable)
+            s.insert(.collapsed)
+        }
+        switch n.role {
+        case .window:
+            if st.contains(.activeWindow) { s.insert(.active) }
+            s.insert(.resizable)
+        case .alert:
+            // A presented (modal) alert is the active surface: Orca treats ALERT as a dialog and follows its
+            // window:activate like a window's.
+            if st.contains(.modal) && st.contains(.onscreen) { s.insert(.active) }
+        case .switch:
+            s.insert(.checkable)
+            if st.contains(.checked) { s.insert(.checked) }
+        case .adjustable, .progressIndicator:
+            s.insert(.horizontal)
+        case .tab, .cell:
+            s.insert(.selectable)
+        case .textField, .secureTextField, .searchField, .textView:
+            if st.contains(.editable) { s.insert(.editable) } else { s.insert(.readOnly) }
+            s.insert(st.contains(.multiLine) || n.role == .textView ? .multiLine : .singleLine)
+            s.insert(.selectableText)
+        case .button where parentRole == .segmentedControl:
+            s.insert(.checkable)
+            s.insert(.selectable)
+            if st.contains(.selected) { s.insert(.checked) }
+        case .button where n.traits.contains(.toggleButton):
+            if st.contains(.selected) || st.contains(.checked) { s.insert(.pressed) }
+        case .link:
+            break
+        case .staticText where isReadOnlyTextView(n):
+            s.insert(.readOnly)
+            s.insert(.multiLine)
+            s.insert(.selectableText)
+        default:
+            if st.contains(.checked) {
+                s.insert(.checkable)
+                s.insert(.checked)
+            }
+        }
+        if st.contains(.selected) {
+            s.insert(.selectable)
+            s.insert(.selected)
+        }
+        return s
+    }
+
+    // MARK: Interfaces
+
+    package static func interfaces(_ n: AXNode, parentRole: AXRole?) -> ATSPIInterfaces {
+        var i: ATSPIInterfaces = [.accessible, .component]
+        if hasActions(n) { i.insert(.action) }
+        if n.numeric != nil { i.insert(.value) }
+        switch n.role {
+        case .staticText, .header, .link, .button, .tab, .cell, .keyboardKey:
+            if hasText(n) { i.insert(.text) }
+        case .textField, .secureTextField, .searchField, .textView:
+            i.insert(.text)
+            if n.states.contains(.editable) { i.insert(.editableText) }
+        case .image: i.insert(.image)
+        default: break
+        }
+        if isSelectionContainer(n.role) { i.insert(.selection) }
+        if n.table != nil { i.insert(.table) }
+        if n.cell != nil { i.insert(.tableCell) }
+        if n.role.isContainerRole || !n.children.isEmpty { i.insert(.collection) }
+        return i
+    }
+
+    static func hasText(_ n: AXNode) -> Bool {
+        if n.role == .staticText || n.role == .header { return true }
+        return n.text != nil
+    }
+
+    /// The `Text` content: the node's text, else (for labels/headings) its label.
+    package static func text(_ n: AXNode) -> String {
+        if isReadOnlyTextView(n) { return n.value ?? "" }
+        if let t = n.text { return n.role == .secureTextField ? String(repeating: "•", count: t.count) : t }
+        if isTextInput(n.role) { return "" }
+        return n.label ?? ""
+    }
+
+    // MARK: Actions
+
+    /// Same as `!actions(n).isEmpty`, without building the list (hot path: every interface check).
+    static func hasActions(_ n: AXNode) -> Bool {
+        if n.actions.contains(.activate) && isActivatable(n) { return true }
+        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape) {
+            return true
+        }
+        return !n.customActions.isEmpty || n.states.contains(.modal)
+    }
+
+    package static func actions(_ n: AXNode) -> [ATSPIActionEntry] {
+        var out: [ATSPIActionEntry] = []
+        if n.actions.contains(.activate) && isActivatable(n) {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .activate, name: "click", localizedName: "Click",
+                    description: activateDescription(n), keyBinding: ""))
+        }
+        if n.actions.contains(.increment) {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .increment, name: "increment", localizedName: "Increment",
+                    description: "Increases the value", keyBinding: ""))
+        }
+        if n.actions.contains(.decrement) {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .decrement, name: "decrement", localizedName: "Decrement",
+                    description: "Decreases the value", keyBinding: ""))
+        }
+        for c in n.customActions {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .custom(c.id), name: "custom:" + c.id, localizedName: c.name,
+                    description: c.name, keyBinding: ""))
+        }
+        if n.actions.contains(.escape) || n.states.contains(.modal) {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .escape, name: "dismiss", localizedName: "Dismiss",
+                    description: "Dismisses the \(n.role == .alert ? "alert" : "view")", keyBinding: ";;Escape"))
+        }
+        return out
+    }
+
+    /// Labels, headings and images only get a default action when they respond to user interaction.
+    static func isActivatable(_ n: AXNode) -> Bool {
+        switch n.role {
+        case .staticText, .header, .image: return n.states.contains(.respondsToUserInteraction)
+        default: return true
+        }
+    }
+
+    static func activateDescription(_ n: AXNode) -> String {
+        switch n.role {
+        case .switch: return "Toggles the switch"
+        case .link: return "Opens the link"
+        case .tab: return "Selects the tab"
+        default: return "Activates the \(n.role == .cell ? "cell" : "element")"
+        }
+    }
+
+    // MARK: Attributes
+
+    package static func attributes(_ n: AXNode, parentRole: AXRole?) -> [(String, String)] {
+        var a: [(String, String)] = [("toolkit", toolkitName), ("class", n.className)]
+        if let l = n.headingLevel, n.role == .header { a.append(("level", String(l))) }
+        if let p = n.positionInSet, let s = n.sizeOfSet {
+            a.append(("posinset", String(p)))
+            a.append(("setsize", String(s)))
+        }
+        if let p = n.placeholder { a.append(("placeholder-text", p)) }
+        switch n.role {
+        case .switch: a.append(("xml-roles", "switch"))
+        case .searchField:
+            a.append(("xml-roles", "searchbox"))
+            a.append(("text-input-type", "search"))
+        case .landmark: a.append(("xml-roles", "region"))
+        default: break
+        }
+        if n.numeric != nil, let v = n.value { a.append(("valuetext", v)) }
+        if n.traits.contains(.updatesFrequently) {
+            a.append(("live", "off"))
+            a.append(("container-live", "off"))
+        }
+        if n.traits.contains(.keyboardKey) { a.append(("roledescription", "key")) }
+        return a
+    }
+}

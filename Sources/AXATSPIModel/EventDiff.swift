@@ -1,0 +1,402 @@
+import AXCore
+
+/// The kind of an AT-SPI event signal: its D-Bus interface, member and the name listeners register for.
+package enum ATSPIEventKind: Sendable, Equatable {
+    /// `object:children-changed`.
+    case childrenChanged
+    /// `object:property-change`.
+    case propertyChange
+    /// `object:state-changed`.
+    case stateChanged
+    /// `object:bounds-changed`.
+    case boundsChanged
+    /// `object:text-changed`.
+    case textChanged
+    /// `object:text-caret-moved`.
+    case textCaretMoved
+    /// `object:announcement`.
+    case announcement
+    /// `window:create`.
+    case windowCreate
+    /// `window:destroy`.
+    case windowDestroy
+    /// `window:activate`.
+    case windowActivate
+    /// `window:deactivate`.
+    case windowDeactivate
+    /// The legacy `focus:` event.
+    case focus
+
+    /// The D-Bus interface of the signal.
+    package var interfaceName: StaticString {
+        switch self {
+        case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
+            .announcement:
+            return "org.a11y.atspi.Event.Object"
+        case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
+        case .focus: return "org.a11y.atspi.Event.Focus"
+        }
+    }
+
+    /// The D-Bus member of the signal.
+    package var memberName: StaticString {
+        switch self {
+        case .childrenChanged: return "ChildrenChanged"
+        case .propertyChange: return "PropertyChange"
+        case .stateChanged: return "StateChanged"
+        case .boundsChanged: return "BoundsChanged"
+        case .textChanged: return "TextChanged"
+        case .textCaretMoved: return "TextCaretMoved"
+        case .announcement: return "Announcement"
+        case .windowCreate: return "Create"
+        case .windowDestroy: return "Destroy"
+        case .windowActivate: return "Activate"
+        case .windowDeactivate: return "Deactivate"
+        case .focus: return "Focus"
+        }
+    }
+
+    /// The event class listeners register for ("object", "window", "focus").
+    package var listenerClass: String {
+        switch self {
+        case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "window"
+        case .focus: return "focus"
+        default: return "object"
+        }
+    }
+
+    /// The member as listeners register it (lowercase, without '-').
+    package var listenerMember: String {
+        switch self {
+        case .childrenChanged: return "childrenchanged"
+        case .propertyChange: return "propertychange"
+        case .stateChanged: return "statechanged"
+        case .boundsChanged: return "boundschanged"
+        case .textChanged: return "textchanged"
+        case .textCaretMoved: return "textcaretmoved"
+        case .announcement: return "announcement"
+        case .windowCreate: return "create"
+        case .windowDestroy: return "destroy"
+        case .windowActivate: return "activate"
+        case .windowDeactivate: return "deactivate"
+        case .focus: return "focus"
+        }
+    }
+}
+
+/// The `any_data` variant of an event.
+package enum ATSPIEventData: Sendable, Equatable {
+    case int(Int32)
+    case uint(UInt32)
+    case double(Double)
+    case string(String)
+    /// A reference to an element (nil: the null reference).
+    case reference(String?)
+    /// A reference to the application root.
+    case applicationRoot
+    case rect(ATSPIRect)
+}
+
+/// One AT-SPI event signal `(siiva{sv})` (the trailing properties dictionary is always empty).
+package struct ATSPIEvent: Sendable, Equatable {
+    package var kind: ATSPIEventKind
+    /// The object the event is about (nil: the application root).
+    package var source: String?
+    package var detail: String
+    package var detail1: Int32
+    package var detail2: Int32
+    package var data: ATSPIEventData
+    /// Sent even to a bus where nobody registered for it: libatspi keeps its cache from these (children,
+    /// names, roles, descriptions, states).
+    package var maintainsCache: Bool
+
+    package init(
+        _ kind: ATSPIEventKind, source: String?, detail: String = "", detail1: Int32 = 0, detail2: Int32 = 0,
+        data: ATSPIEventData = .int(0), maintainsCache: Bool = false
+    ) {
+        self.kind = kind
+        self.source = source
+        self.detail = detail
+        self.detail1 = detail1
+        self.detail2 = detail2
+        self.data = data
+        self.maintainsCache = maintainsCache
+    }
+}
+
+/// What the bridge sends when the served snapshot changes, in order.
+package enum ATSPIUpdate: Sendable, Equatable {
+    /// An event signal.
+    case event(ATSPIEvent)
+    /// `Cache.AddAccessible` for a new element.
+    case cacheAdd(elementID: String)
+    /// `Cache.RemoveAccessible` for a removed element.
+    case cacheRemove(elementID: String)
+}
+
+/// The events between the snapshot served before and the one served now.
+///
+/// Order (what the bridge guarantees, and screen readers rely on):
+/// 1. `Cache.RemoveAccessible` for removed elements;
+/// 2. per touched parent (the application root first when the window list changed): `children-changed`
+///    removes (last index first) then adds (first index first) — or one bulk `add` with index -1 when more than
+///    32 children changed or the kept ones were reordered — then, for the root, `window:destroy`/`window:create`;
+/// 3. `Cache.AddAccessible` for added elements;
+/// 4. per updated element: name, description, role, value, text changes (delete, insert, caret), bounds, then
+///    state changes (except focus and window activation);
+/// 4b. `property-change:accessible-relation` for every node whose relation set changed (D-REL-6);
+/// 5. window deactivations (`state-changed:active` 0, then `window:deactivate`), then activations
+///    (`window:activate`, then `state-changed:active` 1);
+/// 6. focus: `state-changed:focused` 0 on the old element, 1 on the new one, then the legacy `focus:` event.
+package enum EventDiff {
+    /// The updates from `old` to `new`, given the hub's change set between them.
+    package static func updates(from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet)
+        -> [ATSPIUpdate]
+    {
+        var updates: [ATSPIUpdate] = []
+        appendStructureUpdates(from: old, to: new, changes: changes, into: &updates)
+        appendPropertyAndStateUpdates(from: old, to: new, changes: changes, into: &updates)
+        return updates
+    }
+
+    /// Parents whose children changed, in order ("" = the application root).
+    static func touchedParents(from oldTree: AXTree, to newTree: AXTree, changes: ChangeSet) -> [String] {
+        var parents: [String] = []
+        var seen = Set<String>()
+        func touch(_ parent: String?) {
+            let key = parent ?? ""
+            if seen.insert(key).inserted { parents.append(key) }
+        }
+        if oldTree.windows != newTree.windows { touch(nil) }
+        for id in changes.removed {
+            if let oldNode = oldTree[id] { touch(oldNode.parent) }
+        }
+        for id in changes.moved {
+            touch(oldTree[id]?.parent)
+            touch(newTree[id]?.parent)
+        }
+        for id in changes.added {
+            if let newNode = newTree[id] { touch(newNode.parent) }
+        }
+        for (id, attributes) in changes.updated where attributes.contains("children") { touch(id) }
+        return parents
+    }
+
+    static func appendStructureUpdates(
+        from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet, into updates: inout [ATSPIUpdate]
+    ) {
+        let oldTree = old.tree
+        let newTree = new.tree
+        let parents = touchedParents(from: oldTree, to: newTree, changes: changes)
+        for id in changes.removed where oldTree[id] != nil && newTree[id] == nil {
+            updates.append(.cacheRemove(elementID: id))
+        }
+        for parent in parents {
+            let isRoot = parent.isEmpty
+            let oldChildren = isRoot ? oldTree.windows : (oldTree[parent]?.children ?? [])
+            let newChildren = isRoot ? newTree.windows : (newTree[parent]?.children ?? [])
+            // A parent that is new itself was announced by its own "add": its children come with it.
+            guard oldChildren != newChildren, isRoot || (newTree[parent] != nil && oldTree[parent] != nil) else {
+                continue
+            }
+            let source: String? = isRoot ? nil : parent
+            let newSet = Set(newChildren)
+            let oldSet = Set(oldChildren)
+            let removed = oldChildren.enumerated().filter { !newSet.contains($0.element) }
+            let added = newChildren.enumerated().filter { !oldSet.contains($0.element) }
+            let keptInOrder = oldChildren.filter { newSet.contains($0) } == newChildren.filter { oldSet.contains($0) }
+            if removed.count + added.count > 32 || !keptInOrder {
+                // Bulk change: one event with index -1 makes libatspi drop its cached children of the parent.
+                updates.append(
+                    .event(
+                        ATSPIEvent(
+                            .childrenChanged, source: source, detail: "add", detail1: -1,
+                            data: .reference(newChildren.first), maintainsCache: true)))
+            } else {
+                for (index, child) in removed.reversed() {
+                    updates.append(
+                        .event(
+                            ATSPIEvent(
+                                .childrenChanged, source: source, detail: "remove", detail1: Int32(clamping: index),
+                                data: .reference(child), maintainsCache: true)))
+                }
+                for (index, child) in added {
+                    updates.append(
+                        .event(
+                            ATSPIEvent(
+                                .childrenChanged, source: source, detail: "add", detail1: Int32(clamping: index),
+                                data: .reference(child), maintainsCache: true)))
+                }
+            }
+            guard isRoot else { continue }
+            for (_, window) in removed {
+                if let windowNode = oldTree[window] {
+                    updates.append(
+                        .event(ATSPIEvent(.windowDestroy, source: window, data: .string(windowNode.label ?? ""))))
+                }
+            }
+            for (_, window) in added {
+                if let windowNode = newTree[window] {
+                    updates.append(
+                        .event(ATSPIEvent(.windowCreate, source: window, data: .string(windowNode.label ?? ""))))
+                }
+            }
+        }
+        for id in changes.added where newTree[id] != nil { updates.append(.cacheAdd(elementID: id)) }
+    }
+
+    static func appendPropertyAndStateUpdates(
+        from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet, into updates: inout [ATSPIUpdate]
+    ) {
+        let oldTree = old.tree
+        let newTree = new.tree
+        let removed = Set(changes.removed)
+        let focusMoved = old.focusedID != new.focusedID
+        var candidates = Array(changes.updated.keys)
+        // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        for id in changes.updated.keys {
+            guard let node = newTree[id], node.role == .cell, let parent = node.parent.flatMap({ newTree[$0] }),
+                oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
+            else { continue }
+            candidates.append(contentsOf: parent.children)
+        }
+        if focusMoved {
+            if let focused = old.focusedID { candidates.append(focused) }
+            if let focused = new.focusedID { candidates.append(focused) }
+        }
+        var activated: [AXNode] = []
+        var deactivated: [AXNode] = []
+        var visited = Set<String>()
+        for id in candidates where visited.insert(id).inserted && !removed.contains(id) {
+            guard let oldNode = oldTree[id], let newNode = newTree[id] else { continue }
+            appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
+            let oldStates = ATSPIMapping.states(
+                oldNode, context: old.context(of: oldNode), focused: id == old.focusedID)
+            let newStates = ATSPIMapping.states(
+                newNode, context: new.context(of: newNode), focused: id == new.focusedID)
+            guard oldStates != newStates else { continue }
+            let changedBits = oldStates.bits ^ newStates.bits
+            for state in ATSPIState.allCases where changedBits & (1 << UInt64(state.rawValue)) != 0 {
+                switch state {
+                case .focused:
+                    break  // below, also for elements that were just added or are being removed
+                case .active where newNode.role == .window || newNode.role == .alert:
+                    if newStates.contains(.active) {
+                        activated.append(newNode)
+                    } else {
+                        deactivated.append(newNode)
+                    }
+                default:
+                    updates.append(
+                        .event(
+                            ATSPIEvent(
+                                .stateChanged, source: id, detail: state.nick,
+                                detail1: newStates.contains(state) ? 1 : 0, maintainsCache: true)))
+                }
+            }
+        }
+        // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
+        for id in changes.added {
+            guard let newNode = newTree[id], newNode.role == .alert, oldTree[id] == nil else { continue }
+            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
+            if states.contains(.active) { activated.append(newNode) }
+        }
+        // D-REL-6: relation sets of the changed nodes and their neighbours.
+        let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
+        for id in Relations.changedRelations(old: oldTree, new: newTree, changed: changedIDs) {
+            updates.append(
+                .event(ATSPIEvent(.propertyChange, source: id, detail: "accessible-relation", data: .string(""))))
+        }
+        for window in deactivated {
+            updates.append(
+                .event(
+                    ATSPIEvent(.stateChanged, source: window.id, detail: "active", detail1: 0, maintainsCache: true)))
+            updates.append(.event(ATSPIEvent(.windowDeactivate, source: window.id, data: .string(window.label ?? ""))))
+        }
+        for window in activated {
+            updates.append(.event(ATSPIEvent(.windowActivate, source: window.id, data: .string(window.label ?? ""))))
+            updates.append(
+                .event(
+                    ATSPIEvent(.stateChanged, source: window.id, detail: "active", detail1: 1, maintainsCache: true)))
+        }
+        guard focusMoved else { return }
+        if let focused = old.focusedID, newTree[focused] != nil {
+            updates.append(
+                .event(ATSPIEvent(.stateChanged, source: focused, detail: "focused", detail1: 0, maintainsCache: true))
+            )
+        }
+        if let focused = new.focusedID, newTree[focused] != nil {
+            updates.append(
+                .event(ATSPIEvent(.stateChanged, source: focused, detail: "focused", detail1: 1, maintainsCache: true))
+            )
+            // The legacy focus: event (GTK and Qt still send it; only to clients that registered for it).
+            updates.append(.event(ATSPIEvent(.focus, source: focused)))
+        }
+    }
+
+    /// Name, description, role, value, text and bounds changes of one element.
+    static func appendPropertyUpdates(
+        old oldNode: AXNode, new newNode: AXNode, oldSnapshot: ServedSnapshot, newSnapshot: ServedSnapshot,
+        into updates: inout [ATSPIUpdate]
+    ) {
+        let id = newNode.id
+        if (oldNode.label ?? "") != (newNode.label ?? "") {
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .propertyChange, source: id, detail: "accessible-name", data: .string(newNode.label ?? ""),
+                        maintainsCache: true)))
+        }
+        if (oldNode.hint ?? "") != (newNode.hint ?? "") {
+            let description = AccessibleModel(snapshot: newSnapshot).description(of: newNode)
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .propertyChange, source: id, detail: "accessible-description", data: .string(description),
+                        maintainsCache: true)))
+        }
+        let oldRole = ATSPIMapping.role(oldNode, context: oldSnapshot.context(of: oldNode))
+        let newRole = ATSPIMapping.role(newNode, context: newSnapshot.context(of: newNode))
+        if oldRole != newRole {
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .propertyChange, source: id, detail: "accessible-role", data: .uint(newRole.rawValue),
+                        maintainsCache: true)))
+        }
+        if let numeric = newNode.numeric, numeric != oldNode.numeric {
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .propertyChange, source: id, detail: "accessible-value", data: .double(numeric.current))))
+        }
+        if ATSPIMapping.isTextInput(newNode.role), oldNode.text != newNode.text {
+            appendTextUpdates(
+                id: id, edit: TextEdit(from: ATSPIMapping.text(oldNode), to: ATSPIMapping.text(newNode)),
+                into: &updates)
+        }
+        if oldNode.frame != newNode.frame {
+            let extents = ComponentModel(snapshot: newSnapshot).extents(of: newNode, coordinateType: .screen)
+            updates.append(.event(ATSPIEvent(.boundsChanged, source: id, data: .rect(extents))))
+        }
+    }
+
+    /// `text-changed:delete` and `text-changed:insert` for the changed middle part, then the caret at the end.
+    static func appendTextUpdates(id: String, edit: TextEdit, into updates: inout [ATSPIUpdate]) {
+        if edit.deletedLength > 0 {
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .textChanged, source: id, detail: "delete", detail1: Int32(clamping: edit.offset),
+                        detail2: Int32(clamping: edit.deletedLength), data: .string(edit.deleted))))
+        }
+        if edit.insertedLength > 0 {
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .textChanged, source: id, detail: "insert", detail1: Int32(clamping: edit.offset),
+                        detail2: Int32(clamping: edit.insertedLength), data: .string(edit.inserted))))
+        }
+        updates.append(.event(ATSPIEvent(.textCaretMoved, source: id, detail1: Int32(clamping: edit.newLength))))
+    }
+}

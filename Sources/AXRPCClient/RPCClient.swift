@@ -1,0 +1,252 @@
+import AXJSON
+import AXJSONRPC
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A JSON-RPC 2.0 client over NDJSON (used by axquery, the provider library and tests).
+///
+/// Addresses: `unix:PATH`, a bare absolute path, or `tcp:HOST:PORT`.
+/// Incoming notifications go to `onNotification` (called in order on the connection's event loop — keep it
+/// short); incoming requests go to `onRequest` (run in a Task; its result or error is sent back).
+public final class RPCClient: Sendable {
+    /// Receives a notification the server sent (method and params).
+    public typealias NotificationHandler = @Sendable (_ method: String, _ params: JSON?) -> Void
+    /// Answers a request the server sent (e.g. `action.perform`): return the result or throw an `RPCError`.
+    public typealias RequestHandler = @Sendable (_ method: String, _ params: JSON?) async throws -> JSON
+
+    private struct Handlers {
+        var notification: NotificationHandler?
+        var request: RequestHandler?
+        var close: [@Sendable () -> Void] = []
+        var closed = false
+    }
+
+    /// Nesting limit for messages the clients receive: above the server's `RPCLimits.maxDepth` (1100) so any
+    /// reply it can produce is readable, yet bounded so a hostile peer cannot exhaust the stack.
+    public static let maxReplyDepth = 2048
+
+    let channel: any Channel
+    let pending: RPCPendingRequests
+    private let handlers = Mutex(Handlers())
+    /// The largest frame this client reads.
+    public let maxFrameBytes: Int
+
+    private init(channel: any Channel, pending: RPCPendingRequests, maxFrameBytes: Int) {
+        self.channel = channel
+        self.pending = pending
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    /// Connects to `address` (`unix:PATH`, `/abs/path`, or `tcp:HOST:PORT`).
+    public static func connect(
+        _ address: String, maxFrameBytes: Int = 64 << 20,
+        group: (any EventLoopGroup)? = nil
+    ) async throws -> RPCClient {
+        let group = group ?? MultiThreadedEventLoopGroup.singleton
+        let box = ClientBox()
+        let bootstrap = ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        RPCClientHandler(box: box, maxFrameBytes: maxFrameBytes))
+                }
+            }
+        let channel: any Channel
+        do {
+            switch try RPCClient.parseAddress(address) {
+            case .unix(let path):
+                try AXSocketPath.verifySocketOwner(path)
+                channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
+            case .tcp(let host, let port):
+                channel = try await bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                    .connect(host: host, port: port).get()
+            }
+        } catch let e as RPCTransportError {
+            throw e
+        } catch {
+            throw RPCTransportError("cannot connect to '\(address)': \(error)")
+        }
+        let client = RPCClient(
+            channel: channel, pending: RPCPendingRequests(scheduler: EventLoopTimerScheduler(loop: channel.eventLoop)),
+            maxFrameBytes: maxFrameBytes)
+        box.set(client)
+        channel.closeFuture.whenComplete { _ in client.didClose() }
+        return client
+    }
+
+    enum Address: Equatable {
+        case unix(String)
+        case tcp(String, Int)
+    }
+
+    static func parseAddress(_ address: String) throws(RPCTransportError) -> Address {
+        if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
+        if address.hasPrefix("/") || address.hasPrefix(".") { return .unix(address) }
+        if address.hasPrefix("tcp:") {
+            let t = try AXSocketPath.parseTCP(address)
+            return .tcp(t.host, t.port)
+        }
+        throw RPCTransportError("invalid address '\(address)' (expected unix:PATH or tcp:HOST:PORT)")
+    }
+
+    /// Calls `method` and waits for its result. Errors: the server's error as is; -32020 on timeout or
+    /// when the connection closes first.
+    public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError)
+        -> JSON
+    {
+        try await pending.perform(method: method, timeout: timeout) { id in
+            send(RPCMessage.request(id: id, method: method, params: params))
+        }
+    }
+
+    /// Sends a notification (no answer).
+    public func notify(_ method: String, _ params: JSON? = nil) {
+        send(RPCMessage.notification(method: method, params: params))
+    }
+
+    /// Sends raw bytes followed by a newline (for tests of malformed input).
+    public func sendRaw(_ payload: [UInt8]) { send(payload) }
+
+    /// Sets the handler of incoming notifications (called in order on the event loop; keep it short).
+    public func onNotification(_ handler: @escaping NotificationHandler) {
+        handlers.withLock { $0.notification = handler }
+    }
+
+    /// Sets the handler of incoming requests (each runs in a Task; its answer is sent back).
+    public func onRequest(_ handler: @escaping RequestHandler) {
+        handlers.withLock { $0.request = handler }
+    }
+
+    /// Adds a handler run once when the connection closes (at once when it already has).
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let now: Bool = handlers.withLock { h in
+            if h.closed { return true }
+            h.close.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
+    /// True once the connection has closed.
+    public var isClosed: Bool { handlers.withLock { $0.closed } }
+
+    /// Closes the connection; pending calls fail with -32020 (disconnected).
+    public func close() async {
+        try? await channel.close()
+        didClose()
+    }
+
+    @discardableResult
+    func send(_ payload: [UInt8]) -> Bool {
+        guard channel.isActive else { return false }
+        var buf = channel.allocator.buffer(capacity: payload.count + 1)
+        buf.writeBytes(payload)
+        buf.writeInteger(UInt8(0x0A))
+        channel.writeAndFlush(buf, promise: nil)
+        return true
+    }
+
+    func didClose() {
+        let hs: [@Sendable () -> Void] = handlers.withLock { h in
+            if h.closed { return [] }
+            h.closed = true
+            defer { h.close = [] }
+            return h.close
+        }
+        pending.failAll(.disconnected())
+        for h in hs { h() }
+    }
+
+    /// Dispatches one incoming message (on the event loop).
+    func received(_ message: JSON) {
+        // The contract the handler relies on (notifications are delivered in order): checked in debug builds.
+        channel.eventLoop.assertInEventLoop()
+        switch RPCInbound.classify(message) {
+        case .response(let id, let result):
+            pending.complete(id: id, with: result)
+        case .notification(let method, let params):
+            let h = handlers.withLock { $0.notification }
+            h?(method, params)
+        case .request(let id, let method, let params):
+            guard let h = handlers.withLock({ $0.request }) else {
+                send(RPCMessage.errorResponse(id: id, .methodNotFound(method)))
+                return
+            }
+            Task {
+                let r: Result<JSON, RPCError>
+                do { r = .success(try await h(method, params)) } catch let e as RPCError { r = .failure(e) } catch {
+                    r = .failure(.internalError("\(error)"))
+                }
+                self.send(RPCMessage.response(id: id, result: r))
+            }
+        case .invalid(let id, let error):
+            // Only answer invalid messages that carry an id (never answer garbage with garbage).
+            if id != .null { send(RPCMessage.errorResponse(id: id, error)) }
+        }
+    }
+}
+
+/// Lets the channel handler reach the client once it exists.
+final class ClientBox: Sendable {
+    private let client = Mutex<RPCClient?>(nil)
+    func set(_ c: RPCClient) { client.withLock { $0 = c } }
+    var value: RPCClient? { client.withLock { $0 } }
+}
+
+final class RPCClientHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    private let box: ClientBox
+    private var decoder: RPCFrameDecoder
+    private var inbound: ByteBuffer?
+    private var early: [JSON] = []
+    private let maxFrameBytes: Int
+
+    init(box: ClientBox, maxFrameBytes: Int) {
+        self.box = box
+        self.maxFrameBytes = maxFrameBytes
+        self.decoder = RPCFrameDecoder(maxFrameBytes: maxFrameBytes, framing: .ndjson)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        if inbound == nil || inbound!.readableBytes == 0 { inbound = incoming } else { inbound!.writeBuffer(&incoming) }
+        var messages: [JSON] = []
+        var fatal = false
+        let consumed: Int = inbound!.withUnsafeReadableBytes { raw in
+            var total = 0
+            while true {
+                let rest = UnsafeRawBufferPointer(rebasing: raw[total...])
+                switch decoder.next(rest) {
+                case .needMore: return total
+                case .skip(let c): total += c
+                case .frame(let start, let length, let consumed):
+                    if let m = try? JSON.parse(
+                        UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
+                        limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes))
+                    {
+                        messages.append(m)
+                    }
+                    total += consumed
+                case .tooLarge, .malformed:
+                    fatal = true
+                    return total
+                }
+            }
+        }
+        inbound!.moveReaderIndex(forwardBy: consumed)
+        if inbound!.readableBytes == 0 { inbound = nil }
+        if let client = box.value {
+            for m in early { client.received(m) }
+            early = []
+            for m in messages { client.received(m) }
+        } else {
+            early.append(contentsOf: messages)
+        }
+        if fatal { context.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,166 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How messages are delimited on one connection. Detected from the first non-whitespace byte the client
+/// sends: 'C' / 'c' selects LSP-style `Content-Length: N\r\n\r\n` headers, anything else (normally '{' or '[')
+/// newline-delimited JSON. Replies use the same framing.
+public enum RPCFraming: Sendable, Equatable {
+    case unknown
+    /// One JSON text per line (`\n`, optionally `\r\n`); blank lines are ignored.
+    case ndjson
+    /// `Content-Length: N\r\n` (+ other headers, ignored) `\r\n` then N bytes of JSON.
+    case lsp
+
+    /// Appends `payload` framed for this framing (NDJSON when still unknown).
+    package func encode(_ payload: [UInt8], into out: inout ByteBuffer) {
+        switch self {
+        case .lsp:
+            out.writeString("Content-Length: ")
+            out.writeString(String(payload.count))
+            out.writeString("\r\n\r\n")
+            out.writeBytes(payload)
+        case .ndjson, .unknown:
+            out.writeBytes(payload)
+            out.writeInteger(UInt8(0x0A))
+        }
+    }
+}
+
+/// Splits a byte stream into frames. Pure state machine over the readable bytes of a buffer.
+package struct RPCFrameDecoder {
+    /// What `next(_:)` found.
+    package enum Next: Equatable {
+        /// A complete frame `[start, start+length)`; consume `consumed` bytes afterwards.
+        case frame(start: Int, length: Int, consumed: Int)
+        /// Only whitespace to drop (`consumed` bytes); call again.
+        case skip(consumed: Int)
+        case needMore
+        /// The frame being received exceeds `maxFrameBytes` (declared or accumulated size).
+        case tooLarge(size: Int)
+        /// Unparseable LSP headers.
+        case malformed(String)
+    }
+
+    package static let maxHeaderBytes = 8192
+
+    /// The framing in use (detected from the first byte while `.unknown`).
+    package var framing: RPCFraming = .unknown
+    /// The largest frame accepted (declared or accumulated).
+    package let maxFrameBytes: Int
+    /// Bytes from the start of the readable region already searched for '\n' (NDJSON) without success.
+    private var scanned = 0
+
+    /// A decoder refusing frames over `maxFrameBytes`, with `framing` fixed or left to detection.
+    package init(maxFrameBytes: Int, framing: RPCFraming = .unknown) {
+        self.maxFrameBytes = maxFrameBytes
+        self.framing = framing
+    }
+
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+
+    /// Looks at `buf` (the unconsumed bytes) and tells what comes next. After `.frame`/`.skip` the caller
+    /// must drop `consumed` bytes before calling again.
+    package mutating func next(_ buf: UnsafeRawBufferPointer) -> Next {
+        let n = buf.count
+        guard n > 0, let base = buf.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .needMore }
+        var ws = 0
+        while ws < n && Self.isSpace(base[ws]) { ws += 1 }
+        if ws > 0 {
+            scanned = 0
+            return .skip(consumed: ws)
+        }
+        if framing == .unknown {
+            framing = (base[0] == 0x43 || base[0] == 0x63) ? .lsp : .ndjson
+        }
+        switch framing {
+        case .ndjson, .unknown:
+            let from = min(scanned, n)
+            if let hit = memchr(base + from, 0x0A, n - from) {
+                let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+                scanned = 0
+                var len = nl
+                if len > 0 && base[len - 1] == 0x0D { len -= 1 }
+                if len > maxFrameBytes { return .tooLarge(size: len) }
+                return .frame(start: 0, length: len, consumed: nl + 1)
+            }
+            scanned = n
+            if n > maxFrameBytes { return .tooLarge(size: n) }
+            return .needMore
+        case .lsp:
+            return nextLSP(base, n)
+        }
+    }
+
+    private mutating func nextLSP(_ base: UnsafePointer<UInt8>, _ n: Int) -> Next {
+        // Find the blank line ending the header block.
+        let limit = min(n, Self.maxHeaderBytes + 4)
+        var end = -1
+        var k = 0
+        while k + 3 < limit {
+            if base[k] == 0x0D && base[k + 1] == 0x0A && base[k + 2] == 0x0D && base[k + 3] == 0x0A {
+                end = k
+                break
+            }
+            k += 1
+        }
+        if end < 0 {
+            if n > Self.maxHeaderBytes {
+                return .malformed("LSP header block longer than \(Self.maxHeaderBytes) bytes without a blank line")
+            }
+            return .needMore
+        }
+        var contentLength: Int?
+        var lineStart = 0
+        while lineStart < end {
+            var lineEnd = lineStart
+            while lineEnd + 1 < end + 2 && !(base[lineEnd] == 0x0D && base[lineEnd + 1] == 0x0A) { lineEnd += 1 }
+            let line = String(
+                decoding: UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), as: UTF8.self)
+            guard let colon = line.firstIndex(of: ":") else {
+                return .malformed("malformed header line \(Self.quote(line)) (expected 'Name: value')")
+            }
+            let name = line[..<colon].trimmingSpaces.lowercased()
+            let value = line[line.index(after: colon)...].trimmingSpaces
+            if name.isEmpty { return .malformed("malformed header line \(Self.quote(line)) (empty header name)") }
+            if name == "content-length" {
+                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18,
+                    let v = Int(value)
+                else {
+                    return .malformed(
+                        "invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)")
+                }
+                if let c = contentLength, c != v {
+                    return .malformed("conflicting Content-Length headers (\(c) and \(v))")
+                }
+                contentLength = v
+            }
+            lineStart = lineEnd + 2
+        }
+        guard let length = contentLength else { return .malformed("missing Content-Length header") }
+        if length > maxFrameBytes { return .tooLarge(size: length) }
+        let bodyStart = end + 4
+        if n - bodyStart < length { return .needMore }
+        return .frame(start: bodyStart, length: length, consumed: bodyStart + length)
+    }
+
+    static func quote(_ s: String) -> String {
+        let cut = s.count > 80 ? String(s.prefix(80)) + "…" : s
+        return "'" + cut + "'"
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,166 @@
+import AXJSON
+import AXJSONRPC
+import AXRPCClient
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reusable transport measurements (called by tests and by `axbench`).
+enum TransportBenchmark {
+    struct Result: Sendable, CustomStringConvertible {
+        var requests: Int
+        var seconds: Double
+        var requestsPerSecond: Double { Double(requests) / seconds }
+        var description: String {
+            "\(requests) pipelined requests in \(String(format3(seconds))) s = \(Int(requestsPerSecond)) req/s"
+        }
+    }
+
+    /// Sends `count` requests of `method` back to back over one Unix-socket connection (NDJSON), reading
+    /// responses concurrently, and returns requests per second (time from the first byte sent to the last
+    /// response received). `setup` calls (e.g. `initialize`) are made first, one at a time, untimed.
+    /// Throws when a response is missing or any response is an error.
+    static func pipelined(
+        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        setup: [(method: String, params: JSON?)] = []
+    ) async throws -> Double {
+        try run(socketPath: socketPath, count: count, method: method, params: params, setup: setup).requestsPerSecond
+    }
+
+    /// As `pipelined`, returning the details.
+    static func run(
+        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        setup: [(method: String, params: JSON?)] = []
+    ) throws -> Result {
+        precondition(count > 0)
+        let fd: Int32
+        do { fd = try POSIX.connectUnix(socketPath) } catch { throw RPCTransportError(error.message) }
+        defer { close(fd) }
+
+        // Setup calls, synchronously.
+        var pendingIn: [UInt8] = []
+        for (i, call) in setup.enumerated() {
+            var line = RPCMessage.request(id: .string("setup-\(i)"), method: call.method, params: call.params)
+            line.append(0x0A)
+            guard line.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) else {
+                throw RPCTransportError("write failed during setup")
+            }
+            var got: [UInt8] = []
+            while !got.contains(0x0A) {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n <= 0 { throw RPCTransportError("connection closed during setup") }
+                got.append(contentsOf: chunk[0..<n])
+            }
+            let nl = got.firstIndex(of: 0x0A)!
+            if let reply = try? JSON.parse(Array(got[..<nl])), let err = reply["error"] {
+                throw RPCTransportError("setup call '\(call.method)' failed: \(err.jsonString)")
+            }
+            pendingIn = Array(got[(nl + 1)...])
+        }
+
+        // Pre-encode all requests.
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 48)
+        for i in 0..<count {
+            out.append(contentsOf: RPCMessage.request(id: .number(Double(i)), method: method, params: params))
+            out.append(0x0A)
+        }
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+
+        var written = 0
+        var lines = 0
+        var errors = 0
+        var carry: [UInt8] = pendingIn  // partial line at the end of the previous read
+        var buf = [UInt8](repeating: 0, count: 1 << 18)
+        let errorNeedle = Array(#""error":"#.utf8)
+        let start = ContinuousClock.now
+        var lastProgress = start
+        while lines < count {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN) | (written < out.count ? Int16(POLLOUT) : 0), revents: 0)
+            let pr = poll(&pfd, 1, 1000)
+            if pr < 0 {
+                if errno == EINTR { continue }
+                throw RPCTransportError("poll failed: \(POSIX.errnoString)")
+            }
+            if pr == 0 {
+                if ContinuousClock.now - lastProgress > .seconds(10) {
+                    throw RPCTransportError(
+                        "benchmark stalled: \(lines) of \(count) responses after 10 s without progress")
+                }
+                continue
+            }
+            if pfd.revents & Int16(POLLOUT) != 0 && written < out.count {
+                let n = out.withUnsafeBytes { raw in
+                    POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16))
+                }
+                if n > 0 {
+                    written += n
+                    lastProgress = ContinuousClock.now
+                } else if n < 0 && errno != EAGAIN && errno != EINTR {
+                    throw RPCTransportError("write failed: \(POSIX.errnoString)")
+                }
+            }
+            if pfd.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n == 0 {
+                    throw RPCTransportError("server closed the connection after \(lines) of \(count) responses")
+                }
+                if n < 0 {
+                    if errno == EAGAIN || errno == EINTR { continue }
+                    throw RPCTransportError("read failed: \(POSIX.errnoString)")
+                }
+                lastProgress = ContinuousClock.now
+                // Count complete lines; look for error responses.
+                carry.append(contentsOf: buf[0..<n])
+                var lineStart = 0
+                carry.withUnsafeBufferPointer { p in
+                    var k = 0
+                    while let hit = memchr(p.baseAddress! + k, 0x0A, p.count - k) {
+                        let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p.baseAddress!
+                        if contains(p.baseAddress! + lineStart, nl - lineStart, errorNeedle) { errors += 1 }
+                        lines += 1
+                        k = nl + 1
+                        lineStart = k
+                    }
+                }
+                carry.removeFirst(lineStart)
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        if errors > 0 {
+            throw RPCTransportError(
+                "\(errors) of \(count) responses were errors (is '\(method)' registered and initialized?)")
+        }
+        let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Result(requests: count, seconds: secs)
+    }
+}
+
+/// Naive substring search (responses are short).
+private func contains(_ p: UnsafePointer<UInt8>, _ n: Int, _ needle: [UInt8]) -> Bool {
+    let m = needle.count
+    guard n >= m, let first = needle.first else { return false }
+    var i = 0
+    while i <= n - m {
+        if p[i] == first {
+            var j = 1
+            while j < m && p[i + j] == needle[j] { j += 1 }
+            if j == m { return true }
+        }
+        i += 1
+    }
+    return false
+}
+
+private func format3(_ d: Double) -> String {
+    let ms = Int((d * 1000).rounded())
+    let frac = ms % 1000
+    return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+}
