@@ -30,9 +30,9 @@ public struct AccessibilityProperties: Sendable, Equatable {
     /// `shouldGroupAccessibilityChildren`
     public var shouldGroupAccessibilityChildren: Bool?
     /// `accessibilityNavigationStyle`
-    public var accessibilityNavigationStyle: String?
+    public var accessibilityNavigationStyle: NavigationStyle?
     /// `accessibilityContainerType`
-    public var accessibilityContainerType: JSON?
+    public var accessibilityContainerType: AccessibilityContainerType?
     /// `accessibilityRespondsToUserInteraction`
     public var accessibilityRespondsToUserInteraction: Bool?
     /// `accessibilityUserInputLabels`
@@ -44,13 +44,13 @@ public struct AccessibilityProperties: Sendable, Equatable {
     /// `accessibilityCustomActions`
     public var accessibilityCustomActions: [CustomActionDescription]?
     /// `accessibilityCustomRotors`
-    public var accessibilityCustomRotors: JSON?
+    public var accessibilityCustomRotors: [CustomRotorDescription]?
     /// `accessibilityElements`
     public var accessibilityElements: [AccessibilityElementItem]?
     /// `automationElements`
     public var automationElements: [String]?
     /// `accessibilityDataTable`
-    public var accessibilityDataTable: JSON?
+    public var accessibilityDataTable: DataTableDescription?
     /// `accessibilityRowRange`
     public var accessibilityRowRange: ViewRange?
     /// `accessibilityColumnRange`
@@ -117,10 +117,12 @@ public struct AccessibilityProperties: Sendable, Equatable {
             guard let decoded = value.boolValue else { return false }
             self.shouldGroupAccessibilityChildren = decoded
         case "accessibilityNavigationStyle":
-            guard let decoded = value.stringValue else { return false }
+            guard let decoded = value.stringValue.flatMap(NavigationStyle.init(rawValue:)) else { return false }
             self.accessibilityNavigationStyle = decoded
         case "accessibilityContainerType":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = value.stringValue.flatMap(AccessibilityContainerType.init(rawValue:)) else {
+                return false
+            }
             self.accessibilityContainerType = decoded
         case "accessibilityRespondsToUserInteraction":
             guard let decoded = value.boolValue else { return false }
@@ -138,7 +140,7 @@ public struct AccessibilityProperties: Sendable, Equatable {
             guard let decoded = CustomActionDescription.list(value) else { return false }
             self.accessibilityCustomActions = decoded
         case "accessibilityCustomRotors":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = CustomRotorDescription.list(value) else { return false }
             self.accessibilityCustomRotors = decoded
         case "accessibilityElements":
             guard let decoded = AccessibilityElementItem.list(value) else { return false }
@@ -147,7 +149,7 @@ public struct AccessibilityProperties: Sendable, Equatable {
             guard let decoded = value.stringList else { return false }
             self.automationElements = decoded
         case "accessibilityDataTable":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = DataTableDescription(json: value) else { return false }
             self.accessibilityDataTable = decoded
         case "accessibilityRowRange":
             guard let decoded = ViewRange(json: value) else { return false }
@@ -208,10 +210,10 @@ public struct AccessibilityProperties: Sendable, Equatable {
             object["shouldGroupAccessibilityChildren"] = .bool(shouldGroupAccessibilityChildren)
         }
         if let accessibilityNavigationStyle {
-            object["accessibilityNavigationStyle"] = .string(accessibilityNavigationStyle)
+            object["accessibilityNavigationStyle"] = .string(accessibilityNavigationStyle.rawValue)
         }
         if let accessibilityContainerType {
-            object["accessibilityContainerType"] = accessibilityContainerType
+            object["accessibilityContainerType"] = .string(accessibilityContainerType.rawValue)
         }
         if let accessibilityRespondsToUserInteraction {
             object["accessibilityRespondsToUserInteraction"] = .bool(accessibilityRespondsToUserInteraction)
@@ -229,7 +231,7 @@ public struct AccessibilityProperties: Sendable, Equatable {
             object["accessibilityCustomActions"] = .array(accessibilityCustomActions.map(\.json))
         }
         if let accessibilityCustomRotors {
-            object["accessibilityCustomRotors"] = accessibilityCustomRotors
+            object["accessibilityCustomRotors"] = .array(accessibilityCustomRotors.map(\.json))
         }
         if let accessibilityElements {
             object["accessibilityElements"] = .array(accessibilityElements.map(\.json))
@@ -238,7 +240,7 @@ public struct AccessibilityProperties: Sendable, Equatable {
             object["automationElements"] = JSON(automationElements)
         }
         if let accessibilityDataTable {
-            object["accessibilityDataTable"] = accessibilityDataTable
+            object["accessibilityDataTable"] = accessibilityDataTable.json
         }
         if let accessibilityRowRange {
             object["accessibilityRowRange"] = accessibilityRowRange.json
@@ -277,7 +279,7 @@ public struct ViewDescription: Sendable, Equatable {
     /// `contentOffset`
     public var contentOffset: ViewPoint?
     /// `transform`
-    public var transform: JSON?
+    public var transform: ViewTransform?
     /// `isHidden`
     public var isHidden: Bool?
     /// `alpha`
@@ -333,9 +335,9 @@ public struct ViewDescription: Sendable, Equatable {
     /// `message`
     public var message: String?
     /// `preferredStyle`
-    public var preferredStyle: String?
+    public var preferredStyle: AlertStyle?
     /// `components`
-    public var components: JSON?
+    public var components: [PickerComponentDescription]?
     /// `dateText`
     public var dateText: String?
     /// `isKeyWindow`
@@ -353,9 +355,9 @@ public struct ViewDescription: Sendable, Equatable {
     /// `focusGroupIdentifier`
     public var focusGroupIdentifier: String?
     /// `focusGroupPriority`
-    public var focusGroupPriority: JSON?
+    public var focusGroupPriority: FocusGroupPriority?
     /// `focusGuides`
-    public var focusGuides: JSON?
+    public var focusGuides: [FocusGuideDescription]?
     /// `isTransparentFocusItem`
     public var isTransparentFocusItem: Bool?
     /// `isFocused`
@@ -440,7 +442,7 @@ public struct ViewDescription: Sendable, Equatable {
             guard let decoded = ViewPoint(json: value) else { return false }
             self.contentOffset = decoded
         case "transform":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = ViewTransform(json: value) else { return false }
             self.transform = decoded
         case "isHidden":
             guard let decoded = value.boolValue else { return false }
@@ -524,10 +526,10 @@ public struct ViewDescription: Sendable, Equatable {
             guard let decoded = value.stringValue else { return false }
             self.message = decoded
         case "preferredStyle":
-            guard let decoded = value.stringValue else { return false }
+            guard let decoded = value.stringValue.flatMap(AlertStyle.init(rawValue:)) else { return false }
             self.preferredStyle = decoded
         case "components":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = PickerComponentDescription.list(value) else { return false }
             self.components = decoded
         case "dateText":
             guard let decoded = value.stringValue else { return false }
@@ -554,10 +556,10 @@ public struct ViewDescription: Sendable, Equatable {
             guard let decoded = value.stringValue else { return false }
             self.focusGroupIdentifier = decoded
         case "focusGroupPriority":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = FocusGroupPriority(json: value) else { return false }
             self.focusGroupPriority = decoded
         case "focusGuides":
-            guard let decoded = value.nonNull else { return false }
+            guard let decoded = FocusGuideDescription.list(value) else { return false }
             self.focusGuides = decoded
         case "isTransparentFocusItem":
             guard let decoded = value.boolValue else { return false }
@@ -621,7 +623,7 @@ public struct ViewDescription: Sendable, Equatable {
             object["contentOffset"] = contentOffset.json
         }
         if let transform {
-            object["transform"] = transform
+            object["transform"] = transform.json
         }
         if let isHidden {
             object["isHidden"] = .bool(isHidden)
@@ -705,10 +707,10 @@ public struct ViewDescription: Sendable, Equatable {
             object["message"] = .string(message)
         }
         if let preferredStyle {
-            object["preferredStyle"] = .string(preferredStyle)
+            object["preferredStyle"] = .string(preferredStyle.rawValue)
         }
         if let components {
-            object["components"] = components
+            object["components"] = .array(components.map(\.json))
         }
         if let dateText {
             object["dateText"] = .string(dateText)
@@ -735,10 +737,10 @@ public struct ViewDescription: Sendable, Equatable {
             object["focusGroupIdentifier"] = .string(focusGroupIdentifier)
         }
         if let focusGroupPriority {
-            object["focusGroupPriority"] = focusGroupPriority
+            object["focusGroupPriority"] = focusGroupPriority.json
         }
         if let focusGuides {
-            object["focusGuides"] = focusGuides
+            object["focusGuides"] = .array(focusGuides.map(\.json))
         }
         if let isTransparentFocusItem {
             object["isTransparentFocusItem"] = .bool(isTransparentFocusItem)

@@ -101,6 +101,12 @@ final class ViewDescriptionTests: XCTestCase {
         bar.accessibility.accessibilityValue = "12"
         bar.accessibility.accessibilityTraits = ["staticText"]
         chart.accessibility.accessibilityElements = [.virtual(bar)]
+        chart.accessibility.accessibilityCustomRotors = [
+            CustomRotorDescription(
+                name: "Bars", items: [.element("bar1"), .target("title", range: ViewRange(location: 0, length: 4))])
+        ]
+        chart.accessibility.accessibilityContainerType = .semanticGroup
+        chart.focusGroupPriority = .prioritized
         var window = ViewDescription(
             id: "w", viewClass: "UIWindow", frame: ViewRect(x: 0, y: 0, width: 390, height: 844))
         window.isKeyWindow = true
@@ -134,6 +140,10 @@ final class ViewDescriptionTests: XCTestCase {
                                     "accessibilityValue": "12", "accessibilityTraits": ["staticText"],
                                 ]
                             ],
+                            "accessibilityCustomRotors": [
+                                ["name": "Bars", "items": ["bar1", ["target": "title", "range": [0, 4]]]]
+                            ],
+                            "accessibilityContainerType": "semanticGroup", "focusGroupPriority": "prioritized",
                         ],
                     ],
                 ]
