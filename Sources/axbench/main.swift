@@ -1,7 +1,9 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 // Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
-// Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift).
+// Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift),
+// --json (JSON codec throughput on a 20,000-node sample tree).
+import AXBenchmarks
 import AXCore
 import AXDemo
 import AXHub
@@ -20,6 +22,10 @@ if CommandLine.arguments.contains("--sizes") {
     print(
         "ViewNode \(MemoryLayout<ViewNode>.size) AXNode \(MemoryLayout<AXNode>.size) ax \(MemoryLayout<AccessibilityProperties>.size) control \(MemoryLayout<ControlState>.size) focus \(MemoryLayout<FocusProperties>.size) window \(MemoryLayout<WindowState>.size)"
     )
+    exit(0)
+}
+if CommandLine.arguments.contains("--json") {
+    print("JSON codec: \(try JSONBenchmark.measure(JSONBenchmark.sampleTree(nodes: quick ? 2_000 : 20_000)))")
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-decode") {
