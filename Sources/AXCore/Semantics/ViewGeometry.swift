@@ -10,24 +10,26 @@ extension ViewNode {
 
 extension Deriver {
     /// The view's rect in its parent's bounds space: frame size scaled around the center, then translated (A2, A14).
-    static func rectInParent(_ n: ViewNode) -> Rect {
-        let t = n.transform
-        let w = n.frame.width * abs(t.scaleX)
-        let h = n.frame.height * abs(t.scaleY)
-        let cx = n.frame.midX + t.translateX
-        let cy = n.frame.midY + t.translateY
-        return Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
+    static func rectInParent(_ view: ViewNode) -> Rect {
+        let transform = view.transform
+        let width = view.frame.width * abs(transform.scaleX)
+        let height = view.frame.height * abs(transform.scaleY)
+        let centerX = view.frame.midX + transform.translateX
+        let centerY = view.frame.midY + transform.translateY
+        return Rect(x: centerX - width / 2, y: centerY - height / 2, width: width, height: height)
     }
 
     /// Maps the view's own bounds coordinates into its parent's bounds coordinates.
-    static func localMap(_ n: ViewNode) -> AxisMap {
-        let t = n.transform
-        let bx = n.boundsOrigin.x + n.frame.width / 2
-        let by = n.boundsOrigin.y + n.frame.height / 2
-        let cx = n.frame.midX + t.translateX
-        let cy = n.frame.midY + t.translateY
-        return AxisMap(sx: t.scaleX, sy: t.scaleY, dx: cx - t.scaleX * bx, dy: cy - t.scaleY * by)
+    static func localMap(_ view: ViewNode) -> AxisMap {
+        let transform = view.transform
+        let boundsCenterX = view.boundsOrigin.x + view.frame.width / 2
+        let boundsCenterY = view.boundsOrigin.y + view.frame.height / 2
+        let centerX = view.frame.midX + transform.translateX
+        let centerY = view.frame.midY + transform.translateY
+        return AxisMap(
+            sx: transform.scaleX, sy: transform.scaleY, dx: centerX - transform.scaleX * boundsCenterX,
+            dy: centerY - transform.scaleY * boundsCenterY)
     }
 
-    func screenRect(_ n: ViewNode, map: AxisMap) -> Rect { map.apply(Deriver.rectInParent(n)) }
+    func screenRect(_ view: ViewNode, map: AxisMap) -> Rect { map.apply(Deriver.rectInParent(view)) }
 }

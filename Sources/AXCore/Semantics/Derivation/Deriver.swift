@@ -43,8 +43,8 @@ final class Deriver {
         @inline(__always) func append(to out: inout [Item]) {
             switch self {
             case .none: break
-            case .one(let i): out.append(i)
-            case .many(let a): out.append(contentsOf: a)
+            case .one(let item): out.append(item)
+            case .many(let items): out.append(contentsOf: items)
             }
         }
     }
@@ -97,6 +97,21 @@ final class Deriver {
         views: ViewHierarchy, dirty: Set<String>, removed: Set<String>, full: Bool,
         previous: AXTree, revision: Int
     ) -> (AXTree, ChangeSet) {
+        startPass(views: views, dirty: dirty, full: full, previous: previous)
+        for removedID in removed {
+            purge(removedID)
+        }
+        markAncestorsOfDirtyViews(full: full)
+        let windows = visitWindows(previous: previous)
+        purgeUnreached()
+        let changes = changeSet(windows: windows, full: full, previous: previous, revision: revision)
+        let tree = AXTree(revision: revision, nodes: nodes, windows: windows)
+        self.views = ViewHierarchy()
+        nodes = [:]
+        return (tree, changes)
+    }
+
+    private func startPass(views: ViewHierarchy, dirty: Set<String>, full: Bool, previous: AXTree) {
         self.views = views
         self.dirty = dirty
         touched = []
@@ -112,69 +127,82 @@ final class Deriver {
         } else {
             nodes = previous.nodes
         }
-        for r in removed { purge(r) }
+    }
 
+    /// `needsVisit`: every dirty view that still exists and its ancestors (a full build visits everything).
+    private func markAncestorsOfDirtyViews(full: Bool) {
         needsVisit = []
-        if !full {
-            for d in dirty {
-                var cur: String? = d
-                while let c = cur, views.nodes.contains(c), needsVisit.insert(c).inserted {
-                    cur = views.nodes.box(c)?.value.parent
-                }
+        if full {
+            return
+        }
+        for dirtyID in dirty {
+            var current: String? = dirtyID
+            while let ancestor = current, views.nodes.contains(ancestor), needsVisit.insert(ancestor).inserted {
+                current = views.nodes.box(ancestor)?.value.parent
             }
         }
+    }
 
+    /// Visits the windows back to front and returns the ids of those in the tree.
+    private func visitWindows(previous: AXTree) -> [String] {
         // Windows: back to front by level, then by order (D-WINDOW-1). The front-most modal window hides the others (X10).
-        let ordered = views.roots.enumerated().sorted { a, b in
-            let la = views.nodes[a.element]?.window.windowLevel ?? 0
-            let lb = views.nodes[b.element]?.window.windowLevel ?? 0
-            return la != lb ? la < lb : a.offset < b.offset
+        let ordered = views.roots.enumerated().sorted { lhs, rhs in
+            let lhsLevel = views.nodes[lhs.element]?.window.windowLevel ?? 0
+            let rhsLevel = views.nodes[rhs.element]?.window.windowLevel ?? 0
+            return lhsLevel != rhsLevel ? lhsLevel < rhsLevel : lhs.offset < rhs.offset
         }.map(\.element)
-        var modalWindow: String?
-        for w in ordered.reversed() {
-            if let n = views.nodes[w], isVisibleSelf(n), effectiveModal(n) {
-                modalWindow = w
-                break
-            }
+        let modalWindow = ordered.last { windowID in
+            guard let window = views.nodes[windowID] else { return false }
+            return isVisibleSelf(window) && effectiveModal(window)
         }
         // A27: exactly one window is key — the front-most visible one that claims it, when several do.
-        var keyWindow: String?
-        for w in ordered.reversed() {
-            if let n = views.nodes[w], isVisibleSelf(n), n.window.isKeyWindow, modalWindow == nil || modalWindow == w {
-                keyWindow = w
-                break
-            }
+        let keyWindow = ordered.last { windowID in
+            guard let window = views.nodes[windowID] else { return false }
+            return isVisibleSelf(window) && window.window.isKeyWindow && (modalWindow == nil || modalWindow == windowID)
         }
         var windows: [String] = []
-        for w in ordered {
-            if let m = modalWindow, m != w {
-                purge(w)
+        for windowID in ordered {
+            if let modalWindow, modalWindow != windowID {
+                purge(windowID)
                 continue
             }
-            guard let n = views.nodes[w] else { continue }
+            guard let window = views.nodes[windowID] else { continue }
             let ctx = Ctx(
-                map: .identity, clip: screenRect(n, map: .identity), rtl: n.window.layoutDirection == .rtl,
-                windowID: w, container: "", containerRole: nil, restrictions: [], language: nil,
-                isKeyWindow: w == keyWindow)
+                map: .identity, clip: screenRect(window, map: .identity), rtl: window.window.layoutDirection == .rtl,
+                windowID: windowID, container: "", containerRole: nil, restrictions: [], language: nil,
+                isKeyWindow: windowID == keyWindow)
             var items: [Item] = []
-            visit(w, ctx, into: &items)
+            visit(windowID, ctx, into: &items)
             windows.append(contentsOf: items.map(\.id))
         }
-        for w in previous.windows where !views.roots.contains(w) { purge(w) }
-        // Views that changed but were not reached this pass (moved under an excluded parent, …) leave the tree.
-        for d in dirty where views.nodes.contains(d) {
-            if let e = cache[d], e.pass != pass { purge(d) }
+        for windowID in previous.windows where !views.roots.contains(windowID) {
+            purge(windowID)
         }
-        for d in departed where views.nodes.contains(d) {
-            if let e = cache[d], e.pass != pass { purge(d) }
+        return windows
+    }
+
+    /// Views that changed but were not reached this pass (moved under an excluded parent, …) leave the tree.
+    private func purgeUnreached() {
+        for viewID in dirty where views.nodes.contains(viewID) {
+            if let entry = cache[viewID], entry.pass != pass {
+                purge(viewID)
+            }
+        }
+        for viewID in departed where views.nodes.contains(viewID) {
+            if let entry = cache[viewID], entry.pass != pass {
+                purge(viewID)
+            }
         }
         departed = []
+    }
 
-        var cs = ChangeSet(fromRevision: previous.revision, toRevision: revision)
-        cs.windowsChanged = windows != previous.windows
+    /// What changed since `previous`: from the nodes this pass touched, or wholesale after a full build.
+    private func changeSet(windows: [String], full: Bool, previous: AXTree, revision: Int) -> ChangeSet {
+        var changes = ChangeSet(fromRevision: previous.revision, toRevision: revision)
+        changes.windowsChanged = windows != previous.windows
         if full && previous.nodes.isEmpty {
             // A first snapshot: everything is added (in derivation order); no per-node comparison needed.
-            cs.added = !fullOrderStale && fullOrder.count == nodes.count ? fullOrder : nodes.keys.sorted()
+            changes.added = !fullOrderStale && fullOrder.count == nodes.count ? fullOrder : nodes.keys.sorted()
             fullOrder = []
             fullBuild = false
             touched = []
@@ -182,45 +210,44 @@ final class Deriver {
             // Every node is new or re-derived: compare against the previous tree wholesale.
             var ids = Set<String>()
             ids.reserveCapacity(nodes.count + previous.nodes.count)
-            for (id, _) in nodes.storage { ids.insert(id) }
-            for (id, _) in previous.nodes.storage { ids.insert(id) }
+            for (id, _) in nodes.storage {
+                ids.insert(id)
+            }
+            for (id, _) in previous.nodes.storage {
+                ids.insert(id)
+            }
             touched = ids
             fullBuild = false
         }
         for id in touched.sorted() {
-            let old = previous.nodes[id]
-            let new = nodes[id]
-            switch (old, new) {
-            case (nil, .some): cs.added.append(id)
-            case (.some(let a), nil):
-                cs.removed.append(id)
-                cs.removedNodes[id] = a
-            case (.some(let a), .some(let b)):
-                if a.parent != b.parent { cs.moved.append(id) }
-                let attrs = changedAttributes(a, b)
-                if !attrs.isEmpty { cs.updated[id] = attrs }
+            switch (previous.nodes[id], nodes[id]) {
+            case (nil, .some): changes.added.append(id)
+            case (.some(let old), nil):
+                changes.removed.append(id)
+                changes.removedNodes[id] = old
+            case (.some(let old), .some(let new)):
+                if old.parent != new.parent { changes.moved.append(id) }
+                let attributes = changedAttributes(old, new)
+                if !attributes.isEmpty { changes.updated[id] = attributes }
             case (nil, nil): break
             }
         }
-        let tree = AXTree(revision: revision, nodes: nodes, windows: windows)
-        self.views = ViewHierarchy()
-        nodes = [:]
-        return (tree, cs)
+        return changes
     }
 
     // MARK: - Visiting
 
     /// Puts a node in the tree. `new`: a node this pass creates (a container is listed before its children are visited).
-    func write(_ n: consuming AXNode, new: Bool = false) {
-        let id = n.id
+    func write(_ node: consuming AXNode, new: Bool = false) {
+        let id = node.id
         if fullBuild {
             if new { fullOrder.append(id) }
-            nodes.setBox(Box(n), for: id)
+            nodes.setBox(Box(node), for: id)
             return
         }
         touched.insert(id)
-        if let old = nodes.box(id), old.value == n { return }
-        nodes.setBox(Box(n), for: id)
+        if let old = nodes.box(id), old.value == node { return }
+        nodes.setBox(Box(node), for: id)
     }
 
     private func removeNode(_ id: String) {
@@ -231,24 +258,24 @@ final class Deriver {
 
     /// Drops a view's cached result and every accessibility node its subtree produced.
     private func purge(_ id: String) {
-        guard let e = cache.removeValue(forKey: id) else { return }
-        if e.ownsSelf { removeNode(id) }
-        for ax in e.ownIDs { removeNode(ax) }
-        for c in e.children { purgeStale(c) }
+        guard let entry = cache.removeValue(forKey: id) else { return }
+        if entry.ownsSelf { removeNode(id) }
+        for ax in entry.ownIDs { removeNode(ax) }
+        for child in entry.children { purgeStale(child) }
     }
 
     /// Purges a former child unless this pass already visited it: a view that moved under another parent (or is
     /// reached through an `accessibilityElements` list) and was derived there must keep its fresh results, whatever
     /// the order in which its old and new parents are visited.
     private func purgeStale(_ id: String) {
-        if let e = cache[id], e.pass == pass { return }
+        if let entry = cache[id], entry.pass == pass { return }
         purge(id)
     }
 
     private func visit(_ id: String, _ ctx: Ctx, into out: inout [Item]) {
-        guard let nb = views.nodes.box(id) else { return }
+        guard let viewBox = views.nodes.box(id) else { return }
         if !fullBuild, reuseCached(id, ctx, into: &out) { return }
-        visitNode(id, ctx, nb, into: &out)
+        visitNode(id, ctx, viewBox, into: &out)
     }
 
     /// Appends the cached items of a clean view whose context did not change (kept out of `visit`'s frame).
@@ -256,51 +283,53 @@ final class Deriver {
     private func reuseCached(_ id: String, _ ctx: Ctx, into out: inout [Item]) -> Bool {
         // `needsVisit` holds every dirty view that still exists (and its ancestors). The entry is read and stamped
         // in place: one hash of the id, no copy of the entry.
-        guard !needsVisit.contains(id), let e = cache[id], e.ctx == ctx else { return false }
-        e.pass = pass
-        e.items.append(to: &out)
+        guard !needsVisit.contains(id), let entry = cache[id], entry.ctx == ctx else { return false }
+        entry.pass = pass
+        entry.items.append(to: &out)
         return true
     }
 
     /// The body of `visit`; the view is passed boxed so the node is never copied.
-    private func visitNode(_ id: String, _ ctx: Ctx, _ nb: Box<ViewNode>, into out: inout [Item]) {
+    private func visitNode(_ id: String, _ ctx: Ctx, _ viewBox: Box<ViewNode>, into out: inout [Item]) {
         // This function is on the recursion path (visit → visitNode → visitChildren → visit), once per level of
         // the view hierarchy. Everything that does not recurse lives in never-inlined helpers so this frame stays
         // small: a hierarchy `Limits.maxDepth` (256) levels deep must derive without exhausting a thread's stack,
         // in debug builds too, where every temporary copy of a large struct gets its own stack slot.
         let old = fullBuild ? nil : cache[id]
-        let expo = exposure(nb.value, ctx: ctx)
-        switch expo {
+        let exposure = exposure(viewBox.value, ctx: ctx)
+        switch exposure {
         case .excluded:
             purge(id)
             return
         case .element:
-            out.append(visitElement(id, ctx, nb.value, old))
+            out.append(visitElement(id, ctx, viewBox.value, old))
             return
         case .transparent, .container: break
         }
-        let p = prepare(nb.value, ctx, expo)
+        let prepared = prepare(viewBox.value, ctx, exposure)
         var ownIDs: [String] = []
-        var visitedChildren: [String] = nb.value.children
-        if case .container(let role) = expo {
+        var visitedChildren: [String] = viewBox.value.children
+        if case .container(let role) = exposure {
             if fullBuild { fullOrder.append(id) }
             var childItems: [Item] = []
-            if p.hasElementList {
+            if prepared.hasElementList {
                 // R37: accessibilityElements defines the children, in array order; other subviews are not exposed.
-                visitElementList(id, nb.value, p, old, &ownIDs, &visitedChildren, into: &childItems)
+                visitElementList(id, viewBox.value, prepared, old, &ownIDs, &visitedChildren, into: &childItems)
             } else {
-                visitChildren(nb.value, p.childCtx, old: old, into: &childItems)
-                childItems = readingOrder(childItems, rtl: p.childCtx.rtl)
+                visitChildren(viewBox.value, prepared.childCtx, old: old, into: &childItems)
+                childItems = readingOrder(childItems, rtl: prepared.childCtx.rtl)
             }
             writeContainer(
-                nb.value, role: role, ctx: ctx, childCtx: p.childCtx, frame: p.frame, childItems: childItems,
-                restrictions: p.childCtx.restrictions, language: p.childCtx.language, ownIDs: &ownIDs)
-            let item = Item(id: id, frame: nb.value.ax.frame ?? p.frame)  // R22, X5: ordered by the frame the AT sees
+                viewBox.value, role: role, ctx: ctx, childCtx: prepared.childCtx, frame: prepared.frame,
+                childItems: childItems,
+                restrictions: prepared.childCtx.restrictions, language: prepared.childCtx.language, ownIDs: &ownIDs)
+            // R22, X5: ordered by the frame the AT sees
+            let item = Item(id: id, frame: viewBox.value.ax.frame ?? prepared.frame)
             out.append(item)
             finishVisit(id, ctx, old, .one(item), ownsSelf: true, ownIDs, visitedChildren)
         } else {
             let start = out.count
-            visitChildren(nb.value, p.childCtx, old: old, into: &out)
+            visitChildren(viewBox.value, prepared.childCtx, old: old, into: &out)
             let produced: ItemList =
                 out.count == start ? .none : out.count == start + 1 ? .one(out[start]) : .many(Array(out[start...]))
             finishVisit(id, ctx, old, produced, ownsSelf: false, ownIDs, visitedChildren)
@@ -316,43 +345,48 @@ final class Deriver {
     }
 
     @inline(never)
-    private func prepare(_ n: ViewNode, _ ctx: Ctx, _ expo: Exposure) -> Prepared {
-        let frame = screenRect(n, map: ctx.map)
-        let childMap = ctx.map.composed(with: Deriver.localMap(n))
+    private func prepare(_ view: ViewNode, _ ctx: Ctx, _ exposure: Exposure) -> Prepared {
+        let frame = screenRect(view, map: ctx.map)
+        let childMap = ctx.map.composed(with: Deriver.localMap(view))
         let clipForChildren: Rect =
-            n.effectiveClipsToBounds
+            view.effectiveClipsToBounds
             ? (ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)) : ctx.clip
         var restrictions = ctx.restrictions
-        if !n.restrictionIdentifiers.isEmpty {
-            for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
+        if !view.restrictionIdentifiers.isEmpty {
+            for restriction in view.restrictionIdentifiers where !restrictions.contains(restriction) {
+                restrictions.append(restriction)
+            }
         }
-        let language = n.ax.language ?? ctx.language
+        let language = view.ax.language ?? ctx.language
         let childCtx: Ctx
-        if case .container(let role) = expo {
-            let rtl = n.kind == .window ? n.window.layoutDirection == .rtl : ctx.rtl
+        if case .container(let role) = exposure {
+            let rtl = view.kind == .window ? view.window.layoutDirection == .rtl : ctx.rtl
             childCtx = Ctx(
-                map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: n.id,
+                map: childMap, clip: clipForChildren, rtl: rtl, windowID: ctx.windowID, container: view.id,
                 containerRole: role, restrictions: restrictions, language: language)
         } else {
             childCtx = Ctx(
                 map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
                 containerRole: ctx.containerRole, restrictions: restrictions, language: language)
         }
-        return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: n.ax.elements != nil)
+        return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: view.ax.elements != nil)
     }
 
     @inline(never)
-    private func visitElement(_ id: String, _ ctx: Ctx, _ n: ViewNode, _ old: Entry?) -> Item {
-        for c in old?.children ?? [] { purgeStale(c) }
-        for c in n.children { purgeStale(c) }
+    private func visitElement(_ id: String, _ ctx: Ctx, _ view: ViewNode, _ old: Entry?) -> Item {
+        for child in old?.children ?? [] { purgeStale(child) }
+        for child in view.children { purgeStale(child) }
         // What `prepare` would hand to children, minus the child context an element never uses.
         var restrictions = ctx.restrictions
-        if !n.restrictionIdentifiers.isEmpty {
-            for r in n.restrictionIdentifiers where !restrictions.contains(r) { restrictions.append(r) }
+        if !view.restrictionIdentifiers.isEmpty {
+            for restriction in view.restrictionIdentifiers where !restrictions.contains(restriction) {
+                restrictions.append(restriction)
+            }
         }
         let item = writeElement(
-            n, ctx: ctx, frame: screenRect(n, map: ctx.map), childMap: ctx.map.composed(with: Deriver.localMap(n)),
-            restrictions: restrictions, language: n.ax.language ?? ctx.language)
+            view, ctx: ctx, frame: screenRect(view, map: ctx.map),
+            childMap: ctx.map.composed(with: Deriver.localMap(view)),
+            restrictions: restrictions, language: view.ax.language ?? ctx.language)
         finishVisit(id, ctx, old, .one(item), ownsSelf: true, [], [])
         return item
     }
@@ -360,24 +394,25 @@ final class Deriver {
     /// The children of a container that sets `accessibilityElements` (R37): views (any descendant) and virtual
     /// elements, in array order.
     private func visitElementList(
-        _ id: String, _ n: ViewNode, _ p: Prepared, _ old: Entry?,
+        _ id: String, _ view: ViewNode, _ prepared: Prepared, _ old: Entry?,
         _ ownIDs: inout [String], _ visitedChildren: inout [String], into childItems: inout [Item]
     ) {
-        for c in old?.children ?? [] { purgeStale(c) }
-        for c in n.children { purgeStale(c) }
+        for child in old?.children ?? [] { purgeStale(child) }
+        for child in view.children { purgeStale(child) }
         visitedChildren = []
-        for entry in n.ax.elements ?? [] {
+        for entry in view.ax.elements ?? [] {
             switch entry {
             case .view(let ref):
-                guard ref != id, views.isAncestor(id, of: ref), let rctx = contextFor(ref, under: id, base: p.childCtx)
+                guard ref != id, views.isAncestor(id, of: ref),
+                    let referenceCtx = contextFor(ref, under: id, base: prepared.childCtx)
                 else { continue }
                 if !visitedChildren.contains(ref) {
-                    visit(ref, rctx, into: &childItems)
+                    visit(ref, referenceCtx, into: &childItems)
                     visitedChildren.append(ref)
                 }
-            case .virtual(let ve):
-                if let item = writeVirtual(ve, container: n, p, ownIDs: ownIDs) {
-                    ownIDs.append(ve.id)
+            case .virtual(let virtualElement):
+                if let item = writeVirtual(virtualElement, container: view, prepared, ownIDs: ownIDs) {
+                    ownIDs.append(virtualElement.id)
                     childItems.append(item)
                 }
             }
@@ -385,11 +420,13 @@ final class Deriver {
     }
 
     @inline(never)
-    private func writeVirtual(_ ve: VirtualElement, container n: ViewNode, _ p: Prepared, ownIDs: [String]) -> Item? {
-        guard views.nodes[ve.id] == nil, !ownIDs.contains(ve.id) else { return nil }
-        let vnode = makeVirtual(ve, container: n, ctx: p.childCtx, childMap: p.childMap)
-        let item = Item(id: ve.id, frame: vnode.frame)
-        write(vnode, new: true)
+    private func writeVirtual(
+        _ virtualElement: VirtualElement, container n: ViewNode, _ prepared: Prepared, ownIDs: [String]
+    ) -> Item? {
+        guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
+        let virtualNode = makeVirtual(virtualElement, container: n, ctx: prepared.childCtx, childMap: prepared.childMap)
+        let item = Item(id: virtualElement.id, frame: virtualNode.frame)
+        write(virtualNode, new: true)
         return item
     }
 
@@ -421,24 +458,24 @@ final class Deriver {
     // without exhausting the stack, in debug builds too (D-PATCH-1).
     @inline(never)
     private func writeElement(
-        _ n: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
+        _ view: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
     ) -> Item {
         let ax = makeElement(
-            n, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
-        let item = Item(id: n.id, frame: ax.frame)
+            view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
     }
 
     @inline(never)
     private func writeContainer(
-        _ n: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
+        _ view: ViewNode, role: AXRole, ctx: Ctx, childCtx: Ctx, frame: Rect, childItems: [Item],
         restrictions: [String], language: String?, ownIDs: inout [String]
     ) {
-        let synthesized = synthesize(n, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-        for s in synthesized.nodes {
-            ownIDs.append(s.id)
-            write(s, new: true)
+        let synthesized = synthesize(view, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
+        for node in synthesized.nodes {
+            ownIDs.append(node.id)
+            write(node, new: true)
         }
         let ordered =
             synthesized.leading.map { Item(id: $0.id, frame: $0.frame) } + childItems
@@ -446,57 +483,59 @@ final class Deriver {
         if role == .tabBar || role == .segmentedControl { numberPositions(ordered.map(\.id), asValue: true) }
         write(
             makeContainer(
-                n, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language,
+                view, role: role, ctx: ctx, frame: frame, restrictions: restrictions, language: language,
                 children: ordered.map(\.id)))
     }
 
     /// Builds the context of a view reached through `accessibilityElements` from container `cid` (its ancestor).
-    private func contextFor(_ ref: String, under cid: String, base: Ctx) -> Ctx? {
+    private func contextFor(_ ref: String, under containerID: String, base: Ctx) -> Ctx? {
         var chain: [ViewNode] = []
-        var cur = views.nodes[ref]?.parent
-        while let c = cur, c != cid {
-            guard let n = views.nodes[c] else { return nil }
-            if !isVisibleSelf(n) || n.ax.elementsHidden { return nil }
-            chain.append(n)
-            cur = n.parent
+        var current = views.nodes[ref]?.parent
+        while let ancestor = current, ancestor != containerID {
+            guard let view = views.nodes[ancestor] else { return nil }
+            if !isVisibleSelf(view) || view.ax.elementsHidden { return nil }
+            chain.append(view)
+            current = view.parent
         }
         var ctx = base
-        for n in chain.reversed() {
-            let frame = screenRect(n, map: ctx.map)
-            if n.effectiveClipsToBounds {
+        for view in chain.reversed() {
+            let frame = screenRect(view, map: ctx.map)
+            if view.effectiveClipsToBounds {
                 ctx.clip = ctx.clip.intersection(frame) ?? Rect(x: frame.x, y: frame.y, width: 0, height: 0)
             }
-            ctx.map = ctx.map.composed(with: Deriver.localMap(n))
-            for r in n.restrictionIdentifiers where !ctx.restrictions.contains(r) { ctx.restrictions.append(r) }
-            if let l = n.ax.language { ctx.language = l }
+            ctx.map = ctx.map.composed(with: Deriver.localMap(view))
+            for restriction in view.restrictionIdentifiers where !ctx.restrictions.contains(restriction) {
+                ctx.restrictions.append(restriction)
+            }
+            if let language = view.ax.language { ctx.language = language }
         }
         return ctx
     }
 
-    private func visitChildren(_ n: ViewNode, _ childCtx: Ctx, old: Entry?, into out: inout [Item]) {
-        let kids = n.children
-        let modalIndex = views.modalCandidates > 0 ? frontMostModal(kids) : nil
-        for (i, k) in kids.enumerated() {
-            if let m = modalIndex, i != m {
-                purgeStale(k)
+    private func visitChildren(_ view: ViewNode, _ childCtx: Ctx, old: Entry?, into out: inout [Item]) {
+        let children = view.children
+        let modalIndex = views.modalCandidates > 0 ? frontMostModal(children) : nil
+        for (index, child) in children.enumerated() {
+            if let modalIndex, index != modalIndex {
+                purgeStale(child)
                 continue
             }
-            visit(k, childCtx, into: &out)
+            visit(child, childCtx, into: &out)
         }
-        if let old, !old.children.isEmpty { purgeDeparted(old.children, current: kids, parent: n.id) }
+        if let old, !old.children.isEmpty { purgeDeparted(old.children, current: children, parent: view.id) }
     }
 
     /// Drops the results of former children that left this view (unless they moved under another parent, which owns them now).
     @inline(never)
-    private func purgeDeparted(_ former: [String], current kids: [String], parent: String) {
-        if former == kids { return }  // unchanged children (usually the very same array: an O(1) check)
-        let current: Set<String> = Set(kids)
-        for c in former where !current.contains(c) {
-            if let cp = views.nodes.box(c)?.value.parent, cp != parent {
-                departed.append(c)
+    private func purgeDeparted(_ former: [String], current children: [String], parent: String) {
+        if former == children { return }  // unchanged children (usually the very same array: an O(1) check)
+        let current: Set<String> = Set(children)
+        for child in former where !current.contains(child) {
+            if let currentParent = views.nodes.box(child)?.value.parent, currentParent != parent {
+                departed.append(child)
                 continue
             }
-            purgeStale(c)
+            purgeStale(child)
         }
     }
 

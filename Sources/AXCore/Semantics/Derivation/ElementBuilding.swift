@@ -2,227 +2,242 @@
 /// R43, X5, X6, X18, X19, X32, X52; D-CELL-1).
 extension Deriver {
     func makeElement(
-        _ n: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
+        _ view: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
         restrictions: [String], language: String?
     ) -> AXNode {
-        var traits = ControlSemantics.traits(n)
-        var label = n.ax.label ?? ControlSemantics.defaultLabel(n)
-        var value = n.ax.value ?? ControlSemantics.defaultValue(n)
-        var numeric = ControlSemantics.numericValue(n)
-        var kind = n.kind
-        var isOn = n.kind == .switchControl && n.control.isOn
-        var actionTarget = n.id
-        var control: ViewNode?
-
-        if n.kind == .tableViewCell || n.kind == .collectionViewCell {
-            let content = cellContent(n, childMap: childMap, rtl: ctx.rtl)
-            // D-CELL-1
-            if n.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
-            if content.controls.count == 1, let c = content.controls.first {
-                control = c
-                if n.ax.value == nil { value = c.ax.value ?? ControlSemantics.defaultValue(c) }
-                if n.ax.traits == nil { traits.formUnion(ControlSemantics.traits(c)) }
-                numeric = ControlSemantics.numericValue(c)
-                kind = c.kind
-                isOn = c.kind == .switchControl && c.control.isOn
-                actionTarget = c.id
-            }
-            switch n.control.accessoryType {
-            case "disclosureIndicator", "detailDisclosureButton":
-                if n.ax.traits == nil && control == nil { traits.insert(.button) }
-            case "checkmark": traits.insert(.selected)
-            default: break
-            }
+        var content = ElementContent(view)
+        if view.kind == .tableViewCell || view.kind == .collectionViewCell {
+            content.adoptCellContent(of: view, cellContent(view, childMap: childMap, rtl: ctx.rtl))
         }
-
-        let secure = n.control.isSecureTextEntry
+        let kind = content.kind
+        let secure = view.control.isSecureTextEntry
         let editable =
-            (kind == .textField || kind == .searchBar || (kind == .textView && n.control.isEditable))
-            && n.control.isEnabled
+            (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
+            && view.control.isEnabled
         var role = ControlSemantics.elementRole(
-            kind: kind, traits: traits, secure: secure,
-            editable: kind == .textView ? n.control.isEditable : true,
+            kind: kind, traits: content.traits, secure: secure,
+            editable: kind == .textView ? view.control.isEditable : true,
             inTabBar: ctx.containerRole == .tabBar)
-        if control != nil, role == .staticText || role == .button { role = .cell }
-        if n.kind == .tableViewCell || n.kind == .collectionViewCell, control == nil,
+        if content.control != nil, role == .staticText || role == .button { role = .cell }
+        if view.kind == .tableViewCell || view.kind == .collectionViewCell, content.control == nil,
             role == .staticText
         {
             role = .cell
         }
 
-        let frame = n.ax.frame ?? viewFrame
-        var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
-        if isOn { st.insert(.checked) }
-        if secure { st.insert(.secure) }
-        if editable { st.insert(.editable) }
-        if n.kind == .textView { st.insert(.multiLine) }
-        if n.kind == .activityIndicator && n.control.isAnimating { st.insert(.busy) }
-        let responds =
-            n.ax.respondsToUserInteraction
-            ?? (!traits.contains(.notEnabled)
-                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
-                    && role != .activityIndicator))  // X13
-        if responds { st.insert(.respondsToUserInteraction) }
-        let focusableDefault =
-            st.contains(.enabled)
-            && [
-                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
-                .switch, .adjustable, .tab, .link,
-            ].contains(role)
-        if n.focus.canBecomeFocused ?? focusableDefault { st.insert(.focusable) }  // C17
-
+        let frame = view.ax.frame ?? viewFrame
+        let states = elementStates(
+            for: view, frame: frame, ctx: ctx, traits: content.traits, role: role, isOn: content.isOn, secure: secure,
+            editable: editable)
         let placeholder =
-            (n.kind == .textField || n.kind == .searchBar || n.kind == .textView)
-            ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
-        let automation = automationElements(n, isElement: true)
-        var cell: AXCellInfo?
-        if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {  // R43, X19
-            cell = AXCellInfo(
-                row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
-        }
-        // The rarely-set group is built only when one of its sources is set (most elements share the default; the
-        // same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
-        var extras: AXNodeExtras?
-        if n.ax.hint != nil || placeholder != nil || language != nil || n.ax.headingLevel != nil
-            || n.ax.textualContext != nil
-            || !n.ax.userInputLabels.isEmpty || n.ax.navigationStyle != .automatic || !n.ax.customActions.isEmpty
-            || !n.ax.customRotors.isEmpty || !restrictions.isEmpty || !n.hasDefaultFocus
-            || !n.ax.directTouchOptions.isEmpty
-            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil
-        {
-            var x = AXNodeExtras()
-            x.hint = n.ax.hint
-            x.placeholder = placeholder
-            x.language = language
-            x.headingLevel = n.ax.headingLevel
-            x.textualContext = n.ax.textualContext
-            x.userInputLabels = n.ax.userInputLabels
-            x.navigationStyle = n.ax.navigationStyle
-            x.customActions = n.ax.customActions
-            x.rotors = n.ax.customRotors
-            x.restrictions = restrictions
-            x.focus = n.focus
-            x.directTouchOptions = n.ax.directTouchOptions
-            x.automationElements = automation
-            x.ignoresInvertColors = n.ax.ignoresInvertColors
-            x.cell = cell
-            extras = x
-        }
+            (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
+            ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
+        let extras = elementExtras(
+            view, placeholder: placeholder, language: language, restrictions: restrictions,
+            automation: automationElements(view, isElement: true),
+            cell: cellInfo(rowRange: view.ax.rowRange, columnRange: view.ax.columnRange))
         let text: String?
         switch role {
-        case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
-        default: text = label
+        case .textField, .secureTextField, .searchField, .textView: text = content.value ?? ""
+        default: text = content.label
         }
         return AXNode(
-            id: n.id, viewID: n.id, actionTarget: actionTarget, className: n.className, viewClass: n.kind, role: role,
-            isElement: true, label: label, value: value, identifier: n.ax.identifier ?? control?.ax.identifier,
-            traits: traits, states: st, frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,  // X6
+            id: view.id, viewID: view.id, actionTarget: content.actionTarget, className: view.className,
+            viewClass: view.kind, role: role, isElement: true, label: content.label, value: content.value,
+            identifier: view.ax.identifier ?? content.control?.ax.identifier, traits: content.traits,
+            states: states, frame: frame, activationPoint: view.ax.activationPoint ?? frame.center,  // X6
             parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
-            actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
-            numeric: numeric, text: text, extras: extras)
+            actions: ControlSemantics.actions(role: role, kind: kind, traits: content.traits, editable: editable),
+            numeric: content.numeric, text: text, extras: extras)
     }
 
-    func makeVirtual(_ ve: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
-        let traits = ve.ax.traits ?? []
+    /// What an element shows and where its actions go: the view's own, or a cell's single control's (D-CELL-1).
+    struct ElementContent {
+        var traits: Traits
+        var label: String?
+        var value: String?
+        var numeric: AXNumericValue?
+        var kind: ViewClass
+        var isOn: Bool
+        var actionTarget: String
+        /// The one control inside a cell that the cell stands for.
+        var control: ViewNode?
+
+        init(_ view: ViewNode) {
+            traits = ControlSemantics.traits(view)
+            label = view.ax.label ?? ControlSemantics.defaultLabel(view)
+            value = view.ax.value ?? ControlSemantics.defaultValue(view)
+            numeric = ControlSemantics.numericValue(view)
+            kind = view.kind
+            isOn = view.kind == .switchControl && view.control.isOn
+            actionTarget = view.id
+        }
+
+        /// A table or collection cell reads its labels and stands for its one control (D-CELL-1).
+        mutating func adoptCellContent(of cell: ViewNode, _ content: (labels: [String], controls: [ViewNode])) {
+            if cell.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
+            if content.controls.count == 1, let cellControl = content.controls.first {
+                control = cellControl
+                if cell.ax.value == nil { value = cellControl.ax.value ?? ControlSemantics.defaultValue(cellControl) }
+                if cell.ax.traits == nil { traits.formUnion(ControlSemantics.traits(cellControl)) }
+                numeric = ControlSemantics.numericValue(cellControl)
+                kind = cellControl.kind
+                isOn = cellControl.kind == .switchControl && cellControl.control.isOn
+                actionTarget = cellControl.id
+            }
+            switch cell.control.accessoryType {
+            case "disclosureIndicator", "detailDisclosureButton":
+                if cell.ax.traits == nil && control == nil { traits.insert(.button) }
+            case "checkmark": traits.insert(.selected)
+            default: break
+            }
+        }
+    }
+
+    /// The table cell position of an element that sets both ranges (R43, X19).
+    func cellInfo(rowRange: TextRange?, columnRange: TextRange?) -> AXCellInfo? {
+        guard let rowRange, let columnRange, rowRange.location >= 0, columnRange.location >= 0 else { return nil }
+        return AXCellInfo(
+            row: rowRange.location, rowSpan: max(rowRange.length, 1), column: columnRange.location,
+            columnSpan: max(columnRange.length, 1))
+    }
+
+    /// The rarely-set group, built only when one of its sources is set (most elements share the default; the
+    /// same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
+    func elementExtras(
+        _ view: ViewNode, placeholder: String?, language: String?, restrictions: [String], automation: [String],
+        cell: AXCellInfo?
+    ) -> AXNodeExtras? {
+        let ax = view.ax
+        let hasExtras =
+            ax.hint != nil || placeholder != nil || language != nil || ax.headingLevel != nil
+            || ax.textualContext != nil || !ax.userInputLabels.isEmpty || ax.navigationStyle != .automatic
+            || !ax.customActions.isEmpty || !ax.customRotors.isEmpty || !restrictions.isEmpty
+            || !view.hasDefaultFocus || !ax.directTouchOptions.isEmpty || !automation.isEmpty
+            || ax.ignoresInvertColors || cell != nil
+        guard hasExtras else { return nil }
+        var extras = AXNodeExtras()
+        extras.hint = ax.hint
+        extras.placeholder = placeholder
+        extras.language = language
+        extras.headingLevel = ax.headingLevel
+        extras.textualContext = ax.textualContext
+        extras.userInputLabels = ax.userInputLabels
+        extras.navigationStyle = ax.navigationStyle
+        extras.customActions = ax.customActions
+        extras.rotors = ax.customRotors
+        extras.restrictions = restrictions
+        extras.focus = view.focus
+        extras.directTouchOptions = ax.directTouchOptions
+        extras.automationElements = automation
+        extras.ignoresInvertColors = ax.ignoresInvertColors
+        extras.cell = cell
+        return extras
+    }
+
+    func makeVirtual(_ element: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
+        let traits = element.ax.traits ?? []
         let role = ControlSemantics.elementRole(
             kind: .view, traits: traits, secure: false, editable: false,
             inTabBar: ctx.containerRole == .tabBar)
         // R35, X52: the frame in container space follows the container's current position.
-        let frame = ve.ax.frame ?? childMap.apply(ve.frameInContainer)
+        let frame = element.ax.frame ?? childMap.apply(element.frameInContainer)
         var ax = AXNode(
-            id: ve.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
-            isElement: ve.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
-        var x = AXNodeExtras()
-        ax.actionTarget = ve.id
+            id: element.id, viewID: nil, className: "UIAccessibilityElement", viewClass: .view, role: role,
+            isElement: element.ax.isAccessibilityElement ?? true, windowID: ctx.windowID)
+        var extras = AXNodeExtras()
+        ax.actionTarget = element.id
         ax.parent = container.id
-        ax.label = ve.ax.label
-        ax.value = ve.ax.value
-        x.hint = ve.ax.hint
-        ax.identifier = ve.ax.identifier
+        ax.label = element.ax.label
+        ax.value = element.ax.value
+        extras.hint = element.ax.hint
+        ax.identifier = element.ax.identifier
         ax.traits = traits
         ax.frame = frame
-        ax.activationPoint = ve.ax.activationPoint ?? frame.center
-        x.language = ve.ax.language ?? ctx.language
-        x.headingLevel = ve.ax.headingLevel
-        x.customActions = ve.ax.customActions
-        x.rotors = ve.ax.customRotors
-        x.restrictions = ctx.restrictions
-        x.textualContext = ve.ax.textualContext
-        x.userInputLabels = ve.ax.userInputLabels
-        var st = AXStates()
-        if !traits.contains(.notEnabled) { st.insert(.enabled) }
-        if traits.contains(.selected) { st.insert(.selected) }
-        if ctx.clip.intersection(frame) != nil, !frame.isEmpty { st.insert(.onscreen) }
-        let acts = ControlSemantics.actions(role: role, kind: .view, traits: traits, editable: false)
-        ax.actions = acts
-        if ve.ax.respondsToUserInteraction ?? (!acts.isEmpty && role != .staticText && !traits.contains(.notEnabled)) {
-            st.insert(.respondsToUserInteraction)
+        ax.activationPoint = element.ax.activationPoint ?? frame.center
+        extras.language = element.ax.language ?? ctx.language
+        extras.headingLevel = element.ax.headingLevel
+        extras.customActions = element.ax.customActions
+        extras.rotors = element.ax.customRotors
+        extras.restrictions = ctx.restrictions
+        extras.textualContext = element.ax.textualContext
+        extras.userInputLabels = element.ax.userInputLabels
+        var elementStates = AXStates()
+        if !traits.contains(.notEnabled) { elementStates.insert(.enabled) }
+        if traits.contains(.selected) { elementStates.insert(.selected) }
+        if ctx.clip.intersection(frame) != nil, !frame.isEmpty { elementStates.insert(.onscreen) }
+        let actions = ControlSemantics.actions(role: role, kind: .view, traits: traits, editable: false)
+        ax.actions = actions
+        if element.ax.respondsToUserInteraction
+            ?? (!actions.isEmpty && role != .staticText && !traits.contains(.notEnabled))
+        {
+            elementStates.insert(.respondsToUserInteraction)
         }
-        ax.states = st
-        ax.text = ve.ax.label
-        if let rr = ve.ax.rowRange, let cr = ve.ax.columnRange, rr.location >= 0, cr.location >= 0 {
-            x.cell = AXCellInfo(
-                row: rr.location, rowSpan: max(rr.length, 1), column: cr.location, columnSpan: max(cr.length, 1))
-        }
-        ax.extras = x
+        ax.states = elementStates
+        ax.text = element.ax.label
+        extras.cell = cellInfo(rowRange: element.ax.rowRange, columnRange: element.ax.columnRange)
+        ax.extras = extras
         return ax
     }
 
     func makeContainer(
-        _ n: ViewNode, role: AXRole, ctx: Ctx, frame viewFrame: Rect, restrictions: [String], language: String?,
+        _ view: ViewNode, role: AXRole, ctx: Ctx, frame viewFrame: Rect, restrictions: [String], language: String?,
         children: [String]
     ) -> AXNode {
-        var x = AXNodeExtras()
-        let traits = ControlSemantics.traits(n)
-        let label = n.ax.label ?? ControlSemantics.defaultLabel(n)
-        x.hint = n.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(n.control.message) : nil)
-        let frame = n.ax.frame ?? viewFrame
-        x.language = language
-        x.containerType = n.ax.containerType
-        x.navigationStyle = n.ax.navigationStyle
-        x.customActions = n.ax.customActions
-        x.rotors = n.ax.customRotors
-        x.restrictions = restrictions
-        x.focus = n.focus
-        x.directTouchOptions = n.ax.directTouchOptions
-        x.automationElements = automationElements(n, isElement: false)
-        x.ignoresInvertColors = n.ax.ignoresInvertColors
-        x.textualContext = n.ax.textualContext
-        var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
+        var extras = AXNodeExtras()
+        let traits = ControlSemantics.traits(view)
+        let label = view.ax.label ?? ControlSemantics.defaultLabel(view)
+        extras.hint = view.ax.hint ?? ((role == .alert) ? ControlSemantics.nonEmpty(view.control.message) : nil)
+        let frame = view.ax.frame ?? viewFrame
+        extras.language = language
+        extras.containerType = view.ax.containerType
+        extras.navigationStyle = view.ax.navigationStyle
+        extras.customActions = view.ax.customActions
+        extras.rotors = view.ax.customRotors
+        extras.restrictions = restrictions
+        extras.focus = view.focus
+        extras.directTouchOptions = view.ax.directTouchOptions
+        extras.automationElements = automationElements(view, isElement: false)
+        extras.ignoresInvertColors = view.ax.ignoresInvertColors
+        extras.textualContext = view.ax.textualContext
+        var containerStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
-            st.insert(.onscreen)
-            if ctx.isKeyWindow { st.insert(.activeWindow) }  // A27
+            containerStates.insert(.onscreen)
+            if ctx.isKeyWindow { containerStates.insert(.activeWindow) }  // A27
         }
-        let modal = effectiveModal(n)
-        if modal { st.insert(.modal) }
-        if let dt = n.ax.dataTable {
-            x.table = AXTableInfo(
-                rows: dt.rows, columns: dt.columns, columnHeaders: dt.columnHeaders, rowHeaders: dt.rowHeaders)
+        let modal = effectiveModal(view)
+        if modal { containerStates.insert(.modal) }
+        if let dataTable = view.ax.dataTable {
+            extras.table = AXTableInfo(
+                rows: dataTable.rows, columns: dataTable.columns, columnHeaders: dataTable.columnHeaders,
+                rowHeaders: dataTable.rowHeaders)
         }
         return AXNode(
-            id: n.id, viewID: n.id, actionTarget: n.id, className: n.className, viewClass: n.kind, role: role,
-            isElement: false, label: label, value: n.ax.value, identifier: n.ax.identifier, traits: traits, states: st,
-            frame: frame, activationPoint: n.ax.activationPoint ?? frame.center,
+            id: view.id, viewID: view.id, actionTarget: view.id, className: view.className, viewClass: view.kind,
+            role: role,
+            isElement: false, label: label, value: view.ax.value, identifier: view.ax.identifier, traits: traits,
+            states: containerStates,
+            frame: frame, activationPoint: view.ax.activationPoint ?? frame.center,
             parent: ctx.container.isEmpty ? nil : ctx.container, children: children, windowID: ctx.windowID,
             actions: role == .alert || modal ? [.escape] : [],  // X32
-            numeric: nil, text: label, extras: x)
+            numeric: nil, text: label, extras: extras)
     }
 
     /// X18: explicit `automationElements`; else, for a non-element, the views of `accessibilityElements`; else, for
     /// an element without `accessibilityElements`, its subviews that carry an `accessibilityIdentifier`; else none.
     @inline(never)
-    func automationElements(_ n: ViewNode, isElement: Bool) -> [String] {
-        if let explicit = n.ax.automationElements { return explicit }
-        if let entries = n.ax.elements, !isElement {
-            return entries.map { e in
-                switch e {
+    func automationElements(_ view: ViewNode, isElement: Bool) -> [String] {
+        if let explicit = view.ax.automationElements { return explicit }
+        if let entries = view.ax.elements, !isElement {
+            return entries.map { entry in
+                switch entry {
                 case .view(let id): return id
-                case .virtual(let v): return v.id
+                case .virtual(let virtualElement): return virtualElement.id
                 }
             }
         }
-        if isElement && n.ax.elements == nil {
-            return n.children.filter { views.nodes.box($0)?.value.ax.identifier?.isEmpty == false }
+        if isElement && view.ax.elements == nil {
+            return view.children.filter { views.nodes.box($0)?.value.ax.identifier?.isEmpty == false }
         }
         return []
     }
@@ -234,37 +249,37 @@ extension Deriver {
         var controls: [ViewNode] = []
         var counter = 0
         func walk(_ id: String, _ map: AxisMap) {
-            guard let v = views.nodes[id], isVisibleSelf(v), !v.ax.elementsHidden else { return }
-            let f = map.apply(Deriver.rectInParent(v))
-            if v.ax.isAccessibilityElement != false {
-                switch v.kind {
+            guard let view = views.nodes[id], isVisibleSelf(view), !view.ax.elementsHidden else { return }
+            let frame = map.apply(Deriver.rectInParent(view))
+            if view.ax.isAccessibilityElement != false {
+                switch view.kind {
                 case .switchControl, .slider, .stepper, .pageControl, .segmentedControl, .textField, .searchBar:
-                    controls.append(v)
-                    if let l = v.ax.label {
+                    controls.append(view)
+                    if let label = view.ax.label {
                         counter += 1
-                        let k = "\(counter)"
-                        texts[k] = l
-                        labelItems.append(Item(id: k, frame: f))
+                        let key = "\(counter)"
+                        texts[key] = label
+                        labelItems.append(Item(id: key, frame: frame))
                     }
                     return
                 default:
                     let text =
-                        v.ax.label
-                        ?? ((v.kind == .label || v.kind == .button || v.kind == .imageView)
-                            ? ControlSemantics.defaultLabel(v) : nil)
-                    if let t = text, !t.isEmpty {
+                        view.ax.label
+                        ?? ((view.kind == .label || view.kind == .button || view.kind == .imageView)
+                            ? ControlSemantics.defaultLabel(view) : nil)
+                    if let text, !text.isEmpty {
                         counter += 1
-                        let k = "\(counter)"
-                        texts[k] = t
-                        labelItems.append(Item(id: k, frame: f))
+                        let key = "\(counter)"
+                        texts[key] = text
+                        labelItems.append(Item(id: key, frame: frame))
                     }
-                    if v.ax.isAccessibilityElement == true { return }
+                    if view.ax.isAccessibilityElement == true { return }
                 }
             }
-            let m = map.composed(with: Deriver.localMap(v))
-            for c in v.children { walk(c, m) }
+            let grandchildMap = map.composed(with: Deriver.localMap(view))
+            for child in view.children { walk(child, grandchildMap) }
         }
-        for c in cell.children { walk(c, childMap) }
+        for child in cell.children { walk(child, childMap) }
         let ordered = readingOrder(labelItems, rtl: rtl)
         return (ordered.compactMap { texts[$0.id] }, controls)
     }

@@ -1,12 +1,12 @@
 /// Which views are accessibility elements, containers, or neither (R1, R17, R109–R111, X1, X9, X15;
 /// D-EXPOSE-1, D-HIDE-1…3), and which modal views hide their siblings (X10, D-MODAL-1).
 extension Deriver {
-    func isVisibleSelf(_ n: ViewNode) -> Bool {
-        !n.isHidden && n.alpha >= 0.01
+    func isVisibleSelf(_ view: ViewNode) -> Bool {
+        !view.isHidden && view.alpha >= 0.01
     }
 
-    func effectiveModal(_ n: ViewNode) -> Bool {
-        n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
+    func effectiveModal(_ view: ViewNode) -> Bool {
+        view.ax.viewIsModal ?? (view.kind == .alertController || view.kind == .actionSheet)
     }
 
     enum Exposure {
@@ -15,35 +15,37 @@ extension Deriver {
         case transparent
     }
 
-    func exposure(_ n: ViewNode, ctx: Ctx) -> Exposure {
-        if !isVisibleSelf(n) || n.ax.elementsHidden { return .excluded }  // R109–R111, X9, D-HIDE-1…3
-        if n.kind == .window { return .container(.window) }
-        if n.ax.elements != nil { return .container(containerRole(n) ?? .group) }  // X15
-        if let explicit = n.ax.isAccessibilityElement {
+    func exposure(_ view: ViewNode, ctx: Ctx) -> Exposure {
+        if !isVisibleSelf(view) || view.ax.elementsHidden { return .excluded }  // R109–R111, X9, D-HIDE-1…3
+        if view.kind == .window { return .container(.window) }
+        if view.ax.elements != nil { return .container(containerRole(view) ?? .group) }  // X15
+        if let explicit = view.ax.isAccessibilityElement {
             if explicit { return .element }
-            if let r = containerRole(n) { return .container(r) }
+            if let role = containerRole(view) { return .container(role) }
             return .transparent
         }
-        if n.kind.isElementByDefault && exposedByDefault(n) { return .element }
-        if let r = containerRole(n) { return .container(r) }
+        if view.kind.isElementByDefault && exposedByDefault(view) { return .element }
+        if let role = containerRole(view) { return .container(role) }
         return .transparent
     }
 
     /// Standard elements that UIKit only exposes with content (D-IMAGE-1, D-EXPOSE-2).
-    func exposedByDefault(_ n: ViewNode) -> Bool {
-        switch n.kind {
-        case .imageView: return n.ax.label?.isEmpty == false
-        case .label: return (n.ax.label ?? n.control.text)?.isEmpty == false
-        case .activityIndicator: return n.control.isAnimating || n.ax.label != nil
+    func exposedByDefault(_ view: ViewNode) -> Bool {
+        switch view.kind {
+        case .imageView: return view.ax.label?.isEmpty == false
+        case .label: return (view.ax.label ?? view.control.text)?.isEmpty == false
+        case .activityIndicator: return view.control.isAnimating || view.ax.label != nil
         default: return true
         }
     }
 
     /// X10 / D-MODAL-1: the front-most visible modal child hides its siblings (not the siblings of ancestors).
     @inline(never)
-    func frontMostModal(_ kids: [String]) -> Int? {
-        for (i, k) in kids.enumerated().reversed() {
-            if let kb = views.nodes.box(k), isVisibleSelf(kb.value), effectiveModal(kb.value) { return i }
+    func frontMostModal(_ children: [String]) -> Int? {
+        for (index, child) in children.enumerated().reversed() {
+            if let childBox = views.nodes.box(child), isVisibleSelf(childBox.value), effectiveModal(childBox.value) {
+                return index
+            }
         }
         return nil
     }

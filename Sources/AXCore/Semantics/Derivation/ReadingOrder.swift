@@ -16,14 +16,14 @@ extension Deriver {
         var anchor = items[0].frame
         var last = items[0].frame
         for i in 1..<items.count {
-            let f = items[i].frame
-            if f.midY < last.midY { return false }
-            if abs(f.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
-                if rtl ? f.maxX > last.maxX : f.minX < last.minX { return false }
+            let frame = items[i].frame
+            if frame.midY < last.midY { return false }
+            if abs(frame.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
+                if rtl ? frame.maxX > last.maxX : frame.minX < last.minX { return false }
             } else {
-                anchor = f
+                anchor = frame
             }
-            last = f
+            last = frame
         }
         return true
     }
@@ -31,33 +31,33 @@ extension Deriver {
     /// The reading order by sorting (see `readingOrder`).
     func sortedReadingOrder(_ items: [Item], rtl: Bool) -> [Item] {
         guard items.count > 1 else { return items }
-        let byY = items.indices.sorted { a, b in
-            let ya = items[a].frame.midY
-            let yb = items[b].frame.midY
-            return ya != yb ? ya < yb : a < b
+        let byY = items.indices.sorted { lhs, rhs in
+            let lhsY = items[lhs].frame.midY
+            let rhsY = items[rhs].frame.midY
+            return lhsY != rhsY ? lhsY < rhsY : lhs < rhs
         }
         var out: [Item] = []
         out.reserveCapacity(items.count)
         var row: [Int] = []
         var anchor = items[byY[0]].frame
         func flush() {
-            let sorted = row.sorted { a, b in
-                let fa = items[a].frame
-                let fb = items[b].frame
-                if rtl { return fa.maxX != fb.maxX ? fa.maxX > fb.maxX : a < b }
-                return fa.minX != fb.minX ? fa.minX < fb.minX : a < b
+            let sorted = row.sorted { lhs, rhs in
+                let lhsFrame = items[lhs].frame
+                let rhsFrame = items[rhs].frame
+                if rtl { return lhsFrame.maxX != rhsFrame.maxX ? lhsFrame.maxX > rhsFrame.maxX : lhs < rhs }
+                return lhsFrame.minX != rhsFrame.minX ? lhsFrame.minX < rhsFrame.minX : lhs < rhs
             }
             for i in sorted { out.append(items[i]) }
             row.removeAll(keepingCapacity: true)
         }
         for i in byY {
-            let f = items[i].frame
-            if !row.isEmpty && abs(f.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
+            let frame = items[i].frame
+            if !row.isEmpty && abs(frame.midY - anchor.midY) <= max(anchor.height / 2, 0.5) {
                 row.append(i)
             } else {
                 if !row.isEmpty { flush() }
                 row.append(i)
-                anchor = f
+                anchor = frame
             }
         }
         flush()

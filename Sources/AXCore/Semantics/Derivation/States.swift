@@ -1,19 +1,47 @@
 /// The states of derived nodes (A27, X13, C17).
 extension Deriver {
-    func states(for n: ViewNode, frame: Rect, ctx: Ctx, traits: Traits, role: AXRole) -> AXStates {
-        var s = AXStates()
-        if !traits.contains(.notEnabled) { s.insert(.enabled) }
-        if traits.contains(.selected) { s.insert(.selected) }
-        if traits.contains(.updatesFrequently) { s.insert(.updatesFrequently) }
-        if let vis = ctx.clip.intersection(frame), !frame.isEmpty {
-            s.insert(.onscreen)
-            if vis != frame && !ctx.clip.containsRect(frame) { s.insert(.clipped) }
+    func states(for view: ViewNode, frame: Rect, ctx: Ctx, traits: Traits, role: AXRole) -> AXStates {
+        var nodeStates = AXStates()
+        if !traits.contains(.notEnabled) { nodeStates.insert(.enabled) }
+        if traits.contains(.selected) { nodeStates.insert(.selected) }
+        if traits.contains(.updatesFrequently) { nodeStates.insert(.updatesFrequently) }
+        if let visible = ctx.clip.intersection(frame), !frame.isEmpty {
+            nodeStates.insert(.onscreen)
+            if visible != frame && !ctx.clip.containsRect(frame) { nodeStates.insert(.clipped) }
         }
-        switch n.ax.expandedStatus {
-        case "expanded": s.insert(.expanded)
-        case "collapsed": s.insert(.collapsed)
+        switch view.ax.expandedStatus {
+        case "expanded": nodeStates.insert(.expanded)
+        case "collapsed": nodeStates.insert(.collapsed)
         default: break
         }
-        return s
+        return nodeStates
+    }
+
+    /// An element's states: the common ones, then what its control says (X13: responds to user interaction;
+    /// C17: focusable).
+    func elementStates(
+        for view: ViewNode, frame: Rect, ctx: Ctx, traits: Traits, role: AXRole, isOn: Bool, secure: Bool,
+        editable: Bool
+    ) -> AXStates {
+        var elementStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
+        if isOn { elementStates.insert(.checked) }
+        if secure { elementStates.insert(.secure) }
+        if editable { elementStates.insert(.editable) }
+        if view.kind == .textView { elementStates.insert(.multiLine) }
+        if view.kind == .activityIndicator && view.control.isAnimating { elementStates.insert(.busy) }
+        let responds =
+            view.ax.respondsToUserInteraction
+            ?? (!traits.contains(.notEnabled)
+                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
+                    && role != .activityIndicator))  // X13
+        if responds { elementStates.insert(.respondsToUserInteraction) }
+        let focusableDefault =
+            elementStates.contains(.enabled)
+            && [
+                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
+                .switch, .adjustable, .tab, .link,
+            ].contains(role)
+        if view.focus.canBecomeFocused ?? focusableDefault { elementStates.insert(.focusable) }  // C17
+        return elementStates
     }
 }
