@@ -28,11 +28,11 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
     @inline(__always) package func box(_ id: String) -> Box<Value>? { storage[id] }
     @inline(__always) package func contains(_ id: String) -> Bool { storage[id] != nil }
 
-    package mutating func setBox(_ b: Box<Value>, for id: String) { storage[id] = b }
+    package mutating func setBox(_ box: Box<Value>, for id: String) { storage[id] = box }
     /// Sets the box and returns the one it replaced (one hash and one descent where `contains` + `setBox` take two).
     @discardableResult
-    package mutating func insertBox(_ b: Box<Value>, for id: String) -> Box<Value>? {
-        storage.updateValue(b, forKey: id)
+    package mutating func insertBox(_ box: Box<Value>, for id: String) -> Box<Value>? {
+        storage.updateValue(box, forKey: id)
     }
 
     @discardableResult
@@ -50,9 +50,9 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
     package var keys: [String] { storage.keys.map { $0 } }
 
     package static func == (a: BoxedMap, b: BoxedMap) -> Bool {
-        guard a.storage.count == b.storage.count else { return false }
-        for (k, ba) in a.storage {
-            guard let bb = b.storage[k] else { return false }
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        for (k, ba) in lhs.storage {
+            guard let bb = rhs.storage[k] else { return false }
             if ba !== bb && ba.value != bb.value { return false }
         }
         return true

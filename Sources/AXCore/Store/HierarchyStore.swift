@@ -20,12 +20,12 @@ package final class HierarchyStore {
     /// Replaces the whole hierarchy with a snapshot. On error nothing changes.
     @discardableResult
     package func setSnapshot(_ json: JSON) throws(PatchError) -> ChangeSet {
-        let h = try ViewHierarchy.fromSnapshot(json)
-        if case .object(let o) = json, let r = o["guidedAccessRestrictions"] {
-            restrictions = try Self.decodeRestrictions(r)
+        let hierarchy = try ViewHierarchy.fromSnapshot(json)
+        if case .object(let object) = json, let restrictionsJSON = object["guidedAccessRestrictions"] {
+            restrictions = try Self.decodeRestrictions(restrictionsJSON)
         }
-        views = h
-        let claimed = h.nodes.keys.filter { h.nodes[$0]?.focus.isFocused == true }.min()
+        views = hierarchy
+        let claimed = hierarchy.nodes.keys.filter { hierarchy.nodes[$0]?.focus.isFocused == true }.min()
         let cs = commit(dirty: [], removed: [], full: true)
         focusClaim = claimed.map { FocusClaim(revision: revision, viewID: $0, isFocused: true) }
         return cs
@@ -90,15 +90,15 @@ package final class HierarchyStore {
             ?? ChangeSet(fromRevision: from, toRevision: to)
     }
 
-    static func decodeRestrictions(_ j: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
-        guard case .array(let a) = j else {
+    static func decodeRestrictions(_ json: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
+        guard case .array(let elements) = json else {
             throw PatchError(
                 kind: .invalidProperty, property: "guidedAccessRestrictions",
                 message: "expected an array of {id, text, detailText}")
         }
         var out: [GuidedAccessRestriction] = []
         var seen = Set<String>()
-        for (i, e) in a.enumerated() {
+        for (i, e) in elements.enumerated() {
             guard let id = e["id"]?.stringValue, !id.isEmpty else {
                 throw PatchError(
                     kind: .invalidProperty, property: "guidedAccessRestrictions[\(i)]",

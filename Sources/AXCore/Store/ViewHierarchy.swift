@@ -54,9 +54,9 @@ package struct ViewHierarchy: Sendable {
 
     func height(of id: String) -> Int {
         guard let view = nodes[id] else { return 0 }
-        var height = 0
-        for child in view.children { height = max(height, height(of: child)) }
-        return height + 1
+        var tallestChild = 0
+        for child in view.children { tallestChild = max(tallestChild, height(of: child)) }
+        return tallestChild + 1
     }
 
     /// Decodes a nested view subtree straight into `out` (parent/children set), refusing duplicates: `seen`

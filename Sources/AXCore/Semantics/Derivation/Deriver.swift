@@ -421,10 +421,10 @@ final class Deriver {
 
     @inline(never)
     private func writeVirtual(
-        _ virtualElement: VirtualElement, container n: ViewNode, _ prepared: Prepared, ownIDs: [String]
+        _ virtualElement: VirtualElement, container view: ViewNode, _ prepared: Prepared, ownIDs: [String]
     ) -> Item? {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
-        let virtualNode = makeVirtual(virtualElement, container: n, ctx: prepared.childCtx, childMap: prepared.childMap)
+        let virtualNode = makeVirtual(virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
