@@ -14,7 +14,7 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
     package init() { storage = [:] }
     package init(dictionaryLiteral elements: (String, Value)...) {
         storage = [:]
-        for (k, v) in elements { storage[k] = Box(v) }
+        for (key, value) in elements { storage[key] = Box(value) }
     }
 
     package var count: Int { storage.count }
@@ -49,11 +49,11 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
 
     package var keys: [String] { storage.keys.map { $0 } }
 
-    package static func == (a: BoxedMap, b: BoxedMap) -> Bool {
+    package static func == (lhs: BoxedMap, rhs: BoxedMap) -> Bool {
         guard lhs.storage.count == rhs.storage.count else { return false }
-        for (k, ba) in lhs.storage {
-            guard let bb = rhs.storage[k] else { return false }
-            if ba !== bb && ba.value != bb.value { return false }
+        for (key, lhsBox) in lhs.storage {
+            guard let rhsBox = rhs.storage[key] else { return false }
+            if lhsBox !== rhsBox && lhsBox.value != rhsBox.value { return false }
         }
         return true
     }

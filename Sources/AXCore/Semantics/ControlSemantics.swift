@@ -102,7 +102,8 @@ package enum ControlSemantics {
         var traits = Traits()
         let control = view.control
         if !control.isEnabled
-            && (view.kind.isControl || view.kind == .label || view.kind == .tableViewCell || view.kind == .collectionViewCell
+            && (view.kind.isControl || view.kind == .label || view.kind == .tableViewCell
+                || view.kind == .collectionViewCell
                 || view.kind == .barButtonItem || view.kind == .tabBarButton)
         {
             traits.insert(.notEnabled)
@@ -117,7 +118,7 @@ package enum ControlSemantics {
     }
 
     /// Derives the element role from class, traits and context (Specs/hierarchy.md §Roles).
-    package static func elementRole(kind: ViewClass, traits traits: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
+    package static func elementRole(kind: ViewClass, traits: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
         -> AXRole
     {
         if traits.contains(.header) { return .header }
@@ -142,7 +143,7 @@ package enum ControlSemantics {
     }
 
     /// The standard actions an element supports (Specs/protocol.md §Actions).
-    package static func actions(role: AXRole, kind: ViewClass, traits traits: Traits, editable: Bool) -> [AXAction] {
+    package static func actions(role: AXRole, kind: ViewClass, traits: Traits, editable: Bool) -> [AXAction] {
         var bits = 0
         switch role {
         case .button, .link, .switch, .tab, .cell, .keyboardKey, .image, .header, .staticText, .textField,
@@ -163,12 +164,12 @@ package enum ControlSemantics {
 
     /// Every combination once (shared arrays: deriving an element allocates no action list).
     private static let actionLists: [[AXAction]] = (0..<16).map { bits in
-        var a: [AXAction] = []
-        if bits & 1 != 0 { a.append(.activate) }
-        if bits & 2 != 0 { a.append(contentsOf: [.increment, .decrement]) }
-        if bits & 4 != 0 { a.append(.setValue) }
-        if bits & 8 != 0 { a.append(contentsOf: [.setValue, .typeText]) }
-        return a
+        var actions: [AXAction] = []
+        if bits & 1 != 0 { actions.append(.activate) }
+        if bits & 2 != 0 { actions.append(contentsOf: [.increment, .decrement]) }
+        if bits & 4 != 0 { actions.append(.setValue) }
+        if bits & 8 != 0 { actions.append(contentsOf: [.setValue, .typeText]) }
+        return actions
     }
 
     static func nonEmpty(_ text: String?) -> String? {

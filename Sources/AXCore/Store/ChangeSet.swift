@@ -47,23 +47,23 @@ package struct ChangeSet: Sendable, Equatable {
                 order.append(id)
             }
         }
-        for s in sets {
-            out.windowsChanged = out.windowsChanged || s.windowsChanged
-            for id in s.added {
+        for set in sets {
+            out.windowsChanged = out.windowsChanged || set.windowsChanged
+            for id in set.added {
                 touch(id, before: .addedHere)
                 alive[id] = true
             }
-            for id in s.removed {
+            for id in set.removed {
                 touch(id, before: .existed)
                 alive[id] = false
                 wasRemoved.insert(id)
-                if beforeRemoval[id] == nil, let n = s.removedNodes[id] { beforeRemoval[id] = n }
+                if beforeRemoval[id] == nil, let node = set.removedNodes[id] { beforeRemoval[id] = node }
             }
-            for id in s.moved {
+            for id in set.moved {
                 touch(id, before: .existed)
                 moved.insert(id)
             }
-            for (id, attrs) in s.updated {
+            for (id, attrs) in set.updated {
                 touch(id, before: .existed)
                 updated[id, default: []].formUnion(attrs)
             }
@@ -88,7 +88,7 @@ package struct ChangeSet: Sendable, Equatable {
                     continue
                 }
                 if moved.contains(id) { out.moved.append(id) }
-                if let u = updated[id], !u.isEmpty { out.updated[id] = u }
+                if let attributes = updated[id], !attributes.isEmpty { out.updated[id] = attributes }
             case (false, false): break
             }
         }

@@ -74,7 +74,9 @@ extension PatchOp {
         guard let opName = object["op"]?.stringValue else { throw fail("missing 'op' (insert, remove, move or set)") }
         func str(_ key: String) throws(PatchError) -> String {
             guard let value = object[key] else { throw fail("missing '\(key)'", opName) }
-            guard case .string(let text) = value, !text.isEmpty else { throw fail("'\(key)' must be a non-empty string", opName) }
+            guard case .string(let text) = value, !text.isEmpty else {
+                throw fail("'\(key)' must be a non-empty string", opName)
+            }
             return text
         }
         func optStr(_ key: String) throws(PatchError) -> String? {
@@ -121,7 +123,7 @@ extension PatchOp {
         }
         var out: [PatchOp] = []
         out.reserveCapacity(elements.count)
-        for (i, e) in elements.enumerated() { out.append(try decode(e, index: i)) }
+        for (index, element) in elements.enumerated() { out.append(try decode(element, index: index)) }
         return out
     }
 }
