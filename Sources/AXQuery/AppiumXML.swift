@@ -25,7 +25,7 @@ struct XMLReader {
     let bytes: [UInt8]
     var position = 0
 
-    init(_ bytes: [UInt8]) { bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> XMLElement {
         var reader = XMLReader(bytes)

@@ -49,9 +49,9 @@ enum Canon {
 
     static func compound(_ compound: Compound) -> String {
         var out = compound.role?.rawValue ?? (compound.attributes.isEmpty && compound.pseudos.isEmpty ? "*" : "")
-        for attribute in compound.attributes { out += attribute(attribute) }
-        for pseudo in compound.pseudos where !pseudo.isPositional { out += pseudo(pseudo) }
-        for pseudo in compound.pseudos where pseudo.isPositional { out += pseudo(pseudo) }
+        for test in compound.attributes { out += attribute(test) }
+        for test in compound.pseudos where !test.isPositional { out += pseudo(test) }
+        for test in compound.pseudos where test.isPositional { out += pseudo(test) }
         return out
     }
 
@@ -72,8 +72,8 @@ enum Canon {
         }
         var text: String
         switch value {
-        case .string(let text) where (attribute.name.kind == .set || attribute.name == .role) && isBare(text):
-            text = text
+        case .string(let bare) where (attribute.name.kind == .set || attribute.name == .role) && isBare(bare):
+            text = bare
         default: text = value.canonical
         }
         if attribute.caseInsensitive { text += " i" }

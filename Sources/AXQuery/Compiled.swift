@@ -173,7 +173,9 @@ enum Test {
         }
     }
 
-    static func matcher(_ op: AttributeOp, _ value: AttributeValue, ci: Bool) throws(SelectorError) -> StringMatcher {
+    static func matcher(_ op: AttributeOp, _ value: AttributeValue, ci caseInsensitive: Bool) throws(SelectorError)
+        -> StringMatcher
+    {
         switch value {
         case .regex(let regex): return StringMatcher(regex: try regex.compile())
         case .string(let text):

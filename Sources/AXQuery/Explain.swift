@@ -277,12 +277,12 @@ extension QueryEngine {
         let needleLength = needle.count
         if needleLength == 0 { return 0 }
         // distances for needle[0..<i] against a substring ending at the current text position
-        var column = Array(0...m)
+        var column = Array(0...needleLength)
         var best = column[needleLength]
         for character in text {
             var diagonal = column[0]  // the free start: 0 for every text position
             column[0] = 0
-            for i in 1...m {
+            for i in 1...needleLength {
                 let above = column[i]
                 column[i] = min(above + 1, column[i - 1] + 1, diagonal + (needle[i - 1] == character ? 0 : 1))
                 diagonal = above

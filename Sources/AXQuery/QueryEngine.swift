@@ -486,7 +486,7 @@ final class Evaluator {
     }
 
     /// `:has(R)`: R evaluated relative to the anchor.
-    func has(_ selector: CompiledSelector, anchor anchor: Int) -> Bool {
+    func has(_ selector: CompiledSelector, anchor: Int) -> Bool {
         if let step = selector.singleStep {
             let key = ObjectIdentifier(selector)
             let pre: (bitmap: [Bool], sorted: [Int32])
