@@ -103,10 +103,10 @@ package final class TreeIndex: Sendable {
 
     /// The next sibling in document order, or -1.
     @inline(__always) func nextSibling(_ position: Int) -> Int {
-        let end = Int(end[position])
+        let afterSubtree = Int(end[position])
         let parentPosition = Int(parent[position])
-        if parentPosition >= 0 { return end < Int(end[parentPosition]) ? end : -1 }
-        return end < ids.count ? end : -1
+        if parentPosition >= 0 { return afterSubtree < Int(end[parentPosition]) ? afterSubtree : -1 }
+        return afterSubtree < ids.count ? afterSubtree : -1
     }
 
     /// Document-order position of a node id.
