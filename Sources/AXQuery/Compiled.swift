@@ -188,7 +188,8 @@ enum Test {
             case .suffix: return StringMatcher(.suffix, text, ci: caseInsensitive)
             default: return StringMatcher(.equals, text, ci: caseInsensitive)
             }
-        case .number(let number): return try matcher(op, .string(Canon.number(number)), ci: caseInsensitive)  // [label*=3]: the number's text
+        // [label*=3]: the number's text
+        case .number(let number): return try matcher(op, .string(Canon.number(number)), ci: caseInsensitive)
         }
     }
 
@@ -197,7 +198,8 @@ enum Test {
         let negate = attribute.op == .notEquals
         switch attribute.name.kind {
         case .number:
-            guard case .number(let number) = value else { return .exists(attribute.name) }  // unreachable after validation
+            // The else branch is unreachable after validation.
+            guard case .number(let number) = value else { return .exists(attribute.name) }
             return .number(numAttr(attribute.name), numOp(attribute.op), number)
         case .string:
             if case .number(let number) = value, attribute.op != .contains, attribute.op != .prefix,

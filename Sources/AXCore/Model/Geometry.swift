@@ -102,7 +102,9 @@ package struct AxisMap: Sendable, Hashable {
     package func apply(_ rect: Rect) -> Rect {
         let topLeft = apply(Point(x: rect.minX, y: rect.minY))
         let bottomRight = apply(Point(x: rect.maxX, y: rect.maxY))
-        return Rect(x: min(topLeft.x, bottomRight.x), y: min(topLeft.y, bottomRight.y), width: abs(bottomRight.x - topLeft.x), height: abs(bottomRight.y - topLeft.y))
+        return Rect(
+            x: min(topLeft.x, bottomRight.x), y: min(topLeft.y, bottomRight.y),
+            width: abs(bottomRight.x - topLeft.x), height: abs(bottomRight.y - topLeft.y))
     }
     /// `self ∘ inner`: first `inner`, then `self`.
     package func composed(with inner: AxisMap) -> AxisMap {

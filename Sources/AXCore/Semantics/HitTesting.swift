@@ -22,7 +22,8 @@ package enum HitTesting {
         let map = parentMap.composed(with: Deriver.localMap(view))
         guard let inv = map.inverse else { return nil }
         let local = inv.apply(point)
-        let bounds = Rect(x: view.boundsOrigin.x, y: view.boundsOrigin.y, width: view.frame.width, height: view.frame.height)
+        let bounds = Rect(
+            x: view.boundsOrigin.x, y: view.boundsOrigin.y, width: view.frame.width, height: view.frame.height)
         guard bounds.contains(local) else { return nil }  // R113: outside the receiver never hits
         for child in view.children.reversed() {
             if let found = hit(child, point, parentMap: map, hierarchy) { return found }

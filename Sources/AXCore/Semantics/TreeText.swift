@@ -17,9 +17,13 @@ package enum TreeText {
         }
         if !node.isOnscreen { flags.append("offscreen") }
         if !flags.isEmpty { text += " [" + flags.joined(separator: ",") + "]" }
-        if let ps = node.positionInSet, let ss = node.sizeOfSet, node.value != "\(ps) of \(ss)" { text += " (\(ps) of \(ss))" }
-        if let hint = node.headingLevel { text += " level=\(hint)" }
-        if !node.customActions.isEmpty { text += " actions=[" + node.customActions.map(\.name).joined(separator: ", ") + "]" }
+        if let position = node.positionInSet, let size = node.sizeOfSet, node.value != "\(position) of \(size)" {
+            text += " (\(position) of \(size))"
+        }
+        if let level = node.headingLevel { text += " level=\(level)" }
+        if !node.customActions.isEmpty {
+            text += " actions=[" + node.customActions.map(\.name).joined(separator: ", ") + "]"
+        }
         return text
     }
 

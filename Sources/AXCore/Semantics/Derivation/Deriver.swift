@@ -424,7 +424,8 @@ final class Deriver {
         _ virtualElement: VirtualElement, container view: ViewNode, _ prepared: Prepared, ownIDs: [String]
     ) -> Item? {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
-        let virtualNode = makeVirtual(virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
+        let virtualNode = makeVirtual(
+            virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
