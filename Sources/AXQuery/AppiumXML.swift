@@ -414,25 +414,25 @@ package enum AppiumConverter {
                 if let value = element["value"], !value.isEmpty, !(cls == "UILabel" && value == label), !echoesSwitch {
                     applyValue(cls, value, &object)
                 }
-                if let preferredID = element["placeholderValue"], !preferredID.isEmpty {
-                    object["placeholder"] = .string(preferredID)
+                if let placeholder = element["placeholderValue"], !placeholder.isEmpty {
+                    object["placeholder"] = .string(placeholder)
                     // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
-                    if let value = element["value"], value == preferredID,
+                    if let value = element["value"], value == placeholder,
                         ["UITextField", "UITextView", "UISearchBar"].contains(cls)
                     {
                         object["text"] = nil
                     }
                 }
-                if let title = element["traits"], let names = traitNames(title) {
+                if let traitsText = element["traits"], let names = traitNames(traitsText) {
                     // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
                     object["accessibilityTraits"] = JSON(names)
                 }
                 if element["enabled"] == "false" {
                     object["isEnabled"] = false
                     if cls == "UIView" || cls == "UILabel" || cls == "UIImageView" || cls == "UITableViewCell" {
-                        var title = object["accessibilityTraits"]?.arrayValue ?? []
-                        if !title.contains("notEnabled") { title.append("notEnabled") }
-                        object["accessibilityTraits"] = .array(title)
+                        var traits = object["accessibilityTraits"]?.arrayValue ?? []
+                        if !traits.contains("notEnabled") { traits.append("notEnabled") }
+                        object["accessibilityTraits"] = .array(traits)
                     }
                 }
                 if element["selected"] == "true" { object["isSelected"] = true }
@@ -471,11 +471,11 @@ package enum AppiumConverter {
             let wins = top.children.filter { $0.name == "XCUIElementTypeWindow" }
             if wins.isEmpty {
                 // No window elements: the application's children go into one window of its size.
-                var width = top
-                width.name = "XCUIElementTypeWindow"
-                windows.append(view(width, originX: 0, originY: 0, isWindow: true))
+                var window = top
+                window.name = "XCUIElementTypeWindow"
+                windows.append(view(window, originX: 0, originY: 0, isWindow: true))
             } else {
-                for width in wins { windows.append(view(width, originX: 0, originY: 0, isWindow: true)) }
+                for window in wins { windows.append(view(window, originX: 0, originY: 0, isWindow: true)) }
             }
         } else {
             windows.append(view(top, originX: 0, originY: 0, isWindow: top.name == "XCUIElementTypeWindow"))
