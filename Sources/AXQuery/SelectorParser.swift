@@ -497,16 +497,16 @@ struct SelectorParser {
                 raw.append(character)
                 position += 1
             }
-            guard let count = Int(raw), abs(count) < 1_000_000_000 else {
+            guard let index = Int(raw), abs(index) < 1_000_000_000 else {
                 throw fail(
                     name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer",
                     at: nAt)
             }
-            if name == "nth-last" && count < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
+            if name == "nth-last" && index < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
             skipWS()
             guard peek() == ")" else { throw fail("')' closing :\(name)(") }
             position += 1
-            return name == "nth" ? .nth(count) : .nthLast(count)
+            return name == "nth" ? .nth(index) : .nthLast(index)
         case "first", "last":
             if peek() == "(" { throw fail("no argument after :\(name)", hint: "use :nth(n) to pick by position") }
             return name == "first" ? .first : .last
@@ -517,14 +517,14 @@ struct SelectorParser {
             while true {
                 skipWS()
                 let nAt = position
-                let count = ident()
-                guard !count.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
-                guard known.contains(count) else {
+                let itemName = ident()
+                guard !itemName.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
+                guard known.contains(itemName) else {
                     throw fail(
-                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(count)'",
-                        hint: suggestion(count, among: known).map { "did you mean '\($0)'?" })
+                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(itemName)'",
+                        hint: suggestion(itemName, among: known).map { "did you mean '\($0)'?" })
                 }
-                names.append(count)
+                names.append(itemName)
                 skipWS()
                 guard peek() == "," else { break }
                 position += 1

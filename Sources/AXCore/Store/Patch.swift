@@ -88,11 +88,11 @@ extension PatchOp {
         }
         func optIndex() throws(PatchError) -> Int? {
             guard let value = object["index"], !value.isNull else { return nil }
-            guard let index = value.intValue else {
+            guard let position = value.intValue else {
                 throw PatchError(
                     kind: .indexOutOfRange, opIndex: index, op: opName, message: "'index' must be an integer")
             }
-            return index
+            return position
         }
         switch opName {
         case "insert":
