@@ -30,7 +30,7 @@ struct Field {
         }
         return text
     }
-    func optString(_ value: JSON) throws(SchemaError) -> String? { value.isNull ? nil : try string(value) }
+    func optionalString(_ value: JSON) throws(SchemaError) -> String? { value.isNull ? nil : try string(value) }
     func bool(_ value: JSON) throws(SchemaError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false, got \(value.typeName)") }
         return flag
@@ -108,7 +108,7 @@ struct Field {
     }
     /// An opaque colour `"#RRGGBB"` / `"#RGB"`; null is no colour.
     func color(_ value: JSON) throws(SchemaError) -> RGBColor? {
-        guard let text = try optString(value) else { return nil }
+        guard let text = try optionalString(value) else { return nil }
         guard let color = RGBColor(hex: text) else { throw fail("expected an opaque colour \"#RRGGBB\" or \"#RGB\"") }
         return color
     }
@@ -120,6 +120,32 @@ struct Field {
         guard case .array(let elements) = value else { throw fail("expected an array, got \(value.typeName)") }
         return elements
     }
+    // `null` restores UIKit's default: the `null:` forms return that default, the `optional` forms nil.
+    func bool(_ value: JSON, null defaultValue: Bool) throws(SchemaError) -> Bool {
+        value.isNull ? defaultValue : try bool(value)
+    }
+    func number(_ value: JSON, null defaultValue: Double) throws(SchemaError) -> Double {
+        value.isNull ? defaultValue : try number(value)
+    }
+    func int(_ value: JSON, null defaultValue: Int) throws(SchemaError) -> Int {
+        value.isNull ? defaultValue : try int(value)
+    }
+    func rect(_ value: JSON, null defaultValue: Rect) throws(SchemaError) -> Rect {
+        value.isNull ? defaultValue : try rect(value)
+    }
+    func point(_ value: JSON, null defaultValue: Point) throws(SchemaError) -> Point {
+        value.isNull ? defaultValue : try point(value)
+    }
+    func strings(_ value: JSON, null defaultValue: [String]) throws(SchemaError) -> [String] {
+        value.isNull ? defaultValue : try strings(value)
+    }
+    func optionalBool(_ value: JSON) throws(SchemaError) -> Bool? { value.isNull ? nil : try bool(value) }
+    func optionalNumber(_ value: JSON) throws(SchemaError) -> Double? { value.isNull ? nil : try number(value) }
+    func optionalInt(_ value: JSON) throws(SchemaError) -> Int? { value.isNull ? nil : try int(value) }
+    func optionalRect(_ value: JSON) throws(SchemaError) -> Rect? { value.isNull ? nil : try rect(value) }
+    func optionalPoint(_ value: JSON) throws(SchemaError) -> Point? { value.isNull ? nil : try point(value) }
+    func optionalRange(_ value: JSON) throws(SchemaError) -> TextRange? { value.isNull ? nil : try range(value) }
+    func optionalStrings(_ value: JSON) throws(SchemaError) -> [String]? { value.isNull ? nil : try strings(value) }
     /// The field of element `index` of this array-valued property (`key[index]`), for its error messages.
     func element(_ index: Int) -> Field { Field(id: id, key: "\(key)[\(index)]") }
 }
@@ -211,35 +237,35 @@ func applyAccessibilityProperty(
     let field = Field(id: id, key: property.rawValue)
     let isNull = value.isNull
     switch property {
-    case .isAccessibilityElement: ax.isAccessibilityElement = isNull ? nil : try field.bool(value)
-    case .accessibilityLabel: ax.label = try field.optString(value)
-    case .accessibilityValue: ax.value = try field.optString(value)
-    case .accessibilityHint: ax.hint = try field.optString(value)
-    case .accessibilityIdentifier: ax.identifier = try field.optString(value)
+    case .isAccessibilityElement: ax.isAccessibilityElement = try field.optionalBool(value)
+    case .accessibilityLabel: ax.label = try field.optionalString(value)
+    case .accessibilityValue: ax.value = try field.optionalString(value)
+    case .accessibilityHint: ax.hint = try field.optionalString(value)
+    case .accessibilityIdentifier: ax.identifier = try field.optionalString(value)
     case .accessibilityTraits: ax.traits = isNull ? nil : try decodeTraits(value, field: field)
-    case .accessibilityFrame: ax.frame = isNull ? nil : try field.rect(value)
-    case .accessibilityActivationPoint: ax.activationPoint = isNull ? nil : try field.point(value)
-    case .accessibilityLanguage: ax.language = try field.optString(value)
-    case .accessibilityElementsHidden: ax.elementsHidden = isNull ? false : try field.bool(value)
-    case .accessibilityViewIsModal: ax.viewIsModal = isNull ? nil : try field.bool(value)
-    case .shouldGroupAccessibilityChildren: ax.shouldGroupChildren = isNull ? false : try field.bool(value)
+    case .accessibilityFrame: ax.frame = try field.optionalRect(value)
+    case .accessibilityActivationPoint: ax.activationPoint = try field.optionalPoint(value)
+    case .accessibilityLanguage: ax.language = try field.optionalString(value)
+    case .accessibilityElementsHidden: ax.elementsHidden = try field.bool(value, null: false)
+    case .accessibilityViewIsModal: ax.viewIsModal = try field.optionalBool(value)
+    case .shouldGroupAccessibilityChildren: ax.shouldGroupChildren = try field.bool(value, null: false)
     case .accessibilityNavigationStyle: ax.navigationStyle = try decodeNavigationStyle(value, field: field)
     case .accessibilityContainerType: ax.containerType = try decodeContainerType(value, field: field)
     case .accessibilityRespondsToUserInteraction:
-        ax.respondsToUserInteraction = isNull ? nil : try field.bool(value)
-    case .accessibilityUserInputLabels: ax.userInputLabels = isNull ? [] : try field.strings(value)
-    case .accessibilityTextualContext: ax.textualContext = try field.optString(value)
+        ax.respondsToUserInteraction = try field.optionalBool(value)
+    case .accessibilityUserInputLabels: ax.userInputLabels = try field.strings(value, null: [])
+    case .accessibilityTextualContext: ax.textualContext = try field.optionalString(value)
     case .accessibilityHeadingLevel: ax.headingLevel = try decodeHeadingLevel(value, field: field)
     case .accessibilityCustomActions: ax.customActions = isNull ? [] : try decodeCustomActions(value, field: field)
     case .accessibilityCustomRotors: ax.customRotors = isNull ? [] : try decodeCustomRotors(value, field: field)
     case .accessibilityElements: ax.elements = isNull ? nil : try decodeElementEntries(value, field: field)
-    case .automationElements: ax.automationElements = isNull ? nil : try field.strings(value)
+    case .automationElements: ax.automationElements = try field.optionalStrings(value)
     case .accessibilityDataTable: ax.dataTable = isNull ? nil : try decodeDataTable(value, field: field)
-    case .accessibilityRowRange: ax.rowRange = isNull ? nil : try field.range(value)
-    case .accessibilityColumnRange: ax.columnRange = isNull ? nil : try field.range(value)
-    case .accessibilityDirectTouchOptions: ax.directTouchOptions = isNull ? [] : try field.strings(value)
-    case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = isNull ? false : try field.bool(value)
-    case .accessibilityExpandedStatus: ax.expandedStatus = try field.optString(value)
+    case .accessibilityRowRange: ax.rowRange = try field.optionalRange(value)
+    case .accessibilityColumnRange: ax.columnRange = try field.optionalRange(value)
+    case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
+    case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
+    case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
     }
 }
 
@@ -295,7 +321,7 @@ private func decodeCustomActions(_ value: JSON, field: Field) throws(SchemaError
         actions.append(
             CustomAction(
                 id: actionID, name: name,
-                category: try elementField.member(object, "category", elementField.optString) ?? nil,
+                category: try elementField.member(object, "category", elementField.optionalString) ?? nil,
                 hasImage: object["image"].map { !$0.isNull } ?? false))
     }
     return actions
@@ -511,55 +537,55 @@ extension ViewNode {
     {
         let isNull = value.isNull
         switch property {
-        case .frame: frame = isNull ? .zero : try field.rect(value)
+        case .frame: frame = try field.rect(value, null: .zero)
         case .bounds: boundsOrigin = isNull ? .zero : try decodeBoundsOrigin(value, field: field)
-        case .boundsOrigin, .contentOffset: boundsOrigin = isNull ? .zero : try field.point(value)
+        case .boundsOrigin, .contentOffset: boundsOrigin = try field.point(value, null: .zero)
         case .transform: transform = isNull ? .identity : try decodeTransform(value, field: field)
-        case .isHidden: isHidden = isNull ? false : try field.bool(value)
+        case .isHidden: isHidden = try field.bool(value, null: false)
         case .alpha:
             alpha = isNull ? 1 : try decodeNumber(value, field: field, within: 0...1, "alpha must be within 0…1")
-        case .clipsToBounds: clipsToBounds = isNull ? nil : try field.bool(value)
-        case .isUserInteractionEnabled: isUserInteractionEnabled = isNull ? nil : try field.bool(value)
-        case .tag: tag = isNull ? 0 : try field.int(value)
-        case .isEnabled: control.isEnabled = isNull ? true : try field.bool(value)
-        case .isSelected: control.isSelected = isNull ? false : try field.bool(value)
-        case .isHighlighted: control.isHighlighted = isNull ? false : try field.bool(value)
-        case .isOn: control.isOn = isNull ? false : try field.bool(value)
-        case .value: control.value = isNull ? nil : try field.number(value)
-        case .minimumValue: control.minimumValue = isNull ? nil : try field.number(value)
-        case .maximumValue: control.maximumValue = isNull ? nil : try field.number(value)
+        case .clipsToBounds: clipsToBounds = try field.optionalBool(value)
+        case .isUserInteractionEnabled: isUserInteractionEnabled = try field.optionalBool(value)
+        case .tag: tag = try field.int(value, null: 0)
+        case .isEnabled: control.isEnabled = try field.bool(value, null: true)
+        case .isSelected: control.isSelected = try field.bool(value, null: false)
+        case .isHighlighted: control.isHighlighted = try field.bool(value, null: false)
+        case .isOn: control.isOn = try field.bool(value, null: false)
+        case .value: control.value = try field.optionalNumber(value)
+        case .minimumValue: control.minimumValue = try field.optionalNumber(value)
+        case .maximumValue: control.maximumValue = try field.optionalNumber(value)
         case .stepValue:
             control.stepValue =
                 isNull ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
-        case .text: control.text = try field.optString(value)
-        case .title: control.title = try field.optString(value)
-        case .placeholder: control.placeholder = try field.optString(value)
-        case .isSecureTextEntry: control.isSecureTextEntry = isNull ? false : try field.bool(value)
-        case .isEditable: control.isEditable = isNull ? true : try field.bool(value)
-        case .currentPage: control.currentPage = isNull ? nil : try field.int(value)
+        case .text: control.text = try field.optionalString(value)
+        case .title: control.title = try field.optionalString(value)
+        case .placeholder: control.placeholder = try field.optionalString(value)
+        case .isSecureTextEntry: control.isSecureTextEntry = try field.bool(value, null: false)
+        case .isEditable: control.isEditable = try field.bool(value, null: true)
+        case .currentPage: control.currentPage = try field.optionalInt(value)
         case .numberOfPages: control.numberOfPages = isNull ? nil : try decodePageCount(value, field: field)
-        case .selectedSegmentIndex: control.selectedSegmentIndex = isNull ? nil : try field.int(value)
-        case .segmentTitles: control.segmentTitles = isNull ? [] : try field.strings(value)
-        case .progress: control.progress = isNull ? nil : try field.number(value)
-        case .isAnimating: control.isAnimating = isNull ? false : try field.bool(value)
-        case .accessoryType: control.accessoryType = try field.optString(value)
-        case .backButtonTitle: control.backButtonTitle = try field.optString(value)
-        case .message: control.message = try field.optString(value)
+        case .selectedSegmentIndex: control.selectedSegmentIndex = try field.optionalInt(value)
+        case .segmentTitles: control.segmentTitles = try field.strings(value, null: [])
+        case .progress: control.progress = try field.optionalNumber(value)
+        case .isAnimating: control.isAnimating = try field.bool(value, null: false)
+        case .accessoryType: control.accessoryType = try field.optionalString(value)
+        case .backButtonTitle: control.backButtonTitle = try field.optionalString(value)
+        case .message: control.message = try field.optionalString(value)
         case .preferredStyle: control.preferredStyle = try decodePreferredStyle(value, field: field)
-        case .dateText: control.dateText = try field.optString(value)
+        case .dateText: control.dateText = try field.optionalString(value)
         case .components: control.components = isNull ? [] : try decodePickerComponents(value, field: field)
-        case .isKeyWindow: window.isKeyWindow = isNull ? false : try field.bool(value)
-        case .windowLevel: window.windowLevel = isNull ? 0 : try field.number(value)
-        case .windowTitle: window.title = try field.optString(value)
+        case .isKeyWindow: window.isKeyWindow = try field.bool(value, null: false)
+        case .windowLevel: window.windowLevel = try field.number(value, null: 0)
+        case .windowTitle: window.title = try field.optionalString(value)
         case .layoutDirection, .semanticContentAttribute:
             window.layoutDirection = isNull ? .ltr : try decodeLayoutDirection(value, field: field)
-        case .canBecomeFocused: focus.canBecomeFocused = isNull ? nil : try field.bool(value)
-        case .focusGroupIdentifier: focus.groupIdentifier = try field.optString(value)
+        case .canBecomeFocused: focus.canBecomeFocused = try field.optionalBool(value)
+        case .focusGroupIdentifier: focus.groupIdentifier = try field.optionalString(value)
         case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
         case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
-        case .isTransparentFocusItem: focus.isTransparentFocusItem = isNull ? false : try field.bool(value)
+        case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
         case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
-            restrictionIdentifiers = isNull ? [] : try field.strings(value)
+            restrictionIdentifiers = try field.strings(value, null: [])
         case .fontSize:
             control.fontSize =
                 isNull
@@ -568,9 +594,9 @@ extension ViewNode {
                     value, field: field, above: 0, below: 10_000, "fontSize must be within (0, 10000) points")
         case .textColor: control.textColor = try field.color(value)
         case .backgroundColor: control.backgroundColor = try field.color(value)
-        case .isFocused: focus.isFocused = isNull ? false : try field.bool(value)
-        case .preferredFocusEnvironments: focus.preferredEnvironments = isNull ? [] : try field.strings(value)
-        case .focusUpdateRequests: focus.asksFocusUpdates = isNull ? false : try field.bool(value)
+        case .isFocused: focus.isFocused = try field.bool(value, null: false)
+        case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
+        case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
         }
     }
 
@@ -623,7 +649,7 @@ extension ViewNode {
             }
             let className = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
             let baseClass =
-                baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optString(values[baseClassAt]) : nil
+                baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optionalString(values[baseClassAt]) : nil
             var node = ViewNode(id: id, className: className, baseClass: baseClass)
             for index in keys.indices {
                 if case .structural? = schemaKeys[index] {
@@ -678,7 +704,7 @@ private func decodeTransform(_ value: JSON, field: Field) throws(SchemaError) ->
 }
 
 private func decodePreferredStyle(_ value: JSON, field: Field) throws(SchemaError) -> String? {
-    let style = try field.optString(value)
+    let style = try field.optionalString(value)
     guard style == nil || style == "alert" || style == "actionSheet" else {
         throw field.fail("expected alert or actionSheet")
     }
@@ -697,8 +723,8 @@ private func decodePickerComponents(_ value: JSON, field: Field) throws(SchemaEr
         }
         components.append(
             PickerComponent(
-                label: try componentField.member(object, "label", componentField.optString) ?? nil,
-                hint: try componentField.member(object, "hint", componentField.optString) ?? nil,
+                label: try componentField.member(object, "label", componentField.optionalString) ?? nil,
+                hint: try componentField.member(object, "hint", componentField.optionalString) ?? nil,
                 rows: rows, selectedRow: selectedRow))
     }
     return components

@@ -14,16 +14,7 @@ extension Deriver {
         let editable =
             (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
             && view.control.isEnabled
-        var role = ControlSemantics.elementRole(
-            kind: kind, traits: content.traits, secure: secure,
-            editable: kind == .textView ? view.control.isEditable : true,
-            inTabBar: ctx.containerRole == .tabBar)
-        if content.control != nil, role == .staticText || role == .button { role = .cell }
-        if view.kind == .tableViewCell || view.kind == .collectionViewCell, content.control == nil,
-            role == .staticText
-        {
-            role = .cell
-        }
+        let role = elementRole(view, content, secure: secure, inTabBar: ctx.containerRole == .tabBar)
 
         let frame = view.ax.frame ?? viewFrame
         let states = elementStates(
@@ -49,6 +40,22 @@ extension Deriver {
             parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
             actions: ControlSemantics.actions(role: role, kind: kind, traits: content.traits, editable: editable),
             numeric: content.numeric, text: text, extras: extras)
+    }
+
+    /// The element's role: its control's, or `cell` for a table or collection cell that reads as text or stands
+    /// for its one control (D-CELL-1).
+    func elementRole(_ view: ViewNode, _ content: ElementContent, secure: Bool, inTabBar: Bool) -> AXRole {
+        let role = ControlSemantics.elementRole(
+            kind: content.kind, traits: content.traits, secure: secure,
+            editable: content.kind == .textView ? view.control.isEditable : true, inTabBar: inTabBar)
+        let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
+        if content.control != nil, role == .staticText || role == .button {
+            return .cell
+        }
+        if isCell, content.control == nil, role == .staticText {
+            return .cell
+        }
+        return role
     }
 
     /// What an element shows and where its actions go: the view's own, or a cell's single control's (D-CELL-1).

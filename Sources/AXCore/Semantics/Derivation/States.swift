@@ -29,12 +29,9 @@ extension Deriver {
         if editable { elementStates.insert(.editable) }
         if view.kind == .textView { elementStates.insert(.multiLine) }
         if view.kind == .activityIndicator && view.control.isAnimating { elementStates.insert(.busy) }
-        let responds =
-            view.ax.respondsToUserInteraction
-            ?? (!traits.contains(.notEnabled)
-                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
-                    && role != .activityIndicator))  // X13
-        if responds { elementStates.insert(.respondsToUserInteraction) }
+        if view.ax.respondsToUserInteraction ?? Deriver.respondsByDefault(role: role, traits: traits) {
+            elementStates.insert(.respondsToUserInteraction)
+        }
         let focusableDefault =
             elementStates.contains(.enabled)
             && [
@@ -43,5 +40,17 @@ extension Deriver {
             ].contains(role)
         if view.focus.canBecomeFocused ?? focusableDefault { elementStates.insert(.focusable) }  // C17
         return elementStates
+    }
+
+    /// X13: an enabled element responds to user interaction unless it only shows something (text, an image, a
+    /// header, progress).
+    static func respondsByDefault(role: AXRole, traits: Traits) -> Bool {
+        if traits.contains(.notEnabled) {
+            return false
+        }
+        switch role {
+        case .staticText, .image, .header, .progressIndicator, .activityIndicator: return false
+        default: return true
+        }
     }
 }
