@@ -92,7 +92,9 @@ final class Deriver {
 
     var cachedEntryCount: Int { cache.count }
 
-    /// Runs one derivation pass and returns the new tree and what changed since `previous`.
+    /// Runs one derivation pass and returns the new tree and what changed since `previous`. Kept out of line so
+    /// profiles (Tools/profile_core.sh) can attribute the derivation's cost.
+    @inline(never)
     func derive(
         views: ViewHierarchy, dirty: Set<String>, removed: Set<String>, full: Bool,
         previous: AXTree, revision: Int
