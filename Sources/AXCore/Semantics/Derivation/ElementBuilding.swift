@@ -70,7 +70,9 @@ extension Deriver {
         /// The one control inside a cell that the cell stands for.
         var control: ViewNode?
 
-        init(_ view: ViewNode) {
+        /// `borrowing`: an initializer takes its arguments owned by default, which made every element's view be
+        /// copied (callgrind: +15 % instructions per derivation).
+        init(_ view: borrowing ViewNode) {
             traits = ControlSemantics.traits(view)
             label = view.ax.label ?? ControlSemantics.defaultLabel(view)
             value = view.ax.value ?? ControlSemantics.defaultValue(view)
