@@ -1,110 +1,134 @@
 /// Builds the accessibility node of an element, a virtual element, or a container from its view (R22, R35,
 /// R43, X5, X6, X18, X19, X32, X52; D-CELL-1).
 extension Deriver {
+    // One function on purpose: it is the hot path of a snapshot, and splitting it into a content struct and
+    // helpers cost 10 % more instructions per derivation (callgrind, Tools/profile_core.sh): the node could no
+    // longer take over the locals' strings without retaining them.
     func makeElement(
         _ view: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
         restrictions: [String], language: String?
     ) -> AXNode {
-        var content = ElementContent(view)
-        if view.kind == .tableViewCell || view.kind == .collectionViewCell {
-            content.adoptCellContent(of: view, cellContent(view, childMap: childMap, rtl: ctx.rtl))
-        }
-        let kind = content.kind
-        let secure = view.control.isSecureTextEntry
-        let editable =
-            (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
-            && view.control.isEnabled
-        let role = elementRole(view, content, secure: secure, inTabBar: ctx.containerRole == .tabBar)
-
-        let frame = view.ax.frame ?? viewFrame
-        let states = elementStates(
-            for: view, frame: frame, ctx: ctx, traits: content.traits, role: role, isOn: content.isOn, secure: secure,
-            editable: editable)
-        let placeholder =
-            (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
-            ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
-        let extras = elementExtras(
-            view, placeholder: placeholder, language: language, restrictions: restrictions,
-            automation: automationElements(view, isElement: true),
-            cell: cellInfo(rowRange: view.ax.rowRange, columnRange: view.ax.columnRange))
-        let text: String?
-        switch role {
-        case .textField, .secureTextField, .searchField, .textView: text = content.value ?? ""
-        default: text = content.label
-        }
-        return AXNode(
-            id: view.id, viewID: view.id, actionTarget: content.actionTarget, className: view.className,
-            viewClass: view.kind, role: role, isElement: true, label: content.label, value: content.value,
-            identifier: view.ax.identifier ?? content.control?.ax.identifier, traits: content.traits,
-            states: states, frame: frame, activationPoint: view.ax.activationPoint ?? frame.center,  // X6
-            parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
-            actions: ControlSemantics.actions(role: role, kind: kind, traits: content.traits, editable: editable),
-            numeric: content.numeric, text: text, extras: extras)
-    }
-
-    /// The element's role: its control's, or `cell` for a table or collection cell that reads as text or stands
-    /// for its one control (D-CELL-1).
-    @inline(__always)
-    func elementRole(_ view: ViewNode, _ content: ElementContent, secure: Bool, inTabBar: Bool) -> AXRole {
-        let role = ControlSemantics.elementRole(
-            kind: content.kind, traits: content.traits, secure: secure,
-            editable: content.kind == .textView ? view.control.isEditable : true, inTabBar: inTabBar)
-        let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
-        if content.control != nil, role == .staticText || role == .button {
-            return .cell
-        }
-        if isCell, content.control == nil, role == .staticText {
-            return .cell
-        }
-        return role
-    }
-
-    /// What an element shows and where its actions go: the view's own, or a cell's single control's (D-CELL-1).
-    struct ElementContent {
-        var traits: Traits
-        var label: String?
-        var value: String?
-        var numeric: AXNumericValue?
-        var kind: ViewClass
-        var isOn: Bool
-        var actionTarget: String
-        /// The one control inside a cell that the cell stands for.
+        var traits = ControlSemantics.traits(view)
+        var label = view.ax.label ?? ControlSemantics.defaultLabel(view)
+        var value = view.ax.value ?? ControlSemantics.defaultValue(view)
+        var numeric = ControlSemantics.numericValue(view)
+        var kind = view.kind
+        var isOn = view.kind == .switchControl && view.control.isOn
+        var actionTarget = view.id
         var control: ViewNode?
 
-        /// `borrowing`: an initializer takes its arguments owned by default, which made every element's view be
-        /// copied (callgrind: +15 % instructions per derivation). Always inlined, like the helpers below: makeElement
-        /// is the hot path of a snapshot, and inlined the content's fields stay plain locals the node takes over.
-        @inline(__always)
-        init(_ view: borrowing ViewNode) {
-            traits = ControlSemantics.traits(view)
-            label = view.ax.label ?? ControlSemantics.defaultLabel(view)
-            value = view.ax.value ?? ControlSemantics.defaultValue(view)
-            numeric = ControlSemantics.numericValue(view)
-            kind = view.kind
-            isOn = view.kind == .switchControl && view.control.isOn
-            actionTarget = view.id
-        }
-
-        /// A table or collection cell reads its labels and stands for its one control (D-CELL-1).
-        @inline(__always)
-        mutating func adoptCellContent(of cell: ViewNode, _ content: (labels: [String], controls: [ViewNode])) {
-            if cell.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
+        if view.kind == .tableViewCell || view.kind == .collectionViewCell {
+            let content = cellContent(view, childMap: childMap, rtl: ctx.rtl)
+            // D-CELL-1
+            if view.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
             if content.controls.count == 1, let cellControl = content.controls.first {
                 control = cellControl
-                if cell.ax.value == nil { value = cellControl.ax.value ?? ControlSemantics.defaultValue(cellControl) }
-                if cell.ax.traits == nil { traits.formUnion(ControlSemantics.traits(cellControl)) }
+                if view.ax.value == nil { value = cellControl.ax.value ?? ControlSemantics.defaultValue(cellControl) }
+                if view.ax.traits == nil { traits.formUnion(ControlSemantics.traits(cellControl)) }
                 numeric = ControlSemantics.numericValue(cellControl)
                 kind = cellControl.kind
                 isOn = cellControl.kind == .switchControl && cellControl.control.isOn
                 actionTarget = cellControl.id
             }
-            switch cell.control.accessoryType {
+            switch view.control.accessoryType {
             case "disclosureIndicator", "detailDisclosureButton":
-                if cell.ax.traits == nil && control == nil { traits.insert(.button) }
+                if view.ax.traits == nil && control == nil { traits.insert(.button) }
             case "checkmark": traits.insert(.selected)
             default: break
             }
         }
+
+        let secure = view.control.isSecureTextEntry
+        let editable =
+            (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
+            && view.control.isEnabled
+        var role = ControlSemantics.elementRole(
+            kind: kind, traits: traits, secure: secure,
+            editable: kind == .textView ? view.control.isEditable : true,
+            inTabBar: ctx.containerRole == .tabBar)
+        if control != nil, role == .staticText || role == .button { role = .cell }
+        if view.kind == .tableViewCell || view.kind == .collectionViewCell, control == nil,
+            role == .staticText
+        {
+            role = .cell
+        }
+
+        let frame = view.ax.frame ?? viewFrame
+        var nodeStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
+        if isOn { nodeStates.insert(.checked) }
+        if secure { nodeStates.insert(.secure) }
+        if editable { nodeStates.insert(.editable) }
+        if view.kind == .textView { nodeStates.insert(.multiLine) }
+        if view.kind == .activityIndicator && view.control.isAnimating { nodeStates.insert(.busy) }
+        let responds =
+            view.ax.respondsToUserInteraction
+            ?? (!traits.contains(.notEnabled)
+                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
+                    && role != .activityIndicator))  // X13
+        if responds { nodeStates.insert(.respondsToUserInteraction) }
+        let focusableDefault =
+            nodeStates.contains(.enabled)
+            && [
+                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
+                .switch, .adjustable, .tab, .link,
+            ].contains(role)
+        if view.focus.canBecomeFocused ?? focusableDefault { nodeStates.insert(.focusable) }  // C17
+
+        let placeholder =
+            (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
+            ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
+        let automation = automationElements(view, isElement: true)
+        var cell: AXCellInfo?
+        if let rowRange = view.ax.rowRange, let columnRange = view.ax.columnRange, rowRange.location >= 0,
+            columnRange.location >= 0
+        {  // R43, X19
+            cell = AXCellInfo(
+                row: rowRange.location, rowSpan: max(rowRange.length, 1), column: columnRange.location,
+                columnSpan: max(columnRange.length, 1))
+        }
+        // The rarely-set group is built only when one of its sources is set (most elements share the default; the
+        // same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
+        var elementExtras: AXNodeExtras?
+        if view.ax.hint != nil || placeholder != nil || language != nil || view.ax.headingLevel != nil
+            || view.ax.textualContext != nil
+            || !view.ax.userInputLabels.isEmpty || view.ax.navigationStyle != .automatic
+            || !view.ax.customActions.isEmpty
+            || !view.ax.customRotors.isEmpty || !restrictions.isEmpty || !view.hasDefaultFocus
+            || !view.ax.directTouchOptions.isEmpty
+            || !automation.isEmpty || view.ax.ignoresInvertColors || cell != nil
+        {
+            var extras = AXNodeExtras()
+            extras.hint = view.ax.hint
+            extras.placeholder = placeholder
+            extras.language = language
+            extras.headingLevel = view.ax.headingLevel
+            extras.textualContext = view.ax.textualContext
+            extras.userInputLabels = view.ax.userInputLabels
+            extras.navigationStyle = view.ax.navigationStyle
+            extras.customActions = view.ax.customActions
+            extras.rotors = view.ax.customRotors
+            extras.restrictions = restrictions
+            extras.focus = view.focus
+            extras.directTouchOptions = view.ax.directTouchOptions
+            extras.automationElements = automation
+            extras.ignoresInvertColors = view.ax.ignoresInvertColors
+            extras.cell = cell
+            elementExtras = extras
+        }
+        let text: String?
+        switch role {
+        case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
+        default: text = label
+        }
+        return AXNode(
+            id: view.id, viewID: view.id, actionTarget: actionTarget, className: view.className, viewClass: view.kind,
+            role: role,
+            isElement: true, label: label, value: value, identifier: view.ax.identifier ?? control?.ax.identifier,
+            traits: traits, states: nodeStates, frame: frame,
+            activationPoint: view.ax.activationPoint ?? frame.center,  // X6
+            parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
+            actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
+            numeric: numeric, text: text, extras: elementExtras)
     }
 
     /// The table cell position of an element that sets both ranges (R43, X19).
@@ -113,39 +137,6 @@ extension Deriver {
         return AXCellInfo(
             row: rowRange.location, rowSpan: max(rowRange.length, 1), column: columnRange.location,
             columnSpan: max(columnRange.length, 1))
-    }
-
-    /// The rarely-set group, built only when one of its sources is set (most elements share the default; the
-    /// same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
-    func elementExtras(
-        _ view: ViewNode, placeholder: String?, language: String?, restrictions: [String], automation: [String],
-        cell: AXCellInfo?
-    ) -> AXNodeExtras? {
-        let ax = view.ax
-        let hasExtras =
-            ax.hint != nil || placeholder != nil || language != nil || ax.headingLevel != nil
-            || ax.textualContext != nil || !ax.userInputLabels.isEmpty || ax.navigationStyle != .automatic
-            || !ax.customActions.isEmpty || !ax.customRotors.isEmpty || !restrictions.isEmpty
-            || !view.hasDefaultFocus || !ax.directTouchOptions.isEmpty || !automation.isEmpty
-            || ax.ignoresInvertColors || cell != nil
-        guard hasExtras else { return nil }
-        var extras = AXNodeExtras()
-        extras.hint = ax.hint
-        extras.placeholder = placeholder
-        extras.language = language
-        extras.headingLevel = ax.headingLevel
-        extras.textualContext = ax.textualContext
-        extras.userInputLabels = ax.userInputLabels
-        extras.navigationStyle = ax.navigationStyle
-        extras.customActions = ax.customActions
-        extras.rotors = ax.customRotors
-        extras.restrictions = restrictions
-        extras.focus = view.focus
-        extras.directTouchOptions = ax.directTouchOptions
-        extras.automationElements = automation
-        extras.ignoresInvertColors = ax.ignoresInvertColors
-        extras.cell = cell
-        return extras
     }
 
     func makeVirtual(_ element: VirtualElement, container: ViewNode, ctx: Ctx, childMap: AxisMap) -> AXNode {
