@@ -130,6 +130,8 @@ extension ATSPIMapping {
         case .labelFor: return 1
         case .labelledBy: return 2
         case .memberOf: return 5
+        case .nodeChildOf: return 7
+        case .nodeParentOf: return 8
         case .flowsTo: return 10
         case .flowsFrom: return 11
         case .descriptionFor: return 17

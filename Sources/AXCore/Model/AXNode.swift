@@ -115,6 +115,8 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var directTouchOptions: [String] = []
     package var automationElements: [String] = []
     package var ignoresInvertColors = false
+    /// An outline row's depth (`indentationLevel` of a table or list cell; D-REL-7), nil when not set.
+    package var indentationLevel: Int?
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -126,7 +128,7 @@ package struct AXNodeExtras: Sendable, Equatable {
             && customActions.isEmpty
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
-            && automationElements.isEmpty && !ignoresInvertColors
+            && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
     }
 }
 
@@ -242,6 +244,11 @@ package struct AXNode: Sendable, Equatable {
     package var ignoresInvertColors: Bool {
         _read { yield _extras.value.ignoresInvertColors }
         _modify { yield &_extras.value.ignoresInvertColors }
+    }
+    /// An outline row's depth (`indentationLevel`, cells only; D-REL-7).
+    package var indentationLevel: Int? {
+        _read { yield _extras.value.indentationLevel }
+        _modify { yield &_extras.value.indentationLevel }
     }
 
     package init(

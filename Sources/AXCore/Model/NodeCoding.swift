@@ -121,6 +121,8 @@ package enum Limits {
     package static let maxCoordinate = 1.0e7
     package static let maxChildren = 100_000
     package static let maxOpsPerPatch = 100_000
+    /// The deepest outline row level accepted (`indentationLevel`); deeper than any real outline.
+    package static let maxIndentationLevel = 1_000
 }
 
 func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
@@ -367,6 +369,7 @@ extension ViewNode {
         "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45,
         "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49,
         "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52,
+        "indentationLevel": 53,
     ]
     static let axIndexBase = 100
 
@@ -548,6 +551,16 @@ extension ViewNode {
         case 51: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
         // focusUpdateRequests: ask shouldUpdateFocus (C12)
         case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)
+        case 53:  // indentationLevel
+            if v.isNull {
+                control.indentationLevel = nil
+            } else {
+                let level = try f.int(v)
+                guard (0...Limits.maxIndentationLevel).contains(level) else {
+                    throw f.fail("indentationLevel must be 0…\(Limits.maxIndentationLevel)")
+                }
+                control.indentationLevel = level
+            }
         case ViewNode.axIndexBase..<200:
             _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
         case 200...203:

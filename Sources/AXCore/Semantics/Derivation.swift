@@ -749,6 +749,8 @@ final class Deriver {
             (n.kind == .textField || n.kind == .searchBar || n.kind == .textView)
             ? ControlSemantics.nonEmpty(n.control.placeholder) : nil
         let automation = automationElements(n, isElement: true)
+        let isCell = n.kind == .tableViewCell || n.kind == .collectionViewCell
+        let indentationLevel = isCell ? n.control.indentationLevel : nil
         var cell: AXCellInfo?
         if let rr = n.ax.rowRange, let cr = n.ax.columnRange, rr.location >= 0, cr.location >= 0 {  // R43, X19
             cell = AXCellInfo(
@@ -762,7 +764,7 @@ final class Deriver {
             || !n.ax.userInputLabels.isEmpty || n.ax.navigationStyle != .automatic || !n.ax.customActions.isEmpty
             || !n.ax.customRotors.isEmpty || !restrictions.isEmpty || !n.hasDefaultFocus
             || !n.ax.directTouchOptions.isEmpty
-            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil
+            || !automation.isEmpty || n.ax.ignoresInvertColors || cell != nil || indentationLevel != nil
         {
             var x = AXNodeExtras()
             x.hint = n.ax.hint
@@ -780,6 +782,7 @@ final class Deriver {
             x.automationElements = automation
             x.ignoresInvertColors = n.ax.ignoresInvertColors
             x.cell = cell
+            x.indentationLevel = indentationLevel
             extras = x
         }
         let text: String?
