@@ -3,7 +3,7 @@ import AXDemo
 import AXJSON
 import XCTest
 
-/// Relations read off the UIKit model (AXCore/Semantics/Relations.swift; D-REL-1…D-REL-7) and rotor exposure
+/// Relations read off the UIKit model (AXCore/Semantics/Relations.swift; D-REL-1…D-REL-8) and rotor exposure
 /// (AXCore/Rotors/RotorExposure.swift; D-ROTOR-6, D-ROTOR-7).
 final class RelationsTests: XCTestCase {
     static func demoTree(alert: Bool = false, about: Bool = false) throws -> AXTree {
@@ -114,7 +114,7 @@ final class RelationsTests: XCTestCase {
         XCTAssertEqual(Relations.changedRelations(old: before, new: after, changed: ["top"]), ["bottom"])
     }
 
-    // MARK: Outline rows (D-REL-7)
+    // MARK: Outline rows (D-REL-8)
 
     /// A table whose cells set `indentationLevel` (rows given as id → level; nil leaves it unset), one row showing
     /// an expanded disclosure, beside a flat table and a list-cell collection view.
@@ -220,6 +220,67 @@ final class RelationsTests: XCTestCase {
         XCTAssertEqual(store.tree["a"]?.indentationLevel, 1000)
         _ = try store.apply(json: [["op": "set", "id": "a", "properties": ["indentationLevel": nil]]])
         XCTAssertNil(store.tree["a"]?.indentationLevel, "null restores UIKit's default")
+    }
+
+    // MARK: Page control and paging scroll view (D-REL-7)
+
+    /// A page control beside the given scroll views (id → isPagingEnabled), all in one semantic group.
+    static func pagingStore(scrollViews: [(String, Bool)]) throws -> HierarchyStore {
+        var children: [JSON] = [
+            ["id": "dots", "class": "UIPageControl", "frame": [0, 360, 400, 30], "numberOfPages": 3]
+        ]
+        for (index, (viewID, paging)) in scrollViews.enumerated() {
+            children.append([
+                "id": .string(viewID), "class": "UICollectionView", "frame": [0, JSON(Double(index * 100)), 400, 100],
+                "isPagingEnabled": .bool(paging),
+                "children": [
+                    [
+                        "id": .string(viewID + ".page"), "class": "UICollectionViewCell",
+                        "frame": [0, JSON(Double(index * 100)), 400, 100], "accessibilityLabel": "Page",
+                    ]
+                ],
+            ])
+        }
+        let store = HierarchyStore()
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
+                    "children": [
+                        [
+                            "id": "onboarding", "class": "UIView", "frame": [0, 0, 400, 400],
+                            "accessibilityLabel": "Onboarding", "accessibilityContainerType": "semanticGroup",
+                            "children": .array(children),
+                        ]
+                    ],
+                ]
+            ]
+        ])
+        return store
+    }
+
+    func testPageControlControlsThePagingScrollViewBesideIt() throws {
+        let store = try Self.pagingStore(scrollViews: [("pages", true), ("thumbnails", false)])
+        let tree = store.tree
+        XCTAssertEqual(tree["dots"]?.parent, "onboarding")
+        XCTAssertEqual(tree["pages"]?.parent, "onboarding")
+        XCTAssertEqual(Self.relation(.controllerFor, of: "dots", in: tree), ["pages"])
+        XCTAssertEqual(Self.relation(.controlledBy, of: "pages", in: tree), ["dots"])
+        XCTAssertNil(Self.relation(.controlledBy, of: "thumbnails", in: tree), "not paging: not controlled")
+        let before = tree
+        let changes = try store.apply(json: [["op": "set", "id": "pages", "properties": ["isPagingEnabled": false]]])
+        let after = store.tree
+        XCTAssertNil(Self.relation(.controllerFor, of: "dots", in: after))
+        let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
+        XCTAssertEqual(Relations.changedRelations(old: before, new: after, changed: changedIDs), ["dots", "pages"])
+    }
+
+    func testPageControlWithTwoOrNoPagingCandidatesControlsNothing() throws {
+        let two = try Self.pagingStore(scrollViews: [("pages", true), ("more", true)]).tree
+        XCTAssertNil(Self.relation(.controllerFor, of: "dots", in: two), "two paging views: which one is a guess")
+        XCTAssertNil(Self.relation(.controlledBy, of: "pages", in: two))
+        let none = try Self.pagingStore(scrollViews: []).tree
+        XCTAssertTrue(Relations.relations(of: "dots", in: none).isEmpty)
     }
 
     // MARK: Rotors

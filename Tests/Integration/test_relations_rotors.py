@@ -15,7 +15,7 @@ APP = "relations"
 
 # AtspiRelationType (atspi-constants.h; atspi-bridge.md §3.3).
 LABEL_FOR, LABELLED_BY, MEMBER_OF, FLOWS_TO, FLOWS_FROM, DESCRIPTION_FOR, DESCRIBED_BY = 1, 2, 5, 10, 11, 17, 18
-NODE_CHILD_OF, NODE_PARENT_OF = 7, 8
+NODE_CHILD_OF, NODE_PARENT_OF, CONTROLLER_FOR, CONTROLLED_BY = 7, 8, 3, 4
 # AtspiRole numbers.
 R_ALERT, R_COLUMN_HEADER, R_FRAME, R_HEADING, R_LABEL, R_ROW_HEADER, R_TEXT, R_TOOL_BAR = 2, 10, 23, 83, 29, 47, 61, 63
 
@@ -26,7 +26,7 @@ def label(vid, y, text, **more):
     return v
 
 
-# An outline (D-REL-7): (id, name, indentationLevel, accessibilityExpandedStatus).
+# An outline (D-REL-8): (id, name, indentationLevel, accessibilityExpandedStatus).
 OUTLINE = [("rowInbox", "Inbox", 0, "expanded"), ("rowWork", "Work", 1, "expanded"), ("rowQ3", "Q3", 2, None),
            ("rowPersonal", "Personal", 1, None), ("rowArchive", "Archive", 0, "collapsed")]
 
@@ -84,6 +84,15 @@ def purpose_tree(order=("bottom", "top")):
                            "children": [label("lblC", 11, "Gamma")]}]},
             {"id": "folders", "class": "UITableView", "frame": [0, 580, 390, 220], "accessibilityLabel": "Folders",
              "children": outline_rows()},
+            {"id": "tour", "class": "UIView", "frame": [0, 805, 390, 39], "accessibilityLabel": "Tour",
+             "accessibilityContainerType": "semanticGroup",
+             "children": [
+                 {"id": "tourPages", "class": "UICollectionView", "frame": [0, 805, 300, 39], "isPagingEnabled": True,
+                  "accessibilityLabel": "Tour Pages",
+                  "children": [{"id": "tourPage1", "class": "UICollectionViewCell", "frame": [0, 805, 300, 39],
+                                "accessibilityLabel": "Welcome"}]},
+                 {"id": "tourDots", "class": "UIPageControl", "frame": [300, 805, 90, 39], "numberOfPages": 3,
+                  "accessibilityLabel": "Tour Position"}]},
         ]}]}
 
 
@@ -224,7 +233,7 @@ class RelationsAndRotors(unittest.TestCase):
         self.provider.result("hierarchy.set", purpose_tree())
         wait_until(lambda: self._has(APP, name="Top"), timeout=5)
 
-    # -- outline rows (D-REL-7) ------------------------------------------------------------------------------
+    # -- outline rows (D-REL-8) ------------------------------------------------------------------------------
 
     def node_level(self, name):
         """Orca's getNodeLevel: the number of NODE_CHILD_OF hops above the row, minus one (0 = top level)."""
@@ -271,6 +280,26 @@ class RelationsAndRotors(unittest.TestCase):
         finally:
             self.provider.result("hierarchy.update", {"ops": [
                 {"op": "set", "id": "rowPersonal", "properties": {"indentationLevel": 1}}]})
+
+    # -- page control and the paging view it controls (D-REL-7) -------------------------------------------------
+
+    def test_page_control_controls_the_paging_view_beside_it(self):
+        self.assertEqual(self.target_names(APP, CONTROLLER_FOR, name="Tour Position"), ["Tour Pages"])
+        self.assertEqual(self.target_names(APP, CONTROLLED_BY, name="Tour Pages"), ["Tour Position"])
+        self.client.call("listen", types=["object:property-change"])
+        self.client.call("collect", seconds=0.3)
+        try:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "tourPages", "properties": {"isPagingEnabled": False}}]})
+            events = self.client.call("collect", seconds=3, until_type="object:property-change:accessible-relation")
+            events += self.client.call("collect", seconds=0.5)
+            sources = sorted(e["source_name"] for e in events
+                             if e["type"] == "object:property-change:accessible-relation")
+            self.assertEqual(sources, ["Tour Pages", "Tour Position"], events)
+            self.assertNotIn(CONTROLLER_FOR, self.relations(APP, name="Tour Position"), "no paging view: no control")
+        finally:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "tourPages", "properties": {"isPagingEnabled": True}}]})
 
     # -- rotors -------------------------------------------------------------------------------------------------
 

@@ -369,7 +369,7 @@ extension ViewNode {
         "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45,
         "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49,
         "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52,
-        "indentationLevel": 53,
+        "indentationLevel": 53, "isPagingEnabled": 54,
     ]
     static let axIndexBase = 100
 
@@ -561,6 +561,7 @@ extension ViewNode {
                 }
                 control.indentationLevel = level
             }
+        case 54: control.isPagingEnabled = v.isNull ? false : try f.bool(v)  // isPagingEnabled
         case ViewNode.axIndexBase..<200:
             _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
         case 200...203:

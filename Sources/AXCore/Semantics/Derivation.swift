@@ -865,6 +865,7 @@ final class Deriver {
         x.automationElements = automationElements(n, isElement: false)
         x.ignoresInvertColors = n.ax.ignoresInvertColors
         x.textualContext = n.ax.textualContext
+        x.isPagingEnabled = n.kind.isScrollView && n.control.isPagingEnabled
         var st = states(for: n, frame: frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             st.insert(.onscreen)

@@ -1,5 +1,5 @@
 /// The typed relations between nodes of one tree, as UIKit's model implies them (Specs/atspi-mapping.md
-/// §Relations; decisions D-REL-1…D-REL-7). UIKit has no relation API: every relation here is read off something the
+/// §Relations; decisions D-REL-1…D-REL-8). UIKit has no relation API: every relation here is read off something the
 /// model already says — a container titled by its own heading, an alert whose message is its hint, segments and tabs
 /// that form one set, a container whose order the app chose against the geometry. Every rule is local (a node, its
 /// parent, its siblings, its children), so a node's relations cost O(fan-out) and need no index.
@@ -10,12 +10,16 @@ package enum AXRelationType: String, Sendable, CaseIterable {
     /// The node's hint is the target's text. Reciprocal: `descriptionFor`.
     case describedBy
     case descriptionFor
+    /// The node (a page control) switches the target (the paging scroll view beside it; D-REL-7). Reciprocal:
+    /// `controlledBy`.
+    case controllerFor
+    case controlledBy
     /// The node belongs to a set of mutually exclusive siblings (segments, tabs); targets = every member.
     case memberOf
     /// The next (previous) item in the reading order the app chose against the geometric order.
     case flowsTo
     case flowsFrom
-    /// An outline row's parent row, or its list for a top-level row (D-REL-7). Reciprocal: `nodeParentOf`.
+    /// An outline row's parent row, or its list for a top-level row (D-REL-8). Reciprocal: `nodeParentOf`.
     case nodeChildOf
     /// The rows one level below this row (or the top-level rows of an outline list).
     case nodeParentOf
@@ -51,6 +55,13 @@ package enum Relations {
         if let parent, describingChild(of: parent, in: tree) == id {
             out.append(AXRelation(type: .descriptionFor, targets: [parent.id]))
         }
+        if let parent, node.viewClass == .pageControl, let paged = pagedSibling(in: parent, tree: tree) {
+            out.append(AXRelation(type: .controllerFor, targets: [paged]))
+        }
+        if let parent, node.isPagingEnabled, pagedSibling(in: parent, tree: tree) == id {
+            let controllers = parent.children.filter { tree[$0]?.viewClass == .pageControl }
+            if !controllers.isEmpty { out.append(AXRelation(type: .controlledBy, targets: controllers)) }
+        }
         if let parent, isSetMember(node, parentRole: parent.role) {
             let members = parent.children.filter { sibling in
                 tree[sibling].map { isSetMember($0, parentRole: parent.role) } ?? false
@@ -76,14 +87,26 @@ package enum Relations {
         return out
     }
 
-    /// D-REL-7: the outline level of a child of a list — a table or list cell's `indentationLevel` (0 when a cell
+    /// D-REL-7: the one child of `parent` backed by a paging scroll view (`isPagingEnabled`), which the page
+    /// controls among the same children switch; nil when there is none or more than one (which one a page control
+    /// pages would be a guess).
+    static func pagedSibling(in parent: AXNode, tree: AXTree) -> String? {
+        var found: String?
+        for childID in parent.children where tree[childID]?.isPagingEnabled == true {
+            if found != nil { return nil }
+            found = childID
+        }
+        return found
+    }
+
+    /// D-REL-8: the outline level of a child of a list — a table or list cell's `indentationLevel` (0 when a cell
     /// does not set it); nil for a child that is not a cell (a section header, a footer), which is no outline row.
     static func outlineLevel(_ node: AXNode) -> Int? {
         guard node.viewClass == .tableViewCell || node.viewClass == .collectionViewCell else { return nil }
         return node.indentationLevel ?? 0
     }
 
-    /// D-REL-7: a container is an outline when one of its cells is indented (`indentationLevel` > 0) or shows an
+    /// D-REL-8: a container is an outline when one of its cells is indented (`indentationLevel` > 0) or shows an
     /// outline disclosure (expanded or collapsed, `accessibilityExpandedStatus`); a flat list is not.
     package static func isOutline(_ container: AXNode, in tree: AXTree) -> Bool {
         guard container.role.isContainerRole, container.role != .window else { return false }

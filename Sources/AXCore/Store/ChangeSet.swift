@@ -124,6 +124,7 @@ package func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
     if a.positionInSet != b.positionInSet || a.sizeOfSet != b.sizeOfSet { s.insert("position") }
     if a.table != b.table || a.cell != b.cell { s.insert("table") }
     if a.indentationLevel != b.indentationLevel { s.insert("indentationLevel") }
+    if a.isPagingEnabled != b.isPagingEnabled { s.insert("isPagingEnabled") }
     if a.containerType != b.containerType || a.navigationStyle != b.navigationStyle
         || a.textualContext != b.textualContext
         || a.userInputLabels != b.userInputLabels || a.restrictions != b.restrictions || a.focus != b.focus
