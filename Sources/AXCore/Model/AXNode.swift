@@ -115,6 +115,10 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var directTouchOptions: [String] = []
     package var automationElements: [String] = []
     package var ignoresInvertColors = false
+    /// An outline row's depth (`indentationLevel` of a table or list cell; D-REL-8), nil when not set.
+    package var indentationLevel: Int?
+    /// A container backed by a scroll view with `isPagingEnabled` (D-REL-7).
+    package var isPagingEnabled = false
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -126,7 +130,8 @@ package struct AXNodeExtras: Sendable, Equatable {
             && customActions.isEmpty
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
-            && automationElements.isEmpty && !ignoresInvertColors
+            && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
+            && !isPagingEnabled
     }
 }
 
@@ -242,6 +247,16 @@ package struct AXNode: Sendable, Equatable {
     package var ignoresInvertColors: Bool {
         _read { yield _extras.value.ignoresInvertColors }
         _modify { yield &_extras.value.ignoresInvertColors }
+    }
+    /// An outline row's depth (`indentationLevel`, cells only; D-REL-8).
+    package var indentationLevel: Int? {
+        _read { yield _extras.value.indentationLevel }
+        _modify { yield &_extras.value.indentationLevel }
+    }
+    /// A container backed by a paging scroll view (`isPagingEnabled`; D-REL-7).
+    package var isPagingEnabled: Bool {
+        _read { yield _extras.value.isPagingEnabled }
+        _modify { yield &_extras.value.isPagingEnabled }
     }
 
     package init(

@@ -158,6 +158,8 @@ package enum Limits {
     package static let maxCoordinate = 1.0e7
     package static let maxChildren = 100_000
     package static let maxOpsPerPatch = 100_000
+    /// The deepest outline row level accepted (`indentationLevel`); deeper than any real outline.
+    package static let maxIndentationLevel = 1_000
 }
 
 func decodeTraits(_ value: JSON, field: Field) throws(SchemaError) -> Traits {
@@ -510,6 +512,11 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case preferredFocusEnvironments
     /// Ask the app's shouldUpdateFocus (C12).
     case focusUpdateRequests
+    /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel`: an outline row's level
+    /// (D-REL-8).
+    case indentationLevel
+    /// `UIScrollView.isPagingEnabled` (D-REL-7).
+    case isPagingEnabled
 }
 
 extension ViewNode {
@@ -600,6 +607,17 @@ extension ViewNode {
         case .isFocused: focus.isFocused = try field.bool(value, null: false)
         case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
         case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
+        case .indentationLevel:
+            if isNull {
+                control.indentationLevel = nil
+            } else {
+                let level = try field.int(value)
+                guard (0...Limits.maxIndentationLevel).contains(level) else {
+                    throw field.fail("indentationLevel must be 0…\(Limits.maxIndentationLevel)")
+                }
+                control.indentationLevel = level
+            }
+        case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
         }
     }
 

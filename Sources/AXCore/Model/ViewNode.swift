@@ -115,6 +115,12 @@ package struct ControlState: Sendable, Equatable {
     package var isAnimating = false
     /// UITableViewCell accessory ("none", "disclosureIndicator", "checkmark", "detailButton", "detailDisclosureButton").
     package var accessoryType: String?
+    /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel` (0 = top level; nil = not
+    /// set): an outline row's depth, which gives NODE_CHILD_OF (D-REL-8).
+    package var indentationLevel: Int?
+    /// `UIScrollView.isPagingEnabled` (also table and collection views): the view scrolls by pages, so a page
+    /// control beside it can control it (CONTROLLER_FOR, D-REL-7).
+    package var isPagingEnabled = false
     /// UINavigationBar: title of the back item; nil means no back button (A39).
     package var backButtonTitle: String?
     /// UIAlertController: message, and style ("alert" | "actionSheet").

@@ -78,6 +78,8 @@ extension Deriver {
             (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
             ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
         let automation = automationElements(view, isElement: true)
+        let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
+        let indentationLevel = isCell ? view.control.indentationLevel : nil
         var cell: AXCellInfo?
         if let rowRange = view.ax.rowRange, let columnRange = view.ax.columnRange, rowRange.location >= 0,
             columnRange.location >= 0
@@ -95,7 +97,7 @@ extension Deriver {
             || !view.ax.customActions.isEmpty
             || !view.ax.customRotors.isEmpty || !restrictions.isEmpty || !view.hasDefaultFocus
             || !view.ax.directTouchOptions.isEmpty
-            || !automation.isEmpty || view.ax.ignoresInvertColors || cell != nil
+            || !automation.isEmpty || view.ax.ignoresInvertColors || cell != nil || indentationLevel != nil
         {
             var extras = AXNodeExtras()
             extras.hint = view.ax.hint
@@ -113,6 +115,7 @@ extension Deriver {
             extras.automationElements = automation
             extras.ignoresInvertColors = view.ax.ignoresInvertColors
             extras.cell = cell
+            extras.indentationLevel = indentationLevel
             elementExtras = extras
         }
         let text: String?
@@ -204,6 +207,7 @@ extension Deriver {
         extras.automationElements = automationElements(view, isElement: false)
         extras.ignoresInvertColors = view.ax.ignoresInvertColors
         extras.textualContext = view.ax.textualContext
+        extras.isPagingEnabled = view.kind.isScrollView && view.control.isPagingEnabled
         var containerStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
         if role == .window {
             containerStates.insert(.onscreen)
