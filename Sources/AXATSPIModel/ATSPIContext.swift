@@ -129,7 +129,11 @@ extension ATSPIMapping {
         switch type {
         case .labelFor: return 1
         case .labelledBy: return 2
+        case .controllerFor: return 3
+        case .controlledBy: return 4
         case .memberOf: return 5
+        case .nodeChildOf: return 7
+        case .nodeParentOf: return 8
         case .flowsTo: return 10
         case .flowsFrom: return 11
         case .descriptionFor: return 17

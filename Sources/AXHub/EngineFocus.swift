@@ -224,14 +224,25 @@ extension Hub {
                 let previousGroup = from.flatMap { appState.engine.index?[$0]?.group }
                 if previousGroup != group { appState.engine.groupEntry[group] = item }
             }
-            if let node = appState.store.tree[item], node.isElement, appState.focusedID != item {
+            if let element = followedElement(item, tree: appState.store.tree), appState.focusedID != element {
                 FocusReturn.record(
-                    from: appState.focusedID, to: item, tree: appState.store.tree, stack: &appState.focusReturn)
-                events.append(.focusChanged(app: appState.id, from: appState.focusedID, to: item))
-                appState.focusedID = item
+                    from: appState.focusedID, to: element, tree: appState.store.tree, stack: &appState.focusReturn)
+                events.append(.focusChanged(app: appState.id, from: appState.focusedID, to: element))
+                appState.focusedID = element
             }
         }
         return events
+    }
+
+    /// The element accessibility focus follows onto when engine focus moves to `item` (D-FOCUS-3): the item when it
+    /// is an element; for a container item (a segmented control) its selected element child, else its first one —
+    /// what a screen reader then reads ("Light, selected radio button"); nil when the item exposes no element.
+    static func followedElement(_ item: String, tree: AXTree) -> String? {
+        guard let node = tree[item] else { return nil }
+        if node.isElement { return item }
+        let elements = node.children.compactMap { tree[$0] }.filter(\.isElement)
+        let selected = elements.first { $0.states.contains(.selected) }
+        return (selected ?? elements.first)?.id
     }
 
     /// The views that asked to be consulted (`focusUpdateRequests`): ancestors-or-self of either item (C12).

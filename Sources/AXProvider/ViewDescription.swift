@@ -330,6 +330,10 @@ public struct ViewDescription: Sendable, Equatable {
     public var isAnimating: Bool?
     /// `accessoryType`
     public var accessoryType: String?
+    /// `indentationLevel` (table and list cells: the outline row's depth, 0 = top level)
+    public var indentationLevel: Int?
+    /// `isPagingEnabled` (scroll, table and collection views)
+    public var isPagingEnabled: Bool?
     /// `backButtonTitle`
     public var backButtonTitle: String?
     /// `message`
@@ -403,7 +407,9 @@ public struct ViewDescription: Sendable, Equatable {
         "alpha", "clipsToBounds", "isUserInteractionEnabled", "tag", "isEnabled", "isSelected", "isHighlighted", "isOn",
         "value", "minimumValue", "maximumValue", "stepValue", "text", "title", "placeholder", "isSecureTextEntry",
         "isEditable", "currentPage", "numberOfPages", "selectedSegmentIndex", "segmentTitles", "progress",
-        "isAnimating", "accessoryType", "backButtonTitle", "message", "preferredStyle", "components", "dateText",
+        "isAnimating", "accessoryType", "indentationLevel", "isPagingEnabled", "backButtonTitle", "message",
+        "preferredStyle",
+        "components", "dateText",
         "isKeyWindow", "windowLevel", "windowTitle", "layoutDirection", "semanticContentAttribute", "canBecomeFocused",
         "focusGroupIdentifier", "focusGroupPriority", "focusGuides", "isTransparentFocusItem", "isFocused",
         "preferredFocusEnvironments", "focusUpdateRequests", "restrictionIdentifiers",
@@ -519,6 +525,12 @@ public struct ViewDescription: Sendable, Equatable {
         case "accessoryType":
             guard let decoded = value.stringValue else { return false }
             self.accessoryType = decoded
+        case "indentationLevel":
+            guard let decoded = value.intValue else { return false }
+            self.indentationLevel = decoded
+        case "isPagingEnabled":
+            guard let decoded = value.boolValue else { return false }
+            self.isPagingEnabled = decoded
         case "backButtonTitle":
             guard let decoded = value.stringValue else { return false }
             self.backButtonTitle = decoded
@@ -699,6 +711,12 @@ public struct ViewDescription: Sendable, Equatable {
         }
         if let accessoryType {
             object["accessoryType"] = .string(accessoryType)
+        }
+        if let indentationLevel {
+            object["indentationLevel"] = JSON(indentationLevel)
+        }
+        if let isPagingEnabled {
+            object["isPagingEnabled"] = .bool(isPagingEnabled)
         }
         if let backButtonTitle {
             object["backButtonTitle"] = .string(backButtonTitle)

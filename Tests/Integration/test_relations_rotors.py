@@ -15,6 +15,7 @@ APP = "relations"
 
 # AtspiRelationType (atspi-constants.h; atspi-bridge.md §3.3).
 LABEL_FOR, LABELLED_BY, MEMBER_OF, FLOWS_TO, FLOWS_FROM, DESCRIPTION_FOR, DESCRIBED_BY = 1, 2, 5, 10, 11, 17, 18
+NODE_CHILD_OF, NODE_PARENT_OF, CONTROLLER_FOR, CONTROLLED_BY = 7, 8, 3, 4
 # AtspiRole numbers.
 R_ALERT, R_COLUMN_HEADER, R_FRAME, R_HEADING, R_LABEL, R_ROW_HEADER, R_TEXT, R_TOOL_BAR = 2, 10, 23, 83, 29, 47, 61, 63
 
@@ -23,6 +24,22 @@ def label(vid, y, text, **more):
     v = {"id": vid, "class": "UILabel", "frame": [16, y, 300, 30], "text": text}
     v.update(more)
     return v
+
+
+# An outline (D-REL-8): (id, name, indentationLevel, accessibilityExpandedStatus).
+OUTLINE = [("rowInbox", "Inbox", 0, "expanded"), ("rowWork", "Work", 1, "expanded"), ("rowQ3", "Q3", 2, None),
+           ("rowPersonal", "Personal", 1, None), ("rowArchive", "Archive", 0, "collapsed")]
+
+
+def outline_rows():
+    rows = []
+    for index, (vid, name, level, status) in enumerate(OUTLINE):
+        row = {"id": vid, "class": "UITableViewCell", "frame": [0, index * 44, 390, 44], "indentationLevel": level,
+               "children": [label("lbl" + vid, 11, name)]}
+        if status:
+            row["accessibilityExpandedStatus"] = status
+        rows.append(row)
+    return rows
 
 
 def purpose_tree(order=("bottom", "top")):
@@ -65,6 +82,17 @@ def purpose_tree(order=("bottom", "top")):
             {"id": "plain", "class": "UITableView", "frame": [0, 530, 390, 44],
              "children": [{"id": "cellC", "class": "UITableViewCell", "frame": [0, 0, 390, 44],
                            "children": [label("lblC", 11, "Gamma")]}]},
+            {"id": "folders", "class": "UITableView", "frame": [0, 580, 390, 220], "accessibilityLabel": "Folders",
+             "children": outline_rows()},
+            {"id": "tour", "class": "UIView", "frame": [0, 805, 390, 39], "accessibilityLabel": "Tour",
+             "accessibilityContainerType": "semanticGroup",
+             "children": [
+                 {"id": "tourPages", "class": "UICollectionView", "frame": [0, 805, 300, 39], "isPagingEnabled": True,
+                  "accessibilityLabel": "Tour Pages",
+                  "children": [{"id": "tourPage1", "class": "UICollectionViewCell", "frame": [0, 805, 300, 39],
+                                "accessibilityLabel": "Welcome"}]},
+                 {"id": "tourDots", "class": "UIPageControl", "frame": [300, 805, 90, 39], "numberOfPages": 3,
+                  "accessibilityLabel": "Tour Position"}]},
         ]}]}
 
 
@@ -204,6 +232,74 @@ class RelationsAndRotors(unittest.TestCase):
         self.assertEqual(self.relations(APP, name="Bottom"), {})
         self.provider.result("hierarchy.set", purpose_tree())
         wait_until(lambda: self._has(APP, name="Top"), timeout=5)
+
+    # -- outline rows (D-REL-8) ------------------------------------------------------------------------------
+
+    def node_level(self, name):
+        """Orca's getNodeLevel: the number of NODE_CHILD_OF hops above the row, minus one (0 = top level)."""
+        hops = 0
+        where = {"name": name}
+        while True:
+            parents = self.relations(APP, **where).get(NODE_CHILD_OF)
+            if not parents:
+                return hops - 1
+            hops += 1
+            self.assertLess(hops, 10, "NODE_CHILD_OF cycle above %r" % name)
+            where = {"name": parents[0]["name"], "role_num": parents[0]["role_num"]}
+
+    def test_outline_rows_are_node_children_of_their_parent_row(self):
+        self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Inbox"), ["Folders"], "top level: the list")
+        self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Work"), ["Inbox"])
+        self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Q3"), ["Work"])
+        self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Personal"), ["Inbox"])
+        self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Archive"), ["Folders"])
+        self.assertEqual(self.target_names(APP, NODE_PARENT_OF, name="Inbox"), ["Work", "Personal"])
+        self.assertEqual(self.target_names(APP, NODE_PARENT_OF, name="Folders"), ["Inbox", "Archive"])
+        self.assertNotIn(NODE_PARENT_OF, self.relations(APP, name="Q3"), "a leaf row")
+        self.assertEqual([self.node_level(n) for n in ("Inbox", "Work", "Q3", "Personal", "Archive")], [0, 1, 2, 1, 0])
+        self.assertNotIn(NODE_CHILD_OF, self.relations(APP, name="Gamma"), "a flat list is no outline")
+        inbox = self.client.call("states", app=APP, where={"name": "Inbox"})
+        archive = self.client.call("states", app=APP, where={"name": "Archive"})
+        self.assertTrue({"expandable", "expanded"} <= set(inbox), inbox)
+        self.assertIn("expandable", archive)
+        self.assertNotIn("expanded", archive)
+
+    def test_indentation_change_emits_relation_change(self):
+        self.client.call("listen", types=["object:property-change"])
+        self.client.call("collect", seconds=0.3)
+        try:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "rowPersonal", "properties": {"indentationLevel": 2}}]})
+            events = self.client.call("collect", seconds=3, until_type="object:property-change:accessible-relation")
+            events += self.client.call("collect", seconds=0.5)
+            sources = sorted(e["source_name"] for e in events
+                             if e["type"] == "object:property-change:accessible-relation")
+            self.assertEqual(sources, ["Inbox", "Personal", "Work"], events)
+            self.assertEqual(self.target_names(APP, NODE_CHILD_OF, name="Personal"), ["Work"])
+            self.assertEqual(self.target_names(APP, NODE_PARENT_OF, name="Work"), ["Q3", "Personal"])
+        finally:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "rowPersonal", "properties": {"indentationLevel": 1}}]})
+
+    # -- page control and the paging view it controls (D-REL-7) -------------------------------------------------
+
+    def test_page_control_controls_the_paging_view_beside_it(self):
+        self.assertEqual(self.target_names(APP, CONTROLLER_FOR, name="Tour Position"), ["Tour Pages"])
+        self.assertEqual(self.target_names(APP, CONTROLLED_BY, name="Tour Pages"), ["Tour Position"])
+        self.client.call("listen", types=["object:property-change"])
+        self.client.call("collect", seconds=0.3)
+        try:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "tourPages", "properties": {"isPagingEnabled": False}}]})
+            events = self.client.call("collect", seconds=3, until_type="object:property-change:accessible-relation")
+            events += self.client.call("collect", seconds=0.5)
+            sources = sorted(e["source_name"] for e in events
+                             if e["type"] == "object:property-change:accessible-relation")
+            self.assertEqual(sources, ["Tour Pages", "Tour Position"], events)
+            self.assertNotIn(CONTROLLER_FOR, self.relations(APP, name="Tour Position"), "no paging view: no control")
+        finally:
+            self.provider.result("hierarchy.update", {"ops": [
+                {"op": "set", "id": "tourPages", "properties": {"isPagingEnabled": True}}]})
 
     # -- rotors -------------------------------------------------------------------------------------------------
 

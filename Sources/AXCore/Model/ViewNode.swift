@@ -75,7 +75,7 @@ package struct ViewNode: Sendable, Equatable {
 package struct CoW<Value: Sendable & Equatable>: Sendable, Equatable {
     @usableFromInline final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) @usableFromInline var value: Value
-        @usableFromInline init(_ v: Value) { value = v }
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
     @usableFromInline var storage: Storage
     package init(_ value: Value) { storage = Storage(value) }
@@ -88,7 +88,9 @@ package struct CoW<Value: Sendable & Equatable>: Sendable, Equatable {
         }
     }
 
-    package static func == (a: CoW, b: CoW) -> Bool { a.storage === b.storage || a.storage.value == b.storage.value }
+    package static func == (lhs: CoW, rhs: CoW) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
 }
 
 package struct ControlState: Sendable, Equatable {
@@ -113,6 +115,12 @@ package struct ControlState: Sendable, Equatable {
     package var isAnimating = false
     /// UITableViewCell accessory ("none", "disclosureIndicator", "checkmark", "detailButton", "detailDisclosureButton").
     package var accessoryType: String?
+    /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel` (0 = top level; nil = not
+    /// set): an outline row's depth, which gives NODE_CHILD_OF (D-REL-8).
+    package var indentationLevel: Int?
+    /// `UIScrollView.isPagingEnabled` (also table and collection views): the view scrolls by pages, so a page
+    /// control beside it can control it (CONTROLLER_FOR, D-REL-7).
+    package var isPagingEnabled = false
     /// UINavigationBar: title of the back item; nil means no back button (A39).
     package var backButtonTitle: String?
     /// UIAlertController: message, and style ("alert" | "actionSheet").

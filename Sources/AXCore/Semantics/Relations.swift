@@ -1,5 +1,5 @@
 /// The typed relations between nodes of one tree, as UIKit's model implies them (Specs/atspi-mapping.md
-/// §Relations; decisions D-REL-1…D-REL-6). UIKit has no relation API: every relation here is read off something the
+/// §Relations; decisions D-REL-1…D-REL-8). UIKit has no relation API: every relation here is read off something the
 /// model already says — a container titled by its own heading, an alert whose message is its hint, segments and tabs
 /// that form one set, a container whose order the app chose against the geometry. Every rule is local (a node, its
 /// parent, its siblings, its children), so a node's relations cost O(fan-out) and need no index.
@@ -10,11 +10,19 @@ package enum AXRelationType: String, Sendable, CaseIterable {
     /// The node's hint is the target's text. Reciprocal: `descriptionFor`.
     case describedBy
     case descriptionFor
+    /// The node (a page control) switches the target (the paging scroll view beside it; D-REL-7). Reciprocal:
+    /// `controlledBy`.
+    case controllerFor
+    case controlledBy
     /// The node belongs to a set of mutually exclusive siblings (segments, tabs); targets = every member.
     case memberOf
     /// The next (previous) item in the reading order the app chose against the geometric order.
     case flowsTo
     case flowsFrom
+    /// An outline row's parent row, or its list for a top-level row (D-REL-8). Reciprocal: `nodeParentOf`.
+    case nodeChildOf
+    /// The rows one level below this row (or the top-level rows of an outline list).
+    case nodeParentOf
 }
 
 /// One relation of a node: its type and its targets (node ids, in order; never empty).
@@ -47,6 +55,13 @@ package enum Relations {
         if let parent, describingChild(of: parent, in: tree) == id {
             out.append(AXRelation(type: .descriptionFor, targets: [parent.id]))
         }
+        if let parent, node.viewClass == .pageControl, let paged = pagedSibling(in: parent, tree: tree) {
+            out.append(AXRelation(type: .controllerFor, targets: [paged]))
+        }
+        if let parent, node.isPagingEnabled, pagedSibling(in: parent, tree: tree) == id {
+            let controllers = parent.children.filter { tree[$0]?.viewClass == .pageControl }
+            if !controllers.isEmpty { out.append(AXRelation(type: .controlledBy, targets: controllers)) }
+        }
         if let parent, isSetMember(node, parentRole: parent.role) {
             let members = parent.children.filter { sibling in
                 tree[sibling].map { isSetMember($0, parentRole: parent.role) } ?? false
@@ -58,7 +73,85 @@ package enum Relations {
             if at + 1 < siblings.count { out.append(AXRelation(type: .flowsTo, targets: [siblings[at + 1]])) }
             if at > 0 { out.append(AXRelation(type: .flowsFrom, targets: [siblings[at - 1]])) }
         }
+        if let parent, outlineLevel(node) != nil, isOutline(parent, in: tree),
+            let at = parent.children.firstIndex(of: id)
+        {
+            let rowParent = outlineParent(ofRowAt: at, in: parent, tree: tree)
+            out.append(AXRelation(type: .nodeChildOf, targets: [rowParent ?? parent.id]))
+            let rows = outlineChildren(ofRowAt: at, in: parent, tree: tree)
+            if !rows.isEmpty { out.append(AXRelation(type: .nodeParentOf, targets: rows)) }
+        } else if isOutline(node, in: tree) {
+            let rows = outlineChildren(ofRowAt: nil, in: node, tree: tree)
+            if !rows.isEmpty { out.append(AXRelation(type: .nodeParentOf, targets: rows)) }
+        }
         return out
+    }
+
+    /// D-REL-7: the one child of `parent` backed by a paging scroll view (`isPagingEnabled`), which the page
+    /// controls among the same children switch; nil when there is none or more than one (which one a page control
+    /// pages would be a guess).
+    static func pagedSibling(in parent: AXNode, tree: AXTree) -> String? {
+        var found: String?
+        for childID in parent.children where tree[childID]?.isPagingEnabled == true {
+            if found != nil { return nil }
+            found = childID
+        }
+        return found
+    }
+
+    /// D-REL-8: the outline level of a child of a list — a table or list cell's `indentationLevel` (0 when a cell
+    /// does not set it); nil for a child that is not a cell (a section header, a footer), which is no outline row.
+    static func outlineLevel(_ node: AXNode) -> Int? {
+        guard node.viewClass == .tableViewCell || node.viewClass == .collectionViewCell else { return nil }
+        return node.indentationLevel ?? 0
+    }
+
+    /// D-REL-8: a container is an outline when one of its cells is indented (`indentationLevel` > 0) or shows an
+    /// outline disclosure (expanded or collapsed, `accessibilityExpandedStatus`); a flat list is not.
+    package static func isOutline(_ container: AXNode, in tree: AXTree) -> Bool {
+        guard container.role.isContainerRole, container.role != .window else { return false }
+        for childID in container.children {
+            guard let child = tree[childID], let level = outlineLevel(child) else { continue }
+            if level > 0 || child.states.contains(.expanded) || child.states.contains(.collapsed) { return true }
+        }
+        return false
+    }
+
+    /// The row that `list.children[at]` is a node child of: the nearest preceding row with a lower level; nil for
+    /// a top-level row (its node parent is the list) or a child that is not a row.
+    static func outlineParent(ofRowAt at: Int, in list: AXNode, tree: AXTree) -> String? {
+        guard let row = tree[list.children[at]], let level = outlineLevel(row) else { return nil }
+        var index = at - 1
+        while index >= 0 {
+            let candidateID = list.children[index]
+            if let candidate = tree[candidateID], let candidateLevel = outlineLevel(candidate), candidateLevel < level {
+                return candidateID
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The rows whose node parent is `list.children[at]` (or, for `at == nil`, the list's top-level rows): the
+    /// following rows until one at the row's level or above, each one no deeper than the shallowest row seen so
+    /// far (a row deeper than that belongs to an earlier child).
+    static func outlineChildren(ofRowAt at: Int?, in list: AXNode, tree: AXTree) -> [String] {
+        var ownLevel = -1
+        if let at {
+            guard let row = tree[list.children[at]], let level = outlineLevel(row) else { return [] }
+            ownLevel = level
+        }
+        var rows: [String] = []
+        var shallowest = Int.max
+        for childID in list.children[((at ?? -1) + 1)...] {
+            guard let child = tree[childID], let level = outlineLevel(child) else { continue }
+            if level <= ownLevel { break }
+            if level <= shallowest {
+                rows.append(childID)
+                shallowest = level
+            }
+        }
+        return rows
     }
 
     /// D-REL-1: the child that titles a container — the first child heading or static text whose text is the
