@@ -185,22 +185,7 @@ package final class RPCRouter: Sendable {
             message = try JSON.parse(
                 frame, limits: JSONParseLimits(maxDepth: limits.maxDepth, maxBytes: limits.maxFrameBytes))
         } catch {
-            if error.kind == .depthLimit {
-                // A limit, not a syntax error: echo the request's id when a shallow scan finds it, so the client
-                // can match the error to its call instead of waiting for a timeout.
-                return .reply(
-                    RPCMessage.errorResponse(
-                        id: RPCRouter.topLevelID(frame) ?? .null,
-                        .messageTooLarge(
-                            "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
-                            data: [
-                                "limit": "maxDepth", "max": .number(Double(limits.maxDepth)),
-                                "offset": .number(Double(error.offset)),
-                            ])))
-            }
-            return .reply(
-                RPCMessage.errorResponse(
-                    id: .null, .parseError("parse error: \(error.description)", offset: error.offset)))
+            return .reply(parseFailureReply(error, frame: frame))
         }
         if case .array(let elements) = message {
             if elements.isEmpty {
@@ -240,6 +225,25 @@ package final class RPCRouter: Sendable {
         var allSync = true
         if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
         return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
+    }
+
+    /// The error reply to a frame that did not parse: too deep (with the request's id when a shallow scan finds
+    /// it), or a syntax error.
+    private func parseFailureReply(_ error: JSONParseError, frame: UnsafeRawBufferPointer) -> [UInt8] {
+        if error.kind == .depthLimit {
+            // A limit, not a syntax error: echo the request's id when a shallow scan finds it, so the client
+            // can match the error to its call instead of waiting for a timeout.
+            return RPCMessage.errorResponse(
+                id: RPCRouter.topLevelID(frame) ?? .null,
+                .messageTooLarge(
+                    "message nested deeper than \(limits.maxDepth) levels (at offset \(error.offset))",
+                    data: [
+                        "limit": "maxDepth", "max": .number(Double(limits.maxDepth)),
+                        "offset": .number(Double(error.offset)),
+                    ]))
+        }
+        return RPCMessage.errorResponse(
+            id: .null, .parseError("parse error: \(error.description)", offset: error.offset))
     }
 
     /// Runs a prepared frame synchronously if all its calls are synchronous; otherwise returns it back as
