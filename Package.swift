@@ -2,20 +2,22 @@
 // AXServer — the UIKit accessibility model for any UI on Linux.
 // Layering (a dependency only ever points down this list):
 //   AXJSON            JSON values, parser, serializer (pure)
+//   AXJSONRPC         JSON-RPC 2.0 messages, errors, ids and the pending-request table (client and server)
+//   AXRPCClient       client transport: Unix-socket / TCP client (async and blocking), socket paths, framing
 //   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
 //   AXQuery           selector language and engine (pure)
 //   AXInsight         accessibility audits, screen-reader speech models, tree pictures (pure)
 //   AXHub             apps, focus, action routing to providers, event fan-out (no I/O of its own)
-//   AXRPC             JSON-RPC 2.0 protocol + method dispatch (Methods/ answers each method)
-//   AXTransport       SwiftNIO Unix-socket / TCP transport for AXRPC
+//   AXRPC             JSON-RPC 2.0 router and sessions + method dispatch (Methods/ answers each method)
+//   AXTransport       SwiftNIO Unix-socket / TCP server for AXRPC
 //   CDBus, AXDBus     libdbus system library and its Swift layer
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
-//   AXProvider        Swift provider library (publish a tree, handle actions)
-//   AXClient          Swift automation client library (locators, waits, actions, expectations, events)
+//   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXJSONRPC, AXRPCClient only
+//   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
-//   AXDemoHost        runs the demo app on the provider library
+//   AXDemoHost        runs the demo app on the provider library (over a socket, or in process into a Hub)
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
@@ -44,6 +46,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "AXJSON", swiftSettings: swiftSettings),
+        .target(name: "AXJSONRPC", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXRPCClient",
+            dependencies: [
+                "AXJSON", "AXJSONRPC",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: swiftSettings),
         .target(
             name: "AXCore",
             dependencies: [
@@ -54,12 +64,12 @@ let package = Package(
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(
-            name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON"],
+            name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXTransport",
             dependencies: [
-                "AXRPC", "AXJSON",
+                "AXRPC", "AXJSON", "AXJSONRPC", "AXRPCClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -74,12 +84,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .target(
-            name: "AXProvider", dependencies: ["AXCore", "AXJSON", "AXHub", "AXRPC", "AXTransport"],
+            name: "AXProvider", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"],
             swiftSettings: swiftSettings),
-        .target(name: "AXClient", dependencies: ["AXJSON", "AXRPC", "AXTransport"], swiftSettings: swiftSettings),
+        .target(name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
-        .target(name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXJSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXDemoHost", dependencies: ["AXDemo", "AXProvider", "AXHub", "AXCore", "AXRPC", "AXJSON"],
+            swiftSettings: swiftSettings),
         .target(
             name: "AXConformance", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXTransport"],
             swiftSettings: swiftSettings),
@@ -130,11 +142,16 @@ let package = Package(
             ]),
         .testTarget(
             name: "AXRPCTests",
-            dependencies: ["AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider"]),
+            dependencies: [
+                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXDemo", "AXDemoHost", "AXProvider",
+                // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
+                "axbench",
+            ]),
         .testTarget(
             name: "AXClientTests",
             dependencies: ["AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXDemoHost", "AXProvider"]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
+        .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -99,6 +99,9 @@ final class AppBridge: @unchecked Sendable {
     var peer: PeerServer?
 
     let pending = Mutex(Pending())
+    /// The item the last rotor action reached (with its range), the current item of the next one while focus
+    /// stays on its element (D-ROTOR-7); written from the action's task.
+    let lastRotorItem = Mutex<RotorItem?>(nil)
     let embedAnswered = Atomic<Bool>(false)
     let embedded = Atomic<Bool>(false)
     /// D-Bus reply deadline for actions routed to the app (libatspi gives up at 800 ms).

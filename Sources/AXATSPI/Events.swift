@@ -142,6 +142,17 @@ extension AppBridge {
             announce(text, priority == .high ? 2 : 1)
         case .pageScrolled(let status?):
             announce(status, 1)
+        case .layoutChanged(nil):
+            // D-ATSPI-LAYOUT-1: the key window's children are re-read; focus stays.
+            let tree = served.tree
+            let keyWindow = tree.windows.last { tree[$0]?.states.contains(.activeWindow) == true } ?? tree.windows.last
+            if let window = keyWindow, let first = tree[window]?.children.first {
+                emit(
+                    .event(
+                        ATSPIEvent(
+                            .childrenChanged, source: window, detail: "add", detail1: -1, data: .reference(first),
+                            maintainsCache: true)))
+            }
         case .screenChanged(nil):
             if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }),
                 let wn = served.tree[w]

@@ -128,6 +128,47 @@ extension AppBridge {
         return .handled
     }
 
+    /// `DoAction` of a rotor action (D-ROTOR-7): runs the rotor step in the hub off the loop thread (it moves
+    /// accessibility focus), announces a target that cannot take keyboard focus, flushes, and replies true when
+    /// focus moved, false at the end of the rotor; errors and the reply deadline as `routeAsync`.
+    func routeRotorStep(
+        _ msg: DBusMessage, rotor: String, direction: RotorDirection, declaredBy element: String
+    ) -> DBusMethodResult {
+        let reply = DeferredReply(msg, replyConn)
+        let hub = self.hub
+        let app = appID
+        let timeout = actionReplyTimeout
+        Task.detached { [weak self] in
+            do throws(ActionError) {
+                let last = self?.lastRotorItem.withLock { $0 }
+                let outcome = try await hub.performRotorAction(
+                    app: app, declaredBy: element, rotor: rotor, direction: direction, lastItem: last)
+                if let item = outcome.item { self?.lastRotorItem.withLock { $0 = item } }
+                if outcome.target != nil, !outcome.targetIsFocusable, let text = outcome.targetText {
+                    self?.queueAnnouncement(text)
+                }
+                await self?.flushBeforeReply()
+                reply.sendBool(outcome.target != nil)
+            } catch {
+                reply.sendError(error.dbusError)
+            }
+        }
+        Task.detached {
+            try? await Task.sleep(for: timeout)
+            reply.sendError(
+                DBusError(
+                    name: DBusError.Name.noReply,
+                    message: "The rotor step did not finish within \(timeout) (focus may still move)"))
+        }
+        return .handled
+    }
+
+    /// Queues a polite announcement from any thread; the next flush emits it (D-ROTOR-7).
+    func queueAnnouncement(_ text: String) {
+        pending.withLock { $0.notifications.append(.announcement(text: text, priority: .default)) }
+        schedule()
+    }
+
     /// Runs a flush on the loop thread and waits for it (at most 200 ms, so a closed connection never hangs a reply).
     func flushBeforeReply() async {
         let once = OneShot()

@@ -5,6 +5,8 @@ package struct ATSPIActionEntry: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case activate, increment, decrement, escape
         case custom(String)
+        /// A step of an app-defined rotor the node declares (D-ROTOR-7).
+        case rotor(name: String, direction: RotorDirection)
     }
     package var kind: Kind
     /// Machine name (`GetName`): click, increment, decrement, dismiss, custom:<id>.
@@ -45,7 +47,7 @@ package enum ATSPIMapping {
         case .keyboardKey: return .button
         case .link: return .link
         case .image: return .image
-        case .staticText: return .label
+        case .staticText: return isReadOnlyTextView(n) ? .text : .label
         case .header: return .heading
         case .textField, .searchField: return .entry
         case .secureTextField: return .passwordText
@@ -123,6 +125,10 @@ package enum ATSPIMapping {
             if st.contains(.selected) || st.contains(.checked) { s.insert(.pressed) }
         case .link:
             break
+        case .staticText where isReadOnlyTextView(n):
+            s.insert(.readOnly)
+            s.insert(.multiLine)
+            s.insert(.selectableText)
         default:
             if st.contains(.checked) {
                 s.insert(.checkable)
@@ -165,6 +171,7 @@ package enum ATSPIMapping {
 
     /// The `Text` content: the node's text, else (for labels/headings) its label.
     package static func text(_ n: AXNode) -> String {
+        if isReadOnlyTextView(n) { return n.value ?? "" }
         if let t = n.text { return n.role == .secureTextField ? String(repeating: "•", count: t.count) : t }
         if isTextInput(n.role) { return "" }
         return n.label ?? ""

@@ -27,7 +27,7 @@ package struct AccessibleModel {
     @inline(__always) package func role(of object: ServedObject) -> ATSPIRole {
         switch object {
         case .applicationRoot: return .application
-        case .node(let node): return ATSPIMapping.role(node, parentRole: snapshot.parentRole(of: node))
+        case .node(let node): return ATSPIMapping.role(node, context: snapshot.context(of: node))
         }
     }
 
@@ -37,7 +37,7 @@ package struct AccessibleModel {
         case .applicationRoot: return ATSPIStateSet()
         case .node(let node):
             return ATSPIMapping.states(
-                node, parentRole: snapshot.parentRole(of: node), focused: node.id == snapshot.focusedID)
+                node, context: snapshot.context(of: node), focused: node.id == snapshot.focusedID)
         }
     }
 
@@ -45,7 +45,7 @@ package struct AccessibleModel {
     @inline(__always) package func interfaces(of object: ServedObject) -> ATSPIInterfaces {
         switch object {
         case .applicationRoot: return [.accessible, .application, .collection]
-        case .node(let node): return ATSPIMapping.interfaces(node, parentRole: snapshot.parentRole(of: node))
+        case .node(let node): return ATSPIMapping.interfaces(node, context: snapshot.context(of: node))
         }
     }
 
@@ -53,7 +53,18 @@ package struct AccessibleModel {
     package func attributes(of object: ServedObject) -> [(String, String)] {
         switch object {
         case .applicationRoot: return [("toolkit", ATSPIMapping.toolkitName)]
-        case .node(let node): return ATSPIMapping.attributes(node, parentRole: snapshot.parentRole(of: node))
+        case .node(let node):
+            return ATSPIMapping.attributes(
+                node, context: snapshot.context(of: node), rotors: snapshot.rotorNames(of: node))
+        }
+    }
+
+    /// `GetRelationSet`: (AtspiRelationType, targets) pairs from the core's relations over the served tree, so
+    /// every target exists (D-REL-6); none for the application root.
+    package func relations(of object: ServedObject) -> [(type: UInt32, targets: [String])] {
+        guard case .node(let node) = object else { return [] }
+        return Relations.relations(of: node.id, in: snapshot.tree).map { relation in
+            (ATSPIMapping.relationNumber(relation.type), relation.targets)
         }
     }
 

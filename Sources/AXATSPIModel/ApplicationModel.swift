@@ -28,7 +28,10 @@ package struct ActionModel {
     /// The node's actions.
     package let entries: [ATSPIActionEntry]
 
-    package init(node: AXNode) { entries = ATSPIMapping.actions(node) }
+    /// The actions of `node` in `snapshot` (rotor actions, `dismiss` inside a modal container).
+    package init(node: AXNode, snapshot: ServedSnapshot) {
+        entries = ATSPIMapping.actions(node, context: snapshot.context(of: node))
+    }
 
     /// The entry at a wire index, or nil when the index is out of range.
     package func entry(at index: Int32) -> ATSPIActionEntry? {
@@ -41,9 +44,11 @@ package struct ActionModel {
         "Action index \(index) out of range (the object has \(entries.count) action\(entries.count == 1 ? "" : "s"))"
     }
 
-    /// `DoAction`: what the app is asked to do for an entry.
-    package static func request(for entry: ATSPIActionEntry) -> ElementAction {
+    /// `DoAction`: what the app is asked to do for an entry; nil for a rotor step, which the bridge runs itself
+    /// (`Hub.performRotorAction`, D-ROTOR-7).
+    package static func request(for entry: ATSPIActionEntry) -> ElementAction? {
         switch entry.kind {
+        case .rotor: return nil
         case .activate: return .activate
         case .increment: return .increment
         case .decrement: return .decrement

@@ -34,13 +34,13 @@ package struct CacheModel {
     /// A node's item.
     package func item(for node: AXNode, siblingIndex: inout SiblingIndexCache) -> CacheItem {
         let accessible = AccessibleModel(snapshot: snapshot)
-        let parentRole = snapshot.parentRole(of: node)
+        let context = snapshot.context(of: node)
         return CacheItem(
             elementID: node.id, parent: accessible.parent(of: .node(node)),
             indexInParent: accessible.indexInParent(of: .node(node), cache: &siblingIndex),
             childCount: Int32(clamping: node.children.count),
-            interfaces: ATSPIMapping.interfaces(node, parentRole: parentRole), name: node.label ?? "",
-            role: ATSPIMapping.role(node, parentRole: parentRole), description: accessible.description(of: node),
-            states: ATSPIMapping.states(node, parentRole: parentRole, focused: node.id == snapshot.focusedID))
+            interfaces: ATSPIMapping.interfaces(node, context: context), name: node.label ?? "",
+            role: ATSPIMapping.role(node, context: context), description: accessible.description(of: node),
+            states: ATSPIMapping.states(node, context: context, focused: node.id == snapshot.focusedID))
     }
 }

@@ -176,13 +176,13 @@ package struct CollectionModel {
 
     /// Whether a node matches a rule (with the role, states, interfaces and attributes the bridge serves).
     package func node(_ node: AXNode, matches rule: MatchRule) -> Bool {
-        let parentRole = snapshot.parentRole(of: node)
+        let context = snapshot.context(of: node)
         return rule.matches(
-            role: ATSPIMapping.role(node, parentRole: parentRole).rawValue,
-            states: ATSPIMapping.states(node, parentRole: parentRole, focused: node.id == snapshot.focusedID),
-            interfaces: ATSPIMapping.interfaces(node, parentRole: parentRole),
-            actionNames: { ATSPIMapping.actions(node).map(\.name) },
-            attributes: { ATSPIMapping.attributes(node, parentRole: parentRole) })
+            role: ATSPIMapping.role(node, context: context).rawValue,
+            states: ATSPIMapping.states(node, context: context, focused: node.id == snapshot.focusedID),
+            interfaces: ATSPIMapping.interfaces(node, context: context),
+            actionNames: { ATSPIMapping.actions(node, context: context).map(\.name) },
+            attributes: { ATSPIMapping.attributes(node, context: context, rotors: snapshot.rotorNames(of: node)) })
     }
 
     /// Descendants of an object in canonical (pre-order) order; only the direct children when `traverse` is

@@ -144,6 +144,7 @@ package enum ATSPIUpdate: Sendable, Equatable {
 /// 3. `Cache.AddAccessible` for added elements;
 /// 4. per updated element: name, description, role, value, text changes (delete, insert, caret), bounds, then
 ///    state changes (except focus and window activation);
+/// 4b. `property-change:accessible-relation` for every node whose relation set changed (D-REL-6);
 /// 5. window deactivations (`state-changed:active` 0, then `window:deactivate`), then activations
 ///    (`window:activate`, then `state-changed:active` 1);
 /// 6. focus: `state-changed:focused` 0 on the old element, 1 on the new one, then the legacy `focus:` event.
@@ -252,6 +253,13 @@ package enum EventDiff {
         let removed = Set(changes.removed)
         let focusMoved = old.focusedID != new.focusedID
         var candidates = Array(changes.updated.keys)
+        // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        for id in changes.updated.keys {
+            guard let node = newTree[id], node.role == .cell, let parent = node.parent.flatMap({ newTree[$0] }),
+                oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
+            else { continue }
+            candidates.append(contentsOf: parent.children)
+        }
         if focusMoved {
             if let focused = old.focusedID { candidates.append(focused) }
             if let focused = new.focusedID { candidates.append(focused) }
@@ -263,9 +271,9 @@ package enum EventDiff {
             guard let oldNode = oldTree[id], let newNode = newTree[id] else { continue }
             appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
             let oldStates = ATSPIMapping.states(
-                oldNode, parentRole: old.parentRole(of: oldNode), focused: id == old.focusedID)
+                oldNode, context: old.context(of: oldNode), focused: id == old.focusedID)
             let newStates = ATSPIMapping.states(
-                newNode, parentRole: new.parentRole(of: newNode), focused: id == new.focusedID)
+                newNode, context: new.context(of: newNode), focused: id == new.focusedID)
             guard oldStates != newStates else { continue }
             let changedBits = oldStates.bits ^ newStates.bits
             for state in ATSPIState.allCases where changedBits & (1 << UInt64(state.rawValue)) != 0 {
@@ -290,8 +298,14 @@ package enum EventDiff {
         // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
         for id in changes.added {
             guard let newNode = newTree[id], newNode.role == .alert, oldTree[id] == nil else { continue }
-            let states = ATSPIMapping.states(newNode, parentRole: new.parentRole(of: newNode), focused: false)
+            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
             if states.contains(.active) { activated.append(newNode) }
+        }
+        // D-REL-6: relation sets of the changed nodes and their neighbours.
+        let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
+        for id in Relations.changedRelations(old: oldTree, new: newTree, changed: changedIDs) {
+            updates.append(
+                .event(ATSPIEvent(.propertyChange, source: id, detail: "accessible-relation", data: .string(""))))
         }
         for window in deactivated {
             updates.append(
@@ -341,8 +355,8 @@ package enum EventDiff {
                         .propertyChange, source: id, detail: "accessible-description", data: .string(description),
                         maintainsCache: true)))
         }
-        let oldRole = ATSPIMapping.role(oldNode, parentRole: oldSnapshot.parentRole(of: oldNode))
-        let newRole = ATSPIMapping.role(newNode, parentRole: newSnapshot.parentRole(of: newNode))
+        let oldRole = ATSPIMapping.role(oldNode, context: oldSnapshot.context(of: oldNode))
+        let newRole = ATSPIMapping.role(newNode, context: newSnapshot.context(of: newNode))
         if oldRole != newRole {
             updates.append(
                 .event(

@@ -138,7 +138,8 @@ package struct PropertyModel {
         case .atspiVersion: return .string(ApplicationModel.atspiVersion)
         case .interfaceVersion: return .uint32(ApplicationModel.interfaceVersion)
         case .id: return .int32(applicationID)
-        case .nActions: return .int32(Int32(clamping: node.map { ActionModel(node: $0).entries.count } ?? 0))
+        case .nActions:
+            return .int32(Int32(clamping: node.map { ActionModel(node: $0, snapshot: snapshot).entries.count } ?? 0))
         case .minimumValue: return .double(node?.numeric?.minimum ?? 0)
         case .maximumValue: return .double(node?.numeric?.maximum ?? 0)
         case .minimumIncrement: return .double(node?.numeric?.step ?? 0)

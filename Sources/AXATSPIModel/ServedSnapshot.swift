@@ -1,4 +1,5 @@
 import AXCore
+import Synchronization
 
 /// What one exported AT-SPI object is: the application root (`/org/a11y/atspi/accessible/root`) or a node.
 package enum ServedObject: Sendable {
@@ -24,8 +25,10 @@ package enum ObjectReference: Sendable, Equatable {
 /// The snapshot the bridge answers from: the app's tree and its focus, plus the application's name. Every
 /// answer of the AT-SPI model is a pure function of a served snapshot (and the call's arguments).
 package struct ServedSnapshot: Sendable {
-    /// The app's accessibility tree.
-    package var tree: AXTree
+    /// The app's accessibility tree (a new tree drops what was memoized for the old one).
+    package var tree: AXTree {
+        didSet { memo = ServedMemo() }
+    }
     /// The focused element, if any.
     package var focusedID: String?
     /// The application's name (the root object's `Name`).
@@ -50,9 +53,42 @@ package struct ServedSnapshot: Sendable {
         return nil
     }
 
+    /// What answers computed from the whole tree keep for this tree (built on first use).
+    private var memo = ServedMemo()
+
+    /// The node's mapping context: its data table's header lists, whether its container shows a selection
+    /// (memoized per container), whether a modal container encloses it.
+    package func context(of node: AXNode) -> ATSPIContext {
+        ATSPIContext.of(node, in: tree) { container in
+            if let known = memo.selectionShown.withLock({ $0[container.id] }) { return known }
+            let shown = ATSPIContext.showsSelection(container, in: tree)
+            memo.selectionShown.withLock { $0[container.id] = shown }
+            return shown
+        }
+    }
+
+    /// The app-defined rotors that list the node (D-ROTOR-6), from a rotor index built once per tree.
+    package func rotorNames(of node: AXNode) -> [String] {
+        let index = memo.rotorIndex.withLock { cached -> RotorIndex in
+            if let cached { return cached }
+            let built = RotorIndex(tree: tree)
+            cached = built
+            return built
+        }
+        return index.customRotors(listing: node.id)
+    }
+
     /// The role of a node's parent (several mappings depend on it).
     @inline(__always) package func parentRole(of node: AXNode) -> AXRole? {
         guard let parent = node.parent else { return nil }
         return tree[parent]?.role
     }
+}
+
+/// Per-tree memo of a served snapshot (a reference, so copies of one snapshot share it; a new tree gets a new one).
+final class ServedMemo: Sendable {
+    /// Container id → whether one of its cells is selected (D-ATSPI-SEL-1).
+    let selectionShown = Mutex<[String: Bool]>([:])
+    /// The rotor index for rotor membership (D-ROTOR-6).
+    let rotorIndex = Mutex<RotorIndex?>(nil)
 }

@@ -1,6 +1,6 @@
 import AXJSON
-import AXRPC
-import AXTransport
+import AXJSONRPC
+import AXRPCClient
 import Synchronization
 
 /// An automation client for AXServer: find, wait for, act on and observe accessibility elements from Swift tests,
@@ -38,7 +38,7 @@ public final class AXClient: Sendable {
         -> AXClient
     {
         let environment = getenvString("AXSERVER_SOCKET")
-        let path = address ?? environment ?? RPCServer.defaultSocketPath()
+        let path = address ?? environment ?? AXSocketPath.defaultPath()
         let full = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
         let connection = try await RPCClient.connect(full)
         let client = AXClient(connection: connection, app: app)
@@ -158,10 +158,14 @@ public struct AXEvent: Sendable {
 /// An error the server answered (or the connection failed with). `code` is the JSON-RPC code
 /// (Specs/protocol.md §Errors); `kind` names it.
 public struct AXClientError: Error, Sendable, CustomStringConvertible {
+    /// The JSON-RPC error code (Specs/protocol.md §Errors).
     public var code: Int
+    /// What went wrong, for a person.
     public var message: String
+    /// The error's `data` (`kind`, and fields such as `reason` or `id`).
     public var data: JSON?
 
+    /// An error with these fields.
     public init(code: Int, message: String, data: JSON?) {
         self.code = code
         self.message = message
@@ -175,12 +179,18 @@ public struct AXClientError: Error, Sendable, CustomStringConvertible {
     /// The WebDriver-style kind (`no such element`, `timeout`, `policy denied`…).
     public var kind: String { data?["kind"]?.stringValue ?? RPCError.kind(forCode: code) ?? "unknown error" }
 
+    /// The locator matched nothing (−32010).
     public var isNoSuchElement: Bool { code == RPCError.Code.noSuchElement }
+    /// The locator matched several elements where one was needed (−32011).
     public var isAmbiguous: Bool { code == RPCError.Code.ambiguousMatch }
+    /// A wait ran out of time (−32016).
     public var isTimeout: Bool { code == RPCError.Code.timeout }
+    /// Guided access denied the action (−32017).
     public var isPolicyDenied: Bool { code == RPCError.Code.policyDenied }
+    /// The element is off screen, disabled or covered (−32013).
     public var isNotInteractable: Bool { code == RPCError.Code.notInteractable }
 
+    /// `AXClientError(code kind): message`.
     public var description: String { "AXClientError(\(code) \(kind)): \(message)" }
 }
 

@@ -2,6 +2,7 @@ import AXJSON
 
 /// An assertion on a locator that did not come true in time: what was expected and the element as last seen.
 public struct AXAssertionError: Error, Sendable, CustomStringConvertible {
+    /// What was expected and what was found.
     public var description: String
     /// The element as the server last saw it (null when it was not attached).
     public var lastState: JSON?
@@ -22,18 +23,27 @@ public struct LocatorAssertions: Sendable {
     let locator: Locator
     let timeout: Duration
 
+    /// Waits until the element's value is `value`; throws when it is not within the timeout.
     public func toHaveValue(_ value: String) async throws {
         try await hold(.value, value: value, "to have value \"\(value)\"")
     }
+    /// Waits until the element's label is `label`; throws when it is not within the timeout.
     public func toHaveLabel(_ label: String) async throws {
         try await hold(.label, value: label, "to have label \"\(label)\"")
     }
+    /// Waits until the element is visible on screen.
     public func toBeVisible() async throws { try await hold(.visible, "to be visible") }
+    /// Waits until the element is hidden or gone.
     public func toBeHidden() async throws { try await hold(.hidden, "to be hidden") }
+    /// Waits until the element is enabled.
     public func toBeEnabled() async throws { try await hold(.enabled, "to be enabled") }
+    /// Waits until the element is disabled.
     public func toBeDisabled() async throws { try await hold(.disabled, "to be disabled") }
+    /// Waits until the element has accessibility focus.
     public func toBeFocused() async throws { try await hold(.focused, "to be focused") }
+    /// Waits until the element is in the tree.
     public func toBeAttached() async throws { try await hold(.attached, "to be attached") }
+    /// Waits until the element has left the tree.
     public func toBeDetached() async throws { try await hold(.detached, "to be detached") }
 
     /// Waits until exactly `count` elements match: re-counted on every `tree.changed` event of the app.

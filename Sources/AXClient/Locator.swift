@@ -9,12 +9,19 @@ public enum WaitState: String, Sendable {
 public struct AXElement: Sendable {
     /// The whole wire object.
     public var json: JSON
+    /// The element id.
     public var id: String { json["id"]?.stringValue ?? "" }
+    /// The element's role (`button`, `staticText`, …).
     public var role: String { json["role"]?.stringValue ?? "" }
+    /// The accessibility label.
     public var label: String? { json["label"]?.stringValue }
+    /// The accessibility value.
     public var value: String? { json["value"]?.stringValue }
+    /// The accessibility identifier.
     public var identifier: String? { json["identifier"]?.stringValue }
+    /// The element's states (`enabled`, `selected`, `focused`, …).
     public var states: [String] { json["states"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    /// An element as the server describes it (`element.get`, `query.find`).
     public init(json: JSON) { self.json = json }
 }
 
@@ -106,11 +113,13 @@ public struct Locator: Sendable {
         try await act("action.tap", [:], waitUntil: .visible, timeout: timeout)
     }
 
+    /// Increments an adjustable element (`action.increment`); returns whether the app handled it.
     @discardableResult
     public func increment(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
         try await act("action.increment", [:], waitUntil: .enabled, timeout: timeout)
     }
 
+    /// Decrements an adjustable element (`action.decrement`); returns whether the app handled it.
     @discardableResult
     public func decrement(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
         try await act("action.decrement", [:], waitUntil: .enabled, timeout: timeout)

@@ -199,7 +199,7 @@ package final class Hub: Sendable {
     private let liveWaitTimers = WaitTimerCounter()
     package let actionTimeout: Duration
     /// Key forwarding, the per-app navigation option and key queues (KeyInput.swift; D-KEY-1…4).
-    let keyInput = KeyInputState()
+    package let keyInput = KeyInputState()
 
     package init(actionTimeout: Duration = .seconds(5), policy: GuidedAccessPolicy = GuidedAccessPolicy()) {
         self.actionTimeout = actionTimeout
@@ -511,9 +511,9 @@ package final class Hub: Sendable {
 
     // MARK: Actions
 
-    /// Performs an action on an element, routing it to the app. Guided-access denials block it whatever the route
-    /// (R83). escape and magicTap bubble up the ancestors and finally the app (X32, X33); scroll bubbles up the
-    /// view ancestors (X30).
+    /// Performs an action on an element, routing it to the app along `ActionRouting.route` (AXCore): escape and
+    /// magicTap bubble up the ancestors and finally the app (X32, X33); scroll bubbles up the view ancestors (X30).
+    /// Guided-access denials block it whatever the route (R83, D-GA-2).
     package func perform(app: String, element: String?, action: ElementAction) async throws(ActionError) -> Bool {
         let snap: AppSnapshot
         let provider: (any ActionProvider)?
@@ -532,59 +532,26 @@ package final class Hub: Sendable {
         if let n = node, let denied = n.restrictions.first(where: { snap.denied.contains($0) }) {
             throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
         }
-        var targets: [(target: String, element: String?)] = []
-        var routed = action
-        switch action {
-        case .escape, .magicTap:
-            // X32, X33: the element, then every ancestor view (exposed or not), then the application.
-            if let n = node {
-                targets.append((n.actionTarget, n.id))
-                var cur: String? = n.viewID.flatMap { snap.views[$0]?.parent } ?? n.parent
-                if n.actionTarget != n.id, let v = n.viewID { cur = v }  // a cell acting for its control: the cell next
-                while let c = cur {
-                    if !targets.contains(where: { $0.target == c }) {
-                        targets.append((c, snap.tree[c] != nil ? c : nil))
-                    }
-                    cur = snap.views[c]?.parent
-                }
+        let route: ActionRoute
+        do {
+            route = try ActionRouting.route(action, from: node, tree: snap.tree, views: snap.views)
+        } catch {
+            switch error {
+            case .noElement: throw .noSuchElement("(none)")
+            case .notSupported(let name, let supported): throw .notSupported(action: name, supported: supported)
+            case .disabled: throw .notInteractable(reason: "disabled")
             }
-            targets.append(("", nil))
-        case .scroll:
-            guard let n = node else { throw .noSuchElement("(none)") }
-            var cur: String? = n.viewID ?? n.parent
-            while let c = cur {
-                targets.append((c, nil))
-                cur = snap.views[c]?.parent
-            }
-            if targets.isEmpty { targets.append((n.actionTarget, n.id)) }
-        case .custom(let idOrName):
-            guard let n = node else { throw .noSuchElement("(none)") }
-            guard let custom = n.customActions.first(where: { $0.id == idOrName || $0.name == idOrName }) else {
-                throw .notSupported(action: "custom:\(idOrName)", supported: n.customActions.map(\.id))
-            }
-            // The app is told the custom action's id, whichever of id and name the request used.
-            routed = .custom(custom.id)
-            targets.append((n.viewID ?? n.id, n.id))
-        case .activate, .increment, .decrement, .setValue, .typeText:
-            guard let n = node else { throw .noSuchElement("(none)") }
-            guard let standard = action.standardAction, n.actions.contains(standard) else {
-                throw .notSupported(
-                    action: action.name,
-                    supported: n.actions.map(\.rawValue) + n.customActions.map { "custom:" + $0.id })
-            }
-            if !n.isEnabled { throw .notInteractable(reason: "disabled") }
-            targets.append((n.actionTarget, n.id))
         }
-        for (t, e) in targets {
+        for handler in route.handlers {
             // The check follows the action to the view that handles it: a cell forwarding to its switch, an
             // escape bubbling to an ancestor (D-GA-2).
             if let denied = GuidedAccess.deniedRestriction(
-                guarding: t, element: node, tree: snap.tree, views: snap.views, denied: snap.denied)
+                guarding: handler.target, element: node, tree: snap.tree, views: snap.views, denied: snap.denied)
             {
                 throw .policyDenied(restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text)
             }
-            let req = ActionRequest(.element(routed), target: t, elementID: e)
-            if try await provider.perform(req, timeout: actionTimeout) { return true }
+            let request = ActionRequest(.element(route.action), target: handler.target, elementID: handler.element)
+            if try await provider.perform(request, timeout: actionTimeout) { return true }
         }
         return false
     }

@@ -9,7 +9,65 @@ package struct RotorSearchOutcome: Sendable {
     package var snapshot: AppSnapshot
 }
 
+/// What a rotor action from an assistive technology did (`next-<rotor>` / `previous-<rotor>`, D-ROTOR-7).
+package struct RotorActionOutcome: Sendable, Equatable {
+    /// The element accessibility focus moved to; nil at the end of the rotor (focus stays).
+    package var target: String?
+    /// The item stepped to, with its text range (pass it back as `lastItem` for the next step: focus alone cannot
+    /// say where inside an element the rotor stands).
+    package var item: RotorItem?
+    /// The target can take keyboard focus (`focusable`); a bridge announces a target that cannot.
+    package var targetIsFocusable: Bool
+    /// What to say for the target: its label, else its text or value.
+    package var targetText: String?
+}
+
 extension Hub {
+    /// Runs one step of the custom rotor `rotor` declared by `declaredBy` from the current accessibility focus
+    /// (D-ROTOR-4; an app-searched rotor asks the app, D-ROTOR-5) and moves accessibility focus to the item's element
+    /// (R59). Used by the AT-SPI rotor actions (D-ROTOR-7). Errors: an unknown app or declaring node, a rotor the node
+    /// does not declare (`notSupported`, naming the rotors it does), and the app-search errors.
+    /// `lastItem` is the item the previous step reached; it is the current item while accessibility focus is
+    /// still on its element (so a rotor with several ranges in one element advances), else the focus is.
+    package func performRotorAction(
+        app: String, declaredBy: String, rotor: String, direction: RotorDirection, lastItem: RotorItem? = nil
+    ) async throws(ActionError) -> RotorActionOutcome {
+        let context: (snapshot: AppSnapshot, engine: RotorEngineBox)
+        do {
+            context = try rotorEngine(app: app)
+        } catch {
+            throw .noSuchApp(app)
+        }
+        guard let declaring = context.snapshot.tree[declaredBy] else { throw .noSuchElement(declaredBy) }
+        guard declaring.rotors.contains(where: { $0.name == rotor }) else {
+            throw .notSupported(action: "rotor '\(rotor)'", supported: declaring.rotors.map(\.name))
+        }
+        let focused = context.snapshot.focusedID
+        let current = lastItem.flatMap { $0.target == focused ? $0 : nil } ?? focused.map { RotorItem(target: $0) }
+        guard let step = context.engine.engine.step(rotor, at: declaredBy, from: current, direction: direction) else {
+            throw .notSupported(action: "rotor '\(rotor)'", supported: declaring.rotors.map(\.name))
+        }
+        var item = step.item
+        var snapshot = context.snapshot
+        if step.searchedByApp {
+            let outcome = try await searchRotor(
+                app: app, rotor: rotor, declaredBy: declaredBy, direction: direction.rawValue, from: current)
+            item = outcome.item
+            snapshot = outcome.snapshot
+        }
+        guard let item, let node = snapshot.tree[item.target], node.isElement else {
+            return RotorActionOutcome(target: nil, item: nil, targetIsFocusable: false, targetText: nil)
+        }
+        do {
+            try setFocus(app: app, element: item.target)
+        } catch {
+            throw .noSuchElement(item.target)
+        }
+        let text = [node.label, node.text, node.value].compactMap { $0 }.first { !$0.isEmpty }
+        return RotorActionOutcome(
+            target: item.target, item: item, targetIsFocusable: node.states.contains(.focusable), targetText: text)
+    }
+
     /// Asks the app for the item after (or before) `current` in a custom rotor whose items it computes
     /// (`"search": "app"`, R58, X24; D-ROTOR-5): one `action.perform {action: "rotorSearch"}` request to the view
     /// that declares the rotor, with `value: {rotor, direction, currentItem: {target, range?} | null}`; the app

@@ -157,7 +157,8 @@ package enum OrcaSpeech {
         case .keyboardKey: return "push button"
         case .link: return "link"
         case .image: return "image"
-        case .staticText: return "label"
+        // A read-only UITextView is TEXT on AT-SPI (D-ATSPI-TEXT-1).
+        case .staticText: return node.viewClass == .textView ? "text" : "label"
         case .header: return "heading"
         case .textField, .searchField: return "entry"
         case .secureTextField: return "password text"

@@ -10,6 +10,7 @@ public struct KeyForwardResult: Sendable, Equatable {
     /// The app's accessibility focus afterwards.
     public var focus: String?
 
+    /// A result with these fields.
     public init(consumed: Bool, handledBy: String, focus: String?) {
         self.consumed = consumed
         self.handledBy = handledBy

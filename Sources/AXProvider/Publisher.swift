@@ -1,6 +1,6 @@
 import AXJSON
-import AXRPC
-import AXTransport
+import AXJSONRPC
+import AXRPCClient
 import Synchronization
 
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
@@ -10,6 +10,7 @@ import Synchronization
 /// reports −32022 "app error" to the automation client (Specs/protocol.md §Provider role).
 public protocol ProviderTransport: Sendable {
     func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws -> String
+    /// Sends `method` to the server and returns its result; a refusal is thrown as the server's `RPCError`.
     func call(_ method: String, _ params: JSONObject) async throws -> JSON
 }
 
@@ -24,6 +25,7 @@ public struct ActionFailure: Error, Sendable, CustomStringConvertible {
     /// More fields for `data` (`reason` and `kind` are set by the library).
     public var data: JSONObject
 
+    /// A failure with a message for a person, a machine-readable reason and more `data` fields.
     public init(_ message: String, reason: String = "app error", data: JSONObject = JSONObject()) {
         self.message = message
         self.reason = reason
@@ -49,6 +51,7 @@ public struct ActionFailure: Error, Sendable, CustomStringConvertible {
         return .appError(message, data: fields)
     }
 
+    /// `reason: message`.
     public var description: String { "\(reason): \(message)" }
 }
 
@@ -73,6 +76,7 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
     /// and the publisher waits for the tree to change before trying again.
     public var notRetried: Bool
 
+    /// The refusals, and whether the publisher resynchronized or held the tree back.
     public var description: String {
         let what = refusals.map { "\($0.method) refused: \($0.error.message)" }.joined(separator: "; ")
         if resynchronized {
@@ -121,10 +125,13 @@ final class ActionScope: Sendable {
 /// An action whose handling ended with its tree refused is answered with an error (−32022, `reason: update
 /// refused`), never with `handled: true`, even when the handler ignored the thrown error.
 public actor Publisher {
+    /// How this publisher reaches the server.
     public let transport: any ProviderTransport
+    /// The app id the server assigned at registration ("" before).
     public private(set) var appID: String = ""
     /// The tree the server holds (the last one it accepted).
     private var last: JSON?
+    /// The revision of the last tree the server accepted.
     public private(set) var revision = 0
     /// After a refusal the next publish sends a full snapshot.
     private var needsResync = false
@@ -137,6 +144,7 @@ public actor Publisher {
     private var sending = false
     private var waitingToSend: [CheckedContinuation<Void, Never>] = []
 
+    /// A publisher over `transport`; call `register(name:onAction:)` before publishing.
     public init(transport: any ProviderTransport) { self.transport = transport }
 
     /// Connects over the server's Unix socket (or `tcp:HOST:PORT` with a token) and registers the app.
@@ -238,7 +246,7 @@ public actor Publisher {
             accept(snapshot, reply: reply)
             return revision
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.update", error: RPCError.from(error))
+            let refusal = PublishError.Refusal(method: "hierarchy.update", error: Self.rpcError(error))
             return try await sendSnapshot(snapshot, params: params, after: [refusal])
         }
     }
@@ -251,7 +259,7 @@ public actor Publisher {
             let reply = try await transport.call("hierarchy.set", params)
             accept(snapshot, reply: reply)
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.set", error: RPCError.from(error))
+            let refusal = PublishError.Refusal(method: "hierarchy.set", error: Self.rpcError(error))
             let failure = PublishError(refusals: earlier + [refusal], resynchronized: false, notRetried: false)
             needsResync = true
             refused = (snapshot, failure)
@@ -262,6 +270,14 @@ public actor Publisher {
             errorHandler?(PublishError(refusals: earlier, resynchronized: true, notRetried: false))
         }
         return revision
+    }
+
+    /// The server's answer as a JSON-RPC error (transports throw `RPCError`; anything else is reported as −32603).
+    private static func rpcError(_ error: any Error) -> RPCError {
+        if let rpcError = error as? RPCError {
+            return rpcError
+        }
+        return .internalError(String(describing: error))
     }
 
     private func accept(_ snapshot: JSON, reply: JSON) {
@@ -282,12 +298,14 @@ public actor Publisher {
 /// Provider transport over the JSON-RPC socket.
 public final class SocketProviderTransport: ProviderTransport {
     let client: RPCClient
+    /// Connects to `address` (`unix:PATH` or `tcp:HOST:PORT`) and initializes as a provider, with `token` for TCP.
     public init(address: String, token: String?) async throws {
         client = try await RPCClient.connect(address)
         var p: JSONObject = ["role": "provider", "clientInfo": ["name": "AXProvider"]]
         if let token { p["token"] = .string(token) }
         _ = try await client.call("initialize", .object(p), timeout: .seconds(10))
     }
+    /// Registers the app under `name` and answers the server's `action.perform` requests with `onAction`.
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
         -> String
     {
@@ -305,9 +323,11 @@ public final class SocketProviderTransport: ProviderTransport {
         guard let id = r["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return id
     }
+    /// Calls `method` on the server (30 s timeout).
     public func call(_ method: String, _ params: JSONObject) async throws -> JSON {
         try await client.call(method, .object(params), timeout: .seconds(30))
     }
+    /// Closes the connection; the server removes the app.
     public func close() async { await client.close() }
 }
 

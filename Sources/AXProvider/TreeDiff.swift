@@ -29,6 +29,7 @@ public enum TreeDiff {
         return (nodes, roots)
     }
 
+    /// The `hierarchy.update` ops that turn the `old` snapshot into the `new` one (empty when they are equal).
     public static func diff(from old: JSON, to new: JSON) -> [JSON] {
         let (a, aRoots) = flatten(old)
         let (b, bRoots) = flatten(new)

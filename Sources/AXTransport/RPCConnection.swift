@@ -10,18 +10,6 @@ enum ConnectionIDs {
     static func make() -> UInt64 { next.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
-/// Timeouts on a NIO event loop (no Task per pending request).
-struct EventLoopTimerScheduler: RPCTimerScheduler {
-    let loop: any EventLoop
-    func schedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) -> RPCTimerHandle {
-        let c = delay.components
-        let ns = c.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let total = ns.overflow ? Int64.max : ns.partialValue &+ c.attoseconds / 1_000_000_000
-        let t = loop.scheduleTask(in: .nanoseconds(max(0, total))) { body() }
-        return RPCTimerHandle { t.cancel() }
-    }
-}
-
 /// The server side of one connection as an `RPCPeer`. All writes hop to the channel's event loop.
 final class RPCConnectionPeer: RPCPeer {
     let connectionID: UInt64
@@ -585,6 +573,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     /// Writes the replies the lane produced (on the event loop, in order).
     func drainOutbox() {
+        assertOnEventLoop()
         guard let lane else { return }
         let replies = lane.takeOutbox()
         guard !replies.isEmpty else { return }
@@ -600,11 +589,18 @@ final class RPCConnectionHandler: ChannelInboundHandler {
 
     /// The lane ran out of work.
     func laneIdle() {
+        assertOnEventLoop()
         drainOutbox()
         if pausedForQueue {
             pausedForQueue = false
             updateAutoRead()
         }
+    }
+
+    /// The handler's contract: its state is touched on its channel's event loop only (other threads reach it
+    /// through `NIOLoopBound`, which hops). Checked in debug builds, like swift-nio's own handlers.
+    private func assertOnEventLoop() {
+        context?.eventLoop.assertInEventLoop()
     }
 
     /// First message of a connection that needs a token: `initialize` with `params.token`.
@@ -647,6 +643,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Output the server starts itself (`.unsolicited`) that would take the pending output over
     /// `maxPendingOutputBytes` closes the connection as a slow consumer instead.
     func sendMessage(_ payload: [UInt8], flushNow: Bool = true, kind: RPCOutputKind = .reply) {
+        assertOnEventLoop()
         guard let context, context.channel.isActive, !closing else { return }
         if kind == .unsolicited && pendingOutputBytes + payload.count > ctx.limits.maxPendingOutputBytes {
             closeSlowConsumer(pendingBytes: pendingOutputBytes + payload.count)

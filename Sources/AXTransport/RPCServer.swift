@@ -15,29 +15,29 @@ import Synchronization
 
 /// Resource limits of each connection of an `RPCServer` (Specs/protocol.md §Limits). The frame size and
 /// nesting limits are the router's (`RPCLimits`).
-public struct RPCConnectionLimits: Sendable, Equatable {
+package struct RPCConnectionLimits: Sendable, Equatable {
     /// Output queued for one connection (encoded but not yet taken by the kernel) above which the server stops
     /// reading that connection's requests, and closes it as a slow consumer when an event notification or a
     /// server->client request would go over it (after a last `connection.closing` notification). Default 8 MiB.
-    public var maxPendingOutputBytes: Int
+    package var maxPendingOutputBytes: Int
     /// Bytes of requests queued behind a running asynchronous call above which reading pauses. Default 16 MiB.
-    public var maxQueuedInputBytes: Int
+    package var maxQueuedInputBytes: Int
     /// How long an incomplete frame may stay incomplete (counted from the last complete frame) before the
     /// connection is closed with −32021 (`data.limit == "partialFrameTimeout"`). Default 30 s.
-    public var partialFrameTimeout: Duration
+    package var partialFrameTimeout: Duration
     /// How long a TCP connection may take to send its `initialize` with the token before it is closed with
     /// −32019. Default 10 s.
-    public var authenticationTimeout: Duration
+    package var authenticationTimeout: Duration
     /// Connections open at the same time (all listeners together); one more gets −32017 and is closed.
     /// Default 1,024.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Frames one connection may have answered on the event loop in one turn before it yields the loop to
     /// the other connections. Default 4,096.
-    public var maxFramesPerTurn: Int
+    package var maxFramesPerTurn: Int
     /// Event-loop time one connection may use in one turn before it yields to the others (for 1 ms). Default 5 ms.
-    public var maxTurnTime: Duration
+    package var maxTurnTime: Duration
 
-    public init(
+    package init(
         maxPendingOutputBytes: Int = 8 << 20, maxQueuedInputBytes: Int = 16 << 20,
         partialFrameTimeout: Duration = .seconds(30), authenticationTimeout: Duration = .seconds(10),
         maxConnections: Int = 1024, maxFramesPerTurn: Int = 4096, maxTurnTime: Duration = .milliseconds(5)
@@ -62,20 +62,20 @@ public struct RPCConnectionLimits: Sendable, Equatable {
 ///   line = token; the file must not be accessible by group/others). Each TCP connection must start with
 ///   `initialize` carrying `params.token`; otherwise it gets -32019 and is closed.
 /// - Framing per connection: LSP `Content-Length` headers or newline-delimited JSON (see `RPCFraming`).
-public final class RPCServer: Sendable {
-    public struct Configuration: Sendable {
+package final class RPCServer: Sendable {
+    package struct Configuration: Sendable {
         /// The Unix socket path, or nil for none. `RPCServer.defaultSocketPath()` is the usual choice.
-        public var unixSocketPath: String?
+        package var unixSocketPath: String?
         /// "tcp:HOST:PORT" (or "HOST:PORT"); port 0 picks a free port (see `tcpPort`).
-        public var tcp: String?
+        package var tcp: String?
         /// Token file for TCP (required when `tcp` is set).
-        public var tokenFile: String?
+        package var tokenFile: String?
         /// Allow TCP on a non-loopback address (the token is still required).
-        public var allowNonLoopback: Bool
+        package var allowNonLoopback: Bool
         /// Per-connection resource limits (output, input, timeouts, connection count, fairness).
-        public var limits: RPCConnectionLimits
+        package var limits: RPCConnectionLimits
 
-        public init(
+        package init(
             unixSocketPath: String? = RPCServer.defaultSocketPath(), tcp: String? = nil,
             tokenFile: String? = nil, allowNonLoopback: Bool = false,
             limits: RPCConnectionLimits = RPCConnectionLimits()
@@ -89,12 +89,12 @@ public final class RPCServer: Sendable {
     }
 
     /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID/axserver.sock` (see `AXSocketPath`).
-    public static func defaultSocketPath() -> String {
+    package static func defaultSocketPath() -> String {
         AXSocketPath.defaultPath()
     }
 
-    public let router: RPCRouter
-    public let configuration: Configuration
+    package let router: RPCRouter
+    package let configuration: Configuration
     private let group: any EventLoopGroup
     private let logger: Logger
     private let onSession: (@Sendable (RPCSession) -> Void)?
@@ -111,7 +111,7 @@ public final class RPCServer: Sendable {
     /// - Parameters:
     ///   - group: event loops to use (default: NIO's shared singleton group).
     ///   - onSession: called on the event loop for every new connection's session (before its first message).
-    public init(
+    package init(
         router: RPCRouter, configuration: Configuration = Configuration(),
         group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "axserver.transport"),
         onSession: (@Sendable (RPCSession) -> Void)? = nil
@@ -124,17 +124,17 @@ public final class RPCServer: Sendable {
     }
 
     /// The bound Unix socket path (after `start`).
-    public var unixSocketPath: String? { state.withLock { $0.unixPath } }
+    package var unixSocketPath: String? { state.withLock { $0.unixPath } }
     /// The bound TCP port (after `start`; the real port when 0 was asked for).
-    public var tcpPort: Int? { state.withLock { $0.tcpPort } }
+    package var tcpPort: Int? { state.withLock { $0.tcpPort } }
     /// Number of open connections.
-    public var connectionCount: Int { registry.count }
+    package var connectionCount: Int { registry.count }
     /// Sessions of the open connections.
-    public var sessions: [RPCSession] { registry.sessions }
+    package var sessions: [RPCSession] { registry.sessions }
 
     /// Binds the listeners. Throws `RPCTransportError` with a clear message on any setup problem
     /// (nothing stays bound then).
-    public func start() async throws {
+    package func start() async throws {
         let already = state.withLock { s -> Bool in
             defer { s.started = true }
             return s.started
@@ -147,7 +147,7 @@ public final class RPCServer: Sendable {
             var tcpTarget: (host: String, port: Int)?
             var token: [UInt8]?
             if let spec = configuration.tcp {
-                let t = try Self.parseTCP(spec)
+                let t = try AXSocketPath.parseTCP(spec)
                 if !Self.isLoopback(t.host) && !configuration.allowNonLoopback {
                     throw RPCTransportError(
                         "refusing to listen on non-loopback address '\(t.host)' (set allowNonLoopback to override)")
@@ -206,7 +206,7 @@ public final class RPCServer: Sendable {
 
     /// Closes the listeners and every connection (pending server->client requests fail as disconnected),
     /// and removes the socket file.
-    public func stop() async {
+    package func stop() async {
         let (listeners, path) = state.withLock { s -> ([any Channel], String?) in
             defer {
                 s.listeners = []
@@ -240,20 +240,6 @@ public final class RPCServer: Sendable {
     }
 
     // MARK: address helpers
-
-    static func parseTCP(_ spec: String) throws(RPCTransportError) -> (host: String, port: Int) {
-        var s = Substring(spec)
-        if s.hasPrefix("tcp:") { s = s.dropFirst(4) }
-        guard let colon = s.lastIndex(of: ":") else {
-            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT)")
-        }
-        var host = String(s[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else {
-            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT with a port 0-65535)")
-        }
-        return (host, port)
-    }
 
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }

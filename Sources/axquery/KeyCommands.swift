@@ -47,8 +47,8 @@ struct TypeText: ParsableCommand {
         abstract: "Type text into the focused text element, or the one a selector names (input.type).",
         discussion: """
             Examples:
-              axquery type 'Living Room'
               axquery type ' TV' --target '#deviceName'
+              axquery focus '#deviceName' && axquery type ' 2'
             """)
     @Argument(help: "The text.") var text: String
     @Option(help: "A selector naming the text element (default: the focused element).") var target: String?

@@ -176,4 +176,51 @@ final class RotorSearchTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("accepted: items, app"), "\(error)")
         }
     }
+
+    /// The AT-SPI rotor actions' hub call (D-ROTOR-7): steps from accessibility focus through the app's search,
+    /// moves focus, ends without moving; an unknown rotor or declaring node is a typed error, and a stuck search is
+    /// still the loop error (never a hang).
+    func testRotorActionStepsFromFocusThroughTheAppAndRefusesUnknownRotors() async throws {
+        let (stack, provider, client) = try await start()
+        let server = stack.server
+        defer {
+            Task {
+                await client.close()
+                await provider.close()
+                await server.stop()
+            }
+        }
+        let hub = stack.hub
+        let app = try XCTUnwrap(hub.snapshots().first?.id)
+        let first = try await hub.performRotorAction(app: app, declaredBy: "doc", rotor: "Warnings", direction: .next)
+        XCTAssertEqual(first.target, "first")
+        XCTAssertTrue(first.targetIsFocusable)
+        XCTAssertEqual(first.targetText, "First")
+        XCTAssertEqual(try hub.snapshot(app).focusedID, "first")
+        let second = try await hub.performRotorAction(app: app, declaredBy: "doc", rotor: "Warnings", direction: .next)
+        XCTAssertEqual(second.target, "second")
+        XCTAssertEqual(second.item, RotorItem(target: "second", range: TextRange(location: 2, length: 3)))
+        do {
+            // The bridge passes the item it reached back: the app answering it again is the loop error.
+            _ = try await hub.performRotorAction(
+                app: app, declaredBy: "doc", rotor: "Warnings", direction: .next, lastItem: second.item)
+            XCTFail("a stuck search moved focus")
+        } catch {
+            guard case .appFailed(_, let reason, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "rotor search loop")
+        }
+        XCTAssertEqual(try hub.snapshot(app).focusedID, "second", "a failed step moves nothing")
+        do {
+            _ = try await hub.performRotorAction(app: app, declaredBy: "doc", rotor: "Nope", direction: .next)
+            XCTFail("an unknown rotor was stepped")
+        } catch {
+            XCTAssertEqual(error, .notSupported(action: "rotor 'Nope'", supported: ["Warnings"]))
+        }
+        do {
+            _ = try await hub.performRotorAction(app: app, declaredBy: "gone", rotor: "Warnings", direction: .next)
+            XCTFail("a missing declaring node was stepped")
+        } catch {
+            XCTAssertEqual(error, .noSuchElement("gone"))
+        }
+    }
 }

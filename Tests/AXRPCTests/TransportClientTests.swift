@@ -3,6 +3,7 @@ import AXRPC
 import XCTest
 
 @testable import AXTransport
+@testable import axbench
 
 #if canImport(Glibc)
     import Glibc

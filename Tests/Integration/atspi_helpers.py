@@ -300,11 +300,28 @@ def _serve():
         ss = pyatspi.StateSet()
         for s in a.get("states", []):
             ss.add(Atspi.StateType(s))
-        rule = col.createMatchRule(ss.raw() if hasattr(ss, "raw") else ss, a.get("statematch", 1), {}, 1,
+        rule = col.createMatchRule(ss.raw() if hasattr(ss, "raw") else ss, a.get("statematch", 1),
+                                   ["%s:%s" % kv for kv in sorted(a.get("attrs", {}).items())],
+                                   a.get("attrmatch", 1),
                                    roles, a.get("rolematch", 2) if roles else 1,
                                    a.get("ifaces", []), a.get("ifacematch", 1), bool(a.get("invert", False)))
         objs = col.getMatches(rule, pyatspi.Collection.SORT_ORDER_CANONICAL, a.get("count", 0), a.get("traverse", True))
         return [{"name": o.name, "role_num": raw_role(o), "path": obj_path(o)} for o in objs]
+
+    def cmd_relations(a):
+        """GetRelationSet of the node `where`: [{"type": number, "targets": [{"name", "role_num", "path"}]}]."""
+        acc = resolve(a["app"], a["where"])
+        out = []
+        for r in acc.getRelationSet():
+            targets = [r.getTarget(i) for i in range(r.getNTargets())]
+            out.append({"type": int(r.getRelationType()),
+                        "targets": [{"name": t.name, "role_num": raw_role(t), "path": obj_path(t)} for t in targets]})
+        return out
+
+    def cmd_text(a):
+        """The Text interface's whole content of the node `where` (error if it has none)."""
+        t = resolve(a["app"], a["where"]).queryText()
+        return t.getText(0, t.characterCount)
 
     def cmd_raw(a):
         """A raw method call; answers {"reply": [...]} or {"dbus_error": name, "message": text}."""

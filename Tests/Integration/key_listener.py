@@ -35,6 +35,17 @@ def on_key(event):
     return name in consume
 
 
-pyatspi.Registry.registerKeystrokeListener(on_key, mask=[0, 1, 4, 8], synchronous=True, preemptive=True)
+MASKS = [0, 1, 4, 8]
+pyatspi.Registry.registerKeystrokeListener(on_key, mask=MASKS, synchronous=True, preemptive=True)
+
+
+def quit_cleanly():
+    """SIGTERM: deregister first, as Orca does on exit (the registry keeps a dead listener otherwise)."""
+    pyatspi.Registry.deregisterKeystrokeListener(on_key, mask=MASKS)
+    pyatspi.Registry.stop()
+    return False
+
+
+GLib.unix_signal_add(GLib.PRIORITY_HIGH, 15, quit_cleanly)
 GLib.idle_add(lambda: (sys.stdout.write("READY\n"), sys.stdout.flush(), False)[2])
 pyatspi.Registry.start()

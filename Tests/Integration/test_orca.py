@@ -165,6 +165,10 @@ class OrcaReadsTheDemo(unittest.TestCase):
         # DemoApp: activating "Reset All Settings" presents a modal alert titled "Reset All Settings?" with the
         # message "This cannot be undone." and buttons Cancel / Reset. A screen reader user must hear the alert
         # (title and message), not only the button that gets focus.
+        # test_5 leaves focus on the button (it returns there when the alert goes, D-FOCUS-7): focus elsewhere
+        # first, so that GrabFocus on the button is a focus change Orca presents.
+        self.focus("Wi-Fi")
+        time.sleep(0.3)
         start = self.focus("Reset All Settings")
         self.expect_speech(r"^Asks before resetting\.?$", start, "GrabFocus on 'Reset All Settings'")
         start = self.mark()
@@ -187,6 +191,10 @@ class OrcaReadsTheDemo(unittest.TestCase):
         self.expect_speech(r"Alert dismissed", start,
                            "the demo's announcement after Cancel (Orca 43 has no object:announcement listener; it "
                            "speaks a NOTIFICATION on state-changed:showing)")
+        # Focus returns to the button that presented the alert, and Orca says so (D-FOCUS-7; before, focus was
+        # cleared and Orca said nothing about where the user is).
+        self.expect_speech(r"^Reset All Settings push button\.?$", start,
+                           "Cancel on the alert (focus returns to 'Reset All Settings')")
 
 
 if __name__ == "__main__":

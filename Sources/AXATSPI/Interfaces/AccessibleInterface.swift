@@ -35,7 +35,19 @@ extension AppBridge {
             DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(index) }
         case "GetRelationSet":
             if let e = check(msg, m, "") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in out.array("(ua(so))") { _ in } }
+            let relations = model.relations(of: object)
+            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+                out.array("(ua(so))") { array in
+                    for relation in relations {
+                        array.structure { item in
+                            item.uint32(relation.type)
+                            item.array("(so)") { targets in
+                                for target in relation.targets { writeRef(&targets, target) }
+                            }
+                        }
+                    }
+                }
+            }
         case "GetRole":
             if let e = check(msg, m, "") { return e }
             let role = model.role(of: object).rawValue

@@ -12,7 +12,7 @@ extension AppBridge {
     func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
-        let model = ActionModel(node: node)
+        let model = ActionModel(node: node, snapshot: served)
         let name = String(cString: member)
         if name == "GetActions" {
             if let e = check(msg, m, "") { return e }
@@ -43,7 +43,13 @@ extension AppBridge {
         case "GetLocalizedName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.localizedName) }
         case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.keyBinding) }
         default:
-            return routeAsync(msg, ActionModel.request(for: entry), on: node.id)
+            guard let request = ActionModel.request(for: entry) else {
+                guard case .rotor(let rotor, let direction) = entry.kind else {
+                    return .error(.unknownMethod(for: msg))
+                }
+                return routeRotorStep(msg, rotor: rotor, direction: direction, declaredBy: node.id)
+            }
+            return routeAsync(msg, request, on: node.id)
         }
         return .handled
     }

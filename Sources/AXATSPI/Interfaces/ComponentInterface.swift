@@ -83,6 +83,7 @@ extension AppBridge {
             var focused = false
             if model.canGrabFocus(node) {
                 focused = requestFocus(node.id)
+                if focused { engineFocusFollowsGrab(node.id) }
                 // The hub's focusChanged reached `pending` synchronously: serve and announce it before replying,
                 // so the caller's next GetState already reports FOCUSED.
                 flushLocked()

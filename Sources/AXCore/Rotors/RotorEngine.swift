@@ -213,6 +213,7 @@ package final class RotorIndex: Sendable {
     package let order: [String]
     package let position: [String: Int]
     private let memberLists = Mutex<[String: [Int]]>([:])
+    private let membership = Mutex<[String: [String]]?>(nil)
 
     package init(tree: AXTree) {
         self.tree = tree
@@ -230,6 +231,26 @@ package final class RotorIndex: Sendable {
     }
 
     package var revision: Int { tree.revision }
+
+    /// Element id → the custom rotors listing it (static lists only), computed once per revision.
+    func customMembership() -> [String: [String]] {
+        if let cached = membership.withLock({ $0 }) { return cached }
+        var out: [String: [String]] = [:]
+        for id in order {
+            guard let node = tree[id], !node.rotors.isEmpty else { continue }
+            for rotor in node.rotors where !rotor.searchedByApp {
+                for item in rotor.items where tree[item.target] != nil {
+                    var names = out[item.target] ?? []
+                    if !names.contains(rotor.name) {
+                        names.append(rotor.name)
+                        out[item.target] = names
+                    }
+                }
+            }
+        }
+        membership.withLock { $0 = out }
+        return out
+    }
 
     /// The positions of the derived rotor's members, in document order.
     package func members(of name: String) -> [Int] {

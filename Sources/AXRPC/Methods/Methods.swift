@@ -322,26 +322,10 @@ package enum AXMethods {
                 } else {
                     throw p.bad("target", "is required ({id} or {selector})")
                 }
-                if let id, let n = snap.tree[id], action != "escape", action != "magicTap", try p.bool("force") != true
-                {
-                    // Actionability: visible → enabled → hittable, naming the failed check.
-                    if !n.isOnscreen || n.frame.isEmpty {
-                        throw RPCError.notInteractable(
-                            "'\(id)' is not visible on screen", data: ["reason": "offscreen", "id": .string(id)])
-                    }
-                    if !n.isEnabled {
-                        throw RPCError.notInteractable(
-                            "'\(id)' is disabled", data: ["reason": "disabled", "id": .string(id)])
-                    }
-                    if action == "activate" && !HitTesting.isHittable(id, tree: snap.tree, views: snap.views) {
-                        var d: JSONObject = ["reason": "not hittable", "id": .string(id)]
-                        if let hit = HitTesting.viewAt(n.activationPoint, in: snap.views) {
-                            d["obscuredBy"] = .string(hit)
-                        }
-                        throw RPCError.notInteractable("a tap at '\(id)''s activation point does not reach it", data: d)
-                    }
-                }
                 let requested = try elementAction(named: action, p)
+                if let id, let node = snap.tree[id], !requested.bubblesToApp, try p.bool("force") != true {
+                    try checkActionable(node, requested, snap)
+                }
                 let before = snap.revision
                 let handled: Bool
                 do {
@@ -372,34 +356,44 @@ package enum AXMethods {
                 throw p.bad("target", "or 'point' is required")
             }
             // Through hit testing: the tap goes to whatever view is at the point (R111–R114).
-            guard let hitView = HitTesting.viewAt(point, in: snap.views) else {
+            let element: String
+            let hitView: String
+            switch ActionRouting.tapTarget(at: point, tree: snap.tree, views: snap.views) {
+            case .nothing:
                 throw RPCError.notInteractable(
                     "nothing at (\(point.x), \(point.y)) receives touches", data: ["reason": "not hittable"])
-            }
-            var cur: String? = hitView
-            var element: String?
-            while let c = cur {
-                if let n = snap.tree[c], n.isElement {
-                    element = c
-                    break
-                }
-                if let n = snap.tree[c] {
-                    element = n.children.first {
-                        snap.tree[$0]?.frame.contains(point) == true && snap.tree[$0]?.isElement == true
-                    }
-                    if element != nil { break }
-                }
-                cur = snap.views[c]?.parent
-            }
-            guard let element else {
+            case .notAnElement(let view):
                 throw RPCError.notInteractable(
-                    "the view '\(hitView)' at that point is not part of an accessibility element",
-                    data: ["reason": "notAccessibilityElement", "view": .string(hitView)])
+                    "the view '\(view)' at that point is not part of an accessibility element",
+                    data: ["reason": "notAccessibilityElement", "view": .string(view)])
+            case .element(let tapped, let view):
+                element = tapped
+                hitView = view
             }
             do {
                 let handled = try await hub.perform(app: snap.id, element: element, action: .activate)
                 return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
             } catch { throw RPCError.from(error) }
+        }
+    }
+
+    /// −32013 naming the first actionability check `node` fails for `action` (D-ACT-2).
+    static func checkActionable(_ node: AXNode, _ action: ElementAction, _ snap: AppSnapshot) throws(RPCError) {
+        let id = node.id
+        switch ActionRouting.actionabilityFailure(of: node, for: action, tree: snap.tree, views: snap.views) {
+        case nil:
+            return
+        case .offscreen:
+            throw RPCError.notInteractable(
+                "'\(id)' is not visible on screen", data: ["reason": "offscreen", "id": .string(id)])
+        case .disabled:
+            throw RPCError.notInteractable("'\(id)' is disabled", data: ["reason": "disabled", "id": .string(id)])
+        case .notHittable(let obscuredBy):
+            var data: JSONObject = ["reason": "not hittable", "id": .string(id)]
+            if let obscuredBy {
+                data["obscuredBy"] = .string(obscuredBy)
+            }
+            throw RPCError.notInteractable("a tap at '\(id)''s activation point does not reach it", data: data)
         }
     }
 

@@ -2,26 +2,26 @@ import AXJSON
 import Synchronization
 
 /// An asynchronous method handler. Throw `RPCError` for protocol errors; any other error becomes -32603.
-public typealias RPCHandler = @Sendable (_ params: JSON?, _ session: RPCSession) async throws -> JSON
+package typealias RPCHandler = @Sendable (_ params: JSON?, _ session: RPCSession) async throws -> JSON
 /// A synchronous method handler (answered on the transport's thread without spawning a Task).
-public typealias RPCSyncHandler = @Sendable (_ params: JSON?, _ session: RPCSession) throws -> JSON
+package typealias RPCSyncHandler = @Sendable (_ params: JSON?, _ session: RPCSession) throws -> JSON
 
 /// Limits applied to every frame. Violations are answered with -32021 "message too large" whose
 /// `data.limit` names the limit ("maxFrameBytes", "maxDepth" or "maxBatch") and `data.max` its value.
-public struct RPCLimits: Sendable, Equatable {
-    public var maxFrameBytes: Int
-    public var maxDepth: Int
-    public var maxBatch: Int
-    public init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 1100, maxBatch: Int = 1000) {
+package struct RPCLimits: Sendable, Equatable {
+    package var maxFrameBytes: Int
+    package var maxDepth: Int
+    package var maxBatch: Int
+    package init(maxFrameBytes: Int = 16 << 20, maxDepth: Int = 1100, maxBatch: Int = 1000) {
         self.maxFrameBytes = maxFrameBytes
         self.maxDepth = maxDepth
         self.maxBatch = maxBatch
     }
-    public static let `default` = RPCLimits()
+    package static let `default` = RPCLimits()
 }
 
 /// What the synchronous entry points produced.
-public enum HandleResult: Sendable {
+package enum HandleResult: Sendable {
     /// Send these bytes (one response object or one batch array, without framing).
     case reply([UInt8])
     /// Nothing must be sent (notifications, responses, all-notification batches).
@@ -32,7 +32,7 @@ public enum HandleResult: Sendable {
 }
 
 /// A parsed, validated frame whose calls have not run yet.
-public struct RPCPreparedFrame: Sendable {
+package struct RPCPreparedFrame: Sendable {
     enum Item: Sendable {
         case call(id: JSON?, method: String, params: JSON?, entry: RPCRouter.Entry?)
         case invalid(id: JSON, error: RPCError)
@@ -41,14 +41,14 @@ public struct RPCPreparedFrame: Sendable {
     let items: [Item]
     /// True when every call in the frame can run inline: a synchronous handler (not asked to leave the loop for
     /// these params, see `registerSync(_:requiresInit:offLoop:_:)`), or none at all.
-    public let allSync: Bool
+    package let allSync: Bool
     /// Number of messages that will run (calls + invalid elements).
-    public var count: Int { items.count }
+    package var count: Int { items.count }
 
     /// The id of a frame that is one request to a method registered `concurrent` (and not a batch): such a frame
     /// may run beside the connection's other requests, its reply coming whenever it is done (D-PROTO-1); nil for
     /// every other frame, which keeps the connection's order.
-    public var concurrentRequestID: JSON? {
+    package var concurrentRequestID: JSON? {
         guard !isBatch, items.count == 1, case .call(let id?, _, _, let entry?) = items[0], entry.concurrent else {
             return nil
         }
@@ -69,7 +69,7 @@ public struct RPCPreparedFrame: Sendable {
 /// - A frame (or batch element) that is a *response* completes the session's matching pending request
 ///   (`session.pendingRequests`) and is never answered.
 /// - Handler errors: `RPCError` as is; `CancellationError` -> -32800; anything else -> -32603 with its description.
-public final class RPCRouter: Sendable {
+package final class RPCRouter: Sendable {
     struct Entry: Sendable {
         enum Handler: Sendable {
             case sync(RPCSyncHandler)
@@ -94,10 +94,10 @@ public final class RPCRouter: Sendable {
         }
     }
 
-    public let limits: RPCLimits
+    package let limits: RPCLimits
     private let table = Mutex<[String: Entry]>([:])
 
-    public init(limits: RPCLimits = .default) {
+    package init(limits: RPCLimits = .default) {
         self.limits = limits
     }
 
@@ -106,7 +106,7 @@ public final class RPCRouter: Sendable {
     /// - Parameter concurrent: a request to this method (alone in its frame) may run beside the connection's other
     ///   requests, so a long wait does not hold them back; its reply may come after later requests' replies, and
     ///   `$/cancelRequest` can cancel it (D-PROTO-1). Only for methods that change nothing.
-    public func register(
+    package func register(
         _ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler
     ) {
         var entry = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler))
@@ -116,7 +116,7 @@ public final class RPCRouter: Sendable {
 
     /// Registers (or replaces) a synchronous handler: frames whose calls are all synchronous are answered by
     /// `handleSync` on the caller's thread.
-    public func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
+    package func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
         table.withLock {
             $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler))
         }
@@ -125,7 +125,7 @@ public final class RPCRouter: Sendable {
     /// Registers a synchronous handler that leaves the caller's thread when `offLoop(params)` is true: such a call
     /// is answered by `run(_:session:)` (the transport's async lane), never by `handleSync`, so a long call does
     /// not hold up the other connections served by the same event loop.
-    public func registerSync(
+    package func registerSync(
         _ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
         _ handler: @escaping RPCSyncHandler
     ) {
@@ -136,12 +136,12 @@ public final class RPCRouter: Sendable {
     }
 
     /// Registered method names, sorted.
-    public var methods: [String] { table.withLock { Array($0.keys) }.sorted() }
+    package var methods: [String] { table.withLock { Array($0.keys) }.sorted() }
 
     // MARK: - Entry points
 
     /// Handles one frame (a message or a batch) completely; nil when nothing must be sent.
-    public func handle(frame: [UInt8], session: RPCSession) async -> [UInt8]? {
+    package func handle(frame: [UInt8], session: RPCSession) async -> [UInt8]? {
         switch handleSync(frame: frame, session: session) {
         case .reply(let b): return b
         case .noReply: return nil
@@ -151,12 +151,12 @@ public final class RPCRouter: Sendable {
 
     /// Handles a frame without suspending when all its calls are synchronous; otherwise returns
     /// `.needsAsync` (having executed nothing) for the caller to finish with `run(_:session:)`.
-    public func handleSync(frame: [UInt8], session: RPCSession) -> HandleResult {
+    package func handleSync(frame: [UInt8], session: RPCSession) -> HandleResult {
         frame.withUnsafeBytes { handleSync(frame: $0, session: session) }
     }
 
     /// As `handleSync(frame:session:)` on raw bytes (the transport passes its read buffer without copying).
-    public func handleSync(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
+    package func handleSync(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
         switch prepare(frame: frame, session: session) {
         case .reply(let b): return .reply(b)
         case .noReply: return .noReply
@@ -167,7 +167,7 @@ public final class RPCRouter: Sendable {
     /// Parses and validates a frame and completes any responses in it, without running any call.
     /// Returns `.reply` for frame-level errors, `.noReply` when nothing is left to run, and
     /// `.needsAsync(frame)` otherwise (run it with `runSync` or `run`).
-    public func prepare(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
+    package func prepare(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
         if frame.count > limits.maxFrameBytes {
             return .reply(
                 RPCMessage.errorResponse(
@@ -243,14 +243,14 @@ public final class RPCRouter: Sendable {
 
     /// Runs a prepared frame synchronously if all its calls are synchronous; otherwise returns it back as
     /// `.needsAsync` untouched.
-    public func runSync(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
+    package func runSync(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         guard frame.allSync else { return .needsAsync(frame) }
         return executeAll(frame, session: session)
     }
 
     /// As `runSync`, but also runs the sync calls registered to leave the event loop (`offLoop`): for callers
     /// that own their thread and serve no one else, such as the offline CLI (`axquery --file`).
-    public func runSyncOnOwnThread(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
+    package func runSyncOnOwnThread(_ frame: RPCPreparedFrame, session: RPCSession) -> HandleResult {
         for item in frame.items {
             if case .call(_, _, _, let entry?) = item, !entry.isSync { return .needsAsync(frame) }
         }
@@ -277,7 +277,7 @@ public final class RPCRouter: Sendable {
     }
 
     /// Runs a prepared frame (sync and async calls, sequentially); nil when nothing must be sent.
-    public func run(_ frame: RPCPreparedFrame, session: RPCSession) async -> [UInt8]? {
+    package func run(_ frame: RPCPreparedFrame, session: RPCSession) async -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         if frame.isBatch { out.append(0x5B) }
@@ -468,27 +468,7 @@ extension RPCRouter {
     }
 }
 
-/// Number ids beyond the exact integers (above 2^53, fractions, exponents) are echoed with the bytes the client
-/// sent (Specs/protocol.md §Ids): the parser keeps numbers as Doubles, so their text is recovered by a shallow
-/// scan of the frame and carried in a wrapper only this file and `RPCMessage` know. A client cannot forge the
-/// wrapper: ids that are objects are refused by `RPCInbound.classify`.
-enum RPCRawNumberID {
-    static let key = "\u{1}rawNumberID"
-
-    /// Whether `message` (one request) has a number id that a Double would not echo byte for byte.
-    @Sendable static func needsRawText(_ message: JSON) -> Bool {
-        guard case .number = message["id"] ?? .null else { return false }
-        return message["id"]?.intValue == nil
-    }
-
-    /// The wrapper for a raw number text.
-    static func wrap(_ text: String) -> JSON { .object([key: .string(text)]) }
-
-    /// The raw number text inside a wrapper, or nil.
-    static func rawText(_ id: JSON) -> String? {
-        guard case .object(let o) = id, o.count == 1, case .string(let text)? = o[key] else { return nil }
-        return text
-    }
+extension RPCRawNumberID {
 
     /// `item` with its number id replaced by the raw text (when there is one and it is a number token).
     static func substitute(_ item: RPCPreparedFrame.Item, raw: String?) -> RPCPreparedFrame.Item {

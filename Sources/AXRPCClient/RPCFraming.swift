@@ -19,7 +19,7 @@ public enum RPCFraming: Sendable, Equatable {
     case lsp
 
     /// Appends `payload` framed for this framing (NDJSON when still unknown).
-    func encode(_ payload: [UInt8], into out: inout ByteBuffer) {
+    package func encode(_ payload: [UInt8], into out: inout ByteBuffer) {
         switch self {
         case .lsp:
             out.writeString("Content-Length: ")

@@ -88,4 +88,19 @@ public enum AXSocketPath {
             )
         }
     }
+
+    /// Splits `tcp:HOST:PORT` (or `HOST:PORT`; an IPv6 host may be bracketed) into host and port.
+    package static func parseTCP(_ spec: String) throws(RPCTransportError) -> (host: String, port: Int) {
+        var s = Substring(spec)
+        if s.hasPrefix("tcp:") { s = s.dropFirst(4) }
+        guard let colon = s.lastIndex(of: ":") else {
+            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT)")
+        }
+        var host = String(s[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else {
+            throw RPCTransportError("invalid TCP address '\(spec)' (expected tcp:HOST:PORT with a port 0-65535)")
+        }
+        return (host, port)
+    }
 }

@@ -1,5 +1,5 @@
 import AXJSON
-import AXRPC
+import AXJSONRPC
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +17,13 @@ import AXRPC
 public final class SyncRPCClient {
     private var fd: Int32
     private var nextID: Int64 = 1
+    /// A call is in progress (the debug check of the one-thread contract).
+    private var inCall = false
     private var buffer: [UInt8] = []
     private var consumed = 0
+    /// The largest frame this client reads.
     public let maxFrameBytes: Int
+    /// Receives notifications that arrive while a call waits for its response.
     public var onNotification: ((String, JSON?) -> Void)?
 
     /// Connects to `unix:PATH`, `/abs/path` or `tcp:HOST:PORT`.
@@ -40,8 +44,10 @@ public final class SyncRPCClient {
 
     deinit { close() }
 
+    /// True once `close()` ran or the connection failed.
     public var isClosed: Bool { fd < 0 }
 
+    /// Closes the socket.
     public func close() {
         if fd >= 0 {
             POSIX.closeFD(fd)
@@ -52,6 +58,10 @@ public final class SyncRPCClient {
     /// Sends a request and blocks until its response (or `timeout`: -32020; connection loss: -32020 disconnected).
     public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) throws(RPCError) -> JSON
     {
+        // Not thread-safe (see the type): debug builds catch a second call overlapping this one.
+        assert(!inCall, "SyncRPCClient.call('\(method)') overlaps another call; use one client per thread")
+        inCall = true
+        defer { inCall = false }
         let id = nextID
         nextID += 1
         try sendLine(RPCMessage.request(id: .number(Double(id)), method: method, params: params), method: method)

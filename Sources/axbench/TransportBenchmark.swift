@@ -1,5 +1,6 @@
 import AXJSON
-import AXRPC
+import AXJSONRPC
+import AXRPCClient
 
 #if canImport(Glibc)
     import Glibc
@@ -10,12 +11,12 @@ import AXRPC
 #endif
 
 /// Reusable transport measurements (called by tests and by `axbench`).
-public enum TransportBenchmark {
-    public struct Result: Sendable, CustomStringConvertible {
-        public var requests: Int
-        public var seconds: Double
-        public var requestsPerSecond: Double { Double(requests) / seconds }
-        public var description: String {
+enum TransportBenchmark {
+    struct Result: Sendable, CustomStringConvertible {
+        var requests: Int
+        var seconds: Double
+        var requestsPerSecond: Double { Double(requests) / seconds }
+        var description: String {
             "\(requests) pipelined requests in \(String(format3(seconds))) s = \(Int(requestsPerSecond)) req/s"
         }
     }
@@ -24,7 +25,7 @@ public enum TransportBenchmark {
     /// responses concurrently, and returns requests per second (time from the first byte sent to the last
     /// response received). `setup` calls (e.g. `initialize`) are made first, one at a time, untimed.
     /// Throws when a response is missing or any response is an error.
-    public static func pipelined(
+    static func pipelined(
         socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
         setup: [(method: String, params: JSON?)] = []
     ) async throws -> Double {
@@ -32,7 +33,7 @@ public enum TransportBenchmark {
     }
 
     /// As `pipelined`, returning the details.
-    public static func run(
+    static func run(
         socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
         setup: [(method: String, params: JSON?)] = []
     ) throws -> Result {

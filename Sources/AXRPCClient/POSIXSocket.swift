@@ -8,16 +8,19 @@
 
 /// An error starting or using the transport, with a message meant for people.
 public struct RPCTransportError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What failed, for a person.
     public var message: String
+    /// An error with this message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
 /// Thin POSIX helpers (no NIO) shared by the server's socket setup, `SyncRPCClient` and the benchmark.
-enum POSIX {
-    static var errnoString: String { String(cString: strerror(errno)) }
+package enum POSIX {
+    package static var errnoString: String { String(cString: strerror(errno)) }
 
-    static func fillUnixAddress(_ path: String) throws(RPCTransportError) -> sockaddr_un {
+    package static func fillUnixAddress(_ path: String) throws(RPCTransportError) -> sockaddr_un {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -34,7 +37,7 @@ enum POSIX {
         return addr
     }
 
-    static func streamSocket(_ family: Int32) -> Int32 {
+    package static func streamSocket(_ family: Int32) -> Int32 {
         #if canImport(Darwin)
             let fd = socket(family, SOCK_STREAM, 0)
         #else
@@ -44,7 +47,7 @@ enum POSIX {
     }
 
     /// Connects a blocking Unix stream socket; returns the fd or throws with errno in the error.
-    static func connectUnix(_ path: String) throws(ConnectError) -> Int32 {
+    package static func connectUnix(_ path: String) throws(ConnectError) -> Int32 {
         let addr: sockaddr_un
         do { addr = try fillUnixAddress(path) } catch { throw ConnectError(errno: EINVAL, message: error.message) }
         let fd = streamSocket(AF_UNIX)
@@ -64,7 +67,7 @@ enum POSIX {
     }
 
     /// Connects a blocking TCP socket to host:port (numeric or resolvable name).
-    static func connectTCP(host: String, port: Int) throws(ConnectError) -> Int32 {
+    package static func connectTCP(host: String, port: Int) throws(ConnectError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
@@ -96,15 +99,15 @@ enum POSIX {
         throw ConnectError(errno: lastErr, message: "connect(\(host):\(port)): \(String(cString: strerror(lastErr)))")
     }
 
-    struct ConnectError: Error {
-        var errno: Int32
-        var message: String
+    package struct ConnectError: Error {
+        package var errno: Int32
+        package var message: String
     }
 
-    static func closeFD(_ fd: Int32) { _ = close(fd) }
+    package static func closeFD(_ fd: Int32) { _ = close(fd) }
 
     /// `send` without SIGPIPE (a peer that went away gives EPIPE instead of killing the process).
-    static func sendNoSignal(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    package static func sendNoSignal(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
         #if canImport(Darwin)
             return send(fd, p, n, 0)
         #else
@@ -113,7 +116,7 @@ enum POSIX {
     }
 
     /// Writes all bytes (blocking socket); false on error.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var off = 0
         while off < bytes.count {
             let n = sendNoSignal(fd, bytes.baseAddress! + off, bytes.count - off)
@@ -126,14 +129,14 @@ enum POSIX {
         return true
     }
 
-    struct FileInfo {
-        var isDirectory: Bool
-        var isSocket: Bool
-        var uid: UInt32
-        var mode: UInt32
+    package struct FileInfo {
+        package var isDirectory: Bool
+        package var isSocket: Bool
+        package var uid: UInt32
+        package var mode: UInt32
     }
 
-    static func lstatInfo(_ path: String) -> FileInfo? {
+    package static func lstatInfo(_ path: String) -> FileInfo? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         let type = UInt32(st.st_mode) & UInt32(S_IFMT)
@@ -142,7 +145,7 @@ enum POSIX {
             uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
     }
 
-    static func statInfo(_ path: String) -> FileInfo? {
+    package static func statInfo(_ path: String) -> FileInfo? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         let type = UInt32(st.st_mode) & UInt32(S_IFMT)
@@ -151,7 +154,7 @@ enum POSIX {
             uid: UInt32(st.st_uid), mode: UInt32(st.st_mode) & 0o7777)
     }
 
-    static func parentDirectory(_ path: String) -> String {
+    package static func parentDirectory(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
@@ -159,7 +162,7 @@ enum POSIX {
 
     /// Creates, binds (mode 0600) and listens on a Unix socket at `path`, replacing a stale socket file.
     /// Throws when the directory is not ours, the path is a non-socket file, or a server is live there.
-    static func listenUnix(path: String, backlog: Int32 = 256) throws(RPCTransportError) -> Int32 {
+    package static func listenUnix(path: String, backlog: Int32 = 256) throws(RPCTransportError) -> Int32 {
         let dir = parentDirectory(path)
         guard let d = statInfo(dir) else {
             throw RPCTransportError("socket directory '\(dir)' does not exist")
@@ -227,7 +230,7 @@ enum POSIX {
     }
 
     /// Reads a token file: must not be accessible by group/others; first line, trimmed, non-empty.
-    static func readTokenFile(_ path: String) throws(RPCTransportError) -> [UInt8] {
+    package static func readTokenFile(_ path: String) throws(RPCTransportError) -> [UInt8] {
         guard let info = statInfo(path) else { throw RPCTransportError("token file '\(path)' does not exist") }
         if info.mode & 0o077 != 0 {
             throw RPCTransportError(

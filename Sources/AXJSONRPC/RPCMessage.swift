@@ -126,6 +126,7 @@ public enum RPCMessage {
         out.append(0x7D)
     }
 
+    /// A response frame: the result, or the error, for `id`.
     public static func response(id: JSON, result: Result<JSON, RPCError>) -> [UInt8] {
         var out: [UInt8] = []
         switch result {
@@ -135,6 +136,7 @@ public enum RPCMessage {
         return out
     }
 
+    /// An error response frame for `id`.
     public static func errorResponse(id: JSON, _ error: RPCError) -> [UInt8] {
         var out: [UInt8] = []
         appendError(id: id, error: error, into: &out)

@@ -1,5 +1,5 @@
 import AXJSON
-import AXRPC
+import AXJSONRPC
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -10,7 +10,9 @@ import Synchronization
 /// Incoming notifications go to `onNotification` (called in order on the connection's event loop — keep it
 /// short); incoming requests go to `onRequest` (run in a Task; its result or error is sent back).
 public final class RPCClient: Sendable {
+    /// Receives a notification the server sent (method and params).
     public typealias NotificationHandler = @Sendable (_ method: String, _ params: JSON?) -> Void
+    /// Answers a request the server sent (e.g. `action.perform`): return the result or throw an `RPCError`.
     public typealias RequestHandler = @Sendable (_ method: String, _ params: JSON?) async throws -> JSON
 
     private struct Handlers {
@@ -27,6 +29,7 @@ public final class RPCClient: Sendable {
     let channel: any Channel
     let pending: RPCPendingRequests
     private let handlers = Mutex(Handlers())
+    /// The largest frame this client reads.
     public let maxFrameBytes: Int
 
     private init(channel: any Channel, pending: RPCPendingRequests, maxFrameBytes: Int) {
@@ -81,7 +84,7 @@ public final class RPCClient: Sendable {
         if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
         if address.hasPrefix("/") || address.hasPrefix(".") { return .unix(address) }
         if address.hasPrefix("tcp:") {
-            let t = try RPCServer.parseTCP(address)
+            let t = try AXSocketPath.parseTCP(address)
             return .tcp(t.host, t.port)
         }
         throw RPCTransportError("invalid address '\(address)' (expected unix:PATH or tcp:HOST:PORT)")
@@ -105,14 +108,17 @@ public final class RPCClient: Sendable {
     /// Sends raw bytes followed by a newline (for tests of malformed input).
     public func sendRaw(_ payload: [UInt8]) { send(payload) }
 
+    /// Sets the handler of incoming notifications (called in order on the event loop; keep it short).
     public func onNotification(_ handler: @escaping NotificationHandler) {
         handlers.withLock { $0.notification = handler }
     }
 
+    /// Sets the handler of incoming requests (each runs in a Task; its answer is sent back).
     public func onRequest(_ handler: @escaping RequestHandler) {
         handlers.withLock { $0.request = handler }
     }
 
+    /// Adds a handler run once when the connection closes (at once when it already has).
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
         let now: Bool = handlers.withLock { h in
             if h.closed { return true }
@@ -122,6 +128,7 @@ public final class RPCClient: Sendable {
         if now { handler() }
     }
 
+    /// True once the connection has closed.
     public var isClosed: Bool { handlers.withLock { $0.closed } }
 
     /// Closes the connection; pending calls fail with -32020 (disconnected).
@@ -153,6 +160,8 @@ public final class RPCClient: Sendable {
 
     /// Dispatches one incoming message (on the event loop).
     func received(_ message: JSON) {
+        // The contract the handler relies on (notifications are delivered in order): checked in debug builds.
+        channel.eventLoop.assertInEventLoop()
         switch RPCInbound.classify(message) {
         case .response(let id, let result):
             pending.complete(id: id, with: result)

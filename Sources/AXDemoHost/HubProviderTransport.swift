@@ -1,6 +1,8 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXProvider
+import AXRPC
 
 /// Provider transport straight into an in-process hub (`axserver --demo` runs its demo app this way).
 package final class HubProviderTransport: ProviderTransport {
@@ -30,7 +32,16 @@ package final class HubProviderTransport: ProviderTransport {
         hub.registerApp(name: name, provider: Adapter(onAction))
     }
 
+    /// Answers `method` like the server would, throwing the `RPCError` the socket would have carried.
     package func call(_ method: String, _ params: JSONObject) async throws -> JSON {
+        do {
+            return try await callHub(method, params)
+        } catch {
+            throw RPCError.from(error)
+        }
+    }
+
+    private func callHub(_ method: String, _ params: JSONObject) async throws -> JSON {
         guard let app = params["app"]?.stringValue else { throw HubError(.invalid, "missing app") }
         switch method {
         case "hierarchy.set":

@@ -1,14 +1,16 @@
-/// Reusable JSON codec measurements (for `axbench` and the test suite).
-public enum JSONBenchmark {
-    public struct Result: Sendable, CustomStringConvertible {
+import AXJSON
+
+/// JSON codec measurements (parse and serialize throughput of a document).
+enum JSONBenchmark {
+    struct Result: Sendable, CustomStringConvertible {
         /// Size of the compact serialization.
-        public var bytes: Int
+        var bytes: Int
         /// Best time of one parse / one serialization.
-        public var parseSeconds: Double
-        public var serializeSeconds: Double
-        public var parseMBps: Double { Double(bytes) / parseSeconds / 1_000_000 }
-        public var serializeMBps: Double { Double(bytes) / serializeSeconds / 1_000_000 }
-        public var description: String {
+        var parseSeconds: Double
+        var serializeSeconds: Double
+        var parseMBps: Double { Double(bytes) / parseSeconds / 1_000_000 }
+        var serializeMBps: Double { Double(bytes) / serializeSeconds / 1_000_000 }
+        var description: String {
             "\(bytes) bytes: parse \(Int(parseMBps)) MB/s (\(ms(parseSeconds)) ms), serialize \(Int(serializeMBps)) MB/s (\(ms(serializeSeconds)) ms)"
         }
         private func ms(_ s: Double) -> String {
@@ -20,7 +22,7 @@ public enum JSONBenchmark {
 
     /// A tree shaped like the accessibility trees this project exchanges: `nodes` objects with ids, roles,
     /// labels (some non-ASCII, some with escapes), frames, flags and trait arrays, 10 children per parent.
-    public static func sampleTree(nodes: Int) -> JSON {
+    static func sampleTree(nodes: Int) -> JSON {
         func node(_ i: Int) -> JSON {
             var o = JSONObject(minimumCapacity: 8)
             o.appendUnchecked("id", .string("e\(i)"))
@@ -50,7 +52,7 @@ public enum JSONBenchmark {
     }
 
     /// Measures parse and serialize of `document`, best of repeated runs lasting at least `minDuration` each.
-    public static func measure(_ document: JSON, minDuration: Duration = .milliseconds(300)) throws(JSONParseError)
+    static func measure(_ document: JSON, minDuration: Duration = .milliseconds(300)) throws(JSONParseError)
         -> Result
     {
         let bytes = document.serialized()

@@ -1,0 +1,171 @@
+/// UIKit's action semantics over a served tree: which views an action is sent to and in what order (X30, X32,
+/// X33), whether an element can take it (D-ACT-1, D-ACT-2), and which element a tap at a point reaches (R111–R114).
+/// Pure functions; the hub sends the requests and the method layer reports the failures.
+
+/// One request of an action's route: the id the app handles (a view, a virtual element, or "" for the app itself)
+/// and the accessibility node it is made on, if any.
+package struct ActionHandler: Sendable, Equatable {
+    /// The view or virtual-element id the app is asked to handle the action on; "" is the application itself.
+    package var target: String
+    /// The accessibility node the request concerns (`element` of `action.perform`), nil for an ancestor view.
+    package var element: String?
+
+    package init(target: String, element: String?) {
+        self.target = target
+        self.element = element
+    }
+}
+
+/// Where an action goes: the action as the app is told it and the handlers, tried in order until one answers true.
+package struct ActionRoute: Sendable, Equatable {
+    /// The action as sent (a custom action named by its name is sent by its id).
+    package var action: ElementAction
+    /// The handlers, in the order they are asked.
+    package var handlers: [ActionHandler]
+}
+
+/// Why an action has no route.
+package enum ActionRouteFailure: Error, Sendable, Equatable {
+    /// The action needs an element and none was given.
+    case noElement
+    /// The element does not take the action; `supported` lists what it takes (standard actions, then
+    /// `custom:<id>`; for a custom action, the custom action ids) (D-ACT-1).
+    case notSupported(action: String, supported: [String])
+    /// The element is disabled (`isEnabled == false`).
+    case disabled
+}
+
+/// Why an element fails the actionability checks (D-ACT-2), in the order they are made.
+package enum ActionabilityFailure: Sendable, Equatable {
+    /// Not visible on screen (off screen or an empty frame).
+    case offscreen
+    /// Disabled.
+    case disabled
+    /// A tap at the activation point does not reach the element's view; `obscuredBy` is the view it reaches.
+    case notHittable(obscuredBy: String?)
+}
+
+/// What a tap at a point reaches (R111–R114).
+package enum TapTarget: Sendable, Equatable {
+    /// The accessibility element that takes the tap, and the view the hit test returned.
+    case element(String, view: String)
+    /// No view at the point receives touches.
+    case nothing
+    /// The view at the point is part of no accessibility element.
+    case notAnElement(view: String)
+}
+
+package enum ActionRouting {
+    /// The route of `action` made on `node` (nil: no element, as for escape or magic tap with nothing focused).
+    ///
+    /// - escape and magic tap: the element (its action target), then every ancestor view, exposed or not, then the
+    ///   application (X32, X33). A cell acting for its control (its action target is another view) is asked next.
+    /// - scroll: every view ancestor from the element's own view up (X30); an element with no view is asked itself.
+    /// - custom: the element's view (or the element); the custom action is named by its id (D-ACT-1).
+    /// - the others: the element's action target, if the element lists the action and is enabled.
+    package static func route(_ action: ElementAction, from node: AXNode?, tree: AXTree, views: ViewHierarchy)
+        throws(ActionRouteFailure) -> ActionRoute
+    {
+        switch action {
+        case .escape, .magicTap:
+            var handlers: [ActionHandler] = []
+            if let node {
+                handlers = bubblingHandlers(from: node, tree: tree, views: views)
+            }
+            handlers.append(ActionHandler(target: "", element: nil))
+            return ActionRoute(action: action, handlers: handlers)
+        case .scroll:
+            guard let node else { throw .noElement }
+            var handlers: [ActionHandler] = []
+            var current: String? = node.viewID ?? node.parent
+            while let viewID = current {
+                handlers.append(ActionHandler(target: viewID, element: nil))
+                current = views[viewID]?.parent
+            }
+            if handlers.isEmpty {
+                handlers.append(ActionHandler(target: node.actionTarget, element: node.id))
+            }
+            return ActionRoute(action: action, handlers: handlers)
+        case .custom(let idOrName):
+            guard let node else { throw .noElement }
+            let custom = node.customActions.first { $0.id == idOrName || $0.name == idOrName }
+            guard let custom else {
+                throw .notSupported(action: "custom:\(idOrName)", supported: node.customActions.map(\.id))
+            }
+            let handler = ActionHandler(target: node.viewID ?? node.id, element: node.id)
+            return ActionRoute(action: .custom(custom.id), handlers: [handler])
+        case .activate, .increment, .decrement, .setValue, .typeText:
+            guard let node else { throw .noElement }
+            guard let standard = action.standardAction, node.actions.contains(standard) else {
+                let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
+                throw .notSupported(action: action.name, supported: supported)
+            }
+            guard node.isEnabled else { throw .disabled }
+            let handler = ActionHandler(target: node.actionTarget, element: node.id)
+            return ActionRoute(action: action, handlers: [handler])
+        }
+    }
+
+    /// X32, X33: the element, then every ancestor view (exposed or not), without the application.
+    static func bubblingHandlers(from node: AXNode, tree: AXTree, views: ViewHierarchy) -> [ActionHandler] {
+        var handlers = [ActionHandler(target: node.actionTarget, element: node.id)]
+        var current: String? = node.viewID.flatMap { views[$0]?.parent } ?? node.parent
+        // A cell acting for its control: the cell is asked next.
+        if node.actionTarget != node.id, let viewID = node.viewID {
+            current = viewID
+        }
+        while let viewID = current {
+            if !handlers.contains(where: { $0.target == viewID }) {
+                let element = tree[viewID] != nil ? viewID : nil
+                handlers.append(ActionHandler(target: viewID, element: element))
+            }
+            current = views[viewID]?.parent
+        }
+        return handlers
+    }
+
+    /// The actionability checks before an element action (D-ACT-2): visible, enabled, and for activate hittable.
+    /// Escape and magic tap are not checked (they bubble to whoever handles them). Nil: the element passes.
+    package static func actionabilityFailure(
+        of node: AXNode, for action: ElementAction, tree: AXTree, views: ViewHierarchy
+    ) -> ActionabilityFailure? {
+        if action.bubblesToApp {
+            return nil
+        }
+        if !node.isOnscreen || node.frame.isEmpty {
+            return .offscreen
+        }
+        if !node.isEnabled {
+            return .disabled
+        }
+        if action == .activate && !HitTesting.isHittable(node.id, tree: tree, views: views) {
+            return .notHittable(obscuredBy: HitTesting.viewAt(node.activationPoint, in: views))
+        }
+        return nil
+    }
+
+    /// The element a tap at `point` activates: the hit-tested view (R111–R114), or the nearest ancestor view that
+    /// is an element, or an element child of a container on the way whose frame holds the point.
+    package static func tapTarget(at point: Point, tree: AXTree, views: ViewHierarchy) -> TapTarget {
+        guard let hitView = HitTesting.viewAt(point, in: views) else {
+            return .nothing
+        }
+        var current: String? = hitView
+        while let viewID = current {
+            if let node = tree[viewID] {
+                if node.isElement {
+                    return .element(viewID, view: hitView)
+                }
+                let child = node.children.first { childID in
+                    guard let child = tree[childID] else { return false }
+                    return child.frame.contains(point) && child.isElement
+                }
+                if let child {
+                    return .element(child, view: hitView)
+                }
+            }
+            current = views[viewID]?.parent
+        }
+        return .notAnElement(view: hitView)
+    }
+}
