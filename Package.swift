@@ -21,6 +21,7 @@
 //   AXConformance     the conformance-case runner (in-process or over a socket)
 //   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
+//   AXBenchmarks      selector measurements (used by axbench and the tests only)
 //   axserver, axquery, axbench, axfuzz   executables
 import PackageDescription
 
@@ -111,10 +112,11 @@ let package = Package(
                 "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXRPC", "AXTransport", "AXHub", "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
+        .target(name: "AXBenchmarks", dependencies: ["AXCore", "AXQuery", "AXJSON"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "axbench",
             dependencies: [
-                "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport",
+                "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXDemo", "AXRPC", "AXHub", "AXTransport", "AXBenchmarks",
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXFuzzTargets",
@@ -128,7 +130,8 @@ let package = Package(
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
-        .testTarget(name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(
+            name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo", "AXBenchmarks"]),
         .target(
             name: "AXTestSupport", dependencies: ["AXDBus", "CDBus"], path: "Sources/AXTestSupport",
             swiftSettings: swiftSettings),

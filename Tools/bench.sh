@@ -4,6 +4,7 @@
 #      tree.get, pipelined requests over the Unix socket, update -> event latency)
 #   2. selectors vs lxml XPath on the same 10,000-node tree (counts cross-checked)
 #   3. AT-SPI walk vs the GTK4 reference app at ~8,600 nodes, RSS, round trip vs the bus floor
+#   4. keys: Tab through input.key → focus: event vs GTK4's X Tab, input.key round trip vs ping (Tools/bench_keys.py)
 # Usage: Tools/bench.sh [--quick] [--skip-atspi]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +25,8 @@ echo
 if [ -z "$SKIP_ATSPI" ]; then
   echo "### 3. AT-SPI walk vs GTK4"
   Tools/bench_atspi.sh
+  echo
+  echo "### 4. key latency: input.key vs GTK4's X key"
+  swift build -c release --product axserver >/dev/null
+  AXSERVER_BIN="$(swift build -c release --show-bin-path)" /usr/bin/python3 Tools/bench_keys.py
 fi

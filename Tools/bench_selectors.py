@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""lxml side of the selector benchmark (AXQuery SelectorBenchmark is the Swift side).
+"""lxml side of the selector benchmark (SelectorBenchmark in Sources/AXBenchmarks is the Swift side).
 
 Reads a page-source XML file written by AXQuery's TreeXML and a JSON file of queries
 {"name": "xpath", ...}; compiles each XPath once and times N evaluations.

@@ -7,7 +7,9 @@
 # Runs `axbench --profile-build` (30 builds of the 10,002-view bench snapshot) under valgrind's callgrind on a copy
 # of the release binary stripped of its debug info (valgrind cannot read Swift's), then prints millions of
 # instructions per build: the whole build (setSnapshot), decode, derive, and the N costliest functions inside it
-# (default 15). Needs valgrind (not installed by install-deps.sh: apt-get install valgrind).
+# (default 15); then runs `axbench --profile-patch` (2,000 one-property patches on that snapshot) and prints
+# thousands of instructions per patch (HierarchyStore.apply: decode, apply, derive, change set).
+# Needs valgrind (not installed by install-deps.sh: apt-get install valgrind).
 # Build first: swift build -c release --product axbench [--scratch-path DIR] (then --bin DIR/release).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) BIN=$2; shift ;;
         --top) TOP=$2; shift ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile_core: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -38,3 +40,7 @@ echo "costliest functions, self instructions (millions per build, whole run incl
 callgrind_annotate "$WORK/cg.out" 2>/dev/null | awk -v top="$TOP" '
     /^ *[0-9,]+ +\(/ && n < top && $0 !~ /PROGRAM TOTALS/ { c = $1; gsub(",", "", c); f = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", f);
         sub(/ \[.*\]$/, "", f); printf "  %7.2f  %s\n", c / 30e6, substr(f, 1, 110); n++ }'
+valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-patch.out" "$WORK/axbench" --profile-patch >/dev/null 2>&1
+echo "instructions per one-property patch (thousands; 2,000 patches measured):"
+callgrind_annotate --inclusive=yes "$WORK/cg-patch.out" 2>/dev/null | awk '
+    /HierarchyStoreC5apply/ && !a { c = $1; gsub(",", "", c); printf "  patch (apply)        %7.1f k\n", c / 2000e3; a = 1 }'

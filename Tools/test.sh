@@ -64,7 +64,8 @@ read -r passed failed < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p'
 phase "conformance" "${passed:-0}" "${failed:-0}" "$status"
 
 echo "== integration (real D-Bus, AT-SPI, pyatspi, Orca, sockets, axquery)" >&2
-AXSERVER_BIN="$BIN" /usr/bin/python3 Tests/Integration/run.py 2>&1 | tee "$LOGDIR/integration.log" >&2
+AXSERVER_BIN="$BIN" AX_TEST_OUTPUT_DIR="$LOGDIR/integration-output" /usr/bin/python3 Tests/Integration/run.py 2>&1 \
+  | tee "$LOGDIR/integration.log" >&2
 status=${PIPESTATUS[0]}
 read -r passed failed < <(sed -nE 's/^integration: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$LOGDIR/integration.log" | tail -n 1)
 phase "integration" "${passed:-0}" "${failed:-0}" "$status"

@@ -43,9 +43,9 @@ package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchec
 
     package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
         let (id, open): (Int, RPCSession?) = lock.withLock {
-            let i = nextID
+            let requestID = nextID
             nextID += 1
-            return (i, session)
+            return (requestID, session)
         }
         guard let session = open else { return .failure(RPCError.disconnected(method: method)) }
         let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
@@ -53,9 +53,9 @@ package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchec
             return .failure(RPCError.internalError("no reply"))
         }
         do {
-            let j = try JSON.parse(reply)
-            if let e = j["error"], let err = RPCError(json: e) { return .failure(err) }
-            return .success(j["result"] ?? .null)
+            let response = try JSON.parse(reply)
+            if let errorJSON = response["error"], let rpcError = RPCError(json: errorJSON) { return .failure(rpcError) }
+            return .success(response["result"] ?? .null)
         } catch {
             return .failure(RPCError.internalError("unparsable reply: \(error)"))
         }
@@ -73,7 +73,7 @@ package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchec
     }
 
     package func close() async {
-        let hs: [@Sendable () -> Void] = lock.withLock {
+        let handlers: [@Sendable () -> Void] = lock.withLock {
             guard !closed else { return [] }
             closed = true
             handler = nil
@@ -81,7 +81,7 @@ package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchec
             defer { closeHandlers = [] }
             return closeHandlers
         }
-        for h in hs { h() }
+        for closeHandler in handlers { closeHandler() }
     }
 
     // RPCPeer
@@ -91,10 +91,10 @@ package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchec
 
     package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
         guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-        guard let h = lock.withLock({ handler }) else {
+        guard let actionHandler = lock.withLock({ handler }) else {
             throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])
         }
-        return await h(params ?? .null)
+        return await actionHandler(params ?? .null)
     }
 
     package func close() { Task { await self.close() as Void } }

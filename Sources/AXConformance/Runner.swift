@@ -14,18 +14,18 @@ package struct ConformanceCase: Sendable {
     package var steps: [JSON]
 
     package init(file: String, json: JSON) throws {
-        guard case .object(let o) = json else { throw ConformanceError("\(file): a case must be a JSON object") }
+        guard case .object(let object) = json else { throw ConformanceError("\(file): a case must be a JSON object") }
         self.file = file
-        guard let id = o["id"]?.stringValue else { throw ConformanceError("\(file): missing 'id'") }
+        guard let id = object["id"]?.stringValue else { throw ConformanceError("\(file): missing 'id'") }
         self.id = id
-        title = o["title"]?.stringValue ?? id
-        rules = o["rules"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        title = object["title"]?.stringValue ?? id
+        rules = object["rules"]?.arrayValue?.compactMap(\.stringValue) ?? []
         guard !rules.isEmpty else {
             throw ConformanceError("\(file) (\(id)): every case cites at least one rule id in 'rules'")
         }
-        hierarchy = o["hierarchy"]
-        provider = o["provider"]
-        guard let steps = o["steps"]?.arrayValue, !steps.isEmpty else {
+        hierarchy = object["hierarchy"]
+        provider = object["provider"]
+        guard let steps = object["steps"]?.arrayValue, !steps.isEmpty else {
             throw ConformanceError("\(file) (\(id)): 'steps' must be a non-empty array")
         }
         self.steps = steps
@@ -34,7 +34,7 @@ package struct ConformanceCase: Sendable {
 
 package struct ConformanceError: Error, CustomStringConvertible, Sendable {
     package var description: String
-    package init(_ d: String) { description = d }
+    package init(_ description: String) { self.description = description }
 }
 
 /// What a runner needs from a server connection.
@@ -77,48 +77,50 @@ package final class ConformanceRunner: Sendable {
 
     /// Loads every `*.json` case under `dir`, sorted by path.
     package static func loadCases(_ dir: String) throws -> [ConformanceCase] {
-        let fm = FileManager.default
+        let fileManager = FileManager.default
         var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: dir, isDirectory: &isDir) else {
+        guard fileManager.fileExists(atPath: dir, isDirectory: &isDir) else {
             throw ConformanceError("no such directory: \(dir)")
         }
         var files: [String] = []
         if isDir.boolValue {
-            guard let e = fm.enumerator(atPath: dir) else { throw ConformanceError("cannot list \(dir)") }
-            for case let f as String in e where f.hasSuffix(".json") { files.append(dir + "/" + f) }
+            guard let enumerator = fileManager.enumerator(atPath: dir) else {
+                throw ConformanceError("cannot list \(dir)")
+            }
+            for case let file as String in enumerator where file.hasSuffix(".json") { files.append(dir + "/" + file) }
         } else {
             files = [dir]
         }
         var out: [ConformanceCase] = []
-        for f in files.sorted() {
-            guard let data = fm.contents(atPath: f) else { throw ConformanceError("cannot read \(f)") }
+        for file in files.sorted() {
+            guard let data = fileManager.contents(atPath: file) else { throw ConformanceError("cannot read \(file)") }
             let json: JSON
             do { json = try JSON.parse(Array(data), limits: JSONParseLimits(maxDepth: 4096)) } catch {
-                throw ConformanceError("\(f): \(error)")
+                throw ConformanceError("\(file): \(error)")
             }
-            if case .array(let a) = json {
-                for c in a { out.append(try ConformanceCase(file: f, json: c)) }
+            if case .array(let elements) = json {
+                for element in elements { out.append(try ConformanceCase(file: file, json: element)) }
             } else {
-                out.append(try ConformanceCase(file: f, json: json))
+                out.append(try ConformanceCase(file: file, json: json))
             }
         }
         var seen = Set<String>()
-        for c in out where !seen.insert(c.id).inserted {
-            throw ConformanceError("duplicate case id '\(c.id)' (\(c.file))")
+        for element in out where !seen.insert(element.id).inserted {
+            throw ConformanceError("duplicate case id '\(element.id)' (\(element.file))")
         }
         return out
     }
 
-    package func run(_ c: ConformanceCase) async -> CaseResult {
-        var result = CaseResult(id: c.id, file: c.file, rules: c.rules, failure: nil)
+    package func run(_ testCase: ConformanceCase) async -> CaseResult {
+        var result = CaseResult(id: testCase.id, file: testCase.file, rules: testCase.rules, failure: nil)
         // Two connections, as in real use: the case's app (provider) and the test script (automation).
-        let conn: any ConformanceConnection
+        let automation: any ConformanceConnection
         let provider: any ConformanceConnection
         let connect: Connect
         do {
             connect = try await server()
             provider = try await connect()
-            conn = try await connect()
+            automation = try await connect()
         } catch {
             result.failure = "cannot connect: \(error)"
             return result
@@ -127,18 +129,18 @@ package final class ConformanceRunner: Sendable {
         let operatorBox = ConnectionBox()
         defer {
             Task {
-                await conn.close()
+                await automation.close()
                 await provider.close()
                 await operatorBox.value?.close()
             }
         }
         let log = ActionLog()
-        let providerRules = c.provider?["onAction"]?.arrayValue ?? []
+        let providerRules = testCase.provider?["onAction"]?.arrayValue ?? []
         let appBox = AppBox()
         provider.setActionHandler { req in
             log.append(req)
             for rule in providerRules {
-                guard let m = rule["match"], Matcher.match(m, req) == nil else { continue }
+                guard let pattern = rule["match"], Matcher.match(pattern, req) == nil else { continue }
                 if let ops = rule["update"], let app = appBox.value {
                     _ = await provider.call("hierarchy.update", ["app": .string(app), "ops": ops])
                 }
@@ -147,45 +149,47 @@ package final class ConformanceRunner: Sendable {
                 if let item = rule["item"] { answer["item"] = item }
                 return .object(answer)
             }
-            return ["handled": .bool(c.provider?["defaultHandled"]?.boolValue ?? true)]
+            return ["handled": .bool(testCase.provider?["defaultHandled"]?.boolValue ?? true)]
         }
-        func fail(_ step: Int, _ msg: String) -> CaseResult {
-            var r = result
-            r.failure = "step \(step): \(msg)"
-            return r
+        func fail(_ step: Int, _ message: String) -> CaseResult {
+            var response = result
+            response.failure = "step \(step): \(message)"
+            return response
         }
         switch await provider.call(
             "initialize", ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]])
         {
-        case .failure(let e): return fail(0, "initialize (provider) failed: \(e.message)")
+        case .failure(let error): return fail(0, "initialize (provider) failed: \(error.message)")
         case .success: break
         }
-        switch await conn.call("initialize", ["role": "automation", "clientInfo": ["name": "axserver-conformance"]]) {
-        case .failure(let e): return fail(0, "initialize (automation) failed: \(e.message)")
+        switch await automation.call(
+            "initialize", ["role": "automation", "clientInfo": ["name": "axserver-conformance"]])
+        {
+        case .failure(let error): return fail(0, "initialize (automation) failed: \(error.message)")
         case .success: break
         }
         let app: String
-        switch await provider.call("app.register", ["name": .string("conformance-" + c.id)]) {
-        case .failure(let e): return fail(0, "app.register failed: \(e.message)")
-        case .success(let r):
-            guard let a = r["app"]?.stringValue else { return fail(0, "app.register returned no app id") }
-            app = a
+        switch await provider.call("app.register", ["name": .string("conformance-" + testCase.id)]) {
+        case .failure(let error): return fail(0, "app.register failed: \(error.message)")
+        case .success(let response):
+            guard let appID = response["app"]?.stringValue else { return fail(0, "app.register returned no app id") }
+            app = appID
         }
         appBox.value = app
-        if let h = c.hierarchy {
-            var params = h.objectValue ?? ["windows": h]
+        if let hierarchy = testCase.hierarchy {
+            var params = hierarchy.objectValue ?? ["windows": hierarchy]
             params["app"] = .string(app)
-            if case .failure(let e) = await provider.call("hierarchy.set", .object(params)) {
-                return fail(0, "hierarchy.set failed: \(e.message) \(e.data.map { $0.jsonString } ?? "")")
+            if case .failure(let error) = await provider.call("hierarchy.set", .object(params)) {
+                return fail(0, "hierarchy.set failed: \(error.message) \(error.data.map { $0.jsonString } ?? "")")
             }
         }
-        _ = conn.drainNotifications()
-        for (i, step) in c.steps.enumerated() {
-            let n = i + 1
+        _ = automation.drainNotifications()
+        for (index, step) in testCase.steps.enumerated() {
+            let stepNumber = index + 1
             if let expectedLog = step["providerLog"] {
                 let got = JSON.array(log.drain())
                 if let why = Matcher.match(expectedLog, got) {
-                    return fail(n, "provider log: \(why); got \(got.jsonString)")
+                    return fail(stepNumber, "provider log: \(why); got \(got.jsonString)")
                 }
                 continue
             }
@@ -193,17 +197,17 @@ package final class ConformanceRunner: Sendable {
                 // Events may arrive just after the call that caused them; give delivery a moment.
                 var got: [JSON] = []
                 for _ in 0..<50 {
-                    got += conn.drainNotifications().map { ["method": .string($0.method), "params": $0.params] }
+                    got += automation.drainNotifications().map { ["method": .string($0.method), "params": $0.params] }
                     if Matcher.match(expectedEvents, .array(got)) == nil { break }
                     try? await Task.sleep(for: .milliseconds(10))
                 }
                 if let why = Matcher.match(expectedEvents, .array(got)) {
-                    return fail(n, "events: \(why); got \(JSON.array(got).jsonString)")
+                    return fail(stepNumber, "events: \(why); got \(JSON.array(got).jsonString)")
                 }
                 continue
             }
             guard let method = step["method"]?.stringValue else {
-                return fail(n, "a step needs 'method', 'providerLog' or 'events'")
+                return fail(stepNumber, "a step needs 'method', 'providerLog' or 'events'")
             }
             var params = step["params"]?.objectValue ?? JSONObject()
             if params["app"] == nil && step["noApp"]?.boolValue != true { params["app"] = .string(app) }
@@ -222,14 +226,15 @@ package final class ConformanceRunner: Sendable {
             case "app":
                 sender = provider
             case "automation":
-                sender = conn
+                sender = automation
             case "operator":
                 if let existing = operatorBox.value {
                     sender = existing
                 } else {
                     guard let token = operatorToken else {
                         return fail(
-                            n, "the step runs as operator, but the runner has no operator token (--operator-token-file)"
+                            stepNumber,
+                            "the step runs as operator, but the runner has no operator token (--operator-token-file)"
                         )
                     }
                     do {
@@ -237,46 +242,49 @@ package final class ConformanceRunner: Sendable {
                         operatorBox.value = opened
                         sender = opened
                     } catch {
-                        return fail(n, "cannot open the operator connection: \(error)")
+                        return fail(stepNumber, "cannot open the operator connection: \(error)")
                     }
                     let hello: JSON = [
                         "role": "operator", "operatorToken": .string(token),
                         "clientInfo": ["name": "axserver-conformance-operator"],
                     ]
-                    if case .failure(let e) = await sender.call("initialize", hello) {
-                        return fail(n, "initialize (operator) failed: \(e.message)")
+                    if case .failure(let error) = await sender.call("initialize", hello) {
+                        return fail(stepNumber, "initialize (operator) failed: \(error.message)")
                     }
                 }
             default:
-                return fail(n, "'as' must be app, automation or operator")
+                return fail(stepNumber, "'as' must be app, automation or operator")
             }
-            let r = await sender.call(method, .object(params))
+            let response = await sender.call(method, .object(params))
             let expect = step["expect"] ?? "ok"
-            switch (r, expect) {
+            switch (response, expect) {
             case (.success, .string("ok")): continue
-            case (.failure(let e), .string("ok")): return fail(n, "\(method) failed: \(e.code) \(e.message)")
-            case (_, .object(let eo)):
-                if let er = eo["error"] {
-                    guard case .failure(let e) = r else {
-                        return fail(n, "\(method) succeeded, expected an error \(er.jsonString)")
+            case (.failure(let error), .string("ok")):
+                return fail(stepNumber, "\(method) failed: \(error.code) \(error.message)")
+            case (_, .object(let expectation)):
+                if let expectedError = expectation["error"] {
+                    guard case .failure(let error) = response else {
+                        return fail(stepNumber, "\(method) succeeded, expected an error \(expectedError.jsonString)")
                     }
-                    if let why = Matcher.match(er, e.json) {
-                        return fail(n, "\(method) error: \(why); got \(e.json.jsonString)")
+                    if let why = Matcher.match(expectedError, error.json) {
+                        return fail(stepNumber, "\(method) error: \(why); got \(error.json.jsonString)")
                     }
-                } else if let rr = eo["result"] {
-                    switch r {
-                    case .failure(let e):
-                        return fail(n, "\(method) failed: \(e.code) \(e.message) \(e.data?.jsonString ?? "")")
+                } else if let expectedResult = expectation["result"] {
+                    switch response {
+                    case .failure(let error):
+                        return fail(
+                            stepNumber,
+                            "\(method) failed: \(error.code) \(error.message) \(error.data?.jsonString ?? "")")
                     case .success(let got):
-                        if let why = Matcher.match(rr, got) {
-                            return fail(n, "\(method) result: \(why); got \(got.jsonString.prefix(2000))")
+                        if let why = Matcher.match(expectedResult, got) {
+                            return fail(stepNumber, "\(method) result: \(why); got \(got.jsonString.prefix(2000))")
                         }
                     }
                 } else {
-                    return fail(n, "'expect' needs 'result' or 'error'")
+                    return fail(stepNumber, "'expect' needs 'result' or 'error'")
                 }
             default:
-                return fail(n, "'expect' must be \"ok\" or an object")
+                return fail(stepNumber, "'expect' must be \"ok\" or an object")
             }
         }
         return result
@@ -285,10 +293,14 @@ package final class ConformanceRunner: Sendable {
     /// Runs every case and prints one line per failure plus the closing `N passed, M failed` line.
     package func runAll(_ cases: [ConformanceCase], verbose: Bool, output: (String) -> Void) async -> [CaseResult] {
         var results: [CaseResult] = []
-        for c in cases {
-            let r = await run(c)
-            results.append(r)
-            if let f = r.failure { output("FAIL \(c.id) (\(c.file)): \(f)") } else if verbose { output("PASS \(c.id)") }
+        for testCase in cases {
+            let result = await run(testCase)
+            results.append(result)
+            if let failure = result.failure {
+                output("FAIL \(testCase.id) (\(testCase.file)): \(failure)")
+            } else if verbose {
+                output("PASS \(testCase.id)")
+            }
         }
         let passed = results.filter(\.passed).count
         let rules = Set(results.flatMap(\.rules))
@@ -305,9 +317,9 @@ package final class ConformanceRunner: Sendable {
 final class ActionLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [JSON] = []
-    func append(_ j: JSON) {
+    func append(_ request: JSON) {
         lock.lock()
-        items.append(j)
+        items.append(request)
         lock.unlock()
     }
     func drain() -> [JSON] {
@@ -344,99 +356,114 @@ final class AppBox: @unchecked Sendable {
 /// `{"$ordered": [...]}` (items appear in this relative order).
 package enum Matcher {
     package static func match(_ expected: JSON, _ actual: JSON, path: String = "$") -> String? {
-        if case .object(let eo) = expected, let op = eo.keys.first, op.hasPrefix("$") {
-            let ops = eo.keys.filter { $0.hasPrefix("$") && $0 != "$tol" }
-            if ops.count > 1 {
-                return
-                    "\(path): one $-operator per object, got \(ops.joined(separator: ", ")) (combine them in an array of separate checks)"
-            }
-            switch op {
-            case "$any": return nil
-            case "$absent":
-                return actual.isNull ? nil : "\(path): expected absent, got \(actual.jsonString.prefix(200))"
-            case "$len":
-                let n = eo["$len"]?.intValue ?? -1
-                let c = actual.arrayValue?.count ?? (actual.stringValue?.count ?? -1)
-                return c == n ? nil : "\(path): expected length \(n), got \(c)"
-            case "$approx":
-                guard let x = eo["$approx"]?.doubleValue, let a = actual.doubleValue else {
-                    return "\(path): expected a number"
-                }
-                let tol = eo["$tol"]?.doubleValue ?? 0.001
-                return abs(x - a) <= tol ? nil : "\(path): expected ≈\(x), got \(a)"
-            case "$prefix":
-                guard let p = eo["$prefix"]?.stringValue, let s = actual.stringValue, s.hasPrefix(p) else {
-                    return
-                        "\(path): expected a string starting with \(eo["$prefix"]?.jsonString ?? ""), got \(actual.jsonString.prefix(200))"
-                }
-                return nil
-            case "$contains", "$notContains":
-                guard let items = eo[op]?.arrayValue else { return "\(path): \(op) takes an array" }
-                let arr: [JSON]
-                if let a = actual.arrayValue {
-                    arr = a
-                } else if let s = actual.stringValue {
-                    for it in items {
-                        guard let sub = it.stringValue else { return "\(path): string $contains takes strings" }
-                        if s.contains(sub) != (op == "$contains") { return "\(path): \(op) \(sub) failed on \"\(s)\"" }
-                    }
-                    return nil
-                } else {
-                    return "\(path): expected an array, got \(actual.typeName)"
-                }
-                for it in items {
-                    let found = arr.contains { match(it, $0, path: path) == nil }
-                    if found != (op == "$contains") {
-                        return "\(path): \(op == "$contains" ? "missing" : "unexpected") \(it.jsonString.prefix(200))"
-                    }
-                }
-                return nil
-            case "$ordered":
-                guard let items = eo[op]?.arrayValue, let arr = actual.arrayValue else {
-                    return "\(path): $ordered needs arrays"
-                }
-                var idx = 0
-                for it in items {
-                    guard let j = arr[idx...].firstIndex(where: { match(it, $0, path: path) == nil }) else {
-                        return "\(path): \(it.jsonString.prefix(200)) not found in order"
-                    }
-                    idx = j + 1
-                }
-                return nil
-            case "$oneOf":
-                guard let items = eo[op]?.arrayValue else { return "\(path): $oneOf takes an array" }
-                return items.contains { match($0, actual, path: path) == nil }
-                    ? nil : "\(path): \(actual.jsonString.prefix(200)) is none of \(expected.jsonString.prefix(200))"
-            default:
-                return "\(path): unknown operator \(op)"
-            }
+        if case .object(let operands) = expected, let op = operands.keys.first, op.hasPrefix("$") {
+            return matchOperator(op, operands, expected: expected, actual: actual, path: path)
         }
         switch (expected, actual) {
-        case (.object(let eo), .object(let ao)):
-            for (k, ev) in eo {
-                let av = ao[k] ?? .null
-                if case .object(let inner) = ev, inner["$absent"] != nil {
-                    if let why = match(ev, av, path: path + "." + k) { return why }
+        case (.object(let expectedObject), .object(let actualObject)):
+            for (key, expectedValue) in expectedObject {
+                let actualValue = actualObject[key] ?? .null
+                if case .object(let inner) = expectedValue, inner["$absent"] != nil {
+                    if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
                     continue
                 }
-                if ao[k] == nil { return "\(path).\(k): missing" }
-                if let why = match(ev, av, path: path + "." + k) { return why }
+                if actualObject[key] == nil { return "\(path).\(key): missing" }
+                if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
             }
             return nil
-        case (.array(let ea), .array(let aa)):
-            guard ea.count == aa.count else {
-                return "\(path): expected \(ea.count) items, got \(aa.count): \(actual.jsonString.prefix(300))"
+        case (.array(let expectedItems), .array(let actualItems)):
+            guard expectedItems.count == actualItems.count else {
+                return
+                    "\(path): expected \(expectedItems.count) items, got \(actualItems.count): \(actual.jsonString.prefix(300))"
             }
-            for (i, (e, a)) in zip(ea, aa).enumerated() {
-                if let why = match(e, a, path: "\(path)[\(i)]") { return why }
+            for (index, (expectedItem, actualItem)) in zip(expectedItems, actualItems).enumerated() {
+                if let why = match(expectedItem, actualItem, path: "\(path)[\(index)]") { return why }
             }
             return nil
-        case (.number(let x), .number(let y)):
-            return abs(x - y) < 1e-9 ? nil : "\(path): expected \(x), got \(y)"
+        case (.number(let expectedNumber), .number(let actualNumber)):
+            return abs(expectedNumber - actualNumber) < 1e-9
+                ? nil : "\(path): expected \(expectedNumber), got \(actualNumber)"
         default:
             return expected == actual
                 ? nil : "\(path): expected \(expected.jsonString.prefix(200)), got \(actual.jsonString.prefix(200))"
         }
+    }
+
+    /// An object whose first key is a `$`-operator: `operands` holds the operator and its options (`$tol`).
+    private static func matchOperator(
+        _ op: String, _ operands: JSONObject, expected: JSON, actual: JSON, path: String
+    ) -> String? {
+        let ops = operands.keys.filter { $0.hasPrefix("$") && $0 != "$tol" }
+        if ops.count > 1 {
+            return
+                "\(path): one $-operator per object, got \(ops.joined(separator: ", ")) (combine them in an array of separate checks)"
+        }
+        switch op {
+        case "$any": return nil
+        case "$absent":
+            return actual.isNull ? nil : "\(path): expected absent, got \(actual.jsonString.prefix(200))"
+        case "$len":
+            let expectedLength = operands["$len"]?.intValue ?? -1
+            let length = actual.arrayValue?.count ?? (actual.stringValue?.count ?? -1)
+            return length == expectedLength ? nil : "\(path): expected length \(expectedLength), got \(length)"
+        case "$approx":
+            guard let target = operands["$approx"]?.doubleValue, let number = actual.doubleValue else {
+                return "\(path): expected a number"
+            }
+            let tolerance = operands["$tol"]?.doubleValue ?? 0.001
+            return abs(target - number) <= tolerance ? nil : "\(path): expected ≈\(target), got \(number)"
+        case "$prefix":
+            guard let prefix = operands["$prefix"]?.stringValue, let text = actual.stringValue, text.hasPrefix(prefix)
+            else {
+                return
+                    "\(path): expected a string starting with \(operands["$prefix"]?.jsonString ?? ""), got \(actual.jsonString.prefix(200))"
+            }
+            return nil
+        case "$contains", "$notContains":
+            return matchContains(op, operands, actual: actual, path: path)
+        case "$ordered":
+            guard let items = operands[op]?.arrayValue, let actualItems = actual.arrayValue else {
+                return "\(path): $ordered needs arrays"
+            }
+            var start = 0
+            for item in items {
+                guard let found = actualItems[start...].firstIndex(where: { match(item, $0, path: path) == nil }) else {
+                    return "\(path): \(item.jsonString.prefix(200)) not found in order"
+                }
+                start = found + 1
+            }
+            return nil
+        case "$oneOf":
+            guard let items = operands[op]?.arrayValue else { return "\(path): $oneOf takes an array" }
+            return items.contains { match($0, actual, path: path) == nil }
+                ? nil : "\(path): \(actual.jsonString.prefix(200)) is none of \(expected.jsonString.prefix(200))"
+        default:
+            return "\(path): unknown operator \(op)"
+        }
+    }
+
+    /// `$contains` / `$notContains` on an array (items matched structurally) or a string (substrings).
+    private static func matchContains(_ op: String, _ operands: JSONObject, actual: JSON, path: String) -> String? {
+        guard let items = operands[op]?.arrayValue else { return "\(path): \(op) takes an array" }
+        let actualItems: [JSON]
+        if let elements = actual.arrayValue {
+            actualItems = elements
+        } else if let text = actual.stringValue {
+            for item in items {
+                guard let sub = item.stringValue else { return "\(path): string $contains takes strings" }
+                if text.contains(sub) != (op == "$contains") { return "\(path): \(op) \(sub) failed on \"\(text)\"" }
+            }
+            return nil
+        } else {
+            return "\(path): expected an array, got \(actual.typeName)"
+        }
+        for item in items {
+            let found = actualItems.contains { match(item, $0, path: path) == nil }
+            if found != (op == "$contains") {
+                return "\(path): \(op == "$contains" ? "missing" : "unexpected") \(item.jsonString.prefix(200))"
+            }
+        }
+        return nil
     }
 }
 

@@ -13,13 +13,15 @@ package final class SocketConnection: ConformanceConnection, @unchecked Sendable
     init(client: RPCClient) { self.client = client }
 
     package static func connect(_ address: String, token: String?) async throws -> SocketConnection {
-        let c = try await RPCClient.connect(address)
-        let conn = SocketConnection(client: c)
-        c.onNotification { [weak conn] m, p in conn?.lock.withLock { conn?.notifications.append((m, p ?? .null)) } }
-        c.onRequest { [weak conn] method, params in
+        let client = try await RPCClient.connect(address)
+        let conn = SocketConnection(client: client)
+        client.onNotification { [weak conn] notificationMethod, notificationParams in
+            conn?.lock.withLock { conn?.notifications.append((notificationMethod, notificationParams ?? .null)) }
+        }
+        client.onRequest { [weak conn] method, params in
             guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-            guard let h = conn?.lock.withLock({ conn?.handler }) else { return ["handled": false] }
-            return await h(params ?? .null)
+            guard let actionHandler = conn?.lock.withLock({ conn?.handler }) else { return ["handled": false] }
+            return await actionHandler(params ?? .null)
         }
         if let token {
             conn.tokenInit = ["token": .string(token)]
@@ -30,12 +32,14 @@ package final class SocketConnection: ConformanceConnection, @unchecked Sendable
     var tokenInit: JSONObject?
 
     package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
-        var p = params
-        if method == "initialize", let t = tokenInit, case .object(var o)? = params {
-            for (k, v) in t { o[k] = v }
-            p = .object(o)
+        var effectiveParams = params
+        if method == "initialize", let tokenFields = tokenInit, case .object(var object)? = params {
+            for (key, value) in tokenFields { object[key] = value }
+            effectiveParams = .object(object)
         }
-        do { return .success(try await client.call(method, p, timeout: .seconds(30))) } catch { return .failure(error) }
+        do { return .success(try await client.call(method, effectiveParams, timeout: .seconds(30))) } catch {
+            return .failure(error)
+        }
     }
 
     package func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {

@@ -7,19 +7,19 @@ import AXJSON
 package enum BenchTree {
     package static let appName = "axserver-bench"
 
-    package static func snapshot(leaves n: Int) -> JSON {
+    package static func snapshot(leaves leafCount: Int) -> JSON {
         var outers: [JSON] = []
         var leaf = 0
         var y = 0.0
         var outerIndex = 0
-        while leaf < n {
+        while leaf < leafCount {
             var inners: [JSON] = []
             var iy = 0.0
             var innerIndex = 0
-            while innerIndex < 5 && leaf < n {
+            while innerIndex < 5 && leaf < leafCount {
                 var kids: [JSON] = []
-                for k in 0..<10 where leaf < n {
-                    kids.append(leafView(leaf, x: Double(k) * 80))
+                for column in 0..<10 where leaf < leafCount {
+                    kids.append(leafView(leaf, x: Double(column) * 80))
                     leaf += 1
                 }
                 inners.append(
@@ -41,21 +41,28 @@ package enum BenchTree {
             children: outers)
         let window = V.view(
             "benchWindow", "UIWindow", [0, 0, 800, 600],
-            ["isKeyWindow": true, "windowTitle": .string("AXServer Bench N=\(n)")], children: [scroll])
+            ["isKeyWindow": true, "windowTitle": .string("AXServer Bench N=\(leafCount)")], children: [scroll])
         return ["windows": [window]]
     }
 
-    static func leafView(_ i: Int, x: Double) -> JSON {
-        let f = [x, 5, 75, 30]
-        switch i % 5 {
-        case 0: return V.view("n\(i)", "UIButton", f, ["title": .string("Button \(i)")])
-        case 1: return V.view("n\(i)", "UILabel", f, ["text": .string("Label \(i)")])
-        case 2: return V.view("n\(i)", "UISwitch", f, ["title": .string("Check \(i)"), "isOn": .bool(i % 2 == 0)])
+    static func leafView(_ number: Int, x: Double) -> JSON {
+        let frame = [x, 5, 75, 30]
+        switch number % 5 {
+        case 0: return V.view("n\(number)", "UIButton", frame, ["title": .string("Button \(number)")])
+        case 1: return V.view("n\(number)", "UILabel", frame, ["text": .string("Label \(number)")])
+        case 2:
+            return V.view(
+                "n\(number)", "UISwitch", frame, ["title": .string("Check \(number)"), "isOn": .bool(number % 2 == 0)])
         case 3:
             return V.view(
-                "n\(i)", "UISlider", f,
-                ["accessibilityLabel": .string("Scale \(i)"), "value": .number(Double(i % 100)), "maximumValue": 100])
-        default: return V.view("n\(i)", "UITextField", f, ["accessibilityLabel": .string("Entry \(i)"), "text": ""])
+                "n\(number)", "UISlider", frame,
+                [
+                    "accessibilityLabel": .string("Scale \(number)"), "value": .number(Double(number % 100)),
+                    "maximumValue": 100,
+                ])
+        default:
+            return V.view(
+                "n\(number)", "UITextField", frame, ["accessibilityLabel": .string("Entry \(number)"), "text": ""])
         }
     }
 }

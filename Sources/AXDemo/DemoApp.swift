@@ -3,15 +3,15 @@ import AXJSON
 /// Small builders for view JSON, so hierarchies read like the UIKit code that would make them.
 package enum V {
     package static func view(
-        _ id: String, _ cls: String, _ frame: [Double], _ props: [String: JSON] = [:], children: [JSON] = []
+        _ id: String, _ className: String, _ frame: [Double], _ props: [String: JSON] = [:], children: [JSON] = []
     ) -> JSON {
-        var o = JSONObject(minimumCapacity: props.count + 4)
-        o.appendUnchecked("id", .string(id))
-        o.appendUnchecked("class", .string(cls))
-        o.appendUnchecked("frame", .array(frame.map { .number($0) }))
-        for k in props.keys.sorted() { o.appendUnchecked(k, props[k]!) }
-        if !children.isEmpty { o.appendUnchecked("children", .array(children)) }
-        return .object(o)
+        var object = JSONObject(minimumCapacity: props.count + 4)
+        object.appendUnchecked("id", .string(id))
+        object.appendUnchecked("class", .string(className))
+        object.appendUnchecked("frame", .array(frame.map { .number($0) }))
+        for key in props.keys.sorted() { object.appendUnchecked(key, props[key]!) }
+        if !children.isEmpty { object.appendUnchecked("children", .array(children)) }
+        return .object(object)
     }
 }
 
@@ -247,10 +247,10 @@ package struct DemoApp: Sendable {
     /// (Apple's four-button layout: down from tile 2 or 3 reaches tile 4), a "Warnings" custom rotor, and a
     /// scroll view whose last items are below the fold (Specs/protocol.md §Focus engine, §Rotors).
     func aboutWindow(width screenWidth: Double) -> JSON {
-        func tile(_ n: Int, _ x: Double, _ y: Double) -> JSON {
+        func tile(_ number: Int, _ x: Double, _ y: Double) -> JSON {
             V.view(
-                "tile\(n)", "UIButton", [x, y, 110, 60],
-                ["title": .string("Tile \(n)"), "accessibilityIdentifier": .string("tile\(n)")])
+                "tile\(number)", "UIButton", [x, y, 110, 60],
+                ["title": .string("Tile \(number)"), "accessibilityIdentifier": .string("tile\(number)")])
         }
         let tiles = V.view(
             "tiles", "UIView", [0, 150, screenWidth, 140],
@@ -282,10 +282,10 @@ package struct DemoApp: Sendable {
                     "warnBattery", "UILabel", [16, 82, 358, 24],
                     ["text": "Warning: battery low", "accessibilityIdentifier": "warnBattery"]),
             ])
-        let items = (1...6).map { n in
+        let items = (1...6).map { number in
             V.view(
-                "item\(n)", "UIButton", [16, Double(n - 1) * 60, 358, 50],
-                ["title": .string("Item \(n)"), "accessibilityIdentifier": .string("item\(n)")])
+                "item\(number)", "UIButton", [16, Double(number - 1) * 60, 358, 50],
+                ["title": .string("Item \(number)"), "accessibilityIdentifier": .string("item\(number)")])
         }
         let scroll = V.view(
             "aboutScroll", "UIScrollView", [0, 470, screenWidth, 200],
@@ -337,8 +337,8 @@ package struct DemoApp: Sendable {
             textSize = max(0, ((textSize - 0.1) * 10).rounded() / 10)
             return true
         case ("setValue", "textSize"):
-            guard let v = value?.doubleValue else { return false }
-            textSize = min(1, max(0, v))
+            guard let level = value?.doubleValue else { return false }
+            textSize = min(1, max(0, level))
             return true
         case ("increment", "copies"):
             copies = min(10, copies + 1)
@@ -347,16 +347,16 @@ package struct DemoApp: Sendable {
             copies = max(1, copies - 1)
             return true
         case ("setValue", "copies"):
-            guard let v = value?.doubleValue else { return false }
-            copies = min(10, max(1, v.rounded()))
+            guard let count = value?.doubleValue else { return false }
+            copies = min(10, max(1, count.rounded()))
             return true
         case ("setValue", "nameField"):
-            guard let s = value?.stringValue else { return false }
-            deviceName = s
+            guard let name = value?.stringValue else { return false }
+            deviceName = name
             return true
         case ("typeText", "nameField"):
-            guard let s = value?.stringValue else { return false }
-            deviceName += s
+            guard let typed = value?.stringValue else { return false }
+            deviceName += typed
             return true
         case ("activate", "showAlert"):
             alertShown = true
@@ -399,9 +399,9 @@ package struct DemoApp: Sendable {
             return true
         default:
             if action == "activate", target.hasPrefix("appearance#"),
-                let i = Int(target.dropFirst("appearance#".count)), (0..<3).contains(i)
+                let choice = Int(target.dropFirst("appearance#".count)), (0..<3).contains(choice)
             {
-                appearance = i
+                appearance = choice
                 return true
             }
             if action == "activate", target.hasPrefix("tile") || target.hasPrefix("item") { return true }

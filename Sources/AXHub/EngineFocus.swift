@@ -205,13 +205,24 @@ extension Hub {
                 let previousGroup = from.flatMap { a.engine.index?[$0]?.group }
                 if previousGroup != group { a.engine.groupEntry[group] = item }
             }
-            if let node = a.store.tree[item], node.isElement, a.focusedID != item {
-                FocusReturn.record(from: a.focusedID, to: item, tree: a.store.tree, stack: &a.focusReturn)
-                events.append(.focusChanged(app: a.id, from: a.focusedID, to: item))
-                a.focusedID = item
+            if let element = followedElement(item, tree: a.store.tree), a.focusedID != element {
+                FocusReturn.record(from: a.focusedID, to: element, tree: a.store.tree, stack: &a.focusReturn)
+                events.append(.focusChanged(app: a.id, from: a.focusedID, to: element))
+                a.focusedID = element
             }
         }
         return events
+    }
+
+    /// The element accessibility focus follows onto when engine focus moves to `item` (D-FOCUS-3): the item when it
+    /// is an element; for a container item (a segmented control) its selected element child, else its first one —
+    /// what a screen reader then reads ("Light, selected radio button"); nil when the item exposes no element.
+    static func followedElement(_ item: String, tree: AXTree) -> String? {
+        guard let node = tree[item] else { return nil }
+        if node.isElement { return item }
+        let elements = node.children.compactMap { tree[$0] }.filter(\.isElement)
+        let selected = elements.first { $0.states.contains(.selected) }
+        return (selected ?? elements.first)?.id
     }
 
     /// The views that asked to be consulted (`focusUpdateRequests`): ancestors-or-self of either item (C12).

@@ -40,8 +40,8 @@ package enum AuditFormats {
         ]
     }
 
-    static func rect(_ r: Rect) -> JSON {
-        ["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height)]
+    static func rect(_ rect: Rect) -> JSON {
+        ["x": .number(rect.x), "y": .number(rect.y), "width": .number(rect.width), "height": .number(rect.height)]
     }
 
     /// One line per finding: `severity check element: reason — fix`.

@@ -53,31 +53,32 @@ extension JSON {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParseError(offset: 0, message: "empty input, expected a JSON value")
         }
-        var p = _JSONParser(
+        var parser = _JSONParser(
             base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
-        return try p.parseDocument()
+        return try parser.parseDocument()
     }
 
     /// Parses one JSON document from UTF-8 bytes.
     public static func parse(_ bytes: [UInt8], limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
-        let r: Result<JSON, JSONParseError> = bytes.withUnsafeBytes { buf in
-            do throws(JSONParseError) { return .success(try parse(buf, limits: limits)) } catch {
+        let result: Result<JSON, JSONParseError> = bytes.withUnsafeBytes { buffer in
+            do throws(JSONParseError) { return .success(try parse(buffer, limits: limits)) } catch {
                 return .failure(error)
             }
         }
-        return try r.get()
+        return try result.get()
     }
 
     /// Parses one JSON document from a string (its UTF-8 form).
-    public static func parse(_ s: String, limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
-        var s = s
-        let r: Result<JSON, JSONParseError> = s.withUTF8 { buf in
-            do throws(JSONParseError) { return .success(try parse(UnsafeRawBufferPointer(buf), limits: limits)) } catch
-            {
+    public static func parse(_ text: String, limits: JSONParseLimits = .default) throws(JSONParseError) -> JSON {
+        var text = text
+        let result: Result<JSON, JSONParseError> = text.withUTF8 { buffer in
+            do throws(JSONParseError) {
+                return .success(try parse(UnsafeRawBufferPointer(buffer), limits: limits))
+            } catch {
                 return .failure(error)
             }
         }
-        return try r.get()
+        return try result.get()
     }
 }
 
@@ -85,16 +86,16 @@ extension JSON {
 
 @usableFromInline
 struct _JSONParser {
-    let p: UnsafePointer<UInt8>
-    let n: Int
-    var i: Int = 0
+    let input: UnsafePointer<UInt8>
+    let length: Int
+    var position: Int = 0
     var depth: Int = 0
     let maxDepth: Int
     var scratch: [UInt8] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
-        self.p = base
-        self.n = count
+        self.input = base
+        self.length = count
         self.maxDepth = maxDepth
     }
 
@@ -109,41 +110,44 @@ struct _JSONParser {
 
     /// A human-readable description of the byte at `offset`, or "end of input".
     func describe(_ offset: Int) -> String {
-        guard offset < n else { return "end of input" }
-        let b = p[offset]
-        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
-        switch b {
+        guard offset < length else { return "end of input" }
+        let byte = input[offset]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        switch byte {
         case 0x20: return "' '"
         case 0x0A: return "newline"
         case 0x0D: return "carriage return"
         case 0x09: return "tab"
         default:
-            let hex = String(b, radix: 16, uppercase: true)
+            let hex = String(byte, radix: 16, uppercase: true)
             return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
         }
     }
 
     @inline(__always) mutating func skipWS() {
-        while i < n {
-            let b = p[i]
-            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
+        while position < length {
+            let byte = input[position]
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 } else { return }
         }
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSON {
-        if n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { i = 3 }
+        if length >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF { position = 3 }
         skipWS()
-        if i >= n { throw err(i, "empty input, expected a JSON value") }
-        let v = try parseValue()
+        if position >= length { throw err(position, "empty input, expected a JSON value") }
+        let value = try parseValue()
         skipWS()
-        if i < n { throw err(i, "unexpected trailing data \(describe(i)) after the JSON value, expected end of input") }
-        return v
+        if position < length {
+            throw err(
+                position, "unexpected trailing data \(describe(position)) after the JSON value, expected end of input")
+        }
+        return value
     }
 
     mutating func parseValue() throws(JSONParseError) -> JSON {
         skipWS()
-        guard i < n else { throw err(i, "unexpected end of input, expected a JSON value") }
-        switch p[i] {
+        guard position < length else { throw err(position, "unexpected end of input, expected a JSON value") }
+        switch input[position] {
         case Self.lbrace: return try parseObject()
         case Self.lbracket: return try parseArray()
         case Self.quote: return .string(try parseString())
@@ -158,180 +162,182 @@ struct _JSONParser {
             return .null
         case Self.minus, Self.zero...Self.nine: return .number(try parseNumber())
         case 0x4E, 0x49:  // N, I
-            throw err(i, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
+            throw err(position, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
         default:
-            throw err(i, "unexpected \(describe(i)), expected a JSON value")
+            throw err(position, "unexpected \(describe(position)), expected a JSON value")
         }
     }
 
     mutating func literal(_ word: StaticString) throws(JSONParseError) {
-        let len = word.utf8CodeUnitCount
-        let w = word.utf8Start
-        var k = 0
-        while k < len {
-            if i + k >= n || p[i + k] != w[k] {
-                throw err(i + k, "invalid literal, expected '\(word)'")
+        let wordLength = word.utf8CodeUnitCount
+        let wordBytes = word.utf8Start
+        var offset = 0
+        while offset < wordLength {
+            if position + offset >= length || input[position + offset] != wordBytes[offset] {
+                throw err(position + offset, "invalid literal, expected '\(word)'")
             }
-            k += 1
+            offset += 1
         }
-        i += len
+        position += wordLength
     }
 
     @inline(__always) mutating func enter() throws(JSONParseError) {
         depth += 1
         if depth > maxDepth {
-            throw err(i, "\(JSONParseError.depthPrefix): more than \(maxDepth) nested arrays/objects")
+            throw err(position, "\(JSONParseError.depthPrefix): more than \(maxDepth) nested arrays/objects")
         }
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSON {
         try enter()
-        i += 1  // '{'
+        position += 1  // '{'
         skipWS()
-        if i < n && p[i] == Self.rbrace {
-            i += 1
+        if position < length && input[position] == Self.rbrace {
+            position += 1
             depth -= 1
             return .object(JSONObject())
         }
-        var obj = JSONObject(minimumCapacity: 4)
-        var index: [String: Int]? = nil
+        var object = JSONObject(minimumCapacity: 4)
+        var keyIndexes: [String: Int]? = nil
         var afterComma = false
         while true {
-            guard i < n, p[i] == Self.quote else {
-                if afterComma && i < n && p[i] == Self.rbrace {
-                    throw err(i, "trailing comma before '}' is not allowed, expected a string key")
+            guard position < length, input[position] == Self.quote else {
+                if afterComma && position < length && input[position] == Self.rbrace {
+                    throw err(position, "trailing comma before '}' is not allowed, expected a string key")
                 }
                 throw err(
-                    i,
+                    position,
                     afterComma
-                        ? "unexpected \(describe(i)), expected a string key after ','"
-                        : "unexpected \(describe(i)), expected a string key or '}'")
+                        ? "unexpected \(describe(position)), expected a string key after ','"
+                        : "unexpected \(describe(position)), expected a string key or '}'")
             }
             let key = try parseString()
             skipWS()
-            guard i < n, p[i] == Self.colon else {
-                throw err(i, "unexpected \(describe(i)), expected ':' after object key")
+            guard position < length, input[position] == Self.colon else {
+                throw err(position, "unexpected \(describe(position)), expected ':' after object key")
             }
-            i += 1
+            position += 1
             let value = try parseValue()
             // Duplicate keys: last one wins (position of the first occurrence is kept).
-            if obj.count < 12 {
-                if obj.keys.contains(key) { obj[key] = value } else { obj.appendUnchecked(key, value) }
-                if obj.count == 12 {
-                    var d = [String: Int](minimumCapacity: 32)
-                    for (k, name) in obj.keys.enumerated() { d[name] = k }
-                    index = d
+            if object.count < 12 {
+                if object.keys.contains(key) { object[key] = value } else { object.appendUnchecked(key, value) }
+                if object.count == 12 {
+                    var positions = [String: Int](minimumCapacity: 32)
+                    for (keyIndex, name) in object.keys.enumerated() { positions[name] = keyIndex }
+                    keyIndexes = positions
                 }
             } else {
-                if index![key] != nil {
-                    obj[key] = value
+                if keyIndexes![key] != nil {
+                    object[key] = value
                 } else {
-                    index![key] = obj.count
-                    obj.appendUnchecked(key, value)
+                    keyIndexes![key] = object.count
+                    object.appendUnchecked(key, value)
                 }
             }
             skipWS()
-            guard i < n else { throw err(i, "unexpected end of input, expected ',' or '}'") }
-            let c = p[i]
-            if c == Self.comma {
-                i += 1
+            guard position < length else { throw err(position, "unexpected end of input, expected ',' or '}'") }
+            let byte = input[position]
+            if byte == Self.comma {
+                position += 1
                 skipWS()
                 afterComma = true
                 continue
             }
-            if c == Self.rbrace {
-                i += 1
+            if byte == Self.rbrace {
+                position += 1
                 depth -= 1
-                return .object(obj)
+                return .object(object)
             }
-            throw err(i, "unexpected \(describe(i)), expected ',' or '}'")
+            throw err(position, "unexpected \(describe(position)), expected ',' or '}'")
         }
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
         try enter()
-        i += 1  // '['
+        position += 1  // '['
         skipWS()
-        if i < n && p[i] == Self.rbracket {
-            i += 1
+        if position < length && input[position] == Self.rbracket {
+            position += 1
             depth -= 1
             return .array([])
         }
-        var arr: [JSON] = []
-        arr.reserveCapacity(4)
+        var elements: [JSON] = []
+        elements.reserveCapacity(4)
         while true {
-            let v = try parseValue()
-            arr.append(v)
+            let element = try parseValue()
+            elements.append(element)
             skipWS()
-            guard i < n else { throw err(i, "unexpected end of input, expected ',' or ']'") }
-            let c = p[i]
-            if c == Self.comma {
-                i += 1
+            guard position < length else { throw err(position, "unexpected end of input, expected ',' or ']'") }
+            let byte = input[position]
+            if byte == Self.comma {
+                position += 1
                 skipWS()
-                if i < n && p[i] == Self.rbracket {
-                    throw err(i, "trailing comma before ']' is not allowed, expected a JSON value")
+                if position < length && input[position] == Self.rbracket {
+                    throw err(position, "trailing comma before ']' is not allowed, expected a JSON value")
                 }
                 continue
             }
-            if c == Self.rbracket {
-                i += 1
+            if byte == Self.rbracket {
+                position += 1
                 depth -= 1
-                return .array(arr)
+                return .array(elements)
             }
-            throw err(i, "unexpected \(describe(i)), expected ',' or ']'")
+            throw err(position, "unexpected \(describe(position)), expected ',' or ']'")
         }
     }
 
     // MARK: strings
 
-    /// Parses a string starting at the opening quote (p[i] == '"'); leaves i after the closing quote.
+    /// Parses a string starting at the opening quote (input[position] == '"'); leaves position after the closing quote.
     mutating func parseString() throws(JSONParseError) -> String {
-        let open = i
-        var j = i + 1
+        let open = position
+        var end = position + 1
         // Fast path: plain ASCII without escapes.
-        while j < n {
-            let b = p[j]
-            if b == Self.quote {
-                i = j + 1
-                return String(decoding: UnsafeBufferPointer(start: p + open + 1, count: j - open - 1), as: UTF8.self)
+        while end < length {
+            let byte = input[end]
+            if byte == Self.quote {
+                position = end + 1
+                return String(
+                    decoding: UnsafeBufferPointer(start: input + open + 1, count: end - open - 1), as: UTF8.self)
             }
-            if b == Self.backslash || b < 0x20 || b >= 0x80 { break }
-            j += 1
+            if byte == Self.backslash || byte < 0x20 || byte >= 0x80 { break }
+            end += 1
         }
-        return try parseStringSlow(open: open, from: j)
+        return try parseStringSlow(open: open, from: end)
     }
 
     mutating func parseStringSlow(open: Int, from: Int) throws(JSONParseError) -> String {
-        var j = from
+        var cursor = from
         var runStart = open + 1
         var usesScratch = false
         while true {
-            guard j < n else { throw err(open, "unterminated string (no closing '\"' before end of input)") }
-            let b = p[j]
-            if b == Self.quote {
-                let s: String
+            guard cursor < length else { throw err(open, "unterminated string (no closing '\"' before end of input)") }
+            let byte = input[cursor]
+            if byte == Self.quote {
+                let string: String
                 if usesScratch {
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: j - runStart))
-                    s = String(decoding: scratch, as: UTF8.self)
+                    scratch.append(contentsOf: UnsafeBufferPointer(start: input + runStart, count: cursor - runStart))
+                    string = String(decoding: scratch, as: UTF8.self)
                 } else {
-                    s = String(decoding: UnsafeBufferPointer(start: p + runStart, count: j - runStart), as: UTF8.self)
+                    string = String(
+                        decoding: UnsafeBufferPointer(start: input + runStart, count: cursor - runStart), as: UTF8.self)
                 }
-                i = j + 1
-                return s
+                position = cursor + 1
+                return string
             }
-            if b < 0x20 {
-                let hex = String(b, radix: 16, uppercase: true)
+            if byte < 0x20 {
+                let hex = String(byte, radix: 16, uppercase: true)
                 throw err(
-                    j,
+                    cursor,
                     "unescaped control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) in string (use an escape such as \\n or \\u00XX)"
                 )
             }
-            if b < 0x80 && b != Self.backslash {
-                j += 1
+            if byte < 0x80 && byte != Self.backslash {
+                cursor += 1
                 continue
             }
-            if b >= 0x80 {
-                j = try validateUTF8(at: j)
+            if byte >= 0x80 {
+                cursor = try validateUTF8(at: cursor)
                 continue
             }
             // Escape.
@@ -339,150 +345,157 @@ struct _JSONParser {
                 usesScratch = true
                 scratch.removeAll(keepingCapacity: true)
             }
-            scratch.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: j - runStart))
-            guard j + 1 < n else { throw err(j, "unterminated escape sequence at end of input") }
-            let e = p[j + 1]
-            switch e {
+            scratch.append(contentsOf: UnsafeBufferPointer(start: input + runStart, count: cursor - runStart))
+            guard cursor + 1 < length else { throw err(cursor, "unterminated escape sequence at end of input") }
+            let escaped = input[cursor + 1]
+            switch escaped {
             case 0x22:
                 scratch.append(0x22)
-                j += 2
+                cursor += 2
             case 0x5C:
                 scratch.append(0x5C)
-                j += 2
+                cursor += 2
             case 0x2F:
                 scratch.append(0x2F)
-                j += 2
+                cursor += 2
             case 0x62:
                 scratch.append(0x08)
-                j += 2
+                cursor += 2
             case 0x66:
                 scratch.append(0x0C)
-                j += 2
+                cursor += 2
             case 0x6E:
                 scratch.append(0x0A)
-                j += 2
+                cursor += 2
             case 0x72:
                 scratch.append(0x0D)
-                j += 2
+                cursor += 2
             case 0x74:
                 scratch.append(0x09)
-                j += 2
+                cursor += 2
             case 0x75:  // u
-                let u1 = try hex4(at: j + 2, escapeAt: j)
+                let unit = try hex4(at: cursor + 2, escapeAt: cursor)
                 var scalar: UInt32
-                if u1 >= 0xD800 && u1 <= 0xDBFF {
+                if unit >= 0xD800 && unit <= 0xDBFF {
                     // Need a low surrogate next.
-                    guard j + 7 < n, p[j + 6] == Self.backslash, p[j + 7] == 0x75 else {
+                    guard cursor + 7 < length, input[cursor + 6] == Self.backslash, input[cursor + 7] == 0x75 else {
                         throw err(
-                            j,
-                            "unpaired high surrogate \\u\(hexString(u1)) (expected a following \\uDC00-\\uDFFF escape)")
-                    }
-                    let u2 = try hex4(at: j + 8, escapeAt: j + 6)
-                    guard u2 >= 0xDC00 && u2 <= 0xDFFF else {
-                        throw err(
-                            j + 6,
-                            "unpaired high surrogate \\u\(hexString(u1)) followed by \\u\(hexString(u2)) which is not a low surrogate"
+                            cursor,
+                            "unpaired high surrogate \\u\(hexString(unit)) (expected a following \\uDC00-\\uDFFF escape)"
                         )
                     }
-                    scalar = 0x10000 + ((u1 - 0xD800) << 10) + (u2 - 0xDC00)
-                    j += 12
-                } else if u1 >= 0xDC00 && u1 <= 0xDFFF {
-                    throw err(j, "unpaired low surrogate \\u\(hexString(u1))")
+                    let lowUnit = try hex4(at: cursor + 8, escapeAt: cursor + 6)
+                    guard lowUnit >= 0xDC00 && lowUnit <= 0xDFFF else {
+                        throw err(
+                            cursor + 6,
+                            "unpaired high surrogate \\u\(hexString(unit)) followed by \\u\(hexString(lowUnit)) which is not a low surrogate"
+                        )
+                    }
+                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (lowUnit - 0xDC00)
+                    cursor += 12
+                } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                    throw err(cursor, "unpaired low surrogate \\u\(hexString(unit))")
                 } else {
-                    scalar = u1
-                    j += 6
+                    scalar = unit
+                    cursor += 6
                 }
                 appendUTF8(scalar)
             default:
                 throw err(
-                    j,
-                    "invalid escape sequence '\\\(describeRaw(e))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+                    cursor,
+                    "invalid escape sequence '\\\(describeRaw(escaped))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
                 )
             }
-            runStart = j
+            runStart = cursor
         }
     }
 
-    func describeRaw(_ b: UInt8) -> String {
-        if b >= 0x21 && b < 0x7F { return String(Character(Unicode.Scalar(b))) }
-        return "<0x" + String(b, radix: 16, uppercase: true) + ">"
+    func describeRaw(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return String(Character(Unicode.Scalar(byte))) }
+        return "<0x" + String(byte, radix: 16, uppercase: true) + ">"
     }
 
-    func hexString(_ v: UInt32) -> String {
-        let h = String(v, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - h.count)) + h
+    func hexString(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    func hex4(at k: Int, escapeAt: Int) throws(JSONParseError) -> UInt32 {
-        guard k + 4 <= n else { throw err(escapeAt, "incomplete \\u escape, expected 4 hex digits") }
-        var v: UInt32 = 0
-        for m in 0..<4 {
-            let c = p[k + m]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw err(k + m, "invalid \\u escape: unexpected \(describe(k + m)), expected 4 hex digits")
-            }
-            v = v << 4 | d
-        }
-        return v
-    }
-
-    mutating func appendUTF8(_ s: UInt32) {
-        if s < 0x80 {
-            scratch.append(UInt8(s))
-        } else if s < 0x800 {
-            scratch.append(UInt8(0xC0 | (s >> 6)))
-            scratch.append(UInt8(0x80 | (s & 0x3F)))
-        } else if s < 0x10000 {
-            scratch.append(UInt8(0xE0 | (s >> 12)))
-            scratch.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (s & 0x3F)))
-        } else {
-            scratch.append(UInt8(0xF0 | (s >> 18)))
-            scratch.append(UInt8(0x80 | ((s >> 12) & 0x3F)))
-            scratch.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (s & 0x3F)))
-        }
-    }
-
-    /// Validates one UTF-8 multi-byte sequence starting at `k` (p[k] >= 0x80); returns the index after it.
-    func validateUTF8(at k: Int) throws(JSONParseError) -> Int {
-        let b0 = p[k]
-        @inline(__always) func cont(_ idx: Int) throws(JSONParseError) -> UInt8 {
-            guard idx < n else { throw err(k, "invalid UTF-8: truncated multi-byte sequence") }
-            let c = p[idx]
-            guard c & 0xC0 == 0x80 else {
+    func hex4(at start: Int, escapeAt: Int) throws(JSONParseError) -> UInt32 {
+        guard start + 4 <= length else { throw err(escapeAt, "incomplete \\u escape, expected 4 hex digits") }
+        var value: UInt32 = 0
+        for digitIndex in 0..<4 {
+            let byte = input[start + digitIndex]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default:
                 throw err(
-                    idx,
-                    "invalid UTF-8: expected a continuation byte, found byte 0x\(String(c, radix: 16, uppercase: true))"
+                    start + digitIndex,
+                    "invalid \\u escape: unexpected \(describe(start + digitIndex)), expected 4 hex digits")
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    mutating func appendUTF8(_ scalar: UInt32) {
+        if scalar < 0x80 {
+            scratch.append(UInt8(scalar))
+        } else if scalar < 0x800 {
+            scratch.append(UInt8(0xC0 | (scalar >> 6)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        } else if scalar < 0x10000 {
+            scratch.append(UInt8(0xE0 | (scalar >> 12)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        } else {
+            scratch.append(UInt8(0xF0 | (scalar >> 18)))
+            scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    /// Validates one UTF-8 multi-byte sequence starting at `start` (input[start] >= 0x80); returns the index after it.
+    func validateUTF8(at start: Int) throws(JSONParseError) -> Int {
+        let lead = input[start]
+        @inline(__always) func continuation(_ offset: Int) throws(JSONParseError) -> UInt8 {
+            guard offset < length else { throw err(start, "invalid UTF-8: truncated multi-byte sequence") }
+            let byte = input[offset]
+            guard byte & 0xC0 == 0x80 else {
+                throw err(
+                    offset,
+                    "invalid UTF-8: expected a continuation byte, found byte 0x\(String(byte, radix: 16, uppercase: true))"
                 )
             }
-            return c
+            return byte
         }
-        switch b0 {
+        switch lead {
         case 0xC2...0xDF:
-            _ = try cont(k + 1)
-            return k + 2
+            _ = try continuation(start + 1)
+            return start + 2
         case 0xE0...0xEF:
-            let b1 = try cont(k + 1)
-            if b0 == 0xE0 && b1 < 0xA0 { throw err(k, "invalid UTF-8: overlong 3-byte sequence") }
-            if b0 == 0xED && b1 >= 0xA0 { throw err(k, "invalid UTF-8: encoded UTF-16 surrogate (U+D800-U+DFFF)") }
-            _ = try cont(k + 2)
-            return k + 3
+            let second = try continuation(start + 1)
+            if lead == 0xE0 && second < 0xA0 { throw err(start, "invalid UTF-8: overlong 3-byte sequence") }
+            if lead == 0xED && second >= 0xA0 {
+                throw err(start, "invalid UTF-8: encoded UTF-16 surrogate (U+D800-U+DFFF)")
+            }
+            _ = try continuation(start + 2)
+            return start + 3
         case 0xF0...0xF4:
-            let b1 = try cont(k + 1)
-            if b0 == 0xF0 && b1 < 0x90 { throw err(k, "invalid UTF-8: overlong 4-byte sequence") }
-            if b0 == 0xF4 && b1 >= 0x90 { throw err(k, "invalid UTF-8: code point above U+10FFFF") }
-            _ = try cont(k + 2)
-            _ = try cont(k + 3)
-            return k + 4
+            let second = try continuation(start + 1)
+            if lead == 0xF0 && second < 0x90 { throw err(start, "invalid UTF-8: overlong 4-byte sequence") }
+            if lead == 0xF4 && second >= 0x90 { throw err(start, "invalid UTF-8: code point above U+10FFFF") }
+            _ = try continuation(start + 2)
+            _ = try continuation(start + 3)
+            return start + 4
         case 0x80...0xBF:
-            throw err(k, "invalid UTF-8: unexpected continuation byte 0x\(String(b0, radix: 16, uppercase: true))")
+            throw err(
+                start, "invalid UTF-8: unexpected continuation byte 0x\(String(lead, radix: 16, uppercase: true))")
         default:  // 0xC0, 0xC1, 0xF5...0xFF
-            throw err(k, "invalid UTF-8: byte 0x\(String(b0, radix: 16, uppercase: true)) never appears in UTF-8")
+            throw err(start, "invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) never appears in UTF-8")
         }
     }
 
@@ -494,97 +507,103 @@ struct _JSONParser {
     ]
 
     mutating func parseNumber() throws(JSONParseError) -> Double {
-        let start = i
-        var neg = false
-        if p[i] == Self.minus {
-            neg = true
-            i += 1
-            guard i < n else { throw err(i, "unexpected end of input, expected a digit after '-'") }
-            if p[i] == 0x49 { throw err(start, "NaN and Infinity are not valid JSON numbers, expected a JSON value") }
+        let start = position
+        var isNegative = false
+        if input[position] == Self.minus {
+            isNegative = true
+            position += 1
+            guard position < length else { throw err(position, "unexpected end of input, expected a digit after '-'") }
+            if input[position] == 0x49 {
+                throw err(start, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
+            }
         }
         var mantissa: UInt64 = 0
-        var sigDigits = 0  // digits accumulated into mantissa (leading zeros of the integer part excluded)
-        var tooMany = false
-        let c0 = p[i]
-        if c0 == Self.zero {
-            i += 1
-            if i < n && p[i] >= Self.zero && p[i] <= Self.nine {
+        var significantDigits = 0  // digits accumulated into mantissa (leading zeros of the integer part excluded)
+        var hasExtraDigits = false
+        let firstDigit = input[position]
+        if firstDigit == Self.zero {
+            position += 1
+            if position < length && input[position] >= Self.zero && input[position] <= Self.nine {
                 throw err(start, "leading zeros are not allowed in numbers")
             }
-        } else if c0 > Self.zero && c0 <= Self.nine {
-            while i < n {
-                let c = p[i]
-                guard c >= Self.zero && c <= Self.nine else { break }
-                if sigDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(c - Self.zero)
-                    sigDigits += 1
+        } else if firstDigit > Self.zero && firstDigit <= Self.nine {
+            while position < length {
+                let byte = input[position]
+                guard byte >= Self.zero && byte <= Self.nine else { break }
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(byte - Self.zero)
+                    significantDigits += 1
                 } else {
-                    tooMany = true
+                    hasExtraDigits = true
                 }
-                i += 1
+                position += 1
             }
         } else {
-            throw err(i, "unexpected \(describe(i)), expected a digit after '-'")
+            throw err(position, "unexpected \(describe(position)), expected a digit after '-'")
         }
-        var fracDigits = 0
+        var fractionDigits = 0
         var isInteger = true
-        if i < n && p[i] == Self.dot {
+        if position < length && input[position] == Self.dot {
             isInteger = false
-            i += 1
-            guard i < n, p[i] >= Self.zero && p[i] <= Self.nine else {
-                throw err(i, "unexpected \(describe(i)), expected a digit after '.'")
+            position += 1
+            guard position < length, input[position] >= Self.zero && input[position] <= Self.nine else {
+                throw err(position, "unexpected \(describe(position)), expected a digit after '.'")
             }
-            while i < n {
-                let c = p[i]
-                guard c >= Self.zero && c <= Self.nine else { break }
-                if sigDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(c - Self.zero)
-                    if mantissa != 0 { sigDigits += 1 }
-                    fracDigits += 1
+            while position < length {
+                let byte = input[position]
+                guard byte >= Self.zero && byte <= Self.nine else { break }
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(byte - Self.zero)
+                    if mantissa != 0 { significantDigits += 1 }
+                    fractionDigits += 1
                 } else {
-                    tooMany = true
+                    hasExtraDigits = true
                 }
-                i += 1
+                position += 1
             }
         }
-        var exp = 0
-        if i < n && (p[i] == 0x65 || p[i] == 0x45) {
+        var exponent = 0
+        if position < length && (input[position] == 0x65 || input[position] == 0x45) {
             isInteger = false
-            i += 1
-            var eneg = false
-            if i < n && (p[i] == Self.plus || p[i] == Self.minus) {
-                eneg = p[i] == Self.minus
-                i += 1
+            position += 1
+            var exponentIsNegative = false
+            if position < length && (input[position] == Self.plus || input[position] == Self.minus) {
+                exponentIsNegative = input[position] == Self.minus
+                position += 1
             }
-            guard i < n, p[i] >= Self.zero && p[i] <= Self.nine else {
-                throw err(i, "unexpected \(describe(i)), expected a digit in the exponent")
+            guard position < length, input[position] >= Self.zero && input[position] <= Self.nine else {
+                throw err(position, "unexpected \(describe(position)), expected a digit in the exponent")
             }
-            while i < n {
-                let c = p[i]
-                guard c >= Self.zero && c <= Self.nine else { break }
-                if exp < 100_000 { exp = exp * 10 + Int(c - Self.zero) }
-                i += 1
+            while position < length {
+                let byte = input[position]
+                guard byte >= Self.zero && byte <= Self.nine else { break }
+                if exponent < 100_000 { exponent = exponent * 10 + Int(byte - Self.zero) }
+                position += 1
             }
-            if eneg { exp = -exp }
+            if exponentIsNegative { exponent = -exponent }
         }
         // Fast, exactly-rounded paths (Clinger): mantissa < 2^53 and a power of ten that is exact in a Double.
-        if !tooMany && mantissa < (1 << 53) {
+        if !hasExtraDigits && mantissa < (1 << 53) {
             if isInteger {
-                let d = Double(mantissa)
-                return neg ? -d : d
+                let number = Double(mantissa)
+                return isNegative ? -number : number
             }
-            let e10 = exp - fracDigits
-            if e10 >= -22 && e10 <= 22 {
-                var d = Double(mantissa)
-                if e10 < 0 { d /= Self.pow10[-e10] } else { d *= Self.pow10[e10] }
-                return neg ? -d : d
+            let decimalExponent = exponent - fractionDigits
+            if decimalExponent >= -22 && decimalExponent <= 22 {
+                var number = Double(mantissa)
+                if decimalExponent < 0 {
+                    number /= Self.pow10[-decimalExponent]
+                } else {
+                    number *= Self.pow10[decimalExponent]
+                }
+                return isNegative ? -number : number
             }
-            if mantissa == 0 { return neg ? -0.0 : 0.0 }
+            if mantissa == 0 { return isNegative ? -0.0 : 0.0 }
         }
         // Slow path: the standard library's correctly rounded conversion.
-        let text = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
-        guard let d = Double(text) else { throw err(start, "invalid number") }
-        if !d.isFinite { throw err(start, "number out of range (magnitude too large for a 64-bit float)") }
-        return d
+        let text = String(decoding: UnsafeBufferPointer(start: input + start, count: position - start), as: UTF8.self)
+        guard let number = Double(text) else { throw err(start, "invalid number") }
+        if !number.isFinite { throw err(start, "number out of range (magnitude too large for a 64-bit float)") }
+        return number
     }
 }

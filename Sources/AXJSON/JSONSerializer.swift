@@ -35,14 +35,14 @@ extension JSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `s` as a JSON string literal (quoted and escaped) to `out`.
-    public static func serializeString(_ s: String, into out: inout [UInt8]) {
-        _JSONWriter.writeString(s, into: &out)
+    /// Appends `string` as a JSON string literal (quoted and escaped) to `out`.
+    public static func serializeString(_ string: String, into out: inout [UInt8]) {
+        _JSONWriter.writeString(string, into: &out)
     }
 
     /// Appends the JSON form of a number to `out` (see the file header for the format).
-    public static func serializeNumber(_ d: Double, into out: inout [UInt8]) {
-        _JSONWriter.writeNumber(d, into: &out)
+    public static func serializeNumber(_ number: Double, into out: inout [UInt8]) {
+        _JSONWriter.writeNumber(number, into: &out)
     }
 }
 
@@ -55,69 +55,69 @@ extension JSON: CustomStringConvertible {
 enum _JSONWriter {
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func write(_ v: JSON, into out: inout [UInt8]) {
-        switch v {
+    static func write(_ value: JSON, into out: inout [UInt8]) {
+        switch value {
         case .null: append(&out, "null")
-        case .bool(let b): if b { append(&out, "true") } else { append(&out, "false") }
-        case .number(let d): writeNumber(d, into: &out)
-        case .string(let s): writeString(s, into: &out)
-        case .array(let a):
+        case .bool(let flag): if flag { append(&out, "true") } else { append(&out, "false") }
+        case .number(let number): writeNumber(number, into: &out)
+        case .string(let string): writeString(string, into: &out)
+        case .array(let elements):
             out.append(0x5B)
             var first = true
-            for e in a {
+            for element in elements {
                 if first { first = false } else { out.append(0x2C) }
-                write(e, into: &out)
+                write(element, into: &out)
             }
             out.append(0x5D)
-        case .object(let o):
+        case .object(let object):
             out.append(0x7B)
-            let keys = o.keys
-            let values = o.values
-            for k in 0..<keys.count {
-                if k > 0 { out.append(0x2C) }
-                writeString(keys[k], into: &out)
+            let keys = object.keys
+            let values = object.values
+            for index in 0..<keys.count {
+                if index > 0 { out.append(0x2C) }
+                writeString(keys[index], into: &out)
                 out.append(0x3A)
-                write(values[k], into: &out)
+                write(values[index], into: &out)
             }
             out.append(0x7D)
         }
     }
 
-    static func writePretty(_ v: JSON, into out: inout [UInt8], indent: Int, level: Int) {
-        switch v {
-        case .array(let a):
-            if a.isEmpty {
+    static func writePretty(_ value: JSON, into out: inout [UInt8], indent: Int, level: Int) {
+        switch value {
+        case .array(let elements):
+            if elements.isEmpty {
                 append(&out, "[]")
                 return
             }
             out.append(0x5B)
-            for (k, e) in a.enumerated() {
-                if k > 0 { out.append(0x2C) }
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(0x2C) }
                 newline(&out, indent * (level + 1))
-                writePretty(e, into: &out, indent: indent, level: level + 1)
+                writePretty(element, into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent * level)
             out.append(0x5D)
-        case .object(let o):
-            if o.isEmpty {
+        case .object(let object):
+            if object.isEmpty {
                 append(&out, "{}")
                 return
             }
             out.append(0x7B)
-            let keys = o.keys
-            let values = o.values
-            for k in 0..<keys.count {
-                if k > 0 { out.append(0x2C) }
+            let keys = object.keys
+            let values = object.values
+            for index in 0..<keys.count {
+                if index > 0 { out.append(0x2C) }
                 newline(&out, indent * (level + 1))
-                writeString(keys[k], into: &out)
+                writeString(keys[index], into: &out)
                 out.append(0x3A)
                 out.append(0x20)
-                writePretty(values[k], into: &out, indent: indent, level: level + 1)
+                writePretty(values[index], into: &out, indent: indent, level: level + 1)
             }
             newline(&out, indent * level)
             out.append(0x7D)
         default:
-            write(v, into: &out)
+            write(value, into: &out)
         }
     }
 
@@ -126,60 +126,62 @@ enum _JSONWriter {
         if spaces > 0 { out.append(contentsOf: repeatElement(0x20, count: spaces)) }
     }
 
-    @inline(__always) static func append(_ out: inout [UInt8], _ s: StaticString) {
-        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    @inline(__always) static func append(_ out: inout [UInt8], _ text: StaticString) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    static func writeNumber(_ d: Double, into out: inout [UInt8]) {
-        guard d.isFinite else {
+    static func writeNumber(_ number: Double, into out: inout [UInt8]) {
+        guard number.isFinite else {
             append(&out, "null")
             return
         }
         // Integral and within ±2^53: print as an integer (no libm call: the Int64 round trip tests integrality).
-        if d.magnitude <= 9_007_199_254_740_992, case let i = Int64(d), Double(i) == d {
-            var m = i.magnitude
-            if i < 0 { out.append(0x2D) }
-            if m < 10 {
-                out.append(0x30 &+ UInt8(m))
+        if number.magnitude <= 9_007_199_254_740_992, case let integer = Int64(number), Double(integer) == number {
+            var magnitude = integer.magnitude
+            if integer < 0 { out.append(0x2D) }
+            if magnitude < 10 {
+                out.append(0x30 &+ UInt8(magnitude))
                 return
             }
             let start = out.count
-            while m > 0 {
-                out.append(0x30 &+ UInt8(m % 10))
-                m /= 10
+            while magnitude > 0 {
+                out.append(0x30 &+ UInt8(magnitude % 10))
+                magnitude /= 10
             }
             out[start...].reverse()
             return
         }
-        out.append(contentsOf: d.description.utf8)
+        out.append(contentsOf: number.description.utf8)
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(0x22)
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { buf in
-            writeEscaped(buf, into: &out)
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            writeEscaped(bytes, into: &out)
         }
         if done == nil {
-            var copy = s
-            copy.withUTF8 { buf in writeEscaped(buf, into: &out) }
+            var copy = string
+            copy.withUTF8 { bytes in writeEscaped(bytes, into: &out) }
         }
         out.append(0x22)
     }
 
-    static func writeEscaped(_ buf: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        guard let base = buf.baseAddress else { return }
-        let n = buf.count
-        var run = 0
-        var j = 0
-        while j < n {
-            let b = base[j]
-            if b >= 0x20 && b != 0x22 && b != 0x5C {
-                j += 1
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            let byte = base[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                index += 1
                 continue
             }
-            if j > run { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: j - run)) }
+            if index > runStart {
+                out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+            }
             out.append(0x5C)
-            switch b {
+            switch byte {
             case 0x22: out.append(0x22)
             case 0x5C: out.append(0x5C)
             case 0x0A: out.append(0x6E)
@@ -191,12 +193,14 @@ enum _JSONWriter {
                 out.append(0x75)
                 out.append(0x30)
                 out.append(0x30)
-                out.append(hexDigits[Int(b >> 4)])
-                out.append(hexDigits[Int(b & 0xF)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             }
-            j += 1
-            run = j
+            index += 1
+            runStart = index
         }
-        if n > run { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: n - run)) }
+        if count > runStart {
+            out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+        }
     }
 }

@@ -22,54 +22,59 @@ struct XMLReader {
     /// At most this many attributes on one element (XCUITest page sources carry about fifteen).
     static let maxAttributesPerElement = 1_024
 
-    let b: [UInt8]
-    var i = 0
+    let bytes: [UInt8]
+    var position = 0
 
-    init(_ bytes: [UInt8]) { b = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> XMLElement {
-        var r = XMLReader(bytes)
-        return try r.document()
+        var reader = XMLReader(bytes)
+        return try reader.document()
     }
 
-    func fail(_ m: String, at pos: Int? = nil) -> XMLReadError {
-        let p = min(pos ?? i, b.count)
+    func fail(_ message: String, at pos: Int? = nil) -> XMLReadError {
+        let end = min(pos ?? position, bytes.count)
         // Running out of input in the middle of the document: say so, the usual cause is a truncated file.
-        let m = i >= b.count && m != "no root element" ? "unexpected end of file (truncated?): " + m : m
+        let message =
+            position >= bytes.count && message != "no root element"
+            ? "unexpected end of file (truncated?): " + message : message
         var line = 1
         var col = 1
-        for k in 0..<p {
-            if b[k] == 0x0A {
+        for offset in 0..<end {
+            if bytes[offset] == 0x0A {
                 line += 1
                 col = 1
-            } else if b[k] & 0xC0 != 0x80 {
+            } else if bytes[offset] & 0xC0 != 0x80 {
                 col += 1
             }
         }
-        return XMLReadError(line: line, column: col, message: m)
+        return XMLReadError(line: line, column: col, message: message)
     }
 
-    func starts(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        return i + u.count <= b.count && Array(b[i..<(i + u.count)]) == u
+    func starts(_ prefix: String) -> Bool {
+        let prefixBytes = Array(prefix.utf8)
+        return position + prefixBytes.count <= bytes.count
+            && Array(bytes[position..<(position + prefixBytes.count)]) == prefixBytes
     }
 
-    mutating func skip(until s: String) throws(XMLReadError) {
-        let start = i
-        while i < b.count && !starts(s) { i += 1 }
-        guard i < b.count else { throw fail("unterminated construct (expected '\(s)')", at: start) }
-        i += s.utf8.count
+    mutating func skip(until terminator: String) throws(XMLReadError) {
+        let start = position
+        while position < bytes.count && !starts(terminator) { position += 1 }
+        guard position < bytes.count else { throw fail("unterminated construct (expected '\(terminator)')", at: start) }
+        position += terminator.utf8.count
     }
 
     mutating func skipSpace() {
-        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+        while position < bytes.count,
+            bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
+        { position += 1 }
     }
 
     /// Skips text, comments, PIs, DOCTYPE and CDATA; stops at the next tag (`<` of an element or end tag) or EOF.
     mutating func misc() throws(XMLReadError) {
-        while i < b.count {
-            if b[i] != UInt8(ascii: "<") {
-                i += 1
+        while position < bytes.count {
+            if bytes[position] != UInt8(ascii: "<") {
+                position += 1
                 continue
             }
             if starts("<?") {
@@ -87,106 +92,117 @@ struct XMLReader {
     }
 
     mutating func document() throws(XMLReadError) -> XMLElement {
-        if starts("\u{FEFF}") { i += 3 }
+        if starts("\u{FEFF}") { position += 3 }
         try misc()
-        guard i < b.count else { throw fail("no root element") }
+        guard position < bytes.count else { throw fail("no root element") }
         let root = try element(depth: 0)
         try misc()
-        guard i >= b.count else { throw fail("content after the root element") }
+        guard position >= bytes.count else { throw fail("content after the root element") }
         return root
     }
 
-    static func isNameByte(_ c: UInt8) -> Bool {
-        c >= 0x80 || (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
-            || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+            || (byte >= 0x30 && byte <= 0x39)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: ":")
     }
 
     mutating func name() throws(XMLReadError) -> String {
-        let s = i
-        while i < b.count, XMLReader.isNameByte(b[i]) { i += 1 }
-        guard i > s else {
+        let start = position
+        while position < bytes.count, XMLReader.isNameByte(bytes[position]) { position += 1 }
+        guard position > start else {
             throw fail(
-                i < b.count
-                    ? "expected a name, found '\(Character(UnicodeScalar(b[i])))'"
+                position < bytes.count
+                    ? "expected a name, found '\(Character(UnicodeScalar(bytes[position])))'"
                     : "expected a name, found end of input")
         }
-        return String(decoding: b[s..<i], as: UTF8.self)
+        return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
     mutating func element(depth: Int) throws(XMLReadError) -> XMLElement {
         guard depth < 512 else { throw fail("elements nested deeper than 512") }
-        guard i < b.count, b[i] == UInt8(ascii: "<") else { throw fail("expected '<'") }
-        i += 1
-        let n = try name()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else { throw fail("expected '<'") }
+        position += 1
+        let tagName = try name()
         var attrs: [(String, String)] = []
         var attributeNames = Set<String>()  // duplicate check in O(1) per attribute (a linear scan was quadratic)
         while true {
             skipSpace()
-            guard i < b.count else { throw fail("unterminated start tag <\(n)>") }
-            if b[i] == UInt8(ascii: "/") {
-                i += 1
-                guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("expected '>' after '/'") }
-                i += 1
-                return XMLElement(name: n, attributes: attrs, children: [])
+            guard position < bytes.count else { throw fail("unterminated start tag <\(tagName)>") }
+            if bytes[position] == UInt8(ascii: "/") {
+                position += 1
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+                    throw fail("expected '>' after '/'")
+                }
+                position += 1
+                return XMLElement(name: tagName, attributes: attrs, children: [])
             }
-            if b[i] == UInt8(ascii: ">") {
-                i += 1
+            if bytes[position] == UInt8(ascii: ">") {
+                position += 1
                 break
             }
-            let an = try name()
+            let attributeName = try name()
             guard attrs.count < XMLReader.maxAttributesPerElement else {
-                throw fail("element <\(n)> has more than \(XMLReader.maxAttributesPerElement) attributes")
+                throw fail("element <\(tagName)> has more than \(XMLReader.maxAttributesPerElement) attributes")
             }
             skipSpace()
-            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw fail("expected '=' after attribute '\(an)'") }
-            i += 1
-            skipSpace()
-            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
-                throw fail("expected a quoted value for attribute '\(an)'")
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+                throw fail("expected '=' after attribute '\(attributeName)'")
             }
-            let q = b[i]
-            i += 1
-            let s = i
-            while i < b.count, b[i] != q { i += 1 }
-            guard i < b.count else { throw fail("unterminated value of attribute '\(an)'", at: s) }
-            let v = try XMLReader.decode(b[s..<i], reader: self, at: s)
-            i += 1
-            guard attributeNames.insert(an).inserted else { throw fail("attribute '\(an)' appears twice") }
-            attrs.append((an, v))
+            position += 1
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+            else {
+                throw fail("expected a quoted value for attribute '\(attributeName)'")
+            }
+            let quote = bytes[position]
+            position += 1
+            let valueStart = position
+            while position < bytes.count, bytes[position] != quote { position += 1 }
+            guard position < bytes.count else {
+                throw fail("unterminated value of attribute '\(attributeName)'", at: valueStart)
+            }
+            let value = try XMLReader.decode(bytes[valueStart..<position], reader: self, at: valueStart)
+            position += 1
+            guard attributeNames.insert(attributeName).inserted else {
+                throw fail("attribute '\(attributeName)' appears twice")
+            }
+            attrs.append((attributeName, value))
         }
-        var kids: [XMLElement] = []
+        var children: [XMLElement] = []
         while true {
             try misc()
-            guard i < b.count else { throw fail("element <\(n)> is not closed") }
+            guard position < bytes.count else { throw fail("element <\(tagName)> is not closed") }
             if starts("</") {
-                i += 2
+                position += 2
                 let close = try name()
-                guard close == n else { throw fail("expected </\(n)>, found </\(close)>") }
+                guard close == tagName else { throw fail("expected </\(tagName)>, found </\(close)>") }
                 skipSpace()
-                guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("expected '>'") }
-                i += 1
-                return XMLElement(name: n, attributes: attrs, children: kids)
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else { throw fail("expected '>'") }
+                position += 1
+                return XMLElement(name: tagName, attributes: attrs, children: children)
             }
-            kids.append(try element(depth: depth + 1))
+            children.append(try element(depth: depth + 1))
         }
     }
 
-    static func decode(_ s: ArraySlice<UInt8>, reader: XMLReader, at pos: Int) throws(XMLReadError) -> String {
-        guard s.contains(UInt8(ascii: "&")) else { return String(decoding: s, as: UTF8.self) }
+    static func decode(_ text: ArraySlice<UInt8>, reader: XMLReader, at pos: Int) throws(XMLReadError) -> String {
+        guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
         var out = ""
-        var k = s.startIndex
-        var run = k
-        while k < s.endIndex {
-            guard s[k] == UInt8(ascii: "&") else {
-                k += 1
+        var cursor = text.startIndex
+        var run = cursor
+        while cursor < text.endIndex {
+            guard text[cursor] == UInt8(ascii: "&") else {
+                cursor += 1
                 continue
             }
-            out += String(decoding: s[run..<k], as: UTF8.self)
-            guard let semi = s[k...].firstIndex(of: UInt8(ascii: ";")) else {
-                throw reader.fail("unterminated entity", at: k)
+            out += String(decoding: text[run..<cursor], as: UTF8.self)
+            guard let semi = text[cursor...].firstIndex(of: UInt8(ascii: ";")) else {
+                throw reader.fail("unterminated entity", at: cursor)
             }
-            let ent = String(decoding: s[(k + 1)..<semi], as: UTF8.self)
-            switch ent {
+            let entity = String(decoding: text[(cursor + 1)..<semi], as: UTF8.self)
+            switch entity {
             case "amp": out += "&"
             case "lt": out += "<"
             case "gt": out += ">"
@@ -194,20 +210,20 @@ struct XMLReader {
             case "apos": out += "'"
             default:
                 var code: UInt32?
-                if ent.hasPrefix("#x") || ent.hasPrefix("#X") {
-                    code = UInt32(ent.dropFirst(2), radix: 16)
-                } else if ent.hasPrefix("#") {
-                    code = UInt32(ent.dropFirst())
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                    code = UInt32(entity.dropFirst(2), radix: 16)
+                } else if entity.hasPrefix("#") {
+                    code = UInt32(entity.dropFirst())
                 }
-                guard let c = code, let u = UnicodeScalar(c) else {
-                    throw reader.fail("unknown entity '&\(ent);'", at: k)
+                guard let codePoint = code, let scalar = UnicodeScalar(codePoint) else {
+                    throw reader.fail("unknown entity '&\(entity);'", at: cursor)
                 }
-                out.unicodeScalars.append(u)
+                out.unicodeScalars.append(scalar)
             }
-            k = semi + 1
-            run = k
+            cursor = semi + 1
+            run = cursor
         }
-        out += String(decoding: s[run..<s.endIndex], as: UTF8.self)
+        out += String(decoding: text[run..<text.endIndex], as: UTF8.self)
         return out
     }
 }
@@ -259,41 +275,41 @@ package enum AppiumConverter {
 
     /// Class-specific value mapping: switches take isOn, sliders a fraction, steppers a number; others keep
     /// the string as accessibilityValue.
-    static func applyValue(_ cls: String, _ v: String, _ o: inout JSONObject) {
+    static func applyValue(_ cls: String, _ value: String, _ object: inout JSONObject) {
         switch cls {
         case "UISwitch":
-            let on = ["1", "on", "true"].contains(v.lowercased())
-            o["isOn"] = .bool(on)
+            let on = ["1", "on", "true"].contains(value.lowercased())
+            object["isOn"] = .bool(on)
         case "UISlider":
-            var t = Substring(v)
-            let percent = t.hasSuffix("%")
-            if percent { t = t.dropLast() }
-            if let d = Double(t.trimmingCharacters()) {
-                o["minimumValue"] = 0
-                o["maximumValue"] = 1
-                o["value"] = .number(min(1, max(0, percent ? d / 100 : d)))
+            var text = Substring(value)
+            let percent = text.hasSuffix("%")
+            if percent { text = text.dropLast() }
+            if let number = Double(text.trimmingCharacters()) {
+                object["minimumValue"] = 0
+                object["maximumValue"] = 1
+                object["value"] = .number(min(1, max(0, percent ? number / 100 : number)))
             } else {
-                o["accessibilityValue"] = .string(v)
+                object["accessibilityValue"] = .string(value)
             }
         case "UIStepper":
-            if let d = Double(Substring(v).trimmingCharacters()), d.isFinite {
-                o["minimumValue"] = .number(min(0, d))
-                o["maximumValue"] = .number(max(100, d))
-                o["value"] = .number(d)
+            if let number = Double(Substring(value).trimmingCharacters()), number.isFinite {
+                object["minimumValue"] = .number(min(0, number))
+                object["maximumValue"] = .number(max(100, number))
+                object["value"] = .number(number)
             } else {
-                o["accessibilityValue"] = .string(v)
+                object["accessibilityValue"] = .string(value)
             }
         case "UITextField", "UITextView", "UISearchBar":
-            o["text"] = .string(v)
+            object["text"] = .string(value)
         default:
-            o["accessibilityValue"] = .string(v)
+            object["accessibilityValue"] = .string(value)
         }
     }
 
     /// "Button, Selected" / "KeyboardKey" → ["button", "selected"] / ["keyboardKey"]; nil when none is known.
-    static func traitNames(_ s: String) -> [String]? {
+    static func traitNames(_ text: String) -> [String]? {
         var out: [String] = []
-        for word in s.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "|" }) where !word.isEmpty {
+        for word in text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "|" }) where !word.isEmpty {
             let lower = word.lowercased()
             guard let (name, _) = Traits.named.first(where: { $0.name.lowercased() == lower }) else { continue }
             if !out.contains(name) { out.append(name) }
@@ -321,7 +337,11 @@ package enum AppiumConverter {
         var reserved = Set<String>()
         var counter = 0
         func freshID(_ preferred: String?) -> String {
-            if let p = preferred, !p.isEmpty, p.utf8.count <= 512, ids.insert(p).inserted { return p }
+            if let preferredID = preferred, !preferredID.isEmpty, preferredID.utf8.count <= 512,
+                ids.insert(preferredID).inserted
+            {
+                return preferredID
+            }
             while true {
                 counter += 1
                 let id = "e\(counter)"
@@ -329,95 +349,109 @@ package enum AppiumConverter {
             }
         }
         // Reserve every axid first, so generated ids never take one.
-        func reserve(_ e: XMLElement) {
-            if let a = e["axid"], !a.isEmpty { _ = ids.insert(a) }
-            for c in e.children { reserve(c) }
+        func reserve(_ element: XMLElement) {
+            if let axid = element["axid"], !axid.isEmpty { _ = ids.insert(axid) }
+            for child in element.children { reserve(child) }
         }
         reserve(top)
         reserved = ids
         ids = []
         // A name (identifier or label) that occurs exactly once and is no axid also makes a good id.
         var nameCount: [String: Int] = [:]
-        func countNames(_ e: XMLElement) {
-            if let n = e["name"], !n.isEmpty { nameCount[n, default: 0] += 1 }
-            for c in e.children { countNames(c) }
+        func countNames(_ element: XMLElement) {
+            if let name = element["name"], !name.isEmpty { nameCount[name, default: 0] += 1 }
+            for child in element.children { countNames(child) }
         }
         countNames(top)
-        func num(_ e: XMLElement, _ k: String) -> Double {
-            guard let s = e[k], let d = Double(s), d.isFinite, abs(d) < 1e7 else { return 0 }
-            return d
-        }
-        func view(_ e: XMLElement, originX: Double, originY: Double, isWindow: Bool) -> JSON {
-            let type = e.name.hasPrefix("XCUIElementType") ? String(e.name.dropFirst("XCUIElementType".count)) : e.name
-            let (cls, extra) = isWindow ? ("UIWindow", JSONObject()) : viewClass(type)
-            var o: JSONObject = [:]
-            var preferred = e["axid"].flatMap { reserved.contains($0) && !ids.contains($0) ? $0 : nil }
-            if preferred == nil, let n = e["name"], nameCount[n] == 1, !reserved.contains(n), !ids.contains(n) {
-                preferred = n
+        func num(_ element: XMLElement, _ key: String) -> Double {
+            guard let text = element[key], let number = Double(text), number.isFinite, abs(number) < 1e7 else {
+                return 0
             }
-            o["id"] = .string(freshID(preferred))
-            o["class"] = .string(cls)
-            let x = num(e, "x")
-            let y = num(e, "y")
-            let w = max(0, num(e, "width"))
-            let h = max(0, num(e, "height"))
-            o["frame"] = [.number(x - originX), .number(y - originY), .number(w), .number(h)]
-            for (k, v) in extra { o[k] = v }
-            let label = e["label"].flatMap { $0.isEmpty ? nil : $0 }
-            let name = e["name"].flatMap { $0.isEmpty ? nil : $0 }
+            return number
+        }
+        func view(_ element: XMLElement, originX: Double, originY: Double, isWindow: Bool) -> JSON {
+            let type =
+                element.name.hasPrefix("XCUIElementType")
+                ? String(element.name.dropFirst("XCUIElementType".count)) : element.name
+            let (cls, extra) = isWindow ? ("UIWindow", JSONObject()) : viewClass(type)
+            var object: JSONObject = [:]
+            var preferred = element["axid"].flatMap { reserved.contains($0) && !ids.contains($0) ? $0 : nil }
+            if preferred == nil, let name = element["name"], nameCount[name] == 1, !reserved.contains(name),
+                !ids.contains(name)
+            {
+                preferred = name
+            }
+            object["id"] = .string(freshID(preferred))
+            object["class"] = .string(cls)
+            let absoluteX = num(element, "x")
+            let absoluteY = num(element, "y")
+            let width = max(0, num(element, "width"))
+            let height = max(0, num(element, "height"))
+            object["frame"] = [
+                .number(absoluteX - originX), .number(absoluteY - originY), .number(width), .number(height),
+            ]
+            for (key, value) in extra { object[key] = value }
+            let label = element["label"].flatMap { $0.isEmpty ? nil : $0 }
+            let name = element["name"].flatMap { $0.isEmpty ? nil : $0 }
             if isWindow {
-                if let t = label ?? name { o["windowTitle"] = .string(t) }
+                if let title = label ?? name { object["windowTitle"] = .string(title) }
             } else {
                 if let label {
-                    if cls == "UILabel" { o["text"] = .string(label) } else { o["accessibilityLabel"] = .string(label) }
+                    if cls == "UILabel" {
+                        object["text"] = .string(label)
+                    } else {
+                        object["accessibilityLabel"] = .string(label)
+                    }
                 }
-                if let name, name != label { o["accessibilityIdentifier"] = .string(name) }
+                if let name, name != label { object["accessibilityIdentifier"] = .string(name) }
                 // XCUITest echoes a cell's switch value ("1"/"0") as the cell's own value; kept, it would override the
                 // switch's state and spell the same state two ways ("1" here, "on" in a cell without the echo).
                 let echoesSwitch =
                     cls == "UITableViewCell"
-                    && e.children.contains {
-                        $0.name == "XCUIElementTypeSwitch" && $0["value"] == e["value"]
+                    && element.children.contains {
+                        $0.name == "XCUIElementTypeSwitch" && $0["value"] == element["value"]
                     }
-                if let v = e["value"], !v.isEmpty, !(cls == "UILabel" && v == label), !echoesSwitch {
-                    applyValue(cls, v, &o)
+                if let value = element["value"], !value.isEmpty, !(cls == "UILabel" && value == label), !echoesSwitch {
+                    applyValue(cls, value, &object)
                 }
-                if let p = e["placeholderValue"], !p.isEmpty {
-                    o["placeholder"] = .string(p)
+                if let placeholder = element["placeholderValue"], !placeholder.isEmpty {
+                    object["placeholder"] = .string(placeholder)
                     // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
-                    if let v = e["value"], v == p, ["UITextField", "UITextView", "UISearchBar"].contains(cls) {
-                        o["text"] = nil
+                    if let value = element["value"], value == placeholder,
+                        ["UITextField", "UITextView", "UISearchBar"].contains(cls)
+                    {
+                        object["text"] = nil
                     }
                 }
-                if let t = e["traits"], let names = traitNames(t) {
+                if let traitsText = element["traits"], let names = traitNames(traitsText) {
                     // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
-                    o["accessibilityTraits"] = JSON(names)
+                    object["accessibilityTraits"] = JSON(names)
                 }
-                if e["enabled"] == "false" {
-                    o["isEnabled"] = false
+                if element["enabled"] == "false" {
+                    object["isEnabled"] = false
                     if cls == "UIView" || cls == "UILabel" || cls == "UIImageView" || cls == "UITableViewCell" {
-                        var t = o["accessibilityTraits"]?.arrayValue ?? []
-                        if !t.contains("notEnabled") { t.append("notEnabled") }
-                        o["accessibilityTraits"] = .array(t)
+                        var traits = object["accessibilityTraits"]?.arrayValue ?? []
+                        if !traits.contains("notEnabled") { traits.append("notEnabled") }
+                        object["accessibilityTraits"] = .array(traits)
                     }
                 }
-                if e["selected"] == "true" { o["isSelected"] = true }
+                if element["selected"] == "true" { object["isSelected"] = true }
                 if cls == "UIView", label != nil {
                     // A labelled Other is an element when it is a leaf, a labelled group otherwise.
-                    if e.children.isEmpty {
-                        o["isAccessibilityElement"] = true
+                    if element.children.isEmpty {
+                        object["isAccessibilityElement"] = true
                     } else {
-                        o["shouldGroupAccessibilityChildren"] = true
+                        object["shouldGroupAccessibilityChildren"] = true
                     }
                 }
             }
-            if !e.children.isEmpty {
-                o["children"] = .array(
-                    e.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
-                        let built = view(child, originX: x, originY: y, isWindow: false)
+            if !element.children.isEmpty {
+                object["children"] = .array(
+                    element.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
+                        let built = view(child, originX: absoluteX, originY: absoluteY, isWindow: false)
                         // A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is
                         // selection, not a value a user reads.
-                        guard e.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton",
+                        guard element.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton",
                             case .object(var tab) = built
                         else {
                             return built
@@ -430,18 +464,18 @@ package enum AppiumConverter {
                         return .object(tab)
                     })
             }
-            return .object(o)
+            return .object(object)
         }
         var windows: [JSON] = []
         if top.name == "XCUIElementTypeApplication" {
             let wins = top.children.filter { $0.name == "XCUIElementTypeWindow" }
             if wins.isEmpty {
                 // No window elements: the application's children go into one window of its size.
-                var w = top
-                w.name = "XCUIElementTypeWindow"
-                windows.append(view(w, originX: 0, originY: 0, isWindow: true))
+                var window = top
+                window.name = "XCUIElementTypeWindow"
+                windows.append(view(window, originX: 0, originY: 0, isWindow: true))
             } else {
-                for w in wins { windows.append(view(w, originX: 0, originY: 0, isWindow: true)) }
+                for window in wins { windows.append(view(window, originX: 0, originY: 0, isWindow: true)) }
             }
         } else {
             windows.append(view(top, originX: 0, originY: 0, isWindow: top.name == "XCUIElementTypeWindow"))
@@ -457,10 +491,10 @@ package enum AppiumConverter {
 extension Substring {
     /// The substring without leading and trailing whitespace.
     package func trimmingCharacters() -> Substring {
-        var s = self
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return s
+        var trimmed = self
+        while let first = trimmed.first, first.isWhitespace { trimmed.removeFirst() }
+        while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
+        return trimmed
     }
 }
 

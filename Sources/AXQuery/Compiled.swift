@@ -10,15 +10,15 @@ final class CompiledSelector: @unchecked Sendable {
     let simple: [SimpleCompound]?
 
     init(_ chains: [Chain]) throws(SelectorError) {
-        var cc: [CChain] = []
-        for c in chains {
+        var compiled: [CChain] = []
+        for chain in chains {
             var steps: [CStep] = []
-            for st in c.steps { steps.append(try CStep(st)) }
-            cc.append(CChain(leading: c.leading, steps: steps))
+            for step in chain.steps { steps.append(try CStep(step)) }
+            compiled.append(CChain(leading: chain.leading, steps: steps))
         }
-        self.chains = cc
-        if cc.allSatisfy({ $0.leading == nil && $0.steps.count == 1 && $0.steps[0].positional.isEmpty }) {
-            simple = cc.map { SimpleCompound(role: $0.steps[0].role, tests: $0.steps[0].tests) }
+        self.chains = compiled
+        if compiled.allSatisfy({ $0.leading == nil && $0.steps.count == 1 && $0.steps[0].positional.isEmpty }) {
+            simple = compiled.map { SimpleCompound(role: $0.steps[0].role, tests: $0.steps[0].tests) }
         } else {
             simple = nil
         }
@@ -48,9 +48,9 @@ struct CChain {
         self.steps = steps
         var flags = [Bool](repeating: false, count: steps.count)
         var seen = false
-        for k in steps.indices.reversed() {
-            seen = seen || !steps[k].positional.isEmpty
-            flags[k] = seen
+        for stepIndex in steps.indices.reversed() {
+            seen = seen || !steps[stepIndex].positional.isEmpty
+            flags[stepIndex] = seen
         }
         positionalFrom = flags
     }
@@ -67,24 +67,24 @@ struct CStep {
     var positional: [Pseudo]
     var source: Compound
 
-    init(_ st: Step) throws(SelectorError) {
-        combinator = st.combinator
-        source = st.compound
-        role = st.compound.role
+    init(_ step: Step) throws(SelectorError) {
+        combinator = step.combinator
+        source = step.compound
+        role = step.compound.role
         var tests: [Test] = []
         positional = []
-        for a in st.compound.attributes {
-            if a.op == .equals, !a.caseInsensitive, case .string(let v) = a.value {
-                if a.name == .id, identifier == nil, v == StringMatcher.normalize(v) { identifier = v }
-                if a.name == .axid, axid == nil { axid = v }
+        for attribute in step.compound.attributes {
+            if attribute.op == .equals, !attribute.caseInsensitive, case .string(let text) = attribute.value {
+                if attribute.name == .id, identifier == nil, text == StringMatcher.normalize(text) { identifier = text }
+                if attribute.name == .axid, axid == nil { axid = text }
             }
-            tests.append(try Test.attribute(a))
+            tests.append(try Test.attribute(attribute))
         }
-        for p in st.compound.pseudos {
-            if p.isPositional { positional.append(p) } else { tests.append(try Test.pseudo(p)) }
+        for pseudo in step.compound.pseudos {
+            if pseudo.isPositional { positional.append(pseudo) } else { tests.append(try Test.pseudo(pseudo)) }
         }
-        self.tests = tests.enumerated().sorted { a, b in
-            a.element.cost != b.element.cost ? a.element.cost < b.element.cost : a.offset < b.offset
+        self.tests = tests.enumerated().sorted { lhs, rhs in
+            lhs.element.cost != rhs.element.cost ? lhs.element.cost < rhs.element.cost : lhs.offset < rhs.offset
         }.map(\.element)
     }
 }
@@ -121,7 +121,7 @@ enum Test {
     var cost: Int {
         switch self {
         case .statesAll, .statesNone, .element, .focused, .traitsAll, .traitsExact, .number, .exists: return 0
-        case .string(_, let m, _): return m.regex == nil ? 1 : 3
+        case .string(_, let matcher, _): return matcher.regex == nil ? 1 : 3
         case .actionsAll, .actionsExact, .action, .rotor: return 2
         case .traitNames, .actionNames, .text: return 3
         case .simple: return 4
@@ -131,8 +131,8 @@ enum Test {
         }
     }
 
-    static func strAttr(_ n: AttributeName) -> StrAttr? {
-        switch n {
+    static func strAttr(_ name: AttributeName) -> StrAttr? {
+        switch name {
         case .id: return .id
         case .label: return .label
         case .value: return .value
@@ -149,8 +149,8 @@ enum Test {
         }
     }
 
-    static func numAttr(_ n: AttributeName) -> NumAttr {
-        switch n {
+    static func numAttr(_ name: AttributeName) -> NumAttr {
+        switch name {
         case .index: return .index
         case .depth: return .depth
         case .x: return .x
@@ -158,7 +158,7 @@ enum Test {
         case .width: return .width
         case .height: return .height
         case .headingLevel: return .headingLevel
-        default: return .string(strAttr(n)!)
+        default: return .string(strAttr(name)!)
         }
     }
 
@@ -173,66 +173,77 @@ enum Test {
         }
     }
 
-    static func matcher(_ op: AttributeOp, _ v: AttributeValue, ci: Bool) throws(SelectorError) -> StringMatcher {
-        switch v {
-        case .regex(let r): return StringMatcher(regex: try r.compile())
-        case .string(let s):
+    static func matcher(_ op: AttributeOp, _ value: AttributeValue, ci caseInsensitive: Bool) throws(SelectorError)
+        -> StringMatcher
+    {
+        switch value {
+        case .regex(let regex): return StringMatcher(regex: try regex.compile())
+        case .string(let text):
             switch op {
-            case .matches: return StringMatcher(regex: try RegexLiteral(pattern: s, flags: ci ? "i" : "").compile())
-            case .contains: return StringMatcher(.contains, s, ci: ci)
-            case .prefix: return StringMatcher(.prefix, s, ci: ci)
-            case .suffix: return StringMatcher(.suffix, s, ci: ci)
-            default: return StringMatcher(.equals, s, ci: ci)
+            case .matches:
+                return StringMatcher(
+                    regex: try RegexLiteral(pattern: text, flags: caseInsensitive ? "i" : "").compile())
+            case .contains: return StringMatcher(.contains, text, ci: caseInsensitive)
+            case .prefix: return StringMatcher(.prefix, text, ci: caseInsensitive)
+            case .suffix: return StringMatcher(.suffix, text, ci: caseInsensitive)
+            default: return StringMatcher(.equals, text, ci: caseInsensitive)
             }
-        case .number(let d): return try matcher(op, .string(Canon.number(d)), ci: ci)  // [label*=3]: the number's text
+        // [label*=3]: the number's text
+        case .number(let number): return try matcher(op, .string(Canon.number(number)), ci: caseInsensitive)
         }
     }
 
-    static func attribute(_ a: AttributeTest) throws(SelectorError) -> Test {
-        guard let v = a.value else { return .exists(a.name) }
-        let negate = a.op == .notEquals
-        switch a.name.kind {
+    static func attribute(_ attribute: AttributeTest) throws(SelectorError) -> Test {
+        guard let value = attribute.value else { return .exists(attribute.name) }
+        let negate = attribute.op == .notEquals
+        switch attribute.name.kind {
         case .number:
-            guard case .number(let d) = v else { return .exists(a.name) }  // unreachable after validation
-            return .number(numAttr(a.name), numOp(a.op), d)
+            // The else branch is unreachable after validation.
+            guard case .number(let number) = value else { return .exists(attribute.name) }
+            return .number(numAttr(attribute.name), numOp(attribute.op), number)
         case .string:
-            if case .number(let d) = v, a.op != .contains, a.op != .prefix, a.op != .suffix, a.op != .matches {
-                return .number(numAttr(a.name), numOp(a.op), d)
+            if case .number(let number) = value, attribute.op != .contains, attribute.op != .prefix,
+                attribute.op != .suffix, attribute.op != .matches
+            {
+                return .number(numAttr(attribute.name), numOp(attribute.op), number)
             }
-            return .string(strAttr(a.name)!, try matcher(a.op, v, ci: a.caseInsensitive), negate: negate)
+            return .string(
+                strAttr(attribute.name)!, try matcher(attribute.op, value, ci: attribute.caseInsensitive),
+                negate: negate)
         case .set:
             let names: [String]
-            if case .string(let s) = v { names = AttributeTest.splitNames(s) } else { names = [] }
-            if a.name == .traits {
-                switch a.op {
+            if case .string(let text) = value { names = AttributeTest.splitNames(text) } else { names = [] }
+            if attribute.name == .traits {
+                switch attribute.op {
                 case .includes:
                     return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
                 case .equals, .notEquals:
                     return .traitsExact(
                         names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) }, negate: negate)
                 default:
-                    return .traitNames(try matcher(a.op, v, ci: a.caseInsensitive), negate: false)
+                    return .traitNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
                 }
             }
-            let folded = a.caseInsensitive ? names.map { $0.lowercased() } : names
-            switch a.op {
-            case .includes: return .actionsAll(folded, ci: a.caseInsensitive)
-            case .equals, .notEquals: return .actionsExact(folded.sorted(), negate: negate, ci: a.caseInsensitive)
-            default: return .actionNames(try matcher(a.op, v, ci: a.caseInsensitive), negate: false)
+            let folded = attribute.caseInsensitive ? names.map { $0.lowercased() } : names
+            switch attribute.op {
+            case .includes: return .actionsAll(folded, ci: attribute.caseInsensitive)
+            case .equals, .notEquals:
+                return .actionsExact(folded.sorted(), negate: negate, ci: attribute.caseInsensitive)
+            default: return .actionNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
             }
         }
     }
 
-    static func pseudo(_ p: Pseudo) throws(SelectorError) -> Test {
-        switch p {
-        case .has(let s): return .has(s.compiled)
-        case .not(let s), .is(let s):
+    static func pseudo(_ pseudo: Pseudo) throws(SelectorError) -> Test {
+        switch pseudo {
+        case .has(let selector): return .has(selector.compiled)
+        case .not(let selector), .is(let selector):
             let negate: Bool
-            if case .not = p { negate = true } else { negate = false }
-            if let simple = s.compiled.simple { return .simple(simple, negate: negate) }
-            return .set(s.compiled, negate: negate)
-        case .flag(let f):
-            switch f {
+            if case .not = pseudo { negate = true } else { negate = false }
+            if let simple = selector.compiled.simple { return .simple(simple, negate: negate) }
+            return .set(selector.compiled, negate: negate)
+        case .flag(let flag):
+            switch flag {
             case .visible, .onscreen: return .statesAll(.onscreen)
             case .hidden, .offscreen: return .statesNone(.onscreen)
             case .hittable: return .hittable
@@ -249,14 +260,14 @@ enum Test {
             }
         case .state(let names):
             return .statesAll(
-                names.reduce(into: AXStates()) { acc, n in
-                    if let s = AXStates.named.first(where: { $0.0 == n })?.1 { acc.formUnion(s) }
+                names.reduce(into: AXStates()) { acc, name in
+                    if let state = AXStates.named.first(where: { $0.0 == name })?.1 { acc.formUnion(state) }
                 })
         case .trait(let names): return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
-        case .action(let s): return .action(s)
-        case .rotor(let s): return .rotor(s)
-        case .text(.substring(let s)): return .text(StringMatcher(.contains, s, ci: true))
-        case .text(.regex(let r)): return .text(StringMatcher(regex: try r.compile()))
+        case .action(let name): return .action(name)
+        case .rotor(let name): return .rotor(name)
+        case .text(.substring(let text)): return .text(StringMatcher(.contains, text, ci: true))
+        case .text(.regex(let regex)): return .text(StringMatcher(regex: try regex.compile()))
         case .nth, .nthLast, .first, .last:
             return .element(true)  // positional pseudo-classes never become tests (CStep separates them)
         }
@@ -273,11 +284,11 @@ final class StringMatcher {
     let ci: Bool
     let regex: LinearRegex?
 
-    init(_ kind: Kind, _ s: String, ci: Bool) {
+    init(_ kind: Kind, _ text: String, ci: Bool) {
         self.kind = kind
         self.ci = ci
-        let n = StringMatcher.normalize(s)
-        needleString = ci ? n.lowercased() : n
+        let normalized = StringMatcher.normalize(text)
+        needleString = ci ? normalized.lowercased() : normalized
         needle = Array(needleString.utf8)
         regex = nil
     }
@@ -291,35 +302,37 @@ final class StringMatcher {
     }
 
     /// Trims and collapses whitespace. Returns the input itself when nothing changes.
-    static func normalize(_ s: String) -> String {
-        guard needsNormalization(s) else { return s }
+    static func normalize(_ text: String) -> String {
+        guard needsNormalization(text) else { return text }
         var out = ""
         var pendingSpace = false
-        for u in s.unicodeScalars {
-            if u.properties.isWhitespace {
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace {
                     out.unicodeScalars.append(" ")
                     pendingSpace = false
                 }
-                out.unicodeScalars.append(u)
+                out.unicodeScalars.append(scalar)
             }
         }
         return out
     }
 
-    @inline(__always) static func needsNormalization(_ s: String) -> Bool {
+    @inline(__always) static func needsNormalization(_ text: String) -> Bool {
         var prevSpace = true  // leading space needs work
         var any = false
-        for b in s.utf8 {
+        for byte in text.utf8 {
             any = true
-            if b == 0x20 {
+            if byte == 0x20 {
                 if prevSpace { return true }
                 prevSpace = true
-            } else if b < 0x20 || b == 0xC2 || b == 0xE1 || b == 0xE2 || b == 0xE3 {
+            } else if byte < 0x20 || byte == 0xC2 || byte == 0xE1 || byte == 0xE2 || byte == 0xE3 {
                 // control/whitespace bytes, or lead bytes of possible non-ASCII spaces (U+0085, U+00A0, U+1680, U+2000…, U+3000)
-                if b == 0x09 || b == 0x0A || b == 0x0B || b == 0x0C || b == 0x0D || b >= 0xC2 { return true }
+                if byte == 0x09 || byte == 0x0A || byte == 0x0B || byte == 0x0C || byte == 0x0D || byte >= 0xC2 {
+                    return true
+                }
                 prevSpace = false
             } else {
                 prevSpace = false
@@ -330,30 +343,30 @@ final class StringMatcher {
 
     /// Whether `s` matches. A regex search spends steps from `budget`; once it is exhausted every regex test
     /// answers false at once and the evaluation reports "regex too expensive".
-    func matches(_ s: String?, budget: RegexBudget) -> Bool {
+    func matches(_ candidate: String?, budget: RegexBudget) -> Bool {
         if let regex {
             guard budget.remaining >= 0 else { return false }
-            guard let answer = regex.search(s ?? "", budget: &budget.remaining) else {
+            guard let answer = regex.search(candidate ?? "", budget: &budget.remaining) else {
                 budget.remaining = -1
                 return false
             }
             return answer
         }
-        guard var hay = s, !hay.isEmpty else { return needle.isEmpty }
+        guard var hay = candidate, !hay.isEmpty else { return needle.isEmpty }
         if !ci {
             // Fast path: a haystack that needs no normalization is compared as is, without allocating.
-            if let r = hay.utf8.withContiguousStorageIfAvailable({ buf -> Bool? in
-                let m = compare(buf, fold: false)
-                if m { return true }
+            if let fastAnswer = hay.utf8.withContiguousStorageIfAvailable({ buffer -> Bool? in
+                let matched = compare(buffer, fold: false)
+                if matched { return true }
                 return StringMatcher.needsNormalization(hay) ? nil : false
-            }), let r {
-                return r
+            }), let fastAnswer {
+                return fastAnswer
             }
         }
         hay = StringMatcher.normalize(hay)
         if ci {
             var ascii = true
-            for b in hay.utf8 where b >= 0x80 {
+            for byte in hay.utf8 where byte >= 0x80 {
                 ascii = false
                 break
             }
@@ -363,19 +376,21 @@ final class StringMatcher {
         return hay.withUTF8 { compare($0, fold: false) }
     }
 
-    @inline(__always) private func compare(_ h: UnsafeBufferPointer<UInt8>, fold: Bool) -> Bool {
-        needle.withUnsafeBufferPointer { n in
+    @inline(__always) private func compare(_ haystack: UnsafeBufferPointer<UInt8>, fold: Bool) -> Bool {
+        needle.withUnsafeBufferPointer { needleBytes in
             switch kind {
-            case .equals: return h.count == n.count && StringMatcher.eq(h, 0, n, fold)
-            case .prefix: return h.count >= n.count && StringMatcher.eq(h, 0, n, fold)
-            case .suffix: return h.count >= n.count && StringMatcher.eq(h, h.count - n.count, n, fold)
+            case .equals: return haystack.count == needleBytes.count && StringMatcher.eq(haystack, 0, needleBytes, fold)
+            case .prefix: return haystack.count >= needleBytes.count && StringMatcher.eq(haystack, 0, needleBytes, fold)
+            case .suffix:
+                return haystack.count >= needleBytes.count
+                    && StringMatcher.eq(haystack, haystack.count - needleBytes.count, needleBytes, fold)
             case .contains:
-                if n.isEmpty { return true }
-                guard h.count >= n.count else { return false }
-                let first = n[0]
-                for start in 0...(h.count - n.count) {
-                    let c = fold ? StringMatcher.lower(h[start]) : h[start]
-                    if c == first && StringMatcher.eq(h, start, n, fold) { return true }
+                if needleBytes.isEmpty { return true }
+                guard haystack.count >= needleBytes.count else { return false }
+                let first = needleBytes[0]
+                for start in 0...(haystack.count - needleBytes.count) {
+                    let byte = fold ? StringMatcher.lower(haystack[start]) : haystack[start]
+                    if byte == first && StringMatcher.eq(haystack, start, needleBytes, fold) { return true }
                 }
                 return false
             case .regex: return false
@@ -383,21 +398,21 @@ final class StringMatcher {
         }
     }
 
-    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+    @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     @inline(__always) static func eq(
-        _ h: UnsafeBufferPointer<UInt8>, _ at: Int, _ n: UnsafeBufferPointer<UInt8>, _ fold: Bool
+        _ haystack: UnsafeBufferPointer<UInt8>, _ at: Int, _ needleBytes: UnsafeBufferPointer<UInt8>, _ fold: Bool
     ) -> Bool {
-        var k = 0
+        var offset = 0
         if fold {
-            while k < n.count {
-                if lower(h[at + k]) != n[k] { return false }
-                k += 1
+            while offset < needleBytes.count {
+                if lower(haystack[at + offset]) != needleBytes[offset] { return false }
+                offset += 1
             }
         } else {
-            while k < n.count {
-                if h[at + k] != n[k] { return false }
-                k += 1
+            while offset < needleBytes.count {
+                if haystack[at + offset] != needleBytes[offset] { return false }
+                offset += 1
             }
         }
         return true

@@ -42,37 +42,40 @@ package struct QueryExplanation: Sendable, Equatable {
     /// misses), or "3 matches for cell > button" when something matched.
     package var summary: String {
         if count > 0 { return "\(count) match\(count == 1 ? "" : "es") for \(canonical)" }
-        for c in chains {
-            guard let s = c.steps.first(where: { $0.count == 0 }) else { continue }
-            var parts = ["0 \(s.description)"]
-            for m in s.nearMisses { parts.append("\(m.count) \(m.description)") }
+        for chain in chains {
+            guard let failedStep = chain.steps.first(where: { $0.count == 0 }) else { continue }
+            var parts = ["0 \(failedStep.description)"]
+            for miss in failedStep.nearMisses { parts.append("\(miss.count) \(miss.description)") }
             return parts.joined(separator: "; ")
         }
         return "\(count) match\(count == 1 ? "" : "es") for \(canonical)"
     }
 
     package var json: JSON {
-        func miss(_ m: NearMiss) -> JSON {
+        func miss(_ miss: NearMiss) -> JSON {
             [
-                "description": .string(m.description), "change": .string(m.change), "count": JSON(m.count),
-                "ids": JSON(m.ids),
+                "description": .string(miss.description), "change": .string(miss.change), "count": JSON(miss.count),
+                "ids": JSON(miss.ids),
             ]
         }
-        func step(_ s: StepReport) -> JSON {
-            var o: JSONObject = [
-                "selector": .string(s.selector), "compound": .string(s.compound),
-                "description": .string(s.description), "count": JSON(s.count),
+        func step(_ stepReport: StepReport) -> JSON {
+            var object: JSONObject = [
+                "selector": .string(stepReport.selector), "compound": .string(stepReport.compound),
+                "description": .string(stepReport.description), "count": JSON(stepReport.count),
             ]
-            if let c = s.combinator { o["combinator"] = .string(c) }
-            if !s.nearMisses.isEmpty { o["nearMisses"] = .array(s.nearMisses.map(miss)) }
-            return .object(o)
+            if let chain = stepReport.combinator { object["combinator"] = .string(chain) }
+            if !stepReport.nearMisses.isEmpty { object["nearMisses"] = .array(stepReport.nearMisses.map(miss)) }
+            return .object(object)
         }
         return [
             "canonical": .string(canonical), "selector": .string(canonical), "count": JSON(count),
             "matches": JSON(matches), "summary": .string(summary),
             "chains": .array(
-                chains.map { c in
-                    ["selector": .string(c.selector), "count": JSON(c.count), "steps": .array(c.steps.map(step))]
+                chains.map { chain in
+                    [
+                        "selector": .string(chain.selector), "count": JSON(chain.count),
+                        "steps": .array(chain.steps.map(step)),
+                    ]
                 }),
         ]
     }
@@ -122,95 +125,104 @@ extension QueryEngine {
     }
 
     /// Candidates a compound is tested against: reached from `before` via its combinator (or the scope).
-    static func candidates(_ ev: Evaluator, _ step: CStep, before: [Int32]?, scope: Scope) -> [Int32] {
+    static func candidates(_ evaluator: Evaluator, _ step: CStep, before: [Int32]?, scope: Scope) -> [Int32] {
         guard let before else { return (scope.lo..<scope.hi).map { Int32($0) } }
-        let comb: Combinator = step.combinator == .within ? .descendant : step.combinator
-        return ev.related(comb, from: before)
+        let combinator: Combinator = step.combinator == .within ? .descendant : step.combinator
+        return evaluator.related(combinator, from: before)
     }
 
-    static func nearMisses(_ ev: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope)
+    static func nearMisses(_ evaluator: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope)
         -> [QueryExplanation.NearMiss]
     {
-        let cands = candidates(ev, step, before: before, scope: scope)
+        let candidates = candidates(evaluator, step, before: before, scope: scope)
         var out: [QueryExplanation.NearMiss] = []
-        func run(_ c: Compound) -> [Int32]? {
-            guard let cs = try? CStep(Step(step.combinator, c)) else { return nil }
-            return ev.applyPositional(cs.positional, ev.filterCandidates(cands, cs, limit: nil))
+        func run(_ variant: Compound) -> [Int32]? {
+            guard let compiled = try? CStep(Step(step.combinator, variant)) else { return nil }
+            return evaluator.applyPositional(
+                compiled.positional, evaluator.filterCandidates(candidates, compiled, limit: nil))
         }
-        func add(_ c: Compound, _ change: String) {
-            guard let r = run(c), !r.isEmpty else { return }
-            let d = describe(c)
-            if out.contains(where: { $0.description == d }) { return }
+        func add(_ variant: Compound, _ change: String) {
+            guard let matches = run(variant), !matches.isEmpty else { return }
+            let description = describe(variant)
+            if out.contains(where: { $0.description == description }) { return }
             out.append(
-                .init(description: d, change: change, count: r.count, ids: r.prefix(5).map { ev.idx.ids[Int($0)] }))
+                .init(
+                    description: description, change: change, count: matches.count,
+                    ids: matches.prefix(5).map { evaluator.idx.ids[Int($0)] }))
         }
         // 1. Similar string values among nodes that pass every other test.
-        for (ai, a) in compound.attributes.enumerated() {
-            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string(let needle) = a.value,
-                let sa = Test.strAttr(a.name), a.name != .role
+        for (attributeIndex, attribute) in compound.attributes.enumerated() {
+            guard [.equals, .contains, .prefix, .suffix].contains(attribute.op),
+                case .string(let needle) = attribute.value,
+                let stringAttribute = Test.strAttr(attribute.name), attribute.name != .role
             else { continue }
             var others = compound
-            others.attributes.remove(at: ai)
+            others.attributes.remove(at: attributeIndex)
             others.pseudos = compound.pseudos.filter { !$0.isPositional }
             guard let pool = run(others) else { continue }
             var seen = Set<String>()
             var scored: [(Int, String)] = []
             let exact = StringMatcher.normalize(needle)
-            let n = exact.lowercased()
-            for x in pool {
-                guard let v = ev.string(sa, Int(x)), !v.isEmpty, seen.insert(v).inserted else { continue }
-                let vn = StringMatcher.normalize(v)
-                let d = distance(exact, vn, op: a.op, caseInsensitive: a.caseInsensitive)
-                if d > 0 { scored.append((d, v)) }
+            let lowered = exact.lowercased()
+            for position in pool {
+                guard let candidateValue = evaluator.string(stringAttribute, Int(position)), !candidateValue.isEmpty,
+                    seen.insert(candidateValue).inserted
+                else { continue }
+                let normalizedValue = StringMatcher.normalize(candidateValue)
+                let score = distance(
+                    exact, normalizedValue, op: attribute.op, caseInsensitive: attribute.caseInsensitive)
+                if score > 0 { scored.append((score, candidateValue)) }
             }
-            let limit = max(3, n.count / 3 + 1)
-            for (d, v) in scored.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }).prefix(3) where d <= limit {
-                var c = compound
-                c.attributes[ai].value = .string(v)
-                c.attributes[ai].op = a.op == .notEquals ? .notEquals : .equals
-                add(c, "\(a.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(v))")
+            let limit = max(3, lowered.count / 3 + 1)
+            for (score, candidateValue) in scored.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }).prefix(3)
+            where score <= limit {
+                var variant = compound
+                variant.attributes[attributeIndex].value = .string(candidateValue)
+                variant.attributes[attributeIndex].op = attribute.op == .notEquals ? .notEquals : .equals
+                add(variant, "\(attribute.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(candidateValue))")
             }
         }
         // 2. The same value under another attribute: the attribute that *would* have matched (`#remember` when the
         // element's id is "remember", `[label="On"]` when "On" is the value).
         let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
-        for (ai, a) in compound.attributes.enumerated() {
-            guard [.equals, .contains, .prefix, .suffix].contains(a.op), case .string = a.value,
-                substitutes.contains(a.name)
+        for (attributeIndex, attribute) in compound.attributes.enumerated() {
+            guard [.equals, .contains, .prefix, .suffix].contains(attribute.op), case .string = attribute.value,
+                substitutes.contains(attribute.name)
             else { continue }
-            for other in substitutes where other != a.name && !(a.name == .name && (other == .id || other == .label)) {
-                var c = compound
-                c.attributes[ai].name = other
-                add(c, "attribute \(a.name.rawValue) → \(other.rawValue)")
+            for other in substitutes
+            where other != attribute.name && !(attribute.name == .name && (other == .id || other == .label)) {
+                var variant = compound
+                variant.attributes[attributeIndex].name = other
+                add(variant, "attribute \(attribute.name.rawValue) → \(other.rawValue)")
             }
         }
         // 3. Relax one constraint at a time.
-        if let r = compound.role {
-            var c = compound
-            c.role = nil
-            if let res = run(c), !res.isEmpty {
+        if let matches = compound.role {
+            var variant = compound
+            variant.role = nil
+            if let res = run(variant), !res.isEmpty {
                 // Report the roles that do match, one near miss per role.
                 var roles: [AXRole] = []
-                for x in res {
-                    let rr = ev.idx.nodes[Int(x)].value.role
-                    if !roles.contains(rr) { roles.append(rr) }
+                for position in res {
+                    let matchedRole = evaluator.idx.nodes[Int(position)].value.role
+                    if !roles.contains(matchedRole) { roles.append(matchedRole) }
                 }
-                for rr in roles.prefix(3) {
-                    var c2 = compound
-                    c2.role = rr
-                    add(c2, "role \(r.rawValue) → \(rr.rawValue)")
+                for matchedRole in roles.prefix(3) {
+                    var roleVariant = compound
+                    roleVariant.role = matchedRole
+                    add(roleVariant, "role \(matches.rawValue) → \(matchedRole.rawValue)")
                 }
             }
         }
-        for ai in compound.attributes.indices {
-            var c = compound
-            let removed = c.attributes.remove(at: ai)
-            add(c, "without \(removed.canonical)")
+        for attributeIndex in compound.attributes.indices {
+            var variant = compound
+            let removed = variant.attributes.remove(at: attributeIndex)
+            add(variant, "without \(removed.canonical)")
         }
-        for pi in compound.pseudos.indices {
-            var c = compound
-            let removed = c.pseudos.remove(at: pi)
-            add(c, "without \(removed.canonical)")
+        for pseudoIndex in compound.pseudos.indices {
+            var variant = compound
+            let removed = variant.pseudos.remove(at: pseudoIndex)
+            add(variant, "without \(removed.canonical)")
         }
         return Array(out.prefix(6))
     }
@@ -227,80 +239,82 @@ extension QueryEngine {
     /// How far a value is from matching `needle` under `op`: 0 = matches, 1 = differs only in case, else edit
     /// distance + 1; `Int.max` when not close. Bounded work whatever the lengths: a banded edit distance (at most
     /// `maxComparedCharacters` × 17 cells) or, for `*=`, at most `maxContainedCharacters` × `maxScannedCharacters`.
-    static func distance(_ needle: String, _ v: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
-        let nl = needle.lowercased()
+    static func distance(_ needle: String, _ value: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
+        let loweredNeedle = needle.lowercased()
         let needleLength = needle.count
         switch op {
         case .prefix, .suffix:
             guard needleLength <= maxComparedCharacters else { return Int.max }
-            let window = op == .prefix ? String(v.prefix(needleLength)) : String(v.suffix(needleLength))
+            let window = op == .prefix ? String(value.prefix(needleLength)) : String(value.suffix(needleLength))
             if window == needle { return 0 }
-            let wl = window.lowercased()
-            if wl == nl { return caseInsensitive ? 0 : 1 }
-            return editDistance(nl, wl, limit: maxDistance) + 1
+            let loweredWindow = window.lowercased()
+            if loweredWindow == loweredNeedle { return caseInsensitive ? 0 : 1 }
+            return editDistance(loweredNeedle, loweredWindow, limit: maxDistance) + 1
         case .contains:
-            if v.contains(needle) { return 0 }
+            if value.contains(needle) { return 0 }
             guard needleLength <= maxContainedCharacters else { return Int.max }
-            let scanned = Array(String(v.prefix(maxScannedCharacters)).lowercased())
-            let target = Array(nl)
-            if needleLength > scanned.count { return editDistance(nl, String(scanned), limit: maxDistance) + 1 }
-            let d = substringEditDistance(target, in: scanned, limit: maxDistance)
-            return d == 0 ? (caseInsensitive ? 0 : 1) : d + 1
+            let scanned = Array(String(value.prefix(maxScannedCharacters)).lowercased())
+            let target = Array(loweredNeedle)
+            if needleLength > scanned.count {
+                return editDistance(loweredNeedle, String(scanned), limit: maxDistance) + 1
+            }
+            let substringDistance = substringEditDistance(target, in: scanned, limit: maxDistance)
+            return substringDistance == 0 ? (caseInsensitive ? 0 : 1) : substringDistance + 1
         default:
-            if v == needle { return 0 }
-            let vl = v.lowercased()
-            if vl == nl { return caseInsensitive ? 0 : 1 }
-            guard needleLength <= maxComparedCharacters, abs(v.count - needleLength) <= maxDistance else {
+            if value == needle { return 0 }
+            let loweredValue = value.lowercased()
+            if loweredValue == loweredNeedle { return caseInsensitive ? 0 : 1 }
+            guard needleLength <= maxComparedCharacters, abs(value.count - needleLength) <= maxDistance else {
                 return Int.max
             }
-            return editDistance(nl, vl, limit: maxDistance) + 1
+            return editDistance(loweredNeedle, loweredValue, limit: maxDistance) + 1
         }
     }
 
     /// The smallest edit distance between `needle` and any substring of `text` (Sellers' algorithm: a free start
     /// in the text), or `limit + 1` when above `limit`. O(|needle| × |text|) time, O(|needle|) memory.
     static func substringEditDistance(_ needle: [Character], in text: [Character], limit: Int) -> Int {
-        let m = needle.count
-        if m == 0 { return 0 }
+        let needleLength = needle.count
+        if needleLength == 0 { return 0 }
         // distances for needle[0..<i] against a substring ending at the current text position
-        var column = Array(0...m)
-        var best = column[m]
-        for c in text {
+        var column = Array(0...needleLength)
+        var best = column[needleLength]
+        for character in text {
             var diagonal = column[0]  // the free start: 0 for every text position
             column[0] = 0
-            for i in 1...m {
+            for i in 1...needleLength {
                 let above = column[i]
-                column[i] = min(above + 1, column[i - 1] + 1, diagonal + (needle[i - 1] == c ? 0 : 1))
+                column[i] = min(above + 1, column[i - 1] + 1, diagonal + (needle[i - 1] == character ? 0 : 1))
                 diagonal = above
             }
-            best = min(best, column[m])
+            best = min(best, column[needleLength])
             if best == 0 { return 0 }
         }
         return best > limit ? limit + 1 : best
     }
 
     /// English description of a compound: `button with label "Submit"`.
-    package static func describe(_ c: Compound) -> String {
-        var head = c.role?.rawValue ?? "element"
-        for p in c.pseudos { head += p.canonical }
+    package static func describe(_ compound: Compound) -> String {
+        var head = compound.role?.rawValue ?? "element"
+        for pseudo in compound.pseudos { head += pseudo.canonical }
         var parts: [String] = []
-        for a in c.attributes {
-            let name = a.name.rawValue
-            guard let v = a.value else {
+        for attribute in compound.attributes {
+            let name = attribute.name.rawValue
+            guard let value = attribute.value else {
                 parts.append("a \(name)")
                 continue
             }
-            let val = v.canonical + (a.caseInsensitive ? " (any case)" : "")
-            switch a.op {
-            case .equals: parts.append("\(name) \(val)")
-            case .notEquals: parts.append("\(name) not \(val)")
-            case .contains: parts.append("\(name) containing \(val)")
-            case .prefix: parts.append("\(name) starting with \(val)")
-            case .suffix: parts.append("\(name) ending with \(val)")
-            case .matches: parts.append("\(name) matching \(v.canonical)")
-            case .includes: parts.append("\(name) including \(val)")
+            let valueText = value.canonical + (attribute.caseInsensitive ? " (any case)" : "")
+            switch attribute.op {
+            case .equals: parts.append("\(name) \(valueText)")
+            case .notEquals: parts.append("\(name) not \(valueText)")
+            case .contains: parts.append("\(name) containing \(valueText)")
+            case .prefix: parts.append("\(name) starting with \(valueText)")
+            case .suffix: parts.append("\(name) ending with \(valueText)")
+            case .matches: parts.append("\(name) matching \(value.canonical)")
+            case .includes: parts.append("\(name) including \(valueText)")
             case .exists: parts.append("a \(name)")
-            default: parts.append("\(name) \(a.op.rawValue) \(val)")
+            default: parts.append("\(name) \(attribute.op.rawValue) \(valueText)")
             }
         }
         return parts.isEmpty ? head : head + " with " + parts.joined(separator: " and ")

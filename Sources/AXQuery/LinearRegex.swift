@@ -174,8 +174,8 @@ struct LinearRegex: Sendable {
                     stack[depth] = Int32(second)
                     stack[depth + 1] = Int32(first)
                     depth += 2
-                case .assert(let a):
-                    if LinearRegex.holds(a, previous: previous, next: following) {
+                case .assert(let assertion):
+                    if LinearRegex.holds(assertion, previous: previous, next: following) {
                         stack[depth] = Int32(pc + 1)
                         depth += 1
                     }
@@ -188,8 +188,8 @@ struct LinearRegex: Sendable {
         }
     }
 
-    static func holds(_ a: Assertion, previous: Unicode.Scalar?, next: Unicode.Scalar?) -> Bool {
-        switch a {
+    static func holds(_ assertion: Assertion, previous: Unicode.Scalar?, next: Unicode.Scalar?) -> Bool {
+        switch assertion {
         case .textStart: return previous == nil
         case .textEnd: return next == nil
         case .lineStart: return previous == nil || previous == "\n"
@@ -197,7 +197,7 @@ struct LinearRegex: Sendable {
         case .wordBoundary, .notWordBoundary:
             let before = previous.map(ScalarClass.isWord) ?? false
             let after = next.map(ScalarClass.isWord) ?? false
-            return (before != after) == (a == .wordBoundary)
+            return (before != after) == (assertion == .wordBoundary)
         }
     }
 }
@@ -213,58 +213,59 @@ struct ScalarClass: Sendable {
     var items: [Item] = []
     var negated = false
 
-    func contains(_ c: Unicode.Scalar, caseInsensitive: Bool) -> Bool {
-        var hit = containsExactly(c)
+    func contains(_ scalar: Unicode.Scalar, caseInsensitive: Bool) -> Bool {
+        var hit = containsExactly(scalar)
         if !hit && caseInsensitive {
-            let lower = ScalarClass.fold(c)
-            let upper = ScalarClass.upper(c)
-            hit = (lower != c && containsExactly(lower)) || (upper != c && containsExactly(upper))
+            let lower = ScalarClass.fold(scalar)
+            let upper = ScalarClass.upper(scalar)
+            hit = (lower != scalar && containsExactly(lower)) || (upper != scalar && containsExactly(upper))
         }
         return hit != negated
     }
 
-    private func containsExactly(_ c: Unicode.Scalar) -> Bool {
+    private func containsExactly(_ scalar: Unicode.Scalar) -> Bool {
         for item in items {
             switch item {
-            case .range(let lo, let hi): if c.value >= lo && c.value <= hi { return true }
-            case .digit(let negate): if ScalarClass.isDigit(c) != negate { return true }
-            case .word(let negate): if ScalarClass.isWord(c) != negate { return true }
-            case .space(let negate): if c.properties.isWhitespace != negate { return true }
+            case .range(let lo, let hi): if scalar.value >= lo && scalar.value <= hi { return true }
+            case .digit(let negate): if ScalarClass.isDigit(scalar) != negate { return true }
+            case .word(let negate): if ScalarClass.isWord(scalar) != negate { return true }
+            case .space(let negate): if scalar.properties.isWhitespace != negate { return true }
             }
         }
         return false
     }
 
-    static func isDigit(_ c: Unicode.Scalar) -> Bool {
-        if c.isASCII { return c.value >= 0x30 && c.value <= 0x39 }
-        return c.properties.numericType == .decimal
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value >= 0x30 && scalar.value <= 0x39 }
+        return scalar.properties.numericType == .decimal
     }
 
-    static func isWord(_ c: Unicode.Scalar) -> Bool {
-        if c.isASCII {
-            let v = c.value
-            return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x5F
+    static func isWord(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A)
+                || (value >= 0x61 && value <= 0x7A) || value == 0x5F
         }
-        let category = c.properties.generalCategory
-        return c.properties.isAlphabetic || category == .decimalNumber || category == .nonspacingMark
+        let category = scalar.properties.generalCategory
+        return scalar.properties.isAlphabetic || category == .decimalNumber || category == .nonspacingMark
             || category == .spacingMark || category == .connectorPunctuation
     }
 
     /// Simple lowercase folding (one scalar to one scalar; others unchanged).
-    static func fold(_ c: Unicode.Scalar) -> Unicode.Scalar {
-        if c.isASCII {
-            return c.value >= 0x41 && c.value <= 0x5A ? Unicode.Scalar(UInt8(c.value | 0x20)) : c
+    static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.isASCII {
+            return scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value | 0x20)) : scalar
         }
-        let mapped = c.properties.lowercaseMapping.unicodeScalars
-        return mapped.count == 1 ? mapped.first! : c
+        let mapped = scalar.properties.lowercaseMapping.unicodeScalars
+        return mapped.count == 1 ? mapped.first! : scalar
     }
 
-    static func upper(_ c: Unicode.Scalar) -> Unicode.Scalar {
-        if c.isASCII {
-            return c.value >= 0x61 && c.value <= 0x7A ? Unicode.Scalar(UInt8(c.value - 0x20)) : c
+    static func upper(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.isASCII {
+            return scalar.value >= 0x61 && scalar.value <= 0x7A ? Unicode.Scalar(UInt8(scalar.value - 0x20)) : scalar
         }
-        let mapped = c.properties.uppercaseMapping.unicodeScalars
-        return mapped.count == 1 ? mapped.first! : c
+        let mapped = scalar.properties.uppercaseMapping.unicodeScalars
+        return mapped.count == 1 ? mapped.first! : scalar
     }
 }
 
@@ -307,8 +308,8 @@ struct RegexPatternParser {
 
     mutating func parseAll() throws(LinearRegex.SyntaxError) -> RegexNode {
         let node = try alternation()
-        if let c = peek() {
-            throw fail(c == ")" ? "unbalanced ')'" : "unexpected '\(c)'")
+        if let scalar = peek() {
+            throw fail(scalar == ")" ? "unbalanced ')'" : "unexpected '\(scalar)'")
         }
         return node
     }
@@ -324,10 +325,13 @@ struct RegexPatternParser {
 
     mutating func sequence() throws(LinearRegex.SyntaxError) -> RegexNode {
         var items: [RegexNode] = []
-        while let c = peek(), c != "|", c != ")" {
+        while let scalar = peek(), scalar != "|", scalar != ")" {
             let atomStart = position
             var node = try atom()
-            while let q = peek(), q == "*" || q == "+" || q == "?" || (q == "{" && isCountedRepeat()) {
+            while let quantifierScalar = peek(),
+                quantifierScalar == "*" || quantifierScalar == "+" || quantifierScalar == "?"
+                    || (quantifierScalar == "{" && isCountedRepeat())
+            {
                 if case .assert = node { throw fail("a quantifier after an anchor", at: position) }
                 if case .empty = node { throw fail("a quantifier with nothing to repeat", at: position) }
                 node = try quantifier(node)
@@ -344,25 +348,25 @@ struct RegexPatternParser {
 
     /// `{` starts a counted repetition only when it reads `{n}`, `{n,}` or `{n,m}`; otherwise it is a literal.
     func isCountedRepeat() -> Bool {
-        var k = position + 1
+        var cursor = position + 1
         var digits = 0
-        while k < pattern.count, pattern[k].value >= 0x30, pattern[k].value <= 0x39 {
-            k += 1
+        while cursor < pattern.count, pattern[cursor].value >= 0x30, pattern[cursor].value <= 0x39 {
+            cursor += 1
             digits += 1
         }
-        guard digits > 0, k < pattern.count else { return false }
-        if pattern[k] == "}" { return true }
-        guard pattern[k] == "," else { return false }
-        k += 1
-        while k < pattern.count, pattern[k].value >= 0x30, pattern[k].value <= 0x39 { k += 1 }
-        return k < pattern.count && pattern[k] == "}"
+        guard digits > 0, cursor < pattern.count else { return false }
+        if pattern[cursor] == "}" { return true }
+        guard pattern[cursor] == "," else { return false }
+        cursor += 1
+        while cursor < pattern.count, pattern[cursor].value >= 0x30, pattern[cursor].value <= 0x39 { cursor += 1 }
+        return cursor < pattern.count && pattern[cursor] == "}"
     }
 
     mutating func quantifier(_ node: RegexNode) throws(LinearRegex.SyntaxError) -> RegexNode {
-        let c = pattern[position]
+        let scalar = pattern[position]
         position += 1
         var result: RegexNode
-        switch c {
+        switch scalar {
         case "*": result = .repeated(node, min: 0, max: nil)
         case "+": result = .repeated(node, min: 1, max: nil)
         case "?": result = .repeated(node, min: 0, max: 1)
@@ -393,16 +397,16 @@ struct RegexPatternParser {
     mutating func number() -> Int? {
         var value = 0
         var overflow = false
-        while let c = peek(), c.value >= 0x30, c.value <= 0x39 {
-            if value > 1_000_000 { overflow = true } else { value = value * 10 + Int(c.value - 0x30) }
+        while let scalar = peek(), scalar.value >= 0x30, scalar.value <= 0x39 {
+            if value > 1_000_000 { overflow = true } else { value = value * 10 + Int(scalar.value - 0x30) }
             position += 1
         }
         return overflow ? nil : value
     }
 
     mutating func atom() throws(LinearRegex.SyntaxError) -> RegexNode {
-        let c = pattern[position]
-        switch c {
+        let scalar = pattern[position]
+        switch scalar {
         case "(":
             let open = position
             position += 1
@@ -438,12 +442,12 @@ struct RegexPatternParser {
             throw fail("a quantifier with nothing to repeat")
         default:
             position += 1
-            return literal(c)
+            return literal(scalar)
         }
     }
 
-    func literal(_ c: Unicode.Scalar) -> RegexNode {
-        .scalar(caseInsensitive ? ScalarClass.fold(c) : c)
+    func literal(_ scalar: Unicode.Scalar) -> RegexNode {
+        .scalar(caseInsensitive ? ScalarClass.fold(scalar) : scalar)
     }
 
     mutating func addClass(_ item: ScalarClass.Item) -> RegexNode {
@@ -454,17 +458,17 @@ struct RegexPatternParser {
     mutating func escape() throws(LinearRegex.SyntaxError) -> RegexNode {
         let start = position
         position += 1
-        guard let c = peek() else { throw fail("a character after '\\'", at: start) }
-        switch c {
+        guard let scalar = peek() else { throw fail("a character after '\\'", at: start) }
+        switch scalar {
         case "d", "D":
             position += 1
-            return addClass(.digit(c == "D"))
+            return addClass(.digit(scalar == "D"))
         case "w", "W":
             position += 1
-            return addClass(.word(c == "W"))
+            return addClass(.word(scalar == "W"))
         case "s", "S":
             position += 1
-            return addClass(.space(c == "S"))
+            return addClass(.space(scalar == "S"))
         case "b":
             position += 1
             return .assert(.wordBoundary)
@@ -487,9 +491,9 @@ struct RegexPatternParser {
     mutating func escapedScalar() throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
         let start = position
         position += 1
-        guard let c = peek() else { throw fail("a character after '\\'", at: start) }
+        guard let scalar = peek() else { throw fail("a character after '\\'", at: start) }
         position += 1
-        switch c {
+        switch scalar {
         case "n": return "\n"
         case "r": return "\r"
         case "t": return "\t"
@@ -502,47 +506,48 @@ struct RegexPatternParser {
                 position += 1
                 var value: UInt32 = 0
                 var digits = 0
-                while let h = peek(), let d = RegexPatternParser.hexValue(h) {
+                while let hexDigit = peek(), let digitValue = RegexPatternParser.hexValue(hexDigit) {
                     guard digits < 8 else { throw fail("at most 8 hex digits in \\u{…}", at: start) }
-                    value = value * 16 + d
+                    value = value * 16 + digitValue
                     digits += 1
                     position += 1
                 }
-                guard digits > 0, peek() == "}", let s = Unicode.Scalar(value) else {
+                guard digits > 0, peek() == "}", let codePoint = Unicode.Scalar(value) else {
                     throw fail("\\u{hex} naming a Unicode scalar", at: start)
                 }
                 position += 1
-                return s
+                return codePoint
             }
             return try hexScalar(digits: 4, start: start)
         default:
-            if c.properties.isAlphabetic || (c.value >= 0x30 && c.value <= 0x39) {
+            if scalar.properties.isAlphabetic || (scalar.value >= 0x30 && scalar.value <= 0x39) {
                 let what =
-                    c.value >= 0x31 && c.value <= 0x39 ? "backreferences are not supported" : "unknown escape '\\\(c)'"
+                    scalar.value >= 0x31 && scalar.value <= 0x39
+                    ? "backreferences are not supported" : "unknown escape '\\\(scalar)'"
                 throw fail(what, at: start)
             }
-            return c  // escaped punctuation or symbol: itself
+            return scalar  // escaped punctuation or symbol: itself
         }
     }
 
     mutating func hexScalar(digits: Int, start: Int) throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
         var value: UInt32 = 0
         for _ in 0..<digits {
-            guard let h = peek(), let d = RegexPatternParser.hexValue(h) else {
+            guard let hexDigit = peek(), let digitValue = RegexPatternParser.hexValue(hexDigit) else {
                 throw fail("\(digits) hex digits", at: start)
             }
-            value = value * 16 + d
+            value = value * 16 + digitValue
             position += 1
         }
-        guard let s = Unicode.Scalar(value) else { throw fail("a Unicode scalar value", at: start) }
-        return s
+        guard let scalar = Unicode.Scalar(value) else { throw fail("a Unicode scalar value", at: start) }
+        return scalar
     }
 
-    static func hexValue(_ c: Unicode.Scalar) -> UInt32? {
-        switch c.value {
-        case 0x30...0x39: return c.value - 0x30
-        case 0x41...0x46: return c.value - 0x41 + 10
-        case 0x61...0x66: return c.value - 0x61 + 10
+    static func hexValue(_ scalar: Unicode.Scalar) -> UInt32? {
+        switch scalar.value {
+        case 0x30...0x39: return scalar.value - 0x30
+        case 0x41...0x46: return scalar.value - 0x41 + 10
+        case 0x61...0x66: return scalar.value - 0x61 + 10
         default: return nil
         }
     }
@@ -557,14 +562,14 @@ struct RegexPatternParser {
         }
         var first = true
         while true {
-            guard let c = peek() else { throw fail("']' to close the class opened at offset \(open)") }
-            if c == "]" && !first {
+            guard let scalar = peek() else { throw fail("']' to close the class opened at offset \(open)") }
+            if scalar == "]" && !first {
                 position += 1
                 break
             }
             first = false
             var low: Unicode.Scalar
-            if c == "\\" {
+            if scalar == "\\" {
                 let next = position + 1 < pattern.count ? pattern[position + 1] : nil
                 switch next {
                 case "d", "D":
@@ -586,7 +591,7 @@ struct RegexPatternParser {
                 }
             } else {
                 position += 1
-                low = c
+                low = scalar
             }
             if peek() == "-", position + 1 < pattern.count, pattern[position + 1] != "]" {
                 let dash = position
@@ -630,15 +635,15 @@ struct RegexEmitter {
     mutating func emit(_ node: RegexNode) throws(LinearRegex.SyntaxError) {
         switch node {
         case .empty: break
-        case .scalar(let c): try append(.scalar(c))
+        case .scalar(let scalar): try append(.scalar(scalar))
         case .any(let dotAll): try append(.any(dotAll: dotAll))
-        case .set(let k): try append(.set(k))
-        case .assert(let a): try append(.assert(a))
+        case .set(let classIndex): try append(.set(classIndex))
+        case .assert(let assertion): try append(.assert(assertion))
         case .concat(let items): for item in items { try emit(item) }
         case .alternation(let branches):
             var exits: [Int] = []
-            for (k, branch) in branches.enumerated() {
-                if k < branches.count - 1 {
+            for (classIndex, branch) in branches.enumerated() {
+                if classIndex < branches.count - 1 {
                     let split = program.count
                     try append(.split(split + 1, 0))
                     try emit(branch)
@@ -649,7 +654,7 @@ struct RegexEmitter {
                     try emit(branch)
                 }
             }
-            for e in exits { program[e] = .jump(program.count) }
+            for exit in exits { program[exit] = .jump(program.count) }
         case .repeated(let body, let low, let high):
             for _ in 0..<low { try emit(body) }
             if let high {
@@ -659,7 +664,7 @@ struct RegexEmitter {
                     try append(.split(program.count + 1, 0))
                     try emit(body)
                 }
-                for e in exits { program[e] = .split(e + 1, program.count) }
+                for exit in exits { program[exit] = .split(exit + 1, program.count) }
             } else {
                 let loop = program.count
                 try append(.split(loop + 1, 0))

@@ -84,7 +84,7 @@ extension SelectorError {
 struct Scope {
     var lo: Int
     var hi: Int
-    func contains(_ i: Int) -> Bool { i >= lo && i < hi }
+    func contains(_ position: Int) -> Bool { position >= lo && position < hi }
 }
 
 /// One evaluation: the index plus lazily computed per-query caches (hit tests, :is/:not sets, :has sets).
@@ -111,18 +111,20 @@ final class Evaluator {
 
     func scope(_ root: String?) -> Scope? {
         guard let root else { return Scope(lo: 0, hi: idx.count) }
-        guard let r = idx.byID[root] else { return nil }
-        return Scope(lo: Int(r) + 1, hi: Int(idx.end[Int(r)]))
+        guard let rootPosition = idx.byID[root] else { return nil }
+        return Scope(lo: Int(rootPosition) + 1, hi: Int(idx.end[Int(rootPosition)]))
     }
 
     // MARK: - Selectors and chains
 
-    func find(_ cs: CompiledSelector, scope: Scope, limit: Int?) -> [Int32] {
-        if cs.chains.count == 1 {
-            return evalChain(cs.chains[0], from: 0, initial: .range(scope), limit: limit, trace: nil)
+    func find(_ selector: CompiledSelector, scope: Scope, limit: Int?) -> [Int32] {
+        if selector.chains.count == 1 {
+            return evalChain(selector.chains[0], from: 0, initial: .range(scope), limit: limit, trace: nil)
         }
         var all: [Int32] = []
-        for c in cs.chains { all += evalChain(c, from: 0, initial: .range(scope), limit: nil, trace: nil) }
+        for chain in selector.chains {
+            all += evalChain(chain, from: 0, initial: .range(scope), limit: nil, trace: nil)
+        }
         var out = sortedUnique(all)
         if let limit, out.count > limit { out.removeLast(out.count - limit) }
         return out
@@ -139,29 +141,30 @@ final class Evaluator {
     /// Evaluates `chain.steps[from...]`. For `from == 0`, candidates come from `initial`.
     func evalChain(_ chain: CChain, from: Int, initial: Initial, limit: Int?, trace: Trace?) -> [Int32] {
         var current: [Int32] = []
-        for k in from..<chain.steps.count {
-            let step = chain.steps[k]
-            let last = k == chain.steps.count - 1
+        for stepIndex in from..<chain.steps.count {
+            let step = chain.steps[stepIndex]
+            let last = stepIndex == chain.steps.count - 1
             let stepLimit = last && step.positional.isEmpty ? limit : nil
-            if k == from {
+            if stepIndex == from {
                 switch initial {
-                case .range(let s): current = filterRanges([(s.lo, s.hi)], step, limit: stepLimit)
-                case .relative(let c, let a):
-                    if c == .descendant || c == .within {
-                        current = filterRanges([(a + 1, Int(idx.end[a]))], step, limit: stepLimit)
+                case .range(let scope): current = filterRanges([(scope.lo, scope.hi)], step, limit: stepLimit)
+                case .relative(let combinator, let anchor):
+                    if combinator == .descendant || combinator == .within {
+                        current = filterRanges([(anchor + 1, Int(idx.end[anchor]))], step, limit: stepLimit)
                     } else {
-                        current = filterCandidates(related(c, from: [Int32(a)]), step, limit: stepLimit)
+                        current = filterCandidates(related(combinator, from: [Int32(anchor)]), step, limit: stepLimit)
                     }
                 }
-            } else if step.combinator == .within && chain.positionalFrom[k] {
-                var acc: [Int32] = []
-                for p in current {
-                    let pi = Int(p)
-                    acc += evalChain(
-                        chain, from: k, initial: .range(Scope(lo: pi + 1, hi: Int(idx.end[pi]))), limit: nil,
+            } else if step.combinator == .within && chain.positionalFrom[stepIndex] {
+                var matches: [Int32] = []
+                for position in current {
+                    let start = Int(position)
+                    matches += evalChain(
+                        chain, from: stepIndex, initial: .range(Scope(lo: start + 1, hi: Int(idx.end[start]))),
+                        limit: nil,
                         trace: trace)
                 }
-                var out = sortedUnique(acc)
+                var out = sortedUnique(matches)
                 if let limit, out.count > limit { out.removeLast(out.count - limit) }
                 return out
             } else if step.combinator == .descendant || step.combinator == .within {
@@ -170,27 +173,29 @@ final class Evaluator {
                 current = filterCandidates(related(step.combinator, from: current), step, limit: stepLimit)
             }
             current = applyPositional(step.positional, current)
-            trace?(k, current)
+            trace?(stepIndex, current)
             if current.isEmpty {
-                if let trace { for j in (k + 1)..<max(k + 1, chain.steps.count) { trace(j, []) } }
+                if let trace {
+                    for laterStep in (stepIndex + 1)..<max(stepIndex + 1, chain.steps.count) { trace(laterStep, []) }
+                }
                 return []
             }
         }
         return current
     }
 
-    func applyPositional(_ ps: [Pseudo], _ list: [Int32]) -> [Int32] {
+    func applyPositional(_ pseudos: [Pseudo], _ list: [Int32]) -> [Int32] {
         var list = list
-        for p in ps {
-            let n: Int
-            switch p {
-            case .nth(let k): n = k < 0 ? list.count + k : k
-            case .nthLast(let k): n = list.count - 1 - k
-            case .first: n = 0
-            case .last: n = list.count - 1
+        for pseudo in pseudos {
+            let pick: Int
+            switch pseudo {
+            case .nth(let offset): pick = offset < 0 ? list.count + offset : offset
+            case .nthLast(let offset): pick = list.count - 1 - offset
+            case .first: pick = 0
+            case .last: pick = list.count - 1
             default: continue
             }
-            list = (n >= 0 && n < list.count) ? [list[n]] : []
+            list = (pick >= 0 && pick < list.count) ? [list[pick]] : []
         }
         return list
     }
@@ -199,72 +204,72 @@ final class Evaluator {
     func descendantRanges(_ list: [Int32]) -> [(Int, Int)] {
         var out: [(Int, Int)] = []
         var covered = -1
-        for p in list {
-            let pi = Int(p)
-            if pi < covered { continue }
-            let e = Int(idx.end[pi])
-            if pi + 1 < e { out.append((pi + 1, e)) }
-            covered = e
+        for position in list {
+            let start = Int(position)
+            if start < covered { continue }
+            let end = Int(idx.end[start])
+            if start + 1 < end { out.append((start + 1, end)) }
+            covered = end
         }
         return out
     }
 
     /// Children / next sibling / later siblings (or descendants) of each node, sorted and unique.
-    func related(_ c: Combinator, from list: [Int32]) -> [Int32] {
+    func related(_ combinator: Combinator, from list: [Int32]) -> [Int32] {
         var out: [Int32] = []
         var sorted = true
-        func add(_ x: Int) {
-            if let l = out.last, Int(l) >= x { sorted = false }
-            out.append(Int32(x))
+        func add(_ position: Int) {
+            if let lastAdded = out.last, Int(lastAdded) >= position { sorted = false }
+            out.append(Int32(position))
         }
-        switch c {
+        switch combinator {
         case .child:
-            for p in list {
-                let pi = Int(p)
-                let e = Int(idx.end[pi])
-                var ch = pi + 1
-                while ch < e {
-                    add(ch)
-                    ch = Int(idx.end[ch])
+            for anchor in list {
+                let start = Int(anchor)
+                let end = Int(idx.end[start])
+                var child = start + 1
+                while child < end {
+                    add(child)
+                    child = Int(idx.end[child])
                 }
             }
         case .nextSibling:
-            for p in list {
-                let s = idx.nextSibling(Int(p))
-                if s >= 0 { add(s) }
+            for anchor in list {
+                let sibling = idx.nextSibling(Int(anchor))
+                if sibling >= 0 { add(sibling) }
             }
         case .laterSibling:
-            for p in list {
-                var s = idx.nextSibling(Int(p))
-                while s >= 0 {
-                    add(s)
-                    s = idx.nextSibling(s)
+            for anchor in list {
+                var sibling = idx.nextSibling(Int(anchor))
+                while sibling >= 0 {
+                    add(sibling)
+                    sibling = idx.nextSibling(sibling)
                 }
             }
         case .descendant, .within:
-            for (lo, hi) in descendantRanges(list) { for x in lo..<hi { add(x) } }
+            for (lo, hi) in descendantRanges(list) { for position in lo..<hi { add(position) } }
         }
         return sorted ? out : sortedUnique(out)
     }
 
-    func sortedUnique(_ a: [Int32]) -> [Int32] {
-        if a.count < 2 { return a }
-        let s = a.sorted()
-        var out: [Int32] = [s[0]]
-        out.reserveCapacity(s.count)
-        for x in s.dropFirst() where x != out[out.count - 1] { out.append(x) }
+    func sortedUnique(_ positions: [Int32]) -> [Int32] {
+        if positions.count < 2 { return positions }
+        let sortedPositions = positions.sorted()
+        var out: [Int32] = [sortedPositions[0]]
+        out.reserveCapacity(sortedPositions.count)
+        for position in sortedPositions.dropFirst() where position != out[out.count - 1] { out.append(position) }
         return out
     }
 
     // MARK: - Candidate filtering
 
     /// First position in a sorted list that is >= x.
-    @inline(__always) func lowerBound(_ a: [Int32], _ x: Int) -> Int {
+    @inline(__always) func lowerBound(_ sortedPositions: [Int32], _ target: Int) -> Int {
         var lo = 0
-        var hi = a.count
+        var hi = sortedPositions.count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(a[mid]) < x { lo = mid + 1 } else { hi = mid }
+            if Int(sortedPositions[mid]) < target { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -274,78 +279,78 @@ final class Evaluator {
         let cap = limit ?? Int.max
         if cap <= 0 { return [] }
         if let axid = step.axid {
-            guard let j = idx.byID[axid] else { return [] }
-            let ji = Int(j)
-            if ranges.contains(where: { ji >= $0.0 && ji < $0.1 }), passes(step, ji) { out.append(j) }
+            guard let position = idx.byID[axid] else { return [] }
+            let index = Int(position)
+            if ranges.contains(where: { index >= $0.0 && index < $0.1 }), passes(step, index) { out.append(position) }
             return out
         }
         let source: [Int32]?
         if let ident = step.identifier {
             source = idx.byIdentifier[ident] ?? []
-        } else if let r = step.role {
-            source = idx.byRole[TreeIndex.roleOrdinal[r]!]
+        } else if let role = step.role {
+            source = idx.byRole[TreeIndex.roleOrdinal[role]!]
         } else {
             source = nil
         }
         if let source {
             for (lo, hi) in ranges {
-                var k = lowerBound(source, lo)
-                while k < source.count {
-                    let x = Int(source[k])
-                    if x >= hi { break }
-                    if passes(step, x) {
-                        out.append(source[k])
+                var cursor = lowerBound(source, lo)
+                while cursor < source.count {
+                    let candidate = Int(source[cursor])
+                    if candidate >= hi { break }
+                    if passes(step, candidate) {
+                        out.append(source[cursor])
                         if out.count >= cap { return out }
                     }
-                    k += 1
+                    cursor += 1
                 }
             }
             return out
         }
         let tests = step.tests
         for (lo, hi) in ranges {
-            var x = lo
-            while x < hi {
-                if passesTests(tests, x) {
-                    out.append(Int32(x))
+            var candidate = lo
+            while candidate < hi {
+                if passesTests(tests, candidate) {
+                    out.append(Int32(candidate))
                     if out.count >= cap { return out }
                 }
-                x += 1
+                candidate += 1
             }
         }
         return out
     }
 
-    func filterCandidates(_ cands: [Int32], _ step: CStep, limit: Int?) -> [Int32] {
+    func filterCandidates(_ candidates: [Int32], _ step: CStep, limit: Int?) -> [Int32] {
         var out: [Int32] = []
         let cap = limit ?? Int.max
         if cap <= 0 { return [] }
-        for c in cands where passes(step, Int(c)) {
-            out.append(c)
+        for candidate in candidates where passes(step, Int(candidate)) {
+            out.append(candidate)
             if out.count >= cap { break }
         }
         return out
     }
 
     @inline(__always) func passes(_ step: CStep, _ i: Int) -> Bool {
-        if let r = step.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
+        if let role = step.role, !TreeIndex.hasRole(idx.nodes[i].value, role) { return false }
         return passesTests(step.tests, i)
     }
 
     @inline(__always) func passesTests(_ tests: [Test], _ i: Int) -> Bool {
-        for t in tests where !test(t, i) { return false }
+        for condition in tests where !test(condition, i) { return false }
         return true
     }
 
-    func matchesSimple(_ s: SimpleCompound, _ i: Int) -> Bool {
-        if let r = s.role, !TreeIndex.hasRole(idx.nodes[i].value, r) { return false }
-        return passesTests(s.tests, i)
+    func matchesSimple(_ compound: SimpleCompound, _ i: Int) -> Bool {
+        if let role = compound.role, !TreeIndex.hasRole(idx.nodes[i].value, role) { return false }
+        return passesTests(compound.tests, i)
     }
 
     // MARK: - Tests
 
-    func string(_ a: StrAttr, _ i: Int) -> String? {
-        switch a {
+    func string(_ attribute: StrAttr, _ i: Int) -> String? {
+        switch attribute {
         case .id:
             // `#x` / `[id=x]`: the accessibility identifier, or — for an element that has none — its element id, the
             // `id` every result shows (D-SEL-1).
@@ -368,8 +373,8 @@ final class Evaluator {
         }
     }
 
-    func number(_ a: NumAttr, _ i: Int) -> Double? {
-        switch a {
+    func number(_ attribute: NumAttr, _ i: Int) -> Double? {
+        switch attribute {
         case .index: return Double(idx.indexInParent[i])
         case .depth: return Double(idx.depth[i])
         case .x: return idx.nodes[i].value.frame.x
@@ -377,87 +382,88 @@ final class Evaluator {
         case .width: return idx.nodes[i].value.frame.width
         case .height: return idx.nodes[i].value.frame.height
         case .headingLevel: return idx.nodes[i].value.headingLevel.map(Double.init)
-        case .string(let s):
-            if s == .value, let n = idx.nodes[i].value.numeric { return n.current }
-            guard let str = string(s, i) else { return nil }
-            return SelectorParser.number(StringMatcher.normalize(str))
+        case .string(let stringAttribute):
+            if stringAttribute == .value, let numeric = idx.nodes[i].value.numeric { return numeric.current }
+            guard let text = string(stringAttribute, i) else { return nil }
+            return SelectorParser.number(StringMatcher.normalize(text))
         }
     }
 
     func traitNames(_ i: Int) -> [String] { idx.nodes[i].value.traits.names }
 
     func actionNames(_ i: Int, ids: Bool) -> [String] {
-        let n = idx.nodes[i].value
-        var out = n.actions.map(\.rawValue) + n.customActions.map(\.name)
-        if ids { out += n.customActions.map(\.id) }
+        let node = idx.nodes[i].value
+        var out = node.actions.map(\.rawValue) + node.customActions.map(\.name)
+        if ids { out += node.customActions.map(\.id) }
         return out
     }
 
-    func test(_ t: Test, _ i: Int) -> Bool {
-        switch t {
-        case .string(let a, let m, let negate):
-            return m.matches(string(a, i), budget: regexBudget) != negate
-        case .number(let a, let op, let v):
-            guard let x = number(a, i) else { return op == .ne }
+    func test(_ condition: Test, _ i: Int) -> Bool {
+        switch condition {
+        case .string(let attribute, let matcher, let negate):
+            return matcher.matches(string(attribute, i), budget: regexBudget) != negate
+        case .number(let attribute, let op, let operand):
+            guard let actual = number(attribute, i) else { return op == .ne }
             switch op {
-            case .eq: return x == v
-            case .ne: return x != v
-            case .lt: return x < v
-            case .le: return x <= v
-            case .gt: return x > v
-            case .ge: return x >= v
+            case .eq: return actual == operand
+            case .ne: return actual != operand
+            case .lt: return actual < operand
+            case .le: return actual <= operand
+            case .gt: return actual > operand
+            case .ge: return actual >= operand
             }
-        case .exists(let a):
-            switch a.kind {
+        case .exists(let attribute):
+            switch attribute.kind {
             case .string:
                 // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
-                if a == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
-                return !StringMatcher.normalize(string(Test.strAttr(a)!, i) ?? "").isEmpty
-            case .number: return a == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
+                if attribute == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
+                return !StringMatcher.normalize(string(Test.strAttr(attribute)!, i) ?? "").isEmpty
+            case .number: return attribute == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
             case .set:
-                return a == .traits
+                return attribute == .traits
                     ? !idx.nodes[i].value.traits.isEmpty
                     : !(idx.nodes[i].value.actions.isEmpty && idx.nodes[i].value.customActions.isEmpty)
             }
-        case .traitsAll(let t): return idx.nodes[i].value.traits.isSuperset(of: t)
-        case .traitsExact(let t, let negate): return (idx.nodes[i].value.traits == t) != negate
-        case .traitNames(let m, _): return traitNames(i).contains { m.matches($0, budget: regexBudget) }
-        case .actionsAll(let names, let ci):
-            let have = actionNames(i, ids: true).map { ci ? $0.lowercased() : $0 }
+        case .traitsAll(let traits): return idx.nodes[i].value.traits.isSuperset(of: traits)
+        case .traitsExact(let traits, let negate): return (idx.nodes[i].value.traits == traits) != negate
+        case .traitNames(let matcher, _): return traitNames(i).contains { matcher.matches($0, budget: regexBudget) }
+        case .actionsAll(let names, let caseInsensitive):
+            let have = actionNames(i, ids: true).map { caseInsensitive ? $0.lowercased() : $0 }
             return names.allSatisfy { have.contains($0) }
-        case .actionsExact(let names, let negate, let ci):
-            let have = Array(Set(actionNames(i, ids: false).map { ci ? $0.lowercased() : $0 })).sorted()
+        case .actionsExact(let names, let negate, let caseInsensitive):
+            let have = Array(Set(actionNames(i, ids: false).map { caseInsensitive ? $0.lowercased() : $0 })).sorted()
             return (have == Array(Set(names)).sorted()) != negate
-        case .actionNames(let m, _): return actionNames(i, ids: true).contains { m.matches($0, budget: regexBudget) }
-        case .statesAll(let s): return idx.nodes[i].value.states.isSuperset(of: s)
-        case .statesNone(let s): return idx.nodes[i].value.states.isDisjoint(with: s)
-        case .element(let e): return idx.nodes[i].value.isElement == e
+        case .actionNames(let matcher, _):
+            return actionNames(i, ids: true).contains { matcher.matches($0, budget: regexBudget) }
+        case .statesAll(let states): return idx.nodes[i].value.states.isSuperset(of: states)
+        case .statesNone(let states): return idx.nodes[i].value.states.isDisjoint(with: states)
+        case .element(let isElement): return idx.nodes[i].value.isElement == isElement
         case .focused: return ctx.focusedID != nil && idx.ids[i] == ctx.focusedID
         case .hittable: return isHittable(i)
         case .action(let name):
-            let n = idx.nodes[i].value
-            return n.actions.contains { $0.rawValue == name }
-                || n.customActions.contains { $0.name == name || $0.id == name }
+            let node = idx.nodes[i].value
+            return node.actions.contains { $0.rawValue == name }
+                || node.customActions.contains { $0.name == name || $0.id == name }
         case .rotor(let name):
-            let n = idx.nodes[i].value
+            let node = idx.nodes[i].value
             // The node declares the rotor, or is a member of the derived rotor of that name (heading, link…;
             // D-ROTOR-3).
-            if n.rotors.contains(where: {
+            if node.rotors.contains(where: {
                 $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name)
             }) {
                 return true
             }
-            return SystemRotors.isMember(n, of: name)
-        case .text(let m):
-            let n = idx.nodes[i].value
-            return m.matches(n.label, budget: regexBudget) || m.matches(n.value, budget: regexBudget)
-                || m.matches(n.text, budget: regexBudget)
+            return SystemRotors.isMember(node, of: name)
+        case .text(let matcher):
+            let node = idx.nodes[i].value
+            return matcher.matches(node.label, budget: regexBudget) || matcher.matches(node.value, budget: regexBudget)
+                || matcher.matches(node.text, budget: regexBudget)
         case .simple(let alts, let negate):
             return alts.contains { matchesSimple($0, i) } != negate
-        case .set(let cs, let negate):
-            return inSet(cs, i) != negate
-        case .has(let cs):
-            return has(cs, anchor: i)
+        case .set(let selector, let negate):
+            return inSet(selector, i) != negate
+        case .has(let selector):
+            return has(selector, anchor: i)
         }
     }
 
@@ -470,59 +476,59 @@ final class Evaluator {
     }
 
     /// `:is(S)` / `:not(S)` with a complex S: S is evaluated once over the whole tree.
-    func inSet(_ cs: CompiledSelector, _ i: Int) -> Bool {
-        let key = ObjectIdentifier(cs)
-        if let b = sets[key] { return b[i] }
-        var b = [Bool](repeating: false, count: idx.count)
-        for x in find(cs, scope: Scope(lo: 0, hi: idx.count), limit: nil) { b[Int(x)] = true }
-        sets[key] = b
-        return b[i]
+    func inSet(_ selector: CompiledSelector, _ i: Int) -> Bool {
+        let key = ObjectIdentifier(selector)
+        if let bitmap = sets[key] { return bitmap[i] }
+        var bitmap = [Bool](repeating: false, count: idx.count)
+        for position in find(selector, scope: Scope(lo: 0, hi: idx.count), limit: nil) { bitmap[Int(position)] = true }
+        sets[key] = bitmap
+        return bitmap[i]
     }
 
     /// `:has(R)`: R evaluated relative to the anchor.
-    func has(_ cs: CompiledSelector, anchor a: Int) -> Bool {
-        if let step = cs.singleStep {
-            let key = ObjectIdentifier(cs)
+    func has(_ selector: CompiledSelector, anchor: Int) -> Bool {
+        if let step = selector.singleStep {
+            let key = ObjectIdentifier(selector)
             let pre: (bitmap: [Bool], sorted: [Int32])
-            if let p = hasSets[key] {
-                pre = p
+            if let cached = hasSets[key] {
+                pre = cached
             } else {
                 let list = filterRanges([(0, idx.count)], step, limit: nil)
-                var b = [Bool](repeating: false, count: idx.count)
-                for x in list { b[Int(x)] = true }
-                pre = (b, list)
+                var bitmap = [Bool](repeating: false, count: idx.count)
+                for position in list { bitmap[Int(position)] = true }
+                pre = (bitmap, list)
                 hasSets[key] = pre
             }
-            switch cs.chains[0].leading ?? .descendant {
+            switch selector.chains[0].leading ?? .descendant {
             case .descendant, .within:
-                let k = lowerBound(pre.sorted, a + 1)
-                return k < pre.sorted.count && Int(pre.sorted[k]) < Int(idx.end[a])
+                let cursor = lowerBound(pre.sorted, anchor + 1)
+                return cursor < pre.sorted.count && Int(pre.sorted[cursor]) < Int(idx.end[anchor])
             case .child:
-                let e = Int(idx.end[a])
-                var ch = a + 1
-                while ch < e {
-                    if pre.bitmap[ch] { return true }
-                    ch = Int(idx.end[ch])
+                let end = Int(idx.end[anchor])
+                var child = anchor + 1
+                while child < end {
+                    if pre.bitmap[child] { return true }
+                    child = Int(idx.end[child])
                 }
                 return false
             case .nextSibling:
-                let s = idx.nextSibling(a)
-                return s >= 0 && pre.bitmap[s]
+                let sibling = idx.nextSibling(anchor)
+                return sibling >= 0 && pre.bitmap[sibling]
             case .laterSibling:
-                var s = idx.nextSibling(a)
-                while s >= 0 {
-                    if pre.bitmap[s] { return true }
-                    s = idx.nextSibling(s)
+                var sibling = idx.nextSibling(anchor)
+                while sibling >= 0 {
+                    if pre.bitmap[sibling] { return true }
+                    sibling = idx.nextSibling(sibling)
                 }
                 return false
             }
         }
-        for c in cs.chains {
-            let lastPositional = !(c.steps.last?.positional.isEmpty ?? true)
-            let r = evalChain(
-                c, from: 0, initial: .relative(c.leading ?? .descendant, anchor: a),
+        for chain in selector.chains {
+            let lastPositional = !(chain.steps.last?.positional.isEmpty ?? true)
+            let matches = evalChain(
+                chain, from: 0, initial: .relative(chain.leading ?? .descendant, anchor: anchor),
                 limit: lastPositional ? nil : 1, trace: nil)
-            if !r.isEmpty { return true }
+            if !matches.isEmpty { return true }
         }
         return false
     }

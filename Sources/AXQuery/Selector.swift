@@ -24,8 +24,8 @@ package struct Selector: Sendable, Hashable, CustomStringConvertible {
         self.compiled = try CompiledSelector(chains)
     }
 
-    package static func == (a: Selector, b: Selector) -> Bool { a.chains == b.chains }
-    package func hash(into h: inout Hasher) { h.combine(chains) }
+    package static func == (lhs: Selector, rhs: Selector) -> Bool { lhs.chains == rhs.chains }
+    package func hash(into hasher: inout Hasher) { hasher.combine(chains) }
     package var description: String { canonical }
 
     /// Maximum nesting of `:has()`, `:not()` and `:is()`.
@@ -41,52 +41,54 @@ package struct Selector: Sendable, Hashable, CustomStringConvertible {
             throw SelectorError(
                 path: path, expected: "at most \(maxNesting) nested :has/:not/:is", found: "deeper nesting")
         }
-        for (ci, c) in chains.enumerated() {
-            let cp = chains.count == 1 ? path : "\(path).union[\(ci)]"
-            guard !c.steps.isEmpty else {
-                throw SelectorError(path: cp, expected: "at least one compound", found: "an empty chain")
+        for (chainIndex, chain) in chains.enumerated() {
+            let chainPath = chains.count == 1 ? path : "\(path).union[\(chainIndex)]"
+            guard !chain.steps.isEmpty else {
+                throw SelectorError(path: chainPath, expected: "at least one compound", found: "an empty chain")
             }
-            if c.leading != nil && !relative {
+            if chain.leading != nil && !relative {
                 throw SelectorError(
-                    path: cp, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
+                    path: chainPath, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
             }
-            if c.leading == .within {
-                throw SelectorError(path: cp, expected: "'>', '+' or '~'", found: "a leading '>>'")
+            if chain.leading == .within {
+                throw SelectorError(path: chainPath, expected: "'>', '+' or '~'", found: "a leading '>>'")
             }
-            for (si, s) in c.steps.enumerated() {
-                let sp = c.steps.count == 1 ? cp : "\(cp).chain[\(si)]"
-                for (ai, a) in s.compound.attributes.enumerated() {
-                    try a.validate(path: "\(sp).attrs[\(ai)]")
+            for (stepIndex, step) in chain.steps.enumerated() {
+                let stepPath = chain.steps.count == 1 ? chainPath : "\(chainPath).chain[\(stepIndex)]"
+                for (attributeIndex, attribute) in step.compound.attributes.enumerated() {
+                    try attribute.validate(path: "\(stepPath).attrs[\(attributeIndex)]")
                 }
-                for (pi, p) in s.compound.pseudos.enumerated() {
-                    let pp = "\(sp).pseudos[\(pi)]"
-                    switch p {
-                    case .has(let sub): try validate(sub.chains, path: pp, depth: depth + 1, relative: true)
+                for (pseudoIndex, pseudo) in step.compound.pseudos.enumerated() {
+                    let pseudoPath = "\(stepPath).pseudos[\(pseudoIndex)]"
+                    switch pseudo {
+                    case .has(let sub): try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: true)
                     case .not(let sub), .is(let sub):
-                        try validate(sub.chains, path: pp, depth: depth + 1, relative: false)
-                    case .nthLast(let n) where n < 0:
-                        throw SelectorError(path: pp, expected: "a non-negative integer for :nth-last", found: "\(n)")
+                        try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: false)
+                    case .nthLast(let index) where index < 0:
+                        throw SelectorError(
+                            path: pseudoPath, expected: "a non-negative integer for :nth-last", found: "\(index)")
                     case .trait(let names):
                         guard !names.isEmpty else {
-                            throw SelectorError(path: pp, expected: "at least one trait name", found: "none")
+                            throw SelectorError(path: pseudoPath, expected: "at least one trait name", found: "none")
                         }
-                        for n in names where Traits.named(n) == nil {
+                        for name in names where Traits.named(name) == nil {
                             throw SelectorError(
-                                path: pp,
+                                path: pseudoPath,
                                 expected: "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))",
-                                found: "'\(n)'")
+                                found: "'\(name)'")
                         }
                     case .state(let names):
                         guard !names.isEmpty else {
-                            throw SelectorError(path: pp, expected: "at least one state name", found: "none")
+                            throw SelectorError(path: pseudoPath, expected: "at least one state name", found: "none")
                         }
-                        for n in names where AXStates.named.first(where: { $0.0 == n }) == nil {
+                        for name in names where AXStates.named.first(where: { $0.0 == name }) == nil {
                             throw SelectorError(
-                                path: pp, expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))",
-                                found: "'\(n)'")
+                                path: pseudoPath,
+                                expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))",
+                                found: "'\(name)'")
                         }
-                    case .text(.regex(let r)):
-                        _ = try r.compile(path: pp)
+                    case .text(.regex(let regex)):
+                        _ = try regex.compile(path: pseudoPath)
                     default: break
                     }
                 }
@@ -99,14 +101,15 @@ extension Chain {
     /// Positional pseudo-classes moved last in each compound (their meaning does not depend on where they are
     /// written); an explicit leading descendant and the ignored first combinator made canonical.
     var normalized: Chain {
-        var c = self
-        if c.leading == .descendant { c.leading = nil }
-        if !c.steps.isEmpty { c.steps[0].combinator = .descendant }
-        for k in c.steps.indices {
-            let ps = c.steps[k].compound.pseudos
-            c.steps[k].compound.pseudos = ps.filter { !$0.isPositional } + ps.filter(\.isPositional)
+        var chain = self
+        if chain.leading == .descendant { chain.leading = nil }
+        if !chain.steps.isEmpty { chain.steps[0].combinator = .descendant }
+        for stepIndex in chain.steps.indices {
+            let pseudos = chain.steps[stepIndex].compound.pseudos
+            chain.steps[stepIndex].compound.pseudos =
+                pseudos.filter { !$0.isPositional } + pseudos.filter(\.isPositional)
         }
-        return c
+        return chain
     }
 }
 
@@ -249,47 +252,47 @@ package struct AttributeTest: Sendable, Hashable {
         case (_, nil): throw fail("a value after '\(op.rawValue)'", "none")
         default: break
         }
-        let v = value!
-        if case .regex(let r) = v {
+        let checkedValue = value!
+        if case .regex(let regex) = checkedValue {
             guard op == .matches else { throw fail("'~=' before a /regex/", "'\(op.rawValue)'") }
             guard !caseInsensitive else {
                 throw fail("regex flags inside the literal (/…/i)", "an 'i' flag after a regex")
             }
-            _ = try r.compile(path: path)
+            _ = try regex.compile(path: path)
             return
         }
         if op == .matches {
             guard name.kind != .number else {
                 throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='")
             }
-            let s: String
-            switch v {
-            case .string(let x): s = x
-            case .number(let d): s = Canon.number(d)
+            let text: String
+            switch checkedValue {
+            case .string(let string): text = string
+            case .number(let number): text = Canon.number(number)
             case .regex: return
             }
-            _ = try RegexLiteral(pattern: s, flags: caseInsensitive ? "i" : "").compile(path: path)
+            _ = try RegexLiteral(pattern: text, flags: caseInsensitive ? "i" : "").compile(path: path)
             return
         }
         switch name.kind {
         case .number:
-            guard case .number = v else {
-                throw fail("a number for the numeric attribute '\(name.rawValue)'", "\(v.canonical)")
+            guard case .number = checkedValue else {
+                throw fail("a number for the numeric attribute '\(name.rawValue)'", "\(checkedValue.canonical)")
             }
             guard op == .equals || op == .notEquals || op.isNumeric else {
                 throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'\(op.rawValue)'")
             }
             guard !caseInsensitive else { throw fail("no 'i' flag on a numeric comparison", "'i'") }
         case .set:
-            guard case .string(let s) = v else {
+            guard case .string(let text) = checkedValue else {
                 throw fail("names for the set attribute '\(name.rawValue)'", "a number")
             }
             guard !op.isNumeric else {
                 throw fail("&=, =, !=, *=, ^=, $= or ~= for the set attribute '\(name.rawValue)'", "'\(op.rawValue)'")
             }
             if name == .traits && (op == .includes || op == .equals || op == .notEquals) {
-                for t in AttributeTest.splitNames(s) where Traits.named(t) == nil {
-                    throw fail("a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", "'\(t)'")
+                for traitName in AttributeTest.splitNames(text) where Traits.named(traitName) == nil {
+                    throw fail("a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", "'\(traitName)'")
                 }
             }
         case .string:
@@ -297,18 +300,22 @@ package struct AttributeTest: Sendable, Hashable {
                 throw fail("'&=' only on the set attributes traits and actions", "'&=' on '\(name.rawValue)'")
             }
             if op.isNumeric {
-                guard case .number = v else { throw fail("a number after '\(op.rawValue)'", v.canonical) }
+                guard case .number = checkedValue else {
+                    throw fail("a number after '\(op.rawValue)'", checkedValue.canonical)
+                }
             }
-            if case .number = v, caseInsensitive { throw fail("no 'i' flag on a numeric comparison", "'i'") }
-            if name == .role, op == .equals || op == .notEquals, case .string(let s) = v, AXRole(rawValue: s) == nil {
-                throw fail("a role (\(RoleNames.known))", "'\(s)'")
+            if case .number = checkedValue, caseInsensitive { throw fail("no 'i' flag on a numeric comparison", "'i'") }
+            if name == .role, op == .equals || op == .notEquals, case .string(let text) = checkedValue,
+                AXRole(rawValue: text) == nil
+            {
+                throw fail("a role (\(RoleNames.known))", "'\(text)'")
             }
         }
     }
 
     /// Splits a set value (`"header, button"`) into names.
-    static func splitNames(_ s: String) -> [String] {
-        s.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    static func splitNames(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 }
 

@@ -34,9 +34,9 @@ package struct SelectorError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `expected ']' at position 14, found end of input`
     package var message: String {
         let at = path.map { "at \($0)" } ?? "at position \(position)"
-        var m = "expected \(expected) \(at), found \(found)"
-        if let hint { m += " (\(hint))" }
-        return m
+        var text = "expected \(expected) \(at), found \(found)"
+        if let hint { text += " (\(hint))" }
+        return text
     }
     package var description: String { message }
 }
@@ -50,14 +50,16 @@ extension RegexLiteral {
     /// Compiles the pattern for the linear-time engine (`LinearRegex`, syntax in Specs/selectors.md). Flags are
     /// i, s, m.
     func compile(path: String? = nil, position: Int = 0) throws(SelectorError) -> LinearRegex {
-        func fail(_ e: String, _ f: String, reason: String? = nil) -> SelectorError {
+        func fail(_ expected: String, _ found: String, reason: String? = nil) -> SelectorError {
             var error =
-                path.map { SelectorError(path: $0, expected: e, found: f) }
-                ?? SelectorError(position: position, expected: e, found: f)
+                path.map { SelectorError(path: $0, expected: expected, found: found) }
+                ?? SelectorError(position: position, expected: expected, found: found)
             error.reason = reason
             return error
         }
-        for f in flags where !RegexLiteral.allowedFlags.contains(f) { throw fail("regex flags i, s or m", "'\(f)'") }
+        for flag in flags where !RegexLiteral.allowedFlags.contains(flag) {
+            throw fail("regex flags i, s or m", "'\(flag)'")
+        }
         let length = pattern.unicodeScalars.count
         guard length <= RegexLiteral.maxPatternLength else {
             throw fail(
@@ -84,8 +86,8 @@ extension RegexLiteral {
 /// Role names and aliases accepted in selectors (case-insensitive; also `XCUIElementType<Name>`).
 package enum RoleNames {
     package static let aliases: [String: AXRole] = {
-        var m: [String: AXRole] = [:]
-        for r in AXRole.allCases { m[r.rawValue.lowercased()] = r }
+        var byName: [String: AXRole] = [:]
+        for role in AXRole.allCases { byName[role.rawValue.lowercased()] = role }
         let extra: [(String, AXRole)] = [
             ("heading", .header), ("text", .staticText), ("slider", .adjustable), ("stepper", .adjustable),
             ("securefield", .secureTextField), ("password", .secureTextField), ("search", .searchField),
@@ -95,8 +97,8 @@ package enum RoleNames {
             ("dialog", .alert), ("img", .image), ("row", .cell), ("collection", .list), ("collectionview", .list),
             ("tableview", .list), ("other", .group), ("pageindicator", .adjustable),
         ]
-        for (k, r) in extra { m[k] = r }
-        return m
+        for (alias, role) in extra { byName[alias] = role }
+        return byName
     }()
 
     /// The role for a name or alias, or nil.

@@ -10,8 +10,8 @@ extension Selector {
 
     /// Decodes the JSON form. A JSON string is parsed as the string form.
     package init(json: JSON) throws(SelectorError) {
-        if case .string(let s) = json {
-            try self.init(parsing: s)
+        if case .string(let text) = json {
+            try self.init(parsing: text)
             return
         }
         let chains = try SelJSON.decodeList(json, path: "$", relative: false, depth: 0)
@@ -27,71 +27,71 @@ enum SelJSON {
         return ["union": .array(chains.map(chain))]
     }
 
-    static func chain(_ c: Chain) -> JSON {
-        if c.steps.count == 1 {
-            var o = compound(c.steps[0].compound)
-            if let l = c.leading { o["combinator"] = .string(l.rawValue) }
-            return .object(o)
+    static func chain(_ chain: Chain) -> JSON {
+        if chain.steps.count == 1 {
+            var object = compound(chain.steps[0].compound)
+            if let leading = chain.leading { object["combinator"] = .string(leading.rawValue) }
+            return .object(object)
         }
         var steps: [JSON] = []
-        for (k, st) in c.steps.enumerated() {
-            var o = compound(st.compound)
-            if k > 0 {
-                o["combinator"] = .string(st.combinator.rawValue)
-            } else if let l = c.leading {
-                o["combinator"] = .string(l.rawValue)
+        for (index, step) in chain.steps.enumerated() {
+            var object = compound(step.compound)
+            if index > 0 {
+                object["combinator"] = .string(step.combinator.rawValue)
+            } else if let leading = chain.leading {
+                object["combinator"] = .string(leading.rawValue)
             }
-            steps.append(.object(o))
+            steps.append(.object(object))
         }
         return ["chain": .array(steps)]
     }
 
-    static func compound(_ c: Compound) -> JSONObject {
-        var o = JSONObject()
-        if let r = c.role {
-            o["role"] = .string(r.rawValue)
-        } else if c.attributes.isEmpty && c.pseudos.isEmpty {
-            o["role"] = "*"
+    static func compound(_ compound: Compound) -> JSONObject {
+        var object = JSONObject()
+        if let role = compound.role {
+            object["role"] = .string(role.rawValue)
+        } else if compound.attributes.isEmpty && compound.pseudos.isEmpty {
+            object["role"] = "*"
         }
-        if !c.attributes.isEmpty { o["attrs"] = .array(c.attributes.map(attribute)) }
-        if !c.pseudos.isEmpty { o["pseudos"] = .array(c.pseudos.map(pseudo)) }
-        return o
+        if !compound.attributes.isEmpty { object["attrs"] = .array(compound.attributes.map(attribute)) }
+        if !compound.pseudos.isEmpty { object["pseudos"] = .array(compound.pseudos.map(pseudo)) }
+        return object
     }
 
-    static func attribute(_ a: AttributeTest) -> JSON {
-        var o: JSONObject = ["name": .string(a.name.rawValue)]
-        guard let v = a.value else { return .object(o) }
-        o["op"] = .string(a.op.rawValue)
-        switch v {
-        case .string(let s): o["value"] = .string(s)
-        case .number(let d): o["value"] = .number(d)
-        case .regex(let r):
-            o["regex"] = .string(r.pattern)
-            if !r.flags.isEmpty { o["flags"] = .string(r.canonicalFlags) }
+    static func attribute(_ attribute: AttributeTest) -> JSON {
+        var object: JSONObject = ["name": .string(attribute.name.rawValue)]
+        guard let value = attribute.value else { return .object(object) }
+        object["op"] = .string(attribute.op.rawValue)
+        switch value {
+        case .string(let text): object["value"] = .string(text)
+        case .number(let number): object["value"] = .number(number)
+        case .regex(let regex):
+            object["regex"] = .string(regex.pattern)
+            if !regex.flags.isEmpty { object["flags"] = .string(regex.canonicalFlags) }
         }
-        if a.caseInsensitive { o["caseInsensitive"] = true }
-        return .object(o)
+        if attribute.caseInsensitive { object["caseInsensitive"] = true }
+        return .object(object)
     }
 
-    static func pseudo(_ p: Pseudo) -> JSON {
-        switch p {
-        case .has(let s): return ["pseudo": "has", "selector": list(s.chains)]
-        case .not(let s): return ["pseudo": "not", "selector": list(s.chains)]
-        case .is(let s): return ["pseudo": "is", "selector": list(s.chains)]
-        case .nth(let n): return ["pseudo": "nth", "n": JSON(n)]
-        case .nthLast(let n): return ["pseudo": "nth-last", "n": JSON(n)]
+    static func pseudo(_ pseudo: Pseudo) -> JSON {
+        switch pseudo {
+        case .has(let selector): return ["pseudo": "has", "selector": list(selector.chains)]
+        case .not(let selector): return ["pseudo": "not", "selector": list(selector.chains)]
+        case .is(let selector): return ["pseudo": "is", "selector": list(selector.chains)]
+        case .nth(let count): return ["pseudo": "nth", "n": JSON(count)]
+        case .nthLast(let count): return ["pseudo": "nth-last", "n": JSON(count)]
         case .first: return ["pseudo": "first"]
         case .last: return ["pseudo": "last"]
-        case .flag(let f): return ["pseudo": .string(f.rawValue)]
-        case .state(let n): return ["pseudo": "state", "names": JSON(n)]
-        case .trait(let n): return ["pseudo": "trait", "names": JSON(n)]
-        case .action(let s): return ["pseudo": "action", "name": .string(s)]
-        case .rotor(let s): return ["pseudo": "rotor", "name": .string(s)]
-        case .text(.substring(let s)): return ["pseudo": "text", "value": .string(s)]
-        case .text(.regex(let r)):
-            var o: JSONObject = ["pseudo": "text", "regex": .string(r.pattern)]
-            if !r.flags.isEmpty { o["flags"] = .string(r.canonicalFlags) }
-            return .object(o)
+        case .flag(let flag): return ["pseudo": .string(flag.rawValue)]
+        case .state(let names): return ["pseudo": "state", "names": JSON(names)]
+        case .trait(let names): return ["pseudo": "trait", "names": JSON(names)]
+        case .action(let name): return ["pseudo": "action", "name": .string(name)]
+        case .rotor(let name): return ["pseudo": "rotor", "name": .string(name)]
+        case .text(.substring(let text)): return ["pseudo": "text", "value": .string(text)]
+        case .text(.regex(let regex)):
+            var object: JSONObject = ["pseudo": "text", "regex": .string(regex.pattern)]
+            if !regex.flags.isEmpty { object["flags"] = .string(regex.canonicalFlags) }
+            return .object(object)
         }
     }
 
@@ -101,34 +101,34 @@ enum SelJSON {
         SelectorError(path: path, expected: expected, found: found)
     }
 
-    static func object(_ j: JSON, _ path: String, allowed: [String]) throws(SelectorError) -> JSONObject {
-        guard case .object(let o) = j else { throw fail(path, "an object", j.typeName) }
-        for k in o.keys where !allowed.contains(k) {
-            throw fail(path, "only the keys \(allowed.joined(separator: ", "))", "key '\(k)'")
+    static func object(_ json: JSON, _ path: String, allowed: [String]) throws(SelectorError) -> JSONObject {
+        guard case .object(let object) = json else { throw fail(path, "an object", json.typeName) }
+        for key in object.keys where !allowed.contains(key) {
+            throw fail(path, "only the keys \(allowed.joined(separator: ", "))", "key '\(key)'")
         }
-        return o
+        return object
     }
 
-    static func string(_ j: JSON?, _ path: String) throws(SelectorError) -> String {
-        guard let j else { throw fail(path, "a string", "nothing") }
-        guard case .string(let s) = j else { throw fail(path, "a string", j.typeName) }
-        return s
+    static func string(_ json: JSON?, _ path: String) throws(SelectorError) -> String {
+        guard let json else { throw fail(path, "a string", "nothing") }
+        guard case .string(let text) = json else { throw fail(path, "a string", json.typeName) }
+        return text
     }
 
-    static func decodeList(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> [Chain] {
+    static func decodeList(_ json: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> [Chain] {
         guard depth <= Selector.maxNesting else {
             throw fail(path, "at most \(Selector.maxNesting) nested :has/:not/:is", "deeper nesting")
         }
-        if case .string(let s) = j {
-            var p = SelectorParser(s)
-            do { return try p.parseTop() } catch {
+        if case .string(let text) = json {
+            var parser = SelectorParser(text)
+            do { return try parser.parseTop() } catch {
                 throw fail(path, error.expected + " at position \(error.position) of the string", error.found)
             }
         }
-        if case .object(let o) = j, let u = o["union"] {
-            guard o.count == 1 else { throw fail(path, "only the key union", "other keys next to union") }
-            guard case .array(let items) = u, !items.isEmpty else {
-                throw fail("\(path).union", "a non-empty array", u.typeName)
+        if case .object(let object) = json, let union = object["union"] {
+            guard object.count == 1 else { throw fail(path, "only the key union", "other keys next to union") }
+            guard case .array(let items) = union, !items.isEmpty else {
+                throw fail("\(path).union", "a non-empty array", union.typeName)
             }
             var out: [Chain] = []
             for (k, it) in items.enumerated() {
@@ -136,31 +136,32 @@ enum SelJSON {
             }
             return out
         }
-        return [try decodeChain(j, path: path, relative: relative, depth: depth)]
+        return [try decodeChain(json, path: path, relative: relative, depth: depth)]
     }
 
-    static func combinator(_ j: JSON, _ path: String) throws(SelectorError) -> Combinator {
-        let s = try string(j, path)
-        guard let c = Combinator(rawValue: s) else {
-            throw fail(path, "a combinator (\(Combinator.allCases.map(\.rawValue).joined(separator: ", ")))", "'\(s)'")
+    static func combinator(_ json: JSON, _ path: String) throws(SelectorError) -> Combinator {
+        let text = try string(json, path)
+        guard let combinator = Combinator(rawValue: text) else {
+            throw fail(
+                path, "a combinator (\(Combinator.allCases.map(\.rawValue).joined(separator: ", ")))", "'\(text)'")
         }
-        return c
+        return combinator
     }
 
-    static func decodeChain(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> Chain {
-        if case .object(let o) = j, let steps = o["chain"] {
-            guard o.count == 1 else { throw fail(path, "only the key chain", "other keys next to chain") }
+    static func decodeChain(_ json: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> Chain {
+        if case .object(let object) = json, let steps = object["chain"] {
+            guard object.count == 1 else { throw fail(path, "only the key chain", "other keys next to chain") }
             guard case .array(let items) = steps, !items.isEmpty else {
                 throw fail("\(path).chain", "a non-empty array", steps.typeName)
             }
             var chain = Chain(steps: [])
-            for (k, it) in items.enumerated() {
-                let p = "\(path).chain[\(k)]"
-                let (comb, c) = try decodeCompound(it, path: p, relative: relative, depth: depth)
-                if k == 0 {
+            for (index, it) in items.enumerated() {
+                let stepPath = "\(path).chain[\(index)]"
+                let (comb, c) = try decodeCompound(it, path: stepPath, relative: relative, depth: depth)
+                if index == 0 {
                     if let comb, !relative {
                         throw fail(
-                            "\(p).combinator", "no combinator on the first compound (only inside :has)",
+                            "\(stepPath).combinator", "no combinator on the first compound (only inside :has)",
                             "'\(comb.rawValue)'")
                     }
                     chain.leading = comb
@@ -171,10 +172,10 @@ enum SelJSON {
             }
             return chain
         }
-        if case .array = j {
+        if case .array = json {
             throw fail(path, "an object (compound, {\"chain\": …} or {\"union\": …}) or a string", "array")
         }
-        let (comb, c) = try decodeCompound(j, path: path, relative: relative, depth: depth)
+        let (comb, c) = try decodeCompound(json, path: path, relative: relative, depth: depth)
         if let comb, !relative {
             throw fail(
                 "\(path).combinator", "no combinator on the first compound (only inside :has)", "'\(comb.rawValue)'")
@@ -182,137 +183,139 @@ enum SelJSON {
         return Chain(leading: comb, steps: [Step(.descendant, c)])
     }
 
-    static func decodeCompound(_ j: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> (
+    static func decodeCompound(_ json: JSON, path: String, relative: Bool, depth: Int) throws(SelectorError) -> (
         Combinator?, Compound
     ) {
-        let o = try object(j, path, allowed: ["role", "attrs", "pseudos", "combinator"])
-        var c = Compound()
+        let members = try object(json, path, allowed: ["role", "attrs", "pseudos", "combinator"])
+        var compound = Compound()
         var comb: Combinator?
-        if let cj = o["combinator"] { comb = try combinator(cj, "\(path).combinator") }
-        if let rj = o["role"] {
-            let r = try string(rj, "\(path).role")
-            if r != "*" {
-                guard let role = RoleNames.role(r) else {
-                    throw fail("\(path).role", "a role (\(RoleNames.known)) or \"*\"", "'\(r)'")
+        if let cj = members["combinator"] { comb = try combinator(cj, "\(path).combinator") }
+        if let rj = members["role"] {
+            let roleName = try string(rj, "\(path).role")
+            if roleName != "*" {
+                guard let role = RoleNames.role(roleName) else {
+                    throw fail("\(path).role", "a role (\(RoleNames.known)) or \"*\"", "'\(roleName)'")
                 }
-                c.role = role
+                compound.role = role
             }
         }
-        if let aj = o["attrs"] {
+        if let aj = members["attrs"] {
             guard case .array(let items) = aj else { throw fail("\(path).attrs", "an array", aj.typeName) }
-            for (k, it) in items.enumerated() {
-                c.attributes.append(try decodeAttribute(it, path: "\(path).attrs[\(k)]"))
+            for (index, it) in items.enumerated() {
+                compound.attributes.append(try decodeAttribute(it, path: "\(path).attrs[\(index)]"))
             }
         }
-        if let pj = o["pseudos"] {
+        if let pj = members["pseudos"] {
             guard case .array(let items) = pj else { throw fail("\(path).pseudos", "an array", pj.typeName) }
             var positional: [Pseudo] = []
-            for (k, it) in items.enumerated() {
-                let p = try decodePseudo(it, path: "\(path).pseudos[\(k)]", depth: depth)
-                if p.isPositional { positional.append(p) } else { c.pseudos.append(p) }
+            for (index, it) in items.enumerated() {
+                let pseudo = try decodePseudo(it, path: "\(path).pseudos[\(index)]", depth: depth)
+                if pseudo.isPositional { positional.append(pseudo) } else { compound.pseudos.append(pseudo) }
             }
-            c.pseudos += positional
+            compound.pseudos += positional
         }
-        return (comb, c)
+        return (comb, compound)
     }
 
-    static func decodeAttribute(_ j: JSON, path: String) throws(SelectorError) -> AttributeTest {
-        let o = try object(j, path, allowed: ["name", "op", "value", "regex", "flags", "caseInsensitive"])
-        let n = try string(o["name"], "\(path).name")
-        guard let name = AttributeName(rawValue: n) else {
+    static func decodeAttribute(_ json: JSON, path: String) throws(SelectorError) -> AttributeTest {
+        let members = try object(json, path, allowed: ["name", "op", "value", "regex", "flags", "caseInsensitive"])
+        let nameText = try string(members["name"], "\(path).name")
+        guard let name = AttributeName(rawValue: nameText) else {
             throw fail(
                 "\(path).name", "an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))",
-                "'\(n)'")
+                "'\(nameText)'")
         }
-        var ci = false
-        if let c = o["caseInsensitive"] {
-            guard case .bool(let b) = c else { throw fail("\(path).caseInsensitive", "true or false", c.typeName) }
-            ci = b
+        var caseInsensitive = false
+        if let caseValue = members["caseInsensitive"] {
+            guard case .bool(let flag) = caseValue else {
+                throw fail("\(path).caseInsensitive", "true or false", caseValue.typeName)
+            }
+            caseInsensitive = flag
         }
-        guard let opj = o["op"] else {
-            guard o["value"] == nil, o["regex"] == nil else {
+        guard let opj = members["op"] else {
+            guard members["value"] == nil, members["regex"] == nil else {
                 throw fail("\(path).op", "an operator next to a value", "no op")
             }
-            let t = AttributeTest(name, .exists, nil, caseInsensitive: ci)
-            try t.validate(path: path)
-            return t
+            let test = AttributeTest(name, .exists, nil, caseInsensitive: caseInsensitive)
+            try test.validate(path: path)
+            return test
         }
         let ops = try string(opj, "\(path).op")
         guard var op = AttributeOp(rawValue: ops), op != .exists else {
             throw fail("\(path).op", "an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=)", "'\(ops)'")
         }
         var value: AttributeValue
-        if let r = o["regex"] {
-            guard o["value"] == nil else { throw fail(path, "either value or regex", "both") }
+        if let regex = members["regex"] {
+            guard members["value"] == nil else { throw fail(path, "either value or regex", "both") }
             var flags = ""
-            if let f = o["flags"] { flags = try string(f, "\(path).flags") }
-            value = .regex(RegexLiteral(pattern: normalizeRegex(try string(r, "\(path).regex")), flags: flags))
+            if let flagsValue = members["flags"] { flags = try string(flagsValue, "\(path).flags") }
+            value = .regex(RegexLiteral(pattern: normalizeRegex(try string(regex, "\(path).regex")), flags: flags))
             if op == .equals { op = .matches }
-        } else if let v = o["value"] {
-            guard o["flags"] == nil else {
+        } else if let valueJSON = members["value"] {
+            guard members["flags"] == nil else {
                 throw fail("\(path).flags", "flags only next to regex", "flags next to value")
             }
-            switch v {
-            case .string(let s): value = .string(s)
-            case .number(let d):
-                guard d.isFinite else { throw fail("\(path).value", "a finite number", "\(d)") }
-                value = .number(d)
-            default: throw fail("\(path).value", "a string or a number", v.typeName)
+            switch valueJSON {
+            case .string(let text): value = .string(text)
+            case .number(let number):
+                guard number.isFinite else { throw fail("\(path).value", "a finite number", "\(number)") }
+                value = .number(number)
+            default: throw fail("\(path).value", "a string or a number", valueJSON.typeName)
             }
         } else {
             throw fail(path, "a value or a regex after op '\(ops)'", "neither")
         }
-        if name == .role, op == .equals || op == .notEquals, case .string(let r) = value {
-            guard let role = RoleNames.role(r) else {
-                throw fail("\(path).value", "a role (\(RoleNames.known))", "'\(r)'")
+        if name == .role, op == .equals || op == .notEquals, case .string(let roleName) = value {
+            guard let role = RoleNames.role(roleName) else {
+                throw fail("\(path).value", "a role (\(RoleNames.known))", "'\(roleName)'")
             }
             value = .string(role.rawValue)
         }
-        if case .regex(let r) = value {
-            for f in r.flags where !RegexLiteral.allowedFlags.contains(f) {
-                throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'")
+        if case .regex(let regex) = value {
+            for flag in regex.flags where !RegexLiteral.allowedFlags.contains(flag) {
+                throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
             }
-            value = .regex(RegexLiteral(pattern: r.pattern, flags: r.canonicalFlags))
+            value = .regex(RegexLiteral(pattern: regex.pattern, flags: regex.canonicalFlags))
         }
-        let t = AttributeTest(name, op, value, caseInsensitive: ci)
-        try t.validate(path: path)
-        return t
+        let test = AttributeTest(name, op, value, caseInsensitive: caseInsensitive)
+        try test.validate(path: path)
+        return test
     }
 
     /// `\/` in a regex means `/`; the AST keeps the plain `/` so that the string form round-trips.
-    static func normalizeRegex(_ p: String) -> String {
+    static func normalizeRegex(_ pattern: String) -> String {
         var out = ""
         var backslashes = 0
-        for c in p {
-            if c == "/" && backslashes % 2 == 1 { out.removeLast() }
-            out.append(c)
-            backslashes = c == "\\" ? backslashes + 1 : 0
+        for character in pattern {
+            if character == "/" && backslashes % 2 == 1 { out.removeLast() }
+            out.append(character)
+            backslashes = character == "\\" ? backslashes + 1 : 0
         }
         return out
     }
 
-    static func decodePseudo(_ j: JSON, path: String, depth: Int) throws(SelectorError) -> Pseudo {
-        guard case .object(let o) = j else { throw fail(path, "an object", j.typeName) }
-        let name = try string(o["pseudo"], "\(path).pseudo")
-        func only(_ keys: [String]) throws(SelectorError) { _ = try object(j, path, allowed: ["pseudo"] + keys) }
+    static func decodePseudo(_ json: JSON, path: String, depth: Int) throws(SelectorError) -> Pseudo {
+        guard case .object(let members) = json else { throw fail(path, "an object", json.typeName) }
+        let name = try string(members["pseudo"], "\(path).pseudo")
+        func only(_ keys: [String]) throws(SelectorError) { _ = try object(json, path, allowed: ["pseudo"] + keys) }
         func names() throws(SelectorError) -> [String] {
-            guard let a = o["names"], case .array(let items) = a else {
-                throw fail("\(path).names", "an array of names", o["names"]?.typeName ?? "nothing")
+            guard let namesValue = members["names"], case .array(let items) = namesValue else {
+                throw fail("\(path).names", "an array of names", members["names"]?.typeName ?? "nothing")
             }
             var out: [String] = []
             for (k, it) in items.enumerated() { out.append(try string(it, "\(path).names[\(k)]")) }
             return out
         }
         func n() throws(SelectorError) -> Int {
-            guard let v = o["n"], let i = v.intValue, abs(i) < 1_000_000_000 else {
-                throw fail("\(path).n", "an integer", o["n"]?.typeName ?? "nothing")
+            guard let countValue = members["n"], let count = countValue.intValue, abs(count) < 1_000_000_000 else {
+                throw fail("\(path).n", "an integer", members["n"]?.typeName ?? "nothing")
             }
-            return i
+            return count
         }
         switch name {
         case "has", "not", "is":
             try only(["selector"])
-            guard let sj = o["selector"] else { throw fail("\(path).selector", "a selector", "nothing") }
+            guard let sj = members["selector"] else { throw fail("\(path).selector", "a selector", "nothing") }
             let chains = try decodeList(sj, path: "\(path).selector", relative: name == "has", depth: depth + 1)
             try Selector.validate(chains, path: "\(path).selector", depth: depth + 1, relative: name == "has")
             let sub = try Selector(validated: chains)
@@ -337,29 +340,29 @@ enum SelJSON {
             return .trait(try names())
         case "action":
             try only(["name"])
-            return .action(try string(o["name"], "\(path).name"))
+            return .action(try string(members["name"], "\(path).name"))
         case "rotor":
             try only(["name"])
-            return .rotor(try string(o["name"], "\(path).name"))
+            return .rotor(try string(members["name"], "\(path).name"))
         case "text":
             try only(["value", "regex", "flags"])
-            if let r = o["regex"] {
+            if let regex = members["regex"] {
                 var flags = ""
-                if let f = o["flags"] { flags = try string(f, "\(path).flags") }
-                for f in flags where !RegexLiteral.allowedFlags.contains(f) {
-                    throw fail("\(path).flags", "regex flags i, s or m", "'\(f)'")
+                if let flag = members["flags"] { flags = try string(flag, "\(path).flags") }
+                for flag in flags where !RegexLiteral.allowedFlags.contains(flag) {
+                    throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
                 }
                 return .text(
                     .regex(
                         RegexLiteral(
-                            pattern: normalizeRegex(try string(r, "\(path).regex")),
+                            pattern: normalizeRegex(try string(regex, "\(path).regex")),
                             flags: RegexLiteral(pattern: "", flags: flags).canonicalFlags)))
             }
-            return .text(.substring(try string(o["value"], "\(path).value")))
+            return .text(.substring(try string(members["value"], "\(path).value")))
         default:
-            if let f = StatePseudo(rawValue: name) {
+            if let flag = StatePseudo(rawValue: name) {
                 try only([])
-                return .flag(f)
+                return .flag(flag)
             }
             throw fail(
                 "\(path).pseudo", "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", "'\(name)'")

@@ -3,72 +3,76 @@ import AXCore
 extension Selector {
     /// Parses the string form (Specs/selectors.md §Grammar).
     package init(parsing text: String) throws(SelectorError) {
-        var p = SelectorParser(text)
-        let chains = try p.parseTop()
+        var parser = SelectorParser(text)
+        let chains = try parser.parseTop()
         try self.init(validated: chains)
     }
 }
 
 struct SelectorParser {
-    let s: [Character]
-    var i = 0
+    let characters: [Character]
+    var position = 0
     var depth = 0
 
-    init(_ text: String) { s = Array(text) }
+    init(_ text: String) { characters = Array(text) }
 
     // MARK: - Helpers
 
-    var atEnd: Bool { i >= s.count }
-    func peek(_ k: Int = 0) -> Character? { i + k < s.count ? s[i + k] : nil }
-
-    func foundHere(_ at: Int? = nil) -> String {
-        let p = at ?? i
-        guard p < s.count else { return "end of input" }
-        return describe(s[p])
+    var atEnd: Bool { position >= characters.count }
+    func peek(_ offset: Int = 0) -> Character? {
+        position + offset < characters.count ? characters[position + offset] : nil
     }
 
-    func describe(_ c: Character) -> String {
-        if c == " " { return "' ' (space)" }
-        if c.isWhitespace { return "whitespace" }
-        return "'\(c)'"
+    func foundHere(_ at: Int? = nil) -> String {
+        let offset = at ?? position
+        guard offset < characters.count else { return "end of input" }
+        return describe(characters[offset])
+    }
+
+    func describe(_ character: Character) -> String {
+        if character == " " { return "' ' (space)" }
+        if character.isWhitespace { return "whitespace" }
+        return "'\(character)'"
     }
 
     func fail(_ expected: String, at: Int? = nil, found: String? = nil, hint: String? = nil) -> SelectorError {
-        let p = at ?? i
-        return SelectorError(position: p, expected: expected, found: found ?? foundHere(p), hint: hint)
+        let offset = at ?? position
+        return SelectorError(position: offset, expected: expected, found: found ?? foundHere(offset), hint: hint)
     }
 
     @discardableResult
     mutating func skipWS() -> Bool {
-        let start = i
-        while let c = peek(), c.isWhitespace { i += 1 }
-        return i > start
+        let start = position
+        while let character = peek(), character.isWhitespace { position += 1 }
+        return position > start
     }
 
-    mutating func expect(_ c: Character) throws(SelectorError) {
-        guard peek() == c else { throw fail("'\(c)'") }
-        i += 1
+    mutating func expect(_ character: Character) throws(SelectorError) {
+        guard peek() == character else { throw fail("'\(character)'") }
+        position += 1
     }
 
-    static func isIdentStart(_ c: Character) -> Bool { c.isLetter || c == "_" }
-    static func isIdentChar(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "-" }
-    static func startsCompound(_ c: Character) -> Bool {
-        isIdentStart(c) || c == "*" || c == "#" || c == "[" || c == ":"
+    static func isIdentStart(_ character: Character) -> Bool { character.isLetter || character == "_" }
+    static func isIdentChar(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-"
+    }
+    static func startsCompound(_ character: Character) -> Bool {
+        isIdentStart(character) || character == "*" || character == "#" || character == "[" || character == ":"
     }
 
     mutating func ident() -> String {
-        let start = i
-        while let c = peek(), SelectorParser.isIdentChar(c) { i += 1 }
-        return String(s[start..<i])
+        let start = position
+        while let character = peek(), SelectorParser.isIdentChar(character) { position += 1 }
+        return String(characters[start..<position])
     }
 
     // MARK: - Selector lists and chains
 
     mutating func parseTop() throws(SelectorError) -> [Chain] {
-        guard s.count <= Selector.maxLength else {
+        guard characters.count <= Selector.maxLength else {
             throw SelectorError(
                 position: Selector.maxLength, expected: "at most \(Selector.maxLength) characters",
-                found: "\(s.count) characters")
+                found: "\(characters.count) characters")
         }
         skipWS()
         if peek() == "~" {
@@ -88,7 +92,7 @@ struct SelectorParser {
         var out = [try chain(relative: relative)]
         skipWS()
         while peek() == "," {
-            i += 1
+            position += 1
             skipWS()
             out.append(try chain(relative: relative))
             skipWS()
@@ -100,16 +104,16 @@ struct SelectorParser {
         switch peek() {
         case ">":
             if peek(1) == ">" {
-                i += 2
+                position += 2
                 return .within
             }
-            i += 1
+            position += 1
             return .child
         case "+":
-            i += 1
+            position += 1
             return .nextSibling
         case "~":
-            i += 1
+            position += 1
             return .laterSibling
         default: return nil
         }
@@ -118,14 +122,14 @@ struct SelectorParser {
     mutating func chain(relative: Bool) throws(SelectorError) -> Chain {
         var leading: Combinator?
         if relative {
-            let at = i
-            if let c = combinatorToken() {
-                if c == .within {
+            let at = position
+            if let combinator = combinatorToken() {
+                if combinator == .within {
                     throw fail(
                         "'>', '+', '~' or a selector", at: at, found: "'>>'",
                         hint: "'>>' cannot start a :has() argument")
                 }
-                leading = c
+                leading = combinator
                 skipWS()
             }
         }
@@ -137,16 +141,16 @@ struct SelectorParser {
         }
         var steps = [Step(.descendant, first)]
         while true {
-            let save = i
+            let save = position
             let hadWS = skipWS()
             var comb: Combinator
-            if let c = combinatorToken() {
-                comb = c
+            if let combinator = combinatorToken() {
+                comb = combinator
                 skipWS()
-            } else if hadWS, let c = peek(), SelectorParser.startsCompound(c) {
+            } else if hadWS, let combinator = peek(), SelectorParser.startsCompound(combinator) {
                 comb = .descendant
             } else {
-                i = save
+                position = save
                 break
             }
             guard let next = try compound() else {
@@ -160,49 +164,49 @@ struct SelectorParser {
     // MARK: - Compounds
 
     mutating func compound() throws(SelectorError) -> Compound? {
-        var c = Compound()
+        var compound = Compound()
         var consumed = false
         var positional: [Pseudo] = []
         if let ch = peek(), SelectorParser.isIdentStart(ch) {
-            let at = i
+            let at = position
             let name = ident()
-            guard let r = RoleNames.role(name) else {
+            guard let role = RoleNames.role(name) else {
                 throw fail(
                     "a role (\(RoleNames.known))", at: at, found: "'\(name)'",
                     hint: suggestion(name, among: AXRole.allCases.map(\.rawValue) + ["heading", "text", "slider"]).map {
                         "did you mean '\($0)'?"
                     })
             }
-            c.role = r
+            compound.role = role
             consumed = true
         } else if peek() == "*" {
-            i += 1
+            position += 1
             consumed = true
         }
         loop: while let ch = peek() {
             switch ch {
             case "#":
-                i += 1
-                c.attributes.append(try idSelector())
+                position += 1
+                compound.attributes.append(try idSelector())
             case "[":
-                c.attributes.append(try attribute())
+                compound.attributes.append(try attribute())
             case ":":
-                let p = try pseudo()
-                if p.isPositional { positional.append(p) } else { c.pseudos.append(p) }
+                let pseudo = try pseudo()
+                if pseudo.isPositional { positional.append(pseudo) } else { compound.pseudos.append(pseudo) }
             default:
                 break loop
             }
             consumed = true
         }
-        c.pseudos += positional
-        return consumed ? c : nil
+        compound.pseudos += positional
+        return consumed ? compound : nil
     }
 
     /// Appium's accessibility-id strategy as a whole selector (D-SEL-2): `~General` or `~"Wi-Fi settings"` is
     /// `*[name="General"]` — the accessibility identifier when set, else the label, as XCUITest's `name`.
     mutating func accessibilityID() throws(SelectorError) -> Chain {
-        let at = i
-        i += 1
+        let at = position
+        position += 1
         skipWS()
         let value: String
         if peek() == "\"" || peek() == "'" {
@@ -212,43 +216,43 @@ struct SelectorParser {
                 throw fail("end of input after an accessibility id (a '~' selector is the whole selector)")
             }
         } else {
-            value = String(s[i...]).trimmingCharacters()
-            i = s.count
+            value = String(characters[position...]).trimmingCharacters()
+            position = characters.count
         }
         guard !value.isEmpty else { throw fail("an accessibility id after '~' (e.g. ~General)", at: at) }
         return Chain(steps: [Step(.descendant, Compound(attributes: [AttributeTest(.name, .equals, .string(value))]))])
     }
 
     mutating func idSelector() throws(SelectorError) -> AttributeTest {
-        let at = i
+        let at = position
         if peek() == "\"" || peek() == "'" {
-            let v = try stringLiteral()
-            return AttributeTest(.id, .equals, .string(v))
+            let value = try stringLiteral()
+            return AttributeTest(.id, .equals, .string(value))
         }
         // idchars, with CSS-style escapes: `\` makes the next character literal (`#toolbar\.share`).
-        var v = ""
-        while let c = peek() {
-            if SelectorParser.isIdentChar(c) {
-                v.append(c)
-                i += 1
+        var value = ""
+        while let character = peek() {
+            if SelectorParser.isIdentChar(character) {
+                value.append(character)
+                position += 1
                 continue
             }
-            if c == "\\" {
-                guard let e = peek(1) else {
-                    i += 1
+            if character == "\\" {
+                guard let escaped = peek(1) else {
+                    position += 1
                     throw fail("a character after '\\'")
                 }
-                v.append(e)
-                i += 2
+                value.append(escaped)
+                position += 2
                 continue
             }
             break
         }
-        guard !v.isEmpty else { throw fail("an identifier or a quoted string after '#'", at: at) }
+        guard !value.isEmpty else { throw fail("an identifier or a quoted string after '#'", at: at) }
         if peek() == "." {
-            throw fail("the end of the identifier", hint: "quote identifiers that contain '.': #\"\(v)….\"")
+            throw fail("the end of the identifier", hint: "quote identifiers that contain '.': #\"\(value)….\"")
         }
-        return AttributeTest(.id, .equals, .string(v))
+        return AttributeTest(.id, .equals, .string(value))
     }
 
     static let operators: [String] = ["!=", "*=", "^=", "$=", "~=", "&=", "<=", ">=", "=", "<", ">"]
@@ -256,7 +260,7 @@ struct SelectorParser {
     mutating func attribute() throws(SelectorError) -> AttributeTest {
         try expect("[")
         skipWS()
-        let nameAt = i
+        let nameAt = position
         let name = ident()
         guard !name.isEmpty else {
             throw fail("an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -269,68 +273,71 @@ struct SelectorParser {
         }
         skipWS()
         if peek() == "]" {
-            i += 1
+            position += 1
             return AttributeTest(attr)
         }
-        let opAt = i
+        let opAt = position
         var op: AttributeOp?
-        for o in SelectorParser.operators {
-            let chars = Array(o)
-            if i + chars.count <= s.count, Array(s[i..<(i + chars.count)]) == chars {
-                op = AttributeOp(rawValue: o)
-                i += chars.count
+        for candidate in SelectorParser.operators {
+            let chars = Array(candidate)
+            if position + chars.count <= characters.count,
+                Array(characters[position..<(position + chars.count)]) == chars
+            {
+                op = AttributeOp(rawValue: candidate)
+                position += chars.count
                 break
             }
         }
         guard var op else { throw fail("an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=) or ']'") }
         skipWS()
-        let valueAt = i
+        let valueAt = position
         var value: AttributeValue
         switch peek() {
         case "\"", "'": value = .string(try stringLiteral())
         case "/": value = .regex(try regexLiteral())
         case nil, "]": throw fail("a value after '\(op.rawValue)'")
         default:
-            let start = i
-            while let c = peek(), !c.isWhitespace, c != "]", c != "\"", c != "'" { i += 1 }
-            let raw = String(s[start..<i])
-            if let d = SelectorParser.number(raw) { value = .number(d) } else { value = .string(raw) }
+            let start = position
+            while let character = peek(), !character.isWhitespace, character != "]", character != "\"", character != "'"
+            { position += 1 }
+            let raw = String(characters[start..<position])
+            if let number = SelectorParser.number(raw) { value = .number(number) } else { value = .string(raw) }
         }
         let hadWS = skipWS()
         var ci = false
-        if hadWS, let f = peek(), f == "i" || f == "s" || f == "I" || f == "S",
+        if hadWS, let flag = peek(), flag == "i" || flag == "s" || flag == "I" || flag == "S",
             peek(1).map({ $0 == "]" || $0.isWhitespace }) ?? false
         {
-            ci = (f == "i" || f == "I")
-            i += 1
+            ci = (flag == "i" || flag == "I")
+            position += 1
             skipWS()
         }
         guard peek() == "]" else {
             throw fail(hadWS ? "']' or a flag (i, s)" : "']'")
         }
-        i += 1
+        position += 1
         if op == .equals, case .regex = value { op = .matches }  // [label=/re/] is a regex match
-        if attr == .role, op == .equals || op == .notEquals, case .string(let r) = value {
-            guard let role = RoleNames.role(r) else {
+        if attr == .role, op == .equals || op == .notEquals, case .string(let roleName) = value {
+            guard let role = RoleNames.role(roleName) else {
                 throw fail(
-                    "a role (\(RoleNames.known))", at: valueAt, found: "'\(r)'",
-                    hint: suggestion(r, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
+                    "a role (\(RoleNames.known))", at: valueAt, found: "'\(roleName)'",
+                    hint: suggestion(roleName, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
             }
             value = .string(role.rawValue)
         }
         let test = AttributeTest(attr, op, value, caseInsensitive: ci)
         do { try test.validate(path: "") } catch {
-            var e = SelectorError(position: valueAt, expected: error.expected, found: error.found)
-            if error.found == "'\(op.rawValue)'" || error.found.hasPrefix("'&=' on") { e.position = opAt }
+            var positioned = SelectorError(position: valueAt, expected: error.expected, found: error.found)
+            if error.found == "'\(op.rawValue)'" || error.found.hasPrefix("'&=' on") { positioned.position = opAt }
             if error.expected.hasPrefix("a trait name") {
                 let bad = error.found.trimmingQuotes
-                e.hint = suggestion(bad, among: Traits.named.map(\.name)).map { "did you mean '\($0)'?" }
-                let src = String(s[valueAt..<i])
-                if let r = src.firstRange(of: bad) {
-                    e.position = valueAt + src.distance(from: src.startIndex, to: r.lowerBound)
+                positioned.hint = suggestion(bad, among: Traits.named.map(\.name)).map { "did you mean '\($0)'?" }
+                let src = String(characters[valueAt..<position])
+                if let badRange = src.firstRange(of: bad) {
+                    positioned.position = valueAt + src.distance(from: src.startIndex, to: badRange.lowerBound)
                 }
             }
-            throw e
+            throw positioned
         }
         return test
     }
@@ -340,13 +347,13 @@ struct SelectorParser {
         var it = Array(raw.utf8)[...]
         guard !it.isEmpty else { return nil }
         if it.first == UInt8(ascii: "-") || it.first == UInt8(ascii: "+") { it = it.dropFirst() }
-        func digits(_ x: inout ArraySlice<UInt8>) -> Int {
-            var n = 0
-            while let c = x.first, c >= 48, c <= 57 {
-                x = x.dropFirst()
-                n += 1
+        func digits(_ bytes: inout ArraySlice<UInt8>) -> Int {
+            var value = 0
+            while let byte = bytes.first, byte >= 48, byte <= 57 {
+                bytes = bytes.dropFirst()
+                value += 1
             }
-            return n
+            return value
         }
         guard digits(&it) > 0 else { return nil }
         if it.first == UInt8(ascii: ".") {
@@ -358,88 +365,90 @@ struct SelectorParser {
             if it.first == UInt8(ascii: "-") || it.first == UInt8(ascii: "+") { it = it.dropFirst() }
             guard digits(&it) > 0 else { return nil }
         }
-        guard it.isEmpty, let d = Double(raw), d.isFinite else { return nil }
-        return d
+        guard it.isEmpty, let number = Double(raw), number.isFinite else { return nil }
+        return number
     }
 
     mutating func stringLiteral() throws(SelectorError) -> String {
-        let q = s[i]
-        let start = i
-        i += 1
+        let quote = characters[position]
+        let start = position
+        position += 1
         var out = ""
         while true {
-            guard let c = peek() else {
-                throw fail("\(q == "\"" ? "'\"'" : "\"'\"") to close the string opened at position \(start)")
+            guard let character = peek() else {
+                throw fail("\(quote == "\"" ? "'\"'" : "\"'\"") to close the string opened at position \(start)")
             }
-            i += 1
-            if c == q { return out }
-            if c == "\\" {
-                guard let e = peek() else { throw fail("an escaped character after '\\'") }
-                i += 1
-                switch e {
+            position += 1
+            if character == quote { return out }
+            if character == "\\" {
+                guard let escaped = peek() else { throw fail("an escaped character after '\\'") }
+                position += 1
+                switch escaped {
                 case "n": out.append("\n")
                 case "t": out.append("\t")
                 case "r": out.append("\r")
-                case "\\", "\"", "'", "/": out.append(e)
+                case "\\", "\"", "'", "/": out.append(escaped)
                 case "u":
-                    let at = i - 2
+                    let at = position - 2
                     var hex = ""
                     if peek() == "{" {
-                        i += 1
-                        while let h = peek(), h != "}" {
-                            hex.append(h)
-                            i += 1
+                        position += 1
+                        while let hexDigit = peek(), hexDigit != "}" {
+                            hex.append(hexDigit)
+                            position += 1
                             if hex.count > 8 { break }
                         }
                         guard peek() == "}" else { throw fail("'}' closing a \\u{…} escape") }
-                        i += 1
+                        position += 1
                     } else {
                         for _ in 0..<4 {
-                            if let h = peek() {
-                                hex.append(h)
-                                i += 1
+                            if let hexDigit = peek() {
+                                hex.append(hexDigit)
+                                position += 1
                             }
                         }
                     }
-                    guard let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) else {
+                    guard let codePoint = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(codePoint) else {
                         throw fail("a unicode escape (\\uXXXX or \\u{X…})", at: at, found: "'\\u\(hex)'")
                     }
                     out.unicodeScalars.append(scalar)
                 default:
-                    throw fail("an escape (\\\\, \\\", \\', \\n, \\t, \\r, \\uXXXX)", at: i - 2, found: "'\\\(e)'")
+                    throw fail(
+                        "an escape (\\\\, \\\", \\', \\n, \\t, \\r, \\uXXXX)", at: position - 2, found: "'\\\(escaped)'"
+                    )
                 }
             } else {
-                out.append(c)
+                out.append(character)
             }
         }
     }
 
     mutating func regexLiteral() throws(SelectorError) -> RegexLiteral {
-        let start = i
-        i += 1
+        let start = position
+        position += 1
         var pattern = ""
         while true {
-            guard let c = peek() else { throw fail("'/' to close the regex opened at position \(start)") }
-            i += 1
-            if c == "/" { break }
-            if c == "\\" {
-                guard let e = peek() else { throw fail("an escaped character after '\\'") }
-                i += 1
-                if e == "/" {
+            guard let character = peek() else { throw fail("'/' to close the regex opened at position \(start)") }
+            position += 1
+            if character == "/" { break }
+            if character == "\\" {
+                guard let escaped = peek() else { throw fail("an escaped character after '\\'") }
+                position += 1
+                if escaped == "/" {
                     pattern.append("/")
                 } else {
                     pattern.append("\\")
-                    pattern.append(e)
+                    pattern.append(escaped)
                 }
             } else {
-                pattern.append(c)
+                pattern.append(character)
             }
         }
         var flags = ""
-        while let f = peek(), f.isLetter {
-            guard RegexLiteral.allowedFlags.contains(f) else { throw fail("regex flags i, s or m") }
-            if !flags.contains(f) { flags.append(f) }
-            i += 1
+        while let flag = peek(), flag.isLetter {
+            guard RegexLiteral.allowedFlags.contains(flag) else { throw fail("regex flags i, s or m") }
+            if !flags.contains(flag) { flags.append(flag) }
+            position += 1
         }
         let lit = RegexLiteral(pattern: pattern, flags: flags)
         _ = try lit.compile(position: start)
@@ -454,7 +463,7 @@ struct SelectorParser {
 
     mutating func pseudo() throws(SelectorError) -> Pseudo {
         try expect(":")
-        let at = i
+        let at = position
         let name = ident()
         guard !name.isEmpty else { throw fail("a pseudo-class name after ':'") }
         switch name {
@@ -467,7 +476,7 @@ struct SelectorParser {
             let list = try selectorList(relative: name == "has")
             skipWS()
             guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            i += 1
+            position += 1
             depth -= 1
             let sub = try Selector(validated: list)
             switch name {
@@ -478,26 +487,26 @@ struct SelectorParser {
         case "nth", "nth-last":
             try expectOpen(name)
             skipWS()
-            let nAt = i
+            let nAt = position
             var raw = ""
             if peek() == "-" || peek() == "+" {
                 raw.append(peek()!)
-                i += 1
+                position += 1
             }
-            while let c = peek(), c.isASCII, c.isNumber {
-                raw.append(c)
-                i += 1
+            while let character = peek(), character.isASCII, character.isNumber {
+                raw.append(character)
+                position += 1
             }
-            guard let n = Int(raw), abs(n) < 1_000_000_000 else {
+            guard let index = Int(raw), abs(index) < 1_000_000_000 else {
                 throw fail(
                     name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer",
                     at: nAt)
             }
-            if name == "nth-last" && n < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
+            if name == "nth-last" && index < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
             skipWS()
             guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            i += 1
-            return name == "nth" ? .nth(n) : .nthLast(n)
+            position += 1
+            return name == "nth" ? .nth(index) : .nthLast(index)
         case "first", "last":
             if peek() == "(" { throw fail("no argument after :\(name)", hint: "use :nth(n) to pick by position") }
             return name == "first" ? .first : .last
@@ -507,21 +516,21 @@ struct SelectorParser {
             let known = name == "trait" ? Traits.named.map(\.name) : AXStates.named.map(\.0)
             while true {
                 skipWS()
-                let nAt = i
-                let n = ident()
-                guard !n.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
-                guard known.contains(n) else {
+                let nAt = position
+                let itemName = ident()
+                guard !itemName.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
+                guard known.contains(itemName) else {
                     throw fail(
-                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(n)'",
-                        hint: suggestion(n, among: known).map { "did you mean '\($0)'?" })
+                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(itemName)'",
+                        hint: suggestion(itemName, among: known).map { "did you mean '\($0)'?" })
                 }
-                names.append(n)
+                names.append(itemName)
                 skipWS()
                 guard peek() == "," else { break }
-                i += 1
+                position += 1
             }
             guard peek() == ")" else { throw fail("',' or ')'") }
-            i += 1
+            position += 1
             return name == "trait" ? .trait(names) : .state(names)
         case "action", "rotor", "text":
             try expectOpen(name)
@@ -529,26 +538,26 @@ struct SelectorParser {
             var result: Pseudo
             switch peek() {
             case "\"", "'":
-                let v = try stringLiteral()
-                result = name == "action" ? .action(v) : name == "rotor" ? .rotor(v) : .text(.substring(v))
+                let text = try stringLiteral()
+                result = name == "action" ? .action(text) : name == "rotor" ? .rotor(text) : .text(.substring(text))
             case "/" where name == "text":
                 result = .text(.regex(try regexLiteral()))
             default:
-                let start = i
-                while let c = peek(), c != ")", c != "\"", c != "'" { i += 1 }
-                var raw = String(s[start..<i])
+                let start = position
+                while let character = peek(), character != ")", character != "\"", character != "'" { position += 1 }
+                var raw = String(characters[start..<position])
                 while raw.last?.isWhitespace == true { raw.removeLast() }
                 guard !raw.isEmpty else { throw fail("a name or a quoted string", at: start) }
                 result = name == "action" ? .action(raw) : name == "rotor" ? .rotor(raw) : .text(.substring(raw))
             }
             skipWS()
             guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            i += 1
+            position += 1
             return result
         default:
-            if let f = StatePseudo(rawValue: name) {
+            if let flag = StatePseudo(rawValue: name) {
                 if peek() == "(" { throw fail("no argument after :\(name)") }
-                return .flag(f)
+                return .flag(flag)
             }
             throw fail(
                 "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", at: at, found: "':\(name)'",
@@ -558,15 +567,15 @@ struct SelectorParser {
 
     mutating func expectOpen(_ name: String) throws(SelectorError) {
         guard peek() == "(" else { throw fail("'(' after :\(name)") }
-        i += 1
+        position += 1
     }
 }
 
 extension String {
     var trimmingQuotes: String {
-        var s = self
-        if s.hasPrefix("'") { s.removeFirst() }
-        if s.hasSuffix("'") { s.removeLast() }
-        return s
+        var trimmed = self
+        if trimmed.hasPrefix("'") { trimmed.removeFirst() }
+        if trimmed.hasSuffix("'") { trimmed.removeLast() }
+        return trimmed
     }
 }

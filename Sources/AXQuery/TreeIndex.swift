@@ -33,46 +33,50 @@ package final class TreeIndex: Sendable {
     package init(_ tree: AXTree) {
         revision = tree.revision
         snapshot = tree
-        let n = tree.count
+        let nodeCount = tree.count
         var ids: [String] = []
         var nodes: [Box<AXNode>] = []
         var parent: [Int32] = []
         var depth: [Int32] = []
         var pos: [Int32] = []
-        ids.reserveCapacity(n)
-        nodes.reserveCapacity(n)
-        parent.reserveCapacity(n)
-        depth.reserveCapacity(n)
-        pos.reserveCapacity(n)
+        ids.reserveCapacity(nodeCount)
+        nodes.reserveCapacity(nodeCount)
+        parent.reserveCapacity(nodeCount)
+        depth.reserveCapacity(nodeCount)
+        pos.reserveCapacity(nodeCount)
         var byID: [String: Int32] = [:]
-        byID.reserveCapacity(n)
+        byID.reserveCapacity(nodeCount)
         var byIdentifier: [String: [Int32]] = [:]
         var byRole = [[Int32]](repeating: [], count: AXRole.allCases.count)
         var stack: [(String, Int32, Int32, Int32)] = []  // id, depth, parent, position in parent
-        for (k, w) in tree.windows.enumerated().reversed() { stack.append((w, 0, -1, Int32(k))) }
-        while let (id, d, p, k) = stack.popLast() {
+        for (positionInParent, windowID) in tree.windows.enumerated().reversed() {
+            stack.append((windowID, 0, -1, Int32(positionInParent)))
+        }
+        while let (id, nodeDepth, parentPosition, positionInParent) = stack.popLast() {
             guard let box = tree.nodes.box(id), byID[id] == nil else { continue }
             let node = box.value
-            let i = Int32(ids.count)
-            byID[id] = i
+            let position = Int32(ids.count)
+            byID[id] = position
             ids.append(id)
             nodes.append(box)
-            parent.append(p)
-            depth.append(d)
-            pos.append(k)
+            parent.append(parentPosition)
+            depth.append(nodeDepth)
+            pos.append(positionInParent)
             // Keyed as `#x` matches (D-SEL-1): the accessibility identifier, else the element id.
             let identifierKey = node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? id
-            byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(i)
-            byRole[TreeIndex.roleOrdinal[node.role]!].append(i)
+            byIdentifier[StringMatcher.normalize(identifierKey), default: []].append(position)
+            byRole[TreeIndex.roleOrdinal[node.role]!].append(position)
             if node.role != .cell && TreeIndex.isCellBacked(node) {
-                byRole[TreeIndex.roleOrdinal[.cell]!].append(i)
+                byRole[TreeIndex.roleOrdinal[.cell]!].append(position)
             }
-            for (ck, c) in node.children.enumerated().reversed() { stack.append((c, d + 1, i, Int32(ck))) }
+            for (childPosition, child) in node.children.enumerated().reversed() {
+                stack.append((child, nodeDepth + 1, position, Int32(childPosition)))
+            }
         }
         var end = (0..<ids.count).map { Int32($0 + 1) }
-        for i in stride(from: ids.count - 1, through: 0, by: -1) {
-            let p = Int(parent[i])
-            if p >= 0, end[i] > end[p] { end[p] = end[i] }
+        for position in stride(from: ids.count - 1, through: 0, by: -1) {
+            let parentPosition = Int(parent[position])
+            if parentPosition >= 0, end[position] > end[parentPosition] { end[parentPosition] = end[position] }
         }
         let stride = max(1, ids.count / 64)
         self.samples = Array(Swift.stride(from: 0, to: ids.count, by: stride)) + (ids.isEmpty ? [] : [ids.count - 1])
@@ -98,11 +102,11 @@ package final class TreeIndex: Sendable {
     }
 
     /// The next sibling in document order, or -1.
-    @inline(__always) func nextSibling(_ i: Int) -> Int {
-        let e = Int(end[i])
-        let p = Int(parent[i])
-        if p >= 0 { return e < Int(end[p]) ? e : -1 }
-        return e < ids.count ? e : -1
+    @inline(__always) func nextSibling(_ position: Int) -> Int {
+        let afterSubtree = Int(end[position])
+        let parentPosition = Int(parent[position])
+        if parentPosition >= 0 { return afterSubtree < Int(end[parentPosition]) ? afterSubtree : -1 }
+        return afterSubtree < ids.count ? afterSubtree : -1
     }
 
     /// Document-order position of a node id.
@@ -121,18 +125,18 @@ package final class QueryIndexCache: Sendable {
     package init(capacity: Int = 8) { self.capacity = max(1, capacity) }
 
     package func index(for tree: AXTree) -> TreeIndex {
-        if let hit = entries.withLock({ e -> TreeIndex? in
-            guard let k = e.firstIndex(where: { $0.isIndex(of: tree) }) else { return nil }
-            let x = e.remove(at: k)
-            e.insert(x, at: 0)
-            return x
+        if let hit = entries.withLock({ cached -> TreeIndex? in
+            guard let hitIndex = cached.firstIndex(where: { $0.isIndex(of: tree) }) else { return nil }
+            let entry = cached.remove(at: hitIndex)
+            cached.insert(entry, at: 0)
+            return entry
         }) {
             return hit
         }
         let built = TreeIndex(tree)
-        entries.withLock { e in
-            e.insert(built, at: 0)
-            if e.count > capacity { e.removeLast(e.count - capacity) }
+        entries.withLock { cached in
+            cached.insert(built, at: 0)
+            if cached.count > capacity { cached.removeLast(cached.count - capacity) }
         }
         return built
     }

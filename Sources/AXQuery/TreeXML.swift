@@ -9,12 +9,12 @@ import AXCore
 /// as character references, and characters XML 1.0 cannot carry as U+FFFD.
 package enum TreeXML {
     /// The XCUIElementType name for a node (Appium vocabulary; headers are StaticText, like XCUITest).
-    package static func typeName(_ n: AXNode) -> String {
-        switch n.role {
+    package static func typeName(_ node: AXNode) -> String {
+        switch node.role {
         case .window: return "XCUIElementTypeWindow"
         case .alert: return "XCUIElementTypeAlert"
         case .group, .landmark: return "XCUIElementTypeOther"
-        case .list: return n.viewClass == .collectionView ? "XCUIElementTypeCollectionView" : "XCUIElementTypeTable"
+        case .list: return node.viewClass == .collectionView ? "XCUIElementTypeCollectionView" : "XCUIElementTypeTable"
         case .table: return "XCUIElementTypeTable"
         case .tabBar: return "XCUIElementTypeTabBar"
         case .navigationBar: return "XCUIElementTypeNavigationBar"
@@ -30,7 +30,7 @@ package enum TreeXML {
         case .searchField: return "XCUIElementTypeSearchField"
         case .textView: return "XCUIElementTypeTextView"
         case .adjustable:
-            switch n.viewClass {
+            switch node.viewClass {
             case .stepper: return "XCUIElementTypeStepper"
             case .pageControl: return "XCUIElementTypePageIndicator"
             default: return "XCUIElementTypeSlider"
@@ -48,11 +48,11 @@ package enum TreeXML {
     package static func xml(_ tree: AXTree, appName: String = "app") -> String {
         var out: [UInt8] = []
         out.reserveCapacity(tree.count * 200 + 128)
-        func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
-        func esc(_ s: String) {
-            for u in s.unicodeScalars {
-                switch u {
+        func lit(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func raw(_ text: String) { out.append(contentsOf: text.utf8) }
+        func esc(_ text: String) {
+            for scalar in text.unicodeScalars {
+                switch scalar {
                 case "&": lit("&amp;")
                 case "<": lit("&lt;")
                 case ">": lit("&gt;")
@@ -61,27 +61,27 @@ package enum TreeXML {
                 case "\r": lit("&#13;")
                 case "\t": lit("&#9;")
                 default:
-                    if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF {
+                    if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                         lit("\u{FFFD}")
-                    } else if u.isASCII {
-                        out.append(UInt8(u.value))
+                    } else if scalar.isASCII {
+                        out.append(UInt8(scalar.value))
                     } else {
-                        out.append(contentsOf: String(Character(u)).utf8)
+                        out.append(contentsOf: String(Character(scalar)).utf8)
                     }
                 }
             }
         }
-        func attr(_ name: StaticString, _ v: String?) {
-            guard let v else { return }
+        func attr(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
             lit(" ")
             lit(name)
             lit("=\"")
-            esc(v)
+            esc(value)
             lit("\"")
         }
-        func int(_ d: Double) -> String {
-            guard d.isFinite else { return "0" }
-            return String(Int(d.rounded()))
+        func int(_ number: Double) -> String {
+            guard number.isFinite else { return "0" }
+            return String(Int(number.rounded()))
         }
         lit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n")
         lit("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"")
@@ -91,42 +91,44 @@ package enum TreeXML {
         // Explicit stack: (id, depth, index in parent, closing?)
         var stack: [(String, Int, Int, Bool)] = []
         var seen = Set<String>()
-        for (k, w) in tree.windows.enumerated().reversed() { stack.append((w, 1, k, false)) }
+        for (position, windowID) in tree.windows.enumerated().reversed() {
+            stack.append((windowID, 1, position, false))
+        }
         while let (id, depth, index, closing) = stack.popLast() {
             if closing {
-                guard let n = tree[id] else { continue }
+                guard let node = tree[id] else { continue }
                 for _ in 0..<depth { lit("  ") }
                 lit("</")
-                raw(typeName(n))
+                raw(typeName(node))
                 lit(">\n")
                 continue
             }
-            guard let n = tree[id], seen.insert(id).inserted else { continue }
-            let type = typeName(n)
+            guard let node = tree[id], seen.insert(id).inserted else { continue }
+            let type = typeName(node)
             for _ in 0..<depth { lit("  ") }
             lit("<")
             raw(type)
             attr("type", type)
-            attr("name", n.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? n.label)
-            attr("label", n.label)
-            attr("value", n.value)
-            attr("enabled", n.states.contains(.enabled) ? "true" : "false")
-            attr("visible", n.states.contains(.onscreen) ? "true" : "false")
-            attr("x", int(n.frame.x))
-            attr("y", int(n.frame.y))
-            attr("width", int(n.frame.width))
-            attr("height", int(n.frame.height))
+            attr("name", node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? node.label)
+            attr("label", node.label)
+            attr("value", node.value)
+            attr("enabled", node.states.contains(.enabled) ? "true" : "false")
+            attr("visible", node.states.contains(.onscreen) ? "true" : "false")
+            attr("x", int(node.frame.x))
+            attr("y", int(node.frame.y))
+            attr("width", int(node.frame.width))
+            attr("height", int(node.frame.height))
             attr("index", String(index))
-            attr("role", n.role.rawValue)
+            attr("role", node.role.rawValue)
             attr("axid", id)
-            let kids = n.children.filter { tree[$0] != nil && !seen.contains($0) }
+            let kids = node.children.filter { tree[$0] != nil && !seen.contains($0) }
             if kids.isEmpty {
                 lit("/>\n")
             } else {
                 lit(">\n")
                 stack.append((id, depth, index, true))
-                for (k, c) in n.children.enumerated().reversed() where tree[c] != nil {
-                    stack.append((c, depth + 1, k, false))
+                for (k, child) in node.children.enumerated().reversed() where tree[child] != nil {
+                    stack.append((child, depth + 1, k, false))
                 }
             }
         }

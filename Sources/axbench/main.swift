@@ -1,7 +1,9 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 // Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
-// Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift).
+// Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift),
+// --json (JSON codec throughput on a 20,000-node sample tree).
+import AXBenchmarks
 import AXCore
 import AXDemo
 import AXHub
@@ -22,11 +24,15 @@ if CommandLine.arguments.contains("--sizes") {
     )
     exit(0)
 }
+if CommandLine.arguments.contains("--json") {
+    print("JSON codec: \(try JSONBenchmark.measure(JSONBenchmark.sampleTree(nodes: quick ? 2_000 : 20_000)))")
+    exit(0)
+}
 if CommandLine.arguments.contains("--profile-decode") {
     let snap = BenchTree.snapshot(leaves: 8920)
     for _ in 0..<60 {
-        let h = try ViewHierarchy.fromSnapshot(snap)
-        withExtendedLifetime(h) {}
+        let hierarchy = try ViewHierarchy.fromSnapshot(snap)
+        withExtendedLifetime(hierarchy) {}
     }
     exit(0)
 }
@@ -40,14 +46,14 @@ if CommandLine.arguments.contains("--core-min") {
     let parsed = try JSON.parse(bytes)
     for _ in 0..<21 {
         let t0 = clock.now
-        let h = try ViewHierarchy.fromSnapshot(parsed)
+        let hierarchy = try ViewHierarchy.fromSnapshot(parsed)
         dec.append(clock.now - t0)
-        withExtendedLifetime(h) {}
+        withExtendedLifetime(hierarchy) {}
         let t1 = clock.now
-        let s = HierarchyStore()
-        try s.setSnapshot(parsed)
+        let store = HierarchyStore()
+        try store.setSnapshot(parsed)
         let t2 = clock.now
-        _ = s.rebuild()
+        _ = store.rebuild()
         let t3 = clock.now
         bld.append(t2 - t1)
         der.append(t3 - t2)
@@ -56,11 +62,11 @@ if CommandLine.arguments.contains("--core-min") {
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-patch") {
-    let s = HierarchyStore()
-    try s.setSnapshot(BenchTree.snapshot(leaves: 8920))
+    let store = HierarchyStore()
+    try store.setSnapshot(BenchTree.snapshot(leaves: 8920))
     for i in 0..<2000 {
         let leaf = (i * 7919) % 8920
-        try s.apply([
+        try store.apply([
             .set(
                 id: "n\(leaf)",
                 properties: leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")])
@@ -69,16 +75,16 @@ if CommandLine.arguments.contains("--profile-patch") {
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-derive") {
-    let s = HierarchyStore()
-    try s.setSnapshot(BenchTree.snapshot(leaves: 8920))
-    for _ in 0..<60 { _ = s.rebuild() }
+    let store = HierarchyStore()
+    try store.setSnapshot(BenchTree.snapshot(leaves: 8920))
+    for _ in 0..<60 { _ = store.rebuild() }
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-build") {
     let snap = BenchTree.snapshot(leaves: 8920)
     for _ in 0..<30 {
-        let s = HierarchyStore()
-        try s.setSnapshot(snap)
+        let store = HierarchyStore()
+        try store.setSnapshot(snap)
     }
     exit(0)
 }
@@ -88,31 +94,33 @@ if CommandLine.arguments.contains("--focus") {
     exit(0)
 }
 
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-func us(_ d: Duration) -> Double { ms(d) * 1000 }
+func ms(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+func us(_ duration: Duration) -> Double { ms(duration) * 1000 }
 func median(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    return s[s.count / 2]
+    let sorted = xs.sorted()
+    return sorted[sorted.count / 2]
 }
 func p95(_ xs: [Double]) -> Double {
-    let s = xs.sorted()
-    return s[min(s.count - 1, Int(Double(s.count) * 0.95))]
+    let sorted = xs.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
 }
 /// Resident set size from /proc/self/statm (bytes).
 func heapBytes() -> Int {
-    guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let parts = s.split(separator: " ")
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let parts = statm.split(separator: " ")
     return parts.count > 1 ? (Int(parts[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
 }
-func fmt(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+func fmt(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
 
 /// Leaves giving about `views` views in the bench tree (leaves + groups of 10 and 50 + window + scroll).
 func leavesFor(views: Int) -> Int {
-    var n = views * 100 / 112
+    var leaves = views * 100 / 112
     while true {
-        let v = n + (n + 9) / 10 + (n + 49) / 50 + 2
-        if v >= views { return n }
-        n += 1
+        let viewCount = leaves + (leaves + 9) / 10 + (leaves + 49) / 50 + 2
+        if viewCount >= views { return leaves }
+        leaves += 1
     }
 }
 
@@ -149,15 +157,15 @@ for _ in 0..<runs {
     let t0 = clock.now
     let parsed = try JSON.parse(bytes)
     let t1 = clock.now
-    let s = HierarchyStore()
-    try s.setSnapshot(parsed)
+    let runStore = HierarchyStore()
+    try runStore.setSnapshot(parsed)
     let t2 = clock.now
-    _ = s.rebuild()
+    _ = runStore.rebuild()
     let t3 = clock.now
     parseTimes.append(ms(t1 - t0))
     buildTimes.append(ms(t2 - t1))
     deriveOnly.append(ms(t3 - t2))
-    store = s
+    store = runStore
 }
 let viewCount = store.views.count
 print("views: \(viewCount), accessibility nodes: \(store.tree.count), snapshot JSON: \(bytes.count / 1024) KiB")
@@ -169,9 +177,9 @@ do {
     var decodeTimes: [Double] = []
     for _ in 0..<runs {
         let t0 = clock.now
-        let h = try ViewHierarchy.fromSnapshot(parsed)
+        let hierarchy = try ViewHierarchy.fromSnapshot(parsed)
         decodeTimes.append(ms(clock.now - t0))
-        withExtendedLifetime(h) {}
+        withExtendedLifetime(hierarchy) {}
     }
     print("decode only (snapshot JSON → views): median \(fmt(median(decodeTimes))) ms")
 }
@@ -224,13 +232,13 @@ final class NullPeer: RPCPeer, @unchecked Sendable {
     func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }
 final class Mutex_: @unchecked Sendable {
-    let l = NSLock()
-    var v: Int
-    init(_ v: Int) { self.v = v }
+    let lock = NSLock()
+    var value: Int
+    init(_ value: Int) { self.value = value }
     func inc() {
-        l.lock()
-        v += 1
-        l.unlock()
+        lock.lock()
+        value += 1
+        lock.unlock()
     }
 }
 let session = RPCSession(peer: NullPeer())

@@ -50,23 +50,23 @@ struct AXQueryCommand: ParsableCommand {
     static func hoistSubcommand(_ args: [String]) -> [String] {
         let valued: Set<String> = ["--socket", "--tcp", "--token-file", "--app", "--file"]
         let flags: Set<String> = ["--json", "--no-color"]
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            let name = a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a
+        var index = 0
+        while index < args.count {
+            let argument = args[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if valued.contains(name) {
-                i += a.contains("=") ? 1 : 2
+                index += argument.contains("=") ? 1 : 2
                 continue
             }
-            if flags.contains(a) {
-                i += 1
+            if flags.contains(argument) {
+                index += 1
                 continue
             }
             break
         }
-        guard i > 0, i < args.count, subcommandNames.contains(args[i]) else { return args }
+        guard index > 0, index < args.count, subcommandNames.contains(args[index]) else { return args }
         var out = args
-        let sub = out.remove(at: i)
+        let sub = out.remove(at: index)
         out.insert(sub, at: 0)
         return out
     }
@@ -136,17 +136,19 @@ struct GlobalOptions: ParsableArguments {
             var token: String?
             if let tf = tokenFile {
                 token = try FileIO.token(tf)
-            } else if let t = getenv("AXSERVER_TOKEN"), t.pointee != 0 {
-                token = String(cString: t)
+            } else if let environmentToken = getenv("AXSERVER_TOKEN"), environmentToken.pointee != 0 {
+                token = String(cString: environmentToken)
             } else {
                 throw CLIFailure(Exit.connection, "--tcp needs --token-file (or $AXSERVER_TOKEN)")
             }
             return ("tcp:" + hp, token)
         }
         if let socket { return (socket.hasPrefix("unix:") ? socket : "unix:" + socket, nil) }
-        if let s = getenv("AXSERVER_SOCKET"), s.pointee != 0 {
-            let p = String(cString: s)
-            return (p.hasPrefix("unix:") || p.hasPrefix("tcp:") ? p : "unix:" + p, nil)
+        if let socket = getenv("AXSERVER_SOCKET"), socket.pointee != 0 {
+            let socketPath = String(cString: socket)
+            return (
+                socketPath.hasPrefix("unix:") || socketPath.hasPrefix("tcp:") ? socketPath : "unix:" + socketPath, nil
+            )
         }
         return ("unix:" + RPCServer.defaultSocketPath(), nil)
     }
@@ -186,24 +188,24 @@ final class Context {
         do { bytes = try TextEncoding.utf8(raw) } catch {
             throw CLIFailure(Exit.connection, "'\(path)': \(error.message)")
         }
-        var k = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
-        while k < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[k]) { k += 1 }
+        var offset = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
+        while offset < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[offset]) { offset += 1 }
         let name = String(path.split(separator: "/").last ?? "file")
-        if k < bytes.count, bytes[k] == UInt8(ascii: "<") {
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "<") {
             let snapshot: JSON
             do { snapshot = try AppiumConverter.convert(bytes) } catch {
                 throw CLIFailure(Exit.connection, error.message)
             }
             return try OfflineBackend(snapshot: snapshot, appName: name)
         }
-        let j: JSON
-        do { j = try JSON.parse(bytes) } catch {
+        let json: JSON
+        do { json = try JSON.parse(bytes) } catch {
             throw CLIFailure(Exit.connection, "'\(path)' is neither JSON nor XML: \(error)")
         }
         // Accept a snapshot, or a saved hierarchy.set request / params.
-        var snap = j
-        if let p = j["params"], p["windows"] != nil { snap = p }
+        var snap = json
+        if let params = json["params"], params["windows"] != nil { snap = params }
         guard snap["windows"] != nil else {
             throw CLIFailure(
                 Exit.connection, "'\(path)' is not a hierarchy snapshot (no \"windows\" array; see Specs/hierarchy.md)")
@@ -214,53 +216,54 @@ final class Context {
     /// Calls a method with `app` filled in; maps errors to CLI failures.
     func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30)) throws(CLIFailure) -> JSON
     {
-        var p = params
-        if let app = global.app, p["app"] == nil { p["app"] = .string(app) }
-        do { return try backend.call(method, .object(p), timeout: timeout) } catch {
-            var f = Context.failure(error)
+        var requestParams = params
+        if let app = global.app, requestParams["app"] == nil { requestParams["app"] = .string(app) }
+        do { return try backend.call(method, .object(requestParams), timeout: timeout) } catch {
+            var failure = Context.failure(error)
             // A --root that resolves to nothing (or to several elements) says so.
-            if let root = p["root"]?["selector"]?.stringValue, let sel = error.data?["selector"]?.stringValue,
+            if let root = requestParams["root"]?["selector"]?.stringValue,
+                let sel = error.data?["selector"]?.stringValue,
                 (try? Selector(parsing: root))?.canonical == sel,
                 error.code == RPCError.Code.noSuchElement || error.code == RPCError.Code.ambiguousMatch
             {
-                f.message = "--root: " + f.message
+                failure.message = "--root: " + failure.message
             }
-            throw f
+            throw failure
         }
     }
 
     /// Turns a server error into one clear line plus useful details.
-    static func failure(_ e: RPCError) -> CLIFailure {
-        let code = Exit.code(for: e)
+    static func failure(_ error: RPCError) -> CLIFailure {
+        let code = Exit.code(for: error)
         var details: [String] = []
-        switch e.code {
+        switch error.code {
         case RPCError.Code.invalidSelector:
-            if let sel = e.data?["selector"]?.stringValue, let pos = e.data?["position"]?.intValue {
+            if let sel = error.data?["selector"]?.stringValue, let pos = error.data?["position"]?.intValue {
                 details = Context.caret(sel, pos)
             }
         case RPCError.Code.ambiguousMatch:
-            for c in e.data?["candidates"]?.arrayValue ?? [] {
-                var s = (c["id"]?.stringValue ?? "?") + "  " + (c["role"]?.stringValue ?? "")
-                if let l = c["label"]?.stringValue { s += " " + Render.quoted(l) }
-                if let i = c["identifier"]?.stringValue { s += " " + Render.idSelector(i) }
-                s += "  " + Render.frame(c["frame"])
-                details.append(s)
+            for candidate in error.data?["candidates"]?.arrayValue ?? [] {
+                var line = (candidate["id"]?.stringValue ?? "?") + "  " + (candidate["role"]?.stringValue ?? "")
+                if let label = candidate["label"]?.stringValue { line += " " + Render.quoted(label) }
+                if let identifier = candidate["identifier"]?.stringValue { line += " " + Render.idSelector(identifier) }
+                line += "  " + Render.frame(candidate["frame"])
+                details.append(line)
             }
-            if let n = e.data?["count"]?.intValue, n > details.count {
-                details.append("… and \(n - details.count) more")
+            if let count = error.data?["count"]?.intValue, count > details.count {
+                details.append("… and \(count - details.count) more")
             }
         case RPCError.Code.noSuchElement:
-            details = Context.nearMissLines(e.data?["explain"])
+            details = Context.nearMissLines(error.data?["explain"])
         case RPCError.Code.timeout:
-            if let last = e.data?["lastState"], !last.isNull {
+            if let last = error.data?["lastState"], !last.isNull {
                 details.append("last state: " + Render.describe(last, Palette(on: false)))
-            } else if e.data?["lastState"] != nil {
+            } else if error.data?["lastState"] != nil {
                 details.append("last state: no element")
             }
         default:
             break
         }
-        return CLIFailure(code, e.message, details: details, rpc: e)
+        return CLIFailure(code, error.message, details: details, rpc: error)
     }
 
     /// `did you mean` lines from a query.explain result.
@@ -272,10 +275,10 @@ final class Context {
                 guard let misses = step["nearMisses"]?.arrayValue, !misses.isEmpty else { continue }
                 out.append(
                     "no \(step["description"]?.stringValue ?? "match") at \(step["selector"]?.stringValue ?? "")")
-                for m in misses {
-                    let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                for miss in misses {
+                    let ids = (miss["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
                     out.append(
-                        "did you mean: \(m["description"]?.stringValue ?? "")  (\(m["change"]?.stringValue ?? ""); \(m["count"]?.intValue ?? 0) match\(m["count"]?.intValue == 1 ? "" : "es"): \(ids))"
+                        "did you mean: \(miss["description"]?.stringValue ?? "")  (\(miss["change"]?.stringValue ?? ""); \(miss["count"]?.intValue ?? 0) match\(miss["count"]?.intValue == 1 ? "" : "es"): \(ids))"
                     )
                 }
             }
@@ -306,8 +309,8 @@ final class Context {
 
 /// Runs a command body with uniform error reporting.
 func runReporting(json: Bool, _ body: () throws -> Void) throws {
-    do { try body() } catch let f as CLIFailure {
-        throw f.report(json: json)
+    do { try body() } catch let failure as CLIFailure {
+        throw failure.report(json: json)
     }
 }
 

@@ -70,7 +70,7 @@ final class OfflineBackend: Backend {
         case .reply(let bytes):
             guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
             switch RPCInbound.classify(msg) {
-            case .response(_, let r): return try r.get()
+            case .response(_, let result): return try result.get()
             default: throw RPCError.internalError("unexpected reply")
             }
         case .noReply:
@@ -79,7 +79,7 @@ final class OfflineBackend: Backend {
             // Calls that a server runs off its event loop (regex queries) run here: this process serves no one else.
             if case .reply(let bytes) = router.runSyncOnOwnThread(prepared, session: session) {
                 guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
-                if case .response(_, let r) = RPCInbound.classify(msg) { return try r.get() }
+                if case .response(_, let result) = RPCInbound.classify(msg) { return try result.get() }
                 throw RPCError.internalError("unexpected reply")
             }
             throw RPCError.invalidRequest(
@@ -101,13 +101,13 @@ final class OfflinePeer: RPCPeer {
     func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }
 
-@inline(__always) private func posixRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+@inline(__always) private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-        return Darwin.read(fd, p, n)
+        return Darwin.read(fd, buffer, count)
     #elseif canImport(Musl)
-        return Musl.read(fd, p, n)
+        return Musl.read(fd, buffer, count)
     #else
-        return Glibc.read(fd, p, n)
+        return Glibc.read(fd, buffer, count)
     #endif
 }
 
@@ -122,13 +122,13 @@ enum FileIO {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
+            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
                 if errno == EINTR { continue }
                 throw CLIFailure(Exit.connection, "cannot read '\(path)': \(String(cString: strerror(errno)))")
             }
-            if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
+            if count == 0 { break }
+            out.append(contentsOf: chunk[0..<count])
             if out.count > 256 << 20 { throw CLIFailure(Exit.connection, "'\(path)' is larger than 256 MiB") }
         }
         return out
@@ -138,9 +138,9 @@ enum FileIO {
     static func token(_ path: String) throws(CLIFailure) -> String {
         let bytes = try read(path)
         let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
-        var s = String(decoding: line, as: UTF8.self)
-        while let last = s.last, last.isWhitespace { s.removeLast() }
-        guard !s.isEmpty else { throw CLIFailure(Exit.connection, "the token file '\(path)' is empty") }
-        return s
+        var token = String(decoding: line, as: UTF8.self)
+        while let last = token.last, last.isWhitespace { token.removeLast() }
+        guard !token.isEmpty else { throw CLIFailure(Exit.connection, "the token file '\(path)' is empty") }
+        return token
     }
 }

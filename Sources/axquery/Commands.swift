@@ -27,29 +27,29 @@ struct Find: ParsableCommand {
             try Context.validate(selector)
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = ["selector": .string(selector)]
-            if let root { p["root"] = ["selector": .string(root)] }
-            if let limit { p["limit"] = JSON(limit) }
-            let r = try ctx.call("query.find", p)
-            let els = r["elements"]?.arrayValue ?? []
+            var params: JSONObject = ["selector": .string(selector)]
+            if let root { params["root"] = ["selector": .string(root)] }
+            if let limit { params["limit"] = JSON(limit) }
+            let result = try ctx.call("query.find", params)
+            let els = result["elements"]?.arrayValue ?? []
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
             } else {
                 var text = ""
-                for e in els {
-                    text += Render.listLine(e, ctx.palette)
+                for element in els {
+                    text += Render.listLine(element, ctx.palette)
                     text += "\n"
                 }
                 Out.write(text)
-                if let t = r["truncated"], let l = t["limit"]?.intValue {
-                    Out.err("showing the first \(l) matches (--limit)")
+                if let truncation = result["truncated"], let limit = truncation["limit"]?.intValue {
+                    Out.err("showing the first \(limit) matches (--limit)")
                 }
             }
             if els.isEmpty {
                 var details: [String] = []
-                if !ctx.json, let ex = try? ctx.call("query.explain", p) { details = Context.nearMissLines(ex) }
+                if !ctx.json, let ex = try? ctx.call("query.explain", params) { details = Context.nearMissLines(ex) }
                 throw CLIFailure(
-                    Exit.noMatch, "no element matches \(r["selector"]?.stringValue ?? selector)", details: details
+                    Exit.noMatch, "no element matches \(result["selector"]?.stringValue ?? selector)", details: details
                 )
                 .quiet(ctx.json)
             }
@@ -77,10 +77,10 @@ struct One: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = ["selector": .string(selector)]
-            if let root { p["root"] = ["selector": .string(root)] }
-            let r = try ctx.call("query.one", p)
-            if ctx.json { Out.json(r) } else { Out.line(Render.listLine(r, ctx.palette)) }
+            var params: JSONObject = ["selector": .string(selector)]
+            if let root { params["root"] = ["selector": .string(root)] }
+            let result = try ctx.call("query.one", params)
+            if ctx.json { Out.json(result) } else { Out.line(Render.listLine(result, ctx.palette)) }
         }
     }
 }
@@ -104,12 +104,12 @@ struct Count: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = ["selector": .string(selector)]
-            if let root { p["root"] = ["selector": .string(root)] }
-            let r = try ctx.call("query.count", p)
-            let n = r["count"]?.intValue ?? 0
-            if ctx.json { Out.json(r) } else { Out.line(String(n)) }
-            if n == 0 { throw ExitCode(Exit.noMatch) }
+            var params: JSONObject = ["selector": .string(selector)]
+            if let root { params["root"] = ["selector": .string(root)] }
+            let result = try ctx.call("query.count", params)
+            let count = result["count"]?.intValue ?? 0
+            if ctx.json { Out.json(result) } else { Out.line(String(count)) }
+            if count == 0 { throw ExitCode(Exit.noMatch) }
         }
     }
 }
@@ -150,37 +150,38 @@ struct Tree: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = ["format": .string(format == .xml ? "xml" : "json")]
-            if let root { p["root"] = ["selector": .string(root)] }
-            if let depth { p["depth"] = JSON(depth) }
-            let r = try ctx.call("tree.get", p)
+            var params: JSONObject = ["format": .string(format == .xml ? "xml" : "json")]
+            if let root { params["root"] = ["selector": .string(root)] }
+            if let depth { params["depth"] = JSON(depth) }
+            let result = try ctx.call("tree.get", params)
             if ctx.json || format == .json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
             if format == .xml {
-                fputsOut(r["xml"]?.stringValue ?? "")
+                fputsOut(result["xml"]?.stringValue ?? "")
                 return
             }
             var out = ""
-            func walk(_ n: JSON, _ d: Int) {
-                out += String(repeating: "  ", count: d) + Render.describe(n, ctx.palette)
-                if frames { out += " " + ctx.palette.dim(Render.frame(n["frame"])) }
+            func walk(_ node: JSON, _ depth: Int) {
+                out += String(repeating: "  ", count: depth) + Render.describe(node, ctx.palette)
+                if frames { out += " " + ctx.palette.dim(Render.frame(node["frame"])) }
                 out += "\n"
-                for c in n["children"]?.arrayValue ?? [] { walk(c, d + 1) }
-                if let t = n["truncated"], let k = t["omitted"]?.intValue {
+                for child in node["children"]?.arrayValue ?? [] { walk(child, depth + 1) }
+                if let truncation = node["truncated"], let omitted = truncation["omitted"]?.intValue {
                     out +=
-                        String(repeating: "  ", count: d + 1)
-                        + ctx.palette.dim("… \(k) more (\(t["kind"]?.stringValue ?? "truncated"))") + "\n"
+                        String(repeating: "  ", count: depth + 1)
+                        + ctx.palette.dim("… \(omitted) more (\(truncation["kind"]?.stringValue ?? "truncated"))")
+                        + "\n"
                 }
             }
-            for w in r["windows"]?.arrayValue ?? [] { walk(w, 0) }
+            for window in result["windows"]?.arrayValue ?? [] { walk(window, 0) }
             fputsOut(out)
         }
     }
 }
 
-func fputsOut(_ s: String) { Out.write(s) }
+func fputsOut(_ text: String) { Out.write(text) }
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -204,14 +205,14 @@ struct Get: ParsableCommand {
         try runReporting(json: global.json) {
             let target = try targetJSON(selector: selector, id: id)
             let ctx = try Context(global, file: offline.file)
-            let r = try ctx.call("element.get", ["target": target])
+            let result = try ctx.call("element.get", ["target": target])
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            Out.line(Render.describe(r, ctx.palette))
-            for (k, v) in r.objectValue ?? [:] {
-                Out.line(ctx.palette.dim(k + ":") + " " + Render.attribute(v))
+            Out.line(Render.describe(result, ctx.palette))
+            for (key, value) in result.objectValue ?? [:] {
+                Out.line(ctx.palette.dim(key + ":") + " " + Render.attribute(value))
             }
         }
     }
@@ -235,31 +236,33 @@ struct Explain: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            let r = try ctx.call("query.explain", ["selector": .string(selector)])
-            let count = r["count"]?.intValue ?? 0
+            let result = try ctx.call("query.explain", ["selector": .string(selector)])
+            let count = result["count"]?.intValue ?? 0
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
             } else {
-                let p = ctx.palette
-                Out.line(r["summary"]?.stringValue ?? "")
-                for chain in r["chains"]?.arrayValue ?? [] {
+                let palette = ctx.palette
+                Out.line(result["summary"]?.stringValue ?? "")
+                for chain in result["chains"]?.arrayValue ?? [] {
                     Out.line(
-                        p.role(chain["selector"]?.stringValue ?? "") + "  "
-                            + p.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
+                        palette.role(chain["selector"]?.stringValue ?? "") + "  "
+                            + palette.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
                     for step in chain["steps"]?.arrayValue ?? [] {
                         let comb = step["combinator"]?.stringValue.map { Render.combinator($0) } ?? ""
-                        let n = step["count"]?.intValue ?? 0
-                        Out.line("  " + String(n).leftPad(5) + "  " + comb + (step["description"]?.stringValue ?? ""))
-                        for m in step["nearMisses"]?.arrayValue ?? [] {
-                            let ids = (m["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                        let count = step["count"]?.intValue ?? 0
+                        Out.line(
+                            "  " + String(count).leftPad(5) + "  " + comb + (step["description"]?.stringValue ?? ""))
+                        for miss in step["nearMisses"]?.arrayValue ?? [] {
+                            let ids = (miss["ids"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
                             Out.line(
                                 "         "
-                                    + p.value("~ \(m["count"]?.intValue ?? 0) \(m["description"]?.stringValue ?? "")")
-                                    + p.dim("  (\(m["change"]?.stringValue ?? ""): \(ids))"))
+                                    + palette.value(
+                                        "~ \(miss["count"]?.intValue ?? 0) \(miss["description"]?.stringValue ?? "")")
+                                    + palette.dim("  (\(miss["change"]?.stringValue ?? ""): \(ids))"))
                         }
                     }
                 }
-                let ms = (r["matches"]?.arrayValue ?? []).compactMap(\.stringValue)
+                let ms = (result["matches"]?.arrayValue ?? []).compactMap(\.stringValue)
                 if !ms.isEmpty { Out.line("matches: " + ms.joined(separator: ", ") + (count > ms.count ? ", …" : "")) }
             }
             if count == 0 { throw ExitCode(Exit.noMatch) }
@@ -300,19 +303,19 @@ struct Wait: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global)
-            var p: JSONObject = [
+            var params: JSONObject = [
                 "target": ["selector": .string(selector)], "state": .string(state.rawValue),
                 "timeoutMs": JSON(timeout.milliseconds),
             ]
-            if let value { p["value"] = .string(value) }
-            let r = try ctx.call("wait.for", p, timeout: .milliseconds(timeout.milliseconds + 10_000))
+            if let value { params["value"] = .string(value) }
+            let result = try ctx.call("wait.for", params, timeout: .milliseconds(timeout.milliseconds + 10_000))
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            var s = "\(state.rawValue) after \(r["waitedMs"]?.intValue ?? 0) ms"
-            if let e = r["element"] { s += ": " + Render.listLine(e, ctx.palette) }
-            Out.line(s)
+            var line = "\(state.rawValue) after \(result["waitedMs"]?.intValue ?? 0) ms"
+            if let element = result["element"] { line += ": " + Render.listLine(element, ctx.palette) }
+            Out.line(line)
         }
     }
 }
@@ -386,8 +389,8 @@ struct DoAction: ParsableCommand {
         if let point, parsePoint(point) == nil { throw ValidationError("--point must be X,Y (numbers)") }
     }
 
-    func parsePoint(_ s: String) -> (Double, Double)? {
-        let parts = s.split(separator: ",")
+    func parsePoint(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",")
         guard parts.count == 2, let x = Double(parts[0].trimmingCharacters()),
             let y = Double(parts[1].trimmingCharacters()),
             x.isFinite, y.isFinite
@@ -397,33 +400,33 @@ struct DoAction: ParsableCommand {
 
     func run() throws {
         try runReporting(json: global.json) {
-            var p: JSONObject = [:]
-            if selector != nil || id != nil { p["target"] = try targetJSON(selector: selector, id: id) }
-            if let point, let (x, y) = parsePoint(point) { p["point"] = ["x": .number(x), "y": .number(y)] }
-            if let direction { p["direction"] = .string(direction.rawValue) }
-            if let name { p["name"] = .string(name) }
+            var params: JSONObject = [:]
+            if selector != nil || id != nil { params["target"] = try targetJSON(selector: selector, id: id) }
+            if let point, let (x, y) = parsePoint(point) { params["point"] = ["x": .number(x), "y": .number(y)] }
+            if let direction { params["direction"] = .string(direction.rawValue) }
+            if let name { params["name"] = .string(name) }
             if let value {
-                if !string, let d = Double(value), d.isFinite {
-                    p["value"] = .number(d)
+                if !string, let number = Double(value), number.isFinite {
+                    params["value"] = .number(number)
                 } else {
-                    p["value"] = .string(value)
+                    params["value"] = .string(value)
                 }
             }
-            if let text { p["text"] = .string(text) }
-            if force { p["force"] = true }
+            if let text { params["text"] = .string(text) }
+            if force { params["force"] = true }
             let ctx = try Context(global)
-            let r = try ctx.call(action.method, p)
-            if ctx.json { Out.json(r) }
-            let element = r["element"]?.stringValue ?? "the app"
-            guard r["performed"]?.boolValue == true else {
+            let result = try ctx.call(action.method, params)
+            if ctx.json { Out.json(result) }
+            let element = result["element"]?.stringValue ?? "the app"
+            guard result["performed"]?.boolValue == true else {
                 throw CLIFailure(Exit.refused, "\(element) did not handle '\(action.rawValue)'").quiet(ctx.json)
             }
             if !ctx.json {
-                var s = "\(action.rawValue): \(element)"
-                if let a = r["revisionBefore"]?.intValue, let b = r["revisionAfter"]?.intValue {
-                    s += "  (revision \(a) → \(b))"
+                var line = "\(action.rawValue): \(element)"
+                if let before = result["revisionBefore"]?.intValue, let after = result["revisionAfter"]?.intValue {
+                    line += "  (revision \(before) → \(after))"
                 }
-                Out.line(s)
+                Out.line(line)
             }
         }
     }
@@ -464,19 +467,23 @@ struct Focus: ParsableCommand {
             if let selector { try Context.validate(selector) }
             let ctx = try Context(global)
             if selector != nil || clear {
-                var p: JSONObject = [:]
-                if let selector { p["target"] = ["selector": .string(selector)] }
-                let r = try ctx.call("focus.set", p)
-                if ctx.json { Out.json(r) } else { Out.line("focused: " + (r["focused"]?.stringValue ?? "nothing")) }
+                var params: JSONObject = [:]
+                if let selector { params["target"] = ["selector": .string(selector)] }
+                let result = try ctx.call("focus.set", params)
+                if ctx.json {
+                    Out.json(result)
+                } else {
+                    Out.line("focused: " + (result["focused"]?.stringValue ?? "nothing"))
+                }
                 return
             }
-            let r = try ctx.call("focus.get")
+            let result = try ctx.call("focus.get")
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            if let e = r["element"], !e.isNull {
-                Out.line(Render.listLine(e, ctx.palette))
+            if let element = result["element"], !element.isNull {
+                Out.line(Render.listLine(element, ctx.palette))
             } else {
                 Out.line("(nothing focused)")
             }
@@ -489,30 +496,30 @@ struct Focus: ParsableCommand {
         let ctx = try Context(global)
         switch verb {
         case "status":
-            let r = try ctx.call("focus.status")
+            let result = try ctx.call("focus.status")
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            Out.line("engine: " + (r["engine"]?["id"]?.stringValue ?? "nothing"))
-            Out.line("accessibility: " + (r["accessibility"]?.stringValue ?? "nothing"))
-            if let group = r["group"]?.stringValue { Out.line("group: " + group) }
-            for g in r["groups"]?.arrayValue ?? [] {
-                let items = (g["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
-                Out.line("  " + (g["identifier"]?.stringValue ?? "-") + ": " + items)
+            Out.line("engine: " + (result["engine"]?["id"]?.stringValue ?? "nothing"))
+            Out.line("accessibility: " + (result["accessibility"]?.stringValue ?? "nothing"))
+            if let group = result["group"]?.stringValue { Out.line("group: " + group) }
+            for group in result["groups"]?.arrayValue ?? [] {
+                let items = (group["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+                Out.line("  " + (group["identifier"]?.stringValue ?? "-") + ": " + items)
             }
         case "explain":
             guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
-            let r = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
+            let result = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            let target = r["target"]?.stringValue ?? operand
-            if r["focusable"]?.boolValue == true {
+            let target = result["target"]?.stringValue ?? operand
+            if result["focusable"]?.boolValue == true {
                 Out.line("\(target): focusable")
             } else {
-                let failed = r["failed"]
+                let failed = result["failed"]
                 Out.line(
                     "\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")"
                 )
@@ -521,15 +528,15 @@ struct Focus: ParsableCommand {
             guard let operand else {
                 throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous")
             }
-            var p: JSONObject = ["direction": .string(operand)]
-            if verb == "query", let from { p["from"] = ["selector": .string(from)] }
-            let r = try ctx.call(verb == "move" ? "focus.move" : "focus.query", p)
-            if ctx.json { Out.json(r) }
-            guard let to = r["to"]?.stringValue else {
+            var params: JSONObject = ["direction": .string(operand)]
+            if verb == "query", let from { params["from"] = ["selector": .string(from)] }
+            let result = try ctx.call(verb == "move" ? "focus.move" : "focus.query", params)
+            if ctx.json { Out.json(result) }
+            guard let to = result["to"]?.stringValue else {
                 if !ctx.json {
                     Out.line(
                         "no move: "
-                            + (r["message"]?.stringValue ?? r["cancelledBy"].map {
+                            + (result["message"]?.stringValue ?? result["cancelledBy"].map {
                                 "cancelled by \($0.stringValue ?? "")"
                             } ?? ""))
                 }
@@ -572,15 +579,15 @@ struct Rotor: ParsableCommand {
             if let from { try Context.validate(from) }
             if let target { try Context.validate(target) }
             let ctx = try Context(global)
-            var p: JSONObject = [:]
-            if let target { p["target"] = ["selector": .string(target)] }
+            var params: JSONObject = [:]
+            if let target { params["target"] = ["selector": .string(target)] }
             if verb == "list" {
-                let r = try ctx.call("rotor.list", p)
+                let result = try ctx.call("rotor.list", params)
                 if ctx.json {
-                    Out.json(r)
+                    Out.json(result)
                     return
                 }
-                for rotor in r["rotors"]?.arrayValue ?? [] {
+                for rotor in result["rotors"]?.arrayValue ?? [] {
                     let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
                     Out.line(
                         "\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
@@ -590,18 +597,18 @@ struct Rotor: ParsableCommand {
             guard let rotor else {
                 throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)")
             }
-            p["rotor"] = .string(rotor)
-            if fromStart { p["from"] = .null } else if let from { p["from"] = ["selector": .string(from)] }
-            if noMove { p["moveFocus"] = false }
-            let r = try ctx.call("rotor." + verb, p)
-            if ctx.json { Out.json(r) }
-            guard let item = r["item"], !item.isNull else {
+            params["rotor"] = .string(rotor)
+            if fromStart { params["from"] = .null } else if let from { params["from"] = ["selector": .string(from)] }
+            if noMove { params["moveFocus"] = false }
+            let result = try ctx.call("rotor." + verb, params)
+            if ctx.json { Out.json(result) }
+            guard let item = result["item"], !item.isNull else {
                 if !ctx.json { Out.line("end of rotor '\(rotor)'") }
                 throw ExitCode(Exit.noMatch)
             }
             if !ctx.json {
-                if let e = item["element"], !e.isNull {
-                    Out.line(Render.listLine(e, ctx.palette))
+                if let element = item["element"], !element.isNull {
+                    Out.line(Render.listLine(element, ctx.palette))
                 } else {
                     Out.line(item["target"]?.stringValue ?? "")
                 }
@@ -629,35 +636,35 @@ struct Diff: ParsableCommand {
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
-            var p: JSONObject = ["fromRevision": JSON(from)]
-            if let to { p["toRevision"] = JSON(to) }
-            let r = try ctx.call("tree.diff", p)
+            var params: JSONObject = ["fromRevision": JSON(from)]
+            if let to { params["toRevision"] = JSON(to) }
+            let result = try ctx.call("tree.diff", params)
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
             let pal = ctx.palette
-            Out.line("revision \(r["fromRevision"]?.intValue ?? from) → \(r["toRevision"]?.intValue ?? 0)")
+            Out.line("revision \(result["fromRevision"]?.intValue ?? from) → \(result["toRevision"]?.intValue ?? 0)")
             var any = false
-            for id in (r["added"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result["added"]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line(pal.label("+ " + id))
                 any = true
             }
-            for id in (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result["removed"]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line(pal.flag("- " + id))
                 any = true
             }
-            for id in (r["moved"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result["moved"]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line("> " + id)
                 any = true
             }
-            for (id, attrs) in r["updated"]?.objectValue ?? [:] {
+            for (id, attrs) in result["updated"]?.objectValue ?? [:] {
                 Out.line(
                     pal.value("~ " + id) + ": "
                         + (attrs.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
                 any = true
             }
-            if r["windowsChanged"]?.boolValue == true {
+            if result["windowsChanged"]?.boolValue == true {
                 Out.line("windows changed")
                 any = true
             }
@@ -679,17 +686,17 @@ struct Apps: ParsableCommand {
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
-            let r = try ctx.call("apps.list")
+            let result = try ctx.call("apps.list")
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
-            for a in r.arrayValue ?? [] {
-                var s = (a["id"]?.stringValue ?? "?")
-                if let n = a["name"]?.stringValue, n != a["id"]?.stringValue { s += "  (\(n))" }
-                s += "  revision=\(a["revision"]?.intValue ?? 0) elements=\(a["elements"]?.intValue ?? 0)"
-                if let f = a["focused"]?.stringValue { s += " focused=\(f)" }
-                Out.line(s)
+            for app in result.arrayValue ?? [] {
+                var line = (app["id"]?.stringValue ?? "?")
+                if let name = app["name"]?.stringValue, name != app["id"]?.stringValue { line += "  (\(name))" }
+                line += "  revision=\(app["revision"]?.intValue ?? 0) elements=\(app["elements"]?.intValue ?? 0)"
+                if let focused = app["focused"]?.stringValue { line += " focused=\(focused)" }
+                Out.line(line)
             }
         }
     }
@@ -698,14 +705,16 @@ struct Apps: ParsableCommand {
 extension CLIFailure {
     /// With --json the result was already printed: only the stderr line, no second JSON document.
     func quiet(_ json: Bool) -> CLIFailure {
-        var c = self
-        c.suppressJSON = json
-        return c
+        var failure = self
+        failure.suppressJSON = json
+        return failure
     }
 }
 
 extension String {
-    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+    func leftPad(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }
 
 extension Render {
@@ -721,18 +730,19 @@ extension Render {
     }
 
     /// An attribute value for `get`: strings bare, string lists comma-joined, the rest compact JSON.
-    static func attribute(_ v: JSON) -> String {
-        switch v {
-        case .string(let s): return s
-        case .number(let d): return number(d)
-        case .bool(let b): return b ? "true" : "false"
+    static func attribute(_ value: JSON) -> String {
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return Render.number(number)
+        case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
-        case .array(let a) where a.allSatisfy({ $0.stringValue != nil }):
-            return a.compactMap(\.stringValue).joined(separator: ", ")
-        case .object where v["x"] != nil && v["width"] != nil: return frame(v)
-        case .object(let o) where o.count == 2 && v["x"]?.doubleValue != nil && v["y"]?.doubleValue != nil:
-            return "(\(number(v["x"]!.doubleValue!)),\(number(v["y"]!.doubleValue!)))"
-        default: return v.jsonString
+        case .array(let elements) where elements.allSatisfy({ $0.stringValue != nil }):
+            return elements.compactMap(\.stringValue).joined(separator: ", ")
+        case .object where value["x"] != nil && value["width"] != nil: return frame(value)
+        case .object(let object)
+        where object.count == 2 && value["x"]?.doubleValue != nil && value["y"]?.doubleValue != nil:
+            return "(\(Render.number(value["x"]!.doubleValue!)),\(Render.number(value["y"]!.doubleValue!)))"
+        default: return value.jsonString
         }
     }
 }

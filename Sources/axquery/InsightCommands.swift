@@ -47,31 +47,33 @@ struct Audit: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = [:]
-            if !checks.isEmpty { p["checks"] = JSON(checks) }
-            if !suppress.isEmpty { p["suppress"] = .array(suppress.map(Audit.suppression)) }
-            if let root { p["root"] = ["selector": .string(root)] }
-            if let maxFindings { p["maxFindings"] = JSON(maxFindings) }
-            let r = try ctx.call("audit.run", p)
-            let findings = (r["findings"]?.arrayValue ?? []).compactMap(AuditFormats.finding)
-            let ran = (r["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
+            var params: JSONObject = [:]
+            if !checks.isEmpty { params["checks"] = JSON(checks) }
+            if !suppress.isEmpty { params["suppress"] = .array(suppress.map(Audit.suppression)) }
+            if let root { params["root"] = ["selector": .string(root)] }
+            if let maxFindings { params["maxFindings"] = JSON(maxFindings) }
+            let result = try ctx.call("audit.run", params)
+            let findings = (result["findings"]?.arrayValue ?? []).compactMap(AuditFormats.finding)
+            let ran = (result["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
             switch ctx.json ? .json : format {
             case .json:
-                Out.json(r)
+                Out.json(result)
             case .junit:
                 Out.write(
                     AuditFormats.junit(
-                        findings, checks: ran, suiteName: "accessibility audit of \(r["app"]?.stringValue ?? "app")"))
+                        findings, checks: ran,
+                        suiteName: "accessibility audit of \(result["app"]?.stringValue ?? "app")"))
             case .sarif:
                 Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: AXMethods.serverVersion))
             case .text:
                 Out.write(Audit.text(findings, ctx.palette))
                 let summary =
-                    "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(r["errors"]?.intValue ?? 0) errors, \(r["warnings"]?.intValue ?? 0) warnings)"
-                    + ((r["suppressed"]?.intValue ?? 0) > 0 ? ", \(r["suppressed"]?.intValue ?? 0) suppressed" : "")
+                    "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(result["errors"]?.intValue ?? 0) errors, \(result["warnings"]?.intValue ?? 0) warnings)"
+                    + ((result["suppressed"]?.intValue ?? 0) > 0
+                        ? ", \(result["suppressed"]?.intValue ?? 0) suppressed" : "")
                 Out.line(findings.isEmpty ? "no findings: \(ran.count) checks ran" : summary)
             }
-            if let truncated = r["truncated"], let omitted = truncated["omitted"]?.intValue {
+            if let truncated = result["truncated"], let omitted = truncated["omitted"]?.intValue {
                 Out.err("\(omitted) more findings were left out (--max-findings)")
             }
             if !findings.isEmpty {
@@ -134,36 +136,36 @@ struct Say: ParsableCommand {
             if let selector { try Context.validate(selector) }
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = [:]
-            if let model { p["model"] = .string(model) }
+            var params: JSONObject = [:]
+            if let model { params["model"] = .string(model) }
             if let selector {
-                p["target"] = ["selector": .string(selector)]
-                let r = try ctx.call("speech.describe", p)
+                params["target"] = ["selector": .string(selector)]
+                let result = try ctx.call("speech.describe", params)
                 if ctx.json {
-                    Out.json(r)
+                    Out.json(result)
                     return
                 }
-                if let voiceOver = r["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
-                for line in r["orca"]?["utterances"]?.arrayValue ?? [] {
+                if let voiceOver = result["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
+                for line in result["orca"]?["utterances"]?.arrayValue ?? [] {
                     Out.line("Orca:      " + (line.stringValue ?? ""))
                 }
                 return
             }
-            if let root { p["root"] = ["selector": .string(root)] }
-            if let limit { p["limit"] = JSON(limit) }
-            let r = try ctx.call("speech.walk", p)
+            if let root { params["root"] = ["selector": .string(root)] }
+            if let limit { params["limit"] = JSON(limit) }
+            let result = try ctx.call("speech.walk", params)
             if ctx.json {
-                Out.json(r)
+                Out.json(result)
                 return
             }
             var out = ""
-            for (number, item) in (r["items"]?.arrayValue ?? []).enumerated() {
+            for (number, item) in (result["items"]?.arrayValue ?? []).enumerated() {
                 out += "\(number + 1). \(item["id"]?.stringValue ?? "")\n"
                 if let voiceOver = item["voiceOver"]?.stringValue { out += "   VoiceOver: \(voiceOver)\n" }
                 for line in item["orca"]?.arrayValue ?? [] { out += "   Orca:      \(line.stringValue ?? "")\n" }
             }
             Out.write(out)
-            if let omitted = r["truncated"]?["omitted"]?.intValue {
+            if let omitted = result["truncated"]?["omitted"]?.intValue {
                 Out.err("\(omitted) more elements were left out (--limit)")
             }
         }
@@ -198,19 +200,19 @@ struct RenderPicture: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var p: JSONObject = ["format": .string(format.rawValue)]
-            if !overlays.isEmpty { p["overlay"] = JSON(overlays) }
-            if let root { p["root"] = ["selector": .string(root)] }
-            if let maxNodes { p["maxNodes"] = JSON(maxNodes) }
-            let r = try ctx.call("tree.render", p)
-            if let omitted = r["truncated"]?["omitted"]?.intValue {
+            var params: JSONObject = ["format": .string(format.rawValue)]
+            if !overlays.isEmpty { params["overlay"] = JSON(overlays) }
+            if let root { params["root"] = ["selector": .string(root)] }
+            if let maxNodes { params["maxNodes"] = JSON(maxNodes) }
+            let result = try ctx.call("tree.render", params)
+            if let omitted = result["truncated"]?["omitted"]?.intValue {
                 Out.err("\(omitted) nodes were not drawn (--max-nodes or --root)")
             }
             let bytes: [UInt8]
             if format == .svg {
-                bytes = Array((r["svg"]?.stringValue ?? "").utf8)
+                bytes = Array((result["svg"]?.stringValue ?? "").utf8)
             } else {
-                guard let decoded = Base64Decoder.decode(r["data"]?.stringValue ?? "") else {
+                guard let decoded = Base64Decoder.decode(result["data"]?.stringValue ?? "") else {
                     throw CLIFailure(Exit.refused, "the server's PNG was not valid base64")
                 }
                 bytes = decoded
@@ -218,7 +220,7 @@ struct RenderPicture: ParsableCommand {
             if let out {
                 try FileOutput.write(bytes, to: out)
                 if ctx.json {
-                    var summary = r.objectValue ?? [:]
+                    var summary = result.objectValue ?? [:]
                     summary["svg"] = nil
                     summary["data"] = nil
                     summary["file"] = .string(out)

@@ -25,14 +25,14 @@ enum Exit {
     static let usage: Int32 = 64
 
     /// Maps a JSON-RPC error to an exit code.
-    static func code(for e: RPCError) -> Int32 {
-        switch e.code {
+    static func code(for error: RPCError) -> Int32 {
+        switch error.code {
         case RPCError.Code.noSuchElement, RPCError.Code.staleElement: return noMatch
         case RPCError.Code.ambiguousMatch: return ambiguous
         case RPCError.Code.invalidSelector: return invalidSelector
         case RPCError.Code.timeout: return timeout
         case RPCError.Code.unauthorized, RPCError.Code.appNotResponding: return connection
-        case RPCError.Code.invalidParams where e.data?["param"]?.stringValue == "app": return connection
+        case RPCError.Code.invalidParams where error.data?["param"]?.stringValue == "app": return connection
         default: return refused
         }
     }
@@ -41,48 +41,48 @@ enum Exit {
 /// Writes to stdout / stderr without Foundation. Lines go out whole (stdout is flushed per line when streaming).
 enum Out {
     /// Writes all bytes to a file descriptor (unbuffered: nothing to flush at exit or on SIGINT).
-    static func writeAll(_ fd: Int32, _ s: String) {
-        var s = s
-        s.withUTF8 { buf in
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buf in
             var off = 0
             while off < buf.count {
                 #if canImport(Darwin)
-                    let n = Darwin.write(fd, buf.baseAddress! + off, buf.count - off)
+                    let written = Darwin.write(fd, buf.baseAddress! + off, buf.count - off)
                 #else
-                    let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                    let written = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
                 #endif
-                if n < 0 {
+                if written < 0 {
                     if errno == EINTR { continue }
                     return
                 }
-                off += n
+                off += written
             }
         }
     }
-    static func line(_ s: String) { writeAll(1, s + "\n") }
+    static func line(_ text: String) { writeAll(1, text + "\n") }
     static func flush() {}
-    static func write(_ s: String) { writeAll(1, s) }
-    static func err(_ s: String) { writeAll(2, "axquery: " + s + "\n") }
-    static func errRaw(_ s: String) { writeAll(2, s + "\n") }
-    static func json(_ j: JSON, pretty: Bool = true) {
-        line(pretty ? j.prettyString(indent: 2) : j.jsonString)
+    static func write(_ text: String) { writeAll(1, text) }
+    static func err(_ text: String) { writeAll(2, "axquery: " + text + "\n") }
+    static func errRaw(_ text: String) { writeAll(2, text + "\n") }
+    static func json(_ json: JSON, pretty: Bool = true) {
+        line(pretty ? json.prettyString(indent: 2) : json.jsonString)
     }
 }
 
 /// ANSI colours for the text tree (only when stdout is a terminal, unless --no-color).
 struct Palette: Sendable {
     var on: Bool
-    func wrap(_ s: String, _ code: String) -> String { on ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
-    func role(_ s: String) -> String { wrap(s, "1;36") }
-    func label(_ s: String) -> String { wrap(s, "32") }
-    func value(_ s: String) -> String { wrap(s, "33") }
-    func ident(_ s: String) -> String { wrap(s, "35") }
-    func dim(_ s: String) -> String { wrap(s, "2") }
-    func flag(_ s: String) -> String { wrap(s, "31") }
+    func wrap(_ text: String, _ code: String) -> String { on ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func role(_ text: String) -> String { wrap(text, "1;36") }
+    func label(_ text: String) -> String { wrap(text, "32") }
+    func value(_ text: String) -> String { wrap(text, "33") }
+    func ident(_ text: String) -> String { wrap(text, "35") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func flag(_ text: String) -> String { wrap(text, "31") }
 
     static func auto(noColor: Bool) -> Palette {
         if noColor { return Palette(on: false) }
-        if let v = getenv("NO_COLOR"), v.pointee != 0 { return Palette(on: false) }
+        if let noColorValue = getenv("NO_COLOR"), noColorValue.pointee != 0 { return Palette(on: false) }
         return Palette(on: isatty(1) != 0)
     }
 }
@@ -105,21 +105,21 @@ struct CLIFailure: Error {
     }
 
     var json: JSON {
-        var e: JSONObject = ["message": .string(message), "exitCode": JSON(Int(exitCode))]
+        var error: JSONObject = ["message": .string(message), "exitCode": JSON(Int(exitCode))]
         if let rpc {
-            e["code"] = JSON(rpc.code)
-            if let k = rpc.kind { e["kind"] = .string(k) }
-            if let d = rpc.data { e["data"] = d }
+            error["code"] = JSON(rpc.code)
+            if let kind = rpc.kind { error["kind"] = .string(kind) }
+            if let data = rpc.data { error["data"] = data }
         } else {
-            e["kind"] = .string(Exit.kindName(exitCode))
+            error["kind"] = .string(Exit.kindName(exitCode))
         }
-        return ["error": .object(e)]
+        return ["error": .object(error)]
     }
 
     func report(json: Bool) -> ExitCode {
         if json && !suppressJSON { Out.json(self.json) }
         Out.err(message)
-        for d in details { Out.errRaw("  " + d) }
+        for detail in details { Out.errRaw("  " + detail) }
         return ExitCode(exitCode)
     }
 }
@@ -140,26 +140,26 @@ extension Exit {
 
 /// Human-readable pieces shared by the commands.
 enum Render {
-    static func quoted(_ s: String) -> String {
-        var o = "\""
-        for c in s {
-            switch c {
-            case "\"": o += "\\\""
-            case "\\": o += "\\\\"
-            case "\n": o += "\\n"
-            case "\t": o += "\\t"
-            default: o.append(c)
+    static func quoted(_ text: String) -> String {
+        var quotedText = "\""
+        for character in text {
+            switch character {
+            case "\"": quotedText += "\\\""
+            case "\\": quotedText += "\\\\"
+            case "\n": quotedText += "\\n"
+            case "\t": quotedText += "\\t"
+            default: quotedText.append(character)
             }
         }
-        return o + "\""
+        return quotedText + "\""
     }
 
     /// Integers bare, other numbers to at most 2 decimals (frames from layout maths: 135.33333333333331 → 135.33).
-    static func number(_ d: Double) -> String {
-        guard d.isFinite else { return String(d) }
-        let r = (d * 100).rounded() / 100
-        if r == r.rounded(), abs(r) < 1e15 { return String(Int(r)) }
-        return String(r)
+    static func number(_ number: Double) -> String {
+        guard number.isFinite else { return String(number) }
+        let rounded = (number * 100).rounded() / 100
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
     }
 
     /// `#name`, or `#"a.b"` when the identifier needs quoting, so the output can be pasted into a selector.
@@ -172,40 +172,42 @@ enum Render {
         return "#" + (bare ? ident : quoted(ident))
     }
 
-    static func frame(_ f: JSON?) -> String {
-        guard let f else { return "" }
-        let x = f["x"]?.doubleValue ?? 0
-        let y = f["y"]?.doubleValue ?? 0
-        let w = f["width"]?.doubleValue ?? 0
-        let h = f["height"]?.doubleValue ?? 0
-        return "(\(number(x)),\(number(y)) \(number(w))x\(number(h)))"
+    static func frame(_ frame: JSON?) -> String {
+        guard let frame else { return "" }
+        let x = frame["x"]?.doubleValue ?? 0
+        let y = frame["y"]?.doubleValue ?? 0
+        let width = frame["width"]?.doubleValue ?? 0
+        let height = frame["height"]?.doubleValue ?? 0
+        return "(\(number(x)),\(number(y)) \(number(width))x\(number(height)))"
     }
 
     static let quietStates: Set<String> = ["enabled", "onscreen", "respondsToUserInteraction", "focusable"]
 
     /// `button "Wi-Fi" value="on" #cell.wifi [selected]` from an element's wire JSON.
-    static func describe(_ e: JSON, _ p: Palette) -> String {
-        var s = p.role(e["role"]?.stringValue ?? "?")
-        if let l = e["label"]?.stringValue { s += " " + p.label(quoted(l)) }
-        if let v = e["value"]?.stringValue { s += " value=" + p.value(quoted(v)) }
-        if let i = e["identifier"]?.stringValue, !i.isEmpty { s += " " + p.ident(idSelector(i)) }
-        if let ph = e["placeholder"]?.stringValue { s += " placeholder=" + quoted(ph) }
+    static func describe(_ element: JSON, _ palette: Palette) -> String {
+        var text = palette.role(element["role"]?.stringValue ?? "?")
+        if let label = element["label"]?.stringValue { text += " " + palette.label(quoted(label)) }
+        if let value = element["value"]?.stringValue { text += " value=" + palette.value(quoted(value)) }
+        if let identifier = element["identifier"]?.stringValue, !identifier.isEmpty {
+            text += " " + palette.ident(idSelector(identifier))
+        }
+        if let ph = element["placeholder"]?.stringValue { text += " placeholder=" + quoted(ph) }
         var flags: [String] = []
-        let states = (e["states"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let states = (element["states"]?.arrayValue ?? []).compactMap(\.stringValue)
         if !states.contains("enabled") { flags.append("disabled") }
         for st in states where !quietStates.contains(st) { flags.append(st) }
         if !states.contains("onscreen") { flags.append("offscreen") }
-        if !flags.isEmpty { s += " " + p.flag("[" + flags.joined(separator: ",") + "]") }
-        if let h = e["headingLevel"]?.intValue { s += " level=\(h)" }
-        if let ca = e["customActions"]?.arrayValue, !ca.isEmpty {
-            s += " actions=[" + ca.compactMap { $0["name"]?.stringValue }.joined(separator: ", ") + "]"
+        if !flags.isEmpty { text += " " + palette.flag("[" + flags.joined(separator: ",") + "]") }
+        if let level = element["headingLevel"]?.intValue { text += " level=\(level)" }
+        if let ca = element["customActions"]?.arrayValue, !ca.isEmpty {
+            text += " actions=[" + ca.compactMap { $0["name"]?.stringValue }.joined(separator: ", ") + "]"
         }
-        return s
+        return text
     }
 
     /// One line per element in lists: `id  description  (frame)`.
-    static func listLine(_ e: JSON, _ p: Palette) -> String {
-        let id = e["id"]?.stringValue ?? "?"
-        return p.dim(id) + "  " + describe(e, p) + "  " + p.dim(frame(e["frame"]))
+    static func listLine(_ element: JSON, _ palette: Palette) -> String {
+        let id = element["id"]?.stringValue ?? "?"
+        return palette.dim(id) + "  " + describe(element, palette) + "  " + palette.dim(frame(element["frame"]))
     }
 }

@@ -1,3 +1,4 @@
+import AXBenchmarks
 import AXCore
 import AXJSON
 import AXQuery

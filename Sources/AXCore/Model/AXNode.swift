@@ -323,12 +323,16 @@ package struct AXTree: Sendable {
     /// Depth-first pre-order walk from the windows (or from `root`). The visitor returns false to skip a subtree.
     package func walk(from root: String? = nil, _ visit: (AXNode, Int) -> Bool) {
         var stack: [(String, Int)] = []
-        if let root { stack.append((root, 0)) } else { for w in windows.reversed() { stack.append((w, 0)) } }
+        if let root {
+            stack.append((root, 0))
+        } else {
+            for windowID in windows.reversed() { stack.append((windowID, 0)) }
+        }
         while let (id, depth) = stack.popLast() {
-            guard let b = nodes.box(id) else { continue }
-            let n = b.value
-            if visit(n, depth) {
-                for c in n.children.reversed() { stack.append((c, depth + 1)) }
+            guard let nodeBox = nodes.box(id) else { continue }
+            let node = nodeBox.value
+            if visit(node, depth) {
+                for child in node.children.reversed() { stack.append((child, depth + 1)) }
             }
         }
     }
@@ -336,8 +340,8 @@ package struct AXTree: Sendable {
     /// Navigation order (R103–R105): every element (leaf stop) in depth-first reading order.
     package func navigationOrder(from root: String? = nil) -> [String] {
         var out: [String] = []
-        walk(from: root) { n, _ in
-            if n.isElement { out.append(n.id) }
+        walk(from: root) { node, _ in
+            if node.isElement { out.append(node.id) }
             return true
         }
         return out
@@ -346,17 +350,17 @@ package struct AXTree: Sendable {
     /// Ancestors of a node, nearest first.
     package func ancestors(of id: String) -> [String] {
         var out: [String] = []
-        var cur = nodes[id]?.parent
-        while let p = cur {
-            out.append(p)
-            cur = nodes[p]?.parent
+        var current = nodes[id]?.parent
+        while let parent = current {
+            out.append(parent)
+            current = nodes[parent]?.parent
         }
         return out
     }
 
     package func indexInParent(_ id: String) -> Int? {
-        guard let n = nodes[id] else { return nil }
-        if let p = n.parent, let pn = nodes[p] { return pn.children.firstIndex(of: id) }
+        guard let node = nodes[id] else { return nil }
+        if let parent = node.parent, let parentNode = nodes[parent] { return parentNode.children.firstIndex(of: id) }
         return windows.firstIndex(of: id)
     }
 }

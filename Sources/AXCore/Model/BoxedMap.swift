@@ -14,7 +14,7 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
     package init() { storage = [:] }
     package init(dictionaryLiteral elements: (String, Value)...) {
         storage = [:]
-        for (k, v) in elements { storage[k] = Box(v) }
+        for (key, value) in elements { storage[key] = Box(value) }
     }
 
     package var count: Int { storage.count }
@@ -28,11 +28,11 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
     @inline(__always) package func box(_ id: String) -> Box<Value>? { storage[id] }
     @inline(__always) package func contains(_ id: String) -> Bool { storage[id] != nil }
 
-    package mutating func setBox(_ b: Box<Value>, for id: String) { storage[id] = b }
+    package mutating func setBox(_ box: Box<Value>, for id: String) { storage[id] = box }
     /// Sets the box and returns the one it replaced (one hash and one descent where `contains` + `setBox` take two).
     @discardableResult
-    package mutating func insertBox(_ b: Box<Value>, for id: String) -> Box<Value>? {
-        storage.updateValue(b, forKey: id)
+    package mutating func insertBox(_ box: Box<Value>, for id: String) -> Box<Value>? {
+        storage.updateValue(box, forKey: id)
     }
 
     @discardableResult
@@ -49,11 +49,11 @@ package struct BoxedMap<Value: Sendable & Equatable>: Sendable, Sequence, Expres
 
     package var keys: [String] { storage.keys.map { $0 } }
 
-    package static func == (a: BoxedMap, b: BoxedMap) -> Bool {
-        guard a.storage.count == b.storage.count else { return false }
-        for (k, ba) in a.storage {
-            guard let bb = b.storage[k] else { return false }
-            if ba !== bb && ba.value != bb.value { return false }
+    package static func == (lhs: BoxedMap, rhs: BoxedMap) -> Bool {
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        for (key, lhsBox) in lhs.storage {
+            guard let rhsBox = rhs.storage[key] else { return false }
+            if lhsBox !== rhsBox && lhsBox.value != rhsBox.value { return false }
         }
         return true
     }

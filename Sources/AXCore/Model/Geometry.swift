@@ -45,27 +45,27 @@ package struct Rect: Sendable, Hashable {
 
     /// UIKit's `point(inside:)`: true exactly when the point lies within the rect (A16). The trailing and
     /// bottom edges are exclusive so that two abutting views never both contain a point.
-    package func contains(_ p: Point) -> Bool {
-        p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+    package func contains(_ point: Point) -> Bool {
+        point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
     }
-    package func intersection(_ o: Rect) -> Rect? {
-        let x0 = max(minX, o.minX)
-        let y0 = max(minY, o.minY)
-        let x1 = min(maxX, o.maxX)
-        let y1 = min(maxY, o.maxY)
+    package func intersection(_ other: Rect) -> Rect? {
+        let x0 = max(minX, other.minX)
+        let y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
-    package func union(_ o: Rect) -> Rect {
-        let x0 = min(minX, o.minX)
-        let y0 = min(minY, o.minY)
-        let x1 = max(maxX, o.maxX)
-        let y1 = max(maxY, o.maxY)
+    package func union(_ other: Rect) -> Rect {
+        let x0 = min(minX, other.minX)
+        let y0 = min(minY, other.minY)
+        let x1 = max(maxX, other.maxX)
+        let y1 = max(maxY, other.maxY)
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
     /// Whether `o` lies entirely inside this rect.
-    package func containsRect(_ o: Rect) -> Bool {
-        o.minX >= minX && o.maxX <= maxX && o.minY >= minY && o.maxY <= maxY
+    package func containsRect(_ other: Rect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 }
 
@@ -98,11 +98,13 @@ package struct AxisMap: Sendable, Hashable {
         self.dy = dy
     }
     package static let identity = AxisMap()
-    package func apply(_ p: Point) -> Point { Point(x: sx * p.x + dx, y: sy * p.y + dy) }
-    package func apply(_ r: Rect) -> Rect {
-        let a = apply(Point(x: r.minX, y: r.minY))
-        let b = apply(Point(x: r.maxX, y: r.maxY))
-        return Rect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+    package func apply(_ point: Point) -> Point { Point(x: sx * point.x + dx, y: sy * point.y + dy) }
+    package func apply(_ rect: Rect) -> Rect {
+        let topLeft = apply(Point(x: rect.minX, y: rect.minY))
+        let bottomRight = apply(Point(x: rect.maxX, y: rect.maxY))
+        return Rect(
+            x: min(topLeft.x, bottomRight.x), y: min(topLeft.y, bottomRight.y),
+            width: abs(bottomRight.x - topLeft.x), height: abs(bottomRight.y - topLeft.y))
     }
     /// `self ∘ inner`: first `inner`, then `self`.
     package func composed(with inner: AxisMap) -> AxisMap {

@@ -11,10 +11,10 @@ package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible 
         self.message = message
     }
     package var description: String {
-        var s = ""
-        if let id { s += "view '\(id)'" }
-        if let property { s += (s.isEmpty ? "" : ", ") + "property '\(property)'" }
-        return s.isEmpty ? message : s + ": " + message
+        var location = ""
+        if let id { location += "view '\(id)'" }
+        if let property { location += (location.isEmpty ? "" : ", ") + "property '\(property)'" }
+        return location.isEmpty ? message : location + ": " + message
     }
 }
 
@@ -22,95 +22,132 @@ package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible 
 struct Field {
     let id: String?
     let key: String
-    func fail(_ msg: String) -> SchemaError { SchemaError(id: id, property: key, message: msg) }
-    func string(_ v: JSON) throws(SchemaError) -> String {
-        guard case .string(let s) = v else { throw fail("expected a string, got \(v.typeName)") }
-        guard s.utf8.count <= Limits.maxStringBytes else {
+    func fail(_ message: String) -> SchemaError { SchemaError(id: id, property: key, message: message) }
+    func string(_ value: JSON) throws(SchemaError) -> String {
+        guard case .string(let text) = value else { throw fail("expected a string, got \(value.typeName)") }
+        guard text.utf8.count <= Limits.maxStringBytes else {
             throw fail("string longer than \(Limits.maxStringBytes) bytes")
         }
-        return s
+        return text
     }
-    func optString(_ v: JSON) throws(SchemaError) -> String? { v.isNull ? nil : try string(v) }
-    func bool(_ v: JSON) throws(SchemaError) -> Bool {
-        guard case .bool(let b) = v else { throw fail("expected true or false, got \(v.typeName)") }
-        return b
+    func optionalString(_ value: JSON) throws(SchemaError) -> String? { value.isNull ? nil : try string(value) }
+    func bool(_ value: JSON) throws(SchemaError) -> Bool {
+        guard case .bool(let flag) = value else { throw fail("expected true or false, got \(value.typeName)") }
+        return flag
     }
-    func number(_ v: JSON) throws(SchemaError) -> Double {
-        guard case .number(let d) = v else { throw fail("expected a number, got \(v.typeName)") }
-        guard d.isFinite else { throw fail("number must be finite") }
-        return d
+    func number(_ value: JSON) throws(SchemaError) -> Double {
+        guard case .number(let number) = value else { throw fail("expected a number, got \(value.typeName)") }
+        guard number.isFinite else { throw fail("number must be finite") }
+        return number
     }
-    func int(_ v: JSON) throws(SchemaError) -> Int {
-        guard let i = v.intValue else {
-            throw fail("expected an integer, got \(v.typeName == "number" ? "a fraction" : v.typeName)")
+    func int(_ value: JSON) throws(SchemaError) -> Int {
+        guard let integer = value.intValue else {
+            throw fail("expected an integer, got \(value.typeName == "number" ? "a fraction" : value.typeName)")
         }
-        return i
+        return integer
     }
-    func strings(_ v: JSON) throws(SchemaError) -> [String] {
-        guard case .array(let a) = v else { throw fail("expected an array of strings, got \(v.typeName)") }
+    func strings(_ value: JSON) throws(SchemaError) -> [String] {
+        guard case .array(let elements) = value else {
+            throw fail("expected an array of strings, got \(value.typeName)")
+        }
         var out: [String] = []
-        for e in a { out.append(try string(e)) }
+        for element in elements {
+            out.append(try string(element))
+        }
         return out
     }
-    func rect(_ v: JSON) throws(SchemaError) -> Rect {
-        let r: Rect
-        switch v {
-        case .array(let a):
-            guard a.count == 4 else { throw fail("a rect is [x, y, width, height]") }
-            r = Rect(x: try number(a[0]), y: try number(a[1]), width: try number(a[2]), height: try number(a[3]))
-        case .object(let o):
-            func n(_ k: String, _ d: Double = 0) throws(SchemaError) -> Double {
-                try o[k].map { (j) throws(SchemaError) in try number(j) } ?? d
-            }
-            r = Rect(x: try n("x"), y: try n("y"), width: try n("width"), height: try n("height"))
+    /// The member `key` of `object` read by `read`, or nil when absent.
+    func member<Value>(
+        _ object: JSONObject, _ key: String, _ read: (JSON) throws(SchemaError) -> Value
+    ) throws(SchemaError) -> Value? {
+        guard let value = object[key] else { return nil }
+        return try read(value)
+    }
+    func rect(_ value: JSON) throws(SchemaError) -> Rect {
+        let rect: Rect
+        switch value {
+        case .array(let elements):
+            guard elements.count == 4 else { throw fail("a rect is [x, y, width, height]") }
+            rect = Rect(
+                x: try number(elements[0]), y: try number(elements[1]), width: try number(elements[2]),
+                height: try number(elements[3]))
+        case .object(let object):
+            rect = Rect(
+                x: try member(object, "x", number) ?? 0, y: try member(object, "y", number) ?? 0,
+                width: try member(object, "width", number) ?? 0, height: try member(object, "height", number) ?? 0)
         default:
-            throw fail("expected a rect ([x, y, width, height] or {x, y, width, height}), got \(v.typeName)")
+            throw fail("expected a rect ([x, y, width, height] or {x, y, width, height}), got \(value.typeName)")
         }
-        guard r.width >= 0, r.height >= 0 else { throw fail("width and height must not be negative") }
-        guard abs(r.x) < Limits.maxCoordinate, abs(r.y) < Limits.maxCoordinate,
-            r.width < Limits.maxCoordinate, r.height < Limits.maxCoordinate
+        guard rect.width >= 0, rect.height >= 0 else { throw fail("width and height must not be negative") }
+        guard abs(rect.x) < Limits.maxCoordinate, abs(rect.y) < Limits.maxCoordinate,
+            rect.width < Limits.maxCoordinate, rect.height < Limits.maxCoordinate
         else { throw fail("coordinate out of range (|v| < \(Int(Limits.maxCoordinate)))") }
-        return r
+        return rect
     }
-    func point(_ v: JSON) throws(SchemaError) -> Point {
-        switch v {
-        case .array(let a):
-            guard a.count == 2 else { throw fail("a point is [x, y]") }
-            return Point(x: try number(a[0]), y: try number(a[1]))
-        case .object(let o):
-            return Point(
-                x: try o["x"].map { (j) throws(SchemaError) in try number(j) } ?? 0,
-                y: try o["y"].map { (j) throws(SchemaError) in try number(j) } ?? 0)
+    func point(_ value: JSON) throws(SchemaError) -> Point {
+        switch value {
+        case .array(let elements):
+            guard elements.count == 2 else { throw fail("a point is [x, y]") }
+            return Point(x: try number(elements[0]), y: try number(elements[1]))
+        case .object(let object):
+            return Point(x: try member(object, "x", number) ?? 0, y: try member(object, "y", number) ?? 0)
         default:
-            throw fail("expected a point ([x, y] or {x, y}), got \(v.typeName)")
+            throw fail("expected a point ([x, y] or {x, y}), got \(value.typeName)")
         }
     }
-    func range(_ v: JSON) throws(SchemaError) -> TextRange {
-        switch v {
-        case .array(let a) where a.count == 2:
-            return TextRange(location: try int(a[0]), length: try int(a[1]))
-        case .object(let o):
+    func range(_ value: JSON) throws(SchemaError) -> TextRange {
+        switch value {
+        case .array(let elements) where elements.count == 2:
+            return TextRange(location: try int(elements[0]), length: try int(elements[1]))
+        case .object(let object):
             return TextRange(
-                location: try o["location"].map { (j) throws(SchemaError) in try int(j) } ?? 0,
-                length: try o["length"].map { (j) throws(SchemaError) in try int(j) } ?? 1)
+                location: try member(object, "location", int) ?? 0, length: try member(object, "length", int) ?? 1)
         default:
             throw fail("expected a range [location, length] or {location, length}")
         }
     }
     /// An opaque colour `"#RRGGBB"` / `"#RGB"`; null is no colour.
-    func color(_ v: JSON) throws(SchemaError) -> RGBColor? {
-        guard let text = try optString(v) else { return nil }
+    func color(_ value: JSON) throws(SchemaError) -> RGBColor? {
+        guard let text = try optionalString(value) else { return nil }
         guard let color = RGBColor(hex: text) else { throw fail("expected an opaque colour \"#RRGGBB\" or \"#RGB\"") }
         return color
     }
-    func object(_ v: JSON) throws(SchemaError) -> JSONObject {
-        guard case .object(let o) = v else { throw fail("expected an object, got \(v.typeName)") }
-        return o
+    func object(_ value: JSON) throws(SchemaError) -> JSONObject {
+        guard case .object(let object) = value else { throw fail("expected an object, got \(value.typeName)") }
+        return object
     }
-    func array(_ v: JSON) throws(SchemaError) -> [JSON] {
-        guard case .array(let a) = v else { throw fail("expected an array, got \(v.typeName)") }
-        return a
+    func array(_ value: JSON) throws(SchemaError) -> [JSON] {
+        guard case .array(let elements) = value else { throw fail("expected an array, got \(value.typeName)") }
+        return elements
     }
+    // `null` restores UIKit's default: the `null:` forms return that default, the `optional` forms nil.
+    func bool(_ value: JSON, null defaultValue: Bool) throws(SchemaError) -> Bool {
+        value.isNull ? defaultValue : try bool(value)
+    }
+    func number(_ value: JSON, null defaultValue: Double) throws(SchemaError) -> Double {
+        value.isNull ? defaultValue : try number(value)
+    }
+    func int(_ value: JSON, null defaultValue: Int) throws(SchemaError) -> Int {
+        value.isNull ? defaultValue : try int(value)
+    }
+    func rect(_ value: JSON, null defaultValue: Rect) throws(SchemaError) -> Rect {
+        value.isNull ? defaultValue : try rect(value)
+    }
+    func point(_ value: JSON, null defaultValue: Point) throws(SchemaError) -> Point {
+        value.isNull ? defaultValue : try point(value)
+    }
+    func strings(_ value: JSON, null defaultValue: [String]) throws(SchemaError) -> [String] {
+        value.isNull ? defaultValue : try strings(value)
+    }
+    func optionalBool(_ value: JSON) throws(SchemaError) -> Bool? { value.isNull ? nil : try bool(value) }
+    func optionalNumber(_ value: JSON) throws(SchemaError) -> Double? { value.isNull ? nil : try number(value) }
+    func optionalInt(_ value: JSON) throws(SchemaError) -> Int? { value.isNull ? nil : try int(value) }
+    func optionalRect(_ value: JSON) throws(SchemaError) -> Rect? { value.isNull ? nil : try rect(value) }
+    func optionalPoint(_ value: JSON) throws(SchemaError) -> Point? { value.isNull ? nil : try point(value) }
+    func optionalRange(_ value: JSON) throws(SchemaError) -> TextRange? { value.isNull ? nil : try range(value) }
+    func optionalStrings(_ value: JSON) throws(SchemaError) -> [String]? { value.isNull ? nil : try strings(value) }
+    /// The field of element `index` of this array-valued property (`key[index]`), for its error messages.
+    func element(_ index: Int) -> Field { Field(id: id, key: "\(key)[\(index)]") }
 }
 
 /// Limits on what an app may push (Specs/hierarchy.md §Limits).
@@ -123,438 +160,456 @@ package enum Limits {
     package static let maxOpsPerPatch = 100_000
 }
 
-func decodeTraits(_ v: JSON, field f: Field) throws(SchemaError) -> Traits {
-    switch v {
+func decodeTraits(_ value: JSON, field: Field) throws(SchemaError) -> Traits {
+    switch value {
     case .null: return []
     case .number:
-        let raw = try f.int(v)
-        guard raw >= 0 else { throw f.fail("a trait mask must not be negative") }
-        let t = Traits(rawValue: UInt64(raw))
-        guard Traits.allKnown.isSuperset(of: t) else { throw f.fail("unknown trait bits in mask \(raw)") }
-        return t
-    case .array(let a):
-        var t = Traits()
-        for e in a {
-            let name = try f.string(e)
+        let raw = try field.int(value)
+        guard raw >= 0 else { throw field.fail("a trait mask must not be negative") }
+        let traits = Traits(rawValue: UInt64(raw))
+        guard Traits.allKnown.isSuperset(of: traits) else { throw field.fail("unknown trait bits in mask \(raw)") }
+        return traits
+    case .array(let elements):
+        var traits = Traits()
+        for element in elements {
+            let name = try field.string(element)
             guard let bit = Traits.named(name) else {
-                throw f.fail("unknown trait '\(name)' (known: \(Traits.named.map(\.name).joined(separator: ", ")))")
+                throw field.fail(
+                    "unknown trait '\(name)' (known: \(Traits.named.map(\.name).joined(separator: ", ")))")
             }
-            t.formUnion(bit)
+            traits.formUnion(bit)
         }
-        return t
+        return traits
     default:
-        throw f.fail("expected an array of trait names or an integer mask, got \(v.typeName)")
+        throw field.fail("expected an array of trait names or an integer mask, got \(value.typeName)")
     }
 }
 
-/// Applies accessibility properties shared by views and virtual elements. Returns false if the key is not one.
-/// Key → case number for the property switch below (one hash instead of a chain of string compares).
-let axPropertyNames: [String: Int] = [
-    "isAccessibilityElement": 0, "accessibilityLabel": 1, "accessibilityValue": 2, "accessibilityHint": 3,
-    "accessibilityIdentifier": 4, "accessibilityTraits": 5, "accessibilityFrame": 6, "accessibilityActivationPoint": 7,
-    "accessibilityLanguage": 8, "accessibilityElementsHidden": 9, "accessibilityViewIsModal": 10,
-    "shouldGroupAccessibilityChildren": 11, "accessibilityNavigationStyle": 12, "accessibilityContainerType": 13,
-    "accessibilityRespondsToUserInteraction": 14, "accessibilityUserInputLabels": 15, "accessibilityTextualContext": 16,
-    "accessibilityHeadingLevel": 17, "accessibilityCustomActions": 18, "accessibilityCustomRotors": 19,
-    "accessibilityElements": 20, "automationElements": 21, "accessibilityDataTable": 22, "accessibilityRowRange": 23,
-    "accessibilityColumnRange": 24, "accessibilityDirectTouchOptions": 25, "accessibilityIgnoresInvertColors": 26,
-    "accessibilityExpandedStatus": 27,
-]
-let axPropertyIndex = KeyTable(axPropertyNames)
+/// The UIAccessibility properties views and virtual elements share; the raw value is the schema key
+/// (Specs/hierarchy.md §Accessibility properties).
+enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
+    case isAccessibilityElement
+    case accessibilityLabel
+    case accessibilityValue
+    case accessibilityHint
+    case accessibilityIdentifier
+    case accessibilityTraits
+    case accessibilityFrame
+    case accessibilityActivationPoint
+    case accessibilityLanguage
+    case accessibilityElementsHidden
+    case accessibilityViewIsModal
+    case shouldGroupAccessibilityChildren
+    case accessibilityNavigationStyle
+    case accessibilityContainerType
+    case accessibilityRespondsToUserInteraction
+    case accessibilityUserInputLabels
+    case accessibilityTextualContext
+    case accessibilityHeadingLevel
+    case accessibilityCustomActions
+    case accessibilityCustomRotors
+    case accessibilityElements
+    case automationElements
+    case accessibilityDataTable
+    case accessibilityRowRange
+    case accessibilityColumnRange
+    case accessibilityDirectTouchOptions
+    case accessibilityIgnoresInvertColors
+    case accessibilityExpandedStatus
 
-func applyAccessibilityProperty(_ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?)
-    throws(SchemaError) -> Bool
-{
-    try applyAccessibilityProperty(index: axPropertyIndex[key] ?? -1, key, v, to: &ax, id: id)
+    /// Key → case: one hash instead of a chain of string compares.
+    static let byName = KeyTable(allCases.map { (key: $0.rawValue, value: $0) })
 }
 
-/// The same, with the key already looked up in `axPropertyIndex` (-1: not an accessibility property).
-func applyAccessibilityProperty(index: Int, _ key: String, _ v: JSON, to ax: inout AccessibilityProperties, id: String?)
+/// Applies an accessibility property shared by views and virtual elements. Returns false if the key is not one.
+func applyAccessibilityProperty(_ key: String, _ value: JSON, to ax: inout AccessibilityProperties, id: String?)
     throws(SchemaError) -> Bool
 {
-    let f = Field(id: id, key: key)
-    switch index {
-    case 0: ax.isAccessibilityElement = v.isNull ? nil : try f.bool(v)  // isAccessibilityElement
-    case 1: ax.label = try f.optString(v)  // accessibilityLabel
-    case 2: ax.value = try f.optString(v)  // accessibilityValue
-    case 3: ax.hint = try f.optString(v)  // accessibilityHint
-    case 4: ax.identifier = try f.optString(v)  // accessibilityIdentifier
-    case 5: ax.traits = v.isNull ? nil : try decodeTraits(v, field: f)  // accessibilityTraits
-    case 6: ax.frame = v.isNull ? nil : try f.rect(v)  // accessibilityFrame
-    case 7: ax.activationPoint = v.isNull ? nil : try f.point(v)  // accessibilityActivationPoint
-    case 8: ax.language = try f.optString(v)  // accessibilityLanguage
-    case 9: ax.elementsHidden = v.isNull ? false : try f.bool(v)  // accessibilityElementsHidden
-    case 10: ax.viewIsModal = v.isNull ? nil : try f.bool(v)  // accessibilityViewIsModal
-    case 11: ax.shouldGroupChildren = v.isNull ? false : try f.bool(v)  // shouldGroupAccessibilityChildren
-    case 12:  // accessibilityNavigationStyle
-        if v.isNull {
-            ax.navigationStyle = .automatic
-        } else {
-            let s = try f.string(v)
-            guard let n = NavigationStyle(rawValue: s) else { throw f.fail("expected automatic, separate or combined") }
-            ax.navigationStyle = n
-        }
-    case 13:  // accessibilityContainerType
-        if v.isNull {
-            ax.containerType = .none
-        } else if case .number = v {
-            guard let c = ContainerType(rawInt: try f.int(v)) else {
-                throw f.fail("container type raw value must be 0…4 (R40)")
-            }
-            ax.containerType = c
-        } else {
-            let s = try f.string(v)
-            guard let c = ContainerType(rawValue: s) else {
-                throw f.fail("expected none, dataTable, list, landmark or semanticGroup (R39)")
-            }
-            ax.containerType = c
-        }
-    case 14: ax.respondsToUserInteraction = v.isNull ? nil : try f.bool(v)  // accessibilityRespondsToUserInteraction
-    case 15: ax.userInputLabels = v.isNull ? [] : try f.strings(v)  // accessibilityUserInputLabels
-    case 16: ax.textualContext = try f.optString(v)  // accessibilityTextualContext
-    case 17:  // accessibilityHeadingLevel
-        if v.isNull {
-            ax.headingLevel = nil
-        } else {
-            let l = try f.int(v)
-            guard (0...6).contains(l) else { throw f.fail("heading level must be 0…6 (X55)") }
-            ax.headingLevel = l == 0 ? nil : l
-        }
-    case 18:  // accessibilityCustomActions
-        ax.customActions = []
-        if !v.isNull {
-            var seen = Set<String>()
-            for (i, e) in try f.array(v).enumerated() {
-                let o = try f.object(e)
-                let ef = Field(id: id, key: "\(key)[\(i)]")
-                guard let name = try o["name"].map({ (j) throws(SchemaError) in try ef.string(j) }), !name.isEmpty
-                else { throw ef.fail("a custom action needs a non-empty 'name'") }
-                let aid = try o["id"].map { (j) throws(SchemaError) in try ef.string(j) } ?? name
-                guard seen.insert(aid).inserted else { throw ef.fail("duplicate custom action id '\(aid)'") }
-                ax.customActions.append(
-                    CustomAction(
-                        id: aid, name: name,
-                        category: try o["category"].map { (j) throws(SchemaError) in try ef.optString(j) } ?? nil,
-                        hasImage: o["image"].map { !$0.isNull } ?? false))
-            }
-        }
-    case 19:  // accessibilityCustomRotors
-        ax.customRotors = []
-        if !v.isNull {
-            for (i, e) in try f.array(v).enumerated() {
-                let o = try f.object(e)
-                let rf = Field(id: id, key: "\(key)[\(i)]")
-                var type = SystemRotorType.none
-                if let t = o["systemType"], !t.isNull {
-                    let s = try rf.string(t)
-                    guard let st = SystemRotorType(rawValue: s) else {
-                        throw rf.fail("unknown system rotor type '\(s)' (X27)")
-                    }
-                    type = st
-                }
-                let name =
-                    try o["name"].map { (j) throws(SchemaError) in try rf.string(j) }
-                    ?? (type == .none ? "" : type.rawValue)
-                guard !name.isEmpty else { throw rf.fail("a rotor needs a 'name' or a 'systemType' (R57)") }
-                var items: [RotorItem] = []
-                let itemList: [JSON] = try o["items"].map { (j) throws(SchemaError) in try rf.array(j) } ?? []
-                for (k, it) in itemList.enumerated() {
-                    let itf = Field(id: id, key: "\(key)[\(i)].items[\(k)]")
-                    switch it {
-                    case .string(let s): items.append(RotorItem(target: s))
-                    case .object(let io):
-                        guard let t = io["target"] else { throw itf.fail("a rotor item needs a 'target' element id") }
-                        items.append(
-                            RotorItem(
-                                target: try itf.string(t),
-                                range: try io["range"].map { (j) throws(SchemaError) in try itf.range(j) }))
-                    default: throw itf.fail("a rotor item is an element id or {target, range}")
-                    }
-                }
-                var searchedByApp = false
-                if let search = o["search"], !search.isNull {
-                    let mode = try rf.string(search)
-                    guard mode == "items" || mode == "app" else {
-                        throw rf.fail("unknown rotor search '\(mode)' (accepted: items, app)")
-                    }
-                    searchedByApp = mode == "app"
-                }
-                if searchedByApp && !items.isEmpty {
-                    throw rf.fail("a rotor with \"search\": \"app\" has no static 'items' (the app computes them, R58)")
-                }
-                ax.customRotors.append(
-                    CustomRotor(name: name, systemType: type, items: items, searchedByApp: searchedByApp))
-            }
-        }
-    case 20:  // accessibilityElements
-        if v.isNull {
-            ax.elements = nil
-        } else {
-            var entries: [ElementEntry] = []
-            for (i, e) in try f.array(v).enumerated() {
-                switch e {
-                case .string(let s): entries.append(.view(s))
-                case .object(let o):
-                    let vf = Field(id: id, key: "\(key)[\(i)]")
-                    guard let vid = o["id"] else { throw vf.fail("a virtual element needs an 'id'") }
-                    var ve = VirtualElement(id: try vf.string(vid))
-                    ve.ax.isAccessibilityElement = true
-                    for (k, val) in o where k != "id" {
-                        if k == "accessibilityFrameInContainerSpace" || k == "frame" {
-                            ve.frameInContainer = try Field(id: ve.id, key: k).rect(val)
-                        } else if !(try applyAccessibilityProperty(k, val, to: &ve.ax, id: ve.id)) {
-                            throw Field(id: ve.id, key: k).fail("unknown property for a virtual element")
-                        }
-                    }
-                    entries.append(.virtual(ve))
-                default:
-                    throw f.fail("entries are view ids or virtual element objects")
-                }
-            }
-            ax.elements = entries
-        }
-    case 21: ax.automationElements = v.isNull ? nil : try f.strings(v)  // automationElements
-    case 22:  // accessibilityDataTable
-        if v.isNull {
-            ax.dataTable = nil
-        } else {
-            let o = try f.object(v)
-            guard let r = o["rows"], let c = o["columns"] else {
-                throw f.fail("a data table needs 'rows' and 'columns' (R41)")
-            }
-            let rows = try f.int(r)
-            let cols = try f.int(c)
-            guard rows >= 0, cols >= 0 else { throw f.fail("row and column counts must not be negative") }
-            var dt = DataTableInfo(rows: rows, columns: cols)
-            func headers(_ k: String) throws(SchemaError) -> [Int: [String]] {
-                guard let h = o[k], !h.isNull else { return [:] }
-                var out: [Int: [String]] = [:]
-                for (ks, val) in try f.object(h) {
-                    guard let idx = Int(ks) else { throw f.fail("\(k) keys are row/column indexes") }
-                    out[idx] = try f.strings(val)
-                }
-                return out
-            }
-            dt.columnHeaders = try headers("columnHeaders")
-            dt.rowHeaders = try headers("rowHeaders")
-            ax.dataTable = dt
-        }
-    case 23: ax.rowRange = v.isNull ? nil : try f.range(v)  // accessibilityRowRange
-    case 24: ax.columnRange = v.isNull ? nil : try f.range(v)  // accessibilityColumnRange
-    case 25: ax.directTouchOptions = v.isNull ? [] : try f.strings(v)  // accessibilityDirectTouchOptions
-    case 26: ax.ignoresInvertColors = v.isNull ? false : try f.bool(v)  // accessibilityIgnoresInvertColors
-    case 27: ax.expandedStatus = try f.optString(v)  // accessibilityExpandedStatus
-    default: return false
-    }
+    guard let property = AccessibilityPropertyKey.byName[key] else { return false }
+    try applyAccessibilityProperty(property, value, to: &ax, id: id)
     return true
 }
 
-extension ViewNode {
-    /// Key → case number for the property switch in setProperty.
-    static let propertyIndex = KeyTable(
-        (viewPropertyNames as [String: Int])
-            .merging(axPropertyNames.map { ($0.key, $0.value + ViewNode.axIndexBase) }) { a, _ in a }
-            .merging(["id": 200, "class": 201, "baseClass": 202, "children": 203]) { a, _ in a })
-    static let viewPropertyNames: [String: Int] = [
-        "frame": 0, "bounds": 1, "boundsOrigin": 2, "contentOffset": 3, "transform": 4, "isHidden": 5, "alpha": 6,
-        "clipsToBounds": 7, "isUserInteractionEnabled": 8, "tag": 9, "isEnabled": 10, "isSelected": 11,
-        "isHighlighted": 12, "isOn": 13, "value": 14, "minimumValue": 15, "maximumValue": 16, "stepValue": 17,
-        "text": 18, "title": 19, "placeholder": 20, "isSecureTextEntry": 21, "isEditable": 22, "currentPage": 23,
-        "numberOfPages": 24, "selectedSegmentIndex": 25, "segmentTitles": 26, "progress": 27, "isAnimating": 28,
-        "accessoryType": 29, "backButtonTitle": 30, "message": 31, "preferredStyle": 32, "dateText": 33,
-        "components": 34, "isKeyWindow": 35, "windowLevel": 36, "windowTitle": 37, "layoutDirection": 38,
-        "semanticContentAttribute": 39, "canBecomeFocused": 40, "focusGroupIdentifier": 41, "focusGroupPriority": 42,
-        "focusGuides": 43, "isTransparentFocusItem": 44, "restrictionIdentifiers": 45,
-        "guidedAccessRestrictionIdentifiers": 46, "fontSize": 47, "textColor": 48, "backgroundColor": 49,
-        "isFocused": 50, "preferredFocusEnvironments": 51, "focusUpdateRequests": 52,
-    ]
-    static let axIndexBase = 100
+/// The same, with the key already looked up; `null` restores UIKit's default.
+func applyAccessibilityProperty(
+    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, id: String?
+) throws(SchemaError) {
+    let field = Field(id: id, key: property.rawValue)
+    let isNull = value.isNull
+    switch property {
+    case .isAccessibilityElement: ax.isAccessibilityElement = try field.optionalBool(value)
+    case .accessibilityLabel: ax.label = try field.optionalString(value)
+    case .accessibilityValue: ax.value = try field.optionalString(value)
+    case .accessibilityHint: ax.hint = try field.optionalString(value)
+    case .accessibilityIdentifier: ax.identifier = try field.optionalString(value)
+    case .accessibilityTraits: ax.traits = isNull ? nil : try decodeTraits(value, field: field)
+    case .accessibilityFrame: ax.frame = try field.optionalRect(value)
+    case .accessibilityActivationPoint: ax.activationPoint = try field.optionalPoint(value)
+    case .accessibilityLanguage: ax.language = try field.optionalString(value)
+    case .accessibilityElementsHidden: ax.elementsHidden = try field.bool(value, null: false)
+    case .accessibilityViewIsModal: ax.viewIsModal = try field.optionalBool(value)
+    case .shouldGroupAccessibilityChildren: ax.shouldGroupChildren = try field.bool(value, null: false)
+    case .accessibilityNavigationStyle: ax.navigationStyle = try decodeNavigationStyle(value, field: field)
+    case .accessibilityContainerType: ax.containerType = try decodeContainerType(value, field: field)
+    case .accessibilityRespondsToUserInteraction:
+        ax.respondsToUserInteraction = try field.optionalBool(value)
+    case .accessibilityUserInputLabels: ax.userInputLabels = try field.strings(value, null: [])
+    case .accessibilityTextualContext: ax.textualContext = try field.optionalString(value)
+    case .accessibilityHeadingLevel: ax.headingLevel = try decodeHeadingLevel(value, field: field)
+    case .accessibilityCustomActions: ax.customActions = isNull ? [] : try decodeCustomActions(value, field: field)
+    case .accessibilityCustomRotors: ax.customRotors = isNull ? [] : try decodeCustomRotors(value, field: field)
+    case .accessibilityElements: ax.elements = isNull ? nil : try decodeElementEntries(value, field: field)
+    case .automationElements: ax.automationElements = try field.optionalStrings(value)
+    case .accessibilityDataTable: ax.dataTable = isNull ? nil : try decodeDataTable(value, field: field)
+    case .accessibilityRowRange: ax.rowRange = try field.optionalRange(value)
+    case .accessibilityColumnRange: ax.columnRange = try field.optionalRange(value)
+    case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
+    case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
+    case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
+    }
+}
 
+private func decodeNavigationStyle(_ value: JSON, field: Field) throws(SchemaError) -> NavigationStyle {
+    if value.isNull {
+        return .automatic
+    }
+    guard let style = NavigationStyle(rawValue: try field.string(value)) else {
+        throw field.fail("expected automatic, separate or combined")
+    }
+    return style
+}
+
+private func decodeContainerType(_ value: JSON, field: Field) throws(SchemaError) -> ContainerType {
+    if value.isNull {
+        return .none
+    }
+    if case .number = value {
+        guard let type = ContainerType(rawInt: try field.int(value)) else {
+            throw field.fail("container type raw value must be 0…4 (R40)")
+        }
+        return type
+    }
+    guard let type = ContainerType(rawValue: try field.string(value)) else {
+        throw field.fail("expected none, dataTable, list, landmark or semanticGroup (R39)")
+    }
+    return type
+}
+
+/// A heading level 1…6; 0 and null are no heading (X55).
+private func decodeHeadingLevel(_ value: JSON, field: Field) throws(SchemaError) -> Int? {
+    if value.isNull {
+        return nil
+    }
+    let level = try field.int(value)
+    guard (0...6).contains(level) else { throw field.fail("heading level must be 0…6 (X55)") }
+    return level == 0 ? nil : level
+}
+
+private func decodeCustomActions(_ value: JSON, field: Field) throws(SchemaError) -> [CustomAction] {
+    var actions: [CustomAction] = []
+    var seen = Set<String>()
+    for (index, element) in try field.array(value).enumerated() {
+        let object = try field.object(element)
+        let elementField = field.element(index)
+        guard let name = try elementField.member(object, "name", elementField.string), !name.isEmpty else {
+            throw elementField.fail("a custom action needs a non-empty 'name'")
+        }
+        let actionID = try elementField.member(object, "id", elementField.string) ?? name
+        guard seen.insert(actionID).inserted else {
+            throw elementField.fail("duplicate custom action id '\(actionID)'")
+        }
+        actions.append(
+            CustomAction(
+                id: actionID, name: name,
+                category: try elementField.member(object, "category", elementField.optionalString) ?? nil,
+                hasImage: object["image"].map { !$0.isNull } ?? false))
+    }
+    return actions
+}
+
+private func decodeCustomRotors(_ value: JSON, field: Field) throws(SchemaError) -> [CustomRotor] {
+    var rotors: [CustomRotor] = []
+    for (index, element) in try field.array(value).enumerated() {
+        let object = try field.object(element)
+        rotors.append(try decodeCustomRotor(object, field: field.element(index)))
+    }
+    return rotors
+}
+
+private func decodeCustomRotor(_ object: JSONObject, field: Field) throws(SchemaError) -> CustomRotor {
+    var type = SystemRotorType.none
+    if let systemType = object["systemType"], !systemType.isNull {
+        let typeName = try field.string(systemType)
+        guard let known = SystemRotorType(rawValue: typeName) else {
+            throw field.fail("unknown system rotor type '\(typeName)' (X27)")
+        }
+        type = known
+    }
+    let name = try field.member(object, "name", field.string) ?? (type == .none ? "" : type.rawValue)
+    guard !name.isEmpty else { throw field.fail("a rotor needs a 'name' or a 'systemType' (R57)") }
+    var items: [RotorItem] = []
+    let itemList = try field.member(object, "items", field.array) ?? []
+    for (itemIndex, item) in itemList.enumerated() {
+        let itemField = Field(id: field.id, key: "\(field.key).items[\(itemIndex)]")
+        switch item {
+        case .string(let target): items.append(RotorItem(target: target))
+        case .object(let itemObject):
+            guard let target = itemObject["target"] else {
+                throw itemField.fail("a rotor item needs a 'target' element id")
+            }
+            items.append(
+                RotorItem(
+                    target: try itemField.string(target),
+                    range: try itemField.member(itemObject, "range", itemField.range)
+                ))
+        default: throw itemField.fail("a rotor item is an element id or {target, range}")
+        }
+    }
+    var searchedByApp = false
+    if let search = object["search"], !search.isNull {
+        let mode = try field.string(search)
+        guard mode == "items" || mode == "app" else {
+            throw field.fail("unknown rotor search '\(mode)' (accepted: items, app)")
+        }
+        searchedByApp = mode == "app"
+    }
+    if searchedByApp && !items.isEmpty {
+        throw field.fail("a rotor with \"search\": \"app\" has no static 'items' (the app computes them, R58)")
+    }
+    return CustomRotor(name: name, systemType: type, items: items, searchedByApp: searchedByApp)
+}
+
+/// `accessibilityElements`: view ids and virtual element objects (R5).
+private func decodeElementEntries(_ value: JSON, field: Field) throws(SchemaError) -> [ElementEntry] {
+    var entries: [ElementEntry] = []
+    for (index, element) in try field.array(value).enumerated() {
+        switch element {
+        case .string(let viewID): entries.append(.view(viewID))
+        case .object(let object):
+            entries.append(.virtual(try decodeVirtualElement(object, field: field.element(index))))
+        default: throw field.fail("entries are view ids or virtual element objects")
+        }
+    }
+    return entries
+}
+
+private func decodeVirtualElement(_ object: JSONObject, field: Field) throws(SchemaError) -> VirtualElement {
+    guard let elementID = object["id"] else { throw field.fail("a virtual element needs an 'id'") }
+    var element = VirtualElement(id: try field.string(elementID))
+    element.ax.isAccessibilityElement = true
+    for (key, value) in object where key != "id" {
+        if key == "accessibilityFrameInContainerSpace" || key == "frame" {
+            element.frameInContainer = try Field(id: element.id, key: key).rect(value)
+        } else if !(try applyAccessibilityProperty(key, value, to: &element.ax, id: element.id)) {
+            throw Field(id: element.id, key: key).fail("unknown property for a virtual element")
+        }
+    }
+    return element
+}
+
+private func decodeDataTable(_ value: JSON, field: Field) throws(SchemaError) -> DataTableInfo {
+    let object = try field.object(value)
+    guard let rowCount = object["rows"], let columnCount = object["columns"] else {
+        throw field.fail("a data table needs 'rows' and 'columns' (R41)")
+    }
+    let rows = try field.int(rowCount)
+    let columns = try field.int(columnCount)
+    guard rows >= 0, columns >= 0 else { throw field.fail("row and column counts must not be negative") }
+    var table = DataTableInfo(rows: rows, columns: columns)
+    func headers(_ key: String) throws(SchemaError) -> [Int: [String]] {
+        guard let headerObject = object[key], !headerObject.isNull else { return [:] }
+        var out: [Int: [String]] = [:]
+        for (indexText, names) in try field.object(headerObject) {
+            guard let index = Int(indexText) else { throw field.fail("\(key) keys are row/column indexes") }
+            out[index] = try field.strings(names)
+        }
+        return out
+    }
+    table.columnHeaders = try headers("columnHeaders")
+    table.rowHeaders = try headers("rowHeaders")
+    return table
+}
+
+/// The keys of a view object (Specs/hierarchy.md §Views): its own properties, the accessibility properties it shares
+/// with virtual elements, and the structural keys a patch's `set` may not change.
+enum SchemaKey: Sendable {
+    case view(ViewPropertyKey)
+    case accessibility(AccessibilityPropertyKey)
+    case structural(StructuralKey)
+
+    /// Key → case: decoding a snapshot looks up every key of every view.
+    static let byName = KeyTable(
+        ViewPropertyKey.allCases.map { (key: $0.rawValue, value: SchemaKey.view($0)) }
+            + AccessibilityPropertyKey.allCases.map { (key: $0.rawValue, value: SchemaKey.accessibility($0)) }
+            + StructuralKey.allCases.map { (key: $0.rawValue, value: SchemaKey.structural($0)) })
+}
+
+/// The keys that give a view its identity and place: read by the decoder, never `set`.
+enum StructuralKey: String, CaseIterable, Sendable {
+    case id
+    case `class`
+    case baseClass
+    case children
+}
+
+/// A view's own properties (geometry, control state, window, focus); the raw value is the schema key.
+enum ViewPropertyKey: String, CaseIterable, Sendable {
+    case frame
+    case bounds
+    case boundsOrigin
+    case contentOffset
+    case transform
+    case isHidden
+    case alpha
+    case clipsToBounds
+    case isUserInteractionEnabled
+    case tag
+    case isEnabled
+    case isSelected
+    case isHighlighted
+    case isOn
+    case value
+    case minimumValue
+    case maximumValue
+    case stepValue
+    case text
+    case title
+    case placeholder
+    case isSecureTextEntry
+    case isEditable
+    case currentPage
+    case numberOfPages
+    case selectedSegmentIndex
+    case segmentTitles
+    case progress
+    case isAnimating
+    case accessoryType
+    case backButtonTitle
+    case message
+    case preferredStyle
+    case dateText
+    case components
+    case isKeyWindow
+    case windowLevel
+    case windowTitle
+    case layoutDirection
+    case semanticContentAttribute
+    case canBecomeFocused
+    case focusGroupIdentifier
+    case focusGroupPriority
+    case focusGuides
+    case isTransparentFocusItem
+    case restrictionIdentifiers
+    case guidedAccessRestrictionIdentifiers
+    case fontSize
+    case textColor
+    case backgroundColor
+    /// The app's own focus engine says the view is focused (C35, C36).
+    case isFocused
+    /// C7, C8.
+    case preferredFocusEnvironments
+    /// Ask the app's shouldUpdateFocus (C12).
+    case focusUpdateRequests
+}
+
+extension ViewNode {
     /// Sets one schema property from JSON; `null` restores UIKit's default. Throws for unknown keys.
-    package mutating func setProperty(_ key: String, _ v: JSON) throws(SchemaError) {
-        try setProperty(index: ViewNode.propertyIndex[key] ?? -1, key, v)
+    package mutating func setProperty(_ key: String, _ value: JSON) throws(SchemaError) {
+        try setProperty(SchemaKey.byName[key], named: key, to: value)
     }
 
-    /// The same, with the key already looked up in `propertyIndex`.
-    mutating func setProperty(index: Int, _ key: String, _ v: JSON) throws(SchemaError) {
-        let f = Field(id: id, key: key)
-        switch index {
-        case 0: frame = v.isNull ? .zero : try f.rect(v)  // frame
-        case 1:  // bounds
-            if v.isNull {
-                boundsOrigin = .zero
-            } else {
-                let r: Rect
-                if case .array(let a) = v, a.count == 2 {
-                    let p = try f.point(v)
-                    r = Rect(x: p.x, y: p.y, width: frame.width, height: frame.height)
-                } else {
-                    r = try f.rect(v)
-                }
-                boundsOrigin = Point(x: r.x, y: r.y)
-            }
-        case 2, 3: boundsOrigin = v.isNull ? .zero : try f.point(v)  // boundsOrigin, contentOffset
-        case 4:  // transform
-            if v.isNull {
-                transform = .identity
-            } else {
-                let o = try f.object(v)
-                func n(_ k: String, _ d: Double) throws(SchemaError) -> Double {
-                    try o[k].map { (j) throws(SchemaError) in try f.number(j) } ?? d
-                }
-                let t = Transform2D(
-                    scaleX: try n("scaleX", try n("a", 1)), scaleY: try n("scaleY", try n("d", 1)),
-                    translateX: try n("translateX", try n("tx", 0)), translateY: try n("translateY", try n("ty", 0)))
-                guard abs(t.translateX) < Limits.maxCoordinate, abs(t.translateY) < Limits.maxCoordinate,
-                    abs(t.scaleX) < 1e6, abs(t.scaleY) < 1e6
-                else { throw f.fail("transform out of range") }
-                transform = t
-            }
-        case 5: isHidden = v.isNull ? false : try f.bool(v)  // isHidden
-        case 6:  // alpha
-            if v.isNull {
-                alpha = 1
-            } else {
-                let a = try f.number(v)
-                guard a >= 0, a <= 1 else { throw f.fail("alpha must be within 0…1") }
-                alpha = a
-            }
-        case 7: clipsToBounds = v.isNull ? nil : try f.bool(v)  // clipsToBounds
-        case 8: isUserInteractionEnabled = v.isNull ? nil : try f.bool(v)  // isUserInteractionEnabled
-        case 9: tag = v.isNull ? 0 : try f.int(v)  // tag
-        case 10: control.isEnabled = v.isNull ? true : try f.bool(v)  // isEnabled
-        case 11: control.isSelected = v.isNull ? false : try f.bool(v)  // isSelected
-        case 12: control.isHighlighted = v.isNull ? false : try f.bool(v)  // isHighlighted
-        case 13: control.isOn = v.isNull ? false : try f.bool(v)  // isOn
-        case 14: control.value = v.isNull ? nil : try f.number(v)  // value
-        case 15: control.minimumValue = v.isNull ? nil : try f.number(v)  // minimumValue
-        case 16: control.maximumValue = v.isNull ? nil : try f.number(v)  // maximumValue
-        case 17:  // stepValue
-            if v.isNull {
-                control.stepValue = nil
-            } else {
-                let s = try f.number(v)
-                guard s > 0 else { throw f.fail("stepValue must be greater than 0") }
-                control.stepValue = s
-            }
-        case 18: control.text = try f.optString(v)  // text
-        case 19: control.title = try f.optString(v)  // title
-        case 20: control.placeholder = try f.optString(v)  // placeholder
-        case 21: control.isSecureTextEntry = v.isNull ? false : try f.bool(v)  // isSecureTextEntry
-        case 22: control.isEditable = v.isNull ? true : try f.bool(v)  // isEditable
-        case 23: control.currentPage = v.isNull ? nil : try f.int(v)  // currentPage
-        case 24:  // numberOfPages
-            if v.isNull {
-                control.numberOfPages = nil
-            } else {
-                let n = try f.int(v)
-                guard n >= 0 else { throw f.fail("numberOfPages must not be negative") }
-                control.numberOfPages = n
-            }
-        case 25: control.selectedSegmentIndex = v.isNull ? nil : try f.int(v)  // selectedSegmentIndex
-        case 26: control.segmentTitles = v.isNull ? [] : try f.strings(v)  // segmentTitles
-        case 27: control.progress = v.isNull ? nil : try f.number(v)  // progress
-        case 28: control.isAnimating = v.isNull ? false : try f.bool(v)  // isAnimating
-        case 29: control.accessoryType = try f.optString(v)  // accessoryType
-        case 30: control.backButtonTitle = try f.optString(v)  // backButtonTitle
-        case 31: control.message = try f.optString(v)  // message
-        case 32:  // preferredStyle
-            let s = try f.optString(v)
-            guard s == nil || s == "alert" || s == "actionSheet" else { throw f.fail("expected alert or actionSheet") }
-            control.preferredStyle = s
-        case 33: control.dateText = try f.optString(v)  // dateText
-        case 34:  // components
-            control.components = []
-            if !v.isNull {
-                for (i, e) in try f.array(v).enumerated() {
-                    let cf = Field(id: id, key: "components[\(i)]")
-                    let o = try cf.object(e)
-                    let rows = try o["rows"].map { (j) throws(SchemaError) in try cf.strings(j) } ?? []
-                    let sel = try o["selectedRow"].map { (j) throws(SchemaError) in try cf.int(j) } ?? 0
-                    guard rows.isEmpty || (0..<rows.count).contains(sel) else {
-                        throw cf.fail("selectedRow \(sel) out of range 0..<\(rows.count)")
-                    }
-                    control.components.append(
-                        PickerComponent(
-                            label: try o["label"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
-                            hint: try o["hint"].map { (j) throws(SchemaError) in try cf.optString(j) } ?? nil,
-                            rows: rows, selectedRow: sel))
-                }
-            }
-        case 35: window.isKeyWindow = v.isNull ? false : try f.bool(v)  // isKeyWindow
-        case 36: window.windowLevel = v.isNull ? 0 : try f.number(v)  // windowLevel
-        case 37: window.title = try f.optString(v)  // windowTitle
-        case 38, 39:  // layoutDirection, semanticContentAttribute
-            if v.isNull {
-                window.layoutDirection = .ltr
-            } else {
-                let s = try f.string(v)
-                switch s {
-                case "ltr", "forceLeftToRight", "leftToRight": window.layoutDirection = .ltr
-                case "rtl", "forceRightToLeft", "rightToLeft": window.layoutDirection = .rtl
-                default: throw f.fail("expected ltr or rtl")
-                }
-            }
-        case 40: focus.canBecomeFocused = v.isNull ? nil : try f.bool(v)  // canBecomeFocused
-        case 41: focus.groupIdentifier = try f.optString(v)  // focusGroupIdentifier
-        case 42:  // focusGroupPriority
-            switch v {
-            case .null: focus.groupPriority = .ignored
-            case .number: focus.groupPriority = .raw(try f.int(v))
-            default:
-                switch try f.string(v) {
-                case "ignored": focus.groupPriority = .ignored
-                case "previouslyFocused": focus.groupPriority = .previouslyFocused
-                case "prioritized": focus.groupPriority = .prioritized
-                case "currentlyFocused": focus.groupPriority = .currentlyFocused
-                default:
-                    throw f.fail(
-                        "expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
-                }
-            }
-        case 43:  // focusGuides
-            focus.guides = []
-            if !v.isNull {
-                for (i, e) in try f.array(v).enumerated() {
-                    let gf = Field(id: id, key: "focusGuides[\(i)]")
-                    let o = try gf.object(e)
-                    guard let gid = o["id"], let fr = o["frame"] else {
-                        throw gf.fail("a focus guide needs 'id' and 'frame'")
-                    }
-                    focus.guides.append(
-                        FocusGuide(
-                            id: try gf.string(gid), frame: try gf.rect(fr),
-                            preferred: try o["preferredFocusEnvironments"].map { (j) throws(SchemaError) in
-                                try gf.strings(j)
-                            } ?? [],
-                            isEnabled: try o["isEnabled"].map { (j) throws(SchemaError) in try gf.bool(j) } ?? true))
-                }
-            }
-        case 44: focus.isTransparentFocusItem = v.isNull ? false : try f.bool(v)  // isTransparentFocusItem
-        case 45, 46:  // restrictionIdentifiers, guidedAccessRestrictionIdentifiers
-            restrictionIdentifiers = v.isNull ? [] : try f.strings(v)
-        case 47:  // fontSize
-            if v.isNull {
-                control.fontSize = nil
-            } else {
-                let size = try f.number(v)
-                guard size > 0, size < 10_000 else { throw f.fail("fontSize must be within (0, 10000) points") }
-                control.fontSize = size
-            }
-        case 48: control.textColor = try f.color(v)  // textColor
-        case 49: control.backgroundColor = try f.color(v)  // backgroundColor
-        // isFocused: the app's own engine says so (C35, C36)
-        case 50: focus.isFocused = v.isNull ? false : try f.bool(v)
-        case 51: focus.preferredEnvironments = v.isNull ? [] : try f.strings(v)  // preferredFocusEnvironments (C7, C8)
-        // focusUpdateRequests: ask shouldUpdateFocus (C12)
-        case 52: focus.asksFocusUpdates = v.isNull ? false : try f.bool(v)
-        case ViewNode.axIndexBase..<200:
-            _ = try applyAccessibilityProperty(index: index - ViewNode.axIndexBase, key, v, to: &ax, id: id)
-        case 200...203:
-            throw f.fail("'\(key)' cannot be changed with set (use insert, remove or move)")
-        default:
-            throw f.fail("unknown property")
+    /// The same, with the key already looked up in `SchemaKey.byName` (nil: not a schema key). Kept out of line:
+    /// inlined into the snapshot decoder's loop it made the optimizer copy the view being decoded (callgrind:
+    /// +6 % instructions per decode).
+    @inline(never)
+    mutating func setProperty(_ key: SchemaKey?, named name: String, to value: JSON) throws(SchemaError) {
+        switch key {
+        case .view(let property)?:
+            try setViewProperty(property, value, field: Field(id: id, key: name))
+        case .accessibility(let property)?:
+            try applyAccessibilityProperty(property, value, to: &ax, id: id)
+        case .structural?:
+            throw Field(id: id, key: name).fail("'\(name)' cannot be changed with set (use insert, remove or move)")
+        case nil:
+            throw Field(id: id, key: name).fail("unknown property")
         }
+    }
+
+    private mutating func setViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        let isNull = value.isNull
+        switch property {
+        case .frame: frame = try field.rect(value, null: .zero)
+        case .bounds: boundsOrigin = isNull ? .zero : try decodeBoundsOrigin(value, field: field)
+        case .boundsOrigin, .contentOffset: boundsOrigin = try field.point(value, null: .zero)
+        case .transform: transform = isNull ? .identity : try decodeTransform(value, field: field)
+        case .isHidden: isHidden = try field.bool(value, null: false)
+        case .alpha:
+            alpha = isNull ? 1 : try decodeNumber(value, field: field, within: 0...1, "alpha must be within 0…1")
+        case .clipsToBounds: clipsToBounds = try field.optionalBool(value)
+        case .isUserInteractionEnabled: isUserInteractionEnabled = try field.optionalBool(value)
+        case .tag: tag = try field.int(value, null: 0)
+        case .isEnabled: control.isEnabled = try field.bool(value, null: true)
+        case .isSelected: control.isSelected = try field.bool(value, null: false)
+        case .isHighlighted: control.isHighlighted = try field.bool(value, null: false)
+        case .isOn: control.isOn = try field.bool(value, null: false)
+        case .value: control.value = try field.optionalNumber(value)
+        case .minimumValue: control.minimumValue = try field.optionalNumber(value)
+        case .maximumValue: control.maximumValue = try field.optionalNumber(value)
+        case .stepValue:
+            control.stepValue =
+                isNull ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
+        case .text: control.text = try field.optionalString(value)
+        case .title: control.title = try field.optionalString(value)
+        case .placeholder: control.placeholder = try field.optionalString(value)
+        case .isSecureTextEntry: control.isSecureTextEntry = try field.bool(value, null: false)
+        case .isEditable: control.isEditable = try field.bool(value, null: true)
+        case .currentPage: control.currentPage = try field.optionalInt(value)
+        case .numberOfPages: control.numberOfPages = isNull ? nil : try decodePageCount(value, field: field)
+        case .selectedSegmentIndex: control.selectedSegmentIndex = try field.optionalInt(value)
+        case .segmentTitles: control.segmentTitles = try field.strings(value, null: [])
+        case .progress: control.progress = try field.optionalNumber(value)
+        case .isAnimating: control.isAnimating = try field.bool(value, null: false)
+        case .accessoryType: control.accessoryType = try field.optionalString(value)
+        case .backButtonTitle: control.backButtonTitle = try field.optionalString(value)
+        case .message: control.message = try field.optionalString(value)
+        case .preferredStyle: control.preferredStyle = try decodePreferredStyle(value, field: field)
+        case .dateText: control.dateText = try field.optionalString(value)
+        case .components: control.components = isNull ? [] : try decodePickerComponents(value, field: field)
+        case .isKeyWindow: window.isKeyWindow = try field.bool(value, null: false)
+        case .windowLevel: window.windowLevel = try field.number(value, null: 0)
+        case .windowTitle: window.title = try field.optionalString(value)
+        case .layoutDirection, .semanticContentAttribute:
+            window.layoutDirection = isNull ? .ltr : try decodeLayoutDirection(value, field: field)
+        case .canBecomeFocused: focus.canBecomeFocused = try field.optionalBool(value)
+        case .focusGroupIdentifier: focus.groupIdentifier = try field.optionalString(value)
+        case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
+        case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
+        case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
+        case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
+            restrictionIdentifiers = try field.strings(value, null: [])
+        case .fontSize:
+            control.fontSize =
+                isNull
+                ? nil
+                : try decodeNumber(
+                    value, field: field, above: 0, below: 10_000, "fontSize must be within (0, 10000) points")
+        case .textColor: control.textColor = try field.color(value)
+        case .backgroundColor: control.backgroundColor = try field.color(value)
+        case .isFocused: focus.isFocused = try field.bool(value, null: false)
+        case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
+        case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
+        }
+    }
+
+    /// `bounds`: its origin, from a point or a rect (the size follows the frame).
+    private func decodeBoundsOrigin(_ value: JSON, field: Field) throws(SchemaError) -> Point {
+        if case .array(let elements) = value, elements.count == 2 {
+            return try field.point(value)
+        }
+        let rect = try field.rect(value)
+        return Point(x: rect.x, y: rect.y)
     }
 
     /// Decodes one view object without its children. `children` is read by the store.
@@ -564,24 +619,25 @@ extension ViewNode {
 
     /// Decodes one view object and hands back its `children` value (unread): one table lookup per key.
     static func decodeWithChildren(_ json: JSON) throws(SchemaError) -> (node: ViewNode, children: JSON?) {
-        guard case .object(let o) = json else {
+        guard case .object(let object) = json else {
             throw SchemaError(id: nil, property: nil, message: "a view must be an object, got \(json.typeName)")
         }
-        let keys = o.keys
-        let values = o.values
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { (index) throws(SchemaError) in
+        let keys = object.keys
+        let values = object.values
+        return try withUnsafeTemporaryAllocation(of: SchemaKey?.self, capacity: keys.count) {
+            (schemaKeys) throws(SchemaError) in
             var idAt = -1
             var classAt = -1
-            var baseAt = -1
+            var baseClassAt = -1
             var childrenAt = -1
-            for i in keys.indices {
-                let k = ViewNode.propertyIndex[keys[i]] ?? -1
-                index[i] = k
-                switch k {
-                case 200: idAt = i
-                case 201: classAt = i
-                case 202: baseAt = i
-                case 203: childrenAt = i
+            for index in keys.indices {
+                let key = SchemaKey.byName[keys[index]]
+                schemaKeys.initializeElement(at: index, to: key)
+                switch key {
+                case .structural(.id)?: idAt = index
+                case .structural(.class)?: classAt = index
+                case .structural(.baseClass)?: baseClassAt = index
+                case .structural(.children)?: childrenAt = index
                 default: break
                 }
             }
@@ -594,13 +650,127 @@ extension ViewNode {
             guard id.utf8.count <= 512 else {
                 throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes")
             }
-            let cls = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
-            let base = baseAt >= 0 ? try Field(id: id, key: "baseClass").optString(values[baseAt]) : nil
-            var node = ViewNode(id: id, className: cls, baseClass: base)
-            for i in keys.indices where index[i] < 200 {
-                try node.setProperty(index: index[i], keys[i], values[i])
+            let className = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
+            let baseClass =
+                baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optionalString(values[baseClassAt]) : nil
+            var node = ViewNode(id: id, className: className, baseClass: baseClass)
+            for index in keys.indices {
+                if case .structural? = schemaKeys[index] {
+                    continue
+                }
+                try node.setProperty(schemaKeys[index], named: keys[index], to: values[index])
             }
             return (node, childrenAt >= 0 ? values[childrenAt] : nil)
         }
     }
+}
+
+/// A number checked against a range; `message` says which.
+private func decodeNumber(_ value: JSON, field: Field, within range: ClosedRange<Double>, _ message: String)
+    throws(SchemaError) -> Double
+{
+    let number = try field.number(value)
+    guard range.contains(number) else { throw field.fail(message) }
+    return number
+}
+
+/// A number greater than `lowerBound` (and below `upperBound` when given); `message` says which.
+private func decodeNumber(
+    _ value: JSON, field: Field, above lowerBound: Double, below upperBound: Double = .infinity, _ message: String
+) throws(SchemaError) -> Double {
+    let number = try field.number(value)
+    guard number > lowerBound, number < upperBound else { throw field.fail(message) }
+    return number
+}
+
+private func decodePageCount(_ value: JSON, field: Field) throws(SchemaError) -> Int {
+    let count = try field.int(value)
+    guard count >= 0 else { throw field.fail("numberOfPages must not be negative") }
+    return count
+}
+
+private func decodeTransform(_ value: JSON, field: Field) throws(SchemaError) -> Transform2D {
+    let object = try field.object(value)
+    /// A component under its long name, else its CGAffineTransform letter, else the identity's value (the letter
+    /// is checked even when the long name is given).
+    func component(_ name: String, _ letter: String, _ identity: Double) throws(SchemaError) -> Double {
+        let fallback = try field.member(object, letter, field.number) ?? identity
+        return try field.member(object, name, field.number) ?? fallback
+    }
+    let transform = Transform2D(
+        scaleX: try component("scaleX", "a", 1), scaleY: try component("scaleY", "d", 1),
+        translateX: try component("translateX", "tx", 0), translateY: try component("translateY", "ty", 0))
+    guard abs(transform.translateX) < Limits.maxCoordinate, abs(transform.translateY) < Limits.maxCoordinate,
+        abs(transform.scaleX) < 1e6, abs(transform.scaleY) < 1e6
+    else { throw field.fail("transform out of range") }
+    return transform
+}
+
+private func decodePreferredStyle(_ value: JSON, field: Field) throws(SchemaError) -> String? {
+    let style = try field.optionalString(value)
+    guard style == nil || style == "alert" || style == "actionSheet" else {
+        throw field.fail("expected alert or actionSheet")
+    }
+    return style
+}
+
+private func decodePickerComponents(_ value: JSON, field: Field) throws(SchemaError) -> [PickerComponent] {
+    var components: [PickerComponent] = []
+    for (index, element) in try field.array(value).enumerated() {
+        let componentField = Field(id: field.id, key: "components[\(index)]")
+        let object = try componentField.object(element)
+        let rows = try componentField.member(object, "rows", componentField.strings) ?? []
+        let selectedRow = try componentField.member(object, "selectedRow", componentField.int) ?? 0
+        guard rows.isEmpty || (0..<rows.count).contains(selectedRow) else {
+            throw componentField.fail("selectedRow \(selectedRow) out of range 0..<\(rows.count)")
+        }
+        components.append(
+            PickerComponent(
+                label: try componentField.member(object, "label", componentField.optionalString) ?? nil,
+                hint: try componentField.member(object, "hint", componentField.optionalString) ?? nil,
+                rows: rows, selectedRow: selectedRow))
+    }
+    return components
+}
+
+private func decodeLayoutDirection(_ value: JSON, field: Field) throws(SchemaError) -> LayoutDirection {
+    switch try field.string(value) {
+    case "ltr", "forceLeftToRight", "leftToRight": return .ltr
+    case "rtl", "forceRightToLeft", "rightToLeft": return .rtl
+    default: throw field.fail("expected ltr or rtl")
+    }
+}
+
+/// R122.
+private func decodeFocusGroupPriority(_ value: JSON, field: Field) throws(SchemaError) -> FocusGroupPriority {
+    switch value {
+    case .null: return .ignored
+    case .number: return .raw(try field.int(value))
+    default:
+        switch try field.string(value) {
+        case "ignored": return .ignored
+        case "previouslyFocused": return .previouslyFocused
+        case "prioritized": return .prioritized
+        case "currentlyFocused": return .currentlyFocused
+        default:
+            throw field.fail("expected ignored, previouslyFocused, prioritized, currentlyFocused or an integer (R122)")
+        }
+    }
+}
+
+private func decodeFocusGuides(_ value: JSON, field: Field) throws(SchemaError) -> [FocusGuide] {
+    var guides: [FocusGuide] = []
+    for (index, element) in try field.array(value).enumerated() {
+        let guideField = Field(id: field.id, key: "focusGuides[\(index)]")
+        let object = try guideField.object(element)
+        guard let guideID = object["id"], let guideFrame = object["frame"] else {
+            throw guideField.fail("a focus guide needs 'id' and 'frame'")
+        }
+        guides.append(
+            FocusGuide(
+                id: try guideField.string(guideID), frame: try guideField.rect(guideFrame),
+                preferred: try guideField.member(object, "preferredFocusEnvironments", guideField.strings) ?? [],
+                isEnabled: try guideField.member(object, "isEnabled", guideField.bool) ?? true))
+    }
+    return guides
 }

@@ -33,20 +33,19 @@ package enum ViewClass: String, Sendable, CaseIterable {
     case actionSheet = "UIActionSheet"
 
     package init(className: String, baseClass: String?) {
-        if let i = ViewClass.byName[className] {
-            self = ViewClass.allCases[i]
+        if let known = ViewClass.byName[className] {
+            self = known
             return
         }
-        if let b = baseClass, let i = ViewClass.byName[b] {
-            self = ViewClass.allCases[i]
+        if let baseClass, let known = ViewClass.byName[baseClass] {
+            self = known
             return
         }
         self = .view
     }
 
-    /// Class name → index in `allCases` (every view's class is looked up while decoding a snapshot).
-    private static let byName = KeyTable(
-        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1.rawValue, $0) }))
+    /// Class name → class (every view's class is looked up while decoding a snapshot).
+    private static let byName = KeyTable(allCases.map { (key: $0.rawValue, value: $0) })
 
     /// Whether instances are accessibility elements when the app does not say (R1, R17, X1; D-EXPOSE-1).
     package var isElementByDefault: Bool {
@@ -55,7 +54,7 @@ package enum ViewClass: String, Sendable, CaseIterable {
             .tableViewCell, .collectionViewCell, .pageControl, .progressView, .activityIndicator, .tabBarButton:
             return true
         case .imageView:
-            return true  // but only when it has a label; see Semantics/Exposure (D-IMAGE-1)
+            return true  // but only when it has a label; see Semantics/Derivation/Exposure.swift (D-IMAGE-1)
         default:
             return false
         }

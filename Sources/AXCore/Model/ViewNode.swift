@@ -75,7 +75,7 @@ package struct ViewNode: Sendable, Equatable {
 package struct CoW<Value: Sendable & Equatable>: Sendable, Equatable {
     @usableFromInline final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) @usableFromInline var value: Value
-        @usableFromInline init(_ v: Value) { value = v }
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
     @usableFromInline var storage: Storage
     package init(_ value: Value) { storage = Storage(value) }
@@ -88,7 +88,9 @@ package struct CoW<Value: Sendable & Equatable>: Sendable, Equatable {
         }
     }
 
-    package static func == (a: CoW, b: CoW) -> Bool { a.storage === b.storage || a.storage.value == b.storage.value }
+    package static func == (lhs: CoW, rhs: CoW) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
+    }
 }
 
 package struct ControlState: Sendable, Equatable {

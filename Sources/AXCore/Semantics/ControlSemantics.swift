@@ -3,15 +3,15 @@
 package enum ControlSemantics {
 
     /// Formats a number the way UIKit's default values read: integers without a fraction, else up to 2 decimals.
-    package static func formatNumber(_ v: Double) -> String {
+    package static func formatNumber(_ value: Double) -> String {
         // Beyond 1e15 a provider's number is printed as is: `Int(v)` would trap from 2^63 on.
-        guard v.isFinite, abs(v) < 1e15 else { return "\(v)" }
-        if v == v.rounded() { return String(Int(v)) }
-        let r = (v * 100).rounded() / 100
-        if r == r.rounded() { return String(Int(r)) }
-        var s = String(r)
-        if s.hasSuffix("0") && s.contains(".") { s.removeLast() }
-        return s
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        if value == value.rounded() { return String(Int(value)) }
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(rounded)
+        if text.hasSuffix("0") && text.contains(".") { text.removeLast() }
+        return text
     }
 
     /// Slider/progress percentage (R11, A50; D-VALUE-1): (value − min) / (max − min), rounded to a whole percent.
@@ -21,34 +21,34 @@ package enum ControlSemantics {
         let span = hi - lo
         // 1e308 − −1e308 overflows to infinity (then the fraction is 0 or NaN): halves keep the differences finite.
         let fraction = span.isFinite ? (clamped - lo) / span : (clamped / 2 - lo / 2) / (hi / 2 - lo / 2)
-        let p = (fraction * 100).rounded()
-        guard p.isFinite else { return "0%" }  // `Int(p)` must never see NaN or infinity
-        return "\(Int(p))%"
+        let percentage = (fraction * 100).rounded()
+        guard percentage.isFinite else { return "0%" }  // `Int(p)` must never see NaN or infinity
+        return "\(Int(percentage))%"
     }
 
     /// The slider's clamped value and range (A43, A44).
-    package static func numericValue(_ n: ViewNode) -> AXNumericValue? {
-        let c = n.control
-        switch n.kind {
+    package static func numericValue(_ view: ViewNode) -> AXNumericValue? {
+        let control = view.control
+        switch view.kind {
         case .slider:
-            let lo = c.minimumValue ?? 0
-            let hi = Swift.max(c.maximumValue ?? 1, lo)
-            let v = Swift.min(Swift.max(c.value ?? 0, lo), hi)
-            return AXNumericValue(current: v, minimum: lo, maximum: hi, step: c.stepValue ?? (hi - lo) / 10)
+            let lo = control.minimumValue ?? 0
+            let hi = Swift.max(control.maximumValue ?? 1, lo)
+            let current = Swift.min(Swift.max(control.value ?? 0, lo), hi)
+            return AXNumericValue(current: current, minimum: lo, maximum: hi, step: control.stepValue ?? (hi - lo) / 10)
         case .stepper:
             // A44: a maximum below the minimum collapses both bounds to the newer value; the schema carries
             // both, so a max < min pair is read as both = max (the value set last in UIKit's own order).
-            var lo = c.minimumValue ?? 0
-            let hi = c.maximumValue ?? 100
+            var lo = control.minimumValue ?? 0
+            let hi = control.maximumValue ?? 100
             if hi < lo { lo = hi }
-            let v = Swift.min(Swift.max(c.value ?? 0, lo), hi)
-            return AXNumericValue(current: v, minimum: lo, maximum: hi, step: c.stepValue ?? 1)
+            let current = Swift.min(Swift.max(control.value ?? 0, lo), hi)
+            return AXNumericValue(current: current, minimum: lo, maximum: hi, step: control.stepValue ?? 1)
         case .progressView:
-            let v = Swift.min(Swift.max(c.progress ?? c.value ?? 0, 0), 1)
-            return AXNumericValue(current: v, minimum: 0, maximum: 1, step: 0.01)
+            let current = Swift.min(Swift.max(control.progress ?? control.value ?? 0, 0), 1)
+            return AXNumericValue(current: current, minimum: 0, maximum: 1, step: 0.01)
         case .pageControl:
-            let count = c.numberOfPages ?? 0
-            let page = Swift.min(Swift.max(c.currentPage ?? 0, 0), Swift.max(count - 1, 0))
+            let count = control.numberOfPages ?? 0
+            let page = Swift.min(Swift.max(control.currentPage ?? 0, 0), Swift.max(count - 1, 0))
             return AXNumericValue(current: Double(page), minimum: 0, maximum: Double(Swift.max(count - 1, 0)), step: 1)
         default:
             return nil
@@ -56,85 +56,86 @@ package enum ControlSemantics {
     }
 
     /// The default label when the app sets no `accessibilityLabel` (R15, X2).
-    package static func defaultLabel(_ n: ViewNode) -> String? {
-        let c = n.control
-        switch n.kind {
-        case .label: return nonEmpty(c.text)
-        case .button, .barButtonItem, .tabBarButton: return nonEmpty(c.title) ?? nonEmpty(c.text)
-        case .textField, .searchBar: return nonEmpty(c.placeholder)
-        case .switchControl: return nonEmpty(c.title)
-        case .window: return nonEmpty(n.window.title) ?? nonEmpty(c.title)
-        case .alertController, .actionSheet: return nonEmpty(c.title)
+    package static func defaultLabel(_ view: ViewNode) -> String? {
+        let control = view.control
+        switch view.kind {
+        case .label: return nonEmpty(control.text)
+        case .button, .barButtonItem, .tabBarButton: return nonEmpty(control.title) ?? nonEmpty(control.text)
+        case .textField, .searchBar: return nonEmpty(control.placeholder)
+        case .switchControl: return nonEmpty(control.title)
+        case .window: return nonEmpty(view.window.title) ?? nonEmpty(control.title)
+        case .alertController, .actionSheet: return nonEmpty(control.title)
         case .navigationBar, .toolbar, .tabBar: return nil
-        case .activityIndicator: return c.isAnimating ? "In progress" : nil
+        case .activityIndicator: return control.isAnimating ? "In progress" : nil
         case .progressView: return "Progress"
         case .pageControl: return nil
-        default: return nonEmpty(c.title)
+        default: return nonEmpty(control.title)
         }
     }
 
     /// The default value (R2, R11, A46, A50, A51; D-VALUE-1…4).
-    package static func defaultValue(_ n: ViewNode) -> String? {
-        let c = n.control
-        switch n.kind {
+    package static func defaultValue(_ view: ViewNode) -> String? {
+        let control = view.control
+        switch view.kind {
         case .slider:
-            guard let nv = numericValue(n) else { return nil }
+            guard let nv = numericValue(view) else { return nil }
             return percent(nv.current, min: nv.minimum, max: nv.maximum)
-        case .switchControl: return c.isOn ? "on" : "off"
-        case .stepper: return numericValue(n).map { formatNumber($0.current) }
-        case .progressView: return numericValue(n).map { percent($0.current, min: 0, max: 1) }
+        case .switchControl: return control.isOn ? "on" : "off"
+        case .stepper: return numericValue(view).map { formatNumber($0.current) }
+        case .progressView: return numericValue(view).map { percent($0.current, min: 0, max: 1) }
         case .pageControl:
-            let count = c.numberOfPages ?? 0
+            let count = control.numberOfPages ?? 0
             guard count > 0 else { return nil }
-            let page = Swift.min(Swift.max(c.currentPage ?? 0, 0), count - 1)
+            let page = Swift.min(Swift.max(control.currentPage ?? 0, 0), count - 1)
             return "page \(page + 1) of \(count)"
         case .textField, .searchBar, .textView:
-            guard let t = c.text, !t.isEmpty else { return nil }
-            if c.isSecureTextEntry { return String(repeating: "•", count: t.count) }
-            return t
-        case .datePicker: return nonEmpty(c.dateText)
+            guard let text = control.text, !text.isEmpty else { return nil }
+            if control.isSecureTextEntry { return String(repeating: "•", count: text.count) }
+            return text
+        case .datePicker: return nonEmpty(control.dateText)
         default: return nil
         }
     }
 
     /// Traits from control state that UIKit adds whatever the base traits are (R23, R24; D-TRAITS-2).
-    package static func stateTraits(_ n: ViewNode) -> Traits {
-        var t = Traits()
-        let c = n.control
-        if !c.isEnabled
-            && (n.kind.isControl || n.kind == .label || n.kind == .tableViewCell || n.kind == .collectionViewCell
-                || n.kind == .barButtonItem || n.kind == .tabBarButton)
+    package static func stateTraits(_ view: ViewNode) -> Traits {
+        var traits = Traits()
+        let control = view.control
+        if !control.isEnabled
+            && (view.kind.isControl || view.kind == .label || view.kind == .tableViewCell
+                || view.kind == .collectionViewCell
+                || view.kind == .barButtonItem || view.kind == .tabBarButton)
         {
-            t.insert(.notEnabled)
+            traits.insert(.notEnabled)
         }
-        if c.isSelected { t.insert(.selected) }
-        return t
+        if control.isSelected { traits.insert(.selected) }
+        return traits
     }
 
     /// Effective traits: the app's traits replace the class defaults; state traits are always added.
-    package static func traits(_ n: ViewNode) -> Traits {
-        (n.ax.traits ?? n.kind.defaultTraits).union(stateTraits(n))
+    package static func traits(_ view: ViewNode) -> Traits {
+        (view.ax.traits ?? view.kind.defaultTraits).union(stateTraits(view))
     }
 
     /// Derives the element role from class, traits and context (Specs/hierarchy.md §Roles).
-    package static func elementRole(kind: ViewClass, traits t: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
+    package static func elementRole(kind: ViewClass, traits: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
         -> AXRole
     {
-        if t.contains(.header) { return .header }
+        if traits.contains(.header) { return .header }
         switch kind {
         case .searchBar: return .searchField
-        case .textField: return t.contains(.searchField) ? .searchField : (secure ? .secureTextField : .textField)
+        case .textField: return traits.contains(.searchField) ? .searchField : (secure ? .secureTextField : .textField)
         case .textView: return editable ? .textView : .staticText
         default: break
         }
-        if t.contains(.searchField) { return .searchField }
-        if kind == .switchControl || t.contains(.toggleButton) { return .switch }
+        if traits.contains(.searchField) { return .searchField }
+        if kind == .switchControl || traits.contains(.toggleButton) { return .switch }
         if inTabBar || kind == .tabBarButton { return .tab }
-        if t.contains(.adjustable) { return .adjustable }
-        if t.contains(.link) { return .link }
-        if t.contains(.keyboardKey) { return .keyboardKey }
-        if t.contains(.button) { return .button }
-        if t.contains(.image) { return .image }
+        if traits.contains(.adjustable) { return .adjustable }
+        if traits.contains(.link) { return .link }
+        if traits.contains(.keyboardKey) { return .keyboardKey }
+        if traits.contains(.button) { return .button }
+        if traits.contains(.image) { return .image }
         if kind == .tableViewCell || kind == .collectionViewCell { return .cell }
         if kind == .progressView { return .progressIndicator }
         if kind == .activityIndicator { return .activityIndicator }
@@ -142,16 +143,16 @@ package enum ControlSemantics {
     }
 
     /// The standard actions an element supports (Specs/protocol.md §Actions).
-    package static func actions(role: AXRole, kind: ViewClass, traits t: Traits, editable: Bool) -> [AXAction] {
+    package static func actions(role: AXRole, kind: ViewClass, traits: Traits, editable: Bool) -> [AXAction] {
         var bits = 0
         switch role {
         case .button, .link, .switch, .tab, .cell, .keyboardKey, .image, .header, .staticText, .textField,
             .secureTextField, .searchField, .textView:
             bits |= 1
         default:
-            if t.contains(.button) { bits |= 1 }
+            if traits.contains(.button) { bits |= 1 }
         }
-        if t.contains(.adjustable) || role == .adjustable || role == .pickerItem {
+        if traits.contains(.adjustable) || role == .adjustable || role == .pickerItem {
             bits |= 2
             if kind == .slider || kind == .stepper || kind == .pageControl { bits |= 4 }
         }
@@ -163,16 +164,16 @@ package enum ControlSemantics {
 
     /// Every combination once (shared arrays: deriving an element allocates no action list).
     private static let actionLists: [[AXAction]] = (0..<16).map { bits in
-        var a: [AXAction] = []
-        if bits & 1 != 0 { a.append(.activate) }
-        if bits & 2 != 0 { a.append(contentsOf: [.increment, .decrement]) }
-        if bits & 4 != 0 { a.append(.setValue) }
-        if bits & 8 != 0 { a.append(contentsOf: [.setValue, .typeText]) }
-        return a
+        var actions: [AXAction] = []
+        if bits & 1 != 0 { actions.append(.activate) }
+        if bits & 2 != 0 { actions.append(contentsOf: [.increment, .decrement]) }
+        if bits & 4 != 0 { actions.append(.setValue) }
+        if bits & 8 != 0 { actions.append(contentsOf: [.setValue, .typeText]) }
+        return actions
     }
 
-    static func nonEmpty(_ s: String?) -> String? {
-        guard let s, !s.isEmpty else { return nil }
-        return s
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 }

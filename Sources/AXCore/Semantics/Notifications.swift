@@ -33,15 +33,15 @@ package enum AccessibilityNotification: Sendable, Equatable {
             throw SchemaError(
                 id: nil, property: "notification", message: "expected one of \(allNames.joined(separator: ", "))")
         }
-        let arg = params["argument"] ?? .null
+        let argument = params["argument"] ?? .null
         func optString() throws(SchemaError) -> String? {
-            switch arg {
+            switch argument {
             case .null: return nil
-            case .string(let s): return s
+            case .string(let text): return text
             default:
                 throw SchemaError(
                     id: nil, property: "argument",
-                    message: "\(name) takes a string or null argument, got \(arg.typeName)")
+                    message: "\(name) takes a string or null argument, got \(argument.typeName)")
             }
         }
         switch name {
@@ -50,14 +50,14 @@ package enum AccessibilityNotification: Sendable, Equatable {
                 throw SchemaError(
                     id: nil, property: "argument", message: "announcement needs a non-empty string to speak (R67)")
             }
-            var prio = Priority.default
-            if let p = params["priority"]?.stringValue {
-                guard let pr = Priority(rawValue: p) else {
+            var priority = Priority.default
+            if let priorityName = params["priority"]?.stringValue {
+                guard let known = Priority(rawValue: priorityName) else {
                     throw SchemaError(id: nil, property: "priority", message: "expected high, default or low (X47)")
                 }
-                prio = pr
+                priority = known
             }
-            return .announcement(text: text, priority: prio)
+            return .announcement(text: text, priority: priority)
         case "layoutChanged": return .layoutChanged(element: try optString())
         case "screenChanged": return .screenChanged(element: try optString())
         case "pageScrolled": return .pageScrolled(status: try optString())
@@ -73,15 +73,15 @@ package enum AccessibilityNotification: Sendable, Equatable {
 
     package var json: JSON {
         switch self {
-        case .announcement(let t, let p):
-            return ["notification": "announcement", "argument": .string(t), "priority": .string(p.rawValue)]
-        case .layoutChanged(let e): return ["notification": "layoutChanged", "argument": JSON(e)]
-        case .screenChanged(let e): return ["notification": "screenChanged", "argument": JSON(e)]
-        case .pageScrolled(let s): return ["notification": "pageScrolled", "argument": JSON(s)]
-        case .pauseAssistiveTechnology(let s):
-            return ["notification": "pauseAssistiveTechnology", "argument": .string(s)]
-        case .resumeAssistiveTechnology(let s):
-            return ["notification": "resumeAssistiveTechnology", "argument": .string(s)]
+        case .announcement(let text, let priority):
+            return ["notification": "announcement", "argument": .string(text), "priority": .string(priority.rawValue)]
+        case .layoutChanged(let element): return ["notification": "layoutChanged", "argument": JSON(element)]
+        case .screenChanged(let element): return ["notification": "screenChanged", "argument": JSON(element)]
+        case .pageScrolled(let status): return ["notification": "pageScrolled", "argument": JSON(status)]
+        case .pauseAssistiveTechnology(let identifier):
+            return ["notification": "pauseAssistiveTechnology", "argument": .string(identifier)]
+        case .resumeAssistiveTechnology(let identifier):
+            return ["notification": "resumeAssistiveTechnology", "argument": .string(identifier)]
         }
     }
 }

@@ -1,26 +1,30 @@
 /// The indented text form of an accessibility tree (`axserver dump`, `tree.get` format "text").
 package enum TreeText {
-    package static func describe(_ n: AXNode) -> String {
-        var s = n.role.rawValue
-        if let l = n.label { s += " \"\(escape(l))\"" }
-        if let v = n.value { s += " value=\"\(escape(v))\"" }
-        if let h = n.hint { s += " hint=\"\(escape(h))\"" }
-        if let i = n.identifier { s += " #\(i)" }
-        if let p = n.placeholder { s += " placeholder=\"\(escape(p))\"" }
+    package static func describe(_ node: AXNode) -> String {
+        var text = node.role.rawValue
+        if let label = node.label { text += " \"\(escape(label))\"" }
+        if let value = node.value { text += " value=\"\(escape(value))\"" }
+        if let hint = node.hint { text += " hint=\"\(escape(hint))\"" }
+        if let identifier = node.identifier { text += " #\(identifier)" }
+        if let placeholder = node.placeholder { text += " placeholder=\"\(escape(placeholder))\"" }
         var flags: [String] = []
-        if !n.isEnabled { flags.append("disabled") }
+        if !node.isEnabled { flags.append("disabled") }
         for (name, st) in AXStates.named
         where st != .enabled && st != .onscreen && st != .respondsToUserInteraction && st != .focusable
-            && n.states.contains(st)
+            && node.states.contains(st)
         {
             flags.append(name)
         }
-        if !n.isOnscreen { flags.append("offscreen") }
-        if !flags.isEmpty { s += " [" + flags.joined(separator: ",") + "]" }
-        if let ps = n.positionInSet, let ss = n.sizeOfSet, n.value != "\(ps) of \(ss)" { s += " (\(ps) of \(ss))" }
-        if let h = n.headingLevel { s += " level=\(h)" }
-        if !n.customActions.isEmpty { s += " actions=[" + n.customActions.map(\.name).joined(separator: ", ") + "]" }
-        return s
+        if !node.isOnscreen { flags.append("offscreen") }
+        if !flags.isEmpty { text += " [" + flags.joined(separator: ",") + "]" }
+        if let position = node.positionInSet, let size = node.sizeOfSet, node.value != "\(position) of \(size)" {
+            text += " (\(position) of \(size))"
+        }
+        if let level = node.headingLevel { text += " level=\(level)" }
+        if !node.customActions.isEmpty {
+            text += " actions=[" + node.customActions.map(\.name).joined(separator: ", ") + "]"
+        }
+        return text
     }
 
     /// `depth` limits how deep below the roots the rendering goes; a node whose children are cut says how many.
@@ -28,16 +32,16 @@ package enum TreeText {
         -> String
     {
         var out = ""
-        tree.walk(from: root) { n, depth in
+        tree.walk(from: root) { node, depth in
             if let maxDepth, depth > maxDepth { return false }
-            out += String(repeating: "  ", count: depth) + describe(n)
+            out += String(repeating: "  ", count: depth) + describe(node)
             if frames {
-                let f = n.frame
+                let frame = node.frame
                 out +=
-                    " @(\(ControlSemantics.formatNumber(f.x)),\(ControlSemantics.formatNumber(f.y)),\(ControlSemantics.formatNumber(f.width)),\(ControlSemantics.formatNumber(f.height)))"
+                    " @(\(ControlSemantics.formatNumber(frame.x)),\(ControlSemantics.formatNumber(frame.y)),\(ControlSemantics.formatNumber(frame.width)),\(ControlSemantics.formatNumber(frame.height)))"
             }
-            if let maxDepth, depth == maxDepth, !n.children.isEmpty {
-                out += " … (\(n.children.count) children not shown)"
+            if let maxDepth, depth == maxDepth, !node.children.isEmpty {
+                out += " … (\(node.children.count) children not shown)"
             }
             out += "\n"
             return true
@@ -45,16 +49,16 @@ package enum TreeText {
         return out
     }
 
-    static func escape(_ s: String) -> String {
-        var o = ""
-        for c in s {
-            switch c {
-            case "\"": o += "\\\""
-            case "\n": o += "\\n"
-            case "\\": o += "\\\\"
-            default: o.append(c)
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            case "\\": escaped += "\\\\"
+            default: escaped.append(character)
             }
         }
-        return o
+        return escaped
     }
 }

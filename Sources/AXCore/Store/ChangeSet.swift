@@ -47,23 +47,23 @@ package struct ChangeSet: Sendable, Equatable {
                 order.append(id)
             }
         }
-        for s in sets {
-            out.windowsChanged = out.windowsChanged || s.windowsChanged
-            for id in s.added {
+        for set in sets {
+            out.windowsChanged = out.windowsChanged || set.windowsChanged
+            for id in set.added {
                 touch(id, before: .addedHere)
                 alive[id] = true
             }
-            for id in s.removed {
+            for id in set.removed {
                 touch(id, before: .existed)
                 alive[id] = false
                 wasRemoved.insert(id)
-                if beforeRemoval[id] == nil, let n = s.removedNodes[id] { beforeRemoval[id] = n }
+                if beforeRemoval[id] == nil, let node = set.removedNodes[id] { beforeRemoval[id] = node }
             }
-            for id in s.moved {
+            for id in set.moved {
                 touch(id, before: .existed)
                 moved.insert(id)
             }
-            for (id, attrs) in s.updated {
+            for (id, attrs) in set.updated {
                 touch(id, before: .existed)
                 updated[id, default: []].formUnion(attrs)
             }
@@ -88,7 +88,7 @@ package struct ChangeSet: Sendable, Equatable {
                     continue
                 }
                 if moved.contains(id) { out.moved.append(id) }
-                if let u = updated[id], !u.isEmpty { out.updated[id] = u }
+                if let attributes = updated[id], !attributes.isEmpty { out.updated[id] = attributes }
             case (false, false): break
             }
         }
@@ -97,40 +97,40 @@ package struct ChangeSet: Sendable, Equatable {
 }
 
 /// Attribute-level comparison of two versions of a node, for the change log and the bridge's events.
-package func changedAttributes(_ a: AXNode, _ b: AXNode) -> Set<String> {
-    var s = Set<String>()
-    if a.label != b.label { s.insert("label") }
-    if a.value != b.value { s.insert("value") }
-    if a.hint != b.hint { s.insert("hint") }
-    if a.identifier != b.identifier { s.insert("identifier") }
-    if a.placeholder != b.placeholder { s.insert("placeholder") }
-    if a.traits != b.traits { s.insert("traits") }
-    if a.role != b.role { s.insert("role") }
-    if a.states != b.states {
-        s.insert("states")
-        let diff = a.states.symmetricDifference(b.states)
-        for (name, st) in AXStates.named where diff.contains(st) { s.insert("state." + name) }
+package func changedAttributes(_ old: AXNode, _ new: AXNode) -> Set<String> {
+    var changed = Set<String>()
+    if old.label != new.label { changed.insert("label") }
+    if old.value != new.value { changed.insert("value") }
+    if old.hint != new.hint { changed.insert("hint") }
+    if old.identifier != new.identifier { changed.insert("identifier") }
+    if old.placeholder != new.placeholder { changed.insert("placeholder") }
+    if old.traits != new.traits { changed.insert("traits") }
+    if old.role != new.role { changed.insert("role") }
+    if old.states != new.states {
+        changed.insert("states")
+        let diff = old.states.symmetricDifference(new.states)
+        for (name, st) in AXStates.named where diff.contains(st) { changed.insert("state." + name) }
     }
-    if a.frame != b.frame { s.insert("frame") }
-    if a.activationPoint != b.activationPoint { s.insert("activationPoint") }
-    if a.children != b.children { s.insert("children") }
-    if a.parent != b.parent { s.insert("parent") }
-    if a.language != b.language { s.insert("language") }
-    if a.customActions != b.customActions || a.actions != b.actions { s.insert("actions") }
-    if a.rotors != b.rotors { s.insert("rotors") }
-    if a.numeric != b.numeric { s.insert("numeric") }
-    if a.text != b.text { s.insert("text") }
-    if a.headingLevel != b.headingLevel { s.insert("headingLevel") }
-    if a.positionInSet != b.positionInSet || a.sizeOfSet != b.sizeOfSet { s.insert("position") }
-    if a.table != b.table || a.cell != b.cell { s.insert("table") }
-    if a.containerType != b.containerType || a.navigationStyle != b.navigationStyle
-        || a.textualContext != b.textualContext
-        || a.userInputLabels != b.userInputLabels || a.restrictions != b.restrictions || a.focus != b.focus
-        || a.className != b.className || a.isElement != b.isElement || a.actionTarget != b.actionTarget
-        || a.directTouchOptions != b.directTouchOptions || a.ignoresInvertColors != b.ignoresInvertColors
-        || a.automationElements != b.automationElements
+    if old.frame != new.frame { changed.insert("frame") }
+    if old.activationPoint != new.activationPoint { changed.insert("activationPoint") }
+    if old.children != new.children { changed.insert("children") }
+    if old.parent != new.parent { changed.insert("parent") }
+    if old.language != new.language { changed.insert("language") }
+    if old.customActions != new.customActions || old.actions != new.actions { changed.insert("actions") }
+    if old.rotors != new.rotors { changed.insert("rotors") }
+    if old.numeric != new.numeric { changed.insert("numeric") }
+    if old.text != new.text { changed.insert("text") }
+    if old.headingLevel != new.headingLevel { changed.insert("headingLevel") }
+    if old.positionInSet != new.positionInSet || old.sizeOfSet != new.sizeOfSet { changed.insert("position") }
+    if old.table != new.table || old.cell != new.cell { changed.insert("table") }
+    if old.containerType != new.containerType || old.navigationStyle != new.navigationStyle
+        || old.textualContext != new.textualContext
+        || old.userInputLabels != new.userInputLabels || old.restrictions != new.restrictions || old.focus != new.focus
+        || old.className != new.className || old.isElement != new.isElement || old.actionTarget != new.actionTarget
+        || old.directTouchOptions != new.directTouchOptions || old.ignoresInvertColors != new.ignoresInvertColors
+        || old.automationElements != new.automationElements
     {
-        s.insert("other")
+        changed.insert("other")
     }
-    return s
+    return changed
 }

@@ -20,12 +20,12 @@ package final class HierarchyStore {
     /// Replaces the whole hierarchy with a snapshot. On error nothing changes.
     @discardableResult
     package func setSnapshot(_ json: JSON) throws(PatchError) -> ChangeSet {
-        let h = try ViewHierarchy.fromSnapshot(json)
-        if case .object(let o) = json, let r = o["guidedAccessRestrictions"] {
-            restrictions = try Self.decodeRestrictions(r)
+        let hierarchy = try ViewHierarchy.fromSnapshot(json)
+        if case .object(let object) = json, let restrictionsJSON = object["guidedAccessRestrictions"] {
+            restrictions = try Self.decodeRestrictions(restrictionsJSON)
         }
-        views = h
-        let claimed = h.nodes.keys.filter { h.nodes[$0]?.focus.isFocused == true }.min()
+        views = hierarchy
+        let claimed = hierarchy.nodes.keys.filter { hierarchy.nodes[$0]?.focus.isFocused == true }.min()
         let cs = commit(dirty: [], removed: [], full: true)
         focusClaim = claimed.map { FocusClaim(revision: revision, viewID: $0, isFocused: true) }
         return cs
@@ -90,31 +90,31 @@ package final class HierarchyStore {
             ?? ChangeSet(fromRevision: from, toRevision: to)
     }
 
-    static func decodeRestrictions(_ j: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
-        guard case .array(let a) = j else {
+    static func decodeRestrictions(_ json: JSON) throws(PatchError) -> [GuidedAccessRestriction] {
+        guard case .array(let elements) = json else {
             throw PatchError(
                 kind: .invalidProperty, property: "guidedAccessRestrictions",
                 message: "expected an array of {id, text, detailText}")
         }
         var out: [GuidedAccessRestriction] = []
         var seen = Set<String>()
-        for (i, e) in a.enumerated() {
-            guard let id = e["id"]?.stringValue, !id.isEmpty else {
+        for (index, element) in elements.enumerated() {
+            guard let id = element["id"]?.stringValue, !id.isEmpty else {
                 throw PatchError(
-                    kind: .invalidProperty, property: "guidedAccessRestrictions[\(i)]",
+                    kind: .invalidProperty, property: "guidedAccessRestrictions[\(index)]",
                     message: "a restriction needs a string 'id' (R78)")
             }
             guard seen.insert(id).inserted else {
                 throw PatchError(
-                    kind: .duplicateId, id: id, property: "guidedAccessRestrictions[\(i)]",
+                    kind: .duplicateId, id: id, property: "guidedAccessRestrictions[\(index)]",
                     message: "restriction identifiers must be unique (X41)")
             }
-            guard let text = e["text"]?.stringValue else {
+            guard let text = element["text"]?.stringValue else {
                 throw PatchError(
-                    kind: .invalidProperty, id: id, property: "guidedAccessRestrictions[\(i)].text",
+                    kind: .invalidProperty, id: id, property: "guidedAccessRestrictions[\(index)].text",
                     message: "a restriction needs its short 'text' (R84)")
             }
-            out.append(GuidedAccessRestriction(id: id, text: text, detailText: e["detailText"]?.stringValue))
+            out.append(GuidedAccessRestriction(id: id, text: text, detailText: element["detailText"]?.stringValue))
         }
         return out
     }
@@ -124,7 +124,7 @@ package final class HierarchyStore {
     /// The revision at which an accessibility node was last removed, if the change log still covers it
     /// (stale-element detection: the id existed and is gone, as opposed to never having existed).
     package func removalRevision(of id: String) -> Int? {
-        for cs in log.reversed() where cs.removed.contains(id) { return cs.toRevision }
+        for changes in log.reversed() where changes.removed.contains(id) { return changes.toRevision }
         return nil
     }
 }
@@ -141,9 +141,10 @@ package enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible
     case tooOld(from: Int, oldest: Int)
     package var description: String {
         switch self {
-        case .outOfRange(let f, let t, let c): return "revision range \(f)…\(t) is not within 0…\(c)"
-        case .tooOld(let f, let o):
-            return "revision \(f) is older than the change log (oldest kept: \(o)); fetch the whole tree"
+        case .outOfRange(let from, let to, let current):
+            return "revision range \(from)…\(to) is not within 0…\(current)"
+        case .tooOld(let from, let oldest):
+            return "revision \(from) is older than the change log (oldest kept: \(oldest)); fetch the whole tree"
         }
     }
 }

@@ -53,56 +53,58 @@ package struct PatchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     package var json: JSON {
-        var o = JSONObject()
-        o["reason"] = .string(kind.rawValue)
-        if let opIndex { o["opIndex"] = JSON(opIndex) }
-        if let op { o["op"] = .string(op) }
-        if let id { o["id"] = .string(id) }
-        if let property { o["property"] = .string(property) }
-        o["message"] = .string(message)
-        return .object(o)
+        var object = JSONObject()
+        object["reason"] = .string(kind.rawValue)
+        if let opIndex { object["opIndex"] = JSON(opIndex) }
+        if let op { object["op"] = .string(op) }
+        if let id { object["id"] = .string(id) }
+        if let property { object["property"] = .string(property) }
+        object["message"] = .string(message)
+        return .object(object)
     }
 }
 
 extension PatchOp {
     /// Decodes the wire form `{"op": "insert"|"remove"|"move"|"set", …}`.
-    package static func decode(_ j: JSON, index: Int) throws(PatchError) -> PatchOp {
-        func fail(_ m: String, _ op: String? = nil, id: String? = nil) -> PatchError {
-            PatchError(kind: .invalidOp, opIndex: index, op: op, id: id, message: m)
+    package static func decode(_ json: JSON, index: Int) throws(PatchError) -> PatchOp {
+        func fail(_ message: String, _ op: String? = nil, id: String? = nil) -> PatchError {
+            PatchError(kind: .invalidOp, opIndex: index, op: op, id: id, message: message)
         }
-        guard case .object(let o) = j else { throw fail("an op must be an object, got \(j.typeName)") }
-        guard let opName = o["op"]?.stringValue else { throw fail("missing 'op' (insert, remove, move or set)") }
-        func str(_ k: String) throws(PatchError) -> String {
-            guard let v = o[k] else { throw fail("missing '\(k)'", opName) }
-            guard case .string(let s) = v, !s.isEmpty else { throw fail("'\(k)' must be a non-empty string", opName) }
-            return s
-        }
-        func optStr(_ k: String) throws(PatchError) -> String? {
-            guard let v = o[k], !v.isNull else { return nil }
-            guard case .string(let s) = v, !s.isEmpty else {
-                throw fail("'\(k)' must be a non-empty string or null", opName)
+        guard case .object(let object) = json else { throw fail("an op must be an object, got \(json.typeName)") }
+        guard let opName = object["op"]?.stringValue else { throw fail("missing 'op' (insert, remove, move or set)") }
+        func str(_ key: String) throws(PatchError) -> String {
+            guard let value = object[key] else { throw fail("missing '\(key)'", opName) }
+            guard case .string(let text) = value, !text.isEmpty else {
+                throw fail("'\(key)' must be a non-empty string", opName)
             }
-            return s
+            return text
+        }
+        func optStr(_ key: String) throws(PatchError) -> String? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard case .string(let text) = value, !text.isEmpty else {
+                throw fail("'\(key)' must be a non-empty string or null", opName)
+            }
+            return text
         }
         func optIndex() throws(PatchError) -> Int? {
-            guard let v = o["index"], !v.isNull else { return nil }
-            guard let i = v.intValue else {
+            guard let value = object["index"], !value.isNull else { return nil }
+            guard let position = value.intValue else {
                 throw PatchError(
                     kind: .indexOutOfRange, opIndex: index, op: opName, message: "'index' must be an integer")
             }
-            return i
+            return position
         }
         switch opName {
         case "insert":
-            guard let v = o["view"] else { throw fail("missing 'view'", opName) }
-            return .insert(parent: try optStr("parent"), index: try optIndex(), view: v)
+            guard let value = object["view"] else { throw fail("missing 'view'", opName) }
+            return .insert(parent: try optStr("parent"), index: try optIndex(), view: value)
         case "remove":
             return .remove(id: try str("id"))
         case "move":
             return .move(id: try str("id"), parent: try optStr("parent"), index: try optIndex())
         case "set":
             let id = try str("id")
-            guard case .object(let props)? = o["properties"] ?? o["props"] else {
+            guard case .object(let props)? = object["properties"] ?? object["props"] else {
                 throw fail("'properties' must be an object", opName, id: id)
             }
             return .set(id: id, properties: props)
@@ -111,17 +113,17 @@ extension PatchOp {
         }
     }
 
-    package static func decodeList(_ j: JSON) throws(PatchError) -> [PatchOp] {
-        guard case .array(let a) = j else {
-            throw PatchError(kind: .invalidOp, message: "'ops' must be an array, got \(j.typeName)")
+    package static func decodeList(_ json: JSON) throws(PatchError) -> [PatchOp] {
+        guard case .array(let elements) = json else {
+            throw PatchError(kind: .invalidOp, message: "'ops' must be an array, got \(json.typeName)")
         }
-        guard a.count <= Limits.maxOpsPerPatch else {
+        guard elements.count <= Limits.maxOpsPerPatch else {
             throw PatchError(
-                kind: .tooLarge, message: "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(a.count)")
+                kind: .tooLarge, message: "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(elements.count)")
         }
         var out: [PatchOp] = []
-        out.reserveCapacity(a.count)
-        for (i, e) in a.enumerated() { out.append(try decode(e, index: i)) }
+        out.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() { out.append(try decode(element, index: index)) }
         return out
     }
 }

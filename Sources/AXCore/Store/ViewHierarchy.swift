@@ -14,8 +14,8 @@ package struct ViewHierarchy: Sendable {
     package internal(set) var listedBy = ListingIndex()
     package init() {}
 
-    @inline(__always) static func isModalCandidate(_ n: ViewNode) -> Bool {
-        n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet)
+    @inline(__always) static func isModalCandidate(_ view: ViewNode) -> Bool {
+        view.ax.viewIsModal ?? (view.kind == .alertController || view.kind == .actionSheet)
     }
 
     package subscript(id: String) -> ViewNode? { nodes[id] }
@@ -23,20 +23,20 @@ package struct ViewHierarchy: Sendable {
 
     /// Depth of a node (a root has depth 1).
     package func depth(of id: String) -> Int {
-        var d = 0
-        var cur: String? = id
-        while let c = cur {
-            d += 1
-            cur = nodes[c]?.parent
+        var depth = 0
+        var current: String? = id
+        while let ancestor = current {
+            depth += 1
+            current = nodes[ancestor]?.parent
         }
-        return d
+        return depth
     }
 
-    package func isAncestor(_ a: String, of id: String) -> Bool {
-        var cur = nodes[id]?.parent
-        while let c = cur {
-            if c == a { return true }
-            cur = nodes[c]?.parent
+    package func isAncestor(_ ancestorID: String, of id: String) -> Bool {
+        var candidate = nodes[id]?.parent
+        while let parent = candidate {
+            if parent == ancestorID { return true }
+            candidate = nodes[parent]?.parent
         }
         return false
     }
@@ -45,18 +45,18 @@ package struct ViewHierarchy: Sendable {
     package func subtree(_ id: String) -> [String] {
         var out: [String] = []
         var stack = [id]
-        while let c = stack.popLast() {
-            out.append(c)
-            if let n = nodes[c] { stack.append(contentsOf: n.children.reversed()) }
+        while let viewID = stack.popLast() {
+            out.append(viewID)
+            if let view = nodes[viewID] { stack.append(contentsOf: view.children.reversed()) }
         }
         return out
     }
 
     func height(of id: String) -> Int {
-        guard let n = nodes[id] else { return 0 }
-        var h = 0
-        for c in n.children { h = max(h, height(of: c)) }
-        return h + 1
+        guard let view = nodes[id] else { return 0 }
+        var tallestChild = 0
+        for child in view.children { tallestChild = max(tallestChild, height(of: child)) }
+        return tallestChild + 1
     }
 
     /// Decodes a nested view subtree straight into `out` (parent/children set), refusing duplicates: `seen`
@@ -80,7 +80,7 @@ package struct ViewHierarchy: Sendable {
         }
         let id = node.id
         if seen != nil {
-            if let prev = seen?[id] { throw twice(id, prev, parent) }
+            if let previousParent = seen?[id] { throw twice(id, previousParent, parent) }
             if out.contains(id) {
                 throw PatchError(kind: .duplicateId, id: id, message: "id '\(id)' is already in the hierarchy")
             }
@@ -94,22 +94,22 @@ package struct ViewHierarchy: Sendable {
         guard (seen.map { $0.count + out.count } ?? out.count + baseDepth + 1) <= Limits.maxNodes else {
             throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
         }
-        if let cj = childrenJSON, !cj.isNull {
-            guard case .array(let kids) = cj else {
+        if let childrenValue = childrenJSON, !childrenValue.isNull {
+            guard case .array(let children) = childrenValue else {
                 throw PatchError(
                     kind: .invalidProperty, id: id, property: "children",
                     message: "'children' must be an array of views")
             }
-            guard kids.count <= Limits.maxChildren else {
+            guard children.count <= Limits.maxChildren else {
                 throw PatchError(
                     kind: .tooLarge, id: id, property: "children", message: "more than \(Limits.maxChildren) children")
             }
             var childIDs: [String] = []
-            childIDs.reserveCapacity(kids.count)
-            for k in kids {
+            childIDs.reserveCapacity(children.count)
+            for child in children {
                 childIDs.append(
                     try decodeSubtree(
-                        k, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen, modal: &modal,
+                        child, parent: id, baseDepth: baseDepth + 1, into: &out, seen: &seen, modal: &modal,
                         listed: &listed))
             }
             node.children = childIDs
@@ -118,7 +118,9 @@ package struct ViewHierarchy: Sendable {
         if node.ax.elements != nil { try listed.claim(node) }
         if seen == nil {
             // Post-order insertion: a view listed twice (or inside itself) meets its earlier copy here.
-            if let prev = out.insertBox(Box(node), for: id) { throw twice(id, prev.value.parent, parent) }
+            if let previousParent = out.insertBox(Box(node), for: id) {
+                throw twice(id, previousParent.value.parent, parent)
+            }
         } else {
             out.setBox(Box(node), for: id)
         }
@@ -136,39 +138,40 @@ package struct ViewHierarchy: Sendable {
     package static func fromSnapshot(_ json: JSON) throws(PatchError) -> ViewHierarchy {
         let list: [JSON]
         switch json {
-        case .array(let a): list = a
-        case .object(let o):
-            guard let w = o["windows"] ?? o["roots"] else {
+        case .array(let elements): list = elements
+        case .object(let object):
+            guard let window = object["windows"] ?? object["roots"] else {
                 throw PatchError(
                     kind: .invalidSnapshot, op: "snapshot", message: "a snapshot needs 'windows': an array of views")
             }
-            guard case .array(let a) = w else {
+            guard case .array(let elements) = window else {
                 throw PatchError(
-                    kind: .invalidSnapshot, op: "snapshot", message: "'windows' must be an array, got \(w.typeName)")
+                    kind: .invalidSnapshot, op: "snapshot",
+                    message: "'windows' must be an array, got \(window.typeName)")
             }
-            list = a
+            list = elements
         default:
             throw PatchError(
                 kind: .invalidSnapshot, op: "snapshot",
                 message: "a snapshot must be an object with 'windows', got \(json.typeName)")
         }
-        var h = ViewHierarchy()
+        var hierarchy = ViewHierarchy()
         var seen: [String: String?]? = nil
         var nodes = BoxedMap<ViewNode>()
-        for w in list {
+        for window in list {
             do {
                 let id = try decodeSubtree(
-                    w, parent: nil, baseDepth: 0, into: &nodes, seen: &seen, modal: &h.modalCandidates,
-                    listed: &h.listedBy)
-                h.roots.append(id)
+                    window, parent: nil, baseDepth: 0, into: &nodes, seen: &seen, modal: &hierarchy.modalCandidates,
+                    listed: &hierarchy.listedBy)
+                hierarchy.roots.append(id)
             } catch {
-                var e = error
-                e.op = "snapshot"
-                throw e
+                var snapshotError = error
+                snapshotError.op = "snapshot"
+                throw snapshotError
             }
         }
-        h.nodes = nodes
-        return h
+        hierarchy.nodes = nodes
+        return hierarchy
     }
 
     /// Applies ops in order on this copy, recording which views changed. Throws on the first invalid op.
@@ -178,68 +181,71 @@ package struct ViewHierarchy: Sendable {
         // A view may change containers within one patch in either order (drop it from one list, add it to the
         // other): which container lists a view is checked on the patch's final state (D-CONTAINER-1).
         listedBy.deferred = []
-        for (i, op) in ops.enumerated() {
-            listedBy.currentOp = i
+        for (index, op) in ops.enumerated() {
+            listedBy.currentOp = index
             do {
                 try apply(op, dirty: &dirty, removed: &removed, structural: &structural)
             } catch {
-                var e = error
-                e.opIndex = i
-                e.op = op.name
-                throw e
+                var patchError = error
+                patchError.opIndex = index
+                patchError.op = op.name
+                throw patchError
             }
         }
         let takeovers = listedBy.deferred ?? []
         listedBy.deferred = nil
-        for t in takeovers {
-            let newLists = lists(t.container, t.ref)
-            let oldLists = lists(t.other, t.ref)
+        for takeover in takeovers {
+            let newLists = lists(takeover.container, takeover.ref)
+            let oldLists = lists(takeover.other, takeover.ref)
             if newLists && oldLists {
-                var e = ListingIndex.conflict(ref: t.ref, container: t.container, other: t.other)
-                e.opIndex = t.op
-                e.op = ops[t.op].name
-                throw e
+                var patchError = ListingIndex.conflict(
+                    ref: takeover.ref, container: takeover.container, other: takeover.other)
+                patchError.opIndex = takeover.op
+                patchError.op = ops[takeover.op].name
+                throw patchError
             }
-            listedBy.owner[t.ref] = newLists ? t.container : oldLists ? t.other : nil
+            listedBy.owner[takeover.ref] = newLists ? takeover.container : oldLists ? takeover.other : nil
         }
     }
 
     /// Whether view `container` lists view `ref` in its `accessibilityElements`.
     func lists(_ container: String, _ ref: String) -> Bool {
         guard let entries = nodes[container]?.ax.elements else { return false }
-        return entries.contains { if case .view(let r) = $0 { return r == ref } else { return false } }
+        return entries.contains { if case .view(let listed) = $0 { return listed == ref } else { return false } }
     }
 
     private mutating func insertID(_ id: String, parent: String?, index: Int?) throws(PatchError) {
-        if let p = parent {
-            guard var pn = nodes[p] else {
-                throw PatchError(kind: .unknownId, id: p, message: "no view '\(p)' to insert into")
+        if let parentID = parent {
+            guard var parentView = nodes[parentID] else {
+                throw PatchError(kind: .unknownId, id: parentID, message: "no view '\(parentID)' to insert into")
             }
-            let i = index ?? pn.children.count
-            guard i >= 0, i <= pn.children.count else {
+            let position = index ?? parentView.children.count
+            guard position >= 0, position <= parentView.children.count else {
                 throw PatchError(
-                    kind: .indexOutOfRange, id: p, message: "index \(i) out of range 0…\(pn.children.count) (A4)")
+                    kind: .indexOutOfRange, id: parentID,
+                    message: "index \(position) out of range 0…\(parentView.children.count) (A4)")
             }
-            guard pn.children.count < Limits.maxChildren else {
-                throw PatchError(kind: .tooLarge, id: p, message: "more than \(Limits.maxChildren) children")
+            guard parentView.children.count < Limits.maxChildren else {
+                throw PatchError(kind: .tooLarge, id: parentID, message: "more than \(Limits.maxChildren) children")
             }
-            pn.children.insert(id, at: i)
-            nodes[p] = pn
+            parentView.children.insert(id, at: position)
+            nodes[parentID] = parentView
         } else {
-            let i = index ?? roots.count
-            guard i >= 0, i <= roots.count else {
+            let position = index ?? roots.count
+            guard position >= 0, position <= roots.count else {
                 throw PatchError(
-                    kind: .indexOutOfRange, message: "index \(i) out of range 0…\(roots.count) for a top-level window")
+                    kind: .indexOutOfRange,
+                    message: "index \(position) out of range 0…\(roots.count) for a top-level window")
             }
-            roots.insert(id, at: i)
+            roots.insert(id, at: position)
         }
     }
 
     private mutating func detach(_ id: String) {
-        guard let n = nodes[id] else { return }
-        if let p = n.parent, var pn = nodes[p] {
-            pn.children.removeAll { $0 == id }
-            nodes[p] = pn
+        guard let view = nodes[id] else { return }
+        if let parentID = view.parent, var parentView = nodes[parentID] {
+            parentView.children.removeAll { $0 == id }
+            nodes[parentID] = parentView
         } else {
             roots.removeAll { $0 == id }
         }
@@ -258,7 +264,7 @@ package struct ViewHierarchy: Sendable {
             let rootID = try ViewHierarchy.decodeSubtree(
                 view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
                 modal: &modalCandidates, listed: &listedBy)
-            for (nid, _) in seen ?? [:] { removed.remove(nid) }
+            for (newID, _) in seen ?? [:] { removed.remove(newID) }
             try insertID(rootID, parent: parent, index: index)
             dirty.insert(rootID)
             if let parent { dirty.insert(parent) }
@@ -267,20 +273,20 @@ package struct ViewHierarchy: Sendable {
             guard nodes[id] != nil else {
                 throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove")
             }
-            if let p = nodes[id]?.parent { dirty.insert(p) }
+            if let parentID = nodes[id]?.parent { dirty.insert(parentID) }
             detach(id)
-            for d in subtree(id) {
-                if let b = nodes.box(d) {
-                    if ViewHierarchy.isModalCandidate(b.value) { modalCandidates -= 1 }
-                    listedBy.release(b.value)
+            for viewID in subtree(id) {
+                if let viewBox = nodes.box(viewID) {
+                    if ViewHierarchy.isModalCandidate(viewBox.value) { modalCandidates -= 1 }
+                    listedBy.release(viewBox.value)
                 }
-                nodes[d] = nil
-                removed.insert(d)
-                dirty.remove(d)
+                nodes[viewID] = nil
+                removed.insert(viewID)
+                dirty.remove(viewID)
             }
             structural = true
         case .move(let id, let parent, let index):
-            guard let n = nodes[id] else {
+            guard let view = nodes[id] else {
                 throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to move")
             }
             if let parent {
@@ -298,46 +304,46 @@ package struct ViewHierarchy: Sendable {
                         message: "the move makes the hierarchy deeper than \(Limits.maxDepth) levels")
                 }
             }
-            if let old = n.parent { dirty.insert(old) }
+            if let old = view.parent { dirty.insert(old) }
             detach(id)
-            var moved = n
+            var moved = view
             moved.parent = parent
             nodes[id] = moved
             try insertID(id, parent: parent, index: index)
             if let parent { dirty.insert(parent) }
             dirty.insert(id)
             structural = true
-        case .set(let id, let props):
-            guard var n = nodes[id] else {
+        case .set(let id, let properties):
+            guard var view = nodes[id] else {
                 throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on")
             }
-            let wasModal = ViewHierarchy.isModalCandidate(n)
-            let listsChange = props.keys.contains("accessibilityElements")
-            if listsChange { listedBy.release(n) }
-            for (k, v) in props {
-                if k == "class" {
-                    guard let cls = v.stringValue else {
+            let wasModal = ViewHierarchy.isModalCandidate(view)
+            let listsChange = properties.keys.contains("accessibilityElements")
+            if listsChange { listedBy.release(view) }
+            for (key, value) in properties {
+                if key == "class" {
+                    guard let className = value.stringValue else {
                         throw PatchError(
-                            kind: .invalidProperty, id: id, property: k, message: "'class' must be a string")
+                            kind: .invalidProperty, id: id, property: key, message: "'class' must be a string")
                     }
-                    let replacement = ViewNode(id: id, className: cls, baseClass: n.baseClass)
-                    n.className = cls
-                    n.kind = replacement.kind
+                    let replacement = ViewNode(id: id, className: className, baseClass: view.baseClass)
+                    view.className = className
+                    view.kind = replacement.kind
                     continue
                 }
-                do { try n.setProperty(k, v) } catch {
+                do { try view.setProperty(key, value) } catch {
                     let geometry = [
                         "frame", "bounds", "boundsOrigin", "contentOffset", "transform", "accessibilityFrame",
                         "accessibilityActivationPoint",
                     ]
                     throw PatchError(
-                        kind: geometry.contains(k) ? .invalidGeometry : .invalidProperty, id: id, property: k,
+                        kind: geometry.contains(key) ? .invalidGeometry : .invalidProperty, id: id, property: key,
                         message: error.message)
                 }
             }
-            modalCandidates += (ViewHierarchy.isModalCandidate(n) ? 1 : 0) - (wasModal ? 1 : 0)
-            if listsChange { try listedBy.claim(n) }
-            nodes[id] = n
+            modalCandidates += (ViewHierarchy.isModalCandidate(view) ? 1 : 0) - (wasModal ? 1 : 0)
+            if listsChange { try listedBy.claim(view) }
+            nodes[id] = view
             dirty.insert(id)
         }
     }
