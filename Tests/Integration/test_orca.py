@@ -12,7 +12,7 @@ of Specs/atspi-mapping.md:
   toggle button 'labelOrName + roleName + toggleState'          → "Wi-Fi toggle button pressed" (CHECKED or PRESSED → "pressed")
                focused format 'toggleState' when it changes      → "not pressed"
   slider       'labelOrName + roleName + value' (valuetext first, roleName "horizontal slider") → "Text Size horizontal slider 50%"
-  entry        'labelOrName + readOnly + textRole + (text or placeholder ≠ name)' → "Device Name entry"
+  text         'labelOrName + readOnly + textRole + (text or placeholder ≠ name)' → "Device Name text"
 Orca 43.1 registers no listener for object:announcement (scripts/default.py getListeners); what it speaks on
 its own is a NOTIFICATION whose state-changed:showing(1) arrives ('roleName + labelOrName' → "notification
 <text>"), so the announcement test only requires that the posted text is spoken.
@@ -159,7 +159,7 @@ class OrcaReadsTheDemo(unittest.TestCase):
 
     def test_4_text_field(self):
         start = self.focus("Device Name")
-        self.expect_speech(r"^Device Name entry\.?$", start, "GrabFocus on the Device Name text field")
+        self.expect_speech(r"^Device Name text\.?$", start, "GrabFocus on the Device Name text field")
 
     def test_6_alert_is_read(self):
         # DemoApp: activating "Reset All Settings" presents a modal alert titled "Reset All Settings?" with the
