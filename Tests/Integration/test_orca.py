@@ -47,8 +47,9 @@ class OrcaReadsTheDemo(unittest.TestCase):
                 raise AssertionError("the server did not register on the AT-SPI bus: " + ready)
             cls.client = AtspiClient(cls.stack.env)
             cls.client.call("node", app=APP, where={"name": "Settings"})   # the app is on the desktop
-            # Orca allows one instance per user (it pgreps for 'orca'): if another test run (or a person) has one
-            # running, wait for it rather than failing; never replace it (`orca -r` kills other Orcas).
+            # Orca allows one instance per user (it pgreps for 'orca'); orca_capture.sh gives it a `pgrep` that sees
+            # only Orcas on this stack, so a person's own Orca neither blocks nor is touched. Should an Orca of this
+            # stack still run, wait for it rather than failing; never replace it (`orca -r` kills other Orcas).
             deadline = time.time() + 180
             while True:
                 out = subprocess.run([ORCA_CAPTURE, "start"], env=cls.stack.env, capture_output=True, text=True, timeout=60)
