@@ -86,12 +86,29 @@ if _path and not getattr(speech, "_capture_installed", False):
 PYEOF
 }
 
+# Orca 43 refuses to start while another process named 'orca' of the same user runs (`pgrep -u UID -x orca` in
+# /usr/bin/orca): a person's own Orca on their desktop would stop every test. Ours runs on its own buses and
+# display, so Orca gets a `pgrep` that lists only Orcas started on this stack (their environment names this
+# stack's directory); the person's Orca is neither seen nor touched.
+write_pgrep_shim() { # DIR
+    mkdir -p "$1"
+    cat > "$1/pgrep" <<SHEOF
+#!/bin/sh
+# Written by Tools/orca_capture.sh: pgrep limited to processes of the stack $A11Y_STACK_DIR.
+for pid in \$(/usr/bin/pgrep "\$@"); do
+    if tr '\\0' '\\n' < /proc/\$pid/environ 2>/dev/null | grep -qxF 'A11Y_STACK_DIR=$A11Y_STACK_DIR'; then echo \$pid; fi
+done
+SHEOF
+    chmod 755 "$1/pgrep"
+}
+
 cmd_start() {
     need_stack
     [ -s "$A11Y_STACK_DIR/orca.pid" ] && { echo "orca_capture: already started" >&2; exit 1; }
     write_customizations "$A11Y_STACK_DIR/orca-prefs"
+    write_pgrep_shim "$A11Y_STACK_DIR/orca-isolation"
     : > "$(SPEECH_LOG)"
-    SPEECHD_CMD=/bin/false ORCA_SPEECH_LOG="$(SPEECH_LOG)" \
+    PATH="$A11Y_STACK_DIR/orca-isolation:$PATH" SPEECHD_CMD=/bin/false ORCA_SPEECH_LOG="$(SPEECH_LOG)" \
         nohup orca --debug-file="$(LOG)" -u "$A11Y_STACK_DIR/orca-prefs" -d braille \
         </dev/null >"$A11Y_STACK_DIR/orca.out" 2>&1 &
     local pid=$!

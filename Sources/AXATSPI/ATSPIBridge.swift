@@ -19,7 +19,7 @@ package final class ATSPIBridge: Sendable {
     let serverVersion: String
     let actionReplyTimeout: Duration
     let peerToPeer: Bool
-    let listeners = ListenerState()
+    let listeners = EventListeners()
     /// Keys to assistive technologies through the registry (KeyForwarding.swift).
     let keys: KeyForwarding
 

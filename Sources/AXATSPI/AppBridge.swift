@@ -70,7 +70,7 @@ final class AppBridge: @unchecked Sendable {
     let appName: String
     let hub: Hub
     let logger: Logger
-    let listeners: ListenerState
+    let listeners: EventListeners
     let serverVersion: String
     let connection: DBusConnection
     let busName: CStringBox
@@ -108,7 +108,7 @@ final class AppBridge: @unchecked Sendable {
     let actionReplyTimeout: Duration
 
     init(
-        appID: String, hub: Hub, address: String, logger: Logger, listeners: ListenerState, serverVersion: String,
+        appID: String, hub: Hub, address: String, logger: Logger, listeners: EventListeners, serverVersion: String,
         actionReplyTimeout: Duration
     ) throws {
         self.appID = appID

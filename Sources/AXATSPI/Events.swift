@@ -10,83 +10,6 @@ import Synchronization
     import Glibc
 #endif
 
-/// Who listens to what (Registry.GetRegisteredEvents + EventListenerRegistered/Deregistered). Until the
-/// registry has answered (or when there is none) the bridge is chatty, like atk-adaptor.
-final class ListenerState: Sendable {
-    struct S {
-        var known = false
-        /// bus name → normalized registrations (lowercase, '-' removed, split on ':').
-        var regs: [String: [[String]]] = [:]
-    }
-    let state = Mutex(S())
-
-    static func normalize(_ event: String) -> [String] {
-        stripDashes(event).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-    }
-
-    func setAll(_ pairs: [(String, String)]) {
-        state.withLock { s in
-            s.known = true
-            s.regs = [:]
-            for (bus, ev) in pairs { s.regs[bus, default: []].append(ListenerState.normalize(ev)) }
-        }
-    }
-
-    func add(bus: String, event: String) {
-        state.withLock { s in s.regs[bus, default: []].append(ListenerState.normalize(event)) }
-    }
-
-    func remove(bus: String, event: String) {
-        state.withLock { s in
-            if event.isEmpty {
-                s.regs[bus] = nil
-                return
-            }
-            let n = ListenerState.normalize(event)
-            if var l = s.regs[bus], let i = l.firstIndex(of: n) {
-                l.remove(at: i)
-                s.regs[bus] = l.isEmpty ? nil : l
-            }
-        }
-    }
-
-    /// Chatty mode (registry unknown / absent).
-    func setUnknown() {
-        state.withLock { s in
-            s.known = false
-            s.regs = [:]
-        }
-    }
-
-    var anyListener: Bool { state.withLock { !$0.known || !$0.regs.isEmpty } }
-
-    var summary: String {
-        state.withLock { s in s.known ? "listeners=\(s.regs.count)" : "listeners=unknown" }
-    }
-
-    /// atk-adaptor's prefix rule: some registration whose non-empty components all equal the event's.
-    /// `cls` / `member` / `detail` must already be lowercase without '-'.
-    func wants(_ cls: String, _ member: String, _ detail: String) -> Bool {
-        state.withLock { s in
-            if !s.known { return true }
-            let ev = [cls, member, detail]
-            for (_, list) in s.regs {
-                for r in list {
-                    var ok = true
-                    for (i, comp) in r.enumerated() where !comp.isEmpty {
-                        if i >= ev.count || ev[i] != comp {
-                            ok = false
-                            break
-                        }
-                    }
-                    if ok { return true }
-                }
-            }
-            return false
-        }
-    }
-}
-
 extension AppBridge {
     // MARK: Receiving hub events (any thread)
 
@@ -166,7 +89,10 @@ extension AppBridge {
         case .event(let event):
             if !event.maintainsCache {
                 let kind = event.kind
-                guard listeners.wants(kind.listenerClass, kind.listenerMember, stripDashes(event.detail)) else {
+                guard
+                    listeners.wants(
+                        kind.listenerClass, kind.listenerMember, EventListeners.normalizedComponent(event.detail))
+                else {
                     return
                 }
             }
@@ -290,9 +216,6 @@ extension AppBridge {
         emit(.event(ATSPIEvent(.stateChanged, source: ATSPIMapping.announcementID, detail: "showing", detail1: 1)))
     }
 }
-
-/// Lowercase, without '-' (the registry's event-name normalization, compared case-insensitively).
-func stripDashes(_ s: String) -> String { String(s.lowercased().filter { $0 != "-" }) }
 
 @inline(__always) func monotonicNow() -> UInt64 {
     var ts = timespec()

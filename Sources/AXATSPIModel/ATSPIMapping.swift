@@ -49,7 +49,9 @@ package enum ATSPIMapping {
         case .image: return .image
         case .staticText: return isReadOnlyTextView(n) ? .text : .label
         case .header: return .heading
-        case .textField, .searchField: return .entry
+        // Editable single-line fields are TEXT like GTK 4's GtkEntry/GtkText (D-ATSPI-TEXT-2); the states say
+        // EDITABLE + SINGLE_LINE (or MULTI_LINE).
+        case .textField, .searchField: return .text
         case .secureTextField: return .passwordText
         case .textView: return .text
         case .adjustable:

@@ -624,14 +624,6 @@ package final class DBusConnection: @unchecked Sendable {
         ) { $0.append(rule) }
     }
 
-    /// `org.freedesktop.DBus.RemoveMatch`.
-    package func removeMatch(_ rule: String) throws(DBusError) {
-        _ = try call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "RemoveMatch"
-        ) { $0.append(rule) }
-    }
-
     /// `org.freedesktop.DBus.RequestName` (flags: 1 allow replacement, 2 replace existing, 4 do not queue).
     package func requestName(_ name: String, flags: UInt32 = 4) throws(DBusError) -> DBusRequestNameReply {
         try DBusNames.require(name, DBusNames.isValidBusName(name), "bus name")

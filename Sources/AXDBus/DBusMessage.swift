@@ -159,11 +159,6 @@ package final class DBusMessage: @unchecked Sendable {
         interface.withCString { i in member.withCString { m in dbus_message_is_method_call(pointer, i, m) != 0 } }
     }
 
-    /// True if this is a signal `interface.member`.
-    package func isSignal(_ interface: String, _ member: String) -> Bool {
-        interface.withCString { i in member.withCString { m in dbus_message_is_signal(pointer, i, m) != 0 } }
-    }
-
     /// True if the body signature is exactly `signature`.
     package func hasSignature(_ signature: String) -> Bool {
         signature.withCString { dbus_message_has_signature(pointer, $0) != 0 }

@@ -229,20 +229,6 @@ package final class DBusReader {
         try leave()
     }
 
-    package func readStruct<T>(_ body: () throws -> T) throws -> T {
-        try enterStruct()
-        let v = try body()
-        try leave()
-        return v
-    }
-
-    package func readVariant<T>(_ body: () throws -> T) throws -> T {
-        try enterVariant()
-        let v = try body()
-        try leave()
-        return v
-    }
-
     // MARK: Common shapes
 
     /// `(so)` object reference.
@@ -324,8 +310,6 @@ package final class DBusReader {
     /// `au` (e.g. AT-SPI state sets).
     package func readUInt32Array() throws(DBusError) -> [UInt32] { try readFixedArray(UInt8(ascii: "u"), UInt32.self) }
     package func readInt32Array() throws(DBusError) -> [Int32] { try readFixedArray(UInt8(ascii: "i"), Int32.self) }
-    package func readByteArray() throws(DBusError) -> [UInt8] { try readFixedArray(UInt8(ascii: "y"), UInt8.self) }
-    package func readDoubleArray() throws(DBusError) -> [Double] { try readFixedArray(UInt8(ascii: "d"), Double.self) }
 
     // MARK: Generic values
 

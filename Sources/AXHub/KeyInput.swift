@@ -60,7 +60,7 @@ package struct KeyOutcome: Sendable, Equatable {
 
 /// Why a key was refused before it ran.
 package enum KeyInputError: Error, Sendable, Equatable {
-    /// The app already has `KeyInputState.queueLimit` keys waiting (a flood): this one is refused (D-KEY-4).
+    /// The app already has `KeyInputState.queueLimit` keys waiting (a flood): this one is refused (D-KEY-6).
     case busy(app: String, waiting: Int)
 }
 
@@ -244,12 +244,17 @@ extension Hub {
 
     private func run(_ command: KeyCommand, app: String) async throws {
         switch command {
-        case .move(let heading) where heading == .next || heading == .previous:
-            _ = try await updateEngineFocus(app: app, heading: heading.rawValue, target: nil, simulate: false)
         case .move(let heading):
             let context = try focusContext(app: app)
             let from = context.engineFocused
-            switch KeyboardNavigation.arrowMove(context.engine, from: from, heading: heading) {
+            let tree = context.snapshot.tree
+            let tab = heading == .next || heading == .previous
+            // Tab: one stop per announced element (D-KEY-6); arrows: inside the focus group (D-KEY-2).
+            let move =
+                tab
+                ? KeyboardNavigation.tabMove(context.engine, from: from, heading: heading, tree: tree)
+                : KeyboardNavigation.arrowMove(context.engine, from: from, heading: heading)
+            switch move {
             case .success(let decision):
                 _ = try await updateEngineFocus(
                     app: app, heading: heading.rawValue, target: decision.item, simulate: false)

@@ -160,7 +160,8 @@ package enum OrcaSpeech {
         // A read-only UITextView is TEXT on AT-SPI (D-ATSPI-TEXT-1).
         case .staticText: return node.viewClass == .textView ? "text" : "label"
         case .header: return "heading"
-        case .textField, .searchField: return "entry"
+        // UITextField is TEXT on AT-SPI like GTK 4's entries (D-ATSPI-TEXT-2).
+        case .textField, .searchField: return "text"
         case .secureTextField: return "password text"
         case .textView: return "text"
         case .adjustable: return node.viewClass == .stepper ? "spin button" : "slider"

@@ -87,3 +87,26 @@ final class TableModelTests: XCTestCase {
         XCTAssertEqual(age.rowHeaderCells, [])
     }
 }
+
+final class PropertyModelTests: XCTestCase {
+    func testPropertiesOfACellTheTableAndTheRoot() throws {
+        let snapshot = try Snapshots.served(Snapshots.table())
+        let model = PropertyModel(snapshot: snapshot, applicationID: 7, version: "9.9")
+        let footer = ServedObject.node(try Snapshots.node("total", in: snapshot))
+        XCTAssertEqual(model.value(of: .name, for: footer), .string("Total"))
+        XCTAssertEqual(model.value(of: .position, for: footer), .position(row: 2, column: 0))
+        XCTAssertEqual(model.value(of: .columnSpan, for: footer), .int32(2))
+        XCTAssertEqual(model.value(of: .table, for: footer), .reference(.element("grid")))
+        XCTAssertEqual(model.value(of: .parent, for: footer), .reference(.element("grid")))
+        let grid = ServedObject.node(try Snapshots.node("grid", in: snapshot))
+        XCTAssertEqual(model.value(of: .nRows, for: grid), .int32(3))
+        XCTAssertEqual(model.value(of: .caption, for: grid), .reference(.null))
+        XCTAssertEqual(model.value(of: .childCount, for: grid), .int32(5))
+        XCTAssertEqual(model.value(of: .id, for: .applicationRoot), .int32(7))
+        XCTAssertEqual(model.value(of: .version, for: .applicationRoot), .string("9.9"))
+        XCTAssertEqual(model.value(of: .parent, for: .applicationRoot), .reference(.desktop))
+        XCTAssertEqual(
+            ATSPIProperty.properties(of: .tableCell).map { $0.dbusName.description },
+            ["ColumnSpan", "Position", "RowSpan", "Table"])
+    }
+}

@@ -11,7 +11,7 @@ import XCTest
 // Wire numbers from at-spi2-core's atspi-constants.h (written here independently of the bridge's tables).
 private enum Role {
     static let application: UInt32 = 75, frame: UInt32 = 23, toggleButton: UInt32 = 62, slider: UInt32 = 51
-    static let spinButton: UInt32 = 52, entry: UInt32 = 79, image: UInt32 = 27, heading: UInt32 = 83
+    static let spinButton: UInt32 = 52, text: UInt32 = 61, image: UInt32 = 27, heading: UInt32 = 83
     static let pageTabList: UInt32 = 38, pageTab: UInt32 = 37, radioButton: UInt32 = 44, link: UInt32 = 88
     static let button: UInt32 = 43, label: UInt32 = 29, list: UInt32 = 31, toolBar: UInt32 = 63, panel: UInt32 = 39
 }
@@ -85,9 +85,10 @@ final class BridgeMappingTests: XCTestCase {
         XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumValue").doubleValue, 1)
         XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumIncrement").doubleValue, 1)
 
-        // UITextField with placeholder → entry, editable single line, Text + EditableText.
+        // UITextField with placeholder → text (like GTK 4's GtkEntry, D-ATSPI-TEXT-2), editable single line,
+        // Text + EditableText.
         let field = try f.node(id: "deviceName", in: seen)
-        XCTAssertEqual(field.role, Role.entry)
+        XCTAssertEqual(field.role, Role.text)
         XCTAssertEqual(try f.attributes(field.path)["placeholder-text"], "Device Name")
         XCTAssertTrue(try f.states(field.path).isSuperset(of: [St.editable, St.singleLine, St.focusable]))
         let ifs = try f.interfaces(field.path)

@@ -65,6 +65,60 @@ final class KeyboardNavigationTests: XCTestCase {
         ])
     }
 
+    /// A button, a table of two cells that each fold a switch (one element, two focus items: D-CELL-1), a button.
+    static func cellRowsLayout() throws -> (FocusEngine, AXTree) {
+        func cell(_ id: String, _ y: Double, _ text: String) -> JSON {
+            [
+                "id": .string(id), "class": "UITableViewCell", "frame": [0, JSON(y), 400, 44],
+                "children": [
+                    [
+                        "id": .string(id + ".label"), "class": "UILabel", "frame": [16, 11, 200, 22],
+                        "text": .string(text),
+                    ],
+                    ["id": .string(id + ".switch"), "class": "UISwitch", "frame": [333, 6, 51, 31]],
+                ],
+            ]
+        }
+        let window: JSON = [
+            "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+            "children": [
+                FocusEngineTests.button("first", 20, 20),
+                [
+                    "id": "table", "class": "UITableView", "frame": [0, 100, 400, 200],
+                    "children": [cell("wifi", 0, "Wi-Fi"), cell("bluetooth", 44, "Bluetooth")],
+                ],
+                FocusEngineTests.button("last", 20, 400),
+            ],
+        ]
+        let store = HierarchyStore()
+        try store.setSnapshot(["windows": [window]])
+        return (FocusEngine(index: FocusIndex(views: store.views, tree: store.tree)), store.tree)
+    }
+
+    func testTabStopsOncePerAnnouncedElement() throws {
+        let (engine, tree) = try Self.cellRowsLayout()
+        // The engine's own sequence has the folded switch as a stop of its own: no new element to announce there.
+        XCTAssertEqual(try engine.move(from: "wifi", heading: .next).get().item, "wifi.switch")
+        XCTAssertEqual(KeyboardNavigation.announcedElement(of: "wifi.switch", engine: engine, tree: tree), "wifi")
+        XCTAssertEqual(KeyboardNavigation.announcedElement(of: "first", engine: engine, tree: tree), "first")
+        func tab(_ from: String, _ heading: FocusHeading) throws -> String {
+            try KeyboardNavigation.tabMove(engine, from: from, heading: heading, tree: tree).get().item
+        }
+        XCTAssertEqual(try tab("first", .next), "wifi")
+        XCTAssertEqual(try tab("wifi", .next), "bluetooth", "Tab passes over the switch the Wi-Fi cell folds")
+        XCTAssertEqual(try tab("bluetooth", .next), "last")
+        XCTAssertEqual(try tab("last", .previous), "bluetooth", "Shift-Tab lands on the cell, not its switch")
+        XCTAssertEqual(try tab("bluetooth", .previous), "wifi")
+        XCTAssertEqual(try tab("wifi", .previous), "first")
+        // From the folded switch itself (engine focus put there by the app or focus.set), Tab leaves the row.
+        XCTAssertEqual(try tab("wifi.switch", .next), "bluetooth")
+        XCTAssertEqual(try tab("wifi.switch", .previous), "first")
+        // The end of the sequence stays what the engine says.
+        XCTAssertEqual(
+            KeyboardNavigation.tabMove(engine, from: "last", heading: .next, tree: tree),
+            engine.move(from: "last", heading: .next))
+    }
+
     func testArrowsStayInsideTheNamedGroup() throws {
         let engine = try Self.groupLayout()
         XCTAssertEqual(try KeyboardNavigation.arrowMove(engine, from: "t1", heading: .right).get().item, "t2")

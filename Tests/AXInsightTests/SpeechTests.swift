@@ -43,7 +43,7 @@ final class SpeechTests: XCTestCase {
     }
 
     func testOrcaEntry() throws {
-        XCTAssertEqual(try orca("nameField", try Self.demoTree()), ["Device Name entry"])
+        XCTAssertEqual(try orca("nameField", try Self.demoTree()), ["Device Name text"])
     }
 
     func testOrcaRadioSpinTabLinkAsCaptured() throws {

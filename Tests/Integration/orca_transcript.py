@@ -84,7 +84,9 @@ class Orca:
         """A `pgrep` for this Orca only. Orca 43 refuses to start while another process named 'orca' of the same
         user runs (`pgrep -u UID -x orca` in /usr/bin/orca): a person's own Orca on their desktop would stop the
         tests. Ours runs on its own buses and display, so the shim lists only Orcas started on this stack (their
-        environment names this stack's directory); the person's Orca is neither seen nor touched."""
+        environment names this stack's directory); the person's Orca is neither seen nor touched. Tools/orca_capture.sh
+        now writes the same shim for every Orca it starts (test_orca.py, test_orca_model.py); this one stays for an
+        AX_ORCA_CAPTURE recipe that does not."""
         folder = os.path.join(stack.dir, "orca-bin")
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, "pgrep")
@@ -629,7 +631,27 @@ def compare(gtk_steps, our_steps):
         rows.append(("(where am I: text)", "(GTK 4.8 reports the text wrongly)", said or "(silent)", verdict))
         if verdict != "ok":
             problems.append("where am I on the text field: %s (Orca said %r)" % (verdict, said))
+    # Rule 4.10: no silent Tab inside the Tab sequence (D-KEY-6). A Tab or Shift+Tab step Orca said nothing for,
+    # followed by a Tab step of the same section that Orca spoke for, was a stop the listener could not hear (a
+    # cell's folded switch); silent presses at the end of the sequence (Tab does not wrap) are not counted.
+    silent = silent_tabs(our_steps)
+    rows.append(("(silent Tab)", "-", ", ".join(silent) or "none", "ok" if not silent else "MISSING speech"))
+    for step in silent:
+        problems.append("silent Tab: Orca said nothing at %s, and the next Tab was heard" % step)
     return rows, problems, notes
+
+
+def silent_tabs(steps):
+    """The Tab / Shift+Tab steps Orca said nothing for while a later Tab step of the same section was spoken
+    (rule 4.10), as "step N (locus)"."""
+    found = []
+    for position, record in enumerate(steps):
+        if record["what"] not in ("Tab", "Shift+Tab") or record["spoken"]:
+            continue
+        later = (r for r in steps[position + 1:] if r["section"] == record["section"])
+        if any(r["what"] in ("Tab", "Shift+Tab") and r["spoken"] for r in later):
+            found.append("step %d %s %r" % (position + 1, record["what"], (record["locus"] or ("", ""))[1]))
+    return found
 
 
 def format_comparison(rows, notes=()):

@@ -22,7 +22,7 @@ ORCA_TOOLKITS = {"gecko", "chromium", "qt", "webkitgtk", "gtk"}
 # AT-SPI role numbers (atspi-constants.h, atspi-bridge.md §3.1).
 R_ALERT, R_DIALOG, R_FRAME, R_IMAGE, R_LABEL, R_LINK = 2, 16, 23, 27, 29, 88
 R_PAGE_TAB, R_PAGE_TAB_LIST, R_PUSH_BUTTON, R_RADIO_BUTTON, R_SLIDER, R_SPIN_BUTTON = 37, 38, 43, 44, 51, 52
-R_TOGGLE_BUTTON, R_APPLICATION, R_ENTRY, R_HEADING = 62, 75, 79, 83
+R_TEXT, R_TOGGLE_BUTTON, R_APPLICATION, R_HEADING = 61, 62, 75, 83
 
 
 class ATSPIBridgeDemo(unittest.TestCase):
@@ -169,8 +169,8 @@ class ATSPIBridgeDemo(unittest.TestCase):
 
     def test_device_name_text_field(self):
         t = self.node("Device Name")
-        self.assertEqual(t["role_num"], R_ENTRY, t)   # UITextField → 79 ENTRY
-        self.assertStates(t, present=["editable", "focusable", "single-line"])
+        self.assertEqual(t["role_num"], R_TEXT, t)   # UITextField → 61 TEXT, like GTK 4's GtkEntry (D-ATSPI-TEXT-2)
+        self.assertStates(t, present=["editable", "focusable", "single-line"], absent=["multi-line", "read-only"])
         self.assertEqual(t["attrs"].get("placeholder-text"), "Device Name", t["attrs"])
         self.assertIn("Text", t["ifaces"])
         self.assertIn("EditableText", t["ifaces"])

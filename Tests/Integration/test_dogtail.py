@@ -19,8 +19,8 @@ Decisions (Specs/orca-transcripts.md §5, and /work/notes/h16.md for the bridge 
   * dogtail's `typeText()` and `click()` are raw X input (XTEST through the registry): a mirrored app has no X
     window, so those keys and clicks never reach it. Scripts use `node.text`/EditableText and `doActionNamed`.
     `typeText` is tested as documented: on a focusable node it goes to raw X input and the field does not change.
-  * `textentry(name)` looks for role name 'text' (GTK's entries); the bridge maps UITextField to ENTRY ('entry'),
-    so `textentry` finds nothing and scripts use `child(name=…, roleName='entry')`. Tested as it is.
+  * `textentry(name)` looks for role name 'text' (GTK's entries); the bridge maps UITextField to TEXT + EDITABLE +
+    SINGLE_LINE like GTK 4's GtkEntry (D-ATSPI-TEXT-2), so scripts find the field with dogtail's own `textentry`.
 """
 import json
 import os
@@ -79,7 +79,7 @@ def _client():
     except SearchError as error:
         emit("textentry", found=False, error=str(error))
 
-    field = app.child(name="Device Name", roleName="entry")
+    field = app.textentry("Device Name")
     emit("field", role=field.roleName, text=field.text, focusable=field.focusable,
          editable="EditableText" in field.get_interfaces() if hasattr(field, "get_interfaces") else None)
     field.text = "Pixel"
@@ -204,7 +204,7 @@ class DogtailDrivesTheDemo(unittest.TestCase):
 
     def test_4_text(self):
         field = self.seen("field")
-        self.assertEqual(field["role"], "entry")
+        self.assertEqual(field["role"], "text")
         self.assertTrue(field["focusable"])
         self.assertEqual(self.seen("text set")["text"], "Pixel")
         self.assertEqual(self.seen("text inserted")["text"], "Pixel 7")
@@ -214,9 +214,10 @@ class DogtailDrivesTheDemo(unittest.TestCase):
         self.assertEqual(self.seen("typeText")["text"], "Pixel 7")
 
     def test_5_textentry_predicate(self):
-        # dogtail's textentry() matches role name 'text' (GTK's entries); the bridge says 'entry' (Specs/atspi-mapping.md §2).
-        self.assertFalse(self.seen("textentry")["found"], "textentry() found the field: update the docstring and "
-                                                         "Specs/orca-transcripts.md §5")
+        # dogtail's textentry() matches role name 'text' (GTK's entries): UITextField is TEXT (D-ATSPI-TEXT-2).
+        entry = self.seen("textentry")
+        self.assertTrue(entry["found"], "dogtail's textentry('Device Name') found nothing: %r" % entry)
+        self.assertEqual(entry["role"], "text")
 
     def test_6_values(self):
         slider = self.seen("slider")

@@ -12,7 +12,7 @@ of Specs/atspi-mapping.md:
   toggle button 'labelOrName + roleName + toggleState'          → "Wi-Fi toggle button pressed" (CHECKED or PRESSED → "pressed")
                focused format 'toggleState' when it changes      → "not pressed"
   slider       'labelOrName + roleName + value' (valuetext first, roleName "horizontal slider") → "Text Size horizontal slider 50%"
-  entry        'labelOrName + readOnly + textRole + (text or placeholder ≠ name)' → "Device Name entry"
+  text         'labelOrName + readOnly + textRole + (text or placeholder ≠ name)' → "Device Name text"
 Orca 43.1 registers no listener for object:announcement (scripts/default.py getListeners); what it speaks on
 its own is a NOTIFICATION whose state-changed:showing(1) arrives ('roleName + labelOrName' → "notification
 <text>"), so the announcement test only requires that the posted text is spoken.
@@ -47,8 +47,9 @@ class OrcaReadsTheDemo(unittest.TestCase):
                 raise AssertionError("the server did not register on the AT-SPI bus: " + ready)
             cls.client = AtspiClient(cls.stack.env)
             cls.client.call("node", app=APP, where={"name": "Settings"})   # the app is on the desktop
-            # Orca allows one instance per user (it pgreps for 'orca'): if another test run (or a person) has one
-            # running, wait for it rather than failing; never replace it (`orca -r` kills other Orcas).
+            # Orca allows one instance per user (it pgreps for 'orca'); orca_capture.sh gives it a `pgrep` that sees
+            # only Orcas on this stack, so a person's own Orca neither blocks nor is touched. Should an Orca of this
+            # stack still run, wait for it rather than failing; never replace it (`orca -r` kills other Orcas).
             deadline = time.time() + 180
             while True:
                 out = subprocess.run([ORCA_CAPTURE, "start"], env=cls.stack.env, capture_output=True, text=True, timeout=60)
@@ -159,7 +160,7 @@ class OrcaReadsTheDemo(unittest.TestCase):
 
     def test_4_text_field(self):
         start = self.focus("Device Name")
-        self.expect_speech(r"^Device Name entry\.?$", start, "GrabFocus on the Device Name text field")
+        self.expect_speech(r"^Device Name text\.?$", start, "GrabFocus on the Device Name text field")
 
     def test_6_alert_is_read(self):
         # DemoApp: activating "Reset All Settings" presents a modal alert titled "Reset All Settings?" with the

@@ -64,6 +64,64 @@ package enum KeyboardNavigation {
         return engine.request(chosen.item)
     }
 
+    /// Where Tab (`.next`) or Shift-Tab (`.previous`) moves engine focus from `current` (D-KEY-6): the engine's
+    /// linear move, except that focus items announcing the same accessibility element count as one stop. A cell
+    /// that folds its switch (D-CELL-1) is one element but two focus items; a second stop there would move engine
+    /// focus without moving accessibility focus, and a screen reader would say nothing. So the move lands on the
+    /// first item of each run of consecutive items that announce one element (the cell, whose activation reaches
+    /// the folded control through `actionTarget`): Tab passes over the rest of the current run, Shift-Tab goes
+    /// back to the start of the run it reaches. Items that announce no element are stops of their own.
+    package static func tabMove(_ engine: FocusEngine, from current: String?, heading: FocusHeading, tree: AXTree)
+        -> Result<FocusDecision, FocusFailure>
+    {
+        let first = engine.move(from: current, heading: heading)
+        guard let current, case .success(var decision) = first else { return first }
+        let limit = engine.index.entries.count
+        var steps = 0
+        // Pass over the items that announce the element the current item announces.
+        if let currentElement = announcedElement(of: current, engine: engine, tree: tree) {
+            while steps < limit, announcedElement(of: decision.item, engine: engine, tree: tree) == currentElement {
+                steps += 1
+                let next = engine.move(from: decision.item, heading: heading)
+                // The run ends the sequence: the engine's own answer there (nothing further to move to).
+                guard case .success(let further) = next else { return next }
+                guard further.item != decision.item else { return first }
+                decision = further
+            }
+        }
+        guard heading == .previous, let reached = announcedElement(of: decision.item, engine: engine, tree: tree)
+        else { return .success(decision) }
+        // Shift-Tab: back to the first item of the run it reached.
+        while steps < limit, case .success(let before) = engine.move(from: decision.item, heading: .previous),
+            before.item != decision.item,
+            announcedElement(of: before.item, engine: engine, tree: tree) == reached
+        {
+            steps += 1
+            decision = before
+        }
+        return .success(decision)
+    }
+
+    /// The accessibility element a screen reader hears about when engine focus is on `item`: the item when it is
+    /// an element; for a container (a segmented control) its selected element child, else its first (D-FOCUS-3);
+    /// else the nearest element around it (a control a cell folds, D-CELL-1); nil when there is none.
+    package static func announcedElement(of item: String, engine: FocusEngine, tree: AXTree) -> String? {
+        if let node = tree[item] {
+            if node.isElement { return item }
+            let elements = node.children.compactMap { tree[$0] }.filter(\.isElement)
+            if let chosen = elements.first(where: { $0.states.contains(.selected) }) ?? elements.first {
+                return chosen.id
+            }
+        }
+        var cursor = engine.index.position[item].map { engine.index.entries[$0].parent } ?? -1
+        while cursor >= 0 {
+            let id = engine.index.entries[cursor].id
+            if tree[id]?.isElement == true { return id }
+            cursor = engine.index.entries[cursor].parent
+        }
+        return nil
+    }
+
     private static func isCloser(
         _ candidate: (item: String, gap: Double, offAxis: Double),
         than other: (item: String, gap: Double, offAxis: Double)
