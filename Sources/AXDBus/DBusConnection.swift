@@ -43,18 +43,20 @@ package struct DBusSignalFilter: Sendable {
         self.member = member
     }
 
-    func matches(_ m: DBusMessage) -> Bool {
-        if let interface, !m.hasInterface(interface) { return false }
-        if let member, !m.hasMember(member) { return false }
-        if let path, !m.hasPath(path) { return false }
-        if let sender, m.sender != sender { return false }
+    func matches(_ message: DBusMessage) -> Bool {
+        if let interface, !message.hasInterface(interface) { return false }
+        if let member, !message.hasMember(member) { return false }
+        if let path, !message.hasPath(path) { return false }
+        if let sender, message.sender != sender { return false }
         return true
     }
 
     /// The bus match rule (`type='signal',…`) for the same filter, with optional `arg0` match.
     package func matchRule(arg0: String? = nil) -> String {
         var parts = ["type='signal'"]
-        func q(_ k: String, _ v: String?) { if let v { parts.append("\(k)='\(DBusSignalFilter.escape(v))'") } }
+        func q(_ key: String, _ value: String?) {
+            if let value { parts.append("\(key)='\(DBusSignalFilter.escape(value))'") }
+        }
         q("sender", sender)
         q("path", path)
         q("interface", interface)
@@ -64,9 +66,9 @@ package struct DBusSignalFilter: Sendable {
     }
 
     /// Match-rule value escaping: a quote is written as `'\''`.
-    static func escape(_ s: String) -> String {
+    static func escape(_ value: String) -> String {
         var out = ""
-        for ch in s { if ch == "'" { out += "'\\''" } else { out.append(ch) } }
+        for ch in value { if ch == "'" { out += "'\\''" } else { out.append(ch) } }
         return out
     }
 }
@@ -144,59 +146,59 @@ package final class DBusConnection: @unchecked Sendable {
         var err = CDBus.DBusError()
         dbus_error_init(&err)
         guard !DBusNames.containsNUL(address),
-            let c = address.withCString({ dbus_connection_open_private($0, &err) })
+            let raw = address.withCString({ dbus_connection_open_private($0, &err) })
         else {
             throw DBusError.take(&err, fallback: "cannot connect to \(address)")
         }
         // Bus connections from dbus_bus_get* _exit() the process when the bus goes away; never do that.
-        dbus_connection_set_exit_on_disconnect(c, 0)
+        dbus_connection_set_exit_on_disconnect(raw, 0)
         var unique = ""
         if registerOnBus {
-            guard dbus_bus_register(c, &err) != 0 else {
-                let e = DBusError.take(&err, fallback: "Hello failed on \(address)")
-                dbus_connection_close(c)  // a private connection must be closed before the last unref
-                dbus_connection_unref(c)
-                throw e
+            guard dbus_bus_register(raw, &err) != 0 else {
+                let error = DBusError.take(&err, fallback: "Hello failed on \(address)")
+                dbus_connection_close(raw)  // a private connection must be closed before the last unref
+                dbus_connection_unref(raw)
+                throw error
             }
-            unique = dbus_bus_get_unique_name(c).map { String(cString: $0) } ?? ""
+            unique = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
         }
         var fd: Int32 = -1
-        if dbus_connection_get_unix_fd(c, &fd) == 0 || fd < 0 {
-            if dbus_connection_get_socket(c, &fd) == 0 || fd < 0 {
-                dbus_connection_close(c)
-                dbus_connection_unref(c)
+        if dbus_connection_get_unix_fd(raw, &fd) == 0 || fd < 0 {
+            if dbus_connection_get_socket(raw, &fd) == 0 || fd < 0 {
+                dbus_connection_close(raw)
+                dbus_connection_unref(raw)
                 throw DBusError.failed("connection to \(address) has no pollable file descriptor")
             }
         }
         let wake = cdbus_eventfd_create()
         guard wake >= 0 else {
-            dbus_connection_close(c)
-            dbus_connection_unref(c)
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
             throw DBusError.failed("eventfd failed (errno \(cdbus_errno()))")
         }
-        let conn = DBusConnection(pointer: c, uniqueName: unique, socketFD: fd, wakeFD: wake)
+        let conn = DBusConnection(pointer: raw, uniqueName: unique, socketFD: fd, wakeFD: wake)
         if startLoop { try conn.startLoop() }
         return conn
     }
 
     /// A new private connection to the session bus named by `$DBUS_SESSION_BUS_ADDRESS`.
     package static func sessionBus(startLoop: Bool = true) throws(DBusError) -> DBusConnection {
-        guard let a = getenv("DBUS_SESSION_BUS_ADDRESS"), a.pointee != 0 else {
+        guard let rawAddress = getenv("DBUS_SESSION_BUS_ADDRESS"), rawAddress.pointee != 0 else {
             throw DBusError(name: DBusError.Name.badAddress, message: "DBUS_SESSION_BUS_ADDRESS is not set")
         }
-        return try open(address: String(cString: a), startLoop: startLoop)
+        return try open(address: String(cString: rawAddress), startLoop: startLoop)
     }
 
     /// The AT-SPI accessibility bus address: `$AT_SPI_BUS_ADDRESS`, else `org.a11y.Bus.GetAddress` on `session`.
     package static func accessibilityBusAddress(session: DBusConnection?) throws(DBusError) -> String {
-        if let a = getenv("AT_SPI_BUS_ADDRESS"), a.pointee != 0 { return String(cString: a) }
+        if let address = getenv("AT_SPI_BUS_ADDRESS"), address.pointee != 0 { return String(cString: address) }
         guard let session else {
             throw DBusError(
                 name: DBusError.Name.badAddress, message: "AT_SPI_BUS_ADDRESS is not set and no session bus")
         }
-        let m = try DBusMessage.methodCall(
+        let message = try DBusMessage.methodCall(
             destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
-        let reply = try session.call(m, timeoutMilliseconds: 5_000)
+        let reply = try session.call(message, timeoutMilliseconds: 5_000)
         try reply.requireSignature("s")
         return try reply.reader().readString()
     }
@@ -238,8 +240,8 @@ package final class DBusConnection: @unchecked Sendable {
 
     /// True when called on this connection's loop thread.
     package var isOnLoopThread: Bool {
-        let t = loopThread.load(ordering: .acquiring)
-        return t != 0 && pthread_equal(pthread_self(), pthread_t(t)) != 0
+        let thread = loopThread.load(ordering: .acquiring)
+        return thread != 0 && pthread_equal(pthread_self(), pthread_t(thread)) != 0
     }
 
     /// Registers a closure run (once, on the loop thread) when the connection is lost or closed.
@@ -251,11 +253,11 @@ package final class DBusConnection: @unchecked Sendable {
     /// calls with `Disconnected`, and closes the socket. Idempotent.
     package func close() {
         let (already, thread) = state.withLock { s -> (Bool, pthread_t?) in
-            let a = s.closed || s.stopping
+            let already = s.closed || s.stopping
             s.stopping = true
-            let t = s.thread
+            let thread = s.thread
             s.thread = nil
-            return (a, t)
+            return (already, thread)
         }
         if already && thread == nil { return }
         wake()
@@ -267,14 +269,14 @@ package final class DBusConnection: @unchecked Sendable {
         let pendings = state.withLock { s -> [PendingCall] in
             if s.closed { return [] }
             s.closed = true
-            let p = Array(s.pending.values)
+            let pending = Array(s.pending.values)
             s.pending.removeAll()
-            return p
+            return pending
         }
         dbus_connection_close(pointer)
-        for p in pendings where p.claim() {
-            dbus_pending_call_cancel(p.call)
-            p.callback(.failure(.disconnected("Connection closed before the reply arrived")))
+        for pendingCall in pendings where pendingCall.claim() {
+            dbus_pending_call_cancel(pendingCall.call)
+            pendingCall.callback(.failure(.disconnected("Connection closed before the reply arrived")))
         }
         reportDisconnect()
     }
@@ -285,7 +287,7 @@ package final class DBusConnection: @unchecked Sendable {
             s.disconnectReported = true
             return s.disconnectHandlers
         }
-        for h in handlers { h() }
+        for handler in handlers { handler() }
     }
 
     // MARK: Loop
@@ -312,7 +314,7 @@ package final class DBusConnection: @unchecked Sendable {
 
     private final class LoopStart {
         let connection: DBusConnection
-        init(_ c: DBusConnection) { connection = c }
+        init(_ connection: DBusConnection) { self.connection = connection }
     }
 
     /// Wakes the loop thread (coalesced: at most one pending eventfd write).
@@ -365,9 +367,9 @@ package final class DBusConnection: @unchecked Sendable {
             // Jobs queued after the last iteration still run (perform() runs inline from now on).
             let leftover = state.withLock { s -> [@Sendable () -> Void] in
                 s.loopExited = true
-                let j = s.jobs
+                let jobs = s.jobs
                 s.jobs = []
-                return j
+                return jobs
             }
             for j in leftover { j() }
             loopThread.store(0, ordering: .releasing)
@@ -380,18 +382,18 @@ package final class DBusConnection: @unchecked Sendable {
                 wakePending.store(false, ordering: .sequentiallyConsistent)
             }
             let (jobs, stopping) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
-                let j = s.jobs
-                if !j.isEmpty { s.jobs = [] }
-                return (j, s.stopping)
+                let queued = s.jobs
+                if !queued.isEmpty { s.jobs = [] }
+                return (queued, s.stopping)
             }
             for j in jobs { j() }
             if stopping { break }
             sleepUntil.store(0, ordering: .sequentiallyConsistent)
 
-            var n = 0
-            while n < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
+            var dispatched = 0
+            while dispatched < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
                 _ = dbus_connection_dispatch(pointer)
-                n += 1
+                dispatched += 1
             }
             let nextDeadline = expireTimedOutCalls()
             let connected = dbus_connection_get_is_connected(pointer) != 0
@@ -417,10 +419,10 @@ package final class DBusConnection: @unchecked Sendable {
                 fds[1] = pollfd(fd: socketFD, events: ev, revents: 0)
                 nfds = 2
             }
-            let r = poll(&fds, nfds_t(nfds), timeout)
+            let ready = poll(&fds, nfds_t(nfds), timeout)
             sleepUntil.store(0, ordering: .sequentiallyConsistent)
-            woken = r > 0 && fds[0].revents != 0
-            if r > 0, nfds == 2, fds[1].revents != 0 {
+            woken = ready > 0 && fds[0].revents != 0
+            if ready > 0, nfds == 2, fds[1].revents != 0 {
                 _ = dbus_connection_read_write(pointer, 0)
             }
         }
@@ -433,7 +435,7 @@ package final class DBusConnection: @unchecked Sendable {
     @discardableResult
     package func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
-        if let e = message.prepareForSending() { throw e }
+        if let error = message.prepareForSending() { throw error }
         var serial: UInt32 = 0
         setInSend(true)
         let ok = dbus_connection_send(pointer, message.pointer, &serial)
@@ -450,11 +452,11 @@ package final class DBusConnection: @unchecked Sendable {
     package func emitSignal(path: String, interface: String, member: String, _ body: (DBusWriter) -> Void = { _ in })
         throws(DBusError)
     {
-        let m = try DBusMessage.signal(path: path, interface: interface, member: member)
-        let w = DBusWriter(m)
-        body(w)
-        w.finish()
-        try send(m)
+        let message = try DBusMessage.signal(path: path, interface: interface, member: member)
+        let writer = DBusWriter(message)
+        body(writer)
+        writer.finish()
+        try send(message)
     }
 
     /// Sends a method call and returns its reply (a method return); an error reply is thrown as `DBusError`.
@@ -462,23 +464,23 @@ package final class DBusConnection: @unchecked Sendable {
     package func call(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> DBusMessage {
         if state.withLock({ $0.closed }) { throw DBusError.disconnected() }
         if isOnLoopThread || !loopRunning.load(ordering: .acquiring) {
-            if let e = message.prepareForSending() { throw e }
+            if let error = message.prepareForSending() { throw error }
             var err = CDBus.DBusError()
             dbus_error_init(&err)
             guard
-                let r = dbus_connection_send_with_reply_and_block(
+                let rawReply = dbus_connection_send_with_reply_and_block(
                     pointer, message.pointer, Int32(clamping: timeoutMilliseconds), &err)
             else {
                 throw DBusError.take(&err, fallback: "call failed")
             }
-            let reply = DBusMessage(adopting: r, locked: true)
-            if let e = reply.asError { throw e }  // libdbus converts error replies itself; be safe anyway
+            let reply = DBusMessage(adopting: rawReply, locked: true)
+            if let error = reply.asError { throw error }  // libdbus converts error replies itself; be safe anyway
             return reply
         }
         let box = ResultBox<Result<DBusMessage, DBusError>>()
         let sem = DispatchSemaphore(value: 0)
-        callAsync(message, timeoutMilliseconds: timeoutMilliseconds) { r in
-            box.set(r)
+        callAsync(message, timeoutMilliseconds: timeoutMilliseconds) { result in
+            box.set(result)
             sem.signal()
         }
         sem.wait()
@@ -490,19 +492,20 @@ package final class DBusConnection: @unchecked Sendable {
         destination: String?, path: String, interface: String?, member: String,
         timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in }
     ) throws(DBusError) -> DBusMessage {
-        let m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
-        let w = DBusWriter(m)
-        body(w)
-        w.finish()
-        return try call(m, timeoutMilliseconds: timeoutMilliseconds)
+        let message = try DBusMessage.methodCall(
+            destination: destination, path: path, interface: interface, member: member)
+        let writer = DBusWriter(message)
+        body(writer)
+        writer.finish()
+        return try call(message, timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// Sends a method call without blocking; `reply` runs exactly once on the loop thread with the method
     /// return, the error reply, `NoReply` after the timeout, or `Disconnected`. Needs the loop thread.
     package func callAsync(_ message: DBusMessage, timeoutMilliseconds: Int = 25_000, reply: @escaping DBusReplyHandler)
     {
-        if let e = message.prepareForSending() {
-            deliverLater(reply, .failure(e))
+        if let error = message.prepareForSending() {
+            deliverLater(reply, .failure(error))
             return
         }
         if state.withLock({ $0.closed }) || !loopRunning.load(ordering: .acquiring) {
@@ -526,23 +529,25 @@ package final class DBusConnection: @unchecked Sendable {
         }
         let deadline =
             timeoutMilliseconds < 0 ? UInt64.max : monotonicNanos() &+ UInt64(timeoutMilliseconds) &* 1_000_000
-        let p = PendingCall(call: pc, deadline: deadline, timeoutMs: timeoutMilliseconds, callback: reply, owner: self)
+        let pendingCall = PendingCall(
+            call: pc, deadline: deadline, timeoutMs: timeoutMilliseconds, callback: reply, owner: self)
         let wasClosed = state.withLock { s -> Bool in
             if s.closed { return true }
-            s.pending[ObjectIdentifier(p)] = p
+            s.pending[ObjectIdentifier(pendingCall)] = pendingCall
             return false
         }
         if wasClosed {
-            if p.claim() {
+            if pendingCall.claim() {
                 dbus_pending_call_cancel(pc)
                 deliverLater(reply, .failure(.disconnected()))
             }
             return
         }
-        _ = dbus_pending_call_set_notify(pc, pendingNotifyTrampoline, Unmanaged.passUnretained(p).toOpaque(), nil)
+        _ = dbus_pending_call_set_notify(
+            pc, pendingNotifyTrampoline, Unmanaged.passUnretained(pendingCall).toOpaque(), nil)
         // The reply may have been dispatched before the notify function was set.
         if dbus_pending_call_get_completed(pc) != 0 {
-            perform { [self] in self.completePending(p) }
+            perform { [self] in self.completePending(pendingCall) }
         } else if !isOnLoopThread {
             // Wake the loop only if it must write for us or would sleep past our deadline.
             let until = sleepUntil.load(ordering: .sequentiallyConsistent)
@@ -557,38 +562,39 @@ package final class DBusConnection: @unchecked Sendable {
         timeoutMilliseconds: Int = 25_000, _ body: (DBusWriter) -> Void = { _ in },
         reply: @escaping DBusReplyHandler
     ) {
-        let m: DBusMessage
+        let message: DBusMessage
         do {
-            m = try DBusMessage.methodCall(destination: destination, path: path, interface: interface, member: member)
+            message = try DBusMessage.methodCall(
+                destination: destination, path: path, interface: interface, member: member)
         } catch {
             deliverLater(reply, .failure(error))
             return
         }
-        let w = DBusWriter(m)
-        body(w)
-        w.finish()
-        callAsync(m, timeoutMilliseconds: timeoutMilliseconds, reply: reply)
+        let writer = DBusWriter(message)
+        body(writer)
+        writer.finish()
+        callAsync(message, timeoutMilliseconds: timeoutMilliseconds, reply: reply)
     }
 
-    private func deliverLater(_ reply: @escaping DBusReplyHandler, _ r: Result<DBusMessage, DBusError>) {
+    private func deliverLater(_ reply: @escaping DBusReplyHandler, _ result: Result<DBusMessage, DBusError>) {
         if loopRunning.load(ordering: .acquiring) && !state.withLock({ $0.stopping }) {
-            perform { reply(r) }
+            perform { reply(result) }
         } else {
-            reply(r)
+            reply(result)
         }
     }
 
-    fileprivate func completePending(_ p: PendingCall) {
-        guard p.claim() else { return }
-        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(p)) }
+    fileprivate func completePending(_ pendingCall: PendingCall) {
+        guard pendingCall.claim() else { return }
+        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(pendingCall)) }
         let result: Result<DBusMessage, DBusError>
-        if let r = dbus_pending_call_steal_reply(p.call) {
-            let m = DBusMessage(adopting: r, locked: true)
-            if let e = m.asError { result = .failure(e) } else { result = .success(m) }
+        if let rawReply = dbus_pending_call_steal_reply(pendingCall.call) {
+            let message = DBusMessage(adopting: rawReply, locked: true)
+            if let error = message.asError { result = .failure(error) } else { result = .success(message) }
         } else {
             result = .failure(.noReply("No reply"))
         }
-        p.callback(result)
+        pendingCall.callback(result)
     }
 
     /// Fails calls whose deadline passed; returns the next deadline.
@@ -597,19 +603,19 @@ package final class DBusConnection: @unchecked Sendable {
         let (expired, next) = state.withLock { s -> ([PendingCall], UInt64?) in
             var exp: [PendingCall] = []
             var next: UInt64? = nil
-            for (k, p) in s.pending {
-                if p.deadline <= now {
-                    exp.append(p)
+            for (k, pendingCall) in s.pending {
+                if pendingCall.deadline <= now {
+                    exp.append(pendingCall)
                     s.pending.removeValue(forKey: k)
-                } else if p.deadline != .max {
-                    next = min(next ?? .max, p.deadline)
+                } else if pendingCall.deadline != .max {
+                    next = min(next ?? .max, pendingCall.deadline)
                 }
             }
             return (exp, next)
         }
-        for p in expired where p.claim() {
-            dbus_pending_call_cancel(p.call)
-            p.callback(.failure(.noReply("Did not receive a reply within \(p.timeoutMs) ms")))
+        for pendingCall in expired where pendingCall.claim() {
+            dbus_pending_call_cancel(pendingCall.call)
+            pendingCall.callback(.failure(.noReply("Did not receive a reply within \(pendingCall.timeoutMs) ms")))
         }
         return next
     }
@@ -627,16 +633,18 @@ package final class DBusConnection: @unchecked Sendable {
     /// `org.freedesktop.DBus.RequestName` (flags: 1 allow replacement, 2 replace existing, 4 do not queue).
     package func requestName(_ name: String, flags: UInt32 = 4) throws(DBusError) -> DBusRequestNameReply {
         try DBusNames.require(name, DBusNames.isValidBusName(name), "bus name")
-        let r = try call(
+        let response = try call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "RequestName"
-        ) { w in
-            w.append(name)
-            w.append(flags)
+        ) { writer in
+            writer.append(name)
+            writer.append(flags)
         }
-        try r.requireSignature("u")
-        let v = try r.reader().readUInt32()
-        guard let reply = DBusRequestNameReply(rawValue: v) else { throw DBusError.failed("RequestName returned \(v)") }
+        try response.requireSignature("u")
+        let code = try response.reader().readUInt32()
+        guard let reply = DBusRequestNameReply(rawValue: code) else {
+            throw DBusError.failed("RequestName returned \(code)")
+        }
         return reply
     }
 
@@ -648,16 +656,16 @@ package final class DBusConnection: @unchecked Sendable {
     package func addSignalHandler(_ filter: DBusSignalFilter, _ handler: @escaping DBusSignalHandler)
         -> DBusSignalHandlerToken
     {
-        state.withLock { s in
-            let id = s.nextHandlerID
-            s.nextHandlerID += 1
-            s.signalHandlers.append((id, filter, handler))
+        state.withLock { locked in
+            let id = locked.nextHandlerID
+            locked.nextHandlerID += 1
+            locked.signalHandlers.append((id, filter, handler))
             return DBusSignalHandlerToken(id: id)
         }
     }
 
     package func removeSignalHandler(_ token: DBusSignalHandlerToken) {
-        state.withLock { s in s.signalHandlers.removeAll { $0.0 == token.id } }
+        state.withLock { locked in locked.signalHandlers.removeAll { $0.0 == token.id } }
     }
 
     /// `addMatch(filter.matchRule(arg0:))` + `addSignalHandler(filter, handler)`.
@@ -671,8 +679,8 @@ package final class DBusConnection: @unchecked Sendable {
     fileprivate func deliverSignal(_ raw: OpaquePointer) {
         let handlers = state.withLock { $0.signalHandlers }
         guard !handlers.isEmpty else { return }
-        let m = DBusMessage(retaining: raw)
-        for (_, f, h) in handlers where f.matches(m) { h(m) }
+        let message = DBusMessage(retaining: raw)
+        for (_, filter, handler) in handlers where filter.matches(message) { handler(message) }
     }
 
     // MARK: Object export
@@ -701,10 +709,10 @@ package final class DBusConnection: @unchecked Sendable {
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
         var err = CDBus.DBusError()
         dbus_error_init(&err)
-        let ok = path.withCString { p in
+        let ok = path.withCString { cPath in
             fallback
-                ? dbus_connection_try_register_fallback(pointer, p, objectVTable, box, &err)
-                : dbus_connection_try_register_object_path(pointer, p, objectVTable, box, &err)
+                ? dbus_connection_try_register_fallback(pointer, cPath, objectVTable, box, &err)
+                : dbus_connection_try_register_object_path(pointer, cPath, objectVTable, box, &err)
         }
         if ok == 0 {
             Unmanaged<HandlerBox>.fromOpaque(box).release()
@@ -717,7 +725,7 @@ package final class DBusConnection: @unchecked Sendable {
 
 final class HandlerBox {
     let handler: DBusMethodHandler
-    init(_ h: @escaping DBusMethodHandler) { handler = h }
+    init(_ body: @escaping DBusMethodHandler) { handler = body }
 }
 
 /// Runs a handler and sends its reply on the C connection it came from.
@@ -726,7 +734,7 @@ func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message
 {
     let msg = DBusMessage(retaining: raw)
     let result: DBusMethodResult
-    do { result = try handler(msg) } catch let e as DBusError { result = .error(e) } catch {
+    do { result = try handler(msg) } catch let error as DBusError { result = .error(error) } catch {
         result = .error(.failed("\(error)"))
     }
     let wantsReply =
@@ -743,9 +751,9 @@ func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message
             withExtendedLifetime(out) { _ = dbus_connection_send(connection, out.pointer, nil) }
         }
         return DBUS_HANDLER_RESULT_HANDLED
-    case .error(let e):
+    case .error(let error):
         if wantsReply {
-            let out = msg.makeErrorReply(e)
+            let out = msg.makeErrorReply(error)
             withExtendedLifetime(out) { _ = dbus_connection_send(connection, out.pointer, nil) }
         }
         return DBUS_HANDLER_RESULT_HANDLED
@@ -753,12 +761,12 @@ func runHandler(_ handler: DBusMethodHandler, connection: OpaquePointer, message
 }
 
 nonisolated(unsafe) let objectVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
-    let p = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
-    p.initialize(to: DBusObjectPathVTable())
-    p.pointee.unregister_function = { _, ud in
+    let vtable = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
+    vtable.initialize(to: DBusObjectPathVTable())
+    vtable.pointee.unregister_function = { _, ud in
         if let ud { Unmanaged<HandlerBox>.fromOpaque(ud).release() }
     }
-    p.pointee.message_function = { conn, msg, ud in
+    vtable.pointee.message_function = { conn, msg, ud in
         // Object handlers see method calls only; signals (e.g. the registry's events emitted from a path
         // inside our exported subtree) go to signal handlers.
         guard let conn, let msg, let ud, dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else {
@@ -767,7 +775,7 @@ nonisolated(unsafe) let objectVTable: UnsafeMutablePointer<DBusObjectPathVTable>
         let box = Unmanaged<HandlerBox>.fromOpaque(ud).takeUnretainedValue()
         return runHandler(box.handler, connection: conn, message: msg)
     }
-    return p
+    return vtable
 }()
 
 private let signalFilterTrampoline: DBusHandleMessageFunction = { _, msg, ud in
@@ -779,8 +787,8 @@ private let signalFilterTrampoline: DBusHandleMessageFunction = { _, msg, ud in
 
 private let pendingNotifyTrampoline: DBusPendingCallNotifyFunction = { _, ud in
     guard let ud else { return }
-    let p = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()
-    p.owner?.completePending(p)
+    let pendingCall = Unmanaged<PendingCall>.fromOpaque(ud).takeUnretainedValue()
+    pendingCall.owner?.completePending(pendingCall)
 }
 
 /// One outstanding async call. Kept alive by the connection's pending table until claimed.
@@ -811,16 +819,16 @@ final class PendingCall: @unchecked Sendable {
 
 final class ResultBox<T: Sendable>: Sendable {
     private let m = Mutex<T?>(nil)
-    func set(_ v: T) { m.withLock { $0 = v } }
+    func set(_ value: T) { m.withLock { $0 = value } }
     func take() -> T? { m.withLock { $0 } }
 }
 
 /// Per-thread "inside an AXDBus send" flag: libdbus calls the wake-up function from inside
 /// `dbus_connection_send`, before it tries to write; AXDBus decides after the write instead.
 private let inSendKey: pthread_key_t = {
-    var k = pthread_key_t()
-    pthread_key_create(&k, nil)
-    return k
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
 }()
 
 @inline(__always)

@@ -94,9 +94,9 @@ package struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     static func take(_ error: inout CDBus.DBusError, fallback: String) -> DBusError {
         defer { dbus_error_free(&error) }
         if dbus_error_is_set(&error) != 0 {
-            let n = error.name.map { String(cString: $0) } ?? Name.failed
-            let m = error.message.map { String(cString: $0) } ?? fallback
-            return DBusError(name: n, message: m)
+            let errorName = error.name.map { String(cString: $0) } ?? Name.failed
+            let errorMessage = error.message.map { String(cString: $0) } ?? fallback
+            return DBusError(name: errorName, message: errorMessage)
         }
         return DBusError(name: Name.failed, message: fallback)
     }
@@ -109,17 +109,18 @@ package struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Everything AXDBus passes to libdbus that did not come from libdbus itself is checked here first.
 package enum DBusNames {
     /// `/` or `/elem(/elem)*` with elements of `[A-Za-z0-9_]+` (single pass, no C call: hot path).
-    package static func isValidObjectPath(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { b in
-            guard let first = b.first, first == UInt8(ascii: "/") else { return false }
-            if b.count == 1 { return true }
+    package static func isValidObjectPath(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let first = bytes.first, first == UInt8(ascii: "/") else { return false }
+            if bytes.count == 1 { return true }
             var prevSlash = true
-            for c in b.dropFirst() {
-                if c == UInt8(ascii: "/") {
+            for byte in bytes.dropFirst() {
+                if byte == UInt8(ascii: "/") {
                     if prevSlash { return false }
                     prevSlash = true
-                } else if (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c == 0x5f
+                } else if (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a)
+                    || (byte >= 0x30 && byte <= 0x39) || byte == 0x5f
                 {
                     prevSlash = false
                 } else {
@@ -129,37 +130,37 @@ package enum DBusNames {
             return !prevSlash
         }
     }
-    package static func isValidInterface(_ s: String) -> Bool { validate(s, dbus_validate_interface) }
-    package static func isValidMember(_ s: String) -> Bool { validate(s, dbus_validate_member) }
-    package static func isValidErrorName(_ s: String) -> Bool { validate(s, dbus_validate_error_name) }
-    package static func isValidBusName(_ s: String) -> Bool { validate(s, dbus_validate_bus_name) }
+    package static func isValidInterface(_ name: String) -> Bool { validate(name, dbus_validate_interface) }
+    package static func isValidMember(_ name: String) -> Bool { validate(name, dbus_validate_member) }
+    package static func isValidErrorName(_ name: String) -> Bool { validate(name, dbus_validate_error_name) }
+    package static func isValidBusName(_ name: String) -> Bool { validate(name, dbus_validate_bus_name) }
 
     /// A complete signature (zero or more complete types).
-    package static func isValidSignature(_ s: String) -> Bool {
-        guard !containsNUL(s) else { return false }
-        return s.withCString { dbus_signature_validate($0, nil) != 0 }
+    package static func isValidSignature(_ signature: String) -> Bool {
+        guard !containsNUL(signature) else { return false }
+        return signature.withCString { dbus_signature_validate($0, nil) != 0 }
     }
 
     /// Exactly one complete type (what an array element or a variant needs).
-    package static func isValidSingleType(_ s: String) -> Bool {
-        guard !containsNUL(s) else { return false }
-        return s.withCString { dbus_signature_validate_single($0, nil) != 0 }
+    package static func isValidSingleType(_ signature: String) -> Bool {
+        guard !containsNUL(signature) else { return false }
+        return signature.withCString { dbus_signature_validate_single($0, nil) != 0 }
     }
 
     static func validate(
-        _ s: String, _ f: (UnsafePointer<CChar>?, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t
+        _ name: String, _ validator: (UnsafePointer<CChar>?, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t
     ) -> Bool {
-        guard !containsNUL(s) else { return false }
-        return s.withCString { f($0, nil) != 0 }
+        guard !containsNUL(name) else { return false }
+        return name.withCString { validator($0, nil) != 0 }
     }
 
-    static func containsNUL(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { buf in buf.contains(0) }
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { buf in buf.contains(0) }
     }
 
-    static func require(_ s: String, _ valid: Bool, _ what: String) throws(DBusError) {
-        if !valid { throw DBusError.invalidArgs("Invalid \(what): \"\(s)\"") }
+    static func require(_ value: String, _ valid: Bool, _ what: String) throws(DBusError) {
+        if !valid { throw DBusError.invalidArgs("Invalid \(what): \"\(value)\"") }
     }
 }
 

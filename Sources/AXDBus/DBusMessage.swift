@@ -77,17 +77,19 @@ package final class DBusMessage: @unchecked Sendable {
         try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
         if let interface { try DBusNames.require(interface, DBusNames.isValidInterface(interface), "interface name") }
         try DBusNames.require(member, DBusNames.isValidMember(member), "member name")
-        let p = withOptionalCString(destination) { d in
-            path.withCString { p in
-                withOptionalCString(interface) { i in
-                    member.withCString { m in dbus_message_new_method_call(d, p, i, m) }
+        let created = withOptionalCString(destination) { cDestination in
+            path.withCString { cPath in
+                withOptionalCString(interface) { cInterface in
+                    member.withCString { cMember in
+                        dbus_message_new_method_call(cDestination, cPath, cInterface, cMember)
+                    }
                 }
             }
         }
-        guard let p else {
+        guard let created else {
             throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_method_call failed")
         }
-        return DBusMessage(adopting: p)
+        return DBusMessage(adopting: created)
     }
 
     /// A signal emitted from `path`.
@@ -95,20 +97,24 @@ package final class DBusMessage: @unchecked Sendable {
         try DBusNames.require(path, DBusNames.isValidObjectPath(path), "object path")
         try DBusNames.require(interface, DBusNames.isValidInterface(interface), "interface name")
         try DBusNames.require(member, DBusNames.isValidMember(member), "member name")
-        let p = path.withCString { p in
-            interface.withCString { i in member.withCString { m in dbus_message_new_signal(p, i, m) } }
+        let created = path.withCString { cPath in
+            interface.withCString { cInterface in
+                member.withCString { cMember in dbus_message_new_signal(cPath, cInterface, cMember) }
+            }
         }
-        guard let p else { throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_signal failed") }
-        return DBusMessage(adopting: p)
+        guard let created else {
+            throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_new_signal failed")
+        }
+        return DBusMessage(adopting: created)
     }
 
     /// A method return for this method call (empty body; append with `writer()`).
     package func makeReply() -> DBusMessage {
         // Only NULL on out-of-memory; libdbus itself aborts in that case elsewhere.
-        guard let p = dbus_message_new_method_return(pointer) else {
+        guard let created = dbus_message_new_method_return(pointer) else {
             fatalError("dbus_message_new_method_return: out of memory")
         }
-        return DBusMessage(adopting: p)
+        return DBusMessage(adopting: created)
     }
 
     /// An error reply to this method call. An invalid error name is replaced by `Failed`
@@ -116,17 +122,19 @@ package final class DBusMessage: @unchecked Sendable {
     package func makeErrorReply(_ error: DBusError) -> DBusMessage {
         let name = DBusNames.isValidErrorName(error.name) ? error.name : DBusError.Name.failed
         let text = DBusWriter.sanitized(error.message)
-        let p = name.withCString { n in text.withCString { m in dbus_message_new_error(pointer, n, m) } }
-        guard let p else { fatalError("dbus_message_new_error: out of memory") }
-        return DBusMessage(adopting: p)
+        let created = name.withCString { cName in
+            text.withCString { cText in dbus_message_new_error(pointer, cName, cText) }
+        }
+        guard let created else { fatalError("dbus_message_new_error: out of memory") }
+        return DBusMessage(adopting: created)
     }
 
     /// Convenience: a reply whose body is written by `body`.
     package func makeReply(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
         let reply = makeReply()
-        let w = DBusWriter(reply)
-        try body(w)
-        w.finish()
+        let writer = DBusWriter(reply)
+        try body(writer)
+        writer.finish()
         return reply
     }
 
@@ -156,7 +164,9 @@ package final class DBusMessage: @unchecked Sendable {
 
     /// True if this is a method call of `interface.member` (libdbus `dbus_message_is_method_call`).
     package func isMethodCall(_ interface: String, _ member: String) -> Bool {
-        interface.withCString { i in member.withCString { m in dbus_message_is_method_call(pointer, i, m) != 0 } }
+        interface.withCString { cInterface in
+            member.withCString { cMember in dbus_message_is_method_call(pointer, cInterface, cMember) != 0 }
+        }
     }
 
     /// True if the body signature is exactly `signature`.
@@ -174,18 +184,18 @@ package final class DBusMessage: @unchecked Sendable {
     }
 
     package func hasMember(_ member: String) -> Bool {
-        guard let m = dbus_message_get_member(pointer) else { return false }
-        return member.withCString { strcmp($0, m) == 0 }
+        guard let own = dbus_message_get_member(pointer) else { return false }
+        return member.withCString { strcmp($0, own) == 0 }
     }
 
     package func hasInterface(_ interface: String) -> Bool {
-        guard let i = dbus_message_get_interface(pointer) else { return false }
-        return interface.withCString { strcmp($0, i) == 0 }
+        guard let own = dbus_message_get_interface(pointer) else { return false }
+        return interface.withCString { strcmp($0, own) == 0 }
     }
 
     package func hasPath(_ path: String) -> Bool {
-        guard let p = dbus_message_get_path(pointer) else { return false }
-        return path.withCString { strcmp($0, p) == 0 }
+        guard let own = dbus_message_get_path(pointer) else { return false }
+        return path.withCString { strcmp($0, own) == 0 }
     }
 
     // MARK: Body
@@ -199,26 +209,26 @@ package final class DBusMessage: @unchecked Sendable {
     /// Appends arguments with `body` and returns self (for chaining).
     @discardableResult
     package func append(_ body: (DBusWriter) throws -> Void) rethrows -> DBusMessage {
-        let w = DBusWriter(self)
-        try body(w)
-        w.finish()
+        let writer = DBusWriter(self)
+        try body(writer)
+        writer.finish()
         return self
     }
 
     /// Appends generic values (slow path).
     @discardableResult
     package func append(values: [DBusValue]) -> DBusMessage {
-        let w = DBusWriter(self)
-        for v in values { w.append(v) }
-        w.finish()
+        let writer = DBusWriter(self)
+        for value in values { writer.append(value) }
+        writer.finish()
         return self
     }
 
     /// All arguments as generic values (slow path).
     package func values() throws(DBusError) -> [DBusValue] {
-        let r = reader()
+        let bodyReader = reader()
         var out: [DBusValue] = []
-        while !r.isAtEnd { out.append(try r.readValue()) }
+        while !bodyReader.isAtEnd { out.append(try bodyReader.readValue()) }
         return out
     }
 
@@ -226,8 +236,8 @@ package final class DBusMessage: @unchecked Sendable {
     package var asError: DBusError? {
         guard type == .error else { return nil }
         var text = ""
-        let r = reader()
-        if r.currentType == .string, let s = try? r.readString() { text = s }
+        let bodyReader = reader()
+        if bodyReader.currentType == .string, let first = try? bodyReader.readString() { text = first }
         return DBusError(name: errorName ?? DBusError.Name.failed, message: text)
     }
 }
@@ -242,7 +252,7 @@ extension DBusMessage: CustomStringConvertible {
 package typealias DBusMessageRef = DBusMessage
 
 @inline(__always)
-func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    if let s { return s.withCString { body($0) } }
+func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    if let string { return string.withCString { body($0) } }
     return body(nil)
 }

@@ -56,9 +56,9 @@ package final class DBusReader {
 
     /// The signature of the value at the current position ("" at the end).
     package var currentSignature: String {
-        guard !isAtEnd, let p = dbus_message_iter_get_signature(cur) else { return "" }
-        defer { dbus_free(p) }
-        return String(cString: p)
+        guard !isAtEnd, let signature = dbus_message_iter_get_signature(cur) else { return "" }
+        defer { dbus_free(signature) }
+        return String(cString: signature)
     }
 
     // MARK: Errors
@@ -69,8 +69,8 @@ package final class DBusReader {
             gotText = "'\(gotSignature)'"
         } else if got == Int32(CDBUS_TYPE_INVALID) {
             gotText = "end of arguments"
-        } else if let t = DBusType(code: got) {
-            gotText = "'\(t)'"
+        } else if let type = DBusType(code: got) {
+            gotText = "'\(type)'"
         } else {
             gotText = "type \(got)"
         }
@@ -94,8 +94,8 @@ package final class DBusReader {
 
     @inline(__always)
     private func expect(_ code: UInt8, _ name: @autoclosure () -> String) throws(DBusError) {
-        let t = dbus_message_iter_get_arg_type(cur)
-        if t != Int32(code) { throw mismatch(name(), t) }
+        let type = dbus_message_iter_get_arg_type(cur)
+        if type != Int32(code) { throw mismatch(name(), type) }
     }
 
     @inline(__always)
@@ -107,10 +107,10 @@ package final class DBusReader {
     @inline(__always)
     private func readBasic<T>(_ code: UInt8, _ zero: T) throws(DBusError) -> T {
         try expect(code, String(Character(Unicode.Scalar(code))))
-        var v = zero
-        withUnsafeMutablePointer(to: &v) { dbus_message_iter_get_basic(cur, $0) }
+        var value = zero
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(cur, $0) }
         advance()
-        return v
+        return value
     }
 
     // MARK: Basic types
@@ -131,10 +131,10 @@ package final class DBusReader {
     @inline(__always)
     private func readStringLike(_ code: UInt8) throws(DBusError) -> String {
         try expect(code, String(Character(Unicode.Scalar(code))))
-        var p: UnsafePointer<CChar>? = nil
-        withUnsafeMutablePointer(to: &p) { dbus_message_iter_get_basic(cur, $0) }
+        var chars: UnsafePointer<CChar>? = nil
+        withUnsafeMutablePointer(to: &chars) { dbus_message_iter_get_basic(cur, $0) }
         advance()
-        return p.map { String(cString: $0) } ?? ""
+        return chars.map { String(cString: $0) } ?? ""
     }
 
     package func readString() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "s")) }
@@ -142,13 +142,15 @@ package final class DBusReader {
     package func readSignature() throws(DBusError) -> String { try readStringLike(UInt8(ascii: "g")) }
 
     /// Compares the current string/object path with `s` without allocating; consumes it when equal.
-    package func readString(equals s: String) throws(DBusError) -> Bool {
-        let t = dbus_message_iter_get_arg_type(cur)
-        guard t == Int32(CDBUS_TYPE_STRING) || t == Int32(CDBUS_TYPE_OBJECT_PATH) else { throw mismatch("s", t) }
-        var p: UnsafePointer<CChar>? = nil
-        withUnsafeMutablePointer(to: &p) { dbus_message_iter_get_basic(cur, $0) }
-        guard let p else { return false }
-        let eq = s.withCString { strcmp($0, p) == 0 }
+    package func readString(equals expected: String) throws(DBusError) -> Bool {
+        let type = dbus_message_iter_get_arg_type(cur)
+        guard type == Int32(CDBUS_TYPE_STRING) || type == Int32(CDBUS_TYPE_OBJECT_PATH) else {
+            throw mismatch("s", type)
+        }
+        var cString: UnsafePointer<CChar>? = nil
+        withUnsafeMutablePointer(to: &cString) { dbus_message_iter_get_basic(cur, $0) }
+        guard let cString else { return false }
+        let eq = expected.withCString { strcmp($0, cString) == 0 }
         if eq { advance() }
         return eq
     }
@@ -163,12 +165,12 @@ package final class DBusReader {
 
     private func push(_ code: UInt8) {
         if depth + 1 >= capacity {
-            let n = capacity * 2
-            let p = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: n)
-            p.moveInitialize(from: iters, count: capacity)  // iterators hold no pointers to each other
+            let newCapacity = capacity * 2
+            let newStack = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: newCapacity)
+            newStack.moveInitialize(from: iters, count: capacity)  // iterators hold no pointers to each other
             iters.deallocate()
-            iters = p
-            capacity = n
+            iters = newStack
+            capacity = newCapacity
         }
         dbus_message_iter_recurse(iters + depth, iters + depth + 1)
         depth += 1
@@ -234,10 +236,10 @@ package final class DBusReader {
     /// `(so)` object reference.
     package func readReference() throws(DBusError) -> (bus: String, path: String) {
         try enterStruct()
-        let b = try readString()
-        let p = try readObjectPath()
+        let busName = try readString()
+        let path = try readObjectPath()
         try leave()
-        return (b, p)
+        return (busName, path)
     }
 
     /// `a(so)`.
@@ -264,8 +266,8 @@ package final class DBusReader {
         var out: [String: String] = [:]
         while !isAtEnd {
             try enterDictEntry()
-            let k = try readString()
-            out[k] = try readString()
+            let key = try readString()
+            out[key] = try readString()
             try leave()
         }
         try leave()
@@ -278,9 +280,9 @@ package final class DBusReader {
         var out: [String: DBusValue] = [:]
         while !isAtEnd {
             try enterDictEntry()
-            let k = try readString()
+            let key = try readString()
             try enterVariant()
-            out[k] = try readValue()
+            out[key] = try readValue()
             try leave()
             try leave()
         }
@@ -299,12 +301,12 @@ package final class DBusReader {
         }
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(cur, &sub)
-        var p: UnsafeMutableRawPointer? = nil
-        var n: Int32 = 0
-        withUnsafeMutablePointer(to: &p) { dbus_message_iter_get_fixed_array(&sub, $0, &n) }
+        var bytes: UnsafeMutableRawPointer? = nil
+        var length: Int32 = 0
+        withUnsafeMutablePointer(to: &bytes) { dbus_message_iter_get_fixed_array(&sub, $0, &length) }
         advance()
-        guard let p, n > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: p.assumingMemoryBound(to: T.self), count: Int(n)))
+        guard let bytes, length > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: T.self), count: Int(length)))
     }
 
     /// `au` (e.g. AT-SPI state sets).
@@ -315,8 +317,8 @@ package final class DBusReader {
 
     /// Reads the current value (any type) generically.
     package func readValue() throws(DBusError) -> DBusValue {
-        let t = dbus_message_iter_get_arg_type(cur)
-        guard let type = DBusType(code: t) else { throw mismatch("any value", t) }
+        let argType = dbus_message_iter_get_arg_type(cur)
+        guard let type = DBusType(code: argType) else { throw mismatch("any value", argType) }
         switch type {
         case .byte: return .byte(try readByte())
         case .boolean: return .bool(try readBool())
@@ -347,15 +349,15 @@ package final class DBusReader {
             return .struct(fields)
         case .dictEntry:
             try enterDictEntry()
-            let k = try readValue()
-            let v = try readValue()
+            let key = try readValue()
+            let entryValue = try readValue()
             try leave()
-            return .dictEntry(k, v)
+            return .dictEntry(key, entryValue)
         case .variant:
             try enterVariant()
-            let v = try readValue()
+            let value = try readValue()
             try leave()
-            return .variant(v)
+            return .variant(value)
         }
     }
 }

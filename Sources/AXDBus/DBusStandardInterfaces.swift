@@ -75,8 +75,8 @@ package struct DBusStandardInterfaces: Sendable {
             default:
                 return nil
             }
-        } catch let e as DBusError {
-            return .error(e)
+        } catch let dbusError as DBusError {
+            return .error(dbusError)
         } catch {
             return .error(.failed("\(error)"))
         }
@@ -88,14 +88,14 @@ package struct DBusStandardInterfaces: Sendable {
         }
         if message.hasMember("Get") {
             try message.requireSignature("ss")
-            let r = message.reader()
-            let iface = try r.readString()
-            let name = try r.readString()
+            let reader = message.reader()
+            let iface = try reader.readString()
+            let name = try reader.readString()
             let value = try properties.get(message, iface, name)
             let reply = message.makeReply()
-            let w = reply.writer()
-            w.append(.variant(value))
-            w.finish()
+            let writer = reply.writer()
+            writer.append(.variant(value))
+            writer.finish()
             return .reply(reply)
         }
         if message.hasMember("GetAll") {
@@ -103,26 +103,26 @@ package struct DBusStandardInterfaces: Sendable {
             let iface = try message.reader().readString()
             let all = try properties.getAll(message, iface)
             let reply = message.makeReply()
-            let w = reply.writer()
-            w.openArray(signature: "{sv}")
-            for (k, v) in all {
-                w.openDictEntry()
-                w.append(k)
-                w.append(.variant(v))
-                w.close()
+            let writer = reply.writer()
+            writer.openArray(signature: "{sv}")
+            for (k, value) in all {
+                writer.openDictEntry()
+                writer.append(k)
+                writer.append(.variant(value))
+                writer.close()
             }
-            w.close()
-            w.finish()
+            writer.close()
+            writer.finish()
             return .reply(reply)
         }
         if message.hasMember("Set") {
             try message.requireSignature("ssv")
-            let r = message.reader()
-            let iface = try r.readString()
-            let name = try r.readString()
-            try r.enterVariant()
-            let value = try r.readValue()
-            try r.leave()
+            let reader = message.reader()
+            let iface = try reader.readString()
+            let name = try reader.readString()
+            try reader.enterVariant()
+            let value = try reader.readValue()
+            try reader.leave()
             guard let set = properties.set else { throw DBusError.propertyReadOnly(name, interface: iface) }
             try set(message, iface, name, value)
             return .reply(message.makeReply())
@@ -132,9 +132,9 @@ package struct DBusStandardInterfaces: Sendable {
 
     /// This machine's D-Bus machine id (`dbus_get_local_machine_id`).
     package static let machineID: String = {
-        guard let p = dbus_get_local_machine_id() else { return "" }
-        defer { dbus_free(p) }
-        return String(cString: p)
+        guard let machineID = dbus_get_local_machine_id() else { return "" }
+        defer { dbus_free(machineID) }
+        return String(cString: machineID)
     }()
 }
 
@@ -145,11 +145,11 @@ extension DBusConnection {
         path: String, fallback: Bool = false, standard: DBusStandardInterfaces,
         _ handler: @escaping DBusMethodHandler
     ) throws(DBusError) {
-        let h: DBusMethodHandler = { msg in
-            if let r = standard.handle(msg) { return r }
+        let dispatch: DBusMethodHandler = { msg in
+            if let reply = standard.handle(msg) { return reply }
             return try handler(msg)
         }
-        if fallback { try registerFallback(path: path, h) } else { try register(path: path, h) }
+        if fallback { try registerFallback(path: path, dispatch) } else { try register(path: path, dispatch) }
     }
 }
 
@@ -172,10 +172,10 @@ package struct DBusInterfaceDescription: Sendable {
         }
         /// A method with in/out argument types (names generated: arg0…).
         package static func method(_ name: String, in ins: [String] = [], out outs: [String] = []) -> Member {
-            var a: [Argument] = []
-            for (i, t) in ins.enumerated() { a.append(Argument("arg\(i)", t, direction: "in")) }
-            for (i, t) in outs.enumerated() { a.append(Argument("out\(i)", t, direction: "out")) }
-            return Member(name, a)
+            var arguments: [Argument] = []
+            for (i, type) in ins.enumerated() { arguments.append(Argument("arg\(i)", type, direction: "in")) }
+            for (i, type) in outs.enumerated() { arguments.append(Argument("out\(i)", type, direction: "out")) }
+            return Member(name, arguments)
         }
         package static func signal(_ name: String, _ types: [String] = []) -> Member {
             Member(name, types.enumerated().map { Argument("arg\($0.offset)", $0.element) })
@@ -224,45 +224,47 @@ package enum DBusIntrospection {
     package static func xml(
         interfaces: [DBusInterfaceDescription], children: [String] = [], includeStandard: Bool = true
     ) -> String {
-        var s = doctype + "<node>\n"
+        var xml = doctype + "<node>\n"
         let all = (includeStandard ? [DBusInterfaceDescription.properties, .introspectable, .peer] : []) + interfaces
         for i in all {
-            s += "  <interface name=\"\(escape(i.name))\">\n"
-            for m in i.methods {
-                s += "    <method name=\"\(escape(m.name))\">\n"
-                for a in m.arguments {
-                    s +=
-                        "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\""
-                        + (a.direction.map { " direction=\"\($0)\"" } ?? "") + "/>\n"
+            xml += "  <interface name=\"\(escape(i.name))\">\n"
+            for method in i.methods {
+                xml += "    <method name=\"\(escape(method.name))\">\n"
+                for argument in method.arguments {
+                    xml +=
+                        "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.type))\""
+                        + (argument.direction.map { " direction=\"\($0)\"" } ?? "") + "/>\n"
                 }
-                s += "    </method>\n"
+                xml += "    </method>\n"
             }
-            for m in i.signals {
-                s += "    <signal name=\"\(escape(m.name))\">\n"
-                for a in m.arguments { s += "      <arg name=\"\(escape(a.name))\" type=\"\(escape(a.type))\"/>\n" }
-                s += "    </signal>\n"
+            for signal in i.signals {
+                xml += "    <signal name=\"\(escape(signal.name))\">\n"
+                for argument in signal.arguments {
+                    xml += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.type))\"/>\n"
+                }
+                xml += "    </signal>\n"
             }
-            for p in i.properties {
-                s +=
-                    "    <property name=\"\(escape(p.name))\" type=\"\(escape(p.type))\" access=\"\(escape(p.access))\"/>\n"
+            for property in i.properties {
+                xml +=
+                    "    <property name=\"\(escape(property.name))\" type=\"\(escape(property.type))\" access=\"\(escape(property.access))\"/>\n"
             }
-            s += "  </interface>\n"
+            xml += "  </interface>\n"
         }
-        for c in children { s += "  <node name=\"\(escape(c))\"/>\n" }
-        return s + "</node>\n"
+        for child in children { xml += "  <node name=\"\(escape(child))\"/>\n" }
+        return xml + "</node>\n"
     }
 
-    static func escape(_ s: String) -> String {
-        var o = ""
-        for ch in s {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for ch in text {
             switch ch {
-            case "&": o += "&amp;"
-            case "<": o += "&lt;"
-            case ">": o += "&gt;"
-            case "\"": o += "&quot;"
-            default: o.append(ch)
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(ch)
             }
         }
-        return o
+        return out
     }
 }

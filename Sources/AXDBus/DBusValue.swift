@@ -39,8 +39,8 @@ package enum DBusType: UInt8, Sendable, CustomStringConvertible {
     }
 
     init?(code: Int32) {
-        guard code > 0, code < 256, let t = DBusType(rawValue: UInt8(code)) else { return nil }
-        self = t
+        guard code > 0, code < 256, let type = DBusType(rawValue: UInt8(code)) else { return nil }
+        self = type
     }
 }
 
@@ -102,32 +102,33 @@ package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         case .objectPath: return "o"
         case .signature: return "g"
         case .unixFD: return "h"
-        case .array(let e, _): return "a" + e
+        case .array(let element, _): return "a" + element
         case .struct(let fields): return "(" + fields.map(\.signature).joined() + ")"
-        case .dictEntry(let k, let v): return "{" + k.signature + v.signature + "}"
+        case .dictEntry(let key, let value): return "{" + key.signature + value.signature + "}"
         case .variant: return "v"
         }
     }
 
     package var description: String {
         switch self {
-        case .byte(let v): return "y:\(v)"
-        case .bool(let v): return "b:\(v)"
-        case .int16(let v): return "n:\(v)"
-        case .uint16(let v): return "q:\(v)"
-        case .int32(let v): return "i:\(v)"
-        case .uint32(let v): return "u:\(v)"
-        case .int64(let v): return "x:\(v)"
-        case .uint64(let v): return "t:\(v)"
-        case .double(let v): return "d:\(v)"
-        case .string(let v): return "s:\"\(v)\""
-        case .objectPath(let v): return "o:\(v)"
-        case .signature(let v): return "g:\(v)"
-        case .unixFD(let v): return "h:\(v)"
-        case .array(let e, let items): return "a\(e)[" + items.map(\.description).joined(separator: ", ") + "]"
-        case .struct(let f): return "(" + f.map(\.description).joined(separator: ", ") + ")"
-        case .dictEntry(let k, let v): return "{\(k): \(v)}"
-        case .variant(let v): return "v<\(v)>"
+        case .byte(let payload): return "y:\(payload)"
+        case .bool(let payload): return "b:\(payload)"
+        case .int16(let payload): return "n:\(payload)"
+        case .uint16(let payload): return "q:\(payload)"
+        case .int32(let payload): return "i:\(payload)"
+        case .uint32(let payload): return "u:\(payload)"
+        case .int64(let payload): return "x:\(payload)"
+        case .uint64(let payload): return "t:\(payload)"
+        case .double(let payload): return "d:\(payload)"
+        case .string(let payload): return "s:\"\(payload)\""
+        case .objectPath(let payload): return "o:\(payload)"
+        case .signature(let payload): return "g:\(payload)"
+        case .unixFD(let payload): return "h:\(payload)"
+        case .array(let element, let items):
+            return "a\(element)[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .struct(let fields): return "(" + fields.map(\.description).joined(separator: ", ") + ")"
+        case .dictEntry(let key, let value): return "{\(key): \(value)}"
+        case .variant(let payload): return "v<\(payload)>"
         }
     }
 
@@ -135,53 +136,53 @@ package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
 
     package var stringValue: String? {
         switch self {
-        case .string(let s), .objectPath(let s), .signature(let s): return s
-        case .variant(let v): return v.stringValue
+        case .string(let text), .objectPath(let text), .signature(let text): return text
+        case .variant(let inner): return inner.stringValue
         default: return nil
         }
     }
     package var int32Value: Int32? {
-        if case .int32(let v) = self { return v }
-        if case .variant(let v) = self { return v.int32Value }
+        if case .int32(let payload) = self { return payload }
+        if case .variant(let inner) = self { return inner.int32Value }
         return nil
     }
     package var uint32Value: UInt32? {
-        if case .uint32(let v) = self { return v }
-        if case .variant(let v) = self { return v.uint32Value }
+        if case .uint32(let payload) = self { return payload }
+        if case .variant(let inner) = self { return inner.uint32Value }
         return nil
     }
     package var boolValue: Bool? {
-        if case .bool(let v) = self { return v }
-        if case .variant(let v) = self { return v.boolValue }
+        if case .bool(let payload) = self { return payload }
+        if case .variant(let inner) = self { return inner.boolValue }
         return nil
     }
     package var doubleValue: Double? {
-        if case .double(let v) = self { return v }
-        if case .variant(let v) = self { return v.doubleValue }
+        if case .double(let payload) = self { return payload }
+        if case .variant(let inner) = self { return inner.doubleValue }
         return nil
     }
     /// The elements of an array (nil otherwise).
     package var arrayValue: [DBusValue]? {
-        if case .array(_, let a) = self { return a }
+        if case .array(_, let items) = self { return items }
         return nil
     }
     /// The fields of a struct (nil otherwise).
     package var structValue: [DBusValue]? {
-        if case .struct(let f) = self { return f }
+        if case .struct(let fields) = self { return fields }
         return nil
     }
     /// The content of a variant (nil otherwise).
     package var variantValue: DBusValue? {
-        if case .variant(let v) = self { return v }
+        if case .variant(let inner) = self { return inner }
         return nil
     }
     /// Dictionary entries of an `a{..}` array as pairs.
     package var dictionaryEntries: [(DBusValue, DBusValue)]? {
         guard case .array(_, let items) = self else { return nil }
         var out: [(DBusValue, DBusValue)] = []
-        for i in items {
-            guard case .dictEntry(let k, let v) = i else { return nil }
-            out.append((k, v))
+        for item in items {
+            guard case .dictEntry(let key, let value) = item else { return nil }
+            out.append((key, value))
         }
         return out
     }

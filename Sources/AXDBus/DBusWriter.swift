@@ -73,15 +73,15 @@ package final class DBusWriter {
 
     private func fail(_ text: String) {
         guard error == nil else { return }
-        let e = DBusError.failed("D-Bus marshalling error: \(text)")
-        error = e
-        message.marshalError = e
+        let marshalError = DBusError.failed("D-Bus marshalling error: \(text)")
+        error = marshalError
+        message.marshalError = marshalError
         // Abandon open containers innermost first so libdbus's message state stays consistent.
-        var d = levels.count - 1
+        var depth = levels.count - 1
         if !message.isLocked {
-            while d > 0 {
-                dbus_message_iter_abandon_container_if_open(iters + (d - 1), iters + d)
-                d -= 1
+            while depth > 0 {
+                dbus_message_iter_abandon_container_if_open(iters + (depth - 1), iters + depth)
+                depth -= 1
             }
         }
         message.openContainers = 0
@@ -91,31 +91,31 @@ package final class DBusWriter {
     // MARK: Expectation tracking
 
     /// Length of the single complete type starting at `i` in `sig`, or nil if malformed.
-    static func completeTypeLength(_ sig: ArraySlice<UInt8>, _ i: Int) -> Int? {
-        guard i < sig.endIndex else { return nil }
-        switch sig[i] {
+    static func completeTypeLength(_ sig: ArraySlice<UInt8>, _ start: Int) -> Int? {
+        guard start < sig.endIndex else { return nil }
+        switch sig[start] {
         case UInt8(ascii: "a"):
-            guard let l = completeTypeLength(sig, i + 1) else { return nil }
-            return 1 + l
+            guard let typeLength = completeTypeLength(sig, start + 1) else { return nil }
+            return 1 + typeLength
         case UInt8(ascii: "("), UInt8(ascii: "{"):
-            let close: UInt8 = sig[i] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
-            var j = i + 1
-            while j < sig.endIndex, sig[j] != close {
-                guard let l = completeTypeLength(sig, j) else { return nil }
-                j += l
+            let close: UInt8 = sig[start] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            var end = start + 1
+            while end < sig.endIndex, sig[end] != close {
+                guard let length = completeTypeLength(sig, end) else { return nil }
+                end += length
             }
-            guard j < sig.endIndex else { return nil }
-            return j - i + 1
+            guard end < sig.endIndex else { return nil }
+            return end - start + 1
         default:
             return 1
         }
     }
 
     /// Describes what the current level expects next (for error messages).
-    private func expectedDescription(_ l: Level) -> String {
-        guard let e = l.expected else { return "any" }
-        if l.pos >= e.endIndex { return "end of container" }
-        return String(decoding: e[l.pos...], as: UTF8.self)
+    private func expectedDescription(_ level: Level) -> String {
+        guard let expected = level.expected else { return "any" }
+        if level.pos >= expected.endIndex { return "end of container" }
+        return String(decoding: expected[level.pos...], as: UTF8.self)
     }
 
     /// Consumes `len` signature bytes at the current level if they equal `sig` (or the level is free).
@@ -127,17 +127,17 @@ package final class DBusWriter {
             fail("message is locked (already sent); create a new one")
             return false
         }
-        let d = levels.count - 1
-        if let e = levels[d].expected {
-            var p = levels[d].pos
-            if p >= e.endIndex, levels[d].code == UInt8(ascii: "a") { p = e.startIndex }
-            guard p < e.endIndex, e[p] == code else {
+        let depth = levels.count - 1
+        if let expected = levels[depth].expected {
+            var position = levels[depth].pos
+            if position >= expected.endIndex, levels[depth].code == UInt8(ascii: "a") { position = expected.startIndex }
+            guard position < expected.endIndex, expected[position] == code else {
                 fail(
-                    "cannot write '\(Character(Unicode.Scalar(code)))' here: container expects '\(expectedDescription(levels[d]))'"
+                    "cannot write '\(Character(Unicode.Scalar(code)))' here: container expects '\(expectedDescription(levels[depth]))'"
                 )
                 return false
             }
-            levels[d].pos = p + 1
+            levels[depth].pos = position + 1
         } else {
             freeSignatureLength += 1
             if freeSignatureLength > 255 {
@@ -145,7 +145,7 @@ package final class DBusWriter {
                 return false
             }
         }
-        levels[d].count += 1
+        levels[depth].count += 1
         return true
     }
 
@@ -154,22 +154,22 @@ package final class DBusWriter {
     @inline(__always)
     private func appendBasic<T>(_ code: UInt8, _ value: T) {
         guard consume(code) else { return }
-        var v = value
-        _ = withUnsafePointer(to: &v) { dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), $0) }
+        var copy = value
+        _ = withUnsafePointer(to: &copy) { dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), $0) }
     }
 
-    package func append(_ v: UInt8) { appendBasic(UInt8(ascii: "y"), v) }
-    package func append(_ v: Bool) { appendBasic(UInt8(ascii: "b"), dbus_bool_t(v ? 1 : 0)) }
-    package func append(_ v: Int16) { appendBasic(UInt8(ascii: "n"), v) }
-    package func append(_ v: UInt16) { appendBasic(UInt8(ascii: "q"), v) }
-    package func append(_ v: Int32) { appendBasic(UInt8(ascii: "i"), v) }
-    package func append(_ v: UInt32) { appendBasic(UInt8(ascii: "u"), v) }
-    package func append(_ v: Int64) { appendBasic(UInt8(ascii: "x"), v) }
-    package func append(_ v: UInt64) { appendBasic(UInt8(ascii: "t"), v) }
-    package func append(_ v: Double) { appendBasic(UInt8(ascii: "d"), v) }
+    package func append(_ value: UInt8) { appendBasic(UInt8(ascii: "y"), value) }
+    package func append(_ value: Bool) { appendBasic(UInt8(ascii: "b"), dbus_bool_t(value ? 1 : 0)) }
+    package func append(_ value: Int16) { appendBasic(UInt8(ascii: "n"), value) }
+    package func append(_ value: UInt16) { appendBasic(UInt8(ascii: "q"), value) }
+    package func append(_ value: Int32) { appendBasic(UInt8(ascii: "i"), value) }
+    package func append(_ value: UInt32) { appendBasic(UInt8(ascii: "u"), value) }
+    package func append(_ value: Int64) { appendBasic(UInt8(ascii: "x"), value) }
+    package func append(_ value: UInt64) { appendBasic(UInt8(ascii: "t"), value) }
+    package func append(_ value: Double) { appendBasic(UInt8(ascii: "d"), value) }
 
     /// Appends a string (`s`). Embedded NUL characters are removed (D-Bus strings cannot contain them).
-    package func append(_ s: String) { appendStringLike(UInt8(ascii: "s"), DBusWriter.sanitized(s)) }
+    package func append(_ string: String) { appendStringLike(UInt8(ascii: "s"), DBusWriter.sanitized(string)) }
 
     /// Appends an object path (`o`); an invalid path records an error (libdbus would abort).
     package func appendObjectPath(_ path: String) {
@@ -205,18 +205,18 @@ package final class DBusWriter {
     }
 
     @inline(__always)
-    private func appendStringLike(_ code: UInt8, _ s: String) {
+    private func appendStringLike(_ code: UInt8, _ string: String) {
         guard consume(code) else { return }
-        s.withCString { cs in
-            var p: UnsafePointer<CChar>? = cs
-            _ = dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), &p)
+        string.withCString { cs in
+            var cString: UnsafePointer<CChar>? = cs
+            _ = dbus_message_iter_append_basic(iters + (levels.count - 1), Int32(code), &cString)
         }
     }
 
     /// D-Bus strings are UTF-8 without NUL. Swift strings are always valid UTF-8; only NUL needs removing.
-    static func sanitized(_ s: String) -> String {
-        if !DBusNames.containsNUL(s) { return s }
-        return String(s.unicodeScalars.filter { $0.value != 0 }.map(Character.init))
+    static func sanitized(_ string: String) -> String {
+        if !DBusNames.containsNUL(string) { return string }
+        return String(string.unicodeScalars.filter { $0.value != 0 }.map(Character.init))
     }
 
     // MARK: Fixed arrays (one memcpy)
@@ -230,14 +230,15 @@ package final class DBusWriter {
     private func appendFixedArray<T>(_ code: UInt8, _ values: [T]) {
         let sig = String(Character(Unicode.Scalar(code)))
         guard openContainer(UInt8(ascii: "a"), elementSignature: sig) else { return }
-        let d = levels.count - 1
+        let depth = levels.count - 1
         values.withUnsafeBufferPointer { buf in
             var base = buf.baseAddress
             withUnsafeMutablePointer(to: &base) { bp in
-                _ = dbus_message_iter_append_fixed_array(iters + d, Int32(code), UnsafeRawPointer(bp), Int32(buf.count))
+                _ = dbus_message_iter_append_fixed_array(
+                    iters + depth, Int32(code), UnsafeRawPointer(bp), Int32(buf.count))
             }
         }
-        levels[d].count = values.count
+        levels[depth].count = values.count
         close()
     }
 
@@ -255,40 +256,40 @@ package final class DBusWriter {
     /// Closes the innermost open container (which must be complete).
     package func close() {
         guard error == nil else { return }
-        let d = levels.count - 1
-        guard d > 0 else {
+        let depth = levels.count - 1
+        guard depth > 0 else {
             fail("close() without an open container")
             return
         }
-        let l = levels[d]
-        if let e = l.expected {
+        let level = levels[depth]
+        if let expected = level.expected {
             let complete: Bool
-            switch l.code {
-            case UInt8(ascii: "a"): complete = l.pos == e.startIndex || l.pos == e.endIndex
-            default: complete = l.pos == e.endIndex
+            switch level.code {
+            case UInt8(ascii: "a"): complete = level.pos == expected.startIndex || level.pos == expected.endIndex
+            default: complete = level.pos == expected.endIndex
             }
             if !complete {
-                fail("container closed before it was complete: still expects '\(expectedDescription(l))'")
+                fail("container closed before it was complete: still expects '\(expectedDescription(level))'")
                 return
             }
-        } else if l.count == 0 {
+        } else if level.count == 0 {
             fail("empty struct (a struct needs at least one field)")
             return
         }
-        dbus_message_iter_close_container(iters + (d - 1), iters + d)
+        dbus_message_iter_close_container(iters + (depth - 1), iters + depth)
         message.openContainers -= 1
         levels.removeLast()
     }
 
     private func growIfNeeded() {
         if levels.count < capacity { return }
-        let n = capacity * 2
-        let p = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: n)
+        let newCapacity = capacity * 2
+        let newStack = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: newCapacity)
         // DBusMessageIter holds no pointers to other iterators, so moving them is safe.
-        p.moveInitialize(from: iters, count: capacity)
+        newStack.moveInitialize(from: iters, count: capacity)
         iters.deallocate()
-        iters = p
-        capacity = n
+        iters = newStack
+        capacity = newCapacity
     }
 
     private func openContainer(_ code: UInt8, elementSignature: String?) -> Bool {
@@ -297,23 +298,25 @@ package final class DBusWriter {
             fail("message is locked (already sent); create a new one")
             return false
         }
-        let d = levels.count - 1
-        guard d < 64 else {
+        let depth = levels.count - 1
+        guard depth < 64 else {
             fail("containers nested deeper than 64")
             return false
         }
         var sub: ArraySlice<UInt8>? = nil
-        let parent = levels[d]
-        if let e = parent.expected {
-            var p = parent.pos
-            if p >= e.endIndex, parent.code == UInt8(ascii: "a") { p = e.startIndex }
+        let parent = levels[depth]
+        if let expected = parent.expected {
+            var position = parent.pos
+            if position >= expected.endIndex, parent.code == UInt8(ascii: "a") { position = expected.startIndex }
             // An array level's expectation is exactly one complete type: no need to scan it per element.
-            let quick: Int? = (parent.code == UInt8(ascii: "a") && p == e.startIndex) ? e.count : nil
-            guard p < e.endIndex, let len = quick ?? DBusWriter.completeTypeLength(e, p) else {
+            let quick: Int? =
+                (parent.code == UInt8(ascii: "a") && position == expected.startIndex) ? expected.count : nil
+            guard position < expected.endIndex, let len = quick ?? DBusWriter.completeTypeLength(expected, position)
+            else {
                 fail("cannot open a container here: container expects '\(expectedDescription(parent))'")
                 return false
             }
-            let want = e[p..<p + len]
+            let want = expected[position..<position + len]
             switch code {
             case UInt8(ascii: "a"):
                 guard want.first == code, let es = elementSignature, es.utf8.elementsEqual(want.dropFirst()) else {
@@ -346,7 +349,7 @@ package final class DBusWriter {
                 }
                 sub = ArraySlice(Array(vs.utf8))
             }
-            levels[d].pos = p + len
+            levels[depth].pos = position + len
         } else {
             switch code {
             case UInt8(ascii: "a"), UInt8(ascii: "v"):
@@ -373,7 +376,7 @@ package final class DBusWriter {
                 return false
             }
         }
-        levels[d].count += 1
+        levels[depth].count += 1
         growIfNeeded()
         let ctype: Int32
         switch code {
@@ -385,10 +388,10 @@ package final class DBusWriter {
         let ok: dbus_bool_t
         if code == UInt8(ascii: "a") || code == UInt8(ascii: "v") {
             ok = (elementSignature ?? "").withCString {
-                dbus_message_iter_open_container(iters + d, ctype, $0, iters + d + 1)
+                dbus_message_iter_open_container(iters + depth, ctype, $0, iters + depth + 1)
             }
         } else {
-            ok = dbus_message_iter_open_container(iters + d, ctype, nil, iters + d + 1)
+            ok = dbus_message_iter_open_container(iters + depth, ctype, nil, iters + depth + 1)
         }
         guard ok != 0 else {
             fail("out of memory opening a container")
@@ -454,31 +457,31 @@ package final class DBusWriter {
     package func append(_ value: DBusValue) {
         guard error == nil else { return }
         switch value {
-        case .byte(let v): append(v)
-        case .bool(let v): append(v)
-        case .int16(let v): append(v)
-        case .uint16(let v): append(v)
-        case .int32(let v): append(v)
-        case .uint32(let v): append(v)
-        case .int64(let v): append(v)
-        case .uint64(let v): append(v)
-        case .double(let v): append(v)
-        case .string(let v): append(v)
-        case .objectPath(let v): appendObjectPath(v)
-        case .signature(let v): appendSignature(v)
-        case .unixFD(let v): appendUnixFD(v)
-        case .array(let e, let items):
-            openArray(signature: e)
-            for i in items { append(i) }
+        case .byte(let payload): append(payload)
+        case .bool(let payload): append(payload)
+        case .int16(let payload): append(payload)
+        case .uint16(let payload): append(payload)
+        case .int32(let payload): append(payload)
+        case .uint32(let payload): append(payload)
+        case .int64(let payload): append(payload)
+        case .uint64(let payload): append(payload)
+        case .double(let payload): append(payload)
+        case .string(let payload): append(payload)
+        case .objectPath(let payload): appendObjectPath(payload)
+        case .signature(let payload): appendSignature(payload)
+        case .unixFD(let payload): appendUnixFD(payload)
+        case .array(let elementSignature, let items):
+            openArray(signature: elementSignature)
+            for item in items { append(item) }
             close()
         case .struct(let fields):
             openStruct()
-            for f in fields { append(f) }
+            for field in fields { append(field) }
             close()
-        case .dictEntry(let k, let v):
+        case .dictEntry(let key, let entryValue):
             openDictEntry()
-            append(k)
-            append(v)
+            append(key)
+            append(entryValue)
             close()
         case .variant(let inner):
             openVariant(signature: inner.signature)
