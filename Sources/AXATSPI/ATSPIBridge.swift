@@ -46,7 +46,7 @@ package final class ATSPIBridge: Sendable {
         actionReplyTimeout: Duration = .milliseconds(600), peerToPeer: Bool = true
     ) {
         var p2p = peerToPeer
-        if let v = getenv("AXSERVER_ATSPI_P2P"), String(cString: v) == "0" { p2p = false }
+        if let value = getenv("AXSERVER_ATSPI_P2P"), String(cString: value) == "0" { p2p = false }
         self.peerToPeer = p2p
         self.hub = hub
         self.logger = logger
@@ -59,8 +59,8 @@ package final class ATSPIBridge: Sendable {
     /// Connects to the accessibility bus and registers every current app; false when there is no bus.
     package func start() throws -> Bool {
         let address: String
-        if let a = addressOverride {
-            address = a
+        if let override = addressOverride {
+            address = override
         } else {
             let session = try? DBusConnection.sessionBus(startLoop: false)
             defer { session?.close() }
@@ -70,15 +70,15 @@ package final class ATSPIBridge: Sendable {
             }
         }
         let control = try DBusConnection.open(address: address)
-        state.withLock { s in
-            s.address = address
-            s.control = control
-            s.stopped = false
+        state.withLock { locked in
+            locked.address = address
+            locked.control = control
+            locked.stopped = false
         }
         trackListeners(control)
         keys.start(control)
         hub.setKeyForwarder(keys)
-        let token = hub.subscribe { [weak self] e in self?.hubEvent(e) }
+        let token = hub.subscribe { [weak self] event in self?.hubEvent(event) }
         state.withLock { $0.token = token }
         for id in hub.appIDs { enqueueAdd(id) }
         return true
@@ -88,8 +88,8 @@ package final class ATSPIBridge: Sendable {
     package func waitUntilRegistered(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let done = state.withLock { s in
-                s.opening == 0 && s.apps.values.allSatisfy { $0.embedAnswered.load(ordering: .acquiring) }
+            let done = state.withLock { locked in
+                locked.opening == 0 && locked.apps.values.allSatisfy { $0.embedAnswered.load(ordering: .acquiring) }
             }
             if done { return true }
             try? await Task.sleep(for: .milliseconds(5))
@@ -116,35 +116,35 @@ package final class ATSPIBridge: Sendable {
     package func stop() {
         let (apps, control, token) = state.withLock { s -> ([AppBridge], DBusConnection?, UInt64?) in
             s.stopped = true
-            let a = Array(s.apps.values)
+            let apps = Array(s.apps.values)
             s.apps = [:]
-            let c = s.control
+            let control = s.control
             s.control = nil
-            let t = s.token
+            let token = s.token
             s.token = nil
-            return (a, c, t)
+            return (apps, control, token)
         }
         if let token { hub.unsubscribe(token) }
         hub.setKeyForwarder(nil)
         keys.stop()
         queue.sync {}
-        for a in apps { a.close() }
+        for app in apps { app.close() }
         control?.close()
     }
 
     // MARK: Apps
 
-    private func hubEvent(_ e: HubEvent) {
-        switch e {
+    private func hubEvent(_ event: HubEvent) {
+        switch event {
         case .appAdded(let id): enqueueAdd(id)
         case .appRemoved(let id):
             queue.async { [weak self] in
                 guard let self else { return }
-                let b = self.state.withLock { $0.apps.removeValue(forKey: id) }
-                b?.close()  // its bus name vanishes: the registry removes it from the desktop
+                let bridge = self.state.withLock { $0.apps.removeValue(forKey: id) }
+                bridge?.close()  // its bus name vanishes: the registry removes it from the desktop
             }
         case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
-            state.withLock { $0.apps[app] }?.receive(e)
+            state.withLock { $0.apps[app] }?.receive(event)
         case .restrictionChanged, .engineFocus:
             break
         }
@@ -157,9 +157,9 @@ package final class ATSPIBridge: Sendable {
             defer { self.state.withLock { $0.opening -= 1 } }
             let (address, stopped, exists) = self.state.withLock { ($0.address, $0.stopped, $0.apps[id] != nil) }
             guard let address, !stopped, !exists, self.hub.appName(id) != nil else { return }
-            let b: AppBridge
+            let bridge: AppBridge
             do {
-                b = try AppBridge(
+                bridge = try AppBridge(
                     appID: id, hub: self.hub, address: address, logger: self.logger, listeners: self.listeners,
                     serverVersion: self.serverVersion, actionReplyTimeout: self.actionReplyTimeout)
             } catch {
@@ -167,71 +167,73 @@ package final class ATSPIBridge: Sendable {
                 return
             }
             do {
-                if self.peerToPeer { b.startPeer() }
-                try b.register()
+                if self.peerToPeer { bridge.startPeer() }
+                try bridge.register()
             } catch {
-                b.close()  // its loop thread must not outlive the handlers' owner
+                bridge.close()  // its loop thread must not outlive the handlers' owner
                 self.logger.warning("AT-SPI: cannot register app \(id): \(error)")
                 return
             }
-            self.state.withLock { $0.apps[id] = b }
-            b.refreshFromHub()
+            self.state.withLock { $0.apps[id] = bridge }
+            bridge.refreshFromHub()
             // Removed (or the bridge stopped) while we were connecting: undo.
             if self.hub.appName(id) == nil || self.state.withLock({ $0.stopped }) {
                 _ = self.state.withLock { $0.apps.removeValue(forKey: id) }
-                b.close()
+                bridge.close()
             }
         }
     }
 
     // MARK: Event listeners (Registry)
 
-    private func trackListeners(_ c: DBusConnection) {
+    private func trackListeners(_ connection: DBusConnection) {
         let reg = "org.a11y.atspi.Registry"
-        _ = try? c.addMatch("type='signal',sender='\(reg)',interface='\(reg)',path='\(ATSPIPaths.registry)'")
-        _ = try? c.addMatch(
+        _ = try? connection.addMatch("type='signal',sender='\(reg)',interface='\(reg)',path='\(ATSPIPaths.registry)'")
+        _ = try? connection.addMatch(
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(reg)'"
         )
-        c.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerRegistered")) { [weak self] m in
-            guard let self, m.signature.hasPrefix("ss") else { return }
-            let r = m.reader()
-            guard let bus = try? r.readString(), let ev = try? r.readString() else { return }
+        connection.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerRegistered")) {
+            [weak self] signal in
+            guard let self, signal.signature.hasPrefix("ss") else { return }
+            let reader = signal.reader()
+            guard let bus = try? reader.readString(), let ev = try? reader.readString() else { return }
             self.listeners.add(bus: bus, event: ev)
         }
-        c.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerDeregistered")) { [weak self] m in
-            guard let self, m.signature.hasPrefix("ss") else { return }
-            let r = m.reader()
-            guard let bus = try? r.readString(), let ev = try? r.readString() else { return }
+        connection.addSignalHandler(DBusSignalFilter(interface: reg, member: "EventListenerDeregistered")) {
+            [weak self] signal in
+            guard let self, signal.signature.hasPrefix("ss") else { return }
+            let reader = signal.reader()
+            guard let bus = try? reader.readString(), let ev = try? reader.readString() else { return }
             self.listeners.remove(bus: bus, event: ev)
         }
-        c.addSignalHandler(DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) {
-            [weak self] m in
-            guard let self, m.hasSignature("sss") else { return }
-            let r = m.reader()
-            guard let name = try? r.readString(), name == reg, (try? r.readString()) != nil,
-                let newOwner = try? r.readString()
+        connection.addSignalHandler(DBusSignalFilter(interface: "org.freedesktop.DBus", member: "NameOwnerChanged")) {
+            [weak self] signal in
+            guard let self, signal.hasSignature("sss") else { return }
+            let reader = signal.reader()
+            guard let name = try? reader.readString(), name == reg, (try? reader.readString()) != nil,
+                let newOwner = try? reader.readString()
             else { return }
             if newOwner.isEmpty {
                 self.listeners.setUnknown()
             } else {
                 // The registry restarted: embed every app again and re-read the listeners.
                 self.logger.notice("AT-SPI: registry restarted; embedding apps again")
-                for b in self.state.withLock({ Array($0.apps.values) }) { b.reembed() }
-                self.queryListeners(c)
+                for bridge in self.state.withLock({ Array($0.apps.values) }) { bridge.reembed() }
+                self.queryListeners(connection)
             }
         }
-        queryListeners(c)
+        queryListeners(connection)
     }
 
-    private func queryListeners(_ c: DBusConnection) {
+    private func queryListeners(_ connection: DBusConnection) {
         guard
-            let m = try? DBusMessage.methodCall(
+            let message = try? DBusMessage.methodCall(
                 destination: "org.a11y.atspi.Registry", path: ATSPIPaths.registry,
                 interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents")
         else { return }
-        c.callAsync(m, timeoutMilliseconds: 5_000) { [weak self] r in
+        connection.callAsync(message, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self else { return }
-            switch r {
+            switch result {
             case .success(let reply) where reply.hasSignature("a(ss)"):
                 var pairs: [(String, String)] = []
                 let rd = reply.reader()
@@ -239,10 +241,10 @@ package final class ATSPIBridge: Sendable {
                     try rd.enterArray()
                     while !rd.isAtEnd {
                         try rd.enterStruct()
-                        let b = try rd.readString()
-                        let e = try rd.readString()
+                        let bus = try rd.readString()
+                        let event = try rd.readString()
                         try rd.leave()
-                        pairs.append((b, e))
+                        pairs.append((bus, event))
                     }
                     try rd.leave()
                     self.listeners.setAll(pairs)

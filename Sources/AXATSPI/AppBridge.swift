@@ -25,24 +25,24 @@ final class PathTable {
     init() { paths.append(strdup(ATSPIPaths.null)) }
 
     deinit {
-        for p in paths { free(p) }
+        for path in paths { free(path) }
         free(rootPath)
         free(nullPath)
         free(cachePath)
     }
 
     @inline(__always) func number(_ id: String) -> UInt32 {
-        if let n = numbers[id] { return n }
-        let n = UInt32(ids.count)
+        if let number = numbers[id] { return number }
+        let number = UInt32(ids.count)
         ids.append(id)
-        numbers[id] = n
-        paths.append(strdup(ATSPIPaths.prefix + "/" + String(n)))
-        return n
+        numbers[id] = number
+        paths.append(strdup(ATSPIPaths.prefix + "/" + String(number)))
+        return number
     }
 
     @inline(__always) func path(_ id: String) -> UnsafePointer<CChar> { UnsafePointer(paths[Int(number(id))]) }
-    @inline(__always) func path(number n: UInt32) -> UnsafePointer<CChar> { UnsafePointer(paths[Int(n)]) }
-    func id(number n: UInt32) -> String? { n > 0 && Int(n) < ids.count ? ids[Int(n)] : nil }
+    @inline(__always) func path(number: UInt32) -> UnsafePointer<CChar> { UnsafePointer(paths[Int(number)]) }
+    func id(number: UInt32) -> String? { number > 0 && Int(number) < ids.count ? ids[Int(number)] : nil }
     /// Existing number of an id without assigning one.
     func existingNumber(_ id: String) -> UInt32? { numbers[id] }
 }
@@ -157,23 +157,25 @@ final class AppBridge: @unchecked Sendable {
     }
 
     /// Handles a call from a peer-to-peer connection (that connection's thread); sends the result there.
-    func handlePeer(_ c: OpaquePointer, _ raw: OpaquePointer) -> DBusHandlerResult {
+    func handlePeer(_ peerConnection: OpaquePointer, _ raw: OpaquePointer) -> DBusHandlerResult {
         let msg = DBusMessage(retaining: raw)
-        let r = serving {
-            replyConn = c
+        let result = serving {
+            replyConn = peerConnection
             defer { replyConn = conn }
             return handle(msg)
         }
         let wantsReply = dbus_message_get_no_reply(raw) == 0
-        switch r {
+        switch result {
         case .notHandled: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .handled: return DBUS_HANDLER_RESULT_HANDLED
-        case .reply(let m):
-            if wantsReply { withExtendedLifetime(m) { _ = dbus_connection_send(c, m.pointer, nil) } }
-        case .error(let e):
+        case .reply(let reply):
             if wantsReply {
-                let m = msg.makeErrorReply(e)
-                withExtendedLifetime(m) { _ = dbus_connection_send(c, m.pointer, nil) }
+                withExtendedLifetime(reply) { _ = dbus_connection_send(peerConnection, reply.pointer, nil) }
+            }
+        case .error(let error):
+            if wantsReply {
+                let errorReply = msg.makeErrorReply(error)
+                withExtendedLifetime(errorReply) { _ = dbus_connection_send(peerConnection, errorReply.pointer, nil) }
             }
         }
         return DBUS_HANDLER_RESULT_HANDLED
@@ -204,16 +206,16 @@ final class AppBridge: @unchecked Sendable {
 
     /// `Socket.Embed((so) plug) -> (so) desktop`, answered asynchronously (never blocks the loop).
     func embed() throws {
-        let m = try DBusMessage.methodCall(
+        let message = try DBusMessage.methodCall(
             destination: "org.a11y.atspi.Registry", path: ATSPIPaths.root,
             interface: ATSPIInterface.socket, member: "Embed")
-        let w = m.writer()
-        w.openStruct()
-        w.append(connection.uniqueName)
-        w.appendObjectPath(ATSPIPaths.root)
-        w.close()
-        w.finish()
-        connection.callAsync(m, timeoutMilliseconds: 5_000) { [weak self] result in
+        let writer = message.writer()
+        writer.openStruct()
+        writer.append(connection.uniqueName)
+        writer.appendObjectPath(ATSPIPaths.root)
+        writer.close()
+        writer.finish()
+        connection.callAsync(message, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let reply):
@@ -222,8 +224,8 @@ final class AppBridge: @unchecked Sendable {
                     self.embedded.store(true, ordering: .releasing)
                     self.logger.debug("AT-SPI: \(self.appID) embedded as \(self.connection.uniqueName) in \(ref.bus)")
                 }
-            case .failure(let e):
-                self.logger.notice("AT-SPI: Embed of \(self.appID) failed: \(e)")
+            case .failure(let error):
+                self.logger.notice("AT-SPI: Embed of \(self.appID) failed: \(error)")
             }
             self.embedAnswered.store(true, ordering: .releasing)
         }
@@ -236,9 +238,9 @@ final class AppBridge: @unchecked Sendable {
     /// Serves the hub's current snapshot (covers changes made while the connection was being opened).
     func refreshFromHub() {
         guard let snap = try? hub.snapshot(appID) else { return }
-        pending.withLock { p in
-            p.tree = snap.tree
-            p.focus = .some(snap.focusedID)
+        pending.withLock { locked in
+            locked.tree = snap.tree
+            locked.focus = .some(snap.focusedID)
         }
         schedule()
     }
@@ -315,11 +317,11 @@ final class AppBridge: @unchecked Sendable {
 
     func handle(_ msg: DBusMessage) -> DBusMethodResult {
         assertServing()
-        let m = msg.pointer
-        guard dbus_message_get_type(m) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return .notHandled }
-        guard let path = dbus_message_get_path(m) else { return .notHandled }
-        let iface = dbus_message_get_interface(m)
-        guard let member = dbus_message_get_member(m) else { return .error(.unknownMethod(for: msg)) }
+        let rawMessage = msg.pointer
+        guard dbus_message_get_type(rawMessage) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return .notHandled }
+        guard let path = dbus_message_get_path(rawMessage) else { return .notHandled }
+        let iface = dbus_message_get_interface(rawMessage)
+        guard let member = dbus_message_get_member(rawMessage) else { return .error(.unknownMethod(for: msg)) }
         if strcmp(path, ATSPIPaths.cache) == 0 { return handleCache(msg, iface, member) }
         guard let target = resolve(path) else {
             return .error(.unknownObject(path: String(cString: path)))
@@ -327,43 +329,49 @@ final class AppBridge: @unchecked Sendable {
         guard let iface else { return .error(.unknownMethod(for: msg)) }
         if strncmp(iface, "org.a11y.atspi.", 15) == 0 {
             let short = iface + 15
-            if strcmp(short, "Accessible") == 0 { return accessible(msg, m, member, target) }
-            if strcmp(short, "Component") == 0, case .node(let n) = target { return component(msg, m, member, n) }
+            if strcmp(short, "Accessible") == 0 { return accessible(msg, rawMessage, member, target) }
+            if strcmp(short, "Component") == 0, case .node(let node) = target {
+                return component(msg, rawMessage, member, node)
+            }
             let ifs = interfaces(target)
-            if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let n) = target {
-                return action(msg, m, member, n)
+            if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let node) = target {
+                return action(msg, rawMessage, member, node)
             }
-            if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let n) = target {
-                return text(msg, m, member, n)
+            if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let node) = target {
+                return text(msg, rawMessage, member, node)
             }
-            if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let n) = target {
-                return editableText(msg, m, member, n)
+            if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let node) = target {
+                return editableText(msg, rawMessage, member, node)
             }
-            if strcmp(short, "Selection") == 0, ifs.contains(.selection), case .node(let n) = target {
-                return selection(msg, m, member, n)
+            if strcmp(short, "Selection") == 0, ifs.contains(.selection), case .node(let node) = target {
+                return selection(msg, rawMessage, member, node)
             }
-            if strcmp(short, "Table") == 0, ifs.contains(.table), case .node(let n) = target {
-                return table(msg, m, member, n)
+            if strcmp(short, "Table") == 0, ifs.contains(.table), case .node(let node) = target {
+                return table(msg, rawMessage, member, node)
             }
-            if strcmp(short, "TableCell") == 0, ifs.contains(.tableCell), case .node(let n) = target {
-                return tableCell(msg, m, member, n)
+            if strcmp(short, "TableCell") == 0, ifs.contains(.tableCell), case .node(let node) = target {
+                return tableCell(msg, rawMessage, member, node)
             }
-            if strcmp(short, "Image") == 0, ifs.contains(.image), case .node(let n) = target {
-                return image(msg, m, member, n)
+            if strcmp(short, "Image") == 0, ifs.contains(.image), case .node(let node) = target {
+                return image(msg, rawMessage, member, node)
             }
-            if strcmp(short, "Collection") == 0, ifs.contains(.collection) { return collection(msg, m, member, target) }
-            if strcmp(short, "Application") == 0, case .applicationRoot = target { return application(msg, m, member) }
+            if strcmp(short, "Collection") == 0, ifs.contains(.collection) {
+                return collection(msg, rawMessage, member, target)
+            }
+            if strcmp(short, "Application") == 0, case .applicationRoot = target {
+                return application(msg, rawMessage, member)
+            }
             if strcmp(short, "Value") == 0, ifs.contains(.value) { return .error(.unknownMethod(for: msg)) }
             return .error(
                 DBusError(
                     name: DBusError.Name.unknownInterface,
                     message: "Object \(String(cString: path)) does not implement \(String(cString: iface))"))
         }
-        if strcmp(iface, "org.freedesktop.DBus.Properties") == 0 { return properties(msg, m, member, target) }
+        if strcmp(iface, "org.freedesktop.DBus.Properties") == 0 { return properties(msg, rawMessage, member, target) }
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
             let ifaces = interfaces(target).names.map { DBusInterfaceDescription(name: $0) }
             let xml = DBusIntrospection.xml(interfaces: ifaces)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(xml) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(xml) }
             return .handled
         }
         return .error(.unknownMethod(for: msg))
@@ -377,8 +385,10 @@ final class AppBridge: @unchecked Sendable {
     }
 
     /// Checks the signature; on mismatch returns the InvalidArgs result.
-    @inline(__always) func check(_ msg: DBusMessage, _ m: OpaquePointer, _ sig: StaticString) -> DBusMethodResult? {
-        if dbusMessageHasSignature(m, sig) {
+    @inline(__always) func check(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ sig: StaticString)
+        -> DBusMethodResult?
+    {
+        if dbusMessageHasSignature(rawMessage, sig) {
             return nil
         }
         return invalidArgs(msg, sig.description)

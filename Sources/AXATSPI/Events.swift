@@ -13,16 +13,16 @@ import Synchronization
 extension AppBridge {
     // MARK: Receiving hub events (any thread)
 
-    func receive(_ e: HubEvent) {
-        pending.withLock { p in
-            switch e {
+    func receive(_ event: HubEvent) {
+        pending.withLock { locked in
+            switch event {
             case .treeChanged(_, let cs, let tree):
-                p.tree = tree
-                p.changes.append(cs)
+                locked.tree = tree
+                locked.changes.append(cs)
             case .focusChanged(_, _, let to):
-                p.focus = .some(to)
-            case .notification(_, let n):
-                p.notifications.append(n)
+                locked.focus = .some(to)
+            case .notification(_, let notification):
+                locked.notifications.append(notification)
             default: break
             }
         }
@@ -136,8 +136,8 @@ extension AppBridge {
 
     // MARK: Notifications
 
-    func emitNotification(_ n: AccessibilityNotification) {
-        switch n {
+    func emitNotification(_ notification: AccessibilityNotification) {
+        switch notification {
         case .announcement(let text, let priority):
             announce(text, priority == .high ? 2 : 1)
         case .pageScrolled(let status?):
@@ -154,10 +154,11 @@ extension AppBridge {
                             maintainsCache: true)))
             }
         case .screenChanged(nil):
-            if let w = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }),
-                let wn = served.tree[w]
+            if let window = served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true }
+            ),
+                let wn = served.tree[window]
             {
-                emit(.event(ATSPIEvent(.windowActivate, source: w, data: .string(wn.label ?? ""))))
+                emit(.event(ATSPIEvent(.windowActivate, source: window, data: .string(wn.label ?? ""))))
             }
         default:
             break
@@ -206,13 +207,13 @@ extension AppBridge {
     /// object's `showing` state turns on (how desktop notifications reach it). The bridge therefore also serves a
     /// transient notification object named with the text, parented to the application, and emits that change.
     func presentAsNotification(_ text: String, window: String?) {
-        var a = AXNode(
+        var applicationNode = AXNode(
             id: ATSPIMapping.announcementID, viewID: nil, className: ATSPIMapping.announcementClass,
             viewClass: .view, role: .staticText, isElement: true, windowID: window ?? "")
-        a.label = text
-        a.text = text
-        a.states = [.enabled, .onscreen]
-        served.announcementNode = a
+        applicationNode.label = text
+        applicationNode.text = text
+        applicationNode.states = [.enabled, .onscreen]
+        served.announcementNode = applicationNode
         emit(.event(ATSPIEvent(.stateChanged, source: ATSPIMapping.announcementID, detail: "showing", detail1: 1)))
     }
 }

@@ -26,19 +26,19 @@ final class DeferredReply: @unchecked Sendable {
 
     func claim() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
 
-    func sendBool(_ b: Bool) {
+    func sendBool(_ value: Bool) {
         guard claim() else { return }
-        DBusFastWriter.sendReply(on: connection, to: call.pointer) { $0.bool(b) }
+        DBusFastWriter.sendReply(on: connection, to: call.pointer) { $0.bool(value) }
     }
     func sendEmpty() {
         guard claim() else { return }
         DBusFastWriter.sendReply(on: connection, to: call.pointer) { _ in }
     }
-    func sendError(_ e: DBusError) {
+    func sendError(_ error: DBusError) {
         guard claim() else { return }
         if call.noReplyExpected { return }
-        let m = call.makeErrorReply(e)
-        withExtendedLifetime(m) { _ = dbus_connection_send(connection, m.pointer, nil) }
+        let errorReply = call.makeErrorReply(error)
+        withExtendedLifetime(errorReply) { _ = dbus_connection_send(connection, errorReply.pointer, nil) }
     }
 }
 
@@ -46,24 +46,24 @@ extension ActionError {
     /// The D-Bus error an AT-SPI caller gets for a failed action.
     var dbusError: DBusError {
         switch self {
-        case .noSuchApp(let a):
-            return DBusError(name: DBusError.Name.unknownObject, message: "The application no longer exists (\(a))")
-        case .noSuchElement(let e):
+        case .noSuchApp(let appID):
+            return DBusError(name: DBusError.Name.unknownObject, message: "The application no longer exists (\(appID))")
+        case .noSuchElement(let elementID):
             return DBusError(
-                name: DBusError.Name.unknownObject, message: "Object does not exist at path (element '\(e)')")
-        case .notSupported(let a, let s):
+                name: DBusError.Name.unknownObject, message: "Object does not exist at path (element '\(elementID)')")
+        case .notSupported(let action, let supported):
             return DBusError(
                 name: DBusError.Name.notSupported,
-                message: "Action '\(a)' is not supported (supported: \(s.joined(separator: ", ")))")
-        case .notInteractable(let r): return DBusError.failed("The element cannot be interacted with: \(r)")
-        case .policyDenied(let r, let t):
+                message: "Action '\(action)' is not supported (supported: \(supported.joined(separator: ", ")))")
+        case .notInteractable(let reason): return DBusError.failed("The element cannot be interacted with: \(reason)")
+        case .policyDenied(let restriction, let detail):
             return DBusError(
                 name: DBusError.Name.accessDenied,
-                message: "Guided Access restriction '\(r)' denies this\(t.map { " (\($0))" } ?? "")")
-        case .appNotResponding(let r):
-            return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(r)")
+                message: "Guided Access restriction '\(restriction)' denies this\(detail.map { " (\($0))" } ?? "")")
+        case .appNotResponding(let reason):
+            return DBusError(name: DBusError.Name.noReply, message: "The application did not answer: \(reason)")
         case .appFailed(let message, _, _): return DBusError.failed("The application reported an error: \(message)")
-        case .failed(let s): return DBusError.failed(s)
+        case .failed(let message): return DBusError.failed(message)
         }
     }
 }

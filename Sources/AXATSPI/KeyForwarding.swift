@@ -65,9 +65,9 @@ package final class KeyForwarding: KeyForwarder, Sendable {
                 guard (try? reader.readString()) == "org.a11y.atspi.Registry" else { return }
                 self?.query()
             })
-        state.withLock { s in
-            s.connection = connection
-            s.tokens = tokens
+        state.withLock { locked in
+            locked.connection = connection
+            locked.tokens = tokens
         }
         query()
     }
@@ -101,9 +101,9 @@ package final class KeyForwarding: KeyForwarder, Sendable {
             if case .success(let reply) = result, reply.hasSignature("a(souua(iisi)u(bbb))") {
                 count = Self.countEntries(reply)
             }
-            self.state.withLock { s in
-                guard s.queryGeneration == generation, s.connection != nil else { return }
-                s.listeners = count
+            self.state.withLock { locked in
+                guard locked.queryGeneration == generation, locked.connection != nil else { return }
+                locked.listeners = count
             }
             self.logger.debug("AT-SPI: keystroke listeners: \(count.map(String.init) ?? "unknown")")
         }

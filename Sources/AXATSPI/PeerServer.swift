@@ -54,48 +54,50 @@ final class PeerServer: @unchecked Sendable {
     init(bridge: AppBridge) throws {
         self.bridge = bridge
         var base = "/tmp"
-        if let r = getenv("XDG_RUNTIME_DIR"), r.pointee != 0, access(r, W_OK) == 0 { base = String(cString: r) }
+        if let runtimeDir = getenv("XDG_RUNTIME_DIR"), runtimeDir.pointee != 0, access(runtimeDir, W_OK) == 0 {
+            base = String(cString: runtimeDir)
+        }
         var template = Array("\(base)/axserver-atspi-XXXXXX".utf8CString)
-        guard let d = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let tempDir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "mkdtemp in \(base) failed (errno \(errno))")
         }
-        directory = String(cString: d)
+        directory = String(cString: tempDir)
         try Self.verifyPrivateDirectory(directory)
         var err = CDBus.DBusError()
         dbus_error_init(&err)
-        guard let s = "unix:dir=\(directory)".withCString({ dbus_server_listen($0, &err) }) else {
+        guard let created = "unix:dir=\(directory)".withCString({ dbus_server_listen($0, &err) }) else {
             let text = err.message.map { String(cString: $0) } ?? "dbus_server_listen failed"
             dbus_error_free(&err)
             rmdir(directory)
             throw Failure(description: text)
         }
-        server = s
+        server = created
         address =
-            dbus_server_get_address(s).map { p in
-                defer { dbus_free(p) }
-                return String(cString: p)
+            dbus_server_get_address(created).map { cAddress in
+                defer { dbus_free(cAddress) }
+                return String(cString: cAddress)
             } ?? ""
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = dbus_server_set_watch_functions(
-            s,
-            { w, ud in
-                guard let w, let ud else { return 0 }
-                let k = bits(w)
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(k) }
+            created,
+            { watch, ud in
+                guard let watch, let ud else { return 0 }
+                let key = bits(watch)
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(key) }
                 return 1
             },
-            { w, ud in
-                guard let w, let ud else { return }
-                let k = bits(w)
+            { watch, ud in
+                guard let watch, let ud else { return }
+                let key = bits(watch)
                 Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { st in
-                    st.watches.removeAll { $0 == k }
+                    st.watches.removeAll { $0 == key }
                 }
             }, nil, me, nil)
         dbus_server_set_new_connection_function(
-            s,
-            { _, c, ud in
-                guard let c, let ud else { return }
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(c)
+            created,
+            { _, connection, ud in
+                guard let connection, let ud else { return }
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(connection)
             }, me, nil)
         var tid = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
@@ -108,8 +110,8 @@ final class PeerServer: @unchecked Sendable {
             }, box)
         guard rc == 0 else {
             Unmanaged<PeerServer>.fromOpaque(box).release()
-            dbus_server_disconnect(s)
-            dbus_server_unref(s)
+            dbus_server_disconnect(created)
+            dbus_server_unref(created)
             rmdir(directory)
             throw Failure(description: "pthread_create failed (\(rc))")
         }
@@ -124,24 +126,24 @@ final class PeerServer: @unchecked Sendable {
                 dbus_watch_get_enabled($0) != 0
             }
             fds.removeAll(keepingCapacity: true)
-            for w in ws {
-                let f = dbus_watch_get_flags(w)
+            for watch in ws {
+                let flags = dbus_watch_get_flags(watch)
                 var ev: Int16 = 0
-                if f & UInt32(DBUS_WATCH_READABLE.rawValue) != 0 { ev |= Int16(POLLIN) }
-                if f & UInt32(DBUS_WATCH_WRITABLE.rawValue) != 0 { ev |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: dbus_watch_get_unix_fd(w), events: ev, revents: 0))
+                if flags & UInt32(DBUS_WATCH_READABLE.rawValue) != 0 { ev |= Int16(POLLIN) }
+                if flags & UInt32(DBUS_WATCH_WRITABLE.rawValue) != 0 { ev |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: ev, revents: 0))
             }
-            let r = poll(&fds, nfds_t(fds.count), 100)
-            guard r > 0 else { continue }
-            for (i, w) in ws.enumerated() where fds[i].revents != 0 {
+            let ready = poll(&fds, nfds_t(fds.count), 100)
+            guard ready > 0 else { continue }
+            for (i, watch) in ws.enumerated() where fds[i].revents != 0 {
                 var flags: UInt32 = 0
                 if fds[i].revents & Int16(POLLIN) != 0 { flags |= UInt32(DBUS_WATCH_READABLE.rawValue) }
                 if fds[i].revents & Int16(POLLOUT) != 0 { flags |= UInt32(DBUS_WATCH_WRITABLE.rawValue) }
                 if fds[i].revents & Int16(POLLERR) != 0 { flags |= UInt32(DBUS_WATCH_ERROR.rawValue) }
                 if fds[i].revents & Int16(POLLHUP) != 0 { flags |= UInt32(DBUS_WATCH_HANGUP.rawValue) }
                 // Still registered? (a handled watch may remove others)
-                let k = bits(w)
-                if state.withLock({ $0.watches.contains(k) }) { _ = dbus_watch_handle(w, flags) }
+                let key = bits(watch)
+                if state.withLock({ $0.watches.contains(key) }) { _ = dbus_watch_handle(watch, flags) }
             }
         }
         dbus_server_disconnect(server)
@@ -149,23 +151,23 @@ final class PeerServer: @unchecked Sendable {
     }
 
     /// A client connected (called inside `dbus_watch_handle` on the accept thread).
-    private func accept(_ c: OpaquePointer) {
+    private func accept(_ connection: OpaquePointer) {
         assert(
             acceptThreadID.load(ordering: .acquiring) == UInt(pthread_self()),
             "PeerServer.accept runs only on the accept thread (inside dbus_watch_handle)")
         if state.withLock({ $0.stopping }) { return }  // not referenced: libdbus drops it
-        dbus_connection_ref(c)
-        dbus_connection_set_exit_on_disconnect(c, 0)
+        dbus_connection_ref(connection)
+        dbus_connection_set_exit_on_disconnect(connection, 0)
         let ud = Unmanaged.passUnretained(bridge).toOpaque()
         var err = CDBus.DBusError()
         dbus_error_init(&err)
-        if dbus_connection_try_register_fallback(c, "/", peerVTable, ud, &err) == 0 {
+        if dbus_connection_try_register_fallback(connection, "/", peerVTable, ud, &err) == 0 {
             dbus_error_free(&err)
-            dbus_connection_close(c)
-            dbus_connection_unref(c)
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
             return
         }
-        let job = Unmanaged.passRetained(PeerJob(server: self, connection: c)).toOpaque()
+        let job = Unmanaged.passRetained(PeerJob(server: self, connection: connection)).toOpaque()
         var tid = pthread_t()
         let rc = pthread_create(
             &tid, nil,
@@ -176,24 +178,24 @@ final class PeerServer: @unchecked Sendable {
             }, job)
         if rc != 0 {
             Unmanaged<PeerJob>.fromOpaque(job).release()
-            dbus_connection_close(c)
-            dbus_connection_unref(c)
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
             return
         }
-        let k = bits(c)
+        let key = bits(connection)
         state.withLock {
             $0.threads.append(tid)
-            $0.connections.append(k)
+            $0.connections.append(key)
         }
     }
 
     /// One peer connection's I/O and dispatch (replies from other threads are flushed within 10 ms).
-    private func serve(_ c: OpaquePointer) {
-        while !stopFlag.load(ordering: .acquiring), dbus_connection_read_write_dispatch(c, 10) != 0 {}
-        dbus_connection_close(c)
-        let k = bits(c)
-        state.withLock { st in st.connections.removeAll { $0 == k } }
-        dbus_connection_unref(c)
+    private func serve(_ connection: OpaquePointer) {
+        while !stopFlag.load(ordering: .acquiring), dbus_connection_read_write_dispatch(connection, 10) != 0 {}
+        dbus_connection_close(connection)
+        let key = bits(connection)
+        state.withLock { st in st.connections.removeAll { $0 == key } }
+        dbus_connection_unref(connection)
     }
 
     func stop() {
@@ -202,23 +204,23 @@ final class PeerServer: @unchecked Sendable {
             "PeerServer.stop joins the accept thread: never call it from there")
         let threads = state.withLock { st -> [pthread_t] in
             st.stopping = true
-            let t = st.threads
+            let joined = st.threads
             st.threads = []
-            return t
+            return joined
         }
         stopFlag.store(true, ordering: .releasing)
-        if let a = acceptThread {
-            pthread_join(a, nil)
+        if let thread = acceptThread {
+            pthread_join(thread, nil)
             acceptThread = nil
         }
-        for t in threads { pthread_join(t, nil) }
+        for thread in threads { pthread_join(thread, nil) }
         // The socket file of a unix:dir= server is removed by libdbus on disconnect; then the directory.
         rmdir(directory)
     }
 }
 
-@inline(__always) private func bits(_ p: OpaquePointer) -> UInt {
-    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(p)))
+@inline(__always) private func bits(_ pointer: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
 }
 
 private final class PeerJob {
@@ -231,14 +233,14 @@ private final class PeerJob {
 }
 
 nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
-    let p = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
-    p.initialize(to: DBusObjectPathVTable())
-    p.pointee.message_function = { c, msg, ud in
-        guard let c, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let vtable = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
+    vtable.initialize(to: DBusObjectPathVTable())
+    vtable.pointee.message_function = { connection, msg, ud in
+        guard let connection, let msg, let ud else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
         guard dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        return Unmanaged<AppBridge>.fromOpaque(ud).takeUnretainedValue().handlePeer(c, msg)
+        return Unmanaged<AppBridge>.fromOpaque(ud).takeUnretainedValue().handlePeer(connection, msg)
     }
-    return p
+    return vtable
 }()

@@ -9,15 +9,15 @@ import CDBus
 
 extension AppBridge {
     /// `org.a11y.atspi.Action`: reads the arguments, asks `ActionModel`, writes the reply or routes the action.
-    func action(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+    func action(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
         let model = ActionModel(node: node, snapshot: served)
         let name = String(cString: member)
         if name == "GetActions" {
-            if let e = check(msg, m, "") { return e }
+            if let failure = check(msg, rawMessage, "") { return failure }
             let entries = model.entries
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
                 out.array("(sss)") { array in
                     for entry in entries {
                         array.structure { item in
@@ -33,15 +33,16 @@ extension AppBridge {
         guard ["GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "DoAction"].contains(name) else {
             return .error(.unknownMethod(for: msg))
         }
-        if let e = check(msg, m, "i") { return e }
-        var input = DBusFastReader(m)
+        if let failure = check(msg, rawMessage, "i") { return failure }
+        var input = DBusFastReader(rawMessage)
         let index = input.int32()
         guard let entry = model.entry(at: index) else { return .error(.invalidArgs(model.outOfRangeMessage(index))) }
         switch name {
-        case "GetDescription": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.description) }
-        case "GetName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.name) }
-        case "GetLocalizedName": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.localizedName) }
-        case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(entry.keyBinding) }
+        case "GetDescription": DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.description) }
+        case "GetName": DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.name) }
+        case "GetLocalizedName":
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.localizedName) }
+        case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.keyBinding) }
         default:
             guard let request = ActionModel.request(for: entry) else {
                 guard case .rotor(let rotor, let direction) = entry.kind else {

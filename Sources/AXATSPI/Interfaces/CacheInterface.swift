@@ -12,7 +12,7 @@ extension AppBridge {
     func handleCache(_ msg: DBusMessage, _ iface: UnsafePointer<CChar>?, _ member: UnsafePointer<CChar>)
         -> DBusMethodResult
     {
-        let m = msg.pointer
+        let rawMessage = msg.pointer
         if cStringEquals(iface, "org.freedesktop.DBus.Introspectable"), strcmp(member, "Introspect") == 0 {
             let xml = DBusIntrospection.xml(interfaces: [
                 DBusInterfaceDescription(
@@ -22,15 +22,15 @@ extension AppBridge {
                         .signal("AddAccessible", ["((so)(so)(so)iiassusau)"]), .signal("RemoveAccessible", ["(so)"]),
                     ])
             ])
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(xml) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(xml) }
             return .handled
         }
         guard cStringEquals(iface, "org.a11y.atspi.Cache") || iface == nil, strcmp(member, "GetItems") == 0 else {
             return .error(.unknownMethod(for: msg))
         }
-        if let e = check(msg, m, "") { return e }
+        if let failure = check(msg, rawMessage, "") { return failure }
         let model = CacheModel(snapshot: served)
-        DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+        DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
             out.array("((so)(so)(so)iiassusau)") { array in
                 writeCacheItem(&array, model.rootItem)
                 served.tree.walk { node, _ in

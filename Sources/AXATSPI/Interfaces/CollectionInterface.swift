@@ -31,13 +31,15 @@ extension MatchRule {
 
 extension AppBridge {
     /// `org.a11y.atspi.Collection`: reads the rule and arguments, asks `CollectionModel`, writes the matches.
-    func collection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ object: ServedObject)
+    func collection(
+        _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ object: ServedObject
+    )
         -> DBusMethodResult
     {
         let name = String(cString: member)
         if name == "GetActiveDescendant" {
-            if let e = check(msg, m, "") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { writeNullRef(&$0) }
+            if let failure = check(msg, rawMessage, "") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { writeNullRef(&$0) }
             return .handled
         }
         let model = CollectionModel(snapshot: served)
@@ -46,7 +48,7 @@ extension AppBridge {
         do throws(DBusError) {
             switch name {
             case "GetMatches":
-                if let e = check(msg, m, "(aiia{ss}iaiiasib)uib") { return e }
+                if let failure = check(msg, rawMessage, "(aiia{ss}iaiiasib)uib") { return failure }
                 let rule = try MatchRule.read(reader)
                 let sortOrder = CollectionSortOrder(wireValue: try reader.readUInt32())
                 let count = try reader.readInt32()
@@ -56,9 +58,9 @@ extension AppBridge {
             case "GetMatchesTo", "GetMatchesFrom":
                 let before = name == "GetMatchesTo"
                 if before {
-                    if let e = check(msg, m, "o(aiia{ss}iaiiasib)uubib") { return e }
+                    if let failure = check(msg, rawMessage, "o(aiia{ss}iaiiasib)uubib") { return failure }
                 } else {
-                    if let e = check(msg, m, "o(aiia{ss}iaiiasib)uuib") { return e }
+                    if let failure = check(msg, rawMessage, "o(aiia{ss}iaiiasib)uuib") { return failure }
                 }
                 let currentPath = try reader.readObjectPath()
                 let rule = try MatchRule.read(reader)
@@ -83,7 +85,7 @@ extension AppBridge {
         } catch {
             return .error(error)
         }
-        DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+        DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
             out.array("(so)") { array in
                 for id in matches { writeRef(&array, id) }
             }

@@ -16,25 +16,25 @@ extension AppBridge {
     }
 
     /// Component.GetExtents/GetPosition/GetSize and their Image twins: same arguments, same answers.
-    func replyExtents(_ query: ExtentsQuery, _ msg: DBusMessage, _ m: OpaquePointer, _ node: AXNode)
+    func replyExtents(_ query: ExtentsQuery, _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ node: AXNode)
         -> DBusMethodResult
     {
-        if let e = check(msg, m, query == .size ? "" : "u") { return e }
+        if let failure = check(msg, rawMessage, query == .size ? "" : "u") { return failure }
         var coordinateType = ATSPICoordinateType.screen
         if query != .size {
-            var input = DBusFastReader(m)
+            var input = DBusFastReader(rawMessage)
             coordinateType = ATSPICoordinateType(wireValue: input.uint32())
         }
         let extents = ComponentModel(snapshot: served).extents(of: node, coordinateType: coordinateType)
         switch query {
-        case .rect: DBusFastWriter.sendReply(on: replyConn, to: m) { $0.rect(extents) }
+        case .rect: DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.rect(extents) }
         case .position:
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
                 out.int32(extents.x)
                 out.int32(extents.y)
             }
         case .size:
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
                 out.int32(extents.width)
                 out.int32(extents.height)
             }
@@ -43,43 +43,43 @@ extension AppBridge {
     }
 
     /// `org.a11y.atspi.Component`: reads the arguments, asks `ComponentModel`, writes the reply.
-    func component(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+    func component(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
         let model = ComponentModel(snapshot: served)
         switch String(cString: member) {
-        case "GetExtents": return replyExtents(.rect, msg, m, node)
-        case "GetPosition": return replyExtents(.position, msg, m, node)
-        case "GetSize": return replyExtents(.size, msg, m, node)
+        case "GetExtents": return replyExtents(.rect, msg, rawMessage, node)
+        case "GetPosition": return replyExtents(.position, msg, rawMessage, node)
+        case "GetSize": return replyExtents(.size, msg, rawMessage, node)
         case "Contains":
-            if let e = check(msg, m, "iiu") { return e }
-            var input = DBusFastReader(m)
-            let x = input.int32()
-            let y = input.int32()
+            if let failure = check(msg, rawMessage, "iiu") { return failure }
+            var input = DBusFastReader(rawMessage)
+            let pointX = input.int32()
+            let pointY = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
-            let inside = model.contains(node, x: x, y: y, coordinateType: coordinateType)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(inside) }
+            let inside = model.contains(node, x: pointX, y: pointY, coordinateType: coordinateType)
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(inside) }
         case "GetAccessibleAtPoint":
-            if let e = check(msg, m, "iiu") { return e }
-            var input = DBusFastReader(m)
-            let x = input.int32()
-            let y = input.int32()
+            if let failure = check(msg, rawMessage, "iiu") { return failure }
+            var input = DBusFastReader(rawMessage)
+            let pointX = input.int32()
+            let pointY = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
-            let hit = model.accessibleAtPoint(in: node, x: x, y: y, coordinateType: coordinateType)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, hit) }
+            let hit = model.accessibleAtPoint(in: node, x: pointX, y: pointY, coordinateType: coordinateType)
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, hit) }
         case "GetLayer":
-            if let e = check(msg, m, "") { return e }
+            if let failure = check(msg, rawMessage, "") { return failure }
             let layer = model.layer(of: node)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.uint32(layer) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.uint32(layer) }
         case "GetMDIZOrder":
-            if let e = check(msg, m, "") { return e }
+            if let failure = check(msg, rawMessage, "") { return failure }
             let order = model.mdiZOrder(of: node)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int16(order) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int16(order) }
         case "GetAlpha":
-            if let e = check(msg, m, "") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.double(1) }
+            if let failure = check(msg, rawMessage, "") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.double(1) }
         case "GrabFocus":
-            if let e = check(msg, m, "") { return e }
+            if let failure = check(msg, rawMessage, "") { return failure }
             var focused = false
             if model.canGrabFocus(node) {
                 focused = requestFocus(node.id)
@@ -88,23 +88,23 @@ extension AppBridge {
                 // so the caller's next GetState already reports FOCUSED.
                 flushLocked()
             }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(focused) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(focused) }
         case "ScrollTo":
-            if let e = check(msg, m, "u") { return e }
+            if let failure = check(msg, rawMessage, "u") { return failure }
             let onscreen = model.scrollTo(node)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(onscreen) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(onscreen) }
         case "ScrollToPoint":
-            if let e = check(msg, m, "uii") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "uii") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "SetExtents":
-            if let e = check(msg, m, "iiiiu") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "iiiiu") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "SetPosition":
-            if let e = check(msg, m, "iiu") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "iiu") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "SetSize":
-            if let e = check(msg, m, "ii") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "ii") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }

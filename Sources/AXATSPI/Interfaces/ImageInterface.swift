@@ -8,13 +8,13 @@ import AXDBus
 
 extension AppBridge {
     /// `org.a11y.atspi.Image`: the element's extents (its description and locale are properties).
-    func image(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+    func image(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
         switch String(cString: member) {
-        case "GetImageExtents": return replyExtents(.rect, msg, m, node)
-        case "GetImagePosition": return replyExtents(.position, msg, m, node)
-        case "GetImageSize": return replyExtents(.size, msg, m, node)
+        case "GetImageExtents": return replyExtents(.rect, msg, rawMessage, node)
+        case "GetImagePosition": return replyExtents(.position, msg, rawMessage, node)
+        case "GetImageSize": return replyExtents(.size, msg, rawMessage, node)
         default:
             return .error(.unknownMethod(for: msg))
         }

@@ -11,45 +11,54 @@ import CDBus
 
 /// The interface bit for a full D-Bus interface name (C string).
 func interfaceBit(_ name: UnsafePointer<CChar>) -> ATSPIInterfaces? {
-    for (bit, n, _) in ATSPIInterfaces.all where n.withCString({ strcmp($0, name) == 0 }) { return bit }
+    for (bit, interfaceName, _) in ATSPIInterfaces.all where interfaceName.withCString({ strcmp($0, name) == 0 }) {
+        return bit
+    }
     return nil
 }
 
 extension AppBridge {
-    func properties(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ t: ServedObject)
+    func properties(
+        _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ object: ServedObject
+    )
         -> DBusMethodResult
     {
-        let ifs = interfaces(t)
+        let ifs = interfaces(object)
         if strcmp(member, "Get") == 0 {
-            if let e = check(msg, m, "ss") { return e }
-            var i = DBusFastReader(m)
-            guard let ifaceC = i.cString(), let nameC = i.cString() else { return invalidArgs(msg, "ss") }
+            if let failure = check(msg, rawMessage, "ss") { return failure }
+            var input = DBusFastReader(rawMessage)
+            guard let ifaceC = input.cString(), let nameC = input.cString() else { return invalidArgs(msg, "ss") }
             guard let bit = interfaceBit(ifaceC), ifs.contains(bit) else {
                 return .error(.unknownInterface(String(cString: ifaceC), path: msg.path))
             }
-            guard let p = ATSPIProperty.properties(of: bit).first(where: { strcmp($0.dbusName.cPointer, nameC) == 0 })
+            guard
+                let property = ATSPIProperty.properties(of: bit).first(where: {
+                    strcmp($0.dbusName.cPointer, nameC) == 0
+                })
             else {
                 return .error(.unknownProperty(String(cString: nameC), interface: String(cString: ifaceC)))
             }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { o in
-                o.variant(p.signature.cPointer) { v in writeProp(p, t, &v) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
+                out.variant(property.signature.cPointer) { variant in writeProp(property, object, &variant) }
             }
             return .handled
         }
         if strcmp(member, "GetAll") == 0 {
-            if let e = check(msg, m, "s") { return e }
-            var i = DBusFastReader(m)
-            guard let ifaceC = i.cString() else { return invalidArgs(msg, "s") }
+            if let failure = check(msg, rawMessage, "s") { return failure }
+            var input = DBusFastReader(rawMessage)
+            guard let ifaceC = input.cString() else { return invalidArgs(msg, "s") }
             guard let bit = interfaceBit(ifaceC), ifs.contains(bit) else {
                 return .error(.unknownInterface(String(cString: ifaceC), path: msg.path))
             }
             let props = ATSPIProperty.properties(of: bit)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { o in
-                o.array("{sv}") { a in
-                    for p in props {
-                        a.dictEntry { e in
-                            e.cString(p.dbusName.cPointer)
-                            e.variant(p.signature.cPointer) { v in writeProp(p, t, &v) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
+                out.array("{sv}") { array in
+                    for property in props {
+                        array.dictEntry { entry in
+                            entry.cString(property.dbusName.cPointer)
+                            entry.variant(property.signature.cPointer) { variant in
+                                writeProp(property, object, &variant)
+                            }
                         }
                     }
                 }
@@ -57,38 +66,39 @@ extension AppBridge {
             return .handled
         }
         if strcmp(member, "Set") == 0 {
-            if let e = check(msg, m, "ssv") { return e }
-            let r = msg.reader()
+            if let failure = check(msg, rawMessage, "ssv") { return failure }
+            let reader = msg.reader()
             do throws(DBusError) {
-                let iface = try r.readString()
-                let name = try r.readString()
-                try r.enterVariant()
-                let value = try r.readValue()
-                try r.leave()
+                let iface = try reader.readString()
+                let name = try reader.readString()
+                try reader.enterVariant()
+                let value = try reader.readValue()
+                try reader.leave()
                 guard let bit = ATSPIInterfaces.named(iface), ifs.contains(bit) else {
                     return .error(.unknownInterface(iface, path: msg.path))
                 }
-                guard let p = ATSPIProperty.properties(of: bit).first(where: { $0.dbusName.description == name }) else {
+                guard let property = ATSPIProperty.properties(of: bit).first(where: { $0.dbusName.description == name })
+                else {
                     return .error(.unknownProperty(name, interface: iface))
                 }
-                switch (p, t) {
+                switch (property, object) {
                 case (.id, .applicationRoot):
-                    guard let v = value.int32Value else {
+                    guard let intValue = value.int32Value else {
                         return .error(.invalidArgs("Application.Id is of type 'i', got '\(value.signature)'"))
                     }
-                    applicationID = v
-                    DBusFastWriter.sendReply(on: replyConn, to: m) { _ in }
+                    applicationID = intValue
+                    DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { _ in }
                     return .handled
-                case (.currentValue, .node(let n)):
-                    let d: Double
+                case (.currentValue, .node(let node)):
+                    let newValue: Double
                     switch value {
-                    case .double(let x): d = x
-                    case .int32(let x): d = Double(x)
-                    case .uint32(let x): d = Double(x)
-                    case .int64(let x): d = Double(x)
+                    case .double(let number): newValue = number
+                    case .int32(let number): newValue = Double(number)
+                    case .uint32(let number): newValue = Double(number)
+                    case .int64(let number): newValue = Double(number)
                     default: return .error(.invalidArgs("Value.CurrentValue is of type 'd', got '\(value.signature)'"))
                     }
-                    return setCurrentValue(msg, n, d)
+                    return setCurrentValue(msg, node, newValue)
                 default:
                     return .error(.propertyReadOnly(name, interface: iface))
                 }

@@ -8,40 +8,40 @@ import AXDBus
 
 extension AppBridge {
     /// `org.a11y.atspi.Selection`: reads the arguments, asks `SelectionModel`, writes the reply.
-    func selection(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+    func selection(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
         let model = SelectionModel(container: node, snapshot: served)
         switch String(cString: member) {
         case "GetSelectedChild":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let child = model.selectedChild(at: input.int32())
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, child) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, child) }
         case "IsChildSelected":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let selected = model.isChildSelected(at: input.int32())
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(selected) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(selected) }
         case "SelectChild":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let index = input.int32()
             guard let child = model.child(at: index) else {
                 return .error(
                     .invalidArgs("SelectChild: index \(index) out of range (\(node.children.count) children)"))
             }
             if model.selectedChildren.contains(child) {
-                DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(true) }
+                DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(true) }
                 return .handled
             }
             return routeAsync(msg, .activate, on: child)
         case "DeselectSelectedChild", "DeselectChild":
-            if let e = check(msg, m, "i") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "SelectAll", "ClearSelection":
-            if let e = check(msg, m, "") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         default:
             return .error(.unknownMethod(for: msg))
         }

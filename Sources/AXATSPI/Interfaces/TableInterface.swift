@@ -9,74 +9,74 @@ import CDBus
 
 extension AppBridge {
     /// `org.a11y.atspi.Table`: reads the arguments, asks `TableModel`, writes the reply.
-    func table(_ msg: DBusMessage, _ m: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
+    func table(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
         let model = TableModel(table: node, snapshot: served)
         let memberName = String(cString: member)
         switch memberName {
         case "GetAccessibleAt":
-            if let e = check(msg, m, "ii") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "ii") { return failure }
+            var input = DBusFastReader(rawMessage)
             let row = input.int32()
             let column = input.int32()
             let cell = model.cell(row: row, column: column)?.id
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, cell) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, cell) }
         case "GetIndexAt":
-            if let e = check(msg, m, "ii") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "ii") { return failure }
+            var input = DBusFastReader(rawMessage)
             let row = input.int32()
             let column = input.int32()
             let index = model.index(row: row, column: column)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(index) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(index) }
         case "GetRowAtIndex", "GetColumnAtIndex":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let index = input.int32()
             let value = memberName == "GetRowAtIndex" ? model.row(atIndex: index) : model.column(atIndex: index)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(value) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(value) }
         case "GetRowDescription", "GetColumnDescription":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let index = input.int32()
             let text = memberName == "GetRowDescription" ? model.rowDescription(index) : model.columnDescription(index)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.string(text) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(text) }
         case "GetRowExtentAt", "GetColumnExtentAt":
-            if let e = check(msg, m, "ii") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "ii") { return failure }
+            var input = DBusFastReader(rawMessage)
             let row = input.int32()
             let column = input.int32()
             let extent =
                 memberName == "GetRowExtentAt"
                 ? model.rowExtent(row: row, column: column) : model.columnExtent(row: row, column: column)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.int32(extent) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(extent) }
         case "GetRowHeader", "GetColumnHeader":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let index = input.int32()
             let header = memberName == "GetRowHeader" ? model.rowHeader(index) : model.columnHeader(index)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in writeRef(&out, header) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, header) }
         case "GetSelectedRows", "GetSelectedColumns":
-            if let e = check(msg, m, "") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in out.array("i") { _ in } }
+            if let failure = check(msg, rawMessage, "") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in out.array("i") { _ in } }
         case "IsRowSelected", "IsColumnSelected":
-            if let e = check(msg, m, "i") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "IsSelected":
-            if let e = check(msg, m, "ii") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "ii") { return failure }
+            var input = DBusFastReader(rawMessage)
             let row = input.int32()
             let column = input.int32()
             let selected = model.isSelected(row: row, column: column)
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(selected) }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(selected) }
         case "AddRowSelection", "AddColumnSelection", "RemoveRowSelection", "RemoveColumnSelection":
-            if let e = check(msg, m, "i") { return e }
-            DBusFastWriter.sendReply(on: replyConn, to: m) { $0.bool(false) }
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "GetRowColumnExtentsAtIndex":
-            if let e = check(msg, m, "i") { return e }
-            var input = DBusFastReader(m)
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
             let extents = model.rowColumnExtents(atIndex: input.int32())
-            DBusFastWriter.sendReply(on: replyConn, to: m) { out in
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
                 out.bool(extents != nil)
                 out.int32(extents?.span.row ?? -1)
                 out.int32(extents?.span.column ?? -1)
