@@ -26,17 +26,17 @@ package enum DBusBenchmark {
         package var count: Int
 
         package var description: String {
-            func f(_ d: Double) -> String { String(Double(Int(d * 10)) / 10) }
+            func oneDecimal(_ value: Double) -> String { String(Double(Int(value * 10)) / 10) }
             return
-                "calls=\(count) echo median=\(f(medianMicros))µs p99=\(f(p99Micros))µs | bus floor GetId=\(f(busFloorMicros))µs | Peer.Ping=\(f(peerPingMicros))µs | echo via loop-thread client=\(f(loopClientMedianMicros))µs | pipelined(64)=\(f(pipelinedMicrosPerCall))µs/call"
+                "calls=\(count) echo median=\(oneDecimal(medianMicros))µs p99=\(oneDecimal(p99Micros))µs | bus floor GetId=\(oneDecimal(busFloorMicros))µs | Peer.Ping=\(oneDecimal(peerPingMicros))µs | echo via loop-thread client=\(oneDecimal(loopClientMedianMicros))µs | pipelined(64)=\(oneDecimal(pipelinedMicrosPerCall))µs/call"
         }
     }
 
     /// The figures the brief asks for: (median Echo round trip, median bus floor) in µs.
     package static func roundTrip(address: String, count: Int) throws -> (medianMicros: Double, busFloorMicros: Double)
     {
-        let f = try run(address: address, count: count)
-        return (f.medianMicros, f.busFloorMicros)
+        let figures = try run(address: address, count: count)
+        return (figures.medianMicros, figures.busFloorMicros)
     }
 
     package static let benchPath = "/org/axserver/bench"
@@ -49,19 +49,19 @@ package enum DBusBenchmark {
         try server.register(path: benchPath) { msg in
             guard msg.isMethodCall(benchInterface, "Echo") else { return .notHandled }
             try msg.requireSignature("s")
-            let s = try msg.reader().readString()
-            return .reply(msg.makeReply { $0.append(s) })
+            let text = try msg.reader().readString()
+            return .reply(msg.makeReply { $0.append(text) })
         }
         let client = try DBusConnection.open(address: address, startLoop: false)
         defer { client.close() }
         let dest = server.uniqueName
-        let n = max(count, 10)
+        let calls = max(count, 10)
 
         func measure(_ conn: DBusConnection, _ make: () throws -> DBusMessage) throws -> [Double] {
             var samples: [Double] = []
-            samples.reserveCapacity(n)
-            for _ in 0..<min(200, n) { _ = try conn.call(try make()) }  // warm-up
-            for _ in 0..<n {
+            samples.reserveCapacity(calls)
+            for _ in 0..<min(200, calls) { _ = try conn.call(try make()) }  // warm-up
+            for _ in 0..<calls {
                 let t0 = monotonicNanos()
                 _ = try conn.call(try make())
                 samples.append(Double(monotonicNanos() - t0) / 1000)
@@ -72,7 +72,7 @@ package enum DBusBenchmark {
             try DBusMessage.methodCall(destination: dest, path: benchPath, interface: benchInterface, member: "Echo")
                 .append { $0.append("hello") }
         }
-        let e = try measure(client, echo)
+        let echoSamples = try measure(client, echo)
         let floor = try measure(client) {
             try DBusMessage.methodCall(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -90,18 +90,18 @@ package enum DBusBenchmark {
         let window = 64
         let done = ResultBox<Bool>()
         let sem = DispatchSemaphoreBox()
-        let counter = PipelineCounter(total: n)
+        let counter = PipelineCounter(total: calls)
         let t0 = monotonicNanos()
         @Sendable func issue() {
             guard counter.takeTicket() else { return }
-            guard let m = try? echo() else {
+            guard let message = try? echo() else {
                 if counter.finishOne() {
                     done.set(true)
                     sem.signal()
                 }
                 return
             }
-            loopClient.callAsync(m) { _ in
+            loopClient.callAsync(message) { _ in
                 if counter.finishOne() {
                     done.set(true)
                     sem.signal()
@@ -112,13 +112,14 @@ package enum DBusBenchmark {
         }
         for _ in 0..<window { issue() }
         sem.wait()
-        let pipelined = Double(monotonicNanos() - t0) / 1000 / Double(n)
+        let pipelined = Double(monotonicNanos() - t0) / 1000 / Double(calls)
 
-        func median(_ a: [Double]) -> Double { a[a.count / 2] }
+        func median(_ sorted: [Double]) -> Double { sorted[sorted.count / 2] }
         return Figures(
-            medianMicros: median(e), p99Micros: e[min(e.count - 1, e.count * 99 / 100)],
+            medianMicros: median(echoSamples),
+            p99Micros: echoSamples[min(echoSamples.count - 1, echoSamples.count * 99 / 100)],
             busFloorMicros: median(floor), peerPingMicros: median(ping),
-            loopClientMedianMicros: median(lc), pipelinedMicrosPerCall: pipelined, count: n)
+            loopClientMedianMicros: median(lc), pipelinedMicrosPerCall: pipelined, count: calls)
     }
 }
 
@@ -135,9 +136,9 @@ extension DBusBenchmark {
         package var items: Int
 
         package var description: String {
-            func f(_ d: Double) -> String { String(Double(Int(d * 10)) / 10) }
+            func oneDecimal(_ value: Double) -> String { String(Double(Int(value * 10)) / 10) }
             return
-                "handler cycle (read ss, write v:s)=\(f(handlerCycleNanos))ns | GetItems x\(items): write=\(f(getItemsWriteMicros))µs read=\(f(getItemsReadMicros))µs (\(getItemsBytes) bytes, \(f(getItemsWriteMicros / Double(max(items, 1)) * 1000))ns/item)"
+                "handler cycle (read ss, write v:s)=\(oneDecimal(handlerCycleNanos))ns | GetItems x\(items): write=\(oneDecimal(getItemsWriteMicros))µs read=\(oneDecimal(getItemsReadMicros))µs (\(getItemsBytes) bytes, \(oneDecimal(getItemsWriteMicros / Double(max(items, 1)) * 1000))ns/item)"
         }
     }
 
@@ -159,15 +160,15 @@ extension DBusBenchmark {
             let t0 = monotonicNanos()
             for _ in 0..<batch {
                 try call.requireSignature("ss")
-                let r = call.reader()
-                let iface = try r.readString()
-                let name = try r.readString()
+                let reader = call.reader()
+                let iface = try reader.readString()
+                let name = try reader.readString()
                 let reply = call.makeReply()
-                let w = reply.writer()
-                w.openVariant(signature: "s")
-                w.append(iface.count > 0 ? name + " button" : "")
-                w.close()
-                w.finish()
+                let writer = reply.writer()
+                writer.openVariant(signature: "s")
+                writer.append(iface.count > 0 ? name + " button" : "")
+                writer.close()
+                writer.finish()
                 sink &+= Int(dbus_message_get_serial(reply.pointer))
             }
             batches.append(Double(monotonicNanos() - t0) / Double(batch))
@@ -184,26 +185,26 @@ extension DBusBenchmark {
         for _ in 0..<reps {
             let t1 = monotonicNanos()
             let reply = call.makeReply()
-            let w = reply.writer()
-            w.openArray(signature: "((so)(so)(so)iiassusau)")
+            let writer = reply.writer()
+            writer.openArray(signature: "((so)(so)(so)iiassusau)")
             for i in 0..<items {
-                w.openStruct()
-                w.appendReference(bus: bus, path: "/org/a11y/atspi/accessible/\(i)")
-                w.appendReference(bus: bus, path: app)
-                w.appendReference(bus: bus, path: i == 0 ? app : "/org/a11y/atspi/accessible/\(i / 10)")
-                w.append(Int32(i % 10))
-                w.append(Int32(0))
-                w.openArray(signature: "s")
-                for s in ifaces { w.append(s) }
-                w.close()
-                w.append("Button \(i)")
-                w.append(UInt32(43))
-                w.append("")
-                w.appendArray([UInt32(0x4100_0900), 0] as [UInt32])
-                w.close()
+                writer.openStruct()
+                writer.appendReference(bus: bus, path: "/org/a11y/atspi/accessible/\(i)")
+                writer.appendReference(bus: bus, path: app)
+                writer.appendReference(bus: bus, path: i == 0 ? app : "/org/a11y/atspi/accessible/\(i / 10)")
+                writer.append(Int32(i % 10))
+                writer.append(Int32(0))
+                writer.openArray(signature: "s")
+                for interface in ifaces { writer.append(interface) }
+                writer.close()
+                writer.append("Button \(i)")
+                writer.append(UInt32(43))
+                writer.append("")
+                writer.appendArray([UInt32(0x4100_0900), 0] as [UInt32])
+                writer.close()
             }
-            w.close()
-            w.finish()
+            writer.close()
+            writer.finish()
             let t2 = monotonicNanos()
             var len: Int32 = 0
             var buf: UnsafeMutablePointer<CChar>? = nil
@@ -212,22 +213,22 @@ extension DBusBenchmark {
                 dbus_free(buf)
             }
             let t3 = monotonicNanos()
-            let r = reply.reader()
-            try r.enterArray()
-            while !r.isAtEnd {
-                try r.enterStruct()
-                _ = try r.readReference()
-                _ = try r.readReference()
-                _ = try r.readReference()
-                sink &+= Int(try r.readInt32()) &+ Int(try r.readInt32())
-                sink &+= try r.readStringArray().count
-                sink &+= try r.readString().utf8.count
-                sink &+= Int(try r.readUInt32())
-                _ = try r.readString()
-                sink &+= try r.readUInt32Array().count
-                try r.leave()
+            let reader = reply.reader()
+            try reader.enterArray()
+            while !reader.isAtEnd {
+                try reader.enterStruct()
+                _ = try reader.readReference()
+                _ = try reader.readReference()
+                _ = try reader.readReference()
+                sink &+= Int(try reader.readInt32()) &+ Int(try reader.readInt32())
+                sink &+= try reader.readStringArray().count
+                sink &+= try reader.readString().utf8.count
+                sink &+= Int(try reader.readUInt32())
+                _ = try reader.readString()
+                sink &+= try reader.readUInt32Array().count
+                try reader.leave()
             }
-            try r.leave()
+            try reader.leave()
             let t4 = monotonicNanos()
             writeNs = min(writeNs, t2 - t1)
             readNs = min(readNs, t4 - t3)

@@ -14,8 +14,8 @@ package final class PrivateBus: @unchecked Sendable {
 
     package static func daemonPath() -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/bin"] {
-            let p = "\(dir)/dbus-daemon"
-            if access(p, X_OK) == 0 { return p }
+            let candidate = "\(dir)/dbus-daemon"
+            if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
     }
@@ -26,10 +26,10 @@ package final class PrivateBus: @unchecked Sendable {
             throw XCTSkip("dbus-daemon not found (apt-get install dbus): \(purpose) need a real bus")
         }
         var template = Array("/tmp/\(tag).XXXXXX".utf8CString)
-        guard let d = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw NSError(domain: "PrivateBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "mkdtemp failed"])
         }
-        directory = String(cString: d)
+        directory = String(cString: created)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw NSError(domain: "PrivateBus", code: 2) }
         var actions = posix_spawn_file_actions_t()
@@ -44,8 +44,8 @@ package final class PrivateBus: @unchecked Sendable {
         // setpriv execs dbus-daemon in place, so the PID we record is the daemon's.
         if access("/usr/bin/setpriv", X_OK) == 0 { args = ["/usr/bin/setpriv", "--pdeathsig", "TERM"] + args }
         var cargs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        var p: pid_t = 0
-        let rc = posix_spawn(&p, args[0], &actions, nil, &cargs, environ)
+        var childPID: pid_t = 0
+        let rc = posix_spawn(&childPID, args[0], &actions, nil, &cargs, environ)
         for pointer in cargs { free(pointer) }
         posix_spawn_file_actions_destroy(&actions)
         close(fds[1])
@@ -53,7 +53,7 @@ package final class PrivateBus: @unchecked Sendable {
             close(fds[0])
             throw NSError(domain: "PrivateBus", code: Int(rc))
         }
-        pid = p
+        pid = childPID
         // First stdout line is the address.
         var line = [UInt8]()
         var byte: UInt8 = 0
@@ -82,8 +82,8 @@ package final class PrivateBus: @unchecked Sendable {
         var st: Int32 = 0
         var reaped = false
         for _ in 0..<100 {
-            let r = waitpid(pid, &st, WNOHANG)
-            if r == pid || r < 0 {
+            let waited = waitpid(pid, &st, WNOHANG)
+            if waited == pid || waited < 0 {
                 reaped = true
                 break
             }
