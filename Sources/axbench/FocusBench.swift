@@ -29,9 +29,9 @@ enum FocusBench {
         let session = RPCSession(peer: Peer())
         session.initialized = true
         func timed(_ method: String, _ params: JSONObject) async -> Double {
-            var p = params
-            p["app"] = .string(app)
-            let frame = RPCMessage.request(id: 1, method: method, params: .object(p))
+            var arguments = params
+            arguments["app"] = .string(app)
+            let frame = RPCMessage.request(id: 1, method: method, params: .object(arguments))
             let t0 = clock.now
             let reply = await router.handle(frame: frame, session: session)
             let elapsed = us(clock.now - t0)

@@ -13,8 +13,8 @@ enum JSONBenchmark {
         var description: String {
             "\(bytes) bytes: parse \(Int(parseMBps)) MB/s (\(ms(parseSeconds)) ms), serialize \(Int(serializeMBps)) MB/s (\(ms(serializeSeconds)) ms)"
         }
-        private func ms(_ s: Double) -> String {
-            let hundredths = Int(s * 100_000 + 0.5)
+        private func ms(_ seconds: Double) -> String {
+            let hundredths = Int(seconds * 100_000 + 0.5)
             let frac = hundredths % 100
             return "\(hundredths / 100)." + (frac < 10 ? "0" : "") + "\(frac)"
         }
@@ -23,28 +23,30 @@ enum JSONBenchmark {
     /// A tree shaped like the accessibility trees this project exchanges: `nodes` objects with ids, roles,
     /// labels (some non-ASCII, some with escapes), frames, flags and trait arrays, 10 children per parent.
     static func sampleTree(nodes: Int) -> JSON {
-        func node(_ i: Int) -> JSON {
-            var o = JSONObject(minimumCapacity: 8)
-            o.appendUnchecked("id", .string("e\(i)"))
-            o.appendUnchecked("role", .string(i % 3 == 0 ? "button" : i % 3 == 1 ? "staticText" : "cell"))
-            o.appendUnchecked("label", .string(i % 7 == 0 ? "Größe \"\(i)\" — ok\n" : "Item number \(i)"))
-            o.appendUnchecked("frame", .array([.number(Double(i % 400)), .number(Double(i / 400) * 44.5), 320, 44]))
-            o.appendUnchecked("enabled", .bool(i % 5 != 0))
-            o.appendUnchecked("value", i % 4 == 0 ? .number(Double(i) / 8) : .null)
-            o.appendUnchecked("traits", .array(i % 2 == 0 ? ["button"] : ["staticText", "header"]))
-            return .object(o)
+        func node(_ index: Int) -> JSON {
+            var object = JSONObject(minimumCapacity: 8)
+            object.appendUnchecked("id", .string("e\(index)"))
+            object.appendUnchecked("role", .string(index % 3 == 0 ? "button" : index % 3 == 1 ? "staticText" : "cell"))
+            object.appendUnchecked(
+                "label", .string(index % 7 == 0 ? "Größe \"\(index)\" — ok\n" : "Item number \(index)"))
+            object.appendUnchecked(
+                "frame", .array([.number(Double(index % 400)), .number(Double(index / 400) * 44.5), 320, 44]))
+            object.appendUnchecked("enabled", .bool(index % 5 != 0))
+            object.appendUnchecked("value", index % 4 == 0 ? .number(Double(index) / 8) : .null)
+            object.appendUnchecked("traits", .array(index % 2 == 0 ? ["button"] : ["staticText", "header"]))
+            return .object(object)
         }
         var level: [JSON] = (0..<max(1, nodes)).map(node)
         var base = nodes
         while level.count > 1 {
             var next: [JSON] = []
-            var k = 0
-            while k < level.count {
-                guard case .object(var o) = node(base) else { break }
+            var chunkStart = 0
+            while chunkStart < level.count {
+                guard case .object(var object) = node(base) else { break }
                 base += 1
-                o.appendUnchecked("children", .array(Array(level[k..<min(k + 10, level.count)])))
-                next.append(.object(o))
-                k += 10
+                object.appendUnchecked("children", .array(Array(level[chunkStart..<min(chunkStart + 10, level.count)])))
+                next.append(.object(object))
+                chunkStart += 10
             }
             level = next
         }
@@ -74,7 +76,9 @@ enum JSONBenchmark {
             spent += t2 - t0
             precondition(out.count == bytes.count)
         }
-        func secs(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        func secs(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
         return Result(bytes: bytes.count, parseSeconds: secs(bestParse), serializeSeconds: secs(bestSer))
     }
 }

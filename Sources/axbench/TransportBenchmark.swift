@@ -53,9 +53,9 @@ enum TransportBenchmark {
             var got: [UInt8] = []
             while !got.contains(0x0A) {
                 var chunk = [UInt8](repeating: 0, count: 4096)
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n <= 0 { throw RPCTransportError("connection closed during setup") }
-                got.append(contentsOf: chunk[0..<n])
+                let bytesRead = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if bytesRead <= 0 { throw RPCTransportError("connection closed during setup") }
+                got.append(contentsOf: chunk[0..<bytesRead])
             }
             let nl = got.firstIndex(of: 0x0A)!
             if let reply = try? JSON.parse(Array(got[..<nl])), let err = reply["error"] {
@@ -97,37 +97,37 @@ enum TransportBenchmark {
                 continue
             }
             if pfd.revents & Int16(POLLOUT) != 0 && written < out.count {
-                let n = out.withUnsafeBytes { raw in
+                let bytesWritten = out.withUnsafeBytes { raw in
                     POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16))
                 }
-                if n > 0 {
-                    written += n
+                if bytesWritten > 0 {
+                    written += bytesWritten
                     lastProgress = ContinuousClock.now
-                } else if n < 0 && errno != EAGAIN && errno != EINTR {
+                } else if bytesWritten < 0 && errno != EAGAIN && errno != EINTR {
                     throw RPCTransportError("write failed: \(POSIX.errnoString)")
                 }
             }
             if pfd.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n == 0 {
+                let bytesRead = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if bytesRead == 0 {
                     throw RPCTransportError("server closed the connection after \(lines) of \(count) responses")
                 }
-                if n < 0 {
+                if bytesRead < 0 {
                     if errno == EAGAIN || errno == EINTR { continue }
                     throw RPCTransportError("read failed: \(POSIX.errnoString)")
                 }
                 lastProgress = ContinuousClock.now
                 // Count complete lines; look for error responses.
-                carry.append(contentsOf: buf[0..<n])
+                carry.append(contentsOf: buf[0..<bytesRead])
                 var lineStart = 0
-                carry.withUnsafeBufferPointer { p in
-                    var k = 0
-                    while let hit = memchr(p.baseAddress! + k, 0x0A, p.count - k) {
-                        let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p.baseAddress!
-                        if contains(p.baseAddress! + lineStart, nl - lineStart, errorNeedle) { errors += 1 }
+                carry.withUnsafeBufferPointer { buffer in
+                    var offset = 0
+                    while let hit = memchr(buffer.baseAddress! + offset, 0x0A, buffer.count - offset) {
+                        let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
+                        if contains(buffer.baseAddress! + lineStart, nl - lineStart, errorNeedle) { errors += 1 }
                         lines += 1
-                        k = nl + 1
-                        lineStart = k
+                        offset = nl + 1
+                        lineStart = offset
                     }
                 }
                 carry.removeFirst(lineStart)
@@ -144,23 +144,23 @@ enum TransportBenchmark {
 }
 
 /// Naive substring search (responses are short).
-private func contains(_ p: UnsafePointer<UInt8>, _ n: Int, _ needle: [UInt8]) -> Bool {
-    let m = needle.count
-    guard n >= m, let first = needle.first else { return false }
-    var i = 0
-    while i <= n - m {
-        if p[i] == first {
-            var j = 1
-            while j < m && p[i + j] == needle[j] { j += 1 }
-            if j == m { return true }
+private func contains(_ bytes: UnsafePointer<UInt8>, _ count: Int, _ needle: [UInt8]) -> Bool {
+    let needleCount = needle.count
+    guard count >= needleCount, let first = needle.first else { return false }
+    var start = 0
+    while start <= count - needleCount {
+        if bytes[start] == first {
+            var matched = 1
+            while matched < needleCount && bytes[start + matched] == needle[matched] { matched += 1 }
+            if matched == needleCount { return true }
         }
-        i += 1
+        start += 1
     }
     return false
 }
 
-private func format3(_ d: Double) -> String {
-    let ms = Int((d * 1000).rounded())
+private func format3(_ seconds: Double) -> String {
+    let ms = Int((seconds * 1000).rounded())
     let frac = ms % 1000
     return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
 }

@@ -260,7 +260,7 @@ if CommandLine.arguments.contains("--treeget-split") {
         let t0 = clock.now
         var arr: [JSON] = []
         arr.reserveCapacity(snap.tree.count)
-        for (_, n) in snap.tree.nodes { arr.append(.object(ElementJSON.encode(n))) }
+        for (_, node) in snap.tree.nodes { arr.append(.object(ElementJSON.encode(node))) }
         let t1 = clock.now
         let bytes = JSON.array(arr).serialized()
         let t2 = clock.now
@@ -291,9 +291,9 @@ print("element.get {id}: median \(fmt(median(q3))) µs, p95 \(fmt(p95(q3))) µs"
 var tg: [Double] = []
 var size = 0
 for _ in 0..<(quick ? 5 : 30) {
-    let (t, r) = call("tree.get", ["app": .string(app), "format": "json"])
-    tg.append(t / 1000)
-    size = r.count
+    let (elapsed, response) = call("tree.get", ["app": .string(app), "format": "json"])
+    tg.append(elapsed / 1000)
+    size = response.count
 }
 print(
     "tree.get of \(nodeCount) elements as JSON (build + serialize): median \(fmt(median(tg))) ms, p95 \(fmt(p95(tg))) ms, \(size / 1024) KiB"
@@ -306,17 +306,18 @@ do {
     let sock = dir + "/ax.sock"
     let server = RPCServer(router: router, configuration: .init(unixSocketPath: sock))
     try await server.start()
-    let n = quick ? 20_000 : 100_000
+    let requestCount = quick ? 20_000 : 100_000
     var rates: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
-        rates.append(try TransportBenchmark.run(socketPath: sock, count: n, method: "ping").requestsPerSecond)
+        rates.append(
+            try TransportBenchmark.run(socketPath: sock, count: requestCount, method: "ping").requestsPerSecond)
     }
-    print("pipelined ping: \(Int(median(rates))) req/s (median of \(rates.count) runs of \(n))")
+    print("pipelined ping: \(Int(median(rates))) req/s (median of \(rates.count) runs of \(requestCount))")
     var qrates: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
         qrates.append(
             try TransportBenchmark.run(
-                socketPath: sock, count: n / 10, method: "element.get",
+                socketPath: sock, count: requestCount / 10, method: "element.get",
                 params: ["app": .string(app), "target": ["id": "n42"]], setup: [("initialize", nil)]
             ).requestsPerSecond)
     }
