@@ -10,7 +10,7 @@ package enum BenchTree {
     package static func snapshot(leaves leafCount: Int) -> JSON {
         var outers: [JSON] = []
         var leaf = 0
-        var y = 0.0
+        var originY = 0.0
         var outerIndex = 0
         while leaf < leafCount {
             var inners: [JSON] = []
@@ -31,9 +31,9 @@ package enum BenchTree {
             }
             outers.append(
                 V.view(
-                    "g\(outerIndex)", "UIStackView", [0, y, 800, iy],
+                    "g\(outerIndex)", "UIStackView", [0, originY, 800, iy],
                     ["accessibilityContainerType": "semanticGroup"], children: inners))
-            y += iy
+            originY += iy
             outerIndex += 1
         }
         let scroll = V.view(
@@ -45,8 +45,8 @@ package enum BenchTree {
         return ["windows": [window]]
     }
 
-    static func leafView(_ number: Int, x: Double) -> JSON {
-        let frame = [x, 5, 75, 30]
+    static func leafView(_ number: Int, x originX: Double) -> JSON {
+        let frame = [originX, 5, 75, 30]
         switch number % 5 {
         case 0: return V.view("n\(number)", "UIButton", frame, ["title": .string("Button \(number)")])
         case 1: return V.view("n\(number)", "UILabel", frame, ["text": .string("Label \(number)")])

@@ -247,9 +247,9 @@ package struct DemoApp: Sendable {
     /// (Apple's four-button layout: down from tile 2 or 3 reaches tile 4), a "Warnings" custom rotor, and a
     /// scroll view whose last items are below the fold (Specs/protocol.md §Focus engine, §Rotors).
     func aboutWindow(width screenWidth: Double) -> JSON {
-        func tile(_ number: Int, _ x: Double, _ y: Double) -> JSON {
+        func tile(_ number: Int, _ originX: Double, _ originY: Double) -> JSON {
             V.view(
-                "tile\(number)", "UIButton", [x, y, 110, 60],
+                "tile\(number)", "UIButton", [originX, originY, 110, 60],
                 ["title": .string("Tile \(number)"), "accessibilityIdentifier": .string("tile\(number)")])
         }
         let tiles = V.view(
@@ -389,10 +389,11 @@ package struct DemoApp: Sendable {
             return true
         case ("scrollToVisible", "aboutScroll"):
             // The focus engine asks to show an item below the fold (C25): apply the content offset it computed.
-            guard let offset = value?["contentOffset"]?.arrayValue, offset.count == 2, let y = offset[1].doubleValue,
-                y.isFinite
+            guard let offset = value?["contentOffset"]?.arrayValue, offset.count == 2,
+                let offsetY = offset[1].doubleValue,
+                offsetY.isFinite
             else { return false }
-            aboutScrollOffset = min(max(0, y), 200)
+            aboutScrollOffset = min(max(0, offsetY), 200)
             return true
         case ("activate", "cellDisplay"), ("activate", "editButton"), ("activate", "help"),
             ("activate", "navBar#back"):
