@@ -114,14 +114,14 @@ package final class ATSPIBridge: Sendable {
     package var busAddress: String? { state.withLock { $0.address } }
 
     package func stop() {
-        let (apps, control, token) = state.withLock { s -> ([AppBridge], DBusConnection?, UInt64?) in
-            s.stopped = true
-            let apps = Array(s.apps.values)
-            s.apps = [:]
-            let control = s.control
-            s.control = nil
-            let token = s.token
-            s.token = nil
+        let (apps, control, token) = state.withLock { locked -> ([AppBridge], DBusConnection?, UInt64?) in
+            locked.stopped = true
+            let apps = Array(locked.apps.values)
+            locked.apps = [:]
+            let control = locked.control
+            locked.control = nil
+            let token = locked.token
+            locked.token = nil
             return (apps, control, token)
         }
         if let token { hub.unsubscribe(token) }

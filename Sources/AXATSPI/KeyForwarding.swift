@@ -74,11 +74,11 @@ package final class KeyForwarding: KeyForwarder, Sendable {
 
     /// Stops forwarding (the bridge stopped): keys answer `noListener` from now on.
     func stop() {
-        let (connection, tokens) = state.withLock { s -> (DBusConnection?, [DBusSignalHandlerToken]) in
-            let current = (s.connection, s.tokens)
-            s.connection = nil
-            s.tokens = []
-            s.listeners = nil
+        let (connection, tokens) = state.withLock { locked -> (DBusConnection?, [DBusSignalHandlerToken]) in
+            let current = (locked.connection, locked.tokens)
+            locked.connection = nil
+            locked.tokens = []
+            locked.listeners = nil
             return current
         }
         for token in tokens { connection?.removeSignalHandler(token) }
@@ -86,9 +86,9 @@ package final class KeyForwarding: KeyForwarder, Sendable {
 
     /// Re-reads `GetKeystrokeListeners`; a reply to an older query is ignored.
     func query() {
-        let (connection, generation) = state.withLock { s -> (DBusConnection?, Int) in
-            s.queryGeneration += 1
-            return (s.connection, s.queryGeneration)
+        let (connection, generation) = state.withLock { locked -> (DBusConnection?, Int) in
+            locked.queryGeneration += 1
+            return (locked.connection, locked.queryGeneration)
         }
         guard let connection else { return }
         connection.callAsync(

@@ -89,8 +89,8 @@ final class PeerServer: @unchecked Sendable {
             { watch, ud in
                 guard let watch, let ud else { return }
                 let key = bits(watch)
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { st in
-                    st.watches.removeAll { $0 == key }
+                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { locked in
+                    locked.watches.removeAll { $0 == key }
                 }
             }, nil, me, nil)
         dbus_server_set_new_connection_function(
@@ -194,7 +194,7 @@ final class PeerServer: @unchecked Sendable {
         while !stopFlag.load(ordering: .acquiring), dbus_connection_read_write_dispatch(connection, 10) != 0 {}
         dbus_connection_close(connection)
         let key = bits(connection)
-        state.withLock { st in st.connections.removeAll { $0 == key } }
+        state.withLock { locked in locked.connections.removeAll { $0 == key } }
         dbus_connection_unref(connection)
     }
 
@@ -202,10 +202,10 @@ final class PeerServer: @unchecked Sendable {
         assert(
             acceptThreadID.load(ordering: .acquiring) != UInt(pthread_self()),
             "PeerServer.stop joins the accept thread: never call it from there")
-        let threads = state.withLock { st -> [pthread_t] in
-            st.stopping = true
-            let joined = st.threads
-            st.threads = []
+        let threads = state.withLock { locked -> [pthread_t] in
+            locked.stopping = true
+            let joined = locked.threads
+            locked.threads = []
             return joined
         }
         stopFlag.store(true, ordering: .releasing)

@@ -252,11 +252,11 @@ package final class DBusConnection: @unchecked Sendable {
     /// Closes the connection: stops the loop thread (joins it unless called on it), fails pending async
     /// calls with `Disconnected`, and closes the socket. Idempotent.
     package func close() {
-        let (already, thread) = state.withLock { s -> (Bool, pthread_t?) in
-            let already = s.closed || s.stopping
-            s.stopping = true
-            let thread = s.thread
-            s.thread = nil
+        let (already, thread) = state.withLock { locked -> (Bool, pthread_t?) in
+            let already = locked.closed || locked.stopping
+            locked.stopping = true
+            let thread = locked.thread
+            locked.thread = nil
             return (already, thread)
         }
         if already && thread == nil { return }
@@ -266,11 +266,11 @@ package final class DBusConnection: @unchecked Sendable {
     }
 
     private func closeConnection() {
-        let pendings = state.withLock { s -> [PendingCall] in
-            if s.closed { return [] }
-            s.closed = true
-            let pending = Array(s.pending.values)
-            s.pending.removeAll()
+        let pendings = state.withLock { locked -> [PendingCall] in
+            if locked.closed { return [] }
+            locked.closed = true
+            let pending = Array(locked.pending.values)
+            locked.pending.removeAll()
             return pending
         }
         dbus_connection_close(pointer)
@@ -282,10 +282,10 @@ package final class DBusConnection: @unchecked Sendable {
     }
 
     private func reportDisconnect() {
-        let handlers = state.withLock { s -> [@Sendable () -> Void] in
-            if s.disconnectReported { return [] }
-            s.disconnectReported = true
-            return s.disconnectHandlers
+        let handlers = state.withLock { locked -> [@Sendable () -> Void] in
+            if locked.disconnectReported { return [] }
+            locked.disconnectReported = true
+            return locked.disconnectHandlers
         }
         for handler in handlers { handler() }
     }
@@ -338,9 +338,9 @@ package final class DBusConnection: @unchecked Sendable {
     /// Runs `body` on the loop thread (asynchronously, in FIFO order). Once the loop has exited
     /// (after `close()`), `body` runs immediately on the calling thread so nothing waits forever.
     package func perform(_ body: @escaping @Sendable () -> Void) {
-        let exited = state.withLock { s -> Bool in
-            if s.loopExited { return true }
-            s.jobs.append(body)
+        let exited = state.withLock { locked -> Bool in
+            if locked.loopExited { return true }
+            locked.jobs.append(body)
             return false
         }
         if exited { body() } else { wake() }
@@ -365,10 +365,10 @@ package final class DBusConnection: @unchecked Sendable {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         defer {
             // Jobs queued after the last iteration still run (perform() runs inline from now on).
-            let leftover = state.withLock { s -> [@Sendable () -> Void] in
-                s.loopExited = true
-                let jobs = s.jobs
-                s.jobs = []
+            let leftover = state.withLock { locked -> [@Sendable () -> Void] in
+                locked.loopExited = true
+                let jobs = locked.jobs
+                locked.jobs = []
                 return jobs
             }
             for j in leftover { j() }
@@ -381,10 +381,10 @@ package final class DBusConnection: @unchecked Sendable {
                 cdbus_eventfd_drain(wakeFD)
                 wakePending.store(false, ordering: .sequentiallyConsistent)
             }
-            let (jobs, stopping) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
-                let queued = s.jobs
-                if !queued.isEmpty { s.jobs = [] }
-                return (queued, s.stopping)
+            let (jobs, stopping) = state.withLock { locked -> ([@Sendable () -> Void], Bool) in
+                let queued = locked.jobs
+                if !queued.isEmpty { locked.jobs = [] }
+                return (queued, locked.stopping)
             }
             for j in jobs { j() }
             if stopping { break }
@@ -531,9 +531,9 @@ package final class DBusConnection: @unchecked Sendable {
             timeoutMilliseconds < 0 ? UInt64.max : monotonicNanos() &+ UInt64(timeoutMilliseconds) &* 1_000_000
         let pendingCall = PendingCall(
             call: pc, deadline: deadline, timeoutMs: timeoutMilliseconds, callback: reply, owner: self)
-        let wasClosed = state.withLock { s -> Bool in
-            if s.closed { return true }
-            s.pending[ObjectIdentifier(pendingCall)] = pendingCall
+        let wasClosed = state.withLock { locked -> Bool in
+            if locked.closed { return true }
+            locked.pending[ObjectIdentifier(pendingCall)] = pendingCall
             return false
         }
         if wasClosed {
@@ -600,13 +600,13 @@ package final class DBusConnection: @unchecked Sendable {
     /// Fails calls whose deadline passed; returns the next deadline.
     private func expireTimedOutCalls() -> UInt64? {
         let now = monotonicNanos()
-        let (expired, next) = state.withLock { s -> ([PendingCall], UInt64?) in
+        let (expired, next) = state.withLock { locked -> ([PendingCall], UInt64?) in
             var exp: [PendingCall] = []
             var next: UInt64? = nil
-            for (k, pendingCall) in s.pending {
+            for (k, pendingCall) in locked.pending {
                 if pendingCall.deadline <= now {
                     exp.append(pendingCall)
-                    s.pending.removeValue(forKey: k)
+                    locked.pending.removeValue(forKey: k)
                 } else if pendingCall.deadline != .max {
                     next = min(next ?? .max, pendingCall.deadline)
                 }

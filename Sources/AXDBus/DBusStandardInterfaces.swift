@@ -226,9 +226,9 @@ package enum DBusIntrospection {
     ) -> String {
         var xml = doctype + "<node>\n"
         let all = (includeStandard ? [DBusInterfaceDescription.properties, .introspectable, .peer] : []) + interfaces
-        for i in all {
-            xml += "  <interface name=\"\(escape(i.name))\">\n"
-            for method in i.methods {
+        for interface in all {
+            xml += "  <interface name=\"\(escape(interface.name))\">\n"
+            for method in interface.methods {
                 xml += "    <method name=\"\(escape(method.name))\">\n"
                 for argument in method.arguments {
                     xml +=
@@ -237,14 +237,14 @@ package enum DBusIntrospection {
                 }
                 xml += "    </method>\n"
             }
-            for signal in i.signals {
+            for signal in interface.signals {
                 xml += "    <signal name=\"\(escape(signal.name))\">\n"
                 for argument in signal.arguments {
                     xml += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.type))\"/>\n"
                 }
                 xml += "    </signal>\n"
             }
-            for property in i.properties {
+            for property in interface.properties {
                 xml +=
                     "    <property name=\"\(escape(property.name))\" type=\"\(escape(property.type))\" access=\"\(escape(property.access))\"/>\n"
             }
