@@ -184,26 +184,38 @@ extension Hub {
         defer { keyInput.release(app) }
         let forwarder = keyInput.forwarder
         let listening = forwarder?.hasKeyListeners ?? false
+        let command = KeyboardNavigation.command(for: symbol, modifiers: modifiers)
+        let serverHandles = command != nil && keyInput.serverHandlesNavigation(app)
         var answers: [KeyForwardAnswer] = []
         var consumed = false
+        // A toolkit acts on the press and then sends the release: the server's rule runs as soon as the AT has
+        // let the press through, not after a second round trip for the release (D-KEY-3). The release is still
+        // offered to the AT when the rule fails, so the AT never sees a press without its release.
+        var ruleFailure: (any Error)?
         if press {
             let answer = await offer(forwarder, listening, app, symbol, modifiers, pressed: true)
             answers.append(answer)
             consumed = answer == .consumed
+            if !consumed, serverHandles, let command {
+                do {
+                    try await run(command, app: app)
+                } catch {
+                    ruleFailure = error
+                }
+            }
         }
         if release {
             let answer = await offer(forwarder, listening, app, symbol, modifiers, pressed: false)
             answers.append(answer)
             if !press { consumed = answer == .consumed }
         }
+        if let ruleFailure { throw ruleFailure }
         if consumed {
             return KeyOutcome(
                 consumed: true, handledBy: "assistive-technology", focus: focusedElement(app), answers: answers)
         }
-        let command = KeyboardNavigation.command(for: symbol, modifiers: modifiers)
         var handledBy: String
-        if let command, keyInput.serverHandlesNavigation(app) {
-            if press { try await run(command, app: app) }
+        if serverHandles {
             handledBy = "server"
         } else if source == .provider {
             handledBy = "app"

@@ -86,6 +86,28 @@ final class KeyInputTests: XCTestCase {
         XCTAssertEqual(moved.focus, "b1", "no focused item: the first move gives the initial focus (C6)")
     }
 
+    /// A toolkit acts on the press and only then sends the release (D-KEY-3): the server's rule must not wait for
+    /// the AT's answer to the release, which would add a second registry round trip to every Tab.
+    func testTheServerActsOnThePressBeforeTheReleaseIsOffered() async throws {
+        let (hub, app) = try makeHub(RecordingProvider())
+        try hub.setServerHandlesNavigation(app: app, true)
+        let focusWhenReleaseOffered = Sink<String>()
+        let at = FakeKeyForwarder { forwarded in
+            if !forwarded.pressed {
+                let focused = (try? hub.focusContext(app: app))?.engineFocused
+                focusWhenReleaseOffered.append(focused ?? "none")
+            }
+            return .notConsumed
+        }
+        hub.setKeyForwarder(at)
+        let outcome = try await hub.key(
+            app: app, symbol: try key("Tab"), modifiers: [], press: true, release: true, source: .automation)
+        XCTAssertEqual(outcome.handledBy, "server")
+        XCTAssertEqual(outcome.focus, "b1")
+        XCTAssertEqual(at.seen.items.map(\.pressed), [true, false], "the AT still sees the press, then the release")
+        XCTAssertEqual(focusWhenReleaseOffered.items, ["b1"], "focus had moved when the release was offered")
+    }
+
     func testNoListenerMeansNothingIsForwarded() async throws {
         let (hub, app) = try makeHub(RecordingProvider())
         let at = FakeKeyForwarder(listening: false) { _ in .consumed }
