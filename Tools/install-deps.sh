@@ -7,10 +7,13 @@
 #   benchmarks:   gir1.2-gtk-4.0 (the GTK4 reference app), python3-lxml (selector benchmark)
 #   Python tests: python3-pytest
 #   dogtail test: python3-dogtail (Debian's dogtail 0.9.11; Tests/Integration/test_dogtail.py)
+#   test venv:    python3-venv (Tools/test-venv.sh: PyPI test clients — mcp, selenium, Appium)
+#   Tk adapter:   python3-tk idle-python3.11 (axclient.tk, its tests and the IDLE showcase)
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
 set -euo pipefail
 PKGS=(libdbus-1-dev pkg-config dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
-      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail)
+      orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail
+      python3-venv python3-tk idle-python3.11)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

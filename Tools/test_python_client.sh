@@ -2,7 +2,8 @@
 # Runs the Python client's tests (Tests/PythonClient) against the real axserver; ends with pytest's summary line.
 #   Tools/test_python_client.sh [pytest args...]
 # AXSERVER_BIN: the folder holding the built axserver (default: $(swift build --show-bin-path), else .build/debug).
-# Installs nothing itself except missing Debian packages through Tools/install-deps.sh (python3-pytest).
+# Installs missing Debian packages (Tools/install-deps.sh) and the test venv's PyPI packages (Tools/test-venv.sh);
+# runs Tests/PythonClient with the venv's python (Tests/Clients, the PyPI clients, is its own phase in Tools/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/install-deps.sh
@@ -22,4 +23,5 @@ export PYTHONPATH="$PWD/Sources/PythonClient${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1
 export AXSERVER_A11Y_STACK="$PWD/Tools/a11y-stack.sh"
 # Every wait in the tests has its own timeout; this bound only guards against the unforeseen.
-exec timeout --kill-after=10 900 /usr/bin/python3 -m pytest -q -p no:cacheprovider Tests/PythonClient "$@"
+PY="$(Tools/test-venv.sh)"
+exec timeout --kill-after=10 900 "$PY" -m pytest -q -p no:cacheprovider "${AX_PYTEST_DIR:-Tests/PythonClient}" "$@"
