@@ -22,7 +22,8 @@
 //   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
 //   AXBenchmarks      selector measurements (used by axbench and the tests only)
-//   axserver, axquery, axbench, axfuzz   executables
+//   AXWebDriver       the W3C WebDriver endpoint over a running axserver (HTTP via NIOHTTP1, XPath over the page source)
+//   axserver, axquery, axbench, axfuzz, axdriver   executables
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -35,6 +36,7 @@ let package = Package(
     products: [
         .executable(name: "axserver", targets: ["axserver"]),
         .executable(name: "axquery", targets: ["axquery"]),
+        .executable(name: "axdriver", targets: ["axdriver"]),
         .library(name: "AXProvider", targets: ["AXProvider"]),
         .library(name: "AXClient", targets: ["AXClient"]),
     ],
@@ -115,6 +117,23 @@ let package = Package(
                 "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
+        .target(
+            name: "AXWebDriver",
+            dependencies: [
+                "AXJSON", "AXJSONRPC", "AXRPCClient", "AXQuery",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "axdriver",
+            dependencies: [
+                "AXWebDriver", "AXRPCClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: swiftSettings),
+        .testTarget(name: "AXWebDriverTests", dependencies: ["AXWebDriver", "AXJSON", "AXJSONRPC"]),
         .target(name: "AXBenchmarks", dependencies: ["AXCore", "AXQuery", "AXJSON"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "axbench",

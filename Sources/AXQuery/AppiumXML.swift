@@ -4,21 +4,21 @@ import AXJSON
 /// A small, strict XML reader for page sources: elements, attributes, character references and the five named
 /// entities; the XML declaration, comments, processing instructions, DOCTYPE and CDATA are skipped. Text content
 /// is ignored (page sources carry everything in attributes).
-struct XMLElement {
-    var name: String
-    var attributes: [(String, String)]
-    var children: [XMLElement]
-    subscript(_ key: String) -> String? { attributes.first { $0.0 == key }?.1 }
+package struct XMLElement {
+    package var name: String
+    package var attributes: [(String, String)]
+    package var children: [XMLElement]
+    package subscript(_ key: String) -> String? { attributes.first { $0.0 == key }?.1 }
 }
 
-struct XMLReadError: Error, CustomStringConvertible {
-    var line: Int
-    var column: Int
-    var message: String
-    var description: String { "line \(line), column \(column): \(message)" }
+package struct XMLReadError: Error, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
+    package var message: String
+    package var description: String { "line \(line), column \(column): \(message)" }
 }
 
-struct XMLReader {
+package struct XMLReader {
     /// At most this many attributes on one element (XCUITest page sources carry about fifteen).
     static let maxAttributesPerElement = 1_024
 
@@ -27,7 +27,8 @@ struct XMLReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> XMLElement {
+    /// Parses a whole document (also used by axdriver's XPath over the page source).
+    package static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> XMLElement {
         var reader = XMLReader(bytes)
         return try reader.document()
     }

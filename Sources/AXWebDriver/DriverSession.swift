@@ -1,0 +1,220 @@
+import AXJSON
+import AXJSONRPC
+import AXRPCClient
+import Synchronization
+
+/// Where axdriver finds the axserver it drives.
+package struct ServerAddress: Sendable {
+    /// `unix:PATH` or `tcp:HOST:PORT` (AXRPCClient's address forms).
+    package var address: String
+    /// The TCP token (`--token-file`), sent in `initialize`.
+    package var token: String?
+
+    package init(address: String, token: String? = nil) {
+        self.address = address
+        self.token = token
+    }
+}
+
+/// The WebDriver session timeouts (WebDriver §9, "Timeouts"), in milliseconds.
+package struct WebDriverTimeouts: Sendable, Equatable {
+    package var implicit: Int = 0
+    package var pageLoad: Int = 300_000
+    package var script: Int? = 30_000
+
+    /// The defaults (implicit 0, page load 300 s, script 30 s).
+    package init() {}
+
+    package var json: JSON {
+        ["implicit": JSON(implicit), "pageLoad": JSON(pageLoad), "script": script.map { JSON($0) } ?? .null]
+    }
+
+    /// Applies a timeouts object (`POST /timeouts`, or the `timeouts` capability): each value an integer
+    /// 0…2^53 − 1 (`script` may be null); anything else is `invalid argument`.
+    package mutating func apply(_ object: JSONObject) throws(WebDriverError) {
+        for (key, value) in object {
+            guard ["implicit", "pageLoad", "script"].contains(key) else { continue }
+            if key == "script", value.isNull {
+                script = nil
+                continue
+            }
+            guard case .number(let number) = value, number >= 0, number <= 9_007_199_254_740_991,
+                number == number.rounded()
+            else {
+                throw .invalidArgument("timeout '\(key)' must be an integer in 0…9007199254740991, got \(value)")
+            }
+            switch key {
+            case "implicit": implicit = Int(number)
+            case "pageLoad": pageLoad = Int(number)
+            default: script = Int(number)
+            }
+        }
+    }
+}
+
+/// The connection of one WebDriver session to axserver: `initialize`d as an automation client, subscribed to
+/// the app's `tree.changed` events (which wake implicit waits), re-opened once when the server restarted.
+package final class ServerLink: Sendable {
+    struct State {
+        var client: RPCClient?
+        /// Bumped by every `tree.changed` of the app (and when the connection closes).
+        var generation = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    let server: ServerAddress
+    let state = Mutex(State())
+    /// The app the session drives (an app id), set once the session resolved it.
+    let app = Mutex<String?>(nil)
+
+    init(server: ServerAddress) { self.server = server }
+
+    /// The open connection, connecting (and initializing) when there is none or it closed.
+    func client() async throws(WebDriverError) -> RPCClient {
+        if let client = state.withLock({ $0.client }), !client.isClosed { return client }
+        let client: RPCClient
+        do { client = try await RPCClient.connect(server.address) } catch {
+            throw WebDriverError(
+                "unknown error", "axserver is not reachable at \(server.address): \(error)",
+                data: ["reason": "server unreachable", "address": .string(server.address)])
+        }
+        var params: JSONObject = ["role": "automation", "clientInfo": ["name": "axdriver", "version": "0.1.0"]]
+        if let token = server.token { params["token"] = .string(token) }
+        do { _ = try await client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
+            await client.close()
+            throw WebDriverError.from(error)
+        }
+        client.onNotification { [weak self] method, _ in
+            if method == "tree.changed" || method == "focus.changed" { self?.wake() }
+        }
+        client.onClose { [weak self] in self?.wake() }
+        if let app = app.withLock({ $0 }) {
+            _ = try? await client.call("events.subscribe", ["events": ["tree.changed"], "app": .string(app)])
+        }
+        let previous = state.withLock { locked -> RPCClient? in
+            let previous = locked.client
+            locked.client = client
+            return previous
+        }
+        if let previous { await previous.close() }
+        return client
+    }
+
+    /// Calls an axserver method; its typed error becomes the W3C error (Specs/webdriver.md §Errors).
+    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30))
+        async throws(WebDriverError) -> JSON
+    {
+        var params = params
+        if params["app"] == nil, let app = app.withLock({ $0 }) { params["app"] = .string(app) }
+        let client = try await client()
+        do { return try await client.call(method, .object(params), timeout: timeout) } catch {
+            throw WebDriverError.from(error)
+        }
+    }
+
+    /// The current change generation (read before evaluating a condition).
+    var generation: Int { state.withLock { $0.generation } }
+
+    func wake() {
+        let waiters = state.withLock { locked in
+            locked.generation += 1
+            let waiters = Array(locked.waiters.values)
+            locked.waiters.removeAll()
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when the app's tree changed after `generation` was read, or at `deadline`, whichever is first.
+    func waitForChange(after generation: Int, until deadline: ContinuousClock.Instant) async {
+        let key = state.withLock { locked -> Int in
+            locked.nextWaiter += 1
+            return locked.nextWaiter
+        }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: key) }
+            waiter?.resume()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { locked -> Bool in
+                if locked.generation != generation { return true }
+                locked.waiters[key] = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+    }
+
+    /// Closes the connection.
+    func close() async {
+        let client = state.withLock { locked -> RPCClient? in
+            let client = locked.client
+            locked.client = nil
+            return client
+        }
+        if let client { await client.close() }
+    }
+}
+
+/// One WebDriver session: its id, app, timeouts, current window and the parsed page source of the last
+/// revision read (so XPath lookups parse the page source once per tree revision, not once per poll).
+package final class DriverSession: Sendable {
+    struct State {
+        var timeouts = WebDriverTimeouts()
+        var lastUsed = ContinuousClock.now
+        var window: String?
+        var page: (revision: Int, tree: PageTree, index: [String: Int])?
+        var heldModifiers: [String] = []
+    }
+
+    /// The session id (`sessionId`).
+    package let id: String
+    /// The app id the session drives.
+    package let app: String
+    let link: ServerLink
+    let state: Mutex<State>
+    let capabilities: JSONObject
+
+    init(id: String, app: String, link: ServerLink, timeouts: WebDriverTimeouts, capabilities: JSONObject) {
+        self.id = id
+        self.app = app
+        self.link = link
+        self.capabilities = capabilities
+        state = Mutex(State(timeouts: timeouts))
+    }
+
+    var timeouts: WebDriverTimeouts {
+        get { state.withLock { $0.timeouts } }
+        set { state.withLock { $0.timeouts = newValue } }
+    }
+
+    func touch() { state.withLock { $0.lastUsed = .now } }
+    var lastUsed: ContinuousClock.Instant { state.withLock { $0.lastUsed } }
+
+    /// The page source of the app's current revision, parsed (cached per revision).
+    func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
+        let revisionReply = try await link.call("tree.revision")
+        let revision = revisionReply["revision"]?.intValue ?? -1
+        if let cached = state.withLock({ $0.page }), cached.revision == revision, revision >= 0 {
+            return (cached.tree, cached.index)
+        }
+        let reply = try await link.call("tree.get", ["format": "xml"])
+        guard let xml = reply["xml"]?.stringValue else {
+            throw WebDriverError("unknown error", "tree.get answered without xml")
+        }
+        let tree: PageTree
+        do { tree = try PageTree(xml: Array(xml.utf8)) } catch {
+            throw WebDriverError("unknown error", "the page source does not parse: \(error)")
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(tree.count)
+        for element in 0..<tree.count {
+            if let axid = tree.attribute(element, "axid") { index[axid] = element }
+        }
+        state.withLock { $0.page = (revision, tree, index) }
+        return (tree, index)
+    }
+}

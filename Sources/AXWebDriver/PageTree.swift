@@ -1,0 +1,48 @@
+import AXQuery
+
+/// The Appium page source (`tree.get` format `xml`) parsed once into a flat array in document order, so XPath
+/// queries walk integers instead of re-reading (or re-serialising) the XML on every lookup poll.
+///
+/// Element 0 is the document element (`AppiumAUT`); `parent[0]` is -1 (the document node). `subtreeEnd[i]` is
+/// one past the last descendant of `i`, so the descendants of `i` are `i + 1 ..< subtreeEnd[i]`.
+package struct PageTree: Sendable {
+    package var names: [String] = []
+    package var attributes: [[(name: String, value: String)]] = []
+    package var parent: [Int] = []
+    package var children: [[Int]] = []
+    package var subtreeEnd: [Int] = []
+
+    /// The number of elements.
+    package var count: Int { names.count }
+
+    /// Parses a page source; malformed XML is an error naming the line and column.
+    package init(xml: [UInt8]) throws(XMLReadError) {
+        let root = try XMLReader.parse(xml)
+        append(root, parent: -1)
+    }
+
+    private mutating func append(_ element: XMLElement, parent parentIndex: Int) {
+        // Iterative pre-order walk (the reader already bounds the depth at 512; no recursion needed).
+        var stack: [(element: XMLElement, parent: Int)] = [(element, parentIndex)]
+        while let (current, parentIndex) = stack.popLast() {
+            let index = names.count
+            names.append(current.name)
+            attributes.append(current.attributes.map { (name: $0.0, value: $0.1) })
+            parent.append(parentIndex)
+            children.append([])
+            subtreeEnd.append(index + 1)
+            if parentIndex >= 0 { children[parentIndex].append(index) }
+            for child in current.children.reversed() { stack.append((child, index)) }
+        }
+        // Subtree ends: in pre-order, a node's subtree ends where its last descendant ends.
+        for index in stride(from: names.count - 1, through: 0, by: -1) {
+            if let last = children[index].last { subtreeEnd[index] = subtreeEnd[last] }
+        }
+    }
+
+    /// The value of attribute `name` on element `index`, if present.
+    package func attribute(_ index: Int, _ name: String) -> String? {
+        for attribute in attributes[index] where attribute.name == name { return attribute.value }
+        return nil
+    }
+}

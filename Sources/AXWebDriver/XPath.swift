@@ -1,0 +1,915 @@
+import AXQuery
+
+/// XPath 1.0 over a `PageTree` (the Appium page source, parsed once per tree revision).
+///
+/// Supported: every axis but `namespace`; name tests, `*`, `node()`, `text()` (the page source has no text nodes,
+/// so it matches nothing, as on Appium's XCUITest driver); predicates (numeric = position); `|`, `or`, `and`,
+/// `=`, `!=`, `<`, `<=`, `>`, `>=`, `+`, `-`, `*`, `div`, `mod`, unary minus; XPath 1.0's core function library
+/// except `id()` and `lang()`, plus `ends-with`, `lower-case` and `upper-case` (XPath 2.0 names Appium users
+/// write). Variables are refused. The expression is parsed once; errors name the offset (`invalid selector`).
+/// Evaluation is bounded by a step budget (`XPathQuery.maxSteps`), so `//*[count(//*) > 0]` on a large tree fails
+/// with a typed error instead of occupying the driver.
+package struct XPathError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    package var message: String
+    /// 0-based offset in the expression (characters), or nil for evaluation errors.
+    package var position: Int?
+    package var description: String {
+        position.map { "\(message) at offset \($0)" } ?? message
+    }
+}
+
+/// A node of the page source: an element, one of its attributes, or the document node (`element == -1`).
+package struct XPathNode: Hashable, Comparable, Sendable {
+    package var element: Int
+    package var attribute: Int
+    /// An element (`attribute` -1) or one of its attributes (its index).
+    package init(element: Int, attribute: Int) {
+        self.element = element
+        self.attribute = attribute
+    }
+    package static let document = XPathNode(element: -1, attribute: -1)
+    package var isAttribute: Bool { attribute >= 0 }
+    package static func < (lhs: XPathNode, rhs: XPathNode) -> Bool {
+        lhs.element != rhs.element ? lhs.element < rhs.element : lhs.attribute < rhs.attribute
+    }
+}
+
+/// An XPath value.
+package enum XPathValue: Equatable, Sendable {
+    case nodes([XPathNode])
+    case string(String)
+    case number(Double)
+    case boolean(Bool)
+}
+
+enum XPathAxis: String, CaseIterable, Sendable {
+    case child, descendant, parent, ancestor, attribute, following, preceding
+    case descendantOrSelf = "descendant-or-self"
+    case ancestorOrSelf = "ancestor-or-self"
+    case followingSibling = "following-sibling"
+    case precedingSibling = "preceding-sibling"
+    case `self`
+
+    var isReverse: Bool {
+        switch self {
+        case .parent, .ancestor, .ancestorOrSelf, .precedingSibling, .preceding: return true
+        default: return false
+        }
+    }
+}
+
+enum XPathNodeTest: Equatable, Sendable {
+    case anyName
+    case name(String)
+    case node
+    case text
+}
+
+struct XPathStep: Sendable {
+    var axis: XPathAxis
+    var test: XPathNodeTest
+    var predicates: [XPathExpr]
+}
+
+indirect enum XPathExpr: Sendable {
+    case binary(String, XPathExpr, XPathExpr)
+    case negate(XPathExpr)
+    case path(absolute: Bool, steps: [XPathStep])
+    case filter(XPathExpr, predicates: [XPathExpr], steps: [XPathStep])
+    case literal(String)
+    case number(Double)
+    case function(String, [XPathExpr])
+
+    /// True when the value is certainly not a number and uses no position: such a predicate keeps a node or not
+    /// whatever its position, so `//name[p]` may be evaluated as `descendant::name[p]`.
+    var isPositionIndependentBoolean: Bool {
+        switch self {
+        case .binary(let op, let lhs, let rhs):
+            guard ["or", "and", "=", "!=", "<", "<=", ">", ">="].contains(op) else { return false }
+            return lhs.usesNoPosition && rhs.usesNoPosition
+        case .path, .filter: return usesNoPosition
+        case .function(let name, _):
+            return ["contains", "starts-with", "ends-with", "not", "true", "false", "boolean"].contains(name)
+                && usesNoPosition
+        default: return false
+        }
+    }
+
+    /// No `position()` or `last()` outside nested predicates (which have their own context).
+    var usesNoPosition: Bool {
+        switch self {
+        case .binary(_, let lhs, let rhs): return lhs.usesNoPosition && rhs.usesNoPosition
+        case .negate(let inner): return inner.usesNoPosition
+        case .path: return true
+        case .filter(let primary, _, _): return primary.usesNoPosition
+        case .literal, .number: return true
+        case .function(let name, let arguments):
+            return name != "position" && name != "last" && arguments.allSatisfy(\.usesNoPosition)
+        }
+    }
+}
+
+/// A compiled XPath expression.
+package struct XPathQuery: Sendable {
+    /// The longest expression accepted (characters).
+    package static let maxLength = 16_384
+    /// The deepest nesting of parentheses, predicates and operators accepted.
+    package static let maxDepth = 64
+    /// Node visits one evaluation may spend before it fails (`xpath too expensive`).
+    package static let maxSteps = 5_000_000
+
+    let root: XPathExpr
+    /// The source text.
+    package let source: String
+
+    /// Parses `source`; a syntax error is an `XPathError` with the offset.
+    package init(_ source: String) throws(XPathError) {
+        self.source = source
+        guard source.count <= XPathQuery.maxLength else {
+            throw XPathError(message: "xpath longer than \(XPathQuery.maxLength) characters", position: nil)
+        }
+        var parser = XPathParser(tokens: try XPathLexer.tokens(source), length: source.count)
+        root = try parser.parseAll()
+    }
+
+    /// The nodes (elements or attributes) the expression selects from the document node, in document order;
+    /// an expression whose value is not a node-set is an error (WebDriver's `invalid selector`).
+    package func select(in tree: PageTree, from context: XPathNode = .document) throws(XPathError) -> [XPathNode] {
+        var evaluator = XPathEvaluator(tree: tree)
+        let value = try evaluator.evaluate(root, XPathContext(node: context, position: 1, size: 1))
+        guard case .nodes(let nodes) = value else {
+            throw XPathError(message: "the expression does not select nodes (it is a \(value.typeName))", position: nil)
+        }
+        return nodes
+    }
+
+    /// The value of the expression (for tests).
+    package func evaluate(in tree: PageTree) throws(XPathError) -> XPathValue {
+        var evaluator = XPathEvaluator(tree: tree)
+        return try evaluator.evaluate(root, XPathContext(node: .document, position: 1, size: 1))
+    }
+}
+
+extension XPathValue {
+    var typeName: String {
+        switch self {
+        case .nodes: return "node-set"
+        case .string: return "string"
+        case .number: return "number"
+        case .boolean: return "boolean"
+        }
+    }
+}
+
+// MARK: - Lexer
+
+enum XPathToken: Equatable {
+    case name(String)
+    case literal(String)
+    case number(Double)
+    case symbol(String)
+    /// `and`, `or`, `div`, `mod`, `*` in operator position.
+    case operatorName(String)
+    case variable(String)
+}
+
+enum XPathLexer {
+    static func isNameStart(_ character: Character) -> Bool {
+        character.isLetter || character == "_"
+    }
+    static func isNameCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+
+    static func tokens(_ source: String) throws(XPathError) -> [(XPathToken, Int)] {
+        let characters = Array(source)
+        var tokens: [(XPathToken, Int)] = []
+        var index = 0
+        /// XPath 1.0 §3.7: `*` and the names and/or/div/mod are operators when a token precedes them that is not
+        /// `@`, `::`, `(`, `[`, `,` or an operator.
+        func operatorPosition() -> Bool {
+            guard let last = tokens.last?.0 else { return false }
+            switch last {
+            case .symbol(let symbol):
+                return [")", "]", ".", ".."].contains(symbol)
+            case .operatorName: return false
+            default: return true
+            }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            let start = index
+            if character.isWhitespace {
+                index += 1
+                continue
+            }
+            if character == "\"" || character == "'" {
+                guard let close = characters[(index + 1)...].firstIndex(of: character) else {
+                    throw XPathError(message: "unterminated string literal", position: start)
+                }
+                tokens.append((.literal(String(characters[(index + 1)..<close])), start))
+                index = close + 1
+                continue
+            }
+            if character.isASCII && character.isNumber
+                || (character == "." && index + 1 < characters.count && characters[index + 1].isASCII
+                    && characters[index + 1].isNumber)
+            {
+                while index < characters.count,
+                    characters[index].isASCII && characters[index].isNumber || characters[index] == "."
+                {
+                    index += 1
+                }
+                guard let number = Double(String(characters[start..<index])) else {
+                    throw XPathError(message: "malformed number", position: start)
+                }
+                tokens.append((.number(number), start))
+                continue
+            }
+            if isNameStart(character) {
+                while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
+                // A QName prefix:local (but not the axis separator ::).
+                if index + 1 < characters.count, characters[index] == ":", characters[index + 1] != ":",
+                    isNameStart(characters[index + 1]) || characters[index + 1] == "*"
+                {
+                    index += 1
+                    if characters[index] == "*" {
+                        index += 1
+                    } else {
+                        while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
+                    }
+                }
+                let name = String(characters[start..<index])
+                if operatorPosition() {
+                    guard ["and", "or", "div", "mod"].contains(name) else {
+                        throw XPathError(message: "expected an operator, found '\(name)'", position: start)
+                    }
+                    tokens.append((.operatorName(name), start))
+                } else {
+                    tokens.append((.name(name), start))
+                }
+                continue
+            }
+            if character == "$" {
+                index += 1
+                while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
+                tokens.append((.variable(String(characters[(start + 1)..<index])), start))
+                continue
+            }
+            let two = index + 1 < characters.count ? String(characters[index...(index + 1)]) : ""
+            if ["//", "::", "..", "!=", "<=", ">="].contains(two) {
+                tokens.append((.symbol(two), start))
+                index += 2
+                continue
+            }
+            if character == "*" {
+                tokens.append((operatorPosition() ? .operatorName("*") : .symbol("*"), start))
+                index += 1
+                continue
+            }
+            if "()[].@,/|+-=<>".contains(character) {
+                tokens.append((.symbol(String(character)), start))
+                index += 1
+                continue
+            }
+            throw XPathError(message: "unexpected character '\(character)'", position: start)
+        }
+        return tokens
+    }
+}
+
+// MARK: - Parser
+
+struct XPathParser {
+    let tokens: [(XPathToken, Int)]
+    let length: Int
+    var index = 0
+    var depth = 0
+
+    init(tokens: [(XPathToken, Int)], length: Int) {
+        self.tokens = tokens
+        self.length = length
+    }
+
+    static let functions: [String: ClosedRange<Int>] = [
+        "last": 0...0, "position": 0...0, "count": 1...1, "string": 0...1, "concat": 2...Int.max,
+        "starts-with": 2...2, "ends-with": 2...2, "contains": 2...2, "substring-before": 2...2,
+        "substring-after": 2...2, "substring": 2...3, "string-length": 0...1, "normalize-space": 0...1,
+        "translate": 3...3, "not": 1...1, "true": 0...0, "false": 0...0, "boolean": 1...1, "number": 0...1,
+        "sum": 1...1, "floor": 1...1, "ceiling": 1...1, "round": 1...1, "name": 0...1, "local-name": 0...1,
+        "lower-case": 1...1, "upper-case": 1...1,
+    ]
+
+    var current: XPathToken? { index < tokens.count ? tokens[index].0 : nil }
+    var position: Int { index < tokens.count ? tokens[index].1 : length }
+    func peek(_ offset: Int) -> XPathToken? { index + offset < tokens.count ? tokens[index + offset].0 : nil }
+
+    func fail(_ message: String) -> XPathError { XPathError(message: message, position: position) }
+
+    func describe(_ token: XPathToken?) -> String {
+        switch token {
+        case nil: return "end of expression"
+        case .name(let name), .operatorName(let name): return "'\(name)'"
+        case .literal(let text): return "string '\(text)'"
+        case .number(let number): return "number \(number)"
+        case .symbol(let symbol): return "'\(symbol)'"
+        case .variable(let name): return "'$\(name)'"
+        }
+    }
+
+    mutating func accept(_ symbol: String) -> Bool {
+        if current == .symbol(symbol) {
+            index += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func expect(_ symbol: String) throws(XPathError) {
+        guard accept(symbol) else { throw fail("expected '\(symbol)', found \(describe(current))") }
+    }
+
+    mutating func parseAll() throws(XPathError) -> XPathExpr {
+        guard !tokens.isEmpty else { throw fail("empty expression") }
+        let expression = try parseExpression()
+        guard index == tokens.count else { throw fail("unexpected \(describe(current))") }
+        return expression
+    }
+
+    mutating func parseExpression() throws(XPathError) -> XPathExpr {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= XPathQuery.maxDepth else { throw fail("expression nested deeper than \(XPathQuery.maxDepth)") }
+        return try parseBinary(level: 0)
+    }
+
+    static let levels: [[String]] = [
+        ["or"], ["and"], ["=", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "div", "mod"],
+    ]
+
+    mutating func parseBinary(level: Int) throws(XPathError) -> XPathExpr {
+        if level == XPathParser.levels.count { return try parseUnary() }
+        var lhs = try parseBinary(level: level + 1)
+        while let token = current {
+            let op: String
+            switch token {
+            case .operatorName(let name): op = name
+            case .symbol(let symbol): op = symbol
+            default: return lhs
+            }
+            guard XPathParser.levels[level].contains(op) else { return lhs }
+            index += 1
+            let rhs = try parseBinary(level: level + 1)
+            lhs = .binary(op, lhs, rhs)
+        }
+        return lhs
+    }
+
+    mutating func parseUnary() throws(XPathError) -> XPathExpr {
+        if accept("-") { return .negate(try parseUnary()) }
+        var lhs = try parsePath()
+        while accept("|") { lhs = .binary("|", lhs, try parsePath()) }
+        return lhs
+    }
+
+    mutating func parsePath() throws(XPathError) -> XPathExpr {
+        switch current {
+        case .symbol("/"):
+            index += 1
+            if startsStep { return .path(absolute: true, steps: try parseRelative()) }
+            return .path(absolute: true, steps: [])
+        case .symbol("//"):
+            index += 1
+            return .path(absolute: true, steps: [XPathParser.descendantOrSelf] + (try parseRelative()))
+        case .symbol("("), .literal, .number, .variable:
+            return try parseFilter()
+        case .name(let name)
+        where peek(1) == .symbol("(") && !["node", "text", "comment", "processing-instruction"].contains(name):
+            return try parseFilter()
+        default:
+            guard startsStep else { throw fail("expected a location step, found \(describe(current))") }
+            return .path(absolute: false, steps: try parseRelative())
+        }
+    }
+
+    static let descendantOrSelf = XPathStep(axis: .descendantOrSelf, test: .node, predicates: [])
+
+    var startsStep: Bool {
+        switch current {
+        case .name: return true
+        case .symbol(let symbol): return ["*", "@", ".", ".."].contains(symbol)
+        default: return false
+        }
+    }
+
+    mutating func parseFilter() throws(XPathError) -> XPathExpr {
+        let primary: XPathExpr
+        switch current {
+        case .symbol("("):
+            index += 1
+            primary = try parseExpression()
+            try expect(")")
+        case .literal(let text):
+            index += 1
+            primary = .literal(text)
+        case .number(let number):
+            index += 1
+            primary = .number(number)
+        case .variable(let name):
+            throw fail("variables are not supported ('$\(name)')")
+        case .name(let name):
+            guard let arity = XPathParser.functions[name] else {
+                throw fail(
+                    "unknown function '\(name)()' (supported: \(XPathParser.functions.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            index += 2
+            var arguments: [XPathExpr] = []
+            if !accept(")") {
+                repeat { arguments.append(try parseExpression()) } while accept(",")
+                try expect(")")
+            }
+            guard arity.contains(arguments.count) else {
+                throw fail(
+                    "\(name)() takes \(arity.upperBound == Int.max ? "at least \(arity.lowerBound)" : arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) or \(arity.upperBound)") argument(s), got \(arguments.count)"
+                )
+            }
+            primary = .function(name, arguments)
+        default:
+            throw fail("expected an expression, found \(describe(current))")
+        }
+        var predicates: [XPathExpr] = []
+        while accept("[") {
+            predicates.append(try parseExpression())
+            try expect("]")
+        }
+        var steps: [XPathStep] = []
+        if accept("/") {
+            steps = try parseRelative()
+        } else if accept("//") {
+            steps = [XPathParser.descendantOrSelf] + (try parseRelative())
+        }
+        if predicates.isEmpty && steps.isEmpty { return primary }
+        return .filter(primary, predicates: predicates, steps: steps)
+    }
+
+    mutating func parseRelative() throws(XPathError) -> [XPathStep] {
+        var steps = [try parseStep()]
+        while true {
+            if accept("/") {
+                steps.append(try parseStep())
+            } else if accept("//") {
+                steps.append(XPathParser.descendantOrSelf)
+                steps.append(try parseStep())
+            } else {
+                return steps
+            }
+        }
+    }
+
+    mutating func parseStep() throws(XPathError) -> XPathStep {
+        if accept(".") { return XPathStep(axis: .self, test: .node, predicates: []) }
+        if accept("..") { return XPathStep(axis: .parent, test: .node, predicates: []) }
+        var axis = XPathAxis.child
+        if accept("@") {
+            axis = .attribute
+        } else if case .name(let name) = current, peek(1) == .symbol("::") {
+            guard let named = XPathAxis(rawValue: name) else {
+                throw fail(
+                    "unknown axis '\(name)' (supported: \(XPathAxis.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            axis = named
+            index += 2
+        }
+        let test: XPathNodeTest
+        switch current {
+        case .symbol("*"):
+            index += 1
+            test = .anyName
+        case .name(let name):
+            index += 1
+            if ["node", "text", "comment", "processing-instruction"].contains(name), accept("(") {
+                try expect(")")
+                test = name == "node" ? .node : .text
+            } else {
+                test = .name(name)
+            }
+        default:
+            throw fail("expected a node test, found \(describe(current))")
+        }
+        var predicates: [XPathExpr] = []
+        while accept("[") {
+            predicates.append(try parseExpression())
+            try expect("]")
+        }
+        return XPathStep(axis: axis, test: test, predicates: predicates)
+    }
+}
+
+// MARK: - Evaluator
+
+struct XPathContext {
+    var node: XPathNode
+    var position: Int
+    var size: Int
+}
+
+struct XPathEvaluator {
+    let tree: PageTree
+    var steps = 0
+
+    init(tree: PageTree) { self.tree = tree }
+
+    mutating func spend(_ count: Int) throws(XPathError) {
+        steps += count
+        if steps > XPathQuery.maxSteps {
+            throw XPathError(
+                message: "xpath too expensive (more than \(XPathQuery.maxSteps) node visits)", position: nil)
+        }
+    }
+
+    mutating func evaluate(_ expression: XPathExpr, _ context: XPathContext) throws(XPathError) -> XPathValue {
+        switch expression {
+        case .literal(let text): return .string(text)
+        case .number(let number): return .number(number)
+        case .negate(let inner): return .number(-number(try evaluate(inner, context)))
+        case .path(let absolute, let steps):
+            let start: XPathNode = absolute ? .document : context.node
+            return .nodes(try walk([start], steps))
+        case .filter(let primary, let predicates, let steps):
+            guard case .nodes(var nodes) = try evaluate(primary, context) else {
+                throw XPathError(
+                    message: "a predicate or path applied to something that is not a node-set", position: nil)
+            }
+            for predicate in predicates { nodes = try filter(nodes, predicate) }
+            return .nodes(steps.isEmpty ? nodes : try walk(nodes, steps))
+        case .function(let name, let arguments):
+            return try call(name, arguments, context)
+        case .binary(let op, let lhsExpression, let rhsExpression):
+            switch op {
+            case "or":
+                if boolean(try evaluate(lhsExpression, context)) { return .boolean(true) }
+                return .boolean(boolean(try evaluate(rhsExpression, context)))
+            case "and":
+                if !boolean(try evaluate(lhsExpression, context)) { return .boolean(false) }
+                return .boolean(boolean(try evaluate(rhsExpression, context)))
+            default: break
+            }
+            let lhs = try evaluate(lhsExpression, context)
+            let rhs = try evaluate(rhsExpression, context)
+            switch op {
+            case "|":
+                guard case .nodes(let left) = lhs, case .nodes(let right) = rhs else {
+                    throw XPathError(message: "'|' joins node-sets only", position: nil)
+                }
+                return .nodes(Array(Set(left).union(right)).sorted())
+            case "+": return .number(number(lhs) + number(rhs))
+            case "-": return .number(number(lhs) - number(rhs))
+            case "*": return .number(number(lhs) * number(rhs))
+            case "div": return .number(number(lhs) / number(rhs))
+            case "mod": return .number(number(lhs).truncatingRemainder(dividingBy: number(rhs)))
+            default: return .boolean(try compare(op, lhs, rhs))
+            }
+        }
+    }
+
+    /// Applies `steps` to every context node; the union in document order.
+    mutating func walk(_ start: [XPathNode], _ steps: [XPathStep]) throws(XPathError) -> [XPathNode] {
+        var nodes = start
+        var index = 0
+        while index < steps.count {
+            var step = steps[index]
+            // `//name[p]` (descendant-or-self::node()/child::name[p]) is descendant::name[p] when no predicate
+            // depends on the position: one pass over each subtree instead of a union over every descendant.
+            if step.axis == .descendantOrSelf, step.test == .node, step.predicates.isEmpty, index + 1 < steps.count,
+                steps[index + 1].axis == .child, steps[index + 1].predicates.allSatisfy(\.isPositionIndependentBoolean)
+            {
+                step = steps[index + 1]
+                step.axis = .descendant
+                index += 1
+            }
+            var result: [XPathNode] = []
+            for node in nodes {
+                var selected = try axisNodes(node, step)
+                for predicate in step.predicates { selected = try filter(selected, predicate) }
+                result.append(contentsOf: selected)
+            }
+            if nodes.count > 1 || step.axis.isReverse {
+                result = Array(Set(result)).sorted()
+            }
+            nodes = result
+            index += 1
+        }
+        return nodes
+    }
+
+    /// Keeps the nodes for which `predicate` holds; positions count in axis order (reverse axes list nearest first).
+    mutating func filter(_ nodes: [XPathNode], _ predicate: XPathExpr) throws(XPathError) -> [XPathNode] {
+        var kept: [XPathNode] = []
+        for (offset, node) in nodes.enumerated() {
+            try spend(1)
+            let value = try evaluate(predicate, XPathContext(node: node, position: offset + 1, size: nodes.count))
+            if case .number(let number) = value {
+                if number == Double(offset + 1) { kept.append(node) }
+            } else if boolean(value) {
+                kept.append(node)
+            }
+        }
+        return kept
+    }
+
+    func matches(_ element: Int, _ test: XPathNodeTest) -> Bool {
+        switch test {
+        case .anyName, .node: return true
+        case .name(let name): return tree.names[element] == name
+        case .text: return false
+        }
+    }
+
+    /// The nodes of `step`'s axis from `node` that pass its node test, in axis order (reverse axes nearest first).
+    mutating func axisNodes(_ node: XPathNode, _ step: XPathStep) throws(XPathError) -> [XPathNode] {
+        var out: [XPathNode] = []
+        func element(_ index: Int) {
+            if matches(index, step.test) { out.append(XPathNode(element: index, attribute: -1)) }
+        }
+        let isDocument = node.element < 0
+        let isAttribute = node.isAttribute
+        switch step.axis {
+        case .self:
+            if isAttribute {
+                if step.test == .node || step.test == .anyName { out.append(node) }
+                if case .name(let name) = step.test, tree.attributes[node.element][node.attribute].name == name {
+                    out.append(node)
+                }
+            } else if isDocument {
+                if step.test == .node { out.append(node) }
+            } else {
+                element(node.element)
+            }
+        case .child:
+            guard !isAttribute else { break }
+            if isDocument {
+                if tree.count > 0 { element(0) }
+            } else {
+                try spend(tree.children[node.element].count)
+                for child in tree.children[node.element] { element(child) }
+            }
+        case .descendant, .descendantOrSelf:
+            guard !isAttribute else {
+                if step.axis == .descendantOrSelf, step.test == .node { out.append(node) }
+                break
+            }
+            if step.axis == .descendantOrSelf {
+                if isDocument {
+                    if step.test == .node { out.append(node) }
+                } else {
+                    element(node.element)
+                }
+            }
+            let range = isDocument ? 0..<tree.count : (node.element + 1)..<tree.subtreeEnd[node.element]
+            try spend(range.count)
+            for index in range { element(index) }
+        case .parent, .ancestor, .ancestorOrSelf:
+            if step.axis == .ancestorOrSelf {
+                if isAttribute || isDocument {
+                    if step.test == .node { out.append(node) }
+                } else {
+                    element(node.element)
+                }
+            }
+            guard !isDocument else { break }
+            var current = isAttribute ? node.element : tree.parent[node.element]
+            if isAttribute {
+                // An attribute's parent is its element.
+                element(current)
+                if step.axis == .parent { break }
+                current = tree.parent[current]
+            }
+            while true {
+                try spend(1)
+                if current < 0 {
+                    if step.test == .node { out.append(.document) }
+                    break
+                }
+                element(current)
+                if step.axis == .parent { break }
+                current = tree.parent[current]
+            }
+        case .followingSibling, .precedingSibling:
+            guard !isAttribute, !isDocument else { break }
+            let parent = tree.parent[node.element]
+            let siblings = parent < 0 ? [node.element] : tree.children[parent]
+            guard let position = siblings.firstIndex(of: node.element) else { break }
+            try spend(siblings.count)
+            if step.axis == .followingSibling {
+                for sibling in siblings[(position + 1)...] { element(sibling) }
+            } else {
+                for sibling in siblings[..<position].reversed() { element(sibling) }
+            }
+        case .following:
+            guard !isDocument else { break }
+            let start = isAttribute ? node.element + 1 : tree.subtreeEnd[node.element]
+            try spend(tree.count - start)
+            for index in start..<tree.count { element(index) }
+        case .preceding:
+            guard !isDocument else { break }
+            var ancestors = Set<Int>()
+            var current = isAttribute ? node.element : tree.parent[node.element]
+            if isAttribute { ancestors.insert(node.element) }
+            while current >= 0 {
+                ancestors.insert(current)
+                current = tree.parent[current]
+            }
+            try spend(node.element)
+            for index in stride(from: node.element - 1, through: 0, by: -1) where !ancestors.contains(index) {
+                element(index)
+            }
+        case .attribute:
+            guard !isAttribute, !isDocument else { break }
+            let attributes = tree.attributes[node.element]
+            try spend(attributes.count)
+            for (offset, attribute) in attributes.enumerated() {
+                switch step.test {
+                case .anyName, .node: out.append(XPathNode(element: node.element, attribute: offset))
+                case .name(let name) where attribute.name == name:
+                    out.append(XPathNode(element: node.element, attribute: offset))
+                default: break
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Conversions (XPath 1.0 §4)
+
+    func stringValue(_ node: XPathNode) -> String {
+        node.isAttribute ? tree.attributes[node.element][node.attribute].value : ""
+    }
+
+    func name(_ node: XPathNode) -> String {
+        if node.isAttribute { return tree.attributes[node.element][node.attribute].name }
+        return node.element >= 0 ? tree.names[node.element] : ""
+    }
+
+    func string(_ value: XPathValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .number(let number): return XPathEvaluator.format(number)
+        case .nodes(let nodes): return nodes.first.map(stringValue) ?? ""
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        if number.isNaN { return "NaN" }
+        if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return String(number)
+    }
+
+    func number(_ value: XPathValue) -> Double {
+        switch value {
+        case .number(let number): return number
+        case .boolean(let flag): return flag ? 1 : 0
+        case .string, .nodes: return XPathEvaluator.parseNumber(string(value))
+        }
+    }
+
+    /// XPath's Number production (optional minus, digits, optional fraction); anything else is NaN.
+    static func parseNumber(_ text: String) -> Double {
+        let trimmed = text.trimmingCharacters()
+        var body = Substring(trimmed)
+        if body.first == "-" { body = body.dropFirst() }
+        guard !body.isEmpty, body.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
+            body.filter({ $0 == "." }).count <= 1, body != "."
+        else { return .nan }
+        return Double(trimmed) ?? Double("0" + trimmed) ?? .nan
+    }
+
+    func boolean(_ value: XPathValue) -> Bool {
+        switch value {
+        case .boolean(let flag): return flag
+        case .number(let number): return number != 0 && !number.isNaN
+        case .string(let text): return !text.isEmpty
+        case .nodes(let nodes): return !nodes.isEmpty
+        }
+    }
+
+    func compare(_ op: String, _ lhs: XPathValue, _ rhs: XPathValue) throws(XPathError) -> Bool {
+        func atoms(_ value: XPathValue) -> [XPathValue] {
+            if case .nodes(let nodes) = value { return nodes.map { .string(stringValue($0)) } }
+            return [value]
+        }
+        // A node-set against a boolean compares the set's boolean (§3.4).
+        if case .nodes = lhs, case .boolean = rhs { return compareAtoms(op, .boolean(boolean(lhs)), rhs) }
+        if case .boolean = lhs, case .nodes = rhs { return compareAtoms(op, lhs, .boolean(boolean(rhs))) }
+        for left in atoms(lhs) {
+            for right in atoms(rhs) where compareAtoms(op, left, right) { return true }
+        }
+        return false
+    }
+
+    func compareAtoms(_ op: String, _ lhs: XPathValue, _ rhs: XPathValue) -> Bool {
+        switch op {
+        case "=", "!=":
+            let equal: Bool
+            if case .boolean = lhs {
+                equal = boolean(lhs) == boolean(rhs)
+            } else if case .boolean = rhs {
+                equal = boolean(lhs) == boolean(rhs)
+            } else if case .number = lhs {
+                equal = number(lhs) == number(rhs)
+            } else if case .number = rhs {
+                equal = number(lhs) == number(rhs)
+            } else {
+                equal = string(lhs) == string(rhs)
+            }
+            return op == "=" ? equal : !equal
+        case "<": return number(lhs) < number(rhs)
+        case "<=": return number(lhs) <= number(rhs)
+        case ">": return number(lhs) > number(rhs)
+        default: return number(lhs) >= number(rhs)
+        }
+    }
+
+    // MARK: Functions (XPath 1.0 §4)
+
+    mutating func call(_ name: String, _ arguments: [XPathExpr], _ context: XPathContext) throws(XPathError)
+        -> XPathValue
+    {
+        var values: [XPathValue] = []
+        for argument in arguments { values.append(try evaluate(argument, context)) }
+        func text(_ index: Int) -> String {
+            index < values.count ? string(values[index]) : stringValue(context.node)
+        }
+        func nodes(_ index: Int) throws(XPathError) -> [XPathNode] {
+            guard case .nodes(let nodes) = values[index] else {
+                throw XPathError(message: "\(name)() needs a node-set", position: nil)
+            }
+            return nodes
+        }
+        switch name {
+        case "last": return .number(Double(context.size))
+        case "position": return .number(Double(context.position))
+        case "count": return .number(Double(try nodes(0).count))
+        case "string": return .string(text(0))
+        case "concat": return .string(values.map(string).joined())
+        case "starts-with": return .boolean(text(0).hasPrefix(text(1)))
+        case "ends-with": return .boolean(text(0).hasSuffix(text(1)))
+        case "contains": return .boolean(text(1).isEmpty || text(0).contains(text(1)))
+        case "substring-before":
+            guard let range = text(0).firstRange(of: text(1)) else { return .string("") }
+            return .string(String(text(0)[..<range.lowerBound]))
+        case "substring-after":
+            guard let range = text(0).firstRange(of: text(1)) else { return .string("") }
+            return .string(String(text(0)[range.upperBound...]))
+        case "substring":
+            let characters = Array(text(0))
+            let start = number(values[1]).rounded(.toNearestOrAwayFromZero)
+            let length = values.count > 2 ? number(values[2]).rounded(.toNearestOrAwayFromZero) : .infinity
+            guard !start.isNaN, !length.isNaN else { return .string("") }
+            let first = max(start, 1)
+            let end = min(start + length, Double(characters.count + 1))
+            guard first < end else { return .string("") }
+            return .string(String(characters[(Int(first) - 1)..<(Int(end) - 1)]))
+        case "string-length": return .number(Double(text(0).count))
+        case "normalize-space":
+            return .string(text(0).split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
+        case "translate":
+            let from = Array(text(1))
+            let to = Array(text(2))
+            var out = ""
+            for character in text(0) {
+                if let index = from.firstIndex(of: character) {
+                    if index < to.count { out.append(to[index]) }
+                } else {
+                    out.append(character)
+                }
+            }
+            return .string(out)
+        case "not": return .boolean(!boolean(values[0]))
+        case "true": return .boolean(true)
+        case "false": return .boolean(false)
+        case "boolean": return .boolean(boolean(values[0]))
+        case "number":
+            return .number(values.isEmpty ? XPathEvaluator.parseNumber(stringValue(context.node)) : number(values[0]))
+        case "sum": return .number(try nodes(0).reduce(0) { $0 + XPathEvaluator.parseNumber(stringValue($1)) })
+        case "floor": return .number(number(values[0]).rounded(.down))
+        case "ceiling": return .number(number(values[0]).rounded(.up))
+        case "round": return .number((number(values[0]) + 0.5).rounded(.down))
+        case "name", "local-name":
+            let node = values.isEmpty ? context.node : try nodes(0).first
+            guard let node else { return .string("") }
+            let full = self.name(node)
+            if name == "local-name", let colon = full.lastIndex(of: ":") {
+                return .string(String(full[full.index(after: colon)...]))
+            }
+            return .string(full)
+        case "lower-case": return .string(text(0).lowercased())
+        case "upper-case": return .string(text(0).uppercased())
+        default:
+            throw XPathError(message: "unknown function '\(name)()'", position: nil)
+        }
+    }
+}
