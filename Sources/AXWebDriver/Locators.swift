@@ -10,7 +10,9 @@ package enum Locator: Sendable {
     case className(String)
 
     /// Every strategy accepted (W3C's, Appium's, and this project's `-axserver selector`).
-    package static let strategies = ["accessibility id", "name", "id", "class name", "xpath", "-axserver selector"]
+    package static let strategies = [
+        "accessibility id", "name", "id", "class name", "tag name", "xpath", "-axserver selector", "css selector",
+    ]
 
     /// The locator for a Find Element request body `{"using", "value"}`.
     package static func parse(_ body: JSONObject) throws(WebDriverError) -> Locator {
@@ -26,7 +28,13 @@ package enum Locator: Sendable {
             return .selector("*[id=\(quoted(value))]")
         case "name":
             return .selector("*[label=\(quoted(value))]")
-        case "class name":
+        case "css selector":
+            // Selenium's Python client sends By.ID, By.NAME, By.CLASS_NAME and By.TAG_NAME as CSS:
+            // `[id="v"]`, `[name="v"]`, `.v` and `v`; those four forms (and `#v`) are accepted.
+            return try parse([
+                "using": .string(try cssStrategy(value).using), "value": .string(cssStrategy(value).value),
+            ])
+        case "class name", "tag name":
             guard !value.isEmpty else { throw WebDriverError("invalid selector", "an empty class name") }
             return .className(value)
         case "xpath":
@@ -43,6 +51,25 @@ package enum Locator: Sendable {
                 "unknown locator strategy '\(using)' (supported: \(strategies.joined(separator: ", ")))",
                 data: ["supported": JSON(strategies)])
         }
+    }
+
+    /// The strategy a simple CSS selector stands for (the forms Selenium's client generates).
+    static func cssStrategy(_ css: String) throws(WebDriverError) -> (using: String, value: String) {
+        for (prefix, using) in [("[id=\"", "id"), ("[name=\"", "name")]
+        where css.hasPrefix(prefix) && css.hasSuffix("\"]") {
+            return (using, String(css.dropFirst(prefix.count).dropLast(2)))
+        }
+        if css.hasPrefix("#"), css.count > 1 { return ("id", String(css.dropFirst())) }
+        if css.hasPrefix("."), css.count > 1 { return ("class name", String(css.dropFirst())) }
+        if let first = css.first, first.isLetter,
+            css.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+        {
+            return ("class name", css)
+        }
+        throw WebDriverError(
+            "invalid selector",
+            "axdriver takes only the CSS forms [id=\"v\"], [name=\"v\"], #v, .v and a type name; use xpath or -axserver selector",
+            data: ["selector": .string(css)])
     }
 
     /// A selector string literal (double-quoted, with `\` and `"` escaped).

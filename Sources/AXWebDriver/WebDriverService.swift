@@ -159,7 +159,7 @@ package final class WebDriverService: Sendable {
             return rect(window)
         case .getActiveElement:
             let focus = try await session.link.call("focus.get")
-            guard let id = focus["element"]?.stringValue else {
+            guard let id = focus["element"]?["id"]?.stringValue ?? focus["element"]?.stringValue else {
                 throw WebDriverError("no such element", "no element has accessibility focus")
             }
             return ElementReference.json(id)

@@ -101,7 +101,17 @@ final class RoutingTests: XCTestCase {
             return XCTFail("accessibility id is a selector")
         }
         XCTAssertEqual(selector, "*[name=\"a\\\"b\"]")
-        XCTAssertThrowsError(try Locator.parse(["using": "css selector", "value": "x"])) { error in
+        guard case .selector(let byID) = try Locator.parse(["using": "css selector", "value": "[id=\"nameField\"]"]),
+            case .className(let byClass) = try Locator.parse([
+                "using": "css selector", "value": ".XCUIElementTypeButton",
+            ])
+        else { return XCTFail("Selenium's CSS forms of By.ID and By.CLASS_NAME") }
+        XCTAssertEqual(byID, "*[id=\"nameField\"]")
+        XCTAssertEqual(byClass, "XCUIElementTypeButton")
+        XCTAssertThrowsError(try Locator.parse(["using": "css selector", "value": "div > a"])) { error in
+            XCTAssertEqual((error as? WebDriverError)?.code, "invalid selector")
+        }
+        XCTAssertThrowsError(try Locator.parse(["using": "link text", "value": "x"])) { error in
             XCTAssertEqual((error as? WebDriverError)?.code, "invalid argument")
             XCTAssertEqual((error as? WebDriverError)?.data?["supported"], JSON(Locator.strategies))
         }
