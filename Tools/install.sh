@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds axserver and axquery (release) and installs them with shell completions and man pages.
+# Builds axserver, axquery and axdriver (release) and installs them with shell completions and man pages.
 #   Tools/install.sh [--prefix DIR]        (default prefix: ~/.local)
 # Installs:
-#   PREFIX/bin/axserver, PREFIX/bin/axquery
-#   PREFIX/share/bash-completion/completions/{axserver,axquery}
-#   PREFIX/share/zsh/site-functions/_{axserver,axquery}
-#   PREFIX/share/fish/vendor_completions.d/{axserver,axquery}.fish
+#   PREFIX/bin/axserver, PREFIX/bin/axquery, PREFIX/bin/axdriver
+#   PREFIX/share/bash-completion/completions/{axserver,axquery,axdriver}
+#   PREFIX/share/zsh/site-functions/_{axserver,axquery,axdriver}
+#   PREFIX/share/fish/vendor_completions.d/{axserver,axquery,axdriver}.fish
 #   PREFIX/share/man/man1/*.1   (ArgumentParser's generate-manual plugin; without it, pages made from --help)
 # Installs missing Debian packages first (Tools/install-deps.sh). Prints what to add to PATH when PREFIX/bin is
 # not on it.
@@ -27,11 +27,12 @@ export PATH=/opt/swift/usr/bin:$PATH
 
 swift build -c release --product axserver
 swift build -c release --product axquery
+swift build -c release --product axdriver
 BUILT="$(swift build -c release --show-bin-path)"
 
 install -d "$PREFIX/bin" "$PREFIX/share/bash-completion/completions" "$PREFIX/share/zsh/site-functions" \
   "$PREFIX/share/fish/vendor_completions.d" "$PREFIX/share/man/man1"
-for tool in axserver axquery; do
+for tool in axserver axquery axdriver; do
   install -m 0755 "$BUILT/$tool" "$PREFIX/bin/$tool"
   "$BUILT/$tool" --generate-completion-script bash > "$PREFIX/share/bash-completion/completions/$tool"
   "$BUILT/$tool" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_$tool"
@@ -49,12 +50,12 @@ if swift package --allow-writing-to-directory "$MANTMP" generate-manual --multi-
 else
   echo "man pages: the generate-manual plugin did not run (see below); making them from --help" >&2
   tail -n 3 "$MANTMP/plugin.log" >&2 || true
-  for tool in axserver axquery; do
+  for tool in axserver axquery axdriver; do
     /usr/bin/python3 Tools/manpage_from_help.py "$BUILT/$tool" > "$PREFIX/share/man/man1/$tool.1"
   done
 fi
 
-echo "installed axserver and axquery $("$PREFIX/bin/axquery" --version) in $PREFIX/bin" >&2
+echo "installed axserver, axquery and axdriver $("$PREFIX/bin/axquery" --version) in $PREFIX/bin" >&2
 case ":$PATH:" in
   *":$PREFIX/bin:"*) ;;
   *) echo "add it to PATH: export PATH=\"$PREFIX/bin:\$PATH\"" >&2 ;;

@@ -401,6 +401,9 @@ package final class WebDriverService: Sendable {
     {
         let implicit = session.timeouts.implicit
         let deadline = ContinuousClock.now + .milliseconds(min(implicit, 3_600_000))
+        if !multiple, root == nil, implicit > 0, case .selector(let selector) = locator {
+            return try await waitOnServer(session, selector, deadline: deadline, implicit: implicit)
+        }
         while true {
             let generation = session.link.generation
             let found = try await evaluate(session, locator, root: root, limit: multiple ? nil : 1)
@@ -414,6 +417,35 @@ package final class WebDriverService: Sendable {
             }
             await session.link.waitForChange(after: generation, until: deadline)
         }
+    }
+
+    /// Find Element with an implicit wait and a selector: the server's `wait.for {state: attached}` waits (woken
+    /// by the app's revisions, D-PROTO-1) and answers with the element, one round trip after the change. When
+    /// several elements match (`wait.for` is strict), the first in document order is taken, as WebDriver does.
+    func waitOnServer(_ session: DriverSession, _ selector: String, deadline: ContinuousClock.Instant, implicit: Int)
+        async throws(WebDriverError) -> [String]
+    {
+        while true {
+            let found = try await evaluate(session, .selector(selector), root: nil, limit: 1)
+            if !found.isEmpty { return found }
+            let remaining = deadline - ContinuousClock.now
+            let remainingMs = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            if remainingMs <= 0 { break }
+            let params: JSONObject = [
+                "target": ["selector": .string(selector)], "state": "attached", "timeoutMs": JSON(Int(remainingMs)),
+            ]
+            do {
+                let reply = try await session.link.call("wait.for", params, timeout: remaining + .seconds(10))
+                if let id = reply["element"]?["id"]?.stringValue { return [id] }
+            } catch where error.code == "timeout" {
+                break
+            } catch where error.data?["rpcCode"] == JSON(-32011) {
+                continue  // several match now: query.find takes the first
+            }
+        }
+        throw WebDriverError(
+            "no such element", "no element matches selector \(selector) (waited \(implicit) ms)",
+            data: ["locator": .string("selector \(selector)")])
     }
 
     func describe(_ locator: Locator) -> String {

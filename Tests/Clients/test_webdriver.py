@@ -12,6 +12,7 @@ import os
 import select
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -275,6 +276,17 @@ def test_implicit_wait_is_woken_by_the_change(axdriver, ax_provider):
         assert 0.3 < found_at - started < 5
         # Woken by the server's tree.changed event: it answers right after the change, not a polling period later.
         assert found_at - changed_at[0] < 0.25, found_at - changed_at[0]
+
+        # A selector strategy waits on the server (wait.for), woken by the same change.
+        changed_at.clear()
+        publisher = threading.Thread(target=lambda: (time.sleep(0.3), app.provider.insert(
+            "win", view("later", "UIButton", [16, 380, 100, 44], title="Later", accessibilityIdentifier="later")),
+            changed_at.append(time.monotonic())))
+        publisher.start()
+        found = session.find_element(AppiumBy.ACCESSIBILITY_ID, "later")
+        found_at = time.monotonic()
+        publisher.join(10)
+        assert found.text == "Later" and found_at - changed_at[0] < 0.25, found_at - changed_at[0]
 
         session.implicitly_wait(0.3)
         started = time.monotonic()
@@ -557,3 +569,17 @@ def test_server_not_running_then_restarted(axdriver):
         for name in os.listdir(directory):
             os.unlink(os.path.join(directory, name))
         os.rmdir(directory)
+
+
+@pytest.mark.axserver(fresh=True)
+def test_readme_appium_example_passes(axdriver, tmp_path):
+    """The README's Appium-Python-Client example (skipped by the docs test, which has no PyPI clients) runs here."""
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")).read()
+    after = readme.split("Save this as `test_appium_demo.py`", 1)[1]
+    example = after.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "test_appium_demo.py").write_text(example)
+    driver = axdriver()
+    environment = dict(os.environ, AXDRIVER_URL=driver.url)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_appium_demo.py"],
+                            cwd=str(tmp_path), env=environment, capture_output=True, text=True, timeout=120)
+    assert "1 passed" in result.stdout, result.stdout + result.stderr
