@@ -429,7 +429,8 @@ package final class WebDriverService: Sendable {
             let found = try await evaluate(session, .selector(selector), root: nil, limit: 1)
             if !found.isEmpty { return found }
             let remaining = deadline - ContinuousClock.now
-            let remainingMs = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            let remainingMs =
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
             if remainingMs <= 0 { break }
             let params: JSONObject = [
                 "target": ["selector": .string(selector)], "state": "attached", "timeoutMs": JSON(Int(remainingMs)),
@@ -437,9 +438,9 @@ package final class WebDriverService: Sendable {
             do {
                 let reply = try await session.link.call("wait.for", params, timeout: remaining + .seconds(10))
                 if let id = reply["element"]?["id"]?.stringValue { return [id] }
-            } catch where error.code == "timeout" {
+            } catch  where error.code == "timeout" {
                 break
-            } catch where error.data?["rpcCode"] == JSON(-32011) {
+            } catch  where error.data?["rpcCode"] == JSON(-32011) {
                 continue  // several match now: query.find takes the first
             }
         }
