@@ -198,8 +198,13 @@ package final class DriverSession: Sendable {
     func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
         let revisionReply = try await link.call("tree.revision")
         let revision = revisionReply["revision"]?.intValue ?? -1
-        if let cached = state.withLock({ $0.page }), cached.revision == revision, revision >= 0 {
+        let cached = state.withLock { $0.page }
+        if let cached, cached.revision == revision, revision >= 0 {
             return (cached.tree, cached.index)
+        }
+        if let cached, revision > cached.revision, let patched = await patched(cached, to: revision) {
+            state.withLock { $0.page = (revision, patched, cached.index) }
+            return (patched, cached.index)
         }
         let reply = try await link.call("tree.get", ["format": "xml"])
         guard let xml = reply["xml"]?.stringValue else {
@@ -216,5 +221,32 @@ package final class DriverSession: Sendable {
         }
         state.withLock { $0.page = (revision, tree, index) }
         return (tree, index)
+    }
+
+    /// The most elements one change may update and still be patched into the parsed page.
+    static let maxPatchedElements = 64
+
+    /// The parsed page of `cached.revision` brought to `revision` when the change between them moved nothing
+    /// (no element added, removed or moved, no window change) and updated at most `maxPatchedElements` elements:
+    /// their attributes are rebuilt from `element.get` as the page source writes them (AXQuery's TreeXML), so a
+    /// live app whose labels and values tick is not re-read whole after every change. Nil: read the page again.
+    func patched(_ cached: (revision: Int, tree: PageTree, index: [String: Int]), to revision: Int) async -> PageTree? {
+        guard
+            let diff = try? await link.call(
+                "tree.diff", ["fromRevision": JSON(cached.revision), "toRevision": JSON(revision)]),
+            diff["added"]?.arrayValue?.isEmpty == true, diff["removed"]?.arrayValue?.isEmpty == true,
+            diff["moved"]?.arrayValue?.isEmpty == true, diff["windowsChanged"]?.boolValue != true,
+            let updated = diff["updated"]?.objectValue, updated.count <= DriverSession.maxPatchedElements
+        else { return nil }
+        var tree = cached.tree
+        for (id, _) in updated {
+            guard let index = cached.index[id],
+                let element = try? await link.call("element.get", ["target": ["id": .string(id)]]),
+                element["role"]?.stringValue == tree.attribute(index, "role")
+            else { return nil }
+            tree.attributes[index] = PageTree.pageAttributes(
+                of: element, type: tree.attribute(index, "type") ?? "", index: tree.attribute(index, "index"))
+        }
+        return tree
     }
 }

@@ -1,3 +1,4 @@
+import AXJSON
 import AXQuery
 
 /// The Appium page source (`tree.get` format `xml`) parsed once into a flat array in document order, so XPath
@@ -44,5 +45,45 @@ package struct PageTree: Sendable {
     package func attribute(_ index: Int, _ name: String) -> String? {
         for attribute in attributes[index] where attribute.name == name { return attribute.value }
         return nil
+    }
+
+    /// The page-source attributes of a wire element (`element.get`), in the order AXQuery's TreeXML writes them:
+    /// `type, name (identifier, else label), label, value, enabled, visible (onscreen), x, y, width, height
+    /// (rounded), index, role, axid`. `type` and `index` come from the parsed page (they depend on the view class
+    /// and the position, which a patch never changes).
+    package static func pageAttributes(of element: JSON, type: String, index: String?) -> [(
+        name: String, value: String
+    )] {
+        var out: [(name: String, value: String)] = [("type", type)]
+        func add(_ name: String, _ value: String?) { if let value { out.append((name, sanitized(value))) } }
+        // TreeXML writes characters XML 1.0 cannot carry as U+FFFD.
+        func sanitized(_ text: String) -> String {
+            guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0xFFFE || $0.value == 0xFFFF })
+            else { return text }
+            var out = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                let keep =
+                    scalar == "\n" || scalar == "\r" || scalar == "\t"
+                    || !(scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
+                out.append(keep ? scalar : "\u{FFFD}")
+            }
+            return String(out)
+        }
+        func rounded(_ key: String) -> String {
+            guard let number = element["frame"]?[key]?.doubleValue, number.isFinite else { return "0" }
+            return String(Int(number.rounded()))
+        }
+        let states = Set(element["states"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let identifier = element["identifier"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        add("name", identifier ?? element["label"]?.stringValue)
+        add("label", element["label"]?.stringValue)
+        add("value", element["value"]?.stringValue)
+        add("enabled", states.contains("enabled") ? "true" : "false")
+        add("visible", states.contains("onscreen") ? "true" : "false")
+        for key in ["x", "y", "width", "height"] { add(key, rounded(key)) }
+        add("index", index)
+        add("role", element["role"]?.stringValue)
+        add("axid", element["id"]?.stringValue)
+        return out
     }
 }

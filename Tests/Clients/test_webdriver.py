@@ -583,3 +583,43 @@ def test_readme_appium_example_passes(axdriver, tmp_path):
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_appium_demo.py"],
                             cwd=str(tmp_path), env=environment, capture_output=True, text=True, timeout=120)
     assert "1 passed" in result.stdout, result.stdout + result.stderr
+
+
+def test_xpath_sees_changes_patched_into_the_parsed_page(axdriver, ax_provider):
+    """After a change that moves nothing, axdriver patches the changed elements into its parsed page (tree.diff +
+    element.get) instead of reading the page source again; every attribute must then equal the server's page."""
+    import xml.etree.ElementTree as ElementTree
+    app = CounterApp(ax_provider, name="wd-patch")
+    driver = axdriver()
+    session = selenium_session(driver, app="wd-patch")
+
+    def literal(value):
+        if '"' not in value:
+            return '"%s"' % value
+        if "'" not in value:
+            return "'%s'" % value
+        return "concat(%s)" % ", '\"', ".join('"%s"' % part for part in value.split('"'))
+
+    def all_elements_match():
+        root = ElementTree.fromstring(session.page_source.split("?>", 1)[1])
+        checked = 0
+        for element in root.iter():
+            if "axid" not in element.attrib:
+                continue
+            tests = " and ".join("@%s=%s" % (name, literal(value)) for name, value in element.attrib.items())
+            xpath = "//%s[%s and count(@*) = %d]" % (element.tag, tests, len(element.attrib))
+            assert [e.id for e in session.find_elements(By.XPATH, xpath)] == [element.attrib["axid"]], xpath
+            checked += 1
+        return checked
+
+    try:
+        assert session.find_element(By.XPATH, "//*[@label='Count 0']").id == "counter"
+        session.find_element(By.ID, "plus").click()
+        app.provider.set_properties("plus", frame=[20, 151.6, 90.4, 44], isEnabled=False, title='Add\u0001 "more"')
+        app.provider.set_properties("search", text="typed", accessibilityIdentifier="")
+        assert session.find_elements(By.XPATH, "//*[@label='Count 0']") == []
+        assert session.find_element(By.XPATH, "//*[@label='Count 1']").id == "counter"
+        assert session.find_element(By.XPATH, "//*[@x='20' and @y='152' and @width='90']").id == "plus"
+        assert all_elements_match() == 5
+    finally:
+        session.quit()
