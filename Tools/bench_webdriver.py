@@ -26,7 +26,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
-from axclient import Provider, view  # noqa: E402
+from axclient import Client, Provider, view  # noqa: E402
 
 
 def start(command, prefix):
@@ -103,6 +103,9 @@ def main():
         report("get page source", timed(lambda: call("GET", base + "/source"), 20))
         source = call("GET", base + "/source")
         print("  page source: %d bytes" % len(source.encode()))
+        with Client(socket_path) as direct:
+            report("  of which axserver's tree.get xml (JSON-RPC, no HTTP)",
+                   timed(lambda: direct.call("tree.get", {"format": "xml", "app": "axserver-bench"}), 20))
 
         # A second app on the same server: its changes wake implicit waits; the cold xpath re-reads its page.
         provider = Provider("bench-second", socket_path)
@@ -130,6 +133,34 @@ def main():
                 publisher.join()
                 latencies.append((found - changed[0]) * 1000)
             report("implicit wait (%s): change acknowledged -> found" % strategy, latencies)
+
+        # A live app of the same size published from Python: XPath right after a change of one label (patched into
+        # the parsed page) and after an insertion (the page source is read and parsed again).
+        live = Provider("bench-live", socket_path)
+        groups = [view("lg%d" % g, "UIStackView", [0, g * 40, 800, 40], children=[
+            view("lb%d" % (g * 100 + i), "UIButton", [i * 8, 0, 8, 40], title="Live %d" % (g * 100 + i))
+            for i in range(100)]) for g in range(args.leaves // 100)]
+        live.set_hierarchy([view("lw", "UIWindow", [0, 0, 800, 4000], isKeyWindow=True, windowTitle="Live",
+                                 children=groups)])
+        third = call("POST", "/session", {"capabilities": {"alwaysMatch": {"axserver:app": "bench-live"}}})
+        third_base = "/session/%s" % third["sessionId"]
+        call("POST", third_base + "/element", {"using": "xpath", "value": "//XCUIElementTypeButton[@label='Live 0']"})
+        patched, reread = [], []
+        for run in range(20):
+            live.set_properties("lb%d" % (run * 37), title="Changed %d" % run)
+            started = time.perf_counter()
+            call("POST", third_base + "/element", {"using": "xpath",
+                                                    "value": "//XCUIElementTypeButton[@label='Changed %d']" % run})
+            patched.append((time.perf_counter() - started) * 1000)
+        for run in range(5):
+            live.insert("lg0", view("ins%d" % run, "UIButton", [0, 0, 8, 40], title="Inserted %d" % run))
+            started = time.perf_counter()
+            call("POST", third_base + "/element", {"using": "xpath",
+                                                    "value": "//XCUIElementTypeButton[@label='Inserted %d']" % run})
+            reread.append((time.perf_counter() - started) * 1000)
+        report("xpath right after a label change (patched page)", patched)
+        report("xpath right after an insertion (page re-read)", reread)
+        live.close()
     finally:
         if provider is not None:
             provider.close()
