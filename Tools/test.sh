@@ -97,7 +97,7 @@ AXSERVER_BIN="$BIN" Tools/test_python_client.sh 2>&1 | tee "$LOGDIR/python.log" 
 status=${PIPESTATUS[0]}
 read -r passed failed < <(/usr/bin/python3 - "$LOGDIR/python.log" <<'EOF'
 import re, sys
-lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?) in ", l)]
+lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?)\b.* in [0-9.]+s", l)]
 last = lines[-1] if lines else ""
 count = lambda word: sum(int(n) for n in re.findall(r"(\d+) " + word, last))
 print(count("passed"), count("failed") + count("errors?"))
@@ -112,7 +112,7 @@ if want clients && [ -d Tests/Clients ]; then
   status=${PIPESTATUS[0]}
   read -r passed failed < <(/usr/bin/python3 - "$LOGDIR/clients.log" <<'EOF'
 import re, sys
-lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?) in ", l)]
+lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?)\b.* in [0-9.]+s", l)]
 last = lines[-1] if lines else ""
 count = lambda word: sum(int(n) for n in re.findall(r"(\d+) " + word, last))
 print(count("passed"), count("failed") + count("errors?"))
