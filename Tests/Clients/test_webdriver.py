@@ -199,6 +199,19 @@ def test_appium_client_drives_the_demo(axdriver):
         session.execute_script("axserver: focus", {"element": copies.id})
         assert session.switch_to.active_element.id == copies.id
 
+        display = session.find_element(AppiumBy.ACCESSIBILITY_ID, "cell.display")
+        assert session.execute_script("axserver: customAction", {"element": display.id,
+                                                                 "name": "Add to Favorites"})["performed"] is True
+        assert "Remove from Favorites" in display.get_attribute("customActions")
+        # Accessibility focus is on Copies (axserver: focus above): the previous heading is Preferences.
+        step = session.execute_script("axserver: rotor", {"rotor": "heading", "direction": "previous"})
+        assert step["item"]["target"] == "hdrPrefs" and step["rotor"]["name"] == "heading"
+
+        session.find_element(AppiumBy.ACCESSIBILITY_ID, "showAlert").click()
+        alert = session.find_element(AppiumBy.CLASS_NAME, "XCUIElementTypeAlert")
+        assert session.execute_script("axserver: escape", {"element": alert.id})["performed"] is True
+        assert session.find_elements(AppiumBy.CLASS_NAME, "XCUIElementTypeAlert") == []
+
         source = session.page_source
         assert source.startswith("<?xml") and 'axid="copies"' in source
         assert session.get_screenshot_as_png()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -507,16 +520,16 @@ def test_host_origin_and_token_checks(axdriver, tmp_path):
 
 
 def test_session_limit_and_expiry(axdriver):
-    driver = axdriver("--max-sessions", "40", "--session-timeout-s", "2")
+    driver = axdriver("--session-timeout-s", "2")          # the default limit: 64 sessions
 
     def create(_):
         return driver.request("POST", "/session", {"capabilities": {"alwaysMatch": {"platformName": "linux"}}})
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
-        results = list(pool.map(create, range(100)))
+        results = list(pool.map(create, range(1000)))    # 1,000 clients at once
     created = [body["value"]["sessionId"] for status, body in results if status == 200]
     refused = [body for status, body in results if status != 200]
-    assert len(created) == 40
+    assert len(created) == 64 and len(refused) == 936
     assert all(body["value"]["error"] == "session not created" and body["value"]["data"]["limit"] == "maxSessions"
                for body in refused)
     assert driver.request("GET", "/status")[1]["value"]["ready"] is False
