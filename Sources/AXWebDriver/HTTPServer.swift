@@ -2,6 +2,7 @@ import AXJSON
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// Who may talk to axdriver over HTTP (Specs/webdriver.md §Trust): the Host header must name a loopback host or
 /// an IP literal (a DNS name could be rebound to 127.0.0.1 by a web page), an Origin header must be a loopback
@@ -146,20 +147,45 @@ package enum WebDriverHTTPServer {
         service: WebDriverService, trust: WebDriverTrust, host: String, port: Int,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> any Channel {
-        let maxBody = service.limits.maxBodyBytes
+        let limits = service.limits
+        let connections = ConnectionCounter()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                guard connections.open(limit: limits.maxConnections) else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in connections.close() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let idle = limits.connectionIdleTimeout.components
+                    try channel.pipeline.syncOperations.addHandler(
+                        IdleStateHandler(
+                            readTimeout: .milliseconds(idle.seconds * 1000 + idle.attoseconds / 1_000_000_000_000_000)))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
-                        WebDriverHTTPHandler(service: service, trust: trust, maxBodyBytes: maxBody))
+                        WebDriverHTTPHandler(service: service, trust: trust, maxBodyBytes: limits.maxBodyBytes))
                 }
             }
         return try await bootstrap.bind(host: host, port: port).get()
     }
+}
+
+/// The number of open HTTP connections (bounded by `WebDriverLimits.maxConnections`).
+final class ConnectionCounter: Sendable {
+    let count = Mutex(0)
+
+    /// Counts one more connection, or false when `limit` are open.
+    func open(limit: Int) -> Bool {
+        count.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    func close() { count.withLock { $0 -= 1 } }
 }
 
 final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -173,6 +199,8 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
     var body: [UInt8] = []
     /// The request was refused before its end (too large): the rest of it is ignored, then the connection closes.
     var discarding = false
+    /// Requests being answered (a long implicit wait keeps the client silent without making it idle).
+    var inFlight = 0
 
     init(service: WebDriverService, trust: WebDriverTrust, maxBodyBytes: Int) {
         self.service = service
@@ -208,14 +236,24 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
             let uri = head.uri
             let requestBody = body
             body = []
+            inFlight += 1
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let promise = context.eventLoop.makePromise(of: WebDriverResponse.self)
             promise.completeWithTask { await service.handle(method: method, path: uri, body: requestBody) }
             promise.futureResult.whenSuccess { response in
                 let (handler, context) = bound.value
+                handler.inFlight -= 1
                 handler.respond(context, head, response, close: false)
             }
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            if inFlight == 0 && head == nil { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func tooLarge(_ context: ChannelHandlerContext, _ head: HTTPRequestHead) {

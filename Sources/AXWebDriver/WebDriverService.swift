@@ -38,6 +38,10 @@ package struct WebDriverLimits: Sendable {
     package var sessionIdleTimeout: Duration = .seconds(600)
     /// The largest request body.
     package var maxBodyBytes = 1 << 20
+    /// HTTP connections open at once; one more is closed at once.
+    package var maxConnections = 512
+    /// A connection with no request in progress that sends nothing for this long is closed.
+    package var connectionIdleTimeout: Duration = .seconds(300)
 
     package init() {}
 }

@@ -47,6 +47,11 @@ struct AXDriverCommand: AsyncParsableCommand {
     @Option(name: .customLong("session-timeout-s"), help: "Delete a session idle this many seconds.")
     var sessionTimeout: Int = 600
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body.") var maxBodyBytes: Int = 1 << 20
+    @Option(name: .customLong("max-connections"), help: "HTTP connections open at once.") var maxConnections: Int = 512
+    @Option(
+        name: .customLong("idle-timeout-s"),
+        help: "Close a connection that sends nothing for this many seconds while no request of it is in progress.")
+    var idleTimeout: Int = 300
 
     func validate() throws {
         if tcp != nil && socket != nil { throw ValidationError("use either --socket or --tcp, not both") }
@@ -56,6 +61,10 @@ struct AXDriverCommand: AsyncParsableCommand {
         guard (1...86_400).contains(sessionTimeout) else {
             throw ValidationError("--session-timeout-s must be in 1…86400")
         }
+        guard (1...100_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be in 1…100000")
+        }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout-s must be in 1…86400") }
         guard (1_024...(256 << 20)).contains(maxBodyBytes) else {
             throw ValidationError("--max-body-bytes must be in 1024…268435456")
         }
@@ -83,6 +92,8 @@ struct AXDriverCommand: AsyncParsableCommand {
         limits.maxSessions = maxSessions
         limits.sessionIdleTimeout = .seconds(sessionTimeout)
         limits.maxBodyBytes = maxBodyBytes
+        limits.maxConnections = maxConnections
+        limits.connectionIdleTimeout = .seconds(idleTimeout)
         let service = WebDriverService(server: address, limits: limits)
         let trust = WebDriverTrust(
             authToken: try authTokenFile.map(Self.firstLine), allowedHosts: Set(allowedHosts))

@@ -636,3 +636,29 @@ def test_xpath_sees_changes_patched_into_the_parsed_page(axdriver, ax_provider):
         assert all_elements_match() == 5
     finally:
         session.quit()
+
+
+def test_connection_limit_and_idle_connections(axdriver):
+    driver = axdriver("--max-connections", "8", "--idle-timeout-s", "1")
+    held = [socket.create_connection(("127.0.0.1", driver.port), timeout=10) for _ in range(8)]
+    try:
+        time.sleep(0.2)
+        extra = socket.create_connection(("127.0.0.1", driver.port), timeout=0.5)
+        assert extra.recv(1) == b""                     # over the limit: closed at once (not after the idle 1 s)
+        extra.close()
+        # Silent connections with no request in progress are closed after the idle timeout; then there is room.
+        time.sleep(2.5)
+        for connection in held:
+            assert connection.recv(1) == b""
+        assert driver.request("GET", "/status")[0] == 200
+        # A request that waits longer than the idle timeout (implicit wait) is not cut off.
+        session_id = driver.new_session()
+        driver.request("POST", "/session/%s/timeouts" % session_id, {"implicit": 2000})
+        started = time.monotonic()
+        status, body = driver.request("POST", "/session/%s/element" % session_id,
+                                      {"using": "xpath", "value": "//never"})
+        assert (status, body["value"]["error"]) == (404, "no such element")
+        assert time.monotonic() - started > 1.9
+    finally:
+        for connection in held:
+            connection.close()
