@@ -416,7 +416,8 @@ class Mirror:
             except tkinter.TclError:
                 self._focus = ""
             try:
-                self._grab = str(self.app.call("grab", "current"))
+                grabs = self.app.splitlist(self.app.call("grab", "current"))
+                self._grab = str(grabs[-1]) if grabs else ""
             except tkinter.TclError:
                 self._grab = ""
             windows: List[tkinter.Misc] = []
@@ -717,6 +718,7 @@ class Mirror:
         if display == ["#all"] or not display:
             display = columns
         headings = {column: str(call(path, "heading", column, "-text")) for column in display}
+        tree_heading = str(call(path, "heading", "#0", "-text")) if "tree" in show else ""
         if cache.structure_dirty:
             order: List[Tuple[str, int, bool, bool]] = []
             opened_now: Set[str] = set()
@@ -764,6 +766,10 @@ class Mirror:
         nodes: List[Dict[str, Any]] = []
         if "headings" in show and display:
             column_width = max(1, width // max(1, len(display) + (1 if "tree" in show else 0)))
+            if tree_heading:
+                nodes.append({"id": "%s@heading:#0" % path, "class": "UILabel", "text": tree_heading,
+                              "accessibilityTraits": ["header"], "frame": [0, offset, column_width, max(1, top_y)],
+                              "_target": ("heading", path, "#0")})
             for index, column in enumerate(display):
                 nodes.append({"id": "%s@heading:%s" % (path, column), "class": "UILabel",
                               "text": headings[column] or column, "accessibilityTraits": ["header"],
@@ -783,7 +789,8 @@ class Mirror:
                     value = data["values"][columns.index(column)]
                 except (ValueError, IndexError):
                     value = ""
-                parts.append("%s: %s" % (headings[column] or column, value) if headings[column] else value)
+                if value:
+                    parts.append("%s: %s" % (headings[column], value) if headings[column] else value)
             if "tree" not in show and not display:
                 parts.append(data["text"])
             row: Dict[str, Any] = {"id": "%s@%s" % (path, iid), "class": "UITableViewCell",
@@ -1144,7 +1151,8 @@ class Mirror:
         if self._posted:
             self._unpost_all()
             return True
-        grab = str(self.app.call("grab", "current"))
+        grabs = self.app.splitlist(self.app.call("grab", "current"))
+        grab = str(grabs[-1]) if grabs else ""
         if widget is None:
             top: tkinter.Misc = self.root.nametowidget(grab).winfo_toplevel() if grab else self.root
             if top is self.root:
@@ -1157,7 +1165,8 @@ class Mirror:
         focus = str(self.app.call("focus"))
         source = focus if focus and (focus == path or focus.startswith(path + ".")) else path
         self.app.call("event", "generate", source, "<KeyPress-Escape>")
-        self.app.call("event", "generate", source, "<KeyRelease-Escape>")
+        if int(self.app.call("winfo", "exists", source)):
+            self.app.call("event", "generate", source, "<KeyRelease-Escape>")
         if top is self.root or not int(self.app.call("winfo", "exists", path)):
             return True
         if not int(self.app.call("winfo", "ismapped", path)):
@@ -1221,6 +1230,10 @@ class Mirror:
                 tree.selection_set(iid)  # type: ignore[attr-defined]
                 tree.focus(iid)  # type: ignore[attr-defined]
                 tree.see(iid)  # type: ignore[attr-defined]
+                if tree.get_children(iid):  # type: ignore[attr-defined]
+                    is_open = bool(self.app.getboolean(self.app.call(path, "item", iid, "-open")))
+                    tree.item(iid, open=not is_open)  # type: ignore[attr-defined]
+                    tree.event_generate("<<TreeviewClose>>" if is_open else "<<TreeviewOpen>>")
             else:
                 tree.item(iid, open=action == "increment")  # type: ignore[attr-defined]
                 tree.event_generate("<<TreeviewOpen>>" if action == "increment" else "<<TreeviewClose>>")
