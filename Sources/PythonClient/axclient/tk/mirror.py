@@ -992,6 +992,8 @@ class Mirror:
     def perform(self, request: ActionRequest) -> bool:
         """Performs one action in Tk, as Tk does it (Specs/tk-adapter.md §Actions). Tk thread only."""
         action, target = request.action, request.target
+        if self._link.debug:
+            warn("action %r" % (request.params,))
         if target == "":
             if action == "escape":
                 return self._escape(None)
@@ -1401,8 +1403,9 @@ class _Link(threading.Thread):
                 continue
             try:
                 if self.debug:
-                    warn("send %s: %d %s, %d bytes" % (kind, len(payload), "windows" if kind == "set" else "ops",
-                                                      len(json.dumps(payload))))
+                    text = json.dumps(payload)
+                    warn("send %s: %d %s, %d bytes%s" % (kind, len(payload), "windows" if kind == "set" else "ops",
+                                                        len(text), (": " + text) if len(text) < 300 else ""))
                 if kind == "set":
                     provider.set_hierarchy(payload)
                 else:
@@ -1516,8 +1519,9 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
          new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
          rebuild: Any) -> List[Dict[str, Any]]:
     """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
-    sets (only changed properties; a dropped property is ``null``, a dropped ``isFocused`` is ``false``), then
-    inserts and moves parent by parent, top-down."""
+    sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
+    no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
+    clear the focus that just moved), then inserts and moves parent by parent, top-down."""
     ops: List[Dict[str, Any]] = []
     old_parent: Dict[str, Optional[str]] = {}
     for parent, kids in old_children.items():
@@ -1528,6 +1532,8 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
             parent = old_parent.get(view_id)
             if parent is None or parent in new:
                 ops.append({"op": "remove", "id": view_id})
+    focus_moves = any(properties.get("isFocused") and not old.get(view_id, {}).get("isFocused")
+                      for view_id, properties in new.items())
     for view_id, properties in new.items():
         before = old.get(view_id)
         if before is None or before == properties:
@@ -1538,7 +1544,11 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
                 changed[key] = value
         for key in before:
             if key not in properties:
-                changed[key] = False if key == "isFocused" else None
+                if key == "isFocused":
+                    if not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
+                        changed[key] = False
+                else:
+                    changed[key] = None
         if changed:
             ops.append({"op": "set", "id": view_id, "properties": changed})
     current: Dict[Optional[str], List[str]] = {}
