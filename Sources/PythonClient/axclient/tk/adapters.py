@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 Adapter = Callable[["Any", tkinter.Misc], Dict[str, Any]]
 
-#: Adapters by Python class (exact) or by Tk class name (``winfo_class``).
+#: Adapters by Python class (an app's own widget classes, exact) or by Tk class name (``winfo_class``).
 ADAPTERS: Dict[Union[type, str], Adapter] = {}
 
 #: Labels an app gave to widgets (``axclient.tk.set_label``), by Tk path name.
@@ -35,13 +35,16 @@ def set_label(widget: tkinter.Misc, label: Optional[str]) -> None:
 
 
 def find_adapter(widget: tkinter.Misc, tk_class: str) -> Adapter:
-    """The adapter for ``widget``: one registered for its exact Python class, else for its Tk class name, else
-    :func:`generic`. So a subclass that keeps the standard Tk class (``class MyButton(tk.Button)``) maps as a
-    Button, and a compound widget with its own Tk class (``Frame(master, class_="Gauge")``) is generic unless
-    an adapter is registered for it."""
-    adapter = ADAPTERS.get(type(widget))
-    if adapter is not None:
-        return adapter
+    """The adapter for ``widget``: one registered for its own Python class (a subclass an app or library
+    defines), else for its Tk class name, else :func:`generic`. So a subclass that keeps the standard Tk class
+    (``class MyButton(tk.Button)``) maps as a Button, and a compound widget with its own Tk class
+    (``Frame(master, class_="Gauge")``) is generic unless an adapter is registered for it. To change how a
+    standard widget maps, register its Tk class name (``"Button"``, ``"TButton"``)."""
+    klass = type(widget)
+    if klass not in _STANDARD_TYPES:
+        adapter = ADAPTERS.get(klass)
+        if adapter is not None:
+            return adapter
     return ADAPTERS.get(tk_class, generic)
 
 
@@ -446,6 +449,11 @@ def _install_defaults() -> None:
     for keys, adapter in table:
         for key in keys:
             ADAPTERS.setdefault(key, adapter)
+            if isinstance(key, type):
+                _STANDARD_TYPES.add(key)
+
+
+_STANDARD_TYPES: set = set()
 
 
 _install_defaults()
