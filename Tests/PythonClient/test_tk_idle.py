@@ -43,7 +43,10 @@ def test_idle_shell_menu_and_a_new_editor(idle):
     new_file.click()
     editor_window = ax.locator('window[label="untitled"]')
     expect(editor_window).to_be_visible()
-    editor = editor_window.locator("textView").first()
+    editor = ax.get_by_id(editor_window.locator("textView").first().element().id)
     editor.type_text("def f():\nreturn 42")
     # IDLE's own <Key>/Return bindings ran: the body line got auto-indented.
     expect(editor).to_have_value("def f():\n    return 42")
+    # IDLE marks the window modified in its title; the status bar follows the insert cursor.
+    expect(ax.locator('window[label="*untitled*"]')).to_be_visible()
+    assert ax.query_count('staticText[label="Ln: 2"]') == 1
