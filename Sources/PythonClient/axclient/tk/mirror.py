@@ -121,6 +121,10 @@ class _TreeCache:
         self.order: List[Tuple[str, int, bool, bool]] = []
         self.open: Set[str] = set()
         self.selection: Set[str] = set()
+        #: The last row view per iid and the inputs it was made from (reused as the same object when equal).
+        self.rows: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
+        #: (inputs, row and heading views, action targets) of the last read, reused while nothing changed.
+        self.last: Optional[Tuple[Any, List[Dict[str, Any]], Dict[str, Tuple[Any, ...]]]] = None
 
 
 class _Job:
@@ -157,6 +161,8 @@ class Mirror:
         self.reading = False
         self.closed = False
         self._flush_scheduled = False
+        self._dirty_generation = 0
+        self._flushed_generation = -1
         self._need_full = True
         self._published: Dict[str, Dict[str, Any]] = {}
         self._published_children: Dict[Optional[str], List[str]] = {}
@@ -239,6 +245,7 @@ class Mirror:
 
     def mark_dirty(self) -> None:
         """Schedules a flush at Tk's next idle moment (one per idle cycle)."""
+        self._dirty_generation += 1
         if self._flush_scheduled or self.closed:
             return
         self._flush_scheduled = True
@@ -351,6 +358,8 @@ class Mirror:
 
     def _idle_flush(self) -> None:
         self._flush_scheduled = False
+        if self._flushed_generation == self._dirty_generation and not self._need_full:
+            return  # an action's flush already covered every change
         try:
             self.flush()
         except BaseException as error:  # noqa: BLE001 — never break the app's event loop
@@ -363,6 +372,7 @@ class Mirror:
             self._need_full = True
             return
         started = time.perf_counter()
+        self._flushed_generation = self._dirty_generation
         try:
             exists = self.app.call("winfo", "exists", str(self.root))
         except tkinter.TclError:
@@ -377,7 +387,8 @@ class Mirror:
             self._link.send(("set", windows, self._sequence))
             self.stats["snapshots"] += 1
         else:
-            ops = diff(self._published, self._published_children, props, children, self._rebuild)
+            focused = self._focus if props.get(self._focus, {}).get("isFocused") else None
+            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused)
             if ops:
                 self._sequence += 1
                 self._link.send(("ops", ops, self._sequence))
@@ -386,6 +397,9 @@ class Mirror:
         self._published, self._published_children = props, children
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
+        if self._link.debug:
+            warn("flush %d: %d views in %.1f ms" % (self.stats["flushes"], len(props),
+                                                    self.stats["flush_seconds"] * 1000))
 
     def resync(self) -> None:
         """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
@@ -553,9 +567,12 @@ class Mirror:
 
     def _add_virtual(self, node: Dict[str, Any], parent: str, props: Dict[str, Dict[str, Any]],
                      children: Dict[Optional[str], List[str]], index: Optional[int] = None) -> None:
-        node = dict(node)
-        kids = node.pop("children", None) or []
-        target = node.pop("_target", None)
+        kids: List[Dict[str, Any]] = []
+        target = None
+        if "children" in node or "_target" in node:
+            node = dict(node)
+            kids = node.pop("children", None) or []
+            target = node.pop("_target", None)
         view_id = node["id"]
         if view_id in props:
             return
@@ -567,9 +584,10 @@ class Mirror:
             siblings.append(view_id)
         else:
             siblings.insert(index, view_id)
-        children[view_id] = []
-        for kid in kids:
-            self._add_virtual(kid, view_id, props, children)
+        if kids:
+            children[view_id] = []
+            for kid in kids:
+                self._add_virtual(kid, view_id, props, children)
 
     def _tag(self, widget: tkinter.Misc) -> None:
         path = str(widget)
@@ -719,6 +737,7 @@ class Mirror:
             display = columns
         headings = {column: str(call(path, "heading", column, "-text")) for column in display}
         tree_heading = str(call(path, "heading", "#0", "-text")) if "tree" in show else ""
+        unchanged = not cache.structure_dirty and not cache.dirty_items
         if cache.structure_dirty:
             order: List[Tuple[str, int, bool, bool]] = []
             opened_now: Set[str] = set()
@@ -763,6 +782,11 @@ class Mirror:
                 top_y = 20
         offset = top * row_height - top_y
         props["contentOffset"] = [0, offset]
+        signature = (tuple(sorted(show)), tuple(display), tuple(columns), tuple(sorted(headings.items())), width,
+                     row_height, tree_heading)
+        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y):
+            self._virtual.update(cache.last[2])
+            return cache.last[1]
         nodes: List[Dict[str, Any]] = []
         if "headings" in show and display:
             column_width = max(1, width // max(1, len(display) + (1 if "tree" in show else 0)))
@@ -779,8 +803,21 @@ class Mirror:
         selection = cache.selection
         opened = cache.open
         position = 0
+        reused: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
+        virtual: Dict[str, Tuple[Any, ...]] = {}
         for iid, level, visible, has_children in order:
             data = cache.items[iid]
+            row_id = "%s@%s" % (path, iid)
+            virtual[row_id] = ("treerow", path, iid)
+            key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1, level,
+                   has_children, iid in opened, iid in selection)
+            if visible:
+                position += 1
+            previous = cache.rows.get(iid)
+            if previous is not None and previous[0] == key:
+                nodes.append(previous[1])
+                reused[iid] = previous
+                continue
             parts = []
             if "tree" in show and data["text"]:
                 parts.append(data["text"])
@@ -793,12 +830,10 @@ class Mirror:
                     parts.append("%s: %s" % (headings[column], value) if headings[column] else value)
             if "tree" not in show and not display:
                 parts.append(data["text"])
-            row: Dict[str, Any] = {"id": "%s@%s" % (path, iid), "class": "UITableViewCell",
-                                   "accessibilityLabel": clip_text(", ".join(p for p in parts if p), 4096),
-                                   "_target": ("treerow", path, iid)}
+            row: Dict[str, Any] = {"id": row_id, "class": "UITableViewCell",
+                                   "accessibilityLabel": clip_text(", ".join(p for p in parts if p), 4096)}
             if visible:
-                row["frame"] = [0, position * row_height, width, row_height]
-                position += 1
+                row["frame"] = [0, (position - 1) * row_height, width, row_height]
             else:
                 row["frame"] = [0, 0, width, row_height]
                 row["isHidden"] = True
@@ -809,6 +844,10 @@ class Mirror:
             if iid in selection:
                 row["isSelected"] = True
             nodes.append(row)
+            reused[iid] = (key, row)
+        cache.rows = reused
+        cache.last = ((signature, offset, top_y), nodes, virtual)
+        self._virtual.update(virtual)
         return nodes
 
     def notebook_tabs(self, widget: tkinter.Misc) -> List[Dict[str, Any]]:
@@ -1517,7 +1556,7 @@ class _Link(threading.Thread):
 
 def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
          new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
-         rebuild: Any) -> List[Dict[str, Any]]:
+         rebuild: Any, focused_now: Optional[str] = None) -> List[Dict[str, Any]]:
     """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
     sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
     no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
@@ -1532,11 +1571,10 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
             parent = old_parent.get(view_id)
             if parent is None or parent in new:
                 ops.append({"op": "remove", "id": view_id})
-    focus_moves = any(properties.get("isFocused") and not old.get(view_id, {}).get("isFocused")
-                      for view_id, properties in new.items())
+    focus_moves = focused_now is not None and not old.get(focused_now, {}).get("isFocused")
     for view_id, properties in new.items():
         before = old.get(view_id)
-        if before is None or before == properties:
+        if before is None or before is properties or before == properties:
             continue
         changed: Dict[str, Any] = {}
         for key, value in properties.items():
@@ -1565,6 +1603,9 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
         position += 1
         target = new_children.get(parent, [])
         existing = current.setdefault(parent, [])
+        if existing == target:
+            queue_ids.extend(kid for kid in target if kid in new_children)
+            continue
         for index, kid in enumerate(target):
             if index < len(existing) and existing[index] == kid:
                 queue_ids.append(kid)
