@@ -157,6 +157,7 @@ def add_row():
 
 
 tk.Button(root, text="Add row", command=add_row, name="addrow").grid(row=6, column=1, sticky="w")
+root.bind_all("<F9>", lambda event: log("F9"))
 root.after(10, lambda: print("ready", flush=True))
 root.mainloop()
 print("event: exit", flush=True)
