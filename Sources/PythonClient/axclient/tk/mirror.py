@@ -163,6 +163,7 @@ class Mirror:
         self._flush_scheduled = False
         self._dirty_generation = 0
         self._flushed_generation = -1
+        self._started = time.monotonic()
         self._need_full = True
         self._published: Dict[str, Dict[str, Any]] = {}
         self._published_children: Dict[Optional[str], List[str]] = {}
@@ -379,6 +380,12 @@ class Mirror:
             exists = 0
         if not int(exists):
             return
+        if self.stats["snapshots"] == 0 and not self._stack_order() and time.monotonic() - self._started < 1.0:
+            # Nothing is mapped yet: Tk has not laid the windows out, so every frame would change a moment later
+            # (10,000 rows: a patch of 10,000 frames). Wait for the first mapped window, at most one second.
+            self._flushed_generation = -1
+            self.root.after(50, self.mark_dirty)
+            return
         props, children = self.build()
         if self._need_full:
             self._need_full = False
@@ -398,7 +405,7 @@ class Mirror:
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
         if self._link.debug:
-            warn("flush %d: %d views in %.1f ms" % (self.stats["flushes"], len(props),
+            warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
                                                     self.stats["flush_seconds"] * 1000))
 
     def resync(self) -> None:
@@ -1443,7 +1450,7 @@ class _Link(threading.Thread):
             try:
                 if self.debug:
                     text = json.dumps(payload)
-                    warn("send %s: %d %s, %d bytes%s" % (kind, len(payload), "windows" if kind == "set" else "ops",
+                    warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
                                                         len(text), (": " + text) if len(text) < 300 else ""))
                 if kind == "set":
                     provider.set_hierarchy(payload)
