@@ -113,3 +113,21 @@ def test_modal_dialog_and_escape(form):
     app.wait_line("event: cancel")
     expect(ax.get_by_id(".dialog.ok")).to_be_hidden()
     expect(ax.get_by_id(".submit")).to_be_visible()
+
+
+def test_ttk_actions(form):
+    app, ax = form
+    ax.get_by_id(".themed.city").type_text("Lima")
+    expect(ax.get_by_id(".themed.city")).to_have_value("Lima")
+    level = ax.get_by_id(".themed.level")
+    level.increment()
+    expect(level).to_have_value("4")
+    app.wait_line("event: level 4")
+    zoom = ax.get_by_id(".themed.zoom")
+    zoom.increment()
+    expect(zoom).to_have_value("55%")
+    app.wait_line("event: zoom 55")
+    ax.get_by_id(".themed.safe").click()
+    ax.get_by_id(".themed.apply").click()
+    app.wait_line("event: apply safe")
+    assert ax.get_by_id(".themed.safe").is_selected()

@@ -83,3 +83,17 @@ def test_second_app_at_the_same_time(form, tk_app, tk_client):
     assert ax2.query_count("cell") >= 10
     assert form[1].get_by_id(".submit").count() == 1
     assert ax2.get_by_id(".submit").count() == 0
+
+
+def test_ttk_widgets(form):
+    _, ax = form
+    assert ax.get_by_id(".themed").role() == "group" and ax.get_by_id(".themed").label() == "Themed"
+    assert ax.get_by_id(".account").label() == "Account"  # a classic LabelFrame: a labelled group
+    city = ax.get_by_id(".themed.city")
+    assert city.role() == "textField" and city.label() == "City"
+    level = ax.get_by_id(".themed.level")
+    assert level.role() == "adjustable" and level.label() == "Level" and level.value() == "3"
+    zoom = ax.get_by_id(".themed.zoom")
+    assert zoom.role() == "adjustable" and zoom.label() == "Zoom" and zoom.value() == "50%"
+    assert ax.get_by_id(".themed.fast").is_selected() and ax.get_by_id(".themed.safe").value() == "2 of 2"
+    assert ax.get_by_id(".themed.apply").role() == "button"

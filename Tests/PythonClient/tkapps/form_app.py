@@ -19,7 +19,7 @@ def log(*parts):
 
 root = tk.Tk()
 root.title("Form App")
-root.geometry("760x640+0+0")
+root.geometry("900x980+0+0")
 
 menubar = tk.Menu(root)
 file_menu = tk.Menu(menubar, tearoff=0)
@@ -87,6 +87,23 @@ progress = ttk.Progressbar(controls, maximum=100, value=40, name="progress")
 progress.pack(side="top", anchor="w")
 ttk.Checkbutton(controls, text="Remember me", name="remember").pack(side="top", anchor="w")
 ttk.Separator(controls, orient="horizontal").pack(side="top", fill="x")
+
+themed = ttk.Labelframe(root, text="Themed", name="themed")
+themed.grid(row=7, column=0, columnspan=2, sticky="w")
+ttk.Label(themed, text="City:").grid(row=0, column=0)
+ttk.Entry(themed, name="city").grid(row=0, column=1)
+ttk.Label(themed, text="Level").grid(row=1, column=0)
+level = ttk.Spinbox(themed, from_=0, to=9, name="level", width=4,
+                    command=lambda: log("level", level.get()))
+level.set(3)
+level.grid(row=1, column=1)
+ttk.Label(themed, text="Zoom").grid(row=2, column=0)
+ttk.Scale(themed, from_=0, to=100, value=50, name="zoom",
+          command=lambda v: log("zoom", round(float(v)))).grid(row=2, column=1)
+mode = tk.StringVar(value="fast")
+ttk.Radiobutton(themed, text="Fast", variable=mode, value="fast", name="fast").grid(row=3, column=0)
+ttk.Radiobutton(themed, text="Safe", variable=mode, value="safe", name="safe").grid(row=3, column=1)
+ttk.Button(themed, text="Apply", name="apply", command=lambda: log("apply", mode.get())).grid(row=4, column=0)
 
 side = tk.Frame(root, name="side")
 side.grid(row=0, column=1, rowspan=2, sticky="n")

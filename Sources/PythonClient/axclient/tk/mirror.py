@@ -1095,12 +1095,6 @@ class Mirror:
     def _adjust(self, widget: tkinter.Misc, sign: int) -> bool:
         if adapters.is_disabled(widget):
             return False
-        if isinstance(widget, tkinter.Scale):
-            step = adapters.number(widget.cget("resolution")) or 1.0
-            low, high = float(widget.cget("from")), float(widget.cget("to"))
-            direction = 1 if high >= low else -1
-            widget.set(float(widget.get()) + sign * direction * step)
-            return True
         if isinstance(widget, ttk.Scale):
             low, high = float(widget.cget("from")), float(widget.cget("to"))
             step = abs(high - low) / 20.0 or 1.0
@@ -1109,6 +1103,12 @@ class Mirror:
             command = str(widget.cget("command") or "")
             if command:
                 self.app.call(command, value)
+            return True
+        if isinstance(widget, tkinter.Scale):  # after ttk.Scale, a subclass of it in tkinter
+            step = adapters.number(widget.cget("resolution")) or 1.0
+            low, high = float(widget.cget("from")), float(widget.cget("to"))
+            direction = 1 if high >= low else -1
+            widget.set(float(widget.get()) + sign * direction * step)
             return True
         if isinstance(widget, tkinter.Spinbox):
             widget.invoke("buttonup" if sign > 0 else "buttondown")
