@@ -27,13 +27,14 @@ _ORIGINAL_INIT: Optional[Callable[..., None]] = None
 
 
 def mirror(root: tkinter.Misc, name: Optional[str] = None, address: Optional[str] = None,
-           retry_interval: float = 1.0) -> Mirror:
+           retry_interval: float = 1.0, forward_keys: Optional[bool] = None) -> Mirror:
     """Mirrors ``root`` (a ``tkinter.Tk``) into AXServer as the app ``name`` (default: the script or module
-    name). Returns the :class:`Mirror`; call it on the Tk thread. The server need not be running yet."""
+    name). Returns the :class:`Mirror`; call it on the Tk thread. The server need not be running yet.
+    ``forward_keys=False`` (or ``$AXCLIENT_TK_FORWARD_KEYS=0``) stops forwarding keystrokes to the server."""
     for existing in _MIRRORS:
         if existing.root is root and not existing.closed:
             return existing
-    created = Mirror(root, name=name, address=address, retry_interval=retry_interval)
+    created = Mirror(root, name=name, address=address, retry_interval=retry_interval, forward_keys=forward_keys)
     _MIRRORS.append(created)
     return created
 

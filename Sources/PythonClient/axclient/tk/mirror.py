@@ -143,13 +143,14 @@ class _Job:
 class Mirror:
     """Mirrors one Tk root (and its Toplevels and posted menus) into AXServer as one app.
 
-    ``Mirror(root, name=None, address=None)``: ``name`` defaults to the script or module name; ``address`` to
-    ``$AXSERVER_SOCKET``, else the default socket. The server need not be running: the mirror connects when it can
+    ``Mirror(root, name=None, address=None, forward_keys=None)``: ``name`` defaults to the script or module name;
+    ``address`` to ``$AXSERVER_SOCKET``, else the default socket; ``forward_keys`` (default: on unless
+    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need not be running: the mirror connects when it can
     and re-publishes after a restart. :meth:`close` stops it (the app keeps running).
     """
 
     def __init__(self, root: tkinter.Misc, name: Optional[str] = None, address: Optional[str] = None,
-                 retry_interval: float = 1.0) -> None:
+                 retry_interval: float = 1.0, forward_keys: Optional[bool] = None) -> None:
         self.root = root
         self.name = name or default_app_name()
         self.address = address
@@ -177,7 +178,10 @@ class Mirror:
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
-        self._key_forwarding = True
+        if forward_keys is None:
+            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
+        #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
+        self._key_forwarding = forward_keys
         #: Statistics for benchmarks and tests: flushes, patches sent, ops sent, last flush seconds.
         self.stats: Dict[str, Any] = {"flushes": 0, "patches": 0, "ops": 0, "snapshots": 0, "flush_seconds": 0.0}
         self._proxy = _TkProxy(real, self)
