@@ -131,3 +131,20 @@ def test_ttk_actions(form):
     ax.get_by_id(".themed.apply").click()
     app.wait_line("event: apply safe")
     assert ax.get_by_id(".themed.safe").is_selected()
+
+
+def test_keyboard_menu_traversal_is_mirrored(form):
+    """Alt+F makes Tk post a clone of the File menu (tkinter does not know clones); its active entry is the focus."""
+    app, ax = form
+    ax.get_by_id(".account.name").click()  # Tk focus inside the window
+    ax.call("input.key", {"key": "f", "modifiers": ["alt"]})
+    open_item = ax.get_by_role("button", name="Open...")
+    expect(open_item).to_be_visible()
+    assert ax.wait_until(lambda: open_item.is_focused(), timeout=5)
+    # The menu's grab is menu traversal, not a modal dialog: the main window stays exposed.
+    assert ax.get_by_id(".submit").count() == 1
+    ax.call("input.key", {"key": "Down"})
+    assert ax.wait_until(lambda: ax.get_by_role("switch", name="Wrap lines").is_focused(), timeout=5)
+    ax.call("input.key", {"key": "Escape"})
+    ax.call("input.key", {"key": "Escape"})
+    expect(ax.get_by_role("button", name="Open...")).to_be_hidden()

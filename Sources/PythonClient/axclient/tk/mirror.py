@@ -398,7 +398,7 @@ class Mirror:
             self._link.send(("set", windows, self._sequence))
             self.stats["snapshots"] += 1
         else:
-            focused = self._focus if props.get(self._focus, {}).get("isFocused") else None
+            focused = self._focused_view
             ops = diff(self._published, self._published_children, props, children, self._rebuild, focused)
             if ops:
                 self._sequence += 1
@@ -433,6 +433,7 @@ class Mirror:
         self.reading = True
         self._flush_cache = {}
         self._virtual = {}
+        self._focused_view: Optional[str] = None
         try:
             props: Dict[str, Dict[str, Any]] = {}
             children: Dict[Optional[str], List[str]] = {}
@@ -443,6 +444,8 @@ class Mirror:
             try:
                 grabs = self.app.splitlist(self.app.call("grab", "current"))
                 self._grab = str(grabs[-1]) if grabs else ""
+                if self._grab and str(self.app.call("winfo", "class", self._grab)) == "Menu":
+                    self._grab = ""  # Tk's menu traversal grabs the menu bar: not a modal dialog
             except tkinter.TclError:
                 self._grab = ""
             windows: List[tkinter.Misc] = []
@@ -459,8 +462,12 @@ class Mirror:
                     continue
                 windows.append(top)
                 self._add_window(top, props, children, pending)
-            order = self._stack_order()
             ids = [str(w) for w in windows]
+            for clone in self._posted_clones(ids):
+                if clone not in props:
+                    self._add_clone_menu(clone, props, children)
+                    ids.append(clone)
+            order = self._stack_order()
             ids.sort(key=lambda wid: (0 if wid == str(self.root) else 1, order.get(wid, -1)))
             children[None] = [wid for wid in ids if wid in props]
             self._mark_key_window(props, children[None])
@@ -516,6 +523,38 @@ class Mirror:
         return (int(call("winfo", "rootx", path)), int(call("winfo", "rooty", path)),
                 max(0, int(call("winfo", "width", path))), max(0, int(call("winfo", "height", path))))
 
+    def _posted_clones(self, window_ids: List[str]) -> List[str]:
+        """Posted menus Tk made itself: a menubar's cascades are clones (``.#!menu.#!menu#!file``) that tkinter
+        does not know; they are found through ``winfo children`` under each window's menubar clone."""
+        call, split = self.app.call, self.app.splitlist
+        found: List[str] = []
+        stack = [str(child) for wid in window_ids if not wid.count("#")
+                 for child in split(call("winfo", "children", wid)) if "#" in str(child)]
+        while stack:
+            path = stack.pop()
+            try:
+                if str(call("winfo", "class", path)) != "Menu":
+                    continue
+                self._tag_path(path)  # its <Map> and the keys Tk sends it while traversing reach the mirror
+                if str(call(path, "cget", "-type")) != "menubar" and int(call("winfo", "ismapped", path)):
+                    found.append(path)
+                stack.extend(str(child) for child in split(call("winfo", "children", path)))
+            except tkinter.TclError:
+                continue
+        return found
+
+    def _add_clone_menu(self, path: str, props: Dict[str, Dict[str, Any]],
+                        children: Dict[Optional[str], List[str]]) -> None:
+        try:
+            x, y, width, height = self._geometry(path)
+            entries = self.menu_entries_path(path)
+        except tkinter.TclError:
+            return
+        node = {"id": path, "class": "UIWindow", "accessibilityContainerType": "list", "windowLevel": 1000.0,
+                "frame": [x, y, width, height], "children": entries}
+        self._add_virtual(node, None, props, children)  # type: ignore[arg-type]
+        children[None].remove(path)
+
     def _add_window(self, top: tkinter.Misc, props: Dict[str, Dict[str, Any]],
                     children: Dict[Optional[str], List[str]], pending: List[tkinter.Misc]) -> None:
         path = str(top)
@@ -558,6 +597,7 @@ class Mirror:
             node["isHidden"] = True
         if path == self._focus and path != str(self.root):
             node["isFocused"] = True
+            self._focused_view = path
         props[path] = node
         kids: List[str] = []
         children[path] = kids
@@ -601,7 +641,9 @@ class Mirror:
                 self._add_virtual(kid, view_id, props, children)
 
     def _tag(self, widget: tkinter.Misc) -> None:
-        path = str(widget)
+        self._tag_path(str(widget))
+
+    def _tag_path(self, path: str) -> None:
         if path in self._tagged:
             return
         try:
@@ -918,7 +960,10 @@ class Mirror:
 
     def menu_entries(self, menu: tkinter.Misc) -> List[Dict[str, Any]]:
         """A posted menu's entries (Specs/tk-adapter.md §Menus)."""
-        path = str(menu)
+        return self.menu_entries_path(str(menu))
+
+    def menu_entries_path(self, path: str) -> List[Dict[str, Any]]:
+        """The entries of the menu at ``path`` (a tkinter Menu or a Tk clone); the active entry is focused."""
         call = self.app.call
         last = str(call(path, "index", "end"))
         if last == "none":
@@ -927,6 +972,7 @@ class Mirror:
         height = int(call("winfo", "height", path))
         count = int(last) + 1
         tops = [int(call(path, "yposition", i)) for i in range(count)]
+        active = str(call(path, "index", "active"))
         nodes = []
         for index in range(count):
             kind = str(call(path, "type", index))
@@ -935,6 +981,9 @@ class Mirror:
             bottom = tops[index + 1] if index + 1 < count else height
             node = self._entry_node(path, index, kind, "%s@entry%d" % (path, index),
                                     [0, tops[index], width, max(1, bottom - tops[index])])
+            if active == str(index) and str(self.app.call("focus")) == path:
+                node["isFocused"] = True  # Tk's active entry is where the keyboard is in a menu it traverses
+                self._focused_view = node["id"]
             nodes.append(node)
         return nodes
 
