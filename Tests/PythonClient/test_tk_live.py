@@ -7,7 +7,7 @@ import time
 import pytest
 
 from axclient import expect
-from tk_support import needs_tk, tk_app, tk_client, xvfb_display  # noqa: F401
+from tk_support import TkApp, needs_tk, tk_app, tk_client, wait_for_app, xvfb_display  # noqa: F401
 
 pytestmark = [needs_tk, pytest.mark.axserver(demo=False)]
 
@@ -85,3 +85,28 @@ def test_big_text_is_windowed_under_the_limit(tk_app, tk_client):
     assert value.startswith("line 1 ")  # the window starts a little above the first visible line
     ax.get_by_id(".jump").click()  # the app scrolls to line 9000
     expect(editor).to_have_value(re.compile(r"^line 89\d\d .*line 9000 ", re.S))
+
+
+def test_mirror_called_inside_an_app_after_building_it(xvfb_display, axserver, tmp_path):
+    """axclient.tk.mirror(root) from the app itself, after its widgets and variables exist: a StringVar made before
+    the mirror, set later by a timer, still reaches the tree."""
+    script = tmp_path / "inside.py"
+    script.write_text(
+        "import tkinter as tk\n"
+        "import axclient.tk\n"
+        "root = tk.Tk()\n"
+        "word = tk.StringVar(value='before')\n"
+        "tk.Label(root, textvariable=word, name='word', width=20).pack()\n"
+        "root.after(1500, lambda: word.set('after'))\n"
+        "axclient.tk.mirror(root, name='inside')\n"
+        "root.after(10, lambda: print('ready', flush=True))\n"
+        "root.mainloop()\n")
+    app = TkApp([str(script)], xvfb_display, axserver.socket, runner=False)
+    try:
+        with axserver.client() as ax:
+            app_id = wait_for_app(ax, "inside")
+        with axserver.client(app=app_id) as ax:
+            word = ax.get_by_id(".word")
+            expect(word).to_have_label("after")
+    finally:
+        app.stop()

@@ -79,6 +79,35 @@ class TkBusy(AXError):
     """The Tk main loop did not take the action within :data:`ACTION_START_TIMEOUT` seconds."""
 
 
+_LIVE_MIRRORS: List["Mirror"] = []
+_VARIABLES_PATCHED = False
+
+
+def _patch_variables() -> None:
+    """``Variable.set`` marks the mirrors of its interpreter dirty, also for variables created before ``mirror()``
+    (they hold the real ``tkapp``, not the proxy)."""
+    global _VARIABLES_PATCHED
+    if _VARIABLES_PATCHED:
+        return
+    _VARIABLES_PATCHED = True
+    for klass in (tkinter.Variable, tkinter.BooleanVar):
+        original = klass.__dict__.get("set")
+        if original is None:
+            continue
+
+        def patched(self: Any, value: Any, _original: Any = original) -> Any:
+            result = _original(self, value)
+            app = getattr(self, "_tk", None)
+            if isinstance(app, _TkProxy):
+                app = app._ax_app
+            for mirror in list(_LIVE_MIRRORS):
+                if mirror.app is app and not mirror.reading:
+                    mirror.mark_dirty()
+            return result
+
+        klass.set = patched  # type: ignore[method-assign]
+
+
 class _TkProxy:
     """Stands in for the root's ``tkapp``: every Tcl call the app makes marks the tree dirty (unless it only reads);
     everything else is the real ``tkapp``."""
@@ -207,6 +236,8 @@ class Mirror:
             root.after(20, self._poll)
         self._link = _Link(self)
         self._link.start()
+        _patch_variables()
+        _LIVE_MIRRORS.append(self)
         self.mark_dirty()
 
     # -- dirtiness ------------------------------------------------------------------------------------------------
@@ -1449,6 +1480,8 @@ class Mirror:
         if self.closed:
             return
         self.closed = True
+        if self in _LIVE_MIRRORS:
+            _LIVE_MIRRORS.remove(self)
         try:
             self.app.deletefilehandler(self._wake_read)
         except (AttributeError, tkinter.TclError, RuntimeError):
