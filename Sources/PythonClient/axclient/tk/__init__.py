@@ -16,10 +16,11 @@ from __future__ import annotations
 import tkinter
 from typing import Any, Callable, List, Optional
 
-from .adapters import ADAPTERS, find_adapter, register_adapter, set_label
+from .adapters import ADAPTERS, find_adapter, register_actions, register_adapter, set_label
 from .mirror import Mirror, TargetGone, TkBusy, default_app_name, warn
 
-__all__ = ["mirror", "install", "uninstall", "mirrors", "Mirror", "register_adapter", "set_label", "ADAPTERS",
+__all__ = ["mirror", "install", "uninstall", "mirrors", "Mirror", "register_adapter", "register_actions",
+           "set_label", "ADAPTERS",
            "find_adapter", "TargetGone", "TkBusy"]
 
 _MIRRORS: List[Mirror] = []

@@ -16,6 +16,14 @@ Adapter = Callable[["Any", tkinter.Misc], Dict[str, Any]]
 #: Adapters by Python class (an app's own widget classes, exact) or by Tk class name (``winfo_class``).
 ADAPTERS: Dict[Union[type, str], Adapter] = {}
 
+#: Adapters by Python class *name* (``"CTkButton"``), for libraries the adapter cannot import (customtkinter).
+ADAPTERS_BY_CLASS_NAME: Dict[str, Adapter] = {}
+
+#: Action handlers ``handler(walker, widget, request) -> True/False (handled) or None (use the default)``, keyed as
+#: adapters (Python class, Python class name or Tk class name).
+ActionHandler = Callable[[Any, tkinter.Misc, Any], Optional[bool]]
+ACTIONS: Dict[Union[type, str], ActionHandler] = {}
+
 #: Labels an app gave to widgets (``axclient.tk.set_label``), by Tk path name.
 APP_LABELS: Dict[str, str] = {}
 
@@ -24,6 +32,25 @@ def register_adapter(key: Union[type, str], adapter: Adapter) -> None:
     """Registers ``adapter`` for a widget class (a Python class, matched exactly, or a Tk class name such as
     ``"CTkButton"``). A later registration for the same key replaces the earlier one."""
     ADAPTERS[key] = adapter
+
+
+def register_actions(key: Union[type, str], handler: ActionHandler) -> None:
+    """Registers how actions reach a widget class (keys as for :func:`register_adapter`, or a Python class name):
+    ``handler(walker, widget, request)`` returns True/False (handled or not) or None to fall back to the
+    default behaviour."""
+    ACTIONS[key] = handler
+
+
+def find_actions(widget: tkinter.Misc) -> Optional[ActionHandler]:
+    """The action handler registered for ``widget``'s Python class, its class name or its Tk class, or None."""
+    klass = type(widget)
+    handler = ACTIONS.get(klass) or ACTIONS.get(klass.__name__)
+    if handler is None:
+        try:
+            handler = ACTIONS.get(str(widget.winfo_class()))
+        except tkinter.TclError:
+            handler = None
+    return handler
 
 
 def set_label(widget: tkinter.Misc, label: Optional[str]) -> None:
@@ -42,7 +69,7 @@ def find_adapter(widget: tkinter.Misc, tk_class: str) -> Adapter:
     standard widget maps, register its Tk class name (``"Button"``, ``"TButton"``)."""
     klass = type(widget)
     if klass not in _STANDARD_TYPES:
-        adapter = ADAPTERS.get(klass)
+        adapter = ADAPTERS.get(klass) or ADAPTERS_BY_CLASS_NAME.get(klass.__name__)
         if adapter is not None:
             return adapter
     return ADAPTERS.get(tk_class, generic)
@@ -122,6 +149,8 @@ def clean_label(text: str) -> str:
 
 
 LABEL_CLASSES = ("Label", "TLabel")
+#: Python classes of libraries' labels that the label rule also accepts.
+LABEL_CLASS_NAMES = ("CTkLabel",)
 
 
 def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
@@ -422,6 +451,164 @@ def toplevel(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     return props
 
 
+# -- customtkinter (PyPI ``customtkinter``): Canvas-drawn compounds, matched by Python class name -----------------
+
+def _ctk_get(widget: tkinter.Misc, default: Any = None) -> Any:
+    try:
+        return widget.get()  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 — a library's own error
+        return default
+
+
+def _ctk_state(widget: tkinter.Misc, props: Dict[str, Any]) -> Dict[str, Any]:
+    if str(option(widget, "state", "normal")) == "disabled":
+        props["isEnabled"] = False
+    props["_leaf"] = True
+    return props
+
+
+def ctk_button(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkButton: a ``UIButton`` titled with its text (drawn on a canvas, with an inner Label)."""
+    return _ctk_state(widget, {"class": "UIButton", "title": str(option(widget, "text", "") or "")})
+
+
+def ctk_label(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkLabel: a ``UILabel``."""
+    return _ctk_state(widget, {"class": "UILabel", "text": str(option(widget, "text", "") or "")})
+
+
+def ctk_entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkEntry / CTkComboBox: a ``UITextField``; its placeholder is the placeholder (not the text)."""
+    props: Dict[str, Any] = {"class": "UITextField", "text": str(_ctk_get(widget, "") or "")[:16384]}
+    placeholder = str(option(widget, "placeholder_text", "") or "")
+    if placeholder and props["text"] == placeholder:
+        props["text"] = ""
+    if placeholder:
+        props["placeholder"] = placeholder
+    labelled(walker, widget, props)
+    return _ctk_state(widget, props)
+
+
+def ctk_toggle(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkCheckBox / CTkSwitch: a ``UISwitch`` on when ``get()`` is its onvalue."""
+    on = _ctk_get(widget) == option(widget, "onvalue", 1)
+    return _ctk_state(widget, {"class": "UISwitch", "isOn": bool(on),
+                               "accessibilityLabel": str(option(widget, "text", "") or "")})
+
+
+def ctk_radio(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkRadioButton: a ``UIButton``, selected while checked."""
+    return _ctk_state(widget, {"class": "UIButton", "title": str(option(widget, "text", "") or ""),
+                               "isSelected": bool(getattr(widget, "_check_state", False))})
+
+
+def ctk_slider(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkSlider: a ``UISlider`` over ``from_``…``to``."""
+    low, high = number(option(widget, "from_", 0)) or 0.0, number(option(widget, "to", 1))
+    high = high if high is not None and high != low else low + 1
+    value = number(_ctk_get(widget, low)) or low
+    props = {"class": "UISlider", "minimumValue": min(low, high), "maximumValue": max(low, high),
+             "value": min(max(value, min(low, high)), max(low, high))}
+    labelled(walker, widget, props)
+    return _ctk_state(widget, props)
+
+
+def ctk_progress(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkProgressBar: a ``UIProgressView`` (``get()`` is 0…1)."""
+    value = number(_ctk_get(widget, 0)) or 0.0
+    return _ctk_state(widget, labelled(walker, widget, {"class": "UIProgressView",
+                                                         "progress": min(max(value, 0.0), 1.0)}))
+
+
+def ctk_option_menu(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkOptionMenu: a ``UIButton`` whose value is the current choice (hint "pop-up menu, n choices");
+    activate picks the next choice (setValue, where a client can send it, picks a named one)."""
+    values = option(widget, "values", []) or []
+    props = {"class": "UIButton", "title": str(_ctk_get(widget, "") or ""), "accessibilityValue":
+             str(_ctk_get(widget, "") or ""), "accessibilityHint": "pop-up menu, %d choices" % len(values)}
+    labelled(walker, widget, props)
+    return _ctk_state(widget, props)
+
+
+def ctk_textbox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
+    """CTkTextbox: a ``UITextView`` with its content."""
+    text = _ctk_get(widget, "")
+    try:
+        text = widget.get("1.0", "end-1c")  # type: ignore[call-arg, attr-defined]
+    except Exception:  # noqa: BLE001
+        pass
+    props = {"class": "UITextView", "text": str(text)[:16384]}
+    labelled(walker, widget, props)
+    return _ctk_state(widget, props)
+
+
+def ctk_actions(walker: Any, widget: tkinter.Misc, request: Any) -> Optional[bool]:
+    """Actions for the customtkinter controls, through their own methods (``invoke``, ``toggle``, ``set``) so
+    their commands and variables run as for a click."""
+    kind, action = type(widget).__name__, request.action
+    if str(option(widget, "state", "normal")) == "disabled" and action != "escape":
+        return False
+    inner = getattr(widget, "_entry", None) or getattr(widget, "_textbox", None)
+    if action == "activate":
+        if kind in ("CTkButton", "CTkRadioButton"):
+            widget.invoke()  # type: ignore[attr-defined]
+            return True
+        if kind in ("CTkCheckBox", "CTkSwitch"):
+            widget.toggle()  # type: ignore[attr-defined]
+            return True
+        if kind == "CTkOptionMenu":  # no popup to open for a client: activate picks the next choice
+            values = [str(v) for v in (option(widget, "values", []) or [])]
+            if not values:
+                return False
+            current = str(_ctk_get(widget, ""))
+            chosen = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+            widget.set(chosen)  # type: ignore[attr-defined]
+            command = option(widget, "command", None)
+            if callable(command):
+                command(chosen)
+            return True
+        if inner is not None:
+            walker.focus_widget(inner)
+            return True
+        return None
+    if action in ("increment", "decrement") and kind == "CTkSlider":
+        low, high = float(option(widget, "from_", 0)), float(option(widget, "to", 1))
+        steps = option(widget, "number_of_steps", None)
+        step = abs(high - low) / (float(steps) if steps else 20.0)
+        value = min(max(float(widget.get()) + (step if action == "increment" else -step), min(low, high)),  # type: ignore[attr-defined]
+                    max(low, high))
+        widget.set(value)  # type: ignore[attr-defined]
+        command = option(widget, "command", None)
+        if callable(command):
+            command(value)
+        return True
+    if action == "setValue":
+        if kind in ("CTkOptionMenu", "CTkComboBox"):
+            widget.set(str(request.value))  # type: ignore[attr-defined]
+            command = option(widget, "command", None)
+            if callable(command):
+                command(str(request.value))
+            return True
+        if kind == "CTkSlider":
+            widget.set(float(request.value))  # type: ignore[attr-defined]
+            return True
+        if inner is not None:
+            return bool(walker.set_value(inner, request.value))
+    if action == "typeText" and inner is not None:
+        return bool(walker.type_text(inner, str(request.value or "")))
+    return None
+
+
+def _install_ctk() -> None:
+    for name, adapter in (("CTkButton", ctk_button), ("CTkLabel", ctk_label), ("CTkEntry", ctk_entry),
+                          ("CTkComboBox", ctk_entry), ("CTkCheckBox", ctk_toggle), ("CTkSwitch", ctk_toggle),
+                          ("CTkRadioButton", ctk_radio), ("CTkSlider", ctk_slider),
+                          ("CTkProgressBar", ctk_progress), ("CTkOptionMenu", ctk_option_menu),
+                          ("CTkTextbox", ctk_textbox)):
+        ADAPTERS_BY_CLASS_NAME.setdefault(name, adapter)
+        ACTIONS.setdefault(name, ctk_actions)
+
+
 def _install_defaults() -> None:
     table: List[Tuple[Tuple[Union[type, str], ...], Adapter]] = [
         ((tkinter.Tk, tkinter.Toplevel, "Tk", "Toplevel"), toplevel),
@@ -457,3 +644,4 @@ _STANDARD_TYPES: set = set()
 
 
 _install_defaults()
+_install_ctk()

@@ -204,6 +204,7 @@ class Mirror:
         self._jobs: Deque[_Job] = collections.deque()
         self._jobs_lock = threading.Lock()
         self._performing = 0
+        self._running_jobs = False
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
@@ -341,6 +342,19 @@ class Mirror:
     def _run_jobs(self) -> None:
         if self._need_full and self._link.connected:
             self.mark_dirty()
+        if self._running_jobs:
+            return
+        self._running_jobs = True
+        try:
+            self._run_queued_jobs()
+        finally:
+            self._running_jobs = False
+            with self._jobs_lock:
+                more = bool(self._jobs)
+            if more:
+                self._schedule_jobs()
+
+    def _run_queued_jobs(self) -> None:
         while True:
             with self._jobs_lock:
                 if not self._jobs:
@@ -621,12 +635,13 @@ class Mirror:
                            % (tk_class, path, type(error).__name__, error))
             node = adapters.generic(self, widget)
         virtual = node.pop("children", None) or []
+        leaf = bool(node.pop("_leaf", False))
         node["id"] = path
         node["frame"] = frame
         node["accessibilityIdentifier"] = path
         if not self._mapped(widget):
             node["isHidden"] = True
-        if path == self._focus and path != str(self.root):
+        if path != str(self.root) and (path == self._focus or (leaf and self._focus.startswith(path + "."))):
             node["isFocused"] = True
             self._focused_view = path
         props[path] = node
@@ -634,6 +649,8 @@ class Mirror:
         children[path] = kids
         for child in virtual:
             self._add_virtual(child, path, props, children)
+        if leaf:  # a compound control (customtkinter): its parts are not views of their own
+            return node
         for child in list(widget.children.values()):
             if self._is_toplevel(child):
                 pending.append(child)
@@ -695,10 +712,16 @@ class Mirror:
             return ""
 
     def label_text_at(self, path: str) -> Optional[str]:
-        """The text of the Label at ``path``, or None when it is not a Label."""
+        """The text of the Label at ``path`` (classic, ttk, or a library label such as CTkLabel), or None."""
         try:
             if str(self.app.call("winfo", "class", path)) not in adapters.LABEL_CLASSES:
-                return None
+                try:
+                    widget = self.root.nametowidget(path)
+                except KeyError:
+                    return None
+                if type(widget).__name__ not in adapters.LABEL_CLASS_NAMES:
+                    return None
+                return str(widget.cget("text"))
             return str(self.app.call(path, "cget", "-text"))
         except tkinter.TclError:
             return None
@@ -1136,6 +1159,11 @@ class Mirror:
         if "@" in target:
             raise TargetGone("the element %r is gone" % target)
         widget = self.widget(target)
+        handler = adapters.find_actions(widget)
+        if handler is not None:
+            handled = handler(self, widget, request)
+            if handled is not None:
+                return bool(handled)
         if action == "activate":
             return self._activate(widget)
         if action in ("increment", "decrement"):
@@ -1172,9 +1200,14 @@ class Mirror:
         return False
 
     def _focus_widget(self, widget: tkinter.Misc) -> None:
+        if str(self.app.call("focus")) == str(widget):
+            return
         widget.focus_set()
         if str(self.app.call("focus")) != str(widget):
             widget.focus_force()
+        # Let the widget's <FocusIn> bindings run before anything is typed (customtkinter clears its placeholder
+        # there). Jobs queued meanwhile wait for this one (_run_jobs is not re-entered).
+        self.app.call("update")
 
     def _adjust(self, widget: tkinter.Misc, sign: int) -> bool:
         if adapters.is_disabled(widget):
@@ -1249,6 +1282,18 @@ class Mirror:
                 widget.invoke()  # type: ignore[attr-defined]
             return True
         return False
+
+    def type_text(self, widget: tkinter.Misc, text: str) -> bool:
+        """typeText into an Entry or Text (for adapters' action handlers)."""
+        return self._type_text(widget, text)
+
+    def set_value(self, widget: tkinter.Misc, value: Any) -> bool:
+        """setValue on a standard widget (for adapters' action handlers)."""
+        return self._set_value(widget, value)
+
+    def focus_widget(self, widget: tkinter.Misc) -> None:
+        """Gives ``widget`` Tk's focus (for adapters' action handlers)."""
+        self._focus_widget(widget)
 
     def _type_text(self, widget: tkinter.Misc, text: str) -> bool:
         """Types ``text`` as key presses into ``widget`` (its bindings and validation run); a character without a
