@@ -91,6 +91,7 @@ def test_menu_bar_menu_and_entries(form):
     open_item = ax.get_by_role("button", name="Open...")
     expect(open_item).to_be_visible()
     assert open_item.hint() == "Ctrl+O"
+    assert ax.query_count('window[label="File"]') == 1
     assert ax.get_by_role("switch", name="Wrap lines").value() == "off"
     ax.get_by_role("switch", name="Wrap lines").click()
     app.wait_line("event: wrap True")
@@ -141,6 +142,7 @@ def test_keyboard_menu_traversal_is_mirrored(form):
     open_item = ax.get_by_role("button", name="Open...")
     expect(open_item).to_be_visible()
     assert ax.wait_until(lambda: open_item.is_focused(), timeout=5)
+    assert ax.query_count('window[label="File"]') == 1  # the menu window is named after its cascade
     # The menu's grab is menu traversal, not a modal dialog: the main window stays exposed.
     assert ax.get_by_id(".submit").count() == 1
     ax.call("input.key", {"key": "Down"})

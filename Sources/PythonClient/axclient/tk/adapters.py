@@ -432,6 +432,9 @@ def menu(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     entries); accelerators are hints; cascades have an expanded status."""
     props: Dict[str, Any] = {"class": "UIWindow", "accessibilityContainerType": "list",
                              "windowLevel": 1000.0}
+    title = walker.menu_title(str(widget))
+    if title:
+        props["accessibilityLabel"] = props["windowTitle"] = title
     props["children"] = walker.menu_entries(widget)
     return props
 

@@ -597,6 +597,9 @@ class Mirror:
             return
         node = {"id": path, "class": "UIWindow", "accessibilityContainerType": "list", "windowLevel": 1000.0,
                 "frame": [x, y, width, height], "children": entries}
+        title = self.menu_title(path)
+        if title:
+            node["accessibilityLabel"] = node["windowTitle"] = title
         self._add_virtual(node, None, props, children)  # type: ignore[arg-type]
         children[None].remove(path)
 
@@ -1015,6 +1018,24 @@ class Mirror:
     def menu_entries(self, menu: tkinter.Misc) -> List[Dict[str, Any]]:
         """A posted menu's entries (Specs/tk-adapter.md §Menus)."""
         return self.menu_entries_path(str(menu))
+
+    def menu_title(self, path: str) -> str:
+        """The label of the cascade entry that opens the menu at ``path`` (in its parent menu), or ""."""
+        call = self.app.call
+        try:
+            parent = str(call("winfo", "parent", path))
+            if str(call("winfo", "class", parent)) != "Menu":
+                return ""
+            last = str(call(parent, "index", "end"))
+            if last == "none":
+                return ""
+            for index in range(int(last) + 1):
+                if str(call(parent, "type", index)) == "cascade" and \
+                        str(call(parent, "entrycget", index, "-menu")) == path:
+                    return str(call(parent, "entrycget", index, "-label"))
+        except (tkinter.TclError, ValueError):
+            return ""
+        return ""
 
     def menu_entries_path(self, path: str) -> List[Dict[str, Any]]:
         """The entries of the menu at ``path`` (a tkinter Menu or a Tk clone); the active entry is focused."""
