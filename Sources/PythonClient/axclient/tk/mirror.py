@@ -1,0 +1,1800 @@
+"""The Tk mirror: walks a Tk root into views, publishes patches, performs actions in Tk, forwards keys.
+
+Threads: everything that touches Tk runs on the Tk thread (the one that created the root). The link thread owns
+the server connection (connect, reconnect, send); the connection's worker thread receives ``action.perform`` and
+hands it to the Tk thread through a queue and a wake-up pipe watched by Tk's own event loop (no polling).
+Specs/tk-adapter.md describes the mapping and every behaviour here.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import sys
+import threading
+import time
+import tkinter
+import tkinter.font
+from tkinter import ttk
+from typing import Any, Deque, Dict, List, Optional, Set, Tuple
+
+from ..errors import AXConnectionError, AXError, RPCError
+from ..provider import ActionRequest, Provider
+from . import adapters
+
+#: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
+TEXT_LIMIT_BYTES = 60000
+
+#: Tcl commands (first word) and widget subcommands (second word) that only read: they never mark the tree dirty.
+READ_COMMANDS = frozenset(("after", "update", "winfo", "info", "image", "font", "bindtags", "bind", "event",
+                           "tk", "ttk::style", "clipboard", "selection", "namespace", "format", "expr",
+                           "string", "list", "lindex", "llength", "set", "array", "trace", "rename", "proc",
+                           "interp", "incr", "catch", "return", "tk_getOpenFile", "tk_getSaveFile"))
+READ_SUBCOMMANDS = frozenset(("cget", "get", "index", "bbox", "compare", "dlineinfo", "count", "search", "nearest",
+                              "identify", "curselection", "instate", "exists", "children", "parent", "next",
+                              "prev", "type", "entrycget", "itemcget", "tag", "mark", "dump", "xposition",
+                              "yposition", "coords", "find", "gettags", "canvasx", "canvasy", "size",
+                              "validate", "current", "tabs", "column", "heading", "edit", "peer", "debug",
+                              "window", "image", "fraction", "identify", "sash", "panes", "panecget"))
+TREE_STRUCTURE = frozenset(("insert", "delete", "move", "detach", "reattach", "selection", "see", "focus",
+                            "yview", "configure", "heading", "column"))
+
+KEYSYMS = {" ": "space", "!": "exclam", '"': "quotedbl", "#": "numbersign", "$": "dollar", "%": "percent",
+           "&": "ampersand", "'": "apostrophe", "(": "parenleft", ")": "parenright", "*": "asterisk",
+           "+": "plus", ",": "comma", "-": "minus", ".": "period", "/": "slash", ":": "colon", ";": "semicolon",
+           "<": "less", "=": "equal", ">": "greater", "?": "question", "@": "at", "[": "bracketleft",
+           "\\": "backslash", "]": "bracketright", "^": "asciicircum", "_": "underscore", "`": "grave",
+           "{": "braceleft", "|": "bar", "}": "braceright", "~": "asciitilde", "\n": "Return", "\t": "Tab"}
+MODIFIER_BITS = (("shift", 0x1), ("control", 0x4), ("alt", 0x8), ("super", 0x40))
+TAG = "AXMirror"
+ACTION_START_TIMEOUT = 4.0
+ACTION_NESTED_GRACE = 0.5
+
+
+def warn(message: str) -> None:
+    """One line on stderr, prefixed ``axclient.tk:``."""
+    try:
+        sys.stderr.write("axclient.tk: %s\n" % message)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def clip_text(text: str, limit: int = TEXT_LIMIT_BYTES) -> str:
+    """``text`` cut to at most ``limit`` UTF-8 bytes (on a character boundary)."""
+    if len(text) * 4 <= limit:
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", "ignore")
+
+
+class TargetGone(AXError):
+    """The action's widget was destroyed (or never existed)."""
+
+
+class TkBusy(AXError):
+    """The Tk main loop did not take the action within :data:`ACTION_START_TIMEOUT` seconds."""
+
+
+_LIVE_MIRRORS: List["Mirror"] = []
+_VARIABLES_PATCHED = False
+
+
+def _patch_variables() -> None:
+    """``Variable.set`` marks the mirrors of its interpreter dirty, also for variables created before ``mirror()``
+    (they hold the real ``tkapp``, not the proxy)."""
+    global _VARIABLES_PATCHED
+    if _VARIABLES_PATCHED:
+        return
+    _VARIABLES_PATCHED = True
+    for klass in (tkinter.Variable, tkinter.BooleanVar):
+        original = klass.__dict__.get("set")
+        if original is None:
+            continue
+
+        def patched(self: Any, value: Any, _original: Any = original) -> Any:
+            result = _original(self, value)
+            app = getattr(self, "_tk", None)
+            if isinstance(app, _TkProxy):
+                app = app._ax_app
+            for mirror in list(_LIVE_MIRRORS):
+                if mirror.app is app and not mirror.reading:
+                    mirror.mark_dirty()
+            return result
+
+        klass.set = patched  # type: ignore[method-assign]
+
+
+class _TkProxy:
+    """Stands in for the root's ``tkapp``: every Tcl call the app makes marks the tree dirty (unless it only reads);
+    everything else is the real ``tkapp``."""
+
+    __slots__ = ("_ax_app", "_ax_mirror")
+
+    def __init__(self, app: Any, mirror: "Mirror") -> None:
+        object.__setattr__(self, "_ax_app", app)
+        object.__setattr__(self, "_ax_mirror", mirror)
+
+    def call(self, *args: Any) -> Any:
+        mirror = self._ax_mirror
+        if not mirror.reading:
+            mirror.note_call(args)
+        return self._ax_app.call(*args)
+
+    def globalsetvar(self, *args: Any) -> Any:
+        self._ax_mirror.mark_dirty()
+        return self._ax_app.globalsetvar(*args)
+
+    def setvar(self, *args: Any) -> Any:
+        self._ax_mirror.mark_dirty()
+        return self._ax_app.setvar(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ax_app, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._ax_app, name, value)
+
+
+class _TreeCache:
+    """What the mirror read of one Treeview: item data by iid (re-read only when dirty) and the display order."""
+
+    def __init__(self) -> None:
+        self.items: Dict[str, Dict[str, Any]] = {}
+        self.dirty_items: Set[str] = set()
+        self.structure_dirty = True
+        #: (iid, level, displayed, has children) in display order.
+        self.order: List[Tuple[str, int, bool, bool]] = []
+        self.open: Set[str] = set()
+        self.selection: Set[str] = set()
+        #: The last row view per iid and the inputs it was made from (reused as the same object when equal).
+        self.rows: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
+        #: (inputs, row and heading views, action targets) of the last read, reused while nothing changed.
+        self.last: Optional[Tuple[Any, List[Dict[str, Any]], Dict[str, Tuple[Any, ...]]]] = None
+
+
+class _Job:
+    """One ``action.perform`` on its way to the Tk thread."""
+
+    def __init__(self, request: ActionRequest) -> None:
+        self.request = request
+        self.started = threading.Event()
+        self.done = threading.Event()
+        self.cancelled = False
+        self.result = False
+        self.error: Optional[BaseException] = None
+        self.sequence = 0
+
+
+class Mirror:
+    """Mirrors one Tk root (and its Toplevels and posted menus) into AXServer as one app.
+
+    ``Mirror(root, name=None, address=None, forward_keys=None)``: ``name`` defaults to the script or module name;
+    ``address`` to ``$AXSERVER_SOCKET``, else the default socket; ``forward_keys`` (default: on unless
+    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need not be running: the mirror connects when it can
+    and re-publishes after a restart. :meth:`close` stops it (the app keeps running).
+    """
+
+    def __init__(self, root: tkinter.Misc, name: Optional[str] = None, address: Optional[str] = None,
+                 retry_interval: float = 1.0, forward_keys: Optional[bool] = None) -> None:
+        self.root = root
+        self.name = name or default_app_name()
+        self.address = address
+        self.retry_interval = retry_interval
+        real = root.tk
+        if isinstance(real, _TkProxy):
+            real = real._ax_app
+        self.app = real
+        self.reading = False
+        self.closed = False
+        self._flush_scheduled = False
+        self._dirty_generation = 0
+        self._flushed_generation = -1
+        self._started = time.monotonic()
+        self._need_full = True
+        self._published: Dict[str, Dict[str, Any]] = {}
+        self._published_children: Dict[Optional[str], List[str]] = {}
+        self._virtual: Dict[str, Tuple[Any, ...]] = {}
+        self._tree_caches: Dict[str, _TreeCache] = {}
+        self._tagged: Set[str] = set()
+        self._posted: List[str] = []
+        self._jobs: Deque[_Job] = collections.deque()
+        self._jobs_lock = threading.Lock()
+        self._performing = 0
+        self._running_jobs = False
+        self._sequence = 0
+        self._warned: Set[str] = set()
+        self._flush_cache: Dict[str, Any] = {}
+        if forward_keys is None:
+            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
+        #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
+        self._key_forwarding = forward_keys
+        #: Statistics for benchmarks and tests: flushes, patches sent, ops sent, last flush seconds.
+        self.stats: Dict[str, Any] = {"flushes": 0, "patches": 0, "ops": 0, "snapshots": 0, "flush_seconds": 0.0}
+        self._proxy = _TkProxy(real, self)
+        self._install_proxy(root)
+        self._flush_command = root.register(self._idle_flush)
+        self._jobs_command = root.register(self._run_jobs)
+        for sequence in ("<KeyRelease>", "<ButtonRelease>", "<FocusIn>", "<FocusOut>", "<Map>", "<Unmap>",
+                         "<Configure>", "<<ListboxSelect>>", "<<TreeviewSelect>>", "<<TreeviewOpen>>",
+                         "<<TreeviewClose>>", "<<NotebookTabChanged>>", "<<ComboboxSelected>>", "<<Increment>>",
+                         "<<Decrement>>", "<MouseWheel>", "<Button-4>", "<Button-5>", "<B1-Motion>"):
+            root.bind_class(TAG, sequence, self._on_event, add="+")
+        root.bind_class(TAG, "<Destroy>", self._on_destroy, add="+")
+        root.bind_class(TAG, "<KeyPress>", self._on_key_press, add="+")
+        root.bind_class(TAG, "<KeyRelease>", self._on_key_release, add="+")
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_read, False)
+        os.set_blocking(self._wake_write, False)
+        try:
+            real.createfilehandler(self._wake_read, tkinter.READABLE, self._on_wake)
+            self._polling = False
+        except (AttributeError, tkinter.TclError, RuntimeError):
+            self._polling = True
+            root.after(20, self._poll)
+        self._link = _Link(self)
+        self._link.start()
+        _patch_variables()
+        _LIVE_MIRRORS.append(self)
+        self.mark_dirty()
+
+    # -- dirtiness ------------------------------------------------------------------------------------------------
+
+    def _install_proxy(self, widget: tkinter.Misc) -> None:
+        widget.tk = self._proxy  # type: ignore[assignment]
+        for child in widget.children.values():
+            self._install_proxy(child)
+
+    def note_call(self, args: Tuple[Any, ...]) -> None:
+        """A Tcl call the app made: marks the tree dirty unless it only reads; notes Treeview item changes."""
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = args[0]
+        if not args:
+            return
+        first = str(args[0])
+        if first in READ_COMMANDS:
+            return
+        if len(args) > 1 and first.startswith("."):
+            sub = str(args[1])
+            cache = self._tree_caches.get(first)
+            if cache is not None:
+                if sub in ("item", "set"):
+                    if len(args) <= 4:
+                        return  # a read: item IID [-option] / set IID [column]
+                    cache.dirty_items.add(str(args[2]))
+                elif sub in TREE_STRUCTURE:
+                    if (sub in ("selection", "focus", "yview") and len(args) == 2) or (
+                            sub in ("heading", "column") and len(args) <= 4):
+                        return
+                    cache.structure_dirty = True
+                elif sub in READ_SUBCOMMANDS:
+                    return
+            elif sub in READ_SUBCOMMANDS or (sub in ("xview", "yview") and len(args) == 2):
+                return
+        elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
+                "current", "status", "lastfor", "-displayof", "state", "title", "stackorder", "protocol")):
+            if not (first == "wm" and len(args) == 3 and str(args[1]) in ("title", "state")):
+                return
+        self.mark_dirty()
+
+    def mark_dirty(self) -> None:
+        """Schedules a flush at Tk's next idle moment (one per idle cycle)."""
+        self._dirty_generation += 1
+        if self._flush_scheduled or self.closed:
+            return
+        self._flush_scheduled = True
+        try:
+            self.app.call("after", "idle", self._flush_command)
+        except (tkinter.TclError, RuntimeError):
+            self._flush_scheduled = False
+
+    def _on_event(self, event: Any) -> None:
+        widget = str(getattr(event, "widget", ""))
+        cache = self._tree_caches.get(widget)
+        if cache is not None:
+            cache.structure_dirty = True
+        self.mark_dirty()
+
+    def _on_destroy(self, event: Any) -> None:
+        widget = str(getattr(event, "widget", ""))
+        self._tagged.discard(widget)
+        self._tree_caches.pop(widget, None)
+        if widget == str(self.root):
+            self.close()
+        else:
+            self.mark_dirty()
+
+    # -- wake-up and jobs -----------------------------------------------------------------------------------------
+
+    def wake(self) -> None:
+        """Wakes the Tk thread (from any thread) to run queued actions or a full re-publish."""
+        try:
+            os.write(self._wake_write, b"x")
+        except (BlockingIOError, OSError, ValueError):
+            pass
+
+    def _on_wake(self, *_: Any) -> None:
+        try:
+            while os.read(self._wake_read, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+        self._schedule_jobs()
+
+    def _poll(self) -> None:
+        if self.closed:
+            return
+        self._schedule_jobs()
+        try:
+            self.root.after(20, self._poll)
+        except tkinter.TclError:
+            pass
+
+    def _schedule_jobs(self) -> None:
+        try:
+            self.app.call("after", 0, self._jobs_command)
+        except (tkinter.TclError, RuntimeError):
+            pass
+
+    def _run_jobs(self) -> None:
+        if self._need_full and self._link.connected:
+            self.mark_dirty()
+        if self._running_jobs:
+            return
+        self._running_jobs = True
+        try:
+            self._run_queued_jobs()
+        finally:
+            self._running_jobs = False
+            with self._jobs_lock:
+                more = bool(self._jobs)
+            if more:
+                self._schedule_jobs()
+
+    def _run_queued_jobs(self) -> None:
+        while True:
+            with self._jobs_lock:
+                if not self._jobs:
+                    return
+                job = self._jobs.popleft()
+                if job.cancelled:
+                    continue
+                job.started.set()
+            self._performing += 1
+            try:
+                job.result = bool(self.perform(job.request))
+            except BaseException as error:  # noqa: BLE001 — the app must never die of an action
+                job.error = error
+            finally:
+                self._performing -= 1
+                try:
+                    self.flush()
+                except BaseException as error:  # noqa: BLE001
+                    self.warn_once("flush", "could not mirror the tree: %s" % error)
+                job.sequence = self._sequence
+                job.done.set()
+
+    def handle_action(self, request: ActionRequest) -> bool:
+        """``on_action`` (a connection worker thread): runs the action on the Tk thread and answers once the tree
+        shows its effect. An action that enters a nested event loop (a modal dialog) is answered ``handled`` after
+        :data:`ACTION_NESTED_GRACE` s; a main loop busy for :data:`ACTION_START_TIMEOUT` s fails with
+        :class:`TkBusy`."""
+        if self.closed:
+            raise TargetGone("the Tk app is closing")
+        job = _Job(request)
+        with self._jobs_lock:
+            self._jobs.append(job)
+        self.wake()
+        if not job.started.wait(ACTION_START_TIMEOUT):
+            with self._jobs_lock:
+                if not job.started.is_set():
+                    job.cancelled = True
+            if job.cancelled:
+                raise TkBusy("the Tk main loop is busy (no event processed for %.0f s); the action was not "
+                             "performed" % ACTION_START_TIMEOUT)
+        if not job.done.wait(ACTION_NESTED_GRACE):
+            return True
+        if job.error is not None:
+            if isinstance(job.error, (TargetGone, tkinter.TclError, ValueError, KeyError)):
+                raise TargetGone(str(job.error)) from job.error
+            raise job.error
+        self._link.wait_sent(job.sequence, 3.0)
+        return job.result
+
+    # -- publishing -----------------------------------------------------------------------------------------------
+
+    def _idle_flush(self) -> None:
+        self._flush_scheduled = False
+        if self._flushed_generation == self._dirty_generation and not self._need_full:
+            return  # an action's flush already covered every change
+        try:
+            self.flush()
+        except BaseException as error:  # noqa: BLE001 — never break the app's event loop
+            self.warn_once("flush", "could not mirror the tree: %s: %s" % (type(error).__name__, error))
+
+    def flush(self) -> None:
+        """Builds the tree now and queues the difference to what was published (or a snapshot after a
+        (re)connect). Tk thread only."""
+        if self.closed or not self._link.connected:
+            self._need_full = True
+            return
+        started = time.perf_counter()
+        self._flushed_generation = self._dirty_generation
+        try:
+            exists = self.app.call("winfo", "exists", str(self.root))
+        except tkinter.TclError:
+            exists = 0
+        if not int(exists):
+            return
+        if self.stats["snapshots"] == 0 and not self._stack_order() and time.monotonic() - self._started < 1.0:
+            # Nothing is mapped yet: Tk has not laid the windows out, so every frame would change a moment later
+            # (10,000 rows: a patch of 10,000 frames). Wait for the first mapped window, at most one second.
+            self._flushed_generation = -1
+            self.root.after(50, self.mark_dirty)
+            return
+        props, children = self.build()
+        if self._need_full:
+            self._need_full = False
+            windows = [self._rebuild(wid, props, children) for wid in children.get(None, [])]
+            self._sequence += 1
+            self._link.send(("set", windows, self._sequence))
+            self.stats["snapshots"] += 1
+        else:
+            focused = self._focused_view
+            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused)
+            if ops:
+                self._sequence += 1
+                self._link.send(("ops", ops, self._sequence))
+                self.stats["patches"] += 1
+                self.stats["ops"] += len(ops)
+        self._published, self._published_children = props, children
+        self.stats["flushes"] += 1
+        self.stats["flush_seconds"] = time.perf_counter() - started
+        if self._link.debug:
+            warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
+                                                    self.stats["flush_seconds"] * 1000))
+
+    def resync(self) -> None:
+        """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
+        self._need_full = True
+        self.wake()
+
+    @staticmethod
+    def _rebuild(view_id: str, props: Dict[str, Dict[str, Any]],
+                 children: Dict[Optional[str], List[str]]) -> Dict[str, Any]:
+        node = dict(props[view_id])
+        kids = children.get(view_id)
+        if kids:
+            node["children"] = [Mirror._rebuild(kid, props, children) for kid in kids]
+        return node
+
+    # -- building -------------------------------------------------------------------------------------------------
+
+    def build(self) -> Tuple[Dict[str, Dict[str, Any]], Dict[Optional[str], List[str]]]:
+        """The current tree, flat: ``props[id]`` (without children) and ``children[parent id or None]``."""
+        self.reading = True
+        self._flush_cache = {}
+        self._virtual = {}
+        self._focused_view: Optional[str] = None
+        try:
+            props: Dict[str, Dict[str, Any]] = {}
+            children: Dict[Optional[str], List[str]] = {}
+            try:
+                self._focus = str(self.app.call("focus"))
+            except tkinter.TclError:
+                self._focus = ""
+            try:
+                grabs = self.app.splitlist(self.app.call("grab", "current"))
+                self._grab = str(grabs[-1]) if grabs else ""
+                if self._grab and str(self.app.call("winfo", "class", self._grab)) == "Menu":
+                    self._grab = ""  # Tk's menu traversal grabs the menu bar: not a modal dialog
+            except tkinter.TclError:
+                self._grab = ""
+            windows: List[tkinter.Misc] = []
+            pending: List[tkinter.Misc] = [self.root]
+            seen: Set[str] = set()
+            while pending:
+                top = pending.pop(0)
+                path = str(top)
+                if path in seen:
+                    continue
+                seen.add(path)
+                if self._is_menu(top) and not self._mapped(top):
+                    self._collect_toplevels(top, pending)
+                    continue
+                windows.append(top)
+                self._add_window(top, props, children, pending)
+            ids = [str(w) for w in windows]
+            for clone in self._posted_clones(ids):
+                if clone not in props:
+                    self._add_clone_menu(clone, props, children)
+                    ids.append(clone)
+            order = self._stack_order()
+            ids.sort(key=lambda wid: (0 if wid == str(self.root) else 1, order.get(wid, -1)))
+            children[None] = [wid for wid in ids if wid in props]
+            self._mark_key_window(props, children[None])
+            return props, children
+        finally:
+            self.reading = False
+
+    def _collect_toplevels(self, widget: tkinter.Misc, pending: List[tkinter.Misc]) -> None:
+        for child in list(widget.children.values()):
+            if self._is_toplevel(child):
+                pending.append(child)
+            else:
+                self._collect_toplevels(child, pending)
+
+    def _stack_order(self) -> Dict[str, int]:
+        try:
+            stack = self.app.splitlist(self.app.call("wm", "stackorder", str(self.root)))
+        except tkinter.TclError:
+            return {}
+        return {str(path): index for index, path in enumerate(stack)}
+
+    def _mark_key_window(self, props: Dict[str, Dict[str, Any]], window_ids: List[str]) -> None:
+        """The key window: the one holding Tk's focus (the longest window path that prefixes the focus), else the
+        front-most visible one."""
+        focus = self._focus
+        holders = [wid for wid in window_ids
+                   if focus and (focus == wid or focus.startswith(wid + ".") or (wid == "." and focus[:1] == "."))]
+        key = max(holders, key=len) if holders else None
+        if key is None:
+            for wid in reversed(window_ids):
+                if not props[wid].get("isHidden"):
+                    key = wid
+                    break
+        if key is not None:
+            props[key]["isKeyWindow"] = True
+
+    @staticmethod
+    def _is_menu(widget: tkinter.Misc) -> bool:
+        return isinstance(widget, tkinter.Menu)
+
+    @staticmethod
+    def _is_toplevel(widget: tkinter.Misc) -> bool:
+        return isinstance(widget, (tkinter.Toplevel, tkinter.Tk, tkinter.Menu))
+
+    def _mapped(self, widget: tkinter.Misc) -> bool:
+        try:
+            return bool(int(self.app.call("winfo", "ismapped", str(widget))))
+        except tkinter.TclError:
+            return False
+
+    def _geometry(self, path: str) -> Tuple[int, int, int, int]:
+        call = self.app.call
+        return (int(call("winfo", "rootx", path)), int(call("winfo", "rooty", path)),
+                max(0, int(call("winfo", "width", path))), max(0, int(call("winfo", "height", path))))
+
+    def _posted_clones(self, window_ids: List[str]) -> List[str]:
+        """Posted menus Tk made itself: a menubar's cascades are clones (``.#!menu.#!menu#!file``) that tkinter
+        does not know; they are found through ``winfo children`` under each window's menubar clone."""
+        call, split = self.app.call, self.app.splitlist
+        found: List[str] = []
+        stack = [str(child) for wid in window_ids if not wid.count("#")
+                 for child in split(call("winfo", "children", wid)) if "#" in str(child)]
+        while stack:
+            path = stack.pop()
+            try:
+                if str(call("winfo", "class", path)) != "Menu":
+                    continue
+                self._tag_path(path)  # its <Map> and the keys Tk sends it while traversing reach the mirror
+                if str(call(path, "cget", "-type")) != "menubar" and int(call("winfo", "ismapped", path)):
+                    found.append(path)
+                stack.extend(str(child) for child in split(call("winfo", "children", path)))
+            except tkinter.TclError:
+                continue
+        return found
+
+    def _add_clone_menu(self, path: str, props: Dict[str, Dict[str, Any]],
+                        children: Dict[Optional[str], List[str]]) -> None:
+        try:
+            x, y, width, height = self._geometry(path)
+            entries = self.menu_entries_path(path)
+        except tkinter.TclError:
+            return
+        node = {"id": path, "class": "UIWindow", "accessibilityContainerType": "list", "windowLevel": 1000.0,
+                "frame": [x, y, width, height], "children": entries}
+        title = self.menu_title(path)
+        if title:
+            node["accessibilityLabel"] = node["windowTitle"] = title
+        self._add_virtual(node, None, props, children)  # type: ignore[arg-type]
+        children[None].remove(path)
+
+    def _add_window(self, top: tkinter.Misc, props: Dict[str, Dict[str, Any]],
+                    children: Dict[Optional[str], List[str]], pending: List[tkinter.Misc]) -> None:
+        path = str(top)
+        try:
+            x, y, width, height = self._geometry(path)
+        except tkinter.TclError:
+            return
+        bar: Optional[Dict[str, Any]] = None
+        bar_height = 0
+        if not self._is_menu(top):
+            bar, bar_height = self._menubar(top, width)
+        origin = (x, y - bar_height)
+        node = self._widget_props(top, [x, y - bar_height, width, height + bar_height], props, children, origin,
+                                  pending)
+        if node is None:
+            return
+        if bar is not None:
+            self._add_virtual(bar, path, props, children, index=0)
+
+    def _widget_props(self, widget: tkinter.Misc, frame: List[int], props: Dict[str, Dict[str, Any]],
+                      children: Dict[Optional[str], List[str]], origin: Tuple[int, int],
+                      pending: List[tkinter.Misc]) -> Optional[Dict[str, Any]]:
+        path = str(widget)
+        self._tag(widget)
+        tk_class = self.tk_class(widget)
+        adapter = adapters.find_adapter(widget, tk_class)
+        if adapter is adapters.generic and self._is_toplevel(widget):
+            adapter = adapters.menu if self._is_menu(widget) else adapters.toplevel
+        try:
+            node = adapter(self, widget)
+        except Exception as error:  # noqa: BLE001 — a broken adapter or a TclError from an option
+            self.warn_once("adapter:" + tk_class, "the %s adapter failed on %s (%s: %s); showing a generic view"
+                           % (tk_class, path, type(error).__name__, error))
+            node = adapters.generic(self, widget)
+        virtual = node.pop("children", None) or []
+        leaf = bool(node.pop("_leaf", False))
+        node["id"] = path
+        node["frame"] = frame
+        node["accessibilityIdentifier"] = path
+        if not self._mapped(widget):
+            node["isHidden"] = True
+        if path != str(self.root) and (path == self._focus or (leaf and self._focus.startswith(path + "."))):
+            node["isFocused"] = True
+            self._focused_view = path
+        props[path] = node
+        kids: List[str] = []
+        children[path] = kids
+        for child in virtual:
+            self._add_virtual(child, path, props, children)
+        if leaf:  # a compound control (customtkinter): its parts are not views of their own
+            return node
+        for child in list(widget.children.values()):
+            if self._is_toplevel(child):
+                pending.append(child)
+                continue
+            try:
+                x, y, width, height = self._geometry(str(child))
+            except tkinter.TclError:
+                continue
+            if self._widget_props(child, [x - origin[0], y - origin[1], width, height], props, children, (x, y),
+                                  pending) is not None:
+                kids.append(str(child))
+        return node
+
+    def _add_virtual(self, node: Dict[str, Any], parent: str, props: Dict[str, Dict[str, Any]],
+                     children: Dict[Optional[str], List[str]], index: Optional[int] = None) -> None:
+        kids: List[Dict[str, Any]] = []
+        target = None
+        if "children" in node or "_target" in node:
+            node = dict(node)
+            kids = node.pop("children", None) or []
+            target = node.pop("_target", None)
+        view_id = node["id"]
+        if view_id in props:
+            return
+        if target is not None:
+            self._virtual[view_id] = target
+        props[view_id] = node
+        siblings = children.setdefault(parent, [])
+        if index is None:
+            siblings.append(view_id)
+        else:
+            siblings.insert(index, view_id)
+        if kids:
+            children[view_id] = []
+            for kid in kids:
+                self._add_virtual(kid, view_id, props, children)
+
+    def _tag(self, widget: tkinter.Misc) -> None:
+        self._tag_path(str(widget))
+
+    def _tag_path(self, path: str) -> None:
+        if path in self._tagged:
+            return
+        try:
+            tags = self.app.splitlist(self.app.call("bindtags", path))
+            if TAG not in tags:
+                self.app.call("bindtags", path, (TAG,) + tuple(str(t) for t in tags))
+            self._tagged.add(path)
+        except tkinter.TclError:
+            pass
+
+    # -- helpers for adapters -------------------------------------------------------------------------------------
+
+    def tk_class(self, widget: tkinter.Misc) -> str:
+        """``winfo class``, or "" when the widget is gone."""
+        try:
+            return str(self.app.call("winfo", "class", str(widget)))
+        except tkinter.TclError:
+            return ""
+
+    def label_text_at(self, path: str) -> Optional[str]:
+        """The text of the Label at ``path`` (classic, ttk, or a library label such as CTkLabel), or None."""
+        try:
+            if str(self.app.call("winfo", "class", path)) not in adapters.LABEL_CLASSES:
+                try:
+                    widget = self.root.nametowidget(path)
+                except KeyError:
+                    return None
+                if type(widget).__name__ not in adapters.LABEL_CLASS_NAMES:
+                    return None
+                return str(widget.cget("text"))
+            return str(self.app.call(path, "cget", "-text"))
+        except tkinter.TclError:
+            return None
+
+    def grid_labels(self, master: tkinter.Misc) -> Dict[Tuple[int, int], str]:
+        """Labels gridded in ``master`` by (row, column) (cached for one flush)."""
+        key = "grid:" + str(master)
+        cached = self._flush_cache.get(key)
+        if cached is not None:
+            return cached
+        cells: Dict[Tuple[int, int], str] = {}
+        try:
+            slaves = self.app.splitlist(self.app.call("grid", "slaves", str(master)))
+        except tkinter.TclError:
+            slaves = ()
+        for slave in slaves:
+            text = self.label_text_at(str(slave))
+            if text is None:
+                continue
+            try:
+                info = self.app.splitlist(self.app.call("grid", "info", str(slave)))
+                pairs = dict(zip(info[::2], info[1::2]))
+                cells[(int(pairs.get("-row", -9)), int(pairs.get("-column", -9)))] = text
+            except (tkinter.TclError, ValueError):
+                continue
+        self._flush_cache[key] = cells
+        return cells
+
+    def pack_order(self, master: tkinter.Misc) -> List[str]:
+        """The widgets packed in ``master``, in packing order (cached for one flush)."""
+        key = "pack:" + str(master)
+        cached = self._flush_cache.get(key)
+        if cached is None:
+            try:
+                cached = [str(s) for s in self.app.splitlist(self.app.call("pack", "slaves", str(master)))]
+            except tkinter.TclError:
+                cached = []
+            self._flush_cache[key] = cached
+        return cached
+
+    def radio_group(self, variable: str) -> List[str]:
+        """The radio buttons (classic and ttk) sharing the Tcl variable ``variable``, in tree order."""
+        groups = self._flush_cache.get("radio")
+        if groups is None:
+            groups = {}
+            stack: List[tkinter.Misc] = [self.root]
+            while stack:
+                widget = stack.pop()
+                if isinstance(widget, (tkinter.Radiobutton, ttk.Radiobutton)):
+                    name = str(adapters.option(widget, "variable", "") or "")
+                    if name:
+                        groups.setdefault(name, []).append(str(widget))
+                stack.extend(reversed(list(widget.children.values())))
+            self._flush_cache["radio"] = groups
+        return groups.get(variable, [])
+
+    def holds_grab(self, top: tkinter.Misc) -> bool:
+        """True when ``top`` or a widget inside it holds the grab (a modal dialog)."""
+        path = str(top)
+        grab = self._grab
+        if not grab:
+            return False
+        if path == ".":
+            return grab == "." or False
+        return grab == path or grab.startswith(path + ".")
+
+    def text_content(self, widget: tkinter.Misc) -> str:
+        """A Text widget's content, whole when it fits :data:`TEXT_LIMIT_BYTES`, else the window of lines from a
+        little above the first visible line (Specs/tk-adapter.md §Big text)."""
+        path = str(widget)
+        text = str(self.app.call(path, "get", "1.0", "end-1c"))
+        if len(text) * 4 <= TEXT_LIMIT_BYTES or len(text.encode("utf-8", "surrogatepass")) <= TEXT_LIMIT_BYTES:
+            return text
+        first = int(str(self.app.call(path, "index", "@0,0")).split(".")[0])
+        insert = int(str(self.app.call(path, "index", "insert")).split(".")[0])
+        start = max(1, min(first, insert) - 50)
+        return clip_text(str(self.app.call(path, "get", "%d.0" % start, "end-1c")))
+
+    def listbox_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """Listbox rows as cells in content coordinates; sets the table's ``contentOffset``."""
+        path = str(widget)
+        call = self.app.call
+        items = self.app.splitlist(call(path, "get", 0, "end"))
+        selected = {int(i) for i in self.app.splitlist(call(path, "curselection"))}
+        width = int(call("winfo", "width", path))
+        top = int(call(path, "nearest", 0)) if items else 0
+        row_height, top_y = 16, 0
+        if items:
+            box = self.app.splitlist(call(path, "bbox", top))
+            if box:
+                top_y = int(box[1])
+                row_height = max(1, int(box[3]))
+                if top + 1 < len(items):
+                    nxt = self.app.splitlist(call(path, "bbox", top + 1))
+                    if nxt:
+                        row_height = max(1, int(nxt[1]) - top_y)
+        props["contentOffset"] = [0, top * row_height - top_y]
+        rows = []
+        for index, item in enumerate(items):
+            row: Dict[str, Any] = {"id": "%s@row%d" % (path, index), "class": "UITableViewCell",
+                                   "frame": [0, index * row_height, width, row_height],
+                                   "accessibilityLabel": clip_text(str(item), 4096),
+                                   "_target": ("listrow", path, index)}
+            if index in selected:
+                row["isSelected"] = True
+            rows.append(row)
+        return rows
+
+    def tree_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """Treeview headings and rows (read incrementally: only dirty items are re-read)."""
+        path = str(widget)
+        call, split = self.app.call, self.app.splitlist
+        cache = self._tree_caches.get(path)
+        if cache is None:
+            cache = self._tree_caches[path] = _TreeCache()
+        show = {str(s) for s in split(call(path, "cget", "-show"))}
+        columns = [str(c) for c in split(call(path, "cget", "-columns"))]
+        display = [str(c) for c in split(call(path, "cget", "-displaycolumns"))]
+        if display == ["#all"] or not display:
+            display = columns
+        headings = {column: str(call(path, "heading", column, "-text")) for column in display}
+        tree_heading = str(call(path, "heading", "#0", "-text")) if "tree" in show else ""
+        unchanged = not cache.structure_dirty and not cache.dirty_items
+        if cache.structure_dirty:
+            order: List[Tuple[str, int, bool, bool]] = []
+            opened_now: Set[str] = set()
+
+            def walk(parent: str, level: int, visible: bool) -> None:
+                for iid in split(call(path, "children", parent)):
+                    iid = str(iid)
+                    kids = split(call(path, "children", iid))
+                    is_open = bool(kids) and bool(self.app.getboolean(call(path, "item", iid, "-open")))
+                    order.append((iid, level, visible, bool(kids)))
+                    if is_open:
+                        opened_now.add(iid)
+                    if kids:
+                        walk(iid, level + 1, visible and is_open)
+            walk("", 0, True)
+            cache.order = order
+            cache.open = opened_now
+            cache.selection = {str(s) for s in split(call(path, "selection"))}
+            cache.structure_dirty = False
+            live = {entry[0] for entry in order}
+            for stale in set(cache.items) - live:
+                del cache.items[stale]
+        order = cache.order
+        for iid, _, _, _ in order:
+            if iid not in cache.items or iid in cache.dirty_items:
+                values = [str(v) for v in split(call(path, "item", iid, "-values"))]
+                cache.items[iid] = {"text": str(call(path, "item", iid, "-text")), "values": values}
+        cache.dirty_items.clear()
+        width = int(call("winfo", "width", path))
+        displayed = [entry for entry in order if entry[2]]
+        row_height, top_y, top = 20, 0, 0
+        if displayed:
+            try:
+                top = int(round(float(split(call(path, "yview"))[0]) * len(displayed)))
+            except (ValueError, IndexError):
+                top = 0
+            top = min(max(top, 0), len(displayed) - 1)
+            box = split(call(path, "bbox", displayed[top][0]))
+            if box:
+                top_y, row_height = int(box[1]), max(1, int(box[3]))
+            elif "headings" in show:
+                top_y = 20
+        offset = top * row_height - top_y
+        props["contentOffset"] = [0, offset]
+        signature = (tuple(sorted(show)), tuple(display), tuple(columns), tuple(sorted(headings.items())), width,
+                     row_height, tree_heading)
+        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y):
+            self._virtual.update(cache.last[2])
+            return cache.last[1]
+        nodes: List[Dict[str, Any]] = []
+        if "headings" in show and display:
+            column_width = max(1, width // max(1, len(display) + (1 if "tree" in show else 0)))
+            if tree_heading:
+                nodes.append({"id": "%s@heading:#0" % path, "class": "UILabel", "text": tree_heading,
+                              "accessibilityTraits": ["header"], "frame": [0, offset, column_width, max(1, top_y)],
+                              "_target": ("heading", path, "#0")})
+            for index, column in enumerate(display):
+                nodes.append({"id": "%s@heading:%s" % (path, column), "class": "UILabel",
+                              "text": headings[column] or column, "accessibilityTraits": ["header"],
+                              "frame": [column_width * (index + (1 if "tree" in show else 0)), offset,
+                                        column_width, max(1, top_y)],
+                              "_target": ("heading", path, column)})
+        selection = cache.selection
+        opened = cache.open
+        position = 0
+        reused: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
+        virtual: Dict[str, Tuple[Any, ...]] = {}
+        for iid, level, visible, has_children in order:
+            data = cache.items[iid]
+            row_id = "%s@%s" % (path, iid)
+            virtual[row_id] = ("treerow", path, iid)
+            key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1, level,
+                   has_children, iid in opened, iid in selection)
+            if visible:
+                position += 1
+            previous = cache.rows.get(iid)
+            if previous is not None and previous[0] == key:
+                nodes.append(previous[1])
+                reused[iid] = previous
+                continue
+            parts = []
+            if "tree" in show and data["text"]:
+                parts.append(data["text"])
+            for column in display:
+                try:
+                    value = data["values"][columns.index(column)]
+                except (ValueError, IndexError):
+                    value = ""
+                if value:
+                    parts.append("%s: %s" % (headings[column], value) if headings[column] else value)
+            if "tree" not in show and not display:
+                parts.append(data["text"])
+            row: Dict[str, Any] = {"id": row_id, "class": "UITableViewCell",
+                                   "accessibilityLabel": clip_text(", ".join(p for p in parts if p), 4096)}
+            if visible:
+                row["frame"] = [0, (position - 1) * row_height, width, row_height]
+            else:
+                row["frame"] = [0, 0, width, row_height]
+                row["isHidden"] = True
+            if "tree" in show:
+                row["indentationLevel"] = level
+                if has_children:
+                    row["accessibilityExpandedStatus"] = "expanded" if iid in opened else "collapsed"
+            if iid in selection:
+                row["isSelected"] = True
+            nodes.append(row)
+            reused[iid] = (key, row)
+        cache.rows = reused
+        cache.last = ((signature, offset, top_y), nodes, virtual)
+        self._virtual.update(virtual)
+        return nodes
+
+    def notebook_tabs(self, widget: tkinter.Misc) -> List[Dict[str, Any]]:
+        """A tab bar with one tab button per page (``isSelected`` on the current one)."""
+        path = str(widget)
+        call, split = self.app.call, self.app.splitlist
+        tabs = [str(t) for t in split(call(path, "tabs"))]
+        selected = str(call(path, "select"))
+        width = int(call("winfo", "width", path))
+        tab_height = 24
+        if selected:
+            try:
+                tab_height = max(1, int(call("winfo", "rooty", selected)) - int(call("winfo", "rooty", path)) - 2)
+            except tkinter.TclError:
+                pass
+        font = tkinter.font.nametofont("TkDefaultFont", root=self.root)
+        buttons = []
+        x = 2
+        for index, tab in enumerate(tabs):
+            text = str(call(path, "tab", tab, "-text"))
+            tab_width = font.measure(text) + 16
+            button: Dict[str, Any] = {"id": "%s@tab%d" % (path, index), "class": "UITabBarButton",
+                                      "title": text, "frame": [x, 0, tab_width, tab_height],
+                                      "_target": ("tab", path, tab)}
+            x += tab_width
+            if tab == selected:
+                button["isSelected"] = True
+            if str(call(path, "tab", tab, "-state")) == "disabled":
+                button["isEnabled"] = False
+            buttons.append(button)
+        return [{"id": "%s@tabs" % path, "class": "UITabBar", "frame": [0, 0, width, tab_height],
+                 "children": buttons}]
+
+    def canvas_texts(self, widget: tkinter.Misc) -> List[Dict[str, Any]]:
+        """A Canvas's text items as labels (at most 2,000)."""
+        path = str(widget)
+        call, split = self.app.call, self.app.splitlist
+        dx = float(call(path, "canvasx", 0))
+        dy = float(call(path, "canvasy", 0))
+        nodes = []
+        for item in split(call(path, "find", "all"))[:20000]:
+            if str(call(path, "type", item)) != "text":
+                continue
+            box = split(call(path, "bbox", item))
+            if not box:
+                continue
+            x0, y0, x1, y1 = (float(v) for v in box)
+            node: Dict[str, Any] = {"id": "%s@item%s" % (path, item), "class": "UILabel",
+                                    "text": clip_text(str(call(path, "itemcget", item, "-text")), 4096),
+                                    "frame": [int(x0 - dx), int(y0 - dy), int(x1 - x0), int(y1 - y0)]}
+            if str(call(path, "itemcget", item, "-state")) == "hidden":
+                node["isHidden"] = True
+            nodes.append(node)
+            if len(nodes) >= 2000:
+                break
+        return nodes
+
+    def menu_entries(self, menu: tkinter.Misc) -> List[Dict[str, Any]]:
+        """A posted menu's entries (Specs/tk-adapter.md §Menus)."""
+        return self.menu_entries_path(str(menu))
+
+    def menu_title(self, path: str) -> str:
+        """The label of the cascade entry that opens the menu at ``path`` (in its parent menu), or ""."""
+        call = self.app.call
+        try:
+            parent = str(call("winfo", "parent", path))
+            if str(call("winfo", "class", parent)) != "Menu":
+                return ""
+            last = str(call(parent, "index", "end"))
+            if last == "none":
+                return ""
+            for index in range(int(last) + 1):
+                if str(call(parent, "type", index)) == "cascade" and \
+                        str(call(parent, "entrycget", index, "-menu")) == path:
+                    return str(call(parent, "entrycget", index, "-label"))
+        except (tkinter.TclError, ValueError):
+            return ""
+        return ""
+
+    def menu_entries_path(self, path: str) -> List[Dict[str, Any]]:
+        """The entries of the menu at ``path`` (a tkinter Menu or a Tk clone); the active entry is focused."""
+        call = self.app.call
+        last = str(call(path, "index", "end"))
+        if last == "none":
+            return []
+        width = int(call("winfo", "width", path))
+        height = int(call("winfo", "height", path))
+        count = int(last) + 1
+        tops = [int(call(path, "yposition", i)) for i in range(count)]
+        active = str(call(path, "index", "active"))
+        nodes = []
+        for index in range(count):
+            kind = str(call(path, "type", index))
+            if kind in ("tearoff", "separator"):
+                continue
+            bottom = tops[index + 1] if index + 1 < count else height
+            node = self._entry_node(path, index, kind, "%s@entry%d" % (path, index),
+                                    [0, tops[index], width, max(1, bottom - tops[index])])
+            if active == str(index) and str(self.app.call("focus")) == path:
+                node["isFocused"] = True  # Tk's active entry is where the keyboard is in a menu it traverses
+                self._focused_view = node["id"]
+            nodes.append(node)
+        return nodes
+
+    def _entry_node(self, path: str, index: int, kind: str, view_id: str, frame: List[int]) -> Dict[str, Any]:
+        call = self.app.call
+        text = str(call(path, "entrycget", index, "-label"))
+        node: Dict[str, Any] = {"id": view_id, "frame": frame, "_target": ("entry", path, index)}
+        if kind == "checkbutton":
+            variable = str(call(path, "entrycget", index, "-variable"))
+            try:
+                on = str(self.app.globalgetvar(variable)) == str(call(path, "entrycget", index, "-onvalue"))
+            except tkinter.TclError:
+                on = False
+            node.update({"class": "UISwitch", "isOn": on, "accessibilityLabel": text})
+        elif kind == "radiobutton":
+            variable = str(call(path, "entrycget", index, "-variable"))
+            try:
+                selected = str(self.app.globalgetvar(variable)) == str(call(path, "entrycget", index, "-value"))
+            except tkinter.TclError:
+                selected = False
+            node.update({"class": "UIButton", "title": text, "isSelected": selected})
+        else:
+            node.update({"class": "UIButton", "title": text})
+        if kind == "cascade":
+            submenu = str(call(path, "entrycget", index, "-menu"))
+            posted = bool(submenu) and self._mapped_path(submenu)
+            node["accessibilityExpandedStatus"] = "expanded" if posted else "collapsed"
+            node["accessibilityHint"] = "submenu"
+        else:
+            accelerator = str(call(path, "entrycget", index, "-accelerator"))
+            if accelerator:
+                node["accessibilityHint"] = accelerator
+        if str(call(path, "entrycget", index, "-state")) == "disabled":
+            node["isEnabled"] = False
+        return node
+
+    def _mapped_path(self, path: str) -> bool:
+        try:
+            return bool(int(self.app.call("winfo", "ismapped", path)))
+        except tkinter.TclError:
+            return False
+
+    def _menubar(self, top: tkinter.Misc, width: int) -> Tuple[Optional[Dict[str, Any]], int]:
+        """The toplevel's menubar (its ``-menu``) as a toolbar of entries, and the menubar's height."""
+        path = str(top)
+        call, split = self.app.call, self.app.splitlist
+        try:
+            menu = str(call(path, "cget", "-menu"))
+        except tkinter.TclError:
+            return None, 0
+        if not menu:
+            return None, 0
+        expected = ("" if path == "." else path) + "." + menu.replace(".", "#")
+        clone = None
+        for child in split(call("winfo", "children", path)):
+            if str(child).startswith(expected):
+                clone = str(child)
+                break
+        height = 0
+        positions: Dict[int, int] = {}
+        if clone is not None:
+            try:
+                height = int(call("winfo", "height", clone))
+                last = str(call(clone, "index", "end"))
+                if last != "none":
+                    for index in range(int(last) + 1):
+                        positions[index] = int(call(clone, "xposition", index))
+            except tkinter.TclError:
+                pass
+        last = str(call(menu, "index", "end"))
+        entries = []
+        if last != "none":
+            font = tkinter.font.nametofont("TkMenuFont", root=self.root)
+            x = 0
+            indexes = list(range(int(last) + 1))
+            for index in indexes:
+                kind = str(call(menu, "type", index))
+                if kind in ("tearoff", "separator"):
+                    continue
+                text = str(call(menu, "entrycget", index, "-label"))
+                start = positions.get(index, x)
+                nexts = [positions[i] for i in indexes if i > index and i in positions]
+                entry_width = (nexts[0] - start) if nexts else font.measure(text) + 20
+                x = start + entry_width
+                node = self._entry_node(menu, index, kind, "%s@menubar%d" % (path, index),
+                                        [start, 0, max(1, entry_width), max(1, height or 24)])
+                node["_target"] = ("bar", path, menu, index)
+                entries.append(node)
+        bar = {"id": "%s@menubar" % path, "class": "UIToolbar", "frame": [0, 0, width, max(1, height or 24)],
+               "accessibilityLabel": "Menu bar", "children": entries}
+        return bar, height
+
+    # -- actions --------------------------------------------------------------------------------------------------
+
+    def widget(self, view_id: str) -> tkinter.Misc:
+        """The live widget for a view id, or :class:`TargetGone`."""
+        try:
+            widget = self.root.nametowidget(view_id)
+        except (KeyError, tkinter.TclError):
+            raise TargetGone("no Tk widget %r (destroyed?)" % view_id) from None
+        if not int(self.app.call("winfo", "exists", view_id)):
+            raise TargetGone("the Tk widget %r was destroyed" % view_id)
+        return widget
+
+    def perform(self, request: ActionRequest) -> bool:
+        """Performs one action in Tk, as Tk does it (Specs/tk-adapter.md §Actions). Tk thread only."""
+        action, target = request.action, request.target
+        if self._link.debug:
+            warn("action %r" % (request.params,))
+        if target == "":
+            if action == "escape":
+                return self._escape(None)
+            if action == "key":
+                return self._key(request.value)
+            return False
+        virtual = self._virtual.get(target)
+        if virtual is not None:
+            return self._perform_virtual(action, virtual, request)
+        if "@" in target:
+            raise TargetGone("the element %r is gone" % target)
+        widget = self.widget(target)
+        handler = adapters.find_actions(widget)
+        if handler is not None:
+            handled = handler(self, widget, request)
+            if handled is not None:
+                return bool(handled)
+        if action == "activate":
+            return self._activate(widget)
+        if action in ("increment", "decrement"):
+            return self._adjust(widget, 1 if action == "increment" else -1)
+        if action == "setValue":
+            return self._set_value(widget, request.value)
+        if action == "typeText":
+            return self._type_text(widget, str(request.value or ""))
+        if action == "escape":
+            return self._escape(widget)
+        if action == "scroll":
+            return self._scroll(widget, str(request.direction or "down"))
+        if action == "key":
+            return self._key(request.value)
+        return False
+
+    def _activate(self, widget: tkinter.Misc) -> bool:
+        if isinstance(widget, (tkinter.Button, tkinter.Checkbutton, tkinter.Radiobutton, ttk.Button,
+                               ttk.Checkbutton, ttk.Radiobutton)):
+            if adapters.is_disabled(widget):
+                return False
+            widget.invoke()  # type: ignore[attr-defined]
+            return True
+        if isinstance(widget, (tkinter.Tk, tkinter.Toplevel)):
+            widget.lift()  # type: ignore[attr-defined]
+            widget.focus_set()
+            return True
+        if adapters.is_disabled(widget):
+            return False
+        if isinstance(widget, (tkinter.Entry, tkinter.Text, tkinter.Listbox, tkinter.Scale, tkinter.Spinbox,
+                               ttk.Entry, ttk.Treeview, ttk.Scale, ttk.Notebook)):
+            self._focus_widget(widget)
+            return True
+        return False
+
+    def _focus_widget(self, widget: tkinter.Misc) -> None:
+        if str(self.app.call("focus")) == str(widget):
+            return
+        widget.focus_set()
+        if str(self.app.call("focus")) != str(widget):
+            widget.focus_force()
+        # Let the widget's <FocusIn> bindings run before anything is typed (customtkinter clears its placeholder
+        # there). Jobs queued meanwhile wait for this one (_run_jobs is not re-entered).
+        self.app.call("update")
+
+    def _adjust(self, widget: tkinter.Misc, sign: int) -> bool:
+        if adapters.is_disabled(widget):
+            return False
+        if isinstance(widget, ttk.Scale):
+            low, high = float(widget.cget("from")), float(widget.cget("to"))
+            step = abs(high - low) / 20.0 or 1.0
+            value = min(max(float(widget.get()) + sign * step, min(low, high)), max(low, high))
+            widget.set(value)
+            command = str(widget.cget("command") or "")
+            if command:
+                self.app.call(command, value)
+            return True
+        if isinstance(widget, tkinter.Scale):  # after ttk.Scale, a subclass of it in tkinter
+            step = adapters.number(widget.cget("resolution")) or 1.0
+            low, high = float(widget.cget("from")), float(widget.cget("to"))
+            direction = 1 if high >= low else -1
+            widget.set(float(widget.get()) + sign * direction * step)
+            return True
+        if isinstance(widget, tkinter.Spinbox):
+            widget.invoke("buttonup" if sign > 0 else "buttondown")
+            return True
+        if isinstance(widget, ttk.Spinbox):
+            widget.event_generate("<<Increment>>" if sign > 0 else "<<Decrement>>")
+            return True
+        if isinstance(widget, ttk.Combobox):
+            values = list(widget.tk.splitlist(widget.cget("values")))
+            if not values:
+                return False
+            current = widget.current()
+            index = min(max((current if current >= 0 else -1) + sign, 0), len(values) - 1)
+            widget.current(index)
+            widget.event_generate("<<ComboboxSelected>>")
+            return True
+        if isinstance(widget, (tkinter.Scrollbar, ttk.Scrollbar)):
+            command = self.app.splitlist(widget.cget("command"))
+            if not command:
+                return False
+            self.app.call(*(tuple(command) + ("scroll", sign, "pages")))
+            return True
+        return False
+
+    def _set_value(self, widget: tkinter.Misc, value: Any) -> bool:
+        if adapters.is_disabled(widget):
+            return False
+        text = "" if value is None else str(value)
+        if isinstance(widget, ttk.Combobox):
+            values = [str(v) for v in widget.tk.splitlist(widget.cget("values"))]
+            if text in values:
+                widget.current(values.index(text))
+                widget.event_generate("<<ComboboxSelected>>")
+                return True
+            if adapters.is_readonly(widget):
+                raise ValueError("%r is not one of the combo box's values %r" % (text, values))
+        if isinstance(widget, (tkinter.Entry, ttk.Entry, tkinter.Spinbox)):
+            if adapters.is_readonly(widget):
+                return False
+            widget.delete(0, "end")  # type: ignore[attr-defined]
+            widget.insert(0, text)  # type: ignore[attr-defined]
+            return True
+        if isinstance(widget, tkinter.Text):
+            widget.delete("1.0", "end")
+            widget.insert("1.0", text)
+            return True
+        if isinstance(widget, (tkinter.Scale, ttk.Scale)):
+            widget.set(float(text))
+            return True
+        if isinstance(widget, (tkinter.Checkbutton, ttk.Checkbutton)):
+            wanted = text.lower() in ("1", "true", "on", "yes")
+            current = adapters.checkbutton(self, widget).get("isOn", False)
+            if wanted != current:
+                widget.invoke()  # type: ignore[attr-defined]
+            return True
+        return False
+
+    def type_text(self, widget: tkinter.Misc, text: str) -> bool:
+        """typeText into an Entry or Text (for adapters' action handlers)."""
+        return self._type_text(widget, text)
+
+    def set_value(self, widget: tkinter.Misc, value: Any) -> bool:
+        """setValue on a standard widget (for adapters' action handlers)."""
+        return self._set_value(widget, value)
+
+    def focus_widget(self, widget: tkinter.Misc) -> None:
+        """Gives ``widget`` Tk's focus (for adapters' action handlers)."""
+        self._focus_widget(widget)
+
+    def _type_text(self, widget: tkinter.Misc, text: str) -> bool:
+        """Types ``text`` as key presses into ``widget`` (its bindings and validation run); a character without a
+        key on the keyboard map is inserted at the insert cursor instead."""
+        if adapters.is_disabled(widget):
+            return False
+        if not isinstance(widget, (tkinter.Entry, ttk.Entry, tkinter.Text, tkinter.Spinbox)):
+            return False
+        self._focus_widget(widget)
+        path = str(widget)
+        is_text = isinstance(widget, tkinter.Text)
+        for char in text:
+            before = self._content(path, is_text)
+            keysym = KEYSYMS.get(char) or (char if char.isascii() and char.isalnum() else None)
+            if keysym is not None:
+                widget.event_generate("<KeyPress>", keysym=keysym)
+                widget.event_generate("<KeyRelease>", keysym=keysym)
+                if not int(self.app.call("winfo", "exists", path)):
+                    return True
+            if keysym is None or (self._content(path, is_text) == before and char not in "\n\t"):
+                if keysym is not None and self.app.call("focus") != path:
+                    continue
+                widget.insert("insert", char)  # type: ignore[attr-defined]
+        return True
+
+    def _content(self, path: str, is_text: bool) -> str:
+        if is_text:
+            return str(self.app.call(path, "get", "1.0", "end-1c"))
+        return str(self.app.call(path, "get"))
+
+    def _escape(self, widget: Optional[tkinter.Misc]) -> bool:
+        if self._posted:
+            self._unpost_all()
+            return True
+        grabs = self.app.splitlist(self.app.call("grab", "current"))
+        grab = str(grabs[-1]) if grabs else ""
+        if widget is None:
+            top: tkinter.Misc = self.root.nametowidget(grab).winfo_toplevel() if grab else self.root
+            if top is self.root:
+                order = list(self._stack_order())
+                if order:
+                    top = self.root.nametowidget(order[-1])
+        else:
+            top = widget.winfo_toplevel()
+        path = str(top)
+        focus = str(self.app.call("focus"))
+        source = focus if focus and (focus == path or focus.startswith(path + ".")) else path
+        self.app.call("event", "generate", source, "<KeyPress-Escape>")
+        if int(self.app.call("winfo", "exists", source)):
+            self.app.call("event", "generate", source, "<KeyRelease-Escape>")
+        if top is self.root or not int(self.app.call("winfo", "exists", path)):
+            return True
+        if not int(self.app.call("winfo", "ismapped", path)):
+            return True
+        protocol = str(self.app.call("wm", "protocol", path, "WM_DELETE_WINDOW"))
+        if protocol:
+            self.app.call(protocol)
+        else:
+            top.destroy()
+        return True
+
+    def _scroll(self, widget: tkinter.Misc, direction: str) -> bool:
+        amount = {"up": 1, "down": -1, "left": 1, "right": -1, "next": 1, "previous": -1}.get(direction, 1)
+        view = "xview" if direction in ("left", "right") else "yview"
+        current: Optional[tkinter.Misc] = widget
+        while current is not None:
+            try:
+                self.app.call(str(current), view, "scroll", amount, "pages")
+                return True
+            except tkinter.TclError:
+                current = current.master
+        return False
+
+    def _key(self, value: Any) -> bool:
+        if not isinstance(value, dict):
+            return False
+        key = str(value.get("key", ""))
+        if not key:
+            return False
+        mask = 0
+        for modifier in value.get("modifiers") or []:
+            mask |= dict(MODIFIER_BITS).get(str(modifier), 0)
+        phase = str(value.get("phase") or "both")
+        focus = str(self.app.call("focus")) or str(self.root)
+        if phase in ("press", "both"):
+            self.app.call("event", "generate", focus, "<KeyPress>", "-keysym", key, "-state", mask)
+        focus = str(self.app.call("focus")) or str(self.root)
+        if phase in ("release", "both") and int(self.app.call("winfo", "exists", focus)):
+            self.app.call("event", "generate", focus, "<KeyRelease>", "-keysym", key, "-state", mask)
+        return True
+
+    def _perform_virtual(self, action: str, virtual: Tuple[Any, ...], request: ActionRequest) -> bool:
+        kind = virtual[0]
+        if kind == "listrow" and action == "activate":
+            _, path, index = virtual
+            listbox = self.widget(path)
+            if adapters.is_disabled(listbox):
+                return False
+            listbox.selection_clear(0, "end")  # type: ignore[attr-defined]
+            listbox.selection_set(index)  # type: ignore[attr-defined]
+            listbox.activate(index)  # type: ignore[attr-defined]
+            listbox.see(index)  # type: ignore[attr-defined]
+            listbox.event_generate("<<ListboxSelect>>")
+            return True
+        if kind == "treerow" and action in ("activate", "increment", "decrement"):
+            _, path, iid = virtual
+            tree = self.widget(path)
+            if not int(self.app.call(path, "exists", iid)):
+                raise TargetGone("the Treeview row %r was deleted" % iid)
+            if action == "activate":
+                tree.selection_set(iid)  # type: ignore[attr-defined]
+                tree.focus(iid)  # type: ignore[attr-defined]
+                tree.see(iid)  # type: ignore[attr-defined]
+                if tree.get_children(iid):  # type: ignore[attr-defined]
+                    is_open = bool(self.app.getboolean(self.app.call(path, "item", iid, "-open")))
+                    tree.item(iid, open=not is_open)  # type: ignore[attr-defined]
+                    tree.event_generate("<<TreeviewClose>>" if is_open else "<<TreeviewOpen>>")
+            else:
+                tree.item(iid, open=action == "increment")  # type: ignore[attr-defined]
+                tree.event_generate("<<TreeviewOpen>>" if action == "increment" else "<<TreeviewClose>>")
+            return True
+        if kind == "tab" and action == "activate":
+            _, path, tab = virtual
+            notebook = self.widget(path)
+            notebook.select(tab)  # type: ignore[attr-defined]
+            return True
+        if kind == "heading" and action == "activate":
+            _, path, column = virtual
+            command = str(self.app.call(path, "heading", column, "-command"))
+            if command:
+                self.app.call(command)
+                return True
+            return False
+        if kind == "entry":
+            _, path, index = virtual
+            return self._menu_entry(action, path, index, None)
+        if kind == "bar":
+            _, top, menu, index = virtual
+            return self._menu_entry(action, menu, index, top)
+        if action == "escape":
+            return self._escape(None)
+        return False
+
+    def _menu_entry(self, action: str, menu: str, index: int, bar_of: Optional[str]) -> bool:
+        if action == "escape":
+            return self._escape(None)
+        if action != "activate":
+            return False
+        call = self.app.call
+        if not int(call("winfo", "exists", menu)):
+            raise TargetGone("the menu %r was destroyed" % menu)
+        if str(call(menu, "entrycget", index, "-state")) == "disabled":
+            return False
+        kind = str(call(menu, "type", index))
+        if kind == "cascade":
+            submenu = str(call(menu, "entrycget", index, "-menu"))
+            if not submenu:
+                return False
+            if bar_of is not None:
+                self._unpost_all()
+                view = self._published.get("%s@menubar%d" % (bar_of, index))
+                frame = view["frame"] if view else [0, 0, 0, 0]
+                x = int(call("winfo", "rootx", bar_of)) + int(frame[0])
+                y = int(call("winfo", "rooty", bar_of))
+            else:
+                x = int(call("winfo", "rootx", menu)) + int(call("winfo", "width", menu))
+                y = int(call("winfo", "rooty", menu)) + int(call(menu, "yposition", index))
+            call(submenu, "post", x, y)
+            if submenu not in self._posted:
+                self._posted.append(submenu)
+            return True
+        self._unpost_all()
+        call(menu, "invoke", index)
+        return True
+
+    def _unpost_all(self) -> None:
+        for menu in reversed(self._posted):
+            try:
+                self.app.call(menu, "unpost")
+            except tkinter.TclError:
+                pass
+        self._posted.clear()
+
+    # -- keys -----------------------------------------------------------------------------------------------------
+
+    def _forward_key(self, event: Any, phase: str) -> Optional[str]:
+        if self._performing or not self._key_forwarding or not self._link.connected:
+            self.mark_dirty()
+            return None
+        keysym = str(getattr(event, "keysym", "") or "")
+        if not keysym or keysym == "??":
+            return None
+        state = int(getattr(event, "state", 0) or 0) if isinstance(getattr(event, "state", 0), int) else 0
+        modifiers = [name for name, bit in MODIFIER_BITS if state & bit]
+        consumed = self._link.forward_key(keysym, modifiers, phase)
+        self.mark_dirty()
+        return "break" if consumed else None
+
+    def _on_key_press(self, event: Any) -> Optional[str]:
+        return self._forward_key(event, "press")
+
+    def _on_key_release(self, event: Any) -> Optional[str]:
+        return self._forward_key(event, "release")
+
+    # -- life -----------------------------------------------------------------------------------------------------
+
+    def warn_once(self, key: str, message: str) -> None:
+        """A stderr message, once per ``key``."""
+        if key not in self._warned:
+            self._warned.add(key)
+            warn(message)
+
+    @property
+    def app_id(self) -> Optional[str]:
+        """The app id the server gave (None until connected)."""
+        return self._link.app_id
+
+    @property
+    def connected(self) -> bool:
+        """True while registered with a server."""
+        return self._link.connected
+
+    def wait_connected(self, timeout: float = 10.0) -> bool:
+        """Blocks (not on the Tk thread!) until connected."""
+        return self._link.connected_event.wait(timeout)
+
+    def close(self) -> None:
+        """Stops mirroring: the app leaves the server; Tk keeps running."""
+        if self.closed:
+            return
+        self.closed = True
+        if self in _LIVE_MIRRORS:
+            _LIVE_MIRRORS.remove(self)
+        try:
+            self.app.deletefilehandler(self._wake_read)
+        except (AttributeError, tkinter.TclError, RuntimeError):
+            pass
+        self._link.stop()
+        with self._jobs_lock:
+            jobs = list(self._jobs)
+            self._jobs.clear()
+        for job in jobs:
+            job.error = TargetGone("the Tk app closed")
+            job.started.set()
+            job.done.set()
+
+
+class _Link(threading.Thread):
+    """The server connection: connects (and reconnects), registers the app, sends snapshots and patches in order."""
+
+    def __init__(self, mirror: Mirror) -> None:
+        super().__init__(name="axclient.tk-link", daemon=True)
+        self.mirror = mirror
+        self.provider: Optional[Provider] = None
+        self.connected = False
+        self.connected_event = threading.Event()
+        self.app_id: Optional[str] = None
+        self.outbox: "queue.Queue[Any]" = queue.Queue()
+        self.sent = 0
+        self.sent_lock = threading.Condition()
+        self.stopping = False
+        self._down_reported = False
+        #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
+        self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
+
+    def run(self) -> None:
+        while not self.stopping:
+            if self.provider is None or self.provider.client.closed:
+                if self.provider is not None:
+                    self._lost("the connection to AXServer closed")
+                if not self._connect():
+                    time.sleep(self.mirror.retry_interval)
+                    continue
+            try:
+                item = self.outbox.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if item is None:
+                break
+            kind, payload, sequence = item
+            provider = self.provider
+            if provider is None:
+                self._mark_sent(sequence)
+                continue
+            try:
+                if self.debug:
+                    text = json.dumps(payload)
+                    warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
+                                                        len(text), (": " + text) if len(text) < 300 else ""))
+                if kind == "set":
+                    provider.set_hierarchy(payload)
+                else:
+                    provider.update(payload)
+            except AXConnectionError:
+                self._lost("the connection to AXServer closed")
+            except RPCError as error:
+                warn("the server refused a %s (%s); re-publishing the whole tree"
+                     % ("snapshot" if kind == "set" else "patch", error))
+                if kind == "ops":
+                    self.mirror.resync()
+            except Exception as error:  # noqa: BLE001
+                warn("could not publish: %s: %s" % (type(error).__name__, error))
+            self._mark_sent(sequence)
+        self._close_provider()
+
+    def _connect(self) -> bool:
+        try:
+            provider = Provider(self.mirror.name, self.mirror.address, on_action=self.mirror.handle_action,
+                                connect_timeout=3.0, call_timeout=10.0)
+        except AXError as error:
+            if not self._down_reported:
+                self._down_reported = True
+                warn("%s; the app runs without a mirror and retries every %.0f s"
+                     % (error, self.mirror.retry_interval))
+            return False
+        except Exception as error:  # noqa: BLE001
+            if not self._down_reported:
+                self._down_reported = True
+                warn("cannot connect: %s: %s" % (type(error).__name__, error))
+            return False
+        if self.stopping:
+            provider.close()
+            return False
+        if self._down_reported:
+            warn("connected to AXServer at %s as %r" % (provider.client.address, provider.app))
+        self._down_reported = False
+        while True:
+            try:
+                self.outbox.get_nowait()
+            except queue.Empty:
+                break
+        self.provider = provider
+        self.app_id = provider.app
+        self.connected = True
+        self.connected_event.set()
+        self.mirror.resync()
+        return True
+
+    def _lost(self, why: str) -> None:
+        if self.connected:
+            warn("%s; reconnecting" % why)
+        self.connected = False
+        self.connected_event.clear()
+        self._close_provider()
+
+    def _close_provider(self) -> None:
+        provider, self.provider = self.provider, None
+        if provider is not None:
+            try:
+                provider.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _mark_sent(self, sequence: int) -> None:
+        with self.sent_lock:
+            self.sent = max(self.sent, sequence)
+            self.sent_lock.notify_all()
+
+    def send(self, item: Tuple[str, Any, int]) -> None:
+        """Queues a snapshot or patch (Tk thread)."""
+        self.outbox.put(item)
+
+    def wait_sent(self, sequence: int, timeout: float) -> bool:
+        """Waits until everything up to ``sequence`` was sent and answered."""
+        deadline = time.monotonic() + timeout
+        with self.sent_lock:
+            while self.sent < sequence and self.connected:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self.sent_lock.wait(remaining)
+        return True
+
+    def forward_key(self, keysym: str, modifiers: List[str], phase: str) -> bool:
+        """``input.key`` for the app's own keystroke (Tk thread, synchronous as atk-bridge): True when an AT
+        consumed it."""
+        provider = self.provider
+        if provider is None:
+            return False
+        try:
+            result = provider.client.call("input.key", {"key": keysym, "modifiers": modifiers, "phase": phase},
+                                          timeout=3.5)
+        except RPCError as error:
+            if getattr(error, "code", None) == -32602:
+                return False  # a keysym the server does not know (D-KEY-1): Tk handles it
+            return False
+        except AXError:
+            return False
+        return bool(isinstance(result, dict) and result.get("consumed"))
+
+    def stop(self) -> None:
+        """Ends the link; the app leaves the server."""
+        self.stopping = True
+        self.outbox.put(None)
+        self._close_provider()
+        self.connected = False
+
+
+def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
+         new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
+         rebuild: Any, focused_now: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
+    sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
+    no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
+    clear the focus that just moved), then inserts and moves parent by parent, top-down."""
+    ops: List[Dict[str, Any]] = []
+    old_parent: Dict[str, Optional[str]] = {}
+    for parent, kids in old_children.items():
+        for kid in kids:
+            old_parent[kid] = parent
+    for view_id in old:
+        if view_id not in new:
+            parent = old_parent.get(view_id)
+            if parent is None or parent in new:
+                ops.append({"op": "remove", "id": view_id})
+    focus_moves = focused_now is not None and not old.get(focused_now, {}).get("isFocused")
+    for view_id, properties in new.items():
+        before = old.get(view_id)
+        if before is None or before is properties or before == properties:
+            continue
+        changed: Dict[str, Any] = {}
+        for key, value in properties.items():
+            if before.get(key, _MISSING) != value:
+                changed[key] = value
+        for key in before:
+            if key not in properties:
+                if key == "isFocused":
+                    if not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
+                        changed[key] = False
+                else:
+                    changed[key] = None
+        if changed:
+            ops.append({"op": "set", "id": view_id, "properties": changed})
+    current: Dict[Optional[str], List[str]] = {}
+    current_parent: Dict[str, Optional[str]] = {}
+    for parent, kids in old_children.items():
+        if parent is None or parent in new:
+            current[parent] = [kid for kid in kids if kid in new]
+            for kid in current[parent]:
+                current_parent[kid] = parent
+    queue_ids: List[Optional[str]] = [None]
+    position = 0
+    while position < len(queue_ids):
+        parent = queue_ids[position]
+        position += 1
+        target = new_children.get(parent, [])
+        existing = current.setdefault(parent, [])
+        if existing == target:
+            queue_ids.extend(kid for kid in target if kid in new_children)
+            continue
+        for index, kid in enumerate(target):
+            if index < len(existing) and existing[index] == kid:
+                queue_ids.append(kid)
+                continue
+            if kid not in old:
+                op: Dict[str, Any] = {"op": "insert", "parent": parent, "index": index,
+                                      "view": rebuild(kid, new, new_children)}
+                ops.append(op)
+                existing.insert(index, kid)
+                current_parent[kid] = parent
+                continue
+            source = current_parent.get(kid)
+            if source in current and kid in current[source]:
+                current[source].remove(kid)
+            existing.insert(index, kid)
+            current_parent[kid] = parent
+            ops.append({"op": "move", "id": kid, "parent": parent, "index": index})
+            queue_ids.append(kid)
+    return ops
+
+
+_MISSING = object()
+
+
+def default_app_name() -> str:
+    """The running script's or module's name (``sys.argv[0]`` without ``.py``), else "tk-app"."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    base = os.path.basename(argv0)
+    if base.endswith(".py"):
+        base = base[:-3]
+    if base in ("", "-c", "-m", "__main__"):
+        return "tk-app"
+    return base
