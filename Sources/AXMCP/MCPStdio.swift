@@ -9,13 +9,14 @@ import Synchronization
 #endif
 
 /// The MCP stdio transport: newline-delimited JSON-RPC on standard input and output. Only protocol messages go to
-/// stdout; nothing else is ever printed there. Returns when standard input closes (the host went away), after
-/// cancelling the calls still running.
+/// stdout; nothing else is ever printed there. Returns when standard input closes (the host went away), after the
+/// calls still running have answered or `grace` has passed (then they are cancelled).
 package enum MCPStdio {
     /// Reads `input` until end of file, feeding each line to the session made by `makeSession` (which is given the
     /// writer of `output`).
     package static func run(
-        input: Int32 = 0, output: Int32 = 1, makeSession: (@escaping @Sendable ([UInt8]) -> Void) -> MCPSession
+        input: Int32 = 0, output: Int32 = 1, grace: Duration = .seconds(2),
+        makeSession: (@escaping @Sendable ([UInt8]) -> Void) -> MCPSession
     ) {
         // A host that closes stdout must not kill the process with SIGPIPE: the write fails and is dropped.
         signal(SIGPIPE, SIG_IGN)
@@ -51,6 +52,11 @@ package enum MCPStdio {
             }
         }
         if !buffer.isEmpty && !discarding { session.receive(buffer[...]) }
+        // Calls already running get `grace` to answer (so `printf … | axquery mcp` prints its answers), then the
+        // rest are cancelled: the host has gone, nothing waits for them.
+        let clock = ContinuousClock()
+        let deadline = clock.now + grace
+        while session.runningCount > 0 && clock.now < deadline { usleep(5_000) }
         session.cancelAll()
     }
 

@@ -37,8 +37,8 @@ package struct MCPToolSpec: Sendable {
         let annotations: JSONObject
         switch kind {
         case .read: annotations = ["readOnlyHint": true]
-        case .act: annotations = ["readOnlyHint": false, "destructiveHint": true]
-        case .focus: annotations = ["readOnlyHint": false, "destructiveHint": false]
+        case .act: annotations = ["destructiveHint": true]
+        case .focus: annotations = ["destructiveHint": false]
         }
         return [
             "name": .string(name), "description": .string(description), "inputSchema": .object(schema),
@@ -50,16 +50,16 @@ package struct MCPToolSpec: Sendable {
 /// The tools `axquery mcp` offers (Specs/mcp.md). Every tool that takes a target takes `ref` (an element id from
 /// a snapshot or find: the server's id, stable across revisions) or `selector` (Specs/selectors.md).
 package enum MCPToolCatalog {
-    static let app = (name: "app", type: "string", description: "app id or name (default: first app)")
-    static let ref = (name: "ref", type: "string", description: "element ref from snapshot/find")
-    static let selector = (name: "selector", type: "string", description: "selector, e.g. switch[label=\"Wi-Fi\"]")
+    static let app = (name: "app", type: "string", description: "")
+    static let ref = (name: "ref", type: "string", description: "element ref")
+    static let selector = (name: "selector", type: "string", description: "")
 
     /// Every tool, in the order `tools/list` gives them.
     package static let tools: [MCPToolSpec] = [
         MCPToolSpec(
             name: "snapshot",
             description:
-                "The UI tree as text, one element a line: ref role \"label\" =value [states]. Budgeted; narrow with ref or selector.",
+                "The UI tree as text, one element a line: ref role \"label\" =value [states]. Refs stay valid across changes. Budgeted; narrow with ref or selector.",
             arguments: [
                 app, (name: "ref", type: "string", description: "subtree root"),
                 (name: "selector", type: "string", description: "only matching elements"),
@@ -67,7 +67,9 @@ package enum MCPToolCatalog {
                 (name: "maxBytes", type: "integer", description: "default 16000"),
             ], required: [], kind: .read),
         MCPToolSpec(
-            name: "find", description: "Elements matching a selector, with refs. No match: the closest candidates.",
+            name: "find",
+            description:
+                "Elements matching a selector (e.g. switch[label=\"Wi-Fi\"], #id), with refs. No match: the closest candidates.",
             arguments: [selector, app], required: ["selector"], kind: .read),
         MCPToolSpec(
             name: "click", description: "Activate an element (waits until actionable). Returns what changed.",

@@ -159,17 +159,44 @@ package final class MCPToolRunner: Sendable {
                 maxBytes: maxBytes)
             return .text(text.text)
         }
-        var params: JSONObject = ["format": "json"]
-        if let ref = try args.string("ref") { params["root"] = ["id": .string(ref)] }
-        let tree = try await call("tree.get", params, app: app)
+        let root: JSON? = try args.string("ref").map { ["id": .string($0)] }
+        let tree = try await fetchTree(root: root, maxNodes: maxNodes, app: app)
         let windows = tree["windows"]?.arrayValue ?? []
         rememberTree(windows)
         let appName = tree["app"]?.stringValue ?? "?"
         let revision = tree["revision"]?.intValue ?? 0
+        var knownTotal: Int?
+        if root == nil, !(tree["truncated"]?.arrayValue ?? []).isEmpty {
+            // The server cut the tree: the app's element count gives the whole (one cheap call).
+            let apps = try await call("apps.list", [:], app: nil)
+            knownTotal = apps.arrayValue?.first { $0["id"]?.stringValue == appName }?["elements"]?.intValue
+        }
         let header = "app \(appName) revision \(revision)"
-        let text = SnapshotText(windows: windows, header: header, maxNodes: maxNodes, maxBytes: maxBytes)
+        let text = SnapshotText(
+            windows: windows, header: header, maxNodes: maxNodes, maxBytes: maxBytes, knownTotal: knownTotal)
         return .text(text.text)
     }
+
+    /// The tree down to the depth a budget of `maxNodes` can show: fetched 3 levels deep first, twice as deep
+    /// again while nothing was cut by the budget yet, so a snapshot of a huge tree never serialises all of it
+    /// (breadth-first, the first `maxNodes` elements lie within the levels fetched once they hold more than that).
+    func fetchTree(root: JSON?, maxNodes: Int, app: String?) async throws(RPCError) -> JSON {
+        var params: JSONObject = ["format": "json"]
+        if let root { params["root"] = root }
+        if maxNodes >= Self.fullTreeNodes { return try await call("tree.get", params, app: app) }
+        params["maxChildren"] = .number(Double(maxNodes + 1))
+        var depth = 3
+        while true {
+            params["depth"] = .number(Double(depth))
+            let tree = try await call("tree.get", params, app: app)
+            let cut = (tree["truncated"]?.arrayValue ?? []).contains { $0["kind"]?.stringValue == "depth" }
+            if !cut || (tree["count"]?.intValue ?? 0) > maxNodes || depth >= 1 << 16 { return tree }
+            depth *= 2
+        }
+    }
+
+    /// From this budget on, the snapshot asks for the whole tree at once.
+    static let fullTreeNodes = 100_000
 
     static func withoutChildren(_ element: JSON) -> JSON {
         guard var object = element.objectValue else { return element }

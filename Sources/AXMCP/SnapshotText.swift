@@ -92,8 +92,8 @@ extension String {
 }
 
 /// A snapshot of a tree (the `windows` of `tree.get` in JSON form) cut to a budget: breadth first, so the top of
-/// the tree is always shown and the cut falls on the deepest, widest parts; every element whose descendants were
-/// left out says how many (` +N`), and a last line says how many were left out in all and how to narrow.
+/// the tree is always shown and the cut falls on the deepest, widest parts; every element whose children were
+/// left out says how many (` +N`), and a last line says how many elements were left out in all and how to narrow.
 package struct SnapshotText {
     /// The default number of elements (about 8–20 KB of text).
     package static let defaultMaxNodes = 300
@@ -109,7 +109,7 @@ package struct SnapshotText {
         var parent: Int
         var depth: Int
         var children: [Int] = []
-        /// Descendants the server itself left out (`truncated.omitted`).
+        /// Children the server itself left out (`truncated.omitted` of a depth or children cut).
         var serverOmitted: Int
     }
 
@@ -121,8 +121,10 @@ package struct SnapshotText {
     package var shown: Int
 
     /// Formats `windows` (nested elements with `children` arrays of elements) within `maxNodes` elements and
-    /// `maxBytes` bytes. `header` is the first line (not counted in maxNodes, counted in maxBytes).
-    package init(windows: [JSON], header: String, maxNodes: Int, maxBytes: Int) {
+    /// `maxBytes` bytes. `header` is the first line (not counted in maxNodes, counted in maxBytes). `knownTotal`:
+    /// the number of elements in the whole tree when the server cut it (else counted: the shown tree plus the
+    /// children the server says it left out).
+    package init(windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil) {
         var nodes: [Node] = []
         var stack: [(JSON, Int, Int)] = windows.reversed().map { ($0, -1, 0) }
         // Depth-first, pre-order: the document order of the lines.
@@ -149,14 +151,7 @@ package struct SnapshotText {
             breadth.append(index)
             queue.append(contentsOf: nodes[index].children)
         }
-        // Descendant counts (post-order: children come after their parent in `nodes`).
-        var descendants = [Int](repeating: 0, count: nodes.count)
-        for index in nodes.indices.reversed() {
-            descendants[index] += nodes[index].serverOmitted
-            let parent = nodes[index].parent
-            if parent >= 0 { descendants[parent] += descendants[index] + 1 }
-        }
-        let total = nodes.count + nodes.reduce(0) { $0 + $1.serverOmitted }
+        let total = max(knownTotal ?? 0, nodes.count + nodes.reduce(0) { $0 + $1.serverOmitted })
         let budget = min(max(0, maxNodes), nodes.count)
         // Each line is made once; a budget only chooses which lines are joined.
         let lines = nodes.map { node in
@@ -167,8 +162,8 @@ package struct SnapshotText {
         }
         let render = { (count: Int) -> (String, Int) in
             Self.render(
-                nodes: nodes, lines: lines, keep: breadth.prefix(count), descendants: descendants, total: total,
-                header: header, maxNodes: maxNodes, maxBytes: maxBytes)
+                nodes: nodes, lines: lines, keep: breadth.prefix(count), total: total, header: header,
+                maxNodes: maxNodes, maxBytes: maxBytes)
         }
         var (text, shown) = render(budget)
         if text.utf8.count > maxBytes {
@@ -194,8 +189,8 @@ package struct SnapshotText {
     }
 
     static func render(
-        nodes: [Node], lines: [String], keep: ArraySlice<Int>, descendants: [Int], total: Int, header: String,
-        maxNodes: Int, maxBytes: Int
+        nodes: [Node], lines: [String], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int,
+        maxBytes: Int
     ) -> (String, Int) {
         var kept = [Bool](repeating: false, count: nodes.count)
         for index in keep { kept[index] = true }
@@ -205,8 +200,7 @@ package struct SnapshotText {
         for index in nodes.indices where kept[index] {
             let node = nodes[index]
             out += lines[index]
-            let hiddenKids = node.children.filter { !kept[$0] }
-            let hidden = hiddenKids.reduce(node.serverOmitted) { $0 + 1 + descendants[$1] }
+            let hidden = node.children.reduce(node.serverOmitted) { $0 + (kept[$1] ? 0 : 1) }
             if hidden > 0 {
                 out += " +\(hidden)"
                 if firstCollapsed == nil { firstCollapsed = node.element["id"]?.stringValue }
@@ -217,7 +211,7 @@ package struct SnapshotText {
         if shown < total {
             let limit = shown < min(maxNodes, nodes.count) ? "maxBytes \(maxBytes)" : "maxNodes \(maxNodes)"
             out += "[truncated: \(total - shown) of \(total) elements not shown (\(limit)); "
-            out += "\"+N\" = hidden descendants. Narrow: snapshot ref="
+            out += "\"+N\" = N children not shown. Narrow: snapshot ref="
             out += firstCollapsed ?? "<ref>"
             out += ", snapshot selector=…, or find]\n"
         }
