@@ -414,3 +414,26 @@ def test_server_that_dies_is_a_typed_error_and_the_next_call_reconnects(tmp_path
         if server.poll() is None:
             server.terminate()
             server.wait(timeout=10)
+
+
+@pytest.mark.axserver(tcp=True)
+def test_tcp_with_token_file(axserver):
+    token_file = os.path.join(axserver.dir, "token")
+    process = subprocess.run(
+        [axquery_path(), "mcp", "--tcp", "127.0.0.1:%d" % axserver.tcp_port, "--token-file", token_file],
+        input=b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find",'
+              b'"arguments":{"selector":"switch[label=\\"Wi-Fi\\"]"}}}\n', capture_output=True, timeout=20)
+    assert process.returncode == 0
+    answer = json.loads(process.stdout.splitlines()[0])
+    assert answer["result"]["content"][0]["text"].splitlines()[1].startswith('cellWifi switch "Wi-Fi"'), answer
+    wrong = tempfile.NamedTemporaryFile("w", delete=False)
+    wrong.write("not-the-token\n")
+    wrong.close()
+    os.chmod(wrong.name, 0o600)
+    refused = subprocess.run(
+        [axquery_path(), "mcp", "--tcp", "127.0.0.1:%d" % axserver.tcp_port, "--token-file", wrong.name],
+        input=b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find","arguments":{"selector":"switch"}}}\n',
+        capture_output=True, timeout=20)
+    os.unlink(wrong.name)
+    text = json.loads(refused.stdout.splitlines()[0])["result"]["content"][0]["text"]
+    assert "-32019" in text, text
