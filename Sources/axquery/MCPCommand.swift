@@ -9,14 +9,20 @@ struct MCPServe: ParsableCommand {
         abstract: "Serve the Model Context Protocol on stdin/stdout for agents (tools: snapshot, find, click…).",
         discussion: """
             An agent host starts it as {"command": "axquery", "args": ["mcp"]}. It connects to the server like every axquery command (--socket, --tcp with --token-file) on the first tool call, and again after the server restarted. Only MCP messages are written to stdout; it exits when stdin closes. Tools and their schemas: Specs/mcp.md.
+
+            Examples:
+              axquery mcp < /dev/null
+              axquery mcp --app axserver-demo < /dev/null
             """)
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let (address, token) = try global.address()
-        let backend = LiveBackend(address: address, token: token)
-        let runner = MCPToolRunner(backend: backend, defaultApp: global.app)
-        MCPStdio.run { write in MCPSession(runner: runner, serverVersion: AXMethods.serverVersion, write: write) }
+        try runReporting(json: global.json) {
+            let (address, token) = try global.address()
+            let backend = LiveBackend(address: address, token: token)
+            let runner = MCPToolRunner(backend: backend, defaultApp: global.app)
+            MCPStdio.run { write in MCPSession(runner: runner, serverVersion: AXMethods.serverVersion, write: write) }
+        }
     }
 }
