@@ -5,6 +5,7 @@ import AXJSON
 import AXJSONRPC
 import AXMCP
 import AXRPC
+import AXRPCClient
 import AXTransport
 import Foundation
 import Synchronization
@@ -276,6 +277,33 @@ final class AXMCPSessionTests: XCTestCase {
         send(session, #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
         _ = try await answer(2)
         XCTAssertNil(collected.messages.withLock { $0.first { $0["id"] == 1 } })
+    }
+
+    /// Cancelling the task of an `RPCClient` call tells the server (`$/cancelRequest`), so the server's wait ends
+    /// too: 256 cancelled waits must not keep the connection's wait slots (256 waits run beside the others, one more
+    /// is let through, the next queues in order; Specs/protocol.md D-PROTO-1). Before the client sent
+    /// `$/cancelRequest`, the two waits after them queued for the cancelled ones' whole timeout.
+    func testCancelledClientCallsEndTheirServerWaits() async throws {
+        let client = try await RPCClient.connect("unix:" + directory + "/ax.sock")
+        _ = try await client.call("initialize", ["role": "automation"])
+        let never: JSON = ["target": "#neverThere", "state": "attached", "timeoutMs": 60_000]
+        var tasks: [Task<Void, Never>] = []
+        for _ in 0..<256 {
+            tasks.append(Task { _ = try? await client.call("wait.for", never, timeout: .seconds(70)) })
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        try await Task.sleep(for: .milliseconds(100))
+        let another = Task { _ = try? await client.call("wait.for", never, timeout: .seconds(70)) }
+        defer { another.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        let answer = try await client.call(
+            "wait.for", ["target": "#showAlert", "state": "attached", "timeoutMs": 1_000], timeout: .seconds(5))
+        XCTAssertEqual(answer["satisfied"], true)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
+        await client.close()
     }
 
     func testServerGoneIsATypedErrorAndTheNextCallReconnects() async throws {

@@ -90,6 +90,11 @@ def test_demo_session_toggle_type_wait(axserver):
         out["act"] = await tool(session, "act", selector="#copies", action="increment")
         out["say"] = await tool(session, "say", ref=ref)
         out["changes"] = await tool(session, "changes", since=0)
+        out["key"] = await tool(session, "press_key", key="Tab")
+        out["focus"] = await tool(session, "focus", op="get")
+        out["query"] = await tool(session, "focus", op="query", direction="next")
+        out["explain"] = await tool(session, "focus", op="explain", ref="cellWifi")
+        out["no_direction"] = await tool(session, "focus", op="move")
         return out
 
     out = run_session(axserver.socket, script)
@@ -116,6 +121,17 @@ def test_demo_session_toggle_type_wait(axserver):
     assert "VoiceOver: " in said and "Orca: " in said and "Bluetooth" in said, said
     changes, failed, _ = out["changes"]
     assert "cellBluetooth" in changes and "nameField" in changes, changes
+    key, failed, _ = out["key"]
+    assert not failed and key.startswith("press_key Tab: done") and "handled by server; focus " in key, key
+    focused_ref = key.rsplit("focus ", 1)[1]
+    focus, failed, _ = out["focus"]
+    assert focus.startswith("focus: %s " % focused_ref) and "[focused" in focus, (focus, key)
+    query, failed, _ = out["query"]
+    assert query.startswith("focus would move next: %s → " % focused_ref), query
+    explain, failed, _ = out["explain"]
+    assert explain.startswith("cellWifi: focusable true") and "\n ok canBecomeFocused" in explain, explain
+    no_direction, failed, _ = out["no_direction"]
+    assert failed and "'direction' is required" in no_direction
 
 
 def test_demo_audit_and_picture(axserver):
