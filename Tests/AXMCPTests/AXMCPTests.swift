@@ -232,6 +232,27 @@ final class AXMCPSessionTests: XCTestCase {
         XCTAssertEqual(errors.compactMap { $0["error"]?["code"]?.intValue }.sorted(), [-32700, -32600])
     }
 
+    func testHostileLinesGetTypedErrorsAndNeverCrash() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let hostile: [[UInt8]] = [
+            Array(repeating: UInt8(ascii: "["), count: 100_000),
+            [0xFF, 0xFE, 0x7B, 0x22],
+            Array(#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":7}}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"x":1}}}"#.utf8),
+            Array(repeating: UInt8(ascii: "x"), count: MCPSession.maxLineBytes + 1),
+        ]
+        for line in hostile { session.receive(line[...]) }
+        send(session, #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+        let pong = try await answer(9)
+        XCTAssertEqual(pong["result"], [:])
+        let codes = collected.messages.withLock { $0.compactMap { $0["error"]?["code"]?.intValue } }
+        XCTAssertEqual(codes.sorted(), [-32700, -32700, -32700, -32602, -32600, -32600, -32600].sorted(), "\(codes)")
+    }
+
     func testFindClickAnswersTheChangeAndStaleRefNamesTheNearestElement() async throws {
         let (session, backend) = makeSession()
         defer { Task { await backend.close() } }
