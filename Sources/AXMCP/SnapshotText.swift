@@ -196,14 +196,18 @@ package struct SnapshotText {
         for index in keep { kept[index] = true }
         var out = header
         out += "\n"
-        var firstCollapsed: String?
+        var suggestion: (rank: (Int, Int), ref: String)?
         for index in nodes.indices where kept[index] {
             let node = nodes[index]
             out += lines[index]
             let hidden = node.children.reduce(node.serverOmitted) { $0 + (kept[$1] ? 0 : 1) }
             if hidden > 0 {
                 out += " +\(hidden)"
-                if firstCollapsed == nil { firstCollapsed = node.element["id"]?.stringValue }
+                // The hint names the element hiding the most children, below the windows when there is one.
+                let rank = (node.depth > 0 ? 1 : 0, hidden)
+                if suggestion.map({ $0.rank < rank }) ?? true {
+                    suggestion = (rank, node.element["id"]?.stringValue ?? "<ref>")
+                }
             }
             out += "\n"
         }
@@ -212,7 +216,7 @@ package struct SnapshotText {
             let limit = shown < min(maxNodes, nodes.count) ? "maxBytes \(maxBytes)" : "maxNodes \(maxNodes)"
             out += "[truncated: \(total - shown) of \(total) elements not shown (\(limit)); "
             out += "\"+N\" = N children not shown. Narrow: snapshot ref="
-            out += firstCollapsed ?? "<ref>"
+            out += suggestion?.ref ?? "<ref>"
             out += ", snapshot selector=…, or find]\n"
         }
         return (out, shown)
