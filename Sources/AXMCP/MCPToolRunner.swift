@@ -581,20 +581,44 @@ package final class MCPToolRunner: Sendable {
         }
         var hints: [String] = []
         let seen = remembered.withLock { $0[ref] }
+        var found = false
         if let seen {
             var selector = seen.role
             if let label = seen.label, !label.isEmpty { selector += "[label=\"\(Self.escape(label))\"]" }
-            if let found = try? await call("query.find", ["selector": .string(selector), "limit": 3], app: app),
-                let first = found["elements"]?.arrayValue?.first
+            if let result = try? await call("query.find", ["selector": .string(selector), "limit": 3], app: app),
+                let first = result["elements"]?.arrayValue?.first
             {
                 remember(first)
                 hints.append("nearest current element: " + ElementLine.line(first))
+                found = true
             } else {
                 hints.append("it was: \(seen.role) \"\(seen.label ?? "")\"; nothing like it is in the tree now")
             }
         }
+        if !found, let removedAt = error.data?["removedAtRevision"]?.intValue, removedAt > 0 {
+            // Not seen in this session (or nothing like it): what entered the tree when it left — an app that
+            // rebuilds a view gives the new one a new id in the same update.
+            let lines = await addedLines(at: removedAt, app: app)
+            if !lines.isEmpty { hints.append("added when it left: " + lines.joined(separator: "; ")) }
+        }
         hints.append("take a new snapshot or find")
         return .error(message, hints: hints)
+    }
+
+    /// The lines of (up to 3) elements added at `revision` that are still in the tree.
+    func addedLines(at revision: Int, app: String?) async -> [String] {
+        let range: JSONObject = [
+            "fromRevision": .number(Double(revision - 1)), "toRevision": .number(Double(revision)),
+        ]
+        guard let diff = try? await call("tree.diff", range, app: app) else { return [] }
+        var lines: [String] = []
+        for id in (diff["added"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3) {
+            if let element = try? await call("element.get", ["target": ["id": .string(id)]], app: app) {
+                remember(element)
+                lines.append(ElementLine.line(element))
+            }
+        }
+        return lines
     }
 
     /// `text` escaped for a double-quoted selector string.

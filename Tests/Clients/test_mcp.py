@@ -244,6 +244,14 @@ def test_second_app_session(axserver, ax_provider):
     snapshot, failed, _ = out["snapshot"]
     assert "[truncated: " in snapshot and "snapshot ref=" in snapshot, snapshot
 
+    # A new session never showed row1: the answer names what entered the tree when it left.
+    async def fresh(session):
+        return await tool(session, "click", app=app.provider.app, ref="row1")
+
+    unseen, failed, _ = run_session(axserver.socket, fresh)
+    assert failed and "ref 'row1' is stale" in unseen, unseen
+    assert 'added when it left: row3 button "Milk"' in unseen, unseen
+
 
 def test_denied_restrictions_on_both_apps(tmp_path):
     token = tmp_path / "operator-token"
