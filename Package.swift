@@ -14,6 +14,7 @@
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
 //   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXJSONRPC, AXRPCClient only
+//   AXMCP             the MCP server of `axquery mcp`: tools over the JSON-RPC client (AXJSON, AXJSONRPC, AXRPCClient)
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
@@ -90,6 +91,7 @@ let package = Package(
             name: "AXProvider", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"],
             swiftSettings: swiftSettings),
         .target(name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
+        .target(name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
@@ -114,7 +116,7 @@ let package = Package(
             name: "axquery",
             dependencies: [
                 "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXTransport", "AXHub",
-                "AXRasterizer",
+                "AXRasterizer", "AXMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
         .target(
@@ -183,6 +185,11 @@ let package = Package(
             ]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
         .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
+        .testTarget(
+            name: "AXMCPTests",
+            dependencies: [
+                "AXMCP", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport", "AXRPC", "AXHub", "AXDemo", "AXDemoHost",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

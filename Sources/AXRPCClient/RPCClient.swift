@@ -91,13 +91,26 @@ public final class RPCClient: Sendable {
     }
 
     /// Calls `method` and waits for its result. Errors: the server's error as is; -32020 on timeout or
-    /// when the connection closes first.
+    /// when the connection closes first. Cancelling the calling task fails the call with -32800 and tells the
+    /// server with `$/cancelRequest {id}` (which ends a running `wait.for` there, Specs/protocol.md D-PROTO-1).
     public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError)
         -> JSON
     {
-        try await pending.perform(method: method, timeout: timeout) { id in
-            send(RPCMessage.request(id: id, method: method, params: params))
+        let sentID = Mutex<JSON?>(nil)
+        let result: Result<JSON, RPCError> = await withTaskCancellationHandler {
+            do throws(RPCError) {
+                return .success(
+                    try await pending.perform(method: method, timeout: timeout) { id in
+                        sentID.withLock { $0 = id }
+                        return send(RPCMessage.request(id: id, method: method, params: params))
+                    })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            if let id = sentID.withLock({ $0 }) { notify("$/cancelRequest", ["id": id]) }
         }
+        return try result.get()
     }
 
     /// Sends a notification (no answer).

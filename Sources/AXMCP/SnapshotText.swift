@@ -1,0 +1,224 @@
+import AXJSON
+
+/// The compact text of elements for agents (Specs/mcp.md §Snapshot text): one element a line,
+/// `ref role "label" =value [states]`, indented one space per level. The ref is the server's element id, stable
+/// across revisions. Only the states an agent acts on are shown, and `offscreen`/`disabled` only where they start
+/// (a descendant of an offscreen or disabled element is too; the line does not repeat it).
+package enum ElementLine {
+    /// The states shown when present, in this order.
+    static let shownStates = ["checked", "selected", "focused", "expanded", "collapsed", "secure", "busy", "modal"]
+
+    /// The line of one element (without indentation). `parentStates` are the parent's states (nil for a root):
+    /// `offscreen` and `disabled` are printed only where they begin.
+    package static func line(_ element: JSON, parentStates: Set<String>? = nil) -> String {
+        var out = element["id"]?.stringValue ?? "?"
+        out += " "
+        out += element["role"]?.stringValue ?? "element"
+        if let label = element["label"]?.stringValue, !label.isEmpty {
+            out += " "
+            appendQuoted(label, to: &out)
+        } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
+            out += " placeholder="
+            appendQuoted(placeholder, to: &out)
+        }
+        if let value = element["value"]?.stringValue, !value.isEmpty {
+            out += " ="
+            appendQuoted(value, to: &out, bare: true)
+        }
+        let flags = states(of: element, parentStates: parentStates)
+        if !flags.isEmpty {
+            out += " ["
+            out += flags.joined(separator: " ")
+            out += "]"
+        }
+        return out
+    }
+
+    /// The element's `states` as a set.
+    package static func stateSet(_ element: JSON) -> Set<String> {
+        Set((element["states"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+
+    /// The flags printed for an element: the shown states plus `disabled` and `offscreen` where they begin.
+    static func states(of element: JSON, parentStates: Set<String>?) -> [String] {
+        let own = stateSet(element)
+        var flags = shownStates.filter { own.contains($0) }
+        let isElement = element["isElement"]?.boolValue ?? true
+        let parentEnabled = parentStates.map { $0.contains("enabled") } ?? true
+        let parentOnscreen = parentStates.map { $0.contains("onscreen") } ?? true
+        if isElement && !own.contains("enabled") && parentEnabled { flags.append("disabled") }
+        if !own.contains("onscreen") && parentOnscreen { flags.append("offscreen") }
+        return flags
+    }
+
+    /// Appends `text` in double quotes (JSON escapes for quotes, backslashes and control characters), or bare when
+    /// `bare` and the text has no space, quote or bracket. Texts over 200 characters are cut with `…(+N)`.
+    static func appendQuoted(_ text: String, to out: inout String, bare: Bool = false) {
+        var text = text
+        var cut = 0
+        if text.count > 200 {
+            cut = text.count - 200
+            text = String(text.prefix(200))
+        }
+        let plain = text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0 != "[" }
+        if bare && plain {
+            out += text
+        } else {
+            out += "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            out += "\""
+        }
+        if cut > 0 { out += "…(+\(cut))" }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// A snapshot of a tree (the `windows` of `tree.get` in JSON form) cut to a budget: breadth first, so the top of
+/// the tree is always shown and the cut falls on the deepest, widest parts; every element whose children were
+/// left out says how many (` +N`), and a last line says how many elements were left out in all and how to narrow.
+package struct SnapshotText {
+    /// The default number of elements (about 8–20 KB of text).
+    package static let defaultMaxNodes = 300
+    /// The default size of the text in bytes (UTF-8).
+    package static let defaultMaxBytes = 16_000
+    /// The smallest `maxBytes` accepted (the header and the truncation line must fit).
+    package static let minimumMaxBytes = 200
+    /// The largest budget accepted (either kind).
+    package static let maximumBudget = 10_000_000
+
+    struct Node {
+        var element: JSON
+        var parent: Int
+        var depth: Int
+        var children: [Int] = []
+        /// Children the server itself left out (`truncated.omitted` of a depth or children cut).
+        var serverOmitted: Int
+    }
+
+    /// The text.
+    package var text: String
+    /// Elements in the tree (including those the server left out).
+    package var total: Int
+    /// Elements shown.
+    package var shown: Int
+
+    /// Formats `windows` (nested elements with `children` arrays of elements) within `maxNodes` elements and
+    /// `maxBytes` bytes. `header` is the first line (not counted in maxNodes, counted in maxBytes). `knownTotal`:
+    /// the number of elements in the whole tree when the server cut it (else counted: the shown tree plus the
+    /// children the server says it left out).
+    package init(windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil) {
+        var nodes: [Node] = []
+        var stack: [(JSON, Int, Int)] = windows.reversed().map { ($0, -1, 0) }
+        // Depth-first, pre-order: the document order of the lines.
+        var childLists: [[Int]] = []
+        while let (element, parent, depth) = stack.popLast() {
+            let index = nodes.count
+            let omitted = element["truncated"]?["omitted"]?.intValue ?? 0
+            nodes.append(Node(element: element, parent: parent, depth: depth, serverOmitted: max(0, omitted)))
+            childLists.append([])
+            if parent >= 0 { childLists[parent].append(index) }
+            if let kids = element["children"]?.arrayValue {
+                for kid in kids.reversed() where kid.objectValue != nil { stack.append((kid, index, depth + 1)) }
+            }
+        }
+        for index in nodes.indices { nodes[index].children = childLists[index] }
+        // Breadth-first order: which nodes a budget of n keeps.
+        var breadth: [Int] = []
+        breadth.reserveCapacity(nodes.count)
+        var queue = nodes.indices.filter { nodes[$0].parent < 0 }
+        var head = 0
+        while head < queue.count {
+            let index = queue[head]
+            head += 1
+            breadth.append(index)
+            queue.append(contentsOf: nodes[index].children)
+        }
+        let total = max(knownTotal ?? 0, nodes.count + nodes.reduce(0) { $0 + $1.serverOmitted })
+        let budget = min(max(0, maxNodes), nodes.count)
+        // Each line is made once; a budget only chooses which lines are joined.
+        let lines = nodes.map { node in
+            String(repeating: " ", count: node.depth)
+                + ElementLine.line(
+                    node.element,
+                    parentStates: node.parent >= 0 ? ElementLine.stateSet(nodes[node.parent].element) : nil)
+        }
+        let render = { (count: Int) -> (String, Int) in
+            Self.render(
+                nodes: nodes, lines: lines, keep: breadth.prefix(count), total: total, header: header,
+                maxNodes: maxNodes, maxBytes: maxBytes)
+        }
+        var (text, shown) = render(budget)
+        if text.utf8.count > maxBytes {
+            // The largest count whose text fits (the text grows with the count).
+            var low = 0
+            var high = budget
+            var best = render(0)
+            while low <= high {
+                let middle = (low + high) / 2
+                let attempt = render(middle)
+                if attempt.0.utf8.count <= maxBytes {
+                    best = attempt
+                    low = middle + 1
+                } else {
+                    high = middle - 1
+                }
+            }
+            (text, shown) = best
+        }
+        self.text = text
+        self.total = total
+        self.shown = shown
+    }
+
+    static func render(
+        nodes: [Node], lines: [String], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int,
+        maxBytes: Int
+    ) -> (String, Int) {
+        var kept = [Bool](repeating: false, count: nodes.count)
+        for index in keep { kept[index] = true }
+        var out = header
+        out += "\n"
+        var suggestion: (rank: (Int, Int), ref: String)?
+        for index in nodes.indices where kept[index] {
+            let node = nodes[index]
+            out += lines[index]
+            let hidden = node.children.reduce(node.serverOmitted) { $0 + (kept[$1] ? 0 : 1) }
+            if hidden > 0 {
+                out += " +\(hidden)"
+                // The hint names the element hiding the most children, below the windows when there is one.
+                let rank = (node.depth > 0 ? 1 : 0, hidden)
+                if suggestion.map({ $0.rank < rank }) ?? true {
+                    suggestion = (rank, node.element["id"]?.stringValue ?? "<ref>")
+                }
+            }
+            out += "\n"
+        }
+        let shown = keep.count
+        if shown < total {
+            let limit = shown < min(maxNodes, nodes.count) ? "maxBytes \(maxBytes)" : "maxNodes \(maxNodes)"
+            out += "[truncated: \(total - shown) of \(total) elements not shown (\(limit)); "
+            out += "\"+N\" = N children not shown. Narrow: snapshot ref="
+            out += suggestion?.ref ?? "<ref>"
+            out += ", snapshot selector=…, or find]\n"
+        }
+        return (out, shown)
+    }
+}

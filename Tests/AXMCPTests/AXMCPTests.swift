@@ -1,0 +1,343 @@
+import AXDemo
+import AXDemoHost
+import AXHub
+import AXJSON
+import AXJSONRPC
+import AXMCP
+import AXRPC
+import AXRPCClient
+import AXTransport
+import Foundation
+import Synchronization
+import XCTest
+
+/// The MCP layer of `axquery mcp`: the text formats and their budgets (pure), and the protocol session with its
+/// tools against a real server (hub, methods, socket transport, demo app on the provider library).
+final class AXMCPFormatTests: XCTestCase {
+    func element(_ id: String, _ role: String, label: String? = nil, value: String? = nil, states: [String]) -> JSON {
+        var object: JSONObject = ["id": .string(id), "role": .string(role), "states": JSON(states)]
+        if let label { object["label"] = .string(label) }
+        if let value { object["value"] = .string(value) }
+        return .object(object)
+    }
+
+    func testElementLineShowsRefRoleLabelValueAndTheStatesThatMatter() {
+        let line = ElementLine.line(
+            element("wifiSwitch", "switch", label: "Wi-Fi", value: "1", states: ["enabled", "onscreen", "checked"]))
+        XCTAssertEqual(line, "wifiSwitch switch \"Wi-Fi\" =1 [checked]")
+        let quoted = ElementLine.line(element("f", "textField", label: "Say \"hi\"\n", value: "a b", states: []))
+        XCTAssertEqual(quoted, "f textField \"Say \\\"hi\\\"\\n\" =\"a b\" [disabled offscreen]")
+    }
+
+    func testOffscreenAndDisabledAreShownOnlyWhereTheyBegin() {
+        let parent: Set<String> = ["enabled"]  // offscreen, enabled
+        let child = element("c", "button", label: "B", states: ["enabled"])
+        XCTAssertEqual(ElementLine.line(child, parentStates: parent), "c button \"B\"")
+        XCTAssertEqual(ElementLine.line(child, parentStates: ["enabled", "onscreen"]), "c button \"B\" [offscreen]")
+    }
+
+    func testLongTextsAreCut() {
+        let line = ElementLine.line(element("t", "staticText", label: String(repeating: "x", count: 250), states: []))
+        XCTAssertTrue(line.contains("…(+50)"), line)
+        XCTAssertLessThan(line.utf8.count, 250)
+    }
+
+    /// A tree of `groups` groups of `leaves` buttons each, under one window.
+    func tree(groups: Int, leaves: Int) -> [JSON] {
+        let on = ["enabled", "onscreen"]
+        var groupNodes: [JSON] = []
+        for group in 0..<groups {
+            var kids: [JSON] = []
+            for leaf in 0..<leaves {
+                kids.append(element("n\(group)_\(leaf)", "button", label: "Button \(group).\(leaf)", states: on))
+            }
+            guard var object = element("g\(group)", "group", states: on).objectValue else { return [] }
+            object["children"] = .array(kids)
+            groupNodes.append(.object(object))
+        }
+        guard var window = element("w", "window", states: on).objectValue else { return [] }
+        window["children"] = .array(groupNodes)
+        return [.object(window)]
+    }
+
+    func testWholeTreeWithinBudgetHasNoMarker() {
+        let snapshot = SnapshotText(windows: tree(groups: 3, leaves: 4), header: "h", maxNodes: 300, maxBytes: 16_000)
+        XCTAssertEqual(snapshot.total, 16)
+        XCTAssertEqual(snapshot.shown, 16)
+        XCTAssertFalse(snapshot.text.contains("truncated"))
+        XCTAssertTrue(snapshot.text.contains("\n  n1_2 button \"Button 1.2\"\n"), snapshot.text)
+    }
+
+    func testNodeBudgetCutsBreadthFirstAndCountsWhatIsHidden() {
+        let snapshot = SnapshotText(windows: tree(groups: 3, leaves: 4), header: "h", maxNodes: 4, maxBytes: 16_000)
+        XCTAssertEqual(snapshot.shown, 4, snapshot.text)
+        // The window and its three groups are kept; each group says it hides its 4 buttons.
+        XCTAssertTrue(snapshot.text.contains(" g0 group +4\n"), snapshot.text)
+        XCTAssertTrue(snapshot.text.contains("[truncated: 12 of 16 elements not shown (maxNodes 4)"), snapshot.text)
+        XCTAssertTrue(snapshot.text.contains("snapshot ref=g0"), snapshot.text)
+    }
+
+    func testByteBudgetIsNeverExceededAndZeroNodesStillAnswers() {
+        let windows = tree(groups: 100, leaves: 100)
+        for maxBytes in [200, 1_000, 32_000] {
+            let snapshot = SnapshotText(windows: windows, header: "h", maxNodes: 1_000_000, maxBytes: maxBytes)
+            XCTAssertLessThanOrEqual(snapshot.text.utf8.count, maxBytes)
+            XCTAssertTrue(snapshot.text.contains("(maxBytes \(maxBytes))"), snapshot.text)
+        }
+        let none = SnapshotText(windows: windows, header: "h", maxNodes: 0, maxBytes: 16_000)
+        XCTAssertEqual(none.shown, 0)
+        XCTAssertTrue(none.text.contains("10101 of 10101"), none.text)
+    }
+
+    func testServerTruncationIsCounted() {
+        var windows = tree(groups: 1, leaves: 1)
+        guard var window = windows[0].objectValue else { return XCTFail() }
+        window["truncated"] = ["kind": "depth", "omitted": 7]
+        windows[0] = .object(window)
+        let snapshot = SnapshotText(windows: windows, header: "h", maxNodes: 100, maxBytes: 16_000)
+        XCTAssertEqual(snapshot.total, 10)
+        XCTAssertTrue(snapshot.text.contains("w window +7"), snapshot.text)
+    }
+
+    func testChangeTextIsBoundedAndSaysHowToSeeTheRest() {
+        var updated = JSONObject()
+        for index in 0..<40 { updated["e\(index)"] = ["value", "states"] }
+        let changes: JSON = ["updated": .object(updated), "added": ["a1"], "removed": ["r1"]]
+        let entries = ChangeText.entries(of: changes)
+        XCTAssertEqual(entries.count, 42)
+        let text = ChangeText.text(
+            headline: "click x: done, revision 3→4", entries: entries, windowsChanged: false, since: 3, maxLines: 8,
+            maxBytes: 900)
+        XCTAssertLessThanOrEqual(text.utf8.count, 1_000)
+        XCTAssertTrue(text.contains("~ e0 {value}"), text)
+        XCTAssertTrue(text.hasSuffix("… 34 more: changes since=3"), text)
+        let none = ChangeText.text(
+            headline: "h", entries: [], windowsChanged: false, since: 1, maxLines: 8, maxBytes: 900)
+        XCTAssertEqual(none, "h\nno change")
+    }
+
+    func testToolSchemasAreSmallAndAnnotated() {
+        var total = 0
+        for tool in MCPToolCatalog.tools {
+            let bytes = tool.json.jsonString.utf8.count
+            total += bytes
+            XCTAssertLessThan(bytes, 700, tool.name)
+            let annotations = tool.json["annotations"]
+            if ["snapshot", "find", "wait_for", "changes", "audit", "say", "picture"].contains(tool.name) {
+                XCTAssertEqual(annotations?["readOnlyHint"], true, tool.name)
+            }
+            if ["click", "type_text", "press_key", "act"].contains(tool.name) {
+                XCTAssertEqual(annotations?["destructiveHint"], true, tool.name)
+            }
+        }
+        XCTAssertLessThan(total, 6_000)
+    }
+}
+
+/// The messages a session wrote.
+final class Collected: Sendable {
+    let messages = Mutex<[JSON]>([])
+}
+
+/// The session and the tools against a real server with the demo app.
+final class AXMCPSessionTests: XCTestCase {
+    var server: RPCServer!
+    var host: DemoHost!
+    var directory: String!
+    let collected = Collected()
+
+    override func setUp() async throws {
+        directory = NSTemporaryDirectory() + "axmcp-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try await startServer()
+    }
+
+    /// A server with the demo app on `directory`/ax.sock.
+    func startServer() async throws {
+        let hub = Hub(actionTimeout: .seconds(3))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        server = RPCServer(
+            router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
+        try await server.start()
+        host = DemoHost(transport: HubProviderTransport(hub: hub))
+        try await host.start(tick: nil)
+    }
+
+    override func tearDown() async throws {
+        await host?.stop()
+        await server?.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func makeSession() -> (MCPSession, LiveBackend) {
+        let backend = LiveBackend(address: "unix:" + directory + "/ax.sock", token: nil)
+        let collected = self.collected
+        let session = MCPSession(runner: MCPToolRunner(backend: backend), serverVersion: "test") { bytes in
+            if let message = try? JSON.parse(bytes) { collected.messages.withLock { $0.append(message) } }
+        }
+        return (session, backend)
+    }
+
+    func send(_ session: MCPSession, _ text: String) {
+        session.receive(Array(text.utf8)[...])
+    }
+
+    /// The answer to request `id`, waiting up to 10 s.
+    func answer(_ id: Int) async throws -> JSON {
+        for _ in 0..<1_000 {
+            if let found = collected.messages.withLock({ $0.first { $0["id"] == JSON(id) } }) { return found }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTFail("no answer to \(id)")
+        return .null
+    }
+
+    func call(_ session: MCPSession, _ id: Int, _ tool: String, _ arguments: JSON) async throws -> (String, Bool) {
+        let request: JSON = [
+            "jsonrpc": "2.0", "id": JSON(id), "method": "tools/call",
+            "params": ["name": .string(tool), "arguments": arguments],
+        ]
+        send(session, request.jsonString)
+        let reply = try await answer(id)
+        let result = reply["result"]
+        return (result?["content"]?[0]?["text"]?.stringValue ?? "", result?["isError"]?.boolValue ?? false)
+    }
+
+    func testProtocolBasicsAndMalformedInput() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        send(session, #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#)
+        let initialized = try await answer(1)
+        XCTAssertEqual(initialized["result"]?["protocolVersion"], "2025-06-18")
+        XCTAssertNotNil(initialized["result"]?["capabilities"]?["tools"])
+        send(session, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        send(session, #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        let list = try await answer(2)
+        XCTAssertEqual(list["result"]?["tools"]?.arrayValue?.count, MCPToolCatalog.tools.count)
+        send(session, "{not json")
+        send(session, #"[{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
+        send(session, #"{"jsonrpc":"2.0","id":4,"method":"nope"}"#)
+        send(session, #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"fly"}}"#)
+        send(session, #"{"jsonrpc":"2.0","id":6,"method":"ping"}"#)
+        let unknownMethod = try await answer(4)
+        XCTAssertEqual(unknownMethod["error"]?["code"], -32601)
+        let unknownTool = try await answer(5)
+        XCTAssertEqual(unknownTool["error"]?["code"], -32602)
+        XCTAssertEqual(unknownTool["error"]?["data"]?["accepted"]?.arrayValue?.count, MCPToolCatalog.tools.count)
+        let pong = try await answer(6)
+        XCTAssertEqual(pong["result"], [:])
+        let errors = collected.messages.withLock { $0.filter { $0["id"] == .null } }
+        XCTAssertEqual(errors.compactMap { $0["error"]?["code"]?.intValue }.sorted(), [-32700, -32600])
+    }
+
+    func testHostileLinesGetTypedErrorsAndNeverCrash() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let hostile: [[UInt8]] = [
+            Array(repeating: UInt8(ascii: "["), count: 100_000),
+            [0xFF, 0xFE, 0x7B, 0x22],
+            Array(#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":7}}"#.utf8),
+            Array(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"x":1}}}"#.utf8),
+            Array(repeating: UInt8(ascii: "x"), count: MCPSession.maxLineBytes + 1),
+        ]
+        for line in hostile { session.receive(line[...]) }
+        send(session, #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+        let pong = try await answer(9)
+        XCTAssertEqual(pong["result"], [:])
+        let codes = collected.messages.withLock { $0.compactMap { $0["error"]?["code"]?.intValue } }
+        XCTAssertEqual(codes.sorted(), [-32700, -32700, -32700, -32602, -32600, -32600, -32600].sorted(), "\(codes)")
+    }
+
+    func testFindClickAnswersTheChangeAndStaleRefNamesTheNearestElement() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let (found, _) = try await call(session, 1, "find", ["selector": "switch[label=\"Wi-Fi\"]"])
+        XCTAssertTrue(found.hasPrefix("1 match"), found)
+        XCTAssertTrue(found.contains("[checked]"), found)
+        let (clicked, clickFailed) = try await call(session, 2, "click", ["selector": "switch[label=\"Wi-Fi\"]"])
+        XCTAssertFalse(clickFailed, clicked)
+        XCTAssertTrue(clicked.contains(": done, revision"), clicked)
+        XCTAssertTrue(clicked.contains("~ "), clicked)
+        XCTAssertLessThan(clicked.utf8.count, 1_024)
+        let (miss, missFailed) = try await call(session, 3, "find", ["selector": "button[label=\"Sumbit\"]"])
+        XCTAssertFalse(missFailed)
+        XCTAssertTrue(miss.hasPrefix("0 match") && miss.contains("closest"), miss)
+        // The alert's Cancel button: shown, then gone.
+        _ = try await call(session, 4, "click", ["selector": "#showAlert"])
+        let (cancel, _) = try await call(session, 5, "find", ["selector": "#\"alert.cancel\""])
+        let ref = String(cancel.split(separator: "\n")[1].split(separator: " ")[0])
+        _ = try await call(session, 6, "click", ["ref": .string(ref)])
+        let (stale, staleFailed) = try await call(session, 7, "click", ["ref": .string(ref)])
+        XCTAssertTrue(staleFailed)
+        XCTAssertTrue(stale.contains("ref '\(ref)' is stale"), stale)
+        let (bad, badFailed) = try await call(session, 8, "snapshot", ["maxNodes": 1e12, "depth": 2])
+        XCTAssertTrue(badFailed)
+        XCTAssertTrue(bad.contains("unknown argument 'depth'") && bad.contains("accepted: app, ref"), bad)
+    }
+
+    func testWaitIsCancelledAndNotAnswered() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let request: JSON = [
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": [
+                "name": "wait_for", "arguments": ["selector": "#never", "state": "attached", "timeoutMs": 30_000],
+            ],
+        ]
+        send(session, request.jsonString)
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(session.runningCount, 1)
+        send(session, #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#)
+        for _ in 0..<200 where session.runningCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(session.runningCount, 0)
+        send(session, #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        _ = try await answer(2)
+        XCTAssertNil(collected.messages.withLock { $0.first { $0["id"] == 1 } })
+    }
+
+    /// Cancelling the task of an `RPCClient` call tells the server (`$/cancelRequest`), so the server's wait ends
+    /// too: 256 cancelled waits must not keep the connection's wait slots (256 waits run beside the others, one more
+    /// is let through, the next queues in order; Specs/protocol.md D-PROTO-1). Before the client sent
+    /// `$/cancelRequest`, the two waits after them queued for the cancelled ones' whole timeout.
+    func testCancelledClientCallsEndTheirServerWaits() async throws {
+        let client = try await RPCClient.connect("unix:" + directory + "/ax.sock")
+        _ = try await client.call("initialize", ["role": "automation"])
+        let never: JSON = ["target": "#neverThere", "state": "attached", "timeoutMs": 60_000]
+        var tasks: [Task<Void, Never>] = []
+        for _ in 0..<256 {
+            tasks.append(Task { _ = try? await client.call("wait.for", never, timeout: .seconds(70)) })
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        try await Task.sleep(for: .milliseconds(100))
+        let another = Task { _ = try? await client.call("wait.for", never, timeout: .seconds(70)) }
+        defer { another.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        let answer = try await client.call(
+            "wait.for", ["target": "#showAlert", "state": "attached", "timeoutMs": 1_000], timeout: .seconds(5))
+        XCTAssertEqual(answer["satisfied"], true)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(4))
+        await client.close()
+    }
+
+    func testServerGoneIsATypedErrorAndTheNextCallReconnects() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        _ = try await call(session, 1, "find", ["selector": "button"])
+        await host.stop()
+        await server.stop()
+        let (gone, failed) = try await call(session, 2, "find", ["selector": "button"])
+        XCTAssertTrue(failed)
+        XCTAssertTrue(gone.contains("-32020"), gone)
+        try await startServer()
+        let (again, againFailed) = try await call(session, 3, "find", ["selector": "button"])
+        XCTAssertFalse(againFailed, again)
+    }
+}
