@@ -30,6 +30,7 @@ package enum AXMethods {
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
         InputMethods.install(router, hub)
+        ScriptQueryMethods.install(router, hub)
     }
 
     static func app(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
