@@ -409,7 +409,7 @@ package final class Hub: Sendable {
                 guard node.isElement else {
                     return HubError(
                         .invalid,
-                        "'\(elementID)' is a \(node.role.rawValue) container, not an element; focus moves between elements"
+                        "'\(elementID)' is \(TreeText.withArticle(node.role.rawValue)) container, not an element; focus moves between elements"
                     )
                 }
             }

@@ -182,11 +182,15 @@ package struct CustomAction: Sendable, Equatable {
     package var name: String
     package var category: String?
     package var hasImage: Bool
-    package init(id: String, name: String, category: String? = nil, hasImage: Bool = false) {
+    /// The action's `image` when the app names it with a string (an asset or SF Symbol name; issue 25 item 8: was
+    /// dropped). `hasImage` stays true for any non-null image.
+    package var image: String?
+    package init(id: String, name: String, category: String? = nil, hasImage: Bool = false, image: String? = nil) {
         self.id = id
         self.name = name
         self.category = category
-        self.hasImage = hasImage
+        self.hasImage = hasImage || image != nil
+        self.image = image
     }
 }
 

@@ -95,21 +95,42 @@ package enum HitTesting {
         return .element(element, view: hitView)
     }
 
-    /// Whether a tap at the element's activation point reaches it (D-HIT-1): the tap resolves to this element,
-    /// or the hit view is the element's view or a descendant of it (for virtual elements: of the container).
+    /// Whether a tap at the element's activation point reaches it (D-HIT-1).
     package static func isHittable(_ id: String, tree: AXTree, views: ViewHierarchy) -> Bool {
         guard let node = tree[id], node.states.contains(.onscreen) else { return false }
-        let point = node.activationPoint
+        return reaches(node, at: node.activationPoint, tree: tree, views: views)
+    }
+
+    /// Whether a tap at `point` reaches the element (D-HIT-1): the tap resolves to it, or the hit view is the
+    /// element's view or a descendant of it (for virtual elements: of the container, unless a sibling drawn over
+    /// it takes the tap).
+    package static func reaches(_ node: AXNode, at point: Point, tree: AXTree, views: ViewHierarchy) -> Bool {
         guard let hitView = viewAt(point, in: views, purpose: .touch) else { return false }
-        if element(reachedFrom: hitView, at: point, tree: tree, views: views) == id { return true }
+        let reached = element(reachedFrom: hitView, at: point, tree: tree, views: views)
+        if reached == node.id { return true }
         guard let owner = node.viewID ?? node.parent else { return false }
-        if node.viewID == nil, let reached = element(reachedFrom: hitView, at: point, tree: tree, views: views),
-            reached != id
-        {
+        if node.viewID == nil, reached != nil {
             return false  // a virtual element: a sibling drawn over it takes the tap
         }
         return hitView == owner || views.isAncestor(owner, of: hitView)
             || (node.actionTarget != owner && hitView == node.actionTarget)
+    }
+
+    /// Whether no tap on the element reaches it (D-HIT-1, the audit's covered check): its centre and the centres
+    /// of its four quarters all reach something else. Nil when it is partly reachable; else the view in front at
+    /// its activation point (or "" when nothing takes touches there).
+    package static func coveringView(of node: AXNode, tree: AXTree, views: ViewHierarchy) -> String? {
+        let frame = node.frame
+        guard !frame.isEmpty else { return nil }
+        let samples = [
+            node.activationPoint, Point(x: frame.midX, y: frame.midY),
+            Point(x: frame.minX + frame.width / 4, y: frame.minY + frame.height / 4),
+            Point(x: frame.maxX - frame.width / 4, y: frame.minY + frame.height / 4),
+            Point(x: frame.minX + frame.width / 4, y: frame.maxY - frame.height / 4),
+            Point(x: frame.maxX - frame.width / 4, y: frame.maxY - frame.height / 4),
+        ]
+        if samples.contains(where: { reaches(node, at: $0, tree: tree, views: views) }) { return nil }
+        return viewAt(Point(x: frame.midX, y: frame.midY), in: views, purpose: .touch) ?? ""
     }
 
     /// The view a tap at the element's activation point reaches instead of it, for `obscuredBy` (D-HIT-1).

@@ -62,6 +62,11 @@ package enum ElementJSON {
                         var entry: JSONObject = ["id": .string(action.id), "name": .string(action.name)]
                         // X22: nil category is the default "Actions".
                         entry["category"] = .string(action.category ?? "Actions")
+                        if let image = action.image {
+                            entry["image"] = .string(image)
+                        } else if action.hasImage {
+                            entry["image"] = .bool(true)
+                        }
                         return .object(entry)
                     }))
         }

@@ -121,6 +121,8 @@ extension Deriver {
         let text: String?
         switch role {
         case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
+        // A read-only UITextView is static text (D-ROLE-1) whose text is its value (issue 25 item 8: was null).
+        case .staticText where kind == .textView: text = value ?? label ?? ""
         default: text = label
         }
         return AXNode(
