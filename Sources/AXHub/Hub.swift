@@ -376,6 +376,16 @@ package final class Hub: Sendable {
         var events: [HubEvent] = [.notification(app: app, notification)]
         let ok: Bool = state.withLock { locked in
             guard let appState = locked.apps[app] else { return false }
+            // X53 (D-SCROLL-1): a status-less pageScrolled about a paging scroll view says "Page X of Y".
+            if case .pageScrolled(status: nil) = notification {
+                let views = appState.store.views
+                let focusedView = appState.focusedID.flatMap { appState.store.tree[$0]?.viewID }
+                if let paging = ScrollStatus.pagingView(in: views, focusedView: focusedView),
+                    let status = ScrollStatus.pageStatus(of: paging, in: views)
+                {
+                    events[0] = .notification(app: app, .pageScrolled(status: status))
+                }
+            }
             // X37: screenChanged / layoutChanged with an element move accessibility focus to it.
             switch notification {
             case .screenChanged(let target?), .layoutChanged(let target?):
