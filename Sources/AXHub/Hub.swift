@@ -128,6 +128,9 @@ package enum HubEvent: Sendable {
     case restrictionChanged(app: String, id: String, denied: Bool, source: GuidedAccessPolicy.Source, actor: String)
     /// The focus engine moved, lost or failed to move engine focus (EngineFocus.swift; D-FOCUS-3).
     case engineFocus(app: String, EngineFocusEvent)
+    /// Guided Access started or ended for the app (R71, `guidedAccessStatusDidChangeNotification`; D-GA-4): its
+    /// first restriction became denied, or its last denied one was allowed again.
+    case guidedAccessStatusChanged(app: String, enabled: Bool)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -140,6 +143,9 @@ package struct AppSnapshot: Sendable {
     package var restrictions: [GuidedAccessRestriction]
     package var denied: Set<String>
     package var revision: Int { tree.revision }
+    /// `UIAccessibility.isGuidedAccessEnabled` for the app (D-GA-4): the kiosk policy denies at least one of its
+    /// restrictions.
+    package var guidedAccessEnabled: Bool { !denied.isEmpty }
 }
 
 /// One declared restriction with its effective state and where that state comes from (`policy.get`).
@@ -317,8 +323,12 @@ package final class Hub: Sendable {
                 if appState.store.restrictions != declaredBefore {
                     // A denial applies the moment the app declares the restriction, and survives the app dropping
                     // and re-adding it: the policy is kept by app name, not by declaration (D-GA-3).
+                    let deniedBefore = appState.denied
                     appState.denied = locked.policy.denied(
                         forAppNamed: appState.name, declared: appState.store.restrictions.map(\.id))
+                    if deniedBefore.isEmpty != appState.denied.isEmpty {
+                        events.append(.guidedAccessStatusChanged(app: app, enabled: !appState.denied.isEmpty))
+                    }
                 }
                 events.append(.treeChanged(app: app, changes: cs, tree: appState.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
@@ -519,6 +529,9 @@ package final class Hub: Sendable {
                                     app: id, id: restriction.id, denied: rule.denied, source: rule.source, actor: actor)
                             )
                         }
+                    }
+                    if before.isEmpty != appState.denied.isEmpty {
+                        events.append(.guidedAccessStatusChanged(app: id, enabled: !appState.denied.isEmpty))
                     }
                 }
                 return events

@@ -640,6 +640,7 @@ package enum EventNames {
         "tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
         "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
         "app.added", "app.removed", "policy.changed", "focus.movementFailed",
+        "a11y.guidedAccessStatusChanged",
     ]
 
     static func deliver(
@@ -677,6 +678,8 @@ package enum EventNames {
                     "restriction": .string(id), "state": .string(denied ? "deny" : "allow"),
                     "source": .string(source.rawValue), "by": .string(actor),
                 ])
+        case .guidedAccessStatusChanged(let app, let enabled):
+            send("a11y.guidedAccessStatusChanged", app, ["enabled": .bool(enabled)])
         }
     }
 }
