@@ -48,6 +48,18 @@ def test_cell_and_row_selector(ax, ax_provider):
         ax.cell({"id": "done"}, 0, 0)
 
 
+def test_large_content_of_a_bar_item(ax, ax_provider):
+    tabs = view("tabs", "UITabBar", [0, 750, 400, 50], children=[
+        view("tabHome", "UITabBarButton", [0, 0, 200, 50], title="Home", largeContentImage="house"),
+    ])
+    ax_provider("py-tabs", [view("win", "UIWindow", [0, 0, 400, 800], isKeyWindow=True, children=[
+        tabs, view("ok", "UIButton", [10, 100, 100, 44], title="OK")])])
+    large = ax.large_content("#tabHome")
+    assert (large["title"], large["image"], large["scalesImage"]) == ("Home", "house", False)
+    with pytest.raises(axclient.InvalidParams):
+        ax.large_content({"id": "ok"})
+
+
 def test_swipe_next_and_previous(ax, ax_provider):
     ax_provider("py-scores", windows())
     first = ax.next_element()

@@ -223,6 +223,11 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case accessibilityDirectTouchOptions
     case accessibilityIgnoresInvertColors
     case accessibilityExpandedStatus
+    // Issue 25 item 4: UILargeContentViewerItem (seed 000:7551–7569, 25540–25574; R118, D-LCV-1).
+    case showsLargeContentViewer
+    case largeContentTitle
+    case largeContentImage
+    case scalesLargeContentImage
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(allCases.map { (key: $0.rawValue, value: $0) })
@@ -278,6 +283,11 @@ func applyAccessibilityProperty(
     case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
     case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
     case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
+    // Issue 25 item 4 (D-LCV-1).
+    case .showsLargeContentViewer: ax.largeContent.shows = try field.optionalBool(value)
+    case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
+    case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
+    case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
     }
 }
 

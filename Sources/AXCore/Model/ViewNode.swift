@@ -287,6 +287,8 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var directTouchOptions: [String] = []
     package var ignoresInvertColors = false
     package var expandedStatus: String?
+    /// UILargeContentViewerItem, as the app set it (issue 25 item 4; D-LCV-1).
+    package var largeContent = LargeContentSettings()
     package init() {}
 }
 
@@ -344,4 +346,14 @@ package struct GuidedAccessRestriction: Sendable, Equatable {
         self.text = text
         self.detailText = detailText
     }
+}
+
+/// `UILargeContentViewerItem` as an app sets it (seed 000:7551–7569, 25540–25574; R118). Nil: UIKit's default
+/// (D-LCV-1). `image` is the image's name (an asset or SF Symbol name), as for custom actions.
+package struct LargeContentSettings: Sendable, Equatable {
+    package var shows: Bool?
+    package var title: String?
+    package var image: String?
+    package var scalesImage: Bool?
+    package init() {}
 }

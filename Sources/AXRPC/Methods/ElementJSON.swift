@@ -144,6 +144,7 @@ package enum ElementJSON {
             object.appendUnchecked("directTouchOptions", JSON(node.directTouchOptions))
         }
         if node.ignoresInvertColors { object.appendUnchecked("ignoresInvertColors", .bool(true)) }
+        if let large = node.largeContent { object.appendUnchecked("largeContent", largeContentJSON(large)) }
         if !node.automationElements.isEmpty {
             object.appendUnchecked("automationElements", JSON(node.automationElements))
         }
@@ -160,5 +161,12 @@ package enum ElementJSON {
         if let identifier = node.identifier { object.appendUnchecked("identifier", .string(identifier)) }
         object.appendUnchecked("frame", rect(node.frame))
         return .object(object)
+    }
+
+    /// `{title, image?, scalesImage}`: what the large content viewer shows (D-LCV-1).
+    package static func largeContentJSON(_ large: LargeContent) -> JSON {
+        var entry: JSONObject = ["title": JSON(large.title), "scalesImage": .bool(large.scalesImage)]
+        if let image = large.image { entry["image"] = .string(image) }
+        return .object(entry)
     }
 }

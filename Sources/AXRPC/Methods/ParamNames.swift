@@ -58,6 +58,7 @@ extension AXMethods {
             "element.cell": ["target", "row", "column"],
             "element.next": ["from", "moveFocus"],
             "element.previous": ["from", "moveFocus"],
+            "element.largeContent": ["target"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

@@ -142,6 +142,7 @@ extension AXMethods {
         table["element.cell"] = ["row": 0...ParamRange.maxExactInteger, "column": 0...ParamRange.maxExactInteger]
         table["element.next"] = [:]
         table["element.previous"] = [:]
+        table["element.largeContent"] = [:]
         table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
         table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
         for method in [

@@ -12,6 +12,7 @@ enum ScriptQueryMethods {
     static let coordinateLimit = 10_000_000.0
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
+        installLargeContent(router, hub)
         router.registerSync("element.atPoint") { params, session in
             let arguments = try Params(params, method: "element.atPoint")
             let snap = try AXMethods.snapshot(arguments, hub, session)
@@ -77,6 +78,30 @@ enum ScriptQueryMethods {
                     return answer(found, view: nil, try hub.snapshot(snap.id))
                 } catch { throw RPCError.from(error) }
             }
+        }
+    }
+
+    /// `element.largeContent {target}` (issue 25 item 4, D-LCV-1): what the large content viewer shows for the
+    /// element — the request a low-vision user's tool makes when the user long-presses a small bar item.
+    static func installLargeContent(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("element.largeContent") { params, session in
+            let arguments = try Params(params, method: "element.largeContent")
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required ({id} or {selector})")
+            }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.largeContent")
+            guard let large = snap.tree[id]?.largeContent else {
+                throw RPCError.invalidParams(
+                    "element.largeContent: '\(id)' does not show the large content viewer (showsLargeContentViewer is false)",
+                    data: [
+                        "param": "target", "method": "element.largeContent", "reason": "noLargeContentViewer",
+                        "id": .string(id),
+                    ])
+            }
+            var object = ElementJSON.largeContentJSON(large).objectValue ?? [:]
+            object["element"] = .string(id)
+            return .object(object)
         }
     }
 

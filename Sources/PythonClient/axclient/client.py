@@ -273,6 +273,11 @@ class Client:
         start."""
         return self._found(self.call("element.previous", self._with_app(self._swipe(from_, move_focus), app)))
 
+    def large_content(self, target: Target, app: Optional[str] = None) -> Dict[str, Any]:
+        """``element.largeContent``: what the large content viewer shows for a small element (a bar item, an
+        icon): ``{element, title, image?, scalesImage}``. An element without it raises :class:`InvalidParams`."""
+        return self.call("element.largeContent", self._with_app({"target": to_target(target)}, app))
+
     @staticmethod
     def _swipe(from_: Optional[Target], move_focus: bool) -> Dict[str, Any]:
         params: Dict[str, Any] = {}
