@@ -522,6 +522,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case focusGroupPriority
     case focusGuides
     case isTransparentFocusItem
+    /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
+    case restoresFocusAfterTransition
     case restrictionIdentifiers
     case guidedAccessRestrictionIdentifiers
     case fontSize
@@ -615,6 +617,7 @@ extension ViewNode {
         case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
         case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
         case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
+        case .restoresFocusAfterTransition: focus.restoresFocusAfterTransition = try field.bool(value, null: true)
         case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
             restrictionIdentifiers = try field.strings(value, null: [])
         case .fontSize:

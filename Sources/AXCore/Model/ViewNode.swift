@@ -333,6 +333,9 @@ package struct FocusProperties: Sendable, Equatable {
     /// The app answers `shouldUpdateFocus` / `didUpdateFocus` requests for updates involving this view or its
     /// descendants (C12, C13; Specs/protocol.md §Focus engine).
     package var asksFocusUpdates = false
+    /// `restoresFocusAfterTransition` (C27, default true): false on a modal container's view opts out of the
+    /// return of focus when it goes (D-FOCUS-RESTORE-1; issue 25 item 6).
+    package var restoresFocusAfterTransition = true
     package init() {}
 }
 
