@@ -39,6 +39,17 @@ package enum HitTesting {
             x: view.boundsOrigin.x, y: view.boundsOrigin.y, width: view.frame.width, height: view.frame.height)
         guard bounds.contains(local) else { return nil }  // R113: outside the receiver never hits
         for child in view.children.reversed() {
+            // Cheap rejection first: a child whose rectangle in this view's coordinates (a little enlarged, for
+            // rounding) misses the point cannot hit, so its map is never composed (wide lists stay linear).
+            if let childView = hierarchy.nodes[child] {
+                let rect = Deriver.rectInParent(childView)
+                let slack = 0.001
+                if local.x < rect.minX - slack || local.x > rect.maxX + slack || local.y < rect.minY - slack
+                    || local.y > rect.maxY + slack
+                {
+                    continue
+                }
+            }
             if let found = hit(child, point, parentMap: map, hierarchy, purpose) { return found }
         }
         return view.id  // R115: transparent content still hits
