@@ -5,9 +5,9 @@ checks the coverage table in Specs/conformance/README.md.
     python3 Tools/conformance_coverage.py            # summary + check (exit 1 on any problem)
     python3 Tools/conformance_coverage.py --write    # regenerate the README table from the cases, then check
 
-Every seed-backed rule of the two reference files (R1–R122, X1–X55, A1–A51, C1–C41) must be cited by at least one
-case or be listed in Specs/decisions.md §3 ("Rules that do not apply"), never both. Every D- id a case cites must
-be defined in Specs/decisions.md. Standard library only.
+Every seed-backed rule of the two reference files (R1–R122, X1–X55, A1–A51, B1–B35, C1–C41) must be cited by at
+least one case or be listed in Specs/decisions.md §3 ("Rules that do not apply"), never both. Every D- id a case
+cites must be defined in Specs/decisions.md; ids may have several parts (D-ATSPI-TEXT-2). Standard library only.
 """
 import glob
 import json
@@ -21,9 +21,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "Specs", "conformance")
 README = os.path.join(CASES, "README.md")
 DECISIONS = os.path.join(ROOT, "Specs", "decisions.md")
-FAMILIES = {"R": 122, "X": 55, "A": 51, "C": 41}
+FAMILIES = {"R": 122, "X": 55, "A": 51, "B": 35, "C": 41}
 BEGIN, END = "<!-- coverage:begin -->", "<!-- coverage:end -->"
-RULE = re.compile(r"^([RXAC])(\d+)$")
+RULE = re.compile(r"^([RXABC])(\d+)$")
+# A decision id: D-, one or more upper-case parts, a number (D-HIT-1, D-ATSPI-TEXT-2).
+DECISION = re.compile(r"\bD-(?:[A-Z0-9]+-)+\d+\b")
 
 
 def load_cases():
@@ -39,7 +41,7 @@ def load_cases():
 def expand(text):
     """'R52–R55, X39' -> ['R52', 'R53', 'R54', 'R55', 'X39']"""
     out = []
-    for a, b, c, d in re.findall(r"([RXAC])(\d+)(?:\s*[–-]\s*([RXAC])?(\d+))?", text):
+    for a, b, c, d in re.findall(r"\b([RXABC])(\d+)(?:\s*[–-]\s*([RXABC])?(\d+))?", text):
         lo, hi = int(b), int(d) if d else int(b)
         out += [f"{a}{n}" for n in range(lo, hi + 1)]
     return out
@@ -60,7 +62,7 @@ def not_applicable():
         # Only the rule-id part of the cell counts (it may carry a parenthesised remark).
         for rid in expand(cells[1].split("(")[0]):
             na.setdefault(rid, cells[0])
-    return na, set(re.findall(r"\bD-[A-Z]+-\d+\b", text))
+    return na, set(DECISION.findall(text))
 
 
 def table(coverage, na):

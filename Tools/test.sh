@@ -80,6 +80,11 @@ status=$?
 tail -n 3 "$LOGDIR/conformance.log" >&2
 read -r passed failed < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$LOGDIR/conformance.log" | tail -n 1)
 phase "conformance" "${passed:-0}" "${failed:-0}" "$status"
+# The rule coverage (R, X, A, B, C families; every rule cited or decided) and its table in the README.
+/usr/bin/python3 Tools/conformance_coverage.py > "$LOGDIR/coverage.log" 2>&1
+status=$?
+cat "$LOGDIR/coverage.log" >&2
+phase "conformance coverage" "$((status == 0 ? 1 : 0))" "$(grep -c '^PROBLEM' "$LOGDIR/coverage.log")" "$status"
 fi
 
 if want integration; then

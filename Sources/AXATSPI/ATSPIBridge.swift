@@ -145,7 +145,7 @@ package final class ATSPIBridge: Sendable {
             }
         case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
             state.withLock { $0.apps[app] }?.receive(event)
-        case .restrictionChanged, .engineFocus:
+        case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged:
             break
         }
     }

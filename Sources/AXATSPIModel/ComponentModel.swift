@@ -80,14 +80,27 @@ package struct ComponentModel {
         node.frame.contains(screenPoint(x: x, y: y, coordinateType: coordinateType, relativeTo: node))
     }
 
-    /// `GetAccessibleAtPoint`: the core's accessibility hit test when it lands inside `node`, else the deepest
-    /// descendant containing the point (later children first); nil when nothing below `node` contains it.
+    /// `GetAccessibleAtPoint`: the core's accessibility hit test (D-HIT-1, the rule `action.tap` uses) when it
+    /// lands inside `node`; nil when `node` itself, or a plain view inside it that covers what lies behind, is
+    /// what is in front there; else (no views given, or the hit lies outside `node`) the deepest descendant
+    /// containing the point (later children first); nil when nothing below `node` contains it.
     package func accessibleAtPoint(
-        in node: AXNode, x: Int32, y: Int32, coordinateType: ATSPICoordinateType
+        in node: AXNode, x: Int32, y: Int32, coordinateType: ATSPICoordinateType, views: ViewHierarchy? = nil
     ) -> String? {
         let point = screenPoint(x: x, y: y, coordinateType: coordinateType, relativeTo: node)
-        if let hit = HitTesting.elementAt(point, tree: snapshot.tree), hit != node.id,
-            snapshot.tree.ancestors(of: hit).contains(node.id)
+        let tree = snapshot.tree
+        if let views {
+            let hit = HitTesting.elementAt(point, tree: tree, views: views)
+            if let hit, hit != node.id, tree.ancestors(of: hit).contains(node.id) { return hit }
+            if hit == node.id { return nil }
+            if hit == nil, let viewID = node.viewID,
+                let front = HitTesting.viewAt(point, in: views, purpose: .exploration),
+                front == viewID || views.isAncestor(viewID, of: front)
+            {
+                return nil
+            }
+        } else if let hit = HitTesting.elementAt(point, tree: tree), hit != node.id,
+            tree.ancestors(of: hit).contains(node.id)
         {
             return hit
         }

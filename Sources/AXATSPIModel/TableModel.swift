@@ -67,14 +67,7 @@ package struct TableModel {
     package init(table: AXNode, snapshot: ServedSnapshot) {
         self.snapshot = snapshot
         info = table.table ?? AXTableInfo(rows: 0, columns: 0)
-        var found: [AXNode] = []
-        var stack = Array(table.children.reversed())
-        while let id = stack.popLast() {
-            guard let node = snapshot.tree[id] else { continue }
-            if node.cell != nil { found.append(node) }
-            if node.table == nil { stack.append(contentsOf: node.children.reversed()) }
-        }
-        cells = found
+        cells = ScriptQueries.cells(of: table, in: snapshot.tree)
     }
 
     /// `NRows`.
@@ -84,13 +77,7 @@ package struct TableModel {
 
     /// The cell covering (row, column), spans included.
     package func cell(row: Int32, column: Int32) -> AXNode? {
-        let row = Int(row)
-        let column = Int(column)
-        return cells.first { node in
-            guard let cell = node.cell else { return false }
-            return row >= cell.row && row < cell.row + max(1, cell.rowSpan) && column >= cell.column
-                && column < cell.column + max(1, cell.columnSpan)
-        }
+        ScriptQueries.cell(row: Int(row), column: Int(column), among: cells)
     }
 
     /// `GetIndexAt(row, column)`: -1 when no cell covers it.

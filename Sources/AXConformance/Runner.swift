@@ -306,9 +306,9 @@ package final class ConformanceRunner: Sendable {
         let passed = results.filter(\.passed).count
         let rules = Set(results.flatMap(\.rules))
         let fam = { (p: String) in rules.filter { $0.hasPrefix(p) && !$0.hasPrefix("D-") }.count }
-        let ruleIDs = fam("R") + fam("X") + fam("A") + fam("C")
+        let ruleIDs = fam("R") + fam("X") + fam("A") + fam("B") + fam("C")
         output(
-            "rules cited: \(ruleIDs) distinct rule ids (\(fam("R")) R, \(fam("X")) X, \(fam("A")) A, \(fam("C")) C) and \(rules.filter { $0.hasPrefix("D-") }.count) decisions, in \(results.count) cases"
+            "rules cited: \(ruleIDs) distinct rule ids (\(fam("R")) R, \(fam("X")) X, \(fam("A")) A, \(fam("B")) B, \(fam("C")) C) and \(rules.filter { $0.hasPrefix("D-") }.count) decisions, in \(results.count) cases"
         )
         output("\(passed) passed, \(results.count - passed) failed")
         return results

@@ -18,6 +18,8 @@ package enum AuditDemo {
         ("contrast", "taxNote"),
         ("duplicateSpeakableText", "removeSecond"),
         ("duplicateClickableBounds", "shareOverlay"),
+        // The same mistake seen from underneath: Share covers all of Like, so no tap reaches it (D-HIT-1).
+        ("hitRegion", "likeButton"),
         ("unlabeledImage", "brandLogo"),
         ("unlabeledEditableText", "promoField"),
         ("linkPurposeUnclear", "termsLink"),

@@ -128,6 +128,9 @@ package enum HubEvent: Sendable {
     case restrictionChanged(app: String, id: String, denied: Bool, source: GuidedAccessPolicy.Source, actor: String)
     /// The focus engine moved, lost or failed to move engine focus (EngineFocus.swift; D-FOCUS-3).
     case engineFocus(app: String, EngineFocusEvent)
+    /// Guided Access started or ended for the app (R71, `guidedAccessStatusDidChangeNotification`; D-GA-4): its
+    /// first restriction became denied, or its last denied one was allowed again.
+    case guidedAccessStatusChanged(app: String, enabled: Bool)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -140,6 +143,9 @@ package struct AppSnapshot: Sendable {
     package var restrictions: [GuidedAccessRestriction]
     package var denied: Set<String>
     package var revision: Int { tree.revision }
+    /// `UIAccessibility.isGuidedAccessEnabled` for the app (D-GA-4): the kiosk policy denies at least one of its
+    /// restrictions.
+    package var guidedAccessEnabled: Bool { !denied.isEmpty }
 }
 
 /// One declared restriction with its effective state and where that state comes from (`policy.get`).
@@ -317,8 +323,12 @@ package final class Hub: Sendable {
                 if appState.store.restrictions != declaredBefore {
                     // A denial applies the moment the app declares the restriction, and survives the app dropping
                     // and re-adding it: the policy is kept by app name, not by declaration (D-GA-3).
+                    let deniedBefore = appState.denied
                     appState.denied = locked.policy.denied(
                         forAppNamed: appState.name, declared: appState.store.restrictions.map(\.id))
+                    if deniedBefore.isEmpty != appState.denied.isEmpty {
+                        events.append(.guidedAccessStatusChanged(app: app, enabled: !appState.denied.isEmpty))
+                    }
                 }
                 events.append(.treeChanged(app: app, changes: cs, tree: appState.store.tree))
                 // Focus follows the tree: a focused element that left the tree loses focus (D-FOCUS-2).
@@ -376,6 +386,16 @@ package final class Hub: Sendable {
         var events: [HubEvent] = [.notification(app: app, notification)]
         let ok: Bool = state.withLock { locked in
             guard let appState = locked.apps[app] else { return false }
+            // X53 (D-SCROLL-1): a status-less pageScrolled about a paging scroll view says "Page X of Y".
+            if case .pageScrolled(status: nil) = notification {
+                let views = appState.store.views
+                let focusedView = appState.focusedID.flatMap { appState.store.tree[$0]?.viewID }
+                if let paging = ScrollStatus.pagingView(in: views, focusedView: focusedView),
+                    let status = ScrollStatus.pageStatus(of: paging, in: views)
+                {
+                    events[0] = .notification(app: app, .pageScrolled(status: status))
+                }
+            }
             // X37: screenChanged / layoutChanged with an element move accessibility focus to it.
             switch notification {
             case .screenChanged(let target?), .layoutChanged(let target?):
@@ -409,7 +429,7 @@ package final class Hub: Sendable {
                 guard node.isElement else {
                     return HubError(
                         .invalid,
-                        "'\(elementID)' is a \(node.role.rawValue) container, not an element; focus moves between elements"
+                        "'\(elementID)' is \(TreeText.withArticle(node.role.rawValue)) container, not an element; focus moves between elements"
                     )
                 }
             }
@@ -509,6 +529,9 @@ package final class Hub: Sendable {
                                     app: id, id: restriction.id, denied: rule.denied, source: rule.source, actor: actor)
                             )
                         }
+                    }
+                    if before.isEmpty != appState.denied.isEmpty {
+                        events.append(.guidedAccessStatusChanged(app: id, enabled: !appState.denied.isEmpty))
                     }
                 }
                 return events

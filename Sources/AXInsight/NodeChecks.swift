@@ -112,6 +112,7 @@ enum NodeChecks {
             checkHitRegion(
                 node, tree: tree, fixedHeightClass: ownsView && fixedHeightKinds.contains(node.viewClass),
                 into: &collector)
+            checkCovered(node, tree: tree, views: views, into: &collector)
         }
         // The view is needed only to tell a placeholder-only label from an explicit one.
         let placeholderOnly = node.placeholder != nil && node.label == node.placeholder
@@ -144,6 +145,20 @@ enum NodeChecks {
                 fix: "Label the link with where it goes, e.g. \"Privacy policy\" (R15, R16)",
                 rules: ["R15", "R16"])
         }
+    }
+
+    /// Issue 25 item 8: an interactive element that no tap reaches, because something in front covers all of it
+    /// (D-HIT-1, D-AUDIT-2). Partly covered elements are not reported (a tap on the visible part works).
+    static func checkCovered(_ node: AXNode, tree: AXTree, views: ViewHierarchy, into collector: inout Collector) {
+        guard node.isOnscreen, node.isEnabled, let cover = HitTesting.coveringView(of: node, tree: tree, views: views)
+        else { return }
+        let front = cover.isEmpty ? "nothing takes touches there" : "the view '\(cover)' in front takes them"
+        collector.add(
+            AuditCatalog.hitRegion, node: node,
+            reason: "is covered: no tap on it reaches it (\(front))",
+            fix:
+                "Move the covering view, turn off its isUserInteractionEnabled so touches pass through, or hide the element (R111, R114)",
+            rules: ["R111", "R114"])
     }
 
     static func checkHitRegion(_ node: AXNode, tree: AXTree, fixedHeightClass: Bool, into collector: inout Collector) {
@@ -228,7 +243,7 @@ enum NodeChecks {
         } else if interactive && blank && node.role != .pickerItem {
             collector.add(
                 AuditCatalog.sufficientElementDescription, node: node,
-                reason: "is a \(node.role.rawValue) with no label: VoiceOver can only say its role",
+                reason: "is \(TreeText.withArticle(node.role.rawValue)) with no label: VoiceOver can only say its role",
                 fix: "Set accessibilityLabel to a short name that does not include the role, e.g. \"Add\" (R15, R16)",
                 rules: ["R15", "R16"])
         }
@@ -265,7 +280,8 @@ enum NodeChecks {
         let shown = node.traits.names.isEmpty ? "none" : node.traits.names.joined(separator: ", ")
         collector.add(
             AuditCatalog.trait, node: node,
-            reason: "is a \(node.className) whose accessibilityTraits (\(shown)) drop the \(name) trait",
+            reason:
+                "is \(TreeText.withArticle(node.className)) whose accessibilityTraits (\(shown)) drop the \(name) trait",
             fix: "Keep the class's traits when adding your own: traits.union(.\(name)) (\(rules[0]), \(rules[1]))",
             rules: rules)
     }

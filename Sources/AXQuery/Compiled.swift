@@ -92,6 +92,7 @@ struct CStep {
 enum StrAttr { case id, label, value, hint, placeholder, role, className, text, lang, axid, window, name }
 enum NumAttr {
     case index, depth, x, y, width, height, headingLevel
+    case row, column, tag
     case string(StrAttr)
 }
 enum NumOp { case eq, ne, lt, le, gt, ge }
@@ -158,6 +159,9 @@ enum Test {
         case .width: return .width
         case .height: return .height
         case .headingLevel: return .headingLevel
+        case .row: return .row
+        case .column: return .column
+        case .tag: return .tag
         default: return .string(strAttr(name)!)
         }
     }

@@ -382,6 +382,9 @@ final class Evaluator {
         case .width: return idx.nodes[i].value.frame.width
         case .height: return idx.nodes[i].value.frame.height
         case .headingLevel: return idx.nodes[i].value.headingLevel.map(Double.init)
+        case .row: return idx.nodes[i].value.cell.map { Double($0.row) }
+        case .column: return idx.nodes[i].value.cell.map { Double($0.column) }
+        case .tag: return idx.nodes[i].value.viewID.flatMap { ctx.views[$0] }.map { Double($0.tag) }
         case .string(let stringAttribute):
             if stringAttribute == .value, let numeric = idx.nodes[i].value.numeric { return numeric.current }
             guard let text = string(stringAttribute, i) else { return nil }
@@ -418,7 +421,13 @@ final class Evaluator {
                 // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
                 if attribute == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
                 return !StringMatcher.normalize(string(Test.strAttr(attribute)!, i) ?? "").isEmpty
-            case .number: return attribute == .headingLevel ? idx.nodes[i].value.headingLevel != nil : true
+            case .number:
+                switch attribute {
+                case .headingLevel: return idx.nodes[i].value.headingLevel != nil
+                case .row, .column: return idx.nodes[i].value.cell != nil
+                case .tag: return idx.nodes[i].value.viewID.flatMap { ctx.views[$0] }.map { $0.tag != 0 } ?? false
+                default: return true
+                }
             case .set:
                 return attribute == .traits
                     ? !idx.nodes[i].value.traits.isEmpty

@@ -175,12 +175,14 @@ package struct Compound: Sendable, Hashable {
 package enum AttributeName: String, Sendable, Hashable, CaseIterable {
     case id, label, value, hint, placeholder, role, `class`, traits, actions, text, index, depth, name
     case x, y, width, height, lang, headingLevel, axid, window
+    /// A data-table cell's first row and column, and the view's `tag` (issue 25: D-QUERY-2, D-NA-23 rewritten).
+    case row, column, tag
 
     package enum Kind: Sendable { case string, number, set }
     package var kind: Kind {
         switch self {
         case .traits, .actions: return .set
-        case .index, .depth, .x, .y, .width, .height, .headingLevel: return .number
+        case .index, .depth, .x, .y, .width, .height, .headingLevel, .row, .column, .tag: return .number
         default: return .string
         }
     }

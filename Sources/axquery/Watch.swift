@@ -20,7 +20,7 @@ struct Watch: ParsableCommand {
         discussion: """
             Each event is one line (`tree.changed app=… revision=N added=[…] updated=[…]`), or with --json one JSON object per line: {"event": NAME, "params": {...}}. Exits 0 when stopped by SIGINT, after --count events, or when --timeout passes (4 if --timeout passes before any event arrived).
 
-            Events: tree.changed, focus.changed, a11y.announcement, a11y.layoutChanged, a11y.screenChanged, a11y.pageScrolled, a11y.pauseAssistiveTechnology, a11y.resumeAssistiveTechnology, app.added, app.removed, policy.changed.
+            Events: tree.changed, focus.changed, a11y.announcement, a11y.layoutChanged, a11y.screenChanged, a11y.pageScrolled, a11y.pauseAssistiveTechnology, a11y.resumeAssistiveTechnology, app.added, app.removed, policy.changed, a11y.guidedAccessStatusChanged.
 
             Examples:
               axquery watch

@@ -40,7 +40,7 @@ final class HostileParamsTests: XCTestCase {
             "restriction": "org.test.sheet",
             "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [],
             "notification": "announcement",
-            "announcement": "hi", "fromRevision": 0,
+            "announcement": "hi", "fromRevision": 0, "row": 0, "column": 0,
         ]
         o["state"] = method == "policy.set" ? "allow" : "attached"
         // Only the names the method takes: an unknown name is refused before any value is judged (D-WIRE-4).

@@ -65,7 +65,11 @@ extension AppBridge {
             let pointX = input.int32()
             let pointY = input.int32()
             let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
-            let hit = model.accessibleAtPoint(in: node, x: pointX, y: pointY, coordinateType: coordinateType)
+            // D-HIT-1: the views of the served tree (same revision), so a covering view hides what lies behind.
+            let hubSnapshot = try? hub.snapshot(appID)
+            let views = hubSnapshot?.revision == served.tree.revision ? hubSnapshot?.views : nil
+            let hit = model.accessibleAtPoint(
+                in: node, x: pointX, y: pointY, coordinateType: coordinateType, views: views)
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, hit) }
         case "GetLayer":
             if let failure = check(msg, rawMessage, "") { return failure }

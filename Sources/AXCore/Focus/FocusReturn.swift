@@ -24,6 +24,8 @@ package enum FocusReturn {
     package static func record(from: String?, to: String?, tree: AXTree, stack: inout [String]) {
         guard let from, let to, from != to, tree[from] != nil else { return }
         guard let container = modalContainer(of: to, in: tree) else { return }
+        // C27: a presented controller with restoresFocusAfterTransition false does not give focus back.
+        if tree[container]?.focus.restoresFocusAfterTransition == false { return }
         if from == container || tree.ancestors(of: from).contains(container) { return }
         stack.removeAll { $0 == from }
         stack.append(from)
@@ -42,7 +44,7 @@ package enum FocusReturn {
         if let at = stack.lastIndex(where: { tree[$0]?.isElement == true }) {
             return stack.remove(at: at)
         }
-        if viewExists(lost), containsModal(tree) {
+        if viewExists(lost), containsModal(tree, restoringFocus: true) {
             stack.removeAll { $0 == lost }
             stack.append(lost)
             if stack.count > limit { stack.removeFirst(stack.count - limit) }
@@ -50,13 +52,14 @@ package enum FocusReturn {
         return nil
     }
 
-    /// Whether some node of `tree` is a modal container (an alert or a node with the modal state).
-    package static func containsModal(_ tree: AXTree) -> Bool {
+    /// Whether some node of `tree` is a modal container (an alert or a node with the modal state); with
+    /// `restoringFocus`, only one that gives focus back when it goes (C27, `restoresFocusAfterTransition`).
+    package static func containsModal(_ tree: AXTree, restoringFocus: Bool = false) -> Bool {
         var found = false
         tree.walk { node, _ in
             if found { return false }
             if node.role == .alert || node.states.contains(.modal) {
-                found = true
+                found = !restoringFocus || node.focus.restoresFocusAfterTransition
                 return false
             }
             return true

@@ -119,6 +119,8 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var indentationLevel: Int?
     /// A container backed by a scroll view with `isPagingEnabled` (D-REL-7).
     package var isPagingEnabled = false
+    /// The large content viewer's item, when the element shows it (issue 25 item 4; D-LCV-1).
+    package var largeContent: LargeContent?
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -131,7 +133,7 @@ package struct AXNodeExtras: Sendable, Equatable {
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
             && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
-            && !isPagingEnabled
+            && !isPagingEnabled && largeContent == nil
     }
 }
 
@@ -247,6 +249,11 @@ package struct AXNode: Sendable, Equatable {
     package var ignoresInvertColors: Bool {
         _read { yield _extras.value.ignoresInvertColors }
         _modify { yield &_extras.value.ignoresInvertColors }
+    }
+    /// What the large content viewer shows for the element, nil when it shows none (R118, D-LCV-1).
+    package var largeContent: LargeContent? {
+        _read { yield _extras.value.largeContent }
+        _modify { yield &_extras.value.largeContent }
     }
     /// An outline row's depth (`indentationLevel`, cells only; D-REL-8).
     package var indentationLevel: Int? {

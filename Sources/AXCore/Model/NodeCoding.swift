@@ -31,6 +31,11 @@ struct Field {
         return text
     }
     func optionalString(_ value: JSON) throws(SchemaError) -> String? { value.isNull ? nil : try string(value) }
+    /// A string value (length-checked), nil for anything else: for members that also accept other shapes.
+    func optionalStringOrOther(_ value: JSON) throws(SchemaError) -> String? {
+        guard case .string = value else { return nil }
+        return try string(value)
+    }
     func bool(_ value: JSON) throws(SchemaError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false, got \(value.typeName)") }
         return flag
@@ -218,6 +223,11 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case accessibilityDirectTouchOptions
     case accessibilityIgnoresInvertColors
     case accessibilityExpandedStatus
+    // Issue 25 item 4: UILargeContentViewerItem (seed 000:7551–7569, 25540–25574; R118, D-LCV-1).
+    case showsLargeContentViewer
+    case largeContentTitle
+    case largeContentImage
+    case scalesLargeContentImage
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(allCases.map { (key: $0.rawValue, value: $0) })
@@ -247,7 +257,12 @@ func applyAccessibilityProperty(
     case .accessibilityTraits: ax.traits = isNull ? nil : try decodeTraits(value, field: field)
     case .accessibilityFrame: ax.frame = try field.optionalRect(value)
     case .accessibilityActivationPoint: ax.activationPoint = try field.optionalPoint(value)
-    case .accessibilityLanguage: ax.language = try field.optionalString(value)
+    case .accessibilityLanguage:
+        ax.language = try field.optionalString(value)
+        if let tag = ax.language, !LanguageTag.isWellFormed(tag) {
+            throw field.fail(
+                "'\(tag.prefix(64))' is not a well-formed BCP 47 language tag (e.g. en, en-GB, zh-Hant-TW)")
+        }
     case .accessibilityElementsHidden: ax.elementsHidden = try field.bool(value, null: false)
     case .accessibilityViewIsModal: ax.viewIsModal = try field.optionalBool(value)
     case .shouldGroupAccessibilityChildren: ax.shouldGroupChildren = try field.bool(value, null: false)
@@ -268,6 +283,11 @@ func applyAccessibilityProperty(
     case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
     case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
     case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
+    // Issue 25 item 4 (D-LCV-1).
+    case .showsLargeContentViewer: ax.largeContent.shows = try field.optionalBool(value)
+    case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
+    case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
+    case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
     }
 }
 
@@ -324,7 +344,8 @@ private func decodeCustomActions(_ value: JSON, field: Field) throws(SchemaError
             CustomAction(
                 id: actionID, name: name,
                 category: try elementField.member(object, "category", elementField.optionalString) ?? nil,
-                hasImage: object["image"].map { !$0.isNull } ?? false))
+                hasImage: object["image"].map { !$0.isNull } ?? false,
+                image: try elementField.member(object, "image", elementField.optionalStringOrOther) ?? nil))
     }
     return actions
 }
@@ -501,6 +522,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case focusGroupPriority
     case focusGuides
     case isTransparentFocusItem
+    /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
+    case restoresFocusAfterTransition
     case restrictionIdentifiers
     case guidedAccessRestrictionIdentifiers
     case fontSize
@@ -594,6 +617,7 @@ extension ViewNode {
         case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
         case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
         case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
+        case .restoresFocusAfterTransition: focus.restoresFocusAfterTransition = try field.bool(value, null: true)
         case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
             restrictionIdentifiers = try field.strings(value, null: [])
         case .fontSize:
@@ -791,4 +815,46 @@ private func decodeFocusGuides(_ value: JSON, field: Field) throws(SchemaError) 
                 isEnabled: try guideField.member(object, "isEnabled", guideField.bool) ?? true))
     }
     return guides
+}
+
+/// `accessibilityLanguage` must be a well-formed BCP 47 language tag (RFC 5646 §2.1 syntax: language with optional
+/// extlangs, script, region, variants, extensions, private use; or a private-use tag `x-…`). Issue 25 item 8: a
+/// value such as "not a tag!!" is refused with the property named, as any other schema error.
+package enum LanguageTag {
+    package static func isWellFormed(_ tag: String) -> Bool {
+        guard tag.utf8.count <= 256 else { return false }
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.lowercased() }
+        guard !subtags.contains(where: \.isEmpty),
+            subtags.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { return false }
+        func alpha(_ text: String, _ lengths: ClosedRange<Int>) -> Bool {
+            lengths.contains(text.count) && text.allSatisfy(\.isLetter)
+        }
+        var index = 0
+        func next(_ accept: (String) -> Bool) -> Bool {
+            guard index < subtags.count, accept(subtags[index]) else { return false }
+            index += 1
+            return true
+        }
+        if subtags[0] == "x" { return privateUse(subtags, from: 0) }
+        guard next({ alpha($0, 2...8) }) else { return false }
+        if subtags[0].count <= 3 {
+            for _ in 0..<3 where next({ alpha($0, 3...3) }) {}
+        }
+        _ = next { alpha($0, 4...4) }  // script
+        _ = next { alpha($0, 2...2) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }  // region
+        while next({ (5...8).contains($0.count) || ($0.count == 4 && $0.first?.isNumber == true) }) {}  // variants
+        while index < subtags.count, subtags[index].count == 1, subtags[index] != "x" {  // extensions
+            index += 1
+            var count = 0
+            while next({ (2...8).contains($0.count) }) { count += 1 }
+            guard count > 0 else { return false }
+        }
+        if index < subtags.count, subtags[index] == "x" { return privateUse(subtags, from: index) }
+        return index == subtags.count
+    }
+
+    private static func privateUse(_ subtags: [String], from index: Int) -> Bool {
+        subtags.count > index + 1 && subtags[(index + 1)...].allSatisfy { (1...8).contains($0.count) }
+    }
 }

@@ -182,11 +182,15 @@ package struct CustomAction: Sendable, Equatable {
     package var name: String
     package var category: String?
     package var hasImage: Bool
-    package init(id: String, name: String, category: String? = nil, hasImage: Bool = false) {
+    /// The action's `image` when the app names it with a string (an asset or SF Symbol name; issue 25 item 8: was
+    /// dropped). `hasImage` stays true for any non-null image.
+    package var image: String?
+    package init(id: String, name: String, category: String? = nil, hasImage: Bool = false, image: String? = nil) {
         self.id = id
         self.name = name
         self.category = category
-        self.hasImage = hasImage
+        self.hasImage = hasImage || image != nil
+        self.image = image
     }
 }
 
@@ -283,6 +287,8 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var directTouchOptions: [String] = []
     package var ignoresInvertColors = false
     package var expandedStatus: String?
+    /// UILargeContentViewerItem, as the app set it (issue 25 item 4; D-LCV-1).
+    package var largeContent = LargeContentSettings()
     package init() {}
 }
 
@@ -327,6 +333,9 @@ package struct FocusProperties: Sendable, Equatable {
     /// The app answers `shouldUpdateFocus` / `didUpdateFocus` requests for updates involving this view or its
     /// descendants (C12, C13; Specs/protocol.md §Focus engine).
     package var asksFocusUpdates = false
+    /// `restoresFocusAfterTransition` (C27, default true): false on a modal container's view opts out of the
+    /// return of focus when it goes (D-FOCUS-RESTORE-1; issue 25 item 6).
+    package var restoresFocusAfterTransition = true
     package init() {}
 }
 
@@ -340,4 +349,14 @@ package struct GuidedAccessRestriction: Sendable, Equatable {
         self.text = text
         self.detailText = detailText
     }
+}
+
+/// `UILargeContentViewerItem` as an app sets it (seed 000:7551–7569, 25540–25574; R118). Nil: UIKit's default
+/// (D-LCV-1). `image` is the image's name (an asset or SF Symbol name), as for custom actions.
+package struct LargeContentSettings: Sendable, Equatable {
+    package var shows: Bool?
+    package var title: String?
+    package var image: String?
+    package var scalesImage: Bool?
+    package init() {}
 }

@@ -139,33 +139,13 @@ package enum ActionRouting {
             return .disabled
         }
         if action == .activate && !HitTesting.isHittable(node.id, tree: tree, views: views) {
-            return .notHittable(obscuredBy: HitTesting.viewAt(node.activationPoint, in: views))
+            return .notHittable(obscuredBy: HitTesting.obscuringView(of: node.id, tree: tree, views: views))
         }
         return nil
     }
 
-    /// The element a tap at `point` activates: the hit-tested view (R111–R114), or the nearest ancestor view that
-    /// is an element, or an element child of a container on the way whose frame holds the point.
+    /// The element a tap at `point` activates: HitTesting's one rule (R111–R114, D-HIT-1).
     package static func tapTarget(at point: Point, tree: AXTree, views: ViewHierarchy) -> TapTarget {
-        guard let hitView = HitTesting.viewAt(point, in: views) else {
-            return .nothing
-        }
-        var current: String? = hitView
-        while let viewID = current {
-            if let node = tree[viewID] {
-                if node.isElement {
-                    return .element(viewID, view: hitView)
-                }
-                let child = node.children.first { childID in
-                    guard let child = tree[childID] else { return false }
-                    return child.frame.contains(point) && child.isElement
-                }
-                if let child {
-                    return .element(child, view: hitView)
-                }
-            }
-            current = views[viewID]?.parent
-        }
-        return .notAnElement(view: hitView)
+        HitTesting.tapTarget(at: point, tree: tree, views: views)
     }
 }

@@ -61,4 +61,11 @@ package enum TreeText {
         }
         return escaped
     }
+
+    /// The word with its indefinite article, for messages: "a button", "an adjustable", "an image" (issue 25
+    /// item 8: was "is a adjustable"). Decided by the first letter being a vowel; role and class names only.
+    package static func withArticle(_ word: String) -> String {
+        guard let first = word.first?.lowercased() else { return word }
+        return ("aeiou".contains(first) ? "an " : "a ") + word
+    }
 }

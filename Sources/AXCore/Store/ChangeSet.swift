@@ -130,7 +130,7 @@ package func changedAttributes(_ old: AXNode, _ new: AXNode) -> Set<String> {
         || old.userInputLabels != new.userInputLabels || old.restrictions != new.restrictions || old.focus != new.focus
         || old.className != new.className || old.isElement != new.isElement || old.actionTarget != new.actionTarget
         || old.directTouchOptions != new.directTouchOptions || old.ignoresInvertColors != new.ignoresInvertColors
-        || old.automationElements != new.automationElements
+        || old.automationElements != new.automationElements || old.largeContent != new.largeContent
     {
         changed.insert("other")
     }

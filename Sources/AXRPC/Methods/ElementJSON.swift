@@ -62,6 +62,11 @@ package enum ElementJSON {
                         var entry: JSONObject = ["id": .string(action.id), "name": .string(action.name)]
                         // X22: nil category is the default "Actions".
                         entry["category"] = .string(action.category ?? "Actions")
+                        if let image = action.image {
+                            entry["image"] = .string(image)
+                        } else if action.hasImage {
+                            entry["image"] = .bool(true)
+                        }
                         return .object(entry)
                     }))
         }
@@ -139,6 +144,7 @@ package enum ElementJSON {
             object.appendUnchecked("directTouchOptions", JSON(node.directTouchOptions))
         }
         if node.ignoresInvertColors { object.appendUnchecked("ignoresInvertColors", .bool(true)) }
+        if let large = node.largeContent { object.appendUnchecked("largeContent", largeContentJSON(large)) }
         if !node.automationElements.isEmpty {
             object.appendUnchecked("automationElements", JSON(node.automationElements))
         }
@@ -155,5 +161,12 @@ package enum ElementJSON {
         if let identifier = node.identifier { object.appendUnchecked("identifier", .string(identifier)) }
         object.appendUnchecked("frame", rect(node.frame))
         return .object(object)
+    }
+
+    /// `{title, image?, scalesImage}`: what the large content viewer shows (D-LCV-1).
+    package static func largeContentJSON(_ large: LargeContent) -> JSON {
+        var entry: JSONObject = ["title": JSON(large.title), "scalesImage": .bool(large.scalesImage)]
+        if let image = large.image { entry["image"] = .string(image) }
+        return .object(entry)
     }
 }

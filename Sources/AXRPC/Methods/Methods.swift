@@ -30,6 +30,7 @@ package enum AXMethods {
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
         InputMethods.install(router, hub)
+        ScriptQueryMethods.install(router, hub)
     }
 
     static func app(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
@@ -639,6 +640,7 @@ package enum EventNames {
         "tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
         "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
         "app.added", "app.removed", "policy.changed", "focus.movementFailed",
+        "a11y.guidedAccessStatusChanged",
     ]
 
     static func deliver(
@@ -676,6 +678,8 @@ package enum EventNames {
                     "restriction": .string(id), "state": .string(denied ? "deny" : "allow"),
                     "source": .string(source.rawValue), "by": .string(actor),
                 ])
+        case .guidedAccessStatusChanged(let app, let enabled):
+            send("a11y.guidedAccessStatusChanged", app, ["enabled": .bool(enabled)])
         }
     }
 }

@@ -53,6 +53,12 @@ extension AXMethods {
             "input.key": ["key", "modifiers", "phase"],
             "input.type": ["text", "target"],
             "input.configure": ["serverHandlesNavigation"],
+            // Script queries (issue 25, D-HIT-1, D-QUERY-1).
+            "element.atPoint": ["point"],
+            "element.cell": ["target", "row", "column"],
+            "element.next": ["from", "moveFocus"],
+            "element.previous": ["from", "moveFocus"],
+            "element.largeContent": ["target"],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],

@@ -137,6 +137,12 @@ extension AXMethods {
         table["audit.listChecks"] = [:]
         table["audit.run"] = ["maxFindings": 0...Auditor.maxFindingsLimit]
         table["speech.describe"] = [:]
+        // Script queries (issue 25).
+        table["element.atPoint"] = [:]
+        table["element.cell"] = ["row": 0...ParamRange.maxExactInteger, "column": 0...ParamRange.maxExactInteger]
+        table["element.next"] = [:]
+        table["element.previous"] = [:]
+        table["element.largeContent"] = [:]
         table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
         table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
         for method in [

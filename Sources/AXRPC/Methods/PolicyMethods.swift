@@ -34,6 +34,8 @@ extension AXMethods {
             return [
                 "app": .string(snap.id), "name": .string(snap.name), "restrictions": .array(restrictions),
                 "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow"),
+                // D-GA-4: UIAccessibility.isGuidedAccessEnabled, as the app would read it.
+                "guidedAccessEnabled": .bool(states.contains { $0.denied }),
             ]
         }
     }

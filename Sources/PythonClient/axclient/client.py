@@ -242,6 +242,51 @@ class Client:
         """``element.get``: one element (strict) with ``hittable``, ``visible``, ``focused``, ``ancestors``…"""
         return Element(self.call("element.get", self._with_app({"target": to_target(target)}, app)))
 
+    # Script queries (Specs/protocol.md §Script queries): each returns the element found, or None.
+
+    @staticmethod
+    def _found(result: Dict[str, Any]) -> Optional[Element]:
+        node = result.get("node")
+        return Element(node) if isinstance(node, dict) else None
+
+    def element_at(self, x: float, y: float, app: Optional[str] = None) -> Optional[Element]:
+        """``element.atPoint``: the element an exploring finger finds at screen point (x, y), by the rule a tap
+        uses (a plain view in front hides what lies behind it); ``None`` when no element is there. A point
+        outside every window raises :class:`InvalidParams`."""
+        return self._found(self.call("element.atPoint", self._with_app({"point": {"x": x, "y": y}}, app)))
+
+    def cell(self, table: Target, row: int, column: int, app: Optional[str] = None) -> Optional[Element]:
+        """``element.cell``: the cell covering (row, column) of a data table (spans included); ``None`` for a
+        hole. Out of range or not a data table raises :class:`InvalidParams`."""
+        params = {"target": to_target(table), "row": row, "column": column}
+        return self._found(self.call("element.cell", self._with_app(params, app)))
+
+    def next_element(self, from_: Optional[Target] = None, move_focus: bool = False,
+                     app: Optional[str] = None) -> Optional[Element]:
+        """``element.next``: the next element in reading order, as a VoiceOver swipe right (from the
+        accessibility focus unless ``from_``); ``None`` at the end. ``move_focus`` moves the focus there."""
+        return self._found(self.call("element.next", self._with_app(self._swipe(from_, move_focus), app)))
+
+    def previous_element(self, from_: Optional[Target] = None, move_focus: bool = False,
+                         app: Optional[str] = None) -> Optional[Element]:
+        """``element.previous``: the previous element in reading order (a VoiceOver swipe left); ``None`` at the
+        start."""
+        return self._found(self.call("element.previous", self._with_app(self._swipe(from_, move_focus), app)))
+
+    def large_content(self, target: Target, app: Optional[str] = None) -> Dict[str, Any]:
+        """``element.largeContent``: what the large content viewer shows for a small element (a bar item, an
+        icon): ``{element, title, image?, scalesImage}``. An element without it raises :class:`InvalidParams`."""
+        return self.call("element.largeContent", self._with_app({"target": to_target(target)}, app))
+
+    @staticmethod
+    def _swipe(from_: Optional[Target], move_focus: bool) -> Dict[str, Any]:
+        params: Dict[str, Any] = {}
+        if from_ is not None:
+            params["from"] = to_target(from_)
+        if move_focus:
+            params["moveFocus"] = True
+        return params
+
     def query_one(self, selector: str, root: Optional[Target] = None, app: Optional[str] = None) -> Element:
         """``query.one``: exactly one match, else :class:`NoSuchElement` / :class:`AmbiguousMatch`."""
         params: Dict[str, Any] = {"selector": selector}

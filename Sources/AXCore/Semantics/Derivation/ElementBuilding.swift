@@ -78,6 +78,7 @@ extension Deriver {
             (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
             ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
         let automation = automationElements(view, isElement: true)
+        let largeContent = LargeContent.resolve(view.ax.largeContent, kind: view.kind, label: label)  // D-LCV-1
         let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
         let indentationLevel = isCell ? view.control.indentationLevel : nil
         var cell: AXCellInfo?
@@ -98,8 +99,10 @@ extension Deriver {
             || !view.ax.customRotors.isEmpty || !restrictions.isEmpty || !view.hasDefaultFocus
             || !view.ax.directTouchOptions.isEmpty
             || !automation.isEmpty || view.ax.ignoresInvertColors || cell != nil || indentationLevel != nil
+            || largeContent != nil
         {
             var extras = AXNodeExtras()
+            extras.largeContent = largeContent
             extras.hint = view.ax.hint
             extras.placeholder = placeholder
             extras.language = language
@@ -121,6 +124,8 @@ extension Deriver {
         let text: String?
         switch role {
         case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
+        // A read-only UITextView is static text (D-ROLE-1) whose text is its value (issue 25 item 8: was null).
+        case .staticText where kind == .textView: text = value ?? label ?? ""
         default: text = label
         }
         return AXNode(

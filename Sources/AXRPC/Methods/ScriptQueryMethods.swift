@@ -1,0 +1,129 @@
+import AXCore
+import AXHub
+import AXJSON
+import AXJSONRPC
+
+/// The queries test scripts need (Specs/protocol.md §Script queries; issue 25 item 3): `element.atPoint`
+/// (the accessibility hit test, D-HIT-1), `element.cell` (a data table's cell at (row, column)) and
+/// `element.next` / `element.previous` (the VoiceOver swipe, D-QUERY-1). The core decides (HitTesting,
+/// ScriptQueries); these translate JSON.
+enum ScriptQueryMethods {
+    /// Coordinates at or beyond this magnitude are refused (D-GEOM-2's limit).
+    static let coordinateLimit = 10_000_000.0
+
+    static func install(_ router: RPCRouter, _ hub: Hub) {
+        installLargeContent(router, hub)
+        router.registerSync("element.atPoint") { params, session in
+            let arguments = try Params(params, method: "element.atPoint")
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            let point = try Self.point(arguments)
+            // Bad input: a point outside every window is −32602 naming the reason.
+            guard let view = HitTesting.viewAt(point, in: snap.views, purpose: .exploration) else {
+                throw RPCError.invalidParams(
+                    "element.atPoint: (\(point.x), \(point.y)) is outside every window",
+                    data: ["param": "point", "method": "element.atPoint", "reason": "outsideWindows"])
+            }
+            let element = HitTesting.element(reachedFrom: view, at: point, tree: snap.tree, views: snap.views)
+            return answer(element, view: view, snap)
+        }
+        router.registerSync("element.cell") { params, session in
+            let arguments = try Params(params, method: "element.cell")
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required (the data table: {id} or {selector})")
+            }
+            guard let row = try arguments.int("row", in: 0...ParamRange.maxExactInteger) else {
+                throw arguments.bad("row", "is required (an integer from 0)")
+            }
+            guard let column = try arguments.int("column", in: 0...ParamRange.maxExactInteger) else {
+                throw arguments.bad("column", "is required (an integer from 0)")
+            }
+            let tableID = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.cell")
+            guard let table = snap.tree[tableID], let info = table.table else {
+                throw RPCError.invalidParams(
+                    "element.cell: '\(tableID)' is not a data table",
+                    data: [
+                        "param": "target", "method": "element.cell", "reason": "notADataTable", "id": .string(tableID),
+                    ])
+            }
+            guard row < info.rows, column < info.columns else {
+                let key = row < info.rows ? "column" : "row"
+                throw RPCError.invalidParams(
+                    "element.cell: (\(row), \(column)) is outside the \(info.rows) × \(info.columns) table '\(tableID)'",
+                    data: [
+                        "param": .string(key), "method": "element.cell", "reason": "outOfRange",
+                        "rows": JSON(info.rows), "columns": JSON(info.columns),
+                    ])
+            }
+            let cell = ScriptQueries.cell(
+                row: row, column: column, among: ScriptQueries.cells(of: table, in: snap.tree))
+            return answer(cell?.id, view: nil, snap)
+        }
+        for direction in ScriptQueries.Direction.allCases {
+            let method = "element.\(direction.rawValue)"
+            router.registerSync(method) { params, session in
+                let arguments = try Params(params, method: method)
+                let snap = try AXMethods.snapshot(arguments, hub, session)
+                var from = snap.focusedID  // the swipe starts at the VoiceOver cursor
+                if let target = arguments["from"] {
+                    from = try Targets.resolveOne(target, in: snap, hub: hub, method: method)
+                }
+                let moveFocus = try arguments.bool("moveFocus") ?? false
+                guard let found = ScriptQueries.neighbour(of: from, direction, in: snap.tree) else {
+                    return answer(nil, view: nil, snap)
+                }
+                guard moveFocus else { return answer(found, view: nil, snap) }
+                do {
+                    try hub.setFocus(app: snap.id, element: found)
+                    return answer(found, view: nil, try hub.snapshot(snap.id))
+                } catch { throw RPCError.from(error) }
+            }
+        }
+    }
+
+    /// `element.largeContent {target}` (issue 25 item 4, D-LCV-1): what the large content viewer shows for the
+    /// element — the request a low-vision user's tool makes when the user long-presses a small bar item.
+    static func installLargeContent(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("element.largeContent") { params, session in
+            let arguments = try Params(params, method: "element.largeContent")
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required ({id} or {selector})")
+            }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.largeContent")
+            guard let large = snap.tree[id]?.largeContent else {
+                throw RPCError.invalidParams(
+                    "element.largeContent: '\(id)' does not show the large content viewer (showsLargeContentViewer is false)",
+                    data: [
+                        "param": "target", "method": "element.largeContent", "reason": "noLargeContentViewer",
+                        "id": .string(id),
+                    ])
+            }
+            var object = ElementJSON.largeContentJSON(large).objectValue ?? [:]
+            object["element"] = .string(id)
+            return .object(object)
+        }
+    }
+
+    /// `{element, view?, node}`: the id (null when none) and its `element.get` detail.
+    static func answer(_ id: String?, view: String?, _ snap: AppSnapshot) -> JSON {
+        var object: JSONObject = ["element": JSON(id)]
+        if let view { object["view"] = .string(view) }
+        object["node"] = id.map { .object(AXMethods.elementDetail($0, snap)) } ?? .null
+        return .object(object)
+    }
+
+    /// `point: {x, y}` or `[x, y]`, finite and inside D-GEOM-2's range.
+    static func point(_ arguments: Params) throws(RPCError) -> Point {
+        guard let raw = arguments["point"] else { throw arguments.bad("point", "is required ({x, y} or [x, y])") }
+        guard let xValue = raw["x"]?.doubleValue ?? raw[0]?.doubleValue,
+            let yValue = raw["y"]?.doubleValue ?? raw[1]?.doubleValue
+        else {
+            throw arguments.bad("point", "must be {x, y} or [x, y]")
+        }
+        guard abs(xValue) < coordinateLimit, abs(yValue) < coordinateLimit else {
+            throw arguments.bad("point", "has a coordinate outside ±10⁷")
+        }
+        return Point(x: xValue, y: yValue)
+    }
+}
