@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "AXRPCTests",
             dependencies: [
-                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXDemoHost",
+                "AXRPC", "AXTransport", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXDemoHost",
                 "AXProvider",
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
