@@ -2,6 +2,7 @@
 // AXServer — the UIKit accessibility model for any UI on Linux.
 // Layering (a dependency only ever points down this list):
 //   AXJSON            JSON values, parser, serializer (pure)
+//   AXSchema          the hierarchy schema declared once: the property table, value forms, codecs and bindings (pure)
 //   AXJSONRPC         JSON-RPC 2.0 messages, errors, ids and the pending-request table (client and server)
 //   AXRPCClient       client transport: Unix-socket / TCP client (async and blocking), socket paths, framing
 //   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
@@ -13,7 +14,7 @@
 //   CDBus, AXDBus     libdbus system library and its Swift layer
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
-//   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXJSONRPC, AXRPCClient only
+//   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXSchema, AXJSONRPC, AXRPCClient only
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
@@ -47,6 +48,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "AXJSON", swiftSettings: swiftSettings),
+        .target(name: "AXSchema", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXJSONRPC", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(
             name: "AXRPCClient",
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "AXCore",
             dependencies: [
-                "AXJSON",
+                "AXJSON", "AXSchema",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
@@ -85,7 +87,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .target(
-            name: "AXProvider", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"],
+            name: "AXProvider", dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXRPCClient"],
             swiftSettings: swiftSettings),
         .target(name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
@@ -134,6 +136,7 @@ let package = Package(
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
+        .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(
