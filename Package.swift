@@ -65,9 +65,10 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXHub", dependencies: ["AXCore", "AXSchema", "AXJSON"], swiftSettings: swiftSettings),
         .target(
-            name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC"],
+            name: "AXRPC",
+            dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXTransport",
@@ -155,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "AXRPCTests",
             dependencies: [
-                "AXRPC", "AXTransport", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXDemoHost",
+                "AXRPC", "AXTransport", "AXHub", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo",
+                "AXDemoHost",
                 "AXProvider",
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
