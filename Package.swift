@@ -18,8 +18,9 @@
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
+//   AXInProcess       the one in-process route: a connection that runs the real router (demo host, conformance, tests)
 //   AXDemoHost        runs the demo app on the provider library (over a socket, or in process into a Hub)
-//   AXConformance     the conformance-case runner (in-process or over a socket)
+//   AXConformance     the conformance-case runner (in process through AXInProcess, or over a socket)
 //   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
 //   AXBenchmarks      selector measurements (used by axbench and the tests only)
@@ -94,17 +95,20 @@ let package = Package(
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
+            name: "AXInProcess", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
+        .target(
             name: "AXDemoHost",
-            dependencies: ["AXDemo", "AXProvider", "AXHub", "AXCore", "AXRPC", "AXJSON", "AXJSONRPC"],
+            dependencies: ["AXDemo", "AXProvider", "AXInProcess", "AXHub", "AXRPC", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXConformance",
-            dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport"],
+            dependencies: ["AXInProcess", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "axserver",
             dependencies: [
                 "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance",
+                "AXInProcess",
                 "AXProvider", "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,7 +171,7 @@ let package = Package(
             dependencies: [
                 "AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXDemoHost", "AXProvider",
             ]),
-        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
+        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXRPC", "AXJSON"]),
         .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
     ],
     swiftLanguageModes: [.v6]
