@@ -333,6 +333,9 @@ package final class Hub: Sendable {
                     events.append(.focusChanged(app: app, from: focused, to: back))
                 }
                 events += Hub.engineFocusAfterCommit(appState, changes: cs)
+                assert(
+                    appState.focusedID.map { appState.store.tree[$0] != nil } ?? true,
+                    "focus names an element in the tree after every commit (D-FOCUS-2)")
                 wake = Array(appState.waiters.values)
                 appState.waiters.removeAll()
                 return .success(cs)
