@@ -4,7 +4,7 @@
 // AXSchemaTests checks the table against Specs/hierarchy.schema.json.
 import AXJSON
 
-/// Which objects of a hierarchy carry a property (Specs/hierarchy.md §Views).
+/// Which objects of a hierarchy carry a property (Specs/hierarchy.md §Per view).
 public enum SchemaOwner: Sendable, Equatable, CaseIterable {
     /// A view's identity and place (`id`, `class`, `baseClass`, `children`): read when a view is decoded, never `set`
     /// by a patch.
