@@ -237,6 +237,8 @@ public struct ViewDescription: Sendable, Equatable {
     public var textColor: String?
     /// `backgroundColor`: Opaque sRGB colour for the contrast audit (D-AUDIT-8): #RRGGBB or #RGB.
     public var backgroundColor: String?
+    /// `numberOfLines` (UILabel): the most lines the label shows; 0 means as many as the text needs.
+    public var numberOfLines: Int?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -324,6 +326,7 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("fontSize", \.fontSize, .number),
             SchemaBinding("textColor", \.textColor, .string),
             SchemaBinding("backgroundColor", \.backgroundColor, .string),
+            SchemaBinding("numberOfLines", \.numberOfLines, .integer),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

@@ -127,6 +127,7 @@ public enum HierarchySchema {
         SchemaProperty("fontSize", .view, .number),
         SchemaProperty("textColor", .view, .string),
         SchemaProperty("backgroundColor", .view, .string),
+        SchemaProperty("numberOfLines", .view, .integer),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),

@@ -540,6 +540,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case indentationLevel
     /// `UIScrollView.isPagingEnabled` (D-REL-7).
     case isPagingEnabled
+    /// `UILabel.numberOfLines` (0: as many as the text needs).
+    case numberOfLines
 }
 
 extension ViewNode {
@@ -641,6 +643,9 @@ extension ViewNode {
                 control.indentationLevel = level
             }
         case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
+        case .numberOfLines:
+            control.numberOfLines =
+                isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
         }
     }
 
@@ -725,8 +730,13 @@ private func decodeNumber(
 }
 
 private func decodePageCount(_ value: JSON, field: Field) throws(SchemaError) -> Int {
+    try decodeCount(value, field: field, "numberOfPages must not be negative")
+}
+
+/// An integer ≥ 0; `message` says which.
+private func decodeCount(_ value: JSON, field: Field, _ message: String) throws(SchemaError) -> Int {
     let count = try field.int(value)
-    guard count >= 0 else { throw field.fail("numberOfPages must not be negative") }
+    guard count >= 0 else { throw field.fail(message) }
     return count
 }
 
