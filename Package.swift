@@ -161,8 +161,10 @@ let package = Package(
             name: "AXRPCTests",
             dependencies: [
                 "AXRPC", "AXTransport", "AXHub", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo",
-                "AXDemoHost",
-                "AXProvider",
+                "AXDemoHost", "AXInProcess", "AXProvider",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
             ]),
