@@ -162,9 +162,6 @@ let package = Package(
             dependencies: [
                 "AXRPC", "AXTransport", "AXHub", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo",
                 "AXDemoHost", "AXInProcess", "AXProvider",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
             ]),
@@ -172,6 +169,14 @@ let package = Package(
             name: "AXClientTests",
             dependencies: [
                 "AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXDemoHost", "AXProvider",
+            ]),
+        .testTarget(
+            name: "AXTransportTests",
+            dependencies: [
+                "AXTransport", "AXInProcess", "AXRPC", "AXHub", "AXJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXRPC", "AXJSON"]),
         .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
