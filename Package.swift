@@ -2,6 +2,7 @@
 // AXServer — the UIKit accessibility model for any UI on Linux.
 // Layering (a dependency only ever points down this list):
 //   AXJSON            JSON values, parser, serializer (pure)
+//   AXSchema          the hierarchy schema declared once: the property table, value forms, codecs and bindings (pure)
 //   AXJSONRPC         JSON-RPC 2.0 messages, errors, ids and the pending-request table (client and server)
 //   AXRPCClient       client transport: Unix-socket / TCP client (async and blocking), socket paths, framing
 //   AXCore            view-hierarchy model, store/patches/revisions, UIKit semantics (pure, no I/O)
@@ -13,13 +14,14 @@
 //   CDBus, AXDBus     libdbus system library and its Swift layer
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
-//   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXJSONRPC, AXRPCClient only
+//   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXSchema, AXJSONRPC, AXRPCClient only
 //   AXMCP             the MCP server of `axquery mcp`: tools over the JSON-RPC client (AXJSON, AXJSONRPC, AXRPCClient)
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
 //   AXRasterizer      SVG → PNG through Debian's rsvg-convert (for tree.render's PNG)
+//   AXInProcess       the one in-process route: a connection that runs the real router (demo host, conformance, tests)
 //   AXDemoHost        runs the demo app on the provider library (over a socket, or in process into a Hub)
-//   AXConformance     the conformance-case runner (in-process or over a socket)
+//   AXConformance     the conformance-case runner (in process through AXInProcess, or over a socket)
 //   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
 //   AXBenchmarks      selector measurements (used by axbench and the tests only)
@@ -50,6 +52,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "AXJSON", swiftSettings: swiftSettings),
+        .target(name: "AXSchema", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXJSONRPC", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(
             name: "AXRPCClient",
@@ -61,14 +64,15 @@ let package = Package(
         .target(
             name: "AXCore",
             dependencies: [
-                "AXJSON",
+                "AXJSON", "AXSchema",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ], swiftSettings: swiftSettings),
         .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXHub", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXHub", dependencies: ["AXCore", "AXSchema", "AXJSON"], swiftSettings: swiftSettings),
         .target(
-            name: "AXRPC", dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC"],
+            name: "AXRPC",
+            dependencies: ["AXHub", "AXQuery", "AXInsight", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXTransport",
@@ -88,24 +92,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .target(
-            name: "AXProvider", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"],
+            name: "AXProvider", dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXRPCClient"],
             swiftSettings: swiftSettings),
         .target(name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
         .target(name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
+            name: "AXInProcess", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
+        .target(
             name: "AXDemoHost",
-            dependencies: ["AXDemo", "AXProvider", "AXHub", "AXCore", "AXRPC", "AXJSON", "AXJSONRPC"],
+            dependencies: ["AXDemo", "AXProvider", "AXInProcess", "AXHub", "AXRPC", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXConformance",
-            dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport"],
+            dependencies: ["AXInProcess", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXTransport"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "axserver",
             dependencies: [
                 "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance",
+                "AXInProcess",
                 "AXProvider", "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -155,6 +162,7 @@ let package = Package(
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
+        .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(
@@ -173,8 +181,8 @@ let package = Package(
         .testTarget(
             name: "AXRPCTests",
             dependencies: [
-                "AXRPC", "AXTransport", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXDemoHost",
-                "AXProvider",
+                "AXRPC", "AXTransport", "AXHub", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo",
+                "AXDemoHost", "AXInProcess", "AXProvider",
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
             ]),
@@ -183,7 +191,15 @@ let package = Package(
             dependencies: [
                 "AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXDemoHost", "AXProvider",
             ]),
-        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXRPC", "AXJSON"]),
+        .testTarget(
+            name: "AXTransportTests",
+            dependencies: [
+                "AXTransport", "AXInProcess", "AXRPC", "AXHub", "AXJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXRPC", "AXJSON"]),
         .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
         .testTarget(
             name: "AXMCPTests",

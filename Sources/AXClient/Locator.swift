@@ -26,7 +26,7 @@ public struct AXElement: Sendable {
 }
 
 /// A way to find elements, resolved every time it is used (Playwright's locator). Single-element operations are
-/// strict: no match is `no such element`, several are `ambiguous match` (Specs/selectors.md §Strictness).
+/// strict: no match is `no such element`, several are `ambiguous match` (Specs/selectors.md §6.6 Visibility and strictness).
 /// Actions wait for their target first (attached and visible; enabled for value-changing actions), woken by the
 /// server's tree revisions, then act.
 public struct Locator: Sendable {

@@ -1,111 +1,13 @@
 import AXHub
-import AXJSON
-import AXJSONRPC
+import AXInProcess
 import AXRPC
-import Foundation
-import Synchronization
 
-/// An in-process connection: a real router and hub, with a peer that answers the server's requests itself.
-///
-/// The session holds its peer (this connection) strongly, and the case's action handler usually captures the
-/// connection too; `close()` drops both references, so a closed connection — and the router and hub it kept
-/// alive — is freed (LeakSanitizer found every case's whole server leaking before).
-package final class InProcessConnection: ConformanceConnection, RPCPeer, @unchecked Sendable {
-    let router: RPCRouter
-    /// nil once closed.
-    private var session: RPCSession?
-    private let lock = NSLock()
-    private var notifications: [(method: String, params: JSON)] = []
-    private var handler: (@Sendable (JSON) async -> JSON)?
-    private var closeHandlers: [@Sendable () -> Void] = []
-    private var closed = false
-    private var nextID = 1
-    private static let ids = Atomic<UInt64>(1)
-    package let connectionID: UInt64
-
-    /// The operator credential of every in-process server (random per process).
-    package static let operatorToken: String = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }
-        .joined()
-
-    package init(router: RPCRouter) {
-        self.router = router
-        connectionID = InProcessConnection.ids.add(1, ordering: .relaxed).oldValue
-        session = RPCSession(peer: self)
-    }
-
+/// The conformance runner's in-process connections are AXInProcess's: the real router.
+extension InProcessConnection: ConformanceConnection {
     /// A fresh server (hub + all methods) per case: cases never see each other's apps. Returns a connect
     /// function; every connection it makes reaches that same server.
     package static func freshServer() -> ConformanceRunner.Connect {
-        let hub = Hub(actionTimeout: .seconds(2))
-        let router = RPCRouter()
-        AXMethods.install(on: router, hub: hub, options: MethodOptions(operatorToken: operatorToken))
+        let router = makeRouter(hub: Hub(actionTimeout: .seconds(2)))
         return { InProcessConnection(router: router) }
-    }
-
-    package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
-        let (id, open): (Int, RPCSession?) = lock.withLock {
-            let requestID = nextID
-            nextID += 1
-            return (requestID, session)
-        }
-        guard let session = open else { return .failure(RPCError.disconnected(method: method)) }
-        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
-        guard let reply = await router.handle(frame: frame, session: session) else {
-            return .failure(RPCError.internalError("no reply"))
-        }
-        do {
-            let response = try JSON.parse(reply)
-            if let errorJSON = response["error"], let rpcError = RPCError(json: errorJSON) { return .failure(rpcError) }
-            return .success(response["result"] ?? .null)
-        } catch {
-            return .failure(RPCError.internalError("unparsable reply: \(error)"))
-        }
-    }
-
-    package func setActionHandler(_ handler: @escaping @Sendable (JSON) async -> JSON) {
-        lock.withLock { self.handler = handler }
-    }
-
-    package func drainNotifications() -> [(method: String, params: JSON)] {
-        lock.withLock {
-            defer { notifications = [] }
-            return notifications
-        }
-    }
-
-    package func close() async {
-        let handlers: [@Sendable () -> Void] = lock.withLock {
-            guard !closed else { return [] }
-            closed = true
-            handler = nil
-            session = nil
-            defer { closeHandlers = [] }
-            return closeHandlers
-        }
-        for closeHandler in handlers { closeHandler() }
-    }
-
-    // RPCPeer
-    package func notify(_ method: String, _ params: JSON?) {
-        lock.withLock { notifications.append((method, params ?? .null)) }
-    }
-
-    package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-        guard let actionHandler = lock.withLock({ handler }) else {
-            throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])
-        }
-        return await actionHandler(params ?? .null)
-    }
-
-    package func close() { Task { await self.close() as Void } }
-    package var isClosed: Bool { lock.withLock { closed } }
-    package func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now: Bool = lock.withLock {
-            if closed { return true }
-            closeHandlers.append(handler)
-            return false
-        }
-        if now { handler() }
     }
 }

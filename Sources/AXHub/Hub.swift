@@ -1,5 +1,6 @@
 import AXCore
 import AXJSON
+import AXSchema
 import Synchronization
 
 /// An action the server asks an app to perform on one of its views or virtual elements: the params of the
@@ -34,18 +35,21 @@ package struct ActionRequest: Sendable, Equatable {
         self.elementID = elementID
     }
 
-    /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
-    package var action: String {
+    /// The wire `action` (AXSchema's `ActionName`).
+    package var actionName: ActionName {
         switch kind {
-        case .element(let action): action.name
-        case .scrollToVisible: "scrollToVisible"
-        case .shouldUpdateFocus: "shouldUpdateFocus"
-        case .didUpdateFocus: "didUpdateFocus"
-        case .rotorSearch: "rotorSearch"
-        case .key: "key"
+        case .element(let action): action.actionName
+        case .scrollToVisible: .scrollToVisible
+        case .shouldUpdateFocus: .shouldUpdateFocus
+        case .didUpdateFocus: .didUpdateFocus
+        case .rotorSearch: .rotorSearch
+        case .key: .key
         }
     }
+
+    /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
+    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    package var action: String { actionName.rawValue }
 
     /// The wire `value`.
     package var value: JSON? {
@@ -72,17 +76,15 @@ package struct ActionRequest: Sendable, Equatable {
         return direction.rawValue
     }
 
-    /// The params of `action.perform`.
-    package var json: JSON {
-        var object = JSONObject()
-        object["action"] = .string(action)
-        object["target"] = .string(target)
-        if let elementID { object["element"] = .string(elementID) }
-        if let value { object["value"] = value }
-        if let customActionID { object["customAction"] = .string(customActionID) }
-        if let direction { object["direction"] = .string(direction) }
-        return .object(object)
+    /// The params of `action.perform`, in AXSchema's one wire encoding.
+    package var params: ActionPerformParams {
+        ActionPerformParams(
+            action: action, target: target, element: elementID, value: value, customAction: customActionID,
+            direction: direction)
     }
+
+    /// The params of `action.perform` as JSON (`params.json`).
+    package var json: JSON { params.json }
 }
 
 /// Why an action could not be performed. Each maps to one JSON-RPC error and one D-Bus error.
@@ -341,6 +343,9 @@ package final class Hub: Sendable {
                     events.append(.focusChanged(app: app, from: focused, to: back))
                 }
                 events += Hub.engineFocusAfterCommit(appState, changes: cs)
+                assert(
+                    appState.focusedID.map { appState.store.tree[$0] != nil } ?? true,
+                    "focus names an element in the tree after every commit (D-FOCUS-2)")
                 wake = Array(appState.waiters.values)
                 appState.waiters.removeAll()
                 return .success(cs)

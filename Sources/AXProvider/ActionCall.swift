@@ -1,17 +1,11 @@
 import AXJSON
+import AXSchema
 
 /// An action the server asks the app to perform: the params of the server → provider request `action.perform`
 /// (Specs/protocol.md §Provider role), as sent on the wire and as a typed `Kind`.
 public struct ActionCall: Sendable, Equatable {
-    /// A scroll direction of `accessibilityScroll(_:)` (X40).
-    public enum ScrollDirection: String, Sendable, CaseIterable {
-        case up
-        case down
-        case left
-        case right
-        case next
-        case previous
-    }
+    /// A scroll direction of `accessibilityScroll(_:)` (X40), declared in AXSchema's action vocabulary.
+    public typealias ScrollDirection = AXSchema.ScrollDirection
 
     /// What the app is asked to do.
     public enum Kind: Sendable, Equatable {
@@ -64,45 +58,43 @@ public struct ActionCall: Sendable, Equatable {
 
     /// Reads the params of `action.perform`; missing or mistyped fields stay nil (see `kind`).
     public init(json: JSON) {
-        action = json["action"]?.stringValue ?? ""
-        target = json["target"]?.stringValue ?? ""
-        element = json["element"]?.stringValue
-        value = json["value"]
-        customAction = json["customAction"]?.stringValue
-        direction = json["direction"]?.stringValue
+        let params = ActionPerformParams(json: json)
+        action = params.action
+        target = params.target
+        element = params.element
+        value = params.value
+        customAction = params.customAction
+        direction = params.direction
     }
 
     /// The typed action: `.unknown` for an action name this library does not know or params it cannot read.
     public var kind: Kind {
-        switch action {
-        case "activate": return .activate
-        case "increment": return .increment
-        case "decrement": return .decrement
-        case "escape": return .escape
-        case "magicTap": return .magicTap
-        case "scroll":
-            guard let direction = direction.flatMap(ScrollDirection.init(rawValue:)) else { break }
-            return .scroll(direction)
-        case "custom":
-            guard let customAction else { break }
-            return .custom(id: customAction)
-        case "setValue":
-            guard let value else { break }
-            return .setValue(value)
-        case "typeText":
-            guard let text = value?.stringValue else { break }
-            return .typeText(text)
-        case "scrollToVisible":
+        guard let name = ActionName(rawValue: action) else { return .unknown(action: action) }
+        return Self.kind(of: name, direction: direction, customAction: customAction, value: value)
+            ?? .unknown(action: action)
+    }
+
+    /// The typed action `name` with these params; nil when they cannot be read.
+    private static func kind(of name: ActionName, direction: String?, customAction: String?, value: JSON?) -> Kind? {
+        switch name {
+        case .activate: return .activate
+        case .increment: return .increment
+        case .decrement: return .decrement
+        case .escape: return .escape
+        case .magicTap: return .magicTap
+        case .scroll: return direction.flatMap(ScrollDirection.init(rawValue:)).map(Kind.scroll)
+        case .custom: return customAction.map { .custom(id: $0) }
+        case .setValue: return value.map(Kind.setValue)
+        case .typeText: return value?.stringValue.map(Kind.typeText)
+        case .scrollToVisible:
             guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue
-            else { break }
+            else { return nil }
             return .scrollToVisible(contentOffsetX: offsetX, contentOffsetY: offsetY)
-        case "shouldUpdateFocus": return .shouldUpdateFocus(context: value ?? .null)
-        case "didUpdateFocus": return .didUpdateFocus(context: value ?? .null)
-        case "rotorSearch": return .rotorSearch(query: value ?? .null)
-        case "key": return .key(event: value ?? .null)
-        default: break
+        case .shouldUpdateFocus: return .shouldUpdateFocus(context: value ?? .null)
+        case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
+        case .rotorSearch: return .rotorSearch(query: value ?? .null)
+        case .key: return .key(event: value ?? .null)
         }
-        return .unknown(action: action)
     }
 }

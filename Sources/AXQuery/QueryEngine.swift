@@ -55,7 +55,7 @@ package enum QueryEngine {
         case ambiguous([String])
     }
 
-    /// Strict single-target resolution (Specs/selectors.md §Strictness): one match wins; several matches are
+    /// Strict single-target resolution (Specs/selectors.md §6.6 Visibility and strictness): one match wins; several matches are
     /// narrowed to the visible (onscreen) ones, and exactly one visible match wins; otherwise ambiguous.
     package static func resolveOne(_ selector: Selector, in ctx: QueryContext, root: String? = nil)
         throws(SelectorError) -> Resolution

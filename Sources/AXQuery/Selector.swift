@@ -1,6 +1,6 @@
 import AXCore
 
-// The selector AST (Specs/selectors.md §AST). A `Selector` is a union of chains; a chain is a list of compounds
+// The selector AST (Specs/selectors.md §8 JSON form). A `Selector` is a union of chains; a chain is a list of compounds
 // joined by combinators; a compound is an optional role plus attribute tests and pseudo-classes.
 
 /// A parsed, validated and compiled selector. Build one from the string form (`init(parsing:)`), the JSON form

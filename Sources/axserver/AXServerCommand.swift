@@ -4,6 +4,7 @@ import AXCore
 import AXDemo
 import AXDemoHost
 import AXHub
+import AXInProcess
 import AXJSON
 import AXProvider
 import AXRPC
@@ -216,7 +217,8 @@ struct ServerService: Service {
         }
         var host: DemoHost?
         if demo {
-            let demoHost = DemoHost(transport: HubProviderTransport(hub: hub))
+            // The demo app reaches the server through the real router, like an app on the socket.
+            let demoHost = DemoHost(transport: InProcessProviderTransport(router: server.router))
             try await demoHost.start()
             host = demoHost
         }

@@ -26,7 +26,7 @@ final class AXClientTests: XCTestCase {
         server = RPCServer(
             router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
         try await server.start()
-        host = DemoHost(transport: HubProviderTransport(hub: hub))
+        host = DemoHost(transport: InProcessProviderTransport(hub: hub))
         try await host.start(tick: nil)
     }
 

@@ -1,4 +1,5 @@
 import AXConformance
+import AXInProcess
 import AXJSON
 import XCTest
 

@@ -81,7 +81,7 @@ final class ProviderKeyTests: XCTestCase {
         let hub = Hub(actionTimeout: .seconds(5))
         let forwarder = FakeKeyForwarder { key in key.modifiers.contains(.shift) ? .consumed : .notConsumed }
         hub.setKeyForwarder(forwarder)
-        let publisher = Publisher(transport: HubProviderTransport(hub: hub))
+        let publisher = Publisher(transport: InProcessProviderTransport(hub: hub))
         try await publisher.register(name: "keys") { _ in true }
         try await exercise(publisher, hub: hub, forwarder: forwarder)
     }

@@ -270,7 +270,7 @@ final class ProviderRecoveryTests: XCTestCase {
     func testDemoTurnsDownTextOverItsLimitAndKeepsWorking() async throws {
         XCTAssertLessThanOrEqual(DemoApp.nameFieldMaxBytes, Limits.maxStringBytes)
         let hub = Hub(actionTimeout: .seconds(5))
-        let demo = DemoHost(transport: HubProviderTransport(hub: hub))
+        let demo = DemoHost(transport: InProcessProviderTransport(hub: hub))
         try await demo.start(tick: nil)
         let app = await demo.appID
         _ = try await hub.perform(app: app, element: "nameField", action: .typeText("Pixel"))

@@ -1,5 +1,5 @@
 """The library products stand alone: an app that links AXProvider (or a test that links AXClient) gets JSON, the
-JSON-RPC protocol and the client transport, never the server's derivation engine, hub, selector engine, audits or
+JSON-RPC protocol and the client transport (the provider also the schema table, AXSchema), never the server's derivation engine, hub, selector engine, audits or
 method table (issue 13). Reads the package graph from `swift package describe --type json` and walks the target
 dependencies; prints each library's closure.
 
@@ -17,6 +17,10 @@ from harness import ROOT
 # and the JSON-RPC router with its method table.
 FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPC", "AXTransport", "AXATSPI", "AXATSPIModel", "AXDBus"}
 LIBRARIES = ["AXProvider", "AXClient"]
+# What each library may link: JSON, the protocol, the client transport, and for the provider the schema table it
+# shares with the server (AXSchema, JSON only; Specs/hierarchy.md §One schema table).
+ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXSchema"],
+           "AXClient": ["AXJSON", "AXJSONRPC", "AXRPCClient"]}
 
 
 def swift_binary():
@@ -72,7 +76,7 @@ class ProviderDependenciesTest(unittest.TestCase):
         for library in LIBRARIES:
             with self.subTest(library=library):
                 targets, _ = closure(self.package, library)
-                self.assertEqual(sorted(targets[1:]), ["AXJSON", "AXJSONRPC", "AXRPCClient"])
+                self.assertEqual(sorted(targets[1:]), ALLOWED[library])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 import HashTreeCollections
 
-/// The role the core derives for every exposed node (Specs/hierarchy.md §Roles; D-ROLE-1).
+/// The role the core derives for every exposed node (D-ROLE-1 in Specs/decisions.md).
 package enum AXRole: String, Sendable, CaseIterable {
     // containers
     case window, alert, group, list, table, landmark, tabBar, navigationBar, toolbar, segmentedControl, picker

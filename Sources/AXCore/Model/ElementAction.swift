@@ -1,14 +1,8 @@
 import AXJSON
+import AXSchema
 
-/// The directions of `accessibilityScroll(_:)` (X40).
-package enum ScrollDirection: String, Sendable, CaseIterable {
-    case up
-    case down
-    case left
-    case right
-    case next
-    case previous
-}
+/// The directions of `accessibilityScroll(_:)` (X40), declared in AXSchema's action vocabulary.
+package typealias ScrollDirection = AXSchema.ScrollDirection
 
 /// An action requested on an element (or, for escape and magic tap, on the app): what an automation client or an
 /// assistive technology asks for and the hub routes to the app (X30–X40).
@@ -32,20 +26,24 @@ package enum ElementAction: Sendable, Equatable {
     /// Types text into the element (appended at the insertion point).
     case typeText(String)
 
-    /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md).
-    package var name: String {
+    /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md), from AXSchema's action
+    /// vocabulary.
+    package var actionName: ActionName {
         switch self {
-        case .activate: "activate"
-        case .increment: "increment"
-        case .decrement: "decrement"
-        case .scroll: "scroll"
-        case .escape: "escape"
-        case .magicTap: "magicTap"
-        case .custom: "custom"
-        case .setValue: "setValue"
-        case .typeText: "typeText"
+        case .activate: .activate
+        case .increment: .increment
+        case .decrement: .decrement
+        case .scroll: .scroll
+        case .escape: .escape
+        case .magicTap: .magicTap
+        case .custom: .custom
+        case .setValue: .setValue
+        case .typeText: .typeText
         }
     }
+
+    /// The wire name (`actionName.rawValue`).
+    package var name: String { actionName.rawValue }
 
     /// The standard action an element must list to take this one (nil for a custom action).
     package var standardAction: AXAction? {
@@ -64,10 +62,5 @@ package enum ElementAction: Sendable, Equatable {
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up until one
     /// handles them, so they are neither refused for being off screen nor checked for actionability (X32, X33).
-    package var bubblesToApp: Bool {
-        switch self {
-        case .escape, .magicTap: true
-        default: false
-        }
-    }
+    package var bubblesToApp: Bool { actionName.bubblesToApp }
 }

@@ -1,4 +1,5 @@
 import AXJSON
+import AXSchema
 
 /// A schema violation: which view, which property, what was wrong.
 package struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -193,7 +194,7 @@ func decodeTraits(_ value: JSON, field: Field) throws(SchemaError) -> Traits {
 }
 
 /// The UIAccessibility properties views and virtual elements share; the raw value is the schema key
-/// (Specs/hierarchy.md §Accessibility properties).
+/// (Specs/hierarchy.md §Per view, UIAccessibility).
 enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case isAccessibilityElement
     case accessibilityLabel
@@ -230,7 +231,25 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case scalesLargeContentImage
 
     /// Key → case: one hash instead of a chain of string compares.
-    static let byName = KeyTable(allCases.map { (key: $0.rawValue, value: $0) })
+    static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
+}
+
+/// The cases of `Key` for the rows of `owner` in the schema table (AXSchema's `HierarchySchema.properties`), checked
+/// both ways: a row without a case, or a case without a row, stops the process naming it (Specs/hierarchy.md §One
+/// schema table).
+func schemaCases<Key: RawRepresentable & CaseIterable>(of owner: SchemaOwner, _ type: Key.Type)
+    -> [(key: String, value: Key)] where Key.RawValue == String
+{
+    let cases = HierarchySchema.keys(of: owner).map { key -> (key: String, value: Key) in
+        guard let value = Key(rawValue: key) else {
+            preconditionFailure("schema property '\(key)' has no decoder case in \(Key.self)")
+        }
+        return (key, value)
+    }
+    for value in Key.allCases where !cases.contains(where: { $0.key == value.rawValue }) {
+        preconditionFailure("\(Key.self).\(value.rawValue) has no row in HierarchySchema.properties")
+    }
+    return cases
 }
 
 /// Applies an accessibility property shared by views and virtual elements. Returns false if the key is not one.
@@ -453,7 +472,7 @@ private func decodeDataTable(_ value: JSON, field: Field) throws(SchemaError) ->
     return table
 }
 
-/// The keys of a view object (Specs/hierarchy.md §Views): its own properties, the accessibility properties it shares
+/// The keys of a view object (Specs/hierarchy.md §Per view): its own properties, the accessibility properties it shares
 /// with virtual elements, and the structural keys a patch's `set` may not change.
 enum SchemaKey: Sendable {
     case view(ViewPropertyKey)
@@ -462,9 +481,13 @@ enum SchemaKey: Sendable {
 
     /// Key → case: decoding a snapshot looks up every key of every view.
     static let byName = KeyTable(
-        ViewPropertyKey.allCases.map { (key: $0.rawValue, value: SchemaKey.view($0)) }
-            + AccessibilityPropertyKey.allCases.map { (key: $0.rawValue, value: SchemaKey.accessibility($0)) }
-            + StructuralKey.allCases.map { (key: $0.rawValue, value: SchemaKey.structural($0)) })
+        schemaCases(of: .view, ViewPropertyKey.self).map { (key: $0.key, value: SchemaKey.view($0.value)) }
+            + schemaCases(of: .accessibility, AccessibilityPropertyKey.self).map {
+                (key: $0.key, value: SchemaKey.accessibility($0.value))
+            }
+            + schemaCases(of: .structural, StructuralKey.self).map {
+                (key: $0.key, value: SchemaKey.structural($0.value))
+            })
 }
 
 /// The keys that give a view its identity and place: read by the decoder, never `set`.
@@ -540,6 +563,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case indentationLevel
     /// `UIScrollView.isPagingEnabled` (D-REL-7).
     case isPagingEnabled
+    /// `UILabel.numberOfLines` (0: as many as the text needs).
+    case numberOfLines
 }
 
 extension ViewNode {
@@ -642,6 +667,9 @@ extension ViewNode {
                 control.indentationLevel = level
             }
         case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
+        case .numberOfLines:
+            control.numberOfLines =
+                isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
         }
     }
 
@@ -726,8 +754,13 @@ private func decodeNumber(
 }
 
 private func decodePageCount(_ value: JSON, field: Field) throws(SchemaError) -> Int {
+    try decodeCount(value, field: field, "numberOfPages must not be negative")
+}
+
+/// An integer ≥ 0; `message` says which.
+private func decodeCount(_ value: JSON, field: Field, _ message: String) throws(SchemaError) -> Int {
     let count = try field.int(value)
-    guard count >= 0 else { throw field.fail("numberOfPages must not be negative") }
+    guard count >= 0 else { throw field.fail(message) }
     return count
 }
 

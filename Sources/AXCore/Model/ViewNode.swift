@@ -134,6 +134,8 @@ package struct ControlState: Sendable, Equatable {
     package var fontSize: Double?
     package var textColor: RGBColor?
     package var backgroundColor: RGBColor?
+    /// `UILabel.numberOfLines` (nil = not sent; 0 = as many lines as the text needs).
+    package var numberOfLines: Int?
     package init() {}
 }
 

@@ -117,7 +117,7 @@ package enum ControlSemantics {
         (view.ax.traits ?? view.kind.defaultTraits).union(stateTraits(view))
     }
 
-    /// Derives the element role from class, traits and context (Specs/hierarchy.md §Roles).
+    /// Derives the element role from class, traits and context (D-ROLE-1 in Specs/decisions.md).
     package static func elementRole(kind: ViewClass, traits: Traits, secure: Bool, editable: Bool, inTabBar: Bool)
         -> AXRole
     {

@@ -1,4 +1,4 @@
-/// What changed in the accessibility tree between two revisions (Specs/hierarchy.md §Change log).
+/// What changed in the accessibility tree between two revisions (Specs/hierarchy.md §Revisions and the change log).
 /// Ids are accessibility-node ids. `updated` names the attributes that changed per node.
 package struct ChangeSet: Sendable, Equatable {
     package var fromRevision: Int

@@ -24,6 +24,7 @@ package final class HierarchyStore {
         if case .object(let object) = json, let restrictionsJSON = object["guidedAccessRestrictions"] {
             restrictions = try Self.decodeRestrictions(restrictionsJSON)
         }
+        assert(hierarchy.roots.allSatisfy { hierarchy.nodes[$0]?.parent == nil }, "a snapshot root has a parent")
         views = hierarchy
         let claimed = hierarchy.nodes.keys.filter { hierarchy.nodes[$0]?.focus.isFocused == true }.min()
         let cs = commit(dirty: [], removed: [], full: true)
@@ -40,6 +41,7 @@ package final class HierarchyStore {
         var removed = Set<String>()
         var structural = false
         try copy.apply(ops, dirty: &dirty, removed: &removed, structural: &structural)
+        assert(copy.isTree(around: dirty), "a patch left the views not a tree")
         views = copy
         var claim: (String, Bool)?
         for op in ops {
@@ -65,9 +67,13 @@ package final class HierarchyStore {
     }
 
     private func commit(dirty: Set<String>, removed: Set<String>, full: Bool) -> ChangeSet {
+        let previousRevision = revision
         revision += 1
         let (t, cs) = deriver.derive(
             views: views, dirty: dirty, removed: removed, full: full, previous: tree, revision: revision)
+        assert(
+            Self.committed(cs, tree: t, revision: revision, previousRevision: previousRevision),
+            "revisions only grow: a commit moves the store, its tree and its change set to the next revision")
         tree = t
         log.append(cs)
         if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }

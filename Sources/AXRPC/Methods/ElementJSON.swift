@@ -1,7 +1,7 @@
 import AXCore
 import AXJSON
 
-/// The wire form of accessibility nodes (Specs/protocol.md §Element). Absent values are omitted.
+/// The wire form of accessibility nodes (Specs/protocol.md §Common shapes, element). Absent values are omitted.
 package enum ElementJSON {
     package static func rect(_ rect: Rect) -> JSON {
         var object = JSONObject(minimumCapacity: 4)

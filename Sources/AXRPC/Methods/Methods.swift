@@ -3,6 +3,7 @@ import AXHub
 import AXJSON
 import AXJSONRPC
 import AXQuery
+import AXSchema
 import Synchronization
 
 /// Where every JSON-RPC method is answered (Specs/protocol.md). Transport-independent: the socket server and
@@ -325,11 +326,10 @@ package enum AXMethods {
 
     // MARK: - Actions
 
-    static let actionMethods: [(String, String)] = [
-        ("action.activate", "activate"), ("action.increment", "increment"), ("action.decrement", "decrement"),
-        ("action.scroll", "scroll"), ("action.escape", "escape"), ("action.magicTap", "magicTap"),
-        ("action.custom", "custom"), ("action.setValue", "setValue"), ("action.typeText", "typeText"),
-    ]
+    /// `action.<name>` → `<name>` for every element action of AXSchema's action vocabulary.
+    static let actionMethods: [(String, String)] = ActionName.elementActions.map {
+        ("action.\($0.rawValue)", $0.rawValue)
+    }
 
     static func installActions(_ router: RPCRouter, _ hub: Hub) {
         for (method, action) in actionMethods {
@@ -339,7 +339,7 @@ package enum AXMethods {
                 var id: String?
                 if let target = arguments["target"] {
                     id = try Targets.resolveOne(target, in: snap, hub: hub, method: method)
-                } else if action == "escape" || action == "magicTap" {
+                } else if ActionName(rawValue: action)?.bubblesToApp == true {
                     id = snap.focusedID  // X32, X33: start from the focused element, else the app
                 } else {
                     throw arguments.bad("target", "is required ({id} or {selector})")
@@ -421,23 +421,26 @@ package enum AXMethods {
 
     /// The typed action an `action.*` method asks for, from its params (`value`, `text`, `name`, `direction`).
     static func elementAction(named action: String, _ arguments: Params) throws(RPCError) -> ElementAction {
-        switch action {
-        case "activate": return .activate
-        case "increment": return .increment
-        case "decrement": return .decrement
-        case "escape": return .escape
-        case "magicTap": return .magicTap
-        case "setValue":
+        guard let name = ActionName(rawValue: action) else {
+            throw RPCError.internalError("no action '\(action)' in the action method table")
+        }
+        switch name {
+        case .activate: return .activate
+        case .increment: return .increment
+        case .decrement: return .decrement
+        case .escape: return .escape
+        case .magicTap: return .magicTap
+        case .setValue:
             guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
             return .setValue(value)
-        case "typeText":
+        case .typeText:
             var text = try arguments.string("text")
             if text == nil {
                 text = try arguments.string("value")
             }
             guard let text else { throw arguments.bad("text", "is required") }
             return .typeText(text)
-        case "custom":
+        case .custom:
             var idOrName = try arguments.string("name")
             if idOrName == nil {
                 idOrName = try arguments.string("action")
@@ -446,13 +449,13 @@ package enum AXMethods {
                 throw arguments.bad("name", "is required (a custom action id or name)")
             }
             return .custom(idOrName)
-        case "scroll":
+        case .scroll:
             let directions = ScrollDirection.allCases.map(\.rawValue)
             guard let direction = try arguments.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
                 throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
             }
             return .scroll(direction)
-        default:
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }

@@ -1,6 +1,7 @@
 import AXJSON
 import AXJSONRPC
 import AXQuery
+import AXSchema
 
 /// The parameter names each method takes (besides `app`, which every method takes). A name outside its method's
 /// list is −32602 naming the key and the closest known one (D-WIRE-4): `wait.for {timeout: 300}` is refused with
@@ -60,13 +61,9 @@ extension AXMethods {
             "element.previous": ["from", "moveFocus"],
             "element.largeContent": ["target"],
         ]
-        let actionParams: [String: Set<String>] = [
-            "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],
-            "scroll": ["direction"], "custom": ["name", "action"], "setValue": ["value"],
-            "typeText": ["text", "value"],
-        ]
         for (method, action) in actionMethods {
-            table[method] = (actionParams[action] ?? []).union(["target", "force"])
+            let parameters = ActionName(rawValue: action)?.methodParameters ?? []
+            table[method] = parameters.union(["target", "force"])
         }
         return table
     }()

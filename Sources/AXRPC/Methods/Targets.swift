@@ -5,7 +5,7 @@ import AXJSONRPC
 import AXQuery
 
 /// Resolving `target` params (`{"id": …}`, `{"selector": …}`, `{"ast": …}` or a bare selector string) to nodes,
-/// with the errors test authors need: near misses, candidates, stale ids (Specs/protocol.md §Targets).
+/// with the errors test authors need: near misses, candidates, stale ids (Specs/protocol.md §Common shapes, target).
 enum Targets {
     static func selector(from value: JSON, param: String, method: String) throws(RPCError) -> Selector {
         switch value {
@@ -92,7 +92,7 @@ enum Targets {
             throw missingID(id, snap: snap, hub: hub)
         }
         let sel = try selector(from: target, param: "target", method: method)
-        // Strict (Specs/selectors.md §Strictness): one match wins; several are narrowed to the onscreen ones.
+        // Strict (Specs/selectors.md §6.6 Visibility and strictness): one match wins; several are narrowed to the onscreen ones.
         let resolution: QueryEngine.Resolution
         do { resolution = try QueryEngine.resolveOne(sel, in: context(snap), root: root) } catch {
             throw invalidSelector(error, source: sel.canonical)

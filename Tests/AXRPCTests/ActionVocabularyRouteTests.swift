@@ -1,0 +1,51 @@
+import AXCore
+import AXHub
+import AXJSON
+import AXProvider
+import AXSchema
+import XCTest
+
+/// One action vocabulary end to end: every request the hub sends is read by the provider library as the same typed
+/// action (never `.unknown`), and every name of AXSchema's `ActionName` is one the hub sends.
+final class ActionVocabularyRouteTests: XCTestCase {
+    static let requests: [(ActionRequest, ActionCall.Kind)] = [
+        (ActionRequest(.element(.activate), target: "b", elementID: "b"), .activate),
+        (ActionRequest(.element(.increment), target: "s"), .increment),
+        (ActionRequest(.element(.decrement), target: "s"), .decrement),
+        (ActionRequest(.element(.scroll(.next)), target: "list"), .scroll(.next)),
+        (ActionRequest(.element(.escape), target: ""), .escape),
+        (ActionRequest(.element(.magicTap), target: ""), .magicTap),
+        (ActionRequest(.element(.custom("delete")), target: "cell"), .custom(id: "delete")),
+        (ActionRequest(.element(.setValue(0.5)), target: "s"), .setValue(0.5)),
+        (ActionRequest(.element(.typeText("hi")), target: "field"), .typeText("hi")),
+        (
+            ActionRequest(.scrollToVisible(contentOffset: Point(x: 0, y: 40)), target: "scroll"),
+            .scrollToVisible(contentOffsetX: 0, contentOffsetY: 40)
+        ),
+        (ActionRequest(.shouldUpdateFocus(context: ["a": 1]), target: "v"), .shouldUpdateFocus(context: ["a": 1])),
+        (ActionRequest(.didUpdateFocus(context: ["a": 1]), target: "v"), .didUpdateFocus(context: ["a": 1])),
+        (ActionRequest(.rotorSearch(query: ["rotor": "r"]), target: "v"), .rotorSearch(query: ["rotor": "r"])),
+        (ActionRequest(.key(event: ["key": "Tab"]), target: ""), .key(event: ["key": "Tab"])),
+    ]
+
+    func testTheProviderReadsEveryRequestTheHubSends() {
+        for (request, expected) in Self.requests {
+            let call = ActionCall(json: request.json)
+            XCTAssertEqual(call.kind, expected, request.action)
+            XCTAssertEqual(call.action, request.action)
+            XCTAssertEqual(call.target, request.target)
+            XCTAssertEqual(call.element, request.elementID)
+        }
+    }
+
+    func testEveryActionNameIsSentByTheHub() {
+        XCTAssertEqual(Set(Self.requests.map(\.0.actionName)), Set(ActionName.allCases))
+    }
+
+    func testTheMethodTableIsTheElementActions() {
+        XCTAssertEqual(ElementAction.activate.actionName, .activate)
+        XCTAssertEqual(ElementAction.scroll(.up).name, "scroll")
+        XCTAssertTrue(ElementAction.magicTap.bubblesToApp)
+        XCTAssertFalse(ElementAction.activate.bubblesToApp)
+    }
+}
