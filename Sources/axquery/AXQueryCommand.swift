@@ -73,7 +73,8 @@ struct AXQueryCommand: ParsableCommand {
     }
 
     /// As ArgumentParser's main, except: no arguments prints the help, and a command line that does not parse
-    /// is reported in one line (plus the "see --help" hint) with exit code 64.
+    /// is reported as the parser's whole message (a wrong value lists the accepted ones below it), then the
+    /// "see --help" hint, with exit code 64.
     static func main() {
         let args = Array(CommandLine.arguments.dropFirst())
         if args.isEmpty {
@@ -88,7 +89,7 @@ struct AXQueryCommand: ParsableCommand {
             guard code == .validationFailure else { exit(withError: error) }
             var msg = message(for: error)
             if msg.hasPrefix("Error: ") { msg.removeFirst("Error: ".count) }
-            Out.err(msg.split(separator: "\n").first.map(String.init) ?? msg)
+            Out.err(msg.trimmingCharacters())
             let full = fullMessage(for: error, columns: 1000)
             if let hint = full.split(separator: "\n").last(where: { $0.contains("--help") }) {
                 Out.errRaw("  " + String(hint).trimmingCharacters())

@@ -18,6 +18,9 @@ from .errors import AXConnectionError, ClientTimeout, RPCError, error_from_wire
 
 #: Answers larger than this are refused (the connection is closed): a guard against a runaway peer.
 DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+#: What to do when no server answers (the same words as AXSocketPath.noServerHint in Sources/AXRPCClient).
+NO_SERVER_HINT = ("start a server with 'axserver --demo' (the demo app) or 'axserver' (then run your app), "
+                  "or pass --socket PATH / --tcp HOST:PORT (or set AXSERVER_SOCKET)")
 
 NotificationHandler = Callable[[str, Dict[str, Any]], None]
 RequestHandler = Callable[[str, Dict[str, Any]], Any]
@@ -110,9 +113,8 @@ class Connection:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as error:
             tried = "" if address is not None else " (tried %s)" % ", ".join(default_socket_candidates())
-            raise AXConnectionError("cannot connect to axserver at %s: %s%s; start one with 'axserver serve' or "
-                                    "pass the socket path (or set AXSERVER_SOCKET)"
-                                    % (self.address, error.strerror or error, tried)) from error
+            raise AXConnectionError("cannot connect to axserver at %s: %s%s; %s"
+                                    % (self.address, error.strerror or error, tried, NO_SERVER_HINT)) from error
         sock.settimeout(None)
         self._sock = sock
         self._reader_file = sock.makefile("rb", buffering=65536)
