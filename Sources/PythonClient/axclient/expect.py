@@ -11,12 +11,18 @@ from .locator import Locator
 Expected = Union[str, Pattern[str]]
 
 
-def expect(locator: Locator, timeout: Optional[float] = None) -> "LocatorAssertions":
+def expect(locator: Any, timeout: Optional[float] = None) -> Any:
     """Assertions about ``locator`` that retry until they hold or ``timeout`` seconds pass (default: the
     client's ``timeout``); a failure raises :class:`AssertionError` naming what was expected and the element as the
-    server last saw it. ``expect(locator).not_`` negates every assertion."""
+    server last saw it. ``expect(locator).not_`` negates every assertion. ``expect(screen_reader)`` gives the
+    assertions on what Orca said (:class:`axclient.screen_reader.ScreenReaderAssertions`: ``to_say``,
+    ``to_have_said``, ``to_match_preview``)."""
+    from .screen_reader import ScreenReader, ScreenReaderAssertions
+    if isinstance(locator, ScreenReader):
+        return ScreenReaderAssertions(locator, timeout, negated=False)
     if not isinstance(locator, Locator):
-        raise TypeError("expect() takes a Locator (client.locator(...), client.get_by_role(...)…)")
+        raise TypeError("expect() takes a Locator (client.locator(...), client.get_by_role(...)…) or a "
+                        "ScreenReader (the screen_reader fixture)")
     return LocatorAssertions(locator, timeout, negated=False)
 
 
