@@ -38,13 +38,13 @@ struct AXQueryCommand: ParsableCommand {
         subcommands: [
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
-            Key.self, TypeText.self,
+            Key.self, TypeText.self, Listen.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
-        "say", "render", "rotor", "key", "type", "help",
+        "say", "render", "rotor", "key", "type", "listen", "help",
     ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.

@@ -595,3 +595,83 @@ class ScreenReaderSession:
 
     def __exit__(self, *exc_info: Any) -> None:
         self.stop()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python3 -m axclient.listen`` (also ``axquery listen``): start a private stack, a server and Orca,
+    press keys, print what Orca said after each; then keep printing Orca's speech while other shells drive the
+    printed socket (``axquery --socket PATH key Tab``), until ``--seconds`` pass or Ctrl-C."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="axquery listen",
+        description="Start a private AT-SPI stack, an axserver on it and a private headless Orca; press keys and "
+                    "print what Orca said. The user's own Orca and desktop bus are not touched.",
+        epilog="Examples:\n  axquery listen --keys Tab,Tab,space\n  axquery listen --keys 'Tab,Orca+Shift+A' --json\n"
+               "  axquery listen --seconds 60     # drive it from another shell: axquery --socket PATH key Tab",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--keys", default="", help="comma-separated key chords to press in order (Tab, "
+                        "Shift+Tab, space, Orca+Shift+A…)")
+    parser.add_argument("--seconds", type=float, default=0.0,
+                        help="then keep printing Orca's speech this long (0: stop after the keys)")
+    parser.add_argument("--no-demo", action="store_true", help="serve no app (connect your own provider)")
+    parser.add_argument("--axserver", default=None, help="the axserver binary (default: $AXSERVER_BIN, else PATH)")
+    parser.add_argument("--json", action="store_true", help="print the transcript as JSON")
+    parser.add_argument("--orca-timeout", type=float, default=20.0, help="how long Orca may take to start")
+    options = parser.parse_args(argv)
+    chords = [chord.strip() for chord in options.keys.split(",") if chord.strip()]
+    try:
+        for chord in chords:
+            parse_chord(chord)
+    except ValueError as error:
+        parser.error(str(error))
+    from .client import Client
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # SIGTERM too stops everything this run started (the finally below)
+
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        session = ScreenReaderSession(options.axserver, demo=not options.no_demo, orca_timeout=options.orca_timeout)
+    except AXError as error:
+        print("axquery listen: %s" % error, file=sys.stderr)
+        return 5
+    except KeyboardInterrupt:
+        return 130
+    try:
+        assert session.server is not None
+        if not options.json:
+            print("READY socket=%s orca=%.1fs" % (session.server.socket, session.ready_seconds), flush=True)
+        with Client(session.server.socket) as client:
+            reader = session.reader(client)
+            for chord in chords:
+                step = reader.press(chord)
+                reader.wait_until_quiet()
+                if not options.json:
+                    print("%s → %s" % (step.what, " / ".join(step.utterances) or "(silent)"), flush=True)
+            deadline = time.monotonic() + options.seconds
+            heard = reader.orca.speech_count()
+            while time.monotonic() < deadline:
+                lines = reader.orca.speech(heard)
+                heard += len(lines)
+                if not options.json:
+                    for line in lines:
+                        print(line, flush=True)
+                time.sleep(0.05)
+            if options.json:
+                print(json.dumps({"socket": session.server.socket, "readySeconds": round(session.ready_seconds, 3),
+                                  "steps": [{"keys": step.what, "spoken": step.utterances,
+                                             "firstSpeechMs": None if step.first_speech is None
+                                             else round(1000 * step.first_speech, 1)}
+                                            for step in reader.transcript]}, indent=2))
+    except KeyboardInterrupt:
+        return 130
+    except AXError as error:
+        print("axquery listen: %s" % error, file=sys.stderr)
+        return 1
+    finally:
+        session.stop()
+    return 0
+
