@@ -18,7 +18,7 @@ extension AXMethods {
             "hierarchy.set": ["windows", "roots", "guidedAccessRestrictions"],
             "hierarchy.update": ["ops", "baseRevision"],
             "accessibility.post": ["notification", "argument", "priority"],
-            "tree.get": ["format", "root", "depth", "maxChildren", "frames"],
+            "tree.get": ["format", "root", "depth", "maxChildren", "frames", "fields"],
             "tree.diff": ["fromRevision", "toRevision"],
             "tree.revision": [],
             "element.get": ["target"],
