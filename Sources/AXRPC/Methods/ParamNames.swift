@@ -36,7 +36,7 @@ extension AXMethods {
             "policy.set": ["restriction", "state", "appName"],
             "policy.check": ["target"],
             "audit.listChecks": [],
-            "audit.run": ["root", "checks", "suppress", "maxFindings"],
+            "audit.run": ["root", "checks", "suppress", "maxFindings", "report"],
             "speech.describe": ["target", "model"],
             "speech.walk": ["root", "model", "limit"],
             "tree.render": ["format", "root", "overlay", "maxNodes"],

@@ -117,6 +117,15 @@ class LocatorAssertions:
             self._client_wait(lambda element: element is not None and self._matches(element.value, value),
                               expectation, timeout)
 
+    def to_have_text(self, text: Expected, timeout: Optional[float] = None) -> None:
+        """Playwright's ``to_have_text`` for accessibility elements: the text the element shows is its label (a
+        static text, a button's title) or its value (a text field's contents); either equals ``text`` (or
+        matches the compiled regex)."""
+        expectation = "to_have_text(%r)" % (text,)
+        self._client_wait(lambda element: element is not None and (self._matches(element.label, text)
+                                                                     or self._matches(element.value, text)),
+                          expectation, timeout)
+
     def to_have_label(self, label: Expected, timeout: Optional[float] = None) -> None:
         """The element's accessibility label equals ``label`` (or matches the compiled regex)."""
         expectation = "to_have_label(%r)" % (label,)

@@ -32,8 +32,6 @@ from .errors import AXError
 
 Expected = Union[str, Pattern[str]]
 
-#: Orca's modifier on the desktop layout (``Orca+…`` chords press it around the key).
-ORCA_MODIFIER_KEY = "Insert"
 #: Modifier names a chord may use, and the ``input.key`` modifier each stands for.
 CHORD_MODIFIERS = {"shift": "shift", "control": "control", "ctrl": "control", "alt": "alt", "super": "super"}
 #: Orca 43 takes a repeated key within its double-click time (0.5 s) as a double press; Orca commands (``Orca+…``,
@@ -433,25 +431,13 @@ class ScreenReader:
         """Presses a key chord (``"Tab"``, ``"Shift+Tab"``, ``"space"``, ``"Orca+Shift+A"``) as a keyboard does:
         Orca hears it first (and may take it: Orca commands), then the server handles what Orca let through.
         Returns the new :class:`Step`; ``expect(screen_reader).to_say(…)`` waits for its speech."""
-        key, modifiers, orca = parse_chord(chord)
+        key, _modifiers, orca = parse_chord(chord)
         if self._last_key is not None and (orca or key.startswith("KP_")) and self._last_key[0] == chord:
             gap = DOUBLE_PRESS_GAP - (time.monotonic() - self._last_key[1])
             if gap > 0:
                 time.sleep(gap)
         step = self._begin_step(chord)
-        params: Dict[str, Any] = {"key": key}
-        if modifiers:
-            params["modifiers"] = list(modifiers)
-        if app is not None:
-            params["app"] = app
-        if orca:
-            self.client.call("input.key", dict(params, key=ORCA_MODIFIER_KEY, modifiers=[], phase="press"))
-            try:
-                step.answers.append(self.client.call("input.key", params))
-            finally:
-                self.client.call("input.key", dict(params, key=ORCA_MODIFIER_KEY, modifiers=[], phase="release"))
-        else:
-            step.answers.append(self.client.call("input.key", params))
+        step.answers.append(self.client.keyboard.press(chord, app=app))
         self._last_key = (chord, time.monotonic())
         return step
 
