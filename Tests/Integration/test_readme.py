@@ -266,8 +266,9 @@ class HelpExamplesTest(unittest.TestCase):
             for code, expected in examples:
                 self.assertTrue(code.startswith("axquery"), code)
                 try:
+                    # `axquery listen` starts a stack, a server and Orca of its own: seconds, more on a busy machine
                     run = subprocess.run(["bash", "-c", code], env=env, cwd=tmp, capture_output=True, text=True,
-                                         timeout=15)
+                                         timeout=120 if code.startswith("axquery listen") else 15)
                 except subprocess.TimeoutExpired:
                     if code.startswith("axquery watch"):
                         continue  # streams until stopped

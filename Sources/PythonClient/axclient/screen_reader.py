@@ -635,6 +635,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for chord in chords:
                 step = reader.press(chord)
                 reader.wait_until_quiet()
+                # A busy machine may delay Orca past the quiet period: give a silent step a while longer.
+                patience = time.monotonic() + 2.0
+                while not reader.spoken and time.monotonic() < patience:
+                    time.sleep(0.02)
+                reader.wait_until_quiet()
                 if not options.json:
                     print("%s → %s" % (step.what, " / ".join(step.utterances) or "(silent)"), flush=True)
             deadline = time.monotonic() + options.seconds
