@@ -69,6 +69,45 @@ final class PublisherConnectTests: XCTestCase {
         await server.stop()
     }
 
+    static func startServer(at path: String) async throws -> RPCServer {
+        let hub = Hub(actionTimeout: .seconds(3))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        let server = RPCServer(router: router, configuration: RPCServer.Configuration(unixSocketPath: path))
+        try await server.start()
+        return server
+    }
+
+    func testTheAppComesBackWithItsTreeAfterTheServerRestarts() async throws {
+        let directory = NSTemporaryDirectory() + "axprovider-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/ax.sock"
+        let first = try await Self.startServer(at: path)
+        let app = try await ReconnectingPublisher.connect(
+            name: "kitchen-panel", socket: path, retry: .milliseconds(100), handler: { _, _ in false })
+        try await app.publish(Self.snapshot(lightsOn: true))
+        await first.stop()
+        let second = try await Self.startServer(at: path)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(15)
+        var label: String?
+        while clock.now < deadline {
+            if let client = try? await AXClient.connect(path, app: "kitchen-panel") {
+                label = try? await client.getByIdentifier("lights").label(timeout: .milliseconds(200))
+                await client.close()
+                if label != nil { break }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertEqual(label, "Lights on", "the app registered again and published its last snapshot")
+        let connections = await app.connections
+        XCTAssertEqual(connections, 2)
+        await app.stop()
+        await second.stop()
+    }
+
     func testNoServerNamesTheAddressAndTheFix() async throws {
         let path = NSTemporaryDirectory() + "axprovider-none-\(UUID().uuidString.prefix(8)).sock"
         do {
