@@ -132,6 +132,23 @@ public struct AXFocusEngine: Sendable {
     public func status() async throws(AXClientError) -> JSON {
         try await client.call("focus.status")
     }
+
+    /// `focus.update`: a focus request for the element (nil: evaluate the default focus again).
+    @discardableResult
+    public func update(_ locator: Locator? = nil) async throws(AXClientError) -> JSON {
+        try await client.call("focus.update", locator.map { ["target": $0.target] } ?? [:])
+    }
+
+    /// `focus.items`: the focusable items in Tab order.
+    public func items() async throws(AXClientError) -> [JSON] {
+        try await client.call("focus.items")["items"]?.arrayValue ?? []
+    }
+
+    /// `focus.activate`: a press on the engine-focused item.
+    @discardableResult
+    public func activate() async throws(AXClientError) -> JSON {
+        try await client.call("focus.activate")
+    }
 }
 
 /// `client.rotors`: list, next, previous.

@@ -49,6 +49,12 @@ final class WholeAPITests: XCTestCase {
         XCTAssertEqual(back["engine"]?["element"]?["label"]?.stringValue, "Edit")
         let explained = try await client.focusEngine.explain(client.getByIdentifier("cell.wifi"))
         XCTAssertEqual(explained["focusable"]?.boolValue, true)
+        let items = try await client.focusEngine.items()
+        XCTAssertGreaterThan(items.count, 3)
+        try await client.focusEngine.update(client.getByIdentifier("cell.wifi"))
+        let pressed = try await client.focusEngine.activate()
+        XCTAssertEqual(pressed["performed"]?.boolValue, true)
+        try await expect(client.getByRole("switch", name: "Wi-Fi")).toHaveValue("off")
         do {
             _ = try await client.keyboard.press("Hyper+Tab")
             XCTFail("an unknown modifier was sent")
