@@ -8,7 +8,8 @@ through button "Button i", static text "Label i", switch "Check i" (on when i is
 Measured, each as the median of --runs repetitions after --warmup unmeasured ones:
   * lookup:   Playwright `page.get_by_role("button", name="Button K", exact=True).count()` and `.element_handle()`
               against AXServer `query.one` with `button[label="Button K"]` (K = the last button, N - 5);
-  * snapshot: Playwright `page.locator("body").aria_snapshot()` against AXServer `tree.get` (format json),
+  * snapshot: Playwright `page.locator("body").aria_snapshot()` against AXServer `tree.get` (format json; and with
+              `fields: [role, label, value, states, children]`, what an ARIA snapshot carries),
 both through a Python client (Playwright's sync API; the project's `axclient` over the Unix socket), and for
 AXServer also over a raw socket that does not decode the reply (the server's share without Python's json.loads).
 
@@ -135,6 +136,9 @@ class RawSocket:
         self.sock.close()
 
 
+LEAN_FIELDS = ["role", "label", "value", "states", "children"]
+
+
 def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
     proc, socket_path = start_axserver(axserver, leaves, socket_dir)
     try:
@@ -144,6 +148,8 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             tree = client.tree()
             lookup = median_ms(lambda: client.query_one(selector), runs, warmup)
             snapshot = median_ms(lambda: client.tree(), runs, max(1, warmup // 3))
+            # what aria_snapshot() gives: role, name, value, states, nesting (tree.get fields, issue 26)
+            lean = median_ms(lambda: client.tree(fields=LEAN_FIELDS), runs, max(1, warmup // 3))
         raw = RawSocket(socket_path)
         try:
             raw_lookup = median_ms(lambda: raw.call("query.one", {"selector": selector}), runs, warmup)
@@ -152,7 +158,7 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             tree_bytes = len(raw.call("tree.get", {"format": "json"}))
         finally:
             raw.close()
-        return {"lookup": lookup, "snapshot": snapshot, "raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot,
+        return {"lookup": lookup, "snapshot": snapshot, "lean": lean, "raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot,
                 "raw_text": raw_text,
                 "tree_bytes": tree_bytes, "found": found.label, "tree_count": tree.get("count")}
     finally:
@@ -221,6 +227,8 @@ def main():
             ("query.one vs get_by_role().count()", ours["lookup"], theirs["lookup_count"]),
             ("query.one vs get_by_role().element_handle()", ours["lookup"], theirs["lookup_handle"]),
             ("tree.get vs aria_snapshot()", ours["snapshot"], theirs["snapshot"]),
+            ("tree.get lean fields vs aria_snapshot", ours["lean"],
+             theirs["snapshot"]),
             ("raw query.one vs get_by_role().count()", ours["raw_lookup"], theirs["lookup_count"]),
             ("raw tree.get json vs aria_snapshot()", ours["raw_snapshot"], theirs["snapshot"]),
             ("raw tree.get text vs aria_snapshot()", ours["raw_text"], theirs["snapshot"]),

@@ -7,6 +7,8 @@
 #   PREFIX/share/zsh/site-functions/_{axserver,axquery,axdriver}
 #   PREFIX/share/fish/vendor_completions.d/{axserver,axquery,axdriver}.fish
 #   PREFIX/share/man/man1/*.1   (ArgumentParser's generate-manual plugin; without it, pages made from --help)
+#   PREFIX/share/axserver/Specs/conformance   (the cases `axserver conformance Specs/conformance` finds anywhere)
+#   PREFIX/share/axserver/python/axclient, PREFIX/share/axserver/Tools/a11y-stack.sh   (for `axquery listen`)
 # Installs missing Debian packages first (Tools/install-deps.sh). Prints what to add to PATH when PREFIX/bin is
 # not on it.
 set -euo pipefail
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) PREFIX="${2:?--prefix needs a directory}"; shift 2 ;;
     --prefix=*) PREFIX="${1#--prefix=}"; shift ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument '$1' (usage: Tools/install.sh [--prefix DIR])" >&2; exit 64 ;;
   esac
 done
@@ -38,6 +40,14 @@ for tool in axserver axquery axdriver; do
   "$BUILT/$tool" --generate-completion-script zsh > "$PREFIX/share/zsh/site-functions/_$tool"
   "$BUILT/$tool" --generate-completion-script fish > "$PREFIX/share/fish/vendor_completions.d/$tool.fish"
 done
+
+install -d "$PREFIX/share/axserver/Specs"
+rm -rf "$PREFIX/share/axserver/Specs/conformance"
+cp -R Specs/conformance "$PREFIX/share/axserver/Specs/conformance"
+install -d "$PREFIX/share/axserver/python" "$PREFIX/share/axserver/Tools"
+rm -rf "$PREFIX/share/axserver/python/axclient"
+cp -R Sources/PythonClient/axclient "$PREFIX/share/axserver/python/axclient"
+install -m 0755 Tools/a11y-stack.sh "$PREFIX/share/axserver/Tools/a11y-stack.sh"
 
 # Man pages: ArgumentParser's generate-manual plugin (one page per command and subcommand) when it builds here;
 # otherwise one page per tool assembled from its --help and each subcommand's --help.

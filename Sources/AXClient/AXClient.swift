@@ -34,13 +34,18 @@ public final class AXClient: Sendable {
     ///     server's default socket.
     ///   - token: the TCP token (`axserver --token-file`).
     ///   - app: the app calls address when they name none (an app id or name).
+    /// - Throws: `RPCTransportError` when nothing answers at the address (its message names the address, the
+    ///   system's reason and how to start a server), `AXClientError` when the server refuses `initialize`.
     public static func connect(_ address: String? = nil, token: String? = nil, app: String? = nil) async throws
         -> AXClient
     {
         let environment = getenvString("AXSERVER_SOCKET")
         let path = address ?? environment ?? AXSocketPath.defaultPath()
         let full = path.hasPrefix("unix:") || path.hasPrefix("tcp:") ? path : "unix:" + path
-        let connection = try await RPCClient.connect(full)
+        let connection: RPCClient
+        do { connection = try await RPCClient.connect(full) } catch let error as RPCTransportError {
+            throw RPCTransportError(error.message + "; " + AXSocketPath.noServerHint)
+        }
         let client = AXClient(connection: connection, app: app)
         connection.onNotification { [weak client] method, params in
             client?.deliver(method: method, params: params ?? .null)

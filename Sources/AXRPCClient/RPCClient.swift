@@ -64,6 +64,11 @@ public final class RPCClient: Sendable {
             }
         } catch let transportError as RPCTransportError {
             throw transportError
+        } catch let systemError as IOError {
+            // The system's reason alone: IOError's description ("connect(descriptor:addr:size:): …) (errno: 2)")
+            // names NIO's internal call and has an unbalanced parenthesis.
+            let reason = String(cString: strerror(systemError.errnoCode))
+            throw RPCTransportError("cannot connect to '\(address)': \(reason)")
         } catch {
             throw RPCTransportError("cannot connect to '\(address)': \(error)")
         }

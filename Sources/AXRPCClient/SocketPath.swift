@@ -20,6 +20,13 @@ public enum AXSocketPath {
     /// The socket's file name inside its directory.
     public static let fileName = "axserver.sock"
 
+    /// What to do when no server answers at the address a client tried: start one (with the demo app, or for
+    /// the app's own provider to publish into), or name the address. Every client's "cannot connect" error ends
+    /// with it (`axquery`, `AXClient`; the Python client says the same).
+    public static let noServerHint =
+        "start a server with 'axserver --demo' (the demo app) or 'axserver' (then run your app), "
+        + "or pass --socket PATH / --tcp HOST:PORT (or set AXSERVER_SOCKET)"
+
     /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID/axserver.sock`.
     public static func defaultPath() -> String {
         if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {

@@ -151,11 +151,13 @@ package final class RPCServer: Sendable {
                 let endpoint = try AXSocketPath.parseTCP(spec)
                 if !Self.isLoopback(endpoint.host) && !configuration.allowNonLoopback {
                     throw RPCTransportError(
-                        "refusing to listen on non-loopback address '\(endpoint.host)' (set allowNonLoopback to override)"
+                        "refusing to listen on non-loopback address '\(endpoint.host)' (pass --allow-non-loopback to override)"
                     )
                 }
                 guard let tokenFile = configuration.tokenFile else {
-                    throw RPCTransportError("a TCP listener needs a token file")
+                    throw RPCTransportError(
+                        "a TCP listener needs a token file: pass --token-file FILE (its first line is the token; mode 0600)"
+                    )
                 }
                 token = try POSIX.readTokenFile(tokenFile)
                 tcpTarget = endpoint

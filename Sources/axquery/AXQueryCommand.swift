@@ -38,13 +38,13 @@ struct AXQueryCommand: ParsableCommand {
         subcommands: [
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
-            Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self,
+            Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self, Listen.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
-        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "help",
+        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "help",
     ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
@@ -73,7 +73,8 @@ struct AXQueryCommand: ParsableCommand {
     }
 
     /// As ArgumentParser's main, except: no arguments prints the help, and a command line that does not parse
-    /// is reported in one line (plus the "see --help" hint) with exit code 64.
+    /// is reported as the parser's whole message (a wrong value lists the accepted ones below it), then the
+    /// "see --help" hint, with exit code 64.
     static func main() {
         let args = Array(CommandLine.arguments.dropFirst())
         if args.isEmpty {
@@ -88,7 +89,7 @@ struct AXQueryCommand: ParsableCommand {
             guard code == .validationFailure else { exit(withError: error) }
             var msg = message(for: error)
             if msg.hasPrefix("Error: ") { msg.removeFirst("Error: ".count) }
-            Out.err(msg.split(separator: "\n").first.map(String.init) ?? msg)
+            Out.err(msg.trimmingCharacters())
             let full = fullMessage(for: error, columns: 1000)
             if let hint = full.split(separator: "\n").last(where: { $0.contains("--help") }) {
                 Out.errRaw("  " + String(hint).trimmingCharacters())

@@ -29,7 +29,7 @@ final class RemoteBackend: Backend {
         do { client = try SyncRPCClient(address: address) } catch {
             throw CLIFailure(
                 Exit.connection, "cannot connect to the server: \(error.message)",
-                details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
+                details: [AXSocketPath.noServerHint])
         }
         var params: JSONObject = [
             "role": "automation", "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)],

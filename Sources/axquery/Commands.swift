@@ -358,6 +358,17 @@ struct DoAction: ParsableCommand {
             case .tap: return "action.tap"
             }
         }
+
+        /// The CLI's name (`set-value`), or the protocol's for the same action (`setValue`, `action.setValue`).
+        init?(argument: String) {
+            if let action = Action(rawValue: argument) {
+                self = action
+                return
+            }
+            let method = argument.hasPrefix("action.") ? argument : "action." + argument
+            guard let action = Action.allCases.first(where: { $0.method == method }) else { return nil }
+            self = action
+        }
     }
     enum Direction: String, ExpressibleByArgument, CaseIterable, Sendable { case up, down, left, right, next, previous }
 

@@ -1,3 +1,4 @@
+import AXCore
 import AXJSON
 import AXJSONRPC
 import AXQuery
@@ -164,14 +165,7 @@ enum Render {
     }
 
     /// `#name`, or `#"a.b"` when the identifier needs quoting, so the output can be pasted into a selector.
-    static func idSelector(_ ident: String) -> String {
-        let bare =
-            ident.unicodeScalars.allSatisfy {
-                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
-            }
-            && !(ident.unicodeScalars.first.map { ("0"..."9").contains($0) || $0 == "-" } ?? true)
-        return "#" + (bare ? ident : quoted(ident))
-    }
+    static func idSelector(_ ident: String) -> String { TreeText.idSelector(ident) }
 
     static func frame(_ frame: JSON?) -> String {
         guard let frame else { return "" }
@@ -194,10 +188,14 @@ enum Render {
         }
         if let ph = element["placeholder"]?.stringValue { text += " placeholder=" + quoted(ph) }
         var flags: [String] = []
-        let states = (element["states"]?.arrayValue ?? []).compactMap(\.stringValue)
-        if !states.contains("enabled") { flags.append("disabled") }
-        for st in states where !quietStates.contains(st) { flags.append(st) }
-        if !states.contains("onscreen") { flags.append("offscreen") }
+        // An element without `states` (a rotor item, a focus answer) says nothing about them: no flags, rather than
+        // reading the absence as "neither enabled nor on screen".
+        if let stateList = element["states"]?.arrayValue {
+            let states = stateList.compactMap(\.stringValue)
+            if !states.contains("enabled") { flags.append("disabled") }
+            for st in states where !quietStates.contains(st) { flags.append(st) }
+            if !states.contains("onscreen") { flags.append("offscreen") }
+        }
         if !flags.isEmpty { text += " " + palette.flag("[" + flags.joined(separator: ",") + "]") }
         if let level = element["headingLevel"]?.intValue { text += " level=\(level)" }
         if let ca = element["customActions"]?.arrayValue, !ca.isEmpty {

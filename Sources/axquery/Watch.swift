@@ -65,7 +65,7 @@ struct Watch: ParsableCommand {
         do { client = try await RPCClient.connect(address) } catch {
             throw CLIFailure(
                 Exit.connection, "cannot connect to the server: \(error)",
-                details: ["start one with 'axserver serve', or pass --socket PATH / --tcp HOST:PORT"])
+                details: [AXSocketPath.noServerHint])
         }
         var ip: JSONObject = ["role": "automation", "clientInfo": ["name": "axquery"]]
         if let token { ip["token"] = .string(token) }

@@ -254,8 +254,8 @@ struct Dump: AsyncParsableCommand {
             Examples:
               axserver dump --demo
               axserver dump --demo --alert --frames
-              axserver dump --demo --snapshot > /tmp/snapshot.json
-              axserver dump --file /tmp/snapshot.json
+              axserver dump --demo --snapshot > snapshot.json
+              axserver dump --file snapshot.json
             """)
     @Flag(help: "The built-in demo app.") var demo = false
     @Option(name: .customLong("bench-tree"), help: "A generated tree of N leaf controls.") var benchTree: Int?
@@ -307,7 +307,10 @@ struct Conformance: AsyncParsableCommand {
               axserver conformance --verbose Specs/conformance
               axserver conformance --socket /tmp/ax-demo/ax.sock Specs/conformance
             """)
-    @Argument(help: "Directory (or file) of cases.") var dir: String = "Specs/conformance"
+    @Argument(
+        help:
+            "Directory (or file) of cases; a relative path missing here is looked up next to the binary (its checkout, or PREFIX/share/axserver)."
+    ) var dir: String = "Specs/conformance"
     @Option(help: "Run black-box against the server at this socket (unix:PATH, PATH, or tcp:HOST:PORT).") var socket:
         String?
     @Option(help: "Token for a TCP server.") var token: String?
@@ -319,7 +322,13 @@ struct Conformance: AsyncParsableCommand {
 
     func run() async throws {
         let cases: [ConformanceCase]
-        do { cases = try ConformanceRunner.loadCases(dir) } catch {
+        guard let casesPath = ConformanceCasesLocation.resolve(dir) else {
+            warn(
+                "no such directory: \(dir) (not in \(FileManager.default.currentDirectoryPath), nor next to the binary); pass the path of the checkout's Specs/conformance"
+            )
+            throw ExitCode(2)
+        }
+        do { cases = try ConformanceRunner.loadCases(casesPath) } catch {
             warn("\(error)")
             throw ExitCode(2)
         }

@@ -3,7 +3,10 @@
 Conventions (documented at the top of README's "Using it"): a trailing comment `→ exit N` is the expected exit
 code (default 0); `→ "text"` (a JSON string) is text the command's output must contain; `keeps running` marks a
 command that serves until stopped: it is started in the background, its `→` text awaited (or, without one, it must
-still be running after two seconds), then stopped by PID. `<!-- docs-test: skip (why) -->` before a block leaves
+still be running after two seconds), and it keeps running, as in a person's shell, until the session ends (then it
+is stopped by PID): a later server on the same socket would stop with "another server is already listening", and
+the test says so. Nothing in a shell block may name a fixed path under /tmp (two sessions at once would collide,
+and the files would stay behind); the README uses a `mktemp -d` folder. `<!-- docs-test: skip (why) -->` before a block leaves
 it out. A block right after a line saying "Save this as `NAME`" is written to NAME in the session's directory.
 
 The session runs with the built binaries first on PATH, a private HOME and $XDG_RUNTIME_DIR (so `~/.axtoken`,
@@ -120,7 +123,8 @@ class ReadmeTest(unittest.TestCase):
         results = os.path.join(work, "results")
         for folder in (home, runtime, results):
             os.makedirs(folder, mode=0o700)
-        script = ["set -u", "cd %s" % shlex.quote(ROOT)]
+        script = ["set -u", "cd %s" % shlex.quote(ROOT), "serving=()",
+                  "trap 'for p in \"${serving[@]}\"; do kill -TERM $p 2>/dev/null; wait $p 2>/dev/null; done' EXIT"]
         expectations = []
         ran_blocks = 0
         for language, first_line, body, save in blocks(text):
@@ -152,7 +156,7 @@ class ReadmeTest(unittest.TestCase):
                         "done\n"
                         "if kill -0 $pid 2>/dev/null; then echo running > %s; else echo ended > %s; fi\n"
                         % (shlex.quote(status), shlex.quote(status)) +
-                        "kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null")
+                        "serving+=($pid)")
                 else:
                     script.append("{ %s\n} > %s 2>&1 < /dev/null\necho $? > %s" % (code, shlex.quote(out), shlex.quote(status)))
         self.assertGreaterEqual(ran_blocks, 3, "README.md has fewer shell blocks than expected")
@@ -182,6 +186,24 @@ class ReadmeTest(unittest.TestCase):
                                                                     output[-1500:].replace("\n", "\n  ")))
         if failures:
             self.fail("\n".join(failures) + "\nsession stderr: " + session.stderr[-2000:])
+
+
+class ReadmePathsTest(unittest.TestCase):
+    def test_no_shell_block_names_a_fixed_path_under_tmp(self):
+        """Fixed /tmp paths (/tmp/axclient-venv, /tmp/snapshot.json…) collide when two people or two runs follow
+        the README at once and stay behind afterwards; the README's shell blocks use a `mktemp -d` folder."""
+        with open(README, encoding="utf-8") as f:
+            text = f.read()
+        found = []
+        for language, first_line, body, _save in blocks(text):
+            if language != "sh":
+                continue
+            for offset, line in enumerate(body, 1):
+                code, _comment = split_comment(line)
+                # (/tmp/axserver-$UID is the default socket's private directory, which the server itself makes)
+                if re.search(r"(?<![\w$])/tmp/(?!axserver-)", code):
+                    found.append("README.md:%d: %s" % (first_line + offset, line.strip()))
+        self.assertEqual(found, [], "fixed /tmp paths in README shell blocks")
 
 
 def help_examples(tool, *args):
@@ -244,8 +266,9 @@ class HelpExamplesTest(unittest.TestCase):
             for code, expected in examples:
                 self.assertTrue(code.startswith("axquery"), code)
                 try:
+                    # `axquery listen` starts a stack, a server and Orca of its own: seconds, more on a busy machine
                     run = subprocess.run(["bash", "-c", code], env=env, cwd=tmp, capture_output=True, text=True,
-                                         timeout=15)
+                                         timeout=120 if code.startswith("axquery listen") else 15)
                 except subprocess.TimeoutExpired:
                     if code.startswith("axquery watch"):
                         continue  # streams until stopped

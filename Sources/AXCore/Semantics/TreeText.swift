@@ -5,7 +5,7 @@ package enum TreeText {
         if let label = node.label { text += " \"\(escape(label))\"" }
         if let value = node.value { text += " value=\"\(escape(value))\"" }
         if let hint = node.hint { text += " hint=\"\(escape(hint))\"" }
-        if let identifier = node.identifier { text += " #\(identifier)" }
+        if let identifier = node.identifier { text += " " + idSelector(identifier) }
         if let placeholder = node.placeholder { text += " placeholder=\"\(escape(placeholder))\"" }
         var flags: [String] = []
         if !node.isEnabled { flags.append("disabled") }
@@ -47,6 +47,18 @@ package enum TreeText {
             return true
         }
         return out
+    }
+
+    /// `#name`, or `#"a.b"` when the identifier is not a bare selector name (letters, digits, `_`, `-`; not
+    /// starting with a digit or `-`), so the text can be pasted into a selector (Specs/selectors.md). `axserver
+    /// dump`, `tree.get` format "text" and `axquery` print identifiers this way.
+    package static func idSelector(_ identifier: String) -> String {
+        let bare =
+            identifier.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
+            && !(identifier.unicodeScalars.first.map { ("0"..."9").contains($0) || $0 == "-" } ?? true)
+        return "#" + (bare ? identifier : "\"" + escape(identifier) + "\"")
     }
 
     static func escape(_ text: String) -> String {

@@ -22,6 +22,12 @@ extension AXMethods {
             let suppressions = try auditSuppressions(arguments, snap: snap)
             let maxFindings =
                 try arguments.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
+            let reportFormat = try arguments.string("report")
+            guard reportFormat == nil || reportFormat == "junit" || reportFormat == "sarif" else {
+                throw RPCError.invalidParams(
+                    "audit.run: report must be junit or sarif",
+                    data: ["param": "report", "method": "audit.run", "accepted": ["junit", "sarif"]])
+            }
             let report = Auditor.run(
                 tree: snap.tree, views: snap.views, root: rootID, checks: checks,
                 suppressions: suppressions, maxFindings: maxFindings)
@@ -35,6 +41,18 @@ extension AXMethods {
                 "findings": .array(report.findings.map(AuditFormats.json)),
             ]
             if let rootID { out["root"] = .string(rootID) }
+            // The CI report built from these findings, as `axquery audit --format junit|sarif` prints it.
+            switch reportFormat {
+            case "junit":
+                out["report"] = .string(
+                    AuditFormats.junit(
+                        report.findings, checks: report.checks, suiteName: "accessibility audit of \(snap.id)"))
+            case "sarif":
+                out["report"] = AuditFormats.sarif(
+                    report.findings, checks: report.checks, toolVersion: AXMethods.serverVersion)
+            default:
+                break
+            }
             if report.omitted > 0 {
                 out["truncated"] = ["kind": "maxFindings", "limit": JSON(maxFindings), "omitted": JSON(report.omitted)]
             }

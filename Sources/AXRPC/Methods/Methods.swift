@@ -185,6 +185,7 @@ package enum AXMethods {
             }
             let depth = try arguments.int("depth", in: ParamRange.count)
             let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)
+            let fields = try TreeFields.parse(arguments)
             var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format)]
             switch format {
             case "json":
@@ -193,8 +194,10 @@ package enum AXMethods {
                 func node(_ id: String, _ level: Int) -> JSON? {
                     guard let treeNode = snap.tree[id] else { return nil }
                     count += 1
-                    var object = ElementJSON.encode(treeNode, focusedID: snap.focusedID, childIDs: false)
-                    if !treeNode.children.isEmpty {
+                    var object =
+                        fields?.encode(treeNode, focusedID: snap.focusedID)
+                        ?? ElementJSON.encode(treeNode, focusedID: snap.focusedID, childIDs: false)
+                    if !treeNode.children.isEmpty && fields?.children != false {
                         if let depth, level >= depth {
                             object["truncated"] = ["kind": "depth", "omitted": JSON(treeNode.children.count)]
                             truncated.append([

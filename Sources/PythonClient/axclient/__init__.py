@@ -7,7 +7,8 @@
         wifi.click()                                        # waits until visible, enabled and hittable
         expect(wifi).to_have_value("off")                   # waits, woken by tree revisions
 
-Pure standard library; the pytest plugin (fixtures ``axserver``, ``ax``, ``ax_provider``) needs pytest.
+Pure standard library; the pytest plugin (fixtures ``axserver``, ``ax``, ``ax_provider``, ``screen_reader``) needs
+pytest.
 """
 from .client import Client, to_target, __version__
 from .element import Element, describe_element
@@ -20,6 +21,8 @@ from .events import Event, EventStream
 from .expect import LocatorAssertions, expect
 from .locator import Locator
 from .provider import ActionRequest, Provider, view
+from .screen_reader import (Orca, ScreenReader, ScreenReaderError, ScreenReaderSession, ScreenReaderStartError,
+                            ScreenReaderUnavailable, SpeechNeverSettled)
 from .server import A11yStack, ServerProcess, ServerStartError, find_axserver
 
 connect = Client
@@ -31,5 +34,7 @@ __all__ = [
     "RPCError", "ParseError", "InvalidRequest", "MethodNotFound", "InvalidArgument", "InvalidParams",
     "InternalError", "NotInitialized", "NoSuchElement", "AmbiguousMatch", "StaleElement", "NotInteractable",
     "ActionNotSupported", "InvalidSelector", "Timeout", "PolicyDenied", "Forbidden", "Unauthorized",
-    "AppNotResponding", "MessageTooLarge", "Cancelled", "ContentModified",
+    "AppNotResponding", "MessageTooLarge", "Cancelled", "ContentModified", "Orca", "ScreenReader",
+    "ScreenReaderError", "ScreenReaderSession", "ScreenReaderStartError", "ScreenReaderUnavailable",
+    "SpeechNeverSettled",
 ]

@@ -11,6 +11,7 @@ from .connection import DEFAULT_MAX_MESSAGE_BYTES, Connection, resolve_address
 from .element import Element, describe_element
 from .errors import AXConnectionError, ClientTimeout, InvalidArgument
 from .events import EventStream
+from .input_focus import FocusEngine, Keyboard, Rotors
 from .locator import Locator
 
 __version__ = "0.1.0"
@@ -204,9 +205,14 @@ class Client:
         return self.call("apps.list")
 
     def tree(self, root: Optional[Target] = None, depth: Optional[int] = None,
-             max_children: Optional[int] = None, app: Optional[str] = None) -> Dict[str, Any]:
-        """``tree.get`` in JSON: ``{app, revision, windows[nested elements], count, truncated}``."""
+             max_children: Optional[int] = None, app: Optional[str] = None,
+             fields: Optional[List[str]] = None) -> Dict[str, Any]:
+        """``tree.get`` in JSON: ``{app, revision, windows[nested elements], count, truncated}``. ``fields`` sends
+        only those element fields (``["role", "label", "value", "states", "children"]``; ``id`` always; without
+        ``children`` only the roots) — a large tree's reply is then a fraction of the size and decodes as fast."""
         params: Dict[str, Any] = {"format": "json"}
+        if fields is not None:
+            params["fields"] = list(fields)
         if root is not None:
             params["root"] = to_target(root)
         if depth is not None:
@@ -327,6 +333,87 @@ class Client:
         if target is not None:
             params["target"] = to_target(target)
         return self.call("focus.set", self._with_app(params, app)).get("focused")
+
+    # -- keys, focus engine, rotors, audits, speech, pictures (issue 26: the whole API) --------------------------
+
+    @property
+    def keyboard(self) -> Keyboard:
+        """Keys as a keyboard sends them: ``press("Shift+Tab")``, ``down``/``up``, ``type(text)``."""
+        return Keyboard(self)
+
+    @property
+    def focus_engine(self) -> FocusEngine:
+        """The server's focus engine: ``move``, ``query``, ``explain``, ``status``, ``update``, ``items``."""
+        return FocusEngine(self)
+
+    @property
+    def rotors(self) -> Rotors:
+        """VoiceOver's rotors: ``list``, ``next``, ``previous``."""
+        return Rotors(self)
+
+    def audit(self, root: Optional[Target] = None, checks: Optional[List[str]] = None,
+              suppress: Optional[List[Any]] = None, max_findings: Optional[int] = None,
+              report: Optional[str] = None, app: Optional[str] = None) -> Dict[str, Any]:
+        """``audit.run``: ``{count, errors, warnings, suppressed, findings[…]}``. ``suppress``: check ids or
+        ``{"check": ID, "selector": SEL}``; ``report="junit"`` or ``"sarif"`` adds ``report`` (the JUnit XML
+        string, the SARIF object) for CI."""
+        params: Dict[str, Any] = {}
+        if root is not None:
+            params["root"] = to_target(root)
+        if checks is not None:
+            params["checks"] = list(checks)
+        if suppress is not None:
+            params["suppress"] = list(suppress)
+        if max_findings is not None:
+            params["maxFindings"] = max_findings
+        if report is not None:
+            params["report"] = report
+        return self.call("audit.run", self._with_app(params, app))
+
+    def audit_checks(self) -> List[Dict[str, Any]]:
+        """``audit.listChecks``: every check with its severity and summary."""
+        return list(self.call("audit.listChecks").get("checks") or [])
+
+    def speech(self, target: Target, model: Optional[str] = None, app: Optional[str] = None) -> Dict[str, Any]:
+        """``speech.describe``: what VoiceOver (``voiceOver.text``) and Orca (``orca.utterances``) say for
+        ``target``; ``model`` ``"voiceOver"`` or ``"orca"`` asks for one."""
+        params: Dict[str, Any] = {"target": to_target(target)}
+        if model is not None:
+            params["model"] = model
+        return self.call("speech.describe", self._with_app(params, app))
+
+    def speech_walk(self, root: Optional[Target] = None, model: Optional[str] = None,
+                    limit: Optional[int] = None, app: Optional[str] = None) -> Dict[str, Any]:
+        """``speech.walk``: every element in reading order with what each screen reader says."""
+        params: Dict[str, Any] = {}
+        if root is not None:
+            params["root"] = to_target(root)
+        if model is not None:
+            params["model"] = model
+        if limit is not None:
+            params["limit"] = limit
+        return self.call("speech.walk", self._with_app(params, app))
+
+    def render(self, format: str = "svg", root: Optional[Target] = None, overlay: Optional[List[str]] = None,
+               max_nodes: Optional[int] = None, path: Optional[str] = None,
+               app: Optional[str] = None) -> Dict[str, Any]:
+        """``tree.render``: a wireframe (``svg``, or ``png`` via the server's rsvg-convert); with ``path``, also
+        written to that file."""
+        params: Dict[str, Any] = {"format": format}
+        if root is not None:
+            params["root"] = to_target(root)
+        if overlay is not None:
+            params["overlay"] = list(overlay)
+        if max_nodes is not None:
+            params["maxNodes"] = max_nodes
+        result = self.call("tree.render", self._with_app(params, app))
+        if path is not None:
+            import base64
+            data = base64.b64decode(result["data"]) if result.get("encoding") == "base64" else \
+                str(result.get("svg", "")).encode("utf-8")
+            with open(path, "wb") as handle:
+                handle.write(data)
+        return result
 
     def policy(self, app: Optional[str] = None) -> Dict[str, Any]:
         """``policy.get``: the app's guided-access restrictions and their states."""

@@ -118,6 +118,20 @@ class AmbiguousMatch(RPCError):
         candidates = self.data.get("candidates")
         return candidates if isinstance(candidates, list) else []
 
+    def __str__(self) -> str:
+        """The server's message, then the candidates one a line (as Playwright's strict-mode error lists them),
+        unless the message names them already."""
+        text = super().__str__()
+        from .element import describe_element
+        lines = [describe_element(c) for c in self.candidates if isinstance(c, dict)]
+        lines = [line for line in lines if line not in text]
+        if not lines:
+            return text
+        more = self.data.get("count")
+        header = "candidates" + (" (first %d of %d)" % (len(self.candidates), more)
+                                 if isinstance(more, int) and more > len(self.candidates) else "")
+        return text + "\n  " + header + ":\n" + "\n".join("    " + line for line in lines)
+
 
 class StaleElement(RPCError):
     """−32012: the element id was in the tree and has been removed."""

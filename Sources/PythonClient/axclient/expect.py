@@ -11,12 +11,18 @@ from .locator import Locator
 Expected = Union[str, Pattern[str]]
 
 
-def expect(locator: Locator, timeout: Optional[float] = None) -> "LocatorAssertions":
+def expect(locator: Any, timeout: Optional[float] = None) -> Any:
     """Assertions about ``locator`` that retry until they hold or ``timeout`` seconds pass (default: the
     client's ``timeout``); a failure raises :class:`AssertionError` naming what was expected and the element as the
-    server last saw it. ``expect(locator).not_`` negates every assertion."""
+    server last saw it. ``expect(locator).not_`` negates every assertion. ``expect(screen_reader)`` gives the
+    assertions on what Orca said (:class:`axclient.screen_reader.ScreenReaderAssertions`: ``to_say``,
+    ``to_have_said``, ``to_match_preview``)."""
+    from .screen_reader import ScreenReader, ScreenReaderAssertions
+    if isinstance(locator, ScreenReader):
+        return ScreenReaderAssertions(locator, timeout, negated=False)
     if not isinstance(locator, Locator):
-        raise TypeError("expect() takes a Locator (client.locator(...), client.get_by_role(...)…)")
+        raise TypeError("expect() takes a Locator (client.locator(...), client.get_by_role(...)…) or a "
+                        "ScreenReader (the screen_reader fixture)")
     return LocatorAssertions(locator, timeout, negated=False)
 
 
@@ -110,6 +116,15 @@ class LocatorAssertions:
         else:
             self._client_wait(lambda element: element is not None and self._matches(element.value, value),
                               expectation, timeout)
+
+    def to_have_text(self, text: Expected, timeout: Optional[float] = None) -> None:
+        """Playwright's ``to_have_text`` for accessibility elements: the text the element shows is its label (a
+        static text, a button's title) or its value (a text field's contents); either equals ``text`` (or
+        matches the compiled regex)."""
+        expectation = "to_have_text(%r)" % (text,)
+        self._client_wait(lambda element: element is not None and (self._matches(element.label, text)
+                                                                     or self._matches(element.value, text)),
+                          expectation, timeout)
 
     def to_have_label(self, label: Expected, timeout: Optional[float] = None) -> None:
         """The element's accessibility label equals ``label`` (or matches the compiled regex)."""

@@ -307,3 +307,25 @@ class Locator:
         """Moves accessibility focus here (``focus.set``) once the element is attached."""
         self.element(timeout)
         return self._client.set_focus(self._target(), app=self.app)
+
+    def press(self, chord: str, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Playwright's ``locator.press``: once the element is attached, gives it keyboard focus (the focus
+        engine's ``focus.update``) and presses ``chord`` (``"Return"``, ``"space"``, ``"Shift+Tab"``…) as a
+        keyboard does (``input.key``). Returns the key's answer."""
+        element = self.element(timeout)
+        self._client.focus_engine.update({"id": element.id}, app=self.app)
+        return self._client.keyboard.press(chord, app=self.app)
+
+    def speech(self, model: Optional[str] = None, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """``speech.describe`` of the element (VoiceOver's and Orca's words) once it is attached."""
+        element = self.element(timeout)
+        return self._client.speech({"id": element.id}, model=model, app=self.app)
+
+    def explain_focus(self, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """``focus.explain``: whether the element can take keyboard focus, check by check."""
+        element = self.element(timeout)
+        return self._client.focus_engine.explain({"id": element.id}, app=self.app)
+
+    def audit(self, **options: Any) -> Dict[str, Any]:
+        """``audit.run`` on the subtree of the (one) element (see :meth:`Client.audit`)."""
+        return self._client.audit(root=self._target(), app=self.app, **options)

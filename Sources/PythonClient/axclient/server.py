@@ -55,11 +55,12 @@ def find_a11y_stack_script(start: Optional[str] = None) -> Optional[str]:
 
 
 class A11yStack:
-    """A private session bus, AT-SPI bus and registry from ``Tools/a11y-stack.sh`` (stopped by its PIDs)."""
+    """A private session bus, AT-SPI bus and registry from ``Tools/a11y-stack.sh`` (stopped by its PIDs);
+    ``xvfb`` adds a private X display, ``private_home`` a private HOME and XDG folders (both needed by Orca)."""
 
-    def __init__(self, script: str, xvfb: bool = False, timeout: float = 60.0) -> None:
+    def __init__(self, script: str, xvfb: bool = False, timeout: float = 60.0, private_home: bool = False) -> None:
         self.script = script
-        args = [script, "start"] + (["--xvfb"] if xvfb else [])
+        args = [script, "start"] + (["--xvfb"] if xvfb else []) + (["--private-home"] if private_home else [])
         out = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
         if out.returncode != 0:
             raise ServerStartError("a11y-stack start failed: %s" % out.stderr.strip())
@@ -89,18 +90,22 @@ class ServerProcess:
 
     ``ServerProcess(demo=True)`` starts it and waits for ``READY``; ``.socket`` is its socket path, ``.tcp_port``
     its TCP port (with ``tcp=True``), ``.pid`` its PID. ``.client(**options)`` connects a :class:`Client`;
-    ``.stop()`` ends it (SIGTERM, then SIGKILL after ``stop_timeout``) and removes the directory.
+    ``.stop()`` ends it (SIGTERM, then SIGKILL after ``stop_timeout``) and removes the directory. ``stack``: serve
+    AT-SPI on this already started :class:`A11yStack` (the caller stops it; the screen reader's session does).
     """
 
     def __init__(self, binary: Optional[str] = None, demo: bool = True, atspi: bool = False,
                  args: Sequence[str] = (), env: Optional[Dict[str, str]] = None, tcp: bool = False,
-                 startup_timeout: float = 30.0, a11y_stack_script: Optional[str] = None) -> None:
+                 startup_timeout: float = 30.0, a11y_stack_script: Optional[str] = None,
+                 stack: Optional[A11yStack] = None) -> None:
         self.binary = binary or find_axserver()
         self.dir = tempfile.mkdtemp(prefix="axclient-")
         os.chmod(self.dir, 0o700)
         self.socket = os.path.join(self.dir, "ax.sock")
         self.log_path = os.path.join(self.dir, "server.log")
         self.stack: Optional[A11yStack] = None
+        # A stack passed in (the screen reader's) belongs to the caller: served on, never stopped here.
+        self._borrowed_stack = stack
         self.token: Optional[str] = None
         self.tcp_port: Optional[int] = None
         self.ready_line = ""
@@ -110,7 +115,9 @@ class ServerProcess:
             command.append("--demo")
         process_env = dict(os.environ if env is None else env)
         try:
-            if atspi:
+            if stack is not None:
+                process_env = stack.env(process_env)
+            elif atspi:
                 script = a11y_stack_script or find_a11y_stack_script(os.path.dirname(self.binary))
                 if script is None:
                     raise ServerStartError("atspi=True needs Tools/a11y-stack.sh (set AXSERVER_A11Y_STACK)")

@@ -1,0 +1,68 @@
+import AXCore
+import AXJSON
+import AXJSONRPC
+
+/// `tree.get`'s `fields`: the element fields a client asks for, so a large tree's reply carries only what the
+/// test reads (issue 26: `fields: [role, label, value, states, children]` is about a fifth of the full reply).
+/// `id` is always sent (it names the element for every later call); `children` keeps the nesting (without it the
+/// reply holds the roots only). Each field means what it means in the full element (`ElementJSON.encode`).
+package struct TreeFields: Sendable {
+    /// Every field name `fields` accepts, in the order of the full element.
+    package static let accepted = [
+        "id", "role", "class", "label", "value", "hint", "identifier", "placeholder", "traits", "states",
+        "isElement", "frame", "activationPoint", "parent", "window", "children", "language", "headingLevel",
+    ]
+
+    /// The fields asked for.
+    package let names: Set<String>
+
+    /// Whether the reply nests children.
+    package var children: Bool { names.contains("children") }
+
+    /// The `fields` parameter of `tree.get`, or nil when absent (the full elements). Unknown names are −32602
+    /// naming the accepted ones.
+    static func parse(_ arguments: Params) throws(RPCError) -> TreeFields? {
+        guard let list = try arguments.stringList("fields") else { return nil }
+        for name in list where !accepted.contains(name) {
+            throw RPCError.invalidParams(
+                "tree.get: unknown field '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
+                data: ["param": "fields", "method": "tree.get", "accepted": JSON(accepted)])
+        }
+        return TreeFields(names: Set(list))
+    }
+
+    /// The asked fields of one node (no child list: the tree walk nests children).
+    package func encode(_ node: AXNode, focusedID: String?) -> JSONObject {
+        var object = JSONObject(minimumCapacity: names.count + 1)
+        object.appendUnchecked("id", .string(node.id))
+        for name in Self.accepted where name != "id" && name != "children" && names.contains(name) {
+            if let value = field(name, of: node, focusedID: focusedID) { object.appendUnchecked(name, value) }
+        }
+        return object
+    }
+
+    private func field(_ name: String, of node: AXNode, focusedID: String?) -> JSON? {
+        switch name {
+        case "role": return .string(node.role.rawValue)
+        case "class": return .string(node.className)
+        case "label": return node.label.map { .string($0) }
+        case "value": return node.value.map { .string($0) }
+        case "hint": return node.hint.map { .string($0) }
+        case "identifier": return node.identifier.map { .string($0) }
+        case "placeholder": return node.placeholder.map { .string($0) }
+        case "traits": return .array(node.traits.names.map { .string($0) })
+        case "states":
+            var states = node.states.names.map { JSON.string($0) }
+            if focusedID == node.id { states.append("focused") }
+            return .array(states)
+        case "isElement": return .bool(node.isElement)
+        case "frame": return ElementJSON.rect(node.frame)
+        case "activationPoint": return ElementJSON.point(node.activationPoint)
+        case "parent": return node.parent.map { .string($0) }
+        case "window": return .string(node.windowID)
+        case "language": return node.language.map { .string($0) }
+        case "headingLevel": return node.headingLevel.map { JSON($0) }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,70 @@
+"""`axquery listen`: a private stack, server and headless Orca from the command line (issue 26 item 1). What Orca
+says is checked against the demo's source (Sources/AXDemo/DemoApp.swift: Tab starts at the navigation bar's Edit
+button, then the Wi-Fi cell's switch, on at start) and Orca 43's role words. The second test serves no demo: an
+app process of its own (`axserver demo-app --name kitchen-panel`) connects to the printed socket, and another
+shell's `axquery key Tab` is heard.
+"""
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+import unittest
+
+from harness import AXQUERY, AXSERVER
+
+HAVE_ORCA = shutil.which("orca") is not None and shutil.which("Xvfb") is not None
+
+
+@unittest.skipUnless(HAVE_ORCA, "Orca and Xvfb are not installed (Tools/install-deps.sh installs them)")
+class ListenTest(unittest.TestCase):
+    def test_keys_and_what_orca_said(self):
+        done = subprocess.run([AXQUERY, "listen", "--keys", "Tab,Tab,space", "--json"], capture_output=True,
+                              text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        steps = json.loads(done.stdout)["steps"]
+        self.assertEqual([step["keys"] for step in steps], ["Tab", "Tab", "space"])
+        self.assertIn("Edit push button.", steps[0]["spoken"])
+        self.assertIn("Wi-Fi toggle button pressed.", steps[1]["spoken"])
+        self.assertTrue(any("not pressed" in line for line in steps[2]["spoken"]), steps[2])
+
+    def test_another_shell_drives_an_app_of_its_own(self):
+        listen = subprocess.Popen([AXQUERY, "listen", "--no-demo", "--seconds", "20"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        app = None
+        try:
+            ready = self.read_line(listen, "READY", 60)
+            sock = ready.split("socket=")[1].split()[0]
+            app = subprocess.Popen([AXSERVER, "demo-app", "--socket", sock, "--name", "kitchen-panel"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.read_line(app, "READY", 60)
+            key = subprocess.run([AXQUERY, "--socket", sock, "key", "Tab"], capture_output=True, text=True,
+                                 timeout=30)
+            self.assertEqual(key.returncode, 0, key.stderr)
+            self.read_line(listen, "Edit push button", 15)
+        finally:
+            for process in (app, listen):
+                if process is not None and process.poll() is None:
+                    process.terminate()
+                    process.wait(30)
+        self.assertEqual(listen.returncode, 130, "SIGTERM ends listen like Ctrl-C")
+        self.assertFalse(os.path.exists(os.path.dirname(sock)), "the server's folder was removed: it was stopped")
+
+    def read_line(self, process, text, timeout):
+        deadline = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([process.stdout], [], [], 0.2)
+            if ready:
+                line = process.stdout.readline()
+                if not line:
+                    break
+                seen.append(line)
+                if text in line:
+                    return line
+        self.fail("no line with %r within %d s; saw %r" % (text, timeout, seen))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,208 @@
+"""The screen_reader fixture: a real, private, headless Orca 43 listening to the server under test (issue 26 item 1).
+
+What Orca says is checked against the demo's source (Sources/AXDemo/DemoApp.swift: the Tab sequence starts at the
+navigation bar's Edit button, then the Wi-Fi cell's switch, on at start) and against Orca's own role words, never
+against this module's output. A second app (a Python provider) is served beside the demo. The failure paths (Orca
+missing, never ready, never quiet, the user's own Orca running, an interrupted run) use real processes: a stand-in
+`orca` script where Orca itself cannot be made to misbehave.
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import axclient
+from axclient import expect
+from axclient.screen_reader import (Orca, ScreenReader, ScreenReaderStartError, ScreenReaderUnavailable,
+                                    SpeechNeverSettled, missing_prerequisite, parse_chord)
+
+needs_orca = pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite()))
+
+
+def test_chords_parse_as_a_keyboard_presses_them():
+    assert parse_chord("Tab") == ("Tab", (), False)
+    assert parse_chord("Shift+Tab") == ("Tab", ("shift",), False)
+    assert parse_chord("Orca+Shift+A") == ("a", ("shift",), True)
+    assert parse_chord("ctrl+alt+Home") == ("Home", ("control", "alt"), False)
+    for bad in ("", "  ", "Hyper+Tab", "Shift+"):
+        with pytest.raises(ValueError):
+            parse_chord(bad)
+
+
+@needs_orca
+@pytest.mark.axserver(fresh=True)
+def test_orca_says_the_demo_as_a_user_hears_it(screen_reader, ax):
+    screen_reader.press("Tab")
+    expect(screen_reader).to_say("Edit push button")
+    screen_reader.press("Tab")
+    expect(screen_reader).to_say("Wi-Fi toggle button pressed")
+    expect(screen_reader).to_match_preview()              # the server's speech.describe agrees with real Orca
+    expect(screen_reader).not_.to_say("Bluetooth")
+    screen_reader.press("space")                           # Orca lets it through: the server activates the switch
+    expect(ax.get_by_role("switch", name="Wi-Fi")).to_have_value("off")
+    expect(screen_reader).to_say("not pressed")
+    expect(screen_reader).to_have_said("Edit push button")   # anywhere in this test
+    assert [step.what for step in screen_reader.transcript] == ["Tab", "Tab", "space"]
+    assert "Wi-Fi toggle button pressed" in screen_reader.transcript_text()
+    with pytest.raises(AssertionError) as failed:
+        expect(screen_reader).to_say("Bluetooth toggle button", timeout=0.3)
+    assert "not pressed" in str(failed.value), "the failure quotes what Orca did say: %s" % failed.value
+
+
+@needs_orca
+@pytest.mark.axserver(demo=False, fresh=True)
+def test_an_app_of_ones_own_is_heard(screen_reader, ax, ax_provider):
+    panel = ax_provider("kitchen-panel", windows=[axclient.view(
+        "win", "UIWindow", [0, 0, 400, 300], isKeyWindow=True, windowTitle="Kitchen", children=[
+            axclient.view("lights", "UIButton", [10, 10, 200, 44], title="Lights"),
+            axclient.view("oven", "UIButton", [10, 60, 200, 44], title="Oven timer"),
+        ])])
+    panel.client.call("input.configure", {"serverHandlesNavigation": True})   # Tab moves the server's focus
+    screen_reader.press("Tab", app=panel.app)
+    expect(screen_reader).to_say(re.compile(r"(Lights|Oven timer) push button"))
+    assert screen_reader.last_step.answers[0]["handledBy"] == "server"
+
+
+@needs_orca
+def test_wrong_keys_raise_the_servers_typed_error(screen_reader):
+    with pytest.raises(axclient.InvalidParams):
+        screen_reader.press("NoSuchKeyName")
+    with pytest.raises(ValueError):
+        screen_reader.press("Hyper+Tab")
+
+
+def test_without_orca_the_error_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert "orca" in (missing_prerequisite() or "")
+    with pytest.raises(ScreenReaderUnavailable) as caught:
+        axclient.ScreenReaderSession()
+    assert "apt-get install orca" in str(caught.value)
+
+
+class StandInStack:
+    """Enough of an A11yStack for Orca() (a folder and a display name); the stand-in Orca needs no buses."""
+
+    def __init__(self, folder):
+        self.dir = str(folder)
+        self.exports = {"A11Y_STACK_DIR": self.dir, "DISPLAY": ":99"}
+
+    def env(self, base=None):
+        merged = dict(os.environ if base is None else base)
+        merged.update(self.exports)
+        return merged
+
+
+def stand_in_orca(tmp_path, monkeypatch, body):
+    """Puts an executable `orca` (a shell script) first on PATH."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    script = folder / "orca"
+    script.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", "%s:%s" % (folder, os.environ["PATH"]))
+
+
+@needs_orca
+def test_an_orca_that_never_becomes_ready_is_stopped_within_the_bound(tmp_path, monkeypatch):
+    stand_in_orca(tmp_path, monkeypatch, "exec sleep 60\n")
+    started = time.monotonic()
+    with pytest.raises(ScreenReaderStartError) as caught:
+        Orca(StandInStack(tmp_path), startup_timeout=1.5)
+    assert time.monotonic() - started < 5
+    assert "did not become ready within 2 s" in str(caught.value)
+
+
+@needs_orca
+def test_an_orca_that_exits_at_start_up_says_why(tmp_path, monkeypatch):
+    stand_in_orca(tmp_path, monkeypatch, "echo 'Gdk: cannot open display' >&2\nexit 3\n")
+    with pytest.raises(ScreenReaderStartError) as caught:
+        Orca(StandInStack(tmp_path), startup_timeout=5)
+    assert "status 3" in str(caught.value) and "cannot open display" in str(caught.value)
+
+
+@needs_orca
+def test_speech_that_never_settles_is_bounded(tmp_path, monkeypatch):
+    stand_in_orca(tmp_path, monkeypatch, """\
+        echo "Screen reader on" >> "$ORCA_SPEECH_LOG"
+        while true; do echo "tick" >> "$ORCA_SPEECH_LOG"; sleep 0.05; done
+        """)
+    orca = Orca(StandInStack(tmp_path), startup_timeout=5)
+    try:
+        reader = ScreenReader(orca, client=None, settle_timeout=0.8)
+        started = time.monotonic()
+        with pytest.raises(SpeechNeverSettled) as caught:
+            reader.wait_until_quiet()
+        assert time.monotonic() - started < 3
+        assert "tick" in caught.value.utterances
+    finally:
+        orca.stop()
+    assert not orca.running()
+
+
+@needs_orca
+def test_the_users_own_orca_is_neither_seen_nor_touched(tmp_path):
+    """A process named `orca` of this user outside the stack (the user's own screen reader): Orca 43 refuses to
+    start beside it unless its pgrep sees only this stack; ours starts, and the other one keeps running."""
+    folder = tmp_path / "own"
+    folder.mkdir()
+    os.symlink("/bin/sleep", str(folder / "orca"))
+    own = subprocess.Popen([str(folder / "orca"), "120"])
+    try:
+        assert subprocess.run(["pgrep", "-u", str(os.getuid()), "-x", "orca"], capture_output=True).returncode == 0
+        with axclient.ScreenReaderSession() as session:
+            assert session.orca is not None and session.orca.running()
+        assert own.poll() is None, "the user's own Orca was stopped"
+    finally:
+        own.kill()
+        own.wait()
+
+
+@needs_orca
+def test_an_interrupted_run_leaves_nothing_running(tmp_path):
+    """Ctrl-C in the middle of a test: pytest stops, and Orca, the server and the private stack are gone."""
+    record = tmp_path / "pids"
+    test_file = tmp_path / "test_interrupted.py"
+    test_file.write_text(textwrap.dedent("""\
+        import time
+
+        def test_waits(screen_reader, axserver, axserver_pool):
+            session = axserver_pool.session_for(axserver)
+            with open(%r, "w") as f:
+                f.write("%%d %%d %%s\\n" %% (session.orca.pid, axserver.pid, session.stack.dir))
+            time.sleep(120)
+        """ % str(record)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                            "axclient.pytest_plugin", str(test_file)], cwd=str(tmp_path), env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (record.exists() and record.read_text().endswith("\n")):
+            assert run.poll() is None, run.stdout.read().decode(errors="replace")
+            assert time.monotonic() < deadline, "the screen reader never started"
+            time.sleep(0.1)
+        orca_pid, server_pid, stack_dir = record.read_text().split()
+        run.send_signal(signal.SIGINT)
+        run.wait(60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    stack_pids = []
+    if os.path.exists(os.path.join(stack_dir, "pids")):
+        stack_pids = [int(line.split()[1]) for line in open(os.path.join(stack_dir, "pids")) if line.strip()]
+    for pid in [int(orca_pid), int(server_pid)] + stack_pids:
+        assert not alive(pid), "process %d is still running after the interrupted run" % pid
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
