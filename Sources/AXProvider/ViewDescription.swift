@@ -64,6 +64,14 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var accessibilityIgnoresInvertColors: Bool?
     /// `accessibilityExpandedStatus`
     public var accessibilityExpandedStatus: String?
+    /// `showsLargeContentViewer` (UILargeContentViewerItem, D-LCV-1): nil is the default (bar items show it).
+    public var showsLargeContentViewer: Bool?
+    /// `largeContentTitle`: the large content viewer's title (default: the label).
+    public var largeContentTitle: String?
+    /// `largeContentImage`: the large content viewer's image, by name.
+    public var largeContentImage: String?
+    /// `scalesLargeContentImage`: whether the viewer scales the image.
+    public var scalesLargeContentImage: Bool?
 
     /// No property set.
     public init() {}
@@ -104,6 +112,10 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("accessibilityDirectTouchOptions", \.accessibilityDirectTouchOptions, .strings),
             SchemaBinding("accessibilityIgnoresInvertColors", \.accessibilityIgnoresInvertColors, .boolean),
             SchemaBinding("accessibilityExpandedStatus", \.accessibilityExpandedStatus, .string),
+            SchemaBinding("showsLargeContentViewer", \.showsLargeContentViewer, .boolean),
+            SchemaBinding("largeContentTitle", \.largeContentTitle, .string),
+            SchemaBinding("largeContentImage", \.largeContentImage, .string),
+            SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
         ])
 
     /// Reads `key` when it is one of these properties with a value of the modelled type; false otherwise.
@@ -239,6 +251,8 @@ public struct ViewDescription: Sendable, Equatable {
     public var backgroundColor: String?
     /// `numberOfLines` (UILabel): the most lines the label shows; 0 means as many as the text needs.
     public var numberOfLines: Int?
+    /// `restoresFocusAfterTransition` (C27): false on a presented controller's view opts out of focus return.
+    public var restoresFocusAfterTransition: Bool?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -327,6 +341,7 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("textColor", \.textColor, .string),
             SchemaBinding("backgroundColor", \.backgroundColor, .string),
             SchemaBinding("numberOfLines", \.numberOfLines, .integer),
+            SchemaBinding("restoresFocusAfterTransition", \.restoresFocusAfterTransition, .boolean),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

@@ -128,6 +128,7 @@ public enum HierarchySchema {
         SchemaProperty("textColor", .view, .string),
         SchemaProperty("backgroundColor", .view, .string),
         SchemaProperty("numberOfLines", .view, .integer),
+        SchemaProperty("restoresFocusAfterTransition", .view, .boolean),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),
@@ -156,6 +157,10 @@ public enum HierarchySchema {
         SchemaProperty("accessibilityDirectTouchOptions", .accessibility, .strings),
         SchemaProperty("accessibilityIgnoresInvertColors", .accessibility, .boolean),
         SchemaProperty("accessibilityExpandedStatus", .accessibility, .string),
+        SchemaProperty("showsLargeContentViewer", .accessibility, .boolean),
+        SchemaProperty("largeContentTitle", .accessibility, .string),
+        SchemaProperty("largeContentImage", .accessibility, .string),
+        SchemaProperty("scalesLargeContentImage", .accessibility, .boolean),
         SchemaProperty("accessibilityFrameInContainerSpace", .virtualElement, .rect),
         SchemaProperty("children", .structural, .views),
     ]
