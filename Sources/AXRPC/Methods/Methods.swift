@@ -496,6 +496,9 @@ package enum AXMethods {
             let clock = ContinuousClock()
             let start = clock.now
             var lastState: JSON = .null
+            // One timer for the whole wait, however many revisions pass (D-REL-3).
+            let deadline = hub.makeWaitDeadline(timeout: timeout)
+            defer { deadline.finish() }
             while true {
                 let snap: AppSnapshot
                 do { snap = try hub.snapshot(appID) } catch {
@@ -526,7 +529,7 @@ package enum AXMethods {
                     return .object(out)
                 }
                 let remaining = timeout - waited
-                if remaining <= .zero {
+                if remaining <= .zero || deadline.isExpired {
                     throw RPCError.timeout(
                         "timed out after \(waitedMs) ms waiting for \(state)",
                         data: [
@@ -534,7 +537,7 @@ package enum AXMethods {
                             "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
                         ])
                 }
-                _ = await hub.awaitChange(app: appID, after: snap.revision, timeout: remaining, includeFocus: true)
+                _ = await hub.awaitChange(app: appID, after: snap.revision, deadline: deadline, includeFocus: true)
                 if Task.isCancelled {
                     throw CancellationError()
                 }
@@ -595,34 +598,54 @@ package enum AXMethods {
             let appFilter = requestedApp
             let wanted = Set(names)
             let peer = session.peer
-            let subID = Subscriptions.nextID()
-            let token = hub.subscribe { event in
-                guard !peer.isClosed else { return }
-                EventNames.deliver(event, wanted: wanted, appFilter: appFilter, subscription: subID, peer: peer)
+            let key = ConnectionSubscriptions.Key(events: wanted, app: appFilter)
+            // Identical subscriptions share one; distinct ones are capped per connection (D-REL-6).
+            let outcome: Result<(id: UInt64, joined: Bool, installClose: Bool), RPCError> = session.withAttachments {
+                bag in
+                var subs = bag[subsKey] as? ConnectionSubscriptions ?? ConnectionSubscriptions()
+                defer { bag[subsKey] = subs }
+                if let id = subs.join(key) { return .success((id, true, false)) }
+                guard subs.count < ConnectionSubscriptions.maxPerConnection else {
+                    return .failure(ConnectionSubscriptions.capReached(arguments, active: subs.count))
+                }
+                let subID = Subscriptions.nextID()
+                let token = hub.subscribe { event in
+                    guard !peer.isClosed else { return }
+                    EventNames.deliver(event, wanted: wanted, appFilter: appFilter, subscription: subID, peer: peer)
+                }
+                subs.add(id: subID, token: token, key: key)
+                let installClose = !subs.closeHandlerInstalled
+                subs.closeHandlerInstalled = true
+                return .success((subID, false, installClose))
             }
-            session.withAttachments { bag in
-                var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
-                subs[subID] = token
-                bag[subsKey] = subs
+            let subscribed = try outcome.get()
+            if subscribed.installClose {
+                // One close handler per connection (not one per subscribe), unsubscribing what is left.
+                peer.onClose {
+                    let tokens = session.withAttachments { bag in
+                        (bag[subsKey] as? ConnectionSubscriptions)?.tokens ?? []
+                    }
+                    for token in tokens { hub.unsubscribe(token) }
+                }
             }
-            peer.onClose { hub.unsubscribe(token) }
-            return ["subscription": JSON(Int(subID)), "events": JSON(names.sorted())]
+            var reply: JSONObject = ["subscription": JSON(Int(subscribed.id)), "events": JSON(names.sorted())]
+            if subscribed.joined { reply["shared"] = true }
+            return .object(reply)
         }
         router.registerSync("events.unsubscribe") { params, session in
             let arguments = try Params(params, method: "events.unsubscribe")
             guard let sid = try arguments.int("subscription", in: ParamRange.subscription) else {
                 throw arguments.bad("subscription", "is required")
             }
-            let token: UInt64? = session.withAttachments { bag in
-                var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
-                let removed = subs.removeValue(forKey: UInt64(sid))
-                bag[subsKey] = subs
-                return removed
+            let outcome: ConnectionSubscriptions.LeaveOutcome = session.withAttachments { bag in
+                var subs = bag[subsKey] as? ConnectionSubscriptions ?? ConnectionSubscriptions()
+                defer { bag[subsKey] = subs }
+                return subs.leave(UInt64(sid))
             }
-            guard let token else {
+            guard case .left(let token) = outcome else {
                 throw arguments.bad("subscription", "is not an active subscription of this connection")
             }
-            hub.unsubscribe(token)
+            if let token { hub.unsubscribe(token) }
             return ["unsubscribed": JSON(sid)]
         }
     }
