@@ -249,9 +249,11 @@ package final class Hub: Sendable {
 
     /// Removes an app (its provider went away): it leaves every view of the server; its waiters wake up.
     package func removeApp(_ id: String) {
+        var large = false
         let waiters: [@Sendable () -> Void]? = state.withLock { locked in
             guard let appState = locked.apps.removeValue(forKey: id) else { return nil }
             locked.order.removeAll { $0 == id }
+            large = appState.store.views.count >= HeapRelease.minimumViews
             let appWaiters = Array(appState.waiters.values)
             appState.waiters.removeAll()
             return appWaiters
@@ -259,6 +261,7 @@ package final class Hub: Sendable {
         guard let waiters else { return }
         for waiter in waiters { waiter() }
         emit([.appRemoved(id)])
+        if large { HeapRelease.afterLargeRemoval() }
     }
 
     package var appIDs: [String] { state.withLock { $0.order } }

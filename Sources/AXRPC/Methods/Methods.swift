@@ -725,10 +725,13 @@ final class RemoteProvider: ActionProvider {
             if error.code == RPCError.Code.appNotResponding {
                 throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
             }
-            let reason = error.data?["reason"]?.stringValue ?? "app error"
+            // What the app says is bounded before it reaches a client (D-REL-7).
+            let reason = AppErrorBounds.truncated(
+                error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
+            let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
             throw .appFailed(
-                message: "the app reported an error performing '\(request.action)': \(error.message)",
-                reason: reason, details: error.json)
+                message: "the app reported an error performing '\(request.action)': \(message)",
+                reason: reason, details: AppErrorBounds.details(error))
         }
         if case .bool(let handled) = reply {
             return ["handled": .bool(handled)]
