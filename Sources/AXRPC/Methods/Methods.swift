@@ -137,7 +137,9 @@ package enum AXMethods {
                 throw RPCError.from(error)
             }
         }
-        router.registerSync("hierarchy.update") { params, session in
+        // A large update runs on the connection's lane (in order), not on the event loop it shares with other
+        // connections (D-REL-5).
+        router.registerSync("hierarchy.update", offLoop: LargeUpdates.runsOffLoop) { params, session in
             let arguments = try Params(params, method: "hierarchy.update")
             let appID = try Roles.ownApp(arguments, hub, session)
             guard let ops = arguments["ops"] else {
