@@ -188,6 +188,8 @@ package final class Hub: Sendable {
         var order: [String] = []
         var subscribers: [UInt64: @Sendable (HubEvent) -> Void] = [:]
         var nextToken: UInt64 = 1
+        /// The reclaim token of each app id, kept after the app leaves (NameReclaim.swift; D-REL-8).
+        var reclaimTokens: [String: String] = [:]
     }
 
     let state = Mutex(State())

@@ -116,13 +116,20 @@ package enum AXMethods {
                 throw RPCError.invalidRequest(
                     "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
             }
+            let reclaimToken = try arguments.string("reclaimToken")
+            if let reclaimToken, reclaimToken.utf8.count > 256 {
+                throw arguments.bad("reclaimToken", "must be at most 256 bytes (the token app.register answered)")
+            }
             let provider = RemoteProvider(peer: session.peer)
-            let id = hub.registerApp(name: name, provider: provider)
+            // The token from an earlier registration gives the id back, removing a stale instance (D-REL-8).
+            let registration = hub.registerApp(name: name, provider: provider, reclaimToken: reclaimToken)
+            let id = registration.id
+            if let stale = registration.replaced as? RemoteProvider { stale.peer.close() }
             session[attachment: appKey] = id
             session.role = "provider"
             // A provider that disconnects takes its app away everywhere; pending calls fail (RPCPeer contract).
-            session.peer.onClose { hub.removeApp(id) }
-            return ["app": .string(id)]
+            session.peer.onClose { hub.removeApp(id, ifProvidedBy: provider) }
+            return ["app": .string(id), "reclaimToken": .string(registration.reclaimToken)]
         }
         router.registerSync("hierarchy.set") { params, session in
             let arguments = try Params(params, method: "hierarchy.set")
