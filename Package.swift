@@ -156,7 +156,7 @@ let package = Package(
                 "AXJSON", "AXJSONRPC", "AXRPCClient", "AXCore", "AXQuery", "AXHub", "AXRPC", "AXTransport", "AXDBus",
                 "CDBus",
                 "AXATSPI",
-                "AXATSPIModel",
+                "AXATSPIModel", "AXInsight",
                 "AXDemo", "AXConformance",
             ], swiftSettings: swiftSettings),
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),

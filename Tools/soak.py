@@ -5,7 +5,9 @@ Starts `axserver --bench-tree N --no-atspi` on a private socket, registers a pro
 (--patch-rate per second) and answers actions, then runs --clients automation clients for --seconds with a mix
 of queries (on the bench tree and the provider's app), waits that a later patch satisfies, long waits that stay
 pending, actions and event subscriptions, plus --never-read clients that subscribe to every event (and pipeline
-big requests) and never read a byte.
+big requests) and never read a byte. --churn loops keep registering providers that subscribe to every event and
+are closed abruptly a moment later, mid-stream, without reading (issue 19: a subscribed provider going away
+during event delivery).
 
 It checks that every request gets exactly one reply (no loss, no duplicate, no reply to an unknown id), reports
 latency percentiles (p50/p95/p99, overall and per method), and samples the server's RSS and open file
@@ -182,6 +184,7 @@ class Soak:
         self.app = None
         self.provider = None
         self.activations = 0
+        self.churn_cycles = 0
         self.patches_skipped = 0
         self.drain_seconds = 0.0
 
@@ -279,6 +282,24 @@ class Soak:
                 self.stats.unexpected.append("waiter%d: expected a timeout, got %s" % (index, json.dumps(reply)[:200]))
         return conn
 
+    async def churn_loop(self, index):
+        """Registers a provider that subscribes to everything, then closes it abruptly while patches stream."""
+        rng = random.Random(1000 + index)
+        while not self.stop:
+            try:
+                reader, writer = await asyncio.open_unix_connection(self.path)
+            except OSError as e:
+                self.stats.unexpected.append("churn%d: connect failed: %r" % (index, e))
+                return
+            lines = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"role": "provider"}},
+                     {"jsonrpc": "2.0", "id": 2, "method": "app.register", "params": {"name": "churn%d" % index}},
+                     {"jsonrpc": "2.0", "id": 3, "method": "events.subscribe", "params": {}}]
+            writer.write(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
+            await writer.drain()
+            await asyncio.sleep(rng.uniform(0.02, 0.3))
+            writer.transport.abort()
+            self.churn_cycles += 1
+
     def never_reading_client(self, index):
         """Subscribes to everything and pipelines big requests, then never reads (a raw blocking socket)."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -304,6 +325,7 @@ class Soak:
         hogs = [self.never_reading_client(i) for i in range(self.args.never_read)]
         clients = [asyncio.ensure_future(self.client_loop(i)) for i in range(self.args.clients)]
         waiters = [asyncio.ensure_future(self.pending_wait_loop(i)) for i in range(self.args.pending_waits)]
+        churners = [asyncio.ensure_future(self.churn_loop(i)) for i in range(self.args.churn)]
         load_start = time.monotonic()
         await asyncio.sleep(self.args.seconds)
         self.stop = True
@@ -316,6 +338,8 @@ class Soak:
             except Exception as e:  # noqa: BLE001 - reported
                 self.stats.unexpected.append("client task failed: %r" % (e,))
         await patcher
+        for task in churners:
+            await task
         self.drain_seconds = time.monotonic() - drain_start
         during = list(self.samples)
         # Every request must have had its reply by now.
@@ -382,7 +406,7 @@ class Soak:
             "requestsPerSecond": round(self.stats.replies / duration, 1) if duration > 0 else 0,
             "patchesSent": self.tick, "patchesPerSecond": round(self.tick / duration, 1) if duration > 0 else 0,
             "patchesSkippedServerBehind": self.patches_skipped,
-            "actionsPerformedByProvider": self.activations,
+            "actionsPerformedByProvider": self.activations, "churnCycles": self.churn_cycles,
             "notificationsReceived": self.stats.notifications,
             "errorsByCode": {str(k): v for k, v in sorted(self.stats.errors.items(), key=lambda kv: str(kv[0]))},
             "latency": {"p50_ms": round(percentile(all_latencies, 0.5) * 1000, 2),
@@ -438,6 +462,8 @@ def main():
                         help="patches sent but not yet answered before the provider skips one (default 50)")
     parser.add_argument("--never-read", type=int, default=3, help="clients that subscribe and never read (default 3)")
     parser.add_argument("--never-read-requests", type=int, default=200, help="tree.get requests each never-reading client pipelines")
+    parser.add_argument("--churn", type=int, default=0,
+                        help="loops registering subscribed providers that are closed abruptly mid-stream (default 0)")
     parser.add_argument("--pending-waits", type=int, default=10, help="clients keeping a wait pending (default 10)")
     parser.add_argument("--pending-wait-ms", type=int, default=30000, help="timeout of those waits (default 30000)")
     parser.add_argument("--think-ms", type=float, default=20, help="max random pause between a client's requests (default 20)")
@@ -456,7 +482,7 @@ def main():
             parser.error("--%s must be positive" % name.replace("_", "-"))
     if args.max_patches_in_flight < 1:
         parser.error("--max-patches-in-flight must be at least 1")
-    for name in ("clients", "bench_tree", "never_read", "pending_waits", "provider_controls", "never_read_requests"):
+    for name in ("clients", "bench_tree", "never_read", "pending_waits", "provider_controls", "never_read_requests", "churn"):
         if getattr(args, name) < 0:
             parser.error("--%s must not be negative" % name.replace("_", "-"))
 

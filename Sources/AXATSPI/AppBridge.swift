@@ -369,7 +369,7 @@ final class AppBridge: @unchecked Sendable {
         }
         if strcmp(iface, "org.freedesktop.DBus.Properties") == 0 { return properties(msg, rawMessage, member, target) }
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
-            let ifaces = interfaces(target).names.map { DBusInterfaceDescription(name: $0) }
+            let ifaces = interfaces(target).names.map { ATSPIIntrospection.describe($0) }
             let xml = DBusIntrospection.xml(interfaces: ifaces)
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(xml) }
             return .handled

@@ -103,7 +103,15 @@ extension AppBridge {
         let hub = self.hub
         let app = appID
         let timeout = actionReplyTimeout
+        // The reply deadline is cancelled (and freed) when the reply goes out, not left sleeping (D-REL-3).
+        let deadline = WaitDeadline.after(timeout) {
+            reply.sendError(
+                DBusError(
+                    name: DBusError.Name.noReply,
+                    message: "The application did not answer within \(timeout) (the action may still complete)"))
+        }
         Task.detached { [weak self] in
+            defer { deadline.finish() }
             do throws(ActionError) {
                 var handled = false
                 for _ in 0..<max(1, repeated) {
@@ -118,13 +126,6 @@ extension AppBridge {
                 reply.sendError(error.dbusError)
             }
         }
-        Task.detached {
-            try? await Task.sleep(for: timeout)
-            reply.sendError(
-                DBusError(
-                    name: DBusError.Name.noReply,
-                    message: "The application did not answer within \(timeout) (the action may still complete)"))
-        }
         return .handled
     }
 
@@ -138,7 +139,14 @@ extension AppBridge {
         let hub = self.hub
         let app = appID
         let timeout = actionReplyTimeout
+        let deadline = WaitDeadline.after(timeout) {
+            reply.sendError(
+                DBusError(
+                    name: DBusError.Name.noReply,
+                    message: "The rotor step did not finish within \(timeout) (focus may still move)"))
+        }
         Task.detached { [weak self] in
+            defer { deadline.finish() }
             do throws(ActionError) {
                 let last = self?.lastRotorItem.withLock { $0 }
                 let outcome = try await hub.performRotorAction(
@@ -153,13 +161,6 @@ extension AppBridge {
                 reply.sendError(error.dbusError)
             }
         }
-        Task.detached {
-            try? await Task.sleep(for: timeout)
-            reply.sendError(
-                DBusError(
-                    name: DBusError.Name.noReply,
-                    message: "The rotor step did not finish within \(timeout) (focus may still move)"))
-        }
         return .handled
     }
 
@@ -172,15 +173,19 @@ extension AppBridge {
     /// Runs a flush on the loop thread and waits for it (at most 200 ms, so a closed connection never hangs a reply).
     func flushBeforeReply() async {
         let once = OneShot()
+        // Kept here until the flush or the deadline resumed us (a dropped perform must not free the deadline).
+        let held = Mutex<WaitDeadline?>(nil)
         await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+            let deadline = WaitDeadline.after(.milliseconds(200)) { if once.fire() { cont.resume() } }
+            held.withLock { $0 = deadline }
             connection.perform { [weak self] in
                 self?.flush()
                 if once.fire() { cont.resume() }
             }
-            Task.detached {
-                try? await Task.sleep(for: .milliseconds(200))
-                if once.fire() { cont.resume() }
-            }
+        }
+        held.withLock { held in
+            held?.finish()
+            held = nil
         }
     }
 }

@@ -25,10 +25,10 @@ package struct ATSPIRect: Sendable, Equatable {
     }
 }
 
-/// Rounds to the nearest Int32 (clamped; non-finite values become 0): frames come from the provider.
+/// Rounds to the nearest Int32 (saturating; non-finite values become 0): frames come from the provider (D-REL-2).
 @inline(__always) package func clampedInt32(_ value: Double) -> Int32 {
     guard value.isFinite else { return 0 }
-    return Int32(clamping: Int64(value.rounded()))
+    return value.saturatingInt32
 }
 
 /// Answers of `org.a11y.atspi.Component` over a served snapshot (frames are screen coordinates).

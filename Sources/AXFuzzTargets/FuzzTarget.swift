@@ -32,6 +32,7 @@ package struct FuzzTarget: Sendable {
         SnapshotFuzz.target,
         AppiumXMLFuzz.target,
         DBusFuzz.target,
+        ConnectionsFuzz.target,
     ]
 
     /// The target called `name`, if any.

@@ -194,6 +194,14 @@ final class FuzzServer: Sendable {
     let hub: Hub
     let providerSession: RPCSession
 
+    /// A server with no app at all (the connections target registers its own).
+    init(empty: Bool) {
+        hub = Hub(actionTimeout: .seconds(1))
+        router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        providerSession = RPCSession(peer: FuzzPeer())
+    }
+
     init() {
         hub = Hub(actionTimeout: .seconds(1))
         router = RPCRouter()

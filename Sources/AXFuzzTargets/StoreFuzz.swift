@@ -1,6 +1,9 @@
+import AXATSPIModel
 import AXCore
 import AXDemo
+import AXInsight
 import AXJSON
+import AXQuery
 
 /// Patch operations on the demo tree: the input is parsed as JSON and decoded as a list of ops
 /// (`PatchOp.decodeList`) and applied to a store holding the demo app. Checked: a refused patch leaves the store
@@ -44,6 +47,7 @@ enum PatchFuzz {
         if let difference = TreeComparison.difference(store.tree, store.rebuild()) {
             check.fail("after an accepted patch the incremental tree differs from a rebuild: \(difference)")
         }
+        GeometryOutputs.check(store.tree, into: &check)
         return check.failures
     }
 }
@@ -69,6 +73,7 @@ enum SnapshotFuzz {
         if let difference = TreeComparison.difference(store.tree, store.rebuild()) {
             check.fail("a loaded snapshot's tree differs from its rebuild: \(difference)")
         }
+        GeometryOutputs.check(store.tree, into: &check)
         return check.failures
     }
 }
@@ -88,5 +93,32 @@ enum TreeComparison {
             if node != other { return "node \(id) differs" }
         }
         return nil
+    }
+}
+
+/// Every geometry output over a derived tree (issue 19 item 2): the Appium XML, the SVG picture with every overlay
+/// and the AT-SPI extents of every node in every coordinate space. Composed frames must stay within the
+/// composition bound (D-REL-2) and no conversion may trap.
+enum GeometryOutputs {
+    static func check(_ tree: AXTree, into check: inout FuzzCheck) {
+        let bound = GeometryBounds.maxComposedCoordinate
+        for (id, node) in tree.nodes {
+            let frame = node.frame
+            let edges = [frame.minX, frame.minY, frame.maxX, frame.maxY]
+            if !edges.allSatisfy({ $0.isFinite && abs($0) <= bound * 1.000_001 }) {
+                check.fail("node \(id) has a frame beyond the composition bound: \(frame)")
+                break
+            }
+        }
+        _ = TreeXML.xml(tree, appName: "fuzz")
+        _ = TreeRenderer.svg(tree: tree, overlays: Set(RenderOverlay.allCases), maxNodes: 2_000)
+        let served = ServedSnapshot(tree: tree, focusedID: nil, applicationName: "fuzz")
+        let component = ComponentModel(snapshot: served)
+        for (_, node) in tree.nodes.prefix(2_000) {
+            for space in [ATSPICoordinateType.screen, .window, .parent] {
+                let extents = component.extents(of: node, coordinateType: space)
+                check.expect(extents.width >= 0 && extents.height >= 0, "negative extents \(extents)")
+            }
+        }
     }
 }

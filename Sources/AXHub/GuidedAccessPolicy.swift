@@ -137,8 +137,15 @@ extension GuidedAccessPolicy {
         let locator = LineLocator(bytes)
         let document: JSON
         do {
-            document = try JSON.parse(bytes, limits: JSONParseLimits(maxDepth: 16, maxBytes: maxFileBytes))
+            // A key written twice would silently drop the first value (a lost denial): refused (D-REL-4).
+            document = try JSON.parse(
+                bytes, limits: JSONParseLimits(maxDepth: 16, maxBytes: maxFileBytes, rejectDuplicateKeys: true))
         } catch {
+            if error.message.hasPrefix(JSONParseError.duplicateKeyPrefix) {
+                throw PolicyFileError(
+                    line: locator.line(atOffset: error.offset),
+                    reason: "\(error.message); write each key once (merge the two lists)")
+            }
             throw PolicyFileError(
                 line: locator.line(atOffset: error.offset), reason: "not valid JSON: \(error.message)")
         }

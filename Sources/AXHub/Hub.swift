@@ -196,15 +196,19 @@ package final class Hub: Sendable {
         var order: [String] = []
         var subscribers: [UInt64: @Sendable (HubEvent) -> Void] = [:]
         var nextToken: UInt64 = 1
+        /// The reclaim token of each app id, kept after the app leaves (NameReclaim.swift; D-REL-8).
+        var reclaimTokens: [String: String] = [:]
     }
 
     let state = Mutex(State())
-    private let delivery = Mutex(())
+    private let delivery = EventDelivery()
     /// Serializes policy changes end to end (read, persist, apply), so concurrent operator calls and reloads
     /// leave the file and the running policy equal.
     private let policyChanges = Mutex(())
     /// Timeout timers of `awaitChange` calls that have not finished yet (for tests: must stay bounded).
     private let liveWaitTimers = WaitTimerCounter()
+    /// Wait timers ever started (for tests: one per wait, never one per revision; D-REL-3).
+    private let waitTimersStarted = Atomic<Int>(0)
     package let actionTimeout: Duration
     /// Key forwarding, the per-app navigation option and key queues (KeyInput.swift; D-KEY-1…4).
     package let keyInput = KeyInputState()
@@ -230,10 +234,7 @@ package final class Hub: Sendable {
 
     func emit(_ events: [HubEvent]) {
         guard !events.isEmpty else { return }
-        let subs = state.withLock { Array($0.subscribers.sorted { $0.key < $1.key }.map(\.value)) }
-        delivery.withLock { _ in
-            for event in events { for subscriber in subs { subscriber(event) } }
-        }
+        delivery.deliver(events) { state.withLock { Array($0.subscribers.sorted { $0.key < $1.key }.map(\.value)) } }
     }
 
     // MARK: Apps
@@ -258,9 +259,11 @@ package final class Hub: Sendable {
 
     /// Removes an app (its provider went away): it leaves every view of the server; its waiters wake up.
     package func removeApp(_ id: String) {
+        var large = false
         let waiters: [@Sendable () -> Void]? = state.withLock { locked in
             guard let appState = locked.apps.removeValue(forKey: id) else { return nil }
             locked.order.removeAll { $0 == id }
+            large = appState.store.views.count >= HeapRelease.minimumViews
             let appWaiters = Array(appState.waiters.values)
             appState.waiters.removeAll()
             return appWaiters
@@ -268,6 +271,7 @@ package final class Hub: Sendable {
         guard let waiters else { return }
         for waiter in waiters { waiter() }
         emit([.appRemoved(id)])
+        if large { HeapRelease.afterLargeRemoval() }
     }
 
     package var appIDs: [String] { state.withLock { $0.order } }
@@ -607,13 +611,33 @@ package final class Hub: Sendable {
     package func awaitChange(app: String, after revision: Int, timeout: Duration, includeFocus: Bool = false) async
         -> Int?
     {
+        let deadline = makeWaitDeadline(timeout: timeout)
+        defer { deadline.finish() }
+        return await awaitChange(app: app, after: revision, deadline: deadline, includeFocus: includeFocus)
+    }
+
+    /// A deadline for a wait of several rounds (`wait.for`): one timer however many revisions pass (D-REL-3).
+    /// The caller calls `finish()` when the wait ends.
+    package func makeWaitDeadline(timeout: Duration) -> WaitDeadline {
+        waitTimersStarted.add(1, ordering: .relaxed)
+        return WaitDeadline(timeout: timeout, counter: liveWaitTimers)
+    }
+
+    /// How many wait timers were ever started (for tests: one per wait, not one per revision).
+    package var startedWaitTimerCount: Int { waitTimersStarted.load(ordering: .relaxed) }
+
+    /// One round of a wait: suspends until the app's tree changes after `revision`, the app goes away or
+    /// `deadline` passes. Returns the new revision, or nil when the deadline passed. Holds nothing after it
+    /// returns: its waiter entry is removed and its expiry action disarmed.
+    package func awaitChange(app: String, after revision: Int, deadline: WaitDeadline, includeFocus: Bool = false)
+        async -> Int?
+    {
         let token = state.withLock { locked -> UInt64 in
             let token = locked.nextToken
             locked.nextToken += 1
             return token
         }
         let once = OneShot()
-        let timer = WaitTimer()
         let focusAtStart: String?? =
             includeFocus ? state.withLock { locked in locked.apps[app].map { $0.focusedID } } : nil
         let resumer = WaitResumer()
@@ -628,8 +652,6 @@ package final class Hub: Sendable {
                     if let focused = focusAtStart, focused != appState.focusedID { return appState.store.revision }
                     appState.waiters[token] = { [weak self] in
                         guard once.fire() else { return }
-                        // Woken: the timeout timer must not outlive the wait (one per wake would pile up).
-                        timer.cancel()
                         let revisionNow = self?.state.withLock { locked in locked.apps[app]?.store.revision } ?? nil
                         cont.resume(returning: revisionNow ?? -1)
                     }
@@ -639,21 +661,20 @@ package final class Hub: Sendable {
                     if once.fire() { cont.resume(returning: current) }
                     return
                 }
-                let counter = liveWaitTimers
-                counter.increment()
-                timer.start(
-                    Task { [weak self] in
-                        defer { counter.decrement() }
-                        do { try await Task.sleep(for: timeout) } catch { return }
-                        self?.state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
-                        if once.fire() { cont.resume(returning: nil) }
-                    })
+                let armed = deadline.arm { [weak self] in
+                    self?.state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
+                    if once.fire() { cont.resume(returning: nil) }
+                }
+                if !armed {
+                    state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
+                    if once.fire() { cont.resume(returning: nil) }
+                }
             }
         } onCancel: { [weak self] in
             self?.state.withLock { locked in _ = locked.apps[app]?.waiters.removeValue(forKey: token) }
-            timer.cancel()
             if once.fire() { resumer.resume(returning: nil) }
         }
+        deadline.disarm()
         guard let wokenRevision, wokenRevision >= 0 else { return nil }
         return wokenRevision
     }
@@ -665,35 +686,6 @@ final class WaitTimerCounter: Sendable {
     func increment() { value.add(1, ordering: .relaxed) }
     func decrement() { value.subtract(1, ordering: .relaxed) }
     var current: Int { value.load(ordering: .relaxed) }
-}
-
-/// The timeout timer of one wait: cancelled when the wait is woken, even if that happens before it starts.
-final class WaitTimer: Sendable {
-    private struct State {
-        var task: Task<Void, Never>?
-        var cancelled = false
-    }
-    private let state = Mutex(State())
-
-    /// Adopts the timer task; cancels it at once when the wait was already woken.
-    func start(_ task: Task<Void, Never>) {
-        let cancelNow: Bool = state.withLock { locked in
-            if locked.cancelled { return true }
-            locked.task = task
-            return false
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    /// Cancels the timer (the sleeping task ends immediately and frees what it holds).
-    func cancel() {
-        let task: Task<Void, Never>? = state.withLock { locked in
-            locked.cancelled = true
-            defer { locked.task = nil }
-            return locked.task
-        }
-        task?.cancel()
-    }
 }
 
 /// A thread-safe one-time flag (the first `fire()` returns true).

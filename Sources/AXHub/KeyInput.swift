@@ -62,6 +62,8 @@ package struct KeyOutcome: Sendable, Equatable {
 package enum KeyInputError: Error, Sendable, Equatable {
     /// The app already has `KeyInputState.queueLimit` keys waiting (a flood): this one is refused (D-KEY-6).
     case busy(app: String, waiting: Int)
+    /// The key's request was cancelled (its connection closed) while it waited for its turn: it does not run.
+    case cancelled(app: String)
 }
 
 /// The hub's key state: the installed forwarder, the per-app "server handles navigation" option and the
@@ -72,12 +74,14 @@ package final class KeyInputState: Sendable {
 
     private struct AppQueue {
         var running = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Waiting keys in arrival order; each is resumed with true when its turn comes, false when cancelled.
+        var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     }
     private struct State {
         var forwarder: (any KeyForwarder)?
         var serverNavigation: Set<String> = []
         var queues: [String: AppQueue] = [:]
+        var nextWaiterID: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -120,26 +124,49 @@ package final class KeyInputState: Sendable {
         case .run: return
         case .refuse(let waiting): throw .busy(app: app, waiting: waiting)
         case .wait:
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let runNow: Bool = state.withLock { locked in
-                    var queue = locked.queues[app] ?? AppQueue()
-                    if !queue.running {
-                        queue.running = true
+            let waiterID: UInt64 = state.withLock { locked in
+                locked.nextWaiterID += 1
+                return locked.nextWaiterID
+            }
+            // A key whose request is cancelled while it waits leaves the queue and never runs (issue 19 item 7).
+            let granted = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let answer: Bool? = state.withLock { locked in
+                        var queue = locked.queues[app] ?? AppQueue()
+                        if !queue.running {
+                            queue.running = true
+                            locked.queues[app] = queue
+                            return true
+                        }
+                        if Task.isCancelled { return false }
+                        queue.waiting.append((waiterID, continuation))
                         locked.queues[app] = queue
-                        return true
+                        return nil
                     }
-                    queue.waiting.append(continuation)
-                    locked.queues[app] = queue
-                    return false
+                    if let answer { continuation.resume(returning: answer) }
                 }
-                if runNow { continuation.resume() }
+            } onCancel: {
+                let removed: CheckedContinuation<Bool, Never>? = state.withLock { locked in
+                    guard var queue = locked.queues[app],
+                        let index = queue.waiting.firstIndex(where: { $0.id == waiterID })
+                    else { return nil }
+                    let entry = queue.waiting.remove(at: index)
+                    locked.queues[app] = queue
+                    return entry.continuation
+                }
+                removed?.resume(returning: false)
+            }
+            guard granted else { throw .cancelled(app: app) }
+            if Task.isCancelled {
+                release(app)
+                throw .cancelled(app: app)
             }
         }
     }
 
     /// Ends the app's running key and starts the next waiting one.
     func release(_ app: String) {
-        let next: CheckedContinuation<Void, Never>? = state.withLock { locked in
+        let next: CheckedContinuation<Bool, Never>? = state.withLock { locked in
             guard var queue = locked.queues[app] else { return nil }
             if queue.waiting.isEmpty {
                 locked.queues[app] = nil
@@ -147,9 +174,9 @@ package final class KeyInputState: Sendable {
             }
             let first = queue.waiting.removeFirst()
             locked.queues[app] = queue
-            return first
+            return first.continuation
         }
-        next?.resume()
+        next?.resume(returning: true)
     }
 
     /// Keys waiting for their turn in `app` (tests, diagnostics).

@@ -81,7 +81,7 @@ package enum TreeRenderer {
         let width = max(x - windowGap + margin, 320)
         var footer: [(String, String)] = []
         if overlays.contains(.audit) {
-            let perLine = max(20, Int((width - 2 * margin) / (11 * 0.6)))
+            let perLine = max(20, min(10_000, ((width - 2 * margin) / (11 * 0.6)).saturatingTruncatedInt))
             for (number, finding) in findings.prefix(listed).enumerated() {
                 let text =
                     "\(number + 1). \(finding.severity.rawValue) \(finding.check) \(finding.element): \(finding.reason)"
@@ -308,7 +308,7 @@ package enum TreeRenderer {
 
     /// Cuts text to what fits `width` at the font size (≈ 0.6 em per character for the sans fonts used), with "…".
     static func fit(_ text: String, width: Double, fontSize: Double) -> String {
-        let capacity = Int(width / (fontSize * 0.6))
+        let capacity = (width / (fontSize * 0.6)).saturatingTruncatedInt
         guard capacity > 0 else { return "" }
         if text.count <= capacity { return text }
         guard capacity > 1 else { return "" }

@@ -234,10 +234,14 @@ public struct JSONParseLimits: Sendable {
     public var maxDepth: Int
     /// The largest input accepted, in bytes.
     public var maxBytes: Int
-    /// Limits of `maxDepth` levels and `maxBytes` bytes.
-    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20) {
+    /// Whether a key repeated in one object is an error (offset of the repeated key) instead of the last value
+    /// winning. Readers of operator files ask for it, so a key written twice never silently drops a value.
+    public var rejectDuplicateKeys: Bool
+    /// Limits of `maxDepth` levels and `maxBytes` bytes; duplicate keys refused when `rejectDuplicateKeys`.
+    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20, rejectDuplicateKeys: Bool = false) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
+        self.rejectDuplicateKeys = rejectDuplicateKeys
     }
     /// 512 levels, 64 MiB.
     public static let `default` = JSONParseLimits()

@@ -9,7 +9,8 @@
 // - Numbers: the RFC grammar exactly. Leading zeros ("01"), a lone "-", "1.", ".5", "+1", NaN and Infinity are
 //   rejected; numbers whose magnitude overflows a Double ("1e999") are rejected as "out of range".
 // - Objects: duplicate keys are accepted and the LAST value wins; the key keeps the position of its first
-//   occurrence (JSONObject semantics).
+//   occurrence (JSONObject semantics). With `JSONParseLimits.rejectDuplicateKeys` a repeated key is an error
+//   ("duplicate key 'k'", at the repeated key's offset) instead.
 // - Limits: `JSONParseLimits.maxBytes` (input size) and `maxDepth` (nesting of arrays/objects; the top-level
 //   container is depth 1). Exceeding either throws a JSONParseError whose `kind` tells which limit.
 
@@ -36,6 +37,8 @@ extension JSONParseError {
     }
 
     static let depthPrefix = "nesting too deep"
+    /// The start of the message of a repeated key refused under `JSONParseLimits.rejectDuplicateKeys`.
+    public static let duplicateKeyPrefix = "duplicate key"
     static let sizePrefix = "input too large"
 }
 
@@ -55,6 +58,7 @@ extension JSON {
         }
         var parser = _JSONParser(
             base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: limits.maxDepth)
+        parser.rejectDuplicateKeys = limits.rejectDuplicateKeys
         return try parser.parseDocument()
     }
 
@@ -91,6 +95,7 @@ struct _JSONParser {
     var position: Int = 0
     var depth: Int = 0
     let maxDepth: Int
+    var rejectDuplicateKeys = false
     var scratch: [UInt8] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
@@ -106,6 +111,12 @@ struct _JSONParser {
 
     @inline(__always) func err(_ offset: Int, _ message: String) -> JSONParseError {
         JSONParseError(offset: offset, message: message)
+    }
+
+    /// The error of a repeated key (only when `rejectDuplicateKeys`); the key is cut to 64 characters.
+    func duplicate(_ key: String, at offset: Int) -> JSONParseError {
+        let shown = key.count > 64 ? String(key.prefix(64)) + "…" : key
+        return err(offset, "\(JSONParseError.duplicateKeyPrefix) '\(shown)' (each key may appear once in an object)")
     }
 
     /// A human-readable description of the byte at `offset`, or "end of input".
@@ -211,6 +222,7 @@ struct _JSONParser {
                         ? "unexpected \(describe(position)), expected a string key after ','"
                         : "unexpected \(describe(position)), expected a string key or '}'")
             }
+            let keyOffset = position
             let key = try parseString()
             skipWS()
             guard position < length, input[position] == Self.colon else {
@@ -218,9 +230,14 @@ struct _JSONParser {
             }
             position += 1
             let value = try parseValue()
-            // Duplicate keys: last one wins (position of the first occurrence is kept).
+            // Duplicate keys: last one wins (position of the first occurrence is kept), unless the caller asked.
             if object.count < 12 {
-                if object.keys.contains(key) { object[key] = value } else { object.appendUnchecked(key, value) }
+                if object.keys.contains(key) {
+                    if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
+                    object[key] = value
+                } else {
+                    object.appendUnchecked(key, value)
+                }
                 if object.count == 12 {
                     var positions = [String: Int](minimumCapacity: 32)
                     for (keyIndex, name) in object.keys.enumerated() { positions[name] = keyIndex }
@@ -228,6 +245,7 @@ struct _JSONParser {
                 }
             } else {
                 if keyIndexes![key] != nil {
+                    if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
                     object[key] = value
                 } else {
                     keyIndexes![key] = object.count

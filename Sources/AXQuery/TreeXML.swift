@@ -81,7 +81,7 @@ package enum TreeXML {
         }
         func int(_ number: Double) -> String {
             guard number.isFinite else { return "0" }
-            return String(Int(number.rounded()))
+            return String(number.saturatingInt)
         }
         lit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n")
         lit("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"")

@@ -241,6 +241,10 @@ package enum POSIX {
     }
 
     /// Reads a token file: must not be accessible by group/others; first line, trimmed, non-empty.
+    /// The largest token file accepted (TCP and operator tokens): a token is one line, and a file that is
+    /// megabytes long is a mistake to refuse, not to read (D-REL-7).
+    package static let maxTokenFileBytes = 4_096
+
     package static func readTokenFile(_ path: String) throws(RPCTransportError) -> [UInt8] {
         guard let info = statInfo(path) else { throw RPCTransportError("token file '\(path)' does not exist") }
         if info.mode & 0o077 != 0 {
@@ -254,10 +258,14 @@ package enum POSIX {
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65536 {
+        while bytes.count <= maxTokenFileBytes {
             let count = fread(&buf, 1, buf.count, file)
             if count <= 0 { break }
             bytes.append(contentsOf: buf[0..<count])
+        }
+        guard bytes.count <= maxTokenFileBytes else {
+            throw RPCTransportError(
+                "token file '\(path)' is larger than \(maxTokenFileBytes) bytes; it must hold one line, the token")
         }
         let line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
         var token = Array(line)

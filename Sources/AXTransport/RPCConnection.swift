@@ -748,6 +748,9 @@ final class RPCAsyncLane: Sendable {
         var closed = false
         var outbox: [[UInt8]] = []
         var drainScheduled = false
+        /// The running worker, cancelled when the connection closes: a request it runs (a key waiting for its
+        /// turn) must not act for a client that is gone (issue 19 item 7).
+        var worker: Task<Void, Never>?
     }
     private let state = Mutex(State())
     private let router: RPCRouter
@@ -791,7 +794,10 @@ final class RPCAsyncLane: Sendable {
             return true
         }
         guard ok else { return }
-        Task { await self.work() }
+        let worker = Task { await self.work() }
+        state.withLock { locked in
+            if locked.running { locked.worker = worker }
+        }
     }
 
     private func work() async {
@@ -854,11 +860,14 @@ final class RPCAsyncLane: Sendable {
 
     /// Drops queued work; the worker stops after its current item.
     func close() {
-        state.withLock { locked in
+        let worker: Task<Void, Never>? = state.withLock { locked in
             locked.closed = true
             locked.queue.removeAll()
             locked.queuedInputBytes = 0
             locked.outbox = []
+            defer { locked.worker = nil }
+            return locked.worker
         }
+        worker?.cancel()
     }
 }

@@ -1,4 +1,5 @@
 import AXHub
+import AXRPCClient
 import Foundation
 
 #if canImport(Glibc)
@@ -83,11 +84,21 @@ enum OperatorFiles {
     /// Reads the operator token: the file's first line, which must not be empty, and a file no one else may read.
     static func loadOperatorToken(_ path: String) throws(Refusal) -> String {
         var status = stat()
-        guard stat(path, &status) == 0, let data = FileManager.default.contents(atPath: path) else {
+        guard stat(path, &status) == 0 else {
             throw Refusal(description: "operator token file \(path) cannot be read")
         }
         guard status.st_mode & (S_IRWXG | S_IRWXO) == 0 else {
             throw Refusal(description: "operator token file \(path) is readable by group or others; chmod 600 it")
+        }
+        // Refused before it is read: a token is one line (D-REL-7).
+        guard status.st_size <= POSIX.maxTokenFileBytes else {
+            throw Refusal(
+                description:
+                    "operator token file \(path) has \(status.st_size) bytes; a token file holds one line of at most \(POSIX.maxTokenFileBytes) bytes"
+            )
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= POSIX.maxTokenFileBytes else {
+            throw Refusal(description: "operator token file \(path) cannot be read")
         }
         let firstLine =
             String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""

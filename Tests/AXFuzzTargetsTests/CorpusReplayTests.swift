@@ -39,6 +39,7 @@ final class CorpusReplayTests: XCTestCase {
     func testSnapshot() throws { try replay("snapshot", minimumCorpus: 3) }
     func testAppiumXML() throws { try replay("appium-xml", minimumCorpus: 2) }
     func testDBus() throws { try replay("dbus", minimumCorpus: 10) }
+    func testConnections() throws { try replay("connections", minimumCorpus: 4) }
 
     /// Every target has a corpus directory and is covered by a test above.
     func testEveryTargetHasACorpus() {
@@ -47,7 +48,7 @@ final class CorpusReplayTests: XCTestCase {
         }
         XCTAssertEqual(
             FuzzTarget.all.map(\.name).sorted(),
-            ["appium-xml", "dbus", "framing", "json", "patch", "router", "selector", "snapshot"])
+            ["appium-xml", "connections", "dbus", "framing", "json", "patch", "router", "selector", "snapshot"])
     }
 
     /// The router target reaches real methods on the demo app (not just initialization or lookup errors).

@@ -21,6 +21,7 @@ class SoakShort(unittest.TestCase):
             p = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "soak.py"), "--bin", BIN,
                                 "--seconds", "5", "--clients", "10", "--bench-tree", "300", "--patch-rate", "100",
                                 "--pending-waits", "2", "--pending-wait-ms", "1500", "--never-read", "2",
+                                "--churn", "3",
                                 "--rss-growth", "300", "--json", out.name],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=180)
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
@@ -35,6 +36,8 @@ class SoakShort(unittest.TestCase):
         self.assertIn("wait.for", result["latencyByMethod"])
         self.assertIn("action.activate", result["latencyByMethod"])
         self.assertGreater(result["actionsPerformedByProvider"], 0)
+        # Subscribed providers closed abruptly mid-stream (issue 19 item 1): the server kept answering.
+        self.assertGreater(result["churnCycles"], 5, result)
         for key in ("p50_ms", "p95_ms", "p99_ms"):
             self.assertGreaterEqual(result["latency"][key], 0)
         self.assertTrue(result["samples"], "no RSS/fd samples")

@@ -99,12 +99,14 @@ package struct AxisMap: Sendable, Hashable {
     }
     package static let identity = AxisMap()
     package func apply(_ point: Point) -> Point { Point(x: sx * point.x + dx, y: sy * point.y + dy) }
+    /// The mapped rect, saturated to the composed-geometry bound (D-REL-2).
     package func apply(_ rect: Rect) -> Rect {
         let topLeft = apply(Point(x: rect.minX, y: rect.minY))
         let bottomRight = apply(Point(x: rect.maxX, y: rect.maxY))
         return Rect(
             x: min(topLeft.x, bottomRight.x), y: min(topLeft.y, bottomRight.y),
-            width: abs(bottomRight.x - topLeft.x), height: abs(bottomRight.y - topLeft.y))
+            width: abs(bottomRight.x - topLeft.x), height: abs(bottomRight.y - topLeft.y)
+        ).saturated
     }
     /// `self ∘ inner`: first `inner`, then `self`.
     package func composed(with inner: AxisMap) -> AxisMap {

@@ -163,7 +163,7 @@ package enum Limits {
     package static let maxStringBytes = 65_536
     package static let maxCoordinate = 1.0e7
     package static let maxChildren = 100_000
-    package static let maxOpsPerPatch = 100_000
+    package static let maxOpsPerPatch = 10_000
     /// The deepest outline row level accepted (`indentationLevel`); deeper than any real outline.
     package static let maxIndentationLevel = 1_000
 }

@@ -119,7 +119,11 @@ extension PatchOp {
         }
         guard elements.count <= Limits.maxOpsPerPatch else {
             throw PatchError(
-                kind: .tooLarge, message: "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(elements.count)")
+                kind: .tooLarge,
+                message:
+                    "a patch holds at most \(Limits.maxOpsPerPatch) ops, got \(elements.count); split it into several "
+                    + "hierarchy.update calls of at most \(Limits.maxOpsPerPatch) ops (each applies atomically), or send "
+                    + "the whole tree with hierarchy.set (D-REL-5)")
         }
         var out: [PatchOp] = []
         out.reserveCapacity(elements.count)

@@ -216,9 +216,12 @@ package struct ViewHierarchy: Sendable {
 
     private mutating func insertID(_ id: String, parent: String?, index: Int?) throws(PatchError) {
         if let parentID = parent {
-            guard var parentView = nodes[parentID] else {
+            // Taken out of the map so its child list is uniquely referenced and grows in place: an insert costs
+            // O(1) amortized, not a copy of every child already there (issue 19 item 5, D-REL-5).
+            guard var parentView = nodes.removeValue(forKey: parentID) else {
                 throw PatchError(kind: .unknownId, id: parentID, message: "no view '\(parentID)' to insert into")
             }
+            defer { nodes[parentID] = parentView }
             let position = index ?? parentView.children.count
             guard position >= 0, position <= parentView.children.count else {
                 throw PatchError(
@@ -229,7 +232,6 @@ package struct ViewHierarchy: Sendable {
                 throw PatchError(kind: .tooLarge, id: parentID, message: "more than \(Limits.maxChildren) children")
             }
             parentView.children.insert(id, at: position)
-            nodes[parentID] = parentView
         } else {
             let position = index ?? roots.count
             guard position >= 0, position <= roots.count else {

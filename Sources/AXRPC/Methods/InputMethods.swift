@@ -156,6 +156,10 @@ enum InputMethods {
                 RPCError.Code.busy,
                 "input.key: app '\(app)' already has \(waiting) keys waiting for the assistive technology; retry after the pending keys are answered",
                 ["app": .string(app), "waiting": JSON(waiting), "limit": JSON(KeyInputState.queueLimit)])
+        case .cancelled(let app):
+            return RPCError.make(
+                RPCError.Code.cancelled, "input.key: cancelled while it waited for app '\(app)'; the key was not sent",
+                ["app": .string(app)])
         }
     }
 }

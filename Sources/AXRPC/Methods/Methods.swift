@@ -118,13 +118,20 @@ package enum AXMethods {
                 throw RPCError.invalidRequest(
                     "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
             }
+            let reclaimToken = try arguments.string("reclaimToken")
+            if let reclaimToken, reclaimToken.utf8.count > 256 {
+                throw arguments.bad("reclaimToken", "must be at most 256 bytes (the token app.register answered)")
+            }
             let provider = RemoteProvider(peer: session.peer)
-            let id = hub.registerApp(name: name, provider: provider)
+            // The token from an earlier registration gives the id back, removing a stale instance (D-REL-8).
+            let registration = hub.registerApp(name: name, provider: provider, reclaimToken: reclaimToken)
+            let id = registration.id
+            if let stale = registration.replaced as? RemoteProvider { stale.peer.close() }
             session[attachment: appKey] = id
             session.role = "provider"
             // A provider that disconnects takes its app away everywhere; pending calls fail (RPCPeer contract).
-            session.peer.onClose { hub.removeApp(id) }
-            return ["app": .string(id)]
+            session.peer.onClose { hub.removeApp(id, ifProvidedBy: provider) }
+            return ["app": .string(id), "reclaimToken": .string(registration.reclaimToken)]
         }
         router.registerSync("hierarchy.set") { params, session in
             let arguments = try Params(params, method: "hierarchy.set")
@@ -139,7 +146,9 @@ package enum AXMethods {
                 throw RPCError.from(error)
             }
         }
-        router.registerSync("hierarchy.update") { params, session in
+        // A large update runs on the connection's lane (in order), not on the event loop it shares with other
+        // connections (D-REL-5).
+        router.registerSync("hierarchy.update", offLoop: LargeUpdates.runsOffLoop) { params, session in
             let arguments = try Params(params, method: "hierarchy.update")
             let appID = try Roles.ownApp(arguments, hub, session)
             guard let ops = arguments["ops"] else {
@@ -503,6 +512,9 @@ package enum AXMethods {
             let clock = ContinuousClock()
             let start = clock.now
             var lastState: JSON = .null
+            // One timer for the whole wait, however many revisions pass (D-REL-3).
+            let deadline = hub.makeWaitDeadline(timeout: timeout)
+            defer { deadline.finish() }
             while true {
                 let snap: AppSnapshot
                 do { snap = try hub.snapshot(appID) } catch {
@@ -533,7 +545,7 @@ package enum AXMethods {
                     return .object(out)
                 }
                 let remaining = timeout - waited
-                if remaining <= .zero {
+                if remaining <= .zero || deadline.isExpired {
                     throw RPCError.timeout(
                         "timed out after \(waitedMs) ms waiting for \(state)",
                         data: [
@@ -541,7 +553,7 @@ package enum AXMethods {
                             "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
                         ])
                 }
-                _ = await hub.awaitChange(app: appID, after: snap.revision, timeout: remaining, includeFocus: true)
+                _ = await hub.awaitChange(app: appID, after: snap.revision, deadline: deadline, includeFocus: true)
                 if Task.isCancelled {
                     throw CancellationError()
                 }
@@ -602,34 +614,54 @@ package enum AXMethods {
             let appFilter = requestedApp
             let wanted = Set(names)
             let peer = session.peer
-            let subID = Subscriptions.nextID()
-            let token = hub.subscribe { event in
-                guard !peer.isClosed else { return }
-                EventNames.deliver(event, wanted: wanted, appFilter: appFilter, subscription: subID, peer: peer)
+            let key = ConnectionSubscriptions.Key(events: wanted, app: appFilter)
+            // Identical subscriptions share one; distinct ones are capped per connection (D-REL-6).
+            let outcome: Result<(id: UInt64, joined: Bool, installClose: Bool), RPCError> = session.withAttachments {
+                bag in
+                var subs = bag[subsKey] as? ConnectionSubscriptions ?? ConnectionSubscriptions()
+                defer { bag[subsKey] = subs }
+                if let id = subs.join(key) { return .success((id, true, false)) }
+                guard subs.count < ConnectionSubscriptions.maxPerConnection else {
+                    return .failure(ConnectionSubscriptions.capReached(arguments, active: subs.count))
+                }
+                let subID = Subscriptions.nextID()
+                let token = hub.subscribe { event in
+                    guard !peer.isClosed else { return }
+                    EventNames.deliver(event, wanted: wanted, appFilter: appFilter, subscription: subID, peer: peer)
+                }
+                subs.add(id: subID, token: token, key: key)
+                let installClose = !subs.closeHandlerInstalled
+                subs.closeHandlerInstalled = true
+                return .success((subID, false, installClose))
             }
-            session.withAttachments { bag in
-                var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
-                subs[subID] = token
-                bag[subsKey] = subs
+            let subscribed = try outcome.get()
+            if subscribed.installClose {
+                // One close handler per connection (not one per subscribe), unsubscribing what is left.
+                peer.onClose {
+                    let tokens = session.withAttachments { bag in
+                        (bag[subsKey] as? ConnectionSubscriptions)?.tokens ?? []
+                    }
+                    for token in tokens { hub.unsubscribe(token) }
+                }
             }
-            peer.onClose { hub.unsubscribe(token) }
-            return ["subscription": JSON(Int(subID)), "events": JSON(names.sorted())]
+            var reply: JSONObject = ["subscription": JSON(Int(subscribed.id)), "events": JSON(names.sorted())]
+            if subscribed.joined { reply["shared"] = true }
+            return .object(reply)
         }
         router.registerSync("events.unsubscribe") { params, session in
             let arguments = try Params(params, method: "events.unsubscribe")
             guard let sid = try arguments.int("subscription", in: ParamRange.subscription) else {
                 throw arguments.bad("subscription", "is required")
             }
-            let token: UInt64? = session.withAttachments { bag in
-                var subs = bag[subsKey] as? [UInt64: UInt64] ?? [:]
-                let removed = subs.removeValue(forKey: UInt64(sid))
-                bag[subsKey] = subs
-                return removed
+            let outcome: ConnectionSubscriptions.LeaveOutcome = session.withAttachments { bag in
+                var subs = bag[subsKey] as? ConnectionSubscriptions ?? ConnectionSubscriptions()
+                defer { bag[subsKey] = subs }
+                return subs.leave(UInt64(sid))
             }
-            guard let token else {
+            guard case .left(let token) = outcome else {
                 throw arguments.bad("subscription", "is not an active subscription of this connection")
             }
-            hub.unsubscribe(token)
+            if let token { hub.unsubscribe(token) }
             return ["unsubscribed": JSON(sid)]
         }
     }
@@ -712,10 +744,13 @@ final class RemoteProvider: ActionProvider {
             if error.code == RPCError.Code.appNotResponding {
                 throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
             }
-            let reason = error.data?["reason"]?.stringValue ?? "app error"
+            // What the app says is bounded before it reaches a client (D-REL-7).
+            let reason = AppErrorBounds.truncated(
+                error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
+            let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
             throw .appFailed(
-                message: "the app reported an error performing '\(request.action)': \(error.message)",
-                reason: reason, details: error.json)
+                message: "the app reported an error performing '\(request.action)': \(message)",
+                reason: reason, details: AppErrorBounds.details(error))
         }
         if case .bool(let handled) = reply {
             return ["handled": .bool(handled)]

@@ -15,7 +15,7 @@ extension AXMethods {
             "$/cancelRequest": ["id"],
             "shutdown": [],
             "apps.list": [],
-            "app.register": ["name"],
+            "app.register": ["name", "reclaimToken"],
             "hierarchy.set": ["windows", "roots", "guidedAccessRestrictions"],
             "hierarchy.update": ["ops", "baseRevision"],
             "accessibility.post": ["notification", "argument", "priority"],
