@@ -143,7 +143,8 @@ package final class ATSPIBridge: Sendable {
                 let bridge = self.state.withLock { $0.apps.removeValue(forKey: id) }
                 bridge?.close()  // its bus name vanishes: the registry removes it from the desktop
             }
-        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
+        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _),
+            .textCaret(let app, _, _):
             state.withLock { $0.apps[app] }?.receive(event)
         case .restrictionChanged, .engineFocus:
             break

@@ -373,6 +373,7 @@ package enum EventDiff {
         if ATSPIMapping.isTextInput(newNode.role), oldNode.text != newNode.text {
             appendTextUpdates(
                 id: id, edit: TextEdit(from: ATSPIMapping.text(oldNode), to: ATSPIMapping.text(newNode)),
+                caret: newSnapshot.carets[id].map { _ in TextModel.caretOffset(of: newNode, in: newSnapshot) },
                 into: &updates)
         }
         if oldNode.frame != newNode.frame {
@@ -381,8 +382,9 @@ package enum EventDiff {
         }
     }
 
-    /// `text-changed:delete` and `text-changed:insert` for the changed middle part, then the caret at the end.
-    static func appendTextUpdates(id: String, edit: TextEdit, into updates: inout [ATSPIUpdate]) {
+    /// `text-changed:delete` and `text-changed:insert` for the changed middle part, then the caret: where the
+    /// server put it (`caret`, an element edited by keys, D-KEYOP-5), else at the end.
+    static func appendTextUpdates(id: String, edit: TextEdit, caret: Int32? = nil, into updates: inout [ATSPIUpdate]) {
         if edit.deletedLength > 0 {
             updates.append(
                 .event(
@@ -397,6 +399,7 @@ package enum EventDiff {
                         .textChanged, source: id, detail: "insert", detail1: Int32(clamping: edit.offset),
                         detail2: Int32(clamping: edit.insertedLength), data: .string(edit.inserted))))
         }
-        updates.append(.event(ATSPIEvent(.textCaretMoved, source: id, detail1: Int32(clamping: edit.newLength))))
+        updates.append(
+            .event(ATSPIEvent(.textCaretMoved, source: id, detail1: caret ?? Int32(clamping: edit.newLength))))
     }
 }

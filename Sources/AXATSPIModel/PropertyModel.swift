@@ -146,7 +146,7 @@ package struct PropertyModel {
         case .currentValue: return .double(node?.numeric?.current ?? 0)
         case .valueText: return .string(node?.value ?? "")
         case .characterCount: return .int32(Int32(clamping: node.map { TextModel(node: $0).characterCount } ?? 0))
-        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0) } ?? 0)
+        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0, in: snapshot) } ?? 0)
         case .nSelectedChildren:
             let count = node.map { SelectionModel(container: $0, snapshot: snapshot).selectedChildren.count } ?? 0
             return .int32(Int32(clamping: count))

@@ -232,6 +232,13 @@ package struct TextModel {
         return Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)
     }
 
+    /// `CaretOffset` with the server's caret for elements it edits by keys (D-KEYOP-5), else `caretOffset(of:)`.
+    package static func caretOffset(of node: AXNode, in snapshot: ServedSnapshot) -> Int32 {
+        let end = caretOffset(of: node)
+        guard let caret = snapshot.carets[node.id] else { return end }
+        return min(Int32(clamping: caret), end)
+    }
+
     /// `GetDefaultAttributes`: the node's language, if it has one.
     package static func defaultAttributes(of node: AXNode) -> [(String, String)] {
         guard let language = node.language else { return [] }

@@ -12,7 +12,9 @@ enum HubKeyInput {
         }
         let name = params["key"]?.stringValue ?? ""
         guard let symbol = Keysyms.symbol(named: name) else {
-            throw HubError(.invalid, "unknown key '\(name.prefix(64))'; accepted: \(Keysyms.acceptedSummary)")
+            let hint = Keysyms.suggestion(for: name).map { "did you mean '\($0)'? " } ?? ""
+            throw HubError(
+                .invalid, "unknown key '\(name.prefix(64))'; \(hint)accepted: \(Keysyms.acceptedSummary)")
         }
         var modifiers: Set<KeyModifier> = []
         for item in params["modifiers"]?.arrayValue ?? [] {

@@ -128,6 +128,8 @@ package enum HubEvent: Sendable {
     case restrictionChanged(app: String, id: String, denied: Bool, source: GuidedAccessPolicy.Source, actor: String)
     /// The focus engine moved, lost or failed to move engine focus (EngineFocus.swift; D-FOCUS-3).
     case engineFocus(app: String, EngineFocusEvent)
+    /// The caret (or selection) of a text element moved (D-KEYOP-5): AT-SPI `object:text-caret-moved`.
+    case textCaret(app: String, element: String, TextCaret)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -174,6 +176,8 @@ package final class Hub: Sendable {
         var engine = EngineFocusMemory()
         /// Elements focus left for a modal container, returned to when it goes (D-FOCUS-7).
         var focusReturn: [String] = []
+        /// The caret and selection of text elements the server edits (D-KEYOP-5), by element id.
+        var carets: [String: TextCaret] = [:]
         init(id: String, name: String, provider: (any ActionProvider)?) {
             self.id = id
             self.name = name

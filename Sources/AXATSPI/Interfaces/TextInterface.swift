@@ -1,6 +1,7 @@
 import AXATSPIModel
 import AXCore
 import AXDBus
+import AXHub
 import CDBus
 
 #if canImport(Glibc)
@@ -48,7 +49,17 @@ extension AppBridge {
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.textRange(range) }
         case "SetCaretOffset":
             if let failure = check(msg, rawMessage, "i") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
+            var input = DBusFastReader(rawMessage)
+            let offset = input.int32()
+            // A text input's caret is the server's (D-KEYOP-5); other text has none to move.
+            let end = TextModel.caretOffset(of: node)
+            let moved = ATSPIMapping.isTextInput(node.role) && offset >= 0 && offset <= end
+            if moved {
+                let caret = Int(offset)
+                hub.setTextCaret(app: appID, element: node.id, TextCaret(caret: caret, anchor: caret))
+                served.carets[node.id] = caret
+            }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(moved) }
         case "GetNSelections":
             if let failure = check(msg, rawMessage, "") { return failure }
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(0) }

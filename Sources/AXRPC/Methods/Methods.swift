@@ -665,6 +665,7 @@ package enum EventNames {
         case .focusChanged(let appID, let from, let to):
             send("focus.changed", appID, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
         case .engineFocus(let appID, let event): send(event.eventName, appID, event.body)
+        case .textCaret: break
         case .notification(let appID, let notification):
             var body = notification.json.objectValue ?? [:]
             body["notification"] = nil

@@ -1,0 +1,170 @@
+import AXCore
+import AXHub
+import AXJSON
+import Synchronization
+import XCTest
+
+/// A small app behind the hub that really changes: a slider, a segmented control and a text field whose state
+/// follows the actions it gets, pushed back as a new snapshot (as a provider does).
+final class SmallControlsApp: ActionProvider {
+    struct Model {
+        var level = 0.5
+        var segment = 0
+        var text = "ab"
+        var log: [String] = []
+    }
+    let model = Mutex(Model())
+    let hub = Mutex<(Hub, String)?>(nil)
+
+    func attach(_ hub: Hub, _ app: String) throws {
+        self.hub.withLock { $0 = (hub, app) }
+        try push()
+    }
+
+    func push() throws {
+        let current = model.withLock { $0 }
+        guard let (hub, app) = hub.withLock({ $0 }) else { return }
+        _ = try hub.setSnapshot(
+            app: app,
+            [
+                "windows": [
+                    [
+                        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                        "children": [
+                            [
+                                "id": "slider", "class": "UISlider", "frame": [10, 10, 200, 30],
+                                "value": .number(current.level), "accessibilityLabel": "Level",
+                            ],
+                            [
+                                "id": "seg", "class": "UISegmentedControl", "frame": [10, 60, 300, 32],
+                                "segmentTitles": ["Light", "Dark", "Automatic"],
+                                "selectedSegmentIndex": .number(Double(current.segment)),
+                            ],
+                            [
+                                "id": "field", "class": "UITextField", "frame": [10, 110, 300, 34],
+                                "text": .string(current.text),
+                            ],
+                            ["id": "after", "class": "UIButton", "title": "After", "frame": [10, 160, 100, 44]],
+                        ],
+                    ]
+                ]
+            ])
+    }
+
+    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        let handled: Bool = model.withLock { model in
+            model.log.append("\(request.action) \(request.target)")
+            switch (request.kind, request.target) {
+            case (.element(.increment), "slider"): model.level = min(1, model.level + 0.1)
+            case (.element(.decrement), "slider"): model.level = max(0, model.level - 0.1)
+            case (.element(.setValue(let value)), "field"):
+                guard let text = value.stringValue else { return false }
+                model.text = text
+            case (.element(.typeText(let typed)), "field"): model.text += typed
+            case (.element(.activate), let target) where target.hasPrefix("seg#"):
+                guard let index = Int(target.dropFirst(4)) else { return false }
+                model.segment = index
+            default: return false
+            }
+            return true
+        }
+        if handled { try? push() }
+        return handled
+    }
+
+    var log: [String] { model.withLock { $0.log } }
+}
+
+/// Keys operate the focused control through the hub (D-KEYOP-1…5), on the route every key takes (`input.key`
+/// from automation, a provider's own keys, keys an AT lets through): the same rule, before navigation.
+final class KeyOperationHubTests: XCTestCase {
+    func makeHub() throws -> (Hub, String, SmallControlsApp) {
+        let hub = Hub(actionTimeout: .seconds(1))
+        let provider = SmallControlsApp()
+        let app = hub.registerApp(name: "controls", provider: provider)
+        try provider.attach(hub, app)
+        try hub.setServerHandlesNavigation(app: app, true)
+        hub.setKeyForwarder(FakeKeyForwarder())
+        return (hub, app, provider)
+    }
+
+    func press(_ hub: Hub, _ app: String, _ name: String, _ modifiers: Set<KeyModifier> = []) async throws
+        -> KeyOutcome
+    {
+        try await hub.key(
+            app: app, symbol: try XCTUnwrap(Keysyms.symbol(named: name)), modifiers: modifiers, press: true,
+            release: true, source: .automation)
+    }
+
+    func focus(_ hub: Hub, _ app: String, _ item: String) async throws {
+        _ = try await hub.updateEngineFocus(app: app, heading: "none", target: item, simulate: false)
+        XCTAssertEqual(try hub.focusContext(app: app).engineFocused, item)
+    }
+
+    func testArrowsAdjustTheFocusedSliderAndFocusStays() async throws {
+        let (hub, app, provider) = try makeHub()
+        try await focus(hub, app, "slider")
+        let right = try await press(hub, app, "Right")
+        XCTAssertEqual(right.handledBy, "server")
+        _ = try await press(hub, app, "Up")
+        _ = try await press(hub, app, "Left")
+        XCTAssertEqual(provider.log, ["increment slider", "increment slider", "decrement slider"])
+        XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "slider", "before: every arrow moved focus")
+        XCTAssertEqual(try hub.snapshot(app).tree["slider"]?.value, "60%")
+        _ = try await press(hub, app, "Tab")
+        XCTAssertNotEqual(try hub.focusContext(app: app).engineFocused, "slider", "Tab still moves on")
+    }
+
+    func testArrowsMoveTheSegmentSelectionAndAccessibilityFocusFollows() async throws {
+        let (hub, app, provider) = try makeHub()
+        try await focus(hub, app, "seg")
+        _ = try await press(hub, app, "Right")
+        XCTAssertEqual(provider.log.last, "activate seg#1")
+        XCTAssertEqual(try hub.snapshot(app).focusedID, "seg#1")
+        _ = try await press(hub, app, "Right")
+        _ = try await press(hub, app, "Right")
+        XCTAssertEqual(provider.log.filter { $0.hasPrefix("activate") }, ["activate seg#1", "activate seg#2"])
+        XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "seg", "the last segment: focus stays")
+    }
+
+    func testKeysTypeAndEditTheFocusedTextFieldWithTheCaret() async throws {
+        let (hub, app, provider) = try makeHub()
+        let carets = Sink<Int>()
+        let token = hub.subscribe { event in
+            if case .textCaret(_, "field", let caret) = event { carets.append(caret.caret) }
+        }
+        defer { hub.unsubscribe(token) }
+        try await focus(hub, app, "field")
+        _ = try await press(hub, app, "c")
+        _ = try await press(hub, app, "equal", [.shift])
+        XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "abc+")
+        _ = try await press(hub, app, "Left")
+        _ = try await press(hub, app, "Left")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 2)
+        _ = try await press(hub, app, "BackSpace")
+        XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "ac+")
+        _ = try await press(hub, app, "at", [.shift])
+        XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "a@c+")
+        _ = try await press(hub, app, "Home")
+        _ = try await press(hub, app, "Delete")
+        XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "@c+")
+        XCTAssertEqual(
+            provider.log,
+            [
+                "typeText field", "typeText field", "setValue field", "setValue field", "setValue field",
+            ], "typing at the end is typeText; every other edit sets the whole value")
+        XCTAssertEqual(carets.items, [3, 4, 3, 2, 1, 2, 0])
+        XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "field", "no arrow left the field")
+    }
+
+    func testAKeyTheAppRefusesLeavesTheCaret() async throws {
+        let (hub, app, _) = try makeHub()
+        try await focus(hub, app, "field")
+        _ = try await press(hub, app, "Left")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1)
+        _ = try await press(hub, app, "Tab")
+        XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "after", "Tab leaves a text field")
+        _ = try await press(hub, app, "Right")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1, "a key on another control")
+    }
+}
