@@ -69,8 +69,11 @@ extension AppBridge {
         var new = old
         if let tree = taken.tree { new.tree = tree }
         if let focus = taken.focus { new.focusedID = focus }
-        new.carets.merge(taken.carets) { _, latest in latest }
-        if taken.tree != nil { new.carets = new.carets.filter { new.tree[$0.key] != nil } }
+        if taken.tree != nil || !taken.carets.isEmpty {
+            // The hub's carets are the latest: a text change by keys carries the caret the server put in place
+            // before the app's update (D-KEYOP-5).
+            new.carets = hub.textCarets(app: appID).filter { new.tree[$0.key] != nil }
+        }
         served = new
         if taken.tree != nil { siblingIndex.reset() }
         guard listeners.anyListener else { return }

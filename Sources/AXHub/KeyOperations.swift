@@ -59,16 +59,24 @@ extension Hub {
         let before = TextEditState(text: text, caret: known?.caret, anchor: known?.anchor)
         let after = TextEditing.apply(command, to: before)
         guard after != before else { return }
-        if after.text != before.text {
-            let action: ElementAction
-            if case .insert(let typed) = command, before.selection.isEmpty, before.caret == before.text.count {
-                action = .typeText(typed)
-            } else {
-                action = .setValue(.string(after.string))
-            }
-            guard try await perform(app: app, element: element.id, action: action) else { return }
+        let moved = TextCaret(caret: after.caret, anchor: after.anchor)
+        guard after.text != before.text else {
+            setTextCaret(app: app, element: element.id, moved)
+            return
         }
-        setTextCaret(app: app, element: element.id, TextCaret(caret: after.caret, anchor: after.anchor))
+        let action: ElementAction
+        if case .insert(let typed) = command, before.selection.isEmpty, before.caret == before.text.count {
+            action = .typeText(typed)
+        } else {
+            action = .setValue(.string(after.string))
+        }
+        // The caret is in place before the app's update arrives, so the AT hears the text change followed by the
+        // caret where the edit left it (the bridge reads the carets with the new tree); it goes back when the app
+        // turns the edit down.
+        storeTextCaret(app: app, element: element.id, moved)
+        var accepted = false
+        defer { if !accepted { storeTextCaret(app: app, element: element.id, known) } }
+        accepted = try await perform(app: app, element: element.id, action: action)
     }
 
     /// The caret the server keeps for a text element, nil when none was set (then it is at the end of the text).
@@ -81,9 +89,22 @@ extension Hub {
         }
     }
 
+    /// The carets the server keeps in an app, by element (the AT-SPI bridge reads them with each new tree).
+    package func textCarets(app: String) -> [String: Int] {
+        state.withLock { locked in locked.apps[app]?.carets.mapValues(\.caret) ?? [:] }
+    }
+
     /// Moves a text element's caret (an editing key, AT-SPI `SetCaretOffset`): emits `textCaret` when it moved.
     package func setTextCaret(app: String, element: String, _ caret: TextCaret) {
-        let moved: Bool = state.withLock { locked in
+        if storeTextCaret(app: app, element: element, caret) {
+            emit([.textCaret(app: app, element: element, caret)])
+        }
+    }
+
+    /// Stores (nil: forgets) a text element's caret without an event; true when it changed.
+    @discardableResult
+    func storeTextCaret(app: String, element: String, _ caret: TextCaret?) -> Bool {
+        state.withLock { locked in
             guard let appState = locked.apps[app], appState.store.tree[element] != nil else { return false }
             if appState.carets[element] == caret { return false }
             // Bounded: one caret per text element that keys reached; ids of elements that left are dropped.
@@ -93,6 +114,5 @@ extension Hub {
             appState.carets[element] = caret
             return true
         }
-        if moved { emit([.textCaret(app: app, element: element, caret)]) }
     }
 }

@@ -58,7 +58,8 @@ final class SmallControlsApp: ActionProvider {
             case (.element(.increment), "slider"): model.level = min(1, model.level + 0.1)
             case (.element(.decrement), "slider"): model.level = max(0, model.level - 0.1)
             case (.element(.setValue(let value)), "field"):
-                guard let text = value.stringValue else { return false }
+                // Like a field that refuses '#': UIKit's shouldChangeCharacters answering false.
+                guard let text = value.stringValue, !text.contains("#") else { return false }
                 model.text = text
             case (.element(.typeText(let typed)), "field"): model.text += typed
             case (.element(.activate), let target) where target.hasPrefix("seg#"):
@@ -143,6 +144,7 @@ final class KeyOperationHubTests: XCTestCase {
         XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 2)
         _ = try await press(hub, app, "BackSpace")
         XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "ac+")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1)
         _ = try await press(hub, app, "at", [.shift])
         XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "a@c+")
         _ = try await press(hub, app, "Home")
@@ -153,7 +155,11 @@ final class KeyOperationHubTests: XCTestCase {
             [
                 "typeText field", "typeText field", "setValue field", "setValue field", "setValue field",
             ], "typing at the end is typeText; every other edit sets the whole value")
-        XCTAssertEqual(carets.items, [3, 4, 3, 2, 1, 2, 0])
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 0)
+        // Caret-only moves are events of their own; a text change carries its caret with the new tree (the bridge
+        // reads `textCarets` then), so the AT hears text-changed before text-caret-moved.
+        XCTAssertEqual(carets.items, [3, 2, 0])
+        XCTAssertEqual(hub.textCarets(app: app), ["field": 0])
         XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "field", "no arrow left the field")
     }
 
@@ -162,6 +168,9 @@ final class KeyOperationHubTests: XCTestCase {
         try await focus(hub, app, "field")
         _ = try await press(hub, app, "Left")
         XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1)
+        _ = try await press(hub, app, "numbersign")
+        XCTAssertEqual(try hub.snapshot(app).tree["field"]?.text, "ab", "the app turned the edit down")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1, "so the caret stays where it was")
         _ = try await press(hub, app, "Tab")
         XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "after", "Tab leaves a text field")
         _ = try await press(hub, app, "Right")
