@@ -14,6 +14,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
     case textChanged
     /// `object:text-caret-moved`.
     case textCaretMoved
+    /// `object:selection-changed` (a selection container whose selected children changed; D-SELECT-2).
+    case selectionChanged
     /// `object:announcement`.
     case announcement
     /// `window:create`.
@@ -31,7 +33,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
     package var interfaceName: StaticString {
         switch self {
         case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
-            .announcement:
+            .selectionChanged, .announcement:
             return "org.a11y.atspi.Event.Object"
         case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
         case .focus: return "org.a11y.atspi.Event.Focus"
@@ -47,6 +49,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .boundsChanged: return "BoundsChanged"
         case .textChanged: return "TextChanged"
         case .textCaretMoved: return "TextCaretMoved"
+        case .selectionChanged: return "SelectionChanged"
         case .announcement: return "Announcement"
         case .windowCreate: return "Create"
         case .windowDestroy: return "Destroy"
@@ -74,6 +77,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .boundsChanged: return "boundschanged"
         case .textChanged: return "textchanged"
         case .textCaretMoved: return "textcaretmoved"
+        case .selectionChanged: return "selectionchanged"
         case .announcement: return "announcement"
         case .windowCreate: return "create"
         case .windowDestroy: return "destroy"
@@ -254,11 +258,28 @@ package enum EventDiff {
         let focusMoved = old.focusedID != new.focusedID
         var candidates = Array(changes.updated.keys)
         // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        var selectionContainers: [String] = []
         for id in changes.updated.keys {
-            guard let node = newTree[id], node.role == .cell, let parent = node.parent.flatMap({ newTree[$0] }),
+            guard let node = newTree[id], let parent = node.parent.flatMap({ newTree[$0] }),
                 oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
             else { continue }
-            candidates.append(contentsOf: parent.children)
+            if node.role == .cell { candidates.append(contentsOf: parent.children) }
+            // D-SELECT-2: the selection container (a list, a table, a tab bar, a segmented control) says its
+            // selection changed, once per container, as GTK does.
+            var container: AXNode? = parent
+            var steps = 0
+            while let current = container, !ATSPIMapping.isSelectionContainer(current.role), steps < 8 {
+                container = current.parent.flatMap { newTree[$0] }
+                steps += 1
+            }
+            if let container, ATSPIMapping.isSelectionContainer(container.role),
+                !selectionContainers.contains(container.id)
+            {
+                selectionContainers.append(container.id)
+            }
+        }
+        for container in selectionContainers {
+            updates.append(.event(ATSPIEvent(.selectionChanged, source: container)))
         }
         if focusMoved {
             if let focused = old.focusedID { candidates.append(focused) }

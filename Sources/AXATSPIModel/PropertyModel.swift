@@ -153,7 +153,10 @@ package struct PropertyModel {
         case .nRows: return .int32(Int32(clamping: node?.table?.rows ?? 0))
         case .nColumns: return .int32(Int32(clamping: node?.table?.columns ?? 0))
         case .caption, .summary: return .reference(.null)
-        case .nSelectedRows, .nSelectedColumns: return .int32(0)
+        case .nSelectedRows:
+            let rows = node.map { TableModel(table: $0, snapshot: snapshot).selectedRows.count } ?? 0
+            return .int32(Int32(clamping: rows))
+        case .nSelectedColumns: return .int32(0)
         case .columnSpan: return .int32(Int32(clamping: node?.cell?.columnSpan ?? 1))
         case .rowSpan: return .int32(Int32(clamping: node?.cell?.rowSpan ?? 1))
         case .position:
