@@ -82,16 +82,21 @@ extension Hub {
     /// The caret the server keeps for a text element, nil when none was set (then it is at the end of the text).
     package func textCaret(app: String, element: String) -> TextCaret? {
         state.withLock { locked in
-            guard let appState = locked.apps[app], let caret = appState.carets[element] else { return nil }
+            guard let appState = locked.apps[app], let caret = appState.carets[element],
+                let node = appState.store.tree[element]
+            else { return nil }
             // A caret beyond the element's current text (the app changed it) is at its end.
-            let count = appState.store.tree[element]?.text?.unicodeScalars.count ?? 0
+            let count = node.text?.unicodeScalars.count ?? 0
             return TextCaret(caret: min(caret.caret, count), anchor: min(caret.anchor, count))
         }
     }
 
     /// The carets the server keeps in an app, by element (the AT-SPI bridge reads them with each new tree).
     package func textCarets(app: String) -> [String: Int] {
-        state.withLock { locked in locked.apps[app]?.carets.mapValues(\.caret) ?? [:] }
+        state.withLock { locked in
+            guard let appState = locked.apps[app] else { return [:] }
+            return appState.carets.filter { appState.store.tree[$0.key] != nil }.mapValues(\.caret)
+        }
     }
 
     /// Moves a text element's caret (an editing key, AT-SPI `SetCaretOffset`): emits `textCaret` when it moved.

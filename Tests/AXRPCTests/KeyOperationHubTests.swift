@@ -76,6 +76,15 @@ final class SmallControlsApp: ActionProvider {
     var log: [String] { model.withLock { $0.log } }
 }
 
+/// An app that never answers a text edit (its provider times out): every action fails `appNotResponding`.
+final class SilentApp: ActionProvider {
+    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
+        if case .element(.typeText) = request.kind { throw .appNotResponding(reason: "timeout") }
+        if case .element(.setValue) = request.kind { throw .appNotResponding(reason: "timeout") }
+        return true
+    }
+}
+
 /// Keys operate the focused control through the hub (D-KEYOP-1…5), on the route every key takes (`input.key`
 /// from automation, a provider's own keys, keys an AT lets through): the same rule, before navigation.
 final class KeyOperationHubTests: XCTestCase {
@@ -161,6 +170,50 @@ final class KeyOperationHubTests: XCTestCase {
         XCTAssertEqual(carets.items, [3, 2, 0])
         XCTAssertEqual(hub.textCarets(app: app), ["field": 0])
         XCTAssertEqual(try hub.focusContext(app: app).engineFocused, "field", "no arrow left the field")
+    }
+
+    func testAnAppThatNeverAnswersAnEditGetsATypedErrorAndKeysGoOn() async throws {
+        let hub = Hub(actionTimeout: .milliseconds(200))
+        let app = hub.registerApp(name: "silent", provider: SilentApp())
+        try hub.setSnapshot(
+            app: app,
+            [
+                "windows": [
+                    [
+                        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                        "children": [
+                            ["id": "field", "class": "UITextField", "frame": [10, 10, 300, 34], "text": "ab"],
+                            ["id": "b", "class": "UIButton", "title": "B", "frame": [10, 60, 100, 44]],
+                        ],
+                    ]
+                ]
+            ])
+        try hub.setServerHandlesNavigation(app: app, true)
+        try await focus(hub, app, "field")
+        _ = try await press(hub, app, "Left")
+        do {
+            _ = try await press(hub, app, "x")
+            XCTFail("an edit the app never answers must fail")
+        } catch let error as ActionError {
+            XCTAssertEqual(error, .appNotResponding(reason: "timeout"))
+        }
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 1, "the caret stays where the edit failed")
+        let left = try await press(hub, app, "Left")
+        XCTAssertEqual(left.handledBy, "server", "the next key still runs")
+        XCTAssertEqual(hub.textCaret(app: app, element: "field")?.caret, 0)
+        _ = try hub.setSnapshot(
+            app: app,
+            [
+                "windows": [
+                    [
+                        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                        "children": [["id": "b", "class": "UIButton", "title": "B", "frame": [10, 60, 100, 44]]],
+                    ]
+                ]
+            ])
+        let after = try await press(hub, app, "Right")
+        XCTAssertNotEqual(after.focus, "field", "a key after the field left the tree acts on what is there")
+        XCTAssertNil(hub.textCaret(app: app, element: "field"))
     }
 
     func testAKeyTheAppRefusesLeavesTheCaret() async throws {
