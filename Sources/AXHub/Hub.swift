@@ -130,6 +130,8 @@ package enum HubEvent: Sendable {
     case engineFocus(app: String, EngineFocusEvent)
     /// The caret (or selection) of a text element moved (D-KEYOP-5): AT-SPI `object:text-caret-moved`.
     case textCaret(app: String, element: String, TextCaret)
+    /// A screen reader started or stopped (R70, D-SR-1): `UIAccessibility.voiceOverStatusDidChangeNotification`.
+    case screenReaderStatus(running: Bool)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -192,6 +194,8 @@ package final class Hub: Sendable {
         var order: [String] = []
         var subscribers: [UInt64: @Sendable (HubEvent) -> Void] = [:]
         var nextToken: UInt64 = 1
+        /// Whether a screen reader runs (the session's `org.a11y.Status.ScreenReaderEnabled`); nil: not known.
+        var screenReaderRunning: Bool?
     }
 
     let state = Mutex(State())

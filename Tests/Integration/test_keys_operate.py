@@ -11,6 +11,7 @@ setValue/typeText (Sources/AXDemo/DemoApp.swift).
 """
 import json
 import os
+import subprocess
 import threading
 import time
 import unittest
@@ -224,6 +225,30 @@ class KeysOperateControls(unittest.TestCase):
         print("\nFIGURES Peer.Ping while keys edit the demo's field: p50 %.2f ms, p99 %.2f ms (through the pyatspi "
               "helper process, one pipe round trip included)" % (ordered[len(ordered) // 2], p99))
         self.assertLess(p99, 1000.0)
+
+    # -- a screen reader starting and stopping (D-SR-1, R70) -------------------------------------------------
+
+    def set_screen_reader(self, on):
+        subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                        "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status", "ScreenReaderEnabled",
+                        "<%s>" % ("true" if on else "false")],
+                       env=self.stack.env, check=True, capture_output=True, timeout=10)
+
+    def test_7_apps_are_told_when_a_screen_reader_starts_and_stops(self):
+        c = self.rpc()
+        self.assertIn(c.result("accessibility.status")["screenReaderRunning"], (False, True),
+                      "the bridge read org.a11y.Status.ScreenReaderEnabled at start")
+        self.set_screen_reader(False)
+        self.assertTrue(wait_until(lambda: c.result("accessibility.status")["screenReaderRunning"] is False))
+        c.result("events.subscribe", {"events": ["a11y.voiceOverStatusDidChange"]})
+        self.set_screen_reader(True)
+        self.assertTrue(wait_until(lambda: c.result("accessibility.status")["screenReaderRunning"] is True),
+                        "the server did not follow ScreenReaderEnabled → true")
+        self.assertTrue(wait_until(lambda: c.result("ping") and any(
+            n["method"] == "a11y.voiceOverStatusDidChange" and n["params"]["screenReaderRunning"] is True
+            for n in c.notifications)), "no a11y.voiceOverStatusDidChange: %r" % c.notifications)
+        self.set_screen_reader(False)
+        self.assertTrue(wait_until(lambda: c.result("accessibility.status")["screenReaderRunning"] is False))
 
 
 if __name__ == "__main__":

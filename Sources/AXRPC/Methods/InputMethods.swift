@@ -54,6 +54,11 @@ enum InputMethods {
                 return ["typed": .bool(typed), "element": .string(element)]
             } catch { throw RPCError.from(error) }
         }
+        // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
+        router.registerSync("accessibility.status") { params, _ in
+            _ = try Params(params, method: "accessibility.status")
+            return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
+        }
         router.registerSync("input.configure") { params, session in
             let arguments = try Params(params, method: "input.configure")
             let app = try Roles.ownApp(arguments, hub, session)

@@ -53,6 +53,7 @@ extension AXMethods {
             "input.key": ["key", "modifiers", "phase"],
             "input.type": ["text", "target"],
             "input.configure": ["serverHandlesNavigation"],
+            "accessibility.status": [],
         ]
         let actionParams: [String: Set<String>] = [
             "activate": [], "increment": [], "decrement": [], "escape": [], "magicTap": [],
