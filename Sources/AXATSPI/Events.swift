@@ -90,10 +90,20 @@ extension AppBridge {
             }
         }
         // A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5).
-        for (element, _) in taken.carets.sorted(by: { $0.key < $1.key }) where !caretsSent.contains(element) {
+        for (element, _) in taken.carets.sorted(by: { $0.key < $1.key }) {
             guard let node = new.tree[element] else { continue }
-            emit(
-                .event(ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new))))
+            if !caretsSent.contains(element) {
+                emit(
+                    .event(
+                        ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new)))
+                )
+            }
+            // Shift with a motion key selects (D-KEYOP-5): the selection changed when one is or was there.
+            let selected = textSelection(of: node) != nil
+            if selected || served.textSelections.contains(element) {
+                emit(.event(ATSPIEvent(.textSelectionChanged, source: element)))
+            }
+            if selected { served.textSelections.insert(element) } else { served.textSelections.remove(element) }
         }
         for notification in taken.notifications { emitNotification(notification) }
     }

@@ -16,6 +16,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
     case textCaretMoved
     /// `object:selection-changed` (a selection container whose selected children changed; D-SELECT-2).
     case selectionChanged
+    /// `object:text-selection-changed` (Shift with a motion key in a text input; D-KEYOP-5).
+    case textSelectionChanged
     /// `object:announcement`.
     case announcement
     /// `window:create`.
@@ -33,7 +35,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
     package var interfaceName: StaticString {
         switch self {
         case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
-            .selectionChanged, .announcement:
+            .selectionChanged, .textSelectionChanged, .announcement:
             return "org.a11y.atspi.Event.Object"
         case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
         case .focus: return "org.a11y.atspi.Event.Focus"
@@ -50,6 +52,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textChanged: return "TextChanged"
         case .textCaretMoved: return "TextCaretMoved"
         case .selectionChanged: return "SelectionChanged"
+        case .textSelectionChanged: return "TextSelectionChanged"
         case .announcement: return "Announcement"
         case .windowCreate: return "Create"
         case .windowDestroy: return "Destroy"
@@ -78,6 +81,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textChanged: return "textchanged"
         case .textCaretMoved: return "textcaretmoved"
         case .selectionChanged: return "selectionchanged"
+        case .textSelectionChanged: return "textselectionchanged"
         case .announcement: return "announcement"
         case .windowCreate: return "create"
         case .windowDestroy: return "destroy"

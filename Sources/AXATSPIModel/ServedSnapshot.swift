@@ -38,6 +38,8 @@ package struct ServedSnapshot: Sendable {
     /// Carets the server keeps for text elements it edits (D-KEYOP-5), in Unicode scalars; an element without
     /// one has its caret at the end of its text.
     package var carets: [String: Int] = [:]
+    /// The text inputs with a non-empty selection the server keeps (D-KEYOP-5).
+    package var textSelections: Set<String> = []
 
     /// - Parameters:
     ///   - tree: the app's accessibility tree.

@@ -157,6 +157,27 @@ class KeysOperateControls(unittest.TestCase):
         self.assertEqual(carets, [4, 3, 2, 0, 0, 3, 0], events)
         self.assertEqual(self.engine(c), "nameField", "no editing key left the field")
 
+    def test_8_shift_arrows_select_text_and_the_at_reads_the_selection(self):
+        c = self.rpc()
+        c.result("action.setValue", {"target": {"id": "nameField"}, "value": "Pixel"})
+        c.result("focus.update", {"target": {"id": "nameField"}})
+        self.key(c, "End")
+        self.atspi.call("listen", types=["object:text-selection-changed", "object:text-caret-moved"])
+        self.atspi.call("collect", seconds=0.2)
+        self.key(c, "Left", ("shift",))
+        self.key(c, "Left", ("shift",))
+        events = self.atspi.call("collect", seconds=2, until_type="object:text-selection-changed")
+        selection = [e for e in events if e["type"] == "object:text-selection-changed"]
+        self.assertTrue(selection, "no text-selection-changed: %r" % events)
+        path = selection[-1]["source_path"]
+        count = self.atspi.call("raw", app=DEMO, path=path, iface="org.a11y.atspi.Text", method="GetNSelections")
+        self.assertEqual(count["reply"], [1], count)
+        got = self.atspi.call("raw", app=DEMO, path=path, iface="org.a11y.atspi.Text", method="GetSelection",
+                              sig="(i)", args=[0])
+        self.assertEqual(got["reply"], [3, 5], "the last two characters of 'Pixel' are selected: %r" % got)
+        self.key(c, "x")
+        self.assertEqual(self.element(c, "nameField")["value"], "Pix" + "x", "typing replaces the selection")
+
     # -- the mail app (a Python provider) ----------------------------------------------------------------------
 
     def test_4_mail_rows_move_inside_their_list_and_the_outline_expands(self):
