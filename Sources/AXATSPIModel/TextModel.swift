@@ -286,6 +286,11 @@ package struct TextModel {
 
     /// `CaretOffset` with the server's caret for elements it edits by keys (D-KEYOP-5), else `caretOffset(of:)`.
     package static func caretOffset(of node: AXNode, in snapshot: ServedSnapshot) -> Int32 {
+        if ATSPIMapping.isReadOnlyTextView(node) {
+            // A read-only text view's caret starts at 0 and moves with the caret keys (D-KEYOP-5).
+            let count = Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)
+            return min(Int32(clamping: snapshot.carets[node.id] ?? 0), count)
+        }
         let end = caretOffset(of: node)
         guard let caret = snapshot.carets[node.id] else { return end }
         return min(Int32(clamping: caret), end)

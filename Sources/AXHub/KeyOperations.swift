@@ -54,9 +54,12 @@ extension Hub {
     /// text goes to the app as `typeText` (typing at the end) or `setValue` (any other change), and the caret
     /// moves only when the app took the change.
     func edit(app: String, element: AXNode, command: TextEditCommand) async throws {
-        let text = element.text ?? ""
+        // A read-only text view shows its text as its value (D-KEYOP-5: caret keys only, never an edit).
+        let text = KeyboardNavigation.isReadOnlyTextView(element) ? (element.value ?? "") : (element.text ?? "")
         let known = textCaret(app: app, element: element.id)
-        let before = TextEditState(text: text, caret: known?.caret, anchor: known?.anchor)
+        // The caret starts at the end of a text input (where typing goes) and at the start of a read-only view.
+        let start = KeyboardNavigation.isReadOnlyTextView(element) ? 0 : nil
+        let before = TextEditState(text: text, caret: known?.caret ?? start, anchor: known?.anchor ?? start)
         let after = TextEditing.apply(command, to: before)
         guard after != before else { return }
         let moved = TextCaret(caret: after.caret, anchor: after.anchor)
@@ -86,7 +89,8 @@ extension Hub {
                 let node = appState.store.tree[element]
             else { return nil }
             // A caret beyond the element's current text (the app changed it) is at its end.
-            let count = node.text?.unicodeScalars.count ?? 0
+            let shown = KeyboardNavigation.isReadOnlyTextView(node) ? node.value : node.text
+            let count = shown?.unicodeScalars.count ?? 0
             return TextCaret(caret: min(caret.caret, count), anchor: min(caret.anchor, count))
         }
     }

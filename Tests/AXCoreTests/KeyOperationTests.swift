@@ -131,6 +131,30 @@ final class KeyOperationTests: XCTestCase {
         XCTAssertNil(try operation("c", [.control], on: "field", tree), "Control-C is the app's shortcut")
     }
 
+    func testAReadOnlyTextViewTakesTheCaretKeysOnly() throws {
+        let store = HierarchyStore()
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 400], "isKeyWindow": true,
+                    "children": [
+                        [
+                            "id": "pane", "class": "UITextView", "frame": [0, 0, 400, 300], "text": "one\ntwo",
+                            "isEditable": false,
+                        ]
+                    ],
+                ]
+            ]
+        ])
+        let tree = store.tree
+        XCTAssertTrue(KeyboardNavigation.isReadOnlyTextView(try XCTUnwrap(tree["pane"])))
+        XCTAssertEqual(try operation("Down", on: "pane", tree), .edit(.move(.lineDown, extend: false)))
+        XCTAssertEqual(try operation("Right", [.control], on: "pane", tree), .edit(.move(.wordForward, extend: false)))
+        XCTAssertNil(try operation("a", on: "pane", tree), "nothing is typed into text the user only reads")
+        XCTAssertNil(try operation("BackSpace", on: "pane", tree))
+        XCTAssertNil(try operation("Tab", on: "pane", tree))
+    }
+
     func testTheEditingModel() {
         func run(_ text: String, caret: Int? = nil, _ commands: [TextEditCommand]) -> TextEditState {
             var state = TextEditState(text: text, caret: caret)

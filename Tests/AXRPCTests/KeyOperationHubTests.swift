@@ -216,6 +216,36 @@ final class KeyOperationHubTests: XCTestCase {
         XCTAssertNil(hub.textCaret(app: app, element: "field"))
     }
 
+    func testCaretKeysMoveThroughAReadOnlyTextViewFromItsStart() async throws {
+        let hub = Hub(actionTimeout: .seconds(1))
+        let provider = RecordingProvider()
+        let app = hub.registerApp(name: "reader", provider: provider)
+        try hub.setSnapshot(
+            app: app,
+            [
+                "windows": [
+                    [
+                        "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
+                        "children": [
+                            [
+                                "id": "pane", "class": "UITextView", "frame": [0, 0, 400, 300],
+                                "text": "Hi,\nare we on?\nAlice", "isEditable": false,
+                            ]
+                        ],
+                    ]
+                ]
+            ])
+        try hub.setServerHandlesNavigation(app: app, true)
+        try hub.setFocus(app: app, element: "pane")
+        _ = try await press(hub, app, "Down")
+        XCTAssertEqual(hub.textCaret(app: app, element: "pane")?.caret, 4, "from the start to the second line")
+        _ = try await press(hub, app, "End")
+        XCTAssertEqual(hub.textCaret(app: app, element: "pane")?.caret, 14)
+        _ = try await press(hub, app, "x")
+        XCTAssertTrue(
+            provider.requests.filter { $0.action != "key" }.isEmpty, "reading never edits: \(provider.requests)")
+    }
+
     func testAKeyTheAppRefusesLeavesTheCaret() async throws {
         let (hub, app, _) = try makeHub()
         try await focus(hub, app, "field")

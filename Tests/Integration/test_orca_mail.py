@@ -2,8 +2,9 @@
 client pushed by a plain Python provider (Tests/Integration/data/mail_provider.py), on a private stack with Xvfb and
 an isolated Orca 43 (Tests/Integration/orca_transcript.py's driver, keys through `input.key`).
 
-Script: focus the first message row (its body, three lines, is shown in the read-only reading pane), then Orca's
-flat review: KP_8 (current line), KP_9 (next line) until the review reaches the pane and passes it. Expected: each
+Script: accessibility focus on the read-only reading pane and Down, Down, Up (caret navigation, D-KEYOP-5: Orca
+reads the line the caret reaches, as in a GTK TextView); then focus the first message row (its body, three lines, is
+shown in the pane), then Orca's flat review: KP_8 (current line), KP_9 (next line) until the review reaches the pane and passes it. Expected: each
 line of the pane is its own review line ("Hi,", "are we still on for lunch on Friday?", "Alice"), as GTK lays out a
 TextView's lines. Before D-TEXT-LINES-1 every line of the pane sat side by side on one row and the review read the
 three lines as one. The transcript goes to $AX_TEST_OUTPUT_DIR/orca-mail/ (default a fresh folder under /tmp).
@@ -46,6 +47,11 @@ class OrcaReadsTheMailByLine(unittest.TestCase):
             rpc.result("initialize", {"role": "automation"})
             orca = ot.Orca(stack)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="mail"), "mail", budget=120.0)
+            # Caret navigation in the read-only pane (D-KEYOP-5): accessibility focus on it, then Down, Down, Up.
+            rpc.result("focus.set", {"target": {"id": "body"}, "app": "mail"})
+            t.step("caret", "focus.set the reading pane", [])
+            for key in ("Down", "Down", "Up"):
+                t.press("caret", key)
             rpc.result("focus.update", {"target": {"id": "msg0"}, "app": "mail"})
             t.step("focus", "focus.update the first message", [])
             t.press("flat-review", "KP_Up", what="KP_8 (review current line)")
@@ -66,6 +72,14 @@ class OrcaReadsTheMailByLine(unittest.TestCase):
                 if proc:
                     proc.stop()
             stack.stop()
+
+    def test_caret_keys_read_the_read_only_pane_by_line(self):
+        caret = [s for s in self.steps if s["section"] == "caret" and s["what"] in ("Down", "Up")]
+        spoken = [" ".join(u.strip() for u in s["spoken"]) for s in caret]
+        self.assertEqual(len(spoken), 3)
+        self.assertIn(BODY[1].rstrip("?"), spoken[0], "Down did not read the second line: %r" % spoken)
+        self.assertIn(BODY[2], spoken[1], "Down did not read the third line: %r" % spoken)
+        self.assertIn(BODY[1].rstrip("?"), spoken[2], "Up did not read the second line again: %r" % spoken)
 
     def test_each_line_of_the_reading_pane_is_its_own_review_line(self):
         utterances = [u.strip() for s in self.steps if s["section"] == "flat-review" for u in s["spoken"]]

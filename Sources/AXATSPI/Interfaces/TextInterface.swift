@@ -52,8 +52,9 @@ extension AppBridge {
             var input = DBusFastReader(rawMessage)
             let offset = input.int32()
             // A text input's caret is the server's (D-KEYOP-5); other text has none to move.
-            let end = TextModel.caretOffset(of: node)
-            let moved = ATSPIMapping.isTextInput(node.role) && offset >= 0 && offset <= end
+            let readOnly = ATSPIMapping.isReadOnlyTextView(node)
+            let end = readOnly ? Int32(clamping: model.characterCount) : TextModel.caretOffset(of: node)
+            let moved = (ATSPIMapping.isTextInput(node.role) || readOnly) && offset >= 0 && offset <= end
             if moved {
                 let caret = Int(offset)
                 hub.setTextCaret(app: appID, element: node.id, TextCaret(caret: caret, anchor: caret))

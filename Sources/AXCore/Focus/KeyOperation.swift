@@ -54,6 +54,11 @@ extension KeyboardNavigation {
         }
     }
 
+    /// A text view the user reads but cannot edit (a non-editable UITextView: static text with its text as value).
+    package static func isReadOnlyTextView(_ node: AXNode) -> Bool {
+        node.viewClass == .textView && node.role == .staticText
+    }
+
     /// The element a key operates when engine focus is on `item`: the item when it is an element; for a
     /// segmented control, its selected segment, else its first (what the AT announces, D-KEY-6).
     package static func operatedElement(_ item: String, tree: AXTree) -> AXNode? {
@@ -74,6 +79,15 @@ extension KeyboardNavigation {
         if isEditableText(element) {
             return TextEditing.command(for: symbol, modifiers: modifiers, multiLine: element.role == .textView)
                 .map(KeyOperation.edit)
+        }
+        if isReadOnlyTextView(element) {
+            // D-KEYOP-5: a read-only text view takes the caret keys only, as GTK's TextView does, so its text can
+            // be read by character, word and line.
+            switch TextEditing.command(for: symbol, modifiers: modifiers, multiLine: true) {
+            case .move(let motion, let extend)?: return .edit(.move(motion, extend: extend))
+            case .selectAll?: return .edit(.selectAll)
+            default: return nil
+            }
         }
         guard !modifiers.contains(.control), let key = OperationKey(symbol.name) else { return nil }
         let shift = modifiers.contains(.shift)
