@@ -22,6 +22,8 @@ package final class ATSPIBridge: Sendable {
     let listeners = EventListeners()
     /// Keys to assistive technologies through the registry (KeyForwarding.swift).
     let keys: KeyForwarding
+    /// Follows whether a screen reader runs (D-SR-1).
+    let screenReader: ScreenReaderWatch
 
     struct State {
         var address: String?
@@ -54,6 +56,7 @@ package final class ATSPIBridge: Sendable {
         self.serverVersion = serverVersion
         self.actionReplyTimeout = min(actionReplyTimeout, hub.actionTimeout)
         self.keys = KeyForwarding(logger: logger)
+        self.screenReader = ScreenReaderWatch(hub: hub, logger: logger)
     }
 
     /// Connects to the accessibility bus and registers every current app; false when there is no bus.
@@ -77,6 +80,7 @@ package final class ATSPIBridge: Sendable {
         }
         trackListeners(control)
         keys.start(control)
+        screenReader.start()
         hub.setKeyForwarder(keys)
         let token = hub.subscribe { [weak self] event in self?.hubEvent(event) }
         state.withLock { $0.token = token }
@@ -127,6 +131,7 @@ package final class ATSPIBridge: Sendable {
         if let token { hub.unsubscribe(token) }
         hub.setKeyForwarder(nil)
         keys.stop()
+        screenReader.stop()
         queue.sync {}
         for app in apps { app.close() }
         control?.close()
@@ -143,9 +148,10 @@ package final class ATSPIBridge: Sendable {
                 let bridge = self.state.withLock { $0.apps.removeValue(forKey: id) }
                 bridge?.close()  // its bus name vanishes: the registry removes it from the desktop
             }
-        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _):
+        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _),
+            .textCaret(let app, _, _):
             state.withLock { $0.apps[app] }?.receive(event)
-        case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged:
+        case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged, .screenReaderStatus:
             break
         }
     }

@@ -53,6 +53,8 @@ struct Pending {
     var changes: [ChangeSet] = []
     var focus: String?? = nil
     var notifications: [AccessibilityNotification] = []
+    /// Carets the server moved in text elements (D-KEYOP-5), latest per element.
+    var carets: [String: Int] = [:]
     var scheduled = false
     var lastFlush: UInt64 = 0
 }

@@ -23,6 +23,8 @@ extension AppBridge {
                 locked.focus = .some(to)
             case .notification(_, let notification):
                 locked.notifications.append(notification)
+            case .textCaret(_, let element, let caret):
+                locked.carets[element] = caret.caret
             default: break
             }
         }
@@ -62,19 +64,46 @@ extension AppBridge {
             waiting.lastFlush = monotonicNow()
             return out
         }
-        if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty { return }
+        if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty { return }
         let old = served
         var new = old
         if let tree = taken.tree { new.tree = tree }
         if let focus = taken.focus { new.focusedID = focus }
+        if taken.tree != nil || !taken.carets.isEmpty {
+            // The hub's carets are the latest: a text change by keys carries the caret the server put in place
+            // before the app's update (D-KEYOP-5).
+            new.carets = hub.textCarets(app: appID).filter { new.tree[$0.key] != nil }
+        }
         served = new
         if taken.tree != nil { siblingIndex.reset() }
         guard listeners.anyListener else { return }
+        var caretsSent: Set<String> = []
         if taken.tree != nil || taken.focus != nil {
             let changes =
                 ChangeSet.merged(taken.changes)
                 ?? ChangeSet(fromRevision: old.tree.revision, toRevision: new.tree.revision)
-            for update in EventDiff.updates(from: old, to: new, changes: changes) { emit(update) }
+            for update in EventDiff.updates(from: old, to: new, changes: changes) {
+                if case .event(let event) = update, event.kind == .textCaretMoved, let source = event.source {
+                    caretsSent.insert(source)
+                }
+                emit(update)
+            }
+        }
+        // A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5).
+        for (element, _) in taken.carets.sorted(by: { $0.key < $1.key }) {
+            guard let node = new.tree[element] else { continue }
+            if !caretsSent.contains(element) {
+                emit(
+                    .event(
+                        ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new)))
+                )
+            }
+            // Shift with a motion key selects (D-KEYOP-5): the selection changed when one is or was there.
+            let selected = textSelection(of: node) != nil
+            if selected || served.textSelections.contains(element) {
+                emit(.event(ATSPIEvent(.textSelectionChanged, source: element)))
+            }
+            if selected { served.textSelections.insert(element) } else { served.textSelections.remove(element) }
         }
         for notification in taken.notifications { emitNotification(notification) }
     }

@@ -66,7 +66,7 @@ package struct ATSPIContext: Sendable, Equatable {
 
 extension ATSPIMapping {
     /// D-ATSPI-TEXT-1: a non-editable UITextView (the core's `staticText`) is TEXT without EDITABLE.
-    static func isReadOnlyTextView(_ node: AXNode) -> Bool {
+    package static func isReadOnlyTextView(_ node: AXNode) -> Bool {
         node.viewClass == .textView && node.role == .staticText
     }
 

@@ -69,6 +69,22 @@ package enum ATSPIMapping {
         r == .textField || r == .secureTextField || r == .searchField || r == .textView
     }
 
+    /// D-ATVALUE-1: an element's `accessibilityValue` that no AT-SPI interface or state carries — a cell's or a
+    /// button's value ("Inbox", value "3 unread") — goes into `Description`, so a screen reader speaks it after
+    /// the name as VoiceOver speaks label then value. Not for values carried elsewhere: numbers (Value), text
+    /// (Text), switches (CHECKED), tabs and segments (their `N of M` is the position Orca already speaks).
+    package static func valueOnlyInDescription(_ n: AXNode, parentRole: AXRole?) -> String? {
+        guard let value = n.value, !value.isEmpty, n.numeric == nil, n.isElement else { return nil }
+        if isTextInput(n.role) || isReadOnlyTextView(n) { return nil }
+        switch n.role {
+        case .switch, .tab, .adjustable, .progressIndicator, .pickerItem: return nil
+        default: break
+        }
+        if parentRole == .segmentedControl || parentRole == .tabBar || n.states.contains(.checked) { return nil }
+        if n.traits.contains(.toggleButton) { return nil }
+        return value
+    }
+
     /// Roles whose children can be selected through the `Selection` interface.
     package static func isSelectionContainer(_ r: AXRole) -> Bool {
         r == .tabBar || r == .segmentedControl || r == .list || r == .table

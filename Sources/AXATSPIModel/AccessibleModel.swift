@@ -15,12 +15,21 @@ package struct AccessibleModel {
         }
     }
 
-    /// `Description`: the hint, except when an alert's message is also its child label (Orca would speak it
-    /// twice).
+    /// `Description`: the value that no other interface carries (D-ATVALUE-1), then the hint, except when an
+    /// alert's message is also its child label (Orca would speak it twice).
     package func description(of node: AXNode) -> String {
-        guard let hint = node.hint else { return "" }
-        if node.role == .alert, node.children.contains(where: { snapshot.tree[$0]?.label == hint }) { return "" }
-        return hint
+        let parentRole = node.parent.flatMap { snapshot.tree[$0]?.role }
+        let value = ATSPIMapping.valueOnlyInDescription(node, parentRole: parentRole)
+        var hint = node.hint
+        if let text = hint, node.role == .alert, node.children.contains(where: { snapshot.tree[$0]?.label == text }) {
+            hint = nil
+        }
+        switch (value, hint) {
+        case (let value?, let hint?): return value + ", " + hint
+        case (let value?, nil): return value
+        case (nil, let hint?): return hint
+        case (nil, nil): return ""
+        }
     }
 
     /// `GetRole`.
@@ -60,11 +69,15 @@ package struct AccessibleModel {
     }
 
     /// `GetRelationSet`: (AtspiRelationType, targets) pairs from the core's relations over the served tree, so
-    /// every target exists (D-REL-6); none for the application root.
+    /// every target exists (D-REL-6); none for the application root. MEMBER_OF goes out last member first, the
+    /// order GTK emits a radio group in: Orca 43 counts the position from the end of the list ("relations tend to
+    /// be given in the reverse order", speech_generator.py `_generatePositionInGroup`), so the first segment is
+    /// "1 of 3"; Orca 45 and later read the targets as a set and are indifferent to the order (D-SELECT-3).
     package func relations(of object: ServedObject) -> [(type: UInt32, targets: [String])] {
         guard case .node(let node) = object else { return [] }
         return Relations.relations(of: node.id, in: snapshot.tree).map { relation in
-            (ATSPIMapping.relationNumber(relation.type), relation.targets)
+            let targets = relation.type == .memberOf ? Array(relation.targets.reversed()) : relation.targets
+            return (ATSPIMapping.relationNumber(relation.type), targets)
         }
     }
 

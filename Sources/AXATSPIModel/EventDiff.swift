@@ -14,6 +14,10 @@ package enum ATSPIEventKind: Sendable, Equatable {
     case textChanged
     /// `object:text-caret-moved`.
     case textCaretMoved
+    /// `object:selection-changed` (a selection container whose selected children changed; D-SELECT-2).
+    case selectionChanged
+    /// `object:text-selection-changed` (Shift with a motion key in a text input; D-KEYOP-5).
+    case textSelectionChanged
     /// `object:announcement`.
     case announcement
     /// `window:create`.
@@ -31,7 +35,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
     package var interfaceName: StaticString {
         switch self {
         case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
-            .announcement:
+            .selectionChanged, .textSelectionChanged, .announcement:
             return "org.a11y.atspi.Event.Object"
         case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
         case .focus: return "org.a11y.atspi.Event.Focus"
@@ -47,6 +51,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .boundsChanged: return "BoundsChanged"
         case .textChanged: return "TextChanged"
         case .textCaretMoved: return "TextCaretMoved"
+        case .selectionChanged: return "SelectionChanged"
+        case .textSelectionChanged: return "TextSelectionChanged"
         case .announcement: return "Announcement"
         case .windowCreate: return "Create"
         case .windowDestroy: return "Destroy"
@@ -74,6 +80,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .boundsChanged: return "boundschanged"
         case .textChanged: return "textchanged"
         case .textCaretMoved: return "textcaretmoved"
+        case .selectionChanged: return "selectionchanged"
+        case .textSelectionChanged: return "textselectionchanged"
         case .announcement: return "announcement"
         case .windowCreate: return "create"
         case .windowDestroy: return "destroy"
@@ -254,11 +262,28 @@ package enum EventDiff {
         let focusMoved = old.focusedID != new.focusedID
         var candidates = Array(changes.updated.keys)
         // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        var selectionContainers: [String] = []
         for id in changes.updated.keys {
-            guard let node = newTree[id], node.role == .cell, let parent = node.parent.flatMap({ newTree[$0] }),
+            guard let node = newTree[id], let parent = node.parent.flatMap({ newTree[$0] }),
                 oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
             else { continue }
-            candidates.append(contentsOf: parent.children)
+            if node.role == .cell { candidates.append(contentsOf: parent.children) }
+            // D-SELECT-2: the selection container (a list, a table, a tab bar, a segmented control) says its
+            // selection changed, once per container, as GTK does.
+            var container: AXNode? = parent
+            var steps = 0
+            while let current = container, !ATSPIMapping.isSelectionContainer(current.role), steps < 8 {
+                container = current.parent.flatMap { newTree[$0] }
+                steps += 1
+            }
+            if let container, ATSPIMapping.isSelectionContainer(container.role),
+                !selectionContainers.contains(container.id)
+            {
+                selectionContainers.append(container.id)
+            }
+        }
+        for container in selectionContainers {
+            updates.append(.event(ATSPIEvent(.selectionChanged, source: container)))
         }
         if focusMoved {
             if let focused = old.focusedID { candidates.append(focused) }
@@ -373,6 +398,7 @@ package enum EventDiff {
         if ATSPIMapping.isTextInput(newNode.role), oldNode.text != newNode.text {
             appendTextUpdates(
                 id: id, edit: TextEdit(from: ATSPIMapping.text(oldNode), to: ATSPIMapping.text(newNode)),
+                caret: newSnapshot.carets[id].map { _ in TextModel.caretOffset(of: newNode, in: newSnapshot) },
                 into: &updates)
         }
         if oldNode.frame != newNode.frame {
@@ -381,8 +407,9 @@ package enum EventDiff {
         }
     }
 
-    /// `text-changed:delete` and `text-changed:insert` for the changed middle part, then the caret at the end.
-    static func appendTextUpdates(id: String, edit: TextEdit, into updates: inout [ATSPIUpdate]) {
+    /// `text-changed:delete` and `text-changed:insert` for the changed middle part, then the caret: where the
+    /// server put it (`caret`, an element edited by keys, D-KEYOP-5), else at the end.
+    static func appendTextUpdates(id: String, edit: TextEdit, caret: Int32? = nil, into updates: inout [ATSPIUpdate]) {
         if edit.deletedLength > 0 {
             updates.append(
                 .event(
@@ -397,6 +424,7 @@ package enum EventDiff {
                         .textChanged, source: id, detail: "insert", detail1: Int32(clamping: edit.offset),
                         detail2: Int32(clamping: edit.insertedLength), data: .string(edit.inserted))))
         }
-        updates.append(.event(ATSPIEvent(.textCaretMoved, source: id, detail1: Int32(clamping: edit.newLength))))
+        updates.append(
+            .event(ATSPIEvent(.textCaretMoved, source: id, detail1: caret ?? Int32(clamping: edit.newLength))))
     }
 }

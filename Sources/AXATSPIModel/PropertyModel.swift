@@ -146,14 +146,17 @@ package struct PropertyModel {
         case .currentValue: return .double(node?.numeric?.current ?? 0)
         case .valueText: return .string(node?.value ?? "")
         case .characterCount: return .int32(Int32(clamping: node.map { TextModel(node: $0).characterCount } ?? 0))
-        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0) } ?? 0)
+        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0, in: snapshot) } ?? 0)
         case .nSelectedChildren:
             let count = node.map { SelectionModel(container: $0, snapshot: snapshot).selectedChildren.count } ?? 0
             return .int32(Int32(clamping: count))
         case .nRows: return .int32(Int32(clamping: node?.table?.rows ?? 0))
         case .nColumns: return .int32(Int32(clamping: node?.table?.columns ?? 0))
         case .caption, .summary: return .reference(.null)
-        case .nSelectedRows, .nSelectedColumns: return .int32(0)
+        case .nSelectedRows:
+            let rows = node.map { TableModel(table: $0, snapshot: snapshot).selectedRows.count } ?? 0
+            return .int32(Int32(clamping: rows))
+        case .nSelectedColumns: return .int32(0)
         case .columnSpan: return .int32(Int32(clamping: node?.cell?.columnSpan ?? 1))
         case .rowSpan: return .int32(Int32(clamping: node?.cell?.rowSpan ?? 1))
         case .position:

@@ -35,6 +35,11 @@ package struct ServedSnapshot: Sendable {
     package var applicationName: String
     /// The transient notification object that presents the latest announcement (not part of the tree).
     package var announcementNode: AXNode?
+    /// Carets the server keeps for text elements it edits (D-KEYOP-5), in Unicode scalars; an element without
+    /// one has its caret at the end of its text.
+    package var carets: [String: Int] = [:]
+    /// The text inputs with a non-empty selection the server keeps (D-KEYOP-5).
+    package var textSelections: Set<String> = []
 
     /// - Parameters:
     ///   - tree: the app's accessibility tree.

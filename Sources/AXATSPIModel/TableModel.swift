@@ -25,6 +25,22 @@ package struct SelectionModel {
         return selectedChildren.contains(children[Int(index)])
     }
 
+    /// D-SELECT-1: whether `SelectChild` may select `child` of `container` by activating it. In a tab bar or a
+    /// segmented control activation is selection. In a list or table a tap on a plain row selects it (UIKit's
+    /// `didSelectRow`); but a row that routes its activation to a control it folds (D-CELL-1: a switch would
+    /// flip) or an outline row (activation expands or collapses it) cannot be selected without operating it,
+    /// so `SelectChild` answers false and does nothing there, as it never activates.
+    package static func selectsByActivation(_ child: AXNode, container: AXNode) -> Bool {
+        switch container.role {
+        case .tabBar, .segmentedControl: return child.isElement
+        case .list, .table:
+            guard child.isElement, child.role == .cell else { return false }
+            if child.states.contains(.expanded) || child.states.contains(.collapsed) { return false }
+            return child.actionTarget == (child.viewID ?? child.id)
+        default: return false
+        }
+    }
+
     /// `SelectChild(childIndex)`: the child to activate, or nil when the index is out of range.
     package func child(at index: Int32) -> String? {
         guard index >= 0, Int(index) < children.count else { return nil }
@@ -133,6 +149,17 @@ package struct TableModel {
     package func isSelected(row: Int32, column: Int32) -> Bool {
         cell(row: row, column: column)?.states.contains(.selected) ?? false
     }
+
+    /// `GetSelectedRows`: the rows with a selected cell, ascending (the cells' SELECTED state, as `Selection` and
+    /// `IsSelected` read it; D-SELECT-2).
+    package var selectedRows: [Int32] {
+        Set(cells.filter { $0.states.contains(.selected) }.compactMap { $0.cell?.row }).sorted().map {
+            Int32(clamping: $0)
+        }
+    }
+
+    /// `IsRowSelected(row)`: some cell of the row is selected.
+    package func isRowSelected(_ row: Int32) -> Bool { selectedRows.contains(row) }
 
     /// `GetRowColumnExtentsAtIndex(index)`: the cell's span and selection, nil out of range.
     package func rowColumnExtents(atIndex index: Int32) -> (span: CellSpan, isSelected: Bool)? {

@@ -204,10 +204,53 @@ package struct TextModel {
         rangeExtents(from: Int(offset), to: Int(offset) + 1, elementExtents: elementExtents)
     }
 
+    /// The lines of a multi-line text: (first offset, length without the newline), in order.
+    var lines: [(start: Int, length: Int)] {
+        var out: [(start: Int, length: Int)] = []
+        var start = 0
+        for (index, scalar) in content.enumerated() where scalar == "\n" {
+            out.append((start, index - start))
+            start = index + 1
+        }
+        out.append((start, content.count - start))
+        return out
+    }
+
+    /// D-TEXT-LINES-1: text with line breaks lays each line on its own row. The rows share the element's height
+    /// evenly; within a row the characters share the width evenly by the longest line (so columns line up, as in a
+    /// monospaced view: the mirror has no glyph metrics). A line's newline sits just after its last character. A
+    /// range over several lines is the box around them: full width, from the first row to the last.
+    func multiLineExtents(from start: Int, to end: Int, elementExtents: ATSPIRect) -> ATSPIRect {
+        let rows = lines
+        let longest = max(rows.map(\.length).max() ?? 1, 1)
+        let rowHeight = Double(elementExtents.height) / Double(rows.count)
+        let characterWidth = Double(elementExtents.width) / Double(longest)
+        func position(_ offset: Int) -> (row: Int, column: Int) {
+            let row = rows.lastIndex(where: { $0.start <= offset }) ?? 0
+            return (row, min(offset - rows[row].start, longest))
+        }
+        let first = position(min(start, content.count))
+        let last = position(min(max(end - 1, start), content.count))
+        let top = Double(elementExtents.y) + rowHeight * Double(first.row)
+        let bottom = Double(elementExtents.y) + rowHeight * Double(last.row + 1)
+        if first.row == last.row {
+            let left = Double(elementExtents.x) + characterWidth * Double(first.column)
+            let right = Double(elementExtents.x) + characterWidth * Double(min(last.column + 1, longest))
+            return ATSPIRect(
+                x: clampedInt32(left), y: clampedInt32(top), width: clampedInt32(max(right - left, 0)),
+                height: clampedInt32(bottom - top))
+        }
+        return ATSPIRect(
+            x: elementExtents.x, y: clampedInt32(top), width: elementExtents.width, height: clampedInt32(bottom - top))
+    }
+
     func rangeExtents(from start: Int, to end: Int, elementExtents: ATSPIRect) -> ATSPIRect {
         let count = content.count
         guard count > 0, start < end, start >= 0 else {
             return ATSPIRect(x: elementExtents.x, y: elementExtents.y, width: 0, height: elementExtents.height)
+        }
+        if start < count, content.contains("\n") {
+            return multiLineExtents(from: start, to: end, elementExtents: elementExtents)
         }
         let characterWidth = Double(elementExtents.width) / Double(count)
         let left = Double(elementExtents.x) + characterWidth * Double(min(start, count))
@@ -222,6 +265,15 @@ package struct TextModel {
     package func offset(atScreenPoint point: Point, in node: AXNode) -> Int32 {
         let count = content.count
         guard node.frame.contains(point), count > 0, node.frame.width > 0 else { return -1 }
+        if content.contains("\n"), node.frame.height > 0 {
+            // D-TEXT-LINES-1: the row under the point, then the column in it (its newline past the last character).
+            let rows = lines
+            let longest = max(rows.map(\.length).max() ?? 1, 1)
+            let row = min(
+                rows.count - 1, max(0, Int((point.y - node.frame.y) / node.frame.height * Double(rows.count))))
+            let column = Int((point.x - node.frame.x) / node.frame.width * Double(longest))
+            return Int32(clamping: rows[row].start + min(max(column, 0), rows[row].length))
+        }
         let fraction = (point.x - node.frame.x) / node.frame.width * Double(count)
         return Int32(clamping: min(count - 1, max(0, Int(fraction))))
     }
@@ -230,6 +282,18 @@ package struct TextModel {
     package static func caretOffset(of node: AXNode) -> Int32 {
         guard ATSPIMapping.isTextInput(node.role) else { return 0 }
         return Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)
+    }
+
+    /// `CaretOffset` with the server's caret for elements it edits by keys (D-KEYOP-5), else `caretOffset(of:)`.
+    package static func caretOffset(of node: AXNode, in snapshot: ServedSnapshot) -> Int32 {
+        if ATSPIMapping.isReadOnlyTextView(node) {
+            // A read-only text view's caret starts at 0 and moves with the caret keys (D-KEYOP-5).
+            let count = Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)
+            return min(Int32(clamping: snapshot.carets[node.id] ?? 0), count)
+        }
+        let end = caretOffset(of: node)
+        guard let caret = snapshot.carets[node.id] else { return end }
+        return min(Int32(clamping: caret), end)
     }
 
     /// `GetDefaultAttributes`: the node's language, if it has one.

@@ -222,7 +222,13 @@ extension Hub {
             if let group = appState.engine.index?[item]?.group {
                 appState.engine.lastFocusedInGroup[group] = item
                 let previousGroup = from.flatMap { appState.engine.index?[$0]?.group }
-                if previousGroup != group { appState.engine.groupEntry[group] = item }
+                if previousGroup != group {
+                    // Entered backwards (Shift-Tab) at the group's last item: keep the order Tab used (D-FOCUS-6).
+                    let backward =
+                        heading == FocusHeading.previous.rawValue
+                        ? appState.engine.index.flatMap { FocusEngine(index: $0).backwardEntry(for: item) } : nil
+                    appState.engine.groupEntry[group] = backward ?? item
+                }
             }
             if let element = followedElement(item, tree: appState.store.tree), appState.focusedID != element {
                 FocusReturn.record(

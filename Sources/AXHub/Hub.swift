@@ -133,6 +133,10 @@ package enum HubEvent: Sendable {
     /// Guided Access started or ended for the app (R71, `guidedAccessStatusDidChangeNotification`; D-GA-4): its
     /// first restriction became denied, or its last denied one was allowed again.
     case guidedAccessStatusChanged(app: String, enabled: Bool)
+    /// The caret (or selection) of a text element moved (D-KEYOP-5): AT-SPI `object:text-caret-moved`.
+    case textCaret(app: String, element: String, TextCaret)
+    /// A screen reader started or stopped (R70, D-SR-1): `UIAccessibility.voiceOverStatusDidChangeNotification`.
+    case screenReaderStatus(running: Bool)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -182,6 +186,8 @@ package final class Hub: Sendable {
         var engine = EngineFocusMemory()
         /// Elements focus left for a modal container, returned to when it goes (D-FOCUS-7).
         var focusReturn: [String] = []
+        /// The caret and selection of text elements the server edits (D-KEYOP-5), by element id.
+        var carets: [String: TextCaret] = [:]
         init(id: String, name: String, provider: (any ActionProvider)?) {
             self.id = id
             self.name = name
@@ -198,6 +204,8 @@ package final class Hub: Sendable {
         var nextToken: UInt64 = 1
         /// The reclaim token of each app id, kept after the app leaves (NameReclaim.swift; D-REL-8).
         var reclaimTokens: [String: String] = [:]
+        /// Whether a screen reader runs (the session's `org.a11y.Status.ScreenReaderEnabled`); nil: not known.
+        var screenReaderRunning: Bool?
     }
 
     let state = Mutex(State())

@@ -209,10 +209,14 @@ extension Hub {
         guard appName(app) != nil else { throw HubError(.noSuchApp, "no app '\(app)'") }
         try await keyInput.acquire(app)
         defer { keyInput.release(app) }
+        // Shift with a printable key is its shifted level, as X reports it (`equal` + shift → `plus`; D-KEY-7).
+        let symbol = Keysyms.resolved(symbol, modifiers: modifiers)
         let forwarder = keyInput.forwarder
         let listening = forwarder?.hasKeyListeners ?? false
         let command = KeyboardNavigation.command(for: symbol, modifiers: modifiers)
-        let serverHandles = command != nil && keyInput.serverHandlesNavigation(app)
+        let serverOn = keyInput.serverHandlesNavigation(app)
+        // A release alone counts as the server's when its press would be navigation (D-KEY-2).
+        var serverHandles = !press && command != nil && serverOn
         var answers: [KeyForwardAnswer] = []
         var consumed = false
         // A toolkit acts on the press and then sends the release: the server's rule runs as soon as the AT has
@@ -223,10 +227,16 @@ extension Hub {
             let answer = await offer(forwarder, listening, app, symbol, modifiers, pressed: true)
             answers.append(answer)
             consumed = answer == .consumed
-            if !consumed, serverHandles, let command {
+            if !consumed, serverOn {
+                // The focused control first (D-KEYOP-1), then navigation (D-KEY-2).
                 do {
-                    try await run(command, app: app)
+                    serverHandles = try await operateFocusedControl(app: app, symbol: symbol, modifiers: modifiers)
+                    if !serverHandles, let command {
+                        serverHandles = true
+                        try await run(command, app: app)
+                    }
                 } catch {
+                    serverHandles = true
                     ruleFailure = error
                 }
             }

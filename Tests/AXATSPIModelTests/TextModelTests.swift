@@ -97,10 +97,24 @@ final class TextModelTests: XCTestCase {
     }
 
     func testRangeExtentsShareTheWidthEvenly() {
+        let single = TextModel(text: "Hello big world. Second one! Line two ends")
         let element = ATSPIRect(x: 10, y: 20, width: 84, height: 30)
-        // 42 characters over 84 points: 2 points each.
+        // One line, 42 characters over 84 points: 2 points each.
         XCTAssertEqual(
-            model.characterExtents(at: 6, elementExtents: element), ATSPIRect(x: 22, y: 20, width: 2, height: 30))
+            single.characterExtents(at: 6, elementExtents: element), ATSPIRect(x: 22, y: 20, width: 2, height: 30))
+        XCTAssertEqual(
+            single.rangeExtents(from: 0, to: 42, elementExtents: element),
+            ATSPIRect(x: 10, y: 20, width: 84, height: 30))
+        // Two lines (D-TEXT-LINES-1): each its own row of 15 points; the longest line (28 characters) sets the
+        // column width, 3 points. Before, both lines sat side by side on one row, and flat review read them as one.
+        XCTAssertEqual(
+            model.characterExtents(at: 6, elementExtents: element), ATSPIRect(x: 28, y: 20, width: 3, height: 15))
+        XCTAssertEqual(
+            model.characterExtents(at: 29, elementExtents: element), ATSPIRect(x: 10, y: 35, width: 3, height: 15),
+            "the first character of the second line starts the second row")
+        XCTAssertEqual(
+            model.rangeExtents(from: 29, to: 33, elementExtents: element),
+            ATSPIRect(x: 10, y: 35, width: 12, height: 15))
         XCTAssertEqual(
             model.rangeExtents(from: 0, to: 42, elementExtents: element), ATSPIRect(x: 10, y: 20, width: 84, height: 30)
         )

@@ -414,7 +414,99 @@ def run_key_script(transcript, text="Pixel"):
     # 7. Shift+Tab through the whole app, from the last control of the focus order.
     t.tab_to("shift-tab", "Profile")
     t.cycle("shift-tab", shift=True)
+    # 8. Operate every control by keys (issue 21 §7): arrows on the slider, the stepper and the segmented control,
+    #    typing and editing in the text field by keys (not input.type).
+    run_operate_script(t)
     return t.steps
+
+
+# Controls operated by keys (section "operate"): the name Tab reaches, the names Orca's locus may take while the
+# control is operated (a radio group's focus moves with its selection), the keys pressed on it.
+OPERATE = [
+    ("Text Size", ("Text Size",), ["Right", "Right", "Left"]),
+    ("Copies", ("Copies",), ["Up", "Up", "Down"]),
+    ("Light", ("Light", "Dark", "Automatic"), ["Right", "Right", "Left"]),
+    ("Device Name", ("Device Name",), ["a", "b", "BackSpace", "Left", "Home", "End"]),
+]
+
+
+# Keys that act on GTK4 and, by a decided difference, not on ours (with the reason), not counted.
+OPERATE_EXCEPTIONS = {
+    "Device Name: a": "GtkEntry selects its whole text when Tab focuses it, so the first typed key replaces it "
+                      "(Orca: 'Selection deleted'); a UIKit text field takes focus with the caret at the end and "
+                      "nothing selected, so the key types after the text (D-KEYOP-5)",
+}
+
+
+def run_operate_script(transcript):
+    t = transcript
+    for control, _names, keys in OPERATE:
+        # Forward: the shift-tab section ended at the start of the sequence, which UIKit's does not wrap past.
+        if not t.tab_to("operate-nav", control):
+            continue
+        for key in keys:
+            t.press("operate", key, what="%s: %s" % (control, key))
+
+
+def operate_comparison(gtk_steps, our_steps):
+    """Per operating key (section "operate", paired by control and key in order): what Orca said on each side and
+    whether Orca's locus left the control. Returns (rows, counts): counts of keys that acted on GTK4 (Orca spoke)
+    and not on ours, keys after which the locus left the operated control (per side), and silent keys (per side)."""
+    allowed = {control: names for control, names, _keys in OPERATE}
+
+    def keyed(steps):
+        seen = {}
+        out = {}
+        for record in steps:
+            if record["section"] != "operate":
+                continue
+            count = seen.get(record["what"], 0)
+            seen[record["what"]] = count + 1
+            out[(record["what"], count)] = record
+        return out
+
+    gtk = keyed(gtk_steps)
+    ours = keyed(our_steps)
+    counts = {"acts_on_gtk_not_ours": 0, "jumps_ours": 0, "jumps_gtk": 0, "silent_ours": 0, "silent_gtk": 0,
+              "keys": len(gtk)}
+    rows = []
+
+    def jumped(record, control):
+        return bool(record and record["locus"] and record["locus"][1] not in allowed[control])
+
+    for key in sorted(set(gtk) | set(ours), key=lambda k: (list(gtk).index(k) if k in gtk else 999, k[1])):
+        control = key[0].split(":")[0]
+        g, o = gtk.get(key), ours.get(key)
+        flags = []
+        if g and g["spoken"] and not (o and o["spoken"]):
+            if key[0] in OPERATE_EXCEPTIONS:
+                counts["excepted"] = counts.get("excepted", 0) + 1
+                flags.append("acts on GTK4, not ours: exception, " + OPERATE_EXCEPTIONS[key[0]])
+            else:
+                counts["acts_on_gtk_not_ours"] += 1
+                flags.append("ACTS ON GTK4, NOT OURS")
+        if jumped(o, control):
+            counts["jumps_ours"] += 1
+            flags.append("OURS LEFT THE CONTROL")
+        if jumped(g, control):
+            counts["jumps_gtk"] += 1
+            flags.append("GTK4 left the control")
+        if o is not None and not o["spoken"]:
+            counts["silent_ours"] += 1
+        if g is not None and not g["spoken"]:
+            counts["silent_gtk"] += 1
+        rows.append((key[0], g["spoken"] if g else None, o["spoken"] if o else None, "; ".join(flags)))
+    return rows, counts
+
+
+def format_operate(rows, counts):
+    lines = ["== Operating controls by keys: GTK4 vs ours (section 'operate')"]
+    for what, gtk, ours, flags in rows:
+        lines.append("%-26s GTK4: %s" % (what, " / ".join(gtk) if gtk else "(silent)" if gtk is not None else "-"))
+        lines.append("%-26s ours: %s%s" % ("", " / ".join(ours) if ours else "(silent)" if ours is not None else "-",
+                                           ("   <- " + flags) if flags else ""))
+    lines.append("counts: %s" % json.dumps(counts, sort_keys=True))
+    return "\n".join(lines)
 
 
 def format_transcript(steps, title):

@@ -132,10 +132,11 @@ class KeysThroughTheBridge(unittest.TestCase):
         self.assertEqual((passed["consumed"], passed["assistiveTechnology"]), (False, "notConsumed"))
         self.assertNotEqual(passed["handledBy"], "assistive-technology")
         keys = self.heard(listener, 4)
-        # What the listener got is what the X registry would have snooped: keysym, US keycode, mask, string.
+        # What the listener got is what the X registry would have snooped: keysym, US keycode, mask, string
+        # (Shift+a is the shifted level's keysym A, as X reports it: D-KEY-7).
         self.assertEqual([(k["type"], k["id"], k["hw_code"], k["modifiers"], k["event_string"]) for k in keys[:4]],
                          [("press", 0x68, 43, 0, "h"), ("release", 0x68, 43, 0, "h"),
-                          ("press", 0x61, 38, 1, "a"), ("release", 0x61, 38, 1, "a")])
+                          ("press", 0x41, 38, 1, "A"), ("release", 0x41, 38, 1, "A")])
         # A consumed navigation key never reaches the server's rule: engine focus does not move.
         before = c.result("focus.status")["engine"]
         back = c.result("input.key", {"key": "ISO_Left_Tab"})

@@ -112,6 +112,11 @@ class OrcaTranscripts(unittest.TestCase):
             with open(os.path.join(cls.folder, "comparison.txt"), "w") as f:
                 f.write(text + "\n")
             print("\n" + text, flush=True)
+            cls.operate_rows, cls.operate_counts = ot.operate_comparison(cls.gtk, cls.ours)
+            text = ot.format_operate(cls.operate_rows, cls.operate_counts)
+            with open(os.path.join(cls.folder, "operate.txt"), "w") as f:
+                f.write(text + "\n")
+            print("\n" + text, flush=True)
         print("orca transcripts: GTK4 %.1f s, ours %.1f s; files in %s" % (cls.gtk_seconds, cls.ours_seconds,
                                                                             cls.folder), flush=True)
 
@@ -156,6 +161,20 @@ class OrcaTranscripts(unittest.TestCase):
         self.require_ours()
         self.assertEqual(self.problems, [], "Orca's speech for AXServer lacks what it says for GTK4 "
                                             "(Specs/orca-transcripts.md §4; files in %s)" % self.folder)
+
+
+    def test_4_ours_operates_every_control_as_gtk4_does(self):
+        """Issue 21 §7: per key on the slider, stepper, segmented control and text field, no key that makes Orca
+        speak on GTK4 is silent on ours, and no key moves Orca's locus away from the control being operated."""
+        self.require_ours()
+        operated = {what.split(":")[0] for what, *_ in self.operate_rows}
+        self.assertEqual(operated, {control for control, _names, _keys in ot.OPERATE},
+                         "the operate section did not reach every control: %r" % sorted(operated))
+        counts = self.operate_counts
+        self.assertEqual(counts["jumps_ours"], 0, "keys moved focus away from the operated control on ours "
+                                                  "(operate.txt in %s): %r" % (self.folder, counts))
+        self.assertEqual(counts["acts_on_gtk_not_ours"], 0, "keys that act on GTK4 did nothing on ours "
+                                                            "(operate.txt in %s): %r" % (self.folder, counts))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,12 @@ extension AppBridge {
                 DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(true) }
                 return .handled
             }
+            // D-SELECT-1: selecting never operates a control or an outline row.
+            guard let childNode = served.tree[child], SelectionModel.selectsByActivation(childNode, container: node)
+            else {
+                DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
+                return .handled
+            }
             return routeAsync(msg, .activate, on: child)
         case "DeselectSelectedChild", "DeselectChild":
             if let failure = check(msg, rawMessage, "i") { return failure }

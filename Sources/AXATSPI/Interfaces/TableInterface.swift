@@ -56,10 +56,22 @@ extension AppBridge {
             let index = input.int32()
             let header = memberName == "GetRowHeader" ? model.rowHeader(index) : model.columnHeader(index)
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, header) }
-        case "GetSelectedRows", "GetSelectedColumns":
+        case "GetSelectedRows":
+            if let failure = check(msg, rawMessage, "") { return failure }
+            let rows = model.selectedRows
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
+                out.array("i") { array in for row in rows { array.int32(row) } }
+            }
+        case "GetSelectedColumns":
+            // Rows are what a UIKit table selects; no column is ever selected as a whole.
             if let failure = check(msg, rawMessage, "") { return failure }
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in out.array("i") { _ in } }
-        case "IsRowSelected", "IsColumnSelected":
+        case "IsRowSelected":
+            if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
+            let selected = model.isRowSelected(input.int32())
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(selected) }
+        case "IsColumnSelected":
             if let failure = check(msg, rawMessage, "i") { return failure }
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
         case "IsSelected":

@@ -1,6 +1,7 @@
 import AXATSPIModel
 import AXCore
 import AXDBus
+import AXHub
 import CDBus
 
 #if canImport(Glibc)
@@ -48,15 +49,31 @@ extension AppBridge {
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.textRange(range) }
         case "SetCaretOffset":
             if let failure = check(msg, rawMessage, "i") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
+            var input = DBusFastReader(rawMessage)
+            let offset = input.int32()
+            // A text input's caret is the server's (D-KEYOP-5); other text has none to move.
+            let readOnly = ATSPIMapping.isReadOnlyTextView(node)
+            let end = readOnly ? Int32(clamping: model.characterCount) : TextModel.caretOffset(of: node)
+            let moved = (ATSPIMapping.isTextInput(node.role) || readOnly) && offset >= 0 && offset <= end
+            if moved {
+                let caret = Int(offset)
+                hub.setTextCaret(app: appID, element: node.id, TextCaret(caret: caret, anchor: caret))
+                served.carets[node.id] = caret
+            }
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(moved) }
         case "GetNSelections":
+            // The selection Shift with a motion key made in a text input (D-KEYOP-5), else none.
             if let failure = check(msg, rawMessage, "") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(0) }
+            let count: Int32 = textSelection(of: node) == nil ? 0 : 1
+            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(count) }
         case "GetSelection":
             if let failure = check(msg, rawMessage, "i") { return failure }
+            var input = DBusFastReader(rawMessage)
+            let index = input.int32()
+            let range = index == 0 ? textSelection(of: node) : nil
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
-                out.int32(0)
-                out.int32(0)
+                out.int32(Int32(clamping: range?.lowerBound ?? 0))
+                out.int32(Int32(clamping: range?.upperBound ?? 0))
             }
         case "AddSelection", "RemoveSelection", "SetSelection", "ScrollSubstringTo", "ScrollSubstringToPoint":
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
@@ -117,5 +134,15 @@ extension AppBridge {
             return .error(.unknownMethod(for: msg))
         }
         return .handled
+    }
+}
+
+extension AppBridge {
+    /// The selected range of a text input the server edits by keys (caret ≠ anchor; D-KEYOP-5), nil when none.
+    func textSelection(of node: AXNode) -> Range<Int>? {
+        guard ATSPIMapping.isTextInput(node.role), let caret = hub.textCaret(app: appID, element: node.id),
+            caret.caret != caret.anchor
+        else { return nil }
+        return min(caret.caret, caret.anchor)..<max(caret.caret, caret.anchor)
     }
 }

@@ -527,7 +527,16 @@ package struct FocusEngine: Sendable {
             return at + 1 < groups.count ? effectiveOrder(groups[at + 1], inside: nil).first : nil
         }
         if offset > 0 { return order[offset - 1] }
-        return at > 0 ? effectiveOrder(groups[at - 1], inside: nil).last : nil
+        guard at > 0 else { return nil }
+        // Backwards into a group: the item focused there last (where Tab left it, C22), so Shift-Tab retraces
+        // Tab (D-FOCUS-6); a group never visited is entered at the last item of its order.
+        let previous = groups[at - 1]
+        if let identifier = previous.identifier, let last = lastFocusedInGroup[identifier],
+            previous.items.contains(last)
+        {
+            return last
+        }
+        return effectiveOrder(previous, inside: nil).last
     }
 
     /// A group's order: reading order turned to start at the entry item while `inside` is in the group, else at
@@ -553,6 +562,23 @@ package struct FocusEngine: Sendable {
             if best.map({ priority > $0.1 }) ?? true { best = (entry.id, priority) }
         }
         return best?.0
+    }
+
+    /// The item Tab's order in `item`'s group starts at when focus enters that group backwards at `item`
+    /// (Shift-Tab lands on the group's last item in Tab order): the member after `item` in the group's cyclic
+    /// reading order. Recording it as the group's entry keeps the group's order the one Tab used, so Shift-Tab
+    /// retraces Tab through the group instead of leaving it at once (D-FOCUS-6). Nil outside named groups.
+    package func backwardEntry(for item: String) -> String? {
+        guard index[item]?.group != nil, let at = index.memo.groupOfItem.withLock({ $0[item] }) ?? groupIndex(item)
+        else { return nil }
+        let items = staticGroups()[at].items
+        guard let offset = items.firstIndex(of: item), items.count > 1 else { return nil }
+        return items[(offset + 1) % items.count]
+    }
+
+    private func groupIndex(_ item: String) -> Int? {
+        _ = staticGroups()
+        return index.memo.groupOfItem.withLock { $0[item] }
     }
 
     /// The Tab sequence: every group's items in turn (C38).

@@ -48,6 +48,7 @@ package enum Keysyms {
     /// A short description of what is accepted, for error messages.
     package static let acceptedSummary =
         "X keysym names: letters a-z and A-Z, digits 0-9, punctuation names (comma, period, slash, minus, ...), "
+        + "shifted symbols (plus, at, exclam, question, colon, underscore, ...), "
         + "Tab, ISO_Left_Tab, Return, KP_Enter, Escape, space, BackSpace, Delete, Insert, KP_Insert, Home, End, "
         + "Page_Up, Page_Down, Up, Down, Left, Right, KP_0-KP_9, KP_Up/Down/Left/Right/Home/End/Begin/Delete, "
         + "F1-F12, Shift_L/R, Control_L/R, Alt_L/R, Super_L/R, Caps_Lock, Menu"
@@ -56,10 +57,59 @@ package enum Keysyms {
         "Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "Caps_Lock",
     ]
 
-    /// The symbol that types `character`, with the Shift modifier it needs on a US layout (`A` → A with shift).
+    /// The symbol that types `character`, with the Shift modifier it needs on a US layout (`A` → A with shift,
+    /// `+` → plus with shift).
     package static func symbol(typing character: Character) -> (symbol: KeySymbol, shift: Bool)? {
         guard let found = byText[String(character)] else { return nil }
-        return (found, found.name.count == 1 && found.name.first?.isUppercase == true)
+        let upper = found.name.count == 1 && found.name.first?.isUppercase == true
+        return (found, upper || shiftedSymbols[found.name] != nil)
+    }
+
+    /// Shifted symbol → (keysym, text, the unshifted key on the same keycode), US layout.
+    static let shiftedSymbols: [String: (UInt32, String, String)] = [
+        "exclam": (0x21, "!", "1"), "at": (0x40, "@", "2"), "numbersign": (0x23, "#", "3"),
+        "dollar": (0x24, "$", "4"), "percent": (0x25, "%", "5"), "asciicircum": (0x5e, "^", "6"),
+        "ampersand": (0x26, "&", "7"), "asterisk": (0x2a, "*", "8"), "parenleft": (0x28, "(", "9"),
+        "parenright": (0x29, ")", "0"), "underscore": (0x5f, "_", "minus"), "plus": (0x2b, "+", "equal"),
+        "braceleft": (0x7b, "{", "bracketleft"), "braceright": (0x7d, "}", "bracketright"),
+        "colon": (0x3a, ":", "semicolon"), "quotedbl": (0x22, "\"", "apostrophe"),
+        "asciitilde": (0x7e, "~", "grave"), "bar": (0x7c, "|", "backslash"), "less": (0x3c, "<", "comma"),
+        "greater": (0x3e, ">", "period"), "question": (0x3f, "?", "slash"),
+    ]
+
+    /// Unshifted key name → its shifted symbol's name (`equal` → `plus`, `a` → `A`).
+    private static let shiftedByBase: [String: String] = {
+        var out: [String: String] = [:]
+        for (name, entry) in shiftedSymbols { out[entry.2] = name }
+        for letter in "abcdefghijklmnopqrstuvwxyz" { out[String(letter)] = String(letter).uppercased() }
+        return out
+    }()
+
+    /// The symbol a key sends with its modifiers (D-KEY-7): Shift with an unshifted printable key gives the
+    /// shifted level's keysym on the same keycode, as X reports it (`equal` + shift → `plus`, `a` + shift → `A`);
+    /// anything else is the key itself.
+    package static func resolved(_ symbol: KeySymbol, modifiers: Set<KeyModifier>) -> KeySymbol {
+        guard modifiers.contains(.shift), let name = shiftedByBase[symbol.name], let shifted = table[name] else {
+            return symbol
+        }
+        return shifted
+    }
+
+    /// The text a key types with its modifiers (D-KEY-7): the resolved symbol's text; nil for keys that type
+    /// nothing and for Control, Alt or Super chords.
+    package static func text(of symbol: KeySymbol, modifiers: Set<KeyModifier>) -> String? {
+        if modifiers.contains(.control) || modifiers.contains(.alt) || modifiers.contains(.super) { return nil }
+        return resolved(symbol, modifiers: modifiers).text
+    }
+
+    /// How to send a key the table does not know (D-KEY-7): the keysym name for a character the US layout types
+    /// (`+` → `plus`), a case-only near miss (`tab` → `Tab`), else nil (the caller says to send text with
+    /// `input.type`).
+    package static func suggestion(for name: String) -> String? {
+        if name.count == 1, let character = name.first, let typing = symbol(typing: character) {
+            return typing.symbol.name
+        }
+        return acceptedNames.first(where: { $0.lowercased() == name.lowercased() })
     }
 
     private static let byText: [String: KeySymbol] = {
@@ -101,6 +151,11 @@ package enum Keysyms {
             ("period", 0x2e, 60, "."), ("slash", 0x2f, 61, "/"), ("space", 0x20, 65, " "),
         ]
         for (name, keysym, code, text) in punctuation { add(name, keysym, code, text) }
+        // The shifted symbols of the US layout: the same keycode as their unshifted key (X reports the keysym
+        // of the shifted level with ShiftMask set).
+        for (name, (keysym, text, base)) in shiftedSymbols {
+            add(name, keysym, out[base]?.keycode ?? 0, text)
+        }
         let functionKeys: [(String, UInt32, UInt32)] = [
             ("Escape", 0xff1b, 9), ("BackSpace", 0xff08, 22), ("Tab", 0xff09, 23), ("ISO_Left_Tab", 0xfe20, 23),
             ("Return", 0xff0d, 36), ("Control_L", 0xffe3, 37), ("Shift_L", 0xffe1, 50), ("Shift_R", 0xffe2, 62),

@@ -54,6 +54,11 @@ enum InputMethods {
                 return ["typed": .bool(typed), "element": .string(element)]
             } catch { throw RPCError.from(error) }
         }
+        // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
+        router.registerSync("accessibility.status") { params, _ in
+            _ = try Params(params, method: "accessibility.status")
+            return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
+        }
         router.registerSync("input.configure") { params, session in
             let arguments = try Params(params, method: "input.configure")
             let app = try Roles.ownApp(arguments, hub, session)
@@ -80,16 +85,20 @@ enum InputMethods {
         guard let symbol = Keysyms.symbol(named: name) else {
             let shown = String(name.prefix(64))
             var message = "input.key: unknown key '\(shown)'"
-            if let near = Keysyms.acceptedNames.first(where: { $0.lowercased() == shown.lowercased() }) {
-                message += "; did you mean '\(near)'? (names are case-sensitive)"
+            let near = Keysyms.suggestion(for: shown)
+            if let near {
+                // D-KEY-7: a character the layout types is sent by its keysym name (`+` → `plus`).
+                message += "; did you mean '\(near)'? (keys are X keysym names, case-sensitive)"
+            } else if !shown.isEmpty {
+                message += "; to enter text that no key types, send it with input.type {text}"
             }
             message += "; accepted: \(Keysyms.acceptedSummary)"
-            throw RPCError.invalidParams(
-                message,
-                data: [
-                    "param": "key", "method": "input.key", "value": .string(shown), "reason": "unknown key",
-                    "accepted": JSON(Keysyms.acceptedNames),
-                ])
+            var data: JSONObject = [
+                "param": "key", "method": "input.key", "value": .string(shown), "reason": "unknown key",
+                "accepted": JSON(Keysyms.acceptedNames),
+            ]
+            if let near { data["suggestion"] = .string(near) }
+            throw RPCError.invalidParams(message, data: data)
         }
         return symbol
     }

@@ -677,7 +677,7 @@ package enum EventNames {
     package static let all = [
         "tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
         "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
-        "app.added", "app.removed", "policy.changed", "focus.movementFailed",
+        "app.added", "app.removed", "policy.changed", "focus.movementFailed", "a11y.voiceOverStatusDidChange",
         "a11y.guidedAccessStatusChanged",
     ]
 
@@ -705,6 +705,9 @@ package enum EventNames {
         case .focusChanged(let appID, let from, let to):
             send("focus.changed", appID, ["focus": "accessibility", "from": JSON(from), "to": JSON(to)])
         case .engineFocus(let appID, let event): send(event.eventName, appID, event.body)
+        case .textCaret: break
+        case .screenReaderStatus(let running):
+            send("a11y.voiceOverStatusDidChange", nil, ["screenReaderRunning": .bool(running)])
         case .notification(let appID, let notification):
             var body = notification.json.objectValue ?? [:]
             body["notification"] = nil
