@@ -1,6 +1,6 @@
 import AXJSON
 
-/// The compact text of elements for agents (Specs/mcp.md §Snapshot text): one element a line,
+/// The compact text of elements for agents (Specs/mcp.md §Text formats): one element a line,
 /// `ref role "label" =value [states]`, indented one space per level. The ref is the server's element id, stable
 /// across revisions. Only the states an agent acts on are shown, and `offscreen`/`disabled` only where they start
 /// (a descendant of an offscreen or disabled element is too; the line does not repeat it).

@@ -2,7 +2,8 @@
 
 Every test starts its own axdriver (`--port 0`, READY line) against the `axserver` fixture's server: the demo app,
 and a second app published with `ax_provider`. The raw-HTTP tests are the W3C conformance subset of
-Specs/webdriver.md §Conformance (status, sessions, timeouts, find, element commands, errors, bad input, trust).
+Specs/webdriver.md §Commands (the W3C conformance subset: status, sessions, timeouts, find, element commands,
+errors, bad input, trust).
 """
 import base64
 import concurrent.futures

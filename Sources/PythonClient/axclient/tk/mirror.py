@@ -1016,7 +1016,7 @@ class Mirror:
         return nodes
 
     def menu_entries(self, menu: tkinter.Misc) -> List[Dict[str, Any]]:
-        """A posted menu's entries (Specs/tk-adapter.md §Menus)."""
+        """A posted menu's entries (Specs/tk-adapter.md §Mapping)."""
         return self.menu_entries_path(str(menu))
 
     def menu_title(self, path: str) -> str:
