@@ -23,8 +23,9 @@ struct At: ParsableCommand {
             Uses the hit-testing rule a tap uses (D-HIT-1): a plain view in front hides what lies behind it. Exits 1 when no element is there, 6 when the point is outside every window.
 
             Examples:
-              axquery at 60,32
-              axquery at 60,32 --json
+              axquery at 60,140                  # the demo's Wi-Fi switch
+              axquery at 60,140 --json
+              axquery at 5000,5000               # outside every window: exit 6
             """)
     @Argument(help: "The point: X,Y in screen points.") var point: String
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
@@ -48,7 +49,7 @@ struct Cell: ParsableCommand {
             Exits 1 for a hole (no cell covers the position), 6 when the position is outside the table or the element is not a data table. Selectors also take [row=n] and [column=n].
 
             Examples:
-              axquery cell '#grid' --row 1 --column 0
+              axquery cell '#settingsTable' --row 1 --column 0   # a list: exit 6
             """)
     @Argument(help: "The data table (a selector; omit with --id).") var selector: String?
     @Option(help: "The table's element id instead of a selector.") var id: String?
