@@ -169,7 +169,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private var framesThisTurn = 0
     private var turnStart = NIODeadline.now()
     private var partialFrameTimer: Scheduled<Void>?
-    private var authenticationTimer: Scheduled<Void>?
     /// Over the connection limit: answered with an error and closed.
     private var refused = false
     private(set) var peer: RPCConnectionPeer?
@@ -201,13 +200,16 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             return
         }
         ctx.onSession?(session)
-        if ctx.token != nil {
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            authenticationTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.authenticationTimeout))
-            {
-                bound.value.authenticationTimedOut()
-            }
+    }
+
+    /// `RPCAuthenticationHandler` (before this one in the pipeline when the listener needs a token) found the
+    /// first message to be `initialize` with the token.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is RPCAuthenticationHandler.Authenticated {
+            session?.authenticated = true
+            return
         }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -226,22 +228,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 .policyDenied(
                     "too many connections: the server already has \(max) open; close some or retry later",
                     data: ["limit": "maxConnections", "max": .number(Double(max))])))
-        closeAfterFlush()
-    }
-
-    private func authenticationTimedOut() {
-        authenticationTimer = nil
-        guard let session, !session.authenticated, !closing else { return }
-        let seconds = ctx.limits.authenticationTimeout.components.seconds
-        ctx.logger.notice(
-            "closing unauthenticated connection: no 'initialize' with the token within \(seconds) s",
-            metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(
-            RPCMessage.errorResponse(
-                id: .null,
-                .unauthorized(
-                    "unauthorized: no 'initialize' with params.token within \(seconds) s; closing the connection",
-                    data: ["limit": "authenticationTimeout"])))
         closeAfterFlush()
     }
 
@@ -307,8 +293,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         closing = true
         partialFrameTimer?.cancel()
         partialFrameTimer = nil
-        authenticationTimer?.cancel()
-        authenticationTimer = nil
         lane?.close()
         session?.inFlight.cancelAll()
         if !refused { ctx.registry.remove(peer.connectionID) }
@@ -513,11 +497,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func handleFrame(_ raw: UnsafeRawBufferPointer) {
-        guard let session else { return }
-        if !session.authenticated, let token = ctx.token {
-            guard authenticate(raw, token: token, session: session) else { return }
-        }
-        guard let lane else { return }
+        guard let session, let lane else { return }
         switch ctx.router.prepare(frame: raw, session: session) {
         case .noReply:
             return
@@ -625,42 +605,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// through `NIOLoopBound`, which hops). Checked in debug builds, like swift-nio's own handlers.
     private func assertOnEventLoop() {
         context?.eventLoop.assertInEventLoop()
-    }
-
-    /// First message of a connection that needs a token: `initialize` with `params.token`.
-    private func authenticate(_ raw: UnsafeRawBufferPointer, token: [UInt8], session: RPCSession) -> Bool {
-        var id: JSON = .null
-        var reason = "the first message must be 'initialize' with params.token"
-        if let msg = try? JSON.parse(
-            raw,
-            limits: JSONParseLimits(
-                maxDepth: ctx.router.limits.maxDepth,
-                maxBytes: ctx.router.limits.maxFrameBytes))
-        {
-            if let requestID = msg["id"], requestID.stringValue != nil || requestID.doubleValue != nil {
-                id = requestID
-            }
-            if msg["method"]?.stringValue == "initialize" {
-                if let given = msg["params"]?["token"]?.stringValue {
-                    if constantTimeEqual(Array(given.utf8), token) {
-                        session.authenticated = true
-                        authenticationTimer?.cancel()
-                        authenticationTimer = nil
-                        return true
-                    }
-                    reason = "invalid token"
-                } else {
-                    reason = "missing params.token in 'initialize'"
-                }
-            }
-        } else {
-            reason = "the first message must be a valid JSON 'initialize' request with params.token"
-        }
-        ctx.logger.notice(
-            "refusing unauthenticated connection: \(reason)", metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(RPCMessage.errorResponse(id: id, .unauthorized("unauthorized: \(reason)")))
-        closeAfterFlush()
-        return false
     }
 
     // MARK: writing
