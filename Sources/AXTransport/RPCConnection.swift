@@ -146,13 +146,15 @@ final class RPCConnectionRegistry: Sendable {
 /// runs them in order. Replies are written in order; those produced while reading are flushed once per read
 /// batch (`channelReadComplete`), those from the lane are coalesced through its outbox.
 final class RPCConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
+    typealias InboundIn = RPCInboundFrame
     typealias OutboundOut = ByteBuffer
 
     private let ctx: RPCListenerContext
-    private var decoder: RPCFrameDecoder
+    /// The framing handler before this one: its framing for the replies, its buffered bytes for the timer.
+    private let frames: RPCFrameDecodingHandler
     private var context: ChannelHandlerContext?
-    private var inbound: ByteBuffer?
+    /// Messages (and a framing error) received but not handled yet: frame handling is paused or yielded.
+    private var inbound = CircularBuffer<RPCInboundFrame>()
     private var outbound: ByteBuffer?
     private var inReadBatch = false
     private var lane: RPCAsyncLane?
@@ -177,9 +179,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Queue length (while an async call runs) at which reading from this client pauses.
     static let maxQueued = 4096
 
-    init(context: RPCListenerContext) {
+    init(context: RPCListenerContext, frames: RPCFrameDecodingHandler) {
         self.ctx = context
-        self.decoder = RPCFrameDecoder(maxFrameBytes: context.router.limits.maxFrameBytes)
+        self.frames = frames
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -234,7 +236,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// A partial frame did not complete in time.
     private func partialFrameTimedOut() {
         partialFrameTimer = nil
-        guard !closing, let buffered = inbound?.readableBytes, buffered > 0 else { return }
+        let buffered = frames.bufferedBytes
+        guard !closing, inbound.isEmpty, buffered > 0 else { return }
         guard !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled) else { return }
         let seconds = ctx.limits.partialFrameTimeout.components.seconds
         ctx.logger.notice(
@@ -257,7 +260,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func updatePartialFrameTimer() {
         guard let context else { return }
         let waiting =
-            (inbound?.readableBytes ?? 0) > 0 && !closing
+            frames.bufferedBytes > 0 && inbound.isEmpty && !closing
             && !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled)
         if !waiting {
             partialFrameTimer?.cancel()
@@ -291,6 +294,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func finish() {
         guard let peer else { return }
         closing = true
+        inbound.removeAll()
         partialFrameTimer?.cancel()
         partialFrameTimer = nil
         lane?.close()
@@ -311,13 +315,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     // MARK: reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var incoming = unwrapInboundIn(data)
         if closing || refused { return }
-        if inbound == nil || inbound!.readableBytes == 0 {
-            inbound = incoming
-        } else {
-            inbound!.writeBuffer(&incoming)
-        }
+        inbound.append(unwrapInboundIn(data))
         inReadBatch = true
         processInbound()
     }
@@ -325,7 +324,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         inReadBatch = false
         flush()
-        compactInbound()
         if !context.channel.isWritable && !pausedForWrites {
             pausedForWrites = true
             updateAutoRead()
@@ -334,16 +332,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if !yieldScheduled { startTurn() }
         updatePartialFrameTimer()
         context.fireChannelReadComplete()
-    }
-
-    private func compactInbound() {
-        if let buffer = inbound {
-            if buffer.readableBytes == 0 {
-                inbound = nil
-            } else if buffer.readerIndex > 65536 {
-                inbound!.discardReadBytes()
-            }
-        }
     }
 
     /// The next frame starts a new turn on the event loop (its clock starts at that frame).
@@ -375,7 +363,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         processInbound()
         inReadBatch = wasInBatch
         if !wasInBatch { flush() }
-        compactInbound()
         updateAutoRead()
         updatePartialFrameTimer()
     }
@@ -440,59 +427,46 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func processInbound() {
-        guard inbound != nil else { return }
+        guard !inbound.isEmpty else { return }
         if pausedForOutput || yieldScheduled {
             updateAutoRead()
             return
         }
-        while !closing {
-            // Decode and handle as many frames as are complete, without copying them out of the buffer.
-            let step: (consumed: Int, stop: Bool) = inbound!.withUnsafeReadableBytes { raw in
-                var total = 0
-                while !closing {
-                    let rest = UnsafeRawBufferPointer(rebasing: raw[total...])
-                    switch decoder.next(rest) {
-                    case .needMore:
-                        return (total, true)
-                    case .skip(let count):
-                        total += count
-                    case .frame(let start, let length, let consumed):
-                        if shouldPauseFrames() { return (total, true) }
-                        framesThisTurn += 1
-                        // A complete frame: the partial-frame clock starts again.
-                        partialFrameTimer?.cancel()
-                        partialFrameTimer = nil
-                        handleFrame(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]))
-                        total += consumed
-                    case .tooLarge(let size):
-                        let max = ctx.router.limits.maxFrameBytes
-                        sendMessage(
-                            RPCMessage.errorResponse(
-                                id: .null,
-                                .messageTooLarge(
-                                    "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
-                                    data: [
-                                        "limit": "maxFrameBytes", "max": .number(Double(max)),
-                                        "size": .number(Double(size)),
-                                    ])))
-                        closeAfterFlush()
-                        return (total, true)
-                    case .malformed(let why):
-                        sendMessage(
-                            RPCMessage.errorResponse(
-                                id: .null,
-                                .parseError(
-                                    "malformed frame header: \(why); closing the connection")))
-                        closeAfterFlush()
-                        return (total, true)
-                    }
+        while !closing, let item = inbound.first {
+            switch item {
+            case .frame(let frame):
+                if shouldPauseFrames() {
+                    if pausedForOutput || yieldScheduled { updateAutoRead() }
+                    return
                 }
-                return (total, true)
+                inbound.removeFirst()
+                framesThisTurn += 1
+                // A complete frame: the partial-frame clock starts again.
+                partialFrameTimer?.cancel()
+                partialFrameTimer = nil
+                frame.withUnsafeReadableBytes { handleFrame($0) }
+            case .tooLarge(let size):
+                inbound.removeAll()
+                let max = ctx.router.limits.maxFrameBytes
+                sendMessage(
+                    RPCMessage.errorResponse(
+                        id: .null,
+                        .messageTooLarge(
+                            "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
+                            data: [
+                                "limit": "maxFrameBytes", "max": .number(Double(max)),
+                                "size": .number(Double(size)),
+                            ])))
+                closeAfterFlush()
+                return
+            case .malformed(let why):
+                inbound.removeAll()
+                sendMessage(
+                    RPCMessage.errorResponse(
+                        id: .null, .parseError("malformed frame header: \(why); closing the connection")))
+                closeAfterFlush()
+                return
             }
-            if closing { return }
-            inbound!.moveReaderIndex(forwardBy: step.consumed)
-            if pausedForOutput || yieldScheduled { updateAutoRead() }
-            if step.stop { return }
         }
     }
 
@@ -622,7 +596,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if outbound == nil {
             outbound = context.channel.allocator.buffer(capacity: max(256, payload.count + 32))
         }
-        decoder.framing.encode(payload, into: &outbound!)
+        frames.framing.encode(payload, into: &outbound!)
         if flushNow && !inReadBatch { flush() }
     }
 
@@ -641,7 +615,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 "limit": .number(Double(limit)),
             ])
         if outbound == nil { outbound = context.channel.allocator.buffer(capacity: last.count + 32) }
-        decoder.framing.encode(last, into: &outbound!)
+        frames.framing.encode(last, into: &outbound!)
         closeAfterFlush()
     }
 
