@@ -5,23 +5,6 @@ import AXRPCClient
 import Logging
 import NIOCore
 
-/// The handlers of one server connection, in pipeline order: authentication first when the listener needs a
-/// token (TCP), then framing (`RPCFrameDecodingHandler`), then dispatch, timers and write coalescing
-/// (`RPCConnectionHandler`). The server and the
-/// `EmbeddedChannel` tests build the pipeline from this one list.
-enum RPCConnectionPipeline {
-    static func handlers(_ context: RPCListenerContext) -> [any ChannelHandler] {
-        var handlers: [any ChannelHandler] = []
-        if let token = context.token {
-            handlers.append(RPCAuthenticationHandler(token: token, context: context))
-        }
-        let frames = RPCFrameDecodingHandler(maxFrameBytes: context.router.limits.maxFrameBytes)
-        handlers.append(frames)
-        handlers.append(RPCConnectionHandler(context: context, frames: frames))
-        return handlers
-    }
-}
-
 /// Authentication of a connection whose listener needs a token: the bytes are held here until the first message
 /// is a complete `initialize` with `params.token` equal to the token. Then the handler tells the next one
 /// (`Authenticated`), passes on everything it held (that `initialize` included) and removes itself from the

@@ -137,7 +137,10 @@ final class RPCConnectionRegistry: Sendable {
     var count: Int { entries.withLock { $0.count } }
 }
 
-/// Framing, dispatch and write coalescing for one server connection. Lives on the channel's event loop.
+/// Dispatch, fairness, back-pressure, the partial-frame timer and write coalescing for one server connection; it
+/// receives complete messages from `RPCFrameDecodingHandler` (and, with a token, only after
+/// `RPCAuthenticationHandler` let the first one through; see `RPCConnectionPipeline`). Lives on the channel's event
+/// loop.
 ///
 /// Ordering: messages of one connection are processed in order. Synchronous frames are answered inline on
 /// the event loop. The first frame that needs an async handler starts the connection's `RPCAsyncLane`
