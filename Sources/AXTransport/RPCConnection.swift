@@ -137,7 +137,10 @@ final class RPCConnectionRegistry: Sendable {
     var count: Int { entries.withLock { $0.count } }
 }
 
-/// Framing, dispatch and write coalescing for one server connection. Lives on the channel's event loop.
+/// Dispatch, fairness, back-pressure, the partial-frame timer and write coalescing for one server connection; it
+/// receives complete messages from `RPCFrameDecodingHandler` (and, with a token, only after
+/// `RPCAuthenticationHandler` let the first one through; see `RPCConnectionPipeline`). Lives on the channel's event
+/// loop.
 ///
 /// Ordering: messages of one connection are processed in order. Synchronous frames are answered inline on
 /// the event loop. The first frame that needs an async handler starts the connection's `RPCAsyncLane`
@@ -146,13 +149,15 @@ final class RPCConnectionRegistry: Sendable {
 /// runs them in order. Replies are written in order; those produced while reading are flushed once per read
 /// batch (`channelReadComplete`), those from the lane are coalesced through its outbox.
 final class RPCConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
+    typealias InboundIn = RPCInboundFrame
     typealias OutboundOut = ByteBuffer
 
     private let ctx: RPCListenerContext
-    private var decoder: RPCFrameDecoder
+    /// The framing handler before this one: its framing for the replies, its buffered bytes for the timer.
+    private let frames: RPCFrameDecodingHandler
     private var context: ChannelHandlerContext?
-    private var inbound: ByteBuffer?
+    /// Messages (and a framing error) received but not handled yet: frame handling is paused or yielded.
+    private var inbound = CircularBuffer<RPCInboundFrame>()
     private var outbound: ByteBuffer?
     private var inReadBatch = false
     private var lane: RPCAsyncLane?
@@ -169,7 +174,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private var framesThisTurn = 0
     private var turnStart = NIODeadline.now()
     private var partialFrameTimer: Scheduled<Void>?
-    private var authenticationTimer: Scheduled<Void>?
     /// Over the connection limit: answered with an error and closed.
     private var refused = false
     private(set) var peer: RPCConnectionPeer?
@@ -178,9 +182,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Queue length (while an async call runs) at which reading from this client pauses.
     static let maxQueued = 4096
 
-    init(context: RPCListenerContext) {
+    init(context: RPCListenerContext, frames: RPCFrameDecodingHandler) {
         self.ctx = context
-        self.decoder = RPCFrameDecoder(maxFrameBytes: context.router.limits.maxFrameBytes)
+        self.frames = frames
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -201,13 +205,16 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             return
         }
         ctx.onSession?(session)
-        if ctx.token != nil {
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            authenticationTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.authenticationTimeout))
-            {
-                bound.value.authenticationTimedOut()
-            }
+    }
+
+    /// `RPCAuthenticationHandler` (before this one in the pipeline when the listener needs a token) found the
+    /// first message to be `initialize` with the token.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is RPCAuthenticationHandler.Authenticated {
+            session?.authenticated = true
+            return
         }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -229,26 +236,11 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         closeAfterFlush()
     }
 
-    private func authenticationTimedOut() {
-        authenticationTimer = nil
-        guard let session, !session.authenticated, !closing else { return }
-        let seconds = ctx.limits.authenticationTimeout.components.seconds
-        ctx.logger.notice(
-            "closing unauthenticated connection: no 'initialize' with the token within \(seconds) s",
-            metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(
-            RPCMessage.errorResponse(
-                id: .null,
-                .unauthorized(
-                    "unauthorized: no 'initialize' with params.token within \(seconds) s; closing the connection",
-                    data: ["limit": "authenticationTimeout"])))
-        closeAfterFlush()
-    }
-
     /// A partial frame did not complete in time.
     private func partialFrameTimedOut() {
         partialFrameTimer = nil
-        guard !closing, let buffered = inbound?.readableBytes, buffered > 0 else { return }
+        let buffered = frames.bufferedBytes
+        guard !closing, inbound.isEmpty, buffered > 0 else { return }
         guard !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled) else { return }
         let seconds = ctx.limits.partialFrameTimeout.components.seconds
         ctx.logger.notice(
@@ -271,7 +263,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func updatePartialFrameTimer() {
         guard let context else { return }
         let waiting =
-            (inbound?.readableBytes ?? 0) > 0 && !closing
+            frames.bufferedBytes > 0 && inbound.isEmpty && !closing
             && !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled)
         if !waiting {
             partialFrameTimer?.cancel()
@@ -305,10 +297,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     private func finish() {
         guard let peer else { return }
         closing = true
+        inbound.removeAll()
         partialFrameTimer?.cancel()
         partialFrameTimer = nil
-        authenticationTimer?.cancel()
-        authenticationTimer = nil
         lane?.close()
         session?.inFlight.cancelAll()
         if !refused { ctx.registry.remove(peer.connectionID) }
@@ -327,13 +318,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     // MARK: reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var incoming = unwrapInboundIn(data)
         if closing || refused { return }
-        if inbound == nil || inbound!.readableBytes == 0 {
-            inbound = incoming
-        } else {
-            inbound!.writeBuffer(&incoming)
-        }
+        inbound.append(unwrapInboundIn(data))
         inReadBatch = true
         processInbound()
     }
@@ -341,7 +327,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         inReadBatch = false
         flush()
-        compactInbound()
         if !context.channel.isWritable && !pausedForWrites {
             pausedForWrites = true
             updateAutoRead()
@@ -350,16 +335,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if !yieldScheduled { startTurn() }
         updatePartialFrameTimer()
         context.fireChannelReadComplete()
-    }
-
-    private func compactInbound() {
-        if let buffer = inbound {
-            if buffer.readableBytes == 0 {
-                inbound = nil
-            } else if buffer.readerIndex > 65536 {
-                inbound!.discardReadBytes()
-            }
-        }
     }
 
     /// The next frame starts a new turn on the event loop (its clock starts at that frame).
@@ -391,7 +366,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         processInbound()
         inReadBatch = wasInBatch
         if !wasInBatch { flush() }
-        compactInbound()
         updateAutoRead()
         updatePartialFrameTimer()
     }
@@ -456,68 +430,51 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     }
 
     private func processInbound() {
-        guard inbound != nil else { return }
+        guard !inbound.isEmpty else { return }
         if pausedForOutput || yieldScheduled {
             updateAutoRead()
             return
         }
-        while !closing {
-            // Decode and handle as many frames as are complete, without copying them out of the buffer.
-            let step: (consumed: Int, stop: Bool) = inbound!.withUnsafeReadableBytes { raw in
-                var total = 0
-                while !closing {
-                    let rest = UnsafeRawBufferPointer(rebasing: raw[total...])
-                    switch decoder.next(rest) {
-                    case .needMore:
-                        return (total, true)
-                    case .skip(let count):
-                        total += count
-                    case .frame(let start, let length, let consumed):
-                        if shouldPauseFrames() { return (total, true) }
-                        framesThisTurn += 1
-                        // A complete frame: the partial-frame clock starts again.
-                        partialFrameTimer?.cancel()
-                        partialFrameTimer = nil
-                        handleFrame(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]))
-                        total += consumed
-                    case .tooLarge(let size):
-                        let max = ctx.router.limits.maxFrameBytes
-                        sendMessage(
-                            RPCMessage.errorResponse(
-                                id: .null,
-                                .messageTooLarge(
-                                    "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
-                                    data: [
-                                        "limit": "maxFrameBytes", "max": .number(Double(max)),
-                                        "size": .number(Double(size)),
-                                    ])))
-                        closeAfterFlush()
-                        return (total, true)
-                    case .malformed(let why):
-                        sendMessage(
-                            RPCMessage.errorResponse(
-                                id: .null,
-                                .parseError(
-                                    "malformed frame header: \(why); closing the connection")))
-                        closeAfterFlush()
-                        return (total, true)
-                    }
+        while !closing, let item = inbound.first {
+            switch item {
+            case .frame(let frame):
+                if shouldPauseFrames() {
+                    if pausedForOutput || yieldScheduled { updateAutoRead() }
+                    return
                 }
-                return (total, true)
+                inbound.removeFirst()
+                framesThisTurn += 1
+                // A complete frame: the partial-frame clock starts again.
+                partialFrameTimer?.cancel()
+                partialFrameTimer = nil
+                frame.withUnsafeReadableBytes { handleFrame($0) }
+            case .tooLarge(let size):
+                inbound.removeAll()
+                let max = ctx.router.limits.maxFrameBytes
+                sendMessage(
+                    RPCMessage.errorResponse(
+                        id: .null,
+                        .messageTooLarge(
+                            "message of \(size) bytes exceeds the limit of \(max) bytes; closing the connection",
+                            data: [
+                                "limit": "maxFrameBytes", "max": .number(Double(max)),
+                                "size": .number(Double(size)),
+                            ])))
+                closeAfterFlush()
+                return
+            case .malformed(let why):
+                inbound.removeAll()
+                sendMessage(
+                    RPCMessage.errorResponse(
+                        id: .null, .parseError("malformed frame header: \(why); closing the connection")))
+                closeAfterFlush()
+                return
             }
-            if closing { return }
-            inbound!.moveReaderIndex(forwardBy: step.consumed)
-            if pausedForOutput || yieldScheduled { updateAutoRead() }
-            if step.stop { return }
         }
     }
 
     private func handleFrame(_ raw: UnsafeRawBufferPointer) {
-        guard let session else { return }
-        if !session.authenticated, let token = ctx.token {
-            guard authenticate(raw, token: token, session: session) else { return }
-        }
-        guard let lane else { return }
+        guard let session, let lane else { return }
         switch ctx.router.prepare(frame: raw, session: session) {
         case .noReply:
             return
@@ -627,42 +584,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         context?.eventLoop.assertInEventLoop()
     }
 
-    /// First message of a connection that needs a token: `initialize` with `params.token`.
-    private func authenticate(_ raw: UnsafeRawBufferPointer, token: [UInt8], session: RPCSession) -> Bool {
-        var id: JSON = .null
-        var reason = "the first message must be 'initialize' with params.token"
-        if let msg = try? JSON.parse(
-            raw,
-            limits: JSONParseLimits(
-                maxDepth: ctx.router.limits.maxDepth,
-                maxBytes: ctx.router.limits.maxFrameBytes))
-        {
-            if let requestID = msg["id"], requestID.stringValue != nil || requestID.doubleValue != nil {
-                id = requestID
-            }
-            if msg["method"]?.stringValue == "initialize" {
-                if let given = msg["params"]?["token"]?.stringValue {
-                    if constantTimeEqual(Array(given.utf8), token) {
-                        session.authenticated = true
-                        authenticationTimer?.cancel()
-                        authenticationTimer = nil
-                        return true
-                    }
-                    reason = "invalid token"
-                } else {
-                    reason = "missing params.token in 'initialize'"
-                }
-            }
-        } else {
-            reason = "the first message must be a valid JSON 'initialize' request with params.token"
-        }
-        ctx.logger.notice(
-            "refusing unauthenticated connection: \(reason)", metadata: ["conn": "\(peer?.connectionID ?? 0)"])
-        sendMessage(RPCMessage.errorResponse(id: id, .unauthorized("unauthorized: \(reason)")))
-        closeAfterFlush()
-        return false
-    }
-
     // MARK: writing
 
     /// Frames and queues one message; flushed at the end of the read batch, or now when not reading.
@@ -678,7 +599,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         if outbound == nil {
             outbound = context.channel.allocator.buffer(capacity: max(256, payload.count + 32))
         }
-        decoder.framing.encode(payload, into: &outbound!)
+        frames.framing.encode(payload, into: &outbound!)
         if flushNow && !inReadBatch { flush() }
     }
 
@@ -697,7 +618,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 "limit": .number(Double(limit)),
             ])
         if outbound == nil { outbound = context.channel.allocator.buffer(capacity: last.count + 32) }
-        decoder.framing.encode(last, into: &outbound!)
+        frames.framing.encode(last, into: &outbound!)
         closeAfterFlush()
     }
 

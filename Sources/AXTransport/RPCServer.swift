@@ -238,7 +238,7 @@ package final class RPCServer: Sendable {
             )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RPCConnectionHandler(context: ctx))
+                    try channel.pipeline.syncOperations.addHandlers(RPCConnectionPipeline.handlers(ctx))
                 }
             }
     }

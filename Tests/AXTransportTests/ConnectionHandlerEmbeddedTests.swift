@@ -9,8 +9,9 @@ import XCTest
 
 @testable import AXTransport
 
-/// The connection handler on an `EmbeddedChannel`: framing, authentication and the partial-frame timer without a
-/// socket or a real clock (the first step towards testing each handler of the connection alone, issue 20 item 3).
+/// The connection's pipeline (as the server builds it) on an `EmbeddedChannel`: framing, authentication and the
+/// partial-frame timer without a socket or a real clock (issue 20 item 3; the authentication handler alone:
+/// `AuthenticationHandlerEmbeddedTests`).
 final class ConnectionHandlerEmbeddedTests: XCTestCase {
     static func channel(token: String? = nil, limits: RPCConnectionLimits = RPCConnectionLimits()) throws
         -> EmbeddedChannel
@@ -19,7 +20,7 @@ final class ConnectionHandlerEmbeddedTests: XCTestCase {
         let context = RPCListenerContext(
             router: router, token: token.map { Array($0.utf8) }, logger: Logger(label: "embedded-test"),
             registry: RPCConnectionRegistry(), limits: limits, onSession: nil)
-        let channel = EmbeddedChannel(handler: RPCConnectionHandler(context: context))
+        let channel = EmbeddedChannel(handlers: RPCConnectionPipeline.handlers(context))
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
         return channel
     }
