@@ -4,12 +4,14 @@ import AXCore
 package struct ATSPIActionEntry: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case activate, increment, decrement, escape
+        /// `accessibilityZoomIn/Out(at:)` at the element's centre (D-ZOOM-1).
+        case zoomIn, zoomOut
         case custom(String)
         /// A step of an app-defined rotor the node declares (D-ROTOR-7).
         case rotor(name: String, direction: RotorDirection)
     }
     package var kind: Kind
-    /// Machine name (`GetName`): click, increment, decrement, dismiss, custom:<id>.
+    /// Machine name (`GetName`): click, increment, decrement, zoom-in, zoom-out, dismiss, custom:<id>.
     package var name: String
     package var localizedName: String
     package var description: String
@@ -200,7 +202,9 @@ package enum ATSPIMapping {
     /// Same as `!actions(n).isEmpty`, without building the list (hot path: every interface check).
     static func hasActions(_ n: AXNode) -> Bool {
         if n.actions.contains(.activate) && isActivatable(n) { return true }
-        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape) {
+        if n.actions.contains(.increment) || n.actions.contains(.decrement) || n.actions.contains(.escape)
+            || n.actions.contains(.zoomIn)
+        {
             return true
         }
         return !n.customActions.isEmpty || n.states.contains(.modal)
@@ -225,6 +229,16 @@ package enum ATSPIMapping {
                 ATSPIActionEntry(
                     kind: .decrement, name: "decrement", localizedName: "Decrement",
                     description: "Decreases the value", keyBinding: ""))
+        }
+        if n.actions.contains(.zoomIn) {
+            out.append(
+                ATSPIActionEntry(
+                    kind: .zoomIn, name: "zoom-in", localizedName: "Zoom in",
+                    description: "Zooms in at the centre", keyBinding: ""))
+            out.append(
+                ATSPIActionEntry(
+                    kind: .zoomOut, name: "zoom-out", localizedName: "Zoom out",
+                    description: "Zooms out at the centre", keyBinding: ""))
         }
         for c in n.customActions {
             out.append(

@@ -53,6 +53,8 @@ package struct ActionModel {
         case .increment: return .increment
         case .decrement: return .decrement
         case .escape: return .escape
+        case .zoomIn: return .zoomIn(at: nil)
+        case .zoomOut: return .zoomOut(at: nil)
         case .custom(let id): return .custom(id)
         }
     }

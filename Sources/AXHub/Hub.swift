@@ -48,7 +48,7 @@ package struct ActionRequest: Sendable, Equatable {
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    /// zoomIn, zoomOut, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
     package var action: String { actionName.rawValue }
 
     /// The wire `value`.
@@ -56,6 +56,7 @@ package struct ActionRequest: Sendable, Equatable {
         switch kind {
         case .element(.setValue(let value)): value
         case .element(.typeText(let text)): .string(text)
+        case .element(.zoomIn(let point?)), .element(.zoomOut(let point?)): ["x": JSON(point.x), "y": JSON(point.y)]
         case .element: nil
         case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context

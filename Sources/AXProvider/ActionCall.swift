@@ -27,6 +27,10 @@ public struct ActionCall: Sendable, Equatable {
         case setValue(JSON)
         /// Type this text at the insertion point.
         case typeText(String)
+        /// `accessibilityZoomIn(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
+        case zoomIn(x: Double, y: Double)
+        /// `accessibilityZoomOut(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
+        case zoomOut(x: Double, y: Double)
         /// The focus engine asks the scroll view `target` to scroll to `contentOffset` (x, y) to show `element`.
         case scrollToVisible(contentOffsetX: Double, contentOffsetY: Double)
         /// The focus engine asks whether focus may move (`{previouslyFocusedItem, nextFocusedItem, focusHeading}`);
@@ -86,6 +90,9 @@ public struct ActionCall: Sendable, Equatable {
         case .custom: return customAction.map { .custom(id: $0) }
         case .setValue: return value.map(Kind.setValue)
         case .typeText: return value?.stringValue.map(Kind.typeText)
+        case .zoomIn, .zoomOut:
+            guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
+            return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
         case .scrollToVisible:
             guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue

@@ -40,6 +40,11 @@ public enum ActionName: String, Sendable, CaseIterable {
     case setValue
     /// Type the `value` text at the insertion point.
     case typeText
+    /// `accessibilityZoomIn(at:)` on a `supportsZoom` element; `value` is the point `{x, y}` in the element's
+    /// coordinate space (the zoom's centre; D-ZOOM-1).
+    case zoomIn
+    /// `accessibilityZoomOut(at:)` on a `supportsZoom` element; `value` as for `zoomIn` (D-ZOOM-1).
+    case zoomOut
     /// The focus engine asks a scroll view to show an item (C25).
     case scrollToVisible
     /// The focus engine asks whether focus may move (C12).
@@ -54,7 +59,8 @@ public enum ActionName: String, Sendable, CaseIterable {
     /// The element actions: the ones an automation client asks for with `action.<name>` (Specs/protocol.md
     /// §Actions), in the method table's order.
     public static let elementActions: [ActionName] = [
-        .activate, .increment, .decrement, .scroll, .escape, .magicTap, .custom, .setValue, .typeText,
+        .activate, .increment, .decrement, .scroll, .escape, .magicTap, .custom, .setValue, .typeText, .zoomIn,
+        .zoomOut,
     ]
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up (X32, X33).
@@ -67,6 +73,7 @@ public enum ActionName: String, Sendable, CaseIterable {
         case .custom: ["name", "action"]
         case .setValue: ["value"]
         case .typeText: ["text", "value"]
+        case .zoomIn, .zoomOut: ["point"]
         default: []
         }
     }

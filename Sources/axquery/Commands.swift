@@ -343,6 +343,8 @@ struct DoAction: ParsableCommand {
         case custom
         case setValue = "set-value"
         case type, tap
+        case zoomIn = "zoom-in"
+        case zoomOut = "zoom-out"
 
         var method: String {
             switch self {
@@ -356,6 +358,8 @@ struct DoAction: ParsableCommand {
             case .setValue: return "action.setValue"
             case .type: return "action.typeText"
             case .tap: return "action.tap"
+            case .zoomIn: return "action.zoomIn"
+            case .zoomOut: return "action.zoomOut"
             }
         }
 
@@ -380,7 +384,8 @@ struct DoAction: ParsableCommand {
     @Option(help: "set-value: the new value (sent as a number when it is one, unless --string).") var value: String?
     @Flag(help: "set-value: send --value as a string even when it looks like a number.") var string = false
     @Option(help: "type: the text to type.") var text: String?
-    @Option(help: "tap: screen coordinates X,Y instead of a target.") var point: String?
+    @Option(help: "tap: screen coordinates X,Y instead of a target; zoom-in, zoom-out: the zoom's centre (D-ZOOM-1).")
+    var point: String?
     @Flag(help: "Skip the visible/enabled/hittable checks.") var force = false
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 

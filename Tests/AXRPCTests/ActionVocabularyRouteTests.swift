@@ -18,6 +18,8 @@ final class ActionVocabularyRouteTests: XCTestCase {
         (ActionRequest(.element(.custom("delete")), target: "cell"), .custom(id: "delete")),
         (ActionRequest(.element(.setValue(0.5)), target: "s"), .setValue(0.5)),
         (ActionRequest(.element(.typeText("hi")), target: "field"), .typeText("hi")),
+        (ActionRequest(.element(.zoomIn(at: Point(x: 5, y: 6))), target: "map"), .zoomIn(x: 5, y: 6)),
+        (ActionRequest(.element(.zoomOut(at: Point(x: 0, y: 1.5))), target: "map"), .zoomOut(x: 0, y: 1.5)),
         (
             ActionRequest(.scrollToVisible(contentOffset: Point(x: 0, y: 40)), target: "scroll"),
             .scrollToVisible(contentOffsetX: 0, contentOffsetY: 40)

@@ -50,6 +50,11 @@ final class TypedActionTests: XCTestCase {
                 ["action": "typeText", "target": "t", "element": "t", "value": "Ada"], .typeText("Ada")
             ),
             (
+                ActionRequest(.element(.zoomIn(at: Point(x: 150, y: 100))), target: "map", elementID: "map"),
+                ["action": "zoomIn", "target": "map", "element": "map", "value": ["x": 150, "y": 100]],
+                .zoomIn(x: 150, y: 100)
+            ),
+            (
                 ActionRequest(.scrollToVisible(contentOffset: Point(x: 0, y: 480)), target: "scroll", elementID: "b"),
                 [
                     "action": "scrollToVisible", "target": "scroll", "element": "b",
@@ -88,6 +93,8 @@ final class TypedActionTests: XCTestCase {
             ["action": "scroll", "target": "x", "direction": "sideways"],
             ["action": "custom", "target": "x"],
             ["action": "typeText", "target": "x", "value": 3],
+            ["action": "zoomIn", "target": "x"],
+            ["action": "zoomOut", "target": "x", "value": ["x": 1]],
             ["action": "scrollToVisible", "target": "x", "value": ["contentOffset": "far"]],
         ]
         for params in malformed {

@@ -24,7 +24,11 @@ final class ActionVocabularyTests: XCTestCase {
     func testElementActionsAndTheirMethodParameters() {
         XCTAssertEqual(
             ActionName.elementActions.map(\.rawValue),
-            ["activate", "increment", "decrement", "scroll", "escape", "magicTap", "custom", "setValue", "typeText"])
+            [
+                "activate", "increment", "decrement", "scroll", "escape", "magicTap", "custom", "setValue", "typeText",
+                "zoomIn", "zoomOut",
+            ])
+        XCTAssertEqual(ActionName.zoomIn.methodParameters, ["point"])
         XCTAssertEqual(ActionName.allCases.filter(\.bubblesToApp), [.escape, .magicTap])
         XCTAssertEqual(ActionName.scroll.methodParameters, ["direction"])
         XCTAssertEqual(ActionName.activate.methodParameters, [])

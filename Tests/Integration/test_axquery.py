@@ -357,6 +357,11 @@ class Live(unittest.TestCase):
         self.one_line_error(err)
         code, _, err = self.ax("do", "scroll", "#settingsTable")  # missing --direction
         self.assertEqual(code, 64, err)
+        code, _, err = self.ax("do", "zoom-in", "#edit")         # no supportsZoom (D-ZOOM-1)
+        self.assertEqual(code, 6, err)
+        self.assertIn("zoomIn", err)
+        code, _, err = self.ax("do", "zoom-out", "#edit", "--point", "1,x")  # malformed centre
+        self.assertEqual(code, 64, err)
 
     def test_wait_satisfied_by_a_change_and_escape(self):
         waiter = subprocess.Popen([AXQUERY, "wait", "#alert", "--state", "visible", "--timeout", "15s", "--json",

@@ -71,3 +71,25 @@ def test_swipe_next_and_previous(ax, ax_provider):
     assert ax.next_element(last) is None
     moved = ax.next_element({"id": "score"}, move_focus=True)
     assert ax.focused().id == moved.id
+
+
+def test_zoom_on_a_supports_zoom_element(ax, ax_provider):
+    """D-ZOOM-1: zoom_in / zoom_out reach the app with the centre in the element's coordinate space; an element
+    without supportsZoom refuses (ActionNotSupported), and the app is not asked."""
+    received = []
+
+    def perform(request):
+        received.append((request.action, request.target, request.value))
+        return True
+
+    ax_provider("py-map", [view("win", "UIWindow", [0, 0, 400, 800], isKeyWindow=True, children=[
+        view("map", "MapView", [0, 100, 400, 300], isAccessibilityElement=True, accessibilityLabel="Map",
+             accessibilityTraits=["supportsZoom"]),
+        view("ok", "UIButton", [10, 500, 100, 44], title="OK")])], on_action=perform)
+    assert ax.get_by_label("Map").zoom_in()["performed"] is True
+    assert ax.get_by_label("Map").zoom_out(point={"x": 10, "y": 110})["performed"] is True
+    assert received == [("zoomIn", "map", {"x": 200, "y": 150}), ("zoomOut", "map", {"x": 10, "y": 10})]
+    with pytest.raises(axclient.RPCError) as refused:
+        ax.get_by_label("OK").zoom_in(timeout=1)
+    assert refused.value.code == -32014
+    assert len(received) == 2

@@ -67,7 +67,7 @@ package struct AXNumericValue: Sendable, Hashable {
 
 /// Standard (non-custom) actions an element supports; the names are the wire names.
 package enum AXAction: String, Sendable, CaseIterable {
-    case activate, increment, decrement, scroll, escape, magicTap, setValue, typeText
+    case activate, increment, decrement, scroll, escape, magicTap, setValue, typeText, zoomIn, zoomOut
 }
 
 package struct AXTableInfo: Sendable, Hashable {

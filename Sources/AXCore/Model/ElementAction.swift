@@ -25,6 +25,12 @@ package enum ElementAction: Sendable, Equatable {
     case setValue(JSON)
     /// Types text into the element (appended at the insertion point).
     case typeText(String)
+    /// `accessibilityZoomIn(at:)` on a `supportsZoom` element (R-trait `supportsZoom`, D-ZOOM-1). The point: as
+    /// asked, in screen coordinates (nil: the element's centre); as routed and sent, in the element's own
+    /// coordinate space.
+    case zoomIn(at: Point?)
+    /// `accessibilityZoomOut(at:)`; the point as for `zoomIn` (D-ZOOM-1).
+    case zoomOut(at: Point?)
 
     /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md), from AXSchema's action
     /// vocabulary.
@@ -39,6 +45,8 @@ package enum ElementAction: Sendable, Equatable {
         case .custom: .custom
         case .setValue: .setValue
         case .typeText: .typeText
+        case .zoomIn: .zoomIn
+        case .zoomOut: .zoomOut
         }
     }
 
@@ -57,6 +65,16 @@ package enum ElementAction: Sendable, Equatable {
         case .custom: nil
         case .setValue: .setValue
         case .typeText: .typeText
+        case .zoomIn: .zoomIn
+        case .zoomOut: .zoomOut
+        }
+    }
+
+    /// The zoom's centre as sent to the app, `{x, y}` (zoom actions only).
+    package var zoomPoint: Point? {
+        switch self {
+        case .zoomIn(let point), .zoomOut(let point): point
+        default: nil
         }
     }
 

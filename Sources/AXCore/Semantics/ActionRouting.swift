@@ -94,6 +94,19 @@ package enum ActionRouting {
             }
             let handler = ActionHandler(target: node.viewID ?? node.id, element: node.id)
             return ActionRoute(action: .custom(custom.id), handlers: [handler])
+        case .zoomIn(let point), .zoomOut(let point):
+            // D-ZOOM-1: only a `supportsZoom` element takes it; the centre goes to the app in the element's own
+            // coordinate space (accessibilityZoomIn(at:)), its frame's centre when the client named none.
+            guard let node else { throw .noElement }
+            guard node.actions.contains(.zoomIn) else {
+                let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
+                throw .notSupported(action: action.name, supported: supported)
+            }
+            guard node.isEnabled else { throw .disabled }
+            let screen = point ?? Point(x: node.frame.midX, y: node.frame.midY)
+            let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
+            let routed: ElementAction = action.actionName == .zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
+            return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
         case .activate, .increment, .decrement, .setValue, .typeText:
             guard let node else { throw .noElement }
             guard let standard = action.standardAction, node.actions.contains(standard) else {

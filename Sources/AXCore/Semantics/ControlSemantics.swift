@@ -159,16 +159,19 @@ package enum ControlSemantics {
         if editable && (role == .textField || role == .secureTextField || role == .searchField || role == .textView) {
             bits |= 8
         }
+        // `supportsZoom` elements must implement accessibilityZoomIn/Out(at:) (D-ZOOM-1).
+        if traits.contains(.supportsZoom) { bits |= 16 }
         return actionLists[bits]
     }
 
     /// Every combination once (shared arrays: deriving an element allocates no action list).
-    private static let actionLists: [[AXAction]] = (0..<16).map { bits in
+    private static let actionLists: [[AXAction]] = (0..<32).map { bits in
         var actions: [AXAction] = []
         if bits & 1 != 0 { actions.append(.activate) }
         if bits & 2 != 0 { actions.append(contentsOf: [.increment, .decrement]) }
         if bits & 4 != 0 { actions.append(.setValue) }
         if bits & 8 != 0 { actions.append(contentsOf: [.setValue, .typeText]) }
+        if bits & 16 != 0 { actions.append(contentsOf: [.zoomIn, .zoomOut]) }
         return actions
     }
 

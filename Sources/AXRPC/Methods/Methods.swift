@@ -467,6 +467,16 @@ package enum AXMethods {
                 throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
             }
             return .scroll(direction)
+        case .zoomIn, .zoomOut:
+            var point: Point?
+            if let given = arguments["point"] {
+                guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
+                    let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
+                    abs(pointX) < 1e7, abs(pointY) < 1e7
+                else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
+                point = Point(x: pointX, y: pointY)
+            }
+            return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
         case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }

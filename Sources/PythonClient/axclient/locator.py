@@ -303,6 +303,17 @@ class Locator:
         """``action.magicTap``."""
         return self._act("action.magicTap", timeout=timeout, force=force)
 
+    def zoom_in(self, point: Optional[Dict[str, float]] = None, timeout: Optional[float] = None,
+                force: bool = False) -> Dict[str, Any]:
+        """``action.zoomIn`` on a ``supportsZoom`` element; ``point`` ``{x, y}`` in screen coordinates (default: the
+        element's centre) (D-ZOOM-1)."""
+        return self._act("action.zoomIn", {} if point is None else {"point": point}, timeout=timeout, force=force)
+
+    def zoom_out(self, point: Optional[Dict[str, float]] = None, timeout: Optional[float] = None,
+                 force: bool = False) -> Dict[str, Any]:
+        """``action.zoomOut`` on a ``supportsZoom`` element (D-ZOOM-1)."""
+        return self._act("action.zoomOut", {} if point is None else {"point": point}, timeout=timeout, force=force)
+
     def focus(self, timeout: Optional[float] = None) -> Optional[str]:
         """Moves accessibility focus here (``focus.set``) once the element is attached."""
         self.element(timeout)

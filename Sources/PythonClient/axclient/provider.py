@@ -28,7 +28,7 @@ def view(id: str, cls: str = "UIView", frame: Optional[Frame] = None,
 
 class ActionRequest:
     """One ``action.perform`` request from the server: ``action`` (activate, increment, decrement, scroll,
-    escape, magicTap, custom, setValue, typeText), ``target`` (the view or virtual-element id; ``""`` = the app),
+    escape, magicTap, custom, setValue, typeText, zoomIn, zoomOut), ``target`` (the view or virtual-element id; ``""`` = the app),
     ``element``, ``value``, ``custom_action``, ``direction``, and ``params`` (everything as sent)."""
 
     __slots__ = ("params",)
@@ -53,7 +53,7 @@ class ActionRequest:
 
     @property
     def value(self) -> Any:
-        """The value (setValue) or text (typeText)."""
+        """The value (setValue), text (typeText) or zoom centre ``{x, y}`` (zoomIn, zoomOut)."""
         return self.params.get("value")
 
     @property
