@@ -9,6 +9,9 @@ import AXJSON
 /// (`Hub.update`). With `--no-waiter` the rounds make the same patches with nobody waiting, so the difference
 /// between the two runs' instruction counts is what a pending wait costs from registration to wake-up.
 enum WaitProfile {
+    /// On the main actor, waiter included: everything but the deadline's timer runs on the main thread (valgrind
+    /// 3.19 stops with an internal error when the concurrency runtime starts its pool threads).
+    @MainActor
     static func run(rounds: Int, waiting: Bool) async throws {
         let hub = Hub()
         let app = hub.registerApp(name: "bench", provider: nil)
@@ -25,7 +28,7 @@ enum WaitProfile {
                 continue
             }
             let after = revision
-            let waiter = Task { await hub.awaitChange(app: app, after: after, deadline: deadline) }
+            let waiter = Task { @MainActor in await hub.awaitChange(app: app, after: after, deadline: deadline) }
             while hub.registeredWaiterCount == 0 { await Task.yield() }
             revision = try hub.update(app: app, ops: ops).toRevision
             guard await waiter.value == revision else { fatalError("round \(round): the wait was not woken") }
