@@ -9,8 +9,8 @@ import AXJSON
 /// (`Hub.update`). With `--no-waiter` the rounds make the same patches with nobody waiting, so the difference
 /// between the two runs' instruction counts is what a pending wait costs from registration to wake-up.
 enum WaitProfile {
-    /// On the main actor, waiter included: everything but the deadline's timer runs on the main thread (valgrind
-    /// 3.19 stops with an internal error when the concurrency runtime starts its pool threads).
+    /// On the main actor, waiter included, so the rounds do not hop between pool threads. (valgrind 3.19 still
+    /// stops with an internal error in the waiter runs; Tools/profile_core.sh then reports the wake-up unmeasured.)
     @MainActor
     static func run(rounds: Int, waiting: Bool) async throws {
         let hub = Hub()
