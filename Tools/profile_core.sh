@@ -8,7 +8,11 @@
 # of the release binary stripped of its debug info (valgrind cannot read Swift's), then prints millions of
 # instructions per build: the whole build (setSnapshot), decode, derive, and the N costliest functions inside it
 # (default 15); then runs `axbench --profile-patch` (2,000 one-property patches on that snapshot) and prints
-# thousands of instructions per patch (HierarchyStore.apply: decode, apply, derive, change set).
+# thousands of instructions per patch (HierarchyStore.apply: decode, apply, derive, change set); then runs
+# `axbench --profile-wait` (2,000 rounds of one pending wait.for-style wait woken by a one-property
+# hierarchy.update on that snapshot) with and without the waiter and prints thousands of instructions per round:
+# the patch alone (Hub.update), the patch with a woken wait, and their difference, the wake-up (not measured
+# where valgrind stops with an internal error on the waiter runs, as 3.19 does here).
 # Needs valgrind (not installed by install-deps.sh: apt-get install valgrind).
 # Build first: swift build -c release --product axbench [--scratch-path DIR] (then --bin DIR/release).
 set -euo pipefail
@@ -18,7 +22,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) BIN=$2; shift ;;
         --top) TOP=$2; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile_core: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -44,3 +48,25 @@ valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-patch.out" "$WORK/axben
 echo "instructions per one-property patch (thousands; 2,000 patches measured):"
 callgrind_annotate --inclusive=yes "$WORK/cg-patch.out" 2>/dev/null | awk '
     /HierarchyStoreC5apply/ && !a { c = $1; gsub(",", "", c); printf "  patch (apply)        %7.1f k\n", c / 2000e3; a = 1 }'
+# Whole-program totals (the wait runs on the concurrency runtime's threads, outside any one inclusive function):
+# N rounds minus 0 rounds, per round. valgrind 3.19 (Debian 12) stops with an internal error (SIGSEGV) once the
+# waiter's round starts a thread; the wake-up is then reported as not measured.
+total() {
+    [ -s "$1" ] || return 0
+    callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { c = $1; gsub(",", "", c); print c; exit }' || true
+}
+for run in "0 --no-waiter" "2000 --no-waiter" "2000"; do
+    set -- $run
+    SWIFT_BACKTRACE=enable=no valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-wait-$1${2:-}.out" \
+        "$WORK/axbench" --profile-wait --rounds "$@" >/dev/null 2>&1 || rm -f "$WORK/cg-wait-$1${2:-}.out"
+done
+base=$(total "$WORK/cg-wait-0--no-waiter.out")
+patch=$(total "$WORK/cg-wait-2000--no-waiter.out")
+woken=$(total "$WORK/cg-wait-2000.out")
+echo "instructions per wait.for round (thousands; 2,000 rounds, whole program minus a 0-round run):"
+awk -v b="${base:-}" -v p="${patch:-}" -v w="${woken:-}" 'BEGIN {
+    if (b == "" || p == "") { print "  not measured (valgrind failed on the patch runs)"; exit }
+    printf "  patch (Hub.update)   %7.1f k\n", (p - b) / 2000e3
+    if (w == "") { print "  patch + woken wait   not measured (valgrind stopped with an internal error)"; exit }
+    printf "  patch + woken wait   %7.1f k\n", (w - b) / 2000e3
+    printf "  wake-up (difference) %7.1f k\n", (w - p) / 2000e3 }'

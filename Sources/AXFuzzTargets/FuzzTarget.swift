@@ -33,6 +33,7 @@ package struct FuzzTarget: Sendable {
         AppiumXMLFuzz.target,
         DBusFuzz.target,
         ConnectionsFuzz.target,
+        ATSPIModelFuzz.target,
     ]
 
     /// The target called `name`, if any.

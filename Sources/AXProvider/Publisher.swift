@@ -129,6 +129,9 @@ public actor Publisher {
     public let transport: any ProviderTransport
     /// The app id the server assigned at registration ("" before).
     public private(set) var appID: String = ""
+    /// The secret `app.register` answered for `appID` (nil before, or over a transport that does not carry it):
+    /// presenting it when registering again gets `appID` back (D-REL-8, `register(name:reclaimToken:onAction:)`).
+    public private(set) var reclaimToken: String?
     /// The tree the server holds (the last one it accepted).
     private var last: JSON?
     /// The revision of the last tree the server accepted.
@@ -163,8 +166,26 @@ public actor Publisher {
     /// error (`ActionFailure`). If a publish made while handling the action left the app's tree off the server,
     /// the action is answered with that `PublishError` as an `ActionFailure` (`reason: update refused`).
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws {
-        appID = try await transport.register(name: name) { call in
+        try await register(name: name, reclaimToken: nil, onAction: onAction)
+    }
+
+    /// Registers the app as `register(name:onAction:)` does, presenting `reclaimToken` (the `reclaimToken` of a
+    /// previous registration of the id `name`): the server gives that id back, removing a stale instance of it
+    /// whose connection it has not yet seen close (D-REL-8). The new token is kept in `reclaimToken`.
+    public func register(
+        name: String, reclaimToken presented: String?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws {
+        let perform: @Sendable (ActionCall) async throws -> Bool = { call in
             try await Publisher.perform(call, handler: onAction)
+        }
+        if let socket = transport as? SocketProviderTransport {
+            let registration = try await socket.registration(name: name, reclaimToken: presented, onAction: perform)
+            appID = registration.app
+            reclaimToken = registration.reclaimToken
+        } else {
+            appID = try await transport.register(name: name, onAction: perform)
+            reclaimToken = nil
         }
     }
 
@@ -311,6 +332,13 @@ public final class SocketProviderTransport: ProviderTransport {
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
         -> String
     {
+        try await registration(name: name, reclaimToken: nil, onAction: onAction).app
+    }
+    /// Registers as `register(name:onAction:)` does, presenting `reclaimToken` when given (D-REL-8); returns the
+    /// app id and the token that reclaims it next time (nil from a server that answers none).
+    public func registration(
+        name: String, reclaimToken: String?, onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> (app: String, reclaimToken: String?) {
         client.onRequest { method, params in
             guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
             let handled: Bool
@@ -321,9 +349,11 @@ public final class SocketProviderTransport: ProviderTransport {
             }
             return ["handled": .bool(handled)]
         }
-        let reply = try await client.call("app.register", ["name": .string(name)], timeout: .seconds(10))
+        var params: JSONObject = ["name": .string(name)]
+        if let reclaimToken, !reclaimToken.isEmpty { params["reclaimToken"] = .string(reclaimToken) }
+        let reply = try await client.call("app.register", .object(params), timeout: .seconds(10))
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
-        return id
+        return (id, reply["reclaimToken"]?.stringValue)
     }
     /// Calls `method` on the server (30 s timeout).
     public func call(_ method: String, _ params: JSONObject) async throws -> JSON {

@@ -29,11 +29,13 @@ extension Publisher {
     ///   - socket: `unix:PATH`, a socket path, or `tcp:HOST:PORT`; nil means `$AXSERVER_SOCKET`, else the server's
     ///     default socket (`AXSocketPath.defaultPath()`).
     ///   - token: the TCP token.
+    ///   - reclaimToken: the `reclaimToken` of a previous registration of the id `name`, to get that id back
+    ///     (D-REL-8; `ReconnectingPublisher` passes it on every reconnection).
     ///   - handler: answers the server's `action.perform`: true when the app handled the action; throw
     ///     `ActionFailure` to answer with an error. It holds the publisher weakly (no reference cycle).
     /// - Throws: `RPCTransportError` naming the address and how to start a server when nothing answers there.
     public static func connect(
-        name: String, socket: String? = nil, token: String? = nil,
+        name: String, socket: String? = nil, token: String? = nil, reclaimToken: String? = nil,
         handler: @escaping @Sendable (ActionCall, Publisher) async throws -> Bool
     ) async throws -> Publisher {
         let address = defaultAddress(socket)
@@ -44,7 +46,7 @@ extension Publisher {
             throw RPCTransportError(error.message + "; " + AXSocketPath.noServerHint)
         }
         let publisher = Publisher(transport: transport)
-        try await publisher.register(name: name) { [weak publisher] call in
+        try await publisher.register(name: name, reclaimToken: reclaimToken) { [weak publisher] call in
             guard let publisher else { return false }
             return try await handler(call, publisher)
         }

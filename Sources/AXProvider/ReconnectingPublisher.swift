@@ -5,6 +5,8 @@ import AXRPCClient
 /// A publisher that survives server restarts: when the connection closes it connects again (every `retry`,
 /// for as long as it is not stopped), registers the app under the same name and publishes the last snapshot, so
 /// the app is back on the new server without the app doing anything (issue 26: apps reconnect and re-publish).
+/// Each reconnection registers the id the app last had and presents that registration's reclaim token, so the
+/// app gets its id back even when the server has not yet seen its old connection close (D-REL-8).
 ///
 /// ```swift
 /// let app = try await ReconnectingPublisher.connect(name: "kitchen-panel") { call, publisher in … }
@@ -22,6 +24,9 @@ public actor ReconnectingPublisher {
     /// How many times the app connected (1 after `connect`; +1 for every reconnection).
     public private(set) var connections = 0
     private var lastSnapshot: JSON?
+    /// The id the app last registered under ("" before the first connection) and the token that reclaims it.
+    public private(set) var appID = ""
+    private var reclaimToken: String?
     private var stopped = false
 
     init(
@@ -64,8 +69,12 @@ public actor ReconnectingPublisher {
     }
 
     private func connectOnce() async throws {
-        let publisher = try await Publisher.connect(name: name, socket: address, token: token, handler: handler)
+        let publisher = try await Publisher.connect(
+            name: appID.isEmpty ? name : appID, socket: address, token: token, reclaimToken: reclaimToken,
+            handler: handler)
         current = publisher
+        appID = await publisher.appID
+        reclaimToken = await publisher.reclaimToken
         connections += 1
         if let lastSnapshot { _ = try await publisher.publish(lastSnapshot) }
         if let transport = publisher.transport as? SocketProviderTransport {

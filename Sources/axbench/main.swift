@@ -1,6 +1,6 @@
 // axbench — the project's benchmarks (never timed tests). Run: swift run -c release axbench [--quick]
 // Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
-// --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch (loops for perf or callgrind:
+// --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch / --profile-wait (loops for perf or callgrind:
 // Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift),
 // --json (JSON codec throughput on a 20,000-node sample tree).
 import AXBenchmarks
@@ -74,6 +74,12 @@ if CommandLine.arguments.contains("--profile-patch") {
                 properties: leaf % 5 == 2 ? ["isOn": .bool(i % 2 == 0)] : ["accessibilityHint": .string("h\(i)")])
         ])
     }
+    exit(0)
+}
+if CommandLine.arguments.contains("--profile-wait") {
+    let arguments = CommandLine.arguments
+    let rounds = arguments.firstIndex(of: "--rounds").flatMap { Int(arguments[$0 + 1]) } ?? 2_000
+    try await WaitProfile.run(rounds: rounds, waiting: !arguments.contains("--no-waiter"))
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-derive") {

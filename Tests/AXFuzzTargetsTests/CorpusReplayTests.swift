@@ -40,6 +40,7 @@ final class CorpusReplayTests: XCTestCase {
     func testAppiumXML() throws { try replay("appium-xml", minimumCorpus: 2) }
     func testDBus() throws { try replay("dbus", minimumCorpus: 10) }
     func testConnections() throws { try replay("connections", minimumCorpus: 4) }
+    func testATSPIModel() throws { try replay("atspi-model", minimumCorpus: 6) }
 
     /// Every target has a corpus directory and is covered by a test above.
     func testEveryTargetHasACorpus() {
@@ -48,7 +49,10 @@ final class CorpusReplayTests: XCTestCase {
         }
         XCTAssertEqual(
             FuzzTarget.all.map(\.name).sorted(),
-            ["appium-xml", "connections", "dbus", "framing", "json", "patch", "router", "selector", "snapshot"])
+            [
+                "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "patch", "router", "selector",
+                "snapshot",
+            ])
     }
 
     /// The router target reaches real methods on the demo app (not just initialization or lookup errors).

@@ -77,30 +77,68 @@ class Provider:
     """An app connection: registers ``name``, publishes a hierarchy, answers actions, posts notifications.
 
     ``Provider(name, address=None, on_action=callback, **client_options)`` connects and registers (the app id is
-    ``provider.app``). ``on_action(request)`` runs on a worker thread for every ``action.perform``; it should
-    update the hierarchy (``provider.set_properties(...)``) *before* returning ``True`` (handled) or ``False``, so
-    the caller's action result already reflects the change. An exception becomes an error answer.
+    ``provider.app``; ``reclaim_token=`` presents the :attr:`reclaim_token` a previous registration of the id
+    ``name`` got, to get that id back — see :meth:`reconnect`). ``on_action(request)`` runs on a worker thread
+    for every ``action.perform``; it should update the hierarchy (``provider.set_properties(...)``) *before*
+    returning ``True`` (handled) or ``False``, so the caller's action result already reflects the change. An exception becomes an error answer.
     The connection also works as an automation client: ``provider.client``.
     """
 
     def __init__(self, name: str, address: Optional[str] = None, on_action: Optional[ActionHandler] = None,
-                 client: Optional[Client] = None, **client_options: Any) -> None:
+                 client: Optional[Client] = None, reclaim_token: Optional[str] = None,
+                 **client_options: Any) -> None:
         self.client = client if client is not None else Client(address, client_name=name, **client_options)
         self.on_action = on_action
+        self._address = address
+        self._client_options = dict(client_options, client_name=name)
         self.client.request_handlers["action.perform"] = self._perform
         try:
-            result = self.client.call("app.register", {"name": name})
+            params: Dict[str, Any] = {"name": name}
+            if reclaim_token:
+                params["reclaimToken"] = reclaim_token
+            result = self.client.call("app.register", params)
         except BaseException:
             if client is None:
                 self.client.close()
             raise
         #: The app id the server assigned (``name``, or ``name-2``… when taken).
         self.app: str = result["app"]
+        #: The secret ``app.register`` answered: presenting it on :meth:`reconnect` gets ``app`` back (D-REL-8).
+        self.reclaim_token: Optional[str] = result.get("reclaimToken")
         self.client._registered_app = self.app
         #: The revision of the last accepted snapshot or patch.
         self.revision: Optional[int] = None
         #: Every action request received, in order (handy in tests).
         self.actions: List[ActionRequest] = []
+
+    def reconnect(self, address: Optional[str] = None, **client_options: Any) -> str:
+        """Opens a new connection (to ``address``, default the one given at construction) and registers again,
+        presenting :attr:`reclaim_token`, so the app gets its id back even when the server has not yet seen the
+        old connection close (that stale instance is removed; D-REL-8). The old connection is closed first when
+        it is still open. The app comes back empty: publish the hierarchy again (:meth:`set_hierarchy`).
+        Returns the app id (``app``), which is the old one unless another app took the name in between.
+        """
+        if not self.client.closed:
+            self.client.close()
+        options = dict(self._client_options, **client_options)
+        target = address if address is not None else (self._address if self._address is not None
+                                                      else self.client.address)
+        client = Client(target, **options)
+        client.request_handlers["action.perform"] = self._perform
+        params: Dict[str, Any] = {"name": self.app}
+        if self.reclaim_token:
+            params["reclaimToken"] = self.reclaim_token
+        try:
+            result = client.call("app.register", params)
+        except BaseException:
+            client.close()
+            raise
+        self.client = client
+        self.app = result["app"]
+        self.reclaim_token = result.get("reclaimToken")
+        self.client._registered_app = self.app
+        self.revision = None
+        return self.app
 
     def _perform(self, params: Dict[str, Any]) -> Dict[str, Any]:
         request = ActionRequest(params)
