@@ -19,6 +19,16 @@ WANTED=("$@")
 for wanted in "${WANTED[@]}"; do
   case " ${ALL_PHASES[*]} " in *" $wanted "*) ;; *) echo "test.sh: unknown phase '$wanted' (phases: ${ALL_PHASES[*]})" >&2; exit 2 ;; esac
 done
+# pytest_counts LOG: "PASSED FAILED" from the last pytest summary line of LOG (errors count as failed).
+pytest_counts() {
+  /usr/bin/python3 - "$1" <<'EOF'
+import re, sys
+lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?)\b.* in [0-9.]+s", l)]
+last = lines[-1] if lines else ""
+count = lambda word: sum(int(n) for n in re.findall(r"(\d+) " + word, last))
+print(count("passed"), count("failed") + count("errors?"))
+EOF
+}
 # want PHASE: true when PHASE runs (every phase when none was named).
 want() { [ ${#WANTED[@]} -eq 0 ] || case " ${WANTED[*]} " in *" $1 "*) true ;; *) false ;; esac; }
 Tools/install-deps.sh || exit 1
@@ -100,14 +110,7 @@ if want python; then
 echo "== Python client (pytest against the real server)" >&2
 AXSERVER_BIN="$BIN" Tools/test_python_client.sh 2>&1 | tee "$LOGDIR/python.log" >&2
 status=${PIPESTATUS[0]}
-read -r passed failed < <(/usr/bin/python3 - "$LOGDIR/python.log" <<'EOF'
-import re, sys
-lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?)\b.* in [0-9.]+s", l)]
-last = lines[-1] if lines else ""
-count = lambda word: sum(int(n) for n in re.findall(r"(\d+) " + word, last))
-print(count("passed"), count("failed") + count("errors?"))
-EOF
-)
+read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
 phase "python client" "${passed:-0}" "${failed:-0}" "$status"
 fi
 
@@ -115,14 +118,7 @@ if want clients && [ -d Tests/Clients ]; then
   echo "== clients from PyPI (MCP SDK, Selenium, Appium against the real server; venv: Tools/test-venv.sh)" >&2
   AXSERVER_BIN="$BIN" AX_PYTEST_DIR=Tests/Clients Tools/test_python_client.sh 2>&1 | tee "$LOGDIR/clients.log" >&2
   status=${PIPESTATUS[0]}
-  read -r passed failed < <(/usr/bin/python3 - "$LOGDIR/clients.log" <<'EOF'
-import re, sys
-lines = [l for l in open(sys.argv[1], errors="replace") if re.search(r"\d+ (passed|failed|errors?)\b.* in [0-9.]+s", l)]
-last = lines[-1] if lines else ""
-count = lambda word: sum(int(n) for n in re.findall(r"(\d+) " + word, last))
-print(count("passed"), count("failed") + count("errors?"))
-EOF
-)
+  read -r passed failed < <(pytest_counts "$LOGDIR/clients.log")
   phase "clients" "${passed:-0}" "${failed:-0}" "$status"
 fi
 

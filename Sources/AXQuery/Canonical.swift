@@ -34,7 +34,9 @@ extension AttributeValue {
     }
 }
 
-enum Canon {
+/// The canonical spelling of selector values: string literals the parser reads back exactly, numbers. Other modules that
+/// write selectors (axdriver's locators) use it rather than an escaping of their own.
+package enum Canon {
     static func list(_ chains: [Chain]) -> String { chains.map(chain).joined(separator: ", ") }
 
     static func chain(_ chain: Chain) -> String {
@@ -109,7 +111,7 @@ enum Canon {
     /// would fuse with the syntax next to it is written as `\u{…}`: a combining mark (or other extender) right
     /// after the opening quote or an escape sequence (`"\u{301}"`, `\"\u{301}`), and a prepend character, which
     /// would fuse with whatever follows it (the closing quote, a backslash).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         var afterSyntax = true  // the opening quote, or the end of an escape sequence
         for scalar in text.unicodeScalars {

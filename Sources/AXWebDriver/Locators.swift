@@ -1,4 +1,5 @@
 import AXJSON
+import AXQuery
 
 /// A WebDriver locator strategy and how axdriver evaluates it (Specs/webdriver.md §Locator strategies).
 package enum Locator: Sendable {
@@ -23,11 +24,11 @@ package enum Locator: Sendable {
         switch using {
         case "accessibility id":
             // As on iOS (WebDriverAgent): the `name` attribute, i.e. the accessibility identifier, else the label.
-            return .selector("*[name=\(quoted(value))]")
+            return .selector("*[name=\(Canon.quoted(value))]")
         case "id":
-            return .selector("*[id=\(quoted(value))]")
+            return .selector("*[id=\(Canon.quoted(value))]")
         case "name":
-            return .selector("*[label=\(quoted(value))]")
+            return .selector("*[label=\(Canon.quoted(value))]")
         case "css selector":
             // Selenium's Python client sends By.ID, By.NAME, By.CLASS_NAME and By.TAG_NAME as CSS:
             // `[id="v"]`, `[name="v"]`, `.v` and `v`; those four forms (and `#v`) are accepted.
@@ -70,22 +71,6 @@ package enum Locator: Sendable {
             "invalid selector",
             "axdriver takes only the CSS forms [id=\"v\"], [name=\"v\"], #v, .v and a type name; use xpath or -axserver selector",
             data: ["selector": .string(css)])
-    }
-
-    /// A selector string literal (double-quoted, with `\` and `"` escaped).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
