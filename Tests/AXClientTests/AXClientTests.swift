@@ -1,45 +1,12 @@
 import AXClient
-import AXDemoHost
-import AXHub
 import AXJSON
 import AXJSONRPC
 import AXProvider
-import AXRPC
-import AXTransport
-import Foundation
 import XCTest
 
 /// The Swift automation client against a real server: the hub, every method, the socket transport, and the demo
 /// app running on the provider library.
-final class AXClientTests: XCTestCase {
-    var server: RPCServer!
-    var host: DemoHost!
-    var directory: String!
-
-    override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "axclient-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let hub = Hub(actionTimeout: .seconds(3))
-        let router = RPCRouter()
-        AXMethods.install(on: router, hub: hub)
-        server = RPCServer(
-            router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
-        try await server.start()
-        host = DemoHost(transport: InProcessProviderTransport(hub: hub))
-        try await host.start(tick: nil)
-    }
-
-    override func tearDown() async throws {
-        await host?.stop()
-        await server?.stop()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    func connect() async throws -> AXClient {
-        try await AXClient.connect(directory + "/ax.sock")
-    }
-
+final class AXClientTests: DemoServerTestCase {
     func testLocatorsFindReadAndAct() async throws {
         let client = try await connect()
         defer { Task { await client.close() } }

@@ -1,42 +1,13 @@
 import AXClient
-import AXDemoHost
-import AXHub
 import AXJSON
-import AXRPC
-import AXTransport
-import Foundation
 import XCTest
 
 /// The Swift client's keys, focus engine, rotors, audits, speech and pictures against a real server over its
 /// socket, the demo on the provider library (expected values from Sources/AXDemo/DemoApp.swift: the Tab sequence
 /// starts at the Edit button; the Wi-Fi cell's switch is on; "Connectivity" is a heading).
-final class WholeAPITests: XCTestCase {
-    var server: RPCServer!
-    var host: DemoHost!
-    var directory: String!
-
-    override func setUp() async throws {
-        directory = NSTemporaryDirectory() + "axclient-api-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let hub = Hub(actionTimeout: .seconds(3))
-        let router = RPCRouter()
-        AXMethods.install(on: router, hub: hub)
-        server = RPCServer(
-            router: router, configuration: RPCServer.Configuration(unixSocketPath: directory + "/ax.sock"))
-        try await server.start()
-        host = DemoHost(transport: HubProviderTransport(hub: hub))
-        try await host.start(tick: nil)
-    }
-
-    override func tearDown() async throws {
-        await host?.stop()
-        await server?.stop()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
+final class WholeAPITests: DemoServerTestCase {
     func testKeysAndTheFocusEngine() async throws {
-        let client = try await AXClient.connect(directory + "/ax.sock")
+        let client = try await connect()
         let answer = try await client.keyboard.press("Tab")
         XCTAssertEqual(answer["handledBy"]?.stringValue, "server")
         let status = try await client.focusEngine.status()
@@ -67,7 +38,7 @@ final class WholeAPITests: XCTestCase {
     }
 
     func testPressTypeAndToHaveText() async throws {
-        let client = try await AXClient.connect(directory + "/ax.sock")
+        let client = try await connect()
         let wifi = client.getByIdentifier("cell.wifi")
         try await wifi.press("space")
         try await expect(client.getByRole("switch", name: "Wi-Fi")).toHaveValue("off")
@@ -86,7 +57,7 @@ final class WholeAPITests: XCTestCase {
     }
 
     func testRotorsAuditsSpeechAndPictures() async throws {
-        let client = try await AXClient.connect(directory + "/ax.sock")
+        let client = try await connect()
         let rotors = try await client.rotors.list()
         XCTAssertTrue(rotors["rotors"]?.arrayValue?.contains { $0["name"]?.stringValue == "heading" } ?? false)
         let heading = try await client.rotors.next("heading")
