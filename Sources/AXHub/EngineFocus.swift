@@ -201,12 +201,16 @@ extension Hub {
     }
 
     /// Moves engine focus to `item` (nil clears it) and emits what changed.
+    /// Waits on the app (`wait.for`) wake up when accessibility focus followed (D-WAIT-FOCUS-1).
     func apply(app: String, to item: String?, heading: String, reason: String) {
-        let events: [HubEvent] = state.withLock { locked in
-            guard let appState = locked.apps[app] else { return [] }
-            return Hub.setEngineFocus(appState, to: item, heading: heading, reason: reason)
+        let (events, wake): ([HubEvent], [@Sendable () -> Void]) = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return ([], []) }
+            let focusBefore = appState.focusedID
+            let events = Hub.setEngineFocus(appState, to: item, heading: heading, reason: reason)
+            return (events, appState.focusedID != focusBefore ? appState.takeWaiters() : [])
         }
         emit(events)
+        for waiter in wake { waiter() }
     }
 
     /// The engine-focus change itself (under the lock): remembers the group's last item (C22) and lets
@@ -288,7 +292,7 @@ extension Hub {
             if claim.isFocused {
                 return setEngineFocus(appState, to: claim.viewID, heading: FocusHeading.none.rawValue, reason: "app")
             }
-            if appState.engine.focused == claim.viewID {
+            if let focused = appState.engine.focused, claim.resigned.contains(focused) || focused == claim.viewID {
                 return setEngineFocus(appState, to: nil, heading: FocusHeading.none.rawValue, reason: "app")
             }
             return []

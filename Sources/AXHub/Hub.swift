@@ -194,6 +194,13 @@ package final class Hub: Sendable {
             self.name = name
             self.provider = provider
         }
+
+        /// Removes and returns the app's waiters, to be woken outside the lock: the tree or the focus changed.
+        func takeWaiters() -> [@Sendable () -> Void] {
+            let taken = Array(waiters.values)
+            waiters.removeAll()
+            return taken
+        }
     }
 
     struct State {
@@ -402,6 +409,7 @@ package final class Hub: Sendable {
 
     package func post(app: String, _ notification: AccessibilityNotification) throws(HubError) {
         var events: [HubEvent] = [.notification(app: app, notification)]
+        var wake: [@Sendable () -> Void] = []
         let ok: Bool = state.withLock { locked in
             guard let appState = locked.apps[app] else { return false }
             // X53 (D-SCROLL-1): a status-less pageScrolled about a paging scroll view says "Page X of Y".
@@ -422,6 +430,7 @@ package final class Hub: Sendable {
                         from: appState.focusedID, to: target, tree: appState.store.tree, stack: &appState.focusReturn)
                     events.append(.focusChanged(app: app, from: appState.focusedID, to: target))
                     appState.focusedID = target
+                    wake = appState.takeWaiters()  // D-WAIT-FOCUS-1
                 }
             default: break
             }
@@ -429,6 +438,7 @@ package final class Hub: Sendable {
         }
         guard ok else { throw HubError(.noSuchApp, "no app '\(app)'") }
         emit(events)
+        for waiter in wake { waiter() }
     }
 
     // MARK: Focus
@@ -638,9 +648,13 @@ package final class Hub: Sendable {
     /// One round of a wait: suspends until the app's tree changes after `revision`, the app goes away or
     /// `deadline` passes. Returns the new revision, or nil when the deadline passed. Holds nothing after it
     /// returns: its waiter entry is removed and its expiry action disarmed.
-    package func awaitChange(app: String, after revision: Int, deadline: WaitDeadline, includeFocus: Bool = false)
-        async -> Int?
-    {
+    /// `focusSeen`: the accessibility focus the caller read with `revision` (`AppSnapshot.focusedID`); a focus that
+    /// differs from it ends the wait at once, so a change between the caller's read and this call is never missed
+    /// (D-WAIT-FOCUS-1). `includeFocus` without it compares with the focus at this call.
+    package func awaitChange(
+        app: String, after revision: Int, deadline: WaitDeadline, includeFocus: Bool = false,
+        focusSeen: String?? = nil
+    ) async -> Int? {
         let token = state.withLock { locked -> UInt64 in
             let token = locked.nextToken
             locked.nextToken += 1
@@ -648,7 +662,7 @@ package final class Hub: Sendable {
         }
         let once = OneShot()
         let focusAtStart: String?? =
-            includeFocus ? state.withLock { locked in locked.apps[app].map { $0.focusedID } } : nil
+            focusSeen ?? (includeFocus ? state.withLock { locked in locked.apps[app].map { $0.focusedID } } : nil)
         let resumer = WaitResumer()
         // Cancelling the waiting task ($/cancelRequest, a closed connection) ends the wait at once (D-PROTO-1).
         let wokenRevision: Int? = await withTaskCancellationHandler {

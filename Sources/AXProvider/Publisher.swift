@@ -146,6 +146,9 @@ public actor Publisher {
     /// so the server could apply an older tree after a newer one (a lost toggle).
     private var sending = false
     private var waitingToSend: [CheckedContinuation<Void, Never>] = []
+    /// How many `publish` calls have entered the publisher: their order is the order the server gets their trees in
+    /// (tests use it to make a known call order out of concurrent tasks).
+    package private(set) var publishCallCount = 0
 
     /// A publisher over `transport`; call `register(name:onAction:)` before publishing.
     public init(transport: any ProviderTransport) { self.transport = transport }
@@ -216,6 +219,7 @@ public actor Publisher {
     /// the server does not hold this tree afterwards (see the type's discussion).
     @discardableResult
     public func publish(_ snapshot: JSON) async throws -> Int {
+        publishCallCount += 1
         await takeTurn()
         defer { passTurn() }
         do throws(PublishError) {

@@ -195,13 +195,16 @@ final class PublisherOrderTests: XCTestCase {
         try await publisher.publish(snapshot(true))
         for round in 0..<20 {
             // Each task is started after the previous one's publish was called: the last call carries the truth.
+            // A `Task.yield()` does not make sure of that (on a loaded machine a later task can reach the publisher
+            // first, and the test then expected the wrong tree), so wait until the publisher has counted the call.
             var tasks: [Task<Void, Never>] = []
             var state = round % 2 == 0
             for _ in 0..<4 {
                 state.toggle()
                 let tree = snapshot(state)
+                let callsBefore = await publisher.publishCallCount
                 tasks.append(Task { _ = try? await publisher.publish(tree) })
-                await Task.yield()
+                while await publisher.publishCallCount == callsBefore { await Task.yield() }
             }
             for task in tasks { await task.value }
             let app = try hub.resolveApp("order")

@@ -43,14 +43,12 @@ package final class HierarchyStore {
         try copy.apply(ops, dirty: &dirty, removed: &removed, structural: &structural)
         assert(copy.isTree(around: dirty), "a patch left the views not a tree")
         views = copy
-        var claim: (String, Bool)?
-        for op in ops {
-            if case .set(let id, let properties) = op, let value = properties["isFocused"] {
-                claim = (id, value.boolValue ?? false)
-            }
-        }
+        let claim = FocusClaim.endState(of: ops, in: copy)
         let cs = commit(dirty: dirty, removed: removed, full: false)
-        if let claim { focusClaim = FocusClaim(revision: revision, viewID: claim.0, isFocused: claim.1) }
+        if var claim {
+            claim.revision = revision
+            focusClaim = claim
+        }
         return cs
     }
 
@@ -140,6 +138,35 @@ package struct FocusClaim: Sendable, Equatable {
     package var revision: Int
     package var viewID: String
     package var isFocused: Bool
+    /// The views the push took focus away from (`isFocused: false` at the end of the patch, or removed by it): the
+    /// engine's focus is cleared when it is on one of them and no view claims it (D-FOCUS-PATCH-1).
+    package var resigned: Set<String> = []
+
+    package init(revision: Int, viewID: String, isFocused: Bool, resigned: Set<String> = []) {
+        self.revision = revision
+        self.viewID = viewID
+        self.isFocused = isFocused
+        self.resigned = resigned
+    }
+
+    /// What a patch says about focus, read from its end state, not from its op order (D-FOCUS-PATCH-1): of the views
+    /// whose `isFocused` the patch sets, the one still in the hierarchy with `isFocused == true` after every op is
+    /// focused; when several are, the last one set wins, as the last `becomeFirstResponder` does in UIKit (one
+    /// focused item per window, C1, R119). With none, the named views are resigned. The revision is the caller's.
+    package static func endState(of ops: [PatchOp], in views: ViewHierarchy) -> FocusClaim? {
+        var named: [String] = []
+        for op in ops {
+            if case .set(let id, let properties) = op, properties["isFocused"] != nil {
+                named.removeAll { $0 == id }
+                named.append(id)
+            }
+        }
+        guard let last = named.last else { return nil }
+        if let focused = named.last(where: { views[$0]?.focus.isFocused == true }) {
+            return FocusClaim(revision: 0, viewID: focused, isFocused: true)
+        }
+        return FocusClaim(revision: 0, viewID: last, isFocused: false, resigned: Set(named))
+    }
 }
 
 package enum ChangeLogError: Error, Sendable, Equatable, CustomStringConvertible {

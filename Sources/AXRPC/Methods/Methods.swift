@@ -563,7 +563,8 @@ package enum AXMethods {
                             "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
                         ])
                 }
-                _ = await hub.awaitChange(app: appID, after: snap.revision, deadline: deadline, includeFocus: true)
+                _ = await hub.awaitChange(
+                    app: appID, after: snap.revision, deadline: deadline, focusSeen: .some(snap.focusedID))
                 if Task.isCancelled {
                     throw CancellationError()
                 }
