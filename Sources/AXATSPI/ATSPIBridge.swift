@@ -80,6 +80,7 @@ package final class ATSPIBridge: Sendable {
         }
         trackListeners(control)
         keys.start(control)
+        keys.onKeysRouted { [weak self] app in self?.activate(app: app) }
         screenReader.start()
         hub.setKeyForwarder(keys)
         let token = hub.subscribe { [weak self] event in self?.hubEvent(event) }
@@ -130,6 +131,7 @@ package final class ATSPIBridge: Sendable {
         }
         if let token { hub.unsubscribe(token) }
         hub.setKeyForwarder(nil)
+        keys.onKeysRouted(nil)
         keys.stop()
         screenReader.stop()
         queue.sync {}

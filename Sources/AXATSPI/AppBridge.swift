@@ -53,6 +53,8 @@ struct Pending {
     var changes: [ChangeSet] = []
     var focus: String?? = nil
     var notifications: [AccessibilityNotification] = []
+    /// The app became the one that receives keys (true) or another app did (false) (D-ATSPI-ACTIVE-1).
+    var activation: Bool?
     /// Carets the server moved in text elements (D-KEYOP-5), latest per element.
     var carets: [String: Int] = [:]
     var scheduled = false
@@ -106,6 +108,9 @@ final class AppBridge: @unchecked Sendable {
     let lastRotorItem = Mutex<RotorItem?>(nil)
     let embedAnswered = Atomic<Bool>(false)
     let embedded = Atomic<Bool>(false)
+    /// Whether the app's key window is the active one (D-ATSPI-ACTIVE-1): unset (every app starts active, as
+    /// before any key was routed), active, or inactive since another app received keys.
+    let activity = Atomic<UInt8>(AppActivity.unset)
     /// D-Bus reply deadline for actions routed to the app (libatspi gives up at 800 ms).
     let actionReplyTimeout: Duration
 

@@ -64,11 +64,16 @@ extension AppBridge {
             waiting.lastFlush = monotonicNow()
             return out
         }
-        if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty { return }
+        if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty
+            && taken.activation == nil
+        {
+            return
+        }
         let old = served
         var new = old
         if let tree = taken.tree { new.tree = tree }
         if let focus = taken.focus { new.focusedID = focus }
+        if let activation = taken.activation { new.appInactive = !activation }
         if taken.tree != nil || !taken.carets.isEmpty {
             // The hub's carets are the latest: a text change by keys carries the caret the server put in place
             // before the app's update (D-KEYOP-5).
@@ -106,6 +111,7 @@ extension AppBridge {
             if selected { served.textSelections.insert(element) } else { served.textSelections.remove(element) }
         }
         for notification in taken.notifications { emitNotification(notification) }
+        if let activation = taken.activation { emitActivation(activation) }
     }
 
     // MARK: Emission

@@ -34,6 +34,8 @@ package final class KeyForwarding: KeyForwarder, Sendable {
         var queryGeneration = 0
     }
     private let state = Mutex(State())
+    /// Told which app a key press goes to (the bridge activates its key window, D-ATSPI-ACTIVE-1).
+    private let routeHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// `timeoutMilliseconds`: how long one key waits for the AT (at most the registry's 3 s; the environment
     /// variable `AXSERVER_KEY_TIMEOUT_MS` lowers it, e.g. for tests).
@@ -129,6 +131,11 @@ package final class KeyForwarding: KeyForwarder, Sendable {
     package var keystrokeListeners: Int? { state.withLock { $0.listeners } }
 
     // MARK: KeyForwarder
+
+    /// Sets what `keysRouted(to:)` calls (nil: nothing).
+    func onKeysRouted(_ handler: (@Sendable (String) -> Void)?) { routeHandler.withLock { $0 = handler } }
+
+    package func keysRouted(to app: String) { routeHandler.withLock { $0 }?(app) }
 
     package var hasKeyListeners: Bool { state.withLock { ($0.listeners ?? 0) > 0 && $0.connection != nil } }
 

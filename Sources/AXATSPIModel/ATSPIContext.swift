@@ -13,6 +13,8 @@ package struct ATSPIContext: Sendable, Equatable {
     package var selectionShown: Bool
     /// An ancestor is a modal container (escape can reach it from here).
     package var insideModal: Bool
+    /// The node's app does not receive the keys now: its windows are not ACTIVE (D-ATSPI-ACTIVE-1).
+    package var appInactive = false
 
     /// A context that knows only the parent's role (headers unknown, selection shown, not inside a modal).
     package init(parentRole: AXRole?) {
@@ -84,6 +86,9 @@ extension ATSPIMapping {
         var states = states(node, parentRole: context.parentRole, focused: focused)
         if node.role == .cell && !context.selectionShown && !node.states.contains(.selected) {
             states.bits &= ~(1 << UInt64(ATSPIState.selectable.rawValue))
+        }
+        if context.appInactive && node.role == .window {
+            states.bits &= ~(1 << UInt64(ATSPIState.active.rawValue))
         }
         return states
     }

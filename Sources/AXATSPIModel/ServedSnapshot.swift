@@ -40,6 +40,8 @@ package struct ServedSnapshot: Sendable {
     package var carets: [String: Int] = [:]
     /// The text inputs with a non-empty selection the server keeps (D-KEYOP-5).
     package var textSelections: Set<String> = []
+    /// Another app receives the keys now (D-ATSPI-ACTIVE-1): this app's key window is not ACTIVE.
+    package var appInactive = false
 
     /// - Parameters:
     ///   - tree: the app's accessibility tree.
@@ -64,12 +66,14 @@ package struct ServedSnapshot: Sendable {
     /// The node's mapping context: its data table's header lists, whether its container shows a selection
     /// (memoized per container), whether a modal container encloses it.
     package func context(of node: AXNode) -> ATSPIContext {
-        ATSPIContext.of(node, in: tree) { container in
+        var context = ATSPIContext.of(node, in: tree) { container in
             if let known = memo.selectionShown.withLock({ $0[container.id] }) { return known }
             let shown = ATSPIContext.showsSelection(container, in: tree)
             memo.selectionShown.withLock { $0[container.id] = shown }
             return shown
         }
+        context.appInactive = appInactive
+        return context
     }
 
     /// The app-defined rotors that list the node (D-ROTOR-6), from a rotor index built once per tree.

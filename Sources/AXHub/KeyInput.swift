@@ -39,6 +39,14 @@ package protocol KeyForwarder: Sendable {
     /// Whether some AT listens for keys now (`GetKeystrokeListeners` non-empty).
     var hasKeyListeners: Bool { get }
     func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer
+    /// A key press goes to `app` (before it is offered to the AT): the app's key window becomes the active one, as a
+    /// window manager activates the window that gets the keyboard (D-ATSPI-ACTIVE-1).
+    func keysRouted(to app: String)
+}
+
+extension KeyForwarder {
+    /// Does nothing (a forwarder that has no windows to activate).
+    package func keysRouted(to app: String) {}
 }
 
 /// Who sent a key: the app that received it (provider) or a test script (automation) (D-KEY-2).
@@ -212,6 +220,7 @@ extension Hub {
         // Shift with a printable key is its shifted level, as X reports it (`equal` + shift → `plus`; D-KEY-7).
         let symbol = Keysyms.resolved(symbol, modifiers: modifiers)
         let forwarder = keyInput.forwarder
+        if press { forwarder?.keysRouted(to: app) }
         let listening = forwarder?.hasKeyListeners ?? false
         let command = KeyboardNavigation.command(for: symbol, modifiers: modifiers)
         let serverOn = keyInput.serverHandlesNavigation(app)
