@@ -26,7 +26,7 @@ enum InputMethods {
             } catch let busy as KeyInputError {
                 throw busyError(busy)
             } catch {
-                throw RPCError.from(error)
+                throw silentAppError(error, app: app, what: "the key '\(symbol.name)'")
             }
             return outcomeJSON(outcome)
         }
@@ -52,7 +52,7 @@ enum InputMethods {
             do {
                 let typed = try await hub.perform(app: snap.id, element: element, action: .typeText(text))
                 return ["typed": .bool(typed), "element": .string(element)]
-            } catch { throw RPCError.from(error) }
+            } catch { throw silentAppError(error, app: snap.id, what: "the text edit of '\(element)'") }
         }
         // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
         router.registerSync("accessibility.status") { params, _ in
@@ -86,7 +86,9 @@ enum InputMethods {
             let shown = String(name.prefix(64))
             var message = "input.key: unknown key '\(shown)'"
             let near = Keysyms.suggestion(for: shown)
-            if let near {
+            if let chord = chordSuggestion(shown) {
+                message += "; a chord is the key plus 'modifiers': \(chord)"
+            } else if let near {
                 // D-KEY-7: a character the layout types is sent by its keysym name (`+` → `plus`).
                 message += "; did you mean '\(near)'? (keys are X keysym names, case-sensitive)"
             } else if !shown.isEmpty {
@@ -101,6 +103,35 @@ enum InputMethods {
             throw RPCError.invalidParams(message, data: data)
         }
         return symbol
+    }
+
+    /// Modifier names people write in chords, and the modifier each means.
+    static let modifierAliases: [String: KeyModifier] = [
+        "shift": .shift, "ctrl": .control, "control": .control, "alt": .alt, "option": .alt, "super": .super,
+        "cmd": .super, "win": .super,
+    ]
+
+    /// For a chord spelled in `key` (`ctrl+c`, `Shift-Tab`), how to send it: `{"key": "c", "modifiers": ["ctrl"]}`
+    /// (D-KEY-BAD-1); nil when `name` is not such a chord.
+    static func chordSuggestion(_ name: String) -> String? {
+        let separators: Set<Character> = ["+", "-"]
+        let parts = name.split(whereSeparator: { separators.contains($0) }).map(String.init)
+        guard parts.count >= 2, let key = parts.last, Keysyms.symbol(named: key) != nil else { return nil }
+        var modifiers: [String] = []
+        for part in parts.dropLast() {
+            guard let modifier = modifierAliases[part.lowercased()] else { return nil }
+            modifiers.append("\"\(modifier.rawValue)\"")
+        }
+        return "{\"key\": \"\(key)\", \"modifiers\": [\(modifiers.joined(separator: ", "))]}"
+    }
+
+    /// An app that did not answer a key or a text edit in time: −32020 naming the app, what it did not answer and the
+    /// timeout (D-KEY-BAD-1); any other error as `RPCError.from`.
+    static func silentAppError(_ error: any Error, app: String, what: String) -> RPCError {
+        guard case .appNotResponding(let reason)? = error as? ActionError else { return RPCError.from(error) }
+        return .appNotResponding(
+            "app '\(app)' did not answer \(what): \(reason); the server keeps serving and the app's later requests",
+            data: ["reason": .string(reason), "app": .string(app)])
     }
 
     static func keyModifiers(_ arguments: Params) throws(RPCError) -> Set<KeyModifier> {
