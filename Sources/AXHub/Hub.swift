@@ -472,6 +472,8 @@ package final class Hub: Sendable {
             return nil
         }
         if let failure { throw failure }
+        // Focus moved into this app's window: the keys go there now (D-ATSPI-ACTIVE-1).
+        if element != nil { keyInput.forwarder?.keysRouted(to: app) }
         emit(events)
         for waiter in wake { waiter() }
     }

@@ -39,8 +39,9 @@ package protocol KeyForwarder: Sendable {
     /// Whether some AT listens for keys now (`GetKeystrokeListeners` non-empty).
     var hasKeyListeners: Bool { get }
     func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer
-    /// A key press goes to `app` (before it is offered to the AT): the app's key window becomes the active one, as a
-    /// window manager activates the window that gets the keyboard (D-ATSPI-ACTIVE-1).
+    /// A key press goes to `app` (before it is offered to the AT), or focus moved into one of its elements: the app's
+    /// key window becomes the active one, as a window manager activates the window that gets the keyboard
+    /// (D-ATSPI-ACTIVE-1).
     func keysRouted(to app: String)
 }
 

@@ -92,6 +92,18 @@ class KeysActivateTheirAppsWindow(unittest.TestCase):
         self.assertIn("active", self.window(DEMO)[1])
         self.assertNotIn("active", self.window("mail")[1])
 
+    def test_focus_moving_into_the_other_app_activates_its_window(self):
+        self.key_to(DEMO)
+        self.atspi.call("listen", types=WINDOW_EVENTS)
+        self.atspi.call("collect", seconds=0.3)
+        mail_name = self.window("mail")[0]
+        self.rpc.result("focus.set", {"target": {"id": "msg1"}, "app": "mail"})
+        events = self.atspi.call("collect", seconds=3, until_type="window:activate")
+        kinds = [(e["type"], e["source_name"]) for e in events]
+        self.assertIn(("window:activate", mail_name), kinds, kinds)
+        self.assertIn("active", self.window("mail")[1])
+        self.assertNotIn("active", self.window(DEMO)[1])
+
     def test_activation_announces_the_focused_element(self):
         self.rpc.result("focus.set", {"target": {"id": "msg0"}, "app": "mail"})
         self.key_to(DEMO)
