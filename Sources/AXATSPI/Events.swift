@@ -58,27 +58,9 @@ extension AppBridge {
     /// `flush` for callers that already hold `serveLock` (GrabFocus).
     func flushLocked() {
         assertServing()
-        let taken = pending.withLock { waiting -> Pending in
-            let out = waiting
-            waiting = Pending()
-            waiting.lastFlush = monotonicNow()
-            return out
-        }
-        if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty
-            && taken.activation == nil
-        {
-            return
-        }
+        guard let taken = takePending() else { return }
         let old = served
-        var new = old
-        if let tree = taken.tree { new.tree = tree }
-        if let focus = taken.focus { new.focusedID = focus }
-        if let activation = taken.activation { new.appInactive = !activation }
-        if taken.tree != nil || !taken.carets.isEmpty {
-            // The hub's carets are the latest: a text change by keys carries the caret the server put in place
-            // before the app's update (D-KEYOP-5).
-            new.carets = hub.textCarets(app: appID).filter { new.tree[$0.key] != nil }
-        }
+        let new = snapshot(after: taken, from: old)
         served = new
         if taken.tree != nil { siblingIndex.reset() }
         guard listeners.anyListener else { return }
@@ -94,10 +76,45 @@ extension AppBridge {
                 emit(update)
             }
         }
-        // A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5).
-        for (element, _) in taken.carets.sorted(by: { $0.key < $1.key }) {
+        emitServerCarets(taken.carets, alreadySent: caretsSent, in: new)
+        for notification in taken.notifications { emitNotification(notification) }
+        if let activation = taken.activation { emitActivation(activation) }
+    }
+
+    /// Takes the hub changes waiting for this flush; nil when there are none.
+    func takePending() -> Pending? {
+        let taken = pending.withLock { waiting -> Pending in
+            let out = waiting
+            waiting = Pending()
+            waiting.lastFlush = monotonicNow()
+            return out
+        }
+        let empty =
+            taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty
+            && taken.activation == nil
+        return empty ? nil : taken
+    }
+
+    /// The served snapshot with the taken changes applied.
+    func snapshot(after taken: Pending, from old: ServedSnapshot) -> ServedSnapshot {
+        var new = old
+        if let tree = taken.tree { new.tree = tree }
+        if let focus = taken.focus { new.focusedID = focus }
+        if let activation = taken.activation { new.appInactive = !activation }
+        if taken.tree != nil || !taken.carets.isEmpty {
+            // The hub's carets are the latest: a text change by keys carries the caret the server put in place
+            // before the app's update (D-KEYOP-5).
+            new.carets = hub.textCarets(app: appID).filter { new.tree[$0.key] != nil }
+        }
+        return new
+    }
+
+    /// A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5), unless the diff already
+    /// sent it; then the selection change when a selection is or was there.
+    func emitServerCarets(_ carets: [String: Int], alreadySent: Set<String>, in new: ServedSnapshot) {
+        for (element, _) in carets.sorted(by: { $0.key < $1.key }) {
             guard let node = new.tree[element] else { continue }
-            if !caretsSent.contains(element) {
+            if !alreadySent.contains(element) {
                 emit(
                     .event(
                         ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new)))
@@ -110,8 +127,6 @@ extension AppBridge {
             }
             if selected { served.textSelections.insert(element) } else { served.textSelections.remove(element) }
         }
-        for notification in taken.notifications { emitNotification(notification) }
-        if let activation = taken.activation { emitActivation(activation) }
     }
 
     // MARK: Emission
