@@ -1,6 +1,4 @@
-import AXATSPI
 import AXDBus
-import AXDemo
 import Foundation
 import XCTest
 

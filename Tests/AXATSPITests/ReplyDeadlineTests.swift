@@ -1,4 +1,3 @@
-import AXATSPI
 import AXDBus
 import AXHub
 import XCTest

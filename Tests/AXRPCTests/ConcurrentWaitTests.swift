@@ -1,5 +1,4 @@
 import AXHub
-import AXJSON
 import AXRPC
 import XCTest
 

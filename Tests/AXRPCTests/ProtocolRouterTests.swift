@@ -1,6 +1,6 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
+import AXRPCRouter
 import Synchronization
 import XCTest
 

@@ -1,7 +1,7 @@
 import AXJSON
 import XCTest
 
-@testable import AXRPC
+@testable import AXRPCRouter
 
 /// Number ids the Double parser cannot hold exactly come back byte for byte (issue 12 item 9).
 final class RawIDTests: XCTestCase {
