@@ -25,7 +25,8 @@
 //   AXInProcess       the one in-process route: a connection that runs the real router (demo host, conformance, tests)
 //   AXDemoHost        runs the demo app on the provider library (over a socket, or in process into a Hub)
 //   AXConformance     the conformance-case runner (in process through AXInProcess, or over a socket)
-//   AXTestSupport     a private dbus-daemon and the D-Bus micro benchmark for the test targets (tests only)
+//   AXTestSupport     for the test targets only: a private dbus-daemon, the D-Bus micro benchmark, the hub's and the
+//                     router's fakes, the transport tests' server, temp directory and raw socket
 //   AXFuzzTargets     fuzz targets with their invariants (run by axfuzz, replayed on the corpus by the unit tests)
 //   AXBenchmarks      selector measurements (used by axbench and the tests only)
 //   AXWebDriver       the W3C WebDriver endpoint over a running axserver (HTTP via NIOHTTP1, XPath over the page source)
@@ -179,7 +180,10 @@ let package = Package(
         .testTarget(
             name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo", "AXBenchmarks"]),
         .target(
-            name: "AXTestSupport", dependencies: ["AXDBus", "CDBus"], path: "Sources/AXTestSupport",
+            name: "AXTestSupport",
+            dependencies: [
+                "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCRouter", "AXTransport", "AXWire",
+            ], path: "Sources/AXTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),
         .testTarget(name: "AXATSPIModelTests", dependencies: ["AXATSPIModel", "AXCore", "AXJSON", "AXDemo"]),
@@ -192,12 +196,22 @@ let package = Package(
         .testTarget(
             name: "AXRPCTests",
             dependencies: [
-                "AXRPC", "AXRPCRouter", "AXTransport", "AXHub", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC",
-                "AXRPCClient",
-                "AXWire", "AXDemo", "AXDemoHost", "AXInProcess", "AXProvider",
+                "AXRPC", "AXTransport", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXProvider",
+                "AXTestSupport",
+            ]),
+        .testTarget(name: "AXHubTests", dependencies: ["AXHub", "AXCore", "AXJSON", "AXTestSupport"]),
+        .testTarget(
+            name: "AXRPCRouterTests", dependencies: ["AXRPCRouter", "AXJSON", "AXJSONRPC", "AXTestSupport"]),
+        .testTarget(
+            name: "AXRPCClientTests",
+            dependencies: [
+                "AXRPCClient", "AXRPCRouter", "AXTransport", "AXJSON", "AXJSONRPC", "AXTestSupport",
                 // The transport benchmark lives in axbench; TransportClientTests checks that it detects errors.
                 "axbench",
             ]),
+        .testTarget(
+            name: "AXInProcessTests",
+            dependencies: ["AXInProcess", "AXDemoHost", "AXHub", "AXJSON", "AXJSONRPC", "AXProvider"]),
         .testTarget(
             name: "AXClientTests",
             dependencies: [
@@ -206,13 +220,20 @@ let package = Package(
         .testTarget(
             name: "AXTransportTests",
             dependencies: [
-                "AXTransport", "AXInProcess", "AXWire", "AXHub", "AXJSON",
+                "AXTransport", "AXInProcess", "AXRPC", "AXRPCRouter", "AXRPCClient", "AXWire", "AXHub", "AXJSON",
+                "AXTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXRPC", "AXJSON"]),
-        .testTarget(name: "AXProviderTests", dependencies: ["AXProvider", "AXJSON"]),
+        .testTarget(
+            name: "AXProviderTests",
+            dependencies: [
+                "AXProvider", "AXJSON", "AXJSONRPC", "AXSchema", "AXCore", "AXHub", "AXDemo", "AXDemoHost", "AXRPC",
+                "AXRPCClient", "AXTransport", "AXTestSupport",
+            ]),
         .testTarget(
             name: "AXMCPTests",
             dependencies: [

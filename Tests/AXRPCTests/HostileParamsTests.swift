@@ -1,5 +1,6 @@
 import AXHub
 import AXJSON
+import AXTestSupport
 import Foundation
 import XCTest
 
@@ -21,7 +22,7 @@ final class HostileParamsTests: XCTestCase {
     func freshServer() throws -> (RPCRouter, RPCSession, String) {
         let hub = Hub(actionTimeout: .milliseconds(200))
         let app = hub.registerApp(name: "t", provider: RecordingProvider())
-        try hub.setSnapshot(app: app, HubTests.hierarchy)
+        try hub.setSnapshot(app: app, HubTestTrees.guidedAccessSheet)
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())
@@ -165,7 +166,7 @@ final class UnknownParameterTests: XCTestCase {
     func testAMisspelledParameterIsRefusedWithTheClosestName() async throws {
         let hub = Hub()
         let app = hub.registerApp(name: "t", provider: RecordingProvider())
-        try hub.setSnapshot(app: app, HubTests.hierarchy)
+        try hub.setSnapshot(app: app, HubTestTrees.guidedAccessSheet)
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())

@@ -1,10 +1,9 @@
 import AXJSON
 import AXJSONRPC
 import AXRPCRouter
+import AXTransport
 import AXWire
 import XCTest
-
-@testable import AXTransport
 
 #if canImport(Glibc)
     import Glibc
@@ -13,14 +12,14 @@ import XCTest
 #endif
 
 /// A private temp directory (mode 0700) removed at the end.
-final class TransportTempDir {
-    let path: String
-    init() {
+package final class TransportTempDir {
+    package let path: String
+    package init() {
         var template = Array("/tmp/axrpc-XXXXXX".utf8CString)
         let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         path = String(cString: p!)
     }
-    func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
     deinit {
         if let d = opendir(path) {
             while let e = readdir(d) {
@@ -36,22 +35,22 @@ final class TransportTempDir {
 }
 
 /// A raw blocking client socket for byte-exact tests.
-final class TransportRawConn {
-    let fd: Int32
+package final class TransportRawConn {
+    package let fd: Int32
     private var buf: [UInt8] = []
 
-    init(unix path: String) throws {
+    package init(unix path: String) throws {
         do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError(error.message) }
     }
-    init(tcpPort: Int) throws {
+    package init(tcpPort: Int) throws {
         do { fd = try POSIX.connectTCP(host: "127.0.0.1", port: tcpPort) } catch {
             throw RPCTransportError(error.message)
         }
     }
     deinit { close(fd) }
 
-    func send(_ s: String) { send(Array(s.utf8)) }
-    func send(_ b: [UInt8]) {
+    package func send(_ s: String) { send(Array(s.utf8)) }
+    package func send(_ b: [UInt8]) {
         _ = b.withUnsafeBytes { raw in
             var off = 0
             while off < raw.count {
@@ -75,7 +74,7 @@ final class TransportRawConn {
     }
 
     /// Next NDJSON line, parsed; nil on timeout/EOF.
-    func readLine(timeoutMs: Int32 = 5000) -> JSON? {
+    package func readLine(timeoutMs: Int32 = 5000) -> JSON? {
         while true {
             if let nl = buf.firstIndex(of: 0x0A) {
                 let line = Array(buf[..<nl])
@@ -87,7 +86,7 @@ final class TransportRawConn {
     }
 
     /// Next LSP-framed message: (raw header block, parsed body); nil on timeout/EOF.
-    func readLSP(timeoutMs: Int32 = 5000) -> (header: String, body: JSON)? {
+    package func readLSP(timeoutMs: Int32 = 5000) -> (header: String, body: JSON)? {
         while true {
             if let end = findHeaderEnd() {
                 let header = String(decoding: buf[..<end], as: UTF8.self)
@@ -117,7 +116,7 @@ final class TransportRawConn {
     }
 
     /// True when the server closed the connection (EOF) within the timeout (after draining pending data).
-    func waitClosed(timeoutMs: Int32 = 5000) -> Bool {
+    package func waitClosed(timeoutMs: Int32 = 5000) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMs))
         while ContinuousClock.now < deadline {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -132,7 +131,7 @@ final class TransportRawConn {
 }
 
 extension Substring {
-    func transportTrimmed(_ set: String) -> String {
+    package func transportTrimmed(_ set: String) -> String {
         var s = self
         while let f = s.first, set.contains(f) { s.removeFirst() }
         while let l = s.last, set.contains(l) { s.removeLast() }
@@ -141,7 +140,7 @@ extension Substring {
 }
 
 /// The router used by the transport tests.
-func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
+package func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
     let r = RPCRouter(limits: limits)
     r.registerSync("initialize", requiresInit: false) { _, s in
         ["server": "axserver-test", "conn": .number(Double(s.connectionID))]
@@ -172,7 +171,7 @@ func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)
     return r
 }
 
-func transportStartServer(
+package func transportStartServer(
     _ dir: TransportTempDir, router: RPCRouter = transportTestRouter(),
     tcp: String? = nil, tokenFile: String? = nil,
     onSession: (@Sendable (RPCSession) -> Void)? = nil
@@ -185,6 +184,6 @@ func transportStartServer(
     return server
 }
 
-func transportRequest(_ method: String, _ params: JSON? = nil, id: JSON = 1) -> String {
+package func transportRequest(_ method: String, _ params: JSON? = nil, id: JSON = 1) -> String {
     String(decoding: RPCMessage.request(id: id, method: method, params: params), as: UTF8.self)
 }

@@ -1,6 +1,7 @@
 import AXJSON
 import AXRPCClient
 import AXRPCRouter
+import AXTestSupport
 import Synchronization
 import XCTest
 

@@ -1,49 +1,12 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import Synchronization
 import XCTest
 
-/// A fake app: records requests, answers from a table (unit tests may use fakes).
-final class RecordingProvider: ActionProvider {
-    let log = Mutex<[ActionRequest]>([])
-    let answer: @Sendable (ActionRequest) -> Bool
-    init(_ answer: @escaping @Sendable (ActionRequest) -> Bool = { _ in true }) { self.answer = answer }
-    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
-        log.withLock { $0.append(request) }
-        return answer(request)
-    }
-    var requests: [ActionRequest] { log.withLock { $0 } }
-}
-
-/// Collects values from escaping closures (a Mutex held by a class, so every closure shares it).
-final class Sink<T: Sendable>: Sendable {
-    private let store = Mutex<[T]>([])
-    func append(_ v: T) { store.withLock { $0.append(v) } }
-    var items: [T] { store.withLock { $0 } }
-}
-
 final class HubTests: XCTestCase {
-    static let hierarchy: JSON = [
-        "windows": [
-            [
-                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
-                "children": [
-                    [
-                        "id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
-                        "restrictionIdentifiers": ["org.test.sheet"],
-                        "children": [
-                            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
-                            [
-                                "id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30],
-                                "accessibilityLabel": "Level",
-                            ],
-                        ],
-                    ]
-                ],
-            ]
-        ], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]],
-    ]
+    static let hierarchy = HubTestTrees.guidedAccessSheet
 
     func makeHub(_ provider: RecordingProvider) throws -> (Hub, String) {
         let hub = Hub(actionTimeout: .seconds(1))

@@ -1,6 +1,7 @@
 import AXJSON
 import AXJSONRPC
 import AXRPCRouter
+import AXTestSupport
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import AXHub
 import AXJSON
 import AXRPC
+import AXTestSupport
 import NIOPosix
 import XCTest
 

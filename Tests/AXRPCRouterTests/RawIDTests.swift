@@ -1,4 +1,5 @@
 import AXJSON
+import AXTestSupport
 import XCTest
 
 @testable import AXRPCRouter

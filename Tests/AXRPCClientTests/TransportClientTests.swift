@@ -2,6 +2,7 @@ import AXJSON
 import AXJSONRPC
 import AXRPCClient
 import AXRPCRouter
+import AXTestSupport
 import XCTest
 
 @testable import AXTransport

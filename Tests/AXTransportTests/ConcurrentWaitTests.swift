@@ -1,5 +1,6 @@
 import AXHub
 import AXRPC
+import AXTestSupport
 import XCTest
 
 @testable import AXTransport

@@ -1,46 +1,9 @@
 import AXJSON
 import AXJSONRPC
 import AXRPCRouter
+import AXTestSupport
 import Synchronization
 import XCTest
-
-/// A peer that records what the server sends; no I/O.
-final class ProtocolFakePeer: RPCPeer {
-    let connectionID: UInt64
-    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(
-        ([], false, []))
-    init(id: UInt64 = 1) { connectionID = id }
-    func notify(_ method: String, _ params: JSON?) { state.withLock { $0.notes.append((method, params)) } }
-    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        throw .actionNotSupported("fake peer")
-    }
-    func close() {
-        let hs: [@Sendable () -> Void] = state.withLock { s in
-            if s.closed { return [] }
-            s.closed = true
-            defer { s.handlers = [] }
-            return s.handlers
-        }
-        for handler in hs { handler() }
-    }
-    var isClosed: Bool { state.withLock { $0.closed } }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in
-            if s.closed { return true }
-            s.handlers.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
-    var notifications: [String] { state.withLock { $0.notes.map(\.0) } }
-}
-
-/// A lock-protected box that can be captured by Sendable closures.
-final class ProtocolLocked<T: Sendable>: Sendable {
-    private let m: Mutex<T>
-    init(_ v: T) { m = Mutex(v) }
-    func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { m.withLock { body(&$0) } }
-}
 
 struct ProtocolTestError: Error, CustomStringConvertible { var description: String { "boom from test" } }
 
@@ -508,13 +471,4 @@ final class ProtocolRouterTests: XCTestCase {
         XCTAssertEqual(RPCError.disconnected(method: "x").data?["reason"], "disconnected")
         XCTAssertNil(RPCError(json: ["code": "x", "message": "m"]))
     }
-}
-
-final class NullTestPeer: RPCPeer, @unchecked Sendable {
-    let connectionID: UInt64 = 99
-    func notify(_ method: String, _ params: JSON?) {}
-    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON { .null }
-    func close() {}
-    var isClosed: Bool { false }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -1,5 +1,6 @@
 import AXJSON
 import AXRPCRouter
+import AXTestSupport
 import AXWire
 import NIOPosix
 import Synchronization
