@@ -16,11 +16,11 @@ package final class ProtocolFakePeer: RPCPeer {
         throw .actionNotSupported("fake peer")
     }
     package func close() {
-        let hs: [@Sendable () -> Void] = state.withLock { s in
-            if s.closed { return [] }
-            s.closed = true
-            defer { s.handlers = [] }
-            return s.handlers
+        let hs: [@Sendable () -> Void] = state.withLock { locked in
+            if locked.closed { return [] }
+            locked.closed = true
+            defer { locked.handlers = [] }
+            return locked.handlers
         }
         for handler in hs { handler() }
     }

@@ -16,8 +16,8 @@ package final class TransportTempDir {
     package let path: String
     package init() {
         var template = Array("/tmp/axrpc-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: p!)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: created!)
     }
     package func file(_ name: String) -> String { path + "/" + name }
     deinit {
@@ -54,9 +54,9 @@ package final class TransportRawConn {
         _ = b.withUnsafeBytes { raw in
             var off = 0
             while off < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                off += n
+                let sent = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return false }
+                off += sent
             }
             return true
         }
@@ -67,9 +67,9 @@ package final class TransportRawConn {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, timeoutMs) > 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { return false }
-        buf.append(contentsOf: chunk[0..<n])
+        let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if received <= 0 { return false }
+        buf.append(contentsOf: chunk[0..<received])
         return true
     }
 
@@ -99,8 +99,8 @@ package final class TransportRawConn {
                 if buf.count >= end + 4 + len {
                     let body = Array(buf[(end + 4)..<(end + 4 + len)])
                     buf.removeFirst(end + 4 + len)
-                    guard let j = try? JSON.parse(body) else { return nil }
-                    return (header, j)
+                    guard let json = try? JSON.parse(body) else { return nil }
+                    return (header, json)
                 }
             }
             if !fill(timeoutMs: timeoutMs) { return nil }
@@ -122,9 +122,9 @@ package final class TransportRawConn {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, 100) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { return true }
-            if n < 0 { return errno == ECONNRESET }
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if received == 0 { return true }
+            if received < 0 { return errno == ECONNRESET }
         }
         return false
     }
@@ -132,43 +132,43 @@ package final class TransportRawConn {
 
 extension Substring {
     package func transportTrimmed(_ set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
+        var state = self
+        while let first = state.first, set.contains(first) { state.removeFirst() }
+        while let last = state.last, set.contains(last) { state.removeLast() }
+        return String(state)
     }
 }
 
 /// The router used by the transport tests.
 package func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
-    let r = RPCRouter(limits: limits)
-    r.registerSync("initialize", requiresInit: false) { _, s in
-        ["server": "axserver-test", "conn": .number(Double(s.connectionID))]
+    let router = RPCRouter(limits: limits)
+    router.registerSync("initialize", requiresInit: false) { _, session in
+        ["server": "axserver-test", "conn": .number(Double(session.connectionID))]
     }
-    r.registerSync("ping", requiresInit: false) { _, _ in "pong" }
-    r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
-    r.registerSync("add", requiresInit: false) { p, _ in
-        guard let a = p?["a"]?.doubleValue, let b = p?["b"]?.doubleValue else {
-            throw RPCError.invalidParams("params must be {a: number, b: number}", data: ["got": p ?? .null])
+    router.registerSync("ping", requiresInit: false) { _, _ in "pong" }
+    router.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
+    router.registerSync("add", requiresInit: false) { params, _ in
+        guard let first = params?["a"]?.doubleValue, let second = params?["b"]?.doubleValue else {
+            throw RPCError.invalidParams("params must be {a: number, b: number}", data: ["got": params ?? .null])
         }
-        return .number(a + b)
+        return .number(first + second)
     }
-    r.register("slow", requiresInit: false) { p, _ in
-        try await Task.sleep(for: .milliseconds(p?["ms"]?.intValue ?? 20))
+    router.register("slow", requiresInit: false) { params, _ in
+        try await Task.sleep(for: .milliseconds(params?["ms"]?.intValue ?? 20))
         return "slow-done"
     }
-    r.register("askBack", requiresInit: false) { p, s in
-        let ms = p?["timeoutMs"]?.intValue ?? 2000
-        return try await s.peer.request("client.compute", ["x": p?["x"] ?? 0], timeout: .milliseconds(ms))
+    router.register("askBack", requiresInit: false) { params, session in
+        let ms = params?["timeoutMs"]?.intValue ?? 2000
+        return try await session.peer.request("client.compute", ["x": params?["x"] ?? 0], timeout: .milliseconds(ms))
     }
-    r.registerSync("notifyMe", requiresInit: false) { p, s in
-        s.peer.notify("server.event", ["n": p?["n"] ?? 0])
+    router.registerSync("notifyMe", requiresInit: false) { params, session in
+        session.peer.notify("server.event", ["n": params?["n"] ?? 0])
         return true
     }
-    r.registerSync("whoami", requiresInit: false) { _, s in
-        ["authenticated": .bool(s.authenticated), "conn": .number(Double(s.connectionID))]
+    router.registerSync("whoami", requiresInit: false) { _, session in
+        ["authenticated": .bool(session.authenticated), "conn": .number(Double(session.connectionID))]
     }
-    return r
+    return router
 }
 
 package func transportStartServer(

@@ -17,26 +17,26 @@ final class HubTests: XCTestCase {
 
     /// X32: escape is tried on the element, then each ancestor, then the app, until one handles it.
     func testEscapeBubblesUpToTheApp() async throws {
-        let p = RecordingProvider { $0.target == "" }
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider { $0.target == "" }
+        let (hub, app) = try makeHub(provider)
         let handled = try await hub.perform(app: app, element: "ok", action: .escape)
         XCTAssertTrue(handled)
-        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet", "w", ""])
+        XCTAssertEqual(provider.requests.map(\.target), ["ok", "sheet", "w", ""])
     }
 
     /// X33: magic tap stops at the first handler.
     func testMagicTapStopsAtFirstHandler() async throws {
-        let p = RecordingProvider { $0.target == "sheet" }
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider { $0.target == "sheet" }
+        let (hub, app) = try makeHub(provider)
         let handled = try await hub.perform(app: app, element: "ok", action: .magicTap)
         XCTAssertTrue(handled)
-        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet"])
+        XCTAssertEqual(provider.requests.map(\.target), ["ok", "sheet"])
     }
 
     /// R83: a denied restriction blocks the action before it reaches the app; allowing it again restores it (R82).
     func testDeniedRestrictionBlocksEveryAction() async throws {
-        let p = RecordingProvider()
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider()
+        let (hub, app) = try makeHub(provider)
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: true)
         for action in [ElementAction.activate, .increment, .escape] {
             let el = action == .increment ? "slider" : "ok"
@@ -47,11 +47,11 @@ final class HubTests: XCTestCase {
                 XCTAssertEqual(error, .policyDenied(restriction: "org.test.sheet", text: "Sheet controls"))
             }
         }
-        XCTAssertTrue(p.requests.isEmpty, "a blocked action reached the app")
+        XCTAssertTrue(provider.requests.isEmpty, "a blocked action reached the app")
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: false)
         let ok = try await hub.perform(app: app, element: "ok", action: .activate)
         XCTAssertTrue(ok)
-        XCTAssertEqual(p.requests.count, 1)
+        XCTAssertEqual(provider.requests.count, 1)
     }
 
     func testUnknownRestrictionIsRefused() throws {
@@ -66,8 +66,8 @@ final class HubTests: XCTestCase {
             _ = try await hub.perform(app: app, element: "ok", action: .increment)
             XCTFail("expected notSupported")
         } catch {
-            guard case .notSupported(let a, let supported) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(a, "increment")
+            guard case .notSupported(let first, let supported) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(first, "increment")
             XCTAssertTrue(supported.contains("activate"))
         }
     }
@@ -76,7 +76,9 @@ final class HubTests: XCTestCase {
     func testFocusFollowsTheTree() throws {
         let (hub, app) = try makeHub(RecordingProvider())
         let sink = Sink<(String?, String?)>()
-        hub.subscribe { e in if case .focusChanged(_, let f, let t) = e { sink.append((f, t)) } }
+        hub.subscribe { error in
+            if case .focusChanged(_, let fixture, let elapsed) = error { sink.append((fixture, elapsed)) }
+        }
         try hub.setFocus(app: app, element: "ok")
         try hub.setFocus(app: app, element: "slider")
         XCTAssertEqual(try hub.snapshot(app).focusedID, "slider")
@@ -100,8 +102,8 @@ final class HubTests: XCTestCase {
         async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
         try await Task.sleep(for: .milliseconds(20))
         try hub.update(app: app, ops: [["op": "set", "id": "ok", "properties": ["title": "Fine"]]])
-        let r = await woke
-        XCTAssertEqual(r, rev + 1)
+        let result = await woke
+        XCTAssertEqual(result, rev + 1)
         XCTAssertLessThan(clock.now - t0, .seconds(5))
     }
 
@@ -134,8 +136,8 @@ final class HubTests: XCTestCase {
         async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
         try await Task.sleep(for: .milliseconds(20))
         hub.removeApp(app)
-        let r = await woke
-        XCTAssertNil(r)
+        let result = await woke
+        XCTAssertNil(result)
         XCTAssertFalse(hub.appIDs.contains(app))
     }
 

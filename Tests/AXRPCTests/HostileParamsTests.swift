@@ -36,17 +36,17 @@ final class HostileParamsTests: XCTestCase {
 
     /// Params that get each method past its other checks, so the integer parameter is the one being judged.
     func baseParams(_ method: String, app: String) -> JSONObject {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "app": .string(app), "selector": "#ok", "target": ["id": "ok"], "name": "x",
             "restriction": "org.test.sheet",
             "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [],
             "notification": "announcement",
             "announcement": "hi", "fromRevision": 0, "row": 0, "column": 0,
         ]
-        o["state"] = method == "policy.set" ? "allow" : "attached"
+        object["state"] = method == "policy.set" ? "allow" : "attached"
         // Only the names the method takes: an unknown name is refused before any value is judged (D-WIRE-4).
         let known = (AXMethods.parameterNames[method] ?? []).union(["app"])
-        return JSONObject(o.filter { known.contains($0.0) })
+        return JSONObject(object.filter { known.contains($0.0) })
     }
 
     /// One call with `key` set to the raw JSON text `raw`; returns the parsed response.
