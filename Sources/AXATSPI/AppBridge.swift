@@ -100,7 +100,7 @@ final class AppBridge: @unchecked Sendable {
     /// The connection the call being handled arrived on (replies go back there); set under `serveLock`.
     var replyConn: OpaquePointer
     /// Optional peer-to-peer server (libatspi sends method calls there when GetApplicationBusAddress names it).
-    var peer: PeerServer?
+    var peer: DBusPeerServer?
 
     let pending = Mutex(Pending())
     /// The item the last rotor action reached (with its range), the current item of the next one while focus
@@ -190,7 +190,11 @@ final class AppBridge: @unchecked Sendable {
 
     /// Starts the peer-to-peer server (best effort: without it libatspi simply stays on the bus).
     func startPeer() {
-        do { peer = try PeerServer(bridge: self) } catch {
+        do {
+            peer = try DBusPeerServer(directoryPrefix: "axserver-atspi") { [unowned self] connection, message in
+                self.handlePeer(connection, message)
+            }
+        } catch {
             logger.notice("AT-SPI: no peer-to-peer socket for \(appID): \(error)")
         }
     }

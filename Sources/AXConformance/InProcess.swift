@@ -1,6 +1,5 @@
 import AXHub
 import AXInProcess
-import AXRPC
 
 /// The conformance runner's in-process connections are AXInProcess's: the real router.
 extension InProcessConnection: ConformanceConnection {

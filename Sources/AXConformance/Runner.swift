@@ -1,6 +1,5 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
 import Foundation
 
 /// One conformance case (Specs/conformance/README.md): a hierarchy, steps in the JSON-RPC vocabulary, and

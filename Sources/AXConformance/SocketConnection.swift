@@ -1,8 +1,6 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
 import AXRPCClient
-import AXTransport
 import Foundation
 
 /// A black-box connection to a live server over its socket (`axserver conformance --socket PATH`).

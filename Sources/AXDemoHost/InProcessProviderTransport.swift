@@ -3,7 +3,7 @@ import AXInProcess
 import AXJSON
 import AXJSONRPC
 import AXProvider
-import AXRPC
+import AXRPCRouter
 
 /// Provider transport into a server in the same process (`axserver --demo` runs its demo app this way): an
 /// `InProcessConnection` to the real router, so an in-process app goes through the same methods, parameter checks,

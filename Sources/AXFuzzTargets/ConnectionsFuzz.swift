@@ -1,8 +1,7 @@
-import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
-import AXRPC
+import AXRPCRouter
 import Synchronization
 
 /// Several connections on one hub (issue 19 item 1): the input is a script of steps — open a connection (some

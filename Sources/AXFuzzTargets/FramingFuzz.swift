@@ -1,5 +1,5 @@
-import AXRPCClient
 import AXTransport
+import AXWire
 
 /// Both framings (newline-delimited and LSP Content-Length) of the transport's frame decoder. The first input byte
 /// picks the framing (detected, NDJSON or LSP) and the size of the chunks the stream arrives in; the rest is the

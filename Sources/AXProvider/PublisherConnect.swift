@@ -1,6 +1,6 @@
 import AXJSON
 import AXJSONRPC
-import AXRPCClient
+import AXWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,4 @@
 import AXJSON
-import AXJSONRPC
-import AXRPCClient
 
 /// A publisher that survives server restarts: when the connection closes it connects again (every `retry`,
 /// for as long as it is not stopped), registers the app under the same name and publishes the last snapshot, so

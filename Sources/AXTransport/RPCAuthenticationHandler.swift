@@ -1,7 +1,7 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
-import AXRPCClient
+import AXRPCRouter
+import AXWire
 import Logging
 import NIOCore
 

@@ -1,7 +1,7 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
-import AXRPCClient
+import AXRPCRouter
+import AXWire
 import Logging
 import NIOCore
 import Synchronization
@@ -137,8 +137,8 @@ final class RPCConnectionRegistry: Sendable {
     var count: Int { entries.withLock { $0.count } }
 }
 
-/// Dispatch, fairness, back-pressure, the partial-frame timer and write coalescing for one server connection; it
-/// receives complete messages from `RPCFrameDecodingHandler` (and, with a token, only after
+/// Dispatch, fairness, back-pressure and write coalescing for one server connection; it receives complete
+/// messages from `RPCFrameDecodingHandler` through `RPCTimeoutHandler` (and, with a token, only after
 /// `RPCAuthenticationHandler` let the first one through; see `RPCConnectionPipeline`). Lives on the channel's event
 /// loop.
 ///
@@ -153,7 +153,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let ctx: RPCListenerContext
-    /// The framing handler before this one: its framing for the replies, its buffered bytes for the timer.
+    /// The framing handler before this one: its framing for the replies.
     private let frames: RPCFrameDecodingHandler
     private var context: ChannelHandlerContext?
     /// Messages (and a framing error) received but not handled yet: frame handling is paused or yielded.
@@ -173,7 +173,8 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Frames handled and when the current turn on the event loop started (fairness).
     private var framesThisTurn = 0
     private var turnStart = NIODeadline.now()
-    private var partialFrameTimer: Scheduled<Void>?
+    /// The last `RPCDispatchFlow` signalled to `RPCTimeoutHandler`.
+    private var signalledPaused = false
     /// Over the connection limit: answered with an error and closed.
     private var refused = false
     private(set) var peer: RPCConnectionPeer?
@@ -214,6 +215,10 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             session?.authenticated = true
             return
         }
+        if let timeout = event as? RPCTimeoutHandler.PartialFrameTimedOut {
+            partialFrameTimedOut(bufferedBytes: timeout.bufferedBytes)
+            return
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -236,12 +241,10 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         closeAfterFlush()
     }
 
-    /// A partial frame did not complete in time.
-    private func partialFrameTimedOut() {
-        partialFrameTimer = nil
-        let buffered = frames.bufferedBytes
-        guard !closing, inbound.isEmpty, buffered > 0 else { return }
-        guard !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled) else { return }
+    /// `RPCTimeoutHandler` found an incomplete message waiting too long: answers -32021 and closes (unless frames
+    /// are still queued here or the server keeps the client waiting itself).
+    private func partialFrameTimedOut(bufferedBytes buffered: Int) {
+        guard !closing, inbound.isEmpty, !flowPaused else { return }
         let seconds = ctx.limits.partialFrameTimeout.components.seconds
         ctx.logger.notice(
             "closing connection: an incomplete message (\(buffered) bytes) did not complete within \(seconds) s",
@@ -258,23 +261,18 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         closeAfterFlush()
     }
 
-    /// Arms the partial-frame timer while unprocessed bytes wait for the rest of their frame, disarms it
-    /// when none do (or when the connection is paused by the server itself).
-    private func updatePartialFrameTimer() {
+    /// Whether frame handling stopped for a reason of the server's own (see `RPCDispatchFlow`).
+    private var flowPaused: Bool {
+        !inbound.isEmpty || closing || pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled
+    }
+
+    /// Tells the handlers before this one (`RPCTimeoutHandler`) when frame handling pauses or resumes.
+    private func signalFlow() {
         guard let context else { return }
-        let waiting =
-            frames.bufferedBytes > 0 && inbound.isEmpty && !closing
-            && !(pausedForOutput || pausedForQueue || pausedForWrites || yieldScheduled)
-        if !waiting {
-            partialFrameTimer?.cancel()
-            partialFrameTimer = nil
-            return
-        }
-        if partialFrameTimer != nil { return }
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        partialFrameTimer = context.eventLoop.scheduleTask(in: Self.timeAmount(ctx.limits.partialFrameTimeout)) {
-            bound.value.partialFrameTimedOut()
-        }
+        let paused = flowPaused
+        guard paused != signalledPaused else { return }
+        signalledPaused = paused
+        context.triggerUserOutboundEvent(paused ? RPCDispatchFlow.paused : .resumed, promise: nil)
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
@@ -298,8 +296,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         guard let peer else { return }
         closing = true
         inbound.removeAll()
-        partialFrameTimer?.cancel()
-        partialFrameTimer = nil
         lane?.close()
         session?.inFlight.cancelAll()
         if !refused { ctx.registry.remove(peer.connectionID) }
@@ -333,7 +329,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         }
         // The next read batch is a new turn (fairness).
         if !yieldScheduled { startTurn() }
-        updatePartialFrameTimer()
+        signalFlow()
         context.fireChannelReadComplete()
     }
 
@@ -367,7 +363,7 @@ final class RPCConnectionHandler: ChannelInboundHandler {
         inReadBatch = wasInBatch
         if !wasInBatch { flush() }
         updateAutoRead()
-        updatePartialFrameTimer()
+        signalFlow()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -444,9 +440,6 @@ final class RPCConnectionHandler: ChannelInboundHandler {
                 }
                 inbound.removeFirst()
                 framesThisTurn += 1
-                // A complete frame: the partial-frame clock starts again.
-                partialFrameTimer?.cancel()
-                partialFrameTimer = nil
                 frame.withUnsafeReadableBytes { handleFrame($0) }
             case .tooLarge(let size):
                 inbound.removeAll()

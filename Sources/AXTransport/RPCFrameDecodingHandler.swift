@@ -1,4 +1,4 @@
-import AXRPCClient
+import AXWire
 import NIOCore
 
 /// What the framing decoder passes on: one complete message (without its framing) or the framing error that ends

@@ -1,6 +1,6 @@
 import AXJSON
-import AXRPC
-import AXRPCClient
+import AXRPCRouter
+import AXWire
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,5 +1,5 @@
-import AXRPCClient
 import AXWebDriver
+import AXWire
 import ArgumentParser
 import NIOCore
 import NIOPosix

@@ -1,5 +1,4 @@
 import AXJSON
-import AXRPC
 import ArgumentParser
 
 // MARK: - find / one / count

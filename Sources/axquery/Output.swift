@@ -2,7 +2,6 @@ import AXCore
 import AXJSON
 import AXJSONRPC
 import AXQuery
-import AXRPC
 import ArgumentParser
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import AXJSON
-import AXRPC
 import AXRPCClient
 import AXTransport
 import ArgumentParser

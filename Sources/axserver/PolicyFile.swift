@@ -1,5 +1,5 @@
 import AXHub
-import AXRPCClient
+import AXWire
 import Foundation
 
 #if canImport(Glibc)

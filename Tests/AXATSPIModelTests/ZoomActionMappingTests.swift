@@ -1,6 +1,5 @@
 import AXATSPIModel
 import AXCore
-import AXJSON
 import XCTest
 
 /// D-ZOOM-1 on AT-SPI: a `supportsZoom` element lists `zoom-in` and `zoom-out` after its other standard actions, and

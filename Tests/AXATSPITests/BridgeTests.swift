@@ -22,80 +22,83 @@ private enum St {
 
 final class BridgeMappingTests: XCTestCase {
     func testRootWindowAndApplication() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        XCTAssertEqual(try f.role(Fixture.root), Role.application)
-        XCTAssertEqual(try f.name(Fixture.root), "axserver-demo")
-        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "ToolkitName").stringValue, "AXServer")
-        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "AtspiVersion").stringValue, "2.1")
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        XCTAssertEqual(try fixture.role(Fixture.root), Role.application)
+        XCTAssertEqual(try fixture.name(Fixture.root), "axserver-demo")
+        XCTAssertEqual(
+            try fixture.get(Fixture.root, "org.a11y.atspi.Application", "ToolkitName").stringValue, "AXServer")
+        XCTAssertEqual(try fixture.get(Fixture.root, "org.a11y.atspi.Application", "AtspiVersion").stringValue, "2.1")
         // No registry on this bus: the root has no desktop to name as its parent, so it reports the null reference.
-        let parent = try f.get(Fixture.root, Fixture.acc, "Parent").structValue
+        let parent = try fixture.get(Fixture.root, Fixture.acc, "Parent").structValue
         XCTAssertEqual(parent?.last?.stringValue, "/org/a11y/atspi/null")
         // The registry's fire-and-forget Set(Application.Id) is accepted.
-        try f.call(Fixture.root, "org.freedesktop.DBus.Properties", "Set") { w in
-            w.append("org.a11y.atspi.Application")
-            w.append("Id")
-            w.openVariant(signature: "i")
-            w.append(Int32(7))
-            w.close()
+        try fixture.call(Fixture.root, "org.freedesktop.DBus.Properties", "Set") { writer in
+            writer.append("org.a11y.atspi.Application")
+            writer.append("Id")
+            writer.openVariant(signature: "i")
+            writer.append(Int32(7))
+            writer.close()
         }
-        XCTAssertEqual(try f.get(Fixture.root, "org.a11y.atspi.Application", "Id").int32Value, 7)
+        XCTAssertEqual(try fixture.get(Fixture.root, "org.a11y.atspi.Application", "Id").int32Value, 7)
 
-        let windows = try f.children(Fixture.root)
+        let windows = try fixture.children(Fixture.root)
         XCTAssertEqual(windows.count, 1, "the demo has one window")
-        let w = windows[0].path
-        XCTAssertEqual(windows[0].bus, f.dest, "references use the app connection's unique name")
-        XCTAssertEqual(try f.role(w), Role.frame)
-        XCTAssertEqual(try f.name(w), "Settings")
-        let ws = try f.states(w)
+        let otherWindow = windows[0].path
+        XCTAssertEqual(windows[0].bus, fixture.dest, "references use the app connection's unique name")
+        XCTAssertEqual(try fixture.role(otherWindow), Role.frame)
+        XCTAssertEqual(try fixture.name(otherWindow), "Settings")
+        let ws = try fixture.states(otherWindow)
         XCTAssertTrue(ws.isSuperset(of: [St.active, St.showing, St.visible, St.enabled]), "key window: \(ws)")
-        let wp = try f.get(w, Fixture.acc, "Parent").structValue
+        let wp = try fixture.get(otherWindow, Fixture.acc, "Parent").structValue
         XCTAssertEqual(wp?.last?.stringValue, Fixture.root)
-        XCTAssertEqual(try f.attributes(w)["toolkit"], "AXServer")
+        XCTAssertEqual(try fixture.attributes(otherWindow)["toolkit"], "AXServer")
     }
 
     func testDemoElementsMapping() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let seen = try f.walk()
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
 
         // UISwitch in a cell (isOn = true / false in DemoApp) → toggle button + xml-roles:switch, checkable, checked.
-        let wifi = try f.node(id: "cell.wifi", in: seen)
+        let wifi = try fixture.node(id: "cell.wifi", in: seen)
         XCTAssertEqual(wifi.role, Role.toggleButton)
         XCTAssertEqual(wifi.name, "Wi-Fi")
-        XCTAssertEqual(try f.attributes(wifi.path)["xml-roles"], "switch")
+        XCTAssertEqual(try fixture.attributes(wifi.path)["xml-roles"], "switch")
         XCTAssertTrue(
-            try f.states(wifi.path).isSuperset(of: [St.checkable, St.checked, St.focusable, St.enabled, St.sensitive]))
-        let bt = try f.node(id: "cell.bluetooth", in: seen)
-        XCTAssertFalse(try f.states(bt.path).contains(St.checked))
-        XCTAssertTrue(try f.states(bt.path).contains(St.checkable))
+            try fixture.states(wifi.path).isSuperset(of: [
+                St.checkable, St.checked, St.focusable, St.enabled, St.sensitive,
+            ]))
+        let bt = try fixture.node(id: "cell.bluetooth", in: seen)
+        XCTAssertFalse(try fixture.states(bt.path).contains(St.checked))
+        XCTAssertTrue(try fixture.states(bt.path).contains(St.checkable))
 
         // UISlider 0…1 at 0.5 → slider with Value.
-        let slider = try f.node(id: "textSize", in: seen)
+        let slider = try fixture.node(id: "textSize", in: seen)
         XCTAssertEqual(slider.role, Role.slider)
         XCTAssertEqual(slider.name, "Text Size")
-        XCTAssertEqual(try f.get(slider.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 0.5)
-        XCTAssertEqual(try f.get(slider.path, "org.a11y.atspi.Value", "MaximumValue").doubleValue, 1)
-        XCTAssertTrue(try f.interfaces(slider.path).contains("org.a11y.atspi.Value"))
+        XCTAssertEqual(try fixture.get(slider.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 0.5)
+        XCTAssertEqual(try fixture.get(slider.path, "org.a11y.atspi.Value", "MaximumValue").doubleValue, 1)
+        XCTAssertTrue(try fixture.interfaces(slider.path).contains("org.a11y.atspi.Value"))
 
         // UIStepper 1…10 step 1 at 2 → spin button.
-        let copies = try f.node(id: "copies", in: seen)
+        let copies = try fixture.node(id: "copies", in: seen)
         XCTAssertEqual(copies.role, Role.spinButton)
-        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 2)
-        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumValue").doubleValue, 1)
-        XCTAssertEqual(try f.get(copies.path, "org.a11y.atspi.Value", "MinimumIncrement").doubleValue, 1)
+        XCTAssertEqual(try fixture.get(copies.path, "org.a11y.atspi.Value", "CurrentValue").doubleValue, 2)
+        XCTAssertEqual(try fixture.get(copies.path, "org.a11y.atspi.Value", "MinimumValue").doubleValue, 1)
+        XCTAssertEqual(try fixture.get(copies.path, "org.a11y.atspi.Value", "MinimumIncrement").doubleValue, 1)
 
         // UITextField with placeholder → text (like GTK 4's GtkEntry, D-ATSPI-TEXT-2), editable single line,
         // Text + EditableText.
-        let field = try f.node(id: "deviceName", in: seen)
+        let field = try fixture.node(id: "deviceName", in: seen)
         XCTAssertEqual(field.role, Role.text)
-        XCTAssertEqual(try f.attributes(field.path)["placeholder-text"], "Device Name")
-        XCTAssertTrue(try f.states(field.path).isSuperset(of: [St.editable, St.singleLine, St.focusable]))
-        let ifs = try f.interfaces(field.path)
+        XCTAssertEqual(try fixture.attributes(field.path)["placeholder-text"], "Device Name")
+        XCTAssertTrue(try fixture.states(field.path).isSuperset(of: [St.editable, St.singleLine, St.focusable]))
+        let ifs = try fixture.interfaces(field.path)
         XCTAssertTrue(ifs.contains("org.a11y.atspi.Text") && ifs.contains("org.a11y.atspi.EditableText"), "\(ifs)")
 
         // Labelled image → image; the unlabelled decoration image is not exposed at all.
-        let photo = try f.node(id: "photo", in: seen)
+        let photo = try fixture.node(id: "photo", in: seen)
         XCTAssertEqual(photo.role, Role.image)
         XCTAssertEqual(photo.name, "Profile photo")
         XCTAssertNil(seen.first { $0.id == "decoration" }, "an element the core excludes must not appear")
@@ -103,84 +106,87 @@ final class BridgeMappingTests: XCTestCase {
         XCTAssertEqual(seen.filter { $0.name == "Copies" }.count, 1, "only the stepper is named Copies")
 
         // Header-trait labels → heading with level 2.
-        for h in ["Connectivity", "Preferences"] {
-            let n = try f.node(name: h, in: seen)
-            XCTAssertEqual(n.role, Role.heading, h)
-            XCTAssertEqual(try f.attributes(n.path)["level"], "2", h)
+        for header in ["Connectivity", "Preferences"] {
+            let node = try fixture.node(name: header, in: seen)
+            XCTAssertEqual(node.role, Role.heading, header)
+            XCTAssertEqual(try fixture.attributes(node.path)["level"], "2", header)
         }
 
         // Tab bar (selectedTab = 1 → "Settings") → page tab list with Selection.
-        let tabs = try f.node(id: "tabBar", in: seen)
+        let tabs = try fixture.node(id: "tabBar", in: seen)
         XCTAssertEqual(tabs.role, Role.pageTabList)
-        XCTAssertEqual(try f.get(tabs.path, "org.a11y.atspi.Selection", "NSelectedChildren").int32Value, 1)
-        let selRef = try f.call(tabs.path, "org.a11y.atspi.Selection", "GetSelectedChild") { $0.append(Int32(0)) }
+        XCTAssertEqual(try fixture.get(tabs.path, "org.a11y.atspi.Selection", "NSelectedChildren").int32Value, 1)
+        let selRef = try fixture.call(tabs.path, "org.a11y.atspi.Selection", "GetSelectedChild") { $0.append(Int32(0)) }
             .reader().readReference()
-        XCTAssertEqual(try f.name(selRef.path), "Settings")
-        XCTAssertEqual(try f.role(selRef.path), Role.pageTab)
-        XCTAssertTrue(try f.states(selRef.path).isSuperset(of: [St.selectable, St.selected]))
+        XCTAssertEqual(try fixture.name(selRef.path), "Settings")
+        XCTAssertEqual(try fixture.role(selRef.path), Role.pageTab)
+        XCTAssertTrue(try fixture.states(selRef.path).isSuperset(of: [St.selectable, St.selected]))
 
         // Segmented control (appearance = 0) → radio buttons, "Light" checked.
-        let light = try f.node(name: "Light", in: seen)
+        let light = try fixture.node(name: "Light", in: seen)
         XCTAssertEqual(light.role, Role.radioButton)
-        XCTAssertTrue(try f.states(light.path).contains(St.checked))
-        XCTAssertFalse(try f.states(try f.node(name: "Dark", in: seen).path).contains(St.checked))
+        XCTAssertTrue(try fixture.states(light.path).contains(St.checked))
+        XCTAssertFalse(try fixture.states(try fixture.node(name: "Dark", in: seen).path).contains(St.checked))
 
         // Button with the link trait → link; hint → Description.
-        XCTAssertEqual(try f.node(id: "help", in: seen).role, Role.link)
-        let reset = try f.node(id: "showAlert", in: seen)
+        XCTAssertEqual(try fixture.node(id: "help", in: seen).role, Role.link)
+        let reset = try fixture.node(id: "showAlert", in: seen)
         XCTAssertEqual(reset.role, Role.button)
-        XCTAssertEqual(try f.get(reset.path, Fixture.acc, "Description").stringValue, "Asks before resetting")
+        XCTAssertEqual(try fixture.get(reset.path, Fixture.acc, "Description").stringValue, "Asks before resetting")
         XCTAssertEqual(
-            try f.call(reset.path, "org.a11y.atspi.Action", "GetName") { $0.append(Int32(0)) }.reader().readString(),
+            try fixture.call(reset.path, "org.a11y.atspi.Action", "GetName") { $0.append(Int32(0)) }.reader()
+                .readString(),
             "click")
 
         // Plain static text is a label with read-only Text.
-        let footer = try f.node(id: "footer", in: seen)
+        let footer = try fixture.node(id: "footer", in: seen)
         XCTAssertEqual(footer.role, Role.label)
-        let text = try f.call(footer.path, "org.a11y.atspi.Text", "GetText") {
+        let text = try fixture.call(footer.path, "org.a11y.atspi.Text", "GetText") {
             $0.append(Int32(0))
             $0.append(Int32(-1))
         }.reader().readString()
         XCTAssertEqual(text, "Toggles apply immediately.")
         XCTAssertEqual(
-            try f.get(footer.path, "org.a11y.atspi.Text", "CharacterCount").int32Value,
+            try fixture.get(footer.path, "org.a11y.atspi.Text", "CharacterCount").int32Value,
             Int32("Toggles apply immediately.".count))
     }
 
     func testChildrenParentsAndIndicesAgree() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
+        let fixture = try await Fixture()
+        defer { fixture.close() }
         var stack = [Fixture.root]
         var visited = 0
-        while let p = stack.popLast() {
-            let kids = try f.children(p)
-            XCTAssertEqual(try f.get(p, Fixture.acc, "ChildCount").int32Value, Int32(kids.count), p)
+        while let top = stack.popLast() {
+            let kids = try fixture.children(top)
+            XCTAssertEqual(try fixture.get(top, Fixture.acc, "ChildCount").int32Value, Int32(kids.count), top)
             for (i, k) in kids.enumerated() {
-                let at = try f.call(p, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(i)) }.reader().readReference()
+                let at = try fixture.call(top, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(i)) }.reader()
+                    .readReference()
                 XCTAssertEqual(at.path, k.path)
-                XCTAssertEqual(try f.call(k.path, Fixture.acc, "GetIndexInParent").reader().readInt32(), Int32(i))
-                XCTAssertEqual(try f.get(k.path, Fixture.acc, "Parent").structValue?.last?.stringValue, p)
+                XCTAssertEqual(try fixture.call(k.path, Fixture.acc, "GetIndexInParent").reader().readInt32(), Int32(i))
+                XCTAssertEqual(try fixture.get(k.path, Fixture.acc, "Parent").structValue?.last?.stringValue, top)
                 XCTAssertTrue(k.path.hasPrefix("/org/a11y/atspi/accessible/"))
                 stack.append(k.path)
                 visited += 1
             }
         }
         // Every exposed node of the hub's tree is reachable, and nothing else.
-        XCTAssertEqual(visited, try f.hub.snapshot(f.app).tree.count)
+        XCTAssertEqual(visited, try fixture.hub.snapshot(fixture.app).tree.count)
         // Out of range → the null reference.
-        let past = try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(99)) }.reader()
+        let past = try fixture.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(99)) }.reader()
             .readReference()
         XCTAssertEqual(past.path, "/org/a11y/atspi/null")
     }
 
     func testCacheGetItems() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let reply = try f.client.call(
-            destination: f.dest, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let reply = try fixture.client.call(
+            destination: fixture.dest, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache",
+            member: "GetItems")
         XCTAssertEqual(reply.signature, "a((so)(so)(so)iiassusau)")
         let items = try reply.values()[0].arrayValue ?? []
-        let nodes = try f.hub.snapshot(f.app).tree.count
+        let nodes = try fixture.hub.snapshot(fixture.app).tree.count
         XCTAssertEqual(items.count, nodes + 1, "every node plus the application root")
         // Each item's child count and name agree with the per-object answers.
         for item in items.prefix(12) {
@@ -188,35 +194,37 @@ final class BridgeMappingTests: XCTestCase {
             else {
                 return XCTFail("bad item \(item)")
             }
-            XCTAssertEqual(fields[4].int32Value, try f.get(path, Fixture.acc, "ChildCount").int32Value, path)
-            XCTAssertEqual(fields[6].stringValue, try f.name(path), path)
-            XCTAssertEqual(fields[7].uint32Value, try f.role(path), path)
+            XCTAssertEqual(fields[4].int32Value, try fixture.get(path, Fixture.acc, "ChildCount").int32Value, path)
+            XCTAssertEqual(fields[6].stringValue, try fixture.name(path), path)
+            XCTAssertEqual(fields[7].uint32Value, try fixture.role(path), path)
             XCTAssertEqual(fields[1].structValue?.last?.stringValue, Fixture.root)
         }
     }
 
     func testCollectionMatches() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let w = try f.children(Fixture.root)[0].path
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let children = try fixture.children(Fixture.root)[0].path
         func matches(
             roles: [UInt32] = [], roleMatch: Int32 = 2, states: [Int] = [], stateMatch: Int32 = 1,
             attrs: [String: String] = [:], attrMatch: Int32 = 1, ifaces: [String] = [], ifaceMatch: Int32 = 1,
             count: Int32 = 0, traverse: Bool = true, sort: UInt32 = 1
         ) throws -> [String] {
             var roleWords = [Int32](repeating: 0, count: 5)
-            for r in roles { roleWords[Int(r) / 32] |= Int32(bitPattern: 1 << UInt32(r % 32)) }
+            for otherReply in roles {
+                roleWords[Int(otherReply) / 32] |= Int32(bitPattern: 1 << UInt32(otherReply % 32))
+            }
             var stateWords = [Int32](repeating: 0, count: 2)
-            for s in states { stateWords[s / 32] |= Int32(bitPattern: 1 << UInt32(s % 32)) }
-            let r = try f.call(w, "org.a11y.atspi.Collection", "GetMatches") { wr in
+            for state in states { stateWords[state / 32] |= Int32(bitPattern: 1 << UInt32(state % 32)) }
+            let otherReply = try fixture.call(children, "org.a11y.atspi.Collection", "GetMatches") { wr in
                 wr.openStruct()
                 wr.appendArray(stateWords)
                 wr.append(stateMatch)
                 wr.openArray(signature: "{ss}")
-                for (k, v) in attrs {
+                for (k, value) in attrs {
                     wr.openDictEntry()
                     wr.append(k)
-                    wr.append(v)
+                    wr.append(value)
                     wr.close()
                 }
                 wr.close()
@@ -233,7 +241,7 @@ final class BridgeMappingTests: XCTestCase {
                 wr.append(count)
                 wr.append(traverse)
             }
-            return try r.reader().readReferences().map { try f.name($0.path) }
+            return try otherReply.reader().readReferences().map { try fixture.name($0.path) }
         }
         // Headings: the two section headers plus the navigation bar's title (UIKit exposes it as a header).
         XCTAssertEqual(try matches(roles: [Role.heading]), ["Accessibility", "Connectivity", "Preferences"])
@@ -253,192 +261,198 @@ final class BridgeMappingTests: XCTestCase {
     }
 
     func testBadInputGetsPreciseErrorsAndServingContinues() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
-            try f.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append("zero") }
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try fixture.call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append("zero") }
         }
-        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
-            try f.call(Fixture.root, "org.freedesktop.DBus.Properties", "Get") { $0.append(Int32(1)) }
+        fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try fixture.call(Fixture.root, "org.freedesktop.DBus.Properties", "Get") { $0.append(Int32(1)) }
         }
-        f.expectError("org.freedesktop.DBus.Error.UnknownObject") {
-            try f.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownObject") {
+            try fixture.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole")
         }
-        f.expectError("org.freedesktop.DBus.Error.UnknownObject") {
-            try f.call("/some/where/else", Fixture.acc, "GetRole")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownObject") {
+            try fixture.call("/some/where/else", Fixture.acc, "GetRole")
         }
-        f.expectError("org.freedesktop.DBus.Error.UnknownMethod") {
-            try f.call(Fixture.root, Fixture.acc, "Frobnicate")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownMethod") {
+            try fixture.call(Fixture.root, Fixture.acc, "Frobnicate")
         }
-        f.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
-            _ = try f.get(Fixture.root, Fixture.acc, "NoSuchProperty")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownProperty") {
+            _ = try fixture.get(Fixture.root, Fixture.acc, "NoSuchProperty")
         }
-        f.expectError("org.freedesktop.DBus.Error.UnknownInterface") {
-            _ = try f.get(Fixture.root, "org.a11y.atspi.Table", "NRows")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownInterface") {
+            _ = try fixture.get(Fixture.root, "org.a11y.atspi.Table", "NRows")
         }
-        let w = try f.children(Fixture.root)[0].path
-        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
-            try f.call(w, "org.a11y.atspi.Collection", "GetMatches") { $0.append("not a rule") }
+        let children = try fixture.children(Fixture.root)[0].path
+        fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try fixture.call(children, "org.a11y.atspi.Collection", "GetMatches") { $0.append("not a rule") }
         }
         // Unknown-object text is what Orca recognises as a dead object.
-        do { try f.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole") } catch let e as DBusError {
-            XCTAssertTrue(e.message.contains("Object does not exist at path"), e.message)
+        do { try fixture.call("/org/a11y/atspi/accessible/424242", Fixture.acc, "GetRole") } catch let error
+            as DBusError
+        {
+            XCTAssertTrue(error.message.contains("Object does not exist at path"), error.message)
         }
         // Still serving.
-        XCTAssertEqual(try f.role(Fixture.root), Role.application)
-        XCTAssertEqual(try f.role(w), Role.frame)
+        XCTAssertEqual(try fixture.role(Fixture.root), Role.application)
+        XCTAssertEqual(try fixture.role(children), Role.frame)
     }
 }
 
 final class BridgeActionTests: XCTestCase {
     func testDoActionRoutesToTheOwningApp() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let seen = try f.walk()
-        let edit = try f.node(id: "edit", in: seen)
-        XCTAssertEqual(try f.get(edit.path, "org.a11y.atspi.Action", "NActions").int32Value, 1)
-        let ok = try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool()
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
+        let edit = try fixture.node(id: "edit", in: seen)
+        XCTAssertEqual(try fixture.get(edit.path, "org.a11y.atspi.Action", "NActions").int32Value, 1)
+        let ok = try fixture.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader()
+            .readBool()
         XCTAssertTrue(ok)
-        XCTAssertEqual(f.provider.recorded.last?.action, "activate")
-        XCTAssertEqual(f.provider.recorded.last?.target, "editButton")
+        XCTAssertEqual(fixture.provider.recorded.last?.action, "activate")
+        XCTAssertEqual(fixture.provider.recorded.last?.target, "editButton")
 
         // Custom action: stable machine name, the app's localized name.
-        let display = try f.node(id: "cell.display", in: seen)
-        let n = try f.get(display.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
+        let display = try fixture.node(id: "cell.display", in: seen)
+        let otherReply = try fixture.get(display.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
         var customIndex: Int32? = nil
-        for i in 0..<n {
-            let name = try f.call(display.path, "org.a11y.atspi.Action", "GetName") { $0.append(i) }.reader()
+        for i in 0..<otherReply {
+            let name = try fixture.call(display.path, "org.a11y.atspi.Action", "GetName") { $0.append(i) }.reader()
                 .readString()
             if name == "custom:favorite" { customIndex = i }
         }
         guard let ci = customIndex else { return XCTFail("no custom:favorite action") }
         XCTAssertEqual(
-            try f.call(display.path, "org.a11y.atspi.Action", "GetLocalizedName") { $0.append(ci) }.reader()
+            try fixture.call(display.path, "org.a11y.atspi.Action", "GetLocalizedName") { $0.append(ci) }.reader()
                 .readString(), "Add to Favorites")
-        _ = try f.call(display.path, "org.a11y.atspi.Action", "DoAction") { $0.append(ci) }
-        XCTAssertEqual(f.provider.recorded.last?.action, "custom")
-        XCTAssertEqual(f.provider.recorded.last?.customActionID, "favorite")
+        _ = try fixture.call(display.path, "org.a11y.atspi.Action", "DoAction") { $0.append(ci) }
+        XCTAssertEqual(fixture.provider.recorded.last?.action, "custom")
+        XCTAssertEqual(fixture.provider.recorded.last?.customActionID, "favorite")
 
         // Value.Set → setValue on the slider.
-        let slider = try f.node(id: "textSize", in: seen)
-        try f.call(slider.path, "org.freedesktop.DBus.Properties", "Set") { w in
-            w.append("org.a11y.atspi.Value")
-            w.append("CurrentValue")
-            w.openVariant(signature: "d")
-            w.append(0.8)
-            w.close()
+        let slider = try fixture.node(id: "textSize", in: seen)
+        try fixture.call(slider.path, "org.freedesktop.DBus.Properties", "Set") { writer in
+            writer.append("org.a11y.atspi.Value")
+            writer.append("CurrentValue")
+            writer.openVariant(signature: "d")
+            writer.append(0.8)
+            writer.close()
         }
-        XCTAssertEqual(f.provider.recorded.last?.action, "setValue")
-        XCTAssertEqual(f.provider.recorded.last?.value?.doubleValue, 0.8)
+        XCTAssertEqual(fixture.provider.recorded.last?.action, "setValue")
+        XCTAssertEqual(fixture.provider.recorded.last?.value?.doubleValue, 0.8)
 
         // EditableText.InsertText at the end of an empty field → typeText.
-        let field = try f.node(id: "deviceName", in: seen)
-        _ = try f.call(field.path, "org.a11y.atspi.EditableText", "InsertText") { w in
-            w.append(Int32(0))
-            w.append("Phone")
-            w.append(Int32(5))
+        let field = try fixture.node(id: "deviceName", in: seen)
+        _ = try fixture.call(field.path, "org.a11y.atspi.EditableText", "InsertText") { writer in
+            writer.append(Int32(0))
+            writer.append("Phone")
+            writer.append(Int32(5))
         }
-        XCTAssertEqual(f.provider.recorded.last?.action, "typeText")
-        XCTAssertEqual(f.provider.recorded.last?.value?.stringValue, "Phone")
+        XCTAssertEqual(fixture.provider.recorded.last?.action, "typeText")
+        XCTAssertEqual(fixture.provider.recorded.last?.value?.stringValue, "Phone")
 
         // Selection.SelectChild activates that tab.
-        let tabs = try f.node(id: "tabBar", in: seen)
-        _ = try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
-        XCTAssertEqual(f.provider.recorded.last?.action, "activate")
-        XCTAssertEqual(f.provider.recorded.last?.target, "tabProfile")
+        let tabs = try fixture.node(id: "tabBar", in: seen)
+        _ = try fixture.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
+        XCTAssertEqual(fixture.provider.recorded.last?.action, "activate")
+        XCTAssertEqual(fixture.provider.recorded.last?.target, "tabProfile")
 
-        f.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
-            try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(5)) }
+        fixture.expectError("org.freedesktop.DBus.Error.InvalidArgs") {
+            try fixture.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(5)) }
         }
     }
 
     /// Issue 12.3 (D-GA-2): a denied restriction on the Wi-Fi switch blocks DoAction on its unguarded cell, and one on
     /// the Profile tab blocks Selection.SelectChild on the tab bar; nothing reaches the app.
     func testDeniedRestrictionsBlockEveryATSPIRoute() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        try f.hub.setRestriction(app: f.app, id: "org.axserver.demo.wifi", denied: true)
-        try f.hub.setRestriction(app: f.app, id: "org.axserver.demo.profile", denied: true)
-        let seen = try f.walk()
-        let cell = try f.node(id: "cell.wifi", in: seen)
-        let actions = try f.get(cell.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        try fixture.hub.setRestriction(app: fixture.app, id: "org.axserver.demo.wifi", denied: true)
+        try fixture.hub.setRestriction(app: fixture.app, id: "org.axserver.demo.profile", denied: true)
+        let seen = try fixture.walk()
+        let cell = try fixture.node(id: "cell.wifi", in: seen)
+        let actions = try fixture.get(cell.path, "org.a11y.atspi.Action", "NActions").int32Value ?? 0
         XCTAssertGreaterThan(actions, 0)
         for index in 0..<actions {
-            let name = try f.call(cell.path, "org.a11y.atspi.Action", "GetName") { $0.append(index) }.reader()
+            let name = try fixture.call(cell.path, "org.a11y.atspi.Action", "GetName") { $0.append(index) }.reader()
                 .readString()
             guard !name.hasPrefix("custom:") else { continue }
-            f.expectError("org.freedesktop.DBus.Error.AccessDenied") {
-                try f.call(cell.path, "org.a11y.atspi.Action", "DoAction") { $0.append(index) }
+            fixture.expectError("org.freedesktop.DBus.Error.AccessDenied") {
+                try fixture.call(cell.path, "org.a11y.atspi.Action", "DoAction") { $0.append(index) }
             }
         }
-        let tabs = try f.node(id: "tabBar", in: seen)
-        f.expectError("org.freedesktop.DBus.Error.AccessDenied") {
-            try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
+        let tabs = try fixture.node(id: "tabBar", in: seen)
+        fixture.expectError("org.freedesktop.DBus.Error.AccessDenied") {
+            try fixture.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(2)) }
         }
-        XCTAssertEqual(f.provider.recorded.map(\.target), [], "a denied action reached the app")
+        XCTAssertEqual(fixture.provider.recorded.map(\.target), [], "a denied action reached the app")
         // An unguarded tab still works.
-        _ = try f.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(0)) }
-        XCTAssertEqual(f.provider.recorded.last?.target, "tabHome")
+        _ = try fixture.call(tabs.path, "org.a11y.atspi.Selection", "SelectChild") { $0.append(Int32(0)) }
+        XCTAssertEqual(fixture.provider.recorded.last?.target, "tabHome")
     }
 
     func testSlowAppYieldsNoReplyErrorNotAHang() async throws {
-        let f = try await Fixture(provider: FakeProvider(delay: .seconds(2)), actionReplyTimeout: .milliseconds(300))
-        defer { f.close() }
-        let edit = try f.node(id: "edit", in: try f.walk())
+        let fixture = try await Fixture(
+            provider: FakeProvider(delay: .seconds(2)), actionReplyTimeout: .milliseconds(300))
+        defer { fixture.close() }
+        let edit = try fixture.node(id: "edit", in: try fixture.walk())
         let t0 = Date()
-        f.expectError("org.freedesktop.DBus.Error.NoReply") {
-            try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }
+        fixture.expectError("org.freedesktop.DBus.Error.NoReply") {
+            try fixture.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }
         }
         let waited = Date().timeIntervalSince(t0)
         XCTAssertLessThan(waited, 1.5, "the D-Bus reply must not wait for the slow app")
         // The loop kept serving while the app was busy.
-        XCTAssertEqual(try f.role(Fixture.root), Role.application)
+        XCTAssertEqual(try fixture.role(Fixture.root), Role.application)
     }
 
     func testGrabFocusMovesHubFocusAndEmitsStateChanged() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let log = try SignalLog(f.client)
-        let seen = try f.walk()
-        let edit = try f.node(id: "edit", in: seen)
-        XCTAssertFalse(try f.states(edit.path).contains(St.focused))
-        XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let log = try SignalLog(fixture.client)
+        let seen = try fixture.walk()
+        let edit = try fixture.node(id: "edit", in: seen)
+        XCTAssertFalse(try fixture.states(edit.path).contains(St.focused))
+        XCTAssertTrue(try fixture.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
         // Readable before the event: FOCUSED right after the reply.
-        XCTAssertTrue(try f.states(edit.path).contains(St.focused))
+        XCTAssertTrue(try fixture.states(edit.path).contains(St.focused))
         XCTAssertEqual(
-            try f.hub.snapshot(f.app).focusedID.flatMap { try f.hub.snapshot(f.app).tree[$0]?.identifier }, "edit")
+            try fixture.hub.snapshot(fixture.app).focusedID.flatMap {
+                try fixture.hub.snapshot(fixture.app).tree[$0]?.identifier
+            }, "edit")
         XCTAssertNotNil(
             log.wait { $0.member == "StateChanged" && $0.detail == "focused" && $0.d1 == 1 && $0.path == edit.path })
 
         // Moving on: focused 0 on the old element, 1 on the new one, old one no longer FOCUSED.
-        let help = try f.node(id: "help", in: seen)
-        XCTAssertTrue(try f.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        let help = try fixture.node(id: "help", in: seen)
+        XCTAssertTrue(try fixture.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 0 && $0.path == edit.path })
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == help.path })
-        XCTAssertFalse(try f.states(edit.path).contains(St.focused))
-        let focusedCount = try seen.filter { try f.states($0.path).contains(St.focused) }.count
+        XCTAssertFalse(try fixture.states(edit.path).contains(St.focused))
+        let focusedCount = try seen.filter { try fixture.states($0.path).contains(St.focused) }.count
         XCTAssertEqual(focusedCount, 1, "exactly one focused element")
 
         // A label is not focusable: GrabFocus answers false and focus stays.
-        let footer = try f.node(id: "footer", in: seen)
-        XCTAssertFalse(try f.call(footer.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
-        XCTAssertTrue(try f.states(help.path).contains(St.focused))
+        let footer = try fixture.node(id: "footer", in: seen)
+        XCTAssertFalse(try fixture.call(footer.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertTrue(try fixture.states(help.path).contains(St.focused))
     }
 
     func testHierarchyUpdatesBecomeEvents() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let log = try SignalLog(f.client)
-        let seen = try f.walk()
-        let wifi = try f.node(id: "cell.wifi", in: seen)
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let log = try SignalLog(fixture.client)
+        let seen = try fixture.walk()
+        let wifi = try fixture.node(id: "cell.wifi", in: seen)
         var demo = AXDemo.DemoApp()
         demo.wifi = false
         demo.uptime = 5
-        try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        try fixture.hub.setSnapshot(app: fixture.app, demo.snapshot())
         XCTAssertNotNil(
             log.wait { $0.member == "StateChanged" && $0.detail == "checked" && $0.d1 == 0 && $0.path == wifi.path })
-        XCTAssertFalse(try f.states(wifi.path).contains(St.checked))
-        let uptime = try f.node(id: "uptime", in: seen)
+        XCTAssertFalse(try fixture.states(wifi.path).contains(St.checked))
+        let uptime = try fixture.node(id: "uptime", in: seen)
         let nameEvent = log.wait {
             $0.member == "PropertyChange" && $0.detail == "accessible-name" && $0.path == uptime.path
         }
@@ -448,61 +462,61 @@ final class BridgeActionTests: XCTestCase {
         // Focus moves into the new alert in the same breath (DemoHost posts screenChanged(alertCancel)): both
         // changes land in one coalesced flush, and the just-added button must still get focused 1.
         demo.alertShown = true
-        try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        try fixture.hub.setSnapshot(app: fixture.app, demo.snapshot())
         let cancelID = try XCTUnwrap(
-            f.hub.snapshot(f.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
-        try f.hub.post(app: f.app, .screenChanged(element: cancelID))
-        let w = try f.children(Fixture.root)[0].path
-        let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }
+            fixture.hub.snapshot(fixture.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
+        try fixture.hub.post(app: fixture.app, .screenChanged(element: cancelID))
+        let children = try fixture.children(Fixture.root)[0].path
+        let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == children }
         XCTAssertNotNil(add)
-        let kids = try f.children(w)
+        let kids = try fixture.children(children)
         XCTAssertEqual(kids.count, 1)
-        XCTAssertEqual(try f.role(kids[0].path), 2, "alert → ALERT")
-        XCTAssertEqual(try f.name(kids[0].path), "Reset All Settings?")
-        XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == w })
-        let alertKids = try f.children(kids[0].path)
-        let cancelPath = try XCTUnwrap(alertKids.first { (try? f.name($0.path)) == "Cancel" }?.path)
+        XCTAssertEqual(try fixture.role(kids[0].path), 2, "alert → ALERT")
+        XCTAssertEqual(try fixture.name(kids[0].path), "Reset All Settings?")
+        XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == children })
+        let alertKids = try fixture.children(kids[0].path)
+        let cancelPath = try XCTUnwrap(alertKids.first { (try? fixture.name($0.path)) == "Cancel" }?.path)
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == cancelPath })
-        XCTAssertTrue(try f.states(cancelPath).contains(St.focused))
+        XCTAssertTrue(try fixture.states(cancelPath).contains(St.focused))
         // Removed elements are gone for clients.
-        f.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try f.role(wifi.path) }
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try fixture.role(wifi.path) }
         // An announcement is an Announcement event with politeness.
-        try f.hub.post(app: f.app, .announcement(text: "Settings reset", priority: .high))
+        try fixture.hub.post(app: fixture.app, .announcement(text: "Settings reset", priority: .high))
         let ann = log.wait { $0.member == "Announcement" }
         XCTAssertEqual(ann?.any?.stringValue, "Settings reset")
         XCTAssertEqual(ann?.d1, 2)
     }
 
     func testAppsComeAndGo() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let second = f.hub.registerApp(name: "second-app", provider: nil)
-        try f.hub.setSnapshot(app: second, AXDemo.BenchTree.snapshot(leaves: 3))
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let second = fixture.hub.registerApp(name: "second-app", provider: nil)
+        try fixture.hub.setSnapshot(app: second, AXDemo.BenchTree.snapshot(leaves: 3))
         var name: String? = nil
         for _ in 0..<200 where name == nil {
-            name = f.bridge.busName(app: second)
+            name = fixture.bridge.busName(app: second)
             usleep(10_000)
         }
         guard let bus = name else { return XCTFail("second app never got a connection") }
-        XCTAssertNotEqual(bus, f.dest, "each app is its own application")
-        let r = try f.client.call(
+        XCTAssertNotEqual(bus, fixture.dest, "each app is its own application")
+        let otherReply = try fixture.client.call(
             destination: bus, path: Fixture.root, interface: "org.freedesktop.DBus.Properties", member: "Get"
-        ) { w in
-            w.append(Fixture.acc)
-            w.append("Name")
+        ) { writer in
+            writer.append(Fixture.acc)
+            writer.append("Name")
         }
-        XCTAssertEqual(try r.reader().readValue().variantValue?.stringValue, "second-app")
-        f.hub.removeApp(second)
+        XCTAssertEqual(try otherReply.reader().readValue().variantValue?.stringValue, "second-app")
+        fixture.hub.removeApp(second)
         var gone = false
         for _ in 0..<200 where !gone {
-            gone = f.bridge.busName(app: second) == nil
+            gone = fixture.bridge.busName(app: second) == nil
             usleep(10_000)
         }
         XCTAssertTrue(gone)
         // Its bus name leaves the bus (the connection closes right after the bridge forgets the app).
         var owned = true
         for _ in 0..<200 where owned {
-            let has = try f.client.call(
+            let has = try fixture.client.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "NameHasOwner"
             ) { $0.append(bus) }
@@ -510,16 +524,16 @@ final class BridgeActionTests: XCTestCase {
             if owned { usleep(10_000) }
         }
         XCTAssertFalse(owned, "the removed app's connection is still on the bus")
-        XCTAssertTrue(f.bridge.status.contains("apps=1"), f.bridge.status)
+        XCTAssertTrue(fixture.bridge.status.contains("apps=1"), fixture.bridge.status)
     }
 }
 
 final class BridgePeerToPeerTests: XCTestCase {
     /// libatspi's path: GetApplicationBusAddress names a private socket; method calls go there, no daemon.
     func testPeerToPeerConnectionServesTheSameObjects() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let address = try fixture.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
             .readString()
         XCTAssertTrue(address.hasPrefix("unix:"), address)
         // The private socket sits in a directory only this user can enter (issue 12 item 9).
@@ -542,23 +556,23 @@ final class BridgePeerToPeerTests: XCTestCase {
         }
         XCTAssertEqual(try call(Fixture.root, Fixture.acc, "GetRole").reader().readUInt32(), 75)
         let kids = try call(Fixture.root, Fixture.acc, "GetChildren").reader().readReferences()
-        XCTAssertEqual(kids.map(\.path), try f.children(Fixture.root).map(\.path), "same objects, same paths")
-        XCTAssertEqual(kids.first?.bus, f.dest, "references still name the app's bus connection")
+        XCTAssertEqual(kids.map(\.path), try fixture.children(Fixture.root).map(\.path), "same objects, same paths")
+        XCTAssertEqual(kids.first?.bus, fixture.dest, "references still name the app's bus connection")
         let name = try call(kids[0].path, "org.freedesktop.DBus.Properties", "Get") {
             $0.append(Fixture.acc)
             $0.append("Name")
         }
         XCTAssertEqual(try name.reader().readValue().variantValue?.stringValue, "Settings")
         // Deferred replies (actions) come back on the peer connection too.
-        let edit = try f.node(id: "edit", in: try f.walk())
+        let edit = try fixture.node(id: "edit", in: try fixture.walk())
         XCTAssertTrue(
             try call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader().readBool())
-        XCTAssertEqual(f.provider.recorded.last?.target, "editButton")
+        XCTAssertEqual(fixture.provider.recorded.last?.target, "editButton")
         do {
             _ = try call("/org/a11y/atspi/accessible/999999", Fixture.acc, "GetRole")
             XCTFail("expected UnknownObject")
-        } catch let e as DBusError {
-            XCTAssertEqual(e.name, "org.freedesktop.DBus.Error.UnknownObject")
+        } catch let error as DBusError {
+            XCTAssertEqual(error.name, "org.freedesktop.DBus.Error.UnknownObject")
         }
         XCTAssertEqual(
             try call(Fixture.root, Fixture.acc, "GetChildAtIndex") { $0.append(Int32(0)) }.reader().readReference()
@@ -576,36 +590,37 @@ final class BridgeRegistryTests: XCTestCase {
     }
 
     func testEmbedDesktopParentAndListenerGating() async throws {
-        let f = try await Fixture(registry: true)
-        defer { f.close() }
-        let reg = try XCTUnwrap(f.registry)
+        let fixture = try await Fixture(registry: true)
+        defer { fixture.close() }
+        let reg = try XCTUnwrap(fixture.registry)
         // Embed((so) plug) named the app connection's root; its answer is the root's Parent.
         let embeds = reg.embeds.withLock { $0 }
         XCTAssertEqual(embeds.count, 1)
-        XCTAssertEqual(embeds.first?.0, f.dest)
+        XCTAssertEqual(embeds.first?.0, fixture.dest)
         XCTAssertEqual(embeds.first?.1, Fixture.root)
-        let parent = try f.get(Fixture.root, Fixture.acc, "Parent").structValue
+        let parent = try fixture.get(Fixture.root, Fixture.acc, "Parent").structValue
         XCTAssertEqual(parent?.first?.stringValue, reg.connection.uniqueName)
         XCTAssertEqual(parent?.last?.stringValue, Fixture.root)
-        XCTAssertTrue(f.bridge.status.contains("embedded=1"), f.bridge.status)
+        XCTAssertTrue(fixture.bridge.status.contains("embedded=1"), fixture.bridge.status)
 
         // Nobody listens: no events at all.
-        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
-        let log = try SignalLog(f.client)
-        let seen = try f.walk()
-        let edit = try f.node(id: "edit", in: seen)
-        let help = try f.node(id: "help", in: seen)
-        XCTAssertTrue(try f.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
-        XCTAssertTrue(try f.states(edit.path).contains(St.focused), "state is served whether or not anyone listens")
+        XCTAssertTrue(waitFor { fixture.bridge.status.contains("listeners=0") }, fixture.bridge.status)
+        let log = try SignalLog(fixture.client)
+        let seen = try fixture.walk()
+        let edit = try fixture.node(id: "edit", in: seen)
+        let help = try fixture.node(id: "help", in: seen)
+        XCTAssertTrue(try fixture.call(edit.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertTrue(
+            try fixture.states(edit.path).contains(St.focused), "state is served whether or not anyone listens")
         usleep(300_000)
         XCTAssertTrue(log.all.isEmpty, "events without listeners: \(log.all.map(\.member))")
 
         // A screen reader registers for focus changes: cache-maintenance events flow, unregistered kinds do not.
         try reg.register(bus: ":1.999", event: "object:state-changed:focused")
-        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=1") }, f.bridge.status)
-        XCTAssertTrue(try f.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        XCTAssertTrue(waitFor { fixture.bridge.status.contains("listeners=1") }, fixture.bridge.status)
+        XCTAssertTrue(try fixture.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == help.path })
-        try f.hub.post(app: f.app, .announcement(text: "not for you", priority: .default))
+        try fixture.hub.post(app: fixture.app, .announcement(text: "not for you", priority: .default))
         usleep(300_000)
         XCTAssertNil(
             log.all.first { $0.member == "Announcement" }, "announcement sent although nobody registered for it")
@@ -613,8 +628,8 @@ final class BridgeRegistryTests: XCTestCase {
         try reg.register(bus: ":1.999", event: "object:announcement")
         XCTAssertTrue(waitFor { reg.events.withLock { $0.count } == 2 })
         usleep(100_000)
-        try f.hub.post(app: f.app, .announcement(text: "First", priority: .default))
-        try f.hub.post(app: f.app, .announcement(text: "Second", priority: .high))
+        try fixture.hub.post(app: fixture.app, .announcement(text: "First", priority: .default))
+        try fixture.hub.post(app: fixture.app, .announcement(text: "Second", priority: .high))
         XCTAssertNotNil(log.wait { $0.member == "Announcement" && $0.any?.stringValue == "Second" })
         let anns = log.all.filter { $0.member == "Announcement" }
         XCTAssertEqual(anns.map { $0.any?.stringValue ?? "" }, ["First", "Second"])
@@ -626,7 +641,7 @@ final class BridgeRegistryTests: XCTestCase {
 
         // The listener leaves: quiet again.
         try reg.deregister(bus: ":1.999", event: "")
-        XCTAssertTrue(waitFor { f.bridge.status.contains("listeners=0") }, f.bridge.status)
+        XCTAssertTrue(waitFor { fixture.bridge.status.contains("listeners=0") }, fixture.bridge.status)
     }
 }
 
@@ -657,44 +672,47 @@ final class BridgeTableTests: XCTestCase {
     }
 
     func testTableAndTableCell() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        try f.hub.setSnapshot(app: f.app, BridgeTableTests.tableSnapshot())
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        try fixture.hub.setSnapshot(app: fixture.app, BridgeTableTests.tableSnapshot())
         var seen: [Seen] = []
         // The new snapshot is served after the next flush; a walk racing the swap may meet vanished objects.
         for _ in 0..<200 {
-            if let s = try? f.walk(), s.contains(where: { $0.id == "grid" }) {
-                seen = s
+            if let elements = try? fixture.walk(), elements.contains(where: { $0.id == "grid" }) {
+                seen = elements
                 break
             }
             usleep(10_000)
         }
-        let grid = try f.node(id: "grid", in: seen)
+        let grid = try fixture.node(id: "grid", in: seen)
         XCTAssertEqual(grid.role, 55, "dataTable container → TABLE")
-        XCTAssertTrue(try f.interfaces(grid.path).contains("org.a11y.atspi.Table"))
-        XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, 2)
-        XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NColumns").int32Value, 2)
-        let at = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
+        XCTAssertTrue(try fixture.interfaces(grid.path).contains("org.a11y.atspi.Table"))
+        XCTAssertEqual(try fixture.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, 2)
+        XCTAssertEqual(try fixture.get(grid.path, "org.a11y.atspi.Table", "NColumns").int32Value, 2)
+        let at = try fixture.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
             $0.append(Int32(1))
             $0.append(Int32(1))
         }.reader().readReference()
-        XCTAssertEqual(try f.name(at.path), "31")
-        XCTAssertTrue(try f.interfaces(at.path).contains("org.a11y.atspi.TableCell"))
-        let pos = try f.get(at.path, "org.a11y.atspi.TableCell", "Position").structValue?.map { $0.int32Value ?? -1 }
+        XCTAssertEqual(try fixture.name(at.path), "31")
+        XCTAssertTrue(try fixture.interfaces(at.path).contains("org.a11y.atspi.TableCell"))
+        let pos = try fixture.get(at.path, "org.a11y.atspi.TableCell", "Position").structValue?.map {
+            $0.int32Value ?? -1
+        }
         XCTAssertEqual(pos, [1, 1])
         XCTAssertEqual(
-            try f.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
+            try fixture.get(at.path, "org.a11y.atspi.TableCell", "Table").structValue?.last?.stringValue, grid.path)
         // libatspi's atspi_table_cell_get_row_column_span reads exactly `iiii` (any other reply fails the call).
-        let span = try f.call(at.path, "org.a11y.atspi.TableCell", "GetRowColumnSpan")
+        let span = try fixture.call(at.path, "org.a11y.atspi.TableCell", "GetRowColumnSpan")
         XCTAssertEqual(span.signature, "iiii")
         let spanReader = span.reader()
         XCTAssertEqual(try (0..<4).map { _ in try spanReader.readInt32() }, [1, 1, 1, 1], "row, column, spans")
-        let headers = try f.call(at.path, "org.a11y.atspi.TableCell", "GetColumnHeaderCells").reader().readReferences()
-        XCTAssertEqual(try headers.map { try f.name($0.path) }, ["Age"])
-        let colHeader = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }
+        let headers = try fixture.call(at.path, "org.a11y.atspi.TableCell", "GetColumnHeaderCells").reader()
+            .readReferences()
+        XCTAssertEqual(try headers.map { try fixture.name($0.path) }, ["Age"])
+        let colHeader = try fixture.call(grid.path, "org.a11y.atspi.Table", "GetColumnHeader") { $0.append(Int32(0)) }
             .reader().readReference()
-        XCTAssertEqual(try f.name(colHeader.path), "Name")
-        let none = try f.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
+        XCTAssertEqual(try fixture.name(colHeader.path), "Name")
+        let none = try fixture.call(grid.path, "org.a11y.atspi.Table", "GetAccessibleAt") {
             $0.append(Int32(5))
             $0.append(Int32(0))
         }.reader().readReference()
@@ -705,8 +723,8 @@ final class BridgeTableTests: XCTestCase {
 final class BridgeRobustnessTests: XCTestCase {
     func testNoAccessibilityBusMeansStartReturnsFalse() throws {
         let keys: [String] = ["AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"]
-        let saved = keys.map { k in (k, getenv(k).map { String(cString: $0) }) }
-        defer { for (k, v) in saved { if let v { setenv(k, v, 1) } else { unsetenv(k) } } }
+        let saved = keys.map { key in (key, getenv(key).map { String(cString: $0) }) }
+        defer { for (k, value) in saved { if let value { setenv(k, value, 1) } else { unsetenv(k) } } }
         unsetenv("AT_SPI_BUS_ADDRESS")
         unsetenv("DBUS_SESSION_BUS_ADDRESS")
         let bridge = ATSPIBridge(hub: Hub(), logger: Logger(label: "t"))
@@ -718,9 +736,9 @@ final class BridgeRobustnessTests: XCTestCase {
     /// Every method name of every interface, on several objects, with no arguments and with junk arguments:
     /// each call gets a reply or an error reply, and the bridge keeps serving.
     func testJunkCallsNeverBreakTheServer() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let seen = try f.walk()
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
         let paths =
             [
                 Fixture.root, "/org/a11y/atspi/cache", "/org/a11y/atspi/accessible/0",
@@ -777,22 +795,22 @@ final class BridgeRobustnessTests: XCTestCase {
                 $0.append("org.a11y.atspi.Accessible")
                 $0.append("Name")
             },
-            { w in
-                w.append("org.a11y.atspi.Value")
-                w.append("CurrentValue")
-                w.openVariant(signature: "s")
-                w.append("x")
-                w.close()
+            { writer in
+                writer.append("org.a11y.atspi.Value")
+                writer.append("CurrentValue")
+                writer.openVariant(signature: "s")
+                writer.append("x")
+                writer.close()
             },
         ]
         var replies = 0
         var errors = 0
-        for p in paths {
+        for otherPath in paths {
             for (iface, ms) in members {
-                for m in ms {
+                for message in ms {
                     for args in argSets {
                         do {
-                            _ = try f.call(p, iface, m, args)
+                            _ = try fixture.call(otherPath, iface, message, args)
                             replies += 1
                         } catch is DBusError { errors += 1 }
                     }
@@ -801,7 +819,7 @@ final class BridgeRobustnessTests: XCTestCase {
         }
         XCTAssertGreaterThan(replies, 0)
         XCTAssertGreaterThan(errors, 0)
-        XCTAssertEqual(try f.role(Fixture.root), 75)
-        XCTAssertEqual(try f.children(Fixture.root).count, 1)
+        XCTAssertEqual(try fixture.role(Fixture.root), 75)
+        XCTAssertEqual(try fixture.children(Fixture.root).count, 1)
     }
 }

@@ -67,8 +67,8 @@ final class Fixture {
         let registered = await bridge.waitUntilRegistered(timeout: .seconds(5))
         XCTAssertTrue(registered, "Embed (failing: no registry on this bus) was never answered")
         client = try DBusConnection.open(address: bus.address)
-        guard let d = bridge.busName(app: app) else { throw XCTSkip("app has no bus name") }
-        dest = d
+        guard let busName = bridge.busName(app: app) else { throw XCTSkip("app has no bus name") }
+        dest = busName
     }
 
     func close() {
@@ -90,12 +90,12 @@ final class Fixture {
     }
 
     func get(_ path: String, _ iface: String, _ prop: String) throws -> DBusValue {
-        let r = try call(path, "org.freedesktop.DBus.Properties", "Get") {
+        let reply = try call(path, "org.freedesktop.DBus.Properties", "Get") {
             $0.append(iface)
             $0.append(prop)
         }
-        let v = try r.reader().readValue()
-        return v.variantValue ?? v
+        let reader = try reply.reader().readValue()
+        return reader.variantValue ?? reader
     }
 
     func name(_ path: String) throws -> String { try get(path, Fixture.acc, "Name").stringValue ?? "<none>" }
@@ -105,8 +105,8 @@ final class Fixture {
     func states(_ path: String) throws -> Set<Int> {
         let words = try call(path, Fixture.acc, "GetState").reader().readUInt32Array()
         var out = Set<Int>()
-        for (w, bits) in words.enumerated() {
-            for b in 0..<32 where bits & (1 << UInt32(b)) != 0 { out.insert(w * 32 + b) }
+        for (window, bits) in words.enumerated() {
+            for second in 0..<32 where bits & (1 << UInt32(second)) != 0 { out.insert(window * 32 + second) }
         }
         return out
     }
@@ -127,22 +127,22 @@ final class Fixture {
     func walk() throws -> [Seen] {
         var out: [Seen] = []
         var stack: [(String, String)] = try children(Fixture.root).reversed().map { ($0.path, Fixture.root) }
-        while let (p, parent) = stack.popLast() {
-            let id = try get(p, Fixture.acc, "AccessibleId").stringValue ?? ""
-            out.append(Seen(path: p, name: try name(p), role: try role(p), id: id, parentPath: parent))
-            stack.append(contentsOf: try children(p).reversed().map { ($0.path, p) })
+        while let (point, parent) = stack.popLast() {
+            let id = try get(point, Fixture.acc, "AccessibleId").stringValue ?? ""
+            out.append(Seen(path: point, name: try name(point), role: try role(point), id: id, parentPath: parent))
+            stack.append(contentsOf: try children(point).reversed().map { ($0.path, point) })
         }
         return out
     }
 
     func node(id: String, in seen: [Seen]) throws -> Seen {
-        guard let s = seen.first(where: { $0.id == id }) else { throw XCTSkip("no node with AccessibleId \(id)") }
-        return s
+        guard let match = seen.first(where: { $0.id == id }) else { throw XCTSkip("no node with AccessibleId \(id)") }
+        return match
     }
 
     func node(name: String, in seen: [Seen]) throws -> Seen {
-        guard let s = seen.first(where: { $0.name == name }) else { throw XCTSkip("no node named \(name)") }
-        return s
+        guard let match = seen.first(where: { $0.name == name }) else { throw XCTSkip("no node named \(name)") }
+        return match
     }
 
     /// Expects an error reply with `name`.
@@ -150,8 +150,8 @@ final class Fixture {
         do {
             try body()
             XCTFail("expected \(name), got a method return", file: file, line: line)
-        } catch let e as DBusError {
-            XCTAssertEqual(e.name, name, e.message, file: file, line: line)
+        } catch let otherError as DBusError {
+            XCTAssertEqual(otherError.name, name, otherError.message, file: file, line: line)
         } catch {
             XCTFail("unexpected \(error)", file: file, line: line)
         }
@@ -176,16 +176,19 @@ final class SignalLog: Sendable {
     ) throws {
         for i in interfaces {
             try client.addMatch("type='signal',interface='\(i)'")
-            client.addSignalHandler(DBusSignalFilter(interface: i)) { [self] m in
-                let r = m.reader()
-                guard let detail = try? r.readString(), let d1 = try? r.readInt32(), (try? r.readInt32()) != nil else {
+            client.addSignalHandler(DBusSignalFilter(interface: i)) { [self] message in
+                let reader = message.reader()
+                guard let detail = try? reader.readString(), let d1 = try? reader.readInt32(),
+                    (try? reader.readInt32()) != nil
+                else {
                     return
                 }
-                let any = try? r.readValue()
+                let any = try? reader.readValue()
                 self.events.withLock {
                     $0.append(
                         Event(
-                            path: m.path ?? "", interface: m.interface ?? "", member: m.member ?? "", detail: detail,
+                            path: message.path ?? "", interface: message.interface ?? "", member: message.member ?? "",
+                            detail: detail,
                             d1: d1, any: any?.variantValue))
                 }
             }
@@ -196,7 +199,7 @@ final class SignalLog: Sendable {
     func wait(timeout: Double = 3, _ pred: (Event) -> Bool) -> Event? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let e = events.withLock({ $0.first(where: pred) }) { return e }
+            if let match = events.withLock({ $0.first(where: pred) }) { return match }
             usleep(5_000)
         }
         return nil
@@ -216,32 +219,32 @@ final class FakeRegistry: Sendable {
     init(address: String) throws {
         connection = try DBusConnection.open(address: address)
         _ = try connection.requestName("org.a11y.atspi.Registry")
-        let c = connection
+        let current = connection
         try connection.register(path: "/org/a11y/atspi/accessible/root") { [self] msg in
             guard msg.isMethodCall("org.a11y.atspi.Socket", "Embed") else { return .notHandled }
             let plug = try msg.reader().readReference()
             self.embeds.withLock { $0.append((plug.bus, plug.path)) }
             return .reply(
-                msg.makeReply { w in
-                    w.openStruct()
-                    w.append(c.uniqueName)
-                    w.appendObjectPath("/org/a11y/atspi/accessible/root")
-                    w.close()
+                msg.makeReply { writer in
+                    writer.openStruct()
+                    writer.append(current.uniqueName)
+                    writer.appendObjectPath("/org/a11y/atspi/accessible/root")
+                    writer.close()
                 })
         }
         try connection.register(path: "/org/a11y/atspi/registry") { [self] msg in
             guard msg.isMethodCall("org.a11y.atspi.Registry", "GetRegisteredEvents") else { return .notHandled }
             let list = self.events.withLock { $0 }
             return .reply(
-                msg.makeReply { w in
-                    w.openArray(signature: "(ss)")
-                    for (b, e) in list {
-                        w.openStruct()
-                        w.append(b)
-                        w.append(e)
-                        w.close()
+                msg.makeReply { writer in
+                    writer.openArray(signature: "(ss)")
+                    for (second, event) in list {
+                        writer.openStruct()
+                        writer.append(second)
+                        writer.append(event)
+                        writer.close()
                     }
-                    w.close()
+                    writer.close()
                 })
         }
     }
@@ -250,11 +253,11 @@ final class FakeRegistry: Sendable {
         events.withLock { $0.append((bus, event)) }
         try connection.emitSignal(
             path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerRegistered"
-        ) { w in
-            w.append(bus)
-            w.append(event)
-            w.openArray(signature: "s")
-            w.close()
+        ) { writer in
+            writer.append(bus)
+            writer.append(event)
+            writer.openArray(signature: "s")
+            writer.close()
         }
     }
 
@@ -262,9 +265,9 @@ final class FakeRegistry: Sendable {
         events.withLock { $0.removeAll { $0 == (bus, event) } }
         try connection.emitSignal(
             path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry", member: "EventListenerDeregistered"
-        ) { w in
-            w.append(bus)
-            w.append(event)
+        ) { writer in
+            writer.append(bus)
+            writer.append(event)
         }
     }
 }

@@ -30,27 +30,28 @@ final class HostileIndexTests: XCTestCase {
     }
 
     func testHostileIndexesGetRepliesAndProviderNumbersAreClamped() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        try f.hub.setSnapshot(app: f.app, Self.snapshot())
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        try fixture.hub.setSnapshot(app: fixture.app, Self.snapshot())
         var seen: [Seen] = []
         for _ in 0..<200 {
-            if let s = try? f.walk(), s.contains(where: { $0.id == "grid" }) {
-                seen = s
+            if let elements = try? fixture.walk(), elements.contains(where: { $0.id == "grid" }) {
+                seen = elements
                 break
             }
             usleep(10_000)
         }
-        let grid = try f.node(id: "grid", in: seen)
-        let text = try f.node(id: "txt", in: seen)
+        let grid = try fixture.node(id: "grid", in: seen)
+        let text = try fixture.node(id: "txt", in: seen)
         // Row 5,000,000,000 does not fit an Int32: clamped, not a trap.
-        let row = try f.call(grid.path, "org.a11y.atspi.Table", "GetRowAtIndex") { $0.append(Int32(0)) }.reader()
+        let row = try fixture.call(grid.path, "org.a11y.atspi.Table", "GetRowAtIndex") { $0.append(Int32(0)) }.reader()
             .readInt32()
         XCTAssertEqual(row, Int32.max)
-        let column = try f.call(grid.path, "org.a11y.atspi.Table", "GetColumnAtIndex") { $0.append(Int32(0)) }.reader()
+        let column = try fixture.call(grid.path, "org.a11y.atspi.Table", "GetColumnAtIndex") { $0.append(Int32(0)) }
+            .reader()
             .readInt32()
         XCTAssertEqual(column, Int32.max)
-        XCTAssertEqual(try f.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, Int32.max)
+        XCTAssertEqual(try fixture.get(grid.path, "org.a11y.atspi.Table", "NRows").int32Value, Int32.max)
 
         let hostile: [Int32] = [Int32.min, -1, 0, 1, Int32.max - 1, Int32.max]
         let oneIndex: [(String, String, String)] = [
@@ -82,23 +83,23 @@ final class HostileIndexTests: XCTestCase {
                 refused += 1
             }
         }
-        for a in hostile {
+        for first in hostile {
             for (path, iface, member) in oneIndex {
-                attempt { try f.call(path, iface, member) { $0.append(a) } }
+                attempt { try fixture.call(path, iface, member) { $0.append(first) } }
             }
-            for b in hostile {
+            for second in hostile {
                 for (path, iface, member) in twoIndexes {
                     attempt {
-                        try f.call(path, iface, member) {
-                            $0.append(a)
-                            $0.append(b)
+                        try fixture.call(path, iface, member) {
+                            $0.append(first)
+                            $0.append(second)
                         }
                     }
                 }
                 attempt {
-                    try f.call(text.path, "org.a11y.atspi.Text", "GetRangeExtents") {
-                        $0.append(a)
-                        $0.append(b)
+                    try fixture.call(text.path, "org.a11y.atspi.Text", "GetRangeExtents") {
+                        $0.append(first)
+                        $0.append(second)
                         $0.append(UInt32(0))
                     }
                 }
@@ -106,8 +107,8 @@ final class HostileIndexTests: XCTestCase {
             for member in offsetAndKind {
                 for kind: UInt32 in [0, 3, 4, UInt32.max] {
                     attempt {
-                        try f.call(text.path, "org.a11y.atspi.Text", member) {
-                            $0.append(a)
+                        try fixture.call(text.path, "org.a11y.atspi.Text", member) {
+                            $0.append(first)
                             $0.append(kind)
                         }
                     }
@@ -120,6 +121,6 @@ final class HostileIndexTests: XCTestCase {
             hostile.count * (oneIndex.count + hostile.count * (twoIndexes.count + 1) + offsetAndKind.count * 4))
         XCTAssertGreaterThan(answered, 0)
         // Still serving.
-        XCTAssertEqual(try f.name(grid.path), "Big")
+        XCTAssertEqual(try fixture.name(grid.path), "Big")
     }
 }

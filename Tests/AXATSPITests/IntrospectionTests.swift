@@ -1,4 +1,3 @@
-import AXATSPI
 import AXDBus
 import Foundation
 import XCTest
@@ -24,13 +23,14 @@ final class IntrospectionTests: XCTestCase {
     }
 
     func testEveryServedInterfaceListsMethodsTheBridgeAnswers() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let seen = try f.walk()
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
         var interfacesSeen = Set<String>()
         var calls = 0
         for node in seen {
-            let xml = try f.call(node.path, "org.freedesktop.DBus.Introspectable", "Introspect").reader().readString()
+            let xml = try fixture.call(node.path, "org.freedesktop.DBus.Introspectable", "Introspect").reader()
+                .readString()
             for (interface, methods) in Self.methods(xml) where interface.hasPrefix("org.a11y.atspi.") {
                 if interface != "org.a11y.atspi.Value" && interface != "org.a11y.atspi.Cache" {
                     XCTAssertFalse(methods.isEmpty, "\(node.path): \(interface) lists no methods")
@@ -39,7 +39,7 @@ final class IntrospectionTests: XCTestCase {
                 for method in methods {
                     calls += 1
                     do {
-                        try f.call(node.path, interface, method)
+                        try fixture.call(node.path, interface, method)
                     } catch let error as DBusError {
                         XCTAssertNotEqual(
                             error.name, DBusError.Name.unknownMethod, "\(interface).\(method) is listed but unknown")

@@ -1,6 +1,4 @@
-import AXATSPI
 import AXDBus
-import AXDemo
 import Foundation
 import XCTest
 
@@ -9,61 +7,62 @@ final class BridgePerformanceTests: XCTestCase {
     /// (org.freedesktop.DBus.GetId, answered by the daemon itself), from a client that does its own I/O like
     /// libatspi. The bound is generous (shared CI machines); the figures are printed for the report.
     func testRoundTripAgainstBusFloor() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let raw = try DBusConnection.open(address: f.bus.address, startLoop: false)
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let raw = try DBusConnection.open(address: fixture.bus.address, startLoop: false)
         defer { raw.close() }
-        let target = try f.children(Fixture.root)[0].path
-        func median(_ n: Int, _ body: () throws -> Void) rethrows -> Double {
+        let target = try fixture.children(Fixture.root)[0].path
+        func median(_ count: Int, _ body: () throws -> Void) rethrows -> Double {
             for _ in 0..<200 { try body() }
-            var s: [Double] = []
-            s.reserveCapacity(n)
-            for _ in 0..<n {
+            var state: [Double] = []
+            state.reserveCapacity(count)
+            for _ in 0..<count {
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 try body()
-                s.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
+                state.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
             }
-            s.sort()
-            return s[n / 2]
+            state.sort()
+            return state[count / 2]
         }
-        let n = 3000
-        let floor = try median(n) {
+        let count = 3000
+        let floor = try median(count) {
             _ = try raw.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetId")
         }
-        let getName = try median(n) {
+        let getName = try median(count) {
             _ = try raw.call(
-                destination: f.dest, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get"
-            ) { w in
-                w.append("org.a11y.atspi.Accessible")
-                w.append("Name")
+                destination: fixture.dest, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get"
+            ) { writer in
+                writer.append("org.a11y.atspi.Accessible")
+                writer.append("Name")
             }
         }
-        let getState = try median(n) {
+        let getState = try median(count) {
             _ = try raw.call(
-                destination: f.dest, path: target, interface: "org.a11y.atspi.Accessible", member: "GetState")
+                destination: fixture.dest, path: target, interface: "org.a11y.atspi.Accessible", member: "GetState")
         }
-        let extents = try median(n) {
+        let extents = try median(count) {
             _ = try raw.call(
-                destination: f.dest, path: target, interface: "org.a11y.atspi.Component", member: "GetExtents"
+                destination: fixture.dest, path: target, interface: "org.a11y.atspi.Component", member: "GetExtents"
             ) { $0.append(UInt32(0)) }
         }
         // Answered inside libdbus on the app connection's loop (no bridge code): the transport's own share.
-        let ping = try median(n) {
-            _ = try raw.call(destination: f.dest, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let ping = try median(count) {
+            _ = try raw.call(
+                destination: fixture.dest, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
         }
         // The same call over the peer-to-peer socket libatspi uses when GetApplicationBusAddress names one.
-        let address = try f.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
+        let address = try fixture.call(Fixture.root, "org.a11y.atspi.Application", "GetApplicationBusAddress").reader()
             .readString()
         let p2p = try DBusConnection.open(address: address, registerOnBus: false, startLoop: false)
         defer { p2p.close() }
-        let p2pName = try median(n) {
+        let p2pName = try median(count) {
             _ = try p2p.call(
                 destination: nil, path: target, interface: "org.freedesktop.DBus.Properties", member: "Get"
-            ) { w in
-                w.append("org.a11y.atspi.Accessible")
-                w.append("Name")
+            ) { writer in
+                writer.append("org.a11y.atspi.Accessible")
+                writer.append("Name")
             }
         }
         print("AT-SPI peer-to-peer Get(Name) median µs: \(p2pName) (ratio to bus floor \(p2pName / floor))")

@@ -1,4 +1,3 @@
-import AXATSPI
 import AXDBus
 import AXHub
 import XCTest
@@ -7,13 +6,13 @@ import XCTest
 /// (holding the call and its connection). The reply deadline is now cancelled and freed when the reply goes out.
 final class ReplyDeadlineTests: XCTestCase {
     func testAnsweredActionsLeaveNoReplyDeadlineBehind() async throws {
-        let f = try await Fixture()
-        defer { f.close() }
-        let seen = try f.walk()
-        let edit = try f.node(id: "edit", in: seen)
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
+        let edit = try fixture.node(id: "edit", in: seen)
         let baseline = WaitDeadline.liveCount
         for _ in 0..<50 {
-            let ok = try f.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader()
+            let ok = try fixture.call(edit.path, "org.a11y.atspi.Action", "DoAction") { $0.append(Int32(0)) }.reader()
                 .readBool()
             XCTAssertTrue(ok)
         }

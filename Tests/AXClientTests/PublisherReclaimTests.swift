@@ -1,7 +1,5 @@
 import AXClient
-import AXJSON
 import AXProvider
-import AXRPC
 import Foundation
 import XCTest
 

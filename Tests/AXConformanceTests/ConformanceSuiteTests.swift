@@ -24,11 +24,11 @@ final class ConformanceSuiteTests: XCTestCase {
         let runner = ConformanceRunner(
             operatorToken: InProcessConnection.operatorToken, server: { InProcessConnection.freshServer() })
         var failed = 0
-        for c in cases {
-            let r = await runner.run(c)
-            if let f = r.failure {
+        for testCase in cases {
+            let result = await runner.run(testCase)
+            if let failure = result.failure {
                 failed += 1
-                XCTFail("\(c.id) (\(URL(fileURLWithPath: c.file).lastPathComponent)): \(f)")
+                XCTFail("\(testCase.id) (\(URL(fileURLWithPath: testCase.file).lastPathComponent)): \(failure)")
             }
         }
         print("conformance: \(cases.count - failed) passed, \(failed) failed of \(cases.count)")
@@ -39,10 +39,10 @@ final class ConformanceSuiteTests: XCTestCase {
         let cited = Set(cases.flatMap(\.rules))
         let families = ["R", "X", "A", "B", "C"]
         let counted = cited.filter { id in
-            families.contains { f in id.hasPrefix(f) && Int(id.dropFirst(f.count)) != nil }
+            families.contains { family in id.hasPrefix(family) && Int(id.dropFirst(family.count)) != nil }
         }
-        for f in families {
-            print("conformance: \(f) rules cited: \(counted.filter { $0.hasPrefix(f) }.count)")
+        for otherFamily in families {
+            print("conformance: \(otherFamily) rules cited: \(counted.filter { $0.hasPrefix(otherFamily) }.count)")
         }
         XCTAssertGreaterThanOrEqual(
             counted.count, Self.minimumRules, "cases must cite at least \(Self.minimumRules) distinct R/X/A/B/C rules")
@@ -60,8 +60,10 @@ final class ConformanceSuiteTests: XCTestCase {
             "R": 1...122, "X": 1...55, "A": 1...51, "B": 1...35, "C": 1...41,
         ]
         for id in counted {
-            let f = String(id.prefix(1))
-            XCTAssertTrue(ranges[f]!.contains(Int(id.dropFirst())!), "rule id \(id) is outside \(f)\(ranges[f]!)")
+            let otherFamily = String(id.prefix(1))
+            XCTAssertTrue(
+                ranges[otherFamily]!.contains(Int(id.dropFirst())!),
+                "rule id \(id) is outside \(otherFamily)\(ranges[otherFamily]!)")
         }
     }
 

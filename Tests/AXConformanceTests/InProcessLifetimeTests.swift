@@ -1,6 +1,5 @@
 import AXConformance
 import AXInProcess
-import AXJSON
 import XCTest
 
 /// A closed in-process connection is freed, with the server it kept alive (LeakSanitizer reported every

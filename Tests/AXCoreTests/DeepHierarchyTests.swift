@@ -7,11 +7,11 @@ import XCTest
 final class DeepHierarchyTests: XCTestCase {
     static func chainOps(_ n: Int, under root: String = "w") -> JSON {
         .array(
-            (1...n).map { k in
+            (1...n).map { key in
                 [
-                    "op": "insert", "parent": .string(k == 1 ? root : "v\(k - 1)"),
+                    "op": "insert", "parent": .string(key == 1 ? root : "v\(key - 1)"),
                     "view": [
-                        "id": .string("v\(k)"), "class": .string(k == n ? "UIButton" : "UIView"),
+                        "id": .string("v\(key)"), "class": .string(key == n ? "UIButton" : "UIView"),
                         "frame": [0, 0, 10, 10], "title": "Leaf",
                     ],
                 ]
@@ -37,9 +37,9 @@ final class DeepHierarchyTests: XCTestCase {
         let before = store.revision
         XCTAssertThrowsError(
             try store.apply(json: [["op": "insert", "parent": "v255", "view": ["id": "x", "class": "UIView"]]])
-        ) { e in
-            XCTAssertEqual((e as? PatchError)?.kind, .tooDeep)
-            XCTAssertEqual((e as? PatchError)?.id, "x")
+        ) { error in
+            XCTAssertEqual((error as? PatchError)?.kind, .tooDeep)
+            XCTAssertEqual((error as? PatchError)?.id, "x")
         }
         XCTAssertEqual(store.revision, before)
         XCTAssertNil(store.views["x"])

@@ -6,21 +6,21 @@ import XCTest
 /// Tab sequence and scrolling, on hand-built hierarchies whose answers follow from the written algorithm.
 final class FocusEngineTests: XCTestCase {
     static func button(_ id: String, _ x: Double, _ y: Double, _ extra: JSONObject = [:]) -> JSON {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), 100, 44], "title": .string(id),
         ]
-        for (key, value) in extra { o[key] = value }
-        return .object(o)
+        for (key, value) in extra { object[key] = value }
+        return .object(object)
     }
 
     static func engine(_ children: [JSON], window: JSONObject = [:]) throws -> FocusEngine {
-        var w: JSONObject = [
+        var object: JSONObject = [
             "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800], "isKeyWindow": true,
             "children": .array(children),
         ]
-        for (key, value) in window { w[key] = value }
+        for (key, value) in window { object[key] = value }
         let store = HierarchyStore()
-        try store.setSnapshot(["windows": [.object(w)]])
+        try store.setSnapshot(["windows": [.object(object)]])
         return FocusEngine(index: FocusIndex(views: store.views, tree: store.tree))
     }
 
@@ -158,12 +158,13 @@ final class FocusDirectionalPropertyTests: XCTestCase {
             for column in 0..<12 where generator.next() % 3 != 0 {
                 let width = Double(20 + generator.next() % 40)
                 let height = Double(10 + generator.next() % 30)
-                let x = Double(column * 60) + Double(generator.next() % UInt64(61 - Int(width)))
-                let y = Double(row * 40) + Double(generator.next() % UInt64(41 - Int(height)))
+                let xValue = Double(column * 60) + Double(generator.next() % UInt64(61 - Int(width)))
+                let yValue = Double(row * 40) + Double(generator.next() % UInt64(41 - Int(height)))
                 let id = "b\(row)_\(column)"
-                frames[id] = Rect(x: x, y: y, width: width, height: height)
+                frames[id] = Rect(x: xValue, y: yValue, width: width, height: height)
                 children.append([
-                    "id": .string(id), "class": "UIButton", "frame": [JSON(x), JSON(y), JSON(width), JSON(height)],
+                    "id": .string(id), "class": "UIButton",
+                    "frame": [JSON(xValue), JSON(yValue), JSON(width), JSON(height)],
                     "title": .string(id),
                 ])
             }
@@ -214,9 +215,9 @@ struct SplitMix {
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var otherState = state
+        otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+        return otherState ^ (otherState >> 31)
     }
 }

@@ -1,5 +1,4 @@
 import AXCore
-import AXJSON
 import XCTest
 
 /// Numbers a provider may send (any finite JSON number) must never trap in a conversion (issue 12 item 1).

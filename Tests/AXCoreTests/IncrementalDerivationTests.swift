@@ -8,10 +8,10 @@ struct SeededRNG: RandomNumberGenerator {
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var otherState = state
+        otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+        return otherState ^ (otherState >> 31)
     }
 }
 
@@ -97,26 +97,31 @@ final class IncrementalDerivationTests: XCTestCase {
         }
 
         mutating func view(depth: Int, maxDepth: Int) -> JSON {
-            var o: JSONObject = ["id": .string(freshID()), "class": .string(pick(Gen.classes)), "frame": frame()]
+            var object: JSONObject = ["id": .string(freshID()), "class": .string(pick(Gen.classes)), "frame": frame()]
             for _ in 0..<int(0...3) {
-                let (k, v) = property()
-                o[k] = v
+                let (key, value) = property()
+                object[key] = value
             }
             if depth < maxDepth {
-                let n = chance(0.4) ? 0 : int(1...4)
-                if n > 0 { o["children"] = .array((0..<n).map { _ in view(depth: depth + 1, maxDepth: maxDepth) }) }
+                let amount = chance(0.4) ? 0 : int(1...4)
+                if amount > 0 {
+                    object["children"] = .array(
+                        (0..<amount).map { _ in view(depth: depth + 1, maxDepth: maxDepth) })
+                }
             }
-            return .object(o)
+            return .object(object)
         }
 
         mutating func snapshot() -> JSON {
-            let windows: [JSON] = (0..<int(1...2)).map { i in
-                var w = view(depth: 0, maxDepth: 4).objectValue!
-                if w["children"] == nil { w["children"] = .array((0..<3).map { _ in view(depth: 1, maxDepth: 4) }) }
-                w["class"] = "UIWindow"
-                w["frame"] = [0, 0, 400, 800]
-                w["windowLevel"] = .number(Double(i))
-                return .object(w)
+            let windows: [JSON] = (0..<int(1...2)).map { index in
+                var otherView = view(depth: 0, maxDepth: 4).objectValue!
+                if otherView["children"] == nil {
+                    otherView["children"] = .array((0..<3).map { _ in view(depth: 1, maxDepth: 4) })
+                }
+                otherView["class"] = "UIWindow"
+                otherView["frame"] = [0, 0, 400, 800]
+                otherView["windowLevel"] = .number(Double(index))
+                return .object(otherView)
             }
             return [
                 "windows": .array(windows),
@@ -132,19 +137,21 @@ final class IncrementalDerivationTests: XCTestCase {
                 // windows come and go too
                 let roots = IncrementalDerivationTests.roots(views)
                 if chance(0.5) || roots.count < 2 || ids.isEmpty {
-                    var w = view(depth: 0, maxDepth: 2).objectValue!
-                    w["class"] = "UIWindow"
-                    w["frame"] = [0, 0, 400, 800]
-                    w["isKeyWindow"] = .bool(chance(0.5))
-                    return ["op": "insert", "parent": .null, "view": .object(w)]
+                    var otherView = view(depth: 0, maxDepth: 2).objectValue!
+                    otherView["class"] = "UIWindow"
+                    otherView["frame"] = [0, 0, 400, 800]
+                    otherView["isKeyWindow"] = .bool(chance(0.5))
+                    return ["op": "insert", "parent": .null, "view": .object(otherView)]
                 }
                 return ["op": "remove", "id": .string(pick(roots))]
             case 0, 1:
                 let parent = pick(ids)
                 let count = views[parent]?.children.count ?? 0
-                var o: JSONObject = ["op": "insert", "parent": .string(parent), "view": view(depth: 0, maxDepth: 2)]
-                if chance(0.5) { o["index"] = .number(Double(int(0...count))) }
-                return .object(o)
+                var object: JSONObject = [
+                    "op": "insert", "parent": .string(parent), "view": view(depth: 0, maxDepth: 2),
+                ]
+                if chance(0.5) { object["index"] = .number(Double(int(0...count))) }
+                return .object(object)
             case 2:
                 guard !nonRoots.isEmpty else { fallthrough }
                 return ["op": "remove", "id": .string(pick(nonRoots))]
@@ -153,8 +160,8 @@ final class IncrementalDerivationTests: XCTestCase {
                 let id = pick(nonRoots)
                 let targets = ids.filter { $0 != id && !views.isAncestor(id, of: $0) }
                 guard !targets.isEmpty else { fallthrough }
-                let p = pick(targets)
-                return ["op": "move", "id": .string(id), "parent": .string(p)]
+                let picked = pick(targets)
+                return ["op": "move", "id": .string(id), "parent": .string(picked)]
             case 4:
                 // accessibilityElements naming descendants (and a virtual element) of a random view
                 // A view listed by two nested containers is unsupported (D-CONTAINER-1), so lists are only made
@@ -163,9 +170,9 @@ final class IncrementalDerivationTests: XCTestCase {
                 let desc = Array(views.subtree(id).dropFirst())
                 var near = desc
                 var cur = views[id]?.parent
-                while let c = cur {
-                    near.append(c)
-                    cur = views[c]?.parent
+                while let current = cur {
+                    near.append(current)
+                    cur = views[current]?.parent
                 }
                 if near.contains(where: { views[$0]?.ax.elements != nil }) {
                     return ["op": "set", "id": .string(id), "properties": ["accessibilityElements": .null]]
@@ -182,8 +189,8 @@ final class IncrementalDerivationTests: XCTestCase {
                 let id = pick(ids)
                 var props = JSONObject()
                 for _ in 0..<int(1...3) {
-                    let (k, v) = property()
-                    props[k] = v
+                    let (key, value) = property()
+                    props[key] = value
                 }
                 return ["op": "set", "id": .string(id), "properties": .object(props)]
             }
@@ -212,14 +219,14 @@ final class IncrementalDerivationTests: XCTestCase {
     }
 
     func runSequence(seed: UInt64, patches: Int) throws {
-        var g = Gen(seed: seed)
+        var generator = Gen(seed: seed)
         let store = HierarchyStore()
-        try store.setSnapshot(g.snapshot())
+        try store.setSnapshot(generator.snapshot())
         var trees: [Int: AXTree] = [store.revision: store.tree]
         var accepted = 0
         for step in 0..<patches {
             let ids = store.views.nodes.keys.sorted()
-            let ops: [JSON] = (0..<g.int(1...4)).map { _ in g.op(store.views, ids: ids) }
+            let ops: [JSON] = (0..<generator.int(1...4)).map { _ in generator.op(store.views, ids: ids) }
             let before = store.tree
             let cs: ChangeSet
             do { cs = try store.apply(json: .array(ops)) } catch {
@@ -233,8 +240,9 @@ final class IncrementalDerivationTests: XCTestCase {
                 continue
             }
             accepted += 1
-            if let d = Self.difference(store.tree, store.rebuild()) {
-                XCTFail("seed \(seed) step \(step): incremental ≠ rebuild: \(d)\nops: \(JSON.array(ops).jsonString)")
+            if let detail = Self.difference(store.tree, store.rebuild()) {
+                XCTFail(
+                    "seed \(seed) step \(step): incremental ≠ rebuild: \(detail)\nops: \(JSON.array(ops).jsonString)")
                 return
             }
             // The change set is exactly the difference between the two trees.
@@ -256,9 +264,9 @@ final class IncrementalDerivationTests: XCTestCase {
         // Merged change logs describe the net change between any two kept revisions.
         let revs = trees.keys.sorted()
         for _ in 0..<20 {
-            let a = g.pick(revs)
-            let b = g.pick(revs)
-            let (from, to) = (min(a, b), max(a, b))
+            let picked = generator.pick(revs)
+            let otherPicked = generator.pick(revs)
+            let (from, to) = (min(picked, otherPicked), max(picked, otherPicked))
             let merged = try store.changes(from: from, to: to)
             let ta = trees[from]!
             let tb = trees[to]!
@@ -287,9 +295,9 @@ final class IncrementalDerivationTests: XCTestCase {
 
     func testGeneratorProducesInterestingTrees() throws {
         // Guard against a generator that only makes empty trees: the checks above would then prove nothing.
-        var g = Gen(seed: 7)
+        var generator = Gen(seed: 7)
         let store = HierarchyStore()
-        try store.setSnapshot(g.snapshot())
+        try store.setSnapshot(generator.snapshot())
         XCTAssertGreaterThan(store.views.count, 5)
         XCTAssertGreaterThan(store.tree.count, 2)
     }

@@ -6,16 +6,17 @@ import XCTest
 /// whatever sequence of inserts, removes, moves and property sets produced the hierarchy (X10, D-MODAL-1).
 final class ModalCountTests: XCTestCase {
     func fullCount(_ h: ViewHierarchy) -> Int {
-        var c = 0
-        for (_, n) in h.nodes where n.ax.viewIsModal ?? (n.kind == .alertController || n.kind == .actionSheet) {
-            c += 1
+        var current = 0
+        for (_, count) in h.nodes
+        where count.ax.viewIsModal ?? (count.kind == .alertController || count.kind == .actionSheet) {
+            current += 1
         }
-        return c
+        return current
     }
 
     func testCountFollowsEveryKindOfChange() throws {
-        let s = HierarchyStore()
-        try s.setSnapshot([
+        let store = HierarchyStore()
+        try store.setSnapshot([
             "windows": [
                 [
                     "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
@@ -31,7 +32,7 @@ final class ModalCountTests: XCTestCase {
                 ]
             ]
         ])
-        XCTAssertEqual(s.views.modalCandidates, 1)
+        XCTAssertEqual(store.views.modalCandidates, 1)
         var seed: UInt64 = 99
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -39,16 +40,18 @@ final class ModalCountTests: XCTestCase {
         }
         var counter = 0
         for step in 0..<400 {
-            let ids = s.views.nodes.keys.filter { $0 != "w" }.sorted()
+            let ids = store.views.nodes.keys.filter { $0 != "w" }.sorted()
             let op: JSON
             switch next(5) {
             case 0:
                 counter += 1
                 let cls = ["UIView", "UIAlertController", "UIButton", "UIActionSheet"][next(4)]
-                var v: JSONObject = ["id": .string("n\(counter)"), "class": .string(cls), "frame": [0, 0, 10, 10]]
-                if next(3) == 0 { v["accessibilityViewIsModal"] = .bool(next(2) == 0) }
+                var object: JSONObject = [
+                    "id": .string("n\(counter)"), "class": .string(cls), "frame": [0, 0, 10, 10],
+                ]
+                if next(3) == 0 { object["accessibilityViewIsModal"] = .bool(next(2) == 0) }
                 let parent = ids.isEmpty ? "w" : (next(3) == 0 ? "w" : ids[next(ids.count)])
-                op = ["op": "insert", "parent": .string(parent), "view": .object(v)]
+                op = ["op": "insert", "parent": .string(parent), "view": .object(object)]
             case 1 where !ids.isEmpty:
                 op = ["op": "remove", "id": .string(ids[next(ids.count)])]
             case 2 where !ids.isEmpty:
@@ -64,8 +67,8 @@ final class ModalCountTests: XCTestCase {
             default:
                 op = ["op": "set", "id": "a", "properties": ["title": .string("A\(step)")]]
             }
-            _ = try? s.apply(json: [op])
-            XCTAssertEqual(s.views.modalCandidates, fullCount(s.views), "step \(step): \(op.jsonString)")
+            _ = try? store.apply(json: [op])
+            XCTAssertEqual(store.views.modalCandidates, fullCount(store.views), "step \(step): \(op.jsonString)")
         }
     }
 }

@@ -5,14 +5,14 @@ import XCTest
 /// The pure rotor engine (AXCore/Rotors; decisions.md D-ROTOR-3, D-ROTOR-4).
 final class RotorEngineTests: XCTestCase {
     static func label(_ id: String, _ y: Double, header: Int? = nil) -> JSON {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "id": .string(id), "class": "UILabel", "frame": [0, JSON(y), 200, 30], "text": .string(id),
         ]
         if let header {
-            o["accessibilityTraits"] = ["header"]
-            o["accessibilityHeadingLevel"] = JSON(header)
+            object["accessibilityTraits"] = ["header"]
+            object["accessibilityHeadingLevel"] = JSON(header)
         }
-        return .object(o)
+        return .object(object)
     }
 
     static func engine(_ children: [JSON], rotors: JSON? = nil) throws -> RotorEngine {

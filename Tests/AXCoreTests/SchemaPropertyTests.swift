@@ -1,5 +1,4 @@
 import AXCore
-import AXJSON
 import XCTest
 
 /// A schema property added in one row of AXSchema's table (issue 20's demonstration): the core reads it, `null`

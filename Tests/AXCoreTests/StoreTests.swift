@@ -22,9 +22,9 @@ final class StoreTests: XCTestCase {
     ]
 
     func store() throws -> HierarchyStore {
-        let s = HierarchyStore()
-        try s.setSnapshot(Self.base)
-        return s
+        let otherStore = HierarchyStore()
+        try otherStore.setSnapshot(Self.base)
+        return otherStore
     }
 
     func assertRefused(
@@ -45,56 +45,65 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(s.revision, revision, "a refused patch must not bump the revision", file: file, line: line)
         XCTAssertNil(IncrementalDerivationTests.difference(s.tree, tree), file: file, line: line)
         XCTAssertEqual(Set(s.views.nodes.keys), Set(views.nodes.keys), file: file, line: line)
-        for (id, v) in views.nodes { XCTAssertEqual(s.views[id], v, "view \(id) changed", file: file, line: line) }
+        for (id, value) in views.nodes {
+            XCTAssertEqual(s.views[id], value, "view \(id) changed", file: file, line: line)
+        }
     }
 
     func testRefusedPatchesLeaveEverythingUnchanged() throws {
-        let s = try store()
+        let otherStore = try store()
         let okSet: JSON = ["op": "set", "id": "a", "properties": ["accessibilityLabel": "Changed"]]
         assertRefused(
-            s, [okSet, ["op": "insert", "parent": "w", "view": ["id": "a", "class": "UIView"]]], kind: .duplicateId,
+            otherStore, [okSet, ["op": "insert", "parent": "w", "view": ["id": "a", "class": "UIView"]]],
+            kind: .duplicateId,
             opIndex: 1, id: "a")
         assertRefused(
-            s, [okSet, ["op": "set", "id": "zz", "properties": ["alpha": 1]]], kind: .unknownId, opIndex: 1, id: "zz")
-        assertRefused(s, [okSet, ["op": "move", "id": "box", "parent": "b"]], kind: .cycle, opIndex: 1, id: "box")
+            otherStore, [okSet, ["op": "set", "id": "zz", "properties": ["alpha": 1]]], kind: .unknownId, opIndex: 1,
+            id: "zz")
         assertRefused(
-            s, [okSet, ["op": "insert", "parent": "box", "index": 5, "view": ["id": "n", "class": "UIView"]]],
+            otherStore, [okSet, ["op": "move", "id": "box", "parent": "b"]], kind: .cycle, opIndex: 1, id: "box")
+        assertRefused(
+            otherStore,
+            [okSet, ["op": "insert", "parent": "box", "index": 5, "view": ["id": "n", "class": "UIView"]]],
             kind: .indexOutOfRange, opIndex: 1, id: "box")
         assertRefused(
-            s, [okSet, ["op": "set", "id": "a", "properties": ["frame": [0, 0, -1, 1]]]], kind: .invalidGeometry,
+            otherStore, [okSet, ["op": "set", "id": "a", "properties": ["frame": [0, 0, -1, 1]]]],
+            kind: .invalidGeometry,
             opIndex: 1, id: "a")
         assertRefused(
-            s, [okSet, ["op": "set", "id": "a", "properties": ["isHidden": 1]]], kind: .invalidProperty, opIndex: 1,
+            otherStore, [okSet, ["op": "set", "id": "a", "properties": ["isHidden": 1]]], kind: .invalidProperty,
+            opIndex: 1,
             id: "a")
         assertRefused(
-            s,
+            otherStore,
             [okSet, ["op": "insert", "parent": "w", "view": ["id": "p", "children": [["id": "q"], ["id": "q"]]]]],
             kind: .multipleParents, opIndex: 1, id: "q")
         assertRefused(
-            s, [okSet, ["op": "remove", "id": "box"], ["op": "set", "id": "b", "properties": ["alpha": 0.5]]],
+            otherStore,
+            [okSet, ["op": "remove", "id": "box"], ["op": "set", "id": "b", "properties": ["alpha": 0.5]]],
             kind: .unknownId, opIndex: 2, id: "b")
     }
 
     func testRevisionsCountAcceptedCommits() throws {
-        let s = try store()
-        XCTAssertEqual(s.revision, 1)
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])
-        XCTAssertEqual(s.revision, 2)
-        XCTAssertEqual(s.tree.revision, 2)
-        XCTAssertEqual(s.tree["a"]?.label, "A2")
+        let otherStore = try store()
+        XCTAssertEqual(otherStore.revision, 1)
+        try otherStore.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])
+        XCTAssertEqual(otherStore.revision, 2)
+        XCTAssertEqual(otherStore.tree.revision, 2)
+        XCTAssertEqual(otherStore.tree["a"]?.label, "A2")
     }
 
     /// A first snapshot lists every node once as added, each container before its descendants (Specs/hierarchy.md).
     func testFirstSnapshotAddsEveryNodeParentsFirst() throws {
         for json in [DemoLikeTrees.settings, DemoLikeTrees.withElementsList] {
-            let s = HierarchyStore()
-            let cs = try s.setSnapshot(json)
-            XCTAssertEqual(cs.added.count, s.tree.count)
-            XCTAssertEqual(Set(cs.added), Set(s.tree.nodes.keys))
+            let otherStore = HierarchyStore()
+            let cs = try otherStore.setSnapshot(json)
+            XCTAssertEqual(cs.added.count, otherStore.tree.count)
+            XCTAssertEqual(Set(cs.added), Set(otherStore.tree.nodes.keys))
             let position = Dictionary(uniqueKeysWithValues: cs.added.enumerated().map { ($1, $0) })
-            for (id, n) in s.tree.nodes {
-                if let p = n.parent {
-                    XCTAssertLessThan(position[p]!, position[id]!, "\(p) is listed after its child \(id)")
+            for (id, count) in otherStore.tree.nodes {
+                if let parent = count.parent {
+                    XCTAssertLessThan(position[parent]!, position[id]!, "\(parent) is listed after its child \(id)")
                 }
             }
         }
@@ -124,15 +133,15 @@ final class StoreTests: XCTestCase {
                 ]
             ]
         ]
-        XCTAssertThrowsError(try HierarchyStore().setSnapshot(nested)) { e in
-            let e = e as! PatchError
-            XCTAssertEqual(e.kind, .multipleParents)
-            XCTAssertEqual(e.id, "outer")
-            XCTAssertEqual(e.property, "accessibilityElements")
-            XCTAssertTrue(e.message.contains("'x'") && e.message.contains("'inner'"), e.message)
+        XCTAssertThrowsError(try HierarchyStore().setSnapshot(nested)) { error in
+            let error = error as! PatchError
+            XCTAssertEqual(error.kind, .multipleParents)
+            XCTAssertEqual(error.id, "outer")
+            XCTAssertEqual(error.property, "accessibilityElements")
+            XCTAssertTrue(error.message.contains("'x'") && error.message.contains("'inner'"), error.message)
         }
-        let s = HierarchyStore()
-        try s.setSnapshot([
+        let otherStore = HierarchyStore()
+        try otherStore.setSnapshot([
             "windows": [
                 [
                     "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
@@ -153,9 +162,9 @@ final class StoreTests: XCTestCase {
             ]
         ])
         let listX: JSON = ["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x"]]]
-        assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
+        assertRefused(otherStore, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
         assertRefused(
-            s,
+            otherStore,
             [
                 [
                     "op": "insert", "parent": "w",
@@ -164,41 +173,41 @@ final class StoreTests: XCTestCase {
             ],
             kind: .multipleParents, opIndex: 0, id: "c3")
         // Once c1 stops listing x (a new list, or c1 gone), another container may list it.
-        try s.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["c2"]]], listX])
-        XCTAssertEqual(s.tree["x"]?.parent, "c2")
-        try s.apply(json: [
+        try otherStore.apply(json: [["op": "set", "id": "c1", "properties": ["accessibilityElements": ["c2"]]], listX])
+        XCTAssertEqual(otherStore.tree["x"]?.parent, "c2")
+        try otherStore.apply(json: [
             ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
             ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
         ])
-        XCTAssertEqual(s.tree["x"]?.parent, "c1")
-        try s.apply(json: [
+        XCTAssertEqual(otherStore.tree["x"]?.parent, "c1")
+        try otherStore.apply(json: [
             ["op": "move", "id": "c2", "parent": "w"], ["op": "move", "id": "x", "parent": "c2"],
             ["op": "remove", "id": "c1"],
         ])
-        try s.apply(json: [listX])
-        XCTAssertEqual(s.tree["x"]?.parent, "c2")
+        try otherStore.apply(json: [listX])
+        XCTAssertEqual(otherStore.tree["x"]?.parent, "c2")
         // Within one patch the order does not matter: the check is on the patch's final state.
-        try s.apply(json: [
+        try otherStore.apply(json: [
             ["op": "insert", "parent": "w", "view": ["id": "c1", "class": "UIView", "frame": [0, 0, 400, 400]]],
             ["op": "move", "id": "c2", "parent": "c1"],
         ])
-        try s.apply(json: [
+        try otherStore.apply(json: [
             ["op": "set", "id": "c1", "properties": ["accessibilityElements": ["x"]]],
             ["op": "set", "id": "c2", "properties": ["accessibilityElements": .null]],
         ])
-        XCTAssertEqual(s.tree["x"]?.parent, "c1")
+        XCTAssertEqual(otherStore.tree["x"]?.parent, "c1")
         // …and the index follows the final state: x belongs to c1 now, so c2 cannot list it alone.
-        assertRefused(s, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
-        try s.apply(json: [listX, ["op": "set", "id": "c1", "properties": ["accessibilityElements": .null]]])
-        XCTAssertEqual(s.tree["x"]?.parent, "c2")
+        assertRefused(otherStore, [listX], kind: .multipleParents, opIndex: 0, id: "c2")
+        try otherStore.apply(json: [listX, ["op": "set", "id": "c1", "properties": ["accessibilityElements": .null]]])
+        XCTAssertEqual(otherStore.tree["x"]?.parent, "c2")
         // Listing a view twice in one container is fine (it appears once).
-        try s.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x", "x"]]]])
-        XCTAssertEqual(s.tree["c2"]?.children, ["x"])
+        try otherStore.apply(json: [["op": "set", "id": "c2", "properties": ["accessibilityElements": ["x", "x"]]]])
+        XCTAssertEqual(otherStore.tree["c2"]?.children, ["x"])
     }
 
     func testChangeSetOfOnePatch() throws {
-        let s = try store()
-        let cs = try s.apply(json: [
+        let otherStore = try store()
+        let cs = try otherStore.apply(json: [
             ["op": "remove", "id": "box"],
             [
                 "op": "insert", "parent": "w",
@@ -214,49 +223,51 @@ final class StoreTests: XCTestCase {
     }
 
     func testMergedLogIsTheNetChange() throws {
-        let s = try store()
-        try s.apply(json: [
+        let otherStore = try store()
+        try otherStore.apply(json: [
             [
                 "op": "insert", "parent": "w",
                 "view": ["id": "t", "class": "UIButton", "frame": [0, 400, 10, 10], "title": "T"],
             ]
         ])  // 2
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])  // 3
-        try s.apply(json: [["op": "remove", "id": "t"]])  // 4
-        try s.apply(json: [["op": "move", "id": "b", "parent": "w"]])  // 5
-        let net = try s.changes(from: 1)
+        try otherStore.apply(json: [["op": "set", "id": "a", "properties": ["title": "A2"]]])  // 3
+        try otherStore.apply(json: [["op": "remove", "id": "t"]])  // 4
+        try otherStore.apply(json: [["op": "move", "id": "b", "parent": "w"]])  // 5
+        let net = try otherStore.changes(from: 1)
         XCTAssertEqual(net.fromRevision, 1)
         XCTAssertEqual(net.toRevision, 5)
         XCTAssertEqual(net.added, [], "t was added and removed again")
         XCTAssertEqual(net.removed, [])
         XCTAssertTrue(net.updated["a"]?.contains("label") == true)
-        XCTAssertEqual(try s.changes(from: 2, to: 3).updated["a"]?.contains("label"), true)
-        XCTAssertEqual(try s.changes(from: 3, to: 4).removed, ["t"])
-        XCTAssertEqual(try s.changes(from: 5).isEmpty, true)
-        XCTAssertThrowsError(try s.changes(from: 6))
-        XCTAssertThrowsError(try s.changes(from: 3, to: 2))
+        XCTAssertEqual(try otherStore.changes(from: 2, to: 3).updated["a"]?.contains("label"), true)
+        XCTAssertEqual(try otherStore.changes(from: 3, to: 4).removed, ["t"])
+        XCTAssertEqual(try otherStore.changes(from: 5).isEmpty, true)
+        XCTAssertThrowsError(try otherStore.changes(from: 6))
+        XCTAssertThrowsError(try otherStore.changes(from: 3, to: 2))
     }
 
     func testLogCapacityDropsOldRevisions() throws {
-        let s = HierarchyStore(logCapacity: 3)
-        try s.setSnapshot(Self.base)
-        for i in 0..<5 { try s.apply(json: [["op": "set", "id": "a", "properties": ["title": .string("A\(i)")]]]) }
-        XCTAssertEqual(s.revision, 6)
-        XCTAssertNoThrow(try s.changes(from: 3))
-        XCTAssertThrowsError(try s.changes(from: 1)) { e in
-            guard case .tooOld = e as? ChangeLogError else { return XCTFail("\(e)") }
+        let otherStore = HierarchyStore(logCapacity: 3)
+        try otherStore.setSnapshot(Self.base)
+        for i in 0..<5 {
+            try otherStore.apply(json: [["op": "set", "id": "a", "properties": ["title": .string("A\(i)")]]])
+        }
+        XCTAssertEqual(otherStore.revision, 6)
+        XCTAssertNoThrow(try otherStore.changes(from: 3))
+        XCTAssertThrowsError(try otherStore.changes(from: 1)) { error in
+            guard case .tooOld = error as? ChangeLogError else { return XCTFail("\(error)") }
         }
     }
 
     /// A node that leaves the tree and comes back changed between two revisions has changed between them.
     /// The merged log compares its value before it left with its final value (D-LOG-1).
     func testMergedLogReportsANodeThatLeftAndCameBackChanged() throws {
-        let s = try store()
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": true]]])  // 2: a leaves
+        let otherStore = try store()
+        try otherStore.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": true]]])  // 2: a leaves
         // 3: back, renamed
-        try s.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": false, "title": "Renamed"]]])
-        XCTAssertEqual(s.tree["a"]?.label, "Renamed")
-        let net = try s.changes(from: 1, to: 3)
+        try otherStore.apply(json: [["op": "set", "id": "a", "properties": ["isHidden": false, "title": "Renamed"]]])
+        XCTAssertEqual(otherStore.tree["a"]?.label, "Renamed")
+        let net = try otherStore.changes(from: 1, to: 3)
         // D-LOG-1: the net change of a node that left and came back is what differs before and after.
         XCTAssertFalse(net.removed.contains("a"), "\(net)")
         XCTAssertFalse(net.added.contains("a"), "\(net)")

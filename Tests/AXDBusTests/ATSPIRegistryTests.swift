@@ -53,8 +53,8 @@ final class ATSPIRegistryTests: XCTestCase {
     /// posix_spawn + waitpid, output captured in temp files. (Foundation.Process is not used: its
     /// waitUntilExit hung here, and the stack's daemons would inherit and hold open any output pipe.)
     func run(_ argv: [String], env extra: [String: String]?) throws -> Output {
-        var e = ProcessInfo.processInfo.environment
-        for (k, v) in extra ?? [:] { e[k] = v }
+        var info = ProcessInfo.processInfo.environment
+        for (k, value) in extra ?? [:] { info[k] = value }
         let tmp = NSTemporaryDirectory() + "axdbus-e2e-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let outPath = tmp + ".out"
         let errPath = tmp + ".err"
@@ -69,7 +69,7 @@ final class ATSPIRegistryTests: XCTestCase {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let cargv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let cenv: [UnsafeMutablePointer<CChar>?] = e.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let cenv: [UnsafeMutablePointer<CChar>?] = info.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in cargv { free(pointer) }
             for pointer in cenv { free(pointer) }
@@ -108,8 +108,8 @@ final class ATSPIRegistryTests: XCTestCase {
                 case ("org.a11y.atspi.Accessible", "HelpText"): return .string("")
                 case ("org.a11y.atspi.Accessible", "ChildCount"): return .int32(isRoot ? 1 : 0)
                 case ("org.a11y.atspi.Accessible", "Parent"):
-                    let d = desktop.withLock { $0 }
-                    return isRoot ? .reference(d.0, d.1) : .reference(me, rootPath)
+                    let reference = desktop.withLock { $0 }
+                    return isRoot ? .reference(reference.0, reference.1) : .reference(me, rootPath)
                 case ("org.a11y.atspi.Application", "ToolkitName") where isRoot: return .string("AXDBusTest")
                 case ("org.a11y.atspi.Application", "Version") where isRoot: return .string("1")
                 case ("org.a11y.atspi.Application", "AtspiVersion") where isRoot: return .string("2.1")
@@ -121,11 +121,11 @@ final class ATSPIRegistryTests: XCTestCase {
             getAll: { _, _ in [] },
             set: { msg, iface, name, value in
                 guard msg.hasPath(rootPath), iface == "org.a11y.atspi.Application", name == "Id",
-                    let v = value.int32Value
+                    let int32Value = value.int32Value
                 else {
                     throw DBusError.propertyReadOnly(name, interface: iface)
                 }
-                appId.withLock { $0 = v }
+                appId.withLock { $0 = int32Value }
             })
         try conn.export(
             path: "/org/a11y/atspi/accessible", fallback: true, standard: DBusStandardInterfaces(properties: props)
@@ -146,25 +146,27 @@ final class ATSPIRegistryTests: XCTestCase {
                     isRoot
                     ? ["org.a11y.atspi.Accessible", "org.a11y.atspi.Application"]
                     : ["org.a11y.atspi.Accessible", "org.a11y.atspi.Action"]
-                return .reply(msg.makeReply { w in w.array("s") { for s in list { w.append(s) } } })
+                return .reply(
+                    msg.makeReply { writer in writer.array("s") { for state in list { writer.append(state) } } })
             case ("org.a11y.atspi.Accessible", "GetChildAtIndex"):
                 try msg.requireSignature("i")
-                let i = try msg.reader().readInt32()
-                guard isRoot, i == 0 else { throw DBusError.invalidArgs("index \(i) out of range") }
+                let reader = try msg.reader().readInt32()
+                guard isRoot, reader == 0 else { throw DBusError.invalidArgs("index \(reader) out of range") }
                 return .reply(msg.makeReply { $0.appendReference(bus: me, path: buttonPath) })
             case ("org.a11y.atspi.Accessible", "GetChildren"):
                 return .reply(
-                    msg.makeReply { w in w.array("(so)") { if isRoot { w.appendReference(bus: me, path: buttonPath) } }
+                    msg.makeReply { writer in
+                        writer.array("(so)") { if isRoot { writer.appendReference(bus: me, path: buttonPath) } }
                     })
             case ("org.a11y.atspi.Accessible", "GetIndexInParent"):
                 return .reply(msg.makeReply { $0.append(Int32(isRoot ? -1 : 0)) })
             case ("org.a11y.atspi.Accessible", "GetAttributes"):
                 return .reply(
-                    msg.makeReply { w in
-                        w.array("{ss}") {
-                            w.dictEntry {
-                                w.append("toolkit")
-                                w.append("AXDBusTest")
+                    msg.makeReply { writer in
+                        writer.array("{ss}") {
+                            writer.dictEntry {
+                                writer.append("toolkit")
+                                writer.append("AXDBusTest")
                             }
                         }
                     })
@@ -192,10 +194,10 @@ final class ATSPIRegistryTests: XCTestCase {
             member: "Embed", timeoutMilliseconds: 5_000
         ) { $0.appendReference(bus: me, path: rootPath) }
         try embed.requireSignature("(so)")
-        let d = try embed.reader().readReference()
-        XCTAssertFalse(d.bus.isEmpty)
-        XCTAssertEqual(d.path, rootPath)
-        desktop.withLock { $0 = (d.bus, d.path) }
+        let reference = try embed.reader().readReference()
+        XCTAssertFalse(reference.bus.isEmpty)
+        XCTAssertEqual(reference.path, rootPath)
+        desktop.withLock { $0 = (reference.bus, reference.path) }
 
         let script = """
             import pyatspi

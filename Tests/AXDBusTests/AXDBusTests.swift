@@ -69,11 +69,11 @@ final class AXDBusTests: XCTestCase {
     }
 
     func callEcho(_ values: [DBusValue]) throws -> [DBusValue] {
-        let m = try DBusMessage.methodCall(
+        let message = try DBusMessage.methodCall(
             destination: server.uniqueName, path: testPath, interface: testInterface, member: "Echo")
-        m.append(values: values)
-        XCTAssertNil(m.marshalError)
-        return try client.call(m, timeoutMilliseconds: 5_000).values()
+        message.append(values: values)
+        XCTAssertNil(message.marshalError)
+        return try client.call(message, timeoutMilliseconds: 5_000).values()
     }
 
     func assertDBusError(
@@ -83,10 +83,12 @@ final class AXDBusTests: XCTestCase {
         do {
             try body()
             XCTFail("expected \(name), got success", file: file, line: line)
-        } catch let e as DBusError {
-            XCTAssertEqual(e.name, name, "\(e)", file: file, line: line)
+        } catch let otherError as DBusError {
+            XCTAssertEqual(otherError.name, name, "\(otherError)", file: file, line: line)
             if let text {
-                XCTAssertTrue(e.message.contains(text), "'\(e.message)' lacks '\(text)'", file: file, line: line)
+                XCTAssertTrue(
+                    otherError.message.contains(text), "'\(otherError.message)' lacks '\(text)'", file: file, line: line
+                )
             }
         } catch {
             XCTFail("unexpected error \(error)", file: file, line: line)
@@ -99,11 +101,11 @@ final class AXDBusTests: XCTestCase {
         XCTAssertTrue(server.uniqueName.hasPrefix(":"))
         XCTAssertTrue(client.uniqueName.hasPrefix(":"))
         XCTAssertNotEqual(server.uniqueName, client.uniqueName)
-        let r = try client.call(
+        let otherReply = try client.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
             interface: "org.freedesktop.DBus", member: "GetNameOwner"
         ) { $0.append(self.server.uniqueName) }
-        XCTAssertEqual(try r.reader().readString(), server.uniqueName)
+        XCTAssertEqual(try otherReply.reader().readString(), server.uniqueName)
         XCTAssertTrue(client.isConnected)
         client.close()
         XCTAssertFalse(client.isConnected)
@@ -115,8 +117,8 @@ final class AXDBusTests: XCTestCase {
     }
 
     func testOpenBadAddressThrows() {
-        XCTAssertThrowsError(try DBusConnection.open(address: "unix:path=/nonexistent/axdbus/socket")) { e in
-            XCTAssertNotNil(e as? DBusError)
+        XCTAssertThrowsError(try DBusConnection.open(address: "unix:path=/nonexistent/axdbus/socket")) { error in
+            XCTAssertNotNil(error as? DBusError)
         }
         XCTAssertThrowsError(try DBusConnection.open(address: "this is not an address"))
     }
@@ -126,10 +128,10 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(try server.requestName("org.axserver.TestName"), .alreadyOwner)
         XCTAssertEqual(try client.requestName("org.axserver.TestName"), .exists)
         try exportEcho()
-        let m = try DBusMessage.methodCall(
+        let message = try DBusMessage.methodCall(
             destination: "org.axserver.TestName", path: testPath, interface: testInterface, member: "Echo")
-        m.append { $0.append("via well-known name") }
-        XCTAssertEqual(try client.call(m).values(), [.string("via well-known name")])
+        message.append { $0.append("via well-known name") }
+        XCTAssertEqual(try client.call(message).values(), [.string("via well-known name")])
         assertDBusError(DBusError.Name.invalidArgs) { _ = try self.server.requestName("not a name") }
     }
 
@@ -211,54 +213,55 @@ final class AXDBusTests: XCTestCase {
             guard msg.isMethodCall("org.a11y.atspi.Cache", "GetItems") else { return .notHandled }
             try msg.requireSignature("")
             let reply = msg.makeReply()
-            let w = reply.writer()
-            w.openArray(signature: "((so)(so)(so)iiassusau)")
+            let writer = reply.writer()
+            writer.openArray(signature: "((so)(so)(so)iiassusau)")
             for it in table {
-                w.openStruct()
-                w.appendReference(bus: it.object.0, path: it.object.1)
-                w.appendReference(bus: it.app.0, path: it.app.1)
-                w.appendReference(bus: it.parent.0, path: it.parent.1)
-                w.append(it.indexInParent)
-                w.append(it.childCount)
-                w.openArray(signature: "s")
-                for s in it.interfaces { w.append(s) }
-                w.close()
-                w.append(it.name)
-                w.append(it.role)
-                w.append(it.description)
-                w.appendArray(it.states)
-                w.close()
+                writer.openStruct()
+                writer.appendReference(bus: it.object.0, path: it.object.1)
+                writer.appendReference(bus: it.app.0, path: it.app.1)
+                writer.appendReference(bus: it.parent.0, path: it.parent.1)
+                writer.append(it.indexInParent)
+                writer.append(it.childCount)
+                writer.openArray(signature: "s")
+                for state in it.interfaces { writer.append(state) }
+                writer.close()
+                writer.append(it.name)
+                writer.append(it.role)
+                writer.append(it.description)
+                writer.appendArray(it.states)
+                writer.close()
             }
-            w.close()
-            w.finish()
+            writer.close()
+            writer.finish()
             return .reply(reply)
         }
         let reply = try client.call(
             destination: bus, path: "/org/a11y/atspi/cache", interface: "org.a11y.atspi.Cache", member: "GetItems")
         XCTAssertEqual(reply.signature, "a((so)(so)(so)iiassusau)")
-        let r = reply.reader()
+        let reader = reply.reader()
         var got: [CacheItem] = []
-        try r.enterArray(elementSignature: "((so)(so)(so)iiassusau)")
-        while !r.isAtEnd {
-            try r.enterStruct()
-            let o = try r.readReference()
-            let a = try r.readReference()
-            let p = try r.readReference()
-            let idx = try r.readInt32()
-            let cc = try r.readInt32()
-            let ifaces = try r.readStringArray()
-            let name = try r.readString()
-            let role = try r.readUInt32()
-            let desc = try r.readString()
-            let states = try r.readUInt32Array()
-            try r.leave()
+        try reader.enterArray(elementSignature: "((so)(so)(so)iiassusau)")
+        while !reader.isAtEnd {
+            try reader.enterStruct()
+            let reference = try reader.readReference()
+            let otherReference = try reader.readReference()
+            let referenceValue = try reader.readReference()
+            let idx = try reader.readInt32()
+            let cc = try reader.readInt32()
+            let ifaces = try reader.readStringArray()
+            let name = try reader.readString()
+            let role = try reader.readUInt32()
+            let desc = try reader.readString()
+            let states = try reader.readUInt32Array()
+            try reader.leave()
             got.append(
                 CacheItem(
-                    object: o, app: a, parent: p, indexInParent: idx, childCount: cc, interfaces: ifaces,
+                    object: reference, app: otherReference, parent: referenceValue, indexInParent: idx, childCount: cc,
+                    interfaces: ifaces,
                     name: name, role: role, description: desc, states: states))
         }
-        try r.leave()
-        XCTAssertTrue(r.isAtEnd)
+        try reader.leave()
+        XCTAssertTrue(reader.isAtEnd)
         XCTAssertEqual(got.count, items.count)
         XCTAssertEqual(got, items)
     }
@@ -290,35 +293,35 @@ final class AXDBusTests: XCTestCase {
         try server.register(path: testPath) { msg in
             if msg.isMethodCall(testInterface, "Concat") {
                 try msg.requireSignature("ss")
-                let r = msg.reader()
-                let a = try r.readString()
-                let b = try r.readString()
-                return .reply(msg.makeReply { $0.append(a + b) })
+                let reader = msg.reader()
+                let string = try reader.readString()
+                let otherString = try reader.readString()
+                return .reply(msg.makeReply { $0.append(string + otherString) })
             }
             if msg.isMethodCall(testInterface, "ReadLoose") {
                 // Reads without checking the signature first: the reader itself must report the mismatch.
-                let r = msg.reader()
-                try r.enterArray()
-                var n: Int32 = 0
-                while !r.isAtEnd {
-                    try r.enterStruct()
-                    _ = try r.readString()
-                    n += try r.readInt32()
-                    try r.leave()
+                let reader = msg.reader()
+                try reader.enterArray()
+                var int32: Int32 = 0
+                while !reader.isAtEnd {
+                    try reader.enterStruct()
+                    _ = try reader.readString()
+                    int32 += try reader.readInt32()
+                    try reader.leave()
                 }
-                try r.leave()
-                return .reply(msg.makeReply { $0.append(n) })
+                try reader.leave()
+                return .reply(msg.makeReply { $0.append(int32) })
             }
             if msg.isMethodCall(testInterface, "BadReply") {
                 // A reply whose marshalling goes wrong must become a Failed error, not a crash.
                 let reply = msg.makeReply()
-                let w = reply.writer()
-                w.openArray(signature: "(so)")
-                w.openStruct()
-                w.append("bus")
-                w.append(Int32(5))
-                w.close()
-                w.close()
+                let writer = reply.writer()
+                writer.openArray(signature: "(so)")
+                writer.openStruct()
+                writer.append("bus")
+                writer.append(Int32(5))
+                writer.close()
+                writer.close()
                 return .reply(reply)
             }
             if msg.isMethodCall(testInterface, "Throws") {
@@ -355,13 +358,13 @@ final class AXDBusTests: XCTestCase {
                 _ = try self.call("NoSuchMethod")
             }
             assertDBusError(DBusError.Name.invalidArgs, contains: "expected 'i' at struct field 2") {
-                _ = try self.call("ReadLoose") { w in
-                    w.openArray(signature: "(ss)")
-                    w.openStruct()
-                    w.append("x")
-                    w.append("y")
-                    w.close()
-                    w.close()
+                _ = try self.call("ReadLoose") { writer in
+                    writer.openArray(signature: "(ss)")
+                    writer.openStruct()
+                    writer.append("x")
+                    writer.append("y")
+                    writer.close()
+                    writer.close()
                 }
             }
             assertDBusError(DBusError.Name.invalidArgs, contains: "expected 'a' at argument 1, got 's'") {
@@ -370,15 +373,15 @@ final class AXDBusTests: XCTestCase {
             assertDBusError(DBusError.Name.failed, contains: "marshalling error") { _ = try self.call("BadReply") }
             assertDBusError(DBusError.Name.failed, contains: "Oops") { _ = try self.call("Throws") }
         }
-        let ok = try call("ReadLoose") { w in
-            w.openArray(signature: "(si)")
+        let ok = try call("ReadLoose") { writer in
+            writer.openArray(signature: "(si)")
             for i in 1...4 {
-                w.openStruct()
-                w.append("k")
-                w.append(Int32(i))
-                w.close()
+                writer.openStruct()
+                writer.append("k")
+                writer.append(Int32(i))
+                writer.close()
             }
-            w.close()
+            writer.close()
         }
         XCTAssertEqual(try ok.reader().readInt32(), 10)
         XCTAssertEqual(
@@ -422,7 +425,7 @@ final class AXDBusTests: XCTestCase {
             _ = try get("/org/a11y/atspi/accessible/1", "org.a11y.atspi.Accessible", "GetNothing")
         }
         // Outside the fallback subtree nothing is exported: libdbus answers by itself.
-        XCTAssertThrowsError(try get("/elsewhere")) { e in XCTAssertNotNil(e as? DBusError) }
+        XCTAssertThrowsError(try get("/elsewhere")) { error in XCTAssertNotNil(error as? DBusError) }
         // Registering the same path twice is an error, not a crash.
         XCTAssertThrowsError(try server.registerFallback(path: "/org/a11y/atspi/accessible") { _ in .notHandled })
         XCTAssertEqual(try get("/org/a11y/atspi/accessible/1").reader().readUInt32(), 43)
@@ -457,78 +460,78 @@ final class AXDBusTests: XCTestCase {
         let cases: [(String, (DBusWriter) -> Void)] = [
             (
                 "int in a string array",
-                { w in
-                    w.openArray(signature: "s")
-                    w.append(Int32(1))
-                    w.close()
+                { writer in
+                    writer.openArray(signature: "s")
+                    writer.append(Int32(1))
+                    writer.close()
                 }
             ),
             (
                 "incomplete struct in array",
-                { w in
-                    w.openArray(signature: "(so)")
-                    w.openStruct()
-                    w.append("x")
-                    w.close()
-                    w.close()
+                { writer in
+                    writer.openArray(signature: "(so)")
+                    writer.openStruct()
+                    writer.append("x")
+                    writer.close()
+                    writer.close()
                 }
             ),
-            ("dict entry at top level", { w in w.openDictEntry() }),
+            ("dict entry at top level", { writer in writer.openDictEntry() }),
             (
                 "two values in a variant",
-                { w in
-                    w.openVariant(signature: "i")
-                    w.append(Int32(1))
-                    w.append(Int32(2))
-                    w.close()
+                { writer in
+                    writer.openVariant(signature: "i")
+                    writer.append(Int32(1))
+                    writer.append(Int32(2))
+                    writer.close()
                 }
             ),
             (
                 "empty variant",
-                { w in
-                    w.openVariant(signature: "i")
-                    w.close()
+                { writer in
+                    writer.openVariant(signature: "i")
+                    writer.close()
                 }
             ),
-            ("bad variant signature", { w in w.openVariant(signature: "ii") }),
-            ("bad array signature", { w in w.openArray(signature: "a") }),
-            ("invalid object path", { w in w.appendObjectPath("//x") }),
-            ("invalid signature value", { w in w.appendSignature("(") }),
+            ("bad variant signature", { writer in writer.openVariant(signature: "ii") }),
+            ("bad array signature", { writer in writer.openArray(signature: "a") }),
+            ("invalid object path", { writer in writer.appendObjectPath("//x") }),
+            ("invalid signature value", { writer in writer.appendSignature("(") }),
             (
                 "empty struct",
-                { w in
-                    w.openStruct()
-                    w.close()
+                { writer in
+                    writer.openStruct()
+                    writer.close()
                 }
             ),
             (
                 "unclosed container",
-                { w in
-                    w.openArray(signature: "i")
-                    w.append(Int32(3))
+                { writer in
+                    writer.openArray(signature: "i")
+                    writer.append(Int32(3))
                 }
             ),
-            ("close at top level", { w in w.close() }),
+            ("close at top level", { writer in writer.close() }),
             (
                 "wrong array type in a{sv}",
-                { w in
-                    w.openArray(signature: "{sv}")
-                    w.openDictEntry()
-                    w.append("k")
-                    w.append("not a variant")
-                    w.close()
-                    w.close()
+                { writer in
+                    writer.openArray(signature: "{sv}")
+                    writer.openDictEntry()
+                    writer.append("k")
+                    writer.append("not a variant")
+                    writer.close()
+                    writer.close()
                 }
             ),
         ]
         for (what, body) in cases {
-            let m = try DBusMessage.signal(path: "/a", interface: "a.b", member: "C")
-            let w = m.writer()
-            body(w)
-            w.finish()
-            XCTAssertNotNil(w.error, what)
-            XCTAssertNotNil(m.marshalError, what)
-            assertDBusError(DBusError.Name.failed, contains: "marshalling error") { try self.client.send(m) }
+            let message = try DBusMessage.signal(path: "/a", interface: "a.b", member: "C")
+            let otherWriter = message.writer()
+            body(otherWriter)
+            otherWriter.finish()
+            XCTAssertNotNil(otherWriter.error, what)
+            XCTAssertNotNil(message.marshalError, what)
+            assertDBusError(DBusError.Name.failed, contains: "marshalling error") { try self.client.send(message) }
         }
         // Writing to a locked message (received, or already sent) would abort inside libdbus.
         let sent = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Sent")
@@ -543,11 +546,11 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(sent.signature, "i")
         // A message with a container still open is refused, and nothing aborts when its writer goes away.
         let open = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Open")
-        var w: DBusWriter? = open.writer()
-        w?.openArray(signature: "s")
-        w?.append("x")
+        var otherWriter: DBusWriter? = open.writer()
+        otherWriter?.openArray(signature: "s")
+        otherWriter?.append("x")
         assertDBusError(DBusError.Name.failed, contains: "unclosed container") { try self.client.send(open) }
-        w = nil
+        otherWriter = nil
         XCTAssertNotNil(open.marshalError)
         assertDBusError(DBusError.Name.failed, contains: "marshalling error") { try self.client.send(open) }
         // Handlers get locked (received) messages.
@@ -567,48 +570,53 @@ final class AXDBusTests: XCTestCase {
     }
 
     func testReaderReportsWrongTypesPrecisely() throws {
-        let m = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Event")
-        m.append { w in
-            w.append("focused")
-            w.append(Int32(1))
-            w.append(Int32(0))
-            w.variant("i") { w.append(Int32(0)) }
-            w.appendEmptyVardict()
+        let message = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Event")
+        message.append { writer in
+            writer.append("focused")
+            writer.append(Int32(1))
+            writer.append(Int32(0))
+            writer.variant("i") { writer.append(Int32(0)) }
+            writer.appendEmptyVardict()
         }
-        XCTAssertEqual(m.signature, "siiva{sv}")
-        let r = m.reader()
-        XCTAssertEqual(r.currentType, .string)
-        XCTAssertThrowsError(try r.readInt32()) { e in
-            XCTAssertEqual((e as? DBusError)?.name, DBusError.Name.invalidArgs)
-            XCTAssertTrue((e as? DBusError)?.message.contains("expected 'i' at argument 1, got 's'") ?? false, "\(e)")
+        XCTAssertEqual(message.signature, "siiva{sv}")
+        let reader = message.reader()
+        XCTAssertEqual(reader.currentType, .string)
+        XCTAssertThrowsError(try reader.readInt32()) { error in
+            XCTAssertEqual((error as? DBusError)?.name, DBusError.Name.invalidArgs)
+            XCTAssertTrue(
+                (error as? DBusError)?.message.contains("expected 'i' at argument 1, got 's'") ?? false, "\(error)")
         }
-        XCTAssertEqual(try r.readString(), "focused")
-        XCTAssertThrowsError(try r.enterStruct())
-        XCTAssertThrowsError(try r.readUInt32Array())
-        XCTAssertEqual(try r.readInt32(), 1)
-        XCTAssertEqual(try r.readInt32(), 0)
-        XCTAssertThrowsError(try r.readString())
-        try r.enterVariant()
-        XCTAssertEqual(r.currentSignature, "i")
-        XCTAssertThrowsError(try r.readUInt32())
-        XCTAssertEqual(try r.readInt32(), 0)
-        XCTAssertThrowsError(try r.readInt32()) { e in XCTAssertTrue("\(e)".contains("end of arguments"), "\(e)") }
-        try r.leave()
-        XCTAssertThrowsError(try r.enterArray(elementSignature: "{ss}")) { e in
-            XCTAssertTrue("\(e)".contains("got 'a{sv}'"), "\(e)")
+        XCTAssertEqual(try reader.readString(), "focused")
+        XCTAssertThrowsError(try reader.enterStruct())
+        XCTAssertThrowsError(try reader.readUInt32Array())
+        XCTAssertEqual(try reader.readInt32(), 1)
+        XCTAssertEqual(try reader.readInt32(), 0)
+        XCTAssertThrowsError(try reader.readString())
+        try reader.enterVariant()
+        XCTAssertEqual(reader.currentSignature, "i")
+        XCTAssertThrowsError(try reader.readUInt32())
+        XCTAssertEqual(try reader.readInt32(), 0)
+        XCTAssertThrowsError(try reader.readInt32()) { error in
+            XCTAssertTrue("\(error)".contains("end of arguments"), "\(error)")
         }
-        XCTAssertEqual(try r.readVardict(), [:])
-        XCTAssertTrue(r.isAtEnd)
-        XCTAssertThrowsError(try r.skip())
-        XCTAssertThrowsError(try r.leave())
+        try reader.leave()
+        XCTAssertThrowsError(try reader.enterArray(elementSignature: "{ss}")) { error in
+            XCTAssertTrue("\(error)".contains("got 'a{sv}'"), "\(error)")
+        }
+        XCTAssertEqual(try reader.readVardict(), [:])
+        XCTAssertTrue(reader.isAtEnd)
+        XCTAssertThrowsError(try reader.skip())
+        XCTAssertThrowsError(try reader.leave())
     }
 
     func testEmptyBodyAndSessionBusFromEnvironment() throws {
         let empty = try DBusMessage.signal(path: "/a", interface: "a.b", member: "Empty")
-        let r = empty.reader()
-        XCTAssertTrue(r.isAtEnd)
-        XCTAssertNil(r.currentType)
-        XCTAssertThrowsError(try r.readString()) { e in XCTAssertTrue("\(e)".contains("got end of arguments"), "\(e)") }
+        let reader = empty.reader()
+        XCTAssertTrue(reader.isAtEnd)
+        XCTAssertNil(reader.currentType)
+        XCTAssertThrowsError(try reader.readString()) { error in
+            XCTAssertTrue("\(error)".contains("got end of arguments"), "\(error)")
+        }
         XCTAssertEqual(try empty.values(), [])
 
         let saved = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
@@ -643,15 +651,15 @@ final class AXDBusTests: XCTestCase {
                 guard iface == accessible || iface == application else {
                     throw DBusError.unknownInterface(iface, path: msg.path)
                 }
-                guard let v = store.withLock({ $0[name] }) else {
+                guard let otherValue = store.withLock({ $0[name] }) else {
                     throw DBusError.unknownProperty(name, interface: iface)
                 }
-                return v
+                return otherValue
             },
             getAll: { _, iface in
                 guard iface == accessible else { return [] }
-                return store.withLock { s in
-                    s.filter { $0.key != "Id" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return store.withLock { locked in
+                    locked.filter { $0.key != "Id" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
                 }
             },
             set: { _, iface, name, value in
@@ -685,12 +693,12 @@ final class AXDBusTests: XCTestCase {
                 destination: dest, path: path, interface: "org.freedesktop.DBus.Properties", member: member, body)
         }
         // Get
-        let g = try pcall("Get") {
+        let otherReply = try pcall("Get") {
             $0.append(accessible)
             $0.append("Name")
         }
-        XCTAssertEqual(g.signature, "v")
-        XCTAssertEqual(try g.values(), [.variant(.string("OK button"))])
+        XCTAssertEqual(otherReply.signature, "v")
+        XCTAssertEqual(try otherReply.values(), [.variant(.string("OK button"))])
         assertDBusError(DBusError.Name.unknownProperty, contains: "Nope") {
             _ = try pcall("Get") {
                 $0.append(accessible)
@@ -717,10 +725,10 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(all.signature, "a{sv}")
         XCTAssertEqual(try all.reader().readVardict(), ["Name": .string("OK button"), "ChildCount": .int32(0)])
         // Set (what the registry does after Embed)
-        _ = try pcall("Set") { w in
-            w.append(application)
-            w.append("Id")
-            w.variant("i") { w.append(Int32(42)) }
+        _ = try pcall("Set") { writer in
+            writer.append(application)
+            writer.append("Id")
+            writer.variant("i") { writer.append(Int32(42)) }
         }
         XCTAssertEqual(
             try pcall("Get") {
@@ -728,17 +736,17 @@ final class AXDBusTests: XCTestCase {
                 $0.append("Id")
             }.values(), [.variant(.int32(42))])
         assertDBusError(DBusError.Name.propertyReadOnly) {
-            _ = try pcall("Set") { w in
-                w.append(accessible)
-                w.append("Name")
-                w.variant("s") { w.append("x") }
+            _ = try pcall("Set") { writer in
+                writer.append(accessible)
+                writer.append("Name")
+                writer.variant("s") { writer.append("x") }
             }
         }
         assertDBusError(DBusError.Name.invalidArgs, contains: "must be 'i'") {
-            _ = try pcall("Set") { w in
-                w.append(application)
-                w.append("Id")
-                w.variant("s") { w.append("x") }
+            _ = try pcall("Set") { writer in
+                writer.append(application)
+                writer.append("Id")
+                writer.variant("s") { writer.append("x") }
             }
         }
         // Introspect
@@ -754,9 +762,9 @@ final class AXDBusTests: XCTestCase {
                 interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
         }
         // Peer on an exported path and on a path with no handler at all (libdbus answers itself)
-        for p in [root, "/", "/some/where"] {
+        for point in [root, "/", "/some/where"] {
             let pong = try client.call(
-                destination: dest, path: p, interface: "org.freedesktop.DBus.Peer", member: "Ping")
+                destination: dest, path: point, interface: "org.freedesktop.DBus.Peer", member: "Ping")
             XCTAssertEqual(pong.type, .methodReturn)
         }
         let mid = try client.call(
@@ -776,7 +784,7 @@ final class AXDBusTests: XCTestCase {
         let got = Collector<[DBusValue]>()
         let filter = DBusSignalFilter(path: nil, interface: "org.a11y.atspi.Event.Object", member: "StateChanged")
         _ = try client.subscribe(filter, arg0: "focused") { msg in
-            if let v = try? msg.values() { got.add(v) }
+            if let otherValues = try? msg.values() { got.add(otherValues) }
         }
         let other = Collector<String>()
         // A handler without a match rule sees nothing broadcast by others...
@@ -784,23 +792,24 @@ final class AXDBusTests: XCTestCase {
             other.add(msg.member ?? "")
         }
         func emit(_ detail: String, _ d1: Int32, path: String = "/org/a11y/atspi/accessible/5") throws {
-            try server.emitSignal(path: path, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") { w in
-                w.append(detail)
-                w.append(d1)
-                w.append(Int32(0))
-                w.variant("i") { w.append(Int32(0)) }
-                w.appendEmptyVardict()
+            try server.emitSignal(path: path, interface: "org.a11y.atspi.Event.Object", member: "StateChanged") {
+                writer in
+                writer.append(detail)
+                writer.append(d1)
+                writer.append(Int32(0))
+                writer.variant("i") { writer.append(Int32(0)) }
+                writer.appendEmptyVardict()
             }
         }
         try emit("checked", 1)  // filtered out by arg0 in the bus
         try emit("focused", 1)
         try emit("focused", 0, path: "/org/a11y/atspi/accessible/6")
-        try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { w in
-            w.append("")
-            w.append(Int32(0))
-            w.append(Int32(0))
-            w.variant("s") { w.append("title") }
-            w.appendEmptyVardict()
+        try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { writer in
+            writer.append("")
+            writer.append(Int32(0))
+            writer.append(Int32(0))
+            writer.variant("s") { writer.append("title") }
+            writer.appendEmptyVardict()
         }
         let items = got.wait(for: 2)
         XCTAssertEqual(items.count, 2)
@@ -810,12 +819,12 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(got.count, 2, "the 'checked' signal must not be delivered")
         XCTAssertEqual(other.count, 0, "no match rule for Event.Window: the bus must not deliver it")
         try client.addMatch(DBusSignalFilter(interface: "org.a11y.atspi.Event.Window").matchRule())
-        try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { w in
-            w.append("")
-            w.append(Int32(0))
-            w.append(Int32(0))
-            w.variant("s") { w.append("title") }
-            w.appendEmptyVardict()
+        try server.emitSignal(path: "/w", interface: "org.a11y.atspi.Event.Window", member: "Activate") { writer in
+            writer.append("")
+            writer.append(Int32(0))
+            writer.append(Int32(0))
+            writer.variant("s") { writer.append("title") }
+            writer.appendEmptyVardict()
         }
         XCTAssertEqual(other.wait(for: 1), ["Activate"])
     }
@@ -827,7 +836,7 @@ final class AXDBusTests: XCTestCase {
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"),
             arg0: "org.axserver.Watched"
         ) { msg in
-            if msg.hasSignature("sss"), let v = try? msg.values() { seen.add(v) }
+            if msg.hasSignature("sss"), let otherValues = try? msg.values() { seen.add(otherValues) }
         }
         let third = try DBusConnection.open(address: bus.address)
         XCTAssertEqual(try third.requestName("org.axserver.Watched"), .primaryOwner)
@@ -849,8 +858,8 @@ final class AXDBusTests: XCTestCase {
                 return .handled
             }
             if msg.isMethodCall(testInterface, "Now") {
-                let v = try msg.reader().readInt32()
-                return .reply(msg.makeReply { $0.append(v * 2) })
+                let reader = try msg.reader().readInt32()
+                return .reply(msg.makeReply { $0.append(reader * 2) })
             }
             return .notHandled
         }
@@ -858,14 +867,14 @@ final class AXDBusTests: XCTestCase {
         let onLoop = Collector<Bool>()
         let client = self.client!
         for i in 1...20 {
-            let m = try DBusMessage.methodCall(
+            let message = try DBusMessage.methodCall(
                 destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now")
-            m.append { $0.append(Int32(i)) }
-            client.callAsync(m) { r in
+            message.append { $0.append(Int32(i)) }
+            client.callAsync(message) { result in
                 onLoop.add(client.isOnLoopThread)
-                switch r {
+                switch result {
                 case .success(let reply): results.add("ok \((try? reply.reader().readInt32()) ?? -1)")
-                case .failure(let e): results.add("error \(e.name)")
+                case .failure(let error): results.add("error \(error.name)")
                 }
             }
         }
@@ -878,12 +887,12 @@ final class AXDBusTests: XCTestCase {
         client.callAsync(
             destination: server.uniqueName, path: testPath, interface: testInterface, member: "Now",
             { $0.append(Int32(21)) },
-            reply: { r in
-                conv.add((try? r.get().reader().readInt32()).map { "ok \($0)" } ?? "failed")
+            reply: { result in
+                conv.add((try? result.get().reader().readInt32()).map { "ok \($0)" } ?? "failed")
             })
         client.callAsync(destination: server.uniqueName, path: "bad path", interface: testInterface, member: "Now") {
-            r in
-            if case .failure(let e) = r { conv.add(e.name) }
+            result in
+            if case .failure(let error) = result { conv.add(error.name) }
         }
         XCTAssertEqual(Set(conv.wait(for: 2)), ["ok 42", DBusError.Name.invalidArgs])
 
@@ -892,9 +901,11 @@ final class AXDBusTests: XCTestCase {
         let t0 = Date()
         let later = try DBusMessage.methodCall(
             destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
-        client.callAsync(later, timeoutMilliseconds: 200) { r in if case .failure(let e) = r { timeouts.add(e) } }
-        let e = timeouts.wait(for: 1).first
-        XCTAssertEqual(e?.name, DBusError.Name.noReply)
+        client.callAsync(later, timeoutMilliseconds: 200) { result in
+            if case .failure(let error) = result { timeouts.add(error) }
+        }
+        let event = timeouts.wait(for: 1).first
+        XCTAssertEqual(event?.name, DBusError.Name.noReply)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(t0), 0.19)
         XCTAssertLessThan(Date().timeIntervalSince(t0), 3)
 
@@ -903,8 +914,8 @@ final class AXDBusTests: XCTestCase {
         let later2 = try DBusMessage.methodCall(
             destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
         later2.append { $0.append("payload") }
-        client.callAsync(later2, timeoutMilliseconds: 5_000) { r in
-            answered.add((try? r.get().reader().readString()) ?? "failed")
+        client.callAsync(later2, timeoutMilliseconds: 5_000) { result in
+            answered.add((try? result.get().reader().readString()) ?? "failed")
         }
         let deadline = Date().addingTimeInterval(5)
         while held.withLock({ $0.count }) < 2 && Date() < deadline { usleep(1000) }
@@ -916,7 +927,7 @@ final class AXDBusTests: XCTestCase {
         let gone = Collector<String>()
         let later3 = try DBusMessage.methodCall(
             destination: server.uniqueName, path: testPath, interface: testInterface, member: "Later")
-        client.callAsync(later3) { r in if case .failure(let e) = r { gone.add(e.name) } }
+        client.callAsync(later3) { result in if case .failure(let error) = result { gone.add(error.name) } }
         while held.withLock({ $0.count }) < 3 && Date() < deadline { usleep(1000) }
         server.close()
         XCTAssertEqual(gone.wait(for: 1), [DBusError.Name.noReply])
@@ -924,14 +935,14 @@ final class AXDBusTests: XCTestCase {
 
     func testBlockingCallFromLoopThreadViaPerform() throws {
         try exportConcat()
-        let r = client.performAndWait { [client = client!, dest = server.uniqueName] () -> String in
+        let answer = client.performAndWait { [client = client!, dest = server.uniqueName] () -> String in
             (try? client.call(destination: dest, path: testPath, interface: testInterface, member: "Concat") {
                 $0.append("x")
                 $0.append("y")
             }
             .reader().readString()) ?? "failed"
         }
-        XCTAssertEqual(r, "xy")
+        XCTAssertEqual(answer, "xy")
     }
 
     // MARK: threads
@@ -940,7 +951,7 @@ final class AXDBusTests: XCTestCase {
         try exportConcat()
         let signals = Collector<Int32>()
         _ = try client.subscribe(DBusSignalFilter(interface: testInterface, member: "Tick")) { msg in
-            if let v = try? msg.reader().readInt32() { signals.add(v) }
+            if let reader = try? msg.reader().readInt32() { signals.add(reader) }
         }
         let threads = 8
         let perThread = 300
@@ -948,19 +959,19 @@ final class AXDBusTests: XCTestCase {
         let server = self.server!
         let client = self.client!
         let dest = server.uniqueName
-        DispatchQueue.concurrentPerform(iterations: threads) { t in
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for i in 0..<perThread {
                 do {
-                    let r = try client.call(
+                    let otherReply = try client.call(
                         destination: dest, path: testPath, interface: testInterface, member: "Concat"
-                    ) { w in
-                        w.append("t\(t)-")
-                        w.append("\(i)")
+                    ) { writer in
+                        writer.append("t\(thread)-")
+                        writer.append("\(i)")
                     }
-                    let s = try r.reader().readString()
-                    if s != "t\(t)-\(i)" { errors.add("wrong reply \(s) for t\(t)-\(i)") }
+                    let otherReader = try otherReply.reader().readString()
+                    if otherReader != "t\(thread)-\(i)" { errors.add("wrong reply \(otherReader) for t\(thread)-\(i)") }
                     try server.emitSignal(path: testPath, interface: testInterface, member: "Tick") {
-                        $0.append(Int32(t * perThread + i))
+                        $0.append(Int32(thread * perThread + i))
                     }
                 } catch {
                     errors.add("\(error)")
@@ -972,9 +983,9 @@ final class AXDBusTests: XCTestCase {
         XCTAssertEqual(got.count, threads * perThread)
         XCTAssertEqual(Set(got), Set((0..<Int32(threads * perThread)).map { $0 }))
         // Per sender thread, signals keep their order.
-        for t in 0..<threads {
-            let mine = got.filter { Int($0) / perThread == t }
-            XCTAssertEqual(mine, mine.sorted(), "thread \(t) signals out of order")
+        for elapsed in 0..<threads {
+            let mine = got.filter { Int($0) / perThread == elapsed }
+            XCTAssertEqual(mine, mine.sorted(), "thread \(elapsed) signals out of order")
         }
     }
 
@@ -990,21 +1001,21 @@ final class AXDBusTests: XCTestCase {
             return .notHandled
         }
         for i in 1...3 {
-            let m = try DBusMessage.methodCall(
+            let message = try DBusMessage.methodCall(
                 destination: server.uniqueName, path: testPath, interface: testInterface, member: "Set")
-            m.append { $0.append(Int32(i)) }
-            m.setNoReply(true)
-            XCTAssertTrue(m.noReplyExpected)
-            try client.send(m)
+            message.append { $0.append(Int32(i)) }
+            message.setNoReply(true)
+            XCTAssertTrue(message.noReplyExpected)
+            try client.send(message)
         }
         XCTAssertEqual(seen.wait(for: 3), [1, 2, 3])
 
         weak var weakConn: DBusConnection?
         do {
-            let c = try DBusConnection.open(address: bus.address)
-            weakConn = c
-            try c.register(path: "/x") { _ in .notHandled }
-            c.close()
+            let connection = try DBusConnection.open(address: bus.address)
+            weakConn = connection
+            try connection.register(path: "/x") { _ in .notHandled }
+            connection.close()
         }
         XCTAssertNil(weakConn, "a closed connection must be released (loop thread joined, no retain cycle)")
     }
@@ -1012,16 +1023,16 @@ final class AXDBusTests: XCTestCase {
     // MARK: benchmark (figures printed; run in release for real numbers)
 
     func testBenchmarkRoundTrip() throws {
-        let n = Int(ProcessInfo.processInfo.environment["AXDBUS_BENCH_COUNT"] ?? "") ?? 2_000
-        let f = try DBusBenchmark.run(address: bus.address, count: n)
-        print("AXDBus benchmark: \(f)")
-        XCTAssertGreaterThan(f.medianMicros, 0)
-        XCTAssertGreaterThan(f.busFloorMicros, 0)
-        XCTAssertLessThan(f.medianMicros, 100_000)
+        let otherCount = Int(ProcessInfo.processInfo.environment["AXDBUS_BENCH_COUNT"] ?? "") ?? 2_000
+        let benchmark = try DBusBenchmark.run(address: bus.address, count: otherCount)
+        print("AXDBus benchmark: \(benchmark)")
+        XCTAssertGreaterThan(benchmark.medianMicros, 0)
+        XCTAssertGreaterThan(benchmark.busFloorMicros, 0)
+        XCTAssertLessThan(benchmark.medianMicros, 100_000)
         let (median, floor) = try DBusBenchmark.roundTrip(address: bus.address, count: 200)
         XCTAssertTrue(median.isFinite && floor.isFinite)
-        let m = try DBusBenchmark.marshalling(iterations: 5_000, items: 1_000)
-        print("AXDBus marshalling: \(m)")
-        XCTAssertGreaterThan(m.getItemsBytes, 1_000 * 100)
+        let otherBenchmark = try DBusBenchmark.marshalling(iterations: 5_000, items: 1_000)
+        print("AXDBus marshalling: \(otherBenchmark)")
+        XCTAssertGreaterThan(otherBenchmark.getItemsBytes, 1_000 * 100)
     }
 }

@@ -17,8 +17,8 @@ struct RandomTypes {
     static let basics: [Character] = ["y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g"]
 
     mutating func type(depth: Int) -> T {
-        let r = depth <= 0 ? 0 : 1 + rng.next(5)
-        switch r {
+        let result = depth <= 0 ? 0 : 1 + rng.next(5)
+        switch result {
         case 0, 1: return .basic(Self.basics[rng.next(Self.basics.count)])
         case 2: return .array(type(depth: depth - 1))
         case 3: return .dict(Self.basics[rng.next(Self.basics.count)], type(depth: depth - 1))
@@ -29,25 +29,26 @@ struct RandomTypes {
 
     static func signature(_ t: T) -> String {
         switch t {
-        case .basic(let c): return String(c)
-        case .array(let e): return "a" + signature(e)
-        case .dict(let k, let v): return "a{\(k)\(signature(v))}"
-        case .structure(let f): return "(" + f.map(signature).joined() + ")"
+        case .basic(let code): return String(code)
+        case .array(let element): return "a" + signature(element)
+        case .dict(let key, let valueType): return "a{\(key)\(signature(valueType))}"
+        case .structure(let fields): return "(" + fields.map(signature).joined() + ")"
         case .variant: return "v"
         }
     }
 
     mutating func value(_ t: T, depth: Int) -> DBusValue {
         switch t {
-        case .basic(let c): return basic(c)
-        case .array(let e):
+        case .basic(let code): return basic(code)
+        case .array(let element):
             return .array(
-                elementSignature: Self.signature(e), (0..<rng.next(4)).map { _ in value(e, depth: depth - 1) })
-        case .dict(let k, let v):
+                elementSignature: Self.signature(element),
+                (0..<rng.next(4)).map { _ in value(element, depth: depth - 1) })
+        case .dict(let key, let valueType):
             return .array(
-                elementSignature: "{\(k)\(Self.signature(v))}",
-                (0..<rng.next(4)).map { _ in .dictEntry(basic(k), value(v, depth: depth - 1)) })
-        case .structure(let f): return .struct(f.map { value($0, depth: depth - 1) })
+                elementSignature: "{\(key)\(Self.signature(valueType))}",
+                (0..<rng.next(4)).map { _ in .dictEntry(basic(key), value(valueType, depth: depth - 1)) })
+        case .structure(let fields): return .struct(fields.map { value($0, depth: depth - 1) })
         case .variant:
             let inner = type(depth: max(0, depth - 1))
             return .variant(value(inner, depth: depth - 1))
@@ -76,10 +77,10 @@ struct SplitMix {
     var state: UInt64
     mutating func raw() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var otherState = state
+        otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+        return otherState ^ (otherState >> 31)
     }
     mutating func next(_ n: Int) -> Int { Int(raw() % UInt64(n)) }
 }
@@ -102,12 +103,12 @@ final class RandomValueTests: XCTestCase {
             let sig = types.map(RandomTypes.signature).joined()
             if sig.utf8.count > 200 { continue }  // D-Bus signatures are limited to 255 bytes
             if round % 60 == 0 { print("random signature sample: \(sig)") }
-            let m = try DBusMessage.methodCall(
+            let message = try DBusMessage.methodCall(
                 destination: server.uniqueName, path: "/echo", interface: "org.axserver.Test", member: "Echo")
-            m.append(values: values)
-            XCTAssertNil(m.marshalError, "round \(round) sig \(sig): \(String(describing: m.marshalError))")
-            XCTAssertEqual(m.signature, sig, "round \(round)")
-            let reply = try client.call(m, timeoutMilliseconds: 5_000)
+            message.append(values: values)
+            XCTAssertNil(message.marshalError, "round \(round) sig \(sig): \(String(describing: message.marshalError))")
+            XCTAssertEqual(message.signature, sig, "round \(round)")
+            let reply = try client.call(message, timeoutMilliseconds: 5_000)
             XCTAssertEqual(reply.signature, sig, "round \(round)")
             XCTAssertEqual(try reply.values(), values, "round \(round) sig \(sig)")
         }

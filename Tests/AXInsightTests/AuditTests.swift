@@ -14,8 +14,8 @@ final class AuditTests: XCTestCase {
     }
 
     static func audit(_ children: [JSON], checks: [String]? = nil) throws -> [AuditFinding] {
-        let s = try store(children)
-        return Auditor.run(tree: s.tree, views: s.views, checks: checks).findings
+        let otherStore = try store(children)
+        return Auditor.run(tree: otherStore.tree, views: otherStore.views, checks: checks).findings
     }
 
     func testSmallButtonFiresHitRegionAndBigOneDoesNot() throws {
@@ -113,12 +113,12 @@ final class AuditTests: XCTestCase {
     }
 
     func testSuppressionByCheckAndElement() throws {
-        let s = try Self.store([
+        let state = try Self.store([
             V.view("a", "UIButton", [0, 0, 30, 30], ["title": "A"]),
             V.view("b", "UIButton", [0, 100, 30, 30], ["title": "B"]),
         ])
         let report = Auditor.run(
-            tree: s.tree, views: s.views, checks: ["hitRegion"],
+            tree: state.tree, views: state.views, checks: ["hitRegion"],
             suppressions: [AuditSuppression(check: "hitRegion", elements: ["a"])])
         XCTAssertEqual(report.findings.map(\.element), ["b"])
         XCTAssertEqual(report.suppressed, 1)
@@ -128,8 +128,8 @@ final class AuditTests: XCTestCase {
         let buttons = (0..<10).map {
             V.view("b\($0)", "UIButton", [0, Double($0) * 40, 30, 30], ["title": .string("B\($0)")])
         }
-        let s = try Self.store(buttons)
-        let report = Auditor.run(tree: s.tree, views: s.views, checks: ["hitRegion"], maxFindings: 3)
+        let state = try Self.store(buttons)
+        let report = Auditor.run(tree: state.tree, views: state.views, checks: ["hitRegion"], maxFindings: 3)
         XCTAssertEqual(report.findings.count, 3)
         XCTAssertEqual(report.omitted, 7)
     }

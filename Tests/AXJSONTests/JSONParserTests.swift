@@ -12,8 +12,8 @@ final class JSONParserTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) -> JSONParseError? {
         do {
-            let v = try JSON.parse(s, limits: limits)
-            XCTFail("expected an error for \(s.debugDescription), got \(v)", file: file, line: line)
+            let json = try JSON.parse(s, limits: limits)
+            XCTFail("expected an error for \(s.debugDescription), got \(json)", file: file, line: line)
             return nil
         } catch {
             return error
@@ -22,8 +22,8 @@ final class JSONParserTests: XCTestCase {
 
     private func parseBytesError(_ b: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> JSONParseError? {
         do {
-            let v = try JSON.parse(b)
-            XCTFail("expected an error for \(b), got \(v)", file: file, line: line)
+            let json = try JSON.parse(b)
+            XCTFail("expected an error for \(b), got \(json)", file: file, line: line)
             return nil
         } catch {
             return error
@@ -41,19 +41,19 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testContainers() throws {
-        let v = try parse(#"{"a": [1, 2, {"b": null}], "c": {}, "d": [], "e": "x"}"#)
-        XCTAssertEqual(v["a"]?[0], 1)
-        XCTAssertEqual(v["a"]?[2]?["b"], .null)
-        XCTAssertEqual(v["c"], .object(JSONObject()))
-        XCTAssertEqual(v["d"], .array([]))
-        XCTAssertEqual(v["e"], "x")
-        XCTAssertEqual(v.objectValue?.keys, ["a", "c", "d", "e"])
+        let value = try parse(#"{"a": [1, 2, {"b": null}], "c": {}, "d": [], "e": "x"}"#)
+        XCTAssertEqual(value["a"]?[0], 1)
+        XCTAssertEqual(value["a"]?[2]?["b"], .null)
+        XCTAssertEqual(value["c"], .object(JSONObject()))
+        XCTAssertEqual(value["d"], .array([]))
+        XCTAssertEqual(value["e"], "x")
+        XCTAssertEqual(value.objectValue?.keys, ["a", "c", "d", "e"])
     }
 
     func testDuplicateKeysLastWinsFirstPositionKept() throws {
-        let v = try parse(#"{"a":1,"b":2,"a":3}"#)
-        XCTAssertEqual(v["a"], 3)
-        XCTAssertEqual(v.objectValue?.keys, ["a", "b"])
+        let value = try parse(#"{"a":1,"b":2,"a":3}"#)
+        XCTAssertEqual(value["a"], 3)
+        XCTAssertEqual(value.objectValue?.keys, ["a", "b"])
         // Large objects take the indexed path; check it too.
         var text = "{"
         for k in 0..<40 { text += "\"k\(k)\":\(k)," }
@@ -78,14 +78,14 @@ final class JSONParserTests: XCTestCase {
             ("0.30000000000000004", 0.30000000000000004), ("1.00000000000000000000001", 1.0),
         ]
         for (text, expected) in cases {
-            let v = try parse(text)
-            guard case .number(let d) = v else {
+            let value = try parse(text)
+            guard case .number(let detail) = value else {
                 XCTFail("\(text) did not parse to a number")
                 continue
             }
-            XCTAssertEqual(d, expected, "parsing \(text)")
-            XCTAssertEqual(d, Double(text)!, "parsing \(text) should match the stdlib")
-            XCTAssertEqual(d.sign, expected.sign, "sign of \(text)")
+            XCTAssertEqual(detail, expected, "parsing \(text)")
+            XCTAssertEqual(detail, Double(text)!, "parsing \(text) should match the stdlib")
+            XCTAssertEqual(detail.sign, expected.sign, "sign of \(text)")
         }
     }
 
@@ -95,16 +95,16 @@ final class JSONParserTests: XCTestCase {
             let mant = Int64.random(in: -999_999_999_999...999_999_999_999, using: &rng)
             let exp = Int.random(in: -40...40, using: &rng)
             let frac = Int.random(in: 0...12, using: &rng)
-            var s = String(mant)
+            var state = String(mant)
             if frac > 0 {
-                let digits = s.hasPrefix("-") ? String(s.dropFirst()) : s
+                let digits = state.hasPrefix("-") ? String(state.dropFirst()) : state
                 let padded = String(repeating: "0", count: max(0, frac + 1 - digits.count)) + digits
                 let cut = padded.index(padded.endIndex, offsetBy: -frac)
-                s = (mant < 0 ? "-" : "") + padded[..<cut] + "." + padded[cut...]
+                state = (mant < 0 ? "-" : "") + padded[..<cut] + "." + padded[cut...]
             }
-            s += "e\(exp)"
-            let v = try parse(s)
-            XCTAssertEqual(v.doubleValue, Double(s), s)
+            state += "e\(exp)"
+            let value = try parse(state)
+            XCTAssertEqual(value.doubleValue, Double(state), state)
         }
     }
 
@@ -173,48 +173,49 @@ final class JSONParserTests: XCTestCase {
             ("}", 0, "unexpected '}'"),
         ]
         for (input, offset, fragment) in cases {
-            guard let e = parseError(input) else { continue }
-            XCTAssertEqual(e.offset, offset, "offset for \(input.debugDescription): \(e)")
+            guard let error = parseError(input) else { continue }
+            XCTAssertEqual(error.offset, offset, "offset for \(input.debugDescription): \(error)")
             XCTAssertTrue(
-                e.message.contains(fragment),
-                "message for \(input.debugDescription) was '\(e.message)', wanted '\(fragment)'")
-            XCTAssertTrue(e.description.hasSuffix("at offset \(offset)"), e.description)
-            XCTAssertEqual(e.kind, e.message.hasPrefix("unpaired") ? .encoding : .syntax, input)
+                error.message.contains(fragment),
+                "message for \(input.debugDescription) was '\(error.message)', wanted '\(fragment)'")
+            XCTAssertTrue(error.description.hasSuffix("at offset \(offset)"), error.description)
+            XCTAssertEqual(error.kind, error.message.hasPrefix("unpaired") ? .encoding : .syntax, input)
         }
     }
 
     func testExpectedMessageFormatFromBrief() {
         // "expected ',' or '}' at offset 17"
-        let e = parseError(#"{"name":"x","a":1 "b":2}"#)
-        XCTAssertEqual(e?.offset, 18)
-        XCTAssertTrue(e?.description.contains("expected ',' or '}'") ?? false)
-        XCTAssertTrue(e?.description.hasSuffix("at offset 18") ?? false)
+        let error = parseError(#"{"name":"x","a":1 "b":2}"#)
+        XCTAssertEqual(error?.offset, 18)
+        XCTAssertTrue(error?.description.contains("expected ',' or '}'") ?? false)
+        XCTAssertTrue(error?.description.hasSuffix("at offset 18") ?? false)
     }
 
     func testInvalidUTF8IsRejected() {
-        let q: UInt8 = 0x22
+        let quote: UInt8 = 0x22
         let cases: [([UInt8], Int, String)] = [
-            ([q, 0xFF, q], 1, "never appears in UTF-8"),
-            ([q, 0xC0, 0x80, q], 1, "never appears"),  // overlong NUL
-            ([q, 0x80, q], 1, "unexpected continuation byte"),
-            ([q, 0xC3, q], 2, "expected a continuation byte"),  // truncated 2-byte
-            ([q, 0xE0, 0x80, 0x80, q], 1, "overlong 3-byte"),
-            ([q, 0xED, 0xA0, 0x80, q], 1, "surrogate"),  // encoded U+D800
-            ([q, 0xF0, 0x80, 0x80, 0x80, q], 1, "overlong 4-byte"),
-            ([q, 0xF4, 0x90, 0x80, 0x80, q], 1, "above U+10FFFF"),
-            ([q, 0x61, 0xE4, 0xB8], 2, "truncated"),  // truncated at end of input
-            ([q, 0x61, 0xE4, 0xB8, 0x41, q], 4, "expected a continuation byte"),
+            ([quote, 0xFF, quote], 1, "never appears in UTF-8"),
+            ([quote, 0xC0, 0x80, quote], 1, "never appears"),  // overlong NUL
+            ([quote, 0x80, quote], 1, "unexpected continuation byte"),
+            ([quote, 0xC3, quote], 2, "expected a continuation byte"),  // truncated 2-byte
+            ([quote, 0xE0, 0x80, 0x80, quote], 1, "overlong 3-byte"),
+            ([quote, 0xED, 0xA0, 0x80, quote], 1, "surrogate"),  // encoded U+D800
+            ([quote, 0xF0, 0x80, 0x80, 0x80, quote], 1, "overlong 4-byte"),
+            ([quote, 0xF4, 0x90, 0x80, 0x80, quote], 1, "above U+10FFFF"),
+            ([quote, 0x61, 0xE4, 0xB8], 2, "truncated"),  // truncated at end of input
+            ([quote, 0x61, 0xE4, 0xB8, 0x41, quote], 4, "expected a continuation byte"),
         ]
         for (bytes, offset, fragment) in cases {
-            guard let e = parseBytesError(bytes) else { continue }
-            XCTAssertEqual(e.offset, offset, "\(bytes): \(e)")
-            XCTAssertTrue(e.message.contains(fragment), "\(bytes): \(e.message)")
-            XCTAssertEqual(e.kind, .encoding)
+            guard let bytesError = parseBytesError(bytes) else { continue }
+            XCTAssertEqual(bytesError.offset, offset, "\(bytes): \(bytesError)")
+            XCTAssertTrue(bytesError.message.contains(fragment), "\(bytes): \(bytesError.message)")
+            XCTAssertEqual(bytesError.kind, .encoding)
         }
         // Valid multi-byte sequences of every length pass.
-        XCTAssertEqual(try JSON.parse([q, 0xC3, 0xA9, 0xE4, 0xB8, 0xAD, 0xF0, 0x9F, 0x98, 0x80, q]), .string("é中😀"))
+        XCTAssertEqual(
+            try JSON.parse([quote, 0xC3, 0xA9, 0xE4, 0xB8, 0xAD, 0xF0, 0x9F, 0x98, 0x80, quote]), .string("é中😀"))
         // Invalid UTF-8 inside a string that also has escapes.
-        XCTAssertEqual(parseBytesError([q, 0x5C, 0x6E, 0xFF, q])?.offset, 3)
+        XCTAssertEqual(parseBytesError([quote, 0x5C, 0x6E, 0xFF, quote])?.offset, 3)
     }
 
     func testDepthLimit() throws {
@@ -222,10 +223,10 @@ final class JSONParserTests: XCTestCase {
         let ok = String(repeating: "[", count: 10) + String(repeating: "]", count: 10)
         XCTAssertNoThrow(try parse(ok, limits: limits))
         let deep = String(repeating: "[", count: 11) + String(repeating: "]", count: 11)
-        let e = parseError(deep, limits: limits)
-        XCTAssertEqual(e?.kind, .depthLimit)
-        XCTAssertEqual(e?.offset, 10)
-        XCTAssertTrue(e?.message.contains("10") ?? false)
+        let error = parseError(deep, limits: limits)
+        XCTAssertEqual(error?.kind, .depthLimit)
+        XCTAssertEqual(error?.offset, 10)
+        XCTAssertTrue(error?.message.contains("10") ?? false)
         let deepObj = String(repeating: "{\"a\":", count: 11) + "1" + String(repeating: "}", count: 11)
         XCTAssertEqual(parseError(deepObj, limits: limits)?.kind, .depthLimit)
     }
@@ -241,19 +242,19 @@ final class JSONParserTests: XCTestCase {
     func testSizeLimit() {
         let limits = JSONParseLimits(maxDepth: 10, maxBytes: 8)
         XCTAssertNoThrow(try parse("[1,2,3]", limits: limits))
-        let e = parseError("[1,2,3,4,5]", limits: limits)
-        XCTAssertEqual(e?.kind, .sizeLimit)
-        XCTAssertTrue(e?.message.contains("11 bytes") ?? false, e?.message ?? "")
+        let error = parseError("[1,2,3,4,5]", limits: limits)
+        XCTAssertEqual(error?.kind, .sizeLimit)
+        XCTAssertTrue(error?.message.contains("11 bytes") ?? false, error?.message ?? "")
     }
 
     func testParseFromUnsafeBufferAndArrayAgree() throws {
         let text = #"{"k":[1,2.5,"s",true,null,{"x":-3}]}"#
-        let a = try JSON.parse(text)
-        let b = try JSON.parse(Array(text.utf8))
-        let c = try Array(text.utf8).withUnsafeBytes { buf in try JSON.parse(buf) }
-        XCTAssertEqual(a, b)
-        XCTAssertEqual(a, c)
-        XCTAssertEqual(a["k"]?[5]?["x"], -3)
+        let json = try JSON.parse(text)
+        let otherJson = try JSON.parse(Array(text.utf8))
+        let current = try Array(text.utf8).withUnsafeBytes { buf in try JSON.parse(buf) }
+        XCTAssertEqual(json, otherJson)
+        XCTAssertEqual(json, current)
+        XCTAssertEqual(json["k"]?[5]?["x"], -3)
     }
 
     func testMutatedInputsNeverCrashAndReportOffsetsInRange() {
@@ -279,10 +280,10 @@ final class JSONParserTests: XCTestCase {
                 }
             }
             do {
-                let v = try JSON.parse(doc)
+                let json = try JSON.parse(doc)
                 parsedOK += 1
                 // Whatever parsed must serialize to something that parses to the same value.
-                XCTAssertEqual(try JSON.parse(v.serialized()), v)
+                XCTAssertEqual(try JSON.parse(json.serialized()), json)
             } catch {
                 XCTAssertGreaterThanOrEqual(error.offset, 0)
                 XCTAssertLessThanOrEqual(error.offset, doc.count, "\(error) for \(doc)")
@@ -295,15 +296,15 @@ final class JSONParserTests: XCTestCase {
     func testDefaultDepthLimitIsSafeInsideATask() async throws {
         let depth = JSONParseLimits.default.maxDepth
         let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        let v = try await Task.detached { try JSON.parse(text) }.value
-        var d = 0
-        var cur = v
-        while let a = cur.arrayValue {
-            d += 1
-            guard let f = a.first else { break }
-            cur = f
+        let parsed = try await Task.detached { try JSON.parse(text) }.value
+        var levels = 0
+        var cur = parsed
+        while let arrayValue = cur.arrayValue {
+            levels += 1
+            guard let first = arrayValue.first else { break }
+            cur = first
         }
-        XCTAssertEqual(d, depth)
-        XCTAssertEqual(v.serialized().count, depth * 2)
+        XCTAssertEqual(levels, depth)
+        XCTAssertEqual(parsed.serialized().count, depth * 2)
     }
 }

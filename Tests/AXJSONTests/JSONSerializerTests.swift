@@ -18,16 +18,16 @@ final class JSONSerializerTests: XCTestCase {
             (1e300, (1e300).description), (18_014_398_509_481_984, (18_014_398_509_481_984.0).description),
             (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
         ]
-        for (d, expected) in cases {
-            XCTAssertEqual(JSON.number(d).jsonString, expected, "\(d)")
+        for (detail, expected) in cases {
+            XCTAssertEqual(JSON.number(detail).jsonString, expected, "\(detail)")
         }
         // Every finite output must parse back to the same value.
-        for d in [
+        for detail in [
             0.1, 1e-7, 1e300, .leastNonzeroMagnitude, 1.7976931348623157e308, 123.456, -0.000123,
             18_014_398_509_481_984,
         ] {
-            let text = JSON.number(d).jsonString
-            XCTAssertEqual(try JSON.parse(text).doubleValue, d, text)
+            let text = JSON.number(detail).jsonString
+            XCTAssertEqual(try JSON.parse(text).doubleValue, detail, text)
         }
     }
 
@@ -37,7 +37,7 @@ final class JSONSerializerTests: XCTestCase {
             (.number(.infinity), nil), (.number(9_007_199_254_740_991), 9_007_199_254_740_991),
             (.number(9_007_199_254_740_992), nil), (.number(1e300), nil), ("3", nil), (.null, nil),
         ]
-        for (v, want) in cases { XCTAssertEqual(v.intValue, want, "\(v)") }
+        for (value, want) in cases { XCTAssertEqual(value.intValue, want, "\(value)") }
     }
 
     func testStringEscaping() {
@@ -53,11 +53,11 @@ final class JSONSerializerTests: XCTestCase {
     }
 
     func testContainersKeepStoredOrder() {
-        var o = JSONObject()
-        o["z"] = 1
-        o["a"] = [true, nil, "s"]
-        o["m"] = [:]
-        XCTAssertEqual(JSON.object(o).jsonString, #"{"z":1,"a":[true,null,"s"],"m":{}}"#)
+        var object = JSONObject()
+        object["z"] = 1
+        object["a"] = [true, nil, "s"]
+        object["m"] = [:]
+        XCTAssertEqual(JSON.object(object).jsonString, #"{"z":1,"a":[true,null,"s"],"m":{}}"#)
         XCTAssertEqual(JSON.array([]).jsonString, "[]")
         XCTAssertEqual(JSON.object(JSONObject()).description, "{}")
     }
@@ -70,7 +70,7 @@ final class JSONSerializerTests: XCTestCase {
     }
 
     func testPrettyString() {
-        let v: JSON = ["b": 1, "a": ["x", ["k": nil]], "e": [], "o": [:]]
+        let json: JSON = ["b": 1, "a": ["x", ["k": nil]], "e": [], "o": [:]]
         let expected = """
             {
               "b": 1,
@@ -84,9 +84,9 @@ final class JSONSerializerTests: XCTestCase {
               "o": {}
             }
             """
-        XCTAssertEqual(v.prettyString(), expected)
+        XCTAssertEqual(json.prettyString(), expected)
         XCTAssertEqual(JSON.array([1]).prettyString(indent: 4), "[\n    1\n]")
-        XCTAssertEqual(try JSON.parse(v.prettyString(indent: 3)), v)
+        XCTAssertEqual(try JSON.parse(json.prettyString(indent: 3)), json)
         XCTAssertEqual(JSON.string("s").prettyString(), "\"s\"")
     }
 
@@ -96,22 +96,22 @@ final class JSONSerializerTests: XCTestCase {
             #"[[[[[]]]],{},"",0,-0.5,1e+100]"#,
             #""\u0000\u001f ctrl""#,
         ]
-        for d in docs {
-            let v = try JSON.parse(d)
-            let again = try JSON.parse(v.serialized())
-            XCTAssertEqual(v, again, d)
-            XCTAssertEqual(v.serialized(), again.serialized(), d)
-            XCTAssertEqual(try JSON.parse(v.prettyString()), v)
+        for doc in docs {
+            let json = try JSON.parse(doc)
+            let again = try JSON.parse(json.serialized())
+            XCTAssertEqual(json, again, doc)
+            XCTAssertEqual(json.serialized(), again.serialized(), doc)
+            XCTAssertEqual(try JSON.parse(json.prettyString()), json)
         }
     }
 
     func testRandomTreesRoundTrip() throws {
         var rng = SplitMix(seed: 0xA11CE)
         for _ in 0..<300 {
-            let v = randomJSON(depth: 0, rng: &rng)
-            let text = v.serialized()
+            let otherRandomJSON = randomJSON(depth: 0, rng: &rng)
+            let text = otherRandomJSON.serialized()
             let back = try JSON.parse(text)
-            XCTAssertEqual(back, v, String(decoding: text, as: UTF8.self))
+            XCTAssertEqual(back, otherRandomJSON, String(decoding: text, as: UTF8.self))
         }
     }
 
@@ -126,12 +126,12 @@ final class JSONSerializerTests: XCTestCase {
         var level: [JSON] = (0..<5000).map(node)
         while level.count > 1 {
             var next: [JSON] = []
-            var k = 0
-            while k < level.count {
-                var n = node(k).objectValue!
-                n["children"] = .array(Array(level[k..<min(k + 10, level.count)]))
-                next.append(.object(n))
-                k += 10
+            var key = 0
+            while key < level.count {
+                var otherNode = node(key).objectValue!
+                otherNode["children"] = .array(Array(level[key..<min(key + 10, level.count)]))
+                next.append(.object(otherNode))
+                key += 10
             }
             level = next
         }
@@ -142,8 +142,8 @@ final class JSONSerializerTests: XCTestCase {
         var best = Duration.seconds(100)
         for _ in 0..<5 {
             var buf: [UInt8] = []
-            let t = clock.measure { tree.serialize(into: &buf) }
-            best = min(best, t)
+            let elapsed = clock.measure { tree.serialize(into: &buf) }
+            best = min(best, elapsed)
             XCTAssertEqual(buf.count, out.count)
         }
         // A regression guard, not a speed figure (benchmarks give those): a debug build on a quiet machine takes
@@ -159,17 +159,17 @@ final class JSONSerializerTests: XCTestCase {
         init(seed: UInt64) { state = seed }
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            var otherState = state
+            otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+            return otherState ^ (otherState >> 31)
         }
     }
 
     func randomString(_ rng: inout SplitMix) -> String {
         let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "\n", "\u{1}", "é", "中", "😀", "/", "\t"]
-        let n = Int(rng.next() % 8)
-        return String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+        let count = Int(rng.next() % 8)
+        return String((0..<count).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
     }
 
     func randomJSON(depth: Int, rng: inout SplitMix) -> JSON {
@@ -184,9 +184,9 @@ final class JSONSerializerTests: XCTestCase {
         case 3: return .string(randomString(&rng))
         case 4: return .array((0..<Int(rng.next() % 5)).map { _ in randomJSON(depth: depth + 1, rng: &rng) })
         default:
-            var o = JSONObject()
-            for _ in 0..<Int(rng.next() % 5) { o[randomString(&rng)] = randomJSON(depth: depth + 1, rng: &rng) }
-            return .object(o)
+            var object = JSONObject()
+            for _ in 0..<Int(rng.next() % 5) { object[randomString(&rng)] = randomJSON(depth: depth + 1, rng: &rng) }
+            return .object(object)
         }
     }
 }

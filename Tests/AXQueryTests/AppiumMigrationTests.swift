@@ -1,5 +1,4 @@
 import AXCore
-import AXJSON
 import XCTest
 
 @testable import AXQuery

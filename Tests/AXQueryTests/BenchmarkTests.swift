@@ -53,21 +53,21 @@ final class BenchmarkTests: XCTestCase {
         let qURL = dir.appendingPathComponent("queries.json")
         try xml.write(to: xmlURL, atomically: true, encoding: .utf8)
         var qo = JSONObject()
-        for q in Self.queries { qo[q.name] = .string(q.xpath) }
+        for query in Self.queries { qo[query.name] = .string(query.xpath) }
         try JSON.object(qo).jsonString.write(to: qURL, atomically: true, encoding: .utf8)
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [script.path, xmlURL.path, qURL.path, String(iterations)]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path, xmlURL.path, qURL.path, String(iterations)]
         let pipe = Pipe()
         let errPipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = errPipe
-        try p.run()
+        process.standardOutput = pipe
+        process.standardError = errPipe
+        try process.run()
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
         let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        if p.terminationStatus != 0 {
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
             let msg = String(decoding: err, as: UTF8.self)
             if msg.contains("No module named 'lxml'") { throw XCTSkip("python3-lxml missing") }
             XCTFail("bench_selectors.py failed: \(msg)")
@@ -84,16 +84,16 @@ final class BenchmarkTests: XCTestCase {
                 format: "%-20@ %10@ %10@ %8@ %7@", "query" as NSString, "axquery ms" as NSString, "lxml ms" as NSString,
                 "speedup" as NSString, "count" as NSString)
         ]
-        for (k, q) in Self.queries.enumerated() {
-            let r = lx["queries"]?[q.name]
-            let lxCount = r?["count"]?.intValue ?? -1
-            let lxMs = r?["ms"]?.doubleValue ?? .nan
-            let count = try QueryEngine.count(try Selector(parsing: q.selector), in: ctx)
-            XCTAssertEqual(count, lxCount, "\(q.name): \(q.selector) vs \(q.xpath)")
-            XCTAssertGreaterThan(count, 0, q.name)
+        for (k, query) in Self.queries.enumerated() {
+            let result = lx["queries"]?[query.name]
+            let lxCount = result?["count"]?.intValue ?? -1
+            let lxMs = result?["ms"]?.doubleValue ?? .nan
+            let count = try QueryEngine.count(try Selector(parsing: query.selector), in: ctx)
+            XCTAssertEqual(count, lxCount, "\(query.name): \(query.selector) vs \(query.xpath)")
+            XCTAssertGreaterThan(count, 0, query.name)
             let ms = swift[k].1
             lines.append(
-                String(format: "%-20@ %10.4f %10.4f %7.1fx %7d", q.name as NSString, ms, lxMs, lxMs / ms, count))
+                String(format: "%-20@ %10.4f %10.4f %7.1fx %7d", query.name as NSString, ms, lxMs, lxMs / ms, count))
         }
         lines.append(
             String(

@@ -83,8 +83,8 @@ final class CanonicalRoundTripTests: XCTestCase {
         let tails = ["\"]", "/]", "", "\" i]", "\")", "]", "\"])"]
         var parsed = 0
         for _ in 0..<5_000 {
-            let k = rng.next(heads.count)
-            let text = heads[k] + Self.randomString(&rng, maxLength: 5) + tails[k]
+            let key = rng.next(heads.count)
+            let text = heads[key] + Self.randomString(&rng, maxLength: 5) + tails[key]
             guard let selector = try? Selector(parsing: text) else { continue }
             parsed += 1
             assertStable(selector, text.debugDescription)

@@ -25,17 +25,20 @@ final class DifferentialTests: XCTestCase {
         let vid = "v\(id)"
         if depth < 4 && rng.chance(30) {
             var kids: [JSON] = []
-            var y = 0.0
+            var yValue = 0.0
             for _ in 0..<(1 + rng.int(5)) {
-                var (k, h) = randomView(&rng, id: &id, depth: depth + 1)
-                if case .object(var o) = k {
-                    o["frame"] = [10, .number(y), 300, .number(h)]
-                    k = .object(o)
+                var (key, header) = randomView(&rng, id: &id, depth: depth + 1)
+                if case .object(var object) = key {
+                    object["frame"] = [10, .number(yValue), 300, .number(header)]
+                    key = .object(object)
                 }
-                kids.append(k)
-                y += h + 10
+                kids.append(key)
+                yValue += header + 10
             }
-            return (Fixtures.view(vid, "UIView", [0, 0, 320, y], ["shouldGroupAccessibilityChildren": true], kids), y)
+            return (
+                Fixtures.view(vid, "UIView", [0, 0, 320, yValue], ["shouldGroupAccessibilityChildren": true], kids),
+                yValue
+            )
         }
         switch rng.int(3) {
         case 0:
@@ -57,20 +60,21 @@ final class DifferentialTests: XCTestCase {
     static func randomTree(_ rng: inout RNG) -> JSON {
         var id = 0
         var windows: [JSON] = []
-        for w in 0..<(1 + rng.int(2)) {
+        for window in 0..<(1 + rng.int(2)) {
             var kids: [JSON] = []
-            var y = 0.0
+            var yValue = 0.0
             for _ in 0..<(3 + rng.int(6)) {
-                var (k, h) = randomView(&rng, id: &id, depth: 1)
-                if case .object(var o) = k {
-                    o["frame"] = [0, .number(y), 320, .number(h)]
-                    k = .object(o)
+                var (key, header) = randomView(&rng, id: &id, depth: 1)
+                if case .object(var object) = key {
+                    object["frame"] = [0, .number(yValue), 320, .number(header)]
+                    key = .object(object)
                 }
-                kids.append(k)
-                y += h + 10
+                kids.append(key)
+                yValue += header + 10
             }
             windows.append(
-                Fixtures.view("win\(w)", "UIWindow", [0, 0, 390, 500], ["windowLevel": .number(Double(w))], kids))
+                Fixtures.view(
+                    "win\(window)", "UIWindow", [0, 0, 390, 500], ["windowLevel": .number(Double(window))], kids))
         }
         return ["windows": .array(windows)]
     }
@@ -84,18 +88,18 @@ final class DifferentialTests: XCTestCase {
 
         init(_ tree: AXTree) {
             self.tree = tree
-            var o: [String] = []
-            tree.walk { n, _ in
-                o.append(n.id)
+            var object: [String] = []
+            tree.walk { node, _ in
+                object.append(node.id)
                 return true
             }
-            order = o
-            for (i, x) in o.enumerated() { pos[x] = i }
+            order = object
+            for (i, xValue) in object.enumerated() { pos[xValue] = i }
         }
 
         func isDescendant(_ x: String, of a: String) -> Bool { tree.ancestors(of: x).contains(a) }
         func siblings(_ x: String) -> [String] {
-            if let p = tree[x]?.parent { return tree[p]!.children }
+            if let point = tree[x]?.parent { return tree[point]!.children }
             return tree.windows
         }
         func relation(_ c: String, _ p: String, _ x: String) -> Bool {
@@ -103,12 +107,18 @@ final class DifferentialTests: XCTestCase {
             case " ": return isDescendant(x, of: p)
             case ">": return tree[x]?.parent == p
             case "+":
-                let s = siblings(p)
-                if let i = s.firstIndex(of: p), i + 1 < s.count { return s[i + 1] == x }
+                let otherSiblings = siblings(p)
+                if let firstPosition = otherSiblings.firstIndex(of: p), firstPosition + 1 < otherSiblings.count {
+                    return otherSiblings[firstPosition + 1] == x
+                }
                 return false
             case "~":
-                let s = siblings(p)
-                if let i = s.firstIndex(of: p), let j = s.firstIndex(of: x) { return j > i }
+                let otherSiblings = siblings(p)
+                if let firstPosition = otherSiblings.firstIndex(of: p),
+                    let secondPosition = otherSiblings.firstIndex(of: x)
+                {
+                    return secondPosition > firstPosition
+                }
                 return false
             default: fatalError()
             }
@@ -131,22 +141,23 @@ final class DifferentialTests: XCTestCase {
         }
 
         func test(_ c: Comp, _ x: String) -> Bool {
-            let n = tree[x]!
-            if let r = c.role, n.role != r { return false }
-            if let (op, v) = c.label {
-                let l = (n.label ?? "").split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-                if op == "=" && l != v { return false }
-                if op == "*=" && !l.lowercased().contains(v.lowercased()) { return false }
+            let count = tree[x]!
+            if let otherRole = c.role, count.role != otherRole { return false }
+            if let (op, value) = c.label {
+                let line = (count.label ?? "").split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+                if op == "=" && line != value { return false }
+                if op == "*=" && !line.lowercased().contains(value.lowercased()) { return false }
             }
             switch c.state {
-            case "visible": if !n.states.contains(.onscreen) { return false }
-            case "enabled": if !n.states.contains(.enabled) { return false }
-            case "checked": if !n.states.contains(.checked) { return false }
+            case "visible": if !count.states.contains(.onscreen) { return false }
+            case "enabled": if !count.states.contains(.enabled) { return false }
+            case "checked": if !count.states.contains(.checked) { return false }
             default: break
             }
-            if let (r, role) = c.has {
-                let ok = order.contains { y in
-                    tree[y]!.role == role && (r == ">" ? tree[y]!.parent == x : isDescendant(y, of: x))
+            if let (otherRole, role) = c.has {
+                let ok = order.contains { other in
+                    tree[other]!.role == role
+                        && (otherRole == ">" ? tree[other]!.parent == x : isDescendant(other, of: x))
                 }
                 if !ok { return false }
             }
@@ -154,12 +165,12 @@ final class DifferentialTests: XCTestCase {
         }
 
         func positional(_ ps: [Int], _ list: [String]) -> [String] {
-            var l = list
-            for p in ps {
-                let i = p < 0 ? l.count + p : p
-                l = (i >= 0 && i < l.count) ? [l[i]] : []
+            var line = list
+            for point in ps {
+                let index = point < 0 ? line.count + point : point
+                line = (index >= 0 && index < line.count) ? [line[index]] : []
             }
-            return l
+            return line
         }
 
         func eval(_ steps: [(String, Comp)], scope: [String]) -> [String] {
@@ -169,8 +180,8 @@ final class DifferentialTests: XCTestCase {
                     cur = scope.filter { test(c, $0) }
                 } else if comb == ">>" {
                     var acc = Set<String>()
-                    for p in cur {
-                        let sub = order.filter { isDescendant($0, of: p) }
+                    for point in cur {
+                        let sub = order.filter { isDescendant($0, of: point) }
                         acc.formUnion(
                             eval(
                                 Array(steps[k...]).enumerated().map {
@@ -180,7 +191,9 @@ final class DifferentialTests: XCTestCase {
                     return order.filter { acc.contains($0) }
                 } else {
                     let prev = cur
-                    cur = order.filter { x in prev.contains { p in relation(comb, p, x) } && test(c, x) }
+                    cur = order.filter { candidate in
+                        prev.contains { previous in relation(comb, previous, candidate) } && test(c, candidate)
+                    }
                 }
                 cur = positional(c.positional, cur)
             }
@@ -189,16 +202,16 @@ final class DifferentialTests: XCTestCase {
     }
 
     static func randomComp(_ rng: inout RNG) -> Ref.Comp {
-        var c = Ref.Comp(role: nil, label: nil, state: nil, has: nil, positional: [])
-        if rng.chance(75) { c.role = rng.pick([.button, .staticText, .switch, .group, .window]) }
+        var otherRef = Ref.Comp(role: nil, label: nil, state: nil, has: nil, positional: [])
+        if rng.chance(75) { otherRef.role = rng.pick([.button, .staticText, .switch, .group, .window]) }
         if rng.chance(30) {
-            c.label = rng.chance(50) ? ("=", rng.pick(words)) : ("*=", rng.pick(["a", "ALPHA", "et", "ta"]))
+            otherRef.label = rng.chance(50) ? ("=", rng.pick(words)) : ("*=", rng.pick(["a", "ALPHA", "et", "ta"]))
         }
-        if rng.chance(25) { c.state = rng.pick(["visible", "enabled", "checked"]) }
-        if rng.chance(12) { c.has = (rng.pick([" ", ">"]), rng.pick([.button, .staticText, .switch, .group])) }
-        if rng.chance(30) { c.positional.append(rng.pick([0, -1, 1, 2, -2, 5])) }
-        if rng.chance(5) { c.positional.append(rng.pick([0, -1])) }
-        return c
+        if rng.chance(25) { otherRef.state = rng.pick(["visible", "enabled", "checked"]) }
+        if rng.chance(12) { otherRef.has = (rng.pick([" ", ">"]), rng.pick([.button, .staticText, .switch, .group])) }
+        if rng.chance(30) { otherRef.positional.append(rng.pick([0, -1, 1, 2, -2, 5])) }
+        if rng.chance(5) { otherRef.positional.append(rng.pick([0, -1])) }
+        return otherRef
     }
 
     func testRandomSelectorsAgainstReference() throws {
@@ -213,7 +226,9 @@ final class DifferentialTests: XCTestCase {
                 var steps: [(String, Ref.Comp)] = [("", Self.randomComp(&rng))]
                 for _ in 0..<rng.int(3) { steps.append((rng.pick([" ", ">", "+", "~", ">>"]), Self.randomComp(&rng))) }
                 var text = steps[0].1.text
-                for (comb, c) in steps.dropFirst() { text += comb == " " ? " " + c.text : " \(comb) " + c.text }
+                for (comb, current) in steps.dropFirst() {
+                    text += comb == " " ? " " + current.text : " \(comb) " + current.text
+                }
                 let expected = ref.eval(steps, scope: ref.order)
                 let got = try QueryEngine.find(try Selector(parsing: text), in: ctx)
                 XCTAssertEqual(got, expected, text)

@@ -6,71 +6,72 @@ import XCTest
 
 final class ExplainTests: XCTestCase {
     func ctx() throws -> QueryContext {
-        let s = try Fixtures.store(Fixtures.login())
-        return QueryContext(tree: s.tree, views: s.views)
+        let fixtures = try Fixtures.store(Fixtures.login())
+        return QueryContext(tree: fixtures.tree, views: fixtures.views)
     }
 
     func testTypoInLabel() throws {
-        let e = try QueryEngine.explain(try Selector(parsing: "button[label=\"Sumbit\"]"), in: try ctx())
-        XCTAssertEqual(e.count, 0)
-        XCTAssertEqual(e.canonical, "button[label=\"Sumbit\"]")
-        XCTAssertEqual(e.chains.count, 1)
-        let step = e.chains[0].steps[0]
+        let engine = try QueryEngine.explain(try Selector(parsing: "button[label=\"Sumbit\"]"), in: try ctx())
+        XCTAssertEqual(engine.count, 0)
+        XCTAssertEqual(engine.canonical, "button[label=\"Sumbit\"]")
+        XCTAssertEqual(engine.chains.count, 1)
+        let step = engine.chains[0].steps[0]
         XCTAssertEqual(step.count, 0)
         XCTAssertEqual(step.description, "button with label \"Sumbit\"")
         XCTAssertEqual(step.nearMisses.first?.description, "button with label \"Submit\"")
         XCTAssertEqual(step.nearMisses.first?.count, 1)
         XCTAssertEqual(step.nearMisses.first?.ids, ["submit"])
-        XCTAssertTrue(e.summary.hasPrefix("0 button with label \"Sumbit\"; 1 button with label \"Submit\""), e.summary)
+        XCTAssertTrue(
+            engine.summary.hasPrefix("0 button with label \"Sumbit\"; 1 button with label \"Submit\""), engine.summary)
     }
 
     func testWrongRoleAndCase() throws {
-        let c = try ctx()
+        let otherCtx = try ctx()
         // "Gamma" is a cell, not a button.
-        let e = try QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: c)
+        let engine = try QueryEngine.explain(try Selector(parsing: "button[label=\"Gamma\"]"), in: otherCtx)
         XCTAssertTrue(
-            e.chains[0].steps[0].nearMisses.contains {
+            engine.chains[0].steps[0].nearMisses.contains {
                 $0.description == "cell with label \"Gamma\"" && $0.ids == ["c2"]
             },
-            e.summary)
+            engine.summary)
         // Case differs: the near miss names the real label.
-        let e2 = try QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: c)
+        let e2 = try QueryEngine.explain(try Selector(parsing: "cell[label=\"beta\"]"), in: otherCtx)
         XCTAssertEqual(e2.chains[0].steps[0].nearMisses.first?.description, "cell with label \"Beta\"")
         // A state that excludes the match: relaxing it is reported.
-        let e3 = try QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: c)
+        let e3 = try QueryEngine.explain(try Selector(parsing: "#cancel:enabled"), in: otherCtx)
         XCTAssertTrue(
             e3.chains[0].steps[0].nearMisses.contains { $0.change == "without :enabled" && $0.ids == ["cancel"] },
             e3.summary)
     }
 
     func testStepCounts() throws {
-        let c = try ctx()
-        let e = try QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: c)
-        XCTAssertEqual(e.chains[0].steps.map(\.count), [2, 1, 1])
+        let otherCtx = try ctx()
+        let engine = try QueryEngine.explain(try Selector(parsing: "window > group > button:enabled"), in: otherCtx)
+        XCTAssertEqual(engine.chains[0].steps.map(\.count), [2, 1, 1])
         XCTAssertEqual(
-            e.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
-        XCTAssertEqual(e.matches, ["submit"])
+            engine.chains[0].steps.map(\.selector), ["window", "window > group", "window > group > button:enabled"])
+        XCTAssertEqual(engine.matches, ["submit"])
 
-        let miss = try QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: c)
+        let miss = try QueryEngine.explain(try Selector(parsing: "list > cell[label=\"Alpah\"] + cell"), in: otherCtx)
         XCTAssertEqual(miss.chains[0].steps.map(\.count), [1, 0, 0])
         XCTAssertEqual(miss.chains[0].steps[1].nearMisses.first?.description, "cell with label \"Alpha\"")
         XCTAssertTrue(miss.chains[0].steps[2].nearMisses.isEmpty, "only the first failing step gets near misses")
 
-        let within = try QueryEngine.explain(try Selector(parsing: "window >> button:first"), in: c)
+        let within = try QueryEngine.explain(try Selector(parsing: "window >> button:first"), in: otherCtx)
         XCTAssertEqual(within.chains[0].steps.map(\.count), [2, 2])
         XCTAssertEqual(within.count, 2)
 
-        let union = try QueryEngine.explain(try Selector(parsing: "link, slider"), in: c)
+        let union = try QueryEngine.explain(try Selector(parsing: "link, slider"), in: otherCtx)
         XCTAssertEqual(union.chains.map(\.count), [1, 1])
         XCTAssertEqual(union.summary, "2 matches for link, adjustable")
-        let partly = try QueryEngine.explain(try Selector(parsing: "link, button[label=Sumbit]"), in: c)
+        let partly = try QueryEngine.explain(try Selector(parsing: "link, button[label=Sumbit]"), in: otherCtx)
         XCTAssertEqual(partly.summary, "1 match for link, button[label=\"Sumbit\"]")
         XCTAssertEqual(partly.chains[1].steps[0].nearMisses.first?.ids, ["submit"])
         // JSON-friendly
-        let j = union.json
-        XCTAssertEqual(j["count"]?.intValue, 2)
-        XCTAssertEqual(j["canonical"]?.stringValue, "link, adjustable")
-        XCTAssertEqual(j["chains"]?[1]?["steps"]?[0]?["compound"]?.stringValue, "adjustable")
+        let json = union.json
+        XCTAssertEqual(json["count"]?.intValue, 2)
+        XCTAssertEqual(json["canonical"]?.stringValue, "link, adjustable")
+        XCTAssertEqual(json["chains"]?[1]?["steps"]?[0]?["compound"]?.stringValue, "adjustable")
     }
 }
 
@@ -101,12 +102,12 @@ final class DemoAppSelectorTests: XCTestCase {
             ("[hint*=resetting i]", ["showAlert"]),
             ("#\"cell.about\"", ["cellAbout"]),
         ]
-        for (q, expected) in table {
-            XCTAssertEqual(try QueryEngine.find(try Selector(parsing: q), in: ctx), expected, q)
+        for (query, expected) in table {
+            XCTAssertEqual(try QueryEngine.find(try Selector(parsing: query), in: ctx), expected, query)
         }
-        let e = try QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
-        XCTAssertEqual(e.chains[0].steps.map(\.count), [1, 0])
-        XCTAssertEqual(e.chains[0].steps[1].nearMisses.first?.description, "switch with label \"Wi-Fi\"")
+        let engine = try QueryEngine.explain(try Selector(parsing: "list > switch[label=\"Wifi\"]"), in: ctx)
+        XCTAssertEqual(engine.chains[0].steps.map(\.count), [1, 0])
+        XCTAssertEqual(engine.chains[0].steps[1].nearMisses.first?.description, "switch with label \"Wi-Fi\"")
         XCTAssertEqual(
             try QueryEngine.explain(try Selector(parsing: "tabBar > tab"), in: ctx).chains[0].steps.map(\.count),
             [1, 3])

@@ -8,13 +8,13 @@ enum Fixtures {
     static func view(
         _ id: String, _ cls: String, _ frame: [Double], _ props: [String: JSON] = [:], _ children: [JSON] = []
     ) -> JSON {
-        var o = JSONObject()
-        o["id"] = .string(id)
-        o["class"] = .string(cls)
-        o["frame"] = .array(frame.map { .number($0) })
-        for k in props.keys.sorted() { o[k] = props[k]! }
-        if !children.isEmpty { o["children"] = .array(children) }
-        return .object(o)
+        var object = JSONObject()
+        object["id"] = .string(id)
+        object["class"] = .string(cls)
+        object["frame"] = .array(frame.map { .number($0) })
+        for k in props.keys.sorted() { object[k] = props[k]! }
+        if !children.isEmpty { object["children"] = .array(children) }
+        return .object(object)
     }
 
     /// A sign-in screen (window `w`) plus a banner window (`banner`, in front) that covers y 0…100.
@@ -90,7 +90,7 @@ enum Fixtures {
         let help = view(
             "help", "UIButton", [300, 800, 80, 30],
             ["title": "Help", "accessibilityTraits": ["link"], "accessibilityIdentifier": "help"])
-        let w = view(
+        let otherView = view(
             "w", "UIWindow", [0, 0, 390, 844], ["isKeyWindow": true], [nav, form, results, volume, footer, help])
         let banner = view(
             "banner", "UIWindow", [0, 0, 390, 100], ["windowLevel": 1],
@@ -98,12 +98,12 @@ enum Fixtures {
                 view(
                     "dismiss", "UIButton", [300, 50, 80, 40], ["title": "Dismiss", "accessibilityIdentifier": "submit"])
             ])
-        return ["windows": [w, banner]]
+        return ["windows": [otherView, banner]]
     }
 
     static func store(_ json: JSON) throws -> HierarchyStore {
-        let s = HierarchyStore()
-        _ = try s.setSnapshot(json)
-        return s
+        let otherStore = HierarchyStore()
+        _ = try otherStore.setSnapshot(json)
+        return otherStore
     }
 }

@@ -63,69 +63,72 @@ final class GeneratedTreeTests: XCTestCase {
     nonisolated(unsafe) static var cached: HierarchyStore?
 
     static func store() throws -> HierarchyStore {
-        if let s = cached { return s }
-        let s = try Fixtures.store(gen.json())
-        cached = s
-        return s
+        if let fixtures = cached { return fixtures }
+        let fixtures = try Fixtures.store(gen.json())
+        cached = fixtures
+        return fixtures
     }
 
     func testCounts() throws {
-        let g = Self.gen
+        let generator = Self.gen
         let store = try Self.store()
-        XCTAssertEqual(store.tree.count, g.nodeCount)
-        XCTAssertGreaterThanOrEqual(g.nodeCount, 10_000)
+        XCTAssertEqual(store.tree.count, generator.nodeCount)
+        XCTAssertGreaterThanOrEqual(generator.nodeCount, 10_000)
         let ctx = QueryContext(tree: store.tree, views: store.views)
-        let enabledPerGroup = (0..<g.buttons).filter { $0 % 3 != 0 }.count
-        let evenGroups = (0..<g.groups).filter { $0 % 2 == 0 }.count
-        func groupsWhoseNumberStarts(_ p: String) -> Int { (0..<g.groups).filter { String($0).hasPrefix(p) }.count }
-        let visibleRows = g.visibleRowsInFirstGroup
-        let visibleLabels = max(0, min(g.labels, visibleRows - 1 - g.buttons))
+        let enabledPerGroup = (0..<generator.buttons).filter { $0 % 3 != 0 }.count
+        let evenGroups = (0..<generator.groups).filter { $0 % 2 == 0 }.count
+        func groupsWhoseNumberStarts(_ p: String) -> Int {
+            (0..<generator.groups).filter { String($0).hasPrefix(p) }.count
+        }
+        let visibleRows = generator.visibleRowsInFirstGroup
+        let visibleLabels = max(0, min(generator.labels, visibleRows - 1 - generator.buttons))
         let cases: [(String, Int)] = [
-            ("*", g.nodeCount),
-            ("button", g.groups * g.buttons),
-            ("button:enabled", g.groups * enabledPerGroup),
-            ("button:disabled", g.groups * (g.buttons - enabledPerGroup)),
+            ("*", generator.nodeCount),
+            ("button", generator.groups * generator.buttons),
+            ("button:enabled", generator.groups * enabledPerGroup),
+            ("button:disabled", generator.groups * (generator.buttons - enabledPerGroup)),
             ("#\"btn.250.7\"", 1),
             ("#\"btn.250.7\", #\"btn.399.9\", #\"btn.0.0\"", 3),
-            ("button[label=\"Button 7\"]", g.groups),
-            ("header", g.groups),
-            ("group", g.groups),
+            ("button[label=\"Button 7\"]", generator.groups),
+            ("header", generator.groups),
+            ("group", generator.groups),
             ("group:has(switch:checked)", evenGroups),
-            ("group:has(> switch[label=\"Toggle 250\"]) > button", g.buttons),
+            ("group:has(> switch[label=\"Toggle 250\"]) > button", generator.buttons),
             ("group > button:nth(3)", 1),
-            ("group >> button:nth(3)", g.groups),
-            ("group >> button:nth(-1)", g.groups),
+            ("group >> button:nth(3)", generator.groups),
+            ("group >> button:nth(-1)", generator.groups),
             ("button:nth(1234)", 1),
-            ("button:nth(\(g.groups * g.buttons))", 0),
+            ("button:nth(\(generator.groups * generator.buttons))", 0),
             (":visible", 1 + 1 + visibleRows),
             ("text:visible", visibleLabels),
             ("switch:checked", evenGroups),
             ("switch[value=on]", evenGroups),
-            ("[label^=\"Item 12\"]", groupsWhoseNumberStarts("12") * g.labels),
+            ("[label^=\"Item 12\"]", groupsWhoseNumberStarts("12") * generator.labels),
             (":text(\"section 39\")", groupsWhoseNumberStarts("39")),
-            ("text + switch", g.groups),
+            ("text + switch", generator.groups),
             ("header ~ switch:checked", evenGroups),
-            ("header + button:disabled", g.groups),  // Button 0 is disabled (0 % 3 == 0)
+            ("header + button:disabled", generator.groups),  // Button 0 is disabled (0 % 3 == 0)
             ("window > group:last > switch", 1),
-            ("[label~=/^Item \\d+-11$/]", g.groups),
-            ("group:not(:has(switch:checked))", g.groups - evenGroups),
-            ("#\"group.7\" > *", g.rows),
-            ("[depth=2]", g.groups * g.rows),
+            ("[label~=/^Item \\d+-11$/]", generator.groups),
+            ("group:not(:has(switch:checked))", generator.groups - evenGroups),
+            ("#\"group.7\" > *", generator.rows),
+            ("[depth=2]", generator.groups * generator.rows),
             // every switch, and group g<rows-1> in the window
-            ("[index=\(g.rows - 1)]", g.groups + (g.groups > g.rows - 1 ? 1 : 0)),
+            ("[index=\(generator.rows - 1)]", generator.groups + (generator.groups > generator.rows - 1 ? 1 : 0)),
         ]
         for (text, expected) in cases {
-            let s = try Selector(parsing: text)
-            XCTAssertEqual(try QueryEngine.count(s, in: ctx), expected, text)
+            let selector = try Selector(parsing: text)
+            XCTAssertEqual(try QueryEngine.count(selector, in: ctx), expected, text)
         }
         // Specific ids for a few.
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "#\"btn.250.7\""), in: ctx), ["b250_7"])
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "group > button:nth(3)"), in: ctx), ["b0_3"])
         XCTAssertEqual(
-            try QueryEngine.find(try Selector(parsing: "window > group:last > switch"), in: ctx), ["s\(g.groups - 1)"])
+            try QueryEngine.find(try Selector(parsing: "window > group:last > switch"), in: ctx),
+            ["s\(generator.groups - 1)"])
         XCTAssertEqual(
             try QueryEngine.find(try Selector(parsing: "button:nth(1234)"), in: ctx),
-            ["b\(1234 / g.buttons)_\(1234 % g.buttons)"])
+            ["b\(1234 / generator.buttons)_\(1234 % generator.buttons)"])
         XCTAssertEqual(
             try QueryEngine.find(try Selector(parsing: "button"), in: ctx, root: "g5", limit: 3),
             ["b5_0", "b5_1", "b5_2"])
@@ -136,53 +139,53 @@ final class GeneratedTreeTests: XCTestCase {
         let store = try Self.store()
         let ctx = QueryContext(tree: store.tree, views: store.views)
         var order: [String: Int] = [:]
-        store.tree.walk { n, _ in
-            order[n.id] = order.count
+        store.tree.walk { node, _ in
+            order[node.id] = order.count
             return true
         }
-        for q in [
+        for query in [
             "header, switch, button:first", "group > *:has(+ switch)", "text ~ switch, header ~ text:last",
             "group >> button:last, group:first",
         ] {
-            let ids = try QueryEngine.find(try Selector(parsing: q), in: ctx)
+            let ids = try QueryEngine.find(try Selector(parsing: query), in: ctx)
             let pos = ids.map { order[$0]! }
-            XCTAssertEqual(pos, pos.sorted(), q)
-            XCTAssertEqual(Set(ids).count, ids.count, q)
+            XCTAssertEqual(pos, pos.sorted(), query)
+            XCTAssertEqual(Set(ids).count, ids.count, query)
         }
     }
 
     /// Long re-rooting chains stay cheap: without positional pseudo-classes they run as descendant steps.
     func testRerootChainsAreBounded() throws {
-        let g = Self.gen
+        let generator = Self.gen
         let store = try Self.store()
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let clock = ContinuousClock()
         var counts: [Int] = []
-        let t = try clock.measure {
+        let elapsed = try clock.measure {
             counts.append(
                 try QueryEngine.count(
                     try Selector(parsing: Array(repeating: "*", count: 40).joined(separator: " >> ")), in: ctx))
             counts.append(try QueryEngine.count(try Selector(parsing: "* >> * >> *:first"), in: ctx))
         }
         // the tree is 3 levels deep; from the window, every group yields its header
-        XCTAssertEqual(counts, [0, g.groups])
-        XCTAssertLessThan(t, .seconds(5))
+        XCTAssertEqual(counts, [0, generator.groups])
+        XCTAssertLessThan(elapsed, .seconds(5))
     }
 
     func testExplainOnALargeTree() throws {
-        let g = Self.gen
+        let generator = Self.gen
         let store = try Self.store()
         let ctx = QueryContext(tree: store.tree, views: store.views)
         let clock = ContinuousClock()
-        var e: QueryExplanation?
-        let t = try clock.measure {
-            e = try QueryEngine.explain(try Selector(parsing: "group > button[label=\"Buton 7\"]"), in: ctx)
+        var explanation: QueryExplanation?
+        let elapsed = try clock.measure {
+            explanation = try QueryEngine.explain(try Selector(parsing: "group > button[label=\"Buton 7\"]"), in: ctx)
         }
-        XCTAssertEqual(e?.chains[0].steps.map(\.count), [g.groups, 0])
-        let miss = e?.chains[0].steps[1].nearMisses.first
+        XCTAssertEqual(explanation?.chains[0].steps.map(\.count), [generator.groups, 0])
+        let miss = explanation?.chains[0].steps[1].nearMisses.first
         XCTAssertEqual(miss?.description, "button with label \"Button 7\"")
-        XCTAssertEqual(miss?.count, g.groups)
-        XCTAssertLessThan(t, .seconds(10))
+        XCTAssertEqual(miss?.count, generator.groups)
+        XCTAssertLessThan(elapsed, .seconds(10))
     }
 
     /// Lookups by identifier use the index: far cheaper than a scan over every node.
@@ -193,11 +196,11 @@ final class GeneratedTreeTests: XCTestCase {
         let byID = try Selector(parsing: "#\"btn.250.7\"")
         let scan = try Selector(parsing: "[label=\"Button 7\"]")
         let clock = ContinuousClock()
-        let n = 50
-        let tID = clock.measure { for _ in 0..<n { _ = try? QueryEngine.find(byID, in: ctx) } }
-        let tScan = clock.measure { for _ in 0..<n { _ = try? QueryEngine.find(scan, in: ctx) } }
-        XCTAssertLessThan(tID * 20, tScan, "by-id \(tID / n) vs full scan \(tScan / n)")
+        let count = 50
+        let tID = clock.measure { for _ in 0..<count { _ = try? QueryEngine.find(byID, in: ctx) } }
+        let tScan = clock.measure { for _ in 0..<count { _ = try? QueryEngine.find(scan, in: ctx) } }
+        XCTAssertLessThan(tID * 20, tScan, "by-id \(tID / count) vs full scan \(tScan / count)")
         XCTAssertLessThan(
-            tID / n, .milliseconds(20), "a by-id lookup is an index hit (quiet debug build: well under 1 ms)")
+            tID / count, .milliseconds(20), "a by-id lookup is an index hit (quiet debug build: well under 1 ms)")
     }
 }

@@ -172,10 +172,10 @@ struct RegexTestRandom {
     init(seed: UInt64) { state = seed }
     mutating func next(_ bound: Int) -> Int {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(bound))
+        var otherState = state
+        otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+        otherState ^= otherState >> 31
+        return Int(otherState % UInt64(bound))
     }
 }

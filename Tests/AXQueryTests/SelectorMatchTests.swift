@@ -285,13 +285,13 @@ final class SelectorMatchTests: XCTestCase {
     func testRerootWithoutPositionalEqualsDescendant() throws {
         let store = try Fixtures.store(Fixtures.login())
         let ctx = QueryContext(tree: store.tree, views: store.views)
-        for (a, b) in [
+        for (first, second) in [
             ("window >> button", "window button"), ("* >> * >> text", "* * text"),
             ("group >> :has(+ button)", "group :has(+ button)"),
         ] {
             XCTAssertEqual(
-                try QueryEngine.find(try Selector(parsing: a), in: ctx),
-                try QueryEngine.find(try Selector(parsing: b), in: ctx), a)
+                try QueryEngine.find(try Selector(parsing: first), in: ctx),
+                try QueryEngine.find(try Selector(parsing: second), in: ctx), first)
         }
         XCTAssertEqual(try QueryEngine.find(try Selector(parsing: "* >> * >> text"), in: ctx), ["lblUser", "lblPass"])
     }

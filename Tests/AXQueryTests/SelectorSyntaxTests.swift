@@ -46,8 +46,8 @@ final class SelectorSyntaxTests: XCTestCase {
     func testParseErrors() {
         for (text, pos, expected, found) in Self.errors {
             do {
-                let s = try Selector(parsing: text)
-                XCTFail("\(text) parsed as \(s.canonical)")
+                let selector = try Selector(parsing: text)
+                XCTFail("\(text) parsed as \(selector.canonical)")
             } catch {
                 XCTAssertEqual(error.position, pos, "\(text): \(error.message)")
                 XCTAssertTrue(
@@ -94,8 +94,8 @@ final class SelectorSyntaxTests: XCTestCase {
 
     func testHostileInputNeverCrashes() {
         let deep = String(repeating: ":not(", count: 40) + "button" + String(repeating: ")", count: 40)
-        XCTAssertThrowsError(try Selector(parsing: deep)) { e in
-            XCTAssertTrue((e as? SelectorError)?.expected.contains("nested") == true)
+        XCTAssertThrowsError(try Selector(parsing: deep)) { error in
+            XCTAssertTrue((error as? SelectorError)?.expected.contains("nested") == true)
         }
         let ok = String(repeating: ":not(", count: 10) + "button" + String(repeating: ")", count: 10)
         XCTAssertNoThrow(try Selector(parsing: ok))
@@ -144,9 +144,9 @@ final class SelectorSyntaxTests: XCTestCase {
 
     func testCanonicalForms() throws {
         for (input, expected) in Self.canonical {
-            let s = try Selector(parsing: input)
-            XCTAssertEqual(s.canonical, expected, input)
-            XCTAssertEqual(try Selector(parsing: expected), s, "canonical parses back to the same AST: \(input)")
+            let selector = try Selector(parsing: input)
+            XCTAssertEqual(selector.canonical, expected, input)
+            XCTAssertEqual(try Selector(parsing: expected), selector, "canonical parses back to the same AST: \(input)")
         }
     }
 
@@ -167,24 +167,24 @@ final class SelectorSyntaxTests: XCTestCase {
 
     func testJSONRoundTrips() throws {
         for text in Self.roundTrips {
-            let s = try Selector(parsing: text)
-            let j = s.json
-            let back = try Selector(json: j)
-            XCTAssertEqual(back, s, text)
-            XCTAssertEqual(back.json, j, text)
-            XCTAssertEqual(back.canonical, s.canonical, text)
+            let selector = try Selector(parsing: text)
+            let otherJson = selector.json
+            let back = try Selector(json: otherJson)
+            XCTAssertEqual(back, selector, text)
+            XCTAssertEqual(back.json, otherJson, text)
+            XCTAssertEqual(back.canonical, selector.canonical, text)
             // Through the serializer and parser too.
-            let reparsed = try JSON.parse(j.jsonString)
-            XCTAssertEqual(try Selector(json: reparsed), s, text)
+            let reparsed = try JSON.parse(otherJson.jsonString)
+            XCTAssertEqual(try Selector(json: reparsed), selector, text)
             // A JSON string holds the string form.
-            XCTAssertEqual(try Selector(json: .string(s.canonical)), s, text)
+            XCTAssertEqual(try Selector(json: .string(selector.canonical)), selector, text)
         }
     }
 
     func testJSONFormByHand() throws {
-        let s = try Selector(parsing: "button[label=\"Submit\"]")
+        let selector = try Selector(parsing: "button[label=\"Submit\"]")
         let expected: JSON = ["role": "button", "attrs": [["name": "label", "op": "=", "value": "Submit"]]]
-        XCTAssertEqual(s.json, expected)
+        XCTAssertEqual(selector.json, expected)
 
         let chain = try Selector(parsing: "list > cell:first")
         let expectedChain: JSON = [
@@ -249,8 +249,8 @@ final class SelectorSyntaxTests: XCTestCase {
         ]
         for (j, path, found) in cases {
             do {
-                let s = try Selector(json: j)
-                XCTFail("\(j) decoded as \(s.canonical)")
+                let selector = try Selector(json: j)
+                XCTFail("\(j) decoded as \(selector.canonical)")
             } catch {
                 XCTAssertEqual(error.path, path, "\(j): \(error.message)")
                 XCTAssertTrue(error.found.hasPrefix(found), "\(j): found \(error.found)")

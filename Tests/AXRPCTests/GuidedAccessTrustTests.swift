@@ -3,6 +3,7 @@ import AXHub
 import AXJSON
 import AXJSONRPC
 import AXRPC
+import AXTestSupport
 import Synchronization
 import XCTest
 

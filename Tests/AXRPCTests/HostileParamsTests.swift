@@ -1,5 +1,6 @@
 import AXHub
 import AXJSON
+import AXTestSupport
 import Foundation
 import XCTest
 
@@ -21,7 +22,7 @@ final class HostileParamsTests: XCTestCase {
     func freshServer() throws -> (RPCRouter, RPCSession, String) {
         let hub = Hub(actionTimeout: .milliseconds(200))
         let app = hub.registerApp(name: "t", provider: RecordingProvider())
-        try hub.setSnapshot(app: app, HubTests.hierarchy)
+        try hub.setSnapshot(app: app, HubTestTrees.guidedAccessSheet)
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())
@@ -35,17 +36,17 @@ final class HostileParamsTests: XCTestCase {
 
     /// Params that get each method past its other checks, so the integer parameter is the one being judged.
     func baseParams(_ method: String, app: String) -> JSONObject {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "app": .string(app), "selector": "#ok", "target": ["id": "ok"], "name": "x",
             "restriction": "org.test.sheet",
             "events": ["tree.changed"], "direction": "up", "value": "1", "text": "t", "ops": [],
             "notification": "announcement",
             "announcement": "hi", "fromRevision": 0, "row": 0, "column": 0,
         ]
-        o["state"] = method == "policy.set" ? "allow" : "attached"
+        object["state"] = method == "policy.set" ? "allow" : "attached"
         // Only the names the method takes: an unknown name is refused before any value is judged (D-WIRE-4).
         let known = (AXMethods.parameterNames[method] ?? []).union(["app"])
-        return JSONObject(o.filter { known.contains($0.0) })
+        return JSONObject(object.filter { known.contains($0.0) })
     }
 
     /// One call with `key` set to the raw JSON text `raw`; returns the parsed response.
@@ -165,7 +166,7 @@ final class UnknownParameterTests: XCTestCase {
     func testAMisspelledParameterIsRefusedWithTheClosestName() async throws {
         let hub = Hub()
         let app = hub.registerApp(name: "t", provider: RecordingProvider())
-        try hub.setSnapshot(app: app, HubTests.hierarchy)
+        try hub.setSnapshot(app: app, HubTestTrees.guidedAccessSheet)
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: ProtocolFakePeer())

@@ -1,6 +1,7 @@
 import AXHub
 import AXJSON
 import AXRPC
+import AXTestSupport
 import XCTest
 
 /// A router with every method installed, and its hub, are freed when nobody uses them any more (LeakSanitizer

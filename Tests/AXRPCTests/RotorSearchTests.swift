@@ -4,6 +4,7 @@ import AXJSON
 import AXJSONRPC
 import AXRPC
 import AXRPCClient
+import AXTestSupport
 import AXTransport
 import XCTest
 

@@ -1,5 +1,6 @@
 import AXHub
 import AXJSON
+import AXTestSupport
 import Foundation
 import XCTest
 

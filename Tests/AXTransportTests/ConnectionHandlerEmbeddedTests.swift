@@ -1,7 +1,6 @@
 import AXHub
 import AXInProcess
 import AXJSON
-import AXRPC
 import Logging
 import NIOCore
 import NIOEmbedded

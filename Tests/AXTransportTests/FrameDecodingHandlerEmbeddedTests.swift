@@ -1,4 +1,4 @@
-import AXRPCClient
+import AXWire
 import NIOCore
 import NIOEmbedded
 import XCTest

@@ -15,12 +15,14 @@ from harness import ROOT
 
 # The server's internals: the derivation engine and UIKit semantics, the hub, the selector engine, the audits,
 # and the JSON-RPC router with its method table.
-FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPC", "AXTransport", "AXATSPI", "AXATSPIModel", "AXDBus"}
+FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPCRouter", "AXRPC", "AXTransport", "AXATSPI",
+             "AXATSPIModel", "AXDBus"}
 LIBRARIES = ["AXProvider", "AXClient"]
-# What each library may link: JSON, the protocol, the client transport, and for the provider the schema table it
-# shares with the server (AXSchema, JSON only; Specs/hierarchy.md §One schema table).
-ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXSchema"],
-           "AXClient": ["AXJSON", "AXJSONRPC", "AXRPCClient"]}
+# What each library may link: JSON, the protocol, the client transport with the wire it shares with the server
+# (AXWire: framing, socket paths), and for the provider the schema table it shares with the server (AXSchema, JSON
+# only; Specs/hierarchy.md §One schema table).
+ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXSchema", "AXWire"],
+           "AXClient": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXWire"]}
 
 
 def swift_binary():

@@ -5,6 +5,7 @@ import AXJSON
 import AXJSONRPC
 import AXProvider
 import AXRPC
+import AXTestSupport
 import AXTransport
 import XCTest
 

@@ -4,7 +4,6 @@ import AXInProcess
 import AXJSON
 import AXJSONRPC
 import AXProvider
-import AXRPC
 import XCTest
 
 /// The in-process provider transport runs the real router: parameter checks, ownership checks and the error answer

@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import Synchronization
 import XCTest
 

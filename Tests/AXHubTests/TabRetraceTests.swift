@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import XCTest
 
 /// Shift-Tab retraces Tab through focus groups (D-FOCUS-6; issue 21 §4): before, Shift-Tab entered a group at its

@@ -1,7 +1,8 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
 import AXRPCClient
+import AXRPCRouter
+import AXTestSupport
 import XCTest
 
 @testable import AXTransport
@@ -43,13 +44,13 @@ final class TransportClientTests: XCTestCase {
         var deep: JSON = "leaf"
         for _ in 0..<1050 { deep = .array([deep]) }
         let client = try await RPCClient.connect(dir.file("s.sock"))
-        let r = try await client.call("echo", ["d": deep], timeout: .seconds(10))
-        XCTAssertEqual(r["d"], deep)
+        let reply = try await client.call("echo", ["d": deep], timeout: .seconds(10))
+        XCTAssertEqual(reply["d"], deep)
         await client.close()
         let path = dir.file("s.sock")
         let ok = try await Task.detached { () throws -> Bool in
-            let c = try SyncRPCClient(address: path)
-            return try c.call("echo", ["d": deep], timeout: .seconds(10))["d"] == deep
+            let otherClient = try SyncRPCClient(address: path)
+            return try otherClient.call("echo", ["d": deep], timeout: .seconds(10))["d"] == deep
         }.value
         XCTAssertTrue(ok)
         await server.stop()
@@ -60,18 +61,19 @@ final class TransportClientTests: XCTestCase {
         let server = try await transportStartServer(dir)
         let path = dir.file("s.sock")
         let totals = try await withThrowingTaskGroup(of: Int.self) { group in
-            for c in 0..<8 {
+            for current in 0..<8 {
                 group.addTask {
                     let client = try await RPCClient.connect(path)
                     var ok = 0
-                    try await withThrowingTaskGroup(of: Bool.self) { g in
+                    try await withThrowingTaskGroup(of: Bool.self) { otherGroup in
                         for i in 0..<200 {
-                            g.addTask {
-                                let r = try await client.call("add", ["a": .number(Double(c * 1000 + i)), "b": 1])
-                                return r.intValue == c * 1000 + i + 1
+                            otherGroup.addTask {
+                                let reply = try await client.call(
+                                    "add", ["a": .number(Double(current * 1000 + i)), "b": 1])
+                                return reply.intValue == current * 1000 + i + 1
                             }
                         }
-                        for try await good in g where good { ok += 1 }
+                        for try await good in otherGroup where good { ok += 1 }
                     }
                     await client.close()
                     return ok
@@ -94,13 +96,13 @@ final class TransportClientTests: XCTestCase {
             seen.withLock { $0.append(["method": .string(method), "params": params ?? .null]) }
         }
         client.onRequest { method, params in
-            guard method == "client.compute", let x = params?["x"]?.doubleValue else {
+            guard method == "client.compute", let xValue = params?["x"]?.doubleValue else {
                 throw RPCError.methodNotFound(method)
             }
-            return ["y": .number(x * 2)]
+            return ["y": .number(xValue * 2)]
         }
-        let r = try await client.call("askBack", ["x": 21])
-        XCTAssertEqual(r, ["y": 42], "server asked the client and relayed its answer")
+        let reply = try await client.call("askBack", ["x": 21])
+        XCTAssertEqual(reply, ["y": 42], "server asked the client and relayed its answer")
 
         _ = try await client.call("notifyMe", ["n": 1])
         _ = try await client.call("notifyMe", ["n": 2])
@@ -115,24 +117,25 @@ final class TransportClientTests: XCTestCase {
     func testNotificationsFromManyThreadsAllArrive() async throws {
         let dir = TransportTempDir()
         let sessions = ProtocolLocked<[RPCSession]>([])
-        let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
+        let server = try await transportStartServer(dir) { otherSession in sessions.withLock { $0.append(otherSession) }
+        }
         let client = try await RPCClient.connect(dir.file("s.sock"))
         let got = ProtocolLocked<[Int: Int]>([:])
         client.onNotification { _, params in
-            if let t = params?["t"]?.intValue, let i = params?["i"]?.intValue {
-                got.withLock { d in
-                    XCTAssertEqual(d[t, default: 0], i, "per-sender order")
-                    d[t, default: 0] += 1
+            if let elapsed = params?["t"]?.intValue, let index = params?["i"]?.intValue {
+                got.withLock { locked in
+                    XCTAssertEqual(locked[elapsed, default: 0], index, "per-sender order")
+                    locked[elapsed, default: 0] += 1
                 }
             }
         }
         _ = try await client.call("ping")
         guard let session = sessions.withLock({ $0.first }) else { return XCTFail("no session") }
-        await withTaskGroup(of: Void.self) { g in
-            for t in 0..<8 {
-                g.addTask {
-                    for i in 0..<500 {
-                        session.peer.notify("tick", ["t": .number(Double(t)), "i": .number(Double(i))])
+        await withTaskGroup(of: Void.self) { group in
+            for elapsed in 0..<8 {
+                group.addTask {
+                    for index in 0..<500 {
+                        session.peer.notify("tick", ["t": .number(Double(elapsed)), "i": .number(Double(index))])
                     }
                 }
             }
@@ -189,7 +192,8 @@ final class TransportClientTests: XCTestCase {
     func testServerToClientRequestFailsWhenClientDisconnects() async throws {
         let dir = TransportTempDir()
         let sessions = ProtocolLocked<[RPCSession]>([])
-        let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
+        let server = try await transportStartServer(dir) { otherSession in sessions.withLock { $0.append(otherSession) }
+        }
         let client = try await RPCClient.connect(dir.file("s.sock"))
         client.onRequest { _, _ in
             try await Task.sleep(for: .seconds(30))
@@ -202,10 +206,10 @@ final class TransportClientTests: XCTestCase {
         }
         try await Task.sleep(for: .milliseconds(100))
         await client.close()
-        let r = await pending.result
-        XCTAssertThrowsError(try r.get()) { e in
-            XCTAssertEqual((e as? RPCError)?.code, -32020)
-            XCTAssertEqual((e as? RPCError)?.data?["reason"], "disconnected")
+        let result = await pending.result
+        XCTAssertThrowsError(try result.get()) { otherError in
+            XCTAssertEqual((otherError as? RPCError)?.code, -32020)
+            XCTAssertEqual((otherError as? RPCError)?.data?["reason"], "disconnected")
         }
         for _ in 0..<100 where !session.peer.isClosed { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertTrue(session.peer.isClosed)
@@ -225,11 +229,13 @@ final class TransportClientTests: XCTestCase {
         let client = try await RPCClient.connect(dir.file("s.sock"))
         let closed = ProtocolLocked(false)
         client.onClose { closed.withLock { $0 = true } }
-        let t = Task { () async throws(RPCError) -> JSON in try await client.call("slow", ["ms": 5000]) }
+        let otherTask = Task { () async throws(RPCError) -> JSON in try await client.call("slow", ["ms": 5000]) }
         try await Task.sleep(for: .milliseconds(100))
         await server.stop()
-        let r = await t.result
-        XCTAssertThrowsError(try r.get()) { e in XCTAssertEqual((e as? RPCError)?.data?["reason"], "disconnected") }
+        let result = await otherTask.result
+        XCTAssertThrowsError(try result.get()) { error in
+            XCTAssertEqual((error as? RPCError)?.data?["reason"], "disconnected")
+        }
         for _ in 0..<100 where !closed.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertTrue(client.isClosed)
     }
@@ -252,14 +258,14 @@ final class TransportClientTests: XCTestCase {
     func testTCPClientWithToken() async throws {
         let dir = TransportTempDir()
         let tokenPath = dir.file("tok")
-        let f = fopen(tokenPath, "w")
-        fputs("abc123\n", f)
-        fclose(f)
+        let file = fopen(tokenPath, "w")
+        fputs("abc123\n", file)
+        fclose(file)
         chmod(tokenPath, 0o600)
         let server = try await transportStartServer(dir, tcp: "tcp:127.0.0.1:0", tokenFile: tokenPath)
         let client = try await RPCClient.connect("tcp:127.0.0.1:\(server.tcpPort!)")
-        let r = try await client.call("initialize", ["token": "abc123"])
-        XCTAssertEqual(r["server"], "axserver-test")
+        let reply = try await client.call("initialize", ["token": "abc123"])
+        XCTAssertEqual(reply["server"], "axserver-test")
         let who = try await client.call("whoami")
         XCTAssertEqual(who["authenticated"], true)
         await client.close()
@@ -271,28 +277,28 @@ final class TransportClientTests: XCTestCase {
         let server = try await transportStartServer(dir)
         let path = dir.file("s.sock")
         let task = Task.detached { () throws -> [String] in
-            let c = try SyncRPCClient(address: "unix:" + path)
+            let otherClient = try SyncRPCClient(address: "unix:" + path)
             var notes: [String] = []
-            c.onNotification = { m, _ in notes.append(m) }
+            otherClient.onNotification = { message, _ in notes.append(message) }
             var out: [String] = []
-            out.append(try c.call("ping").stringValue ?? "?")
-            out.append(String(try c.call("add", ["a": 1, "b": 2]).intValue ?? -1))
+            out.append(try otherClient.call("ping").stringValue ?? "?")
+            out.append(String(try otherClient.call("add", ["a": 1, "b": 2]).intValue ?? -1))
             do {
-                _ = try c.call("nope")
+                _ = try otherClient.call("nope")
                 out.append("no error")
             } catch { out.append(String((error as? RPCError)?.code ?? 0)) }
-            _ = try c.call("notifyMe", ["n": 5])
+            _ = try otherClient.call("notifyMe", ["n": 5])
             out.append(contentsOf: notes)
-            try c.notify("ping")
+            try otherClient.notify("ping")
             do {
-                _ = try c.call("slow", ["ms": 2000], timeout: .milliseconds(100))
+                _ = try otherClient.call("slow", ["ms": 2000], timeout: .milliseconds(100))
                 out.append("no timeout")
             } catch {
                 out.append(String((error as? RPCError)?.code ?? 0))
             }
-            c.close()
+            otherClient.close()
             do {
-                _ = try c.call("ping")
+                _ = try otherClient.call("ping")
                 out.append("no error")
             } catch { out.append((error as? RPCError)?.data?["reason"]?.stringValue ?? "?") }
             return out

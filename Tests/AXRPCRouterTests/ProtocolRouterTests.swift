@@ -1,46 +1,9 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
+import AXRPCRouter
+import AXTestSupport
 import Synchronization
 import XCTest
-
-/// A peer that records what the server sends; no I/O.
-final class ProtocolFakePeer: RPCPeer {
-    let connectionID: UInt64
-    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(
-        ([], false, []))
-    init(id: UInt64 = 1) { connectionID = id }
-    func notify(_ method: String, _ params: JSON?) { state.withLock { $0.notes.append((method, params)) } }
-    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        throw .actionNotSupported("fake peer")
-    }
-    func close() {
-        let hs: [@Sendable () -> Void] = state.withLock { s in
-            if s.closed { return [] }
-            s.closed = true
-            defer { s.handlers = [] }
-            return s.handlers
-        }
-        for handler in hs { handler() }
-    }
-    var isClosed: Bool { state.withLock { $0.closed } }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in
-            if s.closed { return true }
-            s.handlers.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
-    var notifications: [String] { state.withLock { $0.notes.map(\.0) } }
-}
-
-/// A lock-protected box that can be captured by Sendable closures.
-final class ProtocolLocked<T: Sendable>: Sendable {
-    private let m: Mutex<T>
-    init(_ v: T) { m = Mutex(v) }
-    func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { m.withLock { body(&$0) } }
-}
 
 struct ProtocolTestError: Error, CustomStringConvertible { var description: String { "boom from test" } }
 
@@ -48,30 +11,30 @@ final class ProtocolRouterTests: XCTestCase {
     let log = ProtocolLocked<[String]>([])
 
     func makeRouter(limits: RPCLimits = .default) -> RPCRouter {
-        let r = RPCRouter(limits: limits)
-        r.registerSync("initialize", requiresInit: false) { _, _ in ["ok": true] }
-        r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
-        r.registerSync("needsInit") { _, _ in "fine" }
-        r.registerSync("log", requiresInit: false) { [log] p, _ in
-            log.withLock { $0.append("sync:\(p?[0]?.stringValue ?? "")") }
+        let otherRouter = RPCRouter(limits: limits)
+        otherRouter.registerSync("initialize", requiresInit: false) { _, _ in ["ok": true] }
+        otherRouter.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
+        otherRouter.registerSync("needsInit") { _, _ in "fine" }
+        otherRouter.registerSync("log", requiresInit: false) { [log] params, _ in
+            log.withLock { $0.append("sync:\(params?[0]?.stringValue ?? "")") }
             return .null
         }
-        r.register("slowLog", requiresInit: false) { [log] p, _ in
+        otherRouter.register("slowLog", requiresInit: false) { [log] params, _ in
             try await Task.sleep(for: .milliseconds(5))
-            log.withLock { $0.append("async:\(p?[0]?.stringValue ?? "")") }
+            log.withLock { $0.append("async:\(params?[0]?.stringValue ?? "")") }
             return "done"
         }
-        r.register("asyncEcho", requiresInit: false) { p, _ in
+        otherRouter.register("asyncEcho", requiresInit: false) { params, _ in
             await Task.yield()
-            return p ?? .null
+            return params ?? .null
         }
-        r.registerSync("failRPC", requiresInit: false) { _, _ in
+        otherRouter.registerSync("failRPC", requiresInit: false) { _, _ in
             throw RPCError.noSuchElement("nothing matched", data: ["selector": "#x"])
         }
-        r.registerSync("failOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
-        r.register("failAsyncOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
-        r.register("cancelled", requiresInit: false) { _, _ in throw CancellationError() }
-        return r
+        otherRouter.registerSync("failOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
+        otherRouter.register("failAsyncOther", requiresInit: false) { _, _ in throw ProtocolTestError() }
+        otherRouter.register("cancelled", requiresInit: false) { _, _ in throw CancellationError() }
+        return otherRouter
     }
 
     func session(authenticated: Bool = true) -> RPCSession {
@@ -162,30 +125,32 @@ final class ProtocolRouterTests: XCTestCase {
             Case(frame: #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#, id: nil),
         ]
         let router = makeRouter()
-        for c in cases {
-            let s = session()
-            let got = try await send(router, c.frame, s)
-            guard let expectedID = c.id else {
-                XCTAssertNil(got, "expected no response for \(c.frame)", line: c.line)
+        for testCase in cases {
+            let otherSession = session()
+            let got = try await send(router, testCase.frame, otherSession)
+            guard let expectedID = testCase.id else {
+                XCTAssertNil(got, "expected no response for \(testCase.frame)", line: testCase.line)
                 continue
             }
             guard let got else {
-                XCTFail("no response for \(c.frame)", line: c.line)
+                XCTFail("no response for \(testCase.frame)", line: testCase.line)
                 continue
             }
-            XCTAssertEqual(got["jsonrpc"], "2.0", line: c.line)
-            XCTAssertEqual(got["id"], expectedID, c.frame, line: c.line)
-            if let r = c.result {
-                XCTAssertEqual(got["result"], r, c.frame, line: c.line)
-                XCTAssertNil(got["error"], line: c.line)
+            XCTAssertEqual(got["jsonrpc"], "2.0", line: testCase.line)
+            XCTAssertEqual(got["id"], expectedID, testCase.frame, line: testCase.line)
+            if let otherResult = testCase.result {
+                XCTAssertEqual(got["result"], otherResult, testCase.frame, line: testCase.line)
+                XCTAssertNil(got["error"], line: testCase.line)
             }
-            if let code = c.code {
-                XCTAssertNil(got["result"], line: c.line)
-                XCTAssertEqual(got["error"]?["code"]?.intValue, code, "\(c.frame) -> \(got)", line: c.line)
-                XCTAssertEqual(got["error"]?["data"]?["kind"]?.stringValue, RPCError.kind(forCode: code), line: c.line)
-                if let frag = c.messageContains {
+            if let code = testCase.code {
+                XCTAssertNil(got["result"], line: testCase.line)
+                XCTAssertEqual(
+                    got["error"]?["code"]?.intValue, code, "\(testCase.frame) -> \(got)", line: testCase.line)
+                XCTAssertEqual(
+                    got["error"]?["data"]?["kind"]?.stringValue, RPCError.kind(forCode: code), line: testCase.line)
+                if let frag = testCase.messageContains {
                     let msg = got["error"]?["message"]?.stringValue ?? ""
-                    XCTAssertTrue(msg.contains(frag), "message '\(msg)' lacks '\(frag)'", line: c.line)
+                    XCTAssertTrue(msg.contains(frag), "message '\(msg)' lacks '\(frag)'", line: testCase.line)
                 }
             }
         }
@@ -218,17 +183,17 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testInitializeGate() async throws {
         let router = makeRouter()
-        let s = session()
-        var got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":1}"#, s)
+        let otherSession = session()
+        var got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":1}"#, otherSession)
         XCTAssertEqual(got?["error"]?["code"], -32002)
         XCTAssertEqual(got?["error"]?["data"]?["method"], "needsInit")
-        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":2}"#, s)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":2}"#, otherSession)
         XCTAssertEqual(got?["result"], [1], "requiresInit:false methods work before initialize")
-        XCTAssertFalse(s.initialized)
-        got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","params":{},"id":3}"#, s)
+        XCTAssertFalse(otherSession.initialized)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","params":{},"id":3}"#, otherSession)
         XCTAssertEqual(got?["result"]?["ok"], true)
-        XCTAssertTrue(s.initialized)
-        got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":4}"#, s)
+        XCTAssertTrue(otherSession.initialized)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":4}"#, otherSession)
         XCTAssertEqual(got?["result"], "fine")
         // Another session is still not initialized.
         got = try await send(router, #"{"jsonrpc":"2.0","method":"needsInit","id":5}"#, session())
@@ -239,24 +204,24 @@ final class ProtocolRouterTests: XCTestCase {
         let router = RPCRouter()
         router.registerSync("initialize") { _, _ in throw RPCError.invalidParams("need a token") }
         router.registerSync("x") { _, _ in 1 }
-        let s = session()
-        let got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","id":1}"#, s)
+        let otherSession = session()
+        let got = try await send(router, #"{"jsonrpc":"2.0","method":"initialize","id":1}"#, otherSession)
         XCTAssertEqual(got?["error"]?["code"], -32602)
-        XCTAssertFalse(s.initialized)
-        let got2 = try await send(router, #"{"jsonrpc":"2.0","method":"x","id":2}"#, s)
+        XCTAssertFalse(otherSession.initialized)
+        let got2 = try await send(router, #"{"jsonrpc":"2.0","method":"x","id":2}"#, otherSession)
         XCTAssertEqual(got2?["error"]?["code"], -32002)
     }
 
     func testUnauthenticatedSessionIsRefused() async throws {
         let router = makeRouter()
-        let s = session(authenticated: false)
-        for m in ["echo", "initialize", "nope"] {
-            let got = try await send(router, #"{"jsonrpc":"2.0","method":"\#(m)","id":1}"#, s)
-            XCTAssertEqual(got?["error"]?["code"], -32019, m)
+        let otherSession = session(authenticated: false)
+        for message in ["echo", "initialize", "nope"] {
+            let got = try await send(router, #"{"jsonrpc":"2.0","method":"\#(message)","id":1}"#, otherSession)
+            XCTAssertEqual(got?["error"]?["code"], -32019, message)
             XCTAssertEqual(got?["error"]?["data"]?["kind"], "unauthorized")
         }
-        s.authenticated = true
-        let ok = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#, s)
+        otherSession.authenticated = true
+        let ok = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#, otherSession)
         XCTAssertEqual(ok?["result"], [1])
     }
 
@@ -324,34 +289,35 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testHandleSyncAnswersSyncFramesAndDefersAsyncOnes() async throws {
         let router = makeRouter()
-        let s = session()
+        let otherSession = session()
         guard
-            case .reply(let b) = router.handleSync(
-                frame: Array(#"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#.utf8), session: s)
+            case .reply(let second) = router.handleSync(
+                frame: Array(#"{"jsonrpc":"2.0","method":"echo","params":[1],"id":1}"#.utf8), session: otherSession)
         else {
             return XCTFail("sync frame should be answered synchronously")
         }
-        XCTAssertEqual(try JSON.parse(b)["result"], [1])
+        XCTAssertEqual(try JSON.parse(second)["result"], [1])
         guard
             case .noReply = router.handleSync(
-                frame: Array(#"{"jsonrpc":"2.0","method":"log","params":["n"]}"#.utf8), session: s)
+                frame: Array(#"{"jsonrpc":"2.0","method":"log","params":["n"]}"#.utf8), session: otherSession)
         else {
             return XCTFail("notification gives noReply")
         }
         // A batch mixing sync and async: nothing runs on the sync path.
         let mixed =
             #"[{"jsonrpc":"2.0","method":"log","params":["x"],"id":1},{"jsonrpc":"2.0","method":"slowLog","params":["y"],"id":2}]"#
-        guard case .needsAsync(let p) = router.handleSync(frame: Array(mixed.utf8), session: s) else {
+        guard case .needsAsync(let point) = router.handleSync(frame: Array(mixed.utf8), session: otherSession) else {
             return XCTFail("mixed batch needs async")
         }
-        XCTAssertFalse(p.allSync)
+        XCTAssertFalse(point.allSync)
         XCTAssertEqual(log.withLock { $0 }, ["sync:n"], "the sync element of a deferred batch must not run early")
-        let out = await router.run(p, session: s)
+        let out = await router.run(point, session: otherSession)
         XCTAssertEqual(try JSON.parse(out ?? [])[1]?["result"], "done")
         XCTAssertEqual(log.withLock { $0 }, ["sync:n", "sync:x", "async:y"])
         // Errors detected before dispatch (unknown method, invalid request) stay on the sync path.
         guard
-            case .reply = router.handleSync(frame: Array(#"{"jsonrpc":"2.0","method":"zzz","id":1}"#.utf8), session: s)
+            case .reply = router.handleSync(
+                frame: Array(#"{"jsonrpc":"2.0","method":"zzz","id":1}"#.utf8), session: otherSession)
         else {
             return XCTFail("unknown method answered synchronously")
         }
@@ -361,24 +327,24 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testLimits() async throws {
         let router = makeRouter(limits: RPCLimits(maxFrameBytes: 200, maxDepth: 5, maxBatch: 3))
-        let s = session()
+        let otherSession = session()
         let big = #"{"jsonrpc":"2.0","method":"echo","params":[""# + String(repeating: "x", count: 300) + #""],"id":1}"#
-        var got = try await send(router, big, s)
+        var got = try await send(router, big, otherSession)
         XCTAssertEqual(got?["error"]?["code"], -32021)
         XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxFrameBytes")
         XCTAssertEqual(got?["error"]?["data"]?["kind"], "message too large")
 
-        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[[[1]]]]],"id":1}"#, s)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[[[1]]]]],"id":1}"#, otherSession)
         XCTAssertEqual(got?["error"]?["code"], -32021)
         XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxDepth")
-        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[1]]],"id":1}"#, s)
+        got = try await send(router, #"{"jsonrpc":"2.0","method":"echo","params":[[[1]]],"id":1}"#, otherSession)
         XCTAssertEqual(got?["result"], [[[1]]])
 
         let call = #"{"jsonrpc":"2.0","method":"echo","id":1}"#
-        got = try await send(router, "[\(call),\(call),\(call),\(call)]", s)
+        got = try await send(router, "[\(call),\(call),\(call),\(call)]", otherSession)
         XCTAssertEqual(got?["error"]?["code"], -32021)
         XCTAssertEqual(got?["error"]?["data"]?["limit"], "maxBatch")
-        let ok = try await send(router, "[\(call),\(call),\(call)]", s)
+        let ok = try await send(router, "[\(call),\(call),\(call)]", otherSession)
         XCTAssertEqual(ok?.arrayValue?.count, 3)
     }
 
@@ -393,29 +359,29 @@ final class ProtocolRouterTests: XCTestCase {
     /// A legal but deep frame (1,000 levels) is parsed on a Task's stack without trouble and answered.
     func testDeepFrameIsAnsweredOffTheMainThread() async throws {
         let router = RPCRouter()
-        router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+        router.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         let frame = Array("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"echo\",\"params\":{\"a\":\(deep)}}".utf8)
         let reply = await Task.detached { await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer())) }
             .value
-        let j = try JSON.parse(reply ?? [], limits: JSONParseLimits(maxDepth: 2048, maxBytes: 1 << 20))
-        XCTAssertEqual(j["id"], 7)
-        XCTAssertNotNil(j["result"])
+        let json = try JSON.parse(reply ?? [], limits: JSONParseLimits(maxDepth: 2048, maxBytes: 1 << 20))
+        XCTAssertEqual(json["id"], 7)
+        XCTAssertNotNil(json["result"])
     }
 
     /// A frame over the nesting limit is refused with -32021 and, since the id can still be found, that id.
     func testTooDeepFrameEchoesTheID() async throws {
         let router = RPCRouter(limits: RPCLimits(maxDepth: 16))
-        router.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
+        router.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
         for (id, raw) in [("\"abc\"", "\"abc\""), ("42", "42")] {
             let frame = Array(
                 "{\"jsonrpc\":\"2.0\",\"method\":\"echo\",\"params\":{\"x\":\"}\\\"\",\"a\":\(deep)},\"id\":\(raw)}"
                     .utf8)
             let reply = await router.handle(frame: frame, session: RPCSession(peer: NullTestPeer()))
-            let j = try JSON.parse(reply ?? [])
-            XCTAssertEqual(j["error"]?["code"], -32021)
-            XCTAssertEqual(j["id"]?.jsonString, id)
+            let json = try JSON.parse(reply ?? [])
+            XCTAssertEqual(json["error"]?["code"], -32021)
+            XCTAssertEqual(json["id"]?.jsonString, id)
         }
         // Without a findable id the reply still comes, with a null id.
         let frame = Array("[\(deep)]".utf8)
@@ -427,10 +393,10 @@ final class ProtocolRouterTests: XCTestCase {
 
     func testResponseFrameCompletesPendingRequest() async throws {
         let router = makeRouter()
-        let s = session()
+        let otherSession = session()
         let sentID = ProtocolLocked<JSON?>(nil)
         let task = Task { () async throws(RPCError) -> JSON in
-            try await s.pendingRequests.perform(method: "app.press", timeout: .seconds(10)) { id in
+            try await otherSession.pendingRequests.perform(method: "app.press", timeout: .seconds(10)) { id in
                 sentID.withLock { $0 = id }
                 return true
             }
@@ -442,20 +408,21 @@ final class ProtocolRouterTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(5))
         }
         guard let id else { return XCTFail("request was never sent") }
-        XCTAssertEqual(s.pendingRequests.count, 1)
-        let reply = try await send(router, #"{"jsonrpc":"2.0","id":\#(id.jsonString),"result":{"pressed":true}}"#, s)
+        XCTAssertEqual(otherSession.pendingRequests.count, 1)
+        let reply = try await send(
+            router, #"{"jsonrpc":"2.0","id":\#(id.jsonString),"result":{"pressed":true}}"#, otherSession)
         XCTAssertNil(reply, "a response is never answered")
-        let r = await task.result
-        XCTAssertEqual(try r.get(), ["pressed": true])
-        XCTAssertEqual(s.pendingRequests.count, 0)
+        let otherResult = await task.result
+        XCTAssertEqual(try otherResult.get(), ["pressed": true])
+        XCTAssertEqual(otherSession.pendingRequests.count, 0)
     }
 
     func testErrorResponseInBatchFailsPendingRequest() async throws {
         let router = makeRouter()
-        let s = session()
+        let otherSession = session()
         let sentID = ProtocolLocked<JSON?>(nil)
         let task = Task { () async throws(RPCError) -> JSON in
-            try await s.pendingRequests.perform(method: "app.scroll", timeout: .seconds(10)) { id in
+            try await otherSession.pendingRequests.perform(method: "app.scroll", timeout: .seconds(10)) { id in
                 sentID.withLock { $0 = id }
                 return true
             }
@@ -469,13 +436,13 @@ final class ProtocolRouterTests: XCTestCase {
         guard let id else { return XCTFail("request was never sent") }
         let frame =
             #"[{"jsonrpc":"2.0","id":\#(id.jsonString),"error":{"code":-32014,"message":"cannot scroll","data":{"kind":"unsupported operation"}}},{"jsonrpc":"2.0","method":"echo","params":[1],"id":"c"}]"#
-        let reply = try await send(router, frame, s)?.arrayValue
+        let reply = try await send(router, frame, otherSession)?.arrayValue
         XCTAssertEqual(reply?.count, 1, "only the request element is answered")
         XCTAssertEqual(reply?.first?["id"], "c")
-        let r = await task.result
-        XCTAssertThrowsError(try r.get()) { e in
-            XCTAssertEqual((e as? RPCError)?.code, -32014)
-            XCTAssertEqual((e as? RPCError)?.message, "cannot scroll")
+        let otherResult = await task.result
+        XCTAssertThrowsError(try otherResult.get()) { error in
+            XCTAssertEqual((error as? RPCError)?.code, -32014)
+            XCTAssertEqual((error as? RPCError)?.message, "cannot scroll")
         }
     }
 
@@ -497,24 +464,15 @@ final class ProtocolRouterTests: XCTestCase {
             (.contentModified(), -32801, "content modified"),
             (.disconnected(method: "a"), -32020, "app not responding"),
         ]
-        for (e, code, kind) in codes {
-            XCTAssertEqual(e.code, code, "\(e)")
-            XCTAssertEqual(e.kind, kind, "\(e)")
+        for (error, code, kind) in codes {
+            XCTAssertEqual(error.code, code, "\(error)")
+            XCTAssertEqual(error.kind, kind, "\(error)")
             XCTAssertEqual(RPCError.kind(forCode: code), kind)
-            XCTAssertEqual(RPCError(json: e.json), e, "json round trip of \(e)")
+            XCTAssertEqual(RPCError(json: error.json), error, "json round trip of \(error)")
         }
-        let e = RPCError.noSuchElement("no match", data: ["selector": "button", "kind": "spoofed"])
-        XCTAssertEqual(e.data, ["kind": "no such element", "selector": "button"])
+        let error = RPCError.noSuchElement("no match", data: ["selector": "button", "kind": "spoofed"])
+        XCTAssertEqual(error.data, ["kind": "no such element", "selector": "button"])
         XCTAssertEqual(RPCError.disconnected(method: "x").data?["reason"], "disconnected")
         XCTAssertNil(RPCError(json: ["code": "x", "message": "m"]))
     }
-}
-
-final class NullTestPeer: RPCPeer, @unchecked Sendable {
-    let connectionID: UInt64 = 99
-    func notify(_ method: String, _ params: JSON?) {}
-    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON { .null }
-    func close() {}
-    var isClosed: Bool { false }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -1,49 +1,12 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import Synchronization
 import XCTest
 
-/// A fake app: records requests, answers from a table (unit tests may use fakes).
-final class RecordingProvider: ActionProvider {
-    let log = Mutex<[ActionRequest]>([])
-    let answer: @Sendable (ActionRequest) -> Bool
-    init(_ answer: @escaping @Sendable (ActionRequest) -> Bool = { _ in true }) { self.answer = answer }
-    func perform(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> Bool {
-        log.withLock { $0.append(request) }
-        return answer(request)
-    }
-    var requests: [ActionRequest] { log.withLock { $0 } }
-}
-
-/// Collects values from escaping closures (a Mutex held by a class, so every closure shares it).
-final class Sink<T: Sendable>: Sendable {
-    private let store = Mutex<[T]>([])
-    func append(_ v: T) { store.withLock { $0.append(v) } }
-    var items: [T] { store.withLock { $0 } }
-}
-
 final class HubTests: XCTestCase {
-    static let hierarchy: JSON = [
-        "windows": [
-            [
-                "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 800],
-                "children": [
-                    [
-                        "id": "sheet", "class": "UIView", "frame": [0, 0, 400, 400], "accessibilityViewIsModal": true,
-                        "restrictionIdentifiers": ["org.test.sheet"],
-                        "children": [
-                            ["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 40]],
-                            [
-                                "id": "slider", "class": "UISlider", "value": 0.5, "frame": [10, 60, 200, 30],
-                                "accessibilityLabel": "Level",
-                            ],
-                        ],
-                    ]
-                ],
-            ]
-        ], "guidedAccessRestrictions": [["id": "org.test.sheet", "text": "Sheet controls"]],
-    ]
+    static let hierarchy = HubTestTrees.guidedAccessSheet
 
     func makeHub(_ provider: RecordingProvider) throws -> (Hub, String) {
         let hub = Hub(actionTimeout: .seconds(1))
@@ -54,26 +17,26 @@ final class HubTests: XCTestCase {
 
     /// X32: escape is tried on the element, then each ancestor, then the app, until one handles it.
     func testEscapeBubblesUpToTheApp() async throws {
-        let p = RecordingProvider { $0.target == "" }
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider { $0.target == "" }
+        let (hub, app) = try makeHub(provider)
         let handled = try await hub.perform(app: app, element: "ok", action: .escape)
         XCTAssertTrue(handled)
-        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet", "w", ""])
+        XCTAssertEqual(provider.requests.map(\.target), ["ok", "sheet", "w", ""])
     }
 
     /// X33: magic tap stops at the first handler.
     func testMagicTapStopsAtFirstHandler() async throws {
-        let p = RecordingProvider { $0.target == "sheet" }
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider { $0.target == "sheet" }
+        let (hub, app) = try makeHub(provider)
         let handled = try await hub.perform(app: app, element: "ok", action: .magicTap)
         XCTAssertTrue(handled)
-        XCTAssertEqual(p.requests.map(\.target), ["ok", "sheet"])
+        XCTAssertEqual(provider.requests.map(\.target), ["ok", "sheet"])
     }
 
     /// R83: a denied restriction blocks the action before it reaches the app; allowing it again restores it (R82).
     func testDeniedRestrictionBlocksEveryAction() async throws {
-        let p = RecordingProvider()
-        let (hub, app) = try makeHub(p)
+        let provider = RecordingProvider()
+        let (hub, app) = try makeHub(provider)
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: true)
         for action in [ElementAction.activate, .increment, .escape] {
             let el = action == .increment ? "slider" : "ok"
@@ -84,11 +47,11 @@ final class HubTests: XCTestCase {
                 XCTAssertEqual(error, .policyDenied(restriction: "org.test.sheet", text: "Sheet controls"))
             }
         }
-        XCTAssertTrue(p.requests.isEmpty, "a blocked action reached the app")
+        XCTAssertTrue(provider.requests.isEmpty, "a blocked action reached the app")
         try hub.setRestriction(app: app, id: "org.test.sheet", denied: false)
         let ok = try await hub.perform(app: app, element: "ok", action: .activate)
         XCTAssertTrue(ok)
-        XCTAssertEqual(p.requests.count, 1)
+        XCTAssertEqual(provider.requests.count, 1)
     }
 
     func testUnknownRestrictionIsRefused() throws {
@@ -103,8 +66,8 @@ final class HubTests: XCTestCase {
             _ = try await hub.perform(app: app, element: "ok", action: .increment)
             XCTFail("expected notSupported")
         } catch {
-            guard case .notSupported(let a, let supported) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(a, "increment")
+            guard case .notSupported(let first, let supported) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(first, "increment")
             XCTAssertTrue(supported.contains("activate"))
         }
     }
@@ -113,7 +76,9 @@ final class HubTests: XCTestCase {
     func testFocusFollowsTheTree() throws {
         let (hub, app) = try makeHub(RecordingProvider())
         let sink = Sink<(String?, String?)>()
-        hub.subscribe { e in if case .focusChanged(_, let f, let t) = e { sink.append((f, t)) } }
+        hub.subscribe { error in
+            if case .focusChanged(_, let fixture, let elapsed) = error { sink.append((fixture, elapsed)) }
+        }
         try hub.setFocus(app: app, element: "ok")
         try hub.setFocus(app: app, element: "slider")
         XCTAssertEqual(try hub.snapshot(app).focusedID, "slider")
@@ -137,8 +102,8 @@ final class HubTests: XCTestCase {
         async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
         try await Task.sleep(for: .milliseconds(20))
         try hub.update(app: app, ops: [["op": "set", "id": "ok", "properties": ["title": "Fine"]]])
-        let r = await woke
-        XCTAssertEqual(r, rev + 1)
+        let result = await woke
+        XCTAssertEqual(result, rev + 1)
         XCTAssertLessThan(clock.now - t0, .seconds(5))
     }
 
@@ -171,8 +136,8 @@ final class HubTests: XCTestCase {
         async let woke = hub.awaitChange(app: app, after: rev, timeout: .seconds(10))
         try await Task.sleep(for: .milliseconds(20))
         hub.removeApp(app)
-        let r = await woke
-        XCTAssertNil(r)
+        let result = await woke
+        XCTAssertNil(result)
         XCTAssertFalse(hub.appIDs.contains(app))
     }
 

@@ -1,6 +1,6 @@
 import AXHub
-import AXJSON
 import AXRPC
+import AXTestSupport
 import XCTest
 
 @testable import AXTransport

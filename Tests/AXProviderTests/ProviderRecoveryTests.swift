@@ -7,6 +7,7 @@ import AXJSONRPC
 import AXProvider
 import AXRPC
 import AXRPCClient
+import AXTestSupport
 import AXTransport
 import Synchronization
 import XCTest

@@ -1,46 +1,9 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import Synchronization
 import XCTest
-
-/// A fake AT behind the key forwarder: answers from a table, or holds every answer until released.
-final class FakeKeyForwarder: KeyForwarder {
-    let listening: Bool
-    let answer: @Sendable (ForwardedKey) -> KeyForwardAnswer
-    let held = Mutex<[CheckedContinuation<Void, Never>]>([])
-    let holding: Bool
-    let seen = Sink<ForwardedKey>()
-
-    init(
-        listening: Bool = true, holding: Bool = false,
-        answer: @escaping @Sendable (ForwardedKey) -> KeyForwardAnswer = { _ in .notConsumed }
-    ) {
-        self.listening = listening
-        self.holding = holding
-        self.answer = answer
-    }
-
-    var hasKeyListeners: Bool { listening }
-
-    func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer {
-        seen.append(key)
-        if holding {
-            await withCheckedContinuation { continuation in held.withLock { $0.append(continuation) } }
-        }
-        return answer(key)
-    }
-
-    var heldCount: Int { held.withLock { $0.count } }
-
-    func releaseAll() {
-        let all = held.withLock { list -> [CheckedContinuation<Void, Never>] in
-            defer { list.removeAll() }
-            return list
-        }
-        for continuation in all { continuation.resume() }
-    }
-}
 
 /// The hub's key path (D-KEY-2…4): the AT first, then the server's rule or the app; one key at a time per app
 /// and a bounded queue.

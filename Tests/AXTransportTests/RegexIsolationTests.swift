@@ -1,6 +1,7 @@
 import AXHub
 import AXJSON
 import AXRPC
+import AXTestSupport
 import NIOPosix
 import XCTest
 
@@ -35,9 +36,9 @@ final class RegexIsolationTests: XCTestCase {
         let catastrophic = try TransportRawConn(unix: dir.file("s.sock"))
         let heavy = try TransportRawConn(unix: dir.file("s.sock"))
         let pinger = try TransportRawConn(unix: dir.file("s.sock"))
-        for c in [catastrophic, heavy, pinger] {
-            c.send(transportRequest("initialize", ["role": "automation"]) + "\n")
-            XCTAssertNotNil(c.readLine()?["result"])
+        for current in [catastrophic, heavy, pinger] {
+            current.send(transportRequest("initialize", ["role": "automation"]) + "\n")
+            XCTAssertNotNil(current.readLine()?["result"])
         }
         let clock = ContinuousClock()
         let start = clock.now

@@ -10,10 +10,10 @@ final class ProviderDiffTests: XCTestCase {
         var state: UInt64
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            var otherState = state
+            otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+            return otherState ^ (otherState >> 31)
         }
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
@@ -28,13 +28,13 @@ final class ProviderDiffTests: XCTestCase {
         var counter = 0
 
         func json(_ id: String) -> JSON {
-            var o = JSONObject()
-            o["id"] = .string(id)
-            o["class"] = .string(cls[id]!)
-            for (k, v) in props[id]!.sorted(by: { $0.key < $1.key }) { o[k] = v }
-            let c = kids[id] ?? []
-            if !c.isEmpty { o["children"] = .array(c.map(json)) }
-            return .object(o)
+            var object = JSONObject()
+            object["id"] = .string(id)
+            object["class"] = .string(cls[id]!)
+            for (k, value) in props[id]!.sorted(by: { $0.key < $1.key }) { object[k] = value }
+            let current = kids[id] ?? []
+            if !current.isEmpty { object["children"] = .array(current.map(json)) }
+            return .object(object)
         }
         var snapshot: JSON { ["windows": .array(roots.map(json))] }
 
@@ -57,30 +57,30 @@ final class ProviderDiffTests: XCTestCase {
             let all = Array(cls.keys).sorted()
             switch rng.int(5) {
             case 0:  // insert a small subtree
-                let p = all[rng.int(all.count)]
-                let a = add(parent: p, rng: &rng)
-                if rng.int(2) == 0 { _ = add(parent: a, rng: &rng) }
+                let point = all[rng.int(all.count)]
+                let first = add(parent: point, rng: &rng)
+                if rng.int(2) == 0 { _ = add(parent: first, rng: &rng) }
             case 1:  // remove a non-root subtree
                 let candidates = all.filter { parent[$0]! != nil }
                 guard let victim = candidates.isEmpty ? nil : candidates[rng.int(candidates.count)] else { return }
-                let p = parent[victim]!!
-                kids[p]!.removeAll { $0 == victim }
-                for d in descendants(victim) {
-                    cls[d] = nil
-                    props[d] = nil
-                    kids[d] = nil
-                    parent[d] = nil
+                let point = parent[victim]!!
+                kids[point]!.removeAll { $0 == victim }
+                for detail in descendants(victim) {
+                    cls[detail] = nil
+                    props[detail] = nil
+                    kids[detail] = nil
+                    parent[detail] = nil
                 }
             case 2:  // move a non-root under another node that is not its descendant
                 let candidates = all.filter { parent[$0]! != nil }
                 guard !candidates.isEmpty else { return }
-                let m = candidates[rng.int(candidates.count)]
-                let forbidden = Set(descendants(m))
+                let message = candidates[rng.int(candidates.count)]
+                let forbidden = Set(descendants(message))
                 let targets = all.filter { !forbidden.contains($0) }
-                let t = targets[rng.int(targets.count)]
-                kids[parent[m]!!]!.removeAll { $0 == m }
-                kids[t]!.insert(m, at: rng.int(kids[t]!.count + 1))
-                parent[m] = t
+                let elapsed = targets[rng.int(targets.count)]
+                kids[parent[message]!!]!.removeAll { $0 == message }
+                kids[elapsed]!.insert(message, at: rng.int(kids[elapsed]!.count + 1))
+                parent[message] = elapsed
             case 3:  // change / add / drop a property
                 let id = all[rng.int(all.count)]
                 switch rng.int(3) {
@@ -90,9 +90,9 @@ final class ProviderDiffTests: XCTestCase {
                 }
             default:  // reorder children
                 let id = all[rng.int(all.count)]
-                if var k = kids[id], k.count > 1 {
-                    k.swapAt(0, k.count - 1)
-                    kids[id] = k
+                if var key = kids[id], key.count > 1 {
+                    key.swapAt(0, key.count - 1)
+                    kids[id] = key
                 }
             }
         }
@@ -113,17 +113,17 @@ final class ProviderDiffTests: XCTestCase {
     func testDiffReproducesTheNewTree() throws {
         var rng = RNG(state: 42)
         for round in 0..<60 {
-            var m = Model()
-            let w = m.add(parent: nil, rng: &rng)
+            var model = Model()
+            let window = model.add(parent: nil, rng: &rng)
             for _ in 0..<(5 + rng.int(20)) {
-                _ = m.add(parent: ([w] + Array(m.cls.keys).sorted())[rng.int(m.cls.count)], rng: &rng)
+                _ = model.add(parent: ([window] + Array(model.cls.keys).sorted())[rng.int(model.cls.count)], rng: &rng)
             }
             let store = HierarchyStore()
-            try store.setSnapshot(m.snapshot)
-            var old = m.snapshot
+            try store.setSnapshot(model.snapshot)
+            var old = model.snapshot
             for step in 0..<8 {
-                for _ in 0..<(1 + rng.int(4)) { m.mutate(&rng) }
-                let new = m.snapshot
+                for _ in 0..<(1 + rng.int(4)) { model.mutate(&rng) }
+                let new = model.snapshot
                 let ops = TreeDiff.diff(from: old, to: new)
                 do { try store.apply(json: .array(ops)) } catch {
                     XCTFail("round \(round) step \(step): \(error)\nops: \(JSON.array(ops).jsonString)")
@@ -141,10 +141,10 @@ final class ProviderDiffTests: XCTestCase {
 
     func testNoChangeMeansNoOps() throws {
         var rng = RNG(state: 7)
-        var m = Model()
-        let w = m.add(parent: nil, rng: &rng)
-        for _ in 0..<10 { _ = m.add(parent: w, rng: &rng) }
-        XCTAssertEqual(TreeDiff.diff(from: m.snapshot, to: m.snapshot).count, 0)
+        var model = Model()
+        let window = model.add(parent: nil, rng: &rng)
+        for _ in 0..<10 { _ = model.add(parent: window, rng: &rng) }
+        XCTAssertEqual(TreeDiff.diff(from: model.snapshot, to: model.snapshot).count, 0)
     }
 }
 

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXProvider
+import AXTestSupport
 import XCTest
 
 /// Actions are typed from the hub to the provider; the wire format stays the one Specs/protocol.md gives.

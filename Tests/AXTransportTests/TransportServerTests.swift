@@ -1,6 +1,7 @@
 import AXJSON
-import AXRPC
 import AXRPCClient
+import AXRPCRouter
+import AXTestSupport
 import Synchronization
 import XCTest
 
@@ -17,10 +18,10 @@ struct TransportRNG: RandomNumberGenerator {
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        var otherState = state
+        otherState = (otherState ^ (otherState >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        otherState = (otherState ^ (otherState >> 27)) &* 0x94D0_49BB_1331_11EB
+        return otherState ^ (otherState >> 31)
     }
 }
 
@@ -31,30 +32,30 @@ final class TransportServerTests: XCTestCase {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
         defer { Task { await server.stop() } }
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send("\n  \n" + transportRequest("ping") + "\r\n")
-        let r = c.readLine()
-        XCTAssertEqual(r?["id"], 1)
-        XCTAssertEqual(r?["result"], "pong")
-        c.send(transportRequest("echo", ["a": "é😀"], id: "x") + "\n")
-        XCTAssertEqual(c.readLine()?["result"], ["a": "é😀"])
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
+        connection.send("\n  \n" + transportRequest("ping") + "\r\n")
+        let line = connection.readLine()
+        XCTAssertEqual(line?["id"], 1)
+        XCTAssertEqual(line?["result"], "pong")
+        connection.send(transportRequest("echo", ["a": "é😀"], id: "x") + "\n")
+        XCTAssertEqual(connection.readLine()?["result"], ["a": "é😀"])
         await server.stop()
     }
 
     func testLSPFraming() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
         let body1 = transportRequest("ping", id: 1)
         let body2 = transportRequest("echo", [1, "ü"], id: 2)
         // Two messages in one write; other headers allowed; header names case-insensitive.
-        c.send(
+        connection.send(
             "Content-Length: \(body1.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(body1)"
                 + "content-length: \(body2.utf8.count)\r\n\r\n\(body2)")
-        let m1 = c.readLSP()
+        let m1 = connection.readLSP()
         XCTAssertEqual(m1?.body["result"], "pong")
         XCTAssertTrue(m1?.header.hasPrefix("Content-Length: ") ?? false, "replies use LSP framing")
-        let m2 = c.readLSP()
+        let m2 = connection.readLSP()
         XCTAssertEqual(m2?.body["id"], 2)
         XCTAssertEqual(m2?.body["result"], [1, "ü"])
         // Content-Length counts bytes, not characters.
@@ -66,39 +67,39 @@ final class TransportServerTests: XCTestCase {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
         // NDJSON, byte by byte.
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
         let msg = Array((transportRequest("echo", ["k": "vé"], id: 7) + "\n").utf8)
-        for b in msg {
-            c.send([b])
+        for second in msg {
+            connection.send([second])
             try await Task.sleep(for: .microseconds(200))
         }
-        XCTAssertEqual(c.readLine()?["result"], ["k": "vé"])
+        XCTAssertEqual(connection.readLine()?["result"], ["k": "vé"])
         // LSP, split inside the header and inside the body.
-        let l = try TransportRawConn(unix: dir.file("s.sock"))
+        let otherConnection = try TransportRawConn(unix: dir.file("s.sock"))
         let body = transportRequest("ping", id: 8)
         let whole = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
         for cut in [3, 12, 17, 20, whole.count - 5, whole.count] {
             let prev = [3, 12, 17, 20, whole.count - 5, whole.count].last(where: { $0 < cut }) ?? 0
-            l.send(Array(whole[prev..<cut]))
+            otherConnection.send(Array(whole[prev..<cut]))
             try await Task.sleep(for: .milliseconds(5))
         }
-        XCTAssertEqual(l.readLSP()?.body["result"], "pong")
+        XCTAssertEqual(otherConnection.readLSP()?.body["result"], "pong")
         await server.stop()
     }
 
     func testPipelining1000Requests() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
         var all = ""
         for i in 0..<1000 {
             all += transportRequest("add", ["a": .number(Double(i)), "b": 1], id: .number(Double(i))) + "\n"
         }
-        c.send(all)
+        connection.send(all)
         for i in 0..<1000 {
-            guard let r = c.readLine() else { return XCTFail("missing response \(i)") }
-            XCTAssertEqual(r["id"]?.intValue, i, "responses come back in order")
-            XCTAssertEqual(r["result"]?.intValue, i + 1)
+            guard let line = connection.readLine() else { return XCTFail("missing response \(i)") }
+            XCTAssertEqual(line["id"]?.intValue, i, "responses come back in order")
+            XCTAssertEqual(line["result"]?.intValue, i + 1)
         }
         await server.stop()
     }
@@ -106,12 +107,12 @@ final class TransportServerTests: XCTestCase {
     func testAsyncHandlerKeepsPerConnectionOrder() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send(
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
+        connection.send(
             transportRequest("slow", ["ms": 50], id: 1) + "\n" + transportRequest("ping", id: 2) + "\n"
                 + "garbage\n" + transportRequest("slow", ["ms": 1], id: 3) + "\n" + transportRequest("ping", id: 4)
                 + "\n")
-        let ids = (0..<5).map { _ in c.readLine()?["id"] ?? "missing" }
+        let ids = (0..<5).map { _ in connection.readLine()?["id"] ?? "missing" }
         XCTAssertEqual(ids, [1, 2, .null, 3, 4])
         await server.stop()
     }
@@ -119,7 +120,7 @@ final class TransportServerTests: XCTestCase {
     func testPipelinedMixedAsyncAndSyncKeepOrder() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
         var all = ""
         var expected: [JSON] = []
         for i in 0..<3000 {
@@ -141,13 +142,13 @@ final class TransportServerTests: XCTestCase {
                 expected.append(.array([.string("b\(i)"), .string("c\(i)")]))
             }
         }
-        c.send(all)
+        connection.send(all)
         for (k, want) in expected.enumerated() {
-            guard let r = c.readLine(timeoutMs: 10_000) else { return XCTFail("missing reply \(k)") }
+            guard let line = connection.readLine(timeoutMs: 10_000) else { return XCTFail("missing reply \(k)") }
             if case .array(let ids) = want {
-                XCTAssertEqual(r.arrayValue?.map { $0["id"] ?? "?" }, ids, "reply \(k)")
+                XCTAssertEqual(line.arrayValue?.map { $0["id"] ?? "?" }, ids, "reply \(k)")
             } else {
-                XCTAssertEqual(r["id"], want, "reply \(k)")
+                XCTAssertEqual(line["id"], want, "reply \(k)")
             }
         }
         await server.stop()
@@ -156,7 +157,8 @@ final class TransportServerTests: XCTestCase {
     func testClientThatNeverReadsIsThrottledAndOthersKeepWorking() async throws {
         let dir = TransportTempDir()
         let sessions = ProtocolLocked<[RPCSession]>([])
-        let server = try await transportStartServer(dir) { s in sessions.withLock { $0.append(s) } }
+        let server = try await transportStartServer(dir) { otherSession in sessions.withLock { $0.append(otherSession) }
+        }
         let hog = try TransportRawConn(unix: dir.file("s.sock"))
         let flags = fcntl(hog.fd, F_GETFL)
         _ = fcntl(hog.fd, F_SETFL, flags | O_NONBLOCK)
@@ -168,9 +170,9 @@ final class TransportServerTests: XCTestCase {
         let start = ContinuousClock.now
         // Keep writing without ever reading until the server stops taking bytes for 500 ms.
         while ContinuousClock.now - lastProgress < .milliseconds(500) && ContinuousClock.now - start < .seconds(20) {
-            let n = bytes.withUnsafeBytes { send(hog.fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 {
-                accepted += n
+            let sent = bytes.withUnsafeBytes { send(hog.fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                accepted += sent
                 lastProgress = ContinuousClock.now
             } else {
                 try await Task.sleep(for: .milliseconds(5))
@@ -203,17 +205,17 @@ final class TransportServerTests: XCTestCase {
         let bad = try TransportRawConn(unix: dir.file("s.sock"))
 
         bad.send("{\"jsonrpc\":\"2.0\",\"method\":\"ping\" \"id\":1}\n")
-        var r = bad.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32700)
-        XCTAssertEqual(r?["error"]?["data"]?["offset"], 33)
+        var line = bad.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32700)
+        XCTAssertEqual(line?["error"]?["data"]?["offset"], 33)
         bad.send(transportRequest("nope", id: 2) + "\n")
-        r = bad.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32601)
-        XCTAssertEqual(r?["error"]?["data"]?["method"], "nope")
+        line = bad.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32601)
+        XCTAssertEqual(line?["error"]?["data"]?["method"], "nope")
         bad.send(transportRequest("add", ["a": "x"], id: 3) + "\n")
-        r = bad.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32602)
-        XCTAssertEqual(r?["id"], 3)
+        line = bad.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32602)
+        XCTAssertEqual(line?["id"], 3)
         bad.send("[]\n")
         XCTAssertEqual(bad.readLine()?["error"]?["code"], -32600)
 
@@ -222,9 +224,9 @@ final class TransportServerTests: XCTestCase {
 
         // Oversized: 100 KB line without newline -> -32021 then close.
         bad.send("[\"" + String(repeating: "x", count: 100_000))
-        r = bad.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32021)
-        XCTAssertEqual(r?["error"]?["data"]?["limit"], "maxFrameBytes")
+        line = bad.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32021)
+        XCTAssertEqual(line?["error"]?["data"]?["limit"], "maxFrameBytes")
         XCTAssertTrue(bad.waitClosed(), "oversized frame closes the connection")
 
         good.send(transportRequest("ping", id: 11) + "\n")
@@ -244,14 +246,14 @@ final class TransportServerTests: XCTestCase {
             ("C" + String(repeating: "x", count: 9000), -32700, "header block longer"),
         ]
         for (input, code, fragment) in cases {
-            let c = try TransportRawConn(unix: dir.file("s.sock"))
-            c.send(input)
-            let r = c.readLSP()
-            XCTAssertEqual(r?.body["error"]?["code"]?.intValue, code, input)
+            let connection = try TransportRawConn(unix: dir.file("s.sock"))
+            connection.send(input)
+            let lSP = connection.readLSP()
+            XCTAssertEqual(lSP?.body["error"]?["code"]?.intValue, code, input)
             XCTAssertTrue(
-                r?.body["error"]?["message"]?.stringValue?.contains(fragment) ?? false,
-                "\(input): \(r?.body.jsonString ?? "nil")")
-            XCTAssertTrue(c.waitClosed(), "connection closed after \(input.prefix(30))")
+                lSP?.body["error"]?["message"]?.stringValue?.contains(fragment) ?? false,
+                "\(input): \(lSP?.body.jsonString ?? "nil")")
+            XCTAssertTrue(connection.waitClosed(), "connection closed after \(input.prefix(30))")
         }
         let ok = try TransportRawConn(unix: dir.file("s.sock"))
         ok.send(transportRequest("ping") + "\n")
@@ -278,8 +280,8 @@ final class TransportServerTests: XCTestCase {
         // A socket file with no listener behind it (a crashed server).
         let fd = POSIX.streamSocket(AF_UNIX)
         var addr = try POSIX.fillUnixAddress(dir.file("s.sock"))
-        let rc = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        let rc = withUnsafePointer(to: &addr) { previous in
+            previous.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
@@ -287,9 +289,9 @@ final class TransportServerTests: XCTestCase {
         close(fd)
         XCTAssertEqual(access(dir.file("s.sock"), F_OK), 0)
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send(transportRequest("ping") + "\n")
-        XCTAssertEqual(c.readLine()?["result"], "pong")
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
+        connection.send(transportRequest("ping") + "\n")
+        XCTAssertEqual(connection.readLine()?["result"], "pong")
         await server.stop()
     }
 
@@ -302,17 +304,17 @@ final class TransportServerTests: XCTestCase {
         } catch {
             XCTAssertTrue("\(error)".contains("already listening"), "\(error)")
         }
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send(transportRequest("ping") + "\n")
-        XCTAssertEqual(c.readLine()?["result"], "pong", "the first server is untouched")
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
+        connection.send(transportRequest("ping") + "\n")
+        XCTAssertEqual(connection.readLine()?["result"], "pong", "the first server is untouched")
         await first.stop()
     }
 
     func testNonSocketFileAndForeignDirectoryAreRefused() async throws {
         let dir = TransportTempDir()
-        let f = fopen(dir.file("s.sock"), "w")
-        fputs("data", f)
-        fclose(f)
+        let file = fopen(dir.file("s.sock"), "w")
+        fputs("data", file)
+        fclose(file)
         do {
             _ = try await transportStartServer(dir)
             XCTFail("must not replace a regular file")
@@ -343,11 +345,14 @@ final class TransportServerTests: XCTestCase {
     }
 
     func testDefaultSocketPath() {
-        let p = RPCServer.defaultSocketPath()
-        if let x = getenv("XDG_RUNTIME_DIR"), strlen(x) > 0 {
-            XCTAssertEqual(p, String(cString: x) + (String(cString: x).hasSuffix("/") ? "" : "/") + "axserver.sock")
+        let otherServer = RPCServer.defaultSocketPath()
+        if let runtimeDir = getenv("XDG_RUNTIME_DIR"), strlen(runtimeDir) > 0 {
+            XCTAssertEqual(
+                otherServer,
+                String(cString: runtimeDir) + (String(cString: runtimeDir).hasSuffix("/") ? "" : "/")
+                    + "axserver.sock")
         } else {
-            XCTAssertEqual(p, "/tmp/axserver-\(getuid())/axserver.sock")
+            XCTAssertEqual(otherServer, "/tmp/axserver-\(getuid())/axserver.sock")
         }
     }
 
@@ -421,9 +426,9 @@ final class TransportServerTests: XCTestCase {
 
     func writeToken(_ dir: TransportTempDir, _ token: String, mode: mode_t = 0o600) -> String {
         let path = dir.file("token")
-        let f = fopen(path, "w")
-        fputs(token + "\n# comment line\n", f)
-        fclose(f)
+        let file = fopen(path, "w")
+        fputs(token + "\n# comment line\n", file)
+        fclose(file)
         chmod(path, mode)
         return path
     }
@@ -435,39 +440,39 @@ final class TransportServerTests: XCTestCase {
         guard let port = server.tcpPort, port > 0 else { return XCTFail("no tcp port") }
 
         // Wrong token.
-        var c = try TransportRawConn(tcpPort: port)
-        c.send(transportRequest("initialize", ["token": "nope"], id: 1) + "\n")
-        var r = c.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32019)
-        XCTAssertEqual(r?["id"], 1)
-        XCTAssertTrue(c.waitClosed())
+        var connection = try TransportRawConn(tcpPort: port)
+        connection.send(transportRequest("initialize", ["token": "nope"], id: 1) + "\n")
+        var line = connection.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32019)
+        XCTAssertEqual(line?["id"], 1)
+        XCTAssertTrue(connection.waitClosed())
         // Not initialize first.
-        c = try TransportRawConn(tcpPort: port)
-        c.send(transportRequest("ping", id: 2) + "\n")
-        r = c.readLine()
-        XCTAssertEqual(r?["error"]?["code"], -32019)
-        XCTAssertTrue(c.waitClosed())
+        connection = try TransportRawConn(tcpPort: port)
+        connection.send(transportRequest("ping", id: 2) + "\n")
+        line = connection.readLine()
+        XCTAssertEqual(line?["error"]?["code"], -32019)
+        XCTAssertTrue(connection.waitClosed())
         // Garbage first.
-        c = try TransportRawConn(tcpPort: port)
-        c.send("hello\n")
-        XCTAssertEqual(c.readLine()?["error"]?["code"], -32019)
-        XCTAssertTrue(c.waitClosed())
+        connection = try TransportRawConn(tcpPort: port)
+        connection.send("hello\n")
+        XCTAssertEqual(connection.readLine()?["error"]?["code"], -32019)
+        XCTAssertTrue(connection.waitClosed())
         // Missing token.
-        c = try TransportRawConn(tcpPort: port)
-        c.send(transportRequest("initialize", [:], id: 3) + "\n")
-        XCTAssertEqual(c.readLine()?["error"]?["code"], -32019)
+        connection = try TransportRawConn(tcpPort: port)
+        connection.send(transportRequest("initialize", [:], id: 3) + "\n")
+        XCTAssertEqual(connection.readLine()?["error"]?["code"], -32019)
         // Right token (trimmed first line of the file).
-        c = try TransportRawConn(tcpPort: port)
-        c.send(transportRequest("initialize", ["token": "s3cr3t-token"], id: 4) + "\n")
-        r = c.readLine()
-        XCTAssertEqual(r?["result"]?["server"], "axserver-test")
-        c.send(transportRequest("whoami", id: 5) + "\n")
-        XCTAssertEqual(c.readLine()?["result"]?["authenticated"], true)
+        connection = try TransportRawConn(tcpPort: port)
+        connection.send(transportRequest("initialize", ["token": "s3cr3t-token"], id: 4) + "\n")
+        line = connection.readLine()
+        XCTAssertEqual(line?["result"]?["server"], "axserver-test")
+        connection.send(transportRequest("whoami", id: 5) + "\n")
+        XCTAssertEqual(connection.readLine()?["result"]?["authenticated"], true)
 
         // Unix sessions are authenticated without a token.
-        let u = try TransportRawConn(unix: dir.file("s.sock"))
-        u.send(transportRequest("whoami", id: 6) + "\n")
-        XCTAssertEqual(u.readLine()?["result"]?["authenticated"], true)
+        let otherConnection = try TransportRawConn(unix: dir.file("s.sock"))
+        otherConnection.send(transportRequest("whoami", id: 6) + "\n")
+        XCTAssertEqual(otherConnection.readLine()?["result"]?["authenticated"], true)
         await server.stop()
     }
 
@@ -475,40 +480,40 @@ final class TransportServerTests: XCTestCase {
         let dir = TransportTempDir()
         let good = writeToken(dir, "tok")
         func start(_ tcp: String, _ token: String?, allowNonLoopback: Bool = false) async -> String? {
-            let s = RPCServer(
+            let otherServer = RPCServer(
                 router: transportTestRouter(),
                 configuration: .init(
                     unixSocketPath: nil, tcp: tcp, tokenFile: token, allowNonLoopback: allowNonLoopback))
             do {
-                try await s.start()
-                await s.stop()
+                try await otherServer.start()
+                await otherServer.stop()
                 return nil
             } catch { return "\(error)" }
         }
-        var e = await start("tcp:0.0.0.0:0", good)
-        XCTAssertTrue(e?.contains("non-loopback") ?? false, e ?? "started")
-        e = await start("tcp:192.168.1.10:0", good)
-        XCTAssertTrue(e?.contains("non-loopback") ?? false, e ?? "started")
-        e = await start("tcp:127.0.0.1:0", nil)
-        XCTAssertTrue(e?.contains("token file") ?? false, e ?? "started")
-        e = await start("tcp:127.0.0.1:0", dir.file("missing"))
-        XCTAssertTrue(e?.contains("does not exist") ?? false, e ?? "started")
+        var failure = await start("tcp:0.0.0.0:0", good)
+        XCTAssertTrue(failure?.contains("non-loopback") ?? false, failure ?? "started")
+        failure = await start("tcp:192.168.1.10:0", good)
+        XCTAssertTrue(failure?.contains("non-loopback") ?? false, failure ?? "started")
+        failure = await start("tcp:127.0.0.1:0", nil)
+        XCTAssertTrue(failure?.contains("token file") ?? false, failure ?? "started")
+        failure = await start("tcp:127.0.0.1:0", dir.file("missing"))
+        XCTAssertTrue(failure?.contains("does not exist") ?? false, failure ?? "started")
         let loose = dir.file("loose")
-        let f = fopen(loose, "w")
-        fputs("tok\n", f)
-        fclose(f)
+        let looseFile = fopen(loose, "w")
+        fputs("tok\n", looseFile)
+        fclose(looseFile)
         chmod(loose, 0o644)
-        e = await start("tcp:127.0.0.1:0", loose)
-        XCTAssertTrue(e?.contains("must not be readable") ?? false, e ?? "started")
+        failure = await start("tcp:127.0.0.1:0", loose)
+        XCTAssertTrue(failure?.contains("must not be readable") ?? false, failure ?? "started")
         let empty = dir.file("empty")
-        let g = fopen(empty, "w")
-        fputs("\n", g)
-        fclose(g)
+        let emptyFile = fopen(empty, "w")
+        fputs("\n", emptyFile)
+        fclose(emptyFile)
         chmod(empty, 0o600)
-        e = await start("tcp:127.0.0.1:0", empty)
-        XCTAssertTrue(e?.contains("empty") ?? false, e ?? "started")
-        e = await start("tcp:127.0.0.1:notaport", good)
-        XCTAssertTrue(e?.contains("invalid TCP address") ?? false, e ?? "started")
+        failure = await start("tcp:127.0.0.1:0", empty)
+        XCTAssertTrue(failure?.contains("empty") ?? false, failure ?? "started")
+        failure = await start("tcp:127.0.0.1:notaport", good)
+        XCTAssertTrue(failure?.contains("invalid TCP address") ?? false, failure ?? "started")
         let okLocal = await start("tcp:localhost:0", good)
         XCTAssertNil(okLocal)
         XCTAssertTrue(RPCServer.isLoopback("127.0.0.2"))
@@ -527,12 +532,12 @@ final class TransportServerTests: XCTestCase {
             opened.withLock { $0.append(session.connectionID) }
             session.peer.onClose { closed.withLock { $0.append(session.connectionID) } }
         }
-        var c: TransportRawConn? = try TransportRawConn(unix: dir.file("s.sock"))
-        c!.send(transportRequest("whoami") + "\n")
-        let conn = c!.readLine()?["result"]?["conn"]?.intValue
+        var connection: TransportRawConn? = try TransportRawConn(unix: dir.file("s.sock"))
+        connection!.send(transportRequest("whoami") + "\n")
+        let conn = connection!.readLine()?["result"]?["conn"]?.intValue
         XCTAssertEqual(server.connectionCount, 1)
         XCTAssertEqual(opened.withLock { $0 }.map { Int($0) }, [conn!])
-        c = nil  // closes the socket
+        connection = nil  // closes the socket
         for _ in 0..<200 where closed.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(closed.withLock { $0 }.map { Int($0) }, [conn!])
         XCTAssertEqual(server.connectionCount, 0)
@@ -543,17 +548,17 @@ final class TransportServerTests: XCTestCase {
         final class Weak: @unchecked Sendable { weak var session: RPCSession? }
         let refs = ProtocolLocked<[Weak]>([])
         let dir = TransportTempDir()
-        let server = try await transportStartServer(dir) { s in
-            let w = Weak()
-            w.session = s
-            refs.withLock { $0.append(w) }
+        let server = try await transportStartServer(dir) { otherSession in
+            let otherWeak = Weak()
+            otherWeak.session = otherSession
+            refs.withLock { $0.append(otherWeak) }
         }
         for _ in 0..<3 {
-            let c = try TransportRawConn(unix: dir.file("s.sock"))
+            let connection = try TransportRawConn(unix: dir.file("s.sock"))
             // Exercise both the inline and the async-lane paths before closing.
-            c.send(transportRequest("ping", id: 1) + "\n" + transportRequest("slow", ["ms": 1], id: 2) + "\n")
-            XCTAssertNotNil(c.readLine())
-            XCTAssertNotNil(c.readLine())
+            connection.send(transportRequest("ping", id: 1) + "\n" + transportRequest("slow", ["ms": 1], id: 2) + "\n")
+            XCTAssertNotNil(connection.readLine())
+            XCTAssertNotNil(connection.readLine())
         }
         for _ in 0..<300 where server.connectionCount > 0 || refs.withLock({ $0.contains { $0.session != nil } }) {
             try await Task.sleep(for: .milliseconds(10))
@@ -567,11 +572,11 @@ final class TransportServerTests: XCTestCase {
     func testStopClosesClients() async throws {
         let dir = TransportTempDir()
         let server = try await transportStartServer(dir)
-        let c = try TransportRawConn(unix: dir.file("s.sock"))
-        c.send(transportRequest("ping") + "\n")
-        XCTAssertNotNil(c.readLine())
+        let connection = try TransportRawConn(unix: dir.file("s.sock"))
+        connection.send(transportRequest("ping") + "\n")
+        XCTAssertNotNil(connection.readLine())
         await server.stop()
-        XCTAssertTrue(c.waitClosed())
+        XCTAssertTrue(connection.waitClosed())
     }
 
     // MARK: decoder unit cases
@@ -579,21 +584,21 @@ final class TransportServerTests: XCTestCase {
     /// Feeding a stream in random chunks yields exactly the frames of feeding it whole (both framings).
     func testFrameDecoderRandomChunking() {
         var rng = TransportRNG(seed: 99)
-        let messages: [String] = (0..<300).map { i in
+        let messages: [String] = (0..<300).map { index in
             transportRequest(
-                "echo", ["s": .string(String(repeating: "é", count: i % 17)), "n": .number(Double(i))],
-                id: .number(Double(i)))
+                "echo", ["s": .string(String(repeating: "é", count: index % 17)), "n": .number(Double(index))],
+                id: .number(Double(index)))
         }
         let nd = Array(
             messages.map { $0 + (Bool.random(using: &rng) ? "\r\n" : "\n") + (Bool.random(using: &rng) ? "\n" : "") }
                 .joined().utf8)
         let lsp = Array(
-            messages.map { m in
-                let h = Bool.random(using: &rng) ? "Content-Type: application/json\r\n" : ""
-                return "Content-Length: \(m.utf8.count)\r\n" + h + "\r\n" + m
+            messages.map { message in
+                let header = Bool.random(using: &rng) ? "Content-Type: application/json\r\n" : ""
+                return "Content-Length: \(message.utf8.count)\r\n" + header + "\r\n" + message
             }.joined().utf8)
         for stream in [nd, lsp] {
-            var d = RPCFrameDecoder(maxFrameBytes: 1 << 20)
+            var decoder = RPCFrameDecoder(maxFrameBytes: 1 << 20)
             var pending: [UInt8] = []
             var frames: [String] = []
             var pos = 0
@@ -602,14 +607,14 @@ final class TransportServerTests: XCTestCase {
                 pending += stream[pos..<(pos + take)]
                 pos += take
                 loop: while true {
-                    let n = pending.withUnsafeBytes { d.next($0) }
-                    switch n {
+                    let decoded = pending.withUnsafeBytes { decoder.next($0) }
+                    switch decoded {
                     case .frame(let start, let length, let consumed):
                         frames.append(String(decoding: pending[start..<(start + length)], as: UTF8.self))
                         pending.removeFirst(consumed)
-                    case .skip(let c): pending.removeFirst(c)
+                    case .skip(let current): pending.removeFirst(current)
                     case .needMore: break loop
-                    default: return XCTFail("unexpected \(n)")
+                    default: return XCTFail("unexpected \(decoded)")
                     }
                 }
                 if take == 0 { break }
@@ -621,14 +626,14 @@ final class TransportServerTests: XCTestCase {
 
     func testFrameDecoder() {
         func decode(_ s: String, max: Int = 100) -> [RPCFrameDecoder.Next] {
-            var d = RPCFrameDecoder(maxFrameBytes: max)
+            var decoder = RPCFrameDecoder(maxFrameBytes: max)
             var out: [RPCFrameDecoder.Next] = []
             var bytes = Array(s.utf8)
             while true {
-                let n = bytes.withUnsafeBytes { d.next($0) }
-                out.append(n)
-                switch n {
-                case .frame(_, _, let c), .skip(let c): bytes.removeFirst(c)
+                let decoded = bytes.withUnsafeBytes { decoder.next($0) }
+                out.append(decoded)
+                switch decoded {
+                case .frame(_, _, let current), .skip(let current): bytes.removeFirst(current)
                 default: return out
                 }
             }

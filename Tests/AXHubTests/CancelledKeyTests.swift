@@ -1,6 +1,7 @@
 import AXCore
 import AXHub
 import AXJSON
+import AXTestSupport
 import XCTest
 
 /// Issue 19 item 7: an `input.key` whose request was cancelled (its connection closed) while it waited behind

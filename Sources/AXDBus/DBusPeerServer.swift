@@ -5,19 +5,26 @@ import Synchronization
     import Glibc
 #endif
 
-/// The optional peer-to-peer socket of one app (at-spi2-core's atk-adaptor does the same): when
-/// `Application.GetApplicationBusAddress` names it, libatspi opens a private connection and sends its method
-/// calls there, skipping the bus daemon's two hops (events still go over the bus). Authentication is libdbus's
-/// EXTERNAL mechanism, which only admits the same user; the socket lives in a fresh 0700 directory.
+/// Answers one method call that arrived on a peer-to-peer connection (called on that connection's thread); the
+/// connection is where replies go.
+package typealias DBusPeerCallHandler =
+    @Sendable (_ connection: OpaquePointer, _ message: OpaquePointer) -> DBusHandlerResult
+
+/// A private D-Bus server (libdbus `DBusServer`) for peer-to-peer connections: AT-SPI's per-app socket (at-spi2-core's
+/// atk-adaptor does the same): when `Application.GetApplicationBusAddress` names it, libatspi opens a private
+/// connection and sends its method calls there, skipping the bus daemon's two hops (events still go over the bus).
+/// Authentication is libdbus's EXTERNAL mechanism, which only admits the same user; the socket lives in a fresh 0700
+/// directory.
 ///
 /// One thread accepts connections; every accepted connection gets its own thread running
-/// `dbus_connection_read_write_dispatch`. Calls are answered by `AppBridge.handlePeer` under the bridge's serve
-/// lock. Disable with `AXSERVER_ATSPI_P2P=0`.
-final class PeerServer: @unchecked Sendable {
-    let address: String
+/// `dbus_connection_read_write_dispatch`. Every method call goes to the handler given at creation (AXATSPI's
+/// `AppBridge.handlePeer`, under the bridge's serve lock).
+package final class DBusPeerServer: @unchecked Sendable {
+    /// The address clients connect to (`unix:path=…,guid=…`).
+    package let address: String
     private let server: OpaquePointer
     private let directory: String
-    private unowned let bridge: AppBridge
+    fileprivate let handler: DBusPeerCallHandler
 
     private struct State {
         // Pointers kept as integers (OpaquePointer is not Sendable); only libdbus interprets them.
@@ -32,11 +39,12 @@ final class PeerServer: @unchecked Sendable {
     /// The accept thread's id, stored by that thread itself (debug builds check the threading contract with it).
     private let acceptThreadID = Atomic<UInt>(0)
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    /// Why the server could not start.
+    package struct Failure: Error, CustomStringConvertible { package var description: String }
 
     /// The peer socket's directory must be a real directory owned by this user with mode 0700 (mkdtemp makes it
     /// so; checked rather than assumed, since libdbus puts the socket there and only this user may reach it).
-    static func verifyPrivateDirectory(_ path: String) throws {
+    package static func verifyPrivateDirectory(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             throw Failure(description: "cannot inspect the peer socket directory \(path) (errno \(errno))")
@@ -51,13 +59,15 @@ final class PeerServer: @unchecked Sendable {
         }
     }
 
-    init(bridge: AppBridge) throws {
-        self.bridge = bridge
+    /// Listens on a socket in a new private directory (under `$XDG_RUNTIME_DIR`, else `/tmp`) whose name starts
+    /// with `prefix`, and sends every method call to `handler`.
+    package init(directoryPrefix prefix: String, handler: @escaping DBusPeerCallHandler) throws {
+        self.handler = handler
         var base = "/tmp"
         if let runtimeDir = getenv("XDG_RUNTIME_DIR"), runtimeDir.pointee != 0, access(runtimeDir, W_OK) == 0 {
             base = String(cString: runtimeDir)
         }
-        var template = Array("\(base)/axserver-atspi-XXXXXX".utf8CString)
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let tempDir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Failure(description: "mkdtemp in \(base) failed (errno \(errno))")
         }
@@ -83,13 +93,13 @@ final class PeerServer: @unchecked Sendable {
             { watch, ud in
                 guard let watch, let ud else { return 0 }
                 let key = bits(watch)
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(key) }
+                Unmanaged<DBusPeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { $0.watches.append(key) }
                 return 1
             },
             { watch, ud in
                 guard let watch, let ud else { return }
                 let key = bits(watch)
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { locked in
+                Unmanaged<DBusPeerServer>.fromOpaque(ud).takeUnretainedValue().state.withLock { locked in
                     locked.watches.removeAll { $0 == key }
                 }
             }, nil, me, nil)
@@ -97,19 +107,19 @@ final class PeerServer: @unchecked Sendable {
             created,
             { _, connection, ud in
                 guard let connection, let ud else { return }
-                Unmanaged<PeerServer>.fromOpaque(ud).takeUnretainedValue().accept(connection)
+                Unmanaged<DBusPeerServer>.fromOpaque(ud).takeUnretainedValue().accept(connection)
             }, me, nil)
         var tid = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
         let rc = pthread_create(
             &tid, nil,
             { arg in
-                let me = Unmanaged<PeerServer>.fromOpaque(arg!).takeRetainedValue()
+                let me = Unmanaged<DBusPeerServer>.fromOpaque(arg!).takeRetainedValue()
                 me.acceptLoop()
                 return nil
             }, box)
         guard rc == 0 else {
-            Unmanaged<PeerServer>.fromOpaque(box).release()
+            Unmanaged<DBusPeerServer>.fromOpaque(box).release()
             dbus_server_disconnect(created)
             dbus_server_unref(created)
             rmdir(directory)
@@ -154,11 +164,11 @@ final class PeerServer: @unchecked Sendable {
     private func accept(_ connection: OpaquePointer) {
         assert(
             acceptThreadID.load(ordering: .acquiring) == UInt(pthread_self()),
-            "PeerServer.accept runs only on the accept thread (inside dbus_watch_handle)")
+            "DBusPeerServer.accept runs only on the accept thread (inside dbus_watch_handle)")
         if state.withLock({ $0.stopping }) { return }  // not referenced: libdbus drops it
         dbus_connection_ref(connection)
         dbus_connection_set_exit_on_disconnect(connection, 0)
-        let ud = Unmanaged.passUnretained(bridge).toOpaque()
+        let ud = Unmanaged.passUnretained(self).toOpaque()
         var err = CDBus.DBusError()
         dbus_error_init(&err)
         if dbus_connection_try_register_fallback(connection, "/", peerVTable, ud, &err) == 0 {
@@ -198,10 +208,11 @@ final class PeerServer: @unchecked Sendable {
         dbus_connection_unref(connection)
     }
 
-    func stop() {
+    /// Stops accepting, ends every connection's thread (joined) and removes the socket's directory.
+    package func stop() {
         assert(
             acceptThreadID.load(ordering: .acquiring) != UInt(pthread_self()),
-            "PeerServer.stop joins the accept thread: never call it from there")
+            "DBusPeerServer.stop joins the accept thread: never call it from there")
         let threads = state.withLock { locked -> [pthread_t] in
             locked.stopping = true
             let joined = locked.threads
@@ -224,15 +235,16 @@ final class PeerServer: @unchecked Sendable {
 }
 
 private final class PeerJob {
-    let server: PeerServer
+    let server: DBusPeerServer
     let connection: OpaquePointer
-    init(server: PeerServer, connection: OpaquePointer) {
+    init(server: DBusPeerServer, connection: OpaquePointer) {
         self.server = server
         self.connection = connection
     }
 }
 
-nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
+/// Hands every method call of a peer connection to its server's handler (user data: the `DBusPeerServer`).
+nonisolated(unsafe) private let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> = {
     let vtable = UnsafeMutablePointer<DBusObjectPathVTable>.allocate(capacity: 1)
     vtable.initialize(to: DBusObjectPathVTable())
     vtable.pointee.message_function = { connection, msg, ud in
@@ -240,7 +252,7 @@ nonisolated(unsafe) let peerVTable: UnsafeMutablePointer<DBusObjectPathVTable> =
         guard dbus_message_get_type(msg) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        return Unmanaged<AppBridge>.fromOpaque(ud).takeUnretainedValue().handlePeer(connection, msg)
+        return Unmanaged<DBusPeerServer>.fromOpaque(ud).takeUnretainedValue().handler(connection, msg)
     }
     return vtable
 }()

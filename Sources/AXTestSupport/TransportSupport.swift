@@ -1,10 +1,9 @@
 import AXJSON
 import AXJSONRPC
-import AXRPC
-import AXRPCClient
+import AXRPCRouter
+import AXTransport
+import AXWire
 import XCTest
-
-@testable import AXTransport
 
 #if canImport(Glibc)
     import Glibc
@@ -13,14 +12,14 @@ import XCTest
 #endif
 
 /// A private temp directory (mode 0700) removed at the end.
-final class TransportTempDir {
-    let path: String
-    init() {
+package final class TransportTempDir {
+    package let path: String
+    package init() {
         var template = Array("/tmp/axrpc-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: p!)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: created!)
     }
-    func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
     deinit {
         if let d = opendir(path) {
             while let e = readdir(d) {
@@ -36,28 +35,28 @@ final class TransportTempDir {
 }
 
 /// A raw blocking client socket for byte-exact tests.
-final class TransportRawConn {
-    let fd: Int32
+package final class TransportRawConn {
+    package let fd: Int32
     private var buf: [UInt8] = []
 
-    init(unix path: String) throws {
+    package init(unix path: String) throws {
         do { fd = try POSIX.connectUnix(path) } catch { throw RPCTransportError(error.message) }
     }
-    init(tcpPort: Int) throws {
+    package init(tcpPort: Int) throws {
         do { fd = try POSIX.connectTCP(host: "127.0.0.1", port: tcpPort) } catch {
             throw RPCTransportError(error.message)
         }
     }
     deinit { close(fd) }
 
-    func send(_ s: String) { send(Array(s.utf8)) }
-    func send(_ b: [UInt8]) {
+    package func send(_ s: String) { send(Array(s.utf8)) }
+    package func send(_ b: [UInt8]) {
         _ = b.withUnsafeBytes { raw in
             var off = 0
             while off < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                off += n
+                let sent = Glibc.send(fd, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return false }
+                off += sent
             }
             return true
         }
@@ -68,14 +67,14 @@ final class TransportRawConn {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, timeoutMs) > 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { return false }
-        buf.append(contentsOf: chunk[0..<n])
+        let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if received <= 0 { return false }
+        buf.append(contentsOf: chunk[0..<received])
         return true
     }
 
     /// Next NDJSON line, parsed; nil on timeout/EOF.
-    func readLine(timeoutMs: Int32 = 5000) -> JSON? {
+    package func readLine(timeoutMs: Int32 = 5000) -> JSON? {
         while true {
             if let nl = buf.firstIndex(of: 0x0A) {
                 let line = Array(buf[..<nl])
@@ -87,7 +86,7 @@ final class TransportRawConn {
     }
 
     /// Next LSP-framed message: (raw header block, parsed body); nil on timeout/EOF.
-    func readLSP(timeoutMs: Int32 = 5000) -> (header: String, body: JSON)? {
+    package func readLSP(timeoutMs: Int32 = 5000) -> (header: String, body: JSON)? {
         while true {
             if let end = findHeaderEnd() {
                 let header = String(decoding: buf[..<end], as: UTF8.self)
@@ -100,8 +99,8 @@ final class TransportRawConn {
                 if buf.count >= end + 4 + len {
                     let body = Array(buf[(end + 4)..<(end + 4 + len)])
                     buf.removeFirst(end + 4 + len)
-                    guard let j = try? JSON.parse(body) else { return nil }
-                    return (header, j)
+                    guard let json = try? JSON.parse(body) else { return nil }
+                    return (header, json)
                 }
             }
             if !fill(timeoutMs: timeoutMs) { return nil }
@@ -117,62 +116,62 @@ final class TransportRawConn {
     }
 
     /// True when the server closed the connection (EOF) within the timeout (after draining pending data).
-    func waitClosed(timeoutMs: Int32 = 5000) -> Bool {
+    package func waitClosed(timeoutMs: Int32 = 5000) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMs))
         while ContinuousClock.now < deadline {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, 100) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { return true }
-            if n < 0 { return errno == ECONNRESET }
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if received == 0 { return true }
+            if received < 0 { return errno == ECONNRESET }
         }
         return false
     }
 }
 
 extension Substring {
-    func transportTrimmed(_ set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
+    package func transportTrimmed(_ set: String) -> String {
+        var state = self
+        while let first = state.first, set.contains(first) { state.removeFirst() }
+        while let last = state.last, set.contains(last) { state.removeLast() }
+        return String(state)
     }
 }
 
 /// The router used by the transport tests.
-func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
-    let r = RPCRouter(limits: limits)
-    r.registerSync("initialize", requiresInit: false) { _, s in
-        ["server": "axserver-test", "conn": .number(Double(s.connectionID))]
+package func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
+    let router = RPCRouter(limits: limits)
+    router.registerSync("initialize", requiresInit: false) { _, session in
+        ["server": "axserver-test", "conn": .number(Double(session.connectionID))]
     }
-    r.registerSync("ping", requiresInit: false) { _, _ in "pong" }
-    r.registerSync("echo", requiresInit: false) { p, _ in p ?? .null }
-    r.registerSync("add", requiresInit: false) { p, _ in
-        guard let a = p?["a"]?.doubleValue, let b = p?["b"]?.doubleValue else {
-            throw RPCError.invalidParams("params must be {a: number, b: number}", data: ["got": p ?? .null])
+    router.registerSync("ping", requiresInit: false) { _, _ in "pong" }
+    router.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
+    router.registerSync("add", requiresInit: false) { params, _ in
+        guard let first = params?["a"]?.doubleValue, let second = params?["b"]?.doubleValue else {
+            throw RPCError.invalidParams("params must be {a: number, b: number}", data: ["got": params ?? .null])
         }
-        return .number(a + b)
+        return .number(first + second)
     }
-    r.register("slow", requiresInit: false) { p, _ in
-        try await Task.sleep(for: .milliseconds(p?["ms"]?.intValue ?? 20))
+    router.register("slow", requiresInit: false) { params, _ in
+        try await Task.sleep(for: .milliseconds(params?["ms"]?.intValue ?? 20))
         return "slow-done"
     }
-    r.register("askBack", requiresInit: false) { p, s in
-        let ms = p?["timeoutMs"]?.intValue ?? 2000
-        return try await s.peer.request("client.compute", ["x": p?["x"] ?? 0], timeout: .milliseconds(ms))
+    router.register("askBack", requiresInit: false) { params, session in
+        let ms = params?["timeoutMs"]?.intValue ?? 2000
+        return try await session.peer.request("client.compute", ["x": params?["x"] ?? 0], timeout: .milliseconds(ms))
     }
-    r.registerSync("notifyMe", requiresInit: false) { p, s in
-        s.peer.notify("server.event", ["n": p?["n"] ?? 0])
+    router.registerSync("notifyMe", requiresInit: false) { params, session in
+        session.peer.notify("server.event", ["n": params?["n"] ?? 0])
         return true
     }
-    r.registerSync("whoami", requiresInit: false) { _, s in
-        ["authenticated": .bool(s.authenticated), "conn": .number(Double(s.connectionID))]
+    router.registerSync("whoami", requiresInit: false) { _, session in
+        ["authenticated": .bool(session.authenticated), "conn": .number(Double(session.connectionID))]
     }
-    return r
+    return router
 }
 
-func transportStartServer(
+package func transportStartServer(
     _ dir: TransportTempDir, router: RPCRouter = transportTestRouter(),
     tcp: String? = nil, tokenFile: String? = nil,
     onSession: (@Sendable (RPCSession) -> Void)? = nil
@@ -185,6 +184,6 @@ func transportStartServer(
     return server
 }
 
-func transportRequest(_ method: String, _ params: JSON? = nil, id: JSON = 1) -> String {
+package func transportRequest(_ method: String, _ params: JSON? = nil, id: JSON = 1) -> String {
     String(decoding: RPCMessage.request(id: id, method: method, params: params), as: UTF8.self)
 }

@@ -1,6 +1,7 @@
 import AXJSON
-import AXRPC
-import AXRPCClient
+import AXRPCRouter
+import AXTestSupport
+import AXWire
 import NIOPosix
 import Synchronization
 import XCTest
@@ -38,7 +39,9 @@ final class TransportLimitsTests: XCTestCase {
         let dir = TransportTempDir()
         let sessions = ProtocolLocked<[RPCSession]>([])
         let limits = RPCConnectionLimits(maxPendingOutputBytes: 256 << 10)
-        let server = try await startServer(dir, limits: limits) { s in sessions.withLock { $0.append(s) } }
+        let server = try await startServer(dir, limits: limits) { otherSession in
+            sessions.withLock { $0.append(otherSession) }
+        }
         let reader = try TransportRawConn(unix: dir.file("s.sock"))
         reader.send(transportRequest("ping") + "\n")
         XCTAssertEqual(reader.readLine()?["result"], "pong")

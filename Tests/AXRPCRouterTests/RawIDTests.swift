@@ -1,15 +1,16 @@
 import AXJSON
+import AXTestSupport
 import XCTest
 
-@testable import AXRPC
+@testable import AXRPCRouter
 
 /// Number ids the Double parser cannot hold exactly come back byte for byte (issue 12 item 9).
 final class RawIDTests: XCTestCase {
     func router() -> RPCRouter {
-        let r = RPCRouter()
-        r.registerSync("ping", requiresInit: false) { _, _ in "pong" }
-        r.register("slowPing", requiresInit: false) { _, _ in "pong" }
-        return r
+        let otherRouter = RPCRouter()
+        otherRouter.registerSync("ping", requiresInit: false) { _, _ in "pong" }
+        otherRouter.register("slowPing", requiresInit: false) { _, _ in "pong" }
+        return otherRouter
     }
 
     func reply(_ frame: String) async -> String {
