@@ -155,22 +155,30 @@ extension AppBridge {
         return .handled
     }
 
-    /// `GetAttributeRun`, `GetAttributes`, `GetAttributeValue`, `GetDefaultAttributes`, `GetDefaultAttributeSet`.
+    /// `GetAttributeRun`, `GetAttributes`, `GetAttributeValue`, `GetDefaultAttributes`, `GetDefaultAttributeSet`:
+    /// the attribute runs the app reports (D-TEXT-APP-3) with GTK's names.
     func textAttributes(_ call: TextCall) -> DBusMethodResult {
-        let model = call.model
+        let count = call.model.characterCount
         switch call.member {
         case "GetAttributeRun", "GetAttributes":
-            let includeDefaults = call.member == "GetAttributeRun"
-            if let failure = check(call.msg, call.raw, includeDefaults ? "ib" : "i") { return failure }
-            let count = Int32(clamping: model.characterCount)
+            let withDefaultsFlag = call.member == "GetAttributeRun"
+            if let failure = check(call.msg, call.raw, withDefaultsFlag ? "ib" : "i") { return failure }
+            var input = DBusFastReader(call.raw)
+            let offset = input.int32()
+            let includeDefaults = withDefaultsFlag && input.uint32() != 0  // a D-Bus boolean is 32 bits
+            let run = TextAttributeMapping.run(
+                at: offset, of: call.node, count: count, includeDefaults: includeDefaults)
             DBusFastWriter.sendReply(on: replyConn, to: call.raw) { out in
-                out.stringDictionary([])
-                out.int32(0)
-                out.int32(count)
+                out.stringDictionary(run.attributes)
+                out.int32(run.start)
+                out.int32(run.end)
             }
         case "GetAttributeValue":
             if let failure = check(call.msg, call.raw, "is") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: call.raw) { $0.string("") }
+            var input = DBusFastReader(call.raw)
+            let offset = input.int32()
+            let value = TextAttributeMapping.value(at: offset, named: input.string(), of: call.node, count: count)
+            DBusFastWriter.sendReply(on: replyConn, to: call.raw) { $0.string(value) }
         default:
             if let failure = check(call.msg, call.raw, "") { return failure }
             let attributes = TextModel.defaultAttributes(of: call.node)

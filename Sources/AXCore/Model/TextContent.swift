@@ -1,22 +1,101 @@
 import AXJSON
+import AXSchema
 
 // What an app reports about its text beyond the text itself (Specs/decisions.md §Text the app owns: caret,
-// attributes, lines; D-TEXT-APP-1…): the caret and selection it keeps. Offsets count Unicode scalars, as AT-SPI's
-// Text interface does (libatspi "characters"), and as a Python `str` indexes; UIKit's NSRange counts UTF-16 units, so
-// a Swift app converts (`String.unicodeScalars`).
+// attributes, lines; D-TEXT-APP-1…5): the caret and selection it keeps, the attribute runs of its attributed strings
+// and the line boxes of text it draws. Offsets count Unicode scalars, as AT-SPI's Text interface does (libatspi
+// "characters"), and as a Python `str` indexes; UIKit's NSRange counts UTF-16 units, so a Swift app converts
+// (`String.unicodeScalars`).
 
-/// The text state of an element that its app reports (D-TEXT-APP-1), clamped to the element's text.
+/// The value of one text attribute, in the form its row of `TextAttributeSchema` declares.
+package enum TextAttributeValue: Sendable, Equatable {
+    case bool(Bool)
+    case string(String)
+    case number(Double)
+
+    /// The JSON form.
+    package var json: JSON {
+        switch self {
+        case .bool(let flag): .bool(flag)
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
+        }
+    }
+}
+
+/// One attribute of a run: its `TextAttributeSchema` key and value.
+package struct TextAttribute: Sendable, Equatable {
+    package var key: String
+    package var value: TextAttributeValue
+    package init(_ key: String, _ value: TextAttributeValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A run of attributed text: a range of Unicode scalars and its attributes, in the schema table's order
+/// (D-TEXT-APP-3).
+package struct TextAttributeRun: Sendable, Equatable {
+    package var range: TextRange
+    package var attributes: [TextAttribute]
+    package init(range: TextRange, attributes: [TextAttribute]) {
+        self.range = range
+        self.attributes = attributes
+    }
+
+    /// The value of `key`, nil when the run does not set it.
+    package func value(_ key: String) -> TextAttributeValue? { attributes.first { $0.key == key }?.value }
+
+    /// Whether the run sets the Boolean attribute `key` to true (bold, italic, underline, misspelled…).
+    package func isOn(_ key: String) -> Bool { value(key) == .bool(true) }
+}
+
+/// One line of text a view draws itself (`UIAccessibilityReadingContent`, R93; D-TEXT-APP-4).
+package struct ReadingLine: Sendable, Equatable {
+    /// `accessibilityLineNumber(for:)`: the line's number (its position when the app sends none).
+    package var lineNumber: Int
+    /// `accessibilityContent(forLineNumber:)`.
+    package var content: String
+    /// `accessibilityFrame(forLineNumber:)`: as sent, relative to the element's frame; in the tree, in screen
+    /// coordinates.
+    package var frame: Rect
+    package init(lineNumber: Int, content: String, frame: Rect) {
+        self.lineNumber = lineNumber
+        self.content = content
+        self.frame = frame
+    }
+}
+
+/// `UIAccessibilityReadingContent` as a view sends it (R93; D-TEXT-APP-4).
+package struct ReadingContent: Sendable, Equatable {
+    package var lines: [ReadingLine]
+    /// `accessibilityPageContent()`.
+    package var pageContent: String?
+    package init(lines: [ReadingLine], pageContent: String? = nil) {
+        self.lines = lines
+        self.pageContent = pageContent
+    }
+}
+
+/// The text state of an element that its app reports (D-TEXT-APP-1…4), clamped to the element's text.
 package struct AXTextContent: Sendable, Equatable {
     /// `selectedTextRange`: the app's caret (length 0) or selection, within the element's text; nil when the app
     /// reports none (then the server's caret, D-KEYOP-5, or the default: the end of a text input).
     package var selectedRange: TextRange?
+    /// The attribute runs of the element's text (the attributed form of the string its Text interface shows),
+    /// in order, clamped to the text, without empty runs (D-TEXT-APP-3).
+    package var runs: [TextAttributeRun] = []
+    /// The lines the view draws, in line-number order, frames in screen coordinates (D-TEXT-APP-4).
+    package var lines: [ReadingLine] = []
+    /// The page's text (`accessibilityPageContent`), when sent.
+    package var pageContent: String?
 
     package init(selectedRange: TextRange? = nil) {
         self.selectedRange = selectedRange
     }
 
     /// Nothing reported.
-    package var isEmpty: Bool { selectedRange == nil }
+    package var isEmpty: Bool { selectedRange == nil && runs.isEmpty && lines.isEmpty && pageContent == nil }
 
     /// The caret: the end of the selection (UITextRange has no direction; D-TEXT-APP-1), nil when none reported.
     package var caret: Int? { selectedRange.map { $0.location + $0.length } }
@@ -27,19 +106,57 @@ package struct AXTextContent: Sendable, Equatable {
         return range.location..<(range.location + range.length)
     }
 
-    /// The text content of a view whose element shows `text` (nil when the view reports nothing): the range is
-    /// clamped to the text (an app that shortens its text before moving its caret never shows a caret past the end).
-    static func resolve(_ view: ViewNode, text: String?) -> AXTextContent? {
-        guard let range = view.control.selectedTextRange else { return nil }
-        let count = text?.unicodeScalars.count ?? 0
+    /// Adds what `view` reports about its text to its element `node` (nothing when it reports nothing). An element
+    /// whose text is empty but which sends reading content shows the page (or its lines, one per line) as its text.
+    static func apply(_ view: ViewNode, to node: inout AXNode) {
+        let reading = view.ax.readingContent
+        guard
+            view.control.selectedTextRange != nil || view.control.attributedText != nil
+                || view.ax.attributedLabel != nil || view.ax.attributedValue != nil || reading != nil
+        else { return }
+        if let reading, (node.text ?? "").isEmpty {
+            node.text = reading.pageContent ?? reading.lines.map(\.content).joined(separator: "\n")
+        }
+        let count = node.text?.unicodeScalars.count ?? 0
+        var content = AXTextContent(selectedRange: view.control.selectedTextRange.map { clamp($0, to: count) })
+        content.runs = (attributeRuns(of: view, node: node) ?? []).compactMap { run in
+            let range = clamp(run.range, to: count)
+            return range.length > 0 ? TextAttributeRun(range: range, attributes: run.attributes) : nil
+        }.sorted { $0.range.location < $1.range.location }
+        if let reading {
+            content.lines = reading.lines.map { line in
+                ReadingLine(
+                    lineNumber: line.lineNumber, content: line.content, frame: screenFrame(line.frame, in: node))
+            }.sorted { $0.lineNumber < $1.lineNumber }
+            content.pageContent = reading.pageContent
+        }
+        if !content.isEmpty { node.textContent = content }
+    }
+
+    /// The runs of the string the element's Text interface shows: for a text input or a read-only text view (whose
+    /// text is the value) `accessibilityAttributedValue`, for any other element `accessibilityAttributedLabel` —
+    /// else `attributedText` when that string is the view's `text` (no label or value of its own).
+    static func attributeRuns(of view: ViewNode, node: AXNode) -> [TextAttributeRun]? {
+        let showsValue =
+            [.textField, .secureTextField, .searchField, .textView].contains(node.role)
+            || (node.viewClass == .textView && node.role == .staticText)
+        if showsValue { return view.ax.attributedValue ?? (view.ax.value == nil ? view.control.attributedText : nil) }
+        return view.ax.attributedLabel ?? (view.ax.label == nil ? view.control.attributedText : nil)
+    }
+
+    static func clamp(_ range: TextRange, to count: Int) -> TextRange {
         let location = min(max(range.location, 0), count)
-        let length = min(max(range.length, 0), count - location)
-        return AXTextContent(selectedRange: TextRange(location: location, length: length))
+        return TextRange(location: location, length: min(max(range.length, 0), count - location))
+    }
+
+    /// A line frame sent relative to the element's frame, in screen coordinates.
+    static func screenFrame(_ frame: Rect, in node: AXNode) -> Rect {
+        Rect(x: node.frame.x + frame.x, y: node.frame.y + frame.y, width: frame.width, height: frame.height)
     }
 }
 
 extension AXNode {
-    /// What the app reports about the element's text (D-TEXT-APP-1), nil when nothing.
+    /// What the app reports about the element's text (D-TEXT-APP-1…4), nil when nothing.
     package var textContent: AXTextContent? {
         _read { yield extras.textContent }
         set { extras.textContent = newValue }
@@ -50,7 +167,14 @@ extension AXNode {
 func changedTextContentAttributes(_ old: AXNode, _ new: AXNode, into changed: inout Set<String>) {
     guard old.textContent != new.textContent else { return }
     if old.textContent?.selectedRange != new.textContent?.selectedRange { changed.insert("selectedTextRange") }
+    if old.textContent?.runs != new.textContent?.runs { changed.insert("textAttributes") }
+    if old.textContent?.lines != new.textContent?.lines || old.textContent?.pageContent != new.textContent?.pageContent
+    {
+        changed.insert("readingContent")
+    }
 }
+
+// MARK: Decoding (NodeCoding's cases call these)
 
 /// `selectedTextRange`: `[location, length]` (or `{location, length}`), both ≥ 0; null is none (D-TEXT-APP-1).
 func decodeSelectedTextRange(_ value: JSON, field: Field) throws(SchemaError) -> TextRange? {
@@ -59,4 +183,93 @@ func decodeSelectedTextRange(_ value: JSON, field: Field) throws(SchemaError) ->
         throw field.fail("selectedTextRange is [location, length] with both ≥ 0 (Unicode scalars of the text)")
     }
     return range
+}
+
+/// `attributedText`, `accessibilityAttributedLabel`, `accessibilityAttributedValue`: runs
+/// `[{range: [location, length], attributes: {…}}]` whose attribute keys and forms are `TextAttributeSchema`'s; null
+/// is none (D-TEXT-APP-3).
+func decodeAttributeRuns(_ value: JSON, field: Field) throws(SchemaError) -> [TextAttributeRun]? {
+    guard !value.isNull else { return nil }
+    var runs: [TextAttributeRun] = []
+    for (index, element) in try field.array(value).enumerated() {
+        let runField = field.element(index)
+        let object = try runField.object(element)
+        for key in object.keys where key != "range" && key != "attributes" {
+            throw runField.fail("unknown key '\(key)' (a run is {range, attributes})")
+        }
+        guard let rangeValue = object["range"] else { throw runField.fail("a run needs a 'range' [location, length]") }
+        let range = try runField.range(rangeValue)
+        guard range.location >= 0, range.length >= 0 else { throw runField.fail("range values must not be negative") }
+        let attributes = try object["attributes"].map { value throws(SchemaError) in
+            try decodeTextAttributes(value, field: Field(id: field.id, key: "\(runField.key).attributes"))
+        }
+        runs.append(TextAttributeRun(range: range, attributes: attributes ?? []))
+    }
+    return runs
+}
+
+/// A run's `attributes`: each key a row of `TextAttributeSchema`, its value in the row's form (language: BCP 47;
+/// colours: `#RRGGBB` / `#RGB`; font size > 0).
+func decodeTextAttributes(_ value: JSON, field: Field) throws(SchemaError) -> [TextAttribute] {
+    let object = try field.object(value)
+    var attributes: [TextAttribute] = []
+    for row in TextAttributeSchema.attributes {
+        guard let given = object[row.key], !given.isNull else { continue }
+        attributes.append(TextAttribute(row.key, try decodeTextAttribute(row, given, field: field)))
+    }
+    for key in object.keys where TextAttributeSchema.attribute(named: key) == nil {
+        let known = TextAttributeSchema.attributes.map(\.key).joined(separator: ", ")
+        throw field.fail("unknown text attribute '\(key.prefix(64))' (known: \(known))")
+    }
+    return attributes
+}
+
+/// One attribute's value, checked against its row.
+func decodeTextAttribute(_ row: TextAttributeProperty, _ value: JSON, field: Field) throws(SchemaError)
+    -> TextAttributeValue
+{
+    let attributeField = Field(id: field.id, key: "\(field.key).\(row.key)")
+    switch row.form {
+    case .boolean: return .bool(try attributeField.bool(value))
+    case .number:
+        let number = try attributeField.number(value)
+        guard row.key != "fontSize" || (number > 0 && number < 10_000) else {
+            throw attributeField.fail("fontSize must be within (0, 10000) points")
+        }
+        return .number(number)
+    default:
+        let text = try attributeField.string(value)
+        if row.key == "language", !LanguageTag.isWellFormed(text) {
+            throw attributeField.fail("'\(text.prefix(64))' is not a well-formed BCP 47 language tag")
+        }
+        if row.key.hasSuffix("Color"), RGBColor(hex: text) == nil {
+            throw attributeField.fail("expected an opaque colour \"#RRGGBB\" or \"#RGB\"")
+        }
+        return .string(text)
+    }
+}
+
+/// `accessibilityReadingContent`: `{lines: [{lineNumber?, content, frame}], pageContent?}`; null is none
+/// (R93; D-TEXT-APP-4).
+func decodeReadingContent(_ value: JSON, field: Field) throws(SchemaError) -> ReadingContent? {
+    guard !value.isNull else { return nil }
+    let object = try field.object(value)
+    for key in object.keys where key != "lines" && key != "pageContent" {
+        throw field.fail("unknown key '\(key)' (reading content is {lines, pageContent})")
+    }
+    var lines: [ReadingLine] = []
+    let given: [JSON] = try field.member(object, "lines", field.array) ?? []
+    for (index, element) in given.enumerated() {
+        let lineField = Field(id: field.id, key: "\(field.key).lines[\(index)]")
+        let line = try lineField.object(element)
+        guard let content = line["content"], let frame = line["frame"] else {
+            throw lineField.fail("a line needs 'content' and 'frame'")
+        }
+        let number = try lineField.member(line, "lineNumber", lineField.int) ?? index
+        guard number >= 0 else { throw lineField.fail("lineNumber must not be negative") }
+        lines.append(
+            ReadingLine(lineNumber: number, content: try lineField.string(content), frame: try lineField.rect(frame)))
+    }
+    return ReadingContent(
+        lines: lines, pageContent: try field.member(object, "pageContent", field.optionalString) ?? nil)
 }

@@ -466,7 +466,7 @@ final class Deriver {
         var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         // The text content the app reports (D-TEXT-APP-1).
-        if let textContent = AXTextContent.resolve(view, text: ax.text) { ax.textContent = textContent }
+        AXTextContent.apply(view, to: &ax)
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
