@@ -7,28 +7,11 @@ package struct TextLineBox: Sendable, Equatable {
     package var length: Int
     package var frame: Rect
 
-    /// Places each line's content in `text` in order: at its next occurrence from the end of the line before
-    /// (skipping the newline or spaces a wrap left between them), else right after that line (clamped to the text).
-    package static func place(_ lines: [ReadingLine], in text: [Unicode.Scalar]) -> [TextLineBox] {
-        var position = 0
-        var boxes: [TextLineBox] = []
-        for line in lines {
-            let scalars = Array(line.content.unicodeScalars)
-            let start = occurrence(of: scalars, in: text, from: position) ?? min(position, text.count)
-            let length = min(scalars.count, text.count - start)
-            boxes.append(TextLineBox(start: start, length: length, frame: line.frame))
-            position = start + length
+    /// The app's lines of `node` placed in `text` (AXTextContent.lineRanges), with their screen frames.
+    package static func place(_ content: AXTextContent, in text: [Unicode.Scalar]) -> [TextLineBox] {
+        zip(content.lineRanges(in: text), content.lines).map { range, line in
+            TextLineBox(start: range.lowerBound, length: range.count, frame: line.frame)
         }
-        return boxes
-    }
-
-    /// The first index at or after `position` where `needle` starts, nil when it does not occur.
-    static func occurrence(of needle: [Unicode.Scalar], in text: [Unicode.Scalar], from position: Int) -> Int? {
-        guard !needle.isEmpty, position <= text.count - needle.count else { return nil }
-        for start in position...(text.count - needle.count) where text[start] == needle[0] {
-            if text[start..<(start + needle.count)].elementsEqual(needle) { return start }
-        }
-        return nil
     }
 
     /// The width of one character of the line (its frame shared evenly: the mirror has no glyph metrics).

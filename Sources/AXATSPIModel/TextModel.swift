@@ -53,8 +53,8 @@ package struct TextModel {
     /// The text of `node`.
     package init(node: AXNode) {
         content = Array(ATSPIMapping.text(node).unicodeScalars)
-        if let lines = node.textContent?.lines, !lines.isEmpty {
-            lineBoxes = TextLineBox.place(lines, in: content)
+        if let textContent = node.textContent, !textContent.lines.isEmpty {
+            lineBoxes = TextLineBox.place(textContent, in: content)
             elementFrame = node.frame
         }
     }

@@ -114,18 +114,25 @@ public enum TextEditing {
             next.text.removeSubrange(state.caret..<end)
             next.anchor = state.caret
         case .move(let motion, let extend):
-            let collapsing = !extend && !state.selection.isEmpty
-            if collapsing && (motion == .characterBackward || motion == .characterForward) {
-                // An arrow with a selection and no Shift collapses it to that side (GTK, UIKit).
-                next.caret = motion == .characterBackward ? state.selection.lowerBound : state.selection.upperBound
-            } else {
-                next.caret = target(of: motion, from: state.caret, in: state.text)
-            }
-            if !extend { next.anchor = next.caret }
+            return move(state, motion, extend: extend)
         case .selectAll:
             next.anchor = 0
             next.caret = state.text.count
         }
+        return next
+    }
+
+    /// A caret motion; Shift (`extend`) keeps the anchor. An arrow with a selection and no Shift collapses it to
+    /// that side (GTK, UIKit).
+    static func move(_ state: TextEditState, _ motion: TextMotion, extend: Bool) -> TextEditState {
+        var next = state
+        let collapsing = !extend && !state.selection.isEmpty
+        if collapsing && (motion == .characterBackward || motion == .characterForward) {
+            next.caret = motion == .characterBackward ? state.selection.lowerBound : state.selection.upperBound
+        } else {
+            next.caret = target(of: motion, from: state.caret, in: state.text)
+        }
+        if !extend { next.anchor = next.caret }
         return next
     }
 

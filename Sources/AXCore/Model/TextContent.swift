@@ -273,3 +273,53 @@ func decodeReadingContent(_ value: JSON, field: Field) throws(SchemaError) -> Re
     return ReadingContent(
         lines: lines, pageContent: try field.member(object, "pageContent", field.optionalString) ?? nil)
 }
+
+// MARK: Lines the app draws, placed in the text (D-TEXT-APP-4)
+
+extension AXTextContent {
+    /// The scalar ranges of the app's lines in `text`, in order: each line at its next occurrence from the end of the
+    /// line before (skipping the newline or spaces a wrap left between them), else right after it (clamped).
+    package func lineRanges(in text: [Unicode.Scalar]) -> [Range<Int>] {
+        var position = 0
+        var ranges: [Range<Int>] = []
+        for line in lines {
+            let scalars = Array(line.content.unicodeScalars)
+            let start = Self.occurrence(of: scalars, in: text, from: position) ?? min(position, text.count)
+            let end = start + min(scalars.count, text.count - start)
+            ranges.append(start..<end)
+            position = end
+        }
+        return ranges
+    }
+
+    /// The first index at or after `position` where `needle` starts, nil when it does not occur.
+    static func occurrence(of needle: [Unicode.Scalar], in text: [Unicode.Scalar], from position: Int) -> Int? {
+        guard !needle.isEmpty, position <= text.count - needle.count else { return nil }
+        for start in position...(text.count - needle.count) where text[start] == needle[0] {
+            if text[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    /// Where a line motion (Home, End, Up, Down) takes the caret over the app's lines, nil for another motion or
+    /// without lines: the caret's line is the last one starting at or before it; Up/Down keep the column, clamped to
+    /// the target line's end (D-TEXT-APP-4, D-KEYOP-5).
+    package func lineTarget(of motion: TextMotion, from caret: Int, in text: [Unicode.Scalar]) -> Int? {
+        let ranges = lineRanges(in: text)
+        guard !ranges.isEmpty else { return nil }
+        let index = ranges.lastIndex { $0.lowerBound <= caret } ?? 0
+        let line = ranges[index]
+        let column = max(caret - line.lowerBound, 0)
+        switch motion {
+        case .lineStart: return line.lowerBound
+        case .lineEnd: return line.upperBound
+        case .lineUp:
+            guard index > 0 else { return 0 }
+            return min(ranges[index - 1].lowerBound + column, ranges[index - 1].upperBound)
+        case .lineDown:
+            guard index + 1 < ranges.count else { return text.count }
+            return min(ranges[index + 1].lowerBound + column, ranges[index + 1].upperBound)
+        default: return nil
+        }
+    }
+}
