@@ -51,7 +51,8 @@ class TextEditingModel:
 
     # -- applying keys and actions
 
-    def apply_key(self, key: str, modifiers: Iterable[str] = (), text: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    def apply_key(self, key: str, modifiers: Iterable[str] = (),
+                  text: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """Applies a key (X keysym name, modifiers, the text it types); the properties that changed (``{}`` when
         nothing did), or None when a text element does not use the key (Tab, Escape, shortcuts: the app's)."""
         mods = set(modifiers)

@@ -11,7 +11,8 @@ import os
 import signal
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Sources", "PythonClient"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "Sources", "PythonClient"))
 
 from axclient import Provider, TextEditingModel, view  # noqa: E402
 
@@ -26,7 +27,8 @@ def run(word, attributes):
 
 RUNS = [run("Teh", {"misspelled": True}), run("quick", {"bold": True}), run("fox", {"italic": True}),
         run("lazy", {"underline": True})]
-READING = {"lines": [{"content": line, "frame": [8, 24 * index, 10 * len(line), 24]} for index, line in enumerate(LINES)]}
+READING = {"lines": [{"content": line, "frame": [8, 24 * index, 10 * len(line), 24]}
+                     for index, line in enumerate(LINES)]}
 
 
 def main():
