@@ -7,24 +7,31 @@ package enum TextAttributeMapping {
     /// `strikethrough:true`, `invalid:spelling`, `language`, `size`, `family-name`, `fg-color`/`bg-color` as
     /// `r,g,b`); nil for the speech-only attributes (spellOut, punctuation, pitch: no AT-SPI counterpart).
     package static func gtk(_ attribute: TextAttribute) -> (String, String)? {
-        switch (attribute.key, attribute.value) {
-        case ("bold", .bool(let on)): return ("weight", on ? "700" : "400")
-        case ("italic", .bool(let on)): return ("style", on ? "italic" : "normal")
-        case ("underline", .bool(let on)): return ("underline", on ? "single" : "none")
-        case ("strikethrough", .bool(let on)): return ("strikethrough", on ? "true" : "false")
-        case ("misspelled", .bool(let on)): return ("invalid", on ? "spelling" : "none")
-        case ("language", .string(let tag)): return ("language", tag)
-        case ("fontSize", .number(let size)): return ("size", formatted(size))
-        case ("fontFamily", .string(let family)): return ("family-name", family)
-        case ("foregroundColor", .string(let hex)), ("backgroundColor", .string(let hex)):
-            guard let color = RGBColor(hex: hex) else { return nil }
-            return (
-                attribute.key == "foregroundColor" ? "fg-color" : "bg-color",
-                "\(color.red),\(color.green),\(color.blue)"
-            )
-        default: return nil
+        switch attribute.value {
+        case .bool(let on):
+            guard let (name, onValue, offValue) = booleanNames[attribute.key] else { return nil }
+            return (name, on ? onValue : offValue)
+        case .string(let text):
+            if attribute.key.hasSuffix("Color") {
+                guard let color = RGBColor(hex: text) else { return nil }
+                let name = attribute.key == "foregroundColor" ? "fg-color" : "bg-color"
+                return (name, "\(color.red),\(color.green),\(color.blue)")
+            }
+            return stringNames[attribute.key].map { ($0, text) }
+        case .number(let number):
+            return attribute.key == "fontSize" ? ("size", formatted(number)) : nil
         }
     }
+
+    /// The Boolean run attributes: GTK's name, its value when on, when off.
+    static let booleanNames: [String: (String, String, String)] = [
+        "bold": ("weight", "700", "400"), "italic": ("style", "italic", "normal"),
+        "underline": ("underline", "single", "none"), "strikethrough": ("strikethrough", "true", "false"),
+        "misspelled": ("invalid", "spelling", "none"),
+    ]
+
+    /// The string run attributes GTK names as they are.
+    static let stringNames: [String: String] = ["language": "language", "fontFamily": "family-name"]
 
     /// A point size without a needless fraction (`12`, `10.5`).
     static func formatted(_ number: Double) -> String {
