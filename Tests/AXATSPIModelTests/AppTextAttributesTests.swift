@@ -154,4 +154,26 @@ final class AppTextAttributesTests: XCTestCase {
             node.textContent?.lines.map(\.frame),
             [Rect(x: 114, y: 60, width: 90, height: 20), Rect(x: 114, y: 80, width: 50, height: 20)])
     }
+
+    func testAVirtualElementsAttributedLabelGivesItsRuns() throws {
+        let window = V.view(
+            "w", "UIWindow", [0, 0, 400, 400], ["isKeyWindow": true],
+            children: [
+                V.view(
+                    "chart", "ChartView", [0, 0, 300, 200],
+                    [
+                        "accessibilityElements": [
+                            [
+                                "id": "bar", "accessibilityLabel": "Sales up", "accessibilityFrame": [0, 0, 50, 50],
+                                "accessibilityAttributedLabel": [["range": [6, 2], "attributes": ["bold": true]]],
+                            ]
+                        ]
+                    ])
+            ])
+        let snapshot = try Snapshots.served(["windows": [window]])
+        let bar = try Snapshots.node("bar", in: snapshot)
+        XCTAssertEqual(bar.textContent?.runs.map(\.range), [TextRange(location: 6, length: 2)])
+        XCTAssertEqual(
+            TextAttributeMapping.run(at: 6, of: bar, count: 8, includeDefaults: false).attributes.map(\.1), ["700"])
+    }
 }

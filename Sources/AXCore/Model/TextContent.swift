@@ -109,17 +109,23 @@ package struct AXTextContent: Sendable, Equatable {
     /// Adds what `view` reports about its text to its element `node` (nothing when it reports nothing). An element
     /// whose text is empty but which sends reading content shows the page (or its lines, one per line) as its text.
     static func apply(_ view: ViewNode, to node: inout AXNode) {
-        let reading = view.ax.readingContent
+        apply(view.ax, control: view.control, to: &node)
+    }
+
+    /// The same for a virtual element (its accessibility properties only: attributed label and value, reading
+    /// content) or a view (`control`: its selected range and `attributedText` too).
+    static func apply(_ ax: AccessibilityProperties, control: ControlState?, to node: inout AXNode) {
+        let reading = ax.readingContent
         guard
-            view.control.selectedTextRange != nil || view.control.attributedText != nil
-                || view.ax.attributedLabel != nil || view.ax.attributedValue != nil || reading != nil
+            control?.selectedTextRange != nil || control?.attributedText != nil || ax.attributedLabel != nil
+                || ax.attributedValue != nil || reading != nil
         else { return }
         if let reading, (node.text ?? "").isEmpty {
             node.text = reading.pageContent ?? reading.lines.map(\.content).joined(separator: "\n")
         }
         let count = node.text?.unicodeScalars.count ?? 0
-        var content = AXTextContent(selectedRange: view.control.selectedTextRange.map { clamp($0, to: count) })
-        content.runs = (attributeRuns(of: view, node: node) ?? []).compactMap { run in
+        var content = AXTextContent(selectedRange: control?.selectedTextRange.map { clamp($0, to: count) })
+        content.runs = (attributeRuns(ax, control: control, node: node) ?? []).compactMap { run in
             let range = clamp(run.range, to: count)
             return range.length > 0 ? TextAttributeRun(range: range, attributes: run.attributes) : nil
         }.sorted { $0.range.location < $1.range.location }
@@ -136,12 +142,14 @@ package struct AXTextContent: Sendable, Equatable {
     /// The runs of the string the element's Text interface shows: for a text input or a read-only text view (whose
     /// text is the value) `accessibilityAttributedValue`, for any other element `accessibilityAttributedLabel` —
     /// else `attributedText` when that string is the view's `text` (no label or value of its own).
-    static func attributeRuns(of view: ViewNode, node: AXNode) -> [TextAttributeRun]? {
+    static func attributeRuns(_ ax: AccessibilityProperties, control: ControlState?, node: AXNode)
+        -> [TextAttributeRun]?
+    {
         let showsValue =
             [.textField, .secureTextField, .searchField, .textView].contains(node.role)
             || (node.viewClass == .textView && node.role == .staticText)
-        if showsValue { return view.ax.attributedValue ?? (view.ax.value == nil ? view.control.attributedText : nil) }
-        return view.ax.attributedLabel ?? (view.ax.label == nil ? view.control.attributedText : nil)
+        if showsValue { return ax.attributedValue ?? (ax.value == nil ? control?.attributedText : nil) }
+        return ax.attributedLabel ?? (ax.label == nil ? control?.attributedText : nil)
     }
 
     static func clamp(_ range: TextRange, to count: Int) -> TextRange {

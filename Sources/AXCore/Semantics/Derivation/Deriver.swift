@@ -426,8 +426,9 @@ final class Deriver {
         _ virtualElement: VirtualElement, container view: ViewNode, _ prepared: Prepared, ownIDs: [String]
     ) -> Item? {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
-        let virtualNode = makeVirtual(
+        var virtualNode = makeVirtual(
             virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
+        AXTextContent.apply(virtualElement.ax, control: nil, to: &virtualNode)  // D-TEXT-APP-3, D-TEXT-APP-4
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
