@@ -45,9 +45,19 @@ package struct ATSPITextRange: Sendable, Equatable {
 package struct TextModel {
     /// The node's text content (`ATSPIMapping.text`) as scalars.
     package let content: [Unicode.Scalar]
+    /// The lines the app draws (its reading content, D-TEXT-APP-4), placed in the text; empty when it sends none.
+    package var lineBoxes: [TextLineBox] = []
+    /// The node's frame (screen coordinates): line boxes are placed relative to it.
+    var elementFrame = Rect.zero
 
     /// The text of `node`.
-    package init(node: AXNode) { content = Array(ATSPIMapping.text(node).unicodeScalars) }
+    package init(node: AXNode) {
+        content = Array(ATSPIMapping.text(node).unicodeScalars)
+        if let textContent = node.textContent, !textContent.lines.isEmpty {
+            lineBoxes = TextLineBox.place(textContent, in: content)
+            elementFrame = node.frame
+        }
+    }
 
     /// Text given directly (tests, events).
     package init(text: String) { content = Array(text.unicodeScalars) }
@@ -83,9 +93,12 @@ package struct TextModel {
         return Int32(bitPattern: content[Int(offset)].value)
     }
 
-    /// `GetStringAtOffset(offset, granularity)`.
+    /// `GetStringAtOffset(offset, granularity)`; a line is the app's line box when it sends them (D-TEXT-APP-4).
     package func string(at offset: Int32, granularity: ATSPITextGranularity) -> ATSPITextRange {
-        range(TextBoundaries.range(content, Int(offset), granularity: granularity))
+        if granularity == .line, !lineBoxes.isEmpty, offset >= 0, Int(offset) < content.count {
+            return range(boundaryRange(at: Int(offset), boundary: .lineStart))
+        }
+        return range(TextBoundaries.range(content, Int(offset), granularity: granularity))
     }
 
     /// The unit of `boundary` at `offset` (GTK 4's answers: units run from one boundary to the next; at the end
@@ -166,9 +179,11 @@ package struct TextModel {
         return isSentenceTerminator(position - 1) && isSpace(position)
     }
 
-    /// A line starts after a newline.
+    /// A line starts after a newline, or where the app's next line box starts (D-TEXT-APP-4).
     func isLineStart(_ position: Int) -> Bool {
-        position > 0 && position <= content.count && content[position - 1] == "\n"
+        guard position > 0, position <= content.count else { return false }
+        if !lineBoxes.isEmpty { return lineBoxes.contains { $0.start == position } }
+        return content[position - 1] == "\n"
     }
 
     /// `GetTextAtOffset(offset, boundary)`: the unit containing the offset.
@@ -249,6 +264,9 @@ package struct TextModel {
         guard count > 0, start < end, start >= 0 else {
             return ATSPIRect(x: elementExtents.x, y: elementExtents.y, width: 0, height: elementExtents.height)
         }
+        if !lineBoxes.isEmpty, start < count {
+            return lineBoxExtents(from: start, to: min(end, count), elementExtents: elementExtents)
+        }
         if start < count, content.contains("\n") {
             return multiLineExtents(from: start, to: end, elementExtents: elementExtents)
         }
@@ -265,6 +283,7 @@ package struct TextModel {
     package func offset(atScreenPoint point: Point, in node: AXNode) -> Int32 {
         let count = content.count
         guard node.frame.contains(point), count > 0, node.frame.width > 0 else { return -1 }
+        if !lineBoxes.isEmpty { return lineBoxOffset(atScreenPoint: point) }
         if content.contains("\n"), node.frame.height > 0 {
             // D-TEXT-LINES-1: the row under the point, then the column in it (its newline past the last character).
             let rows = lines
@@ -286,6 +305,8 @@ package struct TextModel {
 
     /// `CaretOffset` with the server's caret for elements it edits by keys (D-KEYOP-5), else `caretOffset(of:)`.
     package static func caretOffset(of node: AXNode, in snapshot: ServedSnapshot) -> Int32 {
+        // D-TEXT-APP-1: the caret the app reports wins over the server's.
+        if let caret = node.textContent?.caret { return Int32(clamping: caret) }
         if ATSPIMapping.isReadOnlyTextView(node) {
             // A read-only text view's caret starts at 0 and moves with the caret keys (D-KEYOP-5).
             let count = Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)
@@ -315,42 +336,54 @@ package enum TextBoundaries {
             let clamped = min(max(offset, 0), count)
             return (clamped, clamped)
         }
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
-        func endsSentence(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "." || scalar == "!" || scalar == "?" || scalar == "\n"
-        }
         switch granularity {
         case .character: return (offset, offset + 1)
-        case .word:
-            // A word plus its trailing whitespace (ATK's WORD_START convention).
-            var start = offset
-            if isSpace(text[start]) {
-                while start > 0 && isSpace(text[start - 1]) { start -= 1 }
-                while start > 0 && !isSpace(text[start - 1]) { start -= 1 }
-            } else {
-                while start > 0 && !isSpace(text[start - 1]) { start -= 1 }
-            }
-            var end = max(offset, start)
-            while end < count && !isSpace(text[end]) { end += 1 }
-            while end < count && isSpace(text[end]) { end += 1 }
-            return (start, end)
-        case .sentence:
-            var start = offset
-            while start > 0 && !endsSentence(text[start - 1]) { start -= 1 }
-            while start < offset && isSpace(text[start]) { start += 1 }
-            var end = offset
-            while end < count && !endsSentence(text[end]) { end += 1 }
-            if end < count { end += 1 }
-            while end < count && text[end] == " " { end += 1 }
-            return (start, end)
-        case .line, .paragraph:
-            var start = offset
-            while start > 0 && text[start - 1] != "\n" { start -= 1 }
-            var end = offset
-            while end < count && text[end] != "\n" { end += 1 }
-            if end < count { end += 1 }
-            return (start, end)
+        case .word: return word(text, offset)
+        case .sentence: return sentence(text, offset)
+        case .line, .paragraph: return line(text, offset)
         }
+    }
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
+
+    static func endsSentence(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "." || scalar == "!" || scalar == "?" || scalar == "\n"
+    }
+
+    /// A word plus its trailing whitespace (ATK's WORD_START convention).
+    static func word(_ text: [Unicode.Scalar], _ offset: Int) -> (start: Int, end: Int) {
+        var start = offset
+        if isSpace(text[start]) {
+            while start > 0 && isSpace(text[start - 1]) { start -= 1 }
+        }
+        while start > 0 && !isSpace(text[start - 1]) { start -= 1 }
+        var end = max(offset, start)
+        while end < text.count && !isSpace(text[end]) { end += 1 }
+        while end < text.count && isSpace(text[end]) { end += 1 }
+        return (start, end)
+    }
+
+    /// From after the previous terminator (leading spaces skipped) through this sentence's terminator and the
+    /// spaces after it.
+    static func sentence(_ text: [Unicode.Scalar], _ offset: Int) -> (start: Int, end: Int) {
+        var start = offset
+        while start > 0 && !endsSentence(text[start - 1]) { start -= 1 }
+        while start < offset && isSpace(text[start]) { start += 1 }
+        var end = offset
+        while end < text.count && !endsSentence(text[end]) { end += 1 }
+        if end < text.count { end += 1 }
+        while end < text.count && text[end] == " " { end += 1 }
+        return (start, end)
+    }
+
+    /// The line's characters and its newline.
+    static func line(_ text: [Unicode.Scalar], _ offset: Int) -> (start: Int, end: Int) {
+        var start = offset
+        while start > 0 && text[start - 1] != "\n" { start -= 1 }
+        var end = offset
+        while end < text.count && text[end] != "\n" { end += 1 }
+        if end < text.count { end += 1 }
+        return (start, end)
     }
 }
 

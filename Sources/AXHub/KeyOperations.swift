@@ -60,7 +60,14 @@ extension Hub {
         // The caret starts at the end of a text input (where typing goes) and at the start of a read-only view.
         let start = KeyboardNavigation.isReadOnlyTextView(element) ? 0 : nil
         let before = TextEditState(text: text, caret: known?.caret ?? start, anchor: known?.anchor ?? start)
-        let after = TextEditing.apply(command, to: before)
+        var after = TextEditing.apply(command, to: before)
+        // Line motions follow the lines the app draws when it sends them (D-TEXT-APP-4).
+        if case .move(let motion, let extend) = command,
+            let target = element.textContent?.lineTarget(of: motion, from: before.caret, in: before.text)
+        {
+            after.caret = target
+            if !extend { after.anchor = target }
+        }
         guard after != before else { return }
         let moved = TextCaret(caret: after.caret, anchor: after.anchor)
         guard after.text != before.text else {

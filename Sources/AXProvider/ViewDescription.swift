@@ -72,6 +72,12 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var largeContentImage: String?
     /// `scalesLargeContentImage`: whether the viewer scales the image.
     public var scalesLargeContentImage: Bool?
+    /// `accessibilityAttributedLabel` as attribute runs over the label (D-TEXT-APP-3).
+    public var accessibilityAttributedLabel: [TextRunDescription]?
+    /// `accessibilityAttributedValue` as attribute runs over the value (D-TEXT-APP-3).
+    public var accessibilityAttributedValue: [TextRunDescription]?
+    /// `accessibilityReadingContent` (UIAccessibilityReadingContent, R93; D-TEXT-APP-4).
+    public var accessibilityReadingContent: ReadingContentDescription?
 
     /// No property set.
     public init() {}
@@ -116,6 +122,9 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("largeContentTitle", \.largeContentTitle, .string),
             SchemaBinding("largeContentImage", \.largeContentImage, .string),
             SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
+            SchemaBinding("accessibilityAttributedLabel", \.accessibilityAttributedLabel, .value),
+            SchemaBinding("accessibilityAttributedValue", \.accessibilityAttributedValue, .value),
+            SchemaBinding("accessibilityReadingContent", \.accessibilityReadingContent, .value),
         ])
 
     /// Reads `key` when it is one of these properties with a value of the modelled type; false otherwise.
@@ -253,6 +262,11 @@ public struct ViewDescription: Sendable, Equatable {
     public var numberOfLines: Int?
     /// `restoresFocusAfterTransition` (C27): false on a presented controller's view opts out of focus return.
     public var restoresFocusAfterTransition: Bool?
+    /// `selectedTextRange` (UITextInput): the caret (length 0) or selection of a text field or text view, in Unicode
+    /// scalars of its text (D-TEXT-APP-1).
+    public var selectedTextRange: ViewRange?
+    /// `attributedText` (UILabel, UITextView): attribute runs over `text` (D-TEXT-APP-3).
+    public var attributedText: [TextRunDescription]?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -342,6 +356,8 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("backgroundColor", \.backgroundColor, .string),
             SchemaBinding("numberOfLines", \.numberOfLines, .integer),
             SchemaBinding("restoresFocusAfterTransition", \.restoresFocusAfterTransition, .boolean),
+            SchemaBinding("selectedTextRange", \.selectedTextRange, .value),
+            SchemaBinding("attributedText", \.attributedText, .value),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

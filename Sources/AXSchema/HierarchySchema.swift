@@ -129,6 +129,10 @@ public enum HierarchySchema {
         SchemaProperty("backgroundColor", .view, .string),
         SchemaProperty("numberOfLines", .view, .integer),
         SchemaProperty("restoresFocusAfterTransition", .view, .boolean),
+        // The app's caret and selection in a text view or field (UITextInput.selectedTextRange; D-TEXT-APP-1).
+        SchemaProperty("selectedTextRange", .view, .range),
+        // Attribute runs of the view's `text` (UILabel/UITextView.attributedText; D-TEXT-APP-3).
+        SchemaProperty("attributedText", .view, .list),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),
@@ -161,6 +165,10 @@ public enum HierarchySchema {
         SchemaProperty("largeContentTitle", .accessibility, .string),
         SchemaProperty("largeContentImage", .accessibility, .string),
         SchemaProperty("scalesLargeContentImage", .accessibility, .boolean),
+        // Attribute runs of the label and the value (D-TEXT-APP-3), and the lines of drawn text (R93, D-TEXT-APP-4).
+        SchemaProperty("accessibilityAttributedLabel", .accessibility, .list),
+        SchemaProperty("accessibilityAttributedValue", .accessibility, .list),
+        SchemaProperty("accessibilityReadingContent", .accessibility, .object),
         SchemaProperty("accessibilityFrameInContainerSpace", .virtualElement, .rect),
         SchemaProperty("children", .structural, .views),
     ]

@@ -229,6 +229,10 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case largeContentTitle
     case largeContentImage
     case scalesLargeContentImage
+    // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
+    case accessibilityAttributedLabel
+    case accessibilityAttributedValue
+    case accessibilityReadingContent
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
@@ -307,6 +311,10 @@ func applyAccessibilityProperty(
     case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
     case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
     case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
+    // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
+    case .accessibilityAttributedLabel: ax.attributedLabel = try decodeAttributeRuns(value, field: field)
+    case .accessibilityAttributedValue: ax.attributedValue = try decodeAttributeRuns(value, field: field)
+    case .accessibilityReadingContent: ax.readingContent = try decodeReadingContent(value, field: field)
     }
 }
 
@@ -565,6 +573,10 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case isPagingEnabled
     /// `UILabel.numberOfLines` (0: as many as the text needs).
     case numberOfLines
+    /// `UITextInput.selectedTextRange` (D-TEXT-APP-1; TextContent.swift).
+    case selectedTextRange
+    /// `attributedText` as attribute runs (D-TEXT-APP-3; TextContent.swift).
+    case attributedText
 }
 
 extension ViewNode {
@@ -670,6 +682,8 @@ extension ViewNode {
         case .numberOfLines:
             control.numberOfLines =
                 isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
+        case .selectedTextRange: control.selectedTextRange = try decodeSelectedTextRange(value, field: field)
+        case .attributedText: control.attributedText = try decodeAttributeRuns(value, field: field)
         }
     }
 

@@ -136,6 +136,11 @@ package struct ControlState: Sendable, Equatable {
     package var backgroundColor: RGBColor?
     /// `UILabel.numberOfLines` (nil = not sent; 0 = as many lines as the text needs).
     package var numberOfLines: Int?
+    /// `UITextInput.selectedTextRange`: the app's caret or selection in Unicode scalars (D-TEXT-APP-1); nil = the
+    /// app reports none.
+    package var selectedTextRange: TextRange?
+    /// `attributedText`: attribute runs over `text` (D-TEXT-APP-3); nil = not sent.
+    package var attributedText: [TextAttributeRun]?
     package init() {}
 }
 
@@ -291,6 +296,11 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var expandedStatus: String?
     /// UILargeContentViewerItem, as the app set it (issue 25 item 4; D-LCV-1).
     package var largeContent = LargeContentSettings()
+    /// `accessibilityAttributedLabel` / `accessibilityAttributedValue` as attribute runs (D-TEXT-APP-3).
+    package var attributedLabel: [TextAttributeRun]?
+    package var attributedValue: [TextAttributeRun]?
+    /// `UIAccessibilityReadingContent` (R93; D-TEXT-APP-4).
+    package var readingContent: ReadingContent?
     package init() {}
 }
 

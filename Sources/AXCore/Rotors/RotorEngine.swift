@@ -13,11 +13,7 @@ package enum SystemRotors {
 
     /// System types the tree cannot serve, and why (`rotor.list` reports them).
     package static let unavailable: [(name: String, reason: String)] = [
-        ("visitedLink", "the mirror carries no visited state for links"),
-        ("boldText", "text attributes are not mirrored (providers send plain strings, D-NA-1)"),
-        ("italicText", "text attributes are not mirrored (providers send plain strings, D-NA-1)"),
-        ("underlineText", "text attributes are not mirrored (providers send plain strings, D-NA-1)"),
-        ("misspelledWord", "spell checking runs in the app: declare a custom rotor with systemType misspelledWord"),
+        ("visitedLink", "the mirror carries no visited state for links")
     ]
 
     /// Whether `node` is a member of the derived rotor `name` (unknown names: false).
@@ -117,12 +113,13 @@ package struct RotorEngine: Sendable {
                     name: name, systemType: SystemRotors.systemType(of: name), source: .system, declaredBy: nil,
                     count: count))
         }
-        return out
+        // Bold, italic, underline, misspelled: the runs apps report (D-TEXT-APP-3).
+        return out + textAttributeRotorInfos(excluding: custom)
     }
 
     /// The names `rotor.next` accepts at `element`.
     package func acceptedNames(at element: String?) -> [String] {
-        customRotors(at: element).map(\.rotor.name) + SystemRotors.derived
+        customRotors(at: element).map(\.rotor.name) + SystemRotors.derived + TextAttributeRotors.names
     }
 
     /// Steps `rotor` from `current` (nil: the empty current item, X24) in `direction`. A custom rotor declared
@@ -140,6 +137,9 @@ package struct RotorEngine: Sendable {
                 return RotorStep(rotor: info, item: nil, searched: 0, searchedByApp: true)
             }
             return stepCustom(custom.rotor.items, info: info, from: current, direction: direction)
+        }
+        if let attributeStep = stepTextAttributeRotor(name, from: current, direction: direction) {
+            return attributeStep
         }
         guard SystemRotors.derived.contains(name) else { return nil }
         let members = index.members(of: name)
@@ -180,7 +180,7 @@ package struct RotorEngine: Sendable {
     /// Static item lists (D-ROTOR-1): the item after the current one in the list; when the current item is not in
     /// the list, the first item after its element in document order; with no current item, the first or the last
     /// item (X24). An item without a range stands for its whole element (X25).
-    private func stepCustom(_ items: [RotorItem], info: RotorInfo, from current: RotorItem?, direction: RotorDirection)
+    func stepCustom(_ items: [RotorItem], info: RotorInfo, from current: RotorItem?, direction: RotorDirection)
         -> RotorStep
     {
         guard let current else {

@@ -1,180 +1,26 @@
+import AXSchema
+
+// The text-editing model is declared once, in AXSchema (TextEditingRules.swift; D-KEYOP-5, D-TEXT-APP-5): the server
+// edits with it on an app's behalf, the provider libraries give apps the same model.
+
 /// A caret movement in a text element (D-KEYOP-5).
-package enum TextMotion: Sendable, Equatable {
-    case characterBackward, characterForward, wordBackward, wordForward
-    case lineStart, lineEnd, lineUp, lineDown, documentStart, documentEnd
-}
-
+package typealias TextMotion = AXSchema.TextMotion
 /// One editing key, read from a key and its modifiers (D-KEYOP-5).
-package enum TextEditCommand: Sendable, Equatable {
-    /// Types text at the caret, replacing the selection.
-    case insert(String)
-    /// BackSpace (Control: the word before the caret).
-    case deleteBackward(word: Bool)
-    /// Delete (Control: the word after the caret).
-    case deleteForward(word: Bool)
-    /// Moves the caret; `extend` (Shift) keeps the selection anchor.
-    case move(TextMotion, extend: Bool)
-    /// Control-A.
-    case selectAll
-}
+package typealias TextEditCommand = AXSchema.TextEditCommand
+/// A text element's text with its caret and selection, in Unicode scalars.
+package typealias TextEditState = AXSchema.TextEditState
+/// The editing rules (AXSchema).
+package typealias TextEditing = AXSchema.TextEditing
 
-/// A text element's text with its caret and selection, in Unicode scalars (AT-SPI Text offsets count scalars).
-package struct TextEditState: Sendable, Equatable {
-    package var text: [Unicode.Scalar]
-    /// The caret (the moving end of the selection), 0…count.
-    package var caret: Int
-    /// The fixed end of the selection; equal to `caret` when nothing is selected.
-    package var anchor: Int
-
-    package init(text: String, caret: Int? = nil, anchor: Int? = nil) {
-        self.text = Array(text.unicodeScalars)
-        let end = self.text.count
-        self.caret = min(max(caret ?? end, 0), end)
-        self.anchor = min(max(anchor ?? self.caret, 0), end)
-    }
-
-    package var string: String {
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: text)
-        return String(out)
-    }
-
-    package var selection: Range<Int> { min(caret, anchor)..<max(caret, anchor) }
-}
-
-/// The server's text-editing model for a text element whose app lets the server handle its keys (D-KEYOP-5):
-/// GTK's GtkText/GtkTextView key bindings over UIKit's text-input semantics (insert at the insertion point,
-/// replacing the selection; `UITextInput` word and line motions). Pure.
-package enum TextEditing {
-    /// The editing command of a key, or nil when a text element does not use the key (Tab, Return in a
-    /// single-line field, Escape, Control shortcuts other than word motion and select-all: navigation or the app).
+extension AXSchema.TextEditing {
+    /// The editing command of a key symbol with its modifiers (its text from the keysym table, D-KEY-7), or nil when
+    /// a text element does not use the key.
     package static func command(for symbol: KeySymbol, modifiers: Set<KeyModifier>, multiLine: Bool)
         -> TextEditCommand?
     {
-        let control = modifiers.contains(.control)
-        let shift = modifiers.contains(.shift)
-        if modifiers.contains(.alt) || modifiers.contains(.super) { return nil }
-        switch symbol.name {
-        case "Left", "KP_Left": return .move(control ? .wordBackward : .characterBackward, extend: shift)
-        case "Right", "KP_Right": return .move(control ? .wordForward : .characterForward, extend: shift)
-        case "Home", "KP_Home": return .move(control ? .documentStart : .lineStart, extend: shift)
-        case "End", "KP_End": return .move(control ? .documentEnd : .lineEnd, extend: shift)
-        case "Up", "KP_Up":
-            // A single-line field has no line above: UIKit and macOS move to the start (no focus jump).
-            return .move(multiLine && !control ? .lineUp : .documentStart, extend: shift)
-        case "Down", "KP_Down": return .move(multiLine && !control ? .lineDown : .documentEnd, extend: shift)
-        case "BackSpace": return .deleteBackward(word: control)
-        case "Delete", "KP_Delete": return .deleteForward(word: control)
-        case "Return", "KP_Enter": return multiLine && !control ? .insert("\n") : nil
-        case "a" where control && !shift: return .selectAll
-        default: break
-        }
-        guard !control, let text = Keysyms.text(of: symbol, modifiers: modifiers) else { return nil }
-        return .insert(text)
-    }
-
-    /// Applies a command; the answer is the new state (equal to `state` when the key changes nothing).
-    package static func apply(_ command: TextEditCommand, to state: TextEditState) -> TextEditState {
-        var next = state
-        switch command {
-        case .insert(let typed):
-            let range = state.selection
-            let inserted = Array(typed.unicodeScalars)
-            next.text.replaceSubrange(range, with: inserted)
-            next.caret = range.lowerBound + inserted.count
-            next.anchor = next.caret
-        case .deleteBackward(let word):
-            if !state.selection.isEmpty { return deleteSelection(state) }
-            let start = word ? wordStart(before: state.caret, in: state.text) : max(0, state.caret - 1)
-            next.text.removeSubrange(start..<state.caret)
-            next.caret = start
-            next.anchor = start
-        case .deleteForward(let word):
-            if !state.selection.isEmpty { return deleteSelection(state) }
-            let end = word ? wordEnd(after: state.caret, in: state.text) : min(state.text.count, state.caret + 1)
-            next.text.removeSubrange(state.caret..<end)
-            next.anchor = state.caret
-        case .move(let motion, let extend):
-            let collapsing = !extend && !state.selection.isEmpty
-            if collapsing && (motion == .characterBackward || motion == .characterForward) {
-                // An arrow with a selection and no Shift collapses it to that side (GTK, UIKit).
-                next.caret = motion == .characterBackward ? state.selection.lowerBound : state.selection.upperBound
-            } else {
-                next.caret = target(of: motion, from: state.caret, in: state.text)
-            }
-            if !extend { next.anchor = next.caret }
-        case .selectAll:
-            next.anchor = 0
-            next.caret = state.text.count
-        }
-        return next
-    }
-
-    static func deleteSelection(_ state: TextEditState) -> TextEditState {
-        var next = state
-        let range = state.selection
-        next.text.removeSubrange(range)
-        next.caret = range.lowerBound
-        next.anchor = range.lowerBound
-        return next
-    }
-
-    /// Where a motion takes the caret.
-    package static func target(of motion: TextMotion, from caret: Int, in text: [Unicode.Scalar]) -> Int {
-        let count = text.count
-        switch motion {
-        case .characterBackward: return max(0, caret - 1)
-        case .characterForward: return min(count, caret + 1)
-        case .wordBackward: return wordStart(before: caret, in: text)
-        case .wordForward: return wordEnd(after: caret, in: text)
-        case .documentStart: return 0
-        case .documentEnd: return count
-        case .lineStart: return lineStart(caret, in: text)
-        case .lineEnd: return lineEnd(caret, in: text)
-        case .lineUp, .lineDown:
-            let start = lineStart(caret, in: text)
-            let column = caret - start
-            if motion == .lineUp {
-                guard start > 0 else { return 0 }
-                let previousStart = lineStart(start - 1, in: text)
-                return min(previousStart + column, start - 1)
-            }
-            let end = lineEnd(caret, in: text)
-            guard end < count else { return count }
-            let nextStart = end + 1
-            return min(nextStart + column, lineEnd(nextStart, in: text))
-        }
-    }
-
-    static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_"
-    }
-
-    /// The start of the word before `caret` (GTK's Control-Left: skip non-word characters, then the word).
-    static func wordStart(before caret: Int, in text: [Unicode.Scalar]) -> Int {
-        var index = min(caret, text.count)
-        while index > 0, !isWordCharacter(text[index - 1]) { index -= 1 }
-        while index > 0, isWordCharacter(text[index - 1]) { index -= 1 }
-        return index
-    }
-
-    /// The end of the word after `caret` (GTK's Control-Right).
-    static func wordEnd(after caret: Int, in text: [Unicode.Scalar]) -> Int {
-        var index = max(caret, 0)
-        while index < text.count, !isWordCharacter(text[index]) { index += 1 }
-        while index < text.count, isWordCharacter(text[index]) { index += 1 }
-        return index
-    }
-
-    static func lineStart(_ caret: Int, in text: [Unicode.Scalar]) -> Int {
-        var index = min(caret, text.count)
-        while index > 0, text[index - 1] != "\n" { index -= 1 }
-        return index
-    }
-
-    static func lineEnd(_ caret: Int, in text: [Unicode.Scalar]) -> Int {
-        var index = max(caret, 0)
-        while index < text.count, text[index] != "\n" { index += 1 }
-        return index
+        command(
+            key: symbol.name, text: Keysyms.text(of: symbol, modifiers: modifiers),
+            control: modifiers.contains(.control), shift: modifiers.contains(.shift),
+            altOrSuper: modifiers.contains(.alt) || modifiers.contains(.super), multiLine: multiLine)
     }
 }

@@ -24,6 +24,7 @@ from .provider import ActionRequest, Provider, view
 from .screen_reader import (Orca, ScreenReader, ScreenReaderError, ScreenReaderSession, ScreenReaderStartError,
                             ScreenReaderUnavailable, SpeechNeverSettled)
 from .server import A11yStack, ServerProcess, ServerStartError, find_axserver
+from .text_editing import TextEditingModel
 
 connect = Client
 
@@ -36,5 +37,5 @@ __all__ = [
     "ActionNotSupported", "InvalidSelector", "Timeout", "PolicyDenied", "Forbidden", "Unauthorized",
     "AppNotResponding", "MessageTooLarge", "Cancelled", "ContentModified", "Orca", "ScreenReader",
     "ScreenReaderError", "ScreenReaderSession", "ScreenReaderStartError", "ScreenReaderUnavailable",
-    "SpeechNeverSettled",
+    "SpeechNeverSettled", "TextEditingModel",
 ]

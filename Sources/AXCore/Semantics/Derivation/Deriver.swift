@@ -426,8 +426,9 @@ final class Deriver {
         _ virtualElement: VirtualElement, container view: ViewNode, _ prepared: Prepared, ownIDs: [String]
     ) -> Item? {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
-        let virtualNode = makeVirtual(
+        var virtualNode = makeVirtual(
             virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
+        AXTextContent.apply(virtualElement.ax, control: nil, to: &virtualNode)  // D-TEXT-APP-3, D-TEXT-APP-4
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
@@ -463,8 +464,10 @@ final class Deriver {
     private func writeElement(
         _ view: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
     ) -> Item {
-        let ax = makeElement(
+        var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        // The text content the app reports (D-TEXT-APP-1).
+        AXTextContent.apply(view, to: &ax)
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
