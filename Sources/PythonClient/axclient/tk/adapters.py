@@ -290,6 +290,8 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     props: Dict[str, Any] = {"class": "UITextField", "text": text[:32768]}
     if option(widget, "show", ""):
         props["isSecureTextEntry"] = True
+    if walker.supports("selectedTextRange"):
+        props["selectedTextRange"] = walker.entry_selection(widget, len(props["text"]))
     if is_readonly(widget):
         props["isEditable"] = False
     labelled(walker, widget, props)
@@ -380,6 +382,10 @@ def text_widget(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     props: Dict[str, Any] = {"class": "UITextView", "text": walker.text_content(widget)}
     if str(option(widget, "state", "normal")) == "disabled":
         props["isEditable"] = False
+    if walker.supports("selectedTextRange"):
+        selection = walker.text_selection(widget, len(props["text"]))
+        if selection is not None:
+            props["selectedTextRange"] = selection
     labelled(walker, widget, props)
     return props
 

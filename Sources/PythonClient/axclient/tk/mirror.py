@@ -25,6 +25,9 @@ from . import adapters
 
 #: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
 TEXT_LIMIT_BYTES = 60000
+#: A text edit on a server with the ``splice`` op (D-TEXT-SPLICE-1) travels as a splice when the text is longer
+#: than this; shorter texts are simply set.
+SPLICE_MIN_CHARS = 256
 
 #: Tcl commands (first word) and widget subcommands (second word) that only read: they never mark the tree dirty.
 READ_COMMANDS = frozenset(("after", "update", "winfo", "info", "image", "font", "bindtags", "bind", "event",
@@ -196,6 +199,14 @@ class Mirror:
         self._started = time.monotonic()
         self._need_full = True
         self._published: Dict[str, Dict[str, Any]] = {}
+        #: Whether the server takes ``splice`` ops, and the largest text published whole (Specs/tk-adapter.md
+        #: §Big text); set from the server's capabilities on each connect.
+        self.splice = False
+        self.text_limit = TEXT_LIMIT_BYTES
+        #: Each Text widget's first published line (1 unless its text is windowed).
+        self._text_window: Dict[str, int] = {}
+        #: Properties the server refused as unknown (an older schema): left out of every view after that.
+        self.unsupported: Set[str] = set()
         self._published_children: Dict[Optional[str], List[str]] = {}
         self._virtual: Dict[str, Tuple[Any, ...]] = {}
         self._tree_caches: Dict[str, _TreeCache] = {}
@@ -221,7 +232,8 @@ class Mirror:
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<FocusIn>", "<FocusOut>", "<Map>", "<Unmap>",
                          "<Configure>", "<<ListboxSelect>>", "<<TreeviewSelect>>", "<<TreeviewOpen>>",
                          "<<TreeviewClose>>", "<<NotebookTabChanged>>", "<<ComboboxSelected>>", "<<Increment>>",
-                         "<<Decrement>>", "<MouseWheel>", "<Button-4>", "<Button-5>", "<B1-Motion>"):
+                         "<<Decrement>>", "<MouseWheel>", "<Button-4>", "<Button-5>", "<B1-Motion>",
+                         "<<Selection>>"):
             root.bind_class(TAG, sequence, self._on_event, add="+")
         root.bind_class(TAG, "<Destroy>", self._on_destroy, add="+")
         root.bind_class(TAG, "<KeyPress>", self._on_key_press, add="+")
@@ -272,7 +284,8 @@ class Mirror:
                     cache.structure_dirty = True
                 elif sub in READ_SUBCOMMANDS:
                     return
-            elif sub in READ_SUBCOMMANDS or (sub in ("xview", "yview") and len(args) == 2):
+            elif (sub in READ_SUBCOMMANDS and not _moves_caret(sub, args)) or (
+                    sub in ("xview", "yview") and len(args) == 2):
                 return
         elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
                 "current", "status", "lastfor", "-displayof", "state", "title", "stackorder", "protocol")):
@@ -444,7 +457,8 @@ class Mirror:
             self.stats["snapshots"] += 1
         else:
             focused = self._focused_view
-            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused)
+            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
+                       self.splice)
             if ops:
                 self._sequence += 1
                 self._link.send(("ops", ops, self._sequence))
@@ -796,12 +810,59 @@ class Mirror:
         little above the first visible line (Specs/tk-adapter.md §Big text)."""
         path = str(widget)
         text = str(self.app.call(path, "get", "1.0", "end-1c"))
-        if len(text) * 4 <= TEXT_LIMIT_BYTES or len(text.encode("utf-8", "surrogatepass")) <= TEXT_LIMIT_BYTES:
+        limit = self.text_limit
+        self._text_window[path] = 1
+        if len(text) * 4 <= limit or len(text.encode("utf-8", "surrogatepass")) <= limit:
             return text
         first = int(str(self.app.call(path, "index", "@0,0")).split(".")[0])
         insert = int(str(self.app.call(path, "index", "insert")).split(".")[0])
         start = max(1, min(first, insert) - 50)
-        return clip_text(str(self.app.call(path, "get", "%d.0" % start, "end-1c")))
+        self._text_window[path] = start
+        return clip_text(str(self.app.call(path, "get", "%d.0" % start, "end-1c")), limit)
+
+    def supports(self, property_name: str) -> bool:
+        """Whether the server took ``property_name`` so far (a property it refused as unknown is left out)."""
+        return property_name not in self.unsupported
+
+    def text_selection(self, widget: tkinter.Misc, length: int) -> Optional[Dict[str, int]]:
+        """A Text widget's selection, else its caret (insert mark, length 0), as character offsets into the
+        published ``text`` (whose first line is the window's); None when the caret is outside it."""
+        path, call = str(widget), self.app.call
+        base = "%d.0" % self._text_window.get(path, 1)
+        ranges = self.app.splitlist(call(path, "tag", "ranges", "sel"))
+        first, last = (str(ranges[0]), str(ranges[-1])) if ranges else ("insert", "insert")
+        if int(call(path, "compare", first, "<", base)):
+            return None
+        location = _count(call(path, "count", "-chars", base, first))
+        size = _count(call(path, "count", "-chars", first, last)) if ranges else 0
+        if location + size > length:
+            return None
+        return {"location": location, "length": size}
+
+    def entry_selection(self, widget: tkinter.Misc, length: int) -> Dict[str, int]:
+        """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
+        path, call = str(widget), self.app.call
+        try:
+            if int(call(path, "selection", "present")):
+                first = int(call(path, "index", "sel.first"))
+                last = int(call(path, "index", "sel.last"))
+                first, last = min(first, length), min(last, length)
+                return {"location": first, "length": max(0, last - first)}
+        except tkinter.TclError:
+            pass
+        return {"location": min(int(call(path, "index", "insert")), length), "length": 0}
+
+    def use_server_limits(self, capabilities: Any) -> None:
+        """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
+        the ``splice`` op takes whole texts up to ``maxTextContentBytes`` and edits as splices (§Big text)."""
+        if os.environ.get("AXCLIENT_TK_SPLICE", "1") in ("0", "no", "false"):
+            capabilities = None  # the 60,000-byte window, as with a server before D-TEXT-SPLICE-1
+        ops = capabilities.get("patchOps") if isinstance(capabilities, dict) else None
+        limit = capabilities.get("maxTextContentBytes") if isinstance(capabilities, dict) else None
+        if isinstance(ops, list) and "splice" in ops and isinstance(limit, int) and limit > TEXT_LIMIT_BYTES:
+            self.splice, self.text_limit = True, limit - 1024
+        else:
+            self.splice, self.text_limit = False, TEXT_LIMIT_BYTES
 
     def listbox_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
         """Listbox rows as cells in content coordinates; sets the table's ``contentOffset``."""
@@ -1603,7 +1664,7 @@ class _Link(threading.Thread):
                 if self.debug:
                     text = json.dumps(payload)
                     warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 300 else ""))
+                                                        len(text), (": " + text) if len(text) < 4000 else ""))
                 if kind == "set":
                     provider.set_hierarchy(payload)
                 else:
@@ -1611,9 +1672,15 @@ class _Link(threading.Thread):
             except AXConnectionError:
                 self._lost("the connection to AXServer closed")
             except RPCError as error:
-                warn("the server refused a %s (%s); re-publishing the whole tree"
-                     % ("snapshot" if kind == "set" else "patch", error))
-                if kind == "ops":
+                unknown = unknown_optional_property(str(error))
+                if unknown is not None:
+                    if self.debug:
+                        warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
+                    self.mirror.unsupported.add(unknown)
+                else:
+                    warn("the server refused a %s (%s); re-publishing the whole tree"
+                         % ("snapshot" if kind == "set" else "patch", error))
+                if kind == "ops" or unknown is not None:
                     self.mirror.resync()
             except Exception as error:  # noqa: BLE001
                 warn("could not publish: %s: %s" % (type(error).__name__, error))
@@ -1648,6 +1715,7 @@ class _Link(threading.Thread):
                 break
         self.provider = provider
         self.app_id = provider.app
+        self.mirror.use_server_limits((provider.client.server or {}).get("capabilities"))
         self.connected = True
         self.connected_event.set()
         self.mirror.resync()
@@ -1715,11 +1783,12 @@ class _Link(threading.Thread):
 
 def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
          new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
-         rebuild: Any, focused_now: Optional[str] = None) -> List[Dict[str, Any]]:
+         rebuild: Any, focused_now: Optional[str] = None, splice: bool = False) -> List[Dict[str, Any]]:
     """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
     sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
     no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
-    clear the focus that just moved), then inserts and moves parent by parent, top-down."""
+    clear the focus that just moved), then inserts and moves parent by parent, top-down. With ``splice`` a long
+    text view's edited ``text`` is a ``splice`` op of the edited range (D-TEXT-SPLICE-1)."""
     ops: List[Dict[str, Any]] = []
     old_parent: Dict[str, Optional[str]] = {}
     for parent, kids in old_children.items():
@@ -1746,8 +1815,11 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
                         changed[key] = False
                 else:
                     changed[key] = None
+        edit = _text_splice(view_id, before, changed) if splice else None
         if changed:
             ops.append({"op": "set", "id": view_id, "properties": changed})
+        if edit is not None:
+            ops.append(edit)
     current: Dict[Optional[str], List[str]] = {}
     current_parent: Dict[str, Optional[str]] = {}
     for parent, kids in old_children.items():
@@ -1787,6 +1859,77 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
 
 
 _MISSING = object()
+
+#: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
+#: as unknown; the adapter then leaves them out and re-publishes).
+OPTIONAL_PROPERTIES = ("selectedTextRange",)
+
+
+def _count(value: Any) -> int:
+    """``text count`` answers an integer, or "" / a 1-tuple on some Tk builds."""
+    if isinstance(value, tuple):
+        value = value[0] if value else 0
+    return int(value or 0)
+
+
+def _moves_caret(sub: str, args: Tuple[Any, ...]) -> bool:
+    """``mark set insert …`` and ``tag add|remove sel …``: app calls that read like reads but move the caret or
+    the selection of a Text widget."""
+    if len(args) < 4:
+        return False
+    verb, name = str(args[2]), str(args[3])
+    return (sub == "mark" and verb == "set" and name == "insert") or (
+        sub == "tag" and verb in ("add", "remove") and name == "sel")
+
+
+def unknown_optional_property(message: str) -> Optional[str]:
+    """The optional property a refused snapshot or patch names as unknown, else None."""
+    if "unknown property" not in message:
+        return None
+    for name in OPTIONAL_PROPERTIES:
+        if "'%s'" % name in message:
+            return name
+    return None
+
+
+def _common_prefix(old: str, new: str) -> int:
+    """The length of the longest common prefix (binary search over slice compares: C speed on long texts)."""
+    low, high = 0, min(len(old), len(new))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(old: str, new: str, limit: int) -> int:
+    """The length (≤ ``limit``) of the longest common suffix, by the same binary search."""
+    low, high, old_end, new_end = 0, max(limit, 0), len(old), len(new)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[old_end - middle:old_end - low] == new[new_end - middle:new_end - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """Takes a long text view's ``text`` out of ``changed`` and answers the ``splice`` op of the edited range
+    (offsets in characters, as AT-SPI counts them); None when the text is short, not a text view's, or unchanged."""
+    new_text, old_text = changed.get("text"), before.get("text")
+    if not isinstance(new_text, str) or not isinstance(old_text, str):
+        return None
+    if before.get("class") not in ("UITextView", "UITextField") or max(len(new_text), len(old_text)) < SPLICE_MIN_CHARS:
+        return None
+    del changed["text"]
+    prefix = _common_prefix(old_text, new_text)
+    room = min(len(old_text), len(new_text)) - prefix
+    suffix = _common_suffix(old_text, new_text, room)
+    return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
+            "text": new_text[prefix:len(new_text) - suffix]}
 
 
 def default_app_name() -> str:
