@@ -229,7 +229,7 @@ def container(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 def labelframe(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     """LabelFrame / ttk.Labelframe: a labelled group (container type ``semanticGroup``)."""
     props: Dict[str, Any] = {"class": "UIView", "accessibilityContainerType": "semanticGroup"}
-    label = APP_LABELS.get(str(widget)) or text_of(widget)
+    label = APP_LABELS.get(str(widget)) or text_of(widget).strip()
     if label:
         props["accessibilityLabel"] = label
     return props
@@ -243,9 +243,23 @@ def label(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 def button(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     """Button / ttk.Button / Menubutton: a ``UIButton`` titled with its text (else the related label)."""
     props: Dict[str, Any] = {"class": "UIButton", "title": text_of(widget)}
-    if not props["title"]:
+    if is_option_menu(widget):
+        # tkinter.OptionMenu (IDLE's font size): the text is the chosen value; the related Label names it.
+        props["accessibilityValue"] = props["title"]
+        props["accessibilityHint"] = "pop-up menu"
+        labelled(walker, widget, props)
+    elif not props["title"]:
         labelled(walker, widget, props)
     return enabled(widget, props)
+
+
+def is_option_menu(widget: tkinter.Misc) -> bool:
+    """An option menu: a Menubutton showing its variable with an indicator (what ``tkinter.OptionMenu`` makes)."""
+    if not isinstance(widget, (tkinter.Menubutton, ttk.Menubutton)):
+        return False
+    if isinstance(widget, ttk.Menubutton):
+        return bool(option(widget, "textvariable", ""))
+    return bool(option(widget, "textvariable", "")) and str(option(widget, "indicatoron", "0")) in ("1", "true")
 
 
 def checkbutton(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:

@@ -53,6 +53,8 @@ MODIFIER_BITS = (("shift", 0x1), ("control", 0x4), ("alt", 0x8), ("super", 0x40)
 TAG = "AXMirror"
 ACTION_START_TIMEOUT = 4.0
 ACTION_NESTED_GRACE = 0.5
+#: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
+MAX_NESTED_JOBS = 8
 
 
 def warn(message: str) -> None:
@@ -215,7 +217,7 @@ class Mirror:
         self._jobs: Deque[_Job] = collections.deque()
         self._jobs_lock = threading.Lock()
         self._performing = 0
-        self._running_jobs = False
+        self._running_jobs = 0
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
@@ -355,13 +357,16 @@ class Mirror:
     def _run_jobs(self) -> None:
         if self._need_full and self._link.connected:
             self.mark_dirty()
-        if self._running_jobs:
+        # An action whose callback enters a nested event loop (a modal dialog's wait_window: IDLE's Settings) is
+        # still running; the jobs queued meanwhile run inside that loop (else the dialog could never be driven),
+        # up to a bounded nesting depth.
+        if self._running_jobs >= MAX_NESTED_JOBS:
             return
-        self._running_jobs = True
+        self._running_jobs += 1
         try:
             self._run_queued_jobs()
         finally:
-            self._running_jobs = False
+            self._running_jobs -= 1
             with self._jobs_lock:
                 more = bool(self._jobs)
             if more:
@@ -1038,7 +1043,7 @@ class Mirror:
         buttons = []
         x = 2
         for index, tab in enumerate(tabs):
-            text = str(call(path, "tab", tab, "-text"))
+            text = str(call(path, "tab", tab, "-text")).strip()  # IDLE pads its tab texts: " Fonts "
             tab_width = font.measure(text) + 16
             button: Dict[str, Any] = {"id": "%s@tab%d" % (path, index), "class": "UITabBarButton",
                                       "title": text, "frame": [x, 0, tab_width, tab_height],
