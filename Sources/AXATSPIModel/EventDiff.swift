@@ -395,12 +395,13 @@ package enum EventDiff {
                     ATSPIEvent(
                         .propertyChange, source: id, detail: "accessible-value", data: .double(numeric.current))))
         }
-        if ATSPIMapping.isTextInput(newNode.role), oldNode.text != newNode.text {
+        let textEdited = ATSPIMapping.isTextInput(newNode.role) && oldNode.text != newNode.text
+        if textEdited {
             appendTextUpdates(
                 id: id, edit: TextEdit(from: ATSPIMapping.text(oldNode), to: ATSPIMapping.text(newNode)),
-                caret: newSnapshot.carets[id].map { _ in TextModel.caretOffset(of: newNode, in: newSnapshot) },
-                into: &updates)
+                caret: reportedCaret(of: newNode, in: newSnapshot), into: &updates)
         }
+        appendTextContentUpdates(old: oldNode, new: newNode, textEdited: textEdited, into: &updates)
         if oldNode.frame != newNode.frame {
             let extents = ComponentModel(snapshot: newSnapshot).extents(of: newNode, coordinateType: .screen)
             updates.append(.event(ATSPIEvent(.boundsChanged, source: id, data: .rect(extents))))

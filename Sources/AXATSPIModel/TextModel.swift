@@ -286,6 +286,8 @@ package struct TextModel {
 
     /// `CaretOffset` with the server's caret for elements it edits by keys (D-KEYOP-5), else `caretOffset(of:)`.
     package static func caretOffset(of node: AXNode, in snapshot: ServedSnapshot) -> Int32 {
+        // D-TEXT-APP-1: the caret the app reports wins over the server's.
+        if let caret = node.textContent?.caret { return Int32(clamping: caret) }
         if ATSPIMapping.isReadOnlyTextView(node) {
             // A read-only text view's caret starts at 0 and moves with the caret keys (D-KEYOP-5).
             let count = Int32(clamping: ATSPIMapping.text(node).unicodeScalars.count)

@@ -21,6 +21,8 @@ package struct ActionRequest: Sendable, Equatable {
         case rotorSearch(query: JSON)
         /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
         case key(event: JSON)
+        /// Move the caret or selection of a text element that reports its own (D-TEXT-APP-2).
+        case setSelectedTextRange(TextRange)
     }
 
     package var kind: Kind
@@ -44,11 +46,12 @@ package struct ActionRequest: Sendable, Equatable {
         case .didUpdateFocus: .didUpdateFocus
         case .rotorSearch: .rotorSearch
         case .key: .key
+        case .setSelectedTextRange: .setSelectedTextRange
         }
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// zoomIn, zoomOut, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    /// zoomIn, zoomOut, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key, setSelectedTextRange.
     package var action: String { actionName.rawValue }
 
     /// The wire `value`.
@@ -62,6 +65,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
         case .key(let event): event
+        case .setSelectedTextRange(let range): [JSON(range.location), JSON(range.length)]
         }
     }
 

@@ -228,17 +228,8 @@ extension Hub {
             answers.append(answer)
             consumed = answer == .consumed
             if !consumed, serverOn {
-                // The focused control first (D-KEYOP-1), then navigation (D-KEY-2).
-                do {
-                    serverHandles = try await operateFocusedControl(app: app, symbol: symbol, modifiers: modifiers)
-                    if !serverHandles, let command {
-                        serverHandles = true
-                        try await run(command, app: app)
-                    }
-                } catch {
-                    serverHandles = true
-                    ruleFailure = error
-                }
+                (serverHandles, ruleFailure) = await runServerRule(
+                    app: app, symbol: symbol, modifiers: modifiers, command: command)
             }
         }
         if release {
@@ -260,6 +251,23 @@ extension Hub {
             handledBy = try await deliverToApp(app, symbol, modifiers, press: press, release: release) ? "app" : "none"
         }
         return KeyOutcome(consumed: false, handledBy: handledBy, focus: focusedElement(app), answers: answers)
+    }
+
+    /// The server's rule for a press no AT consumed: the focused control first (D-KEYOP-1), then navigation
+    /// (D-KEY-2) — except an editing key of an element that reports its own caret, which the app edits
+    /// (D-TEXT-APP-2). Whether the server took the key, and the rule's failure (the key still counts as taken).
+    private func runServerRule(
+        app: String, symbol: KeySymbol, modifiers: Set<KeyModifier>, command: KeyCommand?
+    ) async -> (handled: Bool, failure: (any Error)?) {
+        if appEditsKey(app: app, symbol: symbol, modifiers: modifiers) { return (false, nil) }
+        do {
+            if try await operateFocusedControl(app: app, symbol: symbol, modifiers: modifiers) { return (true, nil) }
+            guard let command else { return (false, nil) }
+            try await run(command, app: app)
+            return (true, nil)
+        } catch {
+            return (true, error)
+        }
     }
 
     private func offer(

@@ -43,6 +43,9 @@ public struct ActionCall: Sendable, Equatable {
         /// A key the server passed back to the app (no assistive technology consumed it and the server does not
         /// handle it): `{key, modifiers, phase, text}`; answer true when the app handled it.
         case key(event: JSON)
+        /// Move the caret (length 0) or selection of a text element that reports its own `selectedTextRange`:
+        /// `[location, length]` in Unicode scalars (D-TEXT-APP-2); answer true and publish the new range.
+        case setSelectedTextRange(location: Int, length: Int)
         /// An action this library does not know, or known but with params it cannot read; `action` is its name.
         case unknown(action: String)
     }
@@ -90,6 +93,14 @@ public struct ActionCall: Sendable, Equatable {
         case .custom: return customAction.map { .custom(id: $0) }
         case .setValue: return value.map(Kind.setValue)
         case .typeText: return value?.stringValue.map(Kind.typeText)
+        default: return serverKind(of: name, value: value)
+        }
+    }
+
+    /// The kinds the server asks on its own (zoom, the focus engine, rotor search, keys, the caret); nil when
+    /// `value` cannot be read.
+    private static func serverKind(of name: ActionName, value: JSON?) -> Kind? {
+        switch name {
         case .zoomIn, .zoomOut:
             guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
             return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
@@ -102,6 +113,10 @@ public struct ActionCall: Sendable, Equatable {
         case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
         case .rotorSearch: return .rotorSearch(query: value ?? .null)
         case .key: return .key(event: value ?? .null)
+        case .setSelectedTextRange:
+            guard let location = value?[0]?.intValue, let length = value?[1]?.intValue else { return nil }
+            return .setSelectedTextRange(location: location, length: length)
+        default: return nil
         }
     }
 }

@@ -253,6 +253,9 @@ public struct ViewDescription: Sendable, Equatable {
     public var numberOfLines: Int?
     /// `restoresFocusAfterTransition` (C27): false on a presented controller's view opts out of focus return.
     public var restoresFocusAfterTransition: Bool?
+    /// `selectedTextRange` (UITextInput): the caret (length 0) or selection of a text field or text view, in Unicode
+    /// scalars of its text (D-TEXT-APP-1).
+    public var selectedTextRange: ViewRange?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -342,6 +345,7 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("backgroundColor", \.backgroundColor, .string),
             SchemaBinding("numberOfLines", \.numberOfLines, .integer),
             SchemaBinding("restoresFocusAfterTransition", \.restoresFocusAfterTransition, .boolean),
+            SchemaBinding("selectedTextRange", \.selectedTextRange, .value),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

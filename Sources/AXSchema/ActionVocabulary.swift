@@ -55,6 +55,9 @@ public enum ActionName: String, Sendable, CaseIterable {
     case rotorSearch
     /// A key passed back to the app (D-KEY-1).
     case key
+    /// Move the caret or selection of a text element that reports its own (`selectedTextRange`): `value` is
+    /// `[location, length]` in Unicode scalars; an AT-SPI `SetCaretOffset` / `SetSelection` asked it (D-TEXT-APP-2).
+    case setSelectedTextRange
 
     /// The element actions: the ones an automation client asks for with `action.<name>` (Specs/protocol.md
     /// §Actions), in the method table's order.

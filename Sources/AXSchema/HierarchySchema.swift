@@ -129,6 +129,8 @@ public enum HierarchySchema {
         SchemaProperty("backgroundColor", .view, .string),
         SchemaProperty("numberOfLines", .view, .integer),
         SchemaProperty("restoresFocusAfterTransition", .view, .boolean),
+        // The app's caret and selection in a text view or field (UITextInput.selectedTextRange; D-TEXT-APP-1).
+        SchemaProperty("selectedTextRange", .view, .range),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),

@@ -741,7 +741,7 @@ final class BridgeRobustnessTests: XCTestCase {
                 "GetText", "GetCharacterAtOffset", "GetStringAtOffset", "GetTextAtOffset", "GetTextBeforeOffset",
                 "GetTextAfterOffset", "SetCaretOffset", "GetNSelections", "GetSelection", "GetCharacterExtents",
                 "GetRangeExtents", "GetOffsetAtPoint", "GetAttributeRun", "GetAttributes", "GetAttributeValue",
-                "GetDefaultAttributes", "GetBoundedRanges",
+                "GetDefaultAttributes", "GetBoundedRanges", "SetSelection", "AddSelection", "RemoveSelection",
             ],
             "org.a11y.atspi.Selection": [
                 "GetSelectedChild", "IsChildSelected", "DeselectChild", "SelectAll", "ClearSelection",

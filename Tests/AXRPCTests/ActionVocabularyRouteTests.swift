@@ -28,6 +28,10 @@ final class ActionVocabularyRouteTests: XCTestCase {
         (ActionRequest(.didUpdateFocus(context: ["a": 1]), target: "v"), .didUpdateFocus(context: ["a": 1])),
         (ActionRequest(.rotorSearch(query: ["rotor": "r"]), target: "v"), .rotorSearch(query: ["rotor": "r"])),
         (ActionRequest(.key(event: ["key": "Tab"]), target: ""), .key(event: ["key": "Tab"])),
+        (
+            ActionRequest(.setSelectedTextRange(TextRange(location: 2, length: 3)), target: "field"),
+            .setSelectedTextRange(location: 2, length: 3)
+        ),
     ]
 
     func testTheProviderReadsEveryRequestTheHubSends() {

@@ -121,6 +121,8 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var isPagingEnabled = false
     /// The large content viewer's item, when the element shows it (issue 25 item 4; D-LCV-1).
     package var largeContent: LargeContent?
+    /// What the app reports about the element's text: caret and selection (D-TEXT-APP-1; TextContent.swift).
+    package var textContent: AXTextContent?
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -133,7 +135,7 @@ package struct AXNodeExtras: Sendable, Equatable {
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
             && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
-            && !isPagingEnabled && largeContent == nil
+            && !isPagingEnabled && largeContent == nil && textContent == nil
     }
 }
 

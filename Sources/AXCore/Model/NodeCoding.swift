@@ -565,6 +565,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case isPagingEnabled
     /// `UILabel.numberOfLines` (0: as many as the text needs).
     case numberOfLines
+    /// `UITextInput.selectedTextRange` (D-TEXT-APP-1; TextContentCoding.swift).
+    case selectedTextRange
 }
 
 extension ViewNode {
@@ -670,6 +672,7 @@ extension ViewNode {
         case .numberOfLines:
             control.numberOfLines =
                 isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
+        case .selectedTextRange: control.selectedTextRange = try decodeSelectedTextRange(value, field: field)
         }
     }
 

@@ -136,6 +136,9 @@ package struct ControlState: Sendable, Equatable {
     package var backgroundColor: RGBColor?
     /// `UILabel.numberOfLines` (nil = not sent; 0 = as many lines as the text needs).
     package var numberOfLines: Int?
+    /// `UITextInput.selectedTextRange`: the app's caret or selection in Unicode scalars (D-TEXT-APP-1); nil = the
+    /// app reports none.
+    package var selectedTextRange: TextRange?
     package init() {}
 }
 

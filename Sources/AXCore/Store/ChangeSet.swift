@@ -125,6 +125,7 @@ package func changedAttributes(_ old: AXNode, _ new: AXNode) -> Set<String> {
     if old.table != new.table || old.cell != new.cell { changed.insert("table") }
     if old.indentationLevel != new.indentationLevel { changed.insert("indentationLevel") }
     if old.isPagingEnabled != new.isPagingEnabled { changed.insert("isPagingEnabled") }
+    changedTextContentAttributes(old, new, into: &changed)
     if old.containerType != new.containerType || old.navigationStyle != new.navigationStyle
         || old.textualContext != new.textualContext
         || old.userInputLabels != new.userInputLabels || old.restrictions != new.restrictions || old.focus != new.focus

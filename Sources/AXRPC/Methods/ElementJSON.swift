@@ -46,6 +46,7 @@ package enum ElementJSON {
         appendActions(of: node, to: &object)
         appendValueAndGrid(of: node, to: &object)
         appendBehavior(of: node, to: &object)
+        TextContentJSON.append(node, to: &object)
         return object
     }
 

@@ -478,7 +478,7 @@ package enum AXMethods {
                 point = Point(x: pointX, y: pointY)
             }
             return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }

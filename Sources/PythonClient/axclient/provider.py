@@ -28,8 +28,8 @@ def view(id: str, cls: str = "UIView", frame: Optional[Frame] = None,
 
 class ActionRequest:
     """One ``action.perform`` request from the server: ``action`` (activate, increment, decrement, scroll,
-    escape, magicTap, custom, setValue, typeText, zoomIn, zoomOut), ``target`` (the view or virtual-element id; ``""`` = the app),
-    ``element``, ``value``, ``custom_action``, ``direction``, and ``params`` (everything as sent)."""
+    escape, magicTap, custom, setValue, typeText, zoomIn, zoomOut, key, setSelectedTextRange…), ``target``
+    (the view or virtual-element id; ``""`` = the app), ``element``, ``value``, ``custom_action``, ``direction``, and ``params`` (everything as sent)."""
 
     __slots__ = ("params",)
 

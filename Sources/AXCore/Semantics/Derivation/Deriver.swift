@@ -463,8 +463,10 @@ final class Deriver {
     private func writeElement(
         _ view: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
     ) -> Item {
-        let ax = makeElement(
+        var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        // The text content the app reports (D-TEXT-APP-1).
+        if let textContent = AXTextContent.resolve(view, text: ax.text) { ax.textContent = textContent }
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
