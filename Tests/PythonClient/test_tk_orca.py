@@ -106,3 +106,21 @@ def test_orca_hears_typing_menus_and_a_dialog_in_idle(idle_with_orca):
     keys.press("Escape")
     expect(ax.locator('window[label="Search Dialog"]')).to_be_hidden()
     expect(reader).to_say(re.compile(r"text"), timeout=10)  # back in the editor
+
+
+def test_orca_reads_idle_by_line(idle_with_orca):
+    """Up and Down move IDLE's insert mark (Tk's own bindings); the adapter publishes it as the text's
+    selectedTextRange and Orca reads the line the caret lands on (D-TEXT-APP-1)."""
+    app, ax, reader, keys = idle_with_orca
+    editor = ax.locator('window[label*="lines.py - "] >> textView').first()
+    keys.focus_window(r"^lines\.py - ")
+    editor.click()
+    assert ax.wait_until(lambda: editor.is_focused(), timeout=5)
+    keys.press("ctrl+Home", "Ctrl+Home")
+    reader.wait_until_quiet()
+    keys.press("Down")
+    expect(reader).to_say(re.compile(r"second = 'beta line'"), timeout=10)
+    keys.press("Down")
+    expect(reader).to_say(re.compile(r"third = 'gamma line'"), timeout=10)
+    keys.press("Up")
+    expect(reader).to_say(re.compile(r"second = 'beta line'"), timeout=10)

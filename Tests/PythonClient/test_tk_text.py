@@ -61,6 +61,8 @@ def test_a_10000_line_text_is_whole_and_a_keystroke_is_a_splice(tk_app, tk_clien
     assert patches, app.stderr_text()[mark:]
     count, size, ops = patches[0]
     assert ops[0] == {"op": "splice", "id": ".editor", "location": len(value), "length": 0, "text": "Z"}
+    # The caret moved behind the new character in the same patch (after the splice: within the new text).
+    assert ops[1:] == [{"op": "set", "id": ".editor", "properties": {"selectedTextRange": [len(value) + 1, 0]}}]
     assert size < 400, "a keystroke costs the edit, not the file (%d bytes)" % size
     assert all(size < 2000 for _, size, _ in sent_ops(app, mark))
     # An edit in the middle and a deletion: the server's text follows each splice exactly.
@@ -96,3 +98,33 @@ def test_idle_edits_a_10000_line_file_with_splices(tk_app, tk_client):
         expect(ax.locator('window[label*="*"]')).to_be_visible()  # IDLE marks the file modified
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def selected_range(ax, view_id):
+    return ax.get_by_id(view_id).element().get("selectedTextRange")
+
+
+def test_caret_and_selection_follow_keys_and_the_apps_own_calls(tk_app, tk_client):
+    app = tk_app("big_text_app.py", args=["300"])
+    ax = tk_client(app.app_id)
+    editor = ax.get_by_id(".editor")
+    text = editor.value()
+    # Tk leaves the insert mark behind the inserted text: the caret is at the end.
+    assert ax.wait_until(lambda: selected_range(ax, ".editor") == [len(text), 0], timeout=5), \
+        selected_range(ax, ".editor")
+    # Keys run Tk's own bindings (Up moves a line; Shift+Left selects one character before the caret).
+    editor.click()
+    editor.press("Up")
+    line_300 = text.rindex("line 300 ")
+    assert ax.wait_until(lambda: selected_range(ax, ".editor") == [line_300, 0], timeout=5), \
+        (selected_range(ax, ".editor"), line_300)
+    editor.press("End")
+    editor.press("shift+Left")
+    end_300 = text.index("\n", line_300)
+    assert ax.wait_until(lambda: selected_range(ax, ".editor") == [end_300 - 1, 1], timeout=5), \
+        (selected_range(ax, ".editor"), end_300)
+    # The app's own `tag add sel` and `mark set insert` (they read like reads) still reach the tree.
+    ax.get_by_id(".select").click()
+    line_2 = text.index("line 2 ")
+    assert ax.wait_until(lambda: selected_range(ax, ".editor") == [line_2, 4], timeout=5), \
+        (selected_range(ax, ".editor"), line_2)

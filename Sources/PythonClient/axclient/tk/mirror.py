@@ -829,7 +829,7 @@ class Mirror:
         """Whether the server took ``property_name`` so far (a property it refused as unknown is left out)."""
         return property_name not in self.unsupported
 
-    def text_selection(self, widget: tkinter.Misc, length: int) -> Optional[Dict[str, int]]:
+    def text_selection(self, widget: tkinter.Misc, length: int) -> Optional[List[int]]:
         """A Text widget's selection, else its caret (insert mark, length 0), as character offsets into the
         published ``text`` (whose first line is the window's); None when the caret is outside it."""
         path, call = str(widget), self.app.call
@@ -842,9 +842,9 @@ class Mirror:
         size = _count(call(path, "count", "-chars", first, last)) if ranges else 0
         if location + size > length:
             return None
-        return {"location": location, "length": size}
+        return [location, size]
 
-    def entry_selection(self, widget: tkinter.Misc, length: int) -> Dict[str, int]:
+    def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
         """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
         path, call = str(widget), self.app.call
         try:
@@ -852,10 +852,10 @@ class Mirror:
                 first = int(call(path, "index", "sel.first"))
                 last = int(call(path, "index", "sel.last"))
                 first, last = min(first, length), min(last, length)
-                return {"location": first, "length": max(0, last - first)}
+                return [first, max(0, last - first)]
         except tkinter.TclError:
             pass
-        return {"location": min(int(call(path, "index", "insert")), length), "length": 0}
+        return [min(int(call(path, "index", "insert")), length), 0]
 
     def use_server_limits(self, capabilities: Any) -> None:
         """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
@@ -1265,6 +1265,34 @@ class Mirror:
             return self._scroll(widget, str(request.direction or "down"))
         if action == "key":
             return self._key(request.value)
+        if action == "setSelectedTextRange":
+            return self._select_range(widget, request.value)
+        return False
+
+    def _select_range(self, widget: tkinter.Misc, value: Any) -> bool:
+        """``setSelectedTextRange`` (D-TEXT-APP-2: a screen reader moves the caret or selects): the ``sel`` tag and
+        the insert mark at its end, as a user's Shift+arrows leave them; an Entry's selection and cursor."""
+        if isinstance(value, dict):
+            value = [value.get("location", 0), value.get("length", 0)]
+        if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, int) for v in value):
+            raise ValueError("setSelectedTextRange needs [location, length], got %r" % (value,))
+        location, length = max(0, value[0]), max(0, value[1])
+        path, call = str(widget), self.app.call
+        if self.tk_class(widget) == "Text":
+            first = "%d.0 + %d chars" % (self._text_window.get(path, 1), location)
+            last = "%s + %d chars" % (first, length)
+            call(path, "tag", "remove", "sel", "1.0", "end")
+            if length:
+                call(path, "tag", "add", "sel", first, last)
+            call(path, "mark", "set", "insert", last)
+            call(path, "see", "insert")
+            return True
+        if self.tk_class(widget) in ("Entry", "TEntry", "TCombobox", "Spinbox", "TSpinbox"):
+            call(path, "selection", "clear")
+            if length:
+                call(path, "selection", "range", location, location + length)
+            call(path, "icursor", location + length)
+            return True
         return False
 
     def _activate(self, widget: tkinter.Misc) -> bool:
@@ -1821,10 +1849,10 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
                 else:
                     changed[key] = None
         edit = _text_splice(view_id, before, changed) if splice else None
+        if edit is not None:
+            ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
         if changed:
             ops.append({"op": "set", "id": view_id, "properties": changed})
-        if edit is not None:
-            ops.append(edit)
     current: Dict[Optional[str], List[str]] = {}
     current_parent: Dict[str, Optional[str]] = {}
     for parent, kids in old_children.items():

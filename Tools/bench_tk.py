@@ -1,10 +1,15 @@
-"""Benchmarks of axclient.tk for the note (not a test; run by hand, needs Xvfb and a built axserver):
+"""Benchmarks of axclient.tk (Specs/tk-adapter.md; not a test: run by hand, needs Xvfb and a built axserver):
 
-    python3 Tests/PythonClient/tkapps/bench_tk.py [idle-cpu|tree|idle-startup|all]
+    python3 Tools/bench_tk.py [--bin DIR] [idle-cpu|tree|latency|keys|idle-startup|all]
 
 idle-cpu: CPU time of an idle Tk app (form_app.py, then IDLE) over 20 s, with and without the adapter.
-tree: a 10,000-row Treeview: first snapshot time (flush) and the patch of a one-row change (bytes, ops).
+tree: a 10,000-row Treeview: first snapshot (flush time, mirror time to the server) and a one-row change's patch.
+latency: a Tk change (a label every 150 ms) -> `tree.changed` at a subscriber, p50/p95, in a 100-row app, a
+  10,000-row app whose table that label names (the label rule), and the same with the table's label unchanged.
+keys: keystrokes into a 10,000-line Text (`typeText` one character at a time): the splice patch's bytes and the
+  action round trip, p50/p95.
 idle-startup: IDLE from process start to its first idle moment, with and without the adapter (median of 5).
+--bin DIR: the folder of the axserver to measure (default .build/debug; a release build: .build/release).
 """
 import os
 import statistics
@@ -13,13 +18,19 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.join(ROOT, "Tests", "PythonClient", "tkapps")
 sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "Sources", "PythonClient")))
+sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
 from axclient.server import ServerProcess  # noqa: E402
 from tk_support import PACKAGE_DIR, TkApp, Xvfb, wait_for_app  # noqa: E402
 
-BIN = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".build", "debug", "axserver"))
+BIN = os.path.join(ROOT, ".build", "debug", "axserver")
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def cpu_seconds(pid):
@@ -48,6 +59,7 @@ def idle_cpu(display, server):
 
 
 def tree(display, server):
+    started = time.monotonic()
     app = TkApp([os.path.join(HERE, "tree_app.py"), "10000"], display, server.socket,
                 env={"AXCLIENT_TK_DEBUG": "1"})
     try:
@@ -55,6 +67,8 @@ def tree(display, server):
             app_id = wait_for_app(ax, "tree_app", timeout=60)
         time.sleep(1)
         lines = app.stderr_text().splitlines()
+        print("tree 10k mirrored (process start -> app listed with its snapshot): %.0f ms"
+              % ((time.monotonic() - started) * 1000))
         first = [line for line in lines if "flush 1:" in line]
         snapshot = [line for line in lines if "send set" in line]
         print("tree 10k first flush:", first[0] if first else lines[:3])
@@ -107,8 +121,70 @@ def idle_startup(display, server):
                                                      ", ".join("%.0f" % (t * 1000) for t in times)), flush=True)
 
 
+def change_latency(display, server, label, rows, extra=()):
+    """p50/p95 from a Tk label change (the app prints its time) to the `tree.changed` naming that label."""
+    app = TkApp([os.path.join(HERE, "tree_app.py"), str(rows), "tick"] + list(extra), display, server.socket,
+                name=label)
+    try:
+        with server.client() as ax:
+            app_id = wait_for_app(ax, label, timeout=60)
+        arrivals = []
+        with server.client(app=app_id) as ax:
+            with ax.events("tree.changed", app=app_id, timeout=30) as events:
+                for event in events:
+                    if ".status" in (event.get("updated") or []):
+                        arrivals.append(time.time())
+                    if len(arrivals) >= 35:
+                        break
+        ticks = [float(line.split()[2]) for line in app.lines if line.startswith("tick ")]
+        latencies = []
+        for stamp in ticks:
+            later = [arrival - stamp for arrival in arrivals if arrival >= stamp]
+            if later:
+                latencies.append(min(later))
+        print("latency %-28s p50 %.1f ms, p95 %.1f ms (n=%d)" % (label, percentile(latencies, 0.5) * 1000,
+                                                                percentile(latencies, 0.95) * 1000, len(latencies)),
+              flush=True)
+    finally:
+        app.stop()
+
+
+def latency(display, server):
+    change_latency(display, server, "tk-100-rows", 100)
+    change_latency(display, server, "tk-10k-rows-labelled-table", 10000)
+    change_latency(display, server, "tk-10k-rows-own-table-label", 10000, ["own-label"])
+
+
+def keys(display, server):
+    app = TkApp([os.path.join(HERE, "big_text_app.py"), "10000"], display, server.socket,
+                env={"AXCLIENT_TK_DEBUG": "1"})
+    try:
+        with server.client() as ax:
+            app_id = wait_for_app(ax, "big_text_app", timeout=60)
+        with server.client(app=app_id) as ax:
+            editor = ax.get_by_id(".editor")
+            print("keys: text of %d characters published whole" % len(editor.value()))
+            times = []
+            mark = len(app.stderr_text())
+            for character in "the quick brown fox jumps over the lazy dog":
+                start = time.perf_counter()
+                editor.type_text(character)
+                times.append(time.perf_counter() - start)
+            sizes = [int(line.split(" ops, ")[1].split(" bytes")[0])
+                     for line in app.stderr_text()[mark:].splitlines() if "send ops:" in line]
+            print("keys: typeText round trip p50 %.1f ms, p95 %.1f ms (n=%d); patch bytes max %d, median %d"
+                  % (percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000, len(times), max(sizes),
+                     statistics.median(sizes)), flush=True)
+    finally:
+        app.stop()
+
+
 def main():
-    what = sys.argv[1] if len(sys.argv) > 1 else "all"
+    global BIN
+    args = sys.argv[1:]
+    if args[:1] == ["--bin"]:
+        BIN, args = os.path.join(os.path.abspath(args[1]), "axserver"), args[2:]
+    what = args[0] if args else "all"
     display = Xvfb()
     server = ServerProcess(BIN, demo=False)
     try:
@@ -116,6 +192,10 @@ def main():
             idle_cpu(display.display, server)
         if what in ("tree", "all"):
             tree(display.display, server)
+        if what in ("latency", "all"):
+            latency(display.display, server)
+        if what in ("keys", "all"):
+            keys(display.display, server)
         if what in ("idle-startup", "all"):
             idle_startup(display.display, server)
     finally:
