@@ -84,6 +84,9 @@ def test_find_and_preferences_dialogs(idle_file):
     # IDLE's font size is a tkinter.OptionMenu: a pop-up button named by the Label beside it, valued by its choice.
     size = settings.get_by_role("button", name="Size", exact=True)
     expect(size).to_have_value(re.compile(r"^\d+$"))
+    size.click()  # posts its menu of sizes
+    ax.get_by_role("button", name="14", exact=True).click()
+    expect(size).to_have_value("14")
     assert settings.get_by_role("group", name="Shell/Editor Font").count() == 1
     bold = settings.get_by_role("switch", name="Bold")
     expect(bold).not_.to_be_checked()
@@ -94,7 +97,8 @@ def test_find_and_preferences_dialogs(idle_file):
     expect(bold).to_be_hidden()  # the Fonts page is unmapped now
     settings.get_by_role("button", name="Apply", exact=True).click()
     config = os.path.join(home, ".idlerc", "config-main.cfg")
-    assert ax.wait_until(lambda: os.path.exists(config) and "bold = True" in open(config).read(), timeout=10), \
+    assert ax.wait_until(lambda: os.path.exists(config) and "bold = True" in open(config).read()
+                         and "font-size = 14" in open(config).read(), timeout=10), \
         "Apply did not write IDLE's config: %s" % app.stderr_text()[-2000:]
     settings.get_by_role("button", name="Cancel", exact=True).click()
     expect(settings).to_be_hidden()

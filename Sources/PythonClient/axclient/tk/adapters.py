@@ -456,6 +456,10 @@ def menu(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     if title:
         props["accessibilityLabel"] = props["windowTitle"] = title
     props["children"] = walker.menu_entries(widget)
+    if walker.grab_window() not in ("", str(widget)):
+        # Posted over a modal dialog (IDLE's font size menu in Settings): modal too, or the dialog's modality
+        # would hide it (R86).
+        props["accessibilityViewIsModal"] = True
     return props
 
 

@@ -800,6 +800,13 @@ class Mirror:
             self._flush_cache["radio"] = groups
         return groups.get(variable, [])
 
+    def grab_window(self) -> str:
+        """The path of the window holding Tk's grab, "" when none."""
+        try:
+            return str(self.app.call("grab", "current") or "")
+        except tkinter.TclError:
+            return ""
+
     def holds_grab(self, top: tkinter.Misc) -> bool:
         """True when ``top`` or a widget inside it holds the grab (a modal dialog)."""
         path = str(top)
@@ -1308,11 +1315,24 @@ class Mirror:
             return True
         if adapters.is_disabled(widget):
             return False
+        if isinstance(widget, (tkinter.Menubutton, ttk.Menubutton)):
+            return self._post_menubutton(widget)
         if isinstance(widget, (tkinter.Entry, tkinter.Text, tkinter.Listbox, tkinter.Scale, tkinter.Spinbox,
                                ttk.Entry, ttk.Treeview, ttk.Scale, ttk.Notebook)):
             self._focus_widget(widget)
             return True
         return False
+
+    def _post_menubutton(self, widget: tkinter.Misc) -> bool:
+        """A Menubutton (an option menu) posts its menu below itself, as a click does; escape unposts it."""
+        menu = str(adapters.option(widget, "menu", "") or "")
+        if not menu:
+            return False
+        x, y, _, height = self._geometry(str(widget))
+        self.app.call(menu, "post", x, y + height)
+        if menu not in self._posted:
+            self._posted.append(menu)
+        return True
 
     def _focus_widget(self, widget: tkinter.Misc) -> None:
         if str(self.app.call("focus")) == str(widget):
