@@ -1718,10 +1718,13 @@ class _Link(threading.Thread):
                     text = json.dumps(payload)
                     warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
                                                         len(text), (": " + text) if len(text) < 4000 else ""))
+                sending = time.perf_counter()
                 if kind == "set":
                     provider.set_hierarchy(payload)
                 else:
                     provider.update(payload)
+                if self.debug:
+                    warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
             except AXConnectionError:
                 self._lost("the connection to AXServer closed")
             except RPCError as error:
