@@ -33,23 +33,26 @@ final class TextSpliceTests: XCTestCase {
         ) { error in
             XCTAssertEqual((error as? PatchError)?.kind, .invalidProperty)
         }
-        let tooLong = String(repeating: "x", count: TextContent.maxBytes + 1)
+        let tooLong = String(repeating: "x", count: EditableTextContent.maxBytes + 1)
         XCTAssertThrowsError(
             try store.apply(json: [["op": "set", "id": "editor", "properties": ["text": .string(tooLong)]]])
         ) { error in
             XCTAssertEqual((error as? PatchError)?.kind, .invalidProperty)
-            XCTAssertTrue("\(error)".contains("\(TextContent.maxBytes)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("\(EditableTextContent.maxBytes)"), "\(error)")
         }
         XCTAssertEqual(store.revision, 1)
     }
 
     func testSpliceEditsByUnicodeCharacters() throws {
-        XCTAssertEqual(try TextContent.splice("h☃llo 👋 x", location: 6, length: 1, replacement: "🌍"), "h☃llo 🌍 x")
-        XCTAssertEqual(try TextContent.splice(nil, location: 0, length: 0, replacement: "new"), "new")
-        XCTAssertEqual(try TextContent.splice("abc", location: 3, length: 0, replacement: "d"), "abcd")
-        XCTAssertEqual(try TextContent.splice("abc", location: 0, length: 3, replacement: ""), "")
+        XCTAssertEqual(
+            try EditableTextContent.splice("h☃llo 👋 x", location: 6, length: 1, replacement: "🌍"), "h☃llo 🌍 x")
+        XCTAssertEqual(try EditableTextContent.splice(nil, location: 0, length: 0, replacement: "new"), "new")
+        XCTAssertEqual(try EditableTextContent.splice("abc", location: 3, length: 0, replacement: "d"), "abcd")
+        XCTAssertEqual(try EditableTextContent.splice("abc", location: 0, length: 3, replacement: ""), "")
         for (location, length) in [(4, 0), (0, 4), (-1, 0), (2, -1), (Int.max, 1), (1, Int.max)] {
-            XCTAssertThrowsError(try TextContent.splice("abc", location: location, length: length, replacement: "")) {
+            XCTAssertThrowsError(
+                try EditableTextContent.splice("abc", location: location, length: length, replacement: "")
+            ) {
                 XCTAssertEqual(($0 as? PatchError)?.kind, .indexOutOfRange, "\(location), \(length)")
             }
         }

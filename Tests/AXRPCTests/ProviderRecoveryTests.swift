@@ -172,7 +172,7 @@ final class ProviderRecoveryTests: XCTestCase {
         let client = try await automationClient(stack)
         defer { Task { await client.close() } }
         // Over the limit of a text input's text (D-TEXT-SPLICE-1; other strings stop at 64 KiB).
-        let huge = String(repeating: "x", count: TextContent.maxBytes + 4_000)
+        let huge = String(repeating: "x", count: EditableTextContent.maxBytes + 4_000)
         do {
             let reply = try await client.call(
                 "action.typeText", ["target": ["id": "field"], "text": .string(huge)], timeout: .seconds(10))

@@ -16,8 +16,8 @@ extension PatchOp {
         guard case .string(let text)? = object["text"] else {
             throw fail("'text' must be a string (the replacement; \"\" deletes)", id: id)
         }
-        guard text.utf8.count <= TextContent.maxBytes else {
-            throw fail("'text' longer than \(TextContent.maxBytes) bytes", id: id, kind: .tooLarge)
+        guard text.utf8.count <= EditableTextContent.maxBytes else {
+            throw fail("'text' longer than \(EditableTextContent.maxBytes) bytes", id: id, kind: .tooLarge)
         }
         return .splice(id: id, location: try offset("location"), length: try offset("length"), text: text)
     }
@@ -25,21 +25,21 @@ extension PatchOp {
 
 extension ViewHierarchy {
     /// Applies a `splice` op to view `id`'s `text` (nil text is empty). The result obeys the limit a `set` of the
-    /// whole text would: `TextContent.maxBytes` for text inputs, 64 KiB for other views.
+    /// whole text would: `EditableTextContent.maxBytes` for text inputs, 64 KiB for other views.
     mutating func spliceText(id: String, location: Int, length: Int, replacement: String) throws(PatchError) {
         guard var view = nodes[id] else {
             throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to splice text in")
         }
         let edited: String
         do {
-            edited = try TextContent.splice(
+            edited = try EditableTextContent.splice(
                 view.control.text, location: location, length: length, replacement: replacement)
         } catch {
             var located = error
             located.id = id
             throw located
         }
-        let limit = TextContent.allowsLongText(view.kind) ? TextContent.maxBytes : Limits.maxStringBytes
+        let limit = EditableTextContent.allowsLongText(view.kind) ? EditableTextContent.maxBytes : Limits.maxStringBytes
         guard edited.utf8.count <= limit else {
             throw PatchError(
                 kind: .tooLarge, id: id, property: "text",

@@ -81,7 +81,7 @@ package enum AXMethods {
                 "capabilities": [
                     "methods": JSON(router?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                     "events": JSON(EventNames.all), "patchOps": ["insert", "remove", "move", "set", "splice"],
-                    "maxTextContentBytes": JSON(TextContent.maxBytes),
+                    "maxTextContentBytes": JSON(EditableTextContent.maxBytes),
                 ],
             ]
         }

@@ -1,8 +1,8 @@
 import AXJSON
 
 /// The content of text views and fields: a bounded, larger string limit than other properties, and the `splice`
-/// patch op that edits it by range (Specs/hierarchy.md §Text content, D-TEXT-SPLICE-1).
-package enum TextContent {
+/// patch op that edits it by range (Specs/hierarchy.md §Patches and §Limits, D-TEXT-SPLICE-1).
+package enum EditableTextContent {
     /// The largest `text` of a text input view (`UITextView`, `UITextField`, `UISearchBar`): an editor's whole
     /// file (a 10,000-line source file is about 400 KB), still far below the 16 MiB frame limit.
     package static let maxBytes = 4 << 20
@@ -42,11 +42,13 @@ package enum TextContent {
 }
 
 extension Field {
-    /// The `text` property: `TextContent.maxBytes` for text inputs, the ordinary string limit for other views.
+    /// The `text` property: `EditableTextContent.maxBytes` for text inputs, the ordinary string limit for other views.
     func textContent(_ value: JSON, of kind: ViewClass) throws(SchemaError) -> String? {
-        guard TextContent.allowsLongText(kind), case .string(let text) = value else { return try optionalString(value) }
-        guard text.utf8.count <= TextContent.maxBytes else {
-            throw fail("text longer than \(TextContent.maxBytes) bytes (the limit for a text view's content)")
+        guard EditableTextContent.allowsLongText(kind), case .string(let text) = value else {
+            return try optionalString(value)
+        }
+        guard text.utf8.count <= EditableTextContent.maxBytes else {
+            throw fail("text longer than \(EditableTextContent.maxBytes) bytes (the limit for a text view's content)")
         }
         return text
     }
