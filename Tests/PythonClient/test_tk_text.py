@@ -96,6 +96,15 @@ def test_idle_edits_a_10000_line_file_with_splices(tk_app, tk_client):
         assert max(size for _, size, _ in sent_ops(app, mark)) < 2000
         assert typed < 10, typed
         expect(ax.locator('window[label*="*"]')).to_be_visible()  # IDLE marks the file modified
+        # The editor's scroll bar pages through the file (Tk's scroll command), and its value follows.
+        scroll_bar = ax.locator('window[label*="big_module.py"] >> adjustable[label="Vertical scroll bar"]').first()
+        expect(scroll_bar).to_have_value("0%")
+        for _ in range(6):  # a page is ~0.25 % of 10,000 lines; the value reads in whole percents
+            scroll_bar.increment()
+        expect(scroll_bar).to_have_value(re.compile(r"^[1-9]%$"))
+        for _ in range(6):
+            scroll_bar.decrement()
+        expect(scroll_bar).to_have_value("0%")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
