@@ -137,3 +137,38 @@ def test_caret_and_selection_follow_keys_and_the_apps_own_calls(tk_app, tk_clien
     line_2 = text.index("line 2 ")
     assert ax.wait_until(lambda: selected_range(ax, ".editor") == [line_2, 4], timeout=5), \
         (selected_range(ax, ".editor"), line_2)
+
+
+def test_the_splice_diff_reproduces_every_edit():
+    """The adapter's diff (no Tk, no server): for random edits of a text view's text, applying the splice op it
+    emits to the old text gives the new text; short texts and other classes are plain sets."""
+    import random
+    from axclient.tk.mirror import diff
+
+    chooser = random.Random(22)
+    for _ in range(400):
+        old = "".join(chooser.choice("ab\né☃") for _ in range(chooser.randint(256, 700)))
+        edited = list(old)
+        for _ in range(chooser.randint(1, 3)):
+            at = chooser.randint(0, len(edited))
+            if chooser.random() < 0.5:
+                del edited[at:at + chooser.randint(1, 6)]
+            else:
+                edited[at:at] = chooser.choice(["x", "👋", "\n\n", "long insertion"])
+        new = "".join(edited)
+        before = {"t": {"class": "UITextView", "text": old}}
+        after = {"t": {"class": "UITextView", "text": new, "selectedTextRange": [0, 0]}}
+        ops = diff(before, {None: ["t"]}, after, {None: ["t"]}, None, splice=True)
+        if old == new:
+            continue
+        splice, rest = ops[0], ops[1:]
+        assert splice["op"] == "splice"
+        start, end = splice["location"], splice["location"] + splice["length"]
+        assert old[:start] + splice["text"] + old[end:] == new
+        assert rest == [{"op": "set", "id": "t", "properties": {"selectedTextRange": [0, 0]}}]
+    short = diff({"t": {"class": "UITextView", "text": "ab"}}, {None: ["t"]},
+                 {"t": {"class": "UITextView", "text": "abc"}}, {None: ["t"]}, None, splice=True)
+    assert short == [{"op": "set", "id": "t", "properties": {"text": "abc"}}]
+    label = diff({"l": {"class": "UILabel", "text": "a" * 300}}, {None: ["l"]},
+                 {"l": {"class": "UILabel", "text": "b" * 300}}, {None: ["l"]}, None, splice=True)
+    assert label == [{"op": "set", "id": "l", "properties": {"text": "b" * 300}}]
