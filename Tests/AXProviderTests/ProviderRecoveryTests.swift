@@ -172,7 +172,8 @@ final class ProviderRecoveryTests: XCTestCase {
 
         let client = try await automationClient(stack)
         defer { Task { await client.close() } }
-        let huge = String(repeating: "x", count: Limits.maxStringBytes + 4_000)
+        // Over the limit of a text input's text (D-TEXT-SPLICE-1; other strings stop at 64 KiB).
+        let huge = String(repeating: "x", count: EditableTextContent.maxBytes + 4_000)
         do {
             let reply = try await client.call(
                 "action.typeText", ["target": ["id": "field"], "text": .string(huge)], timeout: .seconds(10))

@@ -122,3 +122,52 @@ def test_real_keys_reach_the_screen_reader_first(tk_app, tk_client, axserver, xv
     finally:
         listener.terminate()
         listener.wait(10)
+
+
+SET_CARET = r"""
+import sys, time
+import pyatspi
+deadline = time.time() + 20
+def find(node, depth=0):
+    if node is None or depth > 40:
+        return None
+    if node.getRoleName() == "text" and node.name == sys.argv[2]:
+        return node
+    for index in range(node.childCount):
+        hit = find(node.getChildAtIndex(index), depth + 1)
+        if hit is not None:
+            return hit
+    return None
+found = None
+while found is None and time.time() < deadline:
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        app = desktop.getChildAtIndex(index)
+        if app is not None and app.name == sys.argv[1]:
+            found = find(app)
+    if found is None:
+        time.sleep(0.2)
+text = found.queryText()
+print("caret before", text.caretOffset, flush=True)
+print("set", text.setCaretOffset(int(sys.argv[3])), flush=True)
+print("caret after", text.caretOffset, flush=True)
+print("select", text.setSelection(0, int(sys.argv[3]), int(sys.argv[3]) + 4), flush=True)
+print("selection", text.getSelection(0), flush=True)
+"""
+
+
+def test_a_screen_reader_moves_the_tk_caret(tk_app, tk_client, axserver):
+    """AT-SPI SetCaretOffset / SetSelection on a Tk Text reach Tk (the setSelectedTextRange action, D-TEXT-APP-2):
+    Tk's insert mark moves there, so a typed character lands at that offset."""
+    app = tk_app("big_text_app.py", args=["30"])
+    ax = tk_client(app.app_id)
+    # The editor has no label: the script finds the app's one unnamed text.
+    out = subprocess.run([SYSTEM_PYTHON, "-c", SET_CARET, "big_text_app", "", "20"], env=axserver.stack.env(),
+                         capture_output=True, text=True, timeout=60)
+    assert "set True" in out.stdout and "caret after 20" in out.stdout, (out.stdout, out.stderr[-2000:])
+    assert "select True" in out.stdout and "selection (20, 24)" in out.stdout, out.stdout
+    editor = ax.get_by_id(".editor")
+    assert editor.element().get("selectedTextRange") == [20, 4]
+    text = editor.value()
+    editor.type_text("#")  # Tk replaces the selection at its insert mark
+    assert ax.wait_until(lambda: editor.value() == text[:20] + "#" + text[24:], timeout=5), editor.value()[:60]

@@ -627,7 +627,7 @@ extension ViewNode {
         case .stepValue:
             control.stepValue =
                 isNull ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
-        case .text: control.text = try field.optionalString(value)
+        case .text: control.text = try field.textContent(value, of: kind)
         case .title: control.title = try field.optionalString(value)
         case .placeholder: control.placeholder = try field.optionalString(value)
         case .isSecureTextEntry: control.isSecureTextEntry = try field.bool(value, null: false)

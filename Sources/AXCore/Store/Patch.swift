@@ -8,6 +8,9 @@ package enum PatchOp: Sendable {
     case remove(id: String)
     case move(id: String, parent: String?, index: Int?)
     case set(id: String, properties: JSONObject)
+    /// Replace the Unicode-scalar range `location ..< location + length` of view `id`'s `text` by `text`: an
+    /// editor's keystroke costs the edit, not the file (D-TEXT-SPLICE-1).
+    case splice(id: String, location: Int, length: Int, text: String)
 
     package var name: String {
         switch self {
@@ -15,6 +18,7 @@ package enum PatchOp: Sendable {
         case .remove: return "remove"
         case .move: return "move"
         case .set: return "set"
+        case .splice: return "splice"
         }
     }
 }
@@ -71,7 +75,9 @@ extension PatchOp {
             PatchError(kind: .invalidOp, opIndex: index, op: op, id: id, message: message)
         }
         guard case .object(let object) = json else { throw fail("an op must be an object, got \(json.typeName)") }
-        guard let opName = object["op"]?.stringValue else { throw fail("missing 'op' (insert, remove, move or set)") }
+        guard let opName = object["op"]?.stringValue else {
+            throw fail("missing 'op' (insert, remove, move, set or splice)")
+        }
         func str(_ key: String) throws(PatchError) -> String {
             guard let value = object[key] else { throw fail("missing '\(key)'", opName) }
             guard case .string(let text) = value, !text.isEmpty else {
@@ -108,8 +114,10 @@ extension PatchOp {
                 throw fail("'properties' must be an object", opName, id: id)
             }
             return .set(id: id, properties: props)
+        case "splice":
+            return try decodeSplice(object, index: index)
         default:
-            throw fail("unknown op '\(opName)' (expected insert, remove, move or set)")
+            throw fail("unknown op '\(opName)' (expected insert, remove, move, set or splice)")
         }
     }
 

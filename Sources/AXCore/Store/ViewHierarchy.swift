@@ -347,6 +347,9 @@ package struct ViewHierarchy: Sendable {
             if listsChange { try listedBy.claim(view) }
             nodes[id] = view
             dirty.insert(id)
+        case .splice(let id, let location, let length, let text):
+            try spliceText(id: id, location: location, length: length, replacement: text)
+            dirty.insert(id)
         }
     }
 }

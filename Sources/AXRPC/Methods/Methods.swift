@@ -80,7 +80,8 @@ package enum AXMethods {
                 "serverInfo": ["name": "axserver", "version": .string(serverVersion)],
                 "capabilities": [
                     "methods": JSON(router?.methods ?? []), "treeFormats": ["json", "text", "xml"],
-                    "events": JSON(EventNames.all),
+                    "events": JSON(EventNames.all), "patchOps": ["insert", "remove", "move", "set", "splice"],
+                    "maxTextContentBytes": JSON(EditableTextContent.maxBytes),
                 ],
             ]
         }

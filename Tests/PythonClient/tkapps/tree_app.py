@@ -12,6 +12,10 @@ root.title("Tree App")
 root.geometry("600x500+0+0")
 status = tk.Label(root, text="Label 0", name="status")
 status.pack(anchor="w")
+if "own-label" in sys.argv[2:]:
+    # The table gets its own caption (the label rule: the Label packed just before it), so a status change
+    # does not relabel the table.
+    tk.Label(root, text="Files", name="caption").pack(anchor="w")
 tree = ttk.Treeview(root, columns=("name", "size"), show="headings", name="table", height=15)
 tree.heading("name", text="Name")
 tree.heading("size", text="Size")
@@ -35,7 +39,7 @@ tk.Button(root, text="Relabel", command=relabel, name="relabel").pack(side="left
 tk.Button(root, text="Rename row 5", command=rename, name="rename").pack(side="left")
 tk.Button(root, text="Add row", command=lambda: tree.insert("", "end", iid="new", values=("added", 0)),
           name="add").pack(side="left")
-if len(sys.argv) > 2 and sys.argv[2] == "tick":
+if "tick" in sys.argv[2:]:
     def tick():
         relabel()
         print("tick %d %.6f" % (counter["n"], time.time()), flush=True)

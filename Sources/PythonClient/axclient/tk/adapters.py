@@ -229,7 +229,7 @@ def container(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 def labelframe(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     """LabelFrame / ttk.Labelframe: a labelled group (container type ``semanticGroup``)."""
     props: Dict[str, Any] = {"class": "UIView", "accessibilityContainerType": "semanticGroup"}
-    label = APP_LABELS.get(str(widget)) or text_of(widget)
+    label = APP_LABELS.get(str(widget)) or text_of(widget).strip()
     if label:
         props["accessibilityLabel"] = label
     return props
@@ -243,9 +243,23 @@ def label(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 def button(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     """Button / ttk.Button / Menubutton: a ``UIButton`` titled with its text (else the related label)."""
     props: Dict[str, Any] = {"class": "UIButton", "title": text_of(widget)}
-    if not props["title"]:
+    if is_option_menu(widget):
+        # tkinter.OptionMenu (IDLE's font size): the text is the chosen value; the related Label names it.
+        props["accessibilityValue"] = props["title"]
+        props["accessibilityHint"] = "pop-up menu"
+        labelled(walker, widget, props)
+    elif not props["title"]:
         labelled(walker, widget, props)
     return enabled(widget, props)
+
+
+def is_option_menu(widget: tkinter.Misc) -> bool:
+    """An option menu: a Menubutton showing its variable with an indicator (what ``tkinter.OptionMenu`` makes)."""
+    if not isinstance(widget, (tkinter.Menubutton, ttk.Menubutton)):
+        return False
+    if isinstance(widget, ttk.Menubutton):
+        return bool(option(widget, "textvariable", ""))
+    return bool(option(widget, "textvariable", "")) and str(option(widget, "indicatoron", "0")) in ("1", "true")
 
 
 def checkbutton(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
@@ -290,6 +304,8 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     props: Dict[str, Any] = {"class": "UITextField", "text": text[:32768]}
     if option(widget, "show", ""):
         props["isSecureTextEntry"] = True
+    if walker.supports("selectedTextRange"):
+        props["selectedTextRange"] = walker.entry_selection(widget, len(props["text"]))
     if is_readonly(widget):
         props["isEditable"] = False
     labelled(walker, widget, props)
@@ -380,6 +396,10 @@ def text_widget(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     props: Dict[str, Any] = {"class": "UITextView", "text": walker.text_content(widget)}
     if str(option(widget, "state", "normal")) == "disabled":
         props["isEditable"] = False
+    if walker.supports("selectedTextRange"):
+        selection = walker.text_selection(widget, len(props["text"]))
+        if selection is not None:
+            props["selectedTextRange"] = selection
     labelled(walker, widget, props)
     return props
 
@@ -436,6 +456,10 @@ def menu(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     if title:
         props["accessibilityLabel"] = props["windowTitle"] = title
     props["children"] = walker.menu_entries(widget)
+    if walker.grab_window() not in ("", str(widget)):
+        # Posted over a modal dialog (IDLE's font size menu in Settings): modal too, or the dialog's modality
+        # would hide it (R86).
+        props["accessibilityViewIsModal"] = True
     return props
 
 

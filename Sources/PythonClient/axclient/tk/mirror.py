@@ -25,6 +25,9 @@ from . import adapters
 
 #: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
 TEXT_LIMIT_BYTES = 60000
+#: A text edit on a server with the ``splice`` op (D-TEXT-SPLICE-1) travels as a splice when the text is longer
+#: than this; shorter texts are simply set.
+SPLICE_MIN_CHARS = 256
 
 #: Tcl commands (first word) and widget subcommands (second word) that only read: they never mark the tree dirty.
 READ_COMMANDS = frozenset(("after", "update", "winfo", "info", "image", "font", "bindtags", "bind", "event",
@@ -50,6 +53,8 @@ MODIFIER_BITS = (("shift", 0x1), ("control", 0x4), ("alt", 0x8), ("super", 0x40)
 TAG = "AXMirror"
 ACTION_START_TIMEOUT = 4.0
 ACTION_NESTED_GRACE = 0.5
+#: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
+MAX_NESTED_JOBS = 8
 
 
 def warn(message: str) -> None:
@@ -196,6 +201,14 @@ class Mirror:
         self._started = time.monotonic()
         self._need_full = True
         self._published: Dict[str, Dict[str, Any]] = {}
+        #: Whether the server takes ``splice`` ops, and the largest text published whole (Specs/tk-adapter.md
+        #: §Big text); set from the server's capabilities on each connect.
+        self.splice = False
+        self.text_limit = TEXT_LIMIT_BYTES
+        #: Each Text widget's first published line (1 unless its text is windowed).
+        self._text_window: Dict[str, int] = {}
+        #: Properties the server refused as unknown (an older schema): left out of every view after that.
+        self.unsupported: Set[str] = set()
         self._published_children: Dict[Optional[str], List[str]] = {}
         self._virtual: Dict[str, Tuple[Any, ...]] = {}
         self._tree_caches: Dict[str, _TreeCache] = {}
@@ -204,7 +217,7 @@ class Mirror:
         self._jobs: Deque[_Job] = collections.deque()
         self._jobs_lock = threading.Lock()
         self._performing = 0
-        self._running_jobs = False
+        self._running_jobs = 0
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
@@ -221,7 +234,8 @@ class Mirror:
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<FocusIn>", "<FocusOut>", "<Map>", "<Unmap>",
                          "<Configure>", "<<ListboxSelect>>", "<<TreeviewSelect>>", "<<TreeviewOpen>>",
                          "<<TreeviewClose>>", "<<NotebookTabChanged>>", "<<ComboboxSelected>>", "<<Increment>>",
-                         "<<Decrement>>", "<MouseWheel>", "<Button-4>", "<Button-5>", "<B1-Motion>"):
+                         "<<Decrement>>", "<MouseWheel>", "<Button-4>", "<Button-5>", "<B1-Motion>",
+                         "<<Selection>>"):
             root.bind_class(TAG, sequence, self._on_event, add="+")
         root.bind_class(TAG, "<Destroy>", self._on_destroy, add="+")
         root.bind_class(TAG, "<KeyPress>", self._on_key_press, add="+")
@@ -272,7 +286,8 @@ class Mirror:
                     cache.structure_dirty = True
                 elif sub in READ_SUBCOMMANDS:
                     return
-            elif sub in READ_SUBCOMMANDS or (sub in ("xview", "yview") and len(args) == 2):
+            elif (sub in READ_SUBCOMMANDS and not _moves_caret(sub, args)) or (
+                    sub in ("xview", "yview") and len(args) == 2):
                 return
         elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
                 "current", "status", "lastfor", "-displayof", "state", "title", "stackorder", "protocol")):
@@ -342,13 +357,16 @@ class Mirror:
     def _run_jobs(self) -> None:
         if self._need_full and self._link.connected:
             self.mark_dirty()
-        if self._running_jobs:
+        # An action whose callback enters a nested event loop (a modal dialog's wait_window: IDLE's Settings) is
+        # still running; the jobs queued meanwhile run inside that loop (else the dialog could never be driven),
+        # up to a bounded nesting depth.
+        if self._running_jobs >= MAX_NESTED_JOBS:
             return
-        self._running_jobs = True
+        self._running_jobs += 1
         try:
             self._run_queued_jobs()
         finally:
-            self._running_jobs = False
+            self._running_jobs -= 1
             with self._jobs_lock:
                 more = bool(self._jobs)
             if more:
@@ -444,7 +462,8 @@ class Mirror:
             self.stats["snapshots"] += 1
         else:
             focused = self._focused_view
-            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused)
+            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
+                       self.splice)
             if ops:
                 self._sequence += 1
                 self._link.send(("ops", ops, self._sequence))
@@ -781,6 +800,13 @@ class Mirror:
             self._flush_cache["radio"] = groups
         return groups.get(variable, [])
 
+    def grab_window(self) -> str:
+        """The path of the window holding Tk's grab, "" when none."""
+        try:
+            return str(self.app.call("grab", "current") or "")
+        except tkinter.TclError:
+            return ""
+
     def holds_grab(self, top: tkinter.Misc) -> bool:
         """True when ``top`` or a widget inside it holds the grab (a modal dialog)."""
         path = str(top)
@@ -796,12 +822,59 @@ class Mirror:
         little above the first visible line (Specs/tk-adapter.md §Big text)."""
         path = str(widget)
         text = str(self.app.call(path, "get", "1.0", "end-1c"))
-        if len(text) * 4 <= TEXT_LIMIT_BYTES or len(text.encode("utf-8", "surrogatepass")) <= TEXT_LIMIT_BYTES:
+        limit = self.text_limit
+        self._text_window[path] = 1
+        if len(text) * 4 <= limit or len(text.encode("utf-8", "surrogatepass")) <= limit:
             return text
         first = int(str(self.app.call(path, "index", "@0,0")).split(".")[0])
         insert = int(str(self.app.call(path, "index", "insert")).split(".")[0])
         start = max(1, min(first, insert) - 50)
-        return clip_text(str(self.app.call(path, "get", "%d.0" % start, "end-1c")))
+        self._text_window[path] = start
+        return clip_text(str(self.app.call(path, "get", "%d.0" % start, "end-1c")), limit)
+
+    def supports(self, property_name: str) -> bool:
+        """Whether the server took ``property_name`` so far (a property it refused as unknown is left out)."""
+        return property_name not in self.unsupported
+
+    def text_selection(self, widget: tkinter.Misc, length: int) -> Optional[List[int]]:
+        """A Text widget's selection, else its caret (insert mark, length 0), as character offsets into the
+        published ``text`` (whose first line is the window's); None when the caret is outside it."""
+        path, call = str(widget), self.app.call
+        base = "%d.0" % self._text_window.get(path, 1)
+        ranges = self.app.splitlist(call(path, "tag", "ranges", "sel"))
+        first, last = (str(ranges[0]), str(ranges[-1])) if ranges else ("insert", "insert")
+        if int(call(path, "compare", first, "<", base)):
+            return None
+        location = _count(call(path, "count", "-chars", base, first))
+        size = _count(call(path, "count", "-chars", first, last)) if ranges else 0
+        if location + size > length:
+            return None
+        return [location, size]
+
+    def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
+        """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
+        path, call = str(widget), self.app.call
+        try:
+            if int(call(path, "selection", "present")):
+                first = int(call(path, "index", "sel.first"))
+                last = int(call(path, "index", "sel.last"))
+                first, last = min(first, length), min(last, length)
+                return [first, max(0, last - first)]
+        except tkinter.TclError:
+            pass
+        return [min(int(call(path, "index", "insert")), length), 0]
+
+    def use_server_limits(self, capabilities: Any) -> None:
+        """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
+        the ``splice`` op takes whole texts up to ``maxTextContentBytes`` and edits as splices (§Big text)."""
+        if os.environ.get("AXCLIENT_TK_SPLICE", "1") in ("0", "no", "false"):
+            capabilities = None  # the 60,000-byte window, as with a server before D-TEXT-SPLICE-1
+        ops = capabilities.get("patchOps") if isinstance(capabilities, dict) else None
+        limit = capabilities.get("maxTextContentBytes") if isinstance(capabilities, dict) else None
+        if isinstance(ops, list) and "splice" in ops and isinstance(limit, int) and limit > TEXT_LIMIT_BYTES:
+            self.splice, self.text_limit = True, limit - 1024
+        else:
+            self.splice, self.text_limit = False, TEXT_LIMIT_BYTES
 
     def listbox_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
         """Listbox rows as cells in content coordinates; sets the table's ``contentOffset``."""
@@ -977,7 +1050,7 @@ class Mirror:
         buttons = []
         x = 2
         for index, tab in enumerate(tabs):
-            text = str(call(path, "tab", tab, "-text"))
+            text = str(call(path, "tab", tab, "-text")).strip()  # IDLE pads its tab texts: " Fonts "
             tab_width = font.measure(text) + 16
             button: Dict[str, Any] = {"id": "%s@tab%d" % (path, index), "class": "UITabBarButton",
                                       "title": text, "frame": [x, 0, tab_width, tab_height],
@@ -1199,6 +1272,34 @@ class Mirror:
             return self._scroll(widget, str(request.direction or "down"))
         if action == "key":
             return self._key(request.value)
+        if action == "setSelectedTextRange":
+            return self._select_range(widget, request.value)
+        return False
+
+    def _select_range(self, widget: tkinter.Misc, value: Any) -> bool:
+        """``setSelectedTextRange`` (D-TEXT-APP-2: a screen reader moves the caret or selects): the ``sel`` tag and
+        the insert mark at its end, as a user's Shift+arrows leave them; an Entry's selection and cursor."""
+        if isinstance(value, dict):
+            value = [value.get("location", 0), value.get("length", 0)]
+        if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, int) for v in value):
+            raise ValueError("setSelectedTextRange needs [location, length], got %r" % (value,))
+        location, length = max(0, value[0]), max(0, value[1])
+        path, call = str(widget), self.app.call
+        if self.tk_class(widget) == "Text":
+            first = "%d.0 + %d chars" % (self._text_window.get(path, 1), location)
+            last = "%s + %d chars" % (first, length)
+            call(path, "tag", "remove", "sel", "1.0", "end")
+            if length:
+                call(path, "tag", "add", "sel", first, last)
+            call(path, "mark", "set", "insert", last)
+            call(path, "see", "insert")
+            return True
+        if self.tk_class(widget) in ("Entry", "TEntry", "TCombobox", "Spinbox", "TSpinbox"):
+            call(path, "selection", "clear")
+            if length:
+                call(path, "selection", "range", location, location + length)
+            call(path, "icursor", location + length)
+            return True
         return False
 
     def _activate(self, widget: tkinter.Misc) -> bool:
@@ -1214,11 +1315,24 @@ class Mirror:
             return True
         if adapters.is_disabled(widget):
             return False
+        if isinstance(widget, (tkinter.Menubutton, ttk.Menubutton)):
+            return self._post_menubutton(widget)
         if isinstance(widget, (tkinter.Entry, tkinter.Text, tkinter.Listbox, tkinter.Scale, tkinter.Spinbox,
                                ttk.Entry, ttk.Treeview, ttk.Scale, ttk.Notebook)):
             self._focus_widget(widget)
             return True
         return False
+
+    def _post_menubutton(self, widget: tkinter.Misc) -> bool:
+        """A Menubutton (an option menu) posts its menu below itself, as a click does; escape unposts it."""
+        menu = str(adapters.option(widget, "menu", "") or "")
+        if not menu:
+            return False
+        x, y, _, height = self._geometry(str(widget))
+        self.app.call(menu, "post", x, y + height)
+        if menu not in self._posted:
+            self._posted.append(menu)
+        return True
 
     def _focus_widget(self, widget: tkinter.Misc) -> None:
         if str(self.app.call("focus")) == str(widget):
@@ -1603,17 +1717,26 @@ class _Link(threading.Thread):
                 if self.debug:
                     text = json.dumps(payload)
                     warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 300 else ""))
+                                                        len(text), (": " + text) if len(text) < 4000 else ""))
+                sending = time.perf_counter()
                 if kind == "set":
                     provider.set_hierarchy(payload)
                 else:
                     provider.update(payload)
+                if self.debug:
+                    warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
             except AXConnectionError:
                 self._lost("the connection to AXServer closed")
             except RPCError as error:
-                warn("the server refused a %s (%s); re-publishing the whole tree"
-                     % ("snapshot" if kind == "set" else "patch", error))
-                if kind == "ops":
+                unknown = unknown_optional_property(str(error))
+                if unknown is not None:
+                    if self.debug:
+                        warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
+                    self.mirror.unsupported.add(unknown)
+                else:
+                    warn("the server refused a %s (%s); re-publishing the whole tree"
+                         % ("snapshot" if kind == "set" else "patch", error))
+                if kind == "ops" or unknown is not None:
                     self.mirror.resync()
             except Exception as error:  # noqa: BLE001
                 warn("could not publish: %s: %s" % (type(error).__name__, error))
@@ -1648,6 +1771,7 @@ class _Link(threading.Thread):
                 break
         self.provider = provider
         self.app_id = provider.app
+        self.mirror.use_server_limits((provider.client.server or {}).get("capabilities"))
         self.connected = True
         self.connected_event.set()
         self.mirror.resync()
@@ -1715,11 +1839,12 @@ class _Link(threading.Thread):
 
 def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
          new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
-         rebuild: Any, focused_now: Optional[str] = None) -> List[Dict[str, Any]]:
+         rebuild: Any, focused_now: Optional[str] = None, splice: bool = False) -> List[Dict[str, Any]]:
     """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
     sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
     no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
-    clear the focus that just moved), then inserts and moves parent by parent, top-down."""
+    clear the focus that just moved), then inserts and moves parent by parent, top-down. With ``splice`` a long
+    text view's edited ``text`` is a ``splice`` op of the edited range (D-TEXT-SPLICE-1)."""
     ops: List[Dict[str, Any]] = []
     old_parent: Dict[str, Optional[str]] = {}
     for parent, kids in old_children.items():
@@ -1746,6 +1871,9 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
                         changed[key] = False
                 else:
                     changed[key] = None
+        edit = _text_splice(view_id, before, changed) if splice else None
+        if edit is not None:
+            ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
         if changed:
             ops.append({"op": "set", "id": view_id, "properties": changed})
     current: Dict[Optional[str], List[str]] = {}
@@ -1787,6 +1915,77 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
 
 
 _MISSING = object()
+
+#: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
+#: as unknown; the adapter then leaves them out and re-publishes).
+OPTIONAL_PROPERTIES = ("selectedTextRange",)
+
+
+def _count(value: Any) -> int:
+    """``text count`` answers an integer, or "" / a 1-tuple on some Tk builds."""
+    if isinstance(value, tuple):
+        value = value[0] if value else 0
+    return int(value or 0)
+
+
+def _moves_caret(sub: str, args: Tuple[Any, ...]) -> bool:
+    """``mark set insert …`` and ``tag add|remove sel …``: app calls that read like reads but move the caret or
+    the selection of a Text widget."""
+    if len(args) < 4:
+        return False
+    verb, name = str(args[2]), str(args[3])
+    return (sub == "mark" and verb == "set" and name == "insert") or (
+        sub == "tag" and verb in ("add", "remove") and name == "sel")
+
+
+def unknown_optional_property(message: str) -> Optional[str]:
+    """The optional property a refused snapshot or patch names as unknown, else None."""
+    if "unknown property" not in message:
+        return None
+    for name in OPTIONAL_PROPERTIES:
+        if "'%s'" % name in message:
+            return name
+    return None
+
+
+def _common_prefix(old: str, new: str) -> int:
+    """The length of the longest common prefix (binary search over slice compares: C speed on long texts)."""
+    low, high = 0, min(len(old), len(new))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(old: str, new: str, limit: int) -> int:
+    """The length (≤ ``limit``) of the longest common suffix, by the same binary search."""
+    low, high, old_end, new_end = 0, max(limit, 0), len(old), len(new)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[old_end - middle:old_end - low] == new[new_end - middle:new_end - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """Takes a long text view's ``text`` out of ``changed`` and answers the ``splice`` op of the edited range
+    (offsets in characters, as AT-SPI counts them); None when the text is short, not a text view's, or unchanged."""
+    new_text, old_text = changed.get("text"), before.get("text")
+    if not isinstance(new_text, str) or not isinstance(old_text, str):
+        return None
+    if before.get("class") not in ("UITextView", "UITextField") or max(len(new_text), len(old_text)) < SPLICE_MIN_CHARS:
+        return None
+    del changed["text"]
+    prefix = _common_prefix(old_text, new_text)
+    room = min(len(old_text), len(new_text)) - prefix
+    suffix = _common_suffix(old_text, new_text, room)
+    return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
+            "text": new_text[prefix:len(new_text) - suffix]}
 
 
 def default_app_name() -> str:

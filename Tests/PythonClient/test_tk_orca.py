@@ -1,0 +1,126 @@
+"""Orca reads real IDLE: a private headless Orca 43 (the `screen_reader` fixture) listens to the server; IDLE runs
+unmodified under `python3 -m axclient.tk -m idlelib FILE` on a private Xvfb; keys go through X into IDLE (xdotool),
+as a user types, so they reach Orca only the way a Tk app's keys do — forwarded by the adapter (Specs/tk-adapter.md
+§Focus and keys). Expected words come from IDLE's own widgets (window titles, menu labels, dialog buttons, the
+file's text) and Orca's role words, never from the adapter's output."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from axclient import expect
+from axclient.screen_reader import missing_prerequisite
+from tk_support import needs_tk, tk_app, tk_client, xvfb_display  # noqa: F401
+
+try:
+    import idlelib  # noqa: F401
+    HAVE_IDLE = True
+except ImportError:  # pragma: no cover - Tools/install-deps.sh installs idle-python3.11
+    HAVE_IDLE = False
+
+pytestmark = [needs_tk, pytest.mark.axserver(demo=False),
+              pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite())),
+              pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)"),
+              pytest.mark.skipif(not HAVE_IDLE, reason="needs idlelib (Tools/install-deps.sh: idle-python3.11)")]
+
+SOURCE = "first = 'alpha line'\nsecond = 'beta line'\nthird = 'gamma line'\n"
+
+
+class Keyboard:
+    """Real X keys (xdotool) into the Tk app's display; each press is a step of the screen reader's transcript."""
+
+    def __init__(self, reader, display):
+        self.reader = reader
+        self.env = dict(os.environ, DISPLAY=display)
+
+    def focus_window(self, title_regex):
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            out = subprocess.run(["xdotool", "search", "--name", title_regex], env=self.env, capture_output=True,
+                                 text=True, timeout=10)
+            if out.stdout.split():
+                window = out.stdout.split()[-1]
+                subprocess.run(["xdotool", "windowfocus", "--sync", window], env=self.env, capture_output=True,
+                               timeout=10)
+                return window
+            time.sleep(0.1)
+        raise AssertionError("no X window titled %r" % title_regex)
+
+    def press(self, chord, what=None):
+        self.reader._begin_step(what or chord)  # a step of the transcript, as ScreenReader.press makes one
+        subprocess.run(["xdotool", "key", "--delay", "40", chord], env=self.env, check=True, timeout=20)
+
+    def type(self, text):
+        self.reader._begin_step("type %r" % text)
+        subprocess.run(["xdotool", "type", "--delay", "40", text], env=self.env, check=True, timeout=30)
+
+
+@pytest.fixture
+def idle_with_orca(tk_app, tk_client, screen_reader, xvfb_display):
+    home = tempfile.mkdtemp(prefix="axtk-idle-orca-")
+    try:
+        path = os.path.join(home, "lines.py")
+        with open(path, "w") as handle:
+            handle.write(SOURCE)
+        app = tk_app("idlelib", module=True, args=[path], env={"HOME": home})
+        ax = tk_client(app.app_id, timeout=15)
+        expect(ax.locator('window[label*="lines.py - "]')).to_be_visible(timeout=20)
+        keys = Keyboard(screen_reader, xvfb_display)
+        yield app, ax, screen_reader, keys
+    finally:
+        print("Orca transcript:\n" + screen_reader.transcript_text())
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_orca_hears_typing_menus_and_a_dialog_in_idle(idle_with_orca):
+    app, ax, reader, keys = idle_with_orca
+    editor = ax.locator('window[label*="lines.py - "] >> textView').first()
+    keys.focus_window(r"^lines\.py - ")
+    editor.click()  # Tk's focus on the editor's text
+    assert ax.wait_until(lambda: editor.is_focused(), timeout=5)
+    # Typing: the characters reach IDLE through X; Orca hears them through the adapter's forwarding.
+    keys.press("ctrl+End", "Ctrl+End")
+    keys.type("x = 1")
+    expect(editor).to_have_value(re.compile(r"gamma line'\nx = 1$"))
+    # Menus: Alt+F posts IDLE's File menu (Tk's own traversal); Orca names the focused entries.
+    keys.press("alt+f", "Alt+F")
+    expect(reader).to_say(re.compile(r"New File"), timeout=10)
+    keys.press("Down")
+    expect(reader).to_say(re.compile(r"Open"), timeout=10)
+    keys.press("Escape")
+    keys.press("Escape")
+    # A dialog: Ctrl+F opens IDLE's Search Dialog with the focus in its entry ("Find:" beside it); Tab moves on.
+    keys.press("ctrl+f", "Ctrl+F")
+    expect(reader).to_say(re.compile(r"^Find text"), timeout=10)
+    keys.press("Tab")
+    expect(reader).to_say(re.compile(r"Regular expression toggle button not pressed"), timeout=10)
+    keys.press("Tab")
+    expect(reader).to_say(re.compile(r"Match case toggle button"), timeout=10)
+    keys.press("space")
+    expect(reader).to_say(re.compile(r"pressed"), timeout=10)
+    expect(ax.get_by_role("switch", name="Match case")).to_be_checked()
+    keys.press("Escape")
+    expect(ax.locator('window[label="Search Dialog"]')).to_be_hidden()
+    expect(reader).to_say(re.compile(r"text"), timeout=10)  # back in the editor
+
+
+def test_orca_reads_idle_by_line(idle_with_orca):
+    """Up and Down move IDLE's insert mark (Tk's own bindings); the adapter publishes it as the text's
+    selectedTextRange and Orca reads the line the caret lands on (D-TEXT-APP-1)."""
+    app, ax, reader, keys = idle_with_orca
+    editor = ax.locator('window[label*="lines.py - "] >> textView').first()
+    keys.focus_window(r"^lines\.py - ")
+    editor.click()
+    assert ax.wait_until(lambda: editor.is_focused(), timeout=5)
+    keys.press("ctrl+Home", "Ctrl+Home")
+    reader.wait_until_quiet()
+    keys.press("Down")
+    expect(reader).to_say(re.compile(r"second = 'beta line'"), timeout=10)
+    keys.press("Down")
+    expect(reader).to_say(re.compile(r"third = 'gamma line'"), timeout=10)
+    keys.press("Up")
+    expect(reader).to_say(re.compile(r"second = 'beta line'"), timeout=10)
