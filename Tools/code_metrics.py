@@ -20,8 +20,8 @@ Prints one row per module and a total row:
                     case, catch, &&, ||, ternary ?), counted in all code (closures and accessors included, enum
                     case declarations not), times 100, over the code lines
   tok/ln            tokens per code line (a string literal is one token; comments none)
-A closing line sums the total: functions over 15 and their share, the largest complexity, branches per 100 code
-lines and tokens per code line. lizard (not a dependency) gives comparable figures: the sum of (CCN - 1) and of
+A closing line sums the total: functions over 15 and their share, the largest and the average complexity, branches
+per 100 code lines and tokens per code line. lizard (not a dependency) gives comparable figures: the sum of (CCN - 1) and of
 token_count over the sum of NLOC of its functions.
 
 Method (a token-level scan, no Swift parser; stdlib only, so it runs on a clean clone):
@@ -543,6 +543,7 @@ def main(arguments):
                 row["semicolons"] += len(metrics.semicolon_lines)
                 row["functions"] += len(metrics.functions)
                 row["complex"] += sum(1 for _, _, complexity in metrics.functions if complexity > 15)
+                row["complexity"] += sum(complexity for _, _, complexity in metrics.functions)
                 row["public"] += metrics.public
                 row["package"] += metrics.package
                 row["unchecked"] += metrics.unchecked
@@ -584,6 +585,7 @@ def main(arguments):
     print(
         f"functions over 15: {grand['complex']} of {grand['functions']} ({percent(grand['complex'], grand['functions']).strip()}); "
         f"largest complexity {max((c for c, _, _ in complex_functions), default='<= 15')}; "
+        f"average complexity {ratio(grand['complexity'], grand['functions'])}; "
         f"branches per 100 code lines {ratio(grand['branches'] * 100, grand['code'])}; "
         f"tokens per code line {ratio(grand['tokens'], grand['code'])}"
     )
