@@ -230,7 +230,9 @@ struct _JSONParser {
             }
             position += 1
             let value = try parseValue()
-            try insert(key, value, at: keyOffset, into: &object, keyIndexes: &keyIndexes)
+            guard
+                Self.insert(key, value, into: &object, keyIndexes: &keyIndexes, rejectDuplicates: rejectDuplicateKeys)
+            else { throw duplicate(key, at: keyOffset) }
             skipWS()
             guard position < length else { throw err(position, "unexpected end of input, expected ',' or '}'") }
             let byte = input[position]
@@ -249,15 +251,17 @@ struct _JSONParser {
         }
     }
 
-    /// Adds one member to an object being parsed. Duplicate keys: last one wins (position of the first occurrence is
-    /// kept), unless the caller asked to refuse them. From 12 members on, `keyIndexes` finds keys by hash.
-    @inline(__always) func insert(
-        _ key: String, _ value: JSON, at keyOffset: Int, into object: inout JSONObject,
-        keyIndexes: inout [String: Int]?
-    ) throws(JSONParseError) {
+    /// Adds one member to an object being parsed; false (nothing added) for a repeated key when duplicates are
+    /// refused. Otherwise the last one wins (the position of the first occurrence is kept). From 12 members on,
+    /// `keyIndexes` finds keys by hash. The key and value are taken owned: the parser's hot path, a copy of each
+    /// would cost a retain and a release per member.
+    @inline(__always) static func insert(
+        _ key: __owned String, _ value: __owned JSON, into object: inout JSONObject, keyIndexes: inout [String: Int]?,
+        rejectDuplicates: Bool
+    ) -> Bool {
         if object.count < 12 {
             if object.keys.contains(key) {
-                if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
+                if rejectDuplicates { return false }
                 object[key] = value
             } else {
                 object.appendUnchecked(key, value)
@@ -269,13 +273,14 @@ struct _JSONParser {
             }
         } else {
             if keyIndexes![key] != nil {
-                if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
+                if rejectDuplicates { return false }
                 object[key] = value
             } else {
                 keyIndexes![key] = object.count
                 object.appendUnchecked(key, value)
             }
         }
+        return true
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
