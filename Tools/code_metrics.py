@@ -15,6 +15,14 @@ Prints one row per module and a total row:
   unchecked         `@unchecked Sendable` conformances
   asserts           runtime checks: precondition, preconditionFailure, assert, assertionFailure,
                     dispatchPrecondition calls
+  code              code lines: lines holding at least one token (blank and comment-only lines left out)
+  br/100            branches per 100 code lines: the decision points complexity counts (if, guard, for, while,
+                    case, catch, &&, ||, ternary ?), counted in all code (closures and accessors included, enum
+                    case declarations not), times 100, over the code lines
+  tok/ln            tokens per code line (a string literal is one token; comments none)
+A closing line sums the total: functions over 15 and their share, the largest and the average complexity, branches
+per 100 code lines and tokens per code line. lizard (not a dependency) gives comparable figures: the sum of (CCN - 1) and of
+token_count over the sum of NLOC of its functions.
 
 Method (a token-level scan, no Swift parser; stdlib only, so it runs on a clean clone):
   * Comments and string literals are dropped first (nested block comments, multi-line and raw strings); the code of
@@ -227,6 +235,9 @@ class FileMetrics:
         self.package = 0
         self.unchecked = 0
         self.asserts = 0
+        self.branches = 0  # decision points in code (the tokens complexity counts), outside type bodies too
+        self.code_lines = set()  # lines holding at least one token
+        self.tokens = 0
 
 
 def next_significant(tokens, index):
@@ -373,9 +384,21 @@ def analyze(tokens):
     while index < count:
         token = tokens[index]
         text = token.text
-        if token.kind == "op" and text == "?" and token.space_before and token.space_after and function_stack:
-            function_stack[-1][2] += 1
-        elif token.kind == "op" and text in ("&&", "||") and function_stack:
+        if token.kind != "nl":
+            metrics.tokens += 1
+            metrics.code_lines.add(token.line)
+        is_operator_branch = token.kind == "op" and (
+            (text == "?" and token.space_before and token.space_after) or text in ("&&", "||")
+        )
+        is_keyword_branch = (
+            token.kind == "ident"
+            and text in DECISION_KEYWORDS
+            and (index == 0 or tokens[index - 1].text != ".")
+            and in_code()
+        )
+        if is_operator_branch or is_keyword_branch:
+            metrics.branches += 1
+        if is_operator_branch and function_stack:
             function_stack[-1][2] += 1
         if text == ";":
             metrics.semicolon_lines.add(token.line)
@@ -477,6 +500,10 @@ def percent(part, whole):
     return f"{100.0 * part / whole:5.1f} %" if whole else "    - "
 
 
+def ratio(part, whole):
+    return f"{part / whole:.1f}" if whole else "-"
+
+
 def main(arguments):
     top = 0
     roots = []
@@ -516,16 +543,21 @@ def main(arguments):
                 row["semicolons"] += len(metrics.semicolon_lines)
                 row["functions"] += len(metrics.functions)
                 row["complex"] += sum(1 for _, _, complexity in metrics.functions if complexity > 15)
+                row["complexity"] += sum(complexity for _, _, complexity in metrics.functions)
                 row["public"] += metrics.public
                 row["package"] += metrics.package
                 row["unchecked"] += metrics.unchecked
                 row["asserts"] += metrics.asserts
+                row["branches"] += metrics.branches
+                row["code"] += len(metrics.code_lines)
+                row["tokens"] += metrics.tokens
                 for name, line, complexity in metrics.functions:
                     if complexity > 15:
                         complex_functions.append((complexity, f"{path}:{line}", name))
     header = (
         f"{'module':<18}{'files':>6}{'lines':>8}{'locals':>8}{'1-letter':>9}{'params':>8}{'1-letter':>9}"
         f"{'; lines':>8}{'funcs':>7}{'>15':>5}{'share':>8}{'public':>8}{'package':>8}{'unchecked':>10}{'asserts':>8}"
+        f"{'code':>8}{'br/100':>8}{'tok/ln':>7}"
     )
     print(header)
     print("-" * len(header))
@@ -536,7 +568,8 @@ def main(arguments):
             f"{name:<18}{row['files']:>6}{row['lines']:>8}{row['locals']:>8}{percent(row['locals1'], row['locals']):>9}"
             f"{row['params']:>8}{percent(row['params1'], row['params']):>9}{row['semicolons']:>8}{row['functions']:>7}"
             f"{row['complex']:>5}{percent(row['complex'], row['functions']):>8}{row['public']:>8}{row['package']:>8}"
-            f"{row['unchecked']:>10}{row['asserts']:>8}"
+            f"{row['unchecked']:>10}{row['asserts']:>8}{row['code']:>8}{ratio(row['branches'] * 100, row['code']):>8}"
+            f"{ratio(row['tokens'], row['code']):>7}"
         )
 
     for name in sorted(totals):
@@ -548,6 +581,13 @@ def main(arguments):
     print(
         f"one-letter locals counting for-loop indices i/j/k too: {grand['locals1raw']} of {grand['locals']} "
         f"({percent(grand['locals1raw'], grand['locals']).strip()})"
+    )
+    print(
+        f"functions over 15: {grand['complex']} of {grand['functions']} ({percent(grand['complex'], grand['functions']).strip()}); "
+        f"largest complexity {max((c for c, _, _ in complex_functions), default='<= 15')}; "
+        f"average complexity {ratio(grand['complexity'], grand['functions'])}; "
+        f"branches per 100 code lines {ratio(grand['branches'] * 100, grand['code'])}; "
+        f"tokens per code line {ratio(grand['tokens'], grand['code'])}"
     )
     if top:
         print(f"\nmost complex functions (complexity > 15, top {top}):")

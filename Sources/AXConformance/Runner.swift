@@ -114,179 +114,20 @@ package final class ConformanceRunner: Sendable {
     package func run(_ testCase: ConformanceCase) async -> CaseResult {
         var result = CaseResult(id: testCase.id, file: testCase.file, rules: testCase.rules, failure: nil)
         // Two connections, as in real use: the case's app (provider) and the test script (automation).
-        let automation: any ConformanceConnection
-        let provider: any ConformanceConnection
-        let connect: Connect
+        let session: CaseSession
         do {
-            connect = try await server()
-            provider = try await connect()
-            automation = try await connect()
+            let connect = try await server()
+            let provider = try await connect()
+            let automation = try await connect()
+            session = CaseSession(
+                testCase: testCase, connect: connect, provider: provider, automation: automation,
+                operatorToken: operatorToken)
         } catch {
             result.failure = "cannot connect: \(error)"
             return result
         }
-        // The operator's connection, opened when a step first needs it.
-        let operatorBox = ConnectionBox()
-        defer {
-            Task {
-                await automation.close()
-                await provider.close()
-                await operatorBox.value?.close()
-            }
-        }
-        let log = ActionLog()
-        let providerRules = testCase.provider?["onAction"]?.arrayValue ?? []
-        let appBox = AppBox()
-        provider.setActionHandler { req in
-            log.append(req)
-            for rule in providerRules {
-                guard let pattern = rule["match"], Matcher.match(pattern, req) == nil else { continue }
-                if let ops = rule["update"], let app = appBox.value {
-                    _ = await provider.call("hierarchy.update", ["app": .string(app), "ops": ops])
-                }
-                var answer: JSONObject = ["handled": .bool(rule["handled"]?.boolValue ?? true)]
-                // A rule's `item` is the app's answer to a `rotorSearch` request (D-ROTOR-5).
-                if let item = rule["item"] { answer["item"] = item }
-                return .object(answer)
-            }
-            return ["handled": .bool(testCase.provider?["defaultHandled"]?.boolValue ?? true)]
-        }
-        func fail(_ step: Int, _ message: String) -> CaseResult {
-            var response = result
-            response.failure = "step \(step): \(message)"
-            return response
-        }
-        switch await provider.call(
-            "initialize", ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]])
-        {
-        case .failure(let error): return fail(0, "initialize (provider) failed: \(error.message)")
-        case .success: break
-        }
-        switch await automation.call(
-            "initialize", ["role": "automation", "clientInfo": ["name": "axserver-conformance"]])
-        {
-        case .failure(let error): return fail(0, "initialize (automation) failed: \(error.message)")
-        case .success: break
-        }
-        let app: String
-        switch await provider.call("app.register", ["name": .string("conformance-" + testCase.id)]) {
-        case .failure(let error): return fail(0, "app.register failed: \(error.message)")
-        case .success(let response):
-            guard let appID = response["app"]?.stringValue else { return fail(0, "app.register returned no app id") }
-            app = appID
-        }
-        appBox.value = app
-        if let hierarchy = testCase.hierarchy {
-            var params = hierarchy.objectValue ?? ["windows": hierarchy]
-            params["app"] = .string(app)
-            if case .failure(let error) = await provider.call("hierarchy.set", .object(params)) {
-                return fail(0, "hierarchy.set failed: \(error.message) \(error.data.map { $0.jsonString } ?? "")")
-            }
-        }
-        _ = automation.drainNotifications()
-        for (index, step) in testCase.steps.enumerated() {
-            let stepNumber = index + 1
-            if let expectedLog = step["providerLog"] {
-                let got = JSON.array(log.drain())
-                if let why = Matcher.match(expectedLog, got) {
-                    return fail(stepNumber, "provider log: \(why); got \(got.jsonString)")
-                }
-                continue
-            }
-            if let expectedEvents = step["events"] {
-                // Events may arrive just after the call that caused them; give delivery a moment.
-                var got: [JSON] = []
-                for _ in 0..<50 {
-                    got += automation.drainNotifications().map { ["method": .string($0.method), "params": $0.params] }
-                    if Matcher.match(expectedEvents, .array(got)) == nil { break }
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-                if let why = Matcher.match(expectedEvents, .array(got)) {
-                    return fail(stepNumber, "events: \(why); got \(JSON.array(got).jsonString)")
-                }
-                continue
-            }
-            guard let method = step["method"]?.stringValue else {
-                return fail(stepNumber, "a step needs 'method', 'providerLog' or 'events'")
-            }
-            var params = step["params"]?.objectValue ?? JSONObject()
-            if params["app"] == nil && step["noApp"]?.boolValue != true { params["app"] = .string(app) }
-            let providerMethods: Set<String> = ["hierarchy.set", "hierarchy.update", "accessibility.post"]
-            let operatorMethods: Set<String> = ["policy.set"]
-            // Who sends the step: `as` says it (app, automation, operator); by default the app sends its own
-            // tree changes, the operator changes guided access (when the runner has its token), the test script
-            // the rest.
-            let defaultRole =
-                providerMethods.contains(method)
-                ? "app"
-                : (operatorMethods.contains(method) && operatorToken != nil ? "operator" : "automation")
-            let role = step["as"]?.stringValue ?? defaultRole
-            let sender: any ConformanceConnection
-            switch role {
-            case "app":
-                sender = provider
-            case "automation":
-                sender = automation
-            case "operator":
-                if let existing = operatorBox.value {
-                    sender = existing
-                } else {
-                    guard let token = operatorToken else {
-                        return fail(
-                            stepNumber,
-                            "the step runs as operator, but the runner has no operator token (--operator-token-file)"
-                        )
-                    }
-                    do {
-                        let opened = try await connect()
-                        operatorBox.value = opened
-                        sender = opened
-                    } catch {
-                        return fail(stepNumber, "cannot open the operator connection: \(error)")
-                    }
-                    let hello: JSON = [
-                        "role": "operator", "operatorToken": .string(token),
-                        "clientInfo": ["name": "axserver-conformance-operator"],
-                    ]
-                    if case .failure(let error) = await sender.call("initialize", hello) {
-                        return fail(stepNumber, "initialize (operator) failed: \(error.message)")
-                    }
-                }
-            default:
-                return fail(stepNumber, "'as' must be app, automation or operator")
-            }
-            let response = await sender.call(method, .object(params))
-            let expect = step["expect"] ?? "ok"
-            switch (response, expect) {
-            case (.success, .string("ok")): continue
-            case (.failure(let error), .string("ok")):
-                return fail(stepNumber, "\(method) failed: \(error.code) \(error.message)")
-            case (_, .object(let expectation)):
-                if let expectedError = expectation["error"] {
-                    guard case .failure(let error) = response else {
-                        return fail(stepNumber, "\(method) succeeded, expected an error \(expectedError.jsonString)")
-                    }
-                    if let why = Matcher.match(expectedError, error.json) {
-                        return fail(stepNumber, "\(method) error: \(why); got \(error.json.jsonString)")
-                    }
-                } else if let expectedResult = expectation["result"] {
-                    switch response {
-                    case .failure(let error):
-                        return fail(
-                            stepNumber,
-                            "\(method) failed: \(error.code) \(error.message) \(error.data?.jsonString ?? "")")
-                    case .success(let got):
-                        if let why = Matcher.match(expectedResult, got) {
-                            return fail(stepNumber, "\(method) result: \(why); got \(got.jsonString.prefix(2000))")
-                        }
-                    }
-                } else {
-                    return fail(stepNumber, "'expect' needs 'result' or 'error'")
-                }
-            default:
-                return fail(stepNumber, "'expect' must be \"ok\" or an object")
-            }
-        }
+        defer { Task { await session.close() } }
+        result.failure = await session.run()
         return result
     }
 
@@ -361,25 +202,9 @@ package enum Matcher {
         }
         switch (expected, actual) {
         case (.object(let expectedObject), .object(let actualObject)):
-            for (key, expectedValue) in expectedObject {
-                let actualValue = actualObject[key] ?? .null
-                if case .object(let inner) = expectedValue, inner["$absent"] != nil {
-                    if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
-                    continue
-                }
-                if actualObject[key] == nil { return "\(path).\(key): missing" }
-                if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
-            }
-            return nil
+            return matchObject(expectedObject, actualObject, path: path)
         case (.array(let expectedItems), .array(let actualItems)):
-            guard expectedItems.count == actualItems.count else {
-                return
-                    "\(path): expected \(expectedItems.count) items, got \(actualItems.count): \(actual.jsonString.prefix(300))"
-            }
-            for (index, (expectedItem, actualItem)) in zip(expectedItems, actualItems).enumerated() {
-                if let why = match(expectedItem, actualItem, path: "\(path)[\(index)]") { return why }
-            }
-            return nil
+            return matchArray(expectedItems, actualItems, actual: actual, path: path)
         case (.number(let expectedNumber), .number(let actualNumber)):
             return abs(expectedNumber - actualNumber) < 1e-9
                 ? nil : "\(path): expected \(expectedNumber), got \(actualNumber)"
@@ -387,6 +212,34 @@ package enum Matcher {
             return expected == actual
                 ? nil : "\(path): expected \(expected.jsonString.prefix(200)), got \(actual.jsonString.prefix(200))"
         }
+    }
+
+    /// Every expected key matches (a `$absent` pattern also matches a missing key); extra actual keys are fine.
+    private static func matchObject(_ expectedObject: JSONObject, _ actualObject: JSONObject, path: String) -> String? {
+        for (key, expectedValue) in expectedObject {
+            let actualValue = actualObject[key] ?? .null
+            if case .object(let inner) = expectedValue, inner["$absent"] != nil {
+                if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
+                continue
+            }
+            if actualObject[key] == nil { return "\(path).\(key): missing" }
+            if let why = match(expectedValue, actualValue, path: path + "." + key) { return why }
+        }
+        return nil
+    }
+
+    /// The same length, and item by item.
+    private static func matchArray(_ expectedItems: [JSON], _ actualItems: [JSON], actual: JSON, path: String)
+        -> String?
+    {
+        guard expectedItems.count == actualItems.count else {
+            return
+                "\(path): expected \(expectedItems.count) items, got \(actualItems.count): \(actual.jsonString.prefix(300))"
+        }
+        for (index, (expectedItem, actualItem)) in zip(expectedItems, actualItems).enumerated() {
+            if let why = match(expectedItem, actualItem, path: "\(path)[\(index)]") { return why }
+        }
+        return nil
     }
 
     /// An object whose first key is a `$`-operator: `operands` holds the operator and its options (`$tol`).
@@ -406,33 +259,11 @@ package enum Matcher {
             let expectedLength = operands["$len"]?.intValue ?? -1
             let length = actual.arrayValue?.count ?? (actual.stringValue?.count ?? -1)
             return length == expectedLength ? nil : "\(path): expected length \(expectedLength), got \(length)"
-        case "$approx":
-            guard let target = operands["$approx"]?.doubleValue, let number = actual.doubleValue else {
-                return "\(path): expected a number"
-            }
-            let tolerance = operands["$tol"]?.doubleValue ?? 0.001
-            return abs(target - number) <= tolerance ? nil : "\(path): expected ≈\(target), got \(number)"
-        case "$prefix":
-            guard let prefix = operands["$prefix"]?.stringValue, let text = actual.stringValue, text.hasPrefix(prefix)
-            else {
-                return
-                    "\(path): expected a string starting with \(operands["$prefix"]?.jsonString ?? ""), got \(actual.jsonString.prefix(200))"
-            }
-            return nil
+        case "$approx": return matchApproximately(operands, actual: actual, path: path)
+        case "$prefix": return matchPrefix(operands, actual: actual, path: path)
         case "$contains", "$notContains":
             return matchContains(op, operands, actual: actual, path: path)
-        case "$ordered":
-            guard let items = operands[op]?.arrayValue, let actualItems = actual.arrayValue else {
-                return "\(path): $ordered needs arrays"
-            }
-            var start = 0
-            for item in items {
-                guard let found = actualItems[start...].firstIndex(where: { match(item, $0, path: path) == nil }) else {
-                    return "\(path): \(item.jsonString.prefix(200)) not found in order"
-                }
-                start = found + 1
-            }
-            return nil
+        case "$ordered": return matchOrdered(operands[op], actual: actual, path: path)
         case "$oneOf":
             guard let items = operands[op]?.arrayValue else { return "\(path): $oneOf takes an array" }
             return items.contains { match($0, actual, path: path) == nil }
@@ -440,6 +271,40 @@ package enum Matcher {
         default:
             return "\(path): unknown operator \(op)"
         }
+    }
+
+    /// `$ordered`: the items appear in the actual array in this relative order.
+    private static func matchOrdered(_ pattern: JSON?, actual: JSON, path: String) -> String? {
+        guard let items = pattern?.arrayValue, let actualItems = actual.arrayValue else {
+            return "\(path): $ordered needs arrays"
+        }
+        var start = 0
+        for item in items {
+            guard let found = actualItems[start...].firstIndex(where: { match(item, $0, path: path) == nil }) else {
+                return "\(path): \(item.jsonString.prefix(200)) not found in order"
+            }
+            start = found + 1
+        }
+        return nil
+    }
+
+    /// `$prefix`: a string that starts with the given one.
+    private static func matchPrefix(_ operands: JSONObject, actual: JSON, path: String) -> String? {
+        guard let prefix = operands["$prefix"]?.stringValue, let text = actual.stringValue, text.hasPrefix(prefix)
+        else {
+            return
+                "\(path): expected a string starting with \(operands["$prefix"]?.jsonString ?? ""), got \(actual.jsonString.prefix(200))"
+        }
+        return nil
+    }
+
+    /// `$approx` within `$tol` (0.001 by default).
+    private static func matchApproximately(_ operands: JSONObject, actual: JSON, path: String) -> String? {
+        guard let target = operands["$approx"]?.doubleValue, let number = actual.doubleValue else {
+            return "\(path): expected a number"
+        }
+        let tolerance = operands["$tol"]?.doubleValue ?? 0.001
+        return abs(target - number) <= tolerance ? nil : "\(path): expected ≈\(target), got \(number)"
     }
 
     /// `$contains` / `$notContains` on an array (items matched structurally) or a string (substrings).

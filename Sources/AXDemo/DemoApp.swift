@@ -323,95 +323,103 @@ package struct DemoApp: Sendable {
         -> Bool
     {
         lastEvent = "\(action) \(target)"
+        if let handled = performOnControl(action, target, value: value) { return handled }
+        if let handled = performOnScreen(action, target, value: value, customAction: customAction) { return handled }
+        return performOnRepeated(action, target)
+    }
+
+    /// The switches, the text size slider, the copies stepper and the name field; nil for other targets.
+    mutating func performOnControl(_ action: String, _ target: String, value: JSON?) -> Bool? {
         switch (action, target) {
         case ("activate", "wifiSwitch"), ("activate", "cellWifi"):
             wifi.toggle()
-            return true
         case ("activate", "btSwitch"), ("activate", "cellBluetooth"):
             bluetooth.toggle()
-            return true
         case ("increment", "textSize"):
             textSize = min(1, ((textSize + 0.1) * 10).rounded() / 10)
-            return true
         case ("decrement", "textSize"):
             textSize = max(0, ((textSize - 0.1) * 10).rounded() / 10)
-            return true
         case ("setValue", "textSize"):
             guard let level = value?.doubleValue else { return false }
             textSize = min(1, max(0, level))
-            return true
         case ("increment", "copies"):
             copies = min(10, copies + 1)
-            return true
         case ("decrement", "copies"):
             copies = max(1, copies - 1)
-            return true
         case ("setValue", "copies"):
             guard let count = value?.doubleValue else { return false }
             copies = min(10, max(1, count.rounded()))
-            return true
         case ("setValue", "nameField"):
             guard let name = value?.stringValue else { return false }
             deviceName = name
-            return true
         case ("typeText", "nameField"):
             guard let typed = value?.stringValue else { return false }
             deviceName += typed
-            return true
+        default:
+            return nil
+        }
+        return true
+    }
+
+    /// The alert, the tabs, the favourite action, the About window and the controls without state; nil for other
+    /// targets.
+    mutating func performOnScreen(_ action: String, _ target: String, value: JSON?, customAction: String?) -> Bool? {
+        switch (action, target) {
         case ("activate", "showAlert"):
             alertShown = true
-            return true
         case ("activate", "alertCancel"), ("escape", "alert"):
             alertShown = false
-            return true
         case ("activate", "alertReset"):
             self = DemoApp(uptime: uptime, resets: resets + 1)
-            return true
         case ("activate", "tabHome"):
             selectedTab = 0
-            return true
         case ("activate", "tabSettings"):
             selectedTab = 1
-            return true
         case ("activate", "tabProfile"):
             selectedTab = 2
-            return true
         case ("custom", "cellDisplay"):
             guard customAction == "favorite" else { return false }
             favorites.toggle()
-            return true
         case ("activate", "cellAbout"):
             aboutShown = true
-            return true
         case ("activate", "aboutDone"), ("escape", "aboutWindow"):
             aboutShown = false
             aboutScrollOffset = 0
-            return true
         case ("scrollToVisible", "aboutScroll"):
-            // The focus engine asks to show an item below the fold (C25): apply the content offset it computed.
-            guard let offset = value?["contentOffset"]?.arrayValue, offset.count == 2,
-                let offsetY = offset[1].doubleValue,
-                offsetY.isFinite
-            else { return false }
-            aboutScrollOffset = min(max(0, offsetY), 200)
-            return true
+            return scrollAbout(to: value)
         case ("activate", "cellDisplay"), ("activate", "editButton"), ("activate", "help"),
             ("activate", "navBar#back"):
-            return true
+            break
         default:
-            if action == "activate", target.hasPrefix("appearance#"),
-                let choice = Int(target.dropFirst("appearance#".count)), (0..<3).contains(choice)
-            {
-                appearance = choice
-                return true
-            }
-            if action == "activate", target.hasPrefix("tile") || target.hasPrefix("item") { return true }
-            if action == "escape" && alertShown {
-                alertShown = false
-                return true
-            }
-            return false
+            return nil
         }
+        return true
+    }
+
+    /// The focus engine asks to show an item below the fold (C25): apply the content offset it computed.
+    mutating func scrollAbout(to value: JSON?) -> Bool {
+        guard let offset = value?["contentOffset"]?.arrayValue, offset.count == 2,
+            let offsetY = offset[1].doubleValue,
+            offsetY.isFinite
+        else { return false }
+        aboutScrollOffset = min(max(0, offsetY), 200)
+        return true
+    }
+
+    /// The appearance choices, the grid's tiles and items, and escape on any target while the alert shows.
+    mutating func performOnRepeated(_ action: String, _ target: String) -> Bool {
+        if action == "activate", target.hasPrefix("appearance#"),
+            let choice = Int(target.dropFirst("appearance#".count)), (0..<3).contains(choice)
+        {
+            appearance = choice
+            return true
+        }
+        if action == "activate", target.hasPrefix("tile") || target.hasPrefix("item") { return true }
+        if action == "escape" && alertShown {
+            alertShown = false
+            return true
+        }
+        return false
     }
 
     private init(uptime: Int, resets: Int) {

@@ -215,20 +215,19 @@ enum ATSPIModelFuzz {
         return check.failures
     }
 
-    /// Dispatches one call to the model the way the bridge does; answers are rendered as text.
-    static func dispatch(
+    /// What the bridge answers before the interface's model is reached: the root's Collection, an interface the
+    /// object lacks, an unknown member, arguments that do not fit the signature; nil when the call goes on.
+    static func precheck(
         _ object: ServedObject, interface: ATSPIInterfaces, member: String, arguments: [Argument],
         check: inout FuzzCheck
-    ) -> Outcome {
-        let snapshot = demo.snapshot
-        let node = object.node
+    ) -> Outcome? {
         // The bridge's rule: Accessible everywhere, Collection on the root too, others on nodes that implement them.
         if interface != .accessible {
-            guard let node else {
+            guard let node = object.node else {
                 return interface == .collection
                     ? collection(object, member, arguments, check: &check) : .unknownInterface
             }
-            let served = ATSPIMapping.interfaces(node, context: snapshot.context(of: node))
+            let served = ATSPIMapping.interfaces(node, context: demo.snapshot.context(of: node))
             if interface != .component && !served.contains(interface) { return .unknownInterface }
         }
         guard
@@ -238,199 +237,35 @@ enum ATSPIModelFuzz {
         else { return .unknownMethod }
         let got = String(arguments.map(\.code))
         guard got == signature else { return .invalidArgs(expected: signature, got: got) }
-        func int(_ index: Int) -> Int32 {
-            if case .int32(let value) = arguments[index] { return value }
-            return 0
+        return nil
+    }
+
+    /// Dispatches one call to the model the way the bridge does; answers are rendered as text.
+    static func dispatch(
+        _ object: ServedObject, interface: ATSPIInterfaces, member: String, arguments: [Argument],
+        check: inout FuzzCheck
+    ) -> Outcome {
+        let snapshot = demo.snapshot
+        let node = object.node
+        if let outcome = precheck(object, interface: interface, member: member, arguments: arguments, check: &check) {
+            return outcome
         }
-        func uint(_ index: Int) -> UInt32 {
-            if case .uint32(let value) = arguments[index] { return value }
-            return 0
-        }
-        func text(_ index: Int) -> String {
-            if case .string(let value) = arguments[index] { return value }
-            return ""
-        }
-        func flag(_ index: Int) -> Bool {
-            if case .boolean(let value) = arguments[index] { return value }
-            return false
-        }
-        func expectReference(_ id: String?, _ what: String) {
-            if let id { check.expect(snapshot.node(id) != nil, "\(what) names '\(id)', not in the snapshot") }
-        }
-        func expectExtents(_ rect: ATSPIRect, _ what: String) {
-            check.expect(rect.width >= 0 && rect.height >= 0, "\(what) has a negative size: \(rect)")
-        }
-        let accessible = AccessibleModel(snapshot: snapshot)
-        if interface == .accessible {
-            switch member {
-            case "GetChildAtIndex":
-                let child = accessible.child(of: object, at: int(0))
-                expectReference(child, "GetChildAtIndex(\(int(0)))")
-                return .answer(child ?? "null")
-            case "GetAttributes": return .answer("\(accessible.attributes(of: object).count)")
-            case "GetRelationSet":
-                let relations = accessible.relations(of: object)
-                for relation in relations {
-                    for target in relation.targets { expectReference(target, "a relation target") }
-                }
-                return .answer("\(relations.count)")
-            case "GetIndexInParent":
-                var cache = SiblingIndexCache()
-                return .answer("\(accessible.indexInParent(of: object, cache: &cache))")
-            case "GetRole", "GetState", "GetInterfaces":
-                guard let node else { return .answer("application") }
-                let context = snapshot.context(of: node)
-                return .answer(
-                    "\(ATSPIMapping.role(node, context: context)) \(ATSPIMapping.states(node, context: context, focused: false).bits) \(ATSPIMapping.interfaces(node, context: context).rawValue)"
-                )
-            default: return .answer(node.map { accessible.description(of: $0) } ?? "")
-            }
-        }
+        var call = ModelCall(snapshot: snapshot, object: object, member: member, arguments: arguments, check: check)
+        defer { check = call.check }
+        if interface == .accessible { return call.accessible() }
         guard let node else { return .unknownInterface }
         switch interface {
-        case .component:
-            let component = ComponentModel(snapshot: snapshot)
-            switch member {
-            case "Contains":
-                return .answer(
-                    "\(component.contains(node, x: int(0), y: int(1), coordinateType: .init(wireValue: uint(2))))")
-            case "GetAccessibleAtPoint":
-                let hit = component.accessibleAtPoint(
-                    in: node, x: int(0), y: int(1), coordinateType: .init(wireValue: uint(2)))
-                expectReference(hit, "GetAccessibleAtPoint")
-                return .answer(hit ?? "null")
-            case "GetExtents", "ScrollTo":
-                let extents = component.extents(of: node, coordinateType: .init(wireValue: uint(0)))
-                expectExtents(extents, "GetExtents")
-                return .answer("\(extents)")
-            case "GetLayer": return .answer("\(component.layer(of: node))")
-            case "GetMDIZOrder": return .answer("\(component.mdiZOrder(of: node))")
-            default: return .answer("\(component.canGrabFocus(node))")
-            }
-        case .action:
-            let model = ActionModel(node: node, snapshot: snapshot)
-            guard let entry = model.entry(at: int(0)) else { return .answer(model.outOfRangeMessage(int(0))) }
-            if member == "DoAction" { return .answer("\(String(describing: ActionModel.request(for: entry)))") }
-            return .answer(entry.name)
-        case .text:
-            let model = TextModel(node: node)
-            let count = Int32(clamping: model.characterCount)
-            func expectRange(_ range: ATSPITextRange, _ what: String) -> Outcome {
-                check.expect(
-                    range.start >= 0 && range.start <= range.end && range.end <= count,
-                    "\(what) gave the range \(range.start)..<\(range.end) of a \(count)-character text")
-                return .answer(range.text)
-            }
-            let elementExtents = ComponentModel(snapshot: snapshot).extents(of: node, coordinateType: .screen)
-            switch member {
-            case "GetText":
-                let piece = model.text(from: int(0), to: int(1))
-                check.expect(piece.unicodeScalars.count <= count, "GetText is longer than the text")
-                return .answer(piece)
-            case "GetCharacterAtOffset": return .answer("\(model.character(at: int(0)))")
-            case "GetStringAtOffset":
-                return expectRange(
-                    model.string(at: int(0), granularity: .init(wireValue: uint(1))), "GetStringAtOffset(\(int(0)))")
-            case "GetTextAtOffset":
-                return expectRange(
-                    model.textAtOffset(int(0), boundary: .init(wireValue: uint(1))), "GetTextAtOffset(\(int(0)))")
-            case "GetTextBeforeOffset":
-                return expectRange(
-                    model.textBeforeOffset(int(0), boundary: .init(wireValue: uint(1))),
-                    "GetTextBeforeOffset(\(int(0)))")
-            case "GetTextAfterOffset":
-                return expectRange(
-                    model.textAfterOffset(int(0), boundary: .init(wireValue: uint(1))), "GetTextAfterOffset(\(int(0)))")
-            case "GetCharacterExtents":
-                let extents = model.characterExtents(at: int(0), elementExtents: elementExtents)
-                expectExtents(extents, "GetCharacterExtents")
-                return .answer("\(extents)")
-            case "GetRangeExtents":
-                let extents = model.rangeExtents(from: int(0), to: int(1), elementExtents: elementExtents)
-                expectExtents(extents, "GetRangeExtents")
-                return .answer("\(extents)")
-            default:
-                let point = ComponentModel(snapshot: snapshot).screenPoint(
-                    x: int(0), y: int(1), coordinateType: .init(wireValue: uint(2)), relativeTo: node)
-                let offset = model.offset(atScreenPoint: point, in: node)
-                check.expect(offset >= -1 && offset < max(count, 1), "GetOffsetAtPoint gave \(offset) of \(count)")
-                return .answer("\(offset)")
-            }
-        case .editableText:
-            let model = EditableTextModel(node: node)
-            if member == "InsertText" {
-                return .answer("\(model.insertText(at: int(0), text: text(1), length: int(2)))")
-            }
-            return .answer("\(model.deleteText(from: int(0), to: int(1)))")
-        case .selection:
-            let model = SelectionModel(container: node, snapshot: snapshot)
-            switch member {
-            case "GetSelectedChild":
-                let child = model.selectedChild(at: int(0))
-                expectReference(child, "GetSelectedChild")
-                return .answer(child ?? "null")
-            case "IsChildSelected": return .answer("\(model.isChildSelected(at: int(0)))")
-            default:
-                let child = model.child(at: int(0))
-                expectReference(child, member)
-                return .answer(child ?? "null")
-            }
-        case .table:
-            let model = TableModel(table: node, snapshot: snapshot)
-            let cells = Int32(clamping: model.cells.count)
-            switch member {
-            case "GetAccessibleAt":
-                let cell = model.cell(row: int(0), column: int(1))
-                expectReference(cell?.id, "GetAccessibleAt")
-                return .answer(cell?.id ?? "null")
-            case "GetIndexAt":
-                let index = model.index(row: int(0), column: int(1))
-                check.expect(index >= -1 && index < cells, "GetIndexAt gave \(index) of \(cells) cells")
-                return .answer("\(index)")
-            case "GetRowAtIndex": return .answer("\(model.row(atIndex: int(0)))")
-            case "GetColumnAtIndex": return .answer("\(model.column(atIndex: int(0)))")
-            case "GetRowDescription": return .answer(model.rowDescription(int(0)))
-            case "GetColumnDescription": return .answer(model.columnDescription(int(0)))
-            case "GetRowExtentAt": return .answer("\(model.rowExtent(row: int(0), column: int(1)))")
-            case "GetColumnExtentAt": return .answer("\(model.columnExtent(row: int(0), column: int(1)))")
-            case "GetRowHeader":
-                let header = model.rowHeader(int(0))
-                expectReference(header, "GetRowHeader")
-                return .answer(header ?? "null")
-            case "GetColumnHeader":
-                let header = model.columnHeader(int(0))
-                expectReference(header, "GetColumnHeader")
-                return .answer(header ?? "null")
-            case "IsSelected": return .answer("\(model.isSelected(row: int(0), column: int(1)))")
-            default: return .answer("\(String(describing: model.rowColumnExtents(atIndex: int(0))))")
-            }
-        case .tableCell:
-            let model = TableCellModel(cell: node, snapshot: snapshot)
-            switch member {
-            case "GetRowColumnSpan": return .answer("\(model.rowColumnSpan)")
-            case "GetRowHeaderCells":
-                for header in model.rowHeaderCells { expectReference(header, "a row header cell") }
-                return .answer("\(model.rowHeaderCells)")
-            default:
-                for header in model.columnHeaderCells { expectReference(header, "a column header cell") }
-                return .answer("\(model.columnHeaderCells)")
-            }
-        case .image:
-            let model = ImageModel(snapshot: snapshot)
-            switch member {
-            case "GetImageExtents":
-                let extents = model.imageExtents(of: node, coordinateType: .init(wireValue: uint(0)))
-                expectExtents(extents, "GetImageExtents")
-                return .answer("\(extents)")
-            case "GetImageDescription": return .answer(model.imageDescription(of: node))
-            default: return .answer(model.imageLocale(of: node))
-            }
-        case .collection:
-            return collection(object, member, arguments, check: &check)
-        case .value:
-            return .answer("\(ValueModel.plan(settingCurrentValueOf: node, to: Double(int(0))))")
-        default:
-            return .unknownInterface
+        case .component: return call.component(node)
+        case .action: return call.action(node)
+        case .text: return call.text(node)
+        case .editableText: return call.editableText(node)
+        case .selection: return call.selection(node)
+        case .table: return call.table(node)
+        case .tableCell: return call.tableCell(node)
+        case .image: return call.image(node)
+        case .collection: return collection(object, member, arguments, check: &call.check)
+        case .value: return .answer("\(ValueModel.plan(settingCurrentValueOf: node, to: Double(call.int(0))))")
+        default: return .unknownInterface
         }
     }
 

@@ -72,6 +72,22 @@ enum ConnectionsFuzz {
     }
 
     static func run(_ bytes: UnsafeRawBufferPointer) -> [String] {
+        var session = Session()
+        var position = 0
+        while position + 1 < bytes.count, session.check.failures.isEmpty {
+            let step = bytes[position] % 7
+            let argument = Int(bytes[position + 1])
+            position += 2
+            session.perform(step: step, argument: argument)
+        }
+        for connection in session.connections { connection.peer.close() }
+        session.check.expect(
+            session.server.hub.appIDs.isEmpty, "apps left after every connection closed: \(session.server.hub.appIDs)")
+        return session.check.failures
+    }
+
+    /// The server, its connections and what the fuzzer has done on them.
+    struct Session {
         var check = FuzzCheck()
         let server = FuzzServer(empty: true)
         var connections: [Connection] = []
@@ -79,7 +95,7 @@ enum ConnectionsFuzz {
         var counter = 0
 
         /// Sends one request (or a batch) on `connection` and checks one reply per id.
-        func send(_ index: Int, _ calls: [(String, JSON)]) -> [JSON] {
+        mutating func send(_ index: Int, _ calls: [(String, JSON)]) -> [JSON] {
             let connection = connections[index]
             var ids: [Int] = []
             var messages: [JSON] = []
@@ -95,15 +111,7 @@ enum ConnectionsFuzz {
                 check.fail("no reply to ids \(ids)")
                 return []
             }
-            let replies: [JSON]
-            if calls.count == 1 {
-                replies = [reply]
-            } else if case .array(let entries) = reply {
-                replies = entries
-            } else {
-                check.fail("a batch of \(calls.count) got \(reply.typeName)")
-                return []
-            }
+            guard let replies = replies(reply, count: calls.count) else { return [] }
             check.expect(
                 replies.map { $0["id"]?.intValue ?? -1 } == ids, "replies \(replies.map { $0["id"] }) for ids \(ids)")
             for entry in replies {
@@ -112,18 +120,23 @@ enum ConnectionsFuzz {
             return replies
         }
 
-        var position = 0
-        while position + 1 < bytes.count, check.failures.isEmpty {
-            let step = bytes[position] % 7
-            let argument = Int(bytes[position + 1])
-            position += 2
+        /// The reply as a list of responses (a batch answers with an array); nil (a failure) otherwise.
+        mutating func replies(_ reply: JSON, count: Int) -> [JSON]? {
+            if count == 1 { return [reply] }
+            if case .array(let entries) = reply { return entries }
+            check.fail("a batch of \(count) got \(reply.typeName)")
+            return nil
+        }
+
+        /// One fuzz step: open a connection (0, or when none is live), or act on a live one.
+        mutating func perform(step: UInt8, argument: Int) {
             let live = connections.indices.filter { !connections[$0].peer.isClosed }
             if step == 0 || live.isEmpty {
-                guard connections.count < 8 else { continue }
+                guard connections.count < 8 else { return }
                 let peer = Peer(fragile: argument & 1 == 1)
                 connections.append(Connection(peer: peer, session: RPCSession(peer: peer)))
                 _ = send(connections.count - 1, [("initialize", ["role": "automation"])])
-                continue
+                return
             }
             let index = live[argument % live.count]
             switch step {
@@ -137,34 +150,7 @@ enum ConnectionsFuzz {
                 if let id = reply.first?["result"]?["subscription"]?.intValue {
                     connections[index].subscriptions.append(id)
                 }
-            case 3 where connections[index].app != nil:
-                var calls: [(String, JSON)] = []
-                if !connections[index].hasTree {
-                    calls.append(
-                        (
-                            "hierarchy.set",
-                            [
-                                "windows": [
-                                    [
-                                        "id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100],
-                                        "children": [
-                                            ["id": "l", "class": "UILabel", "text": "0", "frame": [0, 0, 50, 20]]
-                                        ],
-                                    ]
-                                ]
-                            ]
-                        ))
-                    connections[index].hasTree = true
-                }
-                for _ in 0..<(argument % 6 + 1) {
-                    counter += 1
-                    calls.append(
-                        (
-                            "hierarchy.update",
-                            ["ops": [["op": "set", "id": "l", "properties": ["text": .string("\(counter)")]]]]
-                        ))
-                }
-                for call in calls where !connections[index].peer.isClosed { _ = send(index, [call]) }
+            case 3 where connections[index].app != nil: sendTree(index, argument: argument)
             case 4:
                 connections[index].peer.close()
             case 5:
@@ -176,7 +162,42 @@ enum ConnectionsFuzz {
             default:
                 break
             }
-            // A closed connection's app is gone (its id may since belong to a live connection's new app).
+            checkClosedApps()
+        }
+
+        /// The first time a hierarchy, then `argument % 6 + 1` updates, while the connection lives.
+        mutating func sendTree(_ index: Int, argument: Int) {
+            var calls: [(String, JSON)] = []
+            if !connections[index].hasTree {
+                calls.append(
+                    (
+                        "hierarchy.set",
+                        [
+                            "windows": [
+                                [
+                                    "id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100],
+                                    "children": [
+                                        ["id": "l", "class": "UILabel", "text": "0", "frame": [0, 0, 50, 20]]
+                                    ],
+                                ]
+                            ]
+                        ]
+                    ))
+                connections[index].hasTree = true
+            }
+            for _ in 0..<(argument % 6 + 1) {
+                counter += 1
+                calls.append(
+                    (
+                        "hierarchy.update",
+                        ["ops": [["op": "set", "id": "l", "properties": ["text": .string("\(counter)")]]]]
+                    ))
+            }
+            for call in calls where !connections[index].peer.isClosed { _ = send(index, [call]) }
+        }
+
+        /// A closed connection's app is gone (its id may since belong to a live connection's new app).
+        mutating func checkClosedApps() {
             let liveApps = Set(connections.filter { !$0.peer.isClosed }.compactMap(\.app))
             for connection in connections where connection.peer.isClosed {
                 if let app = connection.app, !liveApps.contains(app) {
@@ -184,8 +205,5 @@ enum ConnectionsFuzz {
                 }
             }
         }
-        for connection in connections { connection.peer.close() }
-        check.expect(server.hub.appIDs.isEmpty, "apps left after every connection closed: \(server.hub.appIDs)")
-        return check.failures
     }
 }

@@ -197,23 +197,7 @@ enum AuditText {
         out.reserveCapacity(text.utf8.count)
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                let value = scalar.value
-                let isLetterOrDigit =
-                    (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
-                if !isLetterOrDigit && (value <= 32 || value == 127 || scalar.properties.isPunctuationLike) {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-                if pendingSpace {
-                    out.unicodeScalars.append(" ")
-                    pendingSpace = false
-                }
-                let lowered = value >= 65 && value <= 90 ? value + 32 : value
-                out.unicodeScalars.append(Unicode.Scalar(UInt8(lowered)))
-                continue
-            }
-            if scalar.properties.isWhitespace || scalar.properties.isPunctuationLike {
+            if isSeparator(scalar) {
                 pendingSpace = !out.isEmpty
                 continue
             }
@@ -221,9 +205,28 @@ enum AuditText {
                 out.unicodeScalars.append(" ")
                 pendingSpace = false
             }
-            out += scalar.properties.lowercaseMapping
+            appendLowercased(scalar, to: &out)
         }
         return out
+    }
+
+    /// Whitespace, control characters and punctuation (ASCII letters and digits never are).
+    @inline(__always) static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return scalar.properties.isWhitespace || scalar.properties.isPunctuationLike }
+        let value = scalar.value
+        let isLetterOrDigit =
+            (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
+        return !isLetterOrDigit && (value <= 32 || value == 127 || scalar.properties.isPunctuationLike)
+    }
+
+    @inline(__always) static func appendLowercased(_ scalar: Unicode.Scalar, to out: inout String) {
+        guard scalar.isASCII else {
+            out += scalar.properties.lowercaseMapping
+            return
+        }
+        let value = scalar.value
+        let lowered = value >= 65 && value <= 90 ? value + 32 : value
+        out.unicodeScalars.append(Unicode.Scalar(UInt8(lowered)))
     }
 
     static func isBlank(_ text: String?) -> Bool {

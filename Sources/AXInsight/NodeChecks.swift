@@ -161,13 +161,36 @@ enum NodeChecks {
             rules: ["R111", "R114"])
     }
 
+    /// Whether the point lies beyond one of the frame's edges.
+    static func isOutside(_ point: Point, _ frame: Rect) -> Bool {
+        point.x < frame.minX || point.x > frame.maxX || point.y < frame.minY || point.y > frame.maxY
+    }
+
+    /// The height that counts for a touch target: the bar's when the element is in a bar; none (fixed) for
+    /// segments and picker components, which take the height UIKit gives their control.
+    static func targetHeight(_ node: AXNode, tree: AXTree, fixedHeightClass: Bool)
+        -> (height: Double, fixedHeight: Bool, inBar: Bool)
+    {
+        var ancestor = node.parent
+        while let current = ancestor, let container = tree[current] {
+            if container.role == .segmentedControl || container.role == .picker {
+                return (node.frame.height, true, false)
+            }
+            if barRoles.contains(container.role) {
+                return (max(node.frame.height, container.frame.height), fixedHeightClass, true)
+            }
+            ancestor = container.parent
+        }
+        return (node.frame.height, fixedHeightClass, false)
+    }
+
     static func checkHitRegion(_ node: AXNode, tree: AXTree, fixedHeightClass: Bool, into collector: inout Collector) {
         guard !node.frame.isEmpty else { return }
         let frame = node.frame
         let point = node.activationPoint
         let inside = point.x >= frame.minX && point.x <= frame.maxX && point.y >= frame.minY && point.y <= frame.maxY
         if inside && frame.width >= Auditor.minimumTarget && frame.height >= Auditor.minimumTarget { return }
-        if point.x < frame.minX || point.x > frame.maxX || point.y < frame.minY || point.y > frame.maxY {
+        if isOutside(point, frame) {
             collector.add(
                 AuditCatalog.hitRegion, node: node,
                 reason:
@@ -177,23 +200,7 @@ enum NodeChecks {
                 rules: ["X6", "R22"])
             return
         }
-        var height = frame.height
-        var fixedHeight = fixedHeightClass
-        var inBar = false
-        var ancestor = node.parent
-        while let current = ancestor, let container = tree[current] {
-            if container.role == .segmentedControl || container.role == .picker {
-                // Segments and picker components take the height UIKit gives their control.
-                fixedHeight = true
-                break
-            }
-            if barRoles.contains(container.role) {
-                inBar = true
-                height = max(height, container.frame.height)
-                break
-            }
-            ancestor = container.parent
-        }
+        let (height, fixedHeight, inBar) = targetHeight(node, tree: tree, fixedHeightClass: fixedHeightClass)
         let minimum = Auditor.minimumTarget
         let tooNarrow = frame.width < minimum
         let tooShort = !fixedHeight && height < minimum

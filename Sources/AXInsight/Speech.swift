@@ -67,13 +67,14 @@ package enum VoiceOverSpeech {
         } else if let row = rowText(node, tree: tree) {
             parts.append(SpeechPart(kind: "position", text: row))
         }
-        var hint = node.hint.flatMap { $0.isEmpty ? nil : $0 }
-        if hint == nil && (traits.contains(.adjustable) || node.role == .adjustable || node.role == .pickerItem)
-            && node.isEnabled
-        {
-            hint = adjustableHint
-        }
-        return VoiceOverUtterance(parts: parts, hint: hint)
+        return VoiceOverUtterance(parts: parts, hint: hint(node))
+    }
+
+    /// The element's hint, or the adjustable hint for an enabled adjustable element without one.
+    static func hint(_ node: AXNode) -> String? {
+        if let hint = node.hint, !hint.isEmpty { return hint }
+        let adjustable = node.traits.contains(.adjustable) || node.role == .adjustable || node.role == .pickerItem
+        return adjustable && node.isEnabled ? adjustableHint : nil
     }
 
     /// The words VoiceOver says for the element's kind: its traits' words plus the role words UIKit adds for
@@ -86,6 +87,17 @@ package enum VoiceOverSpeech {
             if trait == .button && (node.role == .switch || node.role == .tab || isBackButton) { continue }
             words.append(word)
         }
+        words = classRoleWords(node, isBackButton: isBackButton, traitWords: words)
+        if traits.contains(.header) || node.role == .header {
+            words.append(node.headingLevel.map { "heading level \($0)" } ?? "heading")
+        }
+        return words
+    }
+
+    /// The trait words with the role words UIKit adds for classes without a trait.
+    static func classRoleWords(_ node: AXNode, isBackButton: Bool, traitWords words: [String]) -> [String] {
+        var words = words
+        let traits = node.traits
         switch node.role {
         case .switch:
             words.append("switch button")
@@ -108,9 +120,6 @@ package enum VoiceOverSpeech {
             words.append("progress")
         default:
             break
-        }
-        if traits.contains(.header) || node.role == .header {
-            words.append(node.headingLevel.map { "heading level \($0)" } ?? "heading")
         }
         return words
     }
@@ -142,36 +151,46 @@ package enum OrcaSpeech {
     /// The AT-SPI role name the bridge gives the node (libatspi's English names; Specs/atspi-mapping.md §2).
     package static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
         switch node.role {
-        case .window: return "frame"
-        case .alert: return "alert"
-        case .group, .segmentedControl, .picker: return "panel"
-        case .list: return "list"
-        case .table: return "table"
-        case .landmark: return "landmark"
-        case .tabBar: return "page tab list"
-        case .navigationBar, .toolbar: return "tool bar"
         case .button:
             if parentRole == .segmentedControl { return "radio button" }
             if node.traits.contains(.toggleButton) { return "toggle button" }
             return "push button"
-        case .keyboardKey: return "push button"
-        case .link: return "link"
-        case .image: return "image"
         // A read-only UITextView is TEXT on AT-SPI (D-ATSPI-TEXT-1).
         case .staticText: return node.viewClass == .textView ? "text" : "label"
-        case .header: return "heading"
-        // UITextField is TEXT on AT-SPI like GTK 4's entries (D-ATSPI-TEXT-2).
-        case .textField, .searchField: return "text"
-        case .secureTextField: return "password text"
-        case .textView: return "text"
         case .adjustable: return node.viewClass == .stepper ? "spin button" : "slider"
-        case .pickerItem: return "spin button"
-        case .switch: return "toggle button"
-        case .tab: return "page tab"
         case .cell: return parentRole == .table ? "table cell" : "list item"
-        case .progressIndicator, .activityIndicator: return "progress bar"
+        default: return roleNames[node.role] ?? "panel"
         }
     }
+
+    /// The role names that depend on the role alone (a test checks that every other role has a row).
+    static let roleNames: [AXRole: String] = [
+        .window: "frame",
+        .alert: "alert",
+        .group: "panel",
+        .segmentedControl: "panel",
+        .picker: "panel",
+        .list: "list",
+        .table: "table",
+        .landmark: "landmark",
+        .tabBar: "page tab list",
+        .navigationBar: "tool bar",
+        .toolbar: "tool bar",
+        .keyboardKey: "push button",
+        .link: "link",
+        .image: "image",
+        .header: "heading",
+        // UITextField is TEXT on AT-SPI like GTK 4's entries (D-ATSPI-TEXT-2).
+        .textField: "text",
+        .searchField: "text",
+        .secureTextField: "password text",
+        .textView: "text",
+        .pickerItem: "spin button",
+        .switch: "toggle button",
+        .tab: "page tab",
+        .progressIndicator: "progress bar",
+        .activityIndicator: "progress bar",
+    ]
 
     /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
     /// as a line of its own.
@@ -182,63 +201,41 @@ package enum OrcaSpeech {
     static func describe(_ node: AXNode, parentRole: AXRole?) -> [String] {
         let role = roleName(node, parentRole: parentRole)
         let name = node.label ?? ""
-        var words: [String] = []
-        func add(_ text: String?) {
-            guard let text, !text.isEmpty else { return }
-            words.append(text)
-        }
-        switch role {
-        case "label":
-            add(name)
-        case "heading":
-            add(name)
-            add(node.headingLevel.map { "heading level \($0)" } ?? "heading")
-        case "toggle button":
-            add(name)
-            add(role)
-            let on = node.states.contains(.checked) || node.states.contains(.selected) || node.value == "on"
-            add(on ? "pressed" : "not pressed")
-        case "radio button":
+        if role == "radio button" {
             // Orca 43 (captured): the name, then "selected radio button" / "not selected radio button".
             return [name, (node.states.contains(.selected) ? "selected " : "not selected ") + role].filter {
                 !$0.isEmpty
             }
                 + descriptionLine(node, name: name)
-        case "slider":
-            add(name)
-            add("horizontal slider")
-            add(node.value)
-        case "spin button":
-            // Orca 43 (captured): the value comes before the role: "Copies 2 spin button".
-            add(name)
-            add(node.value)
-            add(role)
-        case "progress bar":
-            add(name)
-            add(role)
-            add(node.value)
-        case "entry", "password text", "text":
-            add(name)
-            if !node.states.contains(.editable) { add("read only") }
-            add(role)
-            let text = ATSPIText.content(node)
-            if text != name { add(text) }
-        case "page tab":
-            // Orca 43 (captured): "Home page tab", no position.
-            add(name)
-            add(role)
-        case "list item", "table cell":
-            add(name)
-            add(role)
-            add(OrcaSpeech.position(node))
-        default:
-            add(name)
-            add(role)
         }
+        var words = objectWords(node, role: role, name: name)
         if !node.isEnabled && role != "label" && role != "heading" {
-            add("grayed")
+            words.append("grayed")
         }
         return [words.joined(separator: " ")].filter { !$0.isEmpty } + descriptionLine(node, name: name)
+    }
+
+    /// The words of the object's line for its role (empty words left out).
+    static func objectWords(_ node: AXNode, role: String, name: String) -> [String] {
+        let words: [String?]
+        switch role {
+        case "label": words = [name]
+        case "heading": words = [name, node.headingLevel.map { "heading level \($0)" } ?? "heading"]
+        case "toggle button":
+            let on = node.states.contains(.checked) || node.states.contains(.selected) || node.value == "on"
+            words = [name, role, on ? "pressed" : "not pressed"]
+        case "slider": words = [name, "horizontal slider", node.value]
+        // Orca 43 (captured): the value comes before the role: "Copies 2 spin button".
+        case "spin button": words = [name, node.value, role]
+        case "progress bar": words = [name, role, node.value]
+        case "entry", "password text", "text":
+            let text = ATSPIText.content(node)
+            words = [name, node.states.contains(.editable) ? nil : "read only", role, text != name ? text : nil]
+        case "list item", "table cell": words = [name, role, OrcaSpeech.position(node)]
+        // Orca 43 (captured) for a page tab: "Home page tab", no position.
+        default: words = [name, role]
+        }
+        return words.compactMap { word in word.flatMap { $0.isEmpty ? nil : $0 } }
     }
 
     /// The description (the hint) as a line of its own.

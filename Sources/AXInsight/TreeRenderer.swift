@@ -46,106 +46,31 @@ package enum TreeRenderer {
         findings: [AuditFinding] = [], smallTargets: Set<String> = [], maxNodes: Int = defaultMaxNodes
     ) -> RenderedPicture {
         let limit = max(1, min(maxNodes, maxNodesLimit))
-        // Pass 1: choose the nodes (pre-order, capped), number the elements, measure each top-level area.
-        var chosen: [(node: AXNode, depth: Int)] = []
-        var readingIndex: [String: Int] = [:]
-        var total = 0
         let tops = root.map { [$0] } ?? tree.windows
-        var areas: [(id: String, bounds: Rect)] = []
-        for top in tops {
-            var bounds: Rect?
-            tree.walk(from: top) { node, depth in
-                total += 1
-                if node.isElement { readingIndex[node.id] = readingIndex.count + 1 }
-                guard chosen.count < limit else { return true }
-                chosen.append((node, depth))
-                if node.frame.isFinite && (node.frame.width > 0 || node.frame.height > 0) {
-                    bounds = bounds.map { $0.union(node.frame) } ?? node.frame
-                }
-                return true
-            }
-            areas.append((top, bounds ?? Rect(x: 0, y: 0, width: 100, height: 100)))
-        }
-        // Each area is shifted to its own column.
-        var shift: [String: (Double, Double)] = [:]
-        var x = margin
-        var height = 0.0
-        for area in areas {
-            shift[area.id] = (x - area.bounds.minX, margin + titleHeight - area.bounds.minY)
-            x += area.bounds.width + windowGap
-            height = max(height, area.bounds.height)
-        }
-        let findingsByElement = Dictionary(grouping: findings.enumerated(), by: { $0.element.element })
+        let selection = choose(tree: tree, tops: tops, limit: limit)
+        let layout = Layout(selection.areas)
         let listed = overlays.contains(.audit) ? min(findings.count, maxFindingsListed) : 0
-        let omitted = total - chosen.count
-        let width = max(x - windowGap + margin, 320)
-        var footer: [(String, String)] = []
-        if overlays.contains(.audit) {
-            let perLine = max(20, min(10_000, ((width - 2 * margin) / (11 * 0.6)).saturatingTruncatedInt))
-            for (number, finding) in findings.prefix(listed).enumerated() {
-                let text =
-                    "\(number + 1). \(finding.severity.rawValue) \(finding.check) \(finding.element): \(finding.reason)"
-                let color = finding.severity == .error ? "#b00020" : "#8a5a00"
-                for line in wrap(text, perLine: perLine) { footer.append((line, color)) }
-            }
-            if listed < findings.count {
-                footer.append(("… \(findings.count - listed) more findings not listed", "#555555"))
-            }
-        }
+        let omitted = selection.total - selection.chosen.count
+        let width = max(layout.x - windowGap + margin, 320)
+        let footer = overlays.contains(.audit) ? footerLines(findings, listed: listed, width: width) : []
         let footerLines = footer.count + (omitted > 0 ? 1 : 0)
-        let canvasHeight = margin + titleHeight + height + margin + Double(footerLines) * 16 + (footerLines > 0 ? 8 : 0)
+        let canvasHeight =
+            margin + titleHeight + layout.height + margin + Double(footerLines) * 16 + (footerLines > 0 ? 8 : 0)
 
-        var writer = SVGWriter(capacity: 512 + chosen.count * 360)
-        var out = ""
-        out +=
+        var writer = SVGWriter(capacity: 512 + selection.chosen.count * 360)
+        writer.string(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" viewBox=\"0 0 \(n(width)) \(n(canvasHeight))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-        out += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" fill=\"#ffffff\"/>\n"
-        writer.string(out)
-        out = ""
-        var chosenFrames: [String: Rect] = [:]
-        chosenFrames.reserveCapacity(chosen.count)
-        for (node, _) in chosen { chosenFrames[node.id] = node.frame }
-        let flags = OverlayFlags(overlays)
-        var currentTop = tops.first ?? ""
-        var offset = shift[currentTop] ?? (0, 0)
-        for (node, depth) in chosen {
-            if depth == 0 {
-                currentTop = node.id
-                offset = shift[currentTop] ?? (0, 0)
-            }
-            let frame = Rect(
-                x: node.frame.x + offset.0, y: node.frame.y + offset.1, width: node.frame.width,
-                height: node.frame.height)
-            let nodeFindings =
-                findingsByElement.isEmpty ? [] : findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? []
-            drawNode(
-                node, frame: frame, depth: depth, index: flags.order ? readingIndex[node.id] : nil,
-                focused: node.id == focusedID,
-                findings: nodeFindings, smallTarget: flags.hitRegions && smallTargets.contains(node.id),
-                labelCovered: flags.labels && labelCovered(node, frames: chosenFrames),
-                flags: flags, offset: offset, into: &writer)
-        }
+                + "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(canvasHeight))\" fill=\"#ffffff\"/>\n")
+        let pass = DrawPass(
+            selection: selection, layout: layout, firstTop: tops.first ?? "", focusedID: focusedID,
+            flags: OverlayFlags(overlays), findings: findings, smallTargets: smallTargets)
+        pass.drawNodes(into: &writer)
+        var out = ""
         if overlays.contains(.audit) {
-            // Findings on views that have no node (element detection) are outlined where the view is.
-            let drawnIDs = Set(chosen.map(\.node.id))
-            let firstOffset = tops.first.flatMap { shift[$0] } ?? (0, 0)
-            for (number, finding) in findings.enumerated()
-            where !drawnIDs.contains(finding.element) && tree[finding.element] == nil {
-                let frame = finding.frame
-                guard !frame.isEmpty else { continue }
-                let x = frame.x + firstOffset.0
-                let y = frame.y + firstOffset.1
-                let color = finding.severity == .error ? "#b00020" : "#d97706"
-                out += "<g><title>\(AuditFormats.xml("\(finding.element) (not exposed): \(finding.reason)"))</title>"
-                out +=
-                    "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
-                out +=
-                    "<text x=\"\(n(x + 3))\" y=\"\(n(y + 12))\" font-size=\"\(n(labelFontSize))\" fill=\"\(color)\">\(AuditFormats.xml(fit("not exposed: \(finding.element)", width: frame.width - 30, fontSize: labelFontSize)))</text>"
-                out +=
-                    "<text x=\"\(n(x + frame.width - 2))\" y=\"\(n(y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(color)\">!\(number + 1)</text></g>\n"
-            }
+            let firstOffset = tops.first.flatMap { layout.shift[$0] } ?? (0, 0)
+            out += unexposedFindings(findings, selection: selection, tree: tree, offset: firstOffset)
         }
-        var footerY = margin + titleHeight + height + margin + 8
+        var footerY = margin + titleHeight + layout.height + margin + 8
         for (line, color) in footer {
             out +=
                 "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"\(color)\">\(AuditFormats.xml(line))</text>\n"
@@ -153,13 +78,129 @@ package enum TreeRenderer {
         }
         if omitted > 0 {
             out +=
-                "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"#b00020\">\(omitted) of \(total) nodes not drawn (the picture is capped at \(limit) nodes; pass maxNodes or root)</text>\n"
+                "<text x=\"\(n(margin))\" y=\"\(n(footerY))\" font-size=\"11\" fill=\"#b00020\">\(omitted) of \(selection.total) nodes not drawn (the picture is capped at \(limit) nodes; pass maxNodes or root)</text>\n"
         }
         out += "</svg>\n"
         writer.string(out)
         return RenderedPicture(
-            svg: writer.finish(), width: width, height: canvasHeight, drawn: chosen.count, omitted: omitted,
+            svg: writer.finish(), width: width, height: canvasHeight, drawn: selection.chosen.count, omitted: omitted,
             findingsListed: listed)
+    }
+
+    /// Pass 1: the nodes drawn (pre-order, capped), the elements' reading numbers, each top-level area's bounds.
+    struct Selection {
+        var chosen: [(node: AXNode, depth: Int)] = []
+        var readingIndex: [String: Int] = [:]
+        var total = 0
+        var areas: [(id: String, bounds: Rect)] = []
+    }
+
+    static func choose(tree: AXTree, tops: [String], limit: Int) -> Selection {
+        var selection = Selection()
+        for top in tops {
+            var bounds: Rect?
+            tree.walk(from: top) { node, depth in
+                selection.total += 1
+                if node.isElement { selection.readingIndex[node.id] = selection.readingIndex.count + 1 }
+                guard selection.chosen.count < limit else { return true }
+                selection.chosen.append((node, depth))
+                if node.frame.isFinite && (node.frame.width > 0 || node.frame.height > 0) {
+                    bounds = bounds.map { $0.union(node.frame) } ?? node.frame
+                }
+                return true
+            }
+            selection.areas.append((top, bounds ?? Rect(x: 0, y: 0, width: 100, height: 100)))
+        }
+        return selection
+    }
+
+    /// Each area shifted to its own column: the shifts, the right edge and the tallest area.
+    struct Layout {
+        var shift: [String: (Double, Double)] = [:]
+        var x = margin
+        var height = 0.0
+
+        init(_ areas: [(id: String, bounds: Rect)]) {
+            for area in areas {
+                shift[area.id] = (x - area.bounds.minX, margin + titleHeight - area.bounds.minY)
+                x += area.bounds.width + windowGap
+                height = max(height, area.bounds.height)
+            }
+        }
+    }
+
+    /// The numbered findings under the picture, wrapped to its width, and how many were not listed.
+    static func footerLines(_ findings: [AuditFinding], listed: Int, width: Double) -> [(String, String)] {
+        var footer: [(String, String)] = []
+        let perLine = max(20, min(10_000, ((width - 2 * margin) / (11 * 0.6)).saturatingTruncatedInt))
+        for (number, finding) in findings.prefix(listed).enumerated() {
+            let text =
+                "\(number + 1). \(finding.severity.rawValue) \(finding.check) \(finding.element): \(finding.reason)"
+            let color = finding.severity == .error ? "#b00020" : "#8a5a00"
+            for line in wrap(text, perLine: perLine) { footer.append((line, color)) }
+        }
+        if listed < findings.count {
+            footer.append(("… \(findings.count - listed) more findings not listed", "#555555"))
+        }
+        return footer
+    }
+
+    /// Pass 2: every chosen node in its window's column, with its overlays.
+    struct DrawPass {
+        let selection: Selection
+        let layout: Layout
+        let firstTop: String
+        let focusedID: String?
+        let flags: OverlayFlags
+        let findings: [AuditFinding]
+        let smallTargets: Set<String>
+
+        func drawNodes(into writer: inout SVGWriter) {
+            var chosenFrames: [String: Rect] = [:]
+            chosenFrames.reserveCapacity(selection.chosen.count)
+            for (node, _) in selection.chosen { chosenFrames[node.id] = node.frame }
+            let findingsByElement = Dictionary(grouping: findings.enumerated(), by: { $0.element.element })
+            var offset = layout.shift[firstTop] ?? (0, 0)
+            for (node, depth) in selection.chosen {
+                if depth == 0 { offset = layout.shift[node.id] ?? (0, 0) }
+                let frame = Rect(
+                    x: node.frame.x + offset.0, y: node.frame.y + offset.1, width: node.frame.width,
+                    height: node.frame.height)
+                let nodeFindings =
+                    findingsByElement.isEmpty
+                    ? [] : findingsByElement[node.id]?.map { ($0.offset + 1, $0.element) } ?? []
+                drawNode(
+                    node, frame: frame, depth: depth, index: flags.order ? selection.readingIndex[node.id] : nil,
+                    focused: node.id == focusedID,
+                    findings: nodeFindings, smallTarget: flags.hitRegions && smallTargets.contains(node.id),
+                    labelCovered: flags.labels && labelCovered(node, frames: chosenFrames),
+                    flags: flags, offset: offset, into: &writer)
+            }
+        }
+    }
+
+    /// Findings on views that have no node (element detection), outlined where the view is.
+    static func unexposedFindings(
+        _ findings: [AuditFinding], selection: Selection, tree: AXTree, offset: (Double, Double)
+    ) -> String {
+        var out = ""
+        let drawnIDs = Set(selection.chosen.map(\.node.id))
+        for (number, finding) in findings.enumerated()
+        where !drawnIDs.contains(finding.element) && tree[finding.element] == nil {
+            let frame = finding.frame
+            guard !frame.isEmpty else { continue }
+            let x = frame.x + offset.0
+            let y = frame.y + offset.1
+            let color = finding.severity == .error ? "#b00020" : "#d97706"
+            out += "<g><title>\(AuditFormats.xml("\(finding.element) (not exposed): \(finding.reason)"))</title>"
+            out +=
+                "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+            out +=
+                "<text x=\"\(n(x + 3))\" y=\"\(n(y + 12))\" font-size=\"\(n(labelFontSize))\" fill=\"\(color)\">\(AuditFormats.xml(fit("not exposed: \(finding.element)", width: frame.width - 30, fontSize: labelFontSize)))</text>"
+            out +=
+                "<text x=\"\(n(x + frame.width - 2))\" y=\"\(n(y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(color)\">!\(number + 1)</text></g>\n"
+        }
+        return out
     }
 
     /// The overlays as flags (tested once per node).
@@ -185,6 +226,31 @@ package enum TreeRenderer {
         into out: inout SVGWriter
     ) {
         let style = Style.of(node)
+        drawFrame(node, frame: frame, depth: depth, style: style, into: &out)
+        var textX = frame.x + 3
+        if let index, node.isElement {
+            drawIndex(index, frame: frame, into: &out)
+            textX = frame.x + 18
+        }
+        if flags.labels && depth > 0 && !labelCovered {
+            drawLabel(node, frame: frame, textX: textX, style: style, into: &out)
+        }
+        if flags.hitRegions && node.isElement && Interactivity.isInteractive(node) {
+            drawHitRegion(node, smallTarget: smallTarget, offset: offset, into: &out)
+        }
+        if flags.focus && focused {
+            out.string(
+                "<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>"
+            )
+        }
+        if flags.audit && !findings.isEmpty {
+            drawFindings(findings, frame: frame, into: &out)
+        }
+        out.raw("</g>\n")
+    }
+
+    /// The tooltip, the frame (dashed for a non-element, thicker for a window) and a window's title.
+    static func drawFrame(_ node: AXNode, frame: Rect, depth: Int, style: Style, into out: inout SVGWriter) {
         out.raw("<g><title>")
         out.escaped(node.id)
         out.raw(" · ")
@@ -218,67 +284,67 @@ package enum TreeRenderer {
                 "<text x=\"\(n(frame.x))\" y=\"\(n(frame.y - 7))\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">\(AuditFormats.xml(title))</text>"
             )
         }
-        var textX = frame.x + 3
-        if let index, node.isElement {
-            out.raw("<circle cx=\"")
-            out.number(frame.x + 8)
-            out.raw("\" cy=\"")
-            out.number(frame.y + 8)
-            out.raw("\" r=\"7\" fill=\"#1a56db\"/><text x=\"")
-            out.number(frame.x + 8)
-            out.raw("\" y=\"")
-            out.number(frame.y + 11)
-            out.raw("\" font-size=\"8\" text-anchor=\"middle\" fill=\"#ffffff\">")
-            out.number(Double(index))
-            out.raw("</text>")
-            textX = frame.x + 18
-        }
-        if flags.labels && depth > 0 && !labelCovered {
-            let room = frame.x + frame.width - textX - 2
-            if frame.height >= 12 && room >= labelFontSize {
-                let text = node.isElement ? style.short + " " + (node.label ?? "") : node.role.rawValue
-                let fitted = fit(text, width: room, fontSize: labelFontSize)
-                if !fitted.isEmpty {
-                    out.raw("<text x=\"")
-                    out.number(textX)
-                    out.raw("\" y=\"")
-                    out.number(frame.y + 11)
-                    out.raw("\" font-size=\"10\" fill=\"")
-                    out.raw(style.text)
-                    out.raw("\">")
-                    out.escaped(fitted)
-                    out.raw("</text>")
-                }
+    }
+
+    /// The element's reading-order number in a circle at its top-left corner.
+    static func drawIndex(_ index: Int, frame: Rect, into out: inout SVGWriter) {
+        out.raw("<circle cx=\"")
+        out.number(frame.x + 8)
+        out.raw("\" cy=\"")
+        out.number(frame.y + 8)
+        out.raw("\" r=\"7\" fill=\"#1a56db\"/><text x=\"")
+        out.number(frame.x + 8)
+        out.raw("\" y=\"")
+        out.number(frame.y + 11)
+        out.raw("\" font-size=\"8\" text-anchor=\"middle\" fill=\"#ffffff\">")
+        out.number(Double(index))
+        out.raw("</text>")
+    }
+
+    /// The role and label inside the frame, when there is room.
+    static func drawLabel(_ node: AXNode, frame: Rect, textX: Double, style: Style, into out: inout SVGWriter) {
+        let room = frame.x + frame.width - textX - 2
+        if frame.height >= 12 && room >= labelFontSize {
+            let text = node.isElement ? style.short + " " + (node.label ?? "") : node.role.rawValue
+            let fitted = fit(text, width: room, fontSize: labelFontSize)
+            if !fitted.isEmpty {
+                out.raw("<text x=\"")
+                out.number(textX)
+                out.raw("\" y=\"")
+                out.number(frame.y + 11)
+                out.raw("\" font-size=\"10\" fill=\"")
+                out.raw(style.text)
+                out.raw("\">")
+                out.escaped(fitted)
+                out.raw("</text>")
             }
         }
-        if flags.hitRegions && node.isElement && Interactivity.isInteractive(node) {
-            let point = Point(x: node.activationPoint.x + offset.0, y: node.activationPoint.y + offset.1)
-            if smallTarget {
-                let side = Auditor.minimumTarget
-                out.string(
-                    "<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>"
-                )
-            }
+    }
+
+    /// The activation point, and the 44×44 pt target around a too-small element.
+    static func drawHitRegion(_ node: AXNode, smallTarget: Bool, offset: (Double, Double), into out: inout SVGWriter) {
+        let point = Point(x: node.activationPoint.x + offset.0, y: node.activationPoint.y + offset.1)
+        if smallTarget {
+            let side = Auditor.minimumTarget
             out.string(
-                "<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>"
+                "<rect x=\"\(n(point.x - side / 2))\" y=\"\(n(point.y - side / 2))\" width=\"\(n(side))\" height=\"\(n(side))\" fill=\"none\" stroke=\"#d97706\" stroke-dasharray=\"2 2\"/>"
             )
         }
-        if flags.focus && focused {
-            out.string(
-                "<rect x=\"\(n(frame.x - 3))\" y=\"\(n(frame.y - 3))\" width=\"\(n(frame.width + 6))\" height=\"\(n(frame.height + 6))\" fill=\"none\" stroke=\"#f97316\" stroke-width=\"3\" rx=\"3\"/>"
-            )
-        }
-        if flags.audit && !findings.isEmpty {
-            let worst = findings.contains { $0.1.severity == .error } ? "#b00020" : "#d97706"
-            let numbers = findings.map { String($0.0) }.joined(separator: ",")
-            out.string(
-                "<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>"
-            )
-            out.string(
-                "<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>"
-            )
-        }
-        out.raw("</g>\n")
+        out.string(
+            "<path d=\"M\(n(point.x - 4)) \(n(point.y))h8M\(n(point.x)) \(n(point.y - 4))v8\" stroke=\"#d97706\" stroke-width=\"1.5\"/>"
+        )
+    }
+
+    /// The outline in the worst finding's colour and the findings' numbers.
+    static func drawFindings(_ findings: [(Int, AuditFinding)], frame: Rect, into out: inout SVGWriter) {
+        let worst = findings.contains { $0.1.severity == .error } ? "#b00020" : "#d97706"
+        let numbers = findings.map { String($0.0) }.joined(separator: ",")
+        out.string(
+            "<rect x=\"\(n(frame.x - 1))\" y=\"\(n(frame.y - 1))\" width=\"\(n(frame.width + 2))\" height=\"\(n(frame.height + 2))\" fill=\"none\" stroke=\"\(worst)\" stroke-width=\"2\"/>"
+        )
+        out.string(
+            "<text x=\"\(n(frame.x + frame.width - 2))\" y=\"\(n(frame.y + frame.height - 3))\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" fill=\"\(worst)\">!\(AuditFormats.xml(numbers))</text>"
+        )
     }
 
     /// Breaks text at spaces into lines of at most `perLine` characters (longer words are cut).

@@ -17,27 +17,39 @@ enum ViewChecks {
         var windowHasModal: Bool
     }
 
+    /// Which of the view checks the audit asked for.
+    struct Wanted {
+        var detection: Bool
+        var nesting: Bool
+        var contrast: Bool
+        var clipping: Bool
+        var any: Bool { detection || nesting || contrast || clipping }
+    }
+
+    /// One view as the walk reaches it: its state, screen frame and place in the tree.
+    struct Visit {
+        var view: ViewNode
+        var id: String
+        var state: Inherited
+        /// The element ancestor the view inherited (before the view itself may become one).
+        var inheritedElement: String?
+        var frame: Rect
+        var inTree: Bool
+        var isElement: Bool
+    }
+
     /// Walks every window's views; returns how many views were examined (in scope).
     static func run(
         tree: AXTree, views: ViewHierarchy, rootView: String?, scoped: Bool, walk: NodeChecks.WalkResult,
         into collector: inout Collector
     ) -> Int {
-        let wantsDetection = collector.wants(AuditCatalog.elementDetection)
-        let wantsNesting = collector.wants(AuditCatalog.parentChild)
-        let wantsContrast = collector.wants(AuditCatalog.contrast)
-        let wantsClipping = collector.wants(AuditCatalog.textClipped)
-        guard wantsDetection || wantsNesting || wantsContrast || wantsClipping else { return 0 }
+        let wanted = Wanted(
+            detection: collector.wants(AuditCatalog.elementDetection),
+            nesting: collector.wants(AuditCatalog.parentChild),
+            contrast: collector.wants(AuditCatalog.contrast), clipping: collector.wants(AuditCatalog.textClipped))
+        guard wanted.any else { return 0 }
         if scoped && rootView == nil { return 0 }  // a virtual root has no views below it
-        var modalViews = Set<String>()
-        var windowsWithModal = Set<String>()
-        if views.modalCandidates > 0 {
-            for (_, node) in tree.nodes where node.states.contains(.modal) {
-                if let viewID = node.viewID {
-                    modalViews.insert(viewID)
-                    windowsWithModal.insert(node.windowID)
-                }
-            }
-        }
+        let (modalViews, windowsWithModal) = modals(tree: tree, views: views)
         var examined = 0
         var stack: [(String, Inherited)] = []
         for windowID in views.roots.reversed() where tree[windowID] != nil {
@@ -50,39 +62,14 @@ enum ViewChecks {
         while let (id, inherited) = stack.popLast() {
             guard let box = views.nodes.box(id) else { continue }
             let view = box.value
-            var state = inherited
-            state.inScope = inherited.inScope || id == rootView
-            state.visible = inherited.visible && !view.isHidden && view.alpha >= 0.01
-            state.interactionEnabled = inherited.interactionEnabled && view.effectiveUserInteractionEnabled
-            state.elementsHidden = inherited.elementsHidden || view.ax.elementsHidden
-            state.underModal = inherited.underModal || modalViews.contains(id)
-            if let background = view.control.backgroundColor { state.background = background }
-            let screenFrame = inherited.screenMap.apply(view.rectInSuperview)
-            // Whether the view has a node and whether it is an element: from the walk of the whole tree, or (when
-            // the walk covered only a subtree) from the tree itself.
-            let inTree: Bool
-            let isElement: Bool
-            if scoped {
-                let node = tree.nodes.box(id)?.value
-                inTree = node != nil
-                isElement = node?.isElement == true
-            } else {
-                (inTree, isElement) = walk.contains(id)
-            }
+            var state = inheriting(inherited, view: view, id: id, rootView: rootView, modalViews: modalViews)
+            let (inTree, isElement) = membership(id, tree: tree, scoped: scoped, walk: walk)
             if state.inScope {
                 examined += 1
-                if wantsDetection && !inTree {
-                    checkDetection(view, state: state, frame: screenFrame, views: views, into: &collector)
-                }
-                if wantsNesting, !inTree, let outer = inherited.elementAncestor {
-                    checkNesting(view, outer: outer, state: state, tree: tree, views: views, into: &collector)
-                }
-                let styled = view.control.textColor != nil || view.control.fontSize != nil
-                if styled && (wantsContrast || wantsClipping) && state.visible && !state.elementsHidden {
-                    checkText(
-                        view, background: state.background, frame: screenFrame,
-                        element: isElement ? id : inherited.elementAncestor, tree: tree, into: &collector)
-                }
+                let visit = Visit(
+                    view: view, id: id, state: state, inheritedElement: inherited.elementAncestor,
+                    frame: inherited.screenMap.apply(view.rectInSuperview), inTree: inTree, isElement: isElement)
+                check(visit, wanted: wanted, tree: tree, views: views, into: &collector)
             }
             if !state.visible { continue }
             if isElement && state.elementAncestor == nil { state.elementAncestor = id }
@@ -90,6 +77,64 @@ enum ViewChecks {
             for child in view.children.reversed() { stack.append((child, state)) }
         }
         return examined
+    }
+
+    /// The views of modal nodes and the windows that hold one.
+    static func modals(tree: AXTree, views: ViewHierarchy) -> (views: Set<String>, windows: Set<String>) {
+        var modalViews = Set<String>()
+        var windowsWithModal = Set<String>()
+        guard views.modalCandidates > 0 else { return (modalViews, windowsWithModal) }
+        for (_, node) in tree.nodes where node.states.contains(.modal) {
+            if let viewID = node.viewID {
+                modalViews.insert(viewID)
+                windowsWithModal.insert(node.windowID)
+            }
+        }
+        return (modalViews, windowsWithModal)
+    }
+
+    /// A view's state from its parent's and its own properties (the screen map is composed after the checks).
+    static func inheriting(
+        _ inherited: Inherited, view: ViewNode, id: String, rootView: String?, modalViews: Set<String>
+    ) -> Inherited {
+        var state = inherited
+        state.inScope = inherited.inScope || id == rootView
+        state.visible = inherited.visible && !view.isHidden && view.alpha >= 0.01
+        state.interactionEnabled = inherited.interactionEnabled && view.effectiveUserInteractionEnabled
+        state.elementsHidden = inherited.elementsHidden || view.ax.elementsHidden
+        state.underModal = inherited.underModal || modalViews.contains(id)
+        if let background = view.control.backgroundColor { state.background = background }
+        return state
+    }
+
+    /// Whether the view has a node and whether it is an element: from the walk of the whole tree, or (when the
+    /// walk covered only a subtree) from the tree itself.
+    static func membership(_ id: String, tree: AXTree, scoped: Bool, walk: NodeChecks.WalkResult)
+        -> (inTree: Bool, isElement: Bool)
+    {
+        guard scoped else { return walk.contains(id) }
+        let node = tree.nodes.box(id)?.value
+        return (node != nil, node?.isElement == true)
+    }
+
+    /// The checks of one view in scope.
+    static func check(
+        _ visit: Visit, wanted: Wanted, tree: AXTree, views: ViewHierarchy, into collector: inout Collector
+    ) {
+        let view = visit.view
+        let state = visit.state
+        if wanted.detection && !visit.inTree {
+            checkDetection(view, state: state, frame: visit.frame, views: views, into: &collector)
+        }
+        if wanted.nesting, !visit.inTree, let outer = visit.inheritedElement {
+            checkNesting(view, outer: outer, state: state, tree: tree, views: views, into: &collector)
+        }
+        let styled = view.control.textColor != nil || view.control.fontSize != nil
+        if styled && (wanted.contrast || wanted.clipping) && state.visible && !state.elementsHidden {
+            checkText(
+                view, background: state.background, frame: visit.frame,
+                element: visit.isElement ? visit.id : visit.inheritedElement, tree: tree, into: &collector)
+        }
     }
 
     /// D-AUDIT-1: a visible, enabled, interactive control that is in no element and not in the tree.

@@ -230,28 +230,9 @@ struct _JSONParser {
             }
             position += 1
             let value = try parseValue()
-            // Duplicate keys: last one wins (position of the first occurrence is kept), unless the caller asked.
-            if object.count < 12 {
-                if object.keys.contains(key) {
-                    if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
-                    object[key] = value
-                } else {
-                    object.appendUnchecked(key, value)
-                }
-                if object.count == 12 {
-                    var positions = [String: Int](minimumCapacity: 32)
-                    for (keyIndex, name) in object.keys.enumerated() { positions[name] = keyIndex }
-                    keyIndexes = positions
-                }
-            } else {
-                if keyIndexes![key] != nil {
-                    if rejectDuplicateKeys { throw duplicate(key, at: keyOffset) }
-                    object[key] = value
-                } else {
-                    keyIndexes![key] = object.count
-                    object.appendUnchecked(key, value)
-                }
-            }
+            guard
+                Self.insert(key, value, into: &object, keyIndexes: &keyIndexes, rejectDuplicates: rejectDuplicateKeys)
+            else { throw duplicate(key, at: keyOffset) }
             skipWS()
             guard position < length else { throw err(position, "unexpected end of input, expected ',' or '}'") }
             let byte = input[position]
@@ -268,6 +249,38 @@ struct _JSONParser {
             }
             throw err(position, "unexpected \(describe(position)), expected ',' or '}'")
         }
+    }
+
+    /// Adds one member to an object being parsed; false (nothing added) for a repeated key when duplicates are
+    /// refused. Otherwise the last one wins (the position of the first occurrence is kept). From 12 members on,
+    /// `keyIndexes` finds keys by hash. The key and value are taken owned: the parser's hot path, a copy of each
+    /// would cost a retain and a release per member.
+    @inline(__always) static func insert(
+        _ key: __owned String, _ value: __owned JSON, into object: inout JSONObject, keyIndexes: inout [String: Int]?,
+        rejectDuplicates: Bool
+    ) -> Bool {
+        if object.count < 12 {
+            if object.keys.contains(key) {
+                if rejectDuplicates { return false }
+                object[key] = value
+            } else {
+                object.appendUnchecked(key, value)
+            }
+            if object.count == 12 {
+                var positions = [String: Int](minimumCapacity: 32)
+                for (keyIndex, name) in object.keys.enumerated() { positions[name] = keyIndex }
+                keyIndexes = positions
+            }
+        } else {
+            if keyIndexes![key] != nil {
+                if rejectDuplicates { return false }
+                object[key] = value
+            } else {
+                keyIndexes![key] = object.count
+                object.appendUnchecked(key, value)
+            }
+        }
+        return true
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
@@ -364,68 +377,70 @@ struct _JSONParser {
                 scratch.removeAll(keepingCapacity: true)
             }
             scratch.append(contentsOf: UnsafeBufferPointer(start: input + runStart, count: cursor - runStart))
-            guard cursor + 1 < length else { throw err(cursor, "unterminated escape sequence at end of input") }
-            let escaped = input[cursor + 1]
-            switch escaped {
-            case 0x22:
-                scratch.append(0x22)
-                cursor += 2
-            case 0x5C:
-                scratch.append(0x5C)
-                cursor += 2
-            case 0x2F:
-                scratch.append(0x2F)
-                cursor += 2
-            case 0x62:
-                scratch.append(0x08)
-                cursor += 2
-            case 0x66:
-                scratch.append(0x0C)
-                cursor += 2
-            case 0x6E:
-                scratch.append(0x0A)
-                cursor += 2
-            case 0x72:
-                scratch.append(0x0D)
-                cursor += 2
-            case 0x74:
-                scratch.append(0x09)
-                cursor += 2
-            case 0x75:  // u
-                let unit = try hex4(at: cursor + 2, escapeAt: cursor)
-                var scalar: UInt32
-                if unit >= 0xD800 && unit <= 0xDBFF {
-                    // Need a low surrogate next.
-                    guard cursor + 7 < length, input[cursor + 6] == Self.backslash, input[cursor + 7] == 0x75 else {
-                        throw err(
-                            cursor,
-                            "unpaired high surrogate \\u\(hexString(unit)) (expected a following \\uDC00-\\uDFFF escape)"
-                        )
-                    }
-                    let lowUnit = try hex4(at: cursor + 8, escapeAt: cursor + 6)
-                    guard lowUnit >= 0xDC00 && lowUnit <= 0xDFFF else {
-                        throw err(
-                            cursor + 6,
-                            "unpaired high surrogate \\u\(hexString(unit)) followed by \\u\(hexString(lowUnit)) which is not a low surrogate"
-                        )
-                    }
-                    scalar = 0x10000 + ((unit - 0xD800) << 10) + (lowUnit - 0xDC00)
-                    cursor += 12
-                } else if unit >= 0xDC00 && unit <= 0xDFFF {
-                    throw err(cursor, "unpaired low surrogate \\u\(hexString(unit))")
-                } else {
-                    scalar = unit
-                    cursor += 6
-                }
-                appendUTF8(scalar)
-            default:
-                throw err(
-                    cursor,
-                    "invalid escape sequence '\\\(describeRaw(escaped))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
-                )
-            }
+            cursor = try appendEscape(at: cursor)
             runStart = cursor
         }
+    }
+
+    /// Appends the character of the escape sequence at `cursor` (a backslash) to `scratch`; returns the offset after it.
+    @inline(__always) mutating func appendEscape(at cursor: Int) throws(JSONParseError) -> Int {
+        guard cursor + 1 < length else { throw err(cursor, "unterminated escape sequence at end of input") }
+        let escaped = input[cursor + 1]
+        if escaped == 0x75 {  // u
+            return try appendUnicodeEscape(at: cursor)
+        }
+        guard let byte = Self.escapedByte(escaped) else {
+            throw err(
+                cursor,
+                "invalid escape sequence '\\\(describeRaw(escaped))' in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+            )
+        }
+        scratch.append(byte)
+        return cursor + 2
+    }
+
+    /// The byte a one-character escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`) stands for; nil for any other.
+    @inline(__always) static func escapedByte(_ escaped: UInt8) -> UInt8? {
+        switch escaped {
+        case 0x22: return 0x22
+        case 0x5C: return 0x5C
+        case 0x2F: return 0x2F
+        case 0x62: return 0x08
+        case 0x66: return 0x0C
+        case 0x6E: return 0x0A
+        case 0x72: return 0x0D
+        case 0x74: return 0x09
+        default: return nil
+        }
+    }
+
+    /// Appends the scalar of the `\uXXXX` escape at `cursor` (a surrogate pair takes two escapes); returns the offset
+    /// after it.
+    mutating func appendUnicodeEscape(at cursor: Int) throws(JSONParseError) -> Int {
+        let unit = try hex4(at: cursor + 2, escapeAt: cursor)
+        if unit >= 0xDC00 && unit <= 0xDFFF {
+            throw err(cursor, "unpaired low surrogate \\u\(hexString(unit))")
+        }
+        guard unit >= 0xD800 && unit <= 0xDBFF else {
+            appendUTF8(unit)
+            return cursor + 6
+        }
+        // Need a low surrogate next.
+        guard cursor + 7 < length, input[cursor + 6] == Self.backslash, input[cursor + 7] == 0x75 else {
+            throw err(
+                cursor,
+                "unpaired high surrogate \\u\(hexString(unit)) (expected a following \\uDC00-\\uDFFF escape)"
+            )
+        }
+        let lowUnit = try hex4(at: cursor + 8, escapeAt: cursor + 6)
+        guard lowUnit >= 0xDC00 && lowUnit <= 0xDFFF else {
+            throw err(
+                cursor + 6,
+                "unpaired high surrogate \\u\(hexString(unit)) followed by \\u\(hexString(lowUnit)) which is not a low surrogate"
+            )
+        }
+        appendUTF8(0x10000 + ((unit - 0xD800) << 10) + (lowUnit - 0xDC00))
+        return cursor + 12
     }
 
     func describeRaw(_ byte: UInt8) -> String {
@@ -524,101 +539,130 @@ struct _JSONParser {
         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
+    /// The digits of a number literal as read so far: what Clinger's fast path needs.
+    struct NumberDigits {
+        var mantissa: UInt64 = 0
+        /// Digits accumulated into `mantissa` (leading zeros of the integer part excluded).
+        var significantDigits = 0
+        var hasExtraDigits = false
+        var fractionDigits = 0
+        var exponent = 0
+        var isInteger = true
+    }
+
+    @inline(__always) func isDigit(at index: Int) -> Bool {
+        index < length && input[index] >= Self.zero && input[index] <= Self.nine
+    }
+
     mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = position
-        var isNegative = false
-        if input[position] == Self.minus {
-            isNegative = true
-            position += 1
-            guard position < length else { throw err(position, "unexpected end of input, expected a digit after '-'") }
-            if input[position] == 0x49 {
-                throw err(start, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
-            }
+        let isNegative = try parseMinus(start: start)
+        var digits = NumberDigits()
+        try parseIntegerDigits(into: &digits, start: start)
+        if position < length && input[position] == Self.dot {
+            try parseFractionDigits(into: &digits)
         }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0  // digits accumulated into mantissa (leading zeros of the integer part excluded)
-        var hasExtraDigits = false
+        if position < length && (input[position] == 0x65 || input[position] == 0x45) {
+            try parseExponent(into: &digits)
+        }
+        if let number = Self.exactDouble(digits, isNegative: isNegative) { return number }
+        return try roundedDouble(from: start)
+    }
+
+    /// Reads an optional '-'; true when there was one.
+    @inline(__always) mutating func parseMinus(start: Int) throws(JSONParseError) -> Bool {
+        guard input[position] == Self.minus else { return false }
+        position += 1
+        guard position < length else { throw err(position, "unexpected end of input, expected a digit after '-'") }
+        if input[position] == 0x49 {
+            throw err(start, "NaN and Infinity are not valid JSON numbers, expected a JSON value")
+        }
+        return true
+    }
+
+    @inline(__always) mutating func parseIntegerDigits(into digits: inout NumberDigits, start: Int)
+        throws(JSONParseError)
+    {
         let firstDigit = input[position]
         if firstDigit == Self.zero {
             position += 1
-            if position < length && input[position] >= Self.zero && input[position] <= Self.nine {
-                throw err(start, "leading zeros are not allowed in numbers")
-            }
+            if isDigit(at: position) { throw err(start, "leading zeros are not allowed in numbers") }
         } else if firstDigit > Self.zero && firstDigit <= Self.nine {
-            while position < length {
-                let byte = input[position]
-                guard byte >= Self.zero && byte <= Self.nine else { break }
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(byte - Self.zero)
-                    significantDigits += 1
+            while isDigit(at: position) {
+                if digits.significantDigits < 19 {
+                    digits.mantissa = digits.mantissa &* 10 &+ UInt64(input[position] - Self.zero)
+                    digits.significantDigits += 1
                 } else {
-                    hasExtraDigits = true
+                    digits.hasExtraDigits = true
                 }
                 position += 1
             }
         } else {
             throw err(position, "unexpected \(describe(position)), expected a digit after '-'")
         }
-        var fractionDigits = 0
-        var isInteger = true
-        if position < length && input[position] == Self.dot {
-            isInteger = false
+    }
+
+    @inline(__always) mutating func parseFractionDigits(into digits: inout NumberDigits) throws(JSONParseError) {
+        digits.isInteger = false
+        position += 1
+        guard isDigit(at: position) else {
+            throw err(position, "unexpected \(describe(position)), expected a digit after '.'")
+        }
+        while isDigit(at: position) {
+            if digits.significantDigits < 19 {
+                digits.mantissa = digits.mantissa &* 10 &+ UInt64(input[position] - Self.zero)
+                if digits.mantissa != 0 { digits.significantDigits += 1 }
+                digits.fractionDigits += 1
+            } else {
+                digits.hasExtraDigits = true
+            }
             position += 1
-            guard position < length, input[position] >= Self.zero && input[position] <= Self.nine else {
-                throw err(position, "unexpected \(describe(position)), expected a digit after '.'")
-            }
-            while position < length {
-                let byte = input[position]
-                guard byte >= Self.zero && byte <= Self.nine else { break }
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(byte - Self.zero)
-                    if mantissa != 0 { significantDigits += 1 }
-                    fractionDigits += 1
-                } else {
-                    hasExtraDigits = true
-                }
-                position += 1
-            }
+        }
+    }
+
+    @inline(__always) mutating func parseExponent(into digits: inout NumberDigits) throws(JSONParseError) {
+        digits.isInteger = false
+        position += 1
+        var exponentIsNegative = false
+        if position < length && (input[position] == Self.plus || input[position] == Self.minus) {
+            exponentIsNegative = input[position] == Self.minus
+            position += 1
+        }
+        guard isDigit(at: position) else {
+            throw err(position, "unexpected \(describe(position)), expected a digit in the exponent")
         }
         var exponent = 0
-        if position < length && (input[position] == 0x65 || input[position] == 0x45) {
-            isInteger = false
+        while isDigit(at: position) {
+            if exponent < 100_000 { exponent = exponent * 10 + Int(input[position] - Self.zero) }
             position += 1
-            var exponentIsNegative = false
-            if position < length && (input[position] == Self.plus || input[position] == Self.minus) {
-                exponentIsNegative = input[position] == Self.minus
-                position += 1
-            }
-            guard position < length, input[position] >= Self.zero && input[position] <= Self.nine else {
-                throw err(position, "unexpected \(describe(position)), expected a digit in the exponent")
-            }
-            while position < length {
-                let byte = input[position]
-                guard byte >= Self.zero && byte <= Self.nine else { break }
-                if exponent < 100_000 { exponent = exponent * 10 + Int(byte - Self.zero) }
-                position += 1
-            }
-            if exponentIsNegative { exponent = -exponent }
         }
-        // Fast, exactly-rounded paths (Clinger): mantissa < 2^53 and a power of ten that is exact in a Double.
-        if !hasExtraDigits && mantissa < (1 << 53) {
-            if isInteger {
-                let number = Double(mantissa)
-                return isNegative ? -number : number
-            }
-            let decimalExponent = exponent - fractionDigits
-            if decimalExponent >= -22 && decimalExponent <= 22 {
-                var number = Double(mantissa)
-                if decimalExponent < 0 {
-                    number /= Self.pow10[-decimalExponent]
-                } else {
-                    number *= Self.pow10[decimalExponent]
-                }
-                return isNegative ? -number : number
-            }
-            if mantissa == 0 { return isNegative ? -0.0 : 0.0 }
+        digits.exponent = exponentIsNegative ? -exponent : exponent
+    }
+
+    /// Fast, exactly-rounded paths (Clinger): mantissa < 2^53 and a power of ten that is exact in a Double; nil when
+    /// the number needs the slow path.
+    @inline(__always) static func exactDouble(_ digits: NumberDigits, isNegative: Bool) -> Double? {
+        guard !digits.hasExtraDigits && digits.mantissa < (1 << 53) else { return nil }
+        if digits.isInteger {
+            let number = Double(digits.mantissa)
+            return isNegative ? -number : number
         }
-        // Slow path: the standard library's correctly rounded conversion.
+        let decimalExponent = digits.exponent - digits.fractionDigits
+        if decimalExponent >= -22 && decimalExponent <= 22 {
+            var number = Double(digits.mantissa)
+            if decimalExponent < 0 {
+                number /= Self.pow10[-decimalExponent]
+            } else {
+                number *= Self.pow10[decimalExponent]
+            }
+            return isNegative ? -number : number
+        }
+        if digits.mantissa == 0 { return isNegative ? -0.0 : 0.0 }
+        return nil
+    }
+
+    /// Slow path: the standard library's correctly rounded conversion of the literal from `start` to `position`.
+    mutating func roundedDouble(from start: Int) throws(JSONParseError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: input + start, count: position - start), as: UTF8.self)
         guard let number = Double(text) else { throw err(start, "invalid number") }
         if !number.isFinite { throw err(start, "number out of range (magnitude too large for a 64-bit float)") }

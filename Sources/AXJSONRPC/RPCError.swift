@@ -124,33 +124,33 @@ extension RPCError {
     }
 
     /// The `kind` string for a code in the table (nil for codes outside it).
-    public static func kind(forCode code: Int) -> String? {
-        switch code {
-        case Code.parseError: return "parse error"
-        case Code.invalidRequest: return "invalid request"
-        case Code.methodNotFound: return "unknown method"
-        case Code.invalidParams: return "invalid argument"
-        case Code.internalError: return "unknown error"
-        case Code.notInitialized: return "not initialized"
-        case Code.noSuchElement: return "no such element"
-        case Code.ambiguousMatch: return "ambiguous match"
-        case Code.staleElement: return "stale element reference"
-        case Code.notInteractable: return "element not interactable"
-        case Code.actionNotSupported: return "unsupported operation"
-        case Code.invalidSelector: return "invalid selector"
-        case Code.timeout: return "timeout"
-        case Code.policyDenied: return "policy denied"
-        case Code.forbidden: return "forbidden"
-        case Code.unauthorized: return "unauthorized"
-        case Code.appNotResponding: return "app not responding"
-        case Code.messageTooLarge: return "message too large"
-        case Code.appError: return "app error"
-        case Code.busy: return "busy"
-        case Code.cancelled: return "cancelled"
-        case Code.contentModified: return "content modified"
-        default: return nil
-        }
-    }
+    public static func kind(forCode code: Int) -> String? { kinds[code] }
+
+    /// The `kind` of every code in the table.
+    static let kinds: [Int: String] = [
+        Code.parseError: "parse error",
+        Code.invalidRequest: "invalid request",
+        Code.methodNotFound: "unknown method",
+        Code.invalidParams: "invalid argument",
+        Code.internalError: "unknown error",
+        Code.notInitialized: "not initialized",
+        Code.noSuchElement: "no such element",
+        Code.ambiguousMatch: "ambiguous match",
+        Code.staleElement: "stale element reference",
+        Code.notInteractable: "element not interactable",
+        Code.actionNotSupported: "unsupported operation",
+        Code.invalidSelector: "invalid selector",
+        Code.timeout: "timeout",
+        Code.policyDenied: "policy denied",
+        Code.forbidden: "forbidden",
+        Code.unauthorized: "unauthorized",
+        Code.appNotResponding: "app not responding",
+        Code.messageTooLarge: "message too large",
+        Code.appError: "app error",
+        Code.busy: "busy",
+        Code.cancelled: "cancelled",
+        Code.contentModified: "content modified",
+    ]
 
     /// An error with the table's `kind` for `code`, plus `fields`.
     public static func make(_ code: Int, _ message: String, _ fields: JSONObject = JSONObject()) -> RPCError {

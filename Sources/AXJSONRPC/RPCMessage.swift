@@ -31,20 +31,8 @@ public enum RPCInbound: Sendable, Equatable {
         if methodValue == nil, let idValue, object["result"] != nil || object["error"] != nil {
             return classifyResponse(object, id: idValue)
         }
-        var id: JSON?
-        if let idValue {
-            switch idValue {
-            case .string, .number: id = idValue
-            case .null:
-                return .invalid(
-                    id: .null,
-                    error: .invalidRequest("\"id\" must be a string or a number, not null (omit it for a notification)")
-                )
-            default:
-                return .invalid(
-                    id: .null, error: .invalidRequest("\"id\" must be a string or a number, got \(idValue.typeName)"))
-            }
-        }
+        if let idValue, let invalid = invalidID(idValue) { return invalid }
+        let id = idValue
         let replyID = id ?? .null
         guard let version = object["jsonrpc"] else {
             return .invalid(id: replyID, error: .invalidRequest("missing \"jsonrpc\": \"2.0\""))
@@ -61,19 +49,37 @@ public enum RPCInbound: Sendable, Equatable {
                 id: replyID, error: .invalidRequest("\"method\" must be a string, got \(methodValue.typeName)"))
         }
         let params = object["params"]
-        if let params {
-            switch params {
-            case .object, .array: break
-            default:
-                return .invalid(
-                    id: replyID,
-                    error: .invalidRequest(
-                        "\"params\" must be an object or an array when present, got \(params.typeName)",
-                        data: ["method": .string(method)]))
-            }
-        }
+        if let params, let invalid = invalidParams(params, method: method, replyID: replyID) { return invalid }
         if let id { return .request(id: id, method: method, params: params) }
         return .notification(method: method, params: params)
+    }
+
+    /// The answer to an `id` that is neither a string nor a number; nil for a valid one.
+    @inline(__always) static func invalidID(_ idValue: JSON) -> RPCInbound? {
+        switch idValue {
+        case .string, .number: return nil
+        case .null:
+            return .invalid(
+                id: .null,
+                error: .invalidRequest("\"id\" must be a string or a number, not null (omit it for a notification)")
+            )
+        default:
+            return .invalid(
+                id: .null, error: .invalidRequest("\"id\" must be a string or a number, got \(idValue.typeName)"))
+        }
+    }
+
+    /// The answer to `params` that are neither an object nor an array; nil for valid ones.
+    @inline(__always) static func invalidParams(_ params: JSON, method: String, replyID: JSON) -> RPCInbound? {
+        switch params {
+        case .object, .array: return nil
+        default:
+            return .invalid(
+                id: replyID,
+                error: .invalidRequest(
+                    "\"params\" must be an object or an array when present, got \(params.typeName)",
+                    data: ["method": .string(method)]))
+        }
     }
 
     /// A message without `method` whose `id` is `id` and that has `result` or `error`: a response, or invalid.

@@ -70,6 +70,21 @@ package final class MCPToolRunner: Sendable {
             return .error(
                 "unknown tool '\(name)'", hints: ["tools: " + MCPToolCatalog.names.joined(separator: ", ")])
         }
+        if let invalid = Self.argumentError(name, spec: spec, arguments: arguments) { return invalid }
+        let args = ToolArguments(tool: name, object: arguments)
+        do {
+            return try await dispatch(name, args)
+        } catch let failure as ToolArgumentError {
+            return .error(failure.message, hints: failure.hints)
+        } catch let error as RPCError {
+            return await describe(error, tool: name, args: args)
+        } catch {
+            return .error("\(name): \(error)")
+        }
+    }
+
+    /// An unknown or missing argument as a tool error; nil when the arguments fit the tool.
+    static func argumentError(_ name: String, spec: MCPToolSpec, arguments: JSONObject) -> MCPToolResult? {
         let unknown = arguments.keys.filter { !spec.argumentNames.contains($0) }
         if !unknown.isEmpty {
             return .error(
@@ -81,29 +96,25 @@ package final class MCPToolRunner: Sendable {
                 "\(name): '\(required)' is required", hints: ["accepted: " + spec.argumentNames.joined(separator: ", ")]
             )
         }
-        let args = ToolArguments(tool: name, object: arguments)
-        do {
-            switch name {
-            case "snapshot": return try await snapshot(args)
-            case "find": return try await find(args)
-            case "click": return try await act(args, verb: "click", method: "action.activate", extra: [:])
-            case "type_text": return try await typeText(args)
-            case "press_key": return try await pressKey(args)
-            case "act": return try await customAct(args)
-            case "wait_for": return try await waitFor(args)
-            case "changes": return try await changes(args)
-            case "focus": return try await focus(args)
-            case "audit": return try await audit(args)
-            case "say": return try await say(args)
-            case "picture": return try await picture(args)
-            default: return .error("unknown tool '\(name)'")
-            }
-        } catch let failure as ToolArgumentError {
-            return .error(failure.message, hints: failure.hints)
-        } catch let error as RPCError {
-            return await describe(error, tool: name, args: args)
-        } catch {
-            return .error("\(name): \(error)")
+        return nil
+    }
+
+    /// The tool's implementation.
+    func dispatch(_ name: String, _ args: ToolArguments) async throws -> MCPToolResult {
+        switch name {
+        case "snapshot": return try await snapshot(args)
+        case "find": return try await find(args)
+        case "click": return try await act(args, verb: "click", method: "action.activate", extra: [:])
+        case "type_text": return try await typeText(args)
+        case "press_key": return try await pressKey(args)
+        case "act": return try await customAct(args)
+        case "wait_for": return try await waitFor(args)
+        case "changes": return try await changes(args)
+        case "focus": return try await focus(args)
+        case "audit": return try await audit(args)
+        case "say": return try await say(args)
+        case "picture": return try await picture(args)
+        default: return .error("unknown tool '\(name)'")
         }
     }
 
@@ -531,7 +542,25 @@ package final class MCPToolRunner: Sendable {
             return await staleRef(ref, error: error, app: args.object["app"]?.stringValue)
         }
         if let hint = data?["hint"]?.stringValue { hints.append(hint) }
-        switch error.code {
+        hints += Self.hints(forCode: error.code, data: data)
+        return .error("\(tool): \(error.message) (\(error.code) \(kind))", hints: hints)
+    }
+
+    /// What to do about an error, from its code and data.
+    static func hints(forCode code: Int, data: JSON?) -> [String] {
+        switch code {
+        case RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.notInteractable,
+            RPCError.Code.timeout:
+            return elementHints(forCode: code, data: data)
+        default:
+            return requestHints(forCode: code, data: data)
+        }
+    }
+
+    /// Hints for errors about finding or reaching an element.
+    static func elementHints(forCode code: Int, data: JSON?) -> [String] {
+        var hints: [String] = []
+        switch code {
         case RPCError.Code.noSuchElement:
             if let summary = data?["explain"]?["summary"]?.stringValue { hints.append("closest: " + summary) }
             if let reason = data?["reason"]?.stringValue { hints.append("reason: " + reason) }
@@ -543,6 +572,22 @@ package final class MCPToolRunner: Sendable {
             var reason = data?["reason"]?.stringValue ?? ""
             if let obscuredBy = data?["obscuredBy"]?.stringValue { reason += " (covered by \(obscuredBy))" }
             hints.append("reason: \(reason); waited \(Int(Self.actionWait.components.seconds)) s")
+        case RPCError.Code.timeout:
+            if let last = data?["lastState"], last.objectValue != nil {
+                hints.append("last seen: " + ElementLine.line(last))
+            } else {
+                hints.append("last seen: not in the tree")
+            }
+        default:
+            break
+        }
+        return hints
+    }
+
+    /// Hints for errors about the request: policy, unsupported actions, arguments, the app's connection.
+    static func requestHints(forCode code: Int, data: JSON?) -> [String] {
+        var hints: [String] = []
+        switch code {
         case RPCError.Code.policyDenied:
             if let restriction = data?["restriction"]?.stringValue {
                 hints.append("guided access denies '\(restriction)'; an operator can allow it (policy.set)")
@@ -550,12 +595,6 @@ package final class MCPToolRunner: Sendable {
         case RPCError.Code.actionNotSupported:
             let supported = (data?["supported"]?.arrayValue ?? []).compactMap(\.stringValue)
             hints.append("supported: " + supported.joined(separator: ", "))
-        case RPCError.Code.timeout:
-            if let last = data?["lastState"], last.objectValue != nil {
-                hints.append("last seen: " + ElementLine.line(last))
-            } else {
-                hints.append("last seen: not in the tree")
-            }
         case RPCError.Code.invalidParams, RPCError.Code.invalidSelector:
             if let accepted = data?["accepted"]?.arrayValue {
                 hints.append("accepted: " + accepted.compactMap(\.stringValue).joined(separator: ", "))
@@ -568,7 +607,7 @@ package final class MCPToolRunner: Sendable {
         default:
             break
         }
-        return .error("\(tool): \(error.message) (\(error.code) \(kind))", hints: hints)
+        return hints
     }
 
     /// A ref that is no longer in the tree: what happened to it, and the element that now looks most like it.

@@ -89,6 +89,20 @@ public struct ActionCall: Sendable, Equatable {
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
+        case .scroll, .custom, .setValue, .typeText, .zoomIn, .zoomOut, .scrollToVisible, .setSelectedTextRange:
+            return parameterKind(of: name, direction: direction, customAction: customAction, value: value)
+        case .shouldUpdateFocus: return .shouldUpdateFocus(context: value ?? .null)
+        case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
+        case .rotorSearch: return .rotorSearch(query: value ?? .null)
+        case .key: return .key(event: value ?? .null)
+        }
+    }
+
+    /// The kinds that read a parameter (direction, custom action id, value, point, content offset).
+    private static func parameterKind(of name: ActionName, direction: String?, customAction: String?, value: JSON?)
+        -> Kind?
+    {
+        switch name {
         case .scroll: return direction.flatMap(ScrollDirection.init(rawValue:)).map(Kind.scroll)
         case .custom: return customAction.map { .custom(id: $0) }
         case .setValue: return value.map(Kind.setValue)
@@ -109,10 +123,6 @@ public struct ActionCall: Sendable, Equatable {
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue
             else { return nil }
             return .scrollToVisible(contentOffsetX: offsetX, contentOffsetY: offsetY)
-        case .shouldUpdateFocus: return .shouldUpdateFocus(context: value ?? .null)
-        case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
-        case .rotorSearch: return .rotorSearch(query: value ?? .null)
-        case .key: return .key(event: value ?? .null)
         case .setSelectedTextRange:
             guard let location = value?[0]?.intValue, let length = value?[1]?.intValue else { return nil }
             return .setSelectedTextRange(location: location, length: length)

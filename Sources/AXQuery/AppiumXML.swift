@@ -121,6 +121,34 @@ package struct XMLReader {
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    /// The `index`th `name="value"` (or single-quoted) attribute of `tagName`, the value's references decoded.
+    mutating func attribute(of tagName: String, index: Int) throws(XMLReadError) -> (String, String) {
+        let attributeName = try name()
+        guard index < XMLReader.maxAttributesPerElement else {
+            throw fail("element <\(tagName)> has more than \(XMLReader.maxAttributesPerElement) attributes")
+        }
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+            throw fail("expected '=' after attribute '\(attributeName)'")
+        }
+        position += 1
+        skipSpace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+        else {
+            throw fail("expected a quoted value for attribute '\(attributeName)'")
+        }
+        let quote = bytes[position]
+        position += 1
+        let valueStart = position
+        while position < bytes.count, bytes[position] != quote { position += 1 }
+        guard position < bytes.count else {
+            throw fail("unterminated value of attribute '\(attributeName)'", at: valueStart)
+        }
+        let value = try XMLReader.decode(bytes[valueStart..<position], reader: self, at: valueStart)
+        position += 1
+        return (attributeName, value)
+    }
+
     mutating func element(depth: Int) throws(XMLReadError) -> XMLElement {
         guard depth < 512 else { throw fail("elements nested deeper than 512") }
         guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else { throw fail("expected '<'") }
@@ -143,29 +171,7 @@ package struct XMLReader {
                 position += 1
                 break
             }
-            let attributeName = try name()
-            guard attrs.count < XMLReader.maxAttributesPerElement else {
-                throw fail("element <\(tagName)> has more than \(XMLReader.maxAttributesPerElement) attributes")
-            }
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
-                throw fail("expected '=' after attribute '\(attributeName)'")
-            }
-            position += 1
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
-            else {
-                throw fail("expected a quoted value for attribute '\(attributeName)'")
-            }
-            let quote = bytes[position]
-            position += 1
-            let valueStart = position
-            while position < bytes.count, bytes[position] != quote { position += 1 }
-            guard position < bytes.count else {
-                throw fail("unterminated value of attribute '\(attributeName)'", at: valueStart)
-            }
-            let value = try XMLReader.decode(bytes[valueStart..<position], reader: self, at: valueStart)
-            position += 1
+            let (attributeName, value) = try attribute(of: tagName, index: attrs.count)
             guard attributeNames.insert(attributeName).inserted else {
                 throw fail("attribute '\(attributeName)' appears twice")
             }
@@ -240,39 +246,43 @@ package struct AppiumConversionError: Error, CustomStringConvertible {
 package enum AppiumConverter {
     /// XCUIElementType name (without the prefix) → UIKit class and extra properties.
     static func viewClass(_ type: String) -> (String, JSONObject) {
-        switch type {
-        case "Window": return ("UIWindow", [:])
-        case "Button": return ("UIButton", [:])
-        case "Link": return ("UIButton", ["accessibilityTraits": ["link"]])
-        case "Key": return ("UIButton", ["accessibilityTraits": ["keyboardKey"]])
-        case "StaticText": return ("UILabel", [:])
-        case "TextField": return ("UITextField", [:])
-        case "SecureTextField": return ("UITextField", ["isSecureTextEntry": true])
-        case "SearchField": return ("UISearchBar", [:])
-        case "TextView": return ("UITextView", [:])
-        case "Switch", "Toggle": return ("UISwitch", [:])
-        case "Slider": return ("UISlider", [:])
-        case "Stepper": return ("UIStepper", [:])
-        case "PageIndicator": return ("UIPageControl", [:])
-        case "ProgressIndicator": return ("UIProgressView", [:])
-        case "ActivityIndicator": return ("UIActivityIndicatorView", [:])
-        case "Image", "Icon": return ("UIImageView", [:])
-        case "Cell": return ("UITableViewCell", [:])
-        case "Table": return ("UITableView", [:])
-        case "CollectionView": return ("UICollectionView", [:])
-        case "ScrollView": return ("UIScrollView", [:])
-        case "NavigationBar": return ("UINavigationBar", [:])
-        case "TabBar": return ("UITabBar", [:])
-        case "Toolbar": return ("UIToolbar", [:])
-        case "SegmentedControl": return ("UISegmentedControl", [:])
-        case "Picker": return ("UIPickerView", [:])
-        case "PickerWheel": return ("UIPickerView", [:])
-        case "DatePicker": return ("UIDatePicker", [:])
-        case "Alert": return ("UIAlertController", [:])
-        case "Sheet": return ("UIActionSheet", [:])
-        default: return ("UIView", [:])  // Other, Group, StatusBar, Keyboard, … (transparent unless labelled)
-        }
+        viewClasses[type] ?? ("UIView", [:])  // Other, Group, StatusBar, Keyboard, … (transparent unless labelled)
     }
+
+    /// The `viewClass(_:)` table.
+    static let viewClasses: [String: (String, JSONObject)] = [
+        "Window": ("UIWindow", [:]),
+        "Button": ("UIButton", [:]),
+        "Link": ("UIButton", ["accessibilityTraits": ["link"]]),
+        "Key": ("UIButton", ["accessibilityTraits": ["keyboardKey"]]),
+        "StaticText": ("UILabel", [:]),
+        "TextField": ("UITextField", [:]),
+        "SecureTextField": ("UITextField", ["isSecureTextEntry": true]),
+        "SearchField": ("UISearchBar", [:]),
+        "TextView": ("UITextView", [:]),
+        "Switch": ("UISwitch", [:]),
+        "Toggle": ("UISwitch", [:]),
+        "Slider": ("UISlider", [:]),
+        "Stepper": ("UIStepper", [:]),
+        "PageIndicator": ("UIPageControl", [:]),
+        "ProgressIndicator": ("UIProgressView", [:]),
+        "ActivityIndicator": ("UIActivityIndicatorView", [:]),
+        "Image": ("UIImageView", [:]),
+        "Icon": ("UIImageView", [:]),
+        "Cell": ("UITableViewCell", [:]),
+        "Table": ("UITableView", [:]),
+        "CollectionView": ("UICollectionView", [:]),
+        "ScrollView": ("UIScrollView", [:]),
+        "NavigationBar": ("UINavigationBar", [:]),
+        "TabBar": ("UITabBar", [:]),
+        "Toolbar": ("UIToolbar", [:]),
+        "SegmentedControl": ("UISegmentedControl", [:]),
+        "Picker": ("UIPickerView", [:]),
+        "PickerWheel": ("UIPickerView", [:]),
+        "DatePicker": ("UIDatePicker", [:]),
+        "Alert": ("UIAlertController", [:]),
+        "Sheet": ("UIActionSheet", [:]),
+    ]
 
     /// Class-specific value mapping: switches take isOn, sliders a fraction, steppers a number; others keep
     /// the string as accessibilityValue.
@@ -316,6 +326,84 @@ package enum AppiumConverter {
             if !out.contains(name) { out.append(name) }
         }
         return out.isEmpty ? nil : out
+    }
+
+    /// The properties of a non-window element: label or text, identifier, value, placeholder, traits and states.
+    static func elementProperties(
+        of element: XMLElement, cls: String, label: String?, name: String?, into object: inout JSONObject
+    ) {
+        if let label {
+            if cls == "UILabel" {
+                object["text"] = .string(label)
+            } else {
+                object["accessibilityLabel"] = .string(label)
+            }
+        }
+        if let name, name != label { object["accessibilityIdentifier"] = .string(name) }
+        // XCUITest echoes a cell's switch value ("1"/"0") as the cell's own value; kept, it would override the
+        // switch's state and spell the same state two ways ("1" here, "on" in a cell without the echo).
+        let echoesSwitch =
+            cls == "UITableViewCell"
+            && element.children.contains {
+                $0.name == "XCUIElementTypeSwitch" && $0["value"] == element["value"]
+            }
+        if let value = element["value"], !value.isEmpty, !(cls == "UILabel" && value == label), !echoesSwitch {
+            applyValue(cls, value, &object)
+        }
+        placeholderProperties(of: element, cls: cls, into: &object)
+        if let traitsText = element["traits"], let names = traitNames(traitsText) {
+            // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
+            object["accessibilityTraits"] = JSON(names)
+        }
+        stateProperties(of: element, cls: cls, label: label, into: &object)
+    }
+
+    static func placeholderProperties(of element: XMLElement, cls: String, into object: inout JSONObject) {
+        guard let placeholder = element["placeholderValue"], !placeholder.isEmpty else { return }
+        object["placeholder"] = .string(placeholder)
+        // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
+        if let value = element["value"], value == placeholder,
+            ["UITextField", "UITextView", "UISearchBar"].contains(cls)
+        {
+            object["text"] = nil
+        }
+    }
+
+    /// `enabled`, `selected`, and what a labelled Other is.
+    static func stateProperties(of element: XMLElement, cls: String, label: String?, into object: inout JSONObject) {
+        if element["enabled"] == "false" {
+            object["isEnabled"] = false
+            if cls == "UIView" || cls == "UILabel" || cls == "UIImageView" || cls == "UITableViewCell" {
+                var traits = object["accessibilityTraits"]?.arrayValue ?? []
+                if !traits.contains("notEnabled") { traits.append("notEnabled") }
+                object["accessibilityTraits"] = .array(traits)
+            }
+        }
+        if element["selected"] == "true" { object["isSelected"] = true }
+        if cls == "UIView", label != nil {
+            // A labelled Other is an element when it is a leaf, a labelled group otherwise.
+            if element.children.isEmpty {
+                object["isAccessibilityElement"] = true
+            } else {
+                object["shouldGroupAccessibilityChildren"] = true
+            }
+        }
+    }
+
+    /// A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is selection, not a value
+    /// a user reads.
+    static func tabBarButton(_ built: JSON, child: XMLElement, parent element: XMLElement) -> JSON {
+        guard element.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton",
+            case .object(var tab) = built
+        else {
+            return built
+        }
+        tab["class"] = "UITabBarButton"
+        if let value = child["value"], value == "1" || value == "0" {
+            tab["accessibilityValue"] = nil
+            tab["isSelected"] = .bool(value == "1")
+        }
+        return .object(tab)
     }
 
     /// The snapshot (`{"windows": [...]}`) for an Appium page source.
@@ -397,72 +485,14 @@ package enum AppiumConverter {
             if isWindow {
                 if let title = label ?? name { object["windowTitle"] = .string(title) }
             } else {
-                if let label {
-                    if cls == "UILabel" {
-                        object["text"] = .string(label)
-                    } else {
-                        object["accessibilityLabel"] = .string(label)
-                    }
-                }
-                if let name, name != label { object["accessibilityIdentifier"] = .string(name) }
-                // XCUITest echoes a cell's switch value ("1"/"0") as the cell's own value; kept, it would override the
-                // switch's state and spell the same state two ways ("1" here, "on" in a cell without the echo).
-                let echoesSwitch =
-                    cls == "UITableViewCell"
-                    && element.children.contains {
-                        $0.name == "XCUIElementTypeSwitch" && $0["value"] == element["value"]
-                    }
-                if let value = element["value"], !value.isEmpty, !(cls == "UILabel" && value == label), !echoesSwitch {
-                    applyValue(cls, value, &object)
-                }
-                if let placeholder = element["placeholderValue"], !placeholder.isEmpty {
-                    object["placeholder"] = .string(placeholder)
-                    // XCUITest reports an empty field's placeholder as its value: that is not text the user typed.
-                    if let value = element["value"], value == placeholder,
-                        ["UITextField", "UITextView", "UISearchBar"].contains(cls)
-                    {
-                        object["text"] = nil
-                    }
-                }
-                if let traitsText = element["traits"], let names = traitNames(traitsText) {
-                    // WebDriverAgent's `traits` ("Button, Selected"): the element's whole trait set.
-                    object["accessibilityTraits"] = JSON(names)
-                }
-                if element["enabled"] == "false" {
-                    object["isEnabled"] = false
-                    if cls == "UIView" || cls == "UILabel" || cls == "UIImageView" || cls == "UITableViewCell" {
-                        var traits = object["accessibilityTraits"]?.arrayValue ?? []
-                        if !traits.contains("notEnabled") { traits.append("notEnabled") }
-                        object["accessibilityTraits"] = .array(traits)
-                    }
-                }
-                if element["selected"] == "true" { object["isSelected"] = true }
-                if cls == "UIView", label != nil {
-                    // A labelled Other is an element when it is a leaf, a labelled group otherwise.
-                    if element.children.isEmpty {
-                        object["isAccessibilityElement"] = true
-                    } else {
-                        object["shouldGroupAccessibilityChildren"] = true
-                    }
-                }
+                elementProperties(of: element, cls: cls, label: label, name: name, into: &object)
             }
             if !element.children.isEmpty {
                 object["children"] = .array(
                     element.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
-                        let built = view(child, originX: absoluteX, originY: absoluteY, isWindow: false)
-                        // A tab bar's buttons are tabs; XCUITest reports the selected one as value "1", which is
-                        // selection, not a value a user reads.
-                        guard element.name == "XCUIElementTypeTabBar", child.name == "XCUIElementTypeButton",
-                            case .object(var tab) = built
-                        else {
-                            return built
-                        }
-                        tab["class"] = "UITabBarButton"
-                        if let value = child["value"], value == "1" || value == "0" {
-                            tab["accessibilityValue"] = nil
-                            tab["isSelected"] = .bool(value == "1")
-                        }
-                        return .object(tab)
+                        tabBarButton(
+                            view(child, originX: absoluteX, originY: absoluteY, isWindow: false), child: child,
+                            parent: element)
                     })
             }
             return .object(object)

@@ -214,27 +214,52 @@ enum Test {
             return .string(
                 strAttr(attribute.name)!, try matcher(attribute.op, value, ci: attribute.caseInsensitive),
                 negate: negate)
-        case .set:
-            let names: [String]
-            if case .string(let text) = value { names = AttributeTest.splitNames(text) } else { names = [] }
-            if attribute.name == .traits {
-                switch attribute.op {
-                case .includes:
-                    return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
-                case .equals, .notEquals:
-                    return .traitsExact(
-                        names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) }, negate: negate)
-                default:
-                    return .traitNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
-                }
-            }
-            let folded = attribute.caseInsensitive ? names.map { $0.lowercased() } : names
+        case .set: return try setAttribute(attribute, value, negate: negate)
+        }
+    }
+
+    /// A test on a set attribute (traits, actions): `&=` all of, `=`/`!=` exactly, other operators on the names.
+    static func setAttribute(_ attribute: AttributeTest, _ value: AttributeValue, negate: Bool) throws(SelectorError)
+        -> Test
+    {
+        let names: [String]
+        if case .string(let text) = value { names = AttributeTest.splitNames(text) } else { names = [] }
+        if attribute.name == .traits {
             switch attribute.op {
-            case .includes: return .actionsAll(folded, ci: attribute.caseInsensitive)
+            case .includes:
+                return .traitsAll(names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) })
             case .equals, .notEquals:
-                return .actionsExact(folded.sorted(), negate: negate, ci: attribute.caseInsensitive)
-            default: return .actionNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
+                return .traitsExact(
+                    names.reduce(into: Traits()) { $0.formUnion(Traits.named($1) ?? []) }, negate: negate)
+            default:
+                return .traitNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
             }
+        }
+        let folded = attribute.caseInsensitive ? names.map { $0.lowercased() } : names
+        switch attribute.op {
+        case .includes: return .actionsAll(folded, ci: attribute.caseInsensitive)
+        case .equals, .notEquals:
+            return .actionsExact(folded.sorted(), negate: negate, ci: attribute.caseInsensitive)
+        default: return .actionNames(try matcher(attribute.op, value, ci: attribute.caseInsensitive), negate: false)
+        }
+    }
+
+    /// The test of a flag pseudo-class (`:enabled`, `:visible`…).
+    static func flagTest(_ flag: StatePseudo) -> Test {
+        switch flag {
+        case .visible, .onscreen: return .statesAll(.onscreen)
+        case .hidden, .offscreen: return .statesNone(.onscreen)
+        case .hittable: return .hittable
+        case .enabled: return .statesAll(.enabled)
+        case .disabled: return .statesNone(.enabled)
+        case .selected: return .statesAll(.selected)
+        case .checked: return .statesAll(.checked)
+        case .focused: return .focused
+        case .focusable: return .statesAll(.focusable)
+        case .editable: return .statesAll(.editable)
+        case .modal: return .statesAll(.modal)
+        case .element: return .element(true)
+        case .container: return .element(false)
         }
     }
 
@@ -246,22 +271,7 @@ enum Test {
             if case .not = pseudo { negate = true } else { negate = false }
             if let simple = selector.compiled.simple { return .simple(simple, negate: negate) }
             return .set(selector.compiled, negate: negate)
-        case .flag(let flag):
-            switch flag {
-            case .visible, .onscreen: return .statesAll(.onscreen)
-            case .hidden, .offscreen: return .statesNone(.onscreen)
-            case .hittable: return .hittable
-            case .enabled: return .statesAll(.enabled)
-            case .disabled: return .statesNone(.enabled)
-            case .selected: return .statesAll(.selected)
-            case .checked: return .statesAll(.checked)
-            case .focused: return .focused
-            case .focusable: return .statesAll(.focusable)
-            case .editable: return .statesAll(.editable)
-            case .modal: return .statesAll(.modal)
-            case .element: return .element(true)
-            case .container: return .element(false)
-            }
+        case .flag(let flag): return flagTest(flag)
         case .state(let names):
             return .statesAll(
                 names.reduce(into: AXStates()) { acc, name in
@@ -324,6 +334,12 @@ final class StringMatcher {
         return out
     }
 
+    /// A whitespace control byte (tab, line feed, vertical tab, form feed, carriage return) or the lead byte of a
+    /// possible non-ASCII space (U+0085, U+00A0, U+1680, U+2000…, U+3000).
+    @inline(__always) static func mayBeWhitespace(_ byte: UInt8) -> Bool {
+        (byte >= 0x09 && byte <= 0x0D) || byte == 0xC2 || byte == 0xE1 || byte == 0xE2 || byte == 0xE3
+    }
+
     @inline(__always) static func needsNormalization(_ text: String) -> Bool {
         var prevSpace = true  // leading space needs work
         var any = false
@@ -332,12 +348,8 @@ final class StringMatcher {
             if byte == 0x20 {
                 if prevSpace { return true }
                 prevSpace = true
-            } else if byte < 0x20 || byte == 0xC2 || byte == 0xE1 || byte == 0xE2 || byte == 0xE3 {
-                // control/whitespace bytes, or lead bytes of possible non-ASCII spaces (U+0085, U+00A0, U+1680, U+2000…, U+3000)
-                if byte == 0x09 || byte == 0x0A || byte == 0x0B || byte == 0x0C || byte == 0x0D || byte >= 0xC2 {
-                    return true
-                }
-                prevSpace = false
+            } else if mayBeWhitespace(byte) {
+                return true
             } else {
                 prevSpace = false
             }

@@ -134,97 +134,127 @@ extension QueryEngine {
     static func nearMisses(_ evaluator: Evaluator, _ step: CStep, _ compound: Compound, before: [Int32]?, scope: Scope)
         -> [QueryExplanation.NearMiss]
     {
-        let candidates = candidates(evaluator, step, before: before, scope: scope)
+        var collector = NearMissCollector(
+            evaluator: evaluator, step: step, candidates: candidates(evaluator, step, before: before, scope: scope))
+        collector.addSimilarValues(compound)
+        collector.addSubstituteAttributes(compound)
+        collector.addRelaxedConstraints(compound)
+        return Array(collector.out.prefix(6))
+    }
+
+    /// Collects the near misses of one compound: variants that would match, each described once.
+    struct NearMissCollector {
+        let evaluator: Evaluator
+        let step: CStep
+        let candidates: [Int32]
         var out: [QueryExplanation.NearMiss] = []
+
         func run(_ variant: Compound) -> [Int32]? {
             guard let compiled = try? CStep(Step(step.combinator, variant)) else { return nil }
             return evaluator.applyPositional(
                 compiled.positional, evaluator.filterCandidates(candidates, compiled, limit: nil))
         }
-        func add(_ variant: Compound, _ change: String) {
+
+        mutating func add(_ variant: Compound, _ change: String) {
             guard let matches = run(variant), !matches.isEmpty else { return }
-            let description = describe(variant)
+            let description = QueryEngine.describe(variant)
             if out.contains(where: { $0.description == description }) { return }
             out.append(
                 .init(
                     description: description, change: change, count: matches.count,
                     ids: matches.prefix(5).map { evaluator.idx.ids[Int($0)] }))
         }
-        // 1. Similar string values among nodes that pass every other test.
-        for (attributeIndex, attribute) in compound.attributes.enumerated() {
-            guard [.equals, .contains, .prefix, .suffix].contains(attribute.op),
-                case .string(let needle) = attribute.value,
-                let stringAttribute = Test.strAttr(attribute.name), attribute.name != .role
-            else { continue }
-            var others = compound
-            others.attributes.remove(at: attributeIndex)
-            others.pseudos = compound.pseudos.filter { !$0.isPositional }
-            guard let pool = run(others) else { continue }
+
+        /// 1. Similar string values among nodes that pass every other test.
+        mutating func addSimilarValues(_ compound: Compound) {
+            for (attributeIndex, attribute) in compound.attributes.enumerated() {
+                guard [.equals, .contains, .prefix, .suffix].contains(attribute.op),
+                    case .string(let needle) = attribute.value,
+                    let stringAttribute = Test.strAttr(attribute.name), attribute.name != .role
+                else { continue }
+                var others = compound
+                others.attributes.remove(at: attributeIndex)
+                others.pseudos = compound.pseudos.filter { !$0.isPositional }
+                guard let pool = run(others) else { continue }
+                let limit = max(3, StringMatcher.normalize(needle).lowercased().count / 3 + 1)
+                for (score, candidateValue) in scoredValues(pool, stringAttribute, attribute, needle: needle)
+                where score <= limit {
+                    var variant = compound
+                    variant.attributes[attributeIndex].value = .string(candidateValue)
+                    variant.attributes[attributeIndex].op = attribute.op == .notEquals ? .notEquals : .equals
+                    add(variant, "\(attribute.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(candidateValue))")
+                }
+            }
+        }
+
+        /// The three closest distinct values of `stringAttribute` in `pool` (closest first, then by value).
+        func scoredValues(_ pool: [Int32], _ stringAttribute: StrAttr, _ attribute: AttributeTest, needle: String)
+            -> ArraySlice<(Int, String)>
+        {
             var seen = Set<String>()
             var scored: [(Int, String)] = []
             let exact = StringMatcher.normalize(needle)
-            let lowered = exact.lowercased()
             for position in pool {
                 guard let candidateValue = evaluator.string(stringAttribute, Int(position)), !candidateValue.isEmpty,
                     seen.insert(candidateValue).inserted
                 else { continue }
                 let normalizedValue = StringMatcher.normalize(candidateValue)
-                let score = distance(
+                let score = QueryEngine.distance(
                     exact, normalizedValue, op: attribute.op, caseInsensitive: attribute.caseInsensitive)
                 if score > 0 { scored.append((score, candidateValue)) }
             }
-            let limit = max(3, lowered.count / 3 + 1)
-            for (score, candidateValue) in scored.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }).prefix(3)
-            where score <= limit {
-                var variant = compound
-                variant.attributes[attributeIndex].value = .string(candidateValue)
-                variant.attributes[attributeIndex].op = attribute.op == .notEquals ? .notEquals : .equals
-                add(variant, "\(attribute.name.rawValue) \(Canon.quoted(needle)) → \(Canon.quoted(candidateValue))")
+            return scored.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }).prefix(3)
+        }
+
+        /// 2. The same value under another attribute: the attribute that *would* have matched (`#remember` when the
+        /// element's id is "remember", `[label="On"]` when "On" is the value).
+        mutating func addSubstituteAttributes(_ compound: Compound) {
+            let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
+            for (attributeIndex, attribute) in compound.attributes.enumerated() {
+                guard [.equals, .contains, .prefix, .suffix].contains(attribute.op), case .string = attribute.value,
+                    substitutes.contains(attribute.name)
+                else { continue }
+                for other in substitutes
+                where other != attribute.name && !(attribute.name == .name && (other == .id || other == .label)) {
+                    var variant = compound
+                    variant.attributes[attributeIndex].name = other
+                    add(variant, "attribute \(attribute.name.rawValue) → \(other.rawValue)")
+                }
             }
         }
-        // 2. The same value under another attribute: the attribute that *would* have matched (`#remember` when the
-        // element's id is "remember", `[label="On"]` when "On" is the value).
-        let substitutes: [AttributeName] = [.id, .label, .value, .name, .placeholder, .hint, .text, .axid]
-        for (attributeIndex, attribute) in compound.attributes.enumerated() {
-            guard [.equals, .contains, .prefix, .suffix].contains(attribute.op), case .string = attribute.value,
-                substitutes.contains(attribute.name)
-            else { continue }
-            for other in substitutes
-            where other != attribute.name && !(attribute.name == .name && (other == .id || other == .label)) {
+
+        /// 3. Relax one constraint at a time.
+        mutating func addRelaxedConstraints(_ compound: Compound) {
+            addOtherRoles(compound)
+            for attributeIndex in compound.attributes.indices {
                 var variant = compound
-                variant.attributes[attributeIndex].name = other
-                add(variant, "attribute \(attribute.name.rawValue) → \(other.rawValue)")
+                let removed = variant.attributes.remove(at: attributeIndex)
+                add(variant, "without \(removed.canonical)")
+            }
+            for pseudoIndex in compound.pseudos.indices {
+                var variant = compound
+                let removed = variant.pseudos.remove(at: pseudoIndex)
+                add(variant, "without \(removed.canonical)")
             }
         }
-        // 3. Relax one constraint at a time.
-        if let matches = compound.role {
+
+        /// Without the role: the roles that do match, one near miss per role.
+        mutating func addOtherRoles(_ compound: Compound) {
+            guard let matches = compound.role else { return }
             var variant = compound
             variant.role = nil
-            if let res = run(variant), !res.isEmpty {
-                // Report the roles that do match, one near miss per role.
-                var roles: [AXRole] = []
-                for position in res {
-                    let matchedRole = evaluator.idx.nodes[Int(position)].value.role
-                    if !roles.contains(matchedRole) { roles.append(matchedRole) }
-                }
-                for matchedRole in roles.prefix(3) {
-                    var roleVariant = compound
-                    roleVariant.role = matchedRole
-                    add(roleVariant, "role \(matches.rawValue) → \(matchedRole.rawValue)")
-                }
+            guard let res = run(variant), !res.isEmpty else { return }
+            var roles: [AXRole] = []
+            for position in res {
+                let matchedRole = evaluator.idx.nodes[Int(position)].value.role
+                if !roles.contains(matchedRole) { roles.append(matchedRole) }
+            }
+            for matchedRole in roles.prefix(3) {
+                var roleVariant = compound
+                roleVariant.role = matchedRole
+                add(roleVariant, "role \(matches.rawValue) → \(matchedRole.rawValue)")
             }
         }
-        for attributeIndex in compound.attributes.indices {
-            var variant = compound
-            let removed = variant.attributes.remove(at: attributeIndex)
-            add(variant, "without \(removed.canonical)")
-        }
-        for pseudoIndex in compound.pseudos.indices {
-            var variant = compound
-            let removed = variant.pseudos.remove(at: pseudoIndex)
-            add(variant, "without \(removed.canonical)")
-        }
-        return Array(out.prefix(6))
     }
 
     /// Needles longer than this are only compared for equality and case (banded edit distance: O(length × 17)).
@@ -240,35 +270,50 @@ extension QueryEngine {
     /// distance + 1; `Int.max` when not close. Bounded work whatever the lengths: a banded edit distance (at most
     /// `maxComparedCharacters` × 17 cells) or, for `*=`, at most `maxContainedCharacters` × `maxScannedCharacters`.
     static func distance(_ needle: String, _ value: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
-        let loweredNeedle = needle.lowercased()
-        let needleLength = needle.count
         switch op {
-        case .prefix, .suffix:
-            guard needleLength <= maxComparedCharacters else { return Int.max }
-            let window = op == .prefix ? String(value.prefix(needleLength)) : String(value.suffix(needleLength))
-            if window == needle { return 0 }
-            let loweredWindow = window.lowercased()
-            if loweredWindow == loweredNeedle { return caseInsensitive ? 0 : 1 }
-            return editDistance(loweredNeedle, loweredWindow, limit: maxDistance) + 1
-        case .contains:
-            if value.contains(needle) { return 0 }
-            guard needleLength <= maxContainedCharacters else { return Int.max }
-            let scanned = Array(String(value.prefix(maxScannedCharacters)).lowercased())
-            let target = Array(loweredNeedle)
-            if needleLength > scanned.count {
-                return editDistance(loweredNeedle, String(scanned), limit: maxDistance) + 1
-            }
-            let substringDistance = substringEditDistance(target, in: scanned, limit: maxDistance)
-            return substringDistance == 0 ? (caseInsensitive ? 0 : 1) : substringDistance + 1
-        default:
-            if value == needle { return 0 }
-            let loweredValue = value.lowercased()
-            if loweredValue == loweredNeedle { return caseInsensitive ? 0 : 1 }
-            guard needleLength <= maxComparedCharacters, abs(value.count - needleLength) <= maxDistance else {
-                return Int.max
-            }
-            return editDistance(loweredNeedle, loweredValue, limit: maxDistance) + 1
+        case .prefix, .suffix: return affixDistance(needle, value, op: op, caseInsensitive: caseInsensitive)
+        case .contains: return containedDistance(needle, value, caseInsensitive: caseInsensitive)
+        default: return equalityDistance(needle, value, caseInsensitive: caseInsensitive)
         }
+    }
+
+    /// `^=` / `$=`: the value's prefix or suffix of the needle's length against the needle.
+    static func affixDistance(_ needle: String, _ value: String, op: AttributeOp, caseInsensitive: Bool) -> Int {
+        let needleLength = needle.count
+        guard needleLength <= maxComparedCharacters else { return Int.max }
+        let window = op == .prefix ? String(value.prefix(needleLength)) : String(value.suffix(needleLength))
+        if window == needle { return 0 }
+        let loweredNeedle = needle.lowercased()
+        let loweredWindow = window.lowercased()
+        if loweredWindow == loweredNeedle { return caseInsensitive ? 0 : 1 }
+        return editDistance(loweredNeedle, loweredWindow, limit: maxDistance) + 1
+    }
+
+    /// `*=`: the closest substring of the value's first `maxScannedCharacters` characters.
+    static func containedDistance(_ needle: String, _ value: String, caseInsensitive: Bool) -> Int {
+        if value.contains(needle) { return 0 }
+        let needleLength = needle.count
+        guard needleLength <= maxContainedCharacters else { return Int.max }
+        let loweredNeedle = needle.lowercased()
+        let scanned = Array(String(value.prefix(maxScannedCharacters)).lowercased())
+        let target = Array(loweredNeedle)
+        if needleLength > scanned.count {
+            return editDistance(loweredNeedle, String(scanned), limit: maxDistance) + 1
+        }
+        let substringDistance = substringEditDistance(target, in: scanned, limit: maxDistance)
+        return substringDistance == 0 ? (caseInsensitive ? 0 : 1) : substringDistance + 1
+    }
+
+    /// `=` and the other operators: the whole value against the needle.
+    static func equalityDistance(_ needle: String, _ value: String, caseInsensitive: Bool) -> Int {
+        if value == needle { return 0 }
+        let loweredNeedle = needle.lowercased()
+        let loweredValue = value.lowercased()
+        if loweredValue == loweredNeedle { return caseInsensitive ? 0 : 1 }
+        guard needle.count <= maxComparedCharacters, abs(value.count - needle.count) <= maxDistance else {
+            return Int.max
+        }
+        return editDistance(loweredNeedle, loweredValue, limit: maxDistance) + 1
     }
 
     /// The smallest edit distance between `needle` and any substring of `text` (Sellers' algorithm: a free start

@@ -323,23 +323,33 @@ struct RegexPatternParser {
         return branches.count == 1 ? branches[0] : .alternation(branches)
     }
 
+    /// Whether a quantifier (`*`, `+`, `?`, `{n,m}`) starts at the cursor.
+    func atQuantifier() -> Bool {
+        guard let quantifierScalar = peek() else { return false }
+        return quantifierScalar == "*" || quantifierScalar == "+" || quantifierScalar == "?"
+            || (quantifierScalar == "{" && isCountedRepeat())
+    }
+
+    /// The node under the quantifier at the cursor; anchors, empty atoms and a second quantifier are refused.
+    mutating func quantified(_ node: RegexNode, atomStart: Int) throws(LinearRegex.SyntaxError) -> RegexNode {
+        if case .assert = node { throw fail("a quantifier after an anchor", at: position) }
+        if case .empty = node { throw fail("a quantifier with nothing to repeat", at: position) }
+        let repeated = try quantifier(node)
+        if let extra = peek(), extra == "*" || extra == "+" || extra == "?" || extra == "{" {
+            throw fail(
+                "a second quantifier after '\(String(String.UnicodeScalarView(pattern[atomStart..<position])))'"
+            )
+        }
+        return repeated
+    }
+
     mutating func sequence() throws(LinearRegex.SyntaxError) -> RegexNode {
         var items: [RegexNode] = []
         while let scalar = peek(), scalar != "|", scalar != ")" {
             let atomStart = position
             var node = try atom()
-            while let quantifierScalar = peek(),
-                quantifierScalar == "*" || quantifierScalar == "+" || quantifierScalar == "?"
-                    || (quantifierScalar == "{" && isCountedRepeat())
-            {
-                if case .assert = node { throw fail("a quantifier after an anchor", at: position) }
-                if case .empty = node { throw fail("a quantifier with nothing to repeat", at: position) }
-                node = try quantifier(node)
-                if let extra = peek(), extra == "*" || extra == "+" || extra == "?" || extra == "{" {
-                    throw fail(
-                        "a second quantifier after '\(String(String.UnicodeScalarView(pattern[atomStart..<position])))'"
-                    )
-                }
+            while atQuantifier() {
+                node = try quantified(node, atomStart: atomStart)
             }
             items.append(node)
         }
@@ -501,33 +511,38 @@ struct RegexPatternParser {
         case "v": return "\u{0B}"
         case "0": return "\u{00}"
         case "x": return try hexScalar(digits: 2, start: start)
-        case "u":
-            if peek() == "{" {
-                position += 1
-                var value: UInt32 = 0
-                var digits = 0
-                while let hexDigit = peek(), let digitValue = RegexPatternParser.hexValue(hexDigit) {
-                    guard digits < 8 else { throw fail("at most 8 hex digits in \\u{…}", at: start) }
-                    value = value * 16 + digitValue
-                    digits += 1
-                    position += 1
-                }
-                guard digits > 0, peek() == "}", let codePoint = Unicode.Scalar(value) else {
-                    throw fail("\\u{hex} naming a Unicode scalar", at: start)
-                }
-                position += 1
-                return codePoint
-            }
-            return try hexScalar(digits: 4, start: start)
-        default:
-            if scalar.properties.isAlphabetic || (scalar.value >= 0x30 && scalar.value <= 0x39) {
-                let what =
-                    scalar.value >= 0x31 && scalar.value <= 0x39
-                    ? "backreferences are not supported" : "unknown escape '\\\(scalar)'"
-                throw fail(what, at: start)
-            }
-            return scalar  // escaped punctuation or symbol: itself
+        case "u": return peek() == "{" ? try bracedScalar(start: start) : try hexScalar(digits: 4, start: start)
+        default: return try escapedSymbol(scalar, start: start)
         }
+    }
+
+    /// An escaped punctuation or symbol stands for itself; letters and digits without a meaning are refused.
+    func escapedSymbol(_ scalar: Unicode.Scalar, start: Int) throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
+        if scalar.properties.isAlphabetic || (scalar.value >= 0x30 && scalar.value <= 0x39) {
+            let what =
+                scalar.value >= 0x31 && scalar.value <= 0x39
+                ? "backreferences are not supported" : "unknown escape '\\\(scalar)'"
+            throw fail(what, at: start)
+        }
+        return scalar
+    }
+
+    /// `\u{…}`: one to eight hex digits naming a Unicode scalar (the cursor on the `{`).
+    mutating func bracedScalar(start: Int) throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
+        position += 1
+        var value: UInt32 = 0
+        var digits = 0
+        while let hexDigit = peek(), let digitValue = RegexPatternParser.hexValue(hexDigit) {
+            guard digits < 8 else { throw fail("at most 8 hex digits in \\u{…}", at: start) }
+            value = value * 16 + digitValue
+            digits += 1
+            position += 1
+        }
+        guard digits > 0, peek() == "}", let codePoint = Unicode.Scalar(value) else {
+            throw fail("\\u{hex} naming a Unicode scalar", at: start)
+        }
+        position += 1
+        return codePoint
     }
 
     mutating func hexScalar(digits: Int, start: Int) throws(LinearRegex.SyntaxError) -> Unicode.Scalar {
@@ -640,38 +655,46 @@ struct RegexEmitter {
         case .set(let classIndex): try append(.set(classIndex))
         case .assert(let assertion): try append(.assert(assertion))
         case .concat(let items): for item in items { try emit(item) }
-        case .alternation(let branches):
-            var exits: [Int] = []
-            for (classIndex, branch) in branches.enumerated() {
-                if classIndex < branches.count - 1 {
-                    let split = program.count
-                    try append(.split(split + 1, 0))
-                    try emit(branch)
-                    exits.append(program.count)
-                    try append(.jump(0))
-                    program[split] = .split(split + 1, program.count)
-                } else {
-                    try emit(branch)
-                }
-            }
-            for exit in exits { program[exit] = .jump(program.count) }
-        case .repeated(let body, let low, let high):
-            for _ in 0..<low { try emit(body) }
-            if let high {
-                var exits: [Int] = []
-                for _ in low..<high {
-                    exits.append(program.count)
-                    try append(.split(program.count + 1, 0))
-                    try emit(body)
-                }
-                for exit in exits { program[exit] = .split(exit + 1, program.count) }
+        case .alternation(let branches): try emitAlternation(branches)
+        case .repeated(let body, let low, let high): try emitRepetition(body, low: low, high: high)
+        }
+    }
+
+    /// Each branch but the last: a split to it or onward, and a jump past the rest.
+    mutating func emitAlternation(_ branches: [RegexNode]) throws(LinearRegex.SyntaxError) {
+        var exits: [Int] = []
+        for (classIndex, branch) in branches.enumerated() {
+            if classIndex < branches.count - 1 {
+                let split = program.count
+                try append(.split(split + 1, 0))
+                try emit(branch)
+                exits.append(program.count)
+                try append(.jump(0))
+                program[split] = .split(split + 1, program.count)
             } else {
-                let loop = program.count
-                try append(.split(loop + 1, 0))
-                try emit(body)
-                try append(.jump(loop))
-                program[loop] = .split(loop + 1, program.count)
+                try emit(branch)
             }
+        }
+        for exit in exits { program[exit] = .jump(program.count) }
+    }
+
+    /// `low` copies, then `high - low` optional copies or a loop.
+    mutating func emitRepetition(_ body: RegexNode, low: Int, high: Int?) throws(LinearRegex.SyntaxError) {
+        for _ in 0..<low { try emit(body) }
+        if let high {
+            var exits: [Int] = []
+            for _ in low..<high {
+                exits.append(program.count)
+                try append(.split(program.count + 1, 0))
+                try emit(body)
+            }
+            for exit in exits { program[exit] = .split(exit + 1, program.count) }
+        } else {
+            let loop = program.count
+            try append(.split(loop + 1, 0))
+            try emit(body)
+            try append(.jump(loop))
+            program[loop] = .split(loop + 1, program.count)
         }
     }
 }

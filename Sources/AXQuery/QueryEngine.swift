@@ -146,27 +146,9 @@ final class Evaluator {
             let last = stepIndex == chain.steps.count - 1
             let stepLimit = last && step.positional.isEmpty ? limit : nil
             if stepIndex == from {
-                switch initial {
-                case .range(let scope): current = filterRanges([(scope.lo, scope.hi)], step, limit: stepLimit)
-                case .relative(let combinator, let anchor):
-                    if combinator == .descendant || combinator == .within {
-                        current = filterRanges([(anchor + 1, Int(idx.end[anchor]))], step, limit: stepLimit)
-                    } else {
-                        current = filterCandidates(related(combinator, from: [Int32(anchor)]), step, limit: stepLimit)
-                    }
-                }
+                current = firstStep(step, initial: initial, limit: stepLimit)
             } else if step.combinator == .within && chain.positionalFrom[stepIndex] {
-                var matches: [Int32] = []
-                for position in current {
-                    let start = Int(position)
-                    matches += evalChain(
-                        chain, from: stepIndex, initial: .range(Scope(lo: start + 1, hi: Int(idx.end[start]))),
-                        limit: nil,
-                        trace: trace)
-                }
-                var out = sortedUnique(matches)
-                if let limit, out.count > limit { out.removeLast(out.count - limit) }
-                return out
+                return positionalWithin(chain, from: stepIndex, anchors: current, limit: limit, trace: trace)
             } else if step.combinator == .descendant || step.combinator == .within {
                 current = filterRanges(descendantRanges(current), step, limit: stepLimit)
             } else {
@@ -182,6 +164,36 @@ final class Evaluator {
             }
         }
         return current
+    }
+
+    /// The matches of the first evaluated step: within the scope, or related to the anchor of a relative chain.
+    func firstStep(_ step: CStep, initial: Initial, limit: Int?) -> [Int32] {
+        switch initial {
+        case .range(let scope): return filterRanges([(scope.lo, scope.hi)], step, limit: limit)
+        case .relative(let combinator, let anchor):
+            if combinator == .descendant || combinator == .within {
+                return filterRanges([(anchor + 1, Int(idx.end[anchor]))], step, limit: limit)
+            }
+            return filterCandidates(related(combinator, from: [Int32(anchor)]), step, limit: limit)
+        }
+    }
+
+    /// A `>>` step whose positional pseudo-classes count per anchor: the rest of the chain is evaluated below each
+    /// anchor on its own, the results merged in document order.
+    func positionalWithin(_ chain: CChain, from stepIndex: Int, anchors: [Int32], limit: Int?, trace: Trace?)
+        -> [Int32]
+    {
+        var matches: [Int32] = []
+        for position in anchors {
+            let start = Int(position)
+            matches += evalChain(
+                chain, from: stepIndex, initial: .range(Scope(lo: start + 1, hi: Int(idx.end[start]))),
+                limit: nil,
+                trace: trace)
+        }
+        var out = sortedUnique(matches)
+        if let limit, out.count > limit { out.removeLast(out.count - limit) }
+        return out
     }
 
     func applyPositional(_ pseudos: [Pseudo], _ list: [Int32]) -> [Int32] {
@@ -275,39 +287,44 @@ final class Evaluator {
     }
 
     func filterRanges(_ ranges: [(Int, Int)], _ step: CStep, limit: Int?) -> [Int32] {
-        var out: [Int32] = []
         let cap = limit ?? Int.max
         if cap <= 0 { return [] }
         if let axid = step.axid {
             guard let position = idx.byID[axid] else { return [] }
             let index = Int(position)
-            if ranges.contains(where: { index >= $0.0 && index < $0.1 }), passes(step, index) { out.append(position) }
-            return out
+            guard ranges.contains(where: { index >= $0.0 && index < $0.1 }), passes(step, index) else { return [] }
+            return [position]
         }
-        let source: [Int32]?
         if let ident = step.identifier {
-            source = idx.byIdentifier[ident] ?? []
-        } else if let role = step.role {
-            source = idx.byRole[TreeIndex.roleOrdinal[role]!]
-        } else {
-            source = nil
+            return filterIndexed(idx.byIdentifier[ident] ?? [], ranges, step, cap: cap)
         }
-        if let source {
-            for (lo, hi) in ranges {
-                var cursor = lowerBound(source, lo)
-                while cursor < source.count {
-                    let candidate = Int(source[cursor])
-                    if candidate >= hi { break }
-                    if passes(step, candidate) {
-                        out.append(source[cursor])
-                        if out.count >= cap { return out }
-                    }
-                    cursor += 1
+        if let role = step.role {
+            return filterIndexed(idx.byRole[TreeIndex.roleOrdinal[role]!], ranges, step, cap: cap)
+        }
+        return filterScan(ranges, step.tests, cap: cap)
+    }
+
+    /// The nodes of a sorted index (by identifier or role) inside the ranges that pass the step.
+    func filterIndexed(_ source: [Int32], _ ranges: [(Int, Int)], _ step: CStep, cap: Int) -> [Int32] {
+        var out: [Int32] = []
+        for (lo, hi) in ranges {
+            var cursor = lowerBound(source, lo)
+            while cursor < source.count {
+                let candidate = Int(source[cursor])
+                if candidate >= hi { break }
+                if passes(step, candidate) {
+                    out.append(source[cursor])
+                    if out.count >= cap { return out }
                 }
+                cursor += 1
             }
-            return out
         }
-        let tests = step.tests
+        return out
+    }
+
+    /// Every node inside the ranges that passes the tests.
+    func filterScan(_ ranges: [(Int, Int)], _ tests: [Test], cap: Int) -> [Int32] {
+        var out: [Int32] = []
         for (lo, hi) in ranges {
             var candidate = lo
             while candidate < hi {
@@ -405,37 +422,71 @@ final class Evaluator {
         switch condition {
         case .string(let attribute, let matcher, let negate):
             return matcher.matches(string(attribute, i), budget: regexBudget) != negate
-        case .number(let attribute, let op, let operand):
-            guard let actual = number(attribute, i) else { return op == .ne }
-            switch op {
-            case .eq: return actual == operand
-            case .ne: return actual != operand
-            case .lt: return actual < operand
-            case .le: return actual <= operand
-            case .gt: return actual > operand
-            case .ge: return actual >= operand
+        case .number(let attribute, let op, let operand): return Self.compare(number(attribute, i), op, operand)
+        case .exists(let attribute): return exists(attribute, i)
+        case .traitsAll, .traitsExact, .traitNames, .statesAll, .statesNone: return testTraitsOrStates(condition, i)
+        case .actionsAll, .actionsExact, .actionNames, .action: return testActions(condition, i)
+        case .element(let isElement): return idx.nodes[i].value.isElement == isElement
+        case .focused: return ctx.focusedID != nil && idx.ids[i] == ctx.focusedID
+        case .hittable: return isHittable(i)
+        case .rotor(let name): return hasRotor(name, i)
+        case .text(let matcher): return textMatches(matcher, i)
+        case .simple(let alts, let negate): return alts.contains { matchesSimple($0, i) } != negate
+        case .set(let selector, let negate): return inSet(selector, i) != negate
+        case .has(let selector): return has(selector, anchor: i)
+        }
+    }
+
+    /// A numeric comparison; an attribute the node lacks only satisfies `!=`.
+    @inline(__always) static func compare(_ actual: Double?, _ op: NumOp, _ operand: Double) -> Bool {
+        guard let actual else { return op == .ne }
+        switch op {
+        case .eq: return actual == operand
+        case .ne: return actual != operand
+        case .lt: return actual < operand
+        case .le: return actual <= operand
+        case .gt: return actual > operand
+        case .ge: return actual >= operand
+        }
+    }
+
+    /// `[attribute]`: the node has a non-empty value for it.
+    func exists(_ attribute: AttributeName, _ i: Int) -> Bool {
+        let node = idx.nodes[i].value
+        switch attribute.kind {
+        case .string:
+            // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
+            if attribute == .id { return !StringMatcher.normalize(node.identifier ?? "").isEmpty }
+            return !StringMatcher.normalize(string(Test.strAttr(attribute)!, i) ?? "").isEmpty
+        case .number:
+            switch attribute {
+            case .headingLevel: return node.headingLevel != nil
+            case .row, .column: return node.cell != nil
+            case .tag: return node.viewID.flatMap { ctx.views[$0] }.map { $0.tag != 0 } ?? false
+            default: return true
             }
-        case .exists(let attribute):
-            switch attribute.kind {
-            case .string:
-                // `[id]` asks whether an accessibility identifier is set, not for the element-id fallback.
-                if attribute == .id { return !StringMatcher.normalize(idx.nodes[i].value.identifier ?? "").isEmpty }
-                return !StringMatcher.normalize(string(Test.strAttr(attribute)!, i) ?? "").isEmpty
-            case .number:
-                switch attribute {
-                case .headingLevel: return idx.nodes[i].value.headingLevel != nil
-                case .row, .column: return idx.nodes[i].value.cell != nil
-                case .tag: return idx.nodes[i].value.viewID.flatMap { ctx.views[$0] }.map { $0.tag != 0 } ?? false
-                default: return true
-                }
-            case .set:
-                return attribute == .traits
-                    ? !idx.nodes[i].value.traits.isEmpty
-                    : !(idx.nodes[i].value.actions.isEmpty && idx.nodes[i].value.customActions.isEmpty)
-            }
-        case .traitsAll(let traits): return idx.nodes[i].value.traits.isSuperset(of: traits)
-        case .traitsExact(let traits, let negate): return (idx.nodes[i].value.traits == traits) != negate
+        case .set:
+            return attribute == .traits
+                ? !node.traits.isEmpty : !(node.actions.isEmpty && node.customActions.isEmpty)
+        }
+    }
+
+    /// The trait and state tests (`[traits~=…]`, `[traits=…]`, trait-name patterns, `:enabled`-style state sets).
+    func testTraitsOrStates(_ condition: Test, _ i: Int) -> Bool {
+        let node = idx.nodes[i].value
+        switch condition {
+        case .traitsAll(let traits): return node.traits.isSuperset(of: traits)
+        case .traitsExact(let traits, let negate): return (node.traits == traits) != negate
         case .traitNames(let matcher, _): return traitNames(i).contains { matcher.matches($0, budget: regexBudget) }
+        case .statesAll(let states): return node.states.isSuperset(of: states)
+        case .statesNone(let states): return node.states.isDisjoint(with: states)
+        default: return false
+        }
+    }
+
+    /// The action tests (`[actions~=…]`, `[actions=…]`, action-name patterns, `:action(name)`).
+    func testActions(_ condition: Test, _ i: Int) -> Bool {
+        switch condition {
         case .actionsAll(let names, let caseInsensitive):
             let have = actionNames(i, ids: true).map { caseInsensitive ? $0.lowercased() : $0 }
             return names.allSatisfy { have.contains($0) }
@@ -444,36 +495,31 @@ final class Evaluator {
             return (have == Array(Set(names)).sorted()) != negate
         case .actionNames(let matcher, _):
             return actionNames(i, ids: true).contains { matcher.matches($0, budget: regexBudget) }
-        case .statesAll(let states): return idx.nodes[i].value.states.isSuperset(of: states)
-        case .statesNone(let states): return idx.nodes[i].value.states.isDisjoint(with: states)
-        case .element(let isElement): return idx.nodes[i].value.isElement == isElement
-        case .focused: return ctx.focusedID != nil && idx.ids[i] == ctx.focusedID
-        case .hittable: return isHittable(i)
         case .action(let name):
             let node = idx.nodes[i].value
             return node.actions.contains { $0.rawValue == name }
                 || node.customActions.contains { $0.name == name || $0.id == name }
-        case .rotor(let name):
-            let node = idx.nodes[i].value
-            // The node declares the rotor, or is a member of the derived rotor of that name (heading, link…;
-            // D-ROTOR-3).
-            if node.rotors.contains(where: {
-                $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name)
-            }) {
-                return true
-            }
-            return SystemRotors.isMember(node, of: name)
-        case .text(let matcher):
-            let node = idx.nodes[i].value
-            return matcher.matches(node.label, budget: regexBudget) || matcher.matches(node.value, budget: regexBudget)
-                || matcher.matches(node.text, budget: regexBudget)
-        case .simple(let alts, let negate):
-            return alts.contains { matchesSimple($0, i) } != negate
-        case .set(let selector, let negate):
-            return inSet(selector, i) != negate
-        case .has(let selector):
-            return has(selector, anchor: i)
+        default: return false
         }
+    }
+
+    /// `:rotor(name)`: the node declares the rotor, or is a member of the derived rotor of that name (heading,
+    /// link…; D-ROTOR-3).
+    func hasRotor(_ name: String, _ i: Int) -> Bool {
+        let node = idx.nodes[i].value
+        if node.rotors.contains(where: {
+            $0.name == name || ($0.systemType != .none && $0.systemType.rawValue == name)
+        }) {
+            return true
+        }
+        return SystemRotors.isMember(node, of: name)
+    }
+
+    /// `:text(…)`: label, value or text matches.
+    func textMatches(_ matcher: StringMatcher, _ i: Int) -> Bool {
+        let node = idx.nodes[i].value
+        return matcher.matches(node.label, budget: regexBudget) || matcher.matches(node.value, budget: regexBudget)
+            || matcher.matches(node.text, budget: regexBudget)
     }
 
     func isHittable(_ i: Int) -> Bool {
@@ -495,42 +541,49 @@ final class Evaluator {
     }
 
     /// `:has(R)`: R evaluated relative to the anchor.
+    /// The nodes matching a one-step `:has()` argument, as a bitmap and a sorted list, computed once per evaluation.
+    @inline(__always) func hasSet(_ step: CStep, key: ObjectIdentifier) -> (bitmap: [Bool], sorted: [Int32]) {
+        if let cached = hasSets[key] { return cached }
+        let list = filterRanges([(0, idx.count)], step, limit: nil)
+        var bitmap = [Bool](repeating: false, count: idx.count)
+        for position in list { bitmap[Int(position)] = true }
+        hasSets[key] = (bitmap, list)
+        return (bitmap, list)
+    }
+
+    /// Whether a node of `pre` stands in the `combinator` relation to the anchor.
+    @inline(__always) func anyRelated(_ pre: (bitmap: [Bool], sorted: [Int32]), _ combinator: Combinator, anchor: Int)
+        -> Bool
+    {
+        switch combinator {
+        case .descendant, .within:
+            let cursor = lowerBound(pre.sorted, anchor + 1)
+            return cursor < pre.sorted.count && Int(pre.sorted[cursor]) < Int(idx.end[anchor])
+        case .child:
+            let end = Int(idx.end[anchor])
+            var child = anchor + 1
+            while child < end {
+                if pre.bitmap[child] { return true }
+                child = Int(idx.end[child])
+            }
+            return false
+        case .nextSibling:
+            let sibling = idx.nextSibling(anchor)
+            return sibling >= 0 && pre.bitmap[sibling]
+        case .laterSibling:
+            var sibling = idx.nextSibling(anchor)
+            while sibling >= 0 {
+                if pre.bitmap[sibling] { return true }
+                sibling = idx.nextSibling(sibling)
+            }
+            return false
+        }
+    }
+
     func has(_ selector: CompiledSelector, anchor: Int) -> Bool {
         if let step = selector.singleStep {
-            let key = ObjectIdentifier(selector)
-            let pre: (bitmap: [Bool], sorted: [Int32])
-            if let cached = hasSets[key] {
-                pre = cached
-            } else {
-                let list = filterRanges([(0, idx.count)], step, limit: nil)
-                var bitmap = [Bool](repeating: false, count: idx.count)
-                for position in list { bitmap[Int(position)] = true }
-                pre = (bitmap, list)
-                hasSets[key] = pre
-            }
-            switch selector.chains[0].leading ?? .descendant {
-            case .descendant, .within:
-                let cursor = lowerBound(pre.sorted, anchor + 1)
-                return cursor < pre.sorted.count && Int(pre.sorted[cursor]) < Int(idx.end[anchor])
-            case .child:
-                let end = Int(idx.end[anchor])
-                var child = anchor + 1
-                while child < end {
-                    if pre.bitmap[child] { return true }
-                    child = Int(idx.end[child])
-                }
-                return false
-            case .nextSibling:
-                let sibling = idx.nextSibling(anchor)
-                return sibling >= 0 && pre.bitmap[sibling]
-            case .laterSibling:
-                var sibling = idx.nextSibling(anchor)
-                while sibling >= 0 {
-                    if pre.bitmap[sibling] { return true }
-                    sibling = idx.nextSibling(sibling)
-                }
-                return false
-            }
+            let pre = hasSet(step, key: ObjectIdentifier(selector))
+            return anyRelated(pre, selector.chains[0].leading ?? .descendant, anchor: anchor)
         }
         for chain in selector.chains {
             let lastPositional = !(chain.steps.last?.positional.isEmpty ?? true)

@@ -43,56 +43,63 @@ package struct Selector: Sendable, Hashable, CustomStringConvertible {
         }
         for (chainIndex, chain) in chains.enumerated() {
             let chainPath = chains.count == 1 ? path : "\(path).union[\(chainIndex)]"
-            guard !chain.steps.isEmpty else {
-                throw SelectorError(path: chainPath, expected: "at least one compound", found: "an empty chain")
+            try validate(chain, path: chainPath, depth: depth, relative: relative)
+        }
+    }
+
+    static func validate(_ chain: Chain, path chainPath: String, depth: Int, relative: Bool) throws(SelectorError) {
+        guard !chain.steps.isEmpty else {
+            throw SelectorError(path: chainPath, expected: "at least one compound", found: "an empty chain")
+        }
+        if chain.leading != nil && !relative {
+            throw SelectorError(
+                path: chainPath, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
+        }
+        if chain.leading == .within {
+            throw SelectorError(path: chainPath, expected: "'>', '+' or '~'", found: "a leading '>>'")
+        }
+        for (stepIndex, step) in chain.steps.enumerated() {
+            let stepPath = chain.steps.count == 1 ? chainPath : "\(chainPath).chain[\(stepIndex)]"
+            for (attributeIndex, attribute) in step.compound.attributes.enumerated() {
+                try attribute.validate(path: "\(stepPath).attrs[\(attributeIndex)]")
             }
-            if chain.leading != nil && !relative {
+            for (pseudoIndex, pseudo) in step.compound.pseudos.enumerated() {
+                try validate(pseudo, path: "\(stepPath).pseudos[\(pseudoIndex)]", depth: depth)
+            }
+        }
+    }
+
+    static func validate(_ pseudo: Pseudo, path pseudoPath: String, depth: Int) throws(SelectorError) {
+        switch pseudo {
+        case .has(let sub): try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: true)
+        case .not(let sub), .is(let sub):
+            try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: false)
+        case .nthLast(let index) where index < 0:
+            throw SelectorError(
+                path: pseudoPath, expected: "a non-negative integer for :nth-last", found: "\(index)")
+        case .trait(let names):
+            guard !names.isEmpty else {
+                throw SelectorError(path: pseudoPath, expected: "at least one trait name", found: "none")
+            }
+            for name in names where Traits.named(name) == nil {
                 throw SelectorError(
-                    path: chainPath, expected: "a compound", found: "a leading combinator (only allowed inside :has())")
+                    path: pseudoPath,
+                    expected: "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))",
+                    found: "'\(name)'")
             }
-            if chain.leading == .within {
-                throw SelectorError(path: chainPath, expected: "'>', '+' or '~'", found: "a leading '>>'")
+        case .state(let names):
+            guard !names.isEmpty else {
+                throw SelectorError(path: pseudoPath, expected: "at least one state name", found: "none")
             }
-            for (stepIndex, step) in chain.steps.enumerated() {
-                let stepPath = chain.steps.count == 1 ? chainPath : "\(chainPath).chain[\(stepIndex)]"
-                for (attributeIndex, attribute) in step.compound.attributes.enumerated() {
-                    try attribute.validate(path: "\(stepPath).attrs[\(attributeIndex)]")
-                }
-                for (pseudoIndex, pseudo) in step.compound.pseudos.enumerated() {
-                    let pseudoPath = "\(stepPath).pseudos[\(pseudoIndex)]"
-                    switch pseudo {
-                    case .has(let sub): try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: true)
-                    case .not(let sub), .is(let sub):
-                        try validate(sub.chains, path: pseudoPath, depth: depth + 1, relative: false)
-                    case .nthLast(let index) where index < 0:
-                        throw SelectorError(
-                            path: pseudoPath, expected: "a non-negative integer for :nth-last", found: "\(index)")
-                    case .trait(let names):
-                        guard !names.isEmpty else {
-                            throw SelectorError(path: pseudoPath, expected: "at least one trait name", found: "none")
-                        }
-                        for name in names where Traits.named(name) == nil {
-                            throw SelectorError(
-                                path: pseudoPath,
-                                expected: "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))",
-                                found: "'\(name)'")
-                        }
-                    case .state(let names):
-                        guard !names.isEmpty else {
-                            throw SelectorError(path: pseudoPath, expected: "at least one state name", found: "none")
-                        }
-                        for name in names where AXStates.named.first(where: { $0.0 == name }) == nil {
-                            throw SelectorError(
-                                path: pseudoPath,
-                                expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))",
-                                found: "'\(name)'")
-                        }
-                    case .text(.regex(let regex)):
-                        _ = try regex.compile(path: pseudoPath)
-                    default: break
-                    }
-                }
+            for name in names where AXStates.named.first(where: { $0.0 == name }) == nil {
+                throw SelectorError(
+                    path: pseudoPath,
+                    expected: "a state name (\(AXStates.named.map(\.0).joined(separator: ", ")))",
+                    found: "'\(name)'")
             }
+        case .text(.regex(let regex)):
+            _ = try regex.compile(path: pseudoPath)
+        default: break
         }
     }
 }
@@ -241,77 +248,98 @@ package struct AttributeTest: Sendable, Hashable {
     }
 
     func validate(path: String) throws(SelectorError) {
-        func fail(_ expected: String, _ found: String) -> SelectorError {
-            SelectorError(path: path, expected: expected, found: found)
-        }
-        switch (op, value) {
-        case (.exists, nil):
-            guard !caseInsensitive else {
-                throw fail("a value before the 'i' flag", "'i' on a bare [\(name.rawValue)]")
-            }
-            return
-        case (.exists, .some): throw fail("no value for a bare [\(name.rawValue)]", "a value")
-        case (_, nil): throw fail("a value after '\(op.rawValue)'", "none")
-        default: break
-        }
-        let checkedValue = value!
+        guard let checkedValue = try validateValuePresence(path: path) else { return }
         if case .regex(let regex) = checkedValue {
-            guard op == .matches else { throw fail("'~=' before a /regex/", "'\(op.rawValue)'") }
+            guard op == .matches else { throw fail(path, "'~=' before a /regex/", "'\(op.rawValue)'") }
             guard !caseInsensitive else {
-                throw fail("regex flags inside the literal (/…/i)", "an 'i' flag after a regex")
+                throw fail(path, "regex flags inside the literal (/…/i)", "an 'i' flag after a regex")
             }
             _ = try regex.compile(path: path)
             return
         }
-        if op == .matches {
-            guard name.kind != .number else {
-                throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='")
-            }
-            let text: String
-            switch checkedValue {
-            case .string(let string): text = string
-            case .number(let number): text = Canon.number(number)
-            case .regex: return
-            }
-            _ = try RegexLiteral(pattern: text, flags: caseInsensitive ? "i" : "").compile(path: path)
-            return
-        }
+        if op == .matches { return try validateMatches(checkedValue, path: path) }
         switch name.kind {
-        case .number:
+        case .number: try validateNumeric(checkedValue, path: path)
+        case .set: try validateSet(checkedValue, path: path)
+        case .string: try validateString(checkedValue, path: path)
+        }
+    }
+
+    func fail(_ path: String, _ expected: String, _ found: String) -> SelectorError {
+        SelectorError(path: path, expected: expected, found: found)
+    }
+
+    /// A bare `[name]` has no value (and no flag), every other operator one; nil for a valid bare test.
+    func validateValuePresence(path: String) throws(SelectorError) -> AttributeValue? {
+        switch (op, value) {
+        case (.exists, nil):
+            guard !caseInsensitive else {
+                throw fail(path, "a value before the 'i' flag", "'i' on a bare [\(name.rawValue)]")
+            }
+            return nil
+        case (.exists, .some): throw fail(path, "no value for a bare [\(name.rawValue)]", "a value")
+        case (_, nil): throw fail(path, "a value after '\(op.rawValue)'", "none")
+        case (_, .some(let checkedValue)): return checkedValue
+        }
+    }
+
+    /// `~=` with a string or number: the text is compiled as a regex.
+    func validateMatches(_ checkedValue: AttributeValue, path: String) throws(SelectorError) {
+        guard name.kind != .number else {
+            throw fail(path, "=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'~='")
+        }
+        let text: String
+        switch checkedValue {
+        case .string(let string): text = string
+        case .number(let number): text = Canon.number(number)
+        case .regex: return
+        }
+        _ = try RegexLiteral(pattern: text, flags: caseInsensitive ? "i" : "").compile(path: path)
+    }
+
+    func validateNumeric(_ checkedValue: AttributeValue, path: String) throws(SelectorError) {
+        guard case .number = checkedValue else {
+            throw fail(path, "a number for the numeric attribute '\(name.rawValue)'", "\(checkedValue.canonical)")
+        }
+        guard op == .equals || op == .notEquals || op.isNumeric else {
+            throw fail(
+                path, "=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'\(op.rawValue)'")
+        }
+        guard !caseInsensitive else { throw fail(path, "no 'i' flag on a numeric comparison", "'i'") }
+    }
+
+    func validateSet(_ checkedValue: AttributeValue, path: String) throws(SelectorError) {
+        guard case .string(let text) = checkedValue else {
+            throw fail(path, "names for the set attribute '\(name.rawValue)'", "a number")
+        }
+        guard !op.isNumeric else {
+            throw fail(
+                path, "&=, =, !=, *=, ^=, $= or ~= for the set attribute '\(name.rawValue)'", "'\(op.rawValue)'")
+        }
+        if name == .traits && (op == .includes || op == .equals || op == .notEquals) {
+            for traitName in AttributeTest.splitNames(text) where Traits.named(traitName) == nil {
+                throw fail(
+                    path, "a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", "'\(traitName)'")
+            }
+        }
+    }
+
+    func validateString(_ checkedValue: AttributeValue, path: String) throws(SelectorError) {
+        if op == .includes {
+            throw fail(path, "'&=' only on the set attributes traits and actions", "'&=' on '\(name.rawValue)'")
+        }
+        if op.isNumeric {
             guard case .number = checkedValue else {
-                throw fail("a number for the numeric attribute '\(name.rawValue)'", "\(checkedValue.canonical)")
+                throw fail(path, "a number after '\(op.rawValue)'", checkedValue.canonical)
             }
-            guard op == .equals || op == .notEquals || op.isNumeric else {
-                throw fail("=, !=, <, <=, > or >= for the numeric attribute '\(name.rawValue)'", "'\(op.rawValue)'")
-            }
-            guard !caseInsensitive else { throw fail("no 'i' flag on a numeric comparison", "'i'") }
-        case .set:
-            guard case .string(let text) = checkedValue else {
-                throw fail("names for the set attribute '\(name.rawValue)'", "a number")
-            }
-            guard !op.isNumeric else {
-                throw fail("&=, =, !=, *=, ^=, $= or ~= for the set attribute '\(name.rawValue)'", "'\(op.rawValue)'")
-            }
-            if name == .traits && (op == .includes || op == .equals || op == .notEquals) {
-                for traitName in AttributeTest.splitNames(text) where Traits.named(traitName) == nil {
-                    throw fail("a trait name (\(Traits.named.map(\.name).joined(separator: ", ")))", "'\(traitName)'")
-                }
-            }
-        case .string:
-            if op == .includes {
-                throw fail("'&=' only on the set attributes traits and actions", "'&=' on '\(name.rawValue)'")
-            }
-            if op.isNumeric {
-                guard case .number = checkedValue else {
-                    throw fail("a number after '\(op.rawValue)'", checkedValue.canonical)
-                }
-            }
-            if case .number = checkedValue, caseInsensitive { throw fail("no 'i' flag on a numeric comparison", "'i'") }
-            if name == .role, op == .equals || op == .notEquals, case .string(let text) = checkedValue,
-                AXRole(rawValue: text) == nil
-            {
-                throw fail("a role (\(RoleNames.known))", "'\(text)'")
-            }
+        }
+        if case .number = checkedValue, caseInsensitive {
+            throw fail(path, "no 'i' flag on a numeric comparison", "'i'")
+        }
+        if name == .role, op == .equals || op == .notEquals, case .string(let text) = checkedValue,
+            AXRole(rawValue: text) == nil
+        {
+            throw fail(path, "a role (\(RoleNames.known))", "'\(text)'")
         }
     }
 

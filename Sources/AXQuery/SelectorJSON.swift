@@ -75,9 +75,8 @@ enum SelJSON {
 
     static func pseudo(_ pseudo: Pseudo) -> JSON {
         switch pseudo {
-        case .has(let selector): return ["pseudo": "has", "selector": list(selector.chains)]
-        case .not(let selector): return ["pseudo": "not", "selector": list(selector.chains)]
-        case .is(let selector): return ["pseudo": "is", "selector": list(selector.chains)]
+        case .has(let selector), .not(let selector), .is(let selector):
+            return ["pseudo": .string(nestedPseudoName(pseudo)), "selector": list(selector.chains)]
         case .nth(let count): return ["pseudo": "nth", "n": JSON(count)]
         case .nthLast(let count): return ["pseudo": "nth-last", "n": JSON(count)]
         case .first: return ["pseudo": "first"]
@@ -92,6 +91,14 @@ enum SelJSON {
             var object: JSONObject = ["pseudo": "text", "regex": .string(regex.pattern)]
             if !regex.flags.isEmpty { object["flags"] = .string(regex.canonicalFlags) }
             return .object(object)
+        }
+    }
+
+    static func nestedPseudoName(_ pseudo: Pseudo) -> String {
+        switch pseudo {
+        case .has: return "has"
+        case .not: return "not"
+        default: return "is"
         }
     }
 
@@ -225,13 +232,7 @@ enum SelJSON {
                 "\(path).name", "an attribute name (\(AttributeName.allCases.map(\.rawValue).joined(separator: ", ")))",
                 "'\(nameText)'")
         }
-        var caseInsensitive = false
-        if let caseValue = members["caseInsensitive"] {
-            guard case .bool(let flag) = caseValue else {
-                throw fail("\(path).caseInsensitive", "true or false", caseValue.typeName)
-            }
-            caseInsensitive = flag
-        }
+        let caseInsensitive = try decodeCaseFlag(members["caseInsensitive"], path: path)
         guard let opj = members["op"] else {
             guard members["value"] == nil, members["regex"] == nil else {
                 throw fail("\(path).op", "an operator next to a value", "no op")
@@ -244,42 +245,54 @@ enum SelJSON {
         guard var op = AttributeOp(rawValue: ops), op != .exists else {
             throw fail("\(path).op", "an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=)", "'\(ops)'")
         }
-        var value: AttributeValue
-        if let regex = members["regex"] {
-            guard members["value"] == nil else { throw fail(path, "either value or regex", "both") }
-            var flags = ""
-            if let flagsValue = members["flags"] { flags = try string(flagsValue, "\(path).flags") }
-            value = .regex(RegexLiteral(pattern: normalizeRegex(try string(regex, "\(path).regex")), flags: flags))
-            if op == .equals { op = .matches }
-        } else if let valueJSON = members["value"] {
-            guard members["flags"] == nil else {
-                throw fail("\(path).flags", "flags only next to regex", "flags next to value")
-            }
-            switch valueJSON {
-            case .string(let text): value = .string(text)
-            case .number(let number):
-                guard number.isFinite else { throw fail("\(path).value", "a finite number", "\(number)") }
-                value = .number(number)
-            default: throw fail("\(path).value", "a string or a number", valueJSON.typeName)
-            }
-        } else {
-            throw fail(path, "a value or a regex after op '\(ops)'", "neither")
-        }
+        var value = try decodeValue(members, op: ops, path: path)
+        if case .regex = value, op == .equals { op = .matches }
         if name == .role, op == .equals || op == .notEquals, case .string(let roleName) = value {
             guard let role = RoleNames.role(roleName) else {
                 throw fail("\(path).value", "a role (\(RoleNames.known))", "'\(roleName)'")
             }
             value = .string(role.rawValue)
         }
-        if case .regex(let regex) = value {
-            for flag in regex.flags where !RegexLiteral.allowedFlags.contains(flag) {
-                throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
-            }
-            value = .regex(RegexLiteral(pattern: regex.pattern, flags: regex.canonicalFlags))
-        }
         let test = AttributeTest(name, op, value, caseInsensitive: caseInsensitive)
         try test.validate(path: path)
         return test
+    }
+
+    static func decodeCaseFlag(_ caseValue: JSON?, path: String) throws(SelectorError) -> Bool {
+        guard let caseValue else { return false }
+        guard case .bool(let flag) = caseValue else {
+            throw fail("\(path).caseInsensitive", "true or false", caseValue.typeName)
+        }
+        return flag
+    }
+
+    /// The `value` (string or finite number) or `regex` (with `flags`, canonical) of an attribute test.
+    static func decodeValue(_ members: JSONObject, op ops: String, path: String) throws(SelectorError)
+        -> AttributeValue
+    {
+        if let regex = members["regex"] {
+            guard members["value"] == nil else { throw fail(path, "either value or regex", "both") }
+            var flags = ""
+            if let flagsValue = members["flags"] { flags = try string(flagsValue, "\(path).flags") }
+            let literal = RegexLiteral(pattern: normalizeRegex(try string(regex, "\(path).regex")), flags: flags)
+            for flag in flags where !RegexLiteral.allowedFlags.contains(flag) {
+                throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
+            }
+            return .regex(RegexLiteral(pattern: literal.pattern, flags: literal.canonicalFlags))
+        }
+        guard let valueJSON = members["value"] else {
+            throw fail(path, "a value or a regex after op '\(ops)'", "neither")
+        }
+        guard members["flags"] == nil else {
+            throw fail("\(path).flags", "flags only next to regex", "flags next to value")
+        }
+        switch valueJSON {
+        case .string(let text): return .string(text)
+        case .number(let number):
+            guard number.isFinite else { throw fail("\(path).value", "a finite number", "\(number)") }
+            return .number(number)
+        default: throw fail("\(path).value", "a string or a number", valueJSON.typeName)
+        }
     }
 
     /// `\/` in a regex means `/`; the AST keeps the plain `/` so that the string form round-trips.
@@ -315,11 +328,7 @@ enum SelJSON {
         switch name {
         case "has", "not", "is":
             try only(["selector"])
-            guard let sj = members["selector"] else { throw fail("\(path).selector", "a selector", "nothing") }
-            let chains = try decodeList(sj, path: "\(path).selector", relative: name == "has", depth: depth + 1)
-            try Selector.validate(chains, path: "\(path).selector", depth: depth + 1, relative: name == "has")
-            let sub = try Selector(validated: chains)
-            return name == "has" ? .has(sub) : name == "not" ? .not(sub) : .is(sub)
+            return try decodeNestedPseudo(name, members["selector"], path: path, depth: depth)
         case "nth":
             try only(["n"])
             return .nth(try n())
@@ -346,19 +355,7 @@ enum SelJSON {
             return .rotor(try string(members["name"], "\(path).name"))
         case "text":
             try only(["value", "regex", "flags"])
-            if let regex = members["regex"] {
-                var flags = ""
-                if let flag = members["flags"] { flags = try string(flag, "\(path).flags") }
-                for flag in flags where !RegexLiteral.allowedFlags.contains(flag) {
-                    throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
-                }
-                return .text(
-                    .regex(
-                        RegexLiteral(
-                            pattern: normalizeRegex(try string(regex, "\(path).regex")),
-                            flags: RegexLiteral(pattern: "", flags: flags).canonicalFlags)))
-            }
-            return .text(.substring(try string(members["value"], "\(path).value")))
+            return try decodeTextPseudo(members, path: path)
         default:
             if let flag = StatePseudo(rawValue: name) {
                 try only([])
@@ -367,5 +364,32 @@ enum SelJSON {
             throw fail(
                 "\(path).pseudo", "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", "'\(name)'")
         }
+    }
+    /// `{"pseudo": "has"|"not"|"is", "selector": …}`.
+    static func decodeNestedPseudo(_ name: String, _ selectorJSON: JSON?, path: String, depth: Int)
+        throws(SelectorError) -> Pseudo
+    {
+        guard let sj = selectorJSON else { throw fail("\(path).selector", "a selector", "nothing") }
+        let chains = try decodeList(sj, path: "\(path).selector", relative: name == "has", depth: depth + 1)
+        try Selector.validate(chains, path: "\(path).selector", depth: depth + 1, relative: name == "has")
+        let sub = try Selector(validated: chains)
+        return name == "has" ? .has(sub) : name == "not" ? .not(sub) : .is(sub)
+    }
+
+    /// `{"pseudo": "text", "value": …}` or `{"pseudo": "text", "regex": …, "flags": …}`.
+    static func decodeTextPseudo(_ members: JSONObject, path: String) throws(SelectorError) -> Pseudo {
+        guard let regex = members["regex"] else {
+            return .text(.substring(try string(members["value"], "\(path).value")))
+        }
+        var flags = ""
+        if let flag = members["flags"] { flags = try string(flag, "\(path).flags") }
+        for flag in flags where !RegexLiteral.allowedFlags.contains(flag) {
+            throw fail("\(path).flags", "regex flags i, s or m", "'\(flag)'")
+        }
+        return .text(
+            .regex(
+                RegexLiteral(
+                    pattern: normalizeRegex(try string(regex, "\(path).regex")),
+                    flags: RegexLiteral(pattern: "", flags: flags).canonicalFlags)))
     }
 }

@@ -260,6 +260,31 @@ struct SelectorParser {
     mutating func attribute() throws(SelectorError) -> AttributeTest {
         try expect("[")
         skipWS()
+        let attr = try attributeName()
+        skipWS()
+        if peek() == "]" {
+            position += 1
+            return AttributeTest(attr)
+        }
+        let opAt = position
+        var op = try attributeOperator()
+        skipWS()
+        let valueAt = position
+        var value = try attributeValue(after: op)
+        let ci = try attributeFlagAndClose()
+        if op == .equals, case .regex = value { op = .matches }  // [label=/re/] is a regex match
+        if attr == .role, op == .equals || op == .notEquals, case .string(let roleName) = value {
+            value = .string(try canonicalRole(roleName, at: valueAt))
+        }
+        let test = AttributeTest(attr, op, value, caseInsensitive: ci)
+        do { try test.validate(path: "") } catch {
+            throw positioned(error, op: op, opAt: opAt, valueAt: valueAt)
+        }
+        return test
+    }
+
+    /// The attribute name after `[`, matched without regard to case.
+    mutating func attributeName() throws(SelectorError) -> AttributeName {
         let nameAt = position
         let name = ident()
         guard !name.isEmpty else {
@@ -271,38 +296,42 @@ struct SelectorParser {
                 found: "'\(name)'",
                 hint: suggestion(name, among: AttributeName.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
         }
-        skipWS()
-        if peek() == "]" {
-            position += 1
-            return AttributeTest(attr)
-        }
-        let opAt = position
-        var op: AttributeOp?
+        return attr
+    }
+
+    /// The longest operator at the cursor (`SelectorParser.operators` lists the two-character ones first).
+    mutating func attributeOperator() throws(SelectorError) -> AttributeOp {
         for candidate in SelectorParser.operators {
             let chars = Array(candidate)
             if position + chars.count <= characters.count,
-                Array(characters[position..<(position + chars.count)]) == chars
+                Array(characters[position..<(position + chars.count)]) == chars,
+                let op = AttributeOp(rawValue: candidate)
             {
-                op = AttributeOp(rawValue: candidate)
                 position += chars.count
-                break
+                return op
             }
         }
-        guard var op else { throw fail("an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=) or ']'") }
-        skipWS()
-        let valueAt = position
-        var value: AttributeValue
+        throw fail("an operator (=, !=, *=, ^=, $=, ~=, &=, <, <=, >, >=) or ']'")
+    }
+
+    /// A quoted string, a regex literal, or a bare word (a number when it reads as one).
+    mutating func attributeValue(after op: AttributeOp) throws(SelectorError) -> AttributeValue {
         switch peek() {
-        case "\"", "'": value = .string(try stringLiteral())
-        case "/": value = .regex(try regexLiteral())
+        case "\"", "'": return .string(try stringLiteral())
+        case "/": return .regex(try regexLiteral())
         case nil, "]": throw fail("a value after '\(op.rawValue)'")
         default:
             let start = position
             while let character = peek(), !character.isWhitespace, character != "]", character != "\"", character != "'"
             { position += 1 }
             let raw = String(characters[start..<position])
-            if let number = SelectorParser.number(raw) { value = .number(number) } else { value = .string(raw) }
+            if let number = SelectorParser.number(raw) { return .number(number) }
+            return .string(raw)
         }
+    }
+
+    /// The optional ` i` / ` s` flag and the closing `]`; true for case-insensitive.
+    mutating func attributeFlagAndClose() throws(SelectorError) -> Bool {
         let hadWS = skipWS()
         var ci = false
         if hadWS, let flag = peek(), flag == "i" || flag == "s" || flag == "I" || flag == "S",
@@ -316,30 +345,33 @@ struct SelectorParser {
             throw fail(hadWS ? "']' or a flag (i, s)" : "']'")
         }
         position += 1
-        if op == .equals, case .regex = value { op = .matches }  // [label=/re/] is a regex match
-        if attr == .role, op == .equals || op == .notEquals, case .string(let roleName) = value {
-            guard let role = RoleNames.role(roleName) else {
-                throw fail(
-                    "a role (\(RoleNames.known))", at: valueAt, found: "'\(roleName)'",
-                    hint: suggestion(roleName, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
-            }
-            value = .string(role.rawValue)
+        return ci
+    }
+
+    /// `[role=…]` names a role by any of its accepted names; the canonical raw value is compared.
+    func canonicalRole(_ roleName: String, at valueAt: Int) throws(SelectorError) -> String {
+        guard let role = RoleNames.role(roleName) else {
+            throw fail(
+                "a role (\(RoleNames.known))", at: valueAt, found: "'\(roleName)'",
+                hint: suggestion(roleName, among: AXRole.allCases.map(\.rawValue)).map { "did you mean '\($0)'?" })
         }
-        let test = AttributeTest(attr, op, value, caseInsensitive: ci)
-        do { try test.validate(path: "") } catch {
-            var positioned = SelectorError(position: valueAt, expected: error.expected, found: error.found)
-            if error.found == "'\(op.rawValue)'" || error.found.hasPrefix("'&=' on") { positioned.position = opAt }
-            if error.expected.hasPrefix("a trait name") {
-                let bad = error.found.trimmingQuotes
-                positioned.hint = suggestion(bad, among: Traits.named.map(\.name)).map { "did you mean '\($0)'?" }
-                let src = String(characters[valueAt..<position])
-                if let badRange = src.firstRange(of: bad) {
-                    positioned.position = valueAt + src.distance(from: src.startIndex, to: badRange.lowerBound)
-                }
+        return role.rawValue
+    }
+
+    /// A validation error of an attribute test placed at the operator or the offending value, with a suggestion for
+    /// a misspelt trait name.
+    func positioned(_ error: SelectorError, op: AttributeOp, opAt: Int, valueAt: Int) -> SelectorError {
+        var positioned = SelectorError(position: valueAt, expected: error.expected, found: error.found)
+        if error.found == "'\(op.rawValue)'" || error.found.hasPrefix("'&=' on") { positioned.position = opAt }
+        if error.expected.hasPrefix("a trait name") {
+            let bad = error.found.trimmingQuotes
+            positioned.hint = suggestion(bad, among: Traits.named.map(\.name)).map { "did you mean '\($0)'?" }
+            let src = String(characters[valueAt..<position])
+            if let badRange = src.firstRange(of: bad) {
+                positioned.position = valueAt + src.distance(from: src.startIndex, to: badRange.lowerBound)
             }
-            throw positioned
         }
-        return test
+        return positioned
     }
 
     /// A strict decimal number: -?digits(.digits)?([eE][+-]?digits)?
@@ -381,46 +413,56 @@ struct SelectorParser {
             position += 1
             if character == quote { return out }
             if character == "\\" {
-                guard let escaped = peek() else { throw fail("an escaped character after '\\'") }
-                position += 1
-                switch escaped {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "r": out.append("\r")
-                case "\\", "\"", "'", "/": out.append(escaped)
-                case "u":
-                    let at = position - 2
-                    var hex = ""
-                    if peek() == "{" {
-                        position += 1
-                        while let hexDigit = peek(), hexDigit != "}" {
-                            hex.append(hexDigit)
-                            position += 1
-                            if hex.count > 8 { break }
-                        }
-                        guard peek() == "}" else { throw fail("'}' closing a \\u{…} escape") }
-                        position += 1
-                    } else {
-                        for _ in 0..<4 {
-                            if let hexDigit = peek() {
-                                hex.append(hexDigit)
-                                position += 1
-                            }
-                        }
-                    }
-                    guard let codePoint = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(codePoint) else {
-                        throw fail("a unicode escape (\\uXXXX or \\u{X…})", at: at, found: "'\\u\(hex)'")
-                    }
-                    out.unicodeScalars.append(scalar)
-                default:
-                    throw fail(
-                        "an escape (\\\\, \\\", \\', \\n, \\t, \\r, \\uXXXX)", at: position - 2, found: "'\\\(escaped)'"
-                    )
-                }
+                try appendEscape(to: &out)
             } else {
                 out.append(character)
             }
         }
+    }
+
+    /// The escape after a `\` in a string literal: `\n`, `\t`, `\r`, an escaped quote, slash or backslash, or a
+    /// unicode escape.
+    mutating func appendEscape(to out: inout String) throws(SelectorError) {
+        guard let escaped = peek() else { throw fail("an escaped character after '\\'") }
+        position += 1
+        switch escaped {
+        case "n": out.append("\n")
+        case "t": out.append("\t")
+        case "r": out.append("\r")
+        case "\\", "\"", "'", "/": out.append(escaped)
+        case "u": out.unicodeScalars.append(try unicodeEscape())
+        default:
+            throw fail(
+                "an escape (\\\\, \\\", \\', \\n, \\t, \\r, \\uXXXX)", at: position - 2, found: "'\\\(escaped)'"
+            )
+        }
+    }
+
+    /// `\uXXXX` or `\u{X…}` (the cursor after the `u`).
+    mutating func unicodeEscape() throws(SelectorError) -> Unicode.Scalar {
+        let at = position - 2
+        var hex = ""
+        if peek() == "{" {
+            position += 1
+            while let hexDigit = peek(), hexDigit != "}" {
+                hex.append(hexDigit)
+                position += 1
+                if hex.count > 8 { break }
+            }
+            guard peek() == "}" else { throw fail("'}' closing a \\u{…} escape") }
+            position += 1
+        } else {
+            for _ in 0..<4 {
+                if let hexDigit = peek() {
+                    hex.append(hexDigit)
+                    position += 1
+                }
+            }
+        }
+        guard let codePoint = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(codePoint) else {
+            throw fail("a unicode escape (\\uXXXX or \\u{X…})", at: at, found: "'\\u\(hex)'")
+        }
+        return scalar
     }
 
     mutating func regexLiteral() throws(SelectorError) -> RegexLiteral {
@@ -467,102 +509,126 @@ struct SelectorParser {
         let name = ident()
         guard !name.isEmpty else { throw fail("a pseudo-class name after ':'") }
         switch name {
-        case "has", "not", "is":
-            try expectOpen(name)
-            depth += 1
-            guard depth <= Selector.maxNesting else {
-                throw fail("at most \(Selector.maxNesting) nested :has/:not/:is", at: at, found: "deeper nesting")
-            }
-            let list = try selectorList(relative: name == "has")
-            skipWS()
-            guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            position += 1
-            depth -= 1
-            let sub = try Selector(validated: list)
-            switch name {
-            case "has": return .has(sub)
-            case "not": return .not(sub)
-            default: return .is(sub)
-            }
-        case "nth", "nth-last":
-            try expectOpen(name)
-            skipWS()
-            let nAt = position
-            var raw = ""
-            if peek() == "-" || peek() == "+" {
-                raw.append(peek()!)
-                position += 1
-            }
-            while let character = peek(), character.isASCII, character.isNumber {
-                raw.append(character)
-                position += 1
-            }
-            guard let index = Int(raw), abs(index) < 1_000_000_000 else {
-                throw fail(
-                    name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer",
-                    at: nAt)
-            }
-            if name == "nth-last" && index < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
-            skipWS()
-            guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            position += 1
-            return name == "nth" ? .nth(index) : .nthLast(index)
+        case "has", "not", "is": return try nestedPseudo(name, at: at)
+        case "nth", "nth-last": return try nthPseudo(name)
         case "first", "last":
             if peek() == "(" { throw fail("no argument after :\(name)", hint: "use :nth(n) to pick by position") }
             return name == "first" ? .first : .last
-        case "state", "trait":
-            try expectOpen(name)
-            var names: [String] = []
-            let known = name == "trait" ? Traits.named.map(\.name) : AXStates.named.map(\.0)
-            while true {
-                skipWS()
-                let nAt = position
-                let itemName = ident()
-                guard !itemName.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
-                guard known.contains(itemName) else {
-                    throw fail(
-                        "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(itemName)'",
-                        hint: suggestion(itemName, among: known).map { "did you mean '\($0)'?" })
-                }
-                names.append(itemName)
-                skipWS()
-                guard peek() == "," else { break }
-                position += 1
-            }
-            guard peek() == ")" else { throw fail("',' or ')'") }
-            position += 1
-            return name == "trait" ? .trait(names) : .state(names)
-        case "action", "rotor", "text":
-            try expectOpen(name)
-            skipWS()
-            var result: Pseudo
-            switch peek() {
-            case "\"", "'":
-                let text = try stringLiteral()
-                result = name == "action" ? .action(text) : name == "rotor" ? .rotor(text) : .text(.substring(text))
-            case "/" where name == "text":
-                result = .text(.regex(try regexLiteral()))
-            default:
-                let start = position
-                while let character = peek(), character != ")", character != "\"", character != "'" { position += 1 }
-                var raw = String(characters[start..<position])
-                while raw.last?.isWhitespace == true { raw.removeLast() }
-                guard !raw.isEmpty else { throw fail("a name or a quoted string", at: start) }
-                result = name == "action" ? .action(raw) : name == "rotor" ? .rotor(raw) : .text(.substring(raw))
-            }
-            skipWS()
-            guard peek() == ")" else { throw fail("')' closing :\(name)(") }
-            position += 1
-            return result
-        default:
-            if let flag = StatePseudo(rawValue: name) {
-                if peek() == "(" { throw fail("no argument after :\(name)") }
-                return .flag(flag)
-            }
-            throw fail(
-                "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", at: at, found: "':\(name)'",
-                hint: suggestion(name, among: SelectorParser.pseudoNames).map { "did you mean ':\($0)'?" })
+        case "state", "trait": return try namesPseudo(name)
+        case "action", "rotor", "text": return try argumentPseudo(name)
+        default: return try flagPseudo(name, at: at)
         }
+    }
+
+    /// `:has(…)`, `:not(…)`, `:is(…)`: a selector list, nested at most `Selector.maxNesting` deep.
+    mutating func nestedPseudo(_ name: String, at: Int) throws(SelectorError) -> Pseudo {
+        try expectOpen(name)
+        depth += 1
+        guard depth <= Selector.maxNesting else {
+            throw fail("at most \(Selector.maxNesting) nested :has/:not/:is", at: at, found: "deeper nesting")
+        }
+        let list = try selectorList(relative: name == "has")
+        try expectClose(name)
+        depth -= 1
+        let sub = try Selector(validated: list)
+        switch name {
+        case "has": return .has(sub)
+        case "not": return .not(sub)
+        default: return .is(sub)
+        }
+    }
+
+    /// `:nth(n)` (negative counts from the end) and `:nth-last(n)` (non-negative).
+    mutating func nthPseudo(_ name: String) throws(SelectorError) -> Pseudo {
+        try expectOpen(name)
+        skipWS()
+        let nAt = position
+        var raw = ""
+        if peek() == "-" || peek() == "+" {
+            raw.append(peek()!)
+            position += 1
+        }
+        while let character = peek(), character.isASCII, character.isNumber {
+            raw.append(character)
+            position += 1
+        }
+        guard let index = Int(raw), abs(index) < 1_000_000_000 else {
+            throw fail(
+                name == "nth" ? "an integer (0-based; negative counts from the end)" : "a non-negative integer",
+                at: nAt)
+        }
+        if name == "nth-last" && index < 0 { throw fail("a non-negative integer", at: nAt, found: "'\(raw)'") }
+        try expectClose(name)
+        return name == "nth" ? .nth(index) : .nthLast(index)
+    }
+
+    /// `:state(a, b…)` and `:trait(a, b…)`: a comma-separated list of known names.
+    mutating func namesPseudo(_ name: String) throws(SelectorError) -> Pseudo {
+        try expectOpen(name)
+        var names: [String] = []
+        let known = name == "trait" ? Traits.named.map(\.name) : AXStates.named.map(\.0)
+        while true {
+            skipWS()
+            let nAt = position
+            let itemName = ident()
+            guard !itemName.isEmpty else { throw fail("a \(name) name (\(known.joined(separator: ", ")))") }
+            guard known.contains(itemName) else {
+                throw fail(
+                    "a \(name) name (\(known.joined(separator: ", ")))", at: nAt, found: "'\(itemName)'",
+                    hint: suggestion(itemName, among: known).map { "did you mean '\($0)'?" })
+            }
+            names.append(itemName)
+            skipWS()
+            guard peek() == "," else { break }
+            position += 1
+        }
+        guard peek() == ")" else { throw fail("',' or ')'") }
+        position += 1
+        return name == "trait" ? .trait(names) : .state(names)
+    }
+
+    /// `:action(…)`, `:rotor(…)`, `:text(…)`: a quoted string, a bare name, or (`:text` only) a regex literal.
+    mutating func argumentPseudo(_ name: String) throws(SelectorError) -> Pseudo {
+        try expectOpen(name)
+        skipWS()
+        let result: Pseudo
+        switch peek() {
+        case "\"", "'":
+            result = Self.argumentPseudo(name, try stringLiteral())
+        case "/" where name == "text":
+            result = .text(.regex(try regexLiteral()))
+        default:
+            let start = position
+            while let character = peek(), character != ")", character != "\"", character != "'" { position += 1 }
+            var raw = String(characters[start..<position])
+            while raw.last?.isWhitespace == true { raw.removeLast() }
+            guard !raw.isEmpty else { throw fail("a name or a quoted string", at: start) }
+            result = Self.argumentPseudo(name, raw)
+        }
+        try expectClose(name)
+        return result
+    }
+
+    static func argumentPseudo(_ name: String, _ text: String) -> Pseudo {
+        name == "action" ? .action(text) : name == "rotor" ? .rotor(text) : .text(.substring(text))
+    }
+
+    /// A state flag without argument (`:enabled`…), or the error naming every pseudo-class.
+    mutating func flagPseudo(_ name: String, at: Int) throws(SelectorError) -> Pseudo {
+        if let flag = StatePseudo(rawValue: name) {
+            if peek() == "(" { throw fail("no argument after :\(name)") }
+            return .flag(flag)
+        }
+        throw fail(
+            "a pseudo-class (\(SelectorParser.pseudoNames.joined(separator: ", ")))", at: at, found: "':\(name)'",
+            hint: suggestion(name, among: SelectorParser.pseudoNames).map { "did you mean ':\($0)'?" })
+    }
+
+    /// The `)` closing `:name(`, after optional whitespace.
+    mutating func expectClose(_ name: String) throws(SelectorError) {
+        skipWS()
+        guard peek() == ")" else { throw fail("')' closing :\(name)(") }
+        position += 1
     }
 
     mutating func expectOpen(_ name: String) throws(SelectorError) {

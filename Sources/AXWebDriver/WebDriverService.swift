@@ -126,16 +126,34 @@ package final class WebDriverService: Sendable {
         switch match.command {
         case .status: return status()
         case .newSession: return try await newSession(body)
-        case .listSessions:
-            return .array(
-                sessions.withLock { table in
-                    table.values.sorted { $0.id < $1.id }.map {
-                        ["id": .string($0.id), "capabilities": .object($0.capabilities)]
-                    }
-                })
+        case .listSessions: return listSessions()
         default: break
         }
         let session = try session(match.sessionID)
+        if let result = try await runSessionCommand(match, body, session) { return result }
+        if let result = try await runWindowCommand(match, body, session) { return result }
+        if let result = try await runElementQuery(match, body, session) { return result }
+        if let result = try await runElementAction(match, body, session) { return result }
+        throw WebDriverError(
+            "unsupported operation",
+            "\(match.command.rawValue) is not supported by axdriver (an accessibility tree has no \(match.command == .navigateTo || match.command == .getCurrentURL ? "URL" : "such thing"))",
+            data: ["command": .string(match.command.rawValue)])
+    }
+
+    func listSessions() -> JSON {
+        .array(
+            sessions.withLock { table in
+                table.values.sorted { $0.id < $1.id }.map {
+                    ["id": .string($0.id), "capabilities": .object($0.capabilities)]
+                }
+            })
+    }
+
+    /// The session's own commands: delete, timeouts, page source, screenshots, scripts, actions, cookies; nil for
+    /// any other.
+    func runSessionCommand(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON?
+    {
         switch match.command {
         case .deleteSession:
             sessions.withLock { $0[session.id] = nil }
@@ -147,6 +165,42 @@ package final class WebDriverService: Sendable {
             try timeouts.apply(body)
             session.timeouts = timeouts
             return .null
+        case .getPageSource:
+            let reply = try await session.link.call("tree.get", ["format": "xml"])
+            return reply["xml"] ?? ""
+        case .takeScreenshot, .takeElementScreenshot: return try await screenshot(match, session)
+        case .executeScript, .executeAsyncScript:
+            return try await execute(session, body)
+        case .performActions:
+            try await performActions(session, body)
+            return .null
+        case .releaseActions:
+            session.state.withLock { $0.heldModifiers = [] }
+            return .null
+        case .getAllCookies: return []
+        default: return nil
+        }
+    }
+
+    /// A PNG of the whole tree or of one element's subtree.
+    func screenshot(_ match: WebDriverRoute.Match, _ session: DriverSession) async throws(WebDriverError) -> JSON {
+        var params: JSONObject = ["format": "png"]
+        if let reference = match.elementID {
+            params["root"] = ["id": .string(try ElementReference.decode(reference))]
+        }
+        do {
+            let reply = try await session.link.call("tree.render", params)
+            return reply["data"] ?? ""
+        } catch  where error.code == "invalid argument" {
+            throw WebDriverError("unable to capture screen", error.message, data: error.data)
+        }
+    }
+
+    /// Title, windows and the focused element; nil for any other command.
+    func runWindowCommand(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON?
+    {
+        switch match.command {
         case .getTitle: return .string(session.app)
         case .getWindowHandle: return .string(try await currentWindow(session))
         case .getWindowHandles: return JSON(try await windows(session))
@@ -167,29 +221,18 @@ package final class WebDriverService: Sendable {
                 throw WebDriverError("no such element", "no element has accessibility focus")
             }
             return ElementReference.json(id)
+        default: return nil
+        }
+    }
+
+    /// Finding elements and reading them; nil for any other command.
+    func runElementQuery(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON?
+    {
+        switch match.command {
         case .findElement, .findElements, .findElementFromElement, .findElementsFromElement:
-            let multiple = match.command == .findElements || match.command == .findElementsFromElement
-            var root: String?
-            if let reference = match.elementID {
-                root = try ElementReference.decode(reference)
-                _ = try await element(session, root!)
-            }
-            let found = try await find(session, try Locator.parse(body), root: root, multiple: multiple)
-            if multiple { return .array(found.map(ElementReference.json)) }
-            return ElementReference.json(found[0])
-        case .getElementAttribute, .getElementProperty:
-            let id = try ElementReference.decode(match.elementID ?? "")
-            let element = try await element(session, id)
-            let name = match.name ?? ""
-            let value = try await attribute(session, element, name)
-            if match.command == .getElementProperty { return value }
-            switch value {
-            case .null, .string: return value
-            case .bool(let flag): return .string(flag ? "true" : "false")
-            case .number: return .string(value.jsonString)
-            case .array(let items): return .string(items.map { $0.stringValue ?? $0.jsonString }.joined(separator: ","))
-            case .object: return .string(value.jsonString)
-            }
+            return try await findElements(match, body, session)
+        case .getElementAttribute, .getElementProperty: return try await attributeOrProperty(match, session)
         case .getElementCSSValue: return ""
         case .getElementText:
             let element = try await element(session, try ElementReference.decode(match.elementID ?? ""))
@@ -212,6 +255,48 @@ package final class WebDriverService: Sendable {
             return .string(
                 try await element(session, try ElementReference.decode(match.elementID ?? ""))["label"]?.stringValue
                     ?? "")
+        default: return nil
+        }
+    }
+
+    /// Find Element(s), from the root or from an element.
+    func findElements(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON
+    {
+        let multiple = match.command == .findElements || match.command == .findElementsFromElement
+        var root: String?
+        if let reference = match.elementID {
+            root = try ElementReference.decode(reference)
+            _ = try await element(session, root!)
+        }
+        let found = try await find(session, try Locator.parse(body), root: root, multiple: multiple)
+        if multiple { return .array(found.map(ElementReference.json)) }
+        return ElementReference.json(found[0])
+    }
+
+    /// Get Element Property (the JSON value) or Get Element Attribute (its string form; arrays comma-joined).
+    func attributeOrProperty(_ match: WebDriverRoute.Match, _ session: DriverSession) async throws(WebDriverError)
+        -> JSON
+    {
+        let id = try ElementReference.decode(match.elementID ?? "")
+        let element = try await element(session, id)
+        let name = match.name ?? ""
+        let value = try await attribute(session, element, name)
+        if match.command == .getElementProperty { return value }
+        switch value {
+        case .null, .string: return value
+        case .bool(let flag): return .string(flag ? "true" : "false")
+        case .number: return .string(value.jsonString)
+        case .array(let items): return .string(items.map { $0.stringValue ?? $0.jsonString }.joined(separator: ","))
+        case .object: return .string(value.jsonString)
+        }
+    }
+
+    /// Click, clear and send keys; nil for any other command.
+    func runElementAction(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON?
+    {
+        switch match.command {
         case .elementClick:
             let id = try ElementReference.decode(match.elementID ?? "")
             _ = try await session.link.call("action.activate", ["target": ["id": .string(id)]])
@@ -231,34 +316,7 @@ package final class WebDriverService: Sendable {
             guard let text = body["text"]?.stringValue else { throw .invalidArgument("'text' must be a string") }
             try await sendKeys(session, text, to: id)
             return .null
-        case .getPageSource:
-            let reply = try await session.link.call("tree.get", ["format": "xml"])
-            return reply["xml"] ?? ""
-        case .takeScreenshot, .takeElementScreenshot:
-            var params: JSONObject = ["format": "png"]
-            if let reference = match.elementID {
-                params["root"] = ["id": .string(try ElementReference.decode(reference))]
-            }
-            do {
-                let reply = try await session.link.call("tree.render", params)
-                return reply["data"] ?? ""
-            } catch  where error.code == "invalid argument" {
-                throw WebDriverError("unable to capture screen", error.message, data: error.data)
-            }
-        case .executeScript, .executeAsyncScript:
-            return try await execute(session, body)
-        case .performActions:
-            try await performActions(session, body)
-            return .null
-        case .releaseActions:
-            session.state.withLock { $0.heldModifiers = [] }
-            return .null
-        case .getAllCookies: return []
-        default:
-            throw WebDriverError(
-                "unsupported operation",
-                "\(match.command.rawValue) is not supported by axdriver (an accessibility tree has no \(match.command == .navigateTo || match.command == .getCurrentURL ? "URL" : "such thing"))",
-                data: ["command": .string(match.command.rawValue)])
+        default: return nil
         }
     }
 
@@ -471,49 +529,62 @@ package final class WebDriverService: Sendable {
             if let root { params["root"] = ["id": .string(root)] }
             let reply = try await session.link.call("query.find", params)
             return reply["elements"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
-        case .xpath(let query):
-            let page = try await session.page()
-            var context = XPathNode.document
-            if let root {
-                guard let index = page.index[root] else {
-                    throw WebDriverError("stale element reference", "the element '\(root)' is not in the page source")
-                }
-                context = XPathNode(element: index, attribute: -1)
-            }
-            let nodes: [XPathNode]
-            do { nodes = try query.select(in: page.tree, from: context) } catch {
-                throw WebDriverError("invalid selector", "xpath \(query.source): \(error)")
-            }
-            var ids: [String] = []
-            var seen = Set<Int>()
-            for node in nodes where node.element >= 0 && seen.insert(node.element).inserted {
-                if let id = page.tree.attribute(node.element, "axid") {
-                    ids.append(id)
-                    if let limit, ids.count >= limit { break }
-                }
-            }
-            return ids
-        case .className(let name):
-            let page = try await session.page()
-            let range: Range<Int>
-            if let root {
-                guard let index = page.index[root] else {
-                    throw WebDriverError("stale element reference", "the element '\(root)' is not in the page source")
-                }
-                range = (index + 1)..<page.tree.subtreeEnd[index]
-            } else {
-                range = 0..<page.tree.count
-            }
-            var ids: [String] = []
-            for index in range {
-                guard let id = page.tree.attribute(index, "axid") else { continue }
-                if page.tree.attribute(index, "type") == name || page.tree.attribute(index, "role") == name {
-                    ids.append(id)
-                    if let limit, ids.count >= limit { break }
-                }
-            }
-            return ids
+        case .xpath(let query): return try await xpathIDs(session, query, root: root, limit: limit)
+        case .className(let name): return try await classNameIDs(session, name, root: root, limit: limit)
         }
+    }
+
+    /// The page-source index of `root` (an element id), or a stale-element error.
+    func pageIndex(_ page: (tree: PageTree, index: [String: Int]), _ root: String) throws(WebDriverError) -> Int {
+        guard let index = page.index[root] else {
+            throw WebDriverError("stale element reference", "the element '\(root)' is not in the page source")
+        }
+        return index
+    }
+
+    /// The ids of the elements an XPath selects in the page source (from `root` when given), in document order.
+    func xpathIDs(_ session: DriverSession, _ query: XPathQuery, root: String?, limit: Int?)
+        async throws(WebDriverError) -> [String]
+    {
+        let page = try await session.page()
+        var context = XPathNode.document
+        if let root { context = XPathNode(element: try pageIndex(page, root), attribute: -1) }
+        let nodes: [XPathNode]
+        do { nodes = try query.select(in: page.tree, from: context) } catch {
+            throw WebDriverError("invalid selector", "xpath \(query.source): \(error)")
+        }
+        var ids: [String] = []
+        var seen = Set<Int>()
+        for node in nodes where node.element >= 0 && seen.insert(node.element).inserted {
+            if let id = page.tree.attribute(node.element, "axid") {
+                ids.append(id)
+                if let limit, ids.count >= limit { break }
+            }
+        }
+        return ids
+    }
+
+    /// The ids of the elements whose XCUIElementType or role is `name` (below `root` when given).
+    func classNameIDs(_ session: DriverSession, _ name: String, root: String?, limit: Int?)
+        async throws(WebDriverError) -> [String]
+    {
+        let page = try await session.page()
+        let range: Range<Int>
+        if let root {
+            let index = try pageIndex(page, root)
+            range = (index + 1)..<page.tree.subtreeEnd[index]
+        } else {
+            range = 0..<page.tree.count
+        }
+        var ids: [String] = []
+        for index in range {
+            guard let id = page.tree.attribute(index, "axid") else { continue }
+            if page.tree.attribute(index, "type") == name || page.tree.attribute(index, "role") == name {
+                ids.append(id)
+                if let limit, ids.count >= limit { break }
+            }
+        }
+        return ids
     }
 
     // MARK: Keys
@@ -574,6 +645,34 @@ package final class WebDriverService: Sendable {
     /// Perform Actions (WebDriver §17): key sources (keyDown/keyUp/pause) and pointer sources (a pointerUp taps at
     /// the pointer's position, `action.tap`); actions run tick by tick across the sources.
     func performActions(_ session: DriverSession, _ body: JSONObject) async throws(WebDriverError) {
+        let ticks = try actionTicks(body)
+        var pointer: (x: Double, y: Double) = (0, 0)
+        for tick in ticks {
+            var pause = 0.0
+            for (type, action) in tick {
+                let subtype = action["type"]?.stringValue ?? ""
+                switch (type, subtype) {
+                case (_, "pause"):
+                    pause = max(pause, action["duration"]?.doubleValue ?? 0)
+                case ("key", "keyDown"): try await keyDown(session, action)
+                case ("key", "keyUp"): keyUp(session, action)
+                case ("pointer", "pointerMove"): pointer = try await pointerMove(session, action, from: pointer)
+                case ("pointer", "pointerDown"): break
+                case ("pointer", "pointerUp"):
+                    _ = try await session.link.call(
+                        "action.tap", ["point": ["x": JSON(pointer.x), "y": JSON(pointer.y)]])
+                default:
+                    throw WebDriverError(
+                        "unsupported operation", "the action '\(subtype)' of a \(type) source is not supported",
+                        data: ["supported": ["pause", "keyDown", "keyUp", "pointerMove", "pointerDown", "pointerUp"]])
+                }
+            }
+            if pause > 0 { try? await Task.sleep(for: .milliseconds(min(pause, 60_000))) }
+        }
+    }
+
+    /// The input sources' actions grouped by tick (the nth action of every source runs in tick n).
+    func actionTicks(_ body: JSONObject) throws(WebDriverError) -> [[(type: String, action: JSONObject)]] {
         guard let sources = body["actions"]?.arrayValue else { throw .invalidArgument("'actions' must be an array") }
         var ticks: [[(type: String, action: JSONObject)]] = []
         for source in sources {
@@ -588,68 +687,59 @@ package final class WebDriverService: Sendable {
                 ticks[index].append((type, object))
             }
         }
-        var pointer: (x: Double, y: Double) = (0, 0)
-        for tick in ticks {
-            var pause = 0.0
-            for (type, action) in tick {
-                let subtype = action["type"]?.stringValue ?? ""
-                switch (type, subtype) {
-                case (_, "pause"):
-                    pause = max(pause, action["duration"]?.doubleValue ?? 0)
-                case ("key", "keyDown"):
-                    guard let value = action["value"]?.stringValue, value.unicodeScalars.count == 1,
-                        let scalar = value.unicodeScalars.first
-                    else { throw .invalidArgument("keyDown needs one character in 'value'") }
-                    if let modifier = WebDriverService.modifierKeys[scalar] {
-                        session.state.withLock {
-                            if !$0.heldModifiers.contains(modifier) { $0.heldModifiers.append(modifier) }
-                        }
-                        continue
-                    }
-                    let modifiers = session.state.withLock { $0.heldModifiers }
-                    if let key = WebDriverService.specialKeys[scalar] {
-                        _ = try await session.link.call(
-                            "input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
-                    } else if modifiers.isEmpty && !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
-                        _ = try await session.link.call("input.type", ["text": .string(value)])
-                    } else {
-                        _ = try await session.link.call(
-                            "input.key", ["key": .string(value), "modifiers": JSON(modifiers)])
-                    }
-                case ("key", "keyUp"):
-                    if let scalar = action["value"]?.stringValue?.unicodeScalars.first,
-                        let modifier = WebDriverService.modifierKeys[scalar]
-                    {
-                        session.state.withLock { $0.heldModifiers.removeAll { $0 == modifier } }
-                    }
-                case ("pointer", "pointerMove"):
-                    let x = action["x"]?.doubleValue ?? 0
-                    let y = action["y"]?.doubleValue ?? 0
-                    if let origin = action["origin"], origin.objectValue != nil,
-                        let id = try ElementReference.nodeID(in: origin)
-                    {
-                        let frame = rect(try await element(session, id))
-                        pointer = (
-                            (frame["x"]?.doubleValue ?? 0) + (frame["width"]?.doubleValue ?? 0) / 2 + x,
-                            (frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0) / 2 + y
-                        )
-                    } else if action["origin"]?.stringValue == "pointer" {
-                        pointer = (pointer.x + x, pointer.y + y)
-                    } else {
-                        pointer = (x, y)
-                    }
-                case ("pointer", "pointerDown"): break
-                case ("pointer", "pointerUp"):
-                    _ = try await session.link.call(
-                        "action.tap", ["point": ["x": JSON(pointer.x), "y": JSON(pointer.y)]])
-                default:
-                    throw WebDriverError(
-                        "unsupported operation", "the action '\(subtype)' of a \(type) source is not supported",
-                        data: ["supported": ["pause", "keyDown", "keyUp", "pointerMove", "pointerDown", "pointerUp"]])
-                }
+        return ticks
+    }
+
+    /// A modifier key is held; a special key is an `input.key`; a symbol without modifiers is typed; any other
+    /// key is an `input.key` with the held modifiers.
+    func keyDown(_ session: DriverSession, _ action: JSONObject) async throws(WebDriverError) {
+        guard let value = action["value"]?.stringValue, value.unicodeScalars.count == 1,
+            let scalar = value.unicodeScalars.first
+        else { throw .invalidArgument("keyDown needs one character in 'value'") }
+        if let modifier = WebDriverService.modifierKeys[scalar] {
+            session.state.withLock {
+                if !$0.heldModifiers.contains(modifier) { $0.heldModifiers.append(modifier) }
             }
-            if pause > 0 { try? await Task.sleep(for: .milliseconds(min(pause, 60_000))) }
+            return
         }
+        let modifiers = session.state.withLock { $0.heldModifiers }
+        if let key = WebDriverService.specialKeys[scalar] {
+            _ = try await session.link.call(
+                "input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
+        } else if modifiers.isEmpty && !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
+            _ = try await session.link.call("input.type", ["text": .string(value)])
+        } else {
+            _ = try await session.link.call(
+                "input.key", ["key": .string(value), "modifiers": JSON(modifiers)])
+        }
+    }
+
+    /// Releasing a modifier key; other key-ups do nothing (the key-down already pressed and released the key).
+    func keyUp(_ session: DriverSession, _ action: JSONObject) {
+        if let scalar = action["value"]?.stringValue?.unicodeScalars.first,
+            let modifier = WebDriverService.modifierKeys[scalar]
+        {
+            session.state.withLock { $0.heldModifiers.removeAll { $0 == modifier } }
+        }
+    }
+
+    /// The pointer's new position: relative to an element's centre, to the pointer, or to the viewport.
+    func pointerMove(_ session: DriverSession, _ action: JSONObject, from pointer: (x: Double, y: Double))
+        async throws(WebDriverError) -> (x: Double, y: Double)
+    {
+        let x = action["x"]?.doubleValue ?? 0
+        let y = action["y"]?.doubleValue ?? 0
+        if let origin = action["origin"], origin.objectValue != nil,
+            let id = try ElementReference.nodeID(in: origin)
+        {
+            let frame = rect(try await element(session, id))
+            return (
+                (frame["x"]?.doubleValue ?? 0) + (frame["width"]?.doubleValue ?? 0) / 2 + x,
+                (frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0) / 2 + y
+            )
+        }
+        if action["origin"]?.stringValue == "pointer" { return (pointer.x + x, pointer.y + y) }
+        return (x, y)
     }
 
     // MARK: Scripts
@@ -666,61 +756,19 @@ package final class WebDriverService: Sendable {
         guard let script = body["script"]?.stringValue else { throw .invalidArgument("'script' must be a string") }
         let arguments = body["args"]?.arrayValue ?? []
         if script.hasPrefix("/* getAttribute */") || script.hasPrefix("/* isDisplayed */") {
-            guard let id = try ElementReference.nodeID(in: arguments.first) else {
-                throw .invalidArgument("the atom needs an element argument")
-            }
-            let element = try await element(session, id)
-            if script.hasPrefix("/* isDisplayed */") { return try await attribute(session, element, "displayed") }
-            let value = try await attribute(session, element, arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
-            switch value {
-            case .null, .string: return value
-            case .bool(let flag): return flag ? "true" : .null
-            default: return .string(value.stringValue ?? value.jsonString)
-            }
+            return try await executeAtom(session, script, arguments)
         }
-        let trimmed = script.trimmingPrefixWhitespace()
-        var name: Substring
-        if trimmed.hasPrefix("axserver:") {
-            name = trimmed.dropFirst("axserver:".count)
-        } else if trimmed.hasPrefix("mobile:") {
-            name = trimmed.dropFirst("mobile:".count)
-        } else {
-            throw WebDriverError(
-                "unsupported operation",
-                "axdriver runs no JavaScript; scripts are 'axserver: NAME' extensions (\(WebDriverService.scriptExtensions.joined(separator: ", ")))",
-                data: ["supported": JSON(WebDriverService.scriptExtensions.map { "axserver: " + $0 })])
-        }
-        while name.first == " " { name = name.dropFirst() }
+        let name = try WebDriverService.extensionName(script)
         let options = arguments.first?.objectValue ?? [:]
         let target: JSON? = try ElementReference.nodeID(in: arguments.first).map { ["id": .string($0)] }
-        func params(_ extra: JSONObject = [:]) -> JSONObject {
-            var out = extra
-            if let target { out["target"] = target }
-            return out
+        if let method = WebDriverService.targetedExtensions[name] {
+            var params: JSONObject = [:]
+            if let target { params["target"] = target }
+            return try await session.link.call(method, params)
         }
-        switch String(name) {
-        case "increment": return try await session.link.call("action.increment", params())
-        case "decrement": return try await session.link.call("action.decrement", params())
-        case "escape": return try await session.link.call("action.escape", params())
-        case "magicTap": return try await session.link.call("action.magicTap", params())
-        case "tap": return try await session.link.call("action.activate", params())
-        case "customAction":
-            guard let action = options["name"] ?? options["action"] else {
-                throw .invalidArgument("axserver: customAction needs 'name'")
-            }
-            return try await session.link.call("action.custom", params(["name": action]))
-        case "focus": return try await session.link.call("focus.set", params())
-        case "rotor":
-            guard let rotor = options["rotor"] ?? options["name"] else {
-                throw .invalidArgument("axserver: rotor needs 'rotor'")
-            }
-            let direction = options["direction"]?.stringValue ?? "next"
-            guard direction == "next" || direction == "previous" else {
-                throw .invalidArgument("'direction' must be next or previous")
-            }
-            var extra: JSONObject = ["rotor": rotor]
-            if let target { extra["from"] = target }
-            return try await session.link.call("rotor." + direction, extra)
+        switch name {
+        case "customAction": return try await customActionExtension(session, options, target: target)
+        case "rotor": return try await rotorExtension(session, options, target: target)
         case "audit":
             var extra: JSONObject = [:]
             if let checks = options["checks"] ?? options["auditTypes"] { extra["checks"] = checks }
@@ -741,6 +789,75 @@ package final class WebDriverService: Sendable {
                 "unknown script extension '\(name)' (supported: \(WebDriverService.scriptExtensions.joined(separator: ", ")))",
                 data: ["supported": JSON(WebDriverService.scriptExtensions)])
         }
+    }
+
+    /// The script extensions that call one method with the element (if any) as `target`.
+    static let targetedExtensions: [String: String] = [
+        "increment": "action.increment", "decrement": "action.decrement", "escape": "action.escape",
+        "magicTap": "action.magicTap", "tap": "action.activate", "focus": "focus.set",
+    ]
+
+    /// `axserver: NAME` or `mobile: NAME` → NAME; any other script is refused (axdriver runs no JavaScript).
+    static func extensionName(_ script: String) throws(WebDriverError) -> String {
+        let trimmed = script.trimmingPrefixWhitespace()
+        var name: Substring
+        if trimmed.hasPrefix("axserver:") {
+            name = trimmed.dropFirst("axserver:".count)
+        } else if trimmed.hasPrefix("mobile:") {
+            name = trimmed.dropFirst("mobile:".count)
+        } else {
+            throw WebDriverError(
+                "unsupported operation",
+                "axdriver runs no JavaScript; scripts are 'axserver: NAME' extensions (\(WebDriverService.scriptExtensions.joined(separator: ", ")))",
+                data: ["supported": JSON(WebDriverService.scriptExtensions.map { "axserver: " + $0 })])
+        }
+        while name.first == " " { name = name.dropFirst() }
+        return String(name)
+    }
+
+    /// Selenium's getAttribute / isDisplayed atoms, answered from the element.
+    func executeAtom(_ session: DriverSession, _ script: String, _ arguments: [JSON]) async throws(WebDriverError)
+        -> JSON
+    {
+        guard let id = try ElementReference.nodeID(in: arguments.first) else {
+            throw .invalidArgument("the atom needs an element argument")
+        }
+        let element = try await element(session, id)
+        if script.hasPrefix("/* isDisplayed */") { return try await attribute(session, element, "displayed") }
+        let value = try await attribute(session, element, arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
+        switch value {
+        case .null, .string: return value
+        case .bool(let flag): return flag ? "true" : .null
+        default: return .string(value.stringValue ?? value.jsonString)
+        }
+    }
+
+    /// `axserver: customAction` with the action's `name` (or `action`), on the element when given.
+    func customActionExtension(_ session: DriverSession, _ options: JSONObject, target: JSON?)
+        async throws(WebDriverError) -> JSON
+    {
+        guard let action = options["name"] ?? options["action"] else {
+            throw .invalidArgument("axserver: customAction needs 'name'")
+        }
+        var params: JSONObject = ["name": action]
+        if let target { params["target"] = target }
+        return try await session.link.call("action.custom", params)
+    }
+
+    /// `axserver: rotor` with `rotor` (or `name`) and `direction` next/previous, from the element when given.
+    func rotorExtension(_ session: DriverSession, _ options: JSONObject, target: JSON?) async throws(WebDriverError)
+        -> JSON
+    {
+        guard let rotor = options["rotor"] ?? options["name"] else {
+            throw .invalidArgument("axserver: rotor needs 'rotor'")
+        }
+        let direction = options["direction"]?.stringValue ?? "next"
+        guard direction == "next" || direction == "previous" else {
+            throw .invalidArgument("'direction' must be next or previous")
+        }
+        var extra: JSONObject = ["rotor": rotor]
+        if let target { extra["from"] = target }
+        return try await session.link.call("rotor." + direction, extra)
     }
 }
 

@@ -183,99 +183,133 @@ enum XPathLexer {
     }
 
     static func tokens(_ source: String) throws(XPathError) -> [(XPathToken, Int)] {
-        let characters = Array(source)
-        var tokens: [(XPathToken, Int)] = []
-        var index = 0
-        /// XPath 1.0 §3.7: `*` and the names and/or/div/mod are operators when a token precedes them that is not
-        /// `@`, `::`, `(`, `[`, `,` or an operator.
-        func operatorPosition() -> Bool {
-            guard let last = tokens.last?.0 else { return false }
-            switch last {
-            case .symbol(let symbol):
-                return [")", "]", ".", ".."].contains(symbol)
-            case .operatorName: return false
-            default: return true
-            }
+        var tokenizer = XPathTokenizer(characters: Array(source))
+        try tokenizer.run()
+        return tokenizer.tokens
+    }
+}
+
+/// The state of one `XPathLexer.tokens(_:)` run: the source's characters, the cursor and the tokens so far.
+struct XPathTokenizer {
+    let characters: [Character]
+    var tokens: [(XPathToken, Int)] = []
+    var index = 0
+
+    init(characters: [Character]) {
+        self.characters = characters
+    }
+
+    /// XPath 1.0 §3.7: `*` and the names and/or/div/mod are operators when a token precedes them that is not
+    /// `@`, `::`, `(`, `[`, `,` or an operator.
+    func operatorPosition() -> Bool {
+        guard let last = tokens.last?.0 else { return false }
+        switch last {
+        case .symbol(let symbol):
+            return [")", "]", ".", ".."].contains(symbol)
+        case .operatorName: return false
+        default: return true
         }
+    }
+
+    mutating func run() throws(XPathError) {
         while index < characters.count {
             let character = characters[index]
-            let start = index
             if character.isWhitespace {
                 index += 1
-                continue
+            } else if character == "\"" || character == "'" {
+                try literal(quote: character)
+            } else if startsNumber(character) {
+                try number()
+            } else if XPathLexer.isNameStart(character) {
+                try name()
+            } else if character == "$" {
+                variable()
+            } else {
+                try symbol(character)
             }
-            if character == "\"" || character == "'" {
-                guard let close = characters[(index + 1)...].firstIndex(of: character) else {
-                    throw XPathError(message: "unterminated string literal", position: start)
-                }
-                tokens.append((.literal(String(characters[(index + 1)..<close])), start))
-                index = close + 1
-                continue
-            }
-            if character.isASCII && character.isNumber
-                || (character == "." && index + 1 < characters.count && characters[index + 1].isASCII
-                    && characters[index + 1].isNumber)
-            {
-                while index < characters.count,
-                    characters[index].isASCII && characters[index].isNumber || characters[index] == "."
-                {
-                    index += 1
-                }
-                guard let number = Double(String(characters[start..<index])) else {
-                    throw XPathError(message: "malformed number", position: start)
-                }
-                tokens.append((.number(number), start))
-                continue
-            }
-            if isNameStart(character) {
-                while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
-                // A QName prefix:local (but not the axis separator ::).
-                if index + 1 < characters.count, characters[index] == ":", characters[index + 1] != ":",
-                    isNameStart(characters[index + 1]) || characters[index + 1] == "*"
-                {
-                    index += 1
-                    if characters[index] == "*" {
-                        index += 1
-                    } else {
-                        while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
-                    }
-                }
-                let name = String(characters[start..<index])
-                if operatorPosition() {
-                    guard ["and", "or", "div", "mod"].contains(name) else {
-                        throw XPathError(message: "expected an operator, found '\(name)'", position: start)
-                    }
-                    tokens.append((.operatorName(name), start))
-                } else {
-                    tokens.append((.name(name), start))
-                }
-                continue
-            }
-            if character == "$" {
+        }
+    }
+
+    func isDigit(at position: Int) -> Bool {
+        position < characters.count && characters[position].isASCII && characters[position].isNumber
+    }
+
+    /// A digit, or a `.` followed by a digit.
+    func startsNumber(_ character: Character) -> Bool {
+        isDigit(at: index) || (character == "." && isDigit(at: index + 1))
+    }
+
+    mutating func literal(quote: Character) throws(XPathError) {
+        let start = index
+        guard let close = characters[(index + 1)...].firstIndex(of: quote) else {
+            throw XPathError(message: "unterminated string literal", position: start)
+        }
+        tokens.append((.literal(String(characters[(index + 1)..<close])), start))
+        index = close + 1
+    }
+
+    mutating func number() throws(XPathError) {
+        let start = index
+        while isDigit(at: index) || (index < characters.count && characters[index] == ".") { index += 1 }
+        guard let number = Double(String(characters[start..<index])) else {
+            throw XPathError(message: "malformed number", position: start)
+        }
+        tokens.append((.number(number), start))
+    }
+
+    /// A name or QName `prefix:local` (`prefix:*`), an operator name in operator position.
+    mutating func name() throws(XPathError) {
+        let start = index
+        skipNameCharacters()
+        // A QName prefix:local (but not the axis separator ::).
+        if index + 1 < characters.count, characters[index] == ":", characters[index + 1] != ":",
+            XPathLexer.isNameStart(characters[index + 1]) || characters[index + 1] == "*"
+        {
+            index += 1
+            if characters[index] == "*" {
                 index += 1
-                while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
-                tokens.append((.variable(String(characters[(start + 1)..<index])), start))
-                continue
+            } else {
+                skipNameCharacters()
             }
-            let two = index + 1 < characters.count ? String(characters[index...(index + 1)]) : ""
-            if ["//", "::", "..", "!=", "<=", ">="].contains(two) {
-                tokens.append((.symbol(two), start))
-                index += 2
-                continue
-            }
-            if character == "*" {
-                tokens.append((operatorPosition() ? .operatorName("*") : .symbol("*"), start))
-                index += 1
-                continue
-            }
-            if "()[].@,/|+-=<>".contains(character) {
-                tokens.append((.symbol(String(character)), start))
-                index += 1
-                continue
-            }
+        }
+        let name = String(characters[start..<index])
+        guard operatorPosition() else {
+            tokens.append((.name(name), start))
+            return
+        }
+        guard ["and", "or", "div", "mod"].contains(name) else {
+            throw XPathError(message: "expected an operator, found '\(name)'", position: start)
+        }
+        tokens.append((.operatorName(name), start))
+    }
+
+    mutating func skipNameCharacters() {
+        while index < characters.count, XPathLexer.isNameCharacter(characters[index]) { index += 1 }
+    }
+
+    mutating func variable() {
+        let start = index
+        index += 1
+        skipNameCharacters()
+        tokens.append((.variable(String(characters[(start + 1)..<index])), start))
+    }
+
+    /// A two-character symbol, `*` (an operator in operator position), or a one-character symbol.
+    mutating func symbol(_ character: Character) throws(XPathError) {
+        let start = index
+        let two = index + 1 < characters.count ? String(characters[index...(index + 1)]) : ""
+        if ["//", "::", "..", "!=", "<=", ">="].contains(two) {
+            tokens.append((.symbol(two), start))
+            index += 2
+        } else if character == "*" {
+            tokens.append((operatorPosition() ? .operatorName("*") : .symbol("*"), start))
+            index += 1
+        } else if "()[].@,/|+-=<>".contains(character) {
+            tokens.append((.symbol(String(character)), start))
+            index += 1
+        } else {
             throw XPathError(message: "unexpected character '\(character)'", position: start)
         }
-        return tokens
     }
 }
 
@@ -403,6 +437,27 @@ struct XPathParser {
         }
     }
 
+    /// `name(arguments…)`: a supported function with an argument count its arity allows.
+    mutating func parseFunctionCall(_ name: String) throws(XPathError) -> XPathExpr {
+        guard let arity = XPathParser.functions[name] else {
+            throw fail(
+                "unknown function '\(name)()' (supported: \(XPathParser.functions.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        index += 2
+        var arguments: [XPathExpr] = []
+        if !accept(")") {
+            repeat { arguments.append(try parseExpression()) } while accept(",")
+            try expect(")")
+        }
+        guard arity.contains(arguments.count) else {
+            throw fail(
+                "\(name)() takes \(arity.upperBound == Int.max ? "at least \(arity.lowerBound)" : arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) or \(arity.upperBound)") argument(s), got \(arguments.count)"
+            )
+        }
+        return .function(name, arguments)
+    }
+
     mutating func parseFilter() throws(XPathError) -> XPathExpr {
         let primary: XPathExpr
         switch current {
@@ -419,23 +474,7 @@ struct XPathParser {
         case .variable(let name):
             throw fail("variables are not supported ('$\(name)')")
         case .name(let name):
-            guard let arity = XPathParser.functions[name] else {
-                throw fail(
-                    "unknown function '\(name)()' (supported: \(XPathParser.functions.keys.sorted().joined(separator: ", ")))"
-                )
-            }
-            index += 2
-            var arguments: [XPathExpr] = []
-            if !accept(")") {
-                repeat { arguments.append(try parseExpression()) } while accept(",")
-                try expect(")")
-            }
-            guard arity.contains(arguments.count) else {
-                throw fail(
-                    "\(name)() takes \(arity.upperBound == Int.max ? "at least \(arity.lowerBound)" : arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) or \(arity.upperBound)") argument(s), got \(arguments.count)"
-                )
-            }
-            primary = .function(name, arguments)
+            primary = try parseFunctionCall(name)
         default:
             throw fail("expected an expression, found \(describe(current))")
         }
@@ -515,6 +554,13 @@ struct XPathContext {
     var size: Int
 }
 
+/// A function call's name, evaluated arguments and context.
+struct XPathCall {
+    var name: String
+    var values: [XPathValue]
+    var context: XPathContext
+}
+
 struct XPathEvaluator {
     let tree: PageTree
     var steps = 0
@@ -547,30 +593,37 @@ struct XPathEvaluator {
         case .function(let name, let arguments):
             return try call(name, arguments, context)
         case .binary(let op, let lhsExpression, let rhsExpression):
-            switch op {
-            case "or":
-                if boolean(try evaluate(lhsExpression, context)) { return .boolean(true) }
-                return .boolean(boolean(try evaluate(rhsExpression, context)))
-            case "and":
-                if !boolean(try evaluate(lhsExpression, context)) { return .boolean(false) }
-                return .boolean(boolean(try evaluate(rhsExpression, context)))
-            default: break
+            return try binary(op, lhsExpression, rhsExpression, context)
+        }
+    }
+
+    /// `or` and `and` (the right side only when needed), `|`, arithmetic, comparisons.
+    mutating func binary(_ op: String, _ lhsExpression: XPathExpr, _ rhsExpression: XPathExpr, _ context: XPathContext)
+        throws(XPathError) -> XPathValue
+    {
+        switch op {
+        case "or":
+            if boolean(try evaluate(lhsExpression, context)) { return .boolean(true) }
+            return .boolean(boolean(try evaluate(rhsExpression, context)))
+        case "and":
+            if !boolean(try evaluate(lhsExpression, context)) { return .boolean(false) }
+            return .boolean(boolean(try evaluate(rhsExpression, context)))
+        default: break
+        }
+        let lhs = try evaluate(lhsExpression, context)
+        let rhs = try evaluate(rhsExpression, context)
+        switch op {
+        case "|":
+            guard case .nodes(let left) = lhs, case .nodes(let right) = rhs else {
+                throw XPathError(message: "'|' joins node-sets only", position: nil)
             }
-            let lhs = try evaluate(lhsExpression, context)
-            let rhs = try evaluate(rhsExpression, context)
-            switch op {
-            case "|":
-                guard case .nodes(let left) = lhs, case .nodes(let right) = rhs else {
-                    throw XPathError(message: "'|' joins node-sets only", position: nil)
-                }
-                return .nodes(Array(Set(left).union(right)).sorted())
-            case "+": return .number(number(lhs) + number(rhs))
-            case "-": return .number(number(lhs) - number(rhs))
-            case "*": return .number(number(lhs) * number(rhs))
-            case "div": return .number(number(lhs) / number(rhs))
-            case "mod": return .number(number(lhs).truncatingRemainder(dividingBy: number(rhs)))
-            default: return .boolean(try compare(op, lhs, rhs))
-            }
+            return .nodes(Array(Set(left).union(right)).sorted())
+        case "+": return .number(number(lhs) + number(rhs))
+        case "-": return .number(number(lhs) - number(rhs))
+        case "*": return .number(number(lhs) * number(rhs))
+        case "div": return .number(number(lhs) / number(rhs))
+        case "mod": return .number(number(lhs).truncatingRemainder(dividingBy: number(rhs)))
+        default: return .boolean(try compare(op, lhs, rhs))
         }
     }
 
@@ -630,115 +683,161 @@ struct XPathEvaluator {
     /// The nodes of `step`'s axis from `node` that pass its node test, in axis order (reverse axes nearest first).
     mutating func axisNodes(_ node: XPathNode, _ step: XPathStep) throws(XPathError) -> [XPathNode] {
         var out: [XPathNode] = []
-        func element(_ index: Int) {
-            if matches(index, step.test) { out.append(XPathNode(element: index, attribute: -1)) }
-        }
-        let isDocument = node.element < 0
-        let isAttribute = node.isAttribute
         switch step.axis {
-        case .self:
-            if isAttribute {
-                if step.test == .node || step.test == .anyName { out.append(node) }
-                if case .name(let name) = step.test, tree.attributes[node.element][node.attribute].name == name {
-                    out.append(node)
-                }
-            } else if isDocument {
-                if step.test == .node { out.append(node) }
-            } else {
-                element(node.element)
-            }
-        case .child:
-            guard !isAttribute else { break }
-            if isDocument {
-                if tree.count > 0 { element(0) }
-            } else {
-                try spend(tree.children[node.element].count)
-                for child in tree.children[node.element] { element(child) }
-            }
-        case .descendant, .descendantOrSelf:
-            guard !isAttribute else {
-                if step.axis == .descendantOrSelf, step.test == .node { out.append(node) }
-                break
-            }
-            if step.axis == .descendantOrSelf {
-                if isDocument {
-                    if step.test == .node { out.append(node) }
-                } else {
-                    element(node.element)
-                }
-            }
-            let range = isDocument ? 0..<tree.count : (node.element + 1)..<tree.subtreeEnd[node.element]
-            try spend(range.count)
-            for index in range { element(index) }
-        case .parent, .ancestor, .ancestorOrSelf:
-            if step.axis == .ancestorOrSelf {
-                if isAttribute || isDocument {
-                    if step.test == .node { out.append(node) }
-                } else {
-                    element(node.element)
-                }
-            }
-            guard !isDocument else { break }
-            var current = isAttribute ? node.element : tree.parent[node.element]
-            if isAttribute {
-                // An attribute's parent is its element.
-                element(current)
-                if step.axis == .parent { break }
-                current = tree.parent[current]
-            }
-            while true {
-                try spend(1)
-                if current < 0 {
-                    if step.test == .node { out.append(.document) }
-                    break
-                }
-                element(current)
-                if step.axis == .parent { break }
-                current = tree.parent[current]
-            }
-        case .followingSibling, .precedingSibling:
-            guard !isAttribute, !isDocument else { break }
-            let parent = tree.parent[node.element]
-            let siblings = parent < 0 ? [node.element] : tree.children[parent]
-            guard let position = siblings.firstIndex(of: node.element) else { break }
-            try spend(siblings.count)
-            if step.axis == .followingSibling {
-                for sibling in siblings[(position + 1)...] { element(sibling) }
-            } else {
-                for sibling in siblings[..<position].reversed() { element(sibling) }
-            }
-        case .following:
-            guard !isDocument else { break }
-            let start = isAttribute ? node.element + 1 : tree.subtreeEnd[node.element]
-            try spend(tree.count - start)
-            for index in start..<tree.count { element(index) }
-        case .preceding:
-            guard !isDocument else { break }
-            var ancestors = Set<Int>()
-            var current = isAttribute ? node.element : tree.parent[node.element]
-            if isAttribute { ancestors.insert(node.element) }
-            while current >= 0 {
-                ancestors.insert(current)
-                current = tree.parent[current]
-            }
-            try spend(node.element)
-            for index in stride(from: node.element - 1, through: 0, by: -1) where !ancestors.contains(index) {
-                element(index)
-            }
-        case .attribute:
-            guard !isAttribute, !isDocument else { break }
-            let attributes = tree.attributes[node.element]
-            try spend(attributes.count)
-            for (offset, attribute) in attributes.enumerated() {
-                switch step.test {
-                case .anyName, .node: out.append(XPathNode(element: node.element, attribute: offset))
-                case .name(let name) where attribute.name == name:
-                    out.append(XPathNode(element: node.element, attribute: offset))
-                default: break
-                }
-            }
+        case .self: selfAxis(node, step.test, into: &out)
+        case .child: try childAxis(node, step.test, into: &out)
+        case .descendant, .descendantOrSelf: try descendantAxis(node, step, into: &out)
+        case .parent, .ancestor, .ancestorOrSelf: try ancestorAxis(node, step, into: &out)
+        case .followingSibling, .precedingSibling: try siblingAxis(node, step, into: &out)
+        case .following: try followingAxis(node, step.test, into: &out)
+        case .preceding: try precedingAxis(node, step.test, into: &out)
+        case .attribute: try attributeAxis(node, step.test, into: &out)
         }
         return out
+    }
+
+    /// Appends the element at `index` when it passes the node test.
+    func appendElement(_ index: Int, _ test: XPathNodeTest, to out: inout [XPathNode]) {
+        if matches(index, test) { out.append(XPathNode(element: index, attribute: -1)) }
+    }
+
+    /// The document node, an attribute or an element itself, when it passes the test (`node()` for the document).
+    func appendSelf(_ node: XPathNode, _ test: XPathNodeTest, to out: inout [XPathNode]) {
+        if node.isAttribute {
+            if test == .node || test == .anyName { out.append(node) }
+            if case .name(let name) = test, tree.attributes[node.element][node.attribute].name == name {
+                out.append(node)
+            }
+        } else if node.element < 0 {
+            if test == .node { out.append(node) }
+        } else {
+            appendElement(node.element, test, to: &out)
+        }
+    }
+
+    func selfAxis(_ node: XPathNode, _ test: XPathNodeTest, into out: inout [XPathNode]) {
+        appendSelf(node, test, to: &out)
+    }
+
+    mutating func childAxis(_ node: XPathNode, _ test: XPathNodeTest, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        guard !node.isAttribute else { return }
+        if node.element < 0 {
+            if tree.count > 0 { appendElement(0, test, to: &out) }
+        } else {
+            try spend(tree.children[node.element].count)
+            for child in tree.children[node.element] { appendElement(child, test, to: &out) }
+        }
+    }
+
+    mutating func descendantAxis(_ node: XPathNode, _ step: XPathStep, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        let isDocument = node.element < 0
+        guard !node.isAttribute else {
+            if step.axis == .descendantOrSelf, step.test == .node { out.append(node) }
+            return
+        }
+        if step.axis == .descendantOrSelf {
+            if isDocument {
+                if step.test == .node { out.append(node) }
+            } else {
+                appendElement(node.element, step.test, to: &out)
+            }
+        }
+        let range = isDocument ? 0..<tree.count : (node.element + 1)..<tree.subtreeEnd[node.element]
+        try spend(range.count)
+        for index in range { appendElement(index, step.test, to: &out) }
+    }
+
+    mutating func ancestorAxis(_ node: XPathNode, _ step: XPathStep, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        let isDocument = node.element < 0
+        let isAttribute = node.isAttribute
+        if step.axis == .ancestorOrSelf {
+            if isAttribute || isDocument {
+                if step.test == .node { out.append(node) }
+            } else {
+                appendElement(node.element, step.test, to: &out)
+            }
+        }
+        guard !isDocument else { return }
+        var current = isAttribute ? node.element : tree.parent[node.element]
+        if isAttribute {
+            // An attribute's parent is its element.
+            appendElement(current, step.test, to: &out)
+            if step.axis == .parent { return }
+            current = tree.parent[current]
+        }
+        while true {
+            try spend(1)
+            if current < 0 {
+                if step.test == .node { out.append(.document) }
+                return
+            }
+            appendElement(current, step.test, to: &out)
+            if step.axis == .parent { return }
+            current = tree.parent[current]
+        }
+    }
+
+    mutating func siblingAxis(_ node: XPathNode, _ step: XPathStep, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        guard !node.isAttribute, node.element >= 0 else { return }
+        let parent = tree.parent[node.element]
+        let siblings = parent < 0 ? [node.element] : tree.children[parent]
+        guard let position = siblings.firstIndex(of: node.element) else { return }
+        try spend(siblings.count)
+        if step.axis == .followingSibling {
+            for sibling in siblings[(position + 1)...] { appendElement(sibling, step.test, to: &out) }
+        } else {
+            for sibling in siblings[..<position].reversed() { appendElement(sibling, step.test, to: &out) }
+        }
+    }
+
+    mutating func followingAxis(_ node: XPathNode, _ test: XPathNodeTest, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        guard node.element >= 0 else { return }
+        let start = node.isAttribute ? node.element + 1 : tree.subtreeEnd[node.element]
+        try spend(tree.count - start)
+        for index in start..<tree.count { appendElement(index, test, to: &out) }
+    }
+
+    mutating func precedingAxis(_ node: XPathNode, _ test: XPathNodeTest, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        guard node.element >= 0 else { return }
+        var ancestors = Set<Int>()
+        var current = node.isAttribute ? node.element : tree.parent[node.element]
+        if node.isAttribute { ancestors.insert(node.element) }
+        while current >= 0 {
+            ancestors.insert(current)
+            current = tree.parent[current]
+        }
+        try spend(node.element)
+        for index in stride(from: node.element - 1, through: 0, by: -1) where !ancestors.contains(index) {
+            appendElement(index, test, to: &out)
+        }
+    }
+
+    mutating func attributeAxis(_ node: XPathNode, _ test: XPathNodeTest, into out: inout [XPathNode])
+        throws(XPathError)
+    {
+        guard !node.isAttribute, node.element >= 0 else { return }
+        let attributes = tree.attributes[node.element]
+        try spend(attributes.count)
+        for (offset, attribute) in attributes.enumerated() {
+            switch test {
+            case .anyName, .node: out.append(XPathNode(element: node.element, attribute: offset))
+            case .name(let name) where attribute.name == name:
+                out.append(XPathNode(element: node.element, attribute: offset))
+            default: break
+            }
+        }
     }
 
     // MARK: Conversions (XPath 1.0 §4)
@@ -840,76 +939,116 @@ struct XPathEvaluator {
     {
         var values: [XPathValue] = []
         for argument in arguments { values.append(try evaluate(argument, context)) }
-        func text(_ index: Int) -> String {
-            index < values.count ? string(values[index]) : stringValue(context.node)
+        let call = XPathCall(name: name, values: values, context: context)
+        if let value = try nodeFunction(call) { return value }
+        if let value = stringFunction(call) { return value }
+        if let value = numberFunction(call) { return value }
+        throw XPathError(message: "unknown function '\(name)()'", position: nil)
+    }
+
+    /// The string value of argument `index`, or of the context node when there is none.
+    func text(_ call: XPathCall, _ index: Int) -> String {
+        index < call.values.count ? string(call.values[index]) : stringValue(call.context.node)
+    }
+
+    /// Argument `index` as a node-set; any other type is an error.
+    func nodes(_ call: XPathCall, _ index: Int) throws(XPathError) -> [XPathNode] {
+        guard case .nodes(let nodes) = call.values[index] else {
+            throw XPathError(message: "\(call.name)() needs a node-set", position: nil)
         }
-        func nodes(_ index: Int) throws(XPathError) -> [XPathNode] {
-            guard case .nodes(let nodes) = values[index] else {
-                throw XPathError(message: "\(name)() needs a node-set", position: nil)
+        return nodes
+    }
+
+    /// The functions on the context and on node-sets: last, position, count, sum, name, local-name.
+    func nodeFunction(_ call: XPathCall) throws(XPathError) -> XPathValue? {
+        switch call.name {
+        case "last": return .number(Double(call.context.size))
+        case "position": return .number(Double(call.context.position))
+        case "count": return .number(Double(try nodes(call, 0).count))
+        case "sum": return .number(try nodes(call, 0).reduce(0) { $0 + XPathEvaluator.parseNumber(stringValue($1)) })
+        case "name", "local-name":
+            let node = call.values.isEmpty ? call.context.node : try nodes(call, 0).first
+            guard let node else { return .string("") }
+            let full = self.name(node)
+            if call.name == "local-name", let colon = full.lastIndex(of: ":") {
+                return .string(String(full[full.index(after: colon)...]))
             }
-            return nodes
+            return .string(full)
+        default: return nil
         }
-        switch name {
-        case "last": return .number(Double(context.size))
-        case "position": return .number(Double(context.position))
-        case "count": return .number(Double(try nodes(0).count))
-        case "string": return .string(text(0))
-        case "concat": return .string(values.map(string).joined())
-        case "starts-with": return .boolean(text(0).hasPrefix(text(1)))
-        case "ends-with": return .boolean(text(0).hasSuffix(text(1)))
-        case "contains": return .boolean(text(1).isEmpty || text(0).contains(text(1)))
-        case "substring-before":
-            guard let range = text(0).firstRange(of: text(1)) else { return .string("") }
-            return .string(String(text(0)[..<range.lowerBound]))
-        case "substring-after":
-            guard let range = text(0).firstRange(of: text(1)) else { return .string("") }
-            return .string(String(text(0)[range.upperBound...]))
-        case "substring":
-            let characters = Array(text(0))
-            let start = number(values[1]).rounded(.toNearestOrAwayFromZero)
-            let length = values.count > 2 ? number(values[2]).rounded(.toNearestOrAwayFromZero) : .infinity
-            guard !start.isNaN, !length.isNaN else { return .string("") }
-            let first = max(start, 1)
-            let end = min(start + length, Double(characters.count + 1))
-            guard first < end else { return .string("") }
-            return .string(String(characters[(Int(first) - 1)..<(Int(end) - 1)]))
-        case "string-length": return .number(Double(text(0).count))
+    }
+
+    /// The string functions (XPath 1.0 §4.2, and lower-case / upper-case from XPath 2.0).
+    func stringFunction(_ call: XPathCall) -> XPathValue? {
+        switch call.name {
+        case "string": return .string(text(call, 0))
+        case "concat": return .string(call.values.map(string).joined())
+        case "starts-with": return .boolean(text(call, 0).hasPrefix(text(call, 1)))
+        case "ends-with": return .boolean(text(call, 0).hasSuffix(text(call, 1)))
+        case "contains": return .boolean(text(call, 1).isEmpty || text(call, 0).contains(text(call, 1)))
+        case "substring-before", "substring-after": return .string(substringAround(call))
+        case "substring": return .string(substring(call))
+        case "string-length": return .number(Double(text(call, 0).count))
         case "normalize-space":
-            return .string(text(0).split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
-        case "translate":
-            let from = Array(text(1))
-            let to = Array(text(2))
-            var out = ""
-            for character in text(0) {
-                if let index = from.firstIndex(of: character) {
-                    if index < to.count { out.append(to[index]) }
-                } else {
-                    out.append(character)
-                }
+            return .string(text(call, 0).split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
+        case "translate": return .string(translate(call))
+        case "lower-case": return .string(text(call, 0).lowercased())
+        case "upper-case": return .string(text(call, 0).uppercased())
+        default: return nil
+        }
+    }
+
+    /// `substring-before(s, t)` / `substring-after(s, t)`: the part before or after the first `t`, or "".
+    func substringAround(_ call: XPathCall) -> String {
+        let whole = text(call, 0)
+        guard let range = whole.firstRange(of: text(call, 1)) else { return "" }
+        return call.name == "substring-before"
+            ? String(whole[..<range.lowerBound]) : String(whole[range.upperBound...])
+    }
+
+    /// `substring(s, start, length?)`: 1-based, rounded positions (§4.2).
+    func substring(_ call: XPathCall) -> String {
+        let values = call.values
+        let characters = Array(text(call, 0))
+        let start = number(values[1]).rounded(.toNearestOrAwayFromZero)
+        let length = values.count > 2 ? number(values[2]).rounded(.toNearestOrAwayFromZero) : .infinity
+        guard !start.isNaN, !length.isNaN else { return "" }
+        let first = max(start, 1)
+        let end = min(start + length, Double(characters.count + 1))
+        guard first < end else { return "" }
+        return String(characters[(Int(first) - 1)..<(Int(end) - 1)])
+    }
+
+    /// `translate(s, from, to)`: characters of `from` replaced by those at the same place in `to`, or dropped.
+    func translate(_ call: XPathCall) -> String {
+        let from = Array(text(call, 1))
+        let to = Array(text(call, 2))
+        var out = ""
+        for character in text(call, 0) {
+            if let index = from.firstIndex(of: character) {
+                if index < to.count { out.append(to[index]) }
+            } else {
+                out.append(character)
             }
-            return .string(out)
+        }
+        return out
+    }
+
+    /// The boolean and number functions (§4.3, §4.4).
+    func numberFunction(_ call: XPathCall) -> XPathValue? {
+        let values = call.values
+        switch call.name {
         case "not": return .boolean(!boolean(values[0]))
         case "true": return .boolean(true)
         case "false": return .boolean(false)
         case "boolean": return .boolean(boolean(values[0]))
         case "number":
-            return .number(values.isEmpty ? XPathEvaluator.parseNumber(stringValue(context.node)) : number(values[0]))
-        case "sum": return .number(try nodes(0).reduce(0) { $0 + XPathEvaluator.parseNumber(stringValue($1)) })
+            return .number(
+                values.isEmpty ? XPathEvaluator.parseNumber(stringValue(call.context.node)) : number(values[0]))
         case "floor": return .number(number(values[0]).rounded(.down))
         case "ceiling": return .number(number(values[0]).rounded(.up))
         case "round": return .number((number(values[0]) + 0.5).rounded(.down))
-        case "name", "local-name":
-            let node = values.isEmpty ? context.node : try nodes(0).first
-            guard let node else { return .string("") }
-            let full = self.name(node)
-            if name == "local-name", let colon = full.lastIndex(of: ":") {
-                return .string(String(full[full.index(after: colon)...]))
-            }
-            return .string(full)
-        case "lower-case": return .string(text(0).lowercased())
-        case "upper-case": return .string(text(0).uppercased())
-        default:
-            throw XPathError(message: "unknown function '\(name)()'", position: nil)
+        default: return nil
         }
     }
 }

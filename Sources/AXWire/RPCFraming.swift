@@ -101,24 +101,44 @@ package struct RPCFrameDecoder {
     }
 
     private mutating func nextLSP(_ base: UnsafePointer<UInt8>, _ byteCount: Int) -> Next {
-        // Find the blank line ending the header block.
-        let limit = min(byteCount, Self.maxHeaderBytes + 4)
-        var end = -1
-        var offset = 0
-        while offset + 3 < limit {
-            if base[offset] == 0x0D && base[offset + 1] == 0x0A && base[offset + 2] == 0x0D && base[offset + 3] == 0x0A
-            {
-                end = offset
-                break
-            }
-            offset += 1
-        }
+        let end = Self.headerEnd(base, limit: min(byteCount, Self.maxHeaderBytes + 4))
         if end < 0 {
             if byteCount > Self.maxHeaderBytes {
                 return .malformed("LSP header block longer than \(Self.maxHeaderBytes) bytes without a blank line")
             }
             return .needMore
         }
+        let length: Int
+        switch Self.contentLength(base, headerEnd: end) {
+        case .failure(let error): return .malformed(error.message)
+        case .success(let declared): length = declared
+        }
+        if length > maxFrameBytes { return .tooLarge(size: length) }
+        let bodyStart = end + 4
+        if byteCount - bodyStart < length { return .needMore }
+        return .frame(start: bodyStart, length: length, consumed: bodyStart + length)
+    }
+
+    /// The offset of the blank line (CR LF CR LF) ending the header block within `limit` bytes, or -1.
+    static func headerEnd(_ base: UnsafePointer<UInt8>, limit: Int) -> Int {
+        var offset = 0
+        while offset + 3 < limit {
+            if base[offset] == 0x0D && base[offset + 1] == 0x0A && base[offset + 2] == 0x0D && base[offset + 3] == 0x0A
+            {
+                return offset
+            }
+            offset += 1
+        }
+        return -1
+    }
+
+    /// Why a header block is malformed.
+    struct HeaderError: Error {
+        let message: String
+    }
+
+    /// The Content-Length the header lines before `headerEnd` declare (every copy must agree).
+    static func contentLength(_ base: UnsafePointer<UInt8>, headerEnd end: Int) -> Result<Int, HeaderError> {
         var contentLength: Int?
         var lineStart = 0
         while lineStart < end {
@@ -126,31 +146,41 @@ package struct RPCFrameDecoder {
             while lineEnd + 1 < end + 2 && !(base[lineEnd] == 0x0D && base[lineEnd + 1] == 0x0A) { lineEnd += 1 }
             let line = String(
                 decoding: UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart), as: UTF8.self)
-            guard let colon = line.firstIndex(of: ":") else {
-                return .malformed("malformed header line \(Self.quote(line)) (expected 'Name: value')")
-            }
-            let name = line[..<colon].trimmingSpaces.lowercased()
-            let value = line[line.index(after: colon)...].trimmingSpaces
-            if name.isEmpty { return .malformed("malformed header line \(Self.quote(line)) (empty header name)") }
-            if name == "content-length" {
-                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18,
-                    let length = Int(value)
-                else {
-                    return .malformed(
-                        "invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)")
-                }
+            switch headerLength(line) {
+            case .failure(let error): return .failure(error)
+            case .success(nil): break
+            case .success(let length?):
                 if let earlier = contentLength, earlier != length {
-                    return .malformed("conflicting Content-Length headers (\(earlier) and \(length))")
+                    return .failure(
+                        HeaderError(message: "conflicting Content-Length headers (\(earlier) and \(length))"))
                 }
                 contentLength = length
             }
             lineStart = lineEnd + 2
         }
-        guard let length = contentLength else { return .malformed("missing Content-Length header") }
-        if length > maxFrameBytes { return .tooLarge(size: length) }
-        let bodyStart = end + 4
-        if byteCount - bodyStart < length { return .needMore }
-        return .frame(start: bodyStart, length: length, consumed: bodyStart + length)
+        guard let length = contentLength else { return .failure(HeaderError(message: "missing Content-Length header")) }
+        return .success(length)
+    }
+
+    /// One `Name: value` header line: the length a Content-Length line declares, nil for any other header.
+    static func headerLength(_ line: String) -> Result<Int?, HeaderError> {
+        guard let colon = line.firstIndex(of: ":") else {
+            return .failure(HeaderError(message: "malformed header line \(Self.quote(line)) (expected 'Name: value')"))
+        }
+        let name = line[..<colon].trimmingSpaces.lowercased()
+        let value = line[line.index(after: colon)...].trimmingSpaces
+        if name.isEmpty {
+            return .failure(HeaderError(message: "malformed header line \(Self.quote(line)) (empty header name)"))
+        }
+        guard name == "content-length" else { return .success(nil) }
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 18,
+            let length = Int(value)
+        else {
+            return .failure(
+                HeaderError(
+                    message: "invalid Content-Length \(Self.quote(String(value))) (expected a non-negative integer)"))
+        }
+        return .success(length)
     }
 
     static func quote(_ text: String) -> String {

@@ -41,8 +41,24 @@ enum TransportBenchmark {
         let fd: Int32
         do { fd = try POSIX.connectUnix(socketPath) } catch { throw RPCTransportError(error.message) }
         defer { close(fd) }
+        let pendingIn = try setUp(fd, calls: setup)
+        var client = PipelinedClient(fd: fd, requests: encode(count: count, method: method, params: params))
+        client.carry = pendingIn
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        let start = ContinuousClock.now
+        try client.exchange(count: count, start: start)
+        let elapsed = ContinuousClock.now - start
+        if client.errors > 0 {
+            throw RPCTransportError(
+                "\(client.errors) of \(count) responses were errors (is '\(method)' registered and initialized?)")
+        }
+        let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Result(requests: count, seconds: secs)
+    }
 
-        // Setup calls, synchronously.
+    /// The setup calls, one at a time (blocking); the bytes read past the last reply.
+    static func setUp(_ fd: Int32, calls setup: [(method: String, params: JSON?)]) throws -> [UInt8] {
         var pendingIn: [UInt8] = []
         for (i, call) in setup.enumerated() {
             var line = RPCMessage.request(id: .string("setup-\(i)"), method: call.method, params: call.params)
@@ -63,25 +79,43 @@ enum TransportBenchmark {
             }
             pendingIn = Array(got[(nl + 1)...])
         }
+        return pendingIn
+    }
 
-        // Pre-encode all requests.
+    /// All requests pre-encoded, one per line.
+    static func encode(count: Int, method: String, params: JSON?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count * 48)
         for i in 0..<count {
             out.append(contentsOf: RPCMessage.request(id: .number(Double(i)), method: method, params: params))
             out.append(0x0A)
         }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        return out
+    }
+}
 
-        var written = 0
-        var lines = 0
-        var errors = 0
-        var carry: [UInt8] = pendingIn  // partial line at the end of the previous read
-        var buf = [UInt8](repeating: 0, count: 1 << 18)
-        let errorNeedle = Array(#""error":"#.utf8)
-        let start = ContinuousClock.now
-        var lastProgress = start
+/// One pipelined run on a non-blocking socket: writes the requests as the socket takes them and counts the
+/// response lines (and the error responses) as they arrive.
+private struct PipelinedClient {
+    let fd: Int32
+    let out: [UInt8]
+    var written = 0
+    var lines = 0
+    var errors = 0
+    /// The partial line at the end of the previous read.
+    var carry: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 1 << 18)
+    let errorNeedle = Array(#""error":"#.utf8)
+    var lastProgress = ContinuousClock.now
+
+    init(fd: Int32, requests: [UInt8]) {
+        self.fd = fd
+        self.out = requests
+    }
+
+    /// Until `count` responses have arrived; stalls of 10 s, closes and socket errors throw.
+    mutating func exchange(count: Int, start: ContinuousClock.Instant) throws {
+        lastProgress = start
         while lines < count {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN) | (written < out.count ? Int16(POLLOUT) : 0), revents: 0)
             let pr = poll(&pfd, 1, 1000)
@@ -96,50 +130,55 @@ enum TransportBenchmark {
                 }
                 continue
             }
-            if pfd.revents & Int16(POLLOUT) != 0 && written < out.count {
-                let bytesWritten = out.withUnsafeBytes { raw in
-                    POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16))
-                }
-                if bytesWritten > 0 {
-                    written += bytesWritten
-                    lastProgress = ContinuousClock.now
-                } else if bytesWritten < 0 && errno != EAGAIN && errno != EINTR {
-                    throw RPCTransportError("write failed: \(POSIX.errnoString)")
-                }
-            }
-            if pfd.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                let bytesRead = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if bytesRead == 0 {
-                    throw RPCTransportError("server closed the connection after \(lines) of \(count) responses")
-                }
-                if bytesRead < 0 {
-                    if errno == EAGAIN || errno == EINTR { continue }
-                    throw RPCTransportError("read failed: \(POSIX.errnoString)")
-                }
-                lastProgress = ContinuousClock.now
-                // Count complete lines; look for error responses.
-                carry.append(contentsOf: buf[0..<bytesRead])
-                var lineStart = 0
-                carry.withUnsafeBufferPointer { buffer in
-                    var offset = 0
-                    while let hit = memchr(buffer.baseAddress! + offset, 0x0A, buffer.count - offset) {
-                        let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
-                        if contains(buffer.baseAddress! + lineStart, nl - lineStart, errorNeedle) { errors += 1 }
-                        lines += 1
-                        offset = nl + 1
-                        lineStart = offset
-                    }
-                }
-                carry.removeFirst(lineStart)
+            if pfd.revents & Int16(POLLOUT) != 0 && written < out.count { try writeSome() }
+            if pfd.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 { try readSome(count: count) }
+        }
+    }
+
+    mutating func writeSome() throws {
+        let bytesWritten = out.withUnsafeBytes { raw in
+            POSIX.sendNoSignal(fd, raw.baseAddress! + written, min(raw.count - written, 1 << 16))
+        }
+        if bytesWritten > 0 {
+            written += bytesWritten
+            lastProgress = ContinuousClock.now
+        } else if bytesWritten < 0 && errno != EAGAIN && errno != EINTR {
+            throw RPCTransportError("write failed: \(POSIX.errnoString)")
+        }
+    }
+
+    mutating func readSome(count: Int) throws {
+        let fd = self.fd
+        let bytesRead = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if bytesRead == 0 {
+            throw RPCTransportError("server closed the connection after \(lines) of \(count) responses")
+        }
+        if bytesRead < 0 {
+            if errno == EAGAIN || errno == EINTR { return }
+            throw RPCTransportError("read failed: \(POSIX.errnoString)")
+        }
+        lastProgress = ContinuousClock.now
+        carry.append(contentsOf: buf[0..<bytesRead])
+        countLines()
+    }
+
+    /// Counts complete lines and the error responses among them; keeps the partial last line.
+    mutating func countLines() {
+        var lineStart = 0
+        var (lines, errors) = (self.lines, self.errors)
+        let errorNeedle = self.errorNeedle
+        carry.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while let hit = memchr(buffer.baseAddress! + offset, 0x0A, buffer.count - offset) {
+                let nl = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
+                if contains(buffer.baseAddress! + lineStart, nl - lineStart, errorNeedle) { errors += 1 }
+                lines += 1
+                offset = nl + 1
+                lineStart = offset
             }
         }
-        let elapsed = ContinuousClock.now - start
-        if errors > 0 {
-            throw RPCTransportError(
-                "\(errors) of \(count) responses were errors (is '\(method)' registered and initialized?)")
-        }
-        let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Result(requests: count, seconds: secs)
+        (self.lines, self.errors) = (lines, errors)
+        carry.removeFirst(lineStart)
     }
 }
 

@@ -510,55 +510,67 @@ struct Focus: ParsableCommand {
         if verb == "explain", let operand { try Context.validate(operand) }
         let ctx = try Context(global)
         switch verb {
-        case "status":
-            let result = try ctx.call("focus.status")
-            if ctx.json {
-                Out.json(result)
-                return
-            }
-            Out.line("engine: " + (result["engine"]?["id"]?.stringValue ?? "nothing"))
-            Out.line("accessibility: " + (result["accessibility"]?.stringValue ?? "nothing"))
-            if let group = result["group"]?.stringValue { Out.line("group: " + group) }
-            for group in result["groups"]?.arrayValue ?? [] {
-                let items = (group["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
-                Out.line("  " + (group["identifier"]?.stringValue ?? "-") + ": " + items)
-            }
-        case "explain":
-            guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
-            let result = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
-            if ctx.json {
-                Out.json(result)
-                return
-            }
-            let target = result["target"]?.stringValue ?? operand
-            if result["focusable"]?.boolValue == true {
-                Out.line("\(target): focusable")
-            } else {
-                let failed = result["failed"]
-                Out.line(
-                    "\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")"
-                )
-            }
-        default:
-            guard let operand else {
-                throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous")
-            }
-            var params: JSONObject = ["direction": .string(operand)]
-            if verb == "query", let from { params["from"] = ["selector": .string(from)] }
-            let result = try ctx.call(verb == "move" ? "focus.move" : "focus.query", params)
-            if ctx.json { Out.json(result) }
-            guard let to = result["to"]?.stringValue else {
-                if !ctx.json {
-                    Out.line(
-                        "no move: "
-                            + (result["message"]?.stringValue ?? result["cancelledBy"].map {
-                                "cancelled by \($0.stringValue ?? "")"
-                            } ?? ""))
-                }
-                throw ExitCode(Exit.noMatch)
-            }
-            if !ctx.json { Out.line((verb == "move" ? "focused: " : "would focus: ") + to) }
+        case "status": try engineStatus(ctx)
+        case "explain": try engineExplain(ctx)
+        default: try engineMove(ctx, verb)
         }
+    }
+
+    /// `focus status`: the focus engine, the accessibility focus and the focus groups.
+    private func engineStatus(_ ctx: Context) throws {
+        let result = try ctx.call("focus.status")
+        if ctx.json {
+            Out.json(result)
+            return
+        }
+        Out.line("engine: " + (result["engine"]?["id"]?.stringValue ?? "nothing"))
+        Out.line("accessibility: " + (result["accessibility"]?.stringValue ?? "nothing"))
+        if let group = result["group"]?.stringValue { Out.line("group: " + group) }
+        for group in result["groups"]?.arrayValue ?? [] {
+            let items = (group["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+            Out.line("  " + (group["identifier"]?.stringValue ?? "-") + ": " + items)
+        }
+    }
+
+    /// `focus explain SELECTOR`: whether the element can take focus, or the first check it fails.
+    private func engineExplain(_ ctx: Context) throws {
+        guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
+        let result = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
+        if ctx.json {
+            Out.json(result)
+            return
+        }
+        let target = result["target"]?.stringValue ?? operand
+        if result["focusable"]?.boolValue == true {
+            Out.line("\(target): focusable")
+        } else {
+            let failed = result["failed"]
+            Out.line(
+                "\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")"
+            )
+        }
+    }
+
+    /// `focus move|query DIRECTION`: where focus goes (exit 1 when it does not move).
+    private func engineMove(_ ctx: Context, _ verb: String) throws {
+        guard let operand else {
+            throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous")
+        }
+        var params: JSONObject = ["direction": .string(operand)]
+        if verb == "query", let from { params["from"] = ["selector": .string(from)] }
+        let result = try ctx.call(verb == "move" ? "focus.move" : "focus.query", params)
+        if ctx.json { Out.json(result) }
+        guard let to = result["to"]?.stringValue else {
+            if !ctx.json {
+                Out.line(
+                    "no move: "
+                        + (result["message"]?.stringValue ?? result["cancelledBy"].map {
+                            "cancelled by \($0.stringValue ?? "")"
+                        } ?? ""))
+            }
+            throw ExitCode(Exit.noMatch)
+        }
+        if !ctx.json { Out.line((verb == "move" ? "focused: " : "would focus: ") + to) }
     }
 }
 
@@ -597,37 +609,46 @@ struct Rotor: ParsableCommand {
             var params: JSONObject = [:]
             if let target { params["target"] = ["selector": .string(target)] }
             if verb == "list" {
-                let result = try ctx.call("rotor.list", params)
-                if ctx.json {
-                    Out.json(result)
-                    return
-                }
-                for rotor in result["rotors"]?.arrayValue ?? [] {
-                    let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
-                    Out.line(
-                        "\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
-                }
-                return
+                try list(ctx, params)
+            } else {
+                try step(ctx, params)
             }
-            guard let rotor else {
-                throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)")
-            }
-            params["rotor"] = .string(rotor)
-            if fromStart { params["from"] = .null } else if let from { params["from"] = ["selector": .string(from)] }
-            if noMove { params["moveFocus"] = false }
-            let result = try ctx.call("rotor." + verb, params)
-            if ctx.json { Out.json(result) }
-            guard let item = result["item"], !item.isNull else {
-                if !ctx.json { Out.line("end of rotor '\(rotor)'") }
-                throw ExitCode(Exit.noMatch)
-            }
-            if !ctx.json {
-                if let element = item["element"], !element.isNull {
-                    Out.line(Render.listLine(element, ctx.palette))
-                } else {
-                    Out.line(item["target"]?.stringValue ?? "")
-                }
-            }
+        }
+    }
+
+    /// `rotor list`: each rotor with its item count and where it is declared.
+    private func list(_ ctx: Context, _ params: JSONObject) throws {
+        let result = try ctx.call("rotor.list", params)
+        if ctx.json {
+            Out.json(result)
+            return
+        }
+        for rotor in result["rotors"]?.arrayValue ?? [] {
+            let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
+            Out.line("\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
+        }
+    }
+
+    /// `rotor next|previous ROTOR`: the item (exit 1 at the end of the rotor).
+    private func step(_ ctx: Context, _ params: JSONObject) throws {
+        guard let rotor else {
+            throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)")
+        }
+        var params = params
+        params["rotor"] = .string(rotor)
+        if fromStart { params["from"] = .null } else if let from { params["from"] = ["selector": .string(from)] }
+        if noMove { params["moveFocus"] = false }
+        let result = try ctx.call("rotor." + verb, params)
+        if ctx.json { Out.json(result) }
+        guard let item = result["item"], !item.isNull else {
+            if !ctx.json { Out.line("end of rotor '\(rotor)'") }
+            throw ExitCode(Exit.noMatch)
+        }
+        guard !ctx.json else { return }
+        if let element = item["element"], !element.isNull {
+            Out.line(Render.listLine(element, ctx.palette))
+        } else {
+            Out.line(item["target"]?.stringValue ?? "")
         }
     }
 }

@@ -55,24 +55,7 @@ struct Audit: ParsableCommand {
             let result = try ctx.call("audit.run", params)
             let findings = (result["findings"]?.arrayValue ?? []).compactMap(AuditFormats.finding)
             let ran = (result["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
-            switch ctx.json ? .json : format {
-            case .json:
-                Out.json(result)
-            case .junit:
-                Out.write(
-                    AuditFormats.junit(
-                        findings, checks: ran,
-                        suiteName: "accessibility audit of \(result["app"]?.stringValue ?? "app")"))
-            case .sarif:
-                Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: AXMethods.serverVersion))
-            case .text:
-                Out.write(Audit.text(findings, ctx.palette))
-                let summary =
-                    "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(result["errors"]?.intValue ?? 0) errors, \(result["warnings"]?.intValue ?? 0) warnings)"
-                    + ((result["suppressed"]?.intValue ?? 0) > 0
-                        ? ", \(result["suppressed"]?.intValue ?? 0) suppressed" : "")
-                Out.line(findings.isEmpty ? "no findings: \(ran.count) checks ran" : summary)
-            }
+            report(result, findings: findings, ran: ran, format: ctx.json ? .json : format, palette: ctx.palette)
             if let truncated = result["truncated"], let omitted = truncated["omitted"]?.intValue {
                 Out.err("\(omitted) more findings were left out (--max-findings)")
             }
@@ -82,6 +65,34 @@ struct Audit: ParsableCommand {
                 ).quiet(true)
             }
         }
+    }
+
+    /// The report in the chosen format.
+    private func report(
+        _ result: JSON, findings: [AuditFinding], ran: [String], format: AuditFormat, palette: Palette
+    ) {
+        switch format {
+        case .json:
+            Out.json(result)
+        case .junit:
+            Out.write(
+                AuditFormats.junit(
+                    findings, checks: ran,
+                    suiteName: "accessibility audit of \(result["app"]?.stringValue ?? "app")"))
+        case .sarif:
+            Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: AXMethods.serverVersion))
+        case .text:
+            Out.write(Audit.text(findings, palette))
+            Out.line(findings.isEmpty ? "no findings: \(ran.count) checks ran" : Audit.summary(result, findings))
+        }
+    }
+
+    /// "N findings (E errors, W warnings[, S suppressed])".
+    static func summary(_ result: JSON, _ findings: [AuditFinding]) -> String {
+        let suppressed = result["suppressed"]?.intValue ?? 0
+        return
+            "\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(result["errors"]?.intValue ?? 0) errors, \(result["warnings"]?.intValue ?? 0) warnings)"
+            + (suppressed > 0 ? ", \(suppressed) suppressed" : "")
     }
 
     /// `check`, `@selector` or `check=selector`.

@@ -58,7 +58,8 @@ struct Watch: ParsableCommand {
         }
     }
 
-    func stream() async throws {
+    /// A connection initialized as automation.
+    func connect() async throws -> RPCClient {
         let (address, token) = try global.address()
         let client: RPCClient
         do { client = try await RPCClient.connect(address) } catch {
@@ -71,14 +72,11 @@ struct Watch: ParsableCommand {
         do { _ = try await client.call("initialize", .object(ip), timeout: .seconds(10)) } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
         }
-        let state = WatchState(
-            limit: count, json: global.json,
-            palette: global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor))
-        let (done, doneCont) = AsyncStream<Int32>.makeStream()
-        client.onNotification { method, params in
-            if state.deliver(method, params) { doneCont.yield(Exit.ok) }
-        }
-        client.onClose { doneCont.yield(Exit.connection) }
+        return client
+    }
+
+    /// `events.subscribe` with the chosen events and app.
+    func subscribe(_ client: RPCClient) async throws {
         var p: JSONObject = [:]
         if let events {
             p["events"] = JSON(
@@ -94,6 +92,19 @@ struct Watch: ParsableCommand {
         do { _ = try await client.call("events.subscribe", .object(p)) } catch {
             throw Context.failure(error)
         }
+    }
+
+    func stream() async throws {
+        let client = try await connect()
+        let state = WatchState(
+            limit: count, json: global.json,
+            palette: global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor))
+        let (done, doneCont) = AsyncStream<Int32>.makeStream()
+        client.onNotification { method, params in
+            if state.deliver(method, params) { doneCont.yield(Exit.ok) }
+        }
+        client.onClose { doneCont.yield(Exit.connection) }
+        try await subscribe(client)
         // Ctrl-C ends the stream normally; every line is already flushed.
         signal(SIGINT) { _ in _exit(0) }
         if let timeout {
