@@ -57,24 +57,29 @@ public enum SchemaGeometry {
     /// The numbers of a point's array form, and its object form's member names, in order.
     public static let pointMembers = ["x", "y"]
 
+    /// How many numbers a rect's array form has (inlined: the server's decoder checks it for every frame).
+    @inlinable public static var rectArity: Int { 4 }
+    /// How many numbers a point's array form has.
+    @inlinable public static var pointArity: Int { 2 }
+
     /// `[x, y, width, height]`.
-    public static func rect(x: Double, y: Double, width: Double, height: Double) -> JSON {
-        [.number(x), .number(y), .number(width), .number(height)]
+    public static func rect(x originX: Double, y originY: Double, width: Double, height: Double) -> JSON {
+        [.number(originX), .number(originY), .number(width), .number(height)]
     }
 
     /// `[x, y]`.
-    public static func point(x: Double, y: Double) -> JSON {
-        [.number(x), .number(y)]
+    public static func point(x pointX: Double, y pointY: Double) -> JSON {
+        [.number(pointX), .number(pointY)]
     }
 
     /// The numbers of a rect's array form (four finite numbers); nil for any other form.
     public static func rectNumbers(_ json: JSON) -> [Double]? {
-        finiteNumbers(json, count: rectMembers.count)
+        finiteNumbers(json, count: rectArity)
     }
 
     /// The numbers of a point's array form (two finite numbers); nil for any other form.
     public static func pointNumbers(_ json: JSON) -> [Double]? {
-        finiteNumbers(json, count: pointMembers.count)
+        finiteNumbers(json, count: pointArity)
     }
 
     private static func finiteNumbers(_ json: JSON, count: Int) -> [Double]? {

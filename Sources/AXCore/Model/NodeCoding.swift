@@ -73,7 +73,7 @@ struct Field {
         let rect: Rect
         switch value {
         case .array(let elements):
-            guard elements.count == SchemaGeometry.rectMembers.count else {
+            guard elements.count == SchemaGeometry.rectArity else {
                 throw fail("a rect is [x, y, width, height]")
             }
             rect = Rect(
@@ -95,7 +95,7 @@ struct Field {
     func point(_ value: JSON) throws(SchemaError) -> Point {
         switch value {
         case .array(let elements):
-            guard elements.count == SchemaGeometry.pointMembers.count else { throw fail("a point is [x, y]") }
+            guard elements.count == SchemaGeometry.pointArity else { throw fail("a point is [x, y]") }
             return Point(x: try number(elements[0]), y: try number(elements[1]))
         case .object(let object):
             return Point(x: try member(object, "x", number) ?? 0, y: try member(object, "y", number) ?? 0)
@@ -241,6 +241,8 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     }
 
     /// This property's family: a new property names its family here and gets its case in that family's function.
+    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
+    @inline(__always)
     var family: Family {
         switch self {
         case .isAccessibilityElement, .accessibilityLabel, .accessibilityValue, .accessibilityHint,
@@ -304,6 +306,7 @@ func applyAccessibilityProperty(
 }
 
 /// What VoiceOver speaks and how: label, value, hint, identifier, language, headings, expanded state.
+@inline(__always)
 private func applyDescriptionProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
@@ -323,6 +326,7 @@ private func applyDescriptionProperty(
 }
 
 /// Traits, frame, activation point and how touches reach the element.
+@inline(__always)
 private func applyGeometryProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
@@ -338,6 +342,7 @@ private func applyGeometryProperty(
 }
 
 /// Containers: hidden and modal subtrees, grouping, navigation style, container type, element lists, data tables.
+@inline(__always)
 private func applyContainerProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
@@ -358,6 +363,7 @@ private func applyContainerProperty(
 }
 
 /// Custom actions, custom rotors and the large content viewer (issue 25 item 4, D-LCV-1).
+@inline(__always)
 private func applyInteractionProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
@@ -644,6 +650,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     }
 
     /// This property's family: a new property names its family here and gets its case in that family's function.
+    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
+    @inline(__always)
     var family: Family {
         switch self {
         case .frame, .bounds, .boundsOrigin, .contentOffset, .transform, .isHidden, .alpha, .clipsToBounds,
@@ -706,6 +714,7 @@ extension ViewNode {
     }
 
     /// UIView's own geometry, visibility and guided-access identifiers.
+    @inline(__always)
     private mutating func setOwnViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -728,6 +737,7 @@ extension ViewNode {
     }
 
     /// UIControl's state and the numbers of sliders, steppers and progress views.
+    @inline(__always)
     private mutating func setControlState(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -750,6 +760,7 @@ extension ViewNode {
     }
 
     /// The text a label, field or button shows, and how it shows it.
+    @inline(__always)
     private mutating func setTextContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -775,6 +786,7 @@ extension ViewNode {
     }
 
     /// Pages, segments, picker components, dates, cells and scroll paging.
+    @inline(__always)
     private mutating func setItemContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -794,6 +806,7 @@ extension ViewNode {
     }
 
     /// Windows, navigation bars and alerts.
+    @inline(__always)
     private mutating func setContainerProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -811,6 +824,7 @@ extension ViewNode {
     }
 
     /// The focus engine's properties (C7, C8, C12, C17, C27, C35, C36).
+    @inline(__always)
     private mutating func setFocusProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
@@ -854,25 +868,24 @@ extension ViewNode {
         try decodeWithChildren(json).node
     }
 
-    /// A view with its structural keys: `id` (required: a non-empty string of at most 512 bytes), `class` (default
-    /// UIView) and `baseClass`.
+    /// A view with its structural keys (their indexes in `values`, -1 when absent): `id` (required: a non-empty string
+    /// of at most 512 bytes), `class` (default UIView) and `baseClass`.
     @inline(__always)
-    private static func makeNode(id idValue: JSON?, className classValue: JSON?, baseClass baseClassValue: JSON?)
-        throws(SchemaError) -> ViewNode
+    private static func makeNode(_ values: [JSON], idAt: Int, classAt: Int, baseClassAt: Int) throws(SchemaError)
+        -> ViewNode
     {
-        guard let idValue else {
+        guard idAt >= 0 else {
             throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'")
         }
-        guard case .string(let id) = idValue, !id.isEmpty else {
+        guard case .string(let id) = values[idAt], !id.isEmpty else {
             throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string")
         }
         guard id.utf8.count <= 512 else {
             throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes")
         }
-        var className = "UIView"
-        if let classValue { className = try Field(id: id, key: "class").string(classValue) }
-        var baseClass: String?
-        if let baseClassValue { baseClass = try Field(id: id, key: "baseClass").optionalString(baseClassValue) }
+        let className = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
+        let baseClass =
+            baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optionalString(values[baseClassAt]) : nil
         return ViewNode(id: id, className: className, baseClass: baseClass)
     }
 
@@ -900,10 +913,7 @@ extension ViewNode {
                 default: break
                 }
             }
-            // `JSON?.none`, not `nil`: JSON is expressible by a nil literal (JSON.null).
-            var node = try makeNode(
-                id: idAt >= 0 ? values[idAt] : JSON?.none, className: classAt >= 0 ? values[classAt] : JSON?.none,
-                baseClass: baseClassAt >= 0 ? values[baseClassAt] : JSON?.none)
+            var node = try makeNode(values, idAt: idAt, classAt: classAt, baseClassAt: baseClassAt)
             for index in keys.indices {
                 if case .structural? = schemaKeys[index] {
                     continue
