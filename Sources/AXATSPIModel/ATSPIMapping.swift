@@ -32,38 +32,49 @@ package enum ATSPIMapping {
     package static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
         if n.className == announcementClass { return .notification }
         switch n.role {
+        case .button:
+            if parentRole == .segmentedControl { return .radioButton }
+            return n.traits.contains(.toggleButton) ? .toggleButton : .button
+        case .staticText: return isReadOnlyTextView(n) ? .text : .label
+        case .adjustable: return n.viewClass == .stepper ? .spinButton : .slider
+        case .cell: return parentRole == .table ? .tableCell : .listItem
+        case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
+            .picker:
+            return containerRole(n.role)
+        default: return controlRole(n.role)
+        }
+    }
+
+    /// The AT-SPI role of a container role (one AT-SPI role whatever the context).
+    private static func containerRole(_ role: AXRole) -> ATSPIRole {
+        switch role {
         case .window: return .frame
         case .alert: return .alert
-        case .group: return .panel
         case .list: return .list
         case .table: return .table
         case .landmark: return .landmark
         case .tabBar: return .pageTabList
         case .navigationBar, .toolbar: return .toolBar
-        case .segmentedControl: return .panel
-        case .picker: return .panel
-        case .button:
-            if parentRole == .segmentedControl { return .radioButton }
-            if n.traits.contains(.toggleButton) { return .toggleButton }
-            return .button
+        default: return .panel  // group, segmented control, picker
+        }
+    }
+
+    /// The AT-SPI role of a control or text role that does not depend on its context.
+    private static func controlRole(_ role: AXRole) -> ATSPIRole {
+        switch role {
         case .keyboardKey: return .button
         case .link: return .link
         case .image: return .image
-        case .staticText: return isReadOnlyTextView(n) ? .text : .label
         case .header: return .heading
         // Editable single-line fields are TEXT like GTK 4's GtkEntry/GtkText (D-ATSPI-TEXT-2); the states say
         // EDITABLE + SINGLE_LINE (or MULTI_LINE).
-        case .textField, .searchField: return .text
+        case .textField, .searchField, .textView: return .text
         case .secureTextField: return .passwordText
-        case .textView: return .text
-        case .adjustable:
-            if n.viewClass == .stepper { return .spinButton }
-            return .slider
         case .pickerItem: return .spinButton
         case .switch: return .toggleButton
         case .tab: return .pageTab
-        case .cell: return parentRole == .table ? .tableCell : .listItem
         case .progressIndicator, .activityIndicator: return .progressBar
+        default: return .panel  // not reached: role(_:parentRole:) handles every other role
         }
     }
 
@@ -95,71 +106,98 @@ package enum ATSPIMapping {
     // MARK: States
 
     package static func states(_ n: AXNode, parentRole: AXRole?, focused: Bool) -> ATSPIStateSet {
-        var s = ATSPIStateSet()
-        let st = n.states
-        s.insert(.visible)
-        if st.contains(.onscreen) { s.insert(.showing) }
-        if st.contains(.enabled) {
-            s.insert(.enabled)
-            s.insert(.sensitive)
-        }
-        if st.contains(.focusable) || focused { s.insert(.focusable) }
-        if focused { s.insert(.focused) }
-        if st.contains(.busy) {
-            s.insert(.busy)
-            s.insert(.indeterminate)
-        }
-        if st.contains(.modal) { s.insert(.modal) }
-        if st.contains(.expanded) {
-            s.insert(.expandable)
-            s.insert(.expanded)
-        }
-        if st.contains(.collapsed) {
-            s.insert(.expandable)
-            s.insert(.collapsed)
-        }
-        switch n.role {
-        case .window:
-            if st.contains(.activeWindow) { s.insert(.active) }
-            s.insert(.resizable)
-        case .alert:
-            // A presented (modal) alert is the active surface: Orca treats ALERT as a dialog and follows its
-            // window:activate like a window's.
-            if st.contains(.modal) && st.contains(.onscreen) { s.insert(.active) }
-        case .switch:
-            s.insert(.checkable)
-            if st.contains(.checked) { s.insert(.checked) }
-        case .adjustable, .progressIndicator:
-            s.insert(.horizontal)
-        case .tab, .cell:
-            s.insert(.selectable)
-        case .textField, .secureTextField, .searchField, .textView:
-            if st.contains(.editable) { s.insert(.editable) } else { s.insert(.readOnly) }
-            s.insert(st.contains(.multiLine) || n.role == .textView ? .multiLine : .singleLine)
-            s.insert(.selectableText)
-        case .button where parentRole == .segmentedControl:
-            s.insert(.checkable)
-            s.insert(.selectable)
-            if st.contains(.selected) { s.insert(.checked) }
-        case .button where n.traits.contains(.toggleButton):
-            if st.contains(.selected) || st.contains(.checked) { s.insert(.pressed) }
-        case .link:
-            break
-        case .staticText where isReadOnlyTextView(n):
-            s.insert(.readOnly)
-            s.insert(.multiLine)
-            s.insert(.selectableText)
-        default:
-            if st.contains(.checked) {
-                s.insert(.checkable)
-                s.insert(.checked)
-            }
-        }
-        if st.contains(.selected) {
+        var s = commonStates(n.states, focused: focused)
+        insertRoleStates(of: n, parentRole: parentRole, into: &s)
+        if n.states.contains(.selected) {
             s.insert(.selectable)
             s.insert(.selected)
         }
         return s
+    }
+
+    /// The states every role maps the same way.
+    private static func commonStates(_ st: AXStates, focused: Bool) -> ATSPIStateSet {
+        var mapped = ATSPIStateSet()
+        mapped.insert(.visible)
+        if st.contains(.onscreen) { mapped.insert(.showing) }
+        if st.contains(.enabled) {
+            mapped.insert(.enabled)
+            mapped.insert(.sensitive)
+        }
+        if st.contains(.focusable) || focused { mapped.insert(.focusable) }
+        if focused { mapped.insert(.focused) }
+        if st.contains(.busy) {
+            mapped.insert(.busy)
+            mapped.insert(.indeterminate)
+        }
+        if st.contains(.modal) { mapped.insert(.modal) }
+        if st.contains(.expanded) {
+            mapped.insert(.expandable)
+            mapped.insert(.expanded)
+        }
+        if st.contains(.collapsed) {
+            mapped.insert(.expandable)
+            mapped.insert(.collapsed)
+        }
+        return mapped
+    }
+
+    /// The states that depend on the role.
+    private static func insertRoleStates(of node: AXNode, parentRole: AXRole?, into mapped: inout ATSPIStateSet) {
+        let st = node.states
+        switch node.role {
+        case .window:
+            if st.contains(.activeWindow) { mapped.insert(.active) }
+            mapped.insert(.resizable)
+        case .alert:
+            // A presented (modal) alert is the active surface: Orca treats ALERT as a dialog and follows its
+            // window:activate like a window's.
+            if st.isSuperset(of: [.modal, .onscreen]) { mapped.insert(.active) }
+        case .switch:
+            mapped.insert(.checkable)
+            if st.contains(.checked) { mapped.insert(.checked) }
+        case .adjustable, .progressIndicator:
+            mapped.insert(.horizontal)
+        case .tab, .cell:
+            mapped.insert(.selectable)
+        case .textField, .secureTextField, .searchField, .textView:
+            insertTextInputStates(of: node, into: &mapped)
+        case .button:
+            insertButtonStates(of: node, parentRole: parentRole, into: &mapped)
+        case .link:
+            break
+        case .staticText where isReadOnlyTextView(node):
+            mapped.insert(.readOnly)
+            mapped.insert(.multiLine)
+            mapped.insert(.selectableText)
+        default:
+            if st.contains(.checked) {
+                mapped.insert(.checkable)
+                mapped.insert(.checked)
+            }
+        }
+    }
+
+    private static func insertTextInputStates(of node: AXNode, into mapped: inout ATSPIStateSet) {
+        mapped.insert(node.states.contains(.editable) ? .editable : .readOnly)
+        mapped.insert(node.states.contains(.multiLine) || node.role == .textView ? .multiLine : .singleLine)
+        mapped.insert(.selectableText)
+    }
+
+    /// A segment is a checkable radio button; a toggle button is pressed when selected or checked; any other
+    /// button maps its CHECKED as other roles do.
+    private static func insertButtonStates(of node: AXNode, parentRole: AXRole?, into mapped: inout ATSPIStateSet) {
+        let st = node.states
+        if parentRole == .segmentedControl {
+            mapped.insert(.checkable)
+            mapped.insert(.selectable)
+            if st.contains(.selected) { mapped.insert(.checked) }
+        } else if node.traits.contains(.toggleButton) {
+            if st.contains(.selected) || st.contains(.checked) { mapped.insert(.pressed) }
+        } else if st.contains(.checked) {
+            mapped.insert(.checkable)
+            mapped.insert(.checked)
+        }
     }
 
     // MARK: Interfaces

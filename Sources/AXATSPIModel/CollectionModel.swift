@@ -123,47 +123,55 @@ package struct MatchRule: Sendable {
         role: UInt32, states objectStates: ATSPIStateSet, interfaces objectInterfaces: ATSPIInterfaces,
         actionNames: () -> [String], attributes objectAttributes: () -> [(String, String)]
     ) -> Bool {
-        if states != 0 {
-            switch stateMatch {
-            case .all: if objectStates.bits & states != states { return false }
-            case .any: if objectStates.bits & states == 0 { return false }
-            case .none: if objectStates.bits & states != 0 { return false }
-            case .invalid, .empty: return false
-            }
+        matchesStates(objectStates) && matchesRole(role)
+            && matchesInterfaces(objectInterfaces, actionNames: actionNames)
+            && matchesAttributes(objectAttributes)
+    }
+
+    private func matchesStates(_ objectStates: ATSPIStateSet) -> Bool {
+        guard states != 0 else { return true }
+        switch stateMatch {
+        case .all: return objectStates.bits & states == states
+        case .any: return objectStates.bits & states != 0
+        case .none: return objectStates.bits & states == 0
+        case .invalid, .empty: return false
         }
+    }
+
+    private func matchesRole(_ role: UInt32) -> Bool {
         let listedRoles = roles
-        if !listedRoles.isEmpty {
-            switch roleMatch {
-            // ALL with several roles can never hold (an object has one role).
-            case .all: if !(listedRoles.count == 1 && listedRoles[0] == role) { return false }
-            case .any: if !listedRoles.contains(role) { return false }
-            case .none: if listedRoles.contains(role) { return false }
-            case .invalid, .empty: return false
-            }
+        guard !listedRoles.isEmpty else { return true }
+        switch roleMatch {
+        // ALL with several roles can never hold (an object has one role).
+        case .all: return listedRoles.count == 1 && listedRoles[0] == role
+        case .any: return listedRoles.contains(role)
+        case .none: return !listedRoles.contains(role)
+        case .invalid, .empty: return false
         }
-        if !interfaces.isEmpty {
-            var names: [String]? = nil
-            let matched = MatchRule.combine(interfaceMatch, count: interfaces.count) { index in
-                let wanted = interfaces[index]
-                guard let interface = wanted.interface, objectInterfaces.contains(interface) else { return false }
-                guard let actionName = wanted.actionName?.lowercased() else { return true }
-                if names == nil { names = actionNames() }
-                return names?.contains { $0.lowercased() == actionName } ?? false
-            }
-            if !matched { return false }
+    }
+
+    private func matchesInterfaces(_ objectInterfaces: ATSPIInterfaces, actionNames: () -> [String]) -> Bool {
+        guard !interfaces.isEmpty else { return true }
+        var names: [String]? = nil
+        return MatchRule.combine(interfaceMatch, count: interfaces.count) { index in
+            let wanted = interfaces[index]
+            guard let interface = wanted.interface, objectInterfaces.contains(interface) else { return false }
+            guard let actionName = wanted.actionName?.lowercased() else { return true }
+            if names == nil { names = actionNames() }
+            return names?.contains { $0.lowercased() == actionName } ?? false
         }
-        if !attributes.isEmpty {
-            let own = objectAttributes()
-            let matched = MatchRule.combine(attributeMatch, count: attributes.count) { index in
-                let wanted = attributes[index]
-                guard let value = own.first(where: { $0.0.lowercased() == wanted.name })?.1.lowercased() else {
-                    return false
-                }
-                return wanted.values.contains(value)
+    }
+
+    private func matchesAttributes(_ objectAttributes: () -> [(String, String)]) -> Bool {
+        guard !attributes.isEmpty else { return true }
+        let own = objectAttributes()
+        return MatchRule.combine(attributeMatch, count: attributes.count) { index in
+            let wanted = attributes[index]
+            guard let value = own.first(where: { $0.0.lowercased() == wanted.name })?.1.lowercased() else {
+                return false
             }
-            if !matched { return false }
+            return wanted.values.contains(value)
         }
-        return true
     }
 }
 

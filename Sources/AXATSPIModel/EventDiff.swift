@@ -207,69 +207,109 @@ package enum EventDiff {
             guard oldChildren != newChildren, isRoot || (newTree[parent] != nil && oldTree[parent] != nil) else {
                 continue
             }
-            let source: String? = isRoot ? nil : parent
-            let newSet = Set(newChildren)
-            let oldSet = Set(oldChildren)
-            let removed = oldChildren.enumerated().filter { !newSet.contains($0.element) }
-            let added = newChildren.enumerated().filter { !oldSet.contains($0.element) }
-            let keptInOrder = oldChildren.filter { newSet.contains($0) } == newChildren.filter { oldSet.contains($0) }
-            if removed.count + added.count > 32 || !keptInOrder {
-                // Bulk change: one event with index -1 makes libatspi drop its cached children of the parent.
+            appendChildrenChanged(
+                of: isRoot ? nil : parent, from: oldChildren, to: newChildren, oldTree: oldTree, newTree: newTree,
+                into: &updates)
+        }
+        for id in changes.added where newTree[id] != nil { updates.append(.cacheAdd(elementID: id)) }
+    }
+
+    /// The children-changed events of one parent (`source` nil: the application root, whose children are windows,
+    /// which also get window:create and window:destroy).
+    private static func appendChildrenChanged(
+        of source: String?, from oldChildren: [String], to newChildren: [String], oldTree: AXTree, newTree: AXTree,
+        into updates: inout [ATSPIUpdate]
+    ) {
+        let newSet = Set(newChildren)
+        let oldSet = Set(oldChildren)
+        let removed = oldChildren.enumerated().filter { !newSet.contains($0.element) }
+        let added = newChildren.enumerated().filter { !oldSet.contains($0.element) }
+        let keptInOrder = oldChildren.filter { newSet.contains($0) } == newChildren.filter { oldSet.contains($0) }
+        if removed.count + added.count > 32 || !keptInOrder {
+            // Bulk change: one event with index -1 makes libatspi drop its cached children of the parent.
+            updates.append(
+                .event(
+                    ATSPIEvent(
+                        .childrenChanged, source: source, detail: "add", detail1: -1,
+                        data: .reference(newChildren.first), maintainsCache: true)))
+        } else {
+            for (index, child) in removed.reversed() {
                 updates.append(
                     .event(
                         ATSPIEvent(
-                            .childrenChanged, source: source, detail: "add", detail1: -1,
-                            data: .reference(newChildren.first), maintainsCache: true)))
-            } else {
-                for (index, child) in removed.reversed() {
-                    updates.append(
-                        .event(
-                            ATSPIEvent(
-                                .childrenChanged, source: source, detail: "remove", detail1: Int32(clamping: index),
-                                data: .reference(child), maintainsCache: true)))
-                }
-                for (index, child) in added {
-                    updates.append(
-                        .event(
-                            ATSPIEvent(
-                                .childrenChanged, source: source, detail: "add", detail1: Int32(clamping: index),
-                                data: .reference(child), maintainsCache: true)))
-                }
+                            .childrenChanged, source: source, detail: "remove", detail1: Int32(clamping: index),
+                            data: .reference(child), maintainsCache: true)))
             }
-            guard isRoot else { continue }
-            for (_, window) in removed {
-                if let windowNode = oldTree[window] {
-                    updates.append(
-                        .event(ATSPIEvent(.windowDestroy, source: window, data: .string(windowNode.label ?? ""))))
-                }
-            }
-            for (_, window) in added {
-                if let windowNode = newTree[window] {
-                    updates.append(
-                        .event(ATSPIEvent(.windowCreate, source: window, data: .string(windowNode.label ?? ""))))
-                }
+            for (index, child) in added {
+                updates.append(
+                    .event(
+                        ATSPIEvent(
+                            .childrenChanged, source: source, detail: "add", detail1: Int32(clamping: index),
+                            data: .reference(child), maintainsCache: true)))
             }
         }
-        for id in changes.added where newTree[id] != nil { updates.append(.cacheAdd(elementID: id)) }
+        guard source == nil else { return }
+        for (_, window) in removed {
+            if let windowNode = oldTree[window] {
+                updates.append(
+                    .event(ATSPIEvent(.windowDestroy, source: window, data: .string(windowNode.label ?? ""))))
+            }
+        }
+        for (_, window) in added {
+            if let windowNode = newTree[window] {
+                updates.append(.event(ATSPIEvent(.windowCreate, source: window, data: .string(windowNode.label ?? ""))))
+            }
+        }
     }
 
     static func appendPropertyAndStateUpdates(
         from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet, into updates: inout [ATSPIUpdate]
     ) {
-        let oldTree = old.tree
-        let newTree = new.tree
-        let removed = Set(changes.removed)
         let focusMoved = old.focusedID != new.focusedID
         var candidates = Array(changes.updated.keys)
-        // D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE.
+        appendSelectionUpdates(from: old, to: new, changes: changes, candidates: &candidates, into: &updates)
+        if focusMoved {
+            if let focused = old.focusedID { candidates.append(focused) }
+            if let focused = new.focusedID { candidates.append(focused) }
+        }
+        var windows = WindowActivation()
+        let removed = Set(changes.removed)
+        var visited = Set<String>()
+        for id in candidates where visited.insert(id).inserted && !removed.contains(id) {
+            guard let oldNode = old.tree[id], let newNode = new.tree[id] else { continue }
+            appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
+            appendStateUpdates(old: oldNode, new: newNode, from: old, to: new, windows: &windows, into: &updates)
+        }
+        // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
+        for id in changes.added {
+            guard let newNode = new.tree[id], newNode.role == .alert, old.tree[id] == nil else { continue }
+            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
+            if states.contains(.active) { windows.activated.append(newNode) }
+        }
+        // D-REL-6: relation sets of the changed nodes and their neighbours.
+        let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
+        for id in Relations.changedRelations(old: old.tree, new: new.tree, changed: changedIDs) {
+            updates.append(
+                .event(ATSPIEvent(.propertyChange, source: id, detail: "accessible-relation", data: .string(""))))
+        }
+        windows.appendEvents(into: &updates)
+        if focusMoved { appendFocusUpdates(from: old, to: new, into: &updates) }
+    }
+
+    /// D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE (they become candidates);
+    /// D-SELECT-2: the selection container (a list, a table, a tab bar, a segmented control) says its selection
+    /// changed, once per container, as GTK does.
+    private static func appendSelectionUpdates(
+        from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet, candidates: inout [String],
+        into updates: inout [ATSPIUpdate]
+    ) {
+        let newTree = new.tree
         var selectionContainers: [String] = []
         for id in changes.updated.keys {
             guard let node = newTree[id], let parent = node.parent.flatMap({ newTree[$0] }),
-                oldTree[id]?.states.contains(.selected) != node.states.contains(.selected)
+                old.tree[id]?.states.contains(.selected) != node.states.contains(.selected)
             else { continue }
             if node.role == .cell { candidates.append(contentsOf: parent.children) }
-            // D-SELECT-2: the selection container (a list, a table, a tab bar, a segmented control) says its
-            // selection changed, once per container, as GTK does.
             var container: AXNode? = parent
             var steps = 0
             while let current = container, !ATSPIMapping.isSelectionContainer(current.role), steps < 8 {
@@ -285,72 +325,73 @@ package enum EventDiff {
         for container in selectionContainers {
             updates.append(.event(ATSPIEvent(.selectionChanged, source: container)))
         }
-        if focusMoved {
-            if let focused = old.focusedID { candidates.append(focused) }
-            if let focused = new.focusedID { candidates.append(focused) }
-        }
+    }
+
+    /// Windows and alerts whose ACTIVE state changed: their events go out after the other state changes.
+    private struct WindowActivation {
         var activated: [AXNode] = []
         var deactivated: [AXNode] = []
-        var visited = Set<String>()
-        for id in candidates where visited.insert(id).inserted && !removed.contains(id) {
-            guard let oldNode = oldTree[id], let newNode = newTree[id] else { continue }
-            appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
-            let oldStates = ATSPIMapping.states(
-                oldNode, context: old.context(of: oldNode), focused: id == old.focusedID)
-            let newStates = ATSPIMapping.states(
-                newNode, context: new.context(of: newNode), focused: id == new.focusedID)
-            guard oldStates != newStates else { continue }
-            let changedBits = oldStates.bits ^ newStates.bits
-            for state in ATSPIState.allCases where changedBits & (1 << UInt64(state.rawValue)) != 0 {
-                switch state {
-                case .focused:
-                    break  // below, also for elements that were just added or are being removed
-                case .active where newNode.role == .window || newNode.role == .alert:
-                    if newStates.contains(.active) {
-                        activated.append(newNode)
-                    } else {
-                        deactivated.append(newNode)
-                    }
-                default:
-                    updates.append(
-                        .event(
-                            ATSPIEvent(
-                                .stateChanged, source: id, detail: state.nick,
-                                detail1: newStates.contains(state) ? 1 : 0, maintainsCache: true)))
-                }
+
+        func appendEvents(into updates: inout [ATSPIUpdate]) {
+            for window in deactivated {
+                updates.append(
+                    .event(
+                        ATSPIEvent(
+                            .stateChanged, source: window.id, detail: "active", detail1: 0, maintainsCache: true)))
+                updates.append(
+                    .event(ATSPIEvent(.windowDeactivate, source: window.id, data: .string(window.label ?? ""))))
+            }
+            for window in activated {
+                updates.append(
+                    .event(ATSPIEvent(.windowActivate, source: window.id, data: .string(window.label ?? ""))))
+                updates.append(
+                    .event(
+                        ATSPIEvent(
+                            .stateChanged, source: window.id, detail: "active", detail1: 1, maintainsCache: true)))
             }
         }
-        // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
-        for id in changes.added {
-            guard let newNode = newTree[id], newNode.role == .alert, oldTree[id] == nil else { continue }
-            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
-            if states.contains(.active) { activated.append(newNode) }
+    }
+
+    /// The state changes of one element (FOCUSED apart: `appendFocusUpdates`; a window's ACTIVE: `windows`).
+    private static func appendStateUpdates(
+        old oldNode: AXNode, new newNode: AXNode, from old: ServedSnapshot, to new: ServedSnapshot,
+        windows: inout WindowActivation, into updates: inout [ATSPIUpdate]
+    ) {
+        let id = newNode.id
+        let oldStates = ATSPIMapping.states(oldNode, context: old.context(of: oldNode), focused: id == old.focusedID)
+        let newStates = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: id == new.focusedID)
+        guard oldStates != newStates else { return }
+        let changedBits = oldStates.bits ^ newStates.bits
+        for state in ATSPIState.allCases where changedBits & (1 << UInt64(state.rawValue)) != 0 {
+            switch state {
+            case .focused:
+                break  // appendFocusUpdates, also for elements that were just added or are being removed
+            case .active where newNode.role == .window || newNode.role == .alert:
+                if newStates.contains(.active) {
+                    windows.activated.append(newNode)
+                } else {
+                    windows.deactivated.append(newNode)
+                }
+            default:
+                updates.append(
+                    .event(
+                        ATSPIEvent(
+                            .stateChanged, source: id, detail: state.nick,
+                            detail1: newStates.contains(state) ? 1 : 0, maintainsCache: true)))
+            }
         }
-        // D-REL-6: relation sets of the changed nodes and their neighbours.
-        let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
-        for id in Relations.changedRelations(old: oldTree, new: newTree, changed: changedIDs) {
-            updates.append(
-                .event(ATSPIEvent(.propertyChange, source: id, detail: "accessible-relation", data: .string(""))))
-        }
-        for window in deactivated {
-            updates.append(
-                .event(
-                    ATSPIEvent(.stateChanged, source: window.id, detail: "active", detail1: 0, maintainsCache: true)))
-            updates.append(.event(ATSPIEvent(.windowDeactivate, source: window.id, data: .string(window.label ?? ""))))
-        }
-        for window in activated {
-            updates.append(.event(ATSPIEvent(.windowActivate, source: window.id, data: .string(window.label ?? ""))))
-            updates.append(
-                .event(
-                    ATSPIEvent(.stateChanged, source: window.id, detail: "active", detail1: 1, maintainsCache: true)))
-        }
-        guard focusMoved else { return }
-        if let focused = old.focusedID, newTree[focused] != nil {
+    }
+
+    /// FOCUSED off on the old focus, on on the new one, and the legacy focus: event.
+    private static func appendFocusUpdates(
+        from old: ServedSnapshot, to new: ServedSnapshot, into updates: inout [ATSPIUpdate]
+    ) {
+        if let focused = old.focusedID, new.tree[focused] != nil {
             updates.append(
                 .event(ATSPIEvent(.stateChanged, source: focused, detail: "focused", detail1: 0, maintainsCache: true))
             )
         }
-        if let focused = new.focusedID, newTree[focused] != nil {
+        if let focused = new.focusedID, new.tree[focused] != nil {
             updates.append(
                 .event(ATSPIEvent(.stateChanged, source: focused, detail: "focused", detail1: 1, maintainsCache: true))
             )

@@ -123,6 +123,23 @@ package struct PropertyModel {
 
     /// The value of `property` for `object` (properties of interfaces the object lacks answer neutral values).
     package func value(of property: ATSPIProperty, for object: ServedObject) -> ATSPIPropertyValue {
+        switch property {
+        case .name, .description, .parent, .childCount, .locale, .accessibleId, .helpText:
+            return accessibleValue(of: property, for: object)
+        case .toolkitName, .version, .toolkitVersion, .atspiVersion, .interfaceVersion, .id:
+            return applicationValue(of: property)
+        case .minimumValue, .maximumValue, .minimumIncrement, .currentValue, .valueText:
+            return numericValue(of: property, for: object.node)
+        case .nRows, .nColumns, .caption, .summary, .nSelectedRows, .nSelectedColumns, .columnSpan, .rowSpan,
+            .position, .table:
+            return tableValue(of: property, for: object.node)
+        case .nActions, .characterCount, .caretOffset, .nSelectedChildren, .imageDescription, .imageLocale:
+            return interfaceValue(of: property, for: object.node)
+        }
+    }
+
+    /// `Accessible` properties.
+    private func accessibleValue(of property: ATSPIProperty, for object: ServedObject) -> ATSPIPropertyValue {
         let node = object.node
         let accessible = AccessibleModel(snapshot: snapshot)
         switch property {
@@ -132,24 +149,35 @@ package struct PropertyModel {
         case .childCount: return .int32(Int32(clamping: accessible.children(of: object).count))
         case .locale: return .string(node?.language ?? ApplicationModel.localeString)
         case .accessibleId: return .string(node?.identifier ?? "")
-        case .helpText: return .string(node?.hint ?? "")
+        default: return .string(node?.hint ?? "")  // helpText
+        }
+    }
+
+    /// `Application` properties.
+    private func applicationValue(of property: ATSPIProperty) -> ATSPIPropertyValue {
+        switch property {
         case .toolkitName: return .string(ApplicationModel.toolkitName)
-        case .version, .toolkitVersion: return .string(version)
         case .atspiVersion: return .string(ApplicationModel.atspiVersion)
         case .interfaceVersion: return .uint32(ApplicationModel.interfaceVersion)
         case .id: return .int32(applicationID)
-        case .nActions:
-            return .int32(Int32(clamping: node.map { ActionModel(node: $0, snapshot: snapshot).entries.count } ?? 0))
+        default: return .string(version)  // version, toolkitVersion
+        }
+    }
+
+    /// `Value` properties.
+    private func numericValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+        switch property {
         case .minimumValue: return .double(node?.numeric?.minimum ?? 0)
         case .maximumValue: return .double(node?.numeric?.maximum ?? 0)
         case .minimumIncrement: return .double(node?.numeric?.step ?? 0)
         case .currentValue: return .double(node?.numeric?.current ?? 0)
-        case .valueText: return .string(node?.value ?? "")
-        case .characterCount: return .int32(Int32(clamping: node.map { TextModel(node: $0).characterCount } ?? 0))
-        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0, in: snapshot) } ?? 0)
-        case .nSelectedChildren:
-            let count = node.map { SelectionModel(container: $0, snapshot: snapshot).selectedChildren.count } ?? 0
-            return .int32(Int32(clamping: count))
+        default: return .string(node?.value ?? "")  // valueText
+        }
+    }
+
+    /// `Table` and `TableCell` properties.
+    private func tableValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+        switch property {
         case .nRows: return .int32(Int32(clamping: node?.table?.rows ?? 0))
         case .nColumns: return .int32(Int32(clamping: node?.table?.columns ?? 0))
         case .caption, .summary: return .reference(.null)
@@ -162,12 +190,25 @@ package struct PropertyModel {
         case .position:
             return .position(
                 row: Int32(clamping: node?.cell?.row ?? 0), column: Int32(clamping: node?.cell?.column ?? 0))
-        case .table:
+        default:  // table
             let table = node.flatMap { TableCellModel.table(containing: $0, in: snapshot) }
             return .reference(table.map { .element($0) } ?? .null)
+        }
+    }
+
+    /// `Action`, `Text`, `Selection` and `Image` properties.
+    private func interfaceValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+        switch property {
+        case .nActions:
+            return .int32(Int32(clamping: node.map { ActionModel(node: $0, snapshot: snapshot).entries.count } ?? 0))
+        case .characterCount: return .int32(Int32(clamping: node.map { TextModel(node: $0).characterCount } ?? 0))
+        case .caretOffset: return .int32(node.map { TextModel.caretOffset(of: $0, in: snapshot) } ?? 0)
+        case .nSelectedChildren:
+            let count = node.map { SelectionModel(container: $0, snapshot: snapshot).selectedChildren.count } ?? 0
+            return .int32(Int32(clamping: count))
         case .imageDescription:
             return .string(node.map { ImageModel(snapshot: snapshot).imageDescription(of: $0) } ?? "")
-        case .imageLocale:
+        default:  // imageLocale
             return .string(
                 node.map { ImageModel(snapshot: snapshot).imageLocale(of: $0) } ?? ApplicationModel.localeString)
         }

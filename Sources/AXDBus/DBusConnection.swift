@@ -361,6 +361,25 @@ package final class DBusConnection: @unchecked Sendable {
         return box.take()!
     }
 
+    /// Dispatches up to 256 received messages (the rest wait for the next turn of the loop).
+    private func dispatchReceived() {
+        var dispatched = 0
+        while dispatched < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
+            _ = dbus_connection_dispatch(pointer)
+            dispatched += 1
+        }
+    }
+
+    /// Whether the connection is still up; once it is not and the synthesized Disconnected message (which
+    /// completes libdbus's pending calls) has been dispatched, reports the disconnect.
+    private func isConnectedAfterDispatch() -> Bool {
+        let connected = dbus_connection_get_is_connected(pointer) != 0
+        if !connected && dbus_connection_get_dispatch_status(pointer) != DBUS_DISPATCH_DATA_REMAINS {
+            reportDisconnect()
+        }
+        return connected
+    }
+
     private func runLoop() {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         defer {
@@ -390,17 +409,9 @@ package final class DBusConnection: @unchecked Sendable {
             if stopping { break }
             sleepUntil.store(0, ordering: .sequentiallyConsistent)
 
-            var dispatched = 0
-            while dispatched < 256, dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS {
-                _ = dbus_connection_dispatch(pointer)
-                dispatched += 1
-            }
+            dispatchReceived()
             let nextDeadline = expireTimedOutCalls()
-            let connected = dbus_connection_get_is_connected(pointer) != 0
-            if !connected {
-                // Dispatch the synthesized Disconnected message (completes libdbus pending calls) first.
-                if dbus_connection_get_dispatch_status(pointer) != DBUS_DISPATCH_DATA_REMAINS { reportDisconnect() }
-            }
+            let connected = isConnectedAfterDispatch()
             let more =
                 dbus_connection_get_dispatch_status(pointer) == DBUS_DISPATCH_DATA_REMAINS
                 || state.withLock { !$0.jobs.isEmpty }

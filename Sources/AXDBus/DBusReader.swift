@@ -320,6 +320,14 @@ package final class DBusReader {
         let argType = dbus_message_iter_get_arg_type(cur)
         guard let type = DBusType(code: argType) else { throw mismatch("any value", argType) }
         switch type {
+        case .array, .struct, .dictEntry, .variant: return try readContainer(type)
+        default: return try readBasic(type)
+        }
+    }
+
+    /// Reads the current value of a basic type.
+    private func readBasic(_ type: DBusType) throws(DBusError) -> DBusValue {
+        switch type {
         case .byte: return .byte(try readByte())
         case .boolean: return .bool(try readBool())
         case .int16: return .int16(try readInt16())
@@ -333,6 +341,13 @@ package final class DBusReader {
         case .objectPath: return .objectPath(try readObjectPath())
         case .signature: return .signature(try readSignature())
         case .unixFD: return .unixFD(try readUnixFD())
+        default: throw mismatch("a basic value", dbus_message_iter_get_arg_type(cur))
+        }
+    }
+
+    /// Reads the current container and its contents.
+    private func readContainer(_ type: DBusType) throws(DBusError) -> DBusValue {
+        switch type {
         case .array:
             let sig = currentSignature
             let element = String(sig.dropFirst())
@@ -358,6 +373,7 @@ package final class DBusReader {
             let value = try readValue()
             try leave()
             return .variant(value)
+        default: throw mismatch("a container", dbus_message_iter_get_arg_type(cur))
         }
     }
 }

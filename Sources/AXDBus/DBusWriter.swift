@@ -304,80 +304,107 @@ package final class DBusWriter {
             return false
         }
         var sub: ArraySlice<UInt8>? = nil
-        let parent = levels[depth]
-        if let expected = parent.expected {
-            var position = parent.pos
-            if position >= expected.endIndex, parent.code == UInt8(ascii: "a") { position = expected.startIndex }
-            // An array level's expectation is exactly one complete type: no need to scan it per element.
-            let quick: Int? =
-                (parent.code == UInt8(ascii: "a") && position == expected.startIndex) ? expected.count : nil
-            guard position < expected.endIndex, let len = quick ?? DBusWriter.completeTypeLength(expected, position)
-            else {
-                fail("cannot open a container here: container expects '\(expectedDescription(parent))'")
+        if let expected = levels[depth].expected {
+            guard constrainedContainer(code, elementSignature, expected: expected, depth: depth, sub: &sub) else {
                 return false
             }
-            let want = expected[position..<position + len]
-            switch code {
-            case UInt8(ascii: "a"):
-                guard want.first == code, let es = elementSignature, es.utf8.elementsEqual(want.dropFirst()) else {
-                    fail(
-                        "cannot open array 'a\(elementSignature ?? "")' here: container expects '\(String(decoding: want, as: UTF8.self))'"
-                    )
-                    return false
-                }
-                sub = want.dropFirst()
-            case UInt8(ascii: "("), UInt8(ascii: "{"):
-                guard want.first == code else {
-                    fail(
-                        "cannot open '\(Character(Unicode.Scalar(code)))' here: container expects '\(String(decoding: want, as: UTF8.self))'"
-                    )
-                    return false
-                }
-                if code == UInt8(ascii: "{") && parent.code != UInt8(ascii: "a") {
-                    fail("dict entry outside an array")
-                    return false
-                }
-                sub = want.dropFirst().dropLast()
-            default:  // variant
-                guard want.first == code, let vs = elementSignature else {
-                    fail("cannot open a variant here: container expects '\(String(decoding: want, as: UTF8.self))'")
-                    return false
-                }
-                guard DBusNames.isValidSingleType(vs) else {
-                    fail("variant signature \"\(vs)\" is not a single complete type")
-                    return false
-                }
-                sub = ArraySlice(Array(vs.utf8))
-            }
-            levels[depth].pos = position + len
         } else {
-            switch code {
-            case UInt8(ascii: "a"), UInt8(ascii: "v"):
-                // "{sv}" alone is not a valid signature; validate the array type "a{sv}" instead.
-                guard let es = elementSignature,
-                    DBusNames.isValidSingleType(code == UInt8(ascii: "a") ? "a" + es : es)
-                else {
-                    fail(
-                        "\(code == UInt8(ascii: "a") ? "array element" : "variant") signature \"\(elementSignature ?? "")\" is not a single complete type"
-                    )
-                    return false
-                }
-                sub = ArraySlice(Array(es.utf8))
-                freeSignatureLength += code == UInt8(ascii: "a") ? 1 + es.utf8.count : 1
-            case UInt8(ascii: "{"):
-                fail("dict entry outside an array")
-                return false
-            default:
-                sub = nil
-                freeSignatureLength += 2
-            }
-            if freeSignatureLength > 255 {
-                fail("signature longer than 255 bytes")
-                return false
-            }
+            guard freeContainer(code, elementSignature, sub: &sub) else { return false }
         }
         levels[depth].count += 1
         growIfNeeded()
+        guard openIterator(code, elementSignature, depth: depth) else { return false }
+        message.openContainers += 1
+        // A free struct stays free only at free levels; containers under an expectation inherit it.
+        levels.append(Level(code: code, expected: sub, pos: sub?.startIndex ?? 0, count: 0))
+        return true
+    }
+
+    /// Opening a container where the signature expects one: it must be the expected type; `sub` becomes what the
+    /// new level expects.
+    private func constrainedContainer(
+        _ code: UInt8, _ elementSignature: String?, expected: ArraySlice<UInt8>, depth: Int,
+        sub: inout ArraySlice<UInt8>?
+    ) -> Bool {
+        let parent = levels[depth]
+        var position = parent.pos
+        if position >= expected.endIndex, parent.code == UInt8(ascii: "a") { position = expected.startIndex }
+        // An array level's expectation is exactly one complete type: no need to scan it per element.
+        let quick: Int? =
+            (parent.code == UInt8(ascii: "a") && position == expected.startIndex) ? expected.count : nil
+        guard position < expected.endIndex, let len = quick ?? DBusWriter.completeTypeLength(expected, position)
+        else {
+            fail("cannot open a container here: container expects '\(expectedDescription(parent))'")
+            return false
+        }
+        let want = expected[position..<position + len]
+        switch code {
+        case UInt8(ascii: "a"):
+            guard want.first == code, let es = elementSignature, es.utf8.elementsEqual(want.dropFirst()) else {
+                fail(
+                    "cannot open array 'a\(elementSignature ?? "")' here: container expects '\(String(decoding: want, as: UTF8.self))'"
+                )
+                return false
+            }
+            sub = want.dropFirst()
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            guard want.first == code else {
+                fail(
+                    "cannot open '\(Character(Unicode.Scalar(code)))' here: container expects '\(String(decoding: want, as: UTF8.self))'"
+                )
+                return false
+            }
+            if code == UInt8(ascii: "{") && parent.code != UInt8(ascii: "a") {
+                fail("dict entry outside an array")
+                return false
+            }
+            sub = want.dropFirst().dropLast()
+        default:  // variant
+            guard want.first == code, let vs = elementSignature else {
+                fail("cannot open a variant here: container expects '\(String(decoding: want, as: UTF8.self))'")
+                return false
+            }
+            guard DBusNames.isValidSingleType(vs) else {
+                fail("variant signature \"\(vs)\" is not a single complete type")
+                return false
+            }
+            sub = ArraySlice(Array(vs.utf8))
+        }
+        levels[depth].pos = position + len
+        return true
+    }
+
+    /// Opening a container at a free level: its signature is checked and counted into the body signature.
+    private func freeContainer(_ code: UInt8, _ elementSignature: String?, sub: inout ArraySlice<UInt8>?) -> Bool {
+        switch code {
+        case UInt8(ascii: "a"), UInt8(ascii: "v"):
+            // "{sv}" alone is not a valid signature; validate the array type "a{sv}" instead.
+            guard let es = elementSignature,
+                DBusNames.isValidSingleType(code == UInt8(ascii: "a") ? "a" + es : es)
+            else {
+                fail(
+                    "\(code == UInt8(ascii: "a") ? "array element" : "variant") signature \"\(elementSignature ?? "")\" is not a single complete type"
+                )
+                return false
+            }
+            sub = ArraySlice(Array(es.utf8))
+            freeSignatureLength += code == UInt8(ascii: "a") ? 1 + es.utf8.count : 1
+        case UInt8(ascii: "{"):
+            fail("dict entry outside an array")
+            return false
+        default:
+            sub = nil
+            freeSignatureLength += 2
+        }
+        if freeSignatureLength > 255 {
+            fail("signature longer than 255 bytes")
+            return false
+        }
+        return true
+    }
+
+    /// Opens libdbus's iterator for the container one level below `depth`.
+    private func openIterator(_ code: UInt8, _ elementSignature: String?, depth: Int) -> Bool {
         let ctype: Int32
         switch code {
         case UInt8(ascii: "a"): ctype = Int32(CDBUS_TYPE_ARRAY)
@@ -397,9 +424,6 @@ package final class DBusWriter {
             fail("out of memory opening a container")
             return false
         }
-        message.openContainers += 1
-        // A free struct stays free only at free levels; containers under an expectation inherit it.
-        levels.append(Level(code: code, expected: sub, pos: sub?.startIndex ?? 0, count: 0))
         return true
     }
 
@@ -457,6 +481,14 @@ package final class DBusWriter {
     package func append(_ value: DBusValue) {
         guard error == nil else { return }
         switch value {
+        case .array, .struct, .dictEntry, .variant: appendContainer(value)
+        default: appendBasic(value)
+        }
+    }
+
+    /// Appends a value of a basic type.
+    private func appendBasic(_ value: DBusValue) {
+        switch value {
         case .byte(let payload): append(payload)
         case .bool(let payload): append(payload)
         case .int16(let payload): append(payload)
@@ -470,6 +502,13 @@ package final class DBusWriter {
         case .objectPath(let payload): appendObjectPath(payload)
         case .signature(let payload): appendSignature(payload)
         case .unixFD(let payload): appendUnixFD(payload)
+        default: break  // containers: appendContainer
+        }
+    }
+
+    /// Appends a container and its contents.
+    private func appendContainer(_ value: DBusValue) {
+        switch value {
         case .array(let elementSignature, let items):
             openArray(signature: elementSignature)
             for item in items { append(item) }
@@ -487,6 +526,7 @@ package final class DBusWriter {
             openVariant(signature: inner.signature)
             append(inner)
             close()
+        default: break  // basic types: appendBasic
         }
     }
 }

@@ -135,21 +135,7 @@ extension GuidedAccessPolicy {
                 line: 1, reason: "the file has \(bytes.count) bytes; a policy file may have at most \(maxFileBytes)")
         }
         let locator = LineLocator(bytes)
-        let document: JSON
-        do {
-            // A key written twice would silently drop the first value (a lost denial): refused (D-REL-4).
-            document = try JSON.parse(
-                bytes, limits: JSONParseLimits(maxDepth: 16, maxBytes: maxFileBytes, rejectDuplicateKeys: true))
-        } catch {
-            if error.message.hasPrefix(JSONParseError.duplicateKeyPrefix) {
-                throw PolicyFileError(
-                    line: locator.line(atOffset: error.offset),
-                    reason: "\(error.message); write each key once (merge the two lists)")
-            }
-            throw PolicyFileError(
-                line: locator.line(atOffset: error.offset), reason: "not valid JSON: \(error.message)")
-        }
-        guard case .object(let top) = document else {
+        guard case .object(let top) = try parseDocument(bytes, locator: locator) else {
             throw PolicyFileError(
                 line: 1, reason: "the file must be one JSON object with 'version', 'unknownApps' and 'apps'")
         }
@@ -166,16 +152,7 @@ extension GuidedAccessPolicy {
         }
         var policy = GuidedAccessPolicy()
         if let unknownApps = top["unknownApps"] {
-            switch unknownApps.stringValue {
-            case "allow"?:
-                policy.lockDownUnknownApps = false
-            case "deny"?:
-                policy.lockDownUnknownApps = true
-            default:
-                throw PolicyFileError(
-                    line: locator.line(ofKeyPath: ["unknownApps"]),
-                    reason: "'unknownApps' must be \"allow\" or \"deny\"")
-            }
+            policy.lockDownUnknownApps = try parseUnknownApps(unknownApps, locator: locator)
         }
         guard let appsValue = top["apps"] else {
             return policy
@@ -189,6 +166,33 @@ extension GuidedAccessPolicy {
             policy.apps[name] = try parseAppRules(name: name, entry: value, locator: locator)
         }
         return policy
+    }
+
+    /// The file as JSON; a key written twice would silently drop the first value (a lost denial): refused (D-REL-4).
+    private static func parseDocument(_ bytes: [UInt8], locator: LineLocator) throws(PolicyFileError) -> JSON {
+        do {
+            return try JSON.parse(
+                bytes, limits: JSONParseLimits(maxDepth: 16, maxBytes: maxFileBytes, rejectDuplicateKeys: true))
+        } catch {
+            if error.message.hasPrefix(JSONParseError.duplicateKeyPrefix) {
+                throw PolicyFileError(
+                    line: locator.line(atOffset: error.offset),
+                    reason: "\(error.message); write each key once (merge the two lists)")
+            }
+            throw PolicyFileError(
+                line: locator.line(atOffset: error.offset), reason: "not valid JSON: \(error.message)")
+        }
+    }
+
+    /// `unknownApps`: "deny" locks unknown apps down, "allow" does not.
+    private static func parseUnknownApps(_ value: JSON, locator: LineLocator) throws(PolicyFileError) -> Bool {
+        switch value.stringValue {
+        case "allow"?: return false
+        case "deny"?: return true
+        default:
+            throw PolicyFileError(
+                line: locator.line(ofKeyPath: ["unknownApps"]), reason: "'unknownApps' must be \"allow\" or \"deny\"")
+        }
     }
 
     /// Parses the entry of app `name` in the file's `apps` object.

@@ -252,14 +252,10 @@ extension Hub {
             return KeyOutcome(
                 consumed: true, handledBy: "assistive-technology", focus: focusedElement(app), answers: answers)
         }
-        var handledBy: String
-        if serverHandles {
-            handledBy = "server"
-        } else if source == .provider {
-            handledBy = "app"
-        } else {
-            handledBy = try await deliverToApp(app, symbol, modifiers, press: press, release: release) ? "app" : "none"
-        }
+        let handledBy =
+            serverHandles
+            ? "server"
+            : try await appHandling(app, symbol, modifiers, press: press, release: release, source: source)
         return KeyOutcome(consumed: false, handledBy: handledBy, focus: focusedElement(app), answers: answers)
     }
 
@@ -278,6 +274,16 @@ extension Hub {
         } catch {
             return (true, error)
         }
+    }
+
+    /// Who handles a key neither the AT nor the server took: a provider's key goes back to the app that sent it;
+    /// an automation key is delivered to the app as a `key` action ("none" when the app does not take it).
+    private func appHandling(
+        _ app: String, _ symbol: KeySymbol, _ modifiers: Set<KeyModifier>, press: Bool, release: Bool,
+        source: KeySource
+    ) async throws -> String {
+        if source == .provider { return "app" }
+        return try await deliverToApp(app, symbol, modifiers, press: press, release: release) ? "app" : "none"
     }
 
     private func offer(

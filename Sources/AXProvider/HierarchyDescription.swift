@@ -1,4 +1,5 @@
 import AXJSON
+import AXSchema
 
 /// A rectangle in points: `[x, y, width, height]` on the wire.
 public struct ViewRect: Sendable, Equatable {
@@ -21,12 +22,12 @@ public struct ViewRect: Sendable, Equatable {
 
     /// Reads `[x, y, width, height]` (four finite numbers); nil for any other form.
     public init?(json: JSON) {
-        guard let numbers = json.finiteNumbers, numbers.count == 4 else { return nil }
+        guard let numbers = SchemaGeometry.rectNumbers(json) else { return nil }
         self.init(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
     /// `[x, y, width, height]`.
-    public var json: JSON { [.number(x), .number(y), .number(width), .number(height)] }
+    public var json: JSON { SchemaGeometry.rect(x: x, y: y, width: width, height: height) }
 }
 
 /// A point: `[x, y]` on the wire.
@@ -44,12 +45,12 @@ public struct ViewPoint: Sendable, Equatable {
 
     /// Reads `[x, y]` (two finite numbers); nil for any other form.
     public init?(json: JSON) {
-        guard let numbers = json.finiteNumbers, numbers.count == 2 else { return nil }
+        guard let numbers = SchemaGeometry.pointNumbers(json) else { return nil }
         self.init(x: numbers[0], y: numbers[1])
     }
 
     /// `[x, y]`.
-    public var json: JSON { [.number(x), .number(y)] }
+    public var json: JSON { SchemaGeometry.point(x: x, y: y) }
 }
 
 /// A range of rows or columns: `[location, length]` on the wire.
@@ -225,17 +226,6 @@ extension JSON {
     var finiteNumber: Double? {
         guard case .number(let number) = self, number.isFinite else { return nil }
         return number
-    }
-
-    /// Every item as a finite number, or nil.
-    var finiteNumbers: [Double]? {
-        guard let items = arrayValue else { return nil }
-        var numbers: [Double] = []
-        for item in items {
-            guard let number = item.finiteNumber else { return nil }
-            numbers.append(number)
-        }
-        return numbers
     }
 
     /// Every item as a string, or nil.

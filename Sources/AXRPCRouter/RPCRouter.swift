@@ -188,34 +188,7 @@ package final class RPCRouter: Sendable {
             return .reply(parseFailureReply(error, frame: frame))
         }
         if case .array(let elements) = message {
-            if elements.isEmpty {
-                return .reply(RPCMessage.errorResponse(id: .null, .invalidRequest("empty batch")))
-            }
-            if elements.count > limits.maxBatch {
-                return .reply(
-                    RPCMessage.errorResponse(
-                        id: .null,
-                        .messageTooLarge(
-                            "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
-                            data: [
-                                "limit": "maxBatch", "max": .number(Double(limits.maxBatch)),
-                                "size": .number(Double(elements.count)),
-                            ])))
-            }
-            var items: [RPCPreparedFrame.Item] = []
-            items.reserveCapacity(elements.count)
-            var allSync = true
-            let snapshotTable = table.withLock { $0 }
-            let rawIDs = elements.contains(where: RPCRawNumberID.needsRawText) ? RPCRawNumberID.scan(frame) : [:]
-            for (index, element) in elements.enumerated() {
-                if let made = makeItem(element, session: session, table: snapshotTable) {
-                    let item = RPCRawNumberID.substitute(made, raw: rawIDs[index])
-                    if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
-                    items.append(item)
-                }
-            }
-            if items.isEmpty { return .noReply }
-            return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
+            return prepareBatch(elements, frame: frame, session: session)
         }
         let entryLookup: (String) -> Entry? = { method in self.table.withLock { $0[method] } }
         guard let made = makeItem(message, session: session, lookup: entryLookup) else { return .noReply }
@@ -225,6 +198,40 @@ package final class RPCRouter: Sendable {
         var allSync = true
         if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
         return .needsAsync(RPCPreparedFrame(isBatch: false, items: [item], allSync: allSync))
+    }
+
+    /// `prepare` for a batch: its size checked, then one item per message.
+    private func prepareBatch(_ elements: [JSON], frame: UnsafeRawBufferPointer, session: RPCSession)
+        -> HandleResult
+    {
+        if elements.isEmpty {
+            return .reply(RPCMessage.errorResponse(id: .null, .invalidRequest("empty batch")))
+        }
+        if elements.count > limits.maxBatch {
+            return .reply(
+                RPCMessage.errorResponse(
+                    id: .null,
+                    .messageTooLarge(
+                        "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
+                        data: [
+                            "limit": "maxBatch", "max": .number(Double(limits.maxBatch)),
+                            "size": .number(Double(elements.count)),
+                        ])))
+        }
+        var items: [RPCPreparedFrame.Item] = []
+        items.reserveCapacity(elements.count)
+        var allSync = true
+        let snapshotTable = table.withLock { $0 }
+        let rawIDs = elements.contains(where: RPCRawNumberID.needsRawText) ? RPCRawNumberID.scan(frame) : [:]
+        for (index, element) in elements.enumerated() {
+            if let made = makeItem(element, session: session, table: snapshotTable) {
+                let item = RPCRawNumberID.substitute(made, raw: rawIDs[index])
+                if case .call(_, _, let params, let entry?) = item, !entry.runsInline(params) { allSync = false }
+                items.append(item)
+            }
+        }
+        if items.isEmpty { return .noReply }
+        return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
     }
 
     /// The error reply to a frame that did not parse: too deep (with the request's id when a shallow scan finds
@@ -403,64 +410,24 @@ extension RPCRouter {
     /// that tracks strings and nesting. Returns a string or number id (numbers beyond exact integers as their raw
     /// text, `RPCRawNumberID`), or nil.
     static func topLevelID(_ frame: UnsafeRawBufferPointer) -> JSON? {
-        var position = 0
-        let count = frame.count
-        func skipWS() { while position < count, [0x20, 0x09, 0x0A, 0x0D].contains(frame[position]) { position += 1 } }
-        /// Index just past the string starting at `start` (which is a quote), or nil.
-        func stringEnd(_ start: Int) -> Int? {
-            var cursor = start + 1
-            while cursor < count {
-                if frame[cursor] == 0x5C {
-                    cursor += 2
-                    continue
-                }
-                if frame[cursor] == 0x22 { return cursor + 1 }
-                cursor += 1
-            }
-            return nil
-        }
-        skipWS()
-        guard position < count, frame[position] == 0x7B else { return nil }  // {
-        position += 1
+        var scan = TopLevelScan(frame: frame)
+        scan.skipWhitespace()
+        guard scan.position < frame.count, frame[scan.position] == 0x7B else { return nil }  // {
+        scan.position += 1
         var depth = 1
         var expectKey = true
-        while position < count {
-            let byte = frame[position]
+        while scan.position < frame.count {
+            let byte = frame[scan.position]
             if byte == 0x22 {  // "
-                guard let end = stringEnd(position) else { return nil }
+                guard let end = scan.stringEnd(scan.position) else { return nil }
                 if depth == 1 && expectKey {
-                    // The key is "id".
-                    let isID = end - position == 4 && frame[position + 1] == 0x69 && frame[position + 2] == 0x64
-                    position = end
-                    skipWS()
-                    guard position < count, frame[position] == 0x3A else { return nil }  // :
-                    position += 1
-                    skipWS()
-                    if isID {
-                        var cursor = position
-                        if cursor < count, frame[cursor] == 0x22 {
-                            guard let endOfString = stringEnd(cursor) else { return nil }
-                            cursor = endOfString
-                        } else {
-                            while cursor < count, frame[cursor] != 0x2C, frame[cursor] != 0x7D,
-                                ![0x20, 0x09, 0x0A, 0x0D].contains(frame[cursor])
-                            { cursor += 1 }
-                        }
-                        let slice = UnsafeRawBufferPointer(rebasing: frame[position..<cursor])
-                        guard let value = try? JSON.parse(slice) else { return nil }
-                        switch value {
-                        case .string: return value
-                        case .number:
-                            // Beyond exact integers: echo the client's text (D-WIRE-3).
-                            return value.intValue != nil
-                                ? value : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
-                        default: return nil
-                        }
-                    }
+                    let isID = scan.isIDKey(end: end)
+                    guard scan.skipColon(after: end) else { return nil }
+                    if isID { return scan.memberValue() }
                     expectKey = false
                     continue
                 }
-                position = end
+                scan.position = end
                 continue
             }
             switch byte {
@@ -471,9 +438,74 @@ extension RPCRouter {
             case 0x2C: if depth == 1 { expectKey = true }
             default: break
             }
-            position += 1
+            scan.position += 1
         }
         return nil
+    }
+}
+
+/// The cursor of `RPCRouter.topLevelID`'s shallow scan of a frame's bytes.
+private struct TopLevelScan {
+    let frame: UnsafeRawBufferPointer
+    var position = 0
+
+    init(frame: UnsafeRawBufferPointer) { self.frame = frame }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    mutating func skipWhitespace() {
+        while position < frame.count, TopLevelScan.isWhitespace(frame[position]) { position += 1 }
+    }
+
+    /// Index just past the string starting at `start` (which is a quote), or nil.
+    func stringEnd(_ start: Int) -> Int? {
+        var cursor = start + 1
+        while cursor < frame.count {
+            if frame[cursor] == 0x5C {
+                cursor += 2
+                continue
+            }
+            if frame[cursor] == 0x22 { return cursor + 1 }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// Whether the string from `position` to `end` is the key "id".
+    func isIDKey(end: Int) -> Bool {
+        end - position == 4 && frame[position + 1] == 0x69 && frame[position + 2] == 0x64
+    }
+
+    /// Moves past a key ending at `keyEnd` and its `:`; false when no `:` follows.
+    mutating func skipColon(after keyEnd: Int) -> Bool {
+        position = keyEnd
+        skipWhitespace()
+        guard position < frame.count, frame[position] == 0x3A else { return false }  // :
+        position += 1
+        skipWhitespace()
+        return true
+    }
+
+    /// The member value at `position` when it is a string or a number (numbers beyond exact integers as their raw
+    /// text, D-WIRE-3); nil otherwise.
+    func memberValue() -> JSON? {
+        var cursor = position
+        if cursor < frame.count, frame[cursor] == 0x22 {
+            guard let endOfString = stringEnd(cursor) else { return nil }
+            cursor = endOfString
+        } else {
+            while cursor < frame.count, frame[cursor] != 0x2C, frame[cursor] != 0x7D,
+                !TopLevelScan.isWhitespace(frame[cursor])
+            { cursor += 1 }
+        }
+        let slice = UnsafeRawBufferPointer(rebasing: frame[position..<cursor])
+        guard let value = try? JSON.parse(slice) else { return nil }
+        switch value {
+        case .string: return value
+        case .number:
+            return value.intValue != nil ? value : RPCRawNumberID.wrap(String(decoding: slice, as: UTF8.self))
+        default: return nil
+        }
     }
 }
 

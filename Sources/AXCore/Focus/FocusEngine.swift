@@ -141,56 +141,75 @@ package struct FocusEngine: Sendable {
             return FocusCheck(
                 name: check, passed: entry.isEnabled, view: entry.isEnabled ? nil : entry.id,
                 message: entry.isEnabled ? "enabled" : "the control is disabled (isEnabled false)")
-        case "visible":
-            guard entry.hiddenBy >= 0 else {
-                return FocusCheck(name: check, passed: true, view: nil, message: "visible")
-            }
-            let culprit = name(entry.hiddenBy)
-            let hiddenNode = index.views[culprit]
-            let why = hiddenNode?.isHidden == true ? "isHidden" : "alpha < 0.01"
-            let message =
-                entry.hiddenBy == position ? "the view is hidden (\(why))" : "ancestor '\(culprit)' is hidden (\(why))"
-            return FocusCheck(name: check, passed: false, view: culprit, message: message)
-        case "userInteraction":
-            guard entry.noInteractionBy >= 0 else {
-                return FocusCheck(name: check, passed: true, view: nil, message: "user interaction enabled")
-            }
-            let culprit = name(entry.noInteractionBy)
-            let message =
-                entry.noInteractionBy == position
-                ? "isUserInteractionEnabled is false"
-                : "ancestor '\(culprit)' has isUserInteractionEnabled false"
-            return FocusCheck(name: check, passed: false, view: culprit, message: message)
-        case "keyWindow":
-            let ok = entry.window == index.keyWindow
-            let window = name(entry.window)
-            return FocusCheck(
-                name: check, passed: ok, view: ok ? nil : window,
-                message: ok ? "in the key window" : "window '\(window)' is not the key window (A27)")
-        case "modal":
-            guard entry.modalHiddenBy >= 0 else {
-                return FocusCheck(name: check, passed: true, view: nil, message: "not behind a modal view")
-            }
-            let culprit = name(entry.modalHiddenBy)
-            return FocusCheck(
-                name: check, passed: false, view: culprit, message: "modal view '\(culprit)' hides its siblings (X10)")
-        case "onscreen":
-            let ok = isOnscreenOrScrollable(position)
-            return FocusCheck(
-                name: check, passed: ok, view: ok ? nil : name(entry.window),
-                message: ok
-                    ? "on screen, or in a scroll view that can show it" : "outside its window and not in a scroll view")
-        default:
-            if let cover = coveringView(position) {
-                let culprit = name(cover)
-                return FocusCheck(
-                    name: check, passed: false, view: culprit,
-                    message:
-                        "fully covered by '\(culprit)', which is in front of it and not a transparent focus item (C15, C16)"
-                )
-            }
-            return FocusCheck(name: check, passed: true, view: nil, message: "not covered")
+        case "visible": return visibleCheck(entry, position)
+        case "userInteraction": return userInteractionCheck(entry, position)
+        case "keyWindow": return keyWindowCheck(entry)
+        case "modal": return modalCheck(entry)
+        case "onscreen": return onscreenCheck(entry, position)
+        default: return coveredCheck(position)
         }
+    }
+
+    private func visibleCheck(_ entry: FocusIndex.Entry, _ position: Int) -> FocusCheck {
+        guard entry.hiddenBy >= 0 else {
+            return FocusCheck(name: "visible", passed: true, view: nil, message: "visible")
+        }
+        let culprit = name(entry.hiddenBy)
+        let hiddenNode = index.views[culprit]
+        let why = hiddenNode?.isHidden == true ? "isHidden" : "alpha < 0.01"
+        let message =
+            entry.hiddenBy == position ? "the view is hidden (\(why))" : "ancestor '\(culprit)' is hidden (\(why))"
+        return FocusCheck(name: "visible", passed: false, view: culprit, message: message)
+    }
+
+    private func userInteractionCheck(_ entry: FocusIndex.Entry, _ position: Int) -> FocusCheck {
+        guard entry.noInteractionBy >= 0 else {
+            return FocusCheck(name: "userInteraction", passed: true, view: nil, message: "user interaction enabled")
+        }
+        let culprit = name(entry.noInteractionBy)
+        let message =
+            entry.noInteractionBy == position
+            ? "isUserInteractionEnabled is false"
+            : "ancestor '\(culprit)' has isUserInteractionEnabled false"
+        return FocusCheck(name: "userInteraction", passed: false, view: culprit, message: message)
+    }
+
+    private func keyWindowCheck(_ entry: FocusIndex.Entry) -> FocusCheck {
+        let ok = entry.window == index.keyWindow
+        let window = name(entry.window)
+        return FocusCheck(
+            name: "keyWindow", passed: ok, view: ok ? nil : window,
+            message: ok ? "in the key window" : "window '\(window)' is not the key window (A27)")
+    }
+
+    private func modalCheck(_ entry: FocusIndex.Entry) -> FocusCheck {
+        guard entry.modalHiddenBy >= 0 else {
+            return FocusCheck(name: "modal", passed: true, view: nil, message: "not behind a modal view")
+        }
+        let culprit = name(entry.modalHiddenBy)
+        return FocusCheck(
+            name: "modal", passed: false, view: culprit, message: "modal view '\(culprit)' hides its siblings (X10)")
+    }
+
+    private func onscreenCheck(_ entry: FocusIndex.Entry, _ position: Int) -> FocusCheck {
+        let ok = isOnscreenOrScrollable(position)
+        return FocusCheck(
+            name: "onscreen", passed: ok, view: ok ? nil : name(entry.window),
+            message: ok
+                ? "on screen, or in a scroll view that can show it" : "outside its window and not in a scroll view")
+    }
+
+    /// The last check ("covered").
+    private func coveredCheck(_ position: Int) -> FocusCheck {
+        if let cover = coveringView(position) {
+            let culprit = name(cover)
+            return FocusCheck(
+                name: "covered", passed: false, view: culprit,
+                message:
+                    "fully covered by '\(culprit)', which is in front of it and not a transparent focus item (C15, C16)"
+            )
+        }
+        return FocusCheck(name: "covered", passed: true, view: nil, message: "not covered")
     }
 
     private func isOnscreenOrScrollable(_ position: Int) -> Bool {
@@ -380,8 +399,15 @@ package struct FocusEngine: Sendable {
             guard !guide.frame.contains(from.center) else { continue }
             consider(guide.frame, order: guide.owner, item: nil, guide: guideIndex) { false }
         }
-        if best == nil, inTabBar { best = nearestOutsideBeam }
-        guard let winner = best else { return .failure(.noCandidate(heading)) }
+        // Only a search from a tab bar records the nearest candidate outside the beam (C28).
+        return decision(for: best ?? nearestOutsideBeam, from: source, heading: heading)
+    }
+
+    /// The directional search's answer: the winning item, or where the winning guide leads (C21).
+    private func decision(for winner: DirectionalCandidate?, from source: Int, heading: FocusHeading) -> Result<
+        FocusDecision, FocusFailure
+    > {
+        guard let winner else { return .failure(.noCandidate(heading)) }
         if let item = winner.item { return .success(decision(item, guide: nil, chain: [])) }
         let guide = index.guides[winner.guide ?? 0]
         guard let resolved = resolve(guide.id), resolved.item != index.entries[source].id else {

@@ -209,9 +209,9 @@ package struct FocusIndex: Sendable {
             let map = item.parentMap.composed(with: Deriver.localMap(node))
             let frame = item.parentMap.apply(Deriver.rectInParent(node))
             let hidden = node.isHidden || node.alpha < 0.01
-            let hiddenBy = item.hiddenBy >= 0 ? item.hiddenBy : (hidden ? index : -1)
-            let noInteractionBy =
-                item.noInteractionBy >= 0 ? item.noInteractionBy : (node.effectiveUserInteractionEnabled ? -1 : index)
+            let hiddenBy = Self.culprit(inherited: item.hiddenBy, this: hidden, at: index)
+            let noInteractionBy = Self.culprit(
+                inherited: item.noInteractionBy, this: !node.effectiveUserInteractionEnabled, at: index)
             let group = node.focus.groupIdentifier ?? item.group
             let rtl = node.kind == .window ? node.window.layoutDirection == .rtl : item.rtl
             let entry = Entry(
@@ -225,22 +225,9 @@ package struct FocusIndex: Sendable {
             position[node.id] = index
             if let modal = item.modalID { modalIDs.append((index, modal)) }
             open.append(index)
-            for guide in node.focus.guides {
-                guides.append(
-                    Guide(
-                        id: guide.id, owner: index, frame: map.apply(guide.frame), preferred: guide.preferred,
-                        isEnabled: guide.isEnabled))
-            }
-            // X10: a visible modal child hides its siblings (the front-most one, when several claim it).
-            var modalChild: String?
-            for childID in node.children.reversed() {
-                if let child = views.nodes[childID], !child.isHidden, child.alpha >= 0.01, Self.isModal(child) {
-                    modalChild = childID
-                    break
-                }
-            }
-            let isScroll = node.kind == .scrollView || node.kind == .tableView || node.kind == .collectionView
-            let childScroll = isScroll ? index : item.scroll
+            appendGuides(of: node, owner: index, map: map)
+            let modalChild = frontModalChild(of: node)
+            let childScroll = Self.isScrollContainer(node) ? index : item.scroll
             let childTabBar = node.kind == .tabBar ? index : item.tabBar
             // Push back to front reversed, so the back-most child is visited first (paint order).
             for childID in node.children.reversed() {
@@ -257,6 +244,40 @@ package struct FocusIndex: Sendable {
         for (index, modal) in modalIDs {
             entries[index].modalHiddenBy = position[modal] ?? -1
         }
+    }
+
+    /// The view's focus guides, in the window's coordinates (C19–C21).
+    @inline(__always)
+    private mutating func appendGuides(of node: ViewNode, owner: Int, map: AxisMap) {
+        for guide in node.focus.guides {
+            guides.append(
+                Guide(
+                    id: guide.id, owner: owner, frame: map.apply(guide.frame), preferred: guide.preferred,
+                    isEnabled: guide.isEnabled))
+        }
+    }
+
+    /// X10: a visible modal child hides its siblings (the front-most one, when several claim it).
+    @inline(__always)
+    private func frontModalChild(of node: ViewNode) -> String? {
+        for childID in node.children.reversed() {
+            if let child = views.nodes[childID], !child.isHidden, child.alpha >= 0.01, Self.isModal(child) {
+                return childID
+            }
+        }
+        return nil
+    }
+
+    /// The entry that hides (or blocks) a view: its ancestor's when one does (`inherited` ≥ 0), else the view itself
+    /// when `this`, else none (-1).
+    @inline(__always)
+    private static func culprit(inherited: Int, this: Bool, at index: Int) -> Int {
+        inherited >= 0 ? inherited : (this ? index : -1)
+    }
+
+    @inline(__always)
+    private static func isScrollContainer(_ node: ViewNode) -> Bool {
+        node.kind == .scrollView || node.kind == .tableView || node.kind == .collectionView
     }
 
     package subscript(id: String) -> Entry? {

@@ -152,20 +152,26 @@ extension KeyboardNavigation {
         case .left, .minus:
             if expanded { return .toggleExpansion }
             return key == .minus || (list.table?.columns ?? 1) <= 1 ? .stay : nil
-        case .up, .down, .home, .end:
-            let rows = rowsOf(list, tree: tree)
-            guard let index = rows.firstIndex(of: element.id) else { return nil }
-            let target: Int
-            switch key {
-            case .up: target = index - 1
-            case .down: target = index + 1
-            case .home: target = 0
-            default: target = rows.count - 1
-            }
-            guard rows.indices.contains(target), target != index else { return .stay }
-            return .focusRow(rows[target])
+        case .up, .down, .home, .end: return rowMove(key, from: element, in: list, tree: tree)
         default: return nil
         }
+    }
+
+    /// Up/Down: the previous/next row (at an end focus stays); Home/End: the first/last row.
+    private static func rowMove(_ key: OperationKey, from element: AXNode, in list: AXNode, tree: AXTree)
+        -> KeyOperation?
+    {
+        let rows = rowsOf(list, tree: tree)
+        guard let index = rows.firstIndex(of: element.id) else { return nil }
+        let target: Int
+        switch key {
+        case .up: target = index - 1
+        case .down: target = index + 1
+        case .home: target = 0
+        default: target = rows.count - 1
+        }
+        guard rows.indices.contains(target), target != index else { return .stay }
+        return .focusRow(rows[target])
     }
 
     /// The nearest list or table container around `element`.

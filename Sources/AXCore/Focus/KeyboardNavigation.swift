@@ -22,15 +22,19 @@ package enum KeyboardNavigation {
         switch symbol.name {
         case "Tab": return .move(shift ? .previous : .next)
         case "ISO_Left_Tab": return .move(.previous)
-        case "Escape": return shift ? nil : .escape
-        case "Return", "KP_Enter", "space": return shift ? nil : .activate
-        case "Up", "KP_Up": return shift ? nil : .move(.up)
-        case "Down", "KP_Down": return shift ? nil : .move(.down)
-        case "Left", "KP_Left": return shift ? nil : .move(.left)
-        case "Right", "KP_Right": return shift ? nil : .move(.right)
-        default: return nil
+        default: return shift ? nil : unshiftedCommands[symbol.name]
         }
     }
+
+    /// The keys that navigate only without Shift.
+    private static let unshiftedCommands: [String: KeyCommand] = [
+        "Escape": .escape,
+        "Return": .activate, "KP_Enter": .activate, "space": .activate,
+        "Up": .move(.up), "KP_Up": .move(.up),
+        "Down": .move(.down), "KP_Down": .move(.down),
+        "Left": .move(.left), "KP_Left": .move(.left),
+        "Right": .move(.right), "KP_Right": .move(.right),
+    ]
 
     /// Where an arrow key moves engine focus from `current` (D-KEY-2): inside the focused item's focus group
     /// when it has an identifier (the group's focusable items are the only candidates: beam first, as in the

@@ -1,9 +1,6 @@
 import AXJSON
 import AXSchema
 
-/// The directions of `accessibilityScroll(_:)` (X40), declared in AXSchema's action vocabulary.
-package typealias ScrollDirection = AXSchema.ScrollDirection
-
 /// An action requested on an element (or, for escape and magic tap, on the app): what an automation client or an
 /// assistive technology asks for and the hub routes to the app (X30–X40).
 package enum ElementAction: Sendable, Equatable {

@@ -73,7 +73,9 @@ struct Field {
         let rect: Rect
         switch value {
         case .array(let elements):
-            guard elements.count == 4 else { throw fail("a rect is [x, y, width, height]") }
+            guard elements.count == SchemaGeometry.rectArity else {
+                throw fail("a rect is [x, y, width, height]")
+            }
             rect = Rect(
                 x: try number(elements[0]), y: try number(elements[1]), width: try number(elements[2]),
                 height: try number(elements[3]))
@@ -93,7 +95,7 @@ struct Field {
     func point(_ value: JSON) throws(SchemaError) -> Point {
         switch value {
         case .array(let elements):
-            guard elements.count == 2 else { throw fail("a point is [x, y]") }
+            guard elements.count == SchemaGeometry.pointArity else { throw fail("a point is [x, y]") }
             return Point(x: try number(elements[0]), y: try number(elements[1]))
         case .object(let object):
             return Point(x: try member(object, "x", number) ?? 0, y: try member(object, "y", number) ?? 0)
@@ -236,6 +238,35 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
+
+    /// The families `applyAccessibilityProperty` decodes with one small function each.
+    enum Family {
+        case description, geometry, container, interaction
+    }
+
+    /// This property's family: a new property names its family here and gets its case in that family's function.
+    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
+    @inline(__always)
+    var family: Family {
+        switch self {
+        case .isAccessibilityElement, .accessibilityLabel, .accessibilityValue, .accessibilityHint,
+            .accessibilityIdentifier, .accessibilityLanguage, .accessibilityUserInputLabels,
+            .accessibilityTextualContext, .accessibilityHeadingLevel, .accessibilityExpandedStatus:
+            return .description
+        case .accessibilityTraits, .accessibilityFrame, .accessibilityActivationPoint,
+            .accessibilityRespondsToUserInteraction, .accessibilityDirectTouchOptions,
+            .accessibilityIgnoresInvertColors:
+            return .geometry
+        case .accessibilityElementsHidden, .accessibilityViewIsModal, .shouldGroupAccessibilityChildren,
+            .accessibilityNavigationStyle, .accessibilityContainerType, .accessibilityElements, .automationElements,
+            .accessibilityDataTable, .accessibilityRowRange, .accessibilityColumnRange:
+            return .container
+        case .accessibilityCustomActions, .accessibilityCustomRotors, .showsLargeContentViewer, .largeContentTitle,
+            .largeContentImage, .scalesLargeContentImage, .accessibilityAttributedLabel, .accessibilityAttributedValue,
+            .accessibilityReadingContent:
+            return .interaction
+        }
+    }
 }
 
 /// The cases of `Key` for the rows of `owner` in the schema table (AXSchema's `HierarchySchema.properties`), checked
@@ -265,48 +296,86 @@ func applyAccessibilityProperty(_ key: String, _ value: JSON, to ax: inout Acces
     return true
 }
 
-/// The same, with the key already looked up; `null` restores UIKit's default.
+/// The same, with the key already looked up; `null` restores UIKit's default. One small function per property family
+/// (`AccessibilityPropertyKey.family`), each a switch over its keys.
 func applyAccessibilityProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, id: String?
 ) throws(SchemaError) {
     let field = Field(id: id, key: property.rawValue)
-    let isNull = value.isNull
+    switch property.family {
+    case .description: try applyDescriptionProperty(property, value, to: &ax, field: field)
+    case .geometry: try applyGeometryProperty(property, value, to: &ax, field: field)
+    case .container: try applyContainerProperty(property, value, to: &ax, field: field)
+    case .interaction: try applyInteractionProperty(property, value, to: &ax, field: field)
+    }
+}
+
+/// What VoiceOver speaks and how: label, value, hint, identifier, language, headings, expanded state.
+@inline(__always)
+private func applyDescriptionProperty(
+    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+) throws(SchemaError) {
     switch property {
     case .isAccessibilityElement: ax.isAccessibilityElement = try field.optionalBool(value)
     case .accessibilityLabel: ax.label = try field.optionalString(value)
     case .accessibilityValue: ax.value = try field.optionalString(value)
     case .accessibilityHint: ax.hint = try field.optionalString(value)
     case .accessibilityIdentifier: ax.identifier = try field.optionalString(value)
-    case .accessibilityTraits: ax.traits = isNull ? nil : try decodeTraits(value, field: field)
+    case .accessibilityLanguage: ax.language = try decodeLanguage(value, field: field)
+    case .accessibilityUserInputLabels: ax.userInputLabels = try field.strings(value, null: [])
+    case .accessibilityTextualContext: ax.textualContext = try field.optionalString(value)
+    case .accessibilityHeadingLevel: ax.headingLevel = try decodeHeadingLevel(value, field: field)
+    case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
+    default: preconditionFailure("\(property) is not a description property")
+    }
+}
+
+/// Traits, frame, activation point and how touches reach the element.
+@inline(__always)
+private func applyGeometryProperty(
+    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+) throws(SchemaError) {
+    switch property {
+    case .accessibilityTraits: ax.traits = value.isNull ? nil : try decodeTraits(value, field: field)
     case .accessibilityFrame: ax.frame = try field.optionalRect(value)
     case .accessibilityActivationPoint: ax.activationPoint = try field.optionalPoint(value)
-    case .accessibilityLanguage:
-        ax.language = try field.optionalString(value)
-        if let tag = ax.language, !LanguageTag.isWellFormed(tag) {
-            throw field.fail(
-                "'\(tag.prefix(64))' is not a well-formed BCP 47 language tag (e.g. en, en-GB, zh-Hant-TW)")
-        }
+    case .accessibilityRespondsToUserInteraction: ax.respondsToUserInteraction = try field.optionalBool(value)
+    case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
+    case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
+    default: preconditionFailure("\(property) is not a geometry property")
+    }
+}
+
+/// Containers: hidden and modal subtrees, grouping, navigation style, container type, element lists, data tables.
+@inline(__always)
+private func applyContainerProperty(
+    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+) throws(SchemaError) {
+    let isNull = value.isNull
+    switch property {
     case .accessibilityElementsHidden: ax.elementsHidden = try field.bool(value, null: false)
     case .accessibilityViewIsModal: ax.viewIsModal = try field.optionalBool(value)
     case .shouldGroupAccessibilityChildren: ax.shouldGroupChildren = try field.bool(value, null: false)
     case .accessibilityNavigationStyle: ax.navigationStyle = try decodeNavigationStyle(value, field: field)
     case .accessibilityContainerType: ax.containerType = try decodeContainerType(value, field: field)
-    case .accessibilityRespondsToUserInteraction:
-        ax.respondsToUserInteraction = try field.optionalBool(value)
-    case .accessibilityUserInputLabels: ax.userInputLabels = try field.strings(value, null: [])
-    case .accessibilityTextualContext: ax.textualContext = try field.optionalString(value)
-    case .accessibilityHeadingLevel: ax.headingLevel = try decodeHeadingLevel(value, field: field)
-    case .accessibilityCustomActions: ax.customActions = isNull ? [] : try decodeCustomActions(value, field: field)
-    case .accessibilityCustomRotors: ax.customRotors = isNull ? [] : try decodeCustomRotors(value, field: field)
     case .accessibilityElements: ax.elements = isNull ? nil : try decodeElementEntries(value, field: field)
     case .automationElements: ax.automationElements = try field.optionalStrings(value)
     case .accessibilityDataTable: ax.dataTable = isNull ? nil : try decodeDataTable(value, field: field)
     case .accessibilityRowRange: ax.rowRange = try field.optionalRange(value)
     case .accessibilityColumnRange: ax.columnRange = try field.optionalRange(value)
-    case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
-    case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
-    case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
-    // Issue 25 item 4 (D-LCV-1).
+    default: preconditionFailure("\(property) is not a container property")
+    }
+}
+
+/// Custom actions, custom rotors and the large content viewer (issue 25 item 4, D-LCV-1).
+@inline(__always)
+private func applyInteractionProperty(
+    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+) throws(SchemaError) {
+    let isNull = value.isNull
+    switch property {
+    case .accessibilityCustomActions: ax.customActions = isNull ? [] : try decodeCustomActions(value, field: field)
+    case .accessibilityCustomRotors: ax.customRotors = isNull ? [] : try decodeCustomRotors(value, field: field)
     case .showsLargeContentViewer: ax.largeContent.shows = try field.optionalBool(value)
     case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
     case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
@@ -315,7 +384,17 @@ func applyAccessibilityProperty(
     case .accessibilityAttributedLabel: ax.attributedLabel = try decodeAttributeRuns(value, field: field)
     case .accessibilityAttributedValue: ax.attributedValue = try decodeAttributeRuns(value, field: field)
     case .accessibilityReadingContent: ax.readingContent = try decodeReadingContent(value, field: field)
+    default: preconditionFailure("\(property) is not an interaction property")
     }
+}
+
+/// A BCP 47 language tag, or nil.
+private func decodeLanguage(_ value: JSON, field: Field) throws(SchemaError) -> String? {
+    let language = try field.optionalString(value)
+    if let tag = language, !LanguageTag.isWellFormed(tag) {
+        throw field.fail("'\(tag.prefix(64))' is not a well-formed BCP 47 language tag (e.g. en, en-GB, zh-Hant-TW)")
+    }
+    return language
 }
 
 private func decodeNavigationStyle(_ value: JSON, field: Field) throws(SchemaError) -> NavigationStyle {
@@ -577,6 +656,37 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case selectedTextRange
     /// `attributedText` as attribute runs (D-TEXT-APP-3; TextContent.swift).
     case attributedText
+
+    /// The families `ViewNode.setViewProperty` decodes with one small function each.
+    enum Family {
+        case view, controlState, textContent, itemContent, container, focus
+    }
+
+    /// This property's family: a new property names its family here and gets its case in that family's function.
+    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
+    @inline(__always)
+    var family: Family {
+        switch self {
+        case .frame, .bounds, .boundsOrigin, .contentOffset, .transform, .isHidden, .alpha, .clipsToBounds,
+            .isUserInteractionEnabled, .tag, .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
+            return .view
+        case .isEnabled, .isSelected, .isHighlighted, .isOn, .value, .minimumValue, .maximumValue, .stepValue,
+            .progress, .isAnimating:
+            return .controlState
+        case .text, .title, .placeholder, .isSecureTextEntry, .isEditable, .fontSize, .textColor, .backgroundColor,
+            .numberOfLines, .selectedTextRange, .attributedText:
+            return .textContent
+        case .currentPage, .numberOfPages, .selectedSegmentIndex, .segmentTitles, .dateText, .components,
+            .accessoryType, .indentationLevel, .isPagingEnabled:
+            return .itemContent
+        case .isKeyWindow, .windowLevel, .windowTitle, .layoutDirection, .semanticContentAttribute, .backButtonTitle,
+            .message, .preferredStyle:
+            return .container
+        case .canBecomeFocused, .focusGroupIdentifier, .focusGroupPriority, .focusGuides, .isTransparentFocusItem,
+            .restoresFocusAfterTransition, .isFocused, .preferredFocusEnvironments, .focusUpdateRequests:
+            return .focus
+        }
+    }
 }
 
 extension ViewNode {
@@ -602,7 +712,23 @@ extension ViewNode {
         }
     }
 
+    /// One small function per property family (`ViewPropertyKey.family`), each a switch over its keys.
     private mutating func setViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        switch property.family {
+        case .view: try setOwnViewProperty(property, value, field: field)
+        case .controlState: try setControlState(property, value, field: field)
+        case .textContent: try setTextContent(property, value, field: field)
+        case .itemContent: try setItemContent(property, value, field: field)
+        case .container: try setContainerProperty(property, value, field: field)
+        case .focus: try setFocusProperty(property, value, field: field)
+        }
+    }
+
+    /// UIView's own geometry, visibility and guided-access identifiers.
+    @inline(__always)
+    private mutating func setOwnViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         let isNull = value.isNull
@@ -617,6 +743,18 @@ extension ViewNode {
         case .clipsToBounds: clipsToBounds = try field.optionalBool(value)
         case .isUserInteractionEnabled: isUserInteractionEnabled = try field.optionalBool(value)
         case .tag: tag = try field.int(value, null: 0)
+        case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
+            restrictionIdentifiers = try field.strings(value, null: [])
+        default: preconditionFailure("\(property) is not a view property")
+        }
+    }
+
+    /// UIControl's state and the numbers of sliders, steppers and progress views.
+    @inline(__always)
+    private mutating func setControlState(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        switch property {
         case .isEnabled: control.isEnabled = try field.bool(value, null: true)
         case .isSelected: control.isSelected = try field.bool(value, null: false)
         case .isHighlighted: control.isHighlighted = try field.bool(value, null: false)
@@ -626,65 +764,109 @@ extension ViewNode {
         case .maximumValue: control.maximumValue = try field.optionalNumber(value)
         case .stepValue:
             control.stepValue =
-                isNull ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
+                value.isNull
+                ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
+        case .progress: control.progress = try field.optionalNumber(value)
+        case .isAnimating: control.isAnimating = try field.bool(value, null: false)
+        default: preconditionFailure("\(property) is not a control state property")
+        }
+    }
+
+    /// The text a label, field or button shows, and how it shows it.
+    @inline(__always)
+    private mutating func setTextContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        switch property {
         case .text: control.text = try field.textContent(value, of: kind)
         case .title: control.title = try field.optionalString(value)
         case .placeholder: control.placeholder = try field.optionalString(value)
         case .isSecureTextEntry: control.isSecureTextEntry = try field.bool(value, null: false)
         case .isEditable: control.isEditable = try field.bool(value, null: true)
-        case .currentPage: control.currentPage = try field.optionalInt(value)
-        case .numberOfPages: control.numberOfPages = isNull ? nil : try decodePageCount(value, field: field)
-        case .selectedSegmentIndex: control.selectedSegmentIndex = try field.optionalInt(value)
-        case .segmentTitles: control.segmentTitles = try field.strings(value, null: [])
-        case .progress: control.progress = try field.optionalNumber(value)
-        case .isAnimating: control.isAnimating = try field.bool(value, null: false)
-        case .accessoryType: control.accessoryType = try field.optionalString(value)
-        case .backButtonTitle: control.backButtonTitle = try field.optionalString(value)
-        case .message: control.message = try field.optionalString(value)
-        case .preferredStyle: control.preferredStyle = try decodePreferredStyle(value, field: field)
-        case .dateText: control.dateText = try field.optionalString(value)
-        case .components: control.components = isNull ? [] : try decodePickerComponents(value, field: field)
-        case .isKeyWindow: window.isKeyWindow = try field.bool(value, null: false)
-        case .windowLevel: window.windowLevel = try field.number(value, null: 0)
-        case .windowTitle: window.title = try field.optionalString(value)
-        case .layoutDirection, .semanticContentAttribute:
-            window.layoutDirection = isNull ? .ltr : try decodeLayoutDirection(value, field: field)
-        case .canBecomeFocused: focus.canBecomeFocused = try field.optionalBool(value)
-        case .focusGroupIdentifier: focus.groupIdentifier = try field.optionalString(value)
-        case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
-        case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
-        case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
-        case .restoresFocusAfterTransition: focus.restoresFocusAfterTransition = try field.bool(value, null: true)
-        case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
-            restrictionIdentifiers = try field.strings(value, null: [])
         case .fontSize:
             control.fontSize =
-                isNull
+                value.isNull
                 ? nil
                 : try decodeNumber(
                     value, field: field, above: 0, below: 10_000, "fontSize must be within (0, 10000) points")
         case .textColor: control.textColor = try field.color(value)
         case .backgroundColor: control.backgroundColor = try field.color(value)
+        case .numberOfLines:
+            control.numberOfLines =
+                value.isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
+        case .selectedTextRange: control.selectedTextRange = try decodeSelectedTextRange(value, field: field)
+        case .attributedText: control.attributedText = try decodeAttributeRuns(value, field: field)
+        default: preconditionFailure("\(property) is not a text property")
+        }
+    }
+
+    /// Pages, segments, picker components, dates, cells and scroll paging.
+    @inline(__always)
+    private mutating func setItemContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        let isNull = value.isNull
+        switch property {
+        case .currentPage: control.currentPage = try field.optionalInt(value)
+        case .numberOfPages: control.numberOfPages = isNull ? nil : try decodePageCount(value, field: field)
+        case .selectedSegmentIndex: control.selectedSegmentIndex = try field.optionalInt(value)
+        case .segmentTitles: control.segmentTitles = try field.strings(value, null: [])
+        case .dateText: control.dateText = try field.optionalString(value)
+        case .components: control.components = isNull ? [] : try decodePickerComponents(value, field: field)
+        case .accessoryType: control.accessoryType = try field.optionalString(value)
+        case .indentationLevel: control.indentationLevel = try decodeIndentationLevel(value, field: field)
+        case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
+        default: preconditionFailure("\(property) is not an item property")
+        }
+    }
+
+    /// Windows, navigation bars and alerts.
+    @inline(__always)
+    private mutating func setContainerProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        switch property {
+        case .isKeyWindow: window.isKeyWindow = try field.bool(value, null: false)
+        case .windowLevel: window.windowLevel = try field.number(value, null: 0)
+        case .windowTitle: window.title = try field.optionalString(value)
+        case .layoutDirection, .semanticContentAttribute:
+            window.layoutDirection = value.isNull ? .ltr : try decodeLayoutDirection(value, field: field)
+        case .backButtonTitle: control.backButtonTitle = try field.optionalString(value)
+        case .message: control.message = try field.optionalString(value)
+        case .preferredStyle: control.preferredStyle = try decodePreferredStyle(value, field: field)
+        default: preconditionFailure("\(property) is not a container property")
+        }
+    }
+
+    /// The focus engine's properties (C7, C8, C12, C17, C27, C35, C36).
+    @inline(__always)
+    private mutating func setFocusProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+        throws(SchemaError)
+    {
+        switch property {
+        case .canBecomeFocused: focus.canBecomeFocused = try field.optionalBool(value)
+        case .focusGroupIdentifier: focus.groupIdentifier = try field.optionalString(value)
+        case .focusGroupPriority: focus.groupPriority = try decodeFocusGroupPriority(value, field: field)
+        case .focusGuides: focus.guides = value.isNull ? [] : try decodeFocusGuides(value, field: field)
+        case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
+        case .restoresFocusAfterTransition: focus.restoresFocusAfterTransition = try field.bool(value, null: true)
         case .isFocused: focus.isFocused = try field.bool(value, null: false)
         case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
         case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
-        case .indentationLevel:
-            if isNull {
-                control.indentationLevel = nil
-            } else {
-                let level = try field.int(value)
-                guard (0...Limits.maxIndentationLevel).contains(level) else {
-                    throw field.fail("indentationLevel must be 0…\(Limits.maxIndentationLevel)")
-                }
-                control.indentationLevel = level
-            }
-        case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
-        case .numberOfLines:
-            control.numberOfLines =
-                isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
-        case .selectedTextRange: control.selectedTextRange = try decodeSelectedTextRange(value, field: field)
-        case .attributedText: control.attributedText = try decodeAttributeRuns(value, field: field)
+        default: preconditionFailure("\(property) is not a focus property")
         }
+    }
+
+    /// An outline row's level, 0…`Limits.maxIndentationLevel` (D-REL-8).
+    private func decodeIndentationLevel(_ value: JSON, field: Field) throws(SchemaError) -> Int? {
+        if value.isNull {
+            return nil
+        }
+        let level = try field.int(value)
+        guard (0...Limits.maxIndentationLevel).contains(level) else {
+            throw field.fail("indentationLevel must be 0…\(Limits.maxIndentationLevel)")
+        }
+        return level
     }
 
     /// `bounds`: its origin, from a point or a rect (the size follows the frame).
@@ -699,6 +881,27 @@ extension ViewNode {
     /// Decodes one view object without its children. `children` is read by the store.
     package static func decode(_ json: JSON) throws(SchemaError) -> ViewNode {
         try decodeWithChildren(json).node
+    }
+
+    /// A view with its structural keys (their indexes in `values`, -1 when absent): `id` (required: a non-empty string
+    /// of at most 512 bytes), `class` (default UIView) and `baseClass`.
+    @inline(__always)
+    private static func makeNode(_ values: [JSON], idAt: Int, classAt: Int, baseClassAt: Int) throws(SchemaError)
+        -> ViewNode
+    {
+        guard idAt >= 0 else {
+            throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'")
+        }
+        guard case .string(let id) = values[idAt], !id.isEmpty else {
+            throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string")
+        }
+        guard id.utf8.count <= 512 else {
+            throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes")
+        }
+        let className = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
+        let baseClass =
+            baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optionalString(values[baseClassAt]) : nil
+        return ViewNode(id: id, className: className, baseClass: baseClass)
     }
 
     /// Decodes one view object and hands back its `children` value (unread): one table lookup per key.
@@ -725,19 +928,7 @@ extension ViewNode {
                 default: break
                 }
             }
-            guard idAt >= 0 else {
-                throw SchemaError(id: nil, property: "id", message: "every view needs a string 'id'")
-            }
-            guard case .string(let id) = values[idAt], !id.isEmpty else {
-                throw SchemaError(id: nil, property: "id", message: "'id' must be a non-empty string")
-            }
-            guard id.utf8.count <= 512 else {
-                throw SchemaError(id: nil, property: "id", message: "'id' longer than 512 bytes")
-            }
-            let className = classAt >= 0 ? try Field(id: id, key: "class").string(values[classAt]) : "UIView"
-            let baseClass =
-                baseClassAt >= 0 ? try Field(id: id, key: "baseClass").optionalString(values[baseClassAt]) : nil
-            var node = ViewNode(id: id, className: className, baseClass: baseClass)
+            var node = try makeNode(values, idAt: idAt, classAt: classAt, baseClassAt: baseClassAt)
             for index in keys.indices {
                 if case .structural? = schemaKeys[index] {
                     continue
@@ -871,9 +1062,7 @@ package enum LanguageTag {
     package static func isWellFormed(_ tag: String) -> Bool {
         guard tag.utf8.count <= 256 else { return false }
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.lowercased() }
-        guard !subtags.contains(where: \.isEmpty),
-            subtags.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
-        else { return false }
+        guard areAlphanumeric(subtags) else { return false }
         func alpha(_ text: String, _ lengths: ClosedRange<Int>) -> Bool {
             lengths.contains(text.count) && text.allSatisfy(\.isLetter)
         }
@@ -891,14 +1080,29 @@ package enum LanguageTag {
         _ = next { alpha($0, 4...4) }  // script
         _ = next { alpha($0, 2...2) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }  // region
         while next({ (5...8).contains($0.count) || ($0.count == 4 && $0.first?.isNumber == true) }) {}  // variants
-        while index < subtags.count, subtags[index].count == 1, subtags[index] != "x" {  // extensions
-            index += 1
-            var count = 0
-            while next({ (2...8).contains($0.count) }) { count += 1 }
-            guard count > 0 else { return false }
-        }
+        guard let afterExtensions = skipExtensions(subtags, from: index) else { return false }
+        index = afterExtensions
         if index < subtags.count, subtags[index] == "x" { return privateUse(subtags, from: index) }
         return index == subtags.count
+    }
+
+    /// Every subtag non-empty and ASCII letters and digits only.
+    private static func areAlphanumeric(_ subtags: [String]) -> Bool {
+        !subtags.contains(where: \.isEmpty)
+            && subtags.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+    }
+
+    /// The index after the extensions from `start` (each a singleton other than x followed by one or more 2–8
+    /// character subtags); nil when a singleton has none.
+    private static func skipExtensions(_ subtags: [String], from start: Int) -> Int? {
+        var index = start
+        while index < subtags.count, subtags[index].count == 1, subtags[index] != "x" {
+            index += 1
+            let first = index
+            while index < subtags.count, (2...8).contains(subtags[index].count) { index += 1 }
+            guard index > first else { return nil }
+        }
+        return index
     }
 
     private static func privateUse(_ subtags: [String], from index: Int) -> Bool {

@@ -1,3 +1,5 @@
+import AXSchema
+
 /// `UIAccessibilityTraits` as a stable option set. The bit layout is this project's own and is part of the
 /// wire contract (Specs/hierarchy.md §Traits): bits 0–16 follow the values iOS has shipped for years,
 /// the later traits take bits chosen here. On the wire traits travel by name; an integer mask is accepted too.
@@ -5,6 +7,8 @@ package struct Traits: OptionSet, Sendable, Hashable {
     package let rawValue: UInt64
     package init(rawValue: UInt64) { self.rawValue = rawValue }
 
+    // The Swift names of the traits: compile-time constants (the derivation tests them on every element), each
+    // checked against its row of the schema table (AXSchema's `HierarchySchema.traits`) when `named` is built.
     package static let button = Traits(rawValue: 1 << 0)
     package static let link = Traits(rawValue: 1 << 1)
     package static let image = Traits(rawValue: 1 << 2)
@@ -25,16 +29,19 @@ package struct Traits: OptionSet, Sendable, Hashable {
     package static let toggleButton = Traits(rawValue: 1 << 18)
     package static let supportsZoom = Traits(rawValue: 1 << 19)
 
-    /// Every named trait in canonical (bit) order. `none` is the empty set and has no bit.
-    package static let named: [(name: String, trait: Traits)] = [
-        ("button", .button), ("link", .link), ("image", .image), ("selected", .selected),
-        ("playsSound", .playsSound), ("keyboardKey", .keyboardKey), ("staticText", .staticText),
-        ("summaryElement", .summaryElement), ("notEnabled", .notEnabled),
-        ("updatesFrequently", .updatesFrequently), ("searchField", .searchField),
-        ("startsMediaSession", .startsMediaSession), ("adjustable", .adjustable),
-        ("allowsDirectInteraction", .allowsDirectInteraction), ("causesPageTurn", .causesPageTurn),
-        ("header", .header), ("tabBar", .tabBar), ("toggleButton", .toggleButton), ("supportsZoom", .supportsZoom),
-    ]
+    /// Every named trait in canonical (bit) order, from the schema table. `none` is the empty set and has no bit.
+    package static let named: [(name: String, trait: Traits)] = {
+        let constants: [Traits] = [
+            .button, .link, .image, .selected, .playsSound, .keyboardKey, .staticText, .summaryElement, .notEnabled,
+            .updatesFrequently, .searchField, .startsMediaSession, .adjustable, .allowsDirectInteraction,
+            .causesPageTurn, .header, .tabBar, .toggleButton, .supportsZoom,
+        ]
+        let table = HierarchySchema.traits.map { (name: $0.name, trait: Traits(rawValue: 1 << UInt64($0.bit))) }
+        // The constants in bit order are the table's rows, one for one.
+        precondition(
+            table.map(\.trait) == constants, "the Traits constants and HierarchySchema.traits disagree (bit order)")
+        return table
+    }()
     package static let allKnown: Traits = named.reduce(into: Traits()) { $0.formUnion($1.trait) }
 
     package static func named(_ name: String) -> Traits? {

@@ -19,26 +19,51 @@ package enum SystemRotors {
     /// Whether `node` is a member of the derived rotor `name` (unknown names: false).
     package static func isMember(_ node: AXNode, of name: String) -> Bool {
         switch name {
-        case "heading": return node.role == .header || node.traits.contains(.header)
+        case "heading": return isHeading(node)
         case "headingLevel1", "headingLevel2", "headingLevel3", "headingLevel4", "headingLevel5", "headingLevel6":
-            guard node.role == .header || node.traits.contains(.header) else { return false }
-            return node.headingLevel.map { "headingLevel\($0)" == name } ?? false
+            return isHeading(node, atLevel: name)
         case "link": return node.role == .link || node.traits.contains(.link)
-        case "landmark": return node.role == .landmark || node.containerType == .landmark
-        case "table": return node.role == .table || node.containerType == .dataTable
-        case "list": return node.role == .list || node.containerType == .list
+        case "landmark", "table", "list": return isContainer(node, of: name)
         case "image": return node.role == .image || (node.isElement && node.traits.contains(.image))
-        case "textField":
-            return [.textField, .secureTextField, .searchField].contains(node.role)
-                || (node.role == .textView && node.states.contains(.editable))
+        case "textField": return isTextField(node)
         case "container": return node.role.isContainerRole && node.role != .window
         case "button": return node.role == .button
         case "staticText": return node.role == .staticText
-        case "formControl":
-            return [.button, .textField, .secureTextField, .searchField, .switch, .adjustable, .tab].contains(node.role)
-                || (node.role == .textView && node.states.contains(.editable))
+        case "formControl": return isFormControl(node)
         default: return false
         }
+    }
+
+    private static func isHeading(_ node: AXNode) -> Bool {
+        node.role == .header || node.traits.contains(.header)
+    }
+
+    /// A heading whose level matches the rotor `headingLevelN`.
+    private static func isHeading(_ node: AXNode, atLevel name: String) -> Bool {
+        guard isHeading(node), let level = node.headingLevel else { return false }
+        return "headingLevel\(level)" == name
+    }
+
+    /// Landmarks, tables and lists: by role or by `accessibilityContainerType` (R39).
+    private static func isContainer(_ node: AXNode, of name: String) -> Bool {
+        switch name {
+        case "landmark": return node.role == .landmark || node.containerType == .landmark
+        case "table": return node.role == .table || node.containerType == .dataTable
+        default: return node.role == .list || node.containerType == .list
+        }
+    }
+
+    private static func isEditableTextView(_ node: AXNode) -> Bool {
+        node.role == .textView && node.states.contains(.editable)
+    }
+
+    private static func isTextField(_ node: AXNode) -> Bool {
+        [.textField, .secureTextField, .searchField].contains(node.role) || isEditableTextView(node)
+    }
+
+    private static func isFormControl(_ node: AXNode) -> Bool {
+        [.button, .textField, .secureTextField, .searchField, .switch, .adjustable, .tab].contains(node.role)
+            || isEditableTextView(node)
     }
 
     /// The system type a derived rotor stands for (`none` for the server rotors).

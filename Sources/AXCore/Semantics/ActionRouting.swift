@@ -76,16 +76,7 @@ package enum ActionRouting {
             return ActionRoute(action: action, handlers: handlers)
         case .scroll:
             guard let node else { throw .noElement }
-            var handlers: [ActionHandler] = []
-            var current: String? = node.viewID ?? node.parent
-            while let viewID = current {
-                handlers.append(ActionHandler(target: viewID, element: nil))
-                current = views[viewID]?.parent
-            }
-            if handlers.isEmpty {
-                handlers.append(ActionHandler(target: node.actionTarget, element: node.id))
-            }
-            return ActionRoute(action: action, handlers: handlers)
+            return ActionRoute(action: action, handlers: scrollHandlers(from: node, views: views))
         case .custom(let idOrName):
             guard let node else { throw .noElement }
             let custom = node.customActions.first { $0.id == idOrName || $0.name == idOrName }
@@ -94,29 +85,55 @@ package enum ActionRouting {
             }
             let handler = ActionHandler(target: node.viewID ?? node.id, element: node.id)
             return ActionRoute(action: .custom(custom.id), handlers: [handler])
-        case .zoomIn(let point), .zoomOut(let point):
-            // D-ZOOM-1: only a `supportsZoom` element takes it; the centre goes to the app in the element's own
-            // coordinate space (accessibilityZoomIn(at:)), its frame's centre when the client named none.
+        case .zoomIn, .zoomOut:
             guard let node else { throw .noElement }
-            guard node.actions.contains(.zoomIn) else {
-                let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
-                throw .notSupported(action: action.name, supported: supported)
-            }
-            guard node.isEnabled else { throw .disabled }
-            let screen = point ?? Point(x: node.frame.midX, y: node.frame.midY)
-            let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
-            let routed: ElementAction = action.actionName == .zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
-            return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
+            return try zoomRoute(action, to: node)
         case .activate, .increment, .decrement, .setValue, .typeText:
             guard let node else { throw .noElement }
-            guard let standard = action.standardAction, node.actions.contains(standard) else {
-                let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
-                throw .notSupported(action: action.name, supported: supported)
-            }
-            guard node.isEnabled else { throw .disabled }
+            try checkSupports(node, action, action.standardAction)
             let handler = ActionHandler(target: node.actionTarget, element: node.id)
             return ActionRoute(action: action, handlers: [handler])
         }
+    }
+
+    /// X30: every view ancestor from the element's own view up; an element with no view is asked itself.
+    private static func scrollHandlers(from node: AXNode, views: ViewHierarchy) -> [ActionHandler] {
+        var handlers: [ActionHandler] = []
+        var current: String? = node.viewID ?? node.parent
+        while let viewID = current {
+            handlers.append(ActionHandler(target: viewID, element: nil))
+            current = views[viewID]?.parent
+        }
+        if handlers.isEmpty {
+            handlers.append(ActionHandler(target: node.actionTarget, element: node.id))
+        }
+        return handlers
+    }
+
+    /// D-ZOOM-1: only a `supportsZoom` element takes it; the centre goes to the app in the element's own coordinate
+    /// space (accessibilityZoomIn(at:)), its frame's centre when the client named none.
+    private static func zoomRoute(_ action: ElementAction, to node: AXNode) throws(ActionRouteFailure) -> ActionRoute {
+        var requested: Point?
+        switch action {
+        case .zoomIn(let point), .zoomOut(let point): requested = point
+        default: requested = nil
+        }
+        try checkSupports(node, action, .zoomIn)
+        let screen = requested ?? Point(x: node.frame.midX, y: node.frame.midY)
+        let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
+        let routed: ElementAction = action.actionName == .zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
+        return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
+    }
+
+    /// The element lists the standard action `standard` and is enabled.
+    private static func checkSupports(_ node: AXNode, _ action: ElementAction, _ standard: AXAction?)
+        throws(ActionRouteFailure)
+    {
+        guard let standard, node.actions.contains(standard) else {
+            let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
+            throw .notSupported(action: action.name, supported: supported)
+        }
+        guard node.isEnabled else { throw .disabled }
     }
 
     /// X32, X33: the element, then every ancestor view (exposed or not), without the application.

@@ -122,24 +122,37 @@ package enum ControlSemantics {
         -> AXRole
     {
         if traits.contains(.header) { return .header }
+        if let role = textInputRole(kind: kind, traits: traits, secure: secure, editable: editable) { return role }
+        if traits.contains(.searchField) { return .searchField }
+        if kind == .switchControl || traits.contains(.toggleButton) { return .switch }
+        if inTabBar || kind == .tabBarButton { return .tab }
+        if let role = traitRole(traits) { return role }
+        if kind == .tableViewCell || kind == .collectionViewCell { return .cell }
+        if kind == .progressView { return .progressIndicator }
+        if kind == .activityIndicator { return .activityIndicator }
+        return .staticText
+    }
+
+    /// Search bars, text fields and text views (a read-only text view is static text).
+    @inline(__always)
+    private static func textInputRole(kind: ViewClass, traits: Traits, secure: Bool, editable: Bool) -> AXRole? {
         switch kind {
         case .searchBar: return .searchField
         case .textField: return traits.contains(.searchField) ? .searchField : (secure ? .secureTextField : .textField)
         case .textView: return editable ? .textView : .staticText
-        default: break
+        default: return nil
         }
-        if traits.contains(.searchField) { return .searchField }
-        if kind == .switchControl || traits.contains(.toggleButton) { return .switch }
-        if inTabBar || kind == .tabBarButton { return .tab }
+    }
+
+    /// The role a trait gives, in order: adjustable, link, keyboard key, button, image.
+    @inline(__always)
+    private static func traitRole(_ traits: Traits) -> AXRole? {
         if traits.contains(.adjustable) { return .adjustable }
         if traits.contains(.link) { return .link }
         if traits.contains(.keyboardKey) { return .keyboardKey }
         if traits.contains(.button) { return .button }
         if traits.contains(.image) { return .image }
-        if kind == .tableViewCell || kind == .collectionViewCell { return .cell }
-        if kind == .progressView { return .progressIndicator }
-        if kind == .activityIndicator { return .activityIndicator }
-        return .staticText
+        return nil
     }
 
     /// The standard actions an element supports (Specs/protocol.md §Actions).

@@ -43,38 +43,60 @@ package enum Relations {
         guard let node = tree[id] else { return [] }
         let parent = node.parent.flatMap { tree[$0] }
         var out: [AXRelation] = []
-        if let title = labellingChild(of: node, in: tree) {
-            out.append(AXRelation(type: .labelledBy, targets: [title]))
-        }
-        if let parent, labellingChild(of: parent, in: tree) == id {
-            out.append(AXRelation(type: .labelFor, targets: [parent.id]))
-        }
-        if let description = describingChild(of: node, in: tree) {
-            out.append(AXRelation(type: .describedBy, targets: [description]))
-        }
-        if let parent, describingChild(of: parent, in: tree) == id {
-            out.append(AXRelation(type: .descriptionFor, targets: [parent.id]))
-        }
-        if let parent, node.viewClass == .pageControl, let paged = pagedSibling(in: parent, tree: tree) {
-            out.append(AXRelation(type: .controllerFor, targets: [paged]))
-        }
-        if let parent, node.isPagingEnabled, pagedSibling(in: parent, tree: tree) == id {
-            let controllers = parent.children.filter { tree[$0]?.viewClass == .pageControl }
-            if !controllers.isEmpty { out.append(AXRelation(type: .controlledBy, targets: controllers)) }
-        }
-        if let parent, isSetMember(node, parentRole: parent.role) {
-            let members = parent.children.filter { sibling in
-                tree[sibling].map { isSetMember($0, parentRole: parent.role) } ?? false
-            }
-            out.append(AXRelation(type: .memberOf, targets: members))
-        }
+        appendLabelRelations(of: node, parent: parent, in: tree, into: &out)
+        if let parent { appendPagingAndSetRelations(of: node, parent: parent, in: tree, into: &out) }
         let siblings = parent?.children ?? (node.parent == nil ? tree.windows : [])
         if siblings.count > 1, hasAuthoredOrder(siblings, in: tree), let at = siblings.firstIndex(of: id) {
             if at + 1 < siblings.count { out.append(AXRelation(type: .flowsTo, targets: [siblings[at + 1]])) }
             if at > 0 { out.append(AXRelation(type: .flowsFrom, targets: [siblings[at - 1]])) }
         }
+        appendOutlineRelations(of: node, parent: parent, in: tree, into: &out)
+        return out
+    }
+
+    /// labelledBy, labelFor, describedBy, descriptionFor.
+    private static func appendLabelRelations(
+        of node: AXNode, parent: AXNode?, in tree: AXTree, into out: inout [AXRelation]
+    ) {
+        if let title = labellingChild(of: node, in: tree) {
+            out.append(AXRelation(type: .labelledBy, targets: [title]))
+        }
+        if let parent, labellingChild(of: parent, in: tree) == node.id {
+            out.append(AXRelation(type: .labelFor, targets: [parent.id]))
+        }
+        if let description = describingChild(of: node, in: tree) {
+            out.append(AXRelation(type: .describedBy, targets: [description]))
+        }
+        if let parent, describingChild(of: parent, in: tree) == node.id {
+            out.append(AXRelation(type: .descriptionFor, targets: [parent.id]))
+        }
+    }
+
+    /// controllerFor, controlledBy (D-REL-7), memberOf.
+    private static func appendPagingAndSetRelations(
+        of node: AXNode, parent: AXNode, in tree: AXTree, into out: inout [AXRelation]
+    ) {
+        if node.viewClass == .pageControl, let paged = pagedSibling(in: parent, tree: tree) {
+            out.append(AXRelation(type: .controllerFor, targets: [paged]))
+        }
+        if node.isPagingEnabled, pagedSibling(in: parent, tree: tree) == node.id {
+            let controllers = parent.children.filter { tree[$0]?.viewClass == .pageControl }
+            if !controllers.isEmpty { out.append(AXRelation(type: .controlledBy, targets: controllers)) }
+        }
+        if isSetMember(node, parentRole: parent.role) {
+            let members = parent.children.filter { sibling in
+                tree[sibling].map { isSetMember($0, parentRole: parent.role) } ?? false
+            }
+            out.append(AXRelation(type: .memberOf, targets: members))
+        }
+    }
+
+    /// nodeChildOf, nodeParentOf (D-REL-8).
+    private static func appendOutlineRelations(
+        of node: AXNode, parent: AXNode?, in tree: AXTree, into out: inout [AXRelation]
+    ) {
         if let parent, outlineLevel(node) != nil, isOutline(parent, in: tree),
-            let at = parent.children.firstIndex(of: id)
+            let at = parent.children.firstIndex(of: node.id)
         {
             let rowParent = outlineParent(ofRowAt: at, in: parent, tree: tree)
             out.append(AXRelation(type: .nodeChildOf, targets: [rowParent ?? parent.id]))
@@ -84,7 +106,6 @@ package enum Relations {
             let rows = outlineChildren(ofRowAt: nil, in: node, tree: tree)
             if !rows.isEmpty { out.append(AXRelation(type: .nodeParentOf, targets: rows)) }
         }
-        return out
     }
 
     /// D-REL-7: the one child of `parent` backed by a paging scroll view (`isPagingEnabled`), which the page

@@ -7,15 +7,7 @@ package enum TreeText {
         if let hint = node.hint { text += " hint=\"\(escape(hint))\"" }
         if let identifier = node.identifier { text += " " + idSelector(identifier) }
         if let placeholder = node.placeholder { text += " placeholder=\"\(escape(placeholder))\"" }
-        var flags: [String] = []
-        if !node.isEnabled { flags.append("disabled") }
-        for (name, st) in AXStates.named
-        where st != .enabled && st != .onscreen && st != .respondsToUserInteraction && st != .focusable
-            && node.states.contains(st)
-        {
-            flags.append(name)
-        }
-        if !node.isOnscreen { flags.append("offscreen") }
+        let flags = stateFlags(node)
         if !flags.isEmpty { text += " [" + flags.joined(separator: ",") + "]" }
         if let position = node.positionInSet, let size = node.sizeOfSet, node.value != "\(position) of \(size)" {
             text += " (\(position) of \(size))"
@@ -25,6 +17,19 @@ package enum TreeText {
             text += " actions=[" + node.customActions.map(\.name).joined(separator: ", ") + "]"
         }
         return text
+    }
+
+    /// The states worth showing: disabled, offscreen, and every state other than the usual enabled, onscreen,
+    /// responds-to-user-interaction and focusable.
+    private static func stateFlags(_ node: AXNode) -> [String] {
+        let usual: AXStates = [.enabled, .onscreen, .respondsToUserInteraction, .focusable]
+        var flags: [String] = []
+        if !node.isEnabled { flags.append("disabled") }
+        for (name, state) in AXStates.named where !usual.contains(state) && node.states.contains(state) {
+            flags.append(name)
+        }
+        if !node.isOnscreen { flags.append("offscreen") }
+        return flags
     }
 
     /// `depth` limits how deep below the roots the rendering goes; a node whose children are cut says how many.

@@ -71,12 +71,7 @@ package struct ViewHierarchy: Sendable {
         var node: ViewNode
         let childrenJSON: JSON?
         do { (node, childrenJSON) = try ViewNode.decodeWithChildren(json) } catch {
-            let kind: PatchError.Kind =
-                (error.property == "frame" || error.property == "transform" || error.property == "bounds"
-                    || error.property == "contentOffset" || error.property == "boundsOrigin"
-                    || error.message.contains("finite"))
-                ? .invalidGeometry : .invalidProperty
-            throw PatchError(kind: kind, id: error.id, property: error.property, message: error.message)
+            throw decodingError(error)
         }
         let id = node.id
         if seen != nil {
@@ -94,16 +89,7 @@ package struct ViewHierarchy: Sendable {
         guard (seen.map { $0.count + out.count } ?? out.count + baseDepth + 1) <= Limits.maxNodes else {
             throw PatchError(kind: .tooLarge, id: id, message: "hierarchy larger than \(Limits.maxNodes) views")
         }
-        if let childrenValue = childrenJSON, !childrenValue.isNull {
-            guard case .array(let children) = childrenValue else {
-                throw PatchError(
-                    kind: .invalidProperty, id: id, property: "children",
-                    message: "'children' must be an array of views")
-            }
-            guard children.count <= Limits.maxChildren else {
-                throw PatchError(
-                    kind: .tooLarge, id: id, property: "children", message: "more than \(Limits.maxChildren) children")
-            }
+        if let children = try childList(childrenJSON, of: id) {
             var childIDs: [String] = []
             childIDs.reserveCapacity(children.count)
             for child in children {
@@ -125,6 +111,30 @@ package struct ViewHierarchy: Sendable {
             out.setBox(Box(node), for: id)
         }
         return id
+    }
+
+    /// A view that did not decode: a geometry error or an invalid property.
+    private static func decodingError(_ error: SchemaError) -> PatchError {
+        let geometry = ["frame", "transform", "bounds", "contentOffset", "boundsOrigin"]
+        let isGeometry = error.property.map { geometry.contains($0) } ?? false || error.message.contains("finite")
+        return PatchError(
+            kind: isGeometry ? .invalidGeometry : .invalidProperty, id: error.id, property: error.property,
+            message: error.message)
+    }
+
+    /// A view's `children`: nil when absent or null, else an array of at most `Limits.maxChildren` views.
+    @inline(__always)
+    private static func childList(_ childrenJSON: JSON?, of id: String) throws(PatchError) -> [JSON]? {
+        guard let childrenValue = childrenJSON, !childrenValue.isNull else { return nil }
+        guard case .array(let children) = childrenValue else {
+            throw PatchError(
+                kind: .invalidProperty, id: id, property: "children", message: "'children' must be an array of views")
+        }
+        guard children.count <= Limits.maxChildren else {
+            throw PatchError(
+                kind: .tooLarge, id: id, property: "children", message: "more than \(Limits.maxChildren) children")
+        }
+        return children
     }
 
     private static func twice(_ id: String, _ first: String?, _ second: String?) -> PatchError {
@@ -253,104 +263,129 @@ package struct ViewHierarchy: Sendable {
         }
     }
 
+    /// One patch operation: one small function per kind.
     private mutating func apply(
         _ op: PatchOp, dirty: inout Set<String>, removed: inout Set<String>, structural: inout Bool
     ) throws(PatchError) {
         switch op {
         case .insert(let parent, let index, let view):
-            if let parent, nodes[parent] == nil {
-                throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to insert into")
-            }
-            let baseDepth = parent.map { depth(of: $0) } ?? 0
-            var seen: [String: String?]? = [:]
-            let rootID = try ViewHierarchy.decodeSubtree(
-                view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
-                modal: &modalCandidates, listed: &listedBy)
-            for (newID, _) in seen ?? [:] { removed.remove(newID) }
-            try insertID(rootID, parent: parent, index: index)
-            dirty.insert(rootID)
-            if let parent { dirty.insert(parent) }
+            try applyInsert(view, parent: parent, index: index, dirty: &dirty, removed: &removed)
             structural = true
         case .remove(let id):
-            guard nodes[id] != nil else {
-                throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove")
-            }
-            if let parentID = nodes[id]?.parent { dirty.insert(parentID) }
-            detach(id)
-            for viewID in subtree(id) {
-                if let viewBox = nodes.box(viewID) {
-                    if ViewHierarchy.isModalCandidate(viewBox.value) { modalCandidates -= 1 }
-                    listedBy.release(viewBox.value)
-                }
-                nodes[viewID] = nil
-                removed.insert(viewID)
-                dirty.remove(viewID)
-            }
+            try applyRemove(id, dirty: &dirty, removed: &removed)
             structural = true
         case .move(let id, let parent, let index):
-            guard let view = nodes[id] else {
-                throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to move")
-            }
-            if let parent {
-                guard nodes[parent] != nil else {
-                    throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to move into")
-                }
-                if parent == id || isAncestor(id, of: parent) {
-                    throw PatchError(
-                        kind: .cycle, id: id, message: "moving '\(id)' under '\(parent)' would make it its own ancestor"
-                    )
-                }
-                guard depth(of: parent) + height(of: id) <= Limits.maxDepth else {
-                    throw PatchError(
-                        kind: .tooDeep, id: id,
-                        message: "the move makes the hierarchy deeper than \(Limits.maxDepth) levels")
-                }
-            }
-            if let old = view.parent { dirty.insert(old) }
-            detach(id)
-            var moved = view
-            moved.parent = parent
-            nodes[id] = moved
-            try insertID(id, parent: parent, index: index)
-            if let parent { dirty.insert(parent) }
-            dirty.insert(id)
+            try applyMove(id, parent: parent, index: index, dirty: &dirty)
             structural = true
         case .set(let id, let properties):
-            guard var view = nodes[id] else {
-                throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on")
-            }
-            let wasModal = ViewHierarchy.isModalCandidate(view)
-            let listsChange = properties.keys.contains("accessibilityElements")
-            if listsChange { listedBy.release(view) }
-            for (key, value) in properties {
-                if key == "class" {
-                    guard let className = value.stringValue else {
-                        throw PatchError(
-                            kind: .invalidProperty, id: id, property: key, message: "'class' must be a string")
-                    }
-                    let replacement = ViewNode(id: id, className: className, baseClass: view.baseClass)
-                    view.className = className
-                    view.kind = replacement.kind
-                    continue
-                }
-                do { try view.setProperty(key, value) } catch {
-                    let geometry = [
-                        "frame", "bounds", "boundsOrigin", "contentOffset", "transform", "accessibilityFrame",
-                        "accessibilityActivationPoint",
-                    ]
-                    throw PatchError(
-                        kind: geometry.contains(key) ? .invalidGeometry : .invalidProperty, id: id, property: key,
-                        message: error.message)
-                }
-            }
-            modalCandidates += (ViewHierarchy.isModalCandidate(view) ? 1 : 0) - (wasModal ? 1 : 0)
-            if listsChange { try listedBy.claim(view) }
-            nodes[id] = view
-            dirty.insert(id)
+            try applySet(id, properties, dirty: &dirty)
         case .splice(let id, let location, let length, let text):
             try spliceText(id: id, location: location, length: length, replacement: text)
             dirty.insert(id)
         }
+    }
+
+    private mutating func applyInsert(
+        _ view: JSON, parent: String?, index: Int?, dirty: inout Set<String>, removed: inout Set<String>
+    ) throws(PatchError) {
+        if let parent, nodes[parent] == nil {
+            throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to insert into")
+        }
+        let baseDepth = parent.map { depth(of: $0) } ?? 0
+        var seen: [String: String?]? = [:]
+        let rootID = try ViewHierarchy.decodeSubtree(
+            view, parent: parent, baseDepth: baseDepth, into: &nodes, seen: &seen,
+            modal: &modalCandidates, listed: &listedBy)
+        for (newID, _) in seen ?? [:] { removed.remove(newID) }
+        try insertID(rootID, parent: parent, index: index)
+        dirty.insert(rootID)
+        if let parent { dirty.insert(parent) }
+    }
+
+    private mutating func applyRemove(_ id: String, dirty: inout Set<String>, removed: inout Set<String>)
+        throws(PatchError)
+    {
+        guard nodes[id] != nil else {
+            throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove")
+        }
+        if let parentID = nodes[id]?.parent { dirty.insert(parentID) }
+        detach(id)
+        for viewID in subtree(id) {
+            if let viewBox = nodes.box(viewID) {
+                if ViewHierarchy.isModalCandidate(viewBox.value) { modalCandidates -= 1 }
+                listedBy.release(viewBox.value)
+            }
+            nodes[viewID] = nil
+            removed.insert(viewID)
+            dirty.remove(viewID)
+        }
+    }
+
+    private mutating func applyMove(_ id: String, parent: String?, index: Int?, dirty: inout Set<String>)
+        throws(PatchError)
+    {
+        guard let view = nodes[id] else {
+            throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to move")
+        }
+        if let parent {
+            guard nodes[parent] != nil else {
+                throw PatchError(kind: .unknownId, id: parent, message: "no view '\(parent)' to move into")
+            }
+            if parent == id || isAncestor(id, of: parent) {
+                throw PatchError(
+                    kind: .cycle, id: id, message: "moving '\(id)' under '\(parent)' would make it its own ancestor"
+                )
+            }
+            guard depth(of: parent) + height(of: id) <= Limits.maxDepth else {
+                throw PatchError(
+                    kind: .tooDeep, id: id,
+                    message: "the move makes the hierarchy deeper than \(Limits.maxDepth) levels")
+            }
+        }
+        if let old = view.parent { dirty.insert(old) }
+        detach(id)
+        var moved = view
+        moved.parent = parent
+        nodes[id] = moved
+        try insertID(id, parent: parent, index: index)
+        if let parent { dirty.insert(parent) }
+        dirty.insert(id)
+    }
+
+    private mutating func applySet(_ id: String, _ properties: JSONObject, dirty: inout Set<String>)
+        throws(PatchError)
+    {
+        guard var view = nodes[id] else {
+            throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to set properties on")
+        }
+        let wasModal = ViewHierarchy.isModalCandidate(view)
+        let listsChange = properties.keys.contains("accessibilityElements")
+        if listsChange { listedBy.release(view) }
+        for (key, value) in properties {
+            if key == "class" {
+                guard let className = value.stringValue else {
+                    throw PatchError(
+                        kind: .invalidProperty, id: id, property: key, message: "'class' must be a string")
+                }
+                let replacement = ViewNode(id: id, className: className, baseClass: view.baseClass)
+                view.className = className
+                view.kind = replacement.kind
+                continue
+            }
+            do { try view.setProperty(key, value) } catch {
+                let geometry = [
+                    "frame", "bounds", "boundsOrigin", "contentOffset", "transform", "accessibilityFrame",
+                    "accessibilityActivationPoint",
+                ]
+                throw PatchError(
+                    kind: geometry.contains(key) ? .invalidGeometry : .invalidProperty, id: id, property: key,
+                    message: error.message)
+            }
+        }
+        modalCandidates += (ViewHierarchy.isModalCandidate(view) ? 1 : 0) - (wasModal ? 1 : 0)
+        if listsChange { try listedBy.claim(view) }
+        nodes[id] = view
+        dirty.insert(id)
     }
 }
 

@@ -443,22 +443,27 @@ package enum AXMethods {
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
+        case .setValue, .typeText, .custom, .scroll: return try argumentAction(name, arguments)
+        case .zoomIn: return .zoomIn(at: try zoomPoint(arguments))
+        case .zoomOut: return .zoomOut(at: try zoomPoint(arguments))
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange:
+            throw RPCError.internalError("no action '\(action)' in the action method table")
+        }
+    }
+
+    /// The element actions that carry a required argument.
+    private static func argumentAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
+        switch name {
         case .setValue:
             guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
             return .setValue(value)
         case .typeText:
-            var text = try arguments.string("text")
-            if text == nil {
-                text = try arguments.string("value")
+            guard let text = try string(arguments, "text", or: "value") else {
+                throw arguments.bad("text", "is required")
             }
-            guard let text else { throw arguments.bad("text", "is required") }
             return .typeText(text)
         case .custom:
-            var idOrName = try arguments.string("name")
-            if idOrName == nil {
-                idOrName = try arguments.string("action")
-            }
-            guard let idOrName else {
+            guard let idOrName = try string(arguments, "name", or: "action") else {
                 throw arguments.bad("name", "is required (a custom action id or name)")
             }
             return .custom(idOrName)
@@ -468,19 +473,24 @@ package enum AXMethods {
                 throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
             }
             return .scroll(direction)
-        case .zoomIn, .zoomOut:
-            var point: Point?
-            if let given = arguments["point"] {
-                guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
-                    let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
-                    abs(pointX) < 1e7, abs(pointY) < 1e7
-                else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
-                point = Point(x: pointX, y: pointY)
-            }
-            return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange:
-            throw RPCError.internalError("no action '\(action)' in the action method table")
+        default: throw RPCError.internalError("action '\(name.rawValue)' takes no required argument")
         }
+    }
+
+    /// The string parameter `key`, else the one under its alias `alias`.
+    private static func string(_ arguments: Params, _ key: String, or alias: String) throws(RPCError) -> String? {
+        if let value = try arguments.string(key) { return value }
+        return try arguments.string(alias)
+    }
+
+    /// A zoom's optional `point`: {x, y} or [x, y] in screen coordinates.
+    private static func zoomPoint(_ arguments: Params) throws(RPCError) -> Point? {
+        guard let given = arguments["point"] else { return nil }
+        guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
+            let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
+            abs(pointX) < 1e7, abs(pointY) < 1e7
+        else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
+        return Point(x: pointX, y: pointY)
     }
 
     // MARK: - Focus and waits

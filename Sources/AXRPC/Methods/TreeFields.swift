@@ -45,11 +45,8 @@ package struct TreeFields: Sendable {
         switch name {
         case "role": return .string(node.role.rawValue)
         case "class": return .string(node.className)
-        case "label": return node.label.map { .string($0) }
-        case "value": return node.value.map { .string($0) }
-        case "hint": return node.hint.map { .string($0) }
-        case "identifier": return node.identifier.map { .string($0) }
-        case "placeholder": return node.placeholder.map { .string($0) }
+        case "label", "value", "hint", "identifier", "placeholder", "parent", "language":
+            return optionalStringField(name, of: node).map { .string($0) }
         case "traits": return .array(node.traits.names.map { .string($0) })
         case "states":
             var states = node.states.names.map { JSON.string($0) }
@@ -58,11 +55,22 @@ package struct TreeFields: Sendable {
         case "isElement": return .bool(node.isElement)
         case "frame": return ElementJSON.rect(node.frame)
         case "activationPoint": return ElementJSON.point(node.activationPoint)
-        case "parent": return node.parent.map { .string($0) }
         case "window": return .string(node.windowID)
-        case "language": return node.language.map { .string($0) }
         case "headingLevel": return node.headingLevel.map { JSON($0) }
         default: return nil
+        }
+    }
+
+    /// The fields that are absent when the node has no such string.
+    private func optionalStringField(_ name: String, of node: AXNode) -> String? {
+        switch name {
+        case "label": return node.label
+        case "value": return node.value
+        case "hint": return node.hint
+        case "identifier": return node.identifier
+        case "placeholder": return node.placeholder
+        case "parent": return node.parent
+        default: return node.language
         }
     }
 }

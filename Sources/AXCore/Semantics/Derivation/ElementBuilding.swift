@@ -1,9 +1,9 @@
 /// Builds the accessibility node of an element, a virtual element, or a container from its view (R22, R35,
 /// R43, X5, X6, X18, X19, X32, X52; D-CELL-1).
 extension Deriver {
-    // One function on purpose: it is the hot path of a snapshot, and splitting it into a content struct and
-    // helpers cost 10 % more instructions per derivation (callgrind, Tools/profile_core.sh): the node could no
-    // longer take over the locals' strings without retaining them.
+    // The hot path of a snapshot. The locals the node takes over (label, value) stay in this function: splitting them
+    // into a content struct cost 10 % more instructions per derivation (callgrind, Tools/profile_core.sh), the node
+    // could no longer take them over without retaining them. The helpers below compute the rest and are inlined.
     func makeElement(
         _ view: ViewNode, ctx: Ctx, frame viewFrame: Rect, childMap: AxisMap,
         restrictions: [String], language: String?
@@ -17,7 +17,8 @@ extension Deriver {
         var actionTarget = view.id
         var control: ViewNode?
 
-        if view.kind == .tableViewCell || view.kind == .collectionViewCell {
+        let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
+        if isCell {
             let content = cellContent(view, childMap: childMap, rtl: ctx.rtl)
             // D-CELL-1
             if view.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
@@ -30,104 +31,20 @@ extension Deriver {
                 isOn = cellControl.kind == .switchControl && cellControl.control.isOn
                 actionTarget = cellControl.id
             }
-            switch view.control.accessoryType {
-            case "disclosureIndicator", "detailDisclosureButton":
-                if view.ax.traits == nil && control == nil { traits.insert(.button) }
-            case "checkmark": traits.insert(.selected)
-            default: break
-            }
+            Deriver.insertAccessoryTraits(of: view, hasControl: control != nil, into: &traits)
         }
 
-        let secure = view.control.isSecureTextEntry
-        let editable =
-            (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
-            && view.control.isEnabled
-        var role = ControlSemantics.elementRole(
-            kind: kind, traits: traits, secure: secure,
-            editable: kind == .textView ? view.control.isEditable : true,
-            inTabBar: ctx.containerRole == .tabBar)
-        if control != nil, role == .staticText || role == .button { role = .cell }
-        if view.kind == .tableViewCell || view.kind == .collectionViewCell, control == nil,
-            role == .staticText
-        {
-            role = .cell
-        }
-
+        let editable = Deriver.isEditable(kind: kind, view)
+        let role = elementRole(of: view, kind: kind, traits: traits, hasControl: control != nil, ctx: ctx)
         let frame = view.ax.frame ?? viewFrame
-        var nodeStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
-        if isOn { nodeStates.insert(.checked) }
-        if secure { nodeStates.insert(.secure) }
-        if editable { nodeStates.insert(.editable) }
-        if view.kind == .textView { nodeStates.insert(.multiLine) }
-        if view.kind == .activityIndicator && view.control.isAnimating { nodeStates.insert(.busy) }
-        let responds =
-            view.ax.respondsToUserInteraction
-            ?? (!traits.contains(.notEnabled)
-                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
-                    && role != .activityIndicator))  // X13
-        if responds { nodeStates.insert(.respondsToUserInteraction) }
-        let focusableDefault =
-            nodeStates.contains(.enabled)
-            && [
-                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
-                .switch, .adjustable, .tab, .link,
-            ].contains(role)
-        if view.focus.canBecomeFocused ?? focusableDefault { nodeStates.insert(.focusable) }  // C17
-
-        let placeholder =
-            (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
-            ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
-        let automation = automationElements(view, isElement: true)
+        let nodeStates = elementStates(
+            of: view, frame: frame, ctx: ctx, traits: traits, role: role, isOn: isOn, editable: editable)
+        let placeholder = Deriver.placeholder(of: view)
         let largeContent = LargeContent.resolve(view.ax.largeContent, kind: view.kind, label: label)  // D-LCV-1
-        let isCell = view.kind == .tableViewCell || view.kind == .collectionViewCell
-        let indentationLevel = isCell ? view.control.indentationLevel : nil
-        var cell: AXCellInfo?
-        if let rowRange = view.ax.rowRange, let columnRange = view.ax.columnRange, rowRange.location >= 0,
-            columnRange.location >= 0
-        {  // R43, X19
-            cell = AXCellInfo(
-                row: rowRange.location, rowSpan: max(rowRange.length, 1), column: columnRange.location,
-                columnSpan: max(columnRange.length, 1))
-        }
-        // The rarely-set group is built only when one of its sources is set (most elements share the default; the
-        // same fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
-        var elementExtras: AXNodeExtras?
-        if view.ax.hint != nil || placeholder != nil || language != nil || view.ax.headingLevel != nil
-            || view.ax.textualContext != nil
-            || !view.ax.userInputLabels.isEmpty || view.ax.navigationStyle != .automatic
-            || !view.ax.customActions.isEmpty
-            || !view.ax.customRotors.isEmpty || !restrictions.isEmpty || !view.hasDefaultFocus
-            || !view.ax.directTouchOptions.isEmpty
-            || !automation.isEmpty || view.ax.ignoresInvertColors || cell != nil || indentationLevel != nil
-            || largeContent != nil
-        {
-            var extras = AXNodeExtras()
-            extras.largeContent = largeContent
-            extras.hint = view.ax.hint
-            extras.placeholder = placeholder
-            extras.language = language
-            extras.headingLevel = view.ax.headingLevel
-            extras.textualContext = view.ax.textualContext
-            extras.userInputLabels = view.ax.userInputLabels
-            extras.navigationStyle = view.ax.navigationStyle
-            extras.customActions = view.ax.customActions
-            extras.rotors = view.ax.customRotors
-            extras.restrictions = restrictions
-            extras.focus = view.focus
-            extras.directTouchOptions = view.ax.directTouchOptions
-            extras.automationElements = automation
-            extras.ignoresInvertColors = view.ax.ignoresInvertColors
-            extras.cell = cell
-            extras.indentationLevel = indentationLevel
-            elementExtras = extras
-        }
-        let text: String?
-        switch role {
-        case .textField, .secureTextField, .searchField, .textView: text = value ?? ""
-        // A read-only UITextView is static text (D-ROLE-1) whose text is its value (issue 25 item 8: was null).
-        case .staticText where kind == .textView: text = value ?? label ?? ""
-        default: text = label
-        }
+        let elementExtras = elementExtras(
+            of: view, placeholder: placeholder, language: language, restrictions: restrictions,
+            largeContent: largeContent, indentationLevel: isCell ? view.control.indentationLevel : nil)
+        let text = Deriver.elementText(role: role, kind: kind, value: value, label: label)
         return AXNode(
             id: view.id, viewID: view.id, actionTarget: actionTarget, className: view.className, viewClass: view.kind,
             role: role,
@@ -137,6 +54,134 @@ extension Deriver {
             parent: ctx.container.isEmpty ? nil : ctx.container, children: [], windowID: ctx.windowID,
             actions: ControlSemantics.actions(role: role, kind: kind, traits: traits, editable: editable),
             numeric: numeric, text: text, extras: elementExtras)
+    }
+
+    /// A cell's accessory: a disclosure indicator makes a cell without its own traits or control a button; a
+    /// checkmark selects it (D-CELL-1).
+    @inline(__always)
+    static func insertAccessoryTraits(of cell: ViewNode, hasControl: Bool, into traits: inout Traits) {
+        switch cell.control.accessoryType {
+        case "disclosureIndicator", "detailDisclosureButton":
+            if cell.ax.traits == nil && !hasControl { traits.insert(.button) }
+        case "checkmark": traits.insert(.selected)
+        default: break
+        }
+    }
+
+    /// Text fields and search bars, and editable text views, while enabled.
+    @inline(__always)
+    static func isEditable(kind: ViewClass, _ view: ViewNode) -> Bool {
+        (kind == .textField || kind == .searchBar || (kind == .textView && view.control.isEditable))
+            && view.control.isEnabled
+    }
+
+    /// The element's role; a cell that speaks for its one control, or shows only text, is a cell (D-CELL-1).
+    @inline(__always)
+    func elementRole(of view: ViewNode, kind: ViewClass, traits: Traits, hasControl: Bool, ctx: Ctx) -> AXRole {
+        let role = ControlSemantics.elementRole(
+            kind: kind, traits: traits, secure: view.control.isSecureTextEntry,
+            editable: kind == .textView ? view.control.isEditable : true,
+            inTabBar: ctx.containerRole == .tabBar)
+        if hasControl, role == .staticText || role == .button { return .cell }
+        if view.kind == .tableViewCell || view.kind == .collectionViewCell, !hasControl, role == .staticText {
+            return .cell
+        }
+        return role
+    }
+
+    /// The element's states: the view's, then the control's (checked, secure, editable, multi-line, busy), then
+    /// whether it responds to user interaction (X13) and can be focused (C17).
+    @inline(__always)
+    func elementStates(
+        of view: ViewNode, frame: Rect, ctx: Ctx, traits: Traits, role: AXRole, isOn: Bool, editable: Bool
+    ) -> AXStates {
+        var nodeStates = states(for: view, frame: frame, ctx: ctx, traits: traits, role: role)
+        if isOn { nodeStates.insert(.checked) }
+        if view.control.isSecureTextEntry { nodeStates.insert(.secure) }
+        if editable { nodeStates.insert(.editable) }
+        if view.kind == .textView { nodeStates.insert(.multiLine) }
+        if view.kind == .activityIndicator && view.control.isAnimating { nodeStates.insert(.busy) }
+        let responds =
+            view.ax.respondsToUserInteraction
+            ?? (!traits.contains(.notEnabled)
+                && (role != .staticText && role != .image && role != .header && role != .progressIndicator
+                    && role != .activityIndicator))  // X13
+        if responds { nodeStates.insert(.respondsToUserInteraction) }
+        if view.focus.canBecomeFocused ?? Deriver.isFocusableByDefault(role: role, states: nodeStates) {
+            nodeStates.insert(.focusable)  // C17
+        }
+        return nodeStates
+    }
+
+    /// Enabled controls and text inputs can be focused unless the view says otherwise (C17).
+    @inline(__always)
+    static func isFocusableByDefault(role: AXRole, states: AXStates) -> Bool {
+        states.contains(.enabled)
+            && [
+                AXRole.button, .textField, .secureTextField, .searchField, .textView, .cell,
+                .switch, .adjustable, .tab, .link,
+            ].contains(role)
+    }
+
+    /// A text input's non-empty placeholder.
+    @inline(__always)
+    static func placeholder(of view: ViewNode) -> String? {
+        (view.kind == .textField || view.kind == .searchBar || view.kind == .textView)
+            ? ControlSemantics.nonEmpty(view.control.placeholder) : nil
+    }
+
+    /// The rarely-set group, built only when one of its sources is set (most elements share the default; the same
+    /// fields as `AXNodeExtras.isDefault`, checked before building: this is the hot path of a snapshot).
+    @inline(__always)
+    func elementExtras(
+        of view: ViewNode, placeholder: String?, language: String?, restrictions: [String],
+        largeContent: LargeContent?, indentationLevel: Int?
+    ) -> AXNodeExtras? {
+        let automation = automationElements(view, isElement: true)
+        let cell = cellInfo(rowRange: view.ax.rowRange, columnRange: view.ax.columnRange)  // R43, X19
+        guard
+            Deriver.hasExtras(view) || placeholder != nil || language != nil || !restrictions.isEmpty
+                || !automation.isEmpty || cell != nil || indentationLevel != nil || largeContent != nil
+        else { return nil }
+        var extras = AXNodeExtras()
+        extras.largeContent = largeContent
+        extras.hint = view.ax.hint
+        extras.placeholder = placeholder
+        extras.language = language
+        extras.headingLevel = view.ax.headingLevel
+        extras.textualContext = view.ax.textualContext
+        extras.userInputLabels = view.ax.userInputLabels
+        extras.navigationStyle = view.ax.navigationStyle
+        extras.customActions = view.ax.customActions
+        extras.rotors = view.ax.customRotors
+        extras.restrictions = restrictions
+        extras.focus = view.focus
+        extras.directTouchOptions = view.ax.directTouchOptions
+        extras.automationElements = automation
+        extras.ignoresInvertColors = view.ax.ignoresInvertColors
+        extras.cell = cell
+        extras.indentationLevel = indentationLevel
+        return extras
+    }
+
+    /// Whether the view sets one of the rarely-set accessibility properties an element's extras carry.
+    @inline(__always)
+    static func hasExtras(_ view: ViewNode) -> Bool {
+        view.ax.hint != nil || view.ax.headingLevel != nil || view.ax.textualContext != nil
+            || !view.ax.userInputLabels.isEmpty || view.ax.navigationStyle != .automatic
+            || !view.ax.customActions.isEmpty || !view.ax.customRotors.isEmpty || !view.hasDefaultFocus
+            || !view.ax.directTouchOptions.isEmpty || view.ax.ignoresInvertColors
+    }
+
+    /// The element's text: a text input's value; a read-only UITextView is static text (D-ROLE-1) whose text is
+    /// its value (issue 25 item 8: was null); otherwise its label.
+    @inline(__always)
+    static func elementText(role: AXRole, kind: ViewClass, value: String?, label: String?) -> String? {
+        switch role {
+        case .textField, .secureTextField, .searchField, .textView: return value ?? ""
+        case .staticText where kind == .textView: return value ?? label ?? ""
+        default: return label
+        }
     }
 
     /// The table cell position of an element that sets both ranges (R43, X19).
