@@ -66,8 +66,36 @@ extension AppBridge {
         }
         if taken.tree == nil && taken.focus == nil && taken.notifications.isEmpty && taken.carets.isEmpty { return }
         let old = served
+        let changes = serveTaken(taken)
+        guard listeners.anyListener else { return }
+        var caretsSent: Set<String> = []
+        if let changes {
+            for update in EventDiff.updates(from: old, to: served, changes: changes) {
+                if case .event(let event) = update, event.kind == .textCaretMoved, let source = event.source {
+                    caretsSent.insert(source)
+                }
+                emit(update)
+            }
+        }
+        emitCaretMoves(taken.carets, except: caretsSent)
+        for notification in taken.notifications { emitNotification(notification) }
+    }
+
+    /// Swaps in the served snapshot for what was taken from `pending`; returns the change set to diff the events
+    /// with (nil when neither the tree nor the focus changed). The core's tree is served with the subtrees a modal
+    /// view hides kept (D-ATSPI-MODAL-1).
+    private func serveTaken(_ taken: Pending) -> ChangeSet? {
+        let old = served
         var new = old
-        if let tree = taken.tree { new.tree = tree }
+        var changes: ChangeSet?
+        if taken.tree != nil || taken.focus != nil {
+            changes =
+                ChangeSet.merged(taken.changes)
+                ?? ChangeSet(fromRevision: old.tree.revision, toRevision: taken.tree?.revision ?? old.tree.revision)
+        }
+        if let tree = taken.tree, let core = changes {
+            (new.tree, changes) = new.modalRetention.serve(previous: old.tree, next: tree, changes: core)
+        }
         if let focus = taken.focus { new.focusedID = focus }
         if taken.tree != nil || !taken.carets.isEmpty {
             // The hub's carets are the latest: a text change by keys carries the caret the server put in place
@@ -76,36 +104,27 @@ extension AppBridge {
         }
         served = new
         if taken.tree != nil { siblingIndex.reset() }
-        guard listeners.anyListener else { return }
-        var caretsSent: Set<String> = []
-        if taken.tree != nil || taken.focus != nil {
-            let changes =
-                ChangeSet.merged(taken.changes)
-                ?? ChangeSet(fromRevision: old.tree.revision, toRevision: new.tree.revision)
-            for update in EventDiff.updates(from: old, to: new, changes: changes) {
-                if case .event(let event) = update, event.kind == .textCaretMoved, let source = event.source {
-                    caretsSent.insert(source)
-                }
-                emit(update)
-            }
-        }
-        // A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5).
-        for (element, _) in taken.carets.sorted(by: { $0.key < $1.key }) {
-            guard let node = new.tree[element] else { continue }
+        return changes
+    }
+
+    /// A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5), and the selection
+    /// change Shift with a motion key makes.
+    private func emitCaretMoves(_ carets: [String: Int], except caretsSent: Set<String>) {
+        for (element, _) in carets.sorted(by: { $0.key < $1.key }) {
+            guard let node = served.tree[element] else { continue }
             if !caretsSent.contains(element) {
                 emit(
                     .event(
-                        ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new)))
+                        ATSPIEvent(
+                            .textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: served)))
                 )
             }
-            // Shift with a motion key selects (D-KEYOP-5): the selection changed when one is or was there.
             let selected = textSelection(of: node) != nil
             if selected || served.textSelections.contains(element) {
                 emit(.event(ATSPIEvent(.textSelectionChanged, source: element)))
             }
             if selected { served.textSelections.insert(element) } else { served.textSelections.remove(element) }
         }
-        for notification in taken.notifications { emitNotification(notification) }
     }
 
     // MARK: Emission

@@ -40,6 +40,8 @@ package struct ServedSnapshot: Sendable {
     package var carets: [String: Int] = [:]
     /// The text inputs with a non-empty selection the server keeps (D-KEYOP-5).
     package var textSelections: Set<String> = []
+    /// The subtrees a modal view hides in the core's tree that the bridge keeps serving (D-ATSPI-MODAL-1).
+    package var modalRetention = ModalRetention()
 
     /// - Parameters:
     ///   - tree: the app's accessibility tree.

@@ -444,28 +444,45 @@ final class BridgeActionTests: XCTestCase {
         }
         XCTAssertEqual(nameEvent?.any?.stringValue, "Uptime 5 s")
 
-        // The alert appears (modal: the rest of the screen leaves the tree) and focus moves into it.
+        // The alert appears and focus moves into it. The core's tree loses the rest of the screen (modal, X10), but
+        // the AT-SPI side keeps it alive as GTK keeps a dialog's background (D-ATSPI-MODAL-1): the alert is added,
+        // nothing is removed and a client's reference to a background element still answers.
         // Focus moves into the new alert in the same breath (DemoHost posts screenChanged(alertCancel)): both
         // changes land in one coalesced flush, and the just-added button must still get focused 1.
+        let w = try f.children(Fixture.root)[0].path
+        let before = try f.children(w).map(\.path)
         demo.alertShown = true
         try f.hub.setSnapshot(app: f.app, demo.snapshot())
         let cancelID = try XCTUnwrap(
             f.hub.snapshot(f.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
         try f.hub.post(app: f.app, .screenChanged(element: cancelID))
-        let w = try f.children(Fixture.root)[0].path
         let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }
         XCTAssertNotNil(add)
         let kids = try f.children(w)
-        XCTAssertEqual(kids.count, 1)
-        XCTAssertEqual(try f.role(kids[0].path), 2, "alert → ALERT")
-        XCTAssertEqual(try f.name(kids[0].path), "Reset All Settings?")
-        XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == w })
-        let alertKids = try f.children(kids[0].path)
+        XCTAssertEqual(kids.count, before.count + 1, "the background stays beside the alert")
+        XCTAssertEqual(Array(kids.map(\.path).prefix(before.count)), before)
+        let alertPath = try XCTUnwrap(kids.last?.path)
+        XCTAssertEqual(try f.role(alertPath), 2, "alert → ALERT")
+        XCTAssertEqual(try f.name(alertPath), "Reset All Settings?")
+        let alertKids = try f.children(alertPath)
         let cancelPath = try XCTUnwrap(alertKids.first { (try? f.name($0.path)) == "Cancel" }?.path)
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == cancelPath })
         XCTAssertTrue(try f.states(cancelPath).contains(St.focused))
-        // Removed elements are gone for clients.
-        f.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try f.role(wifi.path) }
+        XCTAssertTrue(log.all.filter { $0.member == "ChildrenChanged" && $0.detail == "remove" }.isEmpty)
+        // A reference held across the alert keeps answering.
+        XCTAssertEqual(try f.name(wifi.path), wifi.name)
+        XCTAssertFalse(try f.states(wifi.path).contains(St.checked))
+        // The alert goes: only it is removed; the background was never re-created.
+        demo.alertShown = false
+        try f.hub.setSnapshot(app: f.app, demo.snapshot())
+        let remove = log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == w }
+        XCTAssertEqual(remove?.any?.structValue?.last?.stringValue, alertPath)
+        XCTAssertEqual(try f.children(w).map(\.path), before)
+        XCTAssertEqual(try f.name(wifi.path), wifi.name)
+        XCTAssertTrue(
+            log.all.filter { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == w }.count == 1,
+            "the background came back as additions")
+        f.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try f.role(alertPath) }
         // An announcement is an Announcement event with politeness.
         try f.hub.post(app: f.app, .announcement(text: "Settings reset", priority: .high))
         let ann = log.wait { $0.member == "Announcement" }
