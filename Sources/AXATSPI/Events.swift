@@ -53,7 +53,23 @@ extension AppBridge {
 
     // MARK: Flush (loop thread): swap the served snapshot first, then emit
 
-    func flush() { serving { flushLocked() } }
+    func flush() {
+        serving {
+            // D-ATSPI-PING-1: while the bus has not taken what was sent, changes keep merging in `pending` instead of
+            // queueing more events; a Ping's reply (and every other reply) then waits behind at most this backlog.
+            if dbus_connection_get_outgoing_size(conn) > AppBridge.outgoingBacklogLimit {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { [weak self] in
+                    guard let self else { return }
+                    self.connection.perform { [weak self] in self?.flush() }
+                }
+                return
+            }
+            flushLocked()
+        }
+    }
+
+    /// Bytes waiting to be written to the bus above which a flush waits for them to drain (D-ATSPI-PING-1).
+    static let outgoingBacklogLimit = 64 * 1024
 
     /// `flush` for callers that already hold `serveLock` (GrabFocus).
     func flushLocked() {

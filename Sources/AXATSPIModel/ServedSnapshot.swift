@@ -85,6 +85,16 @@ package struct ServedSnapshot: Sendable {
         return index.customRotors(listing: node.id)
     }
 
+    /// The node's position among the rows of its list (D-ATSPI-POS-1), from each list's rows listed once per tree.
+    package func listPosition(of node: AXNode) -> (Int, Int)? {
+        ListPositions.position(of: node, in: tree) { list in
+            if let known = memo.listRows.withLock({ $0[list.id] }) { return known }
+            let rows = ListPositions.rows(of: list, in: tree)
+            memo.listRows.withLock { $0[list.id] = rows }
+            return rows
+        }
+    }
+
     /// The role of a node's parent (several mappings depend on it).
     @inline(__always) package func parentRole(of node: AXNode) -> AXRole? {
         guard let parent = node.parent else { return nil }
@@ -96,6 +106,8 @@ package struct ServedSnapshot: Sendable {
 final class ServedMemo: Sendable {
     /// Container id → whether one of its cells is selected (D-ATSPI-SEL-1).
     let selectionShown = Mutex<[String: Bool]>([:])
+    /// List id → its rows (D-ATSPI-POS-1).
+    let listRows = Mutex<[String: [String]]>([:])
     /// The rotor index for rotor membership (D-ROTOR-6).
     let rotorIndex = Mutex<RotorIndex?>(nil)
 }
