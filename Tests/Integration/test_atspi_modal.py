@@ -166,8 +166,13 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
             after = holder.ask("check")
             self.assertNotIn("error", after)
             self.assertFalse(after["defunct"])
-            time.sleep(0.3)  # the last coalesced flush (20 ms) reaches the listener
+            # The alert's removal may still be on its way to the listener (coalesced flush): wait for it.
             dismissed = holder.ask("events")
+            deadline = time.time() + 5
+            while time.time() < deadline and not [e for e in dismissed
+                                                  if e[0] == "object:children-changed:remove"]:
+                time.sleep(0.05)
+                dismissed += holder.ask("events")
         finally:
             rpc.close()
             holder.close()
