@@ -5,7 +5,8 @@
 # (Orca insists on a Gdk display; --private-home keeps its settings in the
 # stack dir).
 #
-#   orca_capture.sh start     start Orca with private prefs ($A11Y_STACK_DIR/orca-prefs),
+#   orca_capture.sh start     start Orca with private prefs ($A11Y_STACK_DIR/orca-prefs;
+#                             ORCA_POSITION_SPEAKING=1: speak positions "N of M"),
 #                             debug log $A11Y_STACK_DIR/orca.log and speech log
 #                             $A11Y_STACK_DIR/orca-speech.log; wait until it has
 #                             started; prints ORCA_PID=...
@@ -83,6 +84,12 @@ if _path and not getattr(speech, "_capture_installed", False):
 
     speech._speak = _speak
     speech._capture_installed = True
+
+# ORCA_POSITION_SPEAKING=1 turns on "speak object position" (settings.enablePositionSpeaking, off by default): list
+# items, radio buttons and menu items then end with "N of M" (speech_generator _generatePositionInList).
+if os.environ.get("ORCA_POSITION_SPEAKING") == "1":
+    from orca import settings
+    settings.enablePositionSpeaking = True
 PYEOF
 }
 

@@ -329,8 +329,9 @@ final class AppBridge: @unchecked Sendable {
     func handle(_ msg: DBusMessage) -> DBusMethodResult {
         assertServing()
         let rawMessage = msg.pointer
-        guard dbus_message_get_type(rawMessage) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return .notHandled }
-        guard let path = dbus_message_get_path(rawMessage) else { return .notHandled }
+        guard dbus_message_get_type(rawMessage) == Int32(CDBUS_MESSAGE_TYPE_METHOD_CALL),
+            let path = dbus_message_get_path(rawMessage)
+        else { return .notHandled }
         let iface = dbus_message_get_interface(rawMessage)
         guard let member = dbus_message_get_member(rawMessage) else { return .error(.unknownMethod(for: msg)) }
         if strcmp(path, ATSPIPaths.cache) == 0 { return handleCache(msg, iface, member) }
@@ -338,46 +339,7 @@ final class AppBridge: @unchecked Sendable {
             return .error(.unknownObject(path: String(cString: path)))
         }
         guard let iface else { return .error(.unknownMethod(for: msg)) }
-        if strncmp(iface, "org.a11y.atspi.", 15) == 0 {
-            let short = iface + 15
-            if strcmp(short, "Accessible") == 0 { return accessible(msg, rawMessage, member, target) }
-            if strcmp(short, "Component") == 0, case .node(let node) = target {
-                return component(msg, rawMessage, member, node)
-            }
-            let ifs = interfaces(target)
-            if strcmp(short, "Action") == 0, ifs.contains(.action), case .node(let node) = target {
-                return action(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "Text") == 0, ifs.contains(.text), case .node(let node) = target {
-                return text(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "EditableText") == 0, ifs.contains(.editableText), case .node(let node) = target {
-                return editableText(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "Selection") == 0, ifs.contains(.selection), case .node(let node) = target {
-                return selection(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "Table") == 0, ifs.contains(.table), case .node(let node) = target {
-                return table(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "TableCell") == 0, ifs.contains(.tableCell), case .node(let node) = target {
-                return tableCell(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "Image") == 0, ifs.contains(.image), case .node(let node) = target {
-                return image(msg, rawMessage, member, node)
-            }
-            if strcmp(short, "Collection") == 0, ifs.contains(.collection) {
-                return collection(msg, rawMessage, member, target)
-            }
-            if strcmp(short, "Application") == 0, case .applicationRoot = target {
-                return application(msg, rawMessage, member)
-            }
-            if strcmp(short, "Value") == 0, ifs.contains(.value) { return .error(.unknownMethod(for: msg)) }
-            return .error(
-                DBusError(
-                    name: DBusError.Name.unknownInterface,
-                    message: "Object \(String(cString: path)) does not implement \(String(cString: iface))"))
-        }
+        if strncmp(iface, "org.a11y.atspi.", 15) == 0 { return handleATSPI(msg, iface, member, target) }
         if strcmp(iface, "org.freedesktop.DBus.Properties") == 0 { return properties(msg, rawMessage, member, target) }
         if strcmp(iface, "org.freedesktop.DBus.Introspectable") == 0, strcmp(member, "Introspect") == 0 {
             let ifaces = interfaces(target).names.map { ATSPIIntrospection.describe($0) }
@@ -386,6 +348,46 @@ final class AppBridge: @unchecked Sendable {
             return .handled
         }
         return .error(.unknownMethod(for: msg))
+    }
+
+    /// A call on one of the `org.a11y.atspi.*` interfaces of `target`: to the interface's handler when the object
+    /// implements it, else `UnknownInterface`.
+    private func handleATSPI(
+        _ msg: DBusMessage, _ iface: UnsafePointer<CChar>, _ member: UnsafePointer<CChar>, _ target: ServedObject
+    ) -> DBusMethodResult {
+        let rawMessage = msg.pointer
+        let short = String(cString: iface + 15)
+        if short == "Accessible" { return accessible(msg, rawMessage, member, target) }
+        if short == "Application", case .applicationRoot = target { return application(msg, rawMessage, member) }
+        let ifs = interfaces(target)
+        if short == "Collection", ifs.contains(.collection) { return collection(msg, rawMessage, member, target) }
+        if case .node(let node) = target, let result = nodeInterfaceCall(short, ifs, msg, member, node) {
+            return result
+        }
+        if short == "Value", ifs.contains(.value) { return .error(.unknownMethod(for: msg)) }
+        return .error(
+            DBusError(
+                name: DBusError.Name.unknownInterface,
+                message: "Object \(msg.path ?? "") does not implement \(String(cString: iface))"))
+    }
+
+    /// A call on an element's interface (Component always; the others when the element implements them); nil
+    /// when the element does not implement `short`.
+    private func nodeInterfaceCall(
+        _ short: String, _ ifs: ATSPIInterfaces, _ msg: DBusMessage, _ member: UnsafePointer<CChar>, _ node: AXNode
+    ) -> DBusMethodResult? {
+        let rawMessage = msg.pointer
+        switch short {
+        case "Component": return component(msg, rawMessage, member, node)
+        case "Action" where ifs.contains(.action): return action(msg, rawMessage, member, node)
+        case "Text" where ifs.contains(.text): return text(msg, rawMessage, member, node)
+        case "EditableText" where ifs.contains(.editableText): return editableText(msg, rawMessage, member, node)
+        case "Selection" where ifs.contains(.selection): return selection(msg, rawMessage, member, node)
+        case "Table" where ifs.contains(.table): return table(msg, rawMessage, member, node)
+        case "TableCell" where ifs.contains(.tableCell): return tableCell(msg, rawMessage, member, node)
+        case "Image" where ifs.contains(.image): return image(msg, rawMessage, member, node)
+        default: return nil
+        }
     }
 
     @inline(__always) func invalidArgs(_ msg: DBusMessage, _ expected: String) -> DBusMethodResult {

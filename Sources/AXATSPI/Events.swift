@@ -53,30 +53,41 @@ extension AppBridge {
 
     // MARK: Flush (loop thread): swap the served snapshot first, then emit
 
-    func flush() { serving { flushLocked() } }
+    func flush() {
+        serving {
+            // D-ATSPI-PING-1: while the bus has not taken what was sent, changes keep merging in `pending` instead of
+            // queueing more events; a Ping's reply (and every other reply) then waits behind at most this backlog.
+            if dbus_connection_get_outgoing_size(conn) > AppBridge.outgoingBacklogLimit {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { [weak self] in
+                    guard let self else { return }
+                    self.connection.perform { [weak self] in self?.flush() }
+                }
+                return
+            }
+            flushLocked()
+        }
+    }
+
+    /// Bytes waiting to be written to the bus above which a flush waits for them to drain (D-ATSPI-PING-1).
+    static let outgoingBacklogLimit = 64 * 1024
 
     /// `flush` for callers that already hold `serveLock` (GrabFocus).
     func flushLocked() {
         assertServing()
         guard let taken = takePending() else { return }
         let old = served
-        let new = snapshot(after: taken, from: old)
-        served = new
-        if taken.tree != nil { siblingIndex.reset() }
+        let changes = serveTaken(taken)
         guard listeners.anyListener else { return }
         var caretsSent: Set<String> = []
-        if taken.tree != nil || taken.focus != nil {
-            let changes =
-                ChangeSet.merged(taken.changes)
-                ?? ChangeSet(fromRevision: old.tree.revision, toRevision: new.tree.revision)
-            for update in EventDiff.updates(from: old, to: new, changes: changes) {
+        if let changes {
+            for update in EventDiff.updates(from: old, to: served, changes: changes) {
                 if case .event(let event) = update, event.kind == .textCaretMoved, let source = event.source {
                     caretsSent.insert(source)
                 }
                 emit(update)
             }
         }
-        emitServerCarets(taken.carets, alreadySent: caretsSent, in: new)
+        emitCaretMoves(taken.carets, except: caretsSent)
         for notification in taken.notifications { emitNotification(notification) }
         if let activation = taken.activation { emitActivation(activation) }
     }
@@ -95,10 +106,21 @@ extension AppBridge {
         return empty ? nil : taken
     }
 
-    /// The served snapshot with the taken changes applied.
-    func snapshot(after taken: Pending, from old: ServedSnapshot) -> ServedSnapshot {
+    /// Swaps in the served snapshot for what was taken from `pending`; returns the change set to diff the events
+    /// with (nil when neither the tree nor the focus changed). The core's tree is served with the subtrees a modal
+    /// view hides kept (D-ATSPI-MODAL-1).
+    private func serveTaken(_ taken: Pending) -> ChangeSet? {
+        let old = served
         var new = old
-        if let tree = taken.tree { new.tree = tree }
+        var changes: ChangeSet?
+        if taken.tree != nil || taken.focus != nil {
+            changes =
+                ChangeSet.merged(taken.changes)
+                ?? ChangeSet(fromRevision: old.tree.revision, toRevision: taken.tree?.revision ?? old.tree.revision)
+        }
+        if let tree = taken.tree, let core = changes {
+            (new.tree, changes) = new.modalRetention.serve(previous: old.tree, next: tree, changes: core)
+        }
         if let focus = taken.focus { new.focusedID = focus }
         if let activation = taken.activation { new.appInactive = !activation }
         if taken.tree != nil || !taken.carets.isEmpty {
@@ -106,21 +128,23 @@ extension AppBridge {
             // before the app's update (D-KEYOP-5).
             new.carets = hub.textCarets(app: appID).filter { new.tree[$0.key] != nil }
         }
-        return new
+        served = new
+        if taken.tree != nil { siblingIndex.reset() }
+        return changes
     }
 
-    /// A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5), unless the diff already
-    /// sent it; then the selection change when a selection is or was there.
-    func emitServerCarets(_ carets: [String: Int], alreadySent: Set<String>, in new: ServedSnapshot) {
+    /// A caret the server moved without a text change (an arrow in a text field, D-KEYOP-5), and the selection
+    /// change Shift with a motion key makes.
+    private func emitCaretMoves(_ carets: [String: Int], except caretsSent: Set<String>) {
         for (element, _) in carets.sorted(by: { $0.key < $1.key }) {
-            guard let node = new.tree[element] else { continue }
-            if !alreadySent.contains(element) {
+            guard let node = served.tree[element] else { continue }
+            if !caretsSent.contains(element) {
                 emit(
                     .event(
-                        ATSPIEvent(.textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: new)))
+                        ATSPIEvent(
+                            .textCaretMoved, source: element, detail1: TextModel.caretOffset(of: node, in: served)))
                 )
             }
-            // Shift with a motion key selects (D-KEYOP-5): the selection changed when one is or was there.
             let selected = textSelection(of: node) != nil
             if selected || served.textSelections.contains(element) {
                 emit(.event(ATSPIEvent(.textSelectionChanged, source: element)))

@@ -63,8 +63,13 @@ package struct AccessibleModel {
         switch object {
         case .applicationRoot: return [("toolkit", ATSPIMapping.toolkitName)]
         case .node(let node):
-            return ATSPIMapping.attributes(
+            var attributes = ATSPIMapping.attributes(
                 node, context: snapshot.context(of: node), rotors: snapshot.rotorNames(of: node))
+            if node.positionInSet == nil, let (position, size) = snapshot.listPosition(of: node) {
+                attributes.append(("posinset", String(position)))
+                attributes.append(("setsize", String(size)))
+            }
+            return attributes
         }
     }
 

@@ -42,6 +42,8 @@ package struct ServedSnapshot: Sendable {
     package var textSelections: Set<String> = []
     /// Another app receives the keys now (D-ATSPI-ACTIVE-1): this app's key window is not ACTIVE.
     package var appInactive = false
+    /// The subtrees a modal view hides in the core's tree that the bridge keeps serving (D-ATSPI-MODAL-1).
+    package var modalRetention = ModalRetention()
 
     /// - Parameters:
     ///   - tree: the app's accessibility tree.
@@ -87,6 +89,16 @@ package struct ServedSnapshot: Sendable {
         return index.customRotors(listing: node.id)
     }
 
+    /// The node's position among the rows of its list (D-ATSPI-POS-1), from each list's rows listed once per tree.
+    package func listPosition(of node: AXNode) -> (Int, Int)? {
+        ListPositions.position(of: node, in: tree) { list in
+            if let known = memo.listRows.withLock({ $0[list.id] }) { return known }
+            let rows = ListPositions.rows(of: list, in: tree)
+            memo.listRows.withLock { $0[list.id] = rows }
+            return rows
+        }
+    }
+
     /// The role of a node's parent (several mappings depend on it).
     @inline(__always) package func parentRole(of node: AXNode) -> AXRole? {
         guard let parent = node.parent else { return nil }
@@ -98,6 +110,8 @@ package struct ServedSnapshot: Sendable {
 final class ServedMemo: Sendable {
     /// Container id → whether one of its cells is selected (D-ATSPI-SEL-1).
     let selectionShown = Mutex<[String: Bool]>([:])
+    /// List id → its rows (D-ATSPI-POS-1).
+    let listRows = Mutex<[String: [String]]>([:])
     /// The rotor index for rotor membership (D-ROTOR-6).
     let rotorIndex = Mutex<RotorIndex?>(nil)
 }

@@ -458,28 +458,45 @@ final class BridgeActionTests: XCTestCase {
         }
         XCTAssertEqual(nameEvent?.any?.stringValue, "Uptime 5 s")
 
-        // The alert appears (modal: the rest of the screen leaves the tree) and focus moves into it.
+        // The alert appears and focus moves into it. The core's tree loses the rest of the screen (modal, X10), but
+        // the AT-SPI side keeps it alive as GTK keeps a dialog's background (D-ATSPI-MODAL-1): the alert is added,
+        // nothing is removed and a client's reference to a background element still answers.
         // Focus moves into the new alert in the same breath (DemoHost posts screenChanged(alertCancel)): both
         // changes land in one coalesced flush, and the just-added button must still get focused 1.
+        let window = try fixture.children(Fixture.root)[0].path
+        let before = try fixture.children(window).map(\.path)
         demo.alertShown = true
         try fixture.hub.setSnapshot(app: fixture.app, demo.snapshot())
         let cancelID = try XCTUnwrap(
             fixture.hub.snapshot(fixture.app).tree.nodes.first { $0.value.identifier == "alert.cancel" }?.key)
         try fixture.hub.post(app: fixture.app, .screenChanged(element: cancelID))
-        let children = try fixture.children(Fixture.root)[0].path
-        let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == children }
+        let add = log.wait { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == window }
         XCTAssertNotNil(add)
-        let kids = try fixture.children(children)
-        XCTAssertEqual(kids.count, 1)
-        XCTAssertEqual(try fixture.role(kids[0].path), 2, "alert → ALERT")
-        XCTAssertEqual(try fixture.name(kids[0].path), "Reset All Settings?")
-        XCTAssertNotNil(log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == children })
-        let alertKids = try fixture.children(kids[0].path)
+        let kids = try fixture.children(window)
+        XCTAssertEqual(kids.count, before.count + 1, "the background stays beside the alert")
+        XCTAssertEqual(Array(kids.map(\.path).prefix(before.count)), before)
+        let alertPath = try XCTUnwrap(kids.last?.path)
+        XCTAssertEqual(try fixture.role(alertPath), 2, "alert → ALERT")
+        XCTAssertEqual(try fixture.name(alertPath), "Reset All Settings?")
+        let alertKids = try fixture.children(alertPath)
         let cancelPath = try XCTUnwrap(alertKids.first { (try? fixture.name($0.path)) == "Cancel" }?.path)
         XCTAssertNotNil(log.wait { $0.detail == "focused" && $0.d1 == 1 && $0.path == cancelPath })
         XCTAssertTrue(try fixture.states(cancelPath).contains(St.focused))
-        // Removed elements are gone for clients.
-        fixture.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try fixture.role(wifi.path) }
+        XCTAssertTrue(log.all.filter { $0.member == "ChildrenChanged" && $0.detail == "remove" }.isEmpty)
+        // A reference held across the alert keeps answering.
+        XCTAssertEqual(try fixture.name(wifi.path), wifi.name)
+        XCTAssertFalse(try fixture.states(wifi.path).contains(St.checked))
+        // The alert goes: only it is removed; the background was never re-created.
+        demo.alertShown = false
+        try fixture.hub.setSnapshot(app: fixture.app, demo.snapshot())
+        let remove = log.wait { $0.member == "ChildrenChanged" && $0.detail == "remove" && $0.path == window }
+        XCTAssertEqual(remove?.any?.structValue?.last?.stringValue, alertPath)
+        XCTAssertEqual(try fixture.children(window).map(\.path), before)
+        XCTAssertEqual(try fixture.name(wifi.path), wifi.name)
+        XCTAssertTrue(
+            log.all.filter { $0.member == "ChildrenChanged" && $0.detail == "add" && $0.path == window }.count == 1,
+            "the background came back as additions")
+        fixture.expectError("org.freedesktop.DBus.Error.UnknownObject") { _ = try fixture.role(alertPath) }
         // An announcement is an Announcement event with politeness.
         try fixture.hub.post(app: fixture.app, .announcement(text: "Settings reset", priority: .high))
         let ann = log.wait { $0.member == "Announcement" }

@@ -14,72 +14,74 @@ extension AppBridge {
     )
         -> DBusMethodResult
     {
+        let memberName = String(cString: member)
+        if let result = accessibleStructureQuery(memberName, msg, rawMessage, object) { return result }
+        if let result = accessibleDescriptionQuery(memberName, msg, rawMessage, object) { return result }
+        return .error(.unknownMethod(for: msg))
+    }
+
+    /// The Accessible methods about the object's place in the tree: children, index, relations, application
+    /// (nil: not one of them).
+    private func accessibleStructureQuery(
+        _ memberName: String, _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ object: ServedObject
+    ) -> DBusMethodResult? {
         let model = accessibleModel
-        switch String(cString: member) {
+        switch memberName {
         case "GetChildAtIndex":
             if let failure = check(msg, rawMessage, "i") { return failure }
             var input = DBusFastReader(rawMessage)
             let index = input.int32()
             guard index >= 0 else { return .error(.invalidArgs("GetChildAtIndex: negative index \(index)")) }
-            let child = model.child(of: object, at: index)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, child) }
+            return reply(msg, rawMessage, "i") { _, out in writeRef(&out, model.child(of: object, at: index)) }
         case "GetChildren":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let children = model.children(of: object)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
+            return reply(msg, rawMessage, "") { _, out in
                 out.array("(so)") { array in
-                    for child in children { writeRef(&array, child) }
+                    for child in model.children(of: object) { writeRef(&array, child) }
                 }
             }
         case "GetIndexInParent":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let index = model.indexInParent(of: object, cache: &siblingIndex)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int32(index) }
+            return reply(msg, rawMessage, "") { _, out in
+                out.int32(model.indexInParent(of: object, cache: &siblingIndex))
+            }
         case "GetRelationSet":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let relations = model.relations(of: object)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
-                out.array("(ua(so))") { array in
-                    for relation in relations {
-                        array.structure { item in
-                            item.uint32(relation.type)
-                            item.array("(so)") { targets in
-                                for target in relation.targets { writeRef(&targets, target) }
-                            }
-                        }
+            return reply(msg, rawMessage, "") { _, out in writeRelations(&out, model.relations(of: object)) }
+        case "GetApplication": return reply(msg, rawMessage, "") { _, out in writeRootRef(&out) }
+        default: return nil
+        }
+    }
+
+    /// `GetRelationSet`'s reply `a(ua(so))`.
+    private func writeRelations(_ out: inout DBusFastWriter, _ relations: [(type: UInt32, targets: [String])]) {
+        out.array("(ua(so))") { array in
+            for relation in relations {
+                array.structure { item in
+                    item.uint32(relation.type)
+                    item.array("(so)") { targets in
+                        for target in relation.targets { writeRef(&targets, target) }
                     }
                 }
             }
-        case "GetRole":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let role = model.role(of: object).rawValue
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.uint32(role) }
+        }
+    }
+
+    /// The Accessible methods that describe the object: role, state, attributes, interfaces (nil: not one of them).
+    private func accessibleDescriptionQuery(
+        _ memberName: String, _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ object: ServedObject
+    ) -> DBusMethodResult? {
+        let model = accessibleModel
+        switch memberName {
+        case "GetRole": return reply(msg, rawMessage, "") { $1.uint32(model.role(of: object).rawValue) }
         case "GetRoleName", "GetLocalizedRoleName":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let role = model.role(of: object)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(role.name) }
-        case "GetState":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let states = model.states(of: object)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.states(states) }
-        case "GetAttributes":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let attributes = model.attributes(of: object)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.stringDictionary(attributes) }
-        case "GetApplication":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { writeRootRef(&$0) }
+            return reply(msg, rawMessage, "") { $1.string(model.role(of: object).name) }
+        case "GetState": return reply(msg, rawMessage, "") { $1.states(model.states(of: object)) }
+        case "GetAttributes": return reply(msg, rawMessage, "") { $1.stringDictionary(model.attributes(of: object)) }
         case "GetInterfaces":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let names = model.interfaces(of: object).names
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
+            return reply(msg, rawMessage, "") { _, out in
                 out.array("s") { array in
-                    for name in names { array.string(name) }
+                    for name in model.interfaces(of: object).names { array.string(name) }
                 }
             }
-        default:
-            return .error(.unknownMethod(for: msg))
+        default: return nil
         }
-        return .handled
     }
 }

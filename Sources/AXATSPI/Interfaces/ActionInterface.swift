@@ -14,22 +14,7 @@ extension AppBridge {
     {
         let model = ActionModel(node: node, snapshot: served)
         let name = String(cString: member)
-        if name == "GetActions" {
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let entries = model.entries
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in
-                out.array("(sss)") { array in
-                    for entry in entries {
-                        array.structure { item in
-                            item.string(entry.localizedName)
-                            item.string(entry.description)
-                            item.string(entry.keyBinding)
-                        }
-                    }
-                }
-            }
-            return .handled
-        }
+        if name == "GetActions" { return reply(msg, rawMessage, "") { _, out in writeActions(&out, model.entries) } }
         guard ["GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "DoAction"].contains(name) else {
             return .error(.unknownMethod(for: msg))
         }
@@ -43,15 +28,30 @@ extension AppBridge {
         case "GetLocalizedName":
             DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.localizedName) }
         case "GetKeyBinding": DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.string(entry.keyBinding) }
-        default:
-            guard let request = ActionModel.request(for: entry) else {
-                guard case .rotor(let rotor, let direction) = entry.kind else {
-                    return .error(.unknownMethod(for: msg))
-                }
-                return routeRotorStep(msg, rotor: rotor, direction: direction, declaredBy: node.id)
-            }
-            return routeAsync(msg, request, on: node.id)
+        default: return doAction(msg, entry, on: node)
         }
         return .handled
+    }
+
+    /// `GetActions`' reply `a(sss)`: localized name, description, key binding per action.
+    private func writeActions(_ out: inout DBusFastWriter, _ entries: [ATSPIActionEntry]) {
+        out.array("(sss)") { array in
+            for entry in entries {
+                array.structure { item in
+                    item.string(entry.localizedName)
+                    item.string(entry.description)
+                    item.string(entry.keyBinding)
+                }
+            }
+        }
+    }
+
+    /// `DoAction(i)`: routes the entry's request to the app, or steps the rotor a `next-`/`previous-` action names.
+    private func doAction(_ msg: DBusMessage, _ entry: ATSPIActionEntry, on node: AXNode) -> DBusMethodResult {
+        guard let request = ActionModel.request(for: entry) else {
+            guard case .rotor(let rotor, let direction) = entry.kind else { return .error(.unknownMethod(for: msg)) }
+            return routeRotorStep(msg, rotor: rotor, direction: direction, declaredBy: node.id)
+        }
+        return routeAsync(msg, request, on: node.id)
     }
 }

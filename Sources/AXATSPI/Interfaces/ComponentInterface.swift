@@ -46,72 +46,73 @@ extension AppBridge {
     func component(_ msg: DBusMessage, _ rawMessage: OpaquePointer, _ member: UnsafePointer<CChar>, _ node: AXNode)
         -> DBusMethodResult
     {
+        let memberName = String(cString: member)
+        if let result = componentQuery(memberName, msg, rawMessage, node) { return result }
+        if let result = componentChange(memberName, msg, rawMessage, node) { return result }
+        return .error(.unknownMethod(for: msg))
+    }
+
+    /// The Component methods that only read: extents, hit tests, layer, z-order, alpha (nil: not one of them).
+    private func componentQuery(
+        _ memberName: String, _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ node: AXNode
+    ) -> DBusMethodResult? {
         let model = ComponentModel(snapshot: served)
-        switch String(cString: member) {
+        switch memberName {
         case "GetExtents": return replyExtents(.rect, msg, rawMessage, node)
         case "GetPosition": return replyExtents(.position, msg, rawMessage, node)
         case "GetSize": return replyExtents(.size, msg, rawMessage, node)
         case "Contains":
-            if let failure = check(msg, rawMessage, "iiu") { return failure }
-            var input = DBusFastReader(rawMessage)
-            let pointX = input.int32()
-            let pointY = input.int32()
-            let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
-            let inside = model.contains(node, x: pointX, y: pointY, coordinateType: coordinateType)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(inside) }
-        case "GetAccessibleAtPoint":
-            if let failure = check(msg, rawMessage, "iiu") { return failure }
-            var input = DBusFastReader(rawMessage)
-            let pointX = input.int32()
-            let pointY = input.int32()
-            let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
-            // D-HIT-1: the views of the served tree (same revision), so a covering view hides what lies behind.
-            let hubSnapshot = try? hub.snapshot(appID)
-            let views = hubSnapshot?.revision == served.tree.revision ? hubSnapshot?.views : nil
-            let hit = model.accessibleAtPoint(
-                in: node, x: pointX, y: pointY, coordinateType: coordinateType, views: views)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { out in writeRef(&out, hit) }
-        case "GetLayer":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let layer = model.layer(of: node)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.uint32(layer) }
-        case "GetMDIZOrder":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            let order = model.mdiZOrder(of: node)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.int16(order) }
-        case "GetAlpha":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.double(1) }
-        case "GrabFocus":
-            if let failure = check(msg, rawMessage, "") { return failure }
-            var focused = false
-            if model.canGrabFocus(node) {
-                focused = requestFocus(node.id)
-                if focused { engineFocusFollowsGrab(node.id) }
-                // The hub's focusChanged reached `pending` synchronously: serve and announce it before replying,
-                // so the caller's next GetState already reports FOCUSED.
-                flushLocked()
+            return reply(msg, rawMessage, "iiu") { input, out in
+                let pointX = input.int32()
+                let pointY = input.int32()
+                let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
+                out.bool(model.contains(node, x: pointX, y: pointY, coordinateType: coordinateType))
             }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(focused) }
-        case "ScrollTo":
-            if let failure = check(msg, rawMessage, "u") { return failure }
-            let onscreen = model.scrollTo(node)
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(onscreen) }
-        case "ScrollToPoint":
-            if let failure = check(msg, rawMessage, "uii") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
-        case "SetExtents":
-            if let failure = check(msg, rawMessage, "iiiiu") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
-        case "SetPosition":
-            if let failure = check(msg, rawMessage, "iiu") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
-        case "SetSize":
-            if let failure = check(msg, rawMessage, "ii") { return failure }
-            DBusFastWriter.sendReply(on: replyConn, to: rawMessage) { $0.bool(false) }
-        default:
-            return .error(.unknownMethod(for: msg))
+        case "GetAccessibleAtPoint":
+            return reply(msg, rawMessage, "iiu") { input, out in writeRef(&out, accessibleAtPoint(in: node, &input)) }
+        case "GetLayer": return reply(msg, rawMessage, "") { $1.uint32(model.layer(of: node)) }
+        case "GetMDIZOrder": return reply(msg, rawMessage, "") { $1.int16(model.mdiZOrder(of: node)) }
+        case "GetAlpha": return reply(msg, rawMessage, "") { $1.double(1) }
+        default: return nil
         }
-        return .handled
+    }
+
+    /// `GetAccessibleAtPoint(x, y, coordinateType)`: the deepest element at the point inside `node`.
+    private func accessibleAtPoint(in node: AXNode, _ input: inout DBusFastReader) -> String? {
+        let pointX = input.int32()
+        let pointY = input.int32()
+        let coordinateType = ATSPICoordinateType(wireValue: input.uint32())
+        // D-HIT-1: the views of the served tree (same revision), so a covering view hides what lies behind.
+        let hubSnapshot = try? hub.snapshot(appID)
+        let views = hubSnapshot?.revision == served.tree.revision ? hubSnapshot?.views : nil
+        return ComponentModel(snapshot: served).accessibleAtPoint(
+            in: node, x: pointX, y: pointY, coordinateType: coordinateType, views: views)
+    }
+
+    /// The Component methods that act: focus, scrolling, and the geometry setters UIKit elements refuse (nil: not
+    /// one of them).
+    private func componentChange(
+        _ memberName: String, _ msg: DBusMessage, _ rawMessage: OpaquePointer, _ node: AXNode
+    ) -> DBusMethodResult? {
+        switch memberName {
+        case "GrabFocus": return replyBool(msg, rawMessage, "") { _ in grabFocus(node) }
+        case "ScrollTo": return replyBool(msg, rawMessage, "u") { _ in ComponentModel(snapshot: served).scrollTo(node) }
+        case "ScrollToPoint": return replyBool(msg, rawMessage, "uii") { _ in false }
+        case "SetExtents": return replyBool(msg, rawMessage, "iiiiu") { _ in false }
+        case "SetPosition": return replyBool(msg, rawMessage, "iiu") { _ in false }
+        case "SetSize": return replyBool(msg, rawMessage, "ii") { _ in false }
+        default: return nil
+        }
+    }
+
+    /// `GrabFocus`: moves the focus to `node` when it can take it; whether it did.
+    private func grabFocus(_ node: AXNode) -> Bool {
+        guard ComponentModel(snapshot: served).canGrabFocus(node) else { return false }
+        let focused = requestFocus(node.id)
+        if focused { engineFocusFollowsGrab(node.id) }
+        // The hub's focusChanged reached `pending` synchronously: serve and announce it before replying,
+        // so the caller's next GetState already reports FOCUSED.
+        flushLocked()
+        return focused
     }
 }

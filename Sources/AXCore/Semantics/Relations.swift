@@ -40,42 +40,49 @@ package enum Relations {
     /// The relations of `id` in `tree`, in `AXRelationType` order; empty for an id not in the tree. Targets are
     /// always nodes of the same tree (a relation naming a node that left is never produced: D-REL-6).
     package static func relations(of id: String, in tree: AXTree) -> [AXRelation] {
-        guard let node = tree[id] else { return [] }
-        let parent = node.parent.flatMap { tree[$0] }
-        var out: [AXRelation] = []
-        appendLabelRelations(of: node, parent: parent, in: tree, into: &out)
-        if let parent { appendPagingAndSetRelations(of: node, parent: parent, in: tree, into: &out) }
-        let siblings = parent?.children ?? (node.parent == nil ? tree.windows : [])
-        if siblings.count > 1, hasAuthoredOrder(siblings, in: tree), let at = siblings.firstIndex(of: id) {
-            if at + 1 < siblings.count { out.append(AXRelation(type: .flowsTo, targets: [siblings[at + 1]])) }
-            if at > 0 { out.append(AXRelation(type: .flowsFrom, targets: [siblings[at - 1]])) }
-        }
-        appendOutlineRelations(of: node, parent: parent, in: tree, into: &out)
-        return out
+        var memo: [String: SiblingFacts] = [:]
+        return relations(of: id, in: tree, memo: &memo)
     }
 
-    /// labelledBy, labelFor, describedBy, descriptionFor.
-    private static func appendLabelRelations(
-        of node: AXNode, parent: AXNode?, in tree: AXTree, into out: inout [AXRelation]
-    ) {
+    /// `relations(of:in:)` with the facts about each parent's children kept in `memo` (one memo per tree), so the
+    /// relations of all n children of one parent cost O(n), not O(n²) (D-ATSPI-PING-1).
+    static func relations(of id: String, in tree: AXTree, memo: inout [String: SiblingFacts]) -> [AXRelation] {
+        guard let node = tree[id] else { return [] }
+        let parent = node.parent.flatMap { tree[$0] }
+        let siblings = parent?.children ?? (node.parent == nil ? tree.windows : [])
+        let key = node.parent ?? ""
+        let facts = memo[key] ?? SiblingFacts(parent: parent, siblings: siblings, tree: tree)
+        memo[key] = facts
+        var out: [AXRelation] = []
         if let title = labellingChild(of: node, in: tree) {
             out.append(AXRelation(type: .labelledBy, targets: [title]))
         }
-        if let parent, labellingChild(of: parent, in: tree) == node.id {
+        if let parent, facts.labellingChild == id {
             out.append(AXRelation(type: .labelFor, targets: [parent.id]))
         }
         if let description = describingChild(of: node, in: tree) {
             out.append(AXRelation(type: .describedBy, targets: [description]))
         }
-        if let parent, describingChild(of: parent, in: tree) == node.id {
+        if let parent, facts.describingChild == id {
             out.append(AXRelation(type: .descriptionFor, targets: [parent.id]))
         }
+        appendPagingRelations(of: node, parent: parent, tree: tree, into: &out)
+        if let parent, isSetMember(node, parentRole: parent.role) {
+            out.append(AXRelation(type: .memberOf, targets: facts.setMembers))
+        }
+        if siblings.count > 1, facts.hasAuthoredOrder, let at = siblings.firstIndex(of: id) {
+            if at + 1 < siblings.count { out.append(AXRelation(type: .flowsTo, targets: [siblings[at + 1]])) }
+            if at > 0 { out.append(AXRelation(type: .flowsFrom, targets: [siblings[at - 1]])) }
+        }
+        appendOutlineRelations(of: node, parent: parent, parentIsOutline: facts.isOutline, tree: tree, into: &out)
+        return out
     }
 
-    /// controllerFor, controlledBy (D-REL-7), memberOf.
-    private static func appendPagingAndSetRelations(
-        of node: AXNode, parent: AXNode, in tree: AXTree, into out: inout [AXRelation]
+    /// D-REL-7: a page control's CONTROLLER_FOR and the paging view's CONTROLLED_BY.
+    private static func appendPagingRelations(
+        of node: AXNode, parent: AXNode?, tree: AXTree, into out: inout [AXRelation]
     ) {
+        guard let parent, node.viewClass == .pageControl || node.isPagingEnabled else { return }
         if node.viewClass == .pageControl, let paged = pagedSibling(in: parent, tree: tree) {
             out.append(AXRelation(type: .controllerFor, targets: [paged]))
         }
@@ -83,21 +90,13 @@ package enum Relations {
             let controllers = parent.children.filter { tree[$0]?.viewClass == .pageControl }
             if !controllers.isEmpty { out.append(AXRelation(type: .controlledBy, targets: controllers)) }
         }
-        if isSetMember(node, parentRole: parent.role) {
-            let members = parent.children.filter { sibling in
-                tree[sibling].map { isSetMember($0, parentRole: parent.role) } ?? false
-            }
-            out.append(AXRelation(type: .memberOf, targets: members))
-        }
     }
 
-    /// nodeChildOf, nodeParentOf (D-REL-8).
+    /// D-REL-8: an outline row's NODE_CHILD_OF and NODE_PARENT_OF, or an outline list's NODE_PARENT_OF.
     private static func appendOutlineRelations(
-        of node: AXNode, parent: AXNode?, in tree: AXTree, into out: inout [AXRelation]
+        of node: AXNode, parent: AXNode?, parentIsOutline: Bool, tree: AXTree, into out: inout [AXRelation]
     ) {
-        if let parent, outlineLevel(node) != nil, isOutline(parent, in: tree),
-            let at = parent.children.firstIndex(of: node.id)
-        {
+        if let parent, outlineLevel(node) != nil, parentIsOutline, let at = parent.children.firstIndex(of: node.id) {
             let rowParent = outlineParent(ofRowAt: at, in: parent, tree: tree)
             out.append(AXRelation(type: .nodeChildOf, targets: [rowParent ?? parent.id]))
             let rows = outlineChildren(ofRowAt: at, in: parent, tree: tree)
@@ -248,25 +247,62 @@ package enum Relations {
     /// and the parents' children. Returns those present in `new` whose relations differ, sorted.
     package static func changedRelations(old: AXTree, new: AXTree, changed: some Sequence<String>) -> [String] {
         var candidates = Set<String>()
-        func addNeighbourhood(_ id: String, _ tree: AXTree) {
+        // Each parent's children join once per tree (n changed siblings would otherwise add them n times).
+        var expanded: [Set<String>] = [[], []]
+        func addNeighbourhood(_ id: String, _ tree: AXTree, _ which: Int) {
             candidates.insert(id)
             guard let node = tree[id] else { return }
             candidates.formUnion(node.children)
             if let parentID = node.parent, let parent = tree[parentID] {
-                candidates.insert(parentID)
-                candidates.formUnion(parent.children)
-            } else if node.parent == nil {
+                if expanded[which].insert(parentID).inserted {
+                    candidates.insert(parentID)
+                    candidates.formUnion(parent.children)
+                }
+            } else if node.parent == nil, expanded[which].insert("").inserted {
                 candidates.formUnion(tree.windows)
             }
         }
         for id in changed {
-            addNeighbourhood(id, old)
-            addNeighbourhood(id, new)
+            addNeighbourhood(id, old, 0)
+            addNeighbourhood(id, new, 1)
         }
         var out: [String] = []
+        var oldMemo: [String: SiblingFacts] = [:]
+        var newMemo: [String: SiblingFacts] = [:]
         for id in candidates where new[id] != nil {
-            if relations(of: id, in: old) != relations(of: id, in: new) { out.append(id) }
+            if relations(of: id, in: old, memo: &oldMemo) != relations(of: id, in: new, memo: &newMemo) {
+                out.append(id)
+            }
         }
         return out.sorted()
+    }
+}
+
+/// What the relations of every child of one parent read about the parent and the siblings (computed once per
+/// parent when many children are related at once).
+struct SiblingFacts {
+    /// The parent's labelling child (D-REL-1).
+    var labellingChild: String?
+    /// The parent's describing child (D-REL-2).
+    var describingChild: String?
+    /// The members of the parent's set of mutually exclusive items (D-REL-3).
+    var setMembers: [String]
+    /// The siblings' order was authored against the geometry (D-REL-4).
+    var hasAuthoredOrder: Bool
+    /// The parent is an outline (D-REL-8).
+    var isOutline: Bool
+
+    init(parent: AXNode?, siblings: [String], tree: AXTree) {
+        labellingChild = parent.flatMap { Relations.labellingChild(of: $0, in: tree) }
+        describingChild = parent.flatMap { Relations.describingChild(of: $0, in: tree) }
+        if let parent, parent.role == .segmentedControl || parent.role == .tabBar {
+            setMembers = parent.children.filter { sibling in
+                tree[sibling].map { Relations.isSetMember($0, parentRole: parent.role) } ?? false
+            }
+        } else {
+            setMembers = []
+        }
+        hasAuthoredOrder = siblings.count > 1 && Relations.hasAuthoredOrder(siblings, in: tree)
+        isOutline = parent.map { Relations.isOutline($0, in: tree) } ?? false
     }
 }

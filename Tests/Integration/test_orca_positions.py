@@ -1,0 +1,111 @@
+"""List rows say their position, as GTK list box rows do (issue 21 item 5, D-ATSPI-POS-1), heard through Orca 43
+with "speak object position" on (settings.enablePositionSpeaking; Tools/orca_capture.sh ORCA_POSITION_SPEAKING=1),
+on a private stack with Xvfb, in the demo and in a second app (the mail client of data/mail_provider.py).
+
+Script per app: engine focus on the list's first row (`focus.update`), then Down (a list row moves within its list,
+D-KEYOP-1) — Orca speaks each row it reaches. Expected: the mail app's message rows and folder rows say "1 of 3",
+"2 of 3"; the AT-SPI rows carry `posinset`/`setsize` (what Orca 45 and later read) counting rows only, also in
+the demo's list whose section header and footer are no rows. The transcript goes to
+$AX_TEST_OUTPUT_DIR/orca-positions/ (default a fresh folder under /tmp).
+"""
+import os
+import re
+import tempfile
+import unittest
+
+import orca_transcript as ot
+from atspi_helpers import AtspiClient, find
+from harness import RPC, A11yStack, Proc, start_server
+
+SKIP = ot.prerequisites()
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAIL = os.path.join(HERE, "data", "mail_provider.py")
+DEMO = "axserver-demo"
+
+
+def output_dir():
+    base = os.environ.get("AX_TEST_OUTPUT_DIR")
+    if base:
+        path = os.path.join(base, "orca-positions")
+        os.makedirs(path, exist_ok=True)
+        return path
+    return tempfile.mkdtemp(prefix="axtest-orca-positions-")
+
+
+def spoken(step):
+    return " ".join(u.strip() for u in step["spoken"])
+
+
+@unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
+class OrcaSpeaksListPositions(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = output_dir()
+        stack = A11yStack(xvfb=True, private_home=True)
+        stack.env["ORCA_POSITION_SPEAKING"] = "1"
+        server = mail = orca = rpc = client = None
+        try:
+            server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
+            mail = Proc(["/usr/bin/python3", MAIL, sock, "mail"], env=stack.env)
+            mail.wait_line("READY", timeout=30)
+            client = AtspiClient(stack.env)
+            cls.dumps = {app: client.call("dump", app=app, check_links=False)["nodes"] for app in (DEMO, "mail")}
+            rpc = RPC(sock, timeout=20)
+            rpc.result("initialize", {"role": "automation"})
+            orca = ot.Orca(stack)
+            t = ot.Transcript(orca, ot.RpcKeys(rpc, app="mail"), "mail", budget=120.0)
+            for section, first in (("messages", "msg0"), ("folders", "folderInbox")):
+                rpc.result("focus.update", {"target": {"id": first}, "app": "mail"})
+                t.step(section, "focus.update %s" % first, [])
+                t.press(section, "Down")
+            cls.steps = t.steps
+            text = ot.format_transcript(cls.steps, "mail provider, position speaking on (keys: input.key)")
+            with open(os.path.join(cls.folder, "positions.txt"), "w") as f:
+                f.write(text + "\n")
+            print("\n" + text, flush=True)
+        finally:
+            if orca:
+                orca.stop()
+            if client:
+                client.close()
+            if rpc:
+                rpc.close()
+            for proc in (mail, server):
+                if proc:
+                    proc.stop()
+            stack.stop()
+
+    def section(self, name):
+        return [spoken(s) for s in self.steps if s["section"] == name]
+
+    def test_message_rows_say_their_position(self):
+        heard = self.section("messages")
+        self.assertEqual(len(heard), 2)
+        self.assertRegex(heard[0], r"Alice.*\b1 of 3\b", heard)
+        self.assertRegex(heard[1], r"Bob.*\b2 of 3\b", heard)
+
+    def test_folder_rows_say_their_position(self):
+        heard = self.section("folders")
+        self.assertEqual(len(heard), 2)
+        self.assertRegex(heard[0], r"Inbox.*\b1 of 3\b", heard)
+        self.assertRegex(heard[1], r"Sent.*\b2 of 3\b", heard)
+
+    def test_rows_carry_posinset_and_setsize_counting_rows_only(self):
+        mail = self.dumps["mail"]
+        sent = find(mail, name="Sent")
+        self.assertEqual((sent["attrs"].get("posinset"), sent["attrs"].get("setsize")), ("2", "3"))
+        demo = self.dumps[DEMO]
+        # The demo's list: a section header, four cells (two fold a switch: toggle buttons), a footer.
+        for name, position in (("Wi-Fi", "1"), ("Bluetooth", "2"), ("Display & Brightness", "3"),
+                               ("About, AXServer", "4")):
+            node = find(demo, name=name)
+            self.assertIsNotNone(node, name)
+            self.assertEqual((node["attrs"].get("posinset"), node["attrs"].get("setsize")),
+                             (position, "4"), name)
+        header = find(demo, name="Connectivity")
+        self.assertNotIn("posinset", header["attrs"])
+
+
+if __name__ == "__main__":
+    unittest.main()
