@@ -48,7 +48,7 @@ package struct ActionRequest: Sendable, Equatable {
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// zoomIn, zoomOut, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
+    /// zoomIn, zoomOut, drag, drop, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key.
     package var action: String { actionName.rawValue }
 
     /// The wire `value`.
@@ -57,6 +57,8 @@ package struct ActionRequest: Sendable, Equatable {
         case .element(.setValue(let value)): value
         case .element(.typeText(let text)): .string(text)
         case .element(.zoomIn(let point?)), .element(.zoomOut(let point?)): ["x": JSON(point.x), "y": JSON(point.y)]
+        case .element(.drag(let name, let point?)), .element(.drop(let name, let point?)):
+            ["name": .string(name), "x": JSON(point.x), "y": JSON(point.y)]
         case .element: nil
         case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
@@ -589,6 +591,7 @@ package final class Hub: Sendable {
             case .noElement: throw .noSuchElement("(none)")
             case .notSupported(let name, let supported): throw .notSupported(action: name, supported: supported)
             case .disabled: throw .notInteractable(reason: "disabled")
+            case .descriptorViewGone: throw .notInteractable(reason: "descriptorViewGone")
             }
         }
         for handler in route.handlers {

@@ -27,6 +27,10 @@ public struct ActionCall: Sendable, Equatable {
         case setValue(JSON)
         /// Type this text at the insertion point.
         case typeText(String)
+        /// Start a drag from the drag source descriptor `name` at (x, y) in `target`'s coordinate space (D-DRAG-1).
+        case drag(name: String, x: Double, y: Double)
+        /// Drop at the drop point descriptor `name`, (x, y) in `target`'s coordinate space (D-DRAG-1).
+        case drop(name: String, x: Double, y: Double)
         /// `accessibilityZoomIn(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
         case zoomIn(x: Double, y: Double)
         /// `accessibilityZoomOut(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
@@ -78,6 +82,15 @@ public struct ActionCall: Sendable, Equatable {
             ?? .unknown(action: action)
     }
 
+    /// A drag or drop's `{name, x, y}` (D-DRAG-1); nil when a field is missing.
+    private static func dragDropKind(_ name: ActionName, value: JSON?) -> Kind? {
+        guard let descriptor = value?["name"]?.stringValue, let pointX = value?["x"]?.doubleValue,
+            let pointY = value?["y"]?.doubleValue
+        else { return nil }
+        return name == .drop
+            ? .drop(name: descriptor, x: pointX, y: pointY) : .drag(name: descriptor, x: pointX, y: pointY)
+    }
+
     /// The typed action `name` with these params; nil when they cannot be read.
     private static func kind(of name: ActionName, direction: String?, customAction: String?, value: JSON?) -> Kind? {
         switch name {
@@ -93,6 +106,7 @@ public struct ActionCall: Sendable, Equatable {
         case .zoomIn, .zoomOut:
             guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
             return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
+        case .drag, .drop: return dragDropKind(name, value: value)
         case .scrollToVisible:
             guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue

@@ -72,6 +72,10 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var largeContentImage: String?
     /// `scalesLargeContentImage`: whether the viewer scales the image.
     public var scalesLargeContentImage: Bool?
+    /// `accessibilityDragSourceDescriptors` (D-DRAG-1): nil is automatic discovery, [] none (X39).
+    public var accessibilityDragSourceDescriptors: [LocationDescriptorDescription]?
+    /// `accessibilityDropPointDescriptors` (D-DRAG-1): nil is automatic discovery, [] none (X39).
+    public var accessibilityDropPointDescriptors: [LocationDescriptorDescription]?
 
     /// No property set.
     public init() {}
@@ -116,6 +120,8 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("largeContentTitle", \.largeContentTitle, .string),
             SchemaBinding("largeContentImage", \.largeContentImage, .string),
             SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
+            SchemaBinding("accessibilityDragSourceDescriptors", \.accessibilityDragSourceDescriptors, .value),
+            SchemaBinding("accessibilityDropPointDescriptors", \.accessibilityDropPointDescriptors, .value),
         ])
 
     /// Reads `key` when it is one of these properties with a value of the modelled type; false otherwise.

@@ -45,6 +45,11 @@ public enum ActionName: String, Sendable, CaseIterable {
     case zoomIn
     /// `accessibilityZoomOut(at:)` on a `supportsZoom` element; `value` as for `zoomIn` (D-ZOOM-1).
     case zoomOut
+    /// Start a drag from a drag source descriptor; `value` is `{name, x, y}`, the descriptor's name and point in
+    /// its view's coordinate space (`target` is that view; D-DRAG-1).
+    case drag
+    /// Drop at a drop point descriptor; `value` as for `drag` (D-DRAG-1).
+    case drop
     /// The focus engine asks a scroll view to show an item (C25).
     case scrollToVisible
     /// The focus engine asks whether focus may move (C12).
@@ -60,7 +65,7 @@ public enum ActionName: String, Sendable, CaseIterable {
     /// §Actions), in the method table's order.
     public static let elementActions: [ActionName] = [
         .activate, .increment, .decrement, .scroll, .escape, .magicTap, .custom, .setValue, .typeText, .zoomIn,
-        .zoomOut,
+        .zoomOut, .drag, .drop,
     ]
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up (X32, X33).
@@ -74,6 +79,7 @@ public enum ActionName: String, Sendable, CaseIterable {
         case .setValue: ["value"]
         case .typeText: ["text", "value"]
         case .zoomIn, .zoomOut: ["point"]
+        case .drag, .drop: ["name"]
         default: []
         }
     }

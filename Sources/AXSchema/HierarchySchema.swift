@@ -161,6 +161,8 @@ public enum HierarchySchema {
         SchemaProperty("largeContentTitle", .accessibility, .string),
         SchemaProperty("largeContentImage", .accessibility, .string),
         SchemaProperty("scalesLargeContentImage", .accessibility, .boolean),
+        SchemaProperty("accessibilityDragSourceDescriptors", .accessibility, .list),
+        SchemaProperty("accessibilityDropPointDescriptors", .accessibility, .list),
         SchemaProperty("accessibilityFrameInContainerSpace", .virtualElement, .rect),
         SchemaProperty("children", .structural, .views),
     ]

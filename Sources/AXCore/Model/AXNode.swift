@@ -68,6 +68,8 @@ package struct AXNumericValue: Sendable, Hashable {
 /// Standard (non-custom) actions an element supports; the names are the wire names.
 package enum AXAction: String, Sendable, CaseIterable {
     case activate, increment, decrement, scroll, escape, magicTap, setValue, typeText, zoomIn, zoomOut
+    /// Named drag and drop actions: the element lists drag sources / drop points (D-DRAG-1).
+    case drag, drop
 }
 
 package struct AXTableInfo: Sendable, Hashable {
@@ -121,6 +123,8 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var isPagingEnabled = false
     /// The large content viewer's item, when the element shows it (issue 25 item 4; D-LCV-1).
     package var largeContent: LargeContent?
+    /// Drag sources and drop points, resolved (D-DRAG-1); nil when the element sets neither.
+    package var dragDrop: DragDropDescriptors?
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -133,7 +137,7 @@ package struct AXNodeExtras: Sendable, Equatable {
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
             && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
-            && !isPagingEnabled && largeContent == nil
+            && !isPagingEnabled && largeContent == nil && dragDrop == nil
     }
 }
 
@@ -254,6 +258,11 @@ package struct AXNode: Sendable, Equatable {
     package var largeContent: LargeContent? {
         _read { yield _extras.value.largeContent }
         _modify { yield &_extras.value.largeContent }
+    }
+    /// The element's drag sources and drop points, each with its view and point resolved (D-DRAG-1).
+    package var dragDrop: DragDropDescriptors? {
+        _read { yield _extras.value.dragDrop }
+        _modify { yield &_extras.value.dragDrop }
     }
     /// An outline row's depth (`indentationLevel`, cells only; D-REL-8).
     package var indentationLevel: Int? {

@@ -31,6 +31,11 @@ package enum ElementAction: Sendable, Equatable {
     case zoomIn(at: Point?)
     /// `accessibilityZoomOut(at:)`; the point as for `zoomIn` (D-ZOOM-1).
     case zoomOut(at: Point?)
+    /// Starts a drag from the element's drag source descriptor `name` (D-DRAG-1). The point: nil as asked, the
+    /// descriptor's point in its view's coordinates as routed and sent.
+    case drag(String, at: Point?)
+    /// Drops at the element's drop point descriptor `name` (D-DRAG-1); the point as for `drag`.
+    case drop(String, at: Point?)
 
     /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md), from AXSchema's action
     /// vocabulary.
@@ -47,6 +52,8 @@ package enum ElementAction: Sendable, Equatable {
         case .typeText: .typeText
         case .zoomIn: .zoomIn
         case .zoomOut: .zoomOut
+        case .drag: .drag
+        case .drop: .drop
         }
     }
 
@@ -67,6 +74,8 @@ package enum ElementAction: Sendable, Equatable {
         case .typeText: .typeText
         case .zoomIn: .zoomIn
         case .zoomOut: .zoomOut
+        case .drag: .drag
+        case .drop: .drop
         }
     }
 

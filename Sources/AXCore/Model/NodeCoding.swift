@@ -229,6 +229,9 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     case largeContentTitle
     case largeContentImage
     case scalesLargeContentImage
+    // Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
+    case accessibilityDragSourceDescriptors
+    case accessibilityDropPointDescriptors
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
@@ -307,6 +310,8 @@ func applyAccessibilityProperty(
     case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
     case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
     case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
+    case .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
+        try applyDragDropProperty(property, value, to: &ax, field: field)
     }
 }
 

@@ -291,6 +291,8 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var expandedStatus: String?
     /// UILargeContentViewerItem, as the app set it (issue 25 item 4; D-LCV-1).
     package var largeContent = LargeContentSettings()
+    /// `accessibilityDragSourceDescriptors` / `accessibilityDropPointDescriptors`, as set (D-DRAG-1).
+    package var dragDrop = DragDropDescriptors()
     package init() {}
 }
 

@@ -33,6 +33,8 @@ package enum ActionRouteFailure: Error, Sendable, Equatable {
     case notSupported(action: String, supported: [String])
     /// The element is disabled (`isEnabled == false`).
     case disabled
+    /// The drag source or drop point's view left the hierarchy (R55: its `view` became nil; D-DRAG-1).
+    case descriptorViewGone(view: String)
 }
 
 /// Why an element fails the actionability checks (D-ACT-2), in the order they are made.
@@ -107,6 +109,9 @@ package enum ActionRouting {
             let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
             let routed: ElementAction = action.actionName == .zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
             return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
+        case .drag(let name, _), .drop(let name, _):
+            guard let node else { throw .noElement }
+            return try DragDrop.route(name: name, drop: action.actionName == .drop, node: node, views: views)
         case .activate, .increment, .decrement, .setValue, .typeText:
             guard let node else { throw .noElement }
             guard let standard = action.standardAction, node.actions.contains(standard) else {

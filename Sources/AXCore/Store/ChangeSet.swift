@@ -131,6 +131,7 @@ package func changedAttributes(_ old: AXNode, _ new: AXNode) -> Set<String> {
         || old.className != new.className || old.isElement != new.isElement || old.actionTarget != new.actionTarget
         || old.directTouchOptions != new.directTouchOptions || old.ignoresInvertColors != new.ignoresInvertColors
         || old.automationElements != new.automationElements || old.largeContent != new.largeContent
+        || old.dragDrop != new.dragDrop
     {
         changed.insert("other")
     }

@@ -467,19 +467,30 @@ package enum AXMethods {
                 throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
             }
             return .scroll(direction)
-        case .zoomIn, .zoomOut:
-            var point: Point?
-            if let given = arguments["point"] {
-                guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
-                    let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
-                    abs(pointX) < 1e7, abs(pointY) < 1e7
-                else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
-                point = Point(x: pointX, y: pointY)
-            }
-            return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
+        case .zoomIn, .zoomOut, .drag, .drop:
+            return try namedPointAction(name, arguments)
         case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
+    }
+
+    /// Zoom (D-ZOOM-1: `point?` in screen coordinates) and drag and drop (D-DRAG-1: the descriptor's `name`).
+    static func namedPointAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
+        if name == .drag || name == .drop {
+            guard let descriptor = try arguments.string("name"), !descriptor.isEmpty else {
+                throw arguments.bad("name", "is required (a drag source or drop point name)")
+            }
+            return name == .drop ? .drop(descriptor, at: nil) : .drag(descriptor, at: nil)
+        }
+        var point: Point?
+        if let given = arguments["point"] {
+            guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
+                let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
+                abs(pointX) < 1e7, abs(pointY) < 1e7
+            else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
+            point = Point(x: pointX, y: pointY)
+        }
+        return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
     }
 
     // MARK: - Focus and waits

@@ -426,8 +426,10 @@ final class Deriver {
         _ virtualElement: VirtualElement, container view: ViewNode, _ prepared: Prepared, ownIDs: [String]
     ) -> Item? {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
-        let virtualNode = makeVirtual(
+        var virtualNode = makeVirtual(
             virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
+        // D-DRAG-1: a virtual element's descriptors are in a view; by default its container's.
+        DragDrop.attach(virtualElement.ax, defaultView: view.id, to: &virtualNode, views: views)
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
@@ -463,8 +465,9 @@ final class Deriver {
     private func writeElement(
         _ view: ViewNode, ctx: Ctx, frame: Rect, childMap: AxisMap, restrictions: [String], language: String?
     ) -> Item {
-        let ax = makeElement(
+        var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        DragDrop.attach(view.ax, defaultView: view.id, to: &ax, views: views)  // D-DRAG-1
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
