@@ -7,7 +7,8 @@ package struct ATSPIActionEntry: Sendable, Equatable {
         /// `accessibilityZoomIn/Out(at:)` at the element's centre (D-ZOOM-1).
         case zoomIn, zoomOut
         /// A drag from / a drop at the descriptor named so (D-DRAG-1).
-        case drag(String), drop(String)
+        case drag(String)
+        case drop(String)
         case custom(String)
         /// A step of an app-defined rotor the node declares (D-ROTOR-7).
         case rotor(name: String, direction: RotorDirection)

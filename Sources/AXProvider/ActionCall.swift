@@ -107,6 +107,14 @@ public struct ActionCall: Sendable, Equatable {
             guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
             return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
         case .drag, .drop: return dragDropKind(name, value: value)
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
+            return engineKind(name, value: value)
+        }
+    }
+
+    /// The requests the server's engines make (focus, rotor search, keys), not an element action.
+    private static func engineKind(_ name: ActionName, value: JSON?) -> Kind? {
+        switch name {
         case .scrollToVisible:
             guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue
@@ -116,6 +124,7 @@ public struct ActionCall: Sendable, Equatable {
         case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
         case .rotorSearch: return .rotorSearch(query: value ?? .null)
         case .key: return .key(event: value ?? .null)
+        default: return nil
         }
     }
 }

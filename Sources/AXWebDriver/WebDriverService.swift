@@ -666,31 +666,9 @@ package final class WebDriverService: Sendable {
         guard let script = body["script"]?.stringValue else { throw .invalidArgument("'script' must be a string") }
         let arguments = body["args"]?.arrayValue ?? []
         if script.hasPrefix("/* getAttribute */") || script.hasPrefix("/* isDisplayed */") {
-            guard let id = try ElementReference.nodeID(in: arguments.first) else {
-                throw .invalidArgument("the atom needs an element argument")
-            }
-            let element = try await element(session, id)
-            if script.hasPrefix("/* isDisplayed */") { return try await attribute(session, element, "displayed") }
-            let value = try await attribute(session, element, arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
-            switch value {
-            case .null, .string: return value
-            case .bool(let flag): return flag ? "true" : .null
-            default: return .string(value.stringValue ?? value.jsonString)
-            }
+            return try await seleniumAtom(session, script, arguments)
         }
-        let trimmed = script.trimmingPrefixWhitespace()
-        var name: Substring
-        if trimmed.hasPrefix("axserver:") {
-            name = trimmed.dropFirst("axserver:".count)
-        } else if trimmed.hasPrefix("mobile:") {
-            name = trimmed.dropFirst("mobile:".count)
-        } else {
-            throw WebDriverError(
-                "unsupported operation",
-                "axdriver runs no JavaScript; scripts are 'axserver: NAME' extensions (\(WebDriverService.scriptExtensions.joined(separator: ", ")))",
-                data: ["supported": JSON(WebDriverService.scriptExtensions.map { "axserver: " + $0 })])
-        }
-        while name.first == " " { name = name.dropFirst() }
+        let name = try Self.extensionName(script)
         let options = arguments.first?.objectValue ?? [:]
         let target: JSON? = try ElementReference.nodeID(in: arguments.first).map { ["id": .string($0)] }
         func params(_ extra: JSONObject = [:]) -> JSONObject {
@@ -710,6 +688,54 @@ package final class WebDriverService: Sendable {
             }
             return try await session.link.call("action.custom", params(["name": action]))
         case "focus": return try await session.link.call("focus.set", params())
+        case "rotor", "audit", "speech", "source":
+            return try await inspectionScript(session, String(name), options: options, target: target)
+        default:
+            return try await namedAction(session, String(name), options: options, target: target)
+        }
+    }
+
+    /// NAME of an `axserver: NAME` (or `mobile: NAME`) script; anything else is JavaScript, which axdriver does not run.
+    static func extensionName(_ script: String) throws(WebDriverError) -> Substring {
+        let trimmed = script.trimmingPrefixWhitespace()
+        var name: Substring
+        if trimmed.hasPrefix("axserver:") {
+            name = trimmed.dropFirst("axserver:".count)
+        } else if trimmed.hasPrefix("mobile:") {
+            name = trimmed.dropFirst("mobile:".count)
+        } else {
+            throw WebDriverError(
+                "unsupported operation",
+                "axdriver runs no JavaScript; scripts are 'axserver: NAME' extensions (\(WebDriverService.scriptExtensions.joined(separator: ", ")))",
+                data: ["supported": JSON(WebDriverService.scriptExtensions.map { "axserver: " + $0 })])
+        }
+        while name.first == " " { name = name.dropFirst() }
+        return name
+    }
+
+    /// Selenium's getAttribute / isDisplayed atoms (its Python client sends them for `get_attribute` /
+    /// `is_displayed`), answered from the element.
+    func seleniumAtom(_ session: DriverSession, _ script: String, _ arguments: [JSON]) async throws(WebDriverError)
+        -> JSON
+    {
+        guard let id = try ElementReference.nodeID(in: arguments.first) else {
+            throw .invalidArgument("the atom needs an element argument")
+        }
+        let element = try await element(session, id)
+        if script.hasPrefix("/* isDisplayed */") { return try await attribute(session, element, "displayed") }
+        let value = try await attribute(session, element, arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
+        switch value {
+        case .null, .string: return value
+        case .bool(let flag): return flag ? "true" : .null
+        default: return .string(value.stringValue ?? value.jsonString)
+        }
+    }
+
+    /// The scripts that read rather than act: a rotor step, an audit, speech, the page source.
+    func inspectionScript(_ session: DriverSession, _ name: String, options: JSONObject, target: JSON?)
+        async throws(WebDriverError) -> JSON
+    {
+        switch name {
         case "rotor":
             guard let rotor = options["rotor"] ?? options["name"] else {
                 throw .invalidArgument("axserver: rotor needs 'rotor'")
@@ -736,7 +762,7 @@ package final class WebDriverService: Sendable {
             let reply = try await session.link.call("tree.get", ["format": .string(format)])
             return reply[format] ?? reply
         default:
-            return try await namedAction(session, String(name), options: options, target: target)
+            throw .invalidArgument("unknown script extension '\(name)'")
         }
     }
 

@@ -36,7 +36,8 @@ final class DragDropMappingTests: XCTestCase {
             entries.map { ActionModel.request(for: $0) },
             [.activate, .drag("Photo", at: nil), .drop("Before", at: nil), .drop("After", at: nil)])
         let note = try XCTUnwrap(store.tree["note"])
-        XCTAssertEqual(ATSPIMapping.actions(note, context: ATSPIContext.of(note, in: store.tree)).map(\.name), ["drag:Note"])
+        XCTAssertEqual(
+            ATSPIMapping.actions(note, context: ATSPIContext.of(note, in: store.tree)).map(\.name), ["drag:Note"])
         XCTAssertTrue(ATSPIMapping.interfaces(note, parentRole: nil).contains(.action))
         let plain = try XCTUnwrap(store.tree["plain"])
         XCTAssertFalse(ATSPIMapping.interfaces(plain, parentRole: nil).contains(.action))

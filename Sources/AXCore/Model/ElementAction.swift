@@ -9,6 +9,9 @@ package typealias ScrollDirection = AXSchema.ScrollDirection
 package enum ElementAction: Sendable, Equatable {
     /// `accessibilityActivate()` (X30).
     case activate
+    /// A touch that hit testing delivered to the element's view (`action.tap`, R111–R114): sent to the app as
+    /// `activate`, but a touch, not an accessibility action, so it needs no listed `activate` (D-ACT-3).
+    case tap
     /// `accessibilityIncrement()` (adjustable elements).
     case increment
     /// `accessibilityDecrement()` (adjustable elements).
@@ -41,7 +44,7 @@ package enum ElementAction: Sendable, Equatable {
     /// vocabulary.
     package var actionName: ActionName {
         switch self {
-        case .activate: .activate
+        case .activate, .tap: .activate
         case .increment: .increment
         case .decrement: .decrement
         case .scroll: .scroll
@@ -64,6 +67,7 @@ package enum ElementAction: Sendable, Equatable {
     package var standardAction: AXAction? {
         switch self {
         case .activate: .activate
+        case .tap: nil
         case .increment: .increment
         case .decrement: .decrement
         case .scroll: .scroll

@@ -88,8 +88,7 @@ package enum DragDrop {
         let kind = drop ? "drop" : "drag"
         let descriptors = node.dragDrop?.descriptors(forDrop: drop) ?? []
         guard !descriptors.isEmpty else {
-            let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
-            throw .notSupported(action: kind, supported: supported)
+            throw .notSupported(action: kind, supported: ActionRouting.supportedActions(of: node))
         }
         guard let descriptor = descriptors.first(where: { $0.name == name }) else {
             throw .notSupported(action: "\(kind):\(name)", supported: descriptors.map { "\(kind):\($0.name)" })

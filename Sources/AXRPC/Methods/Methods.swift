@@ -405,7 +405,7 @@ package enum AXMethods {
                 hitView = view
             }
             do {
-                let handled = try await hub.perform(app: snap.id, element: element, action: .activate)
+                let handled = try await hub.perform(app: snap.id, element: element, action: .tap)
                 return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
             } catch { throw RPCError.from(error) }
         }
@@ -442,16 +442,8 @@ package enum AXMethods {
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
-        case .setValue:
-            guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
-            return .setValue(value)
-        case .typeText:
-            var text = try arguments.string("text")
-            if text == nil {
-                text = try arguments.string("value")
-            }
-            guard let text else { throw arguments.bad("text", "is required") }
-            return .typeText(text)
+        case .setValue, .typeText:
+            return try valueAction(name, arguments)
         case .custom:
             var idOrName = try arguments.string("name")
             if idOrName == nil {
@@ -472,6 +464,20 @@ package enum AXMethods {
         case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
+    }
+
+    /// setValue's `value` and typeText's `text` (or `value`).
+    static func valueAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
+        if name == .setValue {
+            guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
+            return .setValue(value)
+        }
+        var text = try arguments.string("text")
+        if text == nil {
+            text = try arguments.string("value")
+        }
+        guard let text else { throw arguments.bad("text", "is required") }
+        return .typeText(text)
     }
 
     /// Zoom (D-ZOOM-1: `point?` in screen coordinates) and drag and drop (D-DRAG-1: the descriptor's `name`).

@@ -428,6 +428,7 @@ final class Deriver {
         guard views.nodes[virtualElement.id] == nil, !ownIDs.contains(virtualElement.id) else { return nil }
         var virtualNode = makeVirtual(
             virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
+        ActivationRule.apply(to: &virtualNode)  // X13, D-ACT-3
         // D-DRAG-1: a virtual element's descriptors are in a view; by default its container's.
         DragDrop.attach(virtualElement.ax, defaultView: view.id, to: &virtualNode, views: views)
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
@@ -467,6 +468,7 @@ final class Deriver {
     ) -> Item {
         var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
+        ActivationRule.apply(to: &ax)  // X13, D-ACT-3
         DragDrop.attach(view.ax, defaultView: view.id, to: &ax, views: views)  // D-DRAG-1
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
@@ -479,8 +481,9 @@ final class Deriver {
         restrictions: [String], language: String?, ownIDs: inout [String]
     ) {
         let synthesized = synthesize(view, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-        for node in synthesized.nodes {
+        for var node in synthesized.nodes {
             ownIDs.append(node.id)
+            ActivationRule.apply(to: &node)  // X13, D-ACT-3
             write(node, new: true)
         }
         let ordered =
