@@ -576,7 +576,9 @@ package final class Hub: Sendable {
 
         var node: AXNode?
         if let element {
-            guard let found = snap.tree[element] else { throw .noSuchElement(element) }
+            // An automation-only node (D-AUTO-1) is built on this miss only.
+            guard let found = snap.tree[element] ?? AutomationNodes.augment(snap.tree, views: snap.views)[element]
+            else { throw .noSuchElement(element) }
             node = found
         }
         // Guided access: the element's own and inherited restrictions (R83).

@@ -40,13 +40,16 @@ package struct AXStates: OptionSet, Sendable, Hashable {
     package static let expanded = AXStates(rawValue: 1 << 13)
     package static let collapsed = AXStates(rawValue: 1 << 14)
     package static let updatesFrequently = AXStates(rawValue: 1 << 15)
+    /// A view listed only in an element's `automationElements`: found by automation, not by assistive
+    /// technologies (R38, X18; D-AUTO-1).
+    package static let automationOnly = AXStates(rawValue: 1 << 16)
 
     package static let named: [(String, AXStates)] = [
         ("enabled", .enabled), ("selected", .selected), ("checked", .checked), ("onscreen", .onscreen),
         ("clipped", .clipped), ("focusable", .focusable), ("editable", .editable), ("secure", .secure),
         ("multiLine", .multiLine), ("busy", .busy), ("modal", .modal), ("activeWindow", .activeWindow),
         ("respondsToUserInteraction", .respondsToUserInteraction), ("expanded", .expanded), ("collapsed", .collapsed),
-        ("updatesFrequently", .updatesFrequently),
+        ("updatesFrequently", .updatesFrequently), ("automationOnly", .automationOnly),
     ]
     package var names: [String] { AXStates.named.compactMap { contains($0.1) ? $0.0 : nil } }
 }

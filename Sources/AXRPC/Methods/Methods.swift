@@ -39,9 +39,13 @@ package enum AXMethods {
         do { return try hub.resolveApp(explicit) } catch { throw RPCError.from(error) }
     }
 
+    /// The app's snapshot as automation sees it: the derived tree plus its automation-only nodes (D-AUTO-1).
     static func snapshot(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> AppSnapshot {
         let appID = try app(arguments, hub, session)
-        do { return try hub.snapshot(appID) } catch { throw RPCError.from(error) }
+        var snap: AppSnapshot
+        do { snap = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
+        snap.tree = AutomationTreeCache.shared.tree(of: snap)
+        return snap
     }
 
     static func changeJSON(_ cs: ChangeSet) -> JSON {
