@@ -21,6 +21,9 @@ package struct ActionRequest: Sendable, Equatable {
         case rotorSearch(query: JSON)
         /// A key the server does not handle, delivered to the app: `{key, modifiers, phase, text}` (D-KEY-1).
         case key(event: JSON)
+        /// The focus engine asks a table or collection view with `selectionFollowsFocus` to select the cell focus
+        /// moved to (D-FOCUS-SEL-1).
+        case select(row: Int, section: Int)
     }
 
     package var kind: Kind
@@ -44,6 +47,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .didUpdateFocus: .didUpdateFocus
         case .rotorSearch: .rotorSearch
         case .key: .key
+        case .select: .select
         }
     }
 
@@ -64,6 +68,7 @@ package struct ActionRequest: Sendable, Equatable {
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
         case .key(let event): event
+        case .select(let row, let section): ["row": JSON(row), "section": JSON(section)]
         }
     }
 

@@ -47,6 +47,9 @@ public struct ActionCall: Sendable, Equatable {
         /// A key the server passed back to the app (no assistive technology consumed it and the server does not
         /// handle it): `{key, modifiers, phase, text}`; answer true when the app handled it.
         case key(event: JSON)
+        /// The focus engine asks the table or collection view `target` to select the cell at (row, section) that
+        /// focus moved to (`selectionFollowsFocus`, D-FOCUS-SEL-1); answer with the selection as a hierarchy update.
+        case select(row: Int, section: Int)
         /// An action this library does not know, or known but with params it cannot read; `action` is its name.
         case unknown(action: String)
     }
@@ -107,7 +110,7 @@ public struct ActionCall: Sendable, Equatable {
             guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
             return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
         case .drag, .drop: return dragDropKind(name, value: value)
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .select:
             return engineKind(name, value: value)
         }
     }
@@ -124,6 +127,9 @@ public struct ActionCall: Sendable, Equatable {
         case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
         case .rotorSearch: return .rotorSearch(query: value ?? .null)
         case .key: return .key(event: value ?? .null)
+        case .select:
+            guard let row = value?["row"]?.intValue, let section = value?["section"]?.intValue else { return nil }
+            return .select(row: row, section: section)
         default: return nil
         }
     }

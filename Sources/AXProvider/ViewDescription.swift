@@ -259,6 +259,10 @@ public struct ViewDescription: Sendable, Equatable {
     public var numberOfLines: Int?
     /// `restoresFocusAfterTransition` (C27): false on a presented controller's view opts out of focus return.
     public var restoresFocusAfterTransition: Bool?
+    /// `allowsFocus` of a table or collection view (D-FOCUS-SEL-1): false makes its cells unfocusable by default.
+    public var allowsFocus: Bool?
+    /// `selectionFollowsFocus` of a table or collection view (D-FOCUS-SEL-1): moving focus selects the cell.
+    public var selectionFollowsFocus: Bool?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -348,6 +352,8 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("backgroundColor", \.backgroundColor, .string),
             SchemaBinding("numberOfLines", \.numberOfLines, .integer),
             SchemaBinding("restoresFocusAfterTransition", \.restoresFocusAfterTransition, .boolean),
+            SchemaBinding("allowsFocus", \.allowsFocus, .boolean),
+            SchemaBinding("selectionFollowsFocus", \.selectionFollowsFocus, .boolean),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

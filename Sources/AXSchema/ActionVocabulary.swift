@@ -60,6 +60,9 @@ public enum ActionName: String, Sendable, CaseIterable {
     case rotorSearch
     /// A key passed back to the app (D-KEY-1).
     case key
+    /// The focus engine asks a table or collection view with `selectionFollowsFocus` to select the focused cell;
+    /// `value` is `{row, section}` (D-FOCUS-SEL-1).
+    case select
 
     /// The element actions: the ones an automation client asks for with `action.<name>` (Specs/protocol.md
     /// §Actions), in the method table's order.

@@ -129,6 +129,8 @@ public enum HierarchySchema {
         SchemaProperty("backgroundColor", .view, .string),
         SchemaProperty("numberOfLines", .view, .integer),
         SchemaProperty("restoresFocusAfterTransition", .view, .boolean),
+        SchemaProperty("allowsFocus", .view, .boolean),
+        SchemaProperty("selectionFollowsFocus", .view, .boolean),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),

@@ -30,6 +30,7 @@ final class ActionVocabularyRouteTests: XCTestCase {
         (ActionRequest(.didUpdateFocus(context: ["a": 1]), target: "v"), .didUpdateFocus(context: ["a": 1])),
         (ActionRequest(.rotorSearch(query: ["rotor": "r"]), target: "v"), .rotorSearch(query: ["rotor": "r"])),
         (ActionRequest(.key(event: ["key": "Tab"]), target: ""), .key(event: ["key": "Tab"])),
+        (ActionRequest(.select(row: 1, section: 0), target: "grid", elementID: "p1"), .select(row: 1, section: 0)),
     ]
 
     func testTheProviderReadsEveryRequestTheHubSends() {

@@ -552,6 +552,9 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case isTransparentFocusItem
     /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
     case restoresFocusAfterTransition
+    /// `UITableView` / `UICollectionView.allowsFocus` and `selectionFollowsFocus` (D-FOCUS-SEL-1).
+    case allowsFocus
+    case selectionFollowsFocus
     case restrictionIdentifiers
     case guidedAccessRestrictionIdentifiers
     case fontSize
@@ -648,6 +651,8 @@ extension ViewNode {
         case .focusGuides: focus.guides = isNull ? [] : try decodeFocusGuides(value, field: field)
         case .isTransparentFocusItem: focus.isTransparentFocusItem = try field.bool(value, null: false)
         case .restoresFocusAfterTransition: focus.restoresFocusAfterTransition = try field.bool(value, null: true)
+        case .allowsFocus, .selectionFollowsFocus:
+            try applyCollectionFocusProperty(property, value, to: &focus, field: field)
         case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
             restrictionIdentifiers = try field.strings(value, null: [])
         case .fontSize:

@@ -340,6 +340,10 @@ package struct FocusProperties: Sendable, Equatable {
     /// `restoresFocusAfterTransition` (C27, default true): false on a modal container's view opts out of the
     /// return of focus when it goes (D-FOCUS-RESTORE-1; issue 25 item 6).
     package var restoresFocusAfterTransition = true
+    /// A table or collection view's `allowsFocus` (nil: UIKit's default, cells may take focus; D-FOCUS-SEL-1).
+    package var allowsFocus: Bool?
+    /// A table or collection view's `selectionFollowsFocus` (D-FOCUS-SEL-1).
+    package var selectionFollowsFocus = false
     package init() {}
 }
 

@@ -465,7 +465,7 @@ package enum AXMethods {
             return .scroll(direction)
         case .zoomIn, .zoomOut, .drag, .drop:
             return try namedPointAction(name, arguments)
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key:
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .select:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }

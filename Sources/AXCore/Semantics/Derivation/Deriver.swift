@@ -28,6 +28,9 @@ final class Deriver {
         var language: String?
         /// Set only in the context of the one window that is key (A27): the front-most visible window that says so.
         var isKeyWindow = false
+        /// The nearest table or collection view above allows its cells focus (`allowsFocus`, D-FOCUS-SEL-1): part
+        /// of the context so that changing it re-derives the cells.
+        var cellsFocusAllowed = true
     }
 
     struct Item: Equatable {
@@ -360,7 +363,7 @@ final class Deriver {
             }
         }
         let language = view.ax.language ?? ctx.language
-        let childCtx: Ctx
+        var childCtx: Ctx
         if case .container(let role) = exposure {
             let rtl = view.kind == .window ? view.window.layoutDirection == .rtl : ctx.rtl
             childCtx = Ctx(
@@ -371,6 +374,7 @@ final class Deriver {
                 map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
                 containerRole: ctx.containerRole, restrictions: restrictions, language: language)
         }
+        childCtx.cellsFocusAllowed = CollectionFocus.cellsFocusAllowed(below: view, inherited: ctx.cellsFocusAllowed)
         return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: view.ax.elements != nil)
     }
 
@@ -469,6 +473,7 @@ final class Deriver {
         var ax = makeElement(
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         ActivationRule.apply(to: &ax)  // X13, D-ACT-3
+        CollectionFocus.apply(view, cellsFocusAllowed: ctx.cellsFocusAllowed, to: &ax)  // D-FOCUS-SEL-1
         DragDrop.attach(view.ax, defaultView: view.id, to: &ax, views: views)  // D-DRAG-1
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
