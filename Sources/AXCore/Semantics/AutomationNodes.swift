@@ -1,6 +1,6 @@
 /// Views that automation finds although assistive technologies do not (issue 25 item 2; R38, X18, seed 000:55436;
-/// D-AUTO-1). A view an element lists in `automationElements` (explicitly, or by X18's fallback) that is no node of
-/// the derived tree becomes an *automation-only node*, built on lookup: parent the listing element, state
+/// D-AUTO-1). A view an element lists explicitly in `automationElements` that is no node of the derived tree
+/// becomes an *automation-only node*, built on lookup: parent the listing element, state
 /// `automationOnly`, label, value, traits, role and actions by the rules `makeElement` applies, its frame on screen.
 /// The derived tree itself (children, navigation order, AT-SPI, speech) is unchanged: the listing element's
 /// `children` never name it.
@@ -9,7 +9,10 @@ package enum AutomationNodes {
     package static func augment(_ tree: AXTree, views: ViewHierarchy) -> AXTree {
         var out = tree
         for (_, listing) in tree.nodes where !listing.automationElements.isEmpty {
-            for id in listing.automationElements where out[id] == nil {
+            // Only what the app listed itself: X18's fallback names an element's identified subviews (the control
+            // a cell acts for, which the cell already represents) or tree nodes.
+            guard let explicit = listing.viewID.flatMap({ views[$0]?.ax.automationElements }) else { continue }
+            for id in explicit where out[id] == nil {
                 if let node = node(for: id, listedBy: listing, views: views) { out.nodes[id] = node }
             }
         }
