@@ -46,3 +46,61 @@ public struct LocationDescriptorDescription: Sendable, Equatable {
 extension LocationDescriptorDescription: SchemaListItem {
     package static func schemaList(_ value: JSON) -> [LocationDescriptorDescription]? { list(value) }
 }
+
+/// `accessibilityReadingContent` (UIAccessibilityReadingContent, seed 000:55696–55714; D-READ-1): each line's text
+/// and on-screen frame, and the page's text (nil: the lines joined).
+public struct ReadingContentDescription: Sendable, Equatable {
+    /// One line: its text and its frame in screen coordinates.
+    public struct Line: Sendable, Equatable {
+        /// The line's text (`accessibilityContent(forLineNumber:)`).
+        public var text: String
+        /// The line's frame on screen (`accessibilityFrame(forLineNumber:)`).
+        public var frame: ViewRect
+
+        /// A line.
+        public init(text: String, frame: ViewRect) {
+            self.text = text
+            self.frame = frame
+        }
+    }
+
+    /// The lines, in reading order.
+    public var lines: [Line]
+    /// `accessibilityPageContent()`; nil: the lines' texts joined by newlines.
+    public var pageContent: String?
+
+    /// Reading content with these lines.
+    public init(lines: [Line], pageContent: String? = nil) {
+        self.lines = lines
+        self.pageContent = pageContent
+    }
+
+    /// Reads `{lines: [{text, frame}], pageContent?}`; nil for any other form.
+    public init?(json: JSON) {
+        guard let object = json.objectValue, object.keys.allSatisfy({ ["lines", "pageContent"].contains($0) }),
+            let items = object["lines"]?.arrayValue
+        else { return nil }
+        var lines: [Line] = []
+        for item in items {
+            guard let line = item.objectValue, line.keys.count == 2, let text = line["text"]?.stringValue,
+                let frame = line["frame"].flatMap(ViewRect.init(json:))
+            else { return nil }
+            lines.append(Line(text: text, frame: frame))
+        }
+        self.init(lines: lines, pageContent: object["pageContent"]?.stringValue)
+        guard self.json == json else { return nil }
+    }
+
+    /// `{lines: [{text, frame}], pageContent?}`.
+    public var json: JSON {
+        var object: JSONObject = [
+            "lines": .array(lines.map { ["text": .string($0.text), "frame": $0.frame.json] })
+        ]
+        if let pageContent { object["pageContent"] = .string(pageContent) }
+        return .object(object)
+    }
+}
+
+extension ReadingContentDescription: SchemaRepresentable {
+    package static var schemaForm: SchemaForm { .object }
+}

@@ -76,6 +76,8 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var accessibilityDragSourceDescriptors: [LocationDescriptorDescription]?
     /// `accessibilityDropPointDescriptors` (D-DRAG-1): nil is automatic discovery, [] none (X39).
     public var accessibilityDropPointDescriptors: [LocationDescriptorDescription]?
+    /// `accessibilityReadingContent` (UIAccessibilityReadingContent, D-READ-1).
+    public var accessibilityReadingContent: ReadingContentDescription?
 
     /// No property set.
     public init() {}
@@ -122,6 +124,7 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
             SchemaBinding("accessibilityDragSourceDescriptors", \.accessibilityDragSourceDescriptors, .value),
             SchemaBinding("accessibilityDropPointDescriptors", \.accessibilityDropPointDescriptors, .value),
+            SchemaBinding("accessibilityReadingContent", \.accessibilityReadingContent, .value),
         ])
 
     /// Reads `key` when it is one of these properties with a value of the modelled type; false otherwise.

@@ -165,6 +165,7 @@ public enum HierarchySchema {
         SchemaProperty("scalesLargeContentImage", .accessibility, .boolean),
         SchemaProperty("accessibilityDragSourceDescriptors", .accessibility, .list),
         SchemaProperty("accessibilityDropPointDescriptors", .accessibility, .list),
+        SchemaProperty("accessibilityReadingContent", .accessibility, .object),
         SchemaProperty("accessibilityFrameInContainerSpace", .virtualElement, .rect),
         SchemaProperty("children", .structural, .views),
     ]

@@ -119,3 +119,19 @@ def test_drag_and_drop_named_actions(ax, ax_provider):
     assert refused.value.code == -32014
     assert refused.value.data["supported"] == ["drop:Album"]
     assert len(received) == 2
+
+
+def test_reading_content(ax, ax_provider):
+    """D-READ-1 (R93): an element's reading content — the line at a point, a line by number, the page text; an
+    element without it raises InvalidParams."""
+    ax_provider("py-book", [view("win", "UIWindow", [0, 0, 400, 800], isKeyWindow=True, children=[
+        view("page", "BookPageView", [0, 100, 400, 600], isAccessibilityElement=True, accessibilityLabel="Page",
+             accessibilityReadingContent={"lines": [{"text": "First.", "frame": [20, 120, 360, 24]},
+                                                     {"text": "Second.", "frame": [20, 144, 360, 24]}]}),
+        view("ok", "UIButton", [10, 720, 100, 44], title="OK")])])
+    answer = ax.reading_content({"id": "page"}, point={"x": 30, "y": 150})
+    assert answer["lineCount"] == 2 and answer["pageContent"] == "First.\nSecond."
+    assert answer["line"]["number"] == 1 and answer["line"]["text"] == "Second."
+    assert ax.reading_content("#page", line=0)["line"]["text"] == "First."
+    with pytest.raises(axclient.InvalidParams):
+        ax.reading_content({"id": "ok"})

@@ -232,6 +232,8 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     // Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
     case accessibilityDragSourceDescriptors
     case accessibilityDropPointDescriptors
+    // UIAccessibilityReadingContent (seed 000:55696–55714; R93; D-READ-1).
+    case accessibilityReadingContent
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
@@ -312,6 +314,7 @@ func applyAccessibilityProperty(
     case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
     case .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
         try applyDragDropProperty(property, value, to: &ax, field: field)
+    case .accessibilityReadingContent: ax.readingContent = try decodeReadingContent(value, field: field)
     }
 }
 

@@ -293,6 +293,8 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var largeContent = LargeContentSettings()
     /// `accessibilityDragSourceDescriptors` / `accessibilityDropPointDescriptors`, as set (D-DRAG-1).
     package var dragDrop = DragDropDescriptors()
+    /// `UIAccessibilityReadingContent`, as set (D-READ-1).
+    package var readingContent: ReadingContent?
     package init() {}
 }
 
