@@ -6,12 +6,16 @@ package struct ATSPIActionEntry: Sendable, Equatable {
         case activate, increment, decrement, escape
         /// `accessibilityZoomIn/Out(at:)` at the element's centre (D-ZOOM-1).
         case zoomIn, zoomOut
+        /// A drag from / a drop at the descriptor named so (D-DRAG-1).
+        case drag(String)
+        case drop(String)
         case custom(String)
         /// A step of an app-defined rotor the node declares (D-ROTOR-7).
         case rotor(name: String, direction: RotorDirection)
     }
     package var kind: Kind
-    /// Machine name (`GetName`): click, increment, decrement, zoom-in, zoom-out, dismiss, custom:<id>.
+    /// Machine name (`GetName`): click, increment, decrement, zoom-in, zoom-out, drag:<name>, drop:<name>,
+    /// custom:<id>, dismiss.
     package var name: String
     package var localizedName: String
     package var description: String
@@ -245,6 +249,7 @@ package enum ATSPIMapping {
         {
             return true
         }
+        if n.actions.contains(.drag) || n.actions.contains(.drop) { return true }
         return !n.customActions.isEmpty || n.states.contains(.modal)
     }
 
@@ -278,6 +283,7 @@ package enum ATSPIMapping {
                     kind: .zoomOut, name: "zoom-out", localizedName: "Zoom out",
                     description: "Zooms out at the centre", keyBinding: ""))
         }
+        out += dragDropEntries(n)
         for c in n.customActions {
             out.append(
                 ATSPIActionEntry(
@@ -291,6 +297,23 @@ package enum ATSPIMapping {
                     description: "Dismisses the \(n.role == .alert ? "alert" : "view")", keyBinding: ";;Escape"))
         }
         return out
+    }
+
+    /// One entry per drag source (`drag:<name>`) and drop point (`drop:<name>`), named as VoiceOver offers them
+    /// (D-DRAG-1).
+    static func dragDropEntries(_ n: AXNode) -> [ATSPIActionEntry] {
+        guard let descriptors = n.dragDrop else { return [] }
+        let drags = descriptors.descriptors(forDrop: false).map { descriptor in
+            ATSPIActionEntry(
+                kind: .drag(descriptor.name), name: "drag:" + descriptor.name, localizedName: descriptor.name,
+                description: "Starts a drag from \(descriptor.name)", keyBinding: "")
+        }
+        let drops = descriptors.descriptors(forDrop: true).map { descriptor in
+            ATSPIActionEntry(
+                kind: .drop(descriptor.name), name: "drop:" + descriptor.name, localizedName: descriptor.name,
+                description: "Drops at \(descriptor.name)", keyBinding: "")
+        }
+        return drags + drops
     }
 
     /// Labels, headings and images only get a default action when they respond to user interaction.

@@ -55,6 +55,8 @@ package struct ActionModel {
         case .escape: return .escape
         case .zoomIn: return .zoomIn(at: nil)
         case .zoomOut: return .zoomOut(at: nil)
+        case .drag(let name): return .drag(name, at: nil)
+        case .drop(let name): return .drop(name, at: nil)
         case .custom(let id): return .custom(id)
         }
     }

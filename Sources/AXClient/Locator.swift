@@ -149,6 +149,30 @@ public struct Locator: Sendable {
         try await act("action.custom", ["name": .string(name)], waitUntil: .visible, timeout: timeout)
     }
 
+    /// Zooms in on a `supportsZoom` element (`action.zoomIn`) at its centre (D-ZOOM-1).
+    @discardableResult
+    public func zoomIn(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.zoomIn", [:], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Zooms out on a `supportsZoom` element (`action.zoomOut`) at its centre (D-ZOOM-1).
+    @discardableResult
+    public func zoomOut(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.zoomOut", [:], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Starts a drag from the element's drag source descriptor `name` (`action.drag`, D-DRAG-1).
+    @discardableResult
+    public func drag(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.drag", ["name": .string(name)], waitUntil: .enabled, timeout: timeout)
+    }
+
+    /// Drops at the element's drop point descriptor `name` (`action.drop`, D-DRAG-1).
+    @discardableResult
+    public func drop(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
+        try await act("action.drop", ["name": .string(name)], waitUntil: .enabled, timeout: timeout)
+    }
+
     private func act(_ method: String, _ extra: JSONObject, waitUntil state: WaitState, timeout: Duration)
         async throws(AXClientError) -> Bool
     {

@@ -172,9 +172,19 @@ extension Hub {
                         .didUpdateFocus(context: context), target: asker, elementID: decision.item)
                     _ = try? await provider.perform(request, timeout: actionTimeout)
                 }
+                await selectFollowingFocus(decision.item, views: engine.index.views, provider: provider)
             }
             return outcome
         }
+    }
+
+    /// `selectionFollowsFocus` (D-FOCUS-SEL-1): after focus moved onto a cell of such a table or collection view, the
+    /// view is asked to select it; the app answers with its selection as a hierarchy update.
+    func selectFollowingFocus(_ item: String, views: ViewHierarchy, provider: any ActionProvider) async {
+        guard let selection = CollectionFocus.selection(afterFocusMovedTo: item, views: views) else { return }
+        let request = ActionRequest(
+            .select(row: selection.row, section: selection.section), target: selection.container, elementID: item)
+        _ = try? await provider.perform(request, timeout: actionTimeout)
     }
 
     /// The message of a failed focus update; a requested target that cannot take focus is named (C10, C11).

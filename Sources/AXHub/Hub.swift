@@ -23,6 +23,9 @@ package struct ActionRequest: Sendable, Equatable {
         case key(event: JSON)
         /// Move the caret or selection of a text element that reports its own (D-TEXT-APP-2).
         case setSelectedTextRange(TextRange)
+        /// The focus engine asks a table or collection view with `selectionFollowsFocus` to select the cell focus
+        /// moved to (D-FOCUS-SEL-1).
+        case select(row: Int, section: Int)
     }
 
     package var kind: Kind
@@ -47,11 +50,13 @@ package struct ActionRequest: Sendable, Equatable {
         case .rotorSearch: .rotorSearch
         case .key: .key
         case .setSelectedTextRange: .setSelectedTextRange
+        case .select: .select
         }
     }
 
     /// The wire `action`: activate, increment, decrement, scroll, escape, magicTap, custom, setValue, typeText,
-    /// zoomIn, zoomOut, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key, setSelectedTextRange.
+    /// zoomIn, zoomOut, drag, drop, scrollToVisible, shouldUpdateFocus, didUpdateFocus, rotorSearch, key,
+    /// setSelectedTextRange, select.
     package var action: String { actionName.rawValue }
 
     /// The wire `value`.
@@ -60,12 +65,15 @@ package struct ActionRequest: Sendable, Equatable {
         case .element(.setValue(let value)): value
         case .element(.typeText(let text)): .string(text)
         case .element(.zoomIn(let point?)), .element(.zoomOut(let point?)): ["x": JSON(point.x), "y": JSON(point.y)]
+        case .element(.drag(let name, let point?)), .element(.drop(let name, let point?)):
+            ["name": .string(name), "x": JSON(point.x), "y": JSON(point.y)]
         case .element: nil
         case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
         case .key(let event): event
         case .setSelectedTextRange(let range): [JSON(range.location), JSON(range.length)]
+        case .select(let row, let section): ["row": JSON(row), "section": JSON(section)]
         }
     }
 
@@ -590,7 +598,9 @@ package final class Hub: Sendable {
 
         var node: AXNode?
         if let element {
-            guard let found = snap.tree[element] else { throw .noSuchElement(element) }
+            // An automation-only node (D-AUTO-1) is built on this miss only.
+            guard let found = snap.tree[element] ?? AutomationNodes.augment(snap.tree, views: snap.views)[element]
+            else { throw .noSuchElement(element) }
             node = found
         }
         // Guided access: the element's own and inherited restrictions (R83).
@@ -605,6 +615,7 @@ package final class Hub: Sendable {
             case .noElement: throw .noSuchElement("(none)")
             case .notSupported(let name, let supported): throw .notSupported(action: name, supported: supported)
             case .disabled: throw .notInteractable(reason: "disabled")
+            case .descriptorViewGone: throw .notInteractable(reason: "descriptorViewGone")
             }
         }
         for handler in route.handlers {

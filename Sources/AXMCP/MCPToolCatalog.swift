@@ -88,10 +88,11 @@ package enum MCPToolCatalog {
         MCPToolSpec(
             name: "act",
             description:
-                "Perform increment, decrement, scroll, escape, magicTap or a custom action by name. Returns what changed.",
+                "Perform increment, decrement, scroll, escape, magicTap, zoomIn, zoomOut, drag, drop or a custom action by name. Returns what changed.",
             arguments: [
                 ref, selector, (name: "action", type: "string", description: ""),
-                (name: "direction", type: "string", description: "scroll: up down left right next previous"), app,
+                (name: "direction", type: "string", description: "scroll: up down left right next previous"),
+                (name: "name", type: "string", description: "drag/drop: the drag source or drop point name"), app,
             ], required: ["action"], kind: .act),
         MCPToolSpec(
             name: "wait_for",

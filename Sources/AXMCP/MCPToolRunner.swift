@@ -444,6 +444,15 @@ package final class MCPToolRunner: Sendable {
                 args, verb: "scroll", method: "action.scroll", extra: ["direction": .string(direction)])
         case "activate", "click":
             return try await act(args, verb: "click", method: "action.activate", extra: [:])
+        case "zoomIn", "zoomOut":
+            // D-ZOOM-1: at the element's centre (the app gets it in the element's own coordinate space).
+            return try await act(args, verb: action, method: "action." + action, extra: [:])
+        case "drag", "drop":
+            // D-DRAG-1: the descriptor named by `name`.
+            guard let name = try args.string("name") else {
+                throw ToolArgumentError(message: "act: '\(action)' needs 'name' (a drag source or drop point)")
+            }
+            return try await act(args, verb: action, method: "action." + action, extra: ["name": .string(name)])
         default:
             return try await act(args, verb: action, method: "action.custom", extra: ["name": .string(action)])
         }

@@ -27,6 +27,10 @@ public struct ActionCall: Sendable, Equatable {
         case setValue(JSON)
         /// Type this text at the insertion point.
         case typeText(String)
+        /// Start a drag from the drag source descriptor `name` at (x, y) in `target`'s coordinate space (D-DRAG-1).
+        case drag(name: String, x: Double, y: Double)
+        /// Drop at the drop point descriptor `name`, (x, y) in `target`'s coordinate space (D-DRAG-1).
+        case drop(name: String, x: Double, y: Double)
         /// `accessibilityZoomIn(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
         case zoomIn(x: Double, y: Double)
         /// `accessibilityZoomOut(at:)`: the centre in the element's own coordinate space (D-ZOOM-1).
@@ -46,6 +50,9 @@ public struct ActionCall: Sendable, Equatable {
         /// Move the caret (length 0) or selection of a text element that reports its own `selectedTextRange`:
         /// `[location, length]` in Unicode scalars (D-TEXT-APP-2); answer true and publish the new range.
         case setSelectedTextRange(location: Int, length: Int)
+        /// The focus engine asks the table or collection view `target` to select the cell at (row, section) that
+        /// focus moved to (`selectionFollowsFocus`, D-FOCUS-SEL-1); answer with the selection as a hierarchy update.
+        case select(row: Int, section: Int)
         /// An action this library does not know, or known but with params it cannot read; `action` is its name.
         case unknown(action: String)
     }
@@ -81,6 +88,15 @@ public struct ActionCall: Sendable, Equatable {
             ?? .unknown(action: action)
     }
 
+    /// A drag or drop's `{name, x, y}` (D-DRAG-1); nil when a field is missing.
+    private static func dragDropKind(_ name: ActionName, value: JSON?) -> Kind? {
+        guard let descriptor = value?["name"]?.stringValue, let pointX = value?["x"]?.doubleValue,
+            let pointY = value?["y"]?.doubleValue
+        else { return nil }
+        return name == .drop
+            ? .drop(name: descriptor, x: pointX, y: pointY) : .drag(name: descriptor, x: pointX, y: pointY)
+    }
+
     /// The typed action `name` with these params; nil when they cannot be read.
     private static func kind(of name: ActionName, direction: String?, customAction: String?, value: JSON?) -> Kind? {
         switch name {
@@ -89,7 +105,8 @@ public struct ActionCall: Sendable, Equatable {
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
-        case .scroll, .custom, .setValue, .typeText, .zoomIn, .zoomOut, .scrollToVisible, .setSelectedTextRange:
+        case .scroll, .custom, .setValue, .typeText, .zoomIn, .zoomOut, .drag, .drop, .scrollToVisible,
+            .setSelectedTextRange, .select:
             return parameterKind(of: name, direction: direction, customAction: customAction, value: value)
         case .shouldUpdateFocus: return .shouldUpdateFocus(context: value ?? .null)
         case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
@@ -118,6 +135,14 @@ public struct ActionCall: Sendable, Equatable {
         case .zoomIn, .zoomOut:
             guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
             return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
+        case .drag, .drop: return dragDropKind(name, value: value)
+        default: return engineKind(name, value: value)
+        }
+    }
+
+    /// The requests the server's engines make (scroll to visible, the app's caret, selection following focus).
+    private static func engineKind(_ name: ActionName, value: JSON?) -> Kind? {
+        switch name {
         case .scrollToVisible:
             guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
                 let offsetY = value?["contentOffset"]?[1]?.doubleValue
@@ -126,6 +151,9 @@ public struct ActionCall: Sendable, Equatable {
         case .setSelectedTextRange:
             guard let location = value?[0]?.intValue, let length = value?[1]?.intValue else { return nil }
             return .setSelectedTextRange(location: location, length: length)
+        case .select:
+            guard let row = value?["row"]?.intValue, let section = value?["section"]?.intValue else { return nil }
+            return .select(row: row, section: section)
         default: return nil
         }
     }

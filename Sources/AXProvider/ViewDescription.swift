@@ -72,6 +72,10 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var largeContentImage: String?
     /// `scalesLargeContentImage`: whether the viewer scales the image.
     public var scalesLargeContentImage: Bool?
+    /// `accessibilityDragSourceDescriptors` (D-DRAG-1): nil is automatic discovery, [] none (X39).
+    public var accessibilityDragSourceDescriptors: [LocationDescriptorDescription]?
+    /// `accessibilityDropPointDescriptors` (D-DRAG-1): nil is automatic discovery, [] none (X39).
+    public var accessibilityDropPointDescriptors: [LocationDescriptorDescription]?
     /// `accessibilityAttributedLabel` as attribute runs over the label (D-TEXT-APP-3).
     public var accessibilityAttributedLabel: [TextRunDescription]?
     /// `accessibilityAttributedValue` as attribute runs over the value (D-TEXT-APP-3).
@@ -124,6 +128,8 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
             SchemaBinding("accessibilityAttributedLabel", \.accessibilityAttributedLabel, .value),
             SchemaBinding("accessibilityAttributedValue", \.accessibilityAttributedValue, .value),
+            SchemaBinding("accessibilityDragSourceDescriptors", \.accessibilityDragSourceDescriptors, .value),
+            SchemaBinding("accessibilityDropPointDescriptors", \.accessibilityDropPointDescriptors, .value),
             SchemaBinding("accessibilityReadingContent", \.accessibilityReadingContent, .value),
         ])
 
@@ -267,6 +273,10 @@ public struct ViewDescription: Sendable, Equatable {
     public var selectedTextRange: ViewRange?
     /// `attributedText` (UILabel, UITextView): attribute runs over `text` (D-TEXT-APP-3).
     public var attributedText: [TextRunDescription]?
+    /// `allowsFocus` of a table or collection view (D-FOCUS-SEL-1): false makes its cells unfocusable by default.
+    public var allowsFocus: Bool?
+    /// `selectionFollowsFocus` of a table or collection view (D-FOCUS-SEL-1): moving focus selects the cell.
+    public var selectionFollowsFocus: Bool?
     /// The UIAccessibility properties.
     public var accessibility: AccessibilityProperties
     /// `children`: the subviews, back to front.
@@ -358,6 +368,8 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("restoresFocusAfterTransition", \.restoresFocusAfterTransition, .boolean),
             SchemaBinding("selectedTextRange", \.selectedTextRange, .value),
             SchemaBinding("attributedText", \.attributedText, .value),
+            SchemaBinding("allowsFocus", \.allowsFocus, .boolean),
+            SchemaBinding("selectionFollowsFocus", \.selectionFollowsFocus, .boolean),
         ])
 
     /// Reads a view in the JSON form; nil when `json` is not an object with a string `id`.

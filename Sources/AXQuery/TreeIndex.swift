@@ -69,6 +69,13 @@ package final class TreeIndex: Sendable {
             if node.role != .cell && TreeIndex.isCellBacked(node) {
                 byRole[TreeIndex.roleOrdinal[.cell]!].append(position)
             }
+            // Automation-only nodes (D-AUTO-1) follow the accessibility children; only augmented trees have them.
+            if !node.automationElements.isEmpty {
+                let automation = AutomationNodes.children(of: node, in: tree)
+                for (offset, child) in automation.enumerated().reversed() {
+                    stack.append((child, nodeDepth + 1, position, Int32(node.children.count + offset)))
+                }
+            }
             for (childPosition, child) in node.children.enumerated().reversed() {
                 stack.append((child, nodeDepth + 1, position, Int32(childPosition)))
             }

@@ -129,13 +129,16 @@ package enum TreeXML {
             attr("index", String(index))
             attr("role", node.role.rawValue)
             attr("axid", id)
-            let kids = node.children.filter { tree[$0] != nil && !seen.contains($0) }
+            if node.states.contains(.automationOnly) { attr("automationOnly", "true") }
+            // Automation-only nodes (D-AUTO-1) after the accessibility children, as XCUITest lists them.
+            let children = node.children + AutomationNodes.children(of: node, in: tree)
+            let kids = children.filter { tree[$0] != nil && !seen.contains($0) }
             if kids.isEmpty {
                 lit("/>\n")
             } else {
                 lit(">\n")
                 stack.append((id, depth, index, true))
-                for (k, child) in node.children.enumerated().reversed() where tree[child] != nil {
+                for (k, child) in children.enumerated().reversed() where tree[child] != nil {
                     stack.append((child, depth + 1, k, false))
                 }
             }

@@ -45,6 +45,11 @@ public enum ActionName: String, Sendable, CaseIterable {
     case zoomIn
     /// `accessibilityZoomOut(at:)` on a `supportsZoom` element; `value` as for `zoomIn` (D-ZOOM-1).
     case zoomOut
+    /// Start a drag from a drag source descriptor; `value` is `{name, x, y}`, the descriptor's name and point in
+    /// its view's coordinate space (`target` is that view; D-DRAG-1).
+    case drag
+    /// Drop at a drop point descriptor; `value` as for `drag` (D-DRAG-1).
+    case drop
     /// The focus engine asks a scroll view to show an item (C25).
     case scrollToVisible
     /// The focus engine asks whether focus may move (C12).
@@ -58,12 +63,15 @@ public enum ActionName: String, Sendable, CaseIterable {
     /// Move the caret or selection of a text element that reports its own (`selectedTextRange`): `value` is
     /// `[location, length]` in Unicode scalars; an AT-SPI `SetCaretOffset` / `SetSelection` asked it (D-TEXT-APP-2).
     case setSelectedTextRange
+    /// The focus engine asks a table or collection view with `selectionFollowsFocus` to select the focused cell;
+    /// `value` is `{row, section}` (D-FOCUS-SEL-1).
+    case select
 
     /// The element actions: the ones an automation client asks for with `action.<name>` (Specs/protocol.md
     /// §Actions), in the method table's order.
     public static let elementActions: [ActionName] = [
         .activate, .increment, .decrement, .scroll, .escape, .magicTap, .custom, .setValue, .typeText, .zoomIn,
-        .zoomOut,
+        .zoomOut, .drag, .drop,
     ]
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up (X32, X33).
@@ -77,6 +85,7 @@ public enum ActionName: String, Sendable, CaseIterable {
         case .setValue: ["value"]
         case .typeText: ["text", "value"]
         case .zoomIn, .zoomOut: ["point"]
+        case .drag, .drop: ["name"]
         default: []
         }
     }

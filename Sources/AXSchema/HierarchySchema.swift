@@ -133,6 +133,8 @@ public enum HierarchySchema {
         SchemaProperty("selectedTextRange", .view, .range),
         // Attribute runs of the view's `text` (UILabel/UITextView.attributedText; D-TEXT-APP-3).
         SchemaProperty("attributedText", .view, .list),
+        SchemaProperty("allowsFocus", .view, .boolean),
+        SchemaProperty("selectionFollowsFocus", .view, .boolean),
         SchemaProperty("isAccessibilityElement", .accessibility, .boolean),
         SchemaProperty("accessibilityLabel", .accessibility, .string),
         SchemaProperty("accessibilityValue", .accessibility, .string),
@@ -168,6 +170,8 @@ public enum HierarchySchema {
         // Attribute runs of the label and the value (D-TEXT-APP-3), and the lines of drawn text (R93, D-TEXT-APP-4).
         SchemaProperty("accessibilityAttributedLabel", .accessibility, .list),
         SchemaProperty("accessibilityAttributedValue", .accessibility, .list),
+        SchemaProperty("accessibilityDragSourceDescriptors", .accessibility, .list),
+        SchemaProperty("accessibilityDropPointDescriptors", .accessibility, .list),
         SchemaProperty("accessibilityReadingContent", .accessibility, .object),
         SchemaProperty("accessibilityFrameInContainerSpace", .virtualElement, .rect),
         SchemaProperty("children", .structural, .views),

@@ -747,7 +747,7 @@ package final class WebDriverService: Sendable {
     /// The `axserver:` (or Appium-style `mobile:`) script extensions and the axserver methods they call.
     package static let scriptExtensions = [
         "increment", "decrement", "escape", "magicTap", "customAction", "focus", "rotor", "audit", "speech", "source",
-        "tap",
+        "tap", "zoomIn", "zoomOut", "drag", "drop",
     ]
 
     /// Execute Script: `axserver: NAME` with one argument object; Selenium's getAttribute/isDisplayed atoms
@@ -784,11 +784,32 @@ package final class WebDriverService: Sendable {
             let reply = try await session.link.call("tree.get", ["format": .string(format)])
             return reply[format] ?? reply
         default:
+            return try await namedAction(session, name, options: options, target: target)
+        }
+    }
+
+    /// The named actions that take their own params: zoom (D-ZOOM-1: `point?` in screen coordinates) and drag and
+    /// drop (D-DRAG-1: the descriptor's `name`).
+    func namedAction(_ session: DriverSession, _ name: String, options: JSONObject, target: JSON?)
+        async throws(WebDriverError) -> JSON
+    {
+        var params: JSONObject = [:]
+        if let target { params["target"] = target }
+        switch name {
+        case "zoomIn", "zoomOut":
+            if let point = options["point"] { params["point"] = point }
+        case "drag", "drop":
+            guard let descriptor = options["name"] else {
+                throw .invalidArgument("axserver: \(name) needs 'name' (a drag source or drop point)")
+            }
+            params["name"] = descriptor
+        default:
             throw WebDriverError(
                 "invalid argument",
                 "unknown script extension '\(name)' (supported: \(WebDriverService.scriptExtensions.joined(separator: ", ")))",
                 data: ["supported": JSON(WebDriverService.scriptExtensions)])
         }
+        return try await session.link.call("action." + name, params)
     }
 
     /// The script extensions that call one method with the element (if any) as `target`.

@@ -324,7 +324,7 @@ struct DoAction: ParsableCommand {
         commandName: "do",
         abstract: "Perform an accessibility action on one element.",
         discussion: """
-            Actions: activate, increment, decrement, scroll (--direction), escape, magic-tap, custom (--name), set-value (--value), type (--text), tap (through hit testing, or --point X,Y). The target must resolve to exactly one element; escape and magic-tap default to the focused element. Exits 6 when the element is not interactable, does not support the action, or did not handle it.
+            Actions: activate, increment, decrement, scroll (--direction), escape, magic-tap, custom (--name), set-value (--value), type (--text), tap (through hit testing, or --point X,Y), zoom-in / zoom-out (--point X,Y), drag / drop (--name). The target must resolve to exactly one element; escape and magic-tap default to the focused element. Exits 6 when the element is not interactable, does not support the action, or did not handle it.
 
             Examples:
               axquery do activate '#"cell.wifi"'
@@ -333,6 +333,7 @@ struct DoAction: ParsableCommand {
               axquery do set-value '#textSize' --value 0.8
               axquery do type '#deviceName' --text 'Kitchen'
               axquery do custom '#"cell.display"' --name 'Add to Favorites'
+              axquery do drag '#photo' --name 'Photo'; axquery do drop '#album' --name 'Album'
               axquery do escape      # exit 6: nothing to dismiss
               axquery do tap --point 195,143
             """)
@@ -344,6 +345,7 @@ struct DoAction: ParsableCommand {
         case type, tap
         case zoomIn = "zoom-in"
         case zoomOut = "zoom-out"
+        case drag, drop
 
         var method: String {
             switch self {
@@ -359,6 +361,8 @@ struct DoAction: ParsableCommand {
             case .tap: return "action.tap"
             case .zoomIn: return "action.zoomIn"
             case .zoomOut: return "action.zoomOut"
+            case .drag: return "action.drag"
+            case .drop: return "action.drop"
             }
         }
 
@@ -379,7 +383,7 @@ struct DoAction: ParsableCommand {
     @Argument(help: "The selector of the target element.") var selector: String?
     @Option(help: "The target's element id instead of a selector.") var id: String?
     @Option(help: "scroll: up, down, left, right, next or previous.") var direction: Direction?
-    @Option(help: "custom: the custom action's name or id.") var name: String?
+    @Option(help: "custom: the custom action's name or id; drag, drop: the descriptor's name.") var name: String?
     @Option(help: "set-value: the new value (sent as a number when it is one, unless --string).") var value: String?
     @Flag(help: "set-value: send --value as a string even when it looks like a number.") var string = false
     @Option(help: "type: the text to type.") var text: String?
@@ -392,6 +396,8 @@ struct DoAction: ParsableCommand {
         switch action {
         case .scroll where direction == nil: throw ValidationError("scroll needs --direction")
         case .custom where name == nil: throw ValidationError("custom needs --name")
+        case .drag where name == nil, .drop where name == nil:
+            throw ValidationError("\(action.rawValue) needs --name (a drag source or drop point, D-DRAG-1)")
         case .setValue where value == nil: throw ValidationError("set-value needs --value")
         case .type where text == nil: throw ValidationError("type needs --text")
         case .tap where point == nil && selector == nil && id == nil:

@@ -280,6 +280,25 @@ final class AXMCPSessionTests: XCTestCase {
         XCTAssertTrue(bad.contains("unknown argument 'depth'") && bad.contains("accepted: app, ref"), bad)
     }
 
+    /// Issue 25: `act` offers zoom (D-ZOOM-1) and drag and drop (D-DRAG-1) as their own actions, not as custom
+    /// action names: a button without supportsZoom is refused naming zoomIn; drag needs a descriptor name.
+    func testActOffersZoomAndDragAndDrop() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let (zoom, zoomFailed) = try await call(session, 1, "act", ["selector": "#showAlert", "action": "zoomIn"])
+        XCTAssertTrue(zoomFailed, zoom)
+        XCTAssertTrue(zoom.contains("'zoomIn'") && !zoom.contains("custom:"), zoom)
+        let (drag, dragFailed) = try await call(session, 2, "act", ["selector": "#showAlert", "action": "drag"])
+        XCTAssertTrue(dragFailed)
+        XCTAssertTrue(drag.contains("needs 'name'"), drag)
+        let (drop, dropFailed) = try await call(
+            session, 3, "act", ["selector": "#showAlert", "action": "drop", "name": "Here"])
+        XCTAssertTrue(dropFailed, drop)
+        XCTAssertTrue(drop.contains("'drop'"), drop)
+        let act = try XCTUnwrap(MCPToolCatalog.tools.first { $0.name == "act" })
+        print("act tool entry: \(act.json.jsonString.utf8.count) bytes")
+    }
+
     func testWaitIsCancelledAndNotAnswered() async throws {
         let (session, backend) = makeSession()
         defer { Task { await backend.close() } }

@@ -20,6 +20,8 @@ final class ActionVocabularyRouteTests: XCTestCase {
         (ActionRequest(.element(.typeText("hi")), target: "field"), .typeText("hi")),
         (ActionRequest(.element(.zoomIn(at: Point(x: 5, y: 6))), target: "map"), .zoomIn(x: 5, y: 6)),
         (ActionRequest(.element(.zoomOut(at: Point(x: 0, y: 1.5))), target: "map"), .zoomOut(x: 0, y: 1.5)),
+        (ActionRequest(.element(.drag("Photo", at: Point(x: 5, y: 6))), target: "p"), .drag(name: "Photo", x: 5, y: 6)),
+        (ActionRequest(.element(.drop("Album", at: Point(x: 1, y: 2))), target: "a"), .drop(name: "Album", x: 1, y: 2)),
         (
             ActionRequest(.scrollToVisible(contentOffset: Point(x: 0, y: 40)), target: "scroll"),
             .scrollToVisible(contentOffsetX: 0, contentOffsetY: 40)
@@ -32,6 +34,7 @@ final class ActionVocabularyRouteTests: XCTestCase {
             ActionRequest(.setSelectedTextRange(TextRange(location: 2, length: 3)), target: "field"),
             .setSelectedTextRange(location: 2, length: 3)
         ),
+        (ActionRequest(.select(row: 1, section: 0), target: "grid", elementID: "p1"), .select(row: 1, section: 0)),
     ]
 
     func testTheProviderReadsEveryRequestTheHubSends() {

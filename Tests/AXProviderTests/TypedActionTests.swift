@@ -56,6 +56,14 @@ final class TypedActionTests: XCTestCase {
                 .zoomIn(x: 150, y: 100)
             ),
             (
+                ActionRequest(.element(.drop("Album", at: Point(x: 10, y: 20))), target: "cover", elementID: "album"),
+                [
+                    "action": "drop", "target": "cover", "element": "album",
+                    "value": ["name": "Album", "x": 10, "y": 20],
+                ],
+                .drop(name: "Album", x: 10, y: 20)
+            ),
+            (
                 ActionRequest(.scrollToVisible(contentOffset: Point(x: 0, y: 480)), target: "scroll", elementID: "b"),
                 [
                     "action": "scrollToVisible", "target": "scroll", "element": "b",
@@ -96,6 +104,8 @@ final class TypedActionTests: XCTestCase {
             ["action": "typeText", "target": "x", "value": 3],
             ["action": "zoomIn", "target": "x"],
             ["action": "zoomOut", "target": "x", "value": ["x": 1]],
+            ["action": "drag", "target": "x", "value": ["x": 1, "y": 2]],
+            ["action": "drop", "target": "x", "value": ["name": "A", "x": 1]],
             ["action": "scrollToVisible", "target": "x", "value": ["contentOffset": "far"]],
         ]
         for params in malformed {

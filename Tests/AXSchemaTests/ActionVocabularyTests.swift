@@ -26,9 +26,10 @@ final class ActionVocabularyTests: XCTestCase {
             ActionName.elementActions.map(\.rawValue),
             [
                 "activate", "increment", "decrement", "scroll", "escape", "magicTap", "custom", "setValue", "typeText",
-                "zoomIn", "zoomOut",
+                "zoomIn", "zoomOut", "drag", "drop",
             ])
         XCTAssertEqual(ActionName.zoomIn.methodParameters, ["point"])
+        XCTAssertEqual(ActionName.drop.methodParameters, ["name"])
         XCTAssertEqual(ActionName.allCases.filter(\.bubblesToApp), [.escape, .magicTap])
         XCTAssertEqual(ActionName.scroll.methodParameters, ["direction"])
         XCTAssertEqual(ActionName.activate.methodParameters, [])

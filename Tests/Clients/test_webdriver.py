@@ -193,6 +193,13 @@ def test_appium_client_drives_the_demo(axdriver):
         assert int(copies.get_attribute("value")) == start + 1
         session.execute_script("axserver: decrement", {"elementId": copies.id})
         assert int(copies.get_attribute("value")) == start
+        # Issue 25: zoom and drag/drop are script extensions too; the stepper has neither (-32014 names the action).
+        for script, extra in (("axserver: zoomIn", {}), ("axserver: drop", {"name": "Here"})):
+            try:
+                session.execute_script(script, {"element": copies.id, **extra})
+                raise AssertionError(script + " should be refused")
+            except WebDriverException as refused:
+                assert script.split(": ")[1] in str(refused), str(refused)
         speech = session.execute_script("axserver: speech", {"element": copies.id, "model": "voiceOver"})
         assert "Copies" in speech["voiceOver"]["text"]
         audit = session.execute_script("axserver: audit", {})

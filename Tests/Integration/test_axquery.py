@@ -362,6 +362,11 @@ class Live(unittest.TestCase):
         self.assertIn("zoomIn", err)
         code, _, err = self.ax("do", "zoom-out", "#edit", "--point", "1,x")  # malformed centre
         self.assertEqual(code, 64, err)
+        code, _, err = self.ax("do", "drop", "#edit", "--name", "Here")  # no drop points (D-DRAG-1)
+        self.assertEqual(code, 6, err)
+        self.assertIn("drop", err)
+        code, _, err = self.ax("do", "drag", "#edit")  # drag needs --name
+        self.assertEqual(code, 64, err)
 
     def test_wait_satisfied_by_a_change_and_escape(self):
         waiter = subprocess.Popen([AXQUERY, "wait", "#alert", "--state", "visible", "--timeout", "15s", "--json",

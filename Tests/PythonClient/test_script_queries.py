@@ -93,3 +93,45 @@ def test_zoom_on_a_supports_zoom_element(ax, ax_provider):
         ax.get_by_label("OK").zoom_in(timeout=1)
     assert refused.value.code == -32014
     assert len(received) == 2
+
+
+def test_drag_and_drop_named_actions(ax, ax_provider):
+    """D-DRAG-1: drag / drop name a descriptor the element lists; the app gets it on the descriptor's view with
+    the name and the point in that view's coordinates; an unknown name is refused (ActionNotSupported, naming the
+    descriptors) and never reaches the app."""
+    received = []
+
+    def perform(request):
+        received.append((request.action, request.target, request.value))
+        return True
+
+    ax_provider("py-photos", [view("win", "UIWindow", [0, 0, 400, 800], isKeyWindow=True, children=[
+        view("photo", "UIView", [20, 100, 100, 80], isAccessibilityElement=True, accessibilityLabel="Sunset",
+             accessibilityDragSourceDescriptors=[{"name": "Sunset photo"}]),
+        view("album", "UIView", [200, 100, 160, 120], isAccessibilityElement=True, accessibilityLabel="Album",
+             accessibilityDropPointDescriptors=[{"name": "Album", "point": [10, 20]}])])], on_action=perform)
+    assert ax.get_by_label("Sunset").drag("Sunset photo")["performed"] is True
+    assert ax.get_by_label("Album").drop("Album")["performed"] is True
+    assert received == [("drag", "photo", {"name": "Sunset photo", "x": 50, "y": 40}),
+                        ("drop", "album", {"name": "Album", "x": 10, "y": 20})]
+    with pytest.raises(axclient.RPCError) as refused:
+        ax.get_by_label("Album").drop("Nowhere", timeout=1)
+    assert refused.value.code == -32014
+    assert refused.value.data["supported"] == ["drop:Album"]
+    assert len(received) == 2
+
+
+def test_reading_content(ax, ax_provider):
+    """D-TEXT-APP-4 (R93): an element's reading content — the line at a point, a line by number, the page text; an
+    element without it raises InvalidParams."""
+    ax_provider("py-book", [view("win", "UIWindow", [0, 0, 400, 800], isKeyWindow=True, children=[
+        view("page", "BookPageView", [0, 100, 400, 600], isAccessibilityElement=True, accessibilityLabel="Page",
+             accessibilityReadingContent={"lines": [{"content": "First.", "frame": [20, 20, 360, 24]},
+                                                     {"content": "Second.", "frame": [20, 44, 360, 24]}]}),
+        view("ok", "UIButton", [10, 720, 100, 44], title="OK")])])
+    answer = ax.reading_content({"id": "page"}, point={"x": 30, "y": 150})
+    assert answer["lineCount"] == 2 and answer["pageContent"] == "First.\nSecond."
+    assert answer["line"]["number"] == 1 and answer["line"]["text"] == "Second."
+    assert ax.reading_content("#page", line=0)["line"]["text"] == "First."
+    with pytest.raises(axclient.InvalidParams):
+        ax.reading_content({"id": "ok"})

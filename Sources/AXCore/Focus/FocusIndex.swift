@@ -156,7 +156,9 @@ package struct FocusIndex: Sendable {
 
     /// C17: buttons, text fields and cells are focusable by default (with their kin: switches, sliders,
     /// steppers, segmented controls, tab-bar buttons, links); everything else only when it says so.
-    static func defaultCanBecomeFocused(_ n: ViewNode, tree: AXTree) -> Bool {
+    static func defaultCanBecomeFocused(_ n: ViewNode, tree: AXTree, views: ViewHierarchy) -> Bool {
+        // A cell of a table or collection view with `allowsFocus: false` (D-FOCUS-SEL-1).
+        if CollectionFocus.disallowsFocus(n, views: views) { return false }
         if let ax = tree[n.id] {
             let roles: [AXRole] = [
                 .button, .textField, .secureTextField, .searchField, .textView, .cell, .switch, .adjustable, .tab,
@@ -218,7 +220,8 @@ package struct FocusIndex: Sendable {
                 id: node.id, parent: item.parent, subtreeEnd: index + 1, window: windowIndex, frame: frame, map: map,
                 hiddenBy: hiddenBy, noInteractionBy: noInteractionBy, modalHiddenBy: -1,
                 scrollContainer: item.scroll, tabBar: item.tabBar,
-                canBecomeFocused: node.focus.canBecomeFocused ?? Self.defaultCanBecomeFocused(node, tree: tree),
+                canBecomeFocused: node.focus.canBecomeFocused
+                    ?? Self.defaultCanBecomeFocused(node, tree: tree, views: views),
                 isEnabled: node.control.isEnabled, isTransparent: node.focus.isTransparentFocusItem,
                 paints: !hidden && !frame.isEmpty, group: group, priority: node.focus.groupPriority.rawValue, rtl: rtl)
             entries.append(entry)

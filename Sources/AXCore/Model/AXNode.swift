@@ -40,13 +40,16 @@ package struct AXStates: OptionSet, Sendable, Hashable {
     package static let expanded = AXStates(rawValue: 1 << 13)
     package static let collapsed = AXStates(rawValue: 1 << 14)
     package static let updatesFrequently = AXStates(rawValue: 1 << 15)
+    /// A view listed only in an element's `automationElements`: found by automation, not by assistive
+    /// technologies (R38, X18; D-AUTO-1).
+    package static let automationOnly = AXStates(rawValue: 1 << 16)
 
     package static let named: [(String, AXStates)] = [
         ("enabled", .enabled), ("selected", .selected), ("checked", .checked), ("onscreen", .onscreen),
         ("clipped", .clipped), ("focusable", .focusable), ("editable", .editable), ("secure", .secure),
         ("multiLine", .multiLine), ("busy", .busy), ("modal", .modal), ("activeWindow", .activeWindow),
         ("respondsToUserInteraction", .respondsToUserInteraction), ("expanded", .expanded), ("collapsed", .collapsed),
-        ("updatesFrequently", .updatesFrequently),
+        ("updatesFrequently", .updatesFrequently), ("automationOnly", .automationOnly),
     ]
     package var names: [String] { AXStates.named.compactMap { contains($0.1) ? $0.0 : nil } }
 }
@@ -68,6 +71,8 @@ package struct AXNumericValue: Sendable, Hashable {
 /// Standard (non-custom) actions an element supports; the names are the wire names.
 package enum AXAction: String, Sendable, CaseIterable {
     case activate, increment, decrement, scroll, escape, magicTap, setValue, typeText, zoomIn, zoomOut
+    /// Named drag and drop actions: the element lists drag sources / drop points (D-DRAG-1).
+    case drag, drop
 }
 
 package struct AXTableInfo: Sendable, Hashable {
@@ -123,6 +128,8 @@ package struct AXNodeExtras: Sendable, Equatable {
     package var largeContent: LargeContent?
     /// What the app reports about the element's text: caret and selection (D-TEXT-APP-1; TextContent.swift).
     package var textContent: AXTextContent?
+    /// Drag sources and drop points, resolved (D-DRAG-1); nil when the element sets neither.
+    package var dragDrop: DragDropDescriptors?
     package init() {}
 
     /// Every field at its default: checked field by field (cheaper than comparing with a default value), so that
@@ -135,7 +142,7 @@ package struct AXNodeExtras: Sendable, Equatable {
             && rotors.isEmpty && positionInSet == nil && sizeOfSet == nil && table == nil && cell == nil
             && restrictions.isEmpty && focus == FocusProperties() && directTouchOptions.isEmpty
             && automationElements.isEmpty && !ignoresInvertColors && indentationLevel == nil
-            && !isPagingEnabled && largeContent == nil && textContent == nil
+            && !isPagingEnabled && largeContent == nil && textContent == nil && dragDrop == nil
     }
 }
 
@@ -256,6 +263,11 @@ package struct AXNode: Sendable, Equatable {
     package var largeContent: LargeContent? {
         _read { yield _extras.value.largeContent }
         _modify { yield &_extras.value.largeContent }
+    }
+    /// The element's drag sources and drop points, each with its view and point resolved (D-DRAG-1).
+    package var dragDrop: DragDropDescriptors? {
+        _read { yield _extras.value.dragDrop }
+        _modify { yield &_extras.value.dragDrop }
     }
     /// An outline row's depth (`indentationLevel`, cells only; D-REL-8).
     package var indentationLevel: Int? {

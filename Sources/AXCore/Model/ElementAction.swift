@@ -6,6 +6,9 @@ import AXSchema
 package enum ElementAction: Sendable, Equatable {
     /// `accessibilityActivate()` (X30).
     case activate
+    /// A touch that hit testing delivered to the element's view (`action.tap`, R111–R114): sent to the app as
+    /// `activate`, but a touch, not an accessibility action, so it needs no listed `activate` (D-ACT-3).
+    case tap
     /// `accessibilityIncrement()` (adjustable elements).
     case increment
     /// `accessibilityDecrement()` (adjustable elements).
@@ -28,12 +31,17 @@ package enum ElementAction: Sendable, Equatable {
     case zoomIn(at: Point?)
     /// `accessibilityZoomOut(at:)`; the point as for `zoomIn` (D-ZOOM-1).
     case zoomOut(at: Point?)
+    /// Starts a drag from the element's drag source descriptor `name` (D-DRAG-1). The point: nil as asked, the
+    /// descriptor's point in its view's coordinates as routed and sent.
+    case drag(String, at: Point?)
+    /// Drops at the element's drop point descriptor `name` (D-DRAG-1); the point as for `drag`.
+    case drop(String, at: Point?)
 
     /// The action's name on the wire (the `action` of `action.perform`, Specs/protocol.md), from AXSchema's action
     /// vocabulary.
     package var actionName: ActionName {
         switch self {
-        case .activate: .activate
+        case .activate, .tap: .activate
         case .increment: .increment
         case .decrement: .decrement
         case .scroll: .scroll
@@ -44,6 +52,8 @@ package enum ElementAction: Sendable, Equatable {
         case .typeText: .typeText
         case .zoomIn: .zoomIn
         case .zoomOut: .zoomOut
+        case .drag: .drag
+        case .drop: .drop
         }
     }
 
@@ -54,6 +64,7 @@ package enum ElementAction: Sendable, Equatable {
     package var standardAction: AXAction? {
         switch self {
         case .activate: .activate
+        case .tap: nil
         case .increment: .increment
         case .decrement: .decrement
         case .scroll: .scroll
@@ -64,6 +75,8 @@ package enum ElementAction: Sendable, Equatable {
         case .typeText: .typeText
         case .zoomIn: .zoomIn
         case .zoomOut: .zoomOut
+        case .drag: .drag
+        case .drop: .drop
         }
     }
 

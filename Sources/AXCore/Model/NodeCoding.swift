@@ -234,6 +234,9 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
     case accessibilityAttributedLabel
     case accessibilityAttributedValue
+    // Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
+    case accessibilityDragSourceDescriptors
+    case accessibilityDropPointDescriptors
     case accessibilityReadingContent
 
     /// Key → case: one hash instead of a chain of string compares.
@@ -263,7 +266,7 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
             return .container
         case .accessibilityCustomActions, .accessibilityCustomRotors, .showsLargeContentViewer, .largeContentTitle,
             .largeContentImage, .scalesLargeContentImage, .accessibilityAttributedLabel, .accessibilityAttributedValue,
-            .accessibilityReadingContent:
+            .accessibilityReadingContent, .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
             return .interaction
         }
     }
@@ -380,6 +383,8 @@ private func applyInteractionProperty(
     case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
     case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
     case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
+    case .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
+        try applyDragDropProperty(property, value, to: &ax, field: field)
     // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
     case .accessibilityAttributedLabel: ax.attributedLabel = try decodeAttributeRuns(value, field: field)
     case .accessibilityAttributedValue: ax.attributedValue = try decodeAttributeRuns(value, field: field)
@@ -634,6 +639,9 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case isTransparentFocusItem
     /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
     case restoresFocusAfterTransition
+    /// `UITableView` / `UICollectionView.allowsFocus` and `selectionFollowsFocus` (D-FOCUS-SEL-1).
+    case allowsFocus
+    case selectionFollowsFocus
     case restrictionIdentifiers
     case guidedAccessRestrictionIdentifiers
     case fontSize
@@ -683,7 +691,8 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
             .message, .preferredStyle:
             return .container
         case .canBecomeFocused, .focusGroupIdentifier, .focusGroupPriority, .focusGuides, .isTransparentFocusItem,
-            .restoresFocusAfterTransition, .isFocused, .preferredFocusEnvironments, .focusUpdateRequests:
+            .restoresFocusAfterTransition, .isFocused, .preferredFocusEnvironments, .focusUpdateRequests,
+            .allowsFocus, .selectionFollowsFocus:
             return .focus
         }
     }
@@ -853,6 +862,8 @@ extension ViewNode {
         case .isFocused: focus.isFocused = try field.bool(value, null: false)
         case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
         case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
+        case .allowsFocus, .selectionFollowsFocus:
+            try applyCollectionFocusProperty(property, value, to: &focus, field: field)
         default: preconditionFailure("\(property) is not a focus property")
         }
     }

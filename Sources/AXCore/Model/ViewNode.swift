@@ -296,6 +296,8 @@ package struct AccessibilityProperties: Sendable, Equatable {
     package var expandedStatus: String?
     /// UILargeContentViewerItem, as the app set it (issue 25 item 4; D-LCV-1).
     package var largeContent = LargeContentSettings()
+    /// `accessibilityDragSourceDescriptors` / `accessibilityDropPointDescriptors`, as set (D-DRAG-1).
+    package var dragDrop = DragDropDescriptors()
     /// `accessibilityAttributedLabel` / `accessibilityAttributedValue` as attribute runs (D-TEXT-APP-3).
     package var attributedLabel: [TextAttributeRun]?
     package var attributedValue: [TextAttributeRun]?
@@ -348,6 +350,10 @@ package struct FocusProperties: Sendable, Equatable {
     /// `restoresFocusAfterTransition` (C27, default true): false on a modal container's view opts out of the
     /// return of focus when it goes (D-FOCUS-RESTORE-1; issue 25 item 6).
     package var restoresFocusAfterTransition = true
+    /// A table or collection view's `allowsFocus` (nil: UIKit's default, cells may take focus; D-FOCUS-SEL-1).
+    package var allowsFocus: Bool?
+    /// A table or collection view's `selectionFollowsFocus` (D-FOCUS-SEL-1).
+    package var selectionFollowsFocus = false
     package init() {}
 }
 

@@ -33,6 +33,8 @@ package enum ActionRouteFailure: Error, Sendable, Equatable {
     case notSupported(action: String, supported: [String])
     /// The element is disabled (`isEnabled == false`).
     case disabled
+    /// The drag source or drop point's view left the hierarchy (R55: its `view` became nil; D-DRAG-1).
+    case descriptorViewGone(view: String)
 }
 
 /// Why an element fails the actionability checks (D-ACT-2), in the order they are made.
@@ -66,38 +68,44 @@ package enum ActionRouting {
     package static func route(_ action: ElementAction, from node: AXNode?, tree: AXTree, views: ViewHierarchy)
         throws(ActionRouteFailure) -> ActionRoute
     {
-        switch action {
-        case .escape, .magicTap:
+        if action.bubblesToApp {
             var handlers: [ActionHandler] = []
             if let node {
                 handlers = bubblingHandlers(from: node, tree: tree, views: views)
             }
             handlers.append(ActionHandler(target: "", element: nil))
             return ActionRoute(action: action, handlers: handlers)
-        case .scroll:
-            guard let node else { throw .noElement }
-            return ActionRoute(action: action, handlers: scrollHandlers(from: node, views: views))
-        case .custom(let idOrName):
-            guard let node else { throw .noElement }
-            let custom = node.customActions.first { $0.id == idOrName || $0.name == idOrName }
-            guard let custom else {
-                throw .notSupported(action: "custom:\(idOrName)", supported: node.customActions.map(\.id))
+        }
+        guard let node else { throw .noElement }
+        switch action {
+        case .scroll: return scrollRoute(action, from: node, views: views)
+        case .custom(let idOrName): return try customRoute(idOrName, on: node)
+        case .zoomIn(let point), .zoomOut(let point):
+            return try zoomRoute(zoomIn: action.actionName == .zoomIn, point, on: node)
+        case .tap:
+            // R111–R114: the touch reaches the view hit testing chose; the element need not list `activate`.
+            guard node.isEnabled else { throw .disabled }
+            return ActionRoute(
+                action: .activate, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
+        case .drag(let name, _), .drop(let name, _):
+            return try DragDrop.route(name: name, drop: action.actionName == .drop, node: node, views: views)
+        default:
+            guard let standard = action.standardAction, node.actions.contains(standard) else {
+                throw .notSupported(action: action.name, supported: supportedActions(of: node))
             }
-            let handler = ActionHandler(target: node.viewID ?? node.id, element: node.id)
-            return ActionRoute(action: .custom(custom.id), handlers: [handler])
-        case .zoomIn, .zoomOut:
-            guard let node else { throw .noElement }
-            return try zoomRoute(action, to: node)
-        case .activate, .increment, .decrement, .setValue, .typeText:
-            guard let node else { throw .noElement }
-            try checkSupports(node, action, action.standardAction)
+            guard node.isEnabled else { throw .disabled }
             let handler = ActionHandler(target: node.actionTarget, element: node.id)
             return ActionRoute(action: action, handlers: [handler])
         }
     }
 
+    /// What an element takes, for a refusal: its standard actions, then `custom:<id>` (D-ACT-1).
+    static func supportedActions(of node: AXNode) -> [String] {
+        node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
+    }
+
     /// X30: every view ancestor from the element's own view up; an element with no view is asked itself.
-    private static func scrollHandlers(from node: AXNode, views: ViewHierarchy) -> [ActionHandler] {
+    static func scrollRoute(_ action: ElementAction, from node: AXNode, views: ViewHierarchy) -> ActionRoute {
         var handlers: [ActionHandler] = []
         var current: String? = node.viewID ?? node.parent
         while let viewID = current {
@@ -107,33 +115,30 @@ package enum ActionRouting {
         if handlers.isEmpty {
             handlers.append(ActionHandler(target: node.actionTarget, element: node.id))
         }
-        return handlers
+        return ActionRoute(action: action, handlers: handlers)
+    }
+
+    /// D-ACT-1: the element's view (or the element); the custom action, named by id or name, is sent by its id.
+    static func customRoute(_ idOrName: String, on node: AXNode) throws(ActionRouteFailure) -> ActionRoute {
+        let custom = node.customActions.first { $0.id == idOrName || $0.name == idOrName }
+        guard let custom else {
+            throw .notSupported(action: "custom:\(idOrName)", supported: node.customActions.map(\.id))
+        }
+        let handler = ActionHandler(target: node.viewID ?? node.id, element: node.id)
+        return ActionRoute(action: .custom(custom.id), handlers: [handler])
     }
 
     /// D-ZOOM-1: only a `supportsZoom` element takes it; the centre goes to the app in the element's own coordinate
     /// space (accessibilityZoomIn(at:)), its frame's centre when the client named none.
-    private static func zoomRoute(_ action: ElementAction, to node: AXNode) throws(ActionRouteFailure) -> ActionRoute {
-        var requested: Point?
-        switch action {
-        case .zoomIn(let point), .zoomOut(let point): requested = point
-        default: requested = nil
-        }
-        try checkSupports(node, action, .zoomIn)
-        let screen = requested ?? Point(x: node.frame.midX, y: node.frame.midY)
-        let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
-        let routed: ElementAction = action.actionName == .zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
-        return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
-    }
-
-    /// The element lists the standard action `standard` and is enabled.
-    private static func checkSupports(_ node: AXNode, _ action: ElementAction, _ standard: AXAction?)
-        throws(ActionRouteFailure)
-    {
-        guard let standard, node.actions.contains(standard) else {
-            let supported = node.actions.map(\.rawValue) + node.customActions.map { "custom:" + $0.id }
-            throw .notSupported(action: action.name, supported: supported)
+    static func zoomRoute(zoomIn: Bool, _ point: Point?, on node: AXNode) throws(ActionRouteFailure) -> ActionRoute {
+        guard node.actions.contains(.zoomIn) else {
+            throw .notSupported(action: zoomIn ? "zoomIn" : "zoomOut", supported: supportedActions(of: node))
         }
         guard node.isEnabled else { throw .disabled }
+        let screen = point ?? Point(x: node.frame.midX, y: node.frame.midY)
+        let local = Point(x: screen.x - node.frame.x, y: screen.y - node.frame.y)
+        let routed: ElementAction = zoomIn ? .zoomIn(at: local) : .zoomOut(at: local)
+        return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
     }
 
     /// X32, X33: the element, then every ancestor view (exposed or not), without the application.
@@ -154,7 +159,8 @@ package enum ActionRouting {
         return handlers
     }
 
-    /// The actionability checks before an element action (D-ACT-2): visible, enabled, and for activate hittable.
+    /// The actionability checks before an element action (D-ACT-2): visible, enabled, and for activate (when the
+    /// element lists it) hittable.
     /// Escape and magic tap are not checked (they bubble to whoever handles them). Nil: the element passes.
     package static func actionabilityFailure(
         of node: AXNode, for action: ElementAction, tree: AXTree, views: ViewHierarchy
@@ -168,7 +174,11 @@ package enum ActionRouting {
         if !node.isEnabled {
             return .disabled
         }
-        if action == .activate && !HitTesting.isHittable(node.id, tree: tree, views: views) {
+        // Hittable only matters for an element that takes activate; one that does not is refused as not
+        // supporting it (D-ACT-3) rather than as covered.
+        if action == .activate && node.actions.contains(.activate)
+            && !HitTesting.isHittable(node.id, tree: tree, views: views)
+        {
             return .notHittable(obscuredBy: HitTesting.obscuringView(of: node.id, tree: tree, views: views))
         }
         return nil

@@ -80,9 +80,12 @@ package enum TreeText {
     }
 
     /// The word with its indefinite article, for messages: "a button", "an adjustable", "an image" (issue 25
-    /// item 8: was "is a adjustable"). Decided by the first letter being a vowel; role and class names only.
+    /// item 8: was "is a adjustable"). Decided by the first letter's sound; role and class names only. A class
+    /// prefix in capitals is read letter by letter: "a UIButton" (you-eye), "an NSView", "an MKMapView".
     package static func withArticle(_ word: String) -> String {
-        guard let first = word.first?.lowercased() else { return word }
-        return ("aeiou".contains(first) ? "an " : "a ") + word
+        guard let first = word.first else { return word }
+        let spelledOut = word.dropFirst().first?.isUppercase == true && first.isUppercase
+        let vowelSound = spelledOut ? "AEFHILMNORSX".contains(first) : "aeiou".contains(first.lowercased())
+        return (vowelSound ? "an " : "a ") + word
     }
 }

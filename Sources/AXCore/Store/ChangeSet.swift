@@ -167,4 +167,5 @@ private func hasSameOtherAttributes(_ old: AXNode, _ new: AXNode) -> Bool {
         && old.isElement == new.isElement && old.actionTarget == new.actionTarget
         && old.directTouchOptions == new.directTouchOptions && old.ignoresInvertColors == new.ignoresInvertColors
         && old.automationElements == new.automationElements && old.largeContent == new.largeContent
+        && old.dragDrop == new.dragDrop
 }

@@ -146,11 +146,20 @@ package enum ElementJSON {
         }
         if node.ignoresInvertColors { object.appendUnchecked("ignoresInvertColors", .bool(true)) }
         if let large = node.largeContent { object.appendUnchecked("largeContent", largeContentJSON(large)) }
+        appendDragDrop(of: node, to: &object)
         if !node.automationElements.isEmpty {
             object.appendUnchecked("automationElements", JSON(node.automationElements))
         }
         if let focusable = node.focus.canBecomeFocused { object.appendUnchecked("canBecomeFocused", .bool(focusable)) }
         if let group = node.focus.groupIdentifier { object.appendUnchecked("focusGroupIdentifier", .string(group)) }
+    }
+
+    /// `dragSources` / `dropPoints` `[{name, point, view}]` as resolved (D-DRAG-1); X39: an unset list (automatic
+    /// discovery) is absent, an empty one `[]`.
+    static func appendDragDrop(of node: AXNode, to object: inout JSONObject) {
+        guard let descriptors = node.dragDrop else { return }
+        if let sources = descriptors.dragSources { object.appendUnchecked("dragSources", DragDrop.json(sources)) }
+        if let points = descriptors.dropPoints { object.appendUnchecked("dropPoints", DragDrop.json(points)) }
     }
 
     /// Short description used in error data (candidates, near misses).

@@ -39,9 +39,13 @@ package enum AXMethods {
         do { return try hub.resolveApp(explicit) } catch { throw RPCError.from(error) }
     }
 
+    /// The app's snapshot as automation sees it: the derived tree plus its automation-only nodes (D-AUTO-1).
     static func snapshot(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> AppSnapshot {
         let appID = try app(arguments, hub, session)
-        do { return try hub.snapshot(appID) } catch { throw RPCError.from(error) }
+        var snap: AppSnapshot
+        do { snap = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
+        snap.tree = AutomationTreeCache.shared.tree(of: snap)
+        return snap
     }
 
     static func changeJSON(_ cs: ChangeSet) -> JSON {
@@ -406,7 +410,7 @@ package enum AXMethods {
                 hitView = view
             }
             do {
-                let handled = try await hub.perform(app: snap.id, element: element, action: .activate)
+                let handled = try await hub.perform(app: snap.id, element: element, action: .tap)
                 return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
             } catch { throw RPCError.from(error) }
         }
@@ -444,9 +448,8 @@ package enum AXMethods {
         case .escape: return .escape
         case .magicTap: return .magicTap
         case .setValue, .typeText, .custom, .scroll: return try argumentAction(name, arguments)
-        case .zoomIn: return .zoomIn(at: try zoomPoint(arguments))
-        case .zoomOut: return .zoomOut(at: try zoomPoint(arguments))
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange:
+        case .zoomIn, .zoomOut, .drag, .drop: return try namedPointAction(name, arguments)
+        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }
@@ -483,14 +486,23 @@ package enum AXMethods {
         return try arguments.string(alias)
     }
 
-    /// A zoom's optional `point`: {x, y} or [x, y] in screen coordinates.
-    private static func zoomPoint(_ arguments: Params) throws(RPCError) -> Point? {
-        guard let given = arguments["point"] else { return nil }
-        guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
-            let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
-            abs(pointX) < 1e7, abs(pointY) < 1e7
-        else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
-        return Point(x: pointX, y: pointY)
+    /// Zoom (D-ZOOM-1: `point?` in screen coordinates) and drag and drop (D-DRAG-1: the descriptor's `name`).
+    static func namedPointAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
+        if name == .drag || name == .drop {
+            guard let descriptor = try arguments.string("name"), !descriptor.isEmpty else {
+                throw arguments.bad("name", "is required (a drag source or drop point name)")
+            }
+            return name == .drop ? .drop(descriptor, at: nil) : .drag(descriptor, at: nil)
+        }
+        var point: Point?
+        if let given = arguments["point"] {
+            guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
+                let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
+                abs(pointX) < 1e7, abs(pointY) < 1e7
+            else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
+            point = Point(x: pointX, y: pointY)
+        }
+        return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
     }
 
     // MARK: - Focus and waits

@@ -60,6 +60,7 @@ extension AXMethods {
             "element.next": ["from", "moveFocus"],
             "element.previous": ["from", "moveFocus"],
             "element.largeContent": ["target"],
+            "element.readingContent": ["target", "line", "point"],
             "accessibility.status": [],
         ]
         for (method, action) in actionMethods {

@@ -144,6 +144,7 @@ extension AXMethods {
         table["element.next"] = [:]
         table["element.previous"] = [:]
         table["element.largeContent"] = [:]
+        table["element.readingContent"] = ["line": 0...ParamRange.maxExactInteger]
         table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
         table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
         for method in [

@@ -13,6 +13,7 @@ enum ScriptQueryMethods {
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
         installLargeContent(router, hub)
+        installReadingContent(router, hub)
         router.registerSync("element.atPoint") { params, session in
             let arguments = try Params(params, method: "element.atPoint")
             let snap = try AXMethods.snapshot(arguments, hub, session)
@@ -103,6 +104,53 @@ enum ScriptQueryMethods {
             object["element"] = .string(id)
             return .object(object)
         }
+    }
+
+    /// `element.readingContent {target, line?, point?}` (R93, D-TEXT-APP-4): an element's UIAccessibilityReadingContent —
+    /// `{element, lineCount, pageContent, line?}`; `line` is `{number, text, frame}` for the line asked by number, or
+    /// the line at a screen point (null where UIKit answers NSNotFound).
+    static func installReadingContent(_ router: RPCRouter, _ hub: Hub) {
+        router.registerSync("element.readingContent") { params, session in
+            let arguments = try Params(params, method: "element.readingContent")
+            // The params first: a hostile line or point is refused before the target is looked at.
+            let number = try arguments.int("line", in: 0...ParamRange.maxExactInteger)
+            let asked: Point? = arguments["point"] == nil ? nil : try point(arguments)
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            guard let target = arguments["target"] else {
+                throw arguments.bad("target", "is required ({id} or {selector})")
+            }
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.readingContent")
+            // The lines as the derivation placed them: screen frames, line-number order (D-TEXT-APP-4).
+            guard let content = snap.tree[id]?.textContent, !content.lines.isEmpty || content.pageContent != nil else {
+                throw RPCError.invalidParams(
+                    "element.readingContent: '\(id)' has no reading content (UIAccessibilityReadingContent)",
+                    data: [
+                        "param": "target", "method": "element.readingContent", "reason": "noReadingContent",
+                        "id": .string(id),
+                    ])
+            }
+            var object: JSONObject = [
+                "element": .string(id), "lineCount": JSON(content.lines.count), "pageContent": .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
+            ]
+            if let asked {
+                object["line"] = lineJSON(content.lines.firstIndex { $0.frame.contains(asked) }, content)
+            } else if let number {
+                guard number < content.lines.count else {
+                    throw RPCError.invalidParams(
+                        "element.readingContent: line \(number) is out of range (\(content.lines.count) lines)",
+                        data: ["param": "line", "method": "element.readingContent", "reason": "outOfRange"])
+                }
+                object["line"] = lineJSON(number, content)
+            }
+            return .object(object)
+        }
+    }
+
+    /// `{number, text, frame}` of a line, null for none.
+    static func lineJSON(_ number: Int?, _ content: AXTextContent) -> JSON {
+        guard let number else { return .null }
+        let line = content.lines[number]
+        return ["number": JSON(number), "text": .string(line.content), "frame": ElementJSON.rect(line.frame)]
     }
 
     /// `{element, view?, node}`: the id (null when none) and its `element.get` detail.

@@ -284,6 +284,17 @@ class Client:
         icon): ``{element, title, image?, scalesImage}``. An element without it raises :class:`InvalidParams`."""
         return self.call("element.largeContent", self._with_app({"target": to_target(target)}, app))
 
+    def reading_content(self, target: Target, line: Optional[int] = None, point: Optional[Dict[str, float]] = None,
+                        app: Optional[str] = None) -> Dict[str, Any]:
+        """``element.readingContent``: an element's UIAccessibilityReadingContent, ``{element, lineCount,
+        pageContent, line?}``; ``line`` (a number) or ``point`` (screen ``{x, y}``) asks for one line (D-TEXT-APP-4, D-READ-1)."""
+        params: Dict[str, Any] = {"target": to_target(target)}
+        if line is not None:
+            params["line"] = line
+        if point is not None:
+            params["point"] = point
+        return self.call("element.readingContent", self._with_app(params, app))
+
     @staticmethod
     def _swipe(from_: Optional[Target], move_focus: bool) -> Dict[str, Any]:
         params: Dict[str, Any] = {}

@@ -314,6 +314,14 @@ class Locator:
         """``action.zoomOut`` on a ``supportsZoom`` element (D-ZOOM-1)."""
         return self._act("action.zoomOut", {} if point is None else {"point": point}, timeout=timeout, force=force)
 
+    def drag(self, name: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
+        """``action.drag``: starts a drag from the element's drag source descriptor ``name`` (D-DRAG-1)."""
+        return self._act("action.drag", {"name": name}, timeout=timeout, force=force)
+
+    def drop(self, name: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
+        """``action.drop``: drops at the element's drop point descriptor ``name`` (D-DRAG-1)."""
+        return self._act("action.drop", {"name": name}, timeout=timeout, force=force)
+
     def focus(self, timeout: Optional[float] = None) -> Optional[str]:
         """Moves accessibility focus here (``focus.set``) once the element is attached."""
         self.element(timeout)

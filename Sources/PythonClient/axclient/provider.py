@@ -28,7 +28,7 @@ def view(id: str, cls: str = "UIView", frame: Optional[Frame] = None,
 
 class ActionRequest:
     """One ``action.perform`` request from the server: ``action`` (activate, increment, decrement, scroll,
-    escape, magicTap, custom, setValue, typeText, zoomIn, zoomOut, key, setSelectedTextRange…), ``target``
+    escape, magicTap, custom, setValue, typeText, zoomIn, zoomOut, drag, drop, key, setSelectedTextRange, select…), ``target``
     (the view or virtual-element id; ``""`` = the app), ``element``, ``value``, ``custom_action``, ``direction``, and ``params`` (everything as sent)."""
 
     __slots__ = ("params",)
@@ -53,7 +53,8 @@ class ActionRequest:
 
     @property
     def value(self) -> Any:
-        """The value (setValue), text (typeText) or zoom centre ``{x, y}`` (zoomIn, zoomOut)."""
+        """The value (setValue), text (typeText), zoom centre ``{x, y}`` (zoomIn, zoomOut) or descriptor
+        ``{name, x, y}`` (drag, drop)."""
         return self.params.get("value")
 
     @property

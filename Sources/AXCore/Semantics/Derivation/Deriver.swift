@@ -28,6 +28,9 @@ final class Deriver {
         var language: String?
         /// Set only in the context of the one window that is key (A27): the front-most visible window that says so.
         var isKeyWindow = false
+        /// The nearest table or collection view above allows its cells focus (`allowsFocus`, D-FOCUS-SEL-1): part
+        /// of the context so that changing it re-derives the cells.
+        var cellsFocusAllowed = true
     }
 
     struct Item: Equatable {
@@ -360,7 +363,7 @@ final class Deriver {
             }
         }
         let language = view.ax.language ?? ctx.language
-        let childCtx: Ctx
+        var childCtx: Ctx
         if case .container(let role) = exposure {
             let rtl = view.kind == .window ? view.window.layoutDirection == .rtl : ctx.rtl
             childCtx = Ctx(
@@ -371,6 +374,7 @@ final class Deriver {
                 map: childMap, clip: clipForChildren, rtl: ctx.rtl, windowID: ctx.windowID, container: ctx.container,
                 containerRole: ctx.containerRole, restrictions: restrictions, language: language)
         }
+        childCtx.cellsFocusAllowed = CollectionFocus.cellsFocusAllowed(below: view, inherited: ctx.cellsFocusAllowed)
         return Prepared(frame: frame, childMap: childMap, childCtx: childCtx, hasElementList: view.ax.elements != nil)
     }
 
@@ -429,6 +433,9 @@ final class Deriver {
         var virtualNode = makeVirtual(
             virtualElement, container: view, ctx: prepared.childCtx, childMap: prepared.childMap)
         AXTextContent.apply(virtualElement.ax, control: nil, to: &virtualNode)  // D-TEXT-APP-3, D-TEXT-APP-4
+        ActivationRule.apply(to: &virtualNode)  // X13, D-ACT-3
+        // D-DRAG-1: a virtual element's descriptors are in a view; by default its container's.
+        DragDrop.attach(virtualElement.ax, defaultView: view.id, to: &virtualNode, views: views)
         let item = Item(id: virtualElement.id, frame: virtualNode.frame)
         write(virtualNode, new: true)
         return item
@@ -468,6 +475,9 @@ final class Deriver {
             view, ctx: ctx, frame: frame, childMap: childMap, restrictions: restrictions, language: language)
         // The text content the app reports (D-TEXT-APP-1).
         AXTextContent.apply(view, to: &ax)
+        ActivationRule.apply(to: &ax)  // X13, D-ACT-3
+        CollectionFocus.apply(view, cellsFocusAllowed: ctx.cellsFocusAllowed, to: &ax)  // D-FOCUS-SEL-1
+        DragDrop.attach(view.ax, defaultView: view.id, to: &ax, views: views)  // D-DRAG-1
         let item = Item(id: view.id, frame: ax.frame)
         write(ax, new: true)
         return item
@@ -479,8 +489,9 @@ final class Deriver {
         restrictions: [String], language: String?, ownIDs: inout [String]
     ) {
         let synthesized = synthesize(view, role: role, frame: frame, ctx: childCtx, restrictions: restrictions)
-        for node in synthesized.nodes {
+        for var node in synthesized.nodes {
             ownIDs.append(node.id)
+            ActivationRule.apply(to: &node)  // X13, D-ACT-3
             write(node, new: true)
         }
         let ordered =

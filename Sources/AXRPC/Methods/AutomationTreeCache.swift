@@ -1,0 +1,38 @@
+import AXCore
+import AXHub
+import Synchronization
+
+/// The automation view of each app's tree (D-AUTO-1: the derived tree plus its automation-only nodes), built once
+/// per revision (an app's revision names one tree; its node count and windows guard against an app id reused
+/// after a restart): finding the nodes is one pass over the tree, and every JSON-RPC call takes a snapshot.
+final class AutomationTreeCache: Sendable {
+    static let shared = AutomationTreeCache()
+
+    private struct Entry {
+        var app: String
+        var revision: Int
+        var source: AXTree
+        var augmented: AXTree
+    }
+
+    private let entries = Mutex<[Entry]>([])
+    private let capacity = 8
+
+    /// `snap.tree` with its automation-only nodes.
+    func tree(of snap: AppSnapshot) -> AXTree {
+        let hit = entries.withLock { cached -> AXTree? in
+            guard let entry = cached.first(where: { $0.app == snap.id && $0.revision == snap.revision }),
+                entry.source.count == snap.tree.count, entry.source.windows == snap.tree.windows
+            else { return nil }
+            return entry.augmented
+        }
+        if let hit { return hit }
+        let augmented = AutomationNodes.augment(snap.tree, views: snap.views)
+        entries.withLock { cached in
+            cached.removeAll { $0.app == snap.id }
+            cached.insert(Entry(app: snap.id, revision: snap.revision, source: snap.tree, augmented: augmented), at: 0)
+            if cached.count > capacity { cached.removeLast(cached.count - capacity) }
+        }
+        return augmented
+    }
+}
