@@ -130,7 +130,8 @@ enum ScriptQueryMethods {
                     ])
             }
             var object: JSONObject = [
-                "element": .string(id), "lineCount": JSON(content.lines.count), "pageContent": .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
+                "element": .string(id), "lineCount": JSON(content.lines.count),
+                "pageContent": .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
             ]
             if let asked {
                 object["line"] = lineJSON(content.lines.firstIndex { $0.frame.contains(asked) }, content)
