@@ -21,7 +21,7 @@ from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from ..errors import AXConnectionError, AXError, RPCError
 from ..provider import ActionRequest, Provider
-from . import adapters
+from . import adapters, textlayout
 
 #: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
 TEXT_LIMIT_BYTES = 60000
@@ -286,7 +286,7 @@ class Mirror:
                     cache.structure_dirty = True
                 elif sub in READ_SUBCOMMANDS:
                     return
-            elif (sub in READ_SUBCOMMANDS and not _moves_caret(sub, args)) or (
+            elif (sub in READ_SUBCOMMANDS and not _writes_text(sub, args)) or (
                     sub in ("xview", "yview") and len(args) == 2):
                 return
         elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
@@ -850,6 +850,22 @@ class Mirror:
         if location + size > length:
             return None
         return [location, size]
+
+    def text_layout(self, widget: tkinter.Misc, props: Dict[str, Any]) -> None:
+        """Adds a Text widget's visible line boxes (``accessibilityReadingContent``) and its styled tags' runs
+        (``attributedText``) to ``props`` when the server knows them (Specs/tk-adapter.md §Line boxes and attribute
+        runs); the diff sends them only when they changed."""
+        path, call = str(widget), self.app.call
+        if self.supports("accessibilityReadingContent"):
+            lines = textlayout.reading_lines(call, path)
+            if lines:
+                props["accessibilityReadingContent"] = {"lines": lines}
+        if self.supports("attributedText"):
+            fonts = self._flush_cache.setdefault("fonts", {})
+            base = "%d.0" % self._text_window.get(path, 1)
+            runs = textlayout.attribute_runs(call, self.app.splitlist, path, base, len(props["text"]), fonts)
+            if runs:
+                props["attributedText"] = runs
 
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
         """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
@@ -1918,7 +1934,7 @@ _MISSING = object()
 
 #: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
 #: as unknown; the adapter then leaves them out and re-publishes).
-OPTIONAL_PROPERTIES = ("selectedTextRange",)
+OPTIONAL_PROPERTIES = ("selectedTextRange", "accessibilityReadingContent", "attributedText")
 
 
 def _count(value: Any) -> int:
@@ -1928,14 +1944,19 @@ def _count(value: Any) -> int:
     return int(value or 0)
 
 
-def _moves_caret(sub: str, args: Tuple[Any, ...]) -> bool:
-    """``mark set insert …`` and ``tag add|remove sel …``: app calls that read like reads but move the caret or
-    the selection of a Text widget."""
+#: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
+TAG_WRITES = frozenset(("add", "remove", "delete", "raise", "lower"))
+
+
+def _writes_text(sub: str, args: Tuple[Any, ...]) -> bool:
+    """``mark set insert …``, ``tag add|remove|delete|raise|lower …`` and ``tag configure NAME -option value``:
+    app calls that read like reads but move the caret or the selection of a Text widget or restyle its text."""
     if len(args) < 4:
         return False
     verb, name = str(args[2]), str(args[3])
-    return (sub == "mark" and verb == "set" and name == "insert") or (
-        sub == "tag" and verb in ("add", "remove") and name == "sel")
+    if sub == "mark":
+        return verb == "set" and name == "insert"
+    return sub == "tag" and (verb in TAG_WRITES or (verb == "configure" and len(args) >= 6))
 
 
 def unknown_optional_property(message: str) -> Optional[str]:
