@@ -31,7 +31,8 @@ def restyle():
     notes.tag_configure("em", underline=True)
 
 
-tk.Button(root, text="Restyle", command=restyle, name="restyle").pack(side="left")
+# Later, from a timer: no event marks the tree dirty, only the `tag configure` call itself.
+tk.Button(root, text="Restyle", command=lambda: root.after(300, restyle), name="restyle").pack(side="left")
 tk.Button(root, text="Scroll", command=lambda: notes.yview("moveto", 0.5), name="scroll").pack(side="left")
 root.after(10, lambda: print("ready", flush=True))
 root.mainloop()
