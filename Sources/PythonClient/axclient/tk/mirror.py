@@ -1733,7 +1733,7 @@ class _Link(threading.Thread):
                 if self.debug:
                     text = json.dumps(payload)
                     warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 4000 else ""))
+                                                        len(text), (": " + text) if len(text) < 16000 else ""))
                 sending = time.perf_counter()
                 if kind == "set":
                     provider.set_hierarchy(payload)
