@@ -856,16 +856,19 @@ class Mirror:
         (``attributedText``) to ``props`` when the server knows them (Specs/tk-adapter.md §Line boxes and attribute
         runs); the diff sends them only when they changed."""
         path, call = str(widget), self.app.call
-        if self.supports("accessibilityReadingContent"):
-            lines = textlayout.reading_lines(call, path)
-            if lines:
-                props["accessibilityReadingContent"] = {"lines": lines}
-        if self.supports("attributedText"):
-            fonts = self._flush_cache.setdefault("fonts", {})
-            base = "%d.0" % self._text_window.get(path, 1)
-            runs = textlayout.attribute_runs(call, self.app.splitlist, path, base, len(props["text"]), fonts)
-            if runs:
-                props["attributedText"] = runs
+        try:
+            if self.supports("accessibilityReadingContent"):
+                lines = textlayout.reading_lines(call, path)
+                if lines:
+                    props["accessibilityReadingContent"] = {"lines": lines}
+            if self.supports("attributedText"):
+                fonts = self._flush_cache.setdefault("fonts", {})
+                base = "%d.0" % self._text_window.get(path, 1)
+                runs = textlayout.attribute_runs(call, self.app.splitlist, path, base, len(props["text"]), fonts)
+                if runs:
+                    props["attributedText"] = runs
+        except (tkinter.TclError, ValueError) as error:  # a peer widget or odd index: the text stays, unstyled
+            self.warn_once("textlayout:" + path, "could not read the lines or styles of %s (%s)" % (path, error))
 
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
         """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
