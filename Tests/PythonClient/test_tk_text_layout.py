@@ -53,7 +53,7 @@ def test_a_styled_text_publishes_its_line_boxes_and_attribute_runs(tk_app, tk_cl
                     {"range": span(text, "upgrading"), "attributes": {"italic": True}}], runs
     # Line boxes: the visible display lines, the paragraph split by word wrap (no newline in it), top to bottom,
     # inside the widget's frame (screen coordinates in the element JSON).
-    assert contents[1] == "Read the manual before upgrading."
+    assert contents[1] == "Read the \U0001F4D8 manual before upgrading."
     paragraph = text.splitlines()[2]
     wrapped = [line for line in contents if line and line not in ("Release notes",) and line.strip() in paragraph]
     assert len(wrapped) >= 2 and "".join(wrapped) == paragraph, contents
@@ -73,6 +73,12 @@ def test_a_styled_text_publishes_its_line_boxes_and_attribute_runs(tk_app, tk_cl
     assert ax.wait_until(lambda: sent_ops(app, mark), timeout=5)
     for op in sent_ops(app, mark):
         assert not {"accessibilityReadingContent", "attributedText"} & set(op.get("properties", {})), op
+    # Offsets are Python characters (Unicode scalars) past the non-BMP book emoji, for the caret as for the runs.
+    notes.press("Down")
+    notes.press("End")
+    line_end = text.index("upgrading.") + len("upgrading.")
+    assert ax.wait_until(lambda: notes.element().get("selectedTextRange") == [line_end, 0], timeout=5), \
+        (notes.element().get("selectedTextRange"), line_end)
     # The app's own `tag configure` (it reads like a read) restyles a run.
     ax.get_by_id(".restyle").click()
     assert ax.wait_until(lambda: {"italic": True, "underline": True} in [r["attributes"] for r in layout(ax, ".notes")[2]],
@@ -127,6 +133,7 @@ for offset in json.loads(sys.argv[2]):
     answer["runs"].append([sorted(attributes), start, end])
 for offset in json.loads(sys.argv[3]):
     answer["lines"].append(list(text.getTextAtOffset(offset, pyatspi.TEXT_BOUNDARY_LINE_START)))
+answer["caret"] = [text.setCaretOffset(int(sys.argv[4])), text.caretOffset]
 print(json.dumps(answer), flush=True)
 """
 
@@ -143,7 +150,7 @@ def test_a_screen_reader_reads_tk_runs_and_wrapped_lines(tk_app, tk_client, axse
     second = next(line for line in contents if line and line != paragraph and line in paragraph[1:])
     offsets = [text.index("Release") + 2, text.index("manual") + 1, text.index("upgrading") + 1]
     out = subprocess.run([SYSTEM_PYTHON, "-c", READ_ATSPI, "styled_text_app", json.dumps(offsets),
-                          json.dumps([text.index(second) + 2])], env=axserver.stack.env(),
+                          json.dumps([text.index(second) + 2]), str(text.index("manual"))], env=axserver.stack.env(),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     answer = json.loads(out.stdout.strip().splitlines()[-1])
@@ -151,6 +158,14 @@ def test_a_screen_reader_reads_tk_runs_and_wrapped_lines(tk_app, tk_client, axse
     assert "weight:700" in heading[0] and heading[1:] == [0, len("Release notes")], heading
     assert "underline:single" in link[0] and link[1:] == [text.index("manual"), text.index("manual") + 6], link
     assert "style:italic" in emphasis[0] and emphasis[1] == text.index("upgrading"), emphasis
+    # SetCaretOffset past the non-BMP emoji puts Tk's insert mark on that character ("m" of "manual"): the adapter
+    # converts Python characters to Tk's UTF-16 count both ways.
+    manual = text.index("manual")
+    assert answer["caret"] == [True, manual], answer["caret"]
+    assert ax.get_by_id(".notes").element().get("selectedTextRange") == [manual, 0]
+    ax.get_by_id(".notes").type_text("the ")
+    assert ax.wait_until(lambda: "Read the \U0001F4D8 the manual" in ax.get_by_id(".notes").value(), timeout=5), \
+        ax.get_by_id(".notes").value()[:60]
     # LINE boundaries are the display lines Tk wrapped the paragraph on (its second line box), not the paragraph.
     line, start, end = answer["lines"][0]
     assert start == text.index(second) and line.startswith(second) and len(line) <= len(second) + 1, answer["lines"]

@@ -15,7 +15,7 @@ emphasis = tkinter.font.Font(root, name="emphasisFont", family="DejaVu Sans", si
 notes.tag_configure("em", font=emphasis)
 notes.tag_configure("comment", foreground="grey")  # colour only: no attribute run
 notes.insert("end", "Release notes", "heading")
-notes.insert("end", "\nRead the ")
+notes.insert("end", "\nRead the \U0001F4D8 ")  # a character outside the BMP: Tk 8.6 counts it as two
 notes.insert("end", "manual", "link")
 notes.insert("end", " before ")
 notes.insert("end", "upgrading", "em")

@@ -845,8 +845,8 @@ class Mirror:
         first, last = (str(ranges[0]), str(ranges[-1])) if ranges else ("insert", "insert")
         if int(call(path, "compare", first, "<", base)):
             return None
-        location = _count(call(path, "count", "-chars", base, first))
-        size = _count(call(path, "count", "-chars", first, last)) if ranges else 0
+        location = textlayout.characters_between(call, path, base, first)  # not `count -chars`: UTF-16 in Tk 8.6
+        size = textlayout.characters_between(call, path, first, last) if ranges else 0
         if location + size > length:
             return None
         return [location, size]
@@ -1938,13 +1938,6 @@ _MISSING = object()
 #: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
 #: as unknown; the adapter then leaves them out and re-publishes).
 OPTIONAL_PROPERTIES = ("selectedTextRange", "accessibilityReadingContent", "attributedText")
-
-
-def _count(value: Any) -> int:
-    """``text count`` answers an integer, or "" / a 1-tuple on some Tk builds."""
-    if isinstance(value, tuple):
-        value = value[0] if value else 0
-    return int(value or 0)
 
 
 #: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).

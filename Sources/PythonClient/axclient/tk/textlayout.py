@@ -14,13 +14,6 @@ Call = Callable[..., Any]
 Split = Callable[[Any], Tuple[Any, ...]]
 
 
-def _count(value: Any) -> int:
-    """``text count`` answers an integer, or "" / a 1-tuple on some Tk builds."""
-    if isinstance(value, tuple):
-        value = value[0] if value else 0
-    return int(value or 0)
-
-
 def _position(index: str) -> Tuple[int, int]:
     line, _, column = str(index).partition(".")
     return int(line), int(column or 0)
@@ -107,13 +100,20 @@ def _tag_ranges(call: Call, split: Split, path: str, styles: List[Tuple[str, Dic
     return found
 
 
+def characters_between(call: Call, path: str, first: str, last: str) -> int:
+    """Python characters (Unicode scalars, the server's unit) from index ``first`` to ``last``: Tk 8.6's
+    ``count -chars`` counts a character outside the BMP as two (UTF-16) although ``+ N chars`` steps over it as one,
+    so the stretch is read and measured."""
+    return len(str(call(path, "get", first, last)))
+
+
 def _offsets(call: Call, path: str, base: str, positions: List[Tuple[int, int]]) -> Dict[Tuple[int, int], int]:
-    """Character offsets from ``base`` of sorted positions, counted between neighbours (each stretch once)."""
+    """Character offsets from ``base`` of sorted positions, measured between neighbours (each stretch once)."""
     offsets: Dict[Tuple[int, int], int] = {}
     previous, total = base, 0
     for position in positions:
         index = "%d.%d" % position
-        total += _count(call(path, "count", "-chars", previous, index))
+        total += characters_between(call, path, previous, index)
         offsets[position] = total
         previous = index
     return offsets
