@@ -79,6 +79,13 @@ def test_a_styled_text_publishes_its_line_boxes_and_attribute_runs(tk_app, tk_cl
     line_end = text.index("upgrading.") + len("upgrading.")
     assert ax.wait_until(lambda: notes.element().get("selectedTextRange") == [line_end, 0], timeout=5), \
         (notes.element().get("selectedTextRange"), line_end)
+    # An Entry too (its Tk indices count UTF-16 units): End then Left is one character before the end.
+    title = ax.get_by_id(".title")
+    title.click()
+    title.press("End")
+    title.press("Left")
+    assert ax.wait_until(lambda: title.element().get("selectedTextRange") == [len("Notes \U0001F4D8 v"), 0],
+                         timeout=5), title.element().get("selectedTextRange")
     # The app's own `tag configure` (it reads like a read) restyles a run.
     ax.get_by_id(".restyle").click()
     assert ax.wait_until(lambda: {"italic": True, "underline": True} in [r["attributes"] for r in layout(ax, ".notes")[2]],
@@ -107,13 +114,13 @@ def test_line_boxes_follow_the_view_of_a_10000_line_text(tk_app, tk_client):
 READ_ATSPI = r"""
 import json, sys, time
 import pyatspi
-def find(node, depth=0):
+def find(node, prefix="Release notes", depth=0):
     if node is None or depth > 40:
         return None
-    if node.getRoleName() == "text" and node.queryText().getText(0, 13) == "Release notes":
+    if node.getRoleName() == "text" and node.queryText().getText(0, len(prefix)) == prefix:
         return node
     for index in range(node.childCount):
-        hit = find(node.getChildAtIndex(index), depth + 1)
+        hit = find(node.getChildAtIndex(index), prefix, depth + 1)
         if hit is not None:
             return hit
     return None
@@ -134,6 +141,12 @@ for offset in json.loads(sys.argv[2]):
 for offset in json.loads(sys.argv[3]):
     answer["lines"].append(list(text.getTextAtOffset(offset, pyatspi.TEXT_BOUNDARY_LINE_START)))
 answer["caret"] = [text.setCaretOffset(int(sys.argv[4])), text.caretOffset]
+entry = None
+for index in range(desktop.childCount):
+    app = desktop.getChildAtIndex(index)
+    if app is not None and app.name == sys.argv[1]:
+        entry = find(app, "Notes ")
+answer["entryCaret"] = [entry.queryText().setCaretOffset(int(sys.argv[5])), entry.queryText().caretOffset]
 print(json.dumps(answer), flush=True)
 """
 
@@ -150,7 +163,8 @@ def test_a_screen_reader_reads_tk_runs_and_wrapped_lines(tk_app, tk_client, axse
     second = next(line for line in contents if line and line != paragraph and line in paragraph[1:])
     offsets = [text.index("Release") + 2, text.index("manual") + 1, text.index("upgrading") + 1]
     out = subprocess.run([SYSTEM_PYTHON, "-c", READ_ATSPI, "styled_text_app", json.dumps(offsets),
-                          json.dumps([text.index(second) + 2]), str(text.index("manual"))], env=axserver.stack.env(),
+                          json.dumps([text.index(second) + 2]), str(text.index("manual")),
+                          str(len("Notes \U0001F4D8 v"))], env=axserver.stack.env(),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     answer = json.loads(out.stdout.strip().splitlines()[-1])
@@ -163,6 +177,9 @@ def test_a_screen_reader_reads_tk_runs_and_wrapped_lines(tk_app, tk_client, axse
     manual = text.index("manual")
     assert answer["caret"] == [True, manual], answer["caret"]
     assert ax.get_by_id(".notes").element().get("selectedTextRange") == [manual, 0]
+    # The Entry's caret past its emoji too (Tk 8.6 Entry indices count UTF-16 units both ways).
+    assert answer["entryCaret"] == [True, len("Notes \U0001F4D8 v")], answer["entryCaret"]
+    assert ax.get_by_id(".title").element().get("selectedTextRange") == [len("Notes \U0001F4D8 v"), 0]
     ax.get_by_id(".notes").type_text("the ")
     assert ax.wait_until(lambda: "Read the \U0001F4D8 the manual" in ax.get_by_id(".notes").value(), timeout=5), \
         ax.get_by_id(".notes").value()[:60]

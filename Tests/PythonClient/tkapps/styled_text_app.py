@@ -7,6 +7,9 @@ import tkinter.font
 root = tk.Tk()
 root.title("Styled Text")
 root.geometry("420x300+0+0")
+title = tk.Entry(root, name="title")  # Tk 8.6 Entry indices count the emoji as two
+title.insert(0, "Notes \U0001F4D8 v2")
+title.pack(fill="x")
 notes = tk.Text(root, name="notes", wrap="word", width=40, height=10, font=("DejaVu Sans", 10))
 notes.pack(fill="both", expand=True)
 notes.tag_configure("heading", font=("DejaVu Sans", 12, "bold"))

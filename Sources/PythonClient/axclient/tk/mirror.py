@@ -873,15 +873,16 @@ class Mirror:
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
         """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
         path, call = str(widget), self.app.call
+        text = str(call(path, "get"))  # Tk 8.6 Entry indices count UTF-16 units: converted to characters
         try:
             if int(call(path, "selection", "present")):
-                first = int(call(path, "index", "sel.first"))
-                last = int(call(path, "index", "sel.last"))
+                first = textlayout.from_utf16(text, int(call(path, "index", "sel.first")))
+                last = textlayout.from_utf16(text, int(call(path, "index", "sel.last")))
                 first, last = min(first, length), min(last, length)
                 return [first, max(0, last - first)]
         except tkinter.TclError:
             pass
-        return [min(int(call(path, "index", "insert")), length), 0]
+        return [min(textlayout.from_utf16(text, int(call(path, "index", "insert"))), length), 0]
 
     def use_server_limits(self, capabilities: Any) -> None:
         """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
@@ -1314,10 +1315,12 @@ class Mirror:
             call(path, "see", "insert")
             return True
         if self.tk_class(widget) in ("Entry", "TEntry", "TCombobox", "Spinbox", "TSpinbox"):
+            text = str(call(path, "get"))  # Entry indices count UTF-16 units in Tk 8.6
+            first, last = textlayout.to_utf16(text, location), textlayout.to_utf16(text, location + length)
             call(path, "selection", "clear")
             if length:
-                call(path, "selection", "range", location, location + length)
-            call(path, "icursor", location + length)
+                call(path, "selection", "range", first, last)
+            call(path, "icursor", last)
             return True
         return False
 

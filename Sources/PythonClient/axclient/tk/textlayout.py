@@ -107,6 +107,25 @@ def characters_between(call: Call, path: str, first: str, last: str) -> int:
     return len(str(call(path, "get", first, last)))
 
 
+def from_utf16(text: str, units: int) -> int:
+    """The Python character offset in ``text`` of a Tk 8.6 Entry index, which counts UTF-16 units (a character
+    outside the BMP is two); an index inside such a character rounds down."""
+    if text.isascii():
+        return min(units, len(text))
+    offset = 0
+    for character in text:
+        units -= 2 if ord(character) > 0xFFFF else 1
+        if units < 0:
+            break
+        offset += 1
+    return offset
+
+
+def to_utf16(text: str, offset: int) -> int:
+    """The Tk 8.6 Entry index (UTF-16 units) of the Python character offset ``offset`` in ``text``."""
+    return offset + sum(1 for character in text[:offset] if ord(character) > 0xFFFF)
+
+
 def _offsets(call: Call, path: str, base: str, positions: List[Tuple[int, int]]) -> Dict[Tuple[int, int], int]:
     """Character offsets from ``base`` of sorted positions, measured between neighbours (each stretch once)."""
     offsets: Dict[Tuple[int, int], int] = {}
