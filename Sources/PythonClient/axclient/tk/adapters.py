@@ -400,6 +400,7 @@ def text_widget(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
         selection = walker.text_selection(widget, len(props["text"]))
         if selection is not None:
             props["selectedTextRange"] = selection
+    walker.text_layout(widget, props)
     labelled(walker, widget, props)
     return props
 

@@ -21,7 +21,7 @@ from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from ..errors import AXConnectionError, AXError, RPCError
 from ..provider import ActionRequest, Provider
-from . import adapters
+from . import adapters, textlayout
 
 #: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
 TEXT_LIMIT_BYTES = 60000
@@ -286,7 +286,7 @@ class Mirror:
                     cache.structure_dirty = True
                 elif sub in READ_SUBCOMMANDS:
                     return
-            elif (sub in READ_SUBCOMMANDS and not _moves_caret(sub, args)) or (
+            elif (sub in READ_SUBCOMMANDS and not _writes_text(sub, args)) or (
                     sub in ("xview", "yview") and len(args) == 2):
                 return
         elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
@@ -845,24 +845,44 @@ class Mirror:
         first, last = (str(ranges[0]), str(ranges[-1])) if ranges else ("insert", "insert")
         if int(call(path, "compare", first, "<", base)):
             return None
-        location = _count(call(path, "count", "-chars", base, first))
-        size = _count(call(path, "count", "-chars", first, last)) if ranges else 0
+        location = textlayout.characters_between(call, path, base, first)  # not `count -chars`: UTF-16 in Tk 8.6
+        size = textlayout.characters_between(call, path, first, last) if ranges else 0
         if location + size > length:
             return None
         return [location, size]
 
+    def text_layout(self, widget: tkinter.Misc, props: Dict[str, Any]) -> None:
+        """Adds a Text widget's visible line boxes (``accessibilityReadingContent``) and its styled tags' runs
+        (``attributedText``) to ``props`` when the server knows them (Specs/tk-adapter.md §Line boxes and attribute
+        runs); the diff sends them only when they changed."""
+        path, call = str(widget), self.app.call
+        try:
+            if self.supports("accessibilityReadingContent"):
+                lines = textlayout.reading_lines(call, path)
+                if lines:
+                    props["accessibilityReadingContent"] = {"lines": lines}
+            if self.supports("attributedText"):
+                fonts = self._flush_cache.setdefault("fonts", {})
+                base = "%d.0" % self._text_window.get(path, 1)
+                runs = textlayout.attribute_runs(call, self.app.splitlist, path, base, len(props["text"]), fonts)
+                if runs:
+                    props["attributedText"] = runs
+        except (tkinter.TclError, ValueError) as error:  # a peer widget or odd index: the text stays, unstyled
+            self.warn_once("textlayout:" + path, "could not read the lines or styles of %s (%s)" % (path, error))
+
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
         """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
         path, call = str(widget), self.app.call
+        text = str(call(path, "get"))  # Tk 8.6 Entry indices count UTF-16 units: converted to characters
         try:
             if int(call(path, "selection", "present")):
-                first = int(call(path, "index", "sel.first"))
-                last = int(call(path, "index", "sel.last"))
+                first = textlayout.from_utf16(text, int(call(path, "index", "sel.first")))
+                last = textlayout.from_utf16(text, int(call(path, "index", "sel.last")))
                 first, last = min(first, length), min(last, length)
                 return [first, max(0, last - first)]
         except tkinter.TclError:
             pass
-        return [min(int(call(path, "index", "insert")), length), 0]
+        return [min(textlayout.from_utf16(text, int(call(path, "index", "insert"))), length), 0]
 
     def use_server_limits(self, capabilities: Any) -> None:
         """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
@@ -1295,10 +1315,12 @@ class Mirror:
             call(path, "see", "insert")
             return True
         if self.tk_class(widget) in ("Entry", "TEntry", "TCombobox", "Spinbox", "TSpinbox"):
+            text = str(call(path, "get"))  # Entry indices count UTF-16 units in Tk 8.6
+            first, last = textlayout.to_utf16(text, location), textlayout.to_utf16(text, location + length)
             call(path, "selection", "clear")
             if length:
-                call(path, "selection", "range", location, location + length)
-            call(path, "icursor", location + length)
+                call(path, "selection", "range", first, last)
+            call(path, "icursor", last)
             return True
         return False
 
@@ -1717,7 +1739,7 @@ class _Link(threading.Thread):
                 if self.debug:
                     text = json.dumps(payload)
                     warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 4000 else ""))
+                                                        len(text), (": " + text) if len(text) < 16000 else ""))
                 sending = time.perf_counter()
                 if kind == "set":
                     provider.set_hierarchy(payload)
@@ -1918,24 +1940,22 @@ _MISSING = object()
 
 #: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
 #: as unknown; the adapter then leaves them out and re-publishes).
-OPTIONAL_PROPERTIES = ("selectedTextRange",)
+OPTIONAL_PROPERTIES = ("selectedTextRange", "accessibilityReadingContent", "attributedText")
 
 
-def _count(value: Any) -> int:
-    """``text count`` answers an integer, or "" / a 1-tuple on some Tk builds."""
-    if isinstance(value, tuple):
-        value = value[0] if value else 0
-    return int(value or 0)
+#: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
+TAG_WRITES = frozenset(("add", "remove", "delete", "raise", "lower"))
 
 
-def _moves_caret(sub: str, args: Tuple[Any, ...]) -> bool:
-    """``mark set insert …`` and ``tag add|remove sel …``: app calls that read like reads but move the caret or
-    the selection of a Text widget."""
+def _writes_text(sub: str, args: Tuple[Any, ...]) -> bool:
+    """``mark set insert …``, ``tag add|remove|delete|raise|lower …`` and ``tag configure NAME -option value``:
+    app calls that read like reads but move the caret or the selection of a Text widget or restyle its text."""
     if len(args) < 4:
         return False
     verb, name = str(args[2]), str(args[3])
-    return (sub == "mark" and verb == "set" and name == "insert") or (
-        sub == "tag" and verb in ("add", "remove") and name == "sel")
+    if sub == "mark":
+        return verb == "set" and name == "insert"
+    return sub == "tag" and (verb in TAG_WRITES or (verb == "configure" and len(args) >= 6))
 
 
 def unknown_optional_property(message: str) -> Optional[str]:
