@@ -333,7 +333,7 @@ struct DoAction: ParsableCommand {
               axquery do set-value '#textSize' --value 0.8
               axquery do type '#deviceName' --text 'Kitchen'
               axquery do custom '#"cell.display"' --name 'Add to Favorites'
-              axquery do drag '#photo' --name 'Photo'; axquery do drop '#album' --name 'Album'
+              axquery do drag '#copies' --name Photo   # exit 6: no drag source
               axquery do escape      # exit 6: nothing to dismiss
               axquery do tap --point 195,143
             """)
