@@ -96,6 +96,13 @@ def test_orca_hears_typing_menus_and_a_dialog_in_idle(idle_with_orca):
     # A dialog: Ctrl+F opens IDLE's Search Dialog with the focus in its entry ("Find:" beside it); Tab moves on.
     keys.press("ctrl+f", "Ctrl+F")
     expect(reader).to_say(re.compile(r"^Find text"), timeout=10)
+    # The dialog's title comes first: its new window is activated as a window manager activates a GTK dialog
+    # (D-ATSPI-ACTIVE-1, windows within one app); before, Orca said only "Find text.".
+    expect(reader).to_say(re.compile(r"Search Dialog"), timeout=10)
+    spoken = reader.spoken
+    title = next(i for i, line in enumerate(spoken) if "Search Dialog" in line)
+    field = next(i for i, line in enumerate(spoken) if re.search(r"^Find text", line))
+    assert title < field, spoken
     keys.press("Tab")
     expect(reader).to_say(re.compile(r"Regular expression toggle button not pressed"), timeout=10)
     keys.press("Tab")

@@ -1,0 +1,99 @@
+"""Orca speaks the title of a new window of the same app before the control focused in it (D-ATSPI-ACTIVE-1, windows
+within one app), on a private stack with Xvfb and an isolated Orca 43 (Tests/Integration/orca_transcript.py's driver).
+
+Two apps: `axserver --demo` and a task list pushed by a Python provider (Tests/Integration/data/tasks_provider.py).
+Script: F5 routed to the task list (it becomes the active app: Orca presents its "Tasks" window), then its Rename
+button activated (`action.activate`): the app opens a second window, "Rename task", as its key window with the focus
+in the "New name" field; then Cancel closes it. Expected: Orca presents the new window as the active one, its title
+with its role ("Rename task frame."), before the field ("New name text."), as it presents a GTK dialog a window
+manager activated. Before the fix the new window came with `window:create` only (the old one was deactivated and
+nothing activated): Orca named the window only as a new ancestor of the focused field ("Rename task" / "New name
+text."), and for IDLE's Search Dialog not at all (Tests/PythonClient/test_tk_orca.py).
+The transcript goes to $AX_TEST_OUTPUT_DIR/orca-second-window/ (default a fresh folder under /tmp).
+"""
+import os
+import tempfile
+import unittest
+
+import orca_transcript as ot
+from harness import RPC, A11yStack, Proc, start_server
+
+SKIP = ot.prerequisites()
+HERE = os.path.dirname(os.path.abspath(__file__))
+TASKS = os.path.join(HERE, "data", "tasks_provider.py")
+
+
+def output_dir():
+    base = os.environ.get("AX_TEST_OUTPUT_DIR")
+    if base:
+        path = os.path.join(base, "orca-second-window")
+        os.makedirs(path, exist_ok=True)
+        return path
+    return tempfile.mkdtemp(prefix="axtest-orca-second-window-")
+
+
+def activation_step(transcript, rpc, target, what):
+    """Activates `target` in the task list over JSON-RPC and records what Orca said, as a step of `transcript`."""
+    marks = transcript.orca.marks()
+    rpc.result("action.activate", {"target": {"id": target}, "app": "tasks"})
+    speech, _debug = transcript.orca.settle(marks, minimum=0.5)
+    record = {"section": "tasks", "what": what, "keys": [what], "spoken": speech, "locus": None, "locus_logged": False,
+              "handlers": [], "orca_consumed": []}
+    transcript.steps.append(record)
+    return record
+
+
+@unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
+class OrcaNamesANewWindowOfTheSameApp(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = output_dir()
+        stack = A11yStack(xvfb=True, private_home=True)
+        server = tasks = orca = rpc = None
+        try:
+            server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
+            tasks = Proc(["/usr/bin/python3", TASKS, sock, "tasks"], env=stack.env)
+            tasks.wait_line("READY", timeout=30)
+            rpc = RPC(sock, timeout=20)
+            rpc.result("initialize", {"role": "automation"})
+            orca = ot.Orca(stack)
+            t = ot.Transcript(orca, ot.RpcKeys(rpc, app="tasks"), "second window", budget=90.0)
+            t.press("tasks", "F5")
+            activation_step(t, rpc, "rename", "activate Rename")
+            activation_step(t, rpc, "renameCancel", "activate Cancel")
+            cls.steps = t.steps
+            text = ot.format_transcript(cls.steps, "demo + tasks provider (a second window)")
+            with open(os.path.join(cls.folder, "second-window.txt"), "w") as f:
+                f.write(text + "\n")
+            print("\n" + text, flush=True)
+        finally:
+            if orca:
+                orca.stop()
+            if rpc:
+                rpc.close()
+            for proc in (tasks, server):
+                if proc:
+                    proc.stop()
+            stack.stop()
+
+    def spoken(self, index):
+        return [" ".join(u.split()) for u in self.steps[index]["spoken"]]
+
+    def test_orca_says_the_new_windows_title_then_its_focused_field(self):
+        opened = self.spoken(1)
+        title = [i for i, u in enumerate(opened) if "Rename task frame" in u]
+        field = [i for i, u in enumerate(opened) if "New name" in u]
+        self.assertTrue(title and field, "Orca did not say the window title and the field: %r" % opened)
+        self.assertLessEqual(title[0], field[0], opened)
+        self.assertFalse([u for u in opened if u.startswith("Tasks")],
+                         "Orca spoke the window that lost the keys: %r" % opened)
+
+    def test_orca_is_back_in_the_first_window_after_the_second_closes(self):
+        closed = self.spoken(2)
+        self.assertTrue(any("Rename" in u and "task" not in u for u in closed),
+                        "Orca did not say the focused Rename button again: %r" % closed)
+
+
+if __name__ == "__main__":
+    unittest.main()
