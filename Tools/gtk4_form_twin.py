@@ -98,7 +98,8 @@ class FormTwin:
             action.connect("activate", lambda _a, _p, n=name: app.quit() if n == "quit" else log(n))
             app.add_action(action)
         app.add_action(Gio.SimpleAction.new_stateful("wrap", None, GLib.Variant.new_boolean(False)))
-        app.add_action(Gio.SimpleAction.new_stateful("size", GLib.VariantType.new("s"), GLib.Variant.new_string("small")))
+        app.add_action(Gio.SimpleAction.new_stateful("size", GLib.VariantType.new("s"),
+                                                     GLib.Variant.new_string("small")))
         bar = Gio.Menu()
         file_menu = Gio.Menu()
         file_menu.append("Open...", "app.open")

@@ -8,7 +8,7 @@ with one private headless Orca 43 listening (Specs/tk-adapter.md §Orca, Specs/o
 
 The script: Tab from the Name entry through every control (Ctrl+Tab out of the text view, where Tab inserts a tab in
 both toolkits), operating each control by keys on the way (space on check buttons and a button, Return on a button,
-arrows on a radio group, scales and spin boxes, typing into an entry), then Shift+Tab back through the Account frame.
+arrows on a radio group, scales and spin boxes, typing into an entry), then Shift+Tab back from Apply to City.
 Steps are paired by their label; per key the comparison records what Orca said on each side, whether it spoke on
 GTK4 and not on Tk ("acts on GTK4, not Tk"; target 0 apart from the decided exceptions), whether Orca's locus left
 the control the key was for ("focus jump"; target 0 on Tk), and silent keys. The table is printed.
