@@ -7,6 +7,7 @@ import time
 import pytest
 
 from axclient import expect
+from axclient.errors import ClientTimeout
 from tk_support import TkApp, needs_tk, tk_app, tk_client, wait_for_app, xvfb_display  # noqa: F401
 
 pytestmark = [needs_tk, pytest.mark.axserver(demo=False)]
@@ -111,3 +112,42 @@ def test_mirror_called_inside_an_app_after_building_it(xvfb_display, axserver, t
             expect(word).to_have_label("after")
     finally:
         app.stop()
+
+
+def test_tab_onto_a_notebook_focuses_its_selected_tab(tk_app, tk_client):
+    """Tk's Tab gives the ttk.Notebook itself the focus (its tabs are not widgets): the mirror puts `isFocused` on
+    the selected tab, an element the server can focus and Orca can name. Before, the focus sat on the notebook's
+    plain container view, which is no element: the server kept the previous focus and Orca said nothing
+    (Specs/tk-adapter.md §Orca, Against GTK4)."""
+    app = tk_app("form_app.py")
+    ax = tk_client(app.app_id)
+    name = ax.get_by_id(".account.name")
+    name.click()  # activate on an Entry focuses it
+    assert ax.wait_until(lambda: name.is_focused(), timeout=5)
+
+    def engine():
+        return (ax.call("focus.status").get("engine") or {}).get("id")
+
+    def moves_from(old):
+        try:
+            return ax.wait_until(lambda: engine() != old, timeout=5)
+        except ClientTimeout:
+            return False
+
+    # Tk's traversal from Name: … Apply, the Cities Listbox, then the Notebook.
+    visited = [engine()]
+    while visited[-1] != ".themed.apply" and len(visited) < 25:
+        ax.call("input.key", {"key": "Tab"})
+        assert moves_from(visited[-1]), "%r" % visited
+        visited.append(engine())
+    ax.call("input.key", {"key": "Tab"})
+    ax.call("input.key", {"key": "Tab"})
+    general = ax.get_by_role("tab", name="General")
+    try:
+        ax.wait_until(lambda: general.is_focused(), timeout=5)
+    except ClientTimeout:
+        raise AssertionError("Tab onto the notebook: the focus is on %r, not its selected tab" % engine())
+    assert engine() == ".side.tabs@tab0"
+    ax.call("input.key", {"key": "Right"})  # ttk's own binding selects the next tab; the focus follows it
+    advanced = ax.get_by_role("tab", name="Advanced")
+    assert ax.wait_until(lambda: advanced.is_focused() and advanced.is_selected(), timeout=5)

@@ -663,7 +663,9 @@ class Mirror:
         node["accessibilityIdentifier"] = path
         if not self._mapped(widget):
             node["isHidden"] = True
-        if path != str(self.root) and (path == self._focus or (leaf and self._focus.startswith(path + "."))):
+        focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
+        if path != str(self.root) and not focus_inside and (
+                path == self._focus or (leaf and self._focus.startswith(path + "."))):
             node["isFocused"] = True
             self._focused_view = path
         props[path] = node
@@ -1078,6 +1080,9 @@ class Mirror:
             x += tab_width
             if tab == selected:
                 button["isSelected"] = True
+                if self._focus == path:  # Tk's focus on the notebook is on its selected tab (no widget of its own)
+                    button["isFocused"] = True
+                    self._focused_view = button["id"]
             if str(call(path, "tab", tab, "-state")) == "disabled":
                 button["isEnabled"] = False
             buttons.append(button)
