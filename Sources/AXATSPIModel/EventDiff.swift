@@ -18,6 +18,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
     case selectionChanged
     /// `object:text-selection-changed` (Shift with a motion key in a text input; D-KEYOP-5).
     case textSelectionChanged
+    /// `object:text-attributes-changed` (the attribute runs of an element's text changed; D-TEXT-APP-3).
+    case textAttributesChanged
     /// `object:announcement`.
     case announcement
     /// `window:create`.
@@ -35,7 +37,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
     package var interfaceName: StaticString {
         switch self {
         case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
-            .selectionChanged, .textSelectionChanged, .announcement:
+            .selectionChanged, .textSelectionChanged, .textAttributesChanged, .announcement:
             return "org.a11y.atspi.Event.Object"
         case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
         case .focus: return "org.a11y.atspi.Event.Focus"
@@ -53,6 +55,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textCaretMoved: return "TextCaretMoved"
         case .selectionChanged: return "SelectionChanged"
         case .textSelectionChanged: return "TextSelectionChanged"
+        case .textAttributesChanged: return "TextAttributesChanged"
         case .announcement: return "Announcement"
         case .windowCreate: return "Create"
         case .windowDestroy: return "Destroy"
@@ -82,6 +85,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textCaretMoved: return "textcaretmoved"
         case .selectionChanged: return "selectionchanged"
         case .textSelectionChanged: return "textselectionchanged"
+        case .textAttributesChanged: return "textattributeschanged"
         case .announcement: return "announcement"
         case .windowCreate: return "create"
         case .windowDestroy: return "destroy"
@@ -280,9 +284,10 @@ package enum EventDiff {
             appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
             appendStateUpdates(old: oldNode, new: newNode, from: old, to: new, windows: &windows, into: &updates)
         }
-        // A newly presented alert activates like a window (Orca presents it, then follows focus into it).
+        // A newly presented alert activates like a window (Orca presents it, then follows focus into it); so does a
+        // newly presented modal window, while the windows it hides are deactivated (D-ATSPI-MODAL-1).
         for id in changes.added {
-            guard let newNode = new.tree[id], newNode.role == .alert, old.tree[id] == nil else { continue }
+            guard let newNode = new.tree[id], isPresentedModal(newNode), old.tree[id] == nil else { continue }
             let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
             if states.contains(.active) { windows.activated.append(newNode) }
         }
@@ -294,6 +299,11 @@ package enum EventDiff {
         }
         windows.appendEvents(into: &updates)
         if focusMoved { appendFocusUpdates(from: old, to: new, into: &updates) }
+    }
+
+    /// An alert, or a modal window: what activates when it is presented.
+    private static func isPresentedModal(_ node: AXNode) -> Bool {
+        node.role == .alert || (node.role == .window && node.states.contains(.modal))
     }
 
     /// D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE (they become candidates);
