@@ -158,7 +158,8 @@ package enum ATSPIUpdate: Sendable, Equatable {
 ///    state changes (except focus and window activation);
 /// 4b. `property-change:accessible-relation` for every node whose relation set changed (D-REL-6);
 /// 5. window deactivations (`state-changed:active` 0, then `window:deactivate`), then activations
-///    (`window:activate`, then `state-changed:active` 1);
+///    (`window:activate`, then `state-changed:active` 1) — also of an alert, or a window that takes over as the
+///    app's key window, that arrives active (D-ATSPI-ACTIVE-1);
 /// 6. focus: `state-changed:focused` 0 on the old element, 1 on the new one, then the legacy `focus:` event.
 package enum EventDiff {
     /// The updates from `old` to `new`, given the hub's change set between them.
@@ -284,13 +285,7 @@ package enum EventDiff {
             appendPropertyUpdates(old: oldNode, new: newNode, oldSnapshot: old, newSnapshot: new, into: &updates)
             appendStateUpdates(old: oldNode, new: newNode, from: old, to: new, windows: &windows, into: &updates)
         }
-        // A newly presented alert activates like a window (Orca presents it, then follows focus into it); so does a
-        // newly presented modal window, while the windows it hides are deactivated (D-ATSPI-MODAL-1).
-        for id in changes.added {
-            guard let newNode = new.tree[id], isPresentedModal(newNode), old.tree[id] == nil else { continue }
-            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
-            if states.contains(.active) { windows.activated.append(newNode) }
-        }
+        appendArrivals(from: old, to: new, changes: changes, windows: &windows)
         // D-REL-6: relation sets of the changed nodes and their neighbours.
         let changedIDs = changes.added + changes.removed + changes.moved + Array(changes.updated.keys)
         for id in Relations.changedRelations(old: old.tree, new: new.tree, changed: changedIDs) {
@@ -301,9 +296,30 @@ package enum EventDiff {
         if focusMoved { appendFocusUpdates(from: old, to: new, into: &updates) }
     }
 
-    /// An alert, or a modal window: what activates when it is presented.
-    private static func isPresentedModal(_ node: AXNode) -> Bool {
-        node.role == .alert || (node.role == .window && node.states.contains(.modal))
+    /// Elements that arrive ACTIVE activate: a newly presented alert (Orca presents it, then follows focus into it),
+    /// and a window that arrives as the app's key window while another window of the app was the active one — a
+    /// dialog or a second window of the same app takes the keys, as a window manager activates it (D-ATSPI-ACTIVE-1,
+    /// windows within one app). The old key window's ACTIVE going off is a state change (`appendStateUpdates`), so
+    /// its deactivation goes out first. An app's first window stays silent: no window was active before it.
+    private static func appendArrivals(
+        from old: ServedSnapshot, to new: ServedSnapshot, changes: ChangeSet, windows: inout WindowActivation
+    ) {
+        let keyWindowBefore = activeWindow(in: old)
+        for id in changes.added {
+            guard let newNode = new.tree[id], old.tree[id] == nil,
+                newNode.role == .alert || (newNode.role == .window && keyWindowBefore != nil)
+            else { continue }
+            let states = ATSPIMapping.states(newNode, context: new.context(of: newNode), focused: false)
+            if states.contains(.active) { windows.activated.append(newNode) }
+        }
+    }
+
+    /// The window `snapshot` serves ACTIVE (the app's key window while the app has the keys), if any.
+    package static func activeWindow(in snapshot: ServedSnapshot) -> String? {
+        snapshot.tree.windows.last { id in
+            guard let node = snapshot.tree[id], node.role == .window else { return false }
+            return ATSPIMapping.states(node, context: snapshot.context(of: node), focused: false).contains(.active)
+        }
     }
 
     /// D-ATSPI-SEL-1: a cell whose selection changed can change its siblings' SELECTABLE (they become candidates);
