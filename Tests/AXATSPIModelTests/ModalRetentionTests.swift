@@ -133,4 +133,28 @@ final class ModalRetentionTests: XCTestCase {
         XCTAssertEqual(events(.windowActivate, dismissed), ["editor 0"])
         XCTAssertTrue(served.modalRetention.isEmpty)
     }
+
+    /// An alert inside the editor, then a modal window over everything: the editor comes with the alert's retained
+    /// siblings, and when the modal window goes the alert is still up and nothing of the editor is re-added.
+    func testAWindowRetainedUnderAModalWindowKeepsItsAlertsBackground() throws {
+        let store = HierarchyStore()
+        _ = try store.setSnapshot(Self.twoWindows())
+        var served = ServedSnapshot(tree: store.tree)
+        let alert = V.view("alert", "UIAlertController", [100, 100, 300, 180], ["title": "Save?"])
+        _ = try step(store, [["op": "insert", "parent": "editor", "view": alert]], served: &served)
+        XCTAssertEqual(served.tree["editor"]?.children, ["bold", "body", "alert"])
+        let dialog = V.view(
+            "print", "UIWindow", [200, 150, 400, 300],
+            ["isKeyWindow": true, "windowLevel": 1, "windowTitle": "Print", "accessibilityViewIsModal": true])
+        let shown = try step(store, [["op": "insert", "view": dialog]], served: &served)
+        XCTAssertEqual(childrenChanged(shown), ["add print"])
+        XCTAssertEqual(served.tree["editor"]?.children, ["bold", "body", "alert"])
+        let dismissed = try step(store, [["op": "remove", "id": "print"]], served: &served)
+        XCTAssertEqual(childrenChanged(dismissed), ["remove print"])
+        XCTAssertEqual(served.tree["editor"]?.children, ["bold", "body", "alert"])
+        XCTAssertNil(store.tree["bold"], "the alert still hides the editor's views from the core's tree")
+        XCTAssertFalse(dismissed.contains { if case .cacheAdd = $0 { return true } else { return false } })
+        XCTAssertEqual(served.modalRetention.retainedChildren, ["editor": ["bold", "body"]])
+        XCTAssertTrue(served.modalRetention.retainedWindows.isEmpty)
+    }
 }
