@@ -18,6 +18,8 @@ package enum ATSPIEventKind: Sendable, Equatable {
     case selectionChanged
     /// `object:text-selection-changed` (Shift with a motion key in a text input; D-KEYOP-5).
     case textSelectionChanged
+    /// `object:text-attributes-changed` (the attribute runs of an element's text changed; D-TEXT-APP-3).
+    case textAttributesChanged
     /// `object:announcement`.
     case announcement
     /// `window:create`.
@@ -35,7 +37,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
     package var interfaceName: StaticString {
         switch self {
         case .childrenChanged, .propertyChange, .stateChanged, .boundsChanged, .textChanged, .textCaretMoved,
-            .selectionChanged, .textSelectionChanged, .announcement:
+            .selectionChanged, .textSelectionChanged, .textAttributesChanged, .announcement:
             return "org.a11y.atspi.Event.Object"
         case .windowCreate, .windowDestroy, .windowActivate, .windowDeactivate: return "org.a11y.atspi.Event.Window"
         case .focus: return "org.a11y.atspi.Event.Focus"
@@ -53,6 +55,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textCaretMoved: return "TextCaretMoved"
         case .selectionChanged: return "SelectionChanged"
         case .textSelectionChanged: return "TextSelectionChanged"
+        case .textAttributesChanged: return "TextAttributesChanged"
         case .announcement: return "Announcement"
         case .windowCreate: return "Create"
         case .windowDestroy: return "Destroy"
@@ -82,6 +85,7 @@ package enum ATSPIEventKind: Sendable, Equatable {
         case .textCaretMoved: return "textcaretmoved"
         case .selectionChanged: return "selectionchanged"
         case .textSelectionChanged: return "textselectionchanged"
+        case .textAttributesChanged: return "textattributeschanged"
         case .announcement: return "announcement"
         case .windowCreate: return "create"
         case .windowDestroy: return "destroy"

@@ -9,31 +9,64 @@ import AXCore
 /// bridge therefore keeps each hidden sibling's subtree as it last served it ("retained"), beside the modal view,
 /// until the modal view goes away; then the core's tree (with the siblings back) replaces the retained copies and
 /// the change set is adjusted so that only what really changed is announced.
+///
+/// The same holds one level up (X10 among windows, D-WINDOW-1): while the front-most visible modal window hides the
+/// app's other windows, the bridge keeps serving them as the application's children (the modal window after them),
+/// without their ACTIVE state (the modal window is the active surface, as a GTK modal dialog's parent window).
 package struct ModalRetention: Sendable, Equatable {
     /// Parent id → the retained children (top of each retained subtree) under it.
     package var retainedChildren: [String: [String]] = [:]
+    /// The windows a modal window hides, retained as the application's children, in their former order.
+    package var retainedWindows: [String] = []
 
     package init() {}
 
     /// Whether anything is retained.
-    package var isEmpty: Bool { retainedChildren.isEmpty }
+    package var isEmpty: Bool { retainedChildren.isEmpty && retainedWindows.isEmpty }
 
     /// The tree to serve for `next` (the core's new tree) after serving `previous`, and the change set the events
     /// are diffed with. `changes` is the core's change set from `previous`'s revision to `next`'s.
     package mutating func serve(previous: AXTree, next: AXTree, changes: ChangeSet) -> (AXTree, ChangeSet) {
         let candidates = modalParents(next: next, changes: changes)
-        if candidates.isEmpty && isEmpty { return (next, changes) }
+        let windowIsModal = next.windows.contains { next[$0]?.states.contains(.modal) == true }
+        if candidates.isEmpty && !windowIsModal && isEmpty { return (next, changes) }
         var tree = next
         var adjusted = changes
+        // Windows first: a retained window brings its subtree as last served, retained siblings included.
+        let keptWindows = windowIsModal ? retainWindows(previous: previous, into: &tree, changes: &adjusted) : []
         var kept: [String: [String]] = [:]
         for parent in candidates {
             let retained = retain(under: parent, previous: previous, into: &tree)
             if !retained.isEmpty { kept[parent] = retained }
         }
-        restoreReleased(previous: previous, served: tree, kept: kept, changes: &adjusted)
+        let stillKept = Set(kept.values.joined()).union(keptWindows)
+        restoreReleased(previous: previous, served: tree, stillKept: stillKept, changes: &adjusted)
         removeRetainedFromRemovals(served: tree, changes: &adjusted)
         retainedChildren = kept
+        retainedWindows = keptWindows
         return (tree, adjusted)
+    }
+
+    /// Keeps the windows `previous` served that are gone from `tree` while a modal window is shown there (X10
+    /// among windows): their subtrees as served, before the modal window in the window list, not active (their
+    /// ACTIVE state going off is a change, so `window:deactivate` goes out). Returns the kept window ids.
+    private func retainWindows(previous: AXTree, into tree: inout AXTree, changes: inout ChangeSet) -> [String] {
+        let hidden = previous.windows.filter { tree[$0] == nil && previous[$0] != nil }
+        guard !hidden.isEmpty else { return [] }
+        for window in hidden {
+            copySubtree(window, from: previous, into: &tree)
+            guard var node = tree[window], node.states.contains(.activeWindow) else { continue }
+            node.states.remove(.activeWindow)
+            tree.nodes[window] = node
+            changes.updated[window, default: []].insert("states")
+        }
+        let current = tree.windows
+        let shown = Set(current).union(hidden)
+        var merged = previous.windows.filter { shown.contains($0) && tree[$0] != nil }
+        let placed = Set(merged)
+        merged += current.filter { !placed.contains($0) }
+        tree.windows = merged
+        return hidden
     }
 
     /// Parents that may hide children behind a modal child now: the parents of modal nodes the change set adds,
@@ -79,13 +112,12 @@ package struct ModalRetention: Sendable, Equatable {
         }
     }
 
-    /// After the modal view went away: retained nodes the core's tree has again are updates (not additions);
-    /// those it no longer has were removed meanwhile.
+    /// After the modal view (or window) went away: retained nodes the core's tree has again are updates (not
+    /// additions); those it no longer has were removed meanwhile.
     private func restoreReleased(
-        previous: AXTree, served: AXTree, kept: [String: [String]], changes: inout ChangeSet
+        previous: AXTree, served: AXTree, stillKept: Set<String>, changes: inout ChangeSet
     ) {
-        let stillKept = Set(kept.values.joined())
-        let released = retainedChildren.values.joined().filter { !stillKept.contains($0) }
+        let released = (Array(retainedChildren.values.joined()) + retainedWindows).filter { !stillKept.contains($0) }
         guard !released.isEmpty else { return }
         var added = Set(changes.added)
         var removed = Set(changes.removed)

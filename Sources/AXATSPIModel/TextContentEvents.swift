@@ -9,18 +9,37 @@ extension EventDiff {
     }
 
     /// `text-caret-moved` when the app moved its caret without editing (an edit reports its caret with the text
-    /// change), `text-selection-changed` when its selection changed.
+    /// change), `text-selection-changed` when its selection changed, `text-attributes-changed` when the attribute
+    /// runs AT-SPI serves changed (D-TEXT-APP-3: a range or a GTK-named attribute; speech-only attributes have no
+    /// AT-SPI name, so changing only them changes nothing served).
     static func appendTextContentUpdates(
         old oldNode: AXNode, new newNode: AXNode, textEdited: Bool, into updates: inout [ATSPIUpdate]
     ) {
         let oldContent = oldNode.textContent
         let newContent = newNode.textContent
-        guard oldContent != newContent, let newContent else { return }
-        if !textEdited, let caret = newContent.caret, caret != oldContent?.caret {
+        guard oldContent != newContent else { return }
+        if let newContent, !textEdited, let caret = newContent.caret, caret != oldContent?.caret {
             updates.append(.event(ATSPIEvent(.textCaretMoved, source: newNode.id, detail1: Int32(clamping: caret))))
         }
-        if newContent.selection != oldContent?.selection {
+        if newContent?.selection != oldContent?.selection {
             updates.append(.event(ATSPIEvent(.textSelectionChanged, source: newNode.id)))
+        }
+        if servedRuns(oldContent) != servedRuns(newContent) {
+            updates.append(.event(ATSPIEvent(.textAttributesChanged, source: newNode.id)))
+        }
+    }
+
+    /// A run as `Text.GetAttributeRun` serves it: its range and its GTK-named attributes.
+    struct ServedRun: Equatable {
+        var range: TextRange
+        var attributes: [String]
+    }
+
+    /// The runs of `content` as AT-SPI serves them.
+    static func servedRuns(_ content: AXTextContent?) -> [ServedRun] {
+        (content?.runs ?? []).map { run in
+            ServedRun(
+                range: run.range, attributes: TextAttributeMapping.attributes(of: run).map { "\($0.0):\($0.1)" })
         }
     }
 }

@@ -127,4 +127,38 @@ final class EventDiffTests: XCTestCase {
         ])
         return store.tree
     }
+
+    /// D-TEXT-APP-3: a change of the attribute runs AT-SPI serves is `object:text-attributes-changed` from the
+    /// element (once, no detail); a label change or a speech-only attribute change is not.
+    func testAttributeRunChangesAreTextAttributesChanged() throws {
+        func attributeEvents(_ patch: JSON) throws -> [ATSPIEvent] {
+            let store = HierarchyStore()
+            try store.setSnapshot(Snapshots.controls())
+            _ = try store.apply(json: [
+                [
+                    "op": "set", "id": "title",
+                    "properties": ["attributedText": [["range": [0, 3], "attributes": ["misspelled": true]]]],
+                ]
+            ])
+            let before = ServedSnapshot(tree: store.tree)
+            let changes = try store.apply(json: patch)
+            let updates = EventDiff.updates(from: before, to: ServedSnapshot(tree: store.tree), changes: changes)
+            return events(updates).filter { $0.kind == .textAttributesChanged }
+        }
+        func runs(_ runs: JSON) -> JSON { [["op": "set", "id": "title", "properties": ["attributedText": runs]]] }
+        // The misspelling corrected, then another word marked bold: one event each.
+        let corrected = try attributeEvents(runs([]))
+        XCTAssertEqual(corrected.map(\.source), ["title"])
+        XCTAssertEqual(corrected.map(\.detail), [""])
+        let bold = try attributeEvents(runs([["range": [0, 3], "attributes": ["misspelled": true, "bold": true]]]))
+        XCTAssertEqual(bold.map(\.source), ["title"])
+        let moved = try attributeEvents(runs([["range": [1, 3], "attributes": ["misspelled": true]]]))
+        XCTAssertEqual(moved.count, 1, "the run's range changed")
+        XCTAssertEqual(ATSPIEventKind.textAttributesChanged.listenerMember, "textattributeschanged")
+        // Not served on AT-SPI: a speech-only attribute (no GTK name); no run change at all.
+        XCTAssertEqual(
+            try attributeEvents(runs([["range": [0, 3], "attributes": ["misspelled": true, "spellOut": true]]])), [])
+        XCTAssertEqual(
+            try attributeEvents([["op": "set", "id": "ok", "properties": ["accessibilityLabel": "Fine"]]]), [])
+    }
 }

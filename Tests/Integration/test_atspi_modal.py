@@ -1,6 +1,7 @@
 """A client holding a reference keeps it across a modal alert (issue 21 item 5, D-ATSPI-MODAL-1), with real pyatspi on
 a private stack, in the demo and in a second app (the mail client of data/mail_provider.py, whose Delete button
-opens a modal dialog).
+opens a modal dialog) — and across a modal *window* that hides the app's other windows (X10 among windows: the
+editor of data/editor_provider.py, whose Print button presents a modal "Print" window over "Editor" and "Inspector").
 
 A pyatspi process (its own GLib main loop) finds a background button and holds that Accessible, listening to
 `object:children-changed` and `object:state-changed:defunct`. The test opens the alert (JSON-RPC `action.activate`),
@@ -9,9 +10,13 @@ counts the events. GTK keeps a modal dialog's background alive; so must we: the 
 never DEFUNCT, and the window's children change only by the alert (one add, one remove). Before, the alert made the
 window's every other child leave (remove events, the held button DEFUNCT / UnknownObject) and come back as new adds.
 The JSON-RPC tree still hides the background while the alert is shown (UIKit's accessibilityViewIsModal, D-MODAL-1).
+For the modal window the application's children change only by that window, the editor window is deactivated and
+the Print window activated, and the editor is activated again when Print closes (before: both windows left the
+application, window:destroy, every held object DEFUNCT, and came back as new windows).
 """
 import json
 import os
+import select
 import subprocess
 import time
 import unittest
@@ -20,6 +25,7 @@ from harness import RPC, A11yStack, Proc, start_server
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAIL = os.path.join(HERE, "data", "mail_provider.py")
+EDITOR = os.path.join(HERE, "data", "editor_provider.py")
 
 HOLDER = r'''
 import json, sys
@@ -27,6 +33,7 @@ import pyatspi
 from gi.repository import GLib
 
 app_name, button_name = sys.argv[1], sys.argv[2]
+modal_window = sys.argv[3] if len(sys.argv) > 3 else None
 events = []
 
 def on_event(event):
@@ -40,7 +47,8 @@ def on_event(event):
         source = None
     events.append([event.type, event.detail1, child, source])
 
-for kind in ("object:children-changed", "object:state-changed:defunct"):
+for kind in ("object:children-changed", "object:state-changed:defunct", "window:activate", "window:deactivate",
+             "window:destroy"):
     pyatspi.Registry.registerEventListener(on_event, kind)
 
 def find_app():
@@ -54,6 +62,10 @@ def find_app():
 held = pyatspi.findDescendant(find_app(), lambda x: x is not None and x.name == button_name)
 
 def has_modal():
+    if modal_window:
+        app = find_app()
+        children = [app.getChildAtIndex(i) for i in range(app.childCount)]
+        return any(child is not None and child.name == modal_window for child in children)
     return pyatspi.findDescendant(
         find_app(), lambda x: x is not None and x.getRole() in (pyatspi.ROLE_ALERT, pyatspi.ROLE_DIALOG)) is not None
 
@@ -93,16 +105,20 @@ loop.run()
 
 
 class Holder:
-    def __init__(self, env, app, button):
-        self.p = subprocess.Popen(["/usr/bin/python3", "-c", HOLDER, app, button], env=env, stdin=subprocess.PIPE,
+    def __init__(self, env, app, button, modal_window=None):
+        args = [app, button] + ([modal_window] if modal_window else [])
+        self.p = subprocess.Popen(["/usr/bin/python3", "-c", HOLDER] + args, env=env, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         ready = json.loads(self.p.stdout.readline() or "null")
         if ready != "READY":
             raise AssertionError("the pyatspi holder could not find %r in %r: %r" % (button, app, ready))
 
-    def ask(self, command):
+    def ask(self, command, timeout=20):
         self.p.stdin.write(command + "\n")
         self.p.stdin.flush()
+        ready, _, _ = select.select([self.p.stdout], [], [], timeout)
+        if not ready:
+            raise AssertionError("the pyatspi holder did not answer %r within %d s" % (command, timeout))
         return json.loads(self.p.stdout.readline())
 
     def wait(self, command, want, timeout=10):
@@ -115,7 +131,11 @@ class Holder:
 
     def close(self):
         self.p.stdin.close()
-        self.p.wait(10)
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait(10)
 
 
 class HeldReferencesSurviveTheAlert(unittest.TestCase):
@@ -123,18 +143,20 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.stack = A11yStack()
-        cls.server = cls.mail = None
+        cls.server = cls.mail = cls.editor = None
         try:
             cls.server, cls.sock, _ = start_server("--demo", env=cls.stack.env, atspi=True)
             cls.mail = Proc(["/usr/bin/python3", MAIL, cls.sock, "mail"], env=cls.stack.env)
             cls.mail.wait_line("READY", timeout=30)
+            cls.editor = Proc(["/usr/bin/python3", EDITOR, cls.sock, "editor"], env=cls.stack.env)
+            cls.editor.wait_line("READY", timeout=30)
         except BaseException:
             cls._cleanup()
             raise
 
     @classmethod
     def _cleanup(cls):
-        for proc in (cls.mail, cls.server):
+        for proc in (cls.mail, cls.editor, cls.server):
             if proc:
                 proc.stop()
         cls.stack.stop()
@@ -143,8 +165,8 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
     def tearDownClass(cls):
         cls._cleanup()
 
-    def run_alert(self, app, button, hidden_label, show, dismiss, alert_objects):
-        holder = Holder(self.stack.env, app, button)
+    def run_alert(self, app, button, hidden_label, show, dismiss, alert_objects, modal_window=None):
+        holder = Holder(self.stack.env, app, button, modal_window)
         rpc = RPC(self.sock)
         try:
             rpc.result("initialize", {"role": "automation", "clientInfo": {"name": "test_atspi_modal"}})
@@ -173,6 +195,8 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
                                                   if e[0] == "object:children-changed:remove"]:
                 time.sleep(0.05)
                 dismissed += holder.ask("events")
+            time.sleep(0.3)  # the events after the removal in the same flush (window activation)
+            dismissed += holder.ask("events")
         finally:
             rpc.close()
             holder.close()
@@ -188,6 +212,7 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
         self.assertLessEqual(len(gone), alert_objects, "%s: more than the alert went defunct: %r" % (app, gone))
         self.assertEqual(len(removes), 1, "%s: only the alert may leave: %r" % (app, removes))
         self.assertEqual(len(adds), 1, "%s: only the alert may arrive: %r" % (app, adds))
+        return shown, dismissed
 
     def test_demo_alert(self):
         # The alert, its title and message labels, Cancel and Reset.
@@ -196,6 +221,18 @@ class HeldReferencesSurviveTheAlert(unittest.TestCase):
     def test_mail_dialog(self):
         # The dialog, its title label, Cancel and Delete.
         self.run_alert("mail", "Search mail", "Search mail", "delete", "dialogCancel", 6)
+
+    def test_editor_modal_window(self):
+        # The Print window, its label, Cancel and Print: four objects, which libatspi reports DEFUNCT up to twice each
+        # (the bridge's own cache removals are checked exactly in ModalRetentionTests).
+        shown, dismissed = self.run_alert("editor", "Bold", "Bold", "print", "printCancel", 8, modal_window="Print")
+        windows = [(e[0], e[3]) for e in shown + dismissed if e[0].startswith("window:")]
+        print("editor: window events: %r" % windows)
+        self.assertNotIn(("window:destroy", "Editor"), windows)
+        self.assertNotIn(("window:destroy", "Inspector"), windows)
+        self.assertIn(("window:deactivate", "Editor"), [(e[0], e[3]) for e in shown])
+        self.assertIn(("window:activate", "Print"), [(e[0], e[3]) for e in shown])
+        self.assertIn(("window:activate", "Editor"), [(e[0], e[3]) for e in dismissed])
 
 
 if __name__ == "__main__":

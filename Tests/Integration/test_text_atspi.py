@@ -3,7 +3,7 @@
 (`selectedTextRange`), its article sends attribute runs and line boxes. A screen reader's `SetCaretOffset` /
 `SetSelection` on the note become the app's `setSelectedTextRange` and the app's answer is the reply; `CaretOffset` /
 `GetSelection` read the app's range; `GetAttributeRun` answers GTK's attribute names; line boundaries follow the app's
-line boxes.
+line boxes; a change of the app's attribute runs is `object:text-attributes-changed` (the article's "Ignore spelling").
 """
 import os
 import unittest
@@ -80,3 +80,14 @@ class TextTheAppReports(unittest.TestCase):
         self.assertEqual(x1, x2, "each line starts at the same x")
         self.assertEqual(y2 - y1, 24, "the second line is its own row, 24 pt below")
         self.assertEqual(h1, 24)
+
+    def test_4_changed_attribute_runs_say_text_attributes_changed(self):
+        self.atspi.call("listen", types=["object:text-attributes-changed"])
+        self.atspi.call("collect", seconds=0.2)
+        # The app publishes the new runs before it answers (the provider library's order).
+        self.rpc.result("action.custom", {"target": {"id": "article"}, "name": "Ignore spelling", "app": "notes"})
+        events = self.atspi.call("collect", seconds=5, until_type="object:text-attributes-changed")
+        changed = [e for e in events if e["type"] == "object:text-attributes-changed"]
+        self.assertEqual([e["source_name"] for e in changed], ["Article"], events)
+        attributes, start, end = self.raw("Article", "GetAttributeRun", "(ib)", [1, False])
+        self.assertEqual((attributes, start, end), ({}, 0, 4), "the misspelling is gone: a gap up to 'quick'")

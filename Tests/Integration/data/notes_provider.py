@@ -4,7 +4,8 @@
 
 An article the app draws itself — a read-only text view whose one paragraph wraps on three lines, sent as line boxes
 (`accessibilityReadingContent`), with attribute runs (`attributedText`: "Teh" misspelled, "quick" bold, "fox" italic,
-"lazy" underlined) — and an editable note that keeps its own caret (`selectedTextRange`) and edits with
+"lazy" underlined; its custom action "Ignore spelling" drops the misspelling, as a spell checker told to ignore a
+word does) — and an editable note that keeps its own caret (`selectedTextRange`) and edits with
 `axclient.TextEditingModel`. Lines on stdout: "READY", then "ACTION <action> <target> <element>" per request.
 """
 import os
@@ -27,6 +28,7 @@ def run(word, attributes):
 
 RUNS = [run("Teh", {"misspelled": True}), run("quick", {"bold": True}), run("fox", {"italic": True}),
         run("lazy", {"underline": True})]
+SPELLING = {"id": "ignoreSpelling", "name": "Ignore spelling"}
 READING = {"lines": [{"content": line, "frame": [8, 24 * index, 10 * len(line), 24]}
                      for index, line in enumerate(LINES)]}
 
@@ -39,6 +41,9 @@ def main():
 
     def perform(request):
         print("ACTION %s %s %s" % (request.action, request.target or "-", request.element or "-"), flush=True)
+        if request.action == "custom" and request.target == "article" and request.custom_action in SPELLING.values():
+            provider.set_properties("article", attributedText=[r for r in RUNS if "misspelled" not in r["attributes"]])
+            return True
         if (request.target or request.element) != "note":
             return False
         changed = note.handle(request)
@@ -51,7 +56,8 @@ def main():
     provider = Provider(name, sock, on_action=perform)
     provider.set_hierarchy([view("win", "UIWindow", [0, 0, 800, 600], isKeyWindow=True, windowTitle="Notes", children=[
         view("article", "UITextView", [20, 40, 400, 80], isEditable=False, text=ARTICLE, attributedText=RUNS,
-             accessibilityLabel="Article", accessibilityReadingContent=READING),
+             accessibilityLabel="Article", accessibilityReadingContent=READING,
+             accessibilityCustomActions=[SPELLING]),
         view("note", "UITextField", [20, 160, 300, 34], accessibilityLabel="Note", **note.properties()),
     ])])
     provider.client.call("input.configure", {"serverHandlesNavigation": True})
