@@ -99,34 +99,19 @@ extension AppBridge {
         _ msg: DBusMessage, _ action: ElementAction, on element: String, repeated: Int = 1,
         emptyReply: Bool = false
     ) -> DBusMethodResult {
-        let reply = DeferredReply(msg, replyConn)
         let hub = self.hub
         let app = appID
-        let timeout = actionReplyTimeout
-        // The reply deadline is cancelled (and freed) when the reply goes out, not left sleeping (D-REL-3).
-        let deadline = WaitDeadline.after(timeout) {
-            reply.sendError(
-                DBusError(
-                    name: DBusError.Name.noReply,
-                    message: "The application did not answer within \(timeout) (the action may still complete)"))
-        }
-        Task.detached { [weak self] in
-            defer { deadline.finish() }
-            do throws(ActionError) {
-                var handled = false
-                for _ in 0..<max(1, repeated) {
-                    guard try await AppBridge.perform(action, on: element, app: app, hub: hub) else { break }
-                    handled = true
-                }
-                // The app published its change before answering, so it is already pending here: serve it (and
-                // emit its events) before replying, so the caller's next read sees the new state.
-                await self?.flushBeforeReply()
-                if emptyReply { reply.sendEmpty() } else { reply.sendBool(handled) }
-            } catch {
-                reply.sendError(error.dbusError)
+        return replyOffLoop(
+            msg, lateSubject: "The application did not answer", lateOutcome: "the action may still complete",
+            emptyReply: emptyReply
+        ) { () async throws(ActionError) -> Bool in
+            var handled = false
+            for _ in 0..<max(1, repeated) {
+                guard try await AppBridge.perform(action, on: element, app: app, hub: hub) else { break }
+                handled = true
             }
+            return handled
         }
-        return .handled
     }
 
     /// `DoAction` of a rotor action (D-ROTOR-7): runs the rotor step in the hub off the loop thread (it moves
@@ -135,28 +120,43 @@ extension AppBridge {
     func routeRotorStep(
         _ msg: DBusMessage, rotor: String, direction: RotorDirection, declaredBy element: String
     ) -> DBusMethodResult {
-        let reply = DeferredReply(msg, replyConn)
         let hub = self.hub
         let app = appID
+        return replyOffLoop(msg, lateSubject: "The rotor step did not finish", lateOutcome: "focus may still move") {
+            [weak self] () async throws(ActionError) -> Bool in
+            let last = self?.lastRotorItem.withLock { $0 }
+            let outcome = try await hub.performRotorAction(
+                app: app, declaredBy: element, rotor: rotor, direction: direction, lastItem: last)
+            if let item = outcome.item { self?.lastRotorItem.withLock { $0 = item } }
+            if outcome.target != nil, !outcome.targetIsFocusable, let text = outcome.targetText {
+                self?.queueAnnouncement(text)
+            }
+            return outcome.target != nil
+        }
+    }
+
+    /// The one way a D-Bus call waits for the hub: runs `work` off the loop thread, serves what it changed (the app
+    /// published before answering, so it is already pending: its events go out before the reply, and the caller's
+    /// next read sees the new state), then replies with `work`'s Boolean (nothing when `emptyReply`) or its error.
+    /// After `actionReplyTimeout` the caller gets a NoReply error naming `lateSubject` and `lateOutcome`; the
+    /// deadline is cancelled (and freed) when the reply goes out, not left sleeping (D-REL-3).
+    func replyOffLoop(
+        _ msg: DBusMessage, lateSubject: String, lateOutcome: String, emptyReply: Bool = false,
+        _ work: @escaping @Sendable () async throws(ActionError) -> Bool
+    ) -> DBusMethodResult {
+        let reply = DeferredReply(msg, replyConn)
         let timeout = actionReplyTimeout
         let deadline = WaitDeadline.after(timeout) {
             reply.sendError(
                 DBusError(
-                    name: DBusError.Name.noReply,
-                    message: "The rotor step did not finish within \(timeout) (focus may still move)"))
+                    name: DBusError.Name.noReply, message: "\(lateSubject) within \(timeout) (\(lateOutcome))"))
         }
         Task.detached { [weak self] in
             defer { deadline.finish() }
             do throws(ActionError) {
-                let last = self?.lastRotorItem.withLock { $0 }
-                let outcome = try await hub.performRotorAction(
-                    app: app, declaredBy: element, rotor: rotor, direction: direction, lastItem: last)
-                if let item = outcome.item { self?.lastRotorItem.withLock { $0 = item } }
-                if outcome.target != nil, !outcome.targetIsFocusable, let text = outcome.targetText {
-                    self?.queueAnnouncement(text)
-                }
+                let result = try await work()
                 await self?.flushBeforeReply()
-                reply.sendBool(outcome.target != nil)
+                if emptyReply { reply.sendEmpty() } else { reply.sendBool(result) }
             } catch {
                 reply.sendError(error.dbusError)
             }

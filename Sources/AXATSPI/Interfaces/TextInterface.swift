@@ -203,26 +203,12 @@ extension AppBridge {
     /// Moves the caret or selection through the hub off the loop thread (the app may be asked, D-TEXT-APP-2) and
     /// replies with whether it moved; errors and the reply deadline as `routeAsync`.
     func routeTextSelection(_ msg: DBusMessage, element: String, range: Range<Int>) -> DBusMethodResult {
-        let reply = DeferredReply(msg, replyConn)
         let hub = self.hub
         let app = appID
-        let timeout = actionReplyTimeout
-        let deadline = WaitDeadline.after(timeout) {
-            reply.sendError(
-                DBusError(
-                    name: DBusError.Name.noReply,
-                    message: "The application did not answer within \(timeout) (the caret may still move)"))
+        return replyOffLoop(
+            msg, lateSubject: "The application did not answer", lateOutcome: "the caret may still move"
+        ) { () async throws(ActionError) -> Bool in
+            try await hub.selectText(app: app, element: element, range: range)
         }
-        Task.detached { [weak self] in
-            defer { deadline.finish() }
-            do throws(ActionError) {
-                let moved = try await hub.selectText(app: app, element: element, range: range)
-                await self?.flushBeforeReply()
-                reply.sendBool(moved)
-            } catch {
-                reply.sendError(error.dbusError)
-            }
-        }
-        return .handled
     }
 }
