@@ -151,3 +151,46 @@ class A11yStack:
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "Tools", "a11y-stack.sh"), "stop", self.dir], capture_output=True, timeout=60)
+
+
+class ProviderStack:
+    """A private stack with the real server (AT-SPI on, `server_args` such as "--demo"), provider apps started as
+    `python3 SCRIPT SOCKET NAME` and waited for READY, and an automation JSON-RPC client. `keep(stop)` adds more to
+    end (an Orca, an AT-SPI client); `close()` ends all of it, newest first, the stack last — also when start-up
+    failed half way."""
+
+    def __init__(self, *server_args, providers=(), xvfb=False, private_home=False, env=None, rpc_timeout=30,
+                 client_name=None):
+        self.stack = A11yStack(xvfb=xvfb, private_home=private_home)
+        self.stack.env.update(env or {})
+        self.env = self.stack.env
+        self._stops = []
+        self.providers = {}
+        try:
+            self.server, self.sock, self.tmp = start_server(*server_args, env=self.env, atspi=True)
+            self.keep(self.server.stop)
+            for script, name in providers:
+                proc = Proc(["/usr/bin/python3", script, self.sock, name], env=self.env)
+                self.keep(proc.stop)
+                proc.wait_line("READY", timeout=30)
+                self.providers[name] = proc
+            self.rpc = RPC(self.sock, timeout=rpc_timeout)
+            self.keep(self.rpc.close)
+            params = {"role": "automation"}
+            if client_name:
+                params["clientInfo"] = {"name": client_name}
+            self.rpc.result("initialize", params)
+        except BaseException:
+            self.close()
+            raise
+
+    def keep(self, stop):
+        """Ends `stop` at `close()`, before everything kept earlier."""
+        self._stops.append(stop)
+
+    def close(self):
+        try:
+            while self._stops:
+                self._stops.pop()()
+        finally:
+            self.stack.stop()

@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -507,6 +508,25 @@ def format_operate(rows, counts):
                                            ("   <- " + flags) if flags else ""))
     lines.append("counts: %s" % json.dumps(counts, sort_keys=True))
     return "\n".join(lines)
+
+
+def output_dir(name):
+    """Where a transcript test writes: $AX_TEST_OUTPUT_DIR/NAME (made), else a fresh folder under /tmp."""
+    base = os.environ.get("AX_TEST_OUTPUT_DIR")
+    if base:
+        path = os.path.join(base, name)
+        os.makedirs(path, exist_ok=True)
+        return path
+    return tempfile.mkdtemp(prefix="axtest-%s-" % name)
+
+
+def save_transcript(folder, filename, steps, title):
+    """Writes the formatted transcript to FOLDER/FILENAME and prints it; returns the text."""
+    text = format_transcript(steps, title)
+    with open(os.path.join(folder, filename), "w") as f:
+        f.write(text + "\n")
+    print("\n" + text, flush=True)
+    return text
 
 
 def format_transcript(steps, title):

@@ -10,11 +10,10 @@ TextView's lines. Before D-TEXT-LINES-1 every line of the pane sat side by side 
 three lines as one. The transcript goes to $AX_TEST_OUTPUT_DIR/orca-mail/ (default a fresh folder under /tmp).
 """
 import os
-import tempfile
 import unittest
 
 import orca_transcript as ot
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,30 +21,17 @@ MAIL = os.path.join(HERE, "data", "mail_provider.py")
 BODY = ["Hi,", "are we still on for lunch on Friday?", "Alice"]
 
 
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-mail")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-mail-")
-
-
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaReadsTheMailByLine(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
-        stack = A11yStack(xvfb=True, private_home=True)
-        server = mail = orca = rpc = None
+        cls.folder = ot.output_dir("orca-mail")
+        session = ProviderStack(providers=[(MAIL, "mail")], xvfb=True, private_home=True, rpc_timeout=20)
         try:
-            server, sock, _tmp = start_server(env=stack.env, atspi=True)
-            mail = Proc(["/usr/bin/python3", MAIL, sock, "mail"], env=stack.env)
-            mail.wait_line("READY", timeout=30)
-            rpc = RPC(sock, timeout=20)
-            rpc.result("initialize", {"role": "automation"})
-            orca = ot.Orca(stack)
+            rpc = session.rpc
+            orca = ot.Orca(session.stack)
+            session.keep(orca.stop)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="mail"), "mail", budget=120.0)
             # Caret navigation in the read-only pane (D-KEYOP-5): accessibility focus on it, then Down, Down, Up.
             rpc.result("focus.set", {"target": {"id": "body"}, "app": "mail"})
@@ -59,19 +45,9 @@ class OrcaReadsTheMailByLine(unittest.TestCase):
                 t.press("flat-review", "KP_Page_Up", what="KP_9 (review next line)")
             t.press("flat-review", "KP_Subtract", what="KP_Subtract (leave flat review)")
             cls.steps = t.steps
-            text = ot.format_transcript(cls.steps, "mail provider (keys: input.key)")
-            with open(os.path.join(cls.folder, "mail.txt"), "w") as f:
-                f.write(text + "\n")
-            print("\n" + text, flush=True)
+            ot.save_transcript(cls.folder, "mail.txt", cls.steps, "mail provider (keys: input.key)")
         finally:
-            if orca:
-                orca.stop()
-            if rpc:
-                rpc.close()
-            for proc in (mail, server):
-                if proc:
-                    proc.stop()
-            stack.stop()
+            session.close()
 
     def test_caret_keys_read_the_read_only_pane_by_line(self):
         caret = [s for s in self.steps if s["section"] == "caret" and s["what"] in ("Down", "Up")]

@@ -10,26 +10,16 @@ $AX_TEST_OUTPUT_DIR/orca-positions/ (default a fresh folder under /tmp).
 """
 import os
 import re
-import tempfile
 import unittest
 
 import orca_transcript as ot
 from atspi_helpers import AtspiClient, find
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAIL = os.path.join(HERE, "data", "mail_provider.py")
 DEMO = "axserver-demo"
-
-
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-positions")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-positions-")
 
 
 def spoken(step):
@@ -41,40 +31,27 @@ class OrcaSpeaksListPositions(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
-        stack = A11yStack(xvfb=True, private_home=True)
-        stack.env["ORCA_POSITION_SPEAKING"] = "1"
-        server = mail = orca = rpc = client = None
+        cls.folder = ot.output_dir("orca-positions")
+        session = ProviderStack(
+            "--demo", providers=[(MAIL, "mail")], xvfb=True, private_home=True, env={"ORCA_POSITION_SPEAKING": "1"},
+            rpc_timeout=20)
         try:
-            server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
-            mail = Proc(["/usr/bin/python3", MAIL, sock, "mail"], env=stack.env)
-            mail.wait_line("READY", timeout=30)
-            client = AtspiClient(stack.env)
+            client = AtspiClient(session.env)
+            session.keep(client.close)
             cls.dumps = {app: client.call("dump", app=app, check_links=False)["nodes"] for app in (DEMO, "mail")}
-            rpc = RPC(sock, timeout=20)
-            rpc.result("initialize", {"role": "automation"})
-            orca = ot.Orca(stack)
+            rpc = session.rpc
+            orca = ot.Orca(session.stack)
+            session.keep(orca.stop)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="mail"), "mail", budget=120.0)
             for section, first in (("messages", "msg0"), ("folders", "folderInbox")):
                 rpc.result("focus.update", {"target": {"id": first}, "app": "mail"})
                 t.step(section, "focus.update %s" % first, [])
                 t.press(section, "Down")
             cls.steps = t.steps
-            text = ot.format_transcript(cls.steps, "mail provider, position speaking on (keys: input.key)")
-            with open(os.path.join(cls.folder, "positions.txt"), "w") as f:
-                f.write(text + "\n")
-            print("\n" + text, flush=True)
+            ot.save_transcript(
+                cls.folder, "positions.txt", cls.steps, "mail provider, position speaking on (keys: input.key)")
         finally:
-            if orca:
-                orca.stop()
-            if client:
-                client.close()
-            if rpc:
-                rpc.close()
-            for proc in (mail, server):
-                if proc:
-                    proc.stop()
-            stack.stop()
+            session.close()
 
     def section(self, name):
         return [spoken(s) for s in self.steps if s["section"] == name]

@@ -12,24 +12,14 @@ text."), and for IDLE's Search Dialog not at all (Tests/PythonClient/test_tk_orc
 The transcript goes to $AX_TEST_OUTPUT_DIR/orca-second-window/ (default a fresh folder under /tmp).
 """
 import os
-import tempfile
 import unittest
 
 import orca_transcript as ot
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
 TASKS = os.path.join(HERE, "data", "tasks_provider.py")
-
-
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-second-window")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-second-window-")
 
 
 def activation_step(transcript, rpc, target, what):
@@ -48,34 +38,21 @@ class OrcaNamesANewWindowOfTheSameApp(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
-        stack = A11yStack(xvfb=True, private_home=True)
-        server = tasks = orca = rpc = None
+        cls.folder = ot.output_dir("orca-second-window")
+        session = ProviderStack(
+            "--demo", providers=[(TASKS, "tasks")], xvfb=True, private_home=True, rpc_timeout=20)
         try:
-            server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
-            tasks = Proc(["/usr/bin/python3", TASKS, sock, "tasks"], env=stack.env)
-            tasks.wait_line("READY", timeout=30)
-            rpc = RPC(sock, timeout=20)
-            rpc.result("initialize", {"role": "automation"})
-            orca = ot.Orca(stack)
+            rpc = session.rpc
+            orca = ot.Orca(session.stack)
+            session.keep(orca.stop)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="tasks"), "second window", budget=90.0)
             t.press("tasks", "F5")
             activation_step(t, rpc, "rename", "activate Rename")
             activation_step(t, rpc, "renameCancel", "activate Cancel")
             cls.steps = t.steps
-            text = ot.format_transcript(cls.steps, "demo + tasks provider (a second window)")
-            with open(os.path.join(cls.folder, "second-window.txt"), "w") as f:
-                f.write(text + "\n")
-            print("\n" + text, flush=True)
+            ot.save_transcript(cls.folder, "second-window.txt", cls.steps, "demo + tasks provider (a second window)")
         finally:
-            if orca:
-                orca.stop()
-            if rpc:
-                rpc.close()
-            for proc in (tasks, server):
-                if proc:
-                    proc.stop()
-            stack.stop()
+            session.close()
 
     def spoken(self, index):
         return [" ".join(u.split()) for u in self.steps[index]["spoken"]]

@@ -10,11 +10,10 @@ note, which keeps its own caret: End, BackSpace — the app edits with axclient.
 not (D-TEXT-APP-2). The transcript goes to $AX_TEST_OUTPUT_DIR/orca-text/ (default a fresh folder under /tmp).
 """
 import os
-import tempfile
 import unittest
 
 import orca_transcript as ot
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,30 +21,18 @@ NOTES = os.path.join(HERE, "data", "notes_provider.py")
 LINES = ["Teh quick brown fox", "jumps over the lazy", "dog by the river."]
 
 
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-text")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-text-")
-
-
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaReadsTextTheAppReports(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
-        stack = A11yStack(xvfb=True, private_home=True)
-        server = notes = orca = rpc = None
+        cls.folder = ot.output_dir("orca-text")
+        session = ProviderStack(providers=[(NOTES, "notes")], xvfb=True, private_home=True, rpc_timeout=20)
         try:
-            server, sock, _tmp = start_server(env=stack.env, atspi=True)
-            notes = Proc(["/usr/bin/python3", NOTES, sock, "notes"], env=stack.env)
-            notes.wait_line("READY", timeout=30)
-            rpc = RPC(sock, timeout=20)
-            rpc.result("initialize", {"role": "automation"})
-            orca = ot.Orca(stack)
+            rpc = session.rpc
+            notes = session.providers["notes"]
+            orca = ot.Orca(session.stack)
+            session.keep(orca.stop)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="notes"), "notes", budget=120.0)
             rpc.result("focus.set", {"target": {"id": "article"}, "app": "notes"})
             t.step("lines", "focus.set the article", [])
@@ -63,19 +50,9 @@ class OrcaReadsTextTheAppReports(unittest.TestCase):
             cls.note = rpc.result("element.get", {"target": {"id": "note"}, "app": "notes"})
             notes.wait_line("ACTION key", timeout=5)
             cls.actions = list(notes.lines)
-            text = ot.format_transcript(cls.steps, "notes provider (keys: input.key)")
-            with open(os.path.join(cls.folder, "notes.txt"), "w") as f:
-                f.write(text + "\n")
-            print("\n" + text, flush=True)
+            ot.save_transcript(cls.folder, "notes.txt", cls.steps, "notes provider (keys: input.key)")
         finally:
-            if orca:
-                orca.stop()
-            if rpc:
-                rpc.close()
-            for proc in (notes, server):
-                if proc:
-                    proc.stop()
-            stack.stop()
+            session.close()
 
     def spoken(self, section, what):
         return [" ".join(u.strip() for u in s["spoken"]) for s in self.steps

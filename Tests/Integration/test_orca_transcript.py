@@ -19,7 +19,6 @@ The AXServer half is skipped only when the server has no `input.key` (JSON-RPC â
 """
 import json
 import os
-import tempfile
 import time
 import unittest
 
@@ -27,15 +26,6 @@ import orca_transcript as ot
 from harness import RPC, A11yStack, start_server
 
 SKIP = ot.prerequisites()
-
-
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-transcripts")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-transcripts-")
 
 
 def save(folder, name, steps, title):
@@ -96,7 +86,7 @@ class OrcaTranscripts(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
+        cls.folder = ot.output_dir("orca-transcripts")
         print("\norca transcripts: %s" % cls.folder, flush=True)
         started = time.time()
         cls.gtk = run_gtk4()

@@ -12,24 +12,14 @@ where am I read the demo's Edit button). The transcript goes to $AX_TEST_OUTPUT_
 folder under /tmp).
 """
 import os
-import tempfile
 import unittest
 
 import orca_transcript as ot
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAIL = os.path.join(HERE, "data", "mail_provider.py")
-
-
-def output_dir():
-    base = os.environ.get("AX_TEST_OUTPUT_DIR")
-    if base:
-        path = os.path.join(base, "orca-two-apps")
-        os.makedirs(path, exist_ok=True)
-        return path
-    return tempfile.mkdtemp(prefix="axtest-orca-two-apps-")
 
 
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
@@ -37,16 +27,13 @@ class OrcaFollowsKeysIntoASecondApp(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = output_dir()
-        stack = A11yStack(xvfb=True, private_home=True)
-        server = mail = orca = rpc = None
+        cls.folder = ot.output_dir("orca-two-apps")
+        session = ProviderStack(
+            "--demo", providers=[(MAIL, "mail")], xvfb=True, private_home=True, rpc_timeout=20)
         try:
-            server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
-            mail = Proc(["/usr/bin/python3", MAIL, sock, "mail"], env=stack.env)
-            mail.wait_line("READY", timeout=30)
-            rpc = RPC(sock, timeout=20)
-            rpc.result("initialize", {"role": "automation"})
-            orca = ot.Orca(stack)
+            rpc = session.rpc
+            orca = ot.Orca(session.stack)
+            session.keep(orca.stop)
             demo_keys = ot.RpcKeys(rpc, app="axserver-demo")
             mail_keys = ot.RpcKeys(rpc, app="mail")
             t = ot.Transcript(orca, demo_keys, "two apps", budget=120.0)
@@ -59,19 +46,9 @@ class OrcaFollowsKeysIntoASecondApp(unittest.TestCase):
             t.press("mail", "KP_Enter", what="KP_Enter (Orca: where am I)")
             t.press("mail", "Down")
             cls.steps = t.steps
-            text = ot.format_transcript(cls.steps, "demo + mail provider (keys: input.key)")
-            with open(os.path.join(cls.folder, "two-apps.txt"), "w") as f:
-                f.write(text + "\n")
-            print("\n" + text, flush=True)
+            ot.save_transcript(cls.folder, "two-apps.txt", cls.steps, "demo + mail provider (keys: input.key)")
         finally:
-            if orca:
-                orca.stop()
-            if rpc:
-                rpc.close()
-            for proc in (mail, server):
-                if proc:
-                    proc.stop()
-            stack.stop()
+            session.close()
 
     def spoken(self, section):
         return [" ".join(u.split()) for s in self.steps if s["section"] == section for u in s["spoken"]]

@@ -11,7 +11,7 @@ import os
 import unittest
 
 from atspi_helpers import AtspiClient
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAIL = os.path.join(HERE, "data", "mail_provider.py")
@@ -23,34 +23,18 @@ WINDOW_EVENTS = ["window:activate", "window:deactivate", "object:state-changed:a
 class KeysActivateTheirAppsWindow(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack()
-        cls.server = cls.atspi = cls.mail = cls.rpc = None
+        cls.session = ProviderStack("--demo", providers=[(MAIL, "mail")], client_name="window-activation-it")
         try:
-            cls.server, cls.sock, cls.tmp = start_server("--demo", env=cls.stack.env, atspi=True)
-            cls.mail = Proc(["/usr/bin/python3", MAIL, cls.sock, "mail"], env=cls.stack.env)
-            cls.mail.wait_line("READY", timeout=30)
-            cls.atspi = AtspiClient(cls.stack.env)
-            cls.rpc = RPC(cls.sock)
-            cls.rpc.result("initialize", {"role": "automation", "clientInfo": {"name": "window-activation-it"}})
+            cls.atspi = AtspiClient(cls.session.env)
         except BaseException:
-            cls._cleanup()
+            cls.session.close()
             raise
-
-    @classmethod
-    def _cleanup(cls):
-        if cls.rpc:
-            cls.rpc.close()
-        if cls.mail:
-            cls.mail.stop()
-        if cls.atspi:
-            cls.atspi.close()
-        if cls.server:
-            cls.server.stop()
-        cls.stack.stop()
+        cls.session.keep(cls.atspi.close)
+        cls.rpc = cls.session.rpc
 
     @classmethod
     def tearDownClass(cls):
-        cls._cleanup()
+        cls.session.close()
 
     def window(self, app):
         """The app's key window as pyatspi sees it: (name, states)."""

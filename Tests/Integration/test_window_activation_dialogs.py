@@ -13,7 +13,7 @@ import os
 import unittest
 
 from atspi_helpers import AtspiClient
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TASKS = os.path.join(HERE, "data", "tasks_provider.py")
@@ -25,34 +25,18 @@ WINDOW_EVENTS = ["window:activate", "window:deactivate", "window:create", "windo
 class NewKeyWindowOfTheSameApp(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack()
-        cls.server = cls.atspi = cls.tasks = cls.rpc = None
+        cls.session = ProviderStack("--demo", providers=[(TASKS, "tasks")], client_name="window-dialogs-it")
         try:
-            cls.server, cls.sock, cls.tmp = start_server("--demo", env=cls.stack.env, atspi=True)
-            cls.tasks = Proc(["/usr/bin/python3", TASKS, cls.sock, "tasks"], env=cls.stack.env)
-            cls.tasks.wait_line("READY", timeout=30)
-            cls.atspi = AtspiClient(cls.stack.env)
-            cls.rpc = RPC(cls.sock)
-            cls.rpc.result("initialize", {"role": "automation", "clientInfo": {"name": "window-dialogs-it"}})
+            cls.atspi = AtspiClient(cls.session.env)
         except BaseException:
-            cls._cleanup()
+            cls.session.close()
             raise
-
-    @classmethod
-    def _cleanup(cls):
-        if cls.rpc:
-            cls.rpc.close()
-        if cls.tasks:
-            cls.tasks.stop()
-        if cls.atspi:
-            cls.atspi.close()
-        if cls.server:
-            cls.server.stop()
-        cls.stack.stop()
+        cls.session.keep(cls.atspi.close)
+        cls.rpc = cls.session.rpc
 
     @classmethod
     def tearDownClass(cls):
-        cls._cleanup()
+        cls.session.close()
 
     def setUp(self):
         self.atspi.call("listen", types=WINDOW_EVENTS)
