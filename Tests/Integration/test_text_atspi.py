@@ -9,7 +9,7 @@ import os
 import unittest
 
 from atspi_helpers import AtspiClient
-from harness import RPC, A11yStack, Proc, start_server
+from harness import ProviderStack
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOTES = os.path.join(HERE, "data", "notes_provider.py")
@@ -19,29 +19,19 @@ TEXT = "org.a11y.atspi.Text"
 class TextTheAppReports(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack()
-        cls.server = cls.atspi = cls.notes = None
+        cls.session = ProviderStack(providers=[(NOTES, "notes")], rpc_timeout=20)
         try:
-            cls.server, cls.sock, cls.tmp = start_server(env=cls.stack.env, atspi=True)
-            cls.notes = Proc(["/usr/bin/python3", NOTES, cls.sock, "notes"], env=cls.stack.env)
-            cls.notes.wait_line("READY", timeout=30)
-            cls.atspi = AtspiClient(cls.stack.env)
-            cls.rpc = RPC(cls.sock, timeout=20)
-            cls.rpc.result("initialize", {"role": "automation"})
+            cls.atspi = AtspiClient(cls.session.env)
         except BaseException:
-            cls.tearDownClass()
+            cls.session.close()
             raise
+        cls.session.keep(cls.atspi.close)
+        cls.rpc = cls.session.rpc
+        cls.notes = cls.session.providers["notes"]
 
     @classmethod
     def tearDownClass(cls):
-        for proc in (cls.notes,):
-            if proc:
-                proc.stop()
-        if cls.atspi:
-            cls.atspi.close()
-        if cls.server:
-            cls.server.stop()
-        cls.stack.stop()
+        cls.session.close()
 
     def path(self, name):
         return self.atspi.call("node", app="notes", where={"name": name})["path"]
