@@ -170,15 +170,9 @@ package final class RPCRouter: Sendable {
     /// `.needsAsync(frame)` otherwise (run it with `runSync` or `run`).
     package func prepare(frame: UnsafeRawBufferPointer, session: RPCSession) -> HandleResult {
         if frame.count > limits.maxFrameBytes {
-            return .reply(
-                RPCMessage.errorResponse(
-                    id: .null,
-                    .messageTooLarge(
-                        "message of \(frame.count) bytes exceeds the limit of \(limits.maxFrameBytes) bytes",
-                        data: [
-                            "limit": "maxFrameBytes", "max": .number(Double(limits.maxFrameBytes)),
-                            "size": .number(Double(frame.count)),
-                        ])))
+            return Self.overLimit(
+                "message of \(frame.count) bytes exceeds the limit of \(limits.maxFrameBytes) bytes",
+                limit: "maxFrameBytes", max: limits.maxFrameBytes, size: frame.count)
         }
         let message: JSON
         do {
@@ -208,15 +202,9 @@ package final class RPCRouter: Sendable {
             return .reply(RPCMessage.errorResponse(id: .null, .invalidRequest("empty batch")))
         }
         if elements.count > limits.maxBatch {
-            return .reply(
-                RPCMessage.errorResponse(
-                    id: .null,
-                    .messageTooLarge(
-                        "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
-                        data: [
-                            "limit": "maxBatch", "max": .number(Double(limits.maxBatch)),
-                            "size": .number(Double(elements.count)),
-                        ])))
+            return Self.overLimit(
+                "batch of \(elements.count) messages exceeds the limit of \(limits.maxBatch)",
+                limit: "maxBatch", max: limits.maxBatch, size: elements.count)
         }
         var items: [RPCPreparedFrame.Item] = []
         items.reserveCapacity(elements.count)
@@ -232,6 +220,16 @@ package final class RPCRouter: Sendable {
         }
         if items.isEmpty { return .noReply }
         return .needsAsync(RPCPreparedFrame(isBatch: true, items: items, allSync: allSync))
+    }
+
+    /// The reply to a frame over a size limit: −32021 naming the limit, its maximum and the size found.
+    private static func overLimit(_ message: String, limit: String, max: Int, size: Int) -> HandleResult {
+        .reply(
+            RPCMessage.errorResponse(
+                id: .null,
+                .messageTooLarge(
+                    message,
+                    data: ["limit": .string(limit), "max": .number(Double(max)), "size": .number(Double(size))])))
     }
 
     /// The error reply to a frame that did not parse: too deep (with the request's id when a shallow scan finds
