@@ -302,14 +302,34 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     except tkinter.TclError:
         text = ""
     props: Dict[str, Any] = {"class": "UITextField", "text": text[:32768]}
-    if option(widget, "show", ""):
-        props["isSecureTextEntry"] = True
+    if is_masked(walker, widget):
+        mask(props)
     if walker.supports("selectedTextRange"):
         props["selectedTextRange"] = walker.entry_selection(widget, len(props["text"]))
     if is_readonly(widget):
         props["isEditable"] = False
     labelled(walker, widget, props)
     return enabled(widget, props)
+
+
+#: What a masked entry publishes instead of each character (the server masks again: D-SECURE-1).
+BULLET = "\u2022"
+
+
+def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
+    """True when the entry hides its text (``-show``, also set after creation: read at every flush), or shares its
+    ``-textvariable`` with one that does (Specs/tk-adapter.md §Masked text)."""
+    if option(widget, "show", ""):
+        return True
+    variable = str(option(widget, "textvariable", "") or "")
+    return bool(variable) and variable in walker.masked_variables()
+
+
+def mask(props: Dict[str, Any]) -> Dict[str, Any]:
+    """A secure text field: ``isSecureTextEntry`` and one bullet per character — the text never leaves the app."""
+    props["isSecureTextEntry"] = True
+    props["text"] = BULLET * len(props.get("text") or "")
+    return props
 
 
 def combobox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
@@ -513,8 +533,23 @@ def ctk_entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
         props["text"] = ""
     if placeholder:
         props["placeholder"] = placeholder
+    if _ctk_masked(walker, widget):
+        mask(props)
     labelled(walker, widget, props)
     return _ctk_state(widget, props)
+
+
+def _ctk_masked(walker: Any, widget: tkinter.Misc) -> bool:
+    """A CTkEntry(show=…): its inner Entry masks, or will once the placeholder it shows meanwhile goes
+    (customtkinter keeps ``show`` aside while the placeholder is in the entry)."""
+    inner = getattr(widget, "_entry", None)
+    if not isinstance(inner, tkinter.Entry):
+        return False
+    if is_masked(walker, inner):
+        return True
+    pending = getattr(widget, "_pre_placeholder_arguments", None)
+    return bool(getattr(widget, "_placeholder_text_active", False) and isinstance(pending, dict)
+                and pending.get("show"))
 
 
 def ctk_toggle(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:

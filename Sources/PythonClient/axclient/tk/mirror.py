@@ -802,6 +802,24 @@ class Mirror:
             self._flush_cache["radio"] = groups
         return groups.get(variable, [])
 
+    def masked_variables(self) -> Set[str]:
+        """The Tcl variables (``-textvariable``) of the entries that mask their text (``-show``), cached for one
+        flush: an entry sharing one of them shows the same secret, so it is masked too (Specs/tk-adapter.md
+        §Masked text)."""
+        masked = self._flush_cache.get("masked")
+        if masked is None:
+            masked = set()
+            stack: List[tkinter.Misc] = [self.root]
+            while stack:
+                widget = stack.pop()
+                if isinstance(widget, (tkinter.Entry, ttk.Entry)) and adapters.option(widget, "show", ""):
+                    name = str(adapters.option(widget, "textvariable", "") or "")
+                    if name:
+                        masked.add(name)
+                stack.extend(widget.children.values())
+            self._flush_cache["masked"] = masked
+        return masked
+
     def grab_window(self) -> str:
         """The path of the window holding Tk's grab, "" when none."""
         try:
@@ -1264,8 +1282,8 @@ class Mirror:
     def perform(self, request: ActionRequest) -> bool:
         """Performs one action in Tk, as Tk does it (Specs/tk-adapter.md §Actions). Tk thread only."""
         action, target = request.action, request.target
-        if self._link.debug:
-            warn("action %r" % (request.params,))
+        if self._link.debug:  # the value's length only: typed text may be a password
+            warn("action %s on %r (value: %d characters)" % (action, target, len(str(request.value or ""))))
         if target == "":
             if action == "escape":
                 return self._escape(None)
@@ -1650,9 +1668,25 @@ class Mirror:
             return None
         state = int(getattr(event, "state", 0) or 0) if isinstance(getattr(event, "state", 0), int) else 0
         modifiers = [name for name, bit in MODIFIER_BITS if state & bit]
+        if self._types_secret(event, modifiers):
+            self.mark_dirty()
+            return None  # a character typed into a masked entry never leaves the app (§Masked text)
         consumed = self._link.forward_key(keysym, modifiers, phase)
         self.mark_dirty()
         return "break" if consumed else None
+
+    def _types_secret(self, event: Any, modifiers: List[str]) -> bool:
+        """True for a key that types a character (no Control, Alt or Super) into an entry that masks its text."""
+        char = getattr(event, "char", "")
+        if not isinstance(char, str) or not char or not char.isprintable() or set(modifiers) - {"shift"}:
+            return False
+        widget = getattr(event, "widget", None)
+        if not isinstance(widget, (tkinter.Entry, ttk.Entry)):
+            return False
+        try:
+            return adapters.is_masked(self, widget)
+        except tkinter.TclError:
+            return True
 
     def _on_key_press(self, event: Any) -> Optional[str]:
         return self._forward_key(event, "press")
