@@ -51,6 +51,9 @@ KEYSYMS = {" ": "space", "!": "exclam", '"': "quotedbl", "#": "numbersign", "$":
            "{": "braceleft", "|": "bar", "}": "braceright", "~": "asciitilde", "\n": "Return", "\t": "Tab"}
 MODIFIER_BITS = (("shift", 0x1), ("control", 0x4), ("alt", 0x8), ("super", 0x40))
 TAG = "AXMirror"
+#: Canvas classes of libraries that draw a control's shape with text items of a glyph font (customtkinter's
+#: rounded corners are "A"…"F" in CustomTkinter_shapes_font): their items are drawing, not text.
+SHAPE_CANVAS_CLASSES = frozenset(("CTkCanvas",))
 ACTION_START_TIMEOUT = 4.0
 ACTION_NESTED_GRACE = 0.5
 #: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
@@ -531,6 +534,7 @@ class Mirror:
                 if clone not in props:
                     self._add_clone_menu(clone, props, children)
                     ids.append(clone)
+            self._group_radios(props, children)
             order = self._stack_order()
             ids.sort(key=lambda wid: (0 if wid == str(self.root) else 1, order.get(wid, -1)))
             children[None] = [wid for wid in ids if wid in props]
@@ -538,6 +542,36 @@ class Mirror:
             return props, children
         finally:
             self.reading = False
+
+    def _group_radios(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> None:
+        """Radio buttons sharing a variable in one master become the segments of a virtual ``UISegmentedControl``
+        (``<master>@radio:<variable>``) around them, so the server maps each to an AT-SPI radio button, checked
+        while selected, with its group and "n of m" (Specs/tk-adapter.md §Radio groups)."""
+        groups = self._flush_cache.get("radio") or {}
+        if not groups:
+            return
+        parent_of = {kid: parent for parent, kids in children.items() for kid in kids}
+        for variable, members in groups.items():
+            present = [m for m in members if m in props]
+            parents = {parent_of.get(m) for m in present}
+            if len(present) < 2 or len(parents) != 1 or None in parents:
+                continue
+            parent = str(parents.pop())
+            frames = [props[m]["frame"] for m in present]
+            left, top = min(f[0] for f in frames), min(f[1] for f in frames)
+            right, bottom = max(f[0] + f[2] for f in frames), max(f[1] + f[3] for f in frames)
+            group_id = "%s@radio:%s" % (parent, variable)
+            siblings = children[parent]
+            siblings.insert(siblings.index(present[0]), group_id)
+            for member in present:
+                siblings.remove(member)
+                node = props[member] = dict(props[member])
+                node["frame"] = [node["frame"][0] - left, node["frame"][1] - top, node["frame"][2], node["frame"][3]]
+            props[group_id] = {"id": group_id, "class": "UISegmentedControl",
+                               "frame": [left, top, right - left, bottom - top]}
+            if all(props[m].get("isHidden") for m in present):
+                props[group_id]["isHidden"] = True
+            children[group_id] = present
 
     def _collect_toplevels(self, widget: tkinter.Misc, pending: List[tkinter.Misc]) -> None:
         for child in list(widget.children.values()):
@@ -660,7 +694,9 @@ class Mirror:
         leaf = bool(node.pop("_leaf", False))
         node["id"] = path
         node["frame"] = frame
-        node["accessibilityIdentifier"] = path
+        identifier = app_identifier(path)
+        if identifier:
+            node["accessibilityIdentifier"] = identifier
         if not self._mapped(widget):
             node["isHidden"] = True
         focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
@@ -785,6 +821,19 @@ class Mirror:
                 cached = []
             self._flush_cache[key] = cached
         return cached
+
+    def pack_side(self, path: str) -> str:
+        """The ``-side`` a widget is packed from (``top`` when unknown), cached for one flush."""
+        key = "side:" + path
+        side = self._flush_cache.get(key)
+        if side is None:
+            try:
+                info = self.app.splitlist(self.app.call("pack", "info", path))
+                side = str(dict(zip(info[::2], info[1::2])).get("-side", "top"))
+            except tkinter.TclError:
+                side = "top"
+            self._flush_cache[key] = side
+        return side
 
     def radio_group(self, variable: str) -> List[str]:
         """The radio buttons (classic and ttk) sharing the Tcl variable ``variable``, in tree order."""
@@ -944,6 +993,13 @@ class Mirror:
             if index in selected:
                 row["isSelected"] = True
             rows.append(row)
+        if rows and self._focus == path:  # Tk's focus on the list is on its active row (the location cursor)
+            try:
+                active = min(max(int(call(path, "index", "active")), 0), len(rows) - 1)
+            except (tkinter.TclError, ValueError):
+                active = 0
+            rows[active]["isFocused"] = True
+            self._focused_view = rows[active]["id"]
         return rows
 
     def tree_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -1005,10 +1061,13 @@ class Mirror:
                 top_y = 20
         offset = top * row_height - top_y
         props["contentOffset"] = [0, offset]
+        focus_row = self._tree_focus_row(path, displayed)
         signature = (tuple(sorted(show)), tuple(display), tuple(columns), tuple(sorted(headings.items())), width,
                      row_height, tree_heading)
-        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y):
+        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y, focus_row):
             self._virtual.update(cache.last[2])
+            if focus_row:
+                self._focused_view = "%s@%s" % (path, focus_row)
             return cache.last[1]
         nodes: List[Dict[str, Any]] = []
         if "headings" in show and display:
@@ -1033,7 +1092,7 @@ class Mirror:
             row_id = "%s@%s" % (path, iid)
             virtual[row_id] = ("treerow", path, iid)
             key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1, level,
-                   has_children, iid in opened, iid in selection)
+                   has_children, iid in opened, iid in selection, iid == focus_row)
             if visible:
                 position += 1
             previous = cache.rows.get(iid)
@@ -1066,12 +1125,28 @@ class Mirror:
                     row["accessibilityExpandedStatus"] = "expanded" if iid in opened else "collapsed"
             if iid in selection:
                 row["isSelected"] = True
+            if iid == focus_row:
+                row["isFocused"] = True
             nodes.append(row)
             reused[iid] = (key, row)
         cache.rows = reused
-        cache.last = ((signature, offset, top_y), nodes, virtual)
+        cache.last = ((signature, offset, top_y, focus_row), nodes, virtual)
         self._virtual.update(virtual)
+        if focus_row:
+            self._focused_view = "%s@%s" % (path, focus_row)
         return nodes
+
+    def _tree_focus_row(self, path: str, displayed: List[Tuple[str, int, bool, bool]]) -> str:
+        """While Tk's focus is on the Treeview: its focus item (where the keyboard acts), else its first displayed
+        row (where Down starts) — never a heading; "" otherwise or when it shows no row."""
+        if self._focus != path or not displayed:
+            return ""
+        try:
+            item = str(self.app.call(path, "focus"))
+        except tkinter.TclError:
+            item = ""
+        shown = {entry[0] for entry in displayed}
+        return item if item in shown else displayed[0][0]
 
     def notebook_tabs(self, widget: tkinter.Misc) -> List[Dict[str, Any]]:
         """A tab bar with one tab button per page (``isSelected`` on the current one)."""
@@ -1113,7 +1188,9 @@ class Mirror:
         call, split = self.app.call, self.app.splitlist
         dx = float(call(path, "canvasx", 0))
         dy = float(call(path, "canvasy", 0))
-        nodes = []
+        nodes: List[Dict[str, Any]] = []
+        if type(widget).__name__ in SHAPE_CANVAS_CLASSES:
+            return nodes  # a library's drawing surface: its text items are shapes drawn with a glyph font
         for item in split(call(path, "find", "all"))[:20000]:
             if str(call(path, "type", item)) != "text":
                 continue
@@ -1317,6 +1394,8 @@ class Mirror:
             return self._key(request.value)
         if action == "setSelectedTextRange":
             return self._select_range(widget, request.value)
+        if action == "custom" and isinstance(widget, ttk.Combobox):
+            return self._set_value(widget, request.custom_action)
         return False
 
     def _select_range(self, widget: tkinter.Misc, value: Any) -> bool:
@@ -1482,6 +1561,10 @@ class Mirror:
             return False
         if not isinstance(widget, (tkinter.Entry, ttk.Entry, tkinter.Text, tkinter.Spinbox)):
             return False
+        if adapters.is_readonly(widget):
+            raise ValueError("%s is read-only: nothing can be typed into it%s" % (
+                widget, " (pick one of its choices: setValue or custom:<choice>)"
+                if isinstance(widget, ttk.Combobox) else ""))
         self._focus_widget(widget)
         path = str(widget)
         is_text = isinstance(widget, tkinter.Text)
@@ -1577,6 +1660,7 @@ class Mirror:
             listbox.activate(index)  # type: ignore[attr-defined]
             listbox.see(index)  # type: ignore[attr-defined]
             listbox.event_generate("<<ListboxSelect>>")
+            self._focus_widget(listbox)  # as a click does (tk::ListboxBeginSelect)
             return True
         if kind == "treerow" and action in ("activate", "increment", "decrement"):
             _, path, iid = virtual
@@ -1587,6 +1671,7 @@ class Mirror:
                 tree.selection_set(iid)  # type: ignore[attr-defined]
                 tree.focus(iid)  # type: ignore[attr-defined]
                 tree.see(iid)  # type: ignore[attr-defined]
+                self._focus_widget(tree)  # as a click does (ttk::treeview::Press)
                 if tree.get_children(iid):  # type: ignore[attr-defined]
                     is_open = bool(self.app.getboolean(self.app.call(path, "item", iid, "-open")))
                     tree.item(iid, open=not is_open)  # type: ignore[attr-defined]
@@ -2045,6 +2130,16 @@ def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) 
     suffix = _common_suffix(old_text, new_text, room)
     return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
             "text": new_text[prefix:len(new_text) - suffix]}
+
+
+def app_identifier(path: str) -> Optional[str]:
+    """The ``accessibilityIdentifier`` of the widget at ``path``: its path when the app named the widget
+    (``name="total"``: ``.account.total``, also under generated masters: ``.!frame.total``), none when tkinter
+    generated its name (``.!button2``), so XCUITest's and Appium's ``name`` falls back to the label. Either way
+    ``#"<path>"`` finds the widget: an element without an identifier is found by its id (Specs/tk-adapter.md
+    §Mapping)."""
+    last = path.rsplit(".", 1)[-1]
+    return path if last and not last.startswith("!") else None
 
 
 def default_app_name() -> str:
