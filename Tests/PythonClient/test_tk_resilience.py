@@ -163,3 +163,35 @@ def test_an_adapter_raising_tclerror_falls_back_to_a_generic_view(xvfb_display, 
         assert "the Gauge adapter failed on .gauge (TclError" in app.stderr_text()
     finally:
         app.stop()
+
+
+def test_an_action_that_destroys_the_root_answers_and_the_next_root_takes_the_name(tk_app, tk_client, axserver):
+    """Issue 32 (found on Thonny's first run, test_tk_thirdparty.py): the button destroys the first Tk(); the app
+    builds a second one. The action answers what happened (was −32020 "disconnected"), Tk prints no
+    `invalid command name "…_idle_flush"`, and the second root registers under the app's name."""
+    app = tk_app("reroot_app.py")
+    ax = tk_client(app.app_id)
+    target = ax.get_by_role("button", name="Continue").element().id
+    answer = ax.call("action.activate", {"target": {"id": target}})
+    assert answer["performed"] is True, answer
+    app.wait_line("event: second root")
+    watcher = axserver.client(client_name="reroot-watch")
+    try:
+        assert wait_for_app(watcher, "reroot_app") == "reroot_app"
+    finally:
+        watcher.close()
+    second = tk_client("reroot_app")
+    assert second.get_by_role("staticText", name="Second root").count() == 1
+    assert "invalid command name" not in app.stderr_text(), app.stderr_text()
+
+
+def test_a_dialog_cancelled_inside_a_nested_loop_then_focus_forced(tk_app, tk_client):
+    """Thonny's show_dialog pattern (its crash is test_tk_thirdparty.py's): the opener waits in wait_window, the
+    dialog's Cancel runs as a nested action, then the opener focus_force()s and grabs the main window."""
+    app = tk_app("nested_dialog_app.py")
+    ax = tk_client(app.app_id)
+    ax.get_by_role("button", name="Options", exact=True).click()
+    ax.get_by_role("button", name="Cancel").click()
+    app.wait_line("event: options closed")
+    assert app.process.poll() is None
+    assert ax.get_by_role("button", name="Options", exact=True).count() == 1

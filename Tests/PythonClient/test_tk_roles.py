@@ -85,3 +85,19 @@ def test_generated_tk_paths_are_not_identifiers_app_names_are(tk_app, tk_client)
     assert ax.get_by_id(".password").element().identifier == ".password"
     # XCUITest's and Appium's `name`: the identifier when set, else the label — so "Hide key" finds the button.
     assert ax.query_count('[name="Hide key"]') == 1
+
+
+def test_names_in_common_layouts(tk_app, tk_client):
+    app = tk_app("names_app.py")
+    ax = tk_client(app.app_id)
+    # A Text packed in a Frame with its Scrollbar takes the frame's caption; a Listbox in a LabelFrame with its
+    # Scrollbar takes the LabelFrame's text.
+    assert ax.locator("textView").label() == "Notes"
+    assert ax.locator("list").label() == "Recent files"
+    # Tk padding is not part of a name or a text.
+    assert ax.get_by_role("button", name="START", exact=True).count() == 1
+    assert ax.query_count('staticText[label="Ready"]') == 1
+    # An icon-only button is named by its image file.
+    assert ax.get_by_role("button", name="document save", exact=True).count() == 1
+    # Packed right to left: the Label before the entry on screen is "Page", not "of 9".
+    assert ax.locator("textField").label() == "Page"

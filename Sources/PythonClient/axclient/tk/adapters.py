@@ -293,10 +293,11 @@ def icon_name(walker: Any, widget: tkinter.Misc) -> Optional[str]:
     spec = getattr(widget, "_tb_icon", None)
     if isinstance(spec, dict) and isinstance(spec.get("name"), str):
         return _words(spec["name"])
-    image = str(option(widget, "image", "") or "")
-    if not image:
+    raw = option(widget, "image", "") or ""
+    images = [str(part) for part in (raw if isinstance(raw, (tuple, list)) else walker.app.splitlist(str(raw)))]
+    if not images or not images[0]:
         return None
-    image = str(walker.app.splitlist(image)[0]) if walker.app.splitlist(image) else image
+    image = images[0]  # a ttk image spec: the default image, then state/image pairs
     try:
         source = str(walker.app.call(image, "cget", "-file"))
     except tkinter.TclError:

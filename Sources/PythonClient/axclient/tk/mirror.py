@@ -88,6 +88,10 @@ class TkBusy(AXError):
 
 
 _LIVE_MIRRORS: List["Mirror"] = []
+#: Mirrors of this process that are leaving the server, by app name: a new root of the same app (Thonny destroys its
+#: first-run root and creates another) registers after the old one left, so it gets the name back, not ``name-2``.
+_LEAVING: Dict[str, threading.Event] = {}
+LEAVE_WAIT = 3.0
 _VARIABLES_PATCHED = False
 
 
@@ -224,6 +228,7 @@ class Mirror:
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
+        self._leave_after_answer = False
         if forward_keys is None:
             forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
         #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
@@ -397,6 +402,9 @@ class Mirror:
                     self.warn_once("flush", "could not mirror the tree: %s" % error)
                 job.sequence = self._sequence
                 job.done.set()
+                if self._leave_after_answer and not self._performing:
+                    self._leave_after_answer = False
+                    self._link.stop_after_answers()
 
     def handle_action(self, request: ActionRequest) -> bool:
         """``on_action`` (a connection worker thread): runs the action on the Tk thread and answers once the tree
@@ -1431,6 +1439,12 @@ class Mirror:
                                ttk.Checkbutton, ttk.Radiobutton)):
             if adapters.is_disabled(widget):
                 return False
+            if isinstance(widget, ttk.Widget):
+                # As a click does (ttk's <ButtonPress-1>: ttk::clickToFocus). Besides being what the user would
+                # see, it clears a focus Tk still owes an unmapped window: Thonny's Options dialog focuses a widget
+                # on an unselected notebook page; its Cancel destroys it, and the next `focus -force` crashed in
+                # TkSetFocusWin on that dead window (SIGSEGV, 3 of 3) when Cancel was invoked without the click.
+                self.app.call("ttk::clickToFocus", str(widget))
             widget.invoke()  # type: ignore[attr-defined]
             return True
         if isinstance(widget, (tkinter.Tk, tkinter.Toplevel)):
@@ -1812,7 +1826,18 @@ class Mirror:
             self.app.deletefilehandler(self._wake_read)
         except (AttributeError, tkinter.TclError, RuntimeError):
             pass
-        self._link.stop()
+        for script in (self._flush_command, self._jobs_command):
+            try:  # a destroyed root deletes these commands: a pending `after` would print "invalid command name"
+                self.app.call("after", "cancel", script)
+            except (tkinter.TclError, RuntimeError):
+                pass
+        _LEAVING[self.name] = self._link.left
+        if self._performing:
+            # Closed inside an action (its callback destroyed the root: Thonny's first-run "Let's go!"): answer
+            # the action first, then leave (_run_queued_jobs), so the client hears what happened.
+            self._leave_after_answer = True
+        else:
+            self._link.stop()
         with self._jobs_lock:
             jobs = list(self._jobs)
             self._jobs.clear()
@@ -1836,11 +1861,22 @@ class _Link(threading.Thread):
         self.sent = 0
         self.sent_lock = threading.Condition()
         self.stopping = False
+        #: Set once this link left the server (after :meth:`stop`).
+        self.left = threading.Event()
         self._down_reported = False
         #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
         self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
 
     def run(self) -> None:
+        leaving = _LEAVING.get(self.mirror.name)
+        if leaving is not None and leaving is not self.left:
+            leaving.wait(LEAVE_WAIT)  # the app's previous root is still answering its last action
+        try:
+            self._run()
+        finally:
+            self.left.set()
+
+    def _run(self) -> None:
         while not self.stopping:
             if self.provider is None or self.provider.client.closed:
                 if self.provider is not None:
@@ -1981,6 +2017,16 @@ class _Link(threading.Thread):
         self.outbox.put(None)
         self._close_provider()
         self.connected = False
+        if not self.is_alive():
+            self.left.set()
+
+    def stop_after_answers(self) -> None:
+        """Ends the link once the actions the server sent so far were answered (the app closed inside one)."""
+        provider = self.provider
+        if provider is None or provider.client.closed:
+            self.stop()
+            return
+        provider.client.after_requests(self.stop)
 
 
 def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
