@@ -69,6 +69,17 @@ def warn(message: str) -> None:
         pass
 
 
+#: What replaces the rest of a widget text cut to the schema's string limit (Specs/tk-adapter.md §Failures).
+TRUNCATION_MARKER = " \u2026 [truncated by axclient.tk]"
+#: Properties that are plain strings under the schema's 64 KiB string limit (a Text's ``text`` has its own
+#: rule, §Big text).
+CLIPPED_PROPERTIES = ("text", "title", "accessibilityLabel", "accessibilityValue", "accessibilityHint",
+                      "placeholder", "windowTitle")
+#: A refused or lost snapshot waits this long before the next, doubling up to the maximum (§Failures).
+SNAPSHOT_BACKOFF_FIRST = 0.5
+SNAPSHOT_BACKOFF_MAX = 30.0
+
+
 def clip_text(text: str, limit: int = TEXT_LIMIT_BYTES) -> str:
     """``text`` cut to at most ``limit`` UTF-8 bytes (on a character boundary)."""
     if len(text) * 4 <= limit:
@@ -447,8 +458,8 @@ class Mirror:
     def flush(self) -> None:
         """Builds the tree now and queues the difference to what was published (or a snapshot after a
         (re)connect). Tk thread only."""
-        if self.closed or not self._link.connected:
-            self._need_full = True
+        if self.closed or not self._link.connected or self._link.hold_until > time.monotonic():
+            self._need_full = True  # (backing off after a refused snapshot: nothing is built meanwhile)
             return
         started = time.perf_counter()
         self._flushed_generation = self._dirty_generation
@@ -700,6 +711,7 @@ class Mirror:
             node = adapters.generic(self, widget)
         virtual = node.pop("children", None) or []
         leaf = bool(node.pop("_leaf", False))
+        self._clip_strings(path, node, tk_class)
         node["id"] = path
         node["frame"] = frame
         identifier = app_identifier(path)
@@ -731,6 +743,23 @@ class Mirror:
                                   pending) is not None:
                 kids.append(str(child))
         return node
+
+    def _clip_strings(self, path: str, node: Dict[str, Any], tk_class: str) -> None:
+        """Cuts a string property over the schema's limit (a Label of 70 KB) to :data:`TEXT_LIMIT_BYTES` with
+        :data:`TRUNCATION_MARKER`, saying so once per widget on stderr: one widget degrades, the app stays
+        visible (before, the server refused the whole snapshot)."""
+        for key in CLIPPED_PROPERTIES:
+            value = node.get(key)
+            if not isinstance(value, str) or len(value) * 4 <= TEXT_LIMIT_BYTES:
+                continue
+            if key == "text" and tk_class == "Text":
+                continue  # published whole up to the server's text limit, or windowed (§Big text)
+            clipped = clip_text(value, TEXT_LIMIT_BYTES - len(TRUNCATION_MARKER.encode("utf-8")))
+            if clipped == value:
+                continue
+            node[key] = clipped + TRUNCATION_MARKER
+            self.warn_once("clip:%s:%s" % (path, key), "%s's %s has %d characters, over the server's %d-byte "
+                           "string limit; published cut with a marker" % (path, key, len(value), TEXT_LIMIT_BYTES))
 
     def _add_virtual(self, node: Dict[str, Any], parent: str, props: Dict[str, Dict[str, Any]],
                      children: Dict[Optional[str], List[str]], index: Optional[int] = None) -> None:
@@ -1863,6 +1892,10 @@ class _Link(threading.Thread):
         self.stopping = False
         #: Set once this link left the server (after :meth:`stop`).
         self.left = threading.Event()
+        #: Snapshots refused or lost in a row, and when the next may go (§Failures: exponential, bounded).
+        self.snapshot_failures = 0
+        self.hold_until = 0.0
+        self._pause = threading.Event()
         self._down_reported = False
         #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
         self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
@@ -1878,6 +1911,8 @@ class _Link(threading.Thread):
 
     def _run(self) -> None:
         while not self.stopping:
+            if self._hold():
+                continue
             if self.provider is None or self.provider.client.closed:
                 if self.provider is not None:
                     self._lost("the connection to AXServer closed")
@@ -1903,11 +1938,14 @@ class _Link(threading.Thread):
                 sending = time.perf_counter()
                 if kind == "set":
                     provider.set_hierarchy(payload)
+                    self.snapshot_failures = 0
                 else:
                     provider.update(payload)
                 if self.debug:
                     warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
             except AXConnectionError:
+                if kind == "set":
+                    self._snapshot_failed("the connection closed while a snapshot was sent")
                 self._lost("the connection to AXServer closed")
             except RPCError as error:
                 unknown = unknown_optional_property(str(error))
@@ -1915,15 +1953,36 @@ class _Link(threading.Thread):
                     if self.debug:
                         warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
                     self.mirror.unsupported.add(unknown)
+                elif kind == "set":
+                    self._snapshot_failed("the server refused the snapshot (%s)" % error)
                 else:
-                    warn("the server refused a %s (%s); re-publishing the whole tree"
-                         % ("snapshot" if kind == "set" else "patch", error))
+                    warn("the server refused a patch (%s); re-publishing the whole tree" % error)
                 if kind == "ops" or unknown is not None:
                     self.mirror.resync()
             except Exception as error:  # noqa: BLE001
                 warn("could not publish: %s: %s" % (type(error).__name__, error))
             self._mark_sent(sequence)
         self._close_provider()
+
+    def _snapshot_failed(self, why: str) -> None:
+        """A snapshot did not arrive: the next waits 0.5 s, 1 s, 2 s … at most 30 s (not 4 a second)."""
+        self.snapshot_failures += 1
+        delay = min(SNAPSHOT_BACKOFF_MAX, SNAPSHOT_BACKOFF_FIRST * 2 ** min(self.snapshot_failures - 1, 16))
+        self.hold_until = time.monotonic() + delay
+        warn("%s; the next snapshot in %.1f s (attempt %d)" % (why, delay, self.snapshot_failures + 1))
+
+    def _hold(self) -> bool:
+        """Waits out a backoff (woken by :meth:`stop`); after it, asks for the snapshot again. True when it
+        waited (the caller re-checks ``stopping``)."""
+        remaining = self.hold_until - time.monotonic()
+        if remaining <= 0:
+            return False
+        self._pause.wait(remaining)
+        if time.monotonic() >= self.hold_until and not self.stopping:
+            self.hold_until = 0.0
+            if self.connected:
+                self.mirror.resync()
+        return True
 
     def _connect(self) -> bool:
         try:
@@ -2014,6 +2073,7 @@ class _Link(threading.Thread):
     def stop(self) -> None:
         """Ends the link; the app leaves the server."""
         self.stopping = True
+        self._pause.set()
         self.outbox.put(None)
         self._close_provider()
         self.connected = False
