@@ -56,4 +56,39 @@ final class ToolkitConceptMappingTests: XCTestCase {
         let blue = ATSPIMapping.states(try node("blue"), parentRole: try parentRole("blue"), focused: false)
         XCTAssertTrue(blue.contains(.checkable) && !blue.contains(.checked))
     }
+
+    /// D-ATSPI-FOCUS-2: Tab into an entry whose toolkit selects its text in the same flush — the focus events go
+    /// out before the entry's caret and selection events.
+    func testFocusGoesOutBeforeTheNewFocusCaretAndSelection() throws {
+        let store = HierarchyStore()
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 300], "isKeyWindow": true,
+                    "children": [
+                        ["id": "name", "class": "UITextField", "frame": [10, 10, 200, 30], "text": "Ada"],
+                        ["id": "pass", "class": "UITextField", "frame": [10, 50, 200, 30], "isFocused": true],
+                    ],
+                ]
+            ]
+        ])
+        var before = ServedSnapshot(tree: store.tree)
+        before.focusedID = "pass"
+        let changes = try store.apply(json: [
+            ["op": "set", "id": "name", "properties": ["selectedTextRange": [0, 3], "isFocused": true]]
+        ])
+        var after = ServedSnapshot(tree: store.tree)
+        after.focusedID = "name"
+        let aboutName = EventDiff.updates(from: before, to: after, changes: changes).compactMap { update -> String? in
+            guard case .event(let event) = update, event.source == "name" else { return nil }
+            switch event.kind {
+            case .stateChanged where event.detail == "focused": return "focused"
+            case .textCaretMoved: return "caret"
+            case .textSelectionChanged: return "selection"
+            default: return nil
+            }
+        }
+        XCTAssertEqual(aboutName.first, "focused", "\(aboutName)")
+        XCTAssertTrue(aboutName.contains("selection") || aboutName.contains("caret"), "\(aboutName)")
+    }
 }

@@ -486,11 +486,13 @@ class Mirror:
             focused = self._focused_view
             ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
                        self.splice)
-            if ops:
-                self._sequence += 1
-                self._link.send(("ops", ops, self._sequence))
-                self.stats["patches"] += 1
-                self.stats["ops"] += len(ops)
+            focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
+            for batch in focus_first(ops, focused) if focus_moves else [ops]:
+                if batch:
+                    self._sequence += 1
+                    self._link.send(("ops", batch, self._sequence))
+                    self.stats["patches"] += 1
+                    self.stats["ops"] += len(batch)
         self._published, self._published_children = props, children
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
@@ -977,8 +979,16 @@ class Mirror:
             self.warn_once("textlayout:" + path, "could not read the lines or styles of %s (%s)" % (path, error))
 
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
-        """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
+        """An Entry's selection, else its caret, as character offsets (clamped to the published text). While the
+        entry does not have Tk's focus its published range stays as it was: Tk's Tab traversal selects the text
+        of the entry it enters before Tk reports the focus there, and a screen reader would hear "Ada selected"
+        before the field (Orca: "80 selected", never the name); the range goes out with the focus, after it
+        (:func:`focus_first`)."""
         path, call = str(widget), self.app.call
+        if self._focus != path:
+            published = self._published.get(path, {}).get("selectedTextRange")
+            if isinstance(published, list) and len(published) == 2 and sum(published) <= length:
+                return list(published)
         text = str(call(path, "get"))  # Tk 8.6 Entry indices count UTF-16 units: converted to characters
         try:
             if int(call(path, "selection", "present")):
@@ -2167,6 +2177,25 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
 
 
 _MISSING = object()
+
+#: What a view's caret and text selection are: sent after the focus moved to it (see :func:`focus_first`).
+CARET_PROPERTIES = ("selectedTextRange",)
+
+
+def focus_first(ops: List[Dict[str, Any]], focused: Optional[str]) -> List[List[Dict[str, Any]]]:
+    """Splits one flush's ops when the focus moved to ``focused``: first everything else (the focus among it), then
+    the newly focused view's caret/selection — so a screen reader hears the field (``focus:``) before its caret or
+    selection moves (Tab into an entry with text selects it all; Orca said "80 selected" and never the name)."""
+    later: Dict[str, Any] = {}
+    for op in ops:
+        if op.get("op") == "set" and op.get("id") == focused:
+            properties = op["properties"]
+            for key in CARET_PROPERTIES:
+                if key in properties and len(properties) > 1:
+                    later[key] = properties.pop(key)
+    if not later:
+        return [ops]
+    return [ops, [{"op": "set", "id": focused, "properties": later}]]
 
 #: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
 #: as unknown; the adapter then leaves them out and re-publishes).
