@@ -240,6 +240,8 @@ class Mirror:
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
         self._leave_after_answer = False
+        #: The entry whose range a client's setSelectedTextRange set (published even while not focused).
+        self._range_target = ""
         if forward_keys is None:
             forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
         #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
@@ -486,19 +488,23 @@ class Mirror:
             focused = self._focused_view
             ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
                        self.splice)
-            focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
-            for batch in focus_first(ops, focused) if focus_moves else [ops]:
-                if batch:
-                    self._sequence += 1
-                    self._link.send(("ops", batch, self._sequence))
-                    self.stats["patches"] += 1
-                    self.stats["ops"] += len(batch)
+            self._send_ops(ops, focused)
         self._published, self._published_children = props, children
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
         if self._link.debug:
             warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
                                                     self.stats["flush_seconds"] * 1000))
+
+    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
+        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after (:func:`focus_first`)."""
+        focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
+        for batch in focus_first(ops, focused) if focus_moves else [ops]:
+            if batch:
+                self._sequence += 1
+                self._link.send(("ops", batch, self._sequence))
+                self.stats["patches"] += 1
+                self.stats["ops"] += len(batch)
 
     def resync(self) -> None:
         """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
@@ -563,11 +569,12 @@ class Mirror:
             return props, children
         finally:
             self.reading = False
+            self._range_target = ""
 
     def _group_radios(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> None:
         """Radio buttons sharing a variable in one master become the segments of a virtual ``UISegmentedControl``
         (``<master>@radio:<variable>``) around them, so the server maps each to an AT-SPI radio button, checked
-        while selected, with its group and "n of m" (Specs/tk-adapter.md §Radio groups)."""
+        while selected, with its group and "n of m" (Specs/tk-adapter.md §Concepts UIKit lacks)."""
         groups = self._flush_cache.get("radio") or {}
         if not groups:
             return
@@ -575,24 +582,27 @@ class Mirror:
         for variable, members in groups.items():
             present = [m for m in members if m in props]
             parents = {parent_of.get(m) for m in present}
-            if len(present) < 2 or len(parents) != 1 or None in parents:
-                continue
-            parent = str(parents.pop())
-            frames = [props[m]["frame"] for m in present]
-            left, top = min(f[0] for f in frames), min(f[1] for f in frames)
-            right, bottom = max(f[0] + f[2] for f in frames), max(f[1] + f[3] for f in frames)
-            group_id = "%s@radio:%s" % (parent, variable)
-            siblings = children[parent]
-            siblings.insert(siblings.index(present[0]), group_id)
-            for member in present:
-                siblings.remove(member)
-                node = props[member] = dict(props[member])
-                node["frame"] = [node["frame"][0] - left, node["frame"][1] - top, node["frame"][2], node["frame"][3]]
-            props[group_id] = {"id": group_id, "class": "UISegmentedControl",
-                               "frame": [left, top, right - left, bottom - top]}
-            if all(props[m].get("isHidden") for m in present):
-                props[group_id]["isHidden"] = True
-            children[group_id] = present
+            if len(present) >= 2 and len(parents) == 1 and None not in parents:
+                self._wrap_radios(str(parents.pop()), variable, present, props, children)
+
+    @staticmethod
+    def _wrap_radios(parent: str, variable: str, members: List[str], props: Dict[str, Dict[str, Any]],
+                     children: Dict[Optional[str], List[str]]) -> None:
+        frames = [props[m]["frame"] for m in members]
+        left, top = min(f[0] for f in frames), min(f[1] for f in frames)
+        right, bottom = max(f[0] + f[2] for f in frames), max(f[1] + f[3] for f in frames)
+        group_id = "%s@radio:%s" % (parent, variable)
+        siblings = children[parent]
+        siblings.insert(siblings.index(members[0]), group_id)
+        for member in members:
+            siblings.remove(member)
+            node = props[member] = dict(props[member])
+            node["frame"] = [node["frame"][0] - left, node["frame"][1] - top, node["frame"][2], node["frame"][3]]
+        props[group_id] = {"id": group_id, "class": "UISegmentedControl",
+                           "frame": [left, top, right - left, bottom - top]}
+        if all(props[m].get("isHidden") for m in members):
+            props[group_id]["isHidden"] = True
+        children[group_id] = members
 
     def _collect_toplevels(self, widget: tkinter.Misc, pending: List[tkinter.Misc]) -> None:
         for child in list(widget.children.values()):
@@ -714,11 +724,7 @@ class Mirror:
         virtual = node.pop("children", None) or []
         leaf = bool(node.pop("_leaf", False))
         self._clip_strings(path, node, tk_class)
-        node["id"] = path
-        node["frame"] = frame
-        identifier = app_identifier(path)
-        if identifier:
-            node["accessibilityIdentifier"] = identifier
+        node.update(self._identity(path, frame))
         if not self._mapped(widget):
             node["isHidden"] = True
         focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
@@ -745,6 +751,14 @@ class Mirror:
                                   pending) is not None:
                 kids.append(str(child))
         return node
+
+    @staticmethod
+    def _identity(path: str, frame: List[int]) -> Dict[str, Any]:
+        identity: Dict[str, Any] = {"id": path, "frame": frame}
+        identifier = app_identifier(path)
+        if identifier:
+            identity["accessibilityIdentifier"] = identifier
+        return identity
 
     def _clip_strings(self, path: str, node: Dict[str, Any], tk_class: str) -> None:
         """Cuts a string property over the schema's limit (a Label of 70 KB) to :data:`TEXT_LIMIT_BYTES` with
@@ -983,9 +997,9 @@ class Mirror:
         entry does not have Tk's focus its published range stays as it was: Tk's Tab traversal selects the text
         of the entry it enters before Tk reports the focus there, and a screen reader would hear "Ada selected"
         before the field (Orca: "80 selected", never the name); the range goes out with the focus, after it
-        (:func:`focus_first`)."""
+        (:func:`focus_first`). A range a client set (``setSelectedTextRange``) is published at once."""
         path, call = str(widget), self.app.call
-        if self._focus != path:
+        if self._focus != path and path != self._range_target:
             published = self._published.get(path, {}).get("selectedTextRange")
             if isinstance(published, list) and len(published) == 2 and sum(published) <= length:
                 return list(published)
@@ -1439,9 +1453,14 @@ class Mirror:
             return self._scroll(widget, str(request.direction or "down"))
         if action == "key":
             return self._key(request.value)
+        if action in ("setSelectedTextRange", "custom"):
+            return self._perform_on_value(widget, action, request)
+        return False
+
+    def _perform_on_value(self, widget: tkinter.Misc, action: str, request: ActionRequest) -> bool:
         if action == "setSelectedTextRange":
             return self._select_range(widget, request.value)
-        if action == "custom" and isinstance(widget, ttk.Combobox):
+        if isinstance(widget, ttk.Combobox):  # custom:<choice> of a read-only combo box
             return self._set_value(widget, request.custom_action)
         return False
 
@@ -1454,6 +1473,7 @@ class Mirror:
             raise ValueError("setSelectedTextRange needs [location, length], got %r" % (value,))
         location, length = max(0, value[0]), max(0, value[1])
         path, call = str(widget), self.app.call
+        self._range_target = path
         if self.tk_class(widget) == "Text":
             first = "%d.0 + %d chars" % (self._text_window.get(path, 1), location)
             last = "%s + %d chars" % (first, length)
@@ -1614,10 +1634,7 @@ class Mirror:
             return False
         if not isinstance(widget, (tkinter.Entry, ttk.Entry, tkinter.Text, tkinter.Spinbox)):
             return False
-        if adapters.is_readonly(widget):
-            raise ValueError("%s is read-only: nothing can be typed into it%s" % (
-                widget, " (pick one of its choices: setValue or custom:<choice>)"
-                if isinstance(widget, ttk.Combobox) else ""))
+        refuse_readonly(widget)
         self._focus_widget(widget)
         path = str(widget)
         is_text = isinstance(widget, tkinter.Text)
@@ -1937,42 +1954,48 @@ class _Link(threading.Thread):
                 break
             kind, payload, sequence = item
             provider = self.provider
-            if provider is None:
-                self._mark_sent(sequence)
-                continue
-            try:
-                if self.debug:
-                    text = json.dumps(payload)
-                    warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 16000 else ""))
-                sending = time.perf_counter()
-                if kind == "set":
-                    provider.set_hierarchy(payload)
-                    self.snapshot_failures = 0
-                else:
-                    provider.update(payload)
-                if self.debug:
-                    warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
-            except AXConnectionError:
-                if kind == "set":
-                    self._snapshot_failed("the connection closed while a snapshot was sent")
-                self._lost("the connection to AXServer closed")
-            except RPCError as error:
-                unknown = unknown_optional_property(str(error))
-                if unknown is not None:
-                    if self.debug:
-                        warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
-                    self.mirror.unsupported.add(unknown)
-                elif kind == "set":
-                    self._snapshot_failed("the server refused the snapshot (%s)" % error)
-                else:
-                    warn("the server refused a patch (%s); re-publishing the whole tree" % error)
-                if kind == "ops" or unknown is not None:
-                    self.mirror.resync()
-            except Exception as error:  # noqa: BLE001
-                warn("could not publish: %s: %s" % (type(error).__name__, error))
+            if provider is not None:
+                self._publish(provider, kind, payload)
             self._mark_sent(sequence)
         self._close_provider()
+
+    def _publish(self, provider: Provider, kind: str, payload: Any) -> None:
+        """Sends one snapshot (``set``) or patch (``ops``); a refusal or a lost connection is handled here."""
+        try:
+            if self.debug:
+                text = json.dumps(payload)
+                warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload),
+                                                          "windows" if kind == "set" else "ops", len(text),
+                                                          (": " + text) if len(text) < 16000 else ""))
+            sending = time.perf_counter()
+            if kind == "set":
+                provider.set_hierarchy(payload)
+                self.snapshot_failures = 0
+            else:
+                provider.update(payload)
+            if self.debug:
+                warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
+        except AXConnectionError:
+            if kind == "set":
+                self._snapshot_failed("the connection closed while a snapshot was sent")
+            self._lost("the connection to AXServer closed")
+        except RPCError as error:
+            self._refused(kind, error)
+        except Exception as error:  # noqa: BLE001
+            warn("could not publish: %s: %s" % (type(error).__name__, error))
+
+    def _refused(self, kind: str, error: RPCError) -> None:
+        unknown = unknown_optional_property(str(error))
+        if unknown is not None:
+            if self.debug:
+                warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
+            self.mirror.unsupported.add(unknown)
+        elif kind == "set":
+            self._snapshot_failed("the server refused the snapshot (%s)" % error)
+        else:
+            warn("the server refused a patch (%s); re-publishing the whole tree" % error)
+        if kind == "ops" or unknown is not None:
+            self.mirror.resync()
 
     def _snapshot_failed(self, why: str) -> None:
         """A snapshot did not arrive: the next waits 0.5 s, 1 s, 2 s … at most 30 s (not 4 a second)."""
@@ -2265,6 +2288,13 @@ def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) 
     suffix = _common_suffix(old_text, new_text, room)
     return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
             "text": new_text[prefix:len(new_text) - suffix]}
+
+
+def refuse_readonly(widget: tkinter.Misc) -> None:
+    """Typing into a read-only entry or combo box is an error (was a false success: nothing changed)."""
+    if adapters.is_readonly(widget):
+        hint = " (pick one of its choices: setValue or custom:<choice>)" if isinstance(widget, ttk.Combobox) else ""
+        raise ValueError("%s is read-only: nothing can be typed into it%s" % (widget, hint))
 
 
 def app_identifier(path: str) -> Optional[str]:
