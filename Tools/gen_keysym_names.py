@@ -28,12 +28,12 @@ def main() -> int:
                 seen.add(name)
                 text = code if code and not approximate and int(code, 16) >= 0x20 else "-"
                 rows.append("%s %x %s" % (name, int(value, 16), text.lower()))
-    body = "\n".join(rows)
+    body = "\n".join("    " + row for row in rows)  # indented as swift-format leaves a multi-line literal
     with open(OUT, "w", encoding="utf-8") as out:
         out.write('/// Every X keysym name with its value and the Unicode scalar it types ("-": none), one per line: the\n'
                   "/// data `input.key` accepts beyond the US-layout keys of `Keysyms` (D-KEY-1). Generated from X11's\n"
                   "/// keysymdef.h and XF86keysym.h by Tools/gen_keysym_names.py; do not edit by hand.\n"
-                  "let xKeysymNames = \"\"\"\n%s\n\"\"\"\n" % body)
+                  "let xKeysymNames = \"\"\"\n%s\n    \"\"\"\n" % body)
     print("%d keysym names" % len(rows))
     return 0
 

@@ -20,7 +20,10 @@ final class ToolkitConceptMappingTests: XCTestCase {
                     [
                         "id": "colors", "class": "UISegmentedControl", "frame": [0, 40, 300, 30],
                         "children": [
-                            ["id": "red", "class": "UIButton", "title": "Red", "frame": [0, 0, 100, 30], "isSelected": true],
+                            [
+                                "id": "red", "class": "UIButton", "title": "Red", "frame": [0, 0, 100, 30],
+                                "isSelected": true,
+                            ],
                             ["id": "blue", "class": "UIButton", "title": "Blue", "frame": [100, 0, 100, 30]],
                         ],
                     ],

@@ -2,2292 +2,2292 @@
 /// data `input.key` accepts beyond the US-layout keys of `Keysyms` (D-KEY-1). Generated from X11's
 /// keysymdef.h and XF86keysym.h by Tools/gen_keysym_names.py; do not edit by hand.
 let xKeysymNames = """
-VoidSymbol ffffff -
-BackSpace ff08 -
-Tab ff09 -
-Linefeed ff0a -
-Clear ff0b -
-Return ff0d -
-Pause ff13 -
-Scroll_Lock ff14 -
-Sys_Req ff15 -
-Escape ff1b -
-Delete ffff -
-Multi_key ff20 -
-Codeinput ff37 -
-SingleCandidate ff3c -
-MultipleCandidate ff3d -
-PreviousCandidate ff3e -
-Kanji ff21 -
-Muhenkan ff22 -
-Henkan_Mode ff23 -
-Henkan ff23 -
-Romaji ff24 -
-Hiragana ff25 -
-Katakana ff26 -
-Hiragana_Katakana ff27 -
-Zenkaku ff28 -
-Hankaku ff29 -
-Zenkaku_Hankaku ff2a -
-Touroku ff2b -
-Massyo ff2c -
-Kana_Lock ff2d -
-Kana_Shift ff2e -
-Eisu_Shift ff2f -
-Eisu_toggle ff30 -
-Kanji_Bangou ff37 -
-Zen_Koho ff3d -
-Mae_Koho ff3e -
-Home ff50 -
-Left ff51 -
-Up ff52 -
-Right ff53 -
-Down ff54 -
-Prior ff55 -
-Page_Up ff55 -
-Next ff56 -
-Page_Down ff56 -
-End ff57 -
-Begin ff58 -
-Select ff60 -
-Print ff61 -
-Execute ff62 -
-Insert ff63 -
-Undo ff65 -
-Redo ff66 -
-Menu ff67 -
-Find ff68 -
-Cancel ff69 -
-Help ff6a -
-Break ff6b -
-Mode_switch ff7e -
-script_switch ff7e -
-Num_Lock ff7f -
-KP_Space ff80 -
-KP_Tab ff89 -
-KP_Enter ff8d -
-KP_F1 ff91 -
-KP_F2 ff92 -
-KP_F3 ff93 -
-KP_F4 ff94 -
-KP_Home ff95 -
-KP_Left ff96 -
-KP_Up ff97 -
-KP_Right ff98 -
-KP_Down ff99 -
-KP_Prior ff9a -
-KP_Page_Up ff9a -
-KP_Next ff9b -
-KP_Page_Down ff9b -
-KP_End ff9c -
-KP_Begin ff9d -
-KP_Insert ff9e -
-KP_Delete ff9f -
-KP_Equal ffbd -
-KP_Multiply ffaa -
-KP_Add ffab -
-KP_Separator ffac -
-KP_Subtract ffad -
-KP_Decimal ffae -
-KP_Divide ffaf -
-KP_0 ffb0 -
-KP_1 ffb1 -
-KP_2 ffb2 -
-KP_3 ffb3 -
-KP_4 ffb4 -
-KP_5 ffb5 -
-KP_6 ffb6 -
-KP_7 ffb7 -
-KP_8 ffb8 -
-KP_9 ffb9 -
-F1 ffbe -
-F2 ffbf -
-F3 ffc0 -
-F4 ffc1 -
-F5 ffc2 -
-F6 ffc3 -
-F7 ffc4 -
-F8 ffc5 -
-F9 ffc6 -
-F10 ffc7 -
-F11 ffc8 -
-L1 ffc8 -
-F12 ffc9 -
-L2 ffc9 -
-F13 ffca -
-L3 ffca -
-F14 ffcb -
-L4 ffcb -
-F15 ffcc -
-L5 ffcc -
-F16 ffcd -
-L6 ffcd -
-F17 ffce -
-L7 ffce -
-F18 ffcf -
-L8 ffcf -
-F19 ffd0 -
-L9 ffd0 -
-F20 ffd1 -
-L10 ffd1 -
-F21 ffd2 -
-R1 ffd2 -
-F22 ffd3 -
-R2 ffd3 -
-F23 ffd4 -
-R3 ffd4 -
-F24 ffd5 -
-R4 ffd5 -
-F25 ffd6 -
-R5 ffd6 -
-F26 ffd7 -
-R6 ffd7 -
-F27 ffd8 -
-R7 ffd8 -
-F28 ffd9 -
-R8 ffd9 -
-F29 ffda -
-R9 ffda -
-F30 ffdb -
-R10 ffdb -
-F31 ffdc -
-R11 ffdc -
-F32 ffdd -
-R12 ffdd -
-F33 ffde -
-R13 ffde -
-F34 ffdf -
-R14 ffdf -
-F35 ffe0 -
-R15 ffe0 -
-Shift_L ffe1 -
-Shift_R ffe2 -
-Control_L ffe3 -
-Control_R ffe4 -
-Caps_Lock ffe5 -
-Shift_Lock ffe6 -
-Meta_L ffe7 -
-Meta_R ffe8 -
-Alt_L ffe9 -
-Alt_R ffea -
-Super_L ffeb -
-Super_R ffec -
-Hyper_L ffed -
-Hyper_R ffee -
-ISO_Lock fe01 -
-ISO_Level2_Latch fe02 -
-ISO_Level3_Shift fe03 -
-ISO_Level3_Latch fe04 -
-ISO_Level3_Lock fe05 -
-ISO_Level5_Shift fe11 -
-ISO_Level5_Latch fe12 -
-ISO_Level5_Lock fe13 -
-ISO_Group_Shift ff7e -
-ISO_Group_Latch fe06 -
-ISO_Group_Lock fe07 -
-ISO_Next_Group fe08 -
-ISO_Next_Group_Lock fe09 -
-ISO_Prev_Group fe0a -
-ISO_Prev_Group_Lock fe0b -
-ISO_First_Group fe0c -
-ISO_First_Group_Lock fe0d -
-ISO_Last_Group fe0e -
-ISO_Last_Group_Lock fe0f -
-ISO_Left_Tab fe20 -
-ISO_Move_Line_Up fe21 -
-ISO_Move_Line_Down fe22 -
-ISO_Partial_Line_Up fe23 -
-ISO_Partial_Line_Down fe24 -
-ISO_Partial_Space_Left fe25 -
-ISO_Partial_Space_Right fe26 -
-ISO_Set_Margin_Left fe27 -
-ISO_Set_Margin_Right fe28 -
-ISO_Release_Margin_Left fe29 -
-ISO_Release_Margin_Right fe2a -
-ISO_Release_Both_Margins fe2b -
-ISO_Fast_Cursor_Left fe2c -
-ISO_Fast_Cursor_Right fe2d -
-ISO_Fast_Cursor_Up fe2e -
-ISO_Fast_Cursor_Down fe2f -
-ISO_Continuous_Underline fe30 -
-ISO_Discontinuous_Underline fe31 -
-ISO_Emphasize fe32 -
-ISO_Center_Object fe33 -
-ISO_Enter fe34 -
-dead_grave fe50 -
-dead_acute fe51 -
-dead_circumflex fe52 -
-dead_tilde fe53 -
-dead_perispomeni fe53 -
-dead_macron fe54 -
-dead_breve fe55 -
-dead_abovedot fe56 -
-dead_diaeresis fe57 -
-dead_abovering fe58 -
-dead_doubleacute fe59 -
-dead_caron fe5a -
-dead_cedilla fe5b -
-dead_ogonek fe5c -
-dead_iota fe5d -
-dead_voiced_sound fe5e -
-dead_semivoiced_sound fe5f -
-dead_belowdot fe60 -
-dead_hook fe61 -
-dead_horn fe62 -
-dead_stroke fe63 -
-dead_abovecomma fe64 -
-dead_psili fe64 -
-dead_abovereversedcomma fe65 -
-dead_dasia fe65 -
-dead_doublegrave fe66 -
-dead_belowring fe67 -
-dead_belowmacron fe68 -
-dead_belowcircumflex fe69 -
-dead_belowtilde fe6a -
-dead_belowbreve fe6b -
-dead_belowdiaeresis fe6c -
-dead_invertedbreve fe6d -
-dead_belowcomma fe6e -
-dead_currency fe6f -
-dead_lowline fe90 -
-dead_aboveverticalline fe91 -
-dead_belowverticalline fe92 -
-dead_longsolidusoverlay fe93 -
-dead_a fe80 -
-dead_A fe81 -
-dead_e fe82 -
-dead_E fe83 -
-dead_i fe84 -
-dead_I fe85 -
-dead_o fe86 -
-dead_O fe87 -
-dead_u fe88 -
-dead_U fe89 -
-dead_small_schwa fe8a -
-dead_capital_schwa fe8b -
-dead_greek fe8c -
-First_Virtual_Screen fed0 -
-Prev_Virtual_Screen fed1 -
-Next_Virtual_Screen fed2 -
-Last_Virtual_Screen fed4 -
-Terminate_Server fed5 -
-AccessX_Enable fe70 -
-AccessX_Feedback_Enable fe71 -
-RepeatKeys_Enable fe72 -
-SlowKeys_Enable fe73 -
-BounceKeys_Enable fe74 -
-StickyKeys_Enable fe75 -
-MouseKeys_Enable fe76 -
-MouseKeys_Accel_Enable fe77 -
-Overlay1_Enable fe78 -
-Overlay2_Enable fe79 -
-AudibleBell_Enable fe7a -
-Pointer_Left fee0 -
-Pointer_Right fee1 -
-Pointer_Up fee2 -
-Pointer_Down fee3 -
-Pointer_UpLeft fee4 -
-Pointer_UpRight fee5 -
-Pointer_DownLeft fee6 -
-Pointer_DownRight fee7 -
-Pointer_Button_Dflt fee8 -
-Pointer_Button1 fee9 -
-Pointer_Button2 feea -
-Pointer_Button3 feeb -
-Pointer_Button4 feec -
-Pointer_Button5 feed -
-Pointer_DblClick_Dflt feee -
-Pointer_DblClick1 feef -
-Pointer_DblClick2 fef0 -
-Pointer_DblClick3 fef1 -
-Pointer_DblClick4 fef2 -
-Pointer_DblClick5 fef3 -
-Pointer_Drag_Dflt fef4 -
-Pointer_Drag1 fef5 -
-Pointer_Drag2 fef6 -
-Pointer_Drag3 fef7 -
-Pointer_Drag4 fef8 -
-Pointer_Drag5 fefd -
-Pointer_EnableKeys fef9 -
-Pointer_Accelerate fefa -
-Pointer_DfltBtnNext fefb -
-Pointer_DfltBtnPrev fefc -
-ch fea0 -
-Ch fea1 -
-CH fea2 -
-c_h fea3 -
-C_h fea4 -
-C_H fea5 -
-3270_Duplicate fd01 -
-3270_FieldMark fd02 -
-3270_Right2 fd03 -
-3270_Left2 fd04 -
-3270_BackTab fd05 -
-3270_EraseEOF fd06 -
-3270_EraseInput fd07 -
-3270_Reset fd08 -
-3270_Quit fd09 -
-3270_PA1 fd0a -
-3270_PA2 fd0b -
-3270_PA3 fd0c -
-3270_Test fd0d -
-3270_Attn fd0e -
-3270_CursorBlink fd0f -
-3270_AltCursor fd10 -
-3270_KeyClick fd11 -
-3270_Jump fd12 -
-3270_Ident fd13 -
-3270_Rule fd14 -
-3270_Copy fd15 -
-3270_Play fd16 -
-3270_Setup fd17 -
-3270_Record fd18 -
-3270_ChangeScreen fd19 -
-3270_DeleteWord fd1a -
-3270_ExSelect fd1b -
-3270_CursorSelect fd1c -
-3270_PrintScreen fd1d -
-3270_Enter fd1e -
-space 20 0020
-exclam 21 0021
-quotedbl 22 0022
-numbersign 23 0023
-dollar 24 0024
-percent 25 0025
-ampersand 26 0026
-apostrophe 27 0027
-quoteright 27 -
-parenleft 28 0028
-parenright 29 0029
-asterisk 2a 002a
-plus 2b 002b
-comma 2c 002c
-minus 2d 002d
-period 2e 002e
-slash 2f 002f
-0 30 0030
-1 31 0031
-2 32 0032
-3 33 0033
-4 34 0034
-5 35 0035
-6 36 0036
-7 37 0037
-8 38 0038
-9 39 0039
-colon 3a 003a
-semicolon 3b 003b
-less 3c 003c
-equal 3d 003d
-greater 3e 003e
-question 3f 003f
-at 40 0040
-A 41 0041
-B 42 0042
-C 43 0043
-D 44 0044
-E 45 0045
-F 46 0046
-G 47 0047
-H 48 0048
-I 49 0049
-J 4a 004a
-K 4b 004b
-L 4c 004c
-M 4d 004d
-N 4e 004e
-O 4f 004f
-P 50 0050
-Q 51 0051
-R 52 0052
-S 53 0053
-T 54 0054
-U 55 0055
-V 56 0056
-W 57 0057
-X 58 0058
-Y 59 0059
-Z 5a 005a
-bracketleft 5b 005b
-backslash 5c 005c
-bracketright 5d 005d
-asciicircum 5e 005e
-underscore 5f 005f
-grave 60 0060
-quoteleft 60 -
-a 61 0061
-b 62 0062
-c 63 0063
-d 64 0064
-e 65 0065
-f 66 0066
-g 67 0067
-h 68 0068
-i 69 0069
-j 6a 006a
-k 6b 006b
-l 6c 006c
-m 6d 006d
-n 6e 006e
-o 6f 006f
-p 70 0070
-q 71 0071
-r 72 0072
-s 73 0073
-t 74 0074
-u 75 0075
-v 76 0076
-w 77 0077
-x 78 0078
-y 79 0079
-z 7a 007a
-braceleft 7b 007b
-bar 7c 007c
-braceright 7d 007d
-asciitilde 7e 007e
-nobreakspace a0 00a0
-exclamdown a1 00a1
-cent a2 00a2
-sterling a3 00a3
-currency a4 00a4
-yen a5 00a5
-brokenbar a6 00a6
-section a7 00a7
-diaeresis a8 00a8
-copyright a9 00a9
-ordfeminine aa 00aa
-guillemotleft ab 00ab
-notsign ac 00ac
-hyphen ad 00ad
-registered ae 00ae
-macron af 00af
-degree b0 00b0
-plusminus b1 00b1
-twosuperior b2 00b2
-threesuperior b3 00b3
-acute b4 00b4
-mu b5 00b5
-paragraph b6 00b6
-periodcentered b7 00b7
-cedilla b8 00b8
-onesuperior b9 00b9
-masculine ba 00ba
-guillemotright bb 00bb
-onequarter bc 00bc
-onehalf bd 00bd
-threequarters be 00be
-questiondown bf 00bf
-Agrave c0 00c0
-Aacute c1 00c1
-Acircumflex c2 00c2
-Atilde c3 00c3
-Adiaeresis c4 00c4
-Aring c5 00c5
-AE c6 00c6
-Ccedilla c7 00c7
-Egrave c8 00c8
-Eacute c9 00c9
-Ecircumflex ca 00ca
-Ediaeresis cb 00cb
-Igrave cc 00cc
-Iacute cd 00cd
-Icircumflex ce 00ce
-Idiaeresis cf 00cf
-ETH d0 00d0
-Eth d0 -
-Ntilde d1 00d1
-Ograve d2 00d2
-Oacute d3 00d3
-Ocircumflex d4 00d4
-Otilde d5 00d5
-Odiaeresis d6 00d6
-multiply d7 00d7
-Oslash d8 00d8
-Ooblique d8 00d8
-Ugrave d9 00d9
-Uacute da 00da
-Ucircumflex db 00db
-Udiaeresis dc 00dc
-Yacute dd 00dd
-THORN de 00de
-Thorn de -
-ssharp df 00df
-agrave e0 00e0
-aacute e1 00e1
-acircumflex e2 00e2
-atilde e3 00e3
-adiaeresis e4 00e4
-aring e5 00e5
-ae e6 00e6
-ccedilla e7 00e7
-egrave e8 00e8
-eacute e9 00e9
-ecircumflex ea 00ea
-ediaeresis eb 00eb
-igrave ec 00ec
-iacute ed 00ed
-icircumflex ee 00ee
-idiaeresis ef 00ef
-eth f0 00f0
-ntilde f1 00f1
-ograve f2 00f2
-oacute f3 00f3
-ocircumflex f4 00f4
-otilde f5 00f5
-odiaeresis f6 00f6
-division f7 00f7
-oslash f8 00f8
-ooblique f8 00f8
-ugrave f9 00f9
-uacute fa 00fa
-ucircumflex fb 00fb
-udiaeresis fc 00fc
-yacute fd 00fd
-thorn fe 00fe
-ydiaeresis ff 00ff
-Aogonek 1a1 0104
-breve 1a2 02d8
-Lstroke 1a3 0141
-Lcaron 1a5 013d
-Sacute 1a6 015a
-Scaron 1a9 0160
-Scedilla 1aa 015e
-Tcaron 1ab 0164
-Zacute 1ac 0179
-Zcaron 1ae 017d
-Zabovedot 1af 017b
-aogonek 1b1 0105
-ogonek 1b2 02db
-lstroke 1b3 0142
-lcaron 1b5 013e
-sacute 1b6 015b
-caron 1b7 02c7
-scaron 1b9 0161
-scedilla 1ba 015f
-tcaron 1bb 0165
-zacute 1bc 017a
-doubleacute 1bd 02dd
-zcaron 1be 017e
-zabovedot 1bf 017c
-Racute 1c0 0154
-Abreve 1c3 0102
-Lacute 1c5 0139
-Cacute 1c6 0106
-Ccaron 1c8 010c
-Eogonek 1ca 0118
-Ecaron 1cc 011a
-Dcaron 1cf 010e
-Dstroke 1d0 0110
-Nacute 1d1 0143
-Ncaron 1d2 0147
-Odoubleacute 1d5 0150
-Rcaron 1d8 0158
-Uring 1d9 016e
-Udoubleacute 1db 0170
-Tcedilla 1de 0162
-racute 1e0 0155
-abreve 1e3 0103
-lacute 1e5 013a
-cacute 1e6 0107
-ccaron 1e8 010d
-eogonek 1ea 0119
-ecaron 1ec 011b
-dcaron 1ef 010f
-dstroke 1f0 0111
-nacute 1f1 0144
-ncaron 1f2 0148
-odoubleacute 1f5 0151
-rcaron 1f8 0159
-uring 1f9 016f
-udoubleacute 1fb 0171
-tcedilla 1fe 0163
-abovedot 1ff 02d9
-Hstroke 2a1 0126
-Hcircumflex 2a6 0124
-Iabovedot 2a9 0130
-Gbreve 2ab 011e
-Jcircumflex 2ac 0134
-hstroke 2b1 0127
-hcircumflex 2b6 0125
-idotless 2b9 0131
-gbreve 2bb 011f
-jcircumflex 2bc 0135
-Cabovedot 2c5 010a
-Ccircumflex 2c6 0108
-Gabovedot 2d5 0120
-Gcircumflex 2d8 011c
-Ubreve 2dd 016c
-Scircumflex 2de 015c
-cabovedot 2e5 010b
-ccircumflex 2e6 0109
-gabovedot 2f5 0121
-gcircumflex 2f8 011d
-ubreve 2fd 016d
-scircumflex 2fe 015d
-kra 3a2 0138
-kappa 3a2 -
-Rcedilla 3a3 0156
-Itilde 3a5 0128
-Lcedilla 3a6 013b
-Emacron 3aa 0112
-Gcedilla 3ab 0122
-Tslash 3ac 0166
-rcedilla 3b3 0157
-itilde 3b5 0129
-lcedilla 3b6 013c
-emacron 3ba 0113
-gcedilla 3bb 0123
-tslash 3bc 0167
-ENG 3bd 014a
-eng 3bf 014b
-Amacron 3c0 0100
-Iogonek 3c7 012e
-Eabovedot 3cc 0116
-Imacron 3cf 012a
-Ncedilla 3d1 0145
-Omacron 3d2 014c
-Kcedilla 3d3 0136
-Uogonek 3d9 0172
-Utilde 3dd 0168
-Umacron 3de 016a
-amacron 3e0 0101
-iogonek 3e7 012f
-eabovedot 3ec 0117
-imacron 3ef 012b
-ncedilla 3f1 0146
-omacron 3f2 014d
-kcedilla 3f3 0137
-uogonek 3f9 0173
-utilde 3fd 0169
-umacron 3fe 016b
-Wcircumflex 1000174 0174
-wcircumflex 1000175 0175
-Ycircumflex 1000176 0176
-ycircumflex 1000177 0177
-Babovedot 1001e02 1e02
-babovedot 1001e03 1e03
-Dabovedot 1001e0a 1e0a
-dabovedot 1001e0b 1e0b
-Fabovedot 1001e1e 1e1e
-fabovedot 1001e1f 1e1f
-Mabovedot 1001e40 1e40
-mabovedot 1001e41 1e41
-Pabovedot 1001e56 1e56
-pabovedot 1001e57 1e57
-Sabovedot 1001e60 1e60
-sabovedot 1001e61 1e61
-Tabovedot 1001e6a 1e6a
-tabovedot 1001e6b 1e6b
-Wgrave 1001e80 1e80
-wgrave 1001e81 1e81
-Wacute 1001e82 1e82
-wacute 1001e83 1e83
-Wdiaeresis 1001e84 1e84
-wdiaeresis 1001e85 1e85
-Ygrave 1001ef2 1ef2
-ygrave 1001ef3 1ef3
-OE 13bc 0152
-oe 13bd 0153
-Ydiaeresis 13be 0178
-overline 47e 203e
-kana_fullstop 4a1 3002
-kana_openingbracket 4a2 300c
-kana_closingbracket 4a3 300d
-kana_comma 4a4 3001
-kana_conjunctive 4a5 30fb
-kana_middledot 4a5 -
-kana_WO 4a6 30f2
-kana_a 4a7 30a1
-kana_i 4a8 30a3
-kana_u 4a9 30a5
-kana_e 4aa 30a7
-kana_o 4ab 30a9
-kana_ya 4ac 30e3
-kana_yu 4ad 30e5
-kana_yo 4ae 30e7
-kana_tsu 4af 30c3
-kana_tu 4af -
-prolongedsound 4b0 30fc
-kana_A 4b1 30a2
-kana_I 4b2 30a4
-kana_U 4b3 30a6
-kana_E 4b4 30a8
-kana_O 4b5 30aa
-kana_KA 4b6 30ab
-kana_KI 4b7 30ad
-kana_KU 4b8 30af
-kana_KE 4b9 30b1
-kana_KO 4ba 30b3
-kana_SA 4bb 30b5
-kana_SHI 4bc 30b7
-kana_SU 4bd 30b9
-kana_SE 4be 30bb
-kana_SO 4bf 30bd
-kana_TA 4c0 30bf
-kana_CHI 4c1 30c1
-kana_TI 4c1 -
-kana_TSU 4c2 30c4
-kana_TU 4c2 -
-kana_TE 4c3 30c6
-kana_TO 4c4 30c8
-kana_NA 4c5 30ca
-kana_NI 4c6 30cb
-kana_NU 4c7 30cc
-kana_NE 4c8 30cd
-kana_NO 4c9 30ce
-kana_HA 4ca 30cf
-kana_HI 4cb 30d2
-kana_FU 4cc 30d5
-kana_HU 4cc -
-kana_HE 4cd 30d8
-kana_HO 4ce 30db
-kana_MA 4cf 30de
-kana_MI 4d0 30df
-kana_MU 4d1 30e0
-kana_ME 4d2 30e1
-kana_MO 4d3 30e2
-kana_YA 4d4 30e4
-kana_YU 4d5 30e6
-kana_YO 4d6 30e8
-kana_RA 4d7 30e9
-kana_RI 4d8 30ea
-kana_RU 4d9 30eb
-kana_RE 4da 30ec
-kana_RO 4db 30ed
-kana_WA 4dc 30ef
-kana_N 4dd 30f3
-voicedsound 4de 309b
-semivoicedsound 4df 309c
-kana_switch ff7e -
-Farsi_0 10006f0 06f0
-Farsi_1 10006f1 06f1
-Farsi_2 10006f2 06f2
-Farsi_3 10006f3 06f3
-Farsi_4 10006f4 06f4
-Farsi_5 10006f5 06f5
-Farsi_6 10006f6 06f6
-Farsi_7 10006f7 06f7
-Farsi_8 10006f8 06f8
-Farsi_9 10006f9 06f9
-Arabic_percent 100066a 066a
-Arabic_superscript_alef 1000670 0670
-Arabic_tteh 1000679 0679
-Arabic_peh 100067e 067e
-Arabic_tcheh 1000686 0686
-Arabic_ddal 1000688 0688
-Arabic_rreh 1000691 0691
-Arabic_comma 5ac 060c
-Arabic_fullstop 10006d4 06d4
-Arabic_0 1000660 0660
-Arabic_1 1000661 0661
-Arabic_2 1000662 0662
-Arabic_3 1000663 0663
-Arabic_4 1000664 0664
-Arabic_5 1000665 0665
-Arabic_6 1000666 0666
-Arabic_7 1000667 0667
-Arabic_8 1000668 0668
-Arabic_9 1000669 0669
-Arabic_semicolon 5bb 061b
-Arabic_question_mark 5bf 061f
-Arabic_hamza 5c1 0621
-Arabic_maddaonalef 5c2 0622
-Arabic_hamzaonalef 5c3 0623
-Arabic_hamzaonwaw 5c4 0624
-Arabic_hamzaunderalef 5c5 0625
-Arabic_hamzaonyeh 5c6 0626
-Arabic_alef 5c7 0627
-Arabic_beh 5c8 0628
-Arabic_tehmarbuta 5c9 0629
-Arabic_teh 5ca 062a
-Arabic_theh 5cb 062b
-Arabic_jeem 5cc 062c
-Arabic_hah 5cd 062d
-Arabic_khah 5ce 062e
-Arabic_dal 5cf 062f
-Arabic_thal 5d0 0630
-Arabic_ra 5d1 0631
-Arabic_zain 5d2 0632
-Arabic_seen 5d3 0633
-Arabic_sheen 5d4 0634
-Arabic_sad 5d5 0635
-Arabic_dad 5d6 0636
-Arabic_tah 5d7 0637
-Arabic_zah 5d8 0638
-Arabic_ain 5d9 0639
-Arabic_ghain 5da 063a
-Arabic_tatweel 5e0 0640
-Arabic_feh 5e1 0641
-Arabic_qaf 5e2 0642
-Arabic_kaf 5e3 0643
-Arabic_lam 5e4 0644
-Arabic_meem 5e5 0645
-Arabic_noon 5e6 0646
-Arabic_ha 5e7 0647
-Arabic_heh 5e7 -
-Arabic_waw 5e8 0648
-Arabic_alefmaksura 5e9 0649
-Arabic_yeh 5ea 064a
-Arabic_fathatan 5eb 064b
-Arabic_dammatan 5ec 064c
-Arabic_kasratan 5ed 064d
-Arabic_fatha 5ee 064e
-Arabic_damma 5ef 064f
-Arabic_kasra 5f0 0650
-Arabic_shadda 5f1 0651
-Arabic_sukun 5f2 0652
-Arabic_madda_above 1000653 0653
-Arabic_hamza_above 1000654 0654
-Arabic_hamza_below 1000655 0655
-Arabic_jeh 1000698 0698
-Arabic_veh 10006a4 06a4
-Arabic_keheh 10006a9 06a9
-Arabic_gaf 10006af 06af
-Arabic_noon_ghunna 10006ba 06ba
-Arabic_heh_doachashmee 10006be 06be
-Farsi_yeh 10006cc 06cc
-Arabic_farsi_yeh 10006cc 06cc
-Arabic_yeh_baree 10006d2 06d2
-Arabic_heh_goal 10006c1 06c1
-Arabic_switch ff7e -
-Cyrillic_GHE_bar 1000492 0492
-Cyrillic_ghe_bar 1000493 0493
-Cyrillic_ZHE_descender 1000496 0496
-Cyrillic_zhe_descender 1000497 0497
-Cyrillic_KA_descender 100049a 049a
-Cyrillic_ka_descender 100049b 049b
-Cyrillic_KA_vertstroke 100049c 049c
-Cyrillic_ka_vertstroke 100049d 049d
-Cyrillic_EN_descender 10004a2 04a2
-Cyrillic_en_descender 10004a3 04a3
-Cyrillic_U_straight 10004ae 04ae
-Cyrillic_u_straight 10004af 04af
-Cyrillic_U_straight_bar 10004b0 04b0
-Cyrillic_u_straight_bar 10004b1 04b1
-Cyrillic_HA_descender 10004b2 04b2
-Cyrillic_ha_descender 10004b3 04b3
-Cyrillic_CHE_descender 10004b6 04b6
-Cyrillic_che_descender 10004b7 04b7
-Cyrillic_CHE_vertstroke 10004b8 04b8
-Cyrillic_che_vertstroke 10004b9 04b9
-Cyrillic_SHHA 10004ba 04ba
-Cyrillic_shha 10004bb 04bb
-Cyrillic_SCHWA 10004d8 04d8
-Cyrillic_schwa 10004d9 04d9
-Cyrillic_I_macron 10004e2 04e2
-Cyrillic_i_macron 10004e3 04e3
-Cyrillic_O_bar 10004e8 04e8
-Cyrillic_o_bar 10004e9 04e9
-Cyrillic_U_macron 10004ee 04ee
-Cyrillic_u_macron 10004ef 04ef
-Serbian_dje 6a1 0452
-Macedonia_gje 6a2 0453
-Cyrillic_io 6a3 0451
-Ukrainian_ie 6a4 0454
-Ukranian_je 6a4 -
-Macedonia_dse 6a5 0455
-Ukrainian_i 6a6 0456
-Ukranian_i 6a6 -
-Ukrainian_yi 6a7 0457
-Ukranian_yi 6a7 -
-Cyrillic_je 6a8 0458
-Serbian_je 6a8 -
-Cyrillic_lje 6a9 0459
-Serbian_lje 6a9 -
-Cyrillic_nje 6aa 045a
-Serbian_nje 6aa -
-Serbian_tshe 6ab 045b
-Macedonia_kje 6ac 045c
-Ukrainian_ghe_with_upturn 6ad 0491
-Byelorussian_shortu 6ae 045e
-Cyrillic_dzhe 6af 045f
-Serbian_dze 6af -
-numerosign 6b0 2116
-Serbian_DJE 6b1 0402
-Macedonia_GJE 6b2 0403
-Cyrillic_IO 6b3 0401
-Ukrainian_IE 6b4 0404
-Ukranian_JE 6b4 -
-Macedonia_DSE 6b5 0405
-Ukrainian_I 6b6 0406
-Ukranian_I 6b6 -
-Ukrainian_YI 6b7 0407
-Ukranian_YI 6b7 -
-Cyrillic_JE 6b8 0408
-Serbian_JE 6b8 -
-Cyrillic_LJE 6b9 0409
-Serbian_LJE 6b9 -
-Cyrillic_NJE 6ba 040a
-Serbian_NJE 6ba -
-Serbian_TSHE 6bb 040b
-Macedonia_KJE 6bc 040c
-Ukrainian_GHE_WITH_UPTURN 6bd 0490
-Byelorussian_SHORTU 6be 040e
-Cyrillic_DZHE 6bf 040f
-Serbian_DZE 6bf -
-Cyrillic_yu 6c0 044e
-Cyrillic_a 6c1 0430
-Cyrillic_be 6c2 0431
-Cyrillic_tse 6c3 0446
-Cyrillic_de 6c4 0434
-Cyrillic_ie 6c5 0435
-Cyrillic_ef 6c6 0444
-Cyrillic_ghe 6c7 0433
-Cyrillic_ha 6c8 0445
-Cyrillic_i 6c9 0438
-Cyrillic_shorti 6ca 0439
-Cyrillic_ka 6cb 043a
-Cyrillic_el 6cc 043b
-Cyrillic_em 6cd 043c
-Cyrillic_en 6ce 043d
-Cyrillic_o 6cf 043e
-Cyrillic_pe 6d0 043f
-Cyrillic_ya 6d1 044f
-Cyrillic_er 6d2 0440
-Cyrillic_es 6d3 0441
-Cyrillic_te 6d4 0442
-Cyrillic_u 6d5 0443
-Cyrillic_zhe 6d6 0436
-Cyrillic_ve 6d7 0432
-Cyrillic_softsign 6d8 044c
-Cyrillic_yeru 6d9 044b
-Cyrillic_ze 6da 0437
-Cyrillic_sha 6db 0448
-Cyrillic_e 6dc 044d
-Cyrillic_shcha 6dd 0449
-Cyrillic_che 6de 0447
-Cyrillic_hardsign 6df 044a
-Cyrillic_YU 6e0 042e
-Cyrillic_A 6e1 0410
-Cyrillic_BE 6e2 0411
-Cyrillic_TSE 6e3 0426
-Cyrillic_DE 6e4 0414
-Cyrillic_IE 6e5 0415
-Cyrillic_EF 6e6 0424
-Cyrillic_GHE 6e7 0413
-Cyrillic_HA 6e8 0425
-Cyrillic_I 6e9 0418
-Cyrillic_SHORTI 6ea 0419
-Cyrillic_KA 6eb 041a
-Cyrillic_EL 6ec 041b
-Cyrillic_EM 6ed 041c
-Cyrillic_EN 6ee 041d
-Cyrillic_O 6ef 041e
-Cyrillic_PE 6f0 041f
-Cyrillic_YA 6f1 042f
-Cyrillic_ER 6f2 0420
-Cyrillic_ES 6f3 0421
-Cyrillic_TE 6f4 0422
-Cyrillic_U 6f5 0423
-Cyrillic_ZHE 6f6 0416
-Cyrillic_VE 6f7 0412
-Cyrillic_SOFTSIGN 6f8 042c
-Cyrillic_YERU 6f9 042b
-Cyrillic_ZE 6fa 0417
-Cyrillic_SHA 6fb 0428
-Cyrillic_E 6fc 042d
-Cyrillic_SHCHA 6fd 0429
-Cyrillic_CHE 6fe 0427
-Cyrillic_HARDSIGN 6ff 042a
-Greek_ALPHAaccent 7a1 0386
-Greek_EPSILONaccent 7a2 0388
-Greek_ETAaccent 7a3 0389
-Greek_IOTAaccent 7a4 038a
-Greek_IOTAdieresis 7a5 03aa
-Greek_IOTAdiaeresis 7a5 -
-Greek_OMICRONaccent 7a7 038c
-Greek_UPSILONaccent 7a8 038e
-Greek_UPSILONdieresis 7a9 03ab
-Greek_OMEGAaccent 7ab 038f
-Greek_accentdieresis 7ae 0385
-Greek_horizbar 7af 2015
-Greek_alphaaccent 7b1 03ac
-Greek_epsilonaccent 7b2 03ad
-Greek_etaaccent 7b3 03ae
-Greek_iotaaccent 7b4 03af
-Greek_iotadieresis 7b5 03ca
-Greek_iotaaccentdieresis 7b6 0390
-Greek_omicronaccent 7b7 03cc
-Greek_upsilonaccent 7b8 03cd
-Greek_upsilondieresis 7b9 03cb
-Greek_upsilonaccentdieresis 7ba 03b0
-Greek_omegaaccent 7bb 03ce
-Greek_ALPHA 7c1 0391
-Greek_BETA 7c2 0392
-Greek_GAMMA 7c3 0393
-Greek_DELTA 7c4 0394
-Greek_EPSILON 7c5 0395
-Greek_ZETA 7c6 0396
-Greek_ETA 7c7 0397
-Greek_THETA 7c8 0398
-Greek_IOTA 7c9 0399
-Greek_KAPPA 7ca 039a
-Greek_LAMDA 7cb 039b
-Greek_LAMBDA 7cb 039b
-Greek_MU 7cc 039c
-Greek_NU 7cd 039d
-Greek_XI 7ce 039e
-Greek_OMICRON 7cf 039f
-Greek_PI 7d0 03a0
-Greek_RHO 7d1 03a1
-Greek_SIGMA 7d2 03a3
-Greek_TAU 7d4 03a4
-Greek_UPSILON 7d5 03a5
-Greek_PHI 7d6 03a6
-Greek_CHI 7d7 03a7
-Greek_PSI 7d8 03a8
-Greek_OMEGA 7d9 03a9
-Greek_alpha 7e1 03b1
-Greek_beta 7e2 03b2
-Greek_gamma 7e3 03b3
-Greek_delta 7e4 03b4
-Greek_epsilon 7e5 03b5
-Greek_zeta 7e6 03b6
-Greek_eta 7e7 03b7
-Greek_theta 7e8 03b8
-Greek_iota 7e9 03b9
-Greek_kappa 7ea 03ba
-Greek_lamda 7eb 03bb
-Greek_lambda 7eb 03bb
-Greek_mu 7ec 03bc
-Greek_nu 7ed 03bd
-Greek_xi 7ee 03be
-Greek_omicron 7ef 03bf
-Greek_pi 7f0 03c0
-Greek_rho 7f1 03c1
-Greek_sigma 7f2 03c3
-Greek_finalsmallsigma 7f3 03c2
-Greek_tau 7f4 03c4
-Greek_upsilon 7f5 03c5
-Greek_phi 7f6 03c6
-Greek_chi 7f7 03c7
-Greek_psi 7f8 03c8
-Greek_omega 7f9 03c9
-Greek_switch ff7e -
-leftradical 8a1 23b7
-topleftradical 8a2 -
-horizconnector 8a3 -
-topintegral 8a4 2320
-botintegral 8a5 2321
-vertconnector 8a6 -
-topleftsqbracket 8a7 23a1
-botleftsqbracket 8a8 23a3
-toprightsqbracket 8a9 23a4
-botrightsqbracket 8aa 23a6
-topleftparens 8ab 239b
-botleftparens 8ac 239d
-toprightparens 8ad 239e
-botrightparens 8ae 23a0
-leftmiddlecurlybrace 8af 23a8
-rightmiddlecurlybrace 8b0 23ac
-topleftsummation 8b1 -
-botleftsummation 8b2 -
-topvertsummationconnector 8b3 -
-botvertsummationconnector 8b4 -
-toprightsummation 8b5 -
-botrightsummation 8b6 -
-rightmiddlesummation 8b7 -
-lessthanequal 8bc 2264
-notequal 8bd 2260
-greaterthanequal 8be 2265
-integral 8bf 222b
-therefore 8c0 2234
-variation 8c1 221d
-infinity 8c2 221e
-nabla 8c5 2207
-approximate 8c8 223c
-similarequal 8c9 2243
-ifonlyif 8cd 21d4
-implies 8ce 21d2
-identical 8cf 2261
-radical 8d6 221a
-includedin 8da 2282
-includes 8db 2283
-intersection 8dc 2229
-union 8dd 222a
-logicaland 8de 2227
-logicalor 8df 2228
-partialderivative 8ef 2202
-function 8f6 0192
-leftarrow 8fb 2190
-uparrow 8fc 2191
-rightarrow 8fd 2192
-downarrow 8fe 2193
-blank 9df -
-soliddiamond 9e0 25c6
-checkerboard 9e1 2592
-ht 9e2 2409
-ff 9e3 240c
-cr 9e4 240d
-lf 9e5 240a
-nl 9e8 2424
-vt 9e9 240b
-lowrightcorner 9ea 2518
-uprightcorner 9eb 2510
-upleftcorner 9ec 250c
-lowleftcorner 9ed 2514
-crossinglines 9ee 253c
-horizlinescan1 9ef 23ba
-horizlinescan3 9f0 23bb
-horizlinescan5 9f1 2500
-horizlinescan7 9f2 23bc
-horizlinescan9 9f3 23bd
-leftt 9f4 251c
-rightt 9f5 2524
-bott 9f6 2534
-topt 9f7 252c
-vertbar 9f8 2502
-emspace aa1 2003
-enspace aa2 2002
-em3space aa3 2004
-em4space aa4 2005
-digitspace aa5 2007
-punctspace aa6 2008
-thinspace aa7 2009
-hairspace aa8 200a
-emdash aa9 2014
-endash aaa 2013
-signifblank aac -
-ellipsis aae 2026
-doubbaselinedot aaf 2025
-onethird ab0 2153
-twothirds ab1 2154
-onefifth ab2 2155
-twofifths ab3 2156
-threefifths ab4 2157
-fourfifths ab5 2158
-onesixth ab6 2159
-fivesixths ab7 215a
-careof ab8 2105
-figdash abb 2012
-leftanglebracket abc -
-decimalpoint abd -
-rightanglebracket abe -
-marker abf -
-oneeighth ac3 215b
-threeeighths ac4 215c
-fiveeighths ac5 215d
-seveneighths ac6 215e
-trademark ac9 2122
-signaturemark aca -
-trademarkincircle acb -
-leftopentriangle acc -
-rightopentriangle acd -
-emopencircle ace -
-emopenrectangle acf -
-leftsinglequotemark ad0 2018
-rightsinglequotemark ad1 2019
-leftdoublequotemark ad2 201c
-rightdoublequotemark ad3 201d
-prescription ad4 211e
-permille ad5 2030
-minutes ad6 2032
-seconds ad7 2033
-latincross ad9 271d
-hexagram ada -
-filledrectbullet adb -
-filledlefttribullet adc -
-filledrighttribullet add -
-emfilledcircle ade -
-emfilledrect adf -
-enopencircbullet ae0 -
-enopensquarebullet ae1 -
-openrectbullet ae2 -
-opentribulletup ae3 -
-opentribulletdown ae4 -
-openstar ae5 -
-enfilledcircbullet ae6 -
-enfilledsqbullet ae7 -
-filledtribulletup ae8 -
-filledtribulletdown ae9 -
-leftpointer aea -
-rightpointer aeb -
-club aec 2663
-diamond aed 2666
-heart aee 2665
-maltesecross af0 2720
-dagger af1 2020
-doubledagger af2 2021
-checkmark af3 2713
-ballotcross af4 2717
-musicalsharp af5 266f
-musicalflat af6 266d
-malesymbol af7 2642
-femalesymbol af8 2640
-telephone af9 260e
-telephonerecorder afa 2315
-phonographcopyright afb 2117
-caret afc 2038
-singlelowquotemark afd 201a
-doublelowquotemark afe 201e
-cursor aff -
-leftcaret ba3 -
-rightcaret ba6 -
-downcaret ba8 -
-upcaret ba9 -
-overbar bc0 -
-downtack bc2 22a4
-upshoe bc3 -
-downstile bc4 230a
-underbar bc6 -
-jot bca 2218
-quad bcc 2395
-uptack bce 22a5
-circle bcf 25cb
-upstile bd3 2308
-downshoe bd6 -
-rightshoe bd8 -
-leftshoe bda -
-lefttack bdc 22a3
-righttack bfc 22a2
-hebrew_doublelowline cdf 2017
-hebrew_aleph ce0 05d0
-hebrew_bet ce1 05d1
-hebrew_beth ce1 -
-hebrew_gimel ce2 05d2
-hebrew_gimmel ce2 -
-hebrew_dalet ce3 05d3
-hebrew_daleth ce3 -
-hebrew_he ce4 05d4
-hebrew_waw ce5 05d5
-hebrew_zain ce6 05d6
-hebrew_zayin ce6 -
-hebrew_chet ce7 05d7
-hebrew_het ce7 -
-hebrew_tet ce8 05d8
-hebrew_teth ce8 -
-hebrew_yod ce9 05d9
-hebrew_finalkaph cea 05da
-hebrew_kaph ceb 05db
-hebrew_lamed cec 05dc
-hebrew_finalmem ced 05dd
-hebrew_mem cee 05de
-hebrew_finalnun cef 05df
-hebrew_nun cf0 05e0
-hebrew_samech cf1 05e1
-hebrew_samekh cf1 -
-hebrew_ayin cf2 05e2
-hebrew_finalpe cf3 05e3
-hebrew_pe cf4 05e4
-hebrew_finalzade cf5 05e5
-hebrew_finalzadi cf5 -
-hebrew_zade cf6 05e6
-hebrew_zadi cf6 -
-hebrew_qoph cf7 05e7
-hebrew_kuf cf7 -
-hebrew_resh cf8 05e8
-hebrew_shin cf9 05e9
-hebrew_taw cfa 05ea
-hebrew_taf cfa -
-Hebrew_switch ff7e -
-Thai_kokai da1 0e01
-Thai_khokhai da2 0e02
-Thai_khokhuat da3 0e03
-Thai_khokhwai da4 0e04
-Thai_khokhon da5 0e05
-Thai_khorakhang da6 0e06
-Thai_ngongu da7 0e07
-Thai_chochan da8 0e08
-Thai_choching da9 0e09
-Thai_chochang daa 0e0a
-Thai_soso dab 0e0b
-Thai_chochoe dac 0e0c
-Thai_yoying dad 0e0d
-Thai_dochada dae 0e0e
-Thai_topatak daf 0e0f
-Thai_thothan db0 0e10
-Thai_thonangmontho db1 0e11
-Thai_thophuthao db2 0e12
-Thai_nonen db3 0e13
-Thai_dodek db4 0e14
-Thai_totao db5 0e15
-Thai_thothung db6 0e16
-Thai_thothahan db7 0e17
-Thai_thothong db8 0e18
-Thai_nonu db9 0e19
-Thai_bobaimai dba 0e1a
-Thai_popla dbb 0e1b
-Thai_phophung dbc 0e1c
-Thai_fofa dbd 0e1d
-Thai_phophan dbe 0e1e
-Thai_fofan dbf 0e1f
-Thai_phosamphao dc0 0e20
-Thai_moma dc1 0e21
-Thai_yoyak dc2 0e22
-Thai_rorua dc3 0e23
-Thai_ru dc4 0e24
-Thai_loling dc5 0e25
-Thai_lu dc6 0e26
-Thai_wowaen dc7 0e27
-Thai_sosala dc8 0e28
-Thai_sorusi dc9 0e29
-Thai_sosua dca 0e2a
-Thai_hohip dcb 0e2b
-Thai_lochula dcc 0e2c
-Thai_oang dcd 0e2d
-Thai_honokhuk dce 0e2e
-Thai_paiyannoi dcf 0e2f
-Thai_saraa dd0 0e30
-Thai_maihanakat dd1 0e31
-Thai_saraaa dd2 0e32
-Thai_saraam dd3 0e33
-Thai_sarai dd4 0e34
-Thai_saraii dd5 0e35
-Thai_saraue dd6 0e36
-Thai_sarauee dd7 0e37
-Thai_sarau dd8 0e38
-Thai_sarauu dd9 0e39
-Thai_phinthu dda 0e3a
-Thai_maihanakat_maitho dde -
-Thai_baht ddf 0e3f
-Thai_sarae de0 0e40
-Thai_saraae de1 0e41
-Thai_sarao de2 0e42
-Thai_saraaimaimuan de3 0e43
-Thai_saraaimaimalai de4 0e44
-Thai_lakkhangyao de5 0e45
-Thai_maiyamok de6 0e46
-Thai_maitaikhu de7 0e47
-Thai_maiek de8 0e48
-Thai_maitho de9 0e49
-Thai_maitri dea 0e4a
-Thai_maichattawa deb 0e4b
-Thai_thanthakhat dec 0e4c
-Thai_nikhahit ded 0e4d
-Thai_leksun df0 0e50
-Thai_leknung df1 0e51
-Thai_leksong df2 0e52
-Thai_leksam df3 0e53
-Thai_leksi df4 0e54
-Thai_lekha df5 0e55
-Thai_lekhok df6 0e56
-Thai_lekchet df7 0e57
-Thai_lekpaet df8 0e58
-Thai_lekkao df9 0e59
-Hangul ff31 -
-Hangul_Start ff32 -
-Hangul_End ff33 -
-Hangul_Hanja ff34 -
-Hangul_Jamo ff35 -
-Hangul_Romaja ff36 -
-Hangul_Codeinput ff37 -
-Hangul_Jeonja ff38 -
-Hangul_Banja ff39 -
-Hangul_PreHanja ff3a -
-Hangul_PostHanja ff3b -
-Hangul_SingleCandidate ff3c -
-Hangul_MultipleCandidate ff3d -
-Hangul_PreviousCandidate ff3e -
-Hangul_Special ff3f -
-Hangul_switch ff7e -
-Hangul_Kiyeog ea1 3131
-Hangul_SsangKiyeog ea2 3132
-Hangul_KiyeogSios ea3 3133
-Hangul_Nieun ea4 3134
-Hangul_NieunJieuj ea5 3135
-Hangul_NieunHieuh ea6 3136
-Hangul_Dikeud ea7 3137
-Hangul_SsangDikeud ea8 3138
-Hangul_Rieul ea9 3139
-Hangul_RieulKiyeog eaa 313a
-Hangul_RieulMieum eab 313b
-Hangul_RieulPieub eac 313c
-Hangul_RieulSios ead 313d
-Hangul_RieulTieut eae 313e
-Hangul_RieulPhieuf eaf 313f
-Hangul_RieulHieuh eb0 3140
-Hangul_Mieum eb1 3141
-Hangul_Pieub eb2 3142
-Hangul_SsangPieub eb3 3143
-Hangul_PieubSios eb4 3144
-Hangul_Sios eb5 3145
-Hangul_SsangSios eb6 3146
-Hangul_Ieung eb7 3147
-Hangul_Jieuj eb8 3148
-Hangul_SsangJieuj eb9 3149
-Hangul_Cieuc eba 314a
-Hangul_Khieuq ebb 314b
-Hangul_Tieut ebc 314c
-Hangul_Phieuf ebd 314d
-Hangul_Hieuh ebe 314e
-Hangul_A ebf 314f
-Hangul_AE ec0 3150
-Hangul_YA ec1 3151
-Hangul_YAE ec2 3152
-Hangul_EO ec3 3153
-Hangul_E ec4 3154
-Hangul_YEO ec5 3155
-Hangul_YE ec6 3156
-Hangul_O ec7 3157
-Hangul_WA ec8 3158
-Hangul_WAE ec9 3159
-Hangul_OE eca 315a
-Hangul_YO ecb 315b
-Hangul_U ecc 315c
-Hangul_WEO ecd 315d
-Hangul_WE ece 315e
-Hangul_WI ecf 315f
-Hangul_YU ed0 3160
-Hangul_EU ed1 3161
-Hangul_YI ed2 3162
-Hangul_I ed3 3163
-Hangul_J_Kiyeog ed4 11a8
-Hangul_J_SsangKiyeog ed5 11a9
-Hangul_J_KiyeogSios ed6 11aa
-Hangul_J_Nieun ed7 11ab
-Hangul_J_NieunJieuj ed8 11ac
-Hangul_J_NieunHieuh ed9 11ad
-Hangul_J_Dikeud eda 11ae
-Hangul_J_Rieul edb 11af
-Hangul_J_RieulKiyeog edc 11b0
-Hangul_J_RieulMieum edd 11b1
-Hangul_J_RieulPieub ede 11b2
-Hangul_J_RieulSios edf 11b3
-Hangul_J_RieulTieut ee0 11b4
-Hangul_J_RieulPhieuf ee1 11b5
-Hangul_J_RieulHieuh ee2 11b6
-Hangul_J_Mieum ee3 11b7
-Hangul_J_Pieub ee4 11b8
-Hangul_J_PieubSios ee5 11b9
-Hangul_J_Sios ee6 11ba
-Hangul_J_SsangSios ee7 11bb
-Hangul_J_Ieung ee8 11bc
-Hangul_J_Jieuj ee9 11bd
-Hangul_J_Cieuc eea 11be
-Hangul_J_Khieuq eeb 11bf
-Hangul_J_Tieut eec 11c0
-Hangul_J_Phieuf eed 11c1
-Hangul_J_Hieuh eee 11c2
-Hangul_RieulYeorinHieuh eef 316d
-Hangul_SunkyeongeumMieum ef0 3171
-Hangul_SunkyeongeumPieub ef1 3178
-Hangul_PanSios ef2 317f
-Hangul_KkogjiDalrinIeung ef3 3181
-Hangul_SunkyeongeumPhieuf ef4 3184
-Hangul_YeorinHieuh ef5 3186
-Hangul_AraeA ef6 318d
-Hangul_AraeAE ef7 318e
-Hangul_J_PanSios ef8 11eb
-Hangul_J_KkogjiDalrinIeung ef9 11f0
-Hangul_J_YeorinHieuh efa 11f9
-Korean_Won eff -
-Armenian_ligature_ew 1000587 0587
-Armenian_full_stop 1000589 0589
-Armenian_verjaket 1000589 0589
-Armenian_separation_mark 100055d 055d
-Armenian_but 100055d 055d
-Armenian_hyphen 100058a 058a
-Armenian_yentamna 100058a 058a
-Armenian_exclam 100055c 055c
-Armenian_amanak 100055c 055c
-Armenian_accent 100055b 055b
-Armenian_shesht 100055b 055b
-Armenian_question 100055e 055e
-Armenian_paruyk 100055e 055e
-Armenian_AYB 1000531 0531
-Armenian_ayb 1000561 0561
-Armenian_BEN 1000532 0532
-Armenian_ben 1000562 0562
-Armenian_GIM 1000533 0533
-Armenian_gim 1000563 0563
-Armenian_DA 1000534 0534
-Armenian_da 1000564 0564
-Armenian_YECH 1000535 0535
-Armenian_yech 1000565 0565
-Armenian_ZA 1000536 0536
-Armenian_za 1000566 0566
-Armenian_E 1000537 0537
-Armenian_e 1000567 0567
-Armenian_AT 1000538 0538
-Armenian_at 1000568 0568
-Armenian_TO 1000539 0539
-Armenian_to 1000569 0569
-Armenian_ZHE 100053a 053a
-Armenian_zhe 100056a 056a
-Armenian_INI 100053b 053b
-Armenian_ini 100056b 056b
-Armenian_LYUN 100053c 053c
-Armenian_lyun 100056c 056c
-Armenian_KHE 100053d 053d
-Armenian_khe 100056d 056d
-Armenian_TSA 100053e 053e
-Armenian_tsa 100056e 056e
-Armenian_KEN 100053f 053f
-Armenian_ken 100056f 056f
-Armenian_HO 1000540 0540
-Armenian_ho 1000570 0570
-Armenian_DZA 1000541 0541
-Armenian_dza 1000571 0571
-Armenian_GHAT 1000542 0542
-Armenian_ghat 1000572 0572
-Armenian_TCHE 1000543 0543
-Armenian_tche 1000573 0573
-Armenian_MEN 1000544 0544
-Armenian_men 1000574 0574
-Armenian_HI 1000545 0545
-Armenian_hi 1000575 0575
-Armenian_NU 1000546 0546
-Armenian_nu 1000576 0576
-Armenian_SHA 1000547 0547
-Armenian_sha 1000577 0577
-Armenian_VO 1000548 0548
-Armenian_vo 1000578 0578
-Armenian_CHA 1000549 0549
-Armenian_cha 1000579 0579
-Armenian_PE 100054a 054a
-Armenian_pe 100057a 057a
-Armenian_JE 100054b 054b
-Armenian_je 100057b 057b
-Armenian_RA 100054c 054c
-Armenian_ra 100057c 057c
-Armenian_SE 100054d 054d
-Armenian_se 100057d 057d
-Armenian_VEV 100054e 054e
-Armenian_vev 100057e 057e
-Armenian_TYUN 100054f 054f
-Armenian_tyun 100057f 057f
-Armenian_RE 1000550 0550
-Armenian_re 1000580 0580
-Armenian_TSO 1000551 0551
-Armenian_tso 1000581 0581
-Armenian_VYUN 1000552 0552
-Armenian_vyun 1000582 0582
-Armenian_PYUR 1000553 0553
-Armenian_pyur 1000583 0583
-Armenian_KE 1000554 0554
-Armenian_ke 1000584 0584
-Armenian_O 1000555 0555
-Armenian_o 1000585 0585
-Armenian_FE 1000556 0556
-Armenian_fe 1000586 0586
-Armenian_apostrophe 100055a 055a
-Georgian_an 10010d0 10d0
-Georgian_ban 10010d1 10d1
-Georgian_gan 10010d2 10d2
-Georgian_don 10010d3 10d3
-Georgian_en 10010d4 10d4
-Georgian_vin 10010d5 10d5
-Georgian_zen 10010d6 10d6
-Georgian_tan 10010d7 10d7
-Georgian_in 10010d8 10d8
-Georgian_kan 10010d9 10d9
-Georgian_las 10010da 10da
-Georgian_man 10010db 10db
-Georgian_nar 10010dc 10dc
-Georgian_on 10010dd 10dd
-Georgian_par 10010de 10de
-Georgian_zhar 10010df 10df
-Georgian_rae 10010e0 10e0
-Georgian_san 10010e1 10e1
-Georgian_tar 10010e2 10e2
-Georgian_un 10010e3 10e3
-Georgian_phar 10010e4 10e4
-Georgian_khar 10010e5 10e5
-Georgian_ghan 10010e6 10e6
-Georgian_qar 10010e7 10e7
-Georgian_shin 10010e8 10e8
-Georgian_chin 10010e9 10e9
-Georgian_can 10010ea 10ea
-Georgian_jil 10010eb 10eb
-Georgian_cil 10010ec 10ec
-Georgian_char 10010ed 10ed
-Georgian_xan 10010ee 10ee
-Georgian_jhan 10010ef 10ef
-Georgian_hae 10010f0 10f0
-Georgian_he 10010f1 10f1
-Georgian_hie 10010f2 10f2
-Georgian_we 10010f3 10f3
-Georgian_har 10010f4 10f4
-Georgian_hoe 10010f5 10f5
-Georgian_fi 10010f6 10f6
-Xabovedot 1001e8a 1e8a
-Ibreve 100012c 012c
-Zstroke 10001b5 01b5
-Gcaron 10001e6 01e6
-Ocaron 10001d1 01d1
-Obarred 100019f 019f
-xabovedot 1001e8b 1e8b
-ibreve 100012d 012d
-zstroke 10001b6 01b6
-gcaron 10001e7 01e7
-ocaron 10001d2 01d2
-obarred 1000275 0275
-SCHWA 100018f 018f
-schwa 1000259 0259
-EZH 10001b7 01b7
-ezh 1000292 0292
-Lbelowdot 1001e36 1e36
-lbelowdot 1001e37 1e37
-Abelowdot 1001ea0 1ea0
-abelowdot 1001ea1 1ea1
-Ahook 1001ea2 1ea2
-ahook 1001ea3 1ea3
-Acircumflexacute 1001ea4 1ea4
-acircumflexacute 1001ea5 1ea5
-Acircumflexgrave 1001ea6 1ea6
-acircumflexgrave 1001ea7 1ea7
-Acircumflexhook 1001ea8 1ea8
-acircumflexhook 1001ea9 1ea9
-Acircumflextilde 1001eaa 1eaa
-acircumflextilde 1001eab 1eab
-Acircumflexbelowdot 1001eac 1eac
-acircumflexbelowdot 1001ead 1ead
-Abreveacute 1001eae 1eae
-abreveacute 1001eaf 1eaf
-Abrevegrave 1001eb0 1eb0
-abrevegrave 1001eb1 1eb1
-Abrevehook 1001eb2 1eb2
-abrevehook 1001eb3 1eb3
-Abrevetilde 1001eb4 1eb4
-abrevetilde 1001eb5 1eb5
-Abrevebelowdot 1001eb6 1eb6
-abrevebelowdot 1001eb7 1eb7
-Ebelowdot 1001eb8 1eb8
-ebelowdot 1001eb9 1eb9
-Ehook 1001eba 1eba
-ehook 1001ebb 1ebb
-Etilde 1001ebc 1ebc
-etilde 1001ebd 1ebd
-Ecircumflexacute 1001ebe 1ebe
-ecircumflexacute 1001ebf 1ebf
-Ecircumflexgrave 1001ec0 1ec0
-ecircumflexgrave 1001ec1 1ec1
-Ecircumflexhook 1001ec2 1ec2
-ecircumflexhook 1001ec3 1ec3
-Ecircumflextilde 1001ec4 1ec4
-ecircumflextilde 1001ec5 1ec5
-Ecircumflexbelowdot 1001ec6 1ec6
-ecircumflexbelowdot 1001ec7 1ec7
-Ihook 1001ec8 1ec8
-ihook 1001ec9 1ec9
-Ibelowdot 1001eca 1eca
-ibelowdot 1001ecb 1ecb
-Obelowdot 1001ecc 1ecc
-obelowdot 1001ecd 1ecd
-Ohook 1001ece 1ece
-ohook 1001ecf 1ecf
-Ocircumflexacute 1001ed0 1ed0
-ocircumflexacute 1001ed1 1ed1
-Ocircumflexgrave 1001ed2 1ed2
-ocircumflexgrave 1001ed3 1ed3
-Ocircumflexhook 1001ed4 1ed4
-ocircumflexhook 1001ed5 1ed5
-Ocircumflextilde 1001ed6 1ed6
-ocircumflextilde 1001ed7 1ed7
-Ocircumflexbelowdot 1001ed8 1ed8
-ocircumflexbelowdot 1001ed9 1ed9
-Ohornacute 1001eda 1eda
-ohornacute 1001edb 1edb
-Ohorngrave 1001edc 1edc
-ohorngrave 1001edd 1edd
-Ohornhook 1001ede 1ede
-ohornhook 1001edf 1edf
-Ohorntilde 1001ee0 1ee0
-ohorntilde 1001ee1 1ee1
-Ohornbelowdot 1001ee2 1ee2
-ohornbelowdot 1001ee3 1ee3
-Ubelowdot 1001ee4 1ee4
-ubelowdot 1001ee5 1ee5
-Uhook 1001ee6 1ee6
-uhook 1001ee7 1ee7
-Uhornacute 1001ee8 1ee8
-uhornacute 1001ee9 1ee9
-Uhorngrave 1001eea 1eea
-uhorngrave 1001eeb 1eeb
-Uhornhook 1001eec 1eec
-uhornhook 1001eed 1eed
-Uhorntilde 1001eee 1eee
-uhorntilde 1001eef 1eef
-Uhornbelowdot 1001ef0 1ef0
-uhornbelowdot 1001ef1 1ef1
-Ybelowdot 1001ef4 1ef4
-ybelowdot 1001ef5 1ef5
-Yhook 1001ef6 1ef6
-yhook 1001ef7 1ef7
-Ytilde 1001ef8 1ef8
-ytilde 1001ef9 1ef9
-Ohorn 10001a0 01a0
-ohorn 10001a1 01a1
-Uhorn 10001af 01af
-uhorn 10001b0 01b0
-combining_tilde 1000303 0303
-combining_grave 1000300 0300
-combining_acute 1000301 0301
-combining_hook 1000309 0309
-combining_belowdot 1000323 0323
-EcuSign 10020a0 20a0
-ColonSign 10020a1 20a1
-CruzeiroSign 10020a2 20a2
-FFrancSign 10020a3 20a3
-LiraSign 10020a4 20a4
-MillSign 10020a5 20a5
-NairaSign 10020a6 20a6
-PesetaSign 10020a7 20a7
-RupeeSign 10020a8 20a8
-WonSign 10020a9 20a9
-NewSheqelSign 10020aa 20aa
-DongSign 10020ab 20ab
-EuroSign 20ac 20ac
-zerosuperior 1002070 2070
-foursuperior 1002074 2074
-fivesuperior 1002075 2075
-sixsuperior 1002076 2076
-sevensuperior 1002077 2077
-eightsuperior 1002078 2078
-ninesuperior 1002079 2079
-zerosubscript 1002080 2080
-onesubscript 1002081 2081
-twosubscript 1002082 2082
-threesubscript 1002083 2083
-foursubscript 1002084 2084
-fivesubscript 1002085 2085
-sixsubscript 1002086 2086
-sevensubscript 1002087 2087
-eightsubscript 1002088 2088
-ninesubscript 1002089 2089
-partdifferential 1002202 2202
-emptyset 1002205 2205
-elementof 1002208 2208
-notelementof 1002209 2209
-containsas 100220b 220b
-squareroot 100221a 221a
-cuberoot 100221b 221b
-fourthroot 100221c 221c
-dintegral 100222c 222c
-tintegral 100222d 222d
-because 1002235 2235
-approxeq 1002248 -
-notapproxeq 1002247 -
-notidentical 1002262 2262
-stricteq 1002263 2263
-braille_dot_1 fff1 -
-braille_dot_2 fff2 -
-braille_dot_3 fff3 -
-braille_dot_4 fff4 -
-braille_dot_5 fff5 -
-braille_dot_6 fff6 -
-braille_dot_7 fff7 -
-braille_dot_8 fff8 -
-braille_dot_9 fff9 -
-braille_dot_10 fffa -
-braille_blank 1002800 2800
-braille_dots_1 1002801 2801
-braille_dots_2 1002802 2802
-braille_dots_12 1002803 2803
-braille_dots_3 1002804 2804
-braille_dots_13 1002805 2805
-braille_dots_23 1002806 2806
-braille_dots_123 1002807 2807
-braille_dots_4 1002808 2808
-braille_dots_14 1002809 2809
-braille_dots_24 100280a 280a
-braille_dots_124 100280b 280b
-braille_dots_34 100280c 280c
-braille_dots_134 100280d 280d
-braille_dots_234 100280e 280e
-braille_dots_1234 100280f 280f
-braille_dots_5 1002810 2810
-braille_dots_15 1002811 2811
-braille_dots_25 1002812 2812
-braille_dots_125 1002813 2813
-braille_dots_35 1002814 2814
-braille_dots_135 1002815 2815
-braille_dots_235 1002816 2816
-braille_dots_1235 1002817 2817
-braille_dots_45 1002818 2818
-braille_dots_145 1002819 2819
-braille_dots_245 100281a 281a
-braille_dots_1245 100281b 281b
-braille_dots_345 100281c 281c
-braille_dots_1345 100281d 281d
-braille_dots_2345 100281e 281e
-braille_dots_12345 100281f 281f
-braille_dots_6 1002820 2820
-braille_dots_16 1002821 2821
-braille_dots_26 1002822 2822
-braille_dots_126 1002823 2823
-braille_dots_36 1002824 2824
-braille_dots_136 1002825 2825
-braille_dots_236 1002826 2826
-braille_dots_1236 1002827 2827
-braille_dots_46 1002828 2828
-braille_dots_146 1002829 2829
-braille_dots_246 100282a 282a
-braille_dots_1246 100282b 282b
-braille_dots_346 100282c 282c
-braille_dots_1346 100282d 282d
-braille_dots_2346 100282e 282e
-braille_dots_12346 100282f 282f
-braille_dots_56 1002830 2830
-braille_dots_156 1002831 2831
-braille_dots_256 1002832 2832
-braille_dots_1256 1002833 2833
-braille_dots_356 1002834 2834
-braille_dots_1356 1002835 2835
-braille_dots_2356 1002836 2836
-braille_dots_12356 1002837 2837
-braille_dots_456 1002838 2838
-braille_dots_1456 1002839 2839
-braille_dots_2456 100283a 283a
-braille_dots_12456 100283b 283b
-braille_dots_3456 100283c 283c
-braille_dots_13456 100283d 283d
-braille_dots_23456 100283e 283e
-braille_dots_123456 100283f 283f
-braille_dots_7 1002840 2840
-braille_dots_17 1002841 2841
-braille_dots_27 1002842 2842
-braille_dots_127 1002843 2843
-braille_dots_37 1002844 2844
-braille_dots_137 1002845 2845
-braille_dots_237 1002846 2846
-braille_dots_1237 1002847 2847
-braille_dots_47 1002848 2848
-braille_dots_147 1002849 2849
-braille_dots_247 100284a 284a
-braille_dots_1247 100284b 284b
-braille_dots_347 100284c 284c
-braille_dots_1347 100284d 284d
-braille_dots_2347 100284e 284e
-braille_dots_12347 100284f 284f
-braille_dots_57 1002850 2850
-braille_dots_157 1002851 2851
-braille_dots_257 1002852 2852
-braille_dots_1257 1002853 2853
-braille_dots_357 1002854 2854
-braille_dots_1357 1002855 2855
-braille_dots_2357 1002856 2856
-braille_dots_12357 1002857 2857
-braille_dots_457 1002858 2858
-braille_dots_1457 1002859 2859
-braille_dots_2457 100285a 285a
-braille_dots_12457 100285b 285b
-braille_dots_3457 100285c 285c
-braille_dots_13457 100285d 285d
-braille_dots_23457 100285e 285e
-braille_dots_123457 100285f 285f
-braille_dots_67 1002860 2860
-braille_dots_167 1002861 2861
-braille_dots_267 1002862 2862
-braille_dots_1267 1002863 2863
-braille_dots_367 1002864 2864
-braille_dots_1367 1002865 2865
-braille_dots_2367 1002866 2866
-braille_dots_12367 1002867 2867
-braille_dots_467 1002868 2868
-braille_dots_1467 1002869 2869
-braille_dots_2467 100286a 286a
-braille_dots_12467 100286b 286b
-braille_dots_3467 100286c 286c
-braille_dots_13467 100286d 286d
-braille_dots_23467 100286e 286e
-braille_dots_123467 100286f 286f
-braille_dots_567 1002870 2870
-braille_dots_1567 1002871 2871
-braille_dots_2567 1002872 2872
-braille_dots_12567 1002873 2873
-braille_dots_3567 1002874 2874
-braille_dots_13567 1002875 2875
-braille_dots_23567 1002876 2876
-braille_dots_123567 1002877 2877
-braille_dots_4567 1002878 2878
-braille_dots_14567 1002879 2879
-braille_dots_24567 100287a 287a
-braille_dots_124567 100287b 287b
-braille_dots_34567 100287c 287c
-braille_dots_134567 100287d 287d
-braille_dots_234567 100287e 287e
-braille_dots_1234567 100287f 287f
-braille_dots_8 1002880 2880
-braille_dots_18 1002881 2881
-braille_dots_28 1002882 2882
-braille_dots_128 1002883 2883
-braille_dots_38 1002884 2884
-braille_dots_138 1002885 2885
-braille_dots_238 1002886 2886
-braille_dots_1238 1002887 2887
-braille_dots_48 1002888 2888
-braille_dots_148 1002889 2889
-braille_dots_248 100288a 288a
-braille_dots_1248 100288b 288b
-braille_dots_348 100288c 288c
-braille_dots_1348 100288d 288d
-braille_dots_2348 100288e 288e
-braille_dots_12348 100288f 288f
-braille_dots_58 1002890 2890
-braille_dots_158 1002891 2891
-braille_dots_258 1002892 2892
-braille_dots_1258 1002893 2893
-braille_dots_358 1002894 2894
-braille_dots_1358 1002895 2895
-braille_dots_2358 1002896 2896
-braille_dots_12358 1002897 2897
-braille_dots_458 1002898 2898
-braille_dots_1458 1002899 2899
-braille_dots_2458 100289a 289a
-braille_dots_12458 100289b 289b
-braille_dots_3458 100289c 289c
-braille_dots_13458 100289d 289d
-braille_dots_23458 100289e 289e
-braille_dots_123458 100289f 289f
-braille_dots_68 10028a0 28a0
-braille_dots_168 10028a1 28a1
-braille_dots_268 10028a2 28a2
-braille_dots_1268 10028a3 28a3
-braille_dots_368 10028a4 28a4
-braille_dots_1368 10028a5 28a5
-braille_dots_2368 10028a6 28a6
-braille_dots_12368 10028a7 28a7
-braille_dots_468 10028a8 28a8
-braille_dots_1468 10028a9 28a9
-braille_dots_2468 10028aa 28aa
-braille_dots_12468 10028ab 28ab
-braille_dots_3468 10028ac 28ac
-braille_dots_13468 10028ad 28ad
-braille_dots_23468 10028ae 28ae
-braille_dots_123468 10028af 28af
-braille_dots_568 10028b0 28b0
-braille_dots_1568 10028b1 28b1
-braille_dots_2568 10028b2 28b2
-braille_dots_12568 10028b3 28b3
-braille_dots_3568 10028b4 28b4
-braille_dots_13568 10028b5 28b5
-braille_dots_23568 10028b6 28b6
-braille_dots_123568 10028b7 28b7
-braille_dots_4568 10028b8 28b8
-braille_dots_14568 10028b9 28b9
-braille_dots_24568 10028ba 28ba
-braille_dots_124568 10028bb 28bb
-braille_dots_34568 10028bc 28bc
-braille_dots_134568 10028bd 28bd
-braille_dots_234568 10028be 28be
-braille_dots_1234568 10028bf 28bf
-braille_dots_78 10028c0 28c0
-braille_dots_178 10028c1 28c1
-braille_dots_278 10028c2 28c2
-braille_dots_1278 10028c3 28c3
-braille_dots_378 10028c4 28c4
-braille_dots_1378 10028c5 28c5
-braille_dots_2378 10028c6 28c6
-braille_dots_12378 10028c7 28c7
-braille_dots_478 10028c8 28c8
-braille_dots_1478 10028c9 28c9
-braille_dots_2478 10028ca 28ca
-braille_dots_12478 10028cb 28cb
-braille_dots_3478 10028cc 28cc
-braille_dots_13478 10028cd 28cd
-braille_dots_23478 10028ce 28ce
-braille_dots_123478 10028cf 28cf
-braille_dots_578 10028d0 28d0
-braille_dots_1578 10028d1 28d1
-braille_dots_2578 10028d2 28d2
-braille_dots_12578 10028d3 28d3
-braille_dots_3578 10028d4 28d4
-braille_dots_13578 10028d5 28d5
-braille_dots_23578 10028d6 28d6
-braille_dots_123578 10028d7 28d7
-braille_dots_4578 10028d8 28d8
-braille_dots_14578 10028d9 28d9
-braille_dots_24578 10028da 28da
-braille_dots_124578 10028db 28db
-braille_dots_34578 10028dc 28dc
-braille_dots_134578 10028dd 28dd
-braille_dots_234578 10028de 28de
-braille_dots_1234578 10028df 28df
-braille_dots_678 10028e0 28e0
-braille_dots_1678 10028e1 28e1
-braille_dots_2678 10028e2 28e2
-braille_dots_12678 10028e3 28e3
-braille_dots_3678 10028e4 28e4
-braille_dots_13678 10028e5 28e5
-braille_dots_23678 10028e6 28e6
-braille_dots_123678 10028e7 28e7
-braille_dots_4678 10028e8 28e8
-braille_dots_14678 10028e9 28e9
-braille_dots_24678 10028ea 28ea
-braille_dots_124678 10028eb 28eb
-braille_dots_34678 10028ec 28ec
-braille_dots_134678 10028ed 28ed
-braille_dots_234678 10028ee 28ee
-braille_dots_1234678 10028ef 28ef
-braille_dots_5678 10028f0 28f0
-braille_dots_15678 10028f1 28f1
-braille_dots_25678 10028f2 28f2
-braille_dots_125678 10028f3 28f3
-braille_dots_35678 10028f4 28f4
-braille_dots_135678 10028f5 28f5
-braille_dots_235678 10028f6 28f6
-braille_dots_1235678 10028f7 28f7
-braille_dots_45678 10028f8 28f8
-braille_dots_145678 10028f9 28f9
-braille_dots_245678 10028fa 28fa
-braille_dots_1245678 10028fb 28fb
-braille_dots_345678 10028fc 28fc
-braille_dots_1345678 10028fd 28fd
-braille_dots_2345678 10028fe 28fe
-braille_dots_12345678 10028ff 28ff
-Sinh_ng 1000d82 0d82
-Sinh_h2 1000d83 0d83
-Sinh_a 1000d85 0d85
-Sinh_aa 1000d86 0d86
-Sinh_ae 1000d87 0d87
-Sinh_aee 1000d88 0d88
-Sinh_i 1000d89 0d89
-Sinh_ii 1000d8a 0d8a
-Sinh_u 1000d8b 0d8b
-Sinh_uu 1000d8c 0d8c
-Sinh_ri 1000d8d 0d8d
-Sinh_rii 1000d8e 0d8e
-Sinh_lu 1000d8f 0d8f
-Sinh_luu 1000d90 0d90
-Sinh_e 1000d91 0d91
-Sinh_ee 1000d92 0d92
-Sinh_ai 1000d93 0d93
-Sinh_o 1000d94 0d94
-Sinh_oo 1000d95 0d95
-Sinh_au 1000d96 0d96
-Sinh_ka 1000d9a 0d9a
-Sinh_kha 1000d9b 0d9b
-Sinh_ga 1000d9c 0d9c
-Sinh_gha 1000d9d 0d9d
-Sinh_ng2 1000d9e 0d9e
-Sinh_nga 1000d9f 0d9f
-Sinh_ca 1000da0 0da0
-Sinh_cha 1000da1 0da1
-Sinh_ja 1000da2 0da2
-Sinh_jha 1000da3 0da3
-Sinh_nya 1000da4 0da4
-Sinh_jnya 1000da5 0da5
-Sinh_nja 1000da6 0da6
-Sinh_tta 1000da7 0da7
-Sinh_ttha 1000da8 0da8
-Sinh_dda 1000da9 0da9
-Sinh_ddha 1000daa 0daa
-Sinh_nna 1000dab 0dab
-Sinh_ndda 1000dac 0dac
-Sinh_tha 1000dad 0dad
-Sinh_thha 1000dae 0dae
-Sinh_dha 1000daf 0daf
-Sinh_dhha 1000db0 0db0
-Sinh_na 1000db1 0db1
-Sinh_ndha 1000db3 0db3
-Sinh_pa 1000db4 0db4
-Sinh_pha 1000db5 0db5
-Sinh_ba 1000db6 0db6
-Sinh_bha 1000db7 0db7
-Sinh_ma 1000db8 0db8
-Sinh_mba 1000db9 0db9
-Sinh_ya 1000dba 0dba
-Sinh_ra 1000dbb 0dbb
-Sinh_la 1000dbd 0dbd
-Sinh_va 1000dc0 0dc0
-Sinh_sha 1000dc1 0dc1
-Sinh_ssha 1000dc2 0dc2
-Sinh_sa 1000dc3 0dc3
-Sinh_ha 1000dc4 0dc4
-Sinh_lla 1000dc5 0dc5
-Sinh_fa 1000dc6 0dc6
-Sinh_al 1000dca 0dca
-Sinh_aa2 1000dcf 0dcf
-Sinh_ae2 1000dd0 0dd0
-Sinh_aee2 1000dd1 0dd1
-Sinh_i2 1000dd2 0dd2
-Sinh_ii2 1000dd3 0dd3
-Sinh_u2 1000dd4 0dd4
-Sinh_uu2 1000dd6 0dd6
-Sinh_ru2 1000dd8 0dd8
-Sinh_e2 1000dd9 0dd9
-Sinh_ee2 1000dda 0dda
-Sinh_ai2 1000ddb 0ddb
-Sinh_o2 1000ddc 0ddc
-Sinh_oo2 1000ddd 0ddd
-Sinh_au2 1000dde 0dde
-Sinh_lu2 1000ddf 0ddf
-Sinh_ruu2 1000df2 0df2
-Sinh_luu2 1000df3 0df3
-Sinh_kunddaliya 1000df4 0df4
-XF86ModeLock 1008ff01 -
-XF86MonBrightnessUp 1008ff02 -
-XF86MonBrightnessDown 1008ff03 -
-XF86KbdLightOnOff 1008ff04 -
-XF86KbdBrightnessUp 1008ff05 -
-XF86KbdBrightnessDown 1008ff06 -
-XF86MonBrightnessCycle 1008ff07 -
-XF86Standby 1008ff10 -
-XF86AudioLowerVolume 1008ff11 -
-XF86AudioMute 1008ff12 -
-XF86AudioRaiseVolume 1008ff13 -
-XF86AudioPlay 1008ff14 -
-XF86AudioStop 1008ff15 -
-XF86AudioPrev 1008ff16 -
-XF86AudioNext 1008ff17 -
-XF86HomePage 1008ff18 -
-XF86Mail 1008ff19 -
-XF86Start 1008ff1a -
-XF86Search 1008ff1b -
-XF86AudioRecord 1008ff1c -
-XF86Calculator 1008ff1d -
-XF86Memo 1008ff1e -
-XF86ToDoList 1008ff1f -
-XF86Calendar 1008ff20 -
-XF86PowerDown 1008ff21 -
-XF86ContrastAdjust 1008ff22 -
-XF86RockerUp 1008ff23 -
-XF86RockerDown 1008ff24 -
-XF86RockerEnter 1008ff25 -
-XF86Back 1008ff26 -
-XF86Forward 1008ff27 -
-XF86Stop 1008ff28 -
-XF86Refresh 1008ff29 -
-XF86PowerOff 1008ff2a -
-XF86WakeUp 1008ff2b -
-XF86Eject 1008ff2c -
-XF86ScreenSaver 1008ff2d -
-XF86WWW 1008ff2e -
-XF86Sleep 1008ff2f -
-XF86Favorites 1008ff30 -
-XF86AudioPause 1008ff31 -
-XF86AudioMedia 1008ff32 -
-XF86MyComputer 1008ff33 -
-XF86VendorHome 1008ff34 -
-XF86LightBulb 1008ff35 -
-XF86Shop 1008ff36 -
-XF86History 1008ff37 -
-XF86OpenURL 1008ff38 -
-XF86AddFavorite 1008ff39 -
-XF86HotLinks 1008ff3a -
-XF86BrightnessAdjust 1008ff3b -
-XF86Finance 1008ff3c -
-XF86Community 1008ff3d -
-XF86AudioRewind 1008ff3e -
-XF86BackForward 1008ff3f -
-XF86Launch0 1008ff40 -
-XF86Launch1 1008ff41 -
-XF86Launch2 1008ff42 -
-XF86Launch3 1008ff43 -
-XF86Launch4 1008ff44 -
-XF86Launch5 1008ff45 -
-XF86Launch6 1008ff46 -
-XF86Launch7 1008ff47 -
-XF86Launch8 1008ff48 -
-XF86Launch9 1008ff49 -
-XF86LaunchA 1008ff4a -
-XF86LaunchB 1008ff4b -
-XF86LaunchC 1008ff4c -
-XF86LaunchD 1008ff4d -
-XF86LaunchE 1008ff4e -
-XF86LaunchF 1008ff4f -
-XF86ApplicationLeft 1008ff50 -
-XF86ApplicationRight 1008ff51 -
-XF86Book 1008ff52 -
-XF86CD 1008ff53 -
-XF86Calculater 1008ff54 -
-XF86Clear 1008ff55 -
-XF86Close 1008ff56 -
-XF86Copy 1008ff57 -
-XF86Cut 1008ff58 -
-XF86Display 1008ff59 -
-XF86DOS 1008ff5a -
-XF86Documents 1008ff5b -
-XF86Excel 1008ff5c -
-XF86Explorer 1008ff5d -
-XF86Game 1008ff5e -
-XF86Go 1008ff5f -
-XF86iTouch 1008ff60 -
-XF86LogOff 1008ff61 -
-XF86Market 1008ff62 -
-XF86Meeting 1008ff63 -
-XF86MenuKB 1008ff65 -
-XF86MenuPB 1008ff66 -
-XF86MySites 1008ff67 -
-XF86New 1008ff68 -
-XF86News 1008ff69 -
-XF86OfficeHome 1008ff6a -
-XF86Open 1008ff6b -
-XF86Option 1008ff6c -
-XF86Paste 1008ff6d -
-XF86Phone 1008ff6e -
-XF86Q 1008ff70 -
-XF86Reply 1008ff72 -
-XF86Reload 1008ff73 -
-XF86RotateWindows 1008ff74 -
-XF86RotationPB 1008ff75 -
-XF86RotationKB 1008ff76 -
-XF86Save 1008ff77 -
-XF86ScrollUp 1008ff78 -
-XF86ScrollDown 1008ff79 -
-XF86ScrollClick 1008ff7a -
-XF86Send 1008ff7b -
-XF86Spell 1008ff7c -
-XF86SplitScreen 1008ff7d -
-XF86Support 1008ff7e -
-XF86TaskPane 1008ff7f -
-XF86Terminal 1008ff80 -
-XF86Tools 1008ff81 -
-XF86Travel 1008ff82 -
-XF86UserPB 1008ff84 -
-XF86User1KB 1008ff85 -
-XF86User2KB 1008ff86 -
-XF86Video 1008ff87 -
-XF86WheelButton 1008ff88 -
-XF86Word 1008ff89 -
-XF86Xfer 1008ff8a -
-XF86ZoomIn 1008ff8b -
-XF86ZoomOut 1008ff8c -
-XF86Away 1008ff8d -
-XF86Messenger 1008ff8e -
-XF86WebCam 1008ff8f -
-XF86MailForward 1008ff90 -
-XF86Pictures 1008ff91 -
-XF86Music 1008ff92 -
-XF86Battery 1008ff93 -
-XF86Bluetooth 1008ff94 -
-XF86WLAN 1008ff95 -
-XF86UWB 1008ff96 -
-XF86AudioForward 1008ff97 -
-XF86AudioRepeat 1008ff98 -
-XF86AudioRandomPlay 1008ff99 -
-XF86Subtitle 1008ff9a -
-XF86AudioCycleTrack 1008ff9b -
-XF86CycleAngle 1008ff9c -
-XF86FrameBack 1008ff9d -
-XF86FrameForward 1008ff9e -
-XF86Time 1008ff9f -
-XF86Select 1008ffa0 -
-XF86View 1008ffa1 -
-XF86TopMenu 1008ffa2 -
-XF86Red 1008ffa3 -
-XF86Green 1008ffa4 -
-XF86Yellow 1008ffa5 -
-XF86Blue 1008ffa6 -
-XF86Suspend 1008ffa7 -
-XF86Hibernate 1008ffa8 -
-XF86TouchpadToggle 1008ffa9 -
-XF86TouchpadOn 1008ffb0 -
-XF86TouchpadOff 1008ffb1 -
-XF86AudioMicMute 1008ffb2 -
-XF86Keyboard 1008ffb3 -
-XF86WWAN 1008ffb4 -
-XF86RFKill 1008ffb5 -
-XF86AudioPreset 1008ffb6 -
-XF86RotationLockToggle 1008ffb7 -
-XF86FullScreen 1008ffb8 -
-XF86Switch_VT_1 1008fe01 -
-XF86Switch_VT_2 1008fe02 -
-XF86Switch_VT_3 1008fe03 -
-XF86Switch_VT_4 1008fe04 -
-XF86Switch_VT_5 1008fe05 -
-XF86Switch_VT_6 1008fe06 -
-XF86Switch_VT_7 1008fe07 -
-XF86Switch_VT_8 1008fe08 -
-XF86Switch_VT_9 1008fe09 -
-XF86Switch_VT_10 1008fe0a -
-XF86Switch_VT_11 1008fe0b -
-XF86Switch_VT_12 1008fe0c -
-XF86Ungrab 1008fe20 -
-XF86ClearGrab 1008fe21 -
-XF86Next_VMode 1008fe22 -
-XF86Prev_VMode 1008fe23 -
-XF86LogWindowTree 1008fe24 -
-XF86LogGrabInfo 1008fe25 -
-"""
+    VoidSymbol ffffff -
+    BackSpace ff08 -
+    Tab ff09 -
+    Linefeed ff0a -
+    Clear ff0b -
+    Return ff0d -
+    Pause ff13 -
+    Scroll_Lock ff14 -
+    Sys_Req ff15 -
+    Escape ff1b -
+    Delete ffff -
+    Multi_key ff20 -
+    Codeinput ff37 -
+    SingleCandidate ff3c -
+    MultipleCandidate ff3d -
+    PreviousCandidate ff3e -
+    Kanji ff21 -
+    Muhenkan ff22 -
+    Henkan_Mode ff23 -
+    Henkan ff23 -
+    Romaji ff24 -
+    Hiragana ff25 -
+    Katakana ff26 -
+    Hiragana_Katakana ff27 -
+    Zenkaku ff28 -
+    Hankaku ff29 -
+    Zenkaku_Hankaku ff2a -
+    Touroku ff2b -
+    Massyo ff2c -
+    Kana_Lock ff2d -
+    Kana_Shift ff2e -
+    Eisu_Shift ff2f -
+    Eisu_toggle ff30 -
+    Kanji_Bangou ff37 -
+    Zen_Koho ff3d -
+    Mae_Koho ff3e -
+    Home ff50 -
+    Left ff51 -
+    Up ff52 -
+    Right ff53 -
+    Down ff54 -
+    Prior ff55 -
+    Page_Up ff55 -
+    Next ff56 -
+    Page_Down ff56 -
+    End ff57 -
+    Begin ff58 -
+    Select ff60 -
+    Print ff61 -
+    Execute ff62 -
+    Insert ff63 -
+    Undo ff65 -
+    Redo ff66 -
+    Menu ff67 -
+    Find ff68 -
+    Cancel ff69 -
+    Help ff6a -
+    Break ff6b -
+    Mode_switch ff7e -
+    script_switch ff7e -
+    Num_Lock ff7f -
+    KP_Space ff80 -
+    KP_Tab ff89 -
+    KP_Enter ff8d -
+    KP_F1 ff91 -
+    KP_F2 ff92 -
+    KP_F3 ff93 -
+    KP_F4 ff94 -
+    KP_Home ff95 -
+    KP_Left ff96 -
+    KP_Up ff97 -
+    KP_Right ff98 -
+    KP_Down ff99 -
+    KP_Prior ff9a -
+    KP_Page_Up ff9a -
+    KP_Next ff9b -
+    KP_Page_Down ff9b -
+    KP_End ff9c -
+    KP_Begin ff9d -
+    KP_Insert ff9e -
+    KP_Delete ff9f -
+    KP_Equal ffbd -
+    KP_Multiply ffaa -
+    KP_Add ffab -
+    KP_Separator ffac -
+    KP_Subtract ffad -
+    KP_Decimal ffae -
+    KP_Divide ffaf -
+    KP_0 ffb0 -
+    KP_1 ffb1 -
+    KP_2 ffb2 -
+    KP_3 ffb3 -
+    KP_4 ffb4 -
+    KP_5 ffb5 -
+    KP_6 ffb6 -
+    KP_7 ffb7 -
+    KP_8 ffb8 -
+    KP_9 ffb9 -
+    F1 ffbe -
+    F2 ffbf -
+    F3 ffc0 -
+    F4 ffc1 -
+    F5 ffc2 -
+    F6 ffc3 -
+    F7 ffc4 -
+    F8 ffc5 -
+    F9 ffc6 -
+    F10 ffc7 -
+    F11 ffc8 -
+    L1 ffc8 -
+    F12 ffc9 -
+    L2 ffc9 -
+    F13 ffca -
+    L3 ffca -
+    F14 ffcb -
+    L4 ffcb -
+    F15 ffcc -
+    L5 ffcc -
+    F16 ffcd -
+    L6 ffcd -
+    F17 ffce -
+    L7 ffce -
+    F18 ffcf -
+    L8 ffcf -
+    F19 ffd0 -
+    L9 ffd0 -
+    F20 ffd1 -
+    L10 ffd1 -
+    F21 ffd2 -
+    R1 ffd2 -
+    F22 ffd3 -
+    R2 ffd3 -
+    F23 ffd4 -
+    R3 ffd4 -
+    F24 ffd5 -
+    R4 ffd5 -
+    F25 ffd6 -
+    R5 ffd6 -
+    F26 ffd7 -
+    R6 ffd7 -
+    F27 ffd8 -
+    R7 ffd8 -
+    F28 ffd9 -
+    R8 ffd9 -
+    F29 ffda -
+    R9 ffda -
+    F30 ffdb -
+    R10 ffdb -
+    F31 ffdc -
+    R11 ffdc -
+    F32 ffdd -
+    R12 ffdd -
+    F33 ffde -
+    R13 ffde -
+    F34 ffdf -
+    R14 ffdf -
+    F35 ffe0 -
+    R15 ffe0 -
+    Shift_L ffe1 -
+    Shift_R ffe2 -
+    Control_L ffe3 -
+    Control_R ffe4 -
+    Caps_Lock ffe5 -
+    Shift_Lock ffe6 -
+    Meta_L ffe7 -
+    Meta_R ffe8 -
+    Alt_L ffe9 -
+    Alt_R ffea -
+    Super_L ffeb -
+    Super_R ffec -
+    Hyper_L ffed -
+    Hyper_R ffee -
+    ISO_Lock fe01 -
+    ISO_Level2_Latch fe02 -
+    ISO_Level3_Shift fe03 -
+    ISO_Level3_Latch fe04 -
+    ISO_Level3_Lock fe05 -
+    ISO_Level5_Shift fe11 -
+    ISO_Level5_Latch fe12 -
+    ISO_Level5_Lock fe13 -
+    ISO_Group_Shift ff7e -
+    ISO_Group_Latch fe06 -
+    ISO_Group_Lock fe07 -
+    ISO_Next_Group fe08 -
+    ISO_Next_Group_Lock fe09 -
+    ISO_Prev_Group fe0a -
+    ISO_Prev_Group_Lock fe0b -
+    ISO_First_Group fe0c -
+    ISO_First_Group_Lock fe0d -
+    ISO_Last_Group fe0e -
+    ISO_Last_Group_Lock fe0f -
+    ISO_Left_Tab fe20 -
+    ISO_Move_Line_Up fe21 -
+    ISO_Move_Line_Down fe22 -
+    ISO_Partial_Line_Up fe23 -
+    ISO_Partial_Line_Down fe24 -
+    ISO_Partial_Space_Left fe25 -
+    ISO_Partial_Space_Right fe26 -
+    ISO_Set_Margin_Left fe27 -
+    ISO_Set_Margin_Right fe28 -
+    ISO_Release_Margin_Left fe29 -
+    ISO_Release_Margin_Right fe2a -
+    ISO_Release_Both_Margins fe2b -
+    ISO_Fast_Cursor_Left fe2c -
+    ISO_Fast_Cursor_Right fe2d -
+    ISO_Fast_Cursor_Up fe2e -
+    ISO_Fast_Cursor_Down fe2f -
+    ISO_Continuous_Underline fe30 -
+    ISO_Discontinuous_Underline fe31 -
+    ISO_Emphasize fe32 -
+    ISO_Center_Object fe33 -
+    ISO_Enter fe34 -
+    dead_grave fe50 -
+    dead_acute fe51 -
+    dead_circumflex fe52 -
+    dead_tilde fe53 -
+    dead_perispomeni fe53 -
+    dead_macron fe54 -
+    dead_breve fe55 -
+    dead_abovedot fe56 -
+    dead_diaeresis fe57 -
+    dead_abovering fe58 -
+    dead_doubleacute fe59 -
+    dead_caron fe5a -
+    dead_cedilla fe5b -
+    dead_ogonek fe5c -
+    dead_iota fe5d -
+    dead_voiced_sound fe5e -
+    dead_semivoiced_sound fe5f -
+    dead_belowdot fe60 -
+    dead_hook fe61 -
+    dead_horn fe62 -
+    dead_stroke fe63 -
+    dead_abovecomma fe64 -
+    dead_psili fe64 -
+    dead_abovereversedcomma fe65 -
+    dead_dasia fe65 -
+    dead_doublegrave fe66 -
+    dead_belowring fe67 -
+    dead_belowmacron fe68 -
+    dead_belowcircumflex fe69 -
+    dead_belowtilde fe6a -
+    dead_belowbreve fe6b -
+    dead_belowdiaeresis fe6c -
+    dead_invertedbreve fe6d -
+    dead_belowcomma fe6e -
+    dead_currency fe6f -
+    dead_lowline fe90 -
+    dead_aboveverticalline fe91 -
+    dead_belowverticalline fe92 -
+    dead_longsolidusoverlay fe93 -
+    dead_a fe80 -
+    dead_A fe81 -
+    dead_e fe82 -
+    dead_E fe83 -
+    dead_i fe84 -
+    dead_I fe85 -
+    dead_o fe86 -
+    dead_O fe87 -
+    dead_u fe88 -
+    dead_U fe89 -
+    dead_small_schwa fe8a -
+    dead_capital_schwa fe8b -
+    dead_greek fe8c -
+    First_Virtual_Screen fed0 -
+    Prev_Virtual_Screen fed1 -
+    Next_Virtual_Screen fed2 -
+    Last_Virtual_Screen fed4 -
+    Terminate_Server fed5 -
+    AccessX_Enable fe70 -
+    AccessX_Feedback_Enable fe71 -
+    RepeatKeys_Enable fe72 -
+    SlowKeys_Enable fe73 -
+    BounceKeys_Enable fe74 -
+    StickyKeys_Enable fe75 -
+    MouseKeys_Enable fe76 -
+    MouseKeys_Accel_Enable fe77 -
+    Overlay1_Enable fe78 -
+    Overlay2_Enable fe79 -
+    AudibleBell_Enable fe7a -
+    Pointer_Left fee0 -
+    Pointer_Right fee1 -
+    Pointer_Up fee2 -
+    Pointer_Down fee3 -
+    Pointer_UpLeft fee4 -
+    Pointer_UpRight fee5 -
+    Pointer_DownLeft fee6 -
+    Pointer_DownRight fee7 -
+    Pointer_Button_Dflt fee8 -
+    Pointer_Button1 fee9 -
+    Pointer_Button2 feea -
+    Pointer_Button3 feeb -
+    Pointer_Button4 feec -
+    Pointer_Button5 feed -
+    Pointer_DblClick_Dflt feee -
+    Pointer_DblClick1 feef -
+    Pointer_DblClick2 fef0 -
+    Pointer_DblClick3 fef1 -
+    Pointer_DblClick4 fef2 -
+    Pointer_DblClick5 fef3 -
+    Pointer_Drag_Dflt fef4 -
+    Pointer_Drag1 fef5 -
+    Pointer_Drag2 fef6 -
+    Pointer_Drag3 fef7 -
+    Pointer_Drag4 fef8 -
+    Pointer_Drag5 fefd -
+    Pointer_EnableKeys fef9 -
+    Pointer_Accelerate fefa -
+    Pointer_DfltBtnNext fefb -
+    Pointer_DfltBtnPrev fefc -
+    ch fea0 -
+    Ch fea1 -
+    CH fea2 -
+    c_h fea3 -
+    C_h fea4 -
+    C_H fea5 -
+    3270_Duplicate fd01 -
+    3270_FieldMark fd02 -
+    3270_Right2 fd03 -
+    3270_Left2 fd04 -
+    3270_BackTab fd05 -
+    3270_EraseEOF fd06 -
+    3270_EraseInput fd07 -
+    3270_Reset fd08 -
+    3270_Quit fd09 -
+    3270_PA1 fd0a -
+    3270_PA2 fd0b -
+    3270_PA3 fd0c -
+    3270_Test fd0d -
+    3270_Attn fd0e -
+    3270_CursorBlink fd0f -
+    3270_AltCursor fd10 -
+    3270_KeyClick fd11 -
+    3270_Jump fd12 -
+    3270_Ident fd13 -
+    3270_Rule fd14 -
+    3270_Copy fd15 -
+    3270_Play fd16 -
+    3270_Setup fd17 -
+    3270_Record fd18 -
+    3270_ChangeScreen fd19 -
+    3270_DeleteWord fd1a -
+    3270_ExSelect fd1b -
+    3270_CursorSelect fd1c -
+    3270_PrintScreen fd1d -
+    3270_Enter fd1e -
+    space 20 0020
+    exclam 21 0021
+    quotedbl 22 0022
+    numbersign 23 0023
+    dollar 24 0024
+    percent 25 0025
+    ampersand 26 0026
+    apostrophe 27 0027
+    quoteright 27 -
+    parenleft 28 0028
+    parenright 29 0029
+    asterisk 2a 002a
+    plus 2b 002b
+    comma 2c 002c
+    minus 2d 002d
+    period 2e 002e
+    slash 2f 002f
+    0 30 0030
+    1 31 0031
+    2 32 0032
+    3 33 0033
+    4 34 0034
+    5 35 0035
+    6 36 0036
+    7 37 0037
+    8 38 0038
+    9 39 0039
+    colon 3a 003a
+    semicolon 3b 003b
+    less 3c 003c
+    equal 3d 003d
+    greater 3e 003e
+    question 3f 003f
+    at 40 0040
+    A 41 0041
+    B 42 0042
+    C 43 0043
+    D 44 0044
+    E 45 0045
+    F 46 0046
+    G 47 0047
+    H 48 0048
+    I 49 0049
+    J 4a 004a
+    K 4b 004b
+    L 4c 004c
+    M 4d 004d
+    N 4e 004e
+    O 4f 004f
+    P 50 0050
+    Q 51 0051
+    R 52 0052
+    S 53 0053
+    T 54 0054
+    U 55 0055
+    V 56 0056
+    W 57 0057
+    X 58 0058
+    Y 59 0059
+    Z 5a 005a
+    bracketleft 5b 005b
+    backslash 5c 005c
+    bracketright 5d 005d
+    asciicircum 5e 005e
+    underscore 5f 005f
+    grave 60 0060
+    quoteleft 60 -
+    a 61 0061
+    b 62 0062
+    c 63 0063
+    d 64 0064
+    e 65 0065
+    f 66 0066
+    g 67 0067
+    h 68 0068
+    i 69 0069
+    j 6a 006a
+    k 6b 006b
+    l 6c 006c
+    m 6d 006d
+    n 6e 006e
+    o 6f 006f
+    p 70 0070
+    q 71 0071
+    r 72 0072
+    s 73 0073
+    t 74 0074
+    u 75 0075
+    v 76 0076
+    w 77 0077
+    x 78 0078
+    y 79 0079
+    z 7a 007a
+    braceleft 7b 007b
+    bar 7c 007c
+    braceright 7d 007d
+    asciitilde 7e 007e
+    nobreakspace a0 00a0
+    exclamdown a1 00a1
+    cent a2 00a2
+    sterling a3 00a3
+    currency a4 00a4
+    yen a5 00a5
+    brokenbar a6 00a6
+    section a7 00a7
+    diaeresis a8 00a8
+    copyright a9 00a9
+    ordfeminine aa 00aa
+    guillemotleft ab 00ab
+    notsign ac 00ac
+    hyphen ad 00ad
+    registered ae 00ae
+    macron af 00af
+    degree b0 00b0
+    plusminus b1 00b1
+    twosuperior b2 00b2
+    threesuperior b3 00b3
+    acute b4 00b4
+    mu b5 00b5
+    paragraph b6 00b6
+    periodcentered b7 00b7
+    cedilla b8 00b8
+    onesuperior b9 00b9
+    masculine ba 00ba
+    guillemotright bb 00bb
+    onequarter bc 00bc
+    onehalf bd 00bd
+    threequarters be 00be
+    questiondown bf 00bf
+    Agrave c0 00c0
+    Aacute c1 00c1
+    Acircumflex c2 00c2
+    Atilde c3 00c3
+    Adiaeresis c4 00c4
+    Aring c5 00c5
+    AE c6 00c6
+    Ccedilla c7 00c7
+    Egrave c8 00c8
+    Eacute c9 00c9
+    Ecircumflex ca 00ca
+    Ediaeresis cb 00cb
+    Igrave cc 00cc
+    Iacute cd 00cd
+    Icircumflex ce 00ce
+    Idiaeresis cf 00cf
+    ETH d0 00d0
+    Eth d0 -
+    Ntilde d1 00d1
+    Ograve d2 00d2
+    Oacute d3 00d3
+    Ocircumflex d4 00d4
+    Otilde d5 00d5
+    Odiaeresis d6 00d6
+    multiply d7 00d7
+    Oslash d8 00d8
+    Ooblique d8 00d8
+    Ugrave d9 00d9
+    Uacute da 00da
+    Ucircumflex db 00db
+    Udiaeresis dc 00dc
+    Yacute dd 00dd
+    THORN de 00de
+    Thorn de -
+    ssharp df 00df
+    agrave e0 00e0
+    aacute e1 00e1
+    acircumflex e2 00e2
+    atilde e3 00e3
+    adiaeresis e4 00e4
+    aring e5 00e5
+    ae e6 00e6
+    ccedilla e7 00e7
+    egrave e8 00e8
+    eacute e9 00e9
+    ecircumflex ea 00ea
+    ediaeresis eb 00eb
+    igrave ec 00ec
+    iacute ed 00ed
+    icircumflex ee 00ee
+    idiaeresis ef 00ef
+    eth f0 00f0
+    ntilde f1 00f1
+    ograve f2 00f2
+    oacute f3 00f3
+    ocircumflex f4 00f4
+    otilde f5 00f5
+    odiaeresis f6 00f6
+    division f7 00f7
+    oslash f8 00f8
+    ooblique f8 00f8
+    ugrave f9 00f9
+    uacute fa 00fa
+    ucircumflex fb 00fb
+    udiaeresis fc 00fc
+    yacute fd 00fd
+    thorn fe 00fe
+    ydiaeresis ff 00ff
+    Aogonek 1a1 0104
+    breve 1a2 02d8
+    Lstroke 1a3 0141
+    Lcaron 1a5 013d
+    Sacute 1a6 015a
+    Scaron 1a9 0160
+    Scedilla 1aa 015e
+    Tcaron 1ab 0164
+    Zacute 1ac 0179
+    Zcaron 1ae 017d
+    Zabovedot 1af 017b
+    aogonek 1b1 0105
+    ogonek 1b2 02db
+    lstroke 1b3 0142
+    lcaron 1b5 013e
+    sacute 1b6 015b
+    caron 1b7 02c7
+    scaron 1b9 0161
+    scedilla 1ba 015f
+    tcaron 1bb 0165
+    zacute 1bc 017a
+    doubleacute 1bd 02dd
+    zcaron 1be 017e
+    zabovedot 1bf 017c
+    Racute 1c0 0154
+    Abreve 1c3 0102
+    Lacute 1c5 0139
+    Cacute 1c6 0106
+    Ccaron 1c8 010c
+    Eogonek 1ca 0118
+    Ecaron 1cc 011a
+    Dcaron 1cf 010e
+    Dstroke 1d0 0110
+    Nacute 1d1 0143
+    Ncaron 1d2 0147
+    Odoubleacute 1d5 0150
+    Rcaron 1d8 0158
+    Uring 1d9 016e
+    Udoubleacute 1db 0170
+    Tcedilla 1de 0162
+    racute 1e0 0155
+    abreve 1e3 0103
+    lacute 1e5 013a
+    cacute 1e6 0107
+    ccaron 1e8 010d
+    eogonek 1ea 0119
+    ecaron 1ec 011b
+    dcaron 1ef 010f
+    dstroke 1f0 0111
+    nacute 1f1 0144
+    ncaron 1f2 0148
+    odoubleacute 1f5 0151
+    rcaron 1f8 0159
+    uring 1f9 016f
+    udoubleacute 1fb 0171
+    tcedilla 1fe 0163
+    abovedot 1ff 02d9
+    Hstroke 2a1 0126
+    Hcircumflex 2a6 0124
+    Iabovedot 2a9 0130
+    Gbreve 2ab 011e
+    Jcircumflex 2ac 0134
+    hstroke 2b1 0127
+    hcircumflex 2b6 0125
+    idotless 2b9 0131
+    gbreve 2bb 011f
+    jcircumflex 2bc 0135
+    Cabovedot 2c5 010a
+    Ccircumflex 2c6 0108
+    Gabovedot 2d5 0120
+    Gcircumflex 2d8 011c
+    Ubreve 2dd 016c
+    Scircumflex 2de 015c
+    cabovedot 2e5 010b
+    ccircumflex 2e6 0109
+    gabovedot 2f5 0121
+    gcircumflex 2f8 011d
+    ubreve 2fd 016d
+    scircumflex 2fe 015d
+    kra 3a2 0138
+    kappa 3a2 -
+    Rcedilla 3a3 0156
+    Itilde 3a5 0128
+    Lcedilla 3a6 013b
+    Emacron 3aa 0112
+    Gcedilla 3ab 0122
+    Tslash 3ac 0166
+    rcedilla 3b3 0157
+    itilde 3b5 0129
+    lcedilla 3b6 013c
+    emacron 3ba 0113
+    gcedilla 3bb 0123
+    tslash 3bc 0167
+    ENG 3bd 014a
+    eng 3bf 014b
+    Amacron 3c0 0100
+    Iogonek 3c7 012e
+    Eabovedot 3cc 0116
+    Imacron 3cf 012a
+    Ncedilla 3d1 0145
+    Omacron 3d2 014c
+    Kcedilla 3d3 0136
+    Uogonek 3d9 0172
+    Utilde 3dd 0168
+    Umacron 3de 016a
+    amacron 3e0 0101
+    iogonek 3e7 012f
+    eabovedot 3ec 0117
+    imacron 3ef 012b
+    ncedilla 3f1 0146
+    omacron 3f2 014d
+    kcedilla 3f3 0137
+    uogonek 3f9 0173
+    utilde 3fd 0169
+    umacron 3fe 016b
+    Wcircumflex 1000174 0174
+    wcircumflex 1000175 0175
+    Ycircumflex 1000176 0176
+    ycircumflex 1000177 0177
+    Babovedot 1001e02 1e02
+    babovedot 1001e03 1e03
+    Dabovedot 1001e0a 1e0a
+    dabovedot 1001e0b 1e0b
+    Fabovedot 1001e1e 1e1e
+    fabovedot 1001e1f 1e1f
+    Mabovedot 1001e40 1e40
+    mabovedot 1001e41 1e41
+    Pabovedot 1001e56 1e56
+    pabovedot 1001e57 1e57
+    Sabovedot 1001e60 1e60
+    sabovedot 1001e61 1e61
+    Tabovedot 1001e6a 1e6a
+    tabovedot 1001e6b 1e6b
+    Wgrave 1001e80 1e80
+    wgrave 1001e81 1e81
+    Wacute 1001e82 1e82
+    wacute 1001e83 1e83
+    Wdiaeresis 1001e84 1e84
+    wdiaeresis 1001e85 1e85
+    Ygrave 1001ef2 1ef2
+    ygrave 1001ef3 1ef3
+    OE 13bc 0152
+    oe 13bd 0153
+    Ydiaeresis 13be 0178
+    overline 47e 203e
+    kana_fullstop 4a1 3002
+    kana_openingbracket 4a2 300c
+    kana_closingbracket 4a3 300d
+    kana_comma 4a4 3001
+    kana_conjunctive 4a5 30fb
+    kana_middledot 4a5 -
+    kana_WO 4a6 30f2
+    kana_a 4a7 30a1
+    kana_i 4a8 30a3
+    kana_u 4a9 30a5
+    kana_e 4aa 30a7
+    kana_o 4ab 30a9
+    kana_ya 4ac 30e3
+    kana_yu 4ad 30e5
+    kana_yo 4ae 30e7
+    kana_tsu 4af 30c3
+    kana_tu 4af -
+    prolongedsound 4b0 30fc
+    kana_A 4b1 30a2
+    kana_I 4b2 30a4
+    kana_U 4b3 30a6
+    kana_E 4b4 30a8
+    kana_O 4b5 30aa
+    kana_KA 4b6 30ab
+    kana_KI 4b7 30ad
+    kana_KU 4b8 30af
+    kana_KE 4b9 30b1
+    kana_KO 4ba 30b3
+    kana_SA 4bb 30b5
+    kana_SHI 4bc 30b7
+    kana_SU 4bd 30b9
+    kana_SE 4be 30bb
+    kana_SO 4bf 30bd
+    kana_TA 4c0 30bf
+    kana_CHI 4c1 30c1
+    kana_TI 4c1 -
+    kana_TSU 4c2 30c4
+    kana_TU 4c2 -
+    kana_TE 4c3 30c6
+    kana_TO 4c4 30c8
+    kana_NA 4c5 30ca
+    kana_NI 4c6 30cb
+    kana_NU 4c7 30cc
+    kana_NE 4c8 30cd
+    kana_NO 4c9 30ce
+    kana_HA 4ca 30cf
+    kana_HI 4cb 30d2
+    kana_FU 4cc 30d5
+    kana_HU 4cc -
+    kana_HE 4cd 30d8
+    kana_HO 4ce 30db
+    kana_MA 4cf 30de
+    kana_MI 4d0 30df
+    kana_MU 4d1 30e0
+    kana_ME 4d2 30e1
+    kana_MO 4d3 30e2
+    kana_YA 4d4 30e4
+    kana_YU 4d5 30e6
+    kana_YO 4d6 30e8
+    kana_RA 4d7 30e9
+    kana_RI 4d8 30ea
+    kana_RU 4d9 30eb
+    kana_RE 4da 30ec
+    kana_RO 4db 30ed
+    kana_WA 4dc 30ef
+    kana_N 4dd 30f3
+    voicedsound 4de 309b
+    semivoicedsound 4df 309c
+    kana_switch ff7e -
+    Farsi_0 10006f0 06f0
+    Farsi_1 10006f1 06f1
+    Farsi_2 10006f2 06f2
+    Farsi_3 10006f3 06f3
+    Farsi_4 10006f4 06f4
+    Farsi_5 10006f5 06f5
+    Farsi_6 10006f6 06f6
+    Farsi_7 10006f7 06f7
+    Farsi_8 10006f8 06f8
+    Farsi_9 10006f9 06f9
+    Arabic_percent 100066a 066a
+    Arabic_superscript_alef 1000670 0670
+    Arabic_tteh 1000679 0679
+    Arabic_peh 100067e 067e
+    Arabic_tcheh 1000686 0686
+    Arabic_ddal 1000688 0688
+    Arabic_rreh 1000691 0691
+    Arabic_comma 5ac 060c
+    Arabic_fullstop 10006d4 06d4
+    Arabic_0 1000660 0660
+    Arabic_1 1000661 0661
+    Arabic_2 1000662 0662
+    Arabic_3 1000663 0663
+    Arabic_4 1000664 0664
+    Arabic_5 1000665 0665
+    Arabic_6 1000666 0666
+    Arabic_7 1000667 0667
+    Arabic_8 1000668 0668
+    Arabic_9 1000669 0669
+    Arabic_semicolon 5bb 061b
+    Arabic_question_mark 5bf 061f
+    Arabic_hamza 5c1 0621
+    Arabic_maddaonalef 5c2 0622
+    Arabic_hamzaonalef 5c3 0623
+    Arabic_hamzaonwaw 5c4 0624
+    Arabic_hamzaunderalef 5c5 0625
+    Arabic_hamzaonyeh 5c6 0626
+    Arabic_alef 5c7 0627
+    Arabic_beh 5c8 0628
+    Arabic_tehmarbuta 5c9 0629
+    Arabic_teh 5ca 062a
+    Arabic_theh 5cb 062b
+    Arabic_jeem 5cc 062c
+    Arabic_hah 5cd 062d
+    Arabic_khah 5ce 062e
+    Arabic_dal 5cf 062f
+    Arabic_thal 5d0 0630
+    Arabic_ra 5d1 0631
+    Arabic_zain 5d2 0632
+    Arabic_seen 5d3 0633
+    Arabic_sheen 5d4 0634
+    Arabic_sad 5d5 0635
+    Arabic_dad 5d6 0636
+    Arabic_tah 5d7 0637
+    Arabic_zah 5d8 0638
+    Arabic_ain 5d9 0639
+    Arabic_ghain 5da 063a
+    Arabic_tatweel 5e0 0640
+    Arabic_feh 5e1 0641
+    Arabic_qaf 5e2 0642
+    Arabic_kaf 5e3 0643
+    Arabic_lam 5e4 0644
+    Arabic_meem 5e5 0645
+    Arabic_noon 5e6 0646
+    Arabic_ha 5e7 0647
+    Arabic_heh 5e7 -
+    Arabic_waw 5e8 0648
+    Arabic_alefmaksura 5e9 0649
+    Arabic_yeh 5ea 064a
+    Arabic_fathatan 5eb 064b
+    Arabic_dammatan 5ec 064c
+    Arabic_kasratan 5ed 064d
+    Arabic_fatha 5ee 064e
+    Arabic_damma 5ef 064f
+    Arabic_kasra 5f0 0650
+    Arabic_shadda 5f1 0651
+    Arabic_sukun 5f2 0652
+    Arabic_madda_above 1000653 0653
+    Arabic_hamza_above 1000654 0654
+    Arabic_hamza_below 1000655 0655
+    Arabic_jeh 1000698 0698
+    Arabic_veh 10006a4 06a4
+    Arabic_keheh 10006a9 06a9
+    Arabic_gaf 10006af 06af
+    Arabic_noon_ghunna 10006ba 06ba
+    Arabic_heh_doachashmee 10006be 06be
+    Farsi_yeh 10006cc 06cc
+    Arabic_farsi_yeh 10006cc 06cc
+    Arabic_yeh_baree 10006d2 06d2
+    Arabic_heh_goal 10006c1 06c1
+    Arabic_switch ff7e -
+    Cyrillic_GHE_bar 1000492 0492
+    Cyrillic_ghe_bar 1000493 0493
+    Cyrillic_ZHE_descender 1000496 0496
+    Cyrillic_zhe_descender 1000497 0497
+    Cyrillic_KA_descender 100049a 049a
+    Cyrillic_ka_descender 100049b 049b
+    Cyrillic_KA_vertstroke 100049c 049c
+    Cyrillic_ka_vertstroke 100049d 049d
+    Cyrillic_EN_descender 10004a2 04a2
+    Cyrillic_en_descender 10004a3 04a3
+    Cyrillic_U_straight 10004ae 04ae
+    Cyrillic_u_straight 10004af 04af
+    Cyrillic_U_straight_bar 10004b0 04b0
+    Cyrillic_u_straight_bar 10004b1 04b1
+    Cyrillic_HA_descender 10004b2 04b2
+    Cyrillic_ha_descender 10004b3 04b3
+    Cyrillic_CHE_descender 10004b6 04b6
+    Cyrillic_che_descender 10004b7 04b7
+    Cyrillic_CHE_vertstroke 10004b8 04b8
+    Cyrillic_che_vertstroke 10004b9 04b9
+    Cyrillic_SHHA 10004ba 04ba
+    Cyrillic_shha 10004bb 04bb
+    Cyrillic_SCHWA 10004d8 04d8
+    Cyrillic_schwa 10004d9 04d9
+    Cyrillic_I_macron 10004e2 04e2
+    Cyrillic_i_macron 10004e3 04e3
+    Cyrillic_O_bar 10004e8 04e8
+    Cyrillic_o_bar 10004e9 04e9
+    Cyrillic_U_macron 10004ee 04ee
+    Cyrillic_u_macron 10004ef 04ef
+    Serbian_dje 6a1 0452
+    Macedonia_gje 6a2 0453
+    Cyrillic_io 6a3 0451
+    Ukrainian_ie 6a4 0454
+    Ukranian_je 6a4 -
+    Macedonia_dse 6a5 0455
+    Ukrainian_i 6a6 0456
+    Ukranian_i 6a6 -
+    Ukrainian_yi 6a7 0457
+    Ukranian_yi 6a7 -
+    Cyrillic_je 6a8 0458
+    Serbian_je 6a8 -
+    Cyrillic_lje 6a9 0459
+    Serbian_lje 6a9 -
+    Cyrillic_nje 6aa 045a
+    Serbian_nje 6aa -
+    Serbian_tshe 6ab 045b
+    Macedonia_kje 6ac 045c
+    Ukrainian_ghe_with_upturn 6ad 0491
+    Byelorussian_shortu 6ae 045e
+    Cyrillic_dzhe 6af 045f
+    Serbian_dze 6af -
+    numerosign 6b0 2116
+    Serbian_DJE 6b1 0402
+    Macedonia_GJE 6b2 0403
+    Cyrillic_IO 6b3 0401
+    Ukrainian_IE 6b4 0404
+    Ukranian_JE 6b4 -
+    Macedonia_DSE 6b5 0405
+    Ukrainian_I 6b6 0406
+    Ukranian_I 6b6 -
+    Ukrainian_YI 6b7 0407
+    Ukranian_YI 6b7 -
+    Cyrillic_JE 6b8 0408
+    Serbian_JE 6b8 -
+    Cyrillic_LJE 6b9 0409
+    Serbian_LJE 6b9 -
+    Cyrillic_NJE 6ba 040a
+    Serbian_NJE 6ba -
+    Serbian_TSHE 6bb 040b
+    Macedonia_KJE 6bc 040c
+    Ukrainian_GHE_WITH_UPTURN 6bd 0490
+    Byelorussian_SHORTU 6be 040e
+    Cyrillic_DZHE 6bf 040f
+    Serbian_DZE 6bf -
+    Cyrillic_yu 6c0 044e
+    Cyrillic_a 6c1 0430
+    Cyrillic_be 6c2 0431
+    Cyrillic_tse 6c3 0446
+    Cyrillic_de 6c4 0434
+    Cyrillic_ie 6c5 0435
+    Cyrillic_ef 6c6 0444
+    Cyrillic_ghe 6c7 0433
+    Cyrillic_ha 6c8 0445
+    Cyrillic_i 6c9 0438
+    Cyrillic_shorti 6ca 0439
+    Cyrillic_ka 6cb 043a
+    Cyrillic_el 6cc 043b
+    Cyrillic_em 6cd 043c
+    Cyrillic_en 6ce 043d
+    Cyrillic_o 6cf 043e
+    Cyrillic_pe 6d0 043f
+    Cyrillic_ya 6d1 044f
+    Cyrillic_er 6d2 0440
+    Cyrillic_es 6d3 0441
+    Cyrillic_te 6d4 0442
+    Cyrillic_u 6d5 0443
+    Cyrillic_zhe 6d6 0436
+    Cyrillic_ve 6d7 0432
+    Cyrillic_softsign 6d8 044c
+    Cyrillic_yeru 6d9 044b
+    Cyrillic_ze 6da 0437
+    Cyrillic_sha 6db 0448
+    Cyrillic_e 6dc 044d
+    Cyrillic_shcha 6dd 0449
+    Cyrillic_che 6de 0447
+    Cyrillic_hardsign 6df 044a
+    Cyrillic_YU 6e0 042e
+    Cyrillic_A 6e1 0410
+    Cyrillic_BE 6e2 0411
+    Cyrillic_TSE 6e3 0426
+    Cyrillic_DE 6e4 0414
+    Cyrillic_IE 6e5 0415
+    Cyrillic_EF 6e6 0424
+    Cyrillic_GHE 6e7 0413
+    Cyrillic_HA 6e8 0425
+    Cyrillic_I 6e9 0418
+    Cyrillic_SHORTI 6ea 0419
+    Cyrillic_KA 6eb 041a
+    Cyrillic_EL 6ec 041b
+    Cyrillic_EM 6ed 041c
+    Cyrillic_EN 6ee 041d
+    Cyrillic_O 6ef 041e
+    Cyrillic_PE 6f0 041f
+    Cyrillic_YA 6f1 042f
+    Cyrillic_ER 6f2 0420
+    Cyrillic_ES 6f3 0421
+    Cyrillic_TE 6f4 0422
+    Cyrillic_U 6f5 0423
+    Cyrillic_ZHE 6f6 0416
+    Cyrillic_VE 6f7 0412
+    Cyrillic_SOFTSIGN 6f8 042c
+    Cyrillic_YERU 6f9 042b
+    Cyrillic_ZE 6fa 0417
+    Cyrillic_SHA 6fb 0428
+    Cyrillic_E 6fc 042d
+    Cyrillic_SHCHA 6fd 0429
+    Cyrillic_CHE 6fe 0427
+    Cyrillic_HARDSIGN 6ff 042a
+    Greek_ALPHAaccent 7a1 0386
+    Greek_EPSILONaccent 7a2 0388
+    Greek_ETAaccent 7a3 0389
+    Greek_IOTAaccent 7a4 038a
+    Greek_IOTAdieresis 7a5 03aa
+    Greek_IOTAdiaeresis 7a5 -
+    Greek_OMICRONaccent 7a7 038c
+    Greek_UPSILONaccent 7a8 038e
+    Greek_UPSILONdieresis 7a9 03ab
+    Greek_OMEGAaccent 7ab 038f
+    Greek_accentdieresis 7ae 0385
+    Greek_horizbar 7af 2015
+    Greek_alphaaccent 7b1 03ac
+    Greek_epsilonaccent 7b2 03ad
+    Greek_etaaccent 7b3 03ae
+    Greek_iotaaccent 7b4 03af
+    Greek_iotadieresis 7b5 03ca
+    Greek_iotaaccentdieresis 7b6 0390
+    Greek_omicronaccent 7b7 03cc
+    Greek_upsilonaccent 7b8 03cd
+    Greek_upsilondieresis 7b9 03cb
+    Greek_upsilonaccentdieresis 7ba 03b0
+    Greek_omegaaccent 7bb 03ce
+    Greek_ALPHA 7c1 0391
+    Greek_BETA 7c2 0392
+    Greek_GAMMA 7c3 0393
+    Greek_DELTA 7c4 0394
+    Greek_EPSILON 7c5 0395
+    Greek_ZETA 7c6 0396
+    Greek_ETA 7c7 0397
+    Greek_THETA 7c8 0398
+    Greek_IOTA 7c9 0399
+    Greek_KAPPA 7ca 039a
+    Greek_LAMDA 7cb 039b
+    Greek_LAMBDA 7cb 039b
+    Greek_MU 7cc 039c
+    Greek_NU 7cd 039d
+    Greek_XI 7ce 039e
+    Greek_OMICRON 7cf 039f
+    Greek_PI 7d0 03a0
+    Greek_RHO 7d1 03a1
+    Greek_SIGMA 7d2 03a3
+    Greek_TAU 7d4 03a4
+    Greek_UPSILON 7d5 03a5
+    Greek_PHI 7d6 03a6
+    Greek_CHI 7d7 03a7
+    Greek_PSI 7d8 03a8
+    Greek_OMEGA 7d9 03a9
+    Greek_alpha 7e1 03b1
+    Greek_beta 7e2 03b2
+    Greek_gamma 7e3 03b3
+    Greek_delta 7e4 03b4
+    Greek_epsilon 7e5 03b5
+    Greek_zeta 7e6 03b6
+    Greek_eta 7e7 03b7
+    Greek_theta 7e8 03b8
+    Greek_iota 7e9 03b9
+    Greek_kappa 7ea 03ba
+    Greek_lamda 7eb 03bb
+    Greek_lambda 7eb 03bb
+    Greek_mu 7ec 03bc
+    Greek_nu 7ed 03bd
+    Greek_xi 7ee 03be
+    Greek_omicron 7ef 03bf
+    Greek_pi 7f0 03c0
+    Greek_rho 7f1 03c1
+    Greek_sigma 7f2 03c3
+    Greek_finalsmallsigma 7f3 03c2
+    Greek_tau 7f4 03c4
+    Greek_upsilon 7f5 03c5
+    Greek_phi 7f6 03c6
+    Greek_chi 7f7 03c7
+    Greek_psi 7f8 03c8
+    Greek_omega 7f9 03c9
+    Greek_switch ff7e -
+    leftradical 8a1 23b7
+    topleftradical 8a2 -
+    horizconnector 8a3 -
+    topintegral 8a4 2320
+    botintegral 8a5 2321
+    vertconnector 8a6 -
+    topleftsqbracket 8a7 23a1
+    botleftsqbracket 8a8 23a3
+    toprightsqbracket 8a9 23a4
+    botrightsqbracket 8aa 23a6
+    topleftparens 8ab 239b
+    botleftparens 8ac 239d
+    toprightparens 8ad 239e
+    botrightparens 8ae 23a0
+    leftmiddlecurlybrace 8af 23a8
+    rightmiddlecurlybrace 8b0 23ac
+    topleftsummation 8b1 -
+    botleftsummation 8b2 -
+    topvertsummationconnector 8b3 -
+    botvertsummationconnector 8b4 -
+    toprightsummation 8b5 -
+    botrightsummation 8b6 -
+    rightmiddlesummation 8b7 -
+    lessthanequal 8bc 2264
+    notequal 8bd 2260
+    greaterthanequal 8be 2265
+    integral 8bf 222b
+    therefore 8c0 2234
+    variation 8c1 221d
+    infinity 8c2 221e
+    nabla 8c5 2207
+    approximate 8c8 223c
+    similarequal 8c9 2243
+    ifonlyif 8cd 21d4
+    implies 8ce 21d2
+    identical 8cf 2261
+    radical 8d6 221a
+    includedin 8da 2282
+    includes 8db 2283
+    intersection 8dc 2229
+    union 8dd 222a
+    logicaland 8de 2227
+    logicalor 8df 2228
+    partialderivative 8ef 2202
+    function 8f6 0192
+    leftarrow 8fb 2190
+    uparrow 8fc 2191
+    rightarrow 8fd 2192
+    downarrow 8fe 2193
+    blank 9df -
+    soliddiamond 9e0 25c6
+    checkerboard 9e1 2592
+    ht 9e2 2409
+    ff 9e3 240c
+    cr 9e4 240d
+    lf 9e5 240a
+    nl 9e8 2424
+    vt 9e9 240b
+    lowrightcorner 9ea 2518
+    uprightcorner 9eb 2510
+    upleftcorner 9ec 250c
+    lowleftcorner 9ed 2514
+    crossinglines 9ee 253c
+    horizlinescan1 9ef 23ba
+    horizlinescan3 9f0 23bb
+    horizlinescan5 9f1 2500
+    horizlinescan7 9f2 23bc
+    horizlinescan9 9f3 23bd
+    leftt 9f4 251c
+    rightt 9f5 2524
+    bott 9f6 2534
+    topt 9f7 252c
+    vertbar 9f8 2502
+    emspace aa1 2003
+    enspace aa2 2002
+    em3space aa3 2004
+    em4space aa4 2005
+    digitspace aa5 2007
+    punctspace aa6 2008
+    thinspace aa7 2009
+    hairspace aa8 200a
+    emdash aa9 2014
+    endash aaa 2013
+    signifblank aac -
+    ellipsis aae 2026
+    doubbaselinedot aaf 2025
+    onethird ab0 2153
+    twothirds ab1 2154
+    onefifth ab2 2155
+    twofifths ab3 2156
+    threefifths ab4 2157
+    fourfifths ab5 2158
+    onesixth ab6 2159
+    fivesixths ab7 215a
+    careof ab8 2105
+    figdash abb 2012
+    leftanglebracket abc -
+    decimalpoint abd -
+    rightanglebracket abe -
+    marker abf -
+    oneeighth ac3 215b
+    threeeighths ac4 215c
+    fiveeighths ac5 215d
+    seveneighths ac6 215e
+    trademark ac9 2122
+    signaturemark aca -
+    trademarkincircle acb -
+    leftopentriangle acc -
+    rightopentriangle acd -
+    emopencircle ace -
+    emopenrectangle acf -
+    leftsinglequotemark ad0 2018
+    rightsinglequotemark ad1 2019
+    leftdoublequotemark ad2 201c
+    rightdoublequotemark ad3 201d
+    prescription ad4 211e
+    permille ad5 2030
+    minutes ad6 2032
+    seconds ad7 2033
+    latincross ad9 271d
+    hexagram ada -
+    filledrectbullet adb -
+    filledlefttribullet adc -
+    filledrighttribullet add -
+    emfilledcircle ade -
+    emfilledrect adf -
+    enopencircbullet ae0 -
+    enopensquarebullet ae1 -
+    openrectbullet ae2 -
+    opentribulletup ae3 -
+    opentribulletdown ae4 -
+    openstar ae5 -
+    enfilledcircbullet ae6 -
+    enfilledsqbullet ae7 -
+    filledtribulletup ae8 -
+    filledtribulletdown ae9 -
+    leftpointer aea -
+    rightpointer aeb -
+    club aec 2663
+    diamond aed 2666
+    heart aee 2665
+    maltesecross af0 2720
+    dagger af1 2020
+    doubledagger af2 2021
+    checkmark af3 2713
+    ballotcross af4 2717
+    musicalsharp af5 266f
+    musicalflat af6 266d
+    malesymbol af7 2642
+    femalesymbol af8 2640
+    telephone af9 260e
+    telephonerecorder afa 2315
+    phonographcopyright afb 2117
+    caret afc 2038
+    singlelowquotemark afd 201a
+    doublelowquotemark afe 201e
+    cursor aff -
+    leftcaret ba3 -
+    rightcaret ba6 -
+    downcaret ba8 -
+    upcaret ba9 -
+    overbar bc0 -
+    downtack bc2 22a4
+    upshoe bc3 -
+    downstile bc4 230a
+    underbar bc6 -
+    jot bca 2218
+    quad bcc 2395
+    uptack bce 22a5
+    circle bcf 25cb
+    upstile bd3 2308
+    downshoe bd6 -
+    rightshoe bd8 -
+    leftshoe bda -
+    lefttack bdc 22a3
+    righttack bfc 22a2
+    hebrew_doublelowline cdf 2017
+    hebrew_aleph ce0 05d0
+    hebrew_bet ce1 05d1
+    hebrew_beth ce1 -
+    hebrew_gimel ce2 05d2
+    hebrew_gimmel ce2 -
+    hebrew_dalet ce3 05d3
+    hebrew_daleth ce3 -
+    hebrew_he ce4 05d4
+    hebrew_waw ce5 05d5
+    hebrew_zain ce6 05d6
+    hebrew_zayin ce6 -
+    hebrew_chet ce7 05d7
+    hebrew_het ce7 -
+    hebrew_tet ce8 05d8
+    hebrew_teth ce8 -
+    hebrew_yod ce9 05d9
+    hebrew_finalkaph cea 05da
+    hebrew_kaph ceb 05db
+    hebrew_lamed cec 05dc
+    hebrew_finalmem ced 05dd
+    hebrew_mem cee 05de
+    hebrew_finalnun cef 05df
+    hebrew_nun cf0 05e0
+    hebrew_samech cf1 05e1
+    hebrew_samekh cf1 -
+    hebrew_ayin cf2 05e2
+    hebrew_finalpe cf3 05e3
+    hebrew_pe cf4 05e4
+    hebrew_finalzade cf5 05e5
+    hebrew_finalzadi cf5 -
+    hebrew_zade cf6 05e6
+    hebrew_zadi cf6 -
+    hebrew_qoph cf7 05e7
+    hebrew_kuf cf7 -
+    hebrew_resh cf8 05e8
+    hebrew_shin cf9 05e9
+    hebrew_taw cfa 05ea
+    hebrew_taf cfa -
+    Hebrew_switch ff7e -
+    Thai_kokai da1 0e01
+    Thai_khokhai da2 0e02
+    Thai_khokhuat da3 0e03
+    Thai_khokhwai da4 0e04
+    Thai_khokhon da5 0e05
+    Thai_khorakhang da6 0e06
+    Thai_ngongu da7 0e07
+    Thai_chochan da8 0e08
+    Thai_choching da9 0e09
+    Thai_chochang daa 0e0a
+    Thai_soso dab 0e0b
+    Thai_chochoe dac 0e0c
+    Thai_yoying dad 0e0d
+    Thai_dochada dae 0e0e
+    Thai_topatak daf 0e0f
+    Thai_thothan db0 0e10
+    Thai_thonangmontho db1 0e11
+    Thai_thophuthao db2 0e12
+    Thai_nonen db3 0e13
+    Thai_dodek db4 0e14
+    Thai_totao db5 0e15
+    Thai_thothung db6 0e16
+    Thai_thothahan db7 0e17
+    Thai_thothong db8 0e18
+    Thai_nonu db9 0e19
+    Thai_bobaimai dba 0e1a
+    Thai_popla dbb 0e1b
+    Thai_phophung dbc 0e1c
+    Thai_fofa dbd 0e1d
+    Thai_phophan dbe 0e1e
+    Thai_fofan dbf 0e1f
+    Thai_phosamphao dc0 0e20
+    Thai_moma dc1 0e21
+    Thai_yoyak dc2 0e22
+    Thai_rorua dc3 0e23
+    Thai_ru dc4 0e24
+    Thai_loling dc5 0e25
+    Thai_lu dc6 0e26
+    Thai_wowaen dc7 0e27
+    Thai_sosala dc8 0e28
+    Thai_sorusi dc9 0e29
+    Thai_sosua dca 0e2a
+    Thai_hohip dcb 0e2b
+    Thai_lochula dcc 0e2c
+    Thai_oang dcd 0e2d
+    Thai_honokhuk dce 0e2e
+    Thai_paiyannoi dcf 0e2f
+    Thai_saraa dd0 0e30
+    Thai_maihanakat dd1 0e31
+    Thai_saraaa dd2 0e32
+    Thai_saraam dd3 0e33
+    Thai_sarai dd4 0e34
+    Thai_saraii dd5 0e35
+    Thai_saraue dd6 0e36
+    Thai_sarauee dd7 0e37
+    Thai_sarau dd8 0e38
+    Thai_sarauu dd9 0e39
+    Thai_phinthu dda 0e3a
+    Thai_maihanakat_maitho dde -
+    Thai_baht ddf 0e3f
+    Thai_sarae de0 0e40
+    Thai_saraae de1 0e41
+    Thai_sarao de2 0e42
+    Thai_saraaimaimuan de3 0e43
+    Thai_saraaimaimalai de4 0e44
+    Thai_lakkhangyao de5 0e45
+    Thai_maiyamok de6 0e46
+    Thai_maitaikhu de7 0e47
+    Thai_maiek de8 0e48
+    Thai_maitho de9 0e49
+    Thai_maitri dea 0e4a
+    Thai_maichattawa deb 0e4b
+    Thai_thanthakhat dec 0e4c
+    Thai_nikhahit ded 0e4d
+    Thai_leksun df0 0e50
+    Thai_leknung df1 0e51
+    Thai_leksong df2 0e52
+    Thai_leksam df3 0e53
+    Thai_leksi df4 0e54
+    Thai_lekha df5 0e55
+    Thai_lekhok df6 0e56
+    Thai_lekchet df7 0e57
+    Thai_lekpaet df8 0e58
+    Thai_lekkao df9 0e59
+    Hangul ff31 -
+    Hangul_Start ff32 -
+    Hangul_End ff33 -
+    Hangul_Hanja ff34 -
+    Hangul_Jamo ff35 -
+    Hangul_Romaja ff36 -
+    Hangul_Codeinput ff37 -
+    Hangul_Jeonja ff38 -
+    Hangul_Banja ff39 -
+    Hangul_PreHanja ff3a -
+    Hangul_PostHanja ff3b -
+    Hangul_SingleCandidate ff3c -
+    Hangul_MultipleCandidate ff3d -
+    Hangul_PreviousCandidate ff3e -
+    Hangul_Special ff3f -
+    Hangul_switch ff7e -
+    Hangul_Kiyeog ea1 3131
+    Hangul_SsangKiyeog ea2 3132
+    Hangul_KiyeogSios ea3 3133
+    Hangul_Nieun ea4 3134
+    Hangul_NieunJieuj ea5 3135
+    Hangul_NieunHieuh ea6 3136
+    Hangul_Dikeud ea7 3137
+    Hangul_SsangDikeud ea8 3138
+    Hangul_Rieul ea9 3139
+    Hangul_RieulKiyeog eaa 313a
+    Hangul_RieulMieum eab 313b
+    Hangul_RieulPieub eac 313c
+    Hangul_RieulSios ead 313d
+    Hangul_RieulTieut eae 313e
+    Hangul_RieulPhieuf eaf 313f
+    Hangul_RieulHieuh eb0 3140
+    Hangul_Mieum eb1 3141
+    Hangul_Pieub eb2 3142
+    Hangul_SsangPieub eb3 3143
+    Hangul_PieubSios eb4 3144
+    Hangul_Sios eb5 3145
+    Hangul_SsangSios eb6 3146
+    Hangul_Ieung eb7 3147
+    Hangul_Jieuj eb8 3148
+    Hangul_SsangJieuj eb9 3149
+    Hangul_Cieuc eba 314a
+    Hangul_Khieuq ebb 314b
+    Hangul_Tieut ebc 314c
+    Hangul_Phieuf ebd 314d
+    Hangul_Hieuh ebe 314e
+    Hangul_A ebf 314f
+    Hangul_AE ec0 3150
+    Hangul_YA ec1 3151
+    Hangul_YAE ec2 3152
+    Hangul_EO ec3 3153
+    Hangul_E ec4 3154
+    Hangul_YEO ec5 3155
+    Hangul_YE ec6 3156
+    Hangul_O ec7 3157
+    Hangul_WA ec8 3158
+    Hangul_WAE ec9 3159
+    Hangul_OE eca 315a
+    Hangul_YO ecb 315b
+    Hangul_U ecc 315c
+    Hangul_WEO ecd 315d
+    Hangul_WE ece 315e
+    Hangul_WI ecf 315f
+    Hangul_YU ed0 3160
+    Hangul_EU ed1 3161
+    Hangul_YI ed2 3162
+    Hangul_I ed3 3163
+    Hangul_J_Kiyeog ed4 11a8
+    Hangul_J_SsangKiyeog ed5 11a9
+    Hangul_J_KiyeogSios ed6 11aa
+    Hangul_J_Nieun ed7 11ab
+    Hangul_J_NieunJieuj ed8 11ac
+    Hangul_J_NieunHieuh ed9 11ad
+    Hangul_J_Dikeud eda 11ae
+    Hangul_J_Rieul edb 11af
+    Hangul_J_RieulKiyeog edc 11b0
+    Hangul_J_RieulMieum edd 11b1
+    Hangul_J_RieulPieub ede 11b2
+    Hangul_J_RieulSios edf 11b3
+    Hangul_J_RieulTieut ee0 11b4
+    Hangul_J_RieulPhieuf ee1 11b5
+    Hangul_J_RieulHieuh ee2 11b6
+    Hangul_J_Mieum ee3 11b7
+    Hangul_J_Pieub ee4 11b8
+    Hangul_J_PieubSios ee5 11b9
+    Hangul_J_Sios ee6 11ba
+    Hangul_J_SsangSios ee7 11bb
+    Hangul_J_Ieung ee8 11bc
+    Hangul_J_Jieuj ee9 11bd
+    Hangul_J_Cieuc eea 11be
+    Hangul_J_Khieuq eeb 11bf
+    Hangul_J_Tieut eec 11c0
+    Hangul_J_Phieuf eed 11c1
+    Hangul_J_Hieuh eee 11c2
+    Hangul_RieulYeorinHieuh eef 316d
+    Hangul_SunkyeongeumMieum ef0 3171
+    Hangul_SunkyeongeumPieub ef1 3178
+    Hangul_PanSios ef2 317f
+    Hangul_KkogjiDalrinIeung ef3 3181
+    Hangul_SunkyeongeumPhieuf ef4 3184
+    Hangul_YeorinHieuh ef5 3186
+    Hangul_AraeA ef6 318d
+    Hangul_AraeAE ef7 318e
+    Hangul_J_PanSios ef8 11eb
+    Hangul_J_KkogjiDalrinIeung ef9 11f0
+    Hangul_J_YeorinHieuh efa 11f9
+    Korean_Won eff -
+    Armenian_ligature_ew 1000587 0587
+    Armenian_full_stop 1000589 0589
+    Armenian_verjaket 1000589 0589
+    Armenian_separation_mark 100055d 055d
+    Armenian_but 100055d 055d
+    Armenian_hyphen 100058a 058a
+    Armenian_yentamna 100058a 058a
+    Armenian_exclam 100055c 055c
+    Armenian_amanak 100055c 055c
+    Armenian_accent 100055b 055b
+    Armenian_shesht 100055b 055b
+    Armenian_question 100055e 055e
+    Armenian_paruyk 100055e 055e
+    Armenian_AYB 1000531 0531
+    Armenian_ayb 1000561 0561
+    Armenian_BEN 1000532 0532
+    Armenian_ben 1000562 0562
+    Armenian_GIM 1000533 0533
+    Armenian_gim 1000563 0563
+    Armenian_DA 1000534 0534
+    Armenian_da 1000564 0564
+    Armenian_YECH 1000535 0535
+    Armenian_yech 1000565 0565
+    Armenian_ZA 1000536 0536
+    Armenian_za 1000566 0566
+    Armenian_E 1000537 0537
+    Armenian_e 1000567 0567
+    Armenian_AT 1000538 0538
+    Armenian_at 1000568 0568
+    Armenian_TO 1000539 0539
+    Armenian_to 1000569 0569
+    Armenian_ZHE 100053a 053a
+    Armenian_zhe 100056a 056a
+    Armenian_INI 100053b 053b
+    Armenian_ini 100056b 056b
+    Armenian_LYUN 100053c 053c
+    Armenian_lyun 100056c 056c
+    Armenian_KHE 100053d 053d
+    Armenian_khe 100056d 056d
+    Armenian_TSA 100053e 053e
+    Armenian_tsa 100056e 056e
+    Armenian_KEN 100053f 053f
+    Armenian_ken 100056f 056f
+    Armenian_HO 1000540 0540
+    Armenian_ho 1000570 0570
+    Armenian_DZA 1000541 0541
+    Armenian_dza 1000571 0571
+    Armenian_GHAT 1000542 0542
+    Armenian_ghat 1000572 0572
+    Armenian_TCHE 1000543 0543
+    Armenian_tche 1000573 0573
+    Armenian_MEN 1000544 0544
+    Armenian_men 1000574 0574
+    Armenian_HI 1000545 0545
+    Armenian_hi 1000575 0575
+    Armenian_NU 1000546 0546
+    Armenian_nu 1000576 0576
+    Armenian_SHA 1000547 0547
+    Armenian_sha 1000577 0577
+    Armenian_VO 1000548 0548
+    Armenian_vo 1000578 0578
+    Armenian_CHA 1000549 0549
+    Armenian_cha 1000579 0579
+    Armenian_PE 100054a 054a
+    Armenian_pe 100057a 057a
+    Armenian_JE 100054b 054b
+    Armenian_je 100057b 057b
+    Armenian_RA 100054c 054c
+    Armenian_ra 100057c 057c
+    Armenian_SE 100054d 054d
+    Armenian_se 100057d 057d
+    Armenian_VEV 100054e 054e
+    Armenian_vev 100057e 057e
+    Armenian_TYUN 100054f 054f
+    Armenian_tyun 100057f 057f
+    Armenian_RE 1000550 0550
+    Armenian_re 1000580 0580
+    Armenian_TSO 1000551 0551
+    Armenian_tso 1000581 0581
+    Armenian_VYUN 1000552 0552
+    Armenian_vyun 1000582 0582
+    Armenian_PYUR 1000553 0553
+    Armenian_pyur 1000583 0583
+    Armenian_KE 1000554 0554
+    Armenian_ke 1000584 0584
+    Armenian_O 1000555 0555
+    Armenian_o 1000585 0585
+    Armenian_FE 1000556 0556
+    Armenian_fe 1000586 0586
+    Armenian_apostrophe 100055a 055a
+    Georgian_an 10010d0 10d0
+    Georgian_ban 10010d1 10d1
+    Georgian_gan 10010d2 10d2
+    Georgian_don 10010d3 10d3
+    Georgian_en 10010d4 10d4
+    Georgian_vin 10010d5 10d5
+    Georgian_zen 10010d6 10d6
+    Georgian_tan 10010d7 10d7
+    Georgian_in 10010d8 10d8
+    Georgian_kan 10010d9 10d9
+    Georgian_las 10010da 10da
+    Georgian_man 10010db 10db
+    Georgian_nar 10010dc 10dc
+    Georgian_on 10010dd 10dd
+    Georgian_par 10010de 10de
+    Georgian_zhar 10010df 10df
+    Georgian_rae 10010e0 10e0
+    Georgian_san 10010e1 10e1
+    Georgian_tar 10010e2 10e2
+    Georgian_un 10010e3 10e3
+    Georgian_phar 10010e4 10e4
+    Georgian_khar 10010e5 10e5
+    Georgian_ghan 10010e6 10e6
+    Georgian_qar 10010e7 10e7
+    Georgian_shin 10010e8 10e8
+    Georgian_chin 10010e9 10e9
+    Georgian_can 10010ea 10ea
+    Georgian_jil 10010eb 10eb
+    Georgian_cil 10010ec 10ec
+    Georgian_char 10010ed 10ed
+    Georgian_xan 10010ee 10ee
+    Georgian_jhan 10010ef 10ef
+    Georgian_hae 10010f0 10f0
+    Georgian_he 10010f1 10f1
+    Georgian_hie 10010f2 10f2
+    Georgian_we 10010f3 10f3
+    Georgian_har 10010f4 10f4
+    Georgian_hoe 10010f5 10f5
+    Georgian_fi 10010f6 10f6
+    Xabovedot 1001e8a 1e8a
+    Ibreve 100012c 012c
+    Zstroke 10001b5 01b5
+    Gcaron 10001e6 01e6
+    Ocaron 10001d1 01d1
+    Obarred 100019f 019f
+    xabovedot 1001e8b 1e8b
+    ibreve 100012d 012d
+    zstroke 10001b6 01b6
+    gcaron 10001e7 01e7
+    ocaron 10001d2 01d2
+    obarred 1000275 0275
+    SCHWA 100018f 018f
+    schwa 1000259 0259
+    EZH 10001b7 01b7
+    ezh 1000292 0292
+    Lbelowdot 1001e36 1e36
+    lbelowdot 1001e37 1e37
+    Abelowdot 1001ea0 1ea0
+    abelowdot 1001ea1 1ea1
+    Ahook 1001ea2 1ea2
+    ahook 1001ea3 1ea3
+    Acircumflexacute 1001ea4 1ea4
+    acircumflexacute 1001ea5 1ea5
+    Acircumflexgrave 1001ea6 1ea6
+    acircumflexgrave 1001ea7 1ea7
+    Acircumflexhook 1001ea8 1ea8
+    acircumflexhook 1001ea9 1ea9
+    Acircumflextilde 1001eaa 1eaa
+    acircumflextilde 1001eab 1eab
+    Acircumflexbelowdot 1001eac 1eac
+    acircumflexbelowdot 1001ead 1ead
+    Abreveacute 1001eae 1eae
+    abreveacute 1001eaf 1eaf
+    Abrevegrave 1001eb0 1eb0
+    abrevegrave 1001eb1 1eb1
+    Abrevehook 1001eb2 1eb2
+    abrevehook 1001eb3 1eb3
+    Abrevetilde 1001eb4 1eb4
+    abrevetilde 1001eb5 1eb5
+    Abrevebelowdot 1001eb6 1eb6
+    abrevebelowdot 1001eb7 1eb7
+    Ebelowdot 1001eb8 1eb8
+    ebelowdot 1001eb9 1eb9
+    Ehook 1001eba 1eba
+    ehook 1001ebb 1ebb
+    Etilde 1001ebc 1ebc
+    etilde 1001ebd 1ebd
+    Ecircumflexacute 1001ebe 1ebe
+    ecircumflexacute 1001ebf 1ebf
+    Ecircumflexgrave 1001ec0 1ec0
+    ecircumflexgrave 1001ec1 1ec1
+    Ecircumflexhook 1001ec2 1ec2
+    ecircumflexhook 1001ec3 1ec3
+    Ecircumflextilde 1001ec4 1ec4
+    ecircumflextilde 1001ec5 1ec5
+    Ecircumflexbelowdot 1001ec6 1ec6
+    ecircumflexbelowdot 1001ec7 1ec7
+    Ihook 1001ec8 1ec8
+    ihook 1001ec9 1ec9
+    Ibelowdot 1001eca 1eca
+    ibelowdot 1001ecb 1ecb
+    Obelowdot 1001ecc 1ecc
+    obelowdot 1001ecd 1ecd
+    Ohook 1001ece 1ece
+    ohook 1001ecf 1ecf
+    Ocircumflexacute 1001ed0 1ed0
+    ocircumflexacute 1001ed1 1ed1
+    Ocircumflexgrave 1001ed2 1ed2
+    ocircumflexgrave 1001ed3 1ed3
+    Ocircumflexhook 1001ed4 1ed4
+    ocircumflexhook 1001ed5 1ed5
+    Ocircumflextilde 1001ed6 1ed6
+    ocircumflextilde 1001ed7 1ed7
+    Ocircumflexbelowdot 1001ed8 1ed8
+    ocircumflexbelowdot 1001ed9 1ed9
+    Ohornacute 1001eda 1eda
+    ohornacute 1001edb 1edb
+    Ohorngrave 1001edc 1edc
+    ohorngrave 1001edd 1edd
+    Ohornhook 1001ede 1ede
+    ohornhook 1001edf 1edf
+    Ohorntilde 1001ee0 1ee0
+    ohorntilde 1001ee1 1ee1
+    Ohornbelowdot 1001ee2 1ee2
+    ohornbelowdot 1001ee3 1ee3
+    Ubelowdot 1001ee4 1ee4
+    ubelowdot 1001ee5 1ee5
+    Uhook 1001ee6 1ee6
+    uhook 1001ee7 1ee7
+    Uhornacute 1001ee8 1ee8
+    uhornacute 1001ee9 1ee9
+    Uhorngrave 1001eea 1eea
+    uhorngrave 1001eeb 1eeb
+    Uhornhook 1001eec 1eec
+    uhornhook 1001eed 1eed
+    Uhorntilde 1001eee 1eee
+    uhorntilde 1001eef 1eef
+    Uhornbelowdot 1001ef0 1ef0
+    uhornbelowdot 1001ef1 1ef1
+    Ybelowdot 1001ef4 1ef4
+    ybelowdot 1001ef5 1ef5
+    Yhook 1001ef6 1ef6
+    yhook 1001ef7 1ef7
+    Ytilde 1001ef8 1ef8
+    ytilde 1001ef9 1ef9
+    Ohorn 10001a0 01a0
+    ohorn 10001a1 01a1
+    Uhorn 10001af 01af
+    uhorn 10001b0 01b0
+    combining_tilde 1000303 0303
+    combining_grave 1000300 0300
+    combining_acute 1000301 0301
+    combining_hook 1000309 0309
+    combining_belowdot 1000323 0323
+    EcuSign 10020a0 20a0
+    ColonSign 10020a1 20a1
+    CruzeiroSign 10020a2 20a2
+    FFrancSign 10020a3 20a3
+    LiraSign 10020a4 20a4
+    MillSign 10020a5 20a5
+    NairaSign 10020a6 20a6
+    PesetaSign 10020a7 20a7
+    RupeeSign 10020a8 20a8
+    WonSign 10020a9 20a9
+    NewSheqelSign 10020aa 20aa
+    DongSign 10020ab 20ab
+    EuroSign 20ac 20ac
+    zerosuperior 1002070 2070
+    foursuperior 1002074 2074
+    fivesuperior 1002075 2075
+    sixsuperior 1002076 2076
+    sevensuperior 1002077 2077
+    eightsuperior 1002078 2078
+    ninesuperior 1002079 2079
+    zerosubscript 1002080 2080
+    onesubscript 1002081 2081
+    twosubscript 1002082 2082
+    threesubscript 1002083 2083
+    foursubscript 1002084 2084
+    fivesubscript 1002085 2085
+    sixsubscript 1002086 2086
+    sevensubscript 1002087 2087
+    eightsubscript 1002088 2088
+    ninesubscript 1002089 2089
+    partdifferential 1002202 2202
+    emptyset 1002205 2205
+    elementof 1002208 2208
+    notelementof 1002209 2209
+    containsas 100220b 220b
+    squareroot 100221a 221a
+    cuberoot 100221b 221b
+    fourthroot 100221c 221c
+    dintegral 100222c 222c
+    tintegral 100222d 222d
+    because 1002235 2235
+    approxeq 1002248 -
+    notapproxeq 1002247 -
+    notidentical 1002262 2262
+    stricteq 1002263 2263
+    braille_dot_1 fff1 -
+    braille_dot_2 fff2 -
+    braille_dot_3 fff3 -
+    braille_dot_4 fff4 -
+    braille_dot_5 fff5 -
+    braille_dot_6 fff6 -
+    braille_dot_7 fff7 -
+    braille_dot_8 fff8 -
+    braille_dot_9 fff9 -
+    braille_dot_10 fffa -
+    braille_blank 1002800 2800
+    braille_dots_1 1002801 2801
+    braille_dots_2 1002802 2802
+    braille_dots_12 1002803 2803
+    braille_dots_3 1002804 2804
+    braille_dots_13 1002805 2805
+    braille_dots_23 1002806 2806
+    braille_dots_123 1002807 2807
+    braille_dots_4 1002808 2808
+    braille_dots_14 1002809 2809
+    braille_dots_24 100280a 280a
+    braille_dots_124 100280b 280b
+    braille_dots_34 100280c 280c
+    braille_dots_134 100280d 280d
+    braille_dots_234 100280e 280e
+    braille_dots_1234 100280f 280f
+    braille_dots_5 1002810 2810
+    braille_dots_15 1002811 2811
+    braille_dots_25 1002812 2812
+    braille_dots_125 1002813 2813
+    braille_dots_35 1002814 2814
+    braille_dots_135 1002815 2815
+    braille_dots_235 1002816 2816
+    braille_dots_1235 1002817 2817
+    braille_dots_45 1002818 2818
+    braille_dots_145 1002819 2819
+    braille_dots_245 100281a 281a
+    braille_dots_1245 100281b 281b
+    braille_dots_345 100281c 281c
+    braille_dots_1345 100281d 281d
+    braille_dots_2345 100281e 281e
+    braille_dots_12345 100281f 281f
+    braille_dots_6 1002820 2820
+    braille_dots_16 1002821 2821
+    braille_dots_26 1002822 2822
+    braille_dots_126 1002823 2823
+    braille_dots_36 1002824 2824
+    braille_dots_136 1002825 2825
+    braille_dots_236 1002826 2826
+    braille_dots_1236 1002827 2827
+    braille_dots_46 1002828 2828
+    braille_dots_146 1002829 2829
+    braille_dots_246 100282a 282a
+    braille_dots_1246 100282b 282b
+    braille_dots_346 100282c 282c
+    braille_dots_1346 100282d 282d
+    braille_dots_2346 100282e 282e
+    braille_dots_12346 100282f 282f
+    braille_dots_56 1002830 2830
+    braille_dots_156 1002831 2831
+    braille_dots_256 1002832 2832
+    braille_dots_1256 1002833 2833
+    braille_dots_356 1002834 2834
+    braille_dots_1356 1002835 2835
+    braille_dots_2356 1002836 2836
+    braille_dots_12356 1002837 2837
+    braille_dots_456 1002838 2838
+    braille_dots_1456 1002839 2839
+    braille_dots_2456 100283a 283a
+    braille_dots_12456 100283b 283b
+    braille_dots_3456 100283c 283c
+    braille_dots_13456 100283d 283d
+    braille_dots_23456 100283e 283e
+    braille_dots_123456 100283f 283f
+    braille_dots_7 1002840 2840
+    braille_dots_17 1002841 2841
+    braille_dots_27 1002842 2842
+    braille_dots_127 1002843 2843
+    braille_dots_37 1002844 2844
+    braille_dots_137 1002845 2845
+    braille_dots_237 1002846 2846
+    braille_dots_1237 1002847 2847
+    braille_dots_47 1002848 2848
+    braille_dots_147 1002849 2849
+    braille_dots_247 100284a 284a
+    braille_dots_1247 100284b 284b
+    braille_dots_347 100284c 284c
+    braille_dots_1347 100284d 284d
+    braille_dots_2347 100284e 284e
+    braille_dots_12347 100284f 284f
+    braille_dots_57 1002850 2850
+    braille_dots_157 1002851 2851
+    braille_dots_257 1002852 2852
+    braille_dots_1257 1002853 2853
+    braille_dots_357 1002854 2854
+    braille_dots_1357 1002855 2855
+    braille_dots_2357 1002856 2856
+    braille_dots_12357 1002857 2857
+    braille_dots_457 1002858 2858
+    braille_dots_1457 1002859 2859
+    braille_dots_2457 100285a 285a
+    braille_dots_12457 100285b 285b
+    braille_dots_3457 100285c 285c
+    braille_dots_13457 100285d 285d
+    braille_dots_23457 100285e 285e
+    braille_dots_123457 100285f 285f
+    braille_dots_67 1002860 2860
+    braille_dots_167 1002861 2861
+    braille_dots_267 1002862 2862
+    braille_dots_1267 1002863 2863
+    braille_dots_367 1002864 2864
+    braille_dots_1367 1002865 2865
+    braille_dots_2367 1002866 2866
+    braille_dots_12367 1002867 2867
+    braille_dots_467 1002868 2868
+    braille_dots_1467 1002869 2869
+    braille_dots_2467 100286a 286a
+    braille_dots_12467 100286b 286b
+    braille_dots_3467 100286c 286c
+    braille_dots_13467 100286d 286d
+    braille_dots_23467 100286e 286e
+    braille_dots_123467 100286f 286f
+    braille_dots_567 1002870 2870
+    braille_dots_1567 1002871 2871
+    braille_dots_2567 1002872 2872
+    braille_dots_12567 1002873 2873
+    braille_dots_3567 1002874 2874
+    braille_dots_13567 1002875 2875
+    braille_dots_23567 1002876 2876
+    braille_dots_123567 1002877 2877
+    braille_dots_4567 1002878 2878
+    braille_dots_14567 1002879 2879
+    braille_dots_24567 100287a 287a
+    braille_dots_124567 100287b 287b
+    braille_dots_34567 100287c 287c
+    braille_dots_134567 100287d 287d
+    braille_dots_234567 100287e 287e
+    braille_dots_1234567 100287f 287f
+    braille_dots_8 1002880 2880
+    braille_dots_18 1002881 2881
+    braille_dots_28 1002882 2882
+    braille_dots_128 1002883 2883
+    braille_dots_38 1002884 2884
+    braille_dots_138 1002885 2885
+    braille_dots_238 1002886 2886
+    braille_dots_1238 1002887 2887
+    braille_dots_48 1002888 2888
+    braille_dots_148 1002889 2889
+    braille_dots_248 100288a 288a
+    braille_dots_1248 100288b 288b
+    braille_dots_348 100288c 288c
+    braille_dots_1348 100288d 288d
+    braille_dots_2348 100288e 288e
+    braille_dots_12348 100288f 288f
+    braille_dots_58 1002890 2890
+    braille_dots_158 1002891 2891
+    braille_dots_258 1002892 2892
+    braille_dots_1258 1002893 2893
+    braille_dots_358 1002894 2894
+    braille_dots_1358 1002895 2895
+    braille_dots_2358 1002896 2896
+    braille_dots_12358 1002897 2897
+    braille_dots_458 1002898 2898
+    braille_dots_1458 1002899 2899
+    braille_dots_2458 100289a 289a
+    braille_dots_12458 100289b 289b
+    braille_dots_3458 100289c 289c
+    braille_dots_13458 100289d 289d
+    braille_dots_23458 100289e 289e
+    braille_dots_123458 100289f 289f
+    braille_dots_68 10028a0 28a0
+    braille_dots_168 10028a1 28a1
+    braille_dots_268 10028a2 28a2
+    braille_dots_1268 10028a3 28a3
+    braille_dots_368 10028a4 28a4
+    braille_dots_1368 10028a5 28a5
+    braille_dots_2368 10028a6 28a6
+    braille_dots_12368 10028a7 28a7
+    braille_dots_468 10028a8 28a8
+    braille_dots_1468 10028a9 28a9
+    braille_dots_2468 10028aa 28aa
+    braille_dots_12468 10028ab 28ab
+    braille_dots_3468 10028ac 28ac
+    braille_dots_13468 10028ad 28ad
+    braille_dots_23468 10028ae 28ae
+    braille_dots_123468 10028af 28af
+    braille_dots_568 10028b0 28b0
+    braille_dots_1568 10028b1 28b1
+    braille_dots_2568 10028b2 28b2
+    braille_dots_12568 10028b3 28b3
+    braille_dots_3568 10028b4 28b4
+    braille_dots_13568 10028b5 28b5
+    braille_dots_23568 10028b6 28b6
+    braille_dots_123568 10028b7 28b7
+    braille_dots_4568 10028b8 28b8
+    braille_dots_14568 10028b9 28b9
+    braille_dots_24568 10028ba 28ba
+    braille_dots_124568 10028bb 28bb
+    braille_dots_34568 10028bc 28bc
+    braille_dots_134568 10028bd 28bd
+    braille_dots_234568 10028be 28be
+    braille_dots_1234568 10028bf 28bf
+    braille_dots_78 10028c0 28c0
+    braille_dots_178 10028c1 28c1
+    braille_dots_278 10028c2 28c2
+    braille_dots_1278 10028c3 28c3
+    braille_dots_378 10028c4 28c4
+    braille_dots_1378 10028c5 28c5
+    braille_dots_2378 10028c6 28c6
+    braille_dots_12378 10028c7 28c7
+    braille_dots_478 10028c8 28c8
+    braille_dots_1478 10028c9 28c9
+    braille_dots_2478 10028ca 28ca
+    braille_dots_12478 10028cb 28cb
+    braille_dots_3478 10028cc 28cc
+    braille_dots_13478 10028cd 28cd
+    braille_dots_23478 10028ce 28ce
+    braille_dots_123478 10028cf 28cf
+    braille_dots_578 10028d0 28d0
+    braille_dots_1578 10028d1 28d1
+    braille_dots_2578 10028d2 28d2
+    braille_dots_12578 10028d3 28d3
+    braille_dots_3578 10028d4 28d4
+    braille_dots_13578 10028d5 28d5
+    braille_dots_23578 10028d6 28d6
+    braille_dots_123578 10028d7 28d7
+    braille_dots_4578 10028d8 28d8
+    braille_dots_14578 10028d9 28d9
+    braille_dots_24578 10028da 28da
+    braille_dots_124578 10028db 28db
+    braille_dots_34578 10028dc 28dc
+    braille_dots_134578 10028dd 28dd
+    braille_dots_234578 10028de 28de
+    braille_dots_1234578 10028df 28df
+    braille_dots_678 10028e0 28e0
+    braille_dots_1678 10028e1 28e1
+    braille_dots_2678 10028e2 28e2
+    braille_dots_12678 10028e3 28e3
+    braille_dots_3678 10028e4 28e4
+    braille_dots_13678 10028e5 28e5
+    braille_dots_23678 10028e6 28e6
+    braille_dots_123678 10028e7 28e7
+    braille_dots_4678 10028e8 28e8
+    braille_dots_14678 10028e9 28e9
+    braille_dots_24678 10028ea 28ea
+    braille_dots_124678 10028eb 28eb
+    braille_dots_34678 10028ec 28ec
+    braille_dots_134678 10028ed 28ed
+    braille_dots_234678 10028ee 28ee
+    braille_dots_1234678 10028ef 28ef
+    braille_dots_5678 10028f0 28f0
+    braille_dots_15678 10028f1 28f1
+    braille_dots_25678 10028f2 28f2
+    braille_dots_125678 10028f3 28f3
+    braille_dots_35678 10028f4 28f4
+    braille_dots_135678 10028f5 28f5
+    braille_dots_235678 10028f6 28f6
+    braille_dots_1235678 10028f7 28f7
+    braille_dots_45678 10028f8 28f8
+    braille_dots_145678 10028f9 28f9
+    braille_dots_245678 10028fa 28fa
+    braille_dots_1245678 10028fb 28fb
+    braille_dots_345678 10028fc 28fc
+    braille_dots_1345678 10028fd 28fd
+    braille_dots_2345678 10028fe 28fe
+    braille_dots_12345678 10028ff 28ff
+    Sinh_ng 1000d82 0d82
+    Sinh_h2 1000d83 0d83
+    Sinh_a 1000d85 0d85
+    Sinh_aa 1000d86 0d86
+    Sinh_ae 1000d87 0d87
+    Sinh_aee 1000d88 0d88
+    Sinh_i 1000d89 0d89
+    Sinh_ii 1000d8a 0d8a
+    Sinh_u 1000d8b 0d8b
+    Sinh_uu 1000d8c 0d8c
+    Sinh_ri 1000d8d 0d8d
+    Sinh_rii 1000d8e 0d8e
+    Sinh_lu 1000d8f 0d8f
+    Sinh_luu 1000d90 0d90
+    Sinh_e 1000d91 0d91
+    Sinh_ee 1000d92 0d92
+    Sinh_ai 1000d93 0d93
+    Sinh_o 1000d94 0d94
+    Sinh_oo 1000d95 0d95
+    Sinh_au 1000d96 0d96
+    Sinh_ka 1000d9a 0d9a
+    Sinh_kha 1000d9b 0d9b
+    Sinh_ga 1000d9c 0d9c
+    Sinh_gha 1000d9d 0d9d
+    Sinh_ng2 1000d9e 0d9e
+    Sinh_nga 1000d9f 0d9f
+    Sinh_ca 1000da0 0da0
+    Sinh_cha 1000da1 0da1
+    Sinh_ja 1000da2 0da2
+    Sinh_jha 1000da3 0da3
+    Sinh_nya 1000da4 0da4
+    Sinh_jnya 1000da5 0da5
+    Sinh_nja 1000da6 0da6
+    Sinh_tta 1000da7 0da7
+    Sinh_ttha 1000da8 0da8
+    Sinh_dda 1000da9 0da9
+    Sinh_ddha 1000daa 0daa
+    Sinh_nna 1000dab 0dab
+    Sinh_ndda 1000dac 0dac
+    Sinh_tha 1000dad 0dad
+    Sinh_thha 1000dae 0dae
+    Sinh_dha 1000daf 0daf
+    Sinh_dhha 1000db0 0db0
+    Sinh_na 1000db1 0db1
+    Sinh_ndha 1000db3 0db3
+    Sinh_pa 1000db4 0db4
+    Sinh_pha 1000db5 0db5
+    Sinh_ba 1000db6 0db6
+    Sinh_bha 1000db7 0db7
+    Sinh_ma 1000db8 0db8
+    Sinh_mba 1000db9 0db9
+    Sinh_ya 1000dba 0dba
+    Sinh_ra 1000dbb 0dbb
+    Sinh_la 1000dbd 0dbd
+    Sinh_va 1000dc0 0dc0
+    Sinh_sha 1000dc1 0dc1
+    Sinh_ssha 1000dc2 0dc2
+    Sinh_sa 1000dc3 0dc3
+    Sinh_ha 1000dc4 0dc4
+    Sinh_lla 1000dc5 0dc5
+    Sinh_fa 1000dc6 0dc6
+    Sinh_al 1000dca 0dca
+    Sinh_aa2 1000dcf 0dcf
+    Sinh_ae2 1000dd0 0dd0
+    Sinh_aee2 1000dd1 0dd1
+    Sinh_i2 1000dd2 0dd2
+    Sinh_ii2 1000dd3 0dd3
+    Sinh_u2 1000dd4 0dd4
+    Sinh_uu2 1000dd6 0dd6
+    Sinh_ru2 1000dd8 0dd8
+    Sinh_e2 1000dd9 0dd9
+    Sinh_ee2 1000dda 0dda
+    Sinh_ai2 1000ddb 0ddb
+    Sinh_o2 1000ddc 0ddc
+    Sinh_oo2 1000ddd 0ddd
+    Sinh_au2 1000dde 0dde
+    Sinh_lu2 1000ddf 0ddf
+    Sinh_ruu2 1000df2 0df2
+    Sinh_luu2 1000df3 0df3
+    Sinh_kunddaliya 1000df4 0df4
+    XF86ModeLock 1008ff01 -
+    XF86MonBrightnessUp 1008ff02 -
+    XF86MonBrightnessDown 1008ff03 -
+    XF86KbdLightOnOff 1008ff04 -
+    XF86KbdBrightnessUp 1008ff05 -
+    XF86KbdBrightnessDown 1008ff06 -
+    XF86MonBrightnessCycle 1008ff07 -
+    XF86Standby 1008ff10 -
+    XF86AudioLowerVolume 1008ff11 -
+    XF86AudioMute 1008ff12 -
+    XF86AudioRaiseVolume 1008ff13 -
+    XF86AudioPlay 1008ff14 -
+    XF86AudioStop 1008ff15 -
+    XF86AudioPrev 1008ff16 -
+    XF86AudioNext 1008ff17 -
+    XF86HomePage 1008ff18 -
+    XF86Mail 1008ff19 -
+    XF86Start 1008ff1a -
+    XF86Search 1008ff1b -
+    XF86AudioRecord 1008ff1c -
+    XF86Calculator 1008ff1d -
+    XF86Memo 1008ff1e -
+    XF86ToDoList 1008ff1f -
+    XF86Calendar 1008ff20 -
+    XF86PowerDown 1008ff21 -
+    XF86ContrastAdjust 1008ff22 -
+    XF86RockerUp 1008ff23 -
+    XF86RockerDown 1008ff24 -
+    XF86RockerEnter 1008ff25 -
+    XF86Back 1008ff26 -
+    XF86Forward 1008ff27 -
+    XF86Stop 1008ff28 -
+    XF86Refresh 1008ff29 -
+    XF86PowerOff 1008ff2a -
+    XF86WakeUp 1008ff2b -
+    XF86Eject 1008ff2c -
+    XF86ScreenSaver 1008ff2d -
+    XF86WWW 1008ff2e -
+    XF86Sleep 1008ff2f -
+    XF86Favorites 1008ff30 -
+    XF86AudioPause 1008ff31 -
+    XF86AudioMedia 1008ff32 -
+    XF86MyComputer 1008ff33 -
+    XF86VendorHome 1008ff34 -
+    XF86LightBulb 1008ff35 -
+    XF86Shop 1008ff36 -
+    XF86History 1008ff37 -
+    XF86OpenURL 1008ff38 -
+    XF86AddFavorite 1008ff39 -
+    XF86HotLinks 1008ff3a -
+    XF86BrightnessAdjust 1008ff3b -
+    XF86Finance 1008ff3c -
+    XF86Community 1008ff3d -
+    XF86AudioRewind 1008ff3e -
+    XF86BackForward 1008ff3f -
+    XF86Launch0 1008ff40 -
+    XF86Launch1 1008ff41 -
+    XF86Launch2 1008ff42 -
+    XF86Launch3 1008ff43 -
+    XF86Launch4 1008ff44 -
+    XF86Launch5 1008ff45 -
+    XF86Launch6 1008ff46 -
+    XF86Launch7 1008ff47 -
+    XF86Launch8 1008ff48 -
+    XF86Launch9 1008ff49 -
+    XF86LaunchA 1008ff4a -
+    XF86LaunchB 1008ff4b -
+    XF86LaunchC 1008ff4c -
+    XF86LaunchD 1008ff4d -
+    XF86LaunchE 1008ff4e -
+    XF86LaunchF 1008ff4f -
+    XF86ApplicationLeft 1008ff50 -
+    XF86ApplicationRight 1008ff51 -
+    XF86Book 1008ff52 -
+    XF86CD 1008ff53 -
+    XF86Calculater 1008ff54 -
+    XF86Clear 1008ff55 -
+    XF86Close 1008ff56 -
+    XF86Copy 1008ff57 -
+    XF86Cut 1008ff58 -
+    XF86Display 1008ff59 -
+    XF86DOS 1008ff5a -
+    XF86Documents 1008ff5b -
+    XF86Excel 1008ff5c -
+    XF86Explorer 1008ff5d -
+    XF86Game 1008ff5e -
+    XF86Go 1008ff5f -
+    XF86iTouch 1008ff60 -
+    XF86LogOff 1008ff61 -
+    XF86Market 1008ff62 -
+    XF86Meeting 1008ff63 -
+    XF86MenuKB 1008ff65 -
+    XF86MenuPB 1008ff66 -
+    XF86MySites 1008ff67 -
+    XF86New 1008ff68 -
+    XF86News 1008ff69 -
+    XF86OfficeHome 1008ff6a -
+    XF86Open 1008ff6b -
+    XF86Option 1008ff6c -
+    XF86Paste 1008ff6d -
+    XF86Phone 1008ff6e -
+    XF86Q 1008ff70 -
+    XF86Reply 1008ff72 -
+    XF86Reload 1008ff73 -
+    XF86RotateWindows 1008ff74 -
+    XF86RotationPB 1008ff75 -
+    XF86RotationKB 1008ff76 -
+    XF86Save 1008ff77 -
+    XF86ScrollUp 1008ff78 -
+    XF86ScrollDown 1008ff79 -
+    XF86ScrollClick 1008ff7a -
+    XF86Send 1008ff7b -
+    XF86Spell 1008ff7c -
+    XF86SplitScreen 1008ff7d -
+    XF86Support 1008ff7e -
+    XF86TaskPane 1008ff7f -
+    XF86Terminal 1008ff80 -
+    XF86Tools 1008ff81 -
+    XF86Travel 1008ff82 -
+    XF86UserPB 1008ff84 -
+    XF86User1KB 1008ff85 -
+    XF86User2KB 1008ff86 -
+    XF86Video 1008ff87 -
+    XF86WheelButton 1008ff88 -
+    XF86Word 1008ff89 -
+    XF86Xfer 1008ff8a -
+    XF86ZoomIn 1008ff8b -
+    XF86ZoomOut 1008ff8c -
+    XF86Away 1008ff8d -
+    XF86Messenger 1008ff8e -
+    XF86WebCam 1008ff8f -
+    XF86MailForward 1008ff90 -
+    XF86Pictures 1008ff91 -
+    XF86Music 1008ff92 -
+    XF86Battery 1008ff93 -
+    XF86Bluetooth 1008ff94 -
+    XF86WLAN 1008ff95 -
+    XF86UWB 1008ff96 -
+    XF86AudioForward 1008ff97 -
+    XF86AudioRepeat 1008ff98 -
+    XF86AudioRandomPlay 1008ff99 -
+    XF86Subtitle 1008ff9a -
+    XF86AudioCycleTrack 1008ff9b -
+    XF86CycleAngle 1008ff9c -
+    XF86FrameBack 1008ff9d -
+    XF86FrameForward 1008ff9e -
+    XF86Time 1008ff9f -
+    XF86Select 1008ffa0 -
+    XF86View 1008ffa1 -
+    XF86TopMenu 1008ffa2 -
+    XF86Red 1008ffa3 -
+    XF86Green 1008ffa4 -
+    XF86Yellow 1008ffa5 -
+    XF86Blue 1008ffa6 -
+    XF86Suspend 1008ffa7 -
+    XF86Hibernate 1008ffa8 -
+    XF86TouchpadToggle 1008ffa9 -
+    XF86TouchpadOn 1008ffb0 -
+    XF86TouchpadOff 1008ffb1 -
+    XF86AudioMicMute 1008ffb2 -
+    XF86Keyboard 1008ffb3 -
+    XF86WWAN 1008ffb4 -
+    XF86RFKill 1008ffb5 -
+    XF86AudioPreset 1008ffb6 -
+    XF86RotationLockToggle 1008ffb7 -
+    XF86FullScreen 1008ffb8 -
+    XF86Switch_VT_1 1008fe01 -
+    XF86Switch_VT_2 1008fe02 -
+    XF86Switch_VT_3 1008fe03 -
+    XF86Switch_VT_4 1008fe04 -
+    XF86Switch_VT_5 1008fe05 -
+    XF86Switch_VT_6 1008fe06 -
+    XF86Switch_VT_7 1008fe07 -
+    XF86Switch_VT_8 1008fe08 -
+    XF86Switch_VT_9 1008fe09 -
+    XF86Switch_VT_10 1008fe0a -
+    XF86Switch_VT_11 1008fe0b -
+    XF86Switch_VT_12 1008fe0c -
+    XF86Ungrab 1008fe20 -
+    XF86ClearGrab 1008fe21 -
+    XF86Next_VMode 1008fe22 -
+    XF86Prev_VMode 1008fe23 -
+    XF86LogWindowTree 1008fe24 -
+    XF86LogGrabInfo 1008fe25 -
+    """
