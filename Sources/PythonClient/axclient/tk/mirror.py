@@ -8,9 +8,7 @@ Specs/tk-adapter.md describes the mapping and every behaviour here.
 from __future__ import annotations
 
 import collections
-import json
 import os
-import queue
 import sys
 import threading
 import time
@@ -19,15 +17,14 @@ import tkinter.font
 from tkinter import ttk
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
-from ..errors import AXConnectionError, AXError, RPCError
-from ..provider import ActionRequest, Provider
+from ..errors import AXError
+from ..kit.link import LEAVING as _LEAVING
+from ..kit.link import Link as _Link
+from ..kit.link import warn
+from ..kit.patches import (CLIPPED_PROPERTIES, SPLICE_MIN_CHARS, TEXT_LIMIT_BYTES, TRUNCATION_MARKER,  # noqa: F401
+                           clip_text, diff, focus_first, unknown_optional_property)
+from ..provider import ActionRequest
 from . import adapters, textlayout
-
-#: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
-TEXT_LIMIT_BYTES = 60000
-#: A text edit on a server with the ``splice`` op (D-TEXT-SPLICE-1) travels as a splice when the text is longer
-#: than this; shorter texts are simply set.
-SPLICE_MIN_CHARS = 256
 
 #: Tcl commands (first word) and widget subcommands (second word) that only read: they never mark the tree dirty.
 READ_COMMANDS = frozenset(("after", "update", "winfo", "info", "image", "font", "bindtags", "bind", "event",
@@ -60,36 +57,6 @@ ACTION_NESTED_GRACE = 0.5
 MAX_NESTED_JOBS = 8
 
 
-def warn(message: str) -> None:
-    """One line on stderr, prefixed ``axclient.tk:``."""
-    try:
-        sys.stderr.write("axclient.tk: %s\n" % message)
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
-#: What replaces the rest of a widget text cut to the schema's string limit (Specs/tk-adapter.md §Failures).
-TRUNCATION_MARKER = " \u2026 [truncated by axclient.tk]"
-#: Properties that are plain strings under the schema's 64 KiB string limit (a Text's ``text`` has its own
-#: rule, §Big text).
-CLIPPED_PROPERTIES = ("text", "title", "accessibilityLabel", "accessibilityValue", "accessibilityHint",
-                      "placeholder", "windowTitle")
-#: A refused or lost snapshot waits this long before the next, doubling up to the maximum (§Failures).
-SNAPSHOT_BACKOFF_FIRST = 0.5
-SNAPSHOT_BACKOFF_MAX = 30.0
-
-
-def clip_text(text: str, limit: int = TEXT_LIMIT_BYTES) -> str:
-    """``text`` cut to at most ``limit`` UTF-8 bytes (on a character boundary)."""
-    if len(text) * 4 <= limit:
-        return text
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text
-    return data[:limit].decode("utf-8", "ignore")
-
-
 class TargetGone(AXError):
     """The action's widget was destroyed (or never existed)."""
 
@@ -99,10 +66,6 @@ class TkBusy(AXError):
 
 
 _LIVE_MIRRORS: List["Mirror"] = []
-#: Mirrors of this process that are leaving the server, by app name: a new root of the same app (Thonny destroys its
-#: first-run root and creates another) registers after the old one left, so it gets the name back, not ``name-2``.
-_LEAVING: Dict[str, threading.Event] = {}
-LEAVE_WAIT = 3.0
 _VARIABLES_PATCHED = False
 
 
@@ -1903,328 +1866,6 @@ class Mirror:
             job.done.set()
 
 
-class _Link(threading.Thread):
-    """The server connection: connects (and reconnects), registers the app, sends snapshots and patches in order."""
-
-    def __init__(self, mirror: Mirror) -> None:
-        super().__init__(name="axclient.tk-link", daemon=True)
-        self.mirror = mirror
-        self.provider: Optional[Provider] = None
-        self.connected = False
-        self.connected_event = threading.Event()
-        self.app_id: Optional[str] = None
-        self.outbox: "queue.Queue[Any]" = queue.Queue()
-        self.sent = 0
-        self.sent_lock = threading.Condition()
-        self.stopping = False
-        #: Set once this link left the server (after :meth:`stop`).
-        self.left = threading.Event()
-        #: Snapshots refused or lost in a row, and when the next may go (§Failures: exponential, bounded).
-        self.snapshot_failures = 0
-        self.hold_until = 0.0
-        self._pause = threading.Event()
-        self._down_reported = False
-        #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
-        self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
-
-    def run(self) -> None:
-        leaving = _LEAVING.get(self.mirror.name)
-        if leaving is not None and leaving is not self.left:
-            leaving.wait(LEAVE_WAIT)  # the app's previous root is still answering its last action
-        try:
-            self._run()
-        finally:
-            self.left.set()
-
-    def _run(self) -> None:
-        while not self.stopping:
-            if self._hold():
-                continue
-            if self.provider is None or self.provider.client.closed:
-                if self.provider is not None:
-                    self._lost("the connection to AXServer closed")
-                if not self._connect():
-                    time.sleep(self.mirror.retry_interval)
-                    continue
-            try:
-                item = self.outbox.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            if item is None:
-                break
-            kind, payload, sequence = item
-            provider = self.provider
-            if provider is not None:
-                self._publish(provider, kind, payload)
-            self._mark_sent(sequence)
-        self._close_provider()
-
-    def _publish(self, provider: Provider, kind: str, payload: Any) -> None:
-        """Sends one snapshot (``set``) or patch (``ops``); a refusal or a lost connection is handled here."""
-        try:
-            if self.debug:
-                text = json.dumps(payload)
-                warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload),
-                                                          "windows" if kind == "set" else "ops", len(text),
-                                                          (": " + text) if len(text) < 16000 else ""))
-            sending = time.perf_counter()
-            if kind == "set":
-                provider.set_hierarchy(payload)
-                self.snapshot_failures = 0
-            else:
-                provider.update(payload)
-            if self.debug:
-                warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
-        except AXConnectionError:
-            if kind == "set":
-                self._snapshot_failed("the connection closed while a snapshot was sent")
-            self._lost("the connection to AXServer closed")
-        except RPCError as error:
-            self._refused(kind, error)
-        except Exception as error:  # noqa: BLE001
-            warn("could not publish: %s: %s" % (type(error).__name__, error))
-
-    def _refused(self, kind: str, error: RPCError) -> None:
-        unknown = unknown_optional_property(str(error))
-        if unknown is not None:
-            if self.debug:
-                warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
-            self.mirror.unsupported.add(unknown)
-        elif kind == "set":
-            self._snapshot_failed("the server refused the snapshot (%s)" % error)
-        else:
-            warn("the server refused a patch (%s); re-publishing the whole tree" % error)
-        if kind == "ops" or unknown is not None:
-            self.mirror.resync()
-
-    def _snapshot_failed(self, why: str) -> None:
-        """A snapshot did not arrive: the next waits 0.5 s, 1 s, 2 s … at most 30 s (not 4 a second)."""
-        self.snapshot_failures += 1
-        delay = min(SNAPSHOT_BACKOFF_MAX, SNAPSHOT_BACKOFF_FIRST * 2 ** min(self.snapshot_failures - 1, 16))
-        self.hold_until = time.monotonic() + delay
-        warn("%s; the next snapshot in %.1f s (attempt %d)" % (why, delay, self.snapshot_failures + 1))
-
-    def _hold(self) -> bool:
-        """Waits out a backoff (woken by :meth:`stop`); after it, asks for the snapshot again. True when it
-        waited (the caller re-checks ``stopping``)."""
-        remaining = self.hold_until - time.monotonic()
-        if remaining <= 0:
-            return False
-        self._pause.wait(remaining)
-        if time.monotonic() >= self.hold_until and not self.stopping:
-            self.hold_until = 0.0
-            if self.connected:
-                self.mirror.resync()
-        return True
-
-    def _connect(self) -> bool:
-        try:
-            provider = Provider(self.mirror.name, self.mirror.address, on_action=self.mirror.handle_action,
-                                connect_timeout=3.0, call_timeout=10.0)
-        except AXError as error:
-            if not self._down_reported:
-                self._down_reported = True
-                warn("%s; the app runs without a mirror and retries every %.0f s"
-                     % (error, self.mirror.retry_interval))
-            return False
-        except Exception as error:  # noqa: BLE001
-            if not self._down_reported:
-                self._down_reported = True
-                warn("cannot connect: %s: %s" % (type(error).__name__, error))
-            return False
-        if self.stopping:
-            provider.close()
-            return False
-        if self._down_reported:
-            warn("connected to AXServer at %s as %r" % (provider.client.address, provider.app))
-        self._down_reported = False
-        while True:
-            try:
-                self.outbox.get_nowait()
-            except queue.Empty:
-                break
-        self.provider = provider
-        self.app_id = provider.app
-        self.mirror.use_server_limits((provider.client.server or {}).get("capabilities"))
-        self.connected = True
-        self.connected_event.set()
-        self.mirror.resync()
-        return True
-
-    def _lost(self, why: str) -> None:
-        if self.connected:
-            warn("%s; reconnecting" % why)
-        self.connected = False
-        self.connected_event.clear()
-        self._close_provider()
-
-    def _close_provider(self) -> None:
-        provider, self.provider = self.provider, None
-        if provider is not None:
-            try:
-                provider.close()
-            except Exception:  # noqa: BLE001
-                pass
-
-    def _mark_sent(self, sequence: int) -> None:
-        with self.sent_lock:
-            self.sent = max(self.sent, sequence)
-            self.sent_lock.notify_all()
-
-    def send(self, item: Tuple[str, Any, int]) -> None:
-        """Queues a snapshot or patch (Tk thread)."""
-        self.outbox.put(item)
-
-    def wait_sent(self, sequence: int, timeout: float) -> bool:
-        """Waits until everything up to ``sequence`` was sent and answered."""
-        deadline = time.monotonic() + timeout
-        with self.sent_lock:
-            while self.sent < sequence and self.connected:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self.sent_lock.wait(remaining)
-        return True
-
-    def forward_key(self, keysym: str, modifiers: List[str], phase: str) -> bool:
-        """``input.key`` for the app's own keystroke (Tk thread, synchronous as atk-bridge): True when an AT
-        consumed it."""
-        provider = self.provider
-        if provider is None:
-            return False
-        try:
-            result = provider.client.call("input.key", {"key": keysym, "modifiers": modifiers, "phase": phase},
-                                          timeout=3.5)
-        except RPCError as error:
-            if getattr(error, "code", None) == -32602:
-                return False  # a keysym the server does not know (D-KEY-1): Tk handles it
-            return False
-        except AXError:
-            return False
-        return bool(isinstance(result, dict) and result.get("consumed"))
-
-    def stop(self) -> None:
-        """Ends the link; the app leaves the server."""
-        self.stopping = True
-        self._pause.set()
-        self.outbox.put(None)
-        self._close_provider()
-        self.connected = False
-        if not self.is_alive():
-            self.left.set()
-
-    def stop_after_answers(self) -> None:
-        """Ends the link once the actions the server sent so far were answered (the app closed inside one)."""
-        provider = self.provider
-        if provider is None or provider.client.closed:
-            self.stop()
-            return
-        provider.client.after_requests(self.stop)
-
-
-def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
-         new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
-         rebuild: Any, focused_now: Optional[str] = None, splice: bool = False) -> List[Dict[str, Any]]:
-    """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
-    sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
-    no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
-    clear the focus that just moved), then inserts and moves parent by parent, top-down. With ``splice`` a long
-    text view's edited ``text`` is a ``splice`` op of the edited range (D-TEXT-SPLICE-1)."""
-    ops: List[Dict[str, Any]] = []
-    old_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        for kid in kids:
-            old_parent[kid] = parent
-    for view_id in old:
-        if view_id not in new:
-            parent = old_parent.get(view_id)
-            if parent is None or parent in new:
-                ops.append({"op": "remove", "id": view_id})
-    focus_moves = focused_now is not None and not old.get(focused_now, {}).get("isFocused")
-    for view_id, properties in new.items():
-        before = old.get(view_id)
-        if before is None or before is properties or before == properties:
-            continue
-        changed: Dict[str, Any] = {}
-        for key, value in properties.items():
-            if before.get(key, _MISSING) != value:
-                changed[key] = value
-        for key in before:
-            if key not in properties:
-                if key == "isFocused":
-                    if not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
-                        changed[key] = False
-                else:
-                    changed[key] = None
-        edit = _text_splice(view_id, before, changed) if splice else None
-        if edit is not None:
-            ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
-        if changed:
-            ops.append({"op": "set", "id": view_id, "properties": changed})
-    current: Dict[Optional[str], List[str]] = {}
-    current_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        if parent is None or parent in new:
-            current[parent] = [kid for kid in kids if kid in new]
-            for kid in current[parent]:
-                current_parent[kid] = parent
-    queue_ids: List[Optional[str]] = [None]
-    position = 0
-    while position < len(queue_ids):
-        parent = queue_ids[position]
-        position += 1
-        target = new_children.get(parent, [])
-        existing = current.setdefault(parent, [])
-        if existing == target:
-            queue_ids.extend(kid for kid in target if kid in new_children)
-            continue
-        for index, kid in enumerate(target):
-            if index < len(existing) and existing[index] == kid:
-                queue_ids.append(kid)
-                continue
-            if kid not in old:
-                op: Dict[str, Any] = {"op": "insert", "parent": parent, "index": index,
-                                      "view": rebuild(kid, new, new_children)}
-                ops.append(op)
-                existing.insert(index, kid)
-                current_parent[kid] = parent
-                continue
-            source = current_parent.get(kid)
-            if source in current and kid in current[source]:
-                current[source].remove(kid)
-            existing.insert(index, kid)
-            current_parent[kid] = parent
-            ops.append({"op": "move", "id": kid, "parent": parent, "index": index})
-            queue_ids.append(kid)
-    return ops
-
-
-_MISSING = object()
-
-#: What a view's caret and text selection are: sent after the focus moved to it (see :func:`focus_first`).
-CARET_PROPERTIES = ("selectedTextRange",)
-
-
-def focus_first(ops: List[Dict[str, Any]], focused: Optional[str]) -> List[List[Dict[str, Any]]]:
-    """Splits one flush's ops when the focus moved to ``focused``: first everything else (the focus among it), then
-    the newly focused view's caret/selection — so a screen reader hears the field (``focus:``) before its caret or
-    selection moves (Tab into an entry with text selects it all; Orca said "80 selected" and never the name)."""
-    later: Dict[str, Any] = {}
-    for op in ops:
-        if op.get("op") == "set" and op.get("id") == focused:
-            properties = op["properties"]
-            for key in CARET_PROPERTIES:
-                if key in properties and len(properties) > 1:
-                    later[key] = properties.pop(key)
-    if not later:
-        return [ops]
-    return [ops, [{"op": "set", "id": focused, "properties": later}]]
-
-#: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
-#: as unknown; the adapter then leaves them out and re-publishes).
-OPTIONAL_PROPERTIES = ("selectedTextRange", "accessibilityReadingContent", "attributedText")
-
-
 #: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
 TAG_WRITES = frozenset(("add", "remove", "delete", "raise", "lower"))
 
@@ -2238,56 +1879,6 @@ def _writes_text(sub: str, args: Tuple[Any, ...]) -> bool:
     if sub == "mark":
         return verb == "set" and name == "insert"
     return sub == "tag" and (verb in TAG_WRITES or (verb == "configure" and len(args) >= 6))
-
-
-def unknown_optional_property(message: str) -> Optional[str]:
-    """The optional property a refused snapshot or patch names as unknown, else None."""
-    if "unknown property" not in message:
-        return None
-    for name in OPTIONAL_PROPERTIES:
-        if "'%s'" % name in message:
-            return name
-    return None
-
-
-def _common_prefix(old: str, new: str) -> int:
-    """The length of the longest common prefix (binary search over slice compares: C speed on long texts)."""
-    low, high = 0, min(len(old), len(new))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[low:middle] == new[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(old: str, new: str, limit: int) -> int:
-    """The length (≤ ``limit``) of the longest common suffix, by the same binary search."""
-    low, high, old_end, new_end = 0, max(limit, 0), len(old), len(new)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[old_end - middle:old_end - low] == new[new_end - middle:new_end - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    """Takes a long text view's ``text`` out of ``changed`` and answers the ``splice`` op of the edited range
-    (offsets in characters, as AT-SPI counts them); None when the text is short, not a text view's, or unchanged."""
-    new_text, old_text = changed.get("text"), before.get("text")
-    if not isinstance(new_text, str) or not isinstance(old_text, str):
-        return None
-    if before.get("class") not in ("UITextView", "UITextField") or max(len(new_text), len(old_text)) < SPLICE_MIN_CHARS:
-        return None
-    del changed["text"]
-    prefix = _common_prefix(old_text, new_text)
-    room = min(len(old_text), len(new_text)) - prefix
-    suffix = _common_suffix(old_text, new_text, room)
-    return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
-            "text": new_text[prefix:len(new_text) - suffix]}
 
 
 def refuse_readonly(widget: tkinter.Misc) -> None:
