@@ -28,12 +28,18 @@ final class ToolkitConceptMappingTests: XCTestCase {
                         ],
                     ],
                 ],
-            ],
+            ]
+        ]
+    ]
+
+    /// A modal dialog window (the core then hides the windows behind it, so it is a tree of its own here).
+    static let dialog: JSON = [
+        "windows": [
             [
                 "id": "confirm", "class": "UIWindow", "frame": [50, 50, 200, 100], "accessibilityViewIsModal": true,
                 "isKeyWindow": true, "windowTitle": "Confirm",
                 "children": [["id": "ok", "class": "UIButton", "title": "OK", "frame": [10, 10, 80, 44]]],
-            ],
+            ]
         ]
     ]
 
@@ -44,8 +50,10 @@ final class ToolkitConceptMappingTests: XCTestCase {
         func node(_ id: String) throws -> AXNode { try XCTUnwrap(tree[id], id) }
         func parentRole(_ id: String) throws -> AXRole? { try node(id).parent.flatMap { tree[$0]?.role } }
 
-        XCTAssertEqual(ATSPIMapping.role(try node("confirm"), parentRole: nil), .dialog)
         XCTAssertEqual(ATSPIMapping.role(try node("main"), parentRole: nil), .frame)
+        let dialogStore = HierarchyStore()
+        try dialogStore.setSnapshot(Self.dialog)
+        XCTAssertEqual(ATSPIMapping.role(try XCTUnwrap(dialogStore.tree["confirm"]), parentRole: nil), .dialog)
 
         let vertical = ATSPIMapping.states(try node("vbar"), parentRole: try parentRole("vbar"), focused: false)
         XCTAssertTrue(vertical.contains(.vertical))
