@@ -92,7 +92,9 @@ def test_names_in_common_layouts(tk_app, tk_client):
     ax = tk_client(app.app_id)
     # A Text packed in a Frame with its Scrollbar takes the frame's caption; a Listbox in a LabelFrame with its
     # Scrollbar takes the LabelFrame's text.
-    assert ax.locator("textView").label() == "Notes"
+    assert ax.locator("textView").first().label() == "Notes"
+    # A Text on a notebook page (beside other controls) takes the page's tab text.
+    assert ax.locator("textView").last().label() == "Shell"
     assert ax.locator("list").label() == "Recent files"
     # Tk padding is not part of a name or a text.
     assert ax.get_by_role("button", name="START", exact=True).count() == 1

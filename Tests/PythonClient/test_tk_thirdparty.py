@@ -59,6 +59,9 @@ def test_thonny_options_cancel_through_the_adapter_does_not_crash(tk_app, tk_cli
     cancel = ax.get_by_role("button", name="Cancel")
     cancel.click(timeout=20)  # was: SIGSEGV in TkSetFocusWin (Thonny's focus_force after the dialog), 3 of 3
     expect(cancel).to_be_hidden(timeout=10)
+    # Its editor and shell (Texts on notebook pages) are named by their tabs (were unnamed).
+    assert ax.get_by_role("textView", name="<untitled>", exact=True).count() == 1
+    assert ax.get_by_role("textView", name="Shell", exact=True).count() == 1
     expect(ax.locator('window[label^="Thonny"]')).to_be_visible()
     assert app.process.poll() is None, "Thonny died (%s): %s" % (app.process.returncode, app.stderr_text()[-2000:])
 

@@ -210,11 +210,36 @@ SCROLLED_CLASSES = ("Text", "Listbox", "Canvas", "Treeview")
 SCROLLBAR_CLASSES = ("Scrollbar", "TScrollbar")
 
 
+def is_scrolled_content(walker: Any, widget: tkinter.Misc) -> bool:
+    """A Text, Listbox, Canvas or Treeview, also an app's subclass with a class name of its own (Thonny's
+    ``CodeViewText``)."""
+    return isinstance(widget, (tkinter.Text, tkinter.Listbox, tkinter.Canvas, ttk.Treeview)) or (
+        walker.tk_class(widget) in SCROLLED_CLASSES)
+
+
+def notebook_page_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
+    """A Text, Listbox, Canvas or Treeview inside a ttk.Notebook page, with no label of its own, takes the page's
+    tab text (Thonny's editor "<untitled>" and its "Shell"; GTK names a notebook page's panel by its tab label).
+    The page is the widget or an ancestor that a notebook manages — not necessarily a child of the notebook (Tk
+    lets a notebook manage a sibling's subtree; Thonny does)."""
+    if not is_scrolled_content(walker, widget):
+        return None
+    panes = walker.notebook_panes()
+    path = str(widget)
+    for _ in range(16):  # up the geometry masters (``-in``), which Thonny's code view uses to sit in its page
+        if not path or path == ".":
+            return None
+        if path in panes:
+            return clean_label(panes[path]) or None
+        path = walker.layout_parent(path)
+    return None
+
+
 def scrolled_frame_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
     """A Text, Listbox, Canvas or Treeview alone in a Frame with its scroll bars (the common layout) takes the
     frame's label: a LabelFrame's text, else the label rule applied to the frame."""
     master = widget.master
-    if master is None or walker.tk_class(widget) not in SCROLLED_CLASSES:
+    if master is None or not is_scrolled_content(walker, widget):
         return None
     siblings = [child for child in master.children.values() if child is not widget]
     if any(walker.tk_class(child) not in SCROLLBAR_CLASSES for child in siblings):
@@ -231,7 +256,7 @@ def scrolled_frame_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
 def labelled(walker: Any, widget: tkinter.Misc, props: Dict[str, Any]) -> Dict[str, Any]:
     """Adds ``accessibilityLabel`` from :func:`related_label` (else, for a scrolled widget in its own frame,
     :func:`scrolled_frame_label`) when there is one."""
-    label = related_label(walker, widget) or scrolled_frame_label(walker, widget)
+    label = related_label(walker, widget) or scrolled_frame_label(walker, widget) or notebook_page_label(walker, widget)
     if label:
         props["accessibilityLabel"] = label
     return props

@@ -885,6 +885,38 @@ class Mirror:
             self._flush_cache["masked"] = masked
         return masked
 
+    def layout_parent(self, path: str) -> str:
+        """The window ``path`` is laid out in: its geometry manager's ``-in`` (pack, grid, place), else its Tk
+        parent."""
+        try:
+            manager = str(self.app.call("winfo", "manager", path))
+            if manager in ("pack", "grid", "place"):
+                info = self.app.splitlist(self.app.call(manager, "info", path))
+                inside = dict(zip(info[::2], info[1::2])).get("-in")
+                if inside:
+                    return str(inside)
+        except tkinter.TclError:
+            pass
+        return path.rsplit(".", 1)[0] or "."
+
+    def notebook_panes(self) -> Dict[str, str]:
+        """Every ttk.Notebook page (the window a notebook manages) → its tab text, cached for one flush."""
+        panes = self._flush_cache.get("panes")
+        if panes is None:
+            panes = {}
+            stack: List[tkinter.Misc] = [self.root]
+            while stack:
+                widget = stack.pop()
+                if isinstance(widget, ttk.Notebook):
+                    try:
+                        for tab in self.app.splitlist(self.app.call(str(widget), "tabs")):
+                            panes[str(tab)] = str(self.app.call(str(widget), "tab", tab, "-text")).strip()
+                    except tkinter.TclError:
+                        pass
+                stack.extend(widget.children.values())
+            self._flush_cache["panes"] = panes
+        return panes
+
     def grab_window(self) -> str:
         """The path of the window holding Tk's grab, "" when none."""
         try:
