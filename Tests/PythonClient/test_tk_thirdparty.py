@@ -5,6 +5,7 @@ test_tk_roles.py, test_tk_secrets.py and test_tk_resilience.py. Thonny runs with
 directory (THONNY_USER_DIR; in a venv it would otherwise write into the venv) and fails with its stderr when it
 does not start."""
 import os
+import signal
 import tempfile
 import time
 
@@ -26,13 +27,41 @@ def thonny_env(first_run):
     return {"HOME": home, "THONNY_USER_DIR": user_dir, "PYTHONFAULTHANDLER": "1"}
 
 
-def start_thonny(tk_app, first_run=False):
-    pytest.importorskip("thonny", reason="needs thonny (Tools/requirements-test.txt)")
-    return tk_app("thonny", module=True, env=thonny_env(first_run))
+def children_of(pid):
+    """The processes ``pid`` started (Thonny's backend), from /proc."""
+    found = []
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as handle:
+                found += [int(child) for child in handle.read().split()]
+    except OSError:
+        pass
+    return found
 
 
-def test_thonny_first_run_lets_go_answers_and_the_new_root_takes_the_name(tk_app, tk_client):
-    app = start_thonny(tk_app, first_run=True)
+@pytest.fixture
+def start_thonny(tk_app):
+    """A factory: Thonny under the adapter; its backend process (which outlives a terminated front end) is ended
+    with it."""
+    backends = []
+
+    def start(first_run=False):
+        pytest.importorskip("thonny", reason="needs thonny (Tools/requirements-test.txt)")
+        app = tk_app("thonny", module=True, env=thonny_env(first_run))
+        backends.append(app)
+        return app
+
+    yield start
+    for app in backends:
+        for child in children_of(app.process.pid):
+            try:
+                os.kill(child, signal.SIGTERM)
+            except OSError:
+                pass
+
+
+def test_thonny_first_run_lets_go_answers_and_the_new_root_takes_the_name(start_thonny, tk_client):
+    app = start_thonny(first_run=True)
     ax = tk_client(app.app_id)
     go = ax.get_by_role("button", name="Let's go!").element(timeout=20)
     # The button destroys the first Tk() and Thonny creates its workbench in a second one: the action answers
@@ -51,8 +80,8 @@ def test_thonny_first_run_lets_go_answers_and_the_new_root_takes_the_name(tk_app
     assert "invalid command name" not in app.stderr_text(), app.stderr_text()
 
 
-def test_thonny_options_cancel_through_the_adapter_does_not_crash(tk_app, tk_client):
-    app = start_thonny(tk_app)
+def test_thonny_options_cancel_through_the_adapter_does_not_crash(start_thonny, tk_client):
+    app = start_thonny()
     ax = tk_client(app.app_id)
     ax.get_by_role("button", name="Tools", exact=True).click(timeout=30)
     ax.get_by_role("button", name="Options...").click()  # a modal dialog in wait_window
