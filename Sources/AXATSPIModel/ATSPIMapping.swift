@@ -42,6 +42,8 @@ package enum ATSPIMapping {
         case .staticText: return isReadOnlyTextView(n) ? .text : .label
         case .adjustable: return n.viewClass == .stepper ? .spinButton : .slider
         case .cell: return parentRole == .table ? .tableCell : .listItem
+        // D-ATSPI-DIALOG-1: a modal window is a dialog (GTK's modal GtkDialog/GtkWindow), so Orca says "dialog".
+        case .window where n.states.contains(.modal): return .dialog
         case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
             .picker:
             return containerRole(n.role)
@@ -161,7 +163,9 @@ package enum ATSPIMapping {
             mapped.insert(.checkable)
             if st.contains(.checked) { mapped.insert(.checked) }
         case .adjustable, .progressIndicator:
-            mapped.insert(.horizontal)
+            // D-ATSPI-ORIENT-1: UIKit has no orientation; a control taller than wide (a rotated UISlider, a
+            // toolkit's vertical scroll bar or scale) is vertical, as GTK's orientable widgets say.
+            mapped.insert(node.frame.height > node.frame.width ? .vertical : .horizontal)
         case .tab, .cell:
             mapped.insert(.selectable)
         case .textField, .secureTextField, .searchField, .textView:

@@ -293,7 +293,28 @@ package enum EventDiff {
                 .event(ATSPIEvent(.propertyChange, source: id, detail: "accessible-relation", data: .string(""))))
         }
         windows.appendEvents(into: &updates)
-        if focusMoved { appendFocusUpdates(from: old, to: new, into: &updates) }
+        if focusMoved {
+            // D-ATSPI-FOCUS-2: the newly focused element's caret and text selection go out after its focus, as
+            // GTK sends them: a screen reader announces the field, then the selection (Tab into an entry whose
+            // toolkit selects its text in the same moment: Orca said "80 selected", never the field's name).
+            let caretEvents = takeCaretEvents(of: new.focusedID, from: &updates)
+            appendFocusUpdates(from: old, to: new, into: &updates)
+            updates.append(contentsOf: caretEvents)
+        }
+    }
+
+    /// Removes and returns the caret and text-selection events of `element` from `updates`, in their order.
+    private static func takeCaretEvents(of element: String?, from updates: inout [ATSPIUpdate]) -> [ATSPIUpdate] {
+        guard let element else { return [] }
+        var taken: [ATSPIUpdate] = []
+        updates.removeAll { update in
+            guard case .event(let event) = update, event.source == element,
+                event.kind == .textCaretMoved || event.kind == .textSelectionChanged
+            else { return false }
+            taken.append(update)
+            return true
+        }
+        return taken
     }
 
     /// Elements that arrive ACTIVE activate: a newly presented alert (Orca presents it, then follows focus into it),

@@ -27,6 +27,7 @@ package enum AuditDemo {
         ("focusable", "saveCart"),
         ("focusGroup", "shippingGroup"),
         ("emptyRotor", "navBar"),
+        ("unmaskedSecret", "pinField"),
     ]
 
     package static func snapshot() -> JSON {
@@ -95,6 +96,10 @@ package enum AuditDemo {
                     // Mistake (duplicateClickableBounds): …and a second button exactly on top of another.
                     V.view("likeButton", "UIButton", [128, 324, 120, 44], ["title": "Like"]),
                     V.view("shareOverlay", "UIButton", [128, 324, 120, 44], ["title": "Share"]),
+                    // Mistake (unmaskedSecret): a PIN field that shows what is typed.
+                    V.view(
+                        "pinField", "UITextField", [260, 324, 114, 44],
+                        ["accessibilityLabel": "Card PIN", "text": "1234"]),
                     // Mistake (linkPurposeUnclear): a link that says "Click here".
                     V.view(
                         "termsLink", "UIButton", [16, 380, 200, 44],

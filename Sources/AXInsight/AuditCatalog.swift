@@ -42,6 +42,7 @@ package enum AuditCatalog {
     package static let focusable = "focusable"
     package static let focusGroup = "focusGroup"
     package static let emptyRotor = "emptyRotor"
+    package static let unmaskedSecret = "unmaskedSecret"
 
     package static let checks: [AuditCheck] = [
         AuditCheck(
@@ -111,6 +112,10 @@ package enum AuditCatalog {
             id: emptyRotor, severity: .warning,
             summary: "a custom rotor whose items are empty or name no element in the tree",
             source: "rotors (UIAccessibilityCustomRotor)", decision: "D-AUDIT-16"),
+        AuditCheck(
+            id: unmaskedSecret, severity: .error,
+            summary: "a text field named or hinted as a password, passcode or PIN that does not mask its text",
+            source: "UITextInputTraits.isSecureTextEntry", decision: "D-AUDIT-17"),
     ]
 
     package static var ids: [String] { checks.map(\.id) }

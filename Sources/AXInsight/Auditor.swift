@@ -123,6 +123,7 @@ struct Collector {
         var action: Bool
         var linkPurpose: Bool
         var description: Bool
+        var unmaskedSecret: Bool
     }
 
     let enabled: Set<String>
@@ -135,7 +136,8 @@ struct Collector {
             hitRegion: enabled.contains(AuditCatalog.hitRegion), trait: enabled.contains(AuditCatalog.trait),
             action: enabled.contains(AuditCatalog.action),
             linkPurpose: enabled.contains(AuditCatalog.linkPurposeUnclear),
-            description: enabled.contains(AuditCatalog.sufficientElementDescription))
+            description: enabled.contains(AuditCatalog.sufficientElementDescription),
+            unmaskedSecret: enabled.contains(AuditCatalog.unmaskedSecret))
     }
 
     func wants(_ check: String) -> Bool { enabled.contains(check) }

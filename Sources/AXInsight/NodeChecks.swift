@@ -120,6 +120,9 @@ enum NodeChecks {
             ownsView && placeholderOnly && Interactivity.editableRoles.contains(node.role)
             ? node.viewID.flatMap { views.nodes.box($0)?.value } : nil
         checkDescription(node, view: view, interactive: interactive, into: &collector)
+        if collector.flags.unmaskedSecret, node.role == .textField || node.role == .searchField {
+            checkUnmaskedSecret(node, into: &collector)
+        }
         if ownsView && collector.flags.trait {
             checkTraits(node, into: &collector)
         }
@@ -265,6 +268,27 @@ enum NodeChecks {
                 fix:
                     "Drop \"\(word)\" from accessibilityLabel: the \(node.role.rawValue) trait already says it (R16, R23)",
                 rules: ["R16", "R23"])
+            return
+        }
+    }
+
+    /// Words that name a secret in a field's label, placeholder or hint (D-AUDIT-17), compared with the
+    /// normalized (lower-case, punctuation as spaces) text word by word.
+    static let secretWords: Set<String> = ["password", "passwort", "passcode", "passphrase", "pin", "pincode"]
+
+    /// D-AUDIT-17: a plain (not secure) text field whose label, placeholder or hint names a secret. Its text goes
+    /// everywhere (D-SECURE-1 masks secure fields only), and Orca speaks it as it is typed.
+    static func checkUnmaskedSecret(_ node: AXNode, into collector: inout Collector) {
+        for source in [node.label, node.placeholder, node.hint] {
+            let words = AuditText.normalized(source).split(separator: " ")
+            guard let word = words.first(where: { secretWords.contains(String($0)) }) else { continue }
+            collector.add(
+                AuditCatalog.unmaskedSecret, node: node,
+                reason:
+                    "is named \(AuditText.quoted(source)) (\"\(word)\") but does not mask its text: every client and the screen reader read the secret",
+                fix:
+                    "Set isSecureTextEntry (Tk: Entry(show=\"•\"); GTK: visibility false) so the text is masked (R7, D-SECURE-1)",
+                rules: ["R7"])
             return
         }
     }

@@ -258,6 +258,7 @@ enum ViewChecks {
 
     /// The text a view draws: a label's text, a button's title, a field's text.
     static func visibleText(_ view: ViewNode) -> String? {
+        if view.control.isSecureTextEntry { return ControlSemantics.maskedValue(view) }  // D-SECURE-1
         switch view.kind {
         case .label, .textField, .textView, .searchBar: return view.control.text ?? view.control.title
         default: return view.control.title ?? view.control.text

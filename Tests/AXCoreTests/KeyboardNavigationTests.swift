@@ -31,6 +31,32 @@ final class KeyboardNavigationTests: XCTestCase {
         XCTAssertEqual(Keysyms.symbol(typing: "7")?.symbol.name, "7", "the main row wins over the keypad")
     }
 
+    /// Issue 32 item 5: every X keysym name is accepted; an alias of a US-layout key (Tk reports Page Up as
+    /// `Prior`, keypad 9 as `KP_Prior`) is that key, so Orca's flat-review and paging keys reach it.
+    func testEveryXKeysymNameAndItsAliasesAreAccepted() throws {
+        let aliases: [(String, String)] = [
+            ("Prior", "Page_Up"), ("Next", "Page_Down"), ("KP_Prior", "KP_Page_Up"), ("KP_Next", "KP_Page_Down"),
+        ]
+        for (alias, key) in aliases {
+            XCTAssertEqual(try symbol(alias), try symbol(key), alias)
+        }
+        let others: [(String, UInt32, String?)] = [
+            ("Scroll_Lock", 0xff14, nil), ("Pause", 0xff13, nil), ("Num_Lock", 0xff7f, nil), ("F35", 0xffe0, nil),
+            ("KP_Equal", 0xffbd, nil), ("ISO_Level3_Shift", 0xfe03, nil), ("XF86AudioMute", 0x1008_ff12, nil),
+            ("eacute", 0xe9, "é"), ("EuroSign", 0x20ac, "€"), ("U20AC", 0x0100_20ac, "€"),
+        ]
+        for (name, keysym, text) in others {
+            let found = try symbol(name)
+            XCTAssertEqual(found.keysym, keysym, name)
+            XCTAssertEqual(found.text, text, name)
+        }
+        XCTAssertNil(Keysyms.symbol(named: "VoidSymbol"))
+        XCTAssertNil(Keysyms.symbol(named: "U12"), "U needs 4-6 hex digits")
+        XCTAssertNil(Keysyms.symbol(named: "U1F"))
+        XCTAssertNil(Keysyms.symbol(named: "UD800"), "a surrogate is no scalar")
+        XCTAssertNil(Keysyms.symbol(named: "prior"), "names stay case-sensitive")
+    }
+
     func testNavigationKeysAndChords() throws {
         let tab = try symbol("Tab")
         XCTAssertEqual(KeyboardNavigation.command(for: tab, modifiers: []), .move(.next))

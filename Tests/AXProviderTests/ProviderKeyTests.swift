@@ -45,7 +45,7 @@ final class ProviderKeyTests: XCTestCase {
         let letter = try await publisher.forwardKey("h", phase: "press")
         XCTAssertEqual(letter.handledBy, "app")
         do {
-            _ = try await publisher.forwardKey("Hyper_L")
+            _ = try await publisher.forwardKey("NoSuchKey")  // (Hyper_L is an X keysym: accepted since issue 32)
             XCTFail("an unknown key must be refused")
         } catch {}
     }

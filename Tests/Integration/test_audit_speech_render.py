@@ -27,11 +27,11 @@ EXPECTED_MISTAKES = {
     ("duplicateSpeakableText", "removeSecond"), ("duplicateClickableBounds", "shareOverlay"),
     ("unlabeledImage", "brandLogo"), ("unlabeledEditableText", "promoField"), ("linkPurposeUnclear", "termsLink"),
     ("elementDetection", "payButton"), ("focusable", "saveCart"), ("focusGroup", "shippingGroup"),
-    ("emptyRotor", "navBar"), ("hitRegion", "likeButton"),
+    ("emptyRotor", "navBar"), ("hitRegion", "likeButton"), ("unmaskedSecret", "pinField"),
 }
 CHECKS = ["elementDetection", "hitRegion", "sufficientElementDescription", "trait", "parentChild", "action",
           "textClipped", "contrast", "duplicateSpeakableText", "duplicateClickableBounds", "unlabeledImage",
-          "unlabeledEditableText", "linkPurposeUnclear", "focusable", "focusGroup", "emptyRotor"]
+          "unlabeledEditableText", "linkPurposeUnclear", "focusable", "focusGroup", "emptyRotor", "unmaskedSecret"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -91,7 +91,7 @@ class AuditSpeechRender(unittest.TestCase):
         text = out.decode()
         for check, element in EXPECTED_MISTAKES:
             self.assertRegex(text, r"(?m)^(error|warning) %s %s\b" % (check, element))
-        self.assertIn("18 findings", text)
+        self.assertIn("19 findings", text)
         code, out, err = self.ax("audit", "--app", AUDIT_APP, "--check", "contrast", "--suppress", "@[axid=taxNote]")
         self.assertEqual(code, 0, out + err.encode())
         self.assertIn(b"no findings", out)

@@ -119,6 +119,11 @@ def test_real_keys_reach_the_screen_reader_first(tk_app, tk_client, axserver, xv
         assert "event: F9" not in app.lines
         subprocess.run(["xdotool", "key", "F8"], env=env, check=True, timeout=30)
         heard.wait(lambda line: '"event_string": "F8"' in line)
+        # Tk names Page Up and keypad 9 "Prior"/"KP_Prior" (X's older names): the server takes them as Page_Up and
+        # KP_Page_Up (D-KEY-1; they were refused as unknown, so Orca's flat review and paging were dead).
+        subprocess.run(["xdotool", "key", "Prior", "KP_Prior"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "Page_Up"' in line and '"press"' in line)
+        heard.wait(lambda line: '"event_string": "KP_Page_Up"' in line and '"press"' in line)
     finally:
         listener.terminate()
         listener.wait(10)

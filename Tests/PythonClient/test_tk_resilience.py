@@ -163,3 +163,61 @@ def test_an_adapter_raising_tclerror_falls_back_to_a_generic_view(xvfb_display, 
         assert "the Gauge adapter failed on .gauge (TclError" in app.stderr_text()
     finally:
         app.stop()
+
+
+def test_an_action_that_destroys_the_root_answers_and_the_next_root_takes_the_name(tk_app, tk_client, axserver):
+    """Issue 32 (found on Thonny's first run, test_tk_thirdparty.py): the button destroys the first Tk(); the app
+    builds a second one. The action answers what happened (was −32020 "disconnected"), Tk prints no
+    `invalid command name "…_idle_flush"`, and the second root registers under the app's name."""
+    app = tk_app("reroot_app.py")
+    ax = tk_client(app.app_id)
+    target = ax.get_by_role("button", name="Continue").element().id
+    answer = ax.call("action.activate", {"target": {"id": target}})
+    assert answer["performed"] is True, answer
+    app.wait_line("event: second root")
+    watcher = axserver.client(client_name="reroot-watch")
+    try:
+        assert wait_for_app(watcher, "reroot_app") == "reroot_app"
+    finally:
+        watcher.close()
+    second = tk_client("reroot_app")
+    assert second.get_by_role("staticText", name="Second root").count() == 1
+    assert "invalid command name" not in app.stderr_text(), app.stderr_text()
+
+
+def test_a_dialog_cancelled_inside_a_nested_loop_then_focus_forced(tk_app, tk_client):
+    """Thonny's show_dialog pattern (its crash is test_tk_thirdparty.py's): the opener waits in wait_window, the
+    dialog's Cancel runs as a nested action, then the opener focus_force()s and grabs the main window."""
+    app = tk_app("nested_dialog_app.py")
+    ax = tk_client(app.app_id)
+    ax.get_by_role("button", name="Options", exact=True).click()
+    ax.get_by_role("button", name="Cancel").click()
+    app.wait_line("event: options closed")
+    assert app.process.poll() is None
+    assert ax.get_by_role("button", name="Options", exact=True).count() == 1
+
+
+def test_a_label_over_the_string_limit_is_cut_and_the_app_stays_visible(tk_app, tk_client):
+    """Issue 30 item 7: a Label over 64 KiB made the server refuse the whole snapshot (the app stayed with no
+    window); now that Label is cut with a marker, stderr says so, and the rest of the app is there."""
+    app = tk_app("huge_text_app.py", args=("70000",))
+    ax = tk_client(app.app_id)
+    assert ax.get_by_role("button", name="Still here").count() == 1
+    label = ax.locator("staticText").first().label()
+    assert label.startswith("0 xxx") and label.endswith("[truncated by axclient.tk]")
+    assert len(label.encode("utf-8")) <= 60000
+    assert "published cut with a marker" in app.stderr_text()
+
+
+def test_a_refused_snapshot_backs_off_instead_of_resending(tk_app, axserver):
+    """Issue 30 item 7: texts adding up to more than the server's 16 MiB frame made the adapter resend the
+    snapshot four times a second (1,025 times in 4 minutes); now the attempts back off (0.5 s, 1 s, 2 s, …)."""
+    app = tk_app("huge_text_app.py", args=("59000", "300"), wait=False, env={"AXCLIENT_TK_DEBUG": "1"})
+    app.wait_line("ready", 30)
+    deadline = time.monotonic() + 6.0
+    while time.monotonic() < deadline and app.process.poll() is None:
+        time.sleep(0.25)  # observing a rate over a fixed window: the count is the measurement
+    sent = app.stderr_text().count(" send set: ")
+    assert app.process.poll() is None
+    assert 1 <= sent <= 5, "%d snapshots in 6 s; stderr tail: %s" % (sent, app.stderr_text()[-1500:])
+    assert "the next snapshot in" in app.stderr_text()

@@ -39,8 +39,13 @@ package enum KeyModifier: String, Sendable, CaseIterable {
 /// The keysym table `input.key` validates against (D-KEY-1): names are X keysym names, matched exactly
 /// (case matters: `a` and `A` are different keysyms).
 package enum Keysyms {
-    /// Looks a keysym name up; nil when the server does not know it.
-    package static func symbol(named name: String) -> KeySymbol? { table[name] }
+    /// Looks a keysym name up; nil when the server does not know it. The US-layout keys come first; then every
+    /// other X keysym name (`KeysymNames.swift`): an alias of a US-layout key (`Prior`, `Next`, `KP_Prior`,
+    /// `KP_Next`: the names Tk reports for Page Up/Down) is that key, with its name; any other name is its keysym
+    /// without a keycode; `U` and 4–6 hex digits is the Unicode keysym of that scalar (`U20AC`).
+    package static func symbol(named name: String) -> KeySymbol? {
+        table[name] ?? otherNames[name] ?? unicodeSymbol(named: name)
+    }
 
     /// Every accepted name, sorted (for the error that lists them).
     package static var acceptedNames: [String] { table.keys.sorted() }
@@ -51,7 +56,9 @@ package enum Keysyms {
         + "shifted symbols (plus, at, exclam, question, colon, underscore, ...), "
         + "Tab, ISO_Left_Tab, Return, KP_Enter, Escape, space, BackSpace, Delete, Insert, KP_Insert, Home, End, "
         + "Page_Up, Page_Down, Up, Down, Left, Right, KP_0-KP_9, KP_Up/Down/Left/Right/Home/End/Begin/Delete, "
-        + "F1-F12, Shift_L/R, Control_L/R, Alt_L/R, Super_L/R, Caps_Lock, Menu"
+        + "F1-F12, Shift_L/R, Control_L/R, Alt_L/R, Super_L/R, Caps_Lock, Menu; "
+        + "and every other X keysym name (keysymdef.h, XF86keysym.h) with its aliases (Prior = Page_Up, "
+        + "Next = Page_Down, KP_Prior = KP_Page_Up, ...), and U followed by 4-6 hex digits (U20AC)"
 
     static let modifierKeys: Set<String> = [
         "Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L", "Alt_R", "Super_L", "Super_R", "Caps_Lock",
@@ -110,6 +117,39 @@ package enum Keysyms {
             return typing.symbol.name
         }
         return acceptedNames.first(where: { $0.lowercased() == name.lowercased() })
+    }
+
+    /// The X keysym names beyond `table` (D-KEY-1), parsed once from `xKeysymNames`: an alias of a key in
+    /// `table` (the same keysym value) is that key; the rest have no keycode on the US layout.
+    private static let otherNames: [String: KeySymbol] = {
+        var byValue: [UInt32: KeySymbol] = [:]
+        for symbol in table.values where byValue[symbol.keysym] == nil || symbol.text == nil {
+            byValue[symbol.keysym] = symbol
+        }
+        var out: [String: KeySymbol] = [:]
+        for line in xKeysymNames.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let keysym = UInt32(fields[1], radix: 16), keysym != 0xff_ffff else { continue }
+            let name = String(fields[0])
+            guard table[name] == nil else { continue }
+            if let known = byValue[keysym] {
+                out[name] = known
+                continue
+            }
+            let text = UInt32(fields[2], radix: 16).flatMap { Unicode.Scalar($0) }.map { String(Character($0)) }
+            out[name] = KeySymbol(name: name, keysym: keysym, keycode: 0, text: text)
+        }
+        return out
+    }()
+
+    /// `U` + 4–6 hex digits: X's keysym for a Unicode scalar (0x0100_0000 + the scalar), typing it.
+    private static func unicodeSymbol(named name: String) -> KeySymbol? {
+        guard name.utf8.count >= 5, name.utf8.count <= 7, name.first == "U" else { return nil }
+        let digits = name.dropFirst()
+        guard digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16), value >= 0x20,
+            let scalar = Unicode.Scalar(value)
+        else { return nil }
+        return KeySymbol(name: name, keysym: 0x0100_0000 + value, keycode: 0, text: String(Character(scalar)))
     }
 
     private static let byText: [String: KeySymbol] = {

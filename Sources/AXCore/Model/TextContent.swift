@@ -109,6 +109,14 @@ package struct AXTextContent: Sendable, Equatable {
     /// Adds what `view` reports about its text to its element `node` (nothing when it reports nothing). An element
     /// whose text is empty but which sends reading content shows the page (or its lines, one per line) as its text.
     static func apply(_ view: ViewNode, to node: inout AXNode) {
+        if view.control.isSecureTextEntry {
+            // D-SECURE-1: a secure entry's text is bullets; its runs, reading content and attributed strings
+            // would carry the secret, so only the caret and selection (offsets into the bullets) are kept.
+            guard let range = view.control.selectedTextRange else { return }
+            let count = node.text?.unicodeScalars.count ?? 0
+            node.textContent = AXTextContent(selectedRange: clamp(range, to: count))
+            return
+        }
         apply(view.ax, control: view.control, to: &node)
     }
 

@@ -73,6 +73,22 @@ package enum ControlSemantics {
         }
     }
 
+    /// The element's value: the app's `accessibilityValue`, else the default value — except for a secure text
+    /// entry, whose value is always bullets, one per character of its text, whatever the provider sent as text or
+    /// value (D-SECURE-1): every route (element JSON, selectors, MCP, WebDriver, AT-SPI, speech, audits, pictures)
+    /// reads the element, so a secret never leaves the server.
+    package static func value(_ view: ViewNode) -> String? {
+        if view.control.isSecureTextEntry { return maskedValue(view) }
+        return view.ax.value ?? defaultValue(view)
+    }
+
+    /// A secure text entry's value: "•" per character of its text (else of its `accessibilityValue`), nil when
+    /// empty (D-SECURE-1).
+    package static func maskedValue(_ view: ViewNode) -> String? {
+        let count = view.control.text?.count ?? view.ax.value?.count ?? 0
+        return count > 0 ? String(repeating: "•", count: count) : nil
+    }
+
     /// The default value (R2, R11, A46, A50, A51; D-VALUE-1…4).
     package static func defaultValue(_ view: ViewNode) -> String? {
         let control = view.control
@@ -90,7 +106,7 @@ package enum ControlSemantics {
             return "page \(page + 1) of \(count)"
         case .textField, .searchBar, .textView:
             guard let text = control.text, !text.isEmpty else { return nil }
-            if control.isSecureTextEntry { return String(repeating: "•", count: text.count) }
+            if control.isSecureTextEntry { return maskedValue(view) }
             return text
         case .datePicker: return nonEmpty(control.dateText)
         default: return nil

@@ -143,6 +143,11 @@ class Client:
             self._change_count += 1
             self._change.notify_all()
 
+    def after_requests(self, callback: Callable[[], None]) -> None:
+        """Runs ``callback`` once every request the server sent this client so far was answered (a provider that
+        quits inside an action leaves after its answer)."""
+        self._conn.after_requests(callback)
+
     def __enter__(self) -> "Client":
         return self
 

@@ -287,11 +287,25 @@ class Connection:
             self._request_worker.start()
         self._requests.put((request_id, method, params))
 
+    def after_requests(self, callback: Callable[[], None]) -> None:
+        """Runs ``callback`` on the request worker once every server request received so far was answered (or
+        now, when none ever came): an app that quits inside an action leaves after answering it."""
+        if self._request_worker is None:
+            callback()
+            return
+        self._requests.put(callback)
+
     def _request_loop(self) -> None:
         while True:
             item = self._requests.get()
             if item is None:
                 return
+            if callable(item):
+                try:
+                    item()
+                except Exception:  # noqa: BLE001 — a caller's callback must not end the worker
+                    pass
+                continue
             request_id, method, params = item
             handler = self.on_request
             try:

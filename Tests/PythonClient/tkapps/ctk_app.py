@@ -3,7 +3,7 @@ import customtkinter as ctk
 
 root = ctk.CTk()
 root.title("CTk App")
-root.geometry("420x460+0+0")
+root.geometry("420x560+0+0")
 
 
 def log(*parts):
@@ -24,5 +24,10 @@ progress.set(0.25)
 progress.pack(pady=4)
 ctk.CTkLabel(root, text="Size").pack()
 ctk.CTkOptionMenu(root, values=["Small", "Large"], command=lambda v: log("size", v)).pack(pady=4)
+card = ctk.CTkFrame(root, corner_radius=12, border_width=2)  # rounded corners drawn as glyphs on a CTkCanvas
+card.pack(pady=4)
+ctk.CTkLabel(card, text="Card").pack(padx=8, pady=4)
+ctk.CTkLabel(root, text="Password").pack()
+ctk.CTkEntry(root, placeholder_text="Password", show="*").pack(pady=4)
 root.after(10, lambda: print("ready", flush=True))
 root.mainloop()

@@ -10,7 +10,7 @@ extension Deriver {
     ) -> AXNode {
         var traits = ControlSemantics.traits(view)
         var label = view.ax.label ?? ControlSemantics.defaultLabel(view)
-        var value = view.ax.value ?? ControlSemantics.defaultValue(view)
+        var value = ControlSemantics.value(view)  // D-SECURE-1
         var numeric = ControlSemantics.numericValue(view)
         var kind = view.kind
         var isOn = view.kind == .switchControl && view.control.isOn
@@ -24,7 +24,7 @@ extension Deriver {
             if view.ax.label == nil, !content.labels.isEmpty { label = content.labels.joined(separator: ", ") }
             if content.controls.count == 1, let cellControl = content.controls.first {
                 control = cellControl
-                if view.ax.value == nil { value = cellControl.ax.value ?? ControlSemantics.defaultValue(cellControl) }
+                if view.ax.value == nil { value = ControlSemantics.value(cellControl) }
                 if view.ax.traits == nil { traits.formUnion(ControlSemantics.traits(cellControl)) }
                 numeric = ControlSemantics.numericValue(cellControl)
                 kind = cellControl.kind

@@ -7,6 +7,8 @@ placed before the widget's own Tk children. The walker adds ``id``, ``frame``, `
 """
 from __future__ import annotations
 
+import os
+import re
 import tkinter
 from tkinter import ttk
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -180,22 +182,81 @@ def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
                 return clean_label(label)
         return None
     if manager == "pack":
-        slaves = walker.pack_order(master)
-        try:
-            index = slaves.index(path)
-        except ValueError:
-            return None
-        if index > 0:
-            before = slaves[index - 1]
-            label = walker.label_text_at(before)
-            if label:
-                return clean_label(label)
+        return pack_label(walker, widget, master)
     return None
 
 
+def pack_label(walker: Any, widget: tkinter.Misc, master: tkinter.Misc) -> Optional[str]:
+    """Under ``pack``: the Label that comes just before the widget on screen — packed immediately before it when
+    both are packed from the top or left, immediately after it when both are packed from the right or bottom
+    (ttkbootstrap's pager: "Page" [entry] "of" packed right to left)."""
+    path = str(widget)
+    slaves = walker.pack_order(master)
+    try:
+        index = slaves.index(path)
+    except ValueError:
+        return None
+    side = walker.pack_side(path)
+    neighbour = index + 1 if side in ("right", "bottom") else index - 1
+    if not 0 <= neighbour < len(slaves) or walker.pack_side(slaves[neighbour]) != side:
+        return None
+    label = walker.label_text_at(slaves[neighbour])
+    return clean_label(label) if label else None
+
+
+#: Widgets whose content a Frame holds with its scroll bars: such a frame is the widget's own (Specs/tk-adapter.md
+#: §Labels, rule 4).
+SCROLLED_CLASSES = ("Text", "Listbox", "Canvas", "Treeview")
+SCROLLBAR_CLASSES = ("Scrollbar", "TScrollbar")
+
+
+def is_scrolled_content(walker: Any, widget: tkinter.Misc) -> bool:
+    """A Text, Listbox, Canvas or Treeview, also an app's subclass with a class name of its own (Thonny's
+    ``CodeViewText``)."""
+    return isinstance(widget, (tkinter.Text, tkinter.Listbox, tkinter.Canvas, ttk.Treeview)) or (
+        walker.tk_class(widget) in SCROLLED_CLASSES)
+
+
+def notebook_page_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
+    """A Text, Listbox, Canvas or Treeview inside a ttk.Notebook page, with no label of its own, takes the page's
+    tab text (Thonny's editor "<untitled>" and its "Shell"; GTK names a notebook page's panel by its tab label).
+    The page is the widget or an ancestor that a notebook manages — not necessarily a child of the notebook (Tk
+    lets a notebook manage a sibling's subtree; Thonny does)."""
+    if not is_scrolled_content(walker, widget):
+        return None
+    panes = walker.notebook_panes()
+    path = str(widget)
+    for _ in range(16):  # up the geometry masters (``-in``), which Thonny's code view uses to sit in its page
+        if not path or path == ".":
+            return None
+        if path in panes:
+            return clean_label(panes[path]) or None
+        path = walker.layout_parent(path)
+    return None
+
+
+def scrolled_frame_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
+    """A Text, Listbox, Canvas or Treeview alone in a Frame with its scroll bars (the common layout) takes the
+    frame's label: a LabelFrame's text, else the label rule applied to the frame."""
+    master = widget.master
+    if master is None or not is_scrolled_content(walker, widget):
+        return None
+    siblings = [child for child in master.children.values() if child is not widget]
+    if any(walker.tk_class(child) not in SCROLLBAR_CLASSES for child in siblings):
+        return None
+    if walker.tk_class(master) in ("Labelframe", "TLabelframe"):
+        text = text_of(master).strip()
+        if text:
+            return clean_label(text)
+    if master.master is None:
+        return None
+    return related_label(walker, master)
+
+
 def labelled(walker: Any, widget: tkinter.Misc, props: Dict[str, Any]) -> Dict[str, Any]:
-    """Adds ``accessibilityLabel`` from :func:`related_label` when there is one."""
-    label = related_label(walker, widget)
+    """Adds ``accessibilityLabel`` from :func:`related_label` (else, for a scrolled widget in its own frame,
+    :func:`scrolled_frame_label`) when there is one."""
+    label = related_label(walker, widget) or scrolled_frame_label(walker, widget) or notebook_page_label(walker, widget)
     if label:
         props["accessibilityLabel"] = label
     return props
@@ -236,19 +297,59 @@ def labelframe(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 
 
 def label(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
-    """Label / ttk.Label / Message: a ``UILabel`` with its text."""
-    return enabled(widget, {"class": "UILabel", "text": text_of(widget)})
+    """Label / ttk.Label / Message: a ``UILabel`` with its text, without the spaces apps pad it with
+    (``" START "``); an image-only Label is an image named by :func:`icon_name` when it has one."""
+    text = text_of(widget).strip()
+    if not text:
+        name = icon_name(walker, widget)
+        if name:
+            return {"class": "UIImageView", "isAccessibilityElement": True, "accessibilityLabel": name}
+    return enabled(widget, {"class": "UILabel", "text": text})
+
+
+#: Tk's own names for images an app did not name (``image create photo`` without a name; tkinter's PhotoImage).
+GENERATED_IMAGE = re.compile(r"^(pyimage|image)\d+$")
+
+
+def icon_name(walker: Any, widget: tkinter.Misc) -> Optional[str]:
+    """The name of an image-only widget (Specs/tk-adapter.md §Labels): a library's icon name (ttkbootstrap's
+    ``icon="chevron-left"``), else the image file's name (``save.png``), else an image name the app gave —
+    hyphens and underscores read as spaces ("chevron left"). None when nothing names it."""
+    spec = getattr(widget, "_tb_icon", None)
+    if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+        return _words(spec["name"])
+    raw = option(widget, "image", "") or ""
+    images = [str(part) for part in (raw if isinstance(raw, (tuple, list)) else walker.app.splitlist(str(raw)))]
+    if not images or not images[0]:
+        return None
+    image = images[0]  # a ttk image spec: the default image, then state/image pairs
+    try:
+        source = str(walker.app.call(image, "cget", "-file"))
+    except tkinter.TclError:
+        source = ""
+    if source:
+        return _words(os.path.splitext(os.path.basename(source))[0])
+    return None if GENERATED_IMAGE.match(image) else _words(image)
+
+
+def _words(name: str) -> str:
+    return " ".join(name.replace("-", " ").replace("_", " ").split())
 
 
 def button(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
-    """Button / ttk.Button / Menubutton: a ``UIButton`` titled with its text (else the related label)."""
-    props: Dict[str, Any] = {"class": "UIButton", "title": text_of(widget)}
+    """Button / ttk.Button / Menubutton: a ``UIButton`` titled with its text (without padding), else its icon's
+    name (:func:`icon_name`), else the related label."""
+    props: Dict[str, Any] = {"class": "UIButton", "title": text_of(widget).strip()}
+    if not props["title"]:
+        name = icon_name(walker, widget)
+        if name:
+            props["accessibilityLabel"] = name
     if is_option_menu(widget):
         # tkinter.OptionMenu (IDLE's font size): the text is the chosen value; the related Label names it.
         props["accessibilityValue"] = props["title"]
         props["accessibilityHint"] = "pop-up menu"
         labelled(walker, widget, props)
-    elif not props["title"]:
+    elif not props["title"] and "accessibilityLabel" not in props:
         labelled(walker, widget, props)
     return enabled(widget, props)
 
@@ -302,8 +403,8 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     except tkinter.TclError:
         text = ""
     props: Dict[str, Any] = {"class": "UITextField", "text": text[:32768]}
-    if option(widget, "show", ""):
-        props["isSecureTextEntry"] = True
+    if is_masked(walker, widget):
+        mask(props)
     if walker.supports("selectedTextRange"):
         props["selectedTextRange"] = walker.entry_selection(widget, len(props["text"]))
     if is_readonly(widget):
@@ -312,16 +413,59 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     return enabled(widget, props)
 
 
+#: What a masked entry publishes instead of each character (the server masks again: D-SECURE-1).
+BULLET = "\u2022"
+
+
+def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
+    """True when the entry hides its text (``-show``, also set after creation: read at every flush), or shares its
+    ``-textvariable`` with one that does (Specs/tk-adapter.md §Masked text)."""
+    if option(widget, "show", ""):
+        return True
+    variable = str(option(widget, "textvariable", "") or "")
+    return bool(variable) and variable in walker.masked_variables()
+
+
+def mask(props: Dict[str, Any]) -> Dict[str, Any]:
+    """A secure text field: ``isSecureTextEntry`` and one bullet per character — the text never leaves the app."""
+    props["isSecureTextEntry"] = True
+    props["text"] = BULLET * len(props.get("text") or "")
+    return props
+
+
 def combobox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     """ttk.Combobox: an entry whose hint lists the choices count ("combo box, 3 choices")."""
-    props = entry(walker, widget)
     values = option(widget, "values", ()) or ()
     try:
-        count = len(widget.tk.splitlist(values))
+        choices = [str(v) for v in widget.tk.splitlist(values)]
     except tkinter.TclError:
-        count = 0
-    props["accessibilityHint"] = "combo box, %d choices" % count
+        choices = []
+    if is_readonly(widget):
+        return readonly_combobox(walker, widget, choices)
+    props = entry(walker, widget)
+    props["accessibilityHint"] = "combo box, %d choices" % len(choices)
     return props
+
+
+#: A read-only combo box offers at most this many choices as custom actions.
+MAX_CHOICE_ACTIONS = 50
+
+
+def readonly_combobox(walker: Any, widget: tkinter.Misc, choices: List[str]) -> Dict[str, Any]:
+    """A read-only ttk.Combobox is a pop-up button, not a text field (nothing can be typed into it): a
+    ``UIButton`` whose value is the choice, hint "pop-up menu, n choices", one custom action per choice (the first
+    :data:`MAX_CHOICE_ACTIONS`; ``custom:<choice>`` picks it); activate posts its drop-down list."""
+    try:
+        current = str(widget.get())  # type: ignore[attr-defined]
+    except tkinter.TclError:
+        current = ""
+    props: Dict[str, Any] = {"class": "UIButton", "accessibilityValue": current,
+                             "accessibilityHint": "pop-up menu, %d choices" % len(choices)}
+    actions = [{"id": choice, "name": choice} for choice in dict.fromkeys(c for c in choices if c.strip())]
+    if actions:
+        props["accessibilityCustomActions"] = actions[:MAX_CHOICE_ACTIONS]
+    labelled(walker, widget, props)
+    return enabled(widget, props)
 
 
 def spinbox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
@@ -513,8 +657,23 @@ def ctk_entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
         props["text"] = ""
     if placeholder:
         props["placeholder"] = placeholder
+    if _ctk_masked(walker, widget):
+        mask(props)
     labelled(walker, widget, props)
     return _ctk_state(widget, props)
+
+
+def _ctk_masked(walker: Any, widget: tkinter.Misc) -> bool:
+    """A CTkEntry(show=…): its inner Entry masks, or will once the placeholder it shows meanwhile goes
+    (customtkinter keeps ``show`` aside while the placeholder is in the entry)."""
+    inner = getattr(widget, "_entry", None)
+    if not isinstance(inner, tkinter.Entry):
+        return False
+    if is_masked(walker, inner):
+        return True
+    pending = getattr(widget, "_pre_placeholder_arguments", None)
+    return bool(getattr(widget, "_placeholder_text_active", False) and isinstance(pending, dict)
+                and pending.get("show"))
 
 
 def ctk_toggle(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:

@@ -8,9 +8,7 @@ Specs/tk-adapter.md describes the mapping and every behaviour here.
 from __future__ import annotations
 
 import collections
-import json
 import os
-import queue
 import sys
 import threading
 import time
@@ -19,15 +17,14 @@ import tkinter.font
 from tkinter import ttk
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
-from ..errors import AXConnectionError, AXError, RPCError
-from ..provider import ActionRequest, Provider
+from ..errors import AXError
+from ..kit.link import LEAVING as _LEAVING
+from ..kit.link import Link as _Link
+from ..kit.link import warn
+from ..kit.patches import (CLIPPED_PROPERTIES, SPLICE_MIN_CHARS, TEXT_LIMIT_BYTES, TRUNCATION_MARKER,  # noqa: F401
+                           clip_text, diff, focus_first, unknown_optional_property)
+from ..provider import ActionRequest
 from . import adapters, textlayout
-
-#: Text properties carry at most this many UTF-8 bytes (the schema's limit is 64 KiB; Specs/tk-adapter.md).
-TEXT_LIMIT_BYTES = 60000
-#: A text edit on a server with the ``splice`` op (D-TEXT-SPLICE-1) travels as a splice when the text is longer
-#: than this; shorter texts are simply set.
-SPLICE_MIN_CHARS = 256
 
 #: Tcl commands (first word) and widget subcommands (second word) that only read: they never mark the tree dirty.
 READ_COMMANDS = frozenset(("after", "update", "winfo", "info", "image", "font", "bindtags", "bind", "event",
@@ -51,29 +48,13 @@ KEYSYMS = {" ": "space", "!": "exclam", '"': "quotedbl", "#": "numbersign", "$":
            "{": "braceleft", "|": "bar", "}": "braceright", "~": "asciitilde", "\n": "Return", "\t": "Tab"}
 MODIFIER_BITS = (("shift", 0x1), ("control", 0x4), ("alt", 0x8), ("super", 0x40))
 TAG = "AXMirror"
+#: Canvas classes of libraries that draw a control's shape with text items of a glyph font (customtkinter's
+#: rounded corners are "A"…"F" in CustomTkinter_shapes_font): their items are drawing, not text.
+SHAPE_CANVAS_CLASSES = frozenset(("CTkCanvas",))
 ACTION_START_TIMEOUT = 4.0
 ACTION_NESTED_GRACE = 0.5
 #: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
 MAX_NESTED_JOBS = 8
-
-
-def warn(message: str) -> None:
-    """One line on stderr, prefixed ``axclient.tk:``."""
-    try:
-        sys.stderr.write("axclient.tk: %s\n" % message)
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
-def clip_text(text: str, limit: int = TEXT_LIMIT_BYTES) -> str:
-    """``text`` cut to at most ``limit`` UTF-8 bytes (on a character boundary)."""
-    if len(text) * 4 <= limit:
-        return text
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text
-    return data[:limit].decode("utf-8", "ignore")
 
 
 class TargetGone(AXError):
@@ -221,6 +202,9 @@ class Mirror:
         self._sequence = 0
         self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
+        self._leave_after_answer = False
+        #: The entry whose range a client's setSelectedTextRange set (published even while not focused).
+        self._range_target = ""
         if forward_keys is None:
             forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
         #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
@@ -394,6 +378,9 @@ class Mirror:
                     self.warn_once("flush", "could not mirror the tree: %s" % error)
                 job.sequence = self._sequence
                 job.done.set()
+                if self._leave_after_answer and not self._performing:
+                    self._leave_after_answer = False
+                    self._link.stop_after_answers()
 
     def handle_action(self, request: ActionRequest) -> bool:
         """``on_action`` (a connection worker thread): runs the action on the Tk thread and answers once the tree
@@ -436,8 +423,8 @@ class Mirror:
     def flush(self) -> None:
         """Builds the tree now and queues the difference to what was published (or a snapshot after a
         (re)connect). Tk thread only."""
-        if self.closed or not self._link.connected:
-            self._need_full = True
+        if self.closed or not self._link.connected or self._link.hold_until > time.monotonic():
+            self._need_full = True  # (backing off after a refused snapshot: nothing is built meanwhile)
             return
         started = time.perf_counter()
         self._flushed_generation = self._dirty_generation
@@ -464,17 +451,23 @@ class Mirror:
             focused = self._focused_view
             ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
                        self.splice)
-            if ops:
-                self._sequence += 1
-                self._link.send(("ops", ops, self._sequence))
-                self.stats["patches"] += 1
-                self.stats["ops"] += len(ops)
+            self._send_ops(ops, focused)
         self._published, self._published_children = props, children
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
         if self._link.debug:
             warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
                                                     self.stats["flush_seconds"] * 1000))
+
+    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
+        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after (:func:`focus_first`)."""
+        focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
+        for batch in focus_first(ops, focused) if focus_moves else [ops]:
+            if batch:
+                self._sequence += 1
+                self._link.send(("ops", batch, self._sequence))
+                self.stats["patches"] += 1
+                self.stats["ops"] += len(batch)
 
     def resync(self) -> None:
         """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
@@ -531,6 +524,7 @@ class Mirror:
                 if clone not in props:
                     self._add_clone_menu(clone, props, children)
                     ids.append(clone)
+            self._group_radios(props, children)
             order = self._stack_order()
             ids.sort(key=lambda wid: (0 if wid == str(self.root) else 1, order.get(wid, -1)))
             children[None] = [wid for wid in ids if wid in props]
@@ -538,6 +532,40 @@ class Mirror:
             return props, children
         finally:
             self.reading = False
+            self._range_target = ""
+
+    def _group_radios(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> None:
+        """Radio buttons sharing a variable in one master become the segments of a virtual ``UISegmentedControl``
+        (``<master>@radio:<variable>``) around them, so the server maps each to an AT-SPI radio button, checked
+        while selected, with its group and "n of m" (Specs/tk-adapter.md §Concepts UIKit lacks)."""
+        groups = self._flush_cache.get("radio") or {}
+        if not groups:
+            return
+        parent_of = {kid: parent for parent, kids in children.items() for kid in kids}
+        for variable, members in groups.items():
+            present = [m for m in members if m in props]
+            parents = {parent_of.get(m) for m in present}
+            if len(present) >= 2 and len(parents) == 1 and None not in parents:
+                self._wrap_radios(str(parents.pop()), variable, present, props, children)
+
+    @staticmethod
+    def _wrap_radios(parent: str, variable: str, members: List[str], props: Dict[str, Dict[str, Any]],
+                     children: Dict[Optional[str], List[str]]) -> None:
+        frames = [props[m]["frame"] for m in members]
+        left, top = min(f[0] for f in frames), min(f[1] for f in frames)
+        right, bottom = max(f[0] + f[2] for f in frames), max(f[1] + f[3] for f in frames)
+        group_id = "%s@radio:%s" % (parent, variable)
+        siblings = children[parent]
+        siblings.insert(siblings.index(members[0]), group_id)
+        for member in members:
+            siblings.remove(member)
+            node = props[member] = dict(props[member])
+            node["frame"] = [node["frame"][0] - left, node["frame"][1] - top, node["frame"][2], node["frame"][3]]
+        props[group_id] = {"id": group_id, "class": "UISegmentedControl",
+                           "frame": [left, top, right - left, bottom - top]}
+        if all(props[m].get("isHidden") for m in members):
+            props[group_id]["isHidden"] = True
+        children[group_id] = members
 
     def _collect_toplevels(self, widget: tkinter.Misc, pending: List[tkinter.Misc]) -> None:
         for child in list(widget.children.values()):
@@ -658,9 +686,8 @@ class Mirror:
             node = adapters.generic(self, widget)
         virtual = node.pop("children", None) or []
         leaf = bool(node.pop("_leaf", False))
-        node["id"] = path
-        node["frame"] = frame
-        node["accessibilityIdentifier"] = path
+        self._clip_strings(path, node, tk_class)
+        node.update(self._identity(path, frame))
         if not self._mapped(widget):
             node["isHidden"] = True
         focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
@@ -687,6 +714,31 @@ class Mirror:
                                   pending) is not None:
                 kids.append(str(child))
         return node
+
+    @staticmethod
+    def _identity(path: str, frame: List[int]) -> Dict[str, Any]:
+        identity: Dict[str, Any] = {"id": path, "frame": frame}
+        identifier = app_identifier(path)
+        if identifier:
+            identity["accessibilityIdentifier"] = identifier
+        return identity
+
+    def _clip_strings(self, path: str, node: Dict[str, Any], tk_class: str) -> None:
+        """Cuts a string property over the schema's limit (a Label of 70 KB) to :data:`TEXT_LIMIT_BYTES` with
+        :data:`TRUNCATION_MARKER`, saying so once per widget on stderr: one widget degrades, the app stays
+        visible (before, the server refused the whole snapshot)."""
+        for key in CLIPPED_PROPERTIES:
+            value = node.get(key)
+            if not isinstance(value, str) or len(value) * 4 <= TEXT_LIMIT_BYTES:
+                continue
+            if key == "text" and tk_class == "Text":
+                continue  # published whole up to the server's text limit, or windowed (§Big text)
+            clipped = clip_text(value, TEXT_LIMIT_BYTES - len(TRUNCATION_MARKER.encode("utf-8")))
+            if clipped == value:
+                continue
+            node[key] = clipped + TRUNCATION_MARKER
+            self.warn_once("clip:%s:%s" % (path, key), "%s's %s has %d characters, over the server's %d-byte "
+                           "string limit; published cut with a marker" % (path, key, len(value), TEXT_LIMIT_BYTES))
 
     def _add_virtual(self, node: Dict[str, Any], parent: str, props: Dict[str, Dict[str, Any]],
                      children: Dict[Optional[str], List[str]], index: Optional[int] = None) -> None:
@@ -786,6 +838,19 @@ class Mirror:
             self._flush_cache[key] = cached
         return cached
 
+    def pack_side(self, path: str) -> str:
+        """The ``-side`` a widget is packed from (``top`` when unknown), cached for one flush."""
+        key = "side:" + path
+        side = self._flush_cache.get(key)
+        if side is None:
+            try:
+                info = self.app.splitlist(self.app.call("pack", "info", path))
+                side = str(dict(zip(info[::2], info[1::2])).get("-side", "top"))
+            except tkinter.TclError:
+                side = "top"
+            self._flush_cache[key] = side
+        return side
+
     def radio_group(self, variable: str) -> List[str]:
         """The radio buttons (classic and ttk) sharing the Tcl variable ``variable``, in tree order."""
         groups = self._flush_cache.get("radio")
@@ -801,6 +866,56 @@ class Mirror:
                 stack.extend(reversed(list(widget.children.values())))
             self._flush_cache["radio"] = groups
         return groups.get(variable, [])
+
+    def masked_variables(self) -> Set[str]:
+        """The Tcl variables (``-textvariable``) of the entries that mask their text (``-show``), cached for one
+        flush: an entry sharing one of them shows the same secret, so it is masked too (Specs/tk-adapter.md
+        §Masked text)."""
+        masked = self._flush_cache.get("masked")
+        if masked is None:
+            masked = set()
+            stack: List[tkinter.Misc] = [self.root]
+            while stack:
+                widget = stack.pop()
+                if isinstance(widget, (tkinter.Entry, ttk.Entry)) and adapters.option(widget, "show", ""):
+                    name = str(adapters.option(widget, "textvariable", "") or "")
+                    if name:
+                        masked.add(name)
+                stack.extend(widget.children.values())
+            self._flush_cache["masked"] = masked
+        return masked
+
+    def layout_parent(self, path: str) -> str:
+        """The window ``path`` is laid out in: its geometry manager's ``-in`` (pack, grid, place), else its Tk
+        parent."""
+        try:
+            manager = str(self.app.call("winfo", "manager", path))
+            if manager in ("pack", "grid", "place"):
+                info = self.app.splitlist(self.app.call(manager, "info", path))
+                inside = dict(zip(info[::2], info[1::2])).get("-in")
+                if inside:
+                    return str(inside)
+        except tkinter.TclError:
+            pass
+        return path.rsplit(".", 1)[0] or "."
+
+    def notebook_panes(self) -> Dict[str, str]:
+        """Every ttk.Notebook page (the window a notebook manages) → its tab text, cached for one flush."""
+        panes = self._flush_cache.get("panes")
+        if panes is None:
+            panes = {}
+            stack: List[tkinter.Misc] = [self.root]
+            while stack:
+                widget = stack.pop()
+                if isinstance(widget, ttk.Notebook):
+                    try:
+                        for tab in self.app.splitlist(self.app.call(str(widget), "tabs")):
+                            panes[str(tab)] = str(self.app.call(str(widget), "tab", tab, "-text")).strip()
+                    except tkinter.TclError:
+                        pass
+                stack.extend(widget.children.values())
+            self._flush_cache["panes"] = panes
+        return panes
 
     def grab_window(self) -> str:
         """The path of the window holding Tk's grab, "" when none."""
@@ -873,8 +988,16 @@ class Mirror:
             self.warn_once("textlayout:" + path, "could not read the lines or styles of %s (%s)" % (path, error))
 
     def entry_selection(self, widget: tkinter.Misc, length: int) -> List[int]:
-        """An Entry's selection, else its caret, as character offsets (clamped to the published text)."""
+        """An Entry's selection, else its caret, as character offsets (clamped to the published text). While the
+        entry does not have Tk's focus its published range stays as it was: Tk's Tab traversal selects the text
+        of the entry it enters before Tk reports the focus there, and a screen reader would hear "Ada selected"
+        before the field (Orca: "80 selected", never the name); the range goes out with the focus, after it
+        (:func:`focus_first`). A range a client set (``setSelectedTextRange``) is published at once."""
         path, call = str(widget), self.app.call
+        if self._focus != path and path != self._range_target:
+            published = self._published.get(path, {}).get("selectedTextRange")
+            if isinstance(published, list) and len(published) == 2 and sum(published) <= length:
+                return list(published)
         text = str(call(path, "get"))  # Tk 8.6 Entry indices count UTF-16 units: converted to characters
         try:
             if int(call(path, "selection", "present")):
@@ -926,6 +1049,13 @@ class Mirror:
             if index in selected:
                 row["isSelected"] = True
             rows.append(row)
+        if rows and self._focus == path:  # Tk's focus on the list is on its active row (the location cursor)
+            try:
+                active = min(max(int(call(path, "index", "active")), 0), len(rows) - 1)
+            except (tkinter.TclError, ValueError):
+                active = 0
+            rows[active]["isFocused"] = True
+            self._focused_view = rows[active]["id"]
         return rows
 
     def tree_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -987,10 +1117,13 @@ class Mirror:
                 top_y = 20
         offset = top * row_height - top_y
         props["contentOffset"] = [0, offset]
+        focus_row = self._tree_focus_row(path, displayed)
         signature = (tuple(sorted(show)), tuple(display), tuple(columns), tuple(sorted(headings.items())), width,
                      row_height, tree_heading)
-        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y):
+        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y, focus_row):
             self._virtual.update(cache.last[2])
+            if focus_row:
+                self._focused_view = "%s@%s" % (path, focus_row)
             return cache.last[1]
         nodes: List[Dict[str, Any]] = []
         if "headings" in show and display:
@@ -1015,7 +1148,7 @@ class Mirror:
             row_id = "%s@%s" % (path, iid)
             virtual[row_id] = ("treerow", path, iid)
             key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1, level,
-                   has_children, iid in opened, iid in selection)
+                   has_children, iid in opened, iid in selection, iid == focus_row)
             if visible:
                 position += 1
             previous = cache.rows.get(iid)
@@ -1048,12 +1181,28 @@ class Mirror:
                     row["accessibilityExpandedStatus"] = "expanded" if iid in opened else "collapsed"
             if iid in selection:
                 row["isSelected"] = True
+            if iid == focus_row:
+                row["isFocused"] = True
             nodes.append(row)
             reused[iid] = (key, row)
         cache.rows = reused
-        cache.last = ((signature, offset, top_y), nodes, virtual)
+        cache.last = ((signature, offset, top_y, focus_row), nodes, virtual)
         self._virtual.update(virtual)
+        if focus_row:
+            self._focused_view = "%s@%s" % (path, focus_row)
         return nodes
+
+    def _tree_focus_row(self, path: str, displayed: List[Tuple[str, int, bool, bool]]) -> str:
+        """While Tk's focus is on the Treeview: its focus item (where the keyboard acts), else its first displayed
+        row (where Down starts) — never a heading; "" otherwise or when it shows no row."""
+        if self._focus != path or not displayed:
+            return ""
+        try:
+            item = str(self.app.call(path, "focus"))
+        except tkinter.TclError:
+            item = ""
+        shown = {entry[0] for entry in displayed}
+        return item if item in shown else displayed[0][0]
 
     def notebook_tabs(self, widget: tkinter.Misc) -> List[Dict[str, Any]]:
         """A tab bar with one tab button per page (``isSelected`` on the current one)."""
@@ -1095,7 +1244,9 @@ class Mirror:
         call, split = self.app.call, self.app.splitlist
         dx = float(call(path, "canvasx", 0))
         dy = float(call(path, "canvasy", 0))
-        nodes = []
+        nodes: List[Dict[str, Any]] = []
+        if type(widget).__name__ in SHAPE_CANVAS_CLASSES:
+            return nodes  # a library's drawing surface: its text items are shapes drawn with a glyph font
         for item in split(call(path, "find", "all"))[:20000]:
             if str(call(path, "type", item)) != "text":
                 continue
@@ -1264,8 +1415,8 @@ class Mirror:
     def perform(self, request: ActionRequest) -> bool:
         """Performs one action in Tk, as Tk does it (Specs/tk-adapter.md §Actions). Tk thread only."""
         action, target = request.action, request.target
-        if self._link.debug:
-            warn("action %r" % (request.params,))
+        if self._link.debug:  # the value's length only: typed text may be a password
+            warn("action %s on %r (value: %d characters)" % (action, target, len(str(request.value or ""))))
         if target == "":
             if action == "escape":
                 return self._escape(None)
@@ -1297,8 +1448,15 @@ class Mirror:
             return self._scroll(widget, str(request.direction or "down"))
         if action == "key":
             return self._key(request.value)
+        if action in ("setSelectedTextRange", "custom"):
+            return self._perform_on_value(widget, action, request)
+        return False
+
+    def _perform_on_value(self, widget: tkinter.Misc, action: str, request: ActionRequest) -> bool:
         if action == "setSelectedTextRange":
             return self._select_range(widget, request.value)
+        if isinstance(widget, ttk.Combobox):  # custom:<choice> of a read-only combo box
+            return self._set_value(widget, request.custom_action)
         return False
 
     def _select_range(self, widget: tkinter.Misc, value: Any) -> bool:
@@ -1310,6 +1468,7 @@ class Mirror:
             raise ValueError("setSelectedTextRange needs [location, length], got %r" % (value,))
         location, length = max(0, value[0]), max(0, value[1])
         path, call = str(widget), self.app.call
+        self._range_target = path
         if self.tk_class(widget) == "Text":
             first = "%d.0 + %d chars" % (self._text_window.get(path, 1), location)
             last = "%s + %d chars" % (first, length)
@@ -1334,6 +1493,12 @@ class Mirror:
                                ttk.Checkbutton, ttk.Radiobutton)):
             if adapters.is_disabled(widget):
                 return False
+            if isinstance(widget, ttk.Widget):
+                # As a click does (ttk's <ButtonPress-1>: ttk::clickToFocus). Besides being what the user would
+                # see, it clears a focus Tk still owes an unmapped window: Thonny's Options dialog focuses a widget
+                # on an unselected notebook page; its Cancel destroys it, and the next `focus -force` crashed in
+                # TkSetFocusWin on that dead window (SIGSEGV, 3 of 3) when Cancel was invoked without the click.
+                self.app.call("ttk::clickToFocus", str(widget))
             widget.invoke()  # type: ignore[attr-defined]
             return True
         if isinstance(widget, (tkinter.Tk, tkinter.Toplevel)):
@@ -1464,6 +1629,7 @@ class Mirror:
             return False
         if not isinstance(widget, (tkinter.Entry, ttk.Entry, tkinter.Text, tkinter.Spinbox)):
             return False
+        refuse_readonly(widget)
         self._focus_widget(widget)
         path = str(widget)
         is_text = isinstance(widget, tkinter.Text)
@@ -1559,6 +1725,7 @@ class Mirror:
             listbox.activate(index)  # type: ignore[attr-defined]
             listbox.see(index)  # type: ignore[attr-defined]
             listbox.event_generate("<<ListboxSelect>>")
+            self._focus_widget(listbox)  # as a click does (tk::ListboxBeginSelect)
             return True
         if kind == "treerow" and action in ("activate", "increment", "decrement"):
             _, path, iid = virtual
@@ -1569,6 +1736,7 @@ class Mirror:
                 tree.selection_set(iid)  # type: ignore[attr-defined]
                 tree.focus(iid)  # type: ignore[attr-defined]
                 tree.see(iid)  # type: ignore[attr-defined]
+                self._focus_widget(tree)  # as a click does (ttk::treeview::Press)
                 if tree.get_children(iid):  # type: ignore[attr-defined]
                     is_open = bool(self.app.getboolean(self.app.call(path, "item", iid, "-open")))
                     tree.item(iid, open=not is_open)  # type: ignore[attr-defined]
@@ -1650,9 +1818,25 @@ class Mirror:
             return None
         state = int(getattr(event, "state", 0) or 0) if isinstance(getattr(event, "state", 0), int) else 0
         modifiers = [name for name, bit in MODIFIER_BITS if state & bit]
+        if self._types_secret(event, modifiers):
+            self.mark_dirty()
+            return None  # a character typed into a masked entry never leaves the app (§Masked text)
         consumed = self._link.forward_key(keysym, modifiers, phase)
         self.mark_dirty()
         return "break" if consumed else None
+
+    def _types_secret(self, event: Any, modifiers: List[str]) -> bool:
+        """True for a key that types a character (no Control, Alt or Super) into an entry that masks its text."""
+        char = getattr(event, "char", "")
+        if not isinstance(char, str) or not char or not char.isprintable() or set(modifiers) - {"shift"}:
+            return False
+        widget = getattr(event, "widget", None)
+        if not isinstance(widget, (tkinter.Entry, ttk.Entry)):
+            return False
+        try:
+            return adapters.is_masked(self, widget)
+        except tkinter.TclError:
+            return True
 
     def _on_key_press(self, event: Any) -> Optional[str]:
         return self._forward_key(event, "press")
@@ -1693,7 +1877,18 @@ class Mirror:
             self.app.deletefilehandler(self._wake_read)
         except (AttributeError, tkinter.TclError, RuntimeError):
             pass
-        self._link.stop()
+        for script in (self._flush_command, self._jobs_command):
+            try:  # a destroyed root deletes these commands: a pending `after` would print "invalid command name"
+                self.app.call("after", "cancel", script)
+            except (tkinter.TclError, RuntimeError):
+                pass
+        _LEAVING[self.name] = self._link.left
+        if self._performing:
+            # Closed inside an action (its callback destroyed the root: Thonny's first-run "Let's go!"): answer
+            # the action first, then leave (_run_queued_jobs), so the client hears what happened.
+            self._leave_after_answer = True
+        else:
+            self._link.stop()
         with self._jobs_lock:
             jobs = list(self._jobs)
             self._jobs.clear()
@@ -1701,251 +1896,6 @@ class Mirror:
             job.error = TargetGone("the Tk app closed")
             job.started.set()
             job.done.set()
-
-
-class _Link(threading.Thread):
-    """The server connection: connects (and reconnects), registers the app, sends snapshots and patches in order."""
-
-    def __init__(self, mirror: Mirror) -> None:
-        super().__init__(name="axclient.tk-link", daemon=True)
-        self.mirror = mirror
-        self.provider: Optional[Provider] = None
-        self.connected = False
-        self.connected_event = threading.Event()
-        self.app_id: Optional[str] = None
-        self.outbox: "queue.Queue[Any]" = queue.Queue()
-        self.sent = 0
-        self.sent_lock = threading.Condition()
-        self.stopping = False
-        self._down_reported = False
-        #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
-        self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
-
-    def run(self) -> None:
-        while not self.stopping:
-            if self.provider is None or self.provider.client.closed:
-                if self.provider is not None:
-                    self._lost("the connection to AXServer closed")
-                if not self._connect():
-                    time.sleep(self.mirror.retry_interval)
-                    continue
-            try:
-                item = self.outbox.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            if item is None:
-                break
-            kind, payload, sequence = item
-            provider = self.provider
-            if provider is None:
-                self._mark_sent(sequence)
-                continue
-            try:
-                if self.debug:
-                    text = json.dumps(payload)
-                    warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload), "windows" if kind == "set" else "ops",
-                                                        len(text), (": " + text) if len(text) < 16000 else ""))
-                sending = time.perf_counter()
-                if kind == "set":
-                    provider.set_hierarchy(payload)
-                else:
-                    provider.update(payload)
-                if self.debug:
-                    warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
-            except AXConnectionError:
-                self._lost("the connection to AXServer closed")
-            except RPCError as error:
-                unknown = unknown_optional_property(str(error))
-                if unknown is not None:
-                    if self.debug:
-                        warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
-                    self.mirror.unsupported.add(unknown)
-                else:
-                    warn("the server refused a %s (%s); re-publishing the whole tree"
-                         % ("snapshot" if kind == "set" else "patch", error))
-                if kind == "ops" or unknown is not None:
-                    self.mirror.resync()
-            except Exception as error:  # noqa: BLE001
-                warn("could not publish: %s: %s" % (type(error).__name__, error))
-            self._mark_sent(sequence)
-        self._close_provider()
-
-    def _connect(self) -> bool:
-        try:
-            provider = Provider(self.mirror.name, self.mirror.address, on_action=self.mirror.handle_action,
-                                connect_timeout=3.0, call_timeout=10.0)
-        except AXError as error:
-            if not self._down_reported:
-                self._down_reported = True
-                warn("%s; the app runs without a mirror and retries every %.0f s"
-                     % (error, self.mirror.retry_interval))
-            return False
-        except Exception as error:  # noqa: BLE001
-            if not self._down_reported:
-                self._down_reported = True
-                warn("cannot connect: %s: %s" % (type(error).__name__, error))
-            return False
-        if self.stopping:
-            provider.close()
-            return False
-        if self._down_reported:
-            warn("connected to AXServer at %s as %r" % (provider.client.address, provider.app))
-        self._down_reported = False
-        while True:
-            try:
-                self.outbox.get_nowait()
-            except queue.Empty:
-                break
-        self.provider = provider
-        self.app_id = provider.app
-        self.mirror.use_server_limits((provider.client.server or {}).get("capabilities"))
-        self.connected = True
-        self.connected_event.set()
-        self.mirror.resync()
-        return True
-
-    def _lost(self, why: str) -> None:
-        if self.connected:
-            warn("%s; reconnecting" % why)
-        self.connected = False
-        self.connected_event.clear()
-        self._close_provider()
-
-    def _close_provider(self) -> None:
-        provider, self.provider = self.provider, None
-        if provider is not None:
-            try:
-                provider.close()
-            except Exception:  # noqa: BLE001
-                pass
-
-    def _mark_sent(self, sequence: int) -> None:
-        with self.sent_lock:
-            self.sent = max(self.sent, sequence)
-            self.sent_lock.notify_all()
-
-    def send(self, item: Tuple[str, Any, int]) -> None:
-        """Queues a snapshot or patch (Tk thread)."""
-        self.outbox.put(item)
-
-    def wait_sent(self, sequence: int, timeout: float) -> bool:
-        """Waits until everything up to ``sequence`` was sent and answered."""
-        deadline = time.monotonic() + timeout
-        with self.sent_lock:
-            while self.sent < sequence and self.connected:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self.sent_lock.wait(remaining)
-        return True
-
-    def forward_key(self, keysym: str, modifiers: List[str], phase: str) -> bool:
-        """``input.key`` for the app's own keystroke (Tk thread, synchronous as atk-bridge): True when an AT
-        consumed it."""
-        provider = self.provider
-        if provider is None:
-            return False
-        try:
-            result = provider.client.call("input.key", {"key": keysym, "modifiers": modifiers, "phase": phase},
-                                          timeout=3.5)
-        except RPCError as error:
-            if getattr(error, "code", None) == -32602:
-                return False  # a keysym the server does not know (D-KEY-1): Tk handles it
-            return False
-        except AXError:
-            return False
-        return bool(isinstance(result, dict) and result.get("consumed"))
-
-    def stop(self) -> None:
-        """Ends the link; the app leaves the server."""
-        self.stopping = True
-        self.outbox.put(None)
-        self._close_provider()
-        self.connected = False
-
-
-def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
-         new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]],
-         rebuild: Any, focused_now: Optional[str] = None, splice: bool = False) -> List[Dict[str, Any]]:
-    """The ``hierarchy.update`` ops that turn the published tree into the new one: removes (top-most gone views),
-    sets (only changed properties; a dropped property is ``null``; a dropped ``isFocused`` is ``false`` only when
-    no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
-    clear the focus that just moved), then inserts and moves parent by parent, top-down. With ``splice`` a long
-    text view's edited ``text`` is a ``splice`` op of the edited range (D-TEXT-SPLICE-1)."""
-    ops: List[Dict[str, Any]] = []
-    old_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        for kid in kids:
-            old_parent[kid] = parent
-    for view_id in old:
-        if view_id not in new:
-            parent = old_parent.get(view_id)
-            if parent is None or parent in new:
-                ops.append({"op": "remove", "id": view_id})
-    focus_moves = focused_now is not None and not old.get(focused_now, {}).get("isFocused")
-    for view_id, properties in new.items():
-        before = old.get(view_id)
-        if before is None or before is properties or before == properties:
-            continue
-        changed: Dict[str, Any] = {}
-        for key, value in properties.items():
-            if before.get(key, _MISSING) != value:
-                changed[key] = value
-        for key in before:
-            if key not in properties:
-                if key == "isFocused":
-                    if not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
-                        changed[key] = False
-                else:
-                    changed[key] = None
-        edit = _text_splice(view_id, before, changed) if splice else None
-        if edit is not None:
-            ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
-        if changed:
-            ops.append({"op": "set", "id": view_id, "properties": changed})
-    current: Dict[Optional[str], List[str]] = {}
-    current_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        if parent is None or parent in new:
-            current[parent] = [kid for kid in kids if kid in new]
-            for kid in current[parent]:
-                current_parent[kid] = parent
-    queue_ids: List[Optional[str]] = [None]
-    position = 0
-    while position < len(queue_ids):
-        parent = queue_ids[position]
-        position += 1
-        target = new_children.get(parent, [])
-        existing = current.setdefault(parent, [])
-        if existing == target:
-            queue_ids.extend(kid for kid in target if kid in new_children)
-            continue
-        for index, kid in enumerate(target):
-            if index < len(existing) and existing[index] == kid:
-                queue_ids.append(kid)
-                continue
-            if kid not in old:
-                op: Dict[str, Any] = {"op": "insert", "parent": parent, "index": index,
-                                      "view": rebuild(kid, new, new_children)}
-                ops.append(op)
-                existing.insert(index, kid)
-                current_parent[kid] = parent
-                continue
-            source = current_parent.get(kid)
-            if source in current and kid in current[source]:
-                current[source].remove(kid)
-            existing.insert(index, kid)
-            current_parent[kid] = parent
-            ops.append({"op": "move", "id": kid, "parent": parent, "index": index})
-            queue_ids.append(kid)
-    return ops
-
-
-_MISSING = object()
-
-#: Properties the adapter publishes only while the server knows them (a server with an older schema refuses them
-#: as unknown; the adapter then leaves them out and re-publishes).
-OPTIONAL_PROPERTIES = ("selectedTextRange", "accessibilityReadingContent", "attributedText")
 
 
 #: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
@@ -1963,54 +1913,21 @@ def _writes_text(sub: str, args: Tuple[Any, ...]) -> bool:
     return sub == "tag" and (verb in TAG_WRITES or (verb == "configure" and len(args) >= 6))
 
 
-def unknown_optional_property(message: str) -> Optional[str]:
-    """The optional property a refused snapshot or patch names as unknown, else None."""
-    if "unknown property" not in message:
-        return None
-    for name in OPTIONAL_PROPERTIES:
-        if "'%s'" % name in message:
-            return name
-    return None
+def refuse_readonly(widget: tkinter.Misc) -> None:
+    """Typing into a read-only entry or combo box is an error (was a false success: nothing changed)."""
+    if adapters.is_readonly(widget):
+        hint = " (pick one of its choices: setValue or custom:<choice>)" if isinstance(widget, ttk.Combobox) else ""
+        raise ValueError("%s is read-only: nothing can be typed into it%s" % (widget, hint))
 
 
-def _common_prefix(old: str, new: str) -> int:
-    """The length of the longest common prefix (binary search over slice compares: C speed on long texts)."""
-    low, high = 0, min(len(old), len(new))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[low:middle] == new[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(old: str, new: str, limit: int) -> int:
-    """The length (≤ ``limit``) of the longest common suffix, by the same binary search."""
-    low, high, old_end, new_end = 0, max(limit, 0), len(old), len(new)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[old_end - middle:old_end - low] == new[new_end - middle:new_end - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _text_splice(view_id: str, before: Dict[str, Any], changed: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    """Takes a long text view's ``text`` out of ``changed`` and answers the ``splice`` op of the edited range
-    (offsets in characters, as AT-SPI counts them); None when the text is short, not a text view's, or unchanged."""
-    new_text, old_text = changed.get("text"), before.get("text")
-    if not isinstance(new_text, str) or not isinstance(old_text, str):
-        return None
-    if before.get("class") not in ("UITextView", "UITextField") or max(len(new_text), len(old_text)) < SPLICE_MIN_CHARS:
-        return None
-    del changed["text"]
-    prefix = _common_prefix(old_text, new_text)
-    room = min(len(old_text), len(new_text)) - prefix
-    suffix = _common_suffix(old_text, new_text, room)
-    return {"op": "splice", "id": view_id, "location": prefix, "length": len(old_text) - prefix - suffix,
-            "text": new_text[prefix:len(new_text) - suffix]}
+def app_identifier(path: str) -> Optional[str]:
+    """The ``accessibilityIdentifier`` of the widget at ``path``: its path when the app named the widget
+    (``name="total"``: ``.account.total``, also under generated masters: ``.!frame.total``), none when tkinter
+    generated its name (``.!button2``), so XCUITest's and Appium's ``name`` falls back to the label. Either way
+    ``#"<path>"`` finds the widget: an element without an identifier is found by its id (Specs/tk-adapter.md
+    §Mapping)."""
+    last = path.rsplit(".", 1)[-1]
+    return path if last and not last.startswith("!") else None
 
 
 def default_app_name() -> str:
