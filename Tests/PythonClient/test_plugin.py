@@ -17,7 +17,7 @@ def pid_alive(pid):
         return False
 
 
-def test_default_server_is_the_shared_demo(axserver, ax):
+def test_default_server_is_the_demo(axserver, ax):
     assert axserver.running()
     assert "apps=axserver-demo" in axserver.ready_line
     assert "atspi=off" in axserver.ready_line
@@ -70,6 +70,46 @@ def test_plugin_in_a_user_project(pytester):
     result.assert_outcomes(passed=3)
     pid = int((pytester.path / "server.pid").read_text())
     assert not pid_alive(pid)
+
+
+def run_user_tests(pytester, source):
+    pytester.makepyfile(test_user=textwrap.dedent(source))
+    env_path = os.pathsep.join([PACKAGE_DIR] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    pytester._monkeypatch.setenv("PYTHONPATH", env_path)
+    return pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "-p", "no:cacheprovider", timeout=120)
+
+
+ISOLATION_TESTS = '''
+    import pytest
+    from axclient import expect
+
+    pytestmark = pytest.mark.axserver(%s)
+
+    def test_turns_wifi_off(ax):
+        wifi = ax.get_by_role("switch", name="Wi-Fi")
+        wifi.click()
+        expect(wifi).to_have_value("off")
+
+    def test_finds_wifi_as_the_app_starts(ax):
+        expect(ax.get_by_role("switch", name="Wi-Fi")).to_have_value("on", timeout=1)
+'''
+
+
+def test_each_test_starts_from_the_apps_initial_state(pytester):
+    """Issue 38 item 1: by default the second test does not see what the first one did to the app."""
+    run_user_tests(pytester, ISOLATION_TESTS % "").assert_outcomes(passed=2)
+
+
+def test_sharing_is_an_explicit_opt_in(pytester):
+    """``shared=True``: one server for both tests, so the second sees Wi-Fi off (and fails, as the author chose)."""
+    result = run_user_tests(pytester, ISOLATION_TESTS % "shared=True")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*test_finds_wifi_as_the_app_starts*"])
+
+
+def test_contradicting_marker_options_are_a_usage_error(pytester):
+    result = run_user_tests(pytester, ISOLATION_TESTS % "shared=True, fresh=True")
+    result.stdout.fnmatch_lines(["*shared=True and fresh=True contradict*"])
 
 
 def test_help_lists_the_options(pytester):

@@ -538,6 +538,8 @@ class ScreenReaderSession:
         self.server: Optional[Any] = None
         self.orca: Optional[Orca] = None
         binary = binary or find_axserver()
+        #: The axserver binary this session's servers run (:meth:`serve` starts another one).
+        self.server_binary = binary
         script = find_a11y_stack_script(os.path.dirname(binary))
         if script is None:
             raise ScreenReaderUnavailable("the screen reader needs Tools/a11y-stack.sh (set AXSERVER_A11Y_STACK)")
@@ -554,6 +556,22 @@ class ScreenReaderSession:
             self.stop()
             raise
         self.ready_seconds = time.monotonic() - started
+
+    def serve(self, demo: bool = True, args: Sequence[str] = (), startup_timeout: float = 30.0,
+              quiet_timeout: float = 5.0) -> Any:
+        """Replaces the session's server with a new one on the same stack while Orca keeps running (the test
+        isolation of the pytest plugin: the app starts from its initial state, Orca from silence). Returns the new
+        :class:`axclient.ServerProcess` once Orca has said everything about the old one going and the new one coming
+        (quiet for the reader's settle time, bounded by ``quiet_timeout``)."""
+        from .server import ServerProcess
+        assert self.stack is not None and self.orca is not None, "the session was stopped"
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self.server = ServerProcess(self.server_binary, demo=demo, args=args, stack=self.stack,
+                                    startup_timeout=startup_timeout)
+        ScreenReader(self.orca, None, settle_timeout=quiet_timeout).wait_until_quiet()
+        return self.server
 
     def reader(self, client: Any, **options: Any) -> ScreenReader:
         """A :class:`ScreenReader` of this session's Orca whose keys go through ``client``."""
