@@ -112,6 +112,13 @@ AXSERVER_BIN="$BIN" Tools/test_python_client.sh 2>&1 | tee "$LOGDIR/python.log" 
 status=${PIPESTATUS[0]}
 read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
 phase "python client" "${passed:-0}" "${failed:-0}" "$status"
+echo "== Python client in parallel (pytest-xdist -n 2, one server per worker; a subset)" >&2
+AXSERVER_BIN="$BIN" Tools/test_python_client.sh -n 2 \
+  -k "test_expect or test_locators or test_actions or test_plugin or test_screen_reader" 2>&1 \
+  | tee "$LOGDIR/python-parallel.log" >&2
+status=${PIPESTATUS[0]}
+read -r passed failed < <(pytest_counts "$LOGDIR/python-parallel.log")
+phase "python client -n 2" "${passed:-0}" "${failed:-0}" "$status"
 fi
 
 if want clients && [ -d Tests/Clients ]; then

@@ -112,6 +112,39 @@ def test_contradicting_marker_options_are_a_usage_error(pytester):
     result.stdout.fnmatch_lines(["*shared=True and fresh=True contradict*"])
 
 
+def test_pytest_xdist_workers_each_start_their_own_servers(pytester):
+    """Issue 38 item 5: `pytest -n 2` (pytest-xdist): each worker is a pytest session with its own pool, so the
+    shared servers of one worker are never another's, and no two tests run on one socket across workers."""
+    pytest.importorskip("xdist")
+    pytester.makepyfile(test_workers=textwrap.dedent('''
+        import os
+        import pytest
+
+        @pytest.mark.parametrize("n", range(6))
+        @pytest.mark.axserver(shared=True)
+        def test_record(n, axserver, ax):
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "none")
+            with open("servers.txt", "a") as handle:
+                handle.write("%s %d %s\\n" % (worker, axserver.pid, axserver.socket))
+            assert ax.get_by_id("cell.wifi").count() == 1
+    '''))
+    env_path = os.pathsep.join([PACKAGE_DIR] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    pytester._monkeypatch.setenv("PYTHONPATH", env_path)
+    result = pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "-p", "no:cacheprovider", "-n", "2",
+                                           timeout=180)
+    result.assert_outcomes(passed=6)
+    rows = [line.split() for line in (pytester.path / "servers.txt").read_text().splitlines()]
+    by_worker = {}
+    for worker, pid, socket_path in rows:
+        by_worker.setdefault(worker, set()).add((pid, socket_path))
+    assert set(by_worker) == {"gw0", "gw1"}, by_worker
+    assert all(len(servers) == 1 for servers in by_worker.values()), by_worker   # shared within a worker
+    assert by_worker["gw0"].isdisjoint(by_worker["gw1"]), by_worker               # never across workers
+    for servers in by_worker.values():
+        for pid, _socket in servers:
+            assert not pid_alive(int(pid))
+
+
 def test_help_lists_the_options(pytester):
     pytester._monkeypatch.setenv("PYTHONPATH", PACKAGE_DIR)
     result = pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "--help", timeout=60)

@@ -79,6 +79,8 @@ class ServerPool:
         self._reader_session: Optional[ScreenReaderSession] = None
         # What the reader session's current server was started with, when a shared=True test may reuse it.
         self._reader_shared_key: Optional[Tuple[Any, ...]] = None
+        # The reader session's server was started with the session and no test has used it yet.
+        self._reader_unused = False
         # Screen-reader sessions by the id of their server (the session's own and fresh=True ones).
         self._session_of: Dict[int, ScreenReaderSession] = {}
 
@@ -110,7 +112,12 @@ class ServerPool:
         """A new server for one test (the default): its app starts from its initial state; an AT-SPI stack or a
         screen-reader session is the session's, started on first use. The caller stops it with :meth:`release`."""
         if options.get("screen_reader"):
-            session = self.reader_session()
+            session = self.reader_session(options)
+            if self._reader_unused:   # the session was just started with this test's server: it is fresh
+                self._reader_unused = False
+                assert session.server is not None
+                session.wait_until_quiet()   # Orca presented the app as it found it: not this test's speech
+                return session.server
             self._session_of.pop(id(session.server), None)
             server = session.serve(demo=options["demo"], args=options["args"])
             self._session_of[id(server)] = session
@@ -127,17 +134,20 @@ class ServerPool:
         return ServerProcess(self.binary, demo=options["demo"], atspi=options["atspi"], tcp=options["tcp"],
                              args=options["args"], stack=stack)
 
-    def reader_session(self) -> ScreenReaderSession:
-        """The session's screen-reader session (stack, Xvfb, Orca), started on first use (again if Orca died)."""
+    def reader_session(self, options: Dict[str, Any]) -> ScreenReaderSession:
+        """The session's screen-reader session (stack, Xvfb, Orca), started on first use (again if Orca died)
+        with a server for ``options`` (marked unused: the test that started it takes it as its fresh server)."""
         session = self._reader_session
         if session is not None and not (session.orca and session.orca.running()):
             self._forget(session)
             session.stop()
             session = None
         if session is None:
-            session = ScreenReaderSession(self.binary, orca_timeout=self.orca_timeout)
+            session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
+                                          orca_timeout=self.orca_timeout)
             self._reader_session = session
             self._reader_shared_key = None
+            self._reader_unused = True
             assert session.server is not None
             self._session_of[id(session.server)] = session
         return session
@@ -171,7 +181,10 @@ class ServerPool:
         died). With a screen reader it is the reader session's server, kept while shared tests follow each other."""
         if options.get("screen_reader"):
             key = (options["demo"], options["args"])
-            session = self.reader_session()
+            session = self.reader_session(options)
+            if self._reader_unused:
+                self._reader_unused = False
+                self._reader_shared_key = key
             if self._reader_shared_key != key or session.server is None or not session.server.running():
                 self._session_of.pop(id(session.server), None)
                 server = session.serve(demo=options["demo"], args=options["args"])

@@ -570,8 +570,13 @@ class ScreenReaderSession:
             self.server = None
         self.server = ServerProcess(self.server_binary, demo=demo, args=args, stack=self.stack,
                                     startup_timeout=startup_timeout)
-        ScreenReader(self.orca, None, settle_timeout=quiet_timeout).wait_until_quiet()
+        self.wait_until_quiet(quiet_timeout)
         return self.server
+
+    def wait_until_quiet(self, timeout: float = 5.0) -> None:
+        """Returns once Orca said nothing for the reader's settle time (0.25 s), bounded by ``timeout``."""
+        assert self.orca is not None, "the session was stopped"
+        ScreenReader(self.orca, None, settle_timeout=timeout).wait_until_quiet()
 
     def reader(self, client: Any, **options: Any) -> ScreenReader:
         """A :class:`ScreenReader` of this session's Orca whose keys go through ``client``."""
