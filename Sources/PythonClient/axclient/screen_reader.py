@@ -667,7 +667,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     print("%s → %s" % (step.what, " / ".join(step.utterances) or "(silent)"), flush=True)
             deadline = time.monotonic() + options.seconds
             heard = reader.orca.speech_count()
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and not _stdout_closed():
                 lines = reader.orca.speech(heard)
                 heard += len(lines)
                 if not options.json:
@@ -682,10 +682,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                             for step in reader.transcript]}, indent=2))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:   # nobody reads the output any more (`axquery listen … | head -1`): a clean stop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except AXError as error:
         print("axquery listen: %s" % error, file=sys.stderr)
         return 1
     finally:
         session.stop()
     return 0
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout's reader went away (a pipe whose read end closed reports POLLERR on ours)."""
+    import select
+    poller = select.poll()
+    poller.register(1, 0)
+    return any(events & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _fd, events in poller.poll(0))
 
