@@ -39,12 +39,13 @@ struct AXQueryCommand: ParsableCommand {
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
             Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self, Listen.self,
+            Policy.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
-        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "help",
+        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "policy", "help",
     ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
@@ -172,14 +173,15 @@ final class Context {
     let palette: Palette
     var json: Bool { global.json }
 
-    init(_ global: GlobalOptions, file: String? = nil) throws(CLIFailure) {
+    /// `operatorToken`: connect as the kiosk's operator (`axquery policy set`).
+    init(_ global: GlobalOptions, file: String? = nil, operatorToken: String? = nil) throws(CLIFailure) {
         self.global = global
         self.palette = global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor)
         if let file {
             backend = try Context.offline(file)
         } else {
             let (address, token) = try global.address()
-            backend = try RemoteBackend(address: address, token: token)
+            backend = try RemoteBackend(address: address, token: token, operatorToken: operatorToken)
         }
     }
 
