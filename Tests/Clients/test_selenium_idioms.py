@@ -12,7 +12,7 @@ import sys
 import pytest
 from selenium import webdriver
 from selenium.common.exceptions import (ElementNotInteractableException, InvalidElementStateException,
-                                        NoAlertPresentException)
+                                        NoAlertPresentException, NoSuchElementException)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -126,3 +126,15 @@ def test_alerts_text_dismiss_accept(app):
     effect = session.find_element(*row["effect"])
     after = value(effect) or effect.text
     assert (after == before) if row["kind"] == "demo" else (after != before)
+
+
+def test_an_xpath_on_name_that_misses_says_name_is_the_identifier(app):
+    """Issue 38 item 8: `@name` is the accessibility identifier (XCUITest's meaning); a miss says so and names
+    the `@label` that would match."""
+    session, row = app
+    label = "Wi-Fi" if row["kind"] == "demo" else "Delete item"
+    with pytest.raises(NoSuchElementException) as missed:
+        session.find_element(By.XPATH, "//*[@name='%s']" % label)
+    assert "@name is the accessibility identifier" in str(missed.value)
+    assert "[@label='%s']" % label in str(missed.value)
+    assert session.find_element(By.XPATH, "//*[@label='%s']" % label)
