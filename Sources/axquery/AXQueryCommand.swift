@@ -22,7 +22,7 @@ struct AXQueryCommand: ParsableCommand {
         discussion: """
             Selectors are the CSS-like language of Specs/selectors.md: roles, #identifier, [attribute op value], :pseudo-classes and the combinators ' ', '>', '+', '~', '>>'.
 
-            The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
+            The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR (else /run/user/$UID when private)/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
 
             Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app, or an unreadable --file), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
 
@@ -105,7 +105,7 @@ struct AXQueryCommand: ParsableCommand {
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
+            "Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR (else /run/user/$UID when private)/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
             valueName: "path"), completion: .file())
     var socket: String?
 
