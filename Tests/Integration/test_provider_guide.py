@@ -56,10 +56,22 @@ class ProviderGuideExample(unittest.TestCase):
         server, sock, tmp = start_server()
         app = None
         try:
-            app = Proc([binary], env=dict(os.environ, AXSERVER_SOCKET=sock))
-            app.wait_line("READY", timeout=30)
             env = dict(os.environ, NO_COLOR="1")
             env.pop("AXSERVER_SOCKET", None)
+            # The app's stdout is a pipe here (block-buffered, its READY line comes late): the server says when
+            # it registered instead (app.added, event-driven, bounded).
+            added = subprocess.Popen([AXQUERY, "watch", "--events", "app.added", "--json", "--count", "1",
+                                      "--timeout", "60s", "--socket", sock], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env)
+            time.sleep(0.3)   # the watch subscribes before the app starts (its first event is the one awaited)
+            app = Proc([binary], env=dict(os.environ, AXSERVER_SOCKET=sock))
+            out, err = added.communicate(timeout=90)
+            self.assertEqual(added.returncode, 0, err)
+            self.assertEqual(json.loads(out)["params"]["app"], "kitchen-panel", out)
+            waited = subprocess.run([AXQUERY, "wait", 'switch[label="Ceiling"]', "--state", "visible", "--timeout",
+                                     "20s", "--socket", sock, "--app", "kitchen-panel"], capture_output=True,
+                                    text=True, timeout=60, env=env)
+            self.assertEqual(waited.returncode, 0, waited.stdout + waited.stderr)
 
             def axquery(*args):
                 return subprocess.run([AXQUERY, *args, "--socket", sock, "--app", "kitchen-panel"],
