@@ -108,6 +108,14 @@ phase_python() {
   cat "$LOGDIR/python.log" >&2
   read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
   record "python client" "${passed:-0}" "${failed:-0}" "$status"
+  echo "== Python client in parallel (pytest-xdist -n 2, one server per worker; a subset)" >&2
+  AXSERVER_BIN="$BIN" Tools/test_python_client.sh -n 2 \
+    -k "test_expect or test_locators or test_actions or test_plugin or test_screen_reader" \
+    > "$LOGDIR/python-parallel.log" 2>&1
+  status=$?
+  cat "$LOGDIR/python-parallel.log" >&2
+  read -r passed failed < <(pytest_counts "$LOGDIR/python-parallel.log")
+  record "python client -n 2" "${passed:-0}" "${failed:-0}" "$status"
 }
 
 phase_clients() {

@@ -27,6 +27,7 @@ import AXJSON
 /// | -32021 | message too large         | a frame exceeded an `RPCLimits` limit (`data.limit`)             |
 /// | -32022 | app error                 | the app answered an action with an error or a malformed reply    |
 /// | -32023 | busy                      | too many requests wait for the same app (`data.limit`); retry    |
+/// | -32024 | no server                 | no axserver answers at the address a client tried (`data.address`)|
 /// | -32800 | cancelled                 | the request was cancelled                                        |
 /// | -32801 | content modified          | the tree changed under the request; retry                        |
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -117,6 +118,8 @@ extension RPCError {
         public static let appError = -32022
         /// -32023 "busy": too many requests wait for the same app (`data.limit`); retry.
         public static let busy = -32023
+        /// -32024 "no server": no axserver answers at the address a client tried (`data.address`, `data.hint`).
+        public static let noServer = -32024
         /// -32800 "cancelled": the request was cancelled.
         public static let cancelled = -32800
         /// -32801 "content modified": the tree changed under the request; retry.
@@ -148,6 +151,7 @@ extension RPCError {
         Code.messageTooLarge: "message too large",
         Code.appError: "app error",
         Code.busy: "busy",
+        Code.noServer: "no server",
         Code.cancelled: "cancelled",
         Code.contentModified: "content modified",
     ]
@@ -237,6 +241,13 @@ extension RPCError {
         _ message: String = "the app is not responding", data: JSONObject = JSONObject()
     ) -> RPCError {
         make(Code.appNotResponding, message, data)
+    }
+    /// A -32024 "no server" error: nothing answers at `address` (the client could not connect: no socket, refused,
+    /// or not a server); `data.hint` says how to start one or name another address.
+    public static func noServer(address: String, reason: String, hint: String) -> RPCError {
+        make(
+            Code.noServer, "no server at \(address): \(reason)",
+            ["reason": "no server", "address": .string(address), "cause": .string(reason), "hint": .string(hint)])
     }
     /// An app answered an action with an error (its own failure, e.g. a refused hierarchy update) or with a
     /// reply that is not `{"handled": Bool}`; `data.reason` says which (Specs/protocol.md §Provider role).

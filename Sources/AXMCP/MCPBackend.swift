@@ -11,7 +11,7 @@ package protocol MCPBackend: Sendable {
 
 /// The running axserver over its Unix socket or loopback TCP, connected on first use and again on the next call
 /// after the connection was lost (a server that died or restarted): the call that finds it gone fails with a
-/// typed error (−32020 `disconnected`, or "cannot connect"), the next one reconnects.
+/// typed error (−32020 `disconnected`, or −32024 "no server"), the next one reconnects.
 package final class LiveBackend: MCPBackend {
     let address: String
     let token: String?
@@ -29,12 +29,10 @@ package final class LiveBackend: MCPBackend {
         if let client = connection.withLock({ $0 }), !client.isClosed { return client }
         let client: RPCClient
         do { client = try await RPCClient.connect(address) } catch {
-            throw RPCError.appNotResponding(
-                "cannot connect to the server at \(address): \(error)",
-                data: [
-                    "reason": "disconnected", "address": .string(address),
-                    "hint": "start one with 'axserver serve', or give axquery mcp --socket PATH / --tcp HOST:PORT",
-                ])
+            throw RPCError.noServer(
+                address: address, reason: "\(error)",
+                hint: "start one with 'axserver serve', or give axquery mcp --socket PATH / --tcp HOST:PORT "
+                    + "(an MCP host passes almost no environment: Specs/mcp.md §Host configuration)")
         }
         var params: JSONObject = ["role": "automation", "clientInfo": ["name": .string(clientName)]]
         if let token { params["token"] = .string(token) }

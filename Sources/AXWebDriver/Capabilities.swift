@@ -75,6 +75,9 @@ package enum Capabilities {
                 if key == "axserver:app", value.stringValue == nil {
                     throw .invalidArgument("capability 'axserver:app' must be a string (an app name or id)")
                 }
+                if key == "axserver:reset", value.boolValue == nil {
+                    throw .invalidArgument("capability 'axserver:reset' must be a boolean")
+                }
             }
             out[key] = value
         }
@@ -95,6 +98,11 @@ package enum Capabilities {
             return "appium:automationName '\(automation)' (axdriver is 'AXServer')"
         }
         if merged["acceptInsecureCerts"]?.boolValue == true { return "acceptInsecureCerts true (axdriver has no TLS)" }
+        if merged["axserver:reset"]?.boolValue == true {
+            // D-WD-RESET-1: refused, never ignored, so a suite that relies on it does not run on leftover state.
+            return "axserver:reset true (an app cannot yet be asked for its initial state: the protocol has no "
+                + "reset request; start a fresh server per suite, as the pytest plugin does)"
+        }
         return nil
     }
 }

@@ -54,6 +54,7 @@ package enum WebDriverCommand: String, Sendable, CaseIterable {
     case dismissAlert = "Dismiss Alert"
     case acceptAlert = "Accept Alert"
     case getAlertText = "Get Alert Text"
+    case sendAlertText = "Send Alert Text"
     case takeScreenshot = "Take Screenshot"
     case takeElementScreenshot = "Take Element Screenshot"
     case printPage = "Print Page"
@@ -126,6 +127,7 @@ package struct WebDriverRoute: Sendable {
         .init("POST", "/session/{sessionId}/alert/dismiss", .dismissAlert),
         .init("POST", "/session/{sessionId}/alert/accept", .acceptAlert),
         .init("GET", "/session/{sessionId}/alert/text", .getAlertText),
+        .init("POST", "/session/{sessionId}/alert/text", .sendAlertText),
         .init("GET", "/session/{sessionId}/screenshot", .takeScreenshot),
         .init("GET", "/session/{sessionId}/element/{elementId}/screenshot", .takeElementScreenshot),
         .init("POST", "/session/{sessionId}/print", .printPage),

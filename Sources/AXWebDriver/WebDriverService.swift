@@ -134,6 +134,7 @@ package final class WebDriverService: Sendable {
         if let result = try await runWindowCommand(match, body, session) { return result }
         if let result = try await runElementQuery(match, body, session) { return result }
         if let result = try await runElementAction(match, body, session) { return result }
+        if let result = try await runAlertCommand(match, body, session) { return result }
         throw WebDriverError(
             "unsupported operation",
             "\(match.command.rawValue) is not supported by axdriver (an accessibility tree has no \(match.command == .navigateTo || match.command == .getCurrentURL ? "URL" : "such thing"))",
@@ -302,14 +303,7 @@ package final class WebDriverService: Sendable {
             _ = try await session.link.call("action.activate", ["target": ["id": .string(id)]])
             return .null
         case .elementClear:
-            let id = try ElementReference.decode(match.elementID ?? "")
-            let element = try await element(session, id)
-            let states = element["states"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            guard states.contains("editable") else {
-                throw WebDriverError(
-                    "invalid element state", "the element is not editable (states: \(states.joined(separator: ", ")))")
-            }
-            _ = try await session.link.call("action.setValue", ["target": ["id": .string(id)], "value": ""])
+            try await clear(session, try ElementReference.decode(match.elementID ?? ""))
             return .null
         case .elementSendKeys:
             let id = try ElementReference.decode(match.elementID ?? "")
@@ -382,7 +376,7 @@ package final class WebDriverService: Sendable {
         var capabilities: JSONObject = [
             "platformName": "linux", "browserName": "", "browserVersion": "", "acceptInsecureCerts": false,
             "pageLoadStrategy": "normal", "setWindowRect": false, "strictFileInteractability": false,
-            "unhandledPromptBehavior": "dismiss and notify", "proxy": [:], "timeouts": timeouts.json,
+            "unhandledPromptBehavior": "ignore", "proxy": [:], "timeouts": timeouts.json,
             "appium:automationName": "AXServer", "axserver:app": .string(appID),
         ]
         for (key, value) in merged where key.contains(":") && capabilities[key] == nil { capabilities[key] = value }
@@ -472,9 +466,10 @@ package final class WebDriverService: Sendable {
             if !found.isEmpty { return found }
             if ContinuousClock.now >= deadline {
                 if multiple { return [] }
+                let hint = try await nameHint(session, locator)
                 throw WebDriverError(
                     "no such element",
-                    "no element matches \(describe(locator))\(implicit > 0 ? " (waited \(implicit) ms)" : "")",
+                    "no element matches \(describe(locator))\(implicit > 0 ? " (waited \(implicit) ms)" : "")\(hint.map { "; " + $0 } ?? "")",
                     data: ["locator": .string(describe(locator))])
             }
             await session.link.waitForChange(after: generation, until: deadline)
@@ -603,45 +598,6 @@ package final class WebDriverService: Sendable {
         "\u{E052}": "alt", "\u{E03D}": "super", "\u{E053}": "super",
     ]
 
-    /// Element Send Keys: runs of text are typed into the element (`input.type`, the app's typeText), special
-    /// keys are pressed (`input.key`) with the modifiers held so far; U+E000 (Null) releases the modifiers.
-    func sendKeys(_ session: DriverSession, _ text: String, to id: String) async throws(WebDriverError) {
-        let element = try await element(session, id)
-        let states = element["states"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        var run = ""
-        var modifiers: [String] = []
-        var focused = false
-        func flush() async throws(WebDriverError) {
-            guard !run.isEmpty else { return }
-            _ = try await session.link.call("input.type", ["text": .string(run), "target": ["id": .string(id)]])
-            run = ""
-        }
-        for scalar in text.unicodeScalars {
-            if let modifier = WebDriverService.modifierKeys[scalar] {
-                try await flush()
-                if !modifiers.contains(modifier) { modifiers.append(modifier) }
-            } else if scalar == "\u{E000}" {
-                try await flush()
-                modifiers = []
-            } else if let key = WebDriverService.specialKeys[scalar] ?? (modifiers.isEmpty ? nil : String(scalar)) {
-                try await flush()
-                if !focused {
-                    _ = try await session.link.call("focus.set", ["target": ["id": .string(id)]])
-                    focused = true
-                }
-                _ = try await session.link.call("input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
-            } else {
-                guard states.contains("editable") else {
-                    throw WebDriverError(
-                        "element not interactable", "the element '\(id)' does not take text (it is not editable)",
-                        data: ["reason": "not editable", "states": JSON(states)])
-                }
-                run.unicodeScalars.append(scalar)
-            }
-        }
-        try await flush()
-    }
-
     /// Perform Actions (WebDriver §17): key sources (keyDown/keyUp/pause) and pointer sources (a pointerUp taps at
     /// the pointer's position, `action.tap`); actions run tick by tick across the sources.
     func performActions(_ session: DriverSession, _ body: JSONObject) async throws(WebDriverError) {
@@ -690,8 +646,8 @@ package final class WebDriverService: Sendable {
         return ticks
     }
 
-    /// A modifier key is held; a special key is an `input.key`; a symbol without modifiers is typed; any other
-    /// key is an `input.key` with the held modifiers.
+    /// A modifier key is held; a special key is an `input.key`; any other key is the key that types it, with the
+    /// held modifiers (`pressCharacter`: `/` → slash, a character no key types is typed into the focused element).
     func keyDown(_ session: DriverSession, _ action: JSONObject) async throws(WebDriverError) {
         guard let value = action["value"]?.stringValue, value.unicodeScalars.count == 1,
             let scalar = value.unicodeScalars.first
@@ -706,11 +662,9 @@ package final class WebDriverService: Sendable {
         if let key = WebDriverService.specialKeys[scalar] {
             _ = try await session.link.call(
                 "input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
-        } else if modifiers.isEmpty && !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
-            _ = try await session.link.call("input.type", ["text": .string(value)])
         } else {
-            _ = try await session.link.call(
-                "input.key", ["key": .string(value), "modifiers": JSON(modifiers)])
+            // A character as the key that types it (`/` → slash), so chords such as Control+/ reach the app.
+            try await pressCharacter(session, scalar, modifiers: modifiers, to: nil, editable: true)
         }
     }
 

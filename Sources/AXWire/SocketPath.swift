@@ -27,12 +27,29 @@ public enum AXSocketPath {
         "start a server with 'axserver --demo' (the demo app) or 'axserver' (then run your app), "
         + "or pass --socket PATH / --tcp HOST:PORT (or set AXSERVER_SOCKET)"
 
-    /// `$XDG_RUNTIME_DIR/axserver.sock`, else `/tmp/axserver-$UID/axserver.sock`.
+    /// `<runtime directory>/axserver.sock` (`runtimeDirectory()`), else `/tmp/axserver-$UID/axserver.sock`.
     public static func defaultPath() -> String {
-        if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {
+        if let dir = runtimeDirectory() {
             return dir.hasSuffix("/") ? dir + fileName : dir + "/" + fileName
         }
         return fallbackDirectory() + "/" + fileName
+    }
+
+    /// The user's runtime directory, found as a desktop session finds it: `$XDG_RUNTIME_DIR` when set, else
+    /// `<runUserBase>/$UID` (`/run/user/$UID`, which pam_systemd makes and exports as `$XDG_RUNTIME_DIR` on a
+    /// desktop) when it is a real directory owned by this user with no group or other permission bits. A process
+    /// started with almost no environment (an MCP host passes only HOME, LOGNAME, PATH, SHELL, TERM, USER) thus
+    /// finds the same socket as the desktop's server. Nil when neither applies.
+    public static func runtimeDirectory(
+        environment: String? = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) },
+        runUserBase: String = "/run/user", ownerUID: UInt32 = UInt32(geteuid())
+    ) -> String? {
+        if let environment, !environment.isEmpty { return environment }
+        let candidate = runUserBase + "/\(ownerUID)"
+        guard let info = POSIX.lstatInfo(candidate), info.isDirectory, info.uid == ownerUID,
+            info.mode & 0o077 == 0
+        else { return nil }
+        return candidate
     }
 
     /// The private per-user directory used when `$XDG_RUNTIME_DIR` is unset: `<base>/axserver-$UID`.

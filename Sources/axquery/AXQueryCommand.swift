@@ -22,7 +22,7 @@ struct AXQueryCommand: ParsableCommand {
         discussion: """
             Selectors are the CSS-like language of Specs/selectors.md: roles, #identifier, [attribute op value], :pseudo-classes and the combinators ' ', '>', '+', '~', '>>'.
 
-            The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
+            The server is found at --socket PATH, else $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR (else /run/user/$UID when private)/axserver.sock, else /tmp/axserver-$UID/axserver.sock; --tcp HOST:PORT --token-file F connects over loopback TCP instead. find, one, count, tree, get and explain also work offline on a file (--file): a JSON hierarchy snapshot (e.g. from 'axserver dump --demo --snapshot > snapshot.json') or an Appium XCUITest XML page source.
 
             Exit codes: 0 ok, 1 no match, 2 ambiguous, 3 invalid selector, 4 timeout, 5 connection or auth error (also an unknown --app, or an unreadable --file), 6 refused by the server (not interactable, unsupported, policy, bad argument), 64 bad command line.
 
@@ -39,12 +39,13 @@ struct AXQueryCommand: ParsableCommand {
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
             Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self, Listen.self,
+            Policy.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
-        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "help",
+        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "policy", "help",
     ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
@@ -104,7 +105,7 @@ struct AXQueryCommand: ParsableCommand {
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
+            "Server Unix socket (default: $AXSERVER_SOCKET, else $XDG_RUNTIME_DIR (else /run/user/$UID when private)/axserver.sock, else /tmp/axserver-$UID/axserver.sock).",
             valueName: "path"), completion: .file())
     var socket: String?
 
@@ -172,14 +173,15 @@ final class Context {
     let palette: Palette
     var json: Bool { global.json }
 
-    init(_ global: GlobalOptions, file: String? = nil) throws(CLIFailure) {
+    /// `operatorToken`: connect as the kiosk's operator (`axquery policy set`).
+    init(_ global: GlobalOptions, file: String? = nil, operatorToken: String? = nil) throws(CLIFailure) {
         self.global = global
         self.palette = global.json ? Palette(on: false) : Palette.auto(noColor: global.noColor)
         if let file {
             backend = try Context.offline(file)
         } else {
             let (address, token) = try global.address()
-            backend = try RemoteBackend(address: address, token: token)
+            backend = try RemoteBackend(address: address, token: token, operatorToken: operatorToken)
         }
     }
 

@@ -24,7 +24,8 @@ final class RemoteBackend: Backend {
     let client: SyncRPCClient
     let address: String
 
-    init(address: String, token: String?) throws(CLIFailure) {
+    /// Connects as automation, or as the operator when `operatorToken` is given (`axquery policy set`).
+    init(address: String, token: String?, operatorToken: String? = nil) throws(CLIFailure) {
         self.address = address
         do { client = try SyncRPCClient(address: address) } catch {
             throw CLIFailure(
@@ -32,9 +33,11 @@ final class RemoteBackend: Backend {
                 details: [AXSocketPath.noServerHint])
         }
         var params: JSONObject = [
-            "role": "automation", "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)],
+            "role": operatorToken == nil ? "automation" : "operator",
+            "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)],
         ]
         if let token { params["token"] = .string(token) }
+        if let operatorToken { params["operatorToken"] = .string(operatorToken) }
         do { _ = try client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
         }

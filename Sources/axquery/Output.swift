@@ -3,6 +3,8 @@ import AXJSON
 import AXJSONRPC
 import AXQuery
 import ArgumentParser
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +34,7 @@ enum Exit {
         case RPCError.Code.ambiguousMatch: return ambiguous
         case RPCError.Code.invalidSelector: return invalidSelector
         case RPCError.Code.timeout: return timeout
-        case RPCError.Code.unauthorized, RPCError.Code.appNotResponding: return connection
+        case RPCError.Code.unauthorized, RPCError.Code.appNotResponding, RPCError.Code.noServer: return connection
         case RPCError.Code.invalidParams where error.data?["param"]?.stringValue == "app": return connection
         default: return refused
         }
@@ -54,12 +56,33 @@ enum Out {
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if errno == EPIPE && fd == 1 { stdoutClosed.store(true, ordering: .releasing) }
                     return
                 }
                 off += written
             }
         }
     }
+    /// Set when a write to stdout failed with EPIPE: nobody reads it any more (`axquery watch | head -1`).
+    static let stdoutClosed = Atomic<Bool>(false)
+
+    /// Calls `closed` once stdout's reader goes away (a pipe whose read end closed reports POLLERR/POLLHUP on
+    /// ours), so a streaming command ends even when it has nothing to write. Waits on a Dispatch thread in
+    /// `poll`, woken only by that; a terminal or a file never reports it, and the wait ends with the process.
+    static func whenStdoutCloses(_ closed: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async {
+            var descriptor = pollfd(fd: 1, events: 0, revents: 0)
+            while true {
+                let ready = poll(&descriptor, 1, -1)
+                if ready < 0 && errno == EINTR { continue }
+                if ready < 0 { return }  // cannot watch stdout: the stream ends by its other rules
+                if descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { break }
+            }
+            stdoutClosed.store(true, ordering: .releasing)
+            closed()
+        }
+    }
+
     static func line(_ text: String) { writeAll(1, text + "\n") }
     static func flush() {}
     static func write(_ text: String) { writeAll(1, text) }

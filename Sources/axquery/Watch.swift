@@ -17,7 +17,7 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stream events (tree.changed, focus.changed, announcements, …) until Ctrl-C, --count or --timeout.",
         discussion: """
-            Each event is one line (`tree.changed app=… revision=N added=[…] updated=[…]`), or with --json one JSON object per line: {"event": NAME, "params": {...}}. Exits 0 when stopped by SIGINT, after --count events, or when --timeout passes (4 if --timeout passes before any event arrived).
+            Each event is one line (`tree.changed app=… revision=N added=[…] updated=[…]`), or with --json one JSON object per line: {"event": NAME, "params": {...}}. Exits 0 when stopped by SIGINT, after --count events, when nobody reads its output any more (`axquery watch | head -1`), or when --timeout passes (4 if --timeout passes before any event arrived).
 
             Events: tree.changed, focus.changed, a11y.announcement, a11y.layoutChanged, a11y.screenChanged, a11y.pageScrolled, a11y.pauseAssistiveTechnology, a11y.resumeAssistiveTechnology, app.added, app.removed, policy.changed, a11y.guidedAccessStatusChanged.
 
@@ -104,6 +104,11 @@ struct Watch: ParsableCommand {
             if state.deliver(method, params) { doneCont.yield(Exit.ok) }
         }
         client.onClose { doneCont.yield(Exit.connection) }
+        // Nobody reads stdout any more (`axquery watch | head -1`): stop cleanly, exit 0, as after --count.
+        Out.whenStdoutCloses {
+            state.finish()
+            doneCont.yield(Exit.ok)
+        }
         try await subscribe(client)
         // Ctrl-C ends the stream normally; every line is already flushed.
         signal(SIGINT) { _ in _exit(0) }
@@ -164,8 +169,12 @@ final class WatchState: Sendable {
             Out.line(WatchState.describe(method, params ?? .null, palette))
         }
         Out.flush()
+        if Out.stdoutClosed.load(ordering: .acquiring) { finish() }
         return finished
     }
+
+    /// Ends the stream: no more events are printed.
+    func finish() { s.withLock { $0.finished = true } }
 
     static func describe(_ method: String, _ p: JSON, _ pal: Palette) -> String {
         var s = pal.role(method)

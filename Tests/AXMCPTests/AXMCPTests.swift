@@ -354,7 +354,7 @@ final class AXMCPSessionTests: XCTestCase {
         await server.stop()
         let (gone, failed) = try await call(session, 2, "find", ["selector": "button"])
         XCTAssertTrue(failed)
-        XCTAssertTrue(gone.contains("-32020"), gone)
+        XCTAssertTrue(gone.contains("-32024 no server"), gone)
         try await startServer()
         let (again, againFailed) = try await call(session, 3, "find", ["selector": "button"])
         XCTAssertFalse(againFailed, again)

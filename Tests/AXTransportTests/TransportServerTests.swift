@@ -346,14 +346,31 @@ final class TransportServerTests: XCTestCase {
 
     func testDefaultSocketPath() {
         let otherServer = RPCServer.defaultSocketPath()
-        if let runtimeDir = getenv("XDG_RUNTIME_DIR"), strlen(runtimeDir) > 0 {
-            XCTAssertEqual(
-                otherServer,
-                String(cString: runtimeDir) + (String(cString: runtimeDir).hasSuffix("/") ? "" : "/")
-                    + "axserver.sock")
+        if let runtimeDir = AXSocketPath.runtimeDirectory() {
+            XCTAssertEqual(otherServer, runtimeDir + (runtimeDir.hasSuffix("/") ? "" : "/") + "axserver.sock")
         } else {
             XCTAssertEqual(otherServer, "/tmp/axserver-\(getuid())/axserver.sock")
         }
+    }
+
+    /// Issue 38 item 5: with almost no environment (an MCP host's), the runtime directory is derived as a
+    /// desktop session's: `/run/user/$UID` when it is ours and private; never another user's or an open one.
+    func testRuntimeDirectoryIsDerivedWhenTheEnvironmentLacksIt() throws {
+        let base = TransportTempDir()
+        let uid = UInt32(geteuid())
+        let mine = base.path + "/\(uid)"
+        XCTAssertNil(AXSocketPath.runtimeDirectory(environment: nil, runUserBase: base.path))
+        XCTAssertEqual(mkdir(mine, 0o700), 0)
+        defer { rmdir(mine) }
+        XCTAssertEqual(AXSocketPath.runtimeDirectory(environment: nil, runUserBase: base.path), mine)
+        XCTAssertEqual(AXSocketPath.runtimeDirectory(environment: "", runUserBase: base.path), mine)
+        XCTAssertEqual(AXSocketPath.runtimeDirectory(environment: "/elsewhere", runUserBase: base.path), "/elsewhere")
+        chmod(mine, 0o755)
+        XCTAssertNil(AXSocketPath.runtimeDirectory(environment: nil, runUserBase: base.path), "an open directory")
+        chmod(mine, 0o700)
+        XCTAssertNil(
+            AXSocketPath.runtimeDirectory(environment: nil, runUserBase: base.path, ownerUID: uid + 1),
+            "another user's directory")
     }
 
     /// Issue 12 item 8: the fallback directory is created 0700 and one that another user could have made

@@ -18,6 +18,24 @@ final class RoutingTests: XCTestCase {
         XCTAssertEqual(try WebDriverRoute.match(method: "DELETE", path: "/session/S").command, .deleteSession)
     }
 
+    /// Issue 38 item 3: the four user-prompt endpoints route to their commands (Send Alert Text is new).
+    func testAlertEndpointsRoute() throws {
+        XCTAssertEqual(try WebDriverRoute.match(method: "GET", path: "/session/S/alert/text").command, .getAlertText)
+        XCTAssertEqual(try WebDriverRoute.match(method: "POST", path: "/session/S/alert/text").command, .sendAlertText)
+        XCTAssertEqual(try WebDriverRoute.match(method: "POST", path: "/session/S/alert/accept").command, .acceptAlert)
+        XCTAssertEqual(
+            try WebDriverRoute.match(method: "POST", path: "/session/S/alert/dismiss").command, .dismissAlert)
+    }
+
+    /// The values an XPath compares `@name` with, for the "name is the identifier" hint.
+    func testNameHintReadsTheQuotedValues() {
+        XCTAssertEqual(
+            WebDriverService.quotedValues(afterName: "//*[@name='Wi-Fi' or @name = \"Device Name\"]"),
+            ["Wi-Fi", "Device Name"])
+        XCTAssertEqual(WebDriverService.quotedValues(afterName: "//*[@name]"), [])
+        XCTAssertEqual(WebDriverService.quotedValues(afterName: "//*[@name='unterminated"), [])
+    }
+
     func testUnknownCommandAndMethod() {
         XCTAssertThrowsError(try WebDriverRoute.match(method: "GET", path: "/session/S/nope")) { error in
             XCTAssertEqual((error as? WebDriverError)?.code, "unknown command")
@@ -66,7 +84,14 @@ final class RoutingTests: XCTestCase {
         XCTAssertThrowsError(try Capabilities.process(["capabilities": ["alwaysMatch": ["platformName": "ios"]]])) {
             XCTAssertEqual(($0 as? WebDriverError)?.code, "session not created")
         }
+        // D-WD-RESET-1: asking for the app's initial state is refused saying why, never silently ignored.
+        XCTAssertThrowsError(try Capabilities.process(["capabilities": ["alwaysMatch": ["axserver:reset": true]]])) {
+            XCTAssertEqual(($0 as? WebDriverError)?.code, "session not created")
+            XCTAssertTrue("\($0)".contains("axserver:reset"), "\($0)")
+        }
+        XCTAssertNoThrow(try Capabilities.process(["capabilities": ["alwaysMatch": ["axserver:reset": false]]]))
         for bad: JSON in [
+            ["alwaysMatch": ["axserver:reset": "yes"]],
             ["alwaysMatch": ["platformName": 3]], ["firstMatch": []], ["firstMatch": [1]],
             ["alwaysMatch": ["timeouts": ["implicit": -1]]],
             ["alwaysMatch": ["platformName": "linux"], "firstMatch": [["platformName": "linux"]]],

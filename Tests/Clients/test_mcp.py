@@ -429,7 +429,8 @@ def test_server_that_dies_is_a_typed_error_and_the_next_call_reconnects(tmp_path
         server.wait(timeout=10)
         gone = client.answer(2, "tools/call", {"name": "find", "arguments": {"selector": "switch"}})["result"]
         assert gone["isError"] is True
-        assert "(-32020 app not responding)" in gone["content"][0]["text"], gone
+        # Issue 38 item 5: nothing answers at the address any more: "no server", not "app not responding".
+        assert "(-32024 no server)" in gone["content"][0]["text"], gone
         server = start()
         again = client.answer(3, "tools/call", {"name": "find", "arguments": {"selector": "switch"}})["result"]
         assert not again.get("isError"), again

@@ -459,6 +459,35 @@ class Live(unittest.TestCase):
         for line in out.splitlines():
             self.assertRegex(line, r"^(tree\.changed|focus\.changed|a11y\.\w+) ")
 
+    def test_watch_ends_when_its_reader_goes_away(self):
+        """Issue 38 item 6: `axquery watch | head -1` ends. Both ways a reader can go: while events flow (the
+        next write fails) and while none come (the closed pipe is noticed without writing)."""
+        for events in ("tree.changed", "policy.changed"):   # the uptime label ticks each second; policy never
+            started = time.monotonic()
+            pipeline = subprocess.run(
+                ["bash", "-c", "set -o pipefail; %s watch --events %s --socket %s | head -c 0; echo done"
+                 % (AXQUERY, events, self.sock)], capture_output=True, text=True, timeout=30)
+            self.assertEqual(pipeline.returncode, 0, pipeline.stderr)
+            self.assertEqual(pipeline.stdout.strip(), "done")
+            self.assertLess(time.monotonic() - started, 10, events)
+        started = time.monotonic()
+        pipeline = subprocess.run(["bash", "-c", "%s watch --socket %s | head -1" % (AXQUERY, self.sock)],
+                                  capture_output=True, text=True, timeout=30)
+        self.assertEqual(pipeline.returncode, 0, pipeline.stderr)
+        self.assertRegex(pipeline.stdout, r"^tree\.changed ")
+        self.assertLess(time.monotonic() - started, 10)
+
+    def test_policy_get_lists_the_demos_restrictions(self):
+        out = self.ok("policy", "get")
+        self.assertIn("org.axserver.demo.wifi", out)          # declared in DemoApp.swift
+        self.assertIn("allow", out)
+        doc = self.js("policy", "get")
+        self.assertIn("org.axserver.demo.reset", [r["id"] for r in doc["restrictions"]])
+        code, out, err = self.ax("policy", "set", "org.axserver.demo.wifi", "deny", "--operator-token-file",
+                                 os.path.join(self.tmp, "missing.token"))
+        self.assertEqual(code, 5, err)
+        self.one_line_error(err)
+
     # -- help -------------------------------------------------------------------------------------------------
 
     def test_help_on_every_subcommand_and_completions(self):

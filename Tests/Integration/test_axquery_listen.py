@@ -29,6 +29,16 @@ class ListenTest(unittest.TestCase):
         self.assertIn("Wi-Fi toggle button pressed.", steps[1]["spoken"])
         self.assertTrue(any("not pressed" in line for line in steps[2]["spoken"]), steps[2])
 
+    def test_a_closed_stdout_stops_it_cleanly(self):
+        """Issue 38 item 6: `axquery listen --seconds 60 | head -1` ends soon after the READY line, exit 0."""
+        started = time.monotonic()
+        pipeline = subprocess.run(["bash", "-c", "set -o pipefail; %s listen --seconds 60 | head -1" % AXQUERY],
+                                  capture_output=True, text=True, timeout=90)
+        self.assertEqual(pipeline.returncode, 0, pipeline.stderr[-2000:])
+        self.assertTrue(pipeline.stdout.startswith("READY socket="), pipeline.stdout)
+        self.assertNotIn("Traceback", pipeline.stderr)
+        self.assertLess(time.monotonic() - started, 50)
+
     def test_another_shell_drives_an_app_of_its_own(self):
         listen = subprocess.Popen([AXQUERY, "listen", "--no-demo", "--seconds", "20"], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)

@@ -8,7 +8,7 @@ import time
 import unittest
 
 from atspi_helpers import AtspiClient
-from harness import AXSERVER, RPC, A11yStack, Proc, start_server
+from harness import AXQUERY, AXSERVER, RPC, A11yStack, Proc, start_server
 
 APP_NAME = "kiosk-demo"
 WIFI = "org.axserver.demo.wifi"
@@ -141,6 +141,35 @@ class KioskPolicy(unittest.TestCase):
         r = c.call("action.activate", {"app": APP_NAME, "target": {"id": "showAlert"}})
         self.assertEqual(r["error"]["code"], -32017, r)
         c.close()
+
+    def test_the_operator_command_of_axquery_sets_and_the_file_keeps_it(self):
+        """Issue 38 item 8: `axquery policy set ID allow|deny --operator-token-file F` (the README's kiosk section)."""
+        import subprocess
+        self.start()
+        self.start_app()
+
+        def axquery(*args):
+            env = dict(os.environ, NO_COLOR="1")
+            env.pop("AXSERVER_SOCKET", None)
+            return subprocess.run([AXQUERY, *args, "--socket", self.sock], capture_output=True, text=True,
+                                  timeout=30, env=env)
+        before = axquery("policy", "get", "--app", APP_NAME)
+        self.assertEqual(before.returncode, 0, before.stderr)
+        self.assertRegex(before.stdout, r"deny\s+%s" % WIFI.replace(".", r"\."))
+        changed = axquery("policy", "set", WIFI, "allow", "--app-name", APP_NAME, "--operator-token-file", self.token)
+        self.assertEqual(changed.returncode, 0, changed.stderr)
+        after = axquery("policy", "get", "--app", APP_NAME, "--json")
+        states = {r["id"]: r["state"] for r in json.loads(after.stdout)["restrictions"]}
+        self.assertEqual(states[WIFI], "allow")
+        with open(self.policy) as f:
+            self.assertNotIn(WIFI, json.load(f)["apps"][APP_NAME].get("deny", []))   # written back
+        wrong = os.path.join(self.dir, "wrong.token")
+        write_private(wrong, "not-the-token\n")
+        refused = axquery("policy", "set", WIFI, "deny", "--app-name", APP_NAME, "--operator-token-file", wrong)
+        self.assertEqual(refused.returncode, 5, refused.stdout + refused.stderr)
+        plain = axquery("policy", "set", "no.such.restriction", "deny", "--app", APP_NAME,
+                        "--operator-token-file", self.token)
+        self.assertEqual(plain.returncode, 6, plain.stdout + plain.stderr)
 
     def test_malformed_or_partially_written_files_are_refused_at_start(self):
         for text, line in [('{"version": 1,\n "apps": {"kiosk-demo": {"deny": ["x"\n', 3),

@@ -12,13 +12,21 @@ it out. A block right after a line saying "Save this as `NAME`" is written to NA
 The session runs with the built binaries first on PATH, a private HOME and $XDG_RUNTIME_DIR (so `~/.axtoken`,
 `~/.config/axserver` and the default socket are the test's own), and $AXSERVER_SOCKET naming a demo server the
 test started.
+
+TCP ports: the README shows the ports a person would type (axdriver's 4723, Appium's default too; 7777 for the
+server's TCP listener). The test never listens on those: every `--port N`, `tcp:127.0.0.1:N`, `127.0.0.1:N` and
+`port=N`/`tcp=N` in the README is rewritten to a free ephemeral port before the session runs (and the test says
+which on stderr), so it passes while Appium, another checkout or a person trying the README holds them. The test
+holds 4723 and 7777 itself while the session runs (when it can) to prove it.
 """
 import json
 import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -30,6 +38,43 @@ SAVE_AS = re.compile(r"Save this as `([^`/]+)`")
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
 EXPECT_TEXT = re.compile(r'→ ("(?:[^"\\]|\\.)*")')
 EXPECT_EXIT = re.compile(r"→ exit (\d+)")
+# A TCP port in the README: `--port N`, `tcp:127.0.0.1:N`, `127.0.0.1:N`, `localhost:N`, `port=N`, `tcp=N`.
+PORT = re.compile(r"(?P<lead>--port[ =]|127\.0\.0\.1:|localhost:|port=|tcp=)(?P<port>\d{2,5})\b")
+
+
+def free_port():
+    """A port the kernel just handed out on loopback (free now; the session's server binds it next)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def rewrite_ports(text):
+    """(text with every README port replaced by a free one, {readme port: free port}); port 0 stays 0."""
+    mapping = {}
+    for match in PORT.finditer(text):
+        port = int(match.group("port"))
+        if port and port not in mapping:
+            mapping[port] = free_port()
+
+    def replace(match):
+        port = int(match.group("port"))
+        return match.group("lead") + str(mapping.get(port, port))
+    return PORT.sub(replace, text), mapping
+
+
+def hold_ports(ports):
+    """Listeners on the README's own ports where they are free (as Appium on 4723 would be); closed by the caller."""
+    held = []
+    for port in ports:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind(("127.0.0.1", port))
+            listener.listen(1)
+            held.append(listener)
+        except OSError:
+            listener.close()  # someone else holds it already: as good
+    return held
 
 
 def blocks(text):
@@ -108,11 +153,18 @@ class ReadmeTest(unittest.TestCase):
     def test_every_shell_command_in_the_readme(self):
         with open(README, encoding="utf-8") as f:
             text = f.read()
+        self.assertIn("4723", text, "the README's axdriver example lost its port; update this test")
+        text, mapping = rewrite_ports(text)
+        sys.stderr.write("docs test: README ports rewritten to free ones: %s\n"
+                         % ", ".join("%d→%d" % pair for pair in sorted(mapping.items())))
+        held = hold_ports(sorted(mapping))
         server, sock, tmp = start_server("--demo")
         work = tempfile.mkdtemp(prefix="axdocs-")
         try:
             self.run_session(text, sock, work)
         finally:
+            for listener in held:
+                listener.close()
             server.stop()
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.rmtree(work, ignore_errors=True)
@@ -204,6 +256,57 @@ class ReadmePathsTest(unittest.TestCase):
                 if re.search(r"(?<![\w$])/tmp/(?!axserver-)", code):
                     found.append("README.md:%d: %s" % (first_line + offset, line.strip()))
         self.assertEqual(found, [], "fixed /tmp paths in README shell blocks")
+
+
+def section(text, title):
+    """The text of the README section `## title` (up to the next `## `)."""
+    start = text.index("\n## " + title + "\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+class ReadmeFactsTest(unittest.TestCase):
+    """Issue 38 item 8: the newcomer's traps in the README stay fixed."""
+
+    def setUp(self):
+        with open(README, encoding="utf-8") as f:
+            self.text = f.read()
+
+    def test_python_commands_use_the_sessions_venv(self):
+        """A bare `python3 -m …` is Debian's python (no axclient, no Appium client) and a bare `pip install` is
+        refused there (PEP 668): every such command in any code block, skipped or run, names the venv's python."""
+        found = []
+        for language, first_line, body, _save in blocks(self.text.replace("docs-test: skip", "docs-test: shown")):
+            if language != "sh":
+                continue
+            for offset, line in enumerate(body, 1):
+                code, _comment = split_comment(line)
+                if re.search(r"(?<![/\w])python3 -m (?!venv)", code) or re.search(r"(?<!-m )\bpip3? install", code):
+                    found.append("README.md:%d: %s" % (first_line + offset, line.strip()))
+        prose = [line for line in self.text.splitlines()
+                 if re.search(r"`pip3? install", line) or re.search(r"`python3 -m (?!venv)", line)]
+        self.assertEqual(found + prose, [], "use \"$AXDIR/venv/bin/python\" -m …")
+
+    def test_kiosk_section_shows_the_operator_command(self):
+        kiosk = section(self.text, "Kiosk mode")
+        self.assertRegex(kiosk, r"axquery [^\n]*policy set [^\n]*allow")
+        self.assertIn("--operator-token-file", kiosk)
+
+    def test_fuzzing_section_counts_the_targets_axfuzz_lists(self):
+        output = subprocess.run([os.path.join(BIN, "axfuzz"), "--list"], capture_output=True, text=True,
+                                timeout=30).stdout
+        listed = [line.split()[0] for line in output.splitlines() if line.strip() and not line[0].isspace()]
+        self.assertGreater(len(listed), 0)
+        fuzzing = section(self.text, "Fuzzing")
+        numbers = {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13}
+        match = re.search(r"\b(\w+) coverage-guided targets", fuzzing)
+        self.assertIsNotNone(match, "the Fuzzing section no longer says how many targets")
+        self.assertEqual(numbers.get(match.group(1).lower()), len(listed), "axfuzz --list: %s" % listed)
+        for target in listed:
+            self.assertIn("`%s`" % target, fuzzing, "the Fuzzing section does not describe %s" % target)
+
+    def test_xpath_name_is_explained(self):
+        self.assertRegex(self.text, r"`@name` is the accessibility\s+identifier")
 
 
 def help_examples(tool, *args):

@@ -5,7 +5,7 @@ import time
 import pytest
 
 import axclient
-from axclient.connection import default_socket_candidates, resolve_address
+from axclient.connection import default_socket_candidates, resolve_address, runtime_directory
 
 
 def test_connects_initializes_and_pings(ax, axserver):
@@ -31,6 +31,30 @@ def test_default_socket_candidates(monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/%d" % uid)
     assert default_socket_candidates()[:2] == ["/run/user/%d/axserver.sock" % uid,
                                                "/tmp/axserver-%d/axserver.sock" % uid]
+
+
+def test_runtime_directory_is_derived_as_a_desktop_session_does(monkeypatch, tmp_path):
+    """Issue 38 item 5: an MCP host passes only HOME, LOGNAME, PATH, SHELL, TERM, USER; /run/user/$UID (ours and
+    private) is still found; an open or missing one is not."""
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    assert runtime_directory(str(tmp_path)) is None
+    mine = tmp_path / str(os.geteuid())
+    mine.mkdir(mode=0o700)
+    assert runtime_directory(str(tmp_path)) == str(mine)
+    mine.chmod(0o755)
+    assert runtime_directory(str(tmp_path)) is None
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/elsewhere")
+    assert runtime_directory(str(tmp_path)) == "/elsewhere"
+
+
+def test_no_server_is_its_own_error(tmp_path):
+    """Issue 38 item 5: nothing listening is −32024 "no server" (a ConnectionError still), never −32020."""
+    missing = str(tmp_path / "nobody.sock")
+    with pytest.raises(axclient.NoServer) as caught:
+        axclient.Client(missing)
+    assert caught.value.code == -32024
+    assert isinstance(caught.value, axclient.AXConnectionError)
+    assert missing in str(caught.value) and "no server" in str(caught.value)
 
 
 def test_address_forms():

@@ -17,7 +17,7 @@ def pid_alive(pid):
         return False
 
 
-def test_default_server_is_the_shared_demo(axserver, ax):
+def test_default_server_is_the_demo(axserver, ax):
     assert axserver.running()
     assert "apps=axserver-demo" in axserver.ready_line
     assert "atspi=off" in axserver.ready_line
@@ -70,6 +70,79 @@ def test_plugin_in_a_user_project(pytester):
     result.assert_outcomes(passed=3)
     pid = int((pytester.path / "server.pid").read_text())
     assert not pid_alive(pid)
+
+
+def run_user_tests(pytester, source):
+    pytester.makepyfile(test_user=textwrap.dedent(source))
+    env_path = os.pathsep.join([PACKAGE_DIR] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    pytester._monkeypatch.setenv("PYTHONPATH", env_path)
+    return pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "-p", "no:cacheprovider", timeout=120)
+
+
+ISOLATION_TESTS = '''
+    import pytest
+    from axclient import expect
+
+    pytestmark = pytest.mark.axserver(%s)
+
+    def test_turns_wifi_off(ax):
+        wifi = ax.get_by_role("switch", name="Wi-Fi")
+        wifi.click()
+        expect(wifi).to_have_value("off")
+
+    def test_finds_wifi_as_the_app_starts(ax):
+        expect(ax.get_by_role("switch", name="Wi-Fi")).to_have_value("on", timeout=1)
+'''
+
+
+def test_each_test_starts_from_the_apps_initial_state(pytester):
+    """Issue 38 item 1: by default the second test does not see what the first one did to the app."""
+    run_user_tests(pytester, ISOLATION_TESTS % "").assert_outcomes(passed=2)
+
+
+def test_sharing_is_an_explicit_opt_in(pytester):
+    """``shared=True``: one server for both tests, so the second sees Wi-Fi off (and fails, as the author chose)."""
+    result = run_user_tests(pytester, ISOLATION_TESTS % "shared=True")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*test_finds_wifi_as_the_app_starts*"])
+
+
+def test_contradicting_marker_options_are_a_usage_error(pytester):
+    result = run_user_tests(pytester, ISOLATION_TESTS % "shared=True, fresh=True")
+    result.stdout.fnmatch_lines(["*shared=True and fresh=True contradict*"])
+
+
+def test_pytest_xdist_workers_each_start_their_own_servers(pytester):
+    """Issue 38 item 5: `pytest -n 2` (pytest-xdist): each worker is a pytest session with its own pool, so the
+    shared servers of one worker are never another's, and no two tests run on one socket across workers."""
+    pytest.importorskip("xdist")
+    pytester.makepyfile(test_workers=textwrap.dedent('''
+        import os
+        import pytest
+
+        @pytest.mark.parametrize("n", range(6))
+        @pytest.mark.axserver(shared=True)
+        def test_record(n, axserver, ax):
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "none")
+            with open("servers.txt", "a") as handle:
+                handle.write("%s %d %s\\n" % (worker, axserver.pid, axserver.socket))
+            assert ax.get_by_id("cell.wifi").count() == 1
+    '''))
+    env_path = os.pathsep.join([PACKAGE_DIR] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    pytester._monkeypatch.setenv("PYTHONPATH", env_path)
+    result = pytester.runpytest_subprocess("-p", "axclient.pytest_plugin", "-p", "no:cacheprovider", "-n", "2",
+                                           timeout=180)
+    result.assert_outcomes(passed=6)
+    rows = [line.split() for line in (pytester.path / "servers.txt").read_text().splitlines()]
+    by_worker = {}
+    for worker, pid, socket_path in rows:
+        by_worker.setdefault(worker, set()).add((pid, socket_path))
+    assert set(by_worker) == {"gw0", "gw1"}, by_worker
+    assert all(len(servers) == 1 for servers in by_worker.values()), by_worker   # shared within a worker
+    assert by_worker["gw0"].isdisjoint(by_worker["gw1"]), by_worker               # never across workers
+    for servers in by_worker.values():
+        for pid, _socket in servers:
+            assert not pid_alive(int(pid))
 
 
 def test_help_lists_the_options(pytester):

@@ -15,8 +15,8 @@ from .element import Element, describe_element
 from .errors import (ERROR_CLASSES, AXConnectionError, AXError, ActionNotSupported, AmbiguousMatch,
                      AppNotResponding, Cancelled, ClientTimeout, ContentModified, Forbidden, InternalError,
                      InvalidArgument, InvalidParams, InvalidRequest, InvalidSelector, MessageTooLarge,
-                     MethodNotFound, NoSuchElement, NotInitialized, NotInteractable, ParseError, PolicyDenied,
-                     RPCError, StaleElement, Timeout, Unauthorized)
+                     MethodNotFound, NoServer, NoSuchElement, NotInitialized, NotInteractable, ParseError,
+                     PolicyDenied, RPCError, StaleElement, Timeout, Unauthorized)
 from .events import Event, EventStream
 from .expect import LocatorAssertions, expect
 from .locator import Locator
@@ -33,7 +33,7 @@ __all__ = [
     "expect", "LocatorAssertions", "Locator", "Provider", "ActionRequest", "view", "ServerProcess", "A11yStack",
     "ServerStartError", "find_axserver", "ERROR_CLASSES", "AXError", "AXConnectionError", "ClientTimeout",
     "RPCError", "ParseError", "InvalidRequest", "MethodNotFound", "InvalidArgument", "InvalidParams",
-    "InternalError", "NotInitialized", "NoSuchElement", "AmbiguousMatch", "StaleElement", "NotInteractable",
+    "InternalError", "NotInitialized", "NoServer", "NoSuchElement", "AmbiguousMatch", "StaleElement", "NotInteractable",
     "ActionNotSupported", "InvalidSelector", "Timeout", "PolicyDenied", "Forbidden", "Unauthorized",
     "AppNotResponding", "MessageTooLarge", "Cancelled", "ContentModified", "Orca", "ScreenReader",
     "ScreenReaderError", "ScreenReaderSession", "ScreenReaderStartError", "ScreenReaderUnavailable",

@@ -12,10 +12,11 @@ import json
 import os
 import queue
 import socket
+import stat
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .errors import AXConnectionError, ClientTimeout, RPCError, error_from_wire
+from .errors import AXConnectionError, ClientTimeout, NoServer, RPCError, error_from_wire
 
 #: Answers larger than this are refused (the connection is closed): a guard against a runaway peer.
 DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -42,17 +43,34 @@ def decode_message(line: bytes) -> Any:
         gc.enable()
 
 
+def runtime_directory(run_user_base: str = "/run/user") -> Optional[str]:
+    """The user's runtime directory as a desktop session finds it (the servers' rule, AXSocketPath):
+    ``$XDG_RUNTIME_DIR`` when set, else ``/run/user/$UID`` when it is a real directory of this user with no group
+    or other permission bits (an MCP host starts servers with almost no environment); else None."""
+    from_env = os.environ.get("XDG_RUNTIME_DIR")
+    if from_env:
+        return from_env
+    candidate = os.path.join(run_user_base, str(os.geteuid()))
+    try:
+        info = os.lstat(candidate)
+    except OSError:
+        return None
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and info.st_mode & 0o077 == 0:
+        return candidate
+    return None
+
+
 def default_socket_candidates() -> List[str]:
     """The Unix socket paths tried when no address is given, in order.
 
-    ``$AXSERVER_SOCKET``; else ``$XDG_RUNTIME_DIR/axserver.sock``; else ``/tmp/axserver-$UID/axserver.sock``
-    (and, for servers built before that default, ``/tmp/axserver-$UID.sock``).
+    ``$AXSERVER_SOCKET``; else ``RUNTIME/axserver.sock`` (:func:`runtime_directory`); else
+    ``/tmp/axserver-$UID/axserver.sock`` (and, for servers built before that default, ``/tmp/axserver-$UID.sock``).
     """
     env_socket = os.environ.get("AXSERVER_SOCKET")
     if env_socket:
         return [env_socket]
     candidates = []
-    runtime_dir = os.environ.get("XDG_RUNTIME_DIR")
+    runtime_dir = runtime_directory()
     if runtime_dir:
         candidates.append(os.path.join(runtime_dir, "axserver.sock"))
     uid = os.getuid()
@@ -129,8 +147,8 @@ class Connection:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as error:
             tried = "" if address is not None else " (tried %s)" % ", ".join(default_socket_candidates())
-            raise AXConnectionError("cannot connect to axserver at %s: %s%s; %s"
-                                    % (self.address, error.strerror or error, tried, NO_SERVER_HINT)) from error
+            raise NoServer("cannot connect to axserver at %s: %s%s (no server); %s"
+                           % (self.address, error.strerror or error, tried, NO_SERVER_HINT)) from error
         sock.settimeout(None)
         self._sock = sock
         self._reader_file = sock.makefile("rb", buffering=65536)

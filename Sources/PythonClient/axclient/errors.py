@@ -49,6 +49,12 @@ class AXConnectionError(AXError, ConnectionError):
     """The server could not be reached, or the connection closed while a call was waiting."""
 
 
+class NoServer(AXConnectionError):
+    """No axserver answers at the address tried (−32024 "no server", the clients' code; Specs/protocol.md)."""
+
+    code = -32024
+
+
 class ClientTimeout(AXError, TimeoutError):
     """No answer (or no awaited event) arrived within the client-side timeout. Not a server error."""
 

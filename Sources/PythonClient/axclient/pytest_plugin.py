@@ -2,19 +2,25 @@
 
 Fixtures:
 
-* ``axserver`` — a running :class:`~axclient.server.ServerProcess`. By default one demo server per test session
-  (shared by every test that asks for the same options). ``@pytest.mark.axserver(demo=False, atspi=True,
-  fresh=True, tcp=True, args=[...])`` picks options: ``atspi`` also starts a private AT-SPI stack
-  (Tools/a11y-stack.sh); ``fresh`` gives the test its own server, stopped after it.
+* ``axserver`` — a running :class:`~axclient.server.ServerProcess`. **Each test gets a server of its own**: the
+  demo (or the test's providers) starts from its initial state whatever the previous test did (about 0.15 s a
+  test; Specs/python-client.md §Isolation has the measured options). ``@pytest.mark.axserver(demo=False,
+  atspi=True, shared=True, fresh=True, tcp=True, args=[...])`` picks options: ``atspi`` serves AT-SPI on the
+  session's private AT-SPI stack (Tools/a11y-stack.sh); ``shared`` opts in to one server per session for these
+  options (faster, but state carries from test to test); ``fresh`` also gives the test a stack (and Orca) of its own.
 * ``ax`` — a connected :class:`~axclient.Client` (closed after the test).
 * ``ax_provider`` — a factory ``ax_provider(name, windows=None, restrictions=None, on_action=None)`` returning a
   registered :class:`~axclient.Provider` (disconnected after the test).
 * ``screen_reader`` — a :class:`~axclient.screen_reader.ScreenReader`: a private headless Orca listening to the
-  server under test. A test asking for it gets, for the ``axserver``/``ax`` fixtures, a server on a private AT-SPI
-  stack with an X display (one per session and set of options, like the others; ``fresh=True`` gives the test its
-  own). ``screen_reader.press("Tab")`` sends keys as a keyboard does; ``expect(screen_reader).to_say("Wi-Fi")``
+  server under test. Orca, its X display and AT-SPI stack are started once per session (about 5 s); each test's
+  server replaces the previous one on that stack and the fixture waits until Orca is quiet, so a test starts with
+  the app in its initial state, nothing focused that Orca knows of and no speech from the test before (about 0.4 s
+  a test). ``screen_reader.press("Tab")`` sends keys as a keyboard does; ``expect(screen_reader).to_say("Wi-Fi")``
   waits for Orca's speech. Needs Orca and Xvfb (Tools/install-deps.sh); the user's own Orca and desktop bus are
   never touched.
+
+Parallel runs (pytest-xdist, ``pytest -n 2``): every worker is its own pytest session, so it has its own servers,
+stack and Orca; nothing is shared between workers.
 
 Options: ``--axserver-bin DIR`` (default ``$AXSERVER_BIN``, else PATH), ``--axserver-atspi`` (every server gets
 a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default auto-wait timeout),
@@ -22,6 +28,7 @@ a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default au
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
@@ -29,10 +36,11 @@ import pytest
 from .client import Client
 from .provider import Provider
 from .screen_reader import ScreenReader, ScreenReaderSession
-from .server import ServerProcess, find_axserver
+from .server import A11yStack, ServerProcess, ServerStartError, find_a11y_stack_script, find_axserver
 
-_MARKER = ("axserver(demo=True, atspi=False, fresh=False, tcp=False, args=()): options of the server the "
-           "'axserver', 'ax' and 'ax_provider' fixtures use (axclient plugin)")
+_MARKER = ("axserver(demo=True, atspi=False, shared=False, fresh=False, tcp=False, args=()): options of the server "
+           "the 'axserver', 'ax', 'ax_provider' and 'screen_reader' fixtures use; by default each test gets its own "
+           "server, shared=True opts in to one per session (axclient plugin)")
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -54,29 +62,43 @@ def pytest_configure(config: Any) -> None:
 
 
 class ServerPool:
-    """Session-wide servers keyed by their options; every one is stopped at the end of the session."""
+    """The servers of a test session. By default every test gets a server of its own (the demo in its initial
+    state), started on the session's AT-SPI stack or screen-reader session when it needs one (those take seconds to
+    start and keep no app state, so they are shared). ``shared=True`` servers live for the whole session, keyed by
+    their options; ``fresh=True`` ones bring their own stack (and Orca) too. Everything is stopped by PID at the end.
+    """
 
     def __init__(self, binary: str, atspi_default: bool, orca_timeout: float = 20.0) -> None:
         self.binary = binary
         self.atspi_default = atspi_default
         self.orca_timeout = orca_timeout
         self._servers: Dict[Tuple[Any, ...], ServerProcess] = {}
-        # Servers with Orca listening (the screen_reader fixture), by their options; fresh ones by server too.
-        self._sessions: Dict[Tuple[Any, ...], ScreenReaderSession] = {}
+        # The session's private AT-SPI stack (isolated servers with atspi=True run on it), started on first use.
+        self._stack: Optional[A11yStack] = None
+        # The session's screen-reader session (stack, Xvfb, Orca); its server is replaced test by test.
+        self._reader_session: Optional[ScreenReaderSession] = None
+        # What the reader session's current server was started with, when a shared=True test may reuse it.
+        self._reader_shared_key: Optional[Tuple[Any, ...]] = None
+        # The reader session's server was started with the session and no test has used it yet.
+        self._reader_unused = False
+        # Screen-reader sessions by the id of their server (the session's own and fresh=True ones).
         self._session_of: Dict[int, ScreenReaderSession] = {}
 
     def options(self, marker: Any) -> Dict[str, Any]:
         """The server options a marker (or its absence) asks for."""
         kwargs: Dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
-        unknown = set(kwargs) - {"demo", "atspi", "fresh", "tcp", "args"}
+        unknown = set(kwargs) - {"demo", "atspi", "fresh", "shared", "tcp", "args"}
         if unknown:
             raise pytest.UsageError("unknown axserver marker option(s): %s" % ", ".join(sorted(unknown)))
+        shared = bool(kwargs.get("shared", "fresh" in kwargs and not kwargs["fresh"]))
+        if shared and kwargs.get("fresh"):
+            raise pytest.UsageError("axserver marker: shared=True and fresh=True contradict each other")
         return {"demo": bool(kwargs.get("demo", True)), "atspi": bool(kwargs.get("atspi", self.atspi_default)),
-                "fresh": bool(kwargs.get("fresh", False)), "tcp": bool(kwargs.get("tcp", False)),
+                "fresh": bool(kwargs.get("fresh", False)), "shared": shared, "tcp": bool(kwargs.get("tcp", False)),
                 "args": tuple(kwargs.get("args", ())), "screen_reader": False}
 
     def start(self, options: Dict[str, Any]) -> ServerProcess:
-        """A new server with these options (the caller stops it)."""
+        """A new server with these options on a stack (and Orca) of its own; the caller stops it."""
         if options.get("screen_reader"):
             session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
                                           orca_timeout=self.orca_timeout)
@@ -86,30 +108,88 @@ class ServerPool:
         return ServerProcess(self.binary, demo=options["demo"], atspi=options["atspi"], tcp=options["tcp"],
                              args=options["args"])
 
+    def isolated(self, options: Dict[str, Any]) -> ServerProcess:
+        """A new server for one test (the default): its app starts from its initial state; an AT-SPI stack or a
+        screen-reader session is the session's, started on first use. The caller stops it with :meth:`release`."""
+        if options.get("screen_reader"):
+            session = self.reader_session(options)
+            if self._reader_unused:   # the session was just started with this test's server: it is fresh
+                self._reader_unused = False
+                assert session.server is not None
+                session.wait_until_quiet()   # Orca presented the app as it found it: not this test's speech
+                return session.server
+            self._session_of.pop(id(session.server), None)
+            server = session.serve(demo=options["demo"], args=options["args"])
+            self._session_of[id(server)] = session
+            self._reader_shared_key = None
+            return server
+        stack = None
+        if options["atspi"]:
+            if self._stack is None or not self._stack.dir:
+                script = find_a11y_stack_script(os.path.dirname(self.binary))
+                if script is None:
+                    raise ServerStartError("atspi=True needs Tools/a11y-stack.sh (set AXSERVER_A11Y_STACK)")
+                self._stack = A11yStack(script)
+            stack = self._stack
+        return ServerProcess(self.binary, demo=options["demo"], atspi=options["atspi"], tcp=options["tcp"],
+                             args=options["args"], stack=stack)
+
+    def reader_session(self, options: Dict[str, Any]) -> ScreenReaderSession:
+        """The session's screen-reader session (stack, Xvfb, Orca), started on first use (again if Orca died)
+        with a server for ``options`` (marked unused: the test that started it takes it as its fresh server)."""
+        session = self._reader_session
+        if session is not None and not (session.orca and session.orca.running()):
+            self._forget(session)
+            session.stop()
+            session = None
+        if session is None:
+            session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
+                                          orca_timeout=self.orca_timeout)
+            self._reader_session = session
+            self._reader_shared_key = None
+            self._reader_unused = True
+            assert session.server is not None
+            self._session_of[id(session.server)] = session
+        return session
+
     def session_for(self, server: ServerProcess) -> Optional[ScreenReaderSession]:
         """The screen-reader session (stack, server, Orca) ``server`` belongs to, if any."""
         return self._session_of.get(id(server))
 
-    def stop(self, server: ServerProcess) -> None:
-        """Stops a server this pool started for one test (with its Orca and stack, if it has them)."""
+    def _forget(self, session: ScreenReaderSession) -> None:
+        self._session_of = {key: value for key, value in self._session_of.items() if value is not session}
+        if session is self._reader_session:
+            self._reader_session = None
+            self._reader_shared_key = None
+
+    def release(self, server: ServerProcess) -> None:
+        """Stops a server started for one test (with its own Orca and stack, if it has them; a server on the
+        session's screen-reader session stops alone, and Orca stays for the next test)."""
         session = self._session_of.pop(id(server), None)
-        if session is not None:
-            session.stop()
-        else:
+        if session is None:
             server.stop()
+        elif session is self._reader_session:
+            server.stop()
+            session.server = None
+        else:
+            session.stop()
+
+    stop = release
 
     def shared(self, options: Dict[str, Any]) -> ServerProcess:
-        """The session's server for these options, started on first use (restarted if it died)."""
+        """The session's server for these options (``shared=True``), started on first use (restarted if it
+        died). With a screen reader it is the reader session's server, kept while shared tests follow each other."""
         if options.get("screen_reader"):
             key = (options["demo"], options["args"])
-            session = self._sessions.get(key)
-            if session is None or not session.running():
-                if session is not None:  # Orca or the server died: start the whole session again
-                    session.stop()
-                    self._session_of = {k: v for k, v in self._session_of.items() if v is not session}
-                server = self.start(options)
-                session = self._session_of[id(server)]
-                self._sessions[key] = session
+            session = self.reader_session(options)
+            if self._reader_unused:
+                self._reader_unused = False
+                self._reader_shared_key = key
+            if self._reader_shared_key != key or session.server is None or not session.server.running():
+                self._session_of.pop(id(session.server), None)
+                server = session.serve(demo=options["demo"], args=options["args"])
+                self._session_of[id(server)] = session
+                self._reader_shared_key = key
             assert session.server is not None
             return session.server
         key = (options["demo"], options["atspi"], options["tcp"], options["args"])
@@ -120,14 +200,17 @@ class ServerPool:
         return server
 
     def stop_all(self) -> None:
-        """Stops every shared server (and every screen-reader session)."""
+        """Stops every shared server, every screen-reader session and the session's AT-SPI stack."""
         for server in self._servers.values():
             server.stop()
         self._servers.clear()
-        for session in list(self._session_of.values()):
+        for session in set(self._session_of.values()) | ({self._reader_session} if self._reader_session else set()):
             session.stop()
         self._session_of.clear()
-        self._sessions.clear()
+        self._reader_session = None
+        if self._stack is not None:
+            self._stack.stop()
+            self._stack = None
 
 
 @pytest.fixture(scope="session")
@@ -145,14 +228,14 @@ def axserver(request: Any, axserver_pool: ServerPool) -> Iterator[ServerProcess]
     """A running axserver (see the ``axserver`` marker for options)."""
     options = axserver_pool.options(request.node.get_closest_marker("axserver"))
     options["screen_reader"] = "screen_reader" in request.fixturenames
-    if options["fresh"]:
-        server = axserver_pool.start(options)
-        try:
-            yield server
-        finally:
-            axserver_pool.stop(server)
-    else:
+    if options["shared"]:
         yield axserver_pool.shared(options)
+        return
+    server = axserver_pool.start(options) if options["fresh"] else axserver_pool.isolated(options)
+    try:
+        yield server
+    finally:
+        axserver_pool.release(server)
 
 
 @pytest.fixture

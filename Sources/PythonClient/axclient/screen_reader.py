@@ -538,6 +538,8 @@ class ScreenReaderSession:
         self.server: Optional[Any] = None
         self.orca: Optional[Orca] = None
         binary = binary or find_axserver()
+        #: The axserver binary this session's servers run (:meth:`serve` starts another one).
+        self.server_binary = binary
         script = find_a11y_stack_script(os.path.dirname(binary))
         if script is None:
             raise ScreenReaderUnavailable("the screen reader needs Tools/a11y-stack.sh (set AXSERVER_A11Y_STACK)")
@@ -554,6 +556,27 @@ class ScreenReaderSession:
             self.stop()
             raise
         self.ready_seconds = time.monotonic() - started
+
+    def serve(self, demo: bool = True, args: Sequence[str] = (), startup_timeout: float = 30.0,
+              quiet_timeout: float = 5.0) -> Any:
+        """Replaces the session's server with a new one on the same stack while Orca keeps running (the test
+        isolation of the pytest plugin: the app starts from its initial state, Orca from silence). Returns the new
+        :class:`axclient.ServerProcess` once Orca has said everything about the old one going and the new one coming
+        (quiet for the reader's settle time, bounded by ``quiet_timeout``)."""
+        from .server import ServerProcess
+        assert self.stack is not None and self.orca is not None, "the session was stopped"
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self.server = ServerProcess(self.server_binary, demo=demo, args=args, stack=self.stack,
+                                    startup_timeout=startup_timeout)
+        self.wait_until_quiet(quiet_timeout)
+        return self.server
+
+    def wait_until_quiet(self, timeout: float = 5.0) -> None:
+        """Returns once Orca said nothing for the reader's settle time (0.25 s), bounded by ``timeout``."""
+        assert self.orca is not None, "the session was stopped"
+        ScreenReader(self.orca, None, settle_timeout=timeout).wait_until_quiet()
 
     def reader(self, client: Any, **options: Any) -> ScreenReader:
         """A :class:`ScreenReader` of this session's Orca whose keys go through ``client``."""
@@ -644,7 +667,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     print("%s → %s" % (step.what, " / ".join(step.utterances) or "(silent)"), flush=True)
             deadline = time.monotonic() + options.seconds
             heard = reader.orca.speech_count()
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and not _stdout_closed():
                 lines = reader.orca.speech(heard)
                 heard += len(lines)
                 if not options.json:
@@ -659,10 +682,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                             for step in reader.transcript]}, indent=2))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:   # nobody reads the output any more (`axquery listen … | head -1`): a clean stop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except AXError as error:
         print("axquery listen: %s" % error, file=sys.stderr)
         return 1
     finally:
         session.stop()
     return 0
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout's reader went away (a pipe whose read end closed reports POLLERR on ours)."""
+    import select
+    poller = select.poll()
+    poller.register(1, 0)
+    return any(events & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _fd, events in poller.poll(0))
 
