@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tkinter
 import tkinter.font
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 #: GNOME's range for text-scaling-factor; anything else is taken as 1.
 MIN_FACTOR = 0.5
@@ -63,14 +63,25 @@ class TextScaling:
             font.configure(size=scaled_size(base, self.factor))
         return self.factor
 
-    def follow(self, provider: Any) -> None:
-        """Applies the provider's current settings and every change (``Provider.on_settings_changed``); the
-        change is handed to Tk's event loop with ``after``."""
+    def follow(self, provider: Any, poll_ms: int = 100) -> None:
+        """Applies the provider's current factor and every change (``Provider.on_settings_changed``). The change
+        arrives on the provider's worker thread, which only records it; Tk's own thread picks it up every
+        ``poll_ms`` (an ``after`` timer, so no Tk call ever runs off Tk's thread)."""
         self.apply(provider.accessibility_settings.textScalingFactor)
+        self._pending: Optional[float] = None
 
         def changed(settings: Any, names: List[str]) -> None:
             if "textScalingFactor" in names:
-                factor = settings.textScalingFactor
-                self.root.after(0, lambda: self.apply(factor))
+                self._pending = settings.textScalingFactor
+
+        def poll() -> None:
+            pending, self._pending = self._pending, None
+            if pending is not None:
+                self.apply(pending)
+            try:
+                self.root.after(poll_ms, poll)
+            except tkinter.TclError:
+                return  # the app's window is gone
 
         provider.on_settings_changed(changed)
+        self.root.after(poll_ms, poll)
