@@ -363,6 +363,12 @@ package enum AXMethods {
                     throw arguments.bad("target", "is required ({id} or {selector})")
                 }
                 let requested = try elementAction(named: action, arguments)
+                if let id, let node = snap.tree[id], let outside = ActionRouting.zoomPointOutside(requested, of: node) {
+                    throw arguments.bad(
+                        "point",
+                        "(\(outside.x), \(outside.y)) lies outside '\(id)' (frame \(node.frame.x), \(node.frame.y), \(node.frame.width) × \(node.frame.height)): a zoom centre is a point in the element (screen coordinates)"
+                    )
+                }
                 if let id, let node = snap.tree[id], !requested.bubblesToApp, try arguments.bool("force") != true {
                     try checkActionable(node, requested, snap)
                 }
