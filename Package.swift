@@ -15,6 +15,7 @@
 //   AXRPC             the server's method table (Methods/ answers each method on the hub); re-exports AXRPCRouter
 //   AXTransport       SwiftNIO Unix-socket / TCP server: a connection's handler pipeline in front of an AXRPCRouter
 //   CDBus, AXDBus     libdbus system library and its Swift layer
+//   CGIO, AXSettings  GIO (GSettings) and the accessibility-settings reader (D-SET-1)
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
 //   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXSchema, AXJSONRPC, AXRPCClient only
@@ -95,6 +96,8 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AXDBus", dependencies: ["CDBus"], swiftSettings: swiftSettings),
+        .systemLibrary(name: "CGIO", path: "Sources/CGIO", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "AXSettings", dependencies: ["CGIO", "AXHub", "AXCore"], swiftSettings: swiftSettings),
         .target(name: "AXATSPIModel", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(
             name: "AXATSPI",
@@ -123,7 +126,7 @@ let package = Package(
             name: "axserver",
             dependencies: [
                 "AXCore", "AXHub", "AXRPC", "AXTransport", "AXATSPI", "AXDemo", "AXDemoHost", "AXConformance",
-                "AXInProcess", "AXWire",
+                "AXInProcess", "AXWire", "AXSettings",
                 "AXProvider", "AXRasterizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AXServer needs, only if something is missing (apt-get update first).
-#   build:        libdbus-1-dev pkg-config
+#   build:        libdbus-1-dev pkg-config libglib2.0-dev (GIO/GSettings: the accessibility settings, D-SET-1)
+#   settings:     gsettings-desktop-schemas libglib2.0-bin (the GNOME keys and the gsettings tool the tests use)
 #   a11y stack:   dbus dbus-x11 at-spi2-core
 #   clients:      python3-pyatspi gir1.2-atspi-2.0 python3-gi (pyatspi through /usr/bin/python3)
 #   Orca tests:   orca xvfb xdotool (speech-dispatcher comes with orca; it is never started: SPEECHD_CMD=/bin/false)
@@ -11,7 +12,7 @@
 #   Tk adapter:   python3-tk idle-python3.11 (axclient.tk, its tests and the IDLE showcase)
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
 set -euo pipefail
-PKGS=(libdbus-1-dev pkg-config dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
+PKGS=(libdbus-1-dev pkg-config libglib2.0-dev gsettings-desktop-schemas libglib2.0-bin dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
       orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail
       python3-venv python3-tk idle-python3.11)
 missing=()

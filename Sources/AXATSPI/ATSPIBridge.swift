@@ -153,7 +153,7 @@ package final class ATSPIBridge: Sendable {
         case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _),
             .textCaret(let app, _, _):
             state.withLock { $0.apps[app] }?.receive(event)
-        case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged, .screenReaderStatus:
+        case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged, .screenReaderStatus, .settingsChanged:
             break
         }
     }

@@ -219,3 +219,12 @@ extension LocatorAssertions {
             lastState: last?.json)
     }
 }
+
+extension AXClient {
+    /// `a11y.settings`: the user's accessibility settings under their UIKit names (`settings`), where each comes
+    /// from (`sources`, `keys`) and who read them (`reader`; D-SET-1). Changes arrive as `a11y.settingsChanged`
+    /// (`events(["a11y.settingsChanged"])`).
+    public func accessibilitySettings() async throws(AXClientError) -> JSON {
+        try await call("a11y.settings", [:], addApp: false)
+    }
+}

@@ -313,7 +313,8 @@ extension Hub {
     }
 
     /// The focused item stopped being focusable: restore the item a modal took focus from, if it is focusable
-    /// again (C27); else remember this one (while it exists) and focus the initial item (C6, C7).
+    /// again (C27); else remember this one (while it exists and the modal hiding it restores focus after its
+    /// transition, C27) and focus the initial item (C6, C7).
     static func recoverLostFocus(_ appState: AppState, engine: FocusEngine) -> [HubEvent] {
         let lost = appState.engine.focused
         while let candidate = appState.engine.restoreStack.popLast() {
@@ -325,7 +326,9 @@ extension Hub {
                 break
             }
         }
-        if let lost, appState.store.views[lost] != nil, !appState.engine.restoreStack.contains(lost) {
+        if let lost, appState.store.views[lost] != nil, !appState.engine.restoreStack.contains(lost),
+            engine.restoresFocus(afterLosing: lost)
+        {
             appState.engine.restoreStack.append(lost)
             if appState.engine.restoreStack.count > 16 { appState.engine.restoreStack.removeFirst() }
         }

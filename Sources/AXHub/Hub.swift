@@ -150,6 +150,8 @@ package enum HubEvent: Sendable {
     case textCaret(app: String, element: String, TextCaret)
     /// A screen reader started or stopped (R70, D-SR-1): `UIAccessibility.voiceOverStatusDidChangeNotification`.
     case screenReaderStatus(running: Bool)
+    /// The user's accessibility settings changed (D-SET-1, R72): the names of the values that changed, and all.
+    case settingsChanged(changed: [String], AccessibilitySettings)
 }
 
 /// What readers get: an immutable view of one app at one revision.
@@ -226,6 +228,9 @@ package final class Hub: Sendable {
         var reclaimTokens: [String: String] = [:]
         /// Whether a screen reader runs (the session's `org.a11y.Status.ScreenReaderEnabled`); nil: not known.
         var screenReaderRunning: Bool?
+        /// The user's accessibility settings (D-SET-1) and who read them.
+        var settings = AccessibilitySettings()
+        var settingsReader = SettingsReaderInfo.none
     }
 
     let state = Mutex(State())

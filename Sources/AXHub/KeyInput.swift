@@ -342,7 +342,12 @@ extension Hub {
         case .escape:
             _ = try await perform(app: app, element: keyTarget(app), action: .escape)
         case .activate:
-            guard let target = keyTarget(app) else { return }
+            guard let item = keyTarget(app) else { return }
+            // D-KEYOP-3: a segmented control activates its segment; a segment already selected uses the key up.
+            let tree = state.withLock { $0.apps[app]?.store.tree }
+            guard let target = tree.map({ KeyboardNavigation.activationTarget(of: item, tree: $0) }) ?? item else {
+                return
+            }
             _ = try await perform(app: app, element: target, action: .activate)
         }
     }

@@ -8,11 +8,14 @@ extension Hub {
     /// Records the screen reader status; a change emits `screenReaderStatus` (apps and clients hear
     /// `voiceOverStatusDidChange`, R70). The first known value is news too (nil → a value).
     package func setScreenReaderRunning(_ running: Bool) {
-        let changed: Bool = state.withLock { locked in
-            guard locked.screenReaderRunning != running else { return false }
+        let (changed, settingsEvent): (Bool, HubEvent?) = state.withLock { locked in
+            guard locked.screenReaderRunning != running else { return (false, nil) }
             locked.screenReaderRunning = running
-            return true
+            let before = locked.settings
+            locked.settings.screenReaderStatus = running
+            let names = locked.settings.changedNames(from: before)
+            return (true, names.isEmpty ? nil : .settingsChanged(changed: names, locked.settings))
         }
-        if changed { emit([.screenReaderStatus(running: running)]) }
+        if changed { emit([.screenReaderStatus(running: running)] + [settingsEvent].compactMap { $0 }) }
     }
 }

@@ -104,3 +104,39 @@ extension TextRunDescription: SchemaListItem {
 extension ReadingContentDescription: SchemaRepresentable {
     package static var schemaForm: SchemaForm { .object }
 }
+
+/// One attributed string of `accessibilityAttributedUserInputLabels` (D-TEXT-APP-7): its text and runs over it.
+public struct AttributedTextDescription: Sendable, Equatable {
+    /// The input label.
+    public var text: String
+    /// Attribute runs over `text`.
+    public var runs: [TextRunDescription]
+
+    /// An input label `text` with `runs`.
+    public init(text: String, runs: [TextRunDescription] = []) {
+        self.text = text
+        self.runs = runs
+    }
+
+    /// `{text, runs}`.
+    public var json: JSON { ["text": .string(text), "runs": .array(runs.map(\.json))] }
+}
+
+extension AttributedTextDescription: SchemaListItem {
+    package static func schemaList(_ value: JSON) -> [AttributedTextDescription]? {
+        guard let items = value.arrayValue else { return nil }
+        var out: [AttributedTextDescription] = []
+        for item in items {
+            guard let object = item.objectValue, object.keys.allSatisfy({ $0 == "text" || $0 == "runs" }),
+                let text = object["text"]?.stringValue
+            else { return nil }
+            var runs: [TextRunDescription] = []
+            if let runsValue = object["runs"] {
+                guard let parsed = TextRunDescription.list(runsValue) else { return nil }
+                runs = parsed
+            }
+            out.append(AttributedTextDescription(text: text, runs: runs))
+        }
+        return out
+    }
+}

@@ -80,6 +80,10 @@ public struct AccessibilityProperties: Sendable, Equatable {
     public var accessibilityAttributedLabel: [TextRunDescription]?
     /// `accessibilityAttributedValue` as attribute runs over the value (D-TEXT-APP-3).
     public var accessibilityAttributedValue: [TextRunDescription]?
+    /// `accessibilityAttributedHint` as attribute runs over the hint (D-TEXT-APP-7).
+    public var accessibilityAttributedHint: [TextRunDescription]?
+    /// `accessibilityAttributedUserInputLabels`: each input label with its runs (D-TEXT-APP-7).
+    public var accessibilityAttributedUserInputLabels: [AttributedTextDescription]?
     /// `accessibilityReadingContent` (UIAccessibilityReadingContent, R93; D-TEXT-APP-4).
     public var accessibilityReadingContent: ReadingContentDescription?
 
@@ -128,6 +132,9 @@ public struct AccessibilityProperties: Sendable, Equatable {
             SchemaBinding("scalesLargeContentImage", \.scalesLargeContentImage, .boolean),
             SchemaBinding("accessibilityAttributedLabel", \.accessibilityAttributedLabel, .value),
             SchemaBinding("accessibilityAttributedValue", \.accessibilityAttributedValue, .value),
+            SchemaBinding("accessibilityAttributedHint", \.accessibilityAttributedHint, .value),
+            SchemaBinding(
+                "accessibilityAttributedUserInputLabels", \.accessibilityAttributedUserInputLabels, .value),
             SchemaBinding("accessibilityDragSourceDescriptors", \.accessibilityDragSourceDescriptors, .value),
             SchemaBinding("accessibilityDropPointDescriptors", \.accessibilityDropPointDescriptors, .value),
             SchemaBinding("accessibilityReadingContent", \.accessibilityReadingContent, .value),

@@ -406,6 +406,10 @@ package enum AppiumConverter {
         return .object(tab)
     }
 
+    /// The element types inside a cell that XCUITest shows besides the cell (its label's texts and the switch it acts
+    /// for are the cell itself).
+    static let automationOnlyTypes: Set<String> = ["XCUIElementTypeImage", "XCUIElementTypeButton"]
+
     /// The snapshot (`{"windows": [...]}`) for an Appium page source.
     package static func convert(_ xml: [UInt8]) throws(AppiumConversionError) -> JSON {
         let root: XMLElement
@@ -488,12 +492,24 @@ package enum AppiumConverter {
                 elementProperties(of: element, cls: cls, label: label, name: name, into: &object)
             }
             if !element.children.isEmpty {
-                object["children"] = .array(
-                    element.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
+                let built = element.children.filter { $0.name.hasPrefix("XCUIElementType") }.map { child in
+                    (
+                        child,
                         tabBarButton(
                             view(child, originX: absoluteX, originY: absoluteY, isWindow: false), child: child,
                             parent: element)
-                    })
+                    )
+                }
+                object["children"] = .array(built.map(\.1))
+                // X18 (D-AUTO-1): XCUITest's automation tree shows what a cell holds besides the texts that make its
+                // label and the control it acts for (its accessory image, an info button); the source says so, so
+                // the cell lists them in `automationElements` and a locator finds them as it does on iOS.
+                if cls == "UITableViewCell" {
+                    let listed = built.filter { Self.automationOnlyTypes.contains($0.0.name) }.compactMap {
+                        $0.1["id"]?.stringValue
+                    }
+                    if !listed.isEmpty { object["automationElements"] = JSON(listed) }
+                }
             }
             return .object(object)
         }

@@ -170,6 +170,10 @@ public enum HierarchySchema {
         // Attribute runs of the label and the value (D-TEXT-APP-3), and the lines of drawn text (R93, D-TEXT-APP-4).
         SchemaProperty("accessibilityAttributedLabel", .accessibility, .list),
         SchemaProperty("accessibilityAttributedValue", .accessibility, .list),
+        // UIKit's attributed hint and input labels (seed; D-TEXT-APP-7): runs over the hint, and one
+        // {text, runs} per input label.
+        SchemaProperty("accessibilityAttributedHint", .accessibility, .list),
+        SchemaProperty("accessibilityAttributedUserInputLabels", .accessibility, .list),
         SchemaProperty("accessibilityDragSourceDescriptors", .accessibility, .list),
         SchemaProperty("accessibilityDropPointDescriptors", .accessibility, .list),
         SchemaProperty("accessibilityReadingContent", .accessibility, .object),

@@ -9,6 +9,7 @@ import AXJSON
 import AXProvider
 import AXRPC
 import AXRasterizer
+import AXSettings
 import AXTransport
 import ArgumentParser
 import Foundation
@@ -78,6 +79,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("allow-non-loopback"), help: "Allow --listen on a non-loopback address.")
     var allowNonLoopback = false
     @Flag(name: .customLong("no-atspi"), help: "Do not serve the accessibility bus.") var noATSPI = false
+    @Flag(
+        name: .customLong("no-settings"),
+        help:
+            "Do not read the desktop's accessibility settings (GSettings); a11y.settings then reports UIKit's defaults."
+    )
+    var noSettings = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical") var logLevel:
         String = "notice"
     @Option(name: .customLong("action-timeout-ms"), help: "How long an app may take to answer an action.")
@@ -165,7 +172,7 @@ struct Serve: AsyncParsableCommand {
         let server = RPCServer(router: router, configuration: config, logger: logger)
         let service = ServerService(
             hub: hub, server: server, logger: logger, demo: demo, benchTree: benchTree, atspi: !noATSPI,
-            auditDemo: demoAudit)
+            auditDemo: demoAudit, settings: !noSettings)
         // SIGHUP re-reads the policy file when there is one (a refused file leaves the running policy in force);
         // without one it is a hang-up and shuts the server down cleanly, removing its socket (D-GA-3).
         var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
@@ -209,6 +216,7 @@ struct ServerService: Service {
     let benchTree: Int?
     let atspi: Bool
     var auditDemo = false
+    var settings = true
 
     func run() async throws {
         do { try await server.start() } catch {
@@ -230,6 +238,16 @@ struct ServerService: Service {
             let id = hub.registerApp(name: AuditDemo.appName, provider: nil)
             try hub.setSnapshot(app: id, AuditDemo.snapshot())
         }
+        // The desktop's accessibility settings (D-SET-1); a reader that cannot start leaves UIKit's defaults.
+        var settingsReader: GSettingsReader?
+        if settings {
+            let reader = GSettingsReader(hub: hub)
+            do {
+                try reader.start()
+                settingsReader = reader
+            } catch { logger.warning("accessibility settings are not read: \(error)") }
+        }
+        defer { settingsReader?.stop() }
         let bridge = atspi ? await startBridge(hub: hub, logger: logger) : nil
         var parts: [String] = []
         if let path = server.unixSocketPath { parts.append("socket=\(path)") }

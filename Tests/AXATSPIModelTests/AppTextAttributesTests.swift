@@ -59,13 +59,14 @@ final class AppTextAttributesTests: XCTestCase {
             "accessibilityAttributedLabel": [["range": [0, 4], "attributes": ["bold": true]]],
         ])
         XCTAssertEqual(labelled.textContent?.runs.map(\.range), [TextRange(location: 0, length: 4)])
-        // A text field shows its value: the attributed value; runs past the text are clamped, empty ones dropped.
+        // A text field shows its value: the attributed value; runs past the text are clamped, empty ones dropped
+        // (runs never overlap: D-TEXT-APP-7).
         let (_, field) = try Self.served(
             [
                 "text": "abc",
                 "accessibilityAttributedValue": [
                     ["range": [1, 10], "attributes": ["misspelled": true]],
-                    ["range": [3, 2], "attributes": ["bold": true]],
+                    ["range": [12, 2], "attributes": ["bold": true]],
                 ],
             ], className: "UITextField")
         XCTAssertEqual(field.textContent?.runs.map(\.range), [TextRange(location: 1, length: 2)])

@@ -108,6 +108,24 @@ class AppiumSourceQueries(unittest.TestCase):
                 self.assertEqual(count("cell", path), expected)
                 self.assertEqual(count("XCUIElementTypeCell", path), expected)
 
+    def test_images_inside_cells_are_found_as_on_ios(self):
+        """Issue 37 item 7 (X18, D-AUTO-1): XCUITest's tree shows a cell's accessory image; a locator for images
+        finds every XCUIElementTypeImage the XML has inside a cell (before: 0), and a named one by its name."""
+        checked = 0
+        for name in SOURCES:
+            path = os.path.join(DATA, name)
+            root = xml_root(path)
+            in_cells = [image for cell in root.iter("XCUIElementTypeCell") for image in cell
+                        if image.tag == "XCUIElementTypeImage"]
+            if not in_cells:
+                continue
+            with self.subTest(source=name):
+                self.assertEqual(count("XCUIElementTypeImage", path), len(in_cells))
+                for image in in_cells:
+                    if image.get("name") and count("[name=%s]" % quoted(image.get("name")), path) >= 1:
+                        checked += 1
+        self.assertGreater(checked, 0, "no named image inside a cell was found by its name")
+
     def test_table_count_equals_xcuielementtypetable(self):
         for name in SOURCES:
             path = os.path.join(DATA, name)

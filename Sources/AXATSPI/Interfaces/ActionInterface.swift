@@ -1,6 +1,7 @@
 import AXATSPIModel
 import AXCore
 import AXDBus
+import AXHub
 import CDBus
 
 #if canImport(Glibc)
@@ -52,6 +53,24 @@ extension AppBridge {
             guard case .rotor(let rotor, let direction) = entry.kind else { return .error(.unknownMethod(for: msg)) }
             return routeRotorStep(msg, rotor: rotor, direction: direction, declaredBy: node.id)
         }
+        if let refusal = coveredRefusal(request, on: node.id) { return .error(refusal) }
         return routeAsync(msg, request, on: node.id)
+    }
+
+    /// D-HIT-1 on AT-SPI: `DoAction` of activate on an element a tap at its activation point does not reach is
+    /// refused as `action.activate` refuses it (the same AXCore check, on the hub's current tree).
+    private func coveredRefusal(_ request: ElementAction, on element: String) -> DBusError? {
+        guard request == .activate, let snap = try? hub.snapshot(appID), let current = snap.tree[element] else {
+            return nil
+        }
+        switch ActionRouting.actionabilityFailure(of: current, for: request, tree: snap.tree, views: snap.views) {
+        case .notHittable(let obscuredBy)?:
+            let by = obscuredBy.map { " ('\($0)' is in front of it)" } ?? ""
+            return DBusError.failed(
+                "The element cannot be interacted with: not hittable, a tap at its activation point does not reach it\(by)"
+            )
+        case .offscreen?, .disabled?, nil:
+            return nil
+        }
     }
 }

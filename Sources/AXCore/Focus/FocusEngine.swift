@@ -112,6 +112,16 @@ package struct FocusEngine: Sendable {
         return isFocusable(at: position)
     }
 
+    /// Whether engine focus on `id`, which stopped being focusable, is given back when what took it goes (C27):
+    /// false when a modal view hides it (X10) and that view's presented controller set
+    /// `restoresFocusAfterTransition` to false; then the engine focuses its initial item instead.
+    package func restoresFocus(afterLosing id: String) -> Bool {
+        guard let position = index.position[id] else { return true }
+        let modal = index.entries[position].modalHiddenBy
+        guard modal >= 0, modal < index.entries.count else { return true }
+        return index.views[index.entries[modal].id]?.focus.restoresFocusAfterTransition ?? true
+    }
+
     package func isFocusable(at position: Int) -> Bool {
         Self.checkOrder.allSatisfy { run($0, position).passed }
     }

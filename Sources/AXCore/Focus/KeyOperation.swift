@@ -99,6 +99,25 @@ extension KeyboardNavigation {
         return nil
     }
 
+    /// What Return/space activates when engine or accessibility focus is on `item` (D-KEYOP-3): the item itself;
+    /// for a segmented control (a focus item that is no element) its selected segment, else its first; nil when
+    /// that is a segment already selected — selecting it again changes nothing (UISegmentedControl sends no
+    /// value change, a GTK radio button that is on stays on), so the key is used up instead of being refused.
+    package static func activationTarget(of item: String, tree: AXTree) -> String? {
+        guard let node = tree[item] else { return item }
+        let segment: AXNode?
+        if node.role == .segmentedControl {
+            let segments = node.children.compactMap { tree[$0] }.filter(\.isElement)
+            segment = segments.first { $0.states.contains(.selected) } ?? segments.first
+        } else if let parent = node.parent.flatMap({ tree[$0] }), parent.role == .segmentedControl {
+            segment = node
+        } else {
+            return item
+        }
+        guard let segment else { return item }
+        return segment.states.contains(.selected) ? nil : segment.id
+    }
+
     /// D-KEYOP-2: an adjustable element (a slider, a stepper, a picker component) takes the arrows: Up and Right
     /// increment, Down and Left decrement (GTK's GtkRange and GtkSpinButton; UIKit: an adjustable element must
     /// implement increment and decrement, R6, R9); Page_Up/Page_Down too; Home and End set the minimum and
@@ -163,6 +182,9 @@ extension KeyboardNavigation {
     {
         let rows = rowsOf(list, tree: tree)
         guard let index = rows.firstIndex(of: element.id) else { return nil }
+        if let cell = element.cell, (list.table?.columns ?? 1) > 1 {
+            return gridMove(key, from: cell, cells: rows, tree: tree)
+        }
         let target: Int
         switch key {
         case .up: target = index - 1
@@ -172,6 +194,31 @@ extension KeyboardNavigation {
         }
         guard rows.indices.contains(target), target != index else { return .stay }
         return .focusRow(rows[target])
+    }
+
+    /// In a table of several columns whose cells are the elements (each with its row and column, R43, X19), Up/Down
+    /// go to the previous/next *row* in the same column and Home/End to the first/last row, as a GTK tree view and
+    /// a UIKit table do; the cells of one row are never stepped through with Down (D-KEYOP-4). At an end, or where
+    /// the row has no cell in that column, focus stays.
+    private static func gridMove(_ key: OperationKey, from cell: AXCellInfo, cells: [String], tree: AXTree)
+        -> KeyOperation
+    {
+        let placed = cells.compactMap { id in tree[id]?.cell.map { (id: id, cell: $0) } }
+        let column = cell.column
+        let inColumn = placed.filter { $0.cell.column <= column && column < $0.cell.column + $0.cell.columnSpan }
+        let targetRow: Int?
+        switch key {
+        case .up: targetRow = cell.row - 1
+        case .down: targetRow = cell.row + cell.rowSpan
+        case .home: targetRow = inColumn.map(\.cell.row).min()
+        default: targetRow = inColumn.map { $0.cell.row + $0.cell.rowSpan - 1 }.max()
+        }
+        guard let targetRow,
+            let found = inColumn.first(where: { $0.cell.row <= targetRow && targetRow < $0.cell.row + $0.cell.rowSpan }
+            ),
+            found.cell.row != cell.row
+        else { return .stay }
+        return .focusRow(found.id)
     }
 
     /// The nearest list or table container around `element`.

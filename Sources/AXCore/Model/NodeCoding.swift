@@ -234,6 +234,9 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
     // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
     case accessibilityAttributedLabel
     case accessibilityAttributedValue
+    // D-TEXT-APP-7.
+    case accessibilityAttributedHint
+    case accessibilityAttributedUserInputLabels
     // Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
     case accessibilityDragSourceDescriptors
     case accessibilityDropPointDescriptors
@@ -266,7 +269,8 @@ enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
             return .container
         case .accessibilityCustomActions, .accessibilityCustomRotors, .showsLargeContentViewer, .largeContentTitle,
             .largeContentImage, .scalesLargeContentImage, .accessibilityAttributedLabel, .accessibilityAttributedValue,
-            .accessibilityReadingContent, .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
+            .accessibilityAttributedHint, .accessibilityAttributedUserInputLabels, .accessibilityReadingContent,
+            .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
             return .interaction
         }
     }
@@ -388,6 +392,9 @@ private func applyInteractionProperty(
     // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
     case .accessibilityAttributedLabel: ax.attributedLabel = try decodeAttributeRuns(value, field: field)
     case .accessibilityAttributedValue: ax.attributedValue = try decodeAttributeRuns(value, field: field)
+    case .accessibilityAttributedHint: ax.attributedHint = try decodeAttributeRuns(value, field: field)
+    case .accessibilityAttributedUserInputLabels:
+        ax.attributedUserInputLabels = try decodeAttributedTexts(value, field: field)
     case .accessibilityReadingContent: ax.readingContent = try decodeReadingContent(value, field: field)
     default: preconditionFailure("\(property) is not an interaction property")
     }

@@ -97,6 +97,13 @@ package struct AXTextContent: Sendable, Equatable {
     /// Nothing reported.
     package var isEmpty: Bool { selectedRange == nil && runs.isEmpty && lines.isEmpty && pageContent == nil }
 
+    /// The line the app numbered `number` (`accessibilityContent(forLineNumber:)`, R93): the app's own line
+    /// numbers, which need not start at 0 nor be contiguous; nil when no line has it (UIKit's nil content).
+    package func line(numbered number: Int) -> ReadingLine? { lines.first { $0.lineNumber == number } }
+
+    /// The line whose frame holds `point` (`accessibilityLineNumber(for:)`, R93); nil is UIKit's NSNotFound.
+    package func line(at point: Point) -> ReadingLine? { lines.first { $0.frame.contains(point) } }
+
     /// The caret: the end of the selection (UITextRange has no direction; D-TEXT-APP-1), nil when none reported.
     package var caret: Int? { selectedRange.map { $0.location + $0.length } }
 
@@ -128,7 +135,10 @@ package struct AXTextContent: Sendable, Equatable {
             control?.selectedTextRange != nil || control?.attributedText != nil || ax.attributedLabel != nil
                 || ax.attributedValue != nil || reading != nil
         else { return }
-        if let reading, (node.text ?? "").isEmpty {
+        // The reading content is the element's text (D-TEXT-APP-4) unless the element has text of its own: a text
+        // derived from its label alone (every element that is not a text input or text view) gives way, so a
+        // labelled page ("Page 12") still shows its lines to AT-SPI's Text, and the label stays its name.
+        if let reading, (node.text ?? "").isEmpty || node.text == ax.label {
             node.text = reading.pageContent ?? reading.lines.map(\.content).joined(separator: "\n")
         }
         let count = node.text?.unicodeScalars.count ?? 0
@@ -221,7 +231,63 @@ func decodeAttributeRuns(_ value: JSON, field: Field) throws(SchemaError) -> [Te
         }
         runs.append(TextAttributeRun(range: range, attributes: attributes ?? []))
     }
+    try refuseOverlaps(runs, field: field)
     return runs
+}
+
+/// An attributed string gives each character one set of attributes (NSAttributedString), so runs never overlap;
+/// overlapping runs would leave AT-SPI's `GetAttributeRun` reporting one of them inside the other (D-TEXT-APP-3).
+/// Refused, naming both runs and how to send them.
+func refuseOverlaps(_ runs: [TextAttributeRun], field: Field) throws(SchemaError) {
+    let order = runs.indices.sorted { runs[$0].range.location < runs[$1].range.location }
+    var previous: Int?
+    for index in order where runs[index].range.length > 0 {
+        if let before = previous {
+            let end = runs[before].range.location + runs[before].range.length
+            if runs[index].range.location < end {
+                throw field.fail(
+                    "runs [\(before)] and [\(index)] overlap at \(runs[index].range.location): each character has one set of attributes; split them into runs that do not overlap, merging the attributes of the shared part"
+                )
+            }
+        }
+        previous = index
+    }
+}
+
+/// One attributed string (an entry of `accessibilityAttributedUserInputLabels`): its text and its runs.
+package struct AttributedText: Sendable, Equatable {
+    package var text: String
+    package var runs: [TextAttributeRun]
+    package init(text: String, runs: [TextAttributeRun]) {
+        self.text = text
+        self.runs = runs
+    }
+}
+
+/// `accessibilityAttributedUserInputLabels`: `[{text, runs?}]`, runs as `decodeAttributeRuns` reads them and within
+/// the text; null is none (D-TEXT-APP-7).
+func decodeAttributedTexts(_ value: JSON, field: Field) throws(SchemaError) -> [AttributedText]? {
+    guard !value.isNull else { return nil }
+    var out: [AttributedText] = []
+    for (index, element) in try field.array(value).enumerated() {
+        let itemField = field.element(index)
+        let object = try itemField.object(element)
+        for key in object.keys where key != "text" && key != "runs" {
+            throw itemField.fail("unknown key '\(key.prefix(64))' (an attributed input label is {text, runs})")
+        }
+        guard let textValue = object["text"] else { throw itemField.fail("an attributed input label needs 'text'") }
+        let text = try itemField.string(textValue)
+        let runsField = Field(id: field.id, key: "\(itemField.key).runs")
+        var runs: [TextAttributeRun] = []
+        if let runsValue = object["runs"] { runs = try decodeAttributeRuns(runsValue, field: runsField) ?? [] }
+        let length = text.unicodeScalars.count
+        for run in runs where run.range.location + run.range.length > length {
+            throw runsField.fail(
+                "a run ends at \(run.range.location + run.range.length), past the text's \(length) scalars")
+        }
+        out.append(AttributedText(text: text, runs: runs))
+    }
+    return out
 }
 
 /// A run's `attributes`: each key a row of `TextAttributeSchema`, its value in the row's form (language: BCP 47;

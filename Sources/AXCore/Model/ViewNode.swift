@@ -301,6 +301,15 @@ package struct AccessibilityProperties: Sendable, Equatable {
     /// `accessibilityAttributedLabel` / `accessibilityAttributedValue` as attribute runs (D-TEXT-APP-3).
     package var attributedLabel: [TextAttributeRun]?
     package var attributedValue: [TextAttributeRun]?
+    /// `accessibilityAttributedHint` as attribute runs over the hint (D-TEXT-APP-7).
+    package var attributedHint: [TextAttributeRun]?
+    /// `accessibilityAttributedUserInputLabels`: each input label's text and runs (D-TEXT-APP-7).
+    package var attributedUserInputLabels: [AttributedText]?
+    /// The input labels (R25): `accessibilityUserInputLabels`, else the texts of the attributed ones (UIKit bridges
+    /// the two properties).
+    package var effectiveUserInputLabels: [String] {
+        userInputLabels.isEmpty ? (attributedUserInputLabels ?? []).map(\.text) : userInputLabels
+    }
     /// `UIAccessibilityReadingContent` (R93; D-TEXT-APP-4).
     package var readingContent: ReadingContent?
     package init() {}

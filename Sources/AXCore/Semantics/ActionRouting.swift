@@ -141,6 +141,16 @@ package enum ActionRouting {
         return ActionRoute(action: routed, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
     }
 
+    /// D-ZOOM-1: the screen point a zoom names when it lies outside the element's frame (edges included) —
+    /// `accessibilityZoomIn(at:)` takes a point in the element, so such a point is bad input; nil otherwise.
+    package static func zoomPointOutside(_ action: ElementAction, of node: AXNode) -> Point? {
+        guard let point = action.zoomPoint else { return nil }
+        let frame = node.frame
+        let inside =
+            point.x >= frame.minX && point.x <= frame.maxX && point.y >= frame.minY && point.y <= frame.maxY
+        return inside ? nil : point
+    }
+
     /// X32, X33: the element, then every ancestor view (exposed or not), without the application.
     static func bubblingHandlers(from node: AXNode, tree: AXTree, views: ViewHierarchy) -> [ActionHandler] {
         var handlers = [ActionHandler(target: node.actionTarget, element: node.id)]

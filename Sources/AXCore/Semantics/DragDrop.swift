@@ -63,6 +63,12 @@ package enum DragDrop {
             var out = descriptor
             let viewID = descriptor.view ?? defaultView
             out.view = viewID
+            // R55: a descriptor whose view is gone has no position (never a made-up (0, 0)); using it is refused
+            // (`descriptorViewGone`).
+            guard views[viewID] != nil else {
+                out.point = nil
+                return out
+            }
             if out.point == nil { out.point = defaultPoint(viewID, owner: owner, views: views) }
             return out
         }

@@ -26,6 +26,12 @@ package enum HitTesting {
         return nil
     }
 
+    /// Whether `point` (screen coordinates) lies in some shown window (D-HIT-1): a point outside every window is bad
+    /// input on every route that takes one (`action.tap`, `element.atPoint`), not a miss.
+    package static func isInsideSomeWindow(_ point: Point, views: ViewHierarchy) -> Bool {
+        viewAt(point, in: views, purpose: .exploration) != nil
+    }
+
     private static func hit(
         _ id: String, _ point: Point, parentMap: AxisMap, _ hierarchy: ViewHierarchy, _ purpose: Purpose
     ) -> String? {
@@ -103,7 +109,30 @@ package enum HitTesting {
         guard let element = element(reachedFrom: hitView, at: point, tree: tree, views: views) else {
             return .notAnElement(view: hitView)
         }
-        return .element(element, view: hitView)
+        let receiver = automationOnlyView(touched: hitView, reached: element, tree: tree, views: views)
+        return .element(receiver ?? element, view: hitView)
+    }
+
+    /// The view listed only in `automationElements` (D-AUTO-1, X18) that a touch on `hitView` lands in: the hit
+    /// view or its nearest superview below the reached element's own view that the element lists and that is no
+    /// node of the derived tree. A touch goes to the view it hits (R114), so a tap there is that view's, not the
+    /// listing element's; nil when the touch is in no such view.
+    package static func automationOnlyView(
+        touched hitView: String, reached element: String, tree: AXTree, views: ViewHierarchy
+    ) -> String? {
+        guard let listing = tree[element], let listingView = listing.viewID,
+            let listed = views[listingView]?.ax.automationElements, !listed.isEmpty
+        else { return nil }
+        var cursor: String? = hitView
+        var steps = 0
+        while let current = cursor, current != listingView, steps < 10_000 {
+            if listed.contains(current), tree[current].map({ $0.states.contains(.automationOnly) }) ?? true {
+                return current
+            }
+            cursor = views[current]?.parent
+            steps += 1
+        }
+        return nil
     }
 
     /// Whether a tap at the element's activation point reaches it (D-HIT-1).

@@ -31,6 +31,7 @@ package enum AXMethods {
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
         InputMethods.install(router, hub)
+        SettingsMethods.install(router, hub)
         ScriptQueryMethods.install(router, hub)
     }
 
@@ -362,6 +363,12 @@ package enum AXMethods {
                     throw arguments.bad("target", "is required ({id} or {selector})")
                 }
                 let requested = try elementAction(named: action, arguments)
+                if let id, let node = snap.tree[id], let outside = ActionRouting.zoomPointOutside(requested, of: node) {
+                    throw arguments.bad(
+                        "point",
+                        "(\(outside.x), \(outside.y)) lies outside '\(id)' (frame \(node.frame.x), \(node.frame.y), \(node.frame.width) × \(node.frame.height)): a zoom centre is a point in the element (screen coordinates)"
+                    )
+                }
                 if let id, let node = snap.tree[id], !requested.bubblesToApp, try arguments.bool("force") != true {
                     try checkActionable(node, requested, snap)
                 }
@@ -381,16 +388,16 @@ package enum AXMethods {
             let arguments = try Params(params, method: "action.tap")
             let snap = try snapshot(arguments, hub, session)
             let point: Point
-            if let pt = arguments["point"] {
-                guard let xValue = pt["x"]?.doubleValue ?? pt[0]?.doubleValue,
-                    let yValue = pt["y"]?.doubleValue ?? pt[1]?.doubleValue
-                else {
-                    throw arguments.bad("point", "must be {x, y} or [x, y]")
-                }
-                point = Point(x: xValue, y: yValue)
+            if arguments["point"] != nil {
+                // The same point rules as element.atPoint (D-GEOM-2 range, D-HIT-1 windows).
+                point = try ScriptQueryMethods.point(arguments)
+                try ScriptQueryMethods.refuseOutsideWindows(point, snap, method: "action.tap")
             } else if let target = arguments["target"] {
                 let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "action.tap")
-                point = snap.tree[id]!.activationPoint
+                guard let node = snap.tree[id] else {
+                    throw RPCError.noSuchElement("no element '\(id)'", data: ["param": "target", "id": .string(id)])
+                }
+                point = node.activationPoint
             } else {
                 throw arguments.bad("target", "or 'point' is required")
             }
@@ -549,13 +556,15 @@ package enum AXMethods {
             let deadline = hub.makeWaitDeadline(timeout: timeout)
             defer { deadline.finish() }
             while true {
-                let snap: AppSnapshot
+                var snap: AppSnapshot
                 do { snap = try hub.snapshot(appID) } catch {
                     if state == "detached" {
                         return ["state": .string(state), "satisfied": true, "reason": "app removed"]
                     }
                     throw RPCError.appNotResponding("the app went away while waiting", data: ["reason": "disconnected"])
                 }
+                // The automation tree: a view listed only in `automationElements` is found too (D-AUTO-1).
+                snap.tree = AutomationTreeCache.shared.tree(of: snap)
                 var found: String?
                 do { found = try Targets.resolveOne(target, in: snap, hub: hub, method: "wait.for") } catch {
                     let rpcError = RPCError.from(error)
@@ -712,7 +721,7 @@ package enum EventNames {
         "tree.changed", "focus.changed", "a11y.announcement", "a11y.layoutChanged", "a11y.screenChanged",
         "a11y.pageScrolled", "a11y.pauseAssistiveTechnology", "a11y.resumeAssistiveTechnology",
         "app.added", "app.removed", "policy.changed", "focus.movementFailed", "a11y.voiceOverStatusDidChange",
-        "a11y.guidedAccessStatusChanged",
+        "a11y.guidedAccessStatusChanged", "a11y.settingsChanged",
     ]
 
     static func deliver(
@@ -755,6 +764,8 @@ package enum EventNames {
                 ])
         case .guidedAccessStatusChanged(let app, let enabled):
             send("a11y.guidedAccessStatusChanged", app, ["enabled": .bool(enabled)])
+        case .settingsChanged(let changed, let settings):
+            send("a11y.settingsChanged", nil, SettingsMethods.changedBody(changed, settings))
         }
     }
 }

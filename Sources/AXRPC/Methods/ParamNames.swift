@@ -62,6 +62,7 @@ extension AXMethods {
             "element.largeContent": ["target"],
             "element.readingContent": ["target", "line", "point"],
             "accessibility.status": [],
+            "a11y.settings": [],
         ]
         for (method, action) in actionMethods {
             let parameters = ActionName(rawValue: action)?.methodParameters ?? []

@@ -125,7 +125,7 @@ extension AXMethods {
             "accessibility.post",
             "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
             "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check",
-            "accessibility.status",
+            "accessibility.status", "a11y.settings",
         ]
         for method in none { table[method] = [:] }
         for (method, _) in actionMethods { table[method] = [:] }

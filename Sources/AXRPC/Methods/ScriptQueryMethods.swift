@@ -18,11 +18,9 @@ enum ScriptQueryMethods {
             let arguments = try Params(params, method: "element.atPoint")
             let snap = try AXMethods.snapshot(arguments, hub, session)
             let point = try Self.point(arguments)
-            // Bad input: a point outside every window is −32602 naming the reason.
+            try refuseOutsideWindows(point, snap, method: "element.atPoint")
             guard let view = HitTesting.viewAt(point, in: snap.views, purpose: .exploration) else {
-                throw RPCError.invalidParams(
-                    "element.atPoint: (\(point.x), \(point.y)) is outside every window",
-                    data: ["param": "point", "method": "element.atPoint", "reason": "outsideWindows"])
+                return answer(nil, view: nil, snap)
             }
             let element = HitTesting.element(reachedFrom: view, at: point, tree: snap.tree, views: snap.views)
             return answer(element, view: view, snap)
@@ -134,24 +132,40 @@ enum ScriptQueryMethods {
                 "pageContent": .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
             ]
             if let asked {
-                object["line"] = lineJSON(content.lines.firstIndex { $0.frame.contains(asked) }, content)
+                object["line"] = lineJSON(content.line(at: asked))
             } else if let number {
-                guard number < content.lines.count else {
+                // The app's own line numbers (R93): `line` names a line number, not a position.
+                guard let line = content.line(numbered: number) else {
+                    let numbers = content.lines.map(\.lineNumber)
                     throw RPCError.invalidParams(
-                        "element.readingContent: line \(number) is out of range (\(content.lines.count) lines)",
-                        data: ["param": "line", "method": "element.readingContent", "reason": "outOfRange"])
+                        "element.readingContent: no line numbered \(number) (the app's lines are numbered \(numbers.map(String.init).joined(separator: ", ")))",
+                        data: [
+                            "param": "line", "method": "element.readingContent", "reason": "outOfRange",
+                            "lineNumbers": .array(numbers.map { JSON($0) }),
+                        ])
                 }
-                object["line"] = lineJSON(number, content)
+                object["line"] = lineJSON(line)
             }
             return .object(object)
         }
     }
 
-    /// `{number, text, frame}` of a line, null for none.
-    static func lineJSON(_ number: Int?, _ content: AXTextContent) -> JSON {
-        guard let number else { return .null }
-        let line = content.lines[number]
-        return ["number": JSON(number), "text": .string(line.content), "frame": ElementJSON.rect(line.frame)]
+    /// Bad input on every route that takes a point (D-HIT-1): a point outside every window is −32602 naming the
+    /// point and the reason `outsideWindows` (`element.atPoint`, `action.tap`).
+    static func refuseOutsideWindows(_ point: Point, _ snap: AppSnapshot, method: String) throws(RPCError) {
+        guard HitTesting.isInsideSomeWindow(point, views: snap.views) else {
+            throw RPCError.invalidParams(
+                "\(method): (\(point.x), \(point.y)) is outside every window",
+                data: ["param": "point", "method": .string(method), "reason": "outsideWindows"])
+        }
+    }
+
+    /// `{number, text, frame}` of a line (its number is the app's line number), null for none.
+    static func lineJSON(_ line: ReadingLine?) -> JSON {
+        guard let line else { return .null }
+        return [
+            "number": JSON(line.lineNumber), "text": .string(line.content), "frame": ElementJSON.rect(line.frame),
+        ]
     }
 
     /// `{element, view?, node}`: the id (null when none) and its `element.get` detail.

@@ -23,6 +23,7 @@ from .locator import Locator
 from .provider import ActionRequest, Provider, view
 from .screen_reader import (Orca, ScreenReader, ScreenReaderError, ScreenReaderSession, ScreenReaderStartError,
                             ScreenReaderUnavailable, SpeechNeverSettled)
+from .settings import AccessibilitySettings
 from .server import A11yStack, ServerProcess, ServerStartError, find_axserver
 from .text_editing import TextEditingModel
 
@@ -37,5 +38,5 @@ __all__ = [
     "ActionNotSupported", "InvalidSelector", "Timeout", "PolicyDenied", "Forbidden", "Unauthorized",
     "AppNotResponding", "MessageTooLarge", "Cancelled", "ContentModified", "Orca", "ScreenReader",
     "ScreenReaderError", "ScreenReaderSession", "ScreenReaderStartError", "ScreenReaderUnavailable",
-    "SpeechNeverSettled", "TextEditingModel",
+    "SpeechNeverSettled", "TextEditingModel", "AccessibilitySettings",
 ]

@@ -13,6 +13,7 @@ from .errors import AXConnectionError, ClientTimeout, InvalidArgument
 from .events import EventStream
 from .input_focus import FocusEngine, Keyboard, Rotors
 from .locator import Locator
+from .settings import AccessibilitySettings
 
 __version__ = "0.1.0"
 
@@ -167,6 +168,10 @@ class Client:
         """
         return self._conn.call(method, params, timeout=self.call_timeout if timeout is None else timeout,
                                cancel_on_timeout="$/cancelRequest" in self.server_methods, **kwargs)
+
+    def accessibility_settings(self) -> "AccessibilitySettings":
+        """``a11y.settings``: the user's accessibility settings under their UIKit names (D-SET-1)."""
+        return AccessibilitySettings(self.call("a11y.settings"))
 
     def notify(self, method: str, params: Optional[Dict[str, Any]] = None) -> None:
         """Sends a JSON-RPC notification (no answer)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from .client import Client
+from .settings import AccessibilitySettings, SettingsWatcher
 
 Frame = Union[Sequence[float], Dict[str, float]]
 
@@ -111,6 +112,7 @@ class Provider:
         self.revision: Optional[int] = None
         #: Every action request received, in order (handy in tests).
         self.actions: List[ActionRequest] = []
+        self._settings_watchers: List[SettingsWatcher] = []
 
     def reconnect(self, address: Optional[str] = None, **client_options: Any) -> str:
         """Opens a new connection (to ``address``, default the one given at construction) and registers again,
@@ -205,8 +207,24 @@ class Provider:
         """Posts an announcement (VoiceOver speaks ``text``)."""
         return self.post("announcement", text, priority)
 
+    @property
+    def accessibility_settings(self) -> AccessibilitySettings:
+        """The user's accessibility settings now (``a11y.settings``), under their UIKit names:
+        ``provider.accessibility_settings.isReduceMotionEnabled``, ``.preferredContentSizeCategory``."""
+        return self.client.accessibility_settings()
+
+    def on_settings_changed(self, callback: Callable[[AccessibilitySettings, List[str]], None]) -> Any:
+        """Calls ``callback(settings, changed)`` when the user's settings change (``a11y.settingsChanged``, as
+        UIKit's ``…StatusDidChangeNotification``s), on a worker thread of its own, so it may update the
+        hierarchy. Returns the subscription id."""
+        watcher = SettingsWatcher(callback)
+        self._settings_watchers.append(watcher)
+        return self.client._subscribe(["a11y.settingsChanged"], None, watcher.sink)
+
     def close(self) -> None:
         """Disconnects; the app leaves the server (pending actions fail with −32020)."""
+        for watcher in self._settings_watchers:
+            watcher.close()
         self.client.close()
 
     def __enter__(self) -> "Provider":

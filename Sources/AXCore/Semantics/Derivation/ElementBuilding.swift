@@ -150,7 +150,7 @@ extension Deriver {
         extras.language = language
         extras.headingLevel = view.ax.headingLevel
         extras.textualContext = view.ax.textualContext
-        extras.userInputLabels = view.ax.userInputLabels
+        extras.userInputLabels = view.ax.effectiveUserInputLabels
         extras.navigationStyle = view.ax.navigationStyle
         extras.customActions = view.ax.customActions
         extras.rotors = view.ax.customRotors
@@ -168,7 +168,7 @@ extension Deriver {
     @inline(__always)
     static func hasExtras(_ view: ViewNode) -> Bool {
         view.ax.hint != nil || view.ax.headingLevel != nil || view.ax.textualContext != nil
-            || !view.ax.userInputLabels.isEmpty || view.ax.navigationStyle != .automatic
+            || !view.ax.effectiveUserInputLabels.isEmpty || view.ax.navigationStyle != .automatic
             || !view.ax.customActions.isEmpty || !view.ax.customRotors.isEmpty || !view.hasDefaultFocus
             || !view.ax.directTouchOptions.isEmpty || view.ax.ignoresInvertColors
     }
@@ -218,7 +218,7 @@ extension Deriver {
         extras.rotors = element.ax.customRotors
         extras.restrictions = ctx.restrictions
         extras.textualContext = element.ax.textualContext
-        extras.userInputLabels = element.ax.userInputLabels
+        extras.userInputLabels = element.ax.effectiveUserInputLabels
         var elementStates = AXStates()
         if !traits.contains(.notEnabled) { elementStates.insert(.enabled) }
         if traits.contains(.selected) { elementStates.insert(.selected) }
