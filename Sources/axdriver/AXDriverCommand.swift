@@ -31,7 +31,9 @@ struct AXDriverCommand: AsyncParsableCommand {
 
     @Option(help: "HTTP port (0: any free port, printed in the READY line).") var port: Int = 4723
     @Option(help: "Address to listen on (loopback unless --allow-non-loopback).") var host: String = "127.0.0.1"
-    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --host to be a non-loopback address.")
+    @Flag(
+        name: .customLong("allow-non-loopback"),
+        help: "Allow --host to be a non-loopback address (needs --auth-token-file).")
     var allowNonLoopback = false
     @Option(name: .customLong("allowed-host"), help: "A host name accepted in Host and Origin headers (repeatable).")
     var allowedHosts: [String] = []
@@ -43,7 +45,12 @@ struct AXDriverCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connect to axserver over loopback TCP.", valueName: "host:port")) var tcp: String?
     @Option(name: .customLong("token-file"), help: "File whose first line is axserver's TCP token (with --tcp).")
     var tokenFile: String?
-    @Option(name: .customLong("max-sessions"), help: "Sessions open at once.") var maxSessions: Int = 64
+    @Option(
+        name: .customLong("max-sessions"),
+        help:
+            "Sessions open at once (at most \(WebDriverLimits.maxSessionsCeiling): each holds one axserver connection)."
+    )
+    var maxSessions: Int = 64
     @Option(name: .customLong("session-timeout-s"), help: "Delete a session idle this many seconds.")
     var sessionTimeout: Int = 600
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body.") var maxBodyBytes: Int = 1 << 20
@@ -52,12 +59,26 @@ struct AXDriverCommand: AsyncParsableCommand {
         name: .customLong("idle-timeout-s"),
         help: "Close a connection that sends nothing for this many seconds while no request of it is in progress.")
     var idleTimeout: Int = 300
+    @Option(
+        name: .customLong("header-timeout-s"),
+        help: "Close a connection whose request head is not complete this many seconds after its first byte (408).")
+    var headerTimeout: Int = 10
+    @Option(
+        name: .customLong("body-timeout-s"),
+        help: "Close a connection whose request body is not complete this many seconds after its head (408).")
+    var bodyTimeout: Int = 60
 
     func validate() throws {
         if tcp != nil && socket != nil { throw ValidationError("use either --socket or --tcp, not both") }
         if tokenFile != nil && tcp == nil { throw ValidationError("--token-file goes with --tcp") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
-        guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be in 1…100000") }
+        guard (1...WebDriverLimits.maxSessionsCeiling).contains(maxSessions) else {
+            throw ValidationError(
+                "--max-sessions must be in 1…\(WebDriverLimits.maxSessionsCeiling) (each session holds one axserver connection)"
+            )
+        }
+        guard (1...600).contains(headerTimeout) else { throw ValidationError("--header-timeout-s must be in 1…600") }
+        guard (1...3_600).contains(bodyTimeout) else { throw ValidationError("--body-timeout-s must be in 1…3600") }
         guard (1...86_400).contains(sessionTimeout) else {
             throw ValidationError("--session-timeout-s must be in 1…86400")
         }
@@ -71,6 +92,11 @@ struct AXDriverCommand: AsyncParsableCommand {
         let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
         if !loopback && !allowNonLoopback {
             throw ValidationError("--host \(host) is not a loopback address; add --allow-non-loopback to listen on it")
+        }
+        if !loopback && authTokenFile == nil {
+            throw ValidationError(
+                "--host \(host) is reachable from the network: add --auth-token-file F (every request then needs the token as its basic-auth password); without a token anyone who can reach the port could drive your apps"
+            )
         }
     }
 
@@ -94,6 +120,8 @@ struct AXDriverCommand: AsyncParsableCommand {
         limits.maxBodyBytes = maxBodyBytes
         limits.maxConnections = maxConnections
         limits.connectionIdleTimeout = .seconds(idleTimeout)
+        limits.requestHeadTimeout = .seconds(headerTimeout)
+        limits.requestBodyTimeout = .seconds(bodyTimeout)
         let service = WebDriverService(server: address, limits: limits)
         let trust = WebDriverTrust(
             authToken: try authTokenFile.map(Self.firstLine), allowedHosts: Set(allowedHosts))
