@@ -75,14 +75,7 @@ package struct WebDriverTrust: Sendable {
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
         guard !bytes.isEmpty, bytes.count <= 255, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        if lowered.first == UInt8(ascii: "[") {
-            guard let close = lowered.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            let literal = Array(lowered[1..<close])
-            let rest = lowered[(close + 1)...]
-            guard isIPv6(literal), rest.isEmpty || (rest.first == UInt8(ascii: ":") && isPort(rest.dropFirst()))
-            else { return nil }
-            return String(decoding: lowered[...close], as: UTF8.self)
-        }
+        if lowered.first == UInt8(ascii: "[") { return bracketedHost(lowered) }
         var name = lowered[...]
         if let colon = lowered.firstIndex(of: UInt8(ascii: ":")) {
             guard isPort(lowered[(colon + 1)...]) else { return nil }
@@ -90,6 +83,16 @@ package struct WebDriverTrust: Sendable {
         }
         guard !name.isEmpty, name.allSatisfy(isHostNameByte) else { return nil }
         return String(decoding: name, as: UTF8.self)
+    }
+
+    /// `[v6]` or `[v6]:port` (lowercased ASCII) → `[v6]`, when the brackets hold a valid IPv6 address.
+    static func bracketedHost(_ lowered: [UInt8]) -> String? {
+        guard let close = lowered.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+        let rest = lowered[(close + 1)...]
+        guard isIPv6(Array(lowered[1..<close])),
+            rest.isEmpty || (rest.first == UInt8(ascii: ":") && isPort(rest.dropFirst()))
+        else { return nil }
+        return String(decoding: lowered[...close], as: UTF8.self)
     }
 
     /// 1–5 ASCII digits (a port, 0…99999: the value does not matter for trust).

@@ -71,23 +71,20 @@ struct AXDriverCommand: AsyncParsableCommand {
     func validate() throws {
         if tcp != nil && socket != nil { throw ValidationError("use either --socket or --tcp, not both") }
         if tokenFile != nil && tcp == nil { throw ValidationError("--token-file goes with --tcp") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
-        guard (1...WebDriverLimits.maxSessionsCeiling).contains(maxSessions) else {
+        let ranges: [(flag: String, value: Int, range: ClosedRange<Int>, note: String)] = [
+            ("--port", port, 0...65535, ""),
+            (
+                "--max-sessions", maxSessions, 1...WebDriverLimits.maxSessionsCeiling,
+                " (each session holds one axserver connection)"
+            ),
+            ("--header-timeout-s", headerTimeout, 1...600, ""), ("--body-timeout-s", bodyTimeout, 1...3_600, ""),
+            ("--session-timeout-s", sessionTimeout, 1...86_400, ""),
+            ("--max-connections", maxConnections, 1...100_000, ""), ("--idle-timeout-s", idleTimeout, 1...86_400, ""),
+            ("--max-body-bytes", maxBodyBytes, 1_024...(256 << 20), ""),
+        ]
+        for check in ranges where !check.range.contains(check.value) {
             throw ValidationError(
-                "--max-sessions must be in 1…\(WebDriverLimits.maxSessionsCeiling) (each session holds one axserver connection)"
-            )
-        }
-        guard (1...600).contains(headerTimeout) else { throw ValidationError("--header-timeout-s must be in 1…600") }
-        guard (1...3_600).contains(bodyTimeout) else { throw ValidationError("--body-timeout-s must be in 1…3600") }
-        guard (1...86_400).contains(sessionTimeout) else {
-            throw ValidationError("--session-timeout-s must be in 1…86400")
-        }
-        guard (1...100_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be in 1…100000")
-        }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout-s must be in 1…86400") }
-        guard (1_024...(256 << 20)).contains(maxBodyBytes) else {
-            throw ValidationError("--max-body-bytes must be in 1024…268435456")
+                "\(check.flag) must be in \(check.range.lowerBound)…\(check.range.upperBound)\(check.note)")
         }
         let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
         if !loopback && !allowNonLoopback {
