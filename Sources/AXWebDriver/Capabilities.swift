@@ -11,8 +11,12 @@ package enum Capabilities {
         "webSocketUrl": "boolean",
     ]
 
-    /// The merged capabilities of the first matching `firstMatch` entry; `invalid argument` for malformed ones,
-    /// `session not created` when none matches.
+    /// The most capability keys a New Session may carry, `alwaysMatch` and every `firstMatch` entry together
+    /// (Specs/webdriver.md §Limits); real clients send a dozen or two.
+    package static let maxKeys = 1_000
+
+    /// The merged capabilities of the first matching `firstMatch` entry; `invalid argument` for malformed ones
+    /// (and for more than `maxKeys` keys), `session not created` when none matches. Linear in the number of keys.
     package static func process(_ body: JSONObject) throws(WebDriverError) -> JSONObject {
         let capabilities: JSONObject
         if let value = body["capabilities"] {
@@ -22,22 +26,29 @@ package enum Capabilities {
             capabilities = [:]
         }
         var alwaysMatch = JSONObject()
+        var keyCount = 0
         if let value = capabilities["alwaysMatch"], !value.isNull {
             guard let object = value.objectValue else { throw .invalidArgument("'alwaysMatch' must be an object") }
+            keyCount += object.count
+            try checkKeyCount(keyCount)
             alwaysMatch = try validate(object)
         }
+        let alwaysKeys = Set(alwaysMatch.keys)
         var firstMatch: [JSONObject] = [[:]]
         if let value = capabilities["firstMatch"], !value.isNull {
             guard let array = value.arrayValue, !array.isEmpty else {
                 throw .invalidArgument("'firstMatch' must be a non-empty array")
             }
+            try checkKeyCount(keyCount + array.count)
             firstMatch = []
             for entry in array {
                 guard let object = entry.objectValue else {
                     throw .invalidArgument("'firstMatch' entries must be objects")
                 }
+                keyCount += object.count
+                try checkKeyCount(keyCount)
                 let validated = try validate(object)
-                for (key, _) in validated where alwaysMatch[key] != nil {
+                for key in validated.keys where alwaysKeys.contains(key) {
                     throw .invalidArgument("capability '\(key)' is in both alwaysMatch and firstMatch")
                 }
                 firstMatch.append(validated)
@@ -46,7 +57,8 @@ package enum Capabilities {
         var reasons: [String] = []
         for entry in firstMatch {
             var merged = alwaysMatch
-            for (key, value) in entry { merged[key] = value }
+            // The keys are disjoint (checked above) and unique within each object (the JSON parser keeps one).
+            for (key, value) in entry { merged.appendUnchecked(key, value) }
             if let reason = mismatch(merged) {
                 reasons.append(reason)
             } else {
@@ -58,8 +70,20 @@ package enum Capabilities {
             data: ["reasons": JSON(reasons)])
     }
 
+    /// `invalid argument` (`data.limit: maxCapabilityKeys`) beyond `maxKeys` keys.
+    static func checkKeyCount(_ count: Int) throws(WebDriverError) {
+        guard count <= maxKeys else {
+            throw WebDriverError(
+                "invalid argument",
+                "the capabilities have more than \(maxKeys) keys (alwaysMatch and firstMatch together); send only the ones the session needs",
+                data: ["limit": "maxCapabilityKeys", "max": JSON(maxKeys)])
+        }
+    }
+
+    /// The object without null members, each standard capability type-checked. Linear: the object's keys are
+    /// unique, so members are appended without a lookup.
     static func validate(_ object: JSONObject) throws(WebDriverError) -> JSONObject {
-        var out = JSONObject()
+        var out = JSONObject(minimumCapacity: object.count)
         for (key, value) in object {
             if value.isNull { continue }
             if let type = standard[key] {
@@ -79,7 +103,7 @@ package enum Capabilities {
                     throw .invalidArgument("capability 'axserver:reset' must be a boolean")
                 }
             }
-            out[key] = value
+            out.appendUnchecked(key, value)
         }
         return out
     }

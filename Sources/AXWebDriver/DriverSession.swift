@@ -29,8 +29,13 @@ package struct WebDriverTimeouts: Sendable, Equatable {
         ["implicit": JSON(implicit), "pageLoad": JSON(pageLoad), "script": script.map { JSON($0) } ?? .null]
     }
 
+    /// The longest timeout accepted (ms): 10 minutes, the default session idle timeout. WebDriver allows up to
+    /// 2^53 − 1; axdriver refuses more than this (a wait that long holds a server connection and a task for
+    /// nothing), Specs/webdriver.md §Limits.
+    package static let maxMilliseconds = 600_000
+
     /// Applies a timeouts object (`POST /timeouts`, or the `timeouts` capability): each value an integer
-    /// 0…2^53 − 1 (`script` may be null); anything else is `invalid argument`.
+    /// 0…`maxMilliseconds` (`script` may be null); anything else is `invalid argument`.
     package mutating func apply(_ object: JSONObject) throws(WebDriverError) {
         for (key, value) in object {
             guard ["implicit", "pageLoad", "script"].contains(key) else { continue }
@@ -38,10 +43,13 @@ package struct WebDriverTimeouts: Sendable, Equatable {
                 script = nil
                 continue
             }
-            guard case .number(let number) = value, number >= 0, number <= 9_007_199_254_740_991,
+            guard case .number(let number) = value, number >= 0, number <= Double(WebDriverTimeouts.maxMilliseconds),
                 number == number.rounded()
             else {
-                throw .invalidArgument("timeout '\(key)' must be an integer in 0…9007199254740991, got \(value)")
+                throw WebDriverError(
+                    "invalid argument",
+                    "timeout '\(key)' must be an integer number of milliseconds in 0…\(WebDriverTimeouts.maxMilliseconds), got \(value)",
+                    data: ["limit": "maxTimeoutMs", "max": JSON(WebDriverTimeouts.maxMilliseconds)])
             }
             switch key {
             case "implicit": implicit = Int(number)
@@ -61,6 +69,9 @@ package final class ServerLink: Sendable {
         var generation = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
+        /// The session was deleted (or expired): no reconnecting, waits end at once, calls fail with
+        /// `invalid session id`.
+        var shutDown = false
     }
 
     let server: ServerAddress
@@ -72,7 +83,9 @@ package final class ServerLink: Sendable {
 
     /// The open connection, connecting (and initializing) when there is none or it closed.
     func client() async throws(WebDriverError) -> RPCClient {
-        if let client = state.withLock({ $0.client }), !client.isClosed { return client }
+        let (current, shutDown) = state.withLock { ($0.client, $0.shutDown) }
+        if shutDown { throw ServerLink.deleted }
+        if let current, !current.isClosed { return current }
         let client: RPCClient
         do { client = try await RPCClient.connect(server.address) } catch {
             throw WebDriverError(
@@ -92,14 +105,26 @@ package final class ServerLink: Sendable {
         if let app = app.withLock({ $0 }) {
             _ = try? await client.call("events.subscribe", ["events": ["tree.changed"], "app": .string(app)])
         }
-        let previous = state.withLock { locked -> RPCClient? in
+        let (previous, deletedMeanwhile) = state.withLock { locked -> (RPCClient?, Bool) in
+            if locked.shutDown { return (nil, true) }
             let previous = locked.client
             locked.client = client
-            return previous
+            return (previous, false)
+        }
+        if deletedMeanwhile {
+            await client.close()
+            throw ServerLink.deleted
         }
         if let previous { await previous.close() }
         return client
     }
+
+    /// The error of every command a deleted session was still running.
+    static let deleted = WebDriverError(
+        "invalid session id", "the session was deleted while this command ran", data: ["reason": "session deleted"])
+
+    /// True once the session was deleted.
+    var isShutDown: Bool { state.withLock { $0.shutDown } }
 
     /// Calls an axserver method; its typed error becomes the W3C error (Specs/webdriver.md §Errors).
     func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30))
@@ -109,6 +134,7 @@ package final class ServerLink: Sendable {
         if params["app"] == nil, let app = app.withLock({ $0 }) { params["app"] = .string(app) }
         let client = try await client()
         do { return try await client.call(method, .object(params), timeout: timeout) } catch {
+            if isShutDown { throw ServerLink.deleted }
             throw WebDriverError.from(error)
         }
     }
@@ -139,7 +165,7 @@ package final class ServerLink: Sendable {
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = state.withLock { locked -> Bool in
-                if locked.generation != generation { return true }
+                if locked.generation != generation || locked.shutDown { return true }
                 locked.waiters[key] = continuation
                 return false
             }
@@ -148,13 +174,16 @@ package final class ServerLink: Sendable {
         timer.cancel()
     }
 
-    /// Closes the connection.
+    /// Closes the connection for good (the session is deleted): pending waits end at once and pending calls fail,
+    /// so the session's finds and implicit waits answer `invalid session id` instead of waiting out their timeout.
     func close() async {
         let client = state.withLock { locked -> RPCClient? in
             let client = locked.client
             locked.client = nil
+            locked.shutDown = true
             return client
         }
+        wake()
         if let client { await client.close() }
     }
 }

@@ -4,143 +4,8 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// Who may talk to axdriver over HTTP (Specs/webdriver.md §Trust): the Host header must name a loopback host or
-/// an IP literal (a DNS name could be rebound to 127.0.0.1 by a web page), an Origin header must be a loopback
-/// origin (browsers send one on cross-site requests), and with a token every request needs HTTP basic auth with
-/// the token as password (`http://user:TOKEN@127.0.0.1:4723`, as Appium clients send).
-package struct WebDriverTrust: Sendable {
-    /// The basic-auth password every request must carry, or nil.
-    package var authToken: String?
-    /// Extra host names accepted in Host and Origin (`--allowed-host`), lowercased.
-    package var allowedHosts: Set<String>
-
-    package init(authToken: String? = nil, allowedHosts: Set<String> = []) {
-        self.authToken = authToken
-        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
-    }
-
-    /// The refusal for a request with these headers, or nil when it may proceed.
-    package func check(headers: [(String, String)]) -> WebDriverResponse? {
-        func header(_ name: String) -> [String] {
-            headers.filter { $0.0.lowercased() == name }.map(\.1)
-        }
-        let hosts = header("host")
-        guard hosts.count == 1, let host = WebDriverTrust.hostName(hosts[0]) else {
-            return refuse(400, "a request needs exactly one Host header naming the driver's host")
-        }
-        guard WebDriverTrust.isLiteralOrLoopback(host) || allowedHosts.contains(host) else {
-            return refuse(
-                403,
-                "Host '\(hosts[0])' is not a loopback host or an IP address (DNS rebinding protection; see --allowed-host)"
-            )
-        }
-        for origin in header("origin") {
-            guard let originHost = WebDriverTrust.originHost(origin),
-                WebDriverTrust.isLoopback(originHost) || allowedHosts.contains(originHost)
-            else {
-                return refuse(403, "Origin '\(origin)' is not allowed (only loopback origins may call axdriver)")
-            }
-        }
-        if let authToken {
-            let given = header("authorization").first.flatMap(WebDriverTrust.basicPassword)
-            guard let given, WebDriverTrust.constantTimeEqual(given, authToken) else {
-                var response = refuse(401, "axdriver needs HTTP basic authentication with its token as the password")
-                response.headers.append(("WWW-Authenticate", "Basic realm=\"axdriver\""))
-                return response
-            }
-        }
-        return nil
-    }
-
-    func refuse(_ status: Int, _ message: String) -> WebDriverResponse {
-        WebDriverResponse(
-            status: status, body: WebDriverError("unknown error", message, data: ["httpStatus": JSON(status)]).body)
-    }
-
-    /// The host of a Host header value (`name`, `name:port`, `[v6]`, `[v6]:port`), lowercased.
-    static func hostName(_ value: String) -> String? {
-        let text = value.trimmingCharacters().lowercased()
-        guard !text.isEmpty else { return nil }
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            return String(text[...close])
-        }
-        if let colon = text.lastIndex(of: ":") {
-            let port = text[text.index(after: colon)...]
-            guard port.allSatisfy(\.isNumber) else { return nil }
-            return String(text[..<colon])
-        }
-        return text
-    }
-
-    /// The host of an Origin header (`scheme://host[:port]`); nil for `null` and anything else.
-    static func originHost(_ origin: String) -> String? {
-        guard let schemeEnd = origin.firstRange(of: "://") else { return nil }
-        return hostName(String(origin[schemeEnd.upperBound...]))
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "[::1]" || host.hasPrefix("127.") && isIPv4(host)
-    }
-
-    static func isIPv4(_ host: String) -> Bool {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
-    }
-
-    static func isLiteralOrLoopback(_ host: String) -> Bool {
-        isLoopback(host) || isIPv4(host) || (host.hasPrefix("[") && host.hasSuffix("]"))
-    }
-
-    /// The password of a `Basic` Authorization header.
-    static func basicPassword(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic", let decoded = base64Decode(String(parts[1])) else {
-            return nil
-        }
-        let text = String(decoding: decoded, as: UTF8.self)
-        guard let colon = text.firstIndex(of: ":") else { return text }
-        return String(text[text.index(after: colon)...])
-    }
-
-    static func base64Decode(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in text.utf8 {
-            let value: UInt32
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(byte - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(byte - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
-            case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
-            case UInt8(ascii: "="): continue
-            default: return nil
-            }
-            accumulator = (accumulator << 6) | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((accumulator >> UInt32(bits)) & 0xFF))
-            }
-        }
-        return out
-    }
-
-    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let left = Array(lhs.utf8)
-        let right = Array(rhs.utf8)
-        var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0..<max(left.count, right.count) {
-            difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
-        }
-        return difference == 0
-    }
-}
-
-/// The HTTP/1.1 server (SwiftNIO's NIOHTTP1): bounded bodies, the trust checks, then `WebDriverService`.
+/// The HTTP/1.1 server (SwiftNIO's NIOHTTP1): request deadlines, bounded bodies, the trust checks, then
+/// `WebDriverService`.
 package enum WebDriverHTTPServer {
     /// Binds `host:port` (port 0: any free port) and serves until the returned channel closes.
     package static func start(
@@ -148,72 +13,273 @@ package enum WebDriverHTTPServer {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> any Channel {
         let limits = service.limits
-        let connections = ConnectionCounter()
+        let connections = ConnectionTable()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                guard connections.open(limit: limits.maxConnections) else {
+                guard let slot = connections.open(channel, limit: limits.maxConnections) else {
                     return channel.close()
                 }
-                channel.closeFuture.whenComplete { _ in connections.close() }
+                channel.closeFuture.whenComplete { _ in connections.close(slot) }
                 return channel.eventLoop.makeCompletedFuture {
-                    let idle = limits.connectionIdleTimeout.components
-                    try channel.pipeline.syncOperations.addHandler(
-                        IdleStateHandler(
-                            readTimeout: .milliseconds(idle.seconds * 1000 + idle.attoseconds / 1_000_000_000_000_000)))
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(
-                        WebDriverHTTPHandler(service: service, trust: trust, maxBodyBytes: limits.maxBodyBytes))
+                    try configure(
+                        channel.pipeline.syncOperations, limits: limits,
+                        clock: RequestClock(table: connections, slot: slot, limits: limits),
+                        dispatch: { method, path, body, loop in
+                            loop.makeFutureWithTask { await service.handle(method: method, path: path, body: body) }
+                        }, trust: trust)
                 }
             }
         return try await bootstrap.bind(host: host, port: port).get()
     }
+
+    /// Answers one request (method, path, body) on the connection's event loop.
+    package typealias Dispatch =
+        @Sendable (String, String, [UInt8], any EventLoop) -> EventLoopFuture<WebDriverResponse>
+
+    /// Adds axdriver's handlers to a connection's pipeline: the request deadlines (before the HTTP decoder, so they
+    /// see every byte), SwiftNIO's HTTP/1.1 server codec with pipelining, the idle timeout, and the handler that
+    /// checks trust and dispatches. Also used by the fuzz target, on an embedded channel.
+    package static func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, limits: WebDriverLimits, clock: RequestClock,
+        dispatch: @escaping Dispatch, trust: WebDriverTrust
+    ) throws {
+        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(limits.connectionIdleTimeout)))
+        try pipeline.addHandler(clock)
+        try pipeline.configureHTTPServerPipeline(withErrorHandling: false)
+        try pipeline.addHandler(
+            WebDriverHTTPHandler(dispatch: dispatch, trust: trust, maxBodyBytes: limits.maxBodyBytes, clock: clock))
+    }
 }
 
-/// The number of open HTTP connections (bounded by `WebDriverLimits.maxConnections`).
-final class ConnectionCounter: Sendable {
-    let count = Mutex(0)
+/// Where a connection is in its request cycle.
+package enum ConnectionPhase: Sendable {
+    /// No request has begun since the last answer (a fresh or keep-alive connection).
+    case idle
+    /// Bytes of a request head arrived, the head is not complete.
+    case head
+    /// The head is complete, the body is not.
+    case body
+    /// The request is whole and being answered.
+    case answering
 
-    /// Counts one more connection, or false when `limit` are open.
-    func open(limit: Int) -> Bool {
-        count.withLock { open in
-            guard open < limit else { return false }
-            open += 1
-            return true
+    /// Which connection gives way first at the connection limit (lowest first); nil: never (a request of it is
+    /// being answered).
+    var evictionRank: Int? {
+        switch self {
+        case .head: return 0
+        case .body: return 1
+        case .idle: return 2
+        case .answering: return nil
+        }
+    }
+}
+
+/// The open HTTP connections (at most `WebDriverLimits.maxConnections`) and their phases. At the limit a new
+/// connection takes the place of one that holds a slot without a whole request: the one part-way through a
+/// request head longest, else part-way through a body, else idle longest (Specs/webdriver.md §Limits). Only when
+/// every connection has a request being answered is the new one closed. So connections that trickle bytes
+/// (slowloris) or sit idle cannot lock legitimate clients out.
+package final class ConnectionTable: Sendable {
+    struct Entry: Sendable {
+        var channel: any Channel
+        var phase: ConnectionPhase
+        var since: ContinuousClock.Instant
+    }
+
+    struct State {
+        var nextSlot = 0
+        var open: [Int: Entry] = [:]
+    }
+
+    let state = Mutex(State())
+
+    /// Registers `channel` and returns its slot, evicting a connection without a whole request when `limit` are
+    /// open; nil when none can give way (the caller closes `channel`).
+    func open(_ channel: any Channel, limit: Int) -> Int? {
+        let (slot, evicted) = state.withLock { state -> (Int?, (any Channel)?) in
+            var evicted: (any Channel)?
+            if state.open.count >= limit {
+                guard let victim = ConnectionTable.victim(in: state.open) else { return (nil, nil) }
+                evicted = state.open.removeValue(forKey: victim)?.channel
+            }
+            state.nextSlot += 1
+            state.open[state.nextSlot] = Entry(channel: channel, phase: .idle, since: .now)
+            return (state.nextSlot, evicted)
+        }
+        evicted?.close(promise: nil)
+        return slot
+    }
+
+    /// The slot to evict: lowest `evictionRank`, then the longest in that phase.
+    static func victim(in open: [Int: Entry]) -> Int? {
+        var best: (slot: Int, rank: Int, since: ContinuousClock.Instant)?
+        for (slot, entry) in open {
+            guard let rank = entry.phase.evictionRank else { continue }
+            if let current = best, (current.rank, current.since) <= (rank, entry.since) { continue }
+            best = (slot, rank, entry.since)
+        }
+        return best?.slot
+    }
+
+    func set(_ slot: Int, _ phase: ConnectionPhase) {
+        state.withLock { state in
+            guard state.open[slot]?.phase != phase else { return }
+            state.open[slot]?.phase = phase
+            state.open[slot]?.since = .now
         }
     }
 
-    func close() { count.withLock { $0 -= 1 } }
+    func close(_ slot: Int) { state.withLock { _ = $0.open.removeValue(forKey: slot) } }
+
+    /// The number of open connections.
+    var count: Int { state.withLock { $0.open.count } }
 }
 
+/// The request deadlines of one connection (Specs/webdriver.md §Limits), in front of the HTTP decoder: from the
+/// first byte of a request its head must be complete within `headTimeout`, and from the head its body within
+/// `bodyTimeout`; otherwise the connection gets 408 and is closed. Unlike an idle timer, trickling bytes does not
+/// extend them. It also keeps the connection's phase in the `ConnectionTable`.
+package final class RequestClock: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
+
+    let table: ConnectionTable?
+    let slot: Int
+    let headTimeout: TimeAmount
+    let bodyTimeout: TimeAmount
+    /// Where the connection is in its request cycle.
+    package private(set) var phase = ConnectionPhase.idle
+    /// A deadline passed and its 408 was sent: nothing else is answered on this connection.
+    private(set) var timedOut = false
+    /// Whole requests received (each must get exactly one answer, or the connection closes).
+    package private(set) var requestsReceived = 0
+    /// Bytes of a next request arrived while one was being answered (pipelining).
+    var pendingBytes = false
+    var deadline: Scheduled<Void>?
+    var context: ChannelHandlerContext?
+
+    /// The clock of the connection in `slot` of `table` (nil: not counted, as in the fuzz target).
+    package init(table: ConnectionTable?, slot: Int, limits: WebDriverLimits = WebDriverLimits()) {
+        self.table = table
+        self.slot = slot
+        headTimeout = TimeAmount(limits.requestHeadTimeout)
+        bodyTimeout = TimeAmount(limits.requestBodyTimeout)
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        self.context = nil
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch phase {
+        case .idle: enter(.head)
+        case .answering: pendingBytes = true
+        case .head, .body: break
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// The request head is complete: the body deadline starts.
+    func headReceived() { enter(.body) }
+
+    /// The request is complete: no deadline while it is answered.
+    func requestReceived() {
+        requestsReceived += 1
+        enter(.answering)
+    }
+
+    /// The answer is being sent: the connection is idle again, or its next request's head deadline starts now
+    /// when bytes of it came in the meantime.
+    func answered() {
+        if pendingBytes {
+            pendingBytes = false
+            enter(.head)
+        } else {
+            enter(.idle)
+        }
+    }
+
+    func enter(_ next: ConnectionPhase) {
+        guard next != phase else { return }
+        phase = next
+        table?.set(slot, next)
+        deadline?.cancel()
+        deadline = nil
+        guard let context else { return }
+        let timeout: TimeAmount
+        switch next {
+        case .head: timeout = headTimeout
+        case .body: timeout = bodyTimeout
+        case .idle, .answering: return
+        }
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) { bound.value.expired() }
+    }
+
+    /// The head or body did not arrive in time: 408 and close (no answer of this connection is being sent in the
+    /// head and body phases, so the 408 cannot interleave with one).
+    func expired() {
+        guard let context, phase == .head || phase == .body else { return }
+        timedOut = true
+        let which = phase == .head ? "request head" : "request body"
+        let seconds = (phase == .head ? headTimeout : bodyTimeout).nanoseconds / 1_000_000_000
+        let body = WebDriverError(
+            "timeout", "the \(which) did not arrive within \(seconds) s", data: ["limit": .string(which)]
+        ).body.serialized()
+        var buffer = context.channel.allocator.buffer(capacity: body.count + 128)
+        buffer.writeString(
+            "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        )
+        buffer.writeBytes(body)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Checks each request (body limit, trust) and answers it through `dispatch`; malformed HTTP (SwiftNIO's decoder
+/// errors) gets one 400 and the connection is closed.
 final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    let service: WebDriverService
+    let dispatch: WebDriverHTTPServer.Dispatch
     let trust: WebDriverTrust
     let maxBodyBytes: Int
+    let clock: RequestClock
     var head: HTTPRequestHead?
     var body: [UInt8] = []
     /// The request was refused before its end (too large): the rest of it is ignored, then the connection closes.
     var discarding = false
     /// Requests being answered (a long implicit wait keeps the client silent without making it idle).
     var inFlight = 0
+    /// The connection is being closed: nothing more is read or answered.
+    var closing = false
 
-    init(service: WebDriverService, trust: WebDriverTrust, maxBodyBytes: Int) {
-        self.service = service
+    init(
+        dispatch: @escaping WebDriverHTTPServer.Dispatch, trust: WebDriverTrust, maxBodyBytes: Int, clock: RequestClock
+    ) {
+        self.dispatch = dispatch
         self.trust = trust
         self.maxBodyBytes = maxBodyBytes
+        self.clock = clock
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
             body = []
             discarding = false
+            clock.headReceived()
             if let length = head.headers["content-length"].first.flatMap({ Int($0) }), length > maxBodyBytes {
                 tooLarge(context, head)
             }
@@ -227,24 +293,42 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
         case .end:
             guard let head, !discarding else { return }
             self.head = nil
-            if let refusal = trust.check(headers: head.headers.map { ($0.name, $0.value) }) {
-                respond(context, head, refusal, close: false)
-                return
-            }
-            let service = self.service
-            let method = head.method.rawValue
-            let uri = head.uri
-            let requestBody = body
-            body = []
-            inFlight += 1
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let promise = context.eventLoop.makePromise(of: WebDriverResponse.self)
-            promise.completeWithTask { await service.handle(method: method, path: uri, body: requestBody) }
-            promise.futureResult.whenSuccess { response in
-                let (handler, context) = bound.value
-                handler.inFlight -= 1
-                handler.respond(context, head, response, close: false)
-            }
+            clock.requestReceived()
+            answer(context, head)
+        }
+    }
+
+    /// Checks trust, then dispatches the whole request and writes its answer when it comes.
+    func answer(_ context: ChannelHandlerContext, _ head: HTTPRequestHead) {
+        if let refusal = trust.check(headers: head.headers.map { ($0.name, $0.value) }) {
+            respond(context, head, refusal, close: refusal.status == 400)
+            return
+        }
+        let requestBody = body
+        body = []
+        inFlight += 1
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        dispatch(head.method.rawValue, head.uri, requestBody, context.eventLoop).whenSuccess { response in
+            let (handler, context) = bound.value
+            handler.inFlight -= 1
+            handler.respond(context, head, response, close: false)
+        }
+    }
+
+    /// Malformed HTTP (the decoder's `HTTPParserError`: a garbage request line, HTTP/0.9, two or invalid
+    /// Content-Lengths, a NUL in a header…): one 400 `invalid argument`, then the connection closes. SwiftNIO's
+    /// pipelining handler delivers the error once no answer is being written, so the 400 follows any answer due.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !closing, !clock.timedOut else { return }
+        if error is HTTPParserError, !discarding {
+            let refusal = WebDriverError(
+                "invalid argument", "malformed HTTP request (\(error)); the connection is closed",
+                data: ["reason": "malformed HTTP"])
+            let head = self.head ?? HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
+            respond(context, head, WebDriverResponse(refusal), close: true)
+        } else {
+            closing = true
+            context.close(promise: nil)
         }
     }
 
@@ -267,6 +351,8 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
 
     func respond(_ context: ChannelHandlerContext, _ head: HTTPRequestHead, _ response: WebDriverResponse, close: Bool)
     {
+        guard !closing, !clock.timedOut else { return }
+        clock.answered()
         let bytes = response.body.serialized()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
@@ -275,9 +361,11 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
         for (name, value) in response.headers { headers.add(name: name, value: value) }
         let keepAlive = head.isKeepAlive && !close
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        if !keepAlive { closing = true }
         let status = HTTPResponseStatus(statusCode: response.status)
+        let version = head.version.major == 1 ? head.version : .http1_1
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))),
             promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: bytes.count)
         buffer.writeBytes(bytes)

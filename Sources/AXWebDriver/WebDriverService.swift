@@ -42,6 +42,13 @@ package struct WebDriverLimits: Sendable {
     package var maxConnections = 512
     /// A connection with no request in progress that sends nothing for this long is closed.
     package var connectionIdleTimeout: Duration = .seconds(300)
+    /// From a request's first byte, its head must be complete within this (else 408 and close).
+    package var requestHeadTimeout: Duration = .seconds(10)
+    /// From a request's head, its body must be complete within this (else 408 and close).
+    package var requestBodyTimeout: Duration = .seconds(60)
+    /// The most sessions `--max-sessions` may allow: each session holds one axserver connection, and axserver's
+    /// own limit is 1,024 connections, so axdriver at most takes a quarter of them.
+    package static let maxSessionsCeiling = 256
 
     package init() {}
 }
@@ -379,7 +386,10 @@ package final class WebDriverService: Sendable {
             "unhandledPromptBehavior": "ignore", "proxy": [:], "timeouts": timeouts.json,
             "appium:automationName": "AXServer", "axserver:app": .string(appID),
         ]
-        for (key, value) in merged where key.contains(":") && capabilities[key] == nil { capabilities[key] = value }
+        let answered = Set(capabilities.keys)
+        for (key, value) in merged where key.contains(":") && !answered.contains(key) {
+            capabilities.appendUnchecked(key, value)
+        }
         let session = DriverSession(id: id, app: appID, link: link, timeouts: timeouts, capabilities: capabilities)
         sessions.withLock { $0[id] = session }
         return ["sessionId": .string(id), "capabilities": .object(capabilities)]

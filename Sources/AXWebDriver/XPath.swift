@@ -568,7 +568,7 @@ struct XPathEvaluator {
     init(tree: PageTree) { self.tree = tree }
 
     mutating func spend(_ count: Int) throws(XPathError) {
-        steps += count
+        steps = steps.addingReportingOverflow(count).overflow ? Int.max : steps + count
         if steps > XPathQuery.maxSteps {
             throw XPathError(
                 message: "xpath too expensive (more than \(XPathQuery.maxSteps) node visits)", position: nil)
@@ -940,10 +940,37 @@ struct XPathEvaluator {
         var values: [XPathValue] = []
         for argument in arguments { values.append(try evaluate(argument, context)) }
         let call = XPathCall(name: name, values: values, context: context)
+        try spend(stringWork(call))
         if let value = try nodeFunction(call) { return value }
         if let value = stringFunction(call) { return value }
         if let value = numberFunction(call) { return value }
         throw XPathError(message: "unknown function '\(name)()'", position: nil)
+    }
+
+    /// The string functions, whose work (`stringWork`) counts against the visit budget.
+    static let stringFunctions: Set<String> = [
+        "string", "concat", "starts-with", "ends-with", "contains", "substring-before", "substring-after",
+        "substring", "string-length", "normalize-space", "translate", "lower-case", "upper-case",
+    ]
+
+    /// The work a string function call does, charged to the visit budget before it runs (one visit per UTF-8
+    /// byte it reads): the sum of its arguments' lengths, and for a search (`contains`, `substring-before`,
+    /// `substring-after`) the string's length times the searched-for text's (the worst case of the search).
+    /// So `substring()` of a 16,000-character literal in a predicate over every node fails with `xpath too
+    /// expensive` instead of running for seconds outside the budget.
+    func stringWork(_ call: XPathCall) -> Int {
+        guard XPathEvaluator.stringFunctions.contains(call.name) else { return 0 }
+        let lengths =
+            call.values.isEmpty
+            ? [stringValue(call.context.node).utf8.count] : call.values.map { string($0).utf8.count }
+        let total = lengths.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }
+        switch call.name {
+        case "contains", "substring-before", "substring-after":
+            let (product, overflow) = lengths[0].multipliedReportingOverflow(by: max(1, lengths[1]))
+            return overflow ? Int.max : max(total, product)
+        default:
+            return total
+        }
     }
 
     /// The string value of argument `index`, or of the context node when there is none.
@@ -1021,12 +1048,16 @@ struct XPathEvaluator {
 
     /// `translate(s, from, to)`: characters of `from` replaced by those at the same place in `to`, or dropped.
     func translate(_ call: XPathCall) -> String {
-        let from = Array(text(call, 1))
         let to = Array(text(call, 2))
+        // The first occurrence in `from` decides (§4.2); a table keeps this linear.
+        var replacement: [Character: Character?] = [:]
+        for (index, character) in text(call, 1).enumerated() where replacement[character] == nil {
+            replacement[character] = .some(index < to.count ? to[index] : nil)
+        }
         var out = ""
         for character in text(call, 0) {
-            if let index = from.firstIndex(of: character) {
-                if index < to.count { out.append(to[index]) }
+            if let mapped = replacement[character] {
+                if let mapped { out.append(mapped) }
             } else {
                 out.append(character)
             }

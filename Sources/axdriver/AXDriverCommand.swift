@@ -31,7 +31,9 @@ struct AXDriverCommand: AsyncParsableCommand {
 
     @Option(help: "HTTP port (0: any free port, printed in the READY line).") var port: Int = 4723
     @Option(help: "Address to listen on (loopback unless --allow-non-loopback).") var host: String = "127.0.0.1"
-    @Flag(name: .customLong("allow-non-loopback"), help: "Allow --host to be a non-loopback address.")
+    @Flag(
+        name: .customLong("allow-non-loopback"),
+        help: "Allow --host to be a non-loopback address (needs --auth-token-file).")
     var allowNonLoopback = false
     @Option(name: .customLong("allowed-host"), help: "A host name accepted in Host and Origin headers (repeatable).")
     var allowedHosts: [String] = []
@@ -43,7 +45,12 @@ struct AXDriverCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connect to axserver over loopback TCP.", valueName: "host:port")) var tcp: String?
     @Option(name: .customLong("token-file"), help: "File whose first line is axserver's TCP token (with --tcp).")
     var tokenFile: String?
-    @Option(name: .customLong("max-sessions"), help: "Sessions open at once.") var maxSessions: Int = 64
+    @Option(
+        name: .customLong("max-sessions"),
+        help:
+            "Sessions open at once (at most \(WebDriverLimits.maxSessionsCeiling): each holds one axserver connection)."
+    )
+    var maxSessions: Int = 64
     @Option(name: .customLong("session-timeout-s"), help: "Delete a session idle this many seconds.")
     var sessionTimeout: Int = 600
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body.") var maxBodyBytes: Int = 1 << 20
@@ -52,25 +59,41 @@ struct AXDriverCommand: AsyncParsableCommand {
         name: .customLong("idle-timeout-s"),
         help: "Close a connection that sends nothing for this many seconds while no request of it is in progress.")
     var idleTimeout: Int = 300
+    @Option(
+        name: .customLong("header-timeout-s"),
+        help: "Close a connection whose request head is not complete this many seconds after its first byte (408).")
+    var headerTimeout: Int = 10
+    @Option(
+        name: .customLong("body-timeout-s"),
+        help: "Close a connection whose request body is not complete this many seconds after its head (408).")
+    var bodyTimeout: Int = 60
 
     func validate() throws {
         if tcp != nil && socket != nil { throw ValidationError("use either --socket or --tcp, not both") }
         if tokenFile != nil && tcp == nil { throw ValidationError("--token-file goes with --tcp") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
-        guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be in 1…100000") }
-        guard (1...86_400).contains(sessionTimeout) else {
-            throw ValidationError("--session-timeout-s must be in 1…86400")
-        }
-        guard (1...100_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be in 1…100000")
-        }
-        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout-s must be in 1…86400") }
-        guard (1_024...(256 << 20)).contains(maxBodyBytes) else {
-            throw ValidationError("--max-body-bytes must be in 1024…268435456")
+        let ranges: [(flag: String, value: Int, range: ClosedRange<Int>, note: String)] = [
+            ("--port", port, 0...65535, ""),
+            (
+                "--max-sessions", maxSessions, 1...WebDriverLimits.maxSessionsCeiling,
+                " (each session holds one axserver connection)"
+            ),
+            ("--header-timeout-s", headerTimeout, 1...600, ""), ("--body-timeout-s", bodyTimeout, 1...3_600, ""),
+            ("--session-timeout-s", sessionTimeout, 1...86_400, ""),
+            ("--max-connections", maxConnections, 1...100_000, ""), ("--idle-timeout-s", idleTimeout, 1...86_400, ""),
+            ("--max-body-bytes", maxBodyBytes, 1_024...(256 << 20), ""),
+        ]
+        for check in ranges where !check.range.contains(check.value) {
+            throw ValidationError(
+                "\(check.flag) must be in \(check.range.lowerBound)…\(check.range.upperBound)\(check.note)")
         }
         let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
         if !loopback && !allowNonLoopback {
             throw ValidationError("--host \(host) is not a loopback address; add --allow-non-loopback to listen on it")
+        }
+        if !loopback && authTokenFile == nil {
+            throw ValidationError(
+                "--host \(host) is reachable from the network: add --auth-token-file F (every request then needs the token as its basic-auth password); without a token anyone who can reach the port could drive your apps"
+            )
         }
     }
 
@@ -94,6 +117,8 @@ struct AXDriverCommand: AsyncParsableCommand {
         limits.maxBodyBytes = maxBodyBytes
         limits.maxConnections = maxConnections
         limits.connectionIdleTimeout = .seconds(idleTimeout)
+        limits.requestHeadTimeout = .seconds(headerTimeout)
+        limits.requestBodyTimeout = .seconds(bodyTimeout)
         let service = WebDriverService(server: address, limits: limits)
         let trust = WebDriverTrust(
             authToken: try authTokenFile.map(Self.firstLine), allowedHosts: Set(allowedHosts))

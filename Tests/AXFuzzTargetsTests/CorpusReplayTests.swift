@@ -41,6 +41,7 @@ final class CorpusReplayTests: XCTestCase {
     func testDBus() throws { try replay("dbus", minimumCorpus: 10) }
     func testConnections() throws { try replay("connections", minimumCorpus: 4) }
     func testATSPIModel() throws { try replay("atspi-model", minimumCorpus: 6) }
+    func testWebDriverHTTP() throws { try replay("webdriver-http", minimumCorpus: 8) }
 
     /// Every target has a corpus directory and is covered by a test above.
     func testEveryTargetHasACorpus() {
@@ -51,7 +52,7 @@ final class CorpusReplayTests: XCTestCase {
             FuzzTarget.all.map(\.name).sorted(),
             [
                 "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "patch", "router", "selector",
-                "snapshot",
+                "snapshot", "webdriver-http",
             ])
     }
 
