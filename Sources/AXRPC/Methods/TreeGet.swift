@@ -44,6 +44,8 @@ package enum TreeGet {
     /// Writes the reply object for `request` into `out`.
     package static func write(_ request: Request, into out: inout [UInt8]) {
         let snap = request.snap
+        let start = out.count
+        defer { HeapRelease.afterLargeReply(bytes: out.count - start) }
         ElementWriter.literal(#"{"app":"#, &out)
         JSON.serializeString(snap.id, into: &out)
         ElementWriter.key(#","revision":"#, &out)
