@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
 sys.path.insert(0, HERE)
 
 from axclient import Provider  # noqa: E402
+from bench_lines import LineReader  # noqa: E402
 
 
 class RawSocket:
@@ -43,7 +44,7 @@ class RawSocket:
     def __init__(self, path):
         self.conn = socket.socket(socket.AF_UNIX)
         self.conn.connect(path)
-        self.buffer = b""
+        self.lines = LineReader(self.conn)
         self.next_id = 0
         self.call("initialize", {"role": "automation"})
 
@@ -51,13 +52,7 @@ class RawSocket:
         self.next_id += 1
         self.conn.sendall(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
                                       "params": params}).encode() + b"\n")
-        while b"\n" not in self.buffer:
-            chunk = self.conn.recv(1 << 20)
-            if not chunk:
-                raise RuntimeError("server closed")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
+        return self.lines.read_line()
 
 
 class RawMCP:

@@ -34,6 +34,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
 
 from axclient import Client  # noqa: E402
+from bench_lines import LineReader  # noqa: E402
 
 
 def leaf_html(index):
@@ -116,7 +117,7 @@ class RawSocket:
     def __init__(self, path):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(path)
-        self.buffer = b""
+        self.lines = LineReader(self.sock)
         self.next_id = 0
         self.call("initialize", {"clientInfo": {"name": "bench_playwright-raw", "version": "0"}})
 
@@ -124,13 +125,7 @@ class RawSocket:
         self.next_id += 1
         self.sock.sendall(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
                                       "params": params}).encode() + b"\n")
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise RuntimeError("axserver closed the connection")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line
+        return self.lines.read_line()
 
     def close(self):
         self.sock.close()

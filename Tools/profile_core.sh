@@ -13,6 +13,8 @@
 # hierarchy.update on that snapshot) with and without the waiter and prints thousands of instructions per round:
 # the patch alone (Hub.update), the patch with a woken wait, and their difference, the wake-up (not measured
 # where valgrind stops with an internal error on the waiter runs, as 3.19 does here).
+# Last, `axbench --treeget-profile` (5 whole-tree `tree.get` replies of that snapshot, issue 35) streamed and through
+# the former `JSON` value (`--legacy`), each minus a 0-round run: millions of instructions per reply.
 # Needs valgrind (not installed by install-deps.sh: apt-get install valgrind).
 # Build first: swift build -c release --product axbench [--scratch-path DIR] (then --bin DIR/release).
 set -euo pipefail
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) BIN=$2; shift ;;
         --top) TOP=$2; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile_core: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -70,3 +72,16 @@ awk -v b="${base:-}" -v p="${patch:-}" -v w="${woken:-}" 'BEGIN {
     if (w == "") { print "  patch + woken wait   not measured (valgrind stopped with an internal error)"; exit }
     printf "  patch + woken wait   %7.1f k\n", (w - b) / 2000e3
     printf "  wake-up (difference) %7.1f k\n", (w - p) / 2000e3 }'
+for run in "0" "5" "5 --legacy"; do
+    set -- $run
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-treeget-$1${2:-}.out" \
+        "$WORK/axbench" --treeget-profile 8920 "$@" >/dev/null 2>&1 || rm -f "$WORK/cg-treeget-$1${2:-}.out"
+done
+tbase=$(total "$WORK/cg-treeget-0.out")
+tnew=$(total "$WORK/cg-treeget-5.out")
+told=$(total "$WORK/cg-treeget-5--legacy.out")
+echo "instructions per whole-tree tree.get reply of that snapshot (millions; 5 replies, minus a 0-reply run):"
+awk -v b="${tbase:-}" -v n="${tnew:-}" -v o="${told:-}" 'BEGIN {
+    if (b == "" || n == "" || o == "") { print "  not measured (valgrind failed)"; exit }
+    printf "  streamed (TreeGet.write)        %7.1f M\n", (n - b) / 5e6
+    printf "  JSON value, then serialised     %7.1f M\n", (o - b) / 5e6 }'

@@ -44,6 +44,19 @@ extension JSON {
     public static func serializeNumber(_ number: Double, into out: inout [UInt8]) {
         _JSONWriter.writeNumber(number, into: &out)
     }
+
+    /// Appends the decimal digits of `value` (no sign, no allocation).
+    public static func serializeDigits(_ value: UInt64, into out: inout [UInt8]) {
+        _JSONWriter.writeDigits(value, into: &out)
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string literal (quoted and escaped as `serializeString`): for text already
+    /// written as bytes (a page source), so it need not become a `String` first.
+    public static func serializeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(0x22)
+        _JSONWriter.writeEscaped(bytes, into: &out)
+        out.append(0x22)
+    }
 }
 
 extension JSON: CustomStringConvertible {
@@ -137,21 +150,29 @@ enum _JSONWriter {
         }
         // Integral and within ±2^53: print as an integer (no libm call: the Int64 round trip tests integrality).
         if number.magnitude <= 9_007_199_254_740_992, case let integer = Int64(number), Double(integer) == number {
-            var magnitude = integer.magnitude
             if integer < 0 { out.append(0x2D) }
-            if magnitude < 10 {
-                out.append(0x30 &+ UInt8(magnitude))
-                return
-            }
-            let start = out.count
-            while magnitude > 0 {
-                out.append(0x30 &+ UInt8(magnitude % 10))
-                magnitude /= 10
-            }
-            out[start...].reverse()
+            writeDigits(integer.magnitude, into: &out)
             return
         }
         out.append(contentsOf: number.description.utf8)
+    }
+
+    /// The decimal digits of `value`, formed on the stack (no allocation) and appended in one copy.
+    @inline(__always) static func writeDigits(_ value: UInt64, into out: inout [UInt8]) {
+        if value < 10 {
+            out.append(0x30 &+ UInt8(value))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value
+            var position = 20
+            while magnitude > 0 {
+                position -= 1
+                digits[position] = 0x30 &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
+        }
     }
 
     static func writeString(_ string: String, into out: inout [UInt8]) {
@@ -166,12 +187,47 @@ enum _JSONWriter {
         out.append(0x22)
     }
 
+    /// Whether any of the eight bytes in `word` is a control character (< 0x20), '"' or '\\' (bytes ≥ 0x80
+    /// never are: UTF-8 sequences are copied as they are).
+    @inline(__always) static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
+    /// The escape sequence of one byte that needs one (a control character, '"' or '\\').
+    @inline(__always) static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        out.append(0x5C)
+        switch byte {
+        case 0x22: out.append(0x22)
+        case 0x5C: out.append(0x5C)
+        case 0x0A: out.append(0x6E)
+        case 0x0D: out.append(0x72)
+        case 0x09: out.append(0x74)
+        case 0x08: out.append(0x62)
+        case 0x0C: out.append(0x66)
+        default:
+            out.append(0x75)
+            out.append(0x30)
+            out.append(0x30)
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0xF)])
+        }
+    }
+
     static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         var runStart = 0
         var index = 0
         while index < count {
+            // ASCII fast path: skip eight bytes at a time while none of them needs an escape.
+            if index &+ 8 <= count, !needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index &+= 8
+                continue
+            }
             let byte = base[index]
             if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
                 index += 1
@@ -180,22 +236,7 @@ enum _JSONWriter {
             if index > runStart {
                 out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
             }
-            out.append(0x5C)
-            switch byte {
-            case 0x22: out.append(0x22)
-            case 0x5C: out.append(0x5C)
-            case 0x0A: out.append(0x6E)
-            case 0x0D: out.append(0x72)
-            case 0x09: out.append(0x74)
-            case 0x08: out.append(0x62)
-            case 0x0C: out.append(0x66)
-            default:
-                out.append(0x75)
-                out.append(0x30)
-                out.append(0x30)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-            }
+            writeEscape(byte, into: &out)
             index += 1
             runStart = index
         }

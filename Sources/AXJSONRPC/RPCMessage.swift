@@ -123,11 +123,17 @@ public enum RPCMessage {
 
     /// Appends `{"jsonrpc":"2.0","id":ID,"result":RESULT}`.
     public static func appendResult(id: JSON, result: JSON, into out: inout [UInt8]) {
+        appendResultHead(id: id, into: &out)
+        result.serialize(into: &out)
+        out.append(0x7D)
+    }
+
+    /// Appends `{"jsonrpc":"2.0","id":ID,"result":`: a caller that writes the result itself then closes the
+    /// response with `}`.
+    public static func appendResultHead(id: JSON, into out: inout [UInt8]) {
         append(&out, resultHead)
         appendID(id, into: &out)
         append(&out, resultMid)
-        result.serialize(into: &out)
-        out.append(0x7D)
     }
 
     /// Appends `{"jsonrpc":"2.0","id":ID,"error":{...}}`.

@@ -34,6 +34,39 @@ package enum ElementLine {
         return out
     }
 
+    /// A switch's values that only restate its `checked` state.
+    static let switchValues: Set<String> = ["0", "1", "on", "off"]
+
+    /// The snapshot's form of a line (Specs/mcp.md §Text formats, snapshot): without the ref (the snapshot adds
+    /// it where an agent can act), static text as its quoted label alone, a value equal to the label and a
+    /// switch's on/off value (its `checked` flag says it) left out.
+    static func snapshotBody(_ element: JSON, parentStates: Set<String>?) -> String {
+        let role = element["role"]?.stringValue ?? "element"
+        let label = element["label"]?.stringValue ?? ""
+        var out = ""
+        if role != "staticText" || label.isEmpty { out += role }
+        if !label.isEmpty {
+            if !out.isEmpty { out += " " }
+            appendQuoted(label, to: &out)
+        } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
+            out += " placeholder="
+            appendQuoted(placeholder, to: &out)
+        }
+        if let value = element["value"]?.stringValue, !value.isEmpty, value != label,
+            role != "switch" || !switchValues.contains(value)
+        {
+            out += " ="
+            appendQuoted(value, to: &out, bare: true)
+        }
+        let flags = states(of: element, parentStates: parentStates)
+        if !flags.isEmpty {
+            out += " ["
+            out += flags.joined(separator: " ")
+            out += "]"
+        }
+        return out
+    }
+
     /// The element's `states` as a set.
     package static func stateSet(_ element: JSON) -> Set<String> {
         Set((element["states"]?.arrayValue ?? []).compactMap(\.stringValue))
@@ -94,6 +127,11 @@ extension String {
 /// A snapshot of a tree (the `windows` of `tree.get` in JSON form) cut to a budget: breadth first, so the top of
 /// the tree is always shown and the cut falls on the deepest, widest parts; every element whose children were
 /// left out says how many (` +N`), and a last line says how many elements were left out in all and how to narrow.
+///
+/// Nothing is said twice and refs stand only where an agent can act (issue 35 item 4, Specs/mcp.md): a line
+/// starts with the element's ref when it has actions or hides children (` +N`, the ref to narrow to); static text
+/// is its quoted label; a container with nothing to say (no label, value, flags or actions) has no line, its
+/// children taking its place one level up.
 package struct SnapshotText {
     /// The default number of elements (about 8–20 KB of text).
     package static let defaultMaxNodes = 300
@@ -111,6 +149,14 @@ package struct SnapshotText {
         var children: [Int] = []
         /// Children the server itself left out (`truncated.omitted` of a depth or children cut).
         var serverOmitted: Int
+        /// The element's ref (its server id).
+        var ref = ""
+        /// The line without indentation and ref (`ElementLine.snapshotBody`).
+        var body = ""
+        /// Whether the line carries the ref: the element has actions.
+        var actionable = false
+        /// Whether the line is left out unless it hides children: a container (not a window) with nothing to say.
+        var silent = false
     }
 
     /// The text.
@@ -139,7 +185,20 @@ package struct SnapshotText {
                 for kid in kids.reversed() where kid.objectValue != nil { stack.append((kid, index, depth + 1)) }
             }
         }
-        for index in nodes.indices { nodes[index].children = childLists[index] }
+        for index in nodes.indices {
+            nodes[index].children = childLists[index]
+            let element = nodes[index].element
+            let parent = nodes[index].parent
+            let body = ElementLine.snapshotBody(
+                element, parentStates: parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil)
+            nodes[index].ref = element["id"]?.stringValue ?? "?"
+            nodes[index].body = body
+            nodes[index].actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
+            let role = element["role"]?.stringValue ?? "element"
+            nodes[index].silent =
+                parent >= 0 && !nodes[index].actionable && body == role
+                && (!childLists[index].isEmpty || nodes[index].serverOmitted > 0)
+        }
         // Breadth-first order: which nodes a budget of n keeps.
         var breadth: [Int] = []
         breadth.reserveCapacity(nodes.count)
@@ -154,16 +213,10 @@ package struct SnapshotText {
         let total = max(knownTotal ?? 0, nodes.count + nodes.reduce(0) { $0 + $1.serverOmitted })
         let budget = min(max(0, maxNodes), nodes.count)
         // Each line is made once; a budget only chooses which lines are joined.
-        let lines = nodes.map { node in
-            String(repeating: " ", count: node.depth)
-                + ElementLine.line(
-                    node.element,
-                    parentStates: node.parent >= 0 ? ElementLine.stateSet(nodes[node.parent].element) : nil)
-        }
         let render = { (count: Int) -> (String, Int) in
             Self.render(
-                nodes: nodes, lines: lines, keep: breadth.prefix(count), total: total, header: header,
-                maxNodes: maxNodes, maxBytes: maxBytes)
+                nodes: nodes, keep: breadth.prefix(count), total: total, header: header, maxNodes: maxNodes,
+                maxBytes: maxBytes)
         }
         var (text, shown) = render(budget)
         if text.utf8.count > maxBytes {
@@ -189,25 +242,33 @@ package struct SnapshotText {
     }
 
     static func render(
-        nodes: [Node], lines: [String], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int,
-        maxBytes: Int
+        nodes: [Node], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int, maxBytes: Int
     ) -> (String, Int) {
         var kept = [Bool](repeating: false, count: nodes.count)
         for index in keep { kept[index] = true }
+        // The indentation of each kept line: one space per shown ancestor (parents precede their children).
+        var indent = [Int](repeating: 0, count: nodes.count)
+        var shownLine = [Bool](repeating: false, count: nodes.count)
         var out = header
         out += "\n"
         var suggestion: (rank: (Int, Int), ref: String)?
         for index in nodes.indices where kept[index] {
             let node = nodes[index]
-            out += lines[index]
+            if node.parent >= 0 { indent[index] = indent[node.parent] + (shownLine[node.parent] ? 1 : 0) }
             let hidden = node.children.reduce(node.serverOmitted) { $0 + (kept[$1] ? 0 : 1) }
+            if node.silent && hidden == 0 { continue }
+            shownLine[index] = true
+            out += String(repeating: " ", count: indent[index])
+            if node.actionable || hidden > 0 {
+                out += node.ref
+                out += " "
+            }
+            out += node.body
             if hidden > 0 {
                 out += " +\(hidden)"
                 // The hint names the element hiding the most children, below the windows when there is one.
                 let rank = (node.depth > 0 ? 1 : 0, hidden)
-                if suggestion.map({ $0.rank < rank }) ?? true {
-                    suggestion = (rank, node.element["id"]?.stringValue ?? "<ref>")
-                }
+                if suggestion.map({ $0.rank < rank }) ?? true { suggestion = (rank, node.ref) }
             }
             out += "\n"
         }

@@ -1,4 +1,5 @@
 import AXCore
+import AXJSON
 
 /// Appium XCUITest-like page source for an AXTree (also the JSON-RPC `tree.get` xml format).
 ///
@@ -53,49 +54,21 @@ package enum TreeXML {
         .pickerItem: "XCUIElementTypePickerWheel",
     ]
 
+    /// The page source as a String (`write` into a fresh buffer).
     package static func xml(_ tree: AXTree, appName: String = "app") -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(tree.count * 200 + 128)
-        func lit(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func raw(_ text: String) { out.append(contentsOf: text.utf8) }
-        func esc(_ text: String) {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "&": lit("&amp;")
-                case "<": lit("&lt;")
-                case ">": lit("&gt;")
-                case "\"": lit("&quot;")
-                case "\n": lit("&#10;")
-                case "\r": lit("&#13;")
-                case "\t": lit("&#9;")
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                        lit("\u{FFFD}")
-                    } else if scalar.isASCII {
-                        out.append(UInt8(scalar.value))
-                    } else {
-                        out.append(contentsOf: String(Character(scalar)).utf8)
-                    }
-                }
-            }
-        }
-        func attr(_ name: StaticString, _ value: String?) {
-            guard let value else { return }
-            lit(" ")
-            lit(name)
-            lit("=\"")
-            esc(value)
-            lit("\"")
-        }
-        func int(_ number: Double) -> String {
-            guard number.isFinite else { return "0" }
-            return String(number.saturatingInt)
-        }
-        lit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n")
-        lit("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"")
-        attr("name", appName)
-        attr("label", appName)
-        lit(" enabled=\"true\" visible=\"true\">\n")
+        write(tree, appName: appName, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the page source to `out`, written as the tree is walked (no value per element, issue 35).
+    package static func write(_ tree: AXTree, appName: String = "app", into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + tree.count * 200 + 128)
+        literal("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n", &out)
+        literal("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"", &out)
+        attribute("name", appName, &out)
+        attribute("label", appName, &out)
+        literal(" enabled=\"true\" visible=\"true\">\n", &out)
         // Explicit stack: (id, depth, index in parent, closing?)
         var stack: [(String, Int, Int, Bool)] = []
         var seen = Set<String>()
@@ -103,47 +76,127 @@ package enum TreeXML {
             stack.append((windowID, 1, position, false))
         }
         while let (id, depth, index, closing) = stack.popLast() {
+            guard let node = tree[id] else { continue }
             if closing {
-                guard let node = tree[id] else { continue }
-                for _ in 0..<depth { lit("  ") }
-                lit("</")
-                raw(typeName(node))
-                lit(">\n")
+                indent(depth, &out)
+                literal("</", &out)
+                out.append(contentsOf: typeName(node).utf8)
+                literal(">\n", &out)
                 continue
             }
-            guard let node = tree[id], seen.insert(id).inserted else { continue }
-            let type = typeName(node)
-            for _ in 0..<depth { lit("  ") }
-            lit("<")
-            raw(type)
-            attr("type", type)
-            attr("name", node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? node.label)
-            attr("label", node.label)
-            attr("value", node.value)
-            attr("enabled", node.states.contains(.enabled) ? "true" : "false")
-            attr("visible", node.states.contains(.onscreen) ? "true" : "false")
-            attr("x", int(node.frame.x))
-            attr("y", int(node.frame.y))
-            attr("width", int(node.frame.width))
-            attr("height", int(node.frame.height))
-            attr("index", String(index))
-            attr("role", node.role.rawValue)
-            attr("axid", id)
-            if node.states.contains(.automationOnly) { attr("automationOnly", "true") }
+            guard seen.insert(id).inserted else { continue }
+            writeOpening(node, index: index, depth: depth, &out)
             // Automation-only nodes (D-AUTO-1) after the accessibility children, as XCUITest lists them.
-            let children = node.children + AutomationNodes.children(of: node, in: tree)
-            let kids = children.filter { tree[$0] != nil && !seen.contains($0) }
-            if kids.isEmpty {
-                lit("/>\n")
-            } else {
-                lit(">\n")
-                stack.append((id, depth, index, true))
-                for (k, child) in children.enumerated().reversed() where tree[child] != nil {
-                    stack.append((child, depth + 1, k, false))
-                }
+            let automation = AutomationNodes.children(of: node, in: tree)
+            if !node.children.contains(where: { tree[$0] != nil && !seen.contains($0) })
+                && !automation.contains(where: { tree[$0] != nil && !seen.contains($0) })
+            {
+                literal("/>\n", &out)
+                continue
+            }
+            literal(">\n", &out)
+            stack.append((id, depth, index, true))
+            for (offset, child) in automation.enumerated().reversed() where tree[child] != nil {
+                stack.append((child, depth + 1, node.children.count + offset, false))
+            }
+            for (offset, child) in node.children.enumerated().reversed() where tree[child] != nil {
+                stack.append((child, depth + 1, offset, false))
             }
         }
-        lit("</XCUIElementTypeApplication>\n</AppiumAUT>\n")
-        return String(decoding: out, as: UTF8.self)
+        literal("</XCUIElementTypeApplication>\n</AppiumAUT>\n", &out)
+    }
+
+    /// `<Type type=… … axid=…` (the element's attributes; the caller closes the tag).
+    static func writeOpening(_ node: AXNode, index: Int, depth: Int, _ out: inout [UInt8]) {
+        let type = typeName(node)
+        indent(depth, &out)
+        out.append(0x3C)
+        out.append(contentsOf: type.utf8)
+        attribute("type", type, &out)
+        attribute("name", node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? node.label, &out)
+        attribute("label", node.label, &out)
+        attribute("value", node.value, &out)
+        literal(node.states.contains(.enabled) ? " enabled=\"true\"" : " enabled=\"false\"", &out)
+        literal(node.states.contains(.onscreen) ? " visible=\"true\"" : " visible=\"false\"", &out)
+        integerAttribute(" x=\"", node.frame.x, &out)
+        integerAttribute(" y=\"", node.frame.y, &out)
+        integerAttribute(" width=\"", node.frame.width, &out)
+        integerAttribute(" height=\"", node.frame.height, &out)
+        literal(" index=\"", &out)
+        decimal(index, &out)
+        out.append(0x22)
+        attribute("role", node.role.rawValue, &out)
+        attribute("axid", node.id, &out)
+        if node.states.contains(.automationOnly) { literal(" automationOnly=\"true\"", &out) }
+    }
+
+    @inline(__always) static func literal(_ text: StaticString, _ out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    static func indent(_ depth: Int, _ out: inout [UInt8]) {
+        for _ in 0..<depth { literal("  ", &out) }
+    }
+
+    /// ` name="value"` with the value escaped; nothing for nil.
+    static func attribute(_ name: StaticString, _ value: String?, _ out: inout [UInt8]) {
+        guard let value else { return }
+        out.append(0x20)
+        literal(name, &out)
+        literal("=\"", &out)
+        escaped(value, &out)
+        out.append(0x22)
+    }
+
+    /// A coordinate rounded toward zero (saturating, like Appium's integers; 0 for NaN and infinities).
+    static func integerAttribute(_ head: StaticString, _ number: Double, _ out: inout [UInt8]) {
+        literal(head, &out)
+        decimal(number.isFinite ? number.saturatingInt : 0, &out)
+        out.append(0x22)
+    }
+
+    /// The decimal digits of `value` (no allocation).
+    static func decimal(_ value: Int, _ out: inout [UInt8]) {
+        if value < 0 { out.append(0x2D) }
+        JSON.serializeDigits(UInt64(value.magnitude), into: &out)
+    }
+
+    /// XML-escaped UTF-8 of `text`: markup characters as entities, newline, carriage return and tab as character
+    /// references, other control characters and U+FFFE/U+FFFF (not XML 1.0 characters) as U+FFFD. Runs that need
+    /// nothing are copied as they are (a Swift string is valid UTF-8, so U+FFFE/U+FFFF are exactly EF BF BE/BF).
+    static func escaped(_ text: String, _ out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let replacement: StaticString?
+                var length = 1
+                switch byte {
+                case 0x26: replacement = "&amp;"
+                case 0x3C: replacement = "&lt;"
+                case 0x3E: replacement = "&gt;"
+                case 0x22: replacement = "&quot;"
+                case 0x0A: replacement = "&#10;"
+                case 0x0D: replacement = "&#13;"
+                case 0x09: replacement = "&#9;"
+                case 0..<0x20: replacement = "\u{FFFD}"
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    replacement = "\u{FFFD}"
+                    length = 3
+                default: replacement = nil
+                }
+                guard let replacement else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                literal(replacement, &out)
+                index += length
+                runStart = index
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        }
     }
 }

@@ -6,6 +6,11 @@ import Synchronization
 package typealias RPCHandler = @Sendable (_ params: JSON?, _ session: RPCSession) async throws -> JSON
 /// A synchronous method handler (answered on the transport's thread without spawning a Task).
 package typealias RPCSyncHandler = @Sendable (_ params: JSON?, _ session: RPCSession) throws -> JSON
+/// A synchronous handler that writes its result, one complete JSON value, straight into the reply buffer `out`,
+/// for replies too large to build as a `JSON` value first (`tree.get`, issue 35). When it throws, whatever it
+/// wrote is discarded and the error is the reply.
+package typealias RPCSyncWriter =
+    @Sendable (_ params: JSON?, _ session: RPCSession, _ out: inout [UInt8]) throws -> Void
 
 /// Limits applied to every frame. Violations are answered with -32021 "message too large" whose
 /// `data.limit` names the limit ("maxFrameBytes", "maxDepth" or "maxBatch") and `data.max` its value.
@@ -74,6 +79,7 @@ package final class RPCRouter: Sendable {
     struct Entry: Sendable {
         enum Handler: Sendable {
             case sync(RPCSyncHandler)
+            case syncWriter(RPCSyncWriter)
             case async(RPCHandler)
         }
         var requiresInit: Bool
@@ -84,8 +90,10 @@ package final class RPCRouter: Sendable {
         /// the call runs on the connection's async lane instead of the transport's event loop.
         var offLoop: (@Sendable (JSON?) -> Bool)?
         var isSync: Bool {
-            if case .sync = handler { return true }
-            return false
+            switch handler {
+            case .sync, .syncWriter: return true
+            case .async: return false
+            }
         }
         /// Whether the call can run inline on the caller's thread (`handleSync`/`runSync`).
         func runsInline(_ params: JSON?) -> Bool {
@@ -133,6 +141,16 @@ package final class RPCRouter: Sendable {
         table.withLock {
             $0[method] = Entry(
                 requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
+        }
+    }
+
+    /// As `registerSync(_:requiresInit:offLoop:_:)` for a handler that writes its result into the reply buffer.
+    package func registerSyncWriter(
+        _ method: String, requiresInit: Bool = true, offLoop: @escaping @Sendable (JSON?) -> Bool,
+        _ writer: @escaping RPCSyncWriter
+    ) {
+        table.withLock {
+            $0[method] = Entry(requiresInit: requiresInit, handler: .syncWriter(writer), offLoop: offLoop)
         }
     }
 
@@ -370,7 +388,11 @@ package final class RPCRouter: Sendable {
             if let precheckError = precheck(method: method, entry: entry, session: session) {
                 return write(id: id, .failure(precheckError), into: &out)
             }
-            guard case .sync(let handler) = entry.handler else {
+            let handler: RPCSyncHandler
+            switch entry.handler {
+            case .sync(let syncHandler): handler = syncHandler
+            case .syncWriter(let writer): return writeStreamed(id: id, method: method, params, session, writer, &out)
+            case .async:
                 // Unreachable through the public API (runSync refuses frames with async calls).
                 return write(
                     id: id, .failure(.internalError("async method '\(method)' called on the sync path")), into: &out)
@@ -382,6 +404,29 @@ package final class RPCRouter: Sendable {
             if case .success = result, method == "initialize" { session.initialized = true }
             return write(id: id, result, into: &out)
         }
+    }
+
+    /// Runs a writer handler: its result written after the response head, or, when it throws, its partial output
+    /// dropped and the error written instead. A notification's result is written to a scratch buffer and dropped.
+    private func writeStreamed(
+        id: JSON?, method: String, _ params: JSON?, _ session: RPCSession, _ writer: RPCSyncWriter,
+        _ out: inout [UInt8]
+    ) -> Bool {
+        guard let id else {
+            var scratch: [UInt8] = []
+            try? writer(params, session, &scratch)
+            return false
+        }
+        let mark = out.count
+        RPCMessage.appendResultHead(id: id, into: &out)
+        do {
+            try writer(params, session, &out)
+            out.append(0x7D)
+        } catch {
+            out.removeSubrange(mark...)
+            RPCMessage.appendError(id: id, error: Self.mapError(error, method: method), into: &out)
+        }
+        return true
     }
 
     @inline(__always)

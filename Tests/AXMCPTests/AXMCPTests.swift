@@ -14,10 +14,14 @@ import XCTest
 /// The MCP layer of `axquery mcp`: the text formats and their budgets (pure), and the protocol session with its
 /// tools against a real server (hub, methods, socket transport, demo app on the provider library).
 final class AXMCPFormatTests: XCTestCase {
-    func element(_ id: String, _ role: String, label: String? = nil, value: String? = nil, states: [String]) -> JSON {
+    func element(
+        _ id: String, _ role: String, label: String? = nil, value: String? = nil, states: [String],
+        actions: [String] = []
+    ) -> JSON {
         var object: JSONObject = ["id": .string(id), "role": .string(role), "states": JSON(states)]
         if let label { object["label"] = .string(label) }
         if let value { object["value"] = .string(value) }
+        if !actions.isEmpty { object["actions"] = JSON(actions) }
         return .object(object)
     }
 
@@ -49,7 +53,10 @@ final class AXMCPFormatTests: XCTestCase {
         for group in 0..<groups {
             var kids: [JSON] = []
             for leaf in 0..<leaves {
-                kids.append(element("n\(group)_\(leaf)", "button", label: "Button \(group).\(leaf)", states: on))
+                kids.append(
+                    element(
+                        "n\(group)_\(leaf)", "button", label: "Button \(group).\(leaf)", states: on,
+                        actions: ["activate"]))
             }
             guard var object = element("g\(group)", "group", states: on).objectValue else { return [] }
             object["children"] = .array(kids)
@@ -65,7 +72,33 @@ final class AXMCPFormatTests: XCTestCase {
         XCTAssertEqual(snapshot.total, 16)
         XCTAssertEqual(snapshot.shown, 16)
         XCTAssertFalse(snapshot.text.contains("truncated"))
-        XCTAssertTrue(snapshot.text.contains("\n  n1_2 button \"Button 1.2\"\n"), snapshot.text)
+        // The groups have nothing to say: no lines, their buttons one level up (under the window line).
+        XCTAssertTrue(snapshot.text.hasPrefix("h\nwindow\n n0_0 button \"Button 0.0\"\n"), snapshot.text)
+        XCTAssertTrue(snapshot.text.contains("\n n1_2 button \"Button 1.2\"\n"), snapshot.text)
+        XCTAssertFalse(snapshot.text.contains("group"), snapshot.text)
+    }
+
+    /// Refs stand only where an agent can act (issue 35 item 4): static text is its quoted label, a labelled group
+    /// keeps its line without a ref, a value equal to the label is not repeated; `ElementLine.line` (find, changes)
+    /// keeps every ref.
+    func testSnapshotSaysEachThingOnceAndRefsOnlyWhatCanBeActedOn() {
+        let on = ["enabled", "onscreen"]
+        guard var group = element("form", "group", label: "Network", states: on).objectValue,
+            var window = element("w", "window", label: "Settings", states: on).objectValue
+        else { return XCTFail() }
+        group["children"] = [
+            element("t1", "staticText", label: "Wi-Fi", value: "Wi-Fi", states: on),
+            element("s1", "switch", label: "Wi-Fi", value: "1", states: on + ["checked"], actions: ["activate"]),
+            element("f1", "textField", label: "Name", value: "Name", states: on, actions: ["activate", "typeText"]),
+        ]
+        window["children"] = [.object(group)]
+        let text = SnapshotText(windows: [.object(window)], header: "h", maxNodes: 300, maxBytes: 16_000).text
+        XCTAssertEqual(
+            text,
+            "h\nwindow \"Settings\"\n group \"Network\"\n  \"Wi-Fi\"\n  s1 switch \"Wi-Fi\" [checked]\n"
+                + "  f1 textField \"Name\"\n")
+        XCTAssertEqual(
+            ElementLine.line(element("t1", "staticText", label: "Wi-Fi", states: on)), "t1 staticText \"Wi-Fi\"")
     }
 
     func testNodeBudgetCutsBreadthFirstAndCountsWhatIsHidden() {

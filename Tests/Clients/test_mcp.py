@@ -101,7 +101,14 @@ def test_demo_session_toggle_type_wait(axserver):
     snapshot, failed, _ = out["snapshot"]
     assert not failed
     assert snapshot.startswith("app axserver-demo revision ")
-    assert '  cellBluetooth switch "Bluetooth" =off\n' in snapshot
+    # Refs only where an agent can act, nothing said twice (Specs/mcp.md, snapshot): the off switch's value is its
+    # missing [checked]; static text and headers carry no ref; the table and its sections (nothing to say) have no
+    # line, their rows one level up; find keeps the full line with the ref and the value.
+    assert '\n cellBluetooth switch "Bluetooth"\n' in snapshot, snapshot
+    assert '\n cellWifi switch "Wi-Fi" [checked]\n' in snapshot, snapshot
+    assert '\n header "Connectivity"\n' in snapshot, snapshot
+    assert '\n "Toggles apply immediately."\n' in snapshot, snapshot
+    assert "group" not in snapshot and "staticText" not in snapshot, snapshot
     assert "truncated" not in snapshot
     found, failed, _ = out["find"]
     assert found.splitlines()[1] == 'cellBluetooth switch "Bluetooth" =off'

@@ -190,65 +190,9 @@ package enum AXMethods {
     // MARK: - Tree
 
     static func installTree(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("tree.get", offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: "tree.get")
-            let snap = try snapshot(arguments, hub, session)
-            let format = try arguments.string("format") ?? "json"
-            var rootID: String?
-            if let rootTarget = arguments["root"] {
-                rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get")
-            }
-            let depth = try arguments.int("depth", in: ParamRange.count)
-            let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)
-            let fields = try TreeFields.parse(arguments)
-            var out: JSONObject = ["app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format)]
-            switch format {
-            case "json":
-                var truncated: [JSON] = []
-                var count = 0
-                func node(_ id: String, _ level: Int) -> JSON? {
-                    guard let treeNode = snap.tree[id] else { return nil }
-                    count += 1
-                    var object =
-                        fields?.encode(treeNode, focusedID: snap.focusedID)
-                        ?? ElementJSON.encode(treeNode, focusedID: snap.focusedID, childIDs: false)
-                    if !treeNode.children.isEmpty && fields?.children != false {
-                        if let depth, level >= depth {
-                            object["truncated"] = ["kind": "depth", "omitted": JSON(treeNode.children.count)]
-                            truncated.append([
-                                "id": .string(id), "kind": "depth", "omitted": JSON(treeNode.children.count),
-                            ])
-                        } else {
-                            let limit = maxChildren ?? Int.max
-                            let kids = treeNode.children.prefix(limit).compactMap { node($0, level + 1) }
-                            object.appendUnchecked("children", .array(kids))
-                            if treeNode.children.count > limit {
-                                object["truncated"] = [
-                                    "kind": "children", "omitted": JSON(treeNode.children.count - limit),
-                                ]
-                                truncated.append([
-                                    "id": .string(id), "kind": "children",
-                                    "omitted": JSON(treeNode.children.count - limit),
-                                ])
-                            }
-                        }
-                    }
-                    return .object(object)
-                }
-                let roots = rootID.map { [$0] } ?? snap.tree.windows
-                out["windows"] = .array(roots.compactMap { node($0, 0) })
-                out["count"] = JSON(count)
-                out["truncated"] = .array(truncated)
-            case "text":
-                out["text"] = .string(
-                    TreeText.render(
-                        snap.tree, root: rootID, frames: try arguments.bool("frames") ?? false, depth: depth))
-            case "xml":
-                out["xml"] = .string(XMLPageSource.xml(snap.tree))
-            default:
-                throw arguments.bad("format", "must be json, text or xml")
-            }
-            return .object(out)
+        router.registerSyncWriter("tree.get", offLoop: Targets.usesRegex) { params, session, out in
+            let request = try TreeGet.request(params, session, hub)
+            TreeGet.write(request, into: &out)
         }
         router.registerSync("tree.diff") { params, session in
             let arguments = try Params(params, method: "tree.diff")

@@ -7,14 +7,27 @@ import AXJSONRPC
 /// `id` is always sent (it names the element for every later call); `children` keeps the nesting (without it the
 /// reply holds the roots only). Each field means what it means in the full element (`ElementJSON.encode`).
 package struct TreeFields: Sendable {
+    /// The fields `fields` accepts, in the order of the full element.
+    package enum Field: String, CaseIterable, Sendable {
+        case id, role
+        case `class`
+        case label, value, hint, identifier, placeholder, traits, states, isElement, frame, activationPoint, parent
+        case window, children, language, headingLevel
+    }
+
     /// Every field name `fields` accepts, in the order of the full element.
-    package static let accepted = [
-        "id", "role", "class", "label", "value", "hint", "identifier", "placeholder", "traits", "states",
-        "isElement", "frame", "activationPoint", "parent", "window", "children", "language", "headingLevel",
-    ]
+    package static let accepted = Field.allCases.map(\.rawValue)
 
     /// The fields asked for.
     package let names: Set<String>
+    /// The fields written after `id`, in element order (`children` is the tree walk's).
+    let written: [Field]
+
+    /// The fields `names` (unknown names are ignored: `parse` refuses them).
+    package init(names: Set<String>) {
+        self.names = names
+        written = Field.allCases.filter { $0 != .id && $0 != .children && names.contains($0.rawValue) }
+    }
 
     /// Whether the reply nests children.
     package var children: Bool { names.contains("children") }
@@ -39,6 +52,65 @@ package struct TreeFields: Sendable {
             if let value = field(name, of: node, focusedID: focusedID) { object.appendUnchecked(name, value) }
         }
         return object
+    }
+
+    /// Appends the asked fields of one node (as `encode` serialized) after its opening brace.
+    package func writeMembers(_ node: AXNode, focusedID: String?, into out: inout [UInt8]) {
+        ElementWriter.key(#""id":"#, &out)
+        JSON.serializeString(node.id, into: &out)
+        for field in written {
+            if let text = Self.text(of: field, node) {
+                out.append(0x2C)
+                JSON.serializeString(field.rawValue, into: &out)
+                out.append(0x3A)
+                JSON.serializeString(text, into: &out)
+            } else {
+                Self.writeStructured(field, of: node, focusedID: focusedID, into: &out)
+            }
+        }
+    }
+
+    /// The value of a string field, nil when absent or not a string field.
+    private static func text(of field: Field, _ node: AXNode) -> String? {
+        switch field {
+        case .role: return node.role.rawValue
+        case .class: return node.className
+        case .label: return node.label
+        case .value: return node.value
+        case .hint: return node.hint
+        case .identifier: return node.identifier
+        case .placeholder: return node.placeholder
+        case .parent: return node.parent
+        case .language: return node.language
+        case .window: return node.windowID
+        case .id, .children, .traits, .states, .isElement, .frame, .activationPoint, .headingLevel: return nil
+        }
+    }
+
+    /// Writes a field that is not a string (nothing for an absent string field).
+    private static func writeStructured(
+        _ field: Field, of node: AXNode, focusedID: String?, into out: inout [UInt8]
+    ) {
+        switch field {
+        case .traits: ElementWriter.traits(node.traits, &out)
+        case .states: ElementWriter.states(node, focusedID: focusedID, &out)
+        case .isElement:
+            ElementWriter.key(#","isElement":"#, &out)
+            ElementWriter.bool(node.isElement, &out)
+        case .frame:
+            ElementWriter.key(#","frame":"#, &out)
+            ElementWriter.rect(node.frame, &out)
+        case .activationPoint:
+            ElementWriter.key(#","activationPoint":"#, &out)
+            ElementWriter.point(node.activationPoint, &out)
+        case .headingLevel:
+            guard let level = node.headingLevel else { return }
+            ElementWriter.key(#","headingLevel":"#, &out)
+            ElementWriter.number(Double(level), &out)
+        case .id, .children, .role, .class, .label, .value, .hint, .identifier, .placeholder, .parent, .language,
+            .window:
+            return
+        }
     }
 
     private func field(_ name: String, of node: AXNode, focusedID: String?) -> JSON? {
