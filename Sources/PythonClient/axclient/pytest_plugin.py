@@ -18,7 +18,9 @@ Fixtures:
 
 Options: ``--axserver-bin DIR`` (default ``$AXSERVER_BIN``, else PATH), ``--axserver-atspi`` (every server gets
 a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default auto-wait timeout),
-``--axserver-orca-timeout SECONDS`` (how long Orca may take to start, default 20).
+``--axserver-orca-timeout SECONDS`` (how long Orca may take to start, default 20), ``--axserver-orca 43|48|PATH``
+(the screen reader's stack, default ``$AXSERVER_ORCA``, else the system's Orca 43; the marker's ``orca="48"`` picks
+it per test; axclient/orca_stack.py).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from .provider import Provider
 from .screen_reader import ScreenReader, ScreenReaderSession
 from .server import ServerProcess, find_axserver
 
-_MARKER = ("axserver(demo=True, atspi=False, fresh=False, tcp=False, args=()): options of the server the "
+_MARKER = ("axserver(demo=True, atspi=False, fresh=False, tcp=False, args=(), orca=None): options of the server the "
            "'axserver', 'ax' and 'ax_provider' fixtures use (axclient plugin)")
 
 
@@ -46,6 +48,9 @@ def pytest_addoption(parser: Any) -> None:
                     help="default auto-wait/expect timeout of the 'ax' client, in seconds (default 5)")
     group.addoption("--axserver-orca-timeout", type=float, default=20.0,
                     help="how long the screen_reader fixture's Orca may take to start, in seconds (default 20)")
+    group.addoption("--axserver-orca", default=None,
+                    help="the screen_reader fixture's Orca: 43 (the system's, default), 48 (Orca 48 on at-spi2-core "
+                         "2.56, Tools/install-orca48.sh) or an install-orca48 prefix PATH")
 
 
 def pytest_configure(config: Any) -> None:
@@ -60,6 +65,8 @@ class ServerPool:
         self.binary = binary
         self.atspi_default = atspi_default
         self.orca_timeout = orca_timeout
+        #: The screen reader's stack when a marker names none (--axserver-orca; None: $AXSERVER_ORCA, else 43).
+        self.orca_default: Optional[str] = None
         self._servers: Dict[Tuple[Any, ...], ServerProcess] = {}
         # Servers with Orca listening (the screen_reader fixture), by their options; fresh ones by server too.
         self._sessions: Dict[Tuple[Any, ...], ScreenReaderSession] = {}
@@ -68,18 +75,19 @@ class ServerPool:
     def options(self, marker: Any) -> Dict[str, Any]:
         """The server options a marker (or its absence) asks for."""
         kwargs: Dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
-        unknown = set(kwargs) - {"demo", "atspi", "fresh", "tcp", "args"}
+        unknown = set(kwargs) - {"demo", "atspi", "fresh", "tcp", "args", "orca"}
         if unknown:
             raise pytest.UsageError("unknown axserver marker option(s): %s" % ", ".join(sorted(unknown)))
         return {"demo": bool(kwargs.get("demo", True)), "atspi": bool(kwargs.get("atspi", self.atspi_default)),
                 "fresh": bool(kwargs.get("fresh", False)), "tcp": bool(kwargs.get("tcp", False)),
-                "args": tuple(kwargs.get("args", ())), "screen_reader": False}
+                "args": tuple(kwargs.get("args", ())), "screen_reader": False,
+                "orca": kwargs.get("orca", self.orca_default)}
 
     def start(self, options: Dict[str, Any]) -> ServerProcess:
         """A new server with these options (the caller stops it)."""
         if options.get("screen_reader"):
             session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
-                                          orca_timeout=self.orca_timeout)
+                                          orca_timeout=self.orca_timeout, orca=options.get("orca"))
             assert session.server is not None
             self._session_of[id(session.server)] = session
             return session.server
@@ -101,7 +109,7 @@ class ServerPool:
     def shared(self, options: Dict[str, Any]) -> ServerProcess:
         """The session's server for these options, started on first use (restarted if it died)."""
         if options.get("screen_reader"):
-            key = (options["demo"], options["args"])
+            key = (options["demo"], options["args"], options.get("orca"))
             session = self._sessions.get(key)
             if session is None or not session.running():
                 if session is not None:  # Orca or the server died: start the whole session again
@@ -136,6 +144,7 @@ def axserver_pool(request: Any) -> Iterator[ServerPool]:
     binary = find_axserver(request.config.getoption("--axserver-bin"))
     pool = ServerPool(binary, bool(request.config.getoption("--axserver-atspi")),
                       float(request.config.getoption("--axserver-orca-timeout")))
+    pool.orca_default = request.config.getoption("--axserver-orca")
     yield pool
     pool.stop_all()
 
