@@ -133,8 +133,8 @@ def start_server(*extra, env=None, atspi=False):
 class A11yStack:
     """The private session bus + AT-SPI bus + registry (optionally Xvfb) from Tools/a11y-stack.sh."""
 
-    def __init__(self, xvfb=False, private_home=False):
-        args = [os.path.join(ROOT, "Tools", "a11y-stack.sh"), "start"]
+    def __init__(self, xvfb=False, private_home=False, extra_args=()):
+        args = [os.path.join(ROOT, "Tools", "a11y-stack.sh"), "start"] + list(extra_args)
         if xvfb:
             args.append("--xvfb")
         if private_home:
