@@ -214,8 +214,12 @@ class XKeys:
                 time.sleep(0.1)
         if self.window is None:
             raise AssertionError("no X window titled %r on %s" % (window_title, env.get("DISPLAY")))
-        # No window manager: X focus is set directly (GTK also calls XSetInputFocus when it presents a window).
-        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=env, capture_output=True, timeout=10)
+        self.refocus()
+
+    def refocus(self):
+        """No window manager: X focus is set directly (GTK also calls XSetInputFocus when it presents a window)."""
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, capture_output=True,
+                       timeout=10)
 
     def _run(self, *args):
         out = subprocess.run(["xdotool"] + list(args), env=self.env, capture_output=True, text=True, timeout=10)
@@ -417,7 +421,13 @@ def run_key_script(transcript, text="Pixel"):
     if t.tab_to("actions", "Reset All Settings"):
         step = t.press("actions", "a", ("shift",), orca=True, what="Orca+Shift+A (list actions)")
         if any("actions menu" in handler for handler in step["handlers"]):   # Orca 48 opens its own menu
-            t.press("actions", "Escape", what="Escape (closes Orca's actions menu)")
+            for _ in range(3):
+                closing = t.press("actions", "Escape", what="Escape (closes Orca's actions menu)")
+                if not (closing["locus"] and closing["locus"][0] in ("menu", "menu item", "window")):
+                    break
+            refocus = getattr(t.keys, "refocus", None)
+            if refocus:   # no window manager gives the X focus back to the app
+                refocus()
     # 7. Shift+Tab through the whole app, from the last control of the focus order.
     t.tab_to("shift-tab", "Profile")
     t.cycle("shift-tab", shift=True)
