@@ -77,8 +77,9 @@ def run_ours(chosen):
 
 
 def command_counts(steps):
-    """Orca command keys in the script, and those the server did not report consumed (they reached the app)."""
-    commands = [s for s in steps if s["section"] in COMMAND_SECTIONS and s.get("answers")
+    """Orca command keys in the script (Orca+… and keypad keys that Orca ran a command for: its debug log names the
+    handler; Orca 43.1 has no Orca+Shift+A), and those the server did not report consumed (they reached the app)."""
+    commands = [s for s in steps if s["section"] in COMMAND_SECTIONS and s.get("answers") and s["handlers"]
                 and any(key.startswith(("Orca+", "KP_")) for key in s["keys"])]
     acted = [s["what"] for s in commands if not all(a.get("consumed") for a in s["answers"] if a)]
     return len(commands), acted
