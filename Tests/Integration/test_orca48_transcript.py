@@ -65,6 +65,12 @@ def run_ours(chosen):
         rpc = RPC(sock, timeout=20)
         rpc.result("initialize", {"role": "automation"})
         orca = ot.Orca(stack)
+        if chosen.uses_device_model:   # Orca 48 says "Screen reader on" before its device watches keys
+            deadline = time.time() + 20
+            while not orca_stack.watching_keyboard(stack.env):
+                if time.time() > deadline:
+                    raise AssertionError("Orca 48 never watched the keyboard (%s)" % orca_stack.ORCA_MONITOR_NAME)
+                time.sleep(0.02)
         return ot.run_key_script(ot.Transcript(orca, ot.RpcKeys(rpc), "ours"))
     finally:
         if orca:

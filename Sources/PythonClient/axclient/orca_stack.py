@@ -89,6 +89,23 @@ class OrcaStack:
         return merged
 
 
+#: The bus name libatspi's a11y-manager device requests for Orca just before it calls WatchKeyboard
+#: (``atspi-device-a11y-manager.c``: ``<app id>.KeyboardMonitor``, app id ``org.gnome.Orca``).
+ORCA_MONITOR_NAME = "org.gnome.Orca.KeyboardMonitor"
+
+
+def watching_keyboard(env: Dict[str, str]) -> bool:
+    """Whether Orca's a11y-manager device is up on the session bus of ``env`` (then keys the server delivers reach
+    it; Orca 48 says "Screen reader on" before it starts watching keys)."""
+    try:
+        done = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                               "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                               "string:" + ORCA_MONITOR_NAME], capture_output=True, text=True, timeout=5, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and "boolean true" in done.stdout
+
+
 def system_stack() -> OrcaStack:
     """Debian 12's Orca 43 on the system's at-spi2-core (the default)."""
     return OrcaStack("orca-43", "orca")

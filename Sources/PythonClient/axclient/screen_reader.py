@@ -238,11 +238,22 @@ class Orca:
         _PROCESSES.add(self)
         try:
             self._wait_ready(startup_timeout)
+            if self.orca_stack.uses_device_model and not keys_from_x:
+                self._wait_watching(env, started + startup_timeout)
         except BaseException:
             self.stop()
             raise
         #: Seconds from starting Orca to its "Screen reader on".
         self.startup_seconds = time.monotonic() - started
+
+    def _wait_watching(self, env: Dict[str, str], deadline: float) -> None:
+        """Orca 48 says "Screen reader on" before its a11y-manager device watches keys: wait for that too."""
+        from .orca_stack import ORCA_MONITOR_NAME, watching_keyboard
+        while not watching_keyboard(env):
+            if time.monotonic() >= deadline or self.process.poll() is not None:
+                raise ScreenReaderStartError("Orca never watched the keyboard (no %s on its session bus; output: %s)"
+                                             % (ORCA_MONITOR_NAME, self._output_text()[-1500:] or "(none)"))
+            time.sleep(0.02)
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
