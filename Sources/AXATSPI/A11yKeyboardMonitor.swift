@@ -170,8 +170,29 @@ package final class A11yKeyboardMonitor: Sendable {
     /// The clients' state (tests, status).
     package var snapshot: KeyboardMonitorGrabs { grabs.withLock { $0 } }
 
-    /// Sends the key to every client and answers whether a grab consumed it; nil when no client listens.
-    package func deliver(_ key: ForwardedKey) -> KeyForwardAnswer? {
+    /// How long a key waits for a client's `Peer.Ping` reply after its `KeyEvent` (a client that does not answer
+    /// costs one key this much, never more).
+    static let pingTimeoutMilliseconds = 500
+
+    /// Sends the key to every client and answers whether a grab consumed it; nil when no client listens. Before it
+    /// returns, each client answered a `Peer.Ping` sent after the `KeyEvent`: the client has read the key before the
+    /// app acts on it (focus events of that action then reach the client after the key, as with the registry's
+    /// synchronous `NotifyListenersSync`; without it Orca 48 saw the new focus first and stayed silent).
+    package func deliver(_ key: ForwardedKey) async -> KeyForwardAnswer? {
+        guard let (bus, recipients, answer) = send(key) else { return nil }
+        for recipient in recipients {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                bus.callAsync(
+                    destination: recipient, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping",
+                    timeoutMilliseconds: Self.pingTimeoutMilliseconds
+                ) { _ in continuation.resume() }
+            }
+        }
+        return answer
+    }
+
+    /// Emits the key's `KeyEvent` to every client; nil when no client listens.
+    private func send(_ key: ForwardedKey) -> (DBusConnection, [String], KeyForwardAnswer)? {
         guard let bus = connection.withLock({ $0 }) else { return nil }
         let (recipients, consumed) = grabs.withLock { locked -> ([String], Bool) in
             guard locked.hasClients else { return ([], false) }
@@ -180,6 +201,7 @@ package final class A11yKeyboardMonitor: Sendable {
             return (locked.recipients, consumed)
         }
         guard !recipients.isEmpty else { return nil }
+        var delivered: [String] = []
         for recipient in recipients {
             do {
                 let signal = try DBusMessage.signal(
@@ -189,11 +211,12 @@ package final class A11yKeyboardMonitor: Sendable {
                 Self.writeKeyEvent(writer, key)
                 writer.finish()
                 try bus.send(signal)
+                delivered.append(recipient)
             } catch {
-                return .failed("KeyEvent to \(recipient): \(error)")
+                logger.debug("a11y keyboard monitor: KeyEvent to \(recipient) failed: \(error)")
             }
         }
-        return consumed ? .consumed : .notConsumed
+        return (bus, delivered, consumed ? .consumed : .notConsumed)
     }
 
     /// `(b released, u state, u keysym, u unichar, q keycode)`: the unichar is the key's text (0 for none).

@@ -150,7 +150,7 @@ package final class KeyForwarding: KeyForwarder, Sendable {
     package var hasKeyListeners: Bool { hasRegistryListeners || (monitor.withLock { $0 }?.hasClients ?? false) }
 
     package func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer {
-        let monitorAnswer = monitor.withLock { $0 }?.deliver(key)
+        let monitorAnswer = await monitor.withLock { $0 }?.deliver(key)
         if monitorAnswer == .consumed { return .consumed }
         guard hasRegistryListeners else { return monitorAnswer ?? .noListener }
         return await forwardToRegistry(key)
