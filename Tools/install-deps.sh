@@ -11,7 +11,10 @@
 #   test venv:    python3-venv (Tools/test-venv.sh: PyPI test clients — mcp, selenium, Appium)
 #   Tk adapter:   python3-tk idle-python3.11 (axclient.tk, its tests and the IDLE showcase)
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
+# Then the second screen-reader stack (Orca 48 + at-spi2-core 2.56 from bookworm-backports, unpacked into
+# .build/orca48, nothing installed system-wide): Tools/install-orca48.sh (a no-op when present).
 set -euo pipefail
+install_orca48() { "$(dirname "$0")/install-orca48.sh"; }
 PKGS=(libdbus-1-dev pkg-config libglib2.0-dev gsettings-desktop-schemas libglib2.0-bin dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
       orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail
       python3-venv python3-tk idle-python3.11)
@@ -21,6 +24,7 @@ for p in "${PKGS[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PKGS[@]} packages present" >&2
+  install_orca48
   exit 0
 fi
 echo "install-deps: installing ${missing[*]}" >&2
@@ -30,3 +34,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done" >&2
+install_orca48

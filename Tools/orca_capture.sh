@@ -5,7 +5,8 @@
 # (Orca insists on a Gdk display; --private-home keeps its settings in the
 # stack dir).
 #
-#   orca_capture.sh start     start Orca with private prefs ($A11Y_STACK_DIR/orca-prefs;
+#   orca_capture.sh start     start Orca ($AX_ORCA_BIN, default orca: e.g. Orca 48 of
+#                             Tools/install-orca48.sh, its env from axclient.orca_stack) with private prefs ($A11Y_STACK_DIR/orca-prefs;
 #                             ORCA_POSITION_SPEAKING=1: speak positions "N of M"),
 #                             debug log $A11Y_STACK_DIR/orca.log and speech log
 #                             $A11Y_STACK_DIR/orca-speech.log; wait until it has
@@ -116,13 +117,13 @@ cmd_start() {
     write_pgrep_shim "$A11Y_STACK_DIR/orca-isolation"
     : > "$(SPEECH_LOG)"
     PATH="$A11Y_STACK_DIR/orca-isolation:$PATH" SPEECHD_CMD=/bin/false ORCA_SPEECH_LOG="$(SPEECH_LOG)" \
-        nohup orca --debug-file="$(LOG)" -u "$A11Y_STACK_DIR/orca-prefs" -d braille \
+        nohup "${AX_ORCA_BIN:-orca}" --debug-file="$(LOG)" -u "$A11Y_STACK_DIR/orca-prefs" -d braille \
         </dev/null >"$A11Y_STACK_DIR/orca.out" 2>&1 &
     local pid=$!
     echo "$pid" > "$A11Y_STACK_DIR/orca.pid"
     local i
     for i in $(seq 150); do
-        grep -q "Startup complete notification made" "$(LOG)" 2>/dev/null && break
+        grep -qE "Startup complete notification made|Screen reader on" "$(LOG)" 2>/dev/null && break
         kill -0 "$pid" 2>/dev/null || { cat "$A11Y_STACK_DIR/orca.out" >&2; exit 1; }
         sleep 0.1
     done

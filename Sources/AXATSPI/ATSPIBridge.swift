@@ -24,6 +24,8 @@ package final class ATSPIBridge: Sendable {
     let keys: KeyForwarding
     /// Follows whether a screen reader runs (D-SR-1).
     let screenReader: ScreenReaderWatch
+    /// `org.freedesktop.a11y.Manager` on the session bus, claimed only when asked (D-KEY-MONITOR-1).
+    let keyboardMonitor: A11yKeyboardMonitor
 
     struct State {
         var address: String?
@@ -57,6 +59,7 @@ package final class ATSPIBridge: Sendable {
         self.actionReplyTimeout = min(actionReplyTimeout, hub.actionTimeout)
         self.keys = KeyForwarding(logger: logger)
         self.screenReader = ScreenReaderWatch(hub: hub, logger: logger)
+        self.keyboardMonitor = A11yKeyboardMonitor(logger: logger)
     }
 
     /// Connects to the accessibility bus and registers every current app; false when there is no bus.
@@ -80,6 +83,7 @@ package final class ATSPIBridge: Sendable {
         }
         trackListeners(control)
         keys.start(control)
+        startKeyboardMonitor()
         keys.onKeysRouted { [weak self] app in self?.activate(app: app) }
         screenReader.start()
         hub.setKeyForwarder(keys)
@@ -87,6 +91,21 @@ package final class ATSPIBridge: Sendable {
         state.withLock { $0.token = token }
         for id in hub.appIDs { enqueueAdd(id) }
         return true
+    }
+
+    /// Claims `org.freedesktop.a11y.Manager` on the session bus when `AXSERVER_A11Y_KEYBOARD_MONITOR=1` (D-KEY-MONITOR-1); a
+    /// failure leaves keys on the registry path only.
+    private func startKeyboardMonitor() {
+        guard A11yKeyboardMonitor.claimRequested else { return }
+        guard let raw = getenv("DBUS_SESSION_BUS_ADDRESS"), raw.pointee != 0 else {
+            logger.warning("a11y keyboard monitor: asked for, but DBUS_SESSION_BUS_ADDRESS is not set")
+            return
+        }
+        do {
+            if try keyboardMonitor.start(sessionAddress: String(cString: raw)) { keys.attach(keyboardMonitor) }
+        } catch {
+            logger.warning("a11y keyboard monitor: cannot claim \(A11yKeyboardMonitor.busName): \(error)")
+        }
     }
 
     /// Returns true once every current app's `Embed` has been answered (reply or error).
@@ -133,6 +152,8 @@ package final class ATSPIBridge: Sendable {
         hub.setKeyForwarder(nil)
         keys.onKeysRouted(nil)
         keys.stop()
+        keys.attach(nil)
+        keyboardMonitor.stop()
         screenReader.stop()
         queue.sync {}
         for app in apps { app.close() }

@@ -18,6 +18,9 @@ import Synchronization
 ///   resumes the waiting key. The registry gives each listener 3 s (`send_and_allow_reentry(…, 3000)`), so the
 ///   bridge's timeout is the same 3 s: an AT that never answers costs one key 3 s and then "not consumed", and
 ///   neither the bus thread nor the JSON-RPC loop waits meanwhile.
+/// - when the bridge owns `org.freedesktop.a11y.Manager` (A11yKeyboardMonitor.swift, D-KEY-MONITOR-1), each key goes to its
+///   clients (Orca ≥ 48 on libatspi ≥ 2.55) first; a key a client's grab consumes goes no further, any other key is
+///   then offered to the registry's listeners too (an Orca 43 or another legacy listener).
 package final class KeyForwarding: KeyForwarder, Sendable {
     /// The registry's own per-listener timeout (`deviceeventcontroller.c`), which bounds ours.
     package static let registryTimeoutMilliseconds = 3_000
@@ -34,6 +37,8 @@ package final class KeyForwarding: KeyForwarder, Sendable {
         var queryGeneration = 0
     }
     private let state = Mutex(State())
+    /// The session bus's keyboard monitor, when the bridge claimed it (D-KEY-MONITOR-1).
+    private let monitor = Mutex<A11yKeyboardMonitor?>(nil)
     /// Told which app a key press goes to (the bridge activates its key window, D-ATSPI-ACTIVE-1).
     private let routeHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
 
@@ -137,9 +142,22 @@ package final class KeyForwarding: KeyForwarder, Sendable {
 
     package func keysRouted(to app: String) { routeHandler.withLock { $0 }?(app) }
 
-    package var hasKeyListeners: Bool { state.withLock { ($0.listeners ?? 0) > 0 && $0.connection != nil } }
+    /// Routes keys to `monitor`'s clients first (nil: registry listeners only).
+    func attach(_ monitor: A11yKeyboardMonitor?) { self.monitor.withLock { $0 = monitor } }
+
+    private var hasRegistryListeners: Bool { state.withLock { ($0.listeners ?? 0) > 0 && $0.connection != nil } }
+
+    package var hasKeyListeners: Bool { hasRegistryListeners || (monitor.withLock { $0 }?.hasClients ?? false) }
 
     package func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer {
+        let monitorAnswer = await monitor.withLock { $0 }?.deliver(key)
+        if monitorAnswer == .consumed { return .consumed }
+        guard hasRegistryListeners else { return monitorAnswer ?? .noListener }
+        return await forwardToRegistry(key)
+    }
+
+    /// `NotifyListenersSync` to the registry: its keystroke listeners' answer.
+    private func forwardToRegistry(_ key: ForwardedKey) async -> KeyForwardAnswer {
         guard let connection = state.withLock({ $0.connection }) else { return .noListener }
         let timeout = timeoutMilliseconds
         return await withCheckedContinuation { (continuation: CheckedContinuation<KeyForwardAnswer, Never>) in

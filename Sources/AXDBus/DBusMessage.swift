@@ -160,6 +160,15 @@ package final class DBusMessage: @unchecked Sendable {
         dbus_message_set_no_reply(pointer, value ? 1 : 0)
     }
 
+    /// Addresses an outgoing message (e.g. a signal for one client only) to the bus name `name`.
+    package func setDestination(_ name: String) throws(DBusError) {
+        try DBusNames.require(name, DBusNames.isValidBusName(name), "bus name")
+        guard !isLocked else { throw DBusError.failed("the message is already sent") }
+        guard name.withCString({ dbus_message_set_destination(pointer, $0) }) != 0 else {
+            throw DBusError(name: DBusError.Name.noMemory, message: "dbus_message_set_destination failed")
+        }
+    }
+
     // MARK: Cheap comparisons (no String allocation)
 
     /// True if this is a method call of `interface.member` (libdbus `dbus_message_is_method_call`).

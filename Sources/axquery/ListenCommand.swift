@@ -21,6 +21,7 @@ struct Listen: ParsableCommand {
             Examples:
               axquery listen --keys Tab,Tab,space
               axquery listen --keys 'Tab,Orca+Shift+A' --json
+              axquery listen --orca 48 --keys Tab,Tab,KP_Enter
             """)
     @Option(help: "Comma-separated key chords to press in order (Tab, Shift+Tab, space, Orca+Shift+A, ...).")
     var keys: String = ""
@@ -31,6 +32,12 @@ struct Listen: ParsableCommand {
     @Flag(help: "Print the transcript as JSON.") var json = false
     @Option(name: .customLong("orca-timeout"), help: "How long Orca may take to start, in seconds.")
     var orcaTimeout: Double = 20
+    @Option(
+        help: """
+            Which Orca: 43 (the system's, default), 48 (Orca 48 on at-spi2-core 2.56, Tools/install-orca48.sh) or an \
+            install-orca48 prefix (Specs/decisions.md D-ORCA48-1).
+            """)
+    var orca: String?
 
     func run() throws {
         let executable = ListenLocations.executablePath()
@@ -52,6 +59,7 @@ struct Listen: ParsableCommand {
         }
         var arguments = [python, "-m", "axclient.listen", "--keys", keys, "--seconds", String(seconds)]
         arguments += ["--orca-timeout", String(orcaTimeout)]
+        if let orca { arguments += ["--orca", orca] }
         if noDemo { arguments.append("--no-demo") }
         if json { arguments.append("--json") }
         let cArguments = arguments.map { strdup($0) } + [nil]

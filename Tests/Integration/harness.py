@@ -133,8 +133,13 @@ def start_server(*extra, env=None, atspi=False):
 class A11yStack:
     """The private session bus + AT-SPI bus + registry (optionally Xvfb) from Tools/a11y-stack.sh."""
 
-    def __init__(self, xvfb=False, private_home=False):
-        args = [os.path.join(ROOT, "Tools", "a11y-stack.sh"), "start"]
+    def __init__(self, xvfb=False, private_home=False, extra_args=()):
+        # AX_ATSPI_ROOT (e.g. .build/orca48/root of Tools/install-orca48.sh): every stack runs that at-spi2-core's
+        # bus launcher and registry, and its clients (pyatspi) load that libatspi and typelib.
+        atspi_root = os.environ.get("AX_ATSPI_ROOT")
+        if atspi_root and not extra_args:
+            extra_args = ["--atspi-root", os.path.abspath(atspi_root)]
+        args = [os.path.join(ROOT, "Tools", "a11y-stack.sh"), "start"] + list(extra_args)
         if xvfb:
             args.append("--xvfb")
         if private_home:
@@ -148,6 +153,12 @@ class A11yStack:
                 k, v = line[len("export "):].split("=", 1)
                 self.env[k] = v.strip("'")
         self.dir = self.env["A11Y_STACK_DIR"]
+        root = self.env.get("A11Y_STACK_ATSPI_ROOT")
+        if root:
+            for key, folder in (("LD_LIBRARY_PATH", "usr/lib/x86_64-linux-gnu"),
+                                ("GI_TYPELIB_PATH", "usr/lib/x86_64-linux-gnu/girepository-1.0")):
+                rest = self.env.get(key)
+                self.env[key] = os.path.join(root, folder) + (os.pathsep + rest if rest else "")
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "Tools", "a11y-stack.sh"), "stop", self.dir], capture_output=True, timeout=60)

@@ -24,7 +24,9 @@ stack and Orca; nothing is shared between workers.
 
 Options: ``--axserver-bin DIR`` (default ``$AXSERVER_BIN``, else PATH), ``--axserver-atspi`` (every server gets
 a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default auto-wait timeout),
-``--axserver-orca-timeout SECONDS`` (how long Orca may take to start, default 20).
+``--axserver-orca-timeout SECONDS`` (how long Orca may take to start, default 20), ``--axserver-orca 43|48|PATH``
+(the screen reader's stack, default ``$AXSERVER_ORCA``, else the system's Orca 43; the marker's ``orca="48"`` picks
+it per test; axclient/orca_stack.py).
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ from .provider import Provider
 from .screen_reader import ScreenReader, ScreenReaderSession
 from .server import A11yStack, ServerProcess, ServerStartError, find_a11y_stack_script, find_axserver
 
-_MARKER = ("axserver(demo=True, atspi=False, shared=False, fresh=False, tcp=False, args=()): options of the server "
+_MARKER = ("axserver(demo=True, atspi=False, shared=False, fresh=False, tcp=False, args=(), orca=None): options of "
+           "the server "
            "the 'axserver', 'ax', 'ax_provider' and 'screen_reader' fixtures use; by default each test gets its own "
            "server, shared=True opts in to one per session (axclient plugin)")
 
@@ -54,6 +57,9 @@ def pytest_addoption(parser: Any) -> None:
                     help="default auto-wait/expect timeout of the 'ax' client, in seconds (default 5)")
     group.addoption("--axserver-orca-timeout", type=float, default=20.0,
                     help="how long the screen_reader fixture's Orca may take to start, in seconds (default 20)")
+    group.addoption("--axserver-orca", default=None,
+                    help="the screen_reader fixture's Orca: 43 (the system's, default), 48 (Orca 48 on at-spi2-core "
+                         "2.56, Tools/install-orca48.sh) or an install-orca48 prefix PATH")
 
 
 def pytest_configure(config: Any) -> None:
@@ -72,6 +78,8 @@ class ServerPool:
         self.binary = binary
         self.atspi_default = atspi_default
         self.orca_timeout = orca_timeout
+        #: The screen reader's stack when a marker names none (--axserver-orca; None: $AXSERVER_ORCA, else 43).
+        self.orca_default: Optional[str] = None
         self._servers: Dict[Tuple[Any, ...], ServerProcess] = {}
         # The session's private AT-SPI stack (isolated servers with atspi=True run on it), started on first use.
         self._stack: Optional[A11yStack] = None
@@ -81,13 +89,15 @@ class ServerPool:
         self._reader_shared_key: Optional[Tuple[Any, ...]] = None
         # The reader session's server was started with the session and no test has used it yet.
         self._reader_unused = False
+        # The Orca choice (--axserver-orca / the marker's orca=) the reader session was started with.
+        self._reader_orca: Optional[str] = None
         # Screen-reader sessions by the id of their server (the session's own and fresh=True ones).
         self._session_of: Dict[int, ScreenReaderSession] = {}
 
     def options(self, marker: Any) -> Dict[str, Any]:
         """The server options a marker (or its absence) asks for."""
         kwargs: Dict[str, Any] = dict(marker.kwargs) if marker is not None else {}
-        unknown = set(kwargs) - {"demo", "atspi", "fresh", "shared", "tcp", "args"}
+        unknown = set(kwargs) - {"demo", "atspi", "fresh", "shared", "tcp", "args", "orca"}
         if unknown:
             raise pytest.UsageError("unknown axserver marker option(s): %s" % ", ".join(sorted(unknown)))
         shared = bool(kwargs.get("shared", "fresh" in kwargs and not kwargs["fresh"]))
@@ -95,13 +105,14 @@ class ServerPool:
             raise pytest.UsageError("axserver marker: shared=True and fresh=True contradict each other")
         return {"demo": bool(kwargs.get("demo", True)), "atspi": bool(kwargs.get("atspi", self.atspi_default)),
                 "fresh": bool(kwargs.get("fresh", False)), "shared": shared, "tcp": bool(kwargs.get("tcp", False)),
-                "args": tuple(kwargs.get("args", ())), "screen_reader": False}
+                "args": tuple(kwargs.get("args", ())), "screen_reader": False,
+                "orca": kwargs.get("orca", self.orca_default)}
 
     def start(self, options: Dict[str, Any]) -> ServerProcess:
         """A new server with these options on a stack (and Orca) of its own; the caller stops it."""
         if options.get("screen_reader"):
             session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
-                                          orca_timeout=self.orca_timeout)
+                                          orca_timeout=self.orca_timeout, orca=options.get("orca"))
             assert session.server is not None
             self._session_of[id(session.server)] = session
             return session.server
@@ -138,14 +149,16 @@ class ServerPool:
         """The session's screen-reader session (stack, Xvfb, Orca), started on first use (again if Orca died)
         with a server for ``options`` (marked unused: the test that started it takes it as its fresh server)."""
         session = self._reader_session
-        if session is not None and not (session.orca and session.orca.running()):
+        if session is not None and (not (session.orca and session.orca.running())
+                                    or self._reader_orca != options.get("orca")):
             self._forget(session)
             session.stop()
             session = None
         if session is None:
             session = ScreenReaderSession(self.binary, demo=options["demo"], args=options["args"],
-                                          orca_timeout=self.orca_timeout)
+                                          orca_timeout=self.orca_timeout, orca=options.get("orca"))
             self._reader_session = session
+            self._reader_orca = options.get("orca")
             self._reader_shared_key = None
             self._reader_unused = True
             assert session.server is not None
@@ -180,7 +193,7 @@ class ServerPool:
         """The session's server for these options (``shared=True``), started on first use (restarted if it
         died). With a screen reader it is the reader session's server, kept while shared tests follow each other."""
         if options.get("screen_reader"):
-            key = (options["demo"], options["args"])
+            key = (options["demo"], options["args"], options.get("orca"))
             session = self.reader_session(options)
             if self._reader_unused:
                 self._reader_unused = False
@@ -219,6 +232,7 @@ def axserver_pool(request: Any) -> Iterator[ServerPool]:
     binary = find_axserver(request.config.getoption("--axserver-bin"))
     pool = ServerPool(binary, bool(request.config.getoption("--axserver-atspi")),
                       float(request.config.getoption("--axserver-orca-timeout")))
+    pool.orca_default = request.config.getoption("--axserver-orca")
     yield pool
     pool.stop_all()
 

@@ -197,7 +197,11 @@ class Orca:
     private_home=True``). ``Orca(stack)`` starts it and returns once Orca said "Screen reader on" (bounded by
     ``startup_timeout``); ``.stop()`` ends it by PID."""
 
-    def __init__(self, stack: Any, startup_timeout: float = 20.0, debug_log: bool = False) -> None:
+    def __init__(self, stack: Any, startup_timeout: float = 20.0, debug_log: bool = False,
+                 orca_stack: Any = None, keys_from_x: bool = False) -> None:
+        from . import orca_stack as stacks
+        #: Which Orca on which AT-SPI stack (axclient.orca_stack; default: the system's Orca 43).
+        self.orca_stack = orca_stack or stacks.system_stack()
         problem = missing_prerequisite()
         if problem:
             raise ScreenReaderUnavailable(problem)
@@ -222,7 +226,8 @@ class Orca:
         env = stack.env()
         env.update(PATH=shim + os.pathsep + env.get("PATH", os.defpath), SPEECHD_CMD="/bin/false",
                    ORCA_SPEECH_LOG=self.speech_log)
-        command = ["orca", "-u", prefs, "-d", "braille"]
+        env = self.orca_stack.orca_env(env, keys_from_x=keys_from_x)
+        command = self.orca_stack.orca_command() + ["-u", prefs, "-d", "braille"]
         if self.debug_log:
             command.insert(1, "--debug-file=" + self.debug_log)
         self._output = open(self.output_log, "wb")
@@ -233,11 +238,22 @@ class Orca:
         _PROCESSES.add(self)
         try:
             self._wait_ready(startup_timeout)
+            if self.orca_stack.uses_device_model and not keys_from_x:
+                self._wait_watching(env, started + startup_timeout)
         except BaseException:
             self.stop()
             raise
         #: Seconds from starting Orca to its "Screen reader on".
         self.startup_seconds = time.monotonic() - started
+
+    def _wait_watching(self, env: Dict[str, str], deadline: float) -> None:
+        """Orca 48 says "Screen reader on" before its a11y-manager device watches keys: wait for that too."""
+        from .orca_stack import ORCA_MONITOR_NAME, watching_keyboard
+        while not watching_keyboard(env):
+            if time.monotonic() >= deadline or self.process.poll() is not None:
+                raise ScreenReaderStartError("Orca never watched the keyboard (no %s on its session bus; output: %s)"
+                                             % (ORCA_MONITOR_NAME, self._output_text()[-1500:] or "(none)"))
+            time.sleep(0.02)
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -529,11 +545,18 @@ class ScreenReaderSession:
     ``.ready_seconds`` (from the call to Orca's "Screen reader on"); ``.stop()`` ends everything by PID."""
 
     def __init__(self, binary: Optional[str] = None, demo: bool = True, args: Sequence[str] = (),
-                 startup_timeout: float = 30.0, orca_timeout: float = 20.0, debug_log: bool = False) -> None:
+                 startup_timeout: float = 30.0, orca_timeout: float = 20.0, debug_log: bool = False,
+                 orca: Optional[str] = None) -> None:
+        from . import orca_stack as stacks
         from .server import A11yStack, ServerProcess, ServerStartError, find_a11y_stack_script, find_axserver
         problem = missing_prerequisite()
         if problem:
             raise ScreenReaderUnavailable(problem)
+        try:
+            #: The Orca and AT-SPI stack (``orca``: "43", "48" or a prefix; axclient.orca_stack).
+            self.orca_stack = stacks.resolve(orca)
+        except stacks.OrcaStackUnavailable as error:
+            raise ScreenReaderUnavailable(str(error)) from None
         started = time.monotonic()
         self.server: Optional[Any] = None
         self.orca: Optional[Orca] = None
@@ -543,12 +566,14 @@ class ScreenReaderSession:
         script = find_a11y_stack_script(os.path.dirname(binary))
         if script is None:
             raise ScreenReaderUnavailable("the screen reader needs Tools/a11y-stack.sh (set AXSERVER_A11Y_STACK)")
-        self.stack = A11yStack(script, xvfb=True, private_home=True)
+        self.stack = A11yStack(script, xvfb=True, private_home=True, extra_args=self.orca_stack.a11y_stack_args)
+        self.stack.exports.update(self.orca_stack.server_env())
         _PROCESSES.add(self)
         try:
             self.server = ServerProcess(binary, demo=demo, args=args, stack=self.stack,
                                         startup_timeout=startup_timeout)
-            self.orca = Orca(self.stack, startup_timeout=orca_timeout, debug_log=debug_log)
+            self.orca = Orca(self.stack, startup_timeout=orca_timeout, debug_log=debug_log,
+                             orca_stack=self.orca_stack)
         except ServerStartError:
             self.stop()
             raise
@@ -629,6 +654,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--axserver", default=None, help="the axserver binary (default: $AXSERVER_BIN, else PATH)")
     parser.add_argument("--json", action="store_true", help="print the transcript as JSON")
     parser.add_argument("--orca-timeout", type=float, default=20.0, help="how long Orca may take to start")
+    parser.add_argument("--orca", default=None, help="which Orca: 43 (the system's, default), 48 (Orca 48 on "
+                        "at-spi2-core 2.56, Tools/install-orca48.sh) or an install-orca48 prefix")
     options = parser.parse_args(argv)
     chords = [chord.strip() for chord in options.keys.split(",") if chord.strip()]
     try:
@@ -643,7 +670,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     signal.signal(signal.SIGTERM, terminated)
     try:
-        session = ScreenReaderSession(options.axserver, demo=not options.no_demo, orca_timeout=options.orca_timeout)
+        session = ScreenReaderSession(options.axserver, demo=not options.no_demo, orca_timeout=options.orca_timeout,
+                                      orca=options.orca)
     except AXError as error:
         print("axquery listen: %s" % error, file=sys.stderr)
         return 5

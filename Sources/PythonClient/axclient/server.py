@@ -58,9 +58,11 @@ class A11yStack:
     """A private session bus, AT-SPI bus and registry from ``Tools/a11y-stack.sh`` (stopped by its PIDs);
     ``xvfb`` adds a private X display, ``private_home`` a private HOME and XDG folders (both needed by Orca)."""
 
-    def __init__(self, script: str, xvfb: bool = False, timeout: float = 60.0, private_home: bool = False) -> None:
+    def __init__(self, script: str, xvfb: bool = False, timeout: float = 60.0, private_home: bool = False,
+                 extra_args: Sequence[str] = ()) -> None:
         self.script = script
         args = [script, "start"] + (["--xvfb"] if xvfb else []) + (["--private-home"] if private_home else [])
+        args += list(extra_args)  # e.g. --atspi-root (axclient.orca_stack)
         out = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
         if out.returncode != 0:
             raise ServerStartError("a11y-stack start failed: %s" % out.stderr.strip())
