@@ -528,7 +528,9 @@ def test_host_origin_and_token_checks(axdriver, tmp_path):
 
 
 def test_session_limit_and_expiry(axdriver):
-    driver = axdriver("--session-timeout-s", "2")          # the default limit: 64 sessions
+    # The limit, with sessions that cannot expire while 1,000 clients race (on a loaded machine the race takes
+    # longer than a short idle timeout, and expired sessions would free places: the count would depend on load).
+    driver = axdriver("--session-timeout-s", "600")        # the default limit: 64 sessions
 
     def create(_):
         return driver.request("POST", "/session", {"capabilities": {"alwaysMatch": {"platformName": "linux"}}})
@@ -541,11 +543,16 @@ def test_session_limit_and_expiry(axdriver):
     assert all(body["value"]["error"] == "session not created" and body["value"]["data"]["limit"] == "maxSessions"
                for body in refused)
     assert driver.request("GET", "/status")[1]["value"]["ready"] is False
-    # Abandoned sessions expire: after the idle timeout a new session is admitted and the old ids are gone.
+    # Abandoned sessions expire: with a 2 s idle timeout and the limit full, a new session is refused at once, and
+    # admitted once the abandoned ones expired; their ids are gone.
+    expiring = axdriver("--session-timeout-s", "2", "--max-sessions", "4")
+    abandoned = [expiring.new_session() for _ in range(4)]
+    status, body = expiring.request("POST", "/session", {"capabilities": {"alwaysMatch": {"platformName": "linux"}}})
+    assert status != 200 and body["value"]["data"]["limit"] == "maxSessions"
     time.sleep(2.5)
-    fresh = driver.new_session()
-    assert driver.request("GET", "/session/%s/source" % created[0])[0] == 404
-    assert driver.request("GET", "/session/%s/source" % fresh)[0] == 200
+    fresh = expiring.new_session()
+    assert expiring.request("GET", "/session/%s/source" % abandoned[0])[0] == 404
+    assert expiring.request("GET", "/session/%s/source" % fresh)[0] == 200
 
 
 def start_server(socket_path):
