@@ -95,7 +95,6 @@ final class LimitsTests: XCTestCase {
         xml += "</r>"
         let tree = try PageTree(xml: Array(xml.utf8))
         let literal = String(repeating: "a", count: 16_000)
-        let started = ContinuousClock.now
         for expression in [
             "//*[substring('\(literal)', 2, 1) = 'b']",
             "//*[contains('\(literal.prefix(10_000))', '\(literal.prefix(5_000))b')]",
@@ -105,7 +104,8 @@ final class LimitsTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("too expensive"), "\(error)")
             }
         }
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(2))
+        // (Refused by the budget, not timed: before, each ran to the end, 6.7 s for the first; the refusal's cost is
+        // bounded by the budget's count, whatever the machine's load.)
         // Ordinary string predicates stay well inside the budget.
         XCTAssertEqual(try XPathQuery("//e[contains(@axid, '9999')]").select(in: tree).count, 1)
         XCTAssertEqual(try XPathQuery("//e[translate(@axid, 'e', 'E') = 'E42']").select(in: tree).count, 1)

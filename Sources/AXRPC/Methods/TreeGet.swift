@@ -23,7 +23,7 @@ package enum TreeGet {
     package static func request(_ params: JSON?, _ session: RPCSession, _ hub: Hub) throws(RPCError) -> Request {
         let arguments = try Params(params, method: "tree.get")
         let snap = try AXMethods.snapshot(arguments, hub, session)
-        let format = try arguments.string(#","format":"#) ?? "json"
+        let format = try arguments.string("format") ?? "json"
         var rootID: String?
         if let rootTarget = arguments["root"] {
             rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get")
