@@ -170,6 +170,7 @@ let package = Package(
                 "AXATSPI",
                 "AXATSPIModel", "AXInsight",
                 "AXDemo", "AXConformance",
+                "AXMCP",
             ], swiftSettings: swiftSettings),
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),

@@ -34,6 +34,7 @@ package struct FuzzTarget: Sendable {
         DBusFuzz.target,
         ConnectionsFuzz.target,
         ATSPIModelFuzz.target,
+        MCPLineFuzz.target,
     ]
 
     /// The target called `name`, if any.

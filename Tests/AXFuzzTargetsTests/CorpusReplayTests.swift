@@ -41,6 +41,7 @@ final class CorpusReplayTests: XCTestCase {
     func testDBus() throws { try replay("dbus", minimumCorpus: 10) }
     func testConnections() throws { try replay("connections", minimumCorpus: 4) }
     func testATSPIModel() throws { try replay("atspi-model", minimumCorpus: 6) }
+    func testMCPLines() throws { try replay("mcp-lines", minimumCorpus: 4) }
 
     /// Every target has a corpus directory and is covered by a test above.
     func testEveryTargetHasACorpus() {
@@ -50,8 +51,8 @@ final class CorpusReplayTests: XCTestCase {
         XCTAssertEqual(
             FuzzTarget.all.map(\.name).sorted(),
             [
-                "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "patch", "router", "selector",
-                "snapshot",
+                "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "mcp-lines", "patch", "router",
+                "selector", "snapshot",
             ])
     }
 
