@@ -725,6 +725,8 @@ package final class Hub: Sendable {
                 let cont = resumer
                 let current: Int? = state.withLock { locked in
                     guard let appState = locked.apps[app] else { return -1 }
+                    // Cancelled before it got here: `onCancel` found nothing to remove, so nothing may be left.
+                    if Task.isCancelled { return -1 }
                     if appState.store.revision > revision { return appState.store.revision }
                     if let focused = focusAtStart, focused != appState.focusedID { return appState.store.revision }
                     appState.waiters[token] = { [weak self] in
