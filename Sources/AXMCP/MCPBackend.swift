@@ -125,7 +125,7 @@ package final class LiveBackend: MCPBackend {
         defer { gate.leave() }
         let client = try await connected()
         do {
-            return try await client.call(method, params, timeout: timeout)
+            return try await callRetryingBusy(client, method, params, timeout: timeout)
         } catch {
             if error.code == RPCError.Code.appNotResponding, client.isClosed {
                 var data = error.data?.objectValue ?? [:]
@@ -137,6 +137,30 @@ package final class LiveBackend: MCPBackend {
             throw error
         }
     }
+
+    /// Calls `method`; a wait the server refuses as busy (its slot of a call cancelled here is not free there yet)
+    /// is tried again for up to `busyRetries` × 20 ms, unless the caller is cancelled meanwhile.
+    private func callRetryingBusy(_ client: RPCClient, _ method: String, _ params: JSON?, timeout: Duration)
+        async throws(RPCError) -> JSON
+    {
+        var attempt = 0
+        while true {
+            do {
+                return try await client.call(method, params, timeout: timeout)
+            } catch {
+                guard error.code == RPCError.Code.busy, Self.concurrentMethods.contains(method),
+                    attempt < Self.busyRetries
+                else { throw error }
+                attempt += 1
+                do { try await Task.sleep(for: .milliseconds(20)) } catch {
+                    throw RPCError.cancelled("request '\(method)' was cancelled")
+                }
+            }
+        }
+    }
+
+    /// How often a wait refused as busy is tried again.
+    static let busyRetries = 250
 
     /// Closes the connection.
     package func close() async {
