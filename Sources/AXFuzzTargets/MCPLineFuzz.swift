@@ -12,9 +12,9 @@ import AXMCP
 
 /// `axquery mcp`'s line protocol (issue 30): the input is what a host writes on standard input, fed through the
 /// real stdio loop (`MCPStdio`) into an `MCPSession` whose tools reach a stand-in server that answers every call at
-/// once. Checked: every line written out is one JSON-RPC 2.0 message; every request line (a JSON object with a
-/// `method` and a string or number `id`) gets exactly one answer carrying its id — at most one when a
-/// `notifications/cancelled` names that id; nothing traps.
+/// once. Checked: every line written out is one JSON-RPC 2.0 message; every line that is a JSON object with a string
+/// or number `id` and is not a response gets exactly one answer carrying its id — at most one when a
+/// `notifications/cancelled` names that id — also when stdin ends while calls run; nothing traps.
 enum MCPLineFuzz {
     static let target = FuzzTarget(
         name: "mcp-lines",
@@ -77,9 +77,10 @@ enum MCPLineFuzz {
         var cancelled: Set<String> = []
         let lines = Array(input).split(separator: 0x0A, omittingEmptySubsequences: false)
         for line in lines where line.count <= MCPSession.maxLineBytes {
-            guard case .object(let object)? = try? JSON.parse(Array(line)), let method = object["method"] else {
-                continue
-            }
+            guard case .object(let object)? = try? JSON.parse(Array(line)) else { continue }
+            let method = object["method"]
+            // A response (no method, a result or an error) is never answered; any other object with an id is.
+            if method == nil && (object["result"] != nil || object["error"] != nil) { continue }
             if method == "notifications/cancelled", let named = object["params"]?["requestId"] {
                 cancelled.insert(named.jsonString)
             }

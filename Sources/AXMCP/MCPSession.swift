@@ -178,9 +178,14 @@ package final class MCPSession: Sendable {
 
     /// A call ended: answered unless it was cancelled (MCP cancellation); the next waiting call starts.
     private func finished(key: String, id: JSON, result: MCPToolResult) {
-        let (wasCancelled, idle) = state.withLock { locked -> (Bool, Bool) in
+        // Answered before the call leaves `running`: the stdio loop, which exits once nothing runs, must not exit
+        // between the two and lose the answer.
+        if !state.withLock({ $0.cancelled.contains(key) }) {
+            send(RPCMessage.response(id: id, result: .success(result.json)))
+        }
+        let idle = state.withLock { locked -> Bool in
             locked.running[key] = nil
-            let wasCancelled = locked.cancelled.remove(key) != nil
+            locked.cancelled.remove(key)
             while locked.running.count < Self.maxRunning, locked.orderHead < locked.order.count {
                 let next = locked.order[locked.orderHead]
                 locked.orderHead += 1
@@ -191,9 +196,8 @@ package final class MCPSession: Sendable {
             Self.compactOrder(&locked)
             let idle = locked.running.isEmpty && locked.queued.isEmpty && locked.burst >= Self.trimAfterCalls
             if locked.running.isEmpty && locked.queued.isEmpty { locked.burst = 0 }
-            return (wasCancelled, idle)
+            return idle
         }
-        if !wasCancelled { send(RPCMessage.response(id: id, result: .success(result.json))) }
         if idle { HeapTrim.release() }
     }
 
