@@ -43,6 +43,8 @@ package final class MCPSession: Sendable {
         var orderHead = 0
         var queuedBytes = 0
         var initialized = false
+        /// Calls that ended and whose answer is being written.
+        var answering = 0
         /// Calls started since the session was last idle.
         var burst = 0
     }
@@ -178,14 +180,12 @@ package final class MCPSession: Sendable {
 
     /// A call ended: answered unless it was cancelled (MCP cancellation); the next waiting call starts.
     private func finished(key: String, id: JSON, result: MCPToolResult) {
-        // Answered before the call leaves `running`: the stdio loop, which exits once nothing runs, must not exit
-        // between the two and lose the answer.
-        if !state.withLock({ $0.cancelled.contains(key) }) {
-            send(RPCMessage.response(id: id, result: .success(result.json)))
-        }
-        let idle = state.withLock { locked -> Bool in
+        // The id is free again at once; the call counts as running until its answer is written, so the stdio loop,
+        // which exits once nothing runs, never exits before the answer is out.
+        let (wasCancelled, idle) = state.withLock { locked -> (Bool, Bool) in
             locked.running[key] = nil
-            locked.cancelled.remove(key)
+            let wasCancelled = locked.cancelled.remove(key) != nil
+            if !wasCancelled { locked.answering += 1 }
             while locked.running.count < Self.maxRunning, locked.orderHead < locked.order.count {
                 let next = locked.order[locked.orderHead]
                 locked.orderHead += 1
@@ -196,7 +196,11 @@ package final class MCPSession: Sendable {
             Self.compactOrder(&locked)
             let idle = locked.running.isEmpty && locked.queued.isEmpty && locked.burst >= Self.trimAfterCalls
             if locked.running.isEmpty && locked.queued.isEmpty { locked.burst = 0 }
-            return idle
+            return (wasCancelled, idle)
+        }
+        if !wasCancelled {
+            send(RPCMessage.response(id: id, result: .success(result.json)))
+            state.withLock { $0.answering -= 1 }
         }
         if idle { HeapTrim.release() }
     }
@@ -278,7 +282,7 @@ package final class MCPSession: Sendable {
     }
 
     /// Calls still running.
-    package var runningCount: Int { state.withLock { $0.running.count } }
+    package var runningCount: Int { state.withLock { $0.running.count + $0.answering } }
     /// Calls waiting for a place to run.
     package var queuedCount: Int { state.withLock { $0.queued.count } }
 
