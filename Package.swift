@@ -172,7 +172,7 @@ let package = Package(
                 "CDBus",
                 "AXATSPI",
                 "AXATSPIModel", "AXInsight",
-                "AXDemo", "AXConformance", "AXWebDriver",
+                "AXDemo", "AXConformance", "AXWebDriver", "AXMCP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ], swiftSettings: swiftSettings),

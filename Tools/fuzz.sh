@@ -13,7 +13,8 @@
 # A crash whose log matches a line of Tests/Fuzz/known-open.txt for its target (a bug being fixed elsewhere) is
 # renamed open-<sha1> and not counted. Ends with one line: `fuzz: N targets, M inputs, K crashes` (exit status 1
 # when K > 0).
-# Targets: `swift run axfuzz --list` (json framing router selector patch snapshot appium-xml dbus connections atspi-model webdriver-http).
+# Targets: `swift run axfuzz --list` (json framing router selector patch snapshot appium-xml dbus connections atspi-model
+# mcp-lines webdriver-http).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(json framing router selector patch snapshot appium-xml dbus connections atspi-model webdriver-http)
+    targets=(json framing router selector patch snapshot appium-xml dbus connections atspi-model mcp-lines webdriver-http)
 fi
 
 scratch=.build-fuzz

@@ -35,6 +35,7 @@ package struct FuzzTarget: Sendable {
         ConnectionsFuzz.target,
         ATSPIModelFuzz.target,
         WebDriverHTTPFuzz.target,
+        MCPLineFuzz.target,
     ]
 
     /// The target called `name`, if any.

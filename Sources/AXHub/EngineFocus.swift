@@ -59,10 +59,7 @@ extension Hub {
             if let focused = appState.engine.focused, !engine.isFocusable(focused) {
                 events += Hub.recoverLostFocus(appState, engine: engine)
             }
-            let snap = AppSnapshot(
-                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
-                focusedID: appState.focusedID,
-                restrictions: appState.store.restrictions, denied: appState.denied)
+            let snap = appState.snapshot
             return FocusContext(snapshot: snap, engine: Hub.engine(appState), engineFocused: appState.engine.focused)
         }
         guard let context else { throw HubError(.noSuchApp, "no app '\(app)'") }
@@ -81,10 +78,7 @@ extension Hub {
                 index = RotorIndex(tree: appState.store.tree)
                 appState.engine.rotorIndex = index
             }
-            let snap = AppSnapshot(
-                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
-                focusedID: appState.focusedID,
-                restrictions: appState.store.restrictions, denied: appState.denied)
+            let snap = appState.snapshot
             return (snap, index)
         }
         guard let result else { throw HubError(.noSuchApp, "no app '\(app)'") }

@@ -158,6 +158,8 @@ package enum HubEvent: Sendable {
 package struct AppSnapshot: Sendable {
     package var id: String
     package var name: String
+    /// The app's registration (D-REG-GEN-1): a later app under the same id or name has another.
+    package var registration: UInt64
     package var tree: AXTree
     package var views: ViewHierarchy
     package var focusedID: String?
@@ -193,6 +195,9 @@ package final class Hub: Sendable {
     final class AppState {
         let id: String
         let name: String
+        /// This registration, unique for the server's life: per-app state outside the app is keyed by it, never by
+        /// the id or name a later app may take (D-REG-GEN-1).
+        let registration: UInt64
         let store = HierarchyStore()
         let provider: (any ActionProvider)?
         var focusedID: String?
@@ -203,10 +208,18 @@ package final class Hub: Sendable {
         var focusReturn: [String] = []
         /// The caret and selection of text elements the server edits (D-KEYOP-5), by element id.
         var carets: [String: TextCaret] = [:]
-        init(id: String, name: String, provider: (any ActionProvider)?) {
+        init(id: String, name: String, registration: UInt64, provider: (any ActionProvider)?) {
             self.id = id
             self.name = name
+            self.registration = registration
             self.provider = provider
+        }
+
+        /// What readers get of this app now.
+        var snapshot: AppSnapshot {
+            AppSnapshot(
+                id: id, name: name, registration: registration, tree: store.tree, views: store.views,
+                focusedID: focusedID, restrictions: store.restrictions, denied: denied)
         }
 
         /// Removes and returns the app's waiters, to be woken outside the lock: the tree or the focus changed.
@@ -234,6 +247,8 @@ package final class Hub: Sendable {
     }
 
     let state = Mutex(State())
+    /// Registration numbers, unique in the process (caches shared by several hubs, as in tests, key by them too).
+    private static let registrations = Atomic<UInt64>(1)
     private let delivery = EventDelivery()
     /// Serializes policy changes end to end (read, persist, apply), so concurrent operator calls and reloads
     /// leave the file and the running policy equal.
@@ -272,6 +287,33 @@ package final class Hub: Sendable {
 
     // MARK: Apps
 
+    /// Why `name` cannot name an app, nil when it can (D-APPNAME-1): a control character (NUL, newline, tab, DEL,
+    /// C1), a line or paragraph separator, or a bidirectional override would be cut (AT-SPI and D-Bus end a name
+    /// at NUL), split a log or `axquery` line, or show another name than the one registered.
+    package static func appNameProblem(_ name: String) -> String? {
+        for scalar in name.unicodeScalars {
+            let problem: String?
+            switch scalar.properties.generalCategory {
+            case .control: problem = "a control character"
+            case .lineSeparator, .paragraphSeparator: problem = "a line separator"
+            case .format where bidiControls.contains(scalar.value): problem = "a bidirectional control"
+            default: problem = nil
+            }
+            if let problem {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                return
+                    "must not contain \(problem) (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code));"
+                    + " give a printable name such as the app's title"
+            }
+        }
+        return nil
+    }
+
+    /// Bidirectional embedding, override and isolate controls (they make a name display as another).
+    private static let bidiControls: Set<UInt32> = [
+        0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
+
     /// Registers an app; its id is its name, made unique with a suffix when needed.
     package func registerApp(name: String, provider: (any ActionProvider)?) -> String {
         let id = state.withLock { locked -> String in
@@ -281,7 +323,8 @@ package final class Hub: Sendable {
                 id = "\(name)-\(suffix)"
                 suffix += 1
             }
-            let app = AppState(id: id, name: name, provider: provider)
+            let registration = Hub.registrations.add(1, ordering: .relaxed).oldValue
+            let app = AppState(id: id, name: name, registration: registration, provider: provider)
             locked.apps[id] = app
             locked.order.append(id)
             return id
@@ -328,10 +371,7 @@ package final class Hub: Sendable {
     package func snapshot(_ app: String) throws(HubError) -> AppSnapshot {
         let found: AppSnapshot? = state.withLock { locked in
             guard let appState = locked.apps[app] else { return nil }
-            return AppSnapshot(
-                id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
-                focusedID: appState.focusedID,
-                restrictions: appState.store.restrictions, denied: appState.denied)
+            return appState.snapshot
         }
         guard let found else { throw HubError(.noSuchApp, "no app '\(app)'") }
         return found
@@ -341,10 +381,7 @@ package final class Hub: Sendable {
         state.withLock { locked in
             locked.order.compactMap { id in
                 guard let appState = locked.apps[id] else { return nil }
-                return AppSnapshot(
-                    id: appState.id, name: appState.name, tree: appState.store.tree, views: appState.store.views,
-                    focusedID: appState.focusedID,
-                    restrictions: appState.store.restrictions, denied: appState.denied)
+                return appState.snapshot
             }
         }
     }
@@ -693,6 +730,8 @@ package final class Hub: Sendable {
                 let cont = resumer
                 let current: Int? = state.withLock { locked in
                     guard let appState = locked.apps[app] else { return -1 }
+                    // Cancelled before it got here: `onCancel` found nothing to remove, so nothing may be left.
+                    if Task.isCancelled { return -1 }
                     if appState.store.revision > revision { return appState.store.revision }
                     if let focused = focusAtStart, focused != appState.focusedID { return appState.store.revision }
                     appState.waiters[token] = { [weak self] in

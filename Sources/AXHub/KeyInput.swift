@@ -50,6 +50,19 @@ extension KeyForwarder {
     package func keysRouted(to app: String) {}
 }
 
+/// A key kept from the app because the element it would reach is guarded by a denied guided-access
+/// restriction (D-GA-KEY-1). Answered over JSON-RPC as −32017 `policy denied`.
+package struct KeyDeniedError: Error, Sendable, Equatable {
+    /// The denied restriction guarding the element.
+    package var restriction: String
+    /// The restriction's text, as the app declared it.
+    package var text: String?
+    /// The focused element the key would have reached.
+    package var element: String
+    /// The key's X keysym name.
+    package var key: String
+}
+
 /// Who sent a key: the app that received it (provider) or a test script (automation) (D-KEY-2).
 package enum KeySource: Sendable {
     case provider
@@ -252,10 +265,13 @@ extension Hub {
             return KeyOutcome(
                 consumed: true, handledBy: "assistive-technology", focus: focusedElement(app), answers: answers)
         }
-        let handledBy =
-            serverHandles
-            ? "server"
-            : try await appHandling(app, symbol, modifiers, press: press, release: release, source: source)
+        if serverHandles {
+            return KeyOutcome(consumed: false, handledBy: "server", focus: focusedElement(app), answers: answers)
+        }
+        // Every key that goes on to the app passes here, whoever handles navigation and whichever route sent it
+        // (D-GA-KEY-1): a guarded element keeps its keys.
+        if let denial = keyDenial(app: app, symbol: symbol, modifiers: modifiers) { throw denial }
+        let handledBy = try await appHandling(app, symbol, modifiers, press: press, release: release, source: source)
         return KeyOutcome(consumed: false, handledBy: handledBy, focus: focusedElement(app), answers: answers)
     }
 
@@ -274,6 +290,27 @@ extension Hub {
         } catch {
             return (true, error)
         }
+    }
+
+    /// Why a key must not reach the app (D-GA-KEY-1, R83): the element it would reach (engine focus, else
+    /// accessibility focus) is guarded by a denied guided-access restriction, and the key does more than leave it
+    /// (Tab, Shift-Tab) or change the modifier state. Return and space would press it, arrows adjust it, and an app
+    /// may bind any other key to it. Nil when the key may go.
+    package func keyDenial(app: String, symbol: KeySymbol, modifiers: Set<KeyModifier>) -> KeyDeniedError? {
+        if symbol.isModifierKey { return nil }
+        if case .move(let heading)? = KeyboardNavigation.command(for: symbol, modifiers: modifiers),
+            heading == .next || heading == .previous
+        {
+            return nil
+        }
+        guard let target = keyTarget(app), let snap = try? snapshot(app), !snap.denied.isEmpty,
+            let node = snap.tree[target],
+            let denied = GuidedAccess.deniedRestriction(
+                guarding: node.actionTarget, element: node, tree: snap.tree, views: snap.views, denied: snap.denied)
+        else { return nil }
+        return KeyDeniedError(
+            restriction: denied, text: snap.restrictions.first { $0.id == denied }?.text, element: target,
+            key: symbol.name)
     }
 
     /// Who handles a key neither the AT nor the server took: a provider's key goes back to the app that sent it;

@@ -94,7 +94,7 @@ public enum RPCInbound: Sendable, Equatable {
             }
             return .response(id: id, result: .success(resultValue))
         }
-        let errorValue = object["error"]!
+        let errorValue = object["error"] ?? .null
         let rpcError =
             RPCError(json: errorValue)
             ?? .internalError("malformed error object in response: \(errorValue.jsonString)")

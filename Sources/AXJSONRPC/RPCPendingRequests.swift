@@ -86,7 +86,10 @@ public final class RPCPendingRequests: Sendable {
                                     "method": .string(method), "timeoutMs": .number(Double(ms)), "reason": "timeout",
                                 ])))
                 }
-                if !send(.number(Double(id))) {
+                // A caller cancelled before its request was written never sends it (nothing to cancel remotely).
+                if Task.isCancelled {
+                    _ = resolve(id, .failure(.cancelled("request '\(method)' was cancelled")))
+                } else if !send(.number(Double(id))) {
                     _ = resolve(id, .failure(.disconnected(method: method)))
                 } else if Task.isCancelled {
                     _ = resolve(id, .failure(.cancelled("request '\(method)' was cancelled")))

@@ -85,8 +85,9 @@ final class LineWriter: Sendable {
             guard !broken else { return }
             var offset = 0
             while offset < line.count {
-                let written = line.withUnsafeBytes { raw in
-                    writeFD(fd, raw.baseAddress! + offset, line.count - offset)
+                let written = line.withUnsafeBytes { raw -> Int in
+                    guard let base = raw.baseAddress else { return 0 }
+                    return writeFD(fd, base + offset, line.count - offset)
                 }
                 if written < 0 {
                     if errno == EINTR { continue }

@@ -282,7 +282,7 @@ package final class MCPToolRunner: Sendable {
 
     func waitFor(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
-        let target = try args.target(required: true)!
+        let target = try args.requiredTarget()
         let state = try args.string("state") ?? "attached"
         let timeoutMs = try args.integer("timeoutMs", default: 5_000, in: 0...Self.maxWaitMs)
         var params: JSONObject = ["target": target, "state": .string(state), "timeoutMs": .number(Double(timeoutMs))]
@@ -332,7 +332,7 @@ package final class MCPToolRunner: Sendable {
             }
             return .text(text)
         case "explain":
-            let target = try args.target(required: true)!
+            let target = try args.requiredTarget()
             let result = try await call("focus.explain", ["target": target], app: app)
             var text = "\(result["target"]?.stringValue ?? "?"): focusable \(result["focusable"]?.boolValue ?? false)"
             text += ", focused \(result["focused"]?.boolValue ?? false)"
@@ -371,7 +371,7 @@ package final class MCPToolRunner: Sendable {
 
     func say(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
-        let target = try args.target(required: true)!
+        let target = try args.requiredTarget()
         let result = try await call("speech.describe", ["target": target], app: app)
         var text = "\(result["element"]?.stringValue ?? "?")"
         if let voiceOver = result["voiceOver"]?["text"]?.stringValue { text += "\nVoiceOver: " + voiceOver }
@@ -725,6 +725,14 @@ struct ToolArguments: Sendable {
     }
 
     /// `{"id": ref}` or `{"selector": s}`; exactly one of `ref` and `selector` when `required`.
+    /// `target(required: true)`, which never answers nil.
+    func requiredTarget() throws(ToolArgumentError) -> JSON {
+        guard let target = try target(required: true) else {
+            throw ToolArgumentError(message: "\(tool): 'ref' or 'selector' is required")
+        }
+        return target
+    }
+
     func target(required: Bool) throws(ToolArgumentError) -> JSON? {
         let ref = try string("ref")
         let selector = try selector()

@@ -257,7 +257,7 @@ struct ScalarClass: Sendable {
             return scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value | 0x20)) : scalar
         }
         let mapped = scalar.properties.lowercaseMapping.unicodeScalars
-        return mapped.count == 1 ? mapped.first! : scalar
+        return mapped.count == 1 ? (mapped.first ?? scalar) : scalar
     }
 
     static func upper(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
@@ -265,7 +265,7 @@ struct ScalarClass: Sendable {
             return scalar.value >= 0x61 && scalar.value <= 0x7A ? Unicode.Scalar(UInt8(scalar.value - 0x20)) : scalar
         }
         let mapped = scalar.properties.uppercaseMapping.unicodeScalars
-        return mapped.count == 1 ? mapped.first! : scalar
+        return mapped.count == 1 ? (mapped.first ?? scalar) : scalar
     }
 }
 

@@ -544,8 +544,8 @@ struct SelectorParser {
         skipWS()
         let nAt = position
         var raw = ""
-        if peek() == "-" || peek() == "+" {
-            raw.append(peek()!)
+        if let sign = peek(), sign == "-" || sign == "+" {
+            raw.append(sign)
             position += 1
         }
         while let character = peek(), character.isASCII, character.isNumber {

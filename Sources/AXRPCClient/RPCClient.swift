@@ -101,19 +101,31 @@ public final class RPCClient: Sendable {
     public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError)
         -> JSON
     {
-        let sentID = Mutex<JSON?>(nil)
+        // The id once the request is written, and whether the caller cancelled: whichever of the two comes second
+        // sends `$/cancelRequest`, so a request written while its caller is being cancelled is still cancelled
+        // on the server (and one cancelled before it was written is never sent: `perform` checks first).
+        let sent = Mutex<(id: JSON?, cancelled: Bool)>((nil, false))
         let result: Result<JSON, RPCError> = await withTaskCancellationHandler {
             do throws(RPCError) {
                 return .success(
                     try await pending.perform(method: method, timeout: timeout) { id in
-                        sentID.withLock { $0 = id }
-                        return send(RPCMessage.request(id: id, method: method, params: params))
+                        let written = send(RPCMessage.request(id: id, method: method, params: params))
+                        let cancelledMeanwhile = sent.withLock { state -> Bool in
+                            state.id = id
+                            return state.cancelled
+                        }
+                        if written && cancelledMeanwhile { notify("$/cancelRequest", ["id": id]) }
+                        return written
                     })
             } catch {
                 return .failure(error)
             }
         } onCancel: {
-            if let id = sentID.withLock({ $0 }) { notify("$/cancelRequest", ["id": id]) }
+            let id = sent.withLock { state -> JSON? in
+                state.cancelled = true
+                return state.id
+            }
+            if let id { notify("$/cancelRequest", ["id": id]) }
         }
         return try result.get()
     }

@@ -85,7 +85,7 @@ package final class RPCSession: Sendable {
 
 /// Requests of one connection running beside its others, cancellable by id (`$/cancelRequest`, as LSP does).
 package final class RPCInFlightRequests: Sendable {
-    /// At most this many run beside the others per connection; more wait their turn in order.
+    /// At most this many run beside the others per connection; the transport answers a further one −32023 busy.
     package static let maxConcurrent = 256
 
     final class Handle: Sendable {

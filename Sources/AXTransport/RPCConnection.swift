@@ -499,6 +499,20 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             if started {
                 return
             }
+            // Full: refused at once rather than queued on the lane, where a long wait would hold up every later
+            // request of the connection and `$/cancelRequest` could not reach it (issue 30 item 5, D-PROTO-1).
+            if session.inFlight.count >= RPCInFlightRequests.maxConcurrent {
+                drainOutbox()
+                sendMessage(
+                    RPCMessage.errorResponse(
+                        id: requestID,
+                        RPCError.make(
+                            RPCError.Code.busy,
+                            "\(RPCInFlightRequests.maxConcurrent) concurrent requests (wait.for) already run on this connection; retry when one has answered",
+                            ["limit": JSON(RPCInFlightRequests.maxConcurrent)])),
+                    kind: .reply)
+                return
+            }
         }
         // While the server waits for this peer to answer a server->client request (a provider performing an
         // action), the peer may need this call answered first (e.g. its hierarchy.update): run it now, out of

@@ -195,7 +195,7 @@ package final class DriverSession: Sendable {
         var timeouts = WebDriverTimeouts()
         var lastUsed = ContinuousClock.now
         var window: String?
-        var page: (revision: Int, tree: PageTree, index: [String: Int])?
+        var page: (registration: Int, revision: Int, tree: PageTree, index: [String: Int])?
         var heldModifiers: [String] = []
     }
 
@@ -227,12 +227,14 @@ package final class DriverSession: Sendable {
     func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
         let revisionReply = try await link.call("tree.revision")
         let revision = revisionReply["revision"]?.intValue ?? -1
-        let cached = state.withLock { $0.page }
+        // The app's registration: an app that registered again under the same name starts a new page (D-REG-GEN-1).
+        let registration = revisionReply["registration"]?.intValue ?? -1
+        let cached = state.withLock { $0.page }.flatMap { $0.registration == registration ? $0 : nil }
         if let cached, cached.revision == revision, revision >= 0 {
             return (cached.tree, cached.index)
         }
         if let cached, revision > cached.revision, let patched = await patched(cached, to: revision) {
-            state.withLock { $0.page = (revision, patched, cached.index) }
+            state.withLock { $0.page = (registration, revision, patched, cached.index) }
             return (patched, cached.index)
         }
         let reply = try await link.call("tree.get", ["format": "xml"])
@@ -248,7 +250,7 @@ package final class DriverSession: Sendable {
         for element in 0..<tree.count {
             if let axid = tree.attribute(element, "axid") { index[axid] = element }
         }
-        state.withLock { $0.page = (revision, tree, index) }
+        state.withLock { $0.page = (registration, revision, tree, index) }
         return (tree, index)
     }
 
@@ -259,7 +261,9 @@ package final class DriverSession: Sendable {
     /// (no element added, removed or moved, no window change) and updated at most `maxPatchedElements` elements:
     /// their attributes are rebuilt from `element.get` as the page source writes them (AXQuery's TreeXML), so a
     /// live app whose labels and values tick is not re-read whole after every change. Nil: read the page again.
-    func patched(_ cached: (revision: Int, tree: PageTree, index: [String: Int]), to revision: Int) async -> PageTree? {
+    func patched(
+        _ cached: (registration: Int, revision: Int, tree: PageTree, index: [String: Int]), to revision: Int
+    ) async -> PageTree? {
         guard
             let diff = try? await link.call(
                 "tree.diff", ["fromRevision": JSON(cached.revision), "toRevision": JSON(revision)]),

@@ -274,8 +274,9 @@ package final class WebDriverService: Sendable {
         let multiple = match.command == .findElements || match.command == .findElementsFromElement
         var root: String?
         if let reference = match.elementID {
-            root = try ElementReference.decode(reference)
-            _ = try await element(session, root!)
+            let decoded = try ElementReference.decode(reference)
+            root = decoded
+            _ = try await element(session, decoded)
         }
         let found = try await find(session, try Locator.parse(body), root: root, multiple: multiple)
         if multiple { return .array(found.map(ElementReference.json)) }

@@ -42,6 +42,7 @@ final class CorpusReplayTests: XCTestCase {
     func testConnections() throws { try replay("connections", minimumCorpus: 4) }
     func testATSPIModel() throws { try replay("atspi-model", minimumCorpus: 6) }
     func testWebDriverHTTP() throws { try replay("webdriver-http", minimumCorpus: 8) }
+    func testMCPLines() throws { try replay("mcp-lines", minimumCorpus: 4) }
 
     /// Every target has a corpus directory and is covered by a test above.
     func testEveryTargetHasACorpus() {
@@ -51,8 +52,8 @@ final class CorpusReplayTests: XCTestCase {
         XCTAssertEqual(
             FuzzTarget.all.map(\.name).sorted(),
             [
-                "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "patch", "router", "selector",
-                "snapshot", "webdriver-http",
+                "appium-xml", "atspi-model", "connections", "dbus", "framing", "json", "mcp-lines", "patch", "router",
+                "selector", "snapshot", "webdriver-http",
             ])
     }
 

@@ -176,6 +176,7 @@ final class Collected: Sendable {
 final class AXMCPSessionTests: XCTestCase {
     var server: RPCServer!
     var host: DemoHost!
+    var hub: Hub!
     var directory: String!
     let collected = Collected()
 
@@ -189,6 +190,7 @@ final class AXMCPSessionTests: XCTestCase {
     /// A server with the demo app on `directory`/ax.sock.
     func startServer() async throws {
         let hub = Hub(actionTimeout: .seconds(3))
+        self.hub = hub
         let router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         server = RPCServer(
@@ -377,6 +379,92 @@ final class AXMCPSessionTests: XCTestCase {
         XCTAssertEqual(answer["satisfied"], true)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(4))
         await client.close()
+    }
+
+    /// Issue 30 item 5 (D-MCP-CONN-1): concurrent first calls share one connection. Before, each call that found
+    /// no connection opened its own (500 calls: 261 connections and 132 "cannot connect").
+    func testConcurrentFirstCallsShareOneConnection() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let calls = 500
+        var lines: [String] = []
+        for id in 1...calls {
+            lines.append(
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"find","arguments":{"selector":"switch"}}}"#
+            )
+        }
+        for line in lines { send(session, line) }
+        var mostConnections = 0
+        for _ in 0..<2_000 {
+            mostConnections = max(mostConnections, server.connectionCount)
+            if collected.messages.withLock({ $0.count }) >= calls { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let answers = collected.messages.withLock { $0 }
+        XCTAssertEqual(answers.count, calls)
+        let failed = answers.filter { $0["result"]?["isError"] == true }
+        XCTAssertEqual(failed.count, 0, "\(failed.first?.jsonString ?? "")")
+        XCTAssertEqual(backend.connectionsOpened, 1)
+        XCTAssertLessThanOrEqual(mostConnections, 2, "the demo app's connection and the session's")
+    }
+
+    /// Issue 30 item 5: 1,000 `wait_for` calls, all cancelled, free everything at once: the next `find` answers
+    /// without waiting for their timeouts (before: no answer for 30 s, 3 of 3), and no wait is left on the server.
+    func testCancellingAThousandWaitsFreesEverything() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        _ = try await call(session, 1, "find", ["selector": "switch"])
+        let waits = 1_000
+        for id in 2...(waits + 1) {
+            send(
+                session,
+                ##"{"jsonrpc":"2.0","id":\##(id),"method":"tools/call","params":{"name":"wait_for","arguments":{"selector":"#never","state":"attached","timeoutMs":60000}}}"##
+            )
+        }
+        for _ in 0..<500 where backend.callsInFlight < 64 { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertGreaterThan(backend.callsInFlight, 0)
+        XCTAssertEqual(session.runningCount, waits)
+        for id in 2...(waits + 1) {
+            send(session, #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":\#(id)}}"#)
+        }
+        let started = ContinuousClock.now
+        let (found, failed) = try await call(session, 5_000, "find", ["selector": "switch"])
+        let elapsed = ContinuousClock.now - started
+        XCTAssertFalse(failed, found)
+        XCTAssertLessThan(elapsed, .seconds(2), "the next find waited \(elapsed)")
+        for _ in 0..<300 where session.runningCount > 0 || hub.registeredWaiterCount > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(session.runningCount, 0)
+        XCTAssertEqual(backend.queuedCalls, 0)
+        XCTAssertEqual(hub.registeredWaiterCount, 0, "a cancelled wait still waits on the server")
+        XCTAssertEqual(backend.connectionsOpened, 1)
+        let answeredWaits = collected.messages.withLock {
+            $0.filter { ($0["id"]?.intValue ?? 0) > 1 && ($0["id"]?.intValue ?? 0) <= waits + 1 }
+        }
+        XCTAssertEqual(answeredWaits.count, 0, "a cancelled call was answered")
+    }
+
+    /// Issue 30 item 5: calls beyond the running and queued bounds are answered −32023 `busy` at once.
+    func testCallsBeyondTheBoundsAreBusy() async throws {
+        let (session, backend) = makeSession()
+        defer { Task { await backend.close() } }
+        let total = MCPSession.maxRunning + MCPSession.maxQueued + 5
+        for id in 1...total {
+            send(
+                session,
+                ##"{"jsonrpc":"2.0","id":\##(id),"method":"tools/call","params":{"name":"wait_for","arguments":{"selector":"#never","state":"attached","timeoutMs":60000}}}"##
+            )
+        }
+        let busy = collected.messages.withLock { $0.filter { $0["error"]?["code"] == -32023 } }
+        XCTAssertEqual(busy.count, 5)
+        XCTAssertEqual(busy.first?["error"]?["data"]?["maxQueued"]?.intValue, MCPSession.maxQueued)
+        XCTAssertEqual(session.runningCount, MCPSession.maxRunning)
+        XCTAssertEqual(session.queuedCount, MCPSession.maxQueued)
+        session.cancelAll()
+        for _ in 0..<500 where session.runningCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(session.runningCount, 0)
+        XCTAssertEqual(session.queuedCount, 0)
     }
 
     func testServerGoneIsATypedErrorAndTheNextCallReconnects() async throws {

@@ -415,6 +415,24 @@ def test_stdin_closed_exits_cleanly_with_only_protocol_on_stdout(raw):
         json.loads(line)
 
 
+def test_stdin_closed_with_calls_running_and_queued_exits_cleanly(raw):
+    """Issue 30 item 5: a host that goes away with 3,000 waits in flight (1,024 run, the rest queued in axquery mcp)
+    ends the process at once with status 0 and only protocol lines on stdout."""
+    raw.answer(1, "initialize", {"protocolVersion": "2025-11-25"})
+    lines = [json.dumps({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
+                         "params": {"name": "wait_for", "arguments": {"selector": "#neverThere", "state": "attached",
+                                                                      "timeoutMs": 60000}}}) for i in range(3000)]
+    raw.process.stdin.write(("\n".join(lines) + "\n").encode())
+    raw.process.stdin.flush()
+    time.sleep(0.5)
+    started = time.monotonic()
+    raw.process.stdin.close()
+    assert raw.process.wait(timeout=10) == 0
+    assert time.monotonic() - started < 5
+    for line in raw.process.stdout.read().splitlines():
+        json.loads(line)
+
+
 def test_server_that_dies_is_a_typed_error_and_the_next_call_reconnects(tmp_path):
     directory = tempfile.mkdtemp(prefix="axmcp-")
     os.chmod(directory, 0o700)

@@ -3,15 +3,16 @@ import AXHub
 import Synchronization
 
 /// The automation view of each app's tree (D-AUTO-1: the derived tree plus its automation-only nodes), built once
-/// per revision (an app's revision names one tree; its node count and windows guard against an app id reused
-/// after a restart): finding the nodes is one pass over the tree, and every JSON-RPC call takes a snapshot.
+/// per registration and revision (a revision names one tree of one registration; an app that registers again under
+/// the same id starts at revision 0 with a new registration, D-REG-GEN-1): finding the nodes is one pass over the
+/// tree, and every JSON-RPC call takes a snapshot.
 final class AutomationTreeCache: Sendable {
     static let shared = AutomationTreeCache()
 
     private struct Entry {
         var app: String
+        var registration: UInt64
         var revision: Int
-        var source: AXTree
         var augmented: AXTree
     }
 
@@ -21,8 +22,10 @@ final class AutomationTreeCache: Sendable {
     /// `snap.tree` with its automation-only nodes.
     func tree(of snap: AppSnapshot) -> AXTree {
         let hit = entries.withLock { cached -> AXTree? in
-            guard let entry = cached.first(where: { $0.app == snap.id && $0.revision == snap.revision }),
-                entry.source.count == snap.tree.count, entry.source.windows == snap.tree.windows
+            guard
+                let entry = cached.first(where: {
+                    $0.registration == snap.registration && $0.revision == snap.revision
+                })
             else { return nil }
             return entry.augmented
         }
@@ -30,7 +33,10 @@ final class AutomationTreeCache: Sendable {
         let augmented = AutomationNodes.augment(snap.tree, views: snap.views)
         entries.withLock { cached in
             cached.removeAll { $0.app == snap.id }
-            cached.insert(Entry(app: snap.id, revision: snap.revision, source: snap.tree, augmented: augmented), at: 0)
+            cached.insert(
+                Entry(
+                    app: snap.id, registration: snap.registration, revision: snap.revision, augmented: augmented),
+                at: 0)
             if cached.count > capacity { cached.removeLast(cached.count - capacity) }
         }
         return augmented

@@ -25,6 +25,8 @@ enum InputMethods {
                     release: phase != "press", source: source)
             } catch let busy as KeyInputError {
                 throw busyError(busy)
+            } catch let denied as KeyDeniedError {
+                throw deniedError(denied)
             } catch {
                 throw silentAppError(error, app: app, what: "the key '\(symbol.name)'")
             }
@@ -187,6 +189,18 @@ enum InputMethods {
         case .timedOut: return "timeout"
         case .failed: return "failed"
         }
+    }
+
+    /// −32017 for a key kept from a guarded element (D-GA-KEY-1), saying what still works.
+    static func deniedError(_ denied: KeyDeniedError) -> RPCError {
+        .policyDenied(
+            "input.key: guided access denies '\(denied.restriction)'" + (denied.text.map { " (\($0))" } ?? "")
+                + "; the focused element '\(denied.element)' is guarded, so '\(denied.key)' was not sent to the app"
+                + " (Tab and Shift-Tab still move focus away)",
+            data: [
+                "restriction": .string(denied.restriction), "element": .string(denied.element),
+                "key": .string(denied.key), "reason": "guarded element focused",
+            ])
     }
 
     static func busyError(_ error: KeyInputError) -> RPCError {

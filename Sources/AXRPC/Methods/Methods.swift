@@ -51,7 +51,7 @@ package enum AXMethods {
 
     static func changeJSON(_ cs: ChangeSet) -> JSON {
         var upd = JSONObject()
-        for id in cs.updated.keys.sorted() { upd[id] = JSON(cs.updated[id]!.sorted()) }
+        for (id, keys) in cs.updated.sorted(by: { $0.key < $1.key }) { upd[id] = JSON(keys.sorted()) }
         return [
             "fromRevision": JSON(cs.fromRevision), "toRevision": JSON(cs.toRevision), "added": JSON(cs.added),
             "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": .object(upd),
@@ -87,6 +87,7 @@ package enum AXMethods {
                     "methods": JSON(router?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                     "events": JSON(EventNames.all), "patchOps": ["insert", "remove", "move", "set", "splice"],
                     "maxTextContentBytes": JSON(EditableTextContent.maxBytes),
+                    "maxConcurrentRequests": JSON(RPCInFlightRequests.maxConcurrent),
                 ],
             ]
         }
@@ -106,6 +107,7 @@ package enum AXMethods {
                 hub.snapshots().map { snapshot in
                     [
                         "id": .string(snapshot.id), "name": .string(snapshot.name), "revision": JSON(snapshot.revision),
+                        "registration": .number(Double(snapshot.registration)),
                         "windows": JSON(snapshot.tree.windows),
                         "elements": JSON(snapshot.tree.count), "focused": JSON(snapshot.focusedID),
                     ]
@@ -120,6 +122,7 @@ package enum AXMethods {
             let arguments = try Params(params, method: "app.register")
             let name = try arguments.requiredString("name")
             guard !name.isEmpty, name.utf8.count <= 256 else { throw arguments.bad("name", "must be 1…256 bytes") }
+            if let problem = Hub.appNameProblem(name) { throw arguments.bad("name", problem) }
             if let existing = session.attachment(appKey, as: String.self) {
                 throw RPCError.invalidRequest(
                     "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
@@ -209,7 +212,10 @@ package enum AXMethods {
         router.registerSync("tree.revision") { params, session in
             let arguments = try Params(params, method: "tree.revision")
             let current = try snapshot(arguments, hub, session)
-            return ["app": .string(current.id), "revision": JSON(current.revision)]
+            return [
+                "app": .string(current.id), "revision": JSON(current.revision),
+                "registration": .number(Double(current.registration)),
+            ]
         }
         router.registerSync("element.get", offLoop: Targets.usesRegex) { params, session in
             let arguments = try Params(params, method: "element.get")
@@ -223,7 +229,7 @@ package enum AXMethods {
     }
 
     static func elementDetail(_ id: String, _ snap: AppSnapshot) -> JSONObject {
-        let node = snap.tree[id]!
+        guard let node = snap.tree[id] else { return ["id": .string(id), "removed": true] }
         var object = ElementJSON.encode(node, focusedID: snap.focusedID)
         object["hittable"] = .bool(HitTesting.isHittable(id, tree: snap.tree, views: snap.views))
         object["visible"] = .bool(node.isOnscreen && !node.frame.isEmpty)
@@ -338,9 +344,7 @@ package enum AXMethods {
                 try ScriptQueryMethods.refuseOutsideWindows(point, snap, method: "action.tap")
             } else if let target = arguments["target"] {
                 let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "action.tap")
-                guard let node = snap.tree[id] else {
-                    throw RPCError.noSuchElement("no element '\(id)'", data: ["param": "target", "id": .string(id)])
-                }
+                guard let node = snap.tree[id] else { throw Targets.missingID(id, snap: snap, hub: hub) }
                 point = node.activationPoint
             } else {
                 throw arguments.bad("target", "or 'point' is required")
@@ -515,6 +519,11 @@ package enum AXMethods {
                     if rpcError.code == RPCError.Code.invalidSelector || rpcError.code == RPCError.Code.ambiguousMatch {
                         throw rpcError
                     }
+                    // An element that left the tree does not come back by waiting (D-WAIT-STALE-1): only the
+                    // states its absence satisfies wait on; the others end now instead of at the timeout.
+                    if rpcError.code == RPCError.Code.staleElement, state != "detached", state != "hidden" {
+                        throw staleWait(rpcError, state: state, since: start, clock: clock)
+                    }
                 }
                 let matched = found.flatMap { snap.tree[$0] }
                 let ok = waitState(state, holdsFor: found, node: matched, in: snap, expected: expected)
@@ -546,6 +555,21 @@ package enum AXMethods {
                 }
             }
         }
+    }
+
+    /// The stale-element error that ends a `wait.for` on a removed element, with the state it waited for and how long.
+    static func staleWait(
+        _ error: RPCError, state: String, since start: ContinuousClock.Instant, clock: ContinuousClock
+    )
+        -> RPCError
+    {
+        var data = error.data?.objectValue ?? [:]
+        let waited = clock.now - start
+        data["waitedFor"] = .string(state)
+        data["waitedMs"] = JSON(
+            Int(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000))
+        data["hint"] = "the element left the tree and does not come back by waiting; wait on a selector for a new one"
+        return RPCError(code: error.code, message: "wait.for \(state): " + error.message, data: .object(data))
     }
 
     /// The `state` of a `wait.for` (default attached) and the `value` that states value and label compare with.
