@@ -229,9 +229,9 @@ class Link(threading.Thread):
             result = provider.client.call("input.key", {"key": keysym, "modifiers": modifiers, "phase": phase},
                                           timeout=3.5)
         except RPCError as error:
-            if getattr(error, "code", None) == -32602:
-                return False  # a keysym the server does not know (D-KEY-1): Tk handles it
-            return False
+            if getattr(error, "code", None) == -32017:
+                return True  # the focused element is denied by guided access (D-GA-KEY-1): the key is dropped
+            return False  # e.g. −32602, a keysym the server does not know (D-KEY-1): the toolkit handles it
         except AXError:
             return False
         return bool(isinstance(result, dict) and result.get("consumed"))
