@@ -195,10 +195,12 @@ package enum OrcaSpeech {
     /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
     /// as a line of its own.
     package static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
-        describe(node, parentRole: node.parent.flatMap { tree[$0]?.role })
+        let listPosition = ListPositions.position(of: node, in: tree) { ListPositions.rows(of: $0, in: tree) }
+        return describe(node, parentRole: node.parent.flatMap { tree[$0]?.role }, listPosition: listPosition)
     }
 
-    static func describe(_ node: AXNode, parentRole: AXRole?) -> [String] {
+    /// `listPosition`: the node's place among its list's rows (D-ATSPI-POS-1), nil when it is no list row.
+    static func describe(_ node: AXNode, parentRole: AXRole?, listPosition: (Int, Int)?) -> [String] {
         let role = roleName(node, parentRole: parentRole)
         let name = node.label ?? ""
         if role == "radio button" {
@@ -208,7 +210,7 @@ package enum OrcaSpeech {
             }
                 + descriptionLine(node, name: name)
         }
-        var words = objectWords(node, role: role, name: name)
+        var words = objectWords(node, role: role, name: name, position: position(node, listPosition: listPosition))
         if !node.isEnabled && role != "label" && role != "heading" {
             words.append("grayed")
         }
@@ -216,7 +218,7 @@ package enum OrcaSpeech {
     }
 
     /// The words of the object's line for its role (empty words left out).
-    static func objectWords(_ node: AXNode, role: String, name: String) -> [String] {
+    static func objectWords(_ node: AXNode, role: String, name: String, position: String?) -> [String] {
         let words: [String?]
         switch role {
         case "label": words = [name]
@@ -231,7 +233,7 @@ package enum OrcaSpeech {
         case "entry", "password text", "text":
             let text = ATSPIText.content(node)
             words = [name, node.states.contains(.editable) ? nil : "read only", role, text != name ? text : nil]
-        case "list item", "table cell": words = [name, role, OrcaSpeech.position(node)]
+        case "list item", "table cell": words = [name, role, position]
         // Orca 43 (captured) for a page tab: "Home page tab", no position.
         default: words = [name, role]
         }
@@ -244,10 +246,12 @@ package enum OrcaSpeech {
         return [hint]
     }
 
-    /// "N of M" from the set position the bridge exposes (posinset/setsize).
-    static func position(_ node: AXNode) -> String? {
-        guard let position = node.positionInSet, let size = node.sizeOfSet else { return nil }
-        return "\(position) of \(size)"
+    /// "N of M" from the set position the bridge exposes (posinset/setsize): the one the core computed (tabs,
+    /// segments), else a list row's place among its list's rows (D-ATSPI-POS-1), which Orca says as it says a GTK
+    /// list box row's.
+    static func position(_ node: AXNode, listPosition: (Int, Int)?) -> String? {
+        if let position = node.positionInSet, let size = node.sizeOfSet { return "\(position) of \(size)" }
+        return listPosition.map { "\($0.0) of \($0.1)" }
     }
 }
 
@@ -281,6 +285,7 @@ package enum SpeechWalk {
         var omitted = 0
         // Elements are leaves, so an element's parent is a container the walk has already seen.
         var containerRoles: [String: AXRole] = [:]
+        var listPositions = ListRowIndex()
         let rootParentRole = root.flatMap { tree[$0]?.parent }.flatMap { tree[$0]?.role }
         tree.walk(from: root) { node, _ in
             guard node.isElement else {
@@ -298,10 +303,30 @@ package enum SpeechWalk {
                 : VoiceOverUtterance(parts: [], hint: nil)
             items.append(
                 Item(
-                    id: node.id, voiceOver: spoken, orca: orca ? OrcaSpeech.describe(node, parentRole: parentRole) : [])
+                    id: node.id, voiceOver: spoken,
+                    orca: orca
+                        ? OrcaSpeech.describe(
+                            node, parentRole: parentRole, listPosition: listPositions.position(of: node, in: tree))
+                        : [])
             )
             return true
         }
         return (items, omitted)
+    }
+}
+
+/// Each list's rows indexed once during a walk, so a list of n rows costs O(n), not O(n²) (D-ATSPI-POS-1).
+struct ListRowIndex {
+    private var indexes: [String: [String: Int]] = [:]
+
+    /// The node's 1-based place and its list's row count, or nil when it is no list row.
+    mutating func position(of node: AXNode, in tree: AXTree) -> (Int, Int)? {
+        guard let listID = node.parent, let list = tree[listID], list.role == .list else { return nil }
+        if indexes[listID] == nil {
+            let rows = ListPositions.rows(of: list, in: tree)
+            indexes[listID] = Dictionary(rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        guard let rows = indexes[listID], let index = rows[node.id] else { return nil }
+        return (index + 1, rows.count)
     }
 }

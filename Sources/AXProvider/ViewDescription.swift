@@ -219,6 +219,10 @@ public struct ViewDescription: Sendable, Equatable {
     public var progress: Double?
     /// `isAnimating`
     public var isAnimating: Bool?
+    /// `imageOrientation` (image views): `UIImage.Orientation` by name (`up`, `downMirrored`, …); drawing only.
+    public var imageOrientation: ImageOrientation?
+    /// `imageVariableValue` (image views): a symbol's variable value 0…1; drawing only.
+    public var imageVariableValue: Double?
     /// `accessoryType`
     public var accessoryType: String?
     /// `indentationLevel` (table and list cells: the outline row's depth, 0 = top level)
@@ -345,6 +349,8 @@ public struct ViewDescription: Sendable, Equatable {
             SchemaBinding("segmentTitles", \.segmentTitles, .strings),
             SchemaBinding("progress", \.progress, .number),
             SchemaBinding("isAnimating", \.isAnimating, .boolean),
+            SchemaBinding("imageOrientation", \.imageOrientation, .choice),
+            SchemaBinding("imageVariableValue", \.imageVariableValue, .number),
             SchemaBinding("accessoryType", \.accessoryType, .string),
             SchemaBinding("indentationLevel", \.indentationLevel, .integer),
             SchemaBinding("isPagingEnabled", \.isPagingEnabled, .boolean),

@@ -363,6 +363,26 @@ public enum AccessibilityContainerType: String, Sendable, CaseIterable {
     case semanticGroup
 }
 
+/// `imageOrientation` of an image view: `UIImage.Orientation` (SwiftUI `Image.Orientation`); drawing only.
+public enum ImageOrientation: String, Sendable, CaseIterable {
+    /// The default orientation.
+    case up
+    /// Rotated 180°.
+    case down
+    /// Rotated 90° counterclockwise.
+    case left
+    /// Rotated 90° clockwise.
+    case right
+    /// `up`, flipped horizontally.
+    case upMirrored
+    /// `down`, flipped horizontally.
+    case downMirrored
+    /// `left`, flipped vertically.
+    case leftMirrored
+    /// `right`, flipped vertically.
+    case rightMirrored
+}
+
 /// `preferredStyle` of an alert controller.
 public enum AlertStyle: String, Sendable, CaseIterable {
     case alert

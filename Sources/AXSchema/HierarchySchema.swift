@@ -101,6 +101,8 @@ public enum HierarchySchema {
         SchemaProperty("segmentTitles", .view, .strings),
         SchemaProperty("progress", .view, .number),
         SchemaProperty("isAnimating", .view, .boolean),
+        SchemaProperty("imageOrientation", .view, .choice),
+        SchemaProperty("imageVariableValue", .view, .number),
         SchemaProperty("accessoryType", .view, .string),
         SchemaProperty("indentationLevel", .view, .integer),
         SchemaProperty("isPagingEnabled", .view, .boolean),

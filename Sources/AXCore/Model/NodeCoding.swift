@@ -409,12 +409,28 @@ private func decodeLanguage(_ value: JSON, field: Field) throws(SchemaError) -> 
     return language
 }
 
+/// `imageOrientation`: a `UIImage.Orientation` name, or null (not sent: `up`).
+private func decodeImageOrientation(_ value: JSON, field: Field) throws(SchemaError) -> ImageOrientation? {
+    if value.isNull { return nil }
+    guard let orientation = ImageOrientation(rawValue: try field.string(value)) else {
+        let accepted = ImageOrientation.allCases.map(\.rawValue).joined(separator: ", ")
+        throw field.fail("expected one of \(accepted) (UIImage.Orientation)")
+    }
+    return orientation
+}
+
 private func decodeNavigationStyle(_ value: JSON, field: Field) throws(SchemaError) -> NavigationStyle {
     if value.isNull {
         return .automatic
     }
+    if case .number = value {
+        guard let style = NavigationStyle(rawInt: try field.int(value)) else {
+            throw field.fail("navigation style raw value must be 0…2 (X12)")
+        }
+        return style
+    }
     guard let style = NavigationStyle(rawValue: try field.string(value)) else {
-        throw field.fail("expected automatic, separate or combined")
+        throw field.fail("expected automatic, separate or combined, or the raw value 0…2 (X12)")
     }
     return style
 }
@@ -628,6 +644,10 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
     case segmentTitles
     case progress
     case isAnimating
+    /// `UIImage.imageOrientation` of an image view (drawing only; B5, D-SWIFTUI-1).
+    case imageOrientation
+    /// A symbol image's variable value 0…1 (drawing only; B4, D-SWIFTUI-1).
+    case imageVariableValue
     case accessoryType
     case backButtonTitle
     case message
@@ -686,7 +706,7 @@ enum ViewPropertyKey: String, CaseIterable, Sendable {
             .isUserInteractionEnabled, .tag, .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
             return .view
         case .isEnabled, .isSelected, .isHighlighted, .isOn, .value, .minimumValue, .maximumValue, .stepValue,
-            .progress, .isAnimating:
+            .progress, .isAnimating, .imageOrientation, .imageVariableValue:
             return .controlState
         case .text, .title, .placeholder, .isSecureTextEntry, .isEditable, .fontSize, .textColor, .backgroundColor,
             .numberOfLines, .selectedTextRange, .attributedText:
@@ -784,6 +804,11 @@ extension ViewNode {
                 ? nil : try decodeNumber(value, field: field, above: 0, "stepValue must be greater than 0")
         case .progress: control.progress = try field.optionalNumber(value)
         case .isAnimating: control.isAnimating = try field.bool(value, null: false)
+        case .imageOrientation: control.imageOrientation = try decodeImageOrientation(value, field: field)
+        case .imageVariableValue:
+            control.imageVariableValue =
+                value.isNull
+                ? nil : try decodeNumber(value, field: field, within: 0...1, "imageVariableValue must be within 0…1")
         default: preconditionFailure("\(property) is not a control state property")
         }
     }

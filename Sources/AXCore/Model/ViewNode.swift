@@ -113,6 +113,12 @@ package struct ControlState: Sendable, Equatable {
     package var segmentTitles: [String] = []
     package var progress: Double?
     package var isAnimating = false
+    /// `UIImage.imageOrientation` of an image view's image (SwiftUI `Image(_:scale:orientation:label:)`, B5):
+    /// drawing only, so no accessibility value depends on it (D-SWIFTUI-1); nil = not sent (`up`).
+    package var imageOrientation: ImageOrientation?
+    /// The variable value (0…1) of an image view's symbol (SwiftUI `Image(_:variableValue:label:)`, B4): drawing
+    /// only, so no accessibility value depends on it (D-SWIFTUI-1).
+    package var imageVariableValue: Double?
     /// UITableViewCell accessory ("none", "disclosureIndicator", "checkmark", "detailButton", "detailDisclosureButton").
     package var accessoryType: String?
     /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel` (0 = top level; nil = not
@@ -176,7 +182,19 @@ package enum ContainerType: String, Sendable, CaseIterable {
     }
 }
 
-package enum NavigationStyle: String, Sendable, CaseIterable { case automatic, separate, combined }
+/// `UIImage.Orientation` (SwiftUI `Image.Orientation`): the eight ways an image is drawn.
+package enum ImageOrientation: String, Sendable, CaseIterable {
+    case up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored
+}
+
+package enum NavigationStyle: String, Sendable, CaseIterable {
+    case automatic, separate, combined
+    /// X12: `UIAccessibilityNavigationStyle`'s raw values are 0…2 in this order.
+    package init?(rawInt: Int) {
+        guard rawInt >= 0, rawInt < NavigationStyle.allCases.count else { return nil }
+        self = NavigationStyle.allCases[rawInt]
+    }
+}
 
 package enum SystemRotorType: String, Sendable, CaseIterable {
     case none, link, visitedLink, heading, headingLevel1, headingLevel2, headingLevel3, headingLevel4,

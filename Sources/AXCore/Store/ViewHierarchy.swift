@@ -181,7 +181,66 @@ package struct ViewHierarchy: Sendable {
             }
         }
         hierarchy.nodes = nodes
+        for root in hierarchy.roots {
+            for id in hierarchy.subtree(root) {
+                do { try hierarchy.checkDescriptorViews(of: id) } catch {
+                    var snapshotError = error
+                    snapshotError.op = "snapshot"
+                    throw snapshotError
+                }
+            }
+        }
         return hierarchy
+    }
+
+    /// D-DRAG-2: a location descriptor that names a view (`view`) must name one in the hierarchy when it is set
+    /// (in a snapshot, an inserted subtree or a `set`); refused as `unknownId` naming the property and the missing
+    /// id. A view that leaves later keeps its descriptor, listed without a point (R55).
+    /// The virtual elements the view lists in `accessibilityElements` carry descriptors too (D-DRAG-1).
+    func checkDescriptorViews(of id: String) throws(PatchError) {
+        guard let ax = nodes[id]?.ax else { return }
+        try checkDescriptorViews(ax.dragDrop, view: id, element: nil)
+        for case .virtual(let element) in ax.elements ?? [] {
+            try checkDescriptorViews(element.ax.dragDrop, view: id, element: element.id)
+        }
+    }
+
+    private func checkDescriptorViews(_ dragDrop: DragDropDescriptors, view id: String, element: String?)
+        throws(PatchError)
+    {
+        guard !dragDrop.isUnset else { return }
+        let lists: [(AccessibilityPropertyKey, [LocationDescriptor]?)] = [
+            (.accessibilityDragSourceDescriptors, dragDrop.dragSources),
+            (.accessibilityDropPointDescriptors, dragDrop.dropPoints),
+        ]
+        for (property, descriptors) in lists {
+            for (index, descriptor) in (descriptors ?? []).enumerated() {
+                guard let viewID = descriptor.view, nodes[viewID] == nil else { continue }
+                let owner = element.map { "virtual element '\($0)': " } ?? ""
+                throw PatchError(
+                    kind: .unknownId, id: id, property: element == nil ? property.rawValue : "accessibilityElements",
+                    message: "\(owner)\(property.rawValue)[\(index)] '\(descriptor.name)' names view '\(viewID)', "
+                        + "which is not in the hierarchy: add the view first or leave 'view' out (the listing view)")
+            }
+        }
+    }
+
+    /// The views whose descriptors op `op` set: the view of a `set` of a descriptor property, every view of an
+    /// inserted subtree.
+    private func descriptorViewsSet(by op: PatchOp) -> [String] {
+        switch op {
+        case .set(let id, let properties):
+            let keys = [
+                AccessibilityPropertyKey.accessibilityDragSourceDescriptors.rawValue,
+                AccessibilityPropertyKey.accessibilityDropPointDescriptors.rawValue, "accessibilityElements",
+            ]
+            return keys.contains(where: { properties[$0] != nil }) ? [id] : []
+        case .insert(_, _, let view):
+            guard let rootID = view.objectValue?["id"]?.stringValue, nodes[rootID] != nil else { return [] }
+            return subtree(rootID)
+        case .remove, .move, .splice:
+            return []
+        }
     }
 
     /// Applies ops in order on this copy, recording which views changed. Throws on the first invalid op.
@@ -191,6 +250,7 @@ package struct ViewHierarchy: Sendable {
         // A view may change containers within one patch in either order (drop it from one list, add it to the
         // other): which container lists a view is checked on the patch's final state (D-CONTAINER-1).
         listedBy.deferred = []
+        var descriptorChecks: [(id: String, op: Int)] = []
         for (index, op) in ops.enumerated() {
             listedBy.currentOp = index
             do {
@@ -199,6 +259,16 @@ package struct ViewHierarchy: Sendable {
                 var patchError = error
                 patchError.opIndex = index
                 patchError.op = op.name
+                throw patchError
+            }
+            for id in descriptorViewsSet(by: op) { descriptorChecks.append((id, index)) }
+        }
+        // On the patch's final state, so a descriptor may name a view the same patch inserts later.
+        for check in descriptorChecks {
+            do { try checkDescriptorViews(of: check.id) } catch {
+                var patchError = error
+                patchError.opIndex = check.op
+                patchError.op = ops[check.op].name
                 throw patchError
             }
         }

@@ -16,7 +16,7 @@ extension AXMethods {
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "audit.run")
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "audit.run", param: "root")
             }
             let checks = try auditChecks(arguments)
             let suppressions = try auditSuppressions(arguments, snap: snap)

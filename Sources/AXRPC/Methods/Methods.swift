@@ -254,7 +254,9 @@ package enum AXMethods {
             }
             let sel = try Targets.selector(from: selectorJSON, param: "selector", method: method)
             var root: String?
-            if let rt = arguments["root"] { root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method) }
+            if let rt = arguments["root"] {
+                root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method, param: "root")
+            }
             return (arguments, snap, sel, root)
         }
         router.registerSync("query.find", offLoop: Targets.usesRegex) { params, session in

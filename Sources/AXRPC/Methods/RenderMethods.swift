@@ -15,7 +15,7 @@ extension AXMethods {
             guard format == "svg" || format == "png" else { throw arguments.bad("format", "must be svg or png") }
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render")
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render", param: "root")
             }
             let overlays = try renderOverlays(arguments)
             let maxNodes =

@@ -53,7 +53,8 @@ enum RotorMethods {
         var current: RotorItem?
         if arguments.json.keys.contains("from") {
             if let from = arguments["from"] {
-                current = RotorItem(target: try Targets.resolveOne(from, in: snap, hub: hub, method: arguments.method))
+                current = RotorItem(
+                    target: try Targets.resolveOne(from, in: snap, hub: hub, method: arguments.method, param: "from"))
             }
         } else if let focused = snap.focusedID {
             current = RotorItem(target: focused)

@@ -35,7 +35,7 @@ extension AXMethods {
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk")
+                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk", param: "root")
             }
             let models = try speechModelParam(arguments)
             let limit = try arguments.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit

@@ -83,15 +83,16 @@ enum Targets {
         case none(RPCError)
     }
 
-    /// Resolves a single-target param strictly: exactly one match, or a structured error.
-    static func resolveOne(_ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil)
-        throws(RPCError) -> String
-    {
+    /// Resolves a single-target param strictly: exactly one match, or a structured error. `param` is the name of
+    /// the parameter the value came from (`target`, `root`, `from`): a malformed value's error names it.
+    static func resolveOne(
+        _ target: JSON, in snap: AppSnapshot, hub: Hub, method: String, root: String? = nil, param: String = "target"
+    ) throws(RPCError) -> String {
         if case .object(let object) = target, let id = object["id"]?.stringValue {
             if snap.tree[id] != nil { return id }
             throw missingID(id, snap: snap, hub: hub)
         }
-        let sel = try selector(from: target, param: "target", method: method)
+        let sel = try selector(from: target, param: param, method: method)
         // Strict (Specs/selectors.md §6.6 Visibility and strictness): one match wins; several are narrowed to the onscreen ones.
         let resolution: QueryEngine.Resolution
         do { resolution = try QueryEngine.resolveOne(sel, in: context(snap), root: root) } catch {

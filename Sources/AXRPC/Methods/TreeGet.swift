@@ -26,7 +26,7 @@ package enum TreeGet {
         let format = try arguments.string("format") ?? "json"
         var rootID: String?
         if let rootTarget = arguments["root"] {
-            rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get")
+            rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get", param: "root")
         }
         let depth = try arguments.int("depth", in: ParamRange.count)
         let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)

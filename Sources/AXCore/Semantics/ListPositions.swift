@@ -1,5 +1,3 @@
-import AXCore
-
 /// D-ATSPI-POS-1: a row of a list says its position ("1 of 4") as a GTK list box row does. A table or collection
 /// view cell whose container is a list (UITableView, UICollectionView) carries the object attributes `posinset` and
 /// `setsize`: its place among the container's cells, counting cells only (a section's header and footer are no
