@@ -144,11 +144,24 @@ package enum VoiceOverSpeech {
     }
 }
 
-/// Orca's speech for an element reached by focus (D-SPEECH-2): the utterances Orca 43's speech generator makes
-/// for the AT-SPI object the bridge exposes (Specs/atspi-mapping.md). Ancestor context that Orca adds when focus
-/// enters a new container is left out: it depends on where focus was before.
+/// The screen readers whose phrasing the Orca model knows (`screenReader` on `speech.describe` and `speech.walk`;
+/// D-SPEECH-3). Each was measured on the demo's Tab stops against the real screen reader.
+package enum ScreenReaderVersion: String, CaseIterable, Sendable {
+    /// Debian 12's Orca 43.1 on libatspi 2.46 (the default).
+    case orca43 = "orca-43"
+    /// Orca 48.1 on libatspi 2.56 (Tools/install-orca48.sh).
+    case orca48 = "orca-48"
+
+    /// The phrasing used when a caller names none.
+    package static let standard: ScreenReaderVersion = .orca43
+}
+
+/// Orca's speech for an element reached by focus (D-SPEECH-2, D-SPEECH-3): the utterances Orca's speech generator
+/// makes for the AT-SPI object the bridge exposes (Specs/atspi-mapping.md), in the phrasing of the chosen Orca.
+/// Ancestor context that Orca adds when focus enters a new container (a panel, a tool bar, a radio group's name) is
+/// left out: it depends on where focus was before.
 package enum OrcaSpeech {
-    /// The AT-SPI role name the bridge gives the node (libatspi's English names; Specs/atspi-mapping.md §2).
+    /// The AT-SPI role name the bridge gives the node (libatspi 2.46's English names; Specs/atspi-mapping.md §2).
     package static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
         switch node.role {
         case .button:
@@ -160,6 +173,18 @@ package enum OrcaSpeech {
         case .adjustable: return node.viewClass == .stepper ? "spin button" : "slider"
         case .cell: return parentRole == .table ? "table cell" : "list item"
         default: return roleNames[node.role] ?? "panel"
+        }
+    }
+
+    /// The role name the chosen Orca speaks: Orca 48 on libatspi 2.56 says "button" for PUSH_BUTTON (libatspi 2.56's
+    /// localized role name) and "switch" for a toggle button whose `xml-roles` has `switch` (its `is_switch`).
+    package static func roleName(_ node: AXNode, parentRole: AXRole?, reader: ScreenReaderVersion) -> String {
+        let name = roleName(node, parentRole: parentRole)
+        switch reader {
+        case .orca43: return name
+        case .orca48:
+            if node.role == .switch { return "switch" }
+            return name == "push button" ? "button" : name
         }
     }
 
@@ -194,50 +219,85 @@ package enum OrcaSpeech {
 
     /// The lines Orca speaks when the element gets focus: the object's line, then its description (the hint)
     /// as a line of its own.
-    package static func describe(_ node: AXNode, in tree: AXTree) -> [String] {
+    package static func describe(_ node: AXNode, in tree: AXTree, reader: ScreenReaderVersion = .standard)
+        -> [String]
+    {
         let listPosition = ListPositions.position(of: node, in: tree) { ListPositions.rows(of: $0, in: tree) }
-        return describe(node, parentRole: node.parent.flatMap { tree[$0]?.role }, listPosition: listPosition)
+        return describe(
+            node, parentRole: node.parent.flatMap { tree[$0]?.role }, listPosition: listPosition, reader: reader)
     }
 
     /// `listPosition`: the node's place among its list's rows (D-ATSPI-POS-1), nil when it is no list row.
-    static func describe(_ node: AXNode, parentRole: AXRole?, listPosition: (Int, Int)?) -> [String] {
-        let role = roleName(node, parentRole: parentRole)
+    static func describe(
+        _ node: AXNode, parentRole: AXRole?, listPosition: (Int, Int)?, reader: ScreenReaderVersion = .standard
+    ) -> [String] {
+        let role = roleName(node, parentRole: parentRole, reader: reader)
         let name = node.label ?? ""
         if role == "radio button" {
-            // Orca 43 (captured): the name, then "selected radio button" / "not selected radio button".
-            return [name, (node.states.contains(.selected) ? "selected " : "not selected ") + role].filter {
-                !$0.isEmpty
-            }
-                + descriptionLine(node, name: name)
+            return radioLines(node, name: name, reader: reader) + descriptionLine(node, name: name)
         }
-        var words = objectWords(node, role: role, name: name, position: position(node, listPosition: listPosition))
+        var words = objectWords(
+            node, role: role, name: name, position: position(node, listPosition: listPosition), reader: reader)
         if !node.isEnabled && role != "label" && role != "heading" {
             words.append("grayed")
         }
         return [words.joined(separator: " ")].filter { !$0.isEmpty } + descriptionLine(node, name: name)
     }
 
+    /// A radio button: Orca 43 (captured) says the name, then "selected radio button" / "not selected radio button"
+    /// as a line of its own; Orca 48 (captured) says them on one line ("Light selected radio button").
+    static func radioLines(_ node: AXNode, name: String, reader: ScreenReaderVersion) -> [String] {
+        let state = (node.states.contains(.selected) ? "selected " : "not selected ") + "radio button"
+        switch reader {
+        case .orca43: return [name, state].filter { !$0.isEmpty }
+        case .orca48: return [name.isEmpty ? state : name + " " + state]
+        }
+    }
+
     /// The words of the object's line for its role (empty words left out).
-    static func objectWords(_ node: AXNode, role: String, name: String, position: String?) -> [String] {
+    static func objectWords(
+        _ node: AXNode, role: String, name: String, position: String?, reader: ScreenReaderVersion
+    ) -> [String] {
         let words: [String?]
         switch role {
         case "label": words = [name]
         case "heading": words = [name, node.headingLevel.map { "heading level \($0)" } ?? "heading"]
-        case "toggle button":
+        case "toggle button", "switch":
             let on = node.states.contains(.checked) || node.states.contains(.selected) || node.value == "on"
             words = [name, role, on ? "pressed" : "not pressed"]
-        case "slider": words = [name, "horizontal slider", node.value]
-        // Orca 43 (captured): the value comes before the role: "Copies 2 spin button".
-        case "spin button": words = [name, node.value, role]
-        case "progress bar": words = [name, role, node.value]
+        case "slider", "spin button", "progress bar": words = valueWords(node, role: role, name: name, reader: reader)
         case "entry", "password text", "text":
             let text = ATSPIText.content(node)
             words = [name, node.states.contains(.editable) ? nil : "read only", role, text != name ? text : nil]
         case "list item", "table cell": words = [name, role, position]
-        // Orca 43 (captured) for a page tab: "Home page tab", no position.
+        // Orca 43 and 48 (captured) for a page tab: "Home page tab", no position.
         default: words = [name, role]
         }
         return words.compactMap { word in word.flatMap { $0.isEmpty ? nil : $0 } }
+    }
+
+    /// The words of a control with a value, per Orca (each captured on the demo except Orca 48's progress bar, which
+    /// follows its speech generator's `_generate_progress_bar`).
+    static func valueWords(_ node: AXNode, role: String, name: String, reader: ScreenReaderVersion) -> [String?] {
+        switch (role, reader) {
+        case ("slider", .orca43): return [name, "horizontal slider", node.value]
+        // Orca 48: the value text, then the value as a percentage of the range ("50% 50 percent").
+        case ("slider", .orca48): return [name, "horizontal slider", node.value, percentText(node)]
+        // Orca 43: the value before the role ("Copies 2 spin button"); Orca 48: after it ("Copies spin button 2").
+        case ("spin button", .orca43): return [name, node.value, role]
+        case ("spin button", .orca48): return [name, role, node.value]
+        case ("progress bar", .orca48): return [name, percentText(node) ?? role]
+        default: return [name, role, node.value]
+        }
+    }
+
+    /// Orca 48's "N percent" for an object with the Value interface (`AXValue.get_value_as_percent`: the current
+    /// value over the range's width, times 100, truncated; nil when the range is empty or not finite).
+    static func percentText(_ node: AXNode) -> String? {
+        guard let numeric = node.numeric, numeric.maximum != numeric.minimum else { return nil }
+        let percent = (numeric.current / (numeric.maximum - numeric.minimum) * 100).rounded(.towardZero)
+        guard percent.isFinite, abs(percent) < 1e15 else { return nil }
+        return "\(Int(percent)) percent"
     }
 
     /// The description (the hint) as a line of its own.
@@ -278,9 +338,10 @@ package enum SpeechWalk {
     }
 
     /// The same, computing only the models asked for (an unrequested model's utterance is left empty).
-    package static func walk(_ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool) -> (
-        items: [Item], omitted: Int
-    ) {
+    package static func walk(
+        _ tree: AXTree, root: String?, limit: Int, voiceOver: Bool, orca: Bool,
+        reader: ScreenReaderVersion = .standard
+    ) -> (items: [Item], omitted: Int) {
         var items: [Item] = []
         var omitted = 0
         // Elements are leaves, so an element's parent is a container the walk has already seen.
@@ -306,7 +367,8 @@ package enum SpeechWalk {
                     id: node.id, voiceOver: spoken,
                     orca: orca
                         ? OrcaSpeech.describe(
-                            node, parentRole: parentRole, listPosition: listPositions.position(of: node, in: tree))
+                            node, parentRole: parentRole, listPosition: listPositions.position(of: node, in: tree),
+                            reader: reader)
                         : [])
             )
             return true

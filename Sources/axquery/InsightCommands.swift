@@ -133,10 +133,12 @@ struct Say: ParsableCommand {
             Examples:
               axquery say '#showAlert'
               axquery say --model orca '#textSize'
+              axquery say --model orca --screen-reader orca-48 '#copies'   # Orca 48's phrasing
               axquery say                 # the whole screen, VoiceOver then Orca per element
             """)
     @Argument(help: "The element (a selector); leave out to read the whole screen.") var selector: String?
     @Option(help: "voiceOver or orca (default: both).") var model: String?
+    @Option(help: "Whose phrasing the Orca model speaks in: orca-43 (default) or orca-48.") var screenReader: String?
     @Option(help: "With no selector: read only inside the element this selector resolves to.") var root: String?
     @Option(help: "With no selector: at most this many elements.") var limit: Int?
     @OptionGroup var offline: FileOption
@@ -149,6 +151,7 @@ struct Say: ParsableCommand {
             let ctx = try Context(global, file: offline.file)
             var params: JSONObject = [:]
             if let model { params["model"] = .string(model) }
+            if let screenReader { params["screenReader"] = .string(screenReader) }
             if let selector {
                 params["target"] = ["selector": .string(selector)]
                 let result = try ctx.call("speech.describe", params)

@@ -57,6 +57,35 @@ final class SpeechTests: XCTestCase {
         XCTAssertEqual(try orca("navBar#back", tree), ["General push button"])
     }
 
+    // MARK: Orca 48.1 on libatspi 2.56, word for word (D-SPEECH-3; captured on the demo's Tab stops with
+    // Tests/PythonClient/test_orca48.py, Orca's closing full stops left out)
+
+    func orca48(_ id: String, _ tree: AXTree) throws -> [String] {
+        let node = try XCTUnwrap(tree[id], "no node \(id)")
+        return OrcaSpeech.describe(node, in: tree, reader: .orca48)
+    }
+
+    func testOrca48ButtonSwitchRadioSpinSliderAsCaptured() throws {
+        let tree = try Self.demoTree()
+        XCTAssertEqual(try orca48("editButton", tree), ["Edit button"])
+        XCTAssertEqual(try orca48("cellWifi", tree), ["Wi-Fi switch pressed"])
+        XCTAssertEqual(try orca48("cellBluetooth", tree), ["Bluetooth switch not pressed"])
+        XCTAssertEqual(try orca48("cellAbout", tree), ["About, AXServer button"])
+        XCTAssertEqual(try orca48("textSize", tree), ["Text Size horizontal slider 50% 50 percent"])
+        XCTAssertEqual(try orca48("copies", tree), ["Copies spin button 2"])
+        XCTAssertEqual(try orca48("appearance#0", tree), ["Light selected radio button"])
+        XCTAssertEqual(try orca48("showAlert", tree), ["Reset All Settings button", "Asks before resetting"])
+    }
+
+    func testOrca48SameAsOrca43ForTextLinksAndPageTabs() throws {
+        let tree = try Self.demoTree()
+        for id in ["nameField", "help", "tabHome", "tabSettings", "tabProfile"] {
+            XCTAssertEqual(try orca48(id, tree), try orca(id, tree), id)
+        }
+        XCTAssertEqual(ScreenReaderVersion.standard, .orca43)
+        XCTAssertEqual(ScreenReaderVersion.allCases.map(\.rawValue), ["orca-43", "orca-48"])
+    }
+
     // MARK: VoiceOver, from the seeds
 
     func testVoiceOverButtonLabelTraitThenHintAfterPause() throws {

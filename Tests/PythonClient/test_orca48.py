@@ -83,3 +83,41 @@ def test_a_missing_prefix_says_what_is_missing(tmp_path):
         orca_stack.resolve(str(broken))
     with pytest.raises(orca_stack.OrcaStackUnavailable, match="use 43"):
         orca_stack.resolve("47")
+
+
+# The demo's Tab stops (Sources/AXDemo/DemoApp.swift, in its focus order): the navigation bar's Edit, the cells'
+# Wi-Fi and Bluetooth switches, Display & Brightness and About, Text Size, Copies, the Appearance segments, Device
+# Name, Reset All Settings, Help and the three tab bar items.
+DEMO_TAB_STOPS = 14
+
+
+@needs_orca
+@pytest.mark.parametrize("stack", STACKS)
+def test_the_speech_preview_agrees_with_each_orca_on_every_tab_stop(stack, axserver_pool):
+    """Issue 39 item 5 (D-SPEECH-3): on every Tab stop of the demo, each line ``speech.describe`` predicts in the
+    running Orca's phrasing (``screenReader`` "orca-43" / "orca-48", which ``to_match_preview`` passes) is one of the
+    lines that Orca said, word for word. Before, the preview spoke Orca 43's phrasing to Orca 48 ("Edit push
+    button" where Orca 48 says "Edit button") and the comparison took a line found inside a longer one as said."""
+    options = axserver_pool.options(None)
+    options.update(fresh=True, screen_reader=True, orca=stack)
+    server = axserver_pool.start(options)
+    try:
+        session = axserver_pool.session_for(server)
+        with server.client() as ax:
+            reader = session.reader(ax)
+            assert session.orca_stack.name == "orca-" + stack
+            disagreements, seen = [], []
+            for _ in range(DEMO_TAB_STOPS):
+                reader.press("Tab")
+                focused = ax.focused()
+                assert focused is not None and focused.id not in seen, "Tab did not move on from %s" % seen
+                seen.append(focused.id)
+                reader.wait_for_speech(re.compile(r"\w"))          # Orca spoke for this stop (bounded)
+                comparison = reader.compare_with_preview({"id": focused.id})
+                if not comparison["agree"]:
+                    disagreements.append("%s: Orca %r, preview %r" % (focused.id, comparison["orca"],
+                                                                     comparison["preview"]))
+            assert disagreements == [], "\n".join(disagreements)
+            assert len(seen) == DEMO_TAB_STOPS
+    finally:
+        axserver_pool.stop(server)

@@ -20,6 +20,7 @@ extension AXMethods {
             }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "speech.describe")
             let models = try speechModelParam(arguments)
+            let reader = try screenReaderParam(arguments)
             guard let node = snap.tree[id] else {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
@@ -27,7 +28,7 @@ extension AXMethods {
             if models.contains("voiceOver") {
                 out["voiceOver"] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree))
             }
-            if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree) }
+            if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree, reader: reader) }
             return .object(out)
         }
         router.registerSync("speech.walk") { params, session in
@@ -38,11 +39,12 @@ extension AXMethods {
                 rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk", param: "root")
             }
             let models = try speechModelParam(arguments)
+            let reader = try screenReaderParam(arguments)
             let limit = try arguments.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
             let (items, omitted) = SpeechWalk.walk(
-                snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca)
+                snap.tree, root: rootID, limit: limit, voiceOver: wantsVoiceOver, orca: wantsOrca, reader: reader)
             let list: [JSON] = items.map { item in
                 var object = JSONObject(minimumCapacity: 3)
                 object.appendUnchecked("id", .string(item.id))
@@ -67,16 +69,29 @@ extension AXMethods {
         return [model]
     }
 
+    /// `screenReader`: whose phrasing the Orca model speaks in ("orca-43", the default, or "orca-48"; D-SPEECH-3).
+    static func screenReaderParam(_ arguments: Params) throws(RPCError) -> ScreenReaderVersion {
+        guard let name = try arguments.string("screenReader") else { return .standard }
+        guard let reader = ScreenReaderVersion(rawValue: name) else {
+            let accepted = ScreenReaderVersion.allCases.map(\.rawValue)
+            throw RPCError.invalidParams(
+                "\(arguments.method): 'screenReader' must be one of \(accepted.joined(separator: ", "))",
+                data: ["param": "screenReader", "method": .string(arguments.method), "accepted": JSON(accepted)])
+        }
+        return reader
+    }
+
     static func voiceOverJSON(_ utterance: VoiceOverUtterance) -> JSON {
         let parts: [JSON] = utterance.parts.map { ["kind": .string($0.kind), "text": .string($0.text)] }
         return ["text": .string(utterance.text), "parts": .array(parts), "hint": JSON(utterance.hint)]
     }
 
-    static func orcaJSON(_ node: AXNode, _ tree: AXTree) -> JSON {
+    static func orcaJSON(_ node: AXNode, _ tree: AXTree, reader: ScreenReaderVersion) -> JSON {
         let parentRole = node.parent.flatMap { tree[$0]?.role }
         return [
-            "utterances": JSON(OrcaSpeech.describe(node, in: tree)),
-            "role": .string(OrcaSpeech.roleName(node, parentRole: parentRole)),
+            "utterances": JSON(OrcaSpeech.describe(node, in: tree, reader: reader)),
+            "role": .string(OrcaSpeech.roleName(node, parentRole: parentRole, reader: reader)),
+            "screenReader": .string(reader.rawValue),
         ]
     }
 }

@@ -395,18 +395,26 @@ class Client:
         """``audit.listChecks``: every check with its severity and summary."""
         return list(self.call("audit.listChecks").get("checks") or [])
 
-    def speech(self, target: Target, model: Optional[str] = None, app: Optional[str] = None) -> Dict[str, Any]:
+    def speech(self, target: Target, model: Optional[str] = None, app: Optional[str] = None,
+               screen_reader: Optional[str] = None) -> Dict[str, Any]:
         """``speech.describe``: what VoiceOver (``voiceOver.text``) and Orca (``orca.utterances``) say for
-        ``target``; ``model`` ``"voiceOver"`` or ``"orca"`` asks for one."""
+        ``target``; ``model`` ``"voiceOver"`` or ``"orca"`` asks for one; ``screen_reader`` ``"orca-43"`` (default)
+        or ``"orca-48"`` picks whose phrasing the Orca model speaks in (D-SPEECH-3)."""
         params: Dict[str, Any] = {"target": to_target(target)}
         if model is not None:
             params["model"] = model
+        if screen_reader is not None:
+            params["screenReader"] = screen_reader
         return self.call("speech.describe", self._with_app(params, app))
 
     def speech_walk(self, root: Optional[Target] = None, model: Optional[str] = None,
-                    limit: Optional[int] = None, app: Optional[str] = None) -> Dict[str, Any]:
-        """``speech.walk``: every element in reading order with what each screen reader says."""
+                    limit: Optional[int] = None, app: Optional[str] = None,
+                    screen_reader: Optional[str] = None) -> Dict[str, Any]:
+        """``speech.walk``: every element in reading order with what each screen reader says (``screen_reader`` as
+        in :meth:`speech`)."""
         params: Dict[str, Any] = {}
+        if screen_reader is not None:
+            params["screenReader"] = screen_reader
         if root is not None:
             params["root"] = to_target(root)
         if model is not None:

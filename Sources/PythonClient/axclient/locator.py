@@ -335,10 +335,12 @@ class Locator:
         self._client.focus_engine.update({"id": element.id}, app=self.app)
         return self._client.keyboard.press(chord, app=self.app)
 
-    def speech(self, model: Optional[str] = None, timeout: Optional[float] = None) -> Dict[str, Any]:
-        """``speech.describe`` of the element (VoiceOver's and Orca's words) once it is attached."""
+    def speech(self, model: Optional[str] = None, timeout: Optional[float] = None,
+               screen_reader: Optional[str] = None) -> Dict[str, Any]:
+        """``speech.describe`` of the element (VoiceOver's and Orca's words) once it is attached (``screen_reader``:
+        ``"orca-43"`` or ``"orca-48"``)."""
         element = self.element(timeout)
-        return self._client.speech({"id": element.id}, model=model, app=self.app)
+        return self._client.speech({"id": element.id}, model=model, app=self.app, screen_reader=screen_reader)
 
     def explain_focus(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """``focus.explain``: whether the element can take keyboard focus, check by check."""

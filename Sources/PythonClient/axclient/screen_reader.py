@@ -469,26 +469,40 @@ class ScreenReader:
 
     # -- the server's preview --------------------------------------------------------------------------------------
 
+    @property
+    def version(self) -> str:
+        """Which Orca this is, as the speech preview names it: ``"orca-43"`` or ``"orca-48"`` (D-SPEECH-3)."""
+        return self.orca.orca_stack.name
+
     def preview(self, target: Optional[Any] = None) -> List[str]:
-        """What the server's Orca model (``speech.describe``, D-SPEECH-2) says Orca says for ``target`` (default:
-        the element with accessibility focus)."""
+        """What the server's Orca model (``speech.describe``, D-SPEECH-2) says this Orca (:attr:`version`, D-SPEECH-3)
+        says for ``target`` (default: the element with accessibility focus)."""
         from .client import to_target
         if target is None:
             focused = self.client.focused()
             if focused is None:
                 raise ScreenReaderError("preview(): nothing has accessibility focus; name a target")
             target = {"id": focused.id}
-        result = self.client.call("speech.describe", {"target": to_target(target), "model": "orca"})
+        result = self.client.call("speech.describe", {"target": to_target(target), "model": "orca",
+                                                      "screenReader": self.version})
         return list((result.get("orca") or {}).get("utterances") or [])
 
     def compare_with_preview(self, target: Optional[Any] = None) -> Dict[str, Any]:
         """``{"orca": [what Orca said in the last step], "preview": [speech.describe's lines], "missing": [preview
-        lines Orca did not say], "agree": bool}`` — a disagreement between the preview and real Orca, visible."""
+        lines Orca did not say], "agree": bool}`` — a disagreement between the preview and real Orca, visible.
+        Word for word: each preview line must be one of Orca's utterances (white space normalised, Orca's closing
+        full stop ignored); Orca may say more (the containers focus entered, which the preview leaves out)."""
         self.wait_until_quiet()
         said = self.spoken
         preview = self.preview(target)
-        missing = [line for line in preview if not speech_matches(said, line)]
+        spoken_lines = {_as_line(line) for line in said}
+        missing = [line for line in preview if _as_line(line) not in spoken_lines]
         return {"orca": said, "preview": preview, "missing": missing, "agree": not missing}
+
+
+def _as_line(utterance: str) -> str:
+    """An utterance compared as a line: white space runs as one space, Orca's closing full stop dropped."""
+    return _normalized(utterance).rstrip(".").rstrip()
 
 
 def _describe_expected(expected: Expected) -> str:
