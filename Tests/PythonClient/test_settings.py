@@ -124,15 +124,16 @@ def test_text_scaling_factor_maps_to_content_size_category(desktop):
 
 @needs_gnome_schemas
 def test_flapping_setting_is_coalesced_and_bounded(desktop):
-    """1,000 changes a second for 2 s (written straight into the keyfile, as fast as the backend sees them):
-    a bounded number of notifications (the 50 ms window: ≤ 1 + 20/s), the last one carrying the final value."""
+    """1,000 changes, about a millisecond apart (written straight into the keyfile, as fast as the backend sees
+    them): a bounded number of notifications (the 50 ms window: ≤ 1 + 20/s of the burst), the last one carrying the
+    final value. The burst is a count, not a time, so a loaded machine makes it longer, never smaller."""
     server, env = desktop
     path = os.path.join(env["XDG_CONFIG_HOME"], "glib-2.0", "settings", "keyfile")
     gsettings_set(env, "org.gnome.desktop.interface", "enable-animations", "true")
     with Client(server.socket) as ax, ax.events("a11y.settingsChanged", timeout=5) as stream:
         start = time.monotonic()
         writes = 0
-        while time.monotonic() - start < 2.0:
+        while writes < 1000:
             value = "false" if writes % 2 == 0 else "true"
             with open(path + ".tmp", "w") as handle:
                 handle.write("[org/gnome/desktop/interface]\nenable-animations=%s\n" % value)
@@ -151,8 +152,8 @@ def test_flapping_setting_is_coalesced_and_bounded(desktop):
             except Exception:  # noqa: BLE001 - ClientTimeout ends the burst
                 if events:
                     break
-        assert writes >= 500, "the test wrote only %d changes" % writes
         assert events, "no notification for %d changes" % writes
+        assert len(events) * 4 <= writes, "%d notifications for %d changes: not coalesced" % (len(events), writes)
         bound = 2 + int((elapsed + 1.5) / 0.05)
         assert len(events) <= bound, "%d notifications for %d changes (bound %d)" % (len(events), writes, bound)
         expected_reduce = final == "false"

@@ -586,8 +586,8 @@ class ScreenReaderSession:
         try:
             self.server = ServerProcess(binary, demo=demo, args=args, stack=self.stack,
                                         startup_timeout=startup_timeout)
-            self.orca = Orca(self.stack, startup_timeout=orca_timeout, debug_log=debug_log,
-                             orca_stack=self.orca_stack)
+            self._orca_options: Dict[str, Any] = {"startup_timeout": orca_timeout, "debug_log": debug_log}
+            self.orca = Orca(self.stack, orca_stack=self.orca_stack, **self._orca_options)
         except ServerStartError:
             self.stop()
             raise
@@ -607,8 +607,15 @@ class ScreenReaderSession:
         if self.server is not None:
             self.server.stop()
             self.server = None
+        restart_orca = self.orca_stack.uses_device_model
+        if restart_orca:
+            # Orca 48 watches the keyboard and sets its key grabs on the a11y manager, which is the server
+            # (D-KEY-MONITOR-1): a new server holds none of them, so Orca starts again beside it.
+            self.orca.stop()
         self.server = ServerProcess(self.server_binary, demo=demo, args=args, stack=self.stack,
                                     startup_timeout=startup_timeout)
+        if restart_orca:
+            self.orca = Orca(self.stack, orca_stack=self.orca_stack, **self._orca_options)
         self.wait_until_quiet(quiet_timeout)
         return self.server
 
