@@ -36,7 +36,7 @@ package final class InProcessProviderTransport: ResettableProviderTransport {
         onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws -> String {
         if let onReset {
-            connection.setResetAnswerer { () throws(RPCError) -> JSON in
+            connection.setResetAnswerer { () async throws(RPCError) -> JSON in
                 do {
                     return ["reset": true, "revision": JSON(try await onReset())]
                 } catch {

@@ -206,10 +206,12 @@ public actor Publisher {
         let perform: @Sendable (ActionCall) async throws -> Bool = { call in
             try await Publisher.perform(call, handler: onAction)
         }
-        let reset: (@Sendable () async throws -> Int)? = onReset.map { handler in
-            { [weak self] in
-                try await Publisher.performReset(handler: handler)
-                return await self?.revision ?? 0
+        var reset: (@Sendable () async throws -> Int)?
+        if let onReset {
+            reset = { [weak self] () async throws -> Int in
+                try await Publisher.performReset(handler: onReset)
+                guard let self else { return 0 }
+                return await self.revision
             }
         }
         if let socket = transport as? SocketProviderTransport {

@@ -79,9 +79,10 @@ def test_a_reset_session_finds_the_demo_as_a_fresh_server_has_it(axdriver):
 
 
 def test_reset_clears_an_open_alert_and_focus_on_the_demo(axdriver, ax):
+    ax.set_focus({"id": "cellWifi"})
     ax.call("action.activate", {"target": {"id": "showAlert"}})
     assert ax.query_count("alert") == 1
-    ax.set_focus({"id": "cellWifi"})
+    assert ax.focused() is not None
     reply = ax.reset_app()
     assert reply["reset"] is True and reply["revision"] > reply["revisionBefore"]
     assert ax.query_count("alert") == 0

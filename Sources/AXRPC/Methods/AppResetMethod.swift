@@ -21,7 +21,7 @@ enum AppResetMethod {
             let started = ContinuousClock.now
             let key = "\(ObjectIdentifier(hub).hashValue)/\(appID)"
             let outcome = await lanes.run(key) { () async -> Result<(before: Int, after: Int), AppResetError> in
-                do { return .success(try await hub.resetApp(appID, timeout: timeout)) } catch {
+                do throws(AppResetError) { return .success(try await hub.resetApp(appID, timeout: timeout)) } catch {
                     return .failure(error)
                 }
             }
@@ -32,7 +32,7 @@ enum AppResetMethod {
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
                 return [
                     "app": .string(appID), "reset": true, "revisionBefore": JSON(revisions.before),
-                    "revision": JSON(revisions.after), "ms": JSON((milliseconds * 10).rounded() / 10),
+                    "revision": JSON(revisions.after), "ms": .number((milliseconds * 10).rounded() / 10),
                 ]
             case .failure(let error):
                 throw rpcError(error)
