@@ -228,3 +228,20 @@ extension AXClient {
         try await call("a11y.settings", [:], addApp: false)
     }
 }
+
+extension AXClient {
+    /// `app.reset`: the app returns to its initial state; answers `{app, reset, revisionBefore, revision, ms}` once
+    /// that tree is the server's, so the next find sees it (D-APP-RESET-1). An app that cannot reset throws
+    /// −32014 (start a fresh app or server instead), a kiosk denial −32017, an app that does not answer within
+    /// `timeoutMs` (default 10 s) or leaves mid-reset −32020.
+    @discardableResult
+    public func resetApp(timeoutMs: Int? = nil) async throws(AXClientError) -> JSON {
+        var params: JSONObject = [:]
+        var wait = Duration.seconds(30)
+        if let timeoutMs {
+            params["timeoutMs"] = JSON(timeoutMs)
+            wait = max(wait, .milliseconds(timeoutMs) + .seconds(5))
+        }
+        return try await call("app.reset", params, timeout: wait)
+    }
+}

@@ -14,10 +14,13 @@ package actor DemoHost {
     }
 
     package func start(name: String = DemoApp.appName, tick: Duration? = .seconds(1)) async throws {
-        try await publisher.register(name: name) { [weak self] call in
-            guard let self else { return false }
-            return try await self.handle(call)
-        }
+        try await publisher.register(
+            name: name, reclaimToken: nil,
+            onReset: { [weak self] in try await self?.resetToInitialState() },
+            onAction: { [weak self] call in
+                guard let self else { return false }
+                return try await self.handle(call)
+            })
         // The demo lets the server handle its navigation keys (Tab, arrows, Escape, Return/space; D-KEY-2).
         try await publisher.setServerHandlesNavigation(true)
         try await publisher.publish(app.snapshot())
@@ -59,6 +62,13 @@ package actor DemoHost {
                 "announcement", app.resets > 0 && call.target == "alertReset" ? "Settings reset" : "Alert dismissed")
         }
         return true
+    }
+
+    /// Returns to the state a fresh `axserver --demo` has (`DemoApp()`: its initial tree, settings, no alert, uptime
+    /// 0) and publishes it; the server's `app.reset` answers after this tree is the server's (D-APP-RESET-1).
+    package func resetToInitialState() async throws {
+        app = DemoApp()
+        try await publisher.publish(app.snapshot())
     }
 
     package func stop() {

@@ -8,7 +8,7 @@ import AXRPCRouter
 /// Provider transport into a server in the same process (`axserver --demo` runs its demo app this way): an
 /// `InProcessConnection` to the real router, so an in-process app goes through the same methods, parameter checks,
 /// roles, ownership checks and error answers as an app on the socket.
-package final class InProcessProviderTransport: ProviderTransport {
+package final class InProcessProviderTransport: ResettableProviderTransport {
     let connection: InProcessConnection
 
     /// A provider connection to `router` (the server's own, so the app is served with its options).
@@ -26,6 +26,24 @@ package final class InProcessProviderTransport: ProviderTransport {
     package func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
         -> String
     {
+        try await register(name: name, onReset: nil, onAction: onAction)
+    }
+
+    /// Registers as `register(name:onAction:)` does; with `onReset` the app declares `reset: true` and answers the
+    /// server's `app.reset` with the revision `onReset` returns (D-APP-RESET-1).
+    package func register(
+        name: String, onReset: (@Sendable () async throws -> Int)?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> String {
+        if let onReset {
+            connection.setResetAnswerer { () async throws(RPCError) -> JSON in
+                do {
+                    return ["reset": true, "revision": JSON(try await onReset())]
+                } catch {
+                    throw ActionFailure(error).rpcError
+                }
+            }
+        }
         connection.setActionAnswerer { params throws(RPCError) in
             do {
                 return ["handled": .bool(try await onAction(ActionCall(json: params)))]
@@ -34,7 +52,9 @@ package final class InProcessProviderTransport: ProviderTransport {
             }
         }
         _ = try await call("initialize", ["role": "provider", "clientInfo": ["name": "AXProvider (in process)"]])
-        let reply = try await call("app.register", ["name": .string(name)])
+        var params: JSONObject = ["name": .string(name)]
+        if onReset != nil { params["reset"] = true }
+        let reply = try await call("app.register", params)
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return id
     }

@@ -18,6 +18,7 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
     private let lock = NSLock()
     private var notifications: [(method: String, params: JSON)] = []
     private var handler: (@Sendable (JSON) async throws(RPCError) -> JSON)?
+    private var resetHandler: (@Sendable () async throws(RPCError) -> JSON)?
     private var closeHandlers: [@Sendable () -> Void] = []
     private var closed = false
     private var nextID = 1
@@ -98,7 +99,18 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
         lock.withLock { notifications.append((method, params ?? .null)) }
     }
 
+    /// Answers the server's `app.reset` requests with `handler` (D-APP-RESET-1).
+    package func setResetAnswerer(_ handler: @escaping @Sendable () async throws(RPCError) -> JSON) {
+        lock.withLock { self.resetHandler = handler }
+    }
+
     package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
+        if method == "app.reset" {
+            guard let resetHandler = lock.withLock({ self.resetHandler }) else {
+                throw RPCError.methodNotFound(method)
+            }
+            return try await resetHandler()
+        }
         guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
         guard let actionHandler = lock.withLock({ handler }) else {
             throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])

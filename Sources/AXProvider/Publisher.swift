@@ -14,6 +14,17 @@ public protocol ProviderTransport: Sendable {
     func call(_ method: String, _ params: JSONObject) async throws -> JSON
 }
 
+/// A transport that can also carry the server's `app.reset` request (D-APP-RESET-1): registering with `onReset`
+/// declares `reset: true`, and the server's `app.reset` is answered with `{"reset": true, "revision": N}`, N being
+/// the revision `onReset` returns (the app's initial tree, already published).
+public protocol ResettableProviderTransport: ProviderTransport {
+    /// Registers as `register(name:onAction:)` does, declaring reset support when `onReset` is given.
+    func register(
+        name: String, onReset: (@Sendable () async throws -> Int)?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> String
+}
+
 /// An app's error answer to an action (instead of `{"handled": Bool}`). The provider library answers
 /// `action.perform` with the JSON-RPC error `{"code": -32022, "message": message, "data": {"reason": reason, …data}}`;
 /// the server hands it to the automation client as −32022 "app error" with this object in `data.appError`.
@@ -154,14 +165,16 @@ public actor Publisher {
     public init(transport: any ProviderTransport) { self.transport = transport }
 
     /// Connects over the server's Unix socket (or `tcp:HOST:PORT` with a token) and registers the app.
+    /// `onReset`, when given, declares that the app can return to its initial state: it runs when a test asks
+    /// for it (`app.reset`, WebDriver's `axserver:reset`) and must publish the initial tree before it returns.
     public static func connect(
-        name: String, socket: String, token: String? = nil,
+        name: String, socket: String, token: String? = nil, onReset: (@Sendable () async throws -> Void)? = nil,
         onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws -> Publisher {
         let socketTransport = try await SocketProviderTransport(
             address: socket.hasPrefix("tcp:") || socket.hasPrefix("unix:") ? socket : "unix:" + socket, token: token)
         let publisher = Publisher(transport: socketTransport)
-        try await publisher.register(name: name, onAction: onAction)
+        try await publisher.register(name: name, reclaimToken: nil, onReset: onReset, onAction: onAction)
         return publisher
     }
 
@@ -179,16 +192,52 @@ public actor Publisher {
         name: String, reclaimToken presented: String?,
         onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws {
+        try await register(name: name, reclaimToken: presented, onReset: nil, onAction: onAction)
+    }
+
+    /// Registers as `register(name:reclaimToken:onAction:)` does; `onReset`, when given, declares that the app can
+    /// return to its initial state (D-APP-RESET-1). It runs when the server asks (`app.reset`) and must publish the
+    /// app's initial tree before it returns; the server answers the test after that tree is its own. An error it
+    /// throws (or a refused publish) answers the request with an error, as for actions.
+    public func register(
+        name: String, reclaimToken presented: String?, onReset: (@Sendable () async throws -> Void)?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws {
         let perform: @Sendable (ActionCall) async throws -> Bool = { call in
             try await Publisher.perform(call, handler: onAction)
         }
+        var reset: (@Sendable () async throws -> Int)?
+        if let onReset {
+            reset = { [weak self] () async throws -> Int in
+                try await Publisher.performReset(handler: onReset)
+                guard let self else { return 0 }
+                return await self.revision
+            }
+        }
         if let socket = transport as? SocketProviderTransport {
-            let registration = try await socket.registration(name: name, reclaimToken: presented, onAction: perform)
+            let registration = try await socket.registration(
+                name: name, reclaimToken: presented, onReset: reset, onAction: perform)
             appID = registration.app
             reclaimToken = registration.reclaimToken
+        } else if let resettable = transport as? any ResettableProviderTransport {
+            appID = try await resettable.register(name: name, onReset: reset, onAction: perform)
+            reclaimToken = nil
         } else {
             appID = try await transport.register(name: name, onAction: perform)
             reclaimToken = nil
+        }
+    }
+
+    /// Runs an app's reset handler as an action handler runs: a refused publish made in it fails the reset.
+    static func performReset(handler: @escaping @Sendable () async throws -> Void) async throws {
+        let scope = ActionScope()
+        do {
+            try await ActionScope.$current.withValue(scope) { try await handler() }
+        } catch {
+            throw ActionFailure(error)
+        }
+        if let failure = scope.unpublished {
+            throw failure.actionFailure
         }
     }
 
@@ -323,7 +372,7 @@ public actor Publisher {
 }
 
 /// Provider transport over the JSON-RPC socket.
-public final class SocketProviderTransport: ProviderTransport {
+public final class SocketProviderTransport: ResettableProviderTransport {
     let client: RPCClient
     /// Connects to `address` (`unix:PATH` or `tcp:HOST:PORT`) and initializes as a provider, with `token` for TCP.
     public init(address: String, token: String?) async throws {
@@ -343,7 +392,31 @@ public final class SocketProviderTransport: ProviderTransport {
     public func registration(
         name: String, reclaimToken: String?, onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws -> (app: String, reclaimToken: String?) {
+        try await registration(name: name, reclaimToken: reclaimToken, onReset: nil, onAction: onAction)
+    }
+
+    /// Registers as `register(name:onAction:)` does, declaring reset support when `onReset` is given.
+    public func register(
+        name: String, onReset: (@Sendable () async throws -> Int)?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> String {
+        try await registration(name: name, reclaimToken: nil, onReset: onReset, onAction: onAction).app
+    }
+
+    /// Registers as `registration(name:reclaimToken:onAction:)` does; with `onReset` the app declares `reset: true`
+    /// and answers `app.reset` with `{"reset": true, "revision": N}`, N the revision `onReset` returns.
+    public func registration(
+        name: String, reclaimToken: String?, onReset: (@Sendable () async throws -> Int)?,
+        onAction: @escaping @Sendable (ActionCall) async throws -> Bool
+    ) async throws -> (app: String, reclaimToken: String?) {
         client.onRequest { method, params in
+            if method == "app.reset", let onReset {
+                do {
+                    return ["reset": true, "revision": JSON(try await onReset())]
+                } catch {
+                    throw ActionFailure(error).rpcError
+                }
+            }
             guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
             let handled: Bool
             do {
@@ -355,6 +428,7 @@ public final class SocketProviderTransport: ProviderTransport {
         }
         var params: JSONObject = ["name": .string(name)]
         if let reclaimToken, !reclaimToken.isEmpty { params["reclaimToken"] = .string(reclaimToken) }
+        if onReset != nil { params["reset"] = true }
         let reply = try await client.call("app.register", .object(params), timeout: .seconds(10))
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return (id, reply["reclaimToken"]?.stringValue)

@@ -122,11 +122,6 @@ package enum Capabilities {
             return "appium:automationName '\(automation)' (axdriver is 'AXServer')"
         }
         if merged["acceptInsecureCerts"]?.boolValue == true { return "acceptInsecureCerts true (axdriver has no TLS)" }
-        if merged["axserver:reset"]?.boolValue == true {
-            // D-WD-RESET-1: refused, never ignored, so a suite that relies on it does not run on leftover state.
-            return "axserver:reset true (an app cannot yet be asked for its initial state: the protocol has no "
-                + "reset request; start a fresh server per suite, as the pytest plugin does)"
-        }
         return nil
     }
 }

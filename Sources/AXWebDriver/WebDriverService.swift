@@ -377,6 +377,16 @@ package final class WebDriverService: Sendable {
                     ?? "no app is running on axserver at \(server.address)", data: ["apps": JSON(names)])
         }
         link.app.withLock { $0 = appID }
+        if merged["axserver:reset"]?.boolValue == true {
+            // D-WD-RESET-1: the app returns to its initial state before the session exists; an app that cannot
+            // (or a kiosk that forbids it) refuses the session with its reason, never a session on leftover state.
+            do { _ = try await link.call("app.reset", ["app": .string(appID)]) } catch {
+                await link.close()
+                throw WebDriverError(
+                    "session not created", "axserver:reset: \(error.message)",
+                    data: ["app": .string(appID), "cause": error.data ?? .null, "error": .string(error.code)])
+            }
+        }
         _ = try? await link.call("events.subscribe", ["events": ["tree.changed"]])
         var timeouts = WebDriverTimeouts()
         if let requested = merged["timeouts"]?.objectValue { try timeouts.apply(requested) }

@@ -28,6 +28,7 @@ package enum AXMethods {
         installAudit(router, hub)
         installSpeech(router, hub)
         installRender(router, hub, options)
+        AppResetMethod.install(router, hub)
         FocusMethods.install(router, hub)
         RotorMethods.install(router, hub)
         InputMethods.install(router, hub)
@@ -131,7 +132,8 @@ package enum AXMethods {
             if let reclaimToken, reclaimToken.utf8.count > 256 {
                 throw arguments.bad("reclaimToken", "must be at most 256 bytes (the token app.register answered)")
             }
-            let provider = RemoteProvider(peer: session.peer)
+            // `reset: true` declares that the app answers `app.reset` with its initial state (D-APP-RESET-1).
+            let provider = RemoteProvider(peer: session.peer, canReset: try arguments.bool("reset") ?? false)
             // The token from an earlier registration gives the id back, removing a stale instance (D-REL-8).
             let registration = hub.registerApp(name: name, provider: provider, reclaimToken: reclaimToken)
             let id = registration.id
@@ -741,9 +743,43 @@ package enum EventNames {
 }
 
 /// The provider side of a connection: the server asks the app to act with a server→client request.
-final class RemoteProvider: ActionProvider {
+final class RemoteProvider: ResettableProvider {
     let peer: any RPCPeer
-    init(peer: any RPCPeer) { self.peer = peer }
+    /// The app declared `reset: true` at `app.register`.
+    let canReset: Bool
+    init(peer: any RPCPeer, canReset: Bool = false) {
+        self.peer = peer
+        self.canReset = canReset
+    }
+
+    /// Sends `app.reset` to the provider, which answers `{"reset": true, "revision": N}` after publishing its
+    /// initial tree (D-APP-RESET-1). A closed connection is `appNotResponding(ActionError.appLeftReason)`.
+    func reset(timeout: Duration) async throws(ActionError) -> AppResetAnswer {
+        let reply: JSON
+        do {
+            reply = try await peer.request("app.reset", .object([:]), timeout: timeout)
+        } catch {
+            if peer.isClosed || error.data?["reason"]?.stringValue == "disconnected" {
+                throw .appNotResponding(reason: ActionError.appLeftReason)
+            }
+            if error.code == RPCError.Code.appNotResponding {
+                throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
+            }
+            let reason = AppErrorBounds.truncated(
+                error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
+            let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
+            throw .appFailed(
+                message: "the app reported an error resetting: \(message)", reason: reason,
+                details: AppErrorBounds.details(error))
+        }
+        guard reply["reset"]?.boolValue == true else {
+            throw .appFailed(
+                message:
+                    "the app answered 'app.reset' with \(reply.typeName) instead of {\"reset\": true, \"revision\": N}",
+                reason: "malformed reply", details: nil)
+        }
+        return AppResetAnswer(revision: reply["revision"]?.intValue)
+    }
     /// The provider answers `{"handled": Bool}` (a bare Bool is accepted too). An error reply from the provider
     /// becomes `.appFailed` (−32022 "app error" carrying the provider's error object); so does any other result,
     /// with `reason: malformed reply`. A timeout or disconnection stays −32020.

@@ -134,6 +134,7 @@ extension AXMethods {
         table["tree.diff"] = ["fromRevision": ParamRange.revision, "toRevision": ParamRange.revision]
         table["query.find"] = ["limit": ParamRange.count]
         table["wait.for"] = ["timeoutMs": ParamRange.timeoutMs]
+        table["app.reset"] = ["timeoutMs": ParamRange.timeoutMs]
         table["events.unsubscribe"] = ["subscription": ParamRange.subscription]
         table["audit.listChecks"] = [:]
         table["audit.run"] = ["maxFindings": 0...Auditor.maxFindingsLimit]

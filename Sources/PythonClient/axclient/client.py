@@ -206,6 +206,20 @@ class Client:
 
     # -- lifecycle and reading ---------------------------------------------------------------------------------
 
+    def reset_app(self, app: Optional[str] = None, timeout_ms: Optional[int] = None) -> Dict[str, Any]:
+        """``app.reset``: the app returns to its initial state; answers ``{app, reset, revisionBefore, revision,
+        ms}`` once that tree is the server's, so the next find sees it (D-APP-RESET-1). An app that cannot reset
+        raises :class:`ActionNotSupported` (−32014; start a fresh app or server instead); a kiosk denial
+        :class:`PolicyDenied`; an app that does not answer within ``timeout_ms`` (default 10 s) or leaves mid-reset
+        :class:`AppNotResponding`.
+        """
+        params = self._with_app({}, app)
+        wait = None
+        if timeout_ms is not None:
+            params["timeoutMs"] = timeout_ms
+            wait = max(self.call_timeout, timeout_ms / 1000.0 + 5.0)
+        return self.call("app.reset", params, timeout=wait)
+
     def ping(self) -> str:
         """``ping`` → ``"pong"``."""
         return self.call("ping")

@@ -73,6 +73,8 @@ class ActionRequest:
 
 
 ActionHandler = Callable[[ActionRequest], Any]
+#: ``on_reset()``: return the app to its initial state and publish that hierarchy before returning.
+ResetHandler = Callable[[], Any]
 
 
 class Provider:
@@ -83,21 +85,24 @@ class Provider:
     ``name`` got, to get that id back — see :meth:`reconnect`). ``on_action(request)`` runs on a worker thread
     for every ``action.perform``; it should update the hierarchy (``provider.set_properties(...)``) *before*
     returning ``True`` (handled) or ``False``, so the caller's action result already reflects the change. An exception becomes an error answer.
+    ``on_reset()``, when given, declares that the app can return to its initial state (``app.reset``, WebDriver's
+    ``axserver:reset``; D-APP-RESET-1): it runs on a worker thread when a test asks, must publish the initial
+    hierarchy (``set_hierarchy``) before it returns, and an exception it raises refuses the reset with its message.
+    Without it the server answers a reset request with −32014 "reset not supported".
     The connection also works as an automation client: ``provider.client``.
     """
 
     def __init__(self, name: str, address: Optional[str] = None, on_action: Optional[ActionHandler] = None,
                  client: Optional[Client] = None, reclaim_token: Optional[str] = None,
-                 **client_options: Any) -> None:
+                 on_reset: Optional[ResetHandler] = None, **client_options: Any) -> None:
         self.client = client if client is not None else Client(address, client_name=name, **client_options)
         self.on_action = on_action
+        self.on_reset = on_reset
         self._address = address
         self._client_options = dict(client_options, client_name=name)
-        self.client.request_handlers["action.perform"] = self._perform
+        self._install_handlers(self.client)
         try:
-            params: Dict[str, Any] = {"name": name}
-            if reclaim_token:
-                params["reclaimToken"] = reclaim_token
+            params = self._register_params(name, reclaim_token)
             result = self.client.call("app.register", params)
         except BaseException:
             if client is None:
@@ -127,10 +132,8 @@ class Provider:
         target = address if address is not None else (self._address if self._address is not None
                                                       else self.client.address)
         client = Client(target, **options)
-        client.request_handlers["action.perform"] = self._perform
-        params: Dict[str, Any] = {"name": self.app}
-        if self.reclaim_token:
-            params["reclaimToken"] = self.reclaim_token
+        self._install_handlers(client)
+        params = self._register_params(self.app, self.reclaim_token)
         try:
             result = client.call("app.register", params)
         except BaseException:
@@ -142,6 +145,26 @@ class Provider:
         self.client._registered_app = self.app
         self.revision = None
         return self.app
+
+    def _install_handlers(self, client: Client) -> None:
+        client.request_handlers["action.perform"] = self._perform
+        if self.on_reset is not None:
+            client.request_handlers["app.reset"] = self._reset
+
+    def _register_params(self, name: str, reclaim_token: Optional[str]) -> Dict[str, Any]:
+        params: Dict[str, Any] = {"name": name}
+        if reclaim_token:
+            params["reclaimToken"] = reclaim_token
+        if self.on_reset is not None:
+            params["reset"] = True
+        return params
+
+    def _reset(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        handler = self.on_reset
+        if handler is None:
+            raise LookupError("this app did not declare reset")
+        handler()
+        return {"reset": True, "revision": self.revision}
 
     def _perform(self, params: Dict[str, Any]) -> Dict[str, Any]:
         request = ActionRequest(params)
