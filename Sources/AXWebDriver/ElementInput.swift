@@ -1,7 +1,7 @@
 import AXJSON
 
 /// Element Send Keys, Element Clear and the user-prompt (alert) commands as W3C WebDriver defines them
-/// (§12.5.2, §12.5.3, §16), over the app's elements (Specs/webdriver.md §Keys, §Alerts; D-WD-KEYS-1, D-WD-ALERT-1).
+/// (§12.5.2, §12.5.3, §16), over the app's elements (Specs/webdriver.md §Commands; D-WD-KEYS-1, D-WD-ALERT-1).
 extension WebDriverService {
     // MARK: Send Keys and Clear
 

@@ -1,6 +1,6 @@
 """The provider guide's Swift example builds and runs as written (issue 38 item 7).
 
-Specs/provider-guide.md §A whole app shows a `Package.swift` and a `main.swift`. This test writes both, unchanged
+Specs/provider-guide.md §A whole app, to start from, shows a `Package.swift` and a `main.swift`. This test writes both, unchanged
 except the guide's `path: "../AXServer"` (where a reader's clone would be), which becomes this checkout, builds the
 package with SwiftPM, runs it against a real server and checks that its views are on screen and its action works.
 

@@ -23,7 +23,7 @@ from axclient.screen_reader import (Orca, ScreenReader, ScreenReaderStartError, 
 
 needs_orca = pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite()))
 
-# Orca's own role words, by version (Specs/python-client.md §Across Orca versions): Orca 43 names PUSH_BUTTON with
+# Orca's own role words, by version (Specs/python-client.md §Screen reader (Across Orca versions)): Orca 43 names PUSH_BUTTON with
 # libatspi 2.46's "push button" and a switch (TOGGLE_BUTTON with xml-roles switch) "toggle button"; Orca 48 uses
 # libatspi 2.56's "button" and its own "switch". Both say "pressed" / "not pressed" for the switch's state.
 ROLE_WORDS = {"orca-43": {"button": "push button", "switch": "toggle button"},

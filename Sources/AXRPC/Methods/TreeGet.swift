@@ -4,7 +4,7 @@ import AXJSON
 import AXJSONRPC
 import AXQuery
 
-/// `tree.get` (Specs/protocol.md §tree.get): the reply is written straight into the response buffer as the tree
+/// `tree.get` (Specs/protocol.md §Tree): the reply is written straight into the response buffer as the tree
 /// is walked (issue 35 item 1), with no `JSON` value per element; `value(_:)` builds the same reply as a `JSON`
 /// value, the reference the streamed bytes are checked against (`TreeGetWriterTests`, `axbench --treeget-mbps`).
 package enum TreeGet {
