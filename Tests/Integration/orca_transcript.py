@@ -590,7 +590,7 @@ FOCUS_ORDER_EXCEPTIONS = {
 GTK_TYPE_NAME = re.compile(r"\bGtk[A-Z][A-Za-z]+\b")
 POSITION = re.compile(r"\b(\d+) of (\d+)\b")
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(%?)")
-CONTEXT = re.compile(r"^(?:.*\b(?:tool bar|list|panel|grouping|page tab list)\.?|List with \d+ items?\.?)$", re.I)
+CONTEXT = re.compile(r"^(?:.*\b(?:tool bar|list|panel|grouping|page tab list|frame)\.?|List with \d+ items?\.?)$", re.I)
 
 
 def _words(text):
