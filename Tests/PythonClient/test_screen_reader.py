@@ -87,8 +87,8 @@ def test_an_app_of_ones_own_is_heard(screen_reader, ax, ax_provider):
         expect(screen_reader).to_say(heard)
     except AssertionError:
         # Orca 43 too can adopt the app's first focus silently when the window was already active at its start (the
-        # start-up race of Specs/orca-transcripts.md §4.5, seen once in three full runs): the next Tab moves focus
-        # inside the window, which Orca always speaks.
+        # start-up race of Specs/orca-transcripts.md §4 Comparison rules, rule 4.5; seen once in three full runs): the
+        # next Tab moves focus inside the window, which Orca always speaks.
         screen_reader.press("Tab", app=panel.app)
         expect(screen_reader).to_say(heard)
     assert screen_reader.last_step.answers[0]["handledBy"] == "server"
