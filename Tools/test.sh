@@ -10,10 +10,14 @@
 #   Tools/test.sh                      every phase (what CI runs)
 #   Tools/test.sh unit integration     only the phases named: format unit conformance integration python clients fuzz
 #   AX_TEST_PATTERN='test_keys*.py' Tools/test.sh integration    one integration file
+#   Tools/test.sh quick                the developer loop (about 2 min warm): format, the unit tests of the modules a
+#                                      change reaches (Tools/quick_select.py), the Python tests that start no Orca
 #   AX_TEST_SERIAL=1 Tools/test.sh     one phase after the other (as before wave 4; slower)
-# The phases that do not depend on each other run in three lanes at once after the build (every test stack is
-# private: its own buses, registry, Xvfb display and sockets, so lanes never share state):
-#   lane 1: unit, conformance, fuzz (CPU-bound)   lane 2: integration   lane 3: python, clients
+#   AX_INTEGRATION_SHARDS=N            the integration suite in N lanes (default 2; 1 = one lane)
+# The phases that do not depend on each other run in lanes at once after the build (every test stack is private:
+# its own buses, registry, Xvfb display and sockets, so lanes never share state):
+#   lane 1: unit, conformance, fuzz (CPU-bound)   lanes 2..N+1: integration, shard 1..N   last lane: python, clients
+# The unit test targets are built only when the unit phase runs.
 # Each phase writes its own log; a lane prints a phase's log when that phase ends, so the output stays in blocks.
 # format runs beside the build. The build always runs (incremental). The fuzz phase does a cold sanitizer build of
 # its own the first time (about 3 minutes on two cores); later runs reuse it.
@@ -21,6 +25,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ALL_PHASES=(format unit conformance integration python clients fuzz)
 WANTED=("$@")
+QUICK=0
+if [ "${1:-}" = quick ]; then
+  [ $# -eq 1 ] || { echo "test.sh: quick runs alone" >&2; exit 2; }
+  QUICK=1
+  WANTED=(format)
+fi
+SHARDS="${AX_INTEGRATION_SHARDS:-2}"
+case "$SHARDS" in ''|*[!0-9]*|0) echo "test.sh: AX_INTEGRATION_SHARDS=$SHARDS: write a whole number >= 1" >&2; exit 2 ;; esac
 for wanted in "${WANTED[@]}"; do
   case " ${ALL_PHASES[*]} " in *" $wanted "*) ;; *) echo "test.sh: unknown phase '$wanted' (phases: ${ALL_PHASES[*]})" >&2; exit 2 ;; esac
 done
@@ -64,7 +76,13 @@ phase_unit() {
     > "$LOGDIR/unit.log" 2>&1
   local status=$? passed failed
   grep -E "^\[[0-9]+/[0-9]+\]|error:" "$LOGDIR/unit.log" | tail -n 40 >&2
-  read -r passed failed < <(/usr/bin/python3 - "$LOGDIR/unit.xml" <<'PYEOF'
+  read -r passed failed < <(unit_counts "$LOGDIR/unit.xml")
+  record "unit" "$passed" "$failed" "$status"
+}
+
+# unit_counts XUNIT: "PASSED FAILED" from swift test's xunit file (unreadable: "0 1").
+unit_counts() {
+  /usr/bin/python3 - "$1" <<'PYEOF'
 import sys, xml.etree.ElementTree as ET
 try:
     root = ET.parse(sys.argv[1]).getroot()
@@ -76,8 +94,6 @@ for s in suites:
     tests += int(s.get("tests", 0)); failures += int(s.get("failures", 0)) + int(s.get("errors", 0))
 print(tests - failures, failures)
 PYEOF
-)
-  record "unit" "$passed" "$failed" "$status"
 }
 
 phase_conformance() {
@@ -93,13 +109,16 @@ phase_conformance() {
   record "conformance coverage" "$((status == 0 ? 1 : 0))" "$(grep -c '^PROBLEM' "$LOGDIR/coverage.log")" "$status"
 }
 
+# phase_integration [K N]: the integration suite, or its shard K of N (Tests/Integration/run.py shares out files).
 phase_integration() {
-  AXSERVER_BIN="$BIN" AX_TEST_OUTPUT_DIR="$LOGDIR/integration-output" /usr/bin/python3 Tests/Integration/run.py \
-    > "$LOGDIR/integration.log" 2>&1
+  local shard="${1:-1}" shards="${2:-1}" name="integration" log="$LOGDIR/integration.log"
+  if [ "$shards" -gt 1 ]; then name="integration $shard of $shards"; log="$LOGDIR/integration-$shard.log"; fi
+  AXSERVER_BIN="$BIN" AX_TEST_OUTPUT_DIR="$LOGDIR/integration-output" AX_TEST_SHARD="$shard/$shards" \
+    /usr/bin/python3 Tests/Integration/run.py > "$log" 2>&1
   local status=$? passed failed
-  cat "$LOGDIR/integration.log" >&2
-  read -r passed failed < <(sed -nE 's/^integration: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$LOGDIR/integration.log" | tail -n 1)
-  record "integration" "${passed:-0}" "${failed:-0}" "$status"
+  cat "$log" >&2
+  read -r passed failed < <(sed -nE 's/^integration: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$log" | tail -n 1)
+  record "$name" "${passed:-0}" "${failed:-0}" "$status"
 }
 
 phase_python() {
@@ -138,6 +157,31 @@ phase_fuzz() {
   record "fuzz" "$((targets - (crashes < targets ? crashes : targets)))" "$crashes" "$status"
 }
 
+# phase_quick: the developer loop. The unit tests of the test targets that depend on a changed module (changed:
+# what differs from the merge base with main, or from HEAD on main, committed or not, untracked files included;
+# Tools/quick_select.py) and the Python client's tests that start no Orca (`-m 'not orca'`, two workers).
+phase_quick() {
+  local base changed targets filter status passed failed
+  base="$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)"
+  changed="$( { git diff --name-only "$base"; git ls-files --others --exclude-standard; } | sort -u)"
+  # shellcheck disable=SC2086  # the changed paths are one per line, without spaces (the layout has none)
+  targets="$(swift package describe --type json 2>/dev/null | /usr/bin/python3 Tools/quick_select.py $changed)"
+  echo "== quick: changed: $(echo "$changed" | grep -c .) files; unit test targets: ${targets:-none}" >&2
+  if [ -n "$targets" ]; then
+    filter="^($(echo "$targets" | tr ' ' '|'))\\."
+    swift test --skip-build --parallel --num-workers 2 --disable-swift-testing --filter "$filter" \
+      --xunit-output "$LOGDIR/unit.xml" > "$LOGDIR/unit.log" 2>&1
+    status=$?
+    read -r passed failed < <(unit_counts "$LOGDIR/unit.xml")
+    record "unit (changed modules)" "$passed" "$failed" "$status"
+  fi
+  AXSERVER_BIN="$BIN" Tools/test_python_client.sh -n 2 -m "not orca" > "$LOGDIR/python.log" 2>&1
+  status=$?
+  tail -n 5 "$LOGDIR/python.log" >&2
+  read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
+  record "python client, no Orca" "${passed:-0}" "${failed:-0}" "$status"
+}
+
 # lane PHASE...: runs the wanted phases named, one after the other, each announced on stderr.
 lane() {
   local name
@@ -154,24 +198,39 @@ if want format; then
   phase_format &
   format_pid=$!
 fi
-echo "== build (debug, with tests)" >&2
-swift build --build-tests > "$LOGDIR/build.log" 2>&1
+# The test targets are built only for a run that has unit tests (or quick); the other phases use the products.
+if want unit || [ "$QUICK" = 1 ]; then
+  echo "== build (debug, with tests)" >&2
+  swift build --build-tests > "$LOGDIR/build.log" 2>&1
+else
+  echo "== build (debug, products only: no unit phase in this run)" >&2
+  swift build > "$LOGDIR/build.log" 2>&1
+fi
 build_status=$?
 grep -E "error:|warning:|Compiling|Build complete" "$LOGDIR/build.log" | tail -n 40 >&2
 [ -z "$format_pid" ] || wait "$format_pid"
 [ "$build_status" -eq 0 ] || { echo "total: 0 passed, 1 failed (the build failed; log: $LOGDIR/build.log)"; exit 1; }
 BIN="$(swift build --show-bin-path)"
 
-if [ "${AX_TEST_SERIAL:-0}" = 1 ]; then
+if [ "$QUICK" = 1 ]; then
+  phase_quick
+elif [ "${AX_TEST_SERIAL:-0}" = 1 ]; then
   lane unit conformance integration python clients fuzz
 else
   lane unit conformance fuzz &
-  lane1=$!
-  lane integration &
-  lane2=$!
+  lanes=($!)
+  # The integration suite in shards (files shared out by their recorded seconds, Tests/Integration/durations.json),
+  # one lane each: most of its time is spent waiting on real processes (Orca, Xvfb, the buses), not on the CPU.
+  if want integration; then
+    for shard in $(seq 1 "$SHARDS"); do
+      { echo "== integration $shard of $SHARDS: started ($(( $(date +%s) - STARTED )) s since start)" >&2
+        phase_integration "$shard" "$SHARDS"; } &
+      lanes+=($!)
+    done
+  fi
   lane python clients &
-  lane3=$!
-  wait "$lane1" "$lane2" "$lane3"
+  lanes+=($!)
+  wait "${lanes[@]}"
 fi
 
 TOTAL_PASSED=0

@@ -16,3 +16,17 @@ os.environ.setdefault("AXSERVER_A11Y_STACK", os.path.join(ROOT, "Tools", "a11y-s
 
 # The plugin's entry point has the same name, so an installed axclient is not registered twice.
 pytest_plugins = ["axclient.pytest_plugin", "pytester"]
+
+import pytest  # noqa: E402  (after the path set-up above, so the plugin and the package come from this checkout)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "orca: starts a real Orca (the screen_reader fixture, or a file about Orca); set on such tests "
+        "at collection. `Tools/test.sh quick` runs `-m 'not orca'`")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "screen_reader" in getattr(item, "fixturenames", ()) or "orca" in item.module.__name__:
+            item.add_marker(pytest.mark.orca)

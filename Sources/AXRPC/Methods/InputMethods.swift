@@ -136,11 +136,18 @@ enum InputMethods {
             data: ["reason": .string(reason), "app": .string(app)])
     }
 
+    /// The most names a `modifiers` list may hold: each modifier twice over (a repeat counts once, so a client that
+    /// lists a chord's modifiers per key is served), and never an unbounded list.
+    static let maxListedModifiers = 2 * KeyModifier.allCases.count
+
     static func keyModifiers(_ arguments: Params) throws(RPCError) -> Set<KeyModifier> {
         guard let value = arguments["modifiers"] else { return [] }
         let accepted = KeyModifier.allCases.map(\.rawValue)
-        guard case .array(let items) = value, items.count <= 8 else {
-            throw arguments.bad("modifiers", "must be a list of at most 4 of \(accepted.joined(separator: ", "))")
+        guard case .array(let items) = value, items.count <= maxListedModifiers else {
+            throw arguments.bad(
+                "modifiers",
+                "must be a list of at most \(maxListedModifiers) names (repeats count once) of "
+                    + accepted.joined(separator: ", "))
         }
         var out: Set<KeyModifier> = []
         for item in items {
