@@ -80,6 +80,8 @@ def test_find_and_preferences_dialogs(idle_file):
     settings = ax.locator('window[label="Settings"]')
     expect(settings).to_be_visible(timeout=10)
     tabs = settings.locator("tab")
+    # The dialog shows before IDLE has built its notebook (seen under load): wait for the six tabs, then read them.
+    expect(tabs).to_have_count(6, timeout=10)
     assert [t.label() for t in tabs.all()] == ["Fonts", "Highlights", "Keys", "Windows", "Shell/Ed", "Extensions"]
     # IDLE's font size is a tkinter.OptionMenu: a pop-up button named by the Label beside it, valued by its choice.
     size = settings.get_by_role("button", name="Size", exact=True)
