@@ -13,6 +13,8 @@ import tkinter
 from tkinter import ttk
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+from ..kit.secure import mask
+
 Adapter = Callable[["Any", tkinter.Misc], Dict[str, Any]]
 
 #: Adapters by Python class (an app's own widget classes, exact) or by Tk class name (``winfo_class``).
@@ -413,10 +415,6 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     return enabled(widget, props)
 
 
-#: What a masked entry publishes instead of each character (the server masks again: D-SECURE-1).
-BULLET = "\u2022"
-
-
 def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
     """True when the entry hides its text (``-show``, also set after creation: read at every flush), or shares its
     ``-textvariable`` with one that does (Specs/tk-adapter.md §Masked text)."""
@@ -424,13 +422,6 @@ def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
         return True
     variable = str(option(widget, "textvariable", "") or "")
     return bool(variable) and variable in walker.masked_variables()
-
-
-def mask(props: Dict[str, Any]) -> Dict[str, Any]:
-    """A secure text field: ``isSecureTextEntry`` and one bullet per character — the text never leaves the app."""
-    props["isSecureTextEntry"] = True
-    props["text"] = BULLET * len(props.get("text") or "")
-    return props
 
 
 def combobox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:

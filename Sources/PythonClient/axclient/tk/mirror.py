@@ -1,28 +1,24 @@
-"""The Tk mirror: walks a Tk root into views, publishes patches, performs actions in Tk, forwards keys.
+"""The Tk mirror: Tk's side of the adapter kit (:class:`axclient.kit.ToolkitMirror`) — walks a Tk root into
+views, notices changes (Tcl calls, events), performs actions with Tk's own commands, reads keys from a bind tag.
 
-Threads: everything that touches Tk runs on the Tk thread (the one that created the root). The link thread owns
-the server connection (connect, reconnect, send); the connection's worker thread receives ``action.perform`` and
-hands it to the Tk thread through a queue and a wake-up pipe watched by Tk's own event loop (no polling).
-Specs/tk-adapter.md describes the mapping and every behaviour here.
+Threads: everything that touches Tk runs on the Tk thread (the one that created the root). The kit's link thread
+owns the server connection; the connection's worker thread receives ``action.perform`` and the kit queues it for
+the Tk thread, which a wake-up pipe watched by Tk's own event loop wakes (no polling). Specs/tk-adapter.md
+describes the mapping, Specs/adapter-kit.md the kit.
 """
 from __future__ import annotations
 
-import collections
 import os
 import sys
-import threading
 import time
 import tkinter
 import tkinter.font
 from tkinter import ttk
-from typing import Any, Deque, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
-from ..errors import AXError
-from ..kit.link import LEAVING as _LEAVING
-from ..kit.link import Link as _Link
+from ..kit.core import LoopBusy, TargetGone, ToolkitMirror
 from ..kit.link import warn
-from ..kit.patches import (CLIPPED_PROPERTIES, SPLICE_MIN_CHARS, TEXT_LIMIT_BYTES, TRUNCATION_MARKER,  # noqa: F401
-                           clip_text, diff, focus_first, unknown_optional_property)
+from ..kit.patches import CLIPPED_PROPERTIES, TEXT_LIMIT_BYTES, TRUNCATION_MARKER, clip_text
 from ..provider import ActionRequest
 from . import adapters, textlayout
 
@@ -51,18 +47,10 @@ TAG = "AXMirror"
 #: Canvas classes of libraries that draw a control's shape with text items of a glyph font (customtkinter's
 #: rounded corners are "A"…"F" in CustomTkinter_shapes_font): their items are drawing, not text.
 SHAPE_CANVAS_CLASSES = frozenset(("CTkCanvas",))
-ACTION_START_TIMEOUT = 4.0
-ACTION_NESTED_GRACE = 0.5
-#: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
-MAX_NESTED_JOBS = 8
 
 
-class TargetGone(AXError):
-    """The action's widget was destroyed (or never existed)."""
-
-
-class TkBusy(AXError):
-    """The Tk main loop did not take the action within :data:`ACTION_START_TIMEOUT` seconds."""
+class TkBusy(LoopBusy):
+    """The Tk main loop did not take the action within :data:`axclient.kit.core.ACTION_START_TIMEOUT` seconds."""
 
 
 _LIVE_MIRRORS: List["Mirror"] = []
@@ -142,20 +130,7 @@ class _TreeCache:
         self.last: Optional[Tuple[Any, List[Dict[str, Any]], Dict[str, Tuple[Any, ...]]]] = None
 
 
-class _Job:
-    """One ``action.perform`` on its way to the Tk thread."""
-
-    def __init__(self, request: ActionRequest) -> None:
-        self.request = request
-        self.started = threading.Event()
-        self.done = threading.Event()
-        self.cancelled = False
-        self.result = False
-        self.error: Optional[BaseException] = None
-        self.sequence = 0
-
-
-class Mirror:
+class Mirror(ToolkitMirror):
     """Mirrors one Tk root (and its Toplevels and posted menus) into AXServer as one app.
 
     ``Mirror(root, name=None, address=None, forward_keys=None)``: ``name`` defaults to the script or module name;
@@ -164,57 +139,37 @@ class Mirror:
     and re-publishes after a restart. :meth:`close` stops it (the app keeps running).
     """
 
+    toolkit = "Tk"
+    target_errors = (TargetGone, tkinter.TclError, ValueError, KeyError)
+    busy_error = TkBusy
+
     def __init__(self, root: tkinter.Misc, name: Optional[str] = None, address: Optional[str] = None,
                  retry_interval: float = 1.0, forward_keys: Optional[bool] = None) -> None:
+        if forward_keys is None:
+            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
+        super().__init__(name or default_app_name(), address, retry_interval, forward_keys)
         self.root = root
-        self.name = name or default_app_name()
-        self.address = address
-        self.retry_interval = retry_interval
         real = root.tk
         if isinstance(real, _TkProxy):
             real = real._ax_app
         self.app = real
         self.reading = False
-        self.closed = False
-        self._flush_scheduled = False
-        self._dirty_generation = 0
-        self._flushed_generation = -1
         self._started = time.monotonic()
-        self._need_full = True
-        self._published: Dict[str, Dict[str, Any]] = {}
-        #: Whether the server takes ``splice`` ops, and the largest text published whole (Specs/tk-adapter.md
-        #: §Big text); set from the server's capabilities on each connect.
-        self.splice = False
-        self.text_limit = TEXT_LIMIT_BYTES
         #: Each Text widget's first published line (1 unless its text is windowed).
         self._text_window: Dict[str, int] = {}
-        #: Properties the server refused as unknown (an older schema): left out of every view after that.
-        self.unsupported: Set[str] = set()
-        self._published_children: Dict[Optional[str], List[str]] = {}
         self._virtual: Dict[str, Tuple[Any, ...]] = {}
         self._tree_caches: Dict[str, _TreeCache] = {}
         self._tagged: Set[str] = set()
         self._posted: List[str] = []
-        self._jobs: Deque[_Job] = collections.deque()
-        self._jobs_lock = threading.Lock()
-        self._performing = 0
-        self._running_jobs = 0
-        self._sequence = 0
-        self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
-        self._leave_after_answer = False
         #: The entry whose range a client's setSelectedTextRange set (published even while not focused).
         self._range_target = ""
-        if forward_keys is None:
-            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
-        #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
-        self._key_forwarding = forward_keys
-        #: Statistics for benchmarks and tests: flushes, patches sent, ops sent, last flush seconds.
-        self.stats: Dict[str, Any] = {"flushes": 0, "patches": 0, "ops": 0, "snapshots": 0, "flush_seconds": 0.0}
+        self._focus = ""
+        self._grab = ""
         self._proxy = _TkProxy(real, self)
         self._install_proxy(root)
-        self._flush_command = root.register(self._idle_flush)
-        self._jobs_command = root.register(self._run_jobs)
+        self._flush_command = root.register(self.idle_flush)
+        self._jobs_command = root.register(self.run_jobs)
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<FocusIn>", "<FocusOut>", "<Map>", "<Unmap>",
                          "<Configure>", "<<ListboxSelect>>", "<<TreeviewSelect>>", "<<TreeviewOpen>>",
                          "<<TreeviewClose>>", "<<NotebookTabChanged>>", "<<ComboboxSelected>>", "<<Increment>>",
@@ -233,11 +188,9 @@ class Mirror:
         except (AttributeError, tkinter.TclError, RuntimeError):
             self._polling = True
             root.after(20, self._poll)
-        self._link = _Link(self)
-        self._link.start()
         _patch_variables()
         _LIVE_MIRRORS.append(self)
-        self.mark_dirty()
+        self.start()
 
     # -- dirtiness ------------------------------------------------------------------------------------------------
 
@@ -279,16 +232,13 @@ class Mirror:
                 return
         self.mark_dirty()
 
-    def mark_dirty(self) -> None:
-        """Schedules a flush at Tk's next idle moment (one per idle cycle)."""
-        self._dirty_generation += 1
-        if self._flush_scheduled or self.closed:
-            return
-        self._flush_scheduled = True
+    def request_flush(self) -> bool:
+        """A flush at Tk's next idle moment (``after idle``)."""
         try:
             self.app.call("after", "idle", self._flush_command)
         except (tkinter.TclError, RuntimeError):
-            self._flush_scheduled = False
+            return False
+        return True
 
     def _on_event(self, event: Any) -> None:
         widget = str(getattr(event, "widget", ""))
@@ -308,12 +258,14 @@ class Mirror:
 
     # -- wake-up and jobs -----------------------------------------------------------------------------------------
 
-    def wake(self) -> None:
-        """Wakes the Tk thread (from any thread) to run queued actions or a full re-publish."""
+    def request_jobs(self) -> None:
+        """Wakes the Tk thread (from any thread) through the pipe its event loop watches, to run queued actions."""
         try:
             os.write(self._wake_write, b"x")
         except (BlockingIOError, OSError, ValueError):
             pass
+
+    wake = request_jobs
 
     def _on_wake(self, *_: Any) -> None:
         try:
@@ -338,150 +290,20 @@ class Mirror:
         except (tkinter.TclError, RuntimeError):
             pass
 
-    def _run_jobs(self) -> None:
-        if self._need_full and self._link.connected:
-            self.mark_dirty()
-        # An action whose callback enters a nested event loop (a modal dialog's wait_window: IDLE's Settings) is
-        # still running; the jobs queued meanwhile run inside that loop (else the dialog could never be driven),
-        # up to a bounded nesting depth.
-        if self._running_jobs >= MAX_NESTED_JOBS:
-            return
-        self._running_jobs += 1
+    def alive(self) -> bool:
         try:
-            self._run_queued_jobs()
-        finally:
-            self._running_jobs -= 1
-            with self._jobs_lock:
-                more = bool(self._jobs)
-            if more:
-                self._schedule_jobs()
+            return bool(int(self.app.call("winfo", "exists", str(self.root))))
+        except (tkinter.TclError, ValueError):
+            return False
 
-    def _run_queued_jobs(self) -> None:
-        while True:
-            with self._jobs_lock:
-                if not self._jobs:
-                    return
-                job = self._jobs.popleft()
-                if job.cancelled:
-                    continue
-                job.started.set()
-            self._performing += 1
-            try:
-                job.result = bool(self.perform(job.request))
-            except BaseException as error:  # noqa: BLE001 — the app must never die of an action
-                job.error = error
-            finally:
-                self._performing -= 1
-                try:
-                    self.flush()
-                except BaseException as error:  # noqa: BLE001
-                    self.warn_once("flush", "could not mirror the tree: %s" % error)
-                job.sequence = self._sequence
-                job.done.set()
-                if self._leave_after_answer and not self._performing:
-                    self._leave_after_answer = False
-                    self._link.stop_after_answers()
-
-    def handle_action(self, request: ActionRequest) -> bool:
-        """``on_action`` (a connection worker thread): runs the action on the Tk thread and answers once the tree
-        shows its effect. An action that enters a nested event loop (a modal dialog) is answered ``handled`` after
-        :data:`ACTION_NESTED_GRACE` s; a main loop busy for :data:`ACTION_START_TIMEOUT` s fails with
-        :class:`TkBusy`."""
-        if self.closed:
-            raise TargetGone("the Tk app is closing")
-        job = _Job(request)
-        with self._jobs_lock:
-            self._jobs.append(job)
-        self.wake()
-        if not job.started.wait(ACTION_START_TIMEOUT):
-            with self._jobs_lock:
-                if not job.started.is_set():
-                    job.cancelled = True
-            if job.cancelled:
-                raise TkBusy("the Tk main loop is busy (no event processed for %.0f s); the action was not "
-                             "performed" % ACTION_START_TIMEOUT)
-        if not job.done.wait(ACTION_NESTED_GRACE):
-            return True
-        if job.error is not None:
-            if isinstance(job.error, (TargetGone, tkinter.TclError, ValueError, KeyError)):
-                raise TargetGone(str(job.error)) from job.error
-            raise job.error
-        self._link.wait_sent(job.sequence, 3.0)
-        return job.result
-
-    # -- publishing -----------------------------------------------------------------------------------------------
-
-    def _idle_flush(self) -> None:
-        self._flush_scheduled = False
-        if self._flushed_generation == self._dirty_generation and not self._need_full:
-            return  # an action's flush already covered every change
-        try:
-            self.flush()
-        except BaseException as error:  # noqa: BLE001 — never break the app's event loop
-            self.warn_once("flush", "could not mirror the tree: %s: %s" % (type(error).__name__, error))
-
-    def flush(self) -> None:
-        """Builds the tree now and queues the difference to what was published (or a snapshot after a
-        (re)connect). Tk thread only."""
-        if self.closed or not self._link.connected or self._link.hold_until > time.monotonic():
-            self._need_full = True  # (backing off after a refused snapshot: nothing is built meanwhile)
-            return
-        started = time.perf_counter()
-        self._flushed_generation = self._dirty_generation
-        try:
-            exists = self.app.call("winfo", "exists", str(self.root))
-        except tkinter.TclError:
-            exists = 0
-        if not int(exists):
-            return
-        if self.stats["snapshots"] == 0 and not self._stack_order() and time.monotonic() - self._started < 1.0:
-            # Nothing is mapped yet: Tk has not laid the windows out, so every frame would change a moment later
-            # (10,000 rows: a patch of 10,000 frames). Wait for the first mapped window, at most one second.
-            self._flushed_generation = -1
-            self.root.after(50, self.mark_dirty)
-            return
-        props, children = self.build()
-        if self._need_full:
-            self._need_full = False
-            windows = [self._rebuild(wid, props, children) for wid in children.get(None, [])]
-            self._sequence += 1
-            self._link.send(("set", windows, self._sequence))
-            self.stats["snapshots"] += 1
-        else:
-            focused = self._focused_view
-            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
-                       self.splice)
-            self._send_ops(ops, focused)
-        self._published, self._published_children = props, children
-        self.stats["flushes"] += 1
-        self.stats["flush_seconds"] = time.perf_counter() - started
-        if self._link.debug:
-            warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
-                                                    self.stats["flush_seconds"] * 1000))
-
-    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
-        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after (:func:`focus_first`)."""
-        focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
-        for batch in focus_first(ops, focused) if focus_moves else [ops]:
-            if batch:
-                self._sequence += 1
-                self._link.send(("ops", batch, self._sequence))
-                self.stats["patches"] += 1
-                self.stats["ops"] += len(batch)
-
-    def resync(self) -> None:
-        """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
-        self._need_full = True
-        self.wake()
-
-    @staticmethod
-    def _rebuild(view_id: str, props: Dict[str, Dict[str, Any]],
-                 children: Dict[Optional[str], List[str]]) -> Dict[str, Any]:
-        node = dict(props[view_id])
-        kids = children.get(view_id)
-        if kids:
-            node["children"] = [Mirror._rebuild(kid, props, children) for kid in kids]
-        return node
+    def wait_for_layout(self) -> bool:
+        """Before the first snapshot, while nothing is mapped, Tk has not laid the windows out, so every frame
+        would change a moment later (10,000 rows: a patch of 10,000 frames): wait for the first mapped window, at
+        most one second."""
+        if self.stats["snapshots"] or self._stack_order() or time.monotonic() - self._started >= 1.0:
+            return False
+        self.root.after(50, self.mark_dirty)
+        return True
 
     # -- building -------------------------------------------------------------------------------------------------
 
@@ -490,7 +312,7 @@ class Mirror:
         self.reading = True
         self._flush_cache = {}
         self._virtual = {}
-        self._focused_view: Optional[str] = None
+        self.focused_view = None
         try:
             props: Dict[str, Dict[str, Any]] = {}
             children: Dict[Optional[str], List[str]] = {}
@@ -690,11 +512,11 @@ class Mirror:
         node.update(self._identity(path, frame))
         if not self._mapped(widget):
             node["isHidden"] = True
-        focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
+        focus_inside = (self.focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
         if path != str(self.root) and not focus_inside and (
                 path == self._focus or (leaf and self._focus.startswith(path + "."))):
             node["isFocused"] = True
-            self._focused_view = path
+            self.focused_view = path
         props[path] = node
         kids: List[str] = []
         children[path] = kids
@@ -1009,18 +831,6 @@ class Mirror:
             pass
         return [min(textlayout.from_utf16(text, int(call(path, "index", "insert"))), length), 0]
 
-    def use_server_limits(self, capabilities: Any) -> None:
-        """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
-        the ``splice`` op takes whole texts up to ``maxTextContentBytes`` and edits as splices (§Big text)."""
-        if os.environ.get("AXCLIENT_TK_SPLICE", "1") in ("0", "no", "false"):
-            capabilities = None  # the 60,000-byte window, as with a server before D-TEXT-SPLICE-1
-        ops = capabilities.get("patchOps") if isinstance(capabilities, dict) else None
-        limit = capabilities.get("maxTextContentBytes") if isinstance(capabilities, dict) else None
-        if isinstance(ops, list) and "splice" in ops and isinstance(limit, int) and limit > TEXT_LIMIT_BYTES:
-            self.splice, self.text_limit = True, limit - 1024
-        else:
-            self.splice, self.text_limit = False, TEXT_LIMIT_BYTES
-
     def listbox_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
         """Listbox rows as cells in content coordinates; sets the table's ``contentOffset``."""
         path = str(widget)
@@ -1055,7 +865,7 @@ class Mirror:
             except (tkinter.TclError, ValueError):
                 active = 0
             rows[active]["isFocused"] = True
-            self._focused_view = rows[active]["id"]
+            self.focused_view = rows[active]["id"]
         return rows
 
     def tree_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -1123,7 +933,7 @@ class Mirror:
         if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y, focus_row):
             self._virtual.update(cache.last[2])
             if focus_row:
-                self._focused_view = "%s@%s" % (path, focus_row)
+                self.focused_view = "%s@%s" % (path, focus_row)
             return cache.last[1]
         nodes: List[Dict[str, Any]] = []
         if "headings" in show and display:
@@ -1189,7 +999,7 @@ class Mirror:
         cache.last = ((signature, offset, top_y, focus_row), nodes, virtual)
         self._virtual.update(virtual)
         if focus_row:
-            self._focused_view = "%s@%s" % (path, focus_row)
+            self.focused_view = "%s@%s" % (path, focus_row)
         return nodes
 
     def _tree_focus_row(self, path: str, displayed: List[Tuple[str, int, bool, bool]]) -> str:
@@ -1231,7 +1041,7 @@ class Mirror:
                 button["isSelected"] = True
                 if self._focus == path:  # Tk's focus on the notebook is on its selected tab (no widget of its own)
                     button["isFocused"] = True
-                    self._focused_view = button["id"]
+                    self.focused_view = button["id"]
             if str(call(path, "tab", tab, "-state")) == "disabled":
                 button["isEnabled"] = False
             buttons.append(button)
@@ -1307,7 +1117,7 @@ class Mirror:
                                     [0, tops[index], width, max(1, bottom - tops[index])])
             if active == str(index) and str(self.app.call("focus")) == path:
                 node["isFocused"] = True  # Tk's active entry is where the keyboard is in a menu it traverses
-                self._focused_view = node["id"]
+                self.focused_view = node["id"]
             nodes.append(node)
         return nodes
 
@@ -1533,7 +1343,7 @@ class Mirror:
         if str(self.app.call("focus")) != str(widget):
             widget.focus_force()
         # Let the widget's <FocusIn> bindings run before anything is typed (customtkinter clears its placeholder
-        # there). Jobs queued meanwhile wait for this one (_run_jobs is not re-entered).
+        # there). Jobs queued meanwhile wait for this one (run_jobs is not re-entered).
         self.app.call("update")
 
     def _adjust(self, widget: tkinter.Misc, sign: int) -> bool:
@@ -1810,26 +1620,21 @@ class Mirror:
     # -- keys -----------------------------------------------------------------------------------------------------
 
     def _forward_key(self, event: Any, phase: str) -> Optional[str]:
-        if self._performing or not self._key_forwarding or not self._link.connected:
-            self.mark_dirty()
-            return None
+        """The ``AXMirror`` bind tag's key handler: the kit's forwarding policy (:meth:`ToolkitMirror.forward_key`);
+        ``break`` when an assistive technology consumed the key, so Tk never sees it."""
         keysym = str(getattr(event, "keysym", "") or "")
-        if not keysym or keysym == "??":
+        if keysym == "??":
             return None
-        state = int(getattr(event, "state", 0) or 0) if isinstance(getattr(event, "state", 0), int) else 0
+        state = getattr(event, "state", 0)
+        state = state if isinstance(state, int) else 0
         modifiers = [name for name, bit in MODIFIER_BITS if state & bit]
-        if self._types_secret(event, modifiers):
-            self.mark_dirty()
-            return None  # a character typed into a masked entry never leaves the app (§Masked text)
-        consumed = self._link.forward_key(keysym, modifiers, phase)
-        self.mark_dirty()
+        char = getattr(event, "char", "")
+        consumed = self.forward_key(keysym, modifiers, phase, char if isinstance(char, str) else "",
+                                    self._masked_target(event))
         return "break" if consumed else None
 
-    def _types_secret(self, event: Any, modifiers: List[str]) -> bool:
-        """True for a key that types a character (no Control, Alt or Super) into an entry that masks its text."""
-        char = getattr(event, "char", "")
-        if not isinstance(char, str) or not char or not char.isprintable() or set(modifiers) - {"shift"}:
-            return False
+    def _masked_target(self, event: Any) -> bool:
+        """True when the key goes to an entry that masks its text (a Tk error counts as masked: never leak)."""
         widget = getattr(event, "widget", None)
         if not isinstance(widget, (tkinter.Entry, ttk.Entry)):
             return False
@@ -1846,31 +1651,9 @@ class Mirror:
 
     # -- life -----------------------------------------------------------------------------------------------------
 
-    def warn_once(self, key: str, message: str) -> None:
-        """A stderr message, once per ``key``."""
-        if key not in self._warned:
-            self._warned.add(key)
-            warn(message)
-
-    @property
-    def app_id(self) -> Optional[str]:
-        """The app id the server gave (None until connected)."""
-        return self._link.app_id
-
-    @property
-    def connected(self) -> bool:
-        """True while registered with a server."""
-        return self._link.connected
-
-    def wait_connected(self, timeout: float = 10.0) -> bool:
-        """Blocks (not on the Tk thread!) until connected."""
-        return self._link.connected_event.wait(timeout)
-
-    def close(self) -> None:
-        """Stops mirroring: the app leaves the server; Tk keeps running."""
-        if self.closed:
-            return
-        self.closed = True
+    def release(self) -> None:
+        """Stops Tk's wake-up handler and cancels the mirror's pending ``after`` scripts (a destroyed root deletes
+        their commands: a pending one would print ``invalid command name "…_idle_flush"``)."""
         if self in _LIVE_MIRRORS:
             _LIVE_MIRRORS.remove(self)
         try:
@@ -1878,24 +1661,10 @@ class Mirror:
         except (AttributeError, tkinter.TclError, RuntimeError):
             pass
         for script in (self._flush_command, self._jobs_command):
-            try:  # a destroyed root deletes these commands: a pending `after` would print "invalid command name"
+            try:
                 self.app.call("after", "cancel", script)
             except (tkinter.TclError, RuntimeError):
                 pass
-        _LEAVING[self.name] = self._link.left
-        if self._performing:
-            # Closed inside an action (its callback destroyed the root: Thonny's first-run "Let's go!"): answer
-            # the action first, then leave (_run_queued_jobs), so the client hears what happened.
-            self._leave_after_answer = True
-        else:
-            self._link.stop()
-        with self._jobs_lock:
-            jobs = list(self._jobs)
-            self._jobs.clear()
-        for job in jobs:
-            job.error = TargetGone("the Tk app closed")
-            job.started.set()
-            job.done.set()
 
 
 #: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
