@@ -136,6 +136,14 @@ class ToolkitMirror:
     def release(self) -> None:
         """Frees the toolkit's resources the mirror holds (wake-up handlers, pending timers); from :meth:`close`."""
 
+    def take_focus(self, view: Dict[str, Any], view_id: Optional[str] = None) -> None:
+        """Focus bookkeeping for :meth:`build`: ``view`` (id ``view_id``, default its ``id``) has the toolkit's
+        focus — ``isFocused`` on it and :attr:`focused_view`. The diff then moves the focus in one patch (the old
+        view's ``isFocused`` is dropped, not set false, C35) and sends the new focus's caret after it
+        (:func:`~axclient.kit.patches.focus_first`), so a screen reader hears the field before its selection."""
+        view["isFocused"] = True
+        self.focused_view = view_id if view_id is not None else view.get("id")
+
     # -- dirtiness and publishing ---------------------------------------------------------------------------------------
 
     def mark_dirty(self) -> None:
