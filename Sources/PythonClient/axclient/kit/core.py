@@ -106,7 +106,7 @@ class ToolkitMirror:
         self._link.start()
         self.mark_dirty()
 
-    # -- hooks a toolkit implements ---------------------------------------------------------------------------------
+    # -- hooks a toolkit implements --------------------------------------------------------------------------------
 
     def build(self) -> Tuple[Props, Children]:
         """The current tree, flat (toolkit thread); sets :attr:`focused_view`."""
@@ -144,7 +144,7 @@ class ToolkitMirror:
         view["isFocused"] = True
         self.focused_view = view_id if view_id is not None else view.get("id")
 
-    # -- dirtiness and publishing ---------------------------------------------------------------------------------------
+    # -- dirtiness and publishing ----------------------------------------------------------------------------------
 
     def mark_dirty(self) -> None:
         """Something changed: one flush at the toolkit's next idle moment (however many changes come before)."""
@@ -201,7 +201,8 @@ class ToolkitMirror:
         self._link.send((item[0], item[1], self._sequence))
 
     def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
-        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after (:func:`focus_first`)."""
+        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after
+        (:func:`focus_first`)."""
         focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
         for batch in focus_first(ops, focused) if focus_moves else [ops]:
             if batch:
@@ -226,7 +227,7 @@ class ToolkitMirror:
         else:
             self.splice, self.text_limit = False, TEXT_LIMIT_BYTES
 
-    # -- actions ----------------------------------------------------------------------------------------------------
+    # -- actions ---------------------------------------------------------------------------------------------------
 
     @property
     def performing(self) -> bool:
@@ -319,7 +320,7 @@ class ToolkitMirror:
             self._leave_after_answer = False
             self._link.stop_after_answers()
 
-    # -- keys -------------------------------------------------------------------------------------------------------
+    # -- keys ------------------------------------------------------------------------------------------------------
 
     def forward_key(self, keysym: str, modifiers: List[str], phase: str, char: str = "",
                     into_masked: bool = False) -> bool:
@@ -334,7 +335,7 @@ class ToolkitMirror:
             return False
         return self._link.forward_key(keysym, modifiers, phase)
 
-    # -- life -------------------------------------------------------------------------------------------------------
+    # -- life ------------------------------------------------------------------------------------------------------
 
     def warn_once(self, key: str, message: str) -> None:
         """A stderr message, once per ``key``."""

@@ -1,4 +1,4 @@
-"""The command line every adapter shares (Specs/adapter-kit.md §Runner):
+"""The command line every adapter shares (Specs/adapter-kit.md §Layout):
 ``python3 -m axclient.<toolkit> [--socket PATH] [--name NAME] (SCRIPT | -m MODULE) [ARGS…]`` runs an unmodified
 program with the toolkit's adapter installed first (it mirrors every root the program creates). Standard library
 only."""

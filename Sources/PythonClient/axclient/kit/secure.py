@@ -1,6 +1,6 @@
-"""Masked text for every adapter (Specs/adapter-kit.md §Secure text): a secure text field publishes one bullet per
-character, never its text, and :func:`seal` enforces it on every view a mirror is about to publish, whatever the
-toolkit mapping did. Standard library only."""
+"""Masked text for every adapter (Specs/adapter-kit.md §What the kit guarantees): a secure text field publishes
+one bullet per character, never its text, and :func:`seal` enforces it on every view a mirror is about to
+publish, whatever the toolkit mapping did. Standard library only."""
 from __future__ import annotations
 
 from typing import Any, Dict

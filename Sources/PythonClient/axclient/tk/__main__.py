@@ -1,6 +1,6 @@
 """``python3 -m axclient.tk [--socket PATH] [--name NAME] (SCRIPT | -m MODULE) [ARGS…]``: runs an unmodified
 tkinter program with every Tk root it creates mirrored into AXServer (Specs/tk-adapter.md; the command line is
-the kit's, Specs/adapter-kit.md §Runner)."""
+the kit's, Specs/adapter-kit.md §Layout)."""
 from __future__ import annotations
 
 import sys

@@ -216,8 +216,9 @@ class Mirror(ToolkitMirror):
 
     ``Mirror(root, name=None, address=None, forward_keys=None)``: ``name`` defaults to the script or module name;
     ``address`` to ``$AXSERVER_SOCKET``, else the default socket; ``forward_keys`` (default: on unless
-    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need not be running: the mirror connects when it can
-    and re-publishes after a restart. :meth:`close` stops it (the app keeps running).
+    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need
+    not be running: the mirror connects when it can and re-publishes after a restart. :meth:`close` stops it (the
+    app keeps running). The publishing, the action queue and closing are the kit's (:class:`ToolkitMirror`).
     """
 
     toolkit = "Tk"
@@ -1213,7 +1214,7 @@ class Mirror(ToolkitMirror):
         expected = ("" if path == "." else path) + "." + menu.replace(".", "#")
         clones = [str(child) for child in self.app.splitlist(call("winfo", "children", path))
                   if str(child).startswith(expected)]
-        height, positions = 0, {}
+        height, positions = 0, {}  # type: Tuple[int, Dict[int, int]]
         if not clones:
             return height, positions
         try:
