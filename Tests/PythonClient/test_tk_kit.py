@@ -10,7 +10,7 @@ import time
 import pytest
 
 from axclient import expect
-from axclient.errors import AXError
+from axclient.errors import AXError, RPCError
 from axclient.kit import StableIds, ToolkitMirror, mask
 
 pytestmark = pytest.mark.axserver(demo=False)
@@ -32,9 +32,13 @@ class Loop(threading.Thread):
         self.inbox.put(callback)
 
     def run(self):
-        while self.running:
+        self.run_until(lambda: not self.running)
+
+    def run_until(self, done):
+        """The loop; also a nested one (a modal dialog's: ``run_until`` from inside a callback)."""
+        while not done():
             try:
-                callback = self.inbox.get(timeout=0.2)
+                callback = self.inbox.get(timeout=0.05)
             except queue.Empty:
                 continue
             callback()
@@ -199,5 +203,41 @@ def test_an_action_that_closes_the_app_is_answered_before_the_app_leaves(toolkit
         assert mirror.app_id not in [app.get("id") for app in client.apps()], "the closed app did not leave"
         with pytest.raises(AXError):
             mirror.handle_action(None)  # a closed mirror takes no more actions
+    finally:
+        client.close()
+
+
+def test_actions_run_inside_a_nested_loop_and_a_blocked_loop_fails_the_action(toolkit, axserver):
+    loop, window, status, mirror = make_app(toolkit, axserver)
+    dialog = {"open": False}
+
+    def open_dialog():  # a modal dialog: a nested loop inside the action's callback, until Close
+        dialog["open"] = True
+        window.set_text(status, "dialog open")
+        loop.run_until(lambda: not dialog["open"])
+        window.set_text(status, "dialog closed")
+
+    def close_dialog():
+        dialog["open"] = False
+
+    window.children += [Widget("button", "Dialog", on_press=open_dialog),
+                        Widget("button", "Close", on_press=close_dialog),
+                        Widget("button", "Block", on_press=lambda: time.sleep(6))]
+    loop.call(mirror.mark_dirty)
+    client = axserver.client(client_name="kit-test", app=mirror.app_id)
+    try:
+        expect(client.get_by_role("button", name="Dialog")).to_be_visible(timeout=5)
+        started = time.monotonic()
+        assert client.get_by_role("button", name="Dialog").click()["performed"] is True  # answered in the grace
+        assert time.monotonic() - started < 3
+        expect(client.get_by_role("staticText")).to_have_label("dialog open", timeout=5)
+        client.get_by_role("button", name="Close").click()  # runs inside the dialog's nested loop
+        expect(client.get_by_role("staticText")).to_have_label("dialog closed", timeout=5)
+        # A loop blocked for longer than the kit waits (4 s): the action fails, saying so, and never runs later.
+        client.get_by_role("button", name="Block").click()
+        with pytest.raises(RPCError) as caught:
+            client.get_by_role("button", name="Dialog").click()
+        assert "tiny main loop is busy" in str(caught.value)
+        assert loop.call(lambda: (dialog["open"], status.text), timeout=10) == (False, "dialog closed")
     finally:
         client.close()

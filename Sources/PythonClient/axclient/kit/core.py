@@ -66,6 +66,8 @@ class ToolkitMirror:
 
     #: The toolkit's name in messages ("the Tk main loop is busy").
     toolkit = "toolkit"
+    #: The prefix of the adapter's stderr lines (``axclient.tk: …``): the module users run.
+    log_source = "axclient.kit"
     #: Exceptions of ``perform`` that mean "the target is gone" (answered as :class:`TargetGone`).
     target_errors: Tuple[type, ...] = (TargetGone, ValueError, KeyError)
 
@@ -194,7 +196,7 @@ class ToolkitMirror:
         self.stats["flush_seconds"] = time.perf_counter() - started
         if self._link.debug:
             warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
-                                                        self.stats["flush_seconds"] * 1000))
+                                                        self.stats["flush_seconds"] * 1000), self.log_source)
 
     def _send(self, item: Tuple[str, Any]) -> None:
         self._sequence += 1
@@ -341,7 +343,7 @@ class ToolkitMirror:
         """A stderr message, once per ``key``."""
         if key not in self._warned:
             self._warned.add(key)
-            warn(message)
+            warn(message, self.log_source)
 
     @property
     def app_id(self) -> Optional[str]:

@@ -222,6 +222,7 @@ class Mirror(ToolkitMirror):
     """
 
     toolkit = "Tk"
+    log_source = "axclient.tk"
     target_errors = (TargetGone, tkinter.TclError, ValueError, KeyError)
     busy_error = TkBusy
 
