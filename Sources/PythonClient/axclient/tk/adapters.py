@@ -13,6 +13,7 @@ import tkinter
 from tkinter import ttk
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+from ..kit.labels import clean_label, label_beside
 from ..kit.secure import mask
 
 Adapter = Callable[["Any", tkinter.Misc], Dict[str, Any]]
@@ -147,11 +148,6 @@ def number(text: Any) -> Optional[float]:
     return value if value == value and abs(value) < 1e15 else None
 
 
-def clean_label(text: str) -> str:
-    """A related Label's text as a name: trailing colons and whitespace dropped ("Name:" → "Name")."""
-    return text.strip().rstrip(":").strip()
-
-
 LABEL_CLASSES = ("Label", "TLabel")
 #: Python classes of libraries' labels that the label rule also accepts.
 LABEL_CLASS_NAMES = ("CTkLabel",)
@@ -160,7 +156,8 @@ LABEL_CLASS_NAMES = ("CTkLabel",)
 def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
     """The label rule (Specs/tk-adapter.md §Labels): the app's label (``set_label``); else, under ``grid``, the
     Label in the same row one column to the left, else the one in the same column one row above; under ``pack``,
-    the Label packed immediately before the widget in the same master. Otherwise None."""
+    the Label packed immediately before the widget in the same master; under ``place``, the placed Label beside
+    it by the kit's geometric rule (:func:`axclient.kit.labels.label_beside`). Otherwise None."""
     path = str(widget)
     if path in APP_LABELS:
         return APP_LABELS[path]
@@ -185,6 +182,8 @@ def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
         return None
     if manager == "pack":
         return pack_label(walker, widget, master)
+    if manager == "place":
+        return label_beside(walker.geometry_in(widget), walker.place_labels(master))
     return None
 
 

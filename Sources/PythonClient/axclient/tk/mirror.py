@@ -742,6 +742,34 @@ class Mirror(ToolkitMirror):
         self._flush_cache[key] = cells
         return cells
 
+    def place_labels(self, master: tkinter.Misc) -> List[Tuple[List[int], str]]:
+        """The Labels placed in ``master`` with their frames in it (cached for one flush): the candidates of the
+        geometric label rule under ``place``."""
+        key = "place:" + str(master)
+        cached = self._flush_cache.get(key)
+        if cached is None:
+            cached = []
+            for child in list(master.children.values()):
+                text = self.label_text_at(str(child))
+                if text is not None and self._manager(str(child)) == "place":
+                    cached.append((self.geometry_in(child), text))
+            self._flush_cache[key] = cached
+        return cached
+
+    def _manager(self, path: str) -> str:
+        try:
+            return str(self.app.call("winfo", "manager", path))
+        except tkinter.TclError:
+            return ""
+
+    def geometry_in(self, widget: tkinter.Misc) -> List[int]:
+        """``[x, y, width, height]`` of a widget in its master (Tk's ``winfo x/y/width/height``)."""
+        call, path = self.app.call, str(widget)
+        try:
+            return [int(call("winfo", what, path)) for what in ("x", "y", "width", "height")]
+        except (tkinter.TclError, ValueError):
+            return [0, 0, 0, 0]
+
     def pack_order(self, master: tkinter.Misc) -> List[str]:
         """The widgets packed in ``master``, in packing order (cached for one flush)."""
         key = "pack:" + str(master)
