@@ -26,6 +26,8 @@ class StableIds:
 
     def id_for(self, widget: Any, parent_id: str, kind: str, name: Optional[str] = None,
                key: Optional[Hashable] = None) -> str:
+        """The widget's id: the one it got when first seen, else a new ``<parent_id>/<kind><n>`` (or
+        ``<parent_id>/<name>``)."""
         known = self._by_key.get(key) if key is not None else self._lookup(widget)
         if known is not None:
             return known

@@ -99,6 +99,7 @@ class _Placement:
         self.result: List[Dict[str, Any]] = []
 
     def ops(self) -> List[Dict[str, Any]]:
+        """The ops, parent by parent from the windows down (a parent's children are placed before theirs)."""
         pending: List[Optional[str]] = [None]
         position = 0
         while position < len(pending):

@@ -26,6 +26,7 @@ class Command:
 
     @property
     def app_name(self) -> str:
+        """``--name``, else the module's top-level name (``idlelib``), else the script's name without ``.py``."""
         if self.name:
             return self.name
         if self.module is not None:

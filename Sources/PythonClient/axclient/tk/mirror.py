@@ -1528,19 +1528,13 @@ class Mirror(ToolkitMirror):
         return str(self.app.call(path, "get"))
 
     def _escape(self, widget: Optional[tkinter.Misc]) -> bool:
+        """escape: unposts the menus the adapter posted; else Escape to the focus in the target's toplevel (the
+        front-most or grabbing one for the app), then the dialog's cancel (``WM_DELETE_WINDOW``, else destroy) if
+        that toplevel is still mapped and is not the root."""
         if self._posted:
             self._unpost_all()
             return True
-        grabs = self.app.splitlist(self.app.call("grab", "current"))
-        grab = str(grabs[-1]) if grabs else ""
-        if widget is None:
-            top: tkinter.Misc = self.root.nametowidget(grab).winfo_toplevel() if grab else self.root
-            if top is self.root:
-                order = list(self._stack_order())
-                if order:
-                    top = self.root.nametowidget(order[-1])
-        else:
-            top = widget.winfo_toplevel()
+        top = widget.winfo_toplevel() if widget is not None else self._front_toplevel()
         path = str(top)
         focus = str(self.app.call("focus"))
         source = focus if focus and (focus == path or focus.startswith(path + ".")) else path
@@ -1557,6 +1551,16 @@ class Mirror(ToolkitMirror):
         else:
             top.destroy()
         return True
+
+    def _front_toplevel(self) -> tkinter.Misc:
+        """The toplevel holding Tk's grab, else the front-most window (``wm stackorder``), else the root."""
+        grabs = self.app.splitlist(self.app.call("grab", "current"))
+        if grabs:
+            top = self.root.nametowidget(str(grabs[-1])).winfo_toplevel()
+            if top is not self.root:
+                return top
+        order = list(self._stack_order())
+        return self.root.nametowidget(order[-1]) if order else self.root
 
     def _scroll(self, widget: tkinter.Misc, direction: str) -> bool:
         amount = {"up": 1, "down": -1, "left": 1, "right": -1, "next": 1, "previous": -1}.get(direction, 1)
