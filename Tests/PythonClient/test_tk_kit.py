@@ -119,6 +119,12 @@ class TinyMirror(ToolkitMirror):
         self.loop.post(self.idle_flush)
         return True
 
+    def request_flush_after(self, seconds):
+        timer = threading.Timer(seconds, self.loop.post, (self.idle_flush,))
+        timer.daemon = True
+        timer.start()
+        return True
+
 
 @pytest.fixture
 def toolkit():
@@ -132,7 +138,7 @@ def toolkit():
     loop.join(2)
 
 
-def make_app(toolkit, axserver, **options):
+def make_app(toolkit, axserver, interval=0.0, **options):
     loop, mirrors = toolkit
     status = Widget("label", "Ready")
     window = Window("Tiny", status, Widget("field", "s3cret-pin", secret=True))
@@ -140,6 +146,7 @@ def make_app(toolkit, axserver, **options):
                                   on_press=lambda: window.set_text(status, "Hello from %s" %
                                                                    threading.current_thread().name)))
     mirror = loop.call(lambda: TinyMirror(loop, window, axserver.socket, **options))
+    mirror.min_flush_interval = interval
     mirrors.append(mirror)
     assert mirror.wait_connected(10), "the tiny toolkit's mirror did not register"
     return loop, window, status, mirror
@@ -239,5 +246,31 @@ def test_actions_run_inside_a_nested_loop_and_a_blocked_loop_fails_the_action(to
             client.get_by_role("button", name="Dialog").click()
         assert "tiny main loop is busy" in str(caught.value)
         assert loop.call(lambda: (dialog["open"], status.text), timeout=10) == (False, "dialog closed")
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("interval, most", [(0.05, 25), (0.0, None)])
+def test_an_animated_value_is_coalesced_to_the_flush_interval(toolkit, axserver, interval, most):
+    """An app changing a label every 5 ms for a second (an animated progress, issue 34): with the kit's
+    min_flush_interval of 50 ms at most ~20 patches a second leave, the last with the final value; without it each
+    change is its own patch (the control case, which shows the limit is what coalesces)."""
+    loop, window, status, mirror = make_app(toolkit, axserver, interval=interval)
+    client = axserver.client(client_name="kit-test", app=mirror.app_id)
+    try:
+        expect(client.get_by_role("staticText")).to_have_label("Ready", timeout=5)
+        before = loop.call(lambda: mirror.stats["patches"])
+        started = time.monotonic()
+        for step in range(200):
+            loop.post(lambda step=step: window.set_text(status, "%d%%" % (step // 2)))
+            time.sleep(0.005)
+        expect(client.get_by_role("staticText")).to_have_label("99%", timeout=5)
+        patches = loop.call(lambda: mirror.stats["patches"]) - before
+        seconds = time.monotonic() - started
+        print("min_flush_interval %.2f s: %d patches in %.2f s" % (interval, patches, seconds))
+        if most is not None:
+            assert patches <= most * seconds, (patches, seconds)
+        else:
+            assert patches > 60, patches
     finally:
         client.close()

@@ -68,6 +68,10 @@ class ToolkitMirror:
     toolkit = "toolkit"
     #: The prefix of the adapter's stderr lines (``axclient.tk: …``): the module users run.
     log_source = "axclient.kit"
+    #: The shortest time between two flushes, in seconds (0: none). An app that changes something every frame (an
+    #: animated progress bar, issue 34) then sends at most ``1 / min_flush_interval`` patches a second, each with
+    #: the latest state; needs :meth:`request_flush_after`.
+    min_flush_interval = 0.0
     #: Exceptions of ``perform`` that mean "the target is gone" (answered as :class:`TargetGone`).
     target_errors: Tuple[type, ...] = (TargetGone, ValueError, KeyError)
 
@@ -94,6 +98,7 @@ class ToolkitMirror:
         self._dirty_generation = 0
         self._flushed_generation = -1
         self._flush_scheduled = False
+        self._last_flush_at = 0.0
         self._sequence = 0
         self._jobs: Deque[_Job] = collections.deque()
         self._jobs_lock = threading.Lock()
@@ -126,6 +131,11 @@ class ToolkitMirror:
         """Makes the toolkit's thread call :meth:`idle_flush` at its next idle moment; False when it cannot."""
         raise NotImplementedError
 
+    def request_flush_after(self, seconds: float) -> bool:
+        """Makes the toolkit's thread call :meth:`idle_flush` in ``seconds`` (a toolkit timer), for
+        :attr:`min_flush_interval`. Default: at the next idle moment (no rate limit)."""
+        return self.request_flush()
+
     def alive(self) -> bool:
         """True while the root exists (toolkit thread)."""
         return not self.closed
@@ -154,7 +164,8 @@ class ToolkitMirror:
         if self._flush_scheduled or self.closed:
             return
         self._flush_scheduled = True
-        if not self.request_flush():
+        wait = self._last_flush_at + self.min_flush_interval - time.monotonic()
+        if not (self.request_flush_after(wait) if wait > 0 else self.request_flush()):
             self._flush_scheduled = False
 
     def idle_flush(self) -> None:
@@ -174,6 +185,7 @@ class ToolkitMirror:
             self._need_full = True  # (backing off after a refused snapshot: nothing is built meanwhile)
             return
         started = time.perf_counter()
+        self._last_flush_at = time.monotonic()
         self._flushed_generation = self._dirty_generation
         if not self.alive():
             return
