@@ -80,7 +80,8 @@ def test_find_and_preferences_dialogs(idle_file):
     settings = ax.locator('window[label="Settings"]')
     expect(settings).to_be_visible(timeout=10)
     tabs = settings.locator("tab")
-    # The dialog shows before IDLE has built its notebook (seen under load): wait for the six tabs, then read them.
+    # The window maps before its notebook does (Tk maps children after their toplevel; each <Map> is a flush):
+    # wait for the tab bar, as a user waits for the dialog to draw (failed once in a loaded full run).
     expect(tabs).to_have_count(6, timeout=10)
     assert [t.label() for t in tabs.all()] == ["Fonts", "Highlights", "Keys", "Windows", "Shell/Ed", "Extensions"]
     # IDLE's font size is a tkinter.OptionMenu: a pop-up button named by the Label beside it, valued by its choice.

@@ -147,7 +147,7 @@ def test_the_splice_diff_reproduces_every_edit():
     """The adapter's diff (no Tk, no server): for random edits of a text view's text, applying the splice op it
     emits to the old text gives the new text; short texts and other classes are plain sets."""
     import random
-    from axclient.tk.mirror import diff
+    from axclient.kit.patches import diff
 
     chooser = random.Random(22)
     for _ in range(400):

@@ -18,10 +18,10 @@ from ..provider import Provider
 from .patches import unknown_optional_property
 
 
-def warn(message: str) -> None:
-    """One line on stderr, prefixed ``axclient.tk:`` (the adapter's name users know)."""
+def warn(message: str, source: str = "axclient.tk") -> None:
+    """One line on stderr, prefixed with the adapter's name users know (``axclient.tk:``)."""
     try:
-        sys.stderr.write("axclient.tk: %s\n" % message)
+        sys.stderr.write("%s: %s\n" % (source, message))
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
@@ -60,6 +60,9 @@ class Link(threading.Thread):
         #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
         self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
 
+    def _warn(self, message: str) -> None:
+        warn(message, getattr(self.mirror, "log_source", "axclient.tk"))
+
     def run(self) -> None:
         leaving = LEAVING.get(self.mirror.name)
         if leaving is not None and leaving is not self.left:
@@ -97,9 +100,9 @@ class Link(threading.Thread):
         try:
             if self.debug:
                 text = json.dumps(payload)
-                warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload),
-                                                          "windows" if kind == "set" else "ops", len(text),
-                                                          (": " + text) if len(text) < 16000 else ""))
+                self._warn("%.3f send %s: %d %s, %d bytes%s" % (time.time(), kind, len(payload),
+                                                                "windows" if kind == "set" else "ops", len(text),
+                                                                (": " + text) if len(text) < 16000 else ""))
             sending = time.perf_counter()
             if kind == "set":
                 provider.set_hierarchy(payload)
@@ -107,7 +110,8 @@ class Link(threading.Thread):
             else:
                 provider.update(payload)
             if self.debug:
-                warn("%.3f answered %s in %.1f ms" % (time.time(), kind, (time.perf_counter() - sending) * 1000))
+                self._warn("%.3f answered %s in %.1f ms" % (time.time(), kind,
+                                                             (time.perf_counter() - sending) * 1000))
         except AXConnectionError:
             if kind == "set":
                 self._snapshot_failed("the connection closed while a snapshot was sent")
@@ -115,18 +119,18 @@ class Link(threading.Thread):
         except RPCError as error:
             self._refused(kind, error)
         except Exception as error:  # noqa: BLE001
-            warn("could not publish: %s: %s" % (type(error).__name__, error))
+            self._warn("could not publish: %s: %s" % (type(error).__name__, error))
 
     def _refused(self, kind: str, error: RPCError) -> None:
         unknown = unknown_optional_property(str(error))
         if unknown is not None:
             if self.debug:
-                warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
+                self._warn("the server does not know '%s' (an older schema); publishing without it" % unknown)
             self.mirror.unsupported.add(unknown)
         elif kind == "set":
             self._snapshot_failed("the server refused the snapshot (%s)" % error)
         else:
-            warn("the server refused a patch (%s); re-publishing the whole tree" % error)
+            self._warn("the server refused a patch (%s); re-publishing the whole tree" % error)
         if kind == "ops" or unknown is not None:
             self.mirror.resync()
 
@@ -135,7 +139,7 @@ class Link(threading.Thread):
         self.snapshot_failures += 1
         delay = min(SNAPSHOT_BACKOFF_MAX, SNAPSHOT_BACKOFF_FIRST * 2 ** min(self.snapshot_failures - 1, 16))
         self.hold_until = time.monotonic() + delay
-        warn("%s; the next snapshot in %.1f s (attempt %d)" % (why, delay, self.snapshot_failures + 1))
+        self._warn("%s; the next snapshot in %.1f s (attempt %d)" % (why, delay, self.snapshot_failures + 1))
 
     def _hold(self) -> bool:
         """Waits out a backoff (woken by :meth:`stop`); after it, asks for the snapshot again. True when it
@@ -157,19 +161,19 @@ class Link(threading.Thread):
         except AXError as error:
             if not self._down_reported:
                 self._down_reported = True
-                warn("%s; the app runs without a mirror and retries every %.0f s"
+                self._warn("%s; the app runs without a mirror and retries every %.0f s"
                      % (error, self.mirror.retry_interval))
             return False
         except Exception as error:  # noqa: BLE001
             if not self._down_reported:
                 self._down_reported = True
-                warn("cannot connect: %s: %s" % (type(error).__name__, error))
+                self._warn("cannot connect: %s: %s" % (type(error).__name__, error))
             return False
         if self.stopping:
             provider.close()
             return False
         if self._down_reported:
-            warn("connected to AXServer at %s as %r" % (provider.client.address, provider.app))
+            self._warn("connected to AXServer at %s as %r" % (provider.client.address, provider.app))
         self._down_reported = False
         while True:
             try:
@@ -186,7 +190,7 @@ class Link(threading.Thread):
 
     def _lost(self, why: str) -> None:
         if self.connected:
-            warn("%s; reconnecting" % why)
+            self._warn("%s; reconnecting" % why)
         self.connected = False
         self.connected_event.clear()
         self._close_provider()

@@ -37,73 +37,102 @@ def diff(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[
     no other view takes the focus in the same patch — an ``isFocused: false`` after the new view's ``true`` would
     clear the focus that just moved), then inserts and moves parent by parent, top-down. With ``splice`` a long
     text view's edited ``text`` is a ``splice`` op of the edited range (D-TEXT-SPLICE-1)."""
-    ops: List[Dict[str, Any]] = []
-    old_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        for kid in kids:
-            old_parent[kid] = parent
-    for view_id in old:
-        if view_id not in new:
-            parent = old_parent.get(view_id)
-            if parent is None or parent in new:
-                ops.append({"op": "remove", "id": view_id})
+    ops = _removes(old, old_children, new)
     focus_moves = focused_now is not None and not old.get(focused_now, {}).get("isFocused")
     for view_id, properties in new.items():
         before = old.get(view_id)
-        if before is None or before is properties or before == properties:
-            continue
-        changed: Dict[str, Any] = {}
-        for key, value in properties.items():
-            if before.get(key, _MISSING) != value:
-                changed[key] = value
-        for key in before:
-            if key not in properties:
-                if key == "isFocused":
-                    if not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
-                        changed[key] = False
-                else:
-                    changed[key] = None
-        edit = _text_splice(view_id, before, changed) if splice else None
-        if edit is not None:
-            ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
-        if changed:
-            ops.append({"op": "set", "id": view_id, "properties": changed})
-    current: Dict[Optional[str], List[str]] = {}
-    current_parent: Dict[str, Optional[str]] = {}
-    for parent, kids in old_children.items():
-        if parent is None or parent in new:
-            current[parent] = [kid for kid in kids if kid in new]
-            for kid in current[parent]:
-                current_parent[kid] = parent
-    queue_ids: List[Optional[str]] = [None]
-    position = 0
-    while position < len(queue_ids):
-        parent = queue_ids[position]
-        position += 1
-        target = new_children.get(parent, [])
-        existing = current.setdefault(parent, [])
+        if before is not None and before is not properties and before != properties:
+            ops.extend(_property_ops(view_id, before, properties, focus_moves, splice))
+    ops.extend(_Placement(old, old_children, new, new_children, rebuild).ops())
+    return ops
+
+
+def _removes(old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
+             new: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """``remove`` ops for the top-most published views that are gone (a window, or a view whose parent stays;
+    their subtrees go with them)."""
+    old_parent = {kid: parent for parent, kids in old_children.items() for kid in kids}
+    gone = [view_id for view_id in old if view_id not in new]
+    return [{"op": "remove", "id": view_id} for view_id in gone if old_parent.get(view_id) in _Kept(new)]
+
+
+class _Kept:
+    """``parent in _Kept(new)``: the parent is the top (None) or still in the new tree."""
+
+    def __init__(self, new: Dict[str, Any]) -> None:
+        self.new = new
+
+    def __contains__(self, parent: Optional[str]) -> bool:
+        return parent is None or parent in self.new
+
+
+def _property_ops(view_id: str, before: Dict[str, Any], properties: Dict[str, Any], focus_moves: bool,
+                  splice: bool) -> List[Dict[str, Any]]:
+    """The ``splice`` and ``set`` ops of one view whose properties changed."""
+    changed = {key: value for key, value in properties.items() if before.get(key, _MISSING) != value}
+    for key in [key for key in before if key not in properties]:
+        if key != "isFocused":
+            changed[key] = None
+        elif not focus_moves:  # moving focus elsewhere takes it from here (C35); else clear it (C36)
+            changed[key] = False
+    ops: List[Dict[str, Any]] = []
+    edit = _text_splice(view_id, before, changed) if splice else None
+    if edit is not None:
+        ops.append(edit)  # before the set: a new selectedTextRange is within the edited text
+    if changed:
+        ops.append({"op": "set", "id": view_id, "properties": changed})
+    return ops
+
+
+class _Placement:
+    """The ``insert`` and ``move`` ops that order every parent's children as in the new tree, top-down."""
+
+    def __init__(self, old: Dict[str, Dict[str, Any]], old_children: Dict[Optional[str], List[str]],
+                 new: Dict[str, Dict[str, Any]], new_children: Dict[Optional[str], List[str]], rebuild: Any) -> None:
+        self.old, self.new, self.new_children, self.rebuild = old, new, new_children, rebuild
+        #: The published children per parent, as the ops so far left them (gone views dropped).
+        self.current: Dict[Optional[str], List[str]] = {
+            parent: [kid for kid in kids if kid in new]
+            for parent, kids in old_children.items() if parent is None or parent in new}
+        self.parent_of: Dict[str, Optional[str]] = {
+            kid: parent for parent, kids in self.current.items() for kid in kids}
+        self.result: List[Dict[str, Any]] = []
+
+    def ops(self) -> List[Dict[str, Any]]:
+        """The ops, parent by parent from the windows down (a parent's children are placed before theirs)."""
+        pending: List[Optional[str]] = [None]
+        position = 0
+        while position < len(pending):
+            pending.extend(self._place(pending[position]))
+            position += 1
+        return self.result
+
+    def _place(self, parent: Optional[str]) -> List[str]:
+        """Orders ``parent``'s children; answers the children whose own children are to be ordered next."""
+        target = self.new_children.get(parent, [])
+        existing = self.current.setdefault(parent, [])
         if existing == target:
-            queue_ids.extend(kid for kid in target if kid in new_children)
-            continue
+            return [kid for kid in target if kid in self.new_children]
+        descend: List[str] = []
         for index, kid in enumerate(target):
             if index < len(existing) and existing[index] == kid:
-                queue_ids.append(kid)
-                continue
-            if kid not in old:
-                op: Dict[str, Any] = {"op": "insert", "parent": parent, "index": index,
-                                      "view": rebuild(kid, new, new_children)}
-                ops.append(op)
-                existing.insert(index, kid)
-                current_parent[kid] = parent
-                continue
-            source = current_parent.get(kid)
-            if source in current and kid in current[source]:
-                current[source].remove(kid)
-            existing.insert(index, kid)
-            current_parent[kid] = parent
-            ops.append({"op": "move", "id": kid, "parent": parent, "index": index})
-            queue_ids.append(kid)
-    return ops
+                descend.append(kid)
+            elif kid not in self.old:
+                self.result.append({"op": "insert", "parent": parent, "index": index,
+                                    "view": self.rebuild(kid, self.new, self.new_children)})
+                self._put(kid, parent, index)
+            else:
+                siblings = self.current.get(self.parent_of.get(kid))
+                if siblings is not None and kid in siblings:
+                    siblings.remove(kid)
+                self._put(kid, parent, index)
+                self.result.append({"op": "move", "id": kid, "parent": parent, "index": index})
+                descend.append(kid)
+        return descend
+
+    def _put(self, kid: str, parent: Optional[str], index: int) -> None:
+        self.current[parent].insert(index, kid)
+        self.parent_of[kid] = parent
 
 
 _MISSING = object()

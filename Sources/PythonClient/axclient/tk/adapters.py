@@ -13,6 +13,9 @@ import tkinter
 from tkinter import ttk
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
+from ..kit.labels import clean_label, label_beside
+from ..kit.secure import mask
+
 Adapter = Callable[["Any", tkinter.Misc], Dict[str, Any]]
 
 #: Adapters by Python class (an app's own widget classes, exact) or by Tk class name (``winfo_class``).
@@ -145,11 +148,6 @@ def number(text: Any) -> Optional[float]:
     return value if value == value and abs(value) < 1e15 else None
 
 
-def clean_label(text: str) -> str:
-    """A related Label's text as a name: trailing colons and whitespace dropped ("Name:" → "Name")."""
-    return text.strip().rstrip(":").strip()
-
-
 LABEL_CLASSES = ("Label", "TLabel")
 #: Python classes of libraries' labels that the label rule also accepts.
 LABEL_CLASS_NAMES = ("CTkLabel",)
@@ -158,7 +156,8 @@ LABEL_CLASS_NAMES = ("CTkLabel",)
 def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
     """The label rule (Specs/tk-adapter.md §Labels): the app's label (``set_label``); else, under ``grid``, the
     Label in the same row one column to the left, else the one in the same column one row above; under ``pack``,
-    the Label packed immediately before the widget in the same master. Otherwise None."""
+    the Label packed immediately before the widget in the same master; under ``place``, the placed Label beside
+    it by the kit's geometric rule (:func:`axclient.kit.labels.label_beside`). Otherwise None."""
     path = str(widget)
     if path in APP_LABELS:
         return APP_LABELS[path]
@@ -183,6 +182,8 @@ def related_label(walker: Any, widget: tkinter.Misc) -> Optional[str]:
         return None
     if manager == "pack":
         return pack_label(walker, widget, master)
+    if manager == "place":
+        return label_beside(walker.geometry_in(widget), walker.place_labels(master))
     return None
 
 
@@ -413,10 +414,6 @@ def entry(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
     return enabled(widget, props)
 
 
-#: What a masked entry publishes instead of each character (the server masks again: D-SECURE-1).
-BULLET = "\u2022"
-
-
 def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
     """True when the entry hides its text (``-show``, also set after creation: read at every flush), or shares its
     ``-textvariable`` with one that does (Specs/tk-adapter.md §Masked text)."""
@@ -424,13 +421,6 @@ def is_masked(walker: Any, widget: tkinter.Misc) -> bool:
         return True
     variable = str(option(widget, "textvariable", "") or "")
     return bool(variable) and variable in walker.masked_variables()
-
-
-def mask(props: Dict[str, Any]) -> Dict[str, Any]:
-    """A secure text field: ``isSecureTextEntry`` and one bullet per character — the text never leaves the app."""
-    props["isSecureTextEntry"] = True
-    props["text"] = BULLET * len(props.get("text") or "")
-    return props
 
 
 def combobox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
@@ -731,59 +721,76 @@ def ctk_textbox(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 
 def ctk_actions(walker: Any, widget: tkinter.Misc, request: Any) -> Optional[bool]:
     """Actions for the customtkinter controls, through their own methods (``invoke``, ``toggle``, ``set``) so
-    their commands and variables run as for a click."""
-    kind, action = type(widget).__name__, request.action
+    their commands and variables run as for a click; None: not one this control takes (the mirror's own)."""
+    action = request.action
     if str(option(widget, "state", "normal")) == "disabled" and action != "escape":
         return False
     inner = getattr(widget, "_entry", None) or getattr(widget, "_textbox", None)
-    if action == "activate":
-        if kind in ("CTkButton", "CTkRadioButton"):
-            widget.invoke()  # type: ignore[attr-defined]
-            return True
-        if kind in ("CTkCheckBox", "CTkSwitch"):
-            widget.toggle()  # type: ignore[attr-defined]
-            return True
-        if kind == "CTkOptionMenu":  # no popup to open for a client: activate picks the next choice
-            values = [str(v) for v in (option(widget, "values", []) or [])]
-            if not values:
-                return False
-            current = str(_ctk_get(widget, ""))
-            chosen = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
-            widget.set(chosen)  # type: ignore[attr-defined]
-            command = option(widget, "command", None)
-            if callable(command):
-                command(chosen)
-            return True
-        if inner is not None:
-            walker.focus_widget(inner)
-            return True
+    handler = _CTK_ACTIONS.get(action)
+    return handler(walker, widget, request, inner) if handler is not None else None
+
+
+def _ctk_command(widget: tkinter.Misc, value: Any) -> None:
+    """Calls the control's ``command`` with the new value, as a user's change does."""
+    command = option(widget, "command", None)
+    if callable(command):
+        command(value)
+
+
+def _ctk_activate(walker: Any, widget: tkinter.Misc, request: Any, inner: Any) -> Optional[bool]:
+    kind = type(widget).__name__
+    if kind in ("CTkButton", "CTkRadioButton"):
+        widget.invoke()  # type: ignore[attr-defined]
+    elif kind in ("CTkCheckBox", "CTkSwitch"):
+        widget.toggle()  # type: ignore[attr-defined]
+    elif kind == "CTkOptionMenu":  # no popup to open for a client: activate picks the next choice
+        values = [str(v) for v in (option(widget, "values", []) or [])]
+        if not values:
+            return False
+        current = str(_ctk_get(widget, ""))
+        chosen = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+        widget.set(chosen)  # type: ignore[attr-defined]
+        _ctk_command(widget, chosen)
+    elif inner is not None:
+        walker.focus_widget(inner)
+    else:
         return None
-    if action in ("increment", "decrement") and kind == "CTkSlider":
-        low, high = float(option(widget, "from_", 0)), float(option(widget, "to", 1))
-        steps = option(widget, "number_of_steps", None)
-        step = abs(high - low) / (float(steps) if steps else 20.0)
-        value = min(max(float(widget.get()) + (step if action == "increment" else -step), min(low, high)),  # type: ignore[attr-defined]
-                    max(low, high))
-        widget.set(value)  # type: ignore[attr-defined]
-        command = option(widget, "command", None)
-        if callable(command):
-            command(value)
+    return True
+
+
+def _ctk_adjust(walker: Any, widget: tkinter.Misc, request: Any, inner: Any) -> Optional[bool]:
+    """increment/decrement on a CTkSlider: one step (``number_of_steps``, else 1/20 of the range)."""
+    if type(widget).__name__ != "CTkSlider":
+        return None
+    low, high = float(option(widget, "from_", 0)), float(option(widget, "to", 1))
+    steps = option(widget, "number_of_steps", None)
+    step = abs(high - low) / (float(steps) if steps else 20.0)
+    current = float(widget.get())  # type: ignore[attr-defined]
+    value = min(max(current + (step if request.action == "increment" else -step), min(low, high)), max(low, high))
+    widget.set(value)  # type: ignore[attr-defined]
+    _ctk_command(widget, value)
+    return True
+
+
+def _ctk_set_value(walker: Any, widget: tkinter.Misc, request: Any, inner: Any) -> Optional[bool]:
+    kind = type(widget).__name__
+    if kind in ("CTkOptionMenu", "CTkComboBox"):
+        widget.set(str(request.value))  # type: ignore[attr-defined]
+        _ctk_command(widget, str(request.value))
         return True
-    if action == "setValue":
-        if kind in ("CTkOptionMenu", "CTkComboBox"):
-            widget.set(str(request.value))  # type: ignore[attr-defined]
-            command = option(widget, "command", None)
-            if callable(command):
-                command(str(request.value))
-            return True
-        if kind == "CTkSlider":
-            widget.set(float(request.value))  # type: ignore[attr-defined]
-            return True
-        if inner is not None:
-            return bool(walker.set_value(inner, request.value))
-    if action == "typeText" and inner is not None:
-        return bool(walker.type_text(inner, str(request.value or "")))
-    return None
+    if kind == "CTkSlider":
+        widget.set(float(request.value))  # type: ignore[attr-defined]
+        return True
+    return bool(walker.set_value(inner, request.value)) if inner is not None else None
+
+
+def _ctk_type_text(walker: Any, widget: tkinter.Misc, request: Any, inner: Any) -> Optional[bool]:
+    return bool(walker.type_text(inner, str(request.value or ""))) if inner is not None else None
+
+
+_CTK_ACTIONS: Dict[str, Callable[[Any, tkinter.Misc, Any, Any], Optional[bool]]] = {
+    "activate": _ctk_activate, "increment": _ctk_adjust, "decrement": _ctk_adjust, "setValue": _ctk_set_value,
+    "typeText": _ctk_type_text}
 
 
 def _install_ctk() -> None:

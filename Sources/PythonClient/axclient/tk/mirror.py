@@ -1,28 +1,24 @@
-"""The Tk mirror: walks a Tk root into views, publishes patches, performs actions in Tk, forwards keys.
+"""The Tk mirror: Tk's side of the adapter kit (:class:`axclient.kit.ToolkitMirror`) — walks a Tk root into
+views, notices changes (Tcl calls, events), performs actions with Tk's own commands, reads keys from a bind tag.
 
-Threads: everything that touches Tk runs on the Tk thread (the one that created the root). The link thread owns
-the server connection (connect, reconnect, send); the connection's worker thread receives ``action.perform`` and
-hands it to the Tk thread through a queue and a wake-up pipe watched by Tk's own event loop (no polling).
-Specs/tk-adapter.md describes the mapping and every behaviour here.
+Threads: everything that touches Tk runs on the Tk thread (the one that created the root). The kit's link thread
+owns the server connection; the connection's worker thread receives ``action.perform`` and the kit queues it for
+the Tk thread, which a wake-up pipe watched by Tk's own event loop wakes (no polling). Specs/tk-adapter.md
+describes the mapping, Specs/adapter-kit.md the kit.
 """
 from __future__ import annotations
 
-import collections
 import os
 import sys
-import threading
 import time
 import tkinter
 import tkinter.font
 from tkinter import ttk
-from typing import Any, Deque, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
-from ..errors import AXError
-from ..kit.link import LEAVING as _LEAVING
-from ..kit.link import Link as _Link
+from ..kit.core import LoopBusy, TargetGone, ToolkitMirror
 from ..kit.link import warn
-from ..kit.patches import (CLIPPED_PROPERTIES, SPLICE_MIN_CHARS, TEXT_LIMIT_BYTES, TRUNCATION_MARKER,  # noqa: F401
-                           clip_text, diff, focus_first, unknown_optional_property)
+from ..kit.patches import CLIPPED_PROPERTIES, TEXT_LIMIT_BYTES, TRUNCATION_MARKER, clip_text
 from ..provider import ActionRequest
 from . import adapters, textlayout
 
@@ -51,18 +47,10 @@ TAG = "AXMirror"
 #: Canvas classes of libraries that draw a control's shape with text items of a glyph font (customtkinter's
 #: rounded corners are "A"…"F" in CustomTkinter_shapes_font): their items are drawing, not text.
 SHAPE_CANVAS_CLASSES = frozenset(("CTkCanvas",))
-ACTION_START_TIMEOUT = 4.0
-ACTION_NESTED_GRACE = 0.5
-#: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
-MAX_NESTED_JOBS = 8
 
 
-class TargetGone(AXError):
-    """The action's widget was destroyed (or never existed)."""
-
-
-class TkBusy(AXError):
-    """The Tk main loop did not take the action within :data:`ACTION_START_TIMEOUT` seconds."""
+class TkBusy(LoopBusy):
+    """The Tk main loop did not take the action within :data:`axclient.kit.core.ACTION_START_TIMEOUT` seconds."""
 
 
 _LIVE_MIRRORS: List["Mirror"] = []
@@ -142,79 +130,129 @@ class _TreeCache:
         self.last: Optional[Tuple[Any, List[Dict[str, Any]], Dict[str, Tuple[Any, ...]]]] = None
 
 
-class _Job:
-    """One ``action.perform`` on its way to the Tk thread."""
+class _TreeLayout:
+    """What a Treeview shows (its ``-show`` parts, columns and headings, width), read once per flush, and the views
+    of its headings and rows."""
 
-    def __init__(self, request: ActionRequest) -> None:
-        self.request = request
-        self.started = threading.Event()
-        self.done = threading.Event()
-        self.cancelled = False
-        self.result = False
-        self.error: Optional[BaseException] = None
-        self.sequence = 0
+    def __init__(self, app: Any, path: str) -> None:
+        call, split = app.call, app.splitlist
+        self.app, self.path = app, path
+        self.show = {str(part) for part in split(call(path, "cget", "-show"))}
+        self.columns = [str(column) for column in split(call(path, "cget", "-columns"))]
+        display = [str(column) for column in split(call(path, "cget", "-displaycolumns"))]
+        self.display = self.columns if display in (["#all"], []) else display
+        self.heading_texts = {column: str(call(path, "heading", column, "-text")) for column in self.display}
+        self.tree_heading = str(call(path, "heading", "#0", "-text")) if "tree" in self.show else ""
+        self.width = int(call("winfo", "width", path))
+        #: Everything a row view depends on besides its item (with the row height: :meth:`scroll`).
+        self.signature = (tuple(sorted(self.show)), tuple(self.display), tuple(self.columns),
+                          tuple(sorted(self.heading_texts.items())), self.width, self.tree_heading)
+
+    def scroll(self, displayed: List[Tuple[str, int, bool, bool]]) -> Tuple[int, int, int]:
+        """``(top_y, row_height, offset)``: where the first row is drawn, the row height (``bbox`` of the top
+        visible row; 20 before layout) and the content offset of the scrolled rows."""
+        if not displayed:
+            return 0, 20, 0
+        split = self.app.splitlist
+        try:
+            top = int(round(float(split(self.app.call(self.path, "yview"))[0]) * len(displayed)))
+        except (ValueError, IndexError):
+            top = 0
+        top = min(max(top, 0), len(displayed) - 1)
+        box = split(self.app.call(self.path, "bbox", displayed[top][0]))
+        if box:
+            top_y, row_height = int(box[1]), max(1, int(box[3]))
+        else:
+            top_y, row_height = (20 if "headings" in self.show else 0), 20
+        return top_y, row_height, top * row_height - top_y
+
+    def headings(self, offset: int, top_y: int) -> List[Dict[str, Any]]:
+        """The column headings as header labels (none when ``-show`` hides them)."""
+        if "headings" not in self.show or not self.display:
+            return []
+        tree_column = 1 if "tree" in self.show else 0
+        column_width = max(1, self.width // max(1, len(self.display) + tree_column))
+        columns = (["#0"] if self.tree_heading else []) + self.display
+        return [{"id": "%s@heading:%s" % (self.path, column), "class": "UILabel",
+                 "text": self.tree_heading if column == "#0" else (self.heading_texts[column] or column),
+                 "accessibilityTraits": ["header"],
+                 "frame": [0 if column == "#0" else column_width * (self.display.index(column) + tree_column),
+                           offset, column_width, max(1, top_y)],
+                 "_target": ("heading", self.path, column)} for column in columns]
+
+    def label(self, data: Dict[str, Any]) -> str:
+        """A row's label: its text (when the tree column shows), then "Heading: value" per displayed column."""
+        parts = [data["text"]] if "tree" in self.show or not self.display else []
+        for column in self.display:
+            index = self.columns.index(column) if column in self.columns else -1
+            value = data["values"][index] if 0 <= index < len(data["values"]) else ""
+            heading = self.heading_texts[column]
+            parts.append("%s: %s" % (heading, value) if heading and value else value)
+        return clip_text(", ".join(part for part in parts if part), 4096)
+
+    def row(self, iid: str, data: Dict[str, Any], position: int, row_height: int,
+            state: Tuple[int, bool, bool, bool, bool]) -> Dict[str, Any]:
+        """One row view; ``position`` is its 1-based place among the displayed rows (0: hidden under a closed
+        item); ``state`` is (level, has children, open, selected, focused)."""
+        level, has_children, is_open, selected, focused = state
+        row: Dict[str, Any] = {"id": "%s@%s" % (self.path, iid), "class": "UITableViewCell",
+                               "accessibilityLabel": self.label(data),
+                               "frame": [0, (position - 1) * row_height if position else 0, self.width, row_height]}
+        if not position:
+            row["isHidden"] = True
+        if "tree" in self.show:
+            row["indentationLevel"] = level
+            if has_children:
+                row["accessibilityExpandedStatus"] = "expanded" if is_open else "collapsed"
+        if selected:
+            row["isSelected"] = True
+        if focused:
+            row["isFocused"] = True
+        return row
 
 
-class Mirror:
+class Mirror(ToolkitMirror):
     """Mirrors one Tk root (and its Toplevels and posted menus) into AXServer as one app.
 
     ``Mirror(root, name=None, address=None, forward_keys=None)``: ``name`` defaults to the script or module name;
     ``address`` to ``$AXSERVER_SOCKET``, else the default socket; ``forward_keys`` (default: on unless
-    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need not be running: the mirror connects when it can
-    and re-publishes after a restart. :meth:`close` stops it (the app keeps running).
+    ``$AXCLIENT_TK_FORWARD_KEYS`` is ``0``) sends each keystroke to the server before Tk sees it. The server need
+    not be running: the mirror connects when it can and re-publishes after a restart. :meth:`close` stops it (the
+    app keeps running). The publishing, the action queue and closing are the kit's (:class:`ToolkitMirror`).
     """
+
+    toolkit = "Tk"
+    log_source = "axclient.tk"
+    target_errors = (TargetGone, tkinter.TclError, ValueError, KeyError)
+    busy_error = TkBusy
 
     def __init__(self, root: tkinter.Misc, name: Optional[str] = None, address: Optional[str] = None,
                  retry_interval: float = 1.0, forward_keys: Optional[bool] = None) -> None:
+        if forward_keys is None:
+            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
+        super().__init__(name or default_app_name(), address, retry_interval, forward_keys)
         self.root = root
-        self.name = name or default_app_name()
-        self.address = address
-        self.retry_interval = retry_interval
         real = root.tk
         if isinstance(real, _TkProxy):
             real = real._ax_app
         self.app = real
         self.reading = False
-        self.closed = False
-        self._flush_scheduled = False
-        self._dirty_generation = 0
-        self._flushed_generation = -1
         self._started = time.monotonic()
-        self._need_full = True
-        self._published: Dict[str, Dict[str, Any]] = {}
-        #: Whether the server takes ``splice`` ops, and the largest text published whole (Specs/tk-adapter.md
-        #: §Big text); set from the server's capabilities on each connect.
-        self.splice = False
-        self.text_limit = TEXT_LIMIT_BYTES
         #: Each Text widget's first published line (1 unless its text is windowed).
         self._text_window: Dict[str, int] = {}
-        #: Properties the server refused as unknown (an older schema): left out of every view after that.
-        self.unsupported: Set[str] = set()
-        self._published_children: Dict[Optional[str], List[str]] = {}
         self._virtual: Dict[str, Tuple[Any, ...]] = {}
         self._tree_caches: Dict[str, _TreeCache] = {}
         self._tagged: Set[str] = set()
         self._posted: List[str] = []
-        self._jobs: Deque[_Job] = collections.deque()
-        self._jobs_lock = threading.Lock()
-        self._performing = 0
-        self._running_jobs = 0
-        self._sequence = 0
-        self._warned: Set[str] = set()
         self._flush_cache: Dict[str, Any] = {}
-        self._leave_after_answer = False
         #: The entry whose range a client's setSelectedTextRange set (published even while not focused).
         self._range_target = ""
-        if forward_keys is None:
-            forward_keys = os.environ.get("AXCLIENT_TK_FORWARD_KEYS", "1") not in ("0", "no", "false")
-        #: Forward the app's keystrokes to the server (input.key) before Tk handles them (Specs/tk-adapter.md).
-        self._key_forwarding = forward_keys
-        #: Statistics for benchmarks and tests: flushes, patches sent, ops sent, last flush seconds.
-        self.stats: Dict[str, Any] = {"flushes": 0, "patches": 0, "ops": 0, "snapshots": 0, "flush_seconds": 0.0}
+        self._focus = ""
+        self._grab = ""
         self._proxy = _TkProxy(real, self)
         self._install_proxy(root)
-        self._flush_command = root.register(self._idle_flush)
-        self._jobs_command = root.register(self._run_jobs)
+        self._flush_command = root.register(self.idle_flush)
+        self._jobs_command = root.register(self.run_jobs)
         for sequence in ("<KeyRelease>", "<ButtonRelease>", "<FocusIn>", "<FocusOut>", "<Map>", "<Unmap>",
                          "<Configure>", "<<ListboxSelect>>", "<<TreeviewSelect>>", "<<TreeviewOpen>>",
                          "<<TreeviewClose>>", "<<NotebookTabChanged>>", "<<ComboboxSelected>>", "<<Increment>>",
@@ -233,11 +271,9 @@ class Mirror:
         except (AttributeError, tkinter.TclError, RuntimeError):
             self._polling = True
             root.after(20, self._poll)
-        self._link = _Link(self)
-        self._link.start()
         _patch_variables()
         _LIVE_MIRRORS.append(self)
-        self.mark_dirty()
+        self.start()
 
     # -- dirtiness ------------------------------------------------------------------------------------------------
 
@@ -250,45 +286,25 @@ class Mirror:
         """A Tcl call the app made: marks the tree dirty unless it only reads; notes Treeview item changes."""
         if len(args) == 1 and isinstance(args[0], tuple):
             args = args[0]
-        if not args:
-            return
+        if args and not self._only_reads(args):
+            self.mark_dirty()
+
+    def _only_reads(self, args: Tuple[Any, ...]) -> bool:
         first = str(args[0])
         if first in READ_COMMANDS:
-            return
+            return True
         if len(args) > 1 and first.startswith("."):
-            sub = str(args[1])
             cache = self._tree_caches.get(first)
-            if cache is not None:
-                if sub in ("item", "set"):
-                    if len(args) <= 4:
-                        return  # a read: item IID [-option] / set IID [column]
-                    cache.dirty_items.add(str(args[2]))
-                elif sub in TREE_STRUCTURE:
-                    if (sub in ("selection", "focus", "yview") and len(args) == 2) or (
-                            sub in ("heading", "column") and len(args) <= 4):
-                        return
-                    cache.structure_dirty = True
-                elif sub in READ_SUBCOMMANDS:
-                    return
-            elif (sub in READ_SUBCOMMANDS and not _writes_text(sub, args)) or (
-                    sub in ("xview", "yview") and len(args) == 2):
-                return
-        elif first in ("focus", "grab", "wm") and len(args) <= 3 and (len(args) == 1 or str(args[1]) in (
-                "current", "status", "lastfor", "-displayof", "state", "title", "stackorder", "protocol")):
-            if not (first == "wm" and len(args) == 3 and str(args[1]) in ("title", "state")):
-                return
-        self.mark_dirty()
+            return _widget_call_reads(args) if cache is None else _tree_call_reads(cache, args)
+        return _global_query(first, args)
 
-    def mark_dirty(self) -> None:
-        """Schedules a flush at Tk's next idle moment (one per idle cycle)."""
-        self._dirty_generation += 1
-        if self._flush_scheduled or self.closed:
-            return
-        self._flush_scheduled = True
+    def request_flush(self) -> bool:
+        """A flush at Tk's next idle moment (``after idle``)."""
         try:
             self.app.call("after", "idle", self._flush_command)
         except (tkinter.TclError, RuntimeError):
-            self._flush_scheduled = False
+            return False
+        return True
 
     def _on_event(self, event: Any) -> None:
         widget = str(getattr(event, "widget", ""))
@@ -308,12 +324,14 @@ class Mirror:
 
     # -- wake-up and jobs -----------------------------------------------------------------------------------------
 
-    def wake(self) -> None:
-        """Wakes the Tk thread (from any thread) to run queued actions or a full re-publish."""
+    def request_jobs(self) -> None:
+        """Wakes the Tk thread (from any thread) through the pipe its event loop watches, to run queued actions."""
         try:
             os.write(self._wake_write, b"x")
         except (BlockingIOError, OSError, ValueError):
             pass
+
+    wake = request_jobs
 
     def _on_wake(self, *_: Any) -> None:
         try:
@@ -338,150 +356,20 @@ class Mirror:
         except (tkinter.TclError, RuntimeError):
             pass
 
-    def _run_jobs(self) -> None:
-        if self._need_full and self._link.connected:
-            self.mark_dirty()
-        # An action whose callback enters a nested event loop (a modal dialog's wait_window: IDLE's Settings) is
-        # still running; the jobs queued meanwhile run inside that loop (else the dialog could never be driven),
-        # up to a bounded nesting depth.
-        if self._running_jobs >= MAX_NESTED_JOBS:
-            return
-        self._running_jobs += 1
+    def alive(self) -> bool:
         try:
-            self._run_queued_jobs()
-        finally:
-            self._running_jobs -= 1
-            with self._jobs_lock:
-                more = bool(self._jobs)
-            if more:
-                self._schedule_jobs()
+            return bool(int(self.app.call("winfo", "exists", str(self.root))))
+        except (tkinter.TclError, ValueError):
+            return False
 
-    def _run_queued_jobs(self) -> None:
-        while True:
-            with self._jobs_lock:
-                if not self._jobs:
-                    return
-                job = self._jobs.popleft()
-                if job.cancelled:
-                    continue
-                job.started.set()
-            self._performing += 1
-            try:
-                job.result = bool(self.perform(job.request))
-            except BaseException as error:  # noqa: BLE001 — the app must never die of an action
-                job.error = error
-            finally:
-                self._performing -= 1
-                try:
-                    self.flush()
-                except BaseException as error:  # noqa: BLE001
-                    self.warn_once("flush", "could not mirror the tree: %s" % error)
-                job.sequence = self._sequence
-                job.done.set()
-                if self._leave_after_answer and not self._performing:
-                    self._leave_after_answer = False
-                    self._link.stop_after_answers()
-
-    def handle_action(self, request: ActionRequest) -> bool:
-        """``on_action`` (a connection worker thread): runs the action on the Tk thread and answers once the tree
-        shows its effect. An action that enters a nested event loop (a modal dialog) is answered ``handled`` after
-        :data:`ACTION_NESTED_GRACE` s; a main loop busy for :data:`ACTION_START_TIMEOUT` s fails with
-        :class:`TkBusy`."""
-        if self.closed:
-            raise TargetGone("the Tk app is closing")
-        job = _Job(request)
-        with self._jobs_lock:
-            self._jobs.append(job)
-        self.wake()
-        if not job.started.wait(ACTION_START_TIMEOUT):
-            with self._jobs_lock:
-                if not job.started.is_set():
-                    job.cancelled = True
-            if job.cancelled:
-                raise TkBusy("the Tk main loop is busy (no event processed for %.0f s); the action was not "
-                             "performed" % ACTION_START_TIMEOUT)
-        if not job.done.wait(ACTION_NESTED_GRACE):
-            return True
-        if job.error is not None:
-            if isinstance(job.error, (TargetGone, tkinter.TclError, ValueError, KeyError)):
-                raise TargetGone(str(job.error)) from job.error
-            raise job.error
-        self._link.wait_sent(job.sequence, 3.0)
-        return job.result
-
-    # -- publishing -----------------------------------------------------------------------------------------------
-
-    def _idle_flush(self) -> None:
-        self._flush_scheduled = False
-        if self._flushed_generation == self._dirty_generation and not self._need_full:
-            return  # an action's flush already covered every change
-        try:
-            self.flush()
-        except BaseException as error:  # noqa: BLE001 — never break the app's event loop
-            self.warn_once("flush", "could not mirror the tree: %s: %s" % (type(error).__name__, error))
-
-    def flush(self) -> None:
-        """Builds the tree now and queues the difference to what was published (or a snapshot after a
-        (re)connect). Tk thread only."""
-        if self.closed or not self._link.connected or self._link.hold_until > time.monotonic():
-            self._need_full = True  # (backing off after a refused snapshot: nothing is built meanwhile)
-            return
-        started = time.perf_counter()
-        self._flushed_generation = self._dirty_generation
-        try:
-            exists = self.app.call("winfo", "exists", str(self.root))
-        except tkinter.TclError:
-            exists = 0
-        if not int(exists):
-            return
-        if self.stats["snapshots"] == 0 and not self._stack_order() and time.monotonic() - self._started < 1.0:
-            # Nothing is mapped yet: Tk has not laid the windows out, so every frame would change a moment later
-            # (10,000 rows: a patch of 10,000 frames). Wait for the first mapped window, at most one second.
-            self._flushed_generation = -1
-            self.root.after(50, self.mark_dirty)
-            return
-        props, children = self.build()
-        if self._need_full:
-            self._need_full = False
-            windows = [self._rebuild(wid, props, children) for wid in children.get(None, [])]
-            self._sequence += 1
-            self._link.send(("set", windows, self._sequence))
-            self.stats["snapshots"] += 1
-        else:
-            focused = self._focused_view
-            ops = diff(self._published, self._published_children, props, children, self._rebuild, focused,
-                       self.splice)
-            self._send_ops(ops, focused)
-        self._published, self._published_children = props, children
-        self.stats["flushes"] += 1
-        self.stats["flush_seconds"] = time.perf_counter() - started
-        if self._link.debug:
-            warn("%.3f flush %d: %d views in %.1f ms" % (time.time(), self.stats["flushes"], len(props),
-                                                    self.stats["flush_seconds"] * 1000))
-
-    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
-        """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after (:func:`focus_first`)."""
-        focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
-        for batch in focus_first(ops, focused) if focus_moves else [ops]:
-            if batch:
-                self._sequence += 1
-                self._link.send(("ops", batch, self._sequence))
-                self.stats["patches"] += 1
-                self.stats["ops"] += len(batch)
-
-    def resync(self) -> None:
-        """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
-        self._need_full = True
-        self.wake()
-
-    @staticmethod
-    def _rebuild(view_id: str, props: Dict[str, Dict[str, Any]],
-                 children: Dict[Optional[str], List[str]]) -> Dict[str, Any]:
-        node = dict(props[view_id])
-        kids = children.get(view_id)
-        if kids:
-            node["children"] = [Mirror._rebuild(kid, props, children) for kid in kids]
-        return node
+    def wait_for_layout(self) -> bool:
+        """Before the first snapshot, while nothing is mapped, Tk has not laid the windows out, so every frame
+        would change a moment later (10,000 rows: a patch of 10,000 frames): wait for the first mapped window, at
+        most one second."""
+        if self.stats["snapshots"] or self._stack_order() or time.monotonic() - self._started >= 1.0:
+            return False
+        self.root.after(50, self.mark_dirty)
+        return True
 
     # -- building -------------------------------------------------------------------------------------------------
 
@@ -490,37 +378,13 @@ class Mirror:
         self.reading = True
         self._flush_cache = {}
         self._virtual = {}
-        self._focused_view: Optional[str] = None
+        self.focused_view = None
         try:
             props: Dict[str, Dict[str, Any]] = {}
             children: Dict[Optional[str], List[str]] = {}
-            try:
-                self._focus = str(self.app.call("focus"))
-            except tkinter.TclError:
-                self._focus = ""
-            try:
-                grabs = self.app.splitlist(self.app.call("grab", "current"))
-                self._grab = str(grabs[-1]) if grabs else ""
-                if self._grab and str(self.app.call("winfo", "class", self._grab)) == "Menu":
-                    self._grab = ""  # Tk's menu traversal grabs the menu bar: not a modal dialog
-            except tkinter.TclError:
-                self._grab = ""
-            windows: List[tkinter.Misc] = []
-            pending: List[tkinter.Misc] = [self.root]
-            seen: Set[str] = set()
-            while pending:
-                top = pending.pop(0)
-                path = str(top)
-                if path in seen:
-                    continue
-                seen.add(path)
-                if self._is_menu(top) and not self._mapped(top):
-                    self._collect_toplevels(top, pending)
-                    continue
-                windows.append(top)
-                self._add_window(top, props, children, pending)
-            ids = [str(w) for w in windows]
-            for clone in self._posted_clones(ids):
+            self._focus, self._grab = self._read_focus_and_grab()
+            ids = self._add_windows(props, children)
+            for clone in self._posted_clones(list(ids)):
                 if clone not in props:
                     self._add_clone_menu(clone, props, children)
                     ids.append(clone)
@@ -533,6 +397,39 @@ class Mirror:
         finally:
             self.reading = False
             self._range_target = ""
+
+    def _read_focus_and_grab(self) -> Tuple[str, str]:
+        """Tk's focus widget and the window holding the grab ("" for none, and for the grab of Tk's menu
+        traversal on the menu bar: not a modal dialog)."""
+        try:
+            focus = str(self.app.call("focus"))
+        except tkinter.TclError:
+            focus = ""
+        try:
+            grabs = self.app.splitlist(self.app.call("grab", "current"))
+            grab = str(grabs[-1]) if grabs else ""
+            if grab and str(self.app.call("winfo", "class", grab)) == "Menu":
+                grab = ""
+        except tkinter.TclError:
+            grab = ""
+        return focus, grab
+
+    def _add_windows(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> List[str]:
+        """Walks the root, its Toplevels and posted menus into ``props``; answers the windows' ids."""
+        ids: List[str] = []
+        pending: List[tkinter.Misc] = [self.root]
+        seen: Set[str] = set()
+        while pending:
+            top = pending.pop(0)
+            if str(top) in seen:
+                continue
+            seen.add(str(top))
+            if self._is_menu(top) and not self._mapped(top):
+                self._collect_toplevels(top, pending)
+                continue
+            ids.append(str(top))
+            self._add_window(top, props, children, pending)
+        return ids
 
     def _group_radios(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> None:
         """Radio buttons sharing a variable in one master become the segments of a virtual ``UISegmentedControl``
@@ -672,36 +569,55 @@ class Mirror:
     def _widget_props(self, widget: tkinter.Misc, frame: List[int], props: Dict[str, Dict[str, Any]],
                       children: Dict[Optional[str], List[str]], origin: Tuple[int, int],
                       pending: List[tkinter.Misc]) -> Optional[Dict[str, Any]]:
+        """Adds ``widget`` (at ``frame`` in its parent) and its subtree to ``props``; Toplevels found on the way go
+        to ``pending`` (they are windows of their own)."""
         path = str(widget)
         self._tag(widget)
         tk_class = self.tk_class(widget)
-        adapter = adapters.find_adapter(widget, tk_class)
-        if adapter is adapters.generic and self._is_toplevel(widget):
-            adapter = adapters.menu if self._is_menu(widget) else adapters.toplevel
-        try:
-            node = adapter(self, widget)
-        except Exception as error:  # noqa: BLE001 — a broken adapter or a TclError from an option
-            self.warn_once("adapter:" + tk_class, "the %s adapter failed on %s (%s: %s); showing a generic view"
-                           % (tk_class, path, type(error).__name__, error))
-            node = adapters.generic(self, widget)
+        node = self._adapt(widget, tk_class)
         virtual = node.pop("children", None) or []
         leaf = bool(node.pop("_leaf", False))
         self._clip_strings(path, node, tk_class)
         node.update(self._identity(path, frame))
         if not self._mapped(widget):
             node["isHidden"] = True
-        focus_inside = (self._focused_view or "").startswith(path + "@")  # a virtual child of it took the focus
-        if path != str(self.root) and not focus_inside and (
-                path == self._focus or (leaf and self._focus.startswith(path + "."))):
-            node["isFocused"] = True
-            self._focused_view = path
+        self._note_focus(path, node, leaf)
         props[path] = node
         kids: List[str] = []
         children[path] = kids
         for child in virtual:
             self._add_virtual(child, path, props, children)
-        if leaf:  # a compound control (customtkinter): its parts are not views of their own
-            return node
+        if not leaf:  # a compound control (customtkinter) is a leaf: its parts are not views of their own
+            kids.extend(self._add_children(widget, props, children, origin, pending))
+        return node
+
+    def _adapt(self, widget: tkinter.Misc, tk_class: str) -> Dict[str, Any]:
+        """The widget's view from its adapter (a Toplevel or Menu without one is still a window); a failing
+        adapter gives a generic view and one stderr line per class."""
+        adapter = adapters.find_adapter(widget, tk_class)
+        if adapter is adapters.generic and self._is_toplevel(widget):
+            adapter = adapters.menu if self._is_menu(widget) else adapters.toplevel
+        try:
+            return adapter(self, widget)
+        except Exception as error:  # noqa: BLE001 — a broken adapter or a TclError from an option
+            self.warn_once("adapter:" + tk_class, "the %s adapter failed on %s (%s: %s); showing a generic view"
+                           % (tk_class, widget, type(error).__name__, error))
+            return adapters.generic(self, widget)
+
+    def _note_focus(self, path: str, node: Dict[str, Any], leaf: bool) -> None:
+        """Tk's focus on this widget (or inside this leaf control) is the view's focus, unless a part of it (a
+        row, a tab) took it already."""
+        if path == str(self.root) or (self.focused_view or "").startswith(path + "@"):
+            return
+        if path == self._focus or (leaf and self._focus.startswith(path + ".")):
+            self.take_focus(node, path)
+
+    def _add_children(self, widget: tkinter.Misc, props: Dict[str, Dict[str, Any]],
+                      children: Dict[Optional[str], List[str]], origin: Tuple[int, int],
+                      pending: List[tkinter.Misc]) -> List[str]:
+        """Adds the widget's child widgets (framed relative to ``origin``, its screen position); answers their
+        ids. Toplevels go to ``pending``; a child Tk cannot measure (destroyed meanwhile) is left out."""
+        kids: List[str] = []
         for child in list(widget.children.values()):
             if self._is_toplevel(child):
                 pending.append(child)
@@ -713,7 +629,7 @@ class Mirror:
             if self._widget_props(child, [x - origin[0], y - origin[1], width, height], props, children, (x, y),
                                   pending) is not None:
                 kids.append(str(child))
-        return node
+        return kids
 
     @staticmethod
     def _identity(path: str, frame: List[int]) -> Dict[str, Any]:
@@ -825,6 +741,34 @@ class Mirror:
                 continue
         self._flush_cache[key] = cells
         return cells
+
+    def place_labels(self, master: tkinter.Misc) -> List[Tuple[List[int], str]]:
+        """The Labels placed in ``master`` with their frames in it (cached for one flush): the candidates of the
+        geometric label rule under ``place``."""
+        key = "place:" + str(master)
+        cached = self._flush_cache.get(key)
+        if cached is None:
+            cached = []
+            for child in list(master.children.values()):
+                text = self.label_text_at(str(child))
+                if text is not None and self._manager(str(child)) == "place":
+                    cached.append((self.geometry_in(child), text))
+            self._flush_cache[key] = cached
+        return cached
+
+    def _manager(self, path: str) -> str:
+        try:
+            return str(self.app.call("winfo", "manager", path))
+        except tkinter.TclError:
+            return ""
+
+    def geometry_in(self, widget: tkinter.Misc) -> List[int]:
+        """``[x, y, width, height]`` of a widget in its master (Tk's ``winfo x/y/width/height``)."""
+        call, path = self.app.call, str(widget)
+        try:
+            return [int(call("winfo", what, path)) for what in ("x", "y", "width", "height")]
+        except (tkinter.TclError, ValueError):
+            return [0, 0, 0, 0]
 
     def pack_order(self, master: tkinter.Misc) -> List[str]:
         """The widgets packed in ``master``, in packing order (cached for one flush)."""
@@ -1009,18 +953,6 @@ class Mirror:
             pass
         return [min(textlayout.from_utf16(text, int(call(path, "index", "insert"))), length), 0]
 
-    def use_server_limits(self, capabilities: Any) -> None:
-        """Reads the server's ``initialize`` capabilities (link thread, before the resync snapshot): a server with
-        the ``splice`` op takes whole texts up to ``maxTextContentBytes`` and edits as splices (§Big text)."""
-        if os.environ.get("AXCLIENT_TK_SPLICE", "1") in ("0", "no", "false"):
-            capabilities = None  # the 60,000-byte window, as with a server before D-TEXT-SPLICE-1
-        ops = capabilities.get("patchOps") if isinstance(capabilities, dict) else None
-        limit = capabilities.get("maxTextContentBytes") if isinstance(capabilities, dict) else None
-        if isinstance(ops, list) and "splice" in ops and isinstance(limit, int) and limit > TEXT_LIMIT_BYTES:
-            self.splice, self.text_limit = True, limit - 1024
-        else:
-            self.splice, self.text_limit = False, TEXT_LIMIT_BYTES
-
     def listbox_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
         """Listbox rows as cells in content coordinates; sets the table's ``contentOffset``."""
         path = str(widget)
@@ -1054,142 +986,83 @@ class Mirror:
                 active = min(max(int(call(path, "index", "active")), 0), len(rows) - 1)
             except (tkinter.TclError, ValueError):
                 active = 0
-            rows[active]["isFocused"] = True
-            self._focused_view = rows[active]["id"]
+            self.take_focus(rows[active])
         return rows
 
     def tree_rows(self, widget: tkinter.Misc, props: Dict[str, Any]) -> List[Dict[str, Any]]:
-        """Treeview headings and rows (read incrementally: only dirty items are re-read)."""
+        """Treeview headings and rows (read incrementally: only dirty items are re-read; unchanged rows are the
+        same view objects as before, and a Treeview where nothing changed is not rebuilt at all)."""
         path = str(widget)
-        call, split = self.app.call, self.app.splitlist
         cache = self._tree_caches.get(path)
         if cache is None:
             cache = self._tree_caches[path] = _TreeCache()
-        show = {str(s) for s in split(call(path, "cget", "-show"))}
-        columns = [str(c) for c in split(call(path, "cget", "-columns"))]
-        display = [str(c) for c in split(call(path, "cget", "-displaycolumns"))]
-        if display == ["#all"] or not display:
-            display = columns
-        headings = {column: str(call(path, "heading", column, "-text")) for column in display}
-        tree_heading = str(call(path, "heading", "#0", "-text")) if "tree" in show else ""
+        layout = _TreeLayout(self.app, path)
         unchanged = not cache.structure_dirty and not cache.dirty_items
         if cache.structure_dirty:
-            order: List[Tuple[str, int, bool, bool]] = []
-            opened_now: Set[str] = set()
-
-            def walk(parent: str, level: int, visible: bool) -> None:
-                for iid in split(call(path, "children", parent)):
-                    iid = str(iid)
-                    kids = split(call(path, "children", iid))
-                    is_open = bool(kids) and bool(self.app.getboolean(call(path, "item", iid, "-open")))
-                    order.append((iid, level, visible, bool(kids)))
-                    if is_open:
-                        opened_now.add(iid)
-                    if kids:
-                        walk(iid, level + 1, visible and is_open)
-            walk("", 0, True)
-            cache.order = order
-            cache.open = opened_now
-            cache.selection = {str(s) for s in split(call(path, "selection"))}
-            cache.structure_dirty = False
-            live = {entry[0] for entry in order}
-            for stale in set(cache.items) - live:
-                del cache.items[stale]
-        order = cache.order
-        for iid, _, _, _ in order:
+            self._read_tree_order(path, cache)
+        for iid, _, _, _ in cache.order:
             if iid not in cache.items or iid in cache.dirty_items:
-                values = [str(v) for v in split(call(path, "item", iid, "-values"))]
-                cache.items[iid] = {"text": str(call(path, "item", iid, "-text")), "values": values}
+                cache.items[iid] = {"text": str(self.app.call(path, "item", iid, "-text")),
+                                    "values": [str(v) for v in self.app.splitlist(
+                                        self.app.call(path, "item", iid, "-values"))]}
         cache.dirty_items.clear()
-        width = int(call("winfo", "width", path))
-        displayed = [entry for entry in order if entry[2]]
-        row_height, top_y, top = 20, 0, 0
-        if displayed:
-            try:
-                top = int(round(float(split(call(path, "yview"))[0]) * len(displayed)))
-            except (ValueError, IndexError):
-                top = 0
-            top = min(max(top, 0), len(displayed) - 1)
-            box = split(call(path, "bbox", displayed[top][0]))
-            if box:
-                top_y, row_height = int(box[1]), max(1, int(box[3]))
-            elif "headings" in show:
-                top_y = 20
-        offset = top * row_height - top_y
+        displayed = [entry for entry in cache.order if entry[2]]
+        top_y, row_height, offset = layout.scroll(displayed)
         props["contentOffset"] = [0, offset]
         focus_row = self._tree_focus_row(path, displayed)
-        signature = (tuple(sorted(show)), tuple(display), tuple(columns), tuple(sorted(headings.items())), width,
-                     row_height, tree_heading)
-        if unchanged and cache.last is not None and cache.last[0] == (signature, offset, top_y, focus_row):
-            self._virtual.update(cache.last[2])
-            if focus_row:
-                self._focused_view = "%s@%s" % (path, focus_row)
-            return cache.last[1]
-        nodes: List[Dict[str, Any]] = []
-        if "headings" in show and display:
-            column_width = max(1, width // max(1, len(display) + (1 if "tree" in show else 0)))
-            if tree_heading:
-                nodes.append({"id": "%s@heading:#0" % path, "class": "UILabel", "text": tree_heading,
-                              "accessibilityTraits": ["header"], "frame": [0, offset, column_width, max(1, top_y)],
-                              "_target": ("heading", path, "#0")})
-            for index, column in enumerate(display):
-                nodes.append({"id": "%s@heading:%s" % (path, column), "class": "UILabel",
-                              "text": headings[column] or column, "accessibilityTraits": ["header"],
-                              "frame": [column_width * (index + (1 if "tree" in show else 0)), offset,
-                                        column_width, max(1, top_y)],
-                              "_target": ("heading", path, column)})
-        selection = cache.selection
-        opened = cache.open
-        position = 0
-        reused: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
-        virtual: Dict[str, Tuple[Any, ...]] = {}
-        for iid, level, visible, has_children in order:
-            data = cache.items[iid]
-            row_id = "%s@%s" % (path, iid)
-            virtual[row_id] = ("treerow", path, iid)
-            key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1, level,
-                   has_children, iid in opened, iid in selection, iid == focus_row)
-            if visible:
-                position += 1
-            previous = cache.rows.get(iid)
-            if previous is not None and previous[0] == key:
-                nodes.append(previous[1])
-                reused[iid] = previous
-                continue
-            parts = []
-            if "tree" in show and data["text"]:
-                parts.append(data["text"])
-            for column in display:
-                try:
-                    value = data["values"][columns.index(column)]
-                except (ValueError, IndexError):
-                    value = ""
-                if value:
-                    parts.append("%s: %s" % (headings[column], value) if headings[column] else value)
-            if "tree" not in show and not display:
-                parts.append(data["text"])
-            row: Dict[str, Any] = {"id": row_id, "class": "UITableViewCell",
-                                   "accessibilityLabel": clip_text(", ".join(p for p in parts if p), 4096)}
-            if visible:
-                row["frame"] = [0, (position - 1) * row_height, width, row_height]
-            else:
-                row["frame"] = [0, 0, width, row_height]
-                row["isHidden"] = True
-            if "tree" in show:
-                row["indentationLevel"] = level
-                if has_children:
-                    row["accessibilityExpandedStatus"] = "expanded" if iid in opened else "collapsed"
-            if iid in selection:
-                row["isSelected"] = True
-            if iid == focus_row:
-                row["isFocused"] = True
-            nodes.append(row)
-            reused[iid] = (key, row)
-        cache.rows = reused
-        cache.last = ((signature, offset, top_y, focus_row), nodes, virtual)
-        self._virtual.update(virtual)
+        inputs = (layout.signature + (row_height,), offset, top_y, focus_row)
+        if not unchanged or cache.last is None or cache.last[0] != inputs:
+            virtual: Dict[str, Tuple[Any, ...]] = {}
+            nodes = layout.headings(offset, top_y) + self._tree_row_views(cache, layout, inputs[0], row_height,
+                                                                            focus_row, virtual)
+            cache.last = (inputs, nodes, virtual)
+        self._virtual.update(cache.last[2])
         if focus_row:
-            self._focused_view = "%s@%s" % (path, focus_row)
+            self.focused_view = "%s@%s" % (path, focus_row)
+        return cache.last[1]
+
+    def _read_tree_order(self, path: str, cache: _TreeCache) -> None:
+        """Re-reads a Treeview's display order, open items and selection (after a structure change)."""
+        call, split = self.app.call, self.app.splitlist
+        order: List[Tuple[str, int, bool, bool]] = []
+        opened: Set[str] = set()
+
+        def walk(parent: str, level: int, visible: bool) -> None:
+            for iid in (str(item) for item in split(call(path, "children", parent))):
+                kids = split(call(path, "children", iid))
+                is_open = bool(kids) and bool(self.app.getboolean(call(path, "item", iid, "-open")))
+                order.append((iid, level, visible, bool(kids)))
+                if is_open:
+                    opened.add(iid)
+                if kids:
+                    walk(iid, level + 1, visible and is_open)
+        walk("", 0, True)
+        cache.order, cache.open, cache.structure_dirty = order, opened, False
+        cache.selection = {str(item) for item in split(call(path, "selection"))}
+        live = {entry[0] for entry in order}
+        for stale in set(cache.items) - live:
+            del cache.items[stale]
+
+    @staticmethod
+    def _tree_row_views(cache: _TreeCache, layout: "_TreeLayout", signature: Tuple[Any, ...], row_height: int,
+                        focus_row: str, virtual: Dict[str, Tuple[Any, ...]]) -> List[Dict[str, Any]]:
+        """One ``UITableViewCell`` per item in display order; a row whose inputs did not change is the same object
+        as before (so the diff skips it by identity)."""
+        nodes: List[Dict[str, Any]] = []
+        reused: Dict[str, Tuple[Any, Dict[str, Any]]] = {}
+        position = 0
+        for iid, level, visible, has_children in cache.order:
+            data = cache.items[iid]
+            virtual["%s@%s" % (layout.path, iid)] = ("treerow", layout.path, iid)
+            position += 1 if visible else 0
+            state = (level, has_children, iid in cache.open, iid in cache.selection, iid == focus_row)
+            key = (signature, data["text"], tuple(data["values"]), visible, position if visible else -1) + state
+            previous = cache.rows.get(iid)
+            if previous is None or previous[0] != key:
+                previous = (key, layout.row(iid, data, position if visible else 0, row_height, state))
+            nodes.append(previous[1])
+            reused[iid] = previous
+        cache.rows = reused
         return nodes
 
     def _tree_focus_row(self, path: str, displayed: List[Tuple[str, int, bool, bool]]) -> str:
@@ -1230,8 +1103,7 @@ class Mirror:
             if tab == selected:
                 button["isSelected"] = True
                 if self._focus == path:  # Tk's focus on the notebook is on its selected tab (no widget of its own)
-                    button["isFocused"] = True
-                    self._focused_view = button["id"]
+                    self.take_focus(button)
             if str(call(path, "tab", tab, "-state")) == "disabled":
                 button["isEnabled"] = False
             buttons.append(button)
@@ -1306,8 +1178,7 @@ class Mirror:
             node = self._entry_node(path, index, kind, "%s@entry%d" % (path, index),
                                     [0, tops[index], width, max(1, bottom - tops[index])])
             if active == str(index) and str(self.app.call("focus")) == path:
-                node["isFocused"] = True  # Tk's active entry is where the keyboard is in a menu it traverses
-                self._focused_view = node["id"]
+                self.take_focus(node)  # Tk's active entry is where the keyboard is in a menu it traverses
             nodes.append(node)
         return nodes
 
@@ -1353,52 +1224,58 @@ class Mirror:
     def _menubar(self, top: tkinter.Misc, width: int) -> Tuple[Optional[Dict[str, Any]], int]:
         """The toplevel's menubar (its ``-menu``) as a toolbar of entries, and the menubar's height."""
         path = str(top)
-        call, split = self.app.call, self.app.splitlist
         try:
-            menu = str(call(path, "cget", "-menu"))
+            menu = str(self.app.call(path, "cget", "-menu"))
         except tkinter.TclError:
             return None, 0
         if not menu:
             return None, 0
-        expected = ("" if path == "." else path) + "." + menu.replace(".", "#")
-        clone = None
-        for child in split(call("winfo", "children", path)):
-            if str(child).startswith(expected):
-                clone = str(child)
-                break
-        height = 0
-        positions: Dict[int, int] = {}
-        if clone is not None:
-            try:
-                height = int(call("winfo", "height", clone))
-                last = str(call(clone, "index", "end"))
-                if last != "none":
-                    for index in range(int(last) + 1):
-                        positions[index] = int(call(clone, "xposition", index))
-            except tkinter.TclError:
-                pass
-        last = str(call(menu, "index", "end"))
-        entries = []
-        if last != "none":
-            font = tkinter.font.nametofont("TkMenuFont", root=self.root)
-            x = 0
-            indexes = list(range(int(last) + 1))
-            for index in indexes:
-                kind = str(call(menu, "type", index))
-                if kind in ("tearoff", "separator"):
-                    continue
-                text = str(call(menu, "entrycget", index, "-label"))
-                start = positions.get(index, x)
-                nexts = [positions[i] for i in indexes if i > index and i in positions]
-                entry_width = (nexts[0] - start) if nexts else font.measure(text) + 20
-                x = start + entry_width
-                node = self._entry_node(menu, index, kind, "%s@menubar%d" % (path, index),
-                                        [start, 0, max(1, entry_width), max(1, height or 24)])
-                node["_target"] = ("bar", path, menu, index)
-                entries.append(node)
+        height, positions = self._menubar_geometry(path, menu)
+        entries = self._menubar_entries(path, menu, max(1, height or 24), positions)
         bar = {"id": "%s@menubar" % path, "class": "UIToolbar", "frame": [0, 0, width, max(1, height or 24)],
                "accessibilityLabel": "Menu bar", "children": entries}
         return bar, height
+
+    def _menubar_geometry(self, path: str, menu: str) -> Tuple[int, Dict[int, int]]:
+        """The height of the menubar Tk draws (its clone of ``menu`` under the toplevel) and each entry's x; 0 and
+        none when Tk has not made the clone."""
+        call = self.app.call
+        expected = ("" if path == "." else path) + "." + menu.replace(".", "#")
+        clones = [str(child) for child in self.app.splitlist(call("winfo", "children", path))
+                  if str(child).startswith(expected)]
+        height, positions = 0, {}  # type: Tuple[int, Dict[int, int]]
+        if not clones:
+            return height, positions
+        try:
+            height = int(call("winfo", "height", clones[0]))
+            last = str(call(clones[0], "index", "end"))
+            for index in range(int(last) + 1 if last != "none" else 0):
+                positions[index] = int(call(clones[0], "xposition", index))
+        except tkinter.TclError:
+            pass
+        return height, positions
+
+    def _menubar_entries(self, path: str, menu: str, height: int, positions: Dict[int, int]) -> List[Dict[str, Any]]:
+        """The menubar's entries (no tear-offs or separators), placed where Tk draws them (else measured)."""
+        call = self.app.call
+        last = str(call(menu, "index", "end"))
+        indexes = list(range(int(last) + 1)) if last != "none" else []
+        font = tkinter.font.nametofont("TkMenuFont", root=self.root)
+        entries, x = [], 0
+        for index in indexes:
+            kind = str(call(menu, "type", index))
+            if kind in ("tearoff", "separator"):
+                continue
+            start = positions.get(index, x)
+            following = [positions[i] for i in indexes if i > index and i in positions]
+            entry_width = following[0] - start if following else font.measure(
+                str(call(menu, "entrycget", index, "-label"))) + 20
+            x = start + entry_width
+            node = self._entry_node(menu, index, kind, "%s@menubar%d" % (path, index),
+                                    [start, 0, max(1, entry_width), height])
+            node["_target"] = ("bar", path, menu, index)
+            entries.append(node)
+        return entries
 
     # -- actions --------------------------------------------------------------------------------------------------
 
@@ -1418,11 +1295,7 @@ class Mirror:
         if self._link.debug:  # the value's length only: typed text may be a password
             warn("action %s on %r (value: %d characters)" % (action, target, len(str(request.value or ""))))
         if target == "":
-            if action == "escape":
-                return self._escape(None)
-            if action == "key":
-                return self._key(request.value)
-            return False
+            return self._perform_on_app(action, request)
         virtual = self._virtual.get(target)
         if virtual is not None:
             return self._perform_virtual(action, virtual, request)
@@ -1430,34 +1303,21 @@ class Mirror:
             raise TargetGone("the element %r is gone" % target)
         widget = self.widget(target)
         handler = adapters.find_actions(widget)
-        if handler is not None:
-            handled = handler(self, widget, request)
-            if handled is not None:
-                return bool(handled)
-        if action == "activate":
-            return self._activate(widget)
-        if action in ("increment", "decrement"):
-            return self._adjust(widget, 1 if action == "increment" else -1)
-        if action == "setValue":
-            return self._set_value(widget, request.value)
-        if action == "typeText":
-            return self._type_text(widget, str(request.value or ""))
-        if action == "escape":
-            return self._escape(widget)
-        if action == "scroll":
-            return self._scroll(widget, str(request.direction or "down"))
-        if action == "key":
-            return self._key(request.value)
-        if action in ("setSelectedTextRange", "custom"):
-            return self._perform_on_value(widget, action, request)
-        return False
+        handled = handler(self, widget, request) if handler is not None else None
+        if handled is not None:
+            return bool(handled)
+        method = WIDGET_ACTIONS.get(action)
+        return bool(method(self, widget, request)) if method is not None else False
 
-    def _perform_on_value(self, widget: tkinter.Misc, action: str, request: ActionRequest) -> bool:
-        if action == "setSelectedTextRange":
-            return self._select_range(widget, request.value)
-        if isinstance(widget, ttk.Combobox):  # custom:<choice> of a read-only combo box
-            return self._set_value(widget, request.custom_action)
-        return False
+    def _perform_on_app(self, action: str, request: ActionRequest) -> bool:
+        """An action addressed to the app (target ``""``): escape (the front-most dialog's cancel) or a key."""
+        if action == "escape":
+            return self._escape(None)
+        return self._key(request.value) if action == "key" else False
+
+    def _custom(self, widget: tkinter.Misc, request: ActionRequest) -> bool:
+        """``custom:<choice>`` of a read-only combo box picks that choice."""
+        return isinstance(widget, ttk.Combobox) and self._set_value(widget, request.custom_action)
 
     def _select_range(self, widget: tkinter.Misc, value: Any) -> bool:
         """``setSelectedTextRange`` (D-TEXT-APP-2: a screen reader moves the caret or selects): the ``sel`` tag and
@@ -1533,49 +1393,64 @@ class Mirror:
         if str(self.app.call("focus")) != str(widget):
             widget.focus_force()
         # Let the widget's <FocusIn> bindings run before anything is typed (customtkinter clears its placeholder
-        # there). Jobs queued meanwhile wait for this one (_run_jobs is not re-entered).
+        # there). Jobs queued meanwhile wait for this one (run_jobs is not re-entered).
         self.app.call("update")
 
     def _adjust(self, widget: tkinter.Misc, sign: int) -> bool:
+        """increment (``sign`` 1) / decrement (-1) as the widget's own keys do (Specs/tk-adapter.md §Mapping)."""
         if adapters.is_disabled(widget):
             return False
-        if isinstance(widget, ttk.Scale):
-            low, high = float(widget.cget("from")), float(widget.cget("to"))
-            step = abs(high - low) / 20.0 or 1.0
-            value = min(max(float(widget.get()) + sign * step, min(low, high)), max(low, high))
-            widget.set(value)
-            command = str(widget.cget("command") or "")
-            if command:
-                self.app.call(command, value)
-            return True
-        if isinstance(widget, tkinter.Scale):  # after ttk.Scale, a subclass of it in tkinter
-            step = adapters.number(widget.cget("resolution")) or 1.0
-            low, high = float(widget.cget("from")), float(widget.cget("to"))
-            direction = 1 if high >= low else -1
-            widget.set(float(widget.get()) + sign * direction * step)
-            return True
-        if isinstance(widget, tkinter.Spinbox):
-            widget.invoke("buttonup" if sign > 0 else "buttondown")
-            return True
+        for klass, adjust in ADJUSTERS:  # ttk.Scale before tkinter.Scale: in tkinter it is a subclass of it
+            if isinstance(widget, klass):
+                return adjust(self, widget, sign)
+        return False
+
+    def _adjust_ttk_scale(self, widget: Any, sign: int) -> bool:
+        """One twentieth of the range, then the scale's ``-command`` (ttk does not call it on ``set``)."""
+        low, high = float(widget.cget("from")), float(widget.cget("to"))
+        step = abs(high - low) / 20.0 or 1.0
+        value = min(max(float(widget.get()) + sign * step, min(low, high)), max(low, high))
+        widget.set(value)
+        command = str(widget.cget("command") or "")
+        if command:
+            self.app.call(command, value)
+        return True
+
+    @staticmethod
+    def _adjust_scale(widget: Any, sign: int) -> bool:
+        """One ``-resolution`` towards ``-to``."""
+        step = adapters.number(widget.cget("resolution")) or 1.0
+        direction = 1 if float(widget.cget("to")) >= float(widget.cget("from")) else -1
+        widget.set(float(widget.get()) + sign * direction * step)
+        return True
+
+    @staticmethod
+    def _adjust_spinbox(widget: Any, sign: int) -> bool:
+        """A classic Spinbox's arrow button (``invoke buttonup``); ttk's ``<<Increment>>``/``<<Decrement>>``."""
         if isinstance(widget, ttk.Spinbox):
             widget.event_generate("<<Increment>>" if sign > 0 else "<<Decrement>>")
-            return True
-        if isinstance(widget, ttk.Combobox):
-            values = list(widget.tk.splitlist(widget.cget("values")))
-            if not values:
-                return False
-            current = widget.current()
-            index = min(max((current if current >= 0 else -1) + sign, 0), len(values) - 1)
-            widget.current(index)
-            widget.event_generate("<<ComboboxSelected>>")
-            return True
-        if isinstance(widget, (tkinter.Scrollbar, ttk.Scrollbar)):
-            command = self.app.splitlist(widget.cget("command"))
-            if not command:
-                return False
-            self.app.call(*(tuple(command) + ("scroll", sign, "pages")))
-            return True
-        return False
+        else:
+            widget.invoke("buttonup" if sign > 0 else "buttondown")
+        return True
+
+    @staticmethod
+    def _adjust_combobox(widget: Any, sign: int) -> bool:
+        """The next / previous choice, and ``<<ComboboxSelected>>``."""
+        values = list(widget.tk.splitlist(widget.cget("values")))
+        if not values:
+            return False
+        current = widget.current()
+        widget.current(min(max((current if current >= 0 else -1) + sign, 0), len(values) - 1))
+        widget.event_generate("<<ComboboxSelected>>")
+        return True
+
+    def _adjust_scrollbar(self, widget: Any, sign: int) -> bool:
+        """One page through the scrollbar's ``-command``."""
+        command = self.app.splitlist(widget.cget("command"))
+        if not command:
+            return False
+        self.app.call(*(tuple(command) + ("scroll", sign, "pages")))
+        return True
 
     def _set_value(self, widget: tkinter.Misc, value: Any) -> bool:
         if adapters.is_disabled(widget):
@@ -1653,19 +1528,13 @@ class Mirror:
         return str(self.app.call(path, "get"))
 
     def _escape(self, widget: Optional[tkinter.Misc]) -> bool:
+        """escape: unposts the menus the adapter posted; else Escape to the focus in the target's toplevel (the
+        front-most or grabbing one for the app), then the dialog's cancel (``WM_DELETE_WINDOW``, else destroy) if
+        that toplevel is still mapped and is not the root."""
         if self._posted:
             self._unpost_all()
             return True
-        grabs = self.app.splitlist(self.app.call("grab", "current"))
-        grab = str(grabs[-1]) if grabs else ""
-        if widget is None:
-            top: tkinter.Misc = self.root.nametowidget(grab).winfo_toplevel() if grab else self.root
-            if top is self.root:
-                order = list(self._stack_order())
-                if order:
-                    top = self.root.nametowidget(order[-1])
-        else:
-            top = widget.winfo_toplevel()
+        top = widget.winfo_toplevel() if widget is not None else self._front_toplevel()
         path = str(top)
         focus = str(self.app.call("focus"))
         source = focus if focus and (focus == path or focus.startswith(path + ".")) else path
@@ -1682,6 +1551,16 @@ class Mirror:
         else:
             top.destroy()
         return True
+
+    def _front_toplevel(self) -> tkinter.Misc:
+        """The toplevel holding Tk's grab, else the front-most window (``wm stackorder``), else the root."""
+        grabs = self.app.splitlist(self.app.call("grab", "current"))
+        if grabs:
+            top = self.root.nametowidget(str(grabs[-1])).winfo_toplevel()
+            if top is not self.root:
+                return top
+        order = list(self._stack_order())
+        return self.root.nametowidget(order[-1]) if order else self.root
 
     def _scroll(self, widget: tkinter.Misc, direction: str) -> bool:
         amount = {"up": 1, "down": -1, "left": 1, "right": -1, "next": 1, "previous": -1}.get(direction, 1)
@@ -1714,58 +1593,65 @@ class Mirror:
         return True
 
     def _perform_virtual(self, action: str, virtual: Tuple[Any, ...], request: ActionRequest) -> bool:
-        kind = virtual[0]
-        if kind == "listrow" and action == "activate":
-            _, path, index = virtual
-            listbox = self.widget(path)
-            if adapters.is_disabled(listbox):
-                return False
-            listbox.selection_clear(0, "end")  # type: ignore[attr-defined]
-            listbox.selection_set(index)  # type: ignore[attr-defined]
-            listbox.activate(index)  # type: ignore[attr-defined]
-            listbox.see(index)  # type: ignore[attr-defined]
-            listbox.event_generate("<<ListboxSelect>>")
-            self._focus_widget(listbox)  # as a click does (tk::ListboxBeginSelect)
-            return True
-        if kind == "treerow" and action in ("activate", "increment", "decrement"):
-            _, path, iid = virtual
-            tree = self.widget(path)
-            if not int(self.app.call(path, "exists", iid)):
-                raise TargetGone("the Treeview row %r was deleted" % iid)
-            if action == "activate":
-                tree.selection_set(iid)  # type: ignore[attr-defined]
-                tree.focus(iid)  # type: ignore[attr-defined]
-                tree.see(iid)  # type: ignore[attr-defined]
-                self._focus_widget(tree)  # as a click does (ttk::treeview::Press)
-                if tree.get_children(iid):  # type: ignore[attr-defined]
-                    is_open = bool(self.app.getboolean(self.app.call(path, "item", iid, "-open")))
-                    tree.item(iid, open=not is_open)  # type: ignore[attr-defined]
-                    tree.event_generate("<<TreeviewClose>>" if is_open else "<<TreeviewOpen>>")
-            else:
-                tree.item(iid, open=action == "increment")  # type: ignore[attr-defined]
-                tree.event_generate("<<TreeviewOpen>>" if action == "increment" else "<<TreeviewClose>>")
-            return True
-        if kind == "tab" and action == "activate":
-            _, path, tab = virtual
-            notebook = self.widget(path)
-            notebook.select(tab)  # type: ignore[attr-defined]
-            return True
-        if kind == "heading" and action == "activate":
-            _, path, column = virtual
-            command = str(self.app.call(path, "heading", column, "-command"))
-            if command:
-                self.app.call(command)
-                return True
+        """An action on a part that is no widget (a row, a tab, a heading, a menu entry): ``virtual`` is
+        ``(kind, widget path, part…)``; an action the part does not take is the app's escape, or not handled."""
+        handler = VIRTUAL_ACTIONS.get(virtual[0])
+        handled = handler(self, action, *virtual[1:]) if handler is not None else None
+        if handled is not None:
+            return handled
+        return self._escape(None) if action == "escape" else False
+
+    def _list_row_action(self, action: str, path: str, index: int) -> Optional[bool]:
+        """Activate on a Listbox row: select it and focus the list, as a click does (tk::ListboxBeginSelect)."""
+        if action != "activate":
+            return None
+        listbox = self.widget(path)
+        if adapters.is_disabled(listbox):
             return False
-        if kind == "entry":
-            _, path, index = virtual
-            return self._menu_entry(action, path, index, None)
-        if kind == "bar":
-            _, top, menu, index = virtual
-            return self._menu_entry(action, menu, index, top)
-        if action == "escape":
-            return self._escape(None)
-        return False
+        listbox.selection_clear(0, "end")  # type: ignore[attr-defined]
+        listbox.selection_set(index)  # type: ignore[attr-defined]
+        listbox.activate(index)  # type: ignore[attr-defined]
+        listbox.see(index)  # type: ignore[attr-defined]
+        listbox.event_generate("<<ListboxSelect>>")
+        self._focus_widget(listbox)
+        return True
+
+    def _tree_row_action(self, action: str, path: str, iid: str) -> Optional[bool]:
+        """Activate on a Treeview row: select, focus item, see, Tk's focus (ttk::treeview::Press) and toggle an
+        item with children; increment/decrement: open/close."""
+        if action not in ("activate", "increment", "decrement"):
+            return None
+        tree = self.widget(path)
+        if not int(self.app.call(path, "exists", iid)):
+            raise TargetGone("the Treeview row %r was deleted" % iid)
+        if action == "activate":
+            tree.selection_set(iid)  # type: ignore[attr-defined]
+            tree.focus(iid)  # type: ignore[attr-defined]
+            tree.see(iid)  # type: ignore[attr-defined]
+            self._focus_widget(tree)
+            if not tree.get_children(iid):  # type: ignore[attr-defined]
+                return True
+            opening = not self.app.getboolean(self.app.call(path, "item", iid, "-open"))
+        else:
+            opening = action == "increment"
+        tree.item(iid, open=opening)  # type: ignore[attr-defined]
+        tree.event_generate("<<TreeviewOpen>>" if opening else "<<TreeviewClose>>")
+        return True
+
+    def _tab_action(self, action: str, path: str, tab: str) -> Optional[bool]:
+        if action != "activate":
+            return None
+        self.widget(path).select(tab)  # type: ignore[attr-defined]
+        return True
+
+    def _heading_action(self, action: str, path: str, column: str) -> Optional[bool]:
+        """Activate on a Treeview heading runs its ``-command`` (none: not handled)."""
+        if action != "activate":
+            return None
+        command = str(self.app.call(path, "heading", column, "-command"))
+        if command:
+            self.app.call(command)
+        return bool(command)
 
     def _menu_entry(self, action: str, menu: str, index: int, bar_of: Optional[str]) -> bool:
         if action == "escape":
@@ -1810,26 +1696,21 @@ class Mirror:
     # -- keys -----------------------------------------------------------------------------------------------------
 
     def _forward_key(self, event: Any, phase: str) -> Optional[str]:
-        if self._performing or not self._key_forwarding or not self._link.connected:
-            self.mark_dirty()
-            return None
+        """The ``AXMirror`` bind tag's key handler: the kit's forwarding policy (:meth:`ToolkitMirror.forward_key`);
+        ``break`` when an assistive technology consumed the key, so Tk never sees it."""
         keysym = str(getattr(event, "keysym", "") or "")
-        if not keysym or keysym == "??":
+        if keysym == "??":
             return None
-        state = int(getattr(event, "state", 0) or 0) if isinstance(getattr(event, "state", 0), int) else 0
+        state = getattr(event, "state", 0)
+        state = state if isinstance(state, int) else 0
         modifiers = [name for name, bit in MODIFIER_BITS if state & bit]
-        if self._types_secret(event, modifiers):
-            self.mark_dirty()
-            return None  # a character typed into a masked entry never leaves the app (§Masked text)
-        consumed = self._link.forward_key(keysym, modifiers, phase)
-        self.mark_dirty()
+        char = getattr(event, "char", "")
+        consumed = self.forward_key(keysym, modifiers, phase, char if isinstance(char, str) else "",
+                                    self._masked_target(event))
         return "break" if consumed else None
 
-    def _types_secret(self, event: Any, modifiers: List[str]) -> bool:
-        """True for a key that types a character (no Control, Alt or Super) into an entry that masks its text."""
-        char = getattr(event, "char", "")
-        if not isinstance(char, str) or not char or not char.isprintable() or set(modifiers) - {"shift"}:
-            return False
+    def _masked_target(self, event: Any) -> bool:
+        """True when the key goes to an entry that masks its text (a Tk error counts as masked: never leak)."""
         widget = getattr(event, "widget", None)
         if not isinstance(widget, (tkinter.Entry, ttk.Entry)):
             return False
@@ -1846,31 +1727,9 @@ class Mirror:
 
     # -- life -----------------------------------------------------------------------------------------------------
 
-    def warn_once(self, key: str, message: str) -> None:
-        """A stderr message, once per ``key``."""
-        if key not in self._warned:
-            self._warned.add(key)
-            warn(message)
-
-    @property
-    def app_id(self) -> Optional[str]:
-        """The app id the server gave (None until connected)."""
-        return self._link.app_id
-
-    @property
-    def connected(self) -> bool:
-        """True while registered with a server."""
-        return self._link.connected
-
-    def wait_connected(self, timeout: float = 10.0) -> bool:
-        """Blocks (not on the Tk thread!) until connected."""
-        return self._link.connected_event.wait(timeout)
-
-    def close(self) -> None:
-        """Stops mirroring: the app leaves the server; Tk keeps running."""
-        if self.closed:
-            return
-        self.closed = True
+    def release(self) -> None:
+        """Stops Tk's wake-up handler and cancels the mirror's pending ``after`` scripts (a destroyed root deletes
+        their commands: a pending one would print ``invalid command name "…_idle_flush"``)."""
         if self in _LIVE_MIRRORS:
             _LIVE_MIRRORS.remove(self)
         try:
@@ -1878,24 +1737,47 @@ class Mirror:
         except (AttributeError, tkinter.TclError, RuntimeError):
             pass
         for script in (self._flush_command, self._jobs_command):
-            try:  # a destroyed root deletes these commands: a pending `after` would print "invalid command name"
+            try:
                 self.app.call("after", "cancel", script)
             except (tkinter.TclError, RuntimeError):
                 pass
-        _LEAVING[self.name] = self._link.left
-        if self._performing:
-            # Closed inside an action (its callback destroyed the root: Thonny's first-run "Let's go!"): answer
-            # the action first, then leave (_run_queued_jobs), so the client hears what happened.
-            self._leave_after_answer = True
-        else:
-            self._link.stop()
-        with self._jobs_lock:
-            jobs = list(self._jobs)
-            self._jobs.clear()
-        for job in jobs:
-            job.error = TargetGone("the Tk app closed")
-            job.started.set()
-            job.done.set()
+
+
+#: Widget actions by name (Specs/tk-adapter.md §Actions), after an adapter's own handler declined.
+WIDGET_ACTIONS: Dict[str, Any] = {
+    "activate": lambda mirror, widget, request: mirror._activate(widget),
+    "increment": lambda mirror, widget, request: mirror._adjust(widget, 1),
+    "decrement": lambda mirror, widget, request: mirror._adjust(widget, -1),
+    "setValue": lambda mirror, widget, request: mirror._set_value(widget, request.value),
+    "typeText": lambda mirror, widget, request: mirror._type_text(widget, str(request.value or "")),
+    "escape": lambda mirror, widget, request: mirror._escape(widget),
+    "scroll": lambda mirror, widget, request: mirror._scroll(widget, str(request.direction or "down")),
+    "key": lambda mirror, widget, request: mirror._key(request.value),
+    "setSelectedTextRange": lambda mirror, widget, request: mirror._select_range(widget, request.value),
+    "custom": lambda mirror, widget, request: mirror._custom(widget, request),
+}
+
+
+#: How increment/decrement adjusts each class (first match; Specs/tk-adapter.md §Mapping).
+ADJUSTERS: Tuple[Tuple[Any, Any], ...] = (
+    (ttk.Scale, Mirror._adjust_ttk_scale),
+    (tkinter.Scale, lambda mirror, widget, sign: Mirror._adjust_scale(widget, sign)),
+    (tkinter.Spinbox, lambda mirror, widget, sign: Mirror._adjust_spinbox(widget, sign)),
+    (ttk.Spinbox, lambda mirror, widget, sign: Mirror._adjust_spinbox(widget, sign)),
+    (ttk.Combobox, lambda mirror, widget, sign: Mirror._adjust_combobox(widget, sign)),
+    ((tkinter.Scrollbar, ttk.Scrollbar), Mirror._adjust_scrollbar),
+)
+
+
+#: Actions on parts that are no widgets, by the part's kind (the first item of its ``_virtual`` tuple).
+VIRTUAL_ACTIONS: Dict[str, Any] = {
+    "listrow": Mirror._list_row_action,
+    "treerow": Mirror._tree_row_action,
+    "tab": Mirror._tab_action,
+    "heading": Mirror._heading_action,
+    "entry": lambda mirror, action, path, index: mirror._menu_entry(action, path, index, None),
+    "bar": lambda mirror, action, top, menu, index: mirror._menu_entry(action, menu, index, top),
+}
 
 
 #: ``tag`` verbs of a Text widget that change what the mirror publishes (the caret's ``sel``, attribute runs).
@@ -1911,6 +1793,48 @@ def _writes_text(sub: str, args: Tuple[Any, ...]) -> bool:
     if sub == "mark":
         return verb == "set" and name == "insert"
     return sub == "tag" and (verb in TAG_WRITES or (verb == "configure" and len(args) >= 6))
+
+
+def _tree_call_reads(cache: _TreeCache, args: Tuple[Any, ...]) -> bool:
+    """A call on a mirrored Treeview: notes the item (``item``/``set`` with values) or the structure it changes;
+    True when it only reads."""
+    sub = str(args[1])
+    if sub in ("item", "set"):
+        if len(args) <= 4:
+            return True  # a read: item IID [-option] / set IID [column]
+        cache.dirty_items.add(str(args[2]))
+        return False
+    if sub in TREE_STRUCTURE:
+        if (sub in ("selection", "focus", "yview") and len(args) == 2) or (
+                sub in ("heading", "column") and len(args) <= 4):
+            return True
+        cache.structure_dirty = True
+        return False
+    return sub in READ_SUBCOMMANDS
+
+
+def _widget_call_reads(args: Tuple[Any, ...]) -> bool:
+    """A widget subcommand that only reads (``cget``, ``get``, ``index``…; a bare ``xview``/``yview``), not one of
+    the reads that move a Text's caret or restyle it (:func:`_writes_text`)."""
+    sub = str(args[1])
+    if sub in ("xview", "yview") and len(args) == 2:
+        return True
+    return sub in READ_SUBCOMMANDS and not _writes_text(sub, args)
+
+
+#: Second words of ``focus``/``grab``/``wm`` calls that query (``wm title W`` and ``wm state W`` count as changes,
+#: as before the kit split).
+GLOBAL_QUERIES = frozenset(("current", "status", "lastfor", "-displayof", "state", "title", "stackorder", "protocol"))
+
+
+def _global_query(first: str, args: Tuple[Any, ...]) -> bool:
+    """``focus``, ``grab current``, ``wm stackorder W``…: the global commands that only read."""
+    if first not in ("focus", "grab", "wm") or len(args) > 3:
+        return False
+    if len(args) == 1:
+        return True
+    verb = str(args[1])
+    return verb in GLOBAL_QUERIES and not (first == "wm" and len(args) == 3 and verb in ("title", "state"))
 
 
 def refuse_readonly(widget: tkinter.Misc) -> None:
