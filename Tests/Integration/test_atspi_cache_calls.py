@@ -27,13 +27,14 @@ ORCA48_ROOT = os.path.join(ROOT, ".build", "orca48", "root")
 EXTENTS = "org.a11y.atspi.Component.GetExtents"
 #: The per-node calls of an uncached pyatspi walk (atspi_walk.walk_pyatspi): Get(Name), Get(ChildCount), GetRole,
 #: GetState, GetExtents, GetChildAtIndex (the root has no extents and is nobody's child).
-UNCACHED = {"org.freedesktop.DBus.Properties.Get": 2, "org.a11y.atspi.Accessible.GetRole": 1,
+UNCACHED = {"org.freedesktop.DBus.Properties.Get(Accessible.Name)": 1,
+            "org.freedesktop.DBus.Properties.Get(Accessible.ChildCount)": 1, "org.a11y.atspi.Accessible.GetRole": 1,
             "org.a11y.atspi.Accessible.GetState": 1, EXTENTS: 1, "org.a11y.atspi.Accessible.GetChildAtIndex": 1}
 
 #: What a fresh libatspi asks an app once, not per node: the peer-to-peer address, the cache, and the root's Name
 #: (read by pyatspi's search of the desktop before the GetItems reply is in).
 ONCE = ("org.a11y.atspi.Application.GetApplicationBusAddress", "org.a11y.atspi.Cache.GetItems",
-        "org.freedesktop.DBus.Properties.Get")
+        "org.freedesktop.DBus.Properties.Get(Accessible.Name)")
 
 
 class CacheCallsBase:
