@@ -11,15 +11,22 @@ real libatspi, per method.
 * Outside the loop libatspi reads no cache (_atspi_accessible_test_cache): 6 calls per node whatever the server
   sends; the test checks the counter sees them (the first figure cannot pass with a counter that counts nothing).
 * Both walks print the same tree: the cache items carry exactly what the per-call answers say.
+* The cache stays valid: a client that keeps it (atspi_cached_client.py, in the loop with object:/window: listeners,
+  as Orca) walks the demo from its cache after each of six changes (a switch, an alert shown and cancelled, a tab, a
+  second window opened and closed) and must converge on a fresh client's uncached walk (checked to fail when the
+  bridge drops the new tab's `selected` state event).
 
 Runs on the system's at-spi2-core (2.46 on Debian 12) and, when Tools/install-orca48.sh installed it, on 2.56.
 """
 import json
 import os
+import re
+import select
 import subprocess
+import time
 import unittest
 
-from harness import ROOT, A11yStack, start_server
+from harness import ROOT, RPC, A11yStack, start_server
 
 APP = "axserver-bench"
 WALK = os.path.join(ROOT, "Tools", "atspi_walk.py")
@@ -94,6 +101,102 @@ class CacheCallsBase:
         uncached, cached = tree("pyatspi"), tree("pyatspi-loop")
         self.assertGreater(len(uncached), 200)
         self.assertEqual(cached, uncached)
+
+
+def masked(lines):
+    """The demo's clock label changes every second: its digits are not compared."""
+    return [re.sub(r"Uptime \d+ s", "Uptime # s", line) for line in lines]
+
+
+class CacheStaysValid(unittest.TestCase):
+    """A libatspi client that keeps its cache across changes (atspi_cached_client.py: the event loop and object:/
+    window: listeners, as Orca) walks the demo from its cache after each change the bridge announces; the walk must
+    equal a fresh client's uncached walk: the events keep the cache valid (atspi-mapping.md §7)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = A11yStack()
+        cls.server = cls.client = None
+        try:
+            cls.server, cls.sock, _ = start_server("--demo", env=cls.stack.env, atspi=True)
+            cls.client = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__),
+                                                                            "atspi_cached_client.py"), "axserver-demo"],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          env=cls.stack.env, text=True, bufsize=1)
+            ready = cls.read(cls.client)
+            if not ready.get("ready"):
+                raise AssertionError("the cached client did not load the demo's cache: %s" % ready)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.client:
+            cls.client.stdin.close()
+            try:
+                cls.client.wait(10)
+            except subprocess.TimeoutExpired:
+                cls.client.kill()
+                cls.client.wait()
+        if cls.server:
+            cls.server.stop()
+        cls.stack.stop()
+
+    @staticmethod
+    def read(client, timeout=60):
+        ready, _, _ = select.select([client.stdout], [], [], timeout)
+        if not ready:
+            raise AssertionError("the cached client said nothing within %s s" % timeout)
+        line = client.stdout.readline()
+        if not line:
+            raise AssertionError("the cached client ended: %s" % client.stderr.read()[-2000:])
+        return json.loads(line)
+
+    def command(self, line):
+        self.client.stdin.write(line + "\n")
+        self.client.stdin.flush()
+        return self.read(self.client)
+
+    def fresh(self):
+        out = subprocess.run(["/usr/bin/python3", WALK, "axserver-demo", "--mode", "pyatspi", "--dump"],
+                             env=self.stack.env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr[-2000:])
+        return [line for line in out.stdout.splitlines() if not line.startswith("pyatspi ")]
+
+    def act(self, target, event):
+        """Arms the client for `event`, activates `target` over JSON-RPC and waits for the event (the bridge swaps
+        the served tree before it emits, so a fresh walk from here on sees the change)."""
+        self.assertEqual(self.command("wait " + event), {"armed": True})
+        rpc = RPC(self.sock)
+        try:
+            rpc.result("initialize", {"role": "automation", "clientInfo": {"name": "test_atspi_cache_calls"}})
+            rpc.result("action.activate", {"target": {"id": target}})
+        finally:
+            rpc.close()
+        announced = self.read(self.client)
+        self.assertIn("dump", announced, "%s: %s" % (target, announced))
+
+    def converges(self, fresh, what):
+        """The cached walk equals `fresh` once the change's events are in (asked again for at most 10 s)."""
+        deadline = time.monotonic() + 10
+        while True:
+            cached = masked(self.command("dump")["dump"])
+            if cached == fresh or time.monotonic() > deadline:
+                break
+        self.assertEqual(cached, fresh, "the cache after %s" % what)
+
+    def test_cache_follows_changes(self):
+        first = masked(self.fresh())
+        self.converges(first, "loading")
+        for target, event in (("cellWifi", "object:state-changed:checked"), ("showAlert", "object:children-changed"),
+                              ("alertCancel", "object:children-changed"),
+                              ("tabProfile", "object:state-changed:selected"),
+                              ("cellAbout", "window:create"), ("aboutDone", "window:destroy")):
+            with self.subTest(target=target):
+                self.act(target, event)
+                self.converges(masked(self.fresh()), target)
+        self.assertNotEqual(first, masked(self.fresh()), "the changes changed nothing")
 
 
 class CacheCalls246(CacheCallsBase, unittest.TestCase):
