@@ -108,14 +108,16 @@ def masked(lines):
     return [re.sub(r"Uptime \d+ s", "Uptime # s", line) for line in lines]
 
 
-class CacheStaysValid(unittest.TestCase):
+class CacheStaysValidBase:
     """A libatspi client that keeps its cache across changes (atspi_cached_client.py: the event loop and object:/
     window: listeners, as Orca) walks the demo from its cache after each change the bridge announces; the walk must
     equal a fresh client's uncached walk: the events keep the cache valid (atspi-mapping.md §7)."""
 
+    atspi_root = None
+
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack()
+        cls.stack = A11yStack(extra_args=("--atspi-root", cls.atspi_root) if cls.atspi_root else ())
         cls.server = cls.client = None
         try:
             cls.server, cls.sock, _ = start_server("--demo", env=cls.stack.env, atspi=True)
@@ -197,6 +199,16 @@ class CacheStaysValid(unittest.TestCase):
                 self.act(target, event)
                 self.converges(masked(self.fresh()), target)
         self.assertNotEqual(first, masked(self.fresh()), "the changes changed nothing")
+
+
+class CacheStaysValid246(CacheStaysValidBase, unittest.TestCase):
+    """The system's at-spi2-core and libatspi."""
+
+
+@unittest.skipUnless(os.path.isdir(ORCA48_ROOT), "no .build/orca48 (Tools/install-orca48.sh): libatspi 2.56 not here")
+class CacheStaysValid256(CacheStaysValidBase, unittest.TestCase):
+    """at-spi2-core and libatspi 2.56 from Tools/install-orca48.sh."""
+    atspi_root = ORCA48_ROOT
 
 
 class CacheCalls246(CacheCallsBase, unittest.TestCase):
