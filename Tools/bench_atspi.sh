@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_atspi.sh - the AT-SPI bridge benchmark, one command: our server against GTK4 (issue "AT-SPI2 bridge", part 7).
 #
-#   Tools/bench_atspi.sh [--runs K] [--n N | --like-gtk M] [--modes "pyatspi cache cache-only"] [--gdbus]
+#   Tools/bench_atspi.sh [--runs K] [--n N | --like-gtk M] [--modes "pyatspi pyatspi-loop cache cache-only"] [--gdbus]
 #                        [--calls C] [--gtk-n M] [--bin DIR] [--build] [--json FILE]
 #
 # In one private stack (Tools/a11y-stack.sh --xvfb --private-home):
@@ -29,7 +29,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 PY=/usr/bin/python3
-RUNS=3; N=5000; MODES="pyatspi cache cache-only"; CALLS=20000; GTK_N=""; BIN="${AXSERVER_BIN:-}"; BUILD=""; KEEP=""
+RUNS=3; N=5000; MODES="pyatspi pyatspi-loop cache cache-only"; CALLS=20000; GTK_N=""; BIN="${AXSERVER_BIN:-}"; BUILD=""; KEEP=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) RUNS=$2; shift ;;

@@ -9,7 +9,8 @@ Measured, each as the median of --runs repetitions after --warmup unmeasured one
   * lookup:   Playwright `page.get_by_role("button", name="Button K", exact=True).count()` and `.element_handle()`
               against AXServer `query.one` with `button[label="Button K"]` (K = the last button, N - 5);
   * snapshot: Playwright `page.locator("body").aria_snapshot()` against AXServer `tree.get` (format json; and with
-              `fields: [role, label, value, states, children]`, what an ARIA snapshot carries),
+              `fields: [role, label, value, states, children]`, what an ARIA snapshot carries), as `tree()` returns
+              (its elements decoded on first read, D-PYCLIENT-TREE-1) and with every element then read,
 both through a Python client (Playwright's sync API; the project's `axclient` over the Unix socket), and for
 AXServer also over a raw socket that does not decode the reply (the server's share without Python's json.loads).
 
@@ -134,6 +135,16 @@ class RawSocket:
 LEAN_FIELDS = ["role", "label", "value", "states", "children"]
 
 
+def count_elements(tree):
+    """Reads every element of a tree() answer (each element's role), as a caller that uses the whole tree does."""
+    stack, count = list(tree["windows"]), 0
+    while stack:
+        element = stack.pop()
+        count += element.get("role") is not None
+        stack.extend(element.get("children", ()))
+    return count
+
+
 def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
     proc, socket_path = start_axserver(axserver, leaves, socket_dir)
     try:
@@ -145,6 +156,9 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             snapshot = median_ms(lambda: client.tree(), runs, max(1, warmup // 3))
             # what aria_snapshot() gives: role, name, value, states, nesting (tree.get fields, issue 26)
             lean = median_ms(lambda: client.tree(fields=LEAN_FIELDS), runs, max(1, warmup // 3))
+            # the same, then every element read (tree() decodes the elements on first read, D-PYCLIENT-TREE-1)
+            snapshot_read = median_ms(lambda: count_elements(client.tree()), runs, max(1, warmup // 3))
+            lean_read = median_ms(lambda: count_elements(client.tree(fields=LEAN_FIELDS)), runs, max(1, warmup // 3))
         raw = RawSocket(socket_path)
         try:
             raw_lookup = median_ms(lambda: raw.call("query.one", {"selector": selector}), runs, warmup)
@@ -153,7 +167,8 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             tree_bytes = len(raw.call("tree.get", {"format": "json"}))
         finally:
             raw.close()
-        return {"lookup": lookup, "snapshot": snapshot, "lean": lean, "raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot,
+        return {"lookup": lookup, "snapshot": snapshot, "lean": lean, "snapshot_read": snapshot_read,
+                "lean_read": lean_read, "raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot,
                 "raw_text": raw_text,
                 "tree_bytes": tree_bytes, "found": found.label, "tree_count": tree.get("count")}
     finally:
@@ -224,6 +239,8 @@ def main():
             ("tree.get vs aria_snapshot()", ours["snapshot"], theirs["snapshot"]),
             ("tree.get lean fields vs aria_snapshot", ours["lean"],
              theirs["snapshot"]),
+            ("tree.get + every element read", ours["snapshot_read"], theirs["snapshot"]),
+            ("tree.get lean + every element read", ours["lean_read"], theirs["snapshot"]),
             ("raw query.one vs get_by_role().count()", ours["raw_lookup"], theirs["lookup_count"]),
             ("raw tree.get json vs aria_snapshot()", ours["raw_snapshot"], theirs["snapshot"]),
             ("raw tree.get text vs aria_snapshot()", ours["raw_text"], theirs["snapshot"]),

@@ -14,6 +14,7 @@ from .events import EventStream
 from .input_focus import FocusEngine, Keyboard, Rotors
 from .locator import Locator
 from .settings import AccessibilitySettings
+from .tree_reply import decode_tree_answer
 
 __version__ = "0.1.0"
 
@@ -233,7 +234,8 @@ class Client:
              fields: Optional[List[str]] = None) -> Dict[str, Any]:
         """``tree.get`` in JSON: ``{app, revision, windows[nested elements], count, truncated}``. ``fields`` sends
         only those element fields (``["role", "label", "value", "states", "children"]``; ``id`` always; without
-        ``children`` only the roots) — a large tree's reply is then a fraction of the size and decodes as fast."""
+        ``children`` only the roots) — a large tree's reply is then a fraction of the size and decodes as fast.
+        The nested ``windows`` is decoded when first read (a ``dict`` all the same; D-PYCLIENT-TREE-1)."""
         params: Dict[str, Any] = {"format": "json"}
         if fields is not None:
             params["fields"] = list(fields)
@@ -243,7 +245,9 @@ class Client:
             params["depth"] = depth
         if max_children is not None:
             params["maxChildren"] = max_children
-        return self.call("tree.get", self._with_app(params, app))
+        answer = self._conn.call("tree.get", self._with_app(params, app), timeout=self.call_timeout,
+                                 cancel_on_timeout="$/cancelRequest" in self.server_methods, raw=True)
+        return decode_tree_answer(answer) if isinstance(answer, bytes) else answer
 
     def tree_text(self, frames: bool = False, app: Optional[str] = None) -> str:
         """The tree as indented text (as ``axquery tree``)."""

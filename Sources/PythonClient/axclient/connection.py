@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import itertools
 import json
+import re
 import os
 import queue
 import socket
@@ -107,17 +108,22 @@ def resolve_address(address: Optional[str]) -> Tuple[str, Any]:
     return ("unix", address)
 
 
+#: The start of a successful answer as the server writes it; its id decides whether the line stays undecoded.
+_RESULT_PREFIX = re.compile(rb'\{"jsonrpc":"2\.0","id":([0-9]{1,18}),"result":')
+
+
 class _Pending:
     """A call waiting for its answer; the reader releases ``lock`` when it arrives."""
 
-    __slots__ = ("lock", "result", "error", "on_result")
+    __slots__ = ("lock", "result", "error", "on_result", "raw")
 
-    def __init__(self, on_result: Optional[Callable[[Any], None]]) -> None:
+    def __init__(self, on_result: Optional[Callable[[Any], None]], raw: bool = False) -> None:
         self.lock = threading.Lock()
         self.lock.acquire()
         self.result: Any = None
         self.error: Optional[BaseException] = None
         self.on_result = on_result
+        self.raw = raw
 
 
 class Connection:
@@ -155,6 +161,7 @@ class Connection:
         self._write_lock = threading.Lock()
         self._pending_lock = threading.Lock()
         self._pending: Dict[int, _Pending] = {}
+        self._raw_waiting = 0  # calls in _pending with raw (the reader peeks at answers only while some wait)
         self._ids = itertools.count(1)
         self._closed = False
         self._close_reason: Optional[str] = None
@@ -195,29 +202,31 @@ class Connection:
         self._send(message)
 
     def call(self, method: str, params: Optional[Dict[str, Any]] = None, timeout: Optional[float] = 30.0,
-             on_result: Optional[Callable[[Any], None]] = None, cancel_on_timeout: bool = False) -> Any:
+             on_result: Optional[Callable[[Any], None]] = None, cancel_on_timeout: bool = False,
+             raw: bool = False) -> Any:
         """Sends a request and returns its ``result``; raises the typed :class:`RPCError` on an error answer.
 
         ``timeout`` (seconds, ``None`` = forever) bounds the wait for the answer (:class:`ClientTimeout`).
         ``on_result`` runs on the reader thread before any later message is read (used to route events).
+        ``raw``: a successful answer comes back as the undecoded message (``bytes``, the whole JSON-RPC line) when
+        it starts as the server writes it, for a caller that decodes only what it reads; else decoded as usual.
         """
         request_id = next(self._ids)
-        pending = _Pending(on_result)
+        pending = _Pending(None if raw else on_result, raw)
         with self._pending_lock:
             self._pending[request_id] = pending
+            self._raw_waiting += 1 if raw else 0
         message: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
         try:
             self._send(message)
         except BaseException:
-            with self._pending_lock:
-                self._pending.pop(request_id, None)
+            self._forget(request_id)
             raise
         acquired = pending.lock.acquire(timeout=-1 if timeout is None else max(0.0, timeout))
         if not acquired:
-            with self._pending_lock:
-                self._pending.pop(request_id, None)
+            self._forget(request_id)
             if cancel_on_timeout:
                 try:
                     self.notify("$/cancelRequest", {"id": request_id})
@@ -244,7 +253,7 @@ class Connection:
                 if len(line) > limit and not line.endswith(b"\n"):
                     reason = "a message from the server exceeded %d bytes" % limit
                     break
-                if line.isspace():
+                if line.isspace() or (self._raw_waiting and self._deliver_raw(line)):
                     continue
                 try:
                     message = decode_message(line)
@@ -260,6 +269,29 @@ class Connection:
             reason = "read failed: %s" % error
         finally:
             self._shutdown(reason)
+
+    def _deliver_raw(self, line: bytes) -> bool:
+        """Hands ``line`` undecoded to the call waiting for it with ``raw``; False when it is not such an answer."""
+        match = _RESULT_PREFIX.match(line)
+        if match is None:
+            return False
+        request_id = int(match.group(1))
+        with self._pending_lock:
+            pending = self._pending.get(request_id)
+            if pending is None or not pending.raw:
+                return False
+        self._forget(request_id)
+        pending.result = line
+        pending.lock.release()
+        return True
+
+    def _forget(self, request_id: int) -> Optional[_Pending]:
+        """Takes the call ``request_id`` out of the waiting ones (None: not waiting)."""
+        with self._pending_lock:
+            pending = self._pending.pop(request_id, None)
+            if pending is not None and pending.raw:
+                self._raw_waiting -= 1
+        return pending
 
     def _dispatch(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -283,8 +315,7 @@ class Connection:
             return
         if isinstance(request_id, bool) or not isinstance(request_id, int):
             return
-        with self._pending_lock:
-            pending = self._pending.pop(request_id, None)
+        pending = self._forget(request_id)
         if pending is None:
             return
         if "error" in message:
@@ -355,6 +386,7 @@ class Connection:
         with self._pending_lock:
             pending = list(self._pending.values())
             self._pending.clear()
+            self._raw_waiting = 0
         for entry in pending:
             if self.connection_error is not None:
                 entry.error = self.connection_error
