@@ -65,8 +65,8 @@ public final class AXClient: Sendable {
         _ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30), addApp: Bool = true
     ) async throws(AXClientError) -> JSON {
         var full = params
-        if addApp, let app, full["app"] == nil {
-            full["app"] = .string(app)
+        if addApp, let app, full[rpcAppParameter] == nil {
+            full[rpcAppParameter] = .string(app)
         }
         do {
             return try await connection.call(method, .object(full), timeout: timeout)

@@ -8,9 +8,14 @@ struct ProtocolCatalog: ParsableCommand {
         commandName: "protocol",
         abstract: "Print the protocol catalog: every method with its params, roles and errors; the events.",
         discussion: """
-            --json prints Specs/protocol.json (regenerate it with: axquery protocol --json > Specs/protocol.json); \
-            --markdown prints the generated method index of Specs/protocol.md (between its BEGIN and END lines). \
-            Without either, one line per method: name, params, roles.
+            --json prints Specs/protocol.json; --markdown prints the generated method index of Specs/protocol.md \
+            (between its BEGIN and END lines). Without either, one line per method: name, params, callers. \
+            Regenerate the committed files after changing Sources/AXProtocol (a unit test fails until you do).
+
+            Examples:
+              axquery protocol
+              axquery protocol --json
+              axquery protocol --markdown
             """)
 
     @Flag(help: "Print Specs/protocol.json.")
