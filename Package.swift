@@ -4,6 +4,7 @@
 //   AXJSON            JSON values, parser, serializer (pure)
 //   AXSchema          the hierarchy schema declared once: the property table, value forms, codecs and bindings (pure)
 //   AXJSONRPC         JSON-RPC 2.0 messages, errors, ids and the pending-request table (client and server)
+//   AXProtocol        the protocol catalog: every method and notification declared once, with typed keys (pure)
 //   AXWire            what both ends of the socket share: framing, socket paths, POSIX socket helpers, the NIO timer
 //                     scheduler, transport errors
 //   AXRPCClient       client transport: Unix-socket / TCP client (async and blocking); re-exports AXWire
@@ -59,6 +60,7 @@ let package = Package(
         .target(name: "AXJSON", swiftSettings: swiftSettings),
         .target(name: "AXSchema", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXJSONRPC", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
+        .target(name: "AXProtocol", dependencies: ["AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
         .target(
             name: "AXWire",
             dependencies: ["AXJSONRPC", .product(name: "NIOCore", package: "swift-nio")],
@@ -83,7 +85,8 @@ let package = Package(
         .target(
             name: "AXRPC",
             dependencies: [
-                "AXRPCRouter", "AXHub", "AXQuery", "AXInsight", "AXCore", "AXSchema", "AXJSON", "AXJSONRPC",
+                "AXRPCRouter", "AXProtocol", "AXHub", "AXQuery", "AXInsight", "AXCore", "AXSchema", "AXJSON",
+                "AXJSONRPC",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -108,8 +111,12 @@ let package = Package(
         .target(
             name: "AXProvider", dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXRPCClient", "AXWire"],
             swiftSettings: swiftSettings),
-        .target(name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
-        .target(name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol"],
+            swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
@@ -136,14 +143,15 @@ let package = Package(
         .executableTarget(
             name: "axquery",
             dependencies: [
-                "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXTransport", "AXHub",
-                "AXRasterizer", "AXMCP",
+                "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXHub",
+                "AXRasterizer",
+                "AXMCP", "AXProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXWebDriver",
             dependencies: [
-                "AXJSON", "AXJSONRPC", "AXRPCClient", "AXQuery",
+                "AXJSON", "AXJSONRPC", "AXRPCClient", "AXQuery", "AXProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -179,6 +187,7 @@ let package = Package(
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
+        .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
@@ -202,7 +211,7 @@ let package = Package(
             name: "AXRPCTests",
             dependencies: [
                 "AXRPC", "AXTransport", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXProvider",
-                "AXTestSupport",
+                "AXTestSupport", "AXProtocol",
                 // Not imported by these files today; kept so that tests written against the target's former
                 // dependencies (before the hub, router, transport and provider tests moved out) still build.
                 "AXSchema", "AXRPCRouter", "AXWire", "AXDemoHost", "AXInProcess",

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Synchronization
 
@@ -50,11 +51,11 @@ public final class AXClient: Sendable {
         connection.onNotification { [weak client] method, params in
             client?.deliver(method: method, params: params ?? .null)
         }
-        var hello: JSONObject = ["role": "automation", "clientInfo": ["name": "AXClient"]]
+        var hello: RPCParams<RPCCatalog.Initialize.Param> = [.role: "automation", .clientInfo: ["name": "AXClient"]]
         if let token {
-            hello["token"] = .string(token)
+            hello[.token] = .string(token)
         }
-        _ = try await client.call("initialize", hello, addApp: false)
+        _ = try await client.call(.initialize, hello, addApp: false)
         return client
     }
 
@@ -64,14 +65,24 @@ public final class AXClient: Sendable {
         _ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30), addApp: Bool = true
     ) async throws(AXClientError) -> JSON {
         var full = params
-        if addApp, let app, full["app"] == nil {
-            full["app"] = .string(app)
+        if addApp, let app, full[rpcAppParameter] == nil {
+            full[rpcAppParameter] = .string(app)
         }
         do {
             return try await connection.call(method, .object(full), timeout: timeout)
         } catch {
             throw AXClientError(error)
         }
+    }
+
+    /// Calls a catalog method (Sources/AXProtocol): `call(.treeGet, [.format: "json"])` compiles only with keys the
+    /// method declares; adds `app` as `call(_:_:timeout:addApp:)` does.
+    @discardableResult
+    public func call<Spec>(
+        _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], timeout: Duration = .seconds(30),
+        addApp: Bool = true
+    ) async throws(AXClientError) -> JSON {
+        try await call(method.wireName, params.object, timeout: timeout, addApp: addApp)
     }
 
     /// A locator for a selector (Specs/selectors.md); nothing is looked up until it is used.
@@ -96,17 +107,17 @@ public final class AXClient: Sendable {
 
     /// The app's tree as JSON (`tree.get`).
     public func tree(depth: Int? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = ["format": "json"]
+        var params: RPCParams<RPCCatalog.TreeGet.Param> = [.format: "json"]
         if let depth {
-            params["depth"] = JSON(depth)
+            params[.depth] = JSON(depth)
         }
-        return try await call("tree.get", params)
+        return try await call(.treeGet, params)
     }
 
     /// Subscribes to events (Specs/protocol.md §Events); the stream ends when the connection closes or the
     /// consumer stops iterating.
     public func events(_ names: [String]) async throws(AXClientError) -> AsyncStream<AXEvent> {
-        let result = try await call("events.subscribe", ["events": JSON(names)])
+        let result = try await call(.eventsSubscribe, [.events: JSON(names)])
         guard let subscription = result["subscription"]?.intValue else {
             throw AXClientError(
                 code: RPCError.Code.internalError, message: "events.subscribe returned no subscription", data: result)
@@ -118,6 +129,11 @@ public final class AXClient: Sendable {
             _ = self?.subscriptions.withLock { $0.removeValue(forKey: subscription) }
         }
         return stream
+    }
+
+    /// Subscribes to catalog events (`RPCEvent`), as `events(_:)` with their names.
+    public func events(_ events: [RPCEvent]) async throws(AXClientError) -> AsyncStream<AXEvent> {
+        try await self.events(events.map(\.rawValue))
     }
 
     /// Closes the connection; event streams end.

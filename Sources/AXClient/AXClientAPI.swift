@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// The rest of the API with Playwright's names where Playwright has one (issue 26): keys, the focus engine,
 /// rotors, audits, speech and pictures. Each returns the server's result (Specs/protocol.md) and throws the
@@ -17,34 +18,34 @@ extension AXClient {
     public func audit(
         root: Locator? = nil, checks: [String]? = nil, suppress: [JSON]? = nil, report: String? = nil
     ) async throws(AXClientError) -> JSON {
-        var params: JSONObject = [:]
-        if let root { params["root"] = root.target }
-        if let checks { params["checks"] = JSON(checks) }
-        if let suppress { params["suppress"] = .array(suppress) }
-        if let report { params["report"] = .string(report) }
-        return try await call("audit.run", params)
+        var params: RPCParams<RPCCatalog.AuditRun.Param> = [:]
+        if let root { params[.root] = root.target }
+        if let checks { params[.checks] = JSON(checks) }
+        if let suppress { params[.suppress] = .array(suppress) }
+        if let report { params[.report] = .string(report) }
+        return try await call(.auditRun, params)
     }
 
     /// `speech.describe`: what VoiceOver and Orca say for the element (`model`: `voiceOver` or `orca`).
     public func speech(_ locator: Locator, model: String? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = ["target": locator.target]
-        if let model { params["model"] = .string(model) }
-        return try await call("speech.describe", params)
+        var params: RPCParams<RPCCatalog.SpeechDescribe.Param> = [.target: locator.target]
+        if let model { params[.model] = .string(model) }
+        return try await call(.speechDescribe, params)
     }
 
     /// `speech.walk`: every element in reading order with what each screen reader says.
     public func speechWalk(model: String? = nil, limit: Int? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = [:]
-        if let model { params["model"] = .string(model) }
-        if let limit { params["limit"] = JSON(limit) }
-        return try await call("speech.walk", params)
+        var params: RPCParams<RPCCatalog.SpeechWalk.Param> = [:]
+        if let model { params[.model] = .string(model) }
+        if let limit { params[.limit] = JSON(limit) }
+        return try await call(.speechWalk, params)
     }
 
     /// `tree.render`: a wireframe (`svg`, or `png` through the server's rsvg-convert).
     public func render(format: String = "svg", overlays: [String]? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = ["format": .string(format)]
-        if let overlays { params["overlay"] = JSON(overlays) }
-        return try await call("tree.render", params)
+        var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: .string(format)]
+        if let overlays { params[.overlay] = JSON(overlays) }
+        return try await call(.treeRender, params)
     }
 }
 
@@ -59,16 +60,16 @@ public struct AXKeyboard: Sendable {
     @discardableResult
     public func press(_ chord: String) async throws(AXClientError) -> JSON {
         let (key, modifiers, orca) = try Self.parse(chord)
-        var params: JSONObject = ["key": .string(key)]
-        if !modifiers.isEmpty { params["modifiers"] = JSON(modifiers) }
-        guard orca else { return try await client.call("input.key", params) }
-        try await client.call("input.key", ["key": "Insert", "phase": "press"])
+        var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
+        if !modifiers.isEmpty { params[.modifiers] = JSON(modifiers) }
+        guard orca else { return try await client.call(.inputKey, params) }
+        try await client.call(.inputKey, [.key: "Insert", .phase: "press"])
         do {
-            let answer = try await client.call("input.key", params)
-            try await client.call("input.key", ["key": "Insert", "phase": "release"])
+            let answer = try await client.call(.inputKey, params)
+            try await client.call(.inputKey, [.key: "Insert", .phase: "release"])
             return answer
         } catch {
-            _ = try? await client.call("input.key", ["key": "Insert", "phase": "release"])
+            _ = try? await client.call(.inputKey, [.key: "Insert", .phase: "release"])
             throw error
         }
     }
@@ -76,9 +77,9 @@ public struct AXKeyboard: Sendable {
     /// Types `text` into the element (default: the focused one): `input.type` → `{typed, element}`.
     @discardableResult
     public func type(_ text: String, into locator: Locator? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = ["text": .string(text)]
-        if let locator { params["target"] = locator.target }
-        return try await client.call("input.type", params)
+        var params: RPCParams<RPCCatalog.InputType.Param> = [.text: .string(text)]
+        if let locator { params[.target] = locator.target }
+        return try await client.call(.inputType, params)
     }
 
     /// `("Tab", ["shift"], false)` for `"Shift+Tab"`; an upper-case letter with Shift becomes its lower-case keysym.
@@ -115,39 +116,39 @@ public struct AXFocusEngine: Sendable {
     /// `focus.move`: `next` (Tab), `previous` (Shift+Tab), `up`, `down`, `left`, `right`.
     @discardableResult
     public func move(_ direction: String = "next") async throws(AXClientError) -> JSON {
-        try await client.call("focus.move", ["direction": .string(direction)])
+        try await client.call(.focusMove, [.direction: .string(direction)])
     }
 
     /// `focus.query`: where focus would go, changing nothing.
     public func query(_ direction: String = "next") async throws(AXClientError) -> JSON {
-        try await client.call("focus.query", ["direction": .string(direction)])
+        try await client.call(.focusQuery, [.direction: .string(direction)])
     }
 
     /// `focus.explain`: whether the element can take keyboard focus, check by check.
     public func explain(_ locator: Locator) async throws(AXClientError) -> JSON {
-        try await client.call("focus.explain", ["target": locator.target])
+        try await client.call(.focusExplain, [.target: locator.target])
     }
 
     /// `focus.status`: the engine's focus, groups, Tab sequence and guides.
     public func status() async throws(AXClientError) -> JSON {
-        try await client.call("focus.status")
+        try await client.call(.focusStatus)
     }
 
     /// `focus.update`: a focus request for the element (nil: evaluate the default focus again).
     @discardableResult
     public func update(_ locator: Locator? = nil) async throws(AXClientError) -> JSON {
-        try await client.call("focus.update", locator.map { ["target": $0.target] } ?? [:])
+        try await client.call(.focusUpdate, locator.map { [.target: $0.target] } ?? [:])
     }
 
     /// `focus.items`: the focusable items in Tab order.
     public func items() async throws(AXClientError) -> [JSON] {
-        try await client.call("focus.items")["items"]?.arrayValue ?? []
+        try await client.call(.focusItems)["items"]?.arrayValue ?? []
     }
 
     /// `focus.activate`: a press on the engine-focused item.
     @discardableResult
     public func activate() async throws(AXClientError) -> JSON {
-        try await client.call("focus.activate")
+        try await client.call(.focusActivate)
     }
 }
 
@@ -157,20 +158,20 @@ public struct AXRotors: Sendable {
 
     /// `rotor.list` at the accessibility focus.
     public func list() async throws(AXClientError) -> JSON {
-        try await client.call("rotor.list")
+        try await client.call(.rotorList)
     }
 
     /// `rotor.next`: the next item of `rotor` after the accessibility focus (moving it there unless `moveFocus`
     /// is false).
     @discardableResult
     public func next(_ rotor: String, moveFocus: Bool = true) async throws(AXClientError) -> JSON {
-        try await client.call("rotor.next", ["rotor": .string(rotor), "moveFocus": .bool(moveFocus)])
+        try await client.call(.rotorNext, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)])
     }
 
     /// `rotor.previous`: the item of `rotor` before the accessibility focus.
     @discardableResult
     public func previous(_ rotor: String, moveFocus: Bool = true) async throws(AXClientError) -> JSON {
-        try await client.call("rotor.previous", ["rotor": .string(rotor), "moveFocus": .bool(moveFocus)])
+        try await client.call(.rotorPrevious, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)])
     }
 }
 
@@ -179,7 +180,7 @@ extension Locator {
     @discardableResult
     public func press(_ chord: String) async throws(AXClientError) -> JSON {
         let element = try await self.element()
-        try await client.call("focus.update", ["target": ["id": .string(element.id)]])
+        try await client.call(.focusUpdate, [.target: ["id": .string(element.id)]])
         return try await client.keyboard.press(chord)
     }
 }
@@ -189,7 +190,7 @@ extension LocatorAssertions {
     /// field's contents) is `text`, woken by tree revisions; throws `AXAssertionError` with the last state.
     public func toHaveText(_ text: String) async throws {
         let client = locator.client
-        let events = try await client.events(["tree.changed"])
+        let events = try await client.events([RPCEvent.treeChanged])
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         @Sendable func shows() async -> Bool {
@@ -225,7 +226,7 @@ extension AXClient {
     /// from (`sources`, `keys`) and who read them (`reader`; D-SET-1). Changes arrive as `a11y.settingsChanged`
     /// (`events(["a11y.settingsChanged"])`).
     public func accessibilitySettings() async throws(AXClientError) -> JSON {
-        try await call("a11y.settings", [:], addApp: false)
+        try await call(.a11ySettings, [:], addApp: false)
     }
 }
 
@@ -236,12 +237,12 @@ extension AXClient {
     /// `timeoutMs` (default 10 s) or leaves mid-reset −32020.
     @discardableResult
     public func resetApp(timeoutMs: Int? = nil) async throws(AXClientError) -> JSON {
-        var params: JSONObject = [:]
+        var params: RPCParams<RPCCatalog.AppReset.Param> = [:]
         var wait = Duration.seconds(30)
         if let timeoutMs {
-            params["timeoutMs"] = JSON(timeoutMs)
+            params[.timeoutMs] = JSON(timeoutMs)
             wait = max(wait, .milliseconds(timeoutMs) + .seconds(5))
         }
-        return try await call("app.reset", params, timeout: wait)
+        return try await call(.appReset, params, timeout: wait)
     }
 }

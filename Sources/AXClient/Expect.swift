@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 
 /// An assertion on a locator that did not come true in time: what was expected and the element as last seen.
 public struct AXAssertionError: Error, Sendable, CustomStringConvertible {
@@ -49,7 +50,7 @@ public struct LocatorAssertions: Sendable {
     /// Waits until exactly `count` elements match: re-counted on every `tree.changed` event of the app.
     public func toHaveCount(_ count: Int) async throws {
         let client = locator.client
-        let events = try await client.events(["tree.changed"])
+        let events = try await client.events([RPCEvent.treeChanged])
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var last = try await locator.count()

@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 
 /// Where `wait.for` waits to (Specs/protocol.md §Waiting).
 public enum WaitState: String, Sendable {
@@ -53,17 +54,17 @@ public struct Locator: Sendable {
 
     /// How many elements match now (never waits).
     public func count() async throws(AXClientError) -> Int {
-        try await client.call("query.count", ["selector": .string(selector)])["count"]?.intValue ?? 0
+        try await client.call(.queryCount, [.selector: .string(selector)])["count"]?.intValue ?? 0
     }
 
     /// The one matching element now (never waits).
     public func element() async throws(AXClientError) -> AXElement {
-        AXElement(json: try await client.call("query.one", ["selector": .string(selector)]))
+        AXElement(json: try await client.call(.queryOne, [.selector: .string(selector)]))
     }
 
     /// Every matching element now, in document order.
     public func all() async throws(AXClientError) -> [AXElement] {
-        let result = try await client.call("query.find", ["selector": .string(selector)])
+        let result = try await client.call(.queryFind, [.selector: .string(selector)])
         return result["elements"]?.arrayValue?.map(AXElement.init(json:)) ?? []
     }
 
@@ -72,13 +73,13 @@ public struct Locator: Sendable {
     public func waitFor(_ state: WaitState = .visible, value: String? = nil, timeout: Duration = .seconds(5))
         async throws(AXClientError) -> AXElement?
     {
-        var params: JSONObject = [
-            "target": target, "state": .string(state.rawValue), "timeoutMs": JSON(milliseconds(timeout)),
+        var params: RPCParams<RPCCatalog.WaitFor.Param> = [
+            .target: target, .state: .string(state.rawValue), .timeoutMs: JSON(milliseconds(timeout)),
         ]
         if let value {
-            params["value"] = .string(value)
+            params[.value] = .string(value)
         }
-        let result = try await client.call("wait.for", params, timeout: timeout + .seconds(10))
+        let result = try await client.call(.waitFor, params, timeout: timeout + .seconds(10))
         return result["element"].map(AXElement.init(json:))
     }
 
@@ -104,84 +105,84 @@ public struct Locator: Sendable {
     /// Activates (UIKit's accessibilityActivate) once visible and enabled; returns the app's Bool answer.
     @discardableResult
     public func activate(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.activate", [:], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionActivate, [:], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Taps at the element's activation point through hit testing.
     @discardableResult
     public func tap(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.tap", [:], waitUntil: .visible, timeout: timeout)
+        try await act(.actionTap, [:], waitUntil: .visible, timeout: timeout)
     }
 
     /// Increments an adjustable element (`action.increment`); returns whether the app handled it.
     @discardableResult
     public func increment(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.increment", [:], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionIncrement, [:], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Decrements an adjustable element (`action.decrement`); returns whether the app handled it.
     @discardableResult
     public func decrement(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.decrement", [:], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionDecrement, [:], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Sets the value (a slider's number, a field's text).
     @discardableResult
     public func setValue(_ value: JSON, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.setValue", ["value": value], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionSetValue, [.value: value], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Types text into a field.
     @discardableResult
     public func typeText(_ text: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.typeText", ["text": .string(text)], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionTypeText, [.text: .string(text)], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Scrolls (`up`, `down`, `left`, `right`, `next`, `previous`).
     @discardableResult
     public func scroll(_ direction: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.scroll", ["direction": .string(direction)], waitUntil: .visible, timeout: timeout)
+        try await act(.actionScroll, [.direction: .string(direction)], waitUntil: .visible, timeout: timeout)
     }
 
     /// Performs a custom action by id or name.
     @discardableResult
     public func customAction(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.custom", ["name": .string(name)], waitUntil: .visible, timeout: timeout)
+        try await act(.actionCustom, [.name: .string(name)], waitUntil: .visible, timeout: timeout)
     }
 
     /// Zooms in on a `supportsZoom` element (`action.zoomIn`) at its centre (D-ZOOM-1).
     @discardableResult
     public func zoomIn(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.zoomIn", [:], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionZoomIn, [:], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Zooms out on a `supportsZoom` element (`action.zoomOut`) at its centre (D-ZOOM-1).
     @discardableResult
     public func zoomOut(timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.zoomOut", [:], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionZoomOut, [:], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Starts a drag from the element's drag source descriptor `name` (`action.drag`, D-DRAG-1).
     @discardableResult
     public func drag(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.drag", ["name": .string(name)], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionDrag, [.name: .string(name)], waitUntil: .enabled, timeout: timeout)
     }
 
     /// Drops at the element's drop point descriptor `name` (`action.drop`, D-DRAG-1).
     @discardableResult
     public func drop(_ name: String, timeout: Duration = .seconds(5)) async throws(AXClientError) -> Bool {
-        try await act("action.drop", ["name": .string(name)], waitUntil: .enabled, timeout: timeout)
+        try await act(.actionDrop, [.name: .string(name)], waitUntil: .enabled, timeout: timeout)
     }
 
-    private func act(_ method: String, _ extra: JSONObject, waitUntil state: WaitState, timeout: Duration)
-        async throws(AXClientError) -> Bool
-    {
+    private func act<Spec>(
+        _ method: RPCMethod<Spec>, _ extra: RPCParams<Spec.Param>, waitUntil state: WaitState, timeout: Duration
+    ) async throws(AXClientError) -> Bool where Spec.Param: RPCTargetParameterKey {
         try await waitFor(.visible, timeout: timeout)
         if state == .enabled {
             try await waitFor(.enabled, timeout: timeout)
         }
         var params = extra
-        params["target"] = target
+        params[.target] = target
         return try await client.call(method, params)["performed"]?.boolValue ?? false
     }
 }

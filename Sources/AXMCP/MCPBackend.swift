@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Synchronization
 
@@ -31,7 +32,7 @@ package final class LiveBackend: MCPBackend {
     /// Places kept free below the server's announced limit of concurrent requests per connection.
     static let waitSlotReserve = 16
     /// Methods the server runs beside the connection's other requests (D-PROTO-1).
-    static let concurrentMethods: Set<String> = ["wait.for"]
+    static let concurrentMethods: Set<String> = [RPCMethodName.waitFor.rawValue]
 
     private enum Link {
         case idle
@@ -102,10 +103,13 @@ package final class LiveBackend: MCPBackend {
                         + "(an MCP host passes almost no environment: Specs/mcp.md §Host configuration)"))
         }
         opened.add(1, ordering: .relaxed)
-        var params: JSONObject = ["role": "automation", "clientInfo": ["name": .string(clientName)]]
-        if let token { params["token"] = .string(token) }
+        var params: RPCParams<RPCCatalog.Initialize.Param> = [
+            .role: "automation", .clientInfo: ["name": .string(clientName)],
+        ]
+        if let token { params[.token] = .string(token) }
         do {
-            let reply = try await client.call("initialize", .object(params), timeout: .seconds(10))
+            let reply = try await client.call(
+                RPCMethodName.initialize.rawValue, .object(params.object), timeout: .seconds(10))
             if let announced = reply["capabilities"]?["maxConcurrentRequests"]?.intValue, announced > 0 {
                 waits.setLimit(max(1, announced - Self.waitSlotReserve))
             }

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import Synchronization
 
 /// What a tool call answers: MCP content items (text, image) and whether it is a tool error.
@@ -104,7 +105,7 @@ package final class MCPToolRunner: Sendable {
         switch name {
         case "snapshot": return try await snapshot(args)
         case "find": return try await find(args)
-        case "click": return try await act(args, verb: "click", method: "action.activate", extra: [:])
+        case "click": return try await act(args, verb: "click", method: .actionActivate, extra: [:])
         case "type_text": return try await typeText(args)
         case "press_key": return try await pressKey(args)
         case "act": return try await customAct(args)
@@ -120,12 +121,13 @@ package final class MCPToolRunner: Sendable {
 
     // MARK: - Calls
 
-    func call(_ method: String, _ params: JSONObject, app: String?, timeout: Duration = .seconds(30))
-        async throws(RPCError) -> JSON
-    {
-        var params = params
-        if let app = app ?? defaultApp { params["app"] = .string(app) }
-        return try await backend.call(method, .object(params), timeout: timeout)
+    /// Calls a catalog method (Sources/AXProtocol) with `app` (else the session's default app).
+    func call<Spec>(
+        _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param>, app: String?, timeout: Duration = .seconds(30)
+    ) async throws(RPCError) -> JSON {
+        var params = params.object
+        if let app = app ?? defaultApp { params[rpcAppParameter] = .string(app) }
+        return try await backend.call(method.wireName, .object(params), timeout: timeout)
     }
 
     func remember(_ element: JSON) {
@@ -160,7 +162,7 @@ package final class MCPToolRunner: Sendable {
                 throw ToolArgumentError(message: "snapshot: give ref or selector, not both")
             }
             let found = try await call(
-                "query.find", ["selector": .string(selector), "limit": .number(Double(maxNodes + 1))], app: app)
+                .queryFind, [.selector: .string(selector), .limit: .number(Double(maxNodes + 1))], app: app)
             let elements = found["elements"]?.arrayValue ?? []
             elements.forEach(remember)
             let count = found["count"]?.intValue ?? elements.count
@@ -179,7 +181,7 @@ package final class MCPToolRunner: Sendable {
         var knownTotal: Int?
         if root == nil, !(tree["truncated"]?.arrayValue ?? []).isEmpty {
             // The server cut the tree: the app's element count gives the whole (one cheap call).
-            let apps = try await call("apps.list", [:], app: nil)
+            let apps = try await call(.appsList, [:], app: nil)
             knownTotal = apps.arrayValue?.first { $0["id"]?.stringValue == appName }?["elements"]?.intValue
         }
         let header = "app \(appName) revision \(revision)"
@@ -192,14 +194,14 @@ package final class MCPToolRunner: Sendable {
     /// again while nothing was cut by the budget yet, so a snapshot of a huge tree never serialises all of it
     /// (breadth-first, the first `maxNodes` elements lie within the levels fetched once they hold more than that).
     func fetchTree(root: JSON?, maxNodes: Int, app: String?) async throws(RPCError) -> JSON {
-        var params: JSONObject = ["format": "json"]
-        if let root { params["root"] = root }
-        if maxNodes >= Self.fullTreeNodes { return try await call("tree.get", params, app: app) }
-        params["maxChildren"] = .number(Double(maxNodes + 1))
+        var params: RPCParams<RPCCatalog.TreeGet.Param> = [.format: "json"]
+        if let root { params[.root] = root }
+        if maxNodes >= Self.fullTreeNodes { return try await call(.treeGet, params, app: app) }
+        params[.maxChildren] = .number(Double(maxNodes + 1))
         var depth = 3
         while true {
-            params["depth"] = .number(Double(depth))
-            let tree = try await call("tree.get", params, app: app)
+            params[.depth] = .number(Double(depth))
+            let tree = try await call(.treeGet, params, app: app)
             let cut = (tree["truncated"]?.arrayValue ?? []).contains { $0["kind"]?.stringValue == "depth" }
             if !cut || (tree["count"]?.intValue ?? 0) > maxNodes || depth >= 1 << 16 { return tree }
             depth *= 2
@@ -220,11 +222,11 @@ package final class MCPToolRunner: Sendable {
         guard let selector = try args.selector() else {
             throw ToolArgumentError(message: "find: 'selector' is required")
         }
-        let found = try await call("query.find", ["selector": .string(selector), "limit": 51], app: app)
+        let found = try await call(.queryFind, [.selector: .string(selector), .limit: 51], app: app)
         let elements = found["elements"]?.arrayValue ?? []
         let count = found["count"]?.intValue ?? elements.count
         if elements.isEmpty {
-            let explain = try await call("query.explain", ["selector": .string(selector)], app: app)
+            let explain = try await call(.queryExplain, [.selector: .string(selector)], app: app)
             var text = "0 match \(found["selector"]?.stringValue ?? selector)"
             if let summary = explain["summary"]?.stringValue { text += "\nclosest: " + summary }
             for line in Self.nearMissLines(explain).prefix(5) { text += "\n" + line }
@@ -257,7 +259,7 @@ package final class MCPToolRunner: Sendable {
     func changes(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         let since = try args.integer("since", default: 0, in: 0...9_007_199_254_740_991)
-        let diff = try await call("tree.diff", ["fromRevision": .number(Double(since))], app: app)
+        let diff = try await call(.treeDiff, [.fromRevision: .number(Double(since))], app: app)
         let to = diff["toRevision"]?.intValue ?? since
         return .text(
             await changeText(
@@ -270,7 +272,7 @@ package final class MCPToolRunner: Sendable {
     {
         var entries = ChangeText.entries(of: changes)
         for index in entries.indices.prefix(maxLines) where entries[index].mark != "-" {
-            if let element = try? await call("element.get", ["target": ["id": .string(entries[index].id)]], app: app) {
+            if let element = try? await call(.elementGet, [.target: ["id": .string(entries[index].id)]], app: app) {
                 remember(element)
                 entries[index].line = ElementLine.line(element)
             }
@@ -285,10 +287,11 @@ package final class MCPToolRunner: Sendable {
         let target = try args.requiredTarget()
         let state = try args.string("state") ?? "attached"
         let timeoutMs = try args.integer("timeoutMs", default: 5_000, in: 0...Self.maxWaitMs)
-        var params: JSONObject = ["target": target, "state": .string(state), "timeoutMs": .number(Double(timeoutMs))]
-        if let value = try args.string("value") { params["value"] = .string(value) }
-        let result = try await call(
-            "wait.for", params, app: app, timeout: .milliseconds(timeoutMs) + .seconds(10))
+        var params: RPCParams<RPCCatalog.WaitFor.Param> = [
+            .target: target, .state: .string(state), .timeoutMs: .number(Double(timeoutMs)),
+        ]
+        if let value = try args.string("value") { params[.value] = .string(value) }
+        let result = try await call(.waitFor, params, app: app, timeout: .milliseconds(timeoutMs) + .seconds(10))
         var text =
             "\(state): yes after \(result["waitedMs"]?.intValue ?? 0) ms (revision \(result["revision"]?.intValue ?? 0))"
         if let element = result["element"], element.objectValue != nil {
@@ -303,10 +306,10 @@ package final class MCPToolRunner: Sendable {
         let op = try args.string("op") ?? "get"
         switch op {
         case "get":
-            let result = try await call("focus.get", [:], app: app)
+            let result = try await call(.focusGet, [:], app: app)
             var focused = result["element"] ?? .null
             if let id = focused.stringValue {
-                focused = try await call("element.get", ["target": ["id": .string(id)]], app: app)
+                focused = try await call(.elementGet, [.target: ["id": .string(id)]], app: app)
             }
             guard let element = Optional(focused), element.objectValue != nil else { return .text("focus: none") }
             remember(element)
@@ -317,9 +320,14 @@ package final class MCPToolRunner: Sendable {
                     message: "focus \(op): 'direction' is required",
                     hints: ["direction: up, down, left, right, next, previous"])
             }
-            var params: JSONObject = ["direction": .string(direction)]
-            if op == "query", let from = try args.target(required: false) { params["from"] = from }
-            let result = try await call(op == "move" ? "focus.move" : "focus.query", params, app: app)
+            let result: JSON
+            if op == "move" {
+                result = try await call(.focusMove, [.direction: .string(direction)], app: app)
+            } else {
+                var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
+                if let from = try args.target(required: false) { params[.from] = from }
+                result = try await call(.focusQuery, params, app: app)
+            }
             let from = result["from"]?.stringValue ?? "none"
             guard let to = result["to"]?.stringValue else {
                 let failure = result["failure"]?.stringValue ?? "noCandidate"
@@ -333,7 +341,7 @@ package final class MCPToolRunner: Sendable {
             return .text(text)
         case "explain":
             let target = try args.requiredTarget()
-            let result = try await call("focus.explain", ["target": target], app: app)
+            let result = try await call(.focusExplain, [.target: target], app: app)
             var text = "\(result["target"]?.stringValue ?? "?"): focusable \(result["focusable"]?.boolValue ?? false)"
             text += ", focused \(result["focused"]?.boolValue ?? false)"
             for check in result["checks"]?.arrayValue ?? [] {
@@ -349,9 +357,9 @@ package final class MCPToolRunner: Sendable {
 
     func audit(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
-        var params: JSONObject = ["maxFindings": 40]
-        if let ref = try args.string("ref") { params["root"] = ["id": .string(ref)] }
-        let result = try await call("audit.run", params, app: app)
+        var params: RPCParams<RPCCatalog.AuditRun.Param> = [.maxFindings: 40]
+        if let ref = try args.string("ref") { params[.root] = ["id": .string(ref)] }
+        let result = try await call(.auditRun, params, app: app)
         let findings = result["findings"]?.arrayValue ?? []
         var text = "audit (revision \(result["revision"]?.intValue ?? 0)): errors \(result["errors"]?.intValue ?? 0), "
         text += "warnings \(result["warnings"]?.intValue ?? 0)"
@@ -372,7 +380,7 @@ package final class MCPToolRunner: Sendable {
     func say(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         let target = try args.requiredTarget()
-        let result = try await call("speech.describe", ["target": target], app: app)
+        let result = try await call(.speechDescribe, [.target: target], app: app)
         var text = "\(result["element"]?.stringValue ?? "?")"
         if let voiceOver = result["voiceOver"]?["text"]?.stringValue { text += "\nVoiceOver: " + voiceOver }
         if let hint = result["voiceOver"]?["hint"]?.stringValue, !hint.isEmpty { text += " … " + hint }
@@ -384,9 +392,9 @@ package final class MCPToolRunner: Sendable {
 
     func picture(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
-        var params: JSONObject = ["format": "png", "maxNodes": 2_000]
-        if let ref = try args.string("ref") { params["root"] = ["id": .string(ref)] }
-        let result = try await call("tree.render", params, app: app)
+        var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: "png", .maxNodes: 2_000]
+        if let ref = try args.string("ref") { params[.root] = ["id": .string(ref)] }
+        let result = try await call(.treeRender, params, app: app)
         guard let data = result["data"]?.stringValue else {
             return .error("picture: the server sent no PNG data")
         }
@@ -406,22 +414,22 @@ package final class MCPToolRunner: Sendable {
         let text = try args.string("text") ?? ""
         if try args.target(required: false) == nil {
             let app = try args.string("app")
-            let before = try await call("tree.revision", [:], app: app)["revision"]?.intValue ?? 0
-            let result = try await call("input.type", ["text": .string(text)], app: app)
+            let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
+            let result = try await call(.inputType, [.text: .string(text)], app: app)
             return try await answer(
                 verb: "type_text", element: result["element"]?.stringValue, performed: true, before: before,
                 after: nil, app: app)
         }
-        return try await act(args, verb: "type_text", method: "action.typeText", extra: ["text": .string(text)])
+        return try await act(args, verb: "type_text", method: .actionTypeText, extra: [.text: .string(text)])
     }
 
     func pressKey(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         guard let key = try args.string("key") else { throw ToolArgumentError(message: "press_key: 'key' is required") }
-        var params: JSONObject = ["key": .string(key)]
-        if let modifiers = try args.strings("modifiers") { params["modifiers"] = JSON(modifiers) }
-        let before = try await call("tree.revision", [:], app: app)["revision"]?.intValue ?? 0
-        let result = try await call("input.key", params, app: app)
+        var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
+        if let modifiers = try args.strings("modifiers") { params[.modifiers] = JSON(modifiers) }
+        let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
+        let result = try await call(.inputKey, params, app: app)
         let handledBy = result["handledBy"]?.stringValue ?? "none"
         var text = try await answer(
             verb: "press_key \(key)", element: nil, performed: handledBy != "none", before: before, after: nil,
@@ -436,46 +444,59 @@ package final class MCPToolRunner: Sendable {
             throw ToolArgumentError(message: "act: 'action' is required")
         }
         switch action {
-        case "increment", "decrement", "escape", "magicTap":
-            return try await act(args, verb: action, method: "action." + action, extra: [:], targetOptional: true)
+        case "increment":
+            return try await act(args, verb: action, method: .actionIncrement, extra: [:], targetOptional: true)
+        case "decrement":
+            return try await act(args, verb: action, method: .actionDecrement, extra: [:], targetOptional: true)
+        case "escape":
+            return try await act(args, verb: action, method: .actionEscape, extra: [:], targetOptional: true)
+        case "magicTap":
+            return try await act(args, verb: action, method: .actionMagicTap, extra: [:], targetOptional: true)
         case "scroll":
             let direction = try args.string("direction") ?? "down"
-            return try await act(
-                args, verb: "scroll", method: "action.scroll", extra: ["direction": .string(direction)])
+            return try await act(args, verb: "scroll", method: .actionScroll, extra: [.direction: .string(direction)])
         case "activate", "click":
-            return try await act(args, verb: "click", method: "action.activate", extra: [:])
+            return try await act(args, verb: "click", method: .actionActivate, extra: [:])
         case "zoomIn", "zoomOut":
             // D-ZOOM-1: at the element's centre (the app gets it in the element's own coordinate space).
-            return try await act(args, verb: action, method: "action." + action, extra: [:])
+            if action == "zoomIn" {
+                return try await act(args, verb: action, method: .actionZoomIn, extra: [:])
+            }
+            return try await act(args, verb: action, method: .actionZoomOut, extra: [:])
         case "drag", "drop":
             // D-DRAG-1: the descriptor named by `name`.
             guard let name = try args.string("name") else {
                 throw ToolArgumentError(message: "act: '\(action)' needs 'name' (a drag source or drop point)")
             }
-            return try await act(args, verb: action, method: "action." + action, extra: ["name": .string(name)])
+            if action == "drag" {
+                return try await act(args, verb: action, method: .actionDrag, extra: [.name: .string(name)])
+            }
+            return try await act(args, verb: action, method: .actionDrop, extra: [.name: .string(name)])
         default:
-            return try await act(args, verb: action, method: "action.custom", extra: ["name": .string(action)])
+            return try await act(args, verb: action, method: .actionCustom, extra: [.name: .string(action)])
         }
     }
 
     /// Acts on the target like the Python client's locators: when it is not attached, visible, enabled (or, for
     /// activate, hittable) it waits server-side for that state and tries again, within `actionWait`. Then answers
     /// what changed between the revisions before and after the action.
-    func act(_ args: ToolArguments, verb: String, method: String, extra: JSONObject, targetOptional: Bool = false)
-        async throws -> MCPToolResult
-    {
+    func act<Spec>(
+        _ args: ToolArguments, verb: String, method: RPCMethod<Spec>, extra: RPCParams<Spec.Param>,
+        targetOptional: Bool = false
+    ) async throws -> MCPToolResult where Spec.Param: RPCTargetParameterKey {
         let app = try args.string("app")
         let target = try args.target(required: !targetOptional)
-        var params = extra
-        if let target { params["target"] = target }
-        if let app = app ?? defaultApp { params["app"] = .string(app) }
+        var typed = extra
+        if let target { typed[.target] = target }
+        var params = typed.object
+        if let app = app ?? defaultApp { params[rpcAppParameter] = .string(app) }
         let clock = ContinuousClock()
         let deadline = clock.now + Self.actionWait
         var previousState: String?
         var result: JSON
         while true {
             do {
-                result = try await backend.call(method, .object(params), timeout: .seconds(30))
+                result = try await backend.call(method.wireName, .object(params), timeout: .seconds(30))
                 break
             } catch {
                 guard let target, let state = Self.stateToWaitFor(error, target: target), state != previousState,
@@ -488,7 +509,7 @@ package final class MCPToolRunner: Sendable {
                     Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
                 do {
                     _ = try await call(
-                        "wait.for", ["target": target, "state": .string(state), "timeoutMs": .number(Double(ms))],
+                        .waitFor, [.target: target, .state: .string(state), .timeoutMs: .number(Double(ms))],
                         app: app, timeout: remaining + .seconds(5))
                 } catch let waitError {
                     if waitError.code == RPCError.Code.timeout { throw error }
@@ -524,7 +545,7 @@ package final class MCPToolRunner: Sendable {
     func answer(verb: String, element: String?, performed: Bool, before: Int, after: Int?, app: String?)
         async throws -> MCPToolResult
     {
-        let diff = try await call("tree.diff", ["fromRevision": .number(Double(before))], app: app)
+        let diff = try await call(.treeDiff, [.fromRevision: .number(Double(before))], app: app)
         let to = diff["toRevision"]?.intValue ?? after ?? before
         var headline = verb
         if let element { headline += " \(element)" }
@@ -633,7 +654,7 @@ package final class MCPToolRunner: Sendable {
         if let seen {
             var selector = seen.role
             if let label = seen.label, !label.isEmpty { selector += "[label=\"\(Self.escape(label))\"]" }
-            if let result = try? await call("query.find", ["selector": .string(selector), "limit": 3], app: app),
+            if let result = try? await call(.queryFind, [.selector: .string(selector), .limit: 3], app: app),
                 let first = result["elements"]?.arrayValue?.first
             {
                 remember(first)
@@ -655,13 +676,13 @@ package final class MCPToolRunner: Sendable {
 
     /// The lines of (up to 3) elements added at `revision` that are still in the tree.
     func addedLines(at revision: Int, app: String?) async -> [String] {
-        let range: JSONObject = [
-            "fromRevision": .number(Double(revision - 1)), "toRevision": .number(Double(revision)),
+        let range: RPCParams<RPCCatalog.TreeDiff.Param> = [
+            .fromRevision: .number(Double(revision - 1)), .toRevision: .number(Double(revision)),
         ]
-        guard let diff = try? await call("tree.diff", range, app: app) else { return [] }
+        guard let diff = try? await call(.treeDiff, range, app: app) else { return [] }
         var lines: [String] = []
         for id in (diff["added"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3) {
-            if let element = try? await call("element.get", ["target": ["id": .string(id)]], app: app) {
+            if let element = try? await call(.elementGet, [.target: ["id": .string(id)]], app: app) {
                 remember(element)
                 lines.append(ElementLine.line(element))
             }

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Synchronization
 
@@ -92,18 +93,27 @@ package final class ServerLink: Sendable {
                 "unknown error", "axserver is not reachable at \(server.address): \(error)",
                 data: ["reason": "server unreachable", "address": .string(server.address)])
         }
-        var params: JSONObject = ["role": "automation", "clientInfo": ["name": "axdriver", "version": "0.1.0"]]
-        if let token = server.token { params["token"] = .string(token) }
-        do { _ = try await client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
+        var params: RPCParams<RPCCatalog.Initialize.Param> = [
+            .role: "automation", .clientInfo: ["name": "axdriver", "version": "0.1.0"],
+        ]
+        if let token = server.token { params[.token] = .string(token) }
+        do {
+            _ = try await client.call(RPCMethodName.initialize.rawValue, .object(params.object), timeout: .seconds(10))
+        } catch {
             await client.close()
             throw WebDriverError.from(error)
         }
         client.onNotification { [weak self] method, _ in
-            if method == "tree.changed" || method == "focus.changed" { self?.wake() }
+            if method == RPCEvent.treeChanged.rawValue || method == RPCEvent.focusChanged.rawValue { self?.wake() }
         }
         client.onClose { [weak self] in self?.wake() }
         if let app = app.withLock({ $0 }) {
-            _ = try? await client.call("events.subscribe", ["events": ["tree.changed"], "app": .string(app)])
+            let subscribe: RPCParams<RPCCatalog.EventsSubscribe.Param> = [
+                .events: [.string(RPCEvent.treeChanged.rawValue)]
+            ]
+            var params = subscribe.object
+            params[rpcAppParameter] = .string(app)
+            _ = try? await client.call(RPCMethodName.eventsSubscribe.rawValue, .object(params))
         }
         let (previous, deletedMeanwhile) = state.withLock { locked -> (RPCClient?, Bool) in
             if locked.shutDown { return (nil, true) }
@@ -126,12 +136,15 @@ package final class ServerLink: Sendable {
     /// True once the session was deleted.
     var isShutDown: Bool { state.withLock { $0.shutDown } }
 
-    /// Calls an axserver method; its typed error becomes the W3C error (Specs/webdriver.md §Errors).
-    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30))
-        async throws(WebDriverError) -> JSON
-    {
-        var params = params
-        if params["app"] == nil, let app = app.withLock({ $0 }) { params["app"] = .string(app) }
+    /// Calls a catalog method (Sources/AXProtocol) on the session's app (or `app`); its typed error becomes the W3C
+    /// error (Specs/webdriver.md §Errors).
+    func call<Spec>(
+        _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], app named: String? = nil,
+        timeout: Duration = .seconds(30)
+    ) async throws(WebDriverError) -> JSON {
+        var params = params.object
+        if let app = named ?? app.withLock({ $0 }) { params[rpcAppParameter] = .string(app) }
+        let method = method.wireName
         let client = try await client()
         do { return try await client.call(method, .object(params), timeout: timeout) } catch {
             if isShutDown { throw ServerLink.deleted }
@@ -225,7 +238,7 @@ package final class DriverSession: Sendable {
 
     /// The page source of the app's current revision, parsed (cached per revision).
     func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
-        let revisionReply = try await link.call("tree.revision")
+        let revisionReply = try await link.call(.treeRevision)
         let revision = revisionReply["revision"]?.intValue ?? -1
         // The app's registration: an app that registered again under the same name starts a new page (D-REG-GEN-1).
         let registration = revisionReply["registration"]?.intValue ?? -1
@@ -237,7 +250,7 @@ package final class DriverSession: Sendable {
             state.withLock { $0.page = (registration, revision, patched, cached.index) }
             return (patched, cached.index)
         }
-        let reply = try await link.call("tree.get", ["format": "xml"])
+        let reply = try await link.call(.treeGet, [.format: "xml"])
         guard let xml = reply["xml"]?.stringValue else {
             throw WebDriverError("unknown error", "tree.get answered without xml")
         }
@@ -266,7 +279,7 @@ package final class DriverSession: Sendable {
     ) async -> PageTree? {
         guard
             let diff = try? await link.call(
-                "tree.diff", ["fromRevision": JSON(cached.revision), "toRevision": JSON(revision)]),
+                .treeDiff, [.fromRevision: JSON(cached.revision), .toRevision: JSON(revision)]),
             diff["added"]?.arrayValue?.isEmpty == true, diff["removed"]?.arrayValue?.isEmpty == true,
             diff["moved"]?.arrayValue?.isEmpty == true, diff["windowsChanged"]?.boolValue != true,
             let updated = diff["updated"]?.objectValue, updated.count <= DriverSession.maxPatchedElements
@@ -274,7 +287,7 @@ package final class DriverSession: Sendable {
         var tree = cached.tree
         for (id, _) in updated {
             guard let index = cached.index[id],
-                let element = try? await link.call("element.get", ["target": ["id": .string(id)]]),
+                let element = try? await link.call(.elementGet, [.target: ["id": .string(id)]]),
                 element["role"]?.stringValue == tree.attribute(index, "role")
             else { return nil }
             tree.attributes[index] = PageTree.pageAttributes(

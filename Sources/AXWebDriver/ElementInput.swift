@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 
 /// Element Send Keys, Element Clear and the user-prompt (alert) commands as W3C WebDriver defines them
 /// (§12.5.2, §12.5.3, §16), over the app's elements (Specs/webdriver.md §Commands; D-WD-KEYS-1, D-WD-ALERT-1).
@@ -22,7 +23,7 @@ extension WebDriverService {
         }
         let moved: JSON
         do {
-            moved = try await session.link.call("focus.update", ["target": ["id": .string(id)]])
+            moved = try await session.link.call(.focusUpdate, [.target: ["id": .string(id)]])
         } catch  where error.code == "invalid argument" {
             throw WebDriverError(
                 "element not interactable",
@@ -30,14 +31,14 @@ extension WebDriverService {
                 data: ["reason": "not focusable"])
         }
         guard moved["to"]?.stringValue == id else {
-            let explanation = try? await session.link.call("focus.explain", ["target": ["id": .string(id)]])
+            let explanation = try? await session.link.call(.focusExplain, [.target: ["id": .string(id)]])
             let failed = explanation?["failed"]?.stringValue ?? moved["failure"]?.stringValue ?? "not focusable"
             throw WebDriverError(
                 "element not interactable",
                 "the element '\(id)' cannot take keyboard focus (focus engine: \(failed)); keys would go elsewhere",
                 data: ["reason": "not focusable", "failed": .string(failed), "focus": moved["to"] ?? .null])
         }
-        _ = try await session.link.call("focus.set", ["target": ["id": .string(id)]])
+        _ = try await session.link.call(.focusSet, [.target: ["id": .string(id)]])
     }
 
     /// Element Send Keys (W3C §12.5.3): the element takes focus first (`focusForKeys`). Text alone is typed at the
@@ -58,11 +59,11 @@ extension WebDriverService {
         }
         try await focusForKeys(session, id, element)
         if !hasKeyCodes {
-            _ = try await session.link.call("input.type", ["text": .string(text), "target": ["id": .string(id)]])
+            _ = try await session.link.call(.inputType, [.text: .string(text), .target: ["id": .string(id)]])
             return
         }
         if states.contains("editable") {
-            _ = try await session.link.call("input.key", ["key": "End", "modifiers": ["control"]])
+            _ = try await session.link.call(.inputKey, [.key: "End", .modifiers: ["control"]])
         }
         var modifiers: [String] = []
         for scalar in scalars {
@@ -71,7 +72,7 @@ extension WebDriverService {
             } else if scalar == "\u{E000}" {
                 modifiers = []
             } else if let key = WebDriverService.specialKeys[scalar] {
-                _ = try await session.link.call("input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
+                _ = try await session.link.call(.inputKey, [.key: .string(key), .modifiers: JSON(modifiers)])
             } else if (0xE000...0xF8FF).contains(scalar.value) {
                 throw .invalidArgument(
                     "U+\(String(scalar.value, radix: 16, uppercase: true)) is not a WebDriver key code axdriver knows")
@@ -93,11 +94,11 @@ extension WebDriverService {
         var held = modifiers
         if scalar.properties.isUppercase, !held.contains("shift") { held.append("shift") }
         do {
-            _ = try await session.link.call("input.key", ["key": .string(name), "modifiers": JSON(held)])
+            _ = try await session.link.call(.inputKey, [.key: .string(name), .modifiers: JSON(held)])
             return
         } catch  where error.data?["reason"]?.stringValue == "unknown key" {
             if let suggestion = error.data?["suggestion"]?.stringValue {
-                _ = try await session.link.call("input.key", ["key": .string(suggestion), "modifiers": JSON(held)])
+                _ = try await session.link.call(.inputKey, [.key: .string(suggestion), .modifiers: JSON(held)])
                 return
             }
         }
@@ -107,9 +108,9 @@ extension WebDriverService {
                 "no key types '\(String(scalar))' with \(modifiers.isEmpty ? "no modifiers" : modifiers.joined(separator: "+")) on \(id.map { "the element '\($0)'" } ?? "the focused element")",
                 data: ["reason": "no such key"])
         }
-        var params: JSONObject = ["text": .string(String(scalar))]
-        if let id { params["target"] = ["id": .string(id)] }
-        _ = try await session.link.call("input.type", params)
+        var params: RPCParams<RPCCatalog.InputType.Param> = [.text: .string(String(scalar))]
+        if let id { params[.target] = ["id": .string(id)] }
+        _ = try await session.link.call(.inputType, params)
     }
 
     /// Element Clear (W3C §12.5.2): an editable element, enabled and not read-only, is focused, emptied and
@@ -129,7 +130,7 @@ extension WebDriverService {
                 data: ["reason": "disabled", "states": JSON(states)])
         }
         try await focusForKeys(session, id, element)
-        _ = try await session.link.call("action.setValue", ["target": ["id": .string(id)], "value": ""])
+        _ = try await session.link.call(.actionSetValue, [.target: ["id": .string(id)], .value: ""])
     }
 
     // MARK: Alerts
@@ -138,7 +139,7 @@ extension WebDriverService {
     /// is on screen; `no such alert` when there is none.
     func currentAlert(_ session: DriverSession) async throws(WebDriverError) -> String {
         for selector in ["alert:visible", ":modal:visible"] {
-            let reply = try await session.link.call("query.find", ["selector": .string(selector)])
+            let reply = try await session.link.call(.queryFind, [.selector: .string(selector)])
             if let id = reply["elements"]?.arrayValue?.last?["id"]?.stringValue { return id }
         }
         throw WebDriverError("no such alert", "the app '\(session.app)' shows no alert or modal view")
@@ -149,7 +150,7 @@ extension WebDriverService {
         -> [JSON]
     {
         let reply = try await session.link.call(
-            "query.find", ["selector": .string(selector), "root": ["id": .string(alert)]])
+            .queryFind, [.selector: .string(selector), .root: ["id": .string(alert)]])
         return reply["elements"]?.arrayValue ?? []
     }
 
@@ -204,7 +205,7 @@ extension WebDriverService {
     /// dismissed with its first button.
     func pressAlertButton(_ session: DriverSession, _ alert: String, accept: Bool) async throws(WebDriverError) {
         if !accept {
-            let escaped = try? await session.link.call("action.escape", ["target": ["id": .string(alert)]])
+            let escaped = try? await session.link.call(.actionEscape, [.target: ["id": .string(alert)]])
             if escaped?["performed"]?.boolValue == true { return }
         }
         let buttons = try await alertParts(session, alert, "button:enabled")
@@ -214,7 +215,7 @@ extension WebDriverService {
                 "the alert '\(alert)' has no enabled button to \(accept ? "accept" : "dismiss") it with",
                 data: ["reason": "no button"])
         }
-        _ = try await session.link.call("action.activate", ["target": ["id": .string(button)]])
+        _ = try await session.link.call(.actionActivate, [.target: ["id": .string(button)]])
     }
 }
 

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import Synchronization
 
 #if canImport(Glibc)
@@ -174,7 +175,7 @@ package final class WebDriverService: Sendable {
             session.timeouts = timeouts
             return .null
         case .getPageSource:
-            let reply = try await session.link.call("tree.get", ["format": "xml"])
+            let reply = try await session.link.call(.treeGet, [.format: "xml"])
             return reply["xml"] ?? ""
         case .takeScreenshot, .takeElementScreenshot: return try await screenshot(match, session)
         case .executeScript, .executeAsyncScript:
@@ -192,12 +193,12 @@ package final class WebDriverService: Sendable {
 
     /// A PNG of the whole tree or of one element's subtree.
     func screenshot(_ match: WebDriverRoute.Match, _ session: DriverSession) async throws(WebDriverError) -> JSON {
-        var params: JSONObject = ["format": "png"]
+        var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: "png"]
         if let reference = match.elementID {
-            params["root"] = ["id": .string(try ElementReference.decode(reference))]
+            params[.root] = ["id": .string(try ElementReference.decode(reference))]
         }
         do {
-            let reply = try await session.link.call("tree.render", params)
+            let reply = try await session.link.call(.treeRender, params)
             return reply["data"] ?? ""
         } catch  where error.code == "invalid argument" {
             throw WebDriverError("unable to capture screen", error.message, data: error.data)
@@ -221,10 +222,10 @@ package final class WebDriverService: Sendable {
             return .null
         case .getWindowRect:
             let window = try await session.link.call(
-                "element.get", ["target": ["id": .string(try await currentWindow(session))]])
+                .elementGet, [.target: ["id": .string(try await currentWindow(session))]])
             return rect(window)
         case .getActiveElement:
-            let focus = try await session.link.call("focus.get")
+            let focus = try await session.link.call(.focusGet)
             guard let id = focus["element"]?["id"]?.stringValue ?? focus["element"]?.stringValue else {
                 throw WebDriverError("no such element", "no element has accessibility focus")
             }
@@ -308,7 +309,7 @@ package final class WebDriverService: Sendable {
         switch match.command {
         case .elementClick:
             let id = try ElementReference.decode(match.elementID ?? "")
-            _ = try await session.link.call("action.activate", ["target": ["id": .string(id)]])
+            _ = try await session.link.call(.actionActivate, [.target: ["id": .string(id)]])
             return .null
         case .elementClear:
             try await clear(session, try ElementReference.decode(match.elementID ?? ""))
@@ -358,7 +359,7 @@ package final class WebDriverService: Sendable {
         let link = ServerLink(server: server)
         let apps: [JSON]
         do {
-            apps = try await link.call("apps.list").arrayValue ?? []
+            apps = try await link.call(.appsList).arrayValue ?? []
         } catch {
             await link.close()
             throw WebDriverError("session not created", error.message, data: error.data)
@@ -380,14 +381,14 @@ package final class WebDriverService: Sendable {
         if merged["axserver:reset"]?.boolValue == true {
             // D-WD-RESET-1: the app returns to its initial state before the session exists; an app that cannot
             // (or a kiosk that forbids it) refuses the session with its reason, never a session on leftover state.
-            do { _ = try await link.call("app.reset", ["app": .string(appID)]) } catch {
+            do { _ = try await link.call(.appReset, app: appID) } catch {
                 await link.close()
                 throw WebDriverError(
                     "session not created", "axserver:reset: \(error.message)",
                     data: ["app": .string(appID), "cause": error.data ?? .null, "error": .string(error.code)])
             }
         }
-        _ = try? await link.call("events.subscribe", ["events": ["tree.changed"]])
+        _ = try? await link.call(.eventsSubscribe, [.events: [.string(RPCEvent.treeChanged.rawValue)]])
         var timeouts = WebDriverTimeouts()
         if let requested = merged["timeouts"]?.objectValue { try timeouts.apply(requested) }
         let id = WebDriverService.randomID()
@@ -420,7 +421,7 @@ package final class WebDriverService: Sendable {
     // MARK: Windows
 
     func windows(_ session: DriverSession) async throws(WebDriverError) -> [String] {
-        let apps = try await session.link.call("apps.list").arrayValue ?? []
+        let apps = try await session.link.call(.appsList).arrayValue ?? []
         guard let app = apps.first(where: { $0["id"]?.stringValue == session.app }) else {
             throw WebDriverError("no such window", "the app '\(session.app)' is no longer running")
         }
@@ -438,7 +439,7 @@ package final class WebDriverService: Sendable {
 
     /// `element.get` for a node id (no such element / stale element reference from the server).
     func element(_ session: DriverSession, _ id: String) async throws(WebDriverError) -> JSON {
-        try await session.link.call("element.get", ["target": ["id": .string(id)]])
+        try await session.link.call(.elementGet, [.target: ["id": .string(id)]])
     }
 
     func rect(_ element: JSON) -> JSON {
@@ -510,11 +511,11 @@ package final class WebDriverService: Sendable {
             let remainingMs =
                 remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
             if remainingMs <= 0 { break }
-            let params: JSONObject = [
-                "target": ["selector": .string(selector)], "state": "attached", "timeoutMs": JSON(Int(remainingMs)),
+            let params: RPCParams<RPCCatalog.WaitFor.Param> = [
+                .target: ["selector": .string(selector)], .state: "attached", .timeoutMs: JSON(Int(remainingMs)),
             ]
             do {
-                let reply = try await session.link.call("wait.for", params, timeout: remaining + .seconds(10))
+                let reply = try await session.link.call(.waitFor, params, timeout: remaining + .seconds(10))
                 if let id = reply["element"]?["id"]?.stringValue { return [id] }
             } catch  where error.code == "timeout" {
                 break
@@ -540,10 +541,10 @@ package final class WebDriverService: Sendable {
     {
         switch locator {
         case .selector(let selector):
-            var params: JSONObject = ["selector": .string(selector)]
-            if let limit { params["limit"] = JSON(limit) }
-            if let root { params["root"] = ["id": .string(root)] }
-            let reply = try await session.link.call("query.find", params)
+            var params: RPCParams<RPCCatalog.QueryFind.Param> = [.selector: .string(selector)]
+            if let limit { params[.limit] = JSON(limit) }
+            if let root { params[.root] = ["id": .string(root)] }
+            let reply = try await session.link.call(.queryFind, params)
             return reply["elements"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         case .xpath(let query): return try await xpathIDs(session, query, root: root, limit: limit)
         case .className(let name): return try await classNameIDs(session, name, root: root, limit: limit)
@@ -637,7 +638,7 @@ package final class WebDriverService: Sendable {
                 case ("pointer", "pointerDown"): break
                 case ("pointer", "pointerUp"):
                     _ = try await session.link.call(
-                        "action.tap", ["point": ["x": JSON(pointer.x), "y": JSON(pointer.y)]])
+                        .actionTap, [.point: ["x": JSON(pointer.x), "y": JSON(pointer.y)]])
                 default:
                     throw WebDriverError(
                         "unsupported operation", "the action '\(subtype)' of a \(type) source is not supported",
@@ -681,8 +682,7 @@ package final class WebDriverService: Sendable {
         }
         let modifiers = session.state.withLock { $0.heldModifiers }
         if let key = WebDriverService.specialKeys[scalar] {
-            _ = try await session.link.call(
-                "input.key", ["key": .string(key), "modifiers": JSON(modifiers)])
+            _ = try await session.link.call(.inputKey, [.key: .string(key), .modifiers: JSON(modifiers)])
         } else {
             // A character as the key that types it (`/` → slash), so chords such as Control+/ reach the app.
             try await pressCharacter(session, scalar, modifiers: modifiers, to: nil, editable: true)
@@ -736,27 +736,23 @@ package final class WebDriverService: Sendable {
         let name = try WebDriverService.extensionName(script)
         let options = arguments.first?.objectValue ?? [:]
         let target: JSON? = try ElementReference.nodeID(in: arguments.first).map { ["id": .string($0)] }
-        if let method = WebDriverService.targetedExtensions[name] {
-            var params: JSONObject = [:]
-            if let target { params["target"] = target }
-            return try await session.link.call(method, params)
-        }
+        if let answer = try await targetedExtension(session, name, target: target) { return answer }
         switch name {
         case "customAction": return try await customActionExtension(session, options, target: target)
         case "rotor": return try await rotorExtension(session, options, target: target)
         case "audit":
-            var extra: JSONObject = [:]
-            if let checks = options["checks"] ?? options["auditTypes"] { extra["checks"] = checks }
-            if let target { extra["root"] = target }
-            return try await session.link.call("audit.run", extra)
+            var extra: RPCParams<RPCCatalog.AuditRun.Param> = [:]
+            if let checks = options["checks"] ?? options["auditTypes"] { extra[.checks] = checks }
+            if let target { extra[.root] = target }
+            return try await session.link.call(.auditRun, extra)
         case "speech":
             guard let target else { throw .invalidArgument("axserver: speech needs an element") }
-            var extra: JSONObject = ["target": target]
-            if let model = options["model"] { extra["model"] = model }
-            return try await session.link.call("speech.describe", extra)
+            var extra: RPCParams<RPCCatalog.SpeechDescribe.Param> = [.target: target]
+            if let model = options["model"] { extra[.model] = model }
+            return try await session.link.call(.speechDescribe, extra)
         case "source":
             let format = options["format"]?.stringValue ?? "xml"
-            let reply = try await session.link.call("tree.get", ["format": .string(format)])
+            let reply = try await session.link.call(.treeGet, [.format: .string(format)])
             return reply[format] ?? reply
         default:
             return try await namedAction(session, name, options: options, target: target)
@@ -768,30 +764,48 @@ package final class WebDriverService: Sendable {
     func namedAction(_ session: DriverSession, _ name: String, options: JSONObject, target: JSON?)
         async throws(WebDriverError) -> JSON
     {
-        var params: JSONObject = [:]
-        if let target { params["target"] = target }
         switch name {
         case "zoomIn", "zoomOut":
-            if let point = options["point"] { params["point"] = point }
+            var params: RPCParams<RPCCatalog.ActionZoomIn.Param> = [:]
+            if let target { params[.target] = target }
+            if let point = options["point"] { params[.point] = point }
+            if name == "zoomIn" {
+                return try await session.link.call(.actionZoomIn, params)
+            }
+            return try await session.link.call(.actionZoomOut, params)
         case "drag", "drop":
             guard let descriptor = options["name"] else {
                 throw .invalidArgument("axserver: \(name) needs 'name' (a drag source or drop point)")
             }
-            params["name"] = descriptor
+            var params: RPCParams<RPCCatalog.ActionDrag.Param> = [.name: descriptor]
+            if let target { params[.target] = target }
+            if name == "drag" {
+                return try await session.link.call(.actionDrag, params)
+            }
+            return try await session.link.call(.actionDrop, params)
         default:
             throw WebDriverError(
                 "invalid argument",
                 "unknown script extension '\(name)' (supported: \(WebDriverService.scriptExtensions.joined(separator: ", ")))",
                 data: ["supported": JSON(WebDriverService.scriptExtensions)])
         }
-        return try await session.link.call("action." + name, params)
     }
 
-    /// The script extensions that call one method with the element (if any) as `target`.
-    static let targetedExtensions: [String: String] = [
-        "increment": "action.increment", "decrement": "action.decrement", "escape": "action.escape",
-        "magicTap": "action.magicTap", "tap": "action.activate", "focus": "focus.set",
-    ]
+    /// The script extensions that call one method with the element (if any) as `target`; nil for another name.
+    func targetedExtension(_ session: DriverSession, _ name: String, target: JSON?) async throws(WebDriverError)
+        -> JSON?
+    {
+        let params: RPCParams<RPCCatalog.ActionIncrement.Param> = target.map { [.target: $0] } ?? [:]
+        switch name {
+        case "increment": return try await session.link.call(.actionIncrement, params)
+        case "decrement": return try await session.link.call(.actionDecrement, params)
+        case "escape": return try await session.link.call(.actionEscape, params)
+        case "magicTap": return try await session.link.call(.actionMagicTap, params)
+        case "tap": return try await session.link.call(.actionActivate, params)
+        case "focus": return try await session.link.call(.focusSet, target.map { [.target: $0] } ?? [:])
+        default: return nil
+        }
+    }
 
     /// `axserver: NAME` or `mobile: NAME` → NAME; any other script is refused (axdriver runs no JavaScript).
     static func extensionName(_ script: String) throws(WebDriverError) -> String {
@@ -835,9 +849,9 @@ package final class WebDriverService: Sendable {
         guard let action = options["name"] ?? options["action"] else {
             throw .invalidArgument("axserver: customAction needs 'name'")
         }
-        var params: JSONObject = ["name": action]
-        if let target { params["target"] = target }
-        return try await session.link.call("action.custom", params)
+        var params: RPCParams<RPCCatalog.ActionCustom.Param> = [.name: action]
+        if let target { params[.target] = target }
+        return try await session.link.call(.actionCustom, params)
     }
 
     /// `axserver: rotor` with `rotor` (or `name`) and `direction` next/previous, from the element when given.
@@ -851,9 +865,12 @@ package final class WebDriverService: Sendable {
         guard direction == "next" || direction == "previous" else {
             throw .invalidArgument("'direction' must be next or previous")
         }
-        var extra: JSONObject = ["rotor": rotor]
-        if let target { extra["from"] = target }
-        return try await session.link.call("rotor." + direction, extra)
+        var extra: RPCParams<RPCCatalog.RotorNext.Param> = [.rotor: rotor]
+        if let target { extra[.from] = target }
+        if direction == "next" {
+            return try await session.link.call(.rotorNext, extra)
+        }
+        return try await session.link.call(.rotorPrevious, extra)
     }
 }
 

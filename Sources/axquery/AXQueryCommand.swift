@@ -1,8 +1,8 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
-import AXRPC
-import AXTransport
+import AXRPCClient
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -34,18 +34,20 @@ struct AXQueryCommand: ParsableCommand {
               axquery wait '#showAlert' --state hittable --timeout 5s
               axquery count button --file snapshot.json
             """,
-        version: AXMethods.serverVersion,
+        version: RPCServerInfo.version,
         subcommands: [
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
             Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self, Listen.self,
-            Policy.self,
+            Policy.self, ProtocolCatalog.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
-        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "policy", "help",
+        "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "policy",
+        "protocol",
+        "help",
     ]
 
     /// `axquery --socket S count tab` → `axquery count --socket S tab`: global options may come before the command.
@@ -153,7 +155,7 @@ struct GlobalOptions: ParsableArguments {
                 socketPath.hasPrefix("unix:") || socketPath.hasPrefix("tcp:") ? socketPath : "unix:" + socketPath, nil
             )
         }
-        return ("unix:" + RPCServer.defaultSocketPath(), nil)
+        return ("unix:" + AXSocketPath.defaultPath(), nil)
     }
 }
 
@@ -218,14 +220,25 @@ final class Context {
     }
 
     /// Calls a method with `app` filled in; maps errors to CLI failures.
-    func call(_ method: String, _ params: JSONObject = [:], timeout: Duration = .seconds(30)) throws(CLIFailure) -> JSON
+    /// Calls a catalog method (Sources/AXProtocol) with `--app`, when given.
+    func call<Spec>(
+        _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], timeout: Duration = .seconds(30)
+    ) throws(CLIFailure) -> JSON {
+        try call(method.name, object: params.object, timeout: timeout)
+    }
+
+    /// Calls `method` with params built at run time (`axquery do` maps its flags onto the action's params; the
+    /// server refuses one the action does not take, naming it).
+    func call(_ method: RPCMethodName, object params: JSONObject, timeout: Duration = .seconds(30))
+        throws(CLIFailure) -> JSON
     {
+        let method = method.rawValue
         var requestParams = params
-        if let app = global.app, requestParams["app"] == nil { requestParams["app"] = .string(app) }
+        if let app = global.app, requestParams[rpcAppParameter] == nil { requestParams[rpcAppParameter] = .string(app) }
         do { return try backend.call(method, .object(requestParams), timeout: timeout) } catch {
             var failure = Context.failure(error)
             // A --root that resolves to nothing (or to several elements) says so.
-            if let root = requestParams["root"]?["selector"]?.stringValue,
+            if let root = requestParams[RPCCatalog.TreeGet.Param.root.rawValue]?["selector"]?.stringValue,
                 let sel = error.data?["selector"]?.stringValue,
                 (try? Selector(parsing: root))?.canonical == sel,
                 error.code == RPCError.Code.noSuchElement || error.code == RPCError.Code.ambiguousMatch

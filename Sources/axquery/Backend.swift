@@ -1,10 +1,10 @@
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPC
 import AXRPCClient
 import AXRasterizer
-import AXTransport
 
 #if canImport(Glibc)
     import Glibc
@@ -32,13 +32,15 @@ final class RemoteBackend: Backend {
                 Exit.connection, "cannot connect to the server: \(error.message)",
                 details: [AXSocketPath.noServerHint])
         }
-        var params: JSONObject = [
-            "role": operatorToken == nil ? "automation" : "operator",
-            "clientInfo": ["name": "axquery", "version": .string(AXMethods.serverVersion)],
+        var params: RPCParams<RPCCatalog.Initialize.Param> = [
+            .role: operatorToken == nil ? "automation" : "operator",
+            .clientInfo: ["name": "axquery", "version": .string(RPCServerInfo.version)],
         ]
-        if let token { params["token"] = .string(token) }
-        if let operatorToken { params["operatorToken"] = .string(operatorToken) }
-        do { _ = try client.call("initialize", .object(params), timeout: .seconds(10)) } catch {
+        if let token { params[.token] = .string(token) }
+        if let operatorToken { params[.operatorToken] = .string(operatorToken) }
+        do {
+            _ = try client.call(RPCMethodName.initialize.rawValue, .object(params.object), timeout: .seconds(10))
+        } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
         }
     }
@@ -64,7 +66,8 @@ final class OfflineBackend: Backend {
         do { try hub.setSnapshot(app: app, snapshot) } catch {
             throw CLIFailure(Exit.connection, "the file is not a valid hierarchy: \(error)")
         }
-        _ = try? call("initialize", ["role": "automation"], timeout: .seconds(1))
+        let hello: RPCParams<RPCCatalog.Initialize.Param> = [.role: "automation"]
+        _ = try? call(RPCMethodName.initialize.rawValue, .object(hello.object), timeout: .seconds(1))
     }
 
     func call(_ method: String, _ params: JSON?, timeout: Duration) throws(RPCError) -> JSON {

@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 import ArgumentParser
 
 // MARK: - find / one / count
@@ -26,10 +27,14 @@ struct Find: ParsableCommand {
             try Context.validate(selector)
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = ["selector": .string(selector)]
-            if let root { params["root"] = ["selector": .string(root)] }
-            if let limit { params["limit"] = JSON(limit) }
-            let result = try ctx.call("query.find", params)
+            var params: RPCParams<RPCCatalog.QueryFind.Param> = [.selector: .string(selector)]
+            var explainParams: RPCParams<RPCCatalog.QueryExplain.Param> = [.selector: .string(selector)]
+            if let root {
+                params[.root] = ["selector": .string(root)]
+                explainParams[.root] = ["selector": .string(root)]
+            }
+            if let limit { params[.limit] = JSON(limit) }
+            let result = try ctx.call(.queryFind, params)
             let els = result["elements"]?.arrayValue ?? []
             if ctx.json {
                 Out.json(result)
@@ -46,7 +51,9 @@ struct Find: ParsableCommand {
             }
             if els.isEmpty {
                 var details: [String] = []
-                if !ctx.json, let ex = try? ctx.call("query.explain", params) { details = Context.nearMissLines(ex) }
+                if !ctx.json, let ex = try? ctx.call(.queryExplain, explainParams) {
+                    details = Context.nearMissLines(ex)
+                }
                 throw CLIFailure(
                     Exit.noMatch, "no element matches \(result["selector"]?.stringValue ?? selector)", details: details
                 )
@@ -76,9 +83,9 @@ struct One: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = ["selector": .string(selector)]
-            if let root { params["root"] = ["selector": .string(root)] }
-            let result = try ctx.call("query.one", params)
+            var params: RPCParams<RPCCatalog.QueryOne.Param> = [.selector: .string(selector)]
+            if let root { params[.root] = ["selector": .string(root)] }
+            let result = try ctx.call(.queryOne, params)
             if ctx.json { Out.json(result) } else { Out.line(Render.listLine(result, ctx.palette)) }
         }
     }
@@ -103,9 +110,9 @@ struct Count: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = ["selector": .string(selector)]
-            if let root { params["root"] = ["selector": .string(root)] }
-            let result = try ctx.call("query.count", params)
+            var params: RPCParams<RPCCatalog.QueryCount.Param> = [.selector: .string(selector)]
+            if let root { params[.root] = ["selector": .string(root)] }
+            let result = try ctx.call(.queryCount, params)
             let count = result["count"]?.intValue ?? 0
             if ctx.json { Out.json(result) } else { Out.line(String(count)) }
             if count == 0 { throw ExitCode(Exit.noMatch) }
@@ -149,10 +156,10 @@ struct Tree: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = ["format": .string(format == .xml ? "xml" : "json")]
-            if let root { params["root"] = ["selector": .string(root)] }
-            if let depth { params["depth"] = JSON(depth) }
-            let result = try ctx.call("tree.get", params)
+            var params: RPCParams<RPCCatalog.TreeGet.Param> = [.format: .string(format == .xml ? "xml" : "json")]
+            if let root { params[.root] = ["selector": .string(root)] }
+            if let depth { params[.depth] = JSON(depth) }
+            let result = try ctx.call(.treeGet, params)
             if ctx.json || format == .json {
                 Out.json(result)
                 return
@@ -204,7 +211,7 @@ struct Get: ParsableCommand {
         try runReporting(json: global.json) {
             let target = try targetJSON(selector: selector, id: id)
             let ctx = try Context(global, file: offline.file)
-            let result = try ctx.call("element.get", ["target": target])
+            let result = try ctx.call(.elementGet, [.target: target])
             if ctx.json {
                 Out.json(result)
                 return
@@ -235,7 +242,7 @@ struct Explain: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
-            let result = try ctx.call("query.explain", ["selector": .string(selector)])
+            let result = try ctx.call(.queryExplain, [.selector: .string(selector)])
             let count = result["count"]?.intValue ?? 0
             if ctx.json {
                 Out.json(result)
@@ -302,12 +309,12 @@ struct Wait: ParsableCommand {
         try runReporting(json: global.json) {
             try Context.validate(selector)
             let ctx = try Context(global)
-            var params: JSONObject = [
-                "target": ["selector": .string(selector)], "state": .string(state.rawValue),
-                "timeoutMs": JSON(timeout.milliseconds),
+            var params: RPCParams<RPCCatalog.WaitFor.Param> = [
+                .target: ["selector": .string(selector)], .state: .string(state.rawValue),
+                .timeoutMs: JSON(timeout.milliseconds),
             ]
-            if let value { params["value"] = .string(value) }
-            let result = try ctx.call("wait.for", params, timeout: .milliseconds(timeout.milliseconds + 10_000))
+            if let value { params[.value] = .string(value) }
+            let result = try ctx.call(.waitFor, params, timeout: .milliseconds(timeout.milliseconds + 10_000))
             if ctx.json {
                 Out.json(result)
                 return
@@ -347,22 +354,22 @@ struct DoAction: ParsableCommand {
         case zoomOut = "zoom-out"
         case drag, drop
 
-        var method: String {
+        var method: RPCMethodName {
             switch self {
-            case .activate: return "action.activate"
-            case .increment: return "action.increment"
-            case .decrement: return "action.decrement"
-            case .scroll: return "action.scroll"
-            case .escape: return "action.escape"
-            case .magicTap: return "action.magicTap"
-            case .custom: return "action.custom"
-            case .setValue: return "action.setValue"
-            case .type: return "action.typeText"
-            case .tap: return "action.tap"
-            case .zoomIn: return "action.zoomIn"
-            case .zoomOut: return "action.zoomOut"
-            case .drag: return "action.drag"
-            case .drop: return "action.drop"
+            case .activate: .actionActivate
+            case .increment: .actionIncrement
+            case .decrement: .actionDecrement
+            case .scroll: .actionScroll
+            case .escape: .actionEscape
+            case .magicTap: .actionMagicTap
+            case .custom: .actionCustom
+            case .setValue: .actionSetValue
+            case .type: .actionTypeText
+            case .tap: .actionTap
+            case .zoomIn: .actionZoomIn
+            case .zoomOut: .actionZoomOut
+            case .drag: .actionDrag
+            case .drop: .actionDrop
             }
         }
 
@@ -372,8 +379,9 @@ struct DoAction: ParsableCommand {
                 self = action
                 return
             }
-            let method = argument.hasPrefix("action.") ? argument : "action." + argument
-            guard let action = Action.allCases.first(where: { $0.method == method }) else { return nil }
+            let prefix = RPCSection.actions.methodPrefix
+            let method = argument.hasPrefix(prefix) ? argument : prefix + argument
+            guard let action = Action.allCases.first(where: { $0.method.rawValue == method }) else { return nil }
             self = action
         }
     }
@@ -436,7 +444,7 @@ struct DoAction: ParsableCommand {
             if let text { params["text"] = .string(text) }
             if force { params["force"] = true }
             let ctx = try Context(global)
-            let result = try ctx.call(action.method, params)
+            let result = try ctx.call(action.method, object: params)
             if ctx.json { Out.json(result) }
             let element = result["element"]?.stringValue ?? "the app"
             guard result["performed"]?.boolValue == true else {
@@ -488,9 +496,9 @@ struct Focus: ParsableCommand {
             if let selector { try Context.validate(selector) }
             let ctx = try Context(global)
             if selector != nil || clear {
-                var params: JSONObject = [:]
-                if let selector { params["target"] = ["selector": .string(selector)] }
-                let result = try ctx.call("focus.set", params)
+                var params: RPCParams<RPCCatalog.FocusSet.Param> = [:]
+                if let selector { params[.target] = ["selector": .string(selector)] }
+                let result = try ctx.call(.focusSet, params)
                 if ctx.json {
                     Out.json(result)
                 } else {
@@ -498,7 +506,7 @@ struct Focus: ParsableCommand {
                 }
                 return
             }
-            let result = try ctx.call("focus.get")
+            let result = try ctx.call(.focusGet)
             if ctx.json {
                 Out.json(result)
                 return
@@ -524,7 +532,7 @@ struct Focus: ParsableCommand {
 
     /// `focus status`: the focus engine, the accessibility focus and the focus groups.
     private func engineStatus(_ ctx: Context) throws {
-        let result = try ctx.call("focus.status")
+        let result = try ctx.call(.focusStatus)
         if ctx.json {
             Out.json(result)
             return
@@ -541,7 +549,7 @@ struct Focus: ParsableCommand {
     /// `focus explain SELECTOR`: whether the element can take focus, or the first check it fails.
     private func engineExplain(_ ctx: Context) throws {
         guard let operand else { throw CLIFailure(Exit.usage, "focus explain needs a selector") }
-        let result = try ctx.call("focus.explain", ["target": ["selector": .string(operand)]])
+        let result = try ctx.call(.focusExplain, [.target: ["selector": .string(operand)]])
         if ctx.json {
             Out.json(result)
             return
@@ -562,9 +570,14 @@ struct Focus: ParsableCommand {
         guard let operand else {
             throw CLIFailure(Exit.usage, "focus \(verb) needs a direction: up, down, left, right, next, previous")
         }
-        var params: JSONObject = ["direction": .string(operand)]
-        if verb == "query", let from { params["from"] = ["selector": .string(from)] }
-        let result = try ctx.call(verb == "move" ? "focus.move" : "focus.query", params)
+        let result: JSON
+        if verb == "move" {
+            result = try ctx.call(.focusMove, [.direction: .string(operand)])
+        } else {
+            var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(operand)]
+            if let from { params[.from] = ["selector": .string(from)] }
+            result = try ctx.call(.focusQuery, params)
+        }
         if ctx.json { Out.json(result) }
         guard let to = result["to"]?.stringValue else {
             if !ctx.json {
@@ -612,19 +625,18 @@ struct Rotor: ParsableCommand {
             if let from { try Context.validate(from) }
             if let target { try Context.validate(target) }
             let ctx = try Context(global)
-            var params: JSONObject = [:]
-            if let target { params["target"] = ["selector": .string(target)] }
+            let targetJSON: JSON? = target.map { ["selector": .string($0)] }
             if verb == "list" {
-                try list(ctx, params)
+                try list(ctx, targetJSON.map { [.target: $0] } ?? [:])
             } else {
-                try step(ctx, params)
+                try step(ctx, targetJSON.map { [.target: $0] } ?? [:])
             }
         }
     }
 
     /// `rotor list`: each rotor with its item count and where it is declared.
-    private func list(_ ctx: Context, _ params: JSONObject) throws {
-        let result = try ctx.call("rotor.list", params)
+    private func list(_ ctx: Context, _ params: RPCParams<RPCCatalog.RotorList.Param>) throws {
+        let result = try ctx.call(.rotorList, params)
         if ctx.json {
             Out.json(result)
             return
@@ -636,15 +648,15 @@ struct Rotor: ParsableCommand {
     }
 
     /// `rotor next|previous ROTOR`: the item (exit 1 at the end of the rotor).
-    private func step(_ ctx: Context, _ params: JSONObject) throws {
+    private func step(_ ctx: Context, _ params: RPCParams<RPCCatalog.RotorNext.Param>) throws {
         guard let rotor else {
             throw CLIFailure(Exit.usage, "rotor \(verb) needs a rotor name (see: axquery rotor list)")
         }
         var params = params
-        params["rotor"] = .string(rotor)
-        if fromStart { params["from"] = .null } else if let from { params["from"] = ["selector": .string(from)] }
-        if noMove { params["moveFocus"] = false }
-        let result = try ctx.call("rotor." + verb, params)
+        params[.rotor] = .string(rotor)
+        if fromStart { params[.from] = .null } else if let from { params[.from] = ["selector": .string(from)] }
+        if noMove { params[.moveFocus] = false }
+        let result = try verb == "next" ? ctx.call(.rotorNext, params) : ctx.call(.rotorPrevious, params)
         if ctx.json { Out.json(result) }
         guard let item = result["item"], !item.isNull else {
             if !ctx.json { Out.line("end of rotor '\(rotor)'") }
@@ -678,9 +690,9 @@ struct Diff: ParsableCommand {
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
-            var params: JSONObject = ["fromRevision": JSON(from)]
-            if let to { params["toRevision"] = JSON(to) }
-            let result = try ctx.call("tree.diff", params)
+            var params: RPCParams<RPCCatalog.TreeDiff.Param> = [.fromRevision: JSON(from)]
+            if let to { params[.toRevision] = JSON(to) }
+            let result = try ctx.call(.treeDiff, params)
             if ctx.json {
                 Out.json(result)
                 return
@@ -728,7 +740,7 @@ struct Apps: ParsableCommand {
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
-            let result = try ctx.call("apps.list")
+            let result = try ctx.call(.appsList)
             if ctx.json {
                 Out.json(result)
                 return

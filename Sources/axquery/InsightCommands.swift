@@ -1,6 +1,6 @@
 import AXInsight
 import AXJSON
-import AXRPC
+import AXProtocol
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -47,12 +47,12 @@ struct Audit: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = [:]
-            if !checks.isEmpty { params["checks"] = JSON(checks) }
-            if !suppress.isEmpty { params["suppress"] = .array(suppress.map(Audit.suppression)) }
-            if let root { params["root"] = ["selector": .string(root)] }
-            if let maxFindings { params["maxFindings"] = JSON(maxFindings) }
-            let result = try ctx.call("audit.run", params)
+            var params: RPCParams<RPCCatalog.AuditRun.Param> = [:]
+            if !checks.isEmpty { params[.checks] = JSON(checks) }
+            if !suppress.isEmpty { params[.suppress] = .array(suppress.map(Audit.suppression)) }
+            if let root { params[.root] = ["selector": .string(root)] }
+            if let maxFindings { params[.maxFindings] = JSON(maxFindings) }
+            let result = try ctx.call(.auditRun, params)
             let findings = (result["findings"]?.arrayValue ?? []).compactMap(AuditFormats.finding)
             let ran = (result["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
             report(result, findings: findings, ran: ran, format: ctx.json ? .json : format, palette: ctx.palette)
@@ -80,7 +80,7 @@ struct Audit: ParsableCommand {
                     findings, checks: ran,
                     suiteName: "accessibility audit of \(result["app"]?.stringValue ?? "app")"))
         case .sarif:
-            Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: AXMethods.serverVersion))
+            Out.json(AuditFormats.sarif(findings, checks: ran, toolVersion: RPCServerInfo.version))
         case .text:
             Out.write(Audit.text(findings, palette))
             Out.line(findings.isEmpty ? "no findings: \(ran.count) checks ran" : Audit.summary(result, findings))
@@ -149,39 +149,51 @@ struct Say: ParsableCommand {
             if let selector { try Context.validate(selector) }
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = [:]
-            if let model { params["model"] = .string(model) }
-            if let screenReader { params["screenReader"] = .string(screenReader) }
             if let selector {
-                params["target"] = ["selector": .string(selector)]
-                let result = try ctx.call("speech.describe", params)
-                if ctx.json {
-                    Out.json(result)
-                    return
-                }
-                if let voiceOver = result["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
-                for line in result["orca"]?["utterances"]?.arrayValue ?? [] {
-                    Out.line("Orca:      " + (line.stringValue ?? ""))
-                }
-                return
+                try describe(ctx, selector)
+            } else {
+                try walk(ctx)
             }
-            if let root { params["root"] = ["selector": .string(root)] }
-            if let limit { params["limit"] = JSON(limit) }
-            let result = try ctx.call("speech.walk", params)
-            if ctx.json {
-                Out.json(result)
-                return
-            }
-            var out = ""
-            for (number, item) in (result["items"]?.arrayValue ?? []).enumerated() {
-                out += "\(number + 1). \(item["id"]?.stringValue ?? "")\n"
-                if let voiceOver = item["voiceOver"]?.stringValue { out += "   VoiceOver: \(voiceOver)\n" }
-                for line in item["orca"]?.arrayValue ?? [] { out += "   Orca:      \(line.stringValue ?? "")\n" }
-            }
-            Out.write(out)
-            if let omitted = result["truncated"]?["omitted"]?.intValue {
-                Out.err("\(omitted) more elements were left out (--limit)")
-            }
+        }
+    }
+
+    /// `speech.describe`: what each screen reader says for one element.
+    private func describe(_ ctx: Context, _ selector: String) throws {
+        var params: RPCParams<RPCCatalog.SpeechDescribe.Param> = [.target: ["selector": .string(selector)]]
+        if let model { params[.model] = .string(model) }
+        if let screenReader { params[.screenReader] = .string(screenReader) }
+        let result = try ctx.call(.speechDescribe, params)
+        if ctx.json {
+            Out.json(result)
+            return
+        }
+        if let voiceOver = result["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
+        for line in result["orca"]?["utterances"]?.arrayValue ?? [] {
+            Out.line("Orca:      " + (line.stringValue ?? ""))
+        }
+    }
+
+    /// `speech.walk`: every element in reading order.
+    private func walk(_ ctx: Context) throws {
+        var params: RPCParams<RPCCatalog.SpeechWalk.Param> = [:]
+        if let model { params[.model] = .string(model) }
+        if let screenReader { params[.screenReader] = .string(screenReader) }
+        if let root { params[.root] = ["selector": .string(root)] }
+        if let limit { params[.limit] = JSON(limit) }
+        let result = try ctx.call(.speechWalk, params)
+        if ctx.json {
+            Out.json(result)
+            return
+        }
+        var out = ""
+        for (number, item) in (result["items"]?.arrayValue ?? []).enumerated() {
+            out += "\(number + 1). \(item["id"]?.stringValue ?? "")\n"
+            if let voiceOver = item["voiceOver"]?.stringValue { out += "   VoiceOver: \(voiceOver)\n" }
+            for line in item["orca"]?.arrayValue ?? [] { out += "   Orca:      \(line.stringValue ?? "")\n" }
+        }
+        Out.write(out)
+        if let omitted = result["truncated"]?["omitted"]?.intValue {
+            Out.err("\(omitted) more elements were left out (--limit)")
         }
     }
 }
@@ -214,11 +226,11 @@ struct RenderPicture: ParsableCommand {
         try runReporting(json: global.json) {
             if let root { try Context.validate(root) }
             let ctx = try Context(global, file: offline.file)
-            var params: JSONObject = ["format": .string(format.rawValue)]
-            if !overlays.isEmpty { params["overlay"] = JSON(overlays) }
-            if let root { params["root"] = ["selector": .string(root)] }
-            if let maxNodes { params["maxNodes"] = JSON(maxNodes) }
-            let result = try ctx.call("tree.render", params)
+            var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: .string(format.rawValue)]
+            if !overlays.isEmpty { params[.overlay] = JSON(overlays) }
+            if let root { params[.root] = ["selector": .string(root)] }
+            if let maxNodes { params[.maxNodes] = JSON(maxNodes) }
+            let result = try ctx.call(.treeRender, params)
             if let omitted = result["truncated"]?["omitted"]?.intValue {
                 Out.err("\(omitted) nodes were not drawn (--max-nodes or --root)")
             }

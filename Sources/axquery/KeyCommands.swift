@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 import ArgumentParser
 
 // MARK: - key / type
@@ -23,13 +24,13 @@ struct Key: ParsableCommand {
     func run() throws {
         try runReporting(json: global.json) {
             let ctx = try Context(global)
-            var p: JSONObject = ["key": .string(key)]
+            var p: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
             if let modifiers {
                 let names = modifiers.split(separator: ",").map { JSON(String($0).trimmingCharacters()) }
-                p["modifiers"] = .array(names)
+                p[.modifiers] = .array(names)
             }
-            if let phase { p["phase"] = .string(phase) }
-            let r = try ctx.call("input.key", p)
+            if let phase { p[.phase] = .string(phase) }
+            let r = try ctx.call(.inputKey, p)
             if ctx.json {
                 Out.json(r)
                 return
@@ -58,9 +59,9 @@ struct TypeText: ParsableCommand {
         try runReporting(json: global.json) {
             if let target { try Context.validate(target) }
             let ctx = try Context(global)
-            var p: JSONObject = ["text": .string(text)]
-            if let target { p["target"] = ["selector": .string(target)] }
-            let r = try ctx.call("input.type", p)
+            var p: RPCParams<RPCCatalog.InputType.Param> = [.text: .string(text)]
+            if let target { p[.target] = ["selector": .string(target)] }
+            let r = try ctx.call(.inputType, p)
             if ctx.json {
                 Out.json(r)
                 return

@@ -1,5 +1,5 @@
 import AXMCP
-import AXRPC
+import AXProtocol
 import ArgumentParser
 
 /// `axquery mcp`: an MCP server on stdin/stdout for agent hosts (Specs/mcp.md), over the running axserver.
@@ -22,7 +22,7 @@ struct MCPServe: ParsableCommand {
             let (address, token) = try global.address()
             let backend = LiveBackend(address: address, token: token)
             let runner = MCPToolRunner(backend: backend, defaultApp: global.app)
-            MCPStdio.run { write in MCPSession(runner: runner, serverVersion: AXMethods.serverVersion, write: write) }
+            MCPStdio.run { write in MCPSession(runner: runner, serverVersion: RPCServerInfo.version, write: write) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 import ArgumentParser
 
 /// `axquery policy get|set`: the kiosk's guided-access restrictions from a shell (Specs/axquery.md §policy).
@@ -66,9 +67,8 @@ struct Policy: ParsableCommand {
 
     func get() throws {
         let ctx = try Context(global)
-        var params: JSONObject = [:]
-        if let app = global.app { params["app"] = .string(app) }
-        let result = try ctx.call("policy.get", params)
+        // Context.call adds --app.
+        let result = try ctx.call(.policyGet)
         if ctx.json {
             Out.json(result)
             return
@@ -89,10 +89,11 @@ struct Policy: ParsableCommand {
         guard let restriction, let state, let operatorTokenFile else { return }  // validate() required them
         let token = try FileIO.token(operatorTokenFile)
         let ctx = try Context(global, operatorToken: token)
-        var params: JSONObject = ["restriction": .string(restriction), "state": .string(state.rawValue)]
-        if let app = global.app { params["app"] = .string(app) }
-        if let appName { params["appName"] = .string(appName) }
-        let result = try ctx.call("policy.set", params)
+        var params: RPCParams<RPCCatalog.PolicySet.Param> = [
+            .restriction: .string(restriction), .state: .string(state.rawValue),
+        ]
+        if let appName { params[.appName] = .string(appName) }
+        let result = try ctx.call(.policySet, params)
         if ctx.json {
             Out.json(result)
             return

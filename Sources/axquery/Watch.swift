@@ -1,6 +1,6 @@
 import AXJSON
+import AXProtocol
 import AXRPCClient
-import AXTransport
 import ArgumentParser
 import Dispatch
 import Synchronization
@@ -28,9 +28,10 @@ struct Watch: ParsableCommand {
             """)
     @Option(
         help: ArgumentHelp("Comma-separated event names (default: all).", valueName: "names"),
-        completion: .list([
-            "tree.changed", "focus.changed", "a11y.announcement", "app.added", "app.removed", "policy.changed",
-        ]))
+        completion: .list(
+            [
+                RPCEvent.treeChanged, .focusChanged, .announcement, .appAdded, .appRemoved, .policyChanged,
+            ].map(\.rawValue)))
     var events: String?
     @Option(help: "Stop after this many events.") var count: Int?
     @Option(help: "Stop after this long: 500ms, 5s, 1m.") var timeout: DurationArg?
@@ -67,9 +68,11 @@ struct Watch: ParsableCommand {
                 Exit.connection, "cannot connect to the server: \(error)",
                 details: [AXSocketPath.noServerHint])
         }
-        var ip: JSONObject = ["role": "automation", "clientInfo": ["name": "axquery"]]
-        if let token { ip["token"] = .string(token) }
-        do { _ = try await client.call("initialize", .object(ip), timeout: .seconds(10)) } catch {
+        var ip: RPCParams<RPCCatalog.Initialize.Param> = [.role: "automation", .clientInfo: ["name": "axquery"]]
+        if let token { ip[.token] = .string(token) }
+        do {
+            _ = try await client.call(RPCMethodName.initialize.rawValue, .object(ip.object), timeout: .seconds(10))
+        } catch {
             throw CLIFailure(Exit.connection, "the server refused the connection: \(error.message)", rpc: error)
         }
         return client
@@ -77,19 +80,22 @@ struct Watch: ParsableCommand {
 
     /// `events.subscribe` with the chosen events and app.
     func subscribe(_ client: RPCClient) async throws {
-        var p: JSONObject = [:]
+        var typed: RPCParams<RPCCatalog.EventsSubscribe.Param> = [:]
         if let events {
-            p["events"] = JSON(
+            typed[.events] = JSON(
                 events.split(separator: ",").map { String($0.trimmingCharacters()) }.filter { !$0.isEmpty })
         }
+        var p = typed.object
         if let app = global.app {
             // An unknown app exits 5 like everywhere else (the subscription filter itself accepts any name).
-            do { _ = try await client.call("tree.revision", ["app": .string(app)]) } catch {
+            do {
+                _ = try await client.call(RPCMethodName.treeRevision.rawValue, [rpcAppParameter: .string(app)])
+            } catch {
                 throw Context.failure(error)
             }
-            p["app"] = .string(app)
+            p[rpcAppParameter] = .string(app)
         }
-        do { _ = try await client.call("events.subscribe", .object(p)) } catch {
+        do { _ = try await client.call(RPCMethodName.eventsSubscribe.rawValue, .object(p)) } catch {
             throw Context.failure(error)
         }
     }

@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 import ArgumentParser
 
 /// The script queries (Specs/protocol.md §Script queries): `at`, `cell`, `next`, `previous`. Each prints the
@@ -37,7 +38,7 @@ struct At: ParsableCommand {
                 throw CLIFailure(Exit.usage, "the point must be X,Y (two numbers)")
             }
             let ctx = try Context(global)
-            try WhereOutput.print(try ctx.call("element.atPoint", ["point": [.number(x), .number(y)]]), ctx)
+            try WhereOutput.print(try ctx.call(.elementAtPoint, [.point: [.number(x), .number(y)]]), ctx)
         }
     }
 }
@@ -61,8 +62,7 @@ struct Cell: ParsableCommand {
         try runReporting(json: global.json) {
             let target = try targetJSON(selector: selector, id: id)
             let ctx = try Context(global)
-            let result = try ctx.call(
-                "element.cell", ["target": target, "row": JSON(row), "column": JSON(column)])
+            let result = try ctx.call(.elementCell, [.target: target, .row: JSON(row), .column: JSON(column)])
             try WhereOutput.print(result, ctx)
         }
     }
@@ -74,13 +74,15 @@ struct Swipe: ParsableArguments {
     @Flag(help: "Move the accessibility focus to the element found, as the swipe does.") var moveFocus = false
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
-    func run(_ method: String) throws {
+    /// `element.next` or `element.previous` (they share their keys).
+    func run(_ method: RPCMethodName) throws {
         try runReporting(json: global.json) {
-            var params: JSONObject = [:]
-            if let from { params["from"] = try targetJSON(selector: from, id: nil) }
-            if moveFocus { params["moveFocus"] = true }
+            var typed: RPCParams<RPCCatalog.ElementNext.Param> = [:]
+            if let from { typed[.from] = try targetJSON(selector: from, id: nil) }
+            if moveFocus { typed[.moveFocus] = true }
+            let params = typed.object
             let ctx = try Context(global)
-            try WhereOutput.print(try ctx.call(method, params), ctx)
+            try WhereOutput.print(try ctx.call(method, object: params), ctx)
         }
     }
 }
@@ -97,7 +99,7 @@ struct Next: ParsableCommand {
             """)
     @OptionGroup var swipe: Swipe
 
-    func run() throws { try swipe.run("element.next") }
+    func run() throws { try swipe.run(.elementNext) }
 }
 
 struct Previous: ParsableCommand {
@@ -111,5 +113,5 @@ struct Previous: ParsableCommand {
             """)
     @OptionGroup var swipe: Swipe
 
-    func run() throws { try swipe.run("element.previous") }
+    func run() throws { try swipe.run(.elementPrevious) }
 }

@@ -14,7 +14,7 @@ enum AppResetMethod {
     static let lanes = ResetLanes()
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
-        router.register("app.reset") { params, session in
+        router.register(.appReset) { params, session in
             let arguments = try Params(params, method: "app.reset")
             let appID = try AXMethods.app(arguments, hub, session)
             let timeout = try arguments.timeout(default: defaultTimeoutMs)

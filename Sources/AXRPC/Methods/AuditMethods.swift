@@ -8,10 +8,10 @@ import AXJSONRPC
 /// this file only reads params and writes the answer.
 extension AXMethods {
     static func installAudit(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("audit.listChecks") { _, _ in
+        router.registerSync(.auditListChecks) { _, _ in
             ["checks": .array(AuditCatalog.checks.map(AuditFormats.checkJSON))]
         }
-        router.registerSync("audit.run") { params, session in
+        router.registerSync(.auditRun) { params, session in
             let arguments = try Params(params, method: "audit.run")
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?

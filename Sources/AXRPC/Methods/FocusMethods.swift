@@ -14,7 +14,7 @@ enum FocusMethods {
 
     /// focus.move, focus.query (a simulated move) and focus.update.
     static func installMoves(_ router: RPCRouter, _ hub: Hub) {
-        router.register("focus.move") { params, session in
+        router.register(.focusMove) { params, session in
             let arguments = try Params(params, method: "focus.move")
             let app = try AXMethods.app(arguments, hub, session)
             let heading = try direction(arguments)
@@ -24,7 +24,7 @@ enum FocusMethods {
                 return outcomeJSON(outcome, hub: hub, app: app)
             } catch { throw RPCError.from(error) }
         }
-        router.registerSync("focus.query") { params, session in
+        router.registerSync(.focusQuery) { params, session in
             let arguments = try Params(params, method: "focus.query")
             let context = try focusContext(arguments, hub, session)
             let heading = try direction(arguments)
@@ -48,7 +48,7 @@ enum FocusMethods {
             }
             return .object(object)
         }
-        router.register("focus.update") { params, session in
+        router.register(.focusUpdate) { params, session in
             let arguments = try Params(params, method: "focus.update")
             let app = try AXMethods.app(arguments, hub, session)
             var target: String?
@@ -68,7 +68,7 @@ enum FocusMethods {
 
     /// focus.explain, focus.status, focus.items and focus.activate.
     static func installInspection(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("focus.explain") { params, session in
+        router.registerSync(.focusExplain) { params, session in
             let arguments = try Params(params, method: "focus.explain")
             let context = try focusContext(arguments, hub, session)
             guard let target = arguments["target"] else {
@@ -88,18 +88,18 @@ enum FocusMethods {
             }
             return .object(object)
         }
-        router.registerSync("focus.status") { params, session in
+        router.registerSync(.focusStatus) { params, session in
             let arguments = try Params(params, method: "focus.status")
             let context = try focusContext(arguments, hub, session)
             return .object(statusJSON(context))
         }
-        router.registerSync("focus.items") { params, session in
+        router.registerSync(.focusItems) { params, session in
             let arguments = try Params(params, method: "focus.items")
             let context = try focusContext(arguments, hub, session)
             let rect = try itemsRect(arguments)
             return ["items": JSON(context.engine.items(intersecting: rect))]
         }
-        router.register("focus.activate") { params, session in
+        router.register(.focusActivate) { params, session in
             let arguments = try Params(params, method: "focus.activate")
             let context = try focusContext(arguments, hub, session)
             // C30: a press goes to the focused item first.

@@ -12,7 +12,7 @@ enum InputMethods {
     static let maxTypedCharacters = 4_096
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
-        router.register("input.key") { params, session in
+        router.register(.inputKey) { params, session in
             let arguments = try Params(params, method: "input.key")
             let symbol = try keySymbol(arguments)
             let modifiers = try keyModifiers(arguments)
@@ -32,7 +32,7 @@ enum InputMethods {
             }
             return outcomeJSON(outcome)
         }
-        router.register("input.type") { params, session in
+        router.register(.inputType) { params, session in
             let arguments = try Params(params, method: "input.type")
             guard case .string(let text)? = arguments["text"] else {
                 throw arguments.bad("text", "is required: the text to type (a string)")
@@ -57,11 +57,11 @@ enum InputMethods {
             } catch { throw silentAppError(error, app: snap.id, what: "the text edit of '\(element)'") }
         }
         // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
-        router.registerSync("accessibility.status") { params, _ in
+        router.registerSync(.accessibilityStatus) { params, _ in
             _ = try Params(params, method: "accessibility.status")
             return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
         }
-        router.registerSync("input.configure") { params, session in
+        router.registerSync(.inputConfigure) { params, session in
             let arguments = try Params(params, method: "input.configure")
             let app = try Roles.ownApp(arguments, hub, session)
             guard let on = try arguments.bool("serverHandlesNavigation") else {

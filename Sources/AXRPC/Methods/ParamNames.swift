@@ -1,76 +1,15 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
-import AXSchema
 
-/// The parameter names each method takes (besides `app`, which every method takes). A name outside its method's
-/// list is −32602 naming the key and the closest known one (D-WIRE-4): `wait.for {timeout: 300}` is refused with
-/// "did you mean 'timeoutMs'?" instead of silently waiting the default 5 s. Every registered method must be
-/// listed (a unit test walks the router's table).
+/// The parameter names each method takes (besides `app`, which every method takes), from the protocol catalog
+/// (D-CATALOG-1). A name outside its method's list is −32602 naming the key and the closest known one (D-WIRE-4):
+/// `wait.for {timeout: 300}` is refused with "did you mean 'timeoutMs'?" instead of silently waiting the default
+/// 5 s.
 extension AXMethods {
-    package static let parameterNames: [String: Set<String>] = {
-        var table: [String: Set<String>] = [
-            "initialize": ["role", "clientInfo", "token", "operatorToken", "protocolVersion", "capabilities"],
-            "ping": [],
-            "$/cancelRequest": ["id"],
-            "shutdown": [],
-            "apps.list": [],
-            "app.register": ["name", "reclaimToken", "reset"],
-            "app.reset": ["timeoutMs"],
-            "hierarchy.set": ["windows", "roots", "guidedAccessRestrictions"],
-            "hierarchy.update": ["ops", "baseRevision"],
-            "accessibility.post": ["notification", "argument", "priority"],
-            "tree.get": ["format", "root", "depth", "maxChildren", "frames", "fields"],
-            "tree.diff": ["fromRevision", "toRevision"],
-            "tree.revision": [],
-            "element.get": ["target"],
-            "query.find": ["selector", "ast", "root", "limit"],
-            "query.one": ["selector", "ast", "root"],
-            "query.count": ["selector", "ast", "root"],
-            "query.explain": ["selector", "ast", "root"],
-            "action.tap": ["target", "point"],
-            "focus.get": [],
-            "focus.set": ["target"],
-            "wait.for": ["target", "state", "value", "timeoutMs"],
-            "events.subscribe": ["events"],
-            "events.unsubscribe": ["subscription"],
-            "policy.get": [],
-            "policy.set": ["restriction", "state", "appName"],
-            "policy.check": ["target"],
-            "audit.listChecks": [],
-            "audit.run": ["root", "checks", "suppress", "maxFindings", "report"],
-            "speech.describe": ["target", "model", "screenReader"],
-            "speech.walk": ["root", "model", "limit", "screenReader"],
-            "tree.render": ["format", "root", "overlay", "maxNodes"],
-            "focus.move": ["direction"],
-            "focus.query": ["direction", "from"],
-            "focus.update": ["target"],
-            "focus.explain": ["target"],
-            "focus.status": [],
-            "focus.items": ["rect"],
-            "focus.activate": [],
-            "rotor.list": ["target"],
-            "rotor.next": ["rotor", "from", "fromRange", "target", "moveFocus"],
-            "rotor.previous": ["rotor", "from", "fromRange", "target", "moveFocus"],
-            "input.key": ["key", "modifiers", "phase"],
-            "input.type": ["text", "target"],
-            "input.configure": ["serverHandlesNavigation"],
-            // Script queries (issue 25, D-HIT-1, D-QUERY-1).
-            "element.atPoint": ["point"],
-            "element.cell": ["target", "row", "column"],
-            "element.next": ["from", "moveFocus"],
-            "element.previous": ["from", "moveFocus"],
-            "element.largeContent": ["target"],
-            "element.readingContent": ["target", "line", "point"],
-            "accessibility.status": [],
-            "a11y.settings": [],
-        ]
-        for (method, action) in actionMethods {
-            let parameters = ActionName(rawValue: action)?.methodParameters ?? []
-            table[method] = parameters.union(["target", "force"])
-        }
-        return table
-    }()
+    package static let parameterNames: [String: Set<String>] = Dictionary(
+        uniqueKeysWithValues: RPCMethodName.allCases.map { ($0.rawValue, $0.entry.parameterNames) })
 
     /// −32602 for the first unknown key of `params`, or nil when every key is known (or the method is unlisted).
     static func unknownParameter(in params: JSONObject, method: String) -> RPCError? {

@@ -128,7 +128,7 @@ extension AXMethods {
             "accessibility.status", "a11y.settings",
         ]
         for method in none { table[method] = [:] }
-        for (method, _) in actionMethods { table[method] = [:] }
+        for (method, _) in actionMethods { table[method.rawValue] = [:] }
         table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
         table["tree.get"] = ["depth": ParamRange.count, "maxChildren": ParamRange.count]
         table["tree.diff"] = ["fromRevision": ParamRange.revision, "toRevision": ParamRange.revision]

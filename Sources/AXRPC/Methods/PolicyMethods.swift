@@ -13,7 +13,7 @@ extension AXMethods {
     }
 
     static func registerPolicyGet(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("policy.get") { params, session in
+        router.registerSync(.policyGet) { params, session in
             let arguments = try Params(params, method: "policy.get")
             let snap = try snapshot(arguments, hub, session)
             let states: [RestrictionState]
@@ -41,9 +41,9 @@ extension AXMethods {
     }
 
     static func registerPolicySet(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
-        router.registerSync("policy.set") { params, session in
+        router.registerSync(.policySet) { params, session in
+            // Operators only: the catalog declares it and the registration enforces it (Roles.admit).
             let arguments = try Params(params, method: "policy.set")
-            try Roles.requireOperator(arguments, session)
             let restriction = try arguments.requiredString("restriction")
             let state = try arguments.requiredString("state")
             guard state == "allow" || state == "deny" else {
@@ -85,7 +85,7 @@ extension AXMethods {
     }
 
     static func registerPolicyCheck(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("policy.check", offLoop: Targets.usesRegex) { params, session in
+        router.registerSync(.policyCheck, offLoop: Targets.usesRegex) { params, session in
             let arguments = try Params(params, method: "policy.check")
             let snap = try snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {

@@ -8,7 +8,7 @@ import AXJSONRPC
 /// the server's rasterizer (`MethodOptions.rasterizePNG`, an external program at the edge).
 extension AXMethods {
     static func installRender(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
-        router.registerSync("tree.render") { params, session in
+        router.registerSync(.treeRender) { params, session in
             let arguments = try Params(params, method: "tree.render")
             let snap = try snapshot(arguments, hub, session)
             let format = try arguments.string("format") ?? "svg"

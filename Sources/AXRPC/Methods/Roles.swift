@@ -38,14 +38,7 @@ enum Roles {
 
     /// The app this connection registered: provider methods act on it and on no other.
     static func ownApp(_ params: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
-        guard let own = session.attachment(AXMethods.appKey, as: String.self) else {
-            throw RPCError.forbidden(
-                "\(params.method) changes an app: only the connection that registered it may call it (send app.register {name} first)",
-                data: [
-                    "method": .string(params.method), "role": .string(session.role ?? automation),
-                    "needs": .string(provider),
-                ])
-        }
+        let own = try requireProvider(params, session)
         if let named = try params.string("app"), named != own {
             let resolved = try? hub.resolveApp(named)
             guard resolved == own else {
@@ -56,6 +49,20 @@ enum Roles {
                         "needs": .string(provider),
                     ])
             }
+        }
+        return own
+    }
+
+    /// The app this connection registered, or −32018 `needs: provider` when it registered none.
+    @discardableResult
+    static func requireProvider(_ params: Params, _ session: RPCSession) throws(RPCError) -> String {
+        guard let own = session.attachment(AXMethods.appKey, as: String.self) else {
+            throw RPCError.forbidden(
+                "\(params.method) changes an app: only the connection that registered it may call it (send app.register {name} first)",
+                data: [
+                    "method": .string(params.method), "role": .string(session.role ?? automation),
+                    "needs": .string(provider),
+                ])
         }
         return own
     }

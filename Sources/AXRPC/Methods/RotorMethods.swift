@@ -2,12 +2,13 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// The rotor methods (Specs/protocol.md §Rotors): `rotor.list`, `rotor.next`, `rotor.previous`. The rotor
 /// engine (AXCore/Rotors) decides; these translate JSON and move accessibility focus (R59).
 enum RotorMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("rotor.list") { params, session in
+        router.registerSync(.rotorList) { params, session in
             let arguments = try Params(params, method: "rotor.list")
             let (snap, box) = try rotorEngine(arguments, hub, session)
             var element = snap.focusedID
@@ -22,9 +23,13 @@ enum RotorMethods {
             ]
         }
         for direction in RotorDirection.allCases {
-            let method = "rotor." + direction.rawValue
+            let method: RPCMethodName =
+                switch direction {
+                case .next: .rotorNext
+                case .previous: .rotorPrevious
+                }
             router.register(method) { params, session in
-                let arguments = try Params(params, method: method)
+                let arguments = try Params(params, method: method.rawValue)
                 return try await step(arguments, direction: direction, hub: hub, session: session)
             }
         }

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// The queries test scripts need (Specs/protocol.md §Script queries; issue 25 item 3): `element.atPoint`
 /// (the accessibility hit test, D-HIT-1), `element.cell` (a data table's cell at (row, column)) and
@@ -14,7 +15,7 @@ enum ScriptQueryMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
         installLargeContent(router, hub)
         installReadingContent(router, hub)
-        router.registerSync("element.atPoint") { params, session in
+        router.registerSync(.elementAtPoint) { params, session in
             let arguments = try Params(params, method: "element.atPoint")
             let snap = try AXMethods.snapshot(arguments, hub, session)
             let point = try Self.point(arguments)
@@ -25,7 +26,7 @@ enum ScriptQueryMethods {
             let element = HitTesting.element(reachedFrom: view, at: point, tree: snap.tree, views: snap.views)
             return answer(element, view: view, snap)
         }
-        router.registerSync("element.cell") { params, session in
+        router.registerSync(.elementCell) { params, session in
             let arguments = try Params(params, method: "element.cell")
             let snap = try AXMethods.snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
@@ -59,13 +60,17 @@ enum ScriptQueryMethods {
             return answer(cell?.id, view: nil, snap)
         }
         for direction in ScriptQueries.Direction.allCases {
-            let method = "element.\(direction.rawValue)"
+            let method: RPCMethodName =
+                switch direction {
+                case .next: .elementNext
+                case .previous: .elementPrevious
+                }
             router.registerSync(method) { params, session in
-                let arguments = try Params(params, method: method)
+                let arguments = try Params(params, method: method.rawValue)
                 let snap = try AXMethods.snapshot(arguments, hub, session)
                 var from = snap.focusedID  // the swipe starts at the VoiceOver cursor
                 if let target = arguments["from"] {
-                    from = try Targets.resolveOne(target, in: snap, hub: hub, method: method)
+                    from = try Targets.resolveOne(target, in: snap, hub: hub, method: method.rawValue)
                 }
                 let moveFocus = try arguments.bool("moveFocus") ?? false
                 guard let found = ScriptQueries.neighbour(of: from, direction, in: snap.tree) else {
@@ -83,7 +88,7 @@ enum ScriptQueryMethods {
     /// `element.largeContent {target}` (issue 25 item 4, D-LCV-1): what the large content viewer shows for the
     /// element — the request a low-vision user's tool makes when the user long-presses a small bar item.
     static func installLargeContent(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("element.largeContent") { params, session in
+        router.registerSync(.elementLargeContent) { params, session in
             let arguments = try Params(params, method: "element.largeContent")
             let snap = try AXMethods.snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
@@ -108,7 +113,7 @@ enum ScriptQueryMethods {
     /// `{element, lineCount, pageContent, line?}`; `line` is `{number, text, frame}` for the line asked by number, or
     /// the line at a screen point (null where UIKit answers NSNotFound).
     static func installReadingContent(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("element.readingContent") { params, session in
+        router.registerSync(.elementReadingContent) { params, session in
             let arguments = try Params(params, method: "element.readingContent")
             // The params first: a hostile line or point is refused before the target is looked at.
             let number = try arguments.int("line", in: 0...ParamRange.maxExactInteger)

@@ -8,7 +8,7 @@ import AXJSONRPC
 /// `a11y.settingsChanged` to subscribers.
 enum SettingsMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("a11y.settings") { params, _ in
+        router.registerSync(.a11ySettings) { params, _ in
             _ = try Params(params, method: "a11y.settings")
             let (settings, reader) = hub.accessibilitySettings
             return [

@@ -12,7 +12,7 @@ extension AXMethods {
     static let speechWalkMaxLimit = 250_000
 
     static func installSpeech(_ router: RPCRouter, _ hub: Hub) {
-        router.registerSync("speech.describe") { params, session in
+        router.registerSync(.speechDescribe) { params, session in
             let arguments = try Params(params, method: "speech.describe")
             let snap = try snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
@@ -31,7 +31,7 @@ extension AXMethods {
             if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree, reader: reader) }
             return .object(out)
         }
-        router.registerSync("speech.walk") { params, session in
+        router.registerSync(.speechWalk) { params, session in
             let arguments = try Params(params, method: "speech.walk")
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?

@@ -1,0 +1,224 @@
+// The protocol catalog's vocabulary (Specs/protocol.md §The catalog, D-CATALOG-1): what one method declaration
+// holds, the typed handle a client calls it by, and the JSON kinds and roles its entries use.
+import AXJSON
+import AXJSONRPC
+
+/// The JSON kind a parameter's value must have.
+public enum RPCParamKind: String, Sendable, CaseIterable {
+    /// A JSON string.
+    case string
+    /// An integral JSON number (checked against the method's range, Specs/protocol.md §Integer parameters).
+    case integer
+    /// A finite JSON number.
+    case number
+    /// `true` or `false`.
+    case boolean
+    /// A JSON array.
+    case array
+    /// A JSON object.
+    case object
+    /// A target: `{id}`, `{selector}`, `{ast}` or a bare selector string (Specs/protocol.md §Common shapes).
+    case target
+    /// A point in screen coordinates: `{x, y}` or `[x, y]`.
+    case point
+    /// Any JSON value.
+    case any
+}
+
+/// A connection's role (Specs/protocol.md §Roles and trust, D-TRUST-1).
+public enum RPCRole: String, Sendable, CaseIterable {
+    /// The default: reads, queries, waits, acts, subscribes.
+    case automation
+    /// A connection that registered an app (`app.register`): may also change its own app.
+    case provider
+    /// A connection that proved the operator token: may also set guided-access restrictions.
+    case `operator`
+}
+
+/// Who may call a method.
+public enum RPCCallers: String, Sendable, CaseIterable {
+    /// Every role.
+    case everyone
+    /// Only a provider, and only for its own app (−32018 `needs: provider` otherwise).
+    case providers
+    /// Only the kiosk operator (−32018 `needs: operator` otherwise).
+    case operators
+
+    /// The roles that may call.
+    public var roles: [RPCRole] {
+        switch self {
+        case .everyone: RPCRole.allCases
+        case .providers: [.provider]
+        case .operators: [.operator]
+        }
+    }
+}
+
+/// The sections of Specs/protocol.md §Methods, in the order the document lists them.
+public enum RPCSection: String, Sendable, CaseIterable {
+    /// §Lifecycle.
+    case lifecycle = "Lifecycle"
+    /// §Provider role.
+    case providerRole = "Provider role"
+    /// §Tree.
+    case tree = "Tree"
+    /// §Query.
+    case query = "Query"
+    /// §Waiting.
+    case waiting = "Waiting"
+    /// §App reset.
+    case appReset = "App reset"
+    /// §Actions.
+    case actions = "Actions"
+    /// §Script queries.
+    case scriptQueries = "Script queries"
+    /// §Focus.
+    case focus = "Focus"
+    /// §Focus engine.
+    case focusEngine = "Focus engine"
+    /// §Keys.
+    case keys = "Keys"
+    /// §Settings.
+    case settings = "Settings"
+    /// §Rotors.
+    case rotors = "Rotors"
+    /// §Events.
+    case events = "Events"
+    /// §Guided access.
+    case guidedAccess = "Guided access"
+    /// §Audits.
+    case audits = "Audits"
+    /// §Speech.
+    case speech = "Speech"
+    /// §Pictures.
+    case pictures = "Pictures"
+}
+
+/// The parameter keys of one method (besides `app`, which every method takes): a closed set, each with its kind.
+public protocol RPCParameterKey: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+    /// The JSON kind of the value.
+    var kind: RPCParamKind { get }
+}
+
+/// The key set of a method that takes a `target` (an element to act on or read).
+public protocol RPCTargetParameterKey: RPCParameterKey {
+    /// The `target` key.
+    static var target: Self { get }
+}
+
+/// The key set of a method that takes no parameter besides `app`.
+public enum RPCNoParam: String, RPCParameterKey {
+    /// Never sent: the type has to have a case to be a string enum.
+    case none = ""
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind { .any }
+
+    /// No keys.
+    public static var allCases: [RPCNoParam] { [] }
+}
+
+/// One method's declaration: a type whose `Param` is its key set and whose `entry` says the rest.
+public protocol RPCMethodSpec: Sendable {
+    /// The method's parameter keys.
+    associatedtype Param: RPCParameterKey
+    /// What the catalog says about the method.
+    static var entry: RPCMethodEntry { get }
+}
+
+/// A declared parameter: its wire key and kind.
+public struct RPCParamEntry: Sendable, Equatable {
+    /// The wire key.
+    public let name: String
+    /// The JSON kind of its value.
+    public let kind: RPCParamKind
+}
+
+/// What the catalog says about one method.
+public struct RPCMethodEntry: Sendable {
+    /// The wire name.
+    public let name: RPCMethodName
+    /// The parameter keys (besides `app`), in declaration order.
+    public let params: [RPCParamEntry]
+    /// Where Specs/protocol.md describes it.
+    public let section: RPCSection
+    /// Who may call it.
+    public let callers: RPCCallers
+    /// False for the methods a session may call before `initialize` (`initialize`, `ping`).
+    public let requiresInitialize: Bool
+    /// One line about what it does.
+    public let summary: String
+    /// The error codes particular to it (`RPCError.Code`); every method may also answer −32602 and −32603, and
+    /// −32002 before `initialize` when `requiresInitialize`.
+    public let errors: [Int]
+
+    init<Param: RPCParameterKey>(
+        _ name: RPCMethodName, _ keys: Param.Type, section: RPCSection, roles: RPCCallers,
+        requiresInitialize: Bool = true, summary: String, errors: [Int]
+    ) {
+        self.name = name
+        self.params = Param.allCases.map { RPCParamEntry(name: $0.rawValue, kind: $0.kind) }
+        self.section = section
+        self.callers = roles
+        self.requiresInitialize = requiresInitialize
+        self.summary = summary
+        self.errors = errors
+    }
+
+    /// The parameter keys as a set (besides `app`).
+    public var parameterNames: Set<String> { Set(params.map(\.name)) }
+}
+
+/// A method as a client calls it: `client.call(.treeGet, [.format: "json"])` names the method by a symbol and only
+/// compiles with keys the method declares.
+public struct RPCMethod<Spec: RPCMethodSpec>: Sendable {
+    init() {}
+
+    /// The wire name.
+    public var name: RPCMethodName { Spec.entry.name }
+    /// The wire name as a string.
+    public var wireName: String { Spec.entry.name.rawValue }
+
+}
+
+/// The params of one call, keyed by the method's declared keys, in the order written (JSON-RPC's by-name params).
+public struct RPCParams<Key: RPCParameterKey>: Sendable, ExpressibleByDictionaryLiteral {
+    /// The params object as it goes on the wire.
+    public private(set) var object: JSONObject
+
+    /// The members of the literal, in order.
+    public init(dictionaryLiteral elements: (Key, JSON)...) {
+        object = JSONObject(minimumCapacity: elements.count)
+        for (key, value) in elements { object[key.rawValue] = value }
+    }
+
+    /// The value of `key`; setting nil removes it.
+    public subscript(key: Key) -> JSON? {
+        get { object[key.rawValue] }
+        set { object[key.rawValue] = newValue }
+    }
+}
+
+/// What `initialize` answers about the server (`serverInfo`, `protocolVersion`), declared once for the server and
+/// its clients.
+public enum RPCServerInfo {
+    /// `serverInfo.name`.
+    public static let name = "axserver"
+    /// `serverInfo.version`.
+    public static let version = "0.1.0"
+    /// `protocolVersion` (Specs/protocol.md).
+    public static let protocolVersion = "1.0"
+}
+
+/// The key every method takes: the app (an app id or name) it acts on (Specs/protocol.md §Common shapes).
+public let rpcAppParameter = "app"
+
+extension RPCSection {
+    /// The wire-name prefix of the section's methods where they share one (`action.` for §Actions).
+    public var methodPrefix: String {
+        let names = RPCMethodName.allCases.filter { $0.entry.section == self }.map(\.rawValue)
+        guard let first = names.first, let dot = first.firstIndex(of: ".") else { return "" }
+        let prefix = String(first[...dot])
+        return names.allSatisfy { $0.hasPrefix(prefix) } ? prefix : ""
+    }
+}

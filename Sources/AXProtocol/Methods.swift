@@ -1,0 +1,2082 @@
+// The JSON-RPC methods, declared once (Specs/protocol.md §The catalog, D-CATALOG-1). Each method is a type in
+// `RPCCatalog` with its wire name, its parameter keys and their JSON kinds, the roles that may call it, a summary and
+// the errors it may answer; `RPCMethodName` lists them and `RPCMethod` is the typed handle clients call.
+import AXJSONRPC
+
+/// Every JSON-RPC method a client may call, by its wire name.
+public enum RPCMethodName: String, CaseIterable, Sendable {
+    /// `initialize`.
+    case initialize = "initialize"
+    /// `ping`.
+    case ping = "ping"
+    /// `$/cancelRequest`.
+    case cancelRequest = "$/cancelRequest"
+    /// `shutdown`.
+    case shutdown = "shutdown"
+    /// `apps.list`.
+    case appsList = "apps.list"
+    /// `app.register`.
+    case appRegister = "app.register"
+    /// `hierarchy.set`.
+    case hierarchySet = "hierarchy.set"
+    /// `hierarchy.update`.
+    case hierarchyUpdate = "hierarchy.update"
+    /// `accessibility.post`.
+    case accessibilityPost = "accessibility.post"
+    /// `tree.get`.
+    case treeGet = "tree.get"
+    /// `tree.diff`.
+    case treeDiff = "tree.diff"
+    /// `tree.revision`.
+    case treeRevision = "tree.revision"
+    /// `element.get`.
+    case elementGet = "element.get"
+    /// `query.find`.
+    case queryFind = "query.find"
+    /// `query.one`.
+    case queryOne = "query.one"
+    /// `query.count`.
+    case queryCount = "query.count"
+    /// `query.explain`.
+    case queryExplain = "query.explain"
+    /// `wait.for`.
+    case waitFor = "wait.for"
+    /// `app.reset`.
+    case appReset = "app.reset"
+    /// `action.activate`.
+    case actionActivate = "action.activate"
+    /// `action.increment`.
+    case actionIncrement = "action.increment"
+    /// `action.decrement`.
+    case actionDecrement = "action.decrement"
+    /// `action.scroll`.
+    case actionScroll = "action.scroll"
+    /// `action.escape`.
+    case actionEscape = "action.escape"
+    /// `action.magicTap`.
+    case actionMagicTap = "action.magicTap"
+    /// `action.custom`.
+    case actionCustom = "action.custom"
+    /// `action.setValue`.
+    case actionSetValue = "action.setValue"
+    /// `action.typeText`.
+    case actionTypeText = "action.typeText"
+    /// `action.zoomIn`.
+    case actionZoomIn = "action.zoomIn"
+    /// `action.zoomOut`.
+    case actionZoomOut = "action.zoomOut"
+    /// `action.drag`.
+    case actionDrag = "action.drag"
+    /// `action.drop`.
+    case actionDrop = "action.drop"
+    /// `action.tap`.
+    case actionTap = "action.tap"
+    /// `element.atPoint`.
+    case elementAtPoint = "element.atPoint"
+    /// `element.cell`.
+    case elementCell = "element.cell"
+    /// `element.next`.
+    case elementNext = "element.next"
+    /// `element.previous`.
+    case elementPrevious = "element.previous"
+    /// `element.largeContent`.
+    case elementLargeContent = "element.largeContent"
+    /// `element.readingContent`.
+    case elementReadingContent = "element.readingContent"
+    /// `focus.get`.
+    case focusGet = "focus.get"
+    /// `focus.set`.
+    case focusSet = "focus.set"
+    /// `focus.move`.
+    case focusMove = "focus.move"
+    /// `focus.query`.
+    case focusQuery = "focus.query"
+    /// `focus.update`.
+    case focusUpdate = "focus.update"
+    /// `focus.explain`.
+    case focusExplain = "focus.explain"
+    /// `focus.status`.
+    case focusStatus = "focus.status"
+    /// `focus.items`.
+    case focusItems = "focus.items"
+    /// `focus.activate`.
+    case focusActivate = "focus.activate"
+    /// `input.key`.
+    case inputKey = "input.key"
+    /// `input.type`.
+    case inputType = "input.type"
+    /// `input.configure`.
+    case inputConfigure = "input.configure"
+    /// `accessibility.status`.
+    case accessibilityStatus = "accessibility.status"
+    /// `a11y.settings`.
+    case a11ySettings = "a11y.settings"
+    /// `rotor.list`.
+    case rotorList = "rotor.list"
+    /// `rotor.next`.
+    case rotorNext = "rotor.next"
+    /// `rotor.previous`.
+    case rotorPrevious = "rotor.previous"
+    /// `events.subscribe`.
+    case eventsSubscribe = "events.subscribe"
+    /// `events.unsubscribe`.
+    case eventsUnsubscribe = "events.unsubscribe"
+    /// `policy.get`.
+    case policyGet = "policy.get"
+    /// `policy.set`.
+    case policySet = "policy.set"
+    /// `policy.check`.
+    case policyCheck = "policy.check"
+    /// `audit.listChecks`.
+    case auditListChecks = "audit.listChecks"
+    /// `audit.run`.
+    case auditRun = "audit.run"
+    /// `speech.describe`.
+    case speechDescribe = "speech.describe"
+    /// `speech.walk`.
+    case speechWalk = "speech.walk"
+    /// `tree.render`.
+    case treeRender = "tree.render"
+
+    /// What the catalog says about the method.
+    public var entry: RPCMethodEntry {
+        switch self {
+        case .initialize: RPCCatalog.Initialize.entry
+        case .ping: RPCCatalog.Ping.entry
+        case .cancelRequest: RPCCatalog.CancelRequest.entry
+        case .shutdown: RPCCatalog.Shutdown.entry
+        case .appsList: RPCCatalog.AppsList.entry
+        case .appRegister: RPCCatalog.AppRegister.entry
+        case .hierarchySet: RPCCatalog.HierarchySet.entry
+        case .hierarchyUpdate: RPCCatalog.HierarchyUpdate.entry
+        case .accessibilityPost: RPCCatalog.AccessibilityPost.entry
+        case .treeGet: RPCCatalog.TreeGet.entry
+        case .treeDiff: RPCCatalog.TreeDiff.entry
+        case .treeRevision: RPCCatalog.TreeRevision.entry
+        case .elementGet: RPCCatalog.ElementGet.entry
+        case .queryFind: RPCCatalog.QueryFind.entry
+        case .queryOne: RPCCatalog.QueryOne.entry
+        case .queryCount: RPCCatalog.QueryCount.entry
+        case .queryExplain: RPCCatalog.QueryExplain.entry
+        case .waitFor: RPCCatalog.WaitFor.entry
+        case .appReset: RPCCatalog.AppReset.entry
+        case .actionActivate: RPCCatalog.ActionActivate.entry
+        case .actionIncrement: RPCCatalog.ActionIncrement.entry
+        case .actionDecrement: RPCCatalog.ActionDecrement.entry
+        case .actionScroll: RPCCatalog.ActionScroll.entry
+        case .actionEscape: RPCCatalog.ActionEscape.entry
+        case .actionMagicTap: RPCCatalog.ActionMagicTap.entry
+        case .actionCustom: RPCCatalog.ActionCustom.entry
+        case .actionSetValue: RPCCatalog.ActionSetValue.entry
+        case .actionTypeText: RPCCatalog.ActionTypeText.entry
+        case .actionZoomIn: RPCCatalog.ActionZoomIn.entry
+        case .actionZoomOut: RPCCatalog.ActionZoomOut.entry
+        case .actionDrag: RPCCatalog.ActionDrag.entry
+        case .actionDrop: RPCCatalog.ActionDrop.entry
+        case .actionTap: RPCCatalog.ActionTap.entry
+        case .elementAtPoint: RPCCatalog.ElementAtPoint.entry
+        case .elementCell: RPCCatalog.ElementCell.entry
+        case .elementNext: RPCCatalog.ElementNext.entry
+        case .elementPrevious: RPCCatalog.ElementPrevious.entry
+        case .elementLargeContent: RPCCatalog.ElementLargeContent.entry
+        case .elementReadingContent: RPCCatalog.ElementReadingContent.entry
+        case .focusGet: RPCCatalog.FocusGet.entry
+        case .focusSet: RPCCatalog.FocusSet.entry
+        case .focusMove: RPCCatalog.FocusMove.entry
+        case .focusQuery: RPCCatalog.FocusQuery.entry
+        case .focusUpdate: RPCCatalog.FocusUpdate.entry
+        case .focusExplain: RPCCatalog.FocusExplain.entry
+        case .focusStatus: RPCCatalog.FocusStatus.entry
+        case .focusItems: RPCCatalog.FocusItems.entry
+        case .focusActivate: RPCCatalog.FocusActivate.entry
+        case .inputKey: RPCCatalog.InputKey.entry
+        case .inputType: RPCCatalog.InputType.entry
+        case .inputConfigure: RPCCatalog.InputConfigure.entry
+        case .accessibilityStatus: RPCCatalog.AccessibilityStatus.entry
+        case .a11ySettings: RPCCatalog.A11ySettings.entry
+        case .rotorList: RPCCatalog.RotorList.entry
+        case .rotorNext: RPCCatalog.RotorNext.entry
+        case .rotorPrevious: RPCCatalog.RotorPrevious.entry
+        case .eventsSubscribe: RPCCatalog.EventsSubscribe.entry
+        case .eventsUnsubscribe: RPCCatalog.EventsUnsubscribe.entry
+        case .policyGet: RPCCatalog.PolicyGet.entry
+        case .policySet: RPCCatalog.PolicySet.entry
+        case .policyCheck: RPCCatalog.PolicyCheck.entry
+        case .auditListChecks: RPCCatalog.AuditListChecks.entry
+        case .auditRun: RPCCatalog.AuditRun.entry
+        case .speechDescribe: RPCCatalog.SpeechDescribe.entry
+        case .speechWalk: RPCCatalog.SpeechWalk.entry
+        case .treeRender: RPCCatalog.TreeRender.entry
+        }
+    }
+}
+
+/// The typed method declarations (one type per method).
+public enum RPCCatalog {}
+
+extension RPCCatalog {
+    /// `initialize`: Starts the session: chooses the role and answers the protocol version, server info and capabilities.
+    public enum Initialize: RPCMethodSpec {
+        /// The parameter keys of `initialize` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `role` (string).
+            case role
+            /// `clientInfo` (object).
+            case clientInfo
+            /// `token` (string).
+            case token
+            /// `operatorToken` (string).
+            case operatorToken
+            /// `protocolVersion` (string).
+            case protocolVersion
+            /// `capabilities` (object).
+            case capabilities
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .role, .token, .operatorToken, .protocolVersion: .string
+                case .clientInfo, .capabilities: .object
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .initialize, Param.self, section: .lifecycle, roles: .everyone, requiresInitialize: false,
+            summary:
+                "Starts the session: chooses the role and answers the protocol version, server info and capabilities.",
+            errors: [RPCError.Code.unauthorized])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.Initialize {
+    /// `initialize`: Starts the session: chooses the role and answers the protocol version, server info and capabilities.
+    public static var initialize: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `ping`: Answers pong; needs no `initialize`.
+    public enum Ping: RPCMethodSpec {
+        /// `ping` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .ping, Param.self, section: .lifecycle, roles: .everyone, requiresInitialize: false,
+            summary: "Answers pong; needs no `initialize`.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.Ping {
+    /// `ping`: Answers pong; needs no `initialize`.
+    public static var ping: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `$/cancelRequest`: Cancels a running concurrent request (`wait.for`) by its id (D-PROTO-1).
+    public enum CancelRequest: RPCMethodSpec {
+        /// The parameter keys of `$/cancelRequest` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `id` (any).
+            case id
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .any
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .cancelRequest, Param.self, section: .lifecycle, roles: .everyone,
+            summary: "Cancels a running concurrent request (`wait.for`) by its id (D-PROTO-1).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.CancelRequest {
+    /// `$/cancelRequest`: Cancels a running concurrent request (`wait.for`) by its id (D-PROTO-1).
+    public static var cancelRequest: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `shutdown`: Answers null; the session may close.
+    public enum Shutdown: RPCMethodSpec {
+        /// `shutdown` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .shutdown, Param.self, section: .lifecycle, roles: .everyone,
+            summary: "Answers null; the session may close.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.Shutdown {
+    /// `shutdown`: Answers null; the session may close.
+    public static var shutdown: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `apps.list`: Lists the registered apps with their revision, registration, windows and focus.
+    public enum AppsList: RPCMethodSpec {
+        /// `apps.list` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .appsList, Param.self, section: .lifecycle, roles: .everyone,
+            summary: "Lists the registered apps with their revision, registration, windows and focus.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AppsList {
+    /// `apps.list`: Lists the registered apps with their revision, registration, windows and focus.
+    public static var appsList: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `app.register`: Registers this connection's app (it becomes a provider) and answers its id and reclaim token.
+    public enum AppRegister: RPCMethodSpec {
+        /// The parameter keys of `app.register` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `name` (string).
+            case name
+            /// `reclaimToken` (string).
+            case reclaimToken
+            /// `reset` (boolean).
+            case reset
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .name, .reclaimToken: .string
+                case .reset: .boolean
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .appRegister, Param.self, section: .providerRole, roles: .everyone,
+            summary: "Registers this connection's app (it becomes a provider) and answers its id and reclaim token.",
+            errors: [RPCError.Code.invalidRequest])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AppRegister {
+    /// `app.register`: Registers this connection's app (it becomes a provider) and answers its id and reclaim token.
+    public static var appRegister: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `hierarchy.set`: Replaces the provider's own app tree with a full snapshot.
+    public enum HierarchySet: RPCMethodSpec {
+        /// The parameter keys of `hierarchy.set` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `windows` (array).
+            case windows
+            /// `roots` (array).
+            case roots
+            /// `guidedAccessRestrictions` (array).
+            case guidedAccessRestrictions
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .array
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .hierarchySet, Param.self, section: .providerRole, roles: .providers,
+            summary: "Replaces the provider's own app tree with a full snapshot.",
+            errors: [RPCError.Code.forbidden])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.HierarchySet {
+    /// `hierarchy.set`: Replaces the provider's own app tree with a full snapshot.
+    public static var hierarchySet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `hierarchy.update`: Applies patch ops to the provider's own app tree.
+    public enum HierarchyUpdate: RPCMethodSpec {
+        /// The parameter keys of `hierarchy.update` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `ops` (array).
+            case ops
+            /// `baseRevision` (integer).
+            case baseRevision
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .ops: .array
+                case .baseRevision: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .hierarchyUpdate, Param.self, section: .providerRole, roles: .providers,
+            summary: "Applies patch ops to the provider's own app tree.",
+            errors: [RPCError.Code.forbidden, RPCError.Code.contentModified])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.HierarchyUpdate {
+    /// `hierarchy.update`: Applies patch ops to the provider's own app tree.
+    public static var hierarchyUpdate: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `accessibility.post`: Posts a UIAccessibility notification for the provider's own app.
+    public enum AccessibilityPost: RPCMethodSpec {
+        /// The parameter keys of `accessibility.post` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `notification` (string).
+            case notification
+            /// `argument` (any).
+            case argument
+            /// `priority` (string).
+            case priority
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .notification, .priority: .string
+                case .argument: .any
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .accessibilityPost, Param.self, section: .providerRole, roles: .providers,
+            summary: "Posts a UIAccessibility notification for the provider's own app.",
+            errors: [RPCError.Code.forbidden])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AccessibilityPost {
+    /// `accessibility.post`: Posts a UIAccessibility notification for the provider's own app.
+    public static var accessibilityPost: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `tree.get`: The app's tree as JSON, text or XCUITest-style XML.
+    public enum TreeGet: RPCMethodSpec {
+        /// The parameter keys of `tree.get` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `format` (string).
+            case format
+            /// `root` (target).
+            case root
+            /// `depth` (integer).
+            case depth
+            /// `maxChildren` (integer).
+            case maxChildren
+            /// `frames` (boolean).
+            case frames
+            /// `fields` (array).
+            case fields
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .format: .string
+                case .root: .target
+                case .depth, .maxChildren: .integer
+                case .frames: .boolean
+                case .fields: .array
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .treeGet, Param.self, section: .tree, roles: .everyone,
+            summary: "The app's tree as JSON, text or XCUITest-style XML.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.TreeGet {
+    /// `tree.get`: The app's tree as JSON, text or XCUITest-style XML.
+    public static var treeGet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `tree.diff`: The net change set between two revisions.
+    public enum TreeDiff: RPCMethodSpec {
+        /// The parameter keys of `tree.diff` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `fromRevision` (integer).
+            case fromRevision
+            /// `toRevision` (integer).
+            case toRevision
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .integer
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .treeDiff, Param.self, section: .tree, roles: .everyone,
+            summary: "The net change set between two revisions.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.TreeDiff {
+    /// `tree.diff`: The net change set between two revisions.
+    public static var treeDiff: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `tree.revision`: The app's current revision and registration number.
+    public enum TreeRevision: RPCMethodSpec {
+        /// `tree.revision` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .treeRevision, Param.self, section: .tree, roles: .everyone,
+            summary: "The app's current revision and registration number.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.TreeRevision {
+    /// `tree.revision`: The app's current revision and registration number.
+    public static var treeRevision: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.get`: One element with hittable, visible, focused, ancestors and index.
+    public enum ElementGet: RPCMethodSpec {
+        /// The parameter keys of `element.get` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .target
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementGet, Param.self, section: .tree, roles: .everyone,
+            summary: "One element with hittable, visible, focused, ancestors and index.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementGet {
+    /// `element.get`: One element with hittable, visible, focused, ancestors and index.
+    public static var elementGet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `query.find`: Every element a selector matches; never waits.
+    public enum QueryFind: RPCMethodSpec {
+        /// The parameter keys of `query.find` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `selector` (target).
+            case selector
+            /// `ast` (object).
+            case ast
+            /// `root` (target).
+            case root
+            /// `limit` (integer).
+            case limit
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .selector, .root: .target
+                case .ast: .object
+                case .limit: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .queryFind, Param.self, section: .query, roles: .everyone,
+            summary: "Every element a selector matches; never waits.",
+            errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.QueryFind {
+    /// `query.find`: Every element a selector matches; never waits.
+    public static var queryFind: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `query.one`: The one element a selector matches (strict).
+    public enum QueryOne: RPCMethodSpec {
+        /// The parameter keys of `query.one` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `selector` (target).
+            case selector
+            /// `ast` (object).
+            case ast
+            /// `root` (target).
+            case root
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .selector, .root: .target
+                case .ast: .object
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .queryOne, Param.self, section: .query, roles: .everyone,
+            summary: "The one element a selector matches (strict).",
+            errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.QueryOne {
+    /// `query.one`: The one element a selector matches (strict).
+    public static var queryOne: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `query.count`: How many elements a selector matches.
+    public enum QueryCount: RPCMethodSpec {
+        /// The parameter keys of `query.count` (besides `app`): those of `query.one`.
+        public typealias Param = RPCCatalog.QueryOne.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .queryCount, Param.self, section: .query, roles: .everyone,
+            summary: "How many elements a selector matches.",
+            errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.QueryCount {
+    /// `query.count`: How many elements a selector matches.
+    public static var queryCount: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `query.explain`: Per-step counts and near misses of a selector.
+    public enum QueryExplain: RPCMethodSpec {
+        /// The parameter keys of `query.explain` (besides `app`): those of `query.one`.
+        public typealias Param = RPCCatalog.QueryOne.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .queryExplain, Param.self, section: .query, roles: .everyone,
+            summary: "Per-step counts and near misses of a selector.",
+            errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.QueryExplain {
+    /// `query.explain`: Per-step counts and near misses of a selector.
+    public static var queryExplain: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `wait.for`: Waits until the target reaches a state, woken by revisions (D-PROTO-1).
+    public enum WaitFor: RPCMethodSpec {
+        /// The parameter keys of `wait.for` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `state` (string).
+            case state
+            /// `value` (any).
+            case value
+            /// `timeoutMs` (integer).
+            case timeoutMs
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .state: .string
+                case .value: .any
+                case .timeoutMs: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .waitFor, Param.self, section: .waiting, roles: .everyone,
+            summary: "Waits until the target reaches a state, woken by revisions (D-PROTO-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.timeout, RPCError.Code.cancelled, RPCError.Code.busy,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.WaitFor {
+    /// `wait.for`: Waits until the target reaches a state, woken by revisions (D-PROTO-1).
+    public static var waitFor: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `app.reset`: Asks the app for its initial state and waits until the server has it (D-APP-RESET-1).
+    public enum AppReset: RPCMethodSpec {
+        /// The parameter keys of `app.reset` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `timeoutMs` (integer).
+            case timeoutMs
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .integer
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .appReset, Param.self, section: .appReset, roles: .everyone,
+            summary: "Asks the app for its initial state and waits until the server has it (D-APP-RESET-1).",
+            errors: [
+                RPCError.Code.actionNotSupported, RPCError.Code.policyDenied, RPCError.Code.appNotResponding,
+                RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AppReset {
+    /// `app.reset`: Asks the app for its initial state and waits until the server has it (D-APP-RESET-1).
+    public static var appReset: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.activate`: Activates the target (accessibilityActivate, X30).
+    public enum ActionActivate: RPCMethodSpec {
+        /// The parameter keys of `action.activate` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionActivate, Param.self, section: .actions, roles: .everyone,
+            summary: "Activates the target (accessibilityActivate, X30).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionActivate {
+    /// `action.activate`: Activates the target (accessibilityActivate, X30).
+    public static var actionActivate: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.increment`: Increments an adjustable target.
+    public enum ActionIncrement: RPCMethodSpec {
+        /// The parameter keys of `action.increment` (besides `app`): those of `action.activate`.
+        public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionIncrement, Param.self, section: .actions, roles: .everyone,
+            summary: "Increments an adjustable target.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionIncrement {
+    /// `action.increment`: Increments an adjustable target.
+    public static var actionIncrement: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.decrement`: Decrements an adjustable target.
+    public enum ActionDecrement: RPCMethodSpec {
+        /// The parameter keys of `action.decrement` (besides `app`): those of `action.activate`.
+        public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionDecrement, Param.self, section: .actions, roles: .everyone,
+            summary: "Decrements an adjustable target.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionDecrement {
+    /// `action.decrement`: Decrements an adjustable target.
+    public static var actionDecrement: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.scroll`: Scrolls the target's view ancestors in a direction (X40).
+    public enum ActionScroll: RPCMethodSpec {
+        /// The parameter keys of `action.scroll` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `direction` (string).
+            case direction
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .direction: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionScroll, Param.self, section: .actions, roles: .everyone,
+            summary: "Scrolls the target's view ancestors in a direction (X40).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionScroll {
+    /// `action.scroll`: Scrolls the target's view ancestors in a direction (X40).
+    public static var actionScroll: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.escape`: Performs escape from the target or the focused element upwards (X32).
+    public enum ActionEscape: RPCMethodSpec {
+        /// The parameter keys of `action.escape` (besides `app`): those of `action.activate`.
+        public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionEscape, Param.self, section: .actions, roles: .everyone,
+            summary: "Performs escape from the target or the focused element upwards (X32).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionEscape {
+    /// `action.escape`: Performs escape from the target or the focused element upwards (X32).
+    public static var actionEscape: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.magicTap`: Performs the magic tap from the target or the focused element upwards (X33).
+    public enum ActionMagicTap: RPCMethodSpec {
+        /// The parameter keys of `action.magicTap` (besides `app`): those of `action.activate`.
+        public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionMagicTap, Param.self, section: .actions, roles: .everyone,
+            summary: "Performs the magic tap from the target or the focused element upwards (X33).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionMagicTap {
+    /// `action.magicTap`: Performs the magic tap from the target or the focused element upwards (X33).
+    public static var actionMagicTap: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.custom`: Performs one of the target's custom actions by id or name.
+    public enum ActionCustom: RPCMethodSpec {
+        /// The parameter keys of `action.custom` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `name` (string).
+            case name
+            /// `action` (string).
+            case action
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .name, .action: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionCustom, Param.self, section: .actions, roles: .everyone,
+            summary: "Performs one of the target's custom actions by id or name.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionCustom {
+    /// `action.custom`: Performs one of the target's custom actions by id or name.
+    public static var actionCustom: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.setValue`: Sets the target's value.
+    public enum ActionSetValue: RPCMethodSpec {
+        /// The parameter keys of `action.setValue` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `value` (any).
+            case value
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .value: .any
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionSetValue, Param.self, section: .actions, roles: .everyone,
+            summary: "Sets the target's value.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionSetValue {
+    /// `action.setValue`: Sets the target's value.
+    public static var actionSetValue: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.typeText`: Types text at the target's insertion point.
+    public enum ActionTypeText: RPCMethodSpec {
+        /// The parameter keys of `action.typeText` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `text` (string).
+            case text
+            /// `value` (string).
+            case value
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .text, .value: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionTypeText, Param.self, section: .actions, roles: .everyone,
+            summary: "Types text at the target's insertion point.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionTypeText {
+    /// `action.typeText`: Types text at the target's insertion point.
+    public static var actionTypeText: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.zoomIn`: Zooms a supportsZoom target in at a point (D-ZOOM-1).
+    public enum ActionZoomIn: RPCMethodSpec {
+        /// The parameter keys of `action.zoomIn` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `point` (point).
+            case point
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .point: .point
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionZoomIn, Param.self, section: .actions, roles: .everyone,
+            summary: "Zooms a supportsZoom target in at a point (D-ZOOM-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionZoomIn {
+    /// `action.zoomIn`: Zooms a supportsZoom target in at a point (D-ZOOM-1).
+    public static var actionZoomIn: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.zoomOut`: Zooms a supportsZoom target out at a point (D-ZOOM-1).
+    public enum ActionZoomOut: RPCMethodSpec {
+        /// The parameter keys of `action.zoomOut` (besides `app`): those of `action.zoomIn`.
+        public typealias Param = RPCCatalog.ActionZoomIn.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionZoomOut, Param.self, section: .actions, roles: .everyone,
+            summary: "Zooms a supportsZoom target out at a point (D-ZOOM-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionZoomOut {
+    /// `action.zoomOut`: Zooms a supportsZoom target out at a point (D-ZOOM-1).
+    public static var actionZoomOut: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.drag`: Starts a drag from the target's drag source descriptor (D-DRAG-1).
+    public enum ActionDrag: RPCMethodSpec {
+        /// The parameter keys of `action.drag` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `force` (boolean).
+            case force
+            /// `name` (string).
+            case name
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .force: .boolean
+                case .name: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionDrag, Param.self, section: .actions, roles: .everyone,
+            summary: "Starts a drag from the target's drag source descriptor (D-DRAG-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionDrag {
+    /// `action.drag`: Starts a drag from the target's drag source descriptor (D-DRAG-1).
+    public static var actionDrag: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.drop`: Drops at the target's drop point descriptor (D-DRAG-1).
+    public enum ActionDrop: RPCMethodSpec {
+        /// The parameter keys of `action.drop` (besides `app`): those of `action.drag`.
+        public typealias Param = RPCCatalog.ActionDrag.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionDrop, Param.self, section: .actions, roles: .everyone,
+            summary: "Drops at the target's drop point descriptor (D-DRAG-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionDrop {
+    /// `action.drop`: Drops at the target's drop point descriptor (D-DRAG-1).
+    public static var actionDrop: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `action.tap`: Taps through UIKit hit testing at the target's activation point or a point.
+    public enum ActionTap: RPCMethodSpec {
+        /// The parameter keys of `action.tap` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `point` (point).
+            case point
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .point: .point
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .actionTap, Param.self, section: .actions, roles: .everyone,
+            summary: "Taps through UIKit hit testing at the target's activation point or a point.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ActionTap {
+    /// `action.tap`: Taps through UIKit hit testing at the target's activation point or a point.
+    public static var actionTap: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.atPoint`: The element an exploring finger finds at a screen point (X48, D-HIT-1).
+    public enum ElementAtPoint: RPCMethodSpec {
+        /// The parameter keys of `element.atPoint` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `point` (point).
+            case point
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .point
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementAtPoint, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "The element an exploring finger finds at a screen point (X48, D-HIT-1).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementAtPoint {
+    /// `element.atPoint`: The element an exploring finger finds at a screen point (X48, D-HIT-1).
+    public static var elementAtPoint: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.cell`: The data-table cell covering a row and column.
+    public enum ElementCell: RPCMethodSpec {
+        /// The parameter keys of `element.cell` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `row` (integer).
+            case row
+            /// `column` (integer).
+            case column
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .row, .column: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementCell, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "The data-table cell covering a row and column.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementCell {
+    /// `element.cell`: The data-table cell covering a row and column.
+    public static var elementCell: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.next`: The next element in reading order (D-QUERY-1).
+    public enum ElementNext: RPCMethodSpec {
+        /// The parameter keys of `element.next` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `from` (target).
+            case from
+            /// `moveFocus` (boolean).
+            case moveFocus
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .from: .target
+                case .moveFocus: .boolean
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementNext, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "The next element in reading order (D-QUERY-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementNext {
+    /// `element.next`: The next element in reading order (D-QUERY-1).
+    public static var elementNext: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.previous`: The previous element in reading order (D-QUERY-1).
+    public enum ElementPrevious: RPCMethodSpec {
+        /// The parameter keys of `element.previous` (besides `app`): those of `element.next`.
+        public typealias Param = RPCCatalog.ElementNext.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementPrevious, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "The previous element in reading order (D-QUERY-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementPrevious {
+    /// `element.previous`: The previous element in reading order (D-QUERY-1).
+    public static var elementPrevious: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.largeContent`: What the large content viewer shows for an element (D-LCV-1).
+    public enum ElementLargeContent: RPCMethodSpec {
+        /// The parameter keys of `element.largeContent` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementLargeContent, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "What the large content viewer shows for an element (D-LCV-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementLargeContent {
+    /// `element.largeContent`: What the large content viewer shows for an element (D-LCV-1).
+    public static var elementLargeContent: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `element.readingContent`: An element's reading content, or one line of it (D-READ-1).
+    public enum ElementReadingContent: RPCMethodSpec {
+        /// The parameter keys of `element.readingContent` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `line` (integer).
+            case line
+            /// `point` (point).
+            case point
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .line: .integer
+                case .point: .point
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .elementReadingContent, Param.self, section: .scriptQueries, roles: .everyone,
+            summary: "An element's reading content, or one line of it (D-READ-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.ElementReadingContent {
+    /// `element.readingContent`: An element's reading content, or one line of it (D-READ-1).
+    public static var elementReadingContent: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.get`: The accessibility focus of the app.
+    public enum FocusGet: RPCMethodSpec {
+        /// `focus.get` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusGet, Param.self, section: .focus, roles: .everyone,
+            summary: "The accessibility focus of the app.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusGet {
+    /// `focus.get`: The accessibility focus of the app.
+    public static var focusGet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.set`: Moves (or, without a target, clears) accessibility focus.
+    public enum FocusSet: RPCMethodSpec {
+        /// The parameter keys of `focus.set` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusSet, Param.self, section: .focus, roles: .everyone,
+            summary: "Moves (or, without a target, clears) accessibility focus.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusSet {
+    /// `focus.set`: Moves (or, without a target, clears) accessibility focus.
+    public static var focusSet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.move`: Moves engine focus in a direction (C6, C7).
+    public enum FocusMove: RPCMethodSpec {
+        /// The parameter keys of `focus.move` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `direction` (string).
+            case direction
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .string
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusMove, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "Moves engine focus in a direction (C6, C7).",
+            errors: [RPCError.Code.appNotResponding])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusMove {
+    /// `focus.move`: Moves engine focus in a direction (C6, C7).
+    public static var focusMove: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.query`: Where engine focus would go; nothing changes (C33).
+    public enum FocusQuery: RPCMethodSpec {
+        /// The parameter keys of `focus.query` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `direction` (string).
+            case direction
+            /// `from` (target).
+            case from
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .direction: .string
+                case .from: .target
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusQuery, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "Where engine focus would go; nothing changes (C33).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusQuery {
+    /// `focus.query`: Where engine focus would go; nothing changes (C33).
+    public static var focusQuery: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.update`: A focus update request for a view or guide (C10).
+    public enum FocusUpdate: RPCMethodSpec {
+        /// The parameter keys of `focus.update` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusUpdate, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "A focus update request for a view or guide (C10).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.appNotResponding,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusUpdate {
+    /// `focus.update`: A focus update request for a view or guide (C10).
+    public static var focusUpdate: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.explain`: Whether a view can take focus and which check fails (C32).
+    public enum FocusExplain: RPCMethodSpec {
+        /// The parameter keys of `focus.explain` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusExplain, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "Whether a view can take focus and which check fails (C32).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusExplain {
+    /// `focus.explain`: Whether a view can take focus and which check fails (C32).
+    public static var focusExplain: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.status`: The focus debugger's status: groups, sequence, guides (C31).
+    public enum FocusStatus: RPCMethodSpec {
+        /// `focus.status` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusStatus, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "The focus debugger's status: groups, sequence, guides (C31).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusStatus {
+    /// `focus.status`: The focus debugger's status: groups, sequence, guides (C31).
+    public static var focusStatus: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.items`: The focusable items whose frames meet a rectangle (C26).
+    public enum FocusItems: RPCMethodSpec {
+        /// The parameter keys of `focus.items` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `rect` (array).
+            case rect
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .array
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusItems, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "The focusable items whose frames meet a rectangle (C26).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusItems {
+    /// `focus.items`: The focusable items whose frames meet a rectangle (C26).
+    public static var focusItems: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `focus.activate`: Activates the engine-focused item (C30).
+    public enum FocusActivate: RPCMethodSpec {
+        /// `focus.activate` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .focusActivate, Param.self, section: .focusEngine, roles: .everyone,
+            summary: "Activates the engine-focused item (C30).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.FocusActivate {
+    /// `focus.activate`: Activates the engine-focused item (C30).
+    public static var focusActivate: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `input.key`: A key press or release, offered to the assistive technology first (D-KEY-2).
+    public enum InputKey: RPCMethodSpec {
+        /// The parameter keys of `input.key` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `key` (string).
+            case key
+            /// `modifiers` (array).
+            case modifiers
+            /// `phase` (string).
+            case phase
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .key, .phase: .string
+                case .modifiers: .array
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .inputKey, Param.self, section: .keys, roles: .everyone,
+            summary: "A key press or release, offered to the assistive technology first (D-KEY-2).",
+            errors: [RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.busy])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.InputKey {
+    /// `input.key`: A key press or release, offered to the assistive technology first (D-KEY-2).
+    public static var inputKey: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `input.type`: Types text into the target or the focused element (D-KEY-5).
+    public enum InputType: RPCMethodSpec {
+        /// The parameter keys of `input.type` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `text` (string).
+            case text
+            /// `target` (target).
+            case target
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .text: .string
+                case .target: .target
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .inputType, Param.self, section: .keys, roles: .everyone,
+            summary: "Types text into the target or the focused element (D-KEY-5).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
+                RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.InputType {
+    /// `input.type`: Types text into the target or the focused element (D-KEY-5).
+    public static var inputType: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `input.configure`: Lets the server handle the provider's navigation keys.
+    public enum InputConfigure: RPCMethodSpec {
+        /// The parameter keys of `input.configure` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `serverHandlesNavigation` (boolean).
+            case serverHandlesNavigation
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .boolean
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .inputConfigure, Param.self, section: .keys, roles: .providers,
+            summary: "Lets the server handle the provider's navigation keys.",
+            errors: [RPCError.Code.forbidden])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.InputConfigure {
+    /// `input.configure`: Lets the server handle the provider's navigation keys.
+    public static var inputConfigure: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `accessibility.status`: Whether a screen reader runs (D-SR-1).
+    public enum AccessibilityStatus: RPCMethodSpec {
+        /// `accessibility.status` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .accessibilityStatus, Param.self, section: .keys, roles: .everyone,
+            summary: "Whether a screen reader runs (D-SR-1).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AccessibilityStatus {
+    /// `accessibility.status`: Whether a screen reader runs (D-SR-1).
+    public static var accessibilityStatus: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `a11y.settings`: The user's accessibility settings and where each came from (D-SET-1).
+    public enum A11ySettings: RPCMethodSpec {
+        /// `a11y.settings` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .a11ySettings, Param.self, section: .settings, roles: .everyone,
+            summary: "The user's accessibility settings and where each came from (D-SET-1).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.A11ySettings {
+    /// `a11y.settings`: The user's accessibility settings and where each came from (D-SET-1).
+    public static var a11ySettings: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `rotor.list`: The rotors of an element and its ancestors, custom and system (D-ROTOR-1).
+    public enum RotorList: RPCMethodSpec {
+        /// The parameter keys of `rotor.list` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .rotorList, Param.self, section: .rotors, roles: .everyone,
+            summary: "The rotors of an element and its ancestors, custom and system (D-ROTOR-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.RotorList {
+    /// `rotor.list`: The rotors of an element and its ancestors, custom and system (D-ROTOR-1).
+    public static var rotorList: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `rotor.next`: The next item of a rotor (R58).
+    public enum RotorNext: RPCMethodSpec {
+        /// The parameter keys of `rotor.next` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `rotor` (string).
+            case rotor
+            /// `from` (target).
+            case from
+            /// `fromRange` (array).
+            case fromRange
+            /// `target` (target).
+            case target
+            /// `moveFocus` (boolean).
+            case moveFocus
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .rotor: .string
+                case .from, .target: .target
+                case .fromRange: .array
+                case .moveFocus: .boolean
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .rotorNext, Param.self, section: .rotors, roles: .everyone,
+            summary: "The next item of a rotor (R58).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.RotorNext {
+    /// `rotor.next`: The next item of a rotor (R58).
+    public static var rotorNext: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `rotor.previous`: The previous item of a rotor (R59).
+    public enum RotorPrevious: RPCMethodSpec {
+        /// The parameter keys of `rotor.previous` (besides `app`): those of `rotor.next`.
+        public typealias Param = RPCCatalog.RotorNext.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .rotorPrevious, Param.self, section: .rotors, roles: .everyone,
+            summary: "The previous item of a rotor (R59).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.RotorPrevious {
+    /// `rotor.previous`: The previous item of a rotor (R59).
+    public static var rotorPrevious: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `events.subscribe`: Subscribes to event notifications of one app or all.
+    public enum EventsSubscribe: RPCMethodSpec {
+        /// The parameter keys of `events.subscribe` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `events` (array).
+            case events
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .array
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .eventsSubscribe, Param.self, section: .events, roles: .everyone,
+            summary: "Subscribes to event notifications of one app or all.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.EventsSubscribe {
+    /// `events.subscribe`: Subscribes to event notifications of one app or all.
+    public static var eventsSubscribe: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `events.unsubscribe`: Ends a subscription.
+    public enum EventsUnsubscribe: RPCMethodSpec {
+        /// The parameter keys of `events.unsubscribe` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `subscription` (integer).
+            case subscription
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .integer
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .eventsUnsubscribe, Param.self, section: .events, roles: .everyone,
+            summary: "Ends a subscription.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.EventsUnsubscribe {
+    /// `events.unsubscribe`: Ends a subscription.
+    public static var eventsUnsubscribe: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `policy.get`: The app's guided-access restrictions and their states (R84).
+    public enum PolicyGet: RPCMethodSpec {
+        /// `policy.get` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .policyGet, Param.self, section: .guidedAccess, roles: .everyone,
+            summary: "The app's guided-access restrictions and their states (R84).",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.PolicyGet {
+    /// `policy.get`: The app's guided-access restrictions and their states (R84).
+    public static var policyGet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `policy.set`: Allows or denies a restriction; operator only.
+    public enum PolicySet: RPCMethodSpec {
+        /// The parameter keys of `policy.set` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `restriction` (string).
+            case restriction
+            /// `state` (string).
+            case state
+            /// `appName` (string).
+            case appName
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                .string
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .policySet, Param.self, section: .guidedAccess, roles: .operators,
+            summary: "Allows or denies a restriction; operator only.",
+            errors: [RPCError.Code.forbidden, RPCError.Code.internalError])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.PolicySet {
+    /// `policy.set`: Allows or denies a restriction; operator only.
+    public static var policySet: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `policy.check`: A dry run of the guided-access check an activation makes.
+    public enum PolicyCheck: RPCMethodSpec {
+        /// The parameter keys of `policy.check` (besides `app`): those of `element.get`.
+        public typealias Param = RPCCatalog.ElementGet.Param
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .policyCheck, Param.self, section: .guidedAccess, roles: .everyone,
+            summary: "A dry run of the guided-access check an activation makes.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.PolicyCheck {
+    /// `policy.check`: A dry run of the guided-access check an activation makes.
+    public static var policyCheck: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `audit.listChecks`: The accessibility audit checks.
+    public enum AuditListChecks: RPCMethodSpec {
+        /// `audit.listChecks` takes no parameter besides `app`.
+        public typealias Param = RPCNoParam
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .auditListChecks, Param.self, section: .audits, roles: .everyone,
+            summary: "The accessibility audit checks.",
+            errors: [])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AuditListChecks {
+    /// `audit.listChecks`: The accessibility audit checks.
+    public static var auditListChecks: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `audit.run`: Runs the audit checks and answers the findings.
+    public enum AuditRun: RPCMethodSpec {
+        /// The parameter keys of `audit.run` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `root` (target).
+            case root
+            /// `checks` (array).
+            case checks
+            /// `suppress` (array).
+            case suppress
+            /// `maxFindings` (integer).
+            case maxFindings
+            /// `report` (string).
+            case report
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .root: .target
+                case .checks, .suppress: .array
+                case .maxFindings: .integer
+                case .report: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .auditRun, Param.self, section: .audits, roles: .everyone,
+            summary: "Runs the audit checks and answers the findings.",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.AuditRun {
+    /// `audit.run`: Runs the audit checks and answers the findings.
+    public static var auditRun: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `speech.describe`: What VoiceOver and Orca say for an element (D-SPEECH-1, D-SPEECH-2).
+    public enum SpeechDescribe: RPCMethodSpec {
+        /// The parameter keys of `speech.describe` (besides `app`).
+        public enum Param: String, RPCTargetParameterKey {
+            /// `target` (target).
+            case target
+            /// `model` (string).
+            case model
+            /// `screenReader` (string).
+            case screenReader
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target: .target
+                case .model, .screenReader: .string
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .speechDescribe, Param.self, section: .speech, roles: .everyone,
+            summary: "What VoiceOver and Orca say for an element (D-SPEECH-1, D-SPEECH-2).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.SpeechDescribe {
+    /// `speech.describe`: What VoiceOver and Orca say for an element (D-SPEECH-1, D-SPEECH-2).
+    public static var speechDescribe: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `speech.walk`: Every element's speech in reading order (R104).
+    public enum SpeechWalk: RPCMethodSpec {
+        /// The parameter keys of `speech.walk` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `root` (target).
+            case root
+            /// `model` (string).
+            case model
+            /// `limit` (integer).
+            case limit
+            /// `screenReader` (string).
+            case screenReader
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .root: .target
+                case .model, .screenReader: .string
+                case .limit: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .speechWalk, Param.self, section: .speech, roles: .everyone,
+            summary: "Every element's speech in reading order (R104).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.SpeechWalk {
+    /// `speech.walk`: Every element's speech in reading order (R104).
+    public static var speechWalk: Self { Self() }
+}
+
+extension RPCCatalog {
+    /// `tree.render`: A wireframe picture of the windows as SVG or PNG (D-RENDER-1).
+    public enum TreeRender: RPCMethodSpec {
+        /// The parameter keys of `tree.render` (besides `app`).
+        public enum Param: String, RPCParameterKey {
+            /// `format` (string).
+            case format
+            /// `root` (target).
+            case root
+            /// `overlay` (array).
+            case overlay
+            /// `maxNodes` (integer).
+            case maxNodes
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .format: .string
+                case .root: .target
+                case .overlay: .array
+                case .maxNodes: .integer
+                }
+            }
+        }
+        /// The catalog entry.
+        public static let entry = RPCMethodEntry(
+            .treeRender, Param.self, section: .pictures, roles: .everyone,
+            summary: "A wireframe picture of the windows as SVG or PNG (D-RENDER-1).",
+            errors: [
+                RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
+                RPCError.Code.invalidSelector,
+            ])
+    }
+}
+
+extension RPCMethod where Spec == RPCCatalog.TreeRender {
+    /// `tree.render`: A wireframe picture of the windows as SVG or PNG (D-RENDER-1).
+    public static var treeRender: Self { Self() }
+}

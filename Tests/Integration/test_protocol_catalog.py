@@ -1,0 +1,239 @@
+"""The protocol catalog is the one place a JSON-RPC method name is written (issue 31 item 1, D-CATALOG-1).
+
+* No Swift client surface (AXClient, axquery, AXMCP, AXWebDriver) writes a catalog method name as a string literal:
+  they call through `Sources/AXProtocol` (`client.call(.treeGet, [.format: "json"])`). Every other literal outside
+  the catalog and the server's own method files is listed with file:line and counted (the Python client, owned
+  elsewhere, is an allowed, counted exception; so are the provider library and the test/bench tools).
+* The Python client (`Sources/PythonClient/axclient`) is checked against `Specs/protocol.json`: every method has a
+  client function or is listed below as deliberately absent, with the reason; every parameter key a client function
+  sends with a method literal is a key the catalog declares for it.
+
+Standard library only; needs no build (it reads the committed Specs/protocol.json, which AXProtocolTests keeps
+equal to the catalog).
+"""
+import ast
+import json
+import os
+import re
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SOURCES = os.path.join(ROOT, "Sources")
+CATALOG = os.path.join(ROOT, "Specs", "protocol.json")
+PYTHON_CLIENT = os.path.join(SOURCES, "PythonClient", "axclient")
+
+# Where method names are declared or answered: the catalog and the server's method table.
+DECLARING = ("AXProtocol/", "AXRPC/Methods/")
+# The Swift client surfaces: no method name literal at all.
+CLIENT_SURFACES = ("AXClient/", "axquery/", "AXMCP/", "AXWebDriver/")
+# Literals that are not AXServer methods although they are spelled like one: MCP's own JSON-RPC methods.
+NOT_OURS = {
+    ("AXMCP/MCPSession.swift", "initialize"): "MCP's own initialize (the Model Context Protocol), not axserver's",
+    ("AXMCP/MCPSession.swift", "ping"): "MCP's own ping (the Model Context Protocol), not axserver's",
+}
+
+# Catalog methods the Python client deliberately has no function for, with the reason.
+PYTHON_ABSENT = {
+    "shutdown": "an automation client does not stop the server; tests stop the process they started",
+    "input.configure": "provider-only; the Python provider library does not let the server handle navigation keys",
+    "accessibility.status": "Client.screen_reader_running is not wrapped yet; a11y.settings carries isVoiceOverRunning",
+}
+
+SWIFT_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def catalog():
+    with open(CATALOG, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def swift_code(line):
+    """The line without its `//` comment (a `//` inside a string literal is kept)."""
+    in_string, index = False, 0
+    while index < len(line):
+        char = line[index]
+        if char == "\\" and in_string:
+            index += 2
+            continue
+        if char == '"':
+            in_string = not in_string
+        elif not in_string and line.startswith("//", index):
+            return line[:index]
+        index += 1
+    return line
+
+
+def swift_literals(path):
+    """(line number, text) of every one-line string literal of a Swift file (multi-line literals skipped)."""
+    out, multiline = [], False
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.count('"""') % 2 == 1:
+                multiline = not multiline
+                continue
+            if multiline:
+                continue
+            out.extend((number, match.group(1)) for match in SWIFT_STRING.finditer(swift_code(line)))
+    return out
+
+
+def python_literals(path):
+    """(line number, text) of every string constant of a Python file (docstrings included; they rarely equal a
+    method name on their own)."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def method_literals(names):
+    """{relative path: [(line, name)]} of every literal equal to a method name under Sources/, outside the
+    declaring files."""
+    found = {}
+    for directory, _, files in os.walk(SOURCES):
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            relative = os.path.relpath(path, SOURCES)
+            if relative.startswith(DECLARING):
+                continue
+            if name.endswith(".swift"):
+                literals = swift_literals(path)
+            elif name.endswith(".py"):
+                literals = python_literals(path)
+            else:
+                continue
+            hits = [(line, text) for line, text in literals
+                    if text in names and (relative, text) not in NOT_OURS]
+            if hits:
+                found[relative] = hits
+    return found
+
+
+class MethodNameLiteralTests(unittest.TestCase):
+    def test_swift_clients_name_methods_through_the_catalog(self):
+        names = {method["name"] for method in catalog()["methods"]}
+        found = method_literals(names)
+        clients = {path: hits for path, hits in found.items() if path.startswith(CLIENT_SURFACES)}
+        listing = ["%s:%d %r" % (path, line, text) for path, hits in sorted(clients.items()) for line, text in hits]
+        self.assertEqual(listing, [], "method names written as strings in a Swift client (call through "
+                                      "Sources/AXProtocol, e.g. client.call(.treeGet, [.format: \"json\"])):\n"
+                         + "\n".join(listing))
+        python = sum(len(hits) for path, hits in found.items() if path.startswith("PythonClient/"))
+        others = {path: hits for path, hits in found.items()
+                  if not path.startswith(CLIENT_SURFACES) and not path.startswith("PythonClient/")}
+        print("\nmethod-name literals outside the catalog: Swift clients 0; Python client %d (allowed: its files "
+              "belong to another engineer); other modules %d" % (python, sum(map(len, others.values()))))
+        for path, hits in sorted(others.items()):
+            print("  %s: %s" % (path, ", ".join("%d %s" % hit for hit in hits)))
+
+
+def _method_names_in(node, names):
+    return {child.value for child in ast.walk(node)
+            if isinstance(child, ast.Constant) and isinstance(child.value, str) and child.value in names}
+
+
+PARAM_VARIABLES = {"params", "p", "extra", "body"}
+
+
+def _dict_keys(node):
+    return {key.value for key in node.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+
+
+def _sent_dict(node):
+    """The dict literal a call argument sends: `{…}` itself, or the first argument of `_with_app({…}, app)`."""
+    if isinstance(node, ast.Dict):
+        return node
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict):
+        return node.args[0]
+    return None
+
+
+def _keys_of_call(node, methods):
+    """Keys of the dicts passed beside a method literal: `call("m", {…})`, `call("m", _with_app({…}, app))`."""
+    if not any(isinstance(arg, ast.Constant) and arg.value in methods for arg in node.args):
+        return set()
+    keys = set()
+    for arg in node.args[1:]:
+        sent = _sent_dict(arg)
+        if sent is not None:
+            keys |= _dict_keys(sent)
+    return keys
+
+
+def _keys_of_statement(node):
+    """Keys of `params = {…}` / `params: Dict = {…}` and `params["k"] = …`."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        keys = set()
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in PARAM_VARIABLES and isinstance(node.value, ast.Dict):
+                keys |= _dict_keys(node.value)
+            if (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                    and target.value.id in PARAM_VARIABLES and isinstance(target.slice, ast.Constant)
+                    and isinstance(target.slice.value, str)):
+                keys.add(target.slice.value)
+        return keys
+    return set()
+
+
+def sent_keys(function, methods):
+    """The parameter keys a function sends: dict literals beside a method literal, and the dicts it builds in a
+    variable named like params. Limits: keys added by a helper the method name is passed to (`_act`, `_step`)
+    are checked in the helper only when it names the method itself; computed keys are not seen."""
+    keys = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call):
+            keys |= _keys_of_call(node, methods)
+        keys |= _keys_of_statement(node)
+    return keys
+
+
+class PythonClientTests(unittest.TestCase):
+    def setUp(self):
+        self.catalog = catalog()
+        self.params = {method["name"]: {param["name"] for param in method["params"]} | {"app"}
+                       for method in self.catalog["methods"]}
+
+    def client_functions(self):
+        for directory, _, files in os.walk(PYTHON_CLIENT):
+            for name in sorted(files):
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(directory, name)
+                with open(path, encoding="utf-8") as handle:
+                    tree = ast.parse(handle.read(), path)
+                for node in ast.walk(tree):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        yield os.path.relpath(path, ROOT), node
+
+    def test_every_method_has_a_client_function_or_a_reason(self):
+        named = set()
+        for _, function in self.client_functions():
+            named |= _method_names_in(function, self.params)
+        missing = sorted(set(self.params) - named - set(PYTHON_ABSENT))
+        self.assertEqual(missing, [], "catalog methods the Python client neither calls nor lists in PYTHON_ABSENT "
+                                      "(add a function, or the reason it has none)")
+        stale = sorted(name for name in PYTHON_ABSENT if name in named or name not in self.params)
+        self.assertEqual(stale, [], "PYTHON_ABSENT lists methods the client calls, or that the catalog lacks")
+        print("\nPython client: %d of %d catalog methods called; %d deliberately absent"
+              % (len(named), len(self.params), len(PYTHON_ABSENT)))
+
+    def test_every_key_the_client_sends_is_declared(self):
+        problems, checked = [], 0
+        for path, function in self.client_functions():
+            methods = _method_names_in(function, self.params)
+            if not methods:
+                continue
+            allowed = set().union(*(self.params[name] for name in methods))
+            for key in sorted(sent_keys(function, methods)):
+                checked += 1
+                if key not in allowed:
+                    problems.append("%s:%d %s() sends %r, which %s does not take"
+                                    % (path, function.lineno, function.name, key, " / ".join(sorted(methods))))
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreater(checked, 50, "the scan found too few keys: did the client's call sites change shape?")
+        print("\nPython client: %d sent keys checked against Specs/protocol.json" % checked)
+
+
+if __name__ == "__main__":
+    unittest.main()
