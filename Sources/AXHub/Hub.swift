@@ -487,7 +487,9 @@ package final class Hub: Sendable {
                     appState.focusedID = target
                     wake = appState.takeWaiters()  // D-WAIT-FOCUS-1
                 }
-            default: break
+            case .screenChanged(nil), .layoutChanged(nil), .announcement, .pageScrolled, .pauseAssistiveTechnology,
+                .resumeAssistiveTechnology:
+                break
             }
             return true
         }
