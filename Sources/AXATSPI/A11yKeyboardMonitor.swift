@@ -58,11 +58,6 @@ package struct KeyboardMonitorGrabs: Sendable, Equatable {
     /// Whether any client watches or grabs keys (then keys go to the monitor).
     package var hasClients: Bool { clients.values.contains { !$0.isEmpty } }
 
-    /// Whether a client watches keys and has not set any grab yet (it is still starting).
-    package var awaitingGrabs: Bool {
-        clients.values.contains { $0.watching && !$0.grabAll && $0.modifiers.isEmpty && $0.keystrokes.isEmpty }
-    }
-
     /// Clients that get a key's `KeyEvent`: the watchers, and every client with a grab.
     package var recipients: [String] { clients.filter { !$0.value.isEmpty }.map(\.key).sorted() }
 
@@ -212,7 +207,6 @@ package final class A11yKeyboardMonitor: Sendable {
     /// app acts on it (focus events of that action then reach the client after the key, as with the registry's
     /// synchronous `NotifyListenersSync`; without it Orca 48 saw the new focus first and stayed silent).
     package func deliver(_ key: ForwardedKey) async -> KeyForwardAnswer? {
-        await waitForKeyGrabs()
         guard let (bus, recipients, answer) = send(key) else { return nil }
         for recipient in recipients {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -223,21 +217,6 @@ package final class A11yKeyboardMonitor: Sendable {
             }
         }
         return answer
-    }
-
-    /// How long a key waits for a watching client's first `SetKeyGrabs`.
-    static let grabsTimeoutMilliseconds = 500
-
-    /// Waits (bounded) until every watching client has set its key grabs. A client watches before it grabs: libatspi
-    /// calls `WatchKeyboard` while Orca starts, and sends its grabs from a 10 ms main-loop timeout
-    /// (`atspi-device-a11y-manager.c` `schedule_refresh_grabs`), that is once Orca's main loop runs. Before that a key
-    /// cannot be matched against Orca's commands (Orca+h would reach the app), and Orca does not handle keys yet
-    /// (the main-loop barrier, D-KEY-MONITOR-2, has nothing to wait for).
-    private func waitForKeyGrabs() async {
-        let deadline = ContinuousClock.now + .milliseconds(Self.grabsTimeoutMilliseconds)
-        while grabs.withLock({ $0.awaitingGrabs }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
     }
 
     /// Emits the key's `KeyEvent` to every client; nil when no client listens.

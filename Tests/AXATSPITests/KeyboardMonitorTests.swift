@@ -61,19 +61,6 @@ final class KeyboardMonitorTests: XCTestCase {
         XCTAssertFalse(grabs.consumes(keysym: Self.kpEnter, modifiers: 0, pressed: true))
     }
 
-    /// D-KEY-MONITOR-2: a client that watches and has set no grab yet is still starting (libatspi sends its grabs
-    /// from its main loop); keys wait for its grabs.
-    func testAWatchingClientWithoutGrabsIsAwaitedUntilItSetsThem() {
-        var grabs = KeyboardMonitorGrabs()
-        XCTAssertFalse(grabs.awaitingGrabs)
-        XCTAssertTrue(grabs.update(":1.7") { $0.watching = true })
-        XCTAssertTrue(grabs.awaitingGrabs)
-        XCTAssertTrue(grabs.update(":1.7") { $0.modifiers = [Self.insert] })
-        XCTAssertFalse(grabs.awaitingGrabs)
-        XCTAssertTrue(grabs.update(":1.8") { $0.grabAll = true })
-        XCTAssertFalse(grabs.awaitingGrabs, "a client that grabs the whole keyboard is not starting")
-    }
-
     func testClientsBeyondTheLimitAreRefused() {
         var grabs = KeyboardMonitorGrabs()
         for index in 0..<KeyboardMonitorGrabs.clientLimit {

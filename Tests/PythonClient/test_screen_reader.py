@@ -86,8 +86,8 @@ def test_an_app_of_ones_own_is_heard(stack, screen_reader, ax, ax_provider):
             # object silently (default.presentKeyboardEvent). Since D-KEY-MONITOR-2 the app acts only after Orca's
             # main loop answered two pings, which holds once Orca runs settled (5 of 5 runs with the Tab 0.3 s after
             # the app came; 0 of 3 before). Here the Tab follows Orca's start and the app's arrival by milliseconds,
-            # while Orca still works through its start-up backlog in one long dispatch that answers the pings too
-            # (3 of 5 heard): the remaining window, Specs/decisions.md D-KEY-MONITOR-2. The settled case is proved by
+            # while Orca still works through its backlog in one long dispatch that answers the pings too: the
+            # remaining window, Specs/decisions.md D-KEY-MONITOR-2. The settled case is proved by
             # Tests/Integration/test_orca_two_apps.py (…OnOrca48).
             pytest.xfail("Orca 48 still starting adopted the provider's first focus silently: %s" % silent)
     try:

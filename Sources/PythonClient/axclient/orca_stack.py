@@ -184,34 +184,3 @@ def resolve(choice: Optional[str] = None) -> OrcaStack:
         return _prefix_stack(os.path.abspath(choice))
     raise OrcaStackUnavailable("unknown Orca stack %r: use 43 (the system's), 48 (Tools/install-orca48.sh) or the "
                                "path of an install-orca48 prefix" % choice)
-
-
-def _bus_call(env: Dict[str, str], address: str, *args: str) -> Optional[str]:
-    """One ``dbus-send`` call on the bus at ``address``; its printed reply, None on an error."""
-    try:
-        done = subprocess.run(["dbus-send", "--bus=" + address, "--print-reply"] + list(args),
-                              capture_output=True, text=True, timeout=5, env=env)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
-
-
-def main_loop_answers(env: Dict[str, str], pid: int) -> bool:
-    """Whether the process ``pid`` answers ``Peer.Ping`` on its accessibility-bus connections (libdbus answers it
-    while the main loop dispatches): Orca 48 says "Screen reader on" and watches the keyboard before its main loop
-    runs, and keys it gets before that are handled late (D-KEY-MONITOR-2)."""
-    address = env.get("AT_SPI_BUS_ADDRESS")
-    if not address:
-        return False
-    listed = _bus_call(env, address, "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                       "org.freedesktop.DBus.ListNames") or ""
-    names = [part.split('"')[1] for part in listed.split("string ")[1:] if part.startswith('":')]
-    ours = []
-    for name in names[:256]:
-        owner = _bus_call(env, address, "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                          "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:" + name) or ""
-        if owner.split()[-1:] == [str(pid)]:
-            ours.append(name)
-    return bool(ours) and all(_bus_call(env, address, "--dest=" + name, "/", "org.freedesktop.DBus.Peer.Ping")
-                              is not None for name in ours)
-

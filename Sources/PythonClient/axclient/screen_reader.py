@@ -248,17 +248,11 @@ class Orca:
 
     def _wait_watching(self, env: Dict[str, str], deadline: float) -> None:
         """Orca 48 says "Screen reader on" before its a11y-manager device watches keys: wait for that too."""
-        from .orca_stack import ORCA_MONITOR_NAME, main_loop_answers, watching_keyboard
+        from .orca_stack import ORCA_MONITOR_NAME, watching_keyboard
         while not watching_keyboard(env):
             if time.monotonic() >= deadline or self.process.poll() is not None:
                 raise ScreenReaderStartError("Orca never watched the keyboard (no %s on its session bus; output: %s)"
                                              % (ORCA_MONITOR_NAME, self._output_text()[-1500:] or "(none)"))
-            time.sleep(0.02)
-        # Then its main loop: until it runs, Orca handles no key (it queues them and handles them late).
-        while not main_loop_answers(env, self.process.pid):
-            if time.monotonic() >= deadline or self.process.poll() is not None:
-                raise ScreenReaderStartError("Orca's main loop never answered on the accessibility bus (output: %s)"
-                                             % (self._output_text()[-1500:] or "(none)"))
             time.sleep(0.02)
 
     def _wait_ready(self, timeout: float) -> None:
