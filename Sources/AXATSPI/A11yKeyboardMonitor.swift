@@ -121,6 +121,8 @@ package final class A11yKeyboardMonitor: Sendable {
     let logger: Logger
     private let grabs = Mutex(KeyboardMonitorGrabs())
     private let connection = Mutex<DBusConnection?>(nil)
+    /// Each client's process id (`GetConnectionUnixProcessID`), for the main-loop barrier (D-KEY-MONITOR-2).
+    private let processIDs = Mutex<[String: UInt32]>([:])
 
     package init(logger: Logger) { self.logger = logger }
 
@@ -159,6 +161,32 @@ package final class A11yKeyboardMonitor: Sendable {
         }
         bus?.close()
         grabs.withLock { $0 = KeyboardMonitorGrabs() }
+        processIDs.withLock { $0 = [:] }
+    }
+
+    /// The processes of the clients that get keys (those whose process id is known).
+    package var clientProcesses: Set<UInt32> {
+        let recipients = grabs.withLock { $0.recipients }
+        return processIDs.withLock { known in Set(recipients.compactMap { known[$0] }) }
+    }
+
+    /// Asks the bus once for the process of a new client (asynchronously; the answer is kept until it leaves).
+    private func lookUpProcess(of sender: String) {
+        guard processIDs.withLock({ $0[sender] == nil }), let bus = connection.withLock({ $0 }) else { return }
+        let arguments: (DBusWriter) -> Void = { $0.append(sender) }
+        bus.callAsync(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixProcessID", timeoutMilliseconds: 5_000, arguments
+        ) { [weak self] result in
+            guard let self, case .success(let reply) = result, reply.hasSignature("u"),
+                let process = try? reply.reader().readUInt32()
+            else { return }
+            let stillClient = self.grabs.withLock { $0.clients[sender] != nil }
+            guard stillClient else { return }
+            self.processIDs.withLock { known in
+                if known.count < KeyboardMonitorGrabs.clientLimit { known[sender] = process }
+            }
+        }
     }
 
     /// Whether some client watches or grabs keys.
@@ -259,6 +287,7 @@ package final class A11yKeyboardMonitor: Sendable {
             return .error(.failed("the keyboard monitor serves at most \(KeyboardMonitorGrabs.clientLimit) clients"))
         }
         logger.debug("a11y keyboard monitor: \(member) from \(sender)")
+        lookUpProcess(of: sender)
         return .reply(message.makeReply())
     }
 
@@ -305,6 +334,7 @@ package final class A11yKeyboardMonitor: Sendable {
             let newOwner = try? reader.readString(), newOwner.isEmpty
         else { return }
         grabs.withLock { $0.remove(name) }
+        processIDs.withLock { _ = $0.removeValue(forKey: name) }
     }
 
     static let introspection = """

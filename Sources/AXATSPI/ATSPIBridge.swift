@@ -171,8 +171,11 @@ package final class ATSPIBridge: Sendable {
                 let bridge = self.state.withLock { $0.apps.removeValue(forKey: id) }
                 bridge?.close()  // its bus name vanishes: the registry removes it from the desktop
             }
-        case .treeChanged(let app, _, _), .focusChanged(let app, _, _), .notification(let app, _),
-            .textCaret(let app, _, _):
+        case .focusChanged(let app, _, _):
+            // A window activation waiting for a key comes before the focus change (D-ATSPI-ACTIVE-1).
+            keys.releaseDeferredRoute(for: app)
+            state.withLock { $0.apps[app] }?.receive(event)
+        case .treeChanged(let app, _, _), .notification(let app, _), .textCaret(let app, _, _):
             state.withLock { $0.apps[app] }?.receive(event)
         case .restrictionChanged, .engineFocus, .guidedAccessStatusChanged, .screenReaderStatus, .settingsChanged:
             break

@@ -78,6 +78,9 @@ extension AppBridge {
         let old = served
         let changes = serveTaken(taken)
         guard listeners.anyListener else { return }
+        // The window's activation before the focus it brings (an activation waiting for a key is released just
+        // before the key's focus move, D-ATSPI-ACTIVE-1): Orca presents the window, then the control.
+        if let activation = taken.activation { emitActivation(activation) }
         var caretsSent: Set<String> = []
         if let changes {
             for update in EventDiff.updates(from: old, to: served, changes: changes) {
@@ -89,7 +92,6 @@ extension AppBridge {
         }
         emitCaretMoves(taken.carets, except: caretsSent)
         for notification in taken.notifications { emitNotification(notification) }
-        if let activation = taken.activation { emitActivation(activation) }
     }
 
     /// Takes the hub changes waiting for this flush; nil when there are none.

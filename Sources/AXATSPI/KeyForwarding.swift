@@ -41,11 +41,14 @@ package final class KeyForwarding: KeyForwarder, Sendable {
     private let monitor = Mutex<A11yKeyboardMonitor?>(nil)
     /// Told which app a key press goes to (the bridge activates its key window, D-ATSPI-ACTIVE-1).
     private let routeHandler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Waits for a keyboard-monitor client's main loop before the app acts on a press (D-KEY-MONITOR-2).
+    private let barrier: ATMainLoopBarrier
 
     /// `timeoutMilliseconds`: how long one key waits for the AT (at most the registry's 3 s; the environment
     /// variable `AXSERVER_KEY_TIMEOUT_MS` lowers it, e.g. for tests).
     package init(logger: Logger, timeoutMilliseconds: Int = KeyForwarding.registryTimeoutMilliseconds) {
         self.logger = logger
+        self.barrier = ATMainLoopBarrier(logger: logger)
         var timeout = timeoutMilliseconds
         if let raw = getenv("AXSERVER_KEY_TIMEOUT_MS"), let value = Int(String(cString: raw)) {
             timeout = value
@@ -76,6 +79,7 @@ package final class KeyForwarding: KeyForwarder, Sendable {
             locked.connection = connection
             locked.tokens = tokens
         }
+        barrier.start(connection)
         query()
     }
 
@@ -89,6 +93,7 @@ package final class KeyForwarding: KeyForwarder, Sendable {
             return current
         }
         for token in tokens { connection?.removeSignalHandler(token) }
+        barrier.stop()
     }
 
     /// Re-reads `GetKeystrokeListeners`; a reply to an older query is ignored.
@@ -140,7 +145,37 @@ package final class KeyForwarding: KeyForwarder, Sendable {
     /// Sets what `keysRouted(to:)` calls (nil: nothing).
     func onKeysRouted(_ handler: (@Sendable (String) -> Void)?) { routeHandler.withLock { $0 = handler } }
 
-    package func keysRouted(to app: String) { routeHandler.withLock { $0 }?(app) }
+    /// The app of a press on its way to the AT, whose window activation waits until the AT has had the key.
+    private let deferredRoute = Mutex<String?>(nil)
+
+    /// A press goes to `app` (Hub.key, before the key is offered) or focus moved into it: its window becomes the
+    /// active one. While an AT listens for keys, the activation waits until the AT has handled the press
+    /// (`forward`) or the app's focus changes (`releaseDeferredRoute`), whichever comes first: Orca handles a key at
+    /// once but queues the activation's events, so a window activated before the key made Orca 48 find it active
+    /// on the key and adopt its focused element without a word (D-ATSPI-ACTIVE-1, D-KEY-MONITOR-2).
+    package func keysRouted(to app: String) {
+        guard hasKeyListeners else {
+            route(app)
+            return
+        }
+        let previous = deferredRoute.withLock { pending -> String? in
+            defer { pending = app }
+            return pending
+        }
+        if let previous, previous != app { route(previous) }
+    }
+
+    /// Activates the app whose activation waits, when it is `app` (nil: whichever waits).
+    func releaseDeferredRoute(for app: String? = nil) {
+        let waiting = deferredRoute.withLock { pending -> String? in
+            guard let current = pending, app == nil || current == app else { return nil }
+            pending = nil
+            return current
+        }
+        if let waiting { route(waiting) }
+    }
+
+    private func route(_ app: String) { routeHandler.withLock { $0 }?(app) }
 
     /// Routes keys to `monitor`'s clients first (nil: registry listeners only).
     func attach(_ monitor: A11yKeyboardMonitor?) { self.monitor.withLock { $0 = monitor } }
@@ -150,8 +185,23 @@ package final class KeyForwarding: KeyForwarder, Sendable {
     package var hasKeyListeners: Bool { hasRegistryListeners || (monitor.withLock { $0 }?.hasClients ?? false) }
 
     package func forward(_ key: ForwardedKey, app: String) async -> KeyForwardAnswer {
-        let monitorAnswer = await monitor.withLock { $0 }?.deliver(key)
+        let answer = await offerToAssistiveTechnologies(key)
+        // The AT had the press: now the app's window is activated, before the app acts on it.
+        if key.pressed { releaseDeferredRoute(for: app) }
+        return answer
+    }
+
+    /// The keyboard monitor's clients first, then the registry's listeners (D-KEY-MONITOR-1, D-KEY-3).
+    private func offerToAssistiveTechnologies(_ key: ForwardedKey) async -> KeyForwardAnswer {
+        let keyboardMonitor = monitor.withLock { $0 }
+        let monitorAnswer = await keyboardMonitor?.deliver(key)
         if monitorAnswer == .consumed { return .consumed }
+        // The app acts on the press: only once the clients' main loops handled it (D-KEY-MONITOR-2).
+        if monitorAnswer == .notConsumed, key.pressed, let keyboardMonitor {
+            await barrier.pass(
+                processes: keyboardMonitor.clientProcesses,
+                timeoutMilliseconds: A11yKeyboardMonitor.pingTimeoutMilliseconds)
+        }
         guard hasRegistryListeners else { return monitorAnswer ?? .noListener }
         return await forwardToRegistry(key)
     }

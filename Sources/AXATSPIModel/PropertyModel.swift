@@ -149,7 +149,9 @@ package struct PropertyModel {
         case .childCount: return .int32(Int32(clamping: accessible.children(of: object).count))
         case .locale: return .string(node?.language ?? ApplicationModel.localeString)
         case .accessibleId: return .string(node?.identifier ?? "")
-        default: return .string(node?.hint ?? "")  // helpText
+        // HelpText stays empty: the hint is the Description, which every AT reads; served twice, Orca ≥ 45 says it
+        // twice (its description, then its "tutorial", D-ATSPI-HELP-1).
+        default: return .string("")  // helpText
         }
     }
 

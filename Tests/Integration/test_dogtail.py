@@ -21,6 +21,13 @@ Decisions (Specs/orca-transcripts.md §5, and /work/notes/h16.md for the bridge 
     `typeText` is tested as documented: on a focusable node it goes to raw X input and the field does not change.
   * `textentry(name)` looks for role name 'text' (GTK's entries); the bridge maps UITextField to TEXT + EDITABLE +
     SINGLE_LINE like GTK 4's GtkEntry (D-ATSPI-TEXT-2), so scripts find the field with dogtail's own `textentry`.
+  * Both AT-SPI stacks (issue 39): the script runs on Debian 12's libatspi 2.46 and on libatspi 2.56
+    (Tools/install-orca48.sh's prefix: its registry, library and typelib). libatspi 2.55 renamed ROLE_PUSH_BUTTON
+    "push button" → "button" (the only role name that changed; SWITCH and BUTTON are new roles), and dogtail
+    0.9.11's `button(name)` / `IsAButtonNamed` compare `roleName == 'push button'`, so they find nothing on 2.56.
+    Scripts name the role through the library they run on (`Atspi.role_get_name(ROLE_PUSH_BUTTON)`, the role
+    constant being the same number in both) and keep dogtail's own searches (`GenericPredicate(roleName=…)`,
+    `child`, `findChildren`); a literal role name is right on one stack only (Specs/orca-transcripts.md §5).
 """
 import json
 import os
@@ -50,8 +57,16 @@ def _client():
     config.actionDelay = 0.0
     config.defaultDelay = 0.0
     config.typingDelay = 0.0
+    import pyatspi
     from dogtail import predicate, tree
     from dogtail.tree import SearchError
+
+    # The role's name as this libatspi spells it ("push button" before 2.55, "button" from 2.55 on): dogtail's
+    # searches compare role names, so the script names the role through the library, never as a literal.
+    push_button = pyatspi.Atspi.role_get_name(pyatspi.ROLE_PUSH_BUTTON)
+
+    def buttons(name=""):
+        return predicate.GenericPredicate(name=name, roleName=push_button)
 
     def emit(what, **fields):
         print(json.dumps(dict(fields, what=what)), flush=True)
@@ -67,11 +82,14 @@ def _client():
     app = tree.root.application(APP)
     emit("application", name=app.name, role=app.roleName, children=[c.roleName for c in app.children])
 
-    reset = app.button("Reset All Settings")
-    emit("button", name=reset.name, role=reset.roleName, description=reset.description,
+    reset = app.findChild(buttons("Reset All Settings"))
+    emit("button", name=reset.name, role=reset.roleName, role_constant=int(reset.role), description=reset.description,
          actions=sorted(reset.actions.keys()), showing=reset.showing, sensitive=reset.sensitive)
-    names = [b.name for b in app.findChildren(predicate.GenericPredicate(roleName="push button"))]
+    names = [b.name for b in app.findChildren(buttons())]
     emit("buttons", names=names)
+    # dogtail's own button(): role name 'push button', which libatspi 2.56 no longer uses (recorded, see above).
+    by_name = app.findChild(predicate.IsAButtonNamed("Reset All Settings"), retry=False, requireResult=False)
+    emit("dogtail button()", found=by_name is not None)
 
     try:
         found = app.textentry("Device Name")
@@ -103,15 +121,27 @@ def _client():
     emit("switch", before=before, after=after, actions=sorted(wifi.actions.keys()))
 
     reset.doActionNamed("click")
-    alert = app.child(roleName="alert")
+    alert = app.child(roleName="alert")            # role names other than "push button" are the same on 2.56
     emit("alert", name=alert.name, actions=sorted(alert.actions.keys()),
-         buttons=[b.name for b in alert.findChildren(predicate.GenericPredicate(roleName="push button"))])
-    alert.button("Cancel").doActionNamed("click")
+         buttons=[b.name for b in alert.findChildren(buttons())])
+    alert.findChild(buttons("Cancel")).doActionNamed("click")
     emit("alert cancelled", gone=bool(waited(lambda: not app.findChildren(predicate.GenericPredicate(roleName="alert")))))
     reset.doActionNamed("click")
     alert = app.child(roleName="alert")
     alert.doActionNamed("dismiss")
     emit("alert dismissed", gone=bool(waited(lambda: not app.findChildren(predicate.GenericPredicate(roleName="alert")))))
+    emit("library", version=_atspi_version())
+
+
+def _atspi_version():
+    """libatspi's (major, minor); None before atspi_get_version existed (Debian 12's 2.46 has none)."""
+    import gi
+    gi.require_version("Atspi", "2.0")
+    from gi.repository import Atspi
+    if not hasattr(Atspi, "get_version"):
+        return None
+    version = Atspi.get_version()
+    return [version.major, version.minor]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -121,12 +151,21 @@ if __name__ != "__main__":
     from harness import RPC, A11yStack, start_server
 
 
+# libatspi's name for ROLE_PUSH_BUTTON (atspi-misc.c role_names): "push button", "button" from 2.55 on.
+RENAMED_IN = (2, 55)
+ROLE_PUSH_BUTTON = 43          # AtspiRole: ATSPI_ROLE_PUSH_BUTTON, the same number in both libraries
+ORCA48_ATSPI_ROOT = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "orca48", "root")
+
+
 @unittest.skipUnless(dogtail_installed(), "python3-dogtail is not installed (Tools/install-deps.sh installs it)")
 class DogtailDrivesTheDemo(unittest.TestCase):
+    #: The at-spi2-core the stack runs (None: the system's, or $AX_ATSPI_ROOT as the harness reads it).
+    atspi_root = None
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack(private_home=True)
+        cls.stack = A11yStack(private_home=True,
+                              extra_args=["--atspi-root", cls.atspi_root] if cls.atspi_root else ())
         cls.server = cls.rpc = None
         try:
             cls.server, cls.sock, cls.tmp = start_server("--demo", env=cls.stack.env, atspi=True)
@@ -185,9 +224,17 @@ class DogtailDrivesTheDemo(unittest.TestCase):
         for name in ("Edit", "Reset All Settings", "Display & Brightness"):
             self.assertIn(name, names)
 
+    def library(self):
+        version = self.seen("library")["version"]
+        return tuple(version) if version else (2, 46)
+
     def test_2_button_by_name(self):
         button = self.seen("button")
-        self.assertEqual(button["role"], "push button")
+        self.assertEqual(button["role_constant"], ROLE_PUSH_BUTTON)
+        renamed = self.library() >= RENAMED_IN
+        self.assertEqual(button["role"], "button" if renamed else "push button", "libatspi %s" % (self.library(),))
+        # dogtail 0.9.11's own button() compares the role name 'push button': found before the rename only.
+        self.assertEqual(self.seen("dogtail button()")["found"], not renamed)
         self.assertEqual(button["description"], "Asks before resetting")      # DemoApp's accessibilityHint
         self.assertIn("click", button["actions"])                              # dogtail's common action name
         self.assertTrue(button["showing"] and button["sensitive"])
@@ -230,6 +277,16 @@ class DogtailDrivesTheDemo(unittest.TestCase):
         wifi = self.server_value('#"cell.wifi"')
         self.assertEqual(wifi.get("value"), "off", "the server's Wi-Fi cell: %r" % wifi)
         self.assertNotIn("checked", wifi["states"])
+
+
+@unittest.skipUnless(dogtail_installed(), "python3-dogtail is not installed (Tools/install-deps.sh installs it)")
+@unittest.skipUnless(os.path.isdir(ORCA48_ATSPI_ROOT), "no libatspi 2.56 stack (Tools/install-orca48.sh installs it)")
+class DogtailDrivesTheDemoOnAtspi256(DogtailDrivesTheDemo):
+    """The same script and checks on at-spi2-core / libatspi 2.56 (registry, library, typelib of the prefix)."""
+    atspi_root = ORCA48_ATSPI_ROOT
+
+    def test_7_the_stack_is_2_56(self):
+        self.assertEqual(self.library(), (2, 56))
 
 
 if __name__ == "__main__":

@@ -79,10 +79,13 @@ if __name__ != "__main__":
 
 @unittest.skipUnless(dogtail_installed(), "python3-dogtail is not installed (Tools/install-deps.sh installs it)")
 class DogtailSelectsRows(unittest.TestCase):
+    #: The at-spi2-core the stack runs (None: the system's, or $AX_ATSPI_ROOT as the harness reads it).
+    atspi_root = None
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = A11yStack(private_home=True)
+        cls.stack = A11yStack(private_home=True,
+                              extra_args=["--atspi-root", cls.atspi_root] if cls.atspi_root else ())
         cls.server = cls.rpc = cls.mail = None
         try:
             cls.server, cls.sock, cls.tmp = start_server("--demo", env=cls.stack.env, atspi=True)
@@ -153,6 +156,17 @@ class DogtailSelectsRows(unittest.TestCase):
         wifi = self.seen("select wifi")
         self.assertEqual((wifi["answer"], wifi["after"]), (False, wifi["before"]),
                          "select() must not flip the switch a row folds: %r" % wifi)
+
+
+
+ORCA48_ATSPI_ROOT = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "orca48", "root")
+
+
+@unittest.skipUnless(dogtail_installed(), "python3-dogtail is not installed (Tools/install-deps.sh installs it)")
+@unittest.skipUnless(os.path.isdir(ORCA48_ATSPI_ROOT), "no libatspi 2.56 stack (Tools/install-orca48.sh installs it)")
+class DogtailSelectsRowsOnAtspi256(DogtailSelectsRows):
+    """The same script and checks on at-spi2-core / libatspi 2.56 (issue 39; role names it uses are unchanged)."""
+    atspi_root = ORCA48_ATSPI_ROOT
 
 
 if __name__ == "__main__":

@@ -97,7 +97,9 @@ def test_the_speech_preview_agrees_with_each_orca_on_every_tab_stop(stack, axser
     """Issue 39 item 5 (D-SPEECH-3): on every Tab stop of the demo, each line ``speech.describe`` predicts in the
     running Orca's phrasing (``screenReader`` "orca-43" / "orca-48", which ``to_match_preview`` passes) is one of the
     lines that Orca said, word for word. Before, the preview spoke Orca 43's phrasing to Orca 48 ("Edit push
-    button" where Orca 48 says "Edit button") and the comparison took a line found inside a longer one as said."""
+    button" where Orca 48 says "Edit button") and the comparison took a line found inside a longer one as said.
+    No stop says a line twice: Orca 48 spoke "Reset All Settings"'s hint twice while the bridge served it as both
+    Description and HelpText (D-ATSPI-HELP-1)."""
     options = axserver_pool.options(None)
     options.update(fresh=True, screen_reader=True, orca=stack)
     server = axserver_pool.start(options)
@@ -106,7 +108,7 @@ def test_the_speech_preview_agrees_with_each_orca_on_every_tab_stop(stack, axser
         with server.client() as ax:
             reader = session.reader(ax)
             assert session.orca_stack.name == "orca-" + stack
-            disagreements, seen = [], []
+            disagreements, seen, repeated = [], [], []
             for _ in range(DEMO_TAB_STOPS):
                 reader.press("Tab")
                 focused = ax.focused()
@@ -114,10 +116,13 @@ def test_the_speech_preview_agrees_with_each_orca_on_every_tab_stop(stack, axser
                 seen.append(focused.id)
                 reader.wait_for_speech(re.compile(r"\w"))          # Orca spoke for this stop (bounded)
                 comparison = reader.compare_with_preview({"id": focused.id})
+                lines = [" ".join(line.split()).rstrip(".") for line in comparison["orca"]]
+                repeated += ["%s: %r" % (focused.id, line) for line in set(lines) if line and lines.count(line) > 1]
                 if not comparison["agree"]:
                     disagreements.append("%s: Orca %r, preview %r" % (focused.id, comparison["orca"],
                                                                      comparison["preview"]))
             assert disagreements == [], "\n".join(disagreements)
+            assert repeated == [], "Orca said these lines twice at one stop: %s" % repeated
             assert len(seen) == DEMO_TAB_STOPS
     finally:
         axserver_pool.stop(server)

@@ -61,9 +61,15 @@ def test_orca_says_the_demo_as_a_user_hears_it(screen_reader, ax):
     assert "not pressed" in str(failed.value), "the failure quotes what Orca did say: %s" % failed.value
 
 
+# Both stacks, whatever --axserver-orca says (issue 39): the first Tab into an app was silent on Orca 48 only.
+BOTH_ORCAS = [pytest.param(stack, id="orca" + stack, marks=pytest.mark.axserver(demo=False, fresh=True, orca=stack))
+              for stack in ("43", "48")]
+
+
 @needs_orca
-@pytest.mark.axserver(demo=False, fresh=True)
-def test_an_app_of_ones_own_is_heard(screen_reader, ax, ax_provider):
+@pytest.mark.parametrize("stack", BOTH_ORCAS)
+def test_an_app_of_ones_own_is_heard(stack, screen_reader, ax, ax_provider):
+    assert screen_reader.version == "orca-" + stack
     panel = ax_provider("kitchen-panel", windows=[axclient.view(
         "win", "UIWindow", [0, 0, 400, 300], isKeyWindow=True, windowTitle="Kitchen", children=[
             axclient.view("lights", "UIButton", [10, 10, 200, 44], title="Lights"),
@@ -76,13 +82,14 @@ def test_an_app_of_ones_own_is_heard(screen_reader, ax, ax_provider):
         try:
             expect(screen_reader).to_say(heard)
         except AssertionError as silent:
-            # Measured with Orca 48's debug log (issue 39; the lead's note): Orca 48 has no active window (an app's
-            # first window is not activated, D-ATSPI-ACTIVE-1), so on the key it makes the frame its locus ("Kitchen
-            # frame"), then default.presentKeyboardEvent asks the app for its focused object and takes Lights as
-            # locus silently: the server already moved focus, because the KeyboardMonitor barrier (Peer.Ping) is
-            # answered by Orca's GDBus worker thread before Orca's main loop has handled the key; the focused event
-            # that follows is for the locus and is not spoken.
-            pytest.xfail("Orca 48 reads the provider's first focus silently: %s" % silent)
+            # Orca 48 handles a key in its main loop and, when its locus is a window, adopts the app's focused
+            # object silently (default.presentKeyboardEvent). Since D-KEY-MONITOR-2 the app acts only after Orca's
+            # main loop answered two pings, which holds once Orca runs settled (5 of 5 runs with the Tab 0.3 s after
+            # the app came; 0 of 3 before). Here the Tab follows Orca's start and the app's arrival by milliseconds,
+            # while Orca still works through its backlog in one long dispatch that answers the pings too: the
+            # remaining window, Specs/decisions.md D-KEY-MONITOR-2. The settled case is proved by
+            # Tests/Integration/test_orca_two_apps.py (…OnOrca48).
+            pytest.xfail("Orca 48 still starting adopted the provider's first focus silently: %s" % silent)
     try:
         expect(screen_reader).to_say(heard)
     except AssertionError:
