@@ -42,6 +42,8 @@ Method (a token-level scan, no Swift parser; stdlib only, so it runs on a clean 
     `?` tokens in its body, closures included, nested functions excluded (they count on their own) - the way lizard
     counts Swift.
   * `public` / `package` count when followed by a declaration keyword or modifier (not `package` as a name).
+  * Per function (`FileMetrics.function_sizes`, read by Tools/code_budgets.py): its complexity, its code lines and its
+    tokens, from its keyword to its closing brace (a nested function's lines and tokens are its own).
 """
 
 import os
@@ -231,6 +233,7 @@ class FileMetrics:
         self.params = []
         self.semicolon_lines = set()
         self.functions = []  # (name, line, complexity)
+        self.function_sizes = []  # (name, line, complexity, code lines, tokens): the figures lizard reports
         self.public = 0
         self.package = 0
         self.unchecked = 0
@@ -374,7 +377,7 @@ def analyze(tokens):
                     name = token.text
                     if token.text == "func" and index + 1 < len(tokens):
                         name = tokens[index + 1].text
-                    return "function", name
+                    return "function", (name, index)
                 return "code", None
             index -= 1
         return "code", None
@@ -387,6 +390,9 @@ def analyze(tokens):
         if token.kind != "nl":
             metrics.tokens += 1
             metrics.code_lines.add(token.line)
+            if function_stack:
+                function_stack[-1][4].add(token.line)
+                function_stack[-1][5] += 1
         is_operator_branch = token.kind == "op" and (
             (text == "?" and token.space_before and token.space_after) or text in ("&&", "||")
         )
@@ -408,10 +414,15 @@ def analyze(tokens):
         elif text == ")":
             paren_depth -= 1
         elif text == "{":
-            kind, name = scope_kind(index)
+            kind, found = scope_kind(index)
             scopes.append(kind)
             if kind == "function":
-                function_stack.append([name, token.line, 1, len(scopes)])
+                name, keyword_index = found
+                # The header (from the keyword to this brace) is the function's too, as lizard counts it.
+                header = [tokens[probe] for probe in range(keyword_index, index + 1) if tokens[probe].kind != "nl"]
+                if function_stack:
+                    function_stack[-1][5] -= len(header)
+                function_stack.append([name, token.line, 1, len(scopes), {t.line for t in header}, len(header)])
             elif kind == "code" and in_code():
                 for parameter in closure_parameters(tokens, index):
                     metrics.locals.append((parameter, False))
@@ -419,8 +430,9 @@ def analyze(tokens):
         elif text == "}":
             if scopes:
                 if function_stack and function_stack[-1][3] == len(scopes):
-                    name, line, complexity, _ = function_stack.pop()
+                    name, line, complexity, _, lines, token_count = function_stack.pop()
                     metrics.functions.append((name, line, complexity))
+                    metrics.function_sizes.append((name, line, complexity, len(lines), token_count))
                 scopes.pop()
             statement_start = index + 1
         elif token.kind == "ident":

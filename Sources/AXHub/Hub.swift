@@ -59,21 +59,22 @@ package struct ActionRequest: Sendable, Equatable {
     /// setSelectedTextRange, select.
     package var action: String { actionName.rawValue }
 
-    /// The wire `value`.
+    /// The wire `value`, in the encodings of AXSchema's `ActionPayload` (the provider library decodes with them).
     package var value: JSON? {
         switch kind {
         case .element(.setValue(let value)): value
         case .element(.typeText(let text)): .string(text)
-        case .element(.zoomIn(let point?)), .element(.zoomOut(let point?)): ["x": JSON(point.x), "y": JSON(point.y)]
+        case .element(.zoomIn(let point?)), .element(.zoomOut(let point?)): ActionPoint(point).json
         case .element(.drag(let name, let point?)), .element(.drop(let name, let point?)):
-            ["name": .string(name), "x": JSON(point.x), "y": JSON(point.y)]
+            ActionPayload.DragDrop(name: name, point: ActionPoint(point)).json
         case .element: nil
-        case .scrollToVisible(let offset): ["contentOffset": [JSON(offset.x), JSON(offset.y)]]
+        case .scrollToVisible(let offset): ActionPayload.contentOffsetJSON(ActionPoint(offset))
         case .shouldUpdateFocus(let context), .didUpdateFocus(let context): context
         case .rotorSearch(let query): query
         case .key(let event): event
-        case .setSelectedTextRange(let range): [JSON(range.location), JSON(range.length)]
-        case .select(let row, let section): ["row": JSON(row), "section": JSON(section)]
+        case .setSelectedTextRange(let range):
+            ActionPayload.SelectedTextRange(location: range.location, length: range.length).json
+        case .select(let row, let section): ActionPayload.SelectedCell(row: row, section: section).json
         }
     }
 
@@ -486,7 +487,9 @@ package final class Hub: Sendable {
                     appState.focusedID = target
                     wake = appState.takeWaiters()  // D-WAIT-FOCUS-1
                 }
-            default: break
+            case .screenChanged(nil), .layoutChanged(nil), .announcement, .pageScrolled, .pauseAssistiveTechnology,
+                .resumeAssistiveTechnology:
+                break
             }
             return true
         }

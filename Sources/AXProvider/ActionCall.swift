@@ -81,80 +81,66 @@ public struct ActionCall: Sendable, Equatable {
         direction = params.direction
     }
 
-    /// The typed action: `.unknown` for an action name this library does not know or params it cannot read.
+    /// The typed action: `.unknown` for an action name this library does not know or params it cannot read
+    /// (`payloadError` says which).
     public var kind: Kind {
-        guard let name = ActionName(rawValue: action) else { return .unknown(action: action) }
-        return Self.kind(of: name, direction: direction, customAction: customAction, value: value)
-            ?? .unknown(action: action)
+        switch decoded {
+        case .success(let kind): kind
+        case .failure: .unknown(action: action)
+        }
     }
 
-    /// A drag or drop's `{name, x, y}` (D-DRAG-1); nil when a field is missing.
-    private static func dragDropKind(_ name: ActionName, value: JSON?) -> Kind? {
-        guard let descriptor = value?["name"]?.stringValue, let pointX = value?["x"]?.doubleValue,
-            let pointY = value?["y"]?.doubleValue
-        else { return nil }
-        return name == .drop
-            ? .drop(name: descriptor, x: pointX, y: pointY) : .drag(name: descriptor, x: pointX, y: pointY)
+    /// Why a known action's params could not be read (nil when they could, or the action is not known): the same
+    /// words the server's JSON-RPC action methods answer for the same bad payload (AXSchema's `ActionPayload`).
+    public var payloadError: ActionPayloadError? {
+        guard case .failure(let error) = decoded else { return nil }
+        return error
     }
 
-    /// The typed action `name` with these params; nil when they cannot be read.
-    private static func kind(of name: ActionName, direction: String?, customAction: String?, value: JSON?) -> Kind? {
+    /// The typed action, or why its payload was refused.
+    private var decoded: Result<Kind, ActionPayloadError> {
+        guard let name = ActionName(rawValue: action) else { return .success(.unknown(action: action)) }
+        return Result { () throws(ActionPayloadError) -> Kind in try decodeKind(of: name) }
+    }
+
+    /// The typed action `name` with these params, each payload read by AXSchema's one decoder for it. One exhaustive
+    /// switch over the vocabulary: a new `ActionName` without its case here is a compile error.
+    private func decodeKind(of name: ActionName) throws(ActionPayloadError) -> Kind {
         switch name {
         case .activate: return .activate
         case .increment: return .increment
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
-        case .scroll, .custom, .setValue, .typeText, .zoomIn, .zoomOut, .drag, .drop, .scrollToVisible,
-            .setSelectedTextRange, .select:
-            return parameterKind(of: name, direction: direction, customAction: customAction, value: value)
+        case .scroll: return .scroll(try ActionPayload.direction(direction.map(JSON.string)))
+        case .custom: return .custom(id: try ActionPayload.customAction(customAction.map(JSON.string)))
+        case .setValue: return .setValue(try ActionPayload.value(value))
+        case .typeText: return .typeText(try ActionPayload.text(value))
+        case .zoomIn:
+            let centre = try ActionPayload.zoomCentre(value)
+            return .zoomIn(x: centre.x, y: centre.y)
+        case .zoomOut:
+            let centre = try ActionPayload.zoomCentre(value)
+            return .zoomOut(x: centre.x, y: centre.y)
+        case .drag:
+            let payload = try ActionPayload.DragDrop(json: value)
+            return .drag(name: payload.name, x: payload.point.x, y: payload.point.y)
+        case .drop:
+            let payload = try ActionPayload.DragDrop(json: value)
+            return .drop(name: payload.name, x: payload.point.x, y: payload.point.y)
+        case .scrollToVisible:
+            let offset = try ActionPayload.contentOffset(value)
+            return .scrollToVisible(contentOffsetX: offset.x, contentOffsetY: offset.y)
         case .shouldUpdateFocus: return .shouldUpdateFocus(context: value ?? .null)
         case .didUpdateFocus: return .didUpdateFocus(context: value ?? .null)
         case .rotorSearch: return .rotorSearch(query: value ?? .null)
         case .key: return .key(event: value ?? .null)
-        }
-    }
-
-    /// The kinds that read a parameter (direction, custom action id, value, point, content offset).
-    private static func parameterKind(of name: ActionName, direction: String?, customAction: String?, value: JSON?)
-        -> Kind?
-    {
-        switch name {
-        case .scroll: return direction.flatMap(ScrollDirection.init(rawValue:)).map(Kind.scroll)
-        case .custom: return customAction.map { .custom(id: $0) }
-        case .setValue: return value.map(Kind.setValue)
-        case .typeText: return value?.stringValue.map(Kind.typeText)
-        default: return serverKind(of: name, value: value)
-        }
-    }
-
-    /// The kinds the server asks on its own (zoom, the focus engine, rotor search, keys, the caret); nil when
-    /// `value` cannot be read.
-    private static func serverKind(of name: ActionName, value: JSON?) -> Kind? {
-        switch name {
-        case .zoomIn, .zoomOut:
-            guard let pointX = value?["x"]?.doubleValue, let pointY = value?["y"]?.doubleValue else { return nil }
-            return name == .zoomIn ? .zoomIn(x: pointX, y: pointY) : .zoomOut(x: pointX, y: pointY)
-        case .drag, .drop: return dragDropKind(name, value: value)
-        default: return engineKind(name, value: value)
-        }
-    }
-
-    /// The requests the server's engines make (scroll to visible, the app's caret, selection following focus).
-    private static func engineKind(_ name: ActionName, value: JSON?) -> Kind? {
-        switch name {
-        case .scrollToVisible:
-            guard let offsetX = value?["contentOffset"]?[0]?.doubleValue,
-                let offsetY = value?["contentOffset"]?[1]?.doubleValue
-            else { return nil }
-            return .scrollToVisible(contentOffsetX: offsetX, contentOffsetY: offsetY)
         case .setSelectedTextRange:
-            guard let location = value?[0]?.intValue, let length = value?[1]?.intValue else { return nil }
-            return .setSelectedTextRange(location: location, length: length)
+            let range = try ActionPayload.SelectedTextRange(json: value)
+            return .setSelectedTextRange(location: range.location, length: range.length)
         case .select:
-            guard let row = value?["row"]?.intValue, let section = value?["section"]?.intValue else { return nil }
-            return .select(row: row, section: section)
-        default: return nil
+            let cell = try ActionPayload.SelectedCell(json: value)
+            return .select(row: cell.row, section: cell.section)
         }
     }
 }

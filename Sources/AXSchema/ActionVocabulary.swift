@@ -86,7 +86,9 @@ public enum ActionName: String, Sendable, CaseIterable {
         case .typeText: ["text", "value"]
         case .zoomIn, .zoomOut: ["point"]
         case .drag, .drop: ["name"]
-        default: []
+        case .activate, .increment, .decrement, .escape, .magicTap, .scrollToVisible, .shouldUpdateFocus,
+            .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
+            []
         }
     }
 }

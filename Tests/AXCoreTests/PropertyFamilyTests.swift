@@ -3,9 +3,9 @@ import AXJSON
 import AXSchema
 import XCTest
 
-/// `setProperty` decodes each property in the small function of its family (`ViewPropertyKey.family`,
-/// `AccessibilityPropertyKey.family`): every key of the schema table reaches a case of its family's function (a key
-/// in the wrong family stops the process), and `null` restores UIKit's default.
+/// `setProperty` decodes each property in the small function of its family (the cases of `ViewPropertyKey` and
+/// `AccessibilityPropertyKey`): every key of the schema table reaches a case of its family's function (an exhaustive
+/// switch, checked by the compiler), and `null` restores UIKit's default.
 final class PropertyFamilyTests: XCTestCase {
     func testEveryViewAndAccessibilityKeyAcceptsNull() throws {
         let keys = HierarchySchema.keys(of: .view) + HierarchySchema.keys(of: .accessibility)

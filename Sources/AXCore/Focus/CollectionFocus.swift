@@ -71,11 +71,10 @@ package enum CollectionFocus {
 
 /// `allowsFocus` (null: UIKit's default) and `selectionFollowsFocus` (null: false) of the view-property decoder.
 func applyCollectionFocusProperty(
-    _ property: ViewPropertyKey, _ value: JSON, to focus: inout FocusProperties, field: Field
+    _ property: ViewPropertyKey.CollectionFocus, _ value: JSON, to focus: inout FocusProperties, field: Field
 ) throws(SchemaError) {
-    if property == .allowsFocus {
-        focus.allowsFocus = try field.optionalBool(value)
-    } else {
-        focus.selectionFollowsFocus = try field.bool(value, null: false)
+    switch property {
+    case .allowsFocus: focus.allowsFocus = try field.optionalBool(value)
+    case .selectionFollowsFocus: focus.selectionFollowsFocus = try field.bool(value, null: false)
     }
 }

@@ -86,7 +86,7 @@ extension KeyboardNavigation {
             switch TextEditing.command(for: symbol, modifiers: modifiers, multiLine: true) {
             case .move(let motion, let extend)?: return .edit(.move(motion, extend: extend))
             case .selectAll?: return .edit(.selectAll)
-            default: return nil
+            case .insert?, .deleteBackward?, .deleteForward?, nil: return nil
             }
         }
         guard !modifiers.contains(.control), let key = OperationKey(symbol.name) else { return nil }
@@ -150,7 +150,7 @@ extension KeyboardNavigation {
         case .right, .down: target = index + 1
         case .home: target = 0
         case .end: target = segments.count - 1
-        default: return nil
+        case .pageUp, .pageDown, .backSpace, .delete, .plus, .minus: return nil
         }
         guard segments.indices.contains(target), target != index else { return .stay }
         return .select(segments[target].id)
@@ -172,7 +172,7 @@ extension KeyboardNavigation {
             if expanded { return .toggleExpansion }
             return key == .minus || (list.table?.columns ?? 1) <= 1 ? .stay : nil
         case .up, .down, .home, .end: return rowMove(key, from: element, in: list, tree: tree)
-        default: return nil
+        case .pageUp, .pageDown, .backSpace, .delete: return nil
         }
     }
 
@@ -190,7 +190,8 @@ extension KeyboardNavigation {
         case .up: target = index - 1
         case .down: target = index + 1
         case .home: target = 0
-        default: target = rows.count - 1
+        case .end: target = rows.count - 1
+        case .left, .right, .pageUp, .pageDown, .backSpace, .delete, .plus, .minus: return nil
         }
         guard rows.indices.contains(target), target != index else { return .stay }
         return .focusRow(rows[target])
@@ -200,8 +201,9 @@ extension KeyboardNavigation {
     /// go to the previous/next *row* in the same column and Home/End to the first/last row, as a GTK tree view and
     /// a UIKit table do; the cells of one row are never stepped through with Down (D-KEYOP-4). At an end, or where
     /// the row has no cell in that column, focus stays.
+    /// Nil for a key that is not Up, Down, Home or End.
     private static func gridMove(_ key: OperationKey, from cell: AXCellInfo, cells: [String], tree: AXTree)
-        -> KeyOperation
+        -> KeyOperation?
     {
         let placed = cells.compactMap { id in tree[id]?.cell.map { (id: id, cell: $0) } }
         let column = cell.column
@@ -211,7 +213,8 @@ extension KeyboardNavigation {
         case .up: targetRow = cell.row - 1
         case .down: targetRow = cell.row + cell.rowSpan
         case .home: targetRow = inColumn.map(\.cell.row).min()
-        default: targetRow = inColumn.map { $0.cell.row + $0.cell.rowSpan - 1 }.max()
+        case .end: targetRow = inColumn.map { $0.cell.row + $0.cell.rowSpan - 1 }.max()
+        case .left, .right, .pageUp, .pageDown, .backSpace, .delete, .plus, .minus: return nil
         }
         guard let targetRow,
             let found = inColumn.first(where: { $0.cell.row <= targetRow && targetRow < $0.cell.row + $0.cell.rowSpan }

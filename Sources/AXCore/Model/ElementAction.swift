@@ -84,11 +84,27 @@ package enum ElementAction: Sendable, Equatable {
     package var zoomPoint: Point? {
         switch self {
         case .zoomIn(let point), .zoomOut(let point): point
-        default: nil
+        case .activate, .tap, .increment, .decrement, .scroll, .escape, .magicTap, .custom, .setValue, .typeText,
+            .drag, .drop:
+            nil
         }
     }
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up until one
     /// handles them, so they are neither refused for being off screen nor checked for actionability (X32, X33).
     package var bubblesToApp: Bool { actionName.bubblesToApp }
+}
+
+extension ActionPoint {
+    /// The payload point of `point` (AXSchema's `ActionPoint`: a zoom centre, a descriptor point, a content offset).
+    package init(_ point: Point) {
+        self.init(x: point.x, y: point.y)
+    }
+}
+
+extension Point {
+    /// The point an action payload carries.
+    package init(_ point: ActionPoint) {
+        self.init(x: point.x, y: point.y)
+    }
 }

@@ -195,85 +195,104 @@ func decodeTraits(_ value: JSON, field: Field) throws(SchemaError) -> Traits {
     }
 }
 
-/// The UIAccessibility properties views and virtual elements share; the raw value is the schema key
-/// (Specs/hierarchy.md §Per view, UIAccessibility).
-enum AccessibilityPropertyKey: String, CaseIterable, Sendable {
-    case isAccessibilityElement
-    case accessibilityLabel
-    case accessibilityValue
-    case accessibilityHint
-    case accessibilityIdentifier
-    case accessibilityTraits
-    case accessibilityFrame
-    case accessibilityActivationPoint
-    case accessibilityLanguage
-    case accessibilityElementsHidden
-    case accessibilityViewIsModal
-    case shouldGroupAccessibilityChildren
-    case accessibilityNavigationStyle
-    case accessibilityContainerType
-    case accessibilityRespondsToUserInteraction
-    case accessibilityUserInputLabels
-    case accessibilityTextualContext
-    case accessibilityHeadingLevel
-    case accessibilityCustomActions
-    case accessibilityCustomRotors
-    case accessibilityElements
-    case automationElements
-    case accessibilityDataTable
-    case accessibilityRowRange
-    case accessibilityColumnRange
-    case accessibilityDirectTouchOptions
-    case accessibilityIgnoresInvertColors
-    case accessibilityExpandedStatus
-    // Issue 25 item 4: UILargeContentViewerItem (seed 000:7551–7569, 25540–25574; R118, D-LCV-1).
-    case showsLargeContentViewer
-    case largeContentTitle
-    case largeContentImage
-    case scalesLargeContentImage
-    // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
-    case accessibilityAttributedLabel
-    case accessibilityAttributedValue
-    // D-TEXT-APP-7.
-    case accessibilityAttributedHint
-    case accessibilityAttributedUserInputLabels
-    // Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
-    case accessibilityDragSourceDescriptors
-    case accessibilityDropPointDescriptors
-    case accessibilityReadingContent
+/// The UIAccessibility properties views and virtual elements share, by family; the raw value is the schema key
+/// (Specs/hierarchy.md §Per view, UIAccessibility). Each family is decoded by one small function whose switch over
+/// the family's keys is exhaustive: a new property names its family by the enum it joins, and a case missing from
+/// that family's function is a compile error.
+enum AccessibilityPropertyKey: RawRepresentable, CaseIterable, Hashable, Sendable {
+    case description(Description)
+    case geometry(Geometry)
+    case container(Container)
+    case interaction(Interaction)
+    case dragDrop(DragDrop)
+
+    /// What VoiceOver speaks and how.
+    enum Description: String, CaseIterable, Sendable {
+        case isAccessibilityElement
+        case accessibilityLabel
+        case accessibilityValue
+        case accessibilityHint
+        case accessibilityIdentifier
+        case accessibilityLanguage
+        case accessibilityUserInputLabels
+        case accessibilityTextualContext
+        case accessibilityHeadingLevel
+        case accessibilityExpandedStatus
+    }
+
+    /// Traits, frame, activation point and how touches reach the element.
+    enum Geometry: String, CaseIterable, Sendable {
+        case accessibilityTraits
+        case accessibilityFrame
+        case accessibilityActivationPoint
+        case accessibilityRespondsToUserInteraction
+        case accessibilityDirectTouchOptions
+        case accessibilityIgnoresInvertColors
+    }
+
+    /// Hidden and modal subtrees, grouping, navigation style, container type, element lists, data tables.
+    enum Container: String, CaseIterable, Sendable {
+        case accessibilityElementsHidden
+        case accessibilityViewIsModal
+        case shouldGroupAccessibilityChildren
+        case accessibilityNavigationStyle
+        case accessibilityContainerType
+        case accessibilityElements
+        case automationElements
+        case accessibilityDataTable
+        case accessibilityRowRange
+        case accessibilityColumnRange
+    }
+
+    /// Custom actions and rotors, the large content viewer, attributed texts and reading content.
+    enum Interaction: String, CaseIterable, Sendable {
+        case accessibilityCustomActions
+        case accessibilityCustomRotors
+        // Issue 25 item 4: UILargeContentViewerItem (seed 000:7551–7569, 25540–25574; R118, D-LCV-1).
+        case showsLargeContentViewer
+        case largeContentTitle
+        case largeContentImage
+        case scalesLargeContentImage
+        // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
+        case accessibilityAttributedLabel
+        case accessibilityAttributedValue
+        // D-TEXT-APP-7.
+        case accessibilityAttributedHint
+        case accessibilityAttributedUserInputLabels
+        case accessibilityReadingContent
+    }
+
+    /// Drag and drop (seed 000:56685–56747; R52–R55, X39; D-DRAG-1).
+    enum DragDrop: String, CaseIterable, Sendable {
+        case accessibilityDragSourceDescriptors
+        case accessibilityDropPointDescriptors
+    }
+
+    /// Every key, family by family.
+    static let allCases: [AccessibilityPropertyKey] =
+        Description.allCases.map(Self.description) + Geometry.allCases.map(Self.geometry)
+        + Container.allCases.map(Self.container) + Interaction.allCases.map(Self.interaction)
+        + DragDrop.allCases.map(Self.dragDrop)
+
+    /// The key named `rawValue` (the schema key), nil when it is not one.
+    init?(rawValue: String) {
+        guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = key
+    }
+
+    /// The schema key.
+    var rawValue: String {
+        switch self {
+        case .description(let key): key.rawValue
+        case .geometry(let key): key.rawValue
+        case .container(let key): key.rawValue
+        case .interaction(let key): key.rawValue
+        case .dragDrop(let key): key.rawValue
+        }
+    }
 
     /// Key → case: one hash instead of a chain of string compares.
     static let byName = KeyTable(schemaCases(of: .accessibility, AccessibilityPropertyKey.self))
-
-    /// The families `applyAccessibilityProperty` decodes with one small function each.
-    enum Family {
-        case description, geometry, container, interaction
-    }
-
-    /// This property's family: a new property names its family here and gets its case in that family's function.
-    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
-    @inline(__always)
-    var family: Family {
-        switch self {
-        case .isAccessibilityElement, .accessibilityLabel, .accessibilityValue, .accessibilityHint,
-            .accessibilityIdentifier, .accessibilityLanguage, .accessibilityUserInputLabels,
-            .accessibilityTextualContext, .accessibilityHeadingLevel, .accessibilityExpandedStatus:
-            return .description
-        case .accessibilityTraits, .accessibilityFrame, .accessibilityActivationPoint,
-            .accessibilityRespondsToUserInteraction, .accessibilityDirectTouchOptions,
-            .accessibilityIgnoresInvertColors:
-            return .geometry
-        case .accessibilityElementsHidden, .accessibilityViewIsModal, .shouldGroupAccessibilityChildren,
-            .accessibilityNavigationStyle, .accessibilityContainerType, .accessibilityElements, .automationElements,
-            .accessibilityDataTable, .accessibilityRowRange, .accessibilityColumnRange:
-            return .container
-        case .accessibilityCustomActions, .accessibilityCustomRotors, .showsLargeContentViewer, .largeContentTitle,
-            .largeContentImage, .scalesLargeContentImage, .accessibilityAttributedLabel, .accessibilityAttributedValue,
-            .accessibilityAttributedHint, .accessibilityAttributedUserInputLabels, .accessibilityReadingContent,
-            .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
-            return .interaction
-        }
-    }
 }
 
 /// The cases of `Key` for the rows of `owner` in the schema table (AXSchema's `HierarchySchema.properties`), checked
@@ -304,23 +323,24 @@ func applyAccessibilityProperty(_ key: String, _ value: JSON, to ax: inout Acces
 }
 
 /// The same, with the key already looked up; `null` restores UIKit's default. One small function per property family
-/// (`AccessibilityPropertyKey.family`), each a switch over its keys.
+/// (the cases of `AccessibilityPropertyKey`), each an exhaustive switch over its keys.
 func applyAccessibilityProperty(
     _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, id: String?
 ) throws(SchemaError) {
     let field = Field(id: id, key: property.rawValue)
-    switch property.family {
-    case .description: try applyDescriptionProperty(property, value, to: &ax, field: field)
-    case .geometry: try applyGeometryProperty(property, value, to: &ax, field: field)
-    case .container: try applyContainerProperty(property, value, to: &ax, field: field)
-    case .interaction: try applyInteractionProperty(property, value, to: &ax, field: field)
+    switch property {
+    case .description(let key): try applyDescriptionProperty(key, value, to: &ax, field: field)
+    case .geometry(let key): try applyGeometryProperty(key, value, to: &ax, field: field)
+    case .container(let key): try applyContainerProperty(key, value, to: &ax, field: field)
+    case .interaction(let key): try applyInteractionProperty(key, value, to: &ax, field: field)
+    case .dragDrop(let key): try applyDragDropProperty(key, value, to: &ax, field: field)
     }
 }
 
 /// What VoiceOver speaks and how: label, value, hint, identifier, language, headings, expanded state.
 @inline(__always)
 private func applyDescriptionProperty(
-    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+    _ property: AccessibilityPropertyKey.Description, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
     switch property {
     case .isAccessibilityElement: ax.isAccessibilityElement = try field.optionalBool(value)
@@ -333,14 +353,13 @@ private func applyDescriptionProperty(
     case .accessibilityTextualContext: ax.textualContext = try field.optionalString(value)
     case .accessibilityHeadingLevel: ax.headingLevel = try decodeHeadingLevel(value, field: field)
     case .accessibilityExpandedStatus: ax.expandedStatus = try field.optionalString(value)
-    default: preconditionFailure("\(property) is not a description property")
     }
 }
 
 /// Traits, frame, activation point and how touches reach the element.
 @inline(__always)
 private func applyGeometryProperty(
-    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+    _ property: AccessibilityPropertyKey.Geometry, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
     switch property {
     case .accessibilityTraits: ax.traits = value.isNull ? nil : try decodeTraits(value, field: field)
@@ -349,14 +368,13 @@ private func applyGeometryProperty(
     case .accessibilityRespondsToUserInteraction: ax.respondsToUserInteraction = try field.optionalBool(value)
     case .accessibilityDirectTouchOptions: ax.directTouchOptions = try field.strings(value, null: [])
     case .accessibilityIgnoresInvertColors: ax.ignoresInvertColors = try field.bool(value, null: false)
-    default: preconditionFailure("\(property) is not a geometry property")
     }
 }
 
 /// Containers: hidden and modal subtrees, grouping, navigation style, container type, element lists, data tables.
 @inline(__always)
 private func applyContainerProperty(
-    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+    _ property: AccessibilityPropertyKey.Container, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
     let isNull = value.isNull
     switch property {
@@ -370,14 +388,13 @@ private func applyContainerProperty(
     case .accessibilityDataTable: ax.dataTable = isNull ? nil : try decodeDataTable(value, field: field)
     case .accessibilityRowRange: ax.rowRange = try field.optionalRange(value)
     case .accessibilityColumnRange: ax.columnRange = try field.optionalRange(value)
-    default: preconditionFailure("\(property) is not a container property")
     }
 }
 
 /// Custom actions, custom rotors and the large content viewer (issue 25 item 4, D-LCV-1).
 @inline(__always)
 private func applyInteractionProperty(
-    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+    _ property: AccessibilityPropertyKey.Interaction, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
     let isNull = value.isNull
     switch property {
@@ -387,8 +404,6 @@ private func applyInteractionProperty(
     case .largeContentTitle: ax.largeContent.title = try field.optionalString(value)
     case .largeContentImage: ax.largeContent.image = try field.optionalString(value)
     case .scalesLargeContentImage: ax.largeContent.scalesImage = try field.optionalBool(value)
-    case .accessibilityDragSourceDescriptors, .accessibilityDropPointDescriptors:
-        try applyDragDropProperty(property, value, to: &ax, field: field)
     // D-TEXT-APP-3, D-TEXT-APP-4 (TextContent.swift).
     case .accessibilityAttributedLabel: ax.attributedLabel = try decodeAttributeRuns(value, field: field)
     case .accessibilityAttributedValue: ax.attributedValue = try decodeAttributeRuns(value, field: field)
@@ -396,7 +411,6 @@ private func applyInteractionProperty(
     case .accessibilityAttributedUserInputLabels:
         ax.attributedUserInputLabels = try decodeAttributedTexts(value, field: field)
     case .accessibilityReadingContent: ax.readingContent = try decodeReadingContent(value, field: field)
-    default: preconditionFailure("\(property) is not an interaction property")
     }
 }
 
@@ -613,114 +627,144 @@ enum StructuralKey: String, CaseIterable, Sendable {
     case children
 }
 
-/// A view's own properties (geometry, control state, window, focus); the raw value is the schema key.
-enum ViewPropertyKey: String, CaseIterable, Sendable {
-    case frame
-    case bounds
-    case boundsOrigin
-    case contentOffset
-    case transform
-    case isHidden
-    case alpha
-    case clipsToBounds
-    case isUserInteractionEnabled
-    case tag
-    case isEnabled
-    case isSelected
-    case isHighlighted
-    case isOn
-    case value
-    case minimumValue
-    case maximumValue
-    case stepValue
-    case text
-    case title
-    case placeholder
-    case isSecureTextEntry
-    case isEditable
-    case currentPage
-    case numberOfPages
-    case selectedSegmentIndex
-    case segmentTitles
-    case progress
-    case isAnimating
-    /// `UIImage.imageOrientation` of an image view (drawing only; B5, D-SWIFTUI-1).
-    case imageOrientation
-    /// A symbol image's variable value 0…1 (drawing only; B4, D-SWIFTUI-1).
-    case imageVariableValue
-    case accessoryType
-    case backButtonTitle
-    case message
-    case preferredStyle
-    case dateText
-    case components
-    case isKeyWindow
-    case windowLevel
-    case windowTitle
-    case layoutDirection
-    case semanticContentAttribute
-    case canBecomeFocused
-    case focusGroupIdentifier
-    case focusGroupPriority
-    case focusGuides
-    case isTransparentFocusItem
-    /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
-    case restoresFocusAfterTransition
-    /// `UITableView` / `UICollectionView.allowsFocus` and `selectionFollowsFocus` (D-FOCUS-SEL-1).
-    case allowsFocus
-    case selectionFollowsFocus
-    case restrictionIdentifiers
-    case guidedAccessRestrictionIdentifiers
-    case fontSize
-    case textColor
-    case backgroundColor
-    /// The app's own focus engine says the view is focused (C35, C36).
-    case isFocused
-    /// C7, C8.
-    case preferredFocusEnvironments
-    /// Ask the app's shouldUpdateFocus (C12).
-    case focusUpdateRequests
-    /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel`: an outline row's level
-    /// (D-REL-8).
-    case indentationLevel
-    /// `UIScrollView.isPagingEnabled` (D-REL-7).
-    case isPagingEnabled
-    /// `UILabel.numberOfLines` (0: as many as the text needs).
-    case numberOfLines
-    /// `UITextInput.selectedTextRange` (D-TEXT-APP-1; TextContent.swift).
-    case selectedTextRange
-    /// `attributedText` as attribute runs (D-TEXT-APP-3; TextContent.swift).
-    case attributedText
+/// A view's own properties (geometry, control state, window, focus), by family; the raw value is the schema key. Each
+/// family is decoded by one small function of `ViewNode` whose switch over the family's keys is exhaustive: a new
+/// property names its family by the enum it joins, and a case missing from that family's function is a compile error.
+enum ViewPropertyKey: RawRepresentable, CaseIterable, Hashable, Sendable {
+    case view(View)
+    case controlState(ControlState)
+    case textContent(TextContent)
+    case itemContent(ItemContent)
+    case container(Container)
+    case focus(Focus)
+    case collectionFocus(CollectionFocus)
 
-    /// The families `ViewNode.setViewProperty` decodes with one small function each.
-    enum Family {
-        case view, controlState, textContent, itemContent, container, focus
+    /// UIView's own geometry, visibility and guided-access identifiers.
+    enum View: String, CaseIterable, Sendable {
+        case frame
+        case bounds
+        case boundsOrigin
+        case contentOffset
+        case transform
+        case isHidden
+        case alpha
+        case clipsToBounds
+        case isUserInteractionEnabled
+        case tag
+        case restrictionIdentifiers
+        case guidedAccessRestrictionIdentifiers
     }
 
-    /// This property's family: a new property names its family here and gets its case in that family's function.
-    /// Inlined: the decoder's switch over the family and the family function's switch fold into one.
-    @inline(__always)
-    var family: Family {
+    /// UIControl's state and the numbers of sliders, steppers, progress views and images.
+    enum ControlState: String, CaseIterable, Sendable {
+        case isEnabled
+        case isSelected
+        case isHighlighted
+        case isOn
+        case value
+        case minimumValue
+        case maximumValue
+        case stepValue
+        case progress
+        case isAnimating
+        /// `UIImage.imageOrientation` of an image view (drawing only; B5, D-SWIFTUI-1).
+        case imageOrientation
+        /// A symbol image's variable value 0…1 (drawing only; B4, D-SWIFTUI-1).
+        case imageVariableValue
+    }
+
+    /// The text a label, field or button shows, and how it shows it.
+    enum TextContent: String, CaseIterable, Sendable {
+        case text
+        case title
+        case placeholder
+        case isSecureTextEntry
+        case isEditable
+        case fontSize
+        case textColor
+        case backgroundColor
+        /// `UILabel.numberOfLines` (0: as many as the text needs).
+        case numberOfLines
+        /// `UITextInput.selectedTextRange` (D-TEXT-APP-1; TextContent.swift).
+        case selectedTextRange
+        /// `attributedText` as attribute runs (D-TEXT-APP-3; TextContent.swift).
+        case attributedText
+    }
+
+    /// Pages, segments, picker components, dates, cells and scroll paging.
+    enum ItemContent: String, CaseIterable, Sendable {
+        case currentPage
+        case numberOfPages
+        case selectedSegmentIndex
+        case segmentTitles
+        case dateText
+        case components
+        case accessoryType
+        /// `UITableViewCell.indentationLevel` / `UICollectionViewListCell.indentationLevel`: an outline row's level
+        /// (D-REL-8).
+        case indentationLevel
+        /// `UIScrollView.isPagingEnabled` (D-REL-7).
+        case isPagingEnabled
+    }
+
+    /// Windows, navigation bars and alerts.
+    enum Container: String, CaseIterable, Sendable {
+        case isKeyWindow
+        case windowLevel
+        case windowTitle
+        case layoutDirection
+        case semanticContentAttribute
+        case backButtonTitle
+        case message
+        case preferredStyle
+    }
+
+    /// The focus engine's properties (C7, C8, C12, C17, C27, C35, C36).
+    enum Focus: String, CaseIterable, Sendable {
+        case canBecomeFocused
+        case focusGroupIdentifier
+        case focusGroupPriority
+        case focusGuides
+        case isTransparentFocusItem
+        /// `UIViewController.restoresFocusAfterTransition` of the presented controller's view (C27; issue 25 item 6).
+        case restoresFocusAfterTransition
+        /// The app's own focus engine says the view is focused (C35, C36).
+        case isFocused
+        /// C7, C8.
+        case preferredFocusEnvironments
+        /// Ask the app's shouldUpdateFocus (C12).
+        case focusUpdateRequests
+    }
+
+    /// `UITableView` / `UICollectionView.allowsFocus` and `selectionFollowsFocus` (D-FOCUS-SEL-1).
+    enum CollectionFocus: String, CaseIterable, Sendable {
+        case allowsFocus
+        case selectionFollowsFocus
+    }
+
+    /// Every key, family by family.
+    static let allCases: [ViewPropertyKey] =
+        View.allCases.map(Self.view) + ControlState.allCases.map(Self.controlState)
+        + TextContent.allCases.map(Self.textContent) + ItemContent.allCases.map(Self.itemContent)
+        + Container.allCases.map(Self.container) + Focus.allCases.map(Self.focus)
+        + CollectionFocus.allCases.map(Self.collectionFocus)
+
+    /// The key named `rawValue` (the schema key), nil when it is not one.
+    init?(rawValue: String) {
+        guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = key
+    }
+
+    /// The schema key.
+    var rawValue: String {
         switch self {
-        case .frame, .bounds, .boundsOrigin, .contentOffset, .transform, .isHidden, .alpha, .clipsToBounds,
-            .isUserInteractionEnabled, .tag, .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
-            return .view
-        case .isEnabled, .isSelected, .isHighlighted, .isOn, .value, .minimumValue, .maximumValue, .stepValue,
-            .progress, .isAnimating, .imageOrientation, .imageVariableValue:
-            return .controlState
-        case .text, .title, .placeholder, .isSecureTextEntry, .isEditable, .fontSize, .textColor, .backgroundColor,
-            .numberOfLines, .selectedTextRange, .attributedText:
-            return .textContent
-        case .currentPage, .numberOfPages, .selectedSegmentIndex, .segmentTitles, .dateText, .components,
-            .accessoryType, .indentationLevel, .isPagingEnabled:
-            return .itemContent
-        case .isKeyWindow, .windowLevel, .windowTitle, .layoutDirection, .semanticContentAttribute, .backButtonTitle,
-            .message, .preferredStyle:
-            return .container
-        case .canBecomeFocused, .focusGroupIdentifier, .focusGroupPriority, .focusGuides, .isTransparentFocusItem,
-            .restoresFocusAfterTransition, .isFocused, .preferredFocusEnvironments, .focusUpdateRequests,
-            .allowsFocus, .selectionFollowsFocus:
-            return .focus
+        case .view(let key): key.rawValue
+        case .controlState(let key): key.rawValue
+        case .textContent(let key): key.rawValue
+        case .itemContent(let key): key.rawValue
+        case .container(let key): key.rawValue
+        case .focus(let key): key.rawValue
+        case .collectionFocus(let key): key.rawValue
         }
     }
 }
@@ -748,23 +792,24 @@ extension ViewNode {
         }
     }
 
-    /// One small function per property family (`ViewPropertyKey.family`), each a switch over its keys.
+    /// One small function per property family (the cases of `ViewPropertyKey`), each an exhaustive switch over its keys.
     private mutating func setViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
         throws(SchemaError)
     {
-        switch property.family {
-        case .view: try setOwnViewProperty(property, value, field: field)
-        case .controlState: try setControlState(property, value, field: field)
-        case .textContent: try setTextContent(property, value, field: field)
-        case .itemContent: try setItemContent(property, value, field: field)
-        case .container: try setContainerProperty(property, value, field: field)
-        case .focus: try setFocusProperty(property, value, field: field)
+        switch property {
+        case .view(let key): try setOwnViewProperty(key, value, field: field)
+        case .controlState(let key): try setControlState(key, value, field: field)
+        case .textContent(let key): try setTextContent(key, value, field: field)
+        case .itemContent(let key): try setItemContent(key, value, field: field)
+        case .container(let key): try setContainerProperty(key, value, field: field)
+        case .focus(let key): try setFocusProperty(key, value, field: field)
+        case .collectionFocus(let key): try applyCollectionFocusProperty(key, value, to: &focus, field: field)
         }
     }
 
     /// UIView's own geometry, visibility and guided-access identifiers.
     @inline(__always)
-    private mutating func setOwnViewProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setOwnViewProperty(_ property: ViewPropertyKey.View, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         let isNull = value.isNull
@@ -781,13 +826,12 @@ extension ViewNode {
         case .tag: tag = try field.int(value, null: 0)
         case .restrictionIdentifiers, .guidedAccessRestrictionIdentifiers:
             restrictionIdentifiers = try field.strings(value, null: [])
-        default: preconditionFailure("\(property) is not a view property")
         }
     }
 
     /// UIControl's state and the numbers of sliders, steppers and progress views.
     @inline(__always)
-    private mutating func setControlState(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setControlState(_ property: ViewPropertyKey.ControlState, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         switch property {
@@ -809,13 +853,12 @@ extension ViewNode {
             control.imageVariableValue =
                 value.isNull
                 ? nil : try decodeNumber(value, field: field, within: 0...1, "imageVariableValue must be within 0…1")
-        default: preconditionFailure("\(property) is not a control state property")
         }
     }
 
     /// The text a label, field or button shows, and how it shows it.
     @inline(__always)
-    private mutating func setTextContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setTextContent(_ property: ViewPropertyKey.TextContent, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         switch property {
@@ -837,13 +880,12 @@ extension ViewNode {
                 value.isNull ? nil : try decodeCount(value, field: field, "numberOfLines must not be negative")
         case .selectedTextRange: control.selectedTextRange = try decodeSelectedTextRange(value, field: field)
         case .attributedText: control.attributedText = try decodeAttributeRuns(value, field: field)
-        default: preconditionFailure("\(property) is not a text property")
         }
     }
 
     /// Pages, segments, picker components, dates, cells and scroll paging.
     @inline(__always)
-    private mutating func setItemContent(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setItemContent(_ property: ViewPropertyKey.ItemContent, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         let isNull = value.isNull
@@ -857,13 +899,12 @@ extension ViewNode {
         case .accessoryType: control.accessoryType = try field.optionalString(value)
         case .indentationLevel: control.indentationLevel = try decodeIndentationLevel(value, field: field)
         case .isPagingEnabled: control.isPagingEnabled = try field.bool(value, null: false)
-        default: preconditionFailure("\(property) is not an item property")
         }
     }
 
     /// Windows, navigation bars and alerts.
     @inline(__always)
-    private mutating func setContainerProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setContainerProperty(_ property: ViewPropertyKey.Container, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         switch property {
@@ -875,13 +916,12 @@ extension ViewNode {
         case .backButtonTitle: control.backButtonTitle = try field.optionalString(value)
         case .message: control.message = try field.optionalString(value)
         case .preferredStyle: control.preferredStyle = try decodePreferredStyle(value, field: field)
-        default: preconditionFailure("\(property) is not a container property")
         }
     }
 
     /// The focus engine's properties (C7, C8, C12, C17, C27, C35, C36).
     @inline(__always)
-    private mutating func setFocusProperty(_ property: ViewPropertyKey, _ value: JSON, field: Field)
+    private mutating func setFocusProperty(_ property: ViewPropertyKey.Focus, _ value: JSON, field: Field)
         throws(SchemaError)
     {
         switch property {
@@ -894,9 +934,6 @@ extension ViewNode {
         case .isFocused: focus.isFocused = try field.bool(value, null: false)
         case .preferredFocusEnvironments: focus.preferredEnvironments = try field.strings(value, null: [])
         case .focusUpdateRequests: focus.asksFocusUpdates = try field.bool(value, null: false)
-        case .allowsFocus, .selectionFollowsFocus:
-            try applyCollectionFocusProperty(property, value, to: &focus, field: field)
-        default: preconditionFailure("\(property) is not a focus property")
         }
     }
 
@@ -968,7 +1005,7 @@ extension ViewNode {
                 case .structural(.class)?: classAt = index
                 case .structural(.baseClass)?: baseClassAt = index
                 case .structural(.children)?: childrenAt = index
-                default: break
+                case .view?, .accessibility?, nil: break
                 }
             }
             var node = try makeNode(values, idAt: idAt, classAt: classAt, baseClassAt: baseClassAt)

@@ -89,7 +89,7 @@ package enum ActionRouting {
                 action: .activate, handlers: [ActionHandler(target: node.actionTarget, element: node.id)])
         case .drag(let name, _), .drop(let name, _):
             return try DragDrop.route(name: name, drop: action.actionName == .drop, node: node, views: views)
-        default:
+        case .activate, .increment, .decrement, .escape, .magicTap, .setValue, .typeText:
             guard let standard = action.standardAction, node.actions.contains(standard) else {
                 throw .notSupported(action: action.name, supported: supportedActions(of: node))
             }

@@ -149,12 +149,11 @@ func decodeLocationDescriptors(_ value: JSON, field: Field) throws(SchemaError) 
 
 /// The two descriptor properties of `applyAccessibilityProperty` (D-DRAG-1).
 func applyDragDropProperty(
-    _ property: AccessibilityPropertyKey, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
+    _ property: AccessibilityPropertyKey.DragDrop, _ value: JSON, to ax: inout AccessibilityProperties, field: Field
 ) throws(SchemaError) {
     let descriptors = try decodeLocationDescriptors(value, field: field)
-    if property == .accessibilityDropPointDescriptors {
-        ax.dragDrop.dropPoints = descriptors
-    } else {
-        ax.dragDrop.dragSources = descriptors
+    switch property {
+    case .accessibilityDragSourceDescriptors: ax.dragDrop.dragSources = descriptors
+    case .accessibilityDropPointDescriptors: ax.dragDrop.dropPoints = descriptors
     }
 }

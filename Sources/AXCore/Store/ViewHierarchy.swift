@@ -209,7 +209,7 @@ package struct ViewHierarchy: Sendable {
         throws(PatchError)
     {
         guard !dragDrop.isUnset else { return }
-        let lists: [(AccessibilityPropertyKey, [LocationDescriptor]?)] = [
+        let lists: [(AccessibilityPropertyKey.DragDrop, [LocationDescriptor]?)] = [
             (.accessibilityDragSourceDescriptors, dragDrop.dragSources),
             (.accessibilityDropPointDescriptors, dragDrop.dropPoints),
         ]
@@ -231,8 +231,9 @@ package struct ViewHierarchy: Sendable {
         switch op {
         case .set(let id, let properties):
             let keys = [
-                AccessibilityPropertyKey.accessibilityDragSourceDescriptors.rawValue,
-                AccessibilityPropertyKey.accessibilityDropPointDescriptors.rawValue, "accessibilityElements",
+                AccessibilityPropertyKey.DragDrop.accessibilityDragSourceDescriptors.rawValue,
+                AccessibilityPropertyKey.DragDrop.accessibilityDropPointDescriptors.rawValue,
+                AccessibilityPropertyKey.Container.accessibilityElements.rawValue,
             ]
             return keys.contains(where: { properties[$0] != nil }) ? [id] : []
         case .insert(_, _, let view):

@@ -408,62 +408,50 @@ package enum AXMethods {
         case .decrement: return .decrement
         case .escape: return .escape
         case .magicTap: return .magicTap
-        case .setValue, .typeText, .custom, .scroll: return try argumentAction(name, arguments)
-        case .zoomIn, .zoomOut, .drag, .drop: return try namedPointAction(name, arguments)
+        case .setValue, .typeText, .custom, .scroll, .zoomIn, .zoomOut, .drag, .drop:
+            return try argumentAction(name, arguments)
         case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
             throw RPCError.internalError("no action '\(action)' in the action method table")
         }
     }
 
-    /// The element actions that carry a required argument.
+    /// The element actions that carry a required argument, each read by AXSchema's one decoder for its payload (the
+    /// provider library reads the same payload with it).
     private static func argumentAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
+        let action: ElementAction?
+        do throws(ActionPayloadError) {
+            action = try payloadAction(name, arguments)
+        } catch {
+            throw arguments.bad(error.field, error.expected)
+        }
+        guard let action else { throw RPCError.internalError("action '\(name.rawValue)' takes no required argument") }
+        return action
+    }
+
+    /// The same, the payload's error as AXSchema words it; nil for an action without a required argument.
+    private static func payloadAction(_ name: ActionName, _ arguments: Params) throws(ActionPayloadError)
+        -> ElementAction?
+    {
         switch name {
-        case .setValue:
-            guard let value = arguments["value"] else { throw arguments.bad("value", "is required") }
-            return .setValue(value)
-        case .typeText:
-            guard let text = try string(arguments, "text", or: "value") else {
-                throw arguments.bad("text", "is required")
-            }
-            return .typeText(text)
+        case .setValue: return .setValue(try ActionPayload.value(arguments["value"]))
+        case .typeText: return .typeText(try ActionPayload.text(arguments["text"] ?? arguments["value"], field: "text"))
         case .custom:
-            guard let idOrName = try string(arguments, "name", or: "action") else {
-                throw arguments.bad("name", "is required (a custom action id or name)")
-            }
-            return .custom(idOrName)
-        case .scroll:
-            let directions = ScrollDirection.allCases.map(\.rawValue)
-            guard let direction = try arguments.string("direction").flatMap(ScrollDirection.init(rawValue:)) else {
-                throw arguments.bad("direction", "must be one of \(directions.joined(separator: ", ")) (X40)")
-            }
-            return .scroll(direction)
-        default: throw RPCError.internalError("action '\(name.rawValue)' takes no required argument")
+            return .custom(try ActionPayload.customAction(arguments["name"] ?? arguments["action"], field: "name"))
+        case .scroll: return .scroll(try ActionPayload.direction(arguments["direction"]))
+        case .zoomIn: return .zoomIn(at: try zoomCentre(arguments))
+        case .zoomOut: return .zoomOut(at: try zoomCentre(arguments))
+        case .drag: return .drag(try ActionPayload.descriptorName(arguments["name"]), at: nil)
+        case .drop: return .drop(try ActionPayload.descriptorName(arguments["name"]), at: nil)
+        case .activate, .increment, .decrement, .escape, .magicTap, .scrollToVisible, .shouldUpdateFocus,
+            .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
+            return nil
         }
     }
 
-    /// The string parameter `key`, else the one under its alias `alias`.
-    private static func string(_ arguments: Params, _ key: String, or alias: String) throws(RPCError) -> String? {
-        if let value = try arguments.string(key) { return value }
-        return try arguments.string(alias)
-    }
-
-    /// Zoom (D-ZOOM-1: `point?` in screen coordinates) and drag and drop (D-DRAG-1: the descriptor's `name`).
-    static func namedPointAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
-        if name == .drag || name == .drop {
-            guard let descriptor = try arguments.string("name"), !descriptor.isEmpty else {
-                throw arguments.bad("name", "is required (a drag source or drop point name)")
-            }
-            return name == .drop ? .drop(descriptor, at: nil) : .drag(descriptor, at: nil)
-        }
-        var point: Point?
-        if let given = arguments["point"] {
-            guard let pointX = given["x"]?.doubleValue ?? given[0]?.doubleValue,
-                let pointY = given["y"]?.doubleValue ?? given[1]?.doubleValue, pointX.isFinite, pointY.isFinite,
-                abs(pointX) < 1e7, abs(pointY) < 1e7
-            else { throw arguments.bad("point", "must be {x, y} or [x, y] in screen coordinates") }
-            point = Point(x: pointX, y: pointY)
-        }
-        return name == .zoomIn ? .zoomIn(at: point) : .zoomOut(at: point)
+    /// A zoom's `point` (nil: the element's centre).
+    private static func zoomCentre(_ arguments: Params) throws(ActionPayloadError) -> Point? {
+        guard let given = arguments["point"] else { return nil }
+        return Point(try ActionPayload.zoomCentre(given, field: "point"))
     }
 
     // MARK: - Focus and waits
