@@ -1,8 +1,8 @@
-"""Posted menus as AT-SPI menus (issue 32 item 3; D-MENU-1): IDLE's menu bar and its posted File menu reach Orca
-as GTK's do ("File menu", "New File menu item"): the adapter publishes the menu bar with container type
-`menuBar` and a posted menu as a window holding a view of container type `menu`; the server maps them to AT-SPI
-MENU_BAR / MENU and their entries to MENU / MENU_ITEM (Specs/atspi-mapping.md). Before, a posted menu was a
-window of push buttons and the menu bar a tool bar (this test was a strict xfail)."""
+"""Posted menus as AT-SPI menus (issue 32 item 3; D-MENU-1): IDLE's menu bar and its posted File menu reach
+Orca as GTK's do (roles "menu bar", "menu", "menu item"; Orca says "File menu", "New File."): the adapter publishes
+the menu bar with container type `menuBar` and a posted menu as a window holding a view of container type `menu`;
+the server maps them to AT-SPI MENU_BAR / MENU and their entries to MENU / MENU_ITEM (Specs/atspi-mapping.md).
+Before, a posted menu was a window of push buttons and the menu bar a tool bar (this test was a strict xfail)."""
 import shutil
 import tempfile
 
