@@ -4,6 +4,7 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
     case alert = 2
     case canvas = 6
     case checkBox = 7
+    case checkMenuItem = 8
     case columnHeader = 10
     case comboBox = 11
     case desktopFrame = 14
@@ -15,6 +16,8 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
     case list = 31
     case listItem = 32
     case menu = 33
+    case menuBar = 34
+    case menuItem = 35
     case pageTab = 37
     case pageTabList = 38
     case panel = 39
@@ -22,6 +25,7 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
     case progressBar = 42
     case button = 43
     case radioButton = 44
+    case radioMenuItem = 45
     case rowHeader = 47
     case scrollBar = 48
     case scrollPane = 49
@@ -52,6 +56,7 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
         case .alert: return "alert"
         case .canvas: return "canvas"
         case .checkBox: return "check box"
+        case .checkMenuItem: return "check menu item"
         case .columnHeader: return "column header"
         case .comboBox: return "combo box"
         case .desktopFrame: return "desktop frame"
@@ -63,6 +68,8 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
         case .list: return "list"
         case .listItem: return "list item"
         case .menu: return "menu"
+        case .menuBar: return "menu bar"
+        case .menuItem: return "menu item"
         case .pageTab: return "page tab"
         case .pageTabList: return "page tab list"
         case .panel: return "panel"
@@ -70,6 +77,7 @@ package enum ATSPIRole: UInt32, Sendable, CaseIterable {
         case .progressBar: return "progress bar"
         case .button: return "push button"
         case .radioButton: return "radio button"
+        case .radioMenuItem: return "radio menu item"
         case .rowHeader: return "row header"
         case .scrollBar: return "scroll bar"
         case .scrollPane: return "scroll pane"

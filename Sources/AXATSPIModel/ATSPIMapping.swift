@@ -35,6 +35,7 @@ package enum ATSPIMapping {
 
     package static func role(_ n: AXNode, parentRole: AXRole?) -> ATSPIRole {
         if n.className == announcementClass { return .notification }
+        if let item = MenuItemKind.of(n, parentRole: parentRole) { return menuItemRole(item) }
         switch n.role {
         case .button:
             if parentRole == .segmentedControl { return .radioButton }
@@ -45,7 +46,7 @@ package enum ATSPIMapping {
         // D-ATSPI-DIALOG-1: a modal window is a dialog (GTK's modal GtkDialog/GtkWindow), so Orca says "dialog".
         case .window where n.states.contains(.modal): return .dialog
         case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
-            .picker:
+            .picker, .menu, .menuBar:
             return containerRole(n.role)
         default: return controlRole(n.role)
         }
@@ -61,7 +62,20 @@ package enum ATSPIMapping {
         case .landmark: return .landmark
         case .tabBar: return .pageTabList
         case .navigationBar, .toolbar: return .toolBar
+        case .menu: return .menu
+        case .menuBar: return .menuBar
         default: return .panel  // group, segmented control, picker
+        }
+    }
+
+    /// D-MENU-1: an element of a menu or a menu bar as GTK exposes it (a cascade is MENU, as GtkMenuItem with a
+    /// submenu is).
+    private static func menuItemRole(_ kind: MenuItemKind) -> ATSPIRole {
+        switch kind {
+        case .item: return .menuItem
+        case .checkItem: return .checkMenuItem
+        case .radioItem: return .radioMenuItem
+        case .submenu: return .menu
         }
     }
 
@@ -196,7 +210,10 @@ package enum ATSPIMapping {
     /// button maps its CHECKED as other roles do.
     private static func insertButtonStates(of node: AXNode, parentRole: AXRole?, into mapped: inout ATSPIStateSet) {
         let st = node.states
-        if parentRole == .segmentedControl {
+        if MenuItemKind.of(node, parentRole: parentRole) == .radioItem {
+            mapped.insert(.checkable)
+            mapped.insert(.checked)
+        } else if parentRole == .segmentedControl {
             mapped.insert(.checkable)
             mapped.insert(.selectable)
             if st.contains(.selected) { mapped.insert(.checked) }

@@ -163,6 +163,7 @@ package enum ScreenReaderVersion: String, CaseIterable, Sendable {
 package enum OrcaSpeech {
     /// The AT-SPI role name the bridge gives the node (libatspi 2.46's English names; Specs/atspi-mapping.md §2).
     package static func roleName(_ node: AXNode, parentRole: AXRole?) -> String {
+        if let item = MenuItemKind.of(node, parentRole: parentRole) { return menuItemNames(item) }
         switch node.role {
         case .button:
             if parentRole == .segmentedControl { return "radio button" }
@@ -173,6 +174,16 @@ package enum OrcaSpeech {
         case .adjustable: return node.viewClass == .stepper ? "spin button" : "slider"
         case .cell: return parentRole == .table ? "table cell" : "list item"
         default: return roleNames[node.role] ?? "panel"
+        }
+    }
+
+    /// An element of a menu or a menu bar (D-MENU-1; the AT-SPI roles of Specs/atspi-mapping.md).
+    static func menuItemNames(_ kind: MenuItemKind) -> String {
+        switch kind {
+        case .item: return "menu item"
+        case .checkItem: return "check menu item"
+        case .radioItem: return "radio menu item"
+        case .submenu: return "menu"
         }
     }
 
@@ -199,6 +210,8 @@ package enum OrcaSpeech {
         .table: "table",
         .landmark: "landmark",
         .tabBar: "page tab list",
+        .menu: "menu",
+        .menuBar: "menu bar",
         .navigationBar: "tool bar",
         .toolbar: "tool bar",
         .keyboardKey: "push button",

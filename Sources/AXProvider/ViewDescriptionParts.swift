@@ -354,13 +354,17 @@ public enum FocusGroupPriority: Sendable, Equatable {
     }
 }
 
-/// `accessibilityContainerType` by name (the integer form 0…4 is sent as given).
+/// `accessibilityContainerType` by name (the integer form 0…4 is sent as given; `menu`/`menuBar` by name only).
 public enum AccessibilityContainerType: String, Sendable, CaseIterable {
     case none
     case dataTable
     case list
     case landmark
     case semanticGroup
+    /// A menu of items (AXServer's extension, D-MENU-1: UIKit has none): AT-SPI menu, its buttons menu items.
+    case menu
+    /// A menu bar (AXServer's extension, D-MENU-1): AT-SPI menu bar, its cascade buttons menus.
+    case menuBar
 }
 
 /// `imageOrientation` of an image view: `UIImage.Orientation` (SwiftUI `Image.Orientation`); drawing only.

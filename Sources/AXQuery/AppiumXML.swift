@@ -276,6 +276,10 @@ package enum AppiumConverter {
         "NavigationBar": ("UINavigationBar", [:]),
         "TabBar": ("UITabBar", [:]),
         "Toolbar": ("UIToolbar", [:]),
+        // AXServer's menu container types (D-MENU-1); a menu item is a button there.
+        "Menu": ("UIView", ["accessibilityContainerType": "menu"]),
+        "MenuBar": ("UIView", ["accessibilityContainerType": "menuBar"]),
+        "MenuItem": ("UIButton", [:]),
         "SegmentedControl": ("UISegmentedControl", [:]),
         "Picker": ("UIPickerView", [:]),
         "PickerWheel": ("UIPickerView", [:]),

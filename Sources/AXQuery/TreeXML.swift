@@ -36,6 +36,8 @@ package enum TreeXML {
         .toolbar: "XCUIElementTypeToolbar",
         .segmentedControl: "XCUIElementTypeSegmentedControl",
         .picker: "XCUIElementTypePicker",
+        .menu: "XCUIElementTypeMenu",
+        .menuBar: "XCUIElementTypeMenuBar",
         .button: "XCUIElementTypeButton",
         .link: "XCUIElementTypeLink",
         .image: "XCUIElementTypeImage",

@@ -5,7 +5,7 @@ import XCTest
 
 /// Concepts UIKit lacks, as the mirror carries them to AT-SPI (issue 32; Specs/tk-adapter.md §Concepts UIKit
 /// lacks): a modal window is a DIALOG (D-ATSPI-DIALOG-1), a control taller than wide is VERTICAL
-/// (D-ATSPI-ORIENT-1), a button in a segmented control is a checked RADIO_BUTTON.
+/// (D-ATSPI-ORIENT-1), a button in a segmented control is a checked RADIO_BUTTON, menus are menus (D-MENU-1).
 final class ToolkitConceptMappingTests: XCTestCase {
     static let hierarchy: JSON = [
         "windows": [
@@ -66,6 +66,77 @@ final class ToolkitConceptMappingTests: XCTestCase {
         XCTAssertTrue(red.contains(.checked))
         let blue = ATSPIMapping.states(try node("blue"), parentRole: try parentRole("blue"), focused: false)
         XCTAssertTrue(blue.contains(.checkable) && !blue.contains(.checked))
+    }
+
+    /// D-MENU-1: a `menu` container is MENU and a `menuBar` MENU_BAR; inside them a cascade is MENU, a switch a
+    /// checked CHECK_MENU_ITEM, a selected button a checked RADIO_MENU_ITEM, another button MENU_ITEM. The same
+    /// buttons outside a menu stay push buttons.
+    func testMenusMapAsGTKMenus() throws {
+        let store = HierarchyStore()
+        try store.setSnapshot([
+            "windows": [
+                [
+                    "id": "w", "class": "UIWindow", "frame": [0, 0, 400, 300],
+                    "children": [
+                        [
+                            "id": "bar", "class": "UIToolbar", "accessibilityContainerType": "menuBar",
+                            "frame": [0, 0, 400, 24],
+                            "children": [
+                                [
+                                    "id": "file", "class": "UIButton", "title": "File", "frame": [0, 0, 40, 24],
+                                    "accessibilityExpandedStatus": "collapsed",
+                                ],
+                                ["id": "help", "class": "UIButton", "title": "Help", "frame": [40, 0, 40, 24]],
+                            ],
+                        ],
+                        [
+                            "id": "menu", "class": "UIView", "accessibilityContainerType": "menu",
+                            "frame": [0, 24, 160, 96],
+                            "children": [
+                                ["id": "new", "class": "UIButton", "title": "New", "frame": [0, 0, 160, 24]],
+                                [
+                                    "id": "wrap", "class": "UISwitch", "accessibilityLabel": "Wrap", "isOn": true,
+                                    "frame": [0, 24, 160, 24],
+                                ],
+                                [
+                                    "id": "large", "class": "UIButton", "title": "Large", "isSelected": true,
+                                    "frame": [0, 48, 160, 24],
+                                ],
+                                [
+                                    "id": "recent", "class": "UIButton", "title": "Recent", "frame": [0, 72, 160, 24],
+                                    "accessibilityExpandedStatus": "collapsed",
+                                ],
+                            ],
+                        ],
+                        ["id": "plain", "class": "UIButton", "title": "Plain", "frame": [0, 200, 80, 30]],
+                    ],
+                ]
+            ]
+        ])
+        let tree = store.tree
+        func role(_ id: String) throws -> ATSPIRole {
+            let node = try XCTUnwrap(tree[id], id)
+            return ATSPIMapping.role(node, parentRole: node.parent.flatMap { tree[$0]?.role })
+        }
+        func states(_ id: String) throws -> ATSPIStateSet {
+            let node = try XCTUnwrap(tree[id], id)
+            return ATSPIMapping.states(node, parentRole: node.parent.flatMap { tree[$0]?.role }, focused: false)
+        }
+        XCTAssertEqual(try role("bar"), .menuBar)
+        XCTAssertEqual(try role("file"), .menu)
+        XCTAssertEqual(try role("help"), .menuItem)
+        XCTAssertEqual(try role("menu"), .menu)
+        XCTAssertEqual(try role("new"), .menuItem)
+        XCTAssertEqual(try role("wrap"), .checkMenuItem)
+        let wrap = try states("wrap")
+        XCTAssertTrue(wrap.contains(.checkable) && wrap.contains(.checked))
+        XCTAssertEqual(try role("large"), .radioMenuItem)
+        let large = try states("large")
+        XCTAssertTrue(large.contains(.checkable) && large.contains(.checked))
+        XCTAssertEqual(try role("recent"), .menu)
+        XCTAssertEqual(try role("plain"), .button)
+        XCTAssertEqual(ATSPIRole.menuBar.rawValue, 34)
+        XCTAssertEqual(ATSPIRole.menuItem.name, "menu item")
     }
 
     /// D-ATSPI-FOCUS-2: Tab into an entry whose toolkit selects its text in the same flush — the focus events go

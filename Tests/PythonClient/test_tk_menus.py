@@ -1,8 +1,8 @@
-"""Posted menus as AT-SPI menus (issue 32 item 3) — the acceptance test, not yet met: IDLE's menu bar and its posted
-File menu should reach Orca as GTK's do ("File menu", "New File menu item"). AXServer's schema has no menu role
-(Specs/tk-adapter.md §Concepts UIKit lacks, Menus): a posted menu is a window of push buttons. This test reads
-what pyatspi gets today (asserted, so a regression shows) and, strict-xfail, what it should get: it starts to
-XPASS — and so fails — once the schema and the adapter carry menus, and the xfail mark must then go."""
+"""Posted menus as AT-SPI menus (issue 32 item 3; D-MENU-1): IDLE's menu bar and its posted File menu reach
+Orca as GTK's do (roles "menu bar", "menu", "menu item"; Orca says "File menu", "New File."): the adapter publishes
+the menu bar with container type `menuBar` and a posted menu as a window holding a view of container type `menu`;
+the server maps them to AT-SPI MENU_BAR / MENU and their entries to MENU / MENU_ITEM (Specs/atspi-mapping.md).
+Before, a posted menu was a window of push buttons and the menu bar a tool bar (this test was a strict xfail)."""
 import shutil
 import tempfile
 
@@ -35,18 +35,27 @@ def roles(by_name, name):
     return sorted(row["role"] for row in by_name.get(name, []))
 
 
-def test_idle_menus_today_are_windows_of_push_buttons(idle_file_menu):
-    by_name = idle_file_menu
-    assert "push button" in roles(by_name, "File"), by_name.get("File")
-    assert roles(by_name, "New File") == ["push button"], by_name.get("New File")
-    assert "tool bar" in roles(by_name, "Menu bar"), by_name.get("Menu bar")
-
-
-@pytest.mark.xfail(strict=True, reason="issue 32 item 3: the schema has no menu role; a posted menu is a window of "
-                                       "push buttons (Specs/tk-adapter.md §Concepts UIKit lacks)")
 def test_idle_menus_are_atspi_menus_as_in_gtk(idle_file_menu):
     by_name = idle_file_menu
-    assert "menu bar" in roles(by_name, "Menu bar")
-    assert "menu" in roles(by_name, "File")
-    assert roles(by_name, "New File") == ["menu item"]
+    assert roles(by_name, "Menu bar") == ["menu bar"], by_name.get("Menu bar")
+    # The menu bar's File cascade and the posted File menu are menus; the menu's window is a frame (as GTK's popup
+    # window holding its menu); no push button is left.
+    assert roles(by_name, "File") == ["frame", "menu", "menu"], by_name.get("File")
+    assert roles(by_name, "New File") == ["menu item"], by_name.get("New File")
+    # A cascade inside a menu is a menu, as GtkMenuItem with a submenu is.
+    assert roles(by_name, "Recent Files") == ["menu"], by_name.get("Recent Files")
 
+
+def test_idle_menus_reach_the_json_rpc_surfaces_as_menus(tk_app, tk_client, axserver):
+    """Selectors and the tree name the containers (`menu`, `menuBar`); the items stay buttons there (D-MENU-1)."""
+    home = tempfile.mkdtemp(prefix="axtk-idle-menus-")
+    try:
+        app = tk_app("idlelib", module=True, env={"HOME": home})
+        ax = tk_client(app.app_id, timeout=15)
+        expect(ax.locator('menuBar > button[label="File"]')).to_be_visible()
+        ax.locator('menuBar > button[label="File"]').first().click()
+        expect(ax.locator('menu > button[label="New File"]')).to_be_visible()
+        assert ax.locator("menu").count() == 1
+        assert 'type="XCUIElementTypeMenuBar"' in ax.tree_xml()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

@@ -89,8 +89,13 @@ def test_orca_hears_typing_menus_and_a_dialog_in_idle(idle_with_orca):
     # Menus: Alt+F posts IDLE's File menu (Tk's own traversal); Orca names the focused entries.
     keys.press("alt+f", "Alt+F")
     expect(reader).to_say(re.compile(r"New File"), timeout=10)
+    # As in GTK (D-MENU-1): the posted menu is a menu and its entries menu items, which Orca names without a role;
+    # before, Orca said "File frame.", "New File push button.".
+    expect(reader).to_say(re.compile(r"^File menu"), timeout=10)
+    assert not any("push button" in line for line in reader.spoken), reader.spoken
     keys.press("Down")
     expect(reader).to_say(re.compile(r"Open"), timeout=10)
+    assert not any("push button" in line for line in reader.spoken), reader.spoken
     keys.press("Escape")
     keys.press("Escape")
     # A dialog: Ctrl+F opens IDLE's Search Dialog with the focus in its entry ("Find:" beside it); Tab moves on.

@@ -4,6 +4,8 @@ import HashTreeCollections
 package enum AXRole: String, Sendable, CaseIterable {
     // containers
     case window, alert, group, list, table, landmark, tabBar, navigationBar, toolbar, segmentedControl, picker
+    /// A menu and a menu bar: AXServer's extension for toolkits whose menus are menus (D-MENU-1).
+    case menu, menuBar
     // elements
     case button, link, image, staticText, header, textField, secureTextField, searchField, textView
     case adjustable, `switch`, tab, cell, keyboardKey, progressIndicator, activityIndicator, pickerItem
@@ -11,9 +13,28 @@ package enum AXRole: String, Sendable, CaseIterable {
     package var isContainerRole: Bool {
         switch self {
         case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
-            .picker:
+            .picker, .menu, .menuBar:
             return true
         default: return false
+        }
+    }
+}
+
+/// What an element inside a menu or a menu bar is (D-MENU-1), as GTK's menus expose them: a switch is a check item,
+/// a selected button a radio item, a button with an expanded status (a cascade) a submenu, any other button an item.
+package enum MenuItemKind: Sendable, Equatable {
+    case item, checkItem, radioItem, submenu
+
+    /// The kind of `node` under a parent of `parentRole`; nil outside a menu or a menu bar, or for a role that is
+    /// no menu item (a text, an image).
+    package static func of(_ node: AXNode, parentRole: AXRole?) -> MenuItemKind? {
+        guard parentRole == .menu || parentRole == .menuBar else { return nil }
+        switch node.role {
+        case .switch: return .checkItem
+        case .button:
+            if node.states.contains(.expanded) || node.states.contains(.collapsed) { return .submenu }
+            return node.states.contains(.selected) ? .radioItem : .item
+        default: return nil
         }
     }
 }

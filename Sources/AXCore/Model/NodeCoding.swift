@@ -460,7 +460,7 @@ private func decodeContainerType(_ value: JSON, field: Field) throws(SchemaError
         return type
     }
     guard let type = ContainerType(rawValue: try field.string(value)) else {
-        throw field.fail("expected none, dataTable, list, landmark or semanticGroup (R39)")
+        throw field.fail("expected none, dataTable, list, landmark, semanticGroup (R39), menu or menuBar (D-MENU-1)")
     }
     return type
 }

@@ -175,10 +175,14 @@ package struct WindowState: Sendable, Equatable {
 
 package enum ContainerType: String, Sendable, CaseIterable {
     case none, dataTable, list, landmark, semanticGroup
-    /// R40: the raw-value initializer is failable; 0…4 in this order (X17).
+    /// AXServer's extension for toolkits whose menus are menus (D-MENU-1): UIKit has no menu container type.
+    case menu, menuBar
+    /// R40: the raw-value initializer is failable; UIKit's 0…4 in this order (X17). The extension cases have no
+    /// integer: they are sent by name only.
     package init?(rawInt: Int) {
-        guard rawInt >= 0, rawInt < ContainerType.allCases.count else { return nil }
-        self = ContainerType.allCases[rawInt]
+        let uikit: [ContainerType] = [.none, .dataTable, .list, .landmark, .semanticGroup]
+        guard rawInt >= 0, rawInt < uikit.count else { return nil }
+        self = uikit[rawInt]
     }
 }
 

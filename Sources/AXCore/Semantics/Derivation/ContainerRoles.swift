@@ -11,7 +11,7 @@ extension Deriver {
         return nil
     }
 
-    /// The role `accessibilityContainerType` declares (R39).
+    /// The role `accessibilityContainerType` declares (R39; menus: D-MENU-1).
     @inline(__always)
     static func declaredContainerRole(_ type: ContainerType) -> AXRole? {
         switch type {
@@ -19,6 +19,8 @@ extension Deriver {
         case .list: return .list
         case .landmark: return .landmark
         case .semanticGroup: return .group
+        case .menu: return .menu  // D-MENU-1
+        case .menuBar: return .menuBar
         case .none: return nil
         }
     }

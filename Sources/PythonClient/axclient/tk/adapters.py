@@ -583,8 +583,9 @@ def canvas(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
 
 
 def menu(walker: Any, widget: tkinter.Misc) -> Dict[str, Any]:
-    """Menu (posted): a window whose entries are buttons, switches (check entries) and selected buttons (radio
-    entries); accelerators are hints; cascades have an expanded status."""
+    """Menu (posted): a window holding a menu (container type ``menu``, D-MENU-1) whose entries are buttons,
+    switches (check entries) and selected buttons (radio entries); accelerators are hints; cascades have an
+    expanded status."""
     props: Dict[str, Any] = {"class": "UIWindow", "accessibilityContainerType": "list",
                              "windowLevel": 1000.0}
     title = walker.menu_title(str(widget))

@@ -536,7 +536,7 @@ class Mirror(ToolkitMirror):
                         children: Dict[Optional[str], List[str]]) -> None:
         try:
             x, y, width, height = self._geometry(path)
-            entries = self.menu_entries_path(path)
+            entries = self.menu_container(path)
         except tkinter.TclError:
             return
         node = {"id": path, "class": "UIWindow", "accessibilityContainerType": "list", "windowLevel": 1000.0,
@@ -1137,8 +1137,21 @@ class Mirror(ToolkitMirror):
         return nodes
 
     def menu_entries(self, menu: tkinter.Misc) -> List[Dict[str, Any]]:
-        """A posted menu's entries (Specs/tk-adapter.md §Mapping)."""
-        return self.menu_entries_path(str(menu))
+        """A posted menu's content (Specs/tk-adapter.md §Mapping): its entries in a menu container."""
+        return self.menu_container(str(menu))
+
+    def menu_container(self, path: str) -> List[Dict[str, Any]]:
+        """The menu at ``path`` as its window's one child: a view of container type ``menu`` (D-MENU-1) holding
+        the entries, so they reach AT-SPI as menu items in a menu, inside the window, as GTK's popup menus do."""
+        entries = self.menu_entries_path(path)
+        width = int(self.app.call("winfo", "width", path))
+        height = int(self.app.call("winfo", "height", path))
+        view: Dict[str, Any] = {"id": "%s@menu" % path, "class": "UIView", "accessibilityContainerType": "menu",
+                                "frame": [0, 0, max(1, width), max(1, height)], "children": entries}
+        title = self.menu_title(path)
+        if title:
+            view["accessibilityLabel"] = title
+        return [view]
 
     def menu_title(self, path: str) -> str:
         """The label of the cascade entry that opens the menu at ``path`` (in its parent menu), or ""."""
@@ -1222,7 +1235,8 @@ class Mirror(ToolkitMirror):
             return False
 
     def _menubar(self, top: tkinter.Misc, width: int) -> Tuple[Optional[Dict[str, Any]], int]:
-        """The toplevel's menubar (its ``-menu``) as a toolbar of entries, and the menubar's height."""
+        """The toplevel's menubar (its ``-menu``) as a toolbar of entries of container type ``menuBar``
+        (D-MENU-1), and the menubar's height."""
         path = str(top)
         try:
             menu = str(self.app.call(path, "cget", "-menu"))
@@ -1232,8 +1246,8 @@ class Mirror(ToolkitMirror):
             return None, 0
         height, positions = self._menubar_geometry(path, menu)
         entries = self._menubar_entries(path, menu, max(1, height or 24), positions)
-        bar = {"id": "%s@menubar" % path, "class": "UIToolbar", "frame": [0, 0, width, max(1, height or 24)],
-               "accessibilityLabel": "Menu bar", "children": entries}
+        bar = {"id": "%s@menubar" % path, "class": "UIToolbar", "accessibilityContainerType": "menuBar",
+               "frame": [0, 0, width, max(1, height or 24)], "accessibilityLabel": "Menu bar", "children": entries}
         return bar, height
 
     def _menubar_geometry(self, path: str, menu: str) -> Tuple[int, Dict[int, int]]:
