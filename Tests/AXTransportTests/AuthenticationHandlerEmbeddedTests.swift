@@ -44,6 +44,7 @@ final class AuthenticationHandlerEmbeddedTests: XCTestCase {
         let ping = #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
         let replies = try Self.replies(try Harness.exchange(channel, Self.rightInitialize + "\n" + ping + "\n"))
         XCTAssertEqual(replies.map { $0["id"] }, [1, 2])
+        guard replies.count == 2 else { return }  // reported above; indexing on would crash the whole test process
         XCTAssertNil(replies[1]["error"], "the request after initialize ran authenticated: \(replies[1])")
         XCTAssertFalse(Self.hasAuthenticationHandler(channel), "the handler removed itself")
         // Later messages reach the connection handler directly; the authentication timer is gone with the handler.
