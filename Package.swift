@@ -185,11 +185,11 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ], swiftSettings: swiftSettings),
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
-        .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets"]),
+        .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets", "AXJSON"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
-        .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo"]),
+        .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo", "AXSchema"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),
         .testTarget(
             name: "AXQueryTests", dependencies: ["AXQuery", "AXCore", "AXJSON", "AXDemo", "AXBenchmarks"]),
@@ -211,10 +211,7 @@ let package = Package(
             name: "AXRPCTests",
             dependencies: [
                 "AXRPC", "AXTransport", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXDemo", "AXProvider",
-                "AXTestSupport", "AXProtocol",
-                // Not imported by these files today; kept so that tests written against the target's former
-                // dependencies (before the hub, router, transport and provider tests moved out) still build.
-                "AXSchema", "AXRPCRouter", "AXWire", "AXDemoHost", "AXInProcess",
+                "AXTestSupport", "AXProtocol", "AXSchema", "AXDemoHost", "AXInProcess", "AXQuery",
             ]),
         .testTarget(name: "AXHubTests", dependencies: ["AXHub", "AXCore", "AXJSON", "AXTestSupport"]),
         .testTarget(
@@ -233,6 +230,7 @@ let package = Package(
             name: "AXClientTests",
             dependencies: [
                 "AXClient", "AXTransport", "AXRPC", "AXHub", "AXJSON", "AXJSONRPC", "AXDemoHost", "AXProvider",
+                "AXRPCClient",
             ]),
         .testTarget(
             name: "AXTransportTests",
@@ -244,7 +242,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXRPC", "AXJSON"]),
+        .testTarget(name: "AXConformanceTests", dependencies: ["AXConformance", "AXInProcess", "AXJSON"]),
         .testTarget(
             name: "AXProviderTests",
             dependencies: [
