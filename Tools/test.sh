@@ -148,7 +148,7 @@ phase_clients() {
 
 phase_fuzz() {
   [ -x Tools/fuzz.sh ] || return 0
-  Tools/fuzz.sh --seconds 7 > "$LOGDIR/fuzz.log" 2>&1
+  Tools/fuzz.sh --seconds 7 --unoptimized > "$LOGDIR/fuzz.log" 2>&1
   local status=$? targets crashes
   tail -n 30 "$LOGDIR/fuzz.log" >&2
   read -r targets crashes < <(sed -nE 's/^fuzz: ([0-9]+) targets, [0-9]+ inputs, ([0-9]+) crash.*/\1 \2/p' "$LOGDIR/fuzz.log" | tail -n 1)
