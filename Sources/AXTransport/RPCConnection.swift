@@ -173,6 +173,9 @@ final class RPCConnectionHandler: ChannelInboundHandler {
     /// Frames handled and when the current turn on the event loop started (fairness).
     private var framesThisTurn = 0
     private var turnStart = NIODeadline.now()
+    /// Now on this connection's event loop: the wall clock on a real loop, the test's clock on an `EmbeddedEventLoop`
+    /// — the clock the yield after a turn is scheduled on, so a turn and its yield are measured alike.
+    private var loopNow: NIODeadline { context?.eventLoop.now ?? .now() }
     /// The last `RPCDispatchFlow` signalled to `RPCTimeoutHandler`.
     private var signalledPaused = false
     /// Over the connection limit: answered with an error and closed.
@@ -394,11 +397,11 @@ final class RPCConnectionHandler: ChannelInboundHandler {
             return true
         }
         if framesThisTurn == 0 {
-            turnStart = .now()
+            turnStart = loopNow
             return false
         }
         if framesThisTurn >= ctx.limits.maxFramesPerTurn
-            || NIODeadline.now() - turnStart >= Self.timeAmount(ctx.limits.maxTurnTime)
+            || loopNow - turnStart >= Self.timeAmount(ctx.limits.maxTurnTime)
         {
             scheduleYield()
             return true

@@ -16,12 +16,6 @@ final class ConnectionHandlerEmbeddedTests: XCTestCase {
         -> EmbeddedChannel
     {
         let router = InProcessConnection.makeRouter(hub: Hub(actionTimeout: .seconds(2)))
-        // A connection's turn is bounded by wall-clock time (5 ms), then it yields for 1 ms of the loop's clock; the
-        // embedded loop's clock moves only when a test moves it, so on a loaded machine a slow turn left the rest of
-        // a batch waiting for ever (CI, session 9: `initialize` answered, the `ping` after it never). The turn
-        // budget is the socket tests' subject (TransportLimitsTests); here a turn ends only at the frame limit.
-        var limits = limits
-        limits.maxTurnTime = .seconds(3600)
         let context = RPCListenerContext(
             router: router, token: token.map { Array($0.utf8) }, logger: Logger(label: "embedded-test"),
             registry: RPCConnectionRegistry(), limits: limits, onSession: nil)

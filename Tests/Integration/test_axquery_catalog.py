@@ -9,18 +9,10 @@ Expected values come from the demo app's source (the Edit button, label "Edit") 
 """
 import os
 import shutil
-import subprocess
 import unittest
 
-from harness import AXQUERY, ROOT, start_server
-
-
-def run(*args, timeout=30):
-    env = dict(os.environ)
-    env.pop("AXSERVER_SOCKET", None)
-    env["NO_COLOR"] = ""
-    done = subprocess.run([AXQUERY] + list(args), capture_output=True, text=True, timeout=timeout, env=env)
-    return done.returncode, done.stdout, done.stderr
+from harness import ROOT, start_server
+from test_axquery import run
 
 
 class FindExplainsWithALimit(unittest.TestCase):

@@ -738,25 +738,31 @@ final class RemoteProvider: ResettableProvider {
         self.canReset = canReset
     }
 
+    /// The provider's error answer to a server request: a timeout stays −32020 (`appNotResponding`); anything else is
+    /// `.appFailed` saying what the app was `doing`, its words bounded before they reach a client (D-REL-7).
+    static func actionError(_ error: RPCError, doing: String) -> ActionError {
+        if error.code == RPCError.Code.appNotResponding {
+            return .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
+        }
+        let reason = AppErrorBounds.truncated(
+            error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
+        let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
+        return .appFailed(
+            message: "the app reported an error \(doing): \(message)", reason: reason,
+            details: AppErrorBounds.details(error))
+    }
+
     /// Sends `app.reset` to the provider, which answers `{"reset": true, "revision": N}` after publishing its
     /// initial tree (D-APP-RESET-1). A closed connection is `appNotResponding(ActionError.appLeftReason)`.
     func reset(timeout: Duration) async throws(ActionError) -> AppResetAnswer {
         let reply: JSON
         do {
-            reply = try await peer.request("app.reset", .object([:]), timeout: timeout)
+            reply = try await peer.request(RPCServerMessage.appReset.rawValue, .object([:]), timeout: timeout)
         } catch {
             if peer.isClosed || error.data?["reason"]?.stringValue == "disconnected" {
                 throw .appNotResponding(reason: ActionError.appLeftReason)
             }
-            if error.code == RPCError.Code.appNotResponding {
-                throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
-            }
-            let reason = AppErrorBounds.truncated(
-                error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
-            let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
-            throw .appFailed(
-                message: "the app reported an error resetting: \(message)", reason: reason,
-                details: AppErrorBounds.details(error))
+            throw Self.actionError(error, doing: "resetting")
         }
         guard reply["reset"]?.boolValue == true else {
             throw .appFailed(
@@ -779,18 +785,9 @@ final class RemoteProvider: ResettableProvider {
     func answer(_ request: ActionRequest, timeout: Duration) async throws(ActionError) -> JSON {
         let reply: JSON
         do {
-            reply = try await peer.request("action.perform", request.json, timeout: timeout)
+            reply = try await peer.request(RPCServerMessage.actionPerform.rawValue, request.json, timeout: timeout)
         } catch {
-            if error.code == RPCError.Code.appNotResponding {
-                throw .appNotResponding(reason: error.data?["reason"]?.stringValue ?? "timeout")
-            }
-            // What the app says is bounded before it reaches a client (D-REL-7).
-            let reason = AppErrorBounds.truncated(
-                error.data?["reason"]?.stringValue ?? "app error", maxBytes: AppErrorBounds.maxReasonBytes)
-            let message = AppErrorBounds.truncated(error.message, maxBytes: AppErrorBounds.maxMessageBytes)
-            throw .appFailed(
-                message: "the app reported an error performing '\(request.action)': \(message)",
-                reason: reason, details: AppErrorBounds.details(error))
+            throw Self.actionError(error, doing: "performing '\(request.action)'")
         }
         if case .bool(let handled) = reply {
             return ["handled": .bool(handled)]
