@@ -202,10 +202,13 @@ class SelectableRow(RecycleDataViewBehavior, Label):
 
 
 class SettingsApp(App):
-    title = "Kivy Settings"
     cities = ["Oslo", "Lima", "Kyiv", "Pune", "Nice"]
 
     def build(self):
+        self.title = "Kivy Settings"
+        from kivy.core.window import Keyboard, Window
+        names = {code: name for name, code in Keyboard.keycodes.items()}
+        Window.bind(on_key_down=lambda window, key, *rest: self.report("app key %s" % names.get(key, key)))
         return Builder.load_string(KV)
 
     def on_start(self):
