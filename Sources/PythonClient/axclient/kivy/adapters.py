@@ -158,8 +158,6 @@ def toggle_button(walker: Any, widget: Any) -> Dict[str, Any]:
     ``UISegmentedControl`` (the walker wraps the group, "n of m")."""
     props = button(walker, widget)
     props["isSelected"] = getattr(widget, "state", "normal") == "down"
-    if group_of(widget) is not None:
-        walker.note_group(widget, props)
     return props
 
 
@@ -168,7 +166,6 @@ def checkbox(walker: Any, widget: Any) -> Dict[str, Any]:
     active = bool(getattr(widget, "active", False))
     if group_of(widget) is not None:
         props: Dict[str, Any] = {"class": "UIButton", "isSelected": active}
-        walker.note_group(widget, props)
     else:
         props = {"class": "UISwitch", "isOn": active}
     return enabled(widget, labelled(walker, widget, props))

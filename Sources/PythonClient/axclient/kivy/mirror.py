@@ -87,6 +87,13 @@ class Mirror(ToolkitMirror):
         self._rects: Dict[int, List[int]] = {}
         self._groups: Dict[Any, List[Dict[str, Any]]] = {}
         self._parent_of: Dict[str, Optional[str]] = {}
+        #: Widgets whose watched properties changed since the last build (by ``id``), and "everything changed".
+        self._dirty: Dict[int, Any] = {}
+        self._all_dirty = True
+        #: The last build's views and window rectangles by view id: an unchanged widget's view is reused as the
+        #: same dict object (the kit's diff skips it by identity).
+        self._cache: Dict[str, Dict[str, Any]] = {}
+        self._last_rects: Dict[str, List[int]] = {}
         self._drop_text = False
         self._too_deep = False
         self._original_dispatch = None
@@ -111,27 +118,36 @@ class Mirror(ToolkitMirror):
 
         self._original_dispatch = original
         window.dispatch = dispatch
-        window.fbind("children", self._changed)
-        window.fbind("size", self._changed)
+        window.fbind("children", self._window_changed)
+        window.fbind("size", self._window_changed)
         window.fbind("on_close", self._on_window_close)
         if self.app is not None:
             self.app.fbind("on_stop", self._on_window_close)
-            self.app.fbind("title", self._changed)
+            self.app.fbind("title", self._window_changed)
 
     def release(self) -> None:
         """Restores the window's dispatch and drops the window's bindings (the widgets' bindings stay, inert)."""
         window = self.window
         if self._original_dispatch is not None and window.__dict__.get("dispatch") is not None:
             del window.__dict__["dispatch"]
-        window.funbind("children", self._changed)
-        window.funbind("size", self._changed)
+        window.funbind("children", self._window_changed)
+        window.funbind("size", self._window_changed)
         window.funbind("on_close", self._on_window_close)
 
     def _on_window_close(self, *_: Any) -> None:
         self.close()
 
-    def _changed(self, *_: Any) -> None:
+    def _changed(self, instance: Any, *_: Any) -> None:
+        self._dirty[id(instance)] = instance
         self.mark_dirty()
+
+    def _window_changed(self, *_: Any) -> None:
+        self._all_dirty = True
+        self.mark_dirty()
+
+    def resync(self) -> None:
+        self._all_dirty = True
+        super().resync()
 
     def request_jobs(self) -> None:
         self.clock.schedule_once(self._jobs_tick, 0)  # thread-safe (what @mainthread uses)
@@ -176,6 +192,8 @@ class Mirror(ToolkitMirror):
         children: Dict[Optional[str], List[str]] = {None: []}
         self.widgets, self._rects, self._groups, self._parent_of = {}, {}, {}, {}
         self.focused_view = None
+        self._expand_dirty()
+        self._new_rects: Dict[str, List[int]] = {}
         window = self.window
         self._height = int(window.height)
         left, top = int(getattr(window, "left", 0) or 0), int(getattr(window, "top", 0) or 0)
@@ -191,12 +209,28 @@ class Mirror(ToolkitMirror):
             if is_a(widget, MODAL_CLASSES + POPUP_CLASSES):
                 overlays.append(widget)
             else:
-                self._walk(widget, "window", (0, 0), props, children, 0)
+                self._walk(widget, "window", (0, 0), props, children, 0, True)
         for widget in overlays:
             self._add_overlay(widget, (left, top), props, children)
         props[children[None][-1]]["isKeyWindow"] = True
-        self._wrap_groups(props, children)
+        cache = dict(props)
+        self._wrap_groups(props, children)  # (group members are copied: the cache keeps them unwrapped)
+        self._cache, self._last_rects = cache, self._new_rects
+        self._dirty, self._all_dirty = {}, False
         return props, children
+
+    def _expand_dirty(self) -> None:
+        """A Label that changed may name a control beside it (the label rule looks at siblings and the parent's
+        siblings): those are rebuilt too."""
+        for widget in [w for w in self._dirty.values() if adapters.find_adapter(w) is adapters.label]:
+            level = widget
+            for _ in range(2):
+                parent = getattr(level, "parent", None)
+                if parent is None or parent is self.window:
+                    break
+                for kid in getattr(parent, "children", ()):
+                    self._dirty.setdefault(id(kid), kid)
+                level = parent
 
     def _add_overlay(self, widget: Any, origin: Tuple[int, int], props: Dict[str, Dict[str, Any]],
                      children: Dict[Optional[str], List[str]]) -> None:
@@ -218,14 +252,44 @@ class Mirror(ToolkitMirror):
         self._bind(widget)
         self._note_names(widget)
         for kid in reversed(list(widget.children)):
-            self._walk(kid, view_id, (rect[0], rect[1]), props, children, 1)
+            self._walk(kid, view_id, (rect[0], rect[1]), props, children, 1, True)
 
     def _walk(self, widget: Any, parent_id: str, origin: Tuple[int, int], props: Dict[str, Dict[str, Any]],
-              children: Dict[Optional[str], List[str]], depth: int) -> None:
+              children: Dict[Optional[str], List[str]], depth: int, moved: bool) -> None:
+        """Adds ``widget`` and its subtree. ``moved``: the parent's rectangle changed (or was not known), so the
+        frames below are recomputed; otherwise a widget none of whose watched properties changed keeps its view
+        (the same dict object)."""
         if depth > MAX_DEPTH:
             self.warn_once("depth", "the widget tree is deeper than %d; deeper widgets are left out" % MAX_DEPTH)
             return
         view_id = self._view_id(widget, parent_id)
+        node = self._cache.get(view_id)
+        if node is None or moved or self._all_dirty or id(widget) in self._dirty:
+            node = self._view(widget, view_id, origin)
+            rect = self._rect(widget)
+            moved = self._last_rects.get(view_id) != rect
+            self._new_rects[view_id] = rect
+        else:
+            self._new_rects[view_id] = self._last_rects[view_id]
+            if node.get("isFocused"):
+                self.focused_view = view_id
+        props[view_id] = node
+        if is_a(widget, ("ToggleButtonBehavior",)) and adapters.group_of(widget) is not None:
+            self._groups.setdefault(adapters.group_of(widget), []).append(node)
+        children[parent_id].append(view_id)
+        self._parent_of[view_id] = parent_id
+        self.widgets[view_id] = weakref.ref(widget)
+        self._bind(widget)
+        if is_a(widget, adapters.LEAVES) or not widget.children:
+            return
+        self._note_names(widget)
+        children[view_id] = []
+        origin = self._new_rects[view_id]
+        for kid in reversed(list(widget.children)):
+            self._walk(kid, view_id, (origin[0], origin[1]), props, children, depth + 1, moved)
+
+    def _view(self, widget: Any, view_id: str, origin: Tuple[int, int]) -> Dict[str, Any]:
+        """The widget's view, built anew by its adapter."""
         rect = self._rect(widget)
         adapter = adapters.row if self._is_row(widget) else adapters.find_adapter(widget)
         node = adapter(self, widget)
@@ -238,17 +302,7 @@ class Mirror(ToolkitMirror):
             node["isHidden"] = True
         if getattr(widget, "focus", False) is True:
             self.take_focus(node)
-        props[view_id] = node
-        children[parent_id].append(view_id)
-        self._parent_of[view_id] = parent_id
-        self.widgets[view_id] = weakref.ref(widget)
-        self._bind(widget)
-        if is_a(widget, adapters.LEAVES) or not widget.children:
-            return
-        self._note_names(widget)
-        children[view_id] = []
-        for kid in reversed(list(widget.children)):
-            self._walk(kid, view_id, (rect[0], rect[1]), props, children, depth + 1)
+        return node
 
     def _note_names(self, widget: Any) -> None:
         """The kv ``id``s a rule gave (``widget.ids``: name → weak proxy): the names of those widgets."""
@@ -301,15 +355,12 @@ class Mirror(ToolkitMirror):
             level = parent
         return None
 
-    def note_group(self, widget: Any, props: Dict[str, Any]) -> None:
-        """A grouped ToggleButton/CheckBox (radio): "n of m" and the group wrap after the walk."""
-        self._groups.setdefault(adapters.group_of(widget), []).append(props)
-
     def _wrap_groups(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]]) -> None:
         """Radio groups: each member's value is "n of m"; members under one parent are wrapped in a
         ``UISegmentedControl`` (as Tk's radio groups, so AT-SPI says radio button)."""
         for group, members in self._groups.items():
             for index, member in enumerate(members):
+                member = members[index] = props[member["id"]] = dict(member)  # never change a reused view
                 member["accessibilityValue"] = "%d of %d" % (index + 1, len(members))
             parents = {self._parent_of.get(member["id"]) for member in members}
             if len(members) < 2 or len(parents) != 1:
