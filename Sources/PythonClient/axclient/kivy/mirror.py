@@ -181,7 +181,9 @@ class Mirror(ToolkitMirror):
         names = self._watch.get(type(widget))
         if names is None:
             known = widget.properties()
-            names = self._watch[type(widget)] = tuple(name for name in WATCHED if name in known)
+            # A class the app registered an adapter for may read any of its properties (a gauge's ``level``).
+            names = tuple(known) if _registered(widget) else tuple(name for name in WATCHED if name in known)
+            self._watch[type(widget)] = names
         for name in names:
             widget.fbind(name, self._changed)
 
@@ -400,6 +402,7 @@ class Mirror(ToolkitMirror):
         if target in ("", "window"):
             return self._escape(None) if action == "escape" else False
         widget = self.widget(target)
+        self._dirty[id(widget)] = widget  # whatever the action changed on it is rebuilt
         handler = adapters.find_actions(widget)
         handled = handler(self, widget, request) if handler is not None else None
         if handled is not None:
