@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import weakref
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..kit import StableIds, TargetGone, ToolkitMirror
 from ..kit.labels import label_beside
@@ -40,12 +40,20 @@ POPUP_CLASSES = ("DropDown",)
 MAX_DEPTH = 64
 
 
-def class_names(widget: Any) -> List[str]:
-    return [klass.__name__ for klass in type(widget).__mro__]
+_CLASS_NAMES: Dict[type, frozenset] = {}
 
 
-def is_a(widget: Any, names: Tuple[str, ...]) -> bool:
-    return any(name in names for name in class_names(widget))
+def class_names(widget: Any) -> frozenset:
+    """The names of the widget's classes (its MRO), cached per class."""
+    klass = type(widget)
+    names = _CLASS_NAMES.get(klass)
+    if names is None:
+        names = _CLASS_NAMES[klass] = frozenset(k.__name__ for k in klass.__mro__)
+    return names
+
+
+def is_a(widget: Any, names: Any) -> bool:
+    return not class_names(widget).isdisjoint(names)
 
 
 def default_app_name() -> str:
@@ -90,6 +98,11 @@ class Mirror(ToolkitMirror):
         #: Widgets whose watched properties changed since the last build (by ``id``), and "everything changed".
         self._dirty: Dict[int, Any] = {}
         self._all_dirty = True
+        #: Widgets with a changed widget below them (by ``id``): any other subtree is copied from the last build.
+        self._dirty_below: Set[int] = set()
+        self._cache_children: Dict[Optional[str], List[str]] = {}
+        self._cache_widgets: Dict[str, Any] = {}
+        self._cache_groups: Dict[str, Any] = {}
         #: The last build's views and window rectangles by view id: an unchanged widget's view is reused as the
         #: same dict object (the kit's diff skips it by identity).
         self._cache: Dict[str, Dict[str, Any]] = {}
@@ -138,8 +151,16 @@ class Mirror(ToolkitMirror):
         self.close()
 
     def _changed(self, instance: Any, *_: Any) -> None:
-        self._dirty[id(instance)] = instance
+        self._mark_widget(instance)
         self.mark_dirty()
+
+    def _mark_widget(self, widget: Any) -> None:
+        """``widget`` changed: its view is rebuilt, and its ancestors' subtrees are walked again."""
+        self._dirty[id(widget)] = widget
+        parent = getattr(widget, "parent", None)
+        while parent is not None and id(parent) not in self._dirty_below:
+            self._dirty_below.add(id(parent))
+            parent = getattr(parent, "parent", None)
 
     def _window_changed(self, *_: Any) -> None:
         self._all_dirty = True
@@ -215,10 +236,11 @@ class Mirror(ToolkitMirror):
         for widget in overlays:
             self._add_overlay(widget, (left, top), props, children)
         props[children[None][-1]]["isKeyWindow"] = True
-        cache = dict(props)
+        self._cache, self._last_rects = dict(props), self._new_rects
+        self._cache_children = {parent: list(kids) for parent, kids in children.items()}
+        self._cache_widgets = dict(self.widgets)
         self._wrap_groups(props, children)  # (group members are copied: the cache keeps them unwrapped)
-        self._cache, self._last_rects = cache, self._new_rects
-        self._dirty, self._all_dirty = {}, False
+        self._dirty, self._dirty_below, self._all_dirty = {}, set(), False
         return props, children
 
     def _expand_dirty(self) -> None:
@@ -232,6 +254,7 @@ class Mirror(ToolkitMirror):
                     break
                 for kid in getattr(parent, "children", ()):
                     self._dirty.setdefault(id(kid), kid)
+                self._dirty_below.add(id(parent))
                 level = parent
 
     def _add_overlay(self, widget: Any, origin: Tuple[int, int], props: Dict[str, Dict[str, Any]],
@@ -271,13 +294,19 @@ class Mirror(ToolkitMirror):
             rect = self._rect(widget)
             moved = self._last_rects.get(view_id) != rect
             self._new_rects[view_id] = rect
+        elif id(widget) not in self._dirty_below and view_id in self._cache_widgets:
+            children[parent_id].append(view_id)
+            self._parent_of[view_id] = parent_id
+            self._copy_subtree(view_id, props, children)
+            return
         else:
             self._new_rects[view_id] = self._last_rects[view_id]
             if node.get("isFocused"):
                 self.focused_view = view_id
         props[view_id] = node
         if is_a(widget, ("ToggleButtonBehavior",)) and adapters.group_of(widget) is not None:
-            self._groups.setdefault(adapters.group_of(widget), []).append(node)
+            self._cache_groups[view_id] = adapters.group_of(widget)
+            self._groups.setdefault(self._cache_groups[view_id], []).append(node)
         children[parent_id].append(view_id)
         self._parent_of[view_id] = parent_id
         self.widgets[view_id] = weakref.ref(widget)
@@ -289,6 +318,27 @@ class Mirror(ToolkitMirror):
         origin = self._new_rects[view_id]
         for kid in reversed(list(widget.children)):
             self._walk(kid, view_id, (origin[0], origin[1]), props, children, depth + 1, moved)
+
+    def _copy_subtree(self, view_id: str, props: Dict[str, Dict[str, Any]],
+                      children: Dict[Optional[str], List[str]]) -> None:
+        """A subtree in which nothing changed: its views, children and widgets as the last build had them."""
+        pending = [view_id]
+        while pending:
+            current = pending.pop()
+            node = props[current] = self._cache[current]
+            self._new_rects[current] = self._last_rects[current]
+            self.widgets[current] = self._cache_widgets[current]
+            if node.get("isFocused"):
+                self.focused_view = current
+            group = self._cache_groups.get(current)
+            if group is not None:
+                self._groups.setdefault(group, []).append(node)
+            kids = self._cache_children.get(current)
+            if kids is not None:
+                children[current] = list(kids)
+                for kid in kids:
+                    self._parent_of[kid] = current
+                pending.extend(reversed(kids))
 
     def _view(self, widget: Any, view_id: str, origin: Tuple[int, int]) -> Dict[str, Any]:
         """The widget's view, built anew by its adapter."""
@@ -402,7 +452,7 @@ class Mirror(ToolkitMirror):
         if target in ("", "window"):
             return self._escape(None) if action == "escape" else False
         widget = self.widget(target)
-        self._dirty[id(widget)] = widget  # whatever the action changed on it is rebuilt
+        self._mark_widget(widget)  # whatever the action changed on it is rebuilt
         handler = adapters.find_actions(widget)
         handled = handler(self, widget, request) if handler is not None else None
         if handled is not None:
