@@ -154,6 +154,10 @@ class Mirror(ToolkitMirror):
         self._mark_widget(instance)
         self.mark_dirty()
 
+    def _children_changed(self, instance: Any, *_: Any) -> None:
+        self._dirty_below.add(id(instance))  # its children are walked again, not copied
+        self._changed(instance)
+
     def _mark_widget(self, widget: Any) -> None:
         """``widget`` changed: its view is rebuilt, and its ancestors' subtrees are walked again."""
         self._dirty[id(widget)] = widget
@@ -177,7 +181,9 @@ class Mirror(ToolkitMirror):
         self.run_jobs()
 
     def request_flush(self) -> bool:
-        self.clock.schedule_once(self._flush_tick, 0)
+        # -1: still in this clock tick, before the frame is drawn (Kivy runs the callbacks scheduled with -1
+        # until none are left), so a change is published without waiting for a frame to render.
+        self.clock.schedule_once(self._flush_tick, -1)
         return True
 
     def request_flush_after(self, seconds: float) -> bool:
@@ -206,7 +212,7 @@ class Mirror(ToolkitMirror):
             names = tuple(known) if _registered(widget) else tuple(name for name in WATCHED if name in known)
             self._watch[type(widget)] = names
         for name in names:
-            widget.fbind(name, self._changed)
+            widget.fbind(name, self._children_changed if name == "children" else self._changed)
 
     # -- the walk --------------------------------------------------------------------------------------------------
 
@@ -312,6 +318,12 @@ class Mirror(ToolkitMirror):
         self.widgets[view_id] = weakref.ref(widget)
         self._bind(widget)
         if is_a(widget, adapters.LEAVES) or not widget.children:
+            return
+        if not moved and id(widget) not in self._dirty_below and view_id in self._cache_children:
+            kids = children[view_id] = list(self._cache_children[view_id])  # nothing changed below it
+            for kid in kids:
+                self._parent_of[kid] = view_id
+                self._copy_subtree(kid, props, children)
             return
         self._note_names(widget)
         children[view_id] = []
