@@ -294,6 +294,8 @@ class Mirror(ToolkitMirror):
             self.warn_once("depth", "the widget tree is deeper than %d; deeper widgets are left out" % MAX_DEPTH)
             return
         view_id = self._view_id(widget, parent_id)
+        children[parent_id].append(view_id)
+        self._parent_of[view_id] = parent_id
         node = self._cache.get(view_id)
         if node is None or moved or self._all_dirty or id(widget) in self._dirty:
             node = self._view(widget, view_id, origin)
@@ -301,35 +303,39 @@ class Mirror(ToolkitMirror):
             moved = self._last_rects.get(view_id) != rect
             self._new_rects[view_id] = rect
         elif id(widget) not in self._dirty_below and view_id in self._cache_widgets:
-            children[parent_id].append(view_id)
-            self._parent_of[view_id] = parent_id
-            self._copy_subtree(view_id, props, children)
+            self._copy_subtree(view_id, props, children)  # nothing changed in it
             return
         else:
             self._new_rects[view_id] = self._last_rects[view_id]
             if node.get("isFocused"):
                 self.focused_view = view_id
         props[view_id] = node
-        if is_a(widget, ("ToggleButtonBehavior",)) and adapters.group_of(widget) is not None:
-            self._cache_groups[view_id] = adapters.group_of(widget)
-            self._groups.setdefault(self._cache_groups[view_id], []).append(node)
-        children[parent_id].append(view_id)
-        self._parent_of[view_id] = parent_id
+        self._note_group(widget, view_id, node)
         self.widgets[view_id] = weakref.ref(widget)
         self._bind(widget)
         if is_a(widget, adapters.LEAVES) or not widget.children:
             return
         if not moved and id(widget) not in self._dirty_below and view_id in self._cache_children:
-            kids = children[view_id] = list(self._cache_children[view_id])  # nothing changed below it
-            for kid in kids:
-                self._parent_of[kid] = view_id
-                self._copy_subtree(kid, props, children)
+            self._copy_children(view_id, props, children)  # it changed, nothing below it did
             return
         self._note_names(widget)
         children[view_id] = []
         origin = self._new_rects[view_id]
         for kid in reversed(list(widget.children)):
             self._walk(kid, view_id, (origin[0], origin[1]), props, children, depth + 1, moved)
+
+    def _note_group(self, widget: Any, view_id: str, node: Dict[str, Any]) -> None:
+        """A grouped ToggleButton/CheckBox joins its radio group (wrapped after the walk)."""
+        if is_a(widget, ("ToggleButtonBehavior",)) and adapters.group_of(widget) is not None:
+            self._cache_groups[view_id] = adapters.group_of(widget)
+            self._groups.setdefault(self._cache_groups[view_id], []).append(node)
+
+    def _copy_children(self, view_id: str, props: Dict[str, Dict[str, Any]],
+                       children: Dict[Optional[str], List[str]]) -> None:
+        kids = children[view_id] = list(self._cache_children[view_id])
+        for kid in kids:
+            self._parent_of[kid] = view_id
+            self._copy_subtree(kid, props, children)
 
     def _copy_subtree(self, view_id: str, props: Dict[str, Dict[str, Any]],
                       children: Dict[Optional[str], List[str]]) -> None:
@@ -621,21 +627,26 @@ class Mirror(ToolkitMirror):
         if event_type == "on_textinput":
             drop, self._drop_text = self._drop_text, False
             return drop
-        key = args[0] if args else 0
-        codepoint = args[2] if event_type == "on_key_down" and len(args) > 2 else ""
-        raw = args[3] if event_type == "on_key_down" and len(args) > 3 else self.window.modifiers
-        modifiers = [MODIFIERS[m] for m in (raw or []) if m in MODIFIERS]
-        keysym = self.keysym(key, codepoint if isinstance(codepoint, str) else "", modifiers)
         phase = "press" if event_type == "on_key_down" else "release"
+        keysym, modifiers, char = self._key_args(phase, args)
         if phase == "press":
             self._drop_text = False
         target = self._keyboard_target()
         masked = bool(target is not None and getattr(target, "password", False))
-        char = codepoint if isinstance(codepoint, str) else ""
         consumed = self.forward_key(keysym, modifiers, phase, char, masked)
         if consumed and phase == "press" and char.isprintable() and char and not set(modifiers) - {"shift"}:
             self._drop_text = True
         return consumed
+
+    def _key_args(self, phase: str, args: Tuple[Any, ...]) -> Tuple[str, List[str], str]:
+        """(keysym, modifiers, typed character) of ``on_key_down(key, scancode, codepoint, modifiers)`` /
+        ``on_key_up(key, scancode)`` (whose modifiers are the window's)."""
+        key = args[0] if args else 0
+        down = phase == "press"
+        codepoint = args[2] if down and len(args) > 2 and isinstance(args[2], str) else ""
+        raw = args[3] if down and len(args) > 3 else self.window.modifiers
+        modifiers = [MODIFIERS[m] for m in (raw or []) if m in MODIFIERS]
+        return self.keysym(key, codepoint, modifiers), modifiers, codepoint
 
     def _keyboard_target(self) -> Any:
         """The widget holding Kivy's keyboard (FocusBehavior's focus), else None."""
