@@ -50,6 +50,7 @@ def test_form_controls_map_to_roles_labels_and_values(settings):
     fruit = ax.get_by_role("button", name="Fruit")
     assert fruit.value() == "apple"
     assert ax.get_by_role("button", name="Disabled").is_disabled()
+    assert ax.locator('progressIndicator[label="Progress"]').value() == "40%"  # ProgressBar: the Label left of it names it
     assert ax.query_count('staticText[label="Account settings"]') == 1
     assert ax.query_count('cell[label="Oslo"]') == 1
     notes = ax.locator("textView")
@@ -74,6 +75,10 @@ def test_actions_run_the_apps_callbacks(settings):
     ax.get_by_role("button", name="Fruit").custom_action("pear")
     app.wait_line("fruit pear")
     expect(ax.get_by_role("button", name="Fruit")).to_have_value("pear")
+    ax.get_by_role("button", name="Fruit").click()  # opens the Spinner's DropDown: a window over the app
+    ax.locator('window >> button[label="plum"]').click()
+    app.wait_line("fruit plum")
+    expect(ax.get_by_role("button", name="Fruit")).to_have_value("plum")
     ax.get_by_role("cell", name="Lima").click()
     app.wait_line("selected Lima")
     expect(ax.get_by_role("cell", name="Lima")).to_be_selected()
