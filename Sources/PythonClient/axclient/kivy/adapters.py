@@ -294,11 +294,20 @@ def file_entry(walker: Any, widget: Any) -> Dict[str, Any]:
     path = str(getattr(widget, "path", "") or "")
     name = os.path.basename(path.rstrip(os.sep)) or path
     props: Dict[str, Any] = {"class": "UITableViewCell", "isAccessibilityElement": True, "accessibilityLabel": name}
-    if getattr(widget, "is_selected", False):
-        props["isSelected"] = True
-    if getattr(getattr(widget, "ctx", None), "isdir", False):
+    if getattr(widget, "selected", False) or getattr(widget, "is_selected", False):
+        props["isSelected"] = True  # (the chooser sets ``selected`` on the entries in its ``selection``)
+    chooser = file_chooser_of(widget)
+    if chooser is not None and path and chooser.file_system.is_dir(path):
         props["accessibilityHint"] = "folder"
     return props
+
+
+def file_chooser_of(widget: Any) -> Any:
+    """The FileChooser controller an entry belongs to (its nearest ancestor with ``open_entry``), else None."""
+    parent = getattr(widget, "parent", None)
+    while parent is not None and not (hasattr(parent, "open_entry") and hasattr(parent, "file_system")):
+        parent = getattr(parent, "parent", None)
+    return parent
 
 
 def file_chooser(walker: Any, widget: Any) -> Dict[str, Any]:

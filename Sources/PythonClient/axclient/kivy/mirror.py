@@ -501,12 +501,12 @@ class Mirror(ToolkitMirror):
 
     @staticmethod
     def _open_file_entry(widget: Any) -> bool:
-        """A FileChooser entry: a folder opens (``path``), a file is selected (``selection``), as a click."""
-        chooser = widget.ctx.controller()
+        """A FileChooser entry, as a click: a folder opens (Kivy's ``open_entry``), a file is selected."""
+        chooser = adapters.file_chooser_of(widget)
         if chooser is None:
-            raise TargetGone("the file chooser is gone")
-        if widget.ctx.isdir:
-            chooser.path = widget.path
+            raise TargetGone("the file chooser of %r is gone" % getattr(widget, "path", ""))
+        if chooser.file_system.is_dir(widget.path):
+            chooser.open_entry(widget)
         else:
             chooser.selection = [widget.path]
         return True
