@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import weakref
 from typing import Any, Dict, List, Optional, Set, Tuple
 
@@ -191,7 +192,12 @@ class Mirror(ToolkitMirror):
         return True
 
     def _flush_tick(self, _dt: float) -> None:
+        sent = self._sequence
         self.idle_flush()
+        if self._sequence != sent:
+            # Let the link thread take the GIL and send the patch now: Kivy's drawing (Cython) holds the GIL until
+            # the frame is done, which delayed a patch by a frame (p95 155 ms -> see Specs/kivy-adapter.md).
+            time.sleep(0)
 
     def alive(self) -> bool:
         return not self.closed
