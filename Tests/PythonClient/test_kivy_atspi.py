@@ -90,6 +90,16 @@ def test_real_keys_reach_the_screen_reader_first(atspi_app, kivy_display):
         app.wait_line("app key f8")  # not consumed: it reached the app's own handler…
         assert "app key f9" not in app.lines  # …the consumed F9 (pressed before it) never did
         assert "app key o" in app.lines
+        # Typed into the password field, the characters are never forwarded (they would spell the secret); the
+        # key after them is, so the listener's silence about "q" is not a lost connection.
+        password = ax.get_by_role("secureTextField", name="Password")
+        password.click()
+        assert ax.wait_until(lambda: password.is_focused(), timeout=5)
+        subprocess.run(["xdotool", "type", "--delay", "30", "qq"], env=env, check=True, timeout=30)
+        subprocess.run(["xdotool", "key", "F7"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "F7"' in line)
+        app.wait_line("app key q")  # the app got them
+        assert not [line for line in heard.lines if '"event_string": "q"' in line], heard.lines[-6:]
     finally:
         listener.terminate()
         listener.wait(10)

@@ -34,6 +34,8 @@ CHARS = {" ": "space", ".": "period", ",": "comma", "-": "minus", "/": "slash", 
          "'": "apostrophe", "=": "equal", "[": "bracketleft", "]": "bracketright", "\\": "backslash",
          "`": "grave"}
 MODIFIERS = {"shift": "shift", "ctrl": "control", "alt": "alt", "meta": "super"}
+#: The character of a printable key's keysym name (``space`` → " "), for key-ups, which carry no character.
+CHARACTERS = {name: char for char, name in CHARS.items()}
 #: Window-level classes: an open one is a window of its own (modal unless it is a drop-down list).
 MODAL_CLASSES = ("ModalView",)
 POPUP_CLASSES = ("DropDown",)
@@ -652,7 +654,10 @@ class Mirror(ToolkitMirror):
         codepoint = args[2] if down and len(args) > 2 and isinstance(args[2], str) else ""
         raw = args[3] if down and len(args) > 3 else self.window.modifiers
         modifiers = [MODIFIERS[m] for m in (raw or []) if m in MODIFIERS]
-        return self.keysym(key, codepoint, modifiers), modifiers, codepoint
+        keysym = self.keysym(key, codepoint, modifiers)
+        if not down:  # Kivy's key-up has no character: the keysym's, so a release into a masked field is kept too
+            codepoint = keysym if len(keysym) == 1 else CHARACTERS.get(keysym, "")
+        return keysym, modifiers, codepoint
 
     def _keyboard_target(self) -> Any:
         """The widget holding Kivy's keyboard (FocusBehavior's focus), else None."""
