@@ -165,6 +165,8 @@ class Mirror(ToolkitMirror):
         """``widget`` changed: its view is rebuilt, and its ancestors' subtrees are walked again."""
         self._dirty[id(widget)] = widget
         parent = getattr(widget, "parent", None)
+        if parent is not None and is_a(parent, ("Scatter",)):
+            self._dirty[id(parent)] = parent  # its frame covers its children (:meth:`_rect`)
         while parent is not None and id(parent) not in self._dirty_below:
             self._dirty_below.add(id(parent))
             parent = getattr(parent, "parent", None)
@@ -415,6 +417,11 @@ class Mirror(ToolkitMirror):
         x2, y2 = widget.to_window(widget.right, widget.top)
         rect = [int(round(min(x1, x2))), int(round(self._height - max(y1, y2))), int(round(abs(x2 - x1))),
                 int(round(abs(y2 - y1)))]
+        if is_a(widget, ("Scatter",)) and widget.children:
+            # A Scatter's pos is its transformed bounding box, not always where its content is drawn (inside a
+            # FileChooserListView's ScrollView it stays at the bottom while its content shows at the top): its
+            # frame covers its children too, so hit tests reach them (a view's subviews lie within it).
+            rect = _union([rect] + [self._rect(kid) for kid in widget.children])
         self._rects[id(widget)] = rect
         return rect
 
@@ -680,6 +687,12 @@ class Mirror(ToolkitMirror):
         if name.startswith("f") and name[1:].isdigit():
             return name.upper()
         return name
+
+
+def _union(rects: List[List[int]]) -> List[int]:
+    left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+    right, bottom = max(r[0] + r[2] for r in rects), max(r[1] + r[3] for r in rects)
+    return [left, top, right - left, bottom - top]
 
 
 def _registered(widget: Any) -> bool:
