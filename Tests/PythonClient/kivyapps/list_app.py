@@ -82,7 +82,7 @@ class ListApp(App):
 
     def stall(self, *_):
         print("stalling", flush=True)
-        time.sleep(6)
+        time.sleep(6)  # longer than the kit's 4 s for the loop to take an action
         print("stalled", flush=True)
 
 
