@@ -113,3 +113,34 @@ def pgui_client(axserver):
     finally:
         for client in clients:
             client.close()
+
+
+class ModuleApp:
+    """One app (and its own server) for a whole test module: ``app``, ``server``, ``client(**options)``."""
+
+    def __init__(self, pool, display, target, options=None, **start):
+        merged = pool.options(None)
+        merged.update({"demo": False})
+        merged.update(options or {})
+        self.pool = pool
+        self.server = pool.start(merged)
+        self.clients = []
+        try:
+            self.app = start_app(display, self.server.socket, target, **start)
+            wait_published(self.app, self.server)
+        except BaseException:
+            self.stop()
+            raise
+
+    def client(self, timeout=5.0, **options):
+        client = self.server.client(client_name="pgui-test", app=self.app.app_id, timeout=timeout, **options)
+        self.clients.append(client)
+        return client
+
+    def stop(self):
+        for client in self.clients:
+            client.close()
+        app = getattr(self, "app", None)
+        if app is not None:
+            app.stop()
+        self.pool.release(self.server)

@@ -235,24 +235,31 @@ class Mirror(ToolkitMirror):
             return 0, 0
 
     def _walk_container(self, container: Any, parent_id: str) -> None:
-        for element in list(getattr(container, "elements", ()) or ()):
+        elements = list(getattr(container, "elements", ()) or ())
+        # A UITabContainer's own container has no parent_element (pygame_gui 0.6): it is known by the owner.
+        owned = {id(getattr(el, "_root_container", None)): el for el in elements if adapters.is_container(el)}
+        for element in elements:
             try:
-                self._place(element, parent_id)
+                self._place(element, owned.get(id(element)) or getattr(element, "parent_element", None), parent_id)
             except Exception as error:  # noqa: BLE001 — one broken element never hides the app
                 self.warn_once("walk:%s" % type(element).__name__, "cannot mirror a %s (%s: %s); left out"
                                % (type(element).__name__, type(error).__name__, error))
 
-    def _place(self, element: Any, parent_id: str) -> None:
+    def _place(self, element: Any, owner: Any, parent_id: str) -> None:
         """One element of a container: an inner container of a mapped element is walked into that element's
-        view; a part of a composite (a slider's buttons) is left to its adapter; anything else is a view."""
-        owner = getattr(element, "parent_element", None)
-        if owner is not None:
-            if _is_inner_container(element) and adapters.is_container(owner):
-                owner_id = self._id_for(owner, parent_id if not _is_window(owner) else "")
-                self._walk.origins[owner_id] = (owner.rect.x, owner.rect.y)
-                self._walk_container(element, owner_id)
+        view, a page of one (a tab's panel) is a view inside it; any other part of an element (a slider's
+        buttons, a window's title bar) is left to that element's adapter; anything else is a view."""
+        if owner is None:
+            self._add_view(element, parent_id)
             return
-        self._add_view(element, parent_id)
+        if not adapters.is_container(owner):
+            return
+        owner_id = self._id_for(owner, parent_id if not _is_window(owner) else "")
+        self._walk.origins.setdefault(owner_id, (owner.rect.x, owner.rect.y))
+        if _is_inner_container(element):
+            self._walk_container(element, owner_id)
+        elif adapters.is_container(element):
+            self._add_view(element, owner_id)
 
     def _id_for(self, element: Any, parent_id: str) -> str:
         name = app_object_name(element)
@@ -264,7 +271,7 @@ class Mirror(ToolkitMirror):
         is_window = _is_window(element)
         view_id = self._id_for(element, "" if is_window else parent_id)
         self.current_id = view_id
-        props = dict(adapters.find_adapter(element)(self, element))
+        props = self._adapt(element)
         parts = props.pop("children", None) or []
         target = props.pop("_target", element)
         popup = props.pop("_popup", None)
@@ -304,6 +311,17 @@ class Mirror(ToolkitMirror):
         walk.props[popup_id] = popup
         walk.children[popup_id] = part_ids
         walk.windows.append((1 << 30, popup_id))
+
+    def _adapt(self, element: Any) -> Dict[str, Any]:
+        """The element's view from its adapter; a failing adapter gives a generic view and one stderr line per
+        class."""
+        adapter = adapters.find_adapter(element)
+        try:
+            return dict(adapter(self, element))
+        except Exception as error:  # noqa: BLE001 — an app's adapter (or a broken element) must not hide the app
+            self.warn_once("adapter:%s" % type(element).__name__, "the %s adapter failed (%s: %s); showing a "
+                           "generic view" % (type(element).__name__, type(error).__name__, error))
+            return adapters.generic(self, element)
 
     def _states(self, element: Any, props: Dict[str, Any], view_id: str) -> None:
         name = app_object_name(element)
