@@ -38,6 +38,10 @@ from . import adapters, keys
 #: Element methods (on pygame_gui's element classes) after which the tree may have changed.
 MUTATORS = ("_set_image", "kill", "show", "hide", "enable", "disable", "set_position", "set_relative_position",
             "set_dimensions", "focus", "unfocus", "set_text", "set_current_value", "set_item_list")
+#: The attributes under which pygame_gui 0.6 keeps the containers it makes inside an element.
+OWNED_CONTAINERS = ("_root_container", "button_container", "panel_container", "_window_root_container",
+                    "window_element_container", "item_list_container", "list_and_scroll_bar_container",
+                    "_view_container", "scrollable_container", "section_container", "element_container")
 #: The ``UIManager`` of each ``pygame.event`` reader the hook wraps.
 EVENT_READERS = ("get", "poll", "wait")
 LOG = "axclient.pygame_gui"
@@ -236,8 +240,7 @@ class Mirror(ToolkitMirror):
 
     def _walk_container(self, container: Any, parent_id: str) -> None:
         elements = list(getattr(container, "elements", ()) or ())
-        # A UITabContainer's own container has no parent_element (pygame_gui 0.6): it is known by the owner.
-        owned = {id(getattr(el, "_root_container", None)): el for el in elements if adapters.is_container(el)}
+        owned = _owned_containers(elements)
         for element in elements:
             try:
                 self._place(element, owned.get(id(element)) or getattr(element, "parent_element", None), parent_id)
@@ -657,6 +660,19 @@ def _kind(element: Any) -> str:
 
 def _is_window(element: Any) -> bool:
     return bool(getattr(element, "is_window", False)) and _kind(element) != "UIContainer"
+
+
+def _owned_containers(elements: List[Any]) -> Dict[int, Any]:
+    """The containers pygame_gui made inside elements of this container without a ``parent_element`` (a tab
+    container's, a selection list's, a slider's button row): by the container's identity, the element."""
+    owned: Dict[int, Any] = {}
+    for element in elements:
+        attributes = getattr(element, "__dict__", {})
+        for name in OWNED_CONTAINERS:
+            inner = attributes.get(name)
+            if inner is not None:
+                owned[id(inner)] = element
+    return owned
 
 
 def _is_inner_container(element: Any) -> bool:
