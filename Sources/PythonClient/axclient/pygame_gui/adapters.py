@@ -75,6 +75,18 @@ def find_adapter(element: Any) -> Adapter:
     return _lookup(ADAPTERS, element) or generic
 
 
+def adapters_in_order(element: Any) -> List[Adapter]:
+    """Every adapter along ``element``'s MRO, nearest first (a failing one falls back to the next), ending with
+    :func:`generic`."""
+    builtin_adapters()
+    found: List[Adapter] = []
+    for klass in type(element).__mro__:
+        adapter = ADAPTERS.get(klass) or ADAPTERS.get(klass.__name__)
+        if adapter is not None and adapter not in found:
+            found.append(adapter)
+    return found + ([generic] if generic not in found else [])
+
+
 def find_actions(element: Any) -> Optional[ActionHandler]:
     """The action handler registered for ``element``'s class (or a base class), or None."""
     return _lookup(ACTIONS, element)

@@ -38,6 +38,8 @@ from . import adapters, keys
 #: Element methods (on pygame_gui's element classes) after which the tree may have changed.
 MUTATORS = ("_set_image", "kill", "show", "hide", "enable", "disable", "set_position", "set_relative_position",
             "set_dimensions", "focus", "unfocus", "set_text", "set_current_value", "set_item_list")
+#: SDL video drivers that show no window.
+HEADLESS_DRIVERS = ("dummy", "offscreen", "evdev")
 #: The attributes under which pygame_gui 0.6 keeps the containers it makes inside an element.
 OWNED_CONTAINERS = ("_root_container", "button_container", "panel_container", "_window_root_container",
                     "window_element_container", "item_list_container", "list_and_scroll_bar_container",
@@ -227,16 +229,21 @@ class Mirror(ToolkitMirror):
         return int(size[0]), int(size[1])
 
     def _window_position(self) -> Tuple[int, int]:
-        """Where the display's window is on the screen ((0, 0) without one: the dummy video driver)."""
+        """Where the display's window is on the screen; (0, 0) without one (SDL's dummy or offscreen video
+        driver, no display yet), said once on stderr."""
+        display = self.pygame.display
         try:
-            x, y = self.pygame.display.get_window_position()
-            return int(x), int(y)
-        except Exception:  # noqa: BLE001 — no window (dummy driver, no display)
-            if not self._headless_reported:
-                self._headless_reported = True
-                warn("no window on a screen (SDL video driver %r): the app is mirrored at (0, 0) for tests; a "
-                     "screen reader has nothing to show" % os.environ.get("SDL_VIDEODRIVER", ""))
-            return 0, 0
+            driver = str(display.get_driver()) if display.get_init() else ""
+            if driver not in HEADLESS_DRIVERS and display.get_surface() is not None:
+                x, y = display.get_window_position()
+                return int(x), int(y)
+        except Exception:  # noqa: BLE001 — pygame.error: no video system
+            driver = ""
+        if not self._headless_reported:
+            self._headless_reported = True
+            warn("no window on a screen (SDL video driver %r): the app is mirrored at (0, 0) for tests; a screen "
+                 "reader has nothing to show" % (driver or os.environ.get("SDL_VIDEODRIVER", "")))
+        return 0, 0
 
     def _walk_container(self, container: Any, parent_id: str) -> None:
         elements = list(getattr(container, "elements", ()) or ())
@@ -316,15 +323,18 @@ class Mirror(ToolkitMirror):
         walk.windows.append((1 << 30, popup_id))
 
     def _adapt(self, element: Any) -> Dict[str, Any]:
-        """The element's view from its adapter; a failing adapter gives a generic view and one stderr line per
-        class."""
-        adapter = adapters.find_adapter(element)
-        try:
-            return dict(adapter(self, element))
-        except Exception as error:  # noqa: BLE001 — an app's adapter (or a broken element) must not hide the app
-            self.warn_once("adapter:%s" % type(element).__name__, "the %s adapter failed (%s: %s); showing a "
-                           "generic view" % (type(element).__name__, type(error).__name__, error))
-            return adapters.generic(self, element)
+        """The element's view from its adapter; a failing adapter falls back to its base class's (one stderr
+        line per class), at last a generic view."""
+        chain = adapters.adapters_in_order(element)
+        for position, adapter in enumerate(chain):
+            try:
+                return dict(adapter(self, element))
+            except Exception as error:  # noqa: BLE001 — an app's adapter (or a broken element) must not hide it
+                fallback = chain[position + 1].__name__ if position + 1 < len(chain) else "nothing"
+                self.warn_once("adapter:%s:%d" % (type(element).__name__, position),
+                               "the %s adapter failed (%s: %s); using the %s mapping"
+                               % (type(element).__name__, type(error).__name__, error, fallback))
+        return {"class": "UIView"}
 
     def _states(self, element: Any, props: Dict[str, Any], view_id: str) -> None:
         name = app_object_name(element)
