@@ -40,8 +40,8 @@ def broken_view(walker, element):
 
 def main():
     pygame.init()
-    pygame.display.set_caption("Custom")
     screen = pygame.display.set_mode((400, 200))
+    pygame.display.set_caption("Custom")
     manager = pygame_gui.UIManager((400, 200))
     axclient.pygame_gui.register_adapter(Gauge, gauge_view)
     axclient.pygame_gui.register_adapter(Fancy, broken_view)

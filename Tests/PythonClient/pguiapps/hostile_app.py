@@ -15,8 +15,8 @@ def say(*words):
 
 def main():
     pygame.init()
-    pygame.display.set_caption("Hostile")
     screen = pygame.display.set_mode((800, 600))
+    pygame.display.set_caption("Hostile")
     manager = pygame_gui.UIManager((800, 600))
     buttons = {}
     for index, name in enumerate(("Stall", "Replace", "Popups", "Kill", "Victim")):

@@ -18,8 +18,8 @@ def say(*words):
 
 def main():
     pygame.init()
-    pygame.display.set_caption("Fruit list")
     screen = pygame.display.set_mode((720, 480))
+    pygame.display.set_caption("Fruit list")
     manager = pygame_gui.UIManager((720, 480))
     UILabel(pygame.Rect(20, 10, 200, 24), "Fruits", manager)
     fruits = UISelectionList(pygame.Rect(20, 40, 200, 130), FRUITS, manager, object_id="#fruits")

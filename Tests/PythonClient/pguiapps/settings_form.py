@@ -17,8 +17,8 @@ def say(*words):
 
 def main():
     pygame.init()
-    pygame.display.set_caption("Settings")
     screen = pygame.display.set_mode((640, 420))
+    pygame.display.set_caption("Settings")
     manager = pygame_gui.UIManager((640, 420))
     UILabel(pygame.Rect(20, 20, 100, 30), "Name:", manager)
     name = UITextEntryLine(pygame.Rect(130, 20, 220, 30), manager, object_id="#name", initial_text="Ada")
@@ -51,6 +51,8 @@ def main():
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 running = False
+            if event.type == pygame.KEYDOWN:
+                say("key", pygame.key.name(event.key))
             if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB and dialog is None:
                 focused = [e for e in order if e.is_focused]
                 index = order.index(focused[0]) if focused else -1

@@ -100,7 +100,7 @@ class Mirror(ToolkitMirror):
         self._wake_pending = False
         self._drawn: List[Any] = []
         self._on_screen: Optional[List["weakref.ReferenceType[Any]"]] = None
-        self._pressed: Dict[Any, str] = {}
+        self._pressed: Dict[Any, Tuple[str, str]] = {}
         self._drop_text: Optional[str] = None
         self._headless_reported = False
         install_hooks()
@@ -605,17 +605,18 @@ class Mirror(ToolkitMirror):
             self._drop_text = None
             return False
         press = event.type == pg.KEYDOWN
-        keysym = keys.keysym_of(event) if press else self._pressed.pop(getattr(event, "key", None), "")
         if press:
-            self._pressed[getattr(event, "key", None)] = keysym
+            text = getattr(event, "unicode", "")
+            keysym, char = keys.keysym_of(event), text if isinstance(text, str) else ""
+            self._pressed[getattr(event, "key", None)] = (keysym, char)
             if len(self._pressed) > 64:
                 self._pressed.clear()
+        else:  # a release carries no character: the press's (a masked field's release would spell it too)
+            keysym, char = self._pressed.pop(getattr(event, "key", None), None) or (keys.keysym_of(event), "")
         if not keysym:
             return False
-        char = getattr(event, "unicode", "") if press else ""
         consumed = self.forward_key(keysym, keys.modifiers_of(getattr(event, "mod", 0)),
-                                    "press" if press else "release", char if isinstance(char, str) else "",
-                                    self._focus_masked())
+                                    "press" if press else "release", char, self._focus_masked())
         if consumed and press and isinstance(char, str) and char:
             self._drop_text = char
         return consumed
