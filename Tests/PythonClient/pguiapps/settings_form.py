@@ -1,6 +1,7 @@
 """A pygame_gui settings form that knows nothing of AXServer: name, password, volume, theme, newsletter, Save
-(status label) and Reset… (a confirmation dialog). Tab / Shift+Tab move pygame_gui's focus through the controls
-and Space / Return press the focused button or toggle the focused check box — the app's own keyboard handling.
+(status label) and Reset… (a confirmation dialog). Tab / Shift+Tab move pygame_gui's focus through the controls,
+Space / Return press the focused button or toggle the focused check box, Left / Right move the focused slider,
+Escape closes the dialog — the app's own keyboard handling.
 Prints one stdout line per event (the tests read them), "ready" after the first frame."""
 import sys
 
@@ -13,6 +14,13 @@ from pygame_gui.windows import UIConfirmationDialog
 
 def say(*words):
     print(*words, flush=True)
+
+
+def open_dialog(manager):
+    dialog = UIConfirmationDialog(pygame.Rect(160, 100, 300, 200), "Reset every setting?", manager,
+                                  window_title="Reset settings", object_id="#confirm")
+    say("dialog open")
+    return dialog
 
 
 def main():
@@ -54,32 +62,42 @@ def main():
             if event.type == pygame.KEYDOWN:
                 say("key", pygame.key.name(event.key))
             if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB and dialog is None:
-                focused = [e for e in order if e.is_focused]
+                focused = [e for e in order if e in (manager.get_focus_set() or ())]
                 index = order.index(focused[0]) if focused else -1
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
                 manager.set_focus_set(order[(index + step) % len(order)])
                 continue
-            if event.type == pygame.KEYDOWN and event.key in (pygame.K_SPACE, pygame.K_RETURN):
-                focused = [e for e in order if e.is_focused]
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and dialog is not None:
+                dialog.kill()
+                dialog = None
+                manager.set_focus_set(reset)
+                say("dialog closed")
+                continue
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_SPACE, pygame.K_RETURN) and dialog is None:
+                focused = [e for e in order if e in (manager.get_focus_set() or ())]
                 if focused and focused[0] is save:
                     status.set_text("Saved %s" % name.get_text())
                     say("saved", name.get_text())
                     continue
                 if focused and focused[0] is news:
                     news.set_state(not news.get_state())
+                    say("news", news.get_state())
                     continue
-            if event.type == pygame.KEYDOWN and event.key in (pygame.K_LEFT, pygame.K_RIGHT) and volume.is_focused:
+                if focused and focused[0] is reset:
+                    dialog = open_dialog(manager)
+                    continue
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_LEFT, pygame.K_RIGHT) \
+                    and volume in (manager.get_focus_set() or ()):
                 volume.set_current_value(volume.get_current_value() + (5 if event.key == pygame.K_RIGHT else -5))
                 say("volume", volume.get_current_value())
+                continue
             manager.process_events(event)
             if event.type == pygame_gui.UI_BUTTON_PRESSED:
                 if event.ui_element is save:
                     status.set_text("Saved %s" % name.get_text())
                     say("saved", name.get_text())
                 elif event.ui_element is reset:
-                    dialog = UIConfirmationDialog(pygame.Rect(160, 100, 300, 200), "Reset every setting?",
-                                                  manager, window_title="Reset settings", object_id="#confirm")
-                    say("dialog open")
+                    dialog = open_dialog(manager)
             elif event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
                 name.set_text("")
                 status.set_text("Reset")
