@@ -38,6 +38,9 @@ from . import adapters, keys
 #: Element methods (on pygame_gui's element classes) after which the tree may have changed.
 MUTATORS = ("_set_image", "kill", "show", "hide", "enable", "disable", "set_position", "set_relative_position",
             "set_dimensions", "focus", "unfocus", "set_text", "set_current_value", "set_item_list")
+#: pygame_gui elements that make no containers inside them.
+LEAF_KINDS = frozenset(("UIButton", "UILabel", "UIImage", "UITextEntryLine", "UICheckBox", "UIProgressBar",
+                        "UIStatusBar", "UIScreenSpaceHealthBar"))
 #: SDL video drivers that show no window.
 HEADLESS_DRIVERS = ("dummy", "offscreen", "evdev")
 #: The attributes under which pygame_gui 0.6 keeps the containers it makes inside an element.
@@ -103,6 +106,11 @@ class Mirror(ToolkitMirror):
         self._pressed: Dict[Any, Tuple[str, str]] = {}
         self._drop_text: Optional[str] = None
         self._headless_reported = False
+        #: Leaf views by element identity: ``(element, signature, view id, props, target)``, reused (the same dict:
+        #: the diff skips it) while the element was not touched and its signature holds (§Live).
+        self._cache: Dict[int, Tuple[Any, Tuple[Any, ...], str, Dict[str, Any], Any]] = {}
+        #: Per container: a generation bumped when one of its labels changed (a control's name may change).
+        self._label_generation: Dict[int, int] = {}
         install_hooks()
         _LIVE.append(self)
         self.attach(manager)
@@ -144,6 +152,18 @@ class Mirror(ToolkitMirror):
         if self._flush_wanted:
             self._flush_wanted = False
             self.idle_flush()
+
+    def touched(self, element: Any) -> None:
+        """An element changed (a hook saw it): its cached view and its owner's are stale; a label's change
+        may rename the controls of its container."""
+        current, hops = element, 0
+        while current is not None and hops < 8:
+            self._cache.pop(id(current), None)
+            current, hops = getattr(current, "parent_element", None), hops + 1
+        if _kind(element) == "UILabel":
+            container = id(getattr(element, "ui_container", None))
+            self._label_generation[container] = self._label_generation.get(container, 0) + 1
+        self.mark_dirty()
 
     def has_jobs(self) -> bool:
         """True while actions wait for the loop."""
@@ -278,6 +298,8 @@ class Mirror(ToolkitMirror):
 
     def _add_view(self, element: Any, parent_id: str) -> None:
         walk = self._walk
+        if self._add_cached(element, parent_id):
+            return
         is_window = _is_window(element)
         view_id = self._id_for(element, "" if is_window else parent_id)
         self.current_id = view_id
@@ -303,9 +325,39 @@ class Mirror(ToolkitMirror):
         kids[0:0] = part_ids  # a tab bar, rows, a close button: before the element's inner elements
         self._states(element, props, view_id)
         walk.props[view_id] = props
-        self._targets[view_id] = target if target is not None else element
+        target = target if target is not None else element
+        self._targets[view_id] = target
         if popup is not None:
             self._add_popup(dict(popup), view_id)
+        elif not is_window and not part_ids and not adapters.is_container(element):
+            self._cache[id(element)] = (element, self._signature(element, origin), view_id, props, target)
+
+    def _signature(self, element: Any, origin: Tuple[int, int]) -> Tuple[Any, ...]:
+        """What a leaf's view depends on besides the element's own state (which its hooks report)."""
+        rect = element.rect
+        return (rect.x, rect.y, rect.width, rect.height, origin, getattr(element, "visible", True),
+                getattr(element, "is_enabled", True), element in self._focus_set,
+                self._label_generation.get(id(getattr(element, "ui_container", None)), 0))
+
+    def _add_cached(self, element: Any, parent_id: str) -> bool:
+        """Reuses a leaf's view (the same dict) when nothing it depends on changed; False when it must be built."""
+        entry = self._cache.get(id(element))
+        if entry is None or entry[0] is not element:
+            return False
+        walk = self._walk
+        origin = walk.origins.get(parent_id, (0, 0))
+        signature = self._signature(element, origin)
+        if signature != entry[1]:
+            del self._cache[id(element)]
+            return False
+        _, _, view_id, props, target = entry
+        walk.children.setdefault(parent_id, []).append(view_id)
+        walk.children[view_id] = []
+        walk.props[view_id] = props
+        self._targets[view_id] = target
+        if signature[7] and self.focused_view is None and props.get("isFocused"):
+            self.focused_view = view_id
+        return True
 
     def _add_popup(self, popup: Dict[str, Any], owner_id: str) -> None:
         """A pop-up an element shows (a drop-down's options): a window in front of every other, framed on the
@@ -661,12 +713,17 @@ def _wake_type() -> int:
     return _WAKE[0]
 
 
+_KINDS: Dict[type, str] = {}
+
+
 def _kind(element: Any) -> str:
     """The name of the nearest pygame_gui class in ``element``'s MRO (an app's subclass maps as its base)."""
-    for klass in type(element).__mro__:
-        if klass.__module__.startswith("pygame_gui."):
-            return klass.__name__
-    return type(element).__name__
+    klass = type(element)
+    kind = _KINDS.get(klass)
+    if kind is None:
+        kind = next((k.__name__ for k in klass.__mro__ if k.__module__.startswith("pygame_gui.")), klass.__name__)
+        _KINDS[klass] = kind
+    return kind
 
 
 def _is_window(element: Any) -> bool:
@@ -678,6 +735,8 @@ def _owned_containers(elements: List[Any]) -> Dict[int, Any]:
     container's, a selection list's, a slider's button row): by the container's identity, the element."""
     owned: Dict[int, Any] = {}
     for element in elements:
+        if _kind(element) in LEAF_KINDS:
+            continue
         attributes = getattr(element, "__dict__", {})
         for name in OWNED_CONTAINERS:
             inner = attributes.get(name)
@@ -749,7 +808,7 @@ def _dirtying(original: Callable[..., Any]) -> Callable[..., Any]:
         result = original(self, *args, **kwargs)
         mirror = _mirror_of(getattr(self, "ui_manager", None))
         if mirror is not None:
-            mirror.mark_dirty()
+            mirror.touched(self)
         return result
     return hooked
 

@@ -1,0 +1,230 @@
+"""Benchmarks of axclient.pygame_gui (Specs/pygame-gui-adapter.md §Figures; not a test: run by hand, needs Xvfb,
+pygame_gui (the test venv) and a built axserver):
+
+    .build/test-venv/bin/python Tools/bench_pgui.py [--bin DIR] [--count N] [frame|latency|startup|idle-cpu|all]
+
+frame: the adapter's cost per frame with nothing changed, N elements (default 1,000), in process with SDL's dummy
+  driver and a real server: the frame (event.get, process_events, update, draw_ui, flip) without and with the
+  adapter (median of 7 blocks of 100 frames), the flushes during them (0 expected), and the adapter's own path per
+  frame measured alone (its event-queue filter, the update/draw/flip hooks with nothing dirty).
+latency: a label changed every 150 ms in an N-element app (its own process, Xvfb) -> `tree.changed` at a
+  subscriber, p50/p95/max over 40 changes.
+startup: process start to the first frame of the N-element app, with and without the adapter (median of 5).
+idle-cpu: CPU time of the idle N-element app over 10 s (60 frames a second), with and without the adapter.
+--bin DIR: the folder of the axserver to measure (default /work/bin10 if present, else .build/debug).
+"""
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = os.path.join(ROOT, "Tests", "PythonClient", "pguiapps")
+sys.path.insert(0, os.path.dirname(APPS))
+sys.path.insert(0, APPS)
+sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
+from axclient.server import ServerProcess  # noqa: E402
+from pgui_support import SDL_ENV  # noqa: E402
+from tk_support import PACKAGE_DIR, Xvfb, wait_for_app  # noqa: E402
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_frame(binary, count):
+    os.environ.update({"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
+    import pygame
+    import pygame_gui
+    import many_app
+    from axclient.pygame_gui import mirror, walker
+    pygame.init()
+    screen = pygame.display.set_mode((1200, 900))
+    manager = pygame_gui.UIManager((1200, 900))
+    many_app.build(manager, count)
+    elements = count_elements(manager.get_root_container())
+
+    def frames(number):
+        started = time.perf_counter()
+        for _ in range(number):
+            for event in pygame.event.get():
+                manager.process_events(event)
+            manager.update(1 / 60)
+            screen.fill((0, 0, 0))
+            manager.draw_ui(screen)
+            pygame.display.flip()
+        return (time.perf_counter() - started) / number
+
+    frames(60)
+    without = statistics.median(frames(100) for _ in range(7))
+    server = ServerProcess(binary, demo=False)
+    try:
+        published = mirror(manager, name="bench-frame", address=server.socket)
+        published.wait_connected(10)
+        deadline = time.monotonic() + 20
+        while published.stats["snapshots"] < 1 and time.monotonic() < deadline:
+            frames(1)
+        frames(60)  # the first snapshot's hover and layout settle
+        flushes = published.stats["flushes"]
+        with_adapter = statistics.median(frames(100) for _ in range(7))
+        flushes = published.stats["flushes"] - flushes
+        alone = adapter_path(published, manager, walker)
+        snapshot = measure_flush(published)
+        published.close()
+        walker.uninstall_hooks()
+        again = statistics.median(frames(100) for _ in range(7))
+    finally:
+        server.stop()
+    print("frame: %d elements (%d pygame_gui elements in all): %.3f ms/frame without the adapter (%.3f after "
+          "removing it), %.3f ms with it: %+.3f ms; %d flushes in 700 idle frames; the adapter's own path per idle "
+          "frame %.4f ms; a full walk+diff of the tree %.2f ms"
+          % (count, elements, without * 1000, again * 1000, with_adapter * 1000,
+             (with_adapter - (without + again) / 2) * 1000, flushes, alone * 1000, snapshot * 1000))
+
+
+def count_elements(container):
+    total = 0
+    for element in getattr(container, "elements", ()):
+        total += 1 + count_elements(element)
+    return total
+
+
+def adapter_path(published, manager, walker):
+    """What the adapter runs in an idle frame, alone: the reader hook's filter of the frame's (empty) event list,
+    the update hook's end of frame, the draw hook, the flip hook's end of frame."""
+    rounds = 20000
+    started = time.perf_counter()
+    for _ in range(rounds):
+        [event for event in [] if not walker._intercept(event)]
+        published.end_frame(False)
+        published.note_drawn(manager)
+        published.end_frame(True)
+    return (time.perf_counter() - started) / rounds
+
+
+def measure_flush(published):
+    """A flush that walks and diffs the whole tree with nothing changed (what one change costs at most)."""
+    samples = []
+    for _ in range(10):
+        published.mark_dirty()
+        started = time.perf_counter()
+        published.flush()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def start(display, socket, args, adapter=True):
+    command = [sys.executable] + (["-m", "axclient.pygame_gui", "--socket", socket] if adapter else [])
+    env = dict(os.environ, DISPLAY=display, PYTHONPATH=PACKAGE_DIR, **SDL_ENV)
+    return subprocess.Popen(command + [os.path.join(APPS, "many_app.py")] + args, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+
+
+def bench_latency(binary, count, display):
+    server = ServerProcess(binary, demo=False)
+    process = start(display, server.socket, [str(count), "--change-every", "150"])
+    changes, arrivals = [], []
+    try:
+        client = server.client()
+        app_id = wait_for_app(client, "many_app", timeout=30)
+        lines = threading.Thread(target=lambda: [changes.append(float(line.split()[1])) for line in process.stdout
+                                                 if line.startswith("changed")], daemon=True)
+        with client.events("tree.changed", app=app_id, timeout=12) as events:
+            lines.start()
+            for _ in events:
+                arrivals.append(time.time())
+                if len(changes) >= 41:
+                    break
+        client.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+        server.stop()
+    latencies = []
+    for index, changed in enumerate(changes[1:41], start=1):
+        later = [arrival for arrival in arrivals if arrival >= changed]
+        if later and (index + 1 >= len(changes) or later[0] < changes[index + 1]):
+            latencies.append((later[0] - changed) * 1000)
+    print("latency: %d elements, change -> tree.changed at a subscriber: p50 %.1f ms, p95 %.1f ms, max %.1f ms "
+          "(%d changes)" % (count, percentile(latencies, 0.5), percentile(latencies, 0.95), max(latencies),
+                            len(latencies)))
+
+
+def bench_startup(binary, count, display):
+    server = ServerProcess(binary, demo=False)
+    timings = {True: [], False: []}
+    try:
+        for _ in range(5):
+            for adapter in (False, True):
+                started = time.monotonic()
+                process = start(display, server.socket, [str(count), "--quit-after-ready"], adapter)
+                for line in process.stdout:
+                    if line.startswith("ready"):
+                        timings[adapter].append(time.monotonic() - started)
+                        break
+                process.wait(30)
+    finally:
+        server.stop()
+    plain, mirrored = statistics.median(timings[False]), statistics.median(timings[True])
+    print("startup: %d elements, process start to the first frame: %.3f s without the adapter, %.3f s with it "
+          "(%.2fx; median of 5)" % (count, plain, mirrored, mirrored / plain))
+
+
+def bench_idle_cpu(binary, count, display):
+    server = ServerProcess(binary, demo=False)
+    results = {}
+    try:
+        for adapter in (False, True):
+            process = start(display, server.socket, [str(count)], adapter)
+            for line in process.stdout:
+                if line.startswith("ready"):
+                    break
+            time.sleep(2)  # the first snapshot, fonts, hover settle
+            cpu, wall = cpu_seconds(process.pid), time.monotonic()
+            time.sleep(10)
+            results[adapter] = (cpu_seconds(process.pid) - cpu) / (time.monotonic() - wall) * 100
+            process.terminate()
+            process.wait(10)
+    finally:
+        server.stop()
+    print("idle-cpu: %d elements at 60 frames/s over 10 s: %.1f %% of a core without the adapter, %.1f %% with "
+          "it (%+.1f points)" % (count, results[False], results[True], results[True] - results[False]))
+
+
+def main(argv):
+    binary = "/work/bin10/axserver" if os.path.exists("/work/bin10/axserver") else os.path.join(
+        ROOT, ".build", "debug", "axserver")
+    count = 1000
+    if "--bin" in argv:
+        binary = os.path.join(argv[argv.index("--bin") + 1], "axserver")
+    if "--count" in argv:
+        count = int(argv[argv.index("--count") + 1])
+    which = [arg for arg in argv if arg in ("frame", "latency", "startup", "idle-cpu", "all")] or ["all"]
+    display_server = None
+    try:
+        if set(which) & {"latency", "startup", "idle-cpu", "all"}:
+            display_server = Xvfb()
+        if set(which) & {"latency", "all"}:
+            bench_latency(binary, count, display_server.display)
+        if set(which) & {"startup", "all"}:
+            bench_startup(binary, count, display_server.display)
+        if set(which) & {"idle-cpu", "all"}:
+            bench_idle_cpu(binary, count, display_server.display)
+        if set(which) & {"frame", "all"}:
+            bench_frame(binary, count)  # last: it sets SDL's dummy driver in this process
+    finally:
+        if display_server is not None:
+            display_server.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
