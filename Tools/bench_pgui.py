@@ -122,41 +122,62 @@ def measure_flush(published):
     return statistics.median(samples)
 
 
-def start(display, socket, args, adapter=True):
+def start(display, socket, args, adapter=True, env=None):
     command = [sys.executable] + (["-m", "axclient.pygame_gui", "--socket", socket] if adapter else [])
-    env = dict(os.environ, DISPLAY=display, PYTHONPATH=PACKAGE_DIR, **SDL_ENV)
-    return subprocess.Popen(command + [os.path.join(APPS, "many_app.py")] + args, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    merged = dict(os.environ, DISPLAY=display, PYTHONPATH=PACKAGE_DIR, **SDL_ENV)
+    merged.update(env or {})
+    process = subprocess.Popen(command + [os.path.join(APPS, "many_app.py")] + args, env=merged, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    process.stderr_lines = []
+    threading.Thread(target=lambda: [process.stderr_lines.append(line) for line in process.stderr],
+                     daemon=True).start()
+    return process
 
 
-def bench_latency(binary, count, display):
+def bench_latency(binary, count, display, changes_wanted=30):
+    """Changes every 300 ms; the k-th `tree.changed` after the first change answers the k-th change (one patch
+    per change: nothing else changes in the app)."""
     server = ServerProcess(binary, demo=False)
-    process = start(display, server.socket, [str(count), "--change-every", "150"])
+    process = start(display, server.socket, [str(count), "--change-every", "300"], env={"AXCLIENT_TK_DEBUG": "1"})
     changes, arrivals = [], []
     try:
         client = server.client()
-        app_id = wait_for_app(client, "many_app", timeout=30)
+        app_id = wait_for_app(client, "many_app", timeout=60)
+        time.sleep(1.0)  # the first snapshot is answered
         lines = threading.Thread(target=lambda: [changes.append(float(line.split()[1])) for line in process.stdout
                                                  if line.startswith("changed")], daemon=True)
-        with client.events("tree.changed", app=app_id, timeout=12) as events:
+        with client.events("tree.changed", app=app_id, timeout=changes_wanted * 0.3 + 20) as events:
             lines.start()
             for _ in events:
                 arrivals.append(time.time())
-                if len(changes) >= 41:
+                if len(arrivals) >= changes_wanted + 5 or len(changes) > changes_wanted + 3:
                     break
         client.close()
     finally:
         process.terminate()
         process.wait(10)
         server.stop()
-    latencies = []
-    for index, changed in enumerate(changes[1:41], start=1):
-        later = [arrival for arrival in arrivals if arrival >= changed]
-        if later and (index + 1 >= len(changes) or later[0] < changes[index + 1]):
-            latencies.append((later[0] - changed) * 1000)
+    sends = [float(line.split()[1]) for line in process.stderr_lines if " send ops" in line]
+    latencies = first_after(changes[:changes_wanted], arrivals)
+    adapter = first_after(changes[:changes_wanted], sends)
+    flushes = [float(line.split(" in ")[1].split()[0]) for line in process.stderr_lines if " flush " in line][1:]
     print("latency: %d elements, change -> tree.changed at a subscriber: p50 %.1f ms, p95 %.1f ms, max %.1f ms "
-          "(%d changes)" % (count, percentile(latencies, 0.5), percentile(latencies, 0.95), max(latencies),
-                            len(latencies)))
+          "(%d of %d changes); change -> the patch sent by the adapter: p50 %.1f ms, p95 %.1f ms; the flush: p50 "
+          "%.1f ms, p95 %.1f ms; load average %.1f"
+          % (count, percentile(latencies, 0.5), percentile(latencies, 0.95), max(latencies), len(latencies),
+             min(len(changes), changes_wanted), percentile(adapter, 0.5), percentile(adapter, 0.95),
+             percentile(flushes, 0.5), percentile(flushes, 0.95), os.getloadavg()[0]))
+
+
+def first_after(changes, times):
+    """Per change, milliseconds to the first time after it and before the next change (none: not counted)."""
+    found = []
+    for index, changed in enumerate(changes):
+        limit = changes[index + 1] if index + 1 < len(changes) else float("inf")
+        later = [moment for moment in times if changed <= moment < limit]
+        if later:
+            found.append((later[0] - changed) * 1000)
+    return found
 
 
 def bench_startup(binary, count, display):
@@ -179,25 +200,36 @@ def bench_startup(binary, count, display):
           "(%.2fx; median of 5)" % (count, plain, mirrored, mirrored / plain))
 
 
-def bench_idle_cpu(binary, count, display):
+def bench_idle_cpu(binary, count, display, rounds=3):
+    """Alternating runs without and with the adapter (the machine's load moves between them): the median of
+    each, and the adapter's flushes while idle (its work, independent of the load)."""
     server = ServerProcess(binary, demo=False)
-    results = {}
+    results = {False: [], True: []}
+    idle_flushes = []
     try:
-        for adapter in (False, True):
-            process = start(display, server.socket, [str(count)], adapter)
-            for line in process.stdout:
-                if line.startswith("ready"):
-                    break
-            time.sleep(2)  # the first snapshot, fonts, hover settle
-            cpu, wall = cpu_seconds(process.pid), time.monotonic()
-            time.sleep(10)
-            results[adapter] = (cpu_seconds(process.pid) - cpu) / (time.monotonic() - wall) * 100
-            process.terminate()
-            process.wait(10)
+        for _ in range(rounds):
+            for adapter in (False, True):
+                process = start(display, server.socket, [str(count)], adapter, env={"AXCLIENT_TK_DEBUG": "1"})
+                for line in process.stdout:
+                    if line.startswith("ready"):
+                        break
+                time.sleep(2)  # the first snapshot, fonts, hover settle
+                flushes = len([line for line in process.stderr_lines if " flush " in line])
+                cpu, wall = cpu_seconds(process.pid), time.monotonic()
+                time.sleep(6)
+                results[adapter].append((cpu_seconds(process.pid) - cpu) / (time.monotonic() - wall) * 100)
+                if adapter:
+                    idle_flushes.append(len([line for line in process.stderr_lines if " flush " in line]) - flushes)
+                process.terminate()
+                process.wait(10)
     finally:
         server.stop()
-    print("idle-cpu: %d elements at 60 frames/s over 10 s: %.1f %% of a core without the adapter, %.1f %% with "
-          "it (%+.1f points)" % (count, results[False], results[True], results[True] - results[False]))
+    plain, mirrored = statistics.median(results[False]), statistics.median(results[True])
+    print("idle-cpu: %d elements at 60 frames/s, %d alternating runs of 6 s: %.1f %% of a core without the "
+          "adapter, %.1f %% with it (%+.1f points; runs %s / %s); the adapter's flushes while idle: %s; load "
+          "average %.1f" % (count, rounds, plain, mirrored, mirrored - plain,
+                            ["%.1f" % v for v in results[False]], ["%.1f" % v for v in results[True]],
+                            idle_flushes, os.getloadavg()[0]))
 
 
 def main(argv):

@@ -884,10 +884,15 @@ def _process_events_hook(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _update_hook(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``UIManager.update``: what the app changed while handling this frame's events is published before
+    pygame_gui's own update (its cost is the frame's); what the update changes goes at the display flip (or
+    right after the update when the app never flips)."""
     def hooked(self: Any, time_delta: float) -> Any:
-        result = original(self, time_delta)
         mirror = _mirror_of(self)
         if mirror is not None:
+            mirror.end_frame(False)
+        result = original(self, time_delta)
+        if mirror is not None and mirror._on_screen is None:
             mirror.end_frame(False)
         return result
     return hooked
