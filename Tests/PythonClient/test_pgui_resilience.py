@@ -16,7 +16,7 @@ from axclient.errors import RPCError
 from axclient.server import find_axserver
 from pgui_support import (ModuleApp, needs_pgui, pgui_app, pgui_client, pgui_display, start_app,  # noqa: F401
                           wait_published)
-from tk_support import wait_for_app
+from tk_support import PACKAGE_DIR, wait_for_app
 
 pytestmark = [needs_pgui, pytest.mark.axserver(demo=False)]
 
@@ -104,7 +104,8 @@ except TargetGone as error:
 print("posted", len([e for e in pygame.event.get() if e.type == pygame.MOUSEBUTTONDOWN]))
 """
     out = subprocess.run([os.sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                         env=dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1"))
+                         env=dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+                                  PYTHONPATH=PACKAGE_DIR))
     assert "gone: the pygame_gui element 'screen/victim' was killed" in out.stdout, out.stdout + out.stderr
     assert "posted 0" in out.stdout
 

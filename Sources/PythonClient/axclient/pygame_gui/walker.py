@@ -67,14 +67,28 @@ class _Part:
 
 
 class _Walk:
-    """One build: the flat views, their absolute origins, the labels per container."""
+    """One build (or one container's part of it): the flat views, their absolute origins, the action targets,
+    the windows found, the focused view found, the labels per container."""
 
-    def __init__(self) -> None:
+    def __init__(self, screen_frame: List[int], labels: Optional[Dict[int, Any]] = None) -> None:
         self.props: Dict[str, Dict[str, Any]] = {}
         self.children: Dict[Optional[str], List[str]] = {None: []}
         self.origins: Dict[str, Tuple[int, int]] = {}
-        self.labels: Dict[int, List[Tuple[Tuple[int, int, int, int], str]]] = {}
+        self.labels: Dict[int, List[Tuple[Tuple[int, int, int, int], str]]] = {} if labels is None else labels
         self.windows: List[Tuple[int, str]] = []
+        self.targets: Dict[str, Any] = {}
+        self.focused: Optional[str] = None
+        self.screen_frame = screen_frame
+
+    def merge(self, other: "_Walk") -> None:
+        """Adds a container's part (walked now or remembered) after what this walk has so far."""
+        self.props.update(other.props)
+        for parent, kids in other.children.items():
+            if parent is not None:
+                self.children.setdefault(parent, []).extend(kids)
+        self.origins.update(other.origins)
+        self.windows.extend(other.windows)
+        self.targets.update(other.targets)
 
 
 class Mirror(ToolkitMirror):
@@ -111,6 +125,12 @@ class Mirror(ToolkitMirror):
         self._cache: Dict[int, Tuple[Any, Tuple[Any, ...], str, Dict[str, Any], Any]] = {}
         #: Per container: a generation bumped when one of its labels changed (a control's name may change).
         self._label_generation: Dict[int, int] = {}
+        #: Per container: a generation bumped when an element inside it (at any depth) was touched, and the part
+        #: of the last walk it gave: ``(container, signature, walk)``.
+        self._container_generation: Dict[int, int] = {}
+        self._subtrees: Dict[int, Tuple[Any, Tuple[Any, ...], _Walk]] = {}
+        self._walk = _Walk([0, 0, 0, 0])
+        self._focus_set: Any = ()
         install_hooks()
         _LIVE.append(self)
         self.attach(manager)
@@ -163,6 +183,12 @@ class Mirror(ToolkitMirror):
         if _kind(element) == "UILabel":
             container = id(getattr(element, "ui_container", None))
             self._label_generation[container] = self._label_generation.get(container, 0) + 1
+        container = element if getattr(element, "elements", None) is not None else getattr(element, "ui_container",
+                                                                                            None)
+        hops = 0
+        while container is not None and hops < 32:
+            self._container_generation[id(container)] = self._container_generation.get(id(container), 0) + 1
+            container, hops = getattr(container, "ui_container", None), hops + 1
         self.mark_dirty()
 
     def has_jobs(self) -> bool:
@@ -207,10 +233,9 @@ class Mirror(ToolkitMirror):
     def build(self) -> Tuple[Dict[str, Dict[str, Any]], Dict[Optional[str], List[str]]]:
         """The display window with its elements, then the UIWindows (front-most last)."""
         self.focused_view = None
-        self._targets = {}
-        walk = _Walk()
-        self._walk = walk
         screen = self._screen_view()
+        walk = _Walk(screen["frame"])
+        self._walk = walk
         walk.props["screen"] = screen
         walk.children[None].append("screen")
         walk.children["screen"] = []
@@ -223,6 +248,9 @@ class Mirror(ToolkitMirror):
         walk.windows.sort()
         walk.children[None].extend(wid for _, wid in walk.windows)
         self._mark_key_window(walk)
+        self._targets = walk.targets
+        if len(self._subtrees) > 4 * len(walk.children) + 64:
+            self._subtrees.clear()  # containers gone for good
         return walk.props, walk.children
 
     def _screen_view(self) -> Dict[str, Any]:
@@ -266,6 +294,36 @@ class Mirror(ToolkitMirror):
         return 0, 0
 
     def _walk_container(self, container: Any, parent_id: str) -> None:
+        """A container's elements into the walk: remembered from the last walk when nothing inside it was
+        touched and where it sits is unchanged (a panel of 100 untouched buttons costs one lookup)."""
+        outer = self._walk
+        origin = outer.origins.get(parent_id, (0, 0))
+        signature = (self._container_generation.get(id(container), 0), parent_id, origin, tuple(outer.screen_frame),
+                     len(getattr(container, "elements", ()) or ()))
+        remembered = self._subtrees.get(id(container))
+        if remembered is not None and remembered[0] is container and remembered[1] == signature:
+            self._replay(remembered[2])
+            return
+        part = _Walk(outer.screen_frame, outer.labels)
+        part.origins[parent_id] = origin
+        focused_before = self.focused_view
+        self._walk = part
+        try:
+            self._walk_elements(container, parent_id)
+        finally:
+            self._walk = outer
+        if self.focused_view != focused_before:
+            part.focused = self.focused_view
+        del part.origins[parent_id]
+        self._subtrees[id(container)] = (container, signature, part)
+        outer.merge(part)
+
+    def _replay(self, part: _Walk) -> None:
+        self._walk.merge(part)
+        if part.focused is not None and self.focused_view is None:
+            self.focused_view = part.focused
+
+    def _walk_elements(self, container: Any, parent_id: str) -> None:
         elements = list(getattr(container, "elements", ()) or ())
         owned = _owned_containers(elements)
         for element in elements:
@@ -310,7 +368,7 @@ class Mirror(ToolkitMirror):
         rect = element.rect
         origin = walk.origins.get(parent_id, (0, 0))
         if is_window:
-            screen = walk.props["screen"]["frame"]
+            screen = walk.screen_frame
             props["frame"] = [screen[0] + rect.x, screen[1] + rect.y, rect.width, rect.height]
             walk.windows.append((_window_order(element), view_id))
         else:
@@ -326,7 +384,7 @@ class Mirror(ToolkitMirror):
         self._states(element, props, view_id)
         walk.props[view_id] = props
         target = target if target is not None else element
-        self._targets[view_id] = target
+        walk.targets[view_id] = target
         if popup is not None:
             self._add_popup(dict(popup), view_id)
         elif not is_window and not part_ids and not adapters.is_container(element):
@@ -354,7 +412,7 @@ class Mirror(ToolkitMirror):
         walk.children.setdefault(parent_id, []).append(view_id)
         walk.children[view_id] = []
         walk.props[view_id] = props
-        self._targets[view_id] = target
+        walk.targets[view_id] = target
         if signature[7] and self.focused_view is None and props.get("isFocused"):
             self.focused_view = view_id
         return True
@@ -365,7 +423,7 @@ class Mirror(ToolkitMirror):
         walk = self._walk
         source = popup.pop("_element")
         popup_id = part_id(owner_id, "popup")
-        screen, rect = walk.props["screen"]["frame"], source.rect
+        screen, rect = walk.screen_frame, source.rect
         popup.update({"id": popup_id, "frame": [screen[0] + rect.x, screen[1] + rect.y, rect.width, rect.height]})
         part_ids: List[str] = []
         for part in popup.pop("children", None) or []:
@@ -405,7 +463,7 @@ class Mirror(ToolkitMirror):
         focused = part.pop("_focused", False)
         part_id_ = str(part["id"])
         if target is not None:
-            self._targets[part_id_] = _Part(target)
+            self._walk.targets[part_id_] = _Part(target)
         if focused and self.focused_view is None:
             self.take_focus(part, part_id_)
         self._walk.props[part_id_] = part
@@ -416,7 +474,7 @@ class Mirror(ToolkitMirror):
         """The key window: the front-most visible UIWindow, else the display."""
         for _, window_id in reversed(walk.windows):
             if not walk.props[window_id].get("isHidden"):
-                walk.props[window_id]["isKeyWindow"] = True
+                walk.props[window_id] = dict(walk.props[window_id], isKeyWindow=True)  # a remembered view: copy
                 return
         walk.props["screen"]["isKeyWindow"] = True
 
@@ -865,7 +923,10 @@ def _dirtying_stack(original: Callable[..., Any]) -> Callable[..., Any]:
     def hooked(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = original(self, *args, **kwargs)
         for mirror in list(_LIVE):
-            mirror.mark_dirty()
+            if args:
+                mirror.touched(args[0])  # the window: its container's walk is stale (the stack order changed)
+            else:
+                mirror.mark_dirty()
         return result
     return hooked
 
