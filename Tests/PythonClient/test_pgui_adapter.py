@@ -103,6 +103,8 @@ def test_a_confirmation_dialog_is_a_modal_window_and_escape_cancels_it(form):
     expect(dialog).to_be_visible()
     assert re.search(r'window "Reset settings" #confirm \[modal', ax.tree_text())  # a blocking UIWindow
     assert ax.locator('window[label="Reset settings"] >> button[label="OK"]').count() == 1  # translated key
+    message = ax.locator('window[label="Reset settings"] >> staticText').first()  # its UITextBox
+    assert message.value() == "Reset every setting?"
     ax.locator('window[label="Reset settings"] >> staticText').first().escape()
     app.wait_line("dialog closed")
     expect(dialog).to_be_hidden()

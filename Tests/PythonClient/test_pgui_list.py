@@ -1,9 +1,7 @@
 """axclient.pygame_gui on a list app (pguiapps/list_app.py, unmodified): a UISelectionList's rows and selection,
 a tab container, a UIWindow opened and closed, a multi-line UITextEntryBox, images named only when the app named
 them — driven by axclient, the `axquery` CLI and the real MCP client (`axquery mcp`, the `mcp` SDK from PyPI)."""
-import json
 import os
-import re
 import subprocess
 
 import anyio

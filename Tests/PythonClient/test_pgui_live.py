@@ -6,8 +6,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from pgui_support import needs_pgui
 from tk_support import PACKAGE_DIR
 

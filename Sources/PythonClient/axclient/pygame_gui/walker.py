@@ -25,7 +25,6 @@ import html
 import os
 import re
 import sys
-import time
 import weakref
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
