@@ -134,3 +134,25 @@ def test_an_action_on_an_unknown_element_is_a_typed_error(form):
     _, ax = form
     with pytest.raises(RPCError):
         ax.call("action.activate", {"target": {"id": "screen/nothing"}})
+
+
+def test_the_command_line_runs_a_module_and_says_what_is_wrong(pgui_display, tmp_path):
+    """``python3 -m axclient.pygame_gui -m MODULE`` runs the module as ``__main__`` with the adapter installed
+    (here without a server: it says so and the app runs); a missing script and no target are usage errors."""
+    import os
+    import subprocess
+    import sys
+    from pgui_support import APPS, SDL_ENV
+    from tk_support import PACKAGE_DIR
+    env = dict(os.environ, DISPLAY=pgui_display, PYTHONPATH=PACKAGE_DIR + os.pathsep + APPS, **SDL_ENV)
+    socket = str(tmp_path / "none.sock")
+    run = subprocess.run([sys.executable, "-m", "axclient.pygame_gui", "--socket", socket, "-m", "many_app", "20",
+                          "--quit-after-ready"], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "ready" in run.stdout, run.stderr[-2000:]
+    assert "axclient.pygame_gui: " in run.stderr and "cannot connect" in run.stderr
+    missing = subprocess.run([sys.executable, "-m", "axclient.pygame_gui", "nothing_here.py"], env=env,
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "no such script: nothing_here.py" in missing.stderr
+    bare = subprocess.run([sys.executable, "-m", "axclient.pygame_gui"], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert bare.returncode == 2 and "usage: python3 -m axclient.pygame_gui" in bare.stderr
