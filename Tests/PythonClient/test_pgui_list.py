@@ -33,8 +33,9 @@ def test_rows_tabs_images_and_text(fruit):
     _, ax, _ = fruit
     fruits = ax.get_by_id("fruits")
     assert fruits.role() == "list" and fruits.label() == "Fruits"
-    assert [cell.label for cell in ax.query_all("#fruits > cell")] == ["Apple", "Banana", "Cherry", "Damson",
-                                                                        "Elderberry"]
+    assert [cell.label for cell in ax.query_all("#fruits > cell")][:5] == ["Apple", "Banana", "Cherry", "Damson",
+                                                                            "Elderberry"]
+    expect(ax.locator('#fruits > cell[label="Lemon"]')).to_be_hidden()  # scrolled out of the list's view
     assert ax.get_by_role("tab", name="General").is_selected()
     assert ax.get_by_role("button", name="Sort by name").count() == 1  # on the shown page
     assert ax.get_by_role("button", name="Clear cache").count() == 0  # on the hidden page
@@ -51,6 +52,15 @@ def test_a_row_is_selected_by_a_click_the_app_handles(fruit):
     app.wait_line("selected Cherry")
     expect(ax.locator('#fruits > cell[label="Cherry"]')).to_be_selected()
     expect(ax.get_by_id("chosen")).to_have_label("Selected: Cherry")
+
+
+def test_a_list_scrolls_and_its_rows_follow(fruit):
+    _, ax, _ = fruit
+    ax.get_by_id("fruits").scroll("down")
+    expect(ax.locator('#fruits > cell[label="Lemon"]')).to_be_visible()
+    expect(ax.locator('#fruits > cell[label="Apple"]')).to_be_hidden()
+    ax.get_by_id("fruits").scroll("up")
+    expect(ax.locator('#fruits > cell[label="Apple"]')).to_be_visible()
 
 
 def test_tabs_switch_pages(fruit):

@@ -9,7 +9,7 @@ import pygame_gui
 from pygame_gui.elements import (UIButton, UIImage, UILabel, UISelectionList, UITabContainer, UITextEntryBox,
                                  UIWindow)
 
-FRUITS = ["Apple", "Banana", "Cherry", "Damson", "Elderberry"]
+FRUITS = ["Apple", "Banana", "Cherry", "Damson", "Elderberry", "Fig", "Grape", "Huckleberry", "Kiwi", "Lemon"]
 
 
 def say(*words):

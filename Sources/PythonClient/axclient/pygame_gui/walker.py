@@ -664,6 +664,20 @@ class Mirror(ToolkitMirror):
         element.cursor_has_moved_recently = True
         return True
 
+    def scroll(self, element: Any, direction: str) -> bool:
+        """``scroll`` (a selection list, a text box, a scrolling container): a page of its vertical scroll bar,
+        as dragging it moves it (the element re-lays its rows at its next update)."""
+        bar = getattr(element, "scroll_bar", None) or getattr(element, "vert_scroll_bar", None)
+        if bar is None or not hasattr(bar, "set_scroll_from_start_percentage"):
+            return False
+        page = adapters.number(getattr(bar, "visible_percentage", 1.0), 1.0) or 1.0
+        sign = {"down": 1, "next": 1, "up": -1, "previous": -1}.get(direction)
+        if sign is None:
+            return False
+        start = adapters.number(getattr(bar, "start_percentage", 0.0))
+        bar.set_scroll_from_start_percentage(min(max(start + sign * page, 0.0), max(0.0, 1.0 - page)))
+        return True
+
     def escape(self, element: Optional[Any]) -> bool:
         """``escape``: closes the element's window (else the front-most one) as its close button does — the
         cancel button of a confirmation dialog."""
@@ -748,6 +762,7 @@ ACTIONS: Dict[str, Callable[[Mirror, Any, ActionRequest], bool]] = {
     "typeText": lambda mirror, element, request: mirror.type_text(element, str(request.value or "")),
     "setSelectedTextRange": lambda mirror, element, request: mirror.select_range(element, request.value),
     "escape": lambda mirror, element, request: mirror.escape(element),
+    "scroll": lambda mirror, element, request: mirror.scroll(element, str(request.direction or "down")),
     "key": lambda mirror, element, request: mirror.key(request.value),
 }
 
