@@ -121,6 +121,13 @@ def test_real_keys_reach_the_screen_reader_first_and_a_consumed_one_never_the_ap
         typed = [line for line in heard.lines[heard_before:] if '"event_string": "z"' in line
                  or '"event_string": "q"' in line]
         assert typed == []  # keys typed into a masked field are not forwarded: they would spell the secret
+        # A key a client sends (input.key → the listener, then the app as the `key` action) reaches the app once
+        # and is not forwarded back to the server: the listener hears its press once.
+        ax.keyboard.press("F6", app=app.app_id)
+        app.wait_line("key f6")
+        xdotool(pgui_display, "key", "F5")
+        heard.wait(lambda line: '"event_string": "F5"' in line and '"press"' in line)
+        assert len([line for line in heard.lines if '"event_string": "F6"' in line and '"press"' in line]) == 1
     finally:
         listener.terminate()
         listener.wait(10)

@@ -707,12 +707,12 @@ class Mirror(ToolkitMirror):
                 mod |= bit
         phase = str(value.get("phase") or "both")
         pg = self.pygame
-        if phase in ("press", "both"):
-            self.post(pg.KEYDOWN, key=key, mod=mod, unicode=char, scancode=0, window=None)
+        if phase in ("press", "both"):  # ax_action: the key is the server's own, never forwarded back
+            self.post(pg.KEYDOWN, key=key, mod=mod, unicode=char, scancode=0, window=None, ax_action=True)
             if char and not mod & ~pg.KMOD_SHIFT:
-                self.post(pg.TEXTINPUT, text=char, window=None)
+                self.post(pg.TEXTINPUT, text=char, window=None, ax_action=True)
         if phase in ("release", "both"):
-            self.post(pg.KEYUP, key=key, mod=mod, unicode=char, scancode=0, window=None)
+            self.post(pg.KEYUP, key=key, mod=mod, unicode=char, scancode=0, window=None, ax_action=True)
         return True
 
     # -- keys -------------------------------------------------------------------------------------------------------
@@ -721,6 +721,8 @@ class Mirror(ToolkitMirror):
         """A key event on its way to the app (app thread): forwarded to the server first; True when an assistive
         technology consumed it (the event is then dropped, with the TEXTINPUT its press would type)."""
         pg = self.pygame
+        if getattr(event, "ax_action", False):
+            return False  # posted by the key action: the server sent it
         if event.type == pg.TEXTINPUT:
             if self._drop_text is not None and getattr(event, "text", None) == self._drop_text:
                 self._drop_text = None
