@@ -248,8 +248,9 @@ class Mirror(ToolkitMirror):
         walk.children[None].extend(wid for _, wid in walk.windows)
         self._mark_key_window(walk)
         self._targets = walk.targets
-        if len(self._subtrees) > 4 * len(walk.children) + 64:
-            self._subtrees.clear()  # containers gone for good
+        if len(self._subtrees) > 4 * len(walk.children) + 64 or len(self._cache) > 2 * len(walk.props) + 256:
+            self._subtrees.clear()  # elements and containers gone for good (a replaced manager's): let them go
+            self._cache.clear()
         return walk.props, walk.children
 
     def _screen_view(self) -> Dict[str, Any]:
