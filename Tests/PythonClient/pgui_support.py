@@ -30,10 +30,9 @@ class PguiApp(TkApp):
     """A pygame_gui program started with ``python3 -m axclient.pygame_gui`` (or plain ``python3`` when the
     script mirrors itself): ``lines`` (stdout), ``wait_line(text)``, ``stderr_text()``, ``stop()``."""
 
-    def __init__(self, args, display, socket, name=None, env=None, runner=True):
+    def __init__(self, args, display, socket, name=None, env=None):
         merged = dict(SDL_ENV)
         merged.update(env or {})
-        self._runner = runner
         super().__init__(args, display, socket, name=name, env=merged, runner=False)
 
     @staticmethod

@@ -82,8 +82,6 @@ def main():
                 say("window closed")
             elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is notes:
                 say("notes", repr(notes.get_text()))
-            elif event.type == pygame_gui.UI_TAB_CONTAINER_TAB_CHANGED if hasattr(pygame_gui, "UI_TAB_CONTAINER_TAB_CHANGED") else False:
-                say("tab")
         manager.update(delta)
         screen.fill((20, 40, 30))
         manager.draw_ui(screen)
