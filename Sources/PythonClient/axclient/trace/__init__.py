@@ -28,13 +28,15 @@ def _producer() -> str:
 
 
 def new_recorder(path: Optional[str] = None, *, title: str = "", pictures: bool = False, source: str = "python",
-                 speech: Optional[SpeechSource] = None, app: Optional[str] = None) -> TraceRecorder:
+                 speech: Optional[SpeechSource] = None, app: Optional[str] = None,
+                 screen_reader: Optional[str] = None) -> TraceRecorder:
     """A recorder writing to ``path`` (default: a temporary file whose path is ``recorder.writer.path``)."""
     temporary = path is None
     if path is None:
         handle, path = tempfile.mkstemp(prefix="axclient-", suffix=".axtrace")
         os.close(handle)
-    header = make_header(source, title, _producer(), pictures, speech.version if speech is not None else None)
+    version = screen_reader or (speech.version if speech is not None else None)
+    header = make_header(source, title, _producer(), pictures, version)
     recorder = TraceRecorder(TraceWriter(path, header), pictures=pictures, speech=speech, app=app)
     recorder.temporary = temporary  # type: ignore[attr-defined]
     return recorder

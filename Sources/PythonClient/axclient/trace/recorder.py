@@ -371,6 +371,7 @@ class TraceRecorder:
         self._note_events_dropped(step, events_dropped)
         with self._lock:
             self._emit(step)
+            self._connection_lost_note(error)
         if error is not None:
             raise error
         return result
@@ -586,9 +587,17 @@ class TraceRecorder:
             self.dropped["events"] += dropped
 
     def _connection_lost_note(self, error: Optional[BaseException]) -> None:
+        """A lost connection (the server stopped or restarted) is a note step; the next step takes a snapshot."""
         if isinstance(error, AXConnectionError) and not isinstance(error, RPCError):
-            self._lost = True
-            self._snapshot_due = True
+            with self._events_lock:
+                self._tracked = _Tracked()
+                self._snapshot_due = True
+            if not self._lost:
+                self._lost = True
+                self.note("server.connectionLost", "the connection to the server was lost (%s); later steps start "
+                          "from a new snapshot" % error)
+        elif error is None:
+            self._lost = False
 
     def _begin_speech(self) -> int:
         self._flush_pending()
