@@ -42,6 +42,8 @@ MAX_DIFF_OPS = 2000
 MAX_EVENTS = 200
 MAX_RESULT_BYTES = 4096
 MAX_UTTERANCES = 200
+#: Light steps kept behind a step that waits for the screen reader's speech (then it is written without waiting).
+MAX_HELD_STEPS = 1000
 #: Ids per ``query.find`` when fetching the nodes a diff names (a union of ``[axid=…]`` index lookups).
 IDS_PER_QUERY = 250
 
@@ -250,6 +252,7 @@ class TraceRecorder:
         self._snapshot_due = True
         self._tracked = _Tracked()
         self._pending: Optional[Tuple[Dict[str, Any], int]] = None
+        self._held: List[Dict[str, Any]] = []
         self._clients: List[Any] = []
         self._lost = False
         #: Milliseconds the recorder itself spent per full step (the overhead; Tools/bench_trace.py reads it).
@@ -609,7 +612,10 @@ class TraceRecorder:
             return -1
 
     def _flush_pending(self, settle: bool = False) -> None:
+        """Writes the step held for the screen reader's speech (with what it said since), then the steps held
+        behind it."""
         pending, self._pending = self._pending, None
+        held, self._held = self._held, []
         if pending is None:
             return
         step, mark = pending
@@ -621,17 +627,23 @@ class TraceRecorder:
             except (AXError, OSError, AssertionError):
                 pass
         self.writer.step(step)
+        for later in held:
+            self.writer.step(later)
 
     def _emit(self, step: Dict[str, Any], speech_mark: int = -1) -> None:
+        """Numbers and writes a step; with a screen reader a full step is held until the next one begins (Orca
+        speaks after the call returns), and light steps wait behind it so the file stays in step order."""
         self.steps += 1
         numbered = {"step": self.steps}
         numbered.update(step)
         if self.speech is not None and speech_mark >= 0:
             self._flush_pending()
             self._pending = (numbered, speech_mark)
-            return
-        self._flush_pending()
-        self.writer.step(numbered)
+        elif self._pending is not None and len(self._held) < MAX_HELD_STEPS:
+            self._held.append(numbered)
+        else:
+            self._flush_pending()
+            self.writer.step(numbered)
 
     def note(self, method: str, message: str, **fields: Any) -> None:
         """A ``note`` step (a failure, a restart, an attachment)."""

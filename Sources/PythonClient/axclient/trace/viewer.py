@@ -16,11 +16,11 @@ def _payload(trace: Trace) -> Dict[str, Any]:
 
 
 def render_viewer(trace: Trace) -> str:
-    """The viewer's HTML for ``trace``: the template with the trace's data inline (``</`` escaped)."""
+    """The viewer's HTML for ``trace``: the template with the trace's data inline (every ``<`` escaped)."""
     with open(_TEMPLATE, "r", encoding="utf-8") as handle:
         template = handle.read()
     data = json.dumps(_payload(trace), ensure_ascii=False, separators=(",", ":"), default=str)
-    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    data = data.replace("<", "\\u003c")   # inside JSON strings only: no "</script>" or "<!--" can end the data
     title = (trace.header or {}).get("title") or "trace"
     return (template.replace("{{TITLE}}", html.escape("AXServer trace: %s" % title))
             .replace("{{TRACE_JSON}}", data))
