@@ -483,10 +483,14 @@ class TraceRecorder:
         with self._events_lock:
             changed, self._changed = list(dict.fromkeys(self._changed)), []
         nodes_at = self._add_node_queries(batch, app_params, changed)
-        describe = dict(app_params, target={"selector": ":focused"}, model="orca")
-        if self.speech is not None and self.speech.version:
-            describe["screenReader"] = self.speech.version
-        speech_at = batch.add("speech.describe", describe)
+        with self._events_lock:     # the preview is asked again only when focus or the tree moved (events)
+            focus_known, cached = self._tracked.focus, self._tracked.preview
+        speech_at = None
+        if focus_known is not None and cached is None:
+            describe = dict(app_params, target={"selector": ":focused"}, model="orca")
+            if self.speech is not None and self.speech.version:
+                describe["screenReader"] = self.speech.version
+            speech_at = batch.add("speech.describe", describe)
         picture_at = None
         if self.pictures:
             picture_at = batch.add("tree.render", dict(app_params, format="png", overlay=["focus"]))
@@ -495,11 +499,14 @@ class TraceRecorder:
         nodes = _nodes_of([answers[index] for index in nodes_at])
         diff, dropped = self._bounded_diff(conn, client, diff, nodes)
         focus = _focus_id(_ok(answers[focus_at]))
-        preview = _utterances(_ok(answers[speech_at]))
+        preview = _utterances(_ok(answers[speech_at])) if speech_at is not None else cached
         with self._events_lock:
             if isinstance(diff, dict) and isinstance(diff.get("toRevision"), int):
                 self._tracked.revision = max(self._tracked.revision or 0, diff["toRevision"])
+            if focus != focus_known:
+                preview = None     # the events had not told this focus yet: no preview rather than a wrong one
             self._tracked.focus = focus
+            self._tracked.preview = preview
         return {"focus": focus, "revision": diff.get("toRevision") if isinstance(diff, dict) else revision_before,
                 "diff": diff if isinstance(diff, dict) and diff.get("toRevision") != revision_before else None,
                 "diffDropped": dropped, "preview": preview,
