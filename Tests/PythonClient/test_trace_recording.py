@@ -205,3 +205,14 @@ def test_pictures_are_recorded_only_when_asked(ax, tmp_path):
     frame = ax.get_by_id("cell.wifi").element().frame
     assert outline["target"]["frame"] == [frame["x"], frame["y"], frame["width"], frame["height"]]
     assert json.loads(open(pictured, encoding="utf-8").readline())["pictures"] is True
+
+
+def test_keys_with_nothing_focused_are_recorded_as_pressed_and_the_tree_untouched(ax, tmp_path):
+    path = str(tmp_path / "keys.axtrace")
+    assert ax.focused() is None
+    ax.start_trace(path)
+    ax.keyboard.press("Tab")
+    ax.stop_trace()
+    step = next(step for step in steps_of(path).steps if step["method"] == "input.key")
+    assert step["params"].get("key") == "Tab" and "masked" not in step["params"]
+    assert '"settingsTable"' in json.dumps(step["snapshot"])     # a key name is no secret to scrub from the tree

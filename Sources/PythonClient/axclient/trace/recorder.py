@@ -44,6 +44,9 @@ MAX_RESULT_BYTES = 4096
 MAX_UTTERANCES = 200
 #: Light steps kept behind a step that waits for the screen reader's speech (then it is written without waiting).
 MAX_HELD_STEPS = 1000
+#: Where screen point (0, 0) of the first window lands in a ``tree.render`` picture (the renderer's margin and
+#: title line, Sources/AXInsight/TreeRenderer.swift): the viewer draws outlines (screen frames) shifted by it.
+PICTURE_ORIGIN = (24.0, 46.0)
 #: Ids per ``query.find`` when fetching the nodes a diff names (a union of ``[axid=…]`` index lookups).
 IDS_PER_QUERY = 250
 
@@ -430,8 +433,8 @@ class TraceRecorder:
             step["policy"] = [{"restriction": data.get("restriction"), "decision": "denied"}]
         self._add_result(step, result, error)
         step["error"] = None if error is None else error_record(error)
-        if secrets:
-            step.update(_scrub({key: value for key, value in step.items() if key != "params"}, secrets))
+        if secrets and step.get("result") is not None:
+            step["result"] = _scrub(step["result"], secrets)   # trees, diffs and speech come sealed by the server
 
     # -- before and after ------------------------------------------------------------------------------------
 
@@ -550,7 +553,7 @@ class TraceRecorder:
             if isinstance(node, dict) and isinstance(node.get("frame"), dict):
                 outline.append({"id": node_id, "frame": _frame(node["frame"]), "why": "changed"})
         return {"mime": "image/png", "base64": render["data"], "width": render.get("width"),
-                "height": render.get("height"), "outline": outline}
+                "height": render.get("height"), "origin": list(PICTURE_ORIGIN), "outline": outline}
 
     # -- secrets ---------------------------------------------------------------------------------------------
 
@@ -560,8 +563,8 @@ class TraceRecorder:
         if not names:
             return []
         secure = _is_secure(element)
-        if secure is False:
-            return []
+        if secure is False or (secure is None and method in KEY_PARAMS):
+            return []     # text aimed at an unknown target is masked; key names only when they reach a secure field
         texts: List[str] = []
         for name in names:
             value = params.get(name)
