@@ -369,10 +369,20 @@ class TraceRecorder:
         t = self._now()
         result, error, ms = self._call(conn, method, params, timeout, options)
         events, events_dropped = self._drain_events()
-        step = {"kind": "wait" if method == "wait.for" else "call", "method": method,
-                "params": self._safe_params(params, False), "target": _target_record(params, None),
-                "t": t, "ms": round(ms, 3), "revision": None, "diff": None, "focus": None, "events": events,
-                "speech": {"orca": None, "preview": None}, "error": None if error is None else error_record(error)}
+        step = {
+            "kind": "wait" if method == "wait.for" else "call",
+            "method": method,
+            "params": self._safe_params(params, False),
+            "target": _target_record(params, None),
+            "t": t,
+            "ms": round(ms, 3),
+            "revision": None,
+            "diff": None,
+            "focus": None,
+            "events": events,
+            "speech": {"orca": None, "preview": None},
+            "error": None if error is None else error_record(error),
+        }
         self._add_result(step, result, error)
         self._note_events_dropped(step, events_dropped)
         with self._lock:
@@ -401,9 +411,14 @@ class TraceRecorder:
         after = self._after(conn, client, before[0])
         events, events_dropped = self._drain_events()
         step: Dict[str, Any] = {
-            "kind": "key" if method in KEY_PARAMS else "call", "method": method,
-            "params": params, "target": _target_record(params, element), "t": t, "ms": round(ms, 3),
-            "revision": [before[0], after["revision"]] if before[0] is not None else None}
+            "kind": "key" if method in KEY_PARAMS else "call",
+            "method": method,
+            "params": params,
+            "target": _target_record(params, element),
+            "t": t,
+            "ms": round(ms, 3),
+            "revision": [before[0], after["revision"]] if before[0] is not None else None,
+        }
         if snapshot is not None:
             step["snapshot"] = snapshot
         step["diff"] = after["diff"]
@@ -486,14 +501,7 @@ class TraceRecorder:
         with self._events_lock:
             changed, self._changed = list(dict.fromkeys(self._changed)), []
         nodes_at = self._add_node_queries(batch, app_params, changed)
-        with self._events_lock:     # the preview is asked again only when focus or the tree moved (events)
-            focus_known, cached = self._tracked.focus, self._tracked.preview
-        speech_at = None
-        if focus_known is not None and cached is None:
-            describe = dict(app_params, target={"selector": ":focused"}, model="orca")
-            if self.speech is not None and self.speech.version:
-                describe["screenReader"] = self.speech.version
-            speech_at = batch.add("speech.describe", describe)
+        speech_at, focus_known, cached = self._add_preview(batch, app_params)
         picture_at = None
         if self.pictures:
             picture_at = batch.add("tree.render", dict(app_params, format="png", overlay=["focus"]))
@@ -503,17 +511,40 @@ class TraceRecorder:
         diff, dropped = self._bounded_diff(conn, client, diff, nodes)
         focus = _focus_id(_ok(answers[focus_at]))
         preview = _utterances(_ok(answers[speech_at])) if speech_at is not None else cached
+        preview = self._settle(diff, focus, focus_known, preview)
+        return {
+            "focus": focus,
+            "revision": diff.get("toRevision") if isinstance(diff, dict) else revision_before,
+            "diff": diff if isinstance(diff, dict) and diff.get("toRevision") != revision_before else None,
+            "diffDropped": dropped,
+            "preview": preview,
+            "picture": _ok(answers[picture_at]) if picture_at is not None else None,
+        }
+
+    def _add_preview(self, batch: _Batch, app_params: Dict[str, Any]) -> Tuple[Optional[int], Optional[str], Any]:
+        """Adds ``speech.describe`` of the focused element unless the last preview still holds (no focus or tree
+        event since); returns its place in the batch, the focus the events told and the held preview."""
+        with self._events_lock:
+            focus_known, cached = self._tracked.focus, self._tracked.preview
+        if focus_known is None or cached is not None:
+            return None, focus_known, cached
+        describe = dict(app_params, target={"selector": ":focused"}, model="orca")
+        if self.speech is not None and self.speech.version:
+            describe["screenReader"] = self.speech.version
+        return batch.add("speech.describe", describe), focus_known, None
+
+    def _settle(self, diff: Any, focus: Optional[str], focus_known: Optional[str],
+                preview: Optional[List[str]]) -> Optional[List[str]]:
+        """Keeps the tracked state current after a step; returns the step's preview (None when the events had not
+        told the focus the server reports: no preview rather than a wrong one)."""
+        if focus != focus_known:
+            preview = None
         with self._events_lock:
             if isinstance(diff, dict) and isinstance(diff.get("toRevision"), int):
                 self._tracked.revision = max(self._tracked.revision or 0, diff["toRevision"])
-            if focus != focus_known:
-                preview = None     # the events had not told this focus yet: no preview rather than a wrong one
             self._tracked.focus = focus
             self._tracked.preview = preview
-        return {"focus": focus, "revision": diff.get("toRevision") if isinstance(diff, dict) else revision_before,
-                "diff": diff if isinstance(diff, dict) and diff.get("toRevision") != revision_before else None,
-                "diffDropped": dropped, "preview": preview,
-                "picture": _ok(answers[picture_at]) if picture_at is not None else None}
+        return preview
 
     @staticmethod
     def _add_node_queries(batch: _Batch, app_params: Dict[str, Any], ids: List[str]) -> List[int]:
@@ -552,8 +583,14 @@ class TraceRecorder:
         for node_id, node in list(nodes.items())[:200]:
             if isinstance(node, dict) and isinstance(node.get("frame"), dict):
                 outline.append({"id": node_id, "frame": _frame(node["frame"]), "why": "changed"})
-        return {"mime": "image/png", "base64": render["data"], "width": render.get("width"),
-                "height": render.get("height"), "origin": list(PICTURE_ORIGIN), "outline": outline}
+        return {
+            "mime": "image/png",
+            "base64": render["data"],
+            "width": render.get("width"),
+            "height": render.get("height"),
+            "origin": list(PICTURE_ORIGIN),
+            "outline": outline,
+        }
 
     # -- secrets ---------------------------------------------------------------------------------------------
 
@@ -658,10 +695,22 @@ class TraceRecorder:
     def note(self, method: str, message: str, **fields: Any) -> None:
         """A ``note`` step (a failure, a restart, an attachment)."""
         with self._lock:
-            step = {"kind": "note", "method": method, "params": {}, "target": None, "t": self._now(), "ms": 0.0,
-                    "revision": None, "diff": None, "focus": None, "events": self._drain_events()[0],
-                    "speech": {"orca": None, "preview": None}, "result": None,
-                    "error": None, "message": message}
+            step = {
+                "kind": "note",
+                "method": method,
+                "params": {},
+                "target": None,
+                "t": self._now(),
+                "ms": 0.0,
+                "revision": None,
+                "diff": None,
+                "focus": None,
+                "events": self._drain_events()[0],
+                "speech": {"orca": None, "preview": None},
+                "result": None,
+                "error": None,
+                "message": message,
+            }
             step.update(fields)
             self._emit(step)
 

@@ -57,7 +57,7 @@ def step_lines(step: Dict[str, Any]) -> List[str]:
     if step.get("error"):
         lines.append("   error: [%s] %s" % (step["error"].get("code"), step["error"].get("message")))
     if step.get("message"):
-        lines.append("   note: %s" % step["message"])
+        lines.append("   note: %s" % str(step["message"]).replace("\n", "\n         "))
     return lines
 
 
