@@ -1,5 +1,6 @@
 """pytest's ``--ax-trace`` (one trace per test, its path in the failure report) and the ``screen_reader``
 fixture's real Orca speech on the trace step beside the preview (Specs/trace.md)."""
+import json
 import os
 import textwrap
 
@@ -68,6 +69,7 @@ def test_what_orca_said_is_attached_to_its_step_beside_the_preview(screen_reader
     recorder = new_recorder(path, title="speech", source="pytest", speech=_speech_source(screen_reader),
                             screen_reader=screen_reader.version)
     screen_reader.client.start_trace(recorder=recorder)
+    ax.start_trace(recorder=recorder)       # two recorded clients, each with its event subscription
     screen_reader.press("Tab")
     expect(screen_reader).to_say("Edit")
     screen_reader.press("Tab")
@@ -80,3 +82,6 @@ def test_what_orca_said_is_attached_to_its_step_beside_the_preview(screen_reader
     assert not any("Wi-Fi" in line for line in first["speech"]["orca"])     # each step has its own speech
     assert any("Wi-Fi" in line for line in second["speech"]["orca"])
     assert second["speech"]["preview"] and "Wi-Fi" in second["speech"]["preview"][0]
+    seen = [json.dumps({key: value for key, value in event.items() if key != "t"}, sort_keys=True)
+            for event in first["events"] + second["events"]]
+    assert seen and len(seen) == len(set(seen)), "an event recorded twice: %s" % seen

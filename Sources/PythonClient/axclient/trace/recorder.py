@@ -42,6 +42,8 @@ MAX_DIFF_OPS = 2000
 MAX_EVENTS = 200
 MAX_RESULT_BYTES = 4096
 MAX_UTTERANCES = 200
+#: Events remembered to drop the copy a second recorded client's subscription delivers.
+RECENT_EVENTS = 16
 #: Light steps kept behind a step that waits for the screen reader's speech (then it is written without waiting).
 MAX_HELD_STEPS = 1000
 #: Where screen point (0, 0) of the first window lands in a ``tree.render`` picture (the renderer's margin and
@@ -250,6 +252,7 @@ class TraceRecorder:
         self._local = threading.local()
         self._events: List[Dict[str, Any]] = []
         self._events_dropped = 0
+        self._recent: List[Tuple[Tuple[str, str], Any]] = []
         self._changed: List[str] = []
         self._events_lock = threading.Lock()
         self._snapshot_due = True
@@ -269,9 +272,12 @@ class TraceRecorder:
         self._clients.append(client)
         client._tracer = self
 
+        def sink(method: str, params: Dict[str, Any]) -> None:
+            self._on_event(method, params, id(client))
+
         def register(result: Any) -> None:
             with client._sinks_lock:
-                client._sinks[result.get("subscription")] = self._on_event
+                client._sinks[result.get("subscription")] = sink
 
         try:
             conn.call("events.subscribe", self._app_params({}, client), timeout=self.batch_timeout,
@@ -292,15 +298,23 @@ class TraceRecorder:
             params["app"] = app
         return params
 
-    def _on_event(self, method: str, params: Dict[str, Any]) -> None:
+    def _on_event(self, method: str, params: Dict[str, Any], source: int = 0) -> None:
         if method == "$/closed":
             with self._events_lock:
                 self._tracked = _Tracked()
                 self._snapshot_due = True
             return
+        fields = {key: value for key, value in params.items() if key != "subscription"}
+        seen = (method, json.dumps(fields, sort_keys=True, default=str))
         record = {"t": self._now(), "type": method}
-        record.update({key: value for key, value in params.items() if key != "subscription"})
+        record.update(fields)
         with self._events_lock:
+            for index, (earlier, via) in enumerate(self._recent):
+                if earlier == seen and via != source:    # the copy a second recorded client's subscription got
+                    del self._recent[index]
+                    return
+            self._recent.append((seen, source))
+            del self._recent[:-RECENT_EVENTS]
             self._track(method, params)
             if len(self._events) < MAX_EVENTS:
                 self._events.append(record)
