@@ -49,8 +49,10 @@ MAX_HELD_STEPS = 1000
 #: Where screen point (0, 0) of the first window lands in a ``tree.render`` picture (the renderer's margin and
 #: title line, Sources/AXInsight/TreeRenderer.swift): the viewer draws outlines (screen frames) shifted by it.
 PICTURE_ORIGIN = (24.0, 46.0)
-#: Ids per ``query.find`` when fetching the nodes a diff names (a union of ``[axid=…]`` index lookups).
+#: Ids per ``query.find`` when fetching the nodes a diff names (a union of ``[axid=…]`` tests).
 IDS_PER_QUERY = 250
+#: Up to this many changed ids are read one by one (``tree.get`` of each, an id lookup); more by ``query.find``.
+IDS_ONE_BY_ONE = 64
 
 
 class _Batch:
@@ -193,12 +195,19 @@ def _utterances(answer: Any) -> Optional[List[str]]:
 
 
 def _nodes_of(answers: List[Any]) -> Dict[str, Any]:
-    """The elements of ``query.find`` answers by id."""
+    """The elements of ``tree.get`` (one root, depth 1) and ``query.find`` answers by id; a node's nested children
+    become their ids."""
     nodes: Dict[str, Any] = {}
     for answer in answers:
         found = _ok(answer)
-        for element in (found.get("elements") or []) if isinstance(found, dict) else []:
+        if not isinstance(found, dict):
+            continue
+        for element in found.get("windows") or found.get("elements") or []:
             if isinstance(element, dict) and isinstance(element.get("id"), str):
+                children = element.get("children")
+                if isinstance(children, list):
+                    element = dict(element, children=[child.get("id") if isinstance(child, dict) else child
+                                                      for child in children])
                 nodes[element["id"]] = element
     return nodes
 
@@ -562,12 +571,15 @@ class TraceRecorder:
 
     @staticmethod
     def _add_node_queries(batch: _Batch, app_params: Dict[str, Any], ids: List[str]) -> List[int]:
-        positions = []
-        for start in range(0, min(len(ids), MAX_DIFF_OPS), IDS_PER_QUERY):
-            chunk = ids[start:start + IDS_PER_QUERY]
-            positions.append(batch.add("query.find", dict(app_params, selector=_axid_selector(chunk),
-                                                          limit=len(chunk))))
-        return positions
+        """Asks for the current fields of ``ids``: a few by ``tree.get`` of each (an id lookup), many by
+        ``query.find`` of ``[axid=…]`` unions (one scan per 250)."""
+        ids = ids[:MAX_DIFF_OPS]
+        if len(ids) <= IDS_ONE_BY_ONE:
+            return [batch.add("tree.get", dict(app_params, format="json", root={"id": node}, depth=1))
+                    for node in ids]
+        return [batch.add("query.find", dict(app_params, selector=_axid_selector(ids[start:start + IDS_PER_QUERY]),
+                                             limit=len(ids[start:start + IDS_PER_QUERY])))
+                for start in range(0, len(ids), IDS_PER_QUERY)]
 
     def _bounded_diff(self, conn: Any, client: Any, diff: Any,
                       nodes: Dict[str, Any]) -> Tuple[Optional[Dict[str, Any]], int]:
