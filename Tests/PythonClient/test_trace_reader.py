@@ -139,3 +139,26 @@ def test_show_text_names_diff_focus_speech_and_errors():
     assert "focus: x → y (engine None → y)" in text and "orca: Wi-Fi switch on" in text
     assert "error: [-32013] not hittable" in text and "screen reader orca-43" in text
     assert "problem: the trace ends after step 1" in text
+
+
+HOSTILE_STEP = {"step": 1, "kind": ["x"], "method": 7, "params": "p", "target": "#t", "t": "soon", "ms": "slow",
+                "revision": "r", "diff": {"added": 5, "removed": None, "updated": "u", "nodes": 3}, "focus": [1],
+                "events": {"t": 1}, "speech": {"orca": "said", "preview": 4}, "error": "boom",
+                "picture": {"base64": 12, "outline": "o"}, "snapshot": {"windows": "w"}}
+
+
+def test_malformed_fields_are_shown_as_absent_not_fatal(tmp_path):
+    path = write_trace(tmp_path / "hostile.axtrace", steps=0, end=False)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(HOSTILE_STEP) + "\n")
+    text = show_text(read_trace(path))
+    assert "#1 ['x'] 7" in text and "error: [None] boom" in text and "the trace ends after step 1" in text
+    done = show(path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+
+
+def test_a_failing_disk_ends_the_trace_not_the_test(tmp_path):
+    writer = TraceWriter("/dev/full", make_header("python", "full", "test", False, None))
+    assert writer.failure is not None and "No space left" in writer.failure and writer.closed
+    writer.step({"step": 1})          # nothing raised: the test's own call goes on
+    writer.end(1, {"steps": 0, "diffOps": 0, "events": 0})

@@ -220,3 +220,16 @@ def test_a_damaged_trace_shows_where_it_breaks_and_the_steps_before(browser, tmp
         assert "trace format 7 is newer than this reader (1)" in page.get_by_role("alert").inner_text()
     finally:
         page.close()
+
+
+def test_malformed_fields_spoil_only_their_own_section(browser, tmp_path):
+    from test_trace_reader import HOSTILE_STEP
+    path = synthetic(tmp_path / "hostile.axtrace", [HOSTILE_STEP, step(2, speech={"orca": ["Edit"], "preview": None})])
+    page, _ = open_viewer(browser, path)
+    try:
+        assert page.locator("ol.steps button").count() == 2
+        assert page.locator("#step-heading").inner_text().startswith("Step 1:")
+        page.locator("ol.steps button").nth(1).click()
+        assert page.get_by_role("log").get_by_text("Edit").count() == 1      # the next step shows whole
+    finally:
+        page.close()

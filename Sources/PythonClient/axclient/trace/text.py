@@ -7,6 +7,11 @@ from typing import Any, Dict, List
 from .reader import Trace
 
 
+def _mapping(value: Any) -> Dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (a malformed field reads as absent)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _target(step: Dict[str, Any]) -> str:
     target = step.get("target")
     if not isinstance(target, dict):
@@ -19,8 +24,9 @@ def _target(step: Dict[str, Any]) -> str:
 def _diff_line(diff: Any, dropped: Any) -> str:
     if not isinstance(diff, dict):
         return ""
-    counts = ["%s %d" % (key, len(diff.get(key) or [])) for key in ("added", "removed", "moved", "updated")
-              if diff.get(key)]
+    sizes = {key: len(diff[key]) if isinstance(diff.get(key), (list, dict)) else 0
+             for key in ("added", "removed", "moved", "updated")}
+    counts = ["%s %d" % (key, size) for key, size in sizes.items() if size]
     text = "   diff: %s" % (", ".join(counts) or "no change")
     return text + (" (%s ops dropped)" % dropped if dropped else "")
 
@@ -28,8 +34,8 @@ def _diff_line(diff: Any, dropped: Any) -> str:
 def _focus_line(focus: Any) -> str:
     if not isinstance(focus, dict):
         return ""
-    before = focus.get("before") or {}
-    after = focus.get("after") or {}
+    before = _mapping(focus.get("before"))
+    after = _mapping(focus.get("after"))
     return "   focus: %s → %s (engine %s → %s)" % (before.get("accessibility"), after.get("accessibility"),
                                                    before.get("engine"), after.get("engine"))
 
@@ -37,25 +43,25 @@ def _focus_line(focus: Any) -> str:
 def step_lines(step: Dict[str, Any]) -> List[str]:
     """The lines of one step."""
     revision = step.get("revision")
-    head = "#%s %s %s%s  %.1f ms" % (step.get("step"), step.get("kind"), step.get("method"), _target(step),
-                                     float(step.get("ms") or 0.0))
+    ms = step.get("ms") if isinstance(step.get("ms"), (int, float)) else 0.0
+    head = "#%s %s %s%s  %.1f ms" % (step.get("step"), step.get("kind"), step.get("method"), _target(step), ms)
     if isinstance(revision, list) and len(revision) == 2:
         head += "  rev %s→%s" % (revision[0], revision[1])
     lines = [head]
     for line in (_diff_line(step.get("diff"), step.get("diffDropped")), _focus_line(step.get("focus"))):
         if line:
             lines.append(line)
-    speech = step.get("speech") or {}
-    if speech.get("orca") is not None:
-        lines.append("   orca: %s" % " / ".join(speech["orca"]))
-    if speech.get("preview") is not None:
-        lines.append("   preview: %s" % " / ".join(speech["preview"]))
-    events = step.get("events") or []
+    speech = _mapping(step.get("speech"))
+    for name in ("orca", "preview"):
+        if isinstance(speech.get(name), list):
+            lines.append("   %s: %s" % (name, " / ".join(str(line) for line in speech[name])))
+    events = step.get("events") if isinstance(step.get("events"), list) else []
     if events:
-        names = [str(event.get("type")) for event in events[:8]]
+        names = [str(_mapping(event).get("type")) for event in events[:8]]
         lines.append("   events (%d): %s%s" % (len(events), ", ".join(names), " …" if len(events) > 8 else ""))
-    if step.get("error"):
-        lines.append("   error: [%s] %s" % (step["error"].get("code"), step["error"].get("message")))
+    error = step.get("error")
+    if error:
+        lines.append("   error: [%s] %s" % (_mapping(error).get("code"), _mapping(error).get("message", error)))
     if step.get("message"):
         lines.append("   note: %s" % str(step["message"]).replace("\n", "\n         "))
     return lines
@@ -63,7 +69,7 @@ def step_lines(step: Dict[str, Any]) -> List[str]:
 
 def show_text(trace: Trace) -> str:
     """The whole trace as text; a problem ends it, saying where the trace breaks."""
-    header = trace.header or {}
+    header = _mapping(trace.header)
     lines = []
     if trace.header is not None:
         lines.append("trace %s (%s, format %s, started %s%s)" % (
@@ -72,7 +78,7 @@ def show_text(trace: Trace) -> str:
     for step in trace.steps:
         lines.extend(step_lines(step))
     if trace.end is not None:
-        dropped = trace.end.get("dropped") or {}
+        dropped = _mapping(trace.end.get("dropped"))
         lines.append("end: %s steps%s" % (trace.end.get("steps"), "; dropped %s" % json.dumps(dropped)
                                           if any(dropped.values()) else ""))
     if trace.problem is not None:

@@ -42,12 +42,24 @@ class TraceWriter:
         self._lock = threading.Lock()
         self._file: Any = open(path, "w", encoding="utf-8")
         self.bytes_written = 0
+        #: Why the trace stopped being written (a failing disk), or None.
+        self.failure: Optional[str] = None
         self._write(header)
 
     def _write(self, record: Dict[str, Any]) -> None:
+        """Appends a line; a failing disk ends the trace (``failure`` says why) and never the test's call."""
         line = encode_line(record)
-        self._file.write(line)
-        self._file.flush()
+        try:
+            self._file.write(line)
+            self._file.flush()
+        except OSError as error:
+            self.failure = "writing %s failed: %s" % (self.path, error)
+            broken, self._file = self._file, None
+            try:
+                broken.close()
+            except OSError:
+                pass   # the buffered line cannot be written either
+            return
         self.bytes_written += len(line)
 
     def step(self, record: Dict[str, Any]) -> None:
@@ -62,8 +74,9 @@ class TraceWriter:
             if self._file is None:
                 return
             self._write({"end": True, "steps": steps, "dropped": dropped})
-            self._file.close()
-            self._file = None
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 
     def abandon(self) -> None:
         """Closes the file without an end line (what a crash leaves; readers say so)."""
