@@ -216,3 +216,27 @@ def test_keys_with_nothing_focused_are_recorded_as_pressed_and_the_tree_untouche
     step = next(step for step in steps_of(path).steps if step["method"] == "input.key")
     assert step["params"].get("key") == "Tab" and "masked" not in step["params"]
     assert '"settingsTable"' in json.dumps(step["snapshot"])     # a key name is no secret to scrub from the tree
+
+
+def test_a_guided_access_denial_is_a_policy_decision_of_its_step(axserver_pool, tmp_path):
+    policy, token = tmp_path / "policy.json", tmp_path / "operator.token"
+    policy.write_text(json.dumps({"version": 1, "unknownApps": "allow",
+                                  "apps": {"axserver-demo": {"deny": ["org.axserver.demo.wifi"]}}}))
+    token.write_text("operator-secret-token-1234567890\n")
+    os.chmod(str(token), 0o600)
+    server = ServerProcess(axserver_pool.binary, demo=True,
+                           args=["--policy", str(policy), "--operator-token-file", str(token)])
+    path = str(tmp_path / "kiosk.axtrace")
+    try:
+        with axclient.Client(server.socket) as client:
+            client.start_trace(path)
+            with pytest.raises(axclient.PolicyDenied):
+                client.call("action.activate", {"target": {"selector": '#"cell.wifi"'}})
+            client.get_by_id("cell.bluetooth").click()
+            client.stop_trace()
+    finally:
+        server.stop()
+    denied, allowed = [step for step in steps_of(path).steps if step["method"] == "action.activate"]
+    assert denied["policy"] == [{"restriction": "org.axserver.demo.wifi", "decision": "denied"}]
+    assert denied["error"]["code"] == -32017 and "policy" not in allowed
+    assert "operator-secret-token" not in open(path, encoding="utf-8").read()
