@@ -240,3 +240,17 @@ def test_a_guided_access_denial_is_a_policy_decision_of_its_step(axserver_pool, 
     assert denied["policy"] == [{"restriction": "org.axserver.demo.wifi", "decision": "denied"}]
     assert denied["error"]["code"] == -32017 and "policy" not in allowed
     assert "operator-secret-token" not in open(path, encoding="utf-8").read()
+
+
+def test_a_trace_started_without_a_path_is_moved_where_stop_trace_says(ax, tmp_path):
+    recorder = ax.start_trace()
+    temporary = recorder.writer.path
+    with pytest.raises(axclient.InvalidArgument):
+        ax.start_trace()                       # one trace at a time per client
+    ax.get_by_id("cell.wifi").click()
+    destination = str(tmp_path / "sub" / "moved.axtrace")
+    assert ax.stop_trace(destination) == destination
+    assert not os.path.exists(temporary) and steps_of(destination).end["steps"] >= 1
+    assert ax.stop_trace() is None             # nothing runs any more
+    ax.get_by_id("cell.wifi").click()          # and nothing is recorded
+    assert steps_of(destination).end["steps"] == len(steps_of(destination).steps)
