@@ -168,15 +168,30 @@ def _is_secure(element: Any) -> Optional[bool]:
             or element.get("class") == "UISecureTextField")
 
 
-def _target_record(params: Dict[str, Any], element: Any) -> Optional[Dict[str, Any]]:
+def _target_record(params: Dict[str, Any], element: Any, resolved: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    """``{id, selector, label, class}`` of the element a call resolved to (label and class as the element is after
+    the call; ``None`` when it left the tree — the diff's ``removed`` names it)."""
     target = params.get("target") if isinstance(params.get("target"), dict) else None
-    if target is None and not isinstance(element, dict):
+    if target is None and not isinstance(element, dict) and resolved is None:
         return None
     node = element if isinstance(element, dict) else {}
     selector = target.get("selector") if target else None
-    return {"id": node.get("id", target.get("id") if target else None),
+    return {"id": node.get("id", resolved or (target.get("id") if target else None)),
             "selector": selector if isinstance(selector, str) else None,
             "label": node.get("label"), "class": node.get("class")}
+
+
+def _resolved_id(params: Dict[str, Any], result: Any) -> Optional[str]:
+    """The element a call acted on: its ``{"id"}`` target, else the id its result names (``element``,
+    ``focused``) — no second resolution of the selector."""
+    target = params.get("target")
+    if isinstance(target, dict) and isinstance(target.get("id"), str):
+        return target["id"]
+    if isinstance(result, dict):
+        for key in ("element", "focused"):
+            if isinstance(result.get(key), str):
+                return result[key]
+    return None
 
 
 def _focus_id(answer: Any) -> Optional[str]:
@@ -425,19 +440,21 @@ class TraceRecorder:
             before = (self._tracked.revision, self._tracked.focus, self._tracked.engine)
             self._changed = []
         self._drain_events()   # what happened before the step is not the step's
-        element_request = self._start_element(conn, client, method, params)
         overhead = time.perf_counter() - clock
         result, error, ms = self._call(conn, method, params, timeout, options)
         clock = time.perf_counter()
-        element = _ok(_finish(conn, element_request, time.monotonic() + self.batch_timeout)) \
-            if element_request is not None else None
-        after = self._after(conn, client, before[0])
+        resolved = _resolved_id(params, result)
+        typed_into = resolved if isinstance(params.get("target"), dict) else before[1]
+        lookups = [node for node in (resolved, typed_into if method in TEXT_PARAMS or method in KEY_PARAMS else None)
+                   if node is not None]
+        after = self._after(conn, client, before[0], lookups)
+        element = after["looked"].get(resolved) if resolved is not None else None
         events, events_dropped = self._drain_events()
         step: Dict[str, Any] = {
             "kind": "key" if method in KEY_PARAMS else "call",
             "method": method,
             "params": params,
-            "target": _target_record(params, element),
+            "target": _target_record(params, element, resolved),
             "t": t,
             "ms": round(ms, 3),
             "revision": [before[0], after["revision"]] if before[0] is not None else None,
@@ -454,7 +471,8 @@ class TraceRecorder:
         step["speech"] = {"orca": None, "preview": after["preview"]}
         if after["picture"] is not None:
             step["picture"] = self._picture(after["picture"], element, after)
-        self._finish_step(step, result, error, self._secret_texts(method, params, element))
+        receiver = after["looked"].get(typed_into) if typed_into is not None else None
+        self._finish_step(step, result, error, self._secret_texts(method, params, receiver))
         self.overhead_ms.append((overhead + time.perf_counter() - clock) * 1000.0)
         self._emit(step, speech_mark)
         self._connection_lost_note(error)
@@ -505,19 +523,12 @@ class TraceRecorder:
             self._snapshot_due = False
         return snapshot
 
-    def _start_element(self, conn: Any, client: Any, method: str, params: Dict[str, Any]) -> Any:
-        """Sends ``element.get`` of the call's target just before the call (pipelined: answered first)."""
-        target = params.get("target")
-        if not isinstance(target, dict):
-            if method not in TEXT_PARAMS and method not in KEY_PARAMS:
-                return None
-            target = {"selector": ":focused"}
-        return _start(conn, "element.get", self._app_params({"target": target}, client))
-
-    def _after(self, conn: Any, client: Any, revision_before: Optional[int]) -> Dict[str, Any]:
+    def _after(self, conn: Any, client: Any, revision_before: Optional[int], lookups: List[str]) -> Dict[str, Any]:
         batch = _Batch(conn, self.batch_timeout)
         app_params = self._app_params({}, client)
         focus_at = batch.add("focus.get", dict(app_params))
+        looked_at = [batch.add("tree.get", dict(app_params, format="json", root={"id": node}, depth=0))
+                     for node in dict.fromkeys(lookups)]
         diff_at = None
         if revision_before is not None:
             diff_at = batch.add("tree.diff", dict(app_params, fromRevision=revision_before))
@@ -542,6 +553,7 @@ class TraceRecorder:
             "diffDropped": dropped,
             "preview": preview,
             "picture": _ok(answers[picture_at]) if picture_at is not None else None,
+            "looked": _nodes_of([answers[index] for index in looked_at]),
         }
 
     def _add_preview(self, batch: _Batch, app_params: Dict[str, Any]) -> Tuple[Optional[int], Optional[str], Any]:
