@@ -36,8 +36,9 @@ def test_app_window_named_and_titled(settings):
 
 def test_form_controls_map_to_roles_labels_and_values(settings):
     _, ax = settings
-    name = ax.get_by_id("name") if False else ax.locator('textField[label="Name"]')
+    name = ax.locator('textField[label="Name"]')  # the Label left of it in the GridLayout names it
     assert name.count() == 1 and name.value() == "Ada"
+    assert name.element().identifier == "name"  # the kv id is the app's name for it
     password = ax.get_by_role("secureTextField", name="Password")
     assert password.count() == 1
     assert ax.get_by_role("switch", name="Newsletter").value() == "off"

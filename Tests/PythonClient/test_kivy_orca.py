@@ -5,7 +5,9 @@ adapter (Specs/kivy-adapter.md §Keys). Expected words come from the app's own w
 import os
 import re
 import shutil
+import subprocess
 import sys
+import time
 
 import pytest
 
@@ -32,9 +34,7 @@ def test_orca_tabs_operates_reads_lines_and_a_popup(screen_reader, axserver, kiv
         app.wait_line("ready", 20)
         ax = axserver.client(client_name="kivy-orca", app=app_id, timeout=10)
         keys = Keyboard(reader, kivy_display)
-        keys.focus_window_pid = None
         window = _x_window(app, kivy_display)
-        import subprocess
         subprocess.run(["xdotool", "windowfocus", "--sync", window], env=keys.env, capture_output=True, timeout=10)
         ax.locator('textField[label="Name"]').click()  # Kivy's focus on the name field
         expect(reader).to_say(re.compile(r"Name"), timeout=10)
@@ -64,8 +64,7 @@ def test_orca_tabs_operates_reads_lines_and_a_popup(screen_reader, axserver, kiv
 
 
 def _x_window(app, display):
-    import subprocess
-    import time
+    """The Kivy app's X window (by its process id)."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         out = subprocess.run(["xdotool", "search", "--pid", str(app.process.pid)], env=dict(os.environ, DISPLAY=display),
