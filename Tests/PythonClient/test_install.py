@@ -31,3 +31,18 @@ def test_offline_install_into_a_venv(tmp_path):
     assert location.startswith(str(venv))
     help_text = run([python, "-m", "pytest", "--help"], env=env, cwd=str(tmp_path))
     assert "--axserver-bin" in help_text           # loaded through the pytest11 entry point, no -p needed
+
+
+def test_every_subpackage_is_installed():
+    """Each axclient package in the tree (a folder with __init__.py) is in pyproject's list: a toolkit adapter left
+    out of it runs from the checkout and is missing from a `pip install` (axclient.pygame_gui was, on its merge)."""
+    import tomllib
+
+    with open(os.path.join(PACKAGE_DIR, "pyproject.toml"), "rb") as handle:
+        listed = set(tomllib.load(handle)["tool"]["setuptools"]["packages"])
+    in_tree = set()
+    for folder, _subfolders, files in os.walk(os.path.join(PACKAGE_DIR, "axclient")):
+        if "__init__.py" in files:
+            in_tree.add(os.path.relpath(folder, PACKAGE_DIR).replace(os.sep, "."))
+    assert sorted(in_tree - listed) == []
+    assert sorted(listed - in_tree) == []
