@@ -1,6 +1,6 @@
 """A Dear PyGui app that knows nothing of AXServer: a settings form, a table of files with selectable rows, and a
-modal "Delete?" popup. It prints what its callbacks did (the tests read stdout) and "ready" after its first
-frames. ``--animate`` moves a progress bar every frame; ``--manual`` runs its own frame loop instead of
+modal "Delete?" popup. It prints what its callbacks did (the tests read stdout) and, in its own frame loop,
+"ready" after its third frame. ``--animate`` moves a progress bar every frame; ``--manual`` runs its own frame loop instead of
 ``start_dearpygui()``; ``--raise`` makes the Apply callback raise; ``--stall N`` sleeps N s in the frame loop
 when "Stall" is pressed."""
 import sys
@@ -111,6 +111,7 @@ if "--manual" in ARGS or "--animate" in ARGS or "--stall" in ARGS:
     while dpg.is_dearpygui_running():
         frame()
 else:
-    dpg.set_frame_callback(3, lambda: say("ready"))
+    # (no set_frame_callback for a "ready" line: Dear PyGui 2.3.1 segfaults now and then with one under Xvfb,
+    # with or without the adapter; the tests wait for the app in the server instead)
     dpg.start_dearpygui()
 dpg.destroy_context()

@@ -168,10 +168,19 @@ def progress(item: Item) -> Dict[str, Any]:
     return props
 
 
+#: A combo offers at most this many choices as custom actions (as a read-only Tk combo box does).
+MAX_CHOICE_ACTIONS = 50
+
+
 def combo(item: Item) -> Dict[str, Any]:
+    """A combo is a pop-up button: its value is the choice, one custom action per choice (``custom:<choice>``
+    picks it, as the user's click in its list would), increment/decrement step through the choices."""
+    choices = [str(choice) for choice in (item.config.get("items") or [])]
     props = _labelled(item, {"class": "UIButton", "accessibilityValue": str(item.value or ""),
-                             "accessibilityExpandedStatus": "collapsed"})
-    props["accessibilityTraits"] = ["button"]
+                             "accessibilityHint": "pop-up menu, %d choices" % len(choices)})
+    actions = [{"id": choice, "name": choice} for choice in dict.fromkeys(c for c in choices if c.strip())]
+    if actions:
+        props["accessibilityCustomActions"] = actions[:MAX_CHOICE_ACTIONS]
     return props
 
 

@@ -277,10 +277,17 @@ class DpgMirror(ToolkitMirror):
             self.warn_once("truncated", "more than %d items: the rest is not mirrored (one walk is bounded)"
                            % MAX_ITEMS)
         previous = self.walk.props if self.walk is not None else {}
+        settled = len(previous) == len(walk.props)
         for view_id, view in walk.props.items():
             old = previous.get(view_id)
             if old is not None and old == view:
                 walk.props[view_id] = old  # the same object: the diff skips it by identity
+            else:
+                settled = False
+        if not settled:
+            # ImGui lays a change out over the next frame or two (a header closed: what follows moves up a
+            # frame later): walk again until a walk finds nothing new (then nothing is sent).
+            self._walk_frames = max(self._walk_frames, 2)
         self.walk = walk
         self._by_uuid = {item.uuid: item for view_id, item in walk.items.items() if item.view_id == view_id}
         self._value_uuids = [uuid for uuid, item in self._by_uuid.items() if item.kind in VALUE_KINDS]
@@ -513,4 +520,6 @@ ACTIONS: Dict[str, Callable[[DpgMirror, Item, str, ActionRequest], bool]] = {
     "setValue": _set_value,
     "typeText": _type_text,
     "escape": lambda mirror, item, part, request: mirror._escape(),
+    "custom": lambda mirror, item, part, request: (item.kind == "mvCombo" and _set_value(
+        mirror, item, part, ActionRequest({"action": "setValue", "value": request.custom_action}))),
 }

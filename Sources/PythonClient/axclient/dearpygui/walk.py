@@ -124,16 +124,20 @@ class Walk:
         """Walks the top-level windows (the modal ones last, as ImGui draws them on top)."""
         for uuid in uuids:
             item = self.record(uuid)
-            if item is None:
-                continue
+            if item is None or item.kind not in ROOTS:
+                continue  # a stage (items made for later), a registry
             view_id = self.view_id(item, "")
             item.rect = self.rect_of(item, (0.0, 0.0))
             item.view_id = view_id
             view = self.finish(item, build_view(item))
+            if item.kind == "mvViewportMenuBar":
+                view.update({"class": "UIWindow", "windowTitle": "Menu bar", "windowLevel": 100.0})
             self.add(view_id, None, view, item.rect, None)
             self.items[view_id] = item
             self.targets[view_id] = (item, "")
             self.walk_children(item, view_id, item.rect, (item.rect[0], item.rect[1]), 1)
+            if item.kind == "mvViewportMenuBar":
+                self.fit(view_id, item, None)
 
     def walk_children(self, owner: Item, owner_id: str, owner_rect: List[float],
                       window_origin: Tuple[float, float], depth: int) -> None:
@@ -243,6 +247,9 @@ def _relative(rect: List[float], parent_rect: Optional[List[float]]) -> List[flo
 
 
 # -- containers with parts -----------------------------------------------------------------------------------------
+
+#: The kinds of items published as windows (``get_windows`` also lists stages and registries).
+ROOTS = frozenset(("mvWindowAppItem", "mvViewportMenuBar"))
 
 CONTAINERS = frozenset(("mvWindowAppItem", "mvChildWindow", "mvGroup", "mvTableRow", "mvTableCell", "mvFilterSet",
                         "mvClipper", "mvMenuBar", "mvViewportMenuBar", "mvStage", "mvNodeEditor", "mvNode",
