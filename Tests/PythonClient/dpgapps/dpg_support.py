@@ -50,11 +50,12 @@ def start_app(server, display, script, args=(), name=None, env=None, runner=True
         try:
             if wait == "ready":
                 app.wait_line("ready", 30)
-            client = server.client(client_name="dpg-support")
-            try:
-                app.app_id = wait_for_app(client, app.name)
-            finally:
-                client.close()
+            if "--no-window" not in args:
+                client = server.client(client_name="dpg-support")
+                try:
+                    app.app_id = wait_for_app(client, app.name)
+                finally:
+                    client.close()
         except AssertionError:
             stderr = app.stderr_text()[-3000:]
             app.stop()

@@ -157,14 +157,16 @@ def slider(item: Item) -> Dict[str, Any]:
 
 
 def progress(item: Item) -> Dict[str, Any]:
-    value = _number(item.value) or 0.0
-    props: Dict[str, Any] = {"class": "UIProgressView", "progress": min(max(value, 0.0), 1.0),
-                             "isAccessibilityElement": True}
+    """A progress bar: its fraction as ``progress`` (the value a screen reader says as a percentage); an overlay
+    text that is not that percentage (a "Loading…") names it when the item has no label."""
+    value = min(max(_number(item.value) or 0.0, 0.0), 1.0)
+    props: Dict[str, Any] = {"class": "UIProgressView", "progress": value, "isAccessibilityElement": True,
+                             "accessibilityValue": "%d%%" % round(value * 100)}
     overlay = item.config.get("overlay")
-    if isinstance(overlay, str) and overlay.strip():
-        props["accessibilityValue"] = overlay.strip()
-    if item.label:
-        props["accessibilityLabel"] = item.label
+    label = item.label or (overlay.strip() if isinstance(overlay, str) and not overlay.strip().endswith("%")
+                           else "")
+    if label:
+        props["accessibilityLabel"] = label
     return props
 
 

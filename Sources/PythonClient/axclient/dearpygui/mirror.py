@@ -218,8 +218,12 @@ class DpgMirror(ToolkitMirror):
             changed = True
         values = TRACKER.take_values()
         if self._value_uuids:
-            current = dpg.get_values(self._value_uuids)
-            if current != self._values:
+            try:
+                current = dpg.get_values(self._value_uuids)
+            except Exception:  # noqa: BLE001 — an item was deleted since the last walk: walk again
+                current, changed = None, True
+                self._value_uuids, self._values = [], []
+            if current is not None and current != self._values:
                 values.update(uuid for uuid, old, new in zip(self._value_uuids, self._values, current)
                               if old != new)
                 self._values = current
@@ -291,7 +295,11 @@ class DpgMirror(ToolkitMirror):
         self.walk = walk
         self._by_uuid = {item.uuid: item for view_id, item in walk.items.items() if item.view_id == view_id}
         self._value_uuids = [uuid for uuid, item in self._by_uuid.items() if item.kind in VALUE_KINDS]
-        self._values = dpg.get_values(self._value_uuids) if self._value_uuids else []
+        try:
+            self._values = dpg.get_values(self._value_uuids) if self._value_uuids else []
+        except Exception:  # noqa: BLE001 — deleted meanwhile (a callback on Dear PyGui's thread)
+            self._value_uuids, self._values = [], []
+            self._walk_frames = 2
         if walk.focused is not None:
             self.focused_view = walk.focused
         else:
