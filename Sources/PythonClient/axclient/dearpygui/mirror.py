@@ -487,7 +487,8 @@ def _adjust(mirror: DpgMirror, item: Item, part: str, request: ActionRequest, si
         return False
     low, high = item.config.get("min_value"), item.config.get("max_value")
     if kind in SLIDERS and isinstance(low, (int, float)) and isinstance(high, (int, float)) and low < high:
-        step = (high - low) / 20.0
+        step = (high - low) / 20.0  # a twentieth of the range; at least 1 for an int slider (0…3: 0, 1, 2, 3)
+        step = max(1, round(step)) if isinstance(value, int) else step
         new = min(max(value + sign * step, low), high)
     else:
         step = item.config.get("step")
