@@ -88,7 +88,8 @@ class DpgMirror(ToolkitMirror):
         #: Frames after an action or an input whose end walks again (ImGui applies some changes — a tab
         #: selected by ``set_value`` — while rendering the next frame).
         self._walk_frames = 0
-        self._key_events: Deque[Tuple[int, str, List[str]]] = collections.deque(maxlen=256)
+        self._key_events: Deque[Tuple[int, str, List[str], bool]] = collections.deque(maxlen=256)
+        self._secure_uuids: List[int] = []
         self._arity: Dict[Any, int] = {}
         self.frame_seconds = 0.0
         self._handlers = self._add_handlers()
@@ -120,11 +121,25 @@ class DpgMirror(ToolkitMirror):
         self._queue_key(app_data, "release")
 
     def _queue_key(self, key: Any, phase: str) -> None:
+        """Dear PyGui's callback thread: queue the key with the modifiers and whether a password field is being
+        edited now (asked again when it is forwarded: masked if either says so)."""
         if isinstance(key, (list, tuple)):
             key = key[0] if key else None
         if isinstance(key, int) and not isinstance(key, bool):
-            self._key_events.append((key, phase, self.keys.modifiers()))
+            self._key_events.append((key, phase, self.keys.modifiers(), self._editing_secret()))
         self._input_seen = True
+
+    def _editing_secret(self) -> bool:
+        """True while a password field is active (ImGui's active item: the one being typed into). Dear PyGui's
+        ``get_focused_item`` does not follow typing, so each secure field of the last walk is asked."""
+        for uuid in list(self._secure_uuids):
+            try:
+                state = self.dpg.get_item_state(uuid)
+            except Exception:  # noqa: BLE001 — deleted
+                continue
+            if state.get("active") or state.get("activated"):
+                return True
+        return False
 
     def _on_input(self, sender: Any = None, app_data: Any = None) -> None:
         self._input_seen = True
@@ -187,17 +202,10 @@ class DpgMirror(ToolkitMirror):
 
     def _drain_keys(self) -> None:
         while self._key_events:
-            code, phase, modifiers = self._key_events.popleft()
+            code, phase, modifiers, masked = self._key_events.popleft()
             keysym, char = self.keys.name(code, modifiers)
             if keysym:
-                self.forward_key(keysym, modifiers, phase, char, self._focus_is_masked())
-
-    def _focus_is_masked(self) -> bool:
-        walk, focus = self.walk, self._focus
-        if walk is None or focus is None:
-            return False
-        item = next((item for item in walk.items.values() if item.uuid == focus), None)
-        return bool(item is not None and item.config.get("password"))
+                self.forward_key(keysym, modifiers, phase, char, masked or self._editing_secret())
 
     def _detect(self) -> None:
         """Cheap per-frame checks (one ``get_values`` for every value item, the focus, the viewport); a change
@@ -295,6 +303,7 @@ class DpgMirror(ToolkitMirror):
         self.walk = walk
         self._by_uuid = {item.uuid: item for view_id, item in walk.items.items() if item.view_id == view_id}
         self._value_uuids = [uuid for uuid, item in self._by_uuid.items() if item.kind in VALUE_KINDS]
+        self._secure_uuids = [uuid for uuid, item in self._by_uuid.items() if item.config.get("password")]
         try:
             self._values = dpg.get_values(self._value_uuids) if self._value_uuids else []
         except Exception:  # noqa: BLE001 — deleted meanwhile (a callback on Dear PyGui's thread)
