@@ -2,7 +2,7 @@
 modal "Delete?" popup. It prints what its callbacks did (the tests read stdout) and, in its own frame loop,
 "ready" after its third frame. ``--animate`` moves a progress bar every frame; ``--manual`` runs its own frame loop instead of
 ``start_dearpygui()``; ``--raise`` makes the Apply callback raise; ``--stall N`` sleeps N s in the frame loop
-when "Stall" is pressed."""
+when "Stall" is pressed; ``--nav`` turns on ImGui's keyboard navigation."""
 import sys
 import time
 
@@ -52,6 +52,8 @@ def on_stall():
 
 
 dpg.create_context()
+if "--nav" in ARGS:
+    dpg.configure_app(keyboard_navigation=True)  # ImGui's keyboard navigation: Tab and arrows move the focus
 with dpg.window(label="Settings", tag="main", width=620, height=560, pos=(0, 0)):
     with dpg.tab_bar(tag="tabs"):
         with dpg.tab(label="General", tag="general"):

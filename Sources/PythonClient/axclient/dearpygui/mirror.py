@@ -281,7 +281,8 @@ class DpgMirror(ToolkitMirror):
             except Exception:  # noqa: BLE001 — removed meanwhile
                 continue
         origin = dpg.get_viewport_pos()
-        walk = Walk(dpg, aliases, (float(origin[0]), float(origin[1])), self._focus)
+        # get_focused_item answers the app's tag for a tagged item, else the uuid.
+        walk = Walk(dpg, aliases, (float(origin[0]), float(origin[1])), self._uuid(self._focus))
         windows = dpg.get_windows()
         modal = [uuid for uuid in windows if _is_modal(dpg, uuid)]
         walk.windows([uuid for uuid in windows if uuid not in modal] + modal)

@@ -121,7 +121,9 @@ class Walk:
         self.children.setdefault(parent, []).append(view_id)
 
     def windows(self, uuids: List[int]) -> None:
-        """Walks the top-level windows (the modal ones last, as ImGui draws them on top)."""
+        """Walks the top-level windows (the modal ones last, as ImGui draws them on top); the one holding the focus
+        (else the front-most) is the key window."""
+        key_window: Optional[str] = None
         for uuid in uuids:
             item = self.record(uuid)
             if item is None or item.kind not in ROOTS:
@@ -135,9 +137,19 @@ class Walk:
             self.add(view_id, None, view, item.rect, None)
             self.items[view_id] = item
             self.targets[view_id] = (item, "")
+            focused_before = self.focused
             self.walk_children(item, view_id, item.rect, (item.rect[0], item.rect[1]), 1)
             if item.kind == "mvViewportMenuBar":
                 self.fit(view_id, item, None)
+            elif self.focused is not None and self.focused != focused_before:
+                key_window = view_id
+        windows = [wid for wid in self.children.get(None, []) if not wid.endswith("@popup")]
+        if key_window is None and windows:
+            key_window = windows[-1]  # the front-most (modal windows are walked last)
+        if key_window is not None:
+            # The key window (A27): there is no window manager in the mirror, so the server's bridge activates
+            # this one for Orca (D-ATSPI-ACTIVE-1).
+            self.props[key_window]["isKeyWindow"] = True
 
     def walk_children(self, owner: Item, owner_id: str, owner_rect: List[float],
                       window_origin: Tuple[float, float], depth: int) -> None:
