@@ -18,6 +18,17 @@ pytestmark = [needs_dpg]
 BULLET = "\u2022"
 
 
+def wait_another(app, line, before, timeout=10.0):
+    """Waits until stdout has more ``line`` lines than ``before`` (the module's app keeps its stdout)."""
+    deadline = time.monotonic() + timeout
+    while app.lines.count(line) <= before:
+        assert time.monotonic() < deadline, "no new %r line; stdout %r" % (line, app.lines[-20:])
+        app.wait_line(line, timeout=max(0.1, deadline - time.monotonic()))
+        with app._cond:
+            if app.lines.count(line) <= before:
+                app._cond.wait(0.2)
+
+
 @pytest.fixture(scope="module")
 def server(axserver_pool):
     srv = module_server(axserver_pool)
@@ -171,9 +182,37 @@ def test_axquery_reads_and_drives_the_app(server, app):
     out = subprocess.run(base + ["find", "--app", "settings_app", 'button[label="Apply"]'], capture_output=True,
                          text=True, timeout=30)
     assert out.returncode == 0 and "Apply" in out.stdout, (out.stdout, out.stderr)
+    before = app.lines.count("apply apply form")
     out = subprocess.run(base + ["do", "activate", "--app", "settings_app", "#apply"], capture_output=True,
                          text=True, timeout=30)
     assert out.returncode == 0, (out.stdout, out.stderr)
-    app.wait_line("apply apply form")
+    wait_another(app, "apply apply form", before)
     out = subprocess.run(base + ["tree", "--app", "settings_app"], capture_output=True, text=True, timeout=30)
     assert "Settings" in out.stdout and "hunter22" not in out.stdout
+
+
+def test_an_mcp_agent_reads_and_drives_the_app(server, app):
+    """The real MCP SDK client (PyPI ``mcp``) against ``axquery mcp``: a snapshot without the secret, a click on
+    the tagged Apply button by its ref, the app's callback runs."""
+    anyio = pytest.importorskip("anyio")
+    mcp = pytest.importorskip("mcp")
+    from mcp.client.stdio import stdio_client
+
+    async def main():
+        params = mcp.StdioServerParameters(command=os.path.join(os.environ["AXSERVER_BIN"], "axquery"),
+                                           args=["mcp", "--socket", server.socket])
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with mcp.ClientSession(read, write) as session:
+                    await session.initialize()
+                    snapshot = await session.call_tool("snapshot", {})
+                    found = await session.call_tool("find", {"selector": 'button[label="Apply"]'})
+                    ref = found.content[0].text.splitlines()[1].split(" ")[0]
+                    clicked = await session.call_tool("click", {"ref": ref})
+                    return snapshot.content[0].text, clicked
+
+    before = app.lines.count("apply apply form")
+    snapshot, clicked = anyio.run(main)
+    assert "Apply" in snapshot and "Password" in snapshot and "hunter22" not in snapshot and "s3cret" not in snapshot
+    assert not clicked.is_error, clicked.content
+    wait_another(app, "apply apply form", before)
