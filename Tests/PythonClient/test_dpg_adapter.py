@@ -38,7 +38,7 @@ def server(axserver_pool):
 
 @pytest.fixture(scope="module")
 def app(server, xvfb_display):
-    started = start_app(server, xvfb_display, "settings_app.py")
+    started = start_app(server, xvfb_display, "settings_app.py", env={"AXCLIENT_DPG_SAFETY_WALK": "1"})
     yield started
     started.stop()
 
@@ -153,7 +153,7 @@ def test_ids_do_not_churn_and_nothing_is_resent_when_nothing_changed(ax):
     expect(ax.get_by_role("switch", name="Verbose logging")).to_be_hidden()
     assert sorted(element["id"] for element in ax.query_all("*")) == ids_before
     revision = quiet_revision(ax)
-    time.sleep(2.5)  # longer than the safety walk's interval: it walks, finds nothing new, sends nothing
+    time.sleep(2.5)  # the safety walk (every 1 s here) walks twice, finds nothing new, sends nothing
     assert ax.revision() == revision, ax.diff(revision)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import inspect
+import os
 import sys
 import threading
 import time
@@ -19,9 +20,13 @@ from .keys import KeyNames
 from .mapping import NUMBER_FIELDS, SLIDERS, VALUE_KINDS, Item, build_view
 from .walk import MAX_ITEMS, Walk
 
-#: A walk of everything every so often even when no change was seen (a window the user moved or resized, a
-#: header opened by keyboard navigation before its key handler ran): seconds between two such walks.
-SAFETY_WALK_INTERVAL = 2.0
+#: A walk of everything every so often even when no change was seen (what changed without an input event or a
+#: Dear PyGui call of the app: a value linked by ``source``, an app's own drawing state): seconds between two
+#: such walks (``$AXCLIENT_DPG_SAFETY_WALK`` overrides; a walk of 1,000 items costs a few ms).
+SAFETY_WALK_INTERVAL = 10.0
+#: The values of the value items are compared every this many frames (one ``get_values`` call), for changes
+#: no input event or hooked call announced (a value shared through ``source``).
+VALUE_POLL_FRAMES = 10
 #: Kinds whose view depends on their value alone (a value change rebuilds that view, not the tree).
 LEAF_KINDS = frozenset(("mvText", "mvInputText", "mvCheckbox", "mvSelectable", "mvProgressBar", "mvCombo",
                         "mvMenuItem")) | SLIDERS | NUMBER_FIELDS
@@ -92,6 +97,11 @@ class DpgMirror(ToolkitMirror):
         self._secure_uuids: List[int] = []
         self._arity: Dict[Any, int] = {}
         self.frame_seconds = 0.0
+        self._frame = 0
+        try:
+            self.safety_interval = float(os.environ.get("AXCLIENT_DPG_SAFETY_WALK", SAFETY_WALK_INTERVAL))
+        except ValueError:
+            self.safety_interval = SAFETY_WALK_INTERVAL
         self._handlers = self._add_handlers()
         self.start()
 
@@ -222,10 +232,11 @@ class DpgMirror(ToolkitMirror):
                     dpg.get_viewport_client_height())
         if focus != self._focus or geometry != self._geometry:
             self._focus, self._geometry, changed = focus, geometry, True
-        if time.monotonic() - self._last_walk > SAFETY_WALK_INTERVAL:
+        if time.monotonic() - self._last_walk > self.safety_interval:
             changed = True
         values = TRACKER.take_values()
-        if self._value_uuids:
+        self._frame += 1
+        if self._value_uuids and self._frame % VALUE_POLL_FRAMES == 0:
             try:
                 current = dpg.get_values(self._value_uuids)
             except Exception:  # noqa: BLE001 — an item was deleted since the last walk: walk again
