@@ -23,7 +23,7 @@ from .walk import MAX_ITEMS, Walk
 #: A walk of everything every so often even when no change was seen (what changed without an input event or a
 #: Dear PyGui call of the app: a value linked by ``source``, an app's own drawing state): seconds between two
 #: such walks (``$AXCLIENT_DPG_SAFETY_WALK`` overrides; a walk of 1,000 items costs a few ms).
-SAFETY_WALK_INTERVAL = 10.0
+SAFETY_WALK_INTERVAL = 30.0
 #: The values of the value items are compared every this many frames (one ``get_values`` call), for changes
 #: no input event or hooked call announced (a value shared through ``source``).
 VALUE_POLL_FRAMES = 10
@@ -218,40 +218,55 @@ class DpgMirror(ToolkitMirror):
                 self.forward_key(keysym, modifiers, phase, char, masked or self._editing_secret())
 
     def _detect(self) -> None:
-        """Cheap per-frame checks (one ``get_values`` for every value item, the focus, the viewport); a change
-        marks the tree dirty (a walk, or only the changed values' views)."""
-        dpg = self.dpg
-        changed = TRACKER.structure != self._seen_structure or self._input_seen or self._walk_frames > 0
-        if self._input_seen:
-            self._walk_frames = 2
-        elif self._walk_frames > 0:
-            self._walk_frames -= 1
-        self._input_seen = False
-        focus = dpg.get_focused_item()
-        geometry = (tuple(dpg.get_viewport_pos()), dpg.get_viewport_client_width(),
-                    dpg.get_viewport_client_height())
-        if focus != self._focus or geometry != self._geometry:
-            self._focus, self._geometry, changed = focus, geometry, True
+        """Cheap per-frame checks (the focus, the viewport; every 10th frame one ``get_values`` over the value
+        items); a change marks the tree dirty (a walk, or only the changed values' views)."""
+        changed = self._walk_asked() | self._focus_or_viewport_moved()
         if time.monotonic() - self._last_walk > self.safety_interval:
             changed = True
         values = TRACKER.take_values()
         self._frame += 1
         if self._value_uuids and self._frame % VALUE_POLL_FRAMES == 0:
-            try:
-                current = dpg.get_values(self._value_uuids)
-            except Exception:  # noqa: BLE001 — an item was deleted since the last walk: walk again
-                current, changed = None, True
-                self._value_uuids, self._values = [], []
-            if current is not None and current != self._values:
-                values.update(uuid for uuid, old, new in zip(self._value_uuids, self._values, current)
-                              if old != new)
-                self._values = current
+            changed |= self._poll_values(values)
         if changed:
             self._walk_needed = True
             self.mark_dirty()
         elif values:
             self._dirty_values.update(values)
             self.mark_dirty()
+
+    def _walk_asked(self) -> bool:
+        """A hooked call changed items, the user gave input (walk this and the next 2 frames), or a walk is still
+        settling."""
+        asked = TRACKER.structure != self._seen_structure or self._input_seen or self._walk_frames > 0
+        if self._input_seen:
+            self._walk_frames = 2
+        elif self._walk_frames > 0:
+            self._walk_frames -= 1
+        self._input_seen = False
+        return asked
+
+    def _focus_or_viewport_moved(self) -> bool:
+        dpg = self.dpg
+        focus = dpg.get_focused_item()
+        geometry = (tuple(dpg.get_viewport_pos()), dpg.get_viewport_client_width(),
+                    dpg.get_viewport_client_height())
+        if focus == self._focus and geometry == self._geometry:
+            return False
+        self._focus, self._geometry = focus, geometry
+        return True
+
+    def _poll_values(self, values: Set[Any]) -> bool:
+        """Adds the value items whose value changed to ``values``; True when a walk is needed instead (an item
+        was deleted since the last walk)."""
+        try:
+            current = self.dpg.get_values(self._value_uuids)
+        except Exception:  # noqa: BLE001 — an item was deleted since the last walk: walk again
+            self._value_uuids, self._values = [], []
+            return True
+        if current != self._values:
+            values.update(uuid for uuid, old, new in zip(self._value_uuids, self._values, current) if old != new)
+            self._values = current
+        return False
 
     # -- building ----------------------------------------------------------------------------------------------------
 
@@ -279,60 +294,69 @@ class DpgMirror(ToolkitMirror):
                 return None
         return key
 
+    def _aliases(self) -> Dict[int, str]:
+        dpg, aliases = self.dpg, {}
+        for alias in dpg.get_aliases():
+            try:
+                aliases[dpg.get_alias_id(alias)] = alias
+            except Exception:  # noqa: BLE001 — removed meanwhile
+                continue
+        return aliases
+
     def _full_walk(self) -> Tuple[Dict[str, Dict[str, Any]], Dict[Optional[str], List[str]]]:
         dpg = self.dpg
         self._seen_structure = TRACKER.structure
         self._walk_needed = False
         self._dirty_values.clear()
         self._last_walk = time.monotonic()
-        aliases: Dict[int, str] = {}
-        for alias in dpg.get_aliases():
-            try:
-                aliases[dpg.get_alias_id(alias)] = alias
-            except Exception:  # noqa: BLE001 — removed meanwhile
-                continue
         origin = dpg.get_viewport_pos()
         # get_focused_item answers the app's tag for a tagged item, else the uuid.
-        walk = Walk(dpg, aliases, (float(origin[0]), float(origin[1])), self._uuid(self._focus))
+        walk = Walk(dpg, self._aliases(), (float(origin[0]), float(origin[1])), self._uuid(self._focus))
         windows = dpg.get_windows()
         modal = [uuid for uuid in windows if _is_modal(dpg, uuid)]
         walk.windows([uuid for uuid in windows if uuid not in modal] + modal)
         if walk.truncated:
             self.warn_once("truncated", "more than %d items: the rest is not mirrored (one walk is bounded)"
                            % MAX_ITEMS)
+        if not self._reuse_published(walk):
+            # ImGui lays a change out over the next frame or two (a header closed: what follows moves up a
+            # frame later): walk again until a walk finds nothing new (then nothing is sent).
+            self._walk_frames = max(self._walk_frames, 2)
+        self.walk = walk
+        self._remember(walk)
+        self.focused_view = walk.focused
+        return walk.props, walk.children
+
+    def _reuse_published(self, walk: Walk) -> bool:
+        """Views equal to the published ones become those objects (the diff skips them by identity); True when
+        nothing changed."""
         previous = self.walk.props if self.walk is not None else {}
         settled = len(previous) == len(walk.props)
         for view_id, view in walk.props.items():
             old = previous.get(view_id)
             if old is not None and old == view:
-                walk.props[view_id] = old  # the same object: the diff skips it by identity
+                walk.props[view_id] = old
             else:
                 settled = False
-        if not settled:
-            # ImGui lays a change out over the next frame or two (a header closed: what follows moves up a
-            # frame later): walk again until a walk finds nothing new (then nothing is sent).
-            self._walk_frames = max(self._walk_frames, 2)
-        self.walk = walk
+        return settled
+
+    def _remember(self, walk: Walk) -> None:
+        """The walk's items by uuid, its value items (and their values) and its password fields."""
         self._by_uuid = {item.uuid: item for view_id, item in walk.items.items() if item.view_id == view_id}
         self._value_uuids = [uuid for uuid, item in self._by_uuid.items() if item.kind in VALUE_KINDS]
         self._secure_uuids = [uuid for uuid, item in self._by_uuid.items() if item.config.get("password")]
         try:
-            self._values = dpg.get_values(self._value_uuids) if self._value_uuids else []
+            self._values = self.dpg.get_values(self._value_uuids) if self._value_uuids else []
         except Exception:  # noqa: BLE001 — deleted meanwhile (a callback on Dear PyGui's thread)
             self._value_uuids, self._values = [], []
             self._walk_frames = 2
-        if walk.focused is not None:
-            self.focused_view = walk.focused
-        else:
-            self.focused_view = None
-        # The cost of a walk sets the pace: at most a fifth of the time goes to walking (a table of thousands of
-        # rows under a moving mouse), never more often than 20 times a second.
-        return walk.props, walk.children
 
     def flush(self) -> None:
+        """The kit's flush; its cost sets the pace: at most a third of the time goes to walking (a table of
+        thousands of rows under a moving mouse), never more often than 20 times a second."""
         started = time.perf_counter()
         super().flush()
-        self.min_flush_interval = max(0.05, 4 * (time.perf_counter() - started))
+        self.min_flush_interval = max(0.05, 2 * (time.perf_counter() - started))
 
     def _update_values(self) -> Tuple[Dict[str, Dict[str, Any]], Dict[Optional[str], List[str]]]:
         """Only the changed values' views are rebuilt; every other view stays the same object."""
@@ -496,6 +520,7 @@ def _choice_of(item: Item, part: str) -> str:
 
 
 def _adjust(mirror: DpgMirror, item: Item, part: str, request: ActionRequest, sign: int) -> bool:
+    """``increment``/``decrement``: the next or previous choice, else the value by one step."""
     dpg, kind = mirror.dpg, item.kind
     value = dpg.get_value(item.uuid)
     if kind in ("mvRadioButton", "mvListbox", "mvCombo"):
@@ -506,15 +531,20 @@ def _adjust(mirror: DpgMirror, item: Item, part: str, request: ActionRequest, si
         return mirror.user_change(item, choices[min(max(index, 0), len(choices) - 1)])
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return False
-    low, high = item.config.get("min_value"), item.config.get("max_value")
-    if kind in SLIDERS and isinstance(low, (int, float)) and isinstance(high, (int, float)) and low < high:
-        step = (high - low) / 20.0  # a twentieth of the range; at least 1 for an int slider (0…3: 0, 1, 2, 3)
-        step = max(1, round(step)) if isinstance(value, int) else step
-        new = min(max(value + sign * step, low), high)
-    else:
-        step = item.config.get("step")
-        new = value + sign * (step if isinstance(step, (int, float)) and step > 0 else 1)
+    new = _stepped(item, value, sign)
     return mirror.user_change(item, int(round(new)) if isinstance(value, int) else float(new))
+
+
+def _stepped(item: Item, value: float, sign: int) -> float:
+    """A slider moves by a twentieth of its range (at least 1 for ints: 0…3 goes 0, 1, 2, 3), clamped; a number
+    field by its ``step`` (default 1)."""
+    low, high = item.config.get("min_value"), item.config.get("max_value")
+    if item.kind in SLIDERS and isinstance(low, (int, float)) and isinstance(high, (int, float)) and low < high:
+        step = (high - low) / 20.0
+        step = max(1, round(step)) if isinstance(value, int) else step
+        return min(max(value + sign * step, low), high)
+    step = item.config.get("step")
+    return value + sign * (step if isinstance(step, (int, float)) and step > 0 else 1)
 
 
 def _set_value(mirror: DpgMirror, item: Item, part: str, request: ActionRequest) -> bool:

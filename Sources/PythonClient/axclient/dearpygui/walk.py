@@ -338,37 +338,41 @@ def _union(rects: List[List[float]]) -> Optional[List[float]]:
 def _choices(walk: Walk, item: Item, view_id: str, parent: str, parent_rect: List[float],
              window_origin: Tuple[float, float], depth: int) -> None:
     """A radio button group (buttons, the chosen one ``isSelected``, "2 of 3") or a list box (a table of cells):
-    one part per choice, keyed by its text."""
+    one part per choice, keyed by its text; the focus is on the chosen part."""
     choices = [str(choice) for choice in (item.config.get("items") or [])][:1000]
     radio = item.kind == "mvRadioButton"
-    view = walk.finish(item, {"class": "UIView" if radio else "UITableView"})
-    view.pop("isFocused", None)
-    view["accessibilityContainerType"] = "semanticGroup" if radio else "list"
+    view: Dict[str, Any] = {"class": "UIView" if radio else "UITableView",
+                            "accessibilityContainerType": "semanticGroup" if radio else "list"}
+    if item.alias:
+        view["accessibilityIdentifier"] = item.alias[:256]
     if item.label:
         view["accessibilityLabel"] = item.label
     walk.targets[view_id] = (item, "")
     walk.add(view_id, parent, view, item.rect, parent_rect)
     horizontal = radio and bool(item.config.get("horizontal"))
-    rows = len(choices) if not radio else (1 if horizontal else len(choices))
-    if not radio:
-        rows = max(int(item.config.get("num_items") or len(choices) or 1), 1)
+    rows = max(int(item.config.get("num_items") or len(choices) or 1), 1) if not radio else len(choices)
     seen: Dict[str, int] = {}
     for index, choice in enumerate(choices):
         count = seen.get(choice, 0)
         seen[choice] = count + 1
         key = choice[:80] if count == 0 else "%s#%d" % (choice[:80], count + 1)
         rect = _slice(item.rect, index, len(choices) if horizontal else rows, horizontal)
-        chosen = str(item.value) == choice
-        part = {"class": "UIButton" if radio else "UITableViewCell", "isAccessibilityElement": True,
-                "accessibilityLabel": choice, "isSelected": chosen}
-        if radio:
-            part["accessibilityValue"] = "%d of %d" % (index + 1, len(choices))
-        if chosen and item.uuid == walk.focused_uuid:
-            part["isFocused"] = True
-            walk.focused = part_id(view_id, key)
-        if not item.enabled:
-            part["isEnabled"] = False
-        walk.part(item, key, view_id, part, rect, item.rect)
+        walk.part(item, key, view_id, _choice_part(walk, item, key, choice, index, len(choices)), rect, item.rect)
+
+
+def _choice_part(walk: Walk, item: Item, key: str, choice: str, index: int, count: int) -> Dict[str, Any]:
+    radio = item.kind == "mvRadioButton"
+    chosen = str(item.value) == choice
+    part: Dict[str, Any] = {"class": "UIButton" if radio else "UITableViewCell", "isAccessibilityElement": True,
+                            "accessibilityLabel": choice, "isSelected": chosen}
+    if radio:
+        part["accessibilityValue"] = "%d of %d" % (index + 1, count)
+    if chosen and item.uuid == walk.focused_uuid:
+        part["isFocused"] = True
+        walk.focused = part_id(item.view_id, key)
+    if not item.enabled:
+        part["isEnabled"] = False
+    return part
 
 
 def _slice(rect: List[float], index: int, count: int, horizontal: bool) -> List[float]:
