@@ -52,6 +52,7 @@ def test_one_frame_items_and_a_moving_window_are_coalesced_and_ids_do_not_churn(
     assert 2 <= patches <= 42, patches  # ≤ 20 patches a second, each with the latest state
     assert [element["id"] for element in ax.query_all("button")] == ids
     assert app.process.poll() is None
+    assert "failed" not in app.stderr_text()  # a deleted item in the value poll: a walk, not a failing frame hook
 
 
 def test_duplicate_labels_each_drive_their_own_item(run):

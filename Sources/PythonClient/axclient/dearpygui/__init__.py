@@ -126,6 +126,9 @@ def _hook() -> None:
     _ORIGINAL["dpg:destroy_context"] = dpg.destroy_context
 
     def render_dearpygui_frame(**kwargs: Any) -> None:
+        made = current()
+        if made is not None:
+            made.before_frame()
         render(**kwargs)
         _after_frame()
 

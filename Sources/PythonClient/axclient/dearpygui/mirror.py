@@ -210,6 +210,28 @@ class DpgMirror(ToolkitMirror):
             self.warn_once("frame", "the frame hook failed: %s: %s" % (type(error).__name__, error))
         self.frame_seconds = time.perf_counter() - started
 
+    def before_frame(self) -> None:
+        """Before each frame: a value the app set since the last frame (its own loop's ``set_value``, a callback's)
+        is published now, not after the next frame's rendering (change → ``tree.changed`` latency). Only
+        value-only changes: new items have no rectangles before ImGui lays them out."""
+        if self.closed or not TRACKER.values or TRACKER.structure != self._seen_structure:
+            return
+        try:
+            self._detect_values_only()
+            due = self._flush_due is not None and time.monotonic() >= self._flush_due
+            if self._flush_wanted or due:
+                self._flush_wanted = False
+                self._flush_due = None
+                self.idle_flush()
+        except Exception as error:  # noqa: BLE001 — never break the app's frame loop
+            self.warn_once("frame", "the frame hook failed: %s: %s" % (type(error).__name__, error))
+
+    def _detect_values_only(self) -> None:
+        values = TRACKER.take_values()
+        if values:
+            self._dirty_values.update(values)
+            self.mark_dirty()
+
     def _drain_keys(self) -> None:
         while self._key_events:
             code, phase, modifiers, masked = self._key_events.popleft()
