@@ -216,3 +216,30 @@ def test_an_mcp_agent_reads_and_drives_the_app(server, app):
     assert "Apply" in snapshot and "Password" in snapshot and "hunter22" not in snapshot and "s3cret" not in snapshot
     assert not clicked.is_error, clicked.content
     wait_another(app, "apply apply form", before)
+
+
+def test_the_in_process_entry_and_an_imgui_id_that_outlives_its_label(server, xvfb_display):
+    """``axclient.dearpygui.mirror()`` called by the app itself (no runner); a button labelled
+    ``"Clicked N times###count"`` keeps its id while its shown label changes (ImGui's ``###`` rule)."""
+    app = start_app(server, xvfb_display, "inprocess_app.py", name="inprocess", runner=False)
+    client = server.client(client_name="dpg-inprocess", app=app.app_id, timeout=8)
+    try:
+        button = client.get_by_role("button", name="Clicked 0 times")
+        view_id = button.element()["id"]
+        assert view_id.endswith("/Button:count"), view_id
+        client.get_by_id(view_id).click()
+        app.wait_line("count 1")
+        expect(client.get_by_id(view_id)).to_have_label("Clicked 1 times")
+    finally:
+        client.close()
+        app.stop()
+
+
+def test_the_command_line_explains_itself():
+    import sys
+    out = subprocess.run([sys.executable, "-m", "axclient.dearpygui"], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 2 and "usage: python3 -m axclient.dearpygui" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "axclient.dearpygui", "no_such_app.py"], capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.returncode == 2 and "no such script" in out.stderr
