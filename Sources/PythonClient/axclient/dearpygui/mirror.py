@@ -95,6 +95,7 @@ class DpgMirror(ToolkitMirror):
         self._walk_frames = 0
         self._key_events: Deque[Tuple[int, str, List[str], bool]] = collections.deque(maxlen=256)
         self._secure_uuids: List[int] = []
+        self._by_uuid: Dict[Any, Item] = {}
         self._arity: Dict[Any, int] = {}
         self.frame_seconds = 0.0
         self._frame = 0
@@ -299,9 +300,6 @@ class DpgMirror(ToolkitMirror):
 
     def _value_only(self) -> bool:
         """True when every changed value belongs to a leaf view we published (else the tree is walked)."""
-        walk = self.walk
-        assert walk is not None
-        self._by_uuid = getattr(self, "_by_uuid", {})
         for key in self._dirty_values:
             item = self._by_uuid.get(self._uuid(key))
             if item is None or item.kind not in LEAF_KINDS:
