@@ -35,7 +35,7 @@ class Keyboard:
         subprocess.run(["xdotool", "key", "--delay", "40", chord], env=self.env, check=True, timeout=20)
 
 
-def test_orca_follows_imgui_navigation_a_checkbox_and_a_modal_popup(axserver, screen_reader, xvfb_display):
+def test_orca_follows_imgui_navigation_a_checkbox_a_slider_typing_and_a_modal_popup(axserver, screen_reader, xvfb_display):
     app = start_app(axserver, xvfb_display, "settings_app.py", args=["--nav"])
     ax = axserver.client(client_name="dpg-orca", app=app.app_id, timeout=15)
     reader = screen_reader
@@ -53,7 +53,21 @@ def test_orca_follows_imgui_navigation_a_checkbox_and_a_modal_popup(axserver, sc
         app.wait_line("changed dark True")
         expect(reader).to_say(re.compile(r"checked|on|pressed", re.IGNORECASE), timeout=10)
         keys.press("Down")
-        expect(reader).to_say(re.compile(r"Volume.*40|40.*Volume|Volume"), timeout=10)
+        expect(reader).to_say(re.compile(r"Volume.*40"), timeout=10)
+        keys.press("space")  # ImGui: activate the slider; arrows then move it
+        keys.press("Right")
+        app.wait_line("changed volume 41")
+        expect(reader).to_say(re.compile(r"41"), timeout=10)
+        keys.press("Return")
+        keys.press("Up")
+        keys.press("Up")
+        keys.press("Up")
+        expect(reader).to_say(re.compile(r"Name"), timeout=10)
+        keys.press("Return")  # edit the text field, type at its end
+        keys.press("End")
+        keys.press("x")
+        app.wait_line("changed name 'Adax'")
+        keys.press("Return")
         # A modal popup: the Files tab's Delete button opens "Delete?"; Orca hears the dialog and its button.
         reader._begin_step("Files tab, Delete (axclient)")
         ax.get_by_role("tab", name="Files").click()
