@@ -12,6 +12,8 @@
 #   Tk adapter:   python3-tk idle-python3.11 (axclient.tk, its tests and the IDLE showcase), python3.11-examples
 #                 (turtledemo: Tests/PythonClient/test_tk_turtledemo.py)
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
+#   trace viewer: chromium (Debian's; PyPI playwright drives it by executable_path, no browser download:
+#                 Tests/PythonClient/test_trace_viewer.py, Tools/trace_screenshot.py)
 #   Dear PyGui:   libgl1-mesa-dri (Mesa's llvmpipe: the dearpygui wheel renders with OpenGL under Xvfb)
 # Then the second screen-reader stack (Orca 48 + at-spi2-core 2.56 from bookworm-backports, unpacked into
 # .build/orca48, nothing installed system-wide): Tools/install-orca48.sh (a no-op when present).
@@ -19,7 +21,7 @@ set -euo pipefail
 install_orca48() { "$(dirname "$0")/install-orca48.sh"; }
 PKGS=(libdbus-1-dev pkg-config libglib2.0-dev gsettings-desktop-schemas libglib2.0-bin dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
       orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail
-      python3-venv python3-tk idle-python3.11 python3.11-examples libgl1-mesa-dri)
+      python3-venv python3-tk idle-python3.11 python3.11-examples chromium libgl1-mesa-dri)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,7 +8,7 @@
 # A phase that fails does not stop the others (only a failed build does); the exit code is non-zero when any did.
 #
 #   Tools/test.sh                      every phase (what CI runs)
-#   Tools/test.sh unit integration     only the phases named: format unit conformance integration python clients fuzz
+#   Tools/test.sh unit integration     only the phases named: format unit conformance integration python toolkits clients fuzz
 #   AX_TEST_PATTERN='test_keys*.py' Tools/test.sh integration    one integration file
 #   Tools/test.sh quick                the developer loop (about 2 min warm): format, the unit tests of the modules a
 #                                      change reaches (Tools/quick_select.py), the Python tests that start no Orca
@@ -16,14 +16,15 @@
 #   AX_INTEGRATION_SHARDS=N            the integration suite in N lanes (default 2; 1 = one lane)
 # The phases that do not depend on each other run in lanes at once after the build (every test stack is private:
 # its own buses, registry, Xvfb display and sockets, so lanes never share state):
-#   lane 1: unit, conformance, fuzz (CPU-bound)   lanes 2..N+1: integration, shard 1..N   last lane: python, clients
+#   lane 1: unit, conformance, fuzz (CPU-bound)   lanes 2..N+1: integration, shard 1..N
+#   a lane: python, clients                      a lane: toolkits (Kivy, pygame_gui, Dear PyGui, ImGui apps)
 # The unit test targets are built only when the unit phase runs.
 # Each phase writes its own log; a lane prints a phase's log when that phase ends, so the output stays in blocks.
 # format runs beside the build. The build always runs (incremental). The fuzz phase does a cold sanitizer build of
 # its own the first time (about 3 minutes on two cores); later runs reuse it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ALL_PHASES=(format unit conformance integration python clients fuzz)
+ALL_PHASES=(format unit conformance integration python toolkits clients fuzz)
 WANTED=("$@")
 QUICK=0
 if [ "${1:-}" = quick ]; then
@@ -121,8 +122,20 @@ phase_integration() {
   record "$name" "${passed:-0}" "${failed:-0}" "$status"
 }
 
+# The toolkit adapters' tests (Kivy, pygame_gui, Dear PyGui, Dear ImGui: apps of real toolkits under Xvfb) are
+# their own phase and lane, so the Python client's phase does not wait on four toolkits' start-ups.
+TOOLKIT_TESTS=(kivy pgui dpg imgui)
+toolkit_files() {
+  local prefix
+  for prefix in "${TOOLKIT_TESTS[@]}"; do
+    compgen -G "Tests/PythonClient/test_${prefix}_*.py" || true
+  done
+}
+
 phase_python() {
-  AXSERVER_BIN="$BIN" Tools/test_python_client.sh > "$LOGDIR/python.log" 2>&1
+  local ignore=() prefix
+  for prefix in "${TOOLKIT_TESTS[@]}"; do ignore+=(--ignore-glob "*/test_${prefix}_*.py"); done
+  AXSERVER_BIN="$BIN" Tools/test_python_client.sh "${ignore[@]}" > "$LOGDIR/python.log" 2>&1
   local status=$? passed failed
   cat "$LOGDIR/python.log" >&2
   read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
@@ -135,6 +148,18 @@ phase_python() {
   cat "$LOGDIR/python-parallel.log" >&2
   read -r passed failed < <(pytest_counts "$LOGDIR/python-parallel.log")
   record "python client -n 2" "${passed:-0}" "${failed:-0}" "$status"
+}
+
+phase_toolkits() {
+  local files status passed failed
+  mapfile -t files < <(toolkit_files)
+  [ ${#files[@]} -gt 0 ] || return 0
+  AXSERVER_BIN="$BIN" AX_PYTEST_DIR="${files[0]}" Tools/test_python_client.sh "${files[@]:1}" \
+    > "$LOGDIR/toolkits.log" 2>&1
+  status=$?
+  cat "$LOGDIR/toolkits.log" >&2
+  read -r passed failed < <(pytest_counts "$LOGDIR/toolkits.log")
+  record "toolkits" "${passed:-0}" "${failed:-0}" "$status"
 }
 
 phase_clients() {
@@ -215,7 +240,7 @@ BIN="$(swift build --show-bin-path)"
 if [ "$QUICK" = 1 ]; then
   phase_quick
 elif [ "${AX_TEST_SERIAL:-0}" = 1 ]; then
-  lane unit conformance integration python clients fuzz
+  lane unit conformance integration python toolkits clients fuzz
 else
   lane unit conformance fuzz &
   lanes=($!)
@@ -229,6 +254,8 @@ else
     done
   fi
   lane python clients &
+  lanes+=($!)
+  lane toolkits &
   lanes+=($!)
   wait "${lanes[@]}"
 fi

@@ -88,6 +88,8 @@ class Client:
         self._waiters: List[Connection] = []
         self._aux_lock = threading.Lock()
         self._registered_app: Optional[str] = None
+        # The trace recorder every request passes through while a trace runs (start_trace; axclient.trace).
+        self._tracer: Any = None
         #: Handlers for server→client requests by method (``action.perform`` for providers).
         self.request_handlers: Dict[str, Callable[[Dict[str, Any]], Any]] = {}
         if resolve_address(address)[0] == "tcp" and self._token is None:
@@ -167,8 +169,34 @@ class Client:
 
         ``timeout``: seconds to wait for the answer (default ``call_timeout``).
         """
-        return self._conn.call(method, params, timeout=self.call_timeout if timeout is None else timeout,
-                               cancel_on_timeout="$/cancelRequest" in self.server_methods, **kwargs)
+        return self._request(self._conn, method, params, self.call_timeout if timeout is None else timeout,
+                             cancel_on_timeout="$/cancelRequest" in self.server_methods, **kwargs)
+
+    def _request(self, conn: Connection, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
+                 **options: Any) -> Any:
+        """The one seam every request of this client passes: a running trace records it as a step."""
+        tracer = self._tracer
+        if tracer is not None:
+            return tracer.record(self, conn, method, params, timeout, options)
+        return conn.call(method, params, timeout=timeout, **options)
+
+    def start_trace(self, path: Optional[str] = None, *, title: Optional[str] = None, pictures: bool = False,
+                    source: str = "python", recorder: Any = None) -> Any:
+        """Starts recording every request of this client as a trace step (Specs/trace.md): the call, its target,
+        revision before/after and the tree diff, focus before/after, events, the speech preview, errors, timings;
+        ``pictures`` adds a PNG per step. ``path``: the ``.axtrace`` file, written line by line as steps happen
+        (default: a temporary file, moved by :meth:`stop_trace`). ``recorder``: record into another client's
+        running trace instead. Returns the :class:`axclient.trace.TraceRecorder`."""
+        from .trace import start_recording
+        if self._tracer is not None:
+            raise InvalidArgument("a trace is already running on this client; stop_trace() first")
+        return start_recording(self, path, title=title, pictures=pictures, source=source, recorder=recorder)
+
+    def stop_trace(self, path: Optional[str] = None) -> Optional[str]:
+        """Ends the trace (writes its end line) and returns its path; ``path`` moves it there. Without a running
+        trace: None."""
+        from .trace import stop_recording
+        return stop_recording(self, path)
 
     def accessibility_settings(self) -> "AccessibilitySettings":
         """``a11y.settings``: the user's accessibility settings under their UIKit names (D-SET-1)."""
@@ -245,8 +273,8 @@ class Client:
             params["depth"] = depth
         if max_children is not None:
             params["maxChildren"] = max_children
-        answer = self._conn.call("tree.get", self._with_app(params, app), timeout=self.call_timeout,
-                                 cancel_on_timeout="$/cancelRequest" in self.server_methods, raw=True)
+        answer = self._request(self._conn, "tree.get", self._with_app(params, app), self.call_timeout,
+                               cancel_on_timeout="$/cancelRequest" in self.server_methods, raw=True)
         return decode_tree_answer(answer) if isinstance(answer, bytes) else answer
 
     def tree_text(self, frames: bool = False, app: Optional[str] = None) -> str:
@@ -538,7 +566,7 @@ class Client:
             return self.call("wait.for", params, timeout=answer_timeout)
         waiter = self._checkout_waiter()
         try:
-            return waiter.call("wait.for", params, timeout=answer_timeout)
+            return self._request(waiter, "wait.for", params, answer_timeout)
         finally:
             self._checkin_waiter(waiter)
 

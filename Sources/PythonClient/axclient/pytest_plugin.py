@@ -27,10 +27,17 @@ a private AT-SPI stack), ``--axserver-timeout SECONDS`` (the clients' default au
 ``--axserver-orca-timeout SECONDS`` (how long Orca may take to start, default 20), ``--axserver-orca 43|48|PATH``
 (the screen reader's stack, default ``$AXSERVER_ORCA``, else the system's Orca 43; the marker's ``orca="48"`` picks
 it per test; axclient/orca_stack.py).
+
+Traces (Specs/trace.md): ``--ax-trace on|off|retain-on-failure`` (as Playwright's ``--tracing``; default off)
+records one trace per test — every request of the ``ax`` and ``screen_reader`` clients, with the speech Orca really
+said attached to its step beside ``speech.describe``'s preview — into ``--ax-trace-dir`` (default
+``ax-traces``) as ``<test>.axtrace`` plus its viewer ``<test>.html``; a failing test's report names both.
+``retain-on-failure`` keeps only failing tests' traces. ``--ax-trace-pictures`` adds a picture per step.
 """
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
@@ -60,6 +67,13 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--axserver-orca", default=None,
                     help="the screen_reader fixture's Orca: 43 (the system's, default), 48 (Orca 48 on at-spi2-core "
                          "2.56, Tools/install-orca48.sh) or an install-orca48 prefix PATH")
+    group.addoption("--ax-trace", default="off", choices=("on", "off", "retain-on-failure"),
+                    help="record an accessibility trace per test (Specs/trace.md): on, off (default) or "
+                         "retain-on-failure (keep only failing tests' traces)")
+    group.addoption("--ax-trace-pictures", action="store_true", default=False,
+                    help="add a picture of the window to every trace step (tree.render; larger traces)")
+    group.addoption("--ax-trace-dir", default="ax-traces",
+                    help="folder for the traces and their viewers (default: ax-traces)")
 
 
 def pytest_configure(config: Any) -> None:
@@ -252,11 +266,94 @@ def axserver(request: Any, axserver_pool: ServerPool) -> Iterator[ServerProcess]
         axserver_pool.release(server)
 
 
+def trace_path(config: Any, nodeid: str) -> str:
+    """Where ``--ax-trace`` writes the trace of the test ``nodeid``."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", nodeid).strip("-")[:180] or "test"
+    return os.path.join(str(config.getoption("--ax-trace-dir")), name + ".axtrace")
+
+
+class _TestTrace:
+    """The trace of one test (``--ax-trace``): made when its first client fixture starts, ended after the test."""
+
+    def __init__(self, request: Any) -> None:
+        self.path = trace_path(request.config, request.node.nodeid)
+        self.recorder: Any = None
+        self.request = request
+
+    def attach(self, client: Client, speech: Any = None) -> None:
+        from .trace import new_recorder
+        if self.recorder is None:
+            self.recorder = new_recorder(self.path, title=self.request.node.nodeid, source="pytest",
+                                         pictures=bool(self.request.config.getoption("--ax-trace-pictures")),
+                                         speech=speech, screen_reader=self._screen_reader_version())
+        if speech is not None:
+            self.recorder.speech = speech
+        client.start_trace(recorder=self.recorder)
+
+    def _screen_reader_version(self) -> Optional[str]:
+        """The Orca of the test's screen_reader fixture (``orca-43``/``orca-48``), if it has one."""
+        if "screen_reader" not in self.request.fixturenames:
+            return None
+        pool = self.request.getfixturevalue("axserver_pool")
+        session = pool.session_for(self.request.getfixturevalue("axserver"))
+        stack = getattr(getattr(session, "orca", None), "orca_stack", None)
+        return getattr(stack, "name", None)
+
+    def finish(self, report: Any) -> None:
+        """Ends the trace (a failure becomes its last step); keeps it and writes its viewer unless it passed under
+        retain-on-failure."""
+        if self.recorder is None:
+            return
+        failed = report is not None and report.failed
+        if failed:
+            self.recorder.note("test.failed", _failure_text(report))
+        self.recorder.finish()
+        if self.request.config.getoption("--ax-trace") == "retain-on-failure" and not failed:
+            os.remove(self.path)
+            return
+        from .trace import write_viewer
+        write_viewer(self.path)
+
+
+def _failure_text(report: Any) -> str:
+    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+    text = str(getattr(crash, "message", "") or report.longreprtext or "failed")
+    return text[:4000]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
+    """Keeps each phase's report on the item; a failing traced test's report names its trace and viewer."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, "_ax_report_" + report.when, report)
+    if report.failed and getattr(item, "_ax_trace", None) is not None:
+        path = item._ax_trace.path
+        report.sections.append(("axserver trace", "trace: %s\nviewer: %s\n(python3 -m axclient.trace show %s)"
+                                % (path, os.path.splitext(path)[0] + ".html", path)))
+
+
+@pytest.fixture(autouse=True)
+def _ax_test_trace(request: Any) -> Iterator[None]:
+    """With ``--ax-trace on|retain-on-failure``: the test's trace, ended after the test's other fixtures."""
+    if request.config.getoption("--ax-trace") == "off":
+        yield
+        return
+    trace = _TestTrace(request)
+    request.node._ax_trace = trace
+    yield
+    report = getattr(request.node, "_ax_report_call", None) or getattr(request.node, "_ax_report_setup", None)
+    trace.finish(report)
+
+
 @pytest.fixture
 def ax(request: Any, axserver: ServerProcess) -> Iterator[Client]:
     """A :class:`Client` connected to the ``axserver`` fixture's server (closed after the test)."""
     client = Client(axserver.socket, timeout=request.config.getoption("--axserver-timeout"),
                     client_name="pytest:" + request.node.name[:80])
+    trace = getattr(request.node, "_ax_trace", None)
+    if trace is not None:
+        trace.attach(client)
     try:
         yield client
     finally:
@@ -286,6 +383,17 @@ def ax_provider(axserver: ServerProcess) -> Iterator[Callable[..., Provider]]:
             provider.close()
 
 
+def _speech_source(reader: ScreenReader) -> Any:
+    """What the reader's Orca said, for a trace: a mark before a step, the utterances since it after."""
+    from .trace import SpeechSource
+
+    def settle() -> None:
+        reader.wait_until_quiet()
+
+    return SpeechSource(mark=reader.orca.speech_count, since=reader.orca.speech, settle=settle,
+                        version=reader.version)
+
+
 @pytest.fixture
 def screen_reader(request: Any, axserver: ServerProcess, axserver_pool: ServerPool) -> Iterator[ScreenReader]:
     """Orca listening to the ``axserver`` fixture's server (see the module's docstring): press keys, read what
@@ -295,6 +403,9 @@ def screen_reader(request: Any, axserver: ServerProcess, axserver_pool: ServerPo
     client = Client(axserver.socket, timeout=request.config.getoption("--axserver-timeout"),
                     client_name="pytest-screen-reader:" + request.node.name[:60])
     reader = session.reader(client, timeout=request.config.getoption("--axserver-timeout"))
+    trace = getattr(request.node, "_ax_trace", None)
+    if trace is not None:
+        trace.attach(client, _speech_source(reader))
     try:
         yield reader
     finally:
