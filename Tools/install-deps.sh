@@ -14,7 +14,8 @@
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
 #   trace viewer: chromium (Debian's; PyPI playwright drives it by executable_path, no browser download:
 #                 Tests/PythonClient/test_trace_viewer.py, Tools/trace_screenshot.py)
-#   Kivy adapter: libgl1 libgl1-mesa-dri (OpenGL with Mesa's llvmpipe under Xvfb: Kivy's SDL2 window, issue 33)
+#   Kivy, Dear PyGui, Dear ImGui adapters: libgl1 libgl1-mesa-dri (OpenGL with Mesa's llvmpipe under Xvfb: Kivy's
+#                 SDL2 window and the dearpygui and imgui_bundle wheels render with OpenGL; issues 33 and 34)
 # Then the second screen-reader stack (Orca 48 + at-spi2-core 2.56 from bookworm-backports, unpacked into
 # .build/orca48, nothing installed system-wide): Tools/install-orca48.sh (a no-op when present).
 set -euo pipefail
