@@ -3,6 +3,7 @@ a modal popup), run by `python3 -m axclient.imgui` under Xvfb (Mesa's llvmpipe G
 axserver; the mapping and the actions are asserted through the JSON-RPC client (Specs/imgui-adapter.md)."""
 import os
 import sys
+import time
 
 import pytest
 
@@ -70,3 +71,73 @@ def test_actions_run_the_apps_logic(form):
     expect(ax.get_by_role("button", name="Large")).to_be_selected()
     ax.get_by_role("button", name="Save").tap()
     app.wait_line("saved Ada 45 True Red")
+
+
+def revision(ax, app_id):
+    return next(entry["revision"] for entry in ax.apps() if entry["id"] == app_id)
+
+
+def test_tree_node_opens_a_clipped_table_whose_rows_keep_their_ids(form):
+    app, ax = form
+    files = ax.get_by_role("button", name="Files")
+    assert files.value() in (None, "") and "collapsed" in files.states()
+    files.tap()
+    expect(ax.get_by_text("file0.txt")).to_be_attached()
+    first = ax.get_by_text("file3.txt").element().id
+    assert ax.get_by_text("0 KB").count() == 1  # the Size column's text of row 0
+    assert ax.get_by_text("file199.txt").count() == 0  # clipped: the app does not submit it, it does not exist
+    ax.get_by_text("file3.txt").tap()
+    app.wait_line("selected 3")
+    expect(ax.get_by_text("file3.txt")).to_be_selected()
+    assert ax.get_by_text("file3.txt").element().id == first  # same ImGui item, same view across frames
+
+
+def test_modal_popup_is_a_modal_window_and_its_buttons_work(form):
+    app, ax = form
+    ax.get_by_role("button", name="Delete...").tap()
+    dialog = ax.get_by_role("window", name="Confirm delete")
+    expect(dialog).to_be_attached()
+    assert ax.get_by_text("Delete everything?").count() == 1
+    ax.get_by_role("button", name="OK").tap()
+    app.wait_line("deleted")
+    expect(dialog).to_be_detached()
+
+
+def test_masked_text_never_leaves(form):
+    app, ax = form
+    ax.get_by_role("secureTextField", name="Password").type_text("hunter2")
+    ax.get_by_role("button", name="Greet").tap()  # a frame after the typing: the field's text is the app's
+    app.wait_line("greeted *")
+    tree = str(ax.tree())
+    assert "hunter2" not in tree
+    assert "\u2022" * 7 in tree  # seven bullets: the app holds the 7 characters, the server gets their count
+
+
+def test_nothing_is_resent_while_frames_submit_the_same_items(form):
+    """The first frames settle (ImGui's nav focus lands on the first field); then a second of identical frames
+    (the loop renders on at hello_imgui's idle rate, each recorded every 30 ms) changes no revision."""
+    app, ax = form
+    deadline = time.monotonic() + 5
+    before = revision(ax, "settings_form")
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = revision(ax, "settings_form")
+        if now == before:
+            break
+        before = now
+    time.sleep(1.0)
+    assert revision(ax, "settings_form") == before
+
+
+def test_an_animated_value_is_coalesced_to_twenty_patches_a_second(xvfb_display, axserver):
+    app = start_app(xvfb_display, axserver.socket, "settings_form.py", "20", "--animate", name="animated")
+    ax = axserver.client(client_name="imgui-rate", timeout=5.0)
+    try:
+        wait_for_app(ax, "animated")
+        start, began = revision(ax, "animated"), time.monotonic()
+        time.sleep(2.0)
+        changed, elapsed = revision(ax, "animated") - start, time.monotonic() - began
+        assert 5 <= changed <= 21 * elapsed, (changed, elapsed)  # the bar moves every frame; ≤ 20 patches/s
+    finally:
+        ax.close()
+        app.stop()

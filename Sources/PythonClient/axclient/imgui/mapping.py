@@ -148,7 +148,7 @@ def table(label: str, value: Any, extra: Any) -> View:
 
 
 def row(label: str, value: Any, extra: Any) -> View:
-    return {"class": "UITableViewCell", "accessibilityContainerType": "semanticGroup"}
+    return {"class": "UITableViewCell", "accessibilityContainerType": "semanticGroup", "isSelected": bool(extra)}
 
 
 def label_view(label: str, value: Any, extra: Any) -> View:

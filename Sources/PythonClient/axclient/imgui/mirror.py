@@ -234,12 +234,30 @@ class ImGuiMirror(ToolkitMirror):
         if entry is None:
             raise TargetGone("no ImGui item %r in the last frame (the app no longer submits it)" % request.target)
         item, part = entry
+        if item[0] == "row":  # a row is one cell to a screen reader: its first control acts for it
+            item = self._first_control(item)
         kind, key, value, extra = item[0], item[1], item[7], item[8]
         injection = _injection(kind, request, value, extra, part)
         if injection is None:
             return False
         self.recorder.pending[key] = injection
         return True
+
+
+    def _first_control(self, row: Item) -> Item:
+        """The first item of a table row that an ``activate`` applies to (the row itself when none)."""
+        try:
+            index = self.items.index(row)
+        except ValueError:
+            return row
+        for item in self.items[index + 1:]:
+            if item[9] != index:
+                if item[9] < index:
+                    break
+                continue
+            if _activation(item[0], item[7]) is not None:
+                return item
+        return row
 
 
 def _injection(kind: str, request: ActionRequest, value: Any, extra: Any, part: Any) -> Optional[Tuple[str, Any]]:

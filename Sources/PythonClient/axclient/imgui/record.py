@@ -110,10 +110,8 @@ class Recorder:
         """Items from now on are children of ``index`` (the limit's -1 still pushes, so pops stay paired)."""
         self._stack.append(index)
 
-    def pop(self, kinds: frozenset = frozenset()) -> None:
-        """Ends the innermost container (first the open table row when a table ends)."""
-        if kinds and self._stack and self._stack[-1] >= 0 and self.items[self._stack[-1]][0] == "row":
-            self._stack.pop()
+    def pop(self) -> None:
+        """Ends the innermost container."""
         if self._stack:
             self._stack.pop()
 

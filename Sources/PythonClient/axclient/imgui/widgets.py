@@ -134,6 +134,9 @@ def selectable(rec: Recorder, original: Wrapper) -> Wrapper:
             result = True if chosen else result
             selected = bool(_arg(args, kwargs, 1, "p_selected", False))
         rec.add("selectable", key, label_of(_arg(args, kwargs, 0, "label", "")), selected)
+        parent = rec._parent()
+        if selected and parent >= 0 and rec.items[parent][0] == "row":  # the row is the cell a reader hears
+            rec.items[parent] = rec.items[parent][:8] + (True, rec.items[parent][9])
         return result
     return wrapper
 
@@ -156,8 +159,8 @@ def menu_item(rec: Recorder, original: Wrapper) -> Wrapper:
 
 
 def openable(kind: str) -> Factory:
-    """tree_node / collapsing_header: ``bool`` open (or ``(open, visible)``); a tree node that is open holds the
-    items up to ``tree_pop``. An ``activate`` toggles it with ``set_next_item_open``."""
+    """tree_node / collapsing_header: ``bool`` open (or ``(open, visible)``); the items of an open tree node (up to
+    ``tree_pop``) follow it as its siblings. An ``activate`` toggles it with ``set_next_item_open``."""
     def factory(rec: Recorder, original: Wrapper) -> Wrapper:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             label = _arg(args, kwargs, 0, "label", "")
@@ -167,7 +170,7 @@ def openable(kind: str) -> Factory:
             shown = _arg(args, kwargs, 1, "fmt", None) if kind == "tree" else None
             index = rec.add(kind, rec.item_key(), label_of(shown if isinstance(shown, str) else label), is_open)
             if kind == "tree" and is_open:
-                rec.push(index)
+                rec.push(rec._parent())  # its items follow it (a button's children would be hidden)
             return result
         return wrapper
     return factory
@@ -248,10 +251,18 @@ def ender(rec: Recorder, original: Wrapper) -> Wrapper:
 
 
 def table_ender(rec: Recorder, original: Wrapper) -> Wrapper:
-    """end_table: closes the open row, then the table."""
+    """end_table: closes the open row, then the table; the table's rect is the item ``end_table`` submits."""
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        rec.pop(frozenset(("row",)))
-        return original(*args, **kwargs)
+        stack = rec._stack
+        if stack and stack[-1] >= 0 and rec.items[stack[-1]][0] == "row":
+            stack.pop()
+        table = stack[-1] if stack else -1
+        rec.pop()
+        result = original(*args, **kwargs)
+        if table >= 0 and rec.items[table][0] == "table":
+            low, high = rec.imgui.get_item_rect_min(), rec.imgui.get_item_rect_max()
+            rec.items[table] = rec.items[table][:3] + (low.x, low.y, high.x, high.y) + rec.items[table][7:]
+        return result
     return wrapper
 
 
@@ -299,7 +310,8 @@ def tab_item(rec: Recorder, original: Wrapper) -> Wrapper:
         selected = bool(result[0] if isinstance(result, tuple) else result)
         index = rec.add("tab_item", rec.item_key(), label_of(label), selected)
         if selected:
-            rec.push(index)
+            bar = rec._parent()
+            rec.push(rec.items[bar][9] if bar >= 0 else -1)  # the tab's page: beside the tab bar, not in a button
         return result
     return wrapper
 
