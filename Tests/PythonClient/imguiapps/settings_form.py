@@ -68,6 +68,9 @@ def table():
 
 
 def gui():
+    for key, name in ((imgui.Key.f8, "F8"), (imgui.Key.f9, "F9")):
+        if imgui.is_key_pressed(key):
+            print("key", name, flush=True)
     imgui.set_next_window_pos(imgui.ImVec2(10, 10), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size(imgui.ImVec2(500, 600), imgui.Cond_.first_use_ever)
     imgui.begin("Settings")
