@@ -56,6 +56,8 @@ class ImGuiMirror(ToolkitMirror):
         self._flush_due = 0.0
         self._jobs_wanted = False
         self._deferred: List[Tuple[Any, int]] = []
+        self._job_keys: Dict[int, Any] = {}
+        self._last_key: Any = None
         self._views: Dict[str, Tuple[Item, Any]] = {}
         self._cache: Dict[Any, Tuple[Any, Dict[str, Any]]] = {}
         self._last_frame_at = time.monotonic()
@@ -111,10 +113,14 @@ class ImGuiMirror(ToolkitMirror):
             return
         waiting = []
         for job, frames in self._deferred:
-            if frames <= 1:
-                ToolkitMirror._finish(self, job)
-            else:
+            if frames > 1:
                 waiting.append((job, frames - 1))
+                continue
+            key = self._job_keys.pop(id(job), None)
+            if key is not None and self.recorder.pending.pop(key, None) is not None:
+                job.error = TargetGone("the ImGui item %r was not submitted in the frames after the action "
+                                       "(it is gone); the action was not performed" % job.request.target)
+            ToolkitMirror._finish(self, job)
         self._deferred = waiting
         if waiting:
             self._wake()
@@ -123,7 +129,25 @@ class ImGuiMirror(ToolkitMirror):
         """An action's answer waits for the frames that show its effect (immediate mode: the injection runs in
         the next frame, the app's state shows in the frame after)."""
         self._deferred.append((job, ANSWER_AFTER_FRAMES))
+        self._job_keys[id(job)] = self._last_key
+        self._last_key = None
         self._wake()
+
+    def close(self) -> None:
+        """The app's run ended: actions whose injection ran are answered first, then the app leaves."""
+        deferred, self._deferred = self._deferred, []
+        if not deferred:
+            super().close()
+            return
+        self._performing += 1  # the kit's "closed inside an action" path: answer, then leave
+        try:
+            super().close()
+        finally:
+            self._performing -= 1
+        for job, _ in deferred:
+            job.done.set()
+        self._leave_after_answer = False
+        self._link.stop_after_answers()
 
     def typing_into_masked(self) -> bool:
         """True while ImGui's active or nav item is a password field (its keys would spell the secret)."""
@@ -239,8 +263,10 @@ class ImGuiMirror(ToolkitMirror):
         kind, key, value, extra = item[0], item[1], item[7], item[8]
         injection = _injection(kind, request, value, extra, part)
         if injection is None:
+            self._last_key = None
             return False
         self.recorder.pending[key] = injection
+        self._last_key = key
         return True
 
 
