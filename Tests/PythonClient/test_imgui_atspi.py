@@ -50,6 +50,15 @@ print(json.dumps(names))
 """
 
 
+def _focused(locator, timeout=0.5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if locator.is_focused():
+            return True
+        time.sleep(0.05)
+    return False
+
+
 @pytest.fixture
 def form(xvfb_display, axserver):
     app = start_app(xvfb_display, axserver.socket, "settings_form.py", "50")
@@ -117,6 +126,15 @@ def test_real_keys_reach_the_screen_reader_first_and_tab_moves_the_nav_focus(for
             focused.append(ax.query_all(":focused"))
         ids = [[e.id for e in group] for group in focused[1:]]
         assert all(ids) and len({tuple(group) for group in ids}) == 3, (before, ids)  # each Tab: a new focus
+        name = ax.get_by_role("textField", name="Name")
+        for _ in range(20):  # round ImGui's tab order to the Name field
+            if _focused(name):
+                break
+            subprocess.run(["xdotool", "key", "Tab"], env=env, check=True, timeout=30)
+        assert name.is_focused()
+        subprocess.run(["xdotool", "type", "--delay", "40", "Ada"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "a"' in line and '"press"' in line)
+        assert ax.wait_until(lambda: name.value() == "Ada", timeout=5), (name.value(), app.stderr_text())
     finally:
         listener.terminate()
         listener.wait(10)

@@ -68,6 +68,7 @@ def table():
 
 
 def gui():
+    imgui.get_io().config_flags |= imgui.ConfigFlags_.nav_enable_keyboard  # arrows, Space and Tab reach every item
     for key, name in ((imgui.Key.f8, "F8"), (imgui.Key.f9, "F9")):
         if imgui.is_key_pressed(key):
             print("key", name, flush=True)

@@ -194,6 +194,8 @@ class ImGuiMirror(ToolkitMirror):
         origins: List[Tuple[float, float]] = []
         views: Dict[str, Tuple[Item, Any]] = {}
         seen = set()
+        parents: Dict[str, Optional[str]] = {root_id: None}
+        self.focused_view = None
         for item in self.items:
             kind, key, label, x0, y0, x1, y1, value, extra, parent = item
             seen.add(key)
@@ -204,6 +206,7 @@ class ImGuiMirror(ToolkitMirror):
             view_id = self.ids.id_for(None, parent_id or "", kind, key=key)
             view_ids.append(view_id)
             origins.append((x0, y0))
+            parents[view_id] = parent_id
             view = self._view(item, view_id, origin)
             props[view_id] = view
             children.setdefault(parent_id, []).append(view_id)
@@ -212,7 +215,21 @@ class ImGuiMirror(ToolkitMirror):
                 self._list_parts(view_id, extra, value, props, children, views, item)
         self._views = views
         self._forget(seen)
+        self._mark_key_window(props, children, parents)
         return props, children
+
+    def _mark_key_window(self, props: Dict[str, Dict[str, Any]], children: Dict[Optional[str], List[str]],
+                         parents: Dict[str, Optional[str]]) -> None:
+        """The key window (the one a screen reader treats as active, D-ATSPI-ACTIVE-1): the top-level window
+        holding ImGui's nav focus, else the front-most ImGui window, else the app's main window."""
+        key = self.focused_view
+        while key is not None and parents.get(key) is not None:
+            key = parents[key]
+        if key is None:
+            tops = children.get(None) or []
+            key = tops[-1] if tops else None
+        if key is not None and key in props:
+            props[key] = dict(props[key], isKeyWindow=True)  # a copy: the cached view stays as built
 
     def _view(self, item: Item, view_id: str, origin: Tuple[float, float]) -> Dict[str, Any]:
         """The item's view: the same dict object as last time when nothing about it changed."""
