@@ -111,7 +111,6 @@ def enable(runner_params: Any, name: Optional[str] = None, address: Optional[str
 
     callbacks.pre_new_frame = pre_new_frame
     callbacks.before_imgui_render = before_imgui_render
-    runner_params.__dict__["_axclient_mirror"] = mirror if hasattr(runner_params, "__dict__") else None
     return mirror
 
 
