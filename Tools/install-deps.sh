@@ -12,6 +12,7 @@
 #   Tk adapter:   python3-tk idle-python3.11 (axclient.tk, its tests and the IDLE showcase), python3.11-examples
 #                 (turtledemo: Tests/PythonClient/test_tk_turtledemo.py)
 #   pictures:     librsvg2-bin (rsvg-convert: tree.render PNG, axquery render --format png)
+#   ImGui adapter: libgl1 libgl1-mesa-dri (Mesa's llvmpipe OpenGL under Xvfb for imgui_bundle's GLFW backend)
 # Then the second screen-reader stack (Orca 48 + at-spi2-core 2.56 from bookworm-backports, unpacked into
 # .build/orca48, nothing installed system-wide): Tools/install-orca48.sh (a no-op when present).
 set -euo pipefail
@@ -19,6 +20,7 @@ install_orca48() { "$(dirname "$0")/install-orca48.sh"; }
 PKGS=(libdbus-1-dev pkg-config libglib2.0-dev gsettings-desktop-schemas libglib2.0-bin dbus dbus-x11 at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi
       orca xvfb xdotool gir1.2-gtk-4.0 python3-lxml python3-jsonschema python3-pytest librsvg2-bin python3-dogtail
       python3-venv python3-tk idle-python3.11 python3.11-examples)
+PKGS+=(libgl1 libgl1-mesa-dri)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -68,6 +68,7 @@ def install(mirror: Any) -> bool:
 
 
 def _forward(mirror: Any, key: int, action: int, mods: int) -> bool:
+    mirror.input_seen = True
     name = keysym(key, mods)
     if not name:
         return False

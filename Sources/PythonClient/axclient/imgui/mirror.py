@@ -31,9 +31,11 @@ class ImGuiMirror(ToolkitMirror):
     toolkit = "Dear ImGui"
     log_source = "axclient.imgui"
     min_flush_interval = 0.05
-    #: Seconds between two recorded frames while nothing is pending (the latency of a change the app makes on
-    #: its own, e.g. a timer).
+    #: Seconds between two recorded frames while frames change (the latency of a change the app makes on its own,
+    #: e.g. a timer); each recorded frame identical to the one before doubles it up to :attr:`idle_record_interval`;
+    #: input (keys, mouse), an action or a changed frame brings it back (D-IMGUI-FRAME-1).
     record_interval = 0.03
+    idle_record_interval = 0.24
 
     def __init__(self, imgui: Any, name: str, address: Optional[str] = None, title: str = "",
                  waker: Any = None) -> None:
@@ -52,6 +54,8 @@ class ImGuiMirror(ToolkitMirror):
         self.stats.update({"recorded": 0, "frames": 0})
         self._recording = False
         self._last_recorded = 0.0
+        self._interval = self.record_interval
+        self.input_seen = False
         self._flush_wanted = False
         self._flush_due = 0.0
         self._jobs_wanted = False
@@ -78,7 +82,9 @@ class ImGuiMirror(ToolkitMirror):
         if self._jobs_wanted:
             self._jobs_wanted = False
             self.run_jobs()
-        if self.recorder.pending or self._deferred or now - self._last_recorded >= self.record_interval:
+        if self._has_input():
+            self._interval = self.record_interval
+        if self.recorder.pending or self._deferred or now - self._last_recorded >= self._interval:
             self._recording = True
             self._last_recorded = now
             self.recorder.begin_frame()
@@ -105,7 +111,19 @@ class ImGuiMirror(ToolkitMirror):
         display = (size.x, size.y)
         if items != self.items or nav_id != self.nav_id or display != self.display:
             self.items, self.nav_id, self.display = items, nav_id, display
+            self._interval = self.record_interval
             self.mark_dirty()
+        else:
+            self._interval = min(self._interval * 2, self.idle_record_interval)
+
+    def _has_input(self) -> bool:
+        """True when this frame has input events (ImGui's queue, filled by the backend before NewFrame, or the
+        trail NewFrame processed) or a key went through the adapter's callback."""
+        seen, self.input_seen = self.input_seen, False
+        if seen:
+            return True
+        context = self.imgui.get_current_context()  # before NewFrame: the queue; after it (a gui function): the trail
+        return context.input_events_queue.size() > 0 or context.input_events_trail.size() > 0
 
     def _answer_deferred(self) -> None:
         """Answers the actions whose injection ran ``ANSWER_AFTER_FRAMES`` recorded frames ago."""

@@ -32,6 +32,8 @@ MAX_ITEMS = 20000
 def label_of(text: Any) -> str:
     """The visible part of an ImGui label: text before ``##`` (``"Save##file"`` → ``"Save"``; ``"###id"`` → "")."""
     text = text if isinstance(text, str) else str(text)
+    if "##" not in text:
+        return text
     cut = text.find("##")
     return text if cut < 0 else text[:cut]
 
@@ -103,7 +105,9 @@ class Recorder:
             imgui = self.imgui
             low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
             rect = (low.x, low.y, high.x, high.y)
-        self.items.append((kind, key, label, rect[0], rect[1], rect[2], rect[3], value, extra, self._parent()))
+        stack = self._stack
+        self.items.append((kind, key, label, rect[0], rect[1], rect[2], rect[3], value, extra,
+                           stack[-1] if stack else -1))
         return len(self.items) - 1
 
     def push(self, index: int) -> None:
