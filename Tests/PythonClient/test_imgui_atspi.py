@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import threading
 import time
 
 import pytest

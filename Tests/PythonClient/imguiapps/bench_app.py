@@ -11,7 +11,8 @@ from imgui_bundle import hello_imgui, imgui, immapp
 
 ITEMS = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 1000
 FRAMES = int(sys.argv[sys.argv.index("--frames") + 1]) if "--frames" in sys.argv else 0
-state = {"ticks": 0, "next_tick": 0.0, "progress": 0.0, "times": [], "started": None, "first": False}
+state = {"ticks": 0, "next_tick": 0.0, "progress": 0.0, "times": [], "started": None, "first": False,
+         "recorded": [], "mirror": None}
 
 
 def gui():
@@ -36,16 +37,25 @@ def gui():
 
 def frame_begins():
     state["started"] = time.perf_counter()
+    state["seen"] = state["mirror"].stats["recorded"] if state["mirror"] is not None else 0
 
 
 def frame_ends():
     if state["started"] is None:
         return
     state["times"].append(time.perf_counter() - state["started"])
+    state["recorded"].append(bool(state["mirror"] is not None and state["mirror"].stats["recorded"] != state["seen"]))
     if FRAMES and len(state["times"]) >= FRAMES + 60:
-        times = sorted(state["times"][60:])  # after the first second's start-up frames
+        times = sorted(state["times"][60:])  # after the start-up frames
         print("frames %d mean %.4f ms p95 %.4f ms" % (len(times), 1000 * sum(times) / len(times),
                                                        1000 * times[int(0.95 * (len(times) - 1))]), flush=True)
+        pairs = list(zip(state["times"][60:], state["recorded"][60:]))
+        recorded = [t for t, r in pairs if r]
+        other = [t for t, r in pairs if not r]
+        if recorded and other:
+            print("recorded %d of %d frames, mean %.4f ms; other frames mean %.4f ms" % (
+                len(recorded), len(pairs), 1000 * sum(recorded) / len(recorded), 1000 * sum(other) / len(other)),
+                flush=True)
         hello_imgui.get_runner_params().app_shall_exit = True
 
 
@@ -57,7 +67,7 @@ params.fps_idling.enable_idling = "--busy" not in sys.argv
 if "--mirror" in sys.argv:
     import axclient.imgui
 
-    axclient.imgui.enable(params)
+    state["mirror"] = axclient.imgui.enable(params)
 inner_begin, inner_end = params.callbacks.pre_new_frame, params.callbacks.before_imgui_render
 
 

@@ -21,6 +21,9 @@ __all__ = ["ImGuiMirror", "enable", "install", "uninstall", "mirrors", "wrap_gui
 _MIRRORS: List[ImGuiMirror] = []
 _SETTINGS = {"name": None, "address": None}
 _PATCHED: dict = {}
+#: id() of the RunnerParams already enabled → their mirror (an app that calls enable() itself and also runs under
+#: ``python3 -m axclient.imgui`` is mirrored once).
+_ENABLED: dict = {}
 
 
 def mirrors() -> List[ImGuiMirror]:
@@ -94,8 +97,11 @@ def wrap_gui(gui: Callable[[], None], mirror: ImGuiMirror) -> Callable[[], None]
 def enable(runner_params: Any, name: Optional[str] = None, address: Optional[str] = None) -> ImGuiMirror:
     """Mirrors the app ``runner_params`` (a ``hello_imgui.RunnerParams``) runs: chains its ``pre_new_frame`` and
     ``before_imgui_render`` callbacks (call before ``immapp.run``/``hello_imgui.run``)."""
+    if id(runner_params) in _ENABLED:
+        return _ENABLED[id(runner_params)]
     title = str(getattr(runner_params.app_window_params, "window_title", "") or "")
     mirror = _start(name, address, title)
+    _ENABLED[id(runner_params)] = mirror
     callbacks = runner_params.callbacks
     before, after = callbacks.pre_new_frame, callbacks.before_imgui_render
 
@@ -137,6 +143,8 @@ def _patched_run(original: Callable[..., Any]) -> Callable[..., Any]:
             return original(*args, **kwargs)
         finally:
             mirror.close()
+            for key in [key for key, value in _ENABLED.items() if value is mirror]:
+                del _ENABLED[key]
     run.__doc__ = original.__doc__
     run.__axclient_original__ = original  # type: ignore[attr-defined]
     return run

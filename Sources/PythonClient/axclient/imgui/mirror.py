@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..errors import InvalidArgument
 from ..kit import StableIds, TargetGone, ToolkitMirror
 from ..provider import ActionRequest
 from . import mapping
-from .record import FLOATING, Item, Recorder
+from .record import Item, Recorder
 
 #: After this many distinct keys, keys not seen in the last recorded frame are forgotten (bounded memory).
 MAX_KEYS = 50000
@@ -360,7 +361,8 @@ def _set_value(kind: str, wanted: Any, extra: Any) -> Optional[Tuple[str, Any]]:
         try:
             number = float(wanted)
         except (TypeError, ValueError):
-            raise ValueError("setValue needs a number for an ImGui %s, not %r" % (kind, wanted)) from None
+            raise InvalidArgument("setValue needs a number for an ImGui %s, not %r" % (kind, wanted),
+                                  data={"param": "value"}) from None
         low, high = extra if isinstance(extra, tuple) else (0, 0)
         return ("set", min(max(number, low), high) if high > low else number)
     if kind in ("input", "input_hint", "input_multiline"):
@@ -369,8 +371,6 @@ def _set_value(kind: str, wanted: Any, extra: Any) -> Optional[Tuple[str, Any]]:
         choices = [str(choice) for choice in extra]
         if str(wanted) in choices:
             return ("set", choices.index(str(wanted)))
-        raise ValueError("%r is not one of the choices %s" % (wanted, choices[:20]))
+        raise InvalidArgument("%r is not one of the choices %s" % (wanted, choices[:20]), data={"param": "value"})
     return None
 
-
-__all__ = ["ImGuiMirror", "FLOATING"]

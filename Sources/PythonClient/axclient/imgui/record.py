@@ -19,12 +19,6 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 #: One recorded item: (kind, key, label, x0, y0, x1, y1, value, extra, parent index or -1).
 Item = Tuple[str, Any, str, float, float, float, float, Any, Any, int]
 
-#: Kinds whose contents float above the window (their own UIWindow in the mirror).
-FLOATING = frozenset(("popup", "modal", "menu_popup", "combo_popup", "tooltip"))
-
-#: Kinds that hold items submitted between their begin and end call.
-CONTAINERS = frozenset(("window", "child", "tab_bar", "tab", "tree", "table", "row", "menu_bar", "list_box")) | FLOATING
-
 #: How many items one frame may record; past it the rest of the frame is not mirrored (one stderr line).
 MAX_ITEMS = 20000
 
