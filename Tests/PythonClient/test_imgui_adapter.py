@@ -73,6 +73,23 @@ def test_actions_run_the_apps_logic(form):
     app.wait_line("saved Ada 45 True Red")
 
 
+def test_tabs_menus_and_list_boxes(form):
+    app, ax = form
+    general, advanced = ax.get_by_role("tab", name="General"), ax.get_by_role("tab", name="Advanced")
+    assert general.is_selected() and not advanced.is_selected()
+    assert ax.get_by_text("General page").count() == 1 and ax.get_by_text("Advanced page").count() == 0
+    advanced.tap()  # TabItemFlags_.set_selected in the next frame: ImGui's own tab switch
+    expect(ax.get_by_text("Advanced page")).to_be_attached()
+    expect(advanced).to_be_selected()
+    ax.get_by_text("Cherry").tap()  # a list box choice (a part of the list box view)
+    app.wait_line("fruit 2")
+    expect(ax.get_by_text("Cherry")).to_be_selected()
+    ax.locator('button[label="File"]').tap()  # the menu opens: its popup is a window of its items
+    expect(ax.get_by_role("button", name="Open")).to_be_attached()
+    ax.get_by_role("button", name="Open").tap()
+    app.wait_line("open")
+
+
 def revision(ax, app_id):
     return next(entry["revision"] for entry in ax.apps() if entry["id"] == app_id)
 

@@ -67,6 +67,26 @@ def table():
         imgui.tree_pop()
 
 
+def extras():
+    if imgui.begin_menu_bar():
+        if imgui.begin_menu("File"):
+            if imgui.menu_item_simple("Open"):
+                print("open", flush=True)
+            imgui.end_menu()
+        imgui.end_menu_bar()
+    if imgui.begin_tab_bar("pages"):
+        if imgui.begin_tab_item("General")[0]:
+            imgui.text("General page")
+            imgui.end_tab_item()
+        if imgui.begin_tab_item("Advanced")[0]:
+            imgui.text("Advanced page")
+            imgui.end_tab_item()
+        imgui.end_tab_bar()
+    changed, state["fruit"] = imgui.list_box("Fruit", state.get("fruit", 0), ["Apple", "Banana", "Cherry"])
+    if changed:
+        print("fruit", state["fruit"], flush=True)
+
+
 def gui():
     imgui.get_io().config_flags |= imgui.ConfigFlags_.nav_enable_keyboard  # arrows, Space and Tab reach every item
     for key, name in ((imgui.Key.f8, "F8"), (imgui.Key.f9, "F9")):
@@ -74,7 +94,8 @@ def gui():
             print("key", name, flush=True)
     imgui.set_next_window_pos(imgui.ImVec2(10, 10), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size(imgui.ImVec2(500, 600), imgui.Cond_.first_use_ever)
-    imgui.begin("Settings")
+    imgui.begin("Settings", None, imgui.WindowFlags_.menu_bar)
+    extras()
     form()
     table()
     imgui.end()

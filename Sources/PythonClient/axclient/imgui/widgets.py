@@ -212,6 +212,7 @@ def scoped(kind: str, floating: Optional[str] = None) -> Factory:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             label = _arg(args, kwargs, 0, "label", "") if args or kwargs else ""
             key = rec.imgui.get_id(label) if isinstance(label, str) and label else None
+            start = rec.imgui.get_cursor_screen_pos() if floating is None else None
             result = original(*args, **kwargs)
             shown = bool(result)
             if floating is not None:
@@ -226,7 +227,7 @@ def scoped(kind: str, floating: Optional[str] = None) -> Factory:
                                      rect=rec.window_rect()))
                 return result
             if shown:
-                rect = rec.window_rect() if kind in ("tooltip", "menu_bar") else None
+                rect = rec.window_rect() if kind in ("tooltip", "menu_bar") else _band_rect(rec, start)
                 if kind == "table":
                     rect = _table_rect(rec)
                 columns = {"columns": [], "count": _arg(args, kwargs, 1, "columns", 0)} if kind == "table" else None
@@ -237,6 +238,13 @@ def scoped(kind: str, floating: Optional[str] = None) -> Factory:
     return factory
 
 
+def _band_rect(rec: Recorder, start: Any) -> tuple:
+    """A container that is no item (a tab bar, a list box): from where the cursor stood when it began, the
+    available width, one frame high."""
+    width = rec.imgui.get_content_region_avail().x
+    return (start.x, start.y, start.x + width, start.y + rec.imgui.get_frame_height())
+
+
 def _table_rect(rec: Recorder) -> tuple:
     pos, avail = rec.imgui.get_cursor_screen_pos(), rec.imgui.get_content_region_avail()
     return (pos.x, pos.y, pos.x + avail.x, pos.y + avail.y)
@@ -245,6 +253,25 @@ def _table_rect(rec: Recorder) -> tuple:
 def ender(rec: Recorder, original: Wrapper) -> Wrapper:
     """end / end_child / end_popup / end_menu / … / tree_pop: closes the innermost container."""
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        rec.pop()
+        return original(*args, **kwargs)
+    return wrapper
+
+
+def tab_bar_ender(rec: Recorder, original: Wrapper) -> Wrapper:
+    """end_tab_bar: tabs whose item rect ImGui did not leave (the last item after ``begin_tab_item`` is not the
+    tab) get an equal share of the tab bar's band, in order, so a tap at a tab's centre lands on it."""
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        bar = rec._stack[-1] if rec._stack else -1
+        if bar >= 0 and rec.items[bar][0] == "tab_bar":
+            tabs = [index for index in range(bar + 1, len(rec.items))
+                    if rec.items[index][9] == bar and rec.items[index][0] == "tab_item"]
+            x0, y0, x1, y1 = rec.items[bar][3:7]
+            share = (x1 - x0) / max(len(tabs), 1)
+            for place, index in enumerate(tabs):
+                item = rec.items[index]
+                if item[5] - item[3] <= 0:
+                    rec.items[index] = item[:3] + (x0 + place * share, y0, x0 + (place + 1) * share, y1) + item[7:]
         rec.pop()
         return original(*args, **kwargs)
     return wrapper
@@ -396,7 +423,7 @@ WRAPPERS: Dict[str, Factory] = {
     "end": ender,
     "end_child": ender,
     "end_popup": ender,
-    "end_tab_bar": ender,
+    "end_tab_bar": tab_bar_ender,
     "end_tab_item": ender,
     "end_menu_bar": ender,
     "end_main_menu_bar": ender,
