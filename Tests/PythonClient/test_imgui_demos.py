@@ -2,6 +2,7 @@
 imgui_bundle.demos_python…`): demo_docking (hello_imgui.run with RunnerParams: dockable windows, menus, a status
 bar) and demo_widgets (immapp.run with add-ons). What the tests expect are the demos' own labels."""
 import os
+import time
 
 import pytest
 
@@ -17,6 +18,20 @@ def start_module(display, socket, module, name):
                  runner=False, cwd=os.path.dirname(__file__))
 
 
+def settle(ax, name, timeout=15.0):
+    """Waits until the app's revision holds for 0.5 s: hello_imgui docks the demo's windows in its first frames,
+    and an item moved into another window has another ImGui id (the window is on its id stack), so another view."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        now = next(entry["revision"] for entry in ax.apps() if entry["name"] == name)
+        if now == last:
+            return
+        last = now
+        time.sleep(0.5)
+    raise AssertionError("the %s app never settled" % name)
+
+
 @pytest.fixture
 def docking(xvfb_display, axserver):
     app = start_module(xvfb_display, axserver.socket, "imgui_bundle.demos_python.demos_immapp.demo_docking",
@@ -27,6 +42,7 @@ def docking(xvfb_display, axserver):
             wait_for_app(ax, "docking", timeout=30)
         except AssertionError:
             raise AssertionError(app.stderr_text()[-3000:])
+        settle(ax, "docking")
         ax.close()
         ax = axserver.client(client_name="imgui-demo", app="docking", timeout=10.0)
         yield app, ax

@@ -216,15 +216,7 @@ def scoped(kind: str, floating: Optional[str] = None) -> Factory:
             result = original(*args, **kwargs)
             shown = bool(result)
             if floating is not None:
-                key = rec.item_key()
-                injection = rec.take(key)
-                if injection is not None and not shown:
-                    rec.imgui.open_popup(label)  # opens next frame (a user's click does the same)
-                extra = _arg(args, kwargs, 1, "preview_value", None) if kind == "combo" else None
-                rec.add(kind, key, label_of(label), shown, extra)
-                if shown:
-                    rec.push(rec.add(floating, (key, "popup"), label_of(label), True,
-                                     rect=rec.window_rect()))
+                _opener(rec, kind, floating, label, shown, _arg(args, kwargs, 1, "preview_value", None))
                 return result
             if shown:
                 rect = rec.window_rect() if kind in ("tooltip", "menu_bar") else _band_rect(rec, start)
@@ -236,6 +228,17 @@ def scoped(kind: str, floating: Optional[str] = None) -> Factory:
             return result
         return wrapper
     return factory
+
+
+def _opener(rec: Recorder, kind: str, floating: str, label: Any, shown: bool, preview: Any) -> None:
+    """A menu or combo: its button, and while open its popup as a floating container; an ``activate`` opens the
+    popup in the next frame (``open_popup``, as a user's click does)."""
+    key = rec.item_key()
+    if rec.take(key) is not None and not shown:
+        rec.imgui.open_popup(label)
+    rec.add(kind, key, label_of(label), shown, preview if kind == "combo" else None)
+    if shown:
+        rec.push(rec.add(floating, (key, "popup"), label_of(label), True, rect=rec.window_rect()))
 
 
 def _band_rect(rec: Recorder, start: Any) -> tuple:
