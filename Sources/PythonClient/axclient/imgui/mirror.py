@@ -103,7 +103,11 @@ class ImGuiMirror(ToolkitMirror):
             self._answer_deferred()
         if self._flush_wanted and time.monotonic() >= self._flush_due:
             self._flush_wanted = False
+            started = time.perf_counter()
             self.idle_flush()
+            # A frame of 20,000 changing items costs a flush of ~100 ms: the mirror takes at most a tenth of the
+            # app's time (and of the GIL its threads share), however much changes (bounded patch rate).
+            self.min_flush_interval = max(type(self).min_flush_interval, 10 * (time.perf_counter() - started))
 
     def _take_frame(self, items: List[Item]) -> None:
         imgui = self.imgui
@@ -254,7 +258,10 @@ class ImGuiMirror(ToolkitMirror):
         """The item's view: the same dict object as last time when nothing about it changed."""
         kind, key, label, x0, y0, x1, y1, value, extra = item[:9]
         focused = isinstance(key, int) and key == self.nav_id and key != 0
-        signature = (item[:9], origin, focused, view_id)
+        frame = [round(x0 - origin[0], 1), round(y0 - origin[1], 1), round(max(x1 - x0, 0.0), 1),
+                 round(max(y1 - y0, 0.0), 1)]
+        # Relative to the parent: a window that moves does not rebuild its items' views.
+        signature = (kind, label, value, extra, frame, focused, view_id)
         cached = self._cache.get(key)
         if cached is not None and cached[0] == signature:
             if focused:
@@ -262,8 +269,7 @@ class ImGuiMirror(ToolkitMirror):
             return cached[1]
         view = mapping.MAKERS[kind](label, value, extra)
         view["id"] = view_id
-        view["frame"] = [round(x0 - origin[0], 1), round(y0 - origin[1], 1), round(max(x1 - x0, 0.0), 1),
-                         round(max(y1 - y0, 0.0), 1)]
+        view["frame"] = frame
         if focused:
             self.take_focus(view, view_id)
         self._cache[key] = (signature, view)
