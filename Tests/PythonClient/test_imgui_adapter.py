@@ -22,20 +22,33 @@ def start_app(display, socket, script, *args, name=None):
     return TkApp(command + [os.path.join(APPS, script)] + list(args), display, socket, runner=False)
 
 
-@pytest.fixture
-def form(xvfb_display, axserver):
-    app = start_app(xvfb_display, axserver.socket, "settings_form.py", "200")
-    client = axserver.client(client_name="imgui-test", timeout=5.0)
+@pytest.fixture(scope="module")
+def form_app(xvfb_display, axserver_pool):
+    """One server and one app for the module (the tests run in file order: the first reads the initial state)."""
+    server = axserver_pool.start(axserver_pool.options(pytest.mark.axserver(demo=False).mark))
+    app = start_app(xvfb_display, server.socket, "settings_form.py", "200")
     try:
-        app_id = wait_for_app(client, "settings_form")
-        client.close()
-        client = axserver.client(client_name="imgui-test", app=app_id, timeout=5.0)
+        client = server.client(client_name="imgui-test", timeout=5.0)
+        try:
+            app_id = wait_for_app(client, "settings_form")
+        except AssertionError:
+            raise AssertionError("%s; app stderr: %s" % (sys.exc_info()[1], app.stderr_text()))
+        finally:
+            client.close()
+        yield server, app, app_id
+    finally:
+        app.stop()
+        server.stop()
+
+
+@pytest.fixture
+def form(form_app):
+    server, app, app_id = form_app
+    client = server.client(client_name="imgui-test", app=app_id, timeout=5.0)
+    try:
         yield app, client
-    except AssertionError:
-        raise AssertionError("%s; app stderr: %s" % (sys.exc_info()[1], app.stderr_text()))
     finally:
         client.close()
-        app.stop()
 
 
 def test_form_maps_to_uikit_roles_labels_and_values(form):
