@@ -19,18 +19,31 @@ def revision(ax):
     return next(entry["revision"] for entry in ax.apps() if entry["id"] == "chaos")
 
 
-@pytest.fixture
-def chaos(xvfb_display, axserver):
-    app = start_app(xvfb_display, axserver.socket, "chaos.py")
-    client = axserver.client(client_name="imgui-chaos", timeout=8.0)
+@pytest.fixture(scope="module")
+def chaos_app(xvfb_display, axserver_pool):
+    """One server and one chaos app for the module, in file order (the last test restarts the app's run)."""
+    server = axserver_pool.start(axserver_pool.options(pytest.mark.axserver(demo=False).mark))
+    app = start_app(xvfb_display, server.socket, "chaos.py")
     try:
-        wait_for_app(client, "chaos")
-        client.close()
-        client = axserver.client(client_name="imgui-chaos", app="chaos", timeout=8.0)
+        client = server.client(client_name="imgui-chaos", timeout=8.0)
+        try:
+            wait_for_app(client, "chaos")
+        finally:
+            client.close()
+        yield server, app
+    finally:
+        app.stop()
+        server.stop()
+
+
+@pytest.fixture
+def chaos(chaos_app):
+    server, app = chaos_app
+    client = server.client(client_name="imgui-chaos", app="chaos", timeout=8.0)
+    try:
         yield app, client
     finally:
         client.close()
-        app.stop()
 
 
 def test_churning_frames_keep_ids_and_a_bounded_patch_rate(chaos):
@@ -82,7 +95,7 @@ def test_gone_targets_bad_values_floods_and_stalls_are_defined(chaos):
     assert "Restart" not in app.lines and "second run" not in app.lines  # the busy action never ran later
 
 
-def test_a_second_run_replaces_the_root_under_the_same_name(chaos, axserver):
+def test_a_second_run_replaces_the_root_under_the_same_name(chaos):
     app, ax = chaos
     ax.get_by_role("button", name="Restart").tap()  # answered before the first run's mirror leaves
     app.wait_line("second run")
