@@ -13,7 +13,9 @@ idle-cpu: CPU of the idle app (hello_imgui's idling on) over 10 s, plain and mir
 """
 import os
 import statistics
+import shutil
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +27,7 @@ from axclient.server import ServerProcess  # noqa: E402
 from tk_support import PACKAGE_DIR, TkApp, Xvfb, wait_for_app  # noqa: E402
 
 BIN = os.path.join(ROOT, ".build", "debug", "axserver")
+SCRATCH = tempfile.mkdtemp(prefix="bench-imgui-")  # hello_imgui writes "<title>.ini" into the working directory
 
 
 def percentile(values, fraction):
@@ -39,7 +42,7 @@ def cpu_seconds(pid):
 
 
 def run_app(display, server, *args, name="bench_app"):
-    return TkApp([APP] + [str(a) for a in args], display, server.socket, runner=False,
+    return TkApp([APP] + [str(a) for a in args], display, server.socket, runner=False, cwd=SCRATCH,
                  env={"AXSERVER_SOCKET": server.socket, "PYTHONPATH": PACKAGE_DIR})
 
 
@@ -58,7 +61,7 @@ def frame(display, server):
               flush=True)
         if split:
             words = split.split()
-            count, total, recorded, other = int(words[1]), int(words[3]), float(words[7]), float(words[12])
+            count, total, recorded, other = int(words[1]), int(words[3]), float(words[6]), float(words[11])
             print("frame %s; adapter cost per frame (recorded frames' extra x their share): %.3f ms" % (
                 split, (recorded - other) * count / total), flush=True)
     print("frame mirrored - plain (mean, nothing changed; noisy under load): %.3f ms"
@@ -156,6 +159,7 @@ def main():
     finally:
         server.stop()
         display.stop()
+        shutil.rmtree(SCRATCH, ignore_errors=True)
 
 
 if __name__ == "__main__":

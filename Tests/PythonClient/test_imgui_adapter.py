@@ -1,8 +1,11 @@
 """axclient.imgui: an unmodified imgui_bundle app (Tests/PythonClient/imguiapps/settings_form.py: a form, a table,
 a modal popup), run by `python3 -m axclient.imgui` under Xvfb (Mesa's llvmpipe GL), mirrored into the real
 axserver; the mapping and the actions are asserted through the JSON-RPC client (Specs/imgui-adapter.md)."""
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 import pytest
@@ -14,12 +17,15 @@ pytestmark = [needs_tk, pytest.mark.axserver(demo=False)]
 pytest.importorskip("imgui_bundle", reason="Tools/requirements-test.txt installs imgui_bundle")
 
 APPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imguiapps")
+SCRATCH = tempfile.mkdtemp(prefix="axclient-imgui-")
+atexit.register(shutil.rmtree, SCRATCH, True)
 
 
 def start_app(display, socket, script, *args, name=None):
     """``python3 -m axclient.imgui SCRIPT ARGS`` (the runner patches immapp.run; the app is unmodified)."""
     command = ["-m", "axclient.imgui", "--socket", socket] + (["--name", name] if name else [])
-    return TkApp(command + [os.path.join(APPS, script)] + list(args), display, socket, runner=False)
+    return TkApp(command + [os.path.join(APPS, script)] + list(args), display, socket, runner=False,
+                 cwd=SCRATCH)  # hello_imgui writes "<title>.ini" into the working directory
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,12 @@
 """axclient.imgui on imgui_bundle's own shipped demos, unmodified, run as modules (`python3 -m axclient.imgui -m
 imgui_bundle.demos_python…`): demo_docking (hello_imgui.run with RunnerParams: dockable windows, menus, a status
 bar) and demo_widgets (immapp.run with add-ons). What the tests expect are the demos' own labels."""
-import os
 import time
 
 import pytest
 
 from axclient import expect
+from test_imgui_adapter import SCRATCH
 from tk_support import TkApp, needs_tk, wait_for_app, xvfb_display  # noqa: F401
 
 pytest.importorskip("imgui_bundle", reason="Tools/requirements-test.txt installs imgui_bundle")
@@ -15,7 +15,7 @@ pytestmark = [needs_tk, pytest.mark.axserver(demo=False)]
 
 def start_module(display, socket, module, name):
     return TkApp(["-m", "axclient.imgui", "--socket", socket, "--name", name, "-m", module], display, socket,
-                 runner=False, cwd=os.path.dirname(__file__))
+                 runner=False, cwd=SCRATCH)
 
 
 def settle(ax, name, timeout=15.0):
