@@ -22,7 +22,7 @@ def revision(ax):
 @pytest.fixture(scope="module")
 def chaos_app(xvfb_display, axserver_pool):
     """One server and one chaos app for the module, in file order (the last test restarts the app's run)."""
-    server = axserver_pool.start(axserver_pool.options(pytest.mark.axserver(demo=False).mark))
+    server = axserver_pool.start(axserver_pool.options(pytest.mark.axserver(demo=False, atspi=False).mark))
     app = start_app(xvfb_display, server.socket, "chaos.py")
     try:
         client = server.client(client_name="imgui-chaos", timeout=8.0)
