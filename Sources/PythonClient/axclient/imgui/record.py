@@ -83,11 +83,12 @@ class Recorder:
 
     def _ordinal_key(self, kind: str) -> Any:
         """Items without an ImGui id (text, progress bars, rows): the n-th of their kind in their parent."""
-        parent = self._parent()
-        count = self._ordinals.get((parent, kind), 0)
-        self._ordinals[(parent, kind)] = count + 1
-        owner = self.items[parent][1] if parent >= 0 else "root"
-        return (owner, kind, count)
+        parent = self._stack[-1] if self._stack else -1
+        slot = (parent, kind)
+        ordinals = self._ordinals
+        count = ordinals.get(slot, 0)
+        ordinals[slot] = count + 1
+        return (self.items[parent][1] if parent >= 0 else "root", kind, count)
 
     def add(self, kind: str, key: Any, label: str, value: Any = None, extra: Any = None,
             rect: Optional[Tuple[float, float, float, float]] = None) -> int:
@@ -114,8 +115,12 @@ class Recorder:
             self._stack.pop()
 
     def item_key(self) -> Any:
-        """The last item's ImGui id, unique within the frame."""
-        return self._unique(self.imgui.get_item_id())
+        """The last item's ImGui id, unique within the frame (see :meth:`_unique`)."""
+        key = self.imgui.get_item_id()
+        seen = self._seen
+        count = seen.get(key, 0) + 1
+        seen[key] = count
+        return key if count == 1 else (key, count)
 
     def window_rect(self) -> Tuple[float, float, float, float]:
         """The current window's screen rect."""

@@ -24,9 +24,10 @@ def pressable(kind: str) -> Factory:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             pressed = original(*args, **kwargs)
             key = rec.item_key()
-            if rec.take(key) is not None:
+            if rec.pending and rec.take(key) is not None:
                 pressed = True
-            rec.add(kind, key, label_of(_arg(args, kwargs, 0, "label", "")))
+            label = args[0] if args else kwargs.get("label", "")
+            rec.add(kind, key, label if type(label) is str and "##" not in label else label_of(label))
             return pressed
         return wrapper
     return factory
@@ -352,11 +353,9 @@ def plain_text(kind: str, text_index: int, label_index: int = -1) -> Factory:
     def factory(rec: Recorder, original: Wrapper) -> Wrapper:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             result = original(*args, **kwargs)
-            text = _arg(args, kwargs, text_index, "fmt", None)
-            if text is None:
-                text = _arg(args, kwargs, text_index, "text", "")
+            text = args[text_index] if len(args) > text_index else kwargs.get("fmt", kwargs.get("text", ""))
             label = label_of(_arg(args, kwargs, label_index, "label", "")) if label_index >= 0 else ""
-            rec.add(kind, rec._ordinal_key("text"), label, text if isinstance(text, str) else str(text))
+            rec.add(kind, rec._ordinal_key("text"), label, text if type(text) is str else str(text))
             return result
         return wrapper
     return factory
