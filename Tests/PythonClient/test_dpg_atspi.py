@@ -1,7 +1,8 @@
 """axclient.dearpygui on AT-SPI: pyatspi (Debian's, in /usr/bin/python3 with the private stack's environment, as
 Orca uses it) sees a Dear PyGui app's items with roles, names, states and actions; real X keys (xdotool into
 Xvfb) typed into the app reach a keystroke listener registered like Orca's — except the characters typed into a
-password field (Specs/dearpygui-adapter.md §Keys)."""
+password field — before Dear PyGui sees them: a key the listener consumes never reaches the app
+(Specs/dearpygui-adapter.md §Keys, D-DPG-KEYS-1)."""
 import json
 import os
 import shutil
@@ -11,7 +12,7 @@ import time
 
 import pytest
 
-from dpgapps.dpg_support import module_server, needs_dpg, start_app
+from dpgapps.dpg_support import module_server, needs_dpg, start_app, wait_until
 from tk_support import xvfb_display  # noqa: F401
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -66,7 +67,7 @@ def server(axserver_pool):
 
 @pytest.fixture(scope="module")
 def app(server, xvfb_display):
-    started = start_app(server, xvfb_display, "settings_app.py")
+    started = start_app(server, xvfb_display, "settings_app.py", args=("--keys",))
     yield started
     started.stop()
 
@@ -144,6 +145,30 @@ def test_real_keys_reach_the_screen_reader_but_not_a_passwords_characters(server
         app.wait_line("changed password 's3cret-pinq'")  # the app has the character…
         heard.wait(lambda line: '"event_string": "Tab"' in line)
         assert heard.heard("q") == []  # …the screen reader never heard it (it would spell the secret)
+    finally:
+        listener.terminate()
+        listener.wait(10)
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")
+def test_a_key_the_screen_reader_consumes_never_reaches_the_app(server, app, xvfb_display):
+    listener = subprocess.Popen([SYSTEM_PYTHON, LISTENER, "--consume", "F9,z"], env=server.stack.env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        heard = Lines(listener)
+        heard.wait(lambda line: line == "READY", timeout=30)
+        env = click_into(server, app, xvfb_display, "name")
+        subprocess.run(["xdotool", "key", "--delay", "60", "F9", "F8"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "F9"' in line and '"press"' in line)  # heard and consumed…
+        heard.wait(lambda line: '"event_string": "F8"' in line and '"release"' in line)
+        app.wait_line("key F8")  # …F8 was not consumed: the app got it, after F9 (typed first)
+        assert "key F9" not in app.lines, app.lines[-20:]  # the consumed F9 never reached Dear PyGui
+        assert "keys are forwarded after" not in app.stderr_text()  # the GLFW path, not the fallback
+        subprocess.run(["xdotool", "key", "--delay", "60", "End", "z", "x"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "z"' in line and '"press"' in line)
+        typed = wait_until(lambda: [line for line in app.lines if line.startswith("changed name") and
+                                    line.endswith("x'")], what="the x typed into Name")
+        assert "z" not in typed[0], typed  # a consumed letter's character never reached the text field either
     finally:
         listener.terminate()
         listener.wait(10)

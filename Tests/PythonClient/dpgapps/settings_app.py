@@ -2,7 +2,8 @@
 modal "Delete?" popup. It prints what its callbacks did (the tests read stdout) and, in its own frame loop,
 "ready" after its third frame. ``--animate`` moves a progress bar every frame; ``--manual`` runs its own frame loop instead of
 ``start_dearpygui()``; ``--raise`` makes the Apply callback raise; ``--stall N`` sleeps N s in the frame loop
-when "Stall" is pressed; ``--nav`` turns on ImGui's keyboard navigation."""
+when "Stall" is pressed; ``--nav`` turns on ImGui's keyboard navigation; ``--keys`` prints "key F<n>" for each function
+key Dear PyGui reports to the app (a handler registry of the app's own)."""
 import sys
 import time
 
@@ -90,6 +91,12 @@ with dpg.window(label="Delete?", tag="confirm", modal=True, show=False, pos=(150
     with dpg.group(horizontal=True):
         dpg.add_button(label="Delete file", callback=on_confirm, user_data=True)
         dpg.add_button(label="Keep", callback=on_confirm, user_data=False)
+
+if "--keys" in ARGS:
+    FUNCTION_KEYS = {getattr(dpg, "mvKey_F%d" % n): "F%d" % n for n in range(1, 13)}
+    with dpg.handler_registry():
+        dpg.add_key_press_handler(callback=lambda sender, key: say("key %s" % FUNCTION_KEYS[key])
+                                  if key in FUNCTION_KEYS else None)
 
 dpg.create_viewport(title="Settings App", width=640, height=600, x_pos=0, y_pos=0)
 dpg.setup_dearpygui()

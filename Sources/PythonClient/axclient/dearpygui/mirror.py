@@ -16,6 +16,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 from ..errors import AXError
 from ..kit import LoopBusy, TargetGone, ToolkitMirror
 from ..provider import ActionRequest
+from . import glfw
 from .keys import KeyNames
 from .mapping import NUMBER_FIELDS, SLIDERS, VALUE_KINDS, Item, build_view
 from .walk import MAX_ITEMS, Walk
@@ -103,15 +104,18 @@ class DpgMirror(ToolkitMirror):
             self.safety_interval = float(os.environ.get("AXCLIENT_DPG_SAFETY_WALK", SAFETY_WALK_INTERVAL))
         except ValueError:
             self.safety_interval = SAFETY_WALK_INTERVAL
+        #: None until the first frame tries; then whether keys come from GLFW before ImGui (D-DPG-KEYS-1), else
+        #: from the handler registry after ImGui saw them (the fallback).
+        self.glfw_keys: Optional[bool] = None
         self._handlers = self._add_handlers()
         self.start()
 
     # -- Dear PyGui's hooks ------------------------------------------------------------------------------------------
 
     def _add_handlers(self) -> Optional[int]:
-        """A global handler registry of our own: key presses and releases (forwarded, D-DPG-KEYS) and mouse
-        clicks, releases and wheel turns (a user's input: walk at the next flush). Its callbacks run on Dear PyGui's
-        callback thread and only queue."""
+        """A global handler registry of our own: key presses and releases (forwarded from here only when GLFW is not
+        reachable, D-DPG-KEYS-1) and mouse clicks, releases and wheel turns (a user's input: walk at the next
+        flush). Its callbacks run on Dear PyGui's callback thread and only queue."""
         dpg = self.dpg
         try:
             with dpg.handler_registry() as registry:
@@ -133,14 +137,18 @@ class DpgMirror(ToolkitMirror):
 
     def _queue_key(self, key: Any, phase: str) -> None:
         """Dear PyGui's callback thread: queue the key with the modifiers and whether a password field is being
-        edited now (asked again when it is forwarded: masked if either says so)."""
+        edited now (asked again when it is forwarded: masked if either says so). Only the fallback: with GLFW's
+        callbacks installed the key was forwarded before ImGui saw it."""
+        if self.glfw_keys:
+            self._input_seen = True
+            return
         if isinstance(key, (list, tuple)):
             key = key[0] if key else None
         if isinstance(key, int) and not isinstance(key, bool):
-            self._key_events.append((key, phase, self.keys.modifiers(), self._editing_secret()))
+            self._key_events.append((key, phase, self.keys.modifiers(), self.editing_secret()))
         self._input_seen = True
 
-    def _editing_secret(self) -> bool:
+    def editing_secret(self) -> bool:
         """True while a password field is active (ImGui's active item: the one being typed into). Dear PyGui's
         ``get_focused_item`` does not follow typing, so each secure field of the last walk is asked."""
         for uuid in list(self._secure_uuids):
@@ -154,6 +162,25 @@ class DpgMirror(ToolkitMirror):
 
     def _on_input(self, sender: Any = None, app_data: Any = None) -> None:
         self._input_seen = True
+
+    def note_input(self) -> None:
+        """A user's input arrived (walk at the next flush)."""
+        self._input_seen = True
+
+    def _install_key_callbacks(self) -> None:
+        """First frame: GLFW's key and character callbacks in front of ImGui's; else the handler-registry fallback
+        (one stderr line). Nothing is installed with key forwarding off."""
+        if not self.key_forwarding:
+            self.glfw_keys = False
+            return
+        try:
+            self.glfw_keys = glfw.install(self)
+        except Exception as error:  # noqa: BLE001 — ctypes on an unexpected build: the fallback
+            self.glfw_keys = False
+            self.warn_once("glfw-error", "GLFW key callback: %s: %s" % (type(error).__name__, error))
+        if not self.glfw_keys:
+            self.warn_once("glfw", "Dear PyGui's GLFW is not reachable; keys are forwarded after Dear PyGui saw "
+                                   "them (an assistive technology cannot keep a key from the app)")
 
     def request_jobs(self) -> None:
         """Any thread: the queued actions run after the next frame (Dear PyGui renders continuously)."""
@@ -197,6 +224,8 @@ class DpgMirror(ToolkitMirror):
             return
         started = time.perf_counter()
         try:
+            if self.glfw_keys is None:
+                self._install_key_callbacks()
             self._drain_keys()
             if self._jobs_wanted:
                 self._jobs_wanted = False
@@ -238,7 +267,7 @@ class DpgMirror(ToolkitMirror):
             code, phase, modifiers, masked = self._key_events.popleft()
             keysym, char = self.keys.name(code, modifiers)
             if keysym:
-                self.forward_key(keysym, modifiers, phase, char, masked or self._editing_secret())
+                self.forward_key(keysym, modifiers, phase, char, masked or self.editing_secret())
 
     def _detect(self) -> None:
         """Cheap per-frame checks (the focus, the viewport; every 10th frame one ``get_values`` over the value

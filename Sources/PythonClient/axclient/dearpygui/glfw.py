@@ -1,0 +1,104 @@
+"""Keys reach the server before Dear PyGui (Specs/dearpygui-adapter.md §Keys, D-DPG-KEYS-1): Dear PyGui 2.x on
+Linux runs on a GLFW linked into ``_dearpygui.so`` (its ``glfw*`` functions are exported), so the GLFW key callback
+ImGui's backend installed on the viewport's window is replaced by one that calls
+:meth:`~axclient.kit.core.ToolkitMirror.forward_key` first and hands the key to ImGui's callback only when no
+assistive technology consumed it; the character GLFW reports right after a consumed key press is dropped too.
+Standard library only (``ctypes`` on the module Dear PyGui already loaded; the GLFW key table is
+:mod:`axclient.imgui.keys`'s)."""
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Dict, List, Optional
+
+from ..imgui.keys import KEYFUN, keysym, modifiers
+
+#: GLFW's character callback: (window, codepoint).
+CHARFUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint)
+#: Callbacks kept alive for the life of the process (GLFW holds raw pointers).
+_KEEP: List[Any] = []
+#: The chain installed on each GLFW window (by address): a later mirror of the same window takes it over instead of
+#: stacking a second forwarder in front (each key would be forwarded twice).
+_CHAINS: Dict[int, "Chain"] = {}
+
+
+def library() -> Optional[ctypes.CDLL]:
+    """The loaded ``_dearpygui`` extension as a ctypes library (the same instance: ``dlopen`` of a loaded path),
+    or None when it does not export GLFW (another platform or build)."""
+    try:
+        from dearpygui import _dearpygui
+        loaded = ctypes.CDLL(_dearpygui.__file__)
+        for name in ("glfwGetCurrentContext", "glfwSetKeyCallback", "glfwSetCharCallback"):
+            getattr(loaded, name)
+    except (ImportError, OSError, AttributeError, TypeError):
+        return None
+    return loaded
+
+
+def install(mirror: Any) -> bool:
+    """On Dear PyGui's frame thread after a frame (the viewport's GL context is current there): puts the forwarding
+    callbacks in front of ImGui's. False when GLFW or its window is not reachable."""
+    loaded = library()
+    if loaded is None:
+        return False
+    current = loaded.glfwGetCurrentContext
+    current.restype, current.argtypes = ctypes.c_void_p, []
+    window = current()
+    if not window:
+        return False
+    if window in _CHAINS:
+        _CHAINS[window].mirror = mirror
+        return True
+    set_key, set_char = loaded.glfwSetKeyCallback, loaded.glfwSetCharCallback
+    set_key.restype, set_key.argtypes = ctypes.c_void_p, [ctypes.c_void_p, KEYFUN]
+    set_char.restype, set_char.argtypes = ctypes.c_void_p, [ctypes.c_void_p, CHARFUN]
+    chain = Chain(mirror)
+    key_callback, char_callback = KEYFUN(chain.on_key), CHARFUN(chain.on_char)
+    _KEEP.extend((key_callback, char_callback))
+    previous_key = set_key(ctypes.c_void_p(window), key_callback)
+    previous_char = set_char(ctypes.c_void_p(window), char_callback)
+    chain.next_key = KEYFUN(previous_key) if previous_key else None
+    chain.next_char = CHARFUN(previous_char) if previous_char else None
+    _CHAINS[window] = chain
+    return True
+
+
+class Chain:
+    """The forwarding callbacks (GLFW calls them inside ``glfwPollEvents``, on Dear PyGui's frame thread, before
+    ImGui's) and ImGui's callbacks they hand unconsumed input to."""
+
+    def __init__(self, mirror: Any) -> None:
+        self.mirror = mirror
+        self.next_key: Any = None
+        self.next_char: Any = None
+        #: The last key press was consumed: GLFW reports its character next (same X event); drop that too.
+        self.drop_char = False
+
+    def on_key(self, window: Any, key: int, scancode: int, action: int, mods: int) -> None:
+        consumed = False
+        try:
+            consumed = self.forward(key, action, mods)
+        except Exception:  # noqa: BLE001 — a key must reach the app whatever the adapter does
+            consumed = False
+        if action != 0:
+            self.drop_char = consumed
+        if not consumed and self.next_key is not None:
+            self.next_key(window, key, scancode, action, mods)
+
+    def on_char(self, window: Any, codepoint: int) -> None:
+        if self.drop_char:
+            self.drop_char = False
+            return
+        if self.next_char is not None:
+            self.next_char(window, codepoint)
+
+    def forward(self, key: int, action: int, mods: int) -> bool:
+        """``input.key`` for a GLFW key event (press, repeat, release); True when an assistive technology consumed
+        it. Masked while a password field is being edited (nothing typed there leaves)."""
+        mirror = self.mirror
+        mirror.note_input()
+        name = keysym(key, mods)
+        if not name or mirror.closed:
+            return False
+        char = name if len(name) == 1 else (" " if name == "space" else "")
+        return bool(mirror.forward_key(name, modifiers(mods), "release" if action == 0 else "press", char,
+                                       into_masked=mirror.editing_secret()))
