@@ -16,9 +16,9 @@ from ..imgui.keys import KEYFUN, keysym, modifiers
 CHARFUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint)
 #: Callbacks kept alive for the life of the process (GLFW holds raw pointers).
 _KEEP: List[Any] = []
-#: The chain installed on each GLFW window (by address): a later mirror of the same window takes it over instead of
-#: stacking a second forwarder in front (each key would be forwarded twice).
-_CHAINS: Dict[int, "Chain"] = {}
+#: Our own callbacks by address → their chain: a later mirror on the same window (a second mirror, a new context)
+#: skips an older forwarder of ours instead of stacking behind it (each key would be forwarded twice).
+_OURS: Dict[int, "Chain"] = {}
 
 
 def library() -> Optional[ctypes.CDLL]:
@@ -45,9 +45,6 @@ def install(mirror: Any) -> bool:
     window = current()
     if not window:
         return False
-    if window in _CHAINS:
-        _CHAINS[window].mirror = mirror
-        return True
     set_key, set_char = loaded.glfwSetKeyCallback, loaded.glfwSetCharCallback
     set_key.restype, set_key.argtypes = ctypes.c_void_p, [ctypes.c_void_p, KEYFUN]
     set_char.restype, set_char.argtypes = ctypes.c_void_p, [ctypes.c_void_p, CHARFUN]
@@ -56,9 +53,14 @@ def install(mirror: Any) -> bool:
     _KEEP.extend((key_callback, char_callback))
     previous_key = set_key(ctypes.c_void_p(window), key_callback)
     previous_char = set_char(ctypes.c_void_p(window), char_callback)
-    chain.next_key = KEYFUN(previous_key) if previous_key else None
-    chain.next_char = CHARFUN(previous_char) if previous_char else None
-    _CHAINS[window] = chain
+    older = _OURS.get(previous_key or 0)
+    if older is not None:  # ours already in front: chain to what it chained to
+        chain.next_key, chain.next_char = older.next_key, older.next_char
+    else:
+        chain.next_key = KEYFUN(previous_key) if previous_key else None
+        chain.next_char = CHARFUN(previous_char) if previous_char else None
+    for callback in (key_callback, char_callback):
+        _OURS[ctypes.cast(callback, ctypes.c_void_p).value or 0] = chain
     return True
 
 
