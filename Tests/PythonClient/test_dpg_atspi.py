@@ -172,3 +172,26 @@ def test_a_key_the_screen_reader_consumes_never_reaches_the_app(server, app, xvf
     finally:
         listener.terminate()
         listener.wait(10)
+
+
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")
+def test_the_fallback_forwards_keys_after_dear_pygui_and_says_so_once(server, xvfb_display):
+    fallback = start_app(server, xvfb_display, "settings_app.py", args=("--keys",), name="settings_fallback",
+                         env={"AXCLIENT_DPG_GLFW_KEYS": "0"})
+    listener = subprocess.Popen([SYSTEM_PYTHON, LISTENER, "--consume", "F9"], env=server.stack.env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        heard = Lines(listener)
+        heard.wait(lambda line: line == "READY", timeout=30)
+        env = click_into(server, fallback, xvfb_display, "name")
+        subprocess.run(["xdotool", "key", "--delay", "60", "F9", "F8"], env=env, check=True, timeout=30)
+        heard.wait(lambda line: '"event_string": "F9"' in line and '"press"' in line)  # still forwarded…
+        heard.wait(lambda line: '"event_string": "F8"' in line and '"release"' in line)
+        fallback.wait_line("key F8")
+        assert "key F9" in fallback.lines  # …but after Dear PyGui saw it: the consumed key reached the app
+        warned = [line for line in fallback.stderr_text().splitlines() if "keys are forwarded after" in line]
+        assert len(warned) == 1 and "AXCLIENT_DPG_GLFW_KEYS=0" in warned[0], warned
+    finally:
+        listener.terminate()
+        listener.wait(10)
+        fallback.stop()

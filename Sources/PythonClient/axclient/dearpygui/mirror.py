@@ -168,19 +168,23 @@ class DpgMirror(ToolkitMirror):
         self._input_seen = True
 
     def _install_key_callbacks(self) -> None:
-        """First frame: GLFW's key and character callbacks in front of ImGui's; else the handler-registry fallback
-        (one stderr line). Nothing is installed with key forwarding off."""
+        """First frame: GLFW's key and character callbacks in front of ImGui's; else (GLFW not reachable, or
+        ``$AXCLIENT_DPG_GLFW_KEYS=0``) the handler-registry fallback, with one stderr line. Nothing is installed
+        with key forwarding off."""
         if not self.key_forwarding:
             self.glfw_keys = False
             return
-        try:
-            self.glfw_keys = glfw.install(self)
-        except Exception as error:  # noqa: BLE001 — ctypes on an unexpected build: the fallback
-            self.glfw_keys = False
-            self.warn_once("glfw-error", "GLFW key callback: %s: %s" % (type(error).__name__, error))
+        reason = "Dear PyGui's GLFW is not reachable"
+        if os.environ.get("AXCLIENT_DPG_GLFW_KEYS", "1") in ("0", "no", "false"):
+            self.glfw_keys, reason = False, "$AXCLIENT_DPG_GLFW_KEYS=0"
+        else:
+            try:
+                self.glfw_keys = glfw.install(self)
+            except Exception as error:  # noqa: BLE001 — ctypes on an unexpected build: the fallback
+                self.glfw_keys, reason = False, "GLFW: %s: %s" % (type(error).__name__, error)
         if not self.glfw_keys:
-            self.warn_once("glfw", "Dear PyGui's GLFW is not reachable; keys are forwarded after Dear PyGui saw "
-                                   "them (an assistive technology cannot keep a key from the app)")
+            self.warn_once("glfw", "%s; keys are forwarded after Dear PyGui saw them (an assistive technology "
+                                   "cannot keep a key from the app)" % reason)
 
     def request_jobs(self) -> None:
         """Any thread: the queued actions run after the next frame (Dear PyGui renders continuously)."""
