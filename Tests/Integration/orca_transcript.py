@@ -819,11 +819,8 @@ def start_twin(stack):
     return proc
 
 
-#: The role words the two Orcas say differently on the demo (D-SPEECH-3, Specs/python-client.md "Across Orca
-#: versions"): PUSH_BUTTON is "button" in libatspi 2.56's localized role names (Orca 43 on 2.46: "push button"), a
-#: switch (TOGGLE_BUTTON + xml-roles:switch) is "switch" for Orca 48's AXUtilitiesRole.is_switch.
-ROLE_WORDS = {"orca-43": {"push button": "push button", "switch": "toggle button"},
-              "orca-48": {"push button": "button", "switch": "switch"}}
+#: The role words the two Orcas say differently (D-SPEECH-3), declared in axclient.orca_stack.
+ROLE_WORDS = orca_stack.ROLE_WORDS
 
 
 def on_orca48(cls):
