@@ -173,9 +173,25 @@ def test_an_orca_that_exits_at_start_up_says_why(tmp_path, monkeypatch):
 
 
 @needs_orca
+def test_an_orca_whose_main_loop_never_runs_is_not_ready(tmp_path, monkeypatch):
+    """"Screen reader on" comes before Orca's main loop runs: an Orca that says it and never gets to its main loop
+    (its hook's idle callback never writes $ORCA_READY_FILE) is a start error within the bound, and is stopped."""
+    stand_in_orca(tmp_path, monkeypatch, """\
+        echo "Screen reader on" >> "$ORCA_SPEECH_LOG"
+        exec sleep 60
+        """)
+    started = time.monotonic()
+    with pytest.raises(ScreenReaderStartError) as caught:
+        Orca(StandInStack(tmp_path), startup_timeout=2)
+    assert time.monotonic() - started < 5
+    assert "main loop never ran idle" in str(caught.value)
+
+
+@needs_orca
 def test_speech_that_never_settles_is_bounded(tmp_path, monkeypatch):
     stand_in_orca(tmp_path, monkeypatch, """\
         echo "Screen reader on" >> "$ORCA_SPEECH_LOG"
+        echo idle > "$ORCA_READY_FILE"
         while true; do echo "tick" >> "$ORCA_SPEECH_LOG"; sleep 0.05; done
         """)
     orca = Orca(StandInStack(tmp_path), startup_timeout=5)
