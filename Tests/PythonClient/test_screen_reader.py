@@ -18,6 +18,7 @@ import pytest
 
 import axclient
 from axclient import expect, orca_stack
+from orca_stacks import on_both_orcas
 from axclient.screen_reader import (Orca, ScreenReader, ScreenReaderStartError, ScreenReaderUnavailable,
                                     SpeechNeverSettled, missing_prerequisite, parse_chord)
 
@@ -37,15 +38,6 @@ def test_chords_parse_as_a_keyboard_presses_them():
     for bad in ("", "  ", "Hyper+Tab", "Shift+"):
         with pytest.raises(ValueError):
             parse_chord(bad)
-
-
-def on_both_orcas(**options):
-    """Both screen-reader stacks (issue 39), whatever --axserver-orca says: `stack` is "43" or "48", and the axserver
-    marker (with `options`) starts the screen reader on it. Module scope, so pytest runs one stack's tests together
-    (one reader session per stack, not a restart per test)."""
-    return pytest.mark.parametrize("stack", [
-        pytest.param(stack, id="orca" + stack, marks=pytest.mark.axserver(orca=stack, **options))
-        for stack in ("43", "48")], scope="module")
 
 
 @needs_orca

@@ -647,6 +647,18 @@ class ScreenReaderSession:
         self.wait_until_quiet(quiet_timeout)
         return self.server
 
+    def use_keys_from_x(self, keys_from_x: bool) -> None:
+        """Whether Orca takes its keys from the stack's X display (True: an app there that reads its keys from X,
+        such as a GTK reference app driven by xdotool) or from the server (False, the default). Orca 43 hears both
+        through the registry either way; Orca 48 takes keys from one ``Atspi.Device``, so it starts again on its X11
+        device or on the server's keyboard monitor (D-KEY-MONITOR-1) — :attr:`orca` is then a new :class:`Orca`."""
+        assert self.orca is not None, "the session was stopped"
+        if not self.orca_stack.uses_device_model or bool(self._orca_options.get("keys_from_x")) == keys_from_x:
+            return
+        self.orca.stop()
+        self._orca_options["keys_from_x"] = keys_from_x
+        self.orca = Orca(self.stack, orca_stack=self.orca_stack, **self._orca_options)
+
     def wait_until_quiet(self, timeout: float = 5.0) -> None:
         """Returns once Orca said nothing for the reader's settle time (0.25 s), bounded by ``timeout``."""
         assert self.orca is not None, "the session was stopped"
