@@ -79,3 +79,6 @@ class OrcaReadsTextTheAppReports(unittest.TestCase):
         self.assertEqual(self.note.get("text"), "Buy mil")
         self.assertEqual(self.note.get("selectedTextRange"), [7, 0])
         self.assertTrue(any(line.startswith("ACTION key") for line in self.actions), self.actions)
+
+
+OrcaReadsTextTheAppReportsOnOrca48 = ot.on_orca48(OrcaReadsTextTheAppReports)
