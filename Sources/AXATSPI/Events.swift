@@ -274,14 +274,19 @@ extension AppBridge {
                 served.focusedID.flatMap { served.tree[$0] != nil ? $0 : nil }
                 ?? served.tree.windows.last(where: { served.tree[$0]?.states.contains(.activeWindow) == true })
             emit(.event(ATSPIEvent(.announcement, source: source, detail1: pol, data: .string(text))))
-            presentAsNotification(
-                text, window: source.flatMap { served.tree[$0]?.windowID } ?? served.tree.windows.last)
+            // Orca 48 speaks both the announcement and a notification object: the object only for a client that
+            // hears notifications and not announcements (Orca 43), so every screen reader says the text once.
+            if listeners.someoneMissesAnnouncements {
+                presentAsNotification(
+                    text, window: source.flatMap { served.tree[$0]?.windowID } ?? served.tree.windows.last)
+            }
         }
     }
 
     /// Orca 43 has no handler for the Announcement event; it speaks an object of role NOTIFICATION when that
     /// object's `showing` state turns on (how desktop notifications reach it). The bridge therefore also serves a
-    /// transient notification object named with the text, parented to the application, and emits that change.
+    /// transient notification object named with the text, parented to the application, and emits that change —
+    /// while some client listens for that and not for announcements (`EventListeners.someoneMissesAnnouncements`).
     func presentAsNotification(_ text: String, window: String?) {
         var applicationNode = AXNode(
             id: ATSPIMapping.announcementID, viewID: nil, className: ATSPIMapping.announcementClass,

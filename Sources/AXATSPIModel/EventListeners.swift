@@ -82,6 +82,21 @@ package final class EventListeners: Sendable {
         }
     }
 
+    /// Whether some client hears a notification object turning SHOWING but not `object:announcement` (Orca 43.1
+    /// registers no announcement listener; Orca 48 registers both): only then does an announcement also need the
+    /// transient notification object (D-ATSPI-READY-1 (3)). Always while the registry is unknown.
+    package var someoneMissesAnnouncements: Bool {
+        registrations.withLock { state in
+            if !state.known { return true }
+            let showing = ["object", "statechanged", "showing"]
+            let announcement = ["object", "announcement", ""]
+            return state.byBus.values.contains { list in
+                list.contains { EventListeners.matches($0, showing) }
+                    && !list.contains { EventListeners.matches($0, announcement) }
+            }
+        }
+    }
+
     static func matches(_ registration: [String], _ event: [String]) -> Bool {
         for (index, component) in registration.enumerated() where !component.isEmpty {
             if index >= event.count || event[index] != component { return false }

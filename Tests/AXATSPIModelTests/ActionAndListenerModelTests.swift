@@ -92,4 +92,21 @@ final class ActionAndListenerModelTests: XCTestCase {
         XCTAssertEqual(listeners.summary, "listeners=unknown")
         XCTAssertEqual(EventListeners.normalizedComponent("State-Changed"), "statechanged")
     }
+
+    /// Orca 48 listens for announcements and for notifications turning SHOWING, Orca 43 for the latter only: the
+    /// notification object is wanted while a client of Orca 43's kind listens (else Orca 48 says the text twice).
+    func testAnnouncementsNeedANotificationObjectOnlyForClientsThatMissThem() {
+        let listeners = EventListeners()
+        XCTAssertTrue(listeners.someoneMissesAnnouncements, "unknown registry: serve both")
+        let orca48 = [("object:announcement", ":1.4"), ("object:state-changed:showing", ":1.4")]
+        listeners.setAll(orca48.map { ($0.1, $0.0) })
+        XCTAssertFalse(listeners.someoneMissesAnnouncements, "Orca 48 alone hears the announcement")
+        listeners.add(bus: ":1.9", event: "object:state-changed:")
+        XCTAssertTrue(listeners.someoneMissesAnnouncements, "Orca 43 (showing, no announcement) beside it")
+        listeners.remove(bus: ":1.9", event: "")
+        listeners.add(bus: ":1.10", event: "object:")
+        XCTAssertFalse(listeners.someoneMissesAnnouncements, "a client of every object event hears announcements")
+        listeners.setAll([(":1.11", "window:activate")])
+        XCTAssertFalse(listeners.someoneMissesAnnouncements, "nobody hears notifications: no object needed")
+    }
 }

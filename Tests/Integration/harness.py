@@ -6,6 +6,7 @@ import select
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -13,6 +14,21 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("AXSERVER_BIN") or os.path.join(ROOT, ".build", "debug")
 AXSERVER = os.path.join(BIN, "axserver")
 AXQUERY = os.path.join(BIN, "axquery")
+
+sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
+from axclient import orca_stack  # noqa: E402
+
+#: The screen-reader stacks every real-Orca test runs on (axclient.orca_stack's choices): Debian 12's Orca 43 on
+#: at-spi2-core 2.46, and Orca 48.1 on at-spi2-core / libatspi 2.56 from Tools/install-orca48.sh.
+ORCA_STACKS = ("43", "48")
+
+
+def orca48_missing():
+    """None when the Orca 48 prefix is installed, else why a test on it is skipped (with the install command)."""
+    prefix = os.environ.get("AXSERVER_ORCA48_PREFIX") or os.path.join(ROOT, ".build", "orca48")
+    if os.path.exists(os.path.join(prefix, "READY")):
+        return None
+    return "no Orca 48 stack in %s (Tools/install-orca48.sh installs it)" % prefix
 
 
 class Proc:
@@ -133,7 +149,16 @@ def start_server(*extra, env=None, atspi=False):
 class A11yStack:
     """The private session bus + AT-SPI bus + registry (optionally Xvfb) from Tools/a11y-stack.sh."""
 
-    def __init__(self, xvfb=False, private_home=False, extra_args=()):
+    def __init__(self, xvfb=False, private_home=False, extra_args=(), orca=None, keys_from_x=False):
+        """`orca` ("43", "48", a prefix; None: no screen reader chosen) starts that stack's bus launcher and registry
+        and gives the environment that Orca (AX_ORCA_BIN for Tools/orca_capture.sh, its libraries) and, on Orca 48,
+        the server's keyboard monitor (D-KEY-MONITOR-1); `keys_from_x` keeps Orca 48 on its X11 device (an app that
+        reads X keys itself, such as the GTK 4 twin driven by xdotool)."""
+        #: The chosen axclient.orca_stack.OrcaStack (None when `orca` is None).
+        self.orca_stack = orca_stack.resolve(orca) if orca is not None else None
+        self.keys_from_x = keys_from_x
+        if self.orca_stack is not None and not extra_args:
+            extra_args = self.orca_stack.a11y_stack_args
         # AX_ATSPI_ROOT (e.g. .build/orca48/root of Tools/install-orca48.sh): every stack runs that at-spi2-core's
         # bus launcher and registry, and its clients (pyatspi) load that libatspi and typelib.
         atspi_root = os.environ.get("AX_ATSPI_ROOT")
@@ -159,6 +184,15 @@ class A11yStack:
                                 ("GI_TYPELIB_PATH", "usr/lib/x86_64-linux-gnu/girepository-1.0")):
                 rest = self.env.get(key)
                 self.env[key] = os.path.join(root, folder) + (os.pathsep + rest if rest else "")
+        if self.orca_stack is not None:
+            self.env = self.orca_stack.orca_env(self.env, keys_from_x=keys_from_x)
+            self.env.update(self.orca_stack.server_env())
+            self.env["AX_ORCA_BIN"] = self.orca_stack.orca
+
+    @property
+    def orca_name(self):
+        """"orca-43" / "orca-48": the running Orca as the speech preview names it (None: no Orca chosen)."""
+        return self.orca_stack.name if self.orca_stack is not None else None
 
     def stop(self):
         subprocess.run([os.path.join(ROOT, "Tools", "a11y-stack.sh"), "stop", self.dir], capture_output=True, timeout=60)
@@ -171,8 +205,8 @@ class ProviderStack:
     failed half way."""
 
     def __init__(self, *server_args, providers=(), xvfb=False, private_home=False, env=None, rpc_timeout=30,
-                 client_name=None):
-        self.stack = A11yStack(xvfb=xvfb, private_home=private_home)
+                 client_name=None, orca=None):
+        self.stack = A11yStack(xvfb=xvfb, private_home=private_home, orca=orca)
         self.stack.env.update(env or {})
         self.env = self.stack.env
         self._stops = []

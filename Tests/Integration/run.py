@@ -4,10 +4,12 @@
 Environment:
   AXSERVER_BIN      the folder holding the built axserver and axquery binaries.
   AX_TEST_PATTERN   which files (default test_*.py).
-  AX_TEST_SHARD     "K/N": run only shard K (1-based) of N. Files, never single tests, are shared out (a file's
-                    setUpClass starts its own stack), longest first onto the least-loaded shard, by the seconds in
-                    durations.json (a file it does not list counts 20 s). Every file lands in exactly one shard.
-  AX_TEST_OUTPUT_DIR  where this run writes durations-<K>of<N>.json: each file's seconds, to refresh durations.json.
+  AX_TEST_SHARD     "K/N": run only shard K (1-based) of N. Test classes, never single tests, are shared out (a
+                    class's setUpClass starts its own stack; no file has module-level set-up), longest first onto
+                    the least-loaded shard, by the seconds in durations.json: a class's "module.Class" entry, else
+                    its file's entry shared evenly among the file's classes, else 20 s. So a file's Orca 43 and
+                    Orca 48 classes (…OnOrca48) can run in two shards at once. Every class lands in one shard.
+  AX_TEST_OUTPUT_DIR  where this run writes durations-<K>of<N>.json: each class's seconds, to refresh durations.json.
 Prints each file's seconds, slowest first, after the summary of unittest.
 """
 import json
@@ -41,17 +43,35 @@ def shard_spec():
     return index, count
 
 
-def assign(modules, count):
-    """Module name -> shard (0-based): longest first onto the least-loaded shard (ties: the lower shard)."""
+def unit_of(test):
+    """The unit a shard takes whole: the test's class, "module.Class"."""
+    return "%s.%s" % (type(test).__module__, type(test).__name__)
+
+
+def weights(units, known):
+    """Each unit's expected seconds: its own entry, else its module's shared evenly among the module's units."""
+    per_module = {}
+    for unit in units:
+        per_module.setdefault(unit.rsplit(".", 1)[0], []).append(unit)
+    weight = {}
+    for module, members in per_module.items():
+        share = float(known.get(module, UNKNOWN_FILE_SECONDS * len(members))) / len(members)
+        for unit in members:
+            weight[unit] = float(known.get(unit, share))
+    return weight
+
+
+def assign(units, count):
+    """Unit ("module.Class") -> shard (0-based): longest first onto the least-loaded shard (ties: the lower)."""
     try:
         with open(os.path.join(HERE, "durations.json"), encoding="utf-8") as handle:
             known = json.load(handle)
     except (OSError, ValueError):
         known = {}
-    weight = {name: float(known.get(name, UNKNOWN_FILE_SECONDS)) for name in modules}
+    weight = weights(units, known)
     loads = [0.0] * count
     placed = {}
-    for name in sorted(modules, key=lambda name: (-weight[name], name)):
+    for name in sorted(units, key=lambda name: (-weight[name], name)):
         target = min(range(count), key=lambda shard: (loads[shard], shard))
         placed[name] = target
         loads[target] += weight[name]
@@ -59,19 +79,19 @@ def assign(modules, count):
 
 
 class TimedResult(unittest.TextTestResult):
-    """Adds to a test's file the seconds since the previous test ended: the test and its class's set-up (a class's
-    tear-down counts for the next file, about evenly)."""
+    """Adds to a test's class the seconds since the previous test ended: the test and its class's set-up (a class's
+    tear-down counts for the next class, about evenly)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.seconds_by_module = {}
+        self.seconds_by_unit = {}
         self.last_stop = time.monotonic()
 
     def stopTest(self, test):
         super().stopTest(test)
         now = time.monotonic()
-        name = type(test).__module__
-        self.seconds_by_module[name] = self.seconds_by_module.get(name, 0.0) + now - self.last_stop
+        name = unit_of(test)
+        self.seconds_by_unit[name] = self.seconds_by_unit.get(name, 0.0) + now - self.last_stop
         self.last_stop = now
 
 
@@ -80,11 +100,11 @@ def main():
     loader = unittest.TestLoader()
     pattern = os.environ.get("AX_TEST_PATTERN", "test_*.py")
     discovered = list(flatten(loader.discover(HERE, pattern=pattern, top_level_dir=HERE)))
-    modules = sorted({type(test).__module__ for test in discovered})
-    placed = assign(modules, count)
-    mine = [test for test in discovered if placed[type(test).__module__] == index - 1]
+    units = sorted({unit_of(test) for test in discovered})
+    placed = assign(units, count)
+    mine = [test for test in discovered if placed[unit_of(test)] == index - 1]
     if count > 1:
-        print("shard %d/%d: %s" % (index, count, " ".join(name for name in modules if placed[name] == index - 1)))
+        print("shard %d/%d: %s" % (index, count, " ".join(name for name in units if placed[name] == index - 1)))
     suite = unittest.TestSuite(mine)
     runner = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult, stream=sys.stdout)
     res = runner.run(suite)
@@ -92,9 +112,13 @@ def main():
     skipped = len(res.skipped)
     # A failed setUpClass is an error that ran no test: count it as failed, never as a negative pass count.
     passed = max(0, res.testsRun - failed - skipped)
-    seconds = {name: round(value, 1) for name, value in res.seconds_by_module.items()}
+    seconds = {name: round(value, 1) for name, value in res.seconds_by_unit.items()}
+    by_file = {}
+    for name, value in seconds.items():
+        module = name.rsplit(".", 1)[0]
+        by_file[module] = by_file.get(module, 0.0) + value
     print("seconds per file (slowest first): " + ", ".join(
-        "%s %.0f" % (name, value) for name, value in sorted(seconds.items(), key=lambda item: -item[1])))
+        "%s %.0f" % (name, value) for name, value in sorted(by_file.items(), key=lambda item: -item[1])))
     output = os.environ.get("AX_TEST_OUTPUT_DIR")
     if output:
         os.makedirs(output, exist_ok=True)

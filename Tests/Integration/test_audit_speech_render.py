@@ -5,8 +5,9 @@ from the server's output:
   * the audit demo "Checkout" (Sources/AXDemo/AuditDemo.swift) gets exactly one thing wrong per check: the
     (check, element) pairs below are the mistakes its design makes, one per control;
   * the main demo's only finding is its Device Name field, labelled by its placeholder alone (D-AUDIT-3);
-  * Orca's lines are the ones real Orca 43 speaks for the demo (test_orca.py): "Reset All Settings push button"
-    then "Asks before resetting"; VoiceOver's follow D-SPEECH-1 (label, trait, hint after a pause);
+  * Orca's lines are the ones real Orca speaks for the demo (test_orca.py), per stack (D-SPEECH-3): Orca 43 "Reset All
+    Settings push button", Orca 48.1 "Reset All Settings button" (orca_transcript.ROLE_WORDS), then "Asks before
+    resetting"; VoiceOver's follow D-SPEECH-1 (label, trait, hint after a pause);
   * the navigation bar reads its title, then its back item (R13), so a walk starts navBar#title, navBar#back.
 """
 import base64
@@ -17,7 +18,8 @@ import subprocess
 import unittest
 import xml.etree.ElementTree as ET
 
-from harness import AXQUERY, RPC, start_server
+from harness import AXQUERY, ORCA_STACKS, RPC, start_server
+from orca_transcript import ROLE_WORDS
 
 AUDIT_APP = "axserver-audit-demo"
 EXPECTED_MISTAKES = {
@@ -123,14 +125,23 @@ class AuditSpeechRender(unittest.TestCase):
     def test_speech_describe_both_models(self):
         r = self.rpc.result("speech.describe", {"app": "axserver-demo", "target": {"selector": "#showAlert"}})
         self.assertEqual(r["orca"]["utterances"], ["Reset All Settings push button", "Asks before resetting"])
+        self.assertEqual(r["orca"]["screenReader"], "orca-43", "the default is the system's Orca 43")
         self.assertEqual(r["voiceOver"]["text"], "Reset All Settings, button. Asks before resetting")
-        code, out, err = self.ax("say", "--app", "axserver-demo", "#showAlert")
-        self.assertEqual(code, 0, err)
-        self.assertEqual(out.decode().splitlines(), [
-            "VoiceOver: Reset All Settings, button. Asks before resetting",
-            "Orca:      Reset All Settings push button",
-            "Orca:      Asks before resetting",
-        ])
+        for stack in ORCA_STACKS:
+            with self.subTest(orca=stack):
+                name = "orca-" + stack
+                button = "Reset All Settings %s" % ROLE_WORDS[name]["push button"]
+                r = self.rpc.result("speech.describe", {"app": "axserver-demo", "target": {"selector": "#showAlert"},
+                                                        "screenReader": name})
+                self.assertEqual((r["orca"]["utterances"], r["orca"]["screenReader"]),
+                                 ([button, "Asks before resetting"], name))
+                code, out, err = self.ax("say", "--app", "axserver-demo", "--screen-reader", name, "#showAlert")
+                self.assertEqual(code, 0, err)
+                self.assertEqual(out.decode().splitlines(), [
+                    "VoiceOver: Reset All Settings, button. Asks before resetting",
+                    "Orca:      " + button,
+                    "Orca:      Asks before resetting",
+                ])
 
     def test_speech_walk_reading_order(self):
         r = self.rpc.result("speech.walk", {"app": "axserver-demo", "model": "voiceOver"})

@@ -35,11 +35,7 @@ def resolve_stack():
 
 
 def stack_for(chosen, keys_from_x):
-    stack = A11yStack(xvfb=True, private_home=True, extra_args=chosen.a11y_stack_args)
-    stack.env = chosen.orca_env(stack.env, keys_from_x=keys_from_x)
-    stack.env.update(chosen.server_env())
-    stack.env["AX_ORCA_BIN"] = chosen.orca
-    return stack
+    return A11yStack(xvfb=True, private_home=True, orca=chosen.prefix or "43", keys_from_x=keys_from_x)
 
 
 def run_gtk4(chosen):
@@ -64,13 +60,7 @@ def run_ours(chosen):
         server, sock, _tmp = start_server("--demo", env=stack.env, atspi=True)
         rpc = RPC(sock, timeout=20)
         rpc.result("initialize", {"role": "automation"})
-        orca = ot.Orca(stack)
-        if chosen.uses_device_model:   # Orca 48 says "Screen reader on" before its device watches keys
-            deadline = time.time() + 20
-            while not orca_stack.watching_keyboard(stack.env):
-                if time.time() > deadline:
-                    raise AssertionError("Orca 48 never watched the keyboard (%s)" % orca_stack.ORCA_MONITOR_NAME)
-                time.sleep(0.02)
+        orca = ot.Orca(stack)   # on Orca 48: returns once its device watches the keyboard
         return ot.run_key_script(ot.Transcript(orca, ot.RpcKeys(rpc), "ours"))
     finally:
         if orca:

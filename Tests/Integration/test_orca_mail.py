@@ -1,6 +1,7 @@
 """Orca reads a multi-line reading pane line by line (issue 21 §3, §7; D-TEXT-LINES-1), in a second app: the mail
 client pushed by a plain Python provider (Tests/Integration/data/mail_provider.py), on a private stack with Xvfb and
-an isolated Orca 43 (Tests/Integration/orca_transcript.py's driver, keys through `input.key`).
+an isolated Orca (Tests/Integration/orca_transcript.py's driver, keys through `input.key`) — Orca 43, and Orca 48.1 on
+at-spi2-core 2.56 in …OnOrca48 (ot.on_orca48; same keys, same expectations).
 
 Script: accessibility focus on the read-only reading pane and Down, Down, Up (caret navigation, D-KEYOP-5: Orca
 reads the line the caret reaches, as in a GTK TextView); then focus the first message row (its body, three lines, is
@@ -23,11 +24,14 @@ BODY = ["Hi,", "are we still on for lunch on Friday?", "Alice"]
 
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaReadsTheMailByLine(unittest.TestCase):
+    #: The screen-reader stack (harness.ORCA_STACKS): "43" here, "48" in the …OnOrca48 variant.
+    orca = "43"
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = ot.output_dir("orca-mail")
-        session = ProviderStack(providers=[(MAIL, "mail")], xvfb=True, private_home=True, rpc_timeout=20)
+        cls.folder = ot.output_dir("orca-mail" if cls.orca == "43" else "orca48-mail")
+        session = ProviderStack(providers=[(MAIL, "mail")], xvfb=True, private_home=True, rpc_timeout=20,
+                                orca=cls.orca)
         try:
             rpc = session.rpc
             orca = ot.Orca(session.stack)
@@ -65,6 +69,9 @@ class OrcaReadsTheMailByLine(unittest.TestCase):
         joined = " ".join(BODY)
         self.assertFalse(any(joined in " ".join(u.split()) for u in utterances),
                          "the pane's lines were read as one: %r" % utterances)
+
+
+OrcaReadsTheMailByLineOnOrca48 = ot.on_orca48(OrcaReadsTheMailByLine)
 
 
 if __name__ == "__main__":

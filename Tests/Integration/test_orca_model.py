@@ -1,4 +1,5 @@
-"""The Orca speech model (speech.describe, D-SPEECH-2) against real Orca 43 on the demo, control by control.
+"""The Orca speech model (speech.describe, D-SPEECH-2, D-SPEECH-3) against real Orca on the demo, control by control:
+Orca 43 with `screenReader: "orca-43"`, and Orca 48.1 on at-spi2-core 2.56 (…OnOrca48) with `"orca-48"`.
 
 Same recipe as test_orca.py (Tools/orca_capture.sh: Xvfb, private home, Orca's speech appended to a log, Orca
 started and stopped by PID). For each control, focus moves there the way Orca's structural navigation does it
@@ -11,6 +12,7 @@ import re
 import time
 import unittest
 
+import orca_transcript as ot
 import test_orca
 from harness import RPC
 
@@ -50,7 +52,8 @@ class OrcaModelAgreesWithOrca(test_orca.OrcaReadsTheDemo):
             for entry in CONTROLS:
                 name, node = entry[0], entry[1]
                 where = {"name": name, "role": entry[2]} if len(entry) > 2 else {"name": name}
-                model = rpc.result("speech.describe", {"app": APP, "target": {"id": node}, "model": "orca"})["orca"]["utterances"]
+                model = rpc.result("speech.describe", {"app": APP, "target": {"id": node}, "model": "orca",
+                                                       "screenReader": self.stack.orca_name})["orca"]["utterances"]
                 start = self.mark()
                 if not self.client.call("grab_focus", app=APP, where=where):
                     differences.append("%s: GrabFocus returned false" % name)
@@ -68,6 +71,9 @@ class OrcaModelAgreesWithOrca(test_orca.OrcaReadsTheDemo):
         if os.environ.get("AX_ORCA_SHOW"):
             print("\n" + "\n".join(heard))
         self.assertEqual(differences, [], "\n".join(differences))
+
+
+OrcaModelAgreesWithOrcaOnOrca48 = ot.on_orca48(OrcaModelAgreesWithOrca)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Orca speaks the title of a new window of the same app before the control focused in it (D-ATSPI-ACTIVE-1, windows
-within one app), on a private stack with Xvfb and an isolated Orca 43 (Tests/Integration/orca_transcript.py's driver).
+within one app), on a private stack with Xvfb and an isolated Orca (Tests/Integration/orca_transcript.py's driver), on
+both stacks: Orca 43 (…Window) and Orca 48.1 on at-spi2-core 2.56 (…WindowOnOrca48, ot.on_orca48).
 
 Two apps: `axserver --demo` and a task list pushed by a Python provider (Tests/Integration/data/tasks_provider.py).
 Script: F5 routed to the task list (it becomes the active app: Orca presents its "Tasks" window), then its Rename
@@ -9,7 +10,8 @@ with its role ("Rename task frame."), before the field ("New name text."), as it
 manager activated. Before the fix the new window came with `window:create` only (the old one was deactivated and
 nothing activated): Orca named the window only as a new ancestor of the focused field ("Rename task" / "New name
 text."), and for IDLE's Search Dialog not at all (Tests/PythonClient/test_tk_orca.py).
-The transcript goes to $AX_TEST_OUTPUT_DIR/orca-second-window/ (default a fresh folder under /tmp).
+Both Orcas say the title with the role word "frame" and a text field as "text". The transcript goes to
+$AX_TEST_OUTPUT_DIR/orca-second-window/ (orca48-second-window/ on Orca 48; default a fresh folder under /tmp).
 """
 import os
 import unittest
@@ -35,12 +37,14 @@ def activation_step(transcript, rpc, target, what):
 
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaNamesANewWindowOfTheSameApp(unittest.TestCase):
+    #: The screen-reader stack (harness.ORCA_STACKS): "43" here, "48" in the …OnOrca48 variant.
+    orca = "43"
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = ot.output_dir("orca-second-window")
+        cls.folder = ot.output_dir("orca-second-window" if cls.orca == "43" else "orca48-second-window")
         session = ProviderStack(
-            "--demo", providers=[(TASKS, "tasks")], xvfb=True, private_home=True, rpc_timeout=20)
+            "--demo", providers=[(TASKS, "tasks")], xvfb=True, private_home=True, rpc_timeout=20, orca=cls.orca)
         try:
             rpc = session.rpc
             orca = ot.Orca(session.stack)
@@ -70,6 +74,9 @@ class OrcaNamesANewWindowOfTheSameApp(unittest.TestCase):
         closed = self.spoken(2)
         self.assertTrue(any("Rename" in u and "task" not in u for u in closed),
                         "Orca did not say the focused Rename button again: %r" % closed)
+
+
+OrcaNamesANewWindowOfTheSameAppOnOrca48 = ot.on_orca48(OrcaNamesANewWindowOfTheSameApp)
 
 
 if __name__ == "__main__":

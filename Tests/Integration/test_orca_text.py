@@ -1,6 +1,7 @@
 """Orca reads text an app reports about itself (D-TEXT-APP-1…5), in a third app: the notes reader pushed through the
 Python provider library (Tests/Integration/data/notes_provider.py), on a private stack with Xvfb and an isolated
-Orca 43 (Tests/Integration/orca_transcript.py's driver, keys through `input.key`).
+Orca (Tests/Integration/orca_transcript.py's driver, keys through `input.key`): Orca 43, and Orca 48.1 on at-spi2-core
+2.56 in …OnOrca48 (ot.on_orca48).
 
 Script: accessibility focus on the article (a read-only text view whose one paragraph wraps on three lines, sent as
 line boxes — no newlines in its text) and Down, Down, Up: Orca reads the line the caret reaches, by the app's line
@@ -23,11 +24,14 @@ LINES = ["Teh quick brown fox", "jumps over the lazy", "dog by the river."]
 
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaReadsTextTheAppReports(unittest.TestCase):
+    #: The screen-reader stack (harness.ORCA_STACKS): "43" here, "48" in the …OnOrca48 variant.
+    orca = "43"
 
     @classmethod
     def setUpClass(cls):
-        cls.folder = ot.output_dir("orca-text")
-        session = ProviderStack(providers=[(NOTES, "notes")], xvfb=True, private_home=True, rpc_timeout=20)
+        cls.folder = ot.output_dir("orca-text" if cls.orca == "43" else "orca48-text")
+        session = ProviderStack(providers=[(NOTES, "notes")], xvfb=True, private_home=True, rpc_timeout=20,
+                                orca=cls.orca)
         try:
             rpc = session.rpc
             notes = session.providers["notes"]
@@ -75,3 +79,6 @@ class OrcaReadsTextTheAppReports(unittest.TestCase):
         self.assertEqual(self.note.get("text"), "Buy mil")
         self.assertEqual(self.note.get("selectedTextRange"), [7, 0])
         self.assertTrue(any(line.startswith("ACTION key") for line in self.actions), self.actions)
+
+
+OrcaReadsTextTheAppReportsOnOrca48 = ot.on_orca48(OrcaReadsTextTheAppReports)

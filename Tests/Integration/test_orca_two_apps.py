@@ -16,15 +16,10 @@ Orca 48 through the server's org.freedesktop.a11y.Manager, D-KEY-MONITOR-1, and 
 loop handled them, D-KEY-MONITOR-2). Skipped, with the install command, when the prefix is missing.
 """
 import os
-import sys
-import time
 import unittest
 
 import orca_transcript as ot
-from harness import ROOT, ProviderStack
-
-sys.path.insert(0, os.path.join(ROOT, "Sources", "PythonClient"))
-from axclient import orca_stack  # noqa: E402
+from harness import ProviderStack
 
 SKIP = ot.prerequisites()
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,34 +28,18 @@ MAIL = os.path.join(HERE, "data", "mail_provider.py")
 
 @unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
 class OrcaFollowsKeysIntoASecondApp(unittest.TestCase):
-    #: axclient.orca_stack's choice: "43" (the system's Orca on at-spi2-core 2.46) or "48".
+    #: The screen-reader stack (harness.ORCA_STACKS): "43" here, "48" in the …OnOrca48 variant (ot.on_orca48).
     orca = "43"
 
     @classmethod
     def setUpClass(cls):
         cls.folder = ot.output_dir("orca-two-apps" if cls.orca == "43" else "orca%s-two-apps" % cls.orca)
-        chosen = orca_stack.resolve(cls.orca)
-        atspi_root = os.environ.get("AX_ATSPI_ROOT")
-        if chosen.prefix:
-            os.environ["AX_ATSPI_ROOT"] = os.path.join(chosen.prefix, "root")   # the stack's registry and library
-        try:
-            session = ProviderStack("--demo", providers=[(MAIL, "mail")], xvfb=True, private_home=True,
-                                    rpc_timeout=20, env=chosen.server_env())
-        finally:
-            if atspi_root is None:
-                os.environ.pop("AX_ATSPI_ROOT", None)
-            else:
-                os.environ["AX_ATSPI_ROOT"] = atspi_root
+        session = ProviderStack("--demo", providers=[(MAIL, "mail")], xvfb=True, private_home=True, rpc_timeout=20,
+                                orca=cls.orca)
         try:
             rpc = session.rpc
-            session.stack.env.update(chosen.orca_env(session.stack.env), AX_ORCA_BIN=chosen.orca)
-            orca = ot.Orca(session.stack)
+            orca = ot.Orca(session.stack)   # on Orca 48: returns once it watches the keyboard
             session.keep(orca.stop)
-            deadline = time.time() + 20    # Orca 48 says "Screen reader on" before its device watches keys
-            while chosen.uses_device_model and not orca_stack.watching_keyboard(session.stack.env):
-                if time.time() > deadline:
-                    raise AssertionError("Orca 48 never watched the keyboard (%s)" % orca_stack.ORCA_MONITOR_NAME)
-                time.sleep(0.02)
             demo_keys = ot.RpcKeys(rpc, app="axserver-demo")
             mail_keys = ot.RpcKeys(rpc, app="mail")
             t = ot.Transcript(orca, demo_keys, "two apps", budget=120.0)
@@ -96,11 +75,7 @@ class OrcaFollowsKeysIntoASecondApp(unittest.TestCase):
                         "Down did not read the next row: %r" % down["spoken"])
 
 
-@unittest.skipIf(SKIP, "Orca transcripts need Orca, xdotool, Xvfb and GTK 4: %s" % SKIP)
-@unittest.skipUnless(os.path.exists(os.path.join(ROOT, ".build", "orca48", "READY")),
-                     "no Orca 48 stack (Tools/install-orca48.sh installs it)")
-class OrcaFollowsKeysIntoASecondAppOnOrca48(OrcaFollowsKeysIntoASecondApp):
-    orca = "48"
+OrcaFollowsKeysIntoASecondAppOnOrca48 = ot.on_orca48(OrcaFollowsKeysIntoASecondApp)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ import time
 import pytest
 
 import axclient
-from axclient import expect
+from axclient import expect, orca_stack
+from orca_stacks import on_both_orcas
 from axclient.screen_reader import (Orca, ScreenReader, ScreenReaderStartError, ScreenReaderUnavailable,
                                     SpeechNeverSettled, missing_prerequisite, parse_chord)
 
@@ -26,8 +27,7 @@ needs_orca = pytest.mark.skipif(missing_prerequisite() is not None, reason=str(m
 # Orca's own role words, by version (Specs/python-client.md §Screen reader (Across Orca versions)): Orca 43 names PUSH_BUTTON with
 # libatspi 2.46's "push button" and a switch (TOGGLE_BUTTON with xml-roles switch) "toggle button"; Orca 48 uses
 # libatspi 2.56's "button" and its own "switch". Both say "pressed" / "not pressed" for the switch's state.
-ROLE_WORDS = {"orca-43": {"button": "push button", "switch": "toggle button"},
-              "orca-48": {"button": "button", "switch": "switch"}}
+ROLE_WORDS = orca_stack.ROLE_WORDS
 
 
 def test_chords_parse_as_a_keyboard_presses_them():
@@ -41,11 +41,12 @@ def test_chords_parse_as_a_keyboard_presses_them():
 
 
 @needs_orca
-@pytest.mark.axserver(fresh=True)
-def test_orca_says_the_demo_as_a_user_hears_it(screen_reader, ax):
+@on_both_orcas(fresh=True)
+def test_orca_says_the_demo_as_a_user_hears_it(stack, screen_reader, ax):
+    assert screen_reader.version == "orca-" + stack
     words = ROLE_WORDS[screen_reader.version]
     screen_reader.press("Tab")
-    expect(screen_reader).to_say("Edit %s" % words["button"])
+    expect(screen_reader).to_say("Edit %s" % words["push button"])
     screen_reader.press("Tab")
     expect(screen_reader).to_say("Wi-Fi %s pressed" % words["switch"])
     expect(screen_reader).to_match_preview()              # the server's speech.describe agrees with real Orca
@@ -53,11 +54,11 @@ def test_orca_says_the_demo_as_a_user_hears_it(screen_reader, ax):
     screen_reader.press("space")                           # Orca lets it through: the server activates the switch
     expect(ax.get_by_role("switch", name="Wi-Fi")).to_have_value("off")
     expect(screen_reader).to_say("not pressed")
-    expect(screen_reader).to_have_said("Edit %s" % words["button"])   # anywhere in this test
+    expect(screen_reader).to_have_said("Edit %s" % words["push button"])   # anywhere in this test
     assert [step.what for step in screen_reader.transcript] == ["Tab", "Tab", "space"]
     assert "Wi-Fi %s pressed" % words["switch"] in screen_reader.transcript_text()
     with pytest.raises(AssertionError) as failed:
-        expect(screen_reader).to_say("Bluetooth toggle button", timeout=0.3)
+        expect(screen_reader).to_say("Bluetooth %s" % words["switch"], timeout=0.3)
     assert "not pressed" in str(failed.value), "the failure quotes what Orca did say: %s" % failed.value
 
 
@@ -77,27 +78,11 @@ def test_an_app_of_ones_own_is_heard(stack, screen_reader, ax, ax_provider):
         ])])
     panel.client.call("input.configure", {"serverHandlesNavigation": True})   # Tab moves the server's focus
     screen_reader.press("Tab", app=panel.app)
-    heard = re.compile(r"(Lights|Oven timer) %s" % ROLE_WORDS[screen_reader.version]["button"])
-    if screen_reader.version == "orca-48":
-        try:
-            expect(screen_reader).to_say(heard)
-        except AssertionError as silent:
-            # Orca 48 handles a key in its main loop and, when its locus is a window, adopts the app's focused
-            # object silently (default.presentKeyboardEvent). Since D-KEY-MONITOR-2 the app acts only after Orca's
-            # main loop answered two pings, which holds once Orca runs settled (5 of 5 runs with the Tab 0.3 s after
-            # the app came; 0 of 3 before). Here the Tab follows Orca's start and the app's arrival by milliseconds,
-            # while Orca still works through its backlog in one long dispatch that answers the pings too: the
-            # remaining window, Specs/decisions.md D-KEY-MONITOR-2. The settled case is proved by
-            # Tests/Integration/test_orca_two_apps.py (…OnOrca48).
-            pytest.xfail("Orca 48 still starting adopted the provider's first focus silently: %s" % silent)
-    try:
-        expect(screen_reader).to_say(heard)
-    except AssertionError:
-        # Orca 43 too can adopt the app's first focus silently when the window was already active at its start (the
-        # start-up race of Specs/orca-transcripts.md §4 Comparison rules, rule 4.5; seen once in three full runs): the
-        # next Tab moves focus inside the window, which Orca always speaks.
-        screen_reader.press("Tab", app=panel.app)
-        expect(screen_reader).to_say(heard)
+    heard = re.compile(r"(Lights|Oven timer) %s" % ROLE_WORDS[screen_reader.version]["push button"])
+    # The first Tab, milliseconds after the session and the app came, is heard on both Orcas: the fixture calls Orca
+    # ready once its main loop ran idle (its start-up backlog done). Before, Orca 48 heard it 1 time in 5: it handled
+    # the key after its start-up work and adopted the focus the key had moved silently (D-KEY-MONITOR-2).
+    expect(screen_reader).to_say(heard)
     assert screen_reader.last_step.answers[0]["handledBy"] == "server"
 
 
@@ -105,14 +90,16 @@ def test_an_app_of_ones_own_is_heard(stack, screen_reader, ax, ax_provider):
 # (the second found Wi-Fi already focused and Orca said nothing). With no marker, each starts from the demo's
 # initial state and from an Orca that heard nothing of the test before.
 @needs_orca
-def test_isolation_focusing_wifi_is_heard(screen_reader, ax):
+@on_both_orcas()
+def test_isolation_focusing_wifi_is_heard(stack, screen_reader, ax):
     wifi = ax.get_by_role("switch", name="Wi-Fi")
     wifi.focus()
     expect(screen_reader).to_say("Wi-Fi")
 
 
 @needs_orca
-def test_isolation_focusing_wifi_is_heard_again_in_the_next_test(screen_reader, ax):
+@on_both_orcas()
+def test_isolation_focusing_wifi_is_heard_again_in_the_next_test(stack, screen_reader, ax):
     assert screen_reader.said == [], "speech from the test before reached this one: %s" % screen_reader.said
     wifi = ax.get_by_role("switch", name="Wi-Fi")
     wifi.focus()
@@ -120,7 +107,8 @@ def test_isolation_focusing_wifi_is_heard_again_in_the_next_test(screen_reader, 
 
 
 @needs_orca
-def test_wrong_keys_raise_the_servers_typed_error(screen_reader):
+@on_both_orcas()
+def test_wrong_keys_raise_the_servers_typed_error(stack, screen_reader):
     with pytest.raises(axclient.InvalidParams):
         screen_reader.press("NoSuchKeyName")
     with pytest.raises(ValueError):
@@ -177,9 +165,25 @@ def test_an_orca_that_exits_at_start_up_says_why(tmp_path, monkeypatch):
 
 
 @needs_orca
+def test_an_orca_whose_main_loop_never_runs_is_not_ready(tmp_path, monkeypatch):
+    """"Screen reader on" comes before Orca's main loop runs: an Orca that says it and never gets to its main loop
+    (its hook's idle callback never writes $ORCA_READY_FILE) is a start error within the bound, and is stopped."""
+    stand_in_orca(tmp_path, monkeypatch, """\
+        echo "Screen reader on" >> "$ORCA_SPEECH_LOG"
+        exec sleep 60
+        """)
+    started = time.monotonic()
+    with pytest.raises(ScreenReaderStartError) as caught:
+        Orca(StandInStack(tmp_path), startup_timeout=2)
+    assert time.monotonic() - started < 5
+    assert "main loop never ran idle" in str(caught.value)
+
+
+@needs_orca
 def test_speech_that_never_settles_is_bounded(tmp_path, monkeypatch):
     stand_in_orca(tmp_path, monkeypatch, """\
         echo "Screen reader on" >> "$ORCA_SPEECH_LOG"
+        echo idle > "$ORCA_READY_FILE"
         while true; do echo "tick" >> "$ORCA_SPEECH_LOG"; sleep 0.05; done
         """)
     orca = Orca(StandInStack(tmp_path), startup_timeout=5)
@@ -196,7 +200,8 @@ def test_speech_that_never_settles_is_bounded(tmp_path, monkeypatch):
 
 
 @needs_orca
-def test_the_users_own_orca_is_neither_seen_nor_touched(tmp_path):
+@pytest.mark.parametrize("stack", ["43", "48"], ids=["orca43", "orca48"])
+def test_the_users_own_orca_is_neither_seen_nor_touched(stack, tmp_path):
     """A process named `orca` of this user outside the stack (the user's own screen reader): Orca 43 refuses to
     start beside it unless its pgrep sees only this stack; ours starts, and the other one keeps running."""
     folder = tmp_path / "own"
@@ -205,7 +210,7 @@ def test_the_users_own_orca_is_neither_seen_nor_touched(tmp_path):
     own = subprocess.Popen([str(folder / "orca"), "120"])
     try:
         assert subprocess.run(["pgrep", "-u", str(os.getuid()), "-x", "orca"], capture_output=True).returncode == 0
-        with axclient.ScreenReaderSession() as session:
+        with axclient.ScreenReaderSession(orca=stack) as session:
             assert session.orca is not None and session.orca.running()
         assert own.poll() is None, "the user's own Orca was stopped"
     finally:
@@ -214,7 +219,8 @@ def test_the_users_own_orca_is_neither_seen_nor_touched(tmp_path):
 
 
 @needs_orca
-def test_an_interrupted_run_leaves_nothing_running(tmp_path):
+@pytest.mark.parametrize("stack", ["43", "48"], ids=["orca43", "orca48"])
+def test_an_interrupted_run_leaves_nothing_running(stack, tmp_path):
     """Ctrl-C in the middle of a test: pytest stops, and Orca, the server and the private stack are gone."""
     record = tmp_path / "pids"
     test_file = tmp_path / "test_interrupted.py"
@@ -229,7 +235,7 @@ def test_an_interrupted_run_leaves_nothing_running(tmp_path):
         """ % str(record)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-                            "axclient.pytest_plugin", str(test_file)], cwd=str(tmp_path), env=env,
+                            "axclient.pytest_plugin", "--axserver-orca", stack, str(test_file)], cwd=str(tmp_path), env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60

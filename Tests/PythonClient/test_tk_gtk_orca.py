@@ -1,5 +1,8 @@
 """The Tk form app against its GTK4 twin, by Orca: one key script, pressed as real X keys (xdotool) into each app,
-with one private headless Orca 43 listening (Specs/tk-adapter.md §Orca, Specs/orca-transcripts.md §8).
+with one private headless Orca listening (Specs/tk-adapter.md §Orca, Specs/orca-transcripts.md §8) — on both stacks
+(orca_stacks.STACKS): Orca 43, and Orca 48.1 on at-spi2-core 2.56. Orca 48 takes keys from one Atspi.Device: its X11
+device for the GTK4 side (xdotool keys on the stack's display), the server's keyboard monitor for the Tk side (the
+adapter's forwarded keys), so the session's Orca starts again between the sides there (`use_keys_from_x`).
 
   * GTK4: Tools/gtk4_form_twin.py (the same labels, controls and Tab order as tkapps/form_app.py) on the Orca
     stack's own Xvfb; the registry snoops its X keys for Orca, atk-bridge-free (GTK 4 speaks AT-SPI itself).
@@ -25,6 +28,7 @@ import pytest
 
 from axclient import Client
 from axclient.screen_reader import ScreenReaderSession, missing_prerequisite
+from orca_stacks import STACKS
 from tk_support import APPS, TkApp, needs_tk, wait_for_app, xvfb_display  # noqa: F401
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -89,7 +93,10 @@ EXCEPTIONS = {
                   "GTK 4 moves to and selects the next radio button of the group",
 }
 
-LOCUS = re.compile(r"locusOfFocus(?:: | from \[.*?\] to )\[([^|\]]+) \| ([^\]]*)\]")
+# Orca's locus of focus in its debug log: Orca 43 "locusOfFocus: [role | name]"; Orca 48 "FOCUS MANAGER: Changing
+# locus of focus from [role: 'name'] to [role: 'name']" or "FOCUS MANAGER: Locus of focus is [role: 'name']".
+LOCUS = re.compile(r"locusOfFocus(?:: | from \[.*?\] to )\[([^|\]]+) \| ([^\]]*)\]"
+                   r"|(?:Changing locus of focus from .*? to|FOCUS MANAGER: Locus of focus is) \[([^:\]]+)(?:: '(.*?)')?\]")
 
 
 class Side:
@@ -128,7 +135,9 @@ class Side:
     def _locus_since(self, offset):
         found = None
         for match in LOCUS.finditer(self._debug_since(offset)):
-            found = (match.group(1).strip(), match.group(2).strip())
+            role = match.group(1) if match.group(1) is not None else match.group(3)
+            name = match.group(2) if match.group(1) is not None else (match.group(4) or "")
+            found = (role.strip(), name.strip())
         return found
 
     def wait_quiet(self, quiet=0.5, bound=6.0):
@@ -271,10 +280,11 @@ def format_table(rows, counts):
     return "\n".join(out)
 
 
-@pytest.fixture
+@pytest.fixture(params=[pytest.param(stack, id="orca" + stack) for stack in STACKS])
 def orca_session(request, axserver_pool):
-    """A private stack with the server (no demo) and Orca with its debug log (Orca's locus of focus per key)."""
-    session = ScreenReaderSession(axserver_pool.binary, demo=False, debug_log=True,
+    """A private stack with the server (no demo) and Orca with its debug log (Orca's locus of focus per key), on
+    each screen-reader stack."""
+    session = ScreenReaderSession(axserver_pool.binary, demo=False, debug_log=True, orca=request.param,
                                   orca_timeout=float(request.config.getoption("--axserver-orca-timeout")))
     try:
         yield session
@@ -290,11 +300,13 @@ def test_tk_form_app_operates_as_its_gtk4_twin_under_orca(orca_session, xvfb_dis
     try:
         ready, _, _ = select.select([twin.stdout], [], [], 30)
         assert ready and twin.stdout.readline().strip() == "READY", "the GTK4 twin did not start within 30 s"
+        orca_session.use_keys_from_x(True)
         gtk_steps, gtk_skipped = run_script(Side("GTK4", orca_session.orca, stack_env["DISPLAY"], "Form App"))
     finally:
         twin.terminate()
         twin.wait(10)
     gtk_seconds = time.monotonic() - started
+    orca_session.use_keys_from_x(False)
     app = TkApp([os.path.join(APPS, "form_app.py")], xvfb_display, orca_session.server.socket)
     try:
         ax = Client(orca_session.server.socket, client_name="tk-gtk-orca")
@@ -308,8 +320,8 @@ def test_tk_form_app_operates_as_its_gtk4_twin_under_orca(orca_session, xvfb_dis
         app.stop()
     rows, counts = compare(gtk_steps, tk_steps)
     table = format_table(rows, counts)
-    print("\nGTK4 %.1f s, Tk %.1f s; left out of Tab order: GTK4 %s, Tk %s\n%s"
-          % (gtk_seconds, time.monotonic() - started - gtk_seconds, gtk_skipped, tk_skipped, table),
+    print("\n%s: GTK4 %.1f s, Tk %.1f s; left out of Tab order: GTK4 %s, Tk %s\n%s"
+          % (orca_session.orca_stack.name, gtk_seconds, time.monotonic() - started - gtk_seconds, gtk_skipped, tk_skipped, table),
           file=sys.stderr)
     undecided = [(side, name) for side, skipped in (("GTK4", gtk_skipped), ("Tk", tk_skipped))
                  for name in skipped if (side, name) not in NOT_IN_TAB_ORDER]

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import axclient
-from axclient import expect, view
+from axclient import expect, orca_stack, view
 
 
 @pytest.mark.axserver(fresh=True)
@@ -96,11 +96,15 @@ def test_audits_with_suppression_and_reports(ax, ax_provider):
     assert len(ax.audit_checks()) >= 16
 
 
-def test_speech_and_pictures(ax, tmp_path):
-    said = ax.get_by_id("showAlert").speech()
+@pytest.mark.parametrize("version", sorted(orca_stack.ROLE_WORDS))
+def test_speech_and_pictures(ax, tmp_path, version):
+    """The speech preview in each Orca's phrasing (D-SPEECH-3): the role words real Orca 43 and Orca 48.1 say for the
+    demo's button (orca_stack.ROLE_WORDS, measured by Tests/Integration/test_orca.py on both stacks)."""
+    said = ax.get_by_id("showAlert").speech(screen_reader=version)
     assert said["voiceOver"]["text"].startswith("Reset All Settings")
-    assert any("push button" in line for line in said["orca"]["utterances"])
-    walk = ax.speech_walk(model="orca", limit=5)
+    button = "Reset All Settings %s" % orca_stack.ROLE_WORDS[version]["push button"]
+    assert said["orca"]["screenReader"] == version and said["orca"]["utterances"][0] == button, said["orca"]
+    walk = ax.speech_walk(model="orca", limit=5, screen_reader=version)
     assert walk["count"] >= 5 and len(walk["items"]) == 5
     picture = tmp_path / "demo.svg"
     rendered = ax.render(path=str(picture))

@@ -89,6 +89,15 @@ class OrcaStack:
         return merged
 
 
+#: The role words the two Orcas say differently (D-SPEECH-3; Specs/python-client.md "Across Orca versions"), by
+#: :attr:`OrcaStack.name`: PUSH_BUTTON is "button" in libatspi 2.56's localized role names (Orca 43 on 2.46 says
+#: "push button"); a switch (TOGGLE_BUTTON with ``xml-roles: switch``) is "switch" for Orca 48's
+#: ``AXUtilitiesRole.is_switch``. For an assertion that holds on both: ``ROLE_WORDS[reader.version]["switch"]``.
+ROLE_WORDS: Dict[str, Dict[str, str]] = {
+    "orca-43": {"push button": "push button", "switch": "toggle button"},
+    "orca-48": {"push button": "button", "switch": "switch"},
+}
+
 #: The bus name libatspi's a11y-manager device requests for Orca just before it calls WatchKeyboard
 #: (``atspi-device-a11y-manager.c``: ``<app id>.KeyboardMonitor``, app id ``org.gnome.Orca``).
 ORCA_MONITOR_NAME = "org.gnome.Orca.KeyboardMonitor"

@@ -58,6 +58,21 @@ if _path and not getattr(speech, "_capture_installed", False):
 
     speech._speak = _speak
     speech._capture_installed = True
+
+# Ready means Orca's main loop runs and has worked through its start-up: "Screen reader on" comes before Orca
+# activates its event manager, scripts and key grabs and before Atspi.event_main. An idle callback runs only once
+# the main loop has dispatched everything pending (D-Bus messages are dispatched at a higher priority).
+_ready = os.environ.get("ORCA_READY_FILE")
+if _ready and not getattr(speech, "_ready_installed", False):
+    from gi.repository import GLib
+
+    def _main_loop_idle():
+        with open(_ready, "w") as handle:
+            handle.write("idle\\n")
+        return False
+
+    GLib.idle_add(_main_loop_idle)
+    speech._ready_installed = True
 '''
 
 _PGREP_SHIM = '''#!/bin/sh
@@ -212,6 +227,7 @@ class Orca:
         self.speech_log = os.path.join(stack.dir, "orca-speech.log")
         self.debug_log = os.path.join(stack.dir, "orca.log") if debug_log else None
         self.output_log = os.path.join(stack.dir, "orca.out")
+        self.ready_file = os.path.join(stack.dir, "orca-ready")
         prefs = os.path.join(stack.dir, "orca-prefs")
         shim = os.path.join(stack.dir, "orca-isolation")
         for folder in (prefs, shim):
@@ -223,9 +239,11 @@ class Orca:
             handle.write(_PGREP_SHIM % {"dir": stack.dir})
         os.chmod(pgrep, 0o755)
         open(self.speech_log, "w").close()
+        if os.path.exists(self.ready_file):
+            os.remove(self.ready_file)
         env = stack.env()
         env.update(PATH=shim + os.pathsep + env.get("PATH", os.defpath), SPEECHD_CMD="/bin/false",
-                   ORCA_SPEECH_LOG=self.speech_log)
+                   ORCA_SPEECH_LOG=self.speech_log, ORCA_READY_FILE=self.ready_file)
         env = self.orca_stack.orca_env(env, keys_from_x=keys_from_x)
         command = self.orca_stack.orca_command() + ["-u", prefs, "-d", "braille"]
         if self.debug_log:
@@ -240,6 +258,7 @@ class Orca:
             self._wait_ready(startup_timeout)
             if self.orca_stack.uses_device_model and not keys_from_x:
                 self._wait_watching(env, started + startup_timeout)
+            self._wait_main_loop(started + startup_timeout)
         except BaseException:
             self.stop()
             raise
@@ -253,6 +272,15 @@ class Orca:
             if time.monotonic() >= deadline or self.process.poll() is not None:
                 raise ScreenReaderStartError("Orca never watched the keyboard (no %s on its session bus; output: %s)"
                                              % (ORCA_MONITOR_NAME, self._output_text()[-1500:] or "(none)"))
+            time.sleep(0.02)
+
+    def _wait_main_loop(self, deadline: float) -> None:
+        """Until Orca's main loop ran idle once (the hook's idle callback wrote ``orca-ready``): before that a key
+        waits behind Orca's start-up work, and Orca 48 then adopts the focus the key moved silently."""
+        while not os.path.exists(self.ready_file):
+            if time.monotonic() >= deadline or self.process.poll() is not None:
+                raise ScreenReaderStartError("Orca's main loop never ran idle (no %s; output: %s)"
+                                             % (self.ready_file, self._output_text()[-1500:] or "(none)"))
             time.sleep(0.02)
 
     def _wait_ready(self, timeout: float) -> None:
@@ -618,6 +646,18 @@ class ScreenReaderSession:
             self.orca = Orca(self.stack, orca_stack=self.orca_stack, **self._orca_options)
         self.wait_until_quiet(quiet_timeout)
         return self.server
+
+    def use_keys_from_x(self, keys_from_x: bool) -> None:
+        """Whether Orca takes its keys from the stack's X display (True: an app there that reads its keys from X,
+        such as a GTK reference app driven by xdotool) or from the server (False, the default). Orca 43 hears both
+        through the registry either way; Orca 48 takes keys from one ``Atspi.Device``, so it starts again on its X11
+        device or on the server's keyboard monitor (D-KEY-MONITOR-1) — :attr:`orca` is then a new :class:`Orca`."""
+        assert self.orca is not None, "the session was stopped"
+        if not self.orca_stack.uses_device_model or bool(self._orca_options.get("keys_from_x")) == keys_from_x:
+            return
+        self.orca.stop()
+        self._orca_options["keys_from_x"] = keys_from_x
+        self.orca = Orca(self.stack, orca_stack=self.orca_stack, **self._orca_options)
 
     def wait_until_quiet(self, timeout: float = 5.0) -> None:
         """Returns once Orca said nothing for the reader's settle time (0.25 s), bounded by ``timeout``."""
