@@ -8,7 +8,7 @@
 # A phase that fails does not stop the others (only a failed build does); the exit code is non-zero when any did.
 #
 #   Tools/test.sh                      every phase (what CI runs)
-#   Tools/test.sh unit integration     only the phases named: format unit conformance integration python toolkits clients fuzz
+#   Tools/test.sh unit integration     only the phases named: format unit conformance integration python orca toolkits clients fuzz
 #   AX_TEST_PATTERN='test_keys*.py' Tools/test.sh integration    one integration file
 #   Tools/test.sh quick                the developer loop (about 2 min warm): format, the unit tests of the modules a
 #                                      change reaches (Tools/quick_select.py), the Python tests that start no Orca
@@ -17,14 +17,15 @@
 # The phases that do not depend on each other run in lanes at once after the build (every test stack is private:
 # its own buses, registry, Xvfb display and sockets, so lanes never share state):
 #   lane 1: unit, conformance, fuzz (CPU-bound)   lanes 2..N+1: integration, shard 1..N
-#   a lane: python, clients                      a lane: toolkits (Kivy, pygame_gui, Dear PyGui, ImGui apps)
+#   a lane: python (no Orca), clients            a lane: toolkits (Kivy, pygame_gui, Dear PyGui, ImGui apps), orca
+#   (the Python client's tests with a real Orca)
 # The unit test targets are built only when the unit phase runs.
 # Each phase writes its own log; a lane prints a phase's log when that phase ends, so the output stays in blocks.
 # format runs beside the build. The build always runs (incremental). The fuzz phase does a cold sanitizer build of
 # its own the first time (about 3 minutes on two cores); later runs reuse it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ALL_PHASES=(format unit conformance integration python toolkits clients fuzz)
+ALL_PHASES=(format unit conformance integration python orca toolkits clients fuzz)
 WANTED=("$@")
 QUICK=0
 if [ "${1:-}" = quick ]; then
@@ -110,7 +111,7 @@ phase_conformance() {
   record "conformance coverage" "$((status == 0 ? 1 : 0))" "$(grep -c '^PROBLEM' "$LOGDIR/coverage.log")" "$status"
 }
 
-# phase_integration [K N]: the integration suite, or its shard K of N (Tests/Integration/run.py shares out files).
+# phase_integration [K N]: the integration suite, or its shard K of N (Tests/Integration/run.py shares out test classes by their recorded seconds).
 phase_integration() {
   local shard="${1:-1}" shards="${2:-1}" name="integration" log="$LOGDIR/integration.log"
   if [ "$shards" -gt 1 ]; then name="integration $shard of $shards"; log="$LOGDIR/integration-$shard.log"; fi
@@ -132,14 +133,32 @@ toolkit_files() {
   done
 }
 
+# not_toolkits: pytest arguments leaving out the toolkit adapters' test files.
+not_toolkits() {
+  local prefix
+  for prefix in "${TOOLKIT_TESTS[@]}"; do printf '%s\n' --ignore-glob "*/test_${prefix}_*.py"; done
+}
+
+# The Python client's tests that start a real Orca (the `orca` marker; Orca 43 and 48) are the orca phase, in the
+# toolkits' lane, so the two halves of Tests/PythonClient run side by side.
+phase_orca() {
+  local ignore status passed failed
+  mapfile -t ignore < <(not_toolkits)
+  AXSERVER_BIN="$BIN" Tools/test_python_client.sh "${ignore[@]}" -m orca > "$LOGDIR/orca.log" 2>&1
+  status=$?
+  cat "$LOGDIR/orca.log" >&2
+  read -r passed failed < <(pytest_counts "$LOGDIR/orca.log")
+  record "python client, Orca" "${passed:-0}" "${failed:-0}" "$status"
+}
+
 phase_python() {
-  local ignore=() prefix
-  for prefix in "${TOOLKIT_TESTS[@]}"; do ignore+=(--ignore-glob "*/test_${prefix}_*.py"); done
-  AXSERVER_BIN="$BIN" Tools/test_python_client.sh "${ignore[@]}" > "$LOGDIR/python.log" 2>&1
+  local ignore
+  mapfile -t ignore < <(not_toolkits)
+  AXSERVER_BIN="$BIN" Tools/test_python_client.sh "${ignore[@]}" -m "not orca" > "$LOGDIR/python.log" 2>&1
   local status=$? passed failed
   cat "$LOGDIR/python.log" >&2
   read -r passed failed < <(pytest_counts "$LOGDIR/python.log")
-  record "python client" "${passed:-0}" "${failed:-0}" "$status"
+  record "python client, no Orca" "${passed:-0}" "${failed:-0}" "$status"
   echo "== Python client in parallel (pytest-xdist -n 2, one server per worker; a subset)" >&2
   AXSERVER_BIN="$BIN" Tools/test_python_client.sh -n 2 \
     -k "test_expect or test_locators or test_actions or test_plugin or test_screen_reader" \
@@ -240,11 +259,11 @@ BIN="$(swift build --show-bin-path)"
 if [ "$QUICK" = 1 ]; then
   phase_quick
 elif [ "${AX_TEST_SERIAL:-0}" = 1 ]; then
-  lane unit conformance integration python toolkits clients fuzz
+  lane unit conformance integration python orca toolkits clients fuzz
 else
   lane unit conformance fuzz &
   lanes=($!)
-  # The integration suite in shards (files shared out by their recorded seconds, Tests/Integration/durations.json),
+  # The integration suite in shards (test classes shared out by their recorded seconds, Tests/Integration/durations.json),
   # one lane each: most of its time is spent waiting on real processes (Orca, Xvfb, the buses), not on the CPU.
   if want integration; then
     for shard in $(seq 1 "$SHARDS"); do
@@ -255,7 +274,7 @@ else
   fi
   lane python clients &
   lanes+=($!)
-  lane toolkits &
+  lane toolkits orca &
   lanes+=($!)
   wait "${lanes[@]}"
 fi
