@@ -34,7 +34,9 @@ struct Record: ParsableCommand {
     @Argument(help: ArgumentHelp("The trace file to write.", valueName: "file"), completion: .file())
     var file: String
 
-    @Option(help: ArgumentHelp("The trace's title (default: the command line).", valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "The trace's title (default: the program's name; its arguments are not recorded).", valueName: "text"))
     var title: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after '--'.", valueName: "command"))
@@ -42,6 +44,11 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command to record after '--'") }
+    }
+
+    /// The default title: the program's name without its arguments (a command line can carry a secret).
+    static func programName(_ command: [String]) -> String {
+        String(command.first?.split(separator: "/").last ?? "command")
     }
 
     func run() throws {
@@ -53,7 +60,7 @@ struct Record: ParsableCommand {
                     Exit.usage, "record proxies the server's Unix socket; give --socket PATH (not --tcp)")
             }
             var header = TraceHeader(
-                source: .record, title: title ?? command.joined(separator: " "), started: TraceFile.rfc3339Now(),
+                source: .record, title: title ?? Self.programName(command), started: TraceFile.rfc3339Now(),
                 producer: "axquery " + RPCServerInfo.version)
             header.pictures = false
             let recorder: TraceRecorder
