@@ -3,11 +3,12 @@
 
 For the demo and for the bench tree of N leaf controls (`axserver serve --bench-tree N`) it measures, p50 of --runs
 steps after --warmup:
-  * `axquery mcp` — a `click` tool call on a switch without `--trace` and with `--trace FILE` (the recorder's
-    observation calls: tree.revision, focus.status, element.get before; the same, tree.diff and, once, tree.get
-    after);
-  * `axquery record` — `action.activate` on a raw socket (this script re-run as the client) straight to the server
-    and through `axquery record`'s proxy;
+  * `axquery mcp` — a tool call without `--trace` and with `--trace FILE` (the recorder's observation calls:
+    tree.revision, focus.status, element.get before; tree.diff, focus.status and, once, tree.get after): on the
+    demo `click` on the Wi-Fi cell (the tree changes every step), on the bench tree (served without an action
+    handler) `focus op=move direction=next` (engine focus moves every step);
+  * `axquery record` — the same call as JSON-RPC (`action.activate`, `focus.move`) on a raw socket (this script
+    re-run as the client) straight to the server and through `axquery record`'s proxy;
 and the trace's size per 100 steps. Prints figures and asserts nothing.
 
 Usage: python3 Tools/bench_trace.py [--bin DIR] [--sizes demo,10000] [--runs 100] [--warmup 20]
@@ -50,15 +51,16 @@ def client_main(args):
     """Run as the recorded client: `action.activate` on TARGET, RUNS times after WARMUP; prints the p50 in ms."""
     call = rpc_lines(os.environ["AXSERVER_SOCKET"])
     call("initialize", {"role": "automation"})
-    params = {"target": {"id": args.target}}
+    method, params = ("action.activate", {"target": {"id": args.target}}) if args.target else \
+        ("focus.move", {"direction": "next"})
     if args.app:
         params["app"] = args.app
     times = []
     for index in range(args.warmup + args.runs):
         start = time.perf_counter()
-        answer = call("action.activate", params)
+        answer = call(method, params)
         if "error" in answer:
-            raise SystemExit("action.activate: %s" % answer["error"])
+            raise SystemExit("%s: %s" % (method, answer["error"]))
         if index >= args.warmup:
             times.append((time.perf_counter() - start) * 1000)
     print("%.3f" % statistics.median(times))
@@ -74,7 +76,7 @@ def start_server(binary, extra, tmp):
     raise SystemExit("axserver did not start")
 
 
-def mcp_clicks(binary, sock, app, target, runs, warmup, trace=None):
+def mcp_steps(binary, sock, app, target, runs, warmup, trace=None):
     args = [os.path.join(binary, "axquery"), "mcp", "--socket", sock] + (["--app", app] if app else [])
     if trace:
         args += ["--trace", trace]
@@ -89,10 +91,11 @@ def mcp_clicks(binary, sock, app, target, runs, warmup, trace=None):
     times = []
     for index in range(warmup + runs):
         start = time.perf_counter()
-        result = answer({"jsonrpc": "2.0", "id": index + 1, "method": "tools/call",
-                         "params": {"name": "click", "arguments": {"ref": target}}})["result"]
+        tool = {"name": "click", "arguments": {"ref": target}} if target else \
+            {"name": "focus", "arguments": {"op": "move", "direction": "next"}}
+        result = answer({"jsonrpc": "2.0", "id": index + 1, "method": "tools/call", "params": tool})["result"]
         if result.get("isError"):
-            raise SystemExit("click: %s" % result["content"][0]["text"])
+            raise SystemExit("%s: %s" % (tool["name"], result["content"][0]["text"]))
         if index >= warmup:
             times.append((time.perf_counter() - start) * 1000)
     proc.stdin.close()
@@ -106,27 +109,21 @@ def measure(binary, size, runs, warmup):
     server, sock = start_server(binary, extra, tmp)
     try:
         app = None if size == "demo" else "axserver-bench"
-        call = rpc_lines(sock)
-        call("initialize", {"role": "automation"})
-        if size == "demo":
-            target = "cellWifi"
-        else:
-            found = call("query.find", {"selector": "switch", "limit": 1, "app": app})["result"]
-            target = found["elements"][0]["id"]
+        target = "cellWifi" if size == "demo" else None
         trace = os.path.join(tmp, "mcp.axtrace")
-        plain = mcp_clicks(binary, sock, app, target, runs, warmup)
-        traced = mcp_clicks(binary, sock, app, target, runs, warmup, trace)
+        plain = mcp_steps(binary, sock, app, target, runs, warmup)
+        traced = mcp_steps(binary, sock, app, target, runs, warmup, trace)
         size_100 = os.path.getsize(trace) * 100 / (runs + warmup)
-        client = [sys.executable, os.path.abspath(__file__), "--client", "--target", target,
-                  "--runs", str(runs), "--warmup", str(warmup)] + (["--app", app] if app else [])
+        client = [sys.executable, os.path.abspath(__file__), "--client", "--runs", str(runs), "--warmup",
+                  str(warmup)] + (["--target", target] if target else []) + (["--app", app] if app else [])
         direct = float(subprocess.run(client, env=dict(os.environ, AXSERVER_SOCKET=sock), capture_output=True,
                                       text=True, check=True).stdout)
         recorded_trace = os.path.join(tmp, "record.axtrace")
         recorded = float(subprocess.run([os.path.join(binary, "axquery"), "record", recorded_trace, "--socket", sock,
                                          "--"] + client, capture_output=True, text=True, check=True).stdout)
-        print("%-6s mcp click p50 %.2f ms, with --trace %.2f ms: +%.2f ms/step; trace %.0f KB per 100 steps"
+        print("%-6s mcp tool p50 %.2f ms, with --trace %.2f ms: +%.2f ms/step; trace %.0f KB per 100 steps"
               % (size, plain, traced, traced - plain, size_100 / 1024))
-        print("%-6s action.activate p50 %.2f ms direct, %.2f ms through axquery record: +%.2f ms/step; trace %.0f KB"
+        print("%-6s json-rpc p50 %.2f ms direct, %.2f ms through axquery record: +%.2f ms/step; trace %.0f KB"
               % (size, direct, recorded, recorded - direct, os.path.getsize(recorded_trace) / 1024))
     finally:
         server.terminate()
