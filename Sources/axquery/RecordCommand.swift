@@ -26,7 +26,7 @@ struct Record: ParsableCommand {
 
             Examples:
               axquery record run.axtrace -- axquery do activate '#"cell.wifi"'
-              axquery record run.axtrace --title smoke -- sh -c 'axquery count tab && axquery key Tab'
+              axquery record keys.axtrace --title keys -- axquery key Tab
             """)
 
     @OptionGroup var global: GlobalOptions
