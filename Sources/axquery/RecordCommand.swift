@@ -82,8 +82,8 @@ struct Record: ParsableCommand {
 /// one 64 KiB chunk at a time (a client that floods waits for the server, nothing piles up here); messages are
 /// kept for the trace up to `maxFrameBytes` (a longer one is forwarded, not recorded).
 final class RecordProxy: Sendable {
-    static let maxConnections = 64
-    static let maxFrameBytes = 16 << 20
+    static let maxConnections = 16
+    static let maxFrameBytes = 4 << 20
     static let chunkBytes = 1 << 16
     /// Requests awaiting their answer per connection (a client that never reads answers is not remembered
     /// beyond this; those steps count as dropped).
