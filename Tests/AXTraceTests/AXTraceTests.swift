@@ -106,6 +106,27 @@ final class AXTraceTests: XCTestCase {
         XCTAssertEqual(read(file).problem, .badLine(line: 2, why: "not a JSON object"))
     }
 
+    /// Hostile files: every cut and every flipped byte of a good trace reads without trapping, keeps only steps that
+    /// stand before the damage, and names a problem or reads whole.
+    func testDamagedFilesNeverTrapAndKeepOnlyTheStepsBeforeTheDamage() {
+        let good = Array((lines(6).joined(separator: "\n") + "\n").utf8)
+        var generator = SplitMix(seed: 36)
+        for length in stride(from: 0, through: good.count, by: 7) {
+            let reading = TraceReading(bytes: Array(good.prefix(length)))
+            XCTAssertLessThanOrEqual(reading.steps.count, 6)
+            if length < good.count { XCTAssertNotNil(reading.problem, "cut at \(length)") }
+        }
+        for _ in 0..<2_000 {
+            var damaged = good
+            let index = Int(generator.next() % UInt64(good.count))
+            damaged[index] = UInt8(truncatingIfNeeded: generator.next())
+            let reading = TraceReading(bytes: damaged)
+            let intact = TraceReading(bytes: Array(good.prefix(index)))
+            XCTAssertGreaterThanOrEqual(reading.steps.count, max(0, intact.steps.count - 1), "damage at \(index)")
+            for (number, step) in reading.steps.enumerated() { XCTAssertEqual(step["step"]?.intValue, number + 1) }
+        }
+    }
+
     func testAnOverlongLineIsRefusedWithoutParsingIt() {
         var file = lines(1)
         file[1] = "\"" + String(repeating: "a", count: TraceFormat.maxLineBytes) + "\""
@@ -244,4 +265,17 @@ final class AXTraceTests: XCTestCase {
 func temporaryDirectory() -> String {
     if let directory = getenv("TMPDIR"), directory.pointee != 0 { return String(cString: directory) }
     return "/tmp"
+}
+
+/// A small deterministic generator (SplitMix64) for the damage test.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }
