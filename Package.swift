@@ -20,6 +20,8 @@
 //   AXATSPIModel      the AT-SPI2 model: mapping tables, one typed answer per interface, the event diff (pure)
 //   AXATSPI           AT-SPI2 bridge over D-Bus: connections, paths, dispatch (one file per interface), emission
 //   AXProvider        Swift provider library (publish a tree, handle actions): AXJSON, AXSchema, AXJSONRPC, AXRPCClient only
+//   AXTrace           accessibility traces (Specs/trace.md): the format's lines, the reader, the text of
+//                     `axquery trace show`, the recorder's file and its observation calls (AXJSON, AXJSONRPC, AXProtocol)
 //   AXMCP             the MCP server of `axquery mcp`: tools over the JSON-RPC client (AXJSON, AXJSONRPC, AXRPCClient)
 //   AXClient          Swift automation client library (locators, waits, actions, expectations, events): same
 //   AXDemo            the built-in demo app and the generated bench tree (pure)
@@ -112,10 +114,11 @@ let package = Package(
             name: "AXProvider", dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXRPCClient", "AXWire"],
             swiftSettings: swiftSettings),
         .target(
-            name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol"],
+            name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol", "AXTrace"],
             swiftSettings: swiftSettings),
+        .target(name: "AXTrace", dependencies: ["AXJSON", "AXJSONRPC", "AXProtocol"], swiftSettings: swiftSettings),
         .target(
-            name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol"],
+            name: "AXMCP", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol", "AXTrace"],
             swiftSettings: swiftSettings),
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
@@ -145,7 +148,7 @@ let package = Package(
             dependencies: [
                 "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXHub",
                 "AXRasterizer",
-                "AXMCP", "AXProtocol",
+                "AXMCP", "AXProtocol", "AXTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
         .target(
@@ -188,6 +191,7 @@ let package = Package(
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets", "AXJSON"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
+        .testTarget(name: "AXTraceTests", dependencies: ["AXTrace", "AXJSON"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
         .testTarget(name: "AXCoreTests", dependencies: ["AXCore", "AXJSON", "AXDemo", "AXSchema"]),
         .testTarget(name: "AXInsightTests", dependencies: ["AXInsight", "AXCore", "AXJSON", "AXDemo"]),

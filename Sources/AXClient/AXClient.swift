@@ -22,6 +22,8 @@ public final class AXClient: Sendable {
     public let app: String?
 
     private let subscriptions = Mutex<[Int: AsyncStream<AXEvent>.Continuation]>([:])
+    /// The trace being recorded (`startTrace()`), if any.
+    let tracing = Mutex<ClientTrace?>(nil)
 
     init(connection: RPCClient, app: String?) {
         self.connection = connection
@@ -69,7 +71,12 @@ public final class AXClient: Sendable {
             full[rpcAppParameter] = .string(app)
         }
         do {
-            return try await connection.call(method, .object(full), timeout: timeout)
+            guard let trace = tracing.withLock({ $0 }) else {
+                return try await connection.call(method, .object(full), timeout: timeout)
+            }
+            return try await trace.record(method, full) { () async throws(RPCError) -> JSON in
+                try await connection.call(method, .object(full), timeout: timeout)
+            }
         } catch {
             throw AXClientError(error)
         }

@@ -1,12 +1,15 @@
 import AXJSON
 import AXJSONRPC
 import AXProtocol
+import AXTrace
 import Synchronization
 
 /// What a tool call answers: MCP content items (text, image) and whether it is a tool error.
 package struct MCPToolResult: Sendable, Equatable {
     package var content: [JSON]
     package var isError: Bool
+    /// The server's error code behind a tool error (for traces; not sent to the host).
+    package var errorCode: Int? = nil
 
     /// A text result.
     package static func text(_ text: String) -> MCPToolResult {
@@ -18,6 +21,11 @@ package struct MCPToolResult: Sendable, Equatable {
         var text = "error: " + message
         for hint in hints where !hint.isEmpty { text += "\nhint: " + hint }
         return MCPToolResult(content: [["type": "text", "text": .string(text)]], isError: true)
+    }
+
+    /// Equal content and error flag (the error code is a note for traces).
+    package static func == (left: MCPToolResult, right: MCPToolResult) -> Bool {
+        left.content == right.content && left.isError == right.isError
     }
 
     /// The first text item (for tests and logs).
@@ -60,13 +68,24 @@ package final class MCPToolRunner: Sendable {
     /// The app a tool call without `app` addresses (nil: the server's default, the first app).
     let defaultApp: String?
 
-    package init(backend: any MCPBackend, defaultApp: String? = nil) {
+    /// Where every tool call is recorded (`axquery mcp --trace FILE`), if anywhere.
+    let recorder: TraceRecorder?
+
+    package init(backend: any MCPBackend, defaultApp: String? = nil, recorder: TraceRecorder? = nil) {
         self.backend = backend
         self.defaultApp = defaultApp
+        self.recorder = recorder
     }
 
-    /// Runs tool `name` with `arguments`. Never throws: server errors and bad arguments are tool errors.
+    /// Runs tool `name` with `arguments` (recorded as a trace step when the runner has a recorder). Never throws:
+    /// server errors and bad arguments are tool errors.
     package func run(_ name: String, arguments: JSONObject) async -> MCPToolResult {
+        guard let recorder else { return await runUntraced(name, arguments: arguments) }
+        return await traced(name, arguments: arguments, recorder: recorder)
+    }
+
+    /// Runs tool `name` with `arguments`.
+    func runUntraced(_ name: String, arguments: JSONObject) async -> MCPToolResult {
         guard let spec = MCPToolCatalog.tool(named: name) else {
             return .error(
                 "unknown tool '\(name)'", hints: ["tools: " + MCPToolCatalog.names.joined(separator: ", ")])
@@ -78,7 +97,9 @@ package final class MCPToolRunner: Sendable {
         } catch let failure as ToolArgumentError {
             return .error(failure.message, hints: failure.hints)
         } catch let error as RPCError {
-            return await describe(error, tool: name, args: args)
+            var result = await describe(error, tool: name, args: args)
+            result.errorCode = error.code
+            return result
         } catch {
             return .error("\(name): \(error)")
         }

@@ -39,14 +39,14 @@ struct AXQueryCommand: ParsableCommand {
             Find.self, One.self, Count.self, Tree.self, Get.self, Wait.self, DoAction.self, Focus.self,
             Watch.self, Diff.self, Explain.self, Apps.self, Audit.self, Say.self, RenderPicture.self, Rotor.self,
             Key.self, TypeText.self, MCPServe.self, At.self, Cell.self, Next.self, Previous.self, Listen.self,
-            Policy.self, ProtocolCatalog.self,
+            Policy.self, ProtocolCatalog.self, Record.self, Trace.self,
         ],
         defaultSubcommand: Find.self)
 
     static let subcommandNames = [
         "find", "one", "count", "tree", "get", "wait", "do", "focus", "watch", "diff", "explain", "apps", "audit",
         "say", "render", "rotor", "key", "type", "mcp", "at", "cell", "next", "previous", "listen", "policy",
-        "protocol",
+        "protocol", "record", "trace",
         "help",
     ]
 
