@@ -183,7 +183,8 @@ def main():
             server.wait(timeout=10)
         pw_default, pw_ai, note = playwright_sizes(leaves, args.chromium)
         full_bytes = len(full.encode())
-        print("N=%d controls (%d lines in the full snapshot)" % (leaves, full.count("\n")))
+        print("N=%d controls (%d lines in the full snapshot); load %.2f %.2f %.2f"
+              % ((leaves, full.count("\n")) + os.getloadavg()))
         print("  snapshot, full detail:     %9d bytes" % full_bytes)
         if pw_default:
             print("  Playwright aria_snapshot:  %9d bytes  (ours %.2fx)" % (pw_default, full_bytes / pw_default))

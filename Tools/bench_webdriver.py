@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks axdriver over HTTP on the 10,000-control bench tree (standard library only).
 
-    Tools/bench_webdriver.py [--bin .build/release] [--leaves 10000] [--runs 200]
+    Tools/bench_webdriver.py [--bin .build/release] [--leaves 10000] [--runs 200] [--inserts 20]
 
 Starts `axserver --bench-tree N` on a private socket and `axdriver --port 0` against it, opens a WebDriver session
 over one keep-alive HTTP connection and prints, in milliseconds (p50 / p95 / max):
@@ -69,11 +69,31 @@ def report(name, samples):
                                                                  samples[-1], len(samples)))
 
 
+def cpu_ms(process):
+    """CPU time (user + system) a process has used so far, in ms: unlike wall time, not inflated by a loaded machine."""
+    with open("/proc/%d/stat" % process.pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_call(processes, action, runs):
+    """(wall samples, CPU ms per call of each process) for `action` run `runs` times."""
+    before = [cpu_ms(process) for process in processes]
+    samples = timed(action, runs)
+    return samples, [(cpu_ms(process) - start) / runs for process, start in zip(processes, before)]
+
+
+def load():
+    """The machine's load averages (1, 5, 15 minutes): the figures are only comparable within one run."""
+    return "%.2f %.2f %.2f" % os.getloadavg()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--leaves", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--inserts", type=int, default=20, help="insertions, each followed by one XPath")
     args = parser.parse_args()
     directory = tempfile.mkdtemp(prefix="axdriver-bench-")
     os.chmod(directory, 0o700)
@@ -91,7 +111,7 @@ def main():
         label = "Button %d" % last
         find_id = {"using": "accessibility id", "value": label}
         xpath = {"using": "xpath", "value": "//XCUIElementTypeButton[@name='%s']" % label}
-        print("axdriver on %d controls (%s)" % (args.leaves, args.bin))
+        print("axdriver on %d controls (%s); load %s" % (args.leaves, args.bin, load()))
         report("find by accessibility id", timed(lambda: call("POST", base + "/element", find_id), args.runs))
         report("find by xpath (cold: first, reads and parses the page)",
                timed(lambda: call("POST", base + "/element", xpath), 1))
@@ -100,7 +120,9 @@ def main():
         report("find elements by class name (2,000 buttons)",
                timed(lambda: call("POST", base + "/elements", {"using": "class name",
                                                                 "value": "XCUIElementTypeButton"}), 20))
-        report("get page source", timed(lambda: call("GET", base + "/source"), 20))
+        samples, (driver_cpu, server_cpu) = cpu_per_call((driver, server), lambda: call("GET", base + "/source"), 20)
+        report("get page source", samples)
+        print("  CPU per page source: axdriver %.1f ms, axserver %.1f ms" % (driver_cpu, server_cpu))
         source = call("GET", base + "/source")
         print("  page source: %d bytes" % len(source.encode()))
         with Client(socket_path) as direct:
@@ -152,15 +174,22 @@ def main():
             call("POST", third_base + "/element", {"using": "xpath",
                                                     "value": "//XCUIElementTypeButton[@label='Changed %d']" % run})
             patched.append((time.perf_counter() - started) * 1000)
-        for run in range(5):
+        driver_cpu = server_cpu = 0.0
+        for run in range(args.inserts):
             live.insert("lg0", view("ins%d" % run, "UIButton", [0, 0, 8, 40], title="Inserted %d" % run))
+            cpu = (cpu_ms(driver), cpu_ms(server))
             started = time.perf_counter()
             call("POST", third_base + "/element", {"using": "xpath",
                                                     "value": "//XCUIElementTypeButton[@label='Inserted %d']" % run})
             reread.append((time.perf_counter() - started) * 1000)
+            driver_cpu += cpu_ms(driver) - cpu[0]
+            server_cpu += cpu_ms(server) - cpu[1]
         report("xpath right after a label change (patched page)", patched)
-        report("xpath right after an insertion (page re-read)", reread)
+        report("xpath right after an insertion (first after a structural change)", reread)
+        print("  CPU per such xpath: axdriver %.1f ms, axserver %.1f ms"
+              % (driver_cpu / args.inserts, server_cpu / args.inserts))
         live.close()
+        print("load at the end: %s" % load())
     finally:
         if provider is not None:
             provider.close()

@@ -6,7 +6,7 @@ import AXJSON
 /// is ignored (page sources carry everything in attributes).
 package struct XMLElement {
     package var name: String
-    package var attributes: [(String, String)]
+    package var attributes: [(name: String, value: String)]
     package var children: [XMLElement]
     package subscript(_ key: String) -> String? { attributes.first { $0.0 == key }?.1 }
 }
@@ -18,19 +18,58 @@ package struct XMLReadError: Error, CustomStringConvertible {
     package var description: String { "line \(line), column \(column): \(message)" }
 }
 
+/// What `XMLReader.scan` hands the elements of a document to, in document order.
+package protocol XMLVisitor {
+    /// A start tag (or an empty-element tag) with its attributes, references decoded.
+    mutating func open(_ name: String, _ attributes: [(name: String, value: String)])
+    /// The end of the element last opened and not yet closed.
+    mutating func close()
+}
+
+/// Builds the `XMLElement` tree of a document (`XMLReader.parse`).
+struct ElementTreeBuilder: XMLVisitor {
+    var stack: [XMLElement] = []
+    var root: XMLElement?
+
+    mutating func open(_ name: String, _ attributes: [(name: String, value: String)]) {
+        stack.append(XMLElement(name: name, attributes: attributes, children: []))
+    }
+
+    mutating func close() {
+        guard let element = stack.popLast() else { return }
+        if stack.isEmpty {
+            root = element
+        } else {
+            stack[stack.count - 1].children.append(element)
+        }
+    }
+}
+
 package struct XMLReader {
     /// At most this many attributes on one element (XCUITest page sources carry about fifteen).
     static let maxAttributesPerElement = 1_024
 
     let bytes: [UInt8]
     var position = 0
+    /// Strings already made, by the FNV-1a hash of their bytes (`interned`).
+    var internTable: [UInt64: String] = [:]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Parses a whole document (also used by axdriver's XPath over the page source).
+    /// Parses a whole document into a tree of elements.
     package static func parse(_ bytes: [UInt8]) throws(XMLReadError) -> XMLElement {
+        var builder = ElementTreeBuilder()
+        try scan(bytes, into: &builder)
+        guard let root = builder.root else { throw XMLReader(bytes).fail("no root element") }
+        return root
+    }
+
+    /// Reads a whole document and hands its elements to `visitor` in document order, with no tree built (axdriver's
+    /// page tree, issue 35 item 5): `open` at each start tag, `close` at its end (right after `open` for an empty
+    /// element). The checks and errors are those of `parse`; on an error the visitor has seen a prefix.
+    package static func scan<Visitor: XMLVisitor>(_ bytes: [UInt8], into visitor: inout Visitor) throws(XMLReadError) {
         var reader = XMLReader(bytes)
-        return try reader.document()
+        try reader.document(&visitor)
     }
 
     func fail(_ message: String, at pos: Int? = nil) -> XMLReadError {
@@ -52,17 +91,22 @@ package struct XMLReader {
         return XMLReadError(line: line, column: col, message: message)
     }
 
-    func starts(_ prefix: String) -> Bool {
-        let prefixBytes = Array(prefix.utf8)
-        return position + prefixBytes.count <= bytes.count
-            && Array(bytes[position..<(position + prefixBytes.count)]) == prefixBytes
+    /// Whether the input at the current position starts with `prefix` (compared in place, no allocation).
+    func starts(_ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { prefixBytes in
+            guard position + prefixBytes.count <= bytes.count else { return false }
+            for offset in 0..<prefixBytes.count where bytes[position + offset] != prefixBytes[offset] { return false }
+            return true
+        }
     }
 
-    mutating func skip(until terminator: String) throws(XMLReadError) {
+    mutating func skip(until terminator: StaticString) throws(XMLReadError) {
         let start = position
         while position < bytes.count && !starts(terminator) { position += 1 }
-        guard position < bytes.count else { throw fail("unterminated construct (expected '\(terminator)')", at: start) }
-        position += terminator.utf8.count
+        guard position < bytes.count else {
+            throw fail("unterminated construct (expected '\(terminator)')", at: start)
+        }
+        position += terminator.utf8CodeUnitCount
     }
 
     mutating func skipSpace() {
@@ -92,14 +136,34 @@ package struct XMLReader {
         }
     }
 
-    mutating func document() throws(XMLReadError) -> XMLElement {
+    /// The document: its root element and what may surround it. Iterative (a stack of open tag names), so the
+    /// depth bound (512) is a check, not a recursion limit.
+    mutating func document<Visitor: XMLVisitor>(_ visitor: inout Visitor) throws(XMLReadError) {
         if starts("\u{FEFF}") { position += 3 }
         try misc()
         guard position < bytes.count else { throw fail("no root element") }
-        let root = try element(depth: 0)
+        var open: [String] = []
+        repeat {
+            if starts("</"), let tagName = open.last {
+                position += 2
+                let close = try name()
+                guard close == tagName else { throw fail("expected </\(tagName)>, found </\(close)>") }
+                skipSpace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else { throw fail("expected '>'") }
+                position += 1
+                open.removeLast()
+                visitor.close()
+            } else {
+                guard open.count < 512 else { throw fail("elements nested deeper than 512") }
+                let (tagName, isEmpty) = try startTag(&visitor)
+                if isEmpty { visitor.close() } else { open.append(tagName) }
+            }
+            guard let tagName = open.last else { break }
+            try misc()
+            guard position < bytes.count else { throw fail("element <\(tagName)> is not closed") }
+        } while true
         try misc()
         guard position >= bytes.count else { throw fail("content after the root element") }
-        return root
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {
@@ -118,8 +182,23 @@ package struct XMLReader {
                     ? "expected a name, found '\(Character(UnicodeScalar(bytes[position])))'"
                     : "expected a name, found end of input")
         }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+        return interned(start..<position)
     }
+
+    /// The string of `range`, shared with an earlier equal one of up to 64 bytes (tag and attribute names and the
+    /// `type` values repeat on every element: one string each instead of a heap copy per element).
+    mutating func interned(_ range: Range<Int>) -> String {
+        guard range.count > 15, range.count <= 64 else { return String(decoding: bytes[range], as: UTF8.self) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for index in range { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+        if let known = internTable[hash], known.utf8.elementsEqual(bytes[range]) { return known }
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        if internTable.count < XMLReader.maxInterned { internTable[hash] = text }
+        return text
+    }
+
+    /// At most this many distinct strings are shared (labels that never repeat do not grow the table for ever).
+    static let maxInterned = 256
 
     /// The `index`th `name="value"` (or single-quoted) attribute of `tagName`, the value's references decoded.
     mutating func attribute(of tagName: String, index: Int) throws(XMLReadError) -> (String, String) {
@@ -140,22 +219,32 @@ package struct XMLReader {
         let quote = bytes[position]
         position += 1
         let valueStart = position
-        while position < bytes.count, bytes[position] != quote { position += 1 }
+        var hasReference = false
+        while position < bytes.count, bytes[position] != quote {
+            if bytes[position] == UInt8(ascii: "&") { hasReference = true }
+            position += 1
+        }
         guard position < bytes.count else {
             throw fail("unterminated value of attribute '\(attributeName)'", at: valueStart)
         }
-        let value = try XMLReader.decode(bytes[valueStart..<position], reader: self, at: valueStart)
+        let value =
+            try hasReference
+            ? XMLReader.decode(bytes[valueStart..<position], reader: self, at: valueStart)
+            : interned(valueStart..<position)
         position += 1
         return (attributeName, value)
     }
 
-    mutating func element(depth: Int) throws(XMLReadError) -> XMLElement {
-        guard depth < 512 else { throw fail("elements nested deeper than 512") }
+    /// A start tag with its attributes, handed to `visitor.open`; answers the tag name and whether the element is
+    /// empty (`/>`).
+    mutating func startTag<Visitor: XMLVisitor>(_ visitor: inout Visitor) throws(XMLReadError) -> (String, Bool) {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else { throw fail("expected '<'") }
         position += 1
         let tagName = try name()
-        var attrs: [(String, String)] = []
-        var attributeNames = Set<String>()  // duplicate check in O(1) per attribute (a linear scan was quadratic)
+        var attrs: [(name: String, value: String)] = []
+        // Duplicates: a scan while the element has few attributes, a set beyond (a linear scan of 1,024 would be
+        // quadratic).
+        var attributeNames = Set<String>()
         while true {
             skipSpace()
             guard position < bytes.count else { throw fail("unterminated start tag <\(tagName)>") }
@@ -165,32 +254,24 @@ package struct XMLReader {
                     throw fail("expected '>' after '/'")
                 }
                 position += 1
-                return XMLElement(name: tagName, attributes: attrs, children: [])
+                visitor.open(tagName, attrs)
+                return (tagName, true)
             }
             if bytes[position] == UInt8(ascii: ">") {
                 position += 1
-                break
+                visitor.open(tagName, attrs)
+                return (tagName, false)
             }
             let (attributeName, value) = try attribute(of: tagName, index: attrs.count)
-            guard attributeNames.insert(attributeName).inserted else {
-                throw fail("attribute '\(attributeName)' appears twice")
+            let duplicate: Bool
+            if attrs.count < 32 {
+                duplicate = attrs.contains { $0.name == attributeName }
+            } else {
+                if attributeNames.isEmpty { attributeNames = Set(attrs.map(\.name)) }
+                duplicate = !attributeNames.insert(attributeName).inserted
             }
-            attrs.append((attributeName, value))
-        }
-        var children: [XMLElement] = []
-        while true {
-            try misc()
-            guard position < bytes.count else { throw fail("element <\(tagName)> is not closed") }
-            if starts("</") {
-                position += 2
-                let close = try name()
-                guard close == tagName else { throw fail("expected </\(tagName)>, found </\(close)>") }
-                skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else { throw fail("expected '>'") }
-                position += 1
-                return XMLElement(name: tagName, attributes: attrs, children: children)
-            }
-            children.append(try element(depth: depth + 1))
+            guard !duplicate else { throw fail("attribute '\(attributeName)' appears twice") }
+            attrs.append((name: attributeName, value: value))
         }
     }
 

@@ -16,28 +16,46 @@ package struct PageTree: Sendable {
     /// The number of elements.
     package var count: Int { names.count }
 
-    /// Parses a page source; malformed XML is an error naming the line and column.
+    /// An empty page (the builder's start).
+    init() {}
+
+    /// Parses a page source; malformed XML is an error naming the line and column. The elements go straight into
+    /// the arrays as the reader meets them (no element tree in between, issue 35 item 5).
     package init(xml: [UInt8]) throws(XMLReadError) {
-        let root = try XMLReader.parse(xml)
-        append(root, parent: -1)
+        var builder = Builder()
+        builder.tree.reserve(xml.count / 200 + 16)
+        try XMLReader.scan(xml, into: &builder)
+        self = builder.tree
     }
 
-    private mutating func append(_ element: XMLElement, parent parentIndex: Int) {
-        // Iterative pre-order walk (the reader already bounds the depth at 512; no recursion needed).
-        var stack: [(element: XMLElement, parent: Int)] = [(element, parentIndex)]
-        while let (current, parentIndex) = stack.popLast() {
-            let index = names.count
-            names.append(current.name)
-            attributes.append(current.attributes.map { (name: $0.0, value: $0.1) })
-            parent.append(parentIndex)
-            children.append([])
-            subtreeEnd.append(index + 1)
-            if parentIndex >= 0 { children[parentIndex].append(index) }
-            for child in current.children.reversed() { stack.append((child, index)) }
+    mutating func reserve(_ capacity: Int) {
+        names.reserveCapacity(capacity)
+        attributes.reserveCapacity(capacity)
+        parent.reserveCapacity(capacity)
+        children.reserveCapacity(capacity)
+        subtreeEnd.reserveCapacity(capacity)
+    }
+
+    /// Appends each element in pre-order as its start tag is read; its subtree ends where its end tag is read.
+    struct Builder: XMLVisitor {
+        var tree = PageTree()
+        var openElements: [Int] = []
+
+        mutating func open(_ name: String, _ attributes: [(name: String, value: String)]) {
+            let index = tree.names.count
+            let parentIndex = openElements.last ?? -1
+            tree.names.append(name)
+            tree.attributes.append(attributes)
+            tree.parent.append(parentIndex)
+            tree.children.append([])
+            tree.subtreeEnd.append(index + 1)
+            if parentIndex >= 0 { tree.children[parentIndex].append(index) }
+            openElements.append(index)
         }
-        // Subtree ends: in pre-order, a node's subtree ends where its last descendant ends.
-        for index in stride(from: names.count - 1, through: 0, by: -1) {
-            if let last = children[index].last { subtreeEnd[index] = subtreeEnd[last] }
+
+        mutating func close() {
+            guard let index = openElements.popLast() else { return }
+            tree.subtreeEnd[index] = tree.names.count
         }
     }
 

@@ -128,3 +128,57 @@ final class XPathTests: XCTestCase {
         XCTAssertThrowsError(try PageTree(xml: Array("".utf8)))
     }
 }
+
+/// The page tree read straight from the page source (issue 35 item 5): document order, parents, subtrees and
+/// attributes as the XML says, whatever surrounds or sits between the elements.
+final class PageTreeTests: XCTestCase {
+    func testArraysFollowTheDocument() throws {
+        let source = """
+            \u{FEFF}<?xml version="1.0"?><!-- page --><!DOCTYPE x>
+            <AppiumAUT><XCUIElementTypeApplication type="XCUIElementTypeApplication" name='a &amp; b'>
+            <XCUIElementTypeWindow type="XCUIElementTypeWindow" axid="w"><![CDATA[ <skipped/> ]]>
+            <XCUIElementTypeButton type="XCUIElementTypeButton" label="x&#10;&lt;y&gt;&#x1F600;" axid="b1"/>
+            <XCUIElementTypeOther type="XCUIElementTypeOther" axid="g"><?pi?>
+            <XCUIElementTypeButton type="XCUIElementTypeButton" axid="b2"></XCUIElementTypeButton >
+            </XCUIElementTypeOther></XCUIElementTypeWindow>
+            <XCUIElementTypeWindow type="XCUIElementTypeWindow" axid="w2" /></XCUIElementTypeApplication></AppiumAUT>
+            """
+        let tree = try PageTree(xml: Array(source.utf8))
+        XCTAssertEqual(tree.count, 7)
+        XCTAssertEqual(
+            tree.names,
+            [
+                "AppiumAUT", "XCUIElementTypeApplication", "XCUIElementTypeWindow", "XCUIElementTypeButton",
+                "XCUIElementTypeOther", "XCUIElementTypeButton", "XCUIElementTypeWindow",
+            ])
+        XCTAssertEqual(tree.parent, [-1, 0, 1, 2, 2, 4, 1])
+        XCTAssertEqual(tree.children, [[1], [2, 6], [3, 4], [], [5], [], []])
+        XCTAssertEqual(tree.subtreeEnd, [7, 7, 6, 4, 6, 6, 7])
+        XCTAssertEqual(tree.attribute(1, "name"), "a & b")
+        XCTAssertEqual(tree.attribute(3, "label"), "x\n<y>\u{1F600}")
+        XCTAssertEqual(tree.attributes[5].map(\.name), ["type", "axid"])
+        XCTAssertEqual(tree.attribute(5, "type"), "XCUIElementTypeButton")
+        XCTAssertNil(tree.attribute(5, "label"))
+    }
+
+    func testErrorsNameWhatIsWrong() {
+        func check(_ source: String, _ expected: String, line: UInt = #line) {
+            do {
+                _ = try PageTree(xml: Array(source.utf8))
+                XCTFail("parsed: \(source)", line: line)
+            } catch {
+                // "line L, column C: message"
+                XCTAssertTrue("\(error)".hasSuffix(": " + expected), "\(error)", line: line)
+            }
+        }
+        check("<a><b></a>", "expected </b>, found </a>")
+        check("<a x='1' x='2'/>", "attribute 'x' appears twice")
+        check("<a><b/>", "unexpected end of file (truncated?): element <a> is not closed")
+        check("<a/><b/>", "content after the root element")
+        check("<!-- only -->", "no root element")
+        check("<a x='&nope;'/>", "unknown entity '&nope;'")
+        check(String(repeating: "<a>", count: 513), "elements nested deeper than 512")
+        let wide = "<a " + (0..<40).map { "k\($0)='v'" }.joined(separator: " ") + " k7='again'/>"
+        check(wide, "attribute 'k7' appears twice")
+    }
+}
