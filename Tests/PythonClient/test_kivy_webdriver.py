@@ -1,7 +1,8 @@
 """Selenium's Python client, unchanged, against `axdriver` on an unmodified Kivy app (kivyapps/settings_app.py under
 `python3 -m axclient.kivy`): find elements by kv id (the accessibilityIdentifier) and by accessibility label, clear
 and send_keys into a TextInput, click a button, wait for the app's callback line and the popup it opens — as a
-Selenium user writes it."""
+Selenium user writes it; and the Slider Kivy gives no keyboard focus, operated by accessibility actions
+(D-KIVY-7)."""
 import os
 import select
 import subprocess
@@ -11,6 +12,8 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kivyapps"))
 from kivy_support import kivy_display, needs_kivy, shared_server, start_app  # noqa: E402,F401
+
+from axclient import expect  # noqa: E402
 
 try:
     from selenium import webdriver
@@ -83,3 +86,26 @@ def test_selenium_types_clicks_and_reads_the_kivy_app(settings):
     finally:
         session.quit()
         driver.stop()
+
+
+def test_the_unfocusable_slider_is_operated_by_accessibility_actions(settings):
+    """Kivy's Slider takes no keyboard focus and the adapter does not add it (D-KIVY-7): increment and decrement
+    reach it as accessibility actions (what AT-SPI's Value interface and the server's actions send) and run the
+    app's own on_value, one `step` each."""
+    app, server = settings
+    client = server.client(client_name="kivy-slider", app=app.app_id, timeout=8)
+    try:
+        volume = client.get_by_role("adjustable", name="Volume")
+        before = volume.value()
+        volume.increment()
+        app.wait_line("volume 4")
+        volume.decrement()
+        app.wait_line("volume 3")
+        volume.decrement()
+        app.wait_line("volume 2")
+        expect(client.get_by_role("adjustable", name="Volume")).to_have_value("20%")
+        assert before == "30%"
+        volume.increment()
+        app.wait_line("volume 3")
+    finally:
+        client.close()
