@@ -185,8 +185,8 @@ def bench_latency(display, server, count):
     client.close()
     latencies = sorted(min(a - t for a in arrivals if a >= t) for t in ticks if any(a >= t for a in arrivals))
     p95 = latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))]
-    print("latency (%d widgets): change -> tree.changed p50 %.1f ms, p95 %.1f ms (n=%d)" % (
-        count, statistics.median(latencies) * 1000, p95 * 1000, len(latencies)))
+    print("latency (%d widgets): change -> tree.changed p50 %.1f ms, p95 %.1f ms (n=%d); load average %.1f" % (
+        count, statistics.median(latencies) * 1000, p95 * 1000, len(latencies), os.getloadavg()[0]))
 
 
 def bench_startup(display, server, count):

@@ -162,12 +162,38 @@ def bench_latency(binary, count, display, changes_wanted=30):
     latencies = first_after(changes[:changes_wanted], arrivals)
     adapter = first_after(changes[:changes_wanted], sends)
     flushes = [float(line.split(" in ")[1].split()[0]) for line in process.stderr_lines if " flush " in line][1:]
+    flush_ends = [_stamp(line) for line in process.stderr_lines if " flush " in line]
+    flushed = first_after(changes[:changes_wanted], flush_ends)
+    waits = [(send - end) * 1000 for end, send in pairs_after(flush_ends, sends)]
     print("latency: %d elements, change -> tree.changed at a subscriber: p50 %.1f ms, p95 %.1f ms, max %.1f ms "
           "(%d of %d changes); change -> the patch sent by the adapter: p50 %.1f ms, p95 %.1f ms; the flush: p50 "
-          "%.1f ms, p95 %.1f ms; load average %.1f"
+          "%.1f ms, p95 %.1f ms; change -> flush done: p50 %.1f ms, p95 %.1f ms; flush done -> the link thread "
+          "sends: p50 %.1f ms, p95 %.1f ms; load average %.1f"
           % (count, percentile(latencies, 0.5), percentile(latencies, 0.95), max(latencies), len(latencies),
              min(len(changes), changes_wanted), percentile(adapter, 0.5), percentile(adapter, 0.95),
-             percentile(flushes, 0.5), percentile(flushes, 0.95), os.getloadavg()[0]))
+             percentile(flushes, 0.5), percentile(flushes, 0.95), percentile(flushed, 0.5),
+             percentile(flushed, 0.95), percentile(waits, 0.5), percentile(waits, 0.95), os.getloadavg()[0]))
+
+
+def _stamp(line):
+    """The time.time() a debug line starts with (after the log source's prefix)."""
+    for word in line.split():
+        try:
+            return float(word)
+        except ValueError:
+            continue
+    return 0.0
+
+
+def pairs_after(ends, sends):
+    """Each flush end with the first send at or after it (a flush that sent nothing pairs with none)."""
+    found = []
+    for index, end in enumerate(ends):
+        limit = ends[index + 1] if index + 1 < len(ends) else float("inf")
+        later = [moment for moment in sends if end <= moment < limit]
+        if later:
+            found.append((end, later[0]))
+    return found
 
 
 def first_after(changes, times):
