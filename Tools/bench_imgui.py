@@ -88,6 +88,7 @@ def per_item(display, server):
     io = imgui.get_io()
     io.display_size, io.delta_time = (1000, 800), 1 / 60
     io.backend_flags |= imgui.BackendFlags_.renderer_has_textures.value
+    io.set_ini_filename("")  # no imgui.ini in the working directory
     recorder = Recorder(imgui)
 
     def one_frame(recording):
