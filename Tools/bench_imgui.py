@@ -1,10 +1,12 @@
 """Benchmarks of axclient.imgui (Specs/imgui-adapter.md §Figures; not a test: run by hand, needs Xvfb, Mesa GL and a
 built axserver; the test venv's python has imgui_bundle):
 
-    .build/test-venv/bin/python Tools/bench_imgui.py [--bin DIR] [frame|latency|rate|startup|idle-cpu|all]
+    .build/test-venv/bin/python Tools/bench_imgui.py [--bin DIR] [frame|per-item|latency|rate|startup|idle-cpu|all]
 
 frame: per-frame time of an app of 1,000 items (500 buttons, 500 texts) with nothing changing, rendering without
-  idling, plain and mirrored (axclient.imgui.enable), mean and p95 over 400 frames; the difference is the adapter.
+  idling, plain and mirrored (axclient.imgui.enable), mean and p95 over 400 frames; the difference is the adapter;
+  the recorded frames' extra wall and render-thread CPU time times their share, and the CPU at 60 fps.
+per-item: a recorded frame's CPU per item in an ImGui context of the bench's own (no GL: load-independent).
 latency: a text changed every 150 ms (the app prints its time) -> `tree.changed` at a subscriber, p50/p95 (n=40).
 rate: an animated progress bar (a new value every frame): the app's revisions on the server per second over 3 s.
 startup: process start -> first frame, plain and mirrored; mirrored also -> the server's first snapshot (median of 3).
@@ -27,6 +29,7 @@ from axclient.server import ServerProcess  # noqa: E402
 from tk_support import PACKAGE_DIR, TkApp, Xvfb, wait_for_app  # noqa: E402
 
 BIN = os.path.join(ROOT, ".build", "debug", "axserver")
+IDLE_INTERVAL = 0.24  # ImGuiMirror.idle_record_interval: the back-off while frames stay identical
 SCRATCH = tempfile.mkdtemp(prefix="bench-imgui-")  # hello_imgui writes "<title>.ini" into the working directory
 
 
@@ -53,6 +56,7 @@ def frame(display, server):
         try:
             line = app.wait_line("frames *", timeout=600)
             split = app.wait_line("recorded *", timeout=10) if mirrored else None
+            split_cpu = app.wait_line("cpu recorded *", timeout=10) if mirrored else None
         finally:
             app.stop()
         mean, p95 = float(line.split()[3]), float(line.split()[6])
@@ -64,8 +68,53 @@ def frame(display, server):
             count, total, recorded, other = int(words[1]), int(words[3]), float(words[6]), float(words[11])
             print("frame %s; adapter cost per frame (recorded frames' extra x their share): %.3f ms" % (
                 split, (recorded - other) * count / total), flush=True)
+            words = split_cpu.split()
+            cpu_recorded, cpu_other = float(words[7]), float(words[12])
+            print("frame %s; CPU: %.3f ms per frame; at 60 fps (one frame in %.0f recorded while idle): %.3f ms"
+                  % (split_cpu, (cpu_recorded - cpu_other) * count / total, IDLE_INTERVAL * 60,
+                     (cpu_recorded - cpu_other) / (IDLE_INTERVAL * 60)), flush=True)
     print("frame mirrored - plain (mean, nothing changed; noisy under load): %.3f ms"
           % (results[True] - results[False]), flush=True)
+
+
+def per_item(display, server):
+    """A recorded frame's CPU per item without GL, a window or load-dependent frame times: an ImGui context of its
+    own (the renderer's textures flag set, no backend), 500 buttons and 500 texts, recorded and plain frames
+    alternating (the minimum of 5 rounds of 40 frames each, process CPU time)."""
+    from imgui_bundle import imgui
+    from axclient.imgui.record import Recorder
+
+    context = imgui.create_context()
+    io = imgui.get_io()
+    io.display_size, io.delta_time = (1000, 800), 1 / 60
+    io.backend_flags |= imgui.BackendFlags_.renderer_has_textures.value
+    io.set_ini_filename("")  # no imgui.ini in the working directory
+    recorder = Recorder(imgui)
+
+    def one_frame(recording):
+        imgui.new_frame()
+        if recording:
+            recorder.begin_frame()
+        imgui.begin("Bench")
+        for index in range(500):
+            imgui.button("Item %d" % index)
+            imgui.text("Value %d" % index)
+        imgui.end()
+        if recording:
+            recorder.end_frame()
+        imgui.end_frame()
+
+    rounds = {False: [], True: []}
+    for _ in range(5):
+        for recording in (False, True):
+            began = time.process_time()
+            for _ in range(40):
+                one_frame(recording)
+            rounds[recording].append((time.process_time() - began) / 40)
+    imgui.destroy_context(context)
+    plain, recorded = min(rounds[False]), min(rounds[True])
+    print("per-item CPU of a recorded frame (1,000 items, no GL): plain frame %.3f ms, recorded %.3f ms: %.2f us an "
+          "item" % (plain * 1000, recorded * 1000, (recorded - plain) * 1000), flush=True)
 
 
 def latency(display, server):
@@ -152,7 +201,7 @@ def main():
     display = Xvfb()
     server = ServerProcess(BIN, demo=False)
     try:
-        for name, step in (("frame", frame), ("latency", latency), ("rate", rate), ("startup", startup),
+        for name, step in (("frame", frame), ("per-item", per_item), ("latency", latency), ("rate", rate), ("startup", startup),
                            ("idle-cpu", idle_cpu)):
             if what in (name, "all"):
                 step(display.display, server)

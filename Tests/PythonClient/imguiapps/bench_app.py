@@ -3,7 +3,7 @@
 in-process entry) on its RunnerParams; ``--tick`` changes a text every 150 ms and prints ``tick <time>``;
 ``--animate`` moves a progress bar every frame; ``--busy`` renders without hello_imgui's idling; ``--frames N``
 prints the mean and p95 of N frames' time (from before ImGui's NewFrame to before its Render: the app's gui
-function plus everything the adapter does in the frame) and exits."""
+function plus everything the adapter does in the frame; wall time and the render thread's CPU time) and exits."""
 import sys
 import time
 
@@ -12,7 +12,7 @@ from imgui_bundle import hello_imgui, imgui, immapp
 ITEMS = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 1000
 FRAMES = int(sys.argv[sys.argv.index("--frames") + 1]) if "--frames" in sys.argv else 0
 state = {"ticks": 0, "next_tick": 0.0, "progress": 0.0, "times": [], "started": None, "first": False,
-         "recorded": [], "mirror": None}
+         "recorded": [], "mirror": None, "cpu": [], "cpu_started": 0.0}
 
 
 def gui():
@@ -37,6 +37,7 @@ def gui():
 
 def frame_begins():
     state["started"] = time.perf_counter()
+    state["cpu_started"] = time.thread_time()
     state["seen"] = state["mirror"].stats["recorded"] if state["mirror"] is not None else 0
 
 
@@ -44,6 +45,7 @@ def frame_ends():
     if state["started"] is None:
         return
     state["times"].append(time.perf_counter() - state["started"])
+    state["cpu"].append(time.thread_time() - state["cpu_started"])
     state["recorded"].append(bool(state["mirror"] is not None and state["mirror"].stats["recorded"] != state["seen"]))
     if FRAMES and len(state["times"]) >= FRAMES + 60:
         times = sorted(state["times"][60:])  # after the start-up frames
@@ -56,6 +58,12 @@ def frame_ends():
             print("recorded %d of %d frames, mean %.4f ms; other frames mean %.4f ms" % (
                 len(recorded), len(pairs), 1000 * sum(recorded) / len(recorded), 1000 * sum(other) / len(other)),
                 flush=True)
+            cpu = list(zip(state["cpu"][60:], state["recorded"][60:]))
+            recorded_cpu = [t for t, r in cpu if r]
+            other_cpu = [t for t, r in cpu if not r]
+            print("cpu recorded %d of %d frames, mean %.4f ms; other frames mean %.4f ms" % (
+                len(recorded_cpu), len(cpu), 1000 * sum(recorded_cpu) / len(recorded_cpu),
+                1000 * sum(other_cpu) / len(other_cpu)), flush=True)
         hello_imgui.get_runner_params().app_shall_exit = True
 
 

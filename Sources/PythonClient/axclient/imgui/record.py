@@ -48,6 +48,10 @@ class Recorder:
         self._ordinals: Dict[Tuple[int, str], int] = {}
         self._originals: Dict[str, Callable[..., Any]] = {}
         self._wrappers: Dict[str, Callable[..., Any]] = {}
+        # The per-item calls, bound once (a recorded frame makes them once or twice per item).
+        self._item_id = imgui.get_item_id
+        self._rect_min = imgui.get_item_rect_min
+        self._rect_max = imgui.get_item_rect_max
         self._make_wrappers()
 
     # -- frame -------------------------------------------------------------------------------------------------
@@ -83,7 +87,8 @@ class Recorder:
 
     def _ordinal_key(self, kind: str) -> Any:
         """Items without an ImGui id (text, progress bars, rows): the n-th of their kind in their parent."""
-        parent = self._stack[-1] if self._stack else -1
+        stack = self._stack
+        parent = stack[-1] if stack else -1
         slot = (parent, kind)
         ordinals = self._ordinals
         count = ordinals.get(slot, 0)
@@ -97,13 +102,22 @@ class Recorder:
             self.overflowed = True
             return -1
         if rect is None:
-            imgui = self.imgui
-            low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
-            rect = (low.x, low.y, high.x, high.y)
+            return self.add_last(kind, key, label, value, extra)
         stack = self._stack
         self.items.append((kind, key, label, rect[0], rect[1], rect[2], rect[3], value, extra,
                            stack[-1] if stack else -1))
         return len(self.items) - 1
+
+    def add_last(self, kind: str, key: Any, label: str, value: Any = None, extra: Any = None) -> int:
+        """:meth:`add` with the last item's rect: the hot path of a recorded frame (one per button, text…)."""
+        items = self.items
+        if len(items) >= MAX_ITEMS:
+            self.overflowed = True
+            return -1
+        low, high = self._rect_min(), self._rect_max()
+        stack = self._stack
+        items.append((kind, key, label, low.x, low.y, high.x, high.y, value, extra, stack[-1] if stack else -1))
+        return len(items) - 1
 
     def push(self, index: int) -> None:
         """Items from now on are children of ``index`` (the limit's -1 still pushes, so pops stay paired)."""
@@ -116,7 +130,7 @@ class Recorder:
 
     def item_key(self) -> Any:
         """The last item's ImGui id, unique within the frame (see :meth:`_unique`)."""
-        key = self.imgui.get_item_id()
+        key = self._item_id()
         seen = self._seen
         count = seen.get(key, 0) + 1
         seen[key] = count

@@ -21,13 +21,15 @@ def _arg(args: tuple, kwargs: Dict[str, Any], index: int, name: str, default: An
 def pressable(kind: str) -> Factory:
     """button, small_button, arrow_button-like functions answering ``bool`` (pressed)."""
     def factory(rec: Recorder, original: Wrapper) -> Wrapper:
+        item_key, add_last = rec.item_key, rec.add_last  # bound once: a recorded frame calls them per button
+
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             pressed = original(*args, **kwargs)
-            key = rec.item_key()
+            key = item_key()
             if rec.pending and rec.take(key) is not None:
                 pressed = True
             label = args[0] if args else kwargs.get("label", "")
-            rec.add(kind, key, label if type(label) is str and "##" not in label else label_of(label))
+            add_last(kind, key, label if type(label) is str and "##" not in label else label_of(label))
             return pressed
         return wrapper
     return factory
@@ -351,11 +353,13 @@ def plain_text(kind: str, text_index: int, label_index: int = -1) -> Factory:
     """text, text_colored, text_wrapped, bullet_text, separator_text, label_text, text_unformatted: static text
     (D-IMGUI-TEXT-1: what the app passed, keyed by its place among its parent's texts)."""
     def factory(rec: Recorder, original: Wrapper) -> Wrapper:
+        ordinal_key, add_last = rec._ordinal_key, rec.add_last  # bound once: a recorded frame calls them per text
+
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             result = original(*args, **kwargs)
             text = args[text_index] if len(args) > text_index else kwargs.get("fmt", kwargs.get("text", ""))
             label = label_of(_arg(args, kwargs, label_index, "label", "")) if label_index >= 0 else ""
-            rec.add(kind, rec._ordinal_key("text"), label, text if type(text) is str else str(text))
+            add_last(kind, ordinal_key("text"), label, text if type(text) is str else str(text))
             return result
         return wrapper
     return factory
