@@ -9,8 +9,10 @@
 #                             Tools/install-orca48.sh, its env from axclient.orca_stack) with private prefs ($A11Y_STACK_DIR/orca-prefs;
 #                             ORCA_POSITION_SPEAKING=1: speak positions "N of M"),
 #                             debug log $A11Y_STACK_DIR/orca.log and speech log
-#                             $A11Y_STACK_DIR/orca-speech.log; wait until it has
-#                             started; prints ORCA_PID=...
+#                             $A11Y_STACK_DIR/orca-speech.log; wait until its main
+#                             loop runs ($A11Y_STACK_DIR/orca-ready, written from a
+#                             GLib idle callback; at most $AX_ORCA_READY_TIMEOUT s,
+#                             default 20, else exit 1); prints ORCA_PID=...
 #   orca_capture.sh mark      print the speech log's line count (a cursor)
 #   orca_capture.sh speech [FROM_LINE]
 #                             print the would-be speech, one utterance a line
@@ -31,6 +33,9 @@
 # loaded from the prefs dir at startup) makes it line-buffered and also
 # appends every utterance passed to orca.speech._speak to orca-speech.log.
 # Key echo ("tab") is only in the debug log.  Braille is disabled (-d braille).
+# Ready: the same hook adds a GLib idle callback that writes $ORCA_READY_FILE;
+# it runs only once Orca's main loop dispatches (after "Screen reader on", its
+# event manager, scripts and key grabs), as the screen_reader fixture waits.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -41,6 +46,7 @@ need_stack() {
 }
 LOG() { echo "$A11Y_STACK_DIR/orca.log"; }
 SPEECH_LOG() { echo "$A11Y_STACK_DIR/orca-speech.log"; }
+READY_FILE() { echo "$A11Y_STACK_DIR/orca-ready"; }
 
 send_key() { # KEYSYM_NAME  (xdotool if present, else AT-SPI GenerateKeyboardEvent)
     if command -v xdotool >/dev/null; then
@@ -86,6 +92,21 @@ if _path and not getattr(speech, "_capture_installed", False):
     speech._speak = _speak
     speech._capture_installed = True
 
+# Ready means Orca's main loop runs and has worked through its start-up ("Screen reader on" comes before Orca
+# activates its event manager, scripts and key grabs): an idle callback runs only once the loop has dispatched
+# everything pending. axclient.screen_reader's hook does the same.
+_ready = os.environ.get("ORCA_READY_FILE")
+if _ready and not getattr(speech, "_ready_installed", False):
+    from gi.repository import GLib
+
+    def _main_loop_idle():
+        with open(_ready, "w") as handle:
+            handle.write("idle\n")
+        return False
+
+    GLib.idle_add(_main_loop_idle)
+    speech._ready_installed = True
+
 # ORCA_POSITION_SPEAKING=1 turns on "speak object position" (settings.enablePositionSpeaking, off by default): list
 # items, radio buttons and menu items then end with "N of M" (speech_generator _generatePositionInList).
 if os.environ.get("ORCA_POSITION_SPEAKING") == "1":
@@ -116,17 +137,24 @@ cmd_start() {
     write_customizations "$A11Y_STACK_DIR/orca-prefs"
     write_pgrep_shim "$A11Y_STACK_DIR/orca-isolation"
     : > "$(SPEECH_LOG)"
+    rm -f "$(READY_FILE)"
     PATH="$A11Y_STACK_DIR/orca-isolation:$PATH" SPEECHD_CMD=/bin/false ORCA_SPEECH_LOG="$(SPEECH_LOG)" \
-        nohup "${AX_ORCA_BIN:-orca}" --debug-file="$(LOG)" -u "$A11Y_STACK_DIR/orca-prefs" -d braille \
+        ORCA_READY_FILE="$(READY_FILE)" nohup "${AX_ORCA_BIN:-orca}" --debug-file="$(LOG)" -u "$A11Y_STACK_DIR/orca-prefs" -d braille \
         </dev/null >"$A11Y_STACK_DIR/orca.out" 2>&1 &
     local pid=$!
     echo "$pid" > "$A11Y_STACK_DIR/orca.pid"
-    local i
-    for i in $(seq 150); do
-        grep -qE "Startup complete notification made|Screen reader on" "$(LOG)" 2>/dev/null && break
+    local i tenths=$(( ${AX_ORCA_READY_TIMEOUT:-20} * 10 ))
+    for i in $(seq "$tenths"); do
+        [ -e "$(READY_FILE)" ] && break
         kill -0 "$pid" 2>/dev/null || { cat "$A11Y_STACK_DIR/orca.out" >&2; exit 1; }
         sleep 0.1
     done
+    if [ ! -e "$(READY_FILE)" ]; then
+        echo "orca_capture: Orca (pid $pid) did not reach its main loop within ${AX_ORCA_READY_TIMEOUT:-20} s" \
+             "(no $(READY_FILE); see $(LOG) and $A11Y_STACK_DIR/orca.out)" >&2
+        cmd_stop
+        exit 1
+    fi
     echo "ORCA_PID=$pid"
 }
 
@@ -194,5 +222,5 @@ case "${1:-}" in
     stop) cmd_stop ;;
     demo) cmd_demo ;;
     key) need_stack; send_key "$2" ;;
-    *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -1,4 +1,5 @@
-"""Orca reads a Dear PyGui app: a private headless Orca (the `screen_reader` fixture) listens to the server;
+"""Orca reads a Dear PyGui app: a private headless Orca (the `screen_reader` fixture; Orca 43, and Orca 48.1 on
+at-spi2-core 2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server;
 dpgapps/settings_app.py runs unmodified (with ImGui's keyboard navigation, --nav) under `python3 -m
 axclient.dearpygui` on a private Xvfb; keys go through X into Dear PyGui (xdotool), as a user types, so they reach
 Orca only the way the adapter forwards them, and Orca follows ImGui's navigation focus (Specs/dearpygui-adapter.md
@@ -12,10 +13,11 @@ import pytest
 
 from axclient import expect
 from axclient.screen_reader import missing_prerequisite
+from orca_stacks import ROLE_WORDS, on_both_orcas
 from dpgapps.dpg_support import needs_dpg, start_app
 from tk_support import xvfb_display  # noqa: F401
 
-pytestmark = [needs_dpg, pytest.mark.axserver(demo=False),
+pytestmark = [needs_dpg,
               pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite())),
               pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")]
 
@@ -35,10 +37,13 @@ class Keyboard:
         subprocess.run(["xdotool", "key", "--delay", "40", chord], env=self.env, check=True, timeout=20)
 
 
-def test_orca_follows_imgui_navigation_a_checkbox_a_slider_typing_and_a_modal_popup(axserver, screen_reader, xvfb_display):
+@on_both_orcas(demo=False)
+def test_orca_follows_imgui_navigation_a_checkbox_a_slider_typing_and_a_modal_popup(stack, axserver, screen_reader,
+                                                                                   xvfb_display):
     app = start_app(axserver, xvfb_display, "settings_app.py", args=["--nav"])
     ax = axserver.client(client_name="dpg-orca", app=app.app_id, timeout=15)
     reader = screen_reader
+    button = ROLE_WORDS[reader.version]["push button"]   # Orca 43 "push button", Orca 48 "button"
     keys = Keyboard(reader, xvfb_display)
     try:
         keys.click(300, 520)  # the window's empty lower part: the X focus, nothing activated
@@ -74,9 +79,9 @@ def test_orca_follows_imgui_navigation_a_checkbox_a_slider_typing_and_a_modal_po
         ax.get_by_id("delete").click()
         app.wait_line("asked")
         expect(reader).to_say(re.compile(r"Delete\? dialog"), timeout=10)
-        expect(reader).to_say(re.compile(r"Delete file push button"), timeout=10)
+        expect(reader).to_say(re.compile(r"Delete file %s" % button), timeout=10)
         keys.press("Tab")
-        expect(reader).to_say(re.compile(r"Keep push button"), timeout=10)
+        expect(reader).to_say(re.compile(r"Keep %s" % button), timeout=10)
         keys.press("space")
         app.wait_line("confirm False")
         expect(ax.get_by_id("confirm")).to_be_hidden()

@@ -1,4 +1,5 @@
-"""Orca reads an imgui_bundle app: a private headless Orca (the `screen_reader` fixture) listens to the server; the
+"""Orca reads an imgui_bundle app: a private headless Orca (the `screen_reader` fixture; Orca 43, and Orca 48.1 on
+at-spi2-core 2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server; the
 unmodified app (imguiapps/settings_form.py) runs under `python3 -m axclient.imgui` on a private Xvfb; keys go
 through X into GLFW (xdotool) as a user types, so they reach Orca only the way the adapter forwards them, and
 ImGui's own keyboard navigation moves the focus Orca follows (Specs/imgui-adapter.md §Keys and focus). Expected
@@ -11,12 +12,13 @@ import pytest
 from axclient import expect
 from axclient.errors import ClientTimeout
 from axclient.screen_reader import missing_prerequisite
+from orca_stacks import on_both_orcas
 from test_imgui_adapter import start_app
 from test_tk_orca import Keyboard
 from tk_support import needs_tk, wait_for_app, xvfb_display  # noqa: F401
 
 pytest.importorskip("imgui_bundle", reason="Tools/requirements-test.txt installs imgui_bundle")
-pytestmark = [needs_tk, pytest.mark.axserver(demo=False),
+pytestmark = [needs_tk,
               pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite())),
               pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")]
 
@@ -42,7 +44,8 @@ def press_until(ax, keys, reader, chord, label, most=25):
     raise AssertionError("ImGui's focus never reached %r: %r" % (label, reader.transcript_text()))
 
 
-def test_orca_hears_tabbing_a_checkbox_typing_and_a_modal_popup(xvfb_display, axserver, screen_reader):
+@on_both_orcas(demo=False)
+def test_orca_hears_tabbing_a_checkbox_typing_and_a_modal_popup(stack, xvfb_display, axserver, screen_reader):
     app = start_app(xvfb_display, axserver.socket, "settings_form.py", "20")
     ax = axserver.client(client_name="imgui-orca", timeout=10.0)
     try:

@@ -1,7 +1,9 @@
-"""Orca reads a Kivy app: a private headless Orca 43 (the `screen_reader` fixture) listens to the server; the app
+"""Orca reads a Kivy app: a private headless Orca (the `screen_reader` fixture; Orca 43, and Orca 48.1 on at-spi2-core
+2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server; the app
 (kivyapps/keyboard_app.py) runs unmodified under `python3 -m axclient.kivy` on a private Xvfb; keys go through X
 into Kivy (xdotool), as a user types, so they reach Orca only the way a Kivy app's keys do — forwarded by the
-adapter (Specs/kivy-adapter.md §Keys). Expected words come from the app's own widgets and Orca's role words."""
+adapter (Specs/kivy-adapter.md §Keys; on Orca 48 through the server's keyboard monitor, D-KEY-MONITOR-1). Expected
+words come from the app's own widgets and Orca's role words."""
 import os
 import re
 import shutil
@@ -16,15 +18,17 @@ from kivy_support import HERE, KivyApp, kivy_display, needs_kivy  # noqa: E402,F
 
 from axclient import expect  # noqa: E402
 from axclient.screen_reader import missing_prerequisite  # noqa: E402
+from orca_stacks import on_both_orcas  # noqa: E402
 from test_tk_orca import Keyboard  # noqa: E402
 from tk_support import wait_for_app  # noqa: E402
 
-pytestmark = [needs_kivy, pytest.mark.axserver(demo=False),
+pytestmark = [needs_kivy,
               pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite())),
               pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")]
 
 
-def test_orca_tabs_operates_reads_lines_and_a_popup(screen_reader, axserver, kivy_display):
+@on_both_orcas(demo=False)
+def test_orca_tabs_operates_reads_lines_and_a_popup(stack, screen_reader, axserver, kivy_display):
     app = KivyApp([os.path.join(HERE, "keyboard_app.py")], kivy_display, axserver.socket)
     reader = screen_reader
     try:

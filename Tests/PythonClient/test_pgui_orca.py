@@ -1,7 +1,9 @@
-"""Orca reads an unmodified pygame_gui app: a private headless Orca (the `screen_reader` fixture) listens to the
-server; pguiapps/settings_form.py runs under `python3 -m axclient.pygame_gui` on a private Xvfb; real X keys
-(xdotool) go into the app's window, so they reach Orca only the way a pygame app's keys do — forwarded by the
-adapter from the app's event queue before the app sees them (Specs/pygame-gui-adapter.md §Keys). Tab is the app's
+"""Orca reads an unmodified pygame_gui app: a private headless Orca (the `screen_reader` fixture; Orca 43, and Orca
+48.1 on at-spi2-core 2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server;
+pguiapps/settings_form.py runs under `python3 -m axclient.pygame_gui` on a private Xvfb; real X keys (xdotool) go
+into the app's window, so they reach Orca only the way a pygame app's keys do — forwarded by the adapter from the
+app's event queue before the app sees them (Specs/pygame-gui-adapter.md §Keys; on Orca 48 through the server's
+keyboard monitor, D-KEY-MONITOR-1). Tab is the app's
 own focus traversal; the adapter publishes pygame_gui's focus. Expected words are the app's texts and Orca's role
 words."""
 import os
@@ -13,10 +15,11 @@ import pytest
 
 from axclient import expect
 from axclient.screen_reader import missing_prerequisite
+from orca_stacks import on_both_orcas
 from pgui_support import needs_pgui, pgui_app, pgui_client, pgui_display  # noqa: F401
 from test_pgui_atspi import focus_window
 
-pytestmark = [needs_pgui, pytest.mark.axserver(demo=False),
+pytestmark = [needs_pgui,
               pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite())),
               pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool (Tools/install-deps.sh)")]
 
@@ -33,7 +36,8 @@ class Keyboard:
         subprocess.run(["xdotool", "key", "--delay", "40", chord], env=self.env, check=True, timeout=20)
 
 
-def test_orca_tabs_through_the_form_operates_controls_and_hears_the_dialog(pgui_app, pgui_client, screen_reader,
+@on_both_orcas(demo=False)
+def test_orca_tabs_through_the_form_operates_controls_and_hears_the_dialog(stack, pgui_app, pgui_client, screen_reader,
                                                                           pgui_display):
     app = pgui_app("settings_form.py")
     ax = pgui_client(app.app_id, timeout=15)

@@ -9,6 +9,7 @@ import pytest
 from axclient import expect
 from axclient.screen_reader import missing_prerequisite
 from axclient.trace import new_recorder, read_trace
+from orca_stacks import on_both_orcas
 
 PACKAGE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "PythonClient"))
 
@@ -63,7 +64,8 @@ def test_on_records_every_test_and_off_records_none(pytester):
 
 
 @pytest.mark.skipif(missing_prerequisite() is not None, reason=str(missing_prerequisite()))
-def test_what_orca_said_is_attached_to_its_step_beside_the_preview(screen_reader, ax, tmp_path):
+@on_both_orcas()
+def test_what_orca_said_is_attached_to_its_step_beside_the_preview(stack, screen_reader, ax, tmp_path):
     from axclient.pytest_plugin import _speech_source
     path = str(tmp_path / "speech.axtrace")
     recorder = new_recorder(path, title="speech", source="pytest", speech=_speech_source(screen_reader),
