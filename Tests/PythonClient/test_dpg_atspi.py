@@ -2,7 +2,7 @@
 Orca uses it) sees a Dear PyGui app's items with roles, names, states and actions; real X keys (xdotool into
 Xvfb) typed into the app reach a keystroke listener registered like Orca's — except the characters typed into a
 password field — before Dear PyGui sees them: a key the listener consumes never reaches the app
-(Specs/dearpygui-adapter.md §Keys, D-DPG-KEYS-1)."""
+(Specs/dearpygui-adapter.md §Focus and keys, D-DPG-KEYS-1)."""
 import json
 import os
 import shutil

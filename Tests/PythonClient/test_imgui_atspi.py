@@ -2,7 +2,7 @@
 stack; pyatspi (Debian's python3-pyatspi, as Orca uses it) finds the ImGui controls with roles, names, states and
 actions; real X keys (xdotool into Xvfb → GLFW → the adapter's key callback) reach a keystroke listener registered
 like Orca's before ImGui sees them, a key it consumes never reaches the app, and Tab moves ImGui's nav focus,
-which is the mirror's focus (Specs/imgui-adapter.md §Keys and focus)."""
+which is the mirror's focus (Specs/imgui-adapter.md §Focus and keys)."""
 import json
 import os
 import shutil

@@ -2,7 +2,7 @@
 at-spi2-core 2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server; the
 unmodified app (imguiapps/settings_form.py) runs under `python3 -m axclient.imgui` on a private Xvfb; keys go
 through X into GLFW (xdotool) as a user types, so they reach Orca only the way the adapter forwards them, and
-ImGui's own keyboard navigation moves the focus Orca follows (Specs/imgui-adapter.md §Keys and focus). Expected
+ImGui's own keyboard navigation moves the focus Orca follows (Specs/imgui-adapter.md §Focus and keys). Expected
 words are the app's labels and Orca's role words."""
 import re
 import shutil

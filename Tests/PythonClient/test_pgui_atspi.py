@@ -2,7 +2,7 @@
 private AT-SPI stack; pyatspi (Debian's python3-pyatspi, as Orca uses it) finds the app's controls with roles,
 names, states and actions; real X keys (xdotool into Xvfb) typed into the app reach a keystroke listener registered
 like Orca's before the app sees them, a key it consumes never reaches the app, and a character typed into the
-password field is never sent (Specs/pygame-gui-adapter.md §Keys)."""
+password field is never sent (Specs/pygame-gui-adapter.md §Focus and keys)."""
 import json
 import os
 import shutil

@@ -2,7 +2,7 @@
 48.1 on at-spi2-core 2.56 — the test runs on both, orca_stacks.on_both_orcas) listens to the server;
 pguiapps/settings_form.py runs under `python3 -m axclient.pygame_gui` on a private Xvfb; real X keys (xdotool) go
 into the app's window, so they reach Orca only the way a pygame app's keys do — forwarded by the adapter from the
-app's event queue before the app sees them (Specs/pygame-gui-adapter.md §Keys; on Orca 48 through the server's
+app's event queue before the app sees them (Specs/pygame-gui-adapter.md §Focus and keys; on Orca 48 through the server's
 keyboard monitor, D-KEY-MONITOR-1). Tab is the app's
 own focus traversal; the adapter publishes pygame_gui's focus. Expected words are the app's texts and Orca's role
 words."""

@@ -1,4 +1,4 @@
-"""Keys reach the server before Dear PyGui (Specs/dearpygui-adapter.md §Keys, D-DPG-KEYS-1): Dear PyGui 2.x on
+"""Keys reach the server before Dear PyGui (Specs/dearpygui-adapter.md §Focus and keys, D-DPG-KEYS-1): Dear PyGui 2.x on
 Linux runs on a GLFW linked into ``_dearpygui.so`` (its ``glfw*`` functions are exported), so the GLFW key callback
 ImGui's backend installed on the viewport's window is replaced by one that calls
 :meth:`~axclient.kit.core.ToolkitMirror.forward_key` first and hands the key to ImGui's callback only when no

@@ -1,5 +1,5 @@
 """Dear PyGui key codes (ImGui keys, ``mvKey_*``) → X keysyms and characters, for key forwarding
-(Specs/dearpygui-adapter.md §Keys). Standard library only; the codes come from the ``dearpygui`` module."""
+(Specs/dearpygui-adapter.md §Focus and keys). Standard library only; the codes come from the ``dearpygui`` module."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple

@@ -1,4 +1,4 @@
-"""The walk of Dear PyGui's item registry into flat views (Specs/dearpygui-adapter.md §Walk, §Ids): windows from
+"""The walk of Dear PyGui's item registry into flat views (Specs/dearpygui-adapter.md §Frames, §Ids): windows from
 ``get_windows``, children from ``get_item_info``, what each item is from ``get_item_configuration``,
 ``get_item_state`` and ``get_value``. Ids follow ImGui's rule (the label's id part under the parent's path), never
 Dear PyGui's uuids, so an item deleted and created again by the app (an immediate-mode habit) keeps its id.

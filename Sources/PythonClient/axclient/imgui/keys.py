@@ -1,4 +1,4 @@
-"""Keys reach the server before ImGui (Specs/imgui-adapter.md §Keys): the GLFW key callback ImGui's backend
+"""Keys reach the server before ImGui (Specs/imgui-adapter.md §Focus and keys): the GLFW key callback ImGui's backend
 installed is replaced by one that calls :meth:`~axclient.kit.core.ToolkitMirror.forward_key` first and hands the
 key to ImGui's callback only when no assistive technology consumed it. Standard library only (``ctypes`` on the
 GLFW imgui_bundle ships)."""
