@@ -4,15 +4,16 @@ import ArgumentParser
 /// `axquery trace`: read accessibility traces (Specs/trace.md).
 struct Trace: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read an accessibility trace: print its steps as text.",
+        abstract: "Read an accessibility trace: print its steps as text, or replay it against a running app.",
         discussion: """
             A trace (*.axtrace, Specs/trace.md) is written by 'axquery record', 'axquery mcp --trace', the pytest plugin (--ax-trace) and the clients' start_trace/stop_trace. 'python3 -m axclient.trace view FILE' makes its HTML viewer.
 
             Examples:
               axquery record run.axtrace -- axquery count tab
               axquery trace show run.axtrace
+              axquery trace replay run.axtrace
             """,
-        subcommands: [TraceShow.self])
+        subcommands: [TraceShow.self, TraceReplayCommand.self])
 }
 
 /// `axquery trace show FILE`.

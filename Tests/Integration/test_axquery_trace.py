@@ -291,5 +291,153 @@ class Show(unittest.TestCase):
         self.assertIn("cannot read", err)
 
 
+SESSION = """import sys
+from axclient import Client
+with Client() as ax:
+    ax.start_trace(sys.argv[1], title="replay session")
+    ax.locator('#"cell.wifi"').click()
+    ax.locator('tab[label="Home"]').click()
+    ax.keyboard.press("Tab")
+    print(ax.locator("tab").count())
+    ax.stop_trace()
+"""
+
+
+class Replay(unittest.TestCase):
+    """`axquery trace replay`: a session recorded by the real Python client (and an MCP session) on one demo server,
+    replayed on a fresh one; a changed app; corrupt and masked traces. Expected steps come from the trace file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="axreplay-")
+        server, sock, tmp = start_server("--demo")
+        try:
+            cls.path = os.path.join(cls.tmp, "session.axtrace")
+            script = os.path.join(cls.tmp, "session.py")
+            with open(script, "w") as handle:
+                handle.write(SESSION)
+            env = dict(os.environ, PYTHONPATH=PYTHON_CLIENT, AXSERVER_SOCKET=sock)
+            done = subprocess.run([sys.executable, script, cls.path], capture_output=True, text=True, timeout=60,
+                                  env=env)
+            assert done.returncode == 0, done.stderr
+        finally:
+            server.stop()
+            shutil.rmtree(tmp, ignore_errors=True)
+        cls.steps = read_trace(cls.path)[1:-1]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def fresh_server(self):
+        server, sock, tmp = start_server("--demo")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        self.addCleanup(server.stop)
+        return sock
+
+    def step_on(self, element):
+        return next(s for s in self.steps if (s.get("target") or {}).get("id") == element and s["revision"])
+
+    def test_a_recorded_session_replays_on_a_fresh_demo(self):
+        self.assertTrue(any(s["kind"] == "key" for s in self.steps), [s["method"] for s in self.steps])
+        sock = self.fresh_server()
+        started = time.monotonic()
+        code, out, err = run("trace", "replay", self.path, "--socket", sock, timeout=60)
+        elapsed = time.monotonic() - started
+        self.assertEqual(code, 0, out + err)
+        self.assertIn("every step agrees", out)
+        wifi = self.step_on("cellWifi")
+        self.assertIn("step %d call action.activate: agrees" % wifi["step"], out)
+        self.assertIn("key input.key: agrees", out)
+        # The uptime label ticks every second: seen changing during the watch, it is no difference.
+        self.assertIn("ignored in diffs: uptime", out)
+        self.assertLess(elapsed, 30)
+        # The same element named by --ignore instead of being watched.
+        code, out, err = run("trace", "replay", self.path, "--socket", self.fresh_server(), "--watch", "0",
+                             "--ignore", "#uptime", timeout=60)
+        self.assertEqual(code, 0, out + err)
+        self.assertIn("ignored in diffs: uptime\n", out)
+
+    def test_a_changed_app_reports_the_step_that_differs(self):
+        sock = self.fresh_server()
+        env = dict(os.environ, PYTHONPATH=PYTHON_CLIENT, AXSERVER_SOCKET=sock)
+        subprocess.run([sys.executable, "-c", "from axclient import Client\nwith Client() as ax: "
+                        "ax.locator('tab[label=\"Home\"]').click()"], check=True, env=env, timeout=30)
+        code, out, err = run("trace", "replay", self.path, "--socket", sock, timeout=60)
+        self.assertEqual(code, 1, out + err)
+        home = self.step_on("tabHome")
+        self.assertIn("step %d call action.activate" % home["step"], out)
+        self.assertIn("differs from the recording", out)
+        self.assertIn("diff: expected ", out)
+        self.assertIn("~tabHome{", out)
+        self.assertIn("step %d call action.activate: agrees" % self.step_on("cellWifi")["step"], out)
+        self.assertNotIn("step %d " % (home["step"] + 1), out, "the replay stops at the first difference")
+
+    def test_an_mcp_session_with_a_tool_error_replays(self):
+        sock = self.fresh_server()
+        path = os.path.join(self.tmp, "mcp.axtrace")
+        proc = subprocess.Popen([AXQUERY, "mcp", "--socket", sock, "--trace", path], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        calls = [{"name": "click", "arguments": {"ref": "cellWifi"}},
+                 {"name": "find", "arguments": {"selector": "tab"}},
+                 {"name": "click", "arguments": {"ref": "noSuchRef"}}]
+        messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                "clientInfo": {"name": "replay-test", "version": "1"}}},
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+        messages += [{"jsonrpc": "2.0", "id": n + 2, "method": "tools/call", "params": c} for n, c in enumerate(calls)]
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            if "id" in message:
+                proc.stdout.readline()
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=30), 0)
+        self.assertEqual(read_trace(path)[3]["error"]["code"], -32010)
+        code, out, err = run("trace", "replay", path, "--socket", self.fresh_server(), timeout=60)
+        self.assertEqual(code, 0, out + err)
+        self.assertIn("step 1 tool click: agrees", out)
+        self.assertIn("step 3 tool click: agrees", out)
+        # On the first server the Wi-Fi cell is now off: its click gives the same shape (values are not compared),
+        # but a missing element is another error.
+        broken = os.path.join(self.tmp, "mcp-other.axtrace")
+        with open(path) as source, open(broken, "w") as target:
+            target.write(source.read().replace('"noSuchRef"', '"cellWifi"'))
+        code, out, err = run("trace", "replay", broken, "--socket", sock, timeout=60)
+        self.assertEqual(code, 1, out + err)
+        self.assertIn("step 3 tool click", out)
+        self.assertIn("error: expected error -32010", out)
+
+    def test_a_corrupt_trace_gives_the_readers_message(self):
+        with open(self.path) as handle:
+            lines = handle.readlines()
+        broken = os.path.join(self.tmp, "corrupt.axtrace")
+        with open(broken, "w") as handle:
+            handle.writelines(lines[:2] + [lines[2][:30] + "\n"] + lines[3:])
+        code, out, err = run("trace", "replay", broken, "--socket", os.path.join(self.tmp, "no-server.sock"))
+        self.assertEqual((code, out), (5, ""), err)
+        self.assertIn("line 3: not JSON", err)
+        newer = os.path.join(self.tmp, "newer.axtrace")
+        with open(newer, "w") as handle:
+            handle.write(json.dumps(dict(json.loads(lines[0]), axtrace=2)) + "\n")
+        code, out, err = run("trace", "replay", newer)
+        self.assertEqual(code, 5)
+        self.assertIn("trace format 2 is newer than this reader (1)", err)
+
+    def test_a_masked_step_stops_the_replay(self):
+        sock = self.fresh_server()
+        header = json.loads(open(self.path).readline())
+        typed = {"step": 2, "kind": "call", "method": "action.typeText", "revision": [3, 4], "error": None,
+                 "params": {"target": {"id": "nameField"}, "text": "\u2022\u2022\u2022", "masked": True}}
+        path = os.path.join(self.tmp, "masked.axtrace")
+        with open(path, "w") as handle:
+            for line in (header, self.step_on("cellWifi") | {"step": 1}, typed, {"end": True, "steps": 2}):
+                handle.write(json.dumps(line) + "\n")
+        code, out, err = run("trace", "replay", path, "--socket", sock, timeout=60)
+        self.assertEqual(code, 7, out + err)
+        self.assertIn("step 1 call action.activate: agrees", out)
+        self.assertIn("step 2 (action.typeText): its text was masked when recorded", err)
+
+
 if __name__ == "__main__":
     unittest.main()
