@@ -146,9 +146,12 @@ class Side:
 
     def press(self, section, key, what=None, minimum=0.15, quiet=0.25, bound=4.0):
         """One key (None: none, only the wait) and what followed it. Settled: at least `minimum` seconds, then
-        neither log grew for `quiet` seconds; after Tab, also once Orca's locus moved (Tab moves focus in both
-        toolkits: under load Orca may hear the key before the focus event). Bounded by `bound` either way."""
+        neither log grew for `quiet` seconds; after Tab, also once Orca's locus moved and Orca spoke (Tab moves
+        focus and Orca announces it in both toolkits: under load Orca may hear the key before the focus event, and
+        speak the announcement after a quiet quarter second — CI run 10a at load 18 heard GTK's "Name text" only
+        with the next keys, counted as their effect). Bounded by `bound` either way."""
         speech_mark = self.orca.speech_count()
+        speech_size_mark = self.orca.speech_size()
         debug_mark = self._debug_size()
         if key is not None:
             subprocess.run(["xdotool", "key", key], env=self.env, check=True, timeout=10)
@@ -163,7 +166,8 @@ class Side:
                 sizes, last_change = current, now
                 found = self._locus_since(debug_mark)
                 moved = found is not None and found != self.locus
-            settled = now - begin >= minimum and now - last_change >= quiet and (moved or not wait_for_move)
+            announced = moved and self.orca.speech_size() != speech_size_mark
+            settled = now - begin >= minimum and now - last_change >= quiet and (announced or not wait_for_move)
             if settled or now - begin >= bound:
                 break
             time.sleep(0.03)
