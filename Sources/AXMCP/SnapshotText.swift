@@ -8,63 +8,86 @@ package enum ElementLine {
     /// The states shown when present, in this order.
     static let shownStates = ["checked", "selected", "focused", "expanded", "collapsed", "secure", "busy", "modal"]
 
-    /// The line of one element (without indentation). `parentStates` are the parent's states (nil for a root):
-    /// `offscreen` and `disabled` are printed only where they begin.
+    /// The line of one element (without indentation): `ref role "label" =value [states]`, the ref being the
+    /// server id. `parentStates` are the parent's states (nil for a root): `offscreen` and `disabled` are printed
+    /// only where they begin.
     package static func line(_ element: JSON, parentStates: Set<String>? = nil) -> String {
-        var out = element["id"]?.stringValue ?? "?"
-        out += " "
-        out += element["role"]?.stringValue ?? "element"
-        if let label = element["label"]?.stringValue, !label.isEmpty {
-            out += " "
-            appendQuoted(label, to: &out)
+        line(element, parentStates: parentStates, refs: nil)
+    }
+
+    /// The line of one element with the session's ref (Specs/mcp.md §Text formats): `ref [role] label =value
+    /// [states]`, the role left out when the ref's letter names it (the label then bare when it can be read
+    /// back), said once (`snapshotBody`). Without `refs`, the server id with the role word.
+    package static func line(_ element: JSON, parentStates: Set<String>?, refs: RefTable?) -> String {
+        let id = element["id"]?.stringValue ?? "?"
+        guard let refs else {
+            return id + " " + body(element, parentStates: parentStates, roleImplied: false, fullRole: true)
+        }
+        let (ref, minted) = refs.ref(for: id, role: element["role"]?.stringValue)
+        let implied = minted && RefTable.impliedRole(of: ref) == (element["role"]?.stringValue ?? "element")
+        let text = body(element, parentStates: parentStates, roleImplied: implied, fullRole: false)
+        return text.isEmpty ? ref : ref + " " + text
+    }
+
+    /// A switch's values that only restate its `checked` state.
+    static let switchValues: Set<String> = ["0", "1", "on", "off"]
+
+    /// The snapshot's form of a line without its ref (Specs/mcp.md §Text formats, snapshot): static text as its
+    /// quoted label alone; a value equal to the label, a switch's on/off value (its `checked` flag says it) and a
+    /// place in a set (`2 of 3`: the lines' order says it) left out.
+    static func snapshotBody(_ element: JSON, parentStates: Set<String>?) -> String {
+        body(element, parentStates: parentStates, roleImplied: false, fullRole: false)
+    }
+
+    /// The line after the ref. `roleImplied`: the ref's letter names the role (left out, the label bare when it
+    /// can be read back). `fullRole`: every part as the server has it (the role word even for static text).
+    static func body(_ element: JSON, parentStates: Set<String>?, roleImplied: Bool, fullRole: Bool) -> String {
+        let role = element["role"]?.stringValue ?? "element"
+        let label = element["label"]?.stringValue ?? ""
+        var out = ""
+        if !roleImplied && (fullRole || role != "staticText" || label.isEmpty) { out += role }
+        if !label.isEmpty {
+            if !out.isEmpty { out += " " }
+            appendQuoted(label, to: &out, bare: roleImplied && isBareLabel(label))
         } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
-            out += " placeholder="
+            if !out.isEmpty { out += " " }
+            out += "placeholder="
             appendQuoted(placeholder, to: &out)
         }
-        if let value = element["value"]?.stringValue, !value.isEmpty {
-            out += " ="
+        if let value = element["value"]?.stringValue, !value.isEmpty,
+            fullRole || (value != label && (role != "switch" || !switchValues.contains(value)) && !isPosition(value))
+        {
+            if !out.isEmpty { out += " " }
+            out += "="
             appendQuoted(value, to: &out, bare: true)
         }
         let flags = states(of: element, parentStates: parentStates)
         if !flags.isEmpty {
-            out += " ["
+            if !out.isEmpty { out += " " }
+            out += "["
             out += flags.joined(separator: " ")
             out += "]"
         }
         return out
     }
 
-    /// A switch's values that only restate its `checked` state.
-    static let switchValues: Set<String> = ["0", "1", "on", "off"]
+    /// Whether a value only says the element's place among its siblings (`2 of 3`, as UIKit gives segments and
+    /// tabs): the order of the lines says it.
+    static func isPosition(_ value: String) -> Bool {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[1] == "of" && parts[0].utf8.count <= 6 && parts[2].utf8.count <= 6
+            && Int(parts[0]) != nil && Int(parts[2]) != nil
+    }
 
-    /// The snapshot's form of a line (Specs/mcp.md §Text formats, snapshot): without the ref (the snapshot adds
-    /// it where an agent can act), static text as its quoted label alone, a value equal to the label and a
-    /// switch's on/off value (its `checked` flag says it) left out.
-    static func snapshotBody(_ element: JSON, parentStates: Set<String>?) -> String {
-        let role = element["role"]?.stringValue ?? "element"
-        let label = element["label"]?.stringValue ?? ""
-        var out = ""
-        if role != "staticText" || label.isEmpty { out += role }
-        if !label.isEmpty {
-            if !out.isEmpty { out += " " }
-            appendQuoted(label, to: &out)
-        } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
-            out += " placeholder="
-            appendQuoted(placeholder, to: &out)
+    /// Whether a label reads back unquoted after a ref that names the role: printable, no quote, backslash,
+    /// bracket, `=` or `+`, no space at either end, not `placeholder=…`, at most 200 characters.
+    static func isBareLabel(_ label: String) -> Bool {
+        guard let first = label.unicodeScalars.first, let last = label.unicodeScalars.last, first != " ",
+            last != " ", label.utf8.count <= 200
+        else { return false }
+        return label.unicodeScalars.allSatisfy { scalar in
+            scalar.value >= 0x20 && scalar.value != 0x7F && !"\"\\[]=+".unicodeScalars.contains(scalar)
         }
-        if let value = element["value"]?.stringValue, !value.isEmpty, value != label,
-            role != "switch" || !switchValues.contains(value)
-        {
-            out += " ="
-            appendQuoted(value, to: &out, bare: true)
-        }
-        let flags = states(of: element, parentStates: parentStates)
-        if !flags.isEmpty {
-            out += " ["
-            out += flags.joined(separator: " ")
-            out += "]"
-        }
-        return out
     }
 
     /// The element's `states` as a set.
@@ -149,7 +172,9 @@ package struct SnapshotText {
         var children: [Int] = []
         /// Children the server itself left out (`truncated.omitted` of a depth or children cut).
         var serverOmitted: Int
-        /// The element's ref (its server id).
+        /// The element's server id.
+        var id = ""
+        /// The element's ref when its line carries one (actions): the session's, else the server id.
         var ref = ""
         /// The line without indentation and ref (`ElementLine.snapshotBody`).
         var body = ""
@@ -170,7 +195,11 @@ package struct SnapshotText {
     /// `maxBytes` bytes. `header` is the first line (not counted in maxNodes, counted in maxBytes). `knownTotal`:
     /// the number of elements in the whole tree when the server cut it (else counted: the shown tree plus the
     /// children the server says it left out).
-    package init(windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil) {
+    /// With `refs`, lines carry the session's short refs (their letter naming the role, which the line then leaves
+    /// out); without, the server ids.
+    package init(
+        windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil, refs: RefTable? = nil
+    ) {
         var nodes: [Node] = []
         var stack: [(JSON, Int, Int)] = windows.reversed().map { ($0, -1, 0) }
         // Depth-first, pre-order: the document order of the lines.
@@ -189,12 +218,22 @@ package struct SnapshotText {
             nodes[index].children = childLists[index]
             let element = nodes[index].element
             let parent = nodes[index].parent
-            let body = ElementLine.snapshotBody(
-                element, parentStates: parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil)
-            nodes[index].ref = element["id"]?.stringValue ?? "?"
+            let parentStates = parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil
+            let body = ElementLine.snapshotBody(element, parentStates: parentStates)
+            let id = element["id"]?.stringValue ?? "?"
+            let role = element["role"]?.stringValue ?? "element"
+            nodes[index].id = id
+            nodes[index].ref = id
             nodes[index].body = body
             nodes[index].actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
-            let role = element["role"]?.stringValue ?? "element"
+            if nodes[index].actionable, let refs {
+                let (ref, minted) = refs.ref(for: id, role: role)
+                nodes[index].ref = ref
+                if minted, RefTable.impliedRole(of: ref) == role {
+                    nodes[index].body = ElementLine.body(
+                        element, parentStates: parentStates, roleImplied: true, fullRole: false)
+                }
+            }
             nodes[index].silent =
                 parent >= 0 && !nodes[index].actionable && body == role
                 && (!childLists[index].isEmpty || nodes[index].serverOmitted > 0)
@@ -216,7 +255,7 @@ package struct SnapshotText {
         let render = { (count: Int) -> (String, Int) in
             Self.render(
                 nodes: nodes, keep: breadth.prefix(count), total: total, header: header, maxNodes: maxNodes,
-                maxBytes: maxBytes)
+                maxBytes: maxBytes, refs: refs)
         }
         var (text, shown) = render(budget)
         if text.utf8.count > maxBytes {
@@ -242,7 +281,8 @@ package struct SnapshotText {
     }
 
     static func render(
-        nodes: [Node], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int, maxBytes: Int
+        nodes: [Node], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int, maxBytes: Int,
+        refs: RefTable?
     ) -> (String, Int) {
         var kept = [Bool](repeating: false, count: nodes.count)
         for index in keep { kept[index] = true }
@@ -259,16 +299,20 @@ package struct SnapshotText {
             if node.silent && hidden == 0 { continue }
             shownLine[index] = true
             out += String(repeating: " ", count: indent[index])
+            var ref = node.ref
             if node.actionable || hidden > 0 {
-                out += node.ref
-                out += " "
+                if !node.actionable, let refs {
+                    ref = refs.ref(for: node.id, role: node.element["role"]?.stringValue).ref
+                }
+                out += ref
+                if !node.body.isEmpty { out += " " }
             }
             out += node.body
             if hidden > 0 {
                 out += " +\(hidden)"
                 // The hint names the element hiding the most children, below the windows when there is one.
                 let rank = (node.depth > 0 ? 1 : 0, hidden)
-                if suggestion.map({ $0.rank < rank }) ?? true { suggestion = (rank, node.ref) }
+                if suggestion.map({ $0.rank < rank }) ?? true { suggestion = (rank, ref) }
             }
             out += "\n"
         }
