@@ -59,7 +59,7 @@ package enum MCPToolCatalog {
         MCPToolSpec(
             name: "snapshot",
             description:
-                "The UI tree as text, one element a line: ref role \"label\" =value [states]; a ref's letter names the role it leaves out (b button, s switch, a adjustable, t textField, l link, c cell, n tab; e: role given). Lines without a ref have no actions. Refs stay valid across changes. Budgeted; narrow with ref or selector.",
+                "The UI tree as text, a line per element: ref [role] label =value [states]; ref letter = role (b button s switch a adjustable t textField l link c cell n tab). Budgeted.",
             arguments: [
                 app, (name: "ref", type: "string", description: "subtree root"),
                 (name: "selector", type: "string", description: "only matching elements"),

@@ -342,30 +342,7 @@ package final class MCPToolRunner: Sendable {
             remember(element)
             return .text("focus: " + line(element))
         case "move", "query":
-            guard let direction = try args.string("direction") else {
-                throw ToolArgumentError(
-                    message: "focus \(op): 'direction' is required",
-                    hints: ["direction: up, down, left, right, next, previous"])
-            }
-            let result: JSON
-            if op == "move" {
-                result = try await call(.focusMove, [.direction: .string(direction)], app: app)
-            } else {
-                var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
-                if let from = try args.target(required: false) { params[.from] = from }
-                result = try await call(.focusQuery, params, app: app)
-            }
-            let from = result["from"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
-            guard let to = result["to"]?.stringValue.map({ refs.ref(for: $0, role: nil).ref }) else {
-                let failure = result["failure"]?.stringValue ?? "noCandidate"
-                return .text("focus \(op) \(direction): no move (\(failure)) \(result["message"]?.stringValue ?? "")")
-            }
-            var text = "focus \(op == "move" ? "moved" : "would move") \(direction): \(from) → \(to)"
-            if let element = result["element"], element.objectValue != nil {
-                remember(element)
-                text += "\n" + line(element)
-            }
-            return .text(text)
+            return try await focusMove(args, op: op, app: app)
         case "explain":
             let target = try args.requiredTarget()
             let result = try await call(.focusExplain, [.target: target], app: app)
@@ -381,6 +358,35 @@ package final class MCPToolRunner: Sendable {
         default:
             throw ToolArgumentError(message: "focus: unknown op '\(op)'", hints: ["op: get, move, query, explain"])
         }
+    }
+
+    /// `focus` with op move or query: where focus moves (or would move) in a direction.
+    func focusMove(_ args: ToolArguments, op: String, app: String?) async throws -> MCPToolResult {
+        guard let direction = try args.string("direction") else {
+            throw ToolArgumentError(
+                message: "focus \(op): 'direction' is required",
+                hints: ["direction: up, down, left, right, next, previous"])
+        }
+        let result: JSON
+        if op == "move" {
+            result = try await call(.focusMove, [.direction: .string(direction)], app: app)
+        } else {
+            var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
+            if let from = try args.target(required: false) { params[.from] = from }
+            result = try await call(.focusQuery, params, app: app)
+        }
+        // The element's line first: its ref is minted with its role.
+        var elementLine = ""
+        if let element = result["element"], element.objectValue != nil {
+            remember(element)
+            elementLine = "\n" + line(element)
+        }
+        let from = result["from"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
+        guard let to = result["to"]?.stringValue.map({ refs.ref(for: $0, role: nil).ref }) else {
+            let failure = result["failure"]?.stringValue ?? "noCandidate"
+            return .text("focus \(op) \(direction): no move (\(failure)) \(result["message"]?.stringValue ?? "")")
+        }
+        return .text("focus \(op == "move" ? "moved" : "would move") \(direction): \(from) → \(to)" + elementLine)
     }
 
     func audit(_ args: ToolArguments) async throws -> MCPToolResult {

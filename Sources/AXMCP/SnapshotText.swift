@@ -44,31 +44,32 @@ package enum ElementLine {
     static func body(_ element: JSON, parentStates: Set<String>?, roleImplied: Bool, fullRole: Bool) -> String {
         let role = element["role"]?.stringValue ?? "element"
         let label = element["label"]?.stringValue ?? ""
-        var out = ""
-        if !roleImplied && (fullRole || role != "staticText" || label.isEmpty) { out += role }
-        if !label.isEmpty {
-            if !out.isEmpty { out += " " }
-            appendQuoted(label, to: &out, bare: roleImplied && isBareLabel(label))
+        var parts: [String] = []
+        if !roleImplied && (fullRole || role != "staticText" || label.isEmpty) { parts.append(role) }
+        var quoted = ""
+        if roleImplied && isBareLabel(label) {
+            quoted = label
+        } else if !label.isEmpty {
+            appendQuoted(label, to: &quoted)
         } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
-            if !out.isEmpty { out += " " }
-            out += "placeholder="
-            appendQuoted(placeholder, to: &out)
+            quoted = "placeholder="
+            appendQuoted(placeholder, to: &quoted)
         }
-        if let value = element["value"]?.stringValue, !value.isEmpty,
-            fullRole || (value != label && (role != "switch" || !switchValues.contains(value)) && !isPosition(value))
-        {
-            if !out.isEmpty { out += " " }
-            out += "="
-            appendQuoted(value, to: &out, bare: true)
+        if !quoted.isEmpty { parts.append(quoted) }
+        if let value = element["value"]?.stringValue, fullRole ? !value.isEmpty : saysSomething(value, role, label) {
+            var text = "="
+            appendQuoted(value, to: &text, bare: true)
+            parts.append(text)
         }
         let flags = states(of: element, parentStates: parentStates)
-        if !flags.isEmpty {
-            if !out.isEmpty { out += " " }
-            out += "["
-            out += flags.joined(separator: " ")
-            out += "]"
-        }
-        return out
+        if !flags.isEmpty { parts.append("[" + flags.joined(separator: " ") + "]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// Whether a value says what the rest of the line does not: not empty, not the label, not a switch's on/off
+    /// (its `checked` flag), not a place in a set.
+    static func saysSomething(_ value: String, _ role: String, _ label: String) -> Bool {
+        !value.isEmpty && value != label && (role != "switch" || !switchValues.contains(value)) && !isPosition(value)
     }
 
     /// Whether a value only says the element's place among its siblings (`2 of 3`, as UIKit gives segments and
@@ -182,6 +183,32 @@ package struct SnapshotText {
         var actionable = false
         /// Whether the line is left out unless it hides children: a container (not a window) with nothing to say.
         var silent = false
+
+        var role: String { element["role"]?.stringValue ?? "element" }
+
+        /// The ref the line starts with: the one set for an actionable node, else (a node hiding children) the
+        /// session's ref minted now, else the server id.
+        func lineRef(_ refs: RefTable?) -> String {
+            actionable ? ref : refs?.ref(for: id, role: role).ref ?? id
+        }
+
+        /// Sets the id, ref, body, actionable and silent of a node whose `children` are set.
+        mutating func prepare(parentStates: Set<String>?, refs: RefTable?) {
+            let body = ElementLine.snapshotBody(element, parentStates: parentStates)
+            id = element["id"]?.stringValue ?? "?"
+            ref = id
+            self.body = body
+            actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
+            if actionable, let refs {
+                let (minted, isSessionRef) = refs.ref(for: id, role: role)
+                ref = minted
+                if isSessionRef, RefTable.impliedRole(of: minted) == role {
+                    self.body = ElementLine.body(
+                        element, parentStates: parentStates, roleImplied: true, fullRole: false)
+                }
+            }
+            silent = parent >= 0 && !actionable && body == role && (!children.isEmpty || serverOmitted > 0)
+        }
     }
 
     /// The text.
@@ -216,27 +243,9 @@ package struct SnapshotText {
         }
         for index in nodes.indices {
             nodes[index].children = childLists[index]
-            let element = nodes[index].element
             let parent = nodes[index].parent
             let parentStates = parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil
-            let body = ElementLine.snapshotBody(element, parentStates: parentStates)
-            let id = element["id"]?.stringValue ?? "?"
-            let role = element["role"]?.stringValue ?? "element"
-            nodes[index].id = id
-            nodes[index].ref = id
-            nodes[index].body = body
-            nodes[index].actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
-            if nodes[index].actionable, let refs {
-                let (ref, minted) = refs.ref(for: id, role: role)
-                nodes[index].ref = ref
-                if minted, RefTable.impliedRole(of: ref) == role {
-                    nodes[index].body = ElementLine.body(
-                        element, parentStates: parentStates, roleImplied: true, fullRole: false)
-                }
-            }
-            nodes[index].silent =
-                parent >= 0 && !nodes[index].actionable && body == role
-                && (!childLists[index].isEmpty || nodes[index].serverOmitted > 0)
+            nodes[index].prepare(parentStates: parentStates, refs: refs)
         }
         // Breadth-first order: which nodes a budget of n keeps.
         var breadth: [Int] = []
@@ -258,26 +267,28 @@ package struct SnapshotText {
                 maxBytes: maxBytes, refs: refs)
         }
         var (text, shown) = render(budget)
-        if text.utf8.count > maxBytes {
-            // The largest count whose text fits (the text grows with the count).
-            var low = 0
-            var high = budget
-            var best = render(0)
-            while low <= high {
-                let middle = (low + high) / 2
-                let attempt = render(middle)
-                if attempt.0.utf8.count <= maxBytes {
-                    best = attempt
-                    low = middle + 1
-                } else {
-                    high = middle - 1
-                }
-            }
-            (text, shown) = best
-        }
+        if text.utf8.count > maxBytes { (text, shown) = Self.largestFitting(budget, maxBytes: maxBytes, render) }
         self.text = text
         self.total = total
         self.shown = shown
+    }
+
+    /// The largest count (at most `budget`) whose text fits in `maxBytes` (the text grows with the count).
+    static func largestFitting(_ budget: Int, maxBytes: Int, _ render: (Int) -> (String, Int)) -> (String, Int) {
+        var low = 0
+        var high = budget
+        var best = render(0)
+        while low <= high {
+            let middle = (low + high) / 2
+            let attempt = render(middle)
+            if attempt.0.utf8.count <= maxBytes {
+                best = attempt
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
     }
 
     static func render(
@@ -299,31 +310,38 @@ package struct SnapshotText {
             if node.silent && hidden == 0 { continue }
             shownLine[index] = true
             out += String(repeating: " ", count: indent[index])
-            var ref = node.ref
             if node.actionable || hidden > 0 {
-                if !node.actionable, let refs {
-                    ref = refs.ref(for: node.id, role: node.element["role"]?.stringValue).ref
-                }
-                out += ref
+                out += node.lineRef(refs)
                 if !node.body.isEmpty { out += " " }
             }
             out += node.body
             if hidden > 0 {
                 out += " +\(hidden)"
-                // The hint names the element hiding the most children, below the windows when there is one.
-                let rank = (node.depth > 0 ? 1 : 0, hidden)
-                if suggestion.map({ $0.rank < rank }) ?? true { suggestion = (rank, ref) }
+                suggestion = preferred(suggestion, node: node, hidden: hidden, refs: refs)
             }
             out += "\n"
         }
         let shown = keep.count
         if shown < total {
             let limit = shown < min(maxNodes, nodes.count) ? "maxBytes \(maxBytes)" : "maxNodes \(maxNodes)"
-            out += "[truncated: \(total - shown) of \(total) elements not shown (\(limit)); "
-            out += "\"+N\" = N children not shown. Narrow: snapshot ref="
-            out += suggestion?.ref ?? "<ref>"
-            out += ", snapshot selector=…, or find]\n"
+            out += truncationLine(hidden: total - shown, of: total, limit: limit, narrow: suggestion?.ref)
         }
         return (out, shown)
+    }
+
+    /// The element the truncation line suggests narrowing to: the one hiding the most children, below the
+    /// windows when there is one.
+    static func preferred(_ current: (rank: (Int, Int), ref: String)?, node: Node, hidden: Int, refs: RefTable?)
+        -> (rank: (Int, Int), ref: String)
+    {
+        let rank = (node.depth > 0 ? 1 : 0, hidden)
+        if let current, current.rank >= rank { return current }
+        return (rank, node.lineRef(refs))
+    }
+
+    /// The last line of a cut snapshot: how many elements are not shown, which budget cut them, how to narrow.
+    static func truncationLine(hidden: Int, of total: Int, limit: String, narrow: String?) -> String {
+        "[truncated: \(hidden) of \(total) elements not shown (\(limit)); \"+N\" = N children not shown. "
+            + "Narrow: snapshot ref=\(narrow ?? "<ref>"), snapshot selector=…, or find]\n"
     }
 }
