@@ -292,10 +292,11 @@ package final class MCPToolRunner: Sendable {
                 diff, headline: "revision \(since)→\(to)", since: since, app: app, maxLines: 60, maxBytes: 12_000))
     }
 
-    /// The change set as text, with the current line of each changed element (looked up for the first few).
-    func changeText(_ changes: JSON, headline: String, since: Int?, app: String?, maxLines: Int, maxBytes: Int) async
-        -> String
-    {
+    /// The change set as text, with the current line of each changed element (looked up for the first few);
+    /// `headline` is made after the lookups (the refs they mint are then known).
+    func changeText(
+        _ changes: JSON, headline: @autoclosure () -> String, since: Int?, app: String?, maxLines: Int, maxBytes: Int
+    ) async -> String {
         var entries = ChangeText.entries(of: changes)
         for index in entries.indices.prefix(maxLines) where entries[index].mark != "-" {
             if let element = try? await call(.elementGet, [.target: ["id": .string(entries[index].id)]], app: app) {
@@ -305,7 +306,7 @@ package final class MCPToolRunner: Sendable {
         }
         for index in entries.indices { entries[index].id = refs.existingRef(for: entries[index].id) }
         return ChangeText.text(
-            headline: headline, entries: entries, windowsChanged: changes["windowsChanged"]?.boolValue ?? false,
+            headline: headline(), entries: entries, windowsChanged: changes["windowsChanged"]?.boolValue ?? false,
             since: since, maxLines: maxLines, maxBytes: maxBytes)
     }
 
@@ -583,13 +584,14 @@ package final class MCPToolRunner: Sendable {
     {
         let diff = try await call(.treeDiff, [.fromRevision: .number(Double(before))], app: app)
         let to = diff["toRevision"]?.intValue ?? after ?? before
-        var headline = verb
-        if let element { headline += " " + refs.existingRef(for: element) }
-        headline += performed ? ": done" : ": not handled by the app"
-        headline += ", revision \(before)→\(to)"
+        // The headline is made after the changed elements' lines: the target's ref is then minted with its role.
+        let headline = {
+            verb + (element.map { " " + self.refs.existingRef(for: $0) } ?? "")
+                + (performed ? ": done" : ": not handled by the app") + ", revision \(before)→\(to)"
+        }
         return .text(
             await changeText(
-                diff, headline: headline, since: before, app: app, maxLines: Self.actionChangeLines,
+                diff, headline: headline(), since: before, app: app, maxLines: Self.actionChangeLines,
                 maxBytes: Self.actionChangeBytes))
     }
 
