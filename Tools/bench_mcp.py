@@ -16,6 +16,10 @@ Measured (medians of --runs after --warmup):
   * snapshot time: `snapshot` (default budget, full) through axquery mcp, and the server's share: the calls it
     makes (`tree.get` 3 levels deep + `apps.list`; the whole `tree.get` for full) on a raw socket, to the last byte.
 
+The demo (`axserver --demo`) is measured too: its full and default snapshot and a click's answer, against
+Playwright's `mode="ai"` snapshot of DEMO_PAGE, the same screen in HTML (the same elements, roles, labels, values
+and states; a header per section, the segmented control a radio group, the tab bar a tab list).
+
 Usage: python3 Tools/bench_mcp.py [--bin DIR] [--sizes 1000,10000] [--runs 30] [--chromium PATH]
 """
 import argparse
@@ -92,8 +96,31 @@ def median_ms(action, runs, warmup):
     return statistics.median(samples)
 
 
+# The demo's settings screen (Sources/AXDemo/DemoApp.swift) in HTML, element for element.
+DEMO_PAGE = """<!doctype html><html><head><title>Settings</title></head><body>
+<h1>Accessibility</h1><button>General</button><button>Edit</button>
+<h2>Connectivity</h2>
+<input type="checkbox" role="switch" aria-label="Wi-Fi" checked>
+<input type="checkbox" role="switch" aria-label="Bluetooth">
+<button>Display &amp; Brightness</button><button>About, AXServer</button>
+<p>Toggles apply immediately.</p>
+<h2>Preferences</h2>
+<input type="range" aria-label="Text Size" min="0" max="100" value="50">
+<input type="number" aria-label="Copies" min="1" max="10" value="2">
+<div role="radiogroup" aria-label="Appearance"><button role="radio" aria-checked="true">Light</button>
+<button role="radio" aria-checked="false">Dark</button><button role="radio" aria-checked="false">Automatic</button></div>
+<input type="text" aria-label="Device Name">
+<img alt="Profile photo" width="40" height="40" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+<p>Uptime 0 s</p>
+<button>Reset All Settings</button><a href="#help">Help</a>
+<div role="tablist"><button role="tab" aria-selected="false">Home</button>
+<button role="tab" aria-selected="true">Settings</button><button role="tab" aria-selected="false">Profile</button></div>
+</body></html>"""
+
+
 def playwright_sizes(leaves, chromium):
-    """(default bytes, ai-mode bytes, note) of Playwright's aria snapshots of the equal page, or a reason."""
+    """(default bytes, ai-mode bytes, note) of Playwright's aria snapshots of the equal page (leaves None: the demo
+    page), or a reason."""
     try:
         from playwright.sync_api import sync_playwright
         from bench_playwright import bench_page
@@ -104,7 +131,7 @@ def playwright_sizes(leaves, chromium):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page()
-        page.set_content(bench_page(leaves))
+        page.set_content(DEMO_PAGE if leaves is None else bench_page(leaves))
         body = page.locator("body")
         default = body.aria_snapshot()
         ai = body.aria_snapshot(mode="ai")
@@ -116,6 +143,37 @@ def playwright_sizes(leaves, chromium):
     return len(default.encode()), len(ai.encode()), "Chromium %s, ai snapshot %.0f ms" % (version, ai_ms)
 
 
+def demo_figures(axserver, axquery, chromium, show):
+    """The demo's snapshot and click sizes beside Playwright's snapshot of DEMO_PAGE."""
+    directory = tempfile.mkdtemp(prefix="axbench-mcp-")
+    os.chmod(directory, 0o700)
+    socket_path = os.path.join(directory, "ax.sock")
+    server = subprocess.Popen([axserver, "serve", "--demo", "--no-atspi", "--socket", socket_path],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert server.stdout.readline().startswith(b"READY")
+    mcp = RawMCP(axquery, socket_path, "axserver-demo")
+    try:
+        full = mcp.text("snapshot", {"maxNodes": 10_000_000, "maxBytes": 10_000_000})
+        default = mcp.text("snapshot", {})
+        click = mcp.text("click", {"selector": 'switch[label="Bluetooth"]'})
+    finally:
+        mcp.close()
+        server.terminate()
+        server.wait(timeout=10)
+    _, pw_ai, note = playwright_sizes(None, chromium)
+    full_bytes = len(full.encode())
+    print("demo (axserver --demo, %d lines); load %.2f %.2f %.2f" % ((full.count("\n"),) + os.getloadavg()))
+    print("  snapshot, full detail:     %9d bytes" % full_bytes)
+    if pw_ai:
+        print("  Playwright mode='ai':      %9d bytes  (ours %.2fx; DEMO_PAGE)" % (pw_ai, full_bytes / pw_ai))
+    print("  Playwright: %s" % note)
+    print("  snapshot, default budget:  %9d bytes" % len(default.encode()))
+    print("  click answer (Bluetooth):  %9d bytes  %r" % (len(click.encode()), click))
+    if show:
+        print("  full snapshot text:\n    " + "\n    ".join(full.splitlines()))
+    sys.stdout.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
@@ -123,9 +181,11 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--show", action="store_true", help="print the demo's full snapshot text")
     args = parser.parse_args()
     axserver = os.path.join(args.bin, "axserver")
     axquery = os.path.join(args.bin, "axquery")
+    demo_figures(axserver, axquery, args.chromium, args.show)
     for leaves in [int(n) for n in args.sizes.split(",")]:
         directory = tempfile.mkdtemp(prefix="axbench-mcp-")
         os.chmod(directory, 0o700)

@@ -47,8 +47,8 @@ package struct MCPToolSpec: Sendable {
     }
 }
 
-/// The tools `axquery mcp` offers (Specs/mcp.md). Every tool that takes a target takes `ref` (an element id from
-/// a snapshot or find: the server's id, stable across revisions) or `selector` (Specs/selectors.md).
+/// The tools `axquery mcp` offers (Specs/mcp.md). Every tool that takes a target takes `ref` (the session's ref from
+/// a snapshot or find, stable across revisions, or a server id: `RefTable`) or `selector` (Specs/selectors.md).
 package enum MCPToolCatalog {
     static let app = (name: "app", type: "string", description: "")
     static let ref = (name: "ref", type: "string", description: "element ref")
@@ -59,7 +59,7 @@ package enum MCPToolCatalog {
         MCPToolSpec(
             name: "snapshot",
             description:
-                "The UI tree as text, one element a line: ref role \"label\" =value [states]. Refs stay valid across changes. Budgeted; narrow with ref or selector.",
+                "The UI tree as text, a line per element: ref [role] label =value [states]; ref letter = role (b button s switch a adjustable t textField l link c cell n tab). Budgeted.",
             arguments: [
                 app, (name: "ref", type: "string", description: "subtree root"),
                 (name: "selector", type: "string", description: "only matching elements"),

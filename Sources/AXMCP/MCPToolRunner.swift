@@ -64,6 +64,8 @@ package final class MCPToolRunner: Sendable {
     /// when a ref went stale. Bounded: cleared when it grows past `maxRemembered`.
     let remembered = Mutex<[String: (role: String, label: String?)]>([:])
     static let maxRemembered = 50_000
+    /// The session's short refs (D-MCP-REF-1): what every answer names elements by, and what tools accept.
+    let refs = RefTable()
 
     /// The app a tool call without `app` addresses (nil: the server's default, the first app).
     let defaultApp: String?
@@ -91,7 +93,7 @@ package final class MCPToolRunner: Sendable {
                 "unknown tool '\(name)'", hints: ["tools: " + MCPToolCatalog.names.joined(separator: ", ")])
         }
         if let invalid = Self.argumentError(name, spec: spec, arguments: arguments) { return invalid }
-        let args = ToolArguments(tool: name, object: arguments)
+        let args = ToolArguments(tool: name, object: arguments, refs: refs)
         do {
             return try await dispatch(name, args)
         } catch let failure as ToolArgumentError {
@@ -179,7 +181,7 @@ package final class MCPToolRunner: Sendable {
             "maxBytes", default: SnapshotText.defaultMaxBytes,
             in: SnapshotText.minimumMaxBytes...SnapshotText.maximumBudget)
         if let selector = try args.selector() {
-            if try args.string("ref") != nil {
+            if try args.ref() != nil {
                 throw ToolArgumentError(message: "snapshot: give ref or selector, not both")
             }
             let found = try await call(
@@ -190,10 +192,10 @@ package final class MCPToolRunner: Sendable {
             let header = "revision \(found["revision"]?.intValue ?? 0): \(count) match \(selector)"
             let text = SnapshotText(
                 windows: elements.map { Self.withoutChildren($0) }, header: header, maxNodes: maxNodes,
-                maxBytes: maxBytes)
+                maxBytes: maxBytes, refs: refs)
             return .text(text.text)
         }
-        let root: JSON? = try args.string("ref").map { ["id": .string($0)] }
+        let root: JSON? = try args.ref().map { ["id": .string($0)] }
         let tree = try await fetchTree(root: root, maxNodes: maxNodes, app: app)
         let windows = tree["windows"]?.arrayValue ?? []
         rememberTree(windows)
@@ -207,7 +209,8 @@ package final class MCPToolRunner: Sendable {
         }
         let header = "app \(appName) revision \(revision)"
         let text = SnapshotText(
-            windows: windows, header: header, maxNodes: maxNodes, maxBytes: maxBytes, knownTotal: knownTotal)
+            windows: windows, header: header, maxNodes: maxNodes, maxBytes: maxBytes, knownTotal: knownTotal,
+            refs: refs)
         return .text(text.text)
     }
 
@@ -250,25 +253,27 @@ package final class MCPToolRunner: Sendable {
             let explain = try await call(.queryExplain, [.selector: .string(selector)], app: app)
             var text = "0 match \(found["selector"]?.stringValue ?? selector)"
             if let summary = explain["summary"]?.stringValue { text += "\nclosest: " + summary }
-            for line in Self.nearMissLines(explain).prefix(5) { text += "\n" + line }
+            for line in Self.nearMissLines(explain, refs: refs).prefix(5) { text += "\n" + line }
             return .text(text)
         }
         elements.forEach(remember)
         var text = "\(count) match (revision \(found["revision"]?.intValue ?? 0))"
-        for element in elements.prefix(50) { text += "\n" + ElementLine.line(element) }
+        for element in elements.prefix(50) { text += "\n" + line(element) }
         if count > 50 { text += "\n… \(count - 50) more: narrow the selector" }
         return .text(text)
     }
 
     /// `query.explain`'s near misses as lines: what to change, how many it would match, their refs.
-    static func nearMissLines(_ explain: JSON) -> [String] {
+    static func nearMissLines(_ explain: JSON, refs: RefTable?) -> [String] {
         var lines: [String] = []
         for chain in explain["chains"]?.arrayValue ?? [] {
             for step in chain["steps"]?.arrayValue ?? [] {
                 for miss in step["nearMisses"]?.arrayValue ?? [] {
                     var line = "  " + (miss["change"]?.stringValue ?? miss["description"]?.stringValue ?? "")
                     if let count = miss["count"]?.intValue { line += " → \(count)" }
-                    let ids = (miss["ids"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(5)
+                    let ids = (miss["ids"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(5).map {
+                        refs?.ref(for: $0, role: nil).ref ?? $0
+                    }
                     if !ids.isEmpty { line += " (ref " + ids.joined(separator: ", ") + ")" }
                     lines.append(line)
                 }
@@ -287,19 +292,21 @@ package final class MCPToolRunner: Sendable {
                 diff, headline: "revision \(since)→\(to)", since: since, app: app, maxLines: 60, maxBytes: 12_000))
     }
 
-    /// The change set as text, with the current line of each changed element (looked up for the first few).
-    func changeText(_ changes: JSON, headline: String, since: Int?, app: String?, maxLines: Int, maxBytes: Int) async
-        -> String
-    {
+    /// The change set as text, with the current line of each changed element (looked up for the first few);
+    /// `headline` is made after the lookups (the refs they mint are then known).
+    func changeText(
+        _ changes: JSON, headline: @autoclosure () -> String, since: Int?, app: String?, maxLines: Int, maxBytes: Int
+    ) async -> String {
         var entries = ChangeText.entries(of: changes)
         for index in entries.indices.prefix(maxLines) where entries[index].mark != "-" {
             if let element = try? await call(.elementGet, [.target: ["id": .string(entries[index].id)]], app: app) {
                 remember(element)
-                entries[index].line = ElementLine.line(element)
+                entries[index].line = line(element)
             }
         }
+        for index in entries.indices { entries[index].id = refs.existingRef(for: entries[index].id) }
         return ChangeText.text(
-            headline: headline, entries: entries, windowsChanged: changes["windowsChanged"]?.boolValue ?? false,
+            headline: headline(), entries: entries, windowsChanged: changes["windowsChanged"]?.boolValue ?? false,
             since: since, maxLines: maxLines, maxBytes: maxBytes)
     }
 
@@ -317,7 +324,7 @@ package final class MCPToolRunner: Sendable {
             "\(state): yes after \(result["waitedMs"]?.intValue ?? 0) ms (revision \(result["revision"]?.intValue ?? 0))"
         if let element = result["element"], element.objectValue != nil {
             remember(element)
-            text += "\n" + ElementLine.line(element)
+            text += "\n" + line(element)
         }
         return .text(text)
     }
@@ -334,36 +341,14 @@ package final class MCPToolRunner: Sendable {
             }
             guard let element = Optional(focused), element.objectValue != nil else { return .text("focus: none") }
             remember(element)
-            return .text("focus: " + ElementLine.line(element))
+            return .text("focus: " + line(element))
         case "move", "query":
-            guard let direction = try args.string("direction") else {
-                throw ToolArgumentError(
-                    message: "focus \(op): 'direction' is required",
-                    hints: ["direction: up, down, left, right, next, previous"])
-            }
-            let result: JSON
-            if op == "move" {
-                result = try await call(.focusMove, [.direction: .string(direction)], app: app)
-            } else {
-                var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
-                if let from = try args.target(required: false) { params[.from] = from }
-                result = try await call(.focusQuery, params, app: app)
-            }
-            let from = result["from"]?.stringValue ?? "none"
-            guard let to = result["to"]?.stringValue else {
-                let failure = result["failure"]?.stringValue ?? "noCandidate"
-                return .text("focus \(op) \(direction): no move (\(failure)) \(result["message"]?.stringValue ?? "")")
-            }
-            var text = "focus \(op == "move" ? "moved" : "would move") \(direction): \(from) → \(to)"
-            if let element = result["element"], element.objectValue != nil {
-                remember(element)
-                text += "\n" + ElementLine.line(element)
-            }
-            return .text(text)
+            return try await focusMove(args, op: op, app: app)
         case "explain":
             let target = try args.requiredTarget()
             let result = try await call(.focusExplain, [.target: target], app: app)
-            var text = "\(result["target"]?.stringValue ?? "?"): focusable \(result["focusable"]?.boolValue ?? false)"
+            let shown = result["target"]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
+            var text = "\(shown): focusable \(result["focusable"]?.boolValue ?? false)"
             text += ", focused \(result["focused"]?.boolValue ?? false)"
             for check in result["checks"]?.arrayValue ?? [] {
                 let passed = check["passed"]?.boolValue ?? false
@@ -376,16 +361,46 @@ package final class MCPToolRunner: Sendable {
         }
     }
 
+    /// `focus` with op move or query: where focus moves (or would move) in a direction.
+    func focusMove(_ args: ToolArguments, op: String, app: String?) async throws -> MCPToolResult {
+        guard let direction = try args.string("direction") else {
+            throw ToolArgumentError(
+                message: "focus \(op): 'direction' is required",
+                hints: ["direction: up, down, left, right, next, previous"])
+        }
+        let result: JSON
+        if op == "move" {
+            result = try await call(.focusMove, [.direction: .string(direction)], app: app)
+        } else {
+            var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
+            if let from = try args.target(required: false) { params[.from] = from }
+            result = try await call(.focusQuery, params, app: app)
+        }
+        // The element's line first: its ref is minted with its role.
+        var elementLine = ""
+        if let element = result["element"], element.objectValue != nil {
+            remember(element)
+            elementLine = "\n" + line(element)
+        }
+        let from = result["from"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
+        guard let to = result["to"]?.stringValue.map({ refs.ref(for: $0, role: nil).ref }) else {
+            let failure = result["failure"]?.stringValue ?? "noCandidate"
+            return .text("focus \(op) \(direction): no move (\(failure)) \(result["message"]?.stringValue ?? "")")
+        }
+        return .text("focus \(op == "move" ? "moved" : "would move") \(direction): \(from) → \(to)" + elementLine)
+    }
+
     func audit(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         var params: RPCParams<RPCCatalog.AuditRun.Param> = [.maxFindings: 40]
-        if let ref = try args.string("ref") { params[.root] = ["id": .string(ref)] }
+        if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.auditRun, params, app: app)
         let findings = result["findings"]?.arrayValue ?? []
         var text = "audit (revision \(result["revision"]?.intValue ?? 0)): errors \(result["errors"]?.intValue ?? 0), "
         text += "warnings \(result["warnings"]?.intValue ?? 0)"
         for finding in findings {
-            var line = "\n\(finding["element"]?.stringValue ?? "?") \(finding["check"]?.stringValue ?? "")"
+            let element = finding["element"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "?"
+            var line = "\n\(element) \(finding["check"]?.stringValue ?? "")"
             line += " (\(finding["severity"]?.stringValue ?? "")): \(finding["reason"]?.stringValue ?? "")"
             if let fix = finding["fix"]?.stringValue, !fix.isEmpty { line += " Fix: " + fix }
             if text.utf8.count + line.utf8.count > 12_000 {
@@ -402,7 +417,7 @@ package final class MCPToolRunner: Sendable {
         let app = try args.string("app")
         let target = try args.requiredTarget()
         let result = try await call(.speechDescribe, [.target: target], app: app)
-        var text = "\(result["element"]?.stringValue ?? "?")"
+        var text = result["element"]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
         if let voiceOver = result["voiceOver"]?["text"]?.stringValue { text += "\nVoiceOver: " + voiceOver }
         if let hint = result["voiceOver"]?["hint"]?.stringValue, !hint.isEmpty { text += " … " + hint }
         if let lines = result["orca"]?["utterances"]?.arrayValue {
@@ -414,7 +429,7 @@ package final class MCPToolRunner: Sendable {
     func picture(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: "png", .maxNodes: 2_000]
-        if let ref = try args.string("ref") { params[.root] = ["id": .string(ref)] }
+        if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.treeRender, params, app: app)
         guard let data = result["data"]?.stringValue else {
             return .error("picture: the server sent no PNG data")
@@ -456,7 +471,8 @@ package final class MCPToolRunner: Sendable {
             verb: "press_key \(key)", element: nil, performed: handledBy != "none", before: before, after: nil,
             app: app
         ).text
-        text += "\nhandled by \(handledBy); focus \(result["focus"]?.stringValue ?? "none")"
+        let focused = result["focus"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
+        text += "\nhandled by \(handledBy); focus \(focused)"
         return .text(text)
     }
 
@@ -568,13 +584,14 @@ package final class MCPToolRunner: Sendable {
     {
         let diff = try await call(.treeDiff, [.fromRevision: .number(Double(before))], app: app)
         let to = diff["toRevision"]?.intValue ?? after ?? before
-        var headline = verb
-        if let element { headline += " \(element)" }
-        headline += performed ? ": done" : ": not handled by the app"
-        headline += ", revision \(before)→\(to)"
+        // The headline is made after the changed elements' lines: the target's ref is then minted with its role.
+        let headline = {
+            verb + (element.map { " " + self.refs.existingRef(for: $0) } ?? "")
+                + (performed ? ": done" : ": not handled by the app") + ", revision \(before)→\(to)"
+        }
         return .text(
             await changeText(
-                diff, headline: headline, since: before, app: app, maxLines: Self.actionChangeLines,
+                diff, headline: headline(), since: before, app: app, maxLines: Self.actionChangeLines,
                 maxBytes: Self.actionChangeBytes))
     }
 
@@ -593,30 +610,32 @@ package final class MCPToolRunner: Sendable {
             return await staleRef(ref, error: error, app: args.object["app"]?.stringValue)
         }
         if let hint = data?["hint"]?.stringValue { hints.append(hint) }
-        hints += Self.hints(forCode: error.code, data: data)
+        hints += Self.hints(forCode: error.code, data: data, refs: refs)
         return .error("\(tool): \(error.message) (\(error.code) \(kind))", hints: hints)
     }
 
     /// What to do about an error, from its code and data.
-    static func hints(forCode code: Int, data: JSON?) -> [String] {
+    static func hints(forCode code: Int, data: JSON?, refs: RefTable? = nil) -> [String] {
         switch code {
         case RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.notInteractable,
             RPCError.Code.timeout:
-            return elementHints(forCode: code, data: data)
+            return elementHints(forCode: code, data: data, refs: refs)
         default:
             return requestHints(forCode: code, data: data)
         }
     }
 
     /// Hints for errors about finding or reaching an element.
-    static func elementHints(forCode code: Int, data: JSON?) -> [String] {
+    static func elementHints(forCode code: Int, data: JSON?, refs: RefTable?) -> [String] {
         var hints: [String] = []
         switch code {
         case RPCError.Code.noSuchElement:
             if let summary = data?["explain"]?["summary"]?.stringValue { hints.append("closest: " + summary) }
             if let reason = data?["reason"]?.stringValue { hints.append("reason: " + reason) }
         case RPCError.Code.ambiguousMatch:
-            let candidates = (data?["candidates"]?.arrayValue ?? []).prefix(5).map { ElementLine.line($0) }
+            let candidates = (data?["candidates"]?.arrayValue ?? []).prefix(5).map {
+                ElementLine.line($0, parentStates: nil, refs: refs)
+            }
             if !candidates.isEmpty { hints.append("candidates: " + candidates.joined(separator: "; ")) }
             hints.append("use a ref, or narrow the selector")
         case RPCError.Code.notInteractable:
@@ -625,7 +644,7 @@ package final class MCPToolRunner: Sendable {
             hints.append("reason: \(reason); waited \(Int(Self.actionWait.components.seconds)) s")
         case RPCError.Code.timeout:
             if let last = data?["lastState"], last.objectValue != nil {
-                hints.append("last seen: " + ElementLine.line(last))
+                hints.append("last seen: " + ElementLine.line(last, parentStates: nil, refs: refs))
             } else {
                 hints.append("last seen: not in the tree")
             }
@@ -666,11 +685,13 @@ package final class MCPToolRunner: Sendable {
         var message = "ref '\(ref)' is stale: "
         if let removedAt = error.data?["removedAtRevision"]?.intValue {
             message += "it left the tree at revision \(removedAt)"
+        } else if !refs.isSessionRef(ref) {
+            message = "ref '\(ref)' is unknown: this session gave no such ref and no element has that id"
         } else {
             message += "no element '\(ref)' is in the tree (\(error.message))"
         }
         var hints: [String] = []
-        let seen = remembered.withLock { $0[ref] }
+        let seen = remembered.withLock { $0[refs.id(for: ref)] }
         var found = false
         if let seen {
             var selector = seen.role
@@ -679,7 +700,7 @@ package final class MCPToolRunner: Sendable {
                 let first = result["elements"]?.arrayValue?.first
             {
                 remember(first)
-                hints.append("nearest current element: " + ElementLine.line(first))
+                hints.append("nearest current element: " + line(first))
                 found = true
             } else {
                 hints.append("it was: \(seen.role) \"\(seen.label ?? "")\"; nothing like it is in the tree now")
@@ -705,10 +726,15 @@ package final class MCPToolRunner: Sendable {
         for id in (diff["added"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3) {
             if let element = try? await call(.elementGet, [.target: ["id": .string(id)]], app: app) {
                 remember(element)
-                lines.append(ElementLine.line(element))
+                lines.append(line(element))
             }
         }
         return lines
+    }
+
+    /// The element's line with the session's ref (`ElementLine.line`).
+    func line(_ element: JSON) -> String {
+        ElementLine.line(element, parentStates: nil, refs: refs)
     }
 
     /// `text` escaped for a double-quoted selector string.
@@ -726,6 +752,19 @@ package final class MCPToolRunner: Sendable {
 struct ToolArguments: Sendable {
     var tool: String
     var object: JSONObject
+    /// The session's refs, which `ref` names elements by (a ref not among them is passed on as a server id).
+    var refs: RefTable?
+
+    /// The server id `ref` names (the session's short ref resolved, else the text as a server id).
+    func ref() throws(ToolArgumentError) -> String? {
+        guard let ref = try string("ref") else { return nil }
+        guard ref.utf8.count <= MCPToolRunner.maxSelectorLength else {
+            throw ToolArgumentError(
+                message: "\(tool): the ref is \(ref.utf8.count) bytes; refs are short (b1, s2f)",
+                hints: ["take a snapshot or find for current refs"])
+        }
+        return refs?.id(for: ref) ?? ref
+    }
 
     func string(_ name: String) throws(ToolArgumentError) -> String? {
         guard let value = object[name], value != .null else { return nil }
@@ -776,7 +815,7 @@ struct ToolArguments: Sendable {
     }
 
     func target(required: Bool) throws(ToolArgumentError) -> JSON? {
-        let ref = try string("ref")
+        let ref = try ref()
         let selector = try selector()
         switch (ref, selector) {
         case (let ref?, nil): return ["id": .string(ref)]

@@ -8,63 +8,87 @@ package enum ElementLine {
     /// The states shown when present, in this order.
     static let shownStates = ["checked", "selected", "focused", "expanded", "collapsed", "secure", "busy", "modal"]
 
-    /// The line of one element (without indentation). `parentStates` are the parent's states (nil for a root):
-    /// `offscreen` and `disabled` are printed only where they begin.
+    /// The line of one element (without indentation): `ref role "label" =value [states]`, the ref being the
+    /// server id. `parentStates` are the parent's states (nil for a root): `offscreen` and `disabled` are printed
+    /// only where they begin.
     package static func line(_ element: JSON, parentStates: Set<String>? = nil) -> String {
-        var out = element["id"]?.stringValue ?? "?"
-        out += " "
-        out += element["role"]?.stringValue ?? "element"
-        if let label = element["label"]?.stringValue, !label.isEmpty {
-            out += " "
-            appendQuoted(label, to: &out)
-        } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
-            out += " placeholder="
-            appendQuoted(placeholder, to: &out)
+        line(element, parentStates: parentStates, refs: nil)
+    }
+
+    /// The line of one element with the session's ref (Specs/mcp.md §Text formats): `ref [role] label =value
+    /// [states]`, the role left out when the ref's letter names it (the label then bare when it can be read
+    /// back), said once (`snapshotBody`). Without `refs`, the server id with the role word.
+    package static func line(_ element: JSON, parentStates: Set<String>?, refs: RefTable?) -> String {
+        let id = element["id"]?.stringValue ?? "?"
+        guard let refs else {
+            return id + " " + body(element, parentStates: parentStates, roleImplied: false, fullRole: true)
         }
-        if let value = element["value"]?.stringValue, !value.isEmpty {
-            out += " ="
-            appendQuoted(value, to: &out, bare: true)
-        }
-        let flags = states(of: element, parentStates: parentStates)
-        if !flags.isEmpty {
-            out += " ["
-            out += flags.joined(separator: " ")
-            out += "]"
-        }
-        return out
+        let (ref, minted) = refs.ref(for: id, role: element["role"]?.stringValue)
+        let implied = minted && RefTable.impliedRole(of: ref) == (element["role"]?.stringValue ?? "element")
+        let text = body(element, parentStates: parentStates, roleImplied: implied, fullRole: false)
+        return text.isEmpty ? ref : ref + " " + text
     }
 
     /// A switch's values that only restate its `checked` state.
     static let switchValues: Set<String> = ["0", "1", "on", "off"]
 
-    /// The snapshot's form of a line (Specs/mcp.md §Text formats, snapshot): without the ref (the snapshot adds
-    /// it where an agent can act), static text as its quoted label alone, a value equal to the label and a
-    /// switch's on/off value (its `checked` flag says it) left out.
+    /// The snapshot's form of a line without its ref (Specs/mcp.md §Text formats, snapshot): static text as its
+    /// quoted label alone; a value equal to the label, a switch's on/off value (its `checked` flag says it) and a
+    /// place in a set (`2 of 3`: the lines' order says it) left out.
     static func snapshotBody(_ element: JSON, parentStates: Set<String>?) -> String {
+        body(element, parentStates: parentStates, roleImplied: false, fullRole: false)
+    }
+
+    /// The line after the ref. `roleImplied`: the ref's letter names the role (left out, the label bare when it
+    /// can be read back). `fullRole`: every part as the server has it (the role word even for static text).
+    static func body(_ element: JSON, parentStates: Set<String>?, roleImplied: Bool, fullRole: Bool) -> String {
         let role = element["role"]?.stringValue ?? "element"
         let label = element["label"]?.stringValue ?? ""
-        var out = ""
-        if role != "staticText" || label.isEmpty { out += role }
-        if !label.isEmpty {
-            if !out.isEmpty { out += " " }
-            appendQuoted(label, to: &out)
+        var parts: [String] = []
+        if !roleImplied && (fullRole || role != "staticText" || label.isEmpty) { parts.append(role) }
+        var quoted = ""
+        if roleImplied && isBareLabel(label) {
+            quoted = label
+        } else if !label.isEmpty {
+            appendQuoted(label, to: &quoted)
         } else if let placeholder = element["placeholder"]?.stringValue, !placeholder.isEmpty {
-            out += " placeholder="
-            appendQuoted(placeholder, to: &out)
+            quoted = "placeholder="
+            appendQuoted(placeholder, to: &quoted)
         }
-        if let value = element["value"]?.stringValue, !value.isEmpty, value != label,
-            role != "switch" || !switchValues.contains(value)
-        {
-            out += " ="
-            appendQuoted(value, to: &out, bare: true)
+        if !quoted.isEmpty { parts.append(quoted) }
+        if let value = element["value"]?.stringValue, fullRole ? !value.isEmpty : saysSomething(value, role, label) {
+            var text = "="
+            appendQuoted(value, to: &text, bare: true)
+            parts.append(text)
         }
         let flags = states(of: element, parentStates: parentStates)
-        if !flags.isEmpty {
-            out += " ["
-            out += flags.joined(separator: " ")
-            out += "]"
+        if !flags.isEmpty { parts.append("[" + flags.joined(separator: " ") + "]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// Whether a value says what the rest of the line does not: not empty, not the label, not a switch's on/off
+    /// (its `checked` flag), not a place in a set.
+    static func saysSomething(_ value: String, _ role: String, _ label: String) -> Bool {
+        !value.isEmpty && value != label && (role != "switch" || !switchValues.contains(value)) && !isPosition(value)
+    }
+
+    /// Whether a value only says the element's place among its siblings (`2 of 3`, as UIKit gives segments and
+    /// tabs): the order of the lines says it.
+    static func isPosition(_ value: String) -> Bool {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[1] == "of" && parts[0].utf8.count <= 6 && parts[2].utf8.count <= 6
+            && Int(parts[0]) != nil && Int(parts[2]) != nil
+    }
+
+    /// Whether a label reads back unquoted after a ref that names the role: printable, no quote, backslash,
+    /// bracket, `=` or `+`, no space at either end, not `placeholder=…`, at most 200 characters.
+    static func isBareLabel(_ label: String) -> Bool {
+        guard let first = label.unicodeScalars.first, let last = label.unicodeScalars.last, first != " ",
+            last != " ", label.utf8.count <= 200
+        else { return false }
+        return label.unicodeScalars.allSatisfy { scalar in
+            scalar.value >= 0x20 && scalar.value != 0x7F && !"\"\\[]=+".unicodeScalars.contains(scalar)
         }
-        return out
     }
 
     /// The element's `states` as a set.
@@ -149,7 +173,9 @@ package struct SnapshotText {
         var children: [Int] = []
         /// Children the server itself left out (`truncated.omitted` of a depth or children cut).
         var serverOmitted: Int
-        /// The element's ref (its server id).
+        /// The element's server id.
+        var id = ""
+        /// The element's ref when its line carries one (actions): the session's, else the server id.
         var ref = ""
         /// The line without indentation and ref (`ElementLine.snapshotBody`).
         var body = ""
@@ -157,6 +183,32 @@ package struct SnapshotText {
         var actionable = false
         /// Whether the line is left out unless it hides children: a container (not a window) with nothing to say.
         var silent = false
+
+        var role: String { element["role"]?.stringValue ?? "element" }
+
+        /// The ref the line starts with: the one set for an actionable node, else (a node hiding children) the
+        /// session's ref minted now, else the server id.
+        func lineRef(_ refs: RefTable?) -> String {
+            actionable ? ref : refs?.ref(for: id, role: role).ref ?? id
+        }
+
+        /// Sets the id, ref, body, actionable and silent of a node whose `children` are set.
+        mutating func prepare(parentStates: Set<String>?, refs: RefTable?) {
+            let body = ElementLine.snapshotBody(element, parentStates: parentStates)
+            id = element["id"]?.stringValue ?? "?"
+            ref = id
+            self.body = body
+            actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
+            if actionable, let refs {
+                let (minted, isSessionRef) = refs.ref(for: id, role: role)
+                ref = minted
+                if isSessionRef, RefTable.impliedRole(of: minted) == role {
+                    self.body = ElementLine.body(
+                        element, parentStates: parentStates, roleImplied: true, fullRole: false)
+                }
+            }
+            silent = parent >= 0 && !actionable && body == role && (!children.isEmpty || serverOmitted > 0)
+        }
     }
 
     /// The text.
@@ -170,7 +222,11 @@ package struct SnapshotText {
     /// `maxBytes` bytes. `header` is the first line (not counted in maxNodes, counted in maxBytes). `knownTotal`:
     /// the number of elements in the whole tree when the server cut it (else counted: the shown tree plus the
     /// children the server says it left out).
-    package init(windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil) {
+    /// With `refs`, lines carry the session's short refs (their letter naming the role, which the line then leaves
+    /// out); without, the server ids.
+    package init(
+        windows: [JSON], header: String, maxNodes: Int, maxBytes: Int, knownTotal: Int? = nil, refs: RefTable? = nil
+    ) {
         var nodes: [Node] = []
         var stack: [(JSON, Int, Int)] = windows.reversed().map { ($0, -1, 0) }
         // Depth-first, pre-order: the document order of the lines.
@@ -187,17 +243,9 @@ package struct SnapshotText {
         }
         for index in nodes.indices {
             nodes[index].children = childLists[index]
-            let element = nodes[index].element
             let parent = nodes[index].parent
-            let body = ElementLine.snapshotBody(
-                element, parentStates: parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil)
-            nodes[index].ref = element["id"]?.stringValue ?? "?"
-            nodes[index].body = body
-            nodes[index].actionable = !(element["actions"]?.arrayValue ?? []).isEmpty
-            let role = element["role"]?.stringValue ?? "element"
-            nodes[index].silent =
-                parent >= 0 && !nodes[index].actionable && body == role
-                && (!childLists[index].isEmpty || nodes[index].serverOmitted > 0)
+            let parentStates = parent >= 0 ? ElementLine.stateSet(nodes[parent].element) : nil
+            nodes[index].prepare(parentStates: parentStates, refs: refs)
         }
         // Breadth-first order: which nodes a budget of n keeps.
         var breadth: [Int] = []
@@ -216,33 +264,36 @@ package struct SnapshotText {
         let render = { (count: Int) -> (String, Int) in
             Self.render(
                 nodes: nodes, keep: breadth.prefix(count), total: total, header: header, maxNodes: maxNodes,
-                maxBytes: maxBytes)
+                maxBytes: maxBytes, refs: refs)
         }
         var (text, shown) = render(budget)
-        if text.utf8.count > maxBytes {
-            // The largest count whose text fits (the text grows with the count).
-            var low = 0
-            var high = budget
-            var best = render(0)
-            while low <= high {
-                let middle = (low + high) / 2
-                let attempt = render(middle)
-                if attempt.0.utf8.count <= maxBytes {
-                    best = attempt
-                    low = middle + 1
-                } else {
-                    high = middle - 1
-                }
-            }
-            (text, shown) = best
-        }
+        if text.utf8.count > maxBytes { (text, shown) = Self.largestFitting(budget, maxBytes: maxBytes, render) }
         self.text = text
         self.total = total
         self.shown = shown
     }
 
+    /// The largest count (at most `budget`) whose text fits in `maxBytes` (the text grows with the count).
+    static func largestFitting(_ budget: Int, maxBytes: Int, _ render: (Int) -> (String, Int)) -> (String, Int) {
+        var low = 0
+        var high = budget
+        var best = render(0)
+        while low <= high {
+            let middle = (low + high) / 2
+            let attempt = render(middle)
+            if attempt.0.utf8.count <= maxBytes {
+                best = attempt
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+
     static func render(
-        nodes: [Node], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int, maxBytes: Int
+        nodes: [Node], keep: ArraySlice<Int>, total: Int, header: String, maxNodes: Int, maxBytes: Int,
+        refs: RefTable?
     ) -> (String, Int) {
         var kept = [Bool](repeating: false, count: nodes.count)
         for index in keep { kept[index] = true }
@@ -260,26 +311,37 @@ package struct SnapshotText {
             shownLine[index] = true
             out += String(repeating: " ", count: indent[index])
             if node.actionable || hidden > 0 {
-                out += node.ref
-                out += " "
+                out += node.lineRef(refs)
+                if !node.body.isEmpty { out += " " }
             }
             out += node.body
             if hidden > 0 {
                 out += " +\(hidden)"
-                // The hint names the element hiding the most children, below the windows when there is one.
-                let rank = (node.depth > 0 ? 1 : 0, hidden)
-                if suggestion.map({ $0.rank < rank }) ?? true { suggestion = (rank, node.ref) }
+                suggestion = preferred(suggestion, node: node, hidden: hidden, refs: refs)
             }
             out += "\n"
         }
         let shown = keep.count
         if shown < total {
             let limit = shown < min(maxNodes, nodes.count) ? "maxBytes \(maxBytes)" : "maxNodes \(maxNodes)"
-            out += "[truncated: \(total - shown) of \(total) elements not shown (\(limit)); "
-            out += "\"+N\" = N children not shown. Narrow: snapshot ref="
-            out += suggestion?.ref ?? "<ref>"
-            out += ", snapshot selector=…, or find]\n"
+            out += truncationLine(hidden: total - shown, of: total, limit: limit, narrow: suggestion?.ref)
         }
         return (out, shown)
+    }
+
+    /// The element the truncation line suggests narrowing to: the one hiding the most children, below the
+    /// windows when there is one.
+    static func preferred(_ current: (rank: (Int, Int), ref: String)?, node: Node, hidden: Int, refs: RefTable?)
+        -> (rank: (Int, Int), ref: String)
+    {
+        let rank = (node.depth > 0 ? 1 : 0, hidden)
+        if let current, current.rank >= rank { return current }
+        return (rank, node.lineRef(refs))
+    }
+
+    /// The last line of a cut snapshot: how many elements are not shown, which budget cut them, how to narrow.
+    static func truncationLine(hidden: Int, of total: Int, limit: String, narrow: String?) -> String {
+        "[truncated: \(hidden) of \(total) elements not shown (\(limit)); \"+N\" = N children not shown. "
+            + "Narrow: snapshot ref=\(narrow ?? "<ref>"), snapshot selector=…, or find]\n"
     }
 }

@@ -101,6 +101,57 @@ final class AXMCPFormatTests: XCTestCase {
             ElementLine.line(element("t1", "staticText", label: "Wi-Fi", states: on)), "t1 staticText \"Wi-Fi\"")
     }
 
+    /// Session refs (D-MCP-REF-1): a letter naming the role the line leaves out and a base-36 number per letter,
+    /// the label bare when it reads back unambiguously; the same element keeps its ref in a later snapshot; lines
+    /// without actions carry none; find and change lines use the same refs.
+    func testSessionRefsAreShortStableAndNameTheRoleTheyLeaveOut() {
+        let on = ["enabled", "onscreen"]
+        let act = ["activate"]
+        let leaves: [JSON] = [
+            element("okButton", "button", label: "OK", states: on, actions: act),
+            element("hello", "staticText", label: "Hi", states: on),
+            element("wifi", "switch", label: "Wi-Fi", value: "1", states: on + ["checked"], actions: act),
+            element("volume", "adjustable", label: "Volume", value: "50%", states: on, actions: ["increment"]),
+            element("row", "cell", label: "Row", states: on, actions: act),
+            element("name", "textField", label: "Name", value: "", states: on, actions: ["typeText"]),
+            element("say", "button", label: "Say \"hi\"", states: on, actions: act),
+            element("logo", "image", label: "Logo", states: on, actions: act),
+            element("tabHome", "tab", label: "Home", value: "1 of 2", states: on + ["selected"], actions: act),
+        ]
+        func windows(_ kids: [JSON]) -> [JSON] {
+            guard var group = element("form", "group", states: on).objectValue,
+                var window = element("w", "window", label: "Settings", states: on).objectValue
+            else { return [] }
+            group["children"] = .array(kids)
+            window["children"] = [.object(group)]
+            return [.object(window)]
+        }
+        let refs = RefTable()
+        let text = SnapshotText(
+            windows: windows(leaves), header: "h", maxNodes: 300, maxBytes: 16_000, refs: refs
+        ).text
+        XCTAssertEqual(
+            text,
+            "h\nwindow \"Settings\"\n b1 OK\n \"Hi\"\n"
+                + " s1 Wi-Fi [checked]\n a1 Volume =50%\n c1 Row\n t1 Name\n b2 \"Say \\\"hi\\\"\"\n e1 image \"Logo\"\n"
+                + " n1 Home [selected]\n")
+        XCTAssertEqual(refs.id(for: "b2"), "say")
+        XCTAssertEqual(refs.id(for: "cellWifi"), "cellWifi", "a server id passes through")
+        // A later revision: a new button first, the rest moved; every known element keeps its ref.
+        let later = SnapshotText(
+            windows: windows([element("new", "button", label: "New", states: on, actions: act)] + leaves.reversed()),
+            header: "h", maxNodes: 300, maxBytes: 16_000, refs: refs
+        ).text
+        XCTAssertTrue(later.contains("\n b3 New\n n1 Home [selected]\n e1 image \"Logo\"\n b2 \"Say"), later)
+        XCTAssertEqual(
+            ElementLine.line(
+                element("wifi", "switch", label: "Wi-Fi", value: "0", states: on), parentStates: nil, refs: refs),
+            "s1 Wi-Fi")
+        XCTAssertEqual(
+            ElementLine.line(element("hello", "staticText", label: "Hi", states: on), parentStates: nil, refs: refs),
+            "e2 \"Hi\"")
+    }
+
     func testNodeBudgetCutsBreadthFirstAndCountsWhatIsHidden() {
         let snapshot = SnapshotText(windows: tree(groups: 3, leaves: 4), header: "h", maxNodes: 4, maxBytes: 16_000)
         XCTAssertEqual(snapshot.shown, 4, snapshot.text)
@@ -299,6 +350,15 @@ final class AXMCPSessionTests: XCTestCase {
         XCTAssertTrue(clicked.contains(": done, revision"), clicked)
         XCTAssertTrue(clicked.contains("~ "), clicked)
         XCTAssertLessThan(clicked.utf8.count, 1_024)
+        // The session's short ref (D-MCP-REF-1) names the switch in find, and click takes it back.
+        let wifiRef = String(found.split(separator: "\n")[1].split(separator: " ")[0])
+        XCTAssertTrue(wifiRef.hasPrefix("s") && wifiRef.utf8.count <= 3, found)
+        let (byRef, byRefFailed) = try await call(session, 10, "click", ["ref": .string(wifiRef)])
+        XCTAssertFalse(byRefFailed, byRef)
+        XCTAssertTrue(byRef.hasPrefix("click \(wifiRef): done"), byRef)
+        let (unknown, unknownFailed) = try await call(session, 11, "click", ["ref": "b9zz"])
+        XCTAssertTrue(unknownFailed)
+        XCTAssertTrue(unknown.contains("ref 'b9zz' is unknown") && unknown.contains("take a new snapshot"), unknown)
         let (miss, missFailed) = try await call(session, 3, "find", ["selector": "button[label=\"Sumbit\"]"])
         XCTAssertFalse(missFailed)
         XCTAssertTrue(miss.hasPrefix("0 match") && miss.contains("closest"), miss)

@@ -5,6 +5,7 @@ Specs/mcp.md describes the tools; README "Agents (MCP)" the host configuration.
 import base64
 import json
 import os
+import re
 import select
 import subprocess
 import tempfile
@@ -51,6 +52,13 @@ async def tool(session, name, **arguments):
 def first_ref(text):
     """The ref of the first element line of a find answer."""
     return text.splitlines()[1].split(" ")[0]
+
+
+def ref_of(snapshot, rest):
+    """The ref of the snapshot line `<indent>REF REST` (a session ref: a role letter and a base-36 number)."""
+    match = re.search(r"\n *([a-z][0-9a-z]+) %s\n" % re.escape(rest), snapshot)
+    assert match, (rest, snapshot)
+    return match.group(1)
 
 
 # -- tools/list ------------------------------------------------------------------------------------------------------
@@ -101,33 +109,38 @@ def test_demo_session_toggle_type_wait(axserver):
     snapshot, failed, _ = out["snapshot"]
     assert not failed
     assert snapshot.startswith("app axserver-demo revision ")
-    # Refs only where an agent can act, nothing said twice (Specs/mcp.md, snapshot): the off switch's value is its
-    # missing [checked]; static text and headers carry no ref; the table and its sections (nothing to say) have no
-    # line, their rows one level up; find keeps the full line with the ref and the value.
-    assert '\n cellBluetooth switch "Bluetooth"\n' in snapshot, snapshot
-    assert '\n cellWifi switch "Wi-Fi" [checked]\n' in snapshot, snapshot
+    # Refs only where an agent can act, nothing said twice (Specs/mcp.md, snapshot; D-MCP-REF-1): a switch's ref
+    # starts with s (the role the line leaves out), its on/off value is its [checked] flag; static text and headers
+    # carry no ref; the table and its sections (nothing to say) have no line, their rows one level up.
+    bluetooth = ref_of(snapshot, "Bluetooth")
+    wifi = ref_of(snapshot, "Wi-Fi [checked]")
+    assert bluetooth.startswith("s") and wifi.startswith("s") and bluetooth != wifi, snapshot
+    assert "cellBluetooth" not in snapshot and "cellWifi" not in snapshot, snapshot
     assert '\n header "Connectivity"\n' in snapshot, snapshot
     assert '\n "Toggles apply immediately."\n' in snapshot, snapshot
     assert "group" not in snapshot and "staticText" not in snapshot, snapshot
     assert "truncated" not in snapshot
+    # find names the switch by the snapshot's ref (refs are the session's, stable across revisions).
     found, failed, _ = out["find"]
-    assert found.splitlines()[1] == 'cellBluetooth switch "Bluetooth" =off'
+    assert found.splitlines()[1] == "%s Bluetooth" % bluetooth, found
     # The click's answer carries the change: the switch is on now; no snapshot.
     clicked, failed, _ = out["click"]
     assert not failed, clicked
-    assert clicked.startswith("click cellBluetooth: done, revision ")
-    assert '~ cellBluetooth switch "Bluetooth" =on [checked' in clicked
+    assert clicked.startswith("click %s: done, revision " % bluetooth), clicked
+    assert "~ %s Bluetooth [checked" % bluetooth in clicked, clicked
     assert len(clicked.encode()) <= 1024
     typed, failed, _ = out["type"]
     assert not failed and "=Kitchen" in typed, typed
     waited, failed, _ = out["wait"]
     assert not failed and waited.startswith("value: yes after"), waited
     acted, failed, _ = out["act"]
-    assert '~ copies adjustable "Copies" =3' in acted, acted
+    copies = ref_of(snapshot, "Copies =2")
+    assert copies.startswith("a") and "~ %s Copies =3" % copies in acted, acted
     said, failed, _ = out["say"]
     assert "VoiceOver: " in said and "Orca: " in said and "Bluetooth" in said, said
     changes, failed, _ = out["changes"]
-    assert "cellBluetooth" in changes and "nameField" in changes, changes
+    # Since revision 0 every element is new: its line with the session's ref and its state now.
+    assert "\n+ %s Bluetooth [checked]" % bluetooth in changes and "=Kitchen" in changes, changes
     key, failed, _ = out["key"]
     assert not failed and key.startswith("press_key Tab: done") and "handled by server; focus " in key, key
     focused_ref = key.rsplit("focus ", 1)[1]
@@ -136,18 +149,22 @@ def test_demo_session_toggle_type_wait(axserver):
     query, failed, _ = out["query"]
     assert query.startswith("focus would move next: %s → " % focused_ref), query
     explain, failed, _ = out["explain"]
-    assert explain.startswith("cellWifi: focusable true") and "\n ok canBecomeFocused" in explain, explain
+    assert explain.startswith("%s: focusable true" % wifi) and "\n ok canBecomeFocused" in explain, explain
     no_direction, failed, _ = out["no_direction"]
     assert failed and "'direction' is required" in no_direction
 
 
 def test_demo_audit_and_picture(axserver):
     async def script(session):
-        return await tool(session, "audit"), await tool(session, "picture")
+        found = await tool(session, "find", selector="textField")
+        return found, await tool(session, "audit"), await tool(session, "picture")
 
-    (audit, audit_failed, _), (caption, picture_failed, picture) = run_session(axserver.socket, script)
+    found, (audit, audit_failed, _), (caption, picture_failed, picture) = run_session(axserver.socket, script)
     assert not audit_failed
-    assert "nameField sufficientElementDescription (error)" in audit, audit
+    # The finding names the field by the ref find gave it (the session's refs, D-MCP-REF-1).
+    field = first_ref(found[0])
+    assert field.startswith("t"), found
+    assert "\n%s sufficientElementDescription (error)" % field in audit, audit
     assert not picture_failed, caption
     image = [item for item in picture.content if item.type == "image"][0]
     assert image.mime_type == "image/png"
@@ -224,28 +241,32 @@ def test_second_app_session(axserver, ax_provider):
                                  state="attached", timeoutMs=5000)
         out["rows"] = await tool(session, "find", app=app.provider.app, selector="button")
         out["tap_row"] = await tool(session, "click", app=app.provider.app, ref=first_ref(out["rows"][0]))
-        out["stale"] = await tool(session, "click", app=app.provider.app, ref="row1")
+        out["stale"] = await tool(session, "click", app=app.provider.app, ref=first_ref(out["rows"][0]))
         out["missing"] = await tool(session, "find", app=app.provider.app, selector='button[label="Mlik"]')
         out["snapshot"] = await tool(session, "snapshot", app=app.provider.app, maxNodes=3)
         return out
 
     out = run_session(axserver.socket, script)
-    assert out["find"][0].splitlines()[1] == 'sync switch "Sync" =off'
+    sync = first_ref(out["find"][0])
+    assert re.fullmatch(r"s[0-9a-z]+", sync) and out["find"][0].splitlines()[1] == "%s Sync" % sync, out["find"]
     clicked, failed, _ = out["click"]
-    assert not failed and '~ sync switch "Sync" =on [checked]' in clicked, clicked
+    assert not failed and "~ %s Sync [checked]" % sync in clicked, clicked
     typed, failed, _ = out["type"]
-    assert not failed and '~ note textField "Note" =eggs' in typed, typed
+    assert not failed and re.search(r"\n~ t[0-9a-z]+ Note =eggs", typed), typed
     assert not out["save"][1], out["save"][0]
     waited, failed, _ = out["wait"]
     assert not failed, waited
-    assert 'status staticText "Saved"' in waited
-    assert out["rows"][0].splitlines()[1] == 'row1 button "Milk"'
+    assert re.search(r'\ne[0-9a-z]+ "Saved"', waited), waited
+    milk = first_ref(out["rows"][0])
+    assert out["rows"][0].splitlines()[1] == "%s Milk" % milk, out["rows"]
     tapped, failed, _ = out["tap_row"]
-    assert not failed and "+ row3" in tapped and "- row1" in tapped, tapped
+    assert not failed and "\n- %s" % milk in tapped, tapped
+    rebuilt = re.search(r"\n\+ (b[0-9a-z]+) Milk", tapped)
+    assert rebuilt and rebuilt.group(1) != milk, tapped
     stale, failed, _ = out["stale"]
     assert failed
-    assert "ref 'row1' is stale: it left the tree at revision" in stale, stale
-    assert 'nearest current element: row3 button "Milk"' in stale, stale
+    assert "ref '%s' is stale: it left the tree at revision" % milk in stale, stale
+    assert "nearest current element: %s Milk" % rebuilt.group(1) in stale, stale
     missing, failed, _ = out["missing"]
     assert not failed and missing.startswith("0 match") and "closest:" in missing and "Milk" in missing, missing
     snapshot, failed, _ = out["snapshot"]
@@ -257,7 +278,7 @@ def test_second_app_session(axserver, ax_provider):
 
     unseen, failed, _ = run_session(axserver.socket, fresh)
     assert failed and "ref 'row1' is stale" in unseen, unseen
-    assert 'added when it left: row3 button "Milk"' in unseen, unseen
+    assert re.search(r"added when it left: b[0-9a-z]+ Milk", unseen), unseen
 
 
 def test_denied_restrictions_on_both_apps(tmp_path):
@@ -475,7 +496,7 @@ def test_tcp_with_token_file(axserver):
               b'"arguments":{"selector":"switch[label=\\"Wi-Fi\\"]"}}}\n', capture_output=True, timeout=20)
     assert process.returncode == 0
     answer = json.loads(process.stdout.splitlines()[0])
-    assert answer["result"]["content"][0]["text"].splitlines()[1].startswith('cellWifi switch "Wi-Fi"'), answer
+    assert answer["result"]["content"][0]["text"].splitlines()[1] == "s1 Wi-Fi [checked]", answer
     wrong = tempfile.NamedTemporaryFile("w", delete=False)
     wrong.write("not-the-token\n")
     wrong.close()
