@@ -21,9 +21,10 @@ LIBRARIES = ["AXProvider", "AXClient"]
 # What each library may link: JSON, the protocol (for the client also its catalog, AXProtocol: the typed method
 # names and keys, D-CATALOG-1), the client transport with the wire it shares with the server
 # (AXWire: framing, socket paths), and for the provider the schema table it shares with the server (AXSchema, JSON
-# only; Specs/hierarchy.md §One schema table).
+# only; Specs/hierarchy.md §One schema table), and for the client the trace writer of startTrace/stopTrace (AXTrace,
+# itself only JSON, the protocol and the catalog; Specs/trace-swift.md).
 ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXSchema", "AXWire"],
-           "AXClient": ["AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXWire"]}
+           "AXClient": ["AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXTrace", "AXWire"]}
 
 
 def swift_binary():
