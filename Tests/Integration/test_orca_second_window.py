@@ -24,11 +24,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TASKS = os.path.join(HERE, "data", "tasks_provider.py")
 
 
-def activation_step(transcript, rpc, target, what):
-    """Activates `target` in the task list over JSON-RPC and records what Orca said, as a step of `transcript`."""
+def activation_step(transcript, rpc, target, what, awaited):
+    """Activates `target` in the task list over JSON-RPC and records what Orca said, as a step of `transcript`: until
+    Orca has said something matching `awaited` (at most 10 s; under CI load Orca may say nothing for the first second,
+    CI run 10e), then until it is quiet."""
     marks = transcript.orca.marks()
     rpc.result("action.activate", {"target": {"id": target}, "app": "tasks"})
-    speech, _debug = transcript.orca.settle(marks, minimum=0.5)
+    transcript.orca.wait_speech(awaited, marks[0], 10.0)
+    speech, _debug = transcript.orca.settle(marks, minimum=0.5, speech_expected=True)
     record = {"section": "tasks", "what": what, "keys": [what], "spoken": speech, "locus": None, "locus_logged": False,
               "handlers": [], "orca_consumed": []}
     transcript.steps.append(record)
@@ -51,8 +54,8 @@ class OrcaNamesANewWindowOfTheSameApp(unittest.TestCase):
             session.keep(orca.stop)
             t = ot.Transcript(orca, ot.RpcKeys(rpc, app="tasks"), "second window", budget=90.0)
             t.press("tasks", "F5")
-            activation_step(t, rpc, "rename", "activate Rename")
-            activation_step(t, rpc, "renameCancel", "activate Cancel")
+            activation_step(t, rpc, "rename", "activate Rename", "New name")
+            activation_step(t, rpc, "renameCancel", "activate Cancel", "Rename")
             cls.steps = t.steps
             ot.save_transcript(cls.folder, "second-window.txt", cls.steps, "demo + tasks provider (a second window)")
         finally:
