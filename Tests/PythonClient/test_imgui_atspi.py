@@ -94,9 +94,6 @@ def test_pyatspi_sees_roles_names_states_and_clicks_a_button(form, axserver):
     app.wait_line("greeted ")  # the AT-SPI click ran the app's own code (name empty)
 
 
-@pytest.mark.xfail(strict=False, reason="ImGui's keyboard navigation through the adapter's GLFW key callback: in CI run "
-                   "10c shift+Tab reached ImGui as Tab (focus moved forward) and a Tab did not move the nav focus "
-                   "within 5 s; seen 1 in 5 runs on Orca 43 before; cause not found (issue 34 note)")
 def test_real_keys_reach_the_screen_reader_first_and_tab_moves_the_nav_focus(form, axserver, xvfb_display):
     app, ax = form
     listener = subprocess.Popen([SYSTEM_PYTHON, LISTENER, "--consume", "F9"], env=axserver.stack.env(),
@@ -116,18 +113,22 @@ def test_real_keys_reach_the_screen_reader_first_and_tab_moves_the_nav_focus(for
         assert "key F9" not in app.lines  # consumed by the listener: ImGui never saw it
         before = ax.focused_element() if hasattr(ax, "focused_element") else None
         focused = [ax.query_all(":focused")]
-        for _ in range(3):
+        presses = 0
+        # Three Tabs, each moving the focus; one more allowed because ImGui's first Tab may only show its nav cursor
+        # on the item that already had the nav focus (a Tab then moves nothing).
+        while len(focused) < 4 and presses < 4:
             subprocess.run(["xdotool", "key", "Tab"], env=env, check=True, timeout=30)
+            presses += 1
             heard.wait(lambda line: '"event_string": "Tab"' in line)
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline:
                 now = ax.query_all(":focused")
                 if now and [e.id for e in now] != [e.id for e in focused[-1]]:
+                    focused.append(now)
                     break
                 time.sleep(0.05)
-            focused.append(ax.query_all(":focused"))
         ids = [[e.id for e in group] for group in focused[1:]]
-        assert all(ids) and len({tuple(group) for group in ids}) == 3, (before, ids)  # each Tab: a new focus
+        assert len(ids) == 3 and len({tuple(group) for group in ids}) == 3, (before, presses, ids)
         name = ax.get_by_role("textField", name="Name")
         for _ in range(20):  # round ImGui's tab order to the Name field
             if _focused(name):

@@ -44,9 +44,6 @@ def press_until(ax, keys, reader, chord, label, most=25):
     raise AssertionError("ImGui's focus never reached %r: %r" % (label, reader.transcript_text()))
 
 
-@pytest.mark.xfail(strict=False, reason="ImGui's keyboard navigation through the adapter's GLFW key callback: in CI run "
-                   "10c shift+Tab reached ImGui as Tab (focus moved forward) and a Tab did not move the nav focus "
-                   "within 5 s; seen 1 in 5 runs on Orca 43 before; cause not found (issue 34 note)")
 @on_both_orcas(demo=False)
 def test_orca_hears_tabbing_a_checkbox_typing_and_a_modal_popup(stack, xvfb_display, axserver, screen_reader):
     app = start_app(xvfb_display, axserver.socket, "settings_form.py", "20")

@@ -78,6 +78,10 @@ def _frame_start(mirror: ImGuiMirror) -> None:
 
 def _frame_end(mirror: ImGuiMirror) -> None:
     try:
+        gate = getattr(mirror, "key_gate", None)
+        # After NewFrame took this frame's events: the keys held back for a frame of their own go to ImGui now.
+        if gate is not None and gate.next_frame() and mirror.waker is not None:
+            mirror.waker()
         mirror.frame_end()
     except Exception as error:  # noqa: BLE001
         mirror.warn_once("frame_end", "frame end failed: %s: %s" % (type(error).__name__, error))
