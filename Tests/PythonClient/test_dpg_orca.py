@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from axclient import expect
+from axclient.errors import ClientTimeout
 from axclient.screen_reader import missing_prerequisite
 from orca_stacks import ROLE_WORDS, on_both_orcas
 from dpgapps.dpg_support import needs_dpg, start_app
@@ -89,4 +90,33 @@ def test_orca_follows_imgui_navigation_a_checkbox_a_slider_typing_and_a_modal_po
         print("Orca transcript:\n" + reader.transcript_text())
         print("all speech:", reader.said)
         ax.close()
+        app.stop()
+
+
+@on_both_orcas(demo=False)
+def test_shift_tab_goes_back_every_time(stack, axserver, screen_reader, xvfb_display):
+    """Twelve rounds of Tab then shift+Tab between the Name and Password fields: every shift+Tab goes back to Name
+    (Orca says it after the last). Before the key gate (D-IMGUI-KEYS-1), one run in four on Orca 48 had a shift+Tab reach ImGui as
+    Tab (the focus went on to "Dark mode"): its Tab press and Shift release were taken by one frame."""
+    app = start_app(axserver, xvfb_display, "settings_app.py", args=["--nav"])
+    ax = axserver.client(client_name="dpg-orca", app=app.app_id, timeout=15)
+    keys = Keyboard(screen_reader, xvfb_display)
+    name = ax.get_by_id("name")
+    try:
+        keys.click(300, 520)  # the window's empty lower part: the X focus, nothing activated
+        screen_reader.wait_until_quiet()
+        keys.press("Tab")
+        expect(name).to_be_focused()
+        for round_number in range(12):
+            keys.press("Tab")
+            ax.wait_until(lambda: not name.is_focused(), timeout=5)
+            keys.press("shift+Tab")
+            try:
+                ax.wait_until(name.is_focused, timeout=3, description="Name focused")
+            except ClientTimeout:
+                raise AssertionError("round %d: shift+Tab went to %r" % (
+                    round_number, [e.label for e in ax.query_all(":focused")])) from None
+        expect(screen_reader).to_say(re.compile(r"Name"), timeout=10)
+    finally:
+        print("Orca transcript:\n" + screen_reader.transcript_text())
         app.stop()

@@ -111,6 +111,9 @@ def _after_frame() -> None:
             warn("cannot mirror this Dear PyGui context: %s: %s" % (type(error).__name__, error), LOG_SOURCE)
             return
     if made is not None:
+        gate = getattr(made, "key_gate", None)
+        if gate is not None:
+            gate.next_frame()  # the frame took its keys: the ones held back for a frame of their own go now
         made.after_frame()
 
 

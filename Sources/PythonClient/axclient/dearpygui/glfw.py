@@ -3,14 +3,16 @@ Linux runs on a GLFW linked into ``_dearpygui.so`` (its ``glfw*`` functions are 
 ImGui's backend installed on the viewport's window is replaced by one that calls
 :meth:`~axclient.kit.core.ToolkitMirror.forward_key` first and hands the key to ImGui's callback only when no
 assistive technology consumed it; the character GLFW reports right after a consumed key press is dropped too.
-Standard library only (``ctypes`` on the module Dear PyGui already loaded; the GLFW key table is
+Modifiers stay with their key across frames: the ImGui adapter's :class:`~axclient.imgui.keys.KeyGate` (D-IMGUI-KEYS-1)
+holds a modifier's release after a key press until the frame that took the press has been rendered (Dear PyGui polls
+GLFW inside ``render_dearpygui_frame``, whose NewFrame takes what it polled). Standard library only (``ctypes`` on the module Dear PyGui already loaded; the GLFW key table is
 :mod:`axclient.imgui.keys`'s)."""
 from __future__ import annotations
 
 import ctypes
 from typing import Any, Dict, List, Optional
 
-from ..imgui.keys import KEYFUN, keysym, modifiers
+from ..imgui.keys import KEYFUN, KeyGate, keysym, modifiers
 
 #: GLFW's character callback: (window, codepoint).
 CHARFUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint)
@@ -49,6 +51,7 @@ def install(mirror: Any) -> bool:
     set_key.restype, set_key.argtypes = ctypes.c_void_p, [ctypes.c_void_p, KEYFUN]
     set_char.restype, set_char.argtypes = ctypes.c_void_p, [ctypes.c_void_p, CHARFUN]
     chain = Chain(mirror)
+    mirror.key_gate = chain.gate
     key_callback, char_callback = KEYFUN(chain.on_key), CHARFUN(chain.on_char)
     _KEEP.extend((key_callback, char_callback))
     previous_key = set_key(ctypes.c_void_p(window), key_callback)
@@ -74,6 +77,12 @@ class Chain:
         self.next_char: Any = None
         #: The last key press was consumed: GLFW reports its character next (same X event); drop that too.
         self.drop_char = False
+        #: Unconsumed key events on their way to ImGui (``next_frame`` after each rendered frame).
+        self.gate = KeyGate(self._deliver, lambda: True)
+
+    def _deliver(self, event: Any) -> None:
+        if self.next_key is not None:
+            self.next_key(*event)
 
     def on_key(self, window: Any, key: int, scancode: int, action: int, mods: int) -> None:
         consumed = False
@@ -83,8 +92,8 @@ class Chain:
             consumed = False
         if action != 0:
             self.drop_char = consumed
-        if not consumed and self.next_key is not None:
-            self.next_key(window, key, scancode, action, mods)
+        if not consumed:
+            self.gate.key((window, key, scancode, action, mods))
 
     def on_char(self, window: Any, codepoint: int) -> None:
         if self.drop_char:
