@@ -406,10 +406,10 @@ class DpgMirror(ToolkitMirror):
 
     def flush(self) -> None:
         """The kit's flush; its cost sets the pace: at most a third of the time goes to walking (a table of
-        thousands of rows under a moving mouse), never more often than 20 times a second."""
+        thousands of rows under a moving mouse); patches go at most 20 times a second (``min_flush_interval``)."""
         started = time.perf_counter()
         super().flush()
-        self.min_flush_interval = max(0.05, 2 * (time.perf_counter() - started))
+        self.min_build_interval = 2 * (time.perf_counter() - started)
 
     def _update_values(self) -> Tuple[Dict[str, Dict[str, Any]], Dict[Optional[str], List[str]]]:
         """Only the changed values' views are rebuilt; every other view stays the same object."""

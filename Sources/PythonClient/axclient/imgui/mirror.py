@@ -107,7 +107,7 @@ class ImGuiMirror(ToolkitMirror):
             self.idle_flush()
             # A frame of 20,000 changing items costs a flush of ~100 ms: the mirror takes at most a tenth of the
             # app's time (and of the GIL its threads share), however much changes (bounded patch rate).
-            self.min_flush_interval = max(type(self).min_flush_interval, 10 * (time.perf_counter() - started))
+            self.min_build_interval = 10 * (time.perf_counter() - started)
 
     def _take_frame(self, items: List[Item]) -> None:
         imgui = self.imgui

@@ -68,10 +68,14 @@ class ToolkitMirror:
     toolkit = "toolkit"
     #: The prefix of the adapter's stderr lines (``axclient.tk: …``): the module users run.
     log_source = "axclient.kit"
-    #: The shortest time between two flushes, in seconds (0: none). An app that changes something every frame (an
-    #: animated progress bar, issue 34) then sends at most ``1 / min_flush_interval`` patches a second, each with
-    #: the latest state; needs :meth:`request_flush_after`.
+    #: The shortest time between two flushes that sent a patch, in seconds (0: none). An app that changes something
+    #: every frame (an animated progress bar, issue 34) then sends at most ``1 / min_flush_interval`` patches a
+    #: second, each with the latest state; a flush that found nothing to send does not count (a change after it
+    #: goes at once: D-KIT-PACE-1); needs :meth:`request_flush_after`.
     min_flush_interval = 0.0
+    #: The shortest time between two flushes of any kind (the tree is built each time), in seconds: adapters set it
+    #: from a build's cost, so building takes a bounded share of the app's time however often it is asked.
+    min_build_interval = 0.0
     #: Exceptions of ``perform`` that mean "the target is gone" (answered as :class:`TargetGone`).
     target_errors: Tuple[type, ...] = (TargetGone, ValueError, KeyError)
 
@@ -99,6 +103,7 @@ class ToolkitMirror:
         self._flushed_generation = -1
         self._flush_scheduled = False
         self._last_flush_at = 0.0
+        self._last_patch_at = 0.0
         self._sequence = 0
         self._jobs: Deque[_Job] = collections.deque()
         self._jobs_lock = threading.Lock()
@@ -164,7 +169,8 @@ class ToolkitMirror:
         if self._flush_scheduled or self.closed:
             return
         self._flush_scheduled = True
-        wait = self._last_flush_at + self.min_flush_interval - time.monotonic()
+        wait = max(self._last_flush_at + self.min_build_interval,
+                   self._last_patch_at + self.min_flush_interval) - time.monotonic()
         if not (self.request_flush_after(wait) if wait > 0 else self.request_flush()):
             self._flush_scheduled = False
 
@@ -199,10 +205,12 @@ class ToolkitMirror:
             self._need_full = False
             self._send(("set", [rebuild(wid, props, children) for wid in children.get(None, [])]))
             self.stats["snapshots"] += 1
+            self._last_patch_at = self._last_flush_at
         else:
             focused = self.focused_view
-            self._send_ops(diff(self._published, self._published_children, props, children, rebuild, focused,
-                                self.splice), focused)
+            if self._send_ops(diff(self._published, self._published_children, props, children, rebuild, focused,
+                                   self.splice), focused):
+                self._last_patch_at = self._last_flush_at
         self._published, self._published_children = props, children
         self.stats["flushes"] += 1
         self.stats["flush_seconds"] = time.perf_counter() - started
@@ -214,15 +222,18 @@ class ToolkitMirror:
         self._sequence += 1
         self._link.send((item[0], item[1], self._sequence))
 
-    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> None:
+    def _send_ops(self, ops: List[Dict[str, Any]], focused: Optional[str]) -> int:
         """Queues one flush's ops: when the focus moved, the new focus's caret in a patch after
-        (:func:`focus_first`)."""
+        (:func:`focus_first`). Returns the number of patches queued."""
         focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
+        sent = 0
         for batch in focus_first(ops, focused) if focus_moves else [ops]:
             if batch:
                 self._send(("ops", batch))
                 self.stats["patches"] += 1
                 self.stats["ops"] += len(batch)
+                sent += 1
+        return sent
 
     def resync(self) -> None:
         """Asks for a full snapshot at the next flush (the link calls it after a (re)connect or a refused patch)."""
