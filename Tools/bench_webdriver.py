@@ -203,7 +203,7 @@ def main():
                      lambda run: "//XCUIElementTypeButton[@label='Inserted %d']" % run)
         after_change("xpath right after a removal",
                      lambda run: live.remove("ins%d" % run),
-                     lambda run: "//XCUIElementTypeButton[@label='Live %d']" % (run * 41))
+                     lambda run: "//XCUIElementTypeButton[@label='Live %d']" % (5000 + run))
         live.close()
         print("load at the end: %s" % load())
     finally:

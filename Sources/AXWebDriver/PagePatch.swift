@@ -33,6 +33,15 @@ extension PageTree {
         case close(Int)
     }
 
+    /// What the walk consults for each element: the patches (by axid and by parsed index), which parsed elements
+    /// left, and the parsed page's axid index.
+    struct PatchContext {
+        let patches: [String: PageElementPatch]
+        let patchOfParsed: [Int: PageElementPatch]
+        let removedParsed: [Bool]
+        let index: [String: Int]
+    }
+
     /// This page with `patches` applied and the elements of `removed` left out, walked in document order like the
     /// page source is written, with the axid → element index of the result. `index` is this page's axid → index.
     ///
@@ -43,10 +52,27 @@ extension PageTree {
     package func patched(_ patches: [String: PageElementPatch], removed: Set<String>, index: [String: Int]) -> (
         tree: PageTree, index: [String: Int]
     )? {
-        let newCount = patches.values.reduce(0) { $0 + ($1.isNew ? 1 : 0) }
-        let removedCount = removed.reduce(0) { $0 + (index[$1] == nil ? 0 : 1) }
+        guard count > 0 else { return nil }
+        var patchOfParsed: [Int: PageElementPatch] = [:]
+        var newCount = 0
+        for (id, patch) in patches {
+            if patch.isNew {
+                guard index[id] == nil else { return nil }  // "new", yet on the page
+                newCount += 1
+            } else if let parsed = index[id] {
+                patchOfParsed[parsed] = patch
+            }
+        }
+        var removedParsed = [Bool](repeating: false, count: count)
+        var removedCount = 0
+        for id in removed {
+            guard let parsed = index[id] else { continue }
+            removedParsed[parsed] = true
+            removedCount += 1
+        }
         let expected = count - removedCount + newCount
-        guard expected >= 0, count > 0 else { return nil }
+        let context = PatchContext(
+            patches: patches, patchOfParsed: patchOfParsed, removedParsed: removedParsed, index: index)
         var out = PageTree()
         out.reserve(expected)
         var newIndex: [String: Int] = [:]
@@ -56,11 +82,11 @@ extension PageTree {
             switch step {
             case .close(let element): out.subtreeEnd[element] = out.names.count
             case .open(let source, let parent, let place):
-                guard
-                    let children = appendPatched(
-                        source, parent: parent, place: place, patches, removed, index, into: &out, &newIndex)
+                let element = out.names.count
+                guard let children = appendPatched(source, parent: parent, place: place, context, into: &out),
+                    out.axid(element).map({ newIndex.updateValue(element, forKey: $0) == nil }) ?? true
                 else { return nil }
-                stack.append(.close(out.names.count - 1))
+                stack.append(.close(element))
                 stack.append(contentsOf: children.reversed())
             }
         }
@@ -71,8 +97,7 @@ extension PageTree {
     /// Appends the element of `source` to `out` and answers the steps of its children; nil when the element or a
     /// child cannot be placed.
     func appendPatched(
-        _ source: PatchSource, parent: Int, place: Int?, _ patches: [String: PageElementPatch], _ removed: Set<String>,
-        _ index: [String: Int], into out: inout PageTree, _ newIndex: inout [String: Int]
+        _ source: PatchSource, parent: Int, place: Int?, _ context: PatchContext, into out: inout PageTree
     ) -> [PatchStep]? {
         let element = out.names.count
         var name = ""
@@ -81,13 +106,12 @@ extension PageTree {
         var children: [PatchStep]?
         switch source {
         case .parsed(let parsed):
-            patch = axid(parsed).flatMap { patches[$0] }
-            guard patch?.isNew != true else { return nil }
+            patch = context.patchOfParsed[parsed]
             name = names[parsed]
             attributes = self.attributes[parsed]
-            if patch?.children == nil { children = parsedChildren(of: parsed, element, patches, removed) }
+            if patch?.children == nil { children = parsedChildren(of: parsed, element, context) }
         case .new(let id):
-            patch = patches[id]
+            patch = context.patches[id]
             guard patch?.isNew == true else { return nil }
         }
         if let patched = patch?.attributes {
@@ -98,11 +122,12 @@ extension PageTree {
             return nil
         }
         if let place { attributes = Self.setting(index: place, in: attributes) }
-        if let ids = patch?.children { children = Self.patchedChildren(ids, element, patches, removed, index) }
-        guard let children else { return nil }
-        if let axid = attributes.first(where: { $0.name == "axid" })?.value {
-            guard newIndex.updateValue(element, forKey: axid) == nil else { return nil }
+        if let ids = patch?.children {
+            var old: Int?
+            if case .parsed(let parsed) = source { old = parsed }
+            children = patchedChildren(ids, element, old: old, context)
         }
+        guard let children else { return nil }
         out.names.append(name)
         out.attributes.append(attributes)
         out.parent.append(parent)
@@ -112,43 +137,64 @@ extension PageTree {
         return children
     }
 
-    /// The steps of the parsed children of `parsed` (appended as `element`); nil when one of them left or is new.
-    func parsedChildren(of parsed: Int, _ element: Int, _ patches: [String: PageElementPatch], _ removed: Set<String>)
-        -> [PatchStep]?
-    {
+    /// The steps of the parsed children of `parsed` (appended as `element`); nil when one of them left.
+    func parsedChildren(of parsed: Int, _ element: Int, _ context: PatchContext) -> [PatchStep]? {
         var steps: [PatchStep] = []
         steps.reserveCapacity(children[parsed].count)
         for child in children[parsed] {
-            if let id = axid(child), removed.contains(id) || patches[id]?.isNew == true { return nil }
+            if context.removedParsed[child] { return nil }
             steps.append(.open(.parsed(child), parent: element, place: nil))
         }
         return steps
     }
 
     /// The steps of the children `ids` of `element`, each with its place; nil when one is neither kept nor new.
-    static func patchedChildren(
-        _ ids: [String], _ element: Int, _ patches: [String: PageElementPatch], _ removed: Set<String>,
-        _ index: [String: Int]
-    ) -> [PatchStep]? {
+    /// Ids are matched against the parsed children of `old` in order first (a list that changed by a few ids needs
+    /// no lookup for the rest), then by the index.
+    func patchedChildren(_ ids: [String], _ element: Int, old: Int?, _ context: PatchContext) -> [PatchStep]? {
         var steps: [PatchStep] = []
         steps.reserveCapacity(ids.count)
+        let oldChildren = old.map { children[$0] } ?? []
+        var cursor = 0
         for (offset, id) in ids.enumerated() {
-            if patches[id]?.isNew == true {
+            if context.patches[id]?.isNew == true {
                 steps.append(.open(.new(id), parent: element, place: offset))
-            } else if !removed.contains(id), let parsed = index[id] {
-                steps.append(.open(.parsed(parsed), parent: element, place: offset))
-            } else {
-                return nil
+                continue
             }
+            var parsed: Int?
+            while cursor < oldChildren.count, context.removedParsed[oldChildren[cursor]] { cursor += 1 }
+            if cursor < oldChildren.count, axid(oldChildren[cursor]) == id {
+                parsed = oldChildren[cursor]
+                cursor += 1
+            } else {
+                parsed = context.index[id]
+            }
+            guard let parsed, !context.removedParsed[parsed] else { return nil }
+            steps.append(.open(.parsed(parsed), parent: element, place: offset))
         }
         return steps
     }
 
+    /// This page with the attributes of `patches` (none new, none with children) replaced in place: a change that
+    /// moved nothing. Nil when a patch names an element the page does not have.
+    package func updated(_ patches: [String: PageElementPatch], index: [String: Int]) -> PageTree? {
+        var out = self
+        for (id, patch) in patches {
+            guard !patch.isNew, patch.children == nil, let parsed = index[id], let attributes = patch.attributes,
+                let type = attributes.first(where: { $0.name == "type" })?.value
+            else { return nil }
+            out.attributes[parsed] = attributes
+            out.names[parsed] = type
+        }
+        return out
+    }
+
     /// `attributes` with the value of `index` set to `place` (unchanged when it has no `index` or already says so).
+    /// The page source writes `index` third from the end (before `role` and `axid`), so the search starts there.
     static func setting(index place: Int, in attributes: [(name: String, value: String)]) -> [(
         name: String, value: String
     )] {
-        guard let position = attributes.firstIndex(where: { $0.name == "index" }) else { return attributes }
+        guard let position = attributes.lastIndex(where: { $0.name == "index" }) else { return attributes }
         let value = String(place)
         if attributes[position].value == value { return attributes }
         var out = attributes

@@ -171,12 +171,29 @@ final class PagePatchTests: XCTestCase {
         try await update([remove("n7")])
         try await update([insert("g0", Self.button("n8", "New 8"), at: 3)])
         try await check("(the third of them)", [move("n8", to: "g2", at: 1)], patched: true, s)
+        // D-AUTO-1: a view listed in `automationElements` is an automation-only element while it shows; the change
+        // log never names it, so a page that has (or gets) one is read again.
+        let listing: JSON = [
+            "id": "cellx", "class": "UIView", "frame": [0, 300, 100, 20], "isAccessibilityElement": true,
+            "accessibilityLabel": "Cell", "automationElements": ["hid"],
+            "children": [
+                [
+                    "id": "hid", "class": "UIButton", "frame": [0, 0, 10, 10], "isHidden": true,
+                    "accessibilityIdentifier": "hidden-button",
+                ]
+            ],
+        ]
+        try await check("an element listing a hidden view", [insert("win", listing)], patched: true, s)
+        try await check("the listed view shows: read again", [set("hid", ["isHidden": false])], patched: false, s)
+        try await check(
+            "a page with an automation-only element: read again", [set("b2_1", ["title": "T"])], patched: false, s)
+        try await check("the listed view hides: read again", [set("hid", ["isHidden": true])], patched: false, s)
         try await check(
             "a new window: read again",
             [insert("", ["id": "win2", "class": "UIWindow", "frame": [0, 0, 50, 50], "windowTitle": "Two"])],
             patched: false, s)
         let reads = s.state.withLock { $0.pageReads }
-        XCTAssertEqual(reads, 3, "the first read, the slider, the window")
+        XCTAssertEqual(reads, 6, "the first read, the slider, three with an automation-only element, the window")
         await s.link.close()
     }
 
