@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "AXWebDriver",
             dependencies: [
-                "AXJSON", "AXJSONRPC", "AXRPCClient", "AXQuery", "AXProtocol",
+                "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXQuery", "AXProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -167,7 +167,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: swiftSettings),
-        .testTarget(name: "AXWebDriverTests", dependencies: ["AXWebDriver", "AXJSON", "AXJSONRPC"]),
+        .testTarget(
+            name: "AXWebDriverTests",
+            dependencies: ["AXWebDriver", "AXJSON", "AXJSONRPC", "AXHub", "AXRPC", "AXRPCClient", "AXTransport"]),
         .target(name: "AXBenchmarks", dependencies: ["AXCore", "AXQuery", "AXJSON"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "axbench",

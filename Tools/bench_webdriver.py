@@ -10,7 +10,10 @@ over one keep-alive HTTP connection and prints, in milliseconds (p50 / p95 / max
   * Get Page Source,
   * implicit-wait latency: a second app (axclient.Provider, same server) inserts the awaited button; the time from
     its hierarchy update being acknowledged to the Find Element answer (XPath: woken by tree.changed; accessibility
-    id: the server's wait.for).
+    id: the server's wait.for),
+  * on a live app of the same size published from Python: XPath right after a label change, an insertion, a move
+    and a removal (each patched into the parsed page from tree.diff, or the page source read again), with the CPU
+    per XPath of axdriver and axserver.
 """
 import argparse
 import http.client
@@ -167,27 +170,40 @@ def main():
         third = call("POST", "/session", {"capabilities": {"alwaysMatch": {"axserver:app": "bench-live"}}})
         third_base = "/session/%s" % third["sessionId"]
         call("POST", third_base + "/element", {"using": "xpath", "value": "//XCUIElementTypeButton[@label='Live 0']"})
-        patched, reread = [], []
+        patched = []
         for run in range(20):
             live.set_properties("lb%d" % (run * 37), title="Changed %d" % run)
             started = time.perf_counter()
             call("POST", third_base + "/element", {"using": "xpath",
                                                     "value": "//XCUIElementTypeButton[@label='Changed %d']" % run})
             patched.append((time.perf_counter() - started) * 1000)
-        driver_cpu = server_cpu = 0.0
-        for run in range(args.inserts):
-            live.insert("lg0", view("ins%d" % run, "UIButton", [0, 0, 8, 40], title="Inserted %d" % run))
-            cpu = (cpu_ms(driver), cpu_ms(server))
-            started = time.perf_counter()
-            call("POST", third_base + "/element", {"using": "xpath",
-                                                    "value": "//XCUIElementTypeButton[@label='Inserted %d']" % run})
-            reread.append((time.perf_counter() - started) * 1000)
-            driver_cpu += cpu_ms(driver) - cpu[0]
-            server_cpu += cpu_ms(server) - cpu[1]
         report("xpath right after a label change (patched page)", patched)
-        report("xpath right after an insertion (first after a structural change)", reread)
-        print("  CPU per such xpath: axdriver %.1f ms, axserver %.1f ms"
-              % (driver_cpu / args.inserts, server_cpu / args.inserts))
+
+        def after_change(name, change, xpath_for):
+            """XPath right after each structural change: wall samples and the CPU per XPath of each process."""
+            samples, driver_cpu, server_cpu = [], 0.0, 0.0
+            for run in range(args.inserts):
+                change(run)
+                cpu = (cpu_ms(driver), cpu_ms(server))
+                started = time.perf_counter()
+                call("POST", third_base + "/element", {"using": "xpath", "value": xpath_for(run)})
+                samples.append((time.perf_counter() - started) * 1000)
+                driver_cpu += cpu_ms(driver) - cpu[0]
+                server_cpu += cpu_ms(server) - cpu[1]
+            report(name, samples)
+            print("  CPU per such xpath: axdriver %.1f ms, axserver %.1f ms"
+                  % (driver_cpu / args.inserts, server_cpu / args.inserts))
+
+        after_change("xpath right after an insertion (first after a structural change)",
+                     lambda run: live.insert("lg0", view("ins%d" % run, "UIButton", [0, 0, 8, 40],
+                                                         title="Inserted %d" % run)),
+                     lambda run: "//XCUIElementTypeButton[@label='Inserted %d']" % run)
+        after_change("xpath right after a move to another group",
+                     lambda run: live.move("ins%d" % run, "lg1", run),
+                     lambda run: "//XCUIElementTypeButton[@label='Inserted %d']" % run)
+        after_change("xpath right after a removal",
+                     lambda run: live.remove("ins%d" % run),
+                     lambda run: "//XCUIElementTypeButton[@label='Live %d']" % (5000 + run))
         live.close()
         print("load at the end: %s" % load())
     finally:

@@ -15,7 +15,12 @@ public final class RPCClient: Sendable {
     /// Answers a request the server sent (e.g. `action.perform`): return the result or throw an `RPCError`.
     public typealias RequestHandler = @Sendable (_ method: String, _ params: JSON?) async throws -> JSON
 
+    /// Reads one incoming frame its own way (on the event loop): the JSON it answers stands for the frame; nil
+    /// leaves the frame to the ordinary parser.
+    public typealias FrameDecoder = @Sendable (_ frame: UnsafeRawBufferPointer) -> JSON?
+
     private struct Handlers {
+        var frameDecoder: FrameDecoder?
         var notification: NotificationHandler?
         var request: RequestHandler?
         var close: [@Sendable () -> Void] = []
@@ -143,6 +148,15 @@ public final class RPCClient: Sendable {
         handlers.withLock { $0.notification = handler }
     }
 
+    /// Sets a decoder that sees each incoming frame before the ordinary parser (for replies the owner reads its own
+    /// way: axdriver hands the page source on as the JSON string literal it arrived as, issue 35 item 5).
+    public func decodeFrames(with decoder: @escaping FrameDecoder) {
+        handlers.withLock { $0.frameDecoder = decoder }
+    }
+
+    /// The frame decoder, if one is set.
+    var frameDecoder: FrameDecoder? { handlers.withLock { $0.frameDecoder } }
+
     /// Sets the handler of incoming requests (each runs in a Task; its answer is sent back).
     public func onRequest(_ handler: @escaping RequestHandler) {
         handlers.withLock { $0.request = handler }
@@ -245,6 +259,7 @@ final class RPCClientHandler: ChannelInboundHandler {
         if inbound == nil || inbound!.readableBytes == 0 { inbound = incoming } else { inbound!.writeBuffer(&incoming) }
         var messages: [JSON] = []
         var fatal = false
+        let frameDecoder = box.value?.frameDecoder
         let consumed: Int = inbound!.withUnsafeReadableBytes { raw in
             var total = 0
             while true {
@@ -253,9 +268,10 @@ final class RPCClientHandler: ChannelInboundHandler {
                 case .needMore: return total
                 case .skip(let count): total += count
                 case .frame(let start, let length, let consumed):
-                    if let message = try? JSON.parse(
-                        UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]),
-                        limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes))
+                    let frame = UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)])
+                    if let message = frameDecoder?(frame)
+                        ?? (try? JSON.parse(
+                            frame, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)))
                     {
                         messages.append(message)
                     }

@@ -1,6 +1,8 @@
+import AXCore
 import AXJSON
 import AXJSONRPC
 import AXProtocol
+import AXQuery
 import AXRPCClient
 import Synchronization
 
@@ -103,6 +105,7 @@ package final class ServerLink: Sendable {
             await client.close()
             throw WebDriverError.from(error)
         }
+        client.decodeFrames(with: PageSourceReply.decode)
         client.onNotification { [weak self] method, _ in
             if method == RPCEvent.treeChanged.rawValue || method == RPCEvent.focusChanged.rawValue { self?.wake() }
         }
@@ -201,6 +204,15 @@ package final class ServerLink: Sendable {
     }
 }
 
+/// The page source of one revision of an app, parsed, with the element index of each `axid`.
+struct ParsedPage: Sendable {
+    /// The app's registration (an app that registered again under the same name starts a new page, D-REG-GEN-1).
+    var registration: Int
+    var revision: Int
+    var tree: PageTree
+    var index: [String: Int]
+}
+
 /// One WebDriver session: its id, app, timeouts, current window and the parsed page source of the last
 /// revision read (so XPath lookups parse the page source once per tree revision, not once per poll).
 package final class DriverSession: Sendable {
@@ -208,7 +220,11 @@ package final class DriverSession: Sendable {
         var timeouts = WebDriverTimeouts()
         var lastUsed = ContinuousClock.now
         var window: String?
-        var page: (registration: Int, revision: Int, tree: PageTree, index: [String: Int])?
+        var page: ParsedPage?
+        /// How often the page source was read whole and how often a change was patched into the parsed page
+        /// (tests check which way a change went).
+        var pageReads = 0
+        var pagePatches = 0
         var heldModifiers: [String] = []
     }
 
@@ -236,63 +252,176 @@ package final class DriverSession: Sendable {
     func touch() { state.withLock { $0.lastUsed = .now } }
     var lastUsed: ContinuousClock.Instant { state.withLock { $0.lastUsed } }
 
-    /// The page source of the app's current revision, parsed (cached per revision).
+    /// The page source of the app's current revision, parsed (cached per revision; a change since the cached
+    /// revision is patched into it when `patched` can, else the page source is read again).
     func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
         let revisionReply = try await link.call(.treeRevision)
         let revision = revisionReply["revision"]?.intValue ?? -1
-        // The app's registration: an app that registered again under the same name starts a new page (D-REG-GEN-1).
         let registration = revisionReply["registration"]?.intValue ?? -1
         let cached = state.withLock { $0.page }.flatMap { $0.registration == registration ? $0 : nil }
         if let cached, cached.revision == revision, revision >= 0 {
             return (cached.tree, cached.index)
         }
-        if let cached, revision > cached.revision, let patched = await patched(cached, to: revision) {
-            state.withLock { $0.page = (registration, revision, patched, cached.index) }
-            return (patched, cached.index)
+        // The automation-only elements of this revision (a server that does not say is asked by `query.count`).
+        let automationOnly = revisionReply["automationOnly"]?.intValue
+        if let cached, revision > cached.revision,
+            let patched = await patched(cached, to: revision, automationOnly: automationOnly)
+        {
+            state.withLock {
+                $0.page = ParsedPage(
+                    registration: registration, revision: revision, tree: patched.tree, index: patched.index)
+                $0.pagePatches += 1
+            }
+            return patched
         }
         let reply = try await link.call(.treeGet, [.format: "xml"])
-        guard let xml = reply["xml"]?.stringValue else {
+        guard let xml = PageSourceReply.utf8(reply) else {
             throw WebDriverError("unknown error", "tree.get answered without xml")
         }
         let tree: PageTree
-        do { tree = try PageTree(xml: Array(xml.utf8)) } catch {
+        do { tree = try PageTree(xml: xml) } catch {
             throw WebDriverError("unknown error", "the page source does not parse: \(error)")
         }
         var index: [String: Int] = [:]
         index.reserveCapacity(tree.count)
         for element in 0..<tree.count {
-            if let axid = tree.attribute(element, "axid") { index[axid] = element }
+            if let axid = tree.axid(element) { index[axid] = element }
         }
-        state.withLock { $0.page = (registration, revision, tree, index) }
+        // The revision the page source is of (the app may have moved on since `tree.revision`).
+        let read = reply["revision"]?.intValue ?? revision
+        state.withLock {
+            $0.page = ParsedPage(registration: registration, revision: read, tree: tree, index: index)
+            $0.pageReads += 1
+        }
         return (tree, index)
     }
 
-    /// The most elements one change may update and still be patched into the parsed page.
+    /// The most elements one change may need read (`element.get`) and still be patched into the parsed page.
     static let maxPatchedElements = 64
 
-    /// The parsed page of `cached.revision` brought to `revision` when the change between them moved nothing
-    /// (no element added, removed or moved, no window change) and updated at most `maxPatchedElements` elements:
-    /// their attributes are rebuilt from `element.get` as the page source writes them (AXQuery's TreeXML), so a
-    /// live app whose labels and values tick is not re-read whole after every change. Nil: read the page again.
-    func patched(
-        _ cached: (registration: Int, revision: Int, tree: PageTree, index: [String: Int]), to revision: Int
-    ) async -> PageTree? {
-        guard
+    /// The parsed page of `cached.revision` brought to `revision` from the change between them (`tree.diff`,
+    /// issue 35 item 5): elements added, removed or moved, and elements whose page attributes changed, read with
+    /// `element.get` (at most `maxPatchedElements`; each answer must be of `revision`) — their attributes as the
+    /// page source writes them (AXQuery's TreeXML) and, for the new ones and those whose children changed, their
+    /// children — then the page is walked again in document order (`PageTree.patched`), so a live app that
+    /// inserts a row is not re-read whole. Nil (read the page again): a window change, a page with automation-only
+    /// elements (built per request, never in `tree.diff`; D-AUTO-1) before or after, a type that depends on the
+    /// view class of a new element, anything that does not add up. `automationOnly` is `tree.revision`'s count of
+    /// them at `revision` (nil: asked here).
+    func patched(_ cached: ParsedPage, to revision: Int, automationOnly: Int?) async -> (
+        tree: PageTree, index: [String: Int]
+    )? {
+        guard cached.tree.automationOnlyCount == 0,
             let diff = try? await link.call(
                 .treeDiff, [.fromRevision: JSON(cached.revision), .toRevision: JSON(revision)]),
-            diff["added"]?.arrayValue?.isEmpty == true, diff["removed"]?.arrayValue?.isEmpty == true,
-            diff["moved"]?.arrayValue?.isEmpty == true, diff["windowsChanged"]?.boolValue != true,
-            let updated = diff["updated"]?.objectValue, updated.count <= DriverSession.maxPatchedElements
+            diff["windowsChanged"]?.boolValue == false, let added = Self.strings(diff["added"]),
+            let removed = Self.strings(diff["removed"]), let updated = diff["updated"]?.objectValue
         else { return nil }
-        var tree = cached.tree
-        for (id, _) in updated {
-            guard let index = cached.index[id],
-                let element = try? await link.call(.elementGet, [.target: ["id": .string(id)]]),
-                element["role"]?.stringValue == tree.attribute(index, "role")
-            else { return nil }
-            tree.attributes[index] = PageTree.pageAttributes(
-                of: element, type: tree.attribute(index, "type") ?? "", index: tree.attribute(index, "index"))
+        var reads = Set(added)
+        for (id, keys) in updated {
+            guard let keys = Self.strings(keys) else { return nil }
+            if Self.changesPage(keys) { reads.insert(id) }
         }
-        return tree
+        guard reads.count <= Self.maxPatchedElements else { return nil }
+        if let automationOnly {
+            guard automationOnly == 0 else { return nil }
+        } else {
+            guard await hasNoAutomationOnlyElements(at: revision) else { return nil }
+        }
+        if reads.isEmpty && removed.isEmpty { return (cached.tree, cached.index) }
+        let newIDs = Set(added)
+        var patches: [String: PageElementPatch] = [:]
+        for id in reads.sorted() {
+            let keys = updated[id].flatMap { Self.strings($0) } ?? []
+            guard
+                let patch = await readPatch(
+                    id, of: cached, at: revision, isNew: newIDs.contains(id), keys: Set(keys))
+            else { return nil }
+            patches[id] = patch
+        }
+        if added.isEmpty && removed.isEmpty && patches.values.allSatisfy({ $0.children == nil }) {
+            return cached.tree.updated(patches, index: cached.index).map { ($0, cached.index) }
+        }
+        return cached.tree.patched(patches, removed: Set(removed), index: cached.index)
+    }
+
+    /// Element `id` as a patch of the page (`element.get` at `revision`): its page attributes, and its children when
+    /// it is new or they changed. Nil when it is not of `revision`, is automation-only or its type is not known.
+    func readPatch(_ id: String, of cached: ParsedPage, at revision: Int, isNew: Bool, keys: Set<String>) async
+        -> PageElementPatch?
+    {
+        let parsed = cached.index[id]
+        guard isNew == (parsed == nil),
+            let element = try? await link.call(.elementGet, [.target: ["id": .string(id)]]),
+            element["revision"]?.intValue == revision, element["removed"] == nil,
+            element["id"]?.stringValue == id, let role = element["role"]?.stringValue,
+            let states = Self.strings(element["states"] ?? []), !states.contains("automationOnly")
+        else { return nil }
+        var type = Self.pageType(role: role)
+        if type == nil, let parsed, cached.tree.attribute(parsed, "role") == role,
+            keys.isDisjoint(with: ["role", "other", "replaced"])
+        {
+            type = cached.tree.attribute(parsed, "type")
+        }
+        guard let type else { return nil }
+        var children: [String]?
+        if isNew || !keys.isDisjoint(with: ["children", "replaced"]) {
+            guard let ids = Self.strings(element["children"] ?? []) else { return nil }
+            children = ids
+        }
+        let index = parsed.flatMap { cached.tree.attribute($0, "index") } ?? "0"
+        return PageElementPatch(
+            attributes: PageTree.pageAttributes(of: element, type: type, index: index), children: children,
+            isNew: isNew)
+    }
+
+    /// True when the app's tree at `revision` has no automation-only elements (`query.count`, for a server whose
+    /// `tree.revision` does not say: it indexes the tree, about 20 ms at 10,000 elements), so `tree.diff` names
+    /// every element of its page source.
+    func hasNoAutomationOnlyElements(at revision: Int) async -> Bool {
+        let params: RPCParams<RPCCatalog.QueryCount.Param> = [.selector: "*:state(automationOnly)"]
+        guard let reply = try? await link.call(.queryCount, params) else { return false }
+        return reply["revision"]?.intValue == revision && reply["count"]?.intValue == 0
+    }
+
+    /// The change keys of `tree.diff` that never alter the page source (what it writes: type, name, label, value,
+    /// enabled, visible, frame, index, role, axid); any other key, or one not known here, means the element is read.
+    static let keysOutsidePage: Set<String> = [
+        "hint", "traits", "activationPoint", "actions", "rotors", "numeric", "text", "headingLevel", "language",
+        "placeholder", "position", "table", "indentationLevel", "isPagingEnabled", "selectedTextRange",
+        "textAttributes", "readingContent",
+    ]
+    /// The states the page source writes (`state.NAME` change keys).
+    static let statesInPage: Set<String> = ["state.enabled", "state.onscreen", "state.automationOnly"]
+
+    /// Whether a change of these keys (one element's `updated` entry of `tree.diff`) may alter its page source.
+    static func changesPage(_ keys: [String]) -> Bool {
+        let stateKeys = keys.filter { $0.hasPrefix("state.") }
+        if keys.contains("states") && stateKeys.isEmpty { return true }
+        return keys.contains { key in
+            if key == "states" { return false }
+            if key.hasPrefix("state.") { return statesInPage.contains(key) }
+            return !keysOutsidePage.contains(key)
+        }
+    }
+
+    /// The page source's element type of `role` when it does not depend on the view class (every role but `list`
+    /// and `adjustable`, AXQuery's TreeXML); nil for those and for a role not known here.
+    static func pageType(role: String) -> String? {
+        guard let role = AXRole(rawValue: role), role != .list, role != .adjustable else { return nil }
+        return TreeXML.typeName(
+            AXNode(id: "", viewID: nil, className: "", viewClass: .view, role: role, isElement: true, windowID: ""))
+    }
+
+    /// The strings of a JSON array; nil when it is not an array of strings.
+    static func strings(_ value: JSON?) -> [String]? {
+        guard let array = value?.arrayValue else { return nil }
+        var out: [String] = []
+        out.reserveCapacity(array.count)
+        for item in array {
+            guard let string = item.stringValue else { return nil }
+            out.append(string)
+        }
+        return out
     }
 }

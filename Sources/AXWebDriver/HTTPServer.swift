@@ -353,7 +353,7 @@ final class WebDriverHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
     {
         guard !closing, !clock.timedOut else { return }
         clock.answered()
-        let bytes = response.body.serialized()
+        let bytes = response.bodyBytes
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         headers.add(name: "Content-Length", value: String(bytes.count))

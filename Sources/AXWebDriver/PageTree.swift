@@ -12,6 +12,9 @@ package struct PageTree: Sendable {
     package var parent: [Int] = []
     package var children: [[Int]] = []
     package var subtreeEnd: [Int] = []
+    /// How many elements say `automationOnly="true"` (views listed only in `automationElements`, D-AUTO-1): the
+    /// server builds them per request, so `tree.diff` does not name them and such a page is never patched.
+    package var automationOnlyCount = 0
 
     /// The number of elements.
     package var count: Int { names.count }
@@ -50,6 +53,9 @@ package struct PageTree: Sendable {
             tree.children.append([])
             tree.subtreeEnd.append(index + 1)
             if parentIndex >= 0 { tree.children[parentIndex].append(index) }
+            if attributes.contains(where: { $0.name == "automationOnly" }) {
+                tree.automationOnlyCount += 1
+            }
             openElements.append(index)
         }
 
@@ -57,6 +63,12 @@ package struct PageTree: Sendable {
             guard let index = openElements.popLast() else { return }
             tree.subtreeEnd[index] = tree.names.count
         }
+    }
+
+    /// The `axid` of element `index`, if it has one (the page source writes it last but for `automationOnly`).
+    package func axid(_ index: Int) -> String? {
+        if let last = attributes[index].last, last.name == "axid" { return last.value }
+        return attribute(index, "axid")
     }
 
     /// The value of attribute `name` on element `index`, if present.
@@ -87,9 +99,14 @@ package struct PageTree: Sendable {
             }
             return String(out)
         }
+        // Rounded to the nearest integer and saturating, as TreeXML writes coordinates (never trapping on a huge
+        // wire value); NaN and infinities are 0.
         func rounded(_ key: String) -> String {
             guard let number = element["frame"]?[key]?.doubleValue, number.isFinite else { return "0" }
-            return String(Int(number.rounded()))
+            let nearest = number.rounded()
+            if nearest >= Double(Int.max) { return String(Int.max) }
+            if nearest <= Double(Int.min) { return String(Int.min) }
+            return String(Int(nearest))
         }
         let states = Set(element["states"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let identifier = element["identifier"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

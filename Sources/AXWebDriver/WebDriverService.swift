@@ -16,11 +16,31 @@ package struct WebDriverResponse: Sendable {
     package var status: Int
     package var headers: [(String, String)]
     package var body: JSON
+    /// The `value` as JSON text, written as `{"value":…}` instead of `body` (Get Page Source hands the server's
+    /// string literal on as it came, issue 35 item 5).
+    package var valueJSON: String?
 
     package init(status: Int = 200, headers: [(String, String)] = [], body: JSON) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// `{"value": …}` with 200, the value given as JSON text (a valid JSON value: the caller checked it).
+    package init(valueJSON: String) {
+        self.init(body: .null)
+        self.valueJSON = valueJSON
+    }
+
+    /// The bytes of the answer's body.
+    package var bodyBytes: [UInt8] {
+        guard let valueJSON else { return body.serialized() }
+        var out: [UInt8] = []
+        out.reserveCapacity(valueJSON.utf8.count + 10)
+        out.append(contentsOf: #"{"value":"#.utf8)
+        out.append(contentsOf: valueJSON.utf8)
+        out.append(0x7D)
+        return out
     }
 
     package init(_ error: WebDriverError) {
@@ -76,6 +96,7 @@ package final class WebDriverService: Sendable {
     package func handle(method: String, path: String, body: [UInt8]) async -> WebDriverResponse {
         do {
             let match = try WebDriverRoute.match(method: method, path: path)
+            if match.command == .getPageSource { return try await pageSource(try session(match.sessionID)) }
             var parameters = JSONObject()
             if method == "POST" {
                 parameters = try WebDriverService.parseBody(body)
@@ -174,9 +195,6 @@ package final class WebDriverService: Sendable {
             try timeouts.apply(body)
             session.timeouts = timeouts
             return .null
-        case .getPageSource:
-            let reply = try await session.link.call(.treeGet, [.format: "xml"])
-            return reply["xml"] ?? ""
         case .takeScreenshot, .takeElementScreenshot: return try await screenshot(match, session)
         case .executeScript, .executeAsyncScript:
             return try await execute(session, body)
@@ -189,6 +207,16 @@ package final class WebDriverService: Sendable {
         case .getAllCookies: return []
         default: return nil
         }
+    }
+
+    /// Get Page Source: the server's page source (`tree.get` xml), its JSON string literal handed on as it came
+    /// (`PageSourceReply`), so the client reads exactly the string the server wrote.
+    func pageSource(_ session: DriverSession) async throws(WebDriverError) -> WebDriverResponse {
+        let reply = try await session.link.call(.treeGet, [.format: "xml"])
+        guard let literal = PageSourceReply.literal(reply) else {
+            throw WebDriverError("unknown error", "tree.get answered without xml")
+        }
+        return WebDriverResponse(valueJSON: literal)
     }
 
     /// A PNG of the whole tree or of one element's subtree.
@@ -753,6 +781,7 @@ package final class WebDriverService: Sendable {
         case "source":
             let format = options["format"]?.stringValue ?? "xml"
             let reply = try await session.link.call(.treeGet, [.format: .string(format)])
+            if format == "xml", let xml = PageSourceReply.string(reply) { return .string(xml) }
             return reply[format] ?? reply
         default:
             return try await namedAction(session, name, options: options, target: target)

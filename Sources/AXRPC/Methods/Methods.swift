@@ -214,10 +214,15 @@ package enum AXMethods {
         }
         router.registerSync(.treeRevision) { params, session in
             let arguments = try Params(params, method: "tree.revision")
-            let current = try snapshot(arguments, hub, session)
+            let appID = try app(arguments, hub, session)
+            let current: AppSnapshot
+            do { current = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
+            // The automation-only nodes of this revision (D-AUTO-1): a client that patches a copy of the tree from
+            // `tree.diff` (axdriver's page) needs none, since the change log never names them.
+            let automationOnly = AutomationTreeCache.shared.tree(of: current).count - current.tree.count
             return [
                 "app": .string(current.id), "revision": JSON(current.revision),
-                "registration": .number(Double(current.registration)),
+                "registration": .number(Double(current.registration)), "automationOnly": JSON(automationOnly),
             ]
         }
         router.registerSync(.elementGet, offLoop: Targets.usesRegex) { params, session in
