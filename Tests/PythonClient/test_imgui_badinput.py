@@ -79,7 +79,11 @@ def test_gone_targets_bad_values_floods_and_stalls_are_defined(chaos):
     while "more than 20000 items" not in app.stderr_text() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert "more than 20000 items" in app.stderr_text()
-    ax.get_by_role("switch", name="Flood").tap()  # still mirrored and drivable while flooding
+    try:
+        ax.get_by_role("switch", name="Flood").tap()  # still mirrored and drivable while flooding
+    except AXError as error:
+        raise AssertionError("the Flood switch did not answer while flooding: %s; the app's stderr: %s"
+                             % (error, app.stderr_text()[-3000:])) from None
     ax.get_by_role("button", name="Stall").tap()
     app.wait_line("stalling")
     began = time.monotonic()
