@@ -1,6 +1,6 @@
 """axclient.imgui under the issue's "Bad input" (Tests/PythonClient/imguiapps/chaos.py): ImGui id collisions,
 items that appear on every other frame, a window moving every frame, a 100,000-row table, a frame flooding 21,000
-items, a frame loop stalled for 4.5 s, a target that is gone, a value that is no number, a second run of the app
+items, a frame loop stalled for 6 s, a target that is gone, a value that is no number, a second run of the app
 (Specs/imgui-adapter.md §Bad input). The app must never crash because of the adapter; ids must not churn; the
 patch rate stays bounded; each case has its stderr line or typed error."""
 import time
@@ -84,6 +84,10 @@ def test_gone_targets_bad_values_floods_and_stalls_are_defined(chaos):
     except AXError as error:
         raise AssertionError("the Flood switch did not answer while flooding: %s; the app's stderr: %s"
                              % (error, app.stderr_text()[-3000:])) from None
+    # The flood's 20,000 texts leave the tree before the stall: the Stall tap must not queue behind the app's answer
+    # to the Flood tap, which waits for its 20,000-item patch to be sent (under load the two together passed the
+    # server's 5 s action timeout: "the app did not answer: timeout", 1 run in 5).
+    ax.wait_until(lambda: ax.get_by_text("line 0").count() == 0, timeout=20, description="the flood gone")
     ax.get_by_role("button", name="Stall").tap()
     app.wait_line("stalling")
     began = time.monotonic()
