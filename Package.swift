@@ -80,7 +80,11 @@ let package = Package(
                 "AXJSON", "AXSchema",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ], swiftSettings: swiftSettings),
-        .target(name: "AXQuery", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXQuery",
+            dependencies: [
+                "AXCore", "AXJSON", .product(name: "HashTreeCollections", package: "swift-collections"),
+            ], swiftSettings: swiftSettings),
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXSchema", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRPCRouter", dependencies: ["AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),

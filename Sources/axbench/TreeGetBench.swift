@@ -2,15 +2,18 @@ import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXQuery
 import AXRPC
 import Foundation
 
 /// `tree.get` serialisation (issue 35 item 1): the streamed reply (`TreeGet.write`, what the server sends)
 /// against the `JSON` value it replaced (`TreeGet.value` serialized), on the bench tree.
 ///
-///   axbench --treeget-mbps LEAVES [--dump FILE]   median time and MB/s of both, best of 15 runs each; FILE gets
-///                                                 the result object (for Tools/bench_serialise.py's orjson run)
-///   axbench --treeget-profile LEAVES ROUNDS [--legacy]   ROUNDS replies, for callgrind (Tools/profile_core.sh)
+///   axbench --treeget-mbps LEAVES [--dump FILE]   median time and MB/s of both, best of 15 runs each, and of the
+///                                                 page source (`format: xml` reply, and `TreeXML.write` alone);
+///                                                 FILE gets the result object (for Tools/bench_serialise.py's orjson run)
+///   axbench --treeget-profile LEAVES ROUNDS [--legacy] [--xml]   ROUNDS replies (`--xml`: in the page-source
+///                                                 format), for callgrind (Tools/profile_core.sh)
 enum TreeGetBench {
     final class SilentPeer: RPCPeer {
         let connectionID: UInt64 = 1
@@ -88,15 +91,40 @@ enum TreeGetBench {
         print("tree.get of \(setup.elements) elements, \(size) bytes:")
         report("streamed (TreeGet.write)", streamedTimes)
         report("JSON value (before)     ", legacyTimes)
+        var xmlParams = setup.params.objectValue ?? [:]
+        xmlParams["format"] = "xml"
+        let xmlFrame = RPCMessage.request(id: 1, method: "tree.get", params: .object(xmlParams))
+        var xmlReplyTimes: [Double] = []
+        var pageTimes: [Double] = []
+        var pageSize = 0
+        let tree = try setup.hub.snapshot(setup.params["app"]?.stringValue ?? "").tree
+        for _ in 0..<15 {
+            let t0 = clock.now
+            size = streamed(setup, xmlFrame).count
+            let t1 = clock.now
+            var page: [UInt8] = []
+            TreeXML.write(tree, into: &page)
+            let t2 = clock.now
+            pageSize = page.count
+            xmlReplyTimes.append(seconds(t1 - t0))
+            pageTimes.append(seconds(t2 - t1))
+        }
+        print("tree.get format xml, \(size) bytes:")
+        report("streamed reply          ", xmlReplyTimes)
+        size = pageSize
+        print("page source alone (TreeXML.write), \(pageSize) bytes:")
+        report("TreeXML.write           ", pageTimes)
         if let dump {
             let request = try TreeGet.request(setup.params, setup.session, setup.hub)
             try Data(TreeGet.value(request).serialized()).write(to: URL(fileURLWithPath: dump))
         }
     }
 
-    static func profile(leaves: Int, rounds: Int, legacy useLegacy: Bool) throws {
+    static func profile(leaves: Int, rounds: Int, legacy useLegacy: Bool, xml: Bool) throws {
         let setup = try setUp(leaves: leaves)
-        let frame = RPCMessage.request(id: 1, method: "tree.get", params: setup.params)
+        var params = setup.params.objectValue ?? [:]
+        if xml { params["format"] = "xml" }
+        let frame = RPCMessage.request(id: 1, method: "tree.get", params: .object(params))
         var total = 0
         for _ in 0..<rounds {
             if useLegacy {
@@ -123,7 +151,7 @@ enum TreeGetBench {
         if let leaves = value(after: "--treeget-profile") {
             try profile(
                 leaves: leaves, rounds: value(after: "--treeget-profile", 2) ?? 5,
-                legacy: arguments.contains("--legacy"))
+                legacy: arguments.contains("--legacy"), xml: arguments.contains("--xml"))
             return true
         }
         return false

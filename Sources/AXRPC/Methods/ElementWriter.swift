@@ -3,50 +3,50 @@ import AXJSON
 
 /// Writes the element form (`ElementJSON.encode`, Specs/protocol.md §Common shapes, element) straight into a
 /// reply buffer, byte for byte what serializing `ElementJSON.encode` writes, without building a `JSON` value per
-/// element (issue 35 item 1). Common members are written directly; the rare compound ones (custom actions and
-/// rotors, a table, large content, drag and drop, app text content) are built by `ElementJSON` and serialized, so
-/// their form is declared once. `ElementWriterTests` pins the two encoders together.
+/// element (issue 35 item 1). Common members are written directly through a `ByteWriter` (D-PERF-5); the rare
+/// compound ones (custom actions and rotors, a table, large content, drag and drop, app text content) are built by
+/// `ElementJSON` and serialized, so their form is declared once. `ElementWriterTests` pins the two encoders together.
 package enum ElementWriter {
     /// Appends a member's head: a plain ASCII literal such as `,"role":` (comma, quoted key, colon; no comma for
     /// an object's first member), written in one copy.
-    @inline(__always) static func key(_ head: StaticString, _ out: inout [UInt8]) {
-        head.withUTF8Buffer { out.append(contentsOf: $0) }
+    @inline(__always) static func key(_ head: StaticString, _ out: inout ByteWriter) {
+        out.literal(head)
     }
 
-    @inline(__always) static func literal(_ text: StaticString, _ out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    @inline(__always) static func literal(_ text: StaticString, _ out: inout ByteWriter) {
+        out.literal(text)
     }
 
-    @inline(__always) static func string(_ head: StaticString, _ value: String, _ out: inout [UInt8]) {
-        key(head, &out)
-        JSON.serializeString(value, into: &out)
+    @inline(__always) static func string(_ head: StaticString, _ value: String, _ out: inout ByteWriter) {
+        out.literal(head)
+        out.jsonString(value)
     }
 
-    @inline(__always) static func optionalString(_ head: StaticString, _ value: String?, _ out: inout [UInt8]) {
+    @inline(__always) static func optionalString(_ head: StaticString, _ value: String?, _ out: inout ByteWriter) {
         guard let value else { return }
         string(head, value, &out)
     }
 
-    @inline(__always) static func number(_ value: Double, _ out: inout [UInt8]) {
-        JSON.serializeNumber(value, into: &out)
+    @inline(__always) static func number(_ value: Double, _ out: inout ByteWriter) {
+        out.number(value)
     }
 
-    static func bool(_ flag: Bool, _ out: inout [UInt8]) {
-        if flag { literal("true", &out) } else { literal("false", &out) }
+    static func bool(_ flag: Bool, _ out: inout ByteWriter) {
+        if flag { out.literal("true") } else { out.literal("false") }
     }
 
-    static func stringArray(_ head: StaticString, _ values: [String], _ out: inout [UInt8]) {
-        key(head, &out)
-        out.append(0x5B)
-        for (index, value) in values.enumerated() {
-            if index > 0 { out.append(0x2C) }
-            JSON.serializeString(value, into: &out)
+    static func stringArray(_ head: StaticString, _ values: [String], _ out: inout ByteWriter) {
+        out.literal(head)
+        out.byte(0x5B)
+        for index in values.indices {
+            if index > 0 { out.byte(0x2C) }
+            out.jsonString(values[index])
         }
-        out.append(0x5D)
+        out.byte(0x5D)
     }
 
     /// `{"x":…,"y":…,"width":…,"height":…}` as `ElementJSON.rect`.
-    static func rect(_ rect: Rect, _ out: inout [UInt8]) {
+    static func rect(_ rect: Rect, _ out: inout ByteWriter) {
         literal(#"{"x":"#, &out)
         number(rect.x, &out)
         literal(#","y":"#, &out)
@@ -55,26 +55,28 @@ package enum ElementWriter {
         number(rect.width, &out)
         literal(#","height":"#, &out)
         number(rect.height, &out)
-        out.append(0x7D)
+        out.byte(0x7D)
     }
 
     /// `{"x":…,"y":…}` as `ElementJSON.point`.
-    static func point(_ point: Point, _ out: inout [UInt8]) {
+    static func point(_ point: Point, _ out: inout ByteWriter) {
         literal(#"{"x":"#, &out)
         number(point.x, &out)
         literal(#","y":"#, &out)
         number(point.y, &out)
-        out.append(0x7D)
+        out.byte(0x7D)
     }
 
     /// The members of `object`, each preceded by a comma (the rare compound members, built by `ElementJSON`).
-    static func members(_ object: JSONObject, _ out: inout [UInt8]) {
+    static func members(_ object: JSONObject, _ out: inout ByteWriter) {
+        var bytes: [UInt8] = []
         for (name, value) in zip(object.keys, object.values) {
-            out.append(0x2C)
-            JSON.serializeString(name, into: &out)
-            out.append(0x3A)
-            value.serialize(into: &out)
+            bytes.append(0x2C)
+            JSON.serializeString(name, into: &bytes)
+            bytes.append(0x3A)
+            value.serialize(into: &bytes)
         }
+        bytes.withUnsafeBufferPointer { out.bytes($0) }
     }
 
     /// The JSON names of a flag set's members (`"button"`, …) in one byte array, with each member's bit and byte
@@ -97,35 +99,37 @@ package enum ElementWriter {
         }
 
         /// Appends `[name,…]` for the members set in `bits` (table order), then `extra` when given.
-        func write(_ bits: UInt64, extra: StaticString?, into out: inout [UInt8]) {
-            out.append(0x5B)
+        func write(_ bits: UInt64, extra: StaticString?, into out: inout ByteWriter) {
+            out.byte(0x5B)
             var first = true
             var remaining = bits
-            bytes.withUnsafeBufferPointer { names in
-                for entry in entries where remaining & entry.mask != 0 {
-                    if first { first = false } else { out.append(0x2C) }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: names[entry.start..<entry.end]))
-                    remaining &= ~entry.mask
-                    if remaining == 0 { break }
+            if remaining != 0 {
+                bytes.withUnsafeBufferPointer { names in
+                    for entry in entries where remaining & entry.mask != 0 {
+                        if first { first = false } else { out.byte(0x2C) }
+                        out.bytes(UnsafeBufferPointer(rebasing: names[entry.start..<entry.end]))
+                        remaining &= ~entry.mask
+                        if remaining == 0 { break }
+                    }
                 }
             }
             if let extra {
-                if !first { out.append(0x2C) }
-                extra.withUTF8Buffer { out.append(contentsOf: $0) }
+                if !first { out.byte(0x2C) }
+                out.literal(extra)
             }
-            out.append(0x5D)
+            out.byte(0x5D)
         }
     }
 
     static let traitNames = FlagNames(Traits.named.map { (name: $0.name, mask: $0.trait.rawValue) })
     static let stateNames = FlagNames(AXStates.named.map { (name: $0.0, mask: UInt64($0.1.rawValue)) })
 
-    static func traits(_ traits: Traits, _ out: inout [UInt8]) {
+    static func traits(_ traits: Traits, _ out: inout ByteWriter) {
         key(#","traits":"#, &out)
         traitNames.write(traits.rawValue, extra: nil, into: &out)
     }
 
-    static func states(_ node: AXNode, focusedID: String?, _ out: inout [UInt8]) {
+    static func states(_ node: AXNode, focusedID: String?, _ out: inout ByteWriter) {
         key(#","states":"#, &out)
         stateNames.write(UInt64(node.states.rawValue), extra: focusedID == node.id ? #""focused""# : nil, into: &out)
     }
@@ -133,17 +137,25 @@ package enum ElementWriter {
     /// Appends one element's members after its opening brace, without the closing brace (the tree walk may add
     /// `children` and `truncated`); `childIDs` true includes the child id list.
     package static func writeMembers(
-        _ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout [UInt8]
+        _ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout ByteWriter
+    ) {
+        // The rarely-set members are read from the node's extras in place: one access, where each of its
+        // properties is an accessor of its own (some of which allocate).
+        writeMembers(node, node.extras, focusedID: focusedID, childIDs: childIDs, into: &out)
+    }
+
+    static func writeMembers(
+        _ node: AXNode, _ extras: AXNodeExtras, focusedID: String?, childIDs: Bool, into out: inout ByteWriter
     ) {
         key(#""id":"#, &out)
-        JSON.serializeString(node.id, into: &out)
+        out.jsonString(node.id)
         string(#","role":"#, node.role.rawValue, &out)
         string(#","class":"#, node.className, &out)
         optionalString(#","label":"#, node.label, &out)
         optionalString(#","value":"#, node.value, &out)
-        optionalString(#","hint":"#, node.hint, &out)
+        optionalString(#","hint":"#, extras.hint, &out)
         optionalString(#","identifier":"#, node.identifier, &out)
-        optionalString(#","placeholder":"#, node.placeholder, &out)
+        optionalString(#","placeholder":"#, extras.placeholder, &out)
         traits(node.traits, &out)
         states(node, focusedID: focusedID, &out)
         key(#","isElement":"#, &out)
@@ -155,15 +167,15 @@ package enum ElementWriter {
         optionalString(#","parent":"#, node.parent, &out)
         string(#","window":"#, node.windowID, &out)
         if childIDs && !node.children.isEmpty { stringArray(#","children":"#, node.children, &out) }
-        optionalString(#","language":"#, node.language, &out)
-        if let level = node.headingLevel {
+        optionalString(#","language":"#, extras.language, &out)
+        if let level = extras.headingLevel {
             key(#","headingLevel":"#, &out)
             number(Double(level), &out)
         }
-        writeActions(node, &out)
-        writeValueAndGrid(node, &out)
-        writeBehavior(node, &out)
-        if node.textContent != nil {
+        writeActions(node, extras, &out)
+        writeValueAndGrid(node, extras, &out)
+        writeBehavior(node, extras, &out)
+        if extras.textContent != nil {
             var object = JSONObject()
             TextContentJSON.append(node, to: &object)
             members(object, &out)
@@ -171,14 +183,20 @@ package enum ElementWriter {
     }
 
     /// One whole element (`ElementJSON.encode`), braces included.
-    package static func write(_ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout [UInt8]) {
-        out.append(0x7B)
+    package static func write(_ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout ByteWriter) {
+        out.byte(0x7B)
         writeMembers(node, focusedID: focusedID, childIDs: childIDs, into: &out)
-        out.append(0x7D)
+        out.byte(0x7D)
     }
 
-    static func writeActions(_ node: AXNode, _ out: inout [UInt8]) {
-        if !node.customActions.isEmpty || !node.rotors.isEmpty {
+    /// One whole element appended to a byte array (`write` through a `ByteWriter`).
+    package static func write(_ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout [UInt8]) {
+        ByteWriter.appending(to: &out) { writer in write(node, focusedID: focusedID, childIDs: childIDs, into: &writer)
+        }
+    }
+
+    static func writeActions(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
+        if !extras.customActions.isEmpty || !extras.rotors.isEmpty {
             var object = JSONObject()
             ElementJSON.appendActions(of: node, to: &object)
             members(object, &out)
@@ -186,16 +204,17 @@ package enum ElementWriter {
         }
         guard !node.actions.isEmpty else { return }
         key(#","actions":"#, &out)
-        out.append(0x5B)
-        for (index, action) in node.actions.enumerated() {
-            if index > 0 { out.append(0x2C) }
-            JSON.serializeString(action.rawValue, into: &out)
+        out.byte(0x5B)
+        for index in node.actions.indices {
+            let action = node.actions[index]
+            if index > 0 { out.byte(0x2C) }
+            out.jsonString(action.rawValue)
         }
-        out.append(0x5D)
+        out.byte(0x5D)
     }
 
-    static func writeValueAndGrid(_ node: AXNode, _ out: inout [UInt8]) {
-        if node.table != nil {
+    static func writeValueAndGrid(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
+        if extras.table != nil {
             var object = JSONObject()
             ElementJSON.appendValueAndGrid(of: node, to: &object)
             members(object, &out)
@@ -211,17 +230,17 @@ package enum ElementWriter {
             number(numeric.maximum, &out)
             literal(#","step":"#, &out)
             number(numeric.step, &out)
-            out.append(0x7D)
+            out.byte(0x7D)
         }
-        if let position = node.positionInSet, let size = node.sizeOfSet {
+        if let position = extras.positionInSet, let size = extras.sizeOfSet {
             key(#","position":"#, &out)
             literal(#"{"index":"#, &out)
             number(Double(position), &out)
             literal(#","count":"#, &out)
             number(Double(size), &out)
-            out.append(0x7D)
+            out.byte(0x7D)
         }
-        if let cell = node.cell {
+        if let cell = extras.cell {
             key(#","cell":"#, &out)
             literal(#"{"row":"#, &out)
             number(Double(cell.row), &out)
@@ -231,32 +250,38 @@ package enum ElementWriter {
             number(Double(cell.column), &out)
             literal(#","columnSpan":"#, &out)
             number(Double(cell.columnSpan), &out)
-            out.append(0x7D)
+            out.byte(0x7D)
         }
     }
 
-    static func writeBehavior(_ node: AXNode, _ out: inout [UInt8]) {
-        if node.largeContent != nil || node.dragDrop != nil {
+    static func writeBehavior(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
+        if extras.largeContent != nil || extras.dragDrop != nil {
             var object = JSONObject()
             ElementJSON.appendBehavior(of: node, to: &object)
             members(object, &out)
             return
         }
-        if node.containerType != .none { string(#","containerType":"#, node.containerType.rawValue, &out) }
-        if node.navigationStyle != .automatic { string(#","navigationStyle":"#, node.navigationStyle.rawValue, &out) }
-        optionalString(#","textualContext":"#, node.textualContext, &out)
-        if !node.userInputLabels.isEmpty { stringArray(#","userInputLabels":"#, node.userInputLabels, &out) }
-        if !node.restrictions.isEmpty { stringArray(#","restrictions":"#, node.restrictions, &out) }
+        if extras.containerType != .none { string(#","containerType":"#, extras.containerType.rawValue, &out) }
+        if extras.navigationStyle != .automatic {
+            string(#","navigationStyle":"#, extras.navigationStyle.rawValue, &out)
+        }
+        optionalString(#","textualContext":"#, extras.textualContext, &out)
+        if !extras.userInputLabels.isEmpty { stringArray(#","userInputLabels":"#, extras.userInputLabels, &out) }
+        if !extras.restrictions.isEmpty { stringArray(#","restrictions":"#, extras.restrictions, &out) }
         optionalString(#","text":"#, node.text, &out)
         if node.viewID == nil { literal(#","virtual":true"#, &out) }
         if node.actionTarget != node.id { string(#","actionTarget":"#, node.actionTarget, &out) }
-        if !node.directTouchOptions.isEmpty { stringArray(#","directTouchOptions":"#, node.directTouchOptions, &out) }
-        if node.ignoresInvertColors { literal(#","ignoresInvertColors":true"#, &out) }
-        if !node.automationElements.isEmpty { stringArray(#","automationElements":"#, node.automationElements, &out) }
-        if let focusable = node.focus.canBecomeFocused {
+        if !extras.directTouchOptions.isEmpty {
+            stringArray(#","directTouchOptions":"#, extras.directTouchOptions, &out)
+        }
+        if extras.ignoresInvertColors { literal(#","ignoresInvertColors":true"#, &out) }
+        if !extras.automationElements.isEmpty {
+            stringArray(#","automationElements":"#, extras.automationElements, &out)
+        }
+        if let focusable = extras.focus.canBecomeFocused {
             key(#","canBecomeFocused":"#, &out)
             bool(focusable, &out)
         }
-        optionalString(#","focusGroupIdentifier":"#, node.focus.groupIdentifier, &out)
+        optionalString(#","focusGroupIdentifier":"#, extras.focus.groupIdentifier, &out)
     }
 }

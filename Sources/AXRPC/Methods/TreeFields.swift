@@ -55,15 +55,15 @@ package struct TreeFields: Sendable {
     }
 
     /// Appends the asked fields of one node (as `encode` serialized) after its opening brace.
-    package func writeMembers(_ node: AXNode, focusedID: String?, into out: inout [UInt8]) {
+    package func writeMembers(_ node: AXNode, focusedID: String?, into out: inout ByteWriter) {
         ElementWriter.key(#""id":"#, &out)
-        JSON.serializeString(node.id, into: &out)
+        out.jsonString(node.id)
         for field in written {
             if let text = Self.text(of: field, node) {
-                out.append(0x2C)
-                JSON.serializeString(field.rawValue, into: &out)
-                out.append(0x3A)
-                JSON.serializeString(text, into: &out)
+                out.byte(0x2C)
+                out.jsonString(field.rawValue)
+                out.byte(0x3A)
+                out.jsonString(text)
             } else {
                 Self.writeStructured(field, of: node, focusedID: focusedID, into: &out)
             }
@@ -89,7 +89,7 @@ package struct TreeFields: Sendable {
 
     /// Writes a field that is not a string (nothing for an absent string field).
     private static func writeStructured(
-        _ field: Field, of node: AXNode, focusedID: String?, into out: inout [UInt8]
+        _ field: Field, of node: AXNode, focusedID: String?, into out: inout ByteWriter
     ) {
         switch field {
         case .traits: ElementWriter.traits(node.traits, &out)

@@ -43,13 +43,18 @@ package enum TreeGet {
 
     /// Writes the reply object for `request` into `out`.
     package static func write(_ request: Request, into out: inout [UInt8]) {
-        let snap = request.snap
         let start = out.count
         defer { HeapRelease.afterLargeReply(bytes: out.count - start) }
-        ElementWriter.literal(#"{"app":"#, &out)
-        JSON.serializeString(snap.id, into: &out)
-        ElementWriter.key(#","revision":"#, &out)
-        JSON.serializeNumber(Double(snap.revision), into: &out)
+        ByteWriter.appending(to: &out) { writer in write(request, into: &writer) }
+    }
+
+    /// Writes the reply object for `request` through `out`.
+    static func write(_ request: Request, into out: inout ByteWriter) {
+        let snap = request.snap
+        out.literal(#"{"app":"#)
+        out.jsonString(snap.id)
+        out.literal(#","revision":"#)
+        out.number(Double(snap.revision))
         ElementWriter.string(#","format":"#, request.format, &out)
         switch request.format {
         case "text":
@@ -57,30 +62,33 @@ package enum TreeGet {
                 #","text":"#,
                 TreeText.render(snap.tree, root: request.rootID, frames: request.frames, depth: request.depth), &out)
         case "xml":
-            ElementWriter.key(#","xml":"#, &out)
+            out.literal(#","xml":"#)
             var xml: [UInt8] = []
             TreeXML.write(snap.tree, into: &xml)
-            xml.withUnsafeBufferPointer { JSON.serializeString(utf8: $0, into: &out) }
+            xml.withUnsafeBufferPointer { out.jsonString(utf8: $0) }
         default:
             var walker = TreeJSONWalker(request)
-            out.reserveCapacity(out.count + snap.tree.count * (request.fields == nil ? 400 : 100) + 256)
-            ElementWriter.key(#","windows":"#, &out)
-            walker.writeList(request.rootID.map { [$0] } ?? snap.tree.windows, level: 0, into: &out)
-            ElementWriter.key(#","count":"#, &out)
-            JSON.serializeNumber(Double(walker.count), into: &out)
-            ElementWriter.key(#","truncated":"#, &out)
-            out.append(0x5B)
-            for (index, entry) in walker.truncated.enumerated() {
-                if index > 0 { out.append(0x2C) }
-                out.append(0x7B)
-                ElementWriter.key(#""id":"#, &out)
-                JSON.serializeString(entry.id, into: &out)
-                TreeJSONWalker.writeTruncation(entry.kind, omitted: entry.omitted, into: &out)
-                out.append(0x7D)
+            out.reserveCapacity(snap.tree.count * (request.fields == nil ? 400 : 100) + 256)
+            out.literal(#","windows":"#)
+            if let rootID = request.rootID {
+                walker.writeList(CollectionOfOne(rootID), level: 0, into: &out)
+            } else {
+                walker.writeList(snap.tree.windows, level: 0, into: &out)
             }
-            out.append(0x5D)
+            out.literal(#","count":"#)
+            out.number(Double(walker.count))
+            out.literal(#","truncated":"#)
+            out.byte(0x5B)
+            for (index, entry) in walker.truncated.enumerated() {
+                if index > 0 { out.byte(0x2C) }
+                out.literal(#"{"id":"#)
+                out.jsonString(entry.id)
+                TreeJSONWalker.writeTruncation(entry.kind, omitted: entry.omitted, into: &out)
+                out.byte(0x7D)
+            }
+            out.byte(0x5D)
         }
-        out.append(0x7D)
+        out.byte(0x7D)
     }
 
     /// The reply for `request` as a `JSON` value: the reference `write` is checked against.
@@ -157,56 +165,58 @@ struct TreeJSONWalker {
     }
 
     /// `"kind":…,"omitted":N`, after a comma unless `first` (the object's first members).
-    static func writeTruncation(_ kind: Truncation, omitted: Int, into out: inout [UInt8], first: Bool = false) {
-        if !first { out.append(0x2C) }
+    static func writeTruncation(_ kind: Truncation, omitted: Int, into out: inout ByteWriter, first: Bool = false) {
+        if !first { out.byte(0x2C) }
         switch kind {
-        case .depth: ElementWriter.literal(#""kind":"depth","omitted":"#, &out)
-        case .children: ElementWriter.literal(#""kind":"children","omitted":"#, &out)
+        case .depth: out.literal(#""kind":"depth","omitted":"#)
+        case .children: out.literal(#""kind":"children","omitted":"#)
         }
-        JSON.serializeNumber(Double(omitted), into: &out)
+        out.number(Double(omitted))
     }
 
-    /// `[element,…]` for the ids that name nodes (others are skipped, as before).
-    mutating func writeList<IDs: Collection<String>>(_ ids: IDs, level: Int, into out: inout [UInt8]) {
-        out.append(0x5B)
+    /// `[element,…]` for the ids that name nodes (others are skipped, as before). Each node is read in place from
+    /// its box (no copy of its members, D-PERF-5).
+    mutating func writeList<IDs: RandomAccessCollection<String>>(_ ids: IDs, level: Int, into out: inout ByteWriter) {
+        out.byte(0x5B)
         var first = true
-        for id in ids {
-            guard let node = tree[id] else { continue }
-            if first { first = false } else { out.append(0x2C) }
-            writeNode(node, level: level, into: &out)
+        // The map itself, so its lookups are specialized here (`BoxedMap.box` runs the generic map code).
+        let nodes = tree.nodes.storage
+        for index in ids.indices {
+            guard let box = nodes[ids[index]] else { continue }
+            if first { first = false } else { out.byte(0x2C) }
+            writeNode(box, level: level, into: &out)
         }
-        out.append(0x5D)
+        out.byte(0x5D)
     }
 
-    mutating func writeNode(_ node: AXNode, level: Int, into out: inout [UInt8]) {
+    /// One element; its node read in place from `box` (passed down as `box.value`, never copied into a local).
+    mutating func writeNode(_ box: Box<AXNode>, level: Int, into out: inout ByteWriter) {
         count += 1
-        out.append(0x7B)
+        out.byte(0x7B)
         if let fields {
-            fields.writeMembers(node, focusedID: focusedID, into: &out)
+            fields.writeMembers(box.value, focusedID: focusedID, into: &out)
         } else {
-            ElementWriter.writeMembers(node, focusedID: focusedID, childIDs: false, into: &out)
+            ElementWriter.writeMembers(box.value, focusedID: focusedID, childIDs: false, into: &out)
         }
-        if !node.children.isEmpty && nests {
+        let children = box.value.children
+        if !children.isEmpty && nests {
             if let depth, level >= depth {
-                ElementWriter.key(#","truncated":"#, &out)
-                out.append(0x7B)
-                Self.writeTruncation(.depth, omitted: node.children.count, into: &out, first: true)
-                out.append(0x7D)
-                truncated.append((node.id, .depth, node.children.count))
+                out.literal(#","truncated":{"#)
+                Self.writeTruncation(.depth, omitted: children.count, into: &out, first: true)
+                out.byte(0x7D)
+                truncated.append((box.value.id, .depth, children.count))
             } else {
-                ElementWriter.key(#","children":"#, &out)
-                writeList(node.children.prefix(maxChildren), level: level + 1, into: &out)
-                if node.children.count > maxChildren {
-                    let omitted = node.children.count - maxChildren
-                    ElementWriter.key(#","truncated":"#, &out)
-                    out.append(0x7B)
+                out.literal(#","children":"#)
+                writeList(children.prefix(maxChildren), level: level + 1, into: &out)
+                if children.count > maxChildren {
+                    let omitted = children.count - maxChildren
+                    out.literal(#","truncated":{"#)
                     Self.writeTruncation(.children, omitted: omitted, into: &out, first: true)
-                    out.append(0x7D)
-                    truncated.append((node.id, .children, omitted))
+                    out.byte(0x7D)
+                    truncated.append((box.value.id, .children, omitted))
                 }
             }
         }
-        out.append(0x7D)
+        out.byte(0x7D)
     }
-
 }

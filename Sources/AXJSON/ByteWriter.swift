@@ -1,0 +1,332 @@
+// An append-only byte sink for large replies (issue 35 item 1, Specs/decisions.md D-PERF-5).
+//
+// Bytes are stored through a raw pointer into one fixed block (64 KiB, so it stays in the cache) that is copied
+// into the output array in one `append` whenever it fills: a write is one comparison and a store, with none of an
+// `Array`'s per-append uniqueness and capacity checks. The bound: every store into the block is preceded by
+// `makeRoom(n)` with `n <= blockSize`, after which `used + n <= blockSize`; writes longer than the block go
+// straight to the output array.
+
+/// Writes bytes, JSON strings and numbers into a block that is flushed into an output array (see the file header).
+/// Made by `ByteWriter.appending(to:_:)` only, which owns the block and flushes it when the body returns.
+/// Public (not `package`) so its small writes are inlined into the writers in other modules: Swift 6.3 serializes
+/// the bodies of `@inlinable` public declarations only, not of `package` ones.
+public struct ByteWriter: ~Copyable {
+    /// The block's size: every fixed-size write (a literal, an escape, a number) is far smaller.
+    @usableFromInline static var blockSize: Int { 1 << 16 }
+
+    @usableFromInline let block: UnsafeMutablePointer<UInt8>
+    /// Bytes written into `block` and not yet flushed; always `<= blockSize`.
+    @usableFromInline var used = 0
+    /// The bytes flushed so far, after whatever the output held before.
+    @usableFromInline var output: [UInt8]
+
+    @usableFromInline init(block: UnsafeMutablePointer<UInt8>) {
+        self.block = block
+        output = []
+    }
+
+    /// Runs `body` with a writer whose bytes are appended to `output` (all of them, also when `body` throws).
+    @inlinable
+    public static func appending<Failure: Error>(
+        to output: inout [UInt8], _ body: (inout ByteWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        let block = UnsafeMutablePointer<UInt8>.allocate(capacity: blockSize)
+        defer { block.deallocate() }
+        var writer = ByteWriter(block: block)
+        swap(&writer.output, &output)
+        defer {
+            writer.flush()
+            swap(&writer.output, &output)
+        }
+        try body(&writer)
+    }
+
+    /// The number of bytes written so far (including what the output held before).
+    @inlinable public var count: Int { output.count &+ used }
+
+    /// Reserves output capacity for `additional` more bytes (an estimate; the output grows beyond it as needed).
+    public mutating func reserveCapacity(_ additional: Int) {
+        output.reserveCapacity(count + max(0, additional))
+    }
+
+    /// Copies the block into the output.
+    @usableFromInline mutating func flush() {
+        guard used > 0 else { return }
+        output.append(contentsOf: UnsafeBufferPointer(start: block, count: used))
+        used = 0
+    }
+
+    /// Ensures `count` (at most `blockSize`) bytes are free in the block.
+    @inlinable @inline(__always) mutating func makeRoom(_ count: Int) {
+        if Self.blockSize &- used < count { flush() }
+    }
+
+    /// Appends one byte.
+    @inlinable @inline(__always) public mutating func byte(_ value: UInt8) {
+        makeRoom(1)
+        (block + used).initialize(to: value)
+        used &+= 1
+    }
+
+    /// Appends `count` bytes from `start`.
+    @inlinable @inline(__always) public mutating func bytes(_ start: UnsafePointer<UInt8>, count: Int) {
+        guard count <= Self.blockSize else {
+            flush()
+            output.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+            return
+        }
+        makeRoom(count)
+        Self.copy(start, to: block + used, count: count)
+        used &+= count
+    }
+
+    /// Copies `count` bytes: up to 16 by two overlapping loads and stores (every load and store inside the
+    /// `count` bytes of source and target), longer ones by `memcpy`.
+    @inlinable @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        switch count {
+        case 8...16:
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        case 4..<8:
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        case 1..<4:
+            target.initialize(to: source[0])
+            target[count &- 1] = source[count &- 1]
+            target[count &>> 1] = source[count &>> 1]
+        case ...0: return
+        default: target.initialize(from: source, count: count)
+        }
+    }
+
+    /// Appends the bytes of `buffer`.
+    @inlinable @inline(__always) public mutating func bytes(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let start = buffer.baseAddress else { return }
+        bytes(start, count: buffer.count)
+    }
+
+    /// Appends an ASCII or UTF-8 literal as it is.
+    @inlinable @inline(__always) public mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { bytes($0) }
+    }
+
+    /// Appends `text`'s UTF-8 as it is (no escaping).
+    @inlinable public mutating func raw(_ text: String) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes($0) }
+        if done == nil {
+            var copy = text
+            copy.withUTF8 { bytes($0) }
+        }
+    }
+
+    /// Appends `text` as a JSON string literal, quoted and escaped exactly as `JSON.serializeString`.
+    @inlinable public mutating func jsonString(_ text: String) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { jsonString(utf8: $0) }
+        if done == nil {
+            var copy = text
+            copy.withUTF8 { jsonString(utf8: $0) }
+        }
+    }
+
+    /// Appends UTF-8 `text` as a JSON string literal, quoted and escaped exactly as `JSON.serializeString`.
+    public mutating func jsonString(utf8 text: UnsafeBufferPointer<UInt8>) {
+        byte(0x22)
+        if let base = text.baseAddress {
+            jsonEscaped(base, count: text.count)
+        }
+        byte(0x22)
+    }
+
+    /// Appends the escaped form of `count` bytes at `base`: clean runs copied in one piece, found eight bytes at a
+    /// time (`JSONEscapeScan`).
+    @usableFromInline mutating func jsonEscaped(_ base: UnsafePointer<UInt8>, count: Int) {
+        var runStart = 0
+        var index = 0
+        while let found = JSONEscapeScan.next(base, from: index, count: count) {
+            if found > runStart { bytes(base + runStart, count: found &- runStart) }
+            escape(base[found])
+            index = found &+ 1
+            runStart = index
+        }
+        if count > runStart { bytes(base + runStart, count: count &- runStart) }
+    }
+
+    /// The escape sequence of one byte that needs one (a control character, '"' or '\\'), as `_JSONWriter`.
+    @usableFromInline mutating func escape(_ byte: UInt8) {
+        makeRoom(6)
+        let at = block + used
+        at.initialize(to: 0x5C)
+        let short: UInt8
+        switch byte {
+        case 0x22: short = 0x22
+        case 0x5C: short = 0x5C
+        case 0x0A: short = 0x6E
+        case 0x0D: short = 0x72
+        case 0x09: short = 0x74
+        case 0x08: short = 0x62
+        case 0x0C: short = 0x66
+        default:
+            (at + 1).initialize(to: 0x75)
+            (at + 2).initialize(to: 0x30)
+            (at + 3).initialize(to: 0x30)
+            (at + 4).initialize(to: Self.hexDigit(byte >> 4))
+            (at + 5).initialize(to: Self.hexDigit(byte & 0xF))
+            used &+= 6
+            return
+        }
+        (at + 1).initialize(to: short)
+        used &+= 2
+    }
+
+    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+    }
+
+    /// Appends the decimal digits of `value` (no sign), formed in the block.
+    @inlinable public mutating func digits(_ value: UInt64) {
+        makeRoom(20)
+        var length = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            length &+= 1
+        }
+        var position = used &+ length
+        var rest = value
+        repeat {
+            position &-= 1
+            (block + position).initialize(to: 0x30 &+ UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        used &+= length
+    }
+
+    /// Appends `value` in decimal, with a minus sign when negative.
+    @inlinable public mutating func integer(_ value: Int) {
+        if value < 0 { byte(0x2D) }
+        digits(UInt64(value.magnitude))
+    }
+
+    /// Appends the JSON form of a number, exactly as `JSON.serializeNumber`: integral values within ±2^53 as
+    /// integers, others by `ShortDecimal` when it applies, else Swift's shortest round-trip `description`; NaN and
+    /// infinities as `null`.
+    @inlinable public mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            literal("null")
+            return
+        }
+        if value.magnitude <= 9_007_199_254_740_992, case let integer = Int64(value), Double(integer) == value {
+            if integer < 0 { byte(0x2D) }
+            digits(integer.magnitude)
+            return
+        }
+        if let decimal = ShortDecimal(value) {
+            if value < 0 { byte(0x2D) }
+            digits(decimal.units)
+            byte(0x2E)
+            fraction(decimal.fraction, places: decimal.places)
+            return
+        }
+        raw(value.description)
+    }
+
+    /// Appends `value` as exactly `places` digits (leading zeros kept).
+    @usableFromInline mutating func fraction(_ value: UInt64, places: Int) {
+        makeRoom(places)
+        var rest = value
+        var position = used &+ places
+        while position > used {
+            position &-= 1
+            (block + position).initialize(to: 0x30 &+ UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        }
+        used &+= places
+    }
+}
+
+/// A finite, non-integral double whose shortest round-trip form has at most four decimals and magnitude in
+/// [0.001, 2^50 / 10⁴): `units.fraction` (fraction with `places` digits), which is exactly what Swift's
+/// `description` prints for it. Why: with |x|·10^k < 2^50 the doubles around x are less than a quarter of 10^-k
+/// apart, so at most one k-decimal number reads back as x, and rounding x·10^k finds it; the smallest such k gives
+/// the fewest digits, which `description` prints in positional form in this range (`ByteWriterTests` compares
+/// them over millions of values).
+@usableFromInline struct ShortDecimal {
+    @usableFromInline let units: UInt64
+    @usableFromInline let fraction: UInt64
+    @usableFromInline let places: Int
+
+    @usableFromInline init?(_ value: Double) {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.001, magnitude < 0x1p50 / 10000 else { return nil }
+        for places in 1...4 {
+            let power: Double
+            let scale: UInt64
+            switch places {
+            case 1: (power, scale) = (10, 10)
+            case 2: (power, scale) = (100, 100)
+            case 3: (power, scale) = (1000, 1000)
+            default: (power, scale) = (10000, 10000)
+            }
+            let scaled = (magnitude * power).rounded()
+            guard scaled / power == magnitude else { continue }
+            // 0 < scaled < 2^50: the conversion is exact.
+            let whole = UInt64(scaled)
+            units = whole / scale
+            fraction = whole % scale
+            self.places = places
+            return
+        }
+        return nil
+    }
+}
+
+/// Finds the bytes a JSON string must escape: control characters (< 0x20), '"' and '\\'; bytes ≥ 0x80 never are
+/// (UTF-8 sequences are copied as they are).
+@usableFromInline enum JSONEscapeScan {
+    /// The index of the first byte at or after `start` (and before `count`) that needs an escape, or nil: eight
+    /// bytes at a time, the last few by one overlapping load of the final eight (its bytes before `index`, already
+    /// checked, masked off) when the text has eight or more.
+    @usableFromInline @inline(__always)
+    static func next(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        var index = start
+        while index &+ 8 <= count {
+            let flags = flagged(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if flags != 0 { return index &+ (UInt64(littleEndian: flags).trailingZeroBitCount &>> 3) }
+            index &+= 8
+        }
+        let rest = count &- index
+        guard rest > 0 else { return nil }
+        if count >= 8 {
+            let last = count &- 8
+            let checked = UInt64(8 &- rest) &* 8  // 8…56 bits: the bytes below `index`
+            let flags = UInt64(littleEndian: flagged(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self)))
+            let fresh = flags & (UInt64.max << checked)
+            return fresh == 0 ? nil : last &+ (fresh.trailingZeroBitCount &>> 3)
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index &+= 1
+        }
+        return nil
+    }
+
+    /// The high bit of exactly each byte of `word` that needs an escape (no carry crosses a byte, so any subset
+    /// of the flags may be masked off).
+    @usableFromInline @inline(__always) static func flagged(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        // Per byte: (b & 0x7F) + k never carries out of the byte; its high bit, or b's, is set iff b ≥ 0x80 - k.
+        @inline(__always) func below(_ value: UInt64, _ bound: UInt64) -> UInt64 {
+            ~(((value & lows) &+ ones &* (0x80 &- bound)) | value | lows)
+        }
+        return below(word, 0x20) | below(word ^ (ones &* 0x22), 1) | below(word ^ (ones &* 0x5C), 1)
+    }
+}

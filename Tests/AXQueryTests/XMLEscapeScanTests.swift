@@ -1,0 +1,61 @@
+import AXJSON
+import XCTest
+
+@testable import AXQuery
+
+/// The page source's attribute escaping finds candidates eight bytes at a time (D-PERF-5); it must write exactly
+/// what the byte-by-byte rule writes, for every special byte or character at every offset around the scan.
+final class XMLEscapeScanTests: XCTestCase {
+    /// The rule, scalar by scalar (as the page source was written before the scan).
+    static func reference(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += Array("&amp;".utf8)
+            case "<": out += Array("&lt;".utf8)
+            case ">": out += Array("&gt;".utf8)
+            case "\"": out += Array("&quot;".utf8)
+            case "\n": out += Array("&#10;".utf8)
+            case "\r": out += Array("&#13;".utf8)
+            case "\t": out += Array("&#9;".utf8)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += Array("\u{FFFD}".utf8)
+                } else {
+                    out += Array(String(scalar).utf8)
+                }
+            }
+        }
+        return out
+    }
+
+    static func escaped(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteWriter.appending(to: &out) { TreeXML.escaped(text, &$0) }
+        return out
+    }
+
+    func testEveryCandidateAtEveryOffset() {
+        var specials: [String] = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+        // U+FFFE/U+FFFF are replaced; other EF-led characters (U+FFFD, U+F000, U+FEFF) and U+2028 pass as they are.
+        specials += ["&", "<", ">", "\"", "'", "\u{7F}", "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{F000}", "\u{FEFF}"]
+        specials += ["\u{2028}", "é", "😀", "a"]
+        for special in specials {
+            for length in 0...24 {
+                for offset in 0...length {
+                    let text =
+                        String(repeating: "x", count: offset) + special + String(repeating: "y", count: length - offset)
+                    XCTAssertEqual(Self.escaped(text), Self.reference(text), text.debugDescription)
+                    let twice = special + text + special
+                    XCTAssertEqual(Self.escaped(twice), Self.reference(twice), twice.debugDescription)
+                }
+            }
+        }
+    }
+
+    /// An attribute far longer than the writer's block, with escapes throughout.
+    func testLongValues() {
+        let long = String(repeating: "label <b>&\"x\"\u{FFFF}\u{1}é ", count: 20_000)
+        XCTAssertEqual(Self.escaped(long), Self.reference(long))
+    }
+}
