@@ -50,7 +50,7 @@ PYEOF
 }
 # rerun_orca_failures LOG: a pytest phase's failed tests that start a real Orca (the `orca` marker), at most three,
 # run once more (Specs/decisions.md D-TEST-FLAKE-1); prints how many passed then (0 when nothing was rerun) and writes
-# their names to LOG.flaky. More than three failures are not timing: nothing is rerun.
+# their names to LOG.rerun-passed. More than three failures are not timing: nothing is rerun.
 rerun_orca_failures() {
   local log="$1" nodes
   mapfile -t nodes < <(sed -nE 's/^(FAILED|ERROR) ([^ ]+::[^ ]+).*/\2/p' "$log" | sort -u)
@@ -59,8 +59,8 @@ rerun_orca_failures() {
   AXSERVER_BIN="$BIN" AX_PYTEST_DIR="${nodes[0]}" Tools/test_python_client.sh "${nodes[@]:1}" -m orca -rA \
     > "$log.rerun" 2>&1
   cat "$log.rerun" >&2
-  sed -nE 's/^PASSED ([^ ]+).*/\1/p' "$log.rerun" > "$log.flaky"
-  grep -c . "$log.flaky" || true
+  sed -nE 's/^PASSED ([^ ]+).*/\1/p' "$log.rerun" > "$log.rerun-passed"
+  grep -c . "$log.rerun-passed" || true
 }
 # pytest_phase NAME LOG STATUS: records a pytest phase from its log, after one rerun of its failed Orca tests.
 pytest_phase() {
@@ -73,8 +73,8 @@ pytest_phase() {
     if [ "${recovered:-0}" -gt 0 ]; then
       passed=$((passed + recovered))
       failed=$((failed - recovered))
-      echo "== $name: passed on a rerun (failed once): $(tr '\n' ' ' < "$log.flaky")" >&2
-      cp "$log.flaky" "$LOGDIR/${name// /_}.flaky"
+      echo "== $name: passed on a rerun (failed once): $(tr '\n' ' ' < "$log.rerun-passed")" >&2
+      cp "$log.rerun-passed" "$LOGDIR/${name// /_}.flaky"
       [ "$failed" -gt 0 ] || status=0
     fi
   fi

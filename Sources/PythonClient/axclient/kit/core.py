@@ -29,9 +29,6 @@ Children = Dict[Optional[str], List[str]]
 
 #: How long an action may wait for the toolkit's loop to take it before it fails with :class:`LoopBusy`.
 ACTION_START_TIMEOUT = 4.0
-#: The most ops the server takes in one ``hierarchy.update`` (D-REL-5, Specs/protocol.md); a larger difference goes
-#: as several patches, in order (a 21,000-item ImGui flood switched on or off was refused whole, then re-sent whole).
-MAX_OPS_PER_PATCH = 10_000
 #: An action still running after this long (a modal dialog's nested event loop) is answered ``handled``.
 ACTION_NESTED_GRACE = 0.5
 #: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
@@ -231,11 +228,10 @@ class ToolkitMirror:
         focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
         sent = 0
         for batch in focus_first(ops, focused) if focus_moves else [ops]:
-            for start in range(0, len(batch), MAX_OPS_PER_PATCH):
-                part = batch[start:start + MAX_OPS_PER_PATCH]
-                self._send(("ops", part))
+            if batch:
+                self._send(("ops", batch))
                 self.stats["patches"] += 1
-                self.stats["ops"] += len(part)
+                self.stats["ops"] += len(batch)
                 sent += 1
         return sent
 
