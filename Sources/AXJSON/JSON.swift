@@ -76,6 +76,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Replaces the value at `index` (a position in `keys`): a caller that already knows where a key is (the
+    /// parser's hash of key positions) replaces it in constant time instead of searching the keys again.
+    public mutating func replaceValue(at index: Int, with value: JSON) {
+        guard values.indices.contains(index) else { return }
+        values[index] = value
+    }
+
     /// Appends without checking for a duplicate key (the caller guarantees uniqueness). Fast path for encoders.
     public mutating func appendUnchecked(_ key: String, _ value: JSON) {
         keys.append(key)

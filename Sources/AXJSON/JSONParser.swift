@@ -272,11 +272,11 @@ struct _JSONParser {
                 keyIndexes = positions
             }
         } else {
-            if keyIndexes![key] != nil {
+            if let index = keyIndexes?[key] {
                 if rejectDuplicates { return false }
-                object[key] = value
+                object.replaceValue(at: index, with: value)  // by the hash: a repeated key costs no search
             } else {
-                keyIndexes![key] = object.count
+                keyIndexes?[key] = object.count
                 object.appendUnchecked(key, value)
             }
         }

@@ -296,7 +296,7 @@ public struct DataTableDescription: Sendable, Equatable {
     private static func headersJSON(_ headers: [Int: [String]]) -> JSON {
         var object = JSONObject()
         for index in headers.keys.sorted() {
-            object[String(index)] = JSON(headers[index] ?? [])
+            object.appendUnchecked(String(index), JSON(headers[index] ?? []))  // a dictionary's keys: unique
         }
         return .object(object)
     }

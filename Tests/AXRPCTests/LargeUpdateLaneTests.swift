@@ -51,4 +51,47 @@ final class LargeUpdateLaneTests: XCTestCase {
         XCTAssertNotNil(reply["result"], "\(reply)")
         XCTAssertEqual(try hub.snapshot(app).views["w"]?.children.count, LargeUpdates.inlineOps + 2_000)
     }
+
+    /// A small update can change many elements: a window moved under 20,000 views changes every view's frame. Its
+    /// answer (`changes.updated`, one member per element) was built with a keyed set that searched the members it
+    /// had, quadratic on the event loop: an imgui app's flood of 20,000 texts in a window moving every frame held
+    /// every client of the server for tens of seconds (issue 34). Linear now: 16x the views costs about 16x.
+    func testAWindowMovedUnderManyViewsIsAnsweredInLinearTime() async throws {
+        let small = try await secondsToAnswerAMove(over: 1_250)
+        let large = try await secondsToAnswerAMove(over: 20_000)
+        XCTAssertLessThan(large / small, 64, "1,250 views: \(small) s, 20,000 views: \(large) s")
+    }
+
+    func secondsToAnswerAMove(over count: Int) async throws -> Double {
+        let hub = Hub(actionTimeout: .milliseconds(200))
+        let router = RPCRouter()
+        AXMethods.install(on: router, hub: hub)
+        let session = RPCSession(peer: ProtocolFakePeer())
+        session.initialized = true
+        _ = await router.handle(
+            frame: Array(#"{"jsonrpc":"2.0","id":0,"method":"app.register","params":{"name":"moving"}}"#.utf8),
+            session: session)
+        let app = try XCTUnwrap(hub.appIDs.first)
+        let labels = JSON.array(
+            (0..<count).map { index -> JSON in
+                [
+                    "id": .string("t\(index)"), "class": "UILabel", "text": "line",
+                    "frame": [0, .number(Double(index)), 50, 1],
+                ]
+            })
+        try hub.setSnapshot(
+            app: app, ["windows": [["id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100], "children": labels]]])
+        let move: JSON = [["op": "set", "id": "w", "properties": ["frame": [5, 0, 100, 100]]]]
+        let changes = try hub.update(app: app, ops: move)
+        XCTAssertGreaterThanOrEqual(changes.updated.count, count)  // every view's frame moved with its window
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            let answer = AXMethods.changeJSON(changes)
+            let elapsed = started.duration(to: .now)
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            XCTAssertEqual(answer["updated"]?.objectValue?.count, changes.updated.count)
+        }
+        return best
+    }
 }

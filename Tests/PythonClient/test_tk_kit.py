@@ -3,7 +3,9 @@ objects and a main loop on its own thread, as Kivy's or pygame's — mirrored by
 of about forty lines into the real axserver. It publishes, updates, answers an action on the toolkit's thread
 after the effect is visible, masks a secure field even when its mapping forgets to, and answers the action that
 closes the app before leaving. (Tk itself is proven by the other test_tk_* files on real Tk apps.)"""
+import os
 import queue
+import signal
 import threading
 import time
 
@@ -297,3 +299,72 @@ def test_a_flush_that_sent_nothing_does_not_delay_the_next_change(toolkit, axser
     finally:
         client.close()
 
+
+def test_a_difference_over_the_servers_op_limit_goes_as_several_patches(toolkit, axserver, capfd):
+    """12,000 labels appear in one flush: the kit sends them as patches of at most 10,000 ops (the server's limit,
+    D-REL-5), in order. Before, the server refused the 12,000-op patch and the kit re-sent the whole tree (a
+    21,000-item ImGui flood switched on or off: the action that did it waited for the refused patch and was not
+    answered within 30 s)."""
+    loop, window, status, mirror = make_app(toolkit, axserver)
+    client = axserver.client(client_name="kit-test", app=mirror.app_id, timeout=30)
+    try:
+        expect(client.get_by_role("staticText")).to_have_label("Ready", timeout=5)
+        patches = loop.call(lambda: mirror.stats["patches"])
+
+        def flood():
+            window.children.extend(Widget("label", "line %d" % n) for n in range(12000))
+            window.changed()
+
+        loop.call(flood)
+        expect(client.get_by_text("line 11999")).to_have_count(1, timeout=30)
+        assert client.get_by_role("staticText").count() == 12001
+        assert loop.call(lambda: mirror.stats["patches"]) - patches >= 2
+        assert "refused a patch" not in capfd.readouterr().err
+    finally:
+        client.close()
+
+
+def test_patches_queued_behind_a_refused_one_wait_for_the_whole_tree(toolkit, axserver, capfd):
+    """A refused patch leaves the server's tree behind the kit's: the patches queued after it describe changes from
+    a state the server does not have. They are dropped until the resync's snapshot goes. Before, each of them was
+    refused in turn and each refusal asked for another whole tree (an ImGui flood: 2.8 MB snapshots back to back,
+    the server busy for seconds, an action sent meanwhile late)."""
+    loop, window, status, mirror = make_app(toolkit, axserver)
+    client = axserver.client(client_name="kit-test", app=mirror.app_id, timeout=10)
+    try:
+        expect(client.get_by_role("staticText")).to_have_label("Ready", timeout=5)
+
+        def refused_then_queued():
+            for index in range(5):  # one flush's worth of patches, all behind the first refusal
+                mirror._send(("ops", [{"op": "set", "id": "no-such-view-%d" % index, "properties": {"label": "x"}}]))
+            window.set_text(status, "After")
+
+        loop.call(refused_then_queued)
+        expect(client.get_by_role("staticText")).to_have_label("After", timeout=10)
+        assert capfd.readouterr().err.count("refused a patch") == 1
+    finally:
+        client.close()
+
+
+@pytest.mark.axserver(fresh=True)
+def test_a_server_slower_than_the_app_gets_one_patch_at_a_time(toolkit, axserver):
+    """While the server has not answered the last patch, the kit builds nothing new: changes wait (still marked) and
+    leave as one difference once it answered. Before, every scheduled flush queued another patch behind the
+    unanswered one, so a slow server (a debug build taking 2-5 s per 10,000-op patch of an ImGui flood) let the
+    queue, the memory and the delay grow without bound. The server is stopped (SIGSTOP) while the app changes."""
+    loop, window, status, mirror = make_app(toolkit, axserver)
+    client = axserver.client(client_name="kit-test", app=mirror.app_id, timeout=30)
+    try:
+        expect(client.get_by_role("staticText")).to_have_label("Ready", timeout=5)
+        os.kill(axserver.pid, signal.SIGSTOP)
+        try:
+            for step in range(40):
+                loop.call(lambda step=step: window.set_text(status, "step %d" % step))
+                time.sleep(0.02)
+            queued = loop.call(lambda: mirror._sequence) - mirror._link.sent
+        finally:
+            os.kill(axserver.pid, signal.SIGCONT)
+        assert queued <= 1, "%d patches queued behind an unanswered one" % queued
+        expect(client.get_by_role("staticText")).to_have_label("step 39", timeout=15)
+    finally:
+        client.close()

@@ -252,10 +252,17 @@ package struct ViewHierarchy: Sendable {
         // other): which container lists a view is checked on the patch's final state (D-CONTAINER-1).
         listedBy.deferred = []
         var descriptorChecks: [(id: String, op: Int)] = []
+        var detaching = Detaching()
         for (index, op) in ops.enumerated() {
             listedBy.currentOp = index
             do {
-                try apply(op, dirty: &dirty, removed: &removed, structural: &structural)
+                if case .remove(let id) = op {
+                    try applyRemove(id, dirty: &dirty, removed: &removed, detaching: &detaching)
+                    structural = true
+                } else {
+                    detachAll(&detaching)  // every other op sees the child lists as the removals left them
+                    try apply(op, dirty: &dirty, removed: &removed, structural: &structural)
+                }
             } catch {
                 var patchError = error
                 patchError.opIndex = index
@@ -264,6 +271,7 @@ package struct ViewHierarchy: Sendable {
             }
             for id in descriptorViewsSet(by: op) { descriptorChecks.append((id, index)) }
         }
+        detachAll(&detaching)
         // On the patch's final state, so a descriptor may name a view the same patch inserts later.
         for check in descriptorChecks {
             do { try checkDescriptorViews(of: check.id) } catch {
@@ -326,8 +334,11 @@ package struct ViewHierarchy: Sendable {
 
     private mutating func detach(_ id: String) {
         guard let view = nodes[id] else { return }
-        if let parentID = view.parent, var parentView = nodes[parentID] {
-            parentView.children.removeAll { $0 == id }
+        if let parentID = view.parent, var parentView = nodes.removeValue(forKey: parentID) {
+            // Taken out of the map, as in `attach`: the child list is uniquely referenced and changes in place.
+            // Read in place, every removal copied the whole list (20,000 children: a patch of 10,000 removals
+            // held the hub for seconds, issue 34), and one removal is one search and one shift.
+            if let position = parentView.children.firstIndex(of: id) { parentView.children.remove(at: position) }
             nodes[parentID] = parentView
         } else {
             roots.removeAll { $0 == id }
@@ -343,7 +354,9 @@ package struct ViewHierarchy: Sendable {
             try applyInsert(view, parent: parent, index: index, dirty: &dirty, removed: &removed)
             structural = true
         case .remove(let id):
-            try applyRemove(id, dirty: &dirty, removed: &removed)
+            var detaching = Detaching()
+            try applyRemove(id, dirty: &dirty, removed: &removed, detaching: &detaching)
+            detachAll(&detaching)
             structural = true
         case .move(let id, let parent, let index):
             try applyMove(id, parent: parent, index: index, dirty: &dirty)
@@ -373,14 +386,33 @@ package struct ViewHierarchy: Sendable {
         if let parent { dirty.insert(parent) }
     }
 
-    private mutating func applyRemove(_ id: String, dirty: inout Set<String>, removed: inout Set<String>)
-        throws(PatchError)
-    {
-        guard nodes[id] != nil else {
+    /// Removed views still in their parents' child lists, by parent: a run of removals leaves each list in one
+    /// pass (`detachAll`), not one search and shift per removal — 10,000 removals from 20,000 children were
+    /// 2 × 10⁸ steps with the hub held (issue 34's ImGui flood switched off).
+    typealias Detaching = [String: Set<String>]
+
+    private mutating func detachAll(_ detaching: inout Detaching) {
+        guard !detaching.isEmpty else { return }
+        for (parentID, ids) in detaching {
+            guard var parentView = nodes.removeValue(forKey: parentID) else { continue }  // removed itself since
+            parentView.children.removeAll { ids.contains($0) }
+            nodes[parentID] = parentView
+        }
+        detaching.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func applyRemove(
+        _ id: String, dirty: inout Set<String>, removed: inout Set<String>, detaching: inout Detaching
+    ) throws(PatchError) {
+        guard let view = nodes[id] else {
             throw PatchError(kind: .unknownId, id: id, message: "no view '\(id)' to remove")
         }
-        if let parentID = nodes[id]?.parent { dirty.insert(parentID) }
-        detach(id)
+        if let parentID = view.parent {
+            dirty.insert(parentID)
+            detaching[parentID, default: []].insert(id)
+        } else {
+            roots.removeAll { $0 == id }
+        }
         for viewID in subtree(id) {
             if let viewBox = nodes.box(viewID) {
                 if ViewHierarchy.isModalCandidate(viewBox.value) { modalCandidates -= 1 }

@@ -1,7 +1,10 @@
 """An imgui_bundle app doing what immediate mode allows and a mirror must survive (issue 34 "Bad input"): two
 buttons with the same label and no ``##id`` (ImGui's id collision), an item submitted on odd frames only, a window
 that moves every frame, a 100,000-row clipped table, a "Flood" switch submitting 21,000 texts a frame, a "Stall"
-button blocking the frame loop for 4.5 s, and "Restart" ending the run and starting a second one (a replaced root)."""
+button blocking the frame loop until the file named by the first argument exists (at most 30 s; 4.5 s without an
+argument), and "Restart" ending the run and starting a second one (a replaced root)."""
+import os
+import sys
 import time
 
 from imgui_bundle import hello_imgui, imgui, immapp
@@ -48,7 +51,10 @@ def gui():
     if state["stall"]:
         state["stall"] = False
         print("stalling", flush=True)
-        time.sleep(4.5)
+        release = sys.argv[1] if len(sys.argv) > 1 else None
+        deadline = time.monotonic() + (30.0 if release else 4.5)
+        while time.monotonic() < deadline and not (release and os.path.exists(release)):
+            time.sleep(0.05)
         print("stalled", flush=True)
 
 

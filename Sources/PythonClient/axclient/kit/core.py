@@ -29,6 +29,9 @@ Children = Dict[Optional[str], List[str]]
 
 #: How long an action may wait for the toolkit's loop to take it before it fails with :class:`LoopBusy`.
 ACTION_START_TIMEOUT = 4.0
+#: The most ops the server takes in one ``hierarchy.update`` (D-REL-5, Specs/protocol.md); a larger difference goes
+#: as several patches, in order (a 21,000-item ImGui flood switched on or off was refused whole, then re-sent whole).
+MAX_OPS_PER_PATCH = 10_000
 #: An action still running after this long (a modal dialog's nested event loop) is answered ``handled``.
 ACTION_NESTED_GRACE = 0.5
 #: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
@@ -102,6 +105,9 @@ class ToolkitMirror:
         self._dirty_generation = 0
         self._flushed_generation = -1
         self._flush_scheduled = False
+        #: A scheduled flush found the server still behind (:meth:`idle_flush`); the link resumes it.
+        self._flush_waits = False
+        self._resume_flush = False
         self._last_flush_at = 0.0
         self._last_patch_at = 0.0
         self._sequence = 0
@@ -175,14 +181,29 @@ class ToolkitMirror:
             self._flush_scheduled = False
 
     def idle_flush(self) -> None:
-        """The scheduled flush (toolkit thread): never raises into the toolkit's event loop."""
+        """The scheduled flush (toolkit thread): never raises into the toolkit's event loop. While the server has
+        not answered what was queued before, nothing is built: the changes wait (still marked) and go as one
+        difference once the link caught up (:meth:`link_caught_up`), so a server slower than the app bounds the
+        queue to one patch instead of growing it (an ImGui flood: 20,000 ops a flush, 2-5 s a patch on a debug
+        server)."""
         self._flush_scheduled = False
         if self._flushed_generation == self._dirty_generation and not self._need_full:
             return  # an action's flush already covered every change
+        self._flush_waits = True  # before the check: the link clears it once it caught up (no lost wake-up)
+        if self._link.connected and self._link.sent < self._sequence:
+            return
+        self._flush_waits = False
         try:
             self.flush()
         except BaseException as error:  # noqa: BLE001 — never break the app's event loop
             self.warn_once("flush", "could not mirror the tree: %s: %s" % (type(error).__name__, error))
+
+    def link_caught_up(self) -> None:
+        """The link's thread answered everything queued: a flush that waited for it is scheduled again."""
+        if self._flush_waits and self._link.sent >= self._sequence:
+            self._flush_waits = False
+            self._resume_flush = True
+            self.request_jobs()  # thread-safe in every toolkit; run_jobs marks the mirror dirty
 
     def flush(self) -> None:
         """Builds the tree now and queues the difference to what was published (or a snapshot after a
@@ -228,10 +249,11 @@ class ToolkitMirror:
         focus_moves = focused is not None and not self._published.get(focused, {}).get("isFocused")
         sent = 0
         for batch in focus_first(ops, focused) if focus_moves else [ops]:
-            if batch:
-                self._send(("ops", batch))
+            for start in range(0, len(batch), MAX_OPS_PER_PATCH):
+                part = batch[start:start + MAX_OPS_PER_PATCH]
+                self._send(("ops", part))
                 self.stats["patches"] += 1
-                self.stats["ops"] += len(batch)
+                self.stats["ops"] += len(part)
                 sent += 1
         return sent
 
@@ -295,7 +317,8 @@ class ToolkitMirror:
     def run_jobs(self) -> None:
         """Runs the queued actions (toolkit thread, from :meth:`request_jobs`'s wake-up). Actions queued while one
         runs a nested event loop (IDLE's Settings dialog) run inside that loop, up to :data:`MAX_NESTED_JOBS`."""
-        if self._need_full and self._link.connected:
+        if (self._need_full or self._resume_flush) and self._link.connected:
+            self._resume_flush = False
             self.mark_dirty()
         if self._running_jobs >= MAX_NESTED_JOBS:
             return

@@ -1,7 +1,7 @@
 """The server connection of a mirror adapter (Specs/tk-adapter.md §Adapter kit): its own thread connects and
 reconnects, registers the app, sends snapshots and patches in order, backs off after a refused or lost snapshot,
 and leaves after the last action's answer. Toolkit-neutral: the mirror it serves provides ``name``, ``address``,
-``retry_interval``, ``handle_action(request)``, ``unsupported`` (a set), ``resync()`` and
+``retry_interval``, ``handle_action(request)``, ``unsupported`` (a set), ``resync()``, ``link_caught_up()`` and
 ``use_server_limits(capabilities)``. Standard library only."""
 from __future__ import annotations
 
@@ -57,6 +57,10 @@ class Link(threading.Thread):
         self.hold_until = 0.0
         self._pause = threading.Event()
         self._down_reported = False
+        #: After a refused patch, the patches queued behind it describe changes from a state the server does not
+        #: have: they are dropped until the whole tree (the resync's snapshot) goes. Each of them was refused
+        #: before, and each refusal asked for another whole tree (an ImGui flood: 2.8 MB snapshots back to back).
+        self.stale_patches = False
         #: ``AXCLIENT_TK_DEBUG=1``: one stderr line per snapshot or patch sent (kind, size) — for measurements.
         self.debug = os.environ.get("AXCLIENT_TK_DEBUG", "") not in ("", "0")
 
@@ -90,9 +94,12 @@ class Link(threading.Thread):
                 break
             kind, payload, sequence = item
             provider = self.provider
-            if provider is not None:
+            if kind == "set":
+                self.stale_patches = False
+            if provider is not None and not (kind == "ops" and self.stale_patches):
                 self._publish(provider, kind, payload)
             self._mark_sent(sequence)
+            self.mirror.link_caught_up()
         self._close_provider()
 
     def _publish(self, provider: Provider, kind: str, payload: Any) -> None:
@@ -122,6 +129,7 @@ class Link(threading.Thread):
             self._warn("could not publish: %s: %s" % (type(error).__name__, error))
 
     def _refused(self, kind: str, error: RPCError) -> None:
+        self.stale_patches = True  # until the next whole tree goes
         unknown = unknown_optional_property(str(error))
         if unknown is not None:
             if self.debug:
