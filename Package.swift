@@ -196,6 +196,8 @@ let package = Package(
         .executableTarget(name: "axfuzz", dependencies: ["AXFuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets", "AXJSON"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
+        .testTarget(name: "AXJSONRPCTests", dependencies: ["AXJSONRPC", "AXJSON"]),
+        .testTarget(name: "AXWireTests", dependencies: ["AXWire", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
         .testTarget(name: "AXTraceTests", dependencies: ["AXTrace", "AXJSON"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),

@@ -132,6 +132,8 @@ enum Test {
         }
     }
 
+    /// The string attribute `name` names; nil for the number and set attributes. Exhaustive: a new attribute name
+    /// does not compile until it is placed here and in `numAttr`.
     static func strAttr(_ name: AttributeName) -> StrAttr? {
         switch name {
         case .id: return .id
@@ -146,11 +148,12 @@ enum Test {
         case .axid: return .axid
         case .window: return .window
         case .name: return .name
-        default: return nil
+        case .traits, .actions, .index, .depth, .x, .y, .width, .height, .headingLevel, .row, .column, .tag: return nil
         }
     }
 
-    static func numAttr(_ name: AttributeName) -> NumAttr {
+    /// The number attribute `name` names; nil for the string and set attributes (exhaustive, as `strAttr`).
+    static func numAttr(_ name: AttributeName) -> NumAttr? {
         switch name {
         case .index: return .index
         case .depth: return .depth
@@ -162,7 +165,9 @@ enum Test {
         case .row: return .row
         case .column: return .column
         case .tag: return .tag
-        default: return .string(strAttr(name)!)
+        case .id, .label, .value, .hint, .placeholder, .role, .class, .text, .lang, .axid, .window, .name, .traits,
+            .actions:
+            return nil
         }
     }
 
@@ -197,25 +202,33 @@ enum Test {
         }
     }
 
+    /// The test `[name op value]` compiles to: by the attribute's typed name (number, string, or else a set), with no
+    /// unwrap a forgotten case could trap on.
     static func attribute(_ attribute: AttributeTest) throws(SelectorError) -> Test {
         guard let value = attribute.value else { return .exists(attribute.name) }
-        let negate = attribute.op == .notEquals
-        switch attribute.name.kind {
-        case .number:
-            // The else branch is unreachable after validation.
+        if let numeric = numAttr(attribute.name) {
+            // Validation lets only numbers through for a number attribute; anything else tests presence.
             guard case .number(let number) = value else { return .exists(attribute.name) }
-            return .number(numAttr(attribute.name), numOp(attribute.op), number)
-        case .string:
-            if case .number(let number) = value, attribute.op != .contains, attribute.op != .prefix,
-                attribute.op != .suffix, attribute.op != .matches
-            {
-                return .number(numAttr(attribute.name), numOp(attribute.op), number)
-            }
-            return .string(
-                strAttr(attribute.name)!, try matcher(attribute.op, value, ci: attribute.caseInsensitive),
-                negate: negate)
-        case .set: return try setAttribute(attribute, value, negate: negate)
+            return .number(numeric, numOp(attribute.op), number)
         }
+        if let stringAttribute = strAttr(attribute.name) {
+            return try stringTest(stringAttribute, attribute, value)
+        }
+        return try setAttribute(attribute, value, negate: attribute.op == .notEquals)
+    }
+
+    /// A string attribute compared with a number (`[value>3]`, `[label=2]`) compares numerically; the text operators
+    /// (`*=`, `^=`, `$=`, `~=`) and string values match the text.
+    static func stringTest(_ stringAttribute: StrAttr, _ attribute: AttributeTest, _ value: AttributeValue)
+        throws(SelectorError) -> Test
+    {
+        let textOperators: Set<AttributeOp> = [.contains, .prefix, .suffix, .matches]
+        if case .number(let number) = value, !textOperators.contains(attribute.op) {
+            return .number(.string(stringAttribute), numOp(attribute.op), number)
+        }
+        return .string(
+            stringAttribute, try matcher(attribute.op, value, ci: attribute.caseInsensitive),
+            negate: attribute.op == .notEquals)
     }
 
     /// A test on a set attribute (traits, actions): `&=` all of, `=`/`!=` exactly, other operators on the names.

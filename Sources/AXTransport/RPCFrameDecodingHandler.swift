@@ -39,10 +39,11 @@ final class RPCFrameDecodingHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !failed else { return }
         var incoming = unwrapInboundIn(data)
-        if buffer == nil || buffer!.readableBytes == 0 {
+        // Appended in place (optional chaining keeps the buffer uniquely referenced, so nothing is copied).
+        if (buffer?.readableBytes ?? 0) == 0 {
             buffer = incoming
         } else {
-            buffer!.writeBuffer(&incoming)
+            buffer?.writeBuffer(&incoming)
         }
         for item in decodeFrames() {
             context.fireChannelRead(wrapInboundOut(item))
@@ -74,22 +75,43 @@ final class RPCFrameDecodingHandler: ChannelInboundHandler {
                 }
             }
         }
-        let base = readable.readerIndex
-        var items: [RPCInboundFrame] = spans.map { span in
-            .frame(readable.getSlice(at: base + span.offset, length: span.length)!)
-        }
+        let sliced = Self.frames(of: readable, spans: spans)
+        var items = sliced.frames.map(RPCInboundFrame.frame)
+        if let fault = sliced.fault { failure = .malformed(fault) }
         if let failure {
             items.append(failure)
             failed = true
             buffer = nil
             return items
         }
-        buffer!.moveReaderIndex(forwardBy: consumed)
-        if buffer!.readableBytes == 0 {
+        buffer?.moveReaderIndex(forwardBy: consumed)
+        if (buffer?.readableBytes ?? 0) == 0 {
             buffer = nil
-        } else if buffer!.readerIndex > 65536 {
-            buffer!.discardReadBytes()
+        } else if (buffer?.readerIndex ?? 0) > 65536 {
+            buffer?.discardReadBytes()
         }
         return items
+    }
+
+    /// The frames `spans` (offsets from the reader index) mark in `readable`, as slices (not copies). A span outside
+    /// the readable bytes (a decoder fault, never valid input) stops the list with a `fault` to report instead of a
+    /// trap; the caller then ends the connection's reading like any framing error.
+    static func frames(of readable: ByteBuffer, spans: [(offset: Int, length: Int)]) -> (
+        frames: [ByteBuffer], fault: String?
+    ) {
+        let base = readable.readerIndex
+        var frames: [ByteBuffer] = []
+        frames.reserveCapacity(spans.count)
+        for span in spans {
+            guard span.offset >= 0, span.length >= 0,
+                let slice = readable.getSlice(at: base + span.offset, length: span.length)
+            else {
+                let fault =
+                    "a frame (offset \(span.offset), \(span.length) bytes) lies outside the \(readable.readableBytes) bytes received"
+                return (frames, fault)
+            }
+            frames.append(slice)
+        }
+        return (frames, nil)
     }
 }

@@ -295,8 +295,8 @@ struct Wait: ParsableCommand {
     @Argument(help: "The selector.") var selector: String
     @Option(help: "The state to wait for.") var state: State = .attached
     @Option(help: "The expected value (for --state value or label).") var value: String?
-    @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout = DurationArg(
-        argument: "5s")!
+    @Option(help: "How long to wait: 500ms, 5s, 1m (a bare number is seconds; at most 10m).") var timeout =
+        DurationArg(milliseconds: 5_000)
     @OptionGroup(title: "Connection and output options") var global: GlobalOptions
 
     func validate() throws {
@@ -799,4 +799,9 @@ extension Render {
         default: return value.jsonString
         }
     }
+}
+
+extension DurationArg {
+    /// A duration known when the program is written (a default), without parsing text.
+    init(milliseconds: Int) { self.milliseconds = milliseconds }
 }

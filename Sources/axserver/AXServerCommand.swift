@@ -39,11 +39,11 @@ struct AXServerCommand: AsyncParsableCommand {
 
 /// Writes one line to stdout immediately (scripts wait for READY).
 func say(_ message: String) {
-    FileHandle.standardOutput.write((message + "\n").data(using: .utf8)!)
+    FileHandle.standardOutput.write(Data((message + "\n").utf8))
 }
 
 func warn(_ message: String) {
-    FileHandle.standardError.write(("axserver: " + message + "\n").data(using: .utf8)!)
+    FileHandle.standardError.write(Data(("axserver: " + message + "\n").utf8))
 }
 
 struct Serve: AsyncParsableCommand {

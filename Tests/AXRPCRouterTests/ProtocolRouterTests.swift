@@ -445,34 +445,4 @@ final class ProtocolRouterTests: XCTestCase {
             XCTAssertEqual((error as? RPCError)?.message, "cannot scroll")
         }
     }
-
-    // MARK: RPCError
-
-    func testErrorTableAndDataMerging() {
-        let codes: [(RPCError, Int, String)] = [
-            (.parseError("p"), -32700, "parse error"), (.invalidRequest("r"), -32600, "invalid request"),
-            (.methodNotFound("m"), -32601, "unknown method"), (.invalidParams("x"), -32602, "invalid argument"),
-            (.internalError("i"), -32603, "unknown error"), (.notInitialized(method: "m"), -32002, "not initialized"),
-            (.noSuchElement(), -32010, "no such element"), (.ambiguousMatch(), -32011, "ambiguous match"),
-            (.staleElement(), -32012, "stale element reference"),
-            (.notInteractable(), -32013, "element not interactable"),
-            (.actionNotSupported(), -32014, "unsupported operation"),
-            (.invalidSelector("s"), -32015, "invalid selector"),
-            (.timeout(), -32016, "timeout"), (.policyDenied("p"), -32017, "policy denied"),
-            (.unauthorized(), -32019, "unauthorized"), (.appNotResponding(), -32020, "app not responding"),
-            (.messageTooLarge("m"), -32021, "message too large"), (.cancelled(), -32800, "cancelled"),
-            (.contentModified(), -32801, "content modified"),
-            (.disconnected(method: "a"), -32020, "app not responding"),
-        ]
-        for (error, code, kind) in codes {
-            XCTAssertEqual(error.code, code, "\(error)")
-            XCTAssertEqual(error.kind, kind, "\(error)")
-            XCTAssertEqual(RPCError.kind(forCode: code), kind)
-            XCTAssertEqual(RPCError(json: error.json), error, "json round trip of \(error)")
-        }
-        let error = RPCError.noSuchElement("no match", data: ["selector": "button", "kind": "spoofed"])
-        XCTAssertEqual(error.data, ["kind": "no such element", "selector": "button"])
-        XCTAssertEqual(RPCError.disconnected(method: "x").data?["reason"], "disconnected")
-        XCTAssertNil(RPCError(json: ["code": "x", "message": "m"]))
-    }
 }

@@ -13,7 +13,7 @@ final class WireUnwrapLintTests: XCTestCase {
     static let requestPaths = [
         "AXJSON", "AXJSONRPC", "AXWire", "AXRPCClient", "AXRPCRouter", "AXRPC", "AXTransport", "AXHub", "AXCore",
         "AXQuery", "AXInsight", "AXSchema", "AXMCP", "AXWebDriver", "AXProvider", "AXClient", "AXATSPI",
-        "AXATSPIModel", "AXDBus",
+        "AXATSPIModel", "AXDBus", "AXProtocol", "AXTrace", "AXInProcess", "axquery", "axserver", "axdriver",
     ]
 
     /// Files left out while another change rewrites them (remove the entry when it lands).
@@ -34,25 +34,10 @@ final class WireUnwrapLintTests: XCTestCase {
         "AXRPCClient/RPCClient.swift: inbound!.moveReaderIndex(forwardBy: consumed)": "the handler's own buffer",
         "AXRPCClient/RPCClient.swift: if inbound!.readableBytes == 0 { inbound = nil }": "the handler's own buffer",
         "AXTransport/RPCAuthenticationHandler.swift: held!.writeBuffer(&incoming)": "the handler's own buffer",
-        "AXTransport/RPCFrameDecodingHandler.swift: if buffer == nil || buffer!.readableBytes == 0 {":
-            "the handler's own buffer, checked non-nil in the same condition",
-        "AXTransport/RPCFrameDecodingHandler.swift: buffer!.writeBuffer(&incoming)": "the handler's own buffer",
-        "AXTransport/RPCFrameDecodingHandler.swift: .frame(readable.getSlice(at: base + span.offset, length: span.length)!)":
-            "the decoder's span lies inside the readable bytes (checked by the framing fuzz target)",
-        "AXTransport/RPCFrameDecodingHandler.swift: buffer!.moveReaderIndex(forwardBy: consumed)":
-            "the handler's own buffer",
-        "AXTransport/RPCFrameDecodingHandler.swift: if buffer!.readableBytes == 0 {": "the handler's own buffer",
-        "AXTransport/RPCFrameDecodingHandler.swift: } else if buffer!.readerIndex > 65536 {":
-            "the handler's own buffer",
-        "AXTransport/RPCFrameDecodingHandler.swift: buffer!.discardReadBytes()": "the handler's own buffer",
         "AXTransport/RPCConnection.swift: frames.framing.encode(payload, into: &outbound!)":
             "the connection's own output buffer, created above",
         "AXTransport/RPCConnection.swift: frames.framing.encode(last, into: &outbound!)":
             "the connection's own output buffer, created above",
-        "AXQuery/Compiled.swift: default: return .string(strAttr(name)!)":
-            "a closed enum: every case not listed above is a string attribute",
-        "AXQuery/Compiled.swift: strAttr(attribute.name)!, try matcher(attribute.op, value, ci: attribute.caseInsensitive),":
-            "a closed enum: the string attributes",
         "AXQuery/TreeIndex.swift: byRole[TreeIndex.roleOrdinal[node.role]!].append(position)":
             "roleOrdinal is built from AXRole.allCases",
         "AXQuery/TreeIndex.swift: byRole[TreeIndex.roleOrdinal[.cell]!].append(position)":
@@ -61,6 +46,14 @@ final class WireUnwrapLintTests: XCTestCase {
             "roleOrdinal is built from AXRole.allCases",
         "AXQuery/QueryEngine.swift: return !StringMatcher.normalize(string(Test.strAttr(attribute)!, i) ?? \"\").isEmpty":
             "a closed enum: the .string kind has a string attribute",
+        "axquery/InsightCommands.swift: systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)":
+            "inside `while offset < bytes.count`: a non-empty buffer has a base address",
+        "axquery/Output.swift: let written = Darwin.write(fd, buf.baseAddress! + off, buf.count - off)":
+            "inside `while off < buf.count`: a non-empty buffer has a base address",
+        "axquery/Output.swift: let written = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)":
+            "inside `while off < buf.count`: a non-empty buffer has a base address",
+        "axserver/PolicyFile.swift: let count = write(descriptor, raw.baseAddress! + written, raw.count - written)":
+            "inside `while written < raw.count`: a non-empty buffer has a base address",
         "AXDBus/DBusPeerServer.swift: guard let tempDir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {":
             "a non-empty local array",
         "AXDBus/DBusPeerServer.swift: let me = Unmanaged<DBusPeerServer>.fromOpaque(arg!).takeRetainedValue()":

@@ -68,4 +68,21 @@ final class FrameDecodingHandlerEmbeddedTests: XCTestCase {
         XCTAssertEqual(items.count, 1)
         XCTAssertTrue(items[0].hasPrefix("malformed "), "\(items)")
     }
+
+    /// A span outside the received bytes (only a decoder fault could make one) is a typed fault naming it, where the
+    /// handler used to force-unwrap the slice and trap the server; the frames before it are kept.
+    func testASpanOutsideTheBytesIsAFaultNotATrap() {
+        var readable = ByteBuffer(string: "xx{}{\"a\":1}")
+        readable.moveReaderIndex(forwardBy: 2)
+        let good = RPCFrameDecodingHandler.frames(of: readable, spans: [(0, 2), (2, 7)])
+        XCTAssertEqual(good.frames.map { String(buffer: $0) }, ["{}", #"{"a":1}"#])
+        XCTAssertNil(good.fault)
+        for bad in [(offset: 2, length: 8), (offset: 9, length: 1), (offset: -2, length: 2), (offset: 0, length: -1)] {
+            let sliced = RPCFrameDecodingHandler.frames(of: readable, spans: [(0, 2), bad])
+            XCTAssertEqual(sliced.frames.map { String(buffer: $0) }, ["{}"])
+            XCTAssertEqual(
+                sliced.fault,
+                "a frame (offset \(bad.offset), \(bad.length) bytes) lies outside the 9 bytes received")
+        }
+    }
 }

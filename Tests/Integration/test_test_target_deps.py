@@ -35,6 +35,30 @@ def mismatches(description):
     return rows
 
 
+# Modules that have a test target of their own (issue 31 item 5: AXWire and AXJSONRPC were tested only through the
+# transport's and the router's targets), which depends on the module and on nothing above it in the layering.
+OWN_TEST_TARGETS = {"AXJSON": set(), "AXJSONRPC": {"AXJSON"}, "AXWire": {"AXJSONRPC", "AXJSON"},
+                    "AXProtocol": {"AXJSON", "AXJSONRPC"}}
+
+
+def own_target_problems(description):
+    """Why a module of OWN_TEST_TARGETS lacks its own test target, or that target reaches above the module."""
+    targets = {target["name"]: target for target in description["targets"]}
+    problems = []
+    for module, allowed in sorted(OWN_TEST_TARGETS.items()):
+        tests = targets.get(module + "Tests")
+        if tests is None or tests.get("type") != "test":
+            problems.append("%s has no test target %sTests" % (module, module))
+            continue
+        declared = set(tests.get("target_dependencies", []))
+        if module not in declared:
+            problems.append("%sTests does not depend on %s" % (module, module))
+        above = sorted(declared - allowed - {module})
+        if above:
+            problems.append("%sTests depends on %s, above %s" % (module, ", ".join(above), module))
+    return problems
+
+
 @unittest.skipUnless(os.path.exists(SWIFT), "needs swift (the test reads the package description)")
 class TestTargetDependencies(unittest.TestCase):
     def test_each_test_target_declares_what_it_imports(self):
@@ -46,6 +70,7 @@ class TestTargetDependencies(unittest.TestCase):
         wrong = ["%s: declared, never imported: %s; imported, not declared: %s" % row
                  for row in rows if row[1] or row[2]]
         self.assertEqual(wrong, [], "\n".join(wrong) + "\n(fix the target's dependencies in Package.swift)")
+        self.assertEqual(own_target_problems(json.loads(described.stdout)), [])
 
     def test_a_mismatch_is_noticed(self):
         description = {"targets": [
@@ -54,6 +79,15 @@ class TestTargetDependencies(unittest.TestCase):
             {"name": "AXJSONTests", "type": "test", "path": "Tests/AXJSONTests",
              "target_dependencies": ["AXJSON", "AXSchema"]}]}
         self.assertEqual(mismatches(description), [("AXJSONTests", ["AXSchema"], [])])
+
+    def test_a_missing_or_reaching_own_target_is_noticed(self):
+        description = {"targets": [
+            {"name": "AXJSONTests", "type": "test", "target_dependencies": ["AXJSON"]},
+            {"name": "AXJSONRPCTests", "type": "test", "target_dependencies": ["AXJSONRPC", "AXTestSupport"]},
+            {"name": "AXProtocolTests", "type": "test", "target_dependencies": ["AXJSON"]}]}
+        self.assertEqual(own_target_problems(description), [
+            "AXJSONRPCTests depends on AXTestSupport, above AXJSONRPC",
+            "AXProtocolTests does not depend on AXProtocol", "AXWire has no test target AXWireTests"])
 
 
 if __name__ == "__main__":

@@ -1,33 +1,22 @@
 """A Kivy app under axclient.kivy driven by the project's other clients: the `axquery` CLI and an MCP session
 (`axquery mcp`, with the real MCP SDK from PyPI). The app's callbacks print what reached them."""
 import os
-import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kivyapps"))
 from kivy_support import kivy_display, needs_kivy, shared_server, start_app  # noqa: E402,F401
-
-from axclient.server import find_axserver  # noqa: E402
+from toolkit_support import axquery, mcp_tool_answers, stopping  # noqa: E402
 
 pytestmark = [needs_kivy]
-
-
-def axquery(socket_path, *args):
-    path = os.path.join(os.path.dirname(find_axserver()), "axquery")
-    return subprocess.run([path] + list(args) + ["--socket", socket_path], capture_output=True, text=True,
-                          timeout=30)
 
 
 @pytest.fixture(scope="module")
 def settings(axserver_pool, kivy_display):
     server = shared_server(axserver_pool)
-    app = start_app(server, kivy_display, "settings_app.py", name="kivy_clients")
-    try:
+    with stopping(start_app(server, kivy_display, "settings_app.py", name="kivy_clients")) as app:
         yield app, server
-    finally:
-        app.stop()
 
 
 def test_axquery_finds_and_drives_the_kivy_app(settings):
@@ -45,29 +34,11 @@ def test_axquery_finds_and_drives_the_kivy_app(settings):
 
 def test_an_mcp_session_clicks_and_types(settings):
     pytest.importorskip("mcp")
-    import anyio
-    from mcp import ClientSession, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
     app, server = settings
-    path = os.path.join(os.path.dirname(find_axserver()), "axquery")
-    out = {}
-
-    async def main():
-        params = StdioServerParameters(command=path, args=["mcp", "--socket", server.socket])
-        with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    for name, arguments in (("snapshot", {"app": app.app_id}),
-                                            ("click", {"selector": 'button[label="Green"]', "app": app.app_id}),
-                                            ("type_text", {"selector": 'textField[label="Name"]', "text": " L.",
-                                                           "app": app.app_id})):
-                        answer = await session.call_tool(name, arguments)
-                        texts = [item.text for item in answer.content if item.type == "text"]
-                        out[name] = (texts[0] if texts else "", bool(answer.is_error))
-
-    anyio.run(main)
+    out = mcp_tool_answers(server.socket, (
+        ("snapshot", {"app": app.app_id}),
+        ("click", {"selector": 'button[label="Green"]', "app": app.app_id}),
+        ("type_text", {"selector": 'textField[label="Name"]', "text": " L.", "app": app.app_id})))
     snapshot, failed = out["snapshot"]
     assert not failed and "Kivy Settings" in snapshot and '"Volume"' in snapshot, snapshot
     assert "hunter2" not in snapshot

@@ -1,56 +1,17 @@
 """Selenium's Python client, unchanged, against `axdriver` on an unmodified pygame_gui app (pguiapps/settings_form.py
 under `python3 -m axclient.pygame_gui`): find elements by id, clear and send_keys into an entry, click a button, wait
 for the effect, read an enabled state — as a Selenium user writes it."""
-import os
-import subprocess
-import select
-
 import pytest
 
 from pgui_support import needs_pgui, pgui_app, pgui_display  # noqa: F401
+from toolkit_support import EC, By, WebDriverWait, needs_selenium, webdriver_session
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.options import ArgOptions
-    from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
-    HAVE_SELENIUM = True
-except ImportError:  # pragma: no cover - Tools/requirements-test.txt installs selenium
-    HAVE_SELENIUM = False
-
-pytestmark = [needs_pgui, pytest.mark.axserver(demo=False),
-              pytest.mark.skipif(not HAVE_SELENIUM, reason="needs selenium (Tools/requirements-test.txt)")]
-
-
-class Driver:
-    """A running axdriver on a free loopback port."""
-
-    def __init__(self, server_socket, timeout=30.0):
-        binary = os.path.join(os.environ["AXSERVER_BIN"], "axdriver")
-        self.process = subprocess.Popen([binary, "--port", "0", "--socket", server_socket], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        line = self.process.stdout.readline().decode() if ready else ""
-        if not line.startswith("READY port="):
-            self.stop()
-            raise RuntimeError("axdriver did not start: %r" % line)
-        self.url = "http://127.0.0.1:%d" % int(line.split()[1].split("=")[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+pytestmark = [needs_pgui, pytest.mark.axserver(demo=False), needs_selenium]
 
 
 def test_selenium_fills_the_form_and_saves(pgui_app, axserver):
     app = pgui_app("settings_form.py")
-    driver = Driver(axserver.socket)
-    options = ArgOptions()
-    options.set_capability("platformName", "linux")
-    options.set_capability("axserver:app", app.app_id)
-    session = webdriver.Remote(driver.url, options=options)
-    try:
+    with webdriver_session(axserver.socket, app.app_id) as session:
         name = session.find_element(By.ID, "name")
         assert name.get_attribute("value") == "Ada"
         name.clear()
@@ -60,6 +21,3 @@ def test_selenium_fills_the_form_and_saves(pgui_app, axserver):
         app.wait_line("saved Lin")
         WebDriverWait(session, 10).until(EC.text_to_be_present_in_element((By.ID, "status"), "Saved Lin"))
         assert not session.find_element(By.ID, "export").is_enabled()
-    finally:
-        session.quit()
-        driver.stop()

@@ -15,6 +15,7 @@ from .input_focus import FocusEngine, Keyboard, Rotors
 from .locator import Locator
 from .settings import AccessibilitySettings
 from .tree_reply import decode_tree_answer
+from .methods import Method
 
 __version__ = "0.1.0"
 
@@ -108,7 +109,7 @@ class Client:
         methods = capabilities.get("methods") if isinstance(capabilities, dict) else None
         self.server_methods: List[str] = list(methods) if isinstance(methods, list) else []
         if wait_connection == "auto":
-            self._wait_on_aux = "$/cancelRequest" not in self.server_methods
+            self._wait_on_aux = Method.CANCEL_REQUEST not in self.server_methods
         else:
             self._wait_on_aux = bool(wait_connection)
 
@@ -122,7 +123,7 @@ class Client:
             params["operatorToken"] = operator_token
         if conn.kind == "tcp":
             params["token"] = self._token
-        return conn.call("initialize", params, timeout=self.call_timeout)
+        return conn.call(Method.INITIALIZE, params, timeout=self.call_timeout)
 
     @property
     def address(self) -> str:
@@ -170,7 +171,7 @@ class Client:
         ``timeout``: seconds to wait for the answer (default ``call_timeout``).
         """
         return self._request(self._conn, method, params, self.call_timeout if timeout is None else timeout,
-                             cancel_on_timeout="$/cancelRequest" in self.server_methods, **kwargs)
+                             cancel_on_timeout=Method.CANCEL_REQUEST in self.server_methods, **kwargs)
 
     def _request(self, conn: Connection, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
                  **options: Any) -> Any:
@@ -200,7 +201,7 @@ class Client:
 
     def accessibility_settings(self) -> "AccessibilitySettings":
         """``a11y.settings``: the user's accessibility settings under their UIKit names (D-SET-1)."""
-        return AccessibilitySettings(self.call("a11y.settings"))
+        return AccessibilitySettings(self.call(Method.A11Y_SETTINGS))
 
     def notify(self, method: str, params: Optional[Dict[str, Any]] = None) -> None:
         """Sends a JSON-RPC notification (no answer)."""
@@ -247,15 +248,15 @@ class Client:
         if timeout_ms is not None:
             params["timeoutMs"] = timeout_ms
             wait = max(self.call_timeout, timeout_ms / 1000.0 + 5.0)
-        return self.call("app.reset", params, timeout=wait)
+        return self.call(Method.APP_RESET, params, timeout=wait)
 
     def ping(self) -> str:
         """``ping`` → ``"pong"``."""
-        return self.call("ping")
+        return self.call(Method.PING)
 
     def apps(self) -> List[Dict[str, Any]]:
         """``apps.list``: ``[{id, name, revision, windows, elements, focused}]``."""
-        return self.call("apps.list")
+        return self.call(Method.APPS_LIST)
 
     def tree(self, root: Optional[Target] = None, depth: Optional[int] = None,
              max_children: Optional[int] = None, app: Optional[str] = None,
@@ -273,8 +274,8 @@ class Client:
             params["depth"] = depth
         if max_children is not None:
             params["maxChildren"] = max_children
-        answer = self._request(self._conn, "tree.get", self._with_app(params, app), self.call_timeout,
-                               cancel_on_timeout="$/cancelRequest" in self.server_methods, raw=True)
+        answer = self._request(self._conn, Method.TREE_GET, self._with_app(params, app), self.call_timeout,
+                               cancel_on_timeout=Method.CANCEL_REQUEST in self.server_methods, raw=True)
         return decode_tree_answer(answer) if isinstance(answer, bytes) else answer
 
     def tree_text(self, frames: bool = False, app: Optional[str] = None) -> str:
@@ -282,15 +283,15 @@ class Client:
         params: Dict[str, Any] = {"format": "text"}
         if frames:
             params["frames"] = True
-        return self.call("tree.get", self._with_app(params, app))["text"]
+        return self.call(Method.TREE_GET, self._with_app(params, app))["text"]
 
     def tree_xml(self, app: Optional[str] = None) -> str:
         """The tree as an Appium XCUITest-style page source."""
-        return self.call("tree.get", self._with_app({"format": "xml"}, app))["xml"]
+        return self.call(Method.TREE_GET, self._with_app({"format": "xml"}, app))["xml"]
 
     def revision(self, app: Optional[str] = None) -> int:
         """The app's current tree revision."""
-        return int(self.call("tree.revision", self._with_app({}, app))["revision"])
+        return int(self.call(Method.TREE_REVISION, self._with_app({}, app))["revision"])
 
     def diff(self, from_revision: int, to_revision: Optional[int] = None,
              app: Optional[str] = None) -> Dict[str, Any]:
@@ -298,11 +299,11 @@ class Client:
         params: Dict[str, Any] = {"fromRevision": from_revision}
         if to_revision is not None:
             params["toRevision"] = to_revision
-        return self.call("tree.diff", self._with_app(params, app))
+        return self.call(Method.TREE_DIFF, self._with_app(params, app))
 
     def element(self, target: Target, app: Optional[str] = None) -> Element:
         """``element.get``: one element (strict) with ``hittable``, ``visible``, ``focused``, ``ancestors``…"""
-        return Element(self.call("element.get", self._with_app({"target": to_target(target)}, app)))
+        return Element(self.call(Method.ELEMENT_GET, self._with_app({"target": to_target(target)}, app)))
 
     # Script queries (Specs/protocol.md §Script queries): each returns the element found, or None.
 
@@ -315,30 +316,30 @@ class Client:
         """``element.atPoint``: the element an exploring finger finds at screen point (x, y), by the rule a tap
         uses (a plain view in front hides what lies behind it); ``None`` when no element is there. A point
         outside every window raises :class:`InvalidParams`."""
-        return self._found(self.call("element.atPoint", self._with_app({"point": {"x": x, "y": y}}, app)))
+        return self._found(self.call(Method.ELEMENT_AT_POINT, self._with_app({"point": {"x": x, "y": y}}, app)))
 
     def cell(self, table: Target, row: int, column: int, app: Optional[str] = None) -> Optional[Element]:
         """``element.cell``: the cell covering (row, column) of a data table (spans included); ``None`` for a
         hole. Out of range or not a data table raises :class:`InvalidParams`."""
         params = {"target": to_target(table), "row": row, "column": column}
-        return self._found(self.call("element.cell", self._with_app(params, app)))
+        return self._found(self.call(Method.ELEMENT_CELL, self._with_app(params, app)))
 
     def next_element(self, from_: Optional[Target] = None, move_focus: bool = False,
                      app: Optional[str] = None) -> Optional[Element]:
         """``element.next``: the next element in reading order, as a VoiceOver swipe right (from the
         accessibility focus unless ``from_``); ``None`` at the end. ``move_focus`` moves the focus there."""
-        return self._found(self.call("element.next", self._with_app(self._swipe(from_, move_focus), app)))
+        return self._found(self.call(Method.ELEMENT_NEXT, self._with_app(self._swipe(from_, move_focus), app)))
 
     def previous_element(self, from_: Optional[Target] = None, move_focus: bool = False,
                          app: Optional[str] = None) -> Optional[Element]:
         """``element.previous``: the previous element in reading order (a VoiceOver swipe left); ``None`` at the
         start."""
-        return self._found(self.call("element.previous", self._with_app(self._swipe(from_, move_focus), app)))
+        return self._found(self.call(Method.ELEMENT_PREVIOUS, self._with_app(self._swipe(from_, move_focus), app)))
 
     def large_content(self, target: Target, app: Optional[str] = None) -> Dict[str, Any]:
         """``element.largeContent``: what the large content viewer shows for a small element (a bar item, an
         icon): ``{element, title, image?, scalesImage}``. An element without it raises :class:`InvalidParams`."""
-        return self.call("element.largeContent", self._with_app({"target": to_target(target)}, app))
+        return self.call(Method.ELEMENT_LARGE_CONTENT, self._with_app({"target": to_target(target)}, app))
 
     def reading_content(self, target: Target, line: Optional[int] = None, point: Optional[Dict[str, float]] = None,
                         app: Optional[str] = None) -> Dict[str, Any]:
@@ -349,7 +350,7 @@ class Client:
             params["line"] = line
         if point is not None:
             params["point"] = point
-        return self.call("element.readingContent", self._with_app(params, app))
+        return self.call(Method.ELEMENT_READING_CONTENT, self._with_app(params, app))
 
     @staticmethod
     def _swipe(from_: Optional[Target], move_focus: bool) -> Dict[str, Any]:
@@ -365,7 +366,7 @@ class Client:
         params: Dict[str, Any] = {"selector": selector}
         if root is not None:
             params["root"] = to_target(root)
-        return Element(self.call("query.one", self._with_app(params, app)))
+        return Element(self.call(Method.QUERY_ONE, self._with_app(params, app)))
 
     def query_all(self, selector: str, root: Optional[Target] = None, limit: Optional[int] = None,
                   app: Optional[str] = None) -> List[Element]:
@@ -375,7 +376,7 @@ class Client:
             params["root"] = to_target(root)
         if limit is not None:
             params["limit"] = limit
-        result = self.call("query.find", self._with_app(params, app))
+        result = self.call(Method.QUERY_FIND, self._with_app(params, app))
         return [Element(element) for element in result.get("elements", [])]
 
     def query_count(self, selector: str, root: Optional[Target] = None, app: Optional[str] = None) -> int:
@@ -383,15 +384,15 @@ class Client:
         params: Dict[str, Any] = {"selector": selector}
         if root is not None:
             params["root"] = to_target(root)
-        return int(self.call("query.count", self._with_app(params, app))["count"])
+        return int(self.call(Method.QUERY_COUNT, self._with_app(params, app))["count"])
 
     def explain(self, selector: str, app: Optional[str] = None) -> Dict[str, Any]:
         """``query.explain``: per-step counts and near misses; ``["summary"]`` is the one-line form."""
-        return self.call("query.explain", self._with_app({"selector": selector}, app))
+        return self.call(Method.QUERY_EXPLAIN, self._with_app({"selector": selector}, app))
 
     def focused(self, app: Optional[str] = None) -> Optional[Element]:
         """The element with accessibility focus, or ``None``."""
-        element = self.call("focus.get", self._with_app({}, app)).get("element")
+        element = self.call(Method.FOCUS_GET, self._with_app({}, app)).get("element")
         return Element(element) if isinstance(element, dict) else None
 
     def set_focus(self, target: Optional[Target], app: Optional[str] = None) -> Optional[str]:
@@ -399,7 +400,7 @@ class Client:
         params: Dict[str, Any] = {}
         if target is not None:
             params["target"] = to_target(target)
-        return self.call("focus.set", self._with_app(params, app)).get("focused")
+        return self.call(Method.FOCUS_SET, self._with_app(params, app)).get("focused")
 
     # -- keys, focus engine, rotors, audits, speech, pictures (issue 26: the whole API) --------------------------
 
@@ -435,11 +436,11 @@ class Client:
             params["maxFindings"] = max_findings
         if report is not None:
             params["report"] = report
-        return self.call("audit.run", self._with_app(params, app))
+        return self.call(Method.AUDIT_RUN, self._with_app(params, app))
 
     def audit_checks(self) -> List[Dict[str, Any]]:
         """``audit.listChecks``: every check with its severity and summary."""
-        return list(self.call("audit.listChecks").get("checks") or [])
+        return list(self.call(Method.AUDIT_LIST_CHECKS).get("checks") or [])
 
     def speech(self, target: Target, model: Optional[str] = None, app: Optional[str] = None,
                screen_reader: Optional[str] = None) -> Dict[str, Any]:
@@ -451,7 +452,7 @@ class Client:
             params["model"] = model
         if screen_reader is not None:
             params["screenReader"] = screen_reader
-        return self.call("speech.describe", self._with_app(params, app))
+        return self.call(Method.SPEECH_DESCRIBE, self._with_app(params, app))
 
     def speech_walk(self, root: Optional[Target] = None, model: Optional[str] = None,
                     limit: Optional[int] = None, app: Optional[str] = None,
@@ -467,7 +468,7 @@ class Client:
             params["model"] = model
         if limit is not None:
             params["limit"] = limit
-        return self.call("speech.walk", self._with_app(params, app))
+        return self.call(Method.SPEECH_WALK, self._with_app(params, app))
 
     def render(self, format: str = "svg", root: Optional[Target] = None, overlay: Optional[List[str]] = None,
                max_nodes: Optional[int] = None, path: Optional[str] = None,
@@ -481,7 +482,7 @@ class Client:
             params["overlay"] = list(overlay)
         if max_nodes is not None:
             params["maxNodes"] = max_nodes
-        result = self.call("tree.render", self._with_app(params, app))
+        result = self.call(Method.TREE_RENDER, self._with_app(params, app))
         if path is not None:
             import base64
             data = base64.b64decode(result["data"]) if result.get("encoding") == "base64" else \
@@ -492,11 +493,11 @@ class Client:
 
     def policy(self, app: Optional[str] = None) -> Dict[str, Any]:
         """``policy.get``: the app's guided-access restrictions and their states."""
-        return self.call("policy.get", self._with_app({}, app))
+        return self.call(Method.POLICY_GET, self._with_app({}, app))
 
     def check_policy(self, target: Target, app: Optional[str] = None) -> Dict[str, Any]:
         """``policy.check``: ``{allowed, restriction?}`` for activating ``target``."""
-        return self.call("policy.check", self._with_app({"target": to_target(target)}, app))
+        return self.call(Method.POLICY_CHECK, self._with_app({"target": to_target(target)}, app))
 
     def set_policy(self, restriction: str, state: str, app: Optional[str] = None,
                    app_name: Optional[str] = None) -> Dict[str, Any]:
@@ -506,7 +507,7 @@ class Client:
             params["appName"] = app_name
         else:
             self._with_app(params, app)
-        return self.call("policy.set", params)
+        return self.call(Method.POLICY_SET, params)
 
     # -- waiting -----------------------------------------------------------------------------------------------
 
@@ -552,7 +553,7 @@ class Client:
         """
         if state not in WAIT_STATES:
             raise InvalidArgument("unknown wait state %r; use one of %s" % (state, ", ".join(WAIT_STATES)),
-                                  code=-32602, data={"param": "state"}, method="wait.for")
+                                  code=-32602, data={"param": "state"}, method=Method.WAIT_FOR)
         seconds = self.default_timeout if timeout is None else float(timeout)
         milliseconds = max(0, min(600000, int(round(seconds * 1000))))
         params: Dict[str, Any] = {"target": to_target(target), "state": state, "timeoutMs": milliseconds}
@@ -563,10 +564,10 @@ class Client:
             params["app"] = chosen
         answer_timeout = milliseconds / 1000.0 + self.call_timeout
         if not self._wait_on_aux:
-            return self.call("wait.for", params, timeout=answer_timeout)
+            return self.call(Method.WAIT_FOR, params, timeout=answer_timeout)
         waiter = self._checkout_waiter()
         try:
-            return self._request(waiter, "wait.for", params, answer_timeout)
+            return self._request(waiter, Method.WAIT_FOR, params, answer_timeout)
         finally:
             self._checkin_waiter(waiter)
 
@@ -583,7 +584,7 @@ class Client:
                 with self._sinks_lock:
                     self._sinks[result.get("subscription")] = self._bump
 
-            result = self.call("events.subscribe", params, on_result=register)
+            result = self.call(Method.EVENTS_SUBSCRIBE, params, on_result=register)
             self._feeds[key] = result.get("subscription")
 
     def _bump(self, method: str, params: Dict[str, Any]) -> None:
@@ -656,7 +657,7 @@ class Client:
             with self._sinks_lock:
                 self._sinks[result.get("subscription")] = sink
 
-        result = self.call("events.subscribe", params, on_result=register)
+        result = self.call(Method.EVENTS_SUBSCRIBE, params, on_result=register)
         return result.get("subscription")
 
     def _unsubscribe(self, subscription: Any) -> None:
@@ -664,7 +665,7 @@ class Client:
             self._sinks.pop(subscription, None)
         if not self._conn.closed:
             try:
-                self.call("events.unsubscribe", {"subscription": subscription})
+                self.call(Method.EVENTS_UNSUBSCRIBE, {"subscription": subscription})
             except AXConnectionError:
                 pass
 

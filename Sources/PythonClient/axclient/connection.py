@@ -18,6 +18,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import AXConnectionError, ClientTimeout, NoServer, RPCError, error_from_wire
+from .methods import Method
 
 #: Answers larger than this are refused (the connection is closed): a guard against a runaway peer.
 DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -229,7 +230,7 @@ class Connection:
             self._forget(request_id)
             if cancel_on_timeout:
                 try:
-                    self.notify("$/cancelRequest", {"id": request_id})
+                    self.notify(Method.CANCEL_REQUEST, {"id": request_id})
                 except (OSError, AXConnectionError):
                     pass
             raise ClientTimeout("no answer to %s within %.1f s" % (method, timeout), method=method)

@@ -5,6 +5,7 @@ raised (``InvalidParams`` with ``data.accepted``…)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from .methods import Method
 
 if TYPE_CHECKING:  # pragma: no cover
     from .client import Client, Target
@@ -24,7 +25,7 @@ class Keyboard:
         params: Dict[str, Any] = {"key": key, "phase": phase}
         if modifiers:
             params["modifiers"] = list(modifiers)
-        return self._client.call("input.key", self._client._with_app(params, app))
+        return self._client.call(Method.INPUT_KEY, self._client._with_app(params, app))
 
     def press(self, chord: str, app: Optional[str] = None) -> Dict[str, Any]:
         """Presses and releases a chord: ``"Tab"``, ``"Shift+Tab"``, ``"Return"``, ``"Control+Home"``,
@@ -54,7 +55,7 @@ class Keyboard:
         params: Dict[str, Any] = {"text": text}
         if target is not None:
             params["target"] = to_target(target)
-        return self._client.call("input.type", self._client._with_app(params, app))
+        return self._client.call(Method.INPUT_TYPE, self._client._with_app(params, app))
 
     insert_text = type
 
@@ -71,7 +72,7 @@ class FocusEngine:
     def move(self, direction: str = "next", app: Optional[str] = None) -> Dict[str, Any]:
         """``focus.move``: Tab (``next``), Shift+Tab (``previous``) or an arrow (``up``, ``down``, ``left``,
         ``right``); ``{from, to, moved, failure?…}``."""
-        return self._call("focus.move", {"direction": direction}, app)
+        return self._call(Method.FOCUS_MOVE, {"direction": direction}, app)
 
     def query(self, direction: str = "next", from_: Optional["Target"] = None,
               app: Optional[str] = None) -> Dict[str, Any]:
@@ -80,29 +81,29 @@ class FocusEngine:
         params: Dict[str, Any] = {"direction": direction}
         if from_ is not None:
             params["from"] = to_target(from_)
-        return self._call("focus.query", params, app)
+        return self._call(Method.FOCUS_QUERY, params, app)
 
     def explain(self, target: "Target", app: Optional[str] = None) -> Dict[str, Any]:
         """``focus.explain``: whether ``target`` can take focus, check by check."""
         from .client import to_target
-        return self._call("focus.explain", {"target": to_target(target)}, app)
+        return self._call(Method.FOCUS_EXPLAIN, {"target": to_target(target)}, app)
 
     def status(self, app: Optional[str] = None) -> Dict[str, Any]:
         """``focus.status``: the engine's focus, groups, Tab sequence, guides."""
-        return self._call("focus.status", {}, app)
+        return self._call(Method.FOCUS_STATUS, {}, app)
 
     def update(self, target: Optional["Target"] = None, app: Optional[str] = None) -> Dict[str, Any]:
         """``focus.update``: a focus request for ``target`` (or the default focus again)."""
         from .client import to_target
-        return self._call("focus.update", {} if target is None else {"target": to_target(target)}, app)
+        return self._call(Method.FOCUS_UPDATE, {} if target is None else {"target": to_target(target)}, app)
 
     def items(self, app: Optional[str] = None) -> List[Any]:
         """``focus.items``: the focusable items in Tab order."""
-        return list(self._call("focus.items", {}, app).get("items") or [])
+        return list(self._call(Method.FOCUS_ITEMS, {}, app).get("items") or [])
 
     def activate(self, app: Optional[str] = None) -> Dict[str, Any]:
         """``focus.activate``: a press on the engine-focused item."""
-        return self._call("focus.activate", {}, app)
+        return self._call(Method.FOCUS_ACTIVATE, {}, app)
 
 
 class Rotors:
@@ -116,7 +117,7 @@ class Rotors:
         accessibility focus)."""
         from .client import to_target
         params: Dict[str, Any] = {} if target is None else {"target": to_target(target)}
-        return self._client.call("rotor.list", self._client._with_app(params, app))
+        return self._client.call(Method.ROTOR_LIST, self._client._with_app(params, app))
 
     def _step(self, method: str, rotor: str, from_: Any, move_focus: bool, app: Optional[str]) -> Dict[str, Any]:
         from .client import to_target
@@ -128,12 +129,12 @@ class Rotors:
     def next(self, rotor: str, from_: Any = None, move_focus: bool = True,
              app: Optional[str] = None) -> Dict[str, Any]:
         """``rotor.next``: the next item of ``rotor`` after ``from_`` (default: the accessibility focus)."""
-        return self._step("rotor.next", rotor, _UNSET if from_ is None else from_, move_focus, app)
+        return self._step(Method.ROTOR_NEXT, rotor, _UNSET if from_ is None else from_, move_focus, app)
 
     def previous(self, rotor: str, from_: Any = None, move_focus: bool = True,
                  app: Optional[str] = None) -> Dict[str, Any]:
         """``rotor.previous``: the item of ``rotor`` before ``from_`` (default: the accessibility focus)."""
-        return self._step("rotor.previous", rotor, _UNSET if from_ is None else from_, move_focus, app)
+        return self._step(Method.ROTOR_PREVIOUS, rotor, _UNSET if from_ is None else from_, move_focus, app)
 
 
 _UNSET = object()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 from . import selector as selectors
 from .element import Element, describe_element
 from .errors import NoSuchElement, NotInteractable, Timeout
+from .methods import Method
 
 if TYPE_CHECKING:
     from .client import Client
@@ -258,69 +259,70 @@ class Locator:
     def click(self, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """Activates the element (VoiceOver double tap, ``action.activate``) once it is visible, enabled and
         hittable. Returns ``{performed, element, revisionBefore, revisionAfter}``."""
-        return self._act("action.activate", timeout=timeout, force=force)
+        return self._act(Method.ACTION_ACTIVATE, timeout=timeout, force=force)
 
     activate = click
 
     def tap(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """A tap through UIKit hit testing at the element (``action.tap``): the view under the point receives it."""
-        return self._act("action.tap", timeout=timeout)
+        return self._act(Method.ACTION_TAP, timeout=timeout)
 
     def increment(self, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.increment`` (adjustable elements)."""
-        return self._act("action.increment", timeout=timeout, force=force)
+        return self._act(Method.ACTION_INCREMENT, timeout=timeout, force=force)
 
     def decrement(self, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.decrement`` (adjustable elements)."""
-        return self._act("action.decrement", timeout=timeout, force=force)
+        return self._act(Method.ACTION_DECREMENT, timeout=timeout, force=force)
 
     def fill(self, text: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """Replaces the text of a text input (``action.setValue``)."""
-        return self._act("action.setValue", {"value": text}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_SET_VALUE, {"value": text}, timeout=timeout, force=force)
 
     def set_value(self, value: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.setValue``."""
-        return self._act("action.setValue", {"value": value}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_SET_VALUE, {"value": value}, timeout=timeout, force=force)
 
     def type_text(self, text: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """Types text at the insertion point (``action.typeText``)."""
-        return self._act("action.typeText", {"text": text}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_TYPE_TEXT, {"text": text}, timeout=timeout, force=force)
 
     def scroll(self, direction: str = "down", timeout: Optional[float] = None,
                force: bool = False) -> Dict[str, Any]:
         """``action.scroll`` (up, down, left, right, next, previous); bubbles up the view ancestors."""
-        return self._act("action.scroll", {"direction": direction}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_SCROLL, {"direction": direction}, timeout=timeout, force=force)
 
     def custom_action(self, name: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """Performs a custom action by name or id (``action.custom``)."""
-        return self._act("action.custom", {"name": name}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_CUSTOM, {"name": name}, timeout=timeout, force=force)
 
     def escape(self, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.escape`` (the two-finger Z): bubbles up until something handles it."""
-        return self._act("action.escape", timeout=timeout, force=force)
+        return self._act(Method.ACTION_ESCAPE, timeout=timeout, force=force)
 
     def magic_tap(self, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.magicTap``."""
-        return self._act("action.magicTap", timeout=timeout, force=force)
+        return self._act(Method.ACTION_MAGIC_TAP, timeout=timeout, force=force)
 
     def zoom_in(self, point: Optional[Dict[str, float]] = None, timeout: Optional[float] = None,
                 force: bool = False) -> Dict[str, Any]:
         """``action.zoomIn`` on a ``supportsZoom`` element; ``point`` ``{x, y}`` in screen coordinates (default: the
         element's centre) (D-ZOOM-1)."""
-        return self._act("action.zoomIn", {} if point is None else {"point": point}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_ZOOM_IN, {} if point is None else {"point": point}, timeout=timeout, force=force)
 
     def zoom_out(self, point: Optional[Dict[str, float]] = None, timeout: Optional[float] = None,
                  force: bool = False) -> Dict[str, Any]:
         """``action.zoomOut`` on a ``supportsZoom`` element (D-ZOOM-1)."""
-        return self._act("action.zoomOut", {} if point is None else {"point": point}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_ZOOM_OUT, {} if point is None else {"point": point}, timeout=timeout,
+                         force=force)
 
     def drag(self, name: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.drag``: starts a drag from the element's drag source descriptor ``name`` (D-DRAG-1)."""
-        return self._act("action.drag", {"name": name}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_DRAG, {"name": name}, timeout=timeout, force=force)
 
     def drop(self, name: str, timeout: Optional[float] = None, force: bool = False) -> Dict[str, Any]:
         """``action.drop``: drops at the element's drop point descriptor ``name`` (D-DRAG-1)."""
-        return self._act("action.drop", {"name": name}, timeout=timeout, force=force)
+        return self._act(Method.ACTION_DROP, {"name": name}, timeout=timeout, force=force)
 
     def focus(self, timeout: Optional[float] = None) -> Optional[str]:
         """Moves accessibility focus here (``focus.set``) once the element is attached."""

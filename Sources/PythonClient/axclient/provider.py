@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 
 from .client import Client
 from .settings import AccessibilitySettings, SettingsWatcher
+from .methods import Method, ServerRequest
 
 Frame = Union[Sequence[float], Dict[str, float]]
 
@@ -103,7 +104,7 @@ class Provider:
         self._install_handlers(self.client)
         try:
             params = self._register_params(name, reclaim_token)
-            result = self.client.call("app.register", params)
+            result = self.client.call(Method.APP_REGISTER, params)
         except BaseException:
             if client is None:
                 self.client.close()
@@ -135,7 +136,7 @@ class Provider:
         self._install_handlers(client)
         params = self._register_params(self.app, self.reclaim_token)
         try:
-            result = client.call("app.register", params)
+            result = client.call(Method.APP_REGISTER, params)
         except BaseException:
             client.close()
             raise
@@ -147,9 +148,9 @@ class Provider:
         return self.app
 
     def _install_handlers(self, client: Client) -> None:
-        client.request_handlers["action.perform"] = self._perform
+        client.request_handlers[ServerRequest.ACTION_PERFORM] = self._perform
         if self.on_reset is not None:
-            client.request_handlers["app.reset"] = self._reset
+            client.request_handlers[ServerRequest.APP_RESET] = self._reset
 
     def _register_params(self, name: str, reclaim_token: Optional[str]) -> Dict[str, Any]:
         params: Dict[str, Any] = {"name": name}
@@ -184,7 +185,7 @@ class Provider:
         params: Dict[str, Any] = {"windows": windows}
         if restrictions is not None:
             params["guidedAccessRestrictions"] = restrictions
-        result = self.client.call("hierarchy.set", params)
+        result = self.client.call(Method.HIERARCHY_SET, params)
         self.revision = result.get("revision")
         return result
 
@@ -193,7 +194,7 @@ class Provider:
         params: Dict[str, Any] = {"ops": ops}
         if base_revision is not None:
             params["baseRevision"] = base_revision
-        result = self.client.call("hierarchy.update", params)
+        result = self.client.call(Method.HIERARCHY_UPDATE, params)
         self.revision = result.get("revision")
         return result
 
@@ -224,7 +225,7 @@ class Provider:
             params["argument"] = argument
         if priority is not None:
             params["priority"] = priority
-        return self.client.call("accessibility.post", params)
+        return self.client.call(Method.ACCESSIBILITY_POST, params)
 
     def announce(self, text: str, priority: Optional[str] = None) -> Dict[str, Any]:
         """Posts an announcement (VoiceOver speaks ``text``)."""

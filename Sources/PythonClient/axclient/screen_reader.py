@@ -29,6 +29,7 @@ import time
 from typing import Any, Dict, List, Optional, Pattern, Sequence, Tuple, Union
 
 from .errors import AXError
+from .methods import Method
 
 Expected = Union[str, Pattern[str]]
 
@@ -492,7 +493,7 @@ class ScreenReader:
         params: Dict[str, Any] = {"text": text}
         if target is not None:
             params["target"] = to_target(target)
-        step.answers.append(self.client.call("input.type", params))
+        step.answers.append(self.client.call(Method.INPUT_TYPE, params))
         return step
 
     # -- the server's preview --------------------------------------------------------------------------------------
@@ -511,7 +512,7 @@ class ScreenReader:
             if focused is None:
                 raise ScreenReaderError("preview(): nothing has accessibility focus; name a target")
             target = {"id": focused.id}
-        result = self.client.call("speech.describe", {"target": to_target(target), "model": "orca",
+        result = self.client.call(Method.SPEECH_DESCRIBE, {"target": to_target(target), "model": "orca",
                                                       "screenReader": self.version})
         return list((result.get("orca") or {}).get("utterances") or [])
 

@@ -16,23 +16,26 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import AXConnectionError, AXError, RPCError
+from ..methods import Method
 from .writer import TraceWriter
 
 #: Requests that cannot change the app: recorded without the before/after batches.
 READ_METHODS = frozenset({
-    "ping", "initialize", "apps.list", "tree.get", "tree.diff", "tree.revision", "element.get", "element.atPoint",
-    "element.cell", "element.largeContent", "element.readingContent", "query.find", "query.count", "query.explain",
-    "focus.get", "focus.status", "focus.query", "focus.explain", "focus.items", "rotor.list", "speech.describe",
-    "speech.walk", "tree.render", "audit.run", "audit.listChecks", "policy.get", "policy.check", "events.subscribe",
-    "events.unsubscribe", "a11y.settings", "wait.for", "server.info", "$/cancelRequest",
+    Method.PING, Method.INITIALIZE, Method.APPS_LIST, Method.TREE_GET, Method.TREE_DIFF, Method.TREE_REVISION,
+    Method.ELEMENT_GET, Method.ELEMENT_AT_POINT, Method.ELEMENT_CELL, Method.ELEMENT_LARGE_CONTENT,
+    Method.ELEMENT_READING_CONTENT, Method.QUERY_FIND, Method.QUERY_COUNT, Method.QUERY_EXPLAIN, Method.FOCUS_GET,
+    Method.FOCUS_STATUS, Method.FOCUS_QUERY, Method.FOCUS_EXPLAIN, Method.FOCUS_ITEMS, Method.ROTOR_LIST,
+    Method.SPEECH_DESCRIBE, Method.SPEECH_WALK, Method.TREE_RENDER, Method.AUDIT_RUN, Method.AUDIT_LIST_CHECKS,
+    Method.POLICY_GET, Method.POLICY_CHECK, Method.EVENTS_SUBSCRIBE, Method.EVENTS_UNSUBSCRIBE, Method.A11Y_SETTINGS,
+    Method.WAIT_FOR, Method.CANCEL_REQUEST,
 })
 
 #: Methods that carry typed text, and the params that hold it (masked when the target is secure).
-TEXT_PARAMS = {"action.typeText": ("text", "value"), "action.setValue": ("value",), "input.type": ("text",),
-               "element.setValue": ("value",)}
+TEXT_PARAMS = {Method.ACTION_TYPE_TEXT: ("text", "value"), Method.ACTION_SET_VALUE: ("value",),
+               Method.INPUT_TYPE: ("text",)}
 
 #: Key methods: the keys typed into a secure field are masked too.
-KEY_PARAMS = {"input.key": ("key", "keys", "text"), "input.keys": ("keys", "key", "text")}
+KEY_PARAMS = {Method.INPUT_KEY: ("key", "keys", "text")}
 
 #: Param names that are never recorded.
 SECRET_KEYS = frozenset({"token", "operatorToken", "auth", "password"})
@@ -304,7 +307,7 @@ class TraceRecorder:
                 client._sinks[result.get("subscription")] = sink
 
         try:
-            conn.call("events.subscribe", self._app_params({}, client), timeout=self.batch_timeout,
+            conn.call(Method.EVENTS_SUBSCRIBE, self._app_params({}, client), timeout=self.batch_timeout,
                       on_result=register)
         except (AXError, OSError):
             pass
@@ -408,7 +411,7 @@ class TraceRecorder:
         result, error, ms = self._call(conn, method, params, timeout, options)
         events, events_dropped = self._drain_events()
         step = {
-            "kind": "wait" if method == "wait.for" else "call",
+            "kind": "wait" if method == Method.WAIT_FOR else "call",
             "method": method,
             "params": self._safe_params(params, False),
             "target": _target_record(params, None),
@@ -501,9 +504,9 @@ class TraceRecorder:
             return None
         batch = _Batch(conn, self.batch_timeout)
         app_params = self._app_params({}, client)
-        revision_at = batch.add("tree.revision", dict(app_params))
-        focus_at = batch.add("focus.status", dict(app_params))
-        snapshot_at = batch.add("tree.get", dict(app_params, format="json")) if self._snapshot_due else None
+        revision_at = batch.add(Method.TREE_REVISION, dict(app_params))
+        focus_at = batch.add(Method.FOCUS_STATUS, dict(app_params))
+        snapshot_at = batch.add(Method.TREE_GET, dict(app_params, format="json")) if self._snapshot_due else None
         answers = batch.run()
         revision = _ok(answers[revision_at])
         status = _ok(answers[focus_at])
@@ -526,19 +529,19 @@ class TraceRecorder:
     def _after(self, conn: Any, client: Any, revision_before: Optional[int], lookups: List[str]) -> Dict[str, Any]:
         batch = _Batch(conn, self.batch_timeout)
         app_params = self._app_params({}, client)
-        focus_at = batch.add("focus.get", dict(app_params))
-        looked_at = [batch.add("tree.get", dict(app_params, format="json", root={"id": node}, depth=0))
+        focus_at = batch.add(Method.FOCUS_GET, dict(app_params))
+        looked_at = [batch.add(Method.TREE_GET, dict(app_params, format="json", root={"id": node}, depth=0))
                      for node in dict.fromkeys(lookups)]
         diff_at = None
         if revision_before is not None:
-            diff_at = batch.add("tree.diff", dict(app_params, fromRevision=revision_before))
+            diff_at = batch.add(Method.TREE_DIFF, dict(app_params, fromRevision=revision_before))
         with self._events_lock:
             changed, self._changed = list(dict.fromkeys(self._changed)), []
         nodes_at = self._add_node_queries(batch, app_params, changed)
         speech_at, focus_known, cached = self._add_preview(batch, app_params)
         picture_at = None
         if self.pictures:
-            picture_at = batch.add("tree.render", dict(app_params, format="png", overlay=["focus"]))
+            picture_at = batch.add(Method.TREE_RENDER, dict(app_params, format="png", overlay=["focus"]))
         answers = batch.run()
         diff = _ok(answers[diff_at]) if diff_at is not None else None
         nodes = _nodes_of([answers[index] for index in nodes_at])
@@ -566,7 +569,7 @@ class TraceRecorder:
         describe = dict(app_params, target={"selector": ":focused"}, model="orca")
         if self.speech is not None and self.speech.version:
             describe["screenReader"] = self.speech.version
-        return batch.add("speech.describe", describe), focus_known, None
+        return batch.add(Method.SPEECH_DESCRIBE, describe), focus_known, None
 
     def _settle(self, diff: Any, focus: Optional[str], focus_known: Optional[str],
                 preview: Optional[List[str]]) -> Optional[List[str]]:
@@ -587,9 +590,9 @@ class TraceRecorder:
         ``query.find`` of ``[axid=…]`` unions (one scan per 250)."""
         ids = ids[:MAX_DIFF_OPS]
         if len(ids) <= IDS_ONE_BY_ONE:
-            return [batch.add("tree.get", dict(app_params, format="json", root={"id": node}, depth=1))
+            return [batch.add(Method.TREE_GET, dict(app_params, format="json", root={"id": node}, depth=1))
                     for node in ids]
-        return [batch.add("query.find", dict(app_params, selector=_axid_selector(ids[start:start + IDS_PER_QUERY]),
+        return [batch.add(Method.QUERY_FIND, dict(app_params, selector=_axid_selector(ids[start:start + IDS_PER_QUERY]),
                                              limit=len(ids[start:start + IDS_PER_QUERY])))
                 for start in range(0, len(ids), IDS_PER_QUERY)]
 

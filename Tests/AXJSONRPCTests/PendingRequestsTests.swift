@@ -1,11 +1,18 @@
 import AXJSON
 import AXJSONRPC
-import AXRPCRouter
-import AXTestSupport
 import Synchronization
 import XCTest
 
-final class ProtocolPendingTests: XCTestCase {
+/// A lock-protected box the send closures below can capture.
+final class PendingLocked<T: Sendable>: Sendable {
+    private let mutex: Mutex<T>
+    init(_ value: T) { mutex = Mutex(value) }
+    func withLock<R: Sendable>(_ body: (inout T) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+/// The pending-request table both ends use for requests they send (`RPCPendingRequests`): timeouts, a lost
+/// connection, cancellation, ids (moved here from AXRPCRouterTests; issue 31 item 5).
+final class PendingRequestsTests: XCTestCase {
     func testTimeoutGivesAppNotResponding() async {
         let requests = RPCPendingRequests()
         let start = ContinuousClock.now
@@ -26,7 +33,7 @@ final class ProtocolPendingTests: XCTestCase {
 
     func testFailAllGivesDisconnectedAndLaterRequestsFailAtOnce() async throws {
         let requests = RPCPendingRequests()
-        let sent = ProtocolLocked(0)
+        let sent = PendingLocked(0)
         let t1 = Task { () async throws(RPCError) -> JSON in
             try await requests.perform(method: "a", timeout: .seconds(30)) { _ in
                 sent.withLock { $0 += 1 }
@@ -51,7 +58,7 @@ final class ProtocolPendingTests: XCTestCase {
                 XCTAssertEqual(otherError?.data?["method"], .string(message))
             }
         }
-        let sendCalled = ProtocolLocked(false)
+        let sendCalled = PendingLocked(false)
         do {
             _ = try await requests.perform(method: "c", timeout: .seconds(30)) { _ in
                 sendCalled.withLock { $0 = true }
@@ -89,7 +96,7 @@ final class ProtocolPendingTests: XCTestCase {
 
     func testCompleteMatchesOnlyItsOwnIdAndOnlyOnce() async throws {
         let requests = RPCPendingRequests()
-        let ids = ProtocolLocked<[JSON]>([])
+        let ids = PendingLocked<[JSON]>([])
         let task = Task { () async throws(RPCError) -> JSON in
             try await requests.perform(method: "m", timeout: .seconds(30)) { id in
                 ids.withLock { $0.append(id) }
@@ -105,36 +112,5 @@ final class ProtocolPendingTests: XCTestCase {
         XCTAssertFalse(requests.complete(id: id, with: .success("again")))
         let result = await task.result
         XCTAssertEqual(try result.get(), "ok")
-    }
-
-    func testSessionStateAndAttachments() async {
-        let session = RPCSession(peer: ProtocolFakePeer(id: 9))
-        XCTAssertEqual(session.connectionID, 9)
-        XCTAssertTrue(session.authenticated)
-        XCTAssertFalse(session.initialized)
-        XCTAssertNil(session.role)
-        session.role = "provider"
-        XCTAssertEqual(session.role, "provider")
-        session[attachment: "app"] = 17
-        XCTAssertEqual(session.attachment("app", as: Int.self), 17)
-        XCTAssertNil(session.attachment("app", as: String.self))
-        let attachmentCount = session.withAttachments { bag -> Int in
-            bag["count"] = 1
-            return bag.count
-        }
-        XCTAssertEqual(attachmentCount, 2)
-        session[attachment: "app"] = nil
-        XCTAssertNil(session[attachment: "app"])
-        // Concurrent writers never lose updates.
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    for _ in 0..<500 {
-                        session.withAttachments { bag in bag["count"] = ((bag["count"] as? Int) ?? 0) + 1 }
-                    }
-                }
-            }
-        }
-        XCTAssertEqual(session.attachment("count", as: Int.self), 4001)
     }
 }
