@@ -179,7 +179,7 @@ let package = Package(
             name: "axbench",
             dependencies: [
                 "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXWire", "AXDemo", "AXRPC",
-                "AXHub", "AXTransport", "AXBenchmarks",
+                "AXHub", "AXTransport", "AXBenchmarks", "AXClient", "AXProtocol",
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXFuzzTargets",

@@ -11,13 +11,17 @@ Measured, each as the median of --runs repetitions after --warmup unmeasured one
   * snapshot: Playwright `page.locator("body").aria_snapshot()` against AXServer `tree.get` (format json; and with
               `fields: [role, label, value, states, children]`, what an ARIA snapshot carries), as `tree()` returns
               (its elements decoded on first read, D-PYCLIENT-TREE-1) and with every element then read,
-both through a Python client (Playwright's sync API; the project's `axclient` over the Unix socket), and for
-AXServer also over a raw socket that does not decode the reply (the server's share without Python's json.loads).
+both through a Python client (Playwright's sync API; the project's `axclient` over the Unix socket), for AXServer
+also through the Swift client (`axbench --client-tree`: `AXClient.tree()`, which decodes every element, and
+`treeReply()`, which decodes what is read, D-CLIENT-TREE-2; each full and with `fields`, and each also with every
+element read; `--swift-axbench` names one or more builds, `label=path`, so a before and an after run side by
+side) and over a raw socket that does not decode the reply (the server's share without Python's json.loads).
 
 Needs a Python with the `playwright` package (PyPI) and a Chromium at --chromium (Debian's package: /usr/bin/chromium);
 it never downloads a browser. Prints figures and asserts nothing.
 
 Usage: python3 Tools/bench_playwright.py [--axserver PATH] [--sizes 1000,10000] [--runs 30] [--chromium PATH]
+                                        [--swift-axbench [LABEL=]PATH[,...]] [--no-python-client]
 """
 import argparse
 import os
@@ -145,11 +149,27 @@ def count_elements(tree):
     return count
 
 
-def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
-    proc, socket_path = start_axserver(axserver, leaves, socket_dir)
-    try:
-        with Client(socket_path) as client:
-            selector = 'button[label="%s"]' % target_label
+SWIFT_MEASURES = (("tree_full", "swift tree() (all decoded)"), ("tree_lean", "swift tree(fields: lean)"),
+                  ("tree_full_read", "swift tree() + every element read"),
+                  ("tree_lean_read", "swift tree(lean) + every element read"),
+                  ("reply_full", "swift treeReply() (windows on read)"),
+                  ("reply_lean", "swift treeReply(fields: lean)"),
+                  ("reply_full_read", "swift treeReply() + every element read"),
+                  ("reply_lean_read", "swift treeReply(lean) + every element read"))
+
+
+def measure_swift(axbenches, socket_path, runs, warmup):
+    """The Swift client's figures from each axbench build (`axbench --client-tree`), keyed by label."""
+    figures = {}
+    for label, path in axbenches:
+        out = subprocess.run([path, "--client-tree", socket_path, "--runs", str(runs), "--warmup",
+                              str(max(1, warmup // 3))], capture_output=True, text=True, timeout=600, check=True)
+        figures[label] = json.loads(out.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def measure_python_client(socket_path, selector, runs, warmup):
+    with Client(socket_path) as client:
             found = client.query_one(selector)
             tree = client.tree()
             lookup = median_ms(lambda: client.query_one(selector), runs, warmup)
@@ -159,6 +179,16 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             # the same, then every element read (tree() decodes the elements on first read, D-PYCLIENT-TREE-1)
             snapshot_read = median_ms(lambda: count_elements(client.tree()), runs, max(1, warmup // 3))
             lean_read = median_ms(lambda: count_elements(client.tree(fields=LEAN_FIELDS)), runs, max(1, warmup // 3))
+    return {"lookup": lookup, "snapshot": snapshot, "lean": lean, "snapshot_read": snapshot_read,
+            "lean_read": lean_read, "found": found.label, "tree_count": tree.get("count")}
+
+
+def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir, axbenches, python_client):
+    proc, socket_path = start_axserver(axserver, leaves, socket_dir)
+    try:
+        selector = 'button[label="%s"]' % target_label
+        figures = measure_python_client(socket_path, selector, runs, warmup) if python_client else {}
+        figures["swift"] = measure_swift(axbenches, socket_path, runs, warmup)
         raw = RawSocket(socket_path)
         try:
             raw_lookup = median_ms(lambda: raw.call("query.one", {"selector": selector}), runs, warmup)
@@ -167,10 +197,9 @@ def measure_axserver(axserver, leaves, target_label, runs, warmup, socket_dir):
             tree_bytes = len(raw.call("tree.get", {"format": "json"}))
         finally:
             raw.close()
-        return {"lookup": lookup, "snapshot": snapshot, "lean": lean, "snapshot_read": snapshot_read,
-                "lean_read": lean_read, "raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot,
-                "raw_text": raw_text,
-                "tree_bytes": tree_bytes, "found": found.label, "tree_count": tree.get("count")}
+        figures.update({"raw_lookup": raw_lookup, "raw_snapshot": raw_snapshot, "raw_text": raw_text,
+                        "tree_bytes": tree_bytes})
+        return figures
     finally:
         stop(proc)
 
@@ -192,6 +221,24 @@ def measure_playwright(browser, leaves, target_label, runs, warmup):
         page.close()
 
 
+def swift_builds(option, default_path):
+    """[(label, path)] of the axbench builds to measure the Swift client with."""
+    if option is None:
+        return [("swift", default_path)] if os.path.exists(default_path) else []
+    if option == "none":
+        return []
+    builds = []
+    for item in option.split(","):
+        label, _, path = item.rpartition("=")
+        builds.append((label or "swift", path))
+    return builds
+
+
+def load_average():
+    with open("/proc/loadavg") as handle:
+        return handle.read().split()[0]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--axserver", default=os.path.join(ROOT, ".build", "release", "axserver"))
@@ -199,7 +246,12 @@ def main():
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--swift-axbench", default=None,
+                        help="axbench builds for the Swift client's figures, [LABEL=]PATH[,...] (default: the "
+                             "release axbench beside --axserver when it exists; 'none' for none)")
+    parser.add_argument("--no-python-client", action="store_true", help="skip the Python client's figures")
     args = parser.parse_args()
+    axbenches = swift_builds(args.swift_axbench, os.path.join(os.path.dirname(args.axserver), "axbench"))
 
     try:
         from playwright.sync_api import sync_playwright
@@ -220,7 +272,8 @@ def main():
             for leaves in sizes:
                 last_button = (leaves - 1) - ((leaves - 1) % 5)
                 target_label = "Button %d" % last_button
-                ours = measure_axserver(args.axserver, leaves, target_label, args.runs, args.warmup, socket_dir)
+                ours = measure_axserver(args.axserver, leaves, target_label, args.runs, args.warmup, socket_dir,
+                                        axbenches, not args.no_python_client)
                 theirs = measure_playwright(browser, leaves, target_label, args.runs, args.warmup)
                 rows.append((leaves, target_label, ours, theirs))
         finally:
@@ -228,12 +281,13 @@ def main():
     shutil.rmtree(socket_dir, ignore_errors=True)
 
     print()
+    print("load average %s (1 min) at the end" % load_average())
     print("medians over %d runs (ms); ratio = AXServer / Playwright (goal <= 0.1)" % args.runs)
-    header = "%7s  %-38s %10s %10s %8s" % ("N", "measure", "AXServer", "Playwright", "ratio")
+    header = "%7s  %-44s %10s %10s %8s" % ("N", "measure", "AXServer", "Playwright", "ratio")
     print(header)
     print("-" * len(header))
     for leaves, target_label, ours, theirs in rows:
-        lines = [
+        lines = [] if "lookup" not in ours else [
             ("query.one vs get_by_role().count()", ours["lookup"], theirs["lookup_count"]),
             ("query.one vs get_by_role().element_handle()", ours["lookup"], theirs["lookup_handle"]),
             ("tree.get vs aria_snapshot()", ours["snapshot"], theirs["snapshot"]),
@@ -241,15 +295,21 @@ def main():
              theirs["snapshot"]),
             ("tree.get + every element read", ours["snapshot_read"], theirs["snapshot"]),
             ("tree.get lean + every element read", ours["lean_read"], theirs["snapshot"]),
+        ]
+        for label, swift in ours["swift"].items():
+            lines += [("%s %s" % (label, title.split(" ", 1)[1]), swift[key], theirs["snapshot"])
+                      for key, title in SWIFT_MEASURES]
+        lines += [
             ("raw query.one vs get_by_role().count()", ours["raw_lookup"], theirs["lookup_count"]),
             ("raw tree.get json vs aria_snapshot()", ours["raw_snapshot"], theirs["snapshot"]),
             ("raw tree.get text vs aria_snapshot()", ours["raw_text"], theirs["snapshot"]),
         ]
         for label, mine, other in lines:
-            print("%7d  %-38s %10.3f %10.3f %8.3f" % (leaves, label[:38], mine, other, mine / other))
+            print("%7d  %-44s %10.3f %10.3f %8.3f" % (leaves, label[:44], mine, other, mine / other))
         print("%7s  target %r: AXServer found %r; Playwright matches %d; tree.get count %s (%d bytes); "
-              "aria_snapshot %d lines" % ("", target_label, ours["found"], theirs["matches"], ours["tree_count"],
-                                          ours["tree_bytes"], theirs["snapshot_lines"]))
+              "aria_snapshot %d lines; Swift elements read %s" % (
+                  "", target_label, ours.get("found"), theirs["matches"], ours.get("tree_count"), ours["tree_bytes"],
+                  theirs["snapshot_lines"], {label: swift["elements_read"] for label, swift in ours["swift"].items()}))
     return 0
 
 

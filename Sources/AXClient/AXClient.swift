@@ -112,13 +112,40 @@ public final class AXClient: Sendable {
         locator("#\(Self.quoted(identifier))")
     }
 
-    /// The app's tree as JSON (`tree.get`).
-    public func tree(depth: Int? = nil) async throws(AXClientError) -> JSON {
+    /// The app's tree as JSON (`tree.get`), every element decoded; `fields` sends only these element fields (e.g.
+    /// `["role", "label", "value", "states", "children"]`; `id` always). `treeReply` decodes only what is read.
+    public func tree(depth: Int? = nil, fields: [String]? = nil) async throws(AXClientError) -> JSON {
+        try await call(.treeGet, Self.treeParams(depth: depth, fields: fields))
+    }
+
+    /// The app's tree (`tree.get`) decoded as far as the caller reads it (D-CLIENT-TREE-2): `app`, `revision`,
+    /// `count` and `truncated` at once, the elements on the first `windows()`; `json()` equals `tree`'s answer.
+    public func treeReply(depth: Int? = nil, fields: [String]? = nil) async throws(AXClientError) -> AXTreeReply {
+        let params = Self.treeParams(depth: depth, fields: fields)
+        guard tracing.withLock({ $0 }) == nil else {
+            // A recorded call keeps its result in the trace: read whole, through `call`.
+            return try AXTreeReply(.parsed(try await call(.treeGet, params)))
+        }
+        var full = params.object
+        if let app, full[rpcAppParameter] == nil {
+            full[rpcAppParameter] = .string(app)
+        }
+        let result: RPCResult
+        do { result = try await connection.callForBytes(RPCMethod.treeGet.wireName, .object(full)) } catch {
+            throw AXClientError(error)
+        }
+        return try AXTreeReply(result)
+    }
+
+    static func treeParams(depth: Int?, fields: [String]?) -> RPCParams<RPCCatalog.TreeGet.Param> {
         var params: RPCParams<RPCCatalog.TreeGet.Param> = [.format: "json"]
         if let depth {
             params[.depth] = JSON(depth)
         }
-        return try await call(.treeGet, params)
+        if let fields {
+            params[.fields] = JSON(fields)
+        }
+        return params
     }
 
     /// Subscribes to events (Specs/protocol.md §Events); the stream ends when the connection closes or the

@@ -34,6 +34,13 @@ public final class RPCClient: Sendable {
     let channel: any Channel
     let pending: RPCPendingRequests
     private let handlers = Mutex(Handlers())
+    /// Requests whose result the caller reads as bytes (`callForBytes`) and the frames that answered them.
+    private let byteResults = Mutex(ByteResults())
+
+    private struct ByteResults {
+        var wanted: Set<Int64> = []
+        var arrived: [Int64: RPCResultBytes] = [:]
+    }
     /// The largest frame this client reads.
     public let maxFrameBytes: Int
 
@@ -106,6 +113,43 @@ public final class RPCClient: Sendable {
     public func call(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30)) async throws(RPCError)
         -> JSON
     {
+        try await request(method, params, timeout: timeout, asBytes: false).json
+    }
+
+    /// Calls `method` as `call(_:_:timeout:)` does, but hands its result on as the server's bytes when the answer is
+    /// a result frame of the server's shape (`{"jsonrpc":"2.0","id":N,"result":…}`, `RPCResultBytes`), unparsed: the
+    /// caller decodes what it reads (the Swift client's `tree.get`, issue 35 item 3, D-CLIENT-TREE-2). Any other
+    /// answer is parsed as usual and comes as `.parsed`; errors are thrown as `call` throws them.
+    public func callForBytes(_ method: String, _ params: JSON? = nil, timeout: Duration = .seconds(30))
+        async throws(RPCError) -> RPCResult
+    {
+        let (id, answer) = try await request(method, params, timeout: timeout, asBytes: true)
+        let bytes = byteResults.withLock { state -> RPCResultBytes? in
+            guard let id else { return nil }
+            state.wanted.remove(id)
+            return state.arrived.removeValue(forKey: id)
+        }
+        return bytes.map(RPCResult.bytes) ?? .parsed(answer)
+    }
+
+    /// Takes `frame` as the answer of a `callForBytes` request when it is one (its id wanted, its shape the server's
+    /// result frame); false leaves the frame to the ordinary parser.
+    func takeBytes(_ frame: UnsafeRawBufferPointer) -> Int64? {
+        guard let (id, result) = RPCResultBytes.peek(frame) else { return nil }
+        let taken = byteResults.withLock { state -> Bool in
+            guard state.wanted.remove(id) != nil else { return false }
+            state.arrived[id] = RPCResultBytes(frame: Array(frame.bindMemory(to: UInt8.self)), result: result)
+            return true
+        }
+        return taken ? id : nil
+    }
+
+    /// Requests waiting for their bytes and bytes not yet taken (for tests: both are 0 between calls).
+    var byteResultsPending: Int { byteResults.withLock { $0.wanted.count + $0.arrived.count } }
+
+    private func request(_ method: String, _ params: JSON?, timeout: Duration, asBytes: Bool) async throws(RPCError)
+        -> (id: Int64?, json: JSON)
+    {
         // The id once the request is written, and whether the caller cancelled: whichever of the two comes second
         // sends `$/cancelRequest`, so a request written while its caller is being cancelled is still cancelled
         // on the server (and one cancelled before it was written is never sent: `perform` checks first).
@@ -114,6 +158,9 @@ public final class RPCClient: Sendable {
             do throws(RPCError) {
                 return .success(
                     try await pending.perform(method: method, timeout: timeout) { id in
+                        if asBytes, let number = id.intValue {
+                            byteResults.withLock { _ = $0.wanted.insert(Int64(number)) }
+                        }
                         let written = send(RPCMessage.request(id: id, method: method, params: params))
                         let cancelledMeanwhile = sent.withLock { state -> Bool in
                             state.id = id
@@ -132,7 +179,18 @@ public final class RPCClient: Sendable {
             }
             if let id { notify("$/cancelRequest", ["id": id]) }
         }
-        return try result.get()
+        let id = sent.withLock { $0.id?.intValue.map(Int64.init) }
+        switch result {
+        case .success(let answer): return (id, answer)
+        case .failure(let error):
+            if let id {
+                byteResults.withLock { state in
+                    state.wanted.remove(id)
+                    state.arrived.removeValue(forKey: id)
+                }
+            }
+            throw error
+        }
     }
 
     /// Sends a notification (no answer).
@@ -269,12 +327,7 @@ final class RPCClientHandler: ChannelInboundHandler {
                 case .skip(let count): total += count
                 case .frame(let start, let length, let consumed):
                     let frame = UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)])
-                    if let message = frameDecoder?(frame)
-                        ?? (try? JSON.parse(
-                            frame, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)))
-                    {
-                        messages.append(message)
-                    }
+                    if let message = message(of: frame, frameDecoder) { messages.append(message) }
                     total += consumed
                 case .tooLarge, .malformed:
                     fatal = true
@@ -292,6 +345,18 @@ final class RPCClientHandler: ChannelInboundHandler {
             early.append(contentsOf: messages)
         }
         if fatal { context.close(promise: nil) }
+    }
+
+    /// The message one frame stands for: a `callForBytes` answer (its bytes kept by the client) completes its
+    /// request with `null`, in order with the other messages; else the frame decoder's reading or the parsed frame
+    /// (nil when it does not parse).
+    private func message(of frame: UnsafeRawBufferPointer, _ frameDecoder: RPCClient.FrameDecoder?) -> JSON? {
+        if let id = box.value?.takeBytes(frame) {
+            return ["jsonrpc": "2.0", "id": .number(Double(id)), "result": .null]
+        }
+        return frameDecoder?(frame)
+            ?? (try? JSON.parse(
+                frame, limits: JSONParseLimits(maxDepth: RPCClient.maxReplyDepth, maxBytes: maxFrameBytes)))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -2,7 +2,8 @@
 // Other modes: --focus (focus engine and rotors: FocusBench.swift), --core-only (stop after the core section), --core-min (minimum of 21 decode/derive/build runs),
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch / --profile-wait (loops for perf or callgrind:
 // Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift),
-// --json (JSON codec throughput on a 20,000-node sample tree), --treeget-mbps / --treeget-profile (TreeGetBench.swift).
+// --json (JSON codec throughput on a 20,000-node sample tree), --treeget-mbps / --treeget-profile (TreeGetBench.swift),
+// --client-tree SOCKET (the Swift client's tree.get at the caller: ClientTreeBench.swift).
 import AXBenchmarks
 import AXCore
 import AXDemo
@@ -27,6 +28,7 @@ if CommandLine.arguments.contains("--sizes") {
     exit(0)
 }
 if try TreeGetBench.runIfAsked() { exit(0) }
+if try await ClientTreeBench.runIfAsked() { exit(0) }
 if CommandLine.arguments.contains("--json") {
     print("JSON codec: \(try JSONBenchmark.measure(JSONBenchmark.sampleTree(nodes: quick ? 2_000 : 20_000)))")
     exit(0)
