@@ -40,7 +40,7 @@ final class POSIXSocketTests: XCTestCase {
         let dir = WireTempDir()
         func write(_ name: String, _ text: String, mode: mode_t = 0o600) -> String {
             let path = dir.file(name)
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
             chmod(path, mode)
             return path
         }

@@ -43,9 +43,7 @@ PYTHON_ABSENT = {
 
 METHOD_TABLE = os.path.join(PYTHON_CLIENT, "methods.py")
 # Client files that still write a method name as a string, with the reason (goal: none).
-PYTHON_LITERALS_ALLOWED = {
-    ("kit/link.py", "input.key"): "the adapter kit belongs to another engineer; it should send Method.INPUT_KEY",
-}
+PYTHON_LITERALS_ALLOWED: dict = {}
 # Callees whose first string argument is a method name (a literal there is a name the table does not check).
 METHOD_CALLEES = {"call", "notify", "_call", "_act", "_step", "_request", "add", "request"}
 METHOD_SHAPE = re.compile(r"^(\$/)?[a-z][a-zA-Z0-9]*(\.[a-zA-Z][a-zA-Z0-9]*)+$")

@@ -14,6 +14,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import AXConnectionError, AXError, RPCError
+from ..methods import Method
 from ..provider import Provider
 from .patches import unknown_optional_property
 
@@ -238,7 +239,7 @@ class Link(threading.Thread):
         if provider is None:
             return False
         try:
-            result = provider.client.call("input.key", {"key": keysym, "modifiers": modifiers, "phase": phase},
+            result = provider.client.call(Method.INPUT_KEY, {"key": keysym, "modifiers": modifiers, "phase": phase},
                                           timeout=3.5)
         except RPCError as error:
             if getattr(error, "code", None) == -32017:
