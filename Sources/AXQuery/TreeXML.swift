@@ -236,7 +236,7 @@ package enum TreeXML {
         out.literal(Encoding.quote)
     }
 
-    /// `head` (` x="`), a coordinate rounded toward zero (saturating, like Appium's integers; 0 for NaN and
+    /// `head` (` x="`), a coordinate rounded to the nearest integer (saturating, like Appium's integers; 0 for NaN and
     /// infinities) and `quote`.
     @inline(__always)
     static func integerAttribute(_ head: StaticString, _ number: Double, _ quote: StaticString, _ out: inout ByteWriter)
