@@ -145,11 +145,11 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// Appends the escaped form of `count` bytes at `base`: clean runs copied in one piece, found eight bytes at a
-    /// time (`JSONEscapeScan`).
+    /// time (`EscapeScan` with `JSONEscapeRule`).
     @usableFromInline mutating func jsonEscaped(_ base: UnsafePointer<UInt8>, count: Int) {
         var runStart = 0
         var index = 0
-        while let found = JSONEscapeScan.next(base, from: index, count: count) {
+        while let found = EscapeScan.next(JSONEscapeRule.self, base, from: index, count: count) {
             if found > runStart { bytes(base + runStart, count: found &- runStart) }
             escape(base[found])
             index = found &+ 1
@@ -287,17 +287,45 @@ public struct ByteWriter: ~Copyable {
     }
 }
 
-/// Finds the bytes a JSON string must escape: control characters (< 0x20), '"' and '\\'; bytes ≥ 0x80 never are
-/// (UTF-8 sequences are copied as they are).
-@usableFromInline enum JSONEscapeScan {
-    /// The index of the first byte at or after `start` (and before `count`) that needs an escape, or nil: eight
+/// A set of bytes an escaping writer stops at, for `EscapeScan`: a caseless enum per rule (JSON strings here, the
+/// page source's attributes in AXQuery), so the scan is specialised for each rule where it is used.
+public protocol ByteEscapeRule {
+    /// The high bit of exactly each byte of `word` in the set (no carry may cross a byte, so any subset of the
+    /// flags can be masked off; `ByteFlags` forms such flags).
+    static func flagged(_ word: UInt64) -> UInt64
+    /// Whether `byte` is in the set (the same set as `flagged`'s, one byte at a time).
+    static func contains(_ byte: UInt8) -> Bool
+}
+
+/// Per-byte flags of a 64-bit word, for `ByteEscapeRule.flagged`: the high bit of each byte that meets the
+/// condition, with no carry crossing a byte.
+public enum ByteFlags {
+    /// The flags of the bytes of `word` below `bound` (1…0x80).
+    @inlinable @inline(__always) public static func below(_ word: UInt64, _ bound: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        // Per byte: (b & 0x7F) + k never carries out of the byte; its high bit, or b's, is set iff b ≥ 0x80 - k.
+        return ~(((word & lows) &+ ones &* (0x80 &- bound)) | word | lows)
+    }
+
+    /// The flags of the bytes of `word` equal to `byte`.
+    @inlinable @inline(__always) public static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        below(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), 1)
+    }
+}
+
+/// Finds the next byte of a text that a `ByteEscapeRule` flags, eight bytes at a time.
+public enum EscapeScan {
+    /// The index of the first byte at or after `start` (and before `count`) that `Rule` flags, or nil: eight
     /// bytes at a time, the last few by one overlapping load of the final eight (its bytes before `index`, already
-    /// checked, masked off) when the text has eight or more.
-    @usableFromInline @inline(__always)
-    static func next(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+    /// checked, masked off) when the text has eight or more, else byte by byte.
+    @inlinable @inline(__always)
+    public static func next<Rule: ByteEscapeRule>(
+        _ rule: Rule.Type, _ base: UnsafePointer<UInt8>, from start: Int, count: Int
+    ) -> Int? {
         var index = start
         while index &+ 8 <= count {
-            let flags = flagged(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let flags = Rule.flagged(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             if flags != 0 { return index &+ (UInt64(littleEndian: flags).trailingZeroBitCount &>> 3) }
             index &+= 8
         }
@@ -306,27 +334,26 @@ public struct ByteWriter: ~Copyable {
         if count >= 8 {
             let last = count &- 8
             let checked = UInt64(8 &- rest) &* 8  // 8…56 bits: the bytes below `index`
-            let flags = UInt64(littleEndian: flagged(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self)))
+            let flags = UInt64(littleEndian: Rule.flagged(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self)))
             let fresh = flags & (UInt64.max << checked)
             return fresh == 0 ? nil : last &+ (fresh.trailingZeroBitCount &>> 3)
         }
         while index < count {
-            let byte = base[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            if Rule.contains(base[index]) { return index }
             index &+= 1
         }
         return nil
     }
+}
 
-    /// The high bit of exactly each byte of `word` that needs an escape (no carry crosses a byte, so any subset
-    /// of the flags may be masked off).
+/// The bytes a JSON string must escape: control characters (< 0x20), '"' and '\\'; bytes ≥ 0x80 never are
+/// (UTF-8 sequences are copied as they are).
+@usableFromInline enum JSONEscapeRule: ByteEscapeRule {
     @usableFromInline @inline(__always) static func flagged(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        // Per byte: (b & 0x7F) + k never carries out of the byte; its high bit, or b's, is set iff b ≥ 0x80 - k.
-        @inline(__always) func below(_ value: UInt64, _ bound: UInt64) -> UInt64 {
-            ~(((value & lows) &+ ones &* (0x80 &- bound)) | value | lows)
-        }
-        return below(word, 0x20) | below(word ^ (ones &* 0x22), 1) | below(word ^ (ones &* 0x5C), 1)
+        ByteFlags.below(word, 0x20) | ByteFlags.equal(word, 0x22) | ByteFlags.equal(word, 0x5C)
+    }
+
+    @usableFromInline @inline(__always) static func contains(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C
     }
 }

@@ -12,50 +12,58 @@ import HashTreeCollections
 package enum TreeXML {
     /// The XCUIElementType name for a node (Appium vocabulary; headers are StaticText, like XCUITest).
     package static func typeName(_ node: AXNode) -> String {
-        switch node.role {
-        case .list: return node.viewClass == .collectionView ? "XCUIElementTypeCollectionView" : "XCUIElementTypeTable"
+        typeName(role: node.role, viewClass: node.viewClass)
+    }
+
+    /// The XCUIElementType name for a node of `role` and `viewClass`.
+    static func typeName(role: AXRole, viewClass: ViewClass) -> String {
+        switch role {
+        case .list: return viewClass == .collectionView ? "XCUIElementTypeCollectionView" : "XCUIElementTypeTable"
         case .adjustable:
-            switch node.viewClass {
+            switch viewClass {
             case .stepper: return "XCUIElementTypeStepper"
             case .pageControl: return "XCUIElementTypePageIndicator"
             default: return "XCUIElementTypeSlider"
             }
-        default: return typeNames[node.role] ?? "XCUIElementTypeOther"
+        default: return tableTypeName(role) ?? "XCUIElementTypeOther"
         }
     }
 
-    /// The type name of every role whose name does not depend on the view class (a test checks that every role
-    /// but `.list` and `.adjustable` has a row).
-    static let typeNames: [AXRole: String] = [
-        .window: "XCUIElementTypeWindow",
-        .alert: "XCUIElementTypeAlert",
-        .group: "XCUIElementTypeOther",
-        .landmark: "XCUIElementTypeOther",
-        .table: "XCUIElementTypeTable",
-        .tabBar: "XCUIElementTypeTabBar",
-        .navigationBar: "XCUIElementTypeNavigationBar",
-        .toolbar: "XCUIElementTypeToolbar",
-        .segmentedControl: "XCUIElementTypeSegmentedControl",
-        .picker: "XCUIElementTypePicker",
-        .menu: "XCUIElementTypeMenu",
-        .menuBar: "XCUIElementTypeMenuBar",
-        .button: "XCUIElementTypeButton",
-        .link: "XCUIElementTypeLink",
-        .image: "XCUIElementTypeImage",
-        .staticText: "XCUIElementTypeStaticText",
-        .header: "XCUIElementTypeStaticText",
-        .textField: "XCUIElementTypeTextField",
-        .secureTextField: "XCUIElementTypeSecureTextField",
-        .searchField: "XCUIElementTypeSearchField",
-        .textView: "XCUIElementTypeTextView",
-        .switch: "XCUIElementTypeSwitch",
-        .tab: "XCUIElementTypeButton",
-        .cell: "XCUIElementTypeCell",
-        .keyboardKey: "XCUIElementTypeKey",
-        .progressIndicator: "XCUIElementTypeProgressIndicator",
-        .activityIndicator: "XCUIElementTypeActivityIndicator",
-        .pickerItem: "XCUIElementTypePickerWheel",
-    ]
+    /// The type name of every role whose name does not depend on the view class; nil for `.list` and
+    /// `.adjustable` (a switch, not a dictionary: `AXRole` hashes its raw string, ~460 instructions a lookup).
+    static func tableTypeName(_ role: AXRole) -> String? {
+        switch role {
+        case .window: return "XCUIElementTypeWindow"
+        case .alert: return "XCUIElementTypeAlert"
+        case .group: return "XCUIElementTypeOther"
+        case .landmark: return "XCUIElementTypeOther"
+        case .table: return "XCUIElementTypeTable"
+        case .tabBar: return "XCUIElementTypeTabBar"
+        case .navigationBar: return "XCUIElementTypeNavigationBar"
+        case .toolbar: return "XCUIElementTypeToolbar"
+        case .segmentedControl: return "XCUIElementTypeSegmentedControl"
+        case .picker: return "XCUIElementTypePicker"
+        case .menu: return "XCUIElementTypeMenu"
+        case .menuBar: return "XCUIElementTypeMenuBar"
+        case .button: return "XCUIElementTypeButton"
+        case .link: return "XCUIElementTypeLink"
+        case .image: return "XCUIElementTypeImage"
+        case .staticText: return "XCUIElementTypeStaticText"
+        case .header: return "XCUIElementTypeStaticText"
+        case .textField: return "XCUIElementTypeTextField"
+        case .secureTextField: return "XCUIElementTypeSecureTextField"
+        case .searchField: return "XCUIElementTypeSearchField"
+        case .textView: return "XCUIElementTypeTextView"
+        case .`switch`: return "XCUIElementTypeSwitch"
+        case .tab: return "XCUIElementTypeButton"
+        case .cell: return "XCUIElementTypeCell"
+        case .keyboardKey: return "XCUIElementTypeKey"
+        case .progressIndicator: return "XCUIElementTypeProgressIndicator"
+        case .activityIndicator: return "XCUIElementTypeActivityIndicator"
+        case .pickerItem: return "XCUIElementTypePickerWheel"
+        case .list, .adjustable: return nil
+        }
+    }
 
     /// The page source as a String (`write` into a fresh buffer).
     package static func xml(_ tree: AXTree, appName: String = "app") -> String {
@@ -71,12 +79,32 @@ package enum TreeXML {
 
     /// Writes the page source through `out` (D-PERF-5: each node read in place from its box, no copy).
     package static func write(_ tree: AXTree, appName: String = "app", into out: inout ByteWriter) {
+        write(PlainPageSource.self, tree, appName: appName, into: &out)
+    }
+
+    /// Writes the page source through `out` as the content of a JSON string literal (the caller writes its
+    /// quotes): exactly the bytes `ByteWriter.jsonString` writes for the page source between them, in one pass
+    /// with no page-source buffer (the `tree.get` xml reply, D-PERF-7).
+    package static func writeJSONStringContent(_ tree: AXTree, appName: String = "app", into out: inout ByteWriter) {
+        write(PageSourceInJSONString.self, tree, appName: appName, into: &out)
+    }
+
+    /// Writes the page source in `encoding` through `out` (D-PERF-5: each node read in place from its box).
+    static func write<Encoding: PageSourceEncoding>(
+        _ encoding: Encoding.Type, _ tree: AXTree, appName: String, into out: inout ByteWriter
+    ) {
         out.reserveCapacity(tree.count * 256 + 128)
-        out.literal("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n")
-        out.literal("<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"")
-        attribute("name", appName, &out)
-        attribute("label", appName, &out)
-        out.literal(" enabled=\"true\" visible=\"true\">\n")
+        out.literal(
+            Encoding.pick(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n",
+                #"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<AppiumAUT>\n"#))
+        out.literal(
+            Encoding.pick(
+                "<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"",
+                #"<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\""#))
+        attribute(Encoding.self, "name", appName, &out)
+        attribute(Encoding.self, "label", appName, &out)
+        out.literal(Encoding.pick(" enabled=\"true\" visible=\"true\">\n", #" enabled=\"true\" visible=\"true\">\n"#))
         // Explicit stack of steps; each node is looked up once, when its parent opens (the tree's hash-trie lookups
         // were 10 % of a 10,000-element page source when each node was looked up two to three times).
         var stack: [WalkStep] = []
@@ -96,22 +124,25 @@ package enum TreeXML {
                 indent(depth, &out)
                 out.literal("</")
                 out.raw(type)
-                out.literal(">\n")
+                out.literal(Encoding.pick(">\n", #">\n"#))
             case .open(let box, let depth, let index):
                 guard seen.insert(ObjectIdentifier(box)).inserted else { continue }
-                // `box.value` passed as an argument is read in place; a local copy would retain every member.
-                let type = writeOpening(box.value, index: index, depth: depth, &out)
+                // The node is read member by member from its box: passed as an argument it was copied whole
+                // (an outlined copy and destroy of every member, 12 % of a page source's instructions).
+                let type = writeOpening(Encoding.self, box, index: index, depth: depth, &out)
                 children.removeAll(keepingCapacity: true)
-                guard listChildren(of: box.value, depth: depth, in: tree, nodes, seen: seen, into: &children) else {
-                    out.literal("/>\n")
+                guard listChildren(of: box, depth: depth, in: tree, nodes, seen: seen, into: &children) else {
+                    out.literal(Encoding.pick("/>\n", #"/>\n"#))
                     continue
                 }
-                out.literal(">\n")
+                out.literal(Encoding.pick(">\n", #">\n"#))
                 stack.append(.close(type: type, depth: depth))
                 stack.append(contentsOf: children.reversed())
             }
         }
-        out.literal("</XCUIElementTypeApplication>\n</AppiumAUT>\n")
+        out.literal(
+            Encoding.pick(
+                "</XCUIElementTypeApplication>\n</AppiumAUT>\n", #"</XCUIElementTypeApplication>\n</AppiumAUT>\n"#))
     }
 
     /// One step of the page-source walk: an element to open (its box, read in place), or the end tag of one
@@ -124,20 +155,21 @@ package enum TreeXML {
     /// Appends the steps that open `node`'s children (automation-only nodes, D-AUTO-1, after the accessibility
     /// children, as XCUITest lists them); true when any of them is not written yet.
     static func listChildren(
-        of node: AXNode, depth: Int, in tree: AXTree, _ nodes: TreeDictionary<String, Box<AXNode>>,
+        of box: Box<AXNode>, depth: Int, in tree: AXTree, _ nodes: TreeDictionary<String, Box<AXNode>>,
         seen: Set<ObjectIdentifier>, into children: inout [WalkStep]
     ) -> Bool {
         var opensAny = false
-        for offset in node.children.indices {
-            guard let child = nodes[node.children[offset]] else { continue }
+        let childIDs = box.value.children
+        for offset in childIDs.indices {
+            guard let child = nodes[childIDs[offset]] else { continue }
             if !opensAny && !seen.contains(ObjectIdentifier(child)) { opensAny = true }
             children.append(.open(child, depth: depth + 1, index: offset))
         }
-        if !node.automationElements.isEmpty {
-            for (offset, id) in AutomationNodes.children(of: node, in: tree).enumerated() {
+        if !box.value.automationElements.isEmpty {
+            for (offset, id) in AutomationNodes.children(of: box.value, in: tree).enumerated() {
                 guard let child = nodes[id] else { continue }
                 if !opensAny && !seen.contains(ObjectIdentifier(child)) { opensAny = true }
-                children.append(.open(child, depth: depth + 1, index: node.children.count + offset))
+                children.append(.open(child, depth: depth + 1, index: childIDs.count + offset))
             }
         }
         return opensAny
@@ -145,27 +177,38 @@ package enum TreeXML {
 
     /// `<Type type=… … axid=…` (the element's attributes; the caller closes the tag); returns the type name.
     @discardableResult
-    static func writeOpening(_ node: AXNode, index: Int, depth: Int, _ out: inout ByteWriter) -> String {
-        let type = typeName(node)
+    static func writeOpening<Encoding: PageSourceEncoding>(
+        _ encoding: Encoding.Type, _ box: Box<AXNode>, index: Int, depth: Int, _ out: inout ByteWriter
+    ) -> String {
+        let type = typeName(role: box.value.role, viewClass: box.value.viewClass)
         indent(depth, &out)
         out.byte(0x3C)
         out.raw(type)
-        attribute("type", type, &out)
-        attribute("name", node.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? node.label, &out)
-        attribute("label", node.label, &out)
-        attribute("value", node.value, &out)
-        out.literal(node.states.contains(.enabled) ? " enabled=\"true\"" : " enabled=\"false\"")
-        out.literal(node.states.contains(.onscreen) ? " visible=\"true\"" : " visible=\"false\"")
-        integerAttribute(" x=\"", node.frame.x, &out)
-        integerAttribute(" y=\"", node.frame.y, &out)
-        integerAttribute(" width=\"", node.frame.width, &out)
-        integerAttribute(" height=\"", node.frame.height, &out)
-        out.literal(" index=\"")
+        attribute(Encoding.self, "type", type, &out)
+        attribute(
+            Encoding.self, "name", box.value.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? box.value.label, &out)
+        attribute(Encoding.self, "label", box.value.label, &out)
+        attribute(Encoding.self, "value", box.value.value, &out)
+        out.literal(
+            box.value.states.contains(.enabled)
+                ? Encoding.pick(" enabled=\"true\"", #" enabled=\"true\""#)
+                : Encoding.pick(" enabled=\"false\"", #" enabled=\"false\""#))
+        out.literal(
+            box.value.states.contains(.onscreen)
+                ? Encoding.pick(" visible=\"true\"", #" visible=\"true\""#)
+                : Encoding.pick(" visible=\"false\"", #" visible=\"false\""#))
+        integerAttribute(Encoding.pick(" x=\"", #" x=\""#), box.value.frame.x, Encoding.quote, &out)
+        integerAttribute(Encoding.pick(" y=\"", #" y=\""#), box.value.frame.y, Encoding.quote, &out)
+        integerAttribute(Encoding.pick(" width=\"", #" width=\""#), box.value.frame.width, Encoding.quote, &out)
+        integerAttribute(Encoding.pick(" height=\"", #" height=\""#), box.value.frame.height, Encoding.quote, &out)
+        out.literal(Encoding.pick(" index=\"", #" index=\""#))
         out.integer(index)
-        out.byte(0x22)
-        attribute("role", node.role.rawValue, &out)
-        attribute("axid", node.id, &out)
-        if node.states.contains(.automationOnly) { out.literal(" automationOnly=\"true\"") }
+        out.literal(Encoding.quote)
+        attribute(Encoding.self, "role", box.value.role.rawValue, &out)
+        attribute(Encoding.self, "axid", box.value.id, &out)
+        if box.value.states.contains(.automationOnly) {
+            out.literal(Encoding.pick(" automationOnly=\"true\"", #" automationOnly=\"true\""#))
+        }
         return type
     }
 
@@ -181,20 +224,26 @@ package enum TreeXML {
     }
 
     /// ` name="value"` with the value escaped; nothing for nil.
-    static func attribute(_ name: StaticString, _ value: String?, _ out: inout ByteWriter) {
+    @inline(__always)
+    static func attribute<Encoding: PageSourceEncoding>(
+        _ encoding: Encoding.Type, _ name: StaticString, _ value: String?, _ out: inout ByteWriter
+    ) {
         guard let value else { return }
         out.byte(0x20)
         out.literal(name)
-        out.literal("=\"")
-        escaped(value, &out)
-        out.byte(0x22)
+        out.literal(Encoding.pick("=\"", #"=\""#))
+        escaped(Encoding.self, value, &out)
+        out.literal(Encoding.quote)
     }
 
-    /// A coordinate rounded toward zero (saturating, like Appium's integers; 0 for NaN and infinities).
-    static func integerAttribute(_ head: StaticString, _ number: Double, _ out: inout ByteWriter) {
+    /// `head` (` x="`), a coordinate rounded to the nearest integer (saturating, like Appium's integers; 0 for NaN and
+    /// infinities) and `quote`.
+    @inline(__always)
+    static func integerAttribute(_ head: StaticString, _ number: Double, _ quote: StaticString, _ out: inout ByteWriter)
+    {
         out.literal(head)
         out.integer(number.isFinite ? number.saturatingInt : 0)
-        out.byte(0x22)
+        out.literal(quote)
     }
 
     /// XML-escaped UTF-8 of `text`: markup characters as entities, newline, carriage return and tab as character
@@ -202,28 +251,46 @@ package enum TreeXML {
     /// nothing are copied as they are, found eight bytes at a time (a Swift string is valid UTF-8, so U+FFFE/U+FFFF
     /// are exactly EF BF BE/BF).
     static func escaped(_ text: String, _ out: inout ByteWriter) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let count = bytes.count
-            var runStart = 0
-            var index = 0
-            while let found = XMLEscapeScan.next(base, from: index, count: count) {
-                let (replacement, length) = replacementOf(base, at: found, count: count)
-                guard let replacement else {
-                    index = found + 1
-                    continue
-                }
-                if found > runStart { out.bytes(base + runStart, count: found - runStart) }
-                out.literal(replacement)
-                index = found + length
-                runStart = index
-            }
-            if count > runStart { out.bytes(base + runStart, count: count - runStart) }
+        escaped(PlainPageSource.self, text, &out)
+    }
+
+    /// `text` escaped for the page source in `encoding`: as `escaped(_:_:)`, and inside a JSON string its
+    /// backslashes doubled too (the only byte XML escaping leaves that a JSON string must escape: it replaces every
+    /// control character and '"').
+    static func escaped<Encoding: PageSourceEncoding>(
+        _ encoding: Encoding.Type, _ text: String, _ out: inout ByteWriter
+    ) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { escaped(Encoding.self, utf8: $0, &out) }
+        if done == nil {
+            var copy = text
+            copy.withUTF8 { escaped(Encoding.self, utf8: $0, &out) }
         }
     }
 
-    /// What replaces the byte at `index` (a candidate from `XMLEscapeScan`) and how many bytes it replaces; nil
+    /// The UTF-8 `bytes` escaped for the page source in `encoding` (see `escaped(_:_:_:)`).
+    @inline(__always)
+    static func escaped<Encoding: PageSourceEncoding>(
+        _ encoding: Encoding.Type, utf8 bytes: UnsafeBufferPointer<UInt8>, _ out: inout ByteWriter
+    ) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        var runStart = 0
+        var index = 0
+        while let found = EscapeScan.next(Encoding.Rule.self, base, from: index, count: count) {
+            let (replacement, length) = replacementOf(base, at: found, count: count)
+            guard let replacement else {
+                index = found + 1
+                continue
+            }
+            if found > runStart { out.bytes(base + runStart, count: found - runStart) }
+            out.literal(replacement)
+            index = found + length
+            runStart = index
+        }
+        if count > runStart { out.bytes(base + runStart, count: count - runStart) }
+    }
+
+    /// What replaces the byte at `index` (a candidate of the encoding's rule) and how many bytes it replaces; nil
     /// for an EF lead byte that does not start U+FFFE/U+FFFF.
     @inline(__always)
     static func replacementOf(
@@ -238,6 +305,7 @@ package enum TreeXML {
         case 0x0D: return ("&#13;", 1)
         case 0x09: return ("&#9;", 1)
         case 0..<0x20: return ("\u{FFFD}", 1)
+        case 0x5C: return (#"\\"#, 1)  // a candidate inside a JSON string only
         case 0xEF where index + 2 < count && base[index + 1] == 0xBF && base[index + 2] >= 0xBE:
             return ("\u{FFFD}", 3)
         default: return (nil, 1)
@@ -245,47 +313,61 @@ package enum TreeXML {
     }
 }
 
-/// Finds the bytes the page source may escape: control characters, '"', '&', '<', '>' and 0xEF (the lead byte of
-/// U+FFFE/U+FFFF, checked by the caller), eight bytes at a time.
-enum XMLEscapeScan {
-    /// The index of the first candidate at or after `start` (and before `count`), or nil; the last few bytes by
-    /// one overlapping load of the final eight (its bytes before `index`, already checked, masked off).
-    @inline(__always)
-    static func next(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
-        var index = start
-        while index &+ 8 <= count {
-            let flags = flagged(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            if flags != 0 { return index &+ (UInt64(littleEndian: flags).trailingZeroBitCount &>> 3) }
-            index &+= 8
-        }
-        let rest = count &- index
-        guard rest > 0 else { return nil }
-        if count >= 8 {
-            let last = count &- 8
-            let checked = UInt64(8 &- rest) &* 8  // 8…56 bits: the bytes below `index`
-            let flags = UInt64(littleEndian: flagged(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self)))
-            let fresh = flags & (UInt64.max << checked)
-            return fresh == 0 ? nil : last &+ (fresh.trailingZeroBitCount &>> 3)
-        }
-        while index < count {
-            switch base[index] {
-            case 0..<0x20, 0x22, 0x26, 0x3C, 0x3E, 0xEF: return index
-            default: index &+= 1
-            }
-        }
-        return nil
+/// Where the page source's bytes go: as they are, or as the content of a JSON string literal (the `tree.get`
+/// xml reply, D-PERF-7). The markup is written in both forms (`pick`); `TreeGetWriterTests` checks every one of
+/// them (the reply must equal the page source written by `JSON.serializeString`).
+protocol PageSourceEncoding {
+    /// The bytes of an attribute value the writer stops at.
+    associatedtype Rule: ByteEscapeRule
+    /// True when the bytes are the content of a JSON string literal.
+    static var insideJSONString: Bool { get }
+}
+
+extension PageSourceEncoding {
+    /// `plain` for the page source as it is, `json` (the same markup JSON-escaped) inside a JSON string.
+    @inline(__always) static func pick(_ plain: StaticString, _ json: StaticString) -> StaticString {
+        insideJSONString ? json : plain
     }
 
-    /// The high bit of exactly each candidate byte of `word` (no carry crosses a byte, so any subset of the flags
-    /// may be masked off).
+    /// An attribute's closing quote.
+    @inline(__always) static var quote: StaticString { pick("\"", #"\""#) }
+}
+
+/// The page source as it is (Get Page Source, `TreeXML.xml`).
+enum PlainPageSource: PageSourceEncoding {
+    typealias Rule = XMLEscapeRule
+    static var insideJSONString: Bool { false }
+}
+
+/// The page source as the content of a JSON string literal.
+enum PageSourceInJSONString: PageSourceEncoding {
+    typealias Rule = XMLInJSONEscapeRule
+    static var insideJSONString: Bool { true }
+}
+
+/// The bytes the page source may escape: control characters, '"', '&', '<', '>' and 0xEF (the lead byte of
+/// U+FFFE/U+FFFF, checked by the caller).
+enum XMLEscapeRule: ByteEscapeRule {
     @inline(__always) static func flagged(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        // Per byte: (b & 0x7F) + k never carries out of the byte; its high bit, or b's, is set iff b ≥ 0x80 - k.
-        @inline(__always) func below(_ value: UInt64, _ bound: UInt64) -> UInt64 {
-            ~(((value & lows) &+ ones &* (0x80 &- bound)) | value | lows)
+        ByteFlags.below(word, 0x20) | ByteFlags.equal(word, 0x22) | ByteFlags.equal(word, 0x26)
+            | ByteFlags.equal(word, 0x3C) | ByteFlags.equal(word, 0x3E) | ByteFlags.equal(word, 0xEF)
+    }
+
+    @inline(__always) static func contains(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x20, 0x22, 0x26, 0x3C, 0x3E, 0xEF: return true
+        default: return false
         }
-        @inline(__always) func equal(_ byte: UInt64) -> UInt64 { below(word ^ (ones &* byte), 1) }
-        return below(word, 0x20) | equal(0x22) | equal(0x26) | equal(0x3C) | equal(0x3E) | equal(0xEF)
+    }
+}
+
+/// `XMLEscapeRule`'s bytes and '\\', which a JSON string escapes (the page source inside a JSON string).
+enum XMLInJSONEscapeRule: ByteEscapeRule {
+    @inline(__always) static func flagged(_ word: UInt64) -> UInt64 {
+        XMLEscapeRule.flagged(word) | ByteFlags.equal(word, 0x5C)
+    }
+
+    @inline(__always) static func contains(_ byte: UInt8) -> Bool {
+        XMLEscapeRule.contains(byte) || byte == 0x5C
     }
 }

@@ -17,12 +17,15 @@ enum PageSourceReply {
     /// check out), which the ordinary parser then reads.
     @Sendable static func decode(_ frame: UnsafeRawBufferPointer) -> JSON? {
         let bytes = frame.bindMemory(to: UInt8.self)
-        guard let result = ReplyLiteral.memberValue("result", inObjectAt: 0, bytes),
-            let format = ReplyLiteral.memberValue("format", inObjectAt: result.lowerBound, bytes),
+        // One pass over the literal: found and checked at once (the result's and the literal's ends are not looked
+        // for first; the rest of the reply is parsed below, which checks its structure).
+        guard let result = ReplyLiteral.memberStart("result", inObjectAt: 0, bytes),
+            let format = ReplyLiteral.memberValue("format", inObjectAt: result, bytes),
             isXMLFormat(bytes, format),
-            let literal = ReplyLiteral.memberValue("xml", inObjectAt: result.lowerBound, bytes),
-            ReplyLiteral.isValidString(bytes, literal)
+            let literalStart = ReplyLiteral.memberStart("xml", inObjectAt: result, bytes),
+            let literalEnd = ReplyLiteral.validStringEnd(bytes, literalStart, before: bytes.count)
         else { return nil }
+        let literal = literalStart..<literalEnd
         var rest: [UInt8] = []
         rest.reserveCapacity(bytes.count - literal.count + 2)
         rest.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<literal.lowerBound]))

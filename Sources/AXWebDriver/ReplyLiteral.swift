@@ -14,6 +14,15 @@ package enum ReplyLiteral {
     /// The range of the value of member `name` of the object starting (after whitespace) at `start`; nil when there
     /// is no object there, it has no such member, or it is malformed before the member.
     static func memberValue(_ name: String, inObjectAt start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let valueStart = memberStart(name, inObjectAt: start, bytes), let end = valueEnd(bytes, valueStart)
+        else { return nil }
+        return valueStart..<end
+    }
+
+    /// Where the value of member `name` of the object starting (after whitespace) at `start` begins, without
+    /// looking for its end (the page source's literal is then found and checked in one pass, `validStringEnd`);
+    /// nil as for `memberValue`.
+    static func memberStart(_ name: String, inObjectAt start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var position = skipSpace(bytes, start)
         guard position < bytes.count, bytes[position] == 0x7B else { return nil }
         position += 1
@@ -27,8 +36,8 @@ package enum ReplyLiteral {
             position = skipSpace(bytes, keyEnd)
             guard position < bytes.count, bytes[position] == 0x3A else { return nil }
             let valueStart = skipSpace(bytes, position + 1)
+            if isWanted { return valueStart < bytes.count ? valueStart : nil }
             guard let valueEnd = valueEnd(bytes, valueStart) else { return nil }
-            if isWanted { return valueStart..<valueEnd }
             position = skipSpace(bytes, valueEnd)
             guard position < bytes.count, bytes[position] == 0x2C else { return nil }
             position += 1
@@ -125,26 +134,30 @@ package enum ReplyLiteral {
 
     /// Whether `range` (quotes included) is a valid JSON string literal under AXJSON's rules.
     static func isValidString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard range.count >= 2, bytes[range.lowerBound] == quote, bytes[range.upperBound - 1] == quote else {
-            return false
-        }
-        var position = range.lowerBound + 1
-        let end = range.upperBound - 1
-        while position < end {
-            position = plainRunEnd(bytes, position, end)
-            guard position < end else { break }
+        range.count >= 2 && validStringEnd(bytes, range.lowerBound, before: range.upperBound) == range.upperBound
+    }
+
+    /// One past the closing quote of the valid JSON string literal (AXJSON's rules) starting at `start`, all of it
+    /// before `limit`; nil when there is no quote at `start`, the literal is not valid or does not end in time.
+    static func validStringEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, before limit: Int) -> Int? {
+        guard start < limit, limit <= bytes.count, bytes[start] == quote else { return nil }
+        var position = start + 1
+        while position < limit {
+            position = plainRunEnd(bytes, position, limit)
+            guard position < limit else { return nil }
             let byte = bytes[position]
+            if byte == quote { return position + 1 }
             if byte == backslash {
-                guard let next = escapeEnd(bytes, position, end) else { return false }
+                guard let next = escapeEnd(bytes, position, limit) else { return nil }
                 position = next
             } else if byte >= 0x80 {
-                guard let next = utf8End(bytes, position, end) else { return false }
+                guard let next = utf8End(bytes, position, limit) else { return nil }
                 position = next
             } else {
-                return false  // a control character or a quote inside the literal
+                return nil  // a control character
             }
         }
-        return true
+        return nil
     }
 
     /// One past the escape at `start` (a backslash), before `end`; nil when it is not a valid escape.

@@ -55,7 +55,45 @@ final class XMLEscapeScanTests: XCTestCase {
 
     /// An attribute far longer than the writer's block, with escapes throughout.
     func testLongValues() {
-        let long = String(repeating: "label <b>&\"x\"\u{FFFF}\u{1}é ", count: 20_000)
+        let long = String(repeating: "label <b>&\"x\"\u{FFFF}\u{1}é \\", count: 20_000)
         XCTAssertEqual(Self.escaped(long), Self.reference(long))
+        XCTAssertEqual(Self.escapedInJSONString(long), Self.jsonContent(Self.reference(long)))
+    }
+
+    /// An attribute written inside a JSON string (the `tree.get` xml reply, D-PERF-7).
+    static func escapedInJSONString(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        ByteWriter.appending(to: &out) { TreeXML.escaped(PageSourceInJSONString.self, text, &$0) }
+        return out
+    }
+
+    /// What a JSON string literal holds between its quotes for `bytes` (AXJSON's serializer as the reference).
+    static func jsonContent(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        JSON.serializeString(String(decoding: bytes, as: UTF8.self), into: &out)
+        return Array(out.dropFirst().dropLast())
+    }
+
+    /// Inside a JSON string an attribute is escaped for XML and for JSON in one pass: exactly the XML-escaped text
+    /// JSON-escaped, for every candidate of either rule (backslashes, quotes, control characters, markup) and for
+    /// characters both leave as they are (U+2028/2029, emoji, '/', DEL) at every offset around the scan.
+    func testEveryCandidateInsideAJSONStringAtEveryOffset() {
+        var specials: [String] = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }
+        specials += ["\\", "\\\\", "\"", "&", "<", ">", "/", "'", "\u{7F}", "\u{2028}", "\u{2029}", "😀", "é"]
+        specials += ["\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{FEFF}", "a"]
+        for special in specials {
+            for length in 0...24 {
+                for offset in 0...length {
+                    let text =
+                        String(repeating: "x", count: offset) + special + String(repeating: "y", count: length - offset)
+                    let expected = Self.jsonContent(Self.reference(text))
+                    XCTAssertEqual(Self.escapedInJSONString(text), expected, text.debugDescription)
+                    let twice = special + text + "\\" + special
+                    XCTAssertEqual(
+                        Self.escapedInJSONString(twice), Self.jsonContent(Self.reference(twice)), twice.debugDescription
+                    )
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ final class TreeGetWriterTests: XCTestCase {
         #"tab\tnew\nline\rcr\bbs\fff"#, #"emoji 😀 and 𝄞 clef"#, #"pair \ud83d\ude00 escaped"#, #"clef \ud834\udd1e"#,
         #"<xml attr=\"&amp;\"> & 'apos'"#, #"\ufffe\uffff\ufffd"#, #"Größe — ü ✓"#,
         #"12345678\"12345678\\1234567\n"#, #"1234567\u001e"#, #"abcdefghijklmnop\"q"#, "",
+        #"line\u2028sep\u2029para"#, #"\\\\\\\\\\\\\\\\\\"#, #"C:\\dir\\file &amp; \"q\"\\"#,
     ]
     /// Coordinates at the edges of the number formats, within the accepted range (|v| < 10⁷) and sizes (≥ 0).
     static let hostileCoordinates: [String] = [
@@ -51,6 +52,15 @@ final class TreeGetWriterTests: XCTestCase {
                     + #""accessibilityIdentifier":"\#(other)","accessibilityValue":"\#(text)","#
                     + #""value":\#(number(4)),"maximumValue":\#(number(5)),"text":"\#(other)"}"#)
         }
+        // A disabled control, and an automation-only element (D-AUTO-1): the page source's other markup.
+        children.append(
+            #"{"id":"off\\","class":"UIButton","frame":[1,2,3,4],"isEnabled":false,"#
+                + #""accessibilityLabel":"Off \"\\\u2028"}"#)
+        children.append(
+            #"{"id":"list\\","class":"UIView","frame":[0,300,100,20],"isAccessibilityElement":true,"#
+                + #""accessibilityLabel":"Cell\\","automationElements":["hid\\\""],"#
+                + #""children":[{"id":"hid\\\"","class":"UIButton","frame":[0,0,10,10],"#
+                + #""accessibilityIdentifier":"hidden \\ \"button\""}]}"#)
         let text =
             #"{"windows":[{"id":"w\"\\","class":"UIWindow","frame":[0,0,800,600],"isKeyWindow":true,"#
             + #""windowTitle":"T\u0001\"","children":["# + children.joined(separator: ",") + "]}]}"
@@ -263,6 +273,38 @@ final class TreeGetWriterTests: XCTestCase {
             XCTAssertEqual(
                 TreeXML.xml(store.tree, appName: "a<\"&\u{1}>"), Self.legacyXML(store.tree, appName: "a<\"&\u{1}>"))
         }
+    }
+
+    /// The `tree.get` xml reply writes the page source as its JSON string's content in one pass (D-PERF-7): those
+    /// bytes must be exactly the page source serialized as a JSON string, on every tree (every piece of markup,
+    /// enabled and disabled, visible and hidden, automation-only, self-closed and closed elements) and with app
+    /// names carrying every byte either escaping touches.
+    func testPageSourceInsideAJSONStringIsThePageSourceSerialized() throws {
+        let appNames = [
+            "app", "a<\"&\u{1}>", "back\\slash \\\\ \"quoted\" \u{2028}\u{2029} 😀 \n\t\r\u{FFFE}",
+        ]
+        var automationOnly = 0
+        for (name, snapshot) in try Self.trees() {
+            let store = HierarchyStore()
+            _ = try store.setSnapshot(snapshot)
+            // With its automation-only nodes, as `tree.get` writes it.
+            let tree = AutomationNodes.augment(store.tree, views: store.views)
+            for appName in appNames {
+                let page = TreeXML.xml(tree, appName: appName)
+                if page.contains(#"automationOnly="true""#) { automationOnly += 1 }
+                var expected: [UInt8] = []
+                JSON.serializeString(page, into: &expected)
+                var written: [UInt8] = []
+                ByteWriter.appending(to: &written) { writer in
+                    writer.byte(0x22)
+                    TreeXML.writeJSONStringContent(tree, appName: appName, into: &writer)
+                    writer.byte(0x22)
+                }
+                XCTAssertEqual(written.count, expected.count, "\(name) \(appName.debugDescription): length differs")
+                XCTAssertTrue(written == expected, "\(name) \(appName.debugDescription): bytes differ")
+            }
+        }
+        XCTAssertGreaterThan(automationOnly, 0, "no tree has an automation-only element")
     }
 
     /// The eight-byte escape scan against the byte-by-byte rule on every offset of strings that mix plain runs

@@ -62,10 +62,10 @@ package enum TreeGet {
                 #","text":"#,
                 TreeText.render(snap.tree, root: request.rootID, frames: request.frames, depth: request.depth), &out)
         case "xml":
-            out.literal(#","xml":"#)
-            var xml: [UInt8] = []
-            TreeXML.write(snap.tree, into: &xml)
-            xml.withUnsafeBufferPointer { out.jsonString(utf8: $0) }
+            // The page source written as the string's content in one pass (D-PERF-7), no page-source buffer.
+            out.literal(#","xml":""#)
+            TreeXML.writeJSONStringContent(snap.tree, into: &out)
+            out.byte(0x22)
         default:
             var walker = TreeJSONWalker(request)
             out.reserveCapacity(snap.tree.count * (request.fields == nil ? 400 : 100) + 256)
