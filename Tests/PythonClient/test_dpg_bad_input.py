@@ -55,6 +55,15 @@ def test_one_frame_items_and_a_moving_window_are_coalesced_and_ids_do_not_churn(
     assert "failed" not in app.stderr_text()  # a deleted item in the value poll: a walk, not a failing frame hook
 
 
+def test_a_value_changed_past_every_hook_is_found_by_the_value_poll(run):
+    """Field 17 of 25 changes through Dear PyGui's C module (no wrapper sees it, no input event): the value poll,
+    which reads one tenth of the value items each frame (D-DPG-FRAME-1), finds it within a few frames."""
+    app, ax = run("hostile_app.py", "--shared")
+    app.wait_line("bumped")
+    expect(ax.get_by_role("textField", name="Field 17")).to_have_value("changed past the hooks", timeout=5)
+    assert ax.get_by_role("textField", name="Field 16").element().value == "value 16"
+
+
 def test_duplicate_labels_each_drive_their_own_item(run):
     app, ax = run("hostile_app.py")
     ax.get_by_role("button", name="OK").nth(1).click()

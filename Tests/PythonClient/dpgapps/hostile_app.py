@@ -1,11 +1,14 @@
 """A Dear PyGui app that is hard on an adapter (issue 34's "Bad input"), in its own frame loop; options:
 ``--flicker`` (a text item created and deleted again every frame: it exists for one frame), ``--churn`` (the
 window moves every frame), ``--rows N`` (a table of N rows), ``--no-window`` (a context with no window at all),
-``--replace`` (after 150 frames the context is destroyed and a new one made, with another window). Always: three
+``--replace`` (after 150 frames the context is destroyed and a new one made, with another window), ``--shared``
+(25 text fields; at frame 60 field 17's value changes through Dear PyGui's unhooked C function, as a value
+shared through ``source`` or set by a module imported before the adapter would, then prints "bumped"). Always: three
 buttons labelled "OK" without tags (ImGui's id collision), a button that deletes itself, a live frame counter.
 Prints "ready" after its third frame and what its callbacks did."""
 import sys
 
+import dearpygui._dearpygui as internal_dpg
 import dearpygui.dearpygui as dpg
 
 ARGS = sys.argv[1:]
@@ -23,6 +26,9 @@ def build(title):
             dpg.add_button(label="OK", callback=lambda s, a, u: say("ok %d" % u), user_data=index)
         dpg.add_button(label="Remove me", tag="remove", callback=lambda: (dpg.delete_item("remove"), say("removed")))
         dpg.add_text("frame 0", tag="counter")
+        if "--shared" in ARGS:
+            for index in range(25):
+                dpg.add_input_text(label="Field %d" % index, tag="field%d" % index, default_value="value %d" % index)
         if "--rows" in ARGS:
             rows = int(ARGS[ARGS.index("--rows") + 1])
             with dpg.table(tag="big", header_row=True):
@@ -47,6 +53,14 @@ while dpg.is_dearpygui_running():
     frames += 1
     if frames == 3:
         say("ready")
+    if "--shared" in ARGS and frames == 60:
+        try:  # the C function as it was before the adapter wrapped it: a change no hook announces
+            from axclient.dearpygui import _ORIGINAL
+            unhooked = _ORIGINAL.get("internal:set_value", internal_dpg.set_value)
+        except ImportError:
+            unhooked = internal_dpg.set_value
+        unhooked("field17", "changed past the hooks")
+        say("bumped")
     if "--flicker" in ARGS and dpg.does_item_exist("host"):
         if flicker is not None:
             dpg.delete_item(flicker)

@@ -25,8 +25,10 @@ from .walk import MAX_ITEMS, Walk
 #: Dear PyGui call of the app: a value linked by ``source``, an app's own drawing state): seconds between two
 #: such walks (``$AXCLIENT_DPG_SAFETY_WALK`` overrides; a walk of 1,000 items costs a few ms).
 SAFETY_WALK_INTERVAL = 30.0
-#: The values of the value items are compared every this many frames (one ``get_values`` call), for changes
-#: no input event or hooked call announced (a value shared through ``source``).
+#: The values of the value items are compared every this many frames, for changes no input event or hooked call
+#: announced (a value shared through ``source``): each frame reads one share of them (one ``get_values`` call over
+#: every ``VALUE_POLL_FRAMES``-th item), so no frame pays for all (1,000 items: p95 0.44 ms with one frame in ten
+#: reading every value, the target is 0.3 ms).
 VALUE_POLL_FRAMES = 10
 #: Kinds whose view depends on their value alone (a value change rebuilds that view, not the tree).
 LEAF_KINDS = frozenset(("mvText", "mvInputText", "mvCheckbox", "mvSelectable", "mvProgressBar", "mvCombo",
@@ -281,8 +283,8 @@ class DpgMirror(ToolkitMirror):
             changed = True
         values = TRACKER.take_values()
         self._frame += 1
-        if self._value_uuids and self._frame % VALUE_POLL_FRAMES == 0:
-            changed |= self._poll_values(values)
+        if self._value_uuids:
+            changed |= self._poll_values(values, self._frame % VALUE_POLL_FRAMES)
         if changed:
             self._walk_needed = True
             self.mark_dirty()
@@ -311,17 +313,24 @@ class DpgMirror(ToolkitMirror):
         self._focus, self._geometry = focus, geometry
         return True
 
-    def _poll_values(self, values: Set[Any]) -> bool:
-        """Adds the value items whose value changed to ``values``; True when a walk is needed instead (an item
-        was deleted since the last walk)."""
+    def _poll_values(self, values: Set[Any], share: int) -> bool:
+        """Reads the ``share``-th of ``VALUE_POLL_FRAMES`` shares of the value items (every ``VALUE_POLL_FRAMES``-th
+        one from ``share``) and adds those whose value changed to ``values``; True when a walk is needed instead
+        (an item was deleted since the last walk)."""
+        uuids = self._value_uuids[share::VALUE_POLL_FRAMES]
+        if not uuids:
+            return False
         try:
-            current = self.dpg.get_values(self._value_uuids)
+            current = list(self.dpg.get_values(uuids))
         except Exception:  # noqa: BLE001 — an item was deleted since the last walk: walk again
             self._value_uuids, self._values = [], []
             return True
-        if current != self._values:
-            values.update(uuid for uuid, old, new in zip(self._value_uuids, self._values, current) if old != new)
-            self._values = current
+        known = self._values[share::VALUE_POLL_FRAMES]
+        if current != known:
+            for offset, (uuid, old, new) in enumerate(zip(uuids, known, current)):
+                if old != new:
+                    values.add(uuid)
+                    self._values[share + offset * VALUE_POLL_FRAMES] = new
         return False
 
     # -- building ----------------------------------------------------------------------------------------------------
