@@ -32,6 +32,11 @@ ACTION_START_TIMEOUT = 4.0
 #: The most ops the server takes in one ``hierarchy.update`` (D-REL-5, Specs/protocol.md); a larger difference goes
 #: as several patches, in order (a 21,000-item ImGui flood switched on or off was refused whole, then re-sent whole).
 MAX_OPS_PER_PATCH = 10_000
+#: A scheduled flush builds nothing while this many patches wait for the server's answer: a server that keeps up
+#: never makes a flush wait (a flush every frame during a Kivy popup's layout, each patch answered in milliseconds:
+#: with a bound of 1 the layout's last patch came a frame later and a WebDriver click right after the popup
+#: appeared found its button still off screen); a stalled or slow server bounds the queue to this many.
+MAX_PATCHES_IN_FLIGHT = 8
 #: An action still running after this long (a modal dialog's nested event loop) is answered ``handled``.
 ACTION_NESTED_GRACE = 0.5
 #: How many actions may be running nested inside each other's event loops (modal dialogs opening dialogs).
@@ -181,16 +186,16 @@ class ToolkitMirror:
             self._flush_scheduled = False
 
     def idle_flush(self) -> None:
-        """The scheduled flush (toolkit thread): never raises into the toolkit's event loop. While the server has
-        not answered what was queued before, nothing is built: the changes wait (still marked) and go as one
-        difference once the link caught up (:meth:`link_caught_up`), so a server slower than the app bounds the
-        queue to one patch instead of growing it (an ImGui flood: 20,000 ops a flush, 2-5 s a patch on a debug
-        server)."""
+        """The scheduled flush (toolkit thread): never raises into the toolkit's event loop. While
+        :data:`MAX_PATCHES_IN_FLIGHT` patches wait for the server's answer, nothing is built: the changes wait
+        (still marked) and go as one difference once the link caught up (:meth:`link_caught_up`), so a server slower
+        than the app bounds the queue instead of growing it (an ImGui flood: 20,000 ops a flush, 2-5 s a patch on a
+        debug server before D-REL-5 round 2)."""
         self._flush_scheduled = False
         if self._flushed_generation == self._dirty_generation and not self._need_full:
             return  # an action's flush already covered every change
         self._flush_waits = True  # before the check: the link clears it once it caught up (no lost wake-up)
-        if self._link.connected and self._link.sent < self._sequence:
+        if self._link.connected and self._sequence - self._link.sent >= MAX_PATCHES_IN_FLIGHT:
             return
         self._flush_waits = False
         try:
@@ -199,8 +204,8 @@ class ToolkitMirror:
             self.warn_once("flush", "could not mirror the tree: %s: %s" % (type(error).__name__, error))
 
     def link_caught_up(self) -> None:
-        """The link's thread answered everything queued: a flush that waited for it is scheduled again."""
-        if self._flush_waits and self._link.sent >= self._sequence:
+        """The link's thread had an answer: a flush that waited for the queue to shrink is scheduled again."""
+        if self._flush_waits and self._sequence - self._link.sent < MAX_PATCHES_IN_FLIGHT:
             self._flush_waits = False
             self._resume_flush = True
             self.request_jobs()  # thread-safe in every toolkit; run_jobs marks the mirror dirty
