@@ -80,13 +80,24 @@ public struct ByteWriter: ~Copyable {
         used &+= count
     }
 
-    /// Copies `count` bytes: up to 16 by two overlapping loads and stores (every load and store inside the
-    /// `count` bytes of source and target), longer ones by `memcpy`.
+    /// Copies `count` bytes: up to 32 by overlapping loads and stores (every load and store inside the `count`
+    /// bytes of source and target), longer ones by `memcpy` (a call costs ~40 instructions; most member heads,
+    /// names and state words are 8 to 32 bytes).
     @inlinable @inline(__always)
     static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(target)
         switch count {
+        case 17...32:
+            // The first 16 bytes and the last 16, as two pairs of words (they overlap when count < 32).
+            let head0 = from.loadUnaligned(as: UInt64.self)
+            let head1 = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let tail0 = from.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self)
+            let tail1 = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            to.storeBytes(of: head0, as: UInt64.self)
+            to.storeBytes(of: head1, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: tail0, toByteOffset: count &- 16, as: UInt64.self)
+            to.storeBytes(of: tail1, toByteOffset: count &- 8, as: UInt64.self)
         case 8...16:
             let head = from.loadUnaligned(as: UInt64.self)
             let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
@@ -137,10 +148,24 @@ public struct ByteWriter: ~Copyable {
 
     /// Appends UTF-8 `text` as a JSON string literal, quoted and escaped exactly as `JSON.serializeString`.
     public mutating func jsonString(utf8 text: UnsafeBufferPointer<UInt8>) {
-        byte(0x22)
-        if let base = text.baseAddress {
-            jsonEscaped(base, count: text.count)
+        guard let base = text.baseAddress else {
+            literal(#""""#)
+            return
         }
+        let count = text.count
+        // Most strings of a reply (ids, classes, labels) are short and need no escape: one scan, one room check,
+        // the quotes and the bytes stored in place.
+        if count <= 32, EscapeScan.isClean(JSONEscapeRule.self, base, count: count) {
+            makeRoom(count &+ 2)
+            let at = block + used
+            at.initialize(to: 0x22)
+            Self.copy(base, to: at + 1, count: count)
+            (at + 1 + count).initialize(to: 0x22)
+            used &+= count &+ 2
+            return
+        }
+        byte(0x22)
+        jsonEscaped(base, count: count)
         byte(0x22)
     }
 
@@ -192,6 +217,11 @@ public struct ByteWriter: ~Copyable {
     /// Appends the decimal digits of `value` (no sign), formed in the block.
     @inlinable public mutating func digits(_ value: UInt64) {
         makeRoom(20)
+        // Coordinates, sizes and counts are mostly under 10,000: their digits by two divisions at most.
+        if value < 10_000 {
+            shortDigits(UInt32(truncatingIfNeeded: value))
+            return
+        }
         var length = 1
         var probe = value
         while probe >= 10 {
@@ -208,6 +238,25 @@ public struct ByteWriter: ~Copyable {
         used &+= length
     }
 
+    /// Appends the 1 to 4 decimal digits of `value` (< 10,000); the room is made.
+    @inlinable @inline(__always) mutating func shortDigits(_ value: UInt32) {
+        let at = block + used
+        let high = value / 100
+        let low = value &- high &* 100
+        let highTens = high / 10
+        let lowTens = low / 10
+        let digits = (
+            0x30 &+ UInt8(truncatingIfNeeded: highTens), 0x30 &+ UInt8(truncatingIfNeeded: high &- highTens &* 10),
+            0x30 &+ UInt8(truncatingIfNeeded: lowTens), 0x30 &+ UInt8(truncatingIfNeeded: low &- lowTens &* 10)
+        )
+        // The four digits stored at once, then the leading zeros left out by where the write starts.
+        let word = UInt32(digits.0) | UInt32(digits.1) << 8 | UInt32(digits.2) << 16 | UInt32(digits.3) << 24
+        let length = value >= 1000 ? 4 : value >= 100 ? 3 : value >= 10 ? 2 : 1
+        UnsafeMutableRawPointer(at).storeBytes(
+            of: UInt32(littleEndian: word >> UInt32(truncatingIfNeeded: (4 &- length) &* 8)), as: UInt32.self)
+        used &+= length
+    }
+
     /// Appends `value` in decimal, with a minus sign when negative.
     @inlinable public mutating func integer(_ value: Int) {
         if value < 0 { byte(0x2D) }
@@ -217,7 +266,18 @@ public struct ByteWriter: ~Copyable {
     /// Appends the JSON form of a number, exactly as `JSON.serializeNumber`: integral values within ±2^53 as
     /// integers, others by `ShortDecimal` when it applies, else Swift's shortest round-trip `description`; NaN and
     /// infinities as `null`.
-    @inlinable public mutating func number(_ value: Double) {
+    @inlinable @inline(__always) public mutating func number(_ value: Double) {
+        // Coordinates and sizes are mostly whole numbers under 10,000: written here, the rest by `anyNumber`.
+        if value >= 0, value < 10_000, case let whole = UInt32(value), Double(whole) == value {
+            makeRoom(4)
+            shortDigits(whole)
+            return
+        }
+        anyNumber(value)
+    }
+
+    /// `number` past its short path.
+    @usableFromInline mutating func anyNumber(_ value: Double) {
         guard value.isFinite else {
             literal("null")
             return
@@ -295,6 +355,13 @@ public protocol ByteEscapeRule {
     static func flagged(_ word: UInt64) -> UInt64
     /// Whether `byte` is in the set (the same set as `flagged`'s, one byte at a time).
     static func contains(_ byte: UInt8) -> Bool
+    /// Non-zero exactly when some byte of `word` is in the set (which bytes its bits mark is unspecified): a test
+    /// that may be cheaper than `flagged` (the default is `flagged`).
+    static func anyFlagged(_ word: UInt64) -> UInt64
+}
+
+extension ByteEscapeRule {
+    @inlinable @inline(__always) public static func anyFlagged(_ word: UInt64) -> UInt64 { flagged(word) }
 }
 
 /// Per-byte flags of a 64-bit word, for `ByteEscapeRule.flagged`: the high bit of each byte that meets the
@@ -308,6 +375,18 @@ public enum ByteFlags {
         return ~(((word & lows) &+ ones &* (0x80 &- bound)) | word | lows)
     }
 
+    /// Non-zero exactly when some byte of `word` is below `bound` (1…0x80); which bits are set says nothing about
+    /// which bytes (a borrow runs on past a byte below the bound): `(w - bound·0x01…) & ~w & 0x80…`.
+    @inlinable @inline(__always) public static func anyBelow(_ word: UInt64, _ bound: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        return (word &- ones &* bound) & ~word & (ones &* 0x80)
+    }
+
+    /// Non-zero exactly when some byte of `word` equals `byte` (as `anyBelow`, of `word ^ byte·0x01…` and 1).
+    @inlinable @inline(__always) public static func anyEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        anyBelow(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), 1)
+    }
+
     /// The flags of the bytes of `word` equal to `byte`.
     @inlinable @inline(__always) public static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         below(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)), 1)
@@ -316,6 +395,38 @@ public enum ByteFlags {
 
 /// Finds the next byte of a text that a `ByteEscapeRule` flags, eight bytes at a time.
 public enum EscapeScan {
+    /// Whether no byte of a text of at most 32 bytes is flagged: its bytes gathered into at most four words by
+    /// overlapping loads inside the text (a byte seen twice is flagged twice), with no loop over its bytes.
+    @inlinable @inline(__always)
+    public static func isClean<Rule: ByteEscapeRule>(_ rule: Rule.Type, _ base: UnsafePointer<UInt8>, count: Int)
+        -> Bool
+    {
+        let text = UnsafeRawPointer(base)
+        let flags: UInt64
+        switch count {
+        case 8...32:
+            var words = Rule.anyFlagged(text.loadUnaligned(as: UInt64.self))
+            words |= Rule.anyFlagged(text.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            if count > 16 { words |= Rule.anyFlagged(text.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+            if count > 24 { words |= Rule.anyFlagged(text.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) }
+            flags = words
+        case 4..<8:
+            let head = UInt64(text.loadUnaligned(as: UInt32.self))
+            let tail = UInt64(text.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            flags = Rule.anyFlagged(head | tail << 32)
+        case 1..<4:
+            // The first, middle and last bytes (all of them), in the low three bytes of a word whose other bytes
+            // repeat the first.
+            let first = UInt64(base[0])
+            flags = Rule.anyFlagged(
+                first &* 0x0101_0101_0101_0101 & 0xFFFF_FFFF_FF00_0000 | first | UInt64(base[count &>> 1]) << 8
+                    | UInt64(base[count &- 1]) << 16)
+        case ...0: return true
+        default: return next(rule, base, from: 0, count: count) == nil
+        }
+        return flags == 0
+    }
+
     /// The index of the first byte at or after `start` (and before `count`) that `Rule` flags, or nil: eight
     /// bytes at a time, the last few by one overlapping load of the final eight (its bytes before `index`, already
     /// checked, masked off) when the text has eight or more, else byte by byte.
@@ -355,5 +466,10 @@ public enum EscapeScan {
 
     @usableFromInline @inline(__always) static func contains(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x22 || byte == 0x5C
+    }
+
+    /// Some byte below 0x20, or equal to '"' or '\\' (`ByteFlags.anyBelow`, `anyEqual`).
+    @usableFromInline @inline(__always) static func anyFlagged(_ word: UInt64) -> UInt64 {
+        ByteFlags.anyBelow(word, 0x20) | ByteFlags.anyEqual(word, 0x22) | ByteFlags.anyEqual(word, 0x5C)
     }
 }

@@ -110,8 +110,7 @@ package enum TreeXML {
         var stack: [WalkStep] = []
         // Nodes written, by box (one box per id in the tree's map, so the box names the node; hashing a pointer
         // is cheaper than hashing the id).
-        var seen = Set<ObjectIdentifier>()
-        seen.reserveCapacity(tree.count)
+        var seen = BoxSet(capacity: tree.count)
         for (position, windowID) in tree.windows.enumerated().reversed() {
             if let window = tree.nodes.box(windowID) { stack.append(.open(window, depth: 1, index: position)) }
         }
@@ -126,7 +125,7 @@ package enum TreeXML {
                 out.raw(type)
                 out.literal(Encoding.pick(">\n", #">\n"#))
             case .open(let box, let depth, let index):
-                guard seen.insert(ObjectIdentifier(box)).inserted else { continue }
+                guard seen.insert(box) else { continue }
                 // The node is read member by member from its box: passed as an argument it was copied whole
                 // (an outlined copy and destroy of every member, 12 % of a page source's instructions).
                 let type = writeOpening(Encoding.self, box, index: index, depth: depth, &out)
@@ -156,19 +155,19 @@ package enum TreeXML {
     /// children, as XCUITest lists them); true when any of them is not written yet.
     static func listChildren(
         of box: Box<AXNode>, depth: Int, in tree: AXTree, _ nodes: TreeDictionary<String, Box<AXNode>>,
-        seen: Set<ObjectIdentifier>, into children: inout [WalkStep]
+        seen: BoxSet, into children: inout [WalkStep]
     ) -> Bool {
         var opensAny = false
         let childIDs = box.value.children
         for offset in childIDs.indices {
             guard let child = nodes[childIDs[offset]] else { continue }
-            if !opensAny && !seen.contains(ObjectIdentifier(child)) { opensAny = true }
+            if !opensAny && !seen.contains(child) { opensAny = true }
             children.append(.open(child, depth: depth + 1, index: offset))
         }
         if !box.value.automationElements.isEmpty {
             for (offset, id) in AutomationNodes.children(of: box.value, in: tree).enumerated() {
                 guard let child = nodes[id] else { continue }
-                if !opensAny && !seen.contains(ObjectIdentifier(child)) { opensAny = true }
+                if !opensAny && !seen.contains(child) { opensAny = true }
                 children.append(.open(child, depth: depth + 1, index: childIDs.count + offset))
             }
         }
@@ -242,7 +241,12 @@ package enum TreeXML {
     static func integerAttribute(_ head: StaticString, _ number: Double, _ quote: StaticString, _ out: inout ByteWriter)
     {
         out.literal(head)
-        out.integer(number.isFinite ? number.saturatingInt : 0)
+        // Frames are mostly whole numbers under 10,000: written by `number`'s short path, no rounding call.
+        if number >= 0, number < 10_000, case let whole = UInt32(number), Double(whole) == number {
+            out.digits(UInt64(whole))
+        } else {
+            out.integer(number.isFinite ? number.saturatingInt : 0)
+        }
         out.literal(quote)
     }
 
@@ -274,6 +278,11 @@ package enum TreeXML {
     ) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
+        // Most names, labels and ids are short and need nothing: copied after one scan.
+        if count <= 32, EscapeScan.isClean(Encoding.Rule.self, base, count: count) {
+            out.bytes(base, count: count)
+            return
+        }
         var runStart = 0
         var index = 0
         while let found = EscapeScan.next(Encoding.Rule.self, base, from: index, count: count) {
@@ -353,6 +362,11 @@ enum XMLEscapeRule: ByteEscapeRule {
             | ByteFlags.equal(word, 0x3C) | ByteFlags.equal(word, 0x3E) | ByteFlags.equal(word, 0xEF)
     }
 
+    @inline(__always) static func anyFlagged(_ word: UInt64) -> UInt64 {
+        ByteFlags.anyBelow(word, 0x20) | ByteFlags.anyEqual(word, 0x22) | ByteFlags.anyEqual(word, 0x26)
+            | ByteFlags.anyEqual(word, 0x3C) | ByteFlags.anyEqual(word, 0x3E) | ByteFlags.anyEqual(word, 0xEF)
+    }
+
     @inline(__always) static func contains(_ byte: UInt8) -> Bool {
         switch byte {
         case 0..<0x20, 0x22, 0x26, 0x3C, 0x3E, 0xEF: return true
@@ -367,7 +381,69 @@ enum XMLInJSONEscapeRule: ByteEscapeRule {
         XMLEscapeRule.flagged(word) | ByteFlags.equal(word, 0x5C)
     }
 
+    @inline(__always) static func anyFlagged(_ word: UInt64) -> UInt64 {
+        XMLEscapeRule.anyFlagged(word) | ByteFlags.anyEqual(word, 0x5C)
+    }
+
     @inline(__always) static func contains(_ byte: UInt8) -> Bool {
         XMLEscapeRule.contains(byte) || byte == 0x5C
+    }
+}
+
+/// The boxes the page-source walk has written (each node once, also when automation elements list it again):
+/// an open-addressing set of their addresses with a multiplicative hash, where `Set<ObjectIdentifier>` hashed each
+/// address with SipHash (~300 instructions per element for an insert and a lookup). The walk holds every box it
+/// inserts (the tree does), so an address names one box for the set's lifetime.
+struct BoxSet {
+    /// Addresses, 0 for an empty slot; the count is a power of two at least twice the capacity asked for.
+    private var slots: [UInt]
+    private var count = 0
+
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * max(capacity, 1) { size &<<= 1 }
+        slots = [UInt](repeating: 0, count: size)
+    }
+
+    private func start(_ address: UInt) -> Int {
+        // Fibonacci hashing of the address (its low bits are alignment zeros), folded to the table's size.
+        Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - slots.count.trailingZeroBitCount))
+    }
+
+    func contains(_ box: Box<AXNode>) -> Bool {
+        let address = UInt(bitPattern: ObjectIdentifier(box))
+        let mask = slots.count &- 1
+        var index = start(address)
+        while slots[index] != 0 {
+            if slots[index] == address { return true }
+            index = (index &+ 1) & mask
+        }
+        return false
+    }
+
+    /// Adds `box`; false when it was there already.
+    mutating func insert(_ box: Box<AXNode>) -> Bool {
+        if 2 * (count + 1) > slots.count { grow() }
+        let address = UInt(bitPattern: ObjectIdentifier(box))
+        let mask = slots.count &- 1
+        var index = start(address)
+        while slots[index] != 0 {
+            if slots[index] == address { return false }
+            index = (index &+ 1) & mask
+        }
+        slots[index] = address
+        count += 1
+        return true
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt](repeating: 0, count: old.count * 2)
+        let mask = slots.count &- 1
+        for address in old where address != 0 {
+            var index = start(address)
+            while slots[index] != 0 { index = (index &+ 1) & mask }
+            slots[index] = address
+        }
     }
 }

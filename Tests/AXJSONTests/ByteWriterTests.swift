@@ -127,4 +127,44 @@ final class ByteWriterTests: XCTestCase {
         }
         XCTAssertEqual(String(decoding: Self.written { $0.digits(.max) }, as: UTF8.self), String(UInt64.max))
     }
+
+    /// Every value under 10,000 (the short path: four digits stored at once, leading zeros dropped) and the first
+    /// values past it, written after an odd number of bytes, against Swift's decimal form.
+    func testShortIntegersMatchDescription() {
+        var out: [UInt8] = []
+        var expected: [UInt8] = []
+        ByteWriter.appending(to: &out) { writer in
+            for value in 0..<10_100 {
+                writer.byte(0x2C)
+                writer.digits(UInt64(value))
+                writer.number(Double(value))
+            }
+        }
+        for value in 0..<10_100 { expected += Array(",\(value)\(value)".utf8) }
+        XCTAssertEqual(out, expected)
+    }
+
+    /// `EscapeScan.isClean` (the short-string path of `jsonString`) against a byte-by-byte check: every byte value
+    /// at every offset of texts of 0–40 bytes, the other bytes clean (next to the flagged ones: 0x21, 0x23, 0x5B,
+    /// 0x5D; and bytes with the high bit set, where a borrow could hide or fake a flag).
+    func testIsCleanFindsEveryFlaggedByteAtEveryOffset() {
+        let background: [UInt8] = [0x61, 0x80, 0xFF, 0x21, 0x5B, 0x5D, 0x23, 0xA2, 0xDC, 0x20]
+        var wrong: [String] = []
+        for length in 0...40 {
+            for offset in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max {
+                    var text = (0..<length).map { background[($0 &+ Int(byte)) % background.count] }
+                    if length > 0 { text[offset] = byte }
+                    let clean = text.withUnsafeBufferPointer { buffer in
+                        buffer.baseAddress.map { EscapeScan.isClean(JSONEscapeRule.self, $0, count: length) } ?? true
+                    }
+                    let expected = !text.contains(where: JSONEscapeRule.contains)
+                    if clean != expected, wrong.count < 10 {
+                        wrong.append("length \(length), byte \(byte) at \(offset)")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(wrong, [])
+    }
 }

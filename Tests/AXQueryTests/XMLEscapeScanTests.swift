@@ -96,4 +96,29 @@ final class XMLEscapeScanTests: XCTestCase {
             }
         }
     }
+
+    /// `EscapeScan.isClean` (the short-attribute path) with both page-source rules, against their byte-by-byte
+    /// `contains`: every byte value at every offset of texts of 0–40 bytes, between clean bytes next to the
+    /// candidates (0x21, 0x23, 0x25, 0x27, 0x3B, 0x3D, 0x3F, 0x5B, 0x5D, 0xEE, 0xF0) and bytes with the high bit set.
+    func testIsCleanAgreesWithTheRulesAtEveryOffset() {
+        let background: [UInt8] = [0x61, 0x21, 0x23, 0x25, 0x27, 0x3B, 0x3D, 0x3F, 0x5B, 0x5D, 0xEE, 0xF0, 0x80, 0xFF]
+        var wrong: [String] = []
+        func check<Rule: ByteEscapeRule>(_ rule: Rule.Type, _ text: [UInt8], _ label: String) {
+            let clean = text.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { EscapeScan.isClean(Rule.self, $0, count: text.count) } ?? true
+            }
+            if clean == text.contains(where: Rule.contains), wrong.count < 10 { wrong.append(label) }
+        }
+        for length in 0...40 {
+            for offset in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max {
+                    var text = (0..<length).map { background[($0 &+ Int(byte)) % background.count] }
+                    if length > 0 { text[offset] = byte }
+                    check(XMLEscapeRule.self, text, "xml: length \(length), byte \(byte) at \(offset)")
+                    check(XMLInJSONEscapeRule.self, text, "in JSON: length \(length), byte \(byte) at \(offset)")
+                }
+            }
+        }
+        XCTAssertEqual(wrong, [])
+    }
 }

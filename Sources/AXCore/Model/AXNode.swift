@@ -196,6 +196,11 @@ package struct AXNode: Sendable, Equatable {
     private var _extras: CoW<AXNodeExtras>
     private static let defaultExtras = CoW(AXNodeExtras())
 
+    /// True when the rarely-set properties share the common default storage (so each is at its default): a
+    /// writer can skip them without reading them. False does not say one is set (a property set back to its
+    /// default keeps its own storage).
+    package var hasSharedDefaultExtras: Bool { _extras.storage === AXNode.defaultExtras.storage }
+
     /// The rarely-set properties as one value; setting the defaults shares the common storage again.
     package var extras: AXNodeExtras {
         @inline(__always) _read { yield _extras.value }

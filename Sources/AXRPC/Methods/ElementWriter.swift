@@ -79,37 +79,50 @@ package enum ElementWriter {
         bytes.withUnsafeBufferPointer { out.bytes($0) }
     }
 
-    /// The JSON names of a flag set's members (`"button"`, …) in one byte array, with each member's bit and byte
-    /// range, in the order of its table (`Traits.named`, `AXStates.named`): written with no `String` and no
-    /// reference count per element.
+    /// The JSON names of a flag set's members (`"button"`, …) in one byte array, each member's byte range found by
+    /// its bit: written with no `String` and no reference count per element. The tables (`Traits.named`,
+    /// `AXStates.named`) list single bits in ascending order, so writing the set bits lowest first writes them in
+    /// table order, visiting only the bits that are set.
     struct FlagNames {
         let bytes: [UInt8]
-        let entries: [(mask: UInt64, start: Int, end: Int)]
+        /// By bit index: the bit's quoted name in `bytes` (an empty range for a bit without a name).
+        let ranges: [Range<Int>]
+        /// The bits that have a name (others are not written).
+        let named: UInt64
 
         init(_ table: [(name: String, mask: UInt64)]) {
+            precondition(
+                table.allSatisfy { $0.mask.nonzeroBitCount == 1 }
+                    && zip(table, table.dropFirst()).allSatisfy { $0.mask < $1.mask },
+                "a flag table lists single bits in ascending order")
             var bytes: [UInt8] = []
-            var entries: [(mask: UInt64, start: Int, end: Int)] = []
+            var ranges = [Range<Int>](repeating: 0..<0, count: UInt64.bitWidth)
+            var named: UInt64 = 0
             for (name, mask) in table {
                 let start = bytes.count
                 JSON.serializeString(name, into: &bytes)
-                entries.append((mask, start, bytes.count))
+                ranges[mask.trailingZeroBitCount] = start..<bytes.count
+                named |= mask
             }
             self.bytes = bytes
-            self.entries = entries
+            self.ranges = ranges
+            self.named = named
         }
 
         /// Appends `[name,…]` for the members set in `bits` (table order), then `extra` when given.
         func write(_ bits: UInt64, extra: StaticString?, into out: inout ByteWriter) {
             out.byte(0x5B)
             var first = true
-            var remaining = bits
+            var remaining = bits & named
             if remaining != 0 {
                 bytes.withUnsafeBufferPointer { names in
-                    for entry in entries where remaining & entry.mask != 0 {
-                        if first { first = false } else { out.byte(0x2C) }
-                        out.bytes(UnsafeBufferPointer(rebasing: names[entry.start..<entry.end]))
-                        remaining &= ~entry.mask
-                        if remaining == 0 { break }
+                    ranges.withUnsafeBufferPointer { ranges in
+                        while remaining != 0 {
+                            let range = ranges[remaining.trailingZeroBitCount]
+                            remaining &= remaining &- 1
+                            if first { first = false } else { out.byte(0x2C) }
+                            out.bytes(UnsafeBufferPointer(rebasing: names[range]))
+                        }
                     }
                 }
             }
@@ -139,13 +152,19 @@ package enum ElementWriter {
     package static func writeMembers(
         _ node: AXNode, focusedID: String?, childIDs: Bool, into out: inout ByteWriter
     ) {
-        // The rarely-set members are read from the node's extras in place: one access, where each of its
-        // properties is an accessor of its own (some of which allocate).
-        writeMembers(node, node.extras, focusedID: focusedID, childIDs: childIDs, into: &out)
+        // The rarely-set members are read from the node's extras: one access, where each of its properties is an
+        // accessor of its own (some of which allocate). Most nodes share the default extras: for those the writer
+        // is specialised for `NoExtras`, whose members are constants, so nothing is read or copied (the extras
+        // are 440 bytes with ~20 reference counts).
+        if node.hasSharedDefaultExtras {
+            writeMembers(node, NoExtras(), focusedID: focusedID, childIDs: childIDs, into: &out)
+        } else {
+            writeMembers(node, node.extras, focusedID: focusedID, childIDs: childIDs, into: &out)
+        }
     }
 
-    static func writeMembers(
-        _ node: AXNode, _ extras: AXNodeExtras, focusedID: String?, childIDs: Bool, into out: inout ByteWriter
+    static func writeMembers<Extras: ElementExtras>(
+        _ node: AXNode, _ extras: Extras, focusedID: String?, childIDs: Bool, into out: inout ByteWriter
     ) {
         key(#""id":"#, &out)
         out.jsonString(node.id)
@@ -195,8 +214,8 @@ package enum ElementWriter {
         }
     }
 
-    static func writeActions(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
-        if !extras.customActions.isEmpty || !extras.rotors.isEmpty {
+    static func writeActions<Extras: ElementExtras>(_ node: AXNode, _ extras: Extras, _ out: inout ByteWriter) {
+        if !Extras.alwaysDefault, !extras.customActions.isEmpty || !extras.rotors.isEmpty {
             var object = JSONObject()
             ElementJSON.appendActions(of: node, to: &object)
             members(object, &out)
@@ -213,8 +232,8 @@ package enum ElementWriter {
         out.byte(0x5D)
     }
 
-    static func writeValueAndGrid(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
-        if extras.table != nil {
+    static func writeValueAndGrid<Extras: ElementExtras>(_ node: AXNode, _ extras: Extras, _ out: inout ByteWriter) {
+        if !Extras.alwaysDefault, extras.table != nil {
             var object = JSONObject()
             ElementJSON.appendValueAndGrid(of: node, to: &object)
             members(object, &out)
@@ -232,7 +251,7 @@ package enum ElementWriter {
             number(numeric.step, &out)
             out.byte(0x7D)
         }
-        if let position = extras.positionInSet, let size = extras.sizeOfSet {
+        if !Extras.alwaysDefault, let position = extras.positionInSet, let size = extras.sizeOfSet {
             key(#","position":"#, &out)
             literal(#"{"index":"#, &out)
             number(Double(position), &out)
@@ -240,7 +259,7 @@ package enum ElementWriter {
             number(Double(size), &out)
             out.byte(0x7D)
         }
-        if let cell = extras.cell {
+        if !Extras.alwaysDefault, let cell = extras.cell {
             key(#","cell":"#, &out)
             literal(#"{"row":"#, &out)
             number(Double(cell.row), &out)
@@ -254,23 +273,26 @@ package enum ElementWriter {
         }
     }
 
-    static func writeBehavior(_ node: AXNode, _ extras: AXNodeExtras, _ out: inout ByteWriter) {
-        if extras.largeContent != nil || extras.dragDrop != nil {
-            var object = JSONObject()
-            ElementJSON.appendBehavior(of: node, to: &object)
-            members(object, &out)
-            return
+    static func writeBehavior<Extras: ElementExtras>(_ node: AXNode, _ extras: Extras, _ out: inout ByteWriter) {
+        if !Extras.alwaysDefault {
+            if extras.largeContent != nil || extras.dragDrop != nil {
+                var object = JSONObject()
+                ElementJSON.appendBehavior(of: node, to: &object)
+                members(object, &out)
+                return
+            }
+            if extras.containerType != .none { string(#","containerType":"#, extras.containerType.rawValue, &out) }
+            if extras.navigationStyle != .automatic {
+                string(#","navigationStyle":"#, extras.navigationStyle.rawValue, &out)
+            }
+            optionalString(#","textualContext":"#, extras.textualContext, &out)
+            if !extras.userInputLabels.isEmpty { stringArray(#","userInputLabels":"#, extras.userInputLabels, &out) }
+            if !extras.restrictions.isEmpty { stringArray(#","restrictions":"#, extras.restrictions, &out) }
         }
-        if extras.containerType != .none { string(#","containerType":"#, extras.containerType.rawValue, &out) }
-        if extras.navigationStyle != .automatic {
-            string(#","navigationStyle":"#, extras.navigationStyle.rawValue, &out)
-        }
-        optionalString(#","textualContext":"#, extras.textualContext, &out)
-        if !extras.userInputLabels.isEmpty { stringArray(#","userInputLabels":"#, extras.userInputLabels, &out) }
-        if !extras.restrictions.isEmpty { stringArray(#","restrictions":"#, extras.restrictions, &out) }
         optionalString(#","text":"#, node.text, &out)
         if node.viewID == nil { literal(#","virtual":true"#, &out) }
         if node.actionTarget != node.id { string(#","actionTarget":"#, node.actionTarget, &out) }
+        guard !Extras.alwaysDefault else { return }
         if !extras.directTouchOptions.isEmpty {
             stringArray(#","directTouchOptions":"#, extras.directTouchOptions, &out)
         }
@@ -284,4 +306,66 @@ package enum ElementWriter {
         }
         optionalString(#","focusGroupIdentifier":"#, extras.focus.groupIdentifier, &out)
     }
+}
+
+/// The rarely-set properties `ElementWriter` reads: `AXNodeExtras` itself, or `NoExtras` for the many nodes that
+/// share the default extras (D-PERF-8).
+protocol ElementExtras {
+    /// True when every property is at its default whatever the value (`NoExtras`): the writer specialised for
+    /// such a type leaves out every branch that reads one, at compile time.
+    static var alwaysDefault: Bool { get }
+    var hint: String? { get }
+    var placeholder: String? { get }
+    var language: String? { get }
+    var headingLevel: Int? { get }
+    var containerType: ContainerType { get }
+    var navigationStyle: NavigationStyle { get }
+    var textualContext: String? { get }
+    var userInputLabels: [String] { get }
+    var customActions: [CustomAction] { get }
+    var rotors: [CustomRotor] { get }
+    var positionInSet: Int? { get }
+    var sizeOfSet: Int? { get }
+    var table: AXTableInfo? { get }
+    var cell: AXCellInfo? { get }
+    var restrictions: [String] { get }
+    var focus: FocusProperties { get }
+    var directTouchOptions: [String] { get }
+    var automationElements: [String] { get }
+    var ignoresInvertColors: Bool { get }
+    var largeContent: LargeContent? { get }
+    var textContent: AXTextContent? { get }
+    var dragDrop: DragDropDescriptors? { get }
+}
+
+extension AXNodeExtras: ElementExtras {
+    static var alwaysDefault: Bool { false }
+}
+
+/// Every rarely-set property at its default, as `AXNodeExtras()` has them (`ElementWriterTests` compares the two
+/// writers on nodes with and without extras).
+struct NoExtras: ElementExtras {
+    static var alwaysDefault: Bool { true }
+    var hint: String? { nil }
+    var placeholder: String? { nil }
+    var language: String? { nil }
+    var headingLevel: Int? { nil }
+    var containerType: ContainerType { .none }
+    var navigationStyle: NavigationStyle { .automatic }
+    var textualContext: String? { nil }
+    var userInputLabels: [String] { [] }
+    var customActions: [CustomAction] { [] }
+    var rotors: [CustomRotor] { [] }
+    var positionInSet: Int? { nil }
+    var sizeOfSet: Int? { nil }
+    var table: AXTableInfo? { nil }
+    var cell: AXCellInfo? { nil }
+    var restrictions: [String] { [] }
+    var focus: FocusProperties { FocusProperties() }
+    var directTouchOptions: [String] { [] }
+    var automationElements: [String] { [] }
+    var ignoresInvertColors: Bool { false }
+    var largeContent: LargeContent? { nil }
+    var textContent: AXTextContent? { nil }
+    var dragDrop: DragDropDescriptors? { nil }
 }

@@ -154,6 +154,9 @@ struct TreeJSONWalker {
     let nests: Bool
     var count = 0
     var truncated: [(id: String, kind: Truncation, omitted: Int)] = []
+    /// The nodes of the lists being written, innermost last: a list's nodes are looked up together before any is
+    /// written, so the lookups' cache misses overlap instead of each waiting behind a whole element's writing.
+    var listed: [Box<AXNode>] = []
 
     init(_ request: TreeGet.Request) {
         tree = request.snap.tree
@@ -178,14 +181,19 @@ struct TreeJSONWalker {
     /// its box (no copy of its members, D-PERF-5).
     mutating func writeList<IDs: RandomAccessCollection<String>>(_ ids: IDs, level: Int, into out: inout ByteWriter) {
         out.byte(0x5B)
-        var first = true
         // The map itself, so its lookups are specialized here (`BoxedMap.box` runs the generic map code).
         let nodes = tree.nodes.storage
+        let base = listed.count
         for index in ids.indices {
-            guard let box = nodes[ids[index]] else { continue }
-            if first { first = false } else { out.byte(0x2C) }
-            writeNode(box, level: level, into: &out)
+            if let box = nodes[ids[index]] { listed.append(box) }
         }
+        // Nested lists append after `end` and take their nodes off again before returning.
+        let end = listed.count
+        for position in base..<end {
+            if position > base { out.byte(0x2C) }
+            writeNode(listed[position], level: level, into: &out)
+        }
+        listed.removeLast(end &- base)
         out.byte(0x5D)
     }
 
