@@ -215,13 +215,19 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// Appends the decimal digits of `value` (no sign), formed in the block.
-    @inlinable public mutating func digits(_ value: UInt64) {
-        makeRoom(20)
-        // Coordinates, sizes and counts are mostly under 10,000: their digits by two divisions at most.
+    @inlinable @inline(__always) public mutating func digits(_ value: UInt64) {
+        // Coordinates, sizes, indexes and counts are mostly under 10,000: written here, by two divisions at most.
         if value < 10_000 {
+            makeRoom(4)
             shortDigits(UInt32(truncatingIfNeeded: value))
             return
         }
+        longDigits(value)
+    }
+
+    /// `digits` of 10,000 and more.
+    @usableFromInline mutating func longDigits(_ value: UInt64) {
+        makeRoom(20)
         var length = 1
         var probe = value
         while probe >= 10 {
@@ -258,7 +264,7 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// Appends `value` in decimal, with a minus sign when negative.
-    @inlinable public mutating func integer(_ value: Int) {
+    @inlinable @inline(__always) public mutating func integer(_ value: Int) {
         if value < 0 { byte(0x2D) }
         digits(UInt64(value.magnitude))
     }

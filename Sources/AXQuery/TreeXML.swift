@@ -102,8 +102,8 @@ package enum TreeXML {
             Encoding.pick(
                 "<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\"",
                 #"<XCUIElementTypeApplication type=\"XCUIElementTypeApplication\""#))
-        attribute(Encoding.self, "name", appName, &out)
-        attribute(Encoding.self, "label", appName, &out)
+        attribute(Encoding.pick(" name=\"", #" name=\""#), appName, Encoding.self, &out)
+        attribute(Encoding.pick(" label=\"", #" label=\""#), appName, Encoding.self, &out)
         out.literal(Encoding.pick(" enabled=\"true\" visible=\"true\">\n", #" enabled=\"true\" visible=\"true\">\n"#))
         // Explicit stack of steps; each node is looked up once, when its parent opens (the tree's hash-trie lookups
         // were 10 % of a 10,000-element page source when each node was looked up two to three times).
@@ -182,12 +182,16 @@ package enum TreeXML {
         let type = typeName(role: box.value.role, viewClass: box.value.viewClass)
         indent(depth, &out)
         out.byte(0x3C)
+        // Type names and roles are ASCII letters (`TypeNameTableTests`): written as they are, no escape scan.
         out.raw(type)
-        attribute(Encoding.self, "type", type, &out)
+        out.literal(Encoding.pick(" type=\"", #" type=\""#))
+        out.raw(type)
+        out.literal(Encoding.quote)
         attribute(
-            Encoding.self, "name", box.value.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? box.value.label, &out)
-        attribute(Encoding.self, "label", box.value.label, &out)
-        attribute(Encoding.self, "value", box.value.value, &out)
+            Encoding.pick(" name=\"", #" name=\""#),
+            box.value.identifier.flatMap { $0.isEmpty ? nil : $0 } ?? box.value.label, Encoding.self, &out)
+        attribute(Encoding.pick(" label=\"", #" label=\""#), box.value.label, Encoding.self, &out)
+        attribute(Encoding.pick(" value=\"", #" value=\""#), box.value.value, Encoding.self, &out)
         out.literal(
             box.value.states.contains(.enabled)
                 ? Encoding.pick(" enabled=\"true\"", #" enabled=\"true\""#)
@@ -203,8 +207,10 @@ package enum TreeXML {
         out.literal(Encoding.pick(" index=\"", #" index=\""#))
         out.integer(index)
         out.literal(Encoding.quote)
-        attribute(Encoding.self, "role", box.value.role.rawValue, &out)
-        attribute(Encoding.self, "axid", box.value.id, &out)
+        out.literal(Encoding.pick(" role=\"", #" role=\""#))
+        out.raw(box.value.role.rawValue)
+        out.literal(Encoding.quote)
+        attribute(Encoding.pick(" axid=\"", #" axid=\""#), box.value.id, Encoding.self, &out)
         if box.value.states.contains(.automationOnly) {
             out.literal(Encoding.pick(" automationOnly=\"true\"", #" automationOnly=\"true\""#))
         }
@@ -222,15 +228,13 @@ package enum TreeXML {
         }
     }
 
-    /// ` name="value"` with the value escaped; nothing for nil.
+    /// `head` (` name="` in the encoding) and the value escaped, then the closing quote; nothing for nil.
     @inline(__always)
     static func attribute<Encoding: PageSourceEncoding>(
-        _ encoding: Encoding.Type, _ name: StaticString, _ value: String?, _ out: inout ByteWriter
+        _ head: StaticString, _ value: String?, _ encoding: Encoding.Type, _ out: inout ByteWriter
     ) {
         guard let value else { return }
-        out.byte(0x20)
-        out.literal(name)
-        out.literal(Encoding.pick("=\"", #"=\""#))
+        out.literal(head)
         escaped(Encoding.self, value, &out)
         out.literal(Encoding.quote)
     }

@@ -15,4 +15,19 @@ final class TypeNameTableTests: XCTestCase {
             XCTAssertNil(TreeXML.tableTypeName(role), "role \(role) is decided by its view class, not by the table")
         }
     }
+
+    /// The page source writes type names and role names as they are, with no escape scan (D-PERF-8): each must be
+    /// ASCII letters only, for every role and view class.
+    func testTypeNamesAndRoleNamesNeedNoEscaping() {
+        func letters(_ text: String) -> Bool {
+            !text.isEmpty && text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        }
+        for role in AXRole.allCases {
+            XCTAssertTrue(letters(role.rawValue), "role \(role.rawValue.debugDescription)")
+            for viewClass in ViewClass.allCases {
+                let name = TreeXML.typeName(role: role, viewClass: viewClass)
+                XCTAssertTrue(letters(name), "type name \(name.debugDescription) of \(role), \(viewClass)")
+            }
+        }
+    }
 }
