@@ -115,7 +115,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: swiftSettings),
         .target(
-            name: "AXProvider", dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXRPCClient", "AXWire"],
+            name: "AXProvider",
+            dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXWire"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol", "AXTrace"],
@@ -127,14 +128,15 @@ let package = Package(
         .target(name: "AXDemo", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXRasterizer", swiftSettings: swiftSettings),
         .target(
-            name: "AXInProcess", dependencies: ["AXRPC", "AXHub", "AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
+            name: "AXInProcess", dependencies: ["AXRPC", "AXRPCRouter", "AXHub", "AXJSON", "AXJSONRPC", "AXProtocol"],
+            swiftSettings: swiftSettings),
         .target(
             name: "AXDemoHost",
             dependencies: ["AXDemo", "AXProvider", "AXInProcess", "AXHub", "AXRPCRouter", "AXJSON", "AXJSONRPC"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXConformance",
-            dependencies: ["AXInProcess", "AXHub", "AXJSON", "AXJSONRPC", "AXRPCClient"],
+            dependencies: ["AXInProcess", "AXHub", "AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCClient"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "axserver",
@@ -151,7 +153,7 @@ let package = Package(
             name: "axquery",
             dependencies: [
                 "AXQuery", "AXInsight", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXRPC", "AXHub",
-                "AXRasterizer",
+                "AXInProcess", "AXRasterizer",
                 "AXMCP", "AXProtocol", "AXTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: swiftSettings),
@@ -185,7 +187,7 @@ let package = Package(
             name: "AXFuzzTargets",
             dependencies: [
                 "AXJSON", "AXJSONRPC", "AXWire", "AXCore", "AXQuery", "AXHub", "AXRPCRouter", "AXRPC", "AXTransport",
-                "AXDBus",
+                "AXProtocol", "AXDBus",
                 "CDBus",
                 "AXATSPI",
                 "AXATSPIModel", "AXInsight",

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Foundation
 
@@ -19,7 +20,10 @@ package final class SocketConnection: ConformanceConnection, @unchecked Sendable
             conn?.lock.withLock { conn?.notifications.append((notificationMethod, notificationParams ?? .null)) }
         }
         client.onRequest { [weak conn] method, params in
-            guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
+            switch RPCServerMessage(rawValue: method) {
+            case .actionPerform: break
+            case .appReset, .connectionClosing, nil: throw RPCError.methodNotFound(method)
+            }
             guard let actionHandler = conn?.lock.withLock({ conn?.handler }) else { return ["handled": false] }
             return await actionHandler(params ?? .null)
         }

@@ -2,6 +2,7 @@ import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPC
 import Dispatch
 import Synchronization
@@ -158,8 +159,10 @@ final class FuzzPeer: RPCPeer, Sendable {
     func notify(_ method: String, _ params: JSON?) {}
 
     func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-        return ["handled": true]
+        switch RPCServerMessage(rawValue: method) {
+        case .actionPerform: return ["handled": true]
+        case .appReset, .connectionClosing, nil: throw RPCError.methodNotFound(method)
+        }
     }
 
     func close() {

@@ -1,7 +1,9 @@
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPC
+import AXRPCRouter
 import Foundation
 import Synchronization
 
@@ -55,6 +57,31 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
         guard let reply = await router.handle(frame: frame, session: session) else {
             return .failure(RPCError.internalError("no reply"))
         }
+        return Self.result(of: reply)
+    }
+
+    /// Calls `method` on the caller's thread, for a process that serves no one else (`axquery --file`): the
+    /// router's synchronous path, and the calls a server runs off its event loop (regex queries) on a thread of
+    /// their own. nil when the method needs the event loop (waits, actions, subscriptions): a live server's.
+    package func callSync(_ method: String, _ params: JSON?) -> Result<JSON, RPCError>? {
+        let (id, open): (Int, RPCSession?) = lock.withLock {
+            let requestID = nextID
+            nextID += 1
+            return (requestID, session)
+        }
+        guard let session = open else { return .failure(RPCError.disconnected(method: method)) }
+        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
+        switch router.handleSync(frame: frame, session: session) {
+        case .reply(let reply): return Self.result(of: reply)
+        case .noReply: return .failure(RPCError.internalError("no reply"))
+        case .needsAsync(let prepared):
+            guard case .reply(let reply) = router.runSyncOnOwnThread(prepared, session: session) else { return nil }
+            return Self.result(of: reply)
+        }
+    }
+
+    /// The result or the error of a reply frame.
+    static func result(of reply: [UInt8]) -> Result<JSON, RPCError> {
         do {
             let response = try JSON.parse(reply)
             if let errorJSON = response["error"], let rpcError = RPCError(json: errorJSON) { return .failure(rpcError) }
@@ -105,17 +132,20 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
     }
 
     package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        if method == "app.reset" {
+        switch RPCServerMessage(rawValue: method) {
+        case .appReset:
             guard let resetHandler = lock.withLock({ self.resetHandler }) else {
                 throw RPCError.methodNotFound(method)
             }
             return try await resetHandler()
+        case .actionPerform:
+            guard let actionHandler = lock.withLock({ handler }) else {
+                throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])
+            }
+            return try await actionHandler(params ?? .null)
+        case .connectionClosing, nil:
+            throw RPCError.methodNotFound(method)
         }
-        guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-        guard let actionHandler = lock.withLock({ handler }) else {
-            throw RPCError.appNotResponding("no handler", data: ["reason": "timeout"])
-        }
-        return try await actionHandler(params ?? .null)
     }
 
     package func close() { Task { await self.close() as Void } }

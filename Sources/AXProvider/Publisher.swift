@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Synchronization
 
@@ -410,21 +411,25 @@ public final class SocketProviderTransport: ResettableProviderTransport {
         onAction: @escaping @Sendable (ActionCall) async throws -> Bool
     ) async throws -> (app: String, reclaimToken: String?) {
         client.onRequest { method, params in
-            if method == "app.reset", let onReset {
+            switch RPCServerMessage(rawValue: method) {
+            case .appReset:
+                guard let onReset else { throw RPCError.methodNotFound(method) }
                 do {
                     return ["reset": true, "revision": JSON(try await onReset())]
                 } catch {
                     throw ActionFailure(error).rpcError
                 }
+            case .actionPerform:
+                let handled: Bool
+                do {
+                    handled = try await onAction(ActionCall(json: params ?? .null))
+                } catch {
+                    throw ActionFailure(error).rpcError
+                }
+                return ["handled": .bool(handled)]
+            case .connectionClosing, nil:
+                throw RPCError.methodNotFound(method)
             }
-            guard method == "action.perform" else { throw RPCError.methodNotFound(method) }
-            let handled: Bool
-            do {
-                handled = try await onAction(ActionCall(json: params ?? .null))
-            } catch {
-                throw ActionFailure(error).rpcError
-            }
-            return ["handled": .bool(handled)]
         }
         var params: JSONObject = ["name": .string(name)]
         if let reclaimToken, !reclaimToken.isEmpty { params["reclaimToken"] = .string(reclaimToken) }

@@ -1,4 +1,5 @@
 import AXHub
+import AXInProcess
 import AXJSON
 import AXJSONRPC
 import AXProtocol
@@ -50,18 +51,16 @@ final class RemoteBackend: Backend {
     }
 }
 
-/// A file evaluated in-process: the same hub, store, derivation, selector engine and method table as the server.
+/// A file evaluated in-process: the same hub, store, derivation, selector engine and method table as the server,
+/// through the one in-process route (`InProcessConnection`, D-SEAMS-1).
 final class OfflineBackend: Backend {
-    let router = RPCRouter()
     let hub = Hub(actionTimeout: .seconds(1))
-    let session: RPCSession
-    private var nextID = 1
+    let connection: InProcessConnection
 
     init(snapshot: JSON, appName: String) throws(CLIFailure) {
         var options = MethodOptions()
         if let rasterizer = SVGRasterizer.find() { options.rasterizePNG = { svg throws in try rasterizer.png(svg) } }
-        AXMethods.install(on: router, hub: hub, options: options)
-        session = RPCSession(peer: OfflinePeer())
+        connection = InProcessConnection(router: InProcessConnection.makeRouter(hub: hub, options: options))
         let app = hub.registerApp(name: appName, provider: nil)
         do { try hub.setSnapshot(app: app, snapshot) } catch {
             throw CLIFailure(Exit.connection, "the file is not a valid hierarchy: \(error)")
@@ -71,42 +70,13 @@ final class OfflineBackend: Backend {
     }
 
     func call(_ method: String, _ params: JSON?, timeout: Duration) throws(RPCError) -> JSON {
-        let id = nextID
-        nextID += 1
-        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
-        switch router.handleSync(frame: frame, session: session) {
-        case .reply(let bytes):
-            guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
-            switch RPCInbound.classify(msg) {
-            case .response(_, let result): return try result.get()
-            default: throw RPCError.internalError("unexpected reply")
-            }
-        case .noReply:
-            throw RPCError.internalError("no reply")
-        case .needsAsync(let prepared):
-            // Calls that a server runs off its event loop (regex queries) run here: this process serves no one else.
-            if case .reply(let bytes) = router.runSyncOnOwnThread(prepared, session: session) {
-                guard let msg = try? JSON.parse(bytes) else { throw RPCError.internalError("unparsable reply") }
-                if case .response(_, let result) = RPCInbound.classify(msg) { return try result.get() }
-                throw RPCError.internalError("unexpected reply")
-            }
+        guard let result = connection.callSync(method, params) else {
             throw RPCError.invalidRequest(
                 "'\(method)' needs a live server (it is not available with --file)",
                 data: ["method": .string(method)])
         }
+        return try result.get()
     }
-}
-
-/// The in-process server's view of the CLI (no server->client requests are ever made offline).
-final class OfflinePeer: RPCPeer {
-    let connectionID: UInt64 = 1
-    func notify(_ method: String, _ params: JSON?) {}
-    func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        throw RPCError.methodNotFound(method)
-    }
-    func close() {}
-    var isClosed: Bool { false }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 @inline(__always) private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

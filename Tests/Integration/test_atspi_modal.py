@@ -17,7 +17,9 @@ application, window:destroy, every held object DEFUNCT, and came back as new win
 import json
 import os
 import select
+import signal
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -28,10 +30,11 @@ MAIL = os.path.join(HERE, "data", "mail_provider.py")
 EDITOR = os.path.join(HERE, "data", "editor_provider.py")
 
 HOLDER = r'''
-import json, sys
+import faulthandler, json, signal, sys
 import pyatspi
 from gi.repository import GLib
 
+faulthandler.register(signal.SIGUSR1)  # the test asks for the stack of a holder that stopped answering
 app_name, button_name = sys.argv[1], sys.argv[2]
 modal_window = sys.argv[3] if len(sys.argv) > 3 else None
 events = []
@@ -107,8 +110,9 @@ loop.run()
 class Holder:
     def __init__(self, env, app, button, modal_window=None):
         args = [app, button] + ([modal_window] if modal_window else [])
+        self.stderr = tempfile.TemporaryFile(mode="w+")
         self.p = subprocess.Popen(["/usr/bin/python3", "-c", HOLDER] + args, env=env, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
         ready = json.loads(self.p.stdout.readline() or "null")
         if ready != "READY":
             raise AssertionError("the pyatspi holder could not find %r in %r: %r" % (button, app, ready))
@@ -118,7 +122,12 @@ class Holder:
         self.p.stdin.flush()
         ready, _, _ = select.select([self.p.stdout], [], [], timeout)
         if not ready:
-            raise AssertionError("the pyatspi holder did not answer %r within %d s" % (command, timeout))
+            # Where it is stuck (a synchronous D-Bus call names the peer that does not answer): its Python stack.
+            self.p.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            self.stderr.seek(0)
+            raise AssertionError("the pyatspi holder did not answer %r within %d s; its stack:\n%s"
+                                 % (command, timeout, self.stderr.read()[-4000:]))
         return json.loads(self.p.stdout.readline())
 
     def wait(self, command, want, timeout=10):
@@ -136,6 +145,7 @@ class Holder:
         except subprocess.TimeoutExpired:
             self.p.kill()
             self.p.wait(10)
+        self.stderr.close()
 
 
 class HeldReferencesSurviveTheAlert(unittest.TestCase):

@@ -18,12 +18,12 @@ from harness import ROOT
 FORBIDDEN = {"AXCore", "AXHub", "AXQuery", "AXInsight", "AXRPCRouter", "AXRPC", "AXTransport", "AXATSPI",
              "AXATSPIModel", "AXDBus"}
 LIBRARIES = ["AXProvider", "AXClient"]
-# What each library may link: JSON, the protocol (for the client also its catalog, AXProtocol: the typed method
-# names and keys, D-CATALOG-1), the client transport with the wire it shares with the server
+# What each library may link: JSON, the protocol and its catalog (AXProtocol: the typed method names and keys,
+# D-CATALOG-1; the provider reads the server's requests from it, `RPCServerMessage`), the client transport with the wire it shares with the server
 # (AXWire: framing, socket paths), and for the provider the schema table it shares with the server (AXSchema, JSON
 # only; Specs/hierarchy.md §One schema table), and for the client the trace writer of startTrace/stopTrace (AXTrace,
 # itself only JSON, the protocol and the catalog; Specs/trace-swift.md).
-ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXSchema", "AXWire"],
+ALLOWED = {"AXProvider": ["AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXSchema", "AXWire"],
            "AXClient": ["AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXTrace", "AXWire"]}
 
 
