@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "AXRPCClient",
             dependencies: [
-                "AXJSON", "AXJSONRPC", "AXWire",
+                "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: swiftSettings),
@@ -87,18 +87,19 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .target(name: "AXInsight", dependencies: ["AXCore", "AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXHub", dependencies: ["AXCore", "AXSchema", "AXJSON"], swiftSettings: swiftSettings),
-        .target(name: "AXRPCRouter", dependencies: ["AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXRPCRouter", dependencies: ["AXJSON", "AXJSONRPC", "AXProtocol"], swiftSettings: swiftSettings),
         .target(
             name: "AXRPC",
             dependencies: [
                 "AXRPCRouter", "AXProtocol", "AXHub", "AXQuery", "AXInsight", "AXCore", "AXSchema", "AXJSON",
-                "AXJSONRPC",
+                "AXJSONRPC", .product(name: "HashTreeCollections", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "AXTransport",
             dependencies: [
-                "AXRPCRouter", "AXJSON", "AXJSONRPC", "AXWire",
+                "AXRPCRouter", "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -132,7 +133,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "AXDemoHost",
-            dependencies: ["AXDemo", "AXProvider", "AXInProcess", "AXHub", "AXRPCRouter", "AXJSON", "AXJSONRPC"],
+            dependencies: [
+                "AXDemo", "AXProvider", "AXInProcess", "AXHub", "AXRPCRouter", "AXJSON", "AXJSONRPC", "AXProtocol",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "AXConformance",
@@ -210,7 +213,8 @@ let package = Package(
         .target(
             name: "AXTestSupport",
             dependencies: [
-                "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXRPCRouter", "AXTransport", "AXWire",
+                "AXDBus", "CDBus", "AXHub", "AXCore", "AXJSON", "AXJSONRPC", "AXProtocol", "AXRPCRouter", "AXTransport",
+                "AXWire",
             ], path: "Sources/AXTestSupport",
             swiftSettings: swiftSettings),
         .testTarget(name: "AXDBusTests", dependencies: ["AXDBus", "AXTestSupport"]),

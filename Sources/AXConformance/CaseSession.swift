@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// One conformance case being run: its app's and test script's connections (and the operator's, opened when a step
 /// first needs it), the app's action log and the steps. `run()` answers the first failure as "step N: why".
@@ -14,8 +15,11 @@ struct CaseSession: Sendable {
     let appBox = AppBox()
 
     /// The methods the app sends by default, and those the operator sends when the runner has its token.
-    static let providerMethods: Set<String> = ["hierarchy.set", "hierarchy.update", "accessibility.post"]
-    static let operatorMethods: Set<String> = ["policy.set"]
+    static let providerMethods: Set<String> = [
+        RPCMethodName.hierarchySet.rawValue, RPCMethodName.hierarchyUpdate.rawValue,
+        RPCMethodName.accessibilityPost.rawValue,
+    ]
+    static let operatorMethods: Set<String> = [RPCMethodName.policySet.rawValue]
 
     func close() async {
         await automation.close()
@@ -51,7 +55,7 @@ struct CaseSession: Sendable {
             for rule in providerRules {
                 guard let pattern = rule["match"], Matcher.match(pattern, req) == nil else { continue }
                 if let ops = rule["update"], let app = appBox.value {
-                    _ = await provider.call("hierarchy.update", ["app": .string(app), "ops": ops])
+                    _ = await provider.call(RPCMethodName.hierarchyUpdate.rawValue, ["app": .string(app), "ops": ops])
                 }
                 var answer: JSONObject = ["handled": .bool(rule["handled"]?.boolValue ?? true)]
                 // A rule's `item` is the app's answer to a `rotorSearch` request (D-ROTOR-5).
@@ -65,17 +69,18 @@ struct CaseSession: Sendable {
     /// Step 0: both connections initialize, the app registers and sends the case's hierarchy; the app id.
     func setUp() async -> Result<String, StepFailure> {
         if case .failure(let error) = await provider.call(
-            "initialize", ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]])
+            RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]])
         {
             return .failure(StepFailure(failure(0, "initialize (provider) failed: \(error.message)")))
         }
         if case .failure(let error) = await automation.call(
-            "initialize", ["role": "automation", "clientInfo": ["name": "axserver-conformance"]])
+            RPCMethodName.initialize.rawValue, ["role": "automation", "clientInfo": ["name": "axserver-conformance"]])
         {
             return .failure(StepFailure(failure(0, "initialize (automation) failed: \(error.message)")))
         }
         let app: String
-        switch await provider.call("app.register", ["name": .string("conformance-" + testCase.id)]) {
+        switch await provider.call(RPCMethodName.appRegister.rawValue, ["name": .string("conformance-" + testCase.id)])
+        {
         case .failure(let error): return .failure(StepFailure(failure(0, "app.register failed: \(error.message)")))
         case .success(let response):
             guard let appID = response["app"]?.stringValue else {
@@ -87,7 +92,7 @@ struct CaseSession: Sendable {
         if let hierarchy = testCase.hierarchy {
             var params = hierarchy.objectValue ?? ["windows": hierarchy]
             params["app"] = .string(app)
-            if case .failure(let error) = await provider.call("hierarchy.set", .object(params)) {
+            if case .failure(let error) = await provider.call(RPCMethodName.hierarchySet.rawValue, .object(params)) {
                 return .failure(
                     StepFailure(
                         failure(0, "hierarchy.set failed: \(error.message) \(error.data.map { $0.jsonString } ?? "")")))
@@ -174,7 +179,7 @@ struct CaseSession: Sendable {
             "role": "operator", "operatorToken": .string(token),
             "clientInfo": ["name": "axserver-conformance-operator"],
         ]
-        if case .failure(let error) = await opened.call("initialize", hello) {
+        if case .failure(let error) = await opened.call(RPCMethodName.initialize.rawValue, hello) {
             return .failure(StepFailure(failure(stepNumber, "initialize (operator) failed: \(error.message)")))
         }
         return .success(opened)

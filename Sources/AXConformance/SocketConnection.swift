@@ -37,7 +37,8 @@ package final class SocketConnection: ConformanceConnection, @unchecked Sendable
 
     package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
         var effectiveParams = params
-        if method == "initialize", let tokenFields = tokenInit, case .object(var object)? = params {
+        if method == RPCMethodName.initialize.rawValue, let tokenFields = tokenInit, case .object(var object)? = params
+        {
             for (key, value) in tokenFields { object[key] = value }
             effectiveParams = .object(object)
         }

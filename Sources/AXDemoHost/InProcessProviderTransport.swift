@@ -2,6 +2,7 @@ import AXHub
 import AXInProcess
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXProvider
 import AXRPCRouter
 
@@ -51,10 +52,11 @@ package final class InProcessProviderTransport: ResettableProviderTransport {
                 throw ActionFailure(error).rpcError
             }
         }
-        _ = try await call("initialize", ["role": "provider", "clientInfo": ["name": "AXProvider (in process)"]])
+        _ = try await call(
+            RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "AXProvider (in process)"]])
         var params: JSONObject = ["name": .string(name)]
         if onReset != nil { params["reset"] = true }
-        let reply = try await call("app.register", params)
+        let reply = try await call(RPCMethodName.appRegister.rawValue, params)
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return id
     }

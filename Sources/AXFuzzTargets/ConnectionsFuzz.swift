@@ -1,6 +1,7 @@
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCRouter
 import Synchronization
 
@@ -135,18 +136,18 @@ enum ConnectionsFuzz {
                 guard connections.count < 8 else { return }
                 let peer = Peer(fragile: argument & 1 == 1)
                 connections.append(Connection(peer: peer, session: RPCSession(peer: peer)))
-                _ = send(connections.count - 1, [("initialize", ["role": "automation"])])
+                _ = send(connections.count - 1, [(RPCMethodName.initialize.rawValue, ["role": "automation"])])
                 return
             }
             let index = live[argument % live.count]
             switch step {
             case 1 where connections[index].app == nil:
-                let reply = send(index, [("app.register", ["name": .string("app\(argument % 3)")])])
+                let reply = send(index, [(RPCMethodName.appRegister.rawValue, ["name": .string("app\(argument % 3)")])])
                 connections[index].app = reply.first?["result"]?["app"]?.stringValue
             case 2:
                 let events: [JSON] =
                     argument & 2 == 0 ? ["tree.changed"] : ["tree.changed", "app.removed", "app.added"]
-                let reply = send(index, [("events.subscribe", ["events": .array(events)])])
+                let reply = send(index, [(RPCMethodName.eventsSubscribe.rawValue, ["events": .array(events)])])
                 if let id = reply.first?["result"]?["subscription"]?.intValue {
                     connections[index].subscriptions.append(id)
                 }
@@ -154,10 +155,11 @@ enum ConnectionsFuzz {
             case 4:
                 connections[index].peer.close()
             case 5:
-                _ = send(index, Array(repeating: ("ping", JSON.object([:])), count: argument % 4 + 1))
+                _ = send(
+                    index, Array(repeating: (RPCMethodName.ping.rawValue, JSON.object([:])), count: argument % 4 + 1))
             case 6:
                 if let id = connections[index].subscriptions.popLast() {
-                    _ = send(index, [("events.unsubscribe", ["subscription": JSON(id)])])
+                    _ = send(index, [(RPCMethodName.eventsUnsubscribe.rawValue, ["subscription": JSON(id)])])
                 }
             default:
                 break
@@ -171,7 +173,7 @@ enum ConnectionsFuzz {
             if !connections[index].hasTree {
                 calls.append(
                     (
-                        "hierarchy.set",
+                        RPCMethodName.hierarchySet.rawValue,
                         [
                             "windows": [
                                 [
@@ -189,7 +191,7 @@ enum ConnectionsFuzz {
                 counter += 1
                 calls.append(
                     (
-                        "hierarchy.update",
+                        RPCMethodName.hierarchyUpdate.rawValue,
                         ["ops": [["op": "set", "id": "l", "properties": ["text": .string("\(counter)")]]]]
                     ))
             }

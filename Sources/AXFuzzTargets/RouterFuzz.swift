@@ -19,7 +19,7 @@ enum RouterFuzz {
         run: run)
 
     /// Methods whose answer waits for time to pass or ends the server; their parameters are not fuzzed here.
-    static let skippedMethods: Set<String> = ["wait.for", "shutdown"]
+    static let skippedMethods: Set<String> = [RPCMethodName.waitFor.rawValue, RPCMethodName.shutdown.rawValue]
 
     /// The shared server, set up on first use.
     static let server = FuzzServer()
@@ -211,8 +211,8 @@ final class FuzzServer: Sendable {
         AXMethods.install(on: router, hub: hub)
         providerSession = RPCSession(peer: FuzzPeer())
         let setup: [(String, JSON)] = [
-            ("initialize", ["role": "provider", "clientInfo": ["name": "axfuzz-provider"]]),
-            ("app.register", ["name": .string(DemoApp.appName)]),
+            (RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "axfuzz-provider"]]),
+            (RPCMethodName.appRegister.rawValue, ["name": .string(DemoApp.appName)]),
         ]
         var appID = ""
         for (method, params) in setup {
@@ -223,7 +223,7 @@ final class FuzzServer: Sendable {
         }
         var hierarchy = DemoApp().snapshot().objectValue ?? JSONObject()
         hierarchy["app"] = .string(appID)
-        _ = call("hierarchy.set", .object(hierarchy), session: providerSession)
+        _ = call(RPCMethodName.hierarchySet.rawValue, .object(hierarchy), session: providerSession)
     }
 
     /// Sends one request frame on `session` and returns the parsed reply.
@@ -236,7 +236,9 @@ final class FuzzServer: Sendable {
     func handle(_ frame: [UInt8]) -> [UInt8]? {
         let peer = FuzzPeer()
         let session = RPCSession(peer: peer)
-        _ = call("initialize", ["role": "automation", "clientInfo": ["name": "axfuzz"]], session: session)
+        _ = call(
+            RPCMethodName.initialize.rawValue, ["role": "automation", "clientInfo": ["name": "axfuzz"]],
+            session: session)
         let reply = handle(frame, session: session)
         peer.close()
         return reply

@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 
 /// The user's accessibility settings as a UIKit app reads them (`UIAccessibility.isReduceMotionEnabled`…,
 /// `UIApplication.preferredContentSizeCategory`), from `a11y.settings` or an `a11y.settingsChanged`
@@ -39,7 +40,7 @@ public struct UIAccessibilitySettings: Sendable, Equatable {
 extension Publisher {
     /// The user's accessibility settings now (`a11y.settings`).
     public func accessibilitySettings() async throws -> UIAccessibilitySettings {
-        UIAccessibilitySettings(json: try await transport.call("a11y.settings", [:]))
+        UIAccessibilitySettings(json: try await transport.call(RPCMethodName.a11ySettings.rawValue, [:]))
     }
 }
 
@@ -56,7 +57,7 @@ extension SocketProviderTransport {
             let changed = params["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
             handler(UIAccessibilitySettings(json: params), changed)
         }
-        let reply = try await call("events.subscribe", ["events": ["a11y.settingsChanged"]])
+        let reply = try await call(RPCMethodName.eventsSubscribe.rawValue, ["events": ["a11y.settingsChanged"]])
         return reply["subscription"]?.intValue ?? 0
     }
 }

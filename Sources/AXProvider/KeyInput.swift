@@ -1,4 +1,5 @@
 import AXJSON
+import AXProtocol
 
 /// What happened to a key the app forwarded (`input.key` as provider; Specs/protocol.md §Keys).
 public struct KeyForwardResult: Sendable, Equatable {
@@ -31,7 +32,7 @@ extension Publisher {
     {
         var params: JSONObject = ["app": .string(appID), "key": .string(key), "phase": .string(phase)]
         if !modifiers.isEmpty { params["modifiers"] = JSON(modifiers) }
-        let reply = try await transport.call("input.key", params)
+        let reply = try await transport.call(RPCMethodName.inputKey.rawValue, params)
         return KeyForwardResult(
             consumed: reply["consumed"]?.boolValue ?? false, handledBy: reply["handledBy"]?.stringValue ?? "app",
             focus: reply["focus"]?.stringValue)
@@ -42,6 +43,6 @@ extension Publisher {
     /// Return/KP_Enter/space activate the focused element (`input.configure`; D-KEY-2).
     public func setServerHandlesNavigation(_ on: Bool) async throws {
         _ = try await transport.call(
-            "input.configure", ["app": .string(appID), "serverHandlesNavigation": .bool(on)])
+            RPCMethodName.inputConfigure.rawValue, ["app": .string(appID), "serverHandlesNavigation": .bool(on)])
     }
 }

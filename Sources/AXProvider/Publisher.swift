@@ -317,11 +317,13 @@ public actor Publisher {
             return revision
         }
         do {
-            let reply = try await transport.call("hierarchy.update", ["app": .string(appID), "ops": .array(ops)])
+            let reply = try await transport.call(
+                RPCMethodName.hierarchyUpdate.rawValue, ["app": .string(appID), "ops": .array(ops)])
             accept(snapshot, reply: reply)
             return revision
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.update", error: Self.rpcError(error))
+            let refusal = PublishError.Refusal(
+                method: RPCMethodName.hierarchyUpdate.rawValue, error: Self.rpcError(error))
             return try await sendSnapshot(snapshot, params: params, after: [refusal])
         }
     }
@@ -331,10 +333,10 @@ public actor Publisher {
         async throws(PublishError) -> Int
     {
         do {
-            let reply = try await transport.call("hierarchy.set", params)
+            let reply = try await transport.call(RPCMethodName.hierarchySet.rawValue, params)
             accept(snapshot, reply: reply)
         } catch {
-            let refusal = PublishError.Refusal(method: "hierarchy.set", error: Self.rpcError(error))
+            let refusal = PublishError.Refusal(method: RPCMethodName.hierarchySet.rawValue, error: Self.rpcError(error))
             let failure = PublishError(refusals: earlier + [refusal], resynchronized: false, notRetried: false)
             needsResync = true
             refused = (snapshot, failure)
@@ -368,7 +370,7 @@ public actor Publisher {
             "app": .string(appID), "notification": .string(notification), "argument": JSON(argument),
         ]
         if let priority { params["priority"] = .string(priority) }
-        _ = try await transport.call("accessibility.post", params)
+        _ = try await transport.call(RPCMethodName.accessibilityPost.rawValue, params)
     }
 }
 
@@ -380,7 +382,7 @@ public final class SocketProviderTransport: ResettableProviderTransport {
         client = try await RPCClient.connect(address)
         var params: JSONObject = ["role": "provider", "clientInfo": ["name": "AXProvider"]]
         if let token { params["token"] = .string(token) }
-        _ = try await client.call("initialize", .object(params), timeout: .seconds(10))
+        _ = try await client.call(RPCMethodName.initialize.rawValue, .object(params), timeout: .seconds(10))
     }
     /// Registers the app under `name` and answers the server's `action.perform` requests with `onAction`.
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
@@ -434,7 +436,7 @@ public final class SocketProviderTransport: ResettableProviderTransport {
         var params: JSONObject = ["name": .string(name)]
         if let reclaimToken, !reclaimToken.isEmpty { params["reclaimToken"] = .string(reclaimToken) }
         if onReset != nil { params["reset"] = true }
-        let reply = try await client.call("app.register", .object(params), timeout: .seconds(10))
+        let reply = try await client.call(RPCMethodName.appRegister.rawValue, .object(params), timeout: .seconds(10))
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return (id, reply["reclaimToken"]?.stringValue)
     }

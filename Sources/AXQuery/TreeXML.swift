@@ -115,6 +115,7 @@ package enum TreeXML {
             if let window = tree.nodes.box(windowID) { stack.append(.open(window, depth: 1, index: position)) }
         }
         var children: [WalkStep] = []
+        var positions: [TreeDictionary<String, Box<AXNode>>.Index?] = []
         // The map itself, so its lookups are specialized here (`BoxedMap.box` runs the generic map code).
         let nodes = tree.nodes.storage
         while let step = stack.popLast() {
@@ -130,7 +131,10 @@ package enum TreeXML {
                 // (an outlined copy and destroy of every member, 12 % of a page source's instructions).
                 let type = writeOpening(Encoding.self, box, index: index, depth: depth, &out)
                 children.removeAll(keepingCapacity: true)
-                guard listChildren(of: box, depth: depth, in: tree, nodes, seen: seen, into: &children) else {
+                guard
+                    listChildren(
+                        of: box, depth: depth, in: tree, nodes, seen: seen, positions: &positions, into: &children)
+                else {
                     out.literal(Encoding.pick("/>\n", #"/>\n"#))
                     continue
                 }
@@ -155,12 +159,18 @@ package enum TreeXML {
     /// children, as XCUITest lists them); true when any of them is not written yet.
     static func listChildren(
         of box: Box<AXNode>, depth: Int, in tree: AXTree, _ nodes: TreeDictionary<String, Box<AXNode>>,
-        seen: BoxSet, into children: inout [WalkStep]
+        seen: BoxSet, positions: inout [TreeDictionary<String, Box<AXNode>>.Index?], into children: inout [WalkStep]
     ) -> Bool {
         var opensAny = false
         let childIDs = box.value.children
+        // Where each child is in the map first, then its box: finding a key walks the hash trie with plain loads,
+        // so the walks of siblings overlap in the processor; taking a box counts a reference (an atomic), which
+        // makes each walk wait for the one before (at 100k elements the walks are misses to memory).
+        positions.removeAll(keepingCapacity: true)
+        for id in childIDs { positions.append(nodes.index(forKey: id)) }
         for offset in childIDs.indices {
-            guard let child = nodes[childIDs[offset]] else { continue }
+            guard let position = positions[offset] else { continue }
+            let child = nodes[position].value
             if !opensAny && !seen.contains(child) { opensAny = true }
             children.append(.open(child, depth: depth + 1, index: offset))
         }

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -166,7 +167,7 @@ public final class RPCClient: Sendable {
                             state.id = id
                             return state.cancelled
                         }
-                        if written && cancelledMeanwhile { notify("$/cancelRequest", ["id": id]) }
+                        if written && cancelledMeanwhile { notify(RPCMethodName.cancelRequest.rawValue, ["id": id]) }
                         return written
                     })
             } catch {
@@ -177,7 +178,7 @@ public final class RPCClient: Sendable {
                 state.cancelled = true
                 return state.id
             }
-            if let id { notify("$/cancelRequest", ["id": id]) }
+            if let id { notify(RPCMethodName.cancelRequest.rawValue, ["id": id]) }
         }
         let id = sent.withLock { $0.id?.intValue.map(Int64.init) }
         switch result {

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import Synchronization
 
 /// An asynchronous method handler. Throw `RPCError` for protocol errors; any other error becomes -32603.
@@ -118,7 +119,8 @@ package final class RPCRouter: Sendable {
     package func register(
         _ method: String, requiresInit: Bool = true, concurrent: Bool = false, _ handler: @escaping RPCHandler
     ) {
-        var entry = Entry(requiresInit: requiresInit && method != "initialize", handler: .async(handler))
+        var entry = Entry(
+            requiresInit: requiresInit && method != RPCMethodName.initialize.rawValue, handler: .async(handler))
         entry.concurrent = concurrent
         table.withLock { $0[method] = entry }
     }
@@ -127,7 +129,8 @@ package final class RPCRouter: Sendable {
     /// `handleSync` on the caller's thread.
     package func registerSync(_ method: String, requiresInit: Bool = true, _ handler: @escaping RPCSyncHandler) {
         table.withLock {
-            $0[method] = Entry(requiresInit: requiresInit && method != "initialize", handler: .sync(handler))
+            $0[method] = Entry(
+                requiresInit: requiresInit && method != RPCMethodName.initialize.rawValue, handler: .sync(handler))
         }
     }
 
@@ -140,7 +143,8 @@ package final class RPCRouter: Sendable {
     ) {
         table.withLock {
             $0[method] = Entry(
-                requiresInit: requiresInit && method != "initialize", handler: .sync(handler), offLoop: offLoop)
+                requiresInit: requiresInit && method != RPCMethodName.initialize.rawValue, handler: .sync(handler),
+                offLoop: offLoop)
         }
     }
 
@@ -322,7 +326,9 @@ package final class RPCRouter: Sendable {
                     do { result = .success(try await handler(params, session)) } catch {
                         result = .failure(Self.mapError(error, method: method))
                     }
-                    if case .success = result, method == "initialize" { session.initialized = true }
+                    if case .success = result, method == RPCMethodName.initialize.rawValue {
+                        session.initialized = true
+                    }
                     did = write(id: id, result, into: &out)
                 }
             } else {
@@ -401,7 +407,7 @@ package final class RPCRouter: Sendable {
             do { result = .success(try handler(params, session)) } catch {
                 result = .failure(Self.mapError(error, method: method))
             }
-            if case .success = result, method == "initialize" { session.initialized = true }
+            if case .success = result, method == RPCMethodName.initialize.rawValue { session.initialized = true }
             return write(id: id, result, into: &out)
         }
     }

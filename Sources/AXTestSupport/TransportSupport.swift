@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCRouter
 import AXTransport
 import AXWire
@@ -142,10 +143,10 @@ extension Substring {
 /// The router used by the transport tests.
 package func transportTestRouter(limits: RPCLimits = RPCLimits(maxFrameBytes: 64 * 1024)) -> RPCRouter {
     let router = RPCRouter(limits: limits)
-    router.registerSync("initialize", requiresInit: false) { _, session in
+    router.registerSync(RPCMethodName.initialize.rawValue, requiresInit: false) { _, session in
         ["server": "axserver-test", "conn": .number(Double(session.connectionID))]
     }
-    router.registerSync("ping", requiresInit: false) { _, _ in "pong" }
+    router.registerSync(RPCMethodName.ping.rawValue, requiresInit: false) { _, _ in "pong" }
     router.registerSync("echo", requiresInit: false) { params, _ in params ?? .null }
     router.registerSync("add", requiresInit: false) { params, _ in
         guard let first = params?["a"]?.doubleValue, let second = params?["b"]?.doubleValue else {

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCRouter
 import AXWire
 import Logging
@@ -125,7 +126,7 @@ final class RPCAuthenticationHandler: ChannelInboundHandler, RemovableChannelHan
         if let requestID = message["id"], requestID.stringValue != nil || requestID.doubleValue != nil {
             id = requestID
         }
-        guard message["method"]?.stringValue == "initialize" else {
+        guard message["method"]?.stringValue == RPCMethodName.initialize.rawValue else {
             return (id, "the first message must be 'initialize' with params.token")
         }
         guard let given = message["params"]?["token"]?.stringValue else {

@@ -3,6 +3,7 @@ import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPC
 import Foundation
 
@@ -46,7 +47,7 @@ enum FocusBench {
         for _ in 0..<(quick ? 3 : 11) {
             try hub.update(
                 app: app, ops: [["op": "set", "id": "n1", "properties": ["text": .string("rebuild \(builds.count)")]]])
-            builds.append(await timed("focus.status", [:]))
+            builds.append(await timed(RPCMethodName.focusStatus.rawValue, [:]))
         }
         print("first focus call after a patch (index build + focus.status): median \(fmt(median(builds) / 1000)) ms")
         let focusable = (0..<leaves).filter { $0 % 5 != 1 }
@@ -60,16 +61,20 @@ enum FocusBench {
         for i in 0..<runs {
             let leaf = focusable[(i * 7919) % focusable.count]
             let from: JSON = ["id": .string("n\(leaf)")]
-            query.append(await timed("focus.query", ["direction": .string(directions[i % 4]), "from": from]))
-            explain.append(await timed("focus.explain", ["target": from]))
-            rotor.append(await timed("rotor.next", ["rotor": "button", "from": from, "moveFocus": false]))
+            query.append(
+                await timed(RPCMethodName.focusQuery.rawValue, ["direction": .string(directions[i % 4]), "from": from]))
+            explain.append(await timed(RPCMethodName.focusExplain.rawValue, ["target": from]))
+            rotor.append(
+                await timed(RPCMethodName.rotorNext.rawValue, ["rotor": "button", "from": from, "moveFocus": false]))
         }
-        _ = await timed("focus.update", ["target": ["id": "n0"]])
+        _ = await timed(RPCMethodName.focusUpdate.rawValue, ["target": ["id": "n0"]])
         for i in 0..<runs {
-            move.append(await timed("focus.move", ["direction": .string(i % 2 == 0 ? "right" : "left")]))
+            move.append(
+                await timed(RPCMethodName.focusMove.rawValue, ["direction": .string(i % 2 == 0 ? "right" : "left")]))
         }
         for i in 0..<(runs / 4) {
-            tab.append(await timed("focus.move", ["direction": .string(i % 2 == 0 ? "next" : "previous")]))
+            tab.append(
+                await timed(RPCMethodName.focusMove.rawValue, ["direction": .string(i % 2 == 0 ? "next" : "previous")]))
         }
         func line(_ name: String, _ xs: [Double]) {
             print("\(name): median \(fmt(median(xs))) µs, p95 \(fmt(p95(xs))) µs")
@@ -77,7 +82,7 @@ enum FocusBench {
         line("focus.query {direction, from}", query)
         line("focus.move right/left", move)
         line("focus.move next/previous", tab)
-        line("focus.explain", explain)
+        line(RPCMethodName.focusExplain.rawValue, explain)
         line("rotor.next {rotor: button, from} (system rotor)", rotor)
 
         // One-property patches (as in the core section, through the hub): engine idle, then with engine focus set
@@ -115,7 +120,7 @@ enum FocusBench {
         print(
             "one-property patch through the hub, engine never used: median \(fmt(median(idleTimes))) µs, p95 \(fmt(p95(idleTimes))) µs"
         )
-        _ = await timed("focus.update", ["target": ["id": "n0"]])
+        _ = await timed(RPCMethodName.focusUpdate.rawValue, ["target": ["id": "n0"]])
         try patches("engine focus set (on n0)")
     }
 }

@@ -4,6 +4,7 @@ import AXHub
 import AXInsight
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPC
 import Foundation
 
@@ -81,13 +82,16 @@ enum InsightBench {
                 _ = Auditor.run(tree: snap.tree, views: snap.views, checks: focusAndRotorChecks)
             }, target: nil)
         var bytes = 0
-        report("audit.run (JSON-RPC, default cap 1,000 findings)", time { bytes = rpc("audit.run", [:]) }, target: 50)
+        report(
+            "audit.run (JSON-RPC, default cap 1,000 findings)",
+            time { bytes = rpc(RPCMethodName.auditRun.rawValue, [:]) }, target: 50)
         print("  findings \(findings); reply \(bytes) bytes")
         report(
             "speech walk (engine, both models)", time { _ = SpeechWalk.walk(snap.tree, root: nil, limit: 250_000) },
             target: 20)
         report(
-            "speech.walk (JSON-RPC, both models, limit 10,000)", time { bytes = rpc("speech.walk", ["limit": 10_000]) },
+            "speech.walk (JSON-RPC, both models, limit 10,000)",
+            time { bytes = rpc(RPCMethodName.speechWalk.rawValue, ["limit": 10_000]) },
             target: 20)
         print("  reply \(bytes) bytes")
         var picture: RenderedPicture?
@@ -99,7 +103,8 @@ enum InsightBench {
             }, target: 50)
         print("  drawn \(picture?.drawn ?? 0), omitted \(picture?.omitted ?? 0), \(picture?.svg.utf8.count ?? 0) bytes")
         report(
-            "tree.render svg (JSON-RPC, every node)", time { bytes = rpc("tree.render", ["maxNodes": 20_000]) },
+            "tree.render svg (JSON-RPC, every node)",
+            time { bytes = rpc(RPCMethodName.treeRender.rawValue, ["maxNodes": 20_000]) },
             target: 50)
         print("  reply \(bytes) bytes")
 

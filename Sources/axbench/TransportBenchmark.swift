@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXWire
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ enum TransportBenchmark {
     /// response received). `setup` calls (e.g. `initialize`) are made first, one at a time, untimed.
     /// Throws when a response is missing or any response is an error.
     static func pipelined(
-        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        socketPath: String, count: Int, method: String = RPCMethodName.ping.rawValue, params: JSON? = nil,
         setup: [(method: String, params: JSON?)] = []
     ) async throws -> Double {
         try run(socketPath: socketPath, count: count, method: method, params: params, setup: setup).requestsPerSecond
@@ -34,7 +35,7 @@ enum TransportBenchmark {
 
     /// As `pipelined`, returning the details.
     static func run(
-        socketPath: String, count: Int, method: String = "ping", params: JSON? = nil,
+        socketPath: String, count: Int, method: String = RPCMethodName.ping.rawValue, params: JSON? = nil,
         setup: [(method: String, params: JSON?)] = []
     ) throws -> Result {
         precondition(count > 0)

@@ -2,6 +2,7 @@ import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
 import AXRPC
 import Foundation
@@ -61,7 +62,7 @@ enum TreeGetBench {
 
     static func mbps(leaves: Int, dump: String?) throws {
         let setup = try setUp(leaves: leaves)
-        let frame = RPCMessage.request(id: 1, method: "tree.get", params: setup.params)
+        let frame = RPCMessage.request(id: 1, method: RPCMethodName.treeGet.rawValue, params: setup.params)
         let clock = ContinuousClock()
         func seconds(_ duration: Duration) -> Double {
             Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -93,7 +94,7 @@ enum TreeGetBench {
         report("JSON value (before)     ", legacyTimes)
         var xmlParams = setup.params.objectValue ?? [:]
         xmlParams["format"] = "xml"
-        let xmlFrame = RPCMessage.request(id: 1, method: "tree.get", params: .object(xmlParams))
+        let xmlFrame = RPCMessage.request(id: 1, method: RPCMethodName.treeGet.rawValue, params: .object(xmlParams))
         var xmlReplyTimes: [Double] = []
         var pageTimes: [Double] = []
         var pageSize = 0
@@ -124,7 +125,7 @@ enum TreeGetBench {
         let setup = try setUp(leaves: leaves)
         var params = setup.params.objectValue ?? [:]
         if xml { params["format"] = "xml" }
-        let frame = RPCMessage.request(id: 1, method: "tree.get", params: .object(params))
+        let frame = RPCMessage.request(id: 1, method: RPCMethodName.treeGet.rawValue, params: .object(params))
         var total = 0
         for _ in 0..<rounds {
             if useLegacy {

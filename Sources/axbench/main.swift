@@ -10,6 +10,7 @@ import AXDemo
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
 import AXRPC
 import AXRPCClient
@@ -278,7 +279,7 @@ if CommandLine.arguments.contains("--treeget-split") {
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-treeget") {
-    for _ in 0..<5 { _ = call("tree.get", ["app": .string(app), "format": "json"]) }
+    for _ in 0..<5 { _ = call(RPCMethodName.treeGet.rawValue, ["app": .string(app), "format": "json"]) }
     exit(0)
 }
 var q1: [Double] = []
@@ -286,10 +287,13 @@ var q2: [Double] = []
 var q3: [Double] = []
 for i in 0..<(quick ? 100 : 1000) {
     let leaf = (i * 7919) % 5000
-    q1.append(call("query.one", ["app": .string(app), "selector": .string("#n\(leaf)")]).0)
+    q1.append(call(RPCMethodName.queryOne.rawValue, ["app": .string(app), "selector": .string("#n\(leaf)")]).0)
     q2.append(
-        call("query.one", ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]).0)
-    q3.append(call("element.get", ["app": .string(app), "target": ["id": .string("n\(leaf)")]]).0)
+        call(
+            RPCMethodName.queryOne.rawValue,
+            ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]
+        ).0)
+    q3.append(call(RPCMethodName.elementGet.rawValue, ["app": .string(app), "target": ["id": .string("n\(leaf)")]]).0)
 }
 print("tree: \(nodeCount) accessibility nodes")
 print(
@@ -300,7 +304,7 @@ print("element.get {id}: median \(fmt(median(q3))) µs, p95 \(fmt(p95(q3))) µs"
 var tg: [Double] = []
 var size = 0
 for _ in 0..<(quick ? 5 : 30) {
-    let (elapsed, response) = call("tree.get", ["app": .string(app), "format": "json"])
+    let (elapsed, response) = call(RPCMethodName.treeGet.rawValue, ["app": .string(app), "format": "json"])
     tg.append(elapsed / 1000)
     size = response.count
 }
@@ -319,25 +323,27 @@ do {
     var rates: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
         rates.append(
-            try TransportBenchmark.run(socketPath: sock, count: requestCount, method: "ping").requestsPerSecond)
+            try TransportBenchmark.run(socketPath: sock, count: requestCount, method: RPCMethodName.ping.rawValue)
+                .requestsPerSecond)
     }
     print("pipelined ping: \(Int(median(rates))) req/s (median of \(rates.count) runs of \(requestCount))")
     var qrates: [Double] = []
     for _ in 0..<(quick ? 1 : 3) {
         qrates.append(
             try TransportBenchmark.run(
-                socketPath: sock, count: requestCount / 10, method: "element.get",
-                params: ["app": .string(app), "target": ["id": "n42"]], setup: [("initialize", nil)]
+                socketPath: sock, count: requestCount / 10, method: RPCMethodName.elementGet.rawValue,
+                params: ["app": .string(app), "target": ["id": "n42"]],
+                setup: [(RPCMethodName.initialize.rawValue, nil)]
             ).requestsPerSecond)
     }
     print("pipelined element.get: \(Int(median(qrates))) req/s")
 
     // Update → event latency: a provider client patches, a subscriber client receives tree.changed.
     let provider = try await RPCClient.connect("unix:" + sock)
-    _ = try await provider.call("initialize", ["role": "provider"])
-    let papp = try await provider.call("app.register", ["name": "latency"])["app"]!.stringValue!
+    _ = try await provider.call(RPCMethodName.initialize.rawValue, ["role": "provider"])
+    let papp = try await provider.call(RPCMethodName.appRegister.rawValue, ["name": "latency"])["app"]!.stringValue!
     _ = try await provider.call(
-        "hierarchy.set",
+        RPCMethodName.hierarchySet.rawValue,
         [
             "windows": [
                 [
@@ -349,16 +355,17 @@ do {
             ]
         ])
     let subscriber = try await RPCClient.connect("unix:" + sock)
-    _ = try await subscriber.call("initialize", nil)
+    _ = try await subscriber.call(RPCMethodName.initialize.rawValue, nil)
     let arrivals = AsyncStream<ContinuousClock.Instant>.makeStream()
     subscriber.onNotification { method, _ in if method == "tree.changed" { arrivals.continuation.yield(clock.now) } }
-    _ = try await subscriber.call("events.subscribe", ["events": ["tree.changed"], "app": .string(papp)])
+    _ = try await subscriber.call(
+        RPCMethodName.eventsSubscribe.rawValue, ["events": ["tree.changed"], "app": .string(papp)])
     var it = arrivals.stream.makeAsyncIterator()
     var lat: [Double] = []
     for i in 0..<(quick ? 200 : 2000) {
         let t0 = clock.now
         provider.notify(
-            "hierarchy.update",
+            RPCMethodName.hierarchyUpdate.rawValue,
             ["app": .string(papp), "ops": [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]])
         guard let t1 = await it.next() else { break }
         lat.append(us(t1 - t0))

@@ -1,9 +1,10 @@
 """The protocol catalog is the one place a JSON-RPC method name is written (issue 31 item 1, D-CATALOG-1).
 
-* No Swift client surface (AXClient, axquery, AXMCP, AXWebDriver) writes a catalog method name as a string literal:
-  they call through `Sources/AXProtocol` (`client.call(.treeGet, [.format: "json"])`). Every other literal outside
-  the catalog and the server's own method files is listed with file:line and counted (the Python client, owned
-  elsewhere, is an allowed, counted exception; so are the provider library and the test/bench tools).
+* No Swift module writes a catalog method name as a string literal outside the catalog and the server's own method
+  files: the client surfaces (AXClient, axquery, AXMCP, AXWebDriver) call through `Sources/AXProtocol`
+  (`client.call(.treeGet, [.format: "json"])`), every other module (the provider library, the router's `initialize`,
+  the conformance runner, the fuzzers, the bench) names `RPCMethodName` / `RPCServerMessage` cases. Python literals
+  outside the Python client's table are listed with file:line and counted.
 * The Python client (`Sources/PythonClient/axclient`) is checked against `Specs/protocol.json`: its one method table
   (`axclient/methods.py`, `Method` and `ServerRequest`) holds exactly the catalog's methods but those listed below as
   deliberately absent (with the reason) and its server requests; no other client file writes a method name as a
@@ -133,8 +134,10 @@ class MethodNameLiteralTests(unittest.TestCase):
                   if not path.startswith(CLIENT_SURFACES) and not path.startswith("PythonClient/")}
         print("\nmethod-name literals outside the catalog: Swift clients 0; Python client %d (outside its table "
               "axclient/methods.py; PYTHON_LITERALS_ALLOWED); other modules %d" % (python, sum(map(len, others.values()))))
-        for path, hits in sorted(others.items()):
-            print("  %s: %s" % (path, ", ".join("%d %s" % hit for hit in hits)))
+        swift = ["%s:%d %r" % (path, line, text) for path, hits in sorted(others.items()) if path.endswith(".swift")
+                 for line, text in hits]
+        self.assertEqual(swift, [], "method names written as strings in a Swift module (name the catalog's case: "
+                                    "RPCMethodName.treeGet.rawValue, RPCServerMessage.actionPerform):\n" + "\n".join(swift))
 
 
 def method_table(path=METHOD_TABLE):

@@ -3,6 +3,7 @@ import AXHub
 import AXJSON
 import AXJSONRPC
 import AXQuery
+import HashTreeCollections
 
 /// `tree.get` (Specs/protocol.md §Tree): the reply is written straight into the response buffer as the tree
 /// is walked (issue 35 item 1), with no `JSON` value per element; `value(_:)` builds the same reply as a `JSON`
@@ -157,6 +158,8 @@ struct TreeJSONWalker {
     /// The nodes of the lists being written, innermost last: a list's nodes are looked up together before any is
     /// written, so the lookups' cache misses overlap instead of each waiting behind a whole element's writing.
     var listed: [Box<AXNode>] = []
+    /// Where a list's nodes are in the map, found before any box is taken (see `writeList`).
+    var positions: [TreeDictionary<String, Box<AXNode>>.Index?] = []
 
     init(_ request: TreeGet.Request) {
         tree = request.snap.tree
@@ -184,8 +187,12 @@ struct TreeJSONWalker {
         // The map itself, so its lookups are specialized here (`BoxedMap.box` runs the generic map code).
         let nodes = tree.nodes.storage
         let base = listed.count
-        for index in ids.indices {
-            if let box = nodes[ids[index]] { listed.append(box) }
+        // Finding a key walks the hash trie with plain loads, so the walks for a list's ids overlap in the
+        // processor; taking a box counts a reference (an atomic), which would make each walk wait for the one before.
+        positions.removeAll(keepingCapacity: true)
+        for index in ids.indices { positions.append(nodes.index(forKey: ids[index])) }
+        for position in positions {
+            if let position { listed.append(nodes[position].value) }
         }
         // Nested lists append after `end` and take their nodes off again before returning.
         let end = listed.count
