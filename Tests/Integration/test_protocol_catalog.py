@@ -1,9 +1,9 @@
 """The protocol catalog is the one place a JSON-RPC method name is written (issue 31 item 1, D-CATALOG-1).
 
-* No Swift module writes a catalog method name as a string literal outside the catalog and the server's own method
-  files: the client surfaces (AXClient, axquery, AXMCP, AXWebDriver) call through `Sources/AXProtocol`
-  (`client.call(.treeGet, [.format: "json"])`), every other module (the provider library, the router's `initialize`,
-  the conformance runner, the fuzzers, the bench) names `RPCMethodName` / `RPCServerMessage` cases. Python literals
+* No Swift module writes a catalog method name as a string literal outside the catalog: the client surfaces (AXClient, axquery, AXMCP, AXWebDriver) call through `Sources/AXProtocol`
+  (`client.call(.treeGet, [.format: "json"])`), every other module (the server's method table and its integer
+  ranges, the provider library, the router's `initialize`, the conformance runner, the fuzzers, the bench) names
+  `RPCMethodName` / `RPCServerMessage` cases. Python literals
   outside the Python client's table are listed with file:line and counted.
 * The Python client (`Sources/PythonClient/axclient`) is checked against `Specs/protocol.json`: its one method table
   (`axclient/methods.py`, `Method` and `ServerRequest`) holds exactly the catalog's methods but those listed below as
@@ -25,8 +25,8 @@ SOURCES = os.path.join(ROOT, "Sources")
 CATALOG = os.path.join(ROOT, "Specs", "protocol.json")
 PYTHON_CLIENT = os.path.join(SOURCES, "PythonClient", "axclient")
 
-# Where method names are declared or answered: the catalog and the server's method table.
-DECLARING = ("AXProtocol/", "AXRPC/Methods/")
+# Where method names are declared: the catalog (the server's method table names the catalog's cases too).
+DECLARING = ("AXProtocol/",)
 # The Swift client surfaces: no method name literal at all.
 CLIENT_SURFACES = ("AXClient/", "axquery/", "AXMCP/", "AXWebDriver/")
 # Literals that are not AXServer methods although they are spelled like one: MCP's own JSON-RPC methods.

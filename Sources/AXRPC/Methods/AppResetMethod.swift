@@ -1,6 +1,7 @@
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCRouter
 
 /// `app.reset {app?, timeoutMs?}`: asks the app for its initial state and answers once that tree is the server's
@@ -15,7 +16,7 @@ enum AppResetMethod {
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.register(.appReset) { params, session in
-            let arguments = try Params(params, method: "app.reset")
+            let arguments = try Params(params, method: RPCMethodName.appReset.rawValue)
             let appID = try AXMethods.app(arguments, hub, session)
             let timeout = try arguments.timeout(default: defaultTimeoutMs)
             let started = ContinuousClock.now

@@ -3,6 +3,7 @@ import AXHub
 import AXInsight
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// `audit.run` and `audit.listChecks` (Specs/protocol.md §Audits; D-AUDIT-1…12). The checks live in AXInsight;
 /// this file only reads params and writes the answer.
@@ -12,11 +13,12 @@ extension AXMethods {
             ["checks": .array(AuditCatalog.checks.map(AuditFormats.checkJSON))]
         }
         router.registerSync(.auditRun) { params, session in
-            let arguments = try Params(params, method: "audit.run")
+            let arguments = try Params(params, method: RPCMethodName.auditRun.rawValue)
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "audit.run", param: "root")
+                rootID = try Targets.resolveOne(
+                    root, in: snap, hub: hub, method: RPCMethodName.auditRun.rawValue, param: "root")
             }
             let checks = try auditChecks(arguments)
             let suppressions = try auditSuppressions(arguments, snap: snap)
@@ -26,7 +28,10 @@ extension AXMethods {
             guard reportFormat == nil || reportFormat == "junit" || reportFormat == "sarif" else {
                 throw RPCError.invalidParams(
                     "audit.run: report must be junit or sarif",
-                    data: ["param": "report", "method": "audit.run", "accepted": ["junit", "sarif"]])
+                    data: [
+                        "param": "report", "method": .string(RPCMethodName.auditRun.rawValue),
+                        "accepted": ["junit", "sarif"],
+                    ])
             }
             let report = Auditor.run(
                 tree: snap.tree, views: snap.views, root: rootID, checks: checks,
@@ -73,7 +78,9 @@ extension AXMethods {
         let accepted = AuditCatalog.ids
         return RPCError.invalidParams(
             "audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
-            data: ["param": .string(param), "method": "audit.run", "accepted": JSON(accepted)])
+            data: [
+                "param": .string(param), "method": .string(RPCMethodName.auditRun.rawValue), "accepted": JSON(accepted),
+            ])
     }
 
     /// `suppress`: entries that are a check id, or `{check?, selector?}` (at least one); a selector suppresses on
@@ -114,7 +121,8 @@ extension AXMethods {
         }
         var elements: Set<String>?
         if let selectorJSON = object["selector"], !selectorJSON.isNull {
-            let selector = try Targets.selector(from: selectorJSON, param: "suppress", method: "audit.run")
+            let selector = try Targets.selector(
+                from: selectorJSON, param: "suppress", method: RPCMethodName.auditRun.rawValue)
             elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
         } else if let element = object["element"], !element.isNull {
             guard case .string(let id) = element else {

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// The focus-engine methods (Specs/protocol.md §Focus engine): `focus.move`, `focus.query`, `focus.update`,
 /// `focus.explain`, `focus.status`, `focus.items`, `focus.activate`. They translate JSON; the engine
@@ -15,7 +16,7 @@ enum FocusMethods {
     /// focus.move, focus.query (a simulated move) and focus.update.
     static func installMoves(_ router: RPCRouter, _ hub: Hub) {
         router.register(.focusMove) { params, session in
-            let arguments = try Params(params, method: "focus.move")
+            let arguments = try Params(params, method: RPCMethodName.focusMove.rawValue)
             let app = try AXMethods.app(arguments, hub, session)
             let heading = try direction(arguments)
             do {
@@ -25,7 +26,7 @@ enum FocusMethods {
             } catch { throw RPCError.from(error) }
         }
         router.registerSync(.focusQuery) { params, session in
-            let arguments = try Params(params, method: "focus.query")
+            let arguments = try Params(params, method: RPCMethodName.focusQuery.rawValue)
             let context = try focusContext(arguments, hub, session)
             let heading = try direction(arguments)
             var from = context.engineFocused
@@ -49,7 +50,7 @@ enum FocusMethods {
             return .object(object)
         }
         router.register(.focusUpdate) { params, session in
-            let arguments = try Params(params, method: "focus.update")
+            let arguments = try Params(params, method: RPCMethodName.focusUpdate.rawValue)
             let app = try AXMethods.app(arguments, hub, session)
             var target: String?
             if let targetJSON = arguments["target"] {
@@ -69,7 +70,7 @@ enum FocusMethods {
     /// focus.explain, focus.status, focus.items and focus.activate.
     static func installInspection(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.focusExplain) { params, session in
-            let arguments = try Params(params, method: "focus.explain")
+            let arguments = try Params(params, method: RPCMethodName.focusExplain.rawValue)
             let context = try focusContext(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required: {\"id\": view id} or a selector")
@@ -89,18 +90,18 @@ enum FocusMethods {
             return .object(object)
         }
         router.registerSync(.focusStatus) { params, session in
-            let arguments = try Params(params, method: "focus.status")
+            let arguments = try Params(params, method: RPCMethodName.focusStatus.rawValue)
             let context = try focusContext(arguments, hub, session)
             return .object(statusJSON(context))
         }
         router.registerSync(.focusItems) { params, session in
-            let arguments = try Params(params, method: "focus.items")
+            let arguments = try Params(params, method: RPCMethodName.focusItems.rawValue)
             let context = try focusContext(arguments, hub, session)
             let rect = try itemsRect(arguments)
             return ["items": JSON(context.engine.items(intersecting: rect))]
         }
         router.register(.focusActivate) { params, session in
-            let arguments = try Params(params, method: "focus.activate")
+            let arguments = try Params(params, method: RPCMethodName.focusActivate.rawValue)
             let context = try focusContext(arguments, hub, session)
             // C30: a press goes to the focused item first.
             guard let focused = context.engineFocused else {

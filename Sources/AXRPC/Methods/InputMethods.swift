@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// The keyboard methods (Specs/protocol.md §Keys): `input.key` (a key press and/or release, offered to the
 /// assistive technology first, then handled per D-KEY-2), `input.type` (text into the focused or named text
@@ -13,7 +14,7 @@ enum InputMethods {
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.register(.inputKey) { params, session in
-            let arguments = try Params(params, method: "input.key")
+            let arguments = try Params(params, method: RPCMethodName.inputKey.rawValue)
             let symbol = try keySymbol(arguments)
             let modifiers = try keyModifiers(arguments)
             let phase = try keyPhase(arguments)
@@ -33,7 +34,7 @@ enum InputMethods {
             return outcomeJSON(outcome)
         }
         router.register(.inputType) { params, session in
-            let arguments = try Params(params, method: "input.type")
+            let arguments = try Params(params, method: RPCMethodName.inputType.rawValue)
             guard case .string(let text)? = arguments["text"] else {
                 throw arguments.bad("text", "is required: the text to type (a string)")
             }
@@ -43,7 +44,7 @@ enum InputMethods {
             let snap = try AXMethods.snapshot(arguments, hub, session)
             let element: String
             if let target = arguments["target"] {
-                element = try Targets.resolveOne(target, in: snap, hub: hub, method: "input.type")
+                element = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.inputType.rawValue)
             } else if let focused = snap.focusedID {
                 element = focused
             } else {
@@ -58,11 +59,11 @@ enum InputMethods {
         }
         // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
         router.registerSync(.accessibilityStatus) { params, _ in
-            _ = try Params(params, method: "accessibility.status")
+            _ = try Params(params, method: RPCMethodName.accessibilityStatus.rawValue)
             return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
         }
         router.registerSync(.inputConfigure) { params, session in
-            let arguments = try Params(params, method: "input.configure")
+            let arguments = try Params(params, method: RPCMethodName.inputConfigure.rawValue)
             let app = try Roles.ownApp(arguments, hub, session)
             guard let on = try arguments.bool("serverHandlesNavigation") else {
                 throw arguments.bad("serverHandlesNavigation", "is required: true or false")
@@ -78,7 +79,7 @@ enum InputMethods {
         guard let value = arguments["key"] else {
             throw RPCError.invalidParams(
                 "input.key: 'key' is required: an X keysym name (\(Keysyms.acceptedSummary))",
-                data: ["param": "key", "method": "input.key"])
+                data: ["param": "key", "method": .string(RPCMethodName.inputKey.rawValue)])
         }
         guard case .string(let name) = value else {
             throw arguments.bad(
@@ -98,7 +99,8 @@ enum InputMethods {
             }
             message += "; accepted: \(Keysyms.acceptedSummary)"
             var data: JSONObject = [
-                "param": "key", "method": "input.key", "value": .string(shown), "reason": "unknown key",
+                "param": "key", "method": .string(RPCMethodName.inputKey.rawValue), "value": .string(shown),
+                "reason": "unknown key",
                 "accepted": JSON(Keysyms.acceptedNames),
             ]
             if let near { data["suggestion"] = .string(near) }
@@ -155,7 +157,10 @@ enum InputMethods {
                 let shown = item.stringValue.map { "'\(String($0.prefix(32)))'" } ?? "a \(item.typeName)"
                 throw RPCError.invalidParams(
                     "input.key: unknown modifier \(shown) (accepted: \(accepted.joined(separator: ", ")))",
-                    data: ["param": "modifiers", "method": "input.key", "accepted": JSON(accepted)])
+                    data: [
+                        "param": "modifiers", "method": .string(RPCMethodName.inputKey.rawValue),
+                        "accepted": JSON(accepted),
+                    ])
             }
             out.insert(modifier)
         }

@@ -68,7 +68,7 @@ package enum AXMethods {
     static func installLifecycle(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
         router.registerSync(.initialize) { [weak router] params, session in
-            let arguments = try Params(params, method: "initialize")
+            let arguments = try Params(params, method: RPCMethodName.initialize.rawValue)
             if let clientName = arguments["clientInfo"]?["name"]?.stringValue {
                 session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
             }
@@ -99,7 +99,7 @@ package enum AXMethods {
         // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
         // answers -32800 (D-PROTO-1). Unknown or finished ids are ignored, as LSP says.
         router.registerSync(.cancelRequest) { params, session in
-            let arguments = try Params(params, method: "$/cancelRequest")
+            let arguments = try Params(params, method: RPCMethodName.cancelRequest.rawValue)
             guard let id = arguments["id"], id.stringValue != nil || id.doubleValue != nil else {
                 throw arguments.bad("id", "is required: the id of the request to cancel")
             }
@@ -123,7 +123,7 @@ package enum AXMethods {
 
     static func installProvider(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.appRegister) { params, session in
-            let arguments = try Params(params, method: "app.register")
+            let arguments = try Params(params, method: RPCMethodName.appRegister.rawValue)
             let name = try arguments.requiredString("name")
             guard !name.isEmpty, name.utf8.count <= 256 else { throw arguments.bad("name", "must be 1…256 bytes") }
             if let problem = Hub.appNameProblem(name) { throw arguments.bad("name", problem) }
@@ -148,7 +148,7 @@ package enum AXMethods {
             return ["app": .string(id), "reclaimToken": .string(registration.reclaimToken)]
         }
         router.registerSync(.hierarchySet) { params, session in
-            let arguments = try Params(params, method: "hierarchy.set")
+            let arguments = try Params(params, method: RPCMethodName.hierarchySet.rawValue)
             let appID = try Roles.ownApp(arguments, hub, session)
             do {
                 let cs = try hub.setSnapshot(app: appID, .object(arguments.json))
@@ -163,7 +163,7 @@ package enum AXMethods {
         // A large update runs on the connection's lane (in order), not on the event loop it shares with other
         // connections (D-REL-5).
         router.registerSync(.hierarchyUpdate, offLoop: LargeUpdates.runsOffLoop) { params, session in
-            let arguments = try Params(params, method: "hierarchy.update")
+            let arguments = try Params(params, method: RPCMethodName.hierarchyUpdate.rawValue)
             let appID = try Roles.ownApp(arguments, hub, session)
             guard let ops = arguments["ops"] else {
                 throw arguments.bad("ops", "is required (an array of insert/remove/move/set ops)")
@@ -184,7 +184,7 @@ package enum AXMethods {
             }
         }
         router.registerSync(.accessibilityPost) { params, session in
-            let arguments = try Params(params, method: "accessibility.post")
+            let arguments = try Params(params, method: RPCMethodName.accessibilityPost.rawValue)
             let appID = try Roles.ownApp(arguments, hub, session)
             let notification: AccessibilityNotification
             do { notification = try AccessibilityNotification.decode(.object(arguments.json)) } catch {
@@ -203,7 +203,7 @@ package enum AXMethods {
             TreeGet.write(request, into: &out)
         }
         router.registerSync(.treeDiff) { params, session in
-            let arguments = try Params(params, method: "tree.diff")
+            let arguments = try Params(params, method: RPCMethodName.treeDiff.rawValue)
             let appID = try app(arguments, hub, session)
             guard let from = try arguments.int("fromRevision", in: ParamRange.revision) else {
                 throw arguments.bad("fromRevision", "is required")
@@ -215,7 +215,7 @@ package enum AXMethods {
             } catch let error as HubError { throw RPCError.from(error) }
         }
         router.registerSync(.treeRevision) { params, session in
-            let arguments = try Params(params, method: "tree.revision")
+            let arguments = try Params(params, method: RPCMethodName.treeRevision.rawValue)
             let appID = try app(arguments, hub, session)
             let current: AppSnapshot
             do { current = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
@@ -228,12 +228,12 @@ package enum AXMethods {
             ]
         }
         router.registerSync(.elementGet, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: "element.get")
+            let arguments = try Params(params, method: RPCMethodName.elementGet.rawValue)
             let snap = try snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required ({id} or {selector})")
             }
-            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.get")
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.elementGet.rawValue)
             return .object(elementDetail(id, snap))
         }
     }
@@ -270,7 +270,7 @@ package enum AXMethods {
             return (arguments, snap, sel, root)
         }
         router.registerSync(.queryFind, offLoop: Targets.usesRegex) { params, session in
-            let (arguments, snap, sel, root) = try common(params, session, "query.find")
+            let (arguments, snap, sel, root) = try common(params, session, RPCMethodName.queryFind.rawValue)
             let limit = try arguments.int("limit", in: ParamRange.count)
             // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
             let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
@@ -286,20 +286,21 @@ package enum AXMethods {
             return .object(out)
         }
         router.registerSync(.queryOne, offLoop: Targets.usesRegex) { params, session in
-            let (arguments, snap, sel, root) = try common(params, session, "query.one")
+            let (arguments, snap, sel, root) = try common(params, session, RPCMethodName.queryOne.rawValue)
             _ = arguments
-            let id = try Targets.resolveOne(.string(sel.canonical), in: snap, hub: hub, method: "query.one", root: root)
+            let id = try Targets.resolveOne(
+                .string(sel.canonical), in: snap, hub: hub, method: RPCMethodName.queryOne.rawValue, root: root)
             return .object(elementDetail(id, snap))
         }
         router.registerSync(.queryCount, offLoop: Targets.usesRegex) { params, session in
-            let (_, snap, sel, root) = try common(params, session, "query.count")
+            let (_, snap, sel, root) = try common(params, session, RPCMethodName.queryCount.rawValue)
             return [
                 "count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
                 "revision": JSON(snap.revision),
             ]
         }
         router.registerSync(.queryExplain, offLoop: Targets.usesRegex) { params, session in
-            let (_, snap, sel, _) = try common(params, session, "query.explain")
+            let (_, snap, sel, _) = try common(params, session, RPCMethodName.queryExplain.rawValue)
             return try Targets.nearMisses(sel, in: snap)
         }
     }
@@ -348,15 +349,15 @@ package enum AXMethods {
             }
         }
         router.register(.actionTap) { params, session in
-            let arguments = try Params(params, method: "action.tap")
+            let arguments = try Params(params, method: RPCMethodName.actionTap.rawValue)
             let snap = try snapshot(arguments, hub, session)
             let point: Point
             if arguments["point"] != nil {
                 // The same point rules as element.atPoint (D-GEOM-2 range, D-HIT-1 windows).
                 point = try ScriptQueryMethods.point(arguments)
-                try ScriptQueryMethods.refuseOutsideWindows(point, snap, method: "action.tap")
+                try ScriptQueryMethods.refuseOutsideWindows(point, snap, method: RPCMethodName.actionTap.rawValue)
             } else if let target = arguments["target"] {
-                let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "action.tap")
+                let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.actionTap.rawValue)
                 guard let node = snap.tree[id] else { throw Targets.missingID(id, snap: snap, hub: hub) }
                 point = node.activationPoint
             } else {
@@ -470,7 +471,7 @@ package enum AXMethods {
 
     static func registerFocusGetAndSet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.focusGet) { params, session in
-            let arguments = try Params(params, method: "focus.get")
+            let arguments = try Params(params, method: RPCMethodName.focusGet.rawValue)
             let snap = try snapshot(arguments, hub, session)
             guard let focused = snap.focusedID, let node = snap.tree[focused] else {
                 return ["element": .null, "app": .string(snap.id)]
@@ -478,11 +479,11 @@ package enum AXMethods {
             return ["element": .object(ElementJSON.encode(node, focusedID: focused)), "app": .string(snap.id)]
         }
         router.registerSync(.focusSet, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: "focus.set")
+            let arguments = try Params(params, method: RPCMethodName.focusSet.rawValue)
             let snap = try snapshot(arguments, hub, session)
             var id: String?
             if let target = arguments["target"] {
-                id = try Targets.resolveOne(target, in: snap, hub: hub, method: "focus.set")
+                id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.focusSet.rawValue)
             }
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
             return ["focused": JSON(id)]
@@ -493,7 +494,7 @@ package enum AXMethods {
         // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
         // ends it with -32800.
         router.register(.waitFor, concurrent: true) { params, session in
-            let arguments = try Params(params, method: "wait.for")
+            let arguments = try Params(params, method: RPCMethodName.waitFor.rawValue)
             let appID = try app(arguments, hub, session)
             guard let target = arguments["target"] else { throw arguments.bad("target", "is required") }
             let (state, expected) = try waitStateArguments(arguments)
@@ -515,7 +516,9 @@ package enum AXMethods {
                 // The automation tree: a view listed only in `automationElements` is found too (D-AUTO-1).
                 snap.tree = AutomationTreeCache.shared.tree(of: snap)
                 var found: String?
-                do { found = try Targets.resolveOne(target, in: snap, hub: hub, method: "wait.for") } catch {
+                do {
+                    found = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.waitFor.rawValue)
+                } catch {
                     let rpcError = RPCError.from(error)
                     if rpcError.code == RPCError.Code.invalidSelector || rpcError.code == RPCError.Code.ambiguousMatch {
                         throw rpcError
@@ -613,7 +616,7 @@ package enum AXMethods {
 
     static func installEvents(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.eventsSubscribe) { params, session in
-            let arguments = try Params(params, method: "events.subscribe")
+            let arguments = try Params(params, method: RPCMethodName.eventsSubscribe.rawValue)
             let names = try arguments.stringList("events") ?? EventNames.all
             for name in names where !EventNames.all.contains(name) {
                 throw arguments.bad(
@@ -661,7 +664,7 @@ package enum AXMethods {
             return .object(reply)
         }
         router.registerSync(.eventsUnsubscribe) { params, session in
-            let arguments = try Params(params, method: "events.unsubscribe")
+            let arguments = try Params(params, method: RPCMethodName.eventsUnsubscribe.rawValue)
             guard let sid = try arguments.int("subscription", in: ParamRange.subscription) else {
                 throw arguments.bad("subscription", "is required")
             }

@@ -3,6 +3,7 @@ import AXHub
 import AXInsight
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// Typed access to request params with -32602 errors that name the parameter.
 struct Params {
@@ -121,37 +122,47 @@ extension AXMethods {
     package static let integerParameters: [String: [String: ClosedRange<Int>]] = {
         var table: [String: [String: ClosedRange<Int>]] = [:]
         let none = [
-            "initialize", "ping", "$/cancelRequest", "shutdown", "apps.list", "app.register", "hierarchy.set",
-            "accessibility.post",
-            "tree.revision", "element.get", "query.one", "query.count", "query.explain", "action.tap",
-            "focus.get", "focus.set", "events.subscribe", "policy.get", "policy.set", "policy.check",
-            "accessibility.status", "a11y.settings",
+            RPCMethodName.initialize.rawValue, RPCMethodName.ping.rawValue, RPCMethodName.cancelRequest.rawValue,
+            RPCMethodName.shutdown.rawValue, RPCMethodName.appsList.rawValue, RPCMethodName.appRegister.rawValue,
+            RPCMethodName.hierarchySet.rawValue,
+            RPCMethodName.accessibilityPost.rawValue,
+            RPCMethodName.treeRevision.rawValue, RPCMethodName.elementGet.rawValue, RPCMethodName.queryOne.rawValue,
+            RPCMethodName.queryCount.rawValue, RPCMethodName.queryExplain.rawValue, RPCMethodName.actionTap.rawValue,
+            RPCMethodName.focusGet.rawValue, RPCMethodName.focusSet.rawValue, RPCMethodName.eventsSubscribe.rawValue,
+            RPCMethodName.policyGet.rawValue, RPCMethodName.policySet.rawValue, RPCMethodName.policyCheck.rawValue,
+            RPCMethodName.accessibilityStatus.rawValue, RPCMethodName.a11ySettings.rawValue,
         ]
         for method in none { table[method] = [:] }
         for (method, _) in actionMethods { table[method.rawValue] = [:] }
-        table["hierarchy.update"] = ["baseRevision": ParamRange.revision]
-        table["tree.get"] = ["depth": ParamRange.count, "maxChildren": ParamRange.count]
-        table["tree.diff"] = ["fromRevision": ParamRange.revision, "toRevision": ParamRange.revision]
-        table["query.find"] = ["limit": ParamRange.count]
-        table["wait.for"] = ["timeoutMs": ParamRange.timeoutMs]
-        table["app.reset"] = ["timeoutMs": ParamRange.timeoutMs]
-        table["events.unsubscribe"] = ["subscription": ParamRange.subscription]
-        table["audit.listChecks"] = [:]
-        table["audit.run"] = ["maxFindings": 0...Auditor.maxFindingsLimit]
-        table["speech.describe"] = [:]
+        table[RPCMethodName.hierarchyUpdate.rawValue] = ["baseRevision": ParamRange.revision]
+        table[RPCMethodName.treeGet.rawValue] = ["depth": ParamRange.count, "maxChildren": ParamRange.count]
+        table[RPCMethodName.treeDiff.rawValue] = [
+            "fromRevision": ParamRange.revision, "toRevision": ParamRange.revision,
+        ]
+        table[RPCMethodName.queryFind.rawValue] = ["limit": ParamRange.count]
+        table[RPCMethodName.waitFor.rawValue] = ["timeoutMs": ParamRange.timeoutMs]
+        table[RPCMethodName.appReset.rawValue] = ["timeoutMs": ParamRange.timeoutMs]
+        table[RPCMethodName.eventsUnsubscribe.rawValue] = ["subscription": ParamRange.subscription]
+        table[RPCMethodName.auditListChecks.rawValue] = [:]
+        table[RPCMethodName.auditRun.rawValue] = ["maxFindings": 0...Auditor.maxFindingsLimit]
+        table[RPCMethodName.speechDescribe.rawValue] = [:]
         // Script queries (issue 25).
-        table["element.atPoint"] = [:]
-        table["element.cell"] = ["row": 0...ParamRange.maxExactInteger, "column": 0...ParamRange.maxExactInteger]
-        table["element.next"] = [:]
-        table["element.previous"] = [:]
-        table["element.largeContent"] = [:]
-        table["element.readingContent"] = ["line": 0...ParamRange.maxExactInteger]
-        table["speech.walk"] = ["limit": 0...speechWalkMaxLimit]
-        table["tree.render"] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
+        table[RPCMethodName.elementAtPoint.rawValue] = [:]
+        table[RPCMethodName.elementCell.rawValue] = [
+            "row": 0...ParamRange.maxExactInteger, "column": 0...ParamRange.maxExactInteger,
+        ]
+        table[RPCMethodName.elementNext.rawValue] = [:]
+        table[RPCMethodName.elementPrevious.rawValue] = [:]
+        table[RPCMethodName.elementLargeContent.rawValue] = [:]
+        table[RPCMethodName.elementReadingContent.rawValue] = ["line": 0...ParamRange.maxExactInteger]
+        table[RPCMethodName.speechWalk.rawValue] = ["limit": 0...speechWalkMaxLimit]
+        table[RPCMethodName.treeRender.rawValue] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
         for method in [
-            "focus.move", "focus.query", "focus.update", "focus.explain", "focus.status", "focus.items",
-            "focus.activate",
-            "rotor.list", "rotor.next", "rotor.previous", "input.key", "input.type", "input.configure",
+            RPCMethodName.focusMove.rawValue, RPCMethodName.focusQuery.rawValue, RPCMethodName.focusUpdate.rawValue,
+            RPCMethodName.focusExplain.rawValue, RPCMethodName.focusStatus.rawValue, RPCMethodName.focusItems.rawValue,
+            RPCMethodName.focusActivate.rawValue,
+            RPCMethodName.rotorList.rawValue, RPCMethodName.rotorNext.rawValue, RPCMethodName.rotorPrevious.rawValue,
+            RPCMethodName.inputKey.rawValue, RPCMethodName.inputType.rawValue, RPCMethodName.inputConfigure.rawValue,
         ] {
             table[method] = [:]
         }

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// Guided access over JSON-RPC: `policy.get`, `policy.set` (operator only), `policy.check`
 /// (Specs/protocol.md §Guided access; R79–R85, D-GA-1…3, D-TRUST-1).
@@ -14,7 +15,7 @@ extension AXMethods {
 
     static func registerPolicyGet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.policyGet) { params, session in
-            let arguments = try Params(params, method: "policy.get")
+            let arguments = try Params(params, method: RPCMethodName.policyGet.rawValue)
             let snap = try snapshot(arguments, hub, session)
             let states: [RestrictionState]
             do {
@@ -43,7 +44,7 @@ extension AXMethods {
     static func registerPolicySet(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync(.policySet) { params, session in
             // Operators only: the catalog declares it and the registration enforces it (Roles.admit).
-            let arguments = try Params(params, method: "policy.set")
+            let arguments = try Params(params, method: RPCMethodName.policySet.rawValue)
             let restriction = try arguments.requiredString("restriction")
             let state = try arguments.requiredString("state")
             guard state == "allow" || state == "deny" else {
@@ -86,12 +87,12 @@ extension AXMethods {
 
     static func registerPolicyCheck(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.policyCheck, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: "policy.check")
+            let arguments = try Params(params, method: RPCMethodName.policyCheck.rawValue)
             let snap = try snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required")
             }
-            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "policy.check")
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.policyCheck.rawValue)
             guard let node = snap.tree[id] else {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }

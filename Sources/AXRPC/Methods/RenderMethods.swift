@@ -3,19 +3,21 @@ import AXHub
 import AXInsight
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// `tree.render` (Specs/protocol.md §Pictures; D-RENDER-1). The renderer lives in AXInsight; PNG goes through
 /// the server's rasterizer (`MethodOptions.rasterizePNG`, an external program at the edge).
 extension AXMethods {
     static func installRender(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync(.treeRender) { params, session in
-            let arguments = try Params(params, method: "tree.render")
+            let arguments = try Params(params, method: RPCMethodName.treeRender.rawValue)
             let snap = try snapshot(arguments, hub, session)
             let format = try arguments.string("format") ?? "svg"
             guard format == "svg" || format == "png" else { throw arguments.bad("format", "must be svg or png") }
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "tree.render", param: "root")
+                rootID = try Targets.resolveOne(
+                    root, in: snap, hub: hub, method: RPCMethodName.treeRender.rawValue, param: "root")
             }
             let overlays = try renderOverlays(arguments)
             let maxNodes =
@@ -75,7 +77,10 @@ extension AXMethods {
                 let accepted = RenderOverlay.allCases.map(\.rawValue)
                 throw RPCError.invalidParams(
                     "tree.render: unknown overlay '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
-                    data: ["param": "overlay", "method": "tree.render", "accepted": JSON(accepted)])
+                    data: [
+                        "param": "overlay", "method": .string(RPCMethodName.treeRender.rawValue),
+                        "accepted": JSON(accepted),
+                    ])
             }
             out.insert(overlay)
         }

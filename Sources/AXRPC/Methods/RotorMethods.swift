@@ -9,7 +9,7 @@ import AXProtocol
 enum RotorMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.rotorList) { params, session in
-            let arguments = try Params(params, method: "rotor.list")
+            let arguments = try Params(params, method: RPCMethodName.rotorList.rawValue)
             let (snap, box) = try rotorEngine(arguments, hub, session)
             var element = snap.focusedID
             if let target = arguments["target"] {

@@ -16,10 +16,10 @@ enum ScriptQueryMethods {
         installLargeContent(router, hub)
         installReadingContent(router, hub)
         router.registerSync(.elementAtPoint) { params, session in
-            let arguments = try Params(params, method: "element.atPoint")
+            let arguments = try Params(params, method: RPCMethodName.elementAtPoint.rawValue)
             let snap = try AXMethods.snapshot(arguments, hub, session)
             let point = try Self.point(arguments)
-            try refuseOutsideWindows(point, snap, method: "element.atPoint")
+            try refuseOutsideWindows(point, snap, method: RPCMethodName.elementAtPoint.rawValue)
             guard let view = HitTesting.viewAt(point, in: snap.views, purpose: .exploration) else {
                 return answer(nil, view: nil, snap)
             }
@@ -27,7 +27,7 @@ enum ScriptQueryMethods {
             return answer(element, view: view, snap)
         }
         router.registerSync(.elementCell) { params, session in
-            let arguments = try Params(params, method: "element.cell")
+            let arguments = try Params(params, method: RPCMethodName.elementCell.rawValue)
             let snap = try AXMethods.snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required (the data table: {id} or {selector})")
@@ -38,12 +38,14 @@ enum ScriptQueryMethods {
             guard let column = try arguments.int("column", in: 0...ParamRange.maxExactInteger) else {
                 throw arguments.bad("column", "is required (an integer from 0)")
             }
-            let tableID = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.cell")
+            let tableID = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.elementCell.rawValue)
             guard let table = snap.tree[tableID], let info = table.table else {
                 throw RPCError.invalidParams(
                     "element.cell: '\(tableID)' is not a data table",
                     data: [
-                        "param": "target", "method": "element.cell", "reason": "notADataTable", "id": .string(tableID),
+                        "param": "target", "method": .string(RPCMethodName.elementCell.rawValue),
+                        "reason": "notADataTable",
+                        "id": .string(tableID),
                     ])
             }
             guard row < info.rows, column < info.columns else {
@@ -51,7 +53,8 @@ enum ScriptQueryMethods {
                 throw RPCError.invalidParams(
                     "element.cell: (\(row), \(column)) is outside the \(info.rows) × \(info.columns) table '\(tableID)'",
                     data: [
-                        "param": .string(key), "method": "element.cell", "reason": "outOfRange",
+                        "param": .string(key), "method": .string(RPCMethodName.elementCell.rawValue),
+                        "reason": "outOfRange",
                         "rows": JSON(info.rows), "columns": JSON(info.columns),
                     ])
             }
@@ -89,17 +92,19 @@ enum ScriptQueryMethods {
     /// element — the request a low-vision user's tool makes when the user long-presses a small bar item.
     static func installLargeContent(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.elementLargeContent) { params, session in
-            let arguments = try Params(params, method: "element.largeContent")
+            let arguments = try Params(params, method: RPCMethodName.elementLargeContent.rawValue)
             let snap = try AXMethods.snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required ({id} or {selector})")
             }
-            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.largeContent")
+            let id = try Targets.resolveOne(
+                target, in: snap, hub: hub, method: RPCMethodName.elementLargeContent.rawValue)
             guard let large = snap.tree[id]?.largeContent else {
                 throw RPCError.invalidParams(
                     "element.largeContent: '\(id)' does not show the large content viewer (showsLargeContentViewer is false)",
                     data: [
-                        "param": "target", "method": "element.largeContent", "reason": "noLargeContentViewer",
+                        "param": "target", "method": .string(RPCMethodName.elementLargeContent.rawValue),
+                        "reason": "noLargeContentViewer",
                         "id": .string(id),
                     ])
             }
@@ -114,7 +119,7 @@ enum ScriptQueryMethods {
     /// the line at a screen point (null where UIKit answers NSNotFound).
     static func installReadingContent(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.elementReadingContent) { params, session in
-            let arguments = try Params(params, method: "element.readingContent")
+            let arguments = try Params(params, method: RPCMethodName.elementReadingContent.rawValue)
             // The params first: a hostile line or point is refused before the target is looked at.
             let number = try arguments.int("line", in: 0...ParamRange.maxExactInteger)
             let asked: Point? = arguments["point"] == nil ? nil : try point(arguments)
@@ -122,13 +127,15 @@ enum ScriptQueryMethods {
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required ({id} or {selector})")
             }
-            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "element.readingContent")
+            let id = try Targets.resolveOne(
+                target, in: snap, hub: hub, method: RPCMethodName.elementReadingContent.rawValue)
             // The lines as the derivation placed them: screen frames, line-number order (D-TEXT-APP-4).
             guard let content = snap.tree[id]?.textContent, !content.lines.isEmpty || content.pageContent != nil else {
                 throw RPCError.invalidParams(
                     "element.readingContent: '\(id)' has no reading content (UIAccessibilityReadingContent)",
                     data: [
-                        "param": "target", "method": "element.readingContent", "reason": "noReadingContent",
+                        "param": "target", "method": .string(RPCMethodName.elementReadingContent.rawValue),
+                        "reason": "noReadingContent",
                         "id": .string(id),
                     ])
             }
@@ -145,7 +152,8 @@ enum ScriptQueryMethods {
                     throw RPCError.invalidParams(
                         "element.readingContent: no line numbered \(number) (the app's lines are numbered \(numbers.map(String.init).joined(separator: ", ")))",
                         data: [
-                            "param": "line", "method": "element.readingContent", "reason": "outOfRange",
+                            "param": "line", "method": .string(RPCMethodName.elementReadingContent.rawValue),
+                            "reason": "outOfRange",
                             "lineNumbers": .array(numbers.map { JSON($0) }),
                         ])
                 }

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// `a11y.settings` (Specs/protocol.md §Settings; D-SET-1): the user's accessibility settings under their UIKit
 /// names, where each comes from, and who read them. Any role may read them; changes arrive as
@@ -9,7 +10,7 @@ import AXJSONRPC
 enum SettingsMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.a11ySettings) { params, _ in
-            _ = try Params(params, method: "a11y.settings")
+            _ = try Params(params, method: RPCMethodName.a11ySettings.rawValue)
             let (settings, reader) = hub.accessibilitySettings
             return [
                 "settings": .object(settings.valuesJSON),

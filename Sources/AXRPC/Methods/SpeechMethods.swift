@@ -3,6 +3,7 @@ import AXHub
 import AXInsight
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// `speech.describe` and `speech.walk` (Specs/protocol.md §Speech; D-SPEECH-1, D-SPEECH-2). The models live in
 /// AXInsight; this file only reads params and writes the answer.
@@ -13,12 +14,12 @@ extension AXMethods {
 
     static func installSpeech(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.speechDescribe) { params, session in
-            let arguments = try Params(params, method: "speech.describe")
+            let arguments = try Params(params, method: RPCMethodName.speechDescribe.rawValue)
             let snap = try snapshot(arguments, hub, session)
             guard let target = arguments["target"] else {
                 throw arguments.bad("target", "is required ({id} or {selector})")
             }
-            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: "speech.describe")
+            let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.speechDescribe.rawValue)
             let models = try speechModelParam(arguments)
             let reader = try screenReaderParam(arguments)
             guard let node = snap.tree[id] else {
@@ -32,11 +33,12 @@ extension AXMethods {
             return .object(out)
         }
         router.registerSync(.speechWalk) { params, session in
-            let arguments = try Params(params, method: "speech.walk")
+            let arguments = try Params(params, method: RPCMethodName.speechWalk.rawValue)
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
             if let root = arguments["root"] {
-                rootID = try Targets.resolveOne(root, in: snap, hub: hub, method: "speech.walk", param: "root")
+                rootID = try Targets.resolveOne(
+                    root, in: snap, hub: hub, method: RPCMethodName.speechWalk.rawValue, param: "root")
             }
             let models = try speechModelParam(arguments)
             let reader = try screenReaderParam(arguments)

@@ -1,6 +1,7 @@
 import AXCore
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 
 /// `tree.get`'s `fields`: the element fields a client asks for, so a large tree's reply carries only what the
 /// test reads (issue 26: `fields: [role, label, value, states, children]` is about a fifth of the full reply).
@@ -39,7 +40,9 @@ package struct TreeFields: Sendable {
         for name in list where !accepted.contains(name) {
             throw RPCError.invalidParams(
                 "tree.get: unknown field '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
-                data: ["param": "fields", "method": "tree.get", "accepted": JSON(accepted)])
+                data: [
+                    "param": "fields", "method": .string(RPCMethodName.treeGet.rawValue), "accepted": JSON(accepted),
+                ])
         }
         return TreeFields(names: Set(list))
     }

@@ -2,6 +2,7 @@ import AXCore
 import AXHub
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
 import HashTreeCollections
 
@@ -22,12 +23,13 @@ package enum TreeGet {
 
     /// Checks the params (the same errors, in the same order, as before the reply was streamed).
     package static func request(_ params: JSON?, _ session: RPCSession, _ hub: Hub) throws(RPCError) -> Request {
-        let arguments = try Params(params, method: "tree.get")
+        let arguments = try Params(params, method: RPCMethodName.treeGet.rawValue)
         let snap = try AXMethods.snapshot(arguments, hub, session)
         let format = try arguments.string("format") ?? "json"
         var rootID: String?
         if let rootTarget = arguments["root"] {
-            rootID = try Targets.resolveOne(rootTarget, in: snap, hub: hub, method: "tree.get", param: "root")
+            rootID = try Targets.resolveOne(
+                rootTarget, in: snap, hub: hub, method: RPCMethodName.treeGet.rawValue, param: "root")
         }
         let depth = try arguments.int("depth", in: ParamRange.count)
         let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)
