@@ -47,13 +47,9 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
     }
 
     package func call(_ method: String, _ params: JSON?) async -> Result<JSON, RPCError> {
-        let (id, open): (Int, RPCSession?) = lock.withLock {
-            let requestID = nextID
-            nextID += 1
-            return (requestID, session)
+        guard let (frame, session) = request(method, params) else {
+            return .failure(RPCError.disconnected(method: method))
         }
-        guard let session = open else { return .failure(RPCError.disconnected(method: method)) }
-        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
         guard let reply = await router.handle(frame: frame, session: session) else {
             return .failure(RPCError.internalError("no reply"))
         }
@@ -64,13 +60,9 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
     /// router's synchronous path, and the calls a server runs off its event loop (regex queries) on a thread of
     /// their own. nil when the method needs the event loop (waits, actions, subscriptions): a live server's.
     package func callSync(_ method: String, _ params: JSON?) -> Result<JSON, RPCError>? {
-        let (id, open): (Int, RPCSession?) = lock.withLock {
-            let requestID = nextID
-            nextID += 1
-            return (requestID, session)
+        guard let (frame, session) = request(method, params) else {
+            return .failure(RPCError.disconnected(method: method))
         }
-        guard let session = open else { return .failure(RPCError.disconnected(method: method)) }
-        let frame = RPCMessage.request(id: JSON(id), method: method, params: params)
         switch router.handleSync(frame: frame, session: session) {
         case .reply(let reply): return Self.result(of: reply)
         case .noReply: return .failure(RPCError.internalError("no reply"))
@@ -78,6 +70,17 @@ package final class InProcessConnection: RPCPeer, @unchecked Sendable {
             guard case .reply(let reply) = router.runSyncOnOwnThread(prepared, session: session) else { return nil }
             return Self.result(of: reply)
         }
+    }
+
+    /// The request frame of `method` with the next id, and the session it runs in; nil once closed.
+    private func request(_ method: String, _ params: JSON?) -> (frame: [UInt8], session: RPCSession)? {
+        let (id, open): (Int, RPCSession?) = lock.withLock {
+            let requestID = nextID
+            nextID += 1
+            return (requestID, session)
+        }
+        guard let open else { return nil }
+        return (RPCMessage.request(id: JSON(id), method: method, params: params), open)
     }
 
     /// The result or the error of a reply frame.

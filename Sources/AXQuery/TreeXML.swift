@@ -424,27 +424,27 @@ struct BoxSet {
         Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - slots.count.trailingZeroBitCount))
     }
 
-    func contains(_ box: Box<AXNode>) -> Bool {
-        let address = UInt(bitPattern: ObjectIdentifier(box))
+    /// The slot holding `address`, or the empty slot where its probe ends (linear probing from `start`).
+    private func slot(of address: UInt) -> (index: Int, found: Bool) {
         let mask = slots.count &- 1
         var index = start(address)
         while slots[index] != 0 {
-            if slots[index] == address { return true }
+            if slots[index] == address { return (index, true) }
             index = (index &+ 1) & mask
         }
-        return false
+        return (index, false)
+    }
+
+    func contains(_ box: Box<AXNode>) -> Bool {
+        slot(of: UInt(bitPattern: ObjectIdentifier(box))).found
     }
 
     /// Adds `box`; false when it was there already.
     mutating func insert(_ box: Box<AXNode>) -> Bool {
         if 2 * (count + 1) > slots.count { grow() }
         let address = UInt(bitPattern: ObjectIdentifier(box))
-        let mask = slots.count &- 1
-        var index = start(address)
-        while slots[index] != 0 {
-            if slots[index] == address { return false }
-            index = (index &+ 1) & mask
-        }
+        let (index, found) = slot(of: address)
+        if found { return false }
         slots[index] = address
         count += 1
         return true
@@ -453,11 +453,6 @@ struct BoxSet {
     private mutating func grow() {
         let old = slots
         slots = [UInt](repeating: 0, count: old.count * 2)
-        let mask = slots.count &- 1
-        for address in old where address != 0 {
-            var index = start(address)
-            while slots[index] != 0 { index = (index &+ 1) & mask }
-            slots[index] = address
-        }
+        for address in old where address != 0 { slots[slot(of: address).index] = address }
     }
 }

@@ -342,8 +342,8 @@ extension AXNodeExtras: ElementExtras {
     static var alwaysDefault: Bool { false }
 }
 
-/// Every rarely-set property at its default, as `AXNodeExtras()` has them (`ElementWriterTests` compares the two
-/// writers on nodes with and without extras).
+/// Every rarely-set property at its default, as `AXNodeExtras()` has them (`TreeGetWriterTests` compares the
+/// element writer with `ElementJSON` on nodes with and without extras).
 struct NoExtras: ElementExtras {
     static var alwaysDefault: Bool { true }
     var hint: String? { nil }
