@@ -55,7 +55,7 @@ struct CaseSession: Sendable {
             for rule in providerRules {
                 guard let pattern = rule["match"], Matcher.match(pattern, req) == nil else { continue }
                 if let ops = rule["update"], let app = appBox.value {
-                    _ = await provider.call(RPCMethodName.hierarchyUpdate.rawValue, ["app": .string(app), "ops": ops])
+                    _ = await provider.call(RPCMethod.hierarchyUpdate.request([.ops: ops], app: app))
                 }
                 var answer: JSONObject = ["handled": .bool(rule["handled"]?.boolValue ?? true)]
                 // A rule's `item` is the app's answer to a `rotorSearch` request (D-ROTOR-5).
@@ -69,18 +69,19 @@ struct CaseSession: Sendable {
     /// Step 0: both connections initialize, the app registers and sends the case's hierarchy; the app id.
     func setUp() async -> Result<String, StepFailure> {
         if case .failure(let error) = await provider.call(
-            RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "axserver-conformance-app"]])
+            RPCMethod.initialize.request(
+                [.role: .string(RPCRole.provider.rawValue), .clientInfo: ["name": "axserver-conformance-app"]]))
         {
             return .failure(StepFailure(failure(0, "initialize (provider) failed: \(error.message)")))
         }
         if case .failure(let error) = await automation.call(
-            RPCMethodName.initialize.rawValue, ["role": "automation", "clientInfo": ["name": "axserver-conformance"]])
+            RPCMethod.initialize.request(
+                [.role: .string(RPCRole.automation.rawValue), .clientInfo: ["name": "axserver-conformance"]]))
         {
             return .failure(StepFailure(failure(0, "initialize (automation) failed: \(error.message)")))
         }
         let app: String
-        switch await provider.call(RPCMethodName.appRegister.rawValue, ["name": .string("conformance-" + testCase.id)])
-        {
+        switch await provider.call(RPCMethod.appRegister.request([.name: .string("conformance-" + testCase.id)])) {
         case .failure(let error): return .failure(StepFailure(failure(0, "app.register failed: \(error.message)")))
         case .success(let response):
             guard let appID = response["app"]?.stringValue else {
@@ -90,9 +91,10 @@ struct CaseSession: Sendable {
         }
         appBox.value = app
         if let hierarchy = testCase.hierarchy {
-            var params = hierarchy.objectValue ?? ["windows": hierarchy]
-            params["app"] = .string(app)
-            if case .failure(let error) = await provider.call(RPCMethodName.hierarchySet.rawValue, .object(params)) {
+            let snapshot = hierarchy.objectValue ?? [RPCCatalog.HierarchySet.Param.windows.rawValue: hierarchy]
+            if case .failure(let error) = await provider.call(
+                RPCMethod.hierarchySet.request(snapshot: snapshot, app: app))
+            {
                 return .failure(
                     StepFailure(
                         failure(0, "hierarchy.set failed: \(error.message) \(error.data.map { $0.jsonString } ?? "")")))
@@ -175,11 +177,11 @@ struct CaseSession: Sendable {
         } catch {
             return .failure(StepFailure(failure(stepNumber, "cannot open the operator connection: \(error)")))
         }
-        let hello: JSON = [
-            "role": "operator", "operatorToken": .string(token),
-            "clientInfo": ["name": "axserver-conformance-operator"],
-        ]
-        if case .failure(let error) = await opened.call(RPCMethodName.initialize.rawValue, hello) {
+        let hello = RPCMethod.initialize.request([
+            .role: .string(RPCRole.operator.rawValue), .operatorToken: .string(token),
+            .clientInfo: ["name": "axserver-conformance-operator"],
+        ])
+        if case .failure(let error) = await opened.call(hello) {
             return .failure(StepFailure(failure(stepNumber, "initialize (operator) failed: \(error.message)")))
         }
         return .success(opened)

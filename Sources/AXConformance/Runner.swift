@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import Foundation
 
 /// One conformance case (Specs/conformance/README.md): a hierarchy, steps in the JSON-RPC vocabulary, and
@@ -46,6 +47,13 @@ package protocol ConformanceConnection: AnyObject, Sendable {
     /// Notifications received since the last call, oldest first.
     func drainNotifications() -> [(method: String, params: JSON)]
     func close() async
+}
+
+extension ConformanceConnection {
+    /// Calls a request built from the catalog's typed keys (D-CATALOG-3).
+    func call(_ request: RPCRequest) async -> Result<JSON, RPCError> {
+        await call(request.method, request.json)
+    }
 }
 
 package struct CaseResult: Sendable {

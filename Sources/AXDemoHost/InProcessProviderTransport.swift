@@ -53,10 +53,11 @@ package final class InProcessProviderTransport: ResettableProviderTransport {
             }
         }
         _ = try await call(
-            RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "AXProvider (in process)"]])
-        var params: JSONObject = ["name": .string(name)]
-        if onReset != nil { params["reset"] = true }
-        let reply = try await call(RPCMethodName.appRegister.rawValue, params)
+            RPCMethod.initialize.request(
+                [.role: .string(RPCRole.provider.rawValue), .clientInfo: ["name": "AXProvider (in process)"]]))
+        var params: RPCParams<RPCCatalog.AppRegister.Param> = [.name: .string(name)]
+        if onReset != nil { params[.reset] = true }
+        let reply = try await call(RPCMethod.appRegister.request(params))
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return id
     }

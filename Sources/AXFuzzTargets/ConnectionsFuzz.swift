@@ -96,13 +96,14 @@ enum ConnectionsFuzz {
         var counter = 0
 
         /// Sends one request (or a batch) on `connection` and checks one reply per id.
-        mutating func send(_ index: Int, _ calls: [(String, JSON)]) -> [JSON] {
+        mutating func send(_ index: Int, _ calls: [RPCRequest]) -> [JSON] {
             let connection = connections[index]
             var ids: [Int] = []
             var messages: [JSON] = []
-            for (method, params) in calls {
+            for call in calls {
                 ids.append(nextID)
-                messages.append(["jsonrpc": "2.0", "id": JSON(nextID), "method": .string(method), "params": params])
+                messages.append(
+                    ["jsonrpc": "2.0", "id": JSON(nextID), "method": .string(call.method), "params": call.json])
                 nextID += 1
             }
             let frame = calls.count == 1 ? messages[0] : .array(messages)
@@ -136,18 +137,20 @@ enum ConnectionsFuzz {
                 guard connections.count < 8 else { return }
                 let peer = Peer(fragile: argument & 1 == 1)
                 connections.append(Connection(peer: peer, session: RPCSession(peer: peer)))
-                _ = send(connections.count - 1, [(RPCMethodName.initialize.rawValue, ["role": "automation"])])
+                _ = send(
+                    connections.count - 1, [RPCMethod.initialize.request([.role: .string(RPCRole.automation.rawValue)])]
+                )
                 return
             }
             let index = live[argument % live.count]
             switch step {
             case 1 where connections[index].app == nil:
-                let reply = send(index, [(RPCMethodName.appRegister.rawValue, ["name": .string("app\(argument % 3)")])])
+                let reply = send(index, [RPCMethod.appRegister.request([.name: .string("app\(argument % 3)")])])
                 connections[index].app = reply.first?["result"]?["app"]?.stringValue
             case 2:
                 let events: [JSON] =
                     argument & 2 == 0 ? ["tree.changed"] : ["tree.changed", "app.removed", "app.added"]
-                let reply = send(index, [(RPCMethodName.eventsSubscribe.rawValue, ["events": .array(events)])])
+                let reply = send(index, [RPCMethod.eventsSubscribe.request([.events: .array(events)])])
                 if let id = reply.first?["result"]?["subscription"]?.intValue {
                     connections[index].subscriptions.append(id)
                 }
@@ -156,10 +159,10 @@ enum ConnectionsFuzz {
                 connections[index].peer.close()
             case 5:
                 _ = send(
-                    index, Array(repeating: (RPCMethodName.ping.rawValue, JSON.object([:])), count: argument % 4 + 1))
+                    index, Array(repeating: RPCMethod.ping.request(), count: argument % 4 + 1))
             case 6:
                 if let id = connections[index].subscriptions.popLast() {
-                    _ = send(index, [(RPCMethodName.eventsUnsubscribe.rawValue, ["subscription": JSON(id)])])
+                    _ = send(index, [RPCMethod.eventsUnsubscribe.request([.subscription: JSON(id)])])
                 }
             default:
                 break
@@ -169,13 +172,12 @@ enum ConnectionsFuzz {
 
         /// The first time a hierarchy, then `argument % 6 + 1` updates, while the connection lives.
         mutating func sendTree(_ index: Int, argument: Int) {
-            var calls: [(String, JSON)] = []
+            var calls: [RPCRequest] = []
             if !connections[index].hasTree {
                 calls.append(
-                    (
-                        RPCMethodName.hierarchySet.rawValue,
+                    RPCMethod.hierarchySet.request(
                         [
-                            "windows": [
+                            .windows: [
                                 [
                                     "id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100],
                                     "children": [
@@ -183,17 +185,14 @@ enum ConnectionsFuzz {
                                     ],
                                 ]
                             ]
-                        ]
-                    ))
+                        ]))
                 connections[index].hasTree = true
             }
             for _ in 0..<(argument % 6 + 1) {
                 counter += 1
                 calls.append(
-                    (
-                        RPCMethodName.hierarchyUpdate.rawValue,
-                        ["ops": [["op": "set", "id": "l", "properties": ["text": .string("\(counter)")]]]]
-                    ))
+                    RPCMethod.hierarchyUpdate.request(
+                        [.ops: [["op": "set", "id": "l", "properties": ["text": .string("\(counter)")]]]]))
             }
             for call in calls where !connections[index].peer.isClosed { _ = send(index, [call]) }
         }

@@ -210,25 +210,25 @@ final class FuzzServer: Sendable {
         router = RPCRouter()
         AXMethods.install(on: router, hub: hub)
         providerSession = RPCSession(peer: FuzzPeer())
-        let setup: [(String, JSON)] = [
-            (RPCMethodName.initialize.rawValue, ["role": "provider", "clientInfo": ["name": "axfuzz-provider"]]),
-            (RPCMethodName.appRegister.rawValue, ["name": .string(DemoApp.appName)]),
+        let setup = [
+            RPCMethod.initialize.request(
+                [.role: .string(RPCRole.provider.rawValue), .clientInfo: ["name": "axfuzz-provider"]]),
+            RPCMethod.appRegister.request([.name: .string(DemoApp.appName)]),
         ]
         var appID = ""
-        for (method, params) in setup {
-            let reply = call(method, params, session: providerSession)
+        for request in setup {
+            let reply = call(request, session: providerSession)
             if let app = reply?["result"]?["app"]?.stringValue {
                 appID = app
             }
         }
-        var hierarchy = DemoApp().snapshot().objectValue ?? JSONObject()
-        hierarchy["app"] = .string(appID)
-        _ = call(RPCMethodName.hierarchySet.rawValue, .object(hierarchy), session: providerSession)
+        let hierarchy = DemoApp().snapshot().objectValue ?? JSONObject()
+        _ = call(RPCMethod.hierarchySet.request(snapshot: hierarchy, app: appID), session: providerSession)
     }
 
     /// Sends one request frame on `session` and returns the parsed reply.
-    func call(_ method: String, _ params: JSON, session: RPCSession) -> JSON? {
-        let frame = RPCMessage.request(id: 1, method: method, params: params)
+    func call(_ request: RPCRequest, session: RPCSession) -> JSON? {
+        let frame = RPCMessage.request(id: 1, method: request.method, params: request.json)
         return handle(frame, session: session).flatMap { try? JSON.parse($0) }
     }
 
@@ -237,7 +237,8 @@ final class FuzzServer: Sendable {
         let peer = FuzzPeer()
         let session = RPCSession(peer: peer)
         _ = call(
-            RPCMethodName.initialize.rawValue, ["role": "automation", "clientInfo": ["name": "axfuzz"]],
+            RPCMethod.initialize.request(
+                [.role: .string(RPCRole.automation.rawValue), .clientInfo: ["name": "axfuzz"]]),
             session: session)
         let reply = handle(frame, session: session)
         peer.close()

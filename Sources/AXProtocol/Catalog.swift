@@ -106,6 +106,22 @@ public protocol RPCTargetParameterKey: RPCParameterKey {
     static var target: Self { get }
 }
 
+/// The key set of an element action's method (`action.<name>`): a target, `force`, and the action's payload keys.
+public protocol RPCActionParameterKey: RPCTargetParameterKey {
+    /// The `force` key (skip the actionability checks).
+    static var force: Self { get }
+}
+
+/// The key set of a query method: a selector (or its `ast`) and the element the search starts at.
+public protocol RPCSelectorParameterKey: RPCParameterKey {
+    /// The `selector` key.
+    static var selector: Self { get }
+    /// The `ast` key (the selector as a parsed tree).
+    static var ast: Self { get }
+    /// The `root` key.
+    static var root: Self { get }
+}
+
 /// The key set of a method that takes no parameter besides `app`.
 public enum RPCNoParam: String, RPCParameterKey {
     /// Never sent: the type has to have a case to be a string enum.
@@ -196,6 +212,37 @@ public struct RPCParams<Key: RPCParameterKey>: Sendable, ExpressibleByDictionary
     public subscript(key: Key) -> JSON? {
         get { object[key.rawValue] }
         set { object[key.rawValue] = newValue }
+    }
+}
+
+/// One request as it goes on the wire, built from the catalog's typed keys: the method's name and its by-name
+/// params (`RPCMethod.treeGet.request([.format: "json"], app: id)`), for a caller without a typed client (the
+/// provider library, the conformance runner, the fuzzers and the bench). A key its method does not declare does
+/// not compile (D-CATALOG-3).
+public struct RPCRequest: Sendable {
+    /// The wire name.
+    public let method: String
+    /// The params object.
+    public let params: JSONObject
+
+    /// The params as a JSON value.
+    public var json: JSON { .object(params) }
+}
+
+extension RPCMethod {
+    /// The request for this method with `params`, naming `app` when given.
+    public func request(_ params: RPCParams<Spec.Param> = [:], app: String? = nil) -> RPCRequest {
+        var object = params.object
+        if let app { object[rpcAppParameter] = .string(app) }
+        return RPCRequest(method: wireName, params: object)
+    }
+
+    /// The request for this method with a params object built from another declaration: `hierarchy.set`'s
+    /// params are the app's snapshot, whose keys AXSchema declares.
+    public func request(snapshot object: JSONObject, app: String? = nil) -> RPCRequest {
+        var object = object
+        if let app { object[rpcAppParameter] = .string(app) }
+        return RPCRequest(method: wireName, params: object)
     }
 }
 

@@ -585,7 +585,7 @@ extension RPCCatalog {
     /// `query.find`: Every element a selector matches; never waits.
     public enum QueryFind: RPCMethodSpec {
         /// The parameter keys of `query.find` (besides `app`).
-        public enum Param: String, RPCParameterKey {
+        public enum Param: String, RPCSelectorParameterKey {
             /// `selector` (target).
             case selector
             /// `ast` (object).
@@ -621,7 +621,7 @@ extension RPCCatalog {
     /// `query.one`: The one element a selector matches (strict).
     public enum QueryOne: RPCMethodSpec {
         /// The parameter keys of `query.one` (besides `app`).
-        public enum Param: String, RPCParameterKey {
+        public enum Param: String, RPCSelectorParameterKey {
             /// `selector` (target).
             case selector
             /// `ast` (object).
@@ -759,7 +759,7 @@ extension RPCCatalog {
     /// `action.activate`: Activates the target (accessibilityActivate, X30).
     public enum ActionActivate: RPCMethodSpec {
         /// The parameter keys of `action.activate` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -838,7 +838,7 @@ extension RPCCatalog {
     /// `action.scroll`: Scrolls the target's view ancestors in a direction (X40).
     public enum ActionScroll: RPCMethodSpec {
         /// The parameter keys of `action.scroll` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -920,7 +920,7 @@ extension RPCCatalog {
     /// `action.custom`: Performs one of the target's custom actions by id or name.
     public enum ActionCustom: RPCMethodSpec {
         /// The parameter keys of `action.custom` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -960,7 +960,7 @@ extension RPCCatalog {
     /// `action.setValue`: Sets the target's value.
     public enum ActionSetValue: RPCMethodSpec {
         /// The parameter keys of `action.setValue` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -998,7 +998,7 @@ extension RPCCatalog {
     /// `action.typeText`: Types text at the target's insertion point.
     public enum ActionTypeText: RPCMethodSpec {
         /// The parameter keys of `action.typeText` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -1038,7 +1038,7 @@ extension RPCCatalog {
     /// `action.zoomIn`: Zooms a supportsZoom target in at a point (D-ZOOM-1).
     public enum ActionZoomIn: RPCMethodSpec {
         /// The parameter keys of `action.zoomIn` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).
@@ -1098,7 +1098,7 @@ extension RPCCatalog {
     /// `action.drag`: Starts a drag from the target's drag source descriptor (D-DRAG-1).
     public enum ActionDrag: RPCMethodSpec {
         /// The parameter keys of `action.drag` (besides `app`).
-        public enum Param: String, RPCTargetParameterKey {
+        public enum Param: String, RPCActionParameterKey {
             /// `target` (target).
             case target
             /// `force` (boolean).

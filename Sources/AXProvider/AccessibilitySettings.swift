@@ -40,7 +40,7 @@ public struct UIAccessibilitySettings: Sendable, Equatable {
 extension Publisher {
     /// The user's accessibility settings now (`a11y.settings`).
     public func accessibilitySettings() async throws -> UIAccessibilitySettings {
-        UIAccessibilitySettings(json: try await transport.call(RPCMethodName.a11ySettings.rawValue, [:]))
+        UIAccessibilitySettings(json: try await transport.call(RPCMethod.a11ySettings.request()))
     }
 }
 
@@ -53,11 +53,12 @@ extension SocketProviderTransport {
         _ handler: @escaping @Sendable (UIAccessibilitySettings, [String]) -> Void
     ) async throws -> Int {
         client.onNotification { method, params in
-            guard method == "a11y.settingsChanged", let params else { return }
+            guard method == RPCEvent.settingsChanged.rawValue, let params else { return }
             let changed = params["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
             handler(UIAccessibilitySettings(json: params), changed)
         }
-        let reply = try await call(RPCMethodName.eventsSubscribe.rawValue, ["events": ["a11y.settingsChanged"]])
+        let reply = try await call(
+            RPCMethod.eventsSubscribe.request([.events: [.string(RPCEvent.settingsChanged.rawValue)]]))
         return reply["subscription"]?.intValue ?? 0
     }
 }

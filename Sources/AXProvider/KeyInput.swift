@@ -30,9 +30,9 @@ extension Publisher {
     public func forwardKey(_ key: String, modifiers: [String] = [], phase: String = "both") async throws
         -> KeyForwardResult
     {
-        var params: JSONObject = ["app": .string(appID), "key": .string(key), "phase": .string(phase)]
-        if !modifiers.isEmpty { params["modifiers"] = JSON(modifiers) }
-        let reply = try await transport.call(RPCMethodName.inputKey.rawValue, params)
+        var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key), .phase: .string(phase)]
+        if !modifiers.isEmpty { params[.modifiers] = JSON(modifiers) }
+        let reply = try await transport.call(RPCMethod.inputKey.request(params, app: appID))
         return KeyForwardResult(
             consumed: reply["consumed"]?.boolValue ?? false, handledBy: reply["handledBy"]?.stringValue ?? "app",
             focus: reply["focus"]?.stringValue)
@@ -43,6 +43,6 @@ extension Publisher {
     /// Return/KP_Enter/space activate the focused element (`input.configure`; D-KEY-2).
     public func setServerHandlesNavigation(_ on: Bool) async throws {
         _ = try await transport.call(
-            RPCMethodName.inputConfigure.rawValue, ["app": .string(appID), "serverHandlesNavigation": .bool(on)])
+            RPCMethod.inputConfigure.request([.serverHandlesNavigation: .bool(on)], app: appID))
     }
 }

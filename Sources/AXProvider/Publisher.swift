@@ -15,6 +15,13 @@ public protocol ProviderTransport: Sendable {
     func call(_ method: String, _ params: JSONObject) async throws -> JSON
 }
 
+extension ProviderTransport {
+    /// Sends a request built from the catalog's typed keys (`RPCMethod.x.request(…)`, D-CATALOG-3).
+    public func call(_ request: RPCRequest) async throws -> JSON {
+        try await call(request.method, request.params)
+    }
+}
+
 /// A transport that can also carry the server's `app.reset` request (D-APP-RESET-1): registering with `onReset`
 /// declares `reset: true`, and the server's `app.reset` is answered with `{"reset": true, "revision": N}`, N being
 /// the revision `onReset` returns (the app's initial tree, already published).
@@ -306,8 +313,8 @@ public actor Publisher {
             again.notRetried = true
             throw again
         }
-        var params = snapshot.objectValue ?? ["windows": snapshot]
-        params["app"] = .string(appID)
+        var params = snapshot.objectValue ?? [RPCCatalog.HierarchySet.Param.windows.rawValue: snapshot]
+        params[rpcAppParameter] = .string(appID)
         guard let last, !needsResync, last["guidedAccessRestrictions"] == snapshot["guidedAccessRestrictions"] else {
             return try await sendSnapshot(snapshot, params: params, after: [])
         }
@@ -317,8 +324,7 @@ public actor Publisher {
             return revision
         }
         do {
-            let reply = try await transport.call(
-                RPCMethodName.hierarchyUpdate.rawValue, ["app": .string(appID), "ops": .array(ops)])
+            let reply = try await transport.call(RPCMethod.hierarchyUpdate.request([.ops: .array(ops)], app: appID))
             accept(snapshot, reply: reply)
             return revision
         } catch {
@@ -366,11 +372,11 @@ public actor Publisher {
 
     /// `UIAccessibility.post(notification:argument:)`.
     public func post(_ notification: String, _ argument: String? = nil, priority: String? = nil) async throws {
-        var params: JSONObject = [
-            "app": .string(appID), "notification": .string(notification), "argument": JSON(argument),
+        var params: RPCParams<RPCCatalog.AccessibilityPost.Param> = [
+            .notification: .string(notification), .argument: JSON(argument),
         ]
-        if let priority { params["priority"] = .string(priority) }
-        _ = try await transport.call(RPCMethodName.accessibilityPost.rawValue, params)
+        if let priority { params[.priority] = .string(priority) }
+        _ = try await transport.call(RPCMethod.accessibilityPost.request(params, app: appID))
     }
 }
 
@@ -380,9 +386,12 @@ public final class SocketProviderTransport: ResettableProviderTransport {
     /// Connects to `address` (`unix:PATH` or `tcp:HOST:PORT`) and initializes as a provider, with `token` for TCP.
     public init(address: String, token: String?) async throws {
         client = try await RPCClient.connect(address)
-        var params: JSONObject = ["role": "provider", "clientInfo": ["name": "AXProvider"]]
-        if let token { params["token"] = .string(token) }
-        _ = try await client.call(RPCMethodName.initialize.rawValue, .object(params), timeout: .seconds(10))
+        var params: RPCParams<RPCCatalog.Initialize.Param> = [
+            .role: .string(RPCRole.provider.rawValue), .clientInfo: ["name": "AXProvider"],
+        ]
+        if let token { params[.token] = .string(token) }
+        let request = RPCMethod.initialize.request(params)
+        _ = try await client.call(request.method, request.json, timeout: .seconds(10))
     }
     /// Registers the app under `name` and answers the server's `action.perform` requests with `onAction`.
     public func register(name: String, onAction: @escaping @Sendable (ActionCall) async throws -> Bool) async throws
@@ -433,10 +442,11 @@ public final class SocketProviderTransport: ResettableProviderTransport {
                 throw RPCError.methodNotFound(method)
             }
         }
-        var params: JSONObject = ["name": .string(name)]
-        if let reclaimToken, !reclaimToken.isEmpty { params["reclaimToken"] = .string(reclaimToken) }
-        if onReset != nil { params["reset"] = true }
-        let reply = try await client.call(RPCMethodName.appRegister.rawValue, .object(params), timeout: .seconds(10))
+        var params: RPCParams<RPCCatalog.AppRegister.Param> = [.name: .string(name)]
+        if let reclaimToken, !reclaimToken.isEmpty { params[.reclaimToken] = .string(reclaimToken) }
+        if onReset != nil { params[.reset] = true }
+        let request = RPCMethod.appRegister.request(params)
+        let reply = try await client.call(request.method, request.json, timeout: .seconds(10))
         guard let id = reply["app"]?.stringValue else { throw RPCError.internalError("app.register returned no id") }
         return (id, reply["reclaimToken"]?.stringValue)
     }

@@ -167,7 +167,7 @@ public final class RPCClient: Sendable {
                             state.id = id
                             return state.cancelled
                         }
-                        if written && cancelledMeanwhile { notify(RPCMethodName.cancelRequest.rawValue, ["id": id]) }
+                        if written && cancelledMeanwhile { notify(RPCMethod.cancelRequest.request([.id: id])) }
                         return written
                     })
             } catch {
@@ -178,7 +178,7 @@ public final class RPCClient: Sendable {
                 state.cancelled = true
                 return state.id
             }
-            if let id { notify(RPCMethodName.cancelRequest.rawValue, ["id": id]) }
+            if let id { notify(RPCMethod.cancelRequest.request([.id: id])) }
         }
         let id = sent.withLock { $0.id?.intValue.map(Int64.init) }
         switch result {
@@ -197,6 +197,16 @@ public final class RPCClient: Sendable {
     /// Sends a notification (no answer).
     public func notify(_ method: String, _ params: JSON? = nil) {
         send(RPCMessage.notification(method: method, params: params))
+    }
+
+    /// Calls a request built from the catalog's typed keys (`RPCMethod.x.request(…)`, D-CATALOG-3).
+    public func call(_ request: RPCRequest, timeout: Duration = .seconds(30)) async throws(RPCError) -> JSON {
+        try await call(request.method, request.json, timeout: timeout)
+    }
+
+    /// Sends a request built from the catalog's typed keys as a notification (no answer).
+    public func notify(_ request: RPCRequest) {
+        notify(request.method, request.json)
     }
 
     /// Sends raw bytes followed by a newline (for tests of malformed input).

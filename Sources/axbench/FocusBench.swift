@@ -29,10 +29,9 @@ enum FocusBench {
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: Peer())
         session.initialized = true
-        func timed(_ method: String, _ params: JSONObject) async -> Double {
-            var arguments = params
-            arguments["app"] = .string(app)
-            let frame = RPCMessage.request(id: 1, method: method, params: .object(arguments))
+        func timed(_ request: RPCRequest) async -> Double {
+            let method = request.method
+            let frame = RPCMessage.request(id: 1, method: method, params: request.json)
             let t0 = clock.now
             let reply = await router.handle(frame: frame, session: session)
             let elapsed = us(clock.now - t0)
@@ -47,7 +46,7 @@ enum FocusBench {
         for _ in 0..<(quick ? 3 : 11) {
             try hub.update(
                 app: app, ops: [["op": "set", "id": "n1", "properties": ["text": .string("rebuild \(builds.count)")]]])
-            builds.append(await timed(RPCMethodName.focusStatus.rawValue, [:]))
+            builds.append(await timed(RPCMethod.focusStatus.request(app: app)))
         }
         print("first focus call after a patch (index build + focus.status): median \(fmt(median(builds) / 1000)) ms")
         let focusable = (0..<leaves).filter { $0 % 5 != 1 }
@@ -62,19 +61,22 @@ enum FocusBench {
             let leaf = focusable[(i * 7919) % focusable.count]
             let from: JSON = ["id": .string("n\(leaf)")]
             query.append(
-                await timed(RPCMethodName.focusQuery.rawValue, ["direction": .string(directions[i % 4]), "from": from]))
-            explain.append(await timed(RPCMethodName.focusExplain.rawValue, ["target": from]))
+                await timed(
+                    RPCMethod.focusQuery.request([.direction: .string(directions[i % 4]), .from: from], app: app)))
+            explain.append(await timed(RPCMethod.focusExplain.request([.target: from], app: app)))
             rotor.append(
-                await timed(RPCMethodName.rotorNext.rawValue, ["rotor": "button", "from": from, "moveFocus": false]))
+                await timed(RPCMethod.rotorNext.request([.rotor: "button", .from: from, .moveFocus: false], app: app)))
         }
-        _ = await timed(RPCMethodName.focusUpdate.rawValue, ["target": ["id": "n0"]])
+        _ = await timed(RPCMethod.focusUpdate.request([.target: ["id": "n0"]], app: app))
         for i in 0..<runs {
             move.append(
-                await timed(RPCMethodName.focusMove.rawValue, ["direction": .string(i % 2 == 0 ? "right" : "left")]))
+                await timed(RPCMethod.focusMove.request([.direction: .string(i % 2 == 0 ? "right" : "left")], app: app))
+            )
         }
         for i in 0..<(runs / 4) {
             tab.append(
-                await timed(RPCMethodName.focusMove.rawValue, ["direction": .string(i % 2 == 0 ? "next" : "previous")]))
+                await timed(
+                    RPCMethod.focusMove.request([.direction: .string(i % 2 == 0 ? "next" : "previous")], app: app)))
         }
         func line(_ name: String, _ xs: [Double]) {
             print("\(name): median \(fmt(median(xs))) µs, p95 \(fmt(p95(xs))) µs")
@@ -120,7 +122,7 @@ enum FocusBench {
         print(
             "one-property patch through the hub, engine never used: median \(fmt(median(idleTimes))) µs, p95 \(fmt(p95(idleTimes))) µs"
         )
-        _ = await timed(RPCMethodName.focusUpdate.rawValue, ["target": ["id": "n0"]])
+        _ = await timed(RPCMethod.focusUpdate.request([.target: ["id": "n0"]], app: app))
         try patches("engine focus set (on n0)")
     }
 }

@@ -58,10 +58,10 @@ enum InsightBench {
         AXMethods.install(on: router, hub: hub)
         let session = RPCSession(peer: NullPeer())
         session.initialized = true
-        func rpc(_ method: String, _ params: JSON) -> Int {
-            let frame = RPCMessage.request(id: 1, method: method, params: params)
+        func rpc(_ request: RPCRequest) -> Int {
+            let frame = RPCMessage.request(id: 1, method: request.method, params: request.json)
             guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else {
-                fatalError("not sync: \(method)")
+                fatalError("not sync: \(request.method)")
             }
             return reply.count
         }
@@ -84,14 +84,14 @@ enum InsightBench {
         var bytes = 0
         report(
             "audit.run (JSON-RPC, default cap 1,000 findings)",
-            time { bytes = rpc(RPCMethodName.auditRun.rawValue, [:]) }, target: 50)
+            time { bytes = rpc(RPCMethod.auditRun.request()) }, target: 50)
         print("  findings \(findings); reply \(bytes) bytes")
         report(
             "speech walk (engine, both models)", time { _ = SpeechWalk.walk(snap.tree, root: nil, limit: 250_000) },
             target: 20)
         report(
             "speech.walk (JSON-RPC, both models, limit 10,000)",
-            time { bytes = rpc(RPCMethodName.speechWalk.rawValue, ["limit": 10_000]) },
+            time { bytes = rpc(RPCMethod.speechWalk.request([.limit: 10_000])) },
             target: 20)
         print("  reply \(bytes) bytes")
         var picture: RenderedPicture?
@@ -104,7 +104,7 @@ enum InsightBench {
         print("  drawn \(picture?.drawn ?? 0), omitted \(picture?.omitted ?? 0), \(picture?.svg.utf8.count ?? 0) bytes")
         report(
             "tree.render svg (JSON-RPC, every node)",
-            time { bytes = rpc(RPCMethodName.treeRender.rawValue, ["maxNodes": 20_000]) },
+            time { bytes = rpc(RPCMethod.treeRender.request([.maxNodes: 20_000])) },
             target: 50)
         print("  reply \(bytes) bytes")
 

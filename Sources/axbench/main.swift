@@ -255,11 +255,11 @@ final class Mutex_: @unchecked Sendable {
 }
 let session = RPCSession(peer: NullPeer())
 session.initialized = true
-func call(_ method: String, _ params: JSON) -> (Double, [UInt8]) {
-    let frame = RPCMessage.request(id: 1, method: method, params: params)
+func call(_ request: RPCRequest) -> (Double, [UInt8]) {
+    let frame = RPCMessage.request(id: 1, method: request.method, params: request.json)
     let t0 = clock.now
     guard case .reply(let reply) = router.handleSync(frame: frame, session: session) else {
-        fatalError("not sync: \(method)")
+        fatalError("not sync: \(request.method)")
     }
     return (us(clock.now - t0), reply)
 }
@@ -279,7 +279,7 @@ if CommandLine.arguments.contains("--treeget-split") {
     exit(0)
 }
 if CommandLine.arguments.contains("--profile-treeget") {
-    for _ in 0..<5 { _ = call(RPCMethodName.treeGet.rawValue, ["app": .string(app), "format": "json"]) }
+    for _ in 0..<5 { _ = call(RPCMethod.treeGet.request([.format: "json"], app: app)) }
     exit(0)
 }
 var q1: [Double] = []
@@ -287,13 +287,13 @@ var q2: [Double] = []
 var q3: [Double] = []
 for i in 0..<(quick ? 100 : 1000) {
     let leaf = (i * 7919) % 5000
-    q1.append(call(RPCMethodName.queryOne.rawValue, ["app": .string(app), "selector": .string("#n\(leaf)")]).0)
+    q1.append(call(RPCMethod.queryOne.request([.selector: .string("#n\(leaf)")], app: app)).0)
     q2.append(
         call(
-            RPCMethodName.queryOne.rawValue,
-            ["app": .string(app), "selector": .string("button[label=\"Button \(leaf - leaf % 5)\"]")]
+            RPCMethod.queryOne.request(
+                [.selector: .string("button[label=\"Button \(leaf - leaf % 5)\"]")], app: app)
         ).0)
-    q3.append(call(RPCMethodName.elementGet.rawValue, ["app": .string(app), "target": ["id": .string("n\(leaf)")]]).0)
+    q3.append(call(RPCMethod.elementGet.request([.target: ["id": .string("n\(leaf)")]], app: app)).0)
 }
 print("tree: \(nodeCount) accessibility nodes")
 print(
@@ -304,7 +304,7 @@ print("element.get {id}: median \(fmt(median(q3))) µs, p95 \(fmt(p95(q3))) µs"
 var tg: [Double] = []
 var size = 0
 for _ in 0..<(quick ? 5 : 30) {
-    let (elapsed, response) = call(RPCMethodName.treeGet.rawValue, ["app": .string(app), "format": "json"])
+    let (elapsed, response) = call(RPCMethod.treeGet.request([.format: "json"], app: app))
     tg.append(elapsed / 1000)
     size = response.count
 }
@@ -332,7 +332,7 @@ do {
         qrates.append(
             try TransportBenchmark.run(
                 socketPath: sock, count: requestCount / 10, method: RPCMethodName.elementGet.rawValue,
-                params: ["app": .string(app), "target": ["id": "n42"]],
+                params: RPCMethod.elementGet.request([.target: ["id": "n42"]], app: app).json,
                 setup: [(RPCMethodName.initialize.rawValue, nil)]
             ).requestsPerSecond)
     }
@@ -340,12 +340,11 @@ do {
 
     // Update → event latency: a provider client patches, a subscriber client receives tree.changed.
     let provider = try await RPCClient.connect("unix:" + sock)
-    _ = try await provider.call(RPCMethodName.initialize.rawValue, ["role": "provider"])
-    let papp = try await provider.call(RPCMethodName.appRegister.rawValue, ["name": "latency"])["app"]!.stringValue!
+    _ = try await provider.call(RPCMethod.initialize.request([.role: .string(RPCRole.provider.rawValue)]))
+    let papp = try await provider.call(RPCMethod.appRegister.request([.name: "latency"]))["app"]!.stringValue!
     _ = try await provider.call(
-        RPCMethodName.hierarchySet.rawValue,
-        [
-            "windows": [
+        RPCMethod.hierarchySet.request([
+            .windows: [
                 [
                     "id": "w", "class": "UIWindow", "frame": [0, 0, 100, 100],
                     "children": [
@@ -353,20 +352,22 @@ do {
                     ],
                 ]
             ]
-        ])
+        ]))
     let subscriber = try await RPCClient.connect("unix:" + sock)
     _ = try await subscriber.call(RPCMethodName.initialize.rawValue, nil)
     let arrivals = AsyncStream<ContinuousClock.Instant>.makeStream()
-    subscriber.onNotification { method, _ in if method == "tree.changed" { arrivals.continuation.yield(clock.now) } }
+    subscriber.onNotification { method, _ in
+        if method == RPCEvent.treeChanged.rawValue { arrivals.continuation.yield(clock.now) }
+    }
     _ = try await subscriber.call(
-        RPCMethodName.eventsSubscribe.rawValue, ["events": ["tree.changed"], "app": .string(papp)])
+        RPCMethod.eventsSubscribe.request([.events: [.string(RPCEvent.treeChanged.rawValue)]], app: papp))
     var it = arrivals.stream.makeAsyncIterator()
     var lat: [Double] = []
     for i in 0..<(quick ? 200 : 2000) {
         let t0 = clock.now
         provider.notify(
-            RPCMethodName.hierarchyUpdate.rawValue,
-            ["app": .string(papp), "ops": [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]])
+            RPCMethod.hierarchyUpdate.request(
+                [.ops: [["op": "set", "id": "l", "properties": ["text": .string("\(i + 1)")]]]], app: papp))
         guard let t1 = await it.next() else { break }
         lat.append(us(t1 - t0))
     }

@@ -260,6 +260,64 @@ def literal_method_names(names):
     return found
 
 
+# A catalog case named as a raw string (`RPCMethodName.treeGet.rawValue`) and the first lines after it, where a
+# hand-written params dictionary would sit.
+RAW_METHOD = re.compile(r"RPCMethodName\.(\w+)\.rawValue")
+DICTIONARY_KEY = re.compile(r'"(\w+)"\s*:')
+
+
+def catalog_cases():
+    """{Swift case name: wire name} of RPCMethodName, read from its declaration."""
+    with open(os.path.join(SOURCES, "AXProtocol", "Methods.swift"), encoding="utf-8") as handle:
+        return dict(re.findall(r'case (\w+) = "([^"]+)"', handle.read()))
+
+
+def raw_parameter_keys(sources, params, cases):
+    """[(relative path, line, method, key)]: a literal dictionary key that the method named just before it declares
+    (or `app`), in the three lines after a raw `RPCMethodName.x.rawValue` in a Swift file outside the catalog."""
+    hits = []
+    for directory, _, files in os.walk(sources):
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            relative = os.path.relpath(path, sources)
+            if not name.endswith(".swift") or relative.startswith(DECLARING):
+                continue
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+            for match in RAW_METHOD.finditer(text):
+                method = cases.get(match.group(1))
+                window = "\n".join(text[match.end():match.end() + 400].split("\n")[:3])
+                for key in DICTIONARY_KEY.finditer(window):
+                    if method and key.group(1) in params.get(method, ()):
+                        hits.append((relative, text.count("\n", 0, match.start()) + 1, method, key.group(1)))
+    return hits
+
+
+class ParameterKeyLiteralTests(unittest.TestCase):
+    """No Swift module sends a request with hand-written parameter keys (D-CATALOG-3): a request is built from the
+    method's declared keys (`RPCMethod.treeGet.request([.format: "json"], app: id)`, or a typed client's call), so a
+    key the method lacks does not compile. The server's handlers read their params by the same keys
+    (`Params<Spec.Param>`), which the compiler checks."""
+
+    def test_no_swift_request_writes_a_parameter_key(self):
+        params = {method["name"]: {param["name"] for param in method["params"]} | {"app"}
+                  for method in catalog()["methods"]}
+        hits = raw_parameter_keys(SOURCES, params, catalog_cases())
+        self.assertEqual(["%s:%d %s %r" % hit for hit in hits], [],
+                         "parameter keys written as strings beside a method name (build the request from the "
+                         "catalog: RPCMethod.x.request([.key: value], app: id)):")
+
+    def test_the_key_scan_notices_a_raw_request(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as sources:
+            os.makedirs(os.path.join(sources, "AXBench"))
+            with open(os.path.join(sources, "AXBench", "main.swift"), "w", encoding="utf-8") as handle:
+                handle.write('_ = call(\n    RPCMethodName.treeGet.rawValue, ["app": .string(app), "format": "json"])\n')
+            hits = raw_parameter_keys(sources, {"tree.get": {"format", "app"}}, {"treeGet": "tree.get"})
+        self.assertEqual([(path, line, key) for path, line, _, key in hits],
+                         [("AXBench/main.swift", 2, "app"), ("AXBench/main.swift", 2, "format")])
+
+
 class PythonClientTests(unittest.TestCase):
     def setUp(self):
         self.catalog = catalog()

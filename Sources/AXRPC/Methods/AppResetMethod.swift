@@ -16,9 +16,9 @@ enum AppResetMethod {
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.register(.appReset) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.appReset.rawValue)
+            let arguments = try Params(params, RPCCatalog.AppReset.self)
             let appID = try AXMethods.app(arguments, hub, session)
-            let timeout = try arguments.timeout(default: defaultTimeoutMs)
+            let timeout = try arguments.timeout(.timeoutMs, default: defaultTimeoutMs)
             let started = ContinuousClock.now
             let key = "\(ObjectIdentifier(hub).hashValue)/\(appID)"
             let outcome = await lanes.run(key) { () async -> Result<(before: Int, after: Int), AppResetError> in
@@ -45,7 +45,7 @@ enum AppResetMethod {
     static func rpcError(_ error: AppResetError) -> RPCError {
         switch error {
         case .noSuchApp(let app):
-            return .invalidParams("no app '\(app)'", data: ["param": "app"])
+            return .invalidParams("no app '\(app)'", data: ["param": .string(rpcAppParameter)])
         case .notSupported(let app):
             return .actionNotSupported(
                 "the app '\(app)' cannot return to its initial state (it did not register with reset: true); start a fresh app or server instead",

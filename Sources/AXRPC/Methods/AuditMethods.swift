@@ -13,23 +13,23 @@ extension AXMethods {
             ["checks": .array(AuditCatalog.checks.map(AuditFormats.checkJSON))]
         }
         router.registerSync(.auditRun) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.auditRun.rawValue)
+            let arguments = try Params(params, RPCCatalog.AuditRun.self)
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
-            if let root = arguments["root"] {
+            if let root = arguments[.root] {
                 rootID = try Targets.resolveOne(
-                    root, in: snap, hub: hub, method: RPCMethodName.auditRun.rawValue, param: "root")
+                    root, in: snap, hub: hub, method: arguments.method, param: arguments.name(.root))
             }
             let checks = try auditChecks(arguments)
             let suppressions = try auditSuppressions(arguments, snap: snap)
             let maxFindings =
-                try arguments.int("maxFindings", in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
-            let reportFormat = try arguments.string("report")
+                try arguments.int(.maxFindings, in: 0...Auditor.maxFindingsLimit) ?? Auditor.defaultMaxFindings
+            let reportFormat = try arguments.string(.report)
             guard reportFormat == nil || reportFormat == "junit" || reportFormat == "sarif" else {
                 throw RPCError.invalidParams(
                     "audit.run: report must be junit or sarif",
                     data: [
-                        "param": "report", "method": .string(RPCMethodName.auditRun.rawValue),
+                        "param": .string(arguments.name(.report)), "method": .string(arguments.method),
                         "accepted": ["junit", "sarif"],
                     ])
             }
@@ -66,72 +66,77 @@ extension AXMethods {
     }
 
     /// `checks`: check ids; an unknown one is −32602 listing the accepted ids.
-    static func auditChecks(_ arguments: Params) throws(RPCError) -> [String]? {
-        guard let checks = try arguments.stringList("checks") else { return nil }
+    static func auditChecks(_ arguments: Params<RPCCatalog.AuditRun.Param>) throws(RPCError) -> [String]? {
+        guard let checks = try arguments.stringList(.checks) else { return nil }
         for check in checks where AuditCatalog.check(check) == nil {
-            throw unknownCheck(arguments, "checks", check)
+            throw unknownCheck(arguments, .checks, check)
         }
         return checks
     }
 
-    static func unknownCheck(_ arguments: Params, _ param: String, _ check: String) -> RPCError {
+    static func unknownCheck(
+        _ arguments: Params<RPCCatalog.AuditRun.Param>, _ param: RPCCatalog.AuditRun.Param, _ check: String
+    ) -> RPCError {
         let accepted = AuditCatalog.ids
         return RPCError.invalidParams(
-            "audit.run: unknown check '\(String(check.prefix(100)))' in '\(param)' (accepted: \(accepted.joined(separator: ", ")))",
+            "audit.run: unknown check '\(String(check.prefix(100)))' in '\(param.rawValue)' (accepted: \(accepted.joined(separator: ", ")))",
             data: [
-                "param": .string(param), "method": .string(RPCMethodName.auditRun.rawValue), "accepted": JSON(accepted),
+                "param": .string(param.rawValue), "method": .string(arguments.method), "accepted": JSON(accepted),
             ])
     }
 
     /// `suppress`: entries that are a check id, or `{check?, selector?}` (at least one); a selector suppresses on
     /// every element it matches.
-    static func auditSuppressions(_ arguments: Params, snap: AppSnapshot) throws(RPCError) -> [AuditSuppression] {
-        guard let value = arguments["suppress"] else { return [] }
+    static func auditSuppressions(_ arguments: Params<RPCCatalog.AuditRun.Param>, snap: AppSnapshot) throws(RPCError)
+        -> [AuditSuppression]
+    {
+        guard let value = arguments[.suppress] else { return [] }
         guard case .array(let entries) = value else {
-            throw arguments.bad("suppress", "must be an array of check ids or {check, selector} objects")
+            throw arguments.bad(.suppress, "must be an array of check ids or {check, selector} objects")
         }
-        guard entries.count <= 1000 else { throw arguments.bad("suppress", "has more than 1000 entries") }
+        guard entries.count <= 1000 else { throw arguments.bad(.suppress, "has more than 1000 entries") }
         var out: [AuditSuppression] = []
         for entry in entries {
             switch entry {
             case .string(let check):
-                guard AuditCatalog.check(check) != nil else { throw unknownCheck(arguments, "suppress", check) }
+                guard AuditCatalog.check(check) != nil else { throw unknownCheck(arguments, .suppress, check) }
                 out.append(AuditSuppression(check: check, elements: nil))
             case .object(let object):
                 out.append(try objectSuppression(object, arguments: arguments, snap: snap))
             default:
                 throw arguments.bad(
-                    "suppress", "entries are check ids or {check, selector} objects, got \(entry.typeName)")
+                    .suppress, "entries are check ids or {check, selector} objects, got \(entry.typeName)")
             }
         }
         return out
     }
 
     /// One `{check?, selector?}` (or `{check?, element?}`) entry of `suppress`.
-    static func objectSuppression(_ object: JSONObject, arguments: Params, snap: AppSnapshot) throws(RPCError)
+    static func objectSuppression(_ object: JSONObject, arguments: Params<RPCCatalog.AuditRun.Param>, snap: AppSnapshot)
+        throws(RPCError)
         -> AuditSuppression
     {
         var check: String?
         if let named = object["check"], !named.isNull {
             guard case .string(let id) = named else {
-                throw arguments.bad("suppress", "entries' 'check' must be a string")
+                throw arguments.bad(.suppress, "entries' 'check' must be a string")
             }
-            guard AuditCatalog.check(id) != nil else { throw unknownCheck(arguments, "suppress", id) }
+            guard AuditCatalog.check(id) != nil else { throw unknownCheck(arguments, .suppress, id) }
             check = id
         }
         var elements: Set<String>?
         if let selectorJSON = object["selector"], !selectorJSON.isNull {
             let selector = try Targets.selector(
-                from: selectorJSON, param: "suppress", method: RPCMethodName.auditRun.rawValue)
+                from: selectorJSON, param: arguments.name(.suppress), method: arguments.method)
             elements = Set(try Targets.find(selector, in: snap, root: nil, limit: nil))
         } else if let element = object["element"], !element.isNull {
             guard case .string(let id) = element else {
-                throw arguments.bad("suppress", "entries' 'element' must be an id string")
+                throw arguments.bad(.suppress, "entries' 'element' must be an id string")
             }
             elements = [id]
         }
         guard check != nil || elements != nil else {
-            throw arguments.bad("suppress", "entries need 'check', 'selector' or 'element'")
+            throw arguments.bad(.suppress, "entries need 'check', 'selector' or 'element'")
         }
         return AuditSuppression(check: check, elements: elements)
     }

@@ -56,10 +56,10 @@ extension Roles {
         case .everyone:
             return
         case .providers:
-            let arguments = try Params(params, method: entry.name.rawValue)
+            let arguments = try Params(admitting: params, to: entry.name)
             try requireProvider(arguments, session)
         case .operators:
-            let arguments = try Params(params, method: entry.name.rawValue)
+            let arguments = try Params(admitting: params, to: entry.name)
             try requireOperator(arguments, session)
         }
     }

@@ -64,7 +64,7 @@ struct ConnectionSubscriptions: Sendable {
     }
 
     /// The typed error for a subscribe beyond the cap.
-    static func capReached(_ arguments: Params, active: Int) -> RPCError {
+    static func capReached(active: Int) -> RPCError {
         RPCError.invalidParams(
             "events.subscribe: this connection already holds \(active) subscriptions, the cap per connection "
                 + "(\(maxPerConnection)); unsubscribe one (events.unsubscribe) or subscribe once to several events",

@@ -16,9 +16,9 @@ enum FocusMethods {
     /// focus.move, focus.query (a simulated move) and focus.update.
     static func installMoves(_ router: RPCRouter, _ hub: Hub) {
         router.register(.focusMove) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusMove.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusMove.self)
             let app = try AXMethods.app(arguments, hub, session)
-            let heading = try direction(arguments)
+            let heading = try direction(arguments, .direction)
             do {
                 let outcome = try await hub.updateEngineFocus(
                     app: app, heading: heading.rawValue, target: nil, simulate: false)
@@ -26,12 +26,12 @@ enum FocusMethods {
             } catch { throw RPCError.from(error) }
         }
         router.registerSync(.focusQuery) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusQuery.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusQuery.self)
             let context = try focusContext(arguments, hub, session)
-            let heading = try direction(arguments)
+            let heading = try direction(arguments, .direction)
             var from = context.engineFocused
-            if let fromParam = arguments["from"] {
-                from = try viewID(fromParam, arguments: arguments, param: "from", context: context, hub: hub)
+            if let fromParam = arguments[.from] {
+                from = try viewID(fromParam, arguments: arguments, param: .from, context: context, hub: hub)
             }
             // C33: the focus debugger's simulate — where focus would go; nothing changes, nothing is emitted.
             var object: JSONObject = ["from": JSON(from), "heading": .string(heading.rawValue), "simulated": true]
@@ -50,14 +50,14 @@ enum FocusMethods {
             return .object(object)
         }
         router.register(.focusUpdate) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusUpdate.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusUpdate.self)
             let app = try AXMethods.app(arguments, hub, session)
             var target: String?
-            if let targetJSON = arguments["target"] {
+            if let targetJSON = arguments[.target] {
                 let context: FocusContext
                 do { context = try hub.focusContext(app: app) } catch { throw RPCError.from(error) }
                 target = try viewID(
-                    targetJSON, arguments: arguments, param: "target", context: context, hub: hub, allowGuides: true)
+                    targetJSON, arguments: arguments, param: .target, context: context, hub: hub, allowGuides: true)
             }
             do {
                 let outcome = try await hub.updateEngineFocus(
@@ -70,12 +70,12 @@ enum FocusMethods {
     /// focus.explain, focus.status, focus.items and focus.activate.
     static func installInspection(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.focusExplain) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusExplain.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusExplain.self)
             let context = try focusContext(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required: {\"id\": view id} or a selector")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required: {\"id\": view id} or a selector")
             }
-            let id = try viewID(target, arguments: arguments, param: "target", context: context, hub: hub)
+            let id = try viewID(target, arguments: arguments, param: .target, context: context, hub: hub)
             let checks = context.engine.checks(id)
             let failed = checks.first { !$0.passed }
             var object: JSONObject = [
@@ -90,18 +90,18 @@ enum FocusMethods {
             return .object(object)
         }
         router.registerSync(.focusStatus) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusStatus.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusStatus.self)
             let context = try focusContext(arguments, hub, session)
             return .object(statusJSON(context))
         }
         router.registerSync(.focusItems) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusItems.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusItems.self)
             let context = try focusContext(arguments, hub, session)
             let rect = try itemsRect(arguments)
             return ["items": JSON(context.engine.items(intersecting: rect))]
         }
         router.register(.focusActivate) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusActivate.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusActivate.self)
             let context = try focusContext(arguments, hub, session)
             // C30: a press goes to the focused item first.
             guard let focused = context.engineFocused else {
@@ -119,46 +119,48 @@ enum FocusMethods {
     // MARK: Params
 
     /// The optional `rect` of focus.items: `[x, y, width, height]`, finite numbers below 10^7, sizes ≥ 0.
-    static func itemsRect(_ arguments: Params) throws(RPCError) -> Rect? {
-        guard let rectJSON = arguments["rect"] else { return nil }
+    static func itemsRect(_ arguments: Params<RPCCatalog.FocusItems.Param>) throws(RPCError) -> Rect? {
+        guard let rectJSON = arguments[.rect] else { return nil }
         guard case .array(let numbers) = rectJSON, numbers.count == 4 else {
-            throw arguments.bad("rect", "must be [x, y, width, height] in screen points")
+            throw arguments.bad(.rect, "must be [x, y, width, height] in screen points")
         }
         let values = numbers.compactMap { value -> Double? in
             guard case .number(let number) = value, number.isFinite, abs(number) < 1e7 else { return nil }
             return number
         }
         guard values.count == 4, values[2] >= 0, values[3] >= 0 else {
-            throw arguments.bad("rect", "must be [x, y, width, height]: finite numbers below 10^7, sizes ≥ 0")
+            throw arguments.bad(.rect, "must be [x, y, width, height]: finite numbers below 10^7, sizes ≥ 0")
         }
         return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
-    static func focusContext(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> FocusContext {
+    static func focusContext<Key>(_ arguments: Params<Key>, _ hub: Hub, _ session: RPCSession) throws(RPCError)
+        -> FocusContext
+    {
         let app = try AXMethods.app(arguments, hub, session)
         do { return try hub.focusContext(app: app) } catch { throw RPCError.from(error) }
     }
 
-    static func direction(_ arguments: Params) throws(RPCError) -> FocusHeading {
+    static func direction<Key>(_ arguments: Params<Key>, _ key: Key) throws(RPCError) -> FocusHeading {
         let accepted = FocusHeading.movable.map(\.rawValue)
-        guard let value = arguments["direction"] else {
+        guard let value = arguments[key] else {
             throw RPCError.invalidParams(
-                "\(arguments.method): 'direction' is required (one of \(accepted.joined(separator: ", ")))",
-                data: ["param": "direction", "accepted": JSON(accepted)])
+                "\(arguments.method): '\(key.rawValue)' is required (one of \(accepted.joined(separator: ", ")))",
+                data: ["param": .string(key.rawValue), "accepted": JSON(accepted)])
         }
         guard case .string(let name) = value, let heading = FocusHeading(rawValue: name), heading != .none else {
             let shown = value.stringValue.map { "'\($0)'" } ?? "a \(value.typeName)"
             throw RPCError.invalidParams(
                 "\(arguments.method): unknown direction \(shown) (accepted: \(accepted.joined(separator: ", ")))",
-                data: ["param": "direction", "value": value, "accepted": JSON(accepted)])
+                data: ["param": .string(key.rawValue), "value": value, "accepted": JSON(accepted)])
         }
         return heading
     }
 
     /// A focus target names a view (focus items are views, not only accessibility elements): `{"id": view}`, or
     /// a selector matching one element.
-    static func viewID(
-        _ target: JSON, arguments: Params, param: String, context: FocusContext, hub: Hub, allowGuides: Bool = false
+    static func viewID<Key>(
+        _ target: JSON, arguments: Params<Key>, param: Key, context: FocusContext, hub: Hub, allowGuides: Bool = false
     )
         throws(RPCError) -> String
     {
@@ -166,8 +168,8 @@ enum FocusMethods {
             if context.snapshot.views[id] != nil { return id }
             if allowGuides, context.engine.index.guides.contains(where: { $0.id == id }) { return id }
             throw RPCError.invalidParams(
-                "\(arguments.method): '\(param)' names no view '\(id)' (give the id of a view\(allowGuides ? " or a focus guide" : "") in app '\(context.snapshot.id)')",
-                data: ["param": .string(param), "id": .string(id), "reason": "no such view"])
+                "\(arguments.method): '\(param.rawValue)' names no view '\(id)' (give the id of a view\(allowGuides ? " or a focus guide" : "") in app '\(context.snapshot.id)')",
+                data: ["param": .string(param.rawValue), "id": .string(id), "reason": "no such view"])
         }
         return try Targets.resolveOne(target, in: context.snapshot, hub: hub, method: arguments.method)
     }

@@ -14,7 +14,7 @@ enum InputMethods {
 
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.register(.inputKey) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.inputKey.rawValue)
+            let arguments = try Params(params, RPCCatalog.InputKey.self)
             let symbol = try keySymbol(arguments)
             let modifiers = try keyModifiers(arguments)
             let phase = try keyPhase(arguments)
@@ -34,23 +34,23 @@ enum InputMethods {
             return outcomeJSON(outcome)
         }
         router.register(.inputType) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.inputType.rawValue)
-            guard case .string(let text)? = arguments["text"] else {
-                throw arguments.bad("text", "is required: the text to type (a string)")
+            let arguments = try Params(params, RPCCatalog.InputType.self)
+            guard case .string(let text)? = arguments[.text] else {
+                throw arguments.bad(.text, "is required: the text to type (a string)")
             }
             guard text.count <= maxTypedCharacters else {
-                throw arguments.bad("text", "is longer than \(maxTypedCharacters) characters; type it in several calls")
+                throw arguments.bad(.text, "is longer than \(maxTypedCharacters) characters; type it in several calls")
             }
             let snap = try AXMethods.snapshot(arguments, hub, session)
             let element: String
-            if let target = arguments["target"] {
+            if let target = arguments[.target] {
                 element = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.inputType.rawValue)
             } else if let focused = snap.focusedID {
                 element = focused
             } else {
                 throw RPCError.invalidParams(
                     "input.type: no element has focus; give a 'target' ({id} or {selector}) or focus a text element first",
-                    data: ["param": "target", "reason": "noFocus"])
+                    data: ["param": .string(arguments.name(.target)), "reason": "noFocus"])
             }
             do {
                 let typed = try await hub.perform(app: snap.id, element: element, action: .typeText(text))
@@ -59,14 +59,14 @@ enum InputMethods {
         }
         // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
         router.registerSync(.accessibilityStatus) { params, _ in
-            _ = try Params(params, method: RPCMethodName.accessibilityStatus.rawValue)
+            _ = try Params(params, RPCCatalog.AccessibilityStatus.self)
             return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
         }
         router.registerSync(.inputConfigure) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.inputConfigure.rawValue)
+            let arguments = try Params(params, RPCCatalog.InputConfigure.self)
             let app = try Roles.ownApp(arguments, hub, session)
-            guard let on = try arguments.bool("serverHandlesNavigation") else {
-                throw arguments.bad("serverHandlesNavigation", "is required: true or false")
+            guard let on = try arguments.bool(.serverHandlesNavigation) else {
+                throw arguments.bad(.serverHandlesNavigation, "is required: true or false")
             }
             do { try hub.setServerHandlesNavigation(app: app, on) } catch { throw RPCError.from(error) }
             return ["serverHandlesNavigation": .bool(hub.serverHandlesNavigation(app: app))]
@@ -75,15 +75,15 @@ enum InputMethods {
 
     // MARK: Params
 
-    static func keySymbol(_ arguments: Params) throws(RPCError) -> KeySymbol {
-        guard let value = arguments["key"] else {
+    static func keySymbol(_ arguments: Params<RPCCatalog.InputKey.Param>) throws(RPCError) -> KeySymbol {
+        guard let value = arguments[.key] else {
             throw RPCError.invalidParams(
                 "input.key: 'key' is required: an X keysym name (\(Keysyms.acceptedSummary))",
-                data: ["param": "key", "method": .string(RPCMethodName.inputKey.rawValue)])
+                data: ["param": .string(arguments.name(.key)), "method": .string(arguments.method)])
         }
         guard case .string(let name) = value else {
             throw arguments.bad(
-                "key", "must be a string (an X keysym name such as Tab or Return), got \(value.typeName)")
+                .key, "must be a string (an X keysym name such as Tab or Return), got \(value.typeName)")
         }
         guard let symbol = Keysyms.symbol(named: name) else {
             let shown = String(name.prefix(64))
@@ -99,7 +99,7 @@ enum InputMethods {
             }
             message += "; accepted: \(Keysyms.acceptedSummary)"
             var data: JSONObject = [
-                "param": "key", "method": .string(RPCMethodName.inputKey.rawValue), "value": .string(shown),
+                "param": .string(arguments.name(.key)), "method": .string(arguments.method), "value": .string(shown),
                 "reason": "unknown key",
                 "accepted": JSON(Keysyms.acceptedNames),
             ]
@@ -142,12 +142,12 @@ enum InputMethods {
     /// lists a chord's modifiers per key is served), and never an unbounded list.
     static let maxListedModifiers = 2 * KeyModifier.allCases.count
 
-    static func keyModifiers(_ arguments: Params) throws(RPCError) -> Set<KeyModifier> {
-        guard let value = arguments["modifiers"] else { return [] }
+    static func keyModifiers(_ arguments: Params<RPCCatalog.InputKey.Param>) throws(RPCError) -> Set<KeyModifier> {
+        guard let value = arguments[.modifiers] else { return [] }
         let accepted = KeyModifier.allCases.map(\.rawValue)
         guard case .array(let items) = value, items.count <= maxListedModifiers else {
             throw arguments.bad(
-                "modifiers",
+                .modifiers,
                 "must be a list of at most \(maxListedModifiers) names (repeats count once) of "
                     + accepted.joined(separator: ", "))
         }
@@ -158,7 +158,7 @@ enum InputMethods {
                 throw RPCError.invalidParams(
                     "input.key: unknown modifier \(shown) (accepted: \(accepted.joined(separator: ", ")))",
                     data: [
-                        "param": "modifiers", "method": .string(RPCMethodName.inputKey.rawValue),
+                        "param": .string(arguments.name(.modifiers)), "method": .string(arguments.method),
                         "accepted": JSON(accepted),
                     ])
             }
@@ -167,16 +167,18 @@ enum InputMethods {
         return out
     }
 
-    static func keyPhase(_ arguments: Params) throws(RPCError) -> String {
-        guard let phase = try arguments.string("phase") else { return "both" }
+    static func keyPhase(_ arguments: Params<RPCCatalog.InputKey.Param>) throws(RPCError) -> String {
+        guard let phase = try arguments.string(.phase) else { return "both" }
         guard ["press", "release", "both"].contains(phase) else {
-            throw arguments.bad("phase", "must be press, release or both (got '\(String(phase.prefix(32)))')")
+            throw arguments.bad(.phase, "must be press, release or both (got '\(String(phase.prefix(32)))')")
         }
         return phase
     }
 
     /// The app and who is sending: a provider's own app (its keys), else the named or default app (automation).
-    static func keyApp(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> (String, KeySource) {
+    static func keyApp(_ arguments: Params<RPCCatalog.InputKey.Param>, _ hub: Hub, _ session: RPCSession)
+        throws(RPCError) -> (String, KeySource)
+    {
         if session.attachment(AXMethods.appKey, as: String.self) != nil {
             return (try Roles.ownApp(arguments, hub, session), .provider)
         }

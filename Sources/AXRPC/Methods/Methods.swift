@@ -37,13 +37,15 @@ package enum AXMethods {
         ScriptQueryMethods.install(router, hub)
     }
 
-    static func app(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
-        let explicit = try arguments.string("app") ?? session.attachment(appKey, as: String.self)
+    static func app<Key>(_ arguments: Params<Key>, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
+        let explicit = try arguments.app() ?? session.attachment(appKey, as: String.self)
         do { return try hub.resolveApp(explicit) } catch { throw RPCError.from(error) }
     }
 
     /// The app's snapshot as automation sees it: the derived tree plus its automation-only nodes (D-AUTO-1).
-    static func snapshot(_ arguments: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> AppSnapshot {
+    static func snapshot<Key>(_ arguments: Params<Key>, _ hub: Hub, _ session: RPCSession) throws(RPCError)
+        -> AppSnapshot
+    {
         let appID = try app(arguments, hub, session)
         var snap: AppSnapshot
         do { snap = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
@@ -68,13 +70,13 @@ package enum AXMethods {
     static func installLifecycle(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         // Weak: the router holds this handler, so a strong capture kept every router and its hub alive forever.
         router.registerSync(.initialize) { [weak router] params, session in
-            let arguments = try Params(params, method: RPCMethodName.initialize.rawValue)
-            if let clientName = arguments["clientInfo"]?["name"]?.stringValue {
+            let arguments = try Params(params, RPCCatalog.Initialize.self)
+            if let clientName = arguments[.clientInfo]?["name"]?.stringValue {
                 session[attachment: Roles.clientNameKey] = String(clientName.prefix(64))
             }
-            if let role = try arguments.string("role") {
+            if let role = try arguments.string(.role) {
                 guard [Roles.provider, Roles.automation, Roles.operator].contains(role) else {
-                    throw arguments.bad("role", "must be provider, automation or operator")
+                    throw arguments.bad(.role, "must be provider, automation or operator")
                 }
                 if role == Roles.operator {
                     try Roles.authenticateOperator(arguments, options: options, session: session)
@@ -99,9 +101,9 @@ package enum AXMethods {
         // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
         // answers -32800 (D-PROTO-1). Unknown or finished ids are ignored, as LSP says.
         router.registerSync(.cancelRequest) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.cancelRequest.rawValue)
-            guard let id = arguments["id"], id.stringValue != nil || id.doubleValue != nil else {
-                throw arguments.bad("id", "is required: the id of the request to cancel")
+            let arguments = try Params(params, RPCCatalog.CancelRequest.self)
+            guard let id = arguments[.id], id.stringValue != nil || id.doubleValue != nil else {
+                throw arguments.bad(.id, "is required: the id of the request to cancel")
             }
             return ["cancelled": .bool(session.inFlight.cancel(id: id))]
         }
@@ -123,20 +125,20 @@ package enum AXMethods {
 
     static func installProvider(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.appRegister) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.appRegister.rawValue)
-            let name = try arguments.requiredString("name")
-            guard !name.isEmpty, name.utf8.count <= 256 else { throw arguments.bad("name", "must be 1…256 bytes") }
-            if let problem = Hub.appNameProblem(name) { throw arguments.bad("name", problem) }
+            let arguments = try Params(params, RPCCatalog.AppRegister.self)
+            let name = try arguments.requiredString(.name)
+            guard !name.isEmpty, name.utf8.count <= 256 else { throw arguments.bad(.name, "must be 1…256 bytes") }
+            if let problem = Hub.appNameProblem(name) { throw arguments.bad(.name, problem) }
             if let existing = session.attachment(appKey, as: String.self) {
                 throw RPCError.invalidRequest(
                     "this connection already registered app '\(existing)'", data: ["app": .string(existing)])
             }
-            let reclaimToken = try arguments.string("reclaimToken")
+            let reclaimToken = try arguments.string(.reclaimToken)
             if let reclaimToken, reclaimToken.utf8.count > 256 {
-                throw arguments.bad("reclaimToken", "must be at most 256 bytes (the token app.register answered)")
+                throw arguments.bad(.reclaimToken, "must be at most 256 bytes (the token app.register answered)")
             }
             // `reset: true` declares that the app answers `app.reset` with its initial state (D-APP-RESET-1).
-            let provider = RemoteProvider(peer: session.peer, canReset: try arguments.bool("reset") ?? false)
+            let provider = RemoteProvider(peer: session.peer, canReset: try arguments.bool(.reset) ?? false)
             // The token from an earlier registration gives the id back, removing a stale instance (D-REL-8).
             let registration = hub.registerApp(name: name, provider: provider, reclaimToken: reclaimToken)
             let id = registration.id
@@ -148,7 +150,7 @@ package enum AXMethods {
             return ["app": .string(id), "reclaimToken": .string(registration.reclaimToken)]
         }
         router.registerSync(.hierarchySet) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.hierarchySet.rawValue)
+            let arguments = try Params(params, RPCCatalog.HierarchySet.self)
             let appID = try Roles.ownApp(arguments, hub, session)
             do {
                 let cs = try hub.setSnapshot(app: appID, .object(arguments.json))
@@ -163,12 +165,12 @@ package enum AXMethods {
         // A large update runs on the connection's lane (in order), not on the event loop it shares with other
         // connections (D-REL-5).
         router.registerSync(.hierarchyUpdate, offLoop: LargeUpdates.runsOffLoop) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.hierarchyUpdate.rawValue)
+            let arguments = try Params(params, RPCCatalog.HierarchyUpdate.self)
             let appID = try Roles.ownApp(arguments, hub, session)
-            guard let ops = arguments["ops"] else {
-                throw arguments.bad("ops", "is required (an array of insert/remove/move/set ops)")
+            guard let ops = arguments[.ops] else {
+                throw arguments.bad(.ops, "is required (an array of insert/remove/move/set ops)")
             }
-            if let base = try arguments.int("baseRevision", in: ParamRange.revision),
+            if let base = try arguments.int(.baseRevision, in: ParamRange.revision),
                 let cur = try? hub.snapshot(appID).revision,
                 base != cur
             {
@@ -184,7 +186,7 @@ package enum AXMethods {
             }
         }
         router.registerSync(.accessibilityPost) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.accessibilityPost.rawValue)
+            let arguments = try Params(params, RPCCatalog.AccessibilityPost.self)
             let appID = try Roles.ownApp(arguments, hub, session)
             let notification: AccessibilityNotification
             do { notification = try AccessibilityNotification.decode(.object(arguments.json)) } catch {
@@ -203,19 +205,19 @@ package enum AXMethods {
             TreeGet.write(request, into: &out)
         }
         router.registerSync(.treeDiff) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.treeDiff.rawValue)
+            let arguments = try Params(params, RPCCatalog.TreeDiff.self)
             let appID = try app(arguments, hub, session)
-            guard let from = try arguments.int("fromRevision", in: ParamRange.revision) else {
-                throw arguments.bad("fromRevision", "is required")
+            guard let from = try arguments.int(.fromRevision, in: ParamRange.revision) else {
+                throw arguments.bad(.fromRevision, "is required")
             }
             do {
                 return changeJSON(
                     try hub.changes(
-                        app: appID, from: from, to: try arguments.int("toRevision", in: ParamRange.revision)))
+                        app: appID, from: from, to: try arguments.int(.toRevision, in: ParamRange.revision)))
             } catch let error as HubError { throw RPCError.from(error) }
         }
         router.registerSync(.treeRevision) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.treeRevision.rawValue)
+            let arguments = try Params(params, RPCCatalog.TreeRevision.self)
             let appID = try app(arguments, hub, session)
             let current: AppSnapshot
             do { current = try hub.snapshot(appID) } catch { throw RPCError.from(error) }
@@ -228,10 +230,10 @@ package enum AXMethods {
             ]
         }
         router.registerSync(.elementGet, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.elementGet.rawValue)
+            let arguments = try Params(params, RPCCatalog.ElementGet.self)
             let snap = try snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required ({id} or {selector})")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required ({id} or {selector})")
             }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.elementGet.rawValue)
             return .object(elementDetail(id, snap))
@@ -253,25 +255,29 @@ package enum AXMethods {
 
     // MARK: - Query
 
-    static func installQuery(_ router: RPCRouter, _ hub: Hub) {
-        @Sendable func common(_ params: JSON?, _ session: RPCSession, _ method: String) throws(RPCError) -> (
-            Params, AppSnapshot, Selector, String?
-        ) {
-            let arguments = try Params(params, method: method)
-            let snap = try snapshot(arguments, hub, session)
-            guard let selectorJSON = arguments["selector"] ?? arguments["ast"].map({ JSON.object(["ast": $0]) }) else {
-                throw arguments.bad("selector", "is required")
-            }
-            let sel = try Targets.selector(from: selectorJSON, param: "selector", method: method)
-            var root: String?
-            if let rt = arguments["root"] {
-                root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method, param: "root")
-            }
-            return (arguments, snap, sel, root)
+    /// A query's params, the app's snapshot, its selector and its root (`query.find`, `.one`, `.count`, `.explain`).
+    static func queryCall<Spec: RPCMethodSpec>(
+        _ params: JSON?, _ session: RPCSession, _ hub: Hub, _ spec: Spec.Type
+    ) throws(RPCError) -> (Params<Spec.Param>, AppSnapshot, Selector, String?)
+    where Spec.Param: RPCSelectorParameterKey {
+        let arguments = try Params(params, spec)
+        let method = arguments.method
+        let snap = try snapshot(arguments, hub, session)
+        guard let selectorJSON = arguments[.selector] ?? arguments[.ast].map({ JSON.object(["ast": $0]) }) else {
+            throw arguments.bad(.selector, "is required")
         }
+        let sel = try Targets.selector(from: selectorJSON, param: arguments.name(.selector), method: method)
+        var root: String?
+        if let rt = arguments[.root] {
+            root = try Targets.resolveOne(rt, in: snap, hub: hub, method: method, param: arguments.name(.root))
+        }
+        return (arguments, snap, sel, root)
+    }
+
+    static func installQuery(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.queryFind, offLoop: Targets.usesRegex) { params, session in
-            let (arguments, snap, sel, root) = try common(params, session, RPCMethodName.queryFind.rawValue)
-            let limit = try arguments.int("limit", in: ParamRange.count)
+            let (arguments, snap, sel, root) = try queryCall(params, session, hub, RPCCatalog.QueryFind.self)
+            let limit = try arguments.int(.limit, in: ParamRange.count)
             // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
             let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
@@ -286,82 +292,135 @@ package enum AXMethods {
             return .object(out)
         }
         router.registerSync(.queryOne, offLoop: Targets.usesRegex) { params, session in
-            let (arguments, snap, sel, root) = try common(params, session, RPCMethodName.queryOne.rawValue)
-            _ = arguments
+            let (_, snap, sel, root) = try queryCall(params, session, hub, RPCCatalog.QueryOne.self)
             let id = try Targets.resolveOne(
                 .string(sel.canonical), in: snap, hub: hub, method: RPCMethodName.queryOne.rawValue, root: root)
             return .object(elementDetail(id, snap))
         }
         router.registerSync(.queryCount, offLoop: Targets.usesRegex) { params, session in
-            let (_, snap, sel, root) = try common(params, session, RPCMethodName.queryCount.rawValue)
+            let (_, snap, sel, root) = try queryCall(params, session, hub, RPCCatalog.QueryCount.self)
             return [
                 "count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
                 "revision": JSON(snap.revision),
             ]
         }
         router.registerSync(.queryExplain, offLoop: Targets.usesRegex) { params, session in
-            let (_, snap, sel, _) = try common(params, session, RPCMethodName.queryExplain.rawValue)
+            let (_, snap, sel, _) = try queryCall(params, session, hub, RPCCatalog.QueryExplain.self)
             return try Targets.nearMisses(sel, in: snap)
         }
     }
 
     // MARK: - Actions
 
-    /// `action.<name>` → `<name>` for every element action of AXSchema's action vocabulary that the catalog declares
-    /// (`CatalogRouteTests` fails for one it lacks).
-    static let actionMethods: [(RPCMethodName, String)] = ActionName.elementActions.compactMap { action in
-        RPCMethodName(rawValue: "action.\(action.rawValue)").map { ($0, action.rawValue) }
+    /// The `action.<name>` methods of AXSchema's element actions that the catalog declares (`CatalogRouteTests`
+    /// fails for one it lacks, or one without a handler).
+    static let actionMethods: [RPCMethodName] = ActionName.elementActions.compactMap { action in
+        RPCMethodName(rawValue: "action.\(action.rawValue)")
     }
 
     static func installActions(_ router: RPCRouter, _ hub: Hub) {
-        for (method, action) in actionMethods {
-            router.register(method) { params, session in
-                let arguments = try Params(params, method: method.rawValue)
-                let snap = try snapshot(arguments, hub, session)
-                var id: String?
-                if let target = arguments["target"] {
-                    id = try Targets.resolveOne(target, in: snap, hub: hub, method: method.rawValue)
-                } else if ActionName(rawValue: action)?.bubblesToApp == true {
-                    id = snap.focusedID  // X32, X33: start from the focused element, else the app
-                } else {
-                    throw arguments.bad("target", "is required ({id} or {selector})")
-                }
-                let requested = try elementAction(named: action, arguments)
-                if let id, let node = snap.tree[id], let outside = ActionRouting.zoomPointOutside(requested, of: node) {
-                    throw arguments.bad(
-                        "point",
-                        "(\(outside.x), \(outside.y)) lies outside '\(id)' (frame \(node.frame.x), \(node.frame.y), \(node.frame.width) × \(node.frame.height)): a zoom centre is a point in the element (screen coordinates)"
-                    )
-                }
-                if let id, let node = snap.tree[id], !requested.bubblesToApp, try arguments.bool("force") != true {
-                    try checkActionable(node, requested, snap)
-                }
-                let before = snap.revision
-                let handled: Bool
-                do {
-                    handled = try await hub.perform(app: snap.id, element: id, action: requested)
-                } catch { throw RPCError.from(error) }
-                let after = (try? hub.snapshot(snap.id).revision) ?? before
-                return [
-                    "performed": .bool(handled), "element": JSON(id), "revisionBefore": JSON(before),
-                    "revisionAfter": JSON(after),
-                ]
-            }
+        // Each element action reads its payload by its method's declared keys (D-CATALOG-3) with AXSchema's one
+        // decoder for it (the provider library reads the same payload with it).
+        installAction(router, hub, RPCCatalog.ActionActivate.self) { _ in .activate }
+        installAction(router, hub, RPCCatalog.ActionIncrement.self) { _ in .increment }
+        installAction(router, hub, RPCCatalog.ActionDecrement.self) { _ in .decrement }
+        installAction(router, hub, RPCCatalog.ActionEscape.self) { _ in .escape }
+        installAction(router, hub, RPCCatalog.ActionMagicTap.self) { _ in .magicTap }
+        installAction(router, hub, RPCCatalog.ActionSetValue.self) { arguments throws(ActionPayloadError) in
+            .setValue(try ActionPayload.value(arguments[.value]))
         }
+        installAction(router, hub, RPCCatalog.ActionTypeText.self) { arguments throws(ActionPayloadError) in
+            .typeText(try ActionPayload.text(arguments[.text] ?? arguments[.value], field: arguments.name(.text)))
+        }
+        installAction(router, hub, RPCCatalog.ActionCustom.self) { arguments throws(ActionPayloadError) in
+            .custom(
+                try ActionPayload.customAction(arguments[.name] ?? arguments[.action], field: arguments.name(.name)))
+        }
+        installAction(router, hub, RPCCatalog.ActionScroll.self) { arguments throws(ActionPayloadError) in
+            .scroll(try ActionPayload.direction(arguments[.direction]))
+        }
+        installAction(router, hub, RPCCatalog.ActionZoomIn.self) { arguments throws(ActionPayloadError) in
+            .zoomIn(at: try zoomCentre(arguments[.point], field: arguments.name(.point)))
+        }
+        installAction(router, hub, RPCCatalog.ActionZoomOut.self) { arguments throws(ActionPayloadError) in
+            .zoomOut(at: try zoomCentre(arguments[.point], field: arguments.name(.point)))
+        }
+        installAction(router, hub, RPCCatalog.ActionDrag.self) { arguments throws(ActionPayloadError) in
+            .drag(try ActionPayload.descriptorName(arguments[.name]), at: nil)
+        }
+        installAction(router, hub, RPCCatalog.ActionDrop.self) { arguments throws(ActionPayloadError) in
+            .drop(try ActionPayload.descriptorName(arguments[.name]), at: nil)
+        }
+        installTap(router, hub)
+    }
+
+    /// Installs the method `Spec` of the element action its name ends with: resolve the target (the focused
+    /// element for the actions that bubble to the app, X32, X33), read the payload with `payload`, check that the
+    /// element can take it (D-ACT-2, unless `force`), and perform it through the hub. A declaration whose name is
+    /// no element action gets no handler, and `CatalogRouteTests` names it.
+    static func installAction<Spec: RPCMethodSpec>(
+        _ router: RPCRouter, _ hub: Hub, _ spec: Spec.Type,
+        payload: @escaping @Sendable (Params<Spec.Param>) throws(ActionPayloadError) -> ElementAction
+    ) where Spec.Param: RPCActionParameterKey {
+        let method = Spec.entry.name
+        let prefix = RPCSection.actions.methodPrefix
+        guard method.rawValue.hasPrefix(prefix),
+            let action = ActionName(rawValue: String(method.rawValue.dropFirst(prefix.count)))
+        else { return }
+        router.register(method) { params, session in
+            let arguments = try Params(params, Spec.self)
+            let snap = try snapshot(arguments, hub, session)
+            var id: String?
+            if let target = arguments[.target] {
+                id = try Targets.resolveOne(target, in: snap, hub: hub, method: method.rawValue)
+            } else if action.bubblesToApp {
+                id = snap.focusedID  // X32, X33: start from the focused element, else the app
+            } else {
+                throw arguments.bad(.target, "is required ({id} or {selector})")
+            }
+            let requested: ElementAction
+            do throws(ActionPayloadError) { requested = try payload(arguments) } catch {
+                throw arguments.bad(field: error.field, error.expected)
+            }
+            if let id, let node = snap.tree[id], let outside = ActionRouting.zoomPointOutside(requested, of: node) {
+                throw arguments.bad(
+                    field: RPCCatalog.ActionZoomIn.Param.point.rawValue,
+                    "(\(outside.x), \(outside.y)) lies outside '\(id)' (frame \(node.frame.x), \(node.frame.y), \(node.frame.width) × \(node.frame.height)): a zoom centre is a point in the element (screen coordinates)"
+                )
+            }
+            if let id, let node = snap.tree[id], !requested.bubblesToApp, try arguments.bool(.force) != true {
+                try checkActionable(node, requested, snap)
+            }
+            let before = snap.revision
+            let handled: Bool
+            do {
+                handled = try await hub.perform(app: snap.id, element: id, action: requested)
+            } catch { throw RPCError.from(error) }
+            let after = (try? hub.snapshot(snap.id).revision) ?? before
+            return [
+                "performed": .bool(handled), "element": JSON(id), "revisionBefore": JSON(before),
+                "revisionAfter": JSON(after),
+            ]
+        }
+    }
+
+    /// `action.tap`: a tap at a point or at an element's activation point, through hit testing (R111–R114).
+    static func installTap(_ router: RPCRouter, _ hub: Hub) {
         router.register(.actionTap) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.actionTap.rawValue)
+            let arguments = try Params(params, RPCCatalog.ActionTap.self)
             let snap = try snapshot(arguments, hub, session)
             let point: Point
-            if arguments["point"] != nil {
+            if arguments[.point] != nil {
                 // The same point rules as element.atPoint (D-GEOM-2 range, D-HIT-1 windows).
-                point = try ScriptQueryMethods.point(arguments)
-                try ScriptQueryMethods.refuseOutsideWindows(point, snap, method: RPCMethodName.actionTap.rawValue)
-            } else if let target = arguments["target"] {
+                point = try ScriptQueryMethods.point(arguments, .point)
+                try ScriptQueryMethods.refuseOutsideWindows(
+                    point, snap, method: arguments.method, param: arguments.name(.point))
+            } else if let target = arguments[.target] {
                 let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.actionTap.rawValue)
                 guard let node = snap.tree[id] else { throw Targets.missingID(id, snap: snap, hub: hub) }
                 point = node.activationPoint
             } else {
-                throw arguments.bad("target", "or 'point' is required")
+                throw arguments.bad(.target, "or 'point' is required")
             }
             // Through hit testing: the tap goes to whatever view is at the point (R111–R114).
             let element: String
@@ -405,61 +464,10 @@ package enum AXMethods {
         }
     }
 
-    /// The typed action an `action.*` method asks for, from its params (`value`, `text`, `name`, `direction`).
-    static func elementAction(named action: String, _ arguments: Params) throws(RPCError) -> ElementAction {
-        guard let name = ActionName(rawValue: action) else {
-            throw RPCError.internalError("no action '\(action)' in the action method table")
-        }
-        switch name {
-        case .activate: return .activate
-        case .increment: return .increment
-        case .decrement: return .decrement
-        case .escape: return .escape
-        case .magicTap: return .magicTap
-        case .setValue, .typeText, .custom, .scroll, .zoomIn, .zoomOut, .drag, .drop:
-            return try argumentAction(name, arguments)
-        case .scrollToVisible, .shouldUpdateFocus, .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
-            throw RPCError.internalError("no action '\(action)' in the action method table")
-        }
-    }
-
-    /// The element actions that carry a required argument, each read by AXSchema's one decoder for its payload (the
-    /// provider library reads the same payload with it).
-    private static func argumentAction(_ name: ActionName, _ arguments: Params) throws(RPCError) -> ElementAction {
-        let action: ElementAction?
-        do throws(ActionPayloadError) {
-            action = try payloadAction(name, arguments)
-        } catch {
-            throw arguments.bad(error.field, error.expected)
-        }
-        guard let action else { throw RPCError.internalError("action '\(name.rawValue)' takes no required argument") }
-        return action
-    }
-
-    /// The same, the payload's error as AXSchema words it; nil for an action without a required argument.
-    private static func payloadAction(_ name: ActionName, _ arguments: Params) throws(ActionPayloadError)
-        -> ElementAction?
-    {
-        switch name {
-        case .setValue: return .setValue(try ActionPayload.value(arguments["value"]))
-        case .typeText: return .typeText(try ActionPayload.text(arguments["text"] ?? arguments["value"], field: "text"))
-        case .custom:
-            return .custom(try ActionPayload.customAction(arguments["name"] ?? arguments["action"], field: "name"))
-        case .scroll: return .scroll(try ActionPayload.direction(arguments["direction"]))
-        case .zoomIn: return .zoomIn(at: try zoomCentre(arguments))
-        case .zoomOut: return .zoomOut(at: try zoomCentre(arguments))
-        case .drag: return .drag(try ActionPayload.descriptorName(arguments["name"]), at: nil)
-        case .drop: return .drop(try ActionPayload.descriptorName(arguments["name"]), at: nil)
-        case .activate, .increment, .decrement, .escape, .magicTap, .scrollToVisible, .shouldUpdateFocus,
-            .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
-            return nil
-        }
-    }
-
-    /// A zoom's `point` (nil: the element's centre).
-    private static func zoomCentre(_ arguments: Params) throws(ActionPayloadError) -> Point? {
-        guard let given = arguments["point"] else { return nil }
-        return Point(try ActionPayload.zoomCentre(given, field: "point"))
+    /// A zoom's centre (nil: the element's centre).
+    private static func zoomCentre(_ given: JSON?, field: String) throws(ActionPayloadError) -> Point? {
+        guard let given else { return nil }
+        return Point(try ActionPayload.zoomCentre(given, field: field))
     }
 
     // MARK: - Focus and waits
@@ -471,7 +479,7 @@ package enum AXMethods {
 
     static func registerFocusGetAndSet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.focusGet) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusGet.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusGet.self)
             let snap = try snapshot(arguments, hub, session)
             guard let focused = snap.focusedID, let node = snap.tree[focused] else {
                 return ["element": .null, "app": .string(snap.id)]
@@ -479,10 +487,10 @@ package enum AXMethods {
             return ["element": .object(ElementJSON.encode(node, focusedID: focused)), "app": .string(snap.id)]
         }
         router.registerSync(.focusSet, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.focusSet.rawValue)
+            let arguments = try Params(params, RPCCatalog.FocusSet.self)
             let snap = try snapshot(arguments, hub, session)
             var id: String?
-            if let target = arguments["target"] {
+            if let target = arguments[.target] {
                 id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.focusSet.rawValue)
             }
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
@@ -494,11 +502,11 @@ package enum AXMethods {
         // Concurrent (D-PROTO-1): a wait does not hold back the connection's later requests; `$/cancelRequest`
         // ends it with -32800.
         router.register(.waitFor, concurrent: true) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.waitFor.rawValue)
+            let arguments = try Params(params, RPCCatalog.WaitFor.self)
             let appID = try app(arguments, hub, session)
-            guard let target = arguments["target"] else { throw arguments.bad("target", "is required") }
+            guard let target = arguments[.target] else { throw arguments.bad(.target, "is required") }
             let (state, expected) = try waitStateArguments(arguments)
-            let timeout = try arguments.timeout()
+            let timeout = try arguments.timeout(.timeoutMs)
             let clock = ContinuousClock()
             let start = clock.now
             var lastState: JSON = .null
@@ -577,18 +585,20 @@ package enum AXMethods {
     }
 
     /// The `state` of a `wait.for` (default attached) and the `value` that states value and label compare with.
-    static func waitStateArguments(_ arguments: Params) throws(RPCError) -> (state: String, expected: String?) {
-        let state = try arguments.string("state") ?? "attached"
+    static func waitStateArguments(_ arguments: Params<RPCCatalog.WaitFor.Param>) throws(RPCError) -> (
+        state: String, expected: String?
+    ) {
+        let state = try arguments.string(.state) ?? "attached"
         let states = [
             "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
             "label",
         ]
         guard states.contains(state) else {
-            throw arguments.bad("state", "must be one of \(states.joined(separator: ", "))")
+            throw arguments.bad(.state, "must be one of \(states.joined(separator: ", "))")
         }
-        let expected = try arguments.string("value")
+        let expected = try arguments.string(.value)
         if (state == "value" || state == "label") && expected == nil {
-            throw arguments.bad("value", "is required for state '\(state)'")
+            throw arguments.bad(.value, "is required for state '\(state)'")
         }
         return (state, expected)
     }
@@ -616,13 +626,13 @@ package enum AXMethods {
 
     static func installEvents(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.eventsSubscribe) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.eventsSubscribe.rawValue)
-            let names = try arguments.stringList("events") ?? EventNames.all
+            let arguments = try Params(params, RPCCatalog.EventsSubscribe.self)
+            let names = try arguments.stringList(.events) ?? EventNames.all
             for name in names where !EventNames.all.contains(name) {
                 throw arguments.bad(
-                    "events", "has unknown event '\(name)' (known: \(EventNames.all.joined(separator: ", ")))")
+                    .events, "has unknown event '\(name)' (known: \(EventNames.all.joined(separator: ", ")))")
             }
-            var requestedApp = try arguments.string("app")
+            var requestedApp = try arguments.app()
             if let requested = requestedApp {
                 do { requestedApp = try hub.resolveApp(requested) } catch { throw RPCError.from(error) }
             }
@@ -637,7 +647,7 @@ package enum AXMethods {
                 defer { bag[subsKey] = subs }
                 if let id = subs.join(key) { return .success((id, true, false)) }
                 guard subs.count < ConnectionSubscriptions.maxPerConnection else {
-                    return .failure(ConnectionSubscriptions.capReached(arguments, active: subs.count))
+                    return .failure(ConnectionSubscriptions.capReached(active: subs.count))
                 }
                 let subID = Subscriptions.nextID()
                 let token = hub.subscribe { event in
@@ -664,9 +674,9 @@ package enum AXMethods {
             return .object(reply)
         }
         router.registerSync(.eventsUnsubscribe) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.eventsUnsubscribe.rawValue)
-            guard let sid = try arguments.int("subscription", in: ParamRange.subscription) else {
-                throw arguments.bad("subscription", "is required")
+            let arguments = try Params(params, RPCCatalog.EventsUnsubscribe.self)
+            guard let sid = try arguments.int(.subscription, in: ParamRange.subscription) else {
+                throw arguments.bad(.subscription, "is required")
             }
             let outcome: ConnectionSubscriptions.LeaveOutcome = session.withAttachments { bag in
                 var subs = bag[subsKey] as? ConnectionSubscriptions ?? ConnectionSubscriptions()
@@ -674,7 +684,7 @@ package enum AXMethods {
                 return subs.leave(UInt64(sid))
             }
             guard case .left(let token) = outcome else {
-                throw arguments.bad("subscription", "is not an active subscription of this connection")
+                throw arguments.bad(.subscription, "is not an active subscription of this connection")
             }
             if let token { hub.unsubscribe(token) }
             return ["unsubscribed": JSON(sid)]

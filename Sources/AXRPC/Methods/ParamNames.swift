@@ -16,8 +16,8 @@ extension AXMethods {
         guard let known = parameterNames[method] else {
             return nil
         }
-        for key in params.keys where key != "app" && !known.contains(key) {
-            let accepted = (known.union(["app"])).sorted()
+        for key in params.keys where key != rpcAppParameter && !known.contains(key) {
+            let accepted = known.union([rpcAppParameter]).sorted()
             // Keys are capped at 64 characters before comparing, so the distance stays cheap whatever is sent.
             let shortKey = String(key.prefix(64))
             let closest = accepted.min { editDistance(shortKey, $0) < editDistance(shortKey, $1) }

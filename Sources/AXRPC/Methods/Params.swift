@@ -5,12 +5,19 @@ import AXJSON
 import AXJSONRPC
 import AXProtocol
 
-/// Typed access to request params with -32602 errors that name the parameter.
-struct Params {
+/// Typed access to one method's request params, with −32602 errors that name the parameter (D-CATALOG-3): the
+/// accessors take only the keys the catalog declares for the method (`Spec.Param`), so a handler that reads a key
+/// its method does not declare is a compile error, and no handler writes a parameter key as a string.
+struct Params<Key: RPCParameterKey> {
     let json: JSONObject
     let method: String
 
-    init(_ params: JSON?, method: String) throws(RPCError) {
+    /// The params of a call to the method `Spec` declares; a key outside its declaration is −32602 (D-WIRE-4).
+    init<Spec: RPCMethodSpec>(_ params: JSON?, _ spec: Spec.Type) throws(RPCError) where Spec.Param == Key {
+        try self.init(checking: params, method: Spec.entry.name.rawValue)
+    }
+
+    private init(checking params: JSON?, method: String) throws(RPCError) {
         self.method = method
         switch params {
         case nil, .null?: json = JSONObject()
@@ -25,31 +32,52 @@ struct Params {
         }
     }
 
-    subscript(key: String) -> JSON? {
-        guard let value = json[key], !value.isNull else { return nil }
+    subscript(key: Key) -> JSON? {
+        guard let value = json[key.rawValue], !value.isNull else { return nil }
         return value
     }
 
-    func bad(_ key: String, _ msg: String) -> RPCError {
-        RPCError.invalidParams("\(method): '\(key)' \(msg)", data: ["param": .string(key), "method": .string(method)])
+    /// Whether the call sent `key` at all (null included).
+    func sent(_ key: Key) -> Bool { json.keys.contains(key.rawValue) }
+
+    /// The `app` every method takes (an app id or name), when the call names one.
+    func app() throws(RPCError) -> String? {
+        guard let value = json[rpcAppParameter], !value.isNull else { return nil }
+        guard case .string(let string) = value else {
+            throw Self.bad(name: rpcAppParameter, "must be a string, got \(value.typeName)", method: method)
+        }
+        return string
     }
 
-    func string(_ key: String) throws(RPCError) -> String? {
+    func bad(_ key: Key, _ msg: String) -> RPCError { Self.bad(name: key.rawValue, msg, method: method) }
+
+    /// −32602 for a payload field as AXSchema's decoder names it (`value.name`, `point`).
+    func bad(field: String, _ msg: String) -> RPCError { Self.bad(name: field, msg, method: method) }
+
+    /// The wire name of `key`, for a decoder that names the field it refuses.
+    func name(_ key: Key) -> String { key.rawValue }
+
+    private static func bad(name: String, _ msg: String, method: String) -> RPCError {
+        RPCError.invalidParams(
+            "\(method): '\(name)' \(msg)", data: ["param": .string(name), "method": .string(method)])
+    }
+
+    func string(_ key: Key) throws(RPCError) -> String? {
         guard let value = self[key] else { return nil }
         guard case .string(let string) = value else { throw bad(key, "must be a string, got \(value.typeName)") }
         return string
     }
-    func requiredString(_ key: String) throws(RPCError) -> String {
+    func requiredString(_ key: Key) throws(RPCError) -> String {
         guard let value = try string(key) else { throw bad(key, "is required") }
         return value
     }
     /// The one checked conversion for integers taken from the wire: a JSON number that is integral and lies in
     /// `range`, else -32602 naming the parameter, the accepted range and what was sent (never a trap).
-    func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+    func int(_ key: Key, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let value = self[key] else { return nil }
         guard let integer = ParamRange.checkedInt(value, in: range) else {
             var data: JSONObject = [
-                "param": .string(key), "method": .string(method), "min": JSON(range.lowerBound),
+                "param": .string(key.rawValue), "method": .string(method), "min": JSON(range.lowerBound),
                 "max": JSON(range.upperBound),
             ]
             data["got"] = value
@@ -59,24 +87,24 @@ struct Params {
             default: got = "a \(value.typeName)"
             }
             throw RPCError.invalidParams(
-                "\(method): '\(key)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)",
+                "\(method): '\(key.rawValue)' must be an integer in \(range.lowerBound)…\(range.upperBound), got \(got)",
                 data: data)
         }
         return integer
     }
-    func bool(_ key: String) throws(RPCError) -> Bool? {
+    func bool(_ key: Key) throws(RPCError) -> Bool? {
         guard let value = self[key] else { return nil }
         guard case .bool(let flag) = value else { throw bad(key, "must be true or false, got \(value.typeName)") }
         return flag
     }
-    func number(_ key: String) throws(RPCError) -> Double? {
+    func number(_ key: Key) throws(RPCError) -> Double? {
         guard let value = self[key] else { return nil }
         guard case .number(let number) = value, number.isFinite else {
             throw bad(key, "must be a finite number, got \(value.typeName)")
         }
         return number
     }
-    func stringList(_ key: String) throws(RPCError) -> [String]? {
+    func stringList(_ key: Key) throws(RPCError) -> [String]? {
         guard let value = self[key] else { return nil }
         guard case .array(let array) = value else { throw bad(key, "must be an array of strings") }
         var out: [String] = []
@@ -87,9 +115,17 @@ struct Params {
         return out
     }
     /// Timeout in ms; default and maximum keep a wait bounded.
-    func timeout(default defaultMilliseconds: Int = 5000) throws(RPCError) -> Duration {
-        let ms = try int("timeoutMs", in: ParamRange.timeoutMs) ?? defaultMilliseconds
+    func timeout(_ key: Key, default defaultMilliseconds: Int = 5000) throws(RPCError) -> Duration {
+        let ms = try int(key, in: ParamRange.timeoutMs) ?? defaultMilliseconds
         return .milliseconds(ms)
+    }
+}
+
+extension Params where Key == RPCNoParam {
+    /// The params of a call to `method` checked for unknown keys and read for `app` only: what the catalog's role
+    /// check needs before the handler reads the rest.
+    init(admitting params: JSON?, to method: RPCMethodName) throws(RPCError) {
+        try self.init(checking: params, method: method.rawValue)
     }
 }
 
@@ -133,30 +169,33 @@ extension AXMethods {
             RPCMethodName.accessibilityStatus.rawValue, RPCMethodName.a11ySettings.rawValue,
         ]
         for method in none { table[method] = [:] }
-        for (method, _) in actionMethods { table[method.rawValue] = [:] }
-        table[RPCMethodName.hierarchyUpdate.rawValue] = ["baseRevision": ParamRange.revision]
-        table[RPCMethodName.treeGet.rawValue] = ["depth": ParamRange.count, "maxChildren": ParamRange.count]
-        table[RPCMethodName.treeDiff.rawValue] = [
-            "fromRevision": ParamRange.revision, "toRevision": ParamRange.revision,
-        ]
-        table[RPCMethodName.queryFind.rawValue] = ["limit": ParamRange.count]
-        table[RPCMethodName.waitFor.rawValue] = ["timeoutMs": ParamRange.timeoutMs]
-        table[RPCMethodName.appReset.rawValue] = ["timeoutMs": ParamRange.timeoutMs]
-        table[RPCMethodName.eventsUnsubscribe.rawValue] = ["subscription": ParamRange.subscription]
+        for method in actionMethods { table[method.rawValue] = [:] }
+        // Each range is keyed by the method's declared key (D-CATALOG-3): a key the method lacks does not compile.
+        func ranges<Spec: RPCMethodSpec>(_ spec: Spec.Type, _ ranges: KeyValuePairs<Spec.Param, ClosedRange<Int>>) {
+            table[Spec.entry.name.rawValue] = Dictionary(
+                uniqueKeysWithValues: ranges.map { ($0.key.rawValue, $0.value) })
+        }
+        ranges(RPCCatalog.HierarchyUpdate.self, [.baseRevision: ParamRange.revision])
+        ranges(RPCCatalog.TreeGet.self, [.depth: ParamRange.count, .maxChildren: ParamRange.count])
+        ranges(RPCCatalog.TreeDiff.self, [.fromRevision: ParamRange.revision, .toRevision: ParamRange.revision])
+        ranges(RPCCatalog.QueryFind.self, [.limit: ParamRange.count])
+        ranges(RPCCatalog.WaitFor.self, [.timeoutMs: ParamRange.timeoutMs])
+        ranges(RPCCatalog.AppReset.self, [.timeoutMs: ParamRange.timeoutMs])
+        ranges(RPCCatalog.EventsUnsubscribe.self, [.subscription: ParamRange.subscription])
         table[RPCMethodName.auditListChecks.rawValue] = [:]
-        table[RPCMethodName.auditRun.rawValue] = ["maxFindings": 0...Auditor.maxFindingsLimit]
+        ranges(RPCCatalog.AuditRun.self, [.maxFindings: 0...Auditor.maxFindingsLimit])
         table[RPCMethodName.speechDescribe.rawValue] = [:]
         // Script queries (issue 25).
         table[RPCMethodName.elementAtPoint.rawValue] = [:]
-        table[RPCMethodName.elementCell.rawValue] = [
-            "row": 0...ParamRange.maxExactInteger, "column": 0...ParamRange.maxExactInteger,
-        ]
+        ranges(
+            RPCCatalog.ElementCell.self,
+            [.row: 0...ParamRange.maxExactInteger, .column: 0...ParamRange.maxExactInteger])
         table[RPCMethodName.elementNext.rawValue] = [:]
         table[RPCMethodName.elementPrevious.rawValue] = [:]
         table[RPCMethodName.elementLargeContent.rawValue] = [:]
-        table[RPCMethodName.elementReadingContent.rawValue] = ["line": 0...ParamRange.maxExactInteger]
-        table[RPCMethodName.speechWalk.rawValue] = ["limit": 0...speechWalkMaxLimit]
-        table[RPCMethodName.treeRender.rawValue] = ["maxNodes": 1...TreeRenderer.maxNodesLimit]
+        ranges(RPCCatalog.ElementReadingContent.self, [.line: 0...ParamRange.maxExactInteger])
+        ranges(RPCCatalog.SpeechWalk.self, [.limit: 0...speechWalkMaxLimit])
+        ranges(RPCCatalog.TreeRender.self, [.maxNodes: 1...TreeRenderer.maxNodesLimit])
         for method in [
             RPCMethodName.focusMove.rawValue, RPCMethodName.focusQuery.rawValue, RPCMethodName.focusUpdate.rawValue,
             RPCMethodName.focusExplain.rawValue, RPCMethodName.focusStatus.rawValue, RPCMethodName.focusItems.rawValue,
@@ -173,11 +212,14 @@ extension AXMethods {
 extension RPCError {
     static func from(_ error: HubError) -> RPCError {
         switch error.kind {
-        case .noSuchApp: return .invalidParams(error.message, data: ["param": "app", "reason": "no such app"])
+        case .noSuchApp:
+            return .invalidParams(error.message, data: ["param": .string(rpcAppParameter), "reason": "no such app"])
         case .noSuchElement: return .noSuchElement(error.message)
         case .invalid: return .invalidParams(error.message)
         case .revisionTooOld:
-            return .invalidParams(error.message, data: ["param": "fromRevision", "reason": "revision too old"])
+            return .invalidParams(
+                error.message,
+                data: ["param": .string(RPCCatalog.TreeDiff.Param.fromRevision.rawValue), "reason": "revision too old"])
         }
     }
 
@@ -187,7 +229,7 @@ extension RPCError {
 
     static func from(_ error: ActionError) -> RPCError {
         switch error {
-        case .noSuchApp(let app): return .invalidParams("no app '\(app)'", data: ["param": "app"])
+        case .noSuchApp(let app): return .invalidParams("no app '\(app)'", data: ["param": .string(rpcAppParameter)])
         case .noSuchElement(let id): return .noSuchElement("no element '\(id)'", data: ["id": .string(id)])
         case .notSupported(let action, let supported):
             return .actionNotSupported(

@@ -15,7 +15,7 @@ extension AXMethods {
 
     static func registerPolicyGet(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.policyGet) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.policyGet.rawValue)
+            let arguments = try Params(params, RPCCatalog.PolicyGet.self)
             let snap = try snapshot(arguments, hub, session)
             let states: [RestrictionState]
             do {
@@ -44,14 +44,14 @@ extension AXMethods {
     static func registerPolicySet(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync(.policySet) { params, session in
             // Operators only: the catalog declares it and the registration enforces it (Roles.admit).
-            let arguments = try Params(params, method: RPCMethodName.policySet.rawValue)
-            let restriction = try arguments.requiredString("restriction")
-            let state = try arguments.requiredString("state")
+            let arguments = try Params(params, RPCCatalog.PolicySet.self)
+            let restriction = try arguments.requiredString(.restriction)
+            let state = try arguments.requiredString(.state)
             guard state == "allow" || state == "deny" else {
-                throw arguments.bad("state", "must be allow or deny (R85)")
+                throw arguments.bad(.state, "must be allow or deny (R85)")
             }
             guard GuidedAccessPolicy.isValidIdentifier(restriction) else {
-                throw arguments.bad("restriction", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+                throw arguments.bad(.restriction, "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
             }
             let persist: (GuidedAccessPolicy) throws -> Void = { policy in
                 do {
@@ -62,10 +62,10 @@ extension AXMethods {
             }
             let actor = Roles.actor(session)
             do {
-                if let appName = try arguments.string("appName") {
+                if let appName = try arguments.string(.appName) {
                     // A rule for an app by name, running or not: it applies when an app of that name declares it.
                     guard GuidedAccessPolicy.isValidIdentifier(appName) else {
-                        throw arguments.bad("appName", "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
+                        throw arguments.bad(.appName, "must be 1…\(GuidedAccessPolicy.maxIdentifierBytes) bytes")
                     }
                     try hub.setRestriction(
                         appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
@@ -87,10 +87,10 @@ extension AXMethods {
 
     static func registerPolicyCheck(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.policyCheck, offLoop: Targets.usesRegex) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.policyCheck.rawValue)
+            let arguments = try Params(params, RPCCatalog.PolicyCheck.self)
             let snap = try snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required")
             }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.policyCheck.rawValue)
             guard let node = snap.tree[id] else {

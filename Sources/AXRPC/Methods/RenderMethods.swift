@@ -10,18 +10,18 @@ import AXProtocol
 extension AXMethods {
     static func installRender(_ router: RPCRouter, _ hub: Hub, _ options: MethodOptions) {
         router.registerSync(.treeRender) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.treeRender.rawValue)
+            let arguments = try Params(params, RPCCatalog.TreeRender.self)
             let snap = try snapshot(arguments, hub, session)
-            let format = try arguments.string("format") ?? "svg"
-            guard format == "svg" || format == "png" else { throw arguments.bad("format", "must be svg or png") }
+            let format = try arguments.string(.format) ?? "svg"
+            guard format == "svg" || format == "png" else { throw arguments.bad(.format, "must be svg or png") }
             var rootID: String?
-            if let root = arguments["root"] {
+            if let root = arguments[.root] {
                 rootID = try Targets.resolveOne(
-                    root, in: snap, hub: hub, method: RPCMethodName.treeRender.rawValue, param: "root")
+                    root, in: snap, hub: hub, method: RPCMethodName.treeRender.rawValue, param: arguments.name(.root))
             }
             let overlays = try renderOverlays(arguments)
             let maxNodes =
-                try arguments.int("maxNodes", in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
+                try arguments.int(.maxNodes, in: 1...TreeRenderer.maxNodesLimit) ?? TreeRenderer.defaultMaxNodes
             var findings: [AuditFinding] = []
             if overlays.contains(.audit) {
                 findings = Auditor.run(tree: snap.tree, views: snap.views, root: rootID).findings
@@ -52,7 +52,7 @@ extension AXMethods {
             }
             guard let rasterize = options.rasterizePNG else {
                 throw arguments.bad(
-                    "format",
+                    .format,
                     "png needs a rasterizer on the server (install rsvg-convert: apt-get install librsvg2-bin); svg works without one"
                 )
             }
@@ -69,8 +69,9 @@ extension AXMethods {
     }
 
     /// `overlay`: a list of overlay names (default labels, order, focus); unknown names are −32602 with the list.
-    static func renderOverlays(_ arguments: Params) throws(RPCError) -> Set<RenderOverlay> {
-        guard let names = try arguments.stringList("overlay") else { return Set(RenderOverlay.defaults) }
+    static func renderOverlays(_ arguments: Params<RPCCatalog.TreeRender.Param>) throws(RPCError) -> Set<RenderOverlay>
+    {
+        guard let names = try arguments.stringList(.overlay) else { return Set(RenderOverlay.defaults) }
         var out = Set<RenderOverlay>()
         for name in names {
             guard let overlay = RenderOverlay(rawValue: name) else {
@@ -78,7 +79,7 @@ extension AXMethods {
                 throw RPCError.invalidParams(
                     "tree.render: unknown overlay '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
                     data: [
-                        "param": "overlay", "method": .string(RPCMethodName.treeRender.rawValue),
+                        "param": .string(arguments.name(.overlay)), "method": .string(arguments.method),
                         "accepted": JSON(accepted),
                     ])
             }

@@ -1,5 +1,6 @@
 import AXHub
 import AXJSONRPC
+import AXProtocol
 
 /// Server-wide settings of the method layer that decide who may do what (Specs/protocol.md §Roles and trust).
 package struct MethodOptions: Sendable {
@@ -37,9 +38,9 @@ enum Roles {
     static let operatorKey = "ax.operator"
 
     /// The app this connection registered: provider methods act on it and on no other.
-    static func ownApp(_ params: Params, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
+    static func ownApp<Key>(_ params: Params<Key>, _ hub: Hub, _ session: RPCSession) throws(RPCError) -> String {
         let own = try requireProvider(params, session)
-        if let named = try params.string("app"), named != own {
+        if let named = try params.app(), named != own {
             let resolved = try? hub.resolveApp(named)
             guard resolved == own else {
                 throw RPCError.forbidden(
@@ -55,7 +56,7 @@ enum Roles {
 
     /// The app this connection registered, or −32018 `needs: provider` when it registered none.
     @discardableResult
-    static func requireProvider(_ params: Params, _ session: RPCSession) throws(RPCError) -> String {
+    static func requireProvider<Key>(_ params: Params<Key>, _ session: RPCSession) throws(RPCError) -> String {
         guard let own = session.attachment(AXMethods.appKey, as: String.self) else {
             throw RPCError.forbidden(
                 "\(params.method) changes an app: only the connection that registered it may call it (send app.register {name} first)",
@@ -72,7 +73,7 @@ enum Roles {
         session.attachment(operatorKey, as: Bool.self) == true
     }
 
-    static func requireOperator(_ params: Params, _ session: RPCSession) throws(RPCError) {
+    static func requireOperator<Key>(_ params: Params<Key>, _ session: RPCSession) throws(RPCError) {
         guard isOperator(session) else {
             throw RPCError.forbidden(
                 "\(params.method) changes guided access, which only the kiosk operator may do: initialize with role 'operator' and the operator token (axserver --operator-token-file)",
@@ -84,15 +85,17 @@ enum Roles {
     }
 
     /// `initialize {role: "operator", operatorToken}`: checks the credential in constant time.
-    static func authenticateOperator(_ params: Params, options: MethodOptions, session: RPCSession) throws(RPCError) {
+    static func authenticateOperator(
+        _ params: Params<RPCCatalog.Initialize.Param>, options: MethodOptions, session: RPCSession
+    ) throws(RPCError) {
         guard let expected = options.operatorToken else {
             throw RPCError.unauthorized(
                 "this server has no operator credential: start it with --operator-token-file FILE to allow an operator role",
                 data: ["role": .string(`operator`)])
         }
-        guard let given = try params.string("operatorToken") else {
+        guard let given = try params.string(.operatorToken) else {
             throw params.bad(
-                "operatorToken",
+                .operatorToken,
                 "is required for role 'operator' (the first line of the server's --operator-token-file)")
         }
         guard constantTimeEqual(Array(given.utf8), Array(expected.utf8)) else {

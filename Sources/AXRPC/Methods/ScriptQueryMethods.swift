@@ -16,10 +16,10 @@ enum ScriptQueryMethods {
         installLargeContent(router, hub)
         installReadingContent(router, hub)
         router.registerSync(.elementAtPoint) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.elementAtPoint.rawValue)
+            let arguments = try Params(params, RPCCatalog.ElementAtPoint.self)
             let snap = try AXMethods.snapshot(arguments, hub, session)
-            let point = try Self.point(arguments)
-            try refuseOutsideWindows(point, snap, method: RPCMethodName.elementAtPoint.rawValue)
+            let point = try Self.point(arguments, .point)
+            try refuseOutsideWindows(point, snap, method: arguments.method, param: arguments.name(.point))
             guard let view = HitTesting.viewAt(point, in: snap.views, purpose: .exploration) else {
                 return answer(nil, view: nil, snap)
             }
@@ -27,33 +27,33 @@ enum ScriptQueryMethods {
             return answer(element, view: view, snap)
         }
         router.registerSync(.elementCell) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.elementCell.rawValue)
+            let arguments = try Params(params, RPCCatalog.ElementCell.self)
             let snap = try AXMethods.snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required (the data table: {id} or {selector})")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required (the data table: {id} or {selector})")
             }
-            guard let row = try arguments.int("row", in: 0...ParamRange.maxExactInteger) else {
-                throw arguments.bad("row", "is required (an integer from 0)")
+            guard let row = try arguments.int(.row, in: 0...ParamRange.maxExactInteger) else {
+                throw arguments.bad(.row, "is required (an integer from 0)")
             }
-            guard let column = try arguments.int("column", in: 0...ParamRange.maxExactInteger) else {
-                throw arguments.bad("column", "is required (an integer from 0)")
+            guard let column = try arguments.int(.column, in: 0...ParamRange.maxExactInteger) else {
+                throw arguments.bad(.column, "is required (an integer from 0)")
             }
             let tableID = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.elementCell.rawValue)
             guard let table = snap.tree[tableID], let info = table.table else {
                 throw RPCError.invalidParams(
                     "element.cell: '\(tableID)' is not a data table",
                     data: [
-                        "param": "target", "method": .string(RPCMethodName.elementCell.rawValue),
+                        "param": .string(arguments.name(.target)), "method": .string(arguments.method),
                         "reason": "notADataTable",
                         "id": .string(tableID),
                     ])
             }
             guard row < info.rows, column < info.columns else {
-                let key = row < info.rows ? "column" : "row"
+                let key = arguments.name(row < info.rows ? .column : .row)
                 throw RPCError.invalidParams(
                     "element.cell: (\(row), \(column)) is outside the \(info.rows) × \(info.columns) table '\(tableID)'",
                     data: [
-                        "param": .string(key), "method": .string(RPCMethodName.elementCell.rawValue),
+                        "param": .string(key), "method": .string(arguments.method),
                         "reason": "outOfRange",
                         "rows": JSON(info.rows), "columns": JSON(info.columns),
                     ])
@@ -63,28 +63,33 @@ enum ScriptQueryMethods {
             return answer(cell?.id, view: nil, snap)
         }
         for direction in ScriptQueries.Direction.allCases {
-            let method: RPCMethodName =
-                switch direction {
-                case .next: .elementNext
-                case .previous: .elementPrevious
-                }
-            router.registerSync(method) { params, session in
-                let arguments = try Params(params, method: method.rawValue)
-                let snap = try AXMethods.snapshot(arguments, hub, session)
-                var from = snap.focusedID  // the swipe starts at the VoiceOver cursor
-                if let target = arguments["from"] {
-                    from = try Targets.resolveOne(target, in: snap, hub: hub, method: method.rawValue)
-                }
-                let moveFocus = try arguments.bool("moveFocus") ?? false
-                guard let found = ScriptQueries.neighbour(of: from, direction, in: snap.tree) else {
-                    return answer(nil, view: nil, snap)
-                }
-                guard moveFocus else { return answer(found, view: nil, snap) }
-                do {
-                    try hub.setFocus(app: snap.id, element: found)
-                    return answer(found, view: nil, try hub.snapshot(snap.id))
-                } catch { throw RPCError.from(error) }
+            switch direction {
+            case .next: installNeighbour(router, hub, RPCCatalog.ElementNext.self, direction)
+            case .previous: installNeighbour(router, hub, RPCCatalog.ElementPrevious.self, direction)
             }
+        }
+    }
+
+    /// `element.next` / `element.previous {from?, moveFocus?}`: the VoiceOver swipe (D-QUERY-1).
+    static func installNeighbour<Spec: RPCMethodSpec>(
+        _ router: RPCRouter, _ hub: Hub, _ spec: Spec.Type, _ direction: ScriptQueries.Direction
+    ) where Spec.Param == RPCCatalog.ElementNext.Param {
+        router.registerSync(Spec.entry.name) { params, session in
+            let arguments = try Params(params, spec)
+            let snap = try AXMethods.snapshot(arguments, hub, session)
+            var from = snap.focusedID  // the swipe starts at the VoiceOver cursor
+            if let target = arguments[.from] {
+                from = try Targets.resolveOne(target, in: snap, hub: hub, method: arguments.method)
+            }
+            let moveFocus = try arguments.bool(.moveFocus) ?? false
+            guard let found = ScriptQueries.neighbour(of: from, direction, in: snap.tree) else {
+                return answer(nil, view: nil, snap)
+            }
+            guard moveFocus else { return answer(found, view: nil, snap) }
+            do {
+                try hub.setFocus(app: snap.id, element: found)
+                return answer(found, view: nil, try hub.snapshot(snap.id))
+            } catch { throw RPCError.from(error) }
         }
     }
 
@@ -92,10 +97,10 @@ enum ScriptQueryMethods {
     /// element — the request a low-vision user's tool makes when the user long-presses a small bar item.
     static func installLargeContent(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.elementLargeContent) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.elementLargeContent.rawValue)
+            let arguments = try Params(params, RPCCatalog.ElementLargeContent.self)
             let snap = try AXMethods.snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required ({id} or {selector})")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required ({id} or {selector})")
             }
             let id = try Targets.resolveOne(
                 target, in: snap, hub: hub, method: RPCMethodName.elementLargeContent.rawValue)
@@ -103,7 +108,7 @@ enum ScriptQueryMethods {
                 throw RPCError.invalidParams(
                     "element.largeContent: '\(id)' does not show the large content viewer (showsLargeContentViewer is false)",
                     data: [
-                        "param": "target", "method": .string(RPCMethodName.elementLargeContent.rawValue),
+                        "param": .string(arguments.name(.target)), "method": .string(arguments.method),
                         "reason": "noLargeContentViewer",
                         "id": .string(id),
                     ])
@@ -119,13 +124,13 @@ enum ScriptQueryMethods {
     /// the line at a screen point (null where UIKit answers NSNotFound).
     static func installReadingContent(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.elementReadingContent) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.elementReadingContent.rawValue)
+            let arguments = try Params(params, RPCCatalog.ElementReadingContent.self)
             // The params first: a hostile line or point is refused before the target is looked at.
-            let number = try arguments.int("line", in: 0...ParamRange.maxExactInteger)
-            let asked: Point? = arguments["point"] == nil ? nil : try point(arguments)
+            let number = try arguments.int(.line, in: 0...ParamRange.maxExactInteger)
+            let asked: Point? = arguments[.point] == nil ? nil : try point(arguments, .point)
             let snap = try AXMethods.snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required ({id} or {selector})")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required ({id} or {selector})")
             }
             let id = try Targets.resolveOne(
                 target, in: snap, hub: hub, method: RPCMethodName.elementReadingContent.rawValue)
@@ -134,7 +139,7 @@ enum ScriptQueryMethods {
                 throw RPCError.invalidParams(
                     "element.readingContent: '\(id)' has no reading content (UIAccessibilityReadingContent)",
                     data: [
-                        "param": "target", "method": .string(RPCMethodName.elementReadingContent.rawValue),
+                        "param": .string(arguments.name(.target)), "method": .string(arguments.method),
                         "reason": "noReadingContent",
                         "id": .string(id),
                     ])
@@ -152,7 +157,7 @@ enum ScriptQueryMethods {
                     throw RPCError.invalidParams(
                         "element.readingContent: no line numbered \(number) (the app's lines are numbered \(numbers.map(String.init).joined(separator: ", ")))",
                         data: [
-                            "param": "line", "method": .string(RPCMethodName.elementReadingContent.rawValue),
+                            "param": .string(arguments.name(.line)), "method": .string(arguments.method),
                             "reason": "outOfRange",
                             "lineNumbers": .array(numbers.map { JSON($0) }),
                         ])
@@ -165,11 +170,13 @@ enum ScriptQueryMethods {
 
     /// Bad input on every route that takes a point (D-HIT-1): a point outside every window is −32602 naming the
     /// point and the reason `outsideWindows` (`element.atPoint`, `action.tap`).
-    static func refuseOutsideWindows(_ point: Point, _ snap: AppSnapshot, method: String) throws(RPCError) {
+    static func refuseOutsideWindows(_ point: Point, _ snap: AppSnapshot, method: String, param: String)
+        throws(RPCError)
+    {
         guard HitTesting.isInsideSomeWindow(point, views: snap.views) else {
             throw RPCError.invalidParams(
                 "\(method): (\(point.x), \(point.y)) is outside every window",
-                data: ["param": "point", "method": .string(method), "reason": "outsideWindows"])
+                data: ["param": .string(param), "method": .string(method), "reason": "outsideWindows"])
         }
     }
 
@@ -190,15 +197,15 @@ enum ScriptQueryMethods {
     }
 
     /// `point: {x, y}` or `[x, y]`, finite and inside D-GEOM-2's range.
-    static func point(_ arguments: Params) throws(RPCError) -> Point {
-        guard let raw = arguments["point"] else { throw arguments.bad("point", "is required ({x, y} or [x, y])") }
+    static func point<Key>(_ arguments: Params<Key>, _ key: Key) throws(RPCError) -> Point {
+        guard let raw = arguments[key] else { throw arguments.bad(key, "is required ({x, y} or [x, y])") }
         guard let xValue = raw["x"]?.doubleValue ?? raw[0]?.doubleValue,
             let yValue = raw["y"]?.doubleValue ?? raw[1]?.doubleValue
         else {
-            throw arguments.bad("point", "must be {x, y} or [x, y]")
+            throw arguments.bad(key, "must be {x, y} or [x, y]")
         }
         guard abs(xValue) < coordinateLimit, abs(yValue) < coordinateLimit else {
-            throw arguments.bad("point", "has a coordinate outside ±10⁷")
+            throw arguments.bad(key, "has a coordinate outside ±10⁷")
         }
         return Point(x: xValue, y: yValue)
     }

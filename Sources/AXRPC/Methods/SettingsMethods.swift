@@ -10,7 +10,7 @@ import AXProtocol
 enum SettingsMethods {
     static func install(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.a11ySettings) { params, _ in
-            _ = try Params(params, method: RPCMethodName.a11ySettings.rawValue)
+            _ = try Params(params, RPCCatalog.A11ySettings.self)
             let (settings, reader) = hub.accessibilitySettings
             return [
                 "settings": .object(settings.valuesJSON),

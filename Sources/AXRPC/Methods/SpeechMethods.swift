@@ -14,14 +14,14 @@ extension AXMethods {
 
     static func installSpeech(_ router: RPCRouter, _ hub: Hub) {
         router.registerSync(.speechDescribe) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.speechDescribe.rawValue)
+            let arguments = try Params(params, RPCCatalog.SpeechDescribe.self)
             let snap = try snapshot(arguments, hub, session)
-            guard let target = arguments["target"] else {
-                throw arguments.bad("target", "is required ({id} or {selector})")
+            guard let target = arguments[.target] else {
+                throw arguments.bad(.target, "is required ({id} or {selector})")
             }
             let id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.speechDescribe.rawValue)
-            let models = try speechModelParam(arguments)
-            let reader = try screenReaderParam(arguments)
+            let models = try speechModelParam(arguments, .model)
+            let reader = try screenReaderParam(arguments, .screenReader)
             guard let node = snap.tree[id] else {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
@@ -33,16 +33,16 @@ extension AXMethods {
             return .object(out)
         }
         router.registerSync(.speechWalk) { params, session in
-            let arguments = try Params(params, method: RPCMethodName.speechWalk.rawValue)
+            let arguments = try Params(params, RPCCatalog.SpeechWalk.self)
             let snap = try snapshot(arguments, hub, session)
             var rootID: String?
-            if let root = arguments["root"] {
+            if let root = arguments[.root] {
                 rootID = try Targets.resolveOne(
-                    root, in: snap, hub: hub, method: RPCMethodName.speechWalk.rawValue, param: "root")
+                    root, in: snap, hub: hub, method: RPCMethodName.speechWalk.rawValue, param: arguments.name(.root))
             }
-            let models = try speechModelParam(arguments)
-            let reader = try screenReaderParam(arguments)
-            let limit = try arguments.int("limit", in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
+            let models = try speechModelParam(arguments, .model)
+            let reader = try screenReaderParam(arguments, .screenReader)
+            let limit = try arguments.int(.limit, in: 0...speechWalkMaxLimit) ?? speechWalkDefaultLimit
             let wantsVoiceOver = models.contains("voiceOver")
             let wantsOrca = models.contains("orca")
             let (items, omitted) = SpeechWalk.walk(
@@ -61,24 +61,26 @@ extension AXMethods {
     }
 
     /// `model`: "voiceOver", "orca" or both (default).
-    static func speechModelParam(_ arguments: Params) throws(RPCError) -> [String] {
-        guard let model = try arguments.string("model") else { return speechModels }
+    static func speechModelParam<Key>(_ arguments: Params<Key>, _ key: Key) throws(RPCError) -> [String] {
+        guard let model = try arguments.string(key) else { return speechModels }
         guard speechModels.contains(model) else {
             throw RPCError.invalidParams(
-                "\(arguments.method): 'model' must be one of \(speechModels.joined(separator: ", "))",
-                data: ["param": "model", "method": .string(arguments.method), "accepted": JSON(speechModels)])
+                "\(arguments.method): '\(key.rawValue)' must be one of \(speechModels.joined(separator: ", "))",
+                data: [
+                    "param": .string(key.rawValue), "method": .string(arguments.method), "accepted": JSON(speechModels),
+                ])
         }
         return [model]
     }
 
     /// `screenReader`: whose phrasing the Orca model speaks in ("orca-43", the default, or "orca-48"; D-SPEECH-3).
-    static func screenReaderParam(_ arguments: Params) throws(RPCError) -> ScreenReaderVersion {
-        guard let name = try arguments.string("screenReader") else { return .standard }
+    static func screenReaderParam<Key>(_ arguments: Params<Key>, _ key: Key) throws(RPCError) -> ScreenReaderVersion {
+        guard let name = try arguments.string(key) else { return .standard }
         guard let reader = ScreenReaderVersion(rawValue: name) else {
             let accepted = ScreenReaderVersion.allCases.map(\.rawValue)
             throw RPCError.invalidParams(
-                "\(arguments.method): 'screenReader' must be one of \(accepted.joined(separator: ", "))",
-                data: ["param": "screenReader", "method": .string(arguments.method), "accepted": JSON(accepted)])
+                "\(arguments.method): '\(key.rawValue)' must be one of \(accepted.joined(separator: ", "))",
+                data: ["param": .string(key.rawValue), "method": .string(arguments.method), "accepted": JSON(accepted)])
         }
         return reader
     }

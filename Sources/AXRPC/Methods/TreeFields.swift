@@ -35,13 +35,14 @@ package struct TreeFields: Sendable {
 
     /// The `fields` parameter of `tree.get`, or nil when absent (the full elements). Unknown names are −32602
     /// naming the accepted ones.
-    static func parse(_ arguments: Params) throws(RPCError) -> TreeFields? {
-        guard let list = try arguments.stringList("fields") else { return nil }
+    static func parse(_ arguments: Params<RPCCatalog.TreeGet.Param>) throws(RPCError) -> TreeFields? {
+        guard let list = try arguments.stringList(.fields) else { return nil }
         for name in list where !accepted.contains(name) {
             throw RPCError.invalidParams(
                 "tree.get: unknown field '\(String(name.prefix(100)))' (accepted: \(accepted.joined(separator: ", ")))",
                 data: [
-                    "param": "fields", "method": .string(RPCMethodName.treeGet.rawValue), "accepted": JSON(accepted),
+                    "param": .string(arguments.name(.fields)), "method": .string(arguments.method),
+                    "accepted": JSON(accepted),
                 ])
         }
         return TreeFields(names: Set(list))

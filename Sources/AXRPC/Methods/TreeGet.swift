@@ -23,23 +23,23 @@ package enum TreeGet {
 
     /// Checks the params (the same errors, in the same order, as before the reply was streamed).
     package static func request(_ params: JSON?, _ session: RPCSession, _ hub: Hub) throws(RPCError) -> Request {
-        let arguments = try Params(params, method: RPCMethodName.treeGet.rawValue)
+        let arguments = try Params(params, RPCCatalog.TreeGet.self)
         let snap = try AXMethods.snapshot(arguments, hub, session)
-        let format = try arguments.string("format") ?? "json"
+        let format = try arguments.string(.format) ?? "json"
         var rootID: String?
-        if let rootTarget = arguments["root"] {
+        if let rootTarget = arguments[.root] {
             rootID = try Targets.resolveOne(
-                rootTarget, in: snap, hub: hub, method: RPCMethodName.treeGet.rawValue, param: "root")
+                rootTarget, in: snap, hub: hub, method: RPCMethodName.treeGet.rawValue, param: arguments.name(.root))
         }
-        let depth = try arguments.int("depth", in: ParamRange.count)
-        let maxChildren = try arguments.int("maxChildren", in: ParamRange.count)
+        let depth = try arguments.int(.depth, in: ParamRange.count)
+        let maxChildren = try arguments.int(.maxChildren, in: ParamRange.count)
         let fields = try TreeFields.parse(arguments)
         var request = Request(
             snap: snap, format: format, rootID: rootID, depth: depth, maxChildren: maxChildren, fields: fields)
         switch format {
         case "json", "xml": break
-        case "text": request.frames = try arguments.bool("frames") ?? false
-        default: throw arguments.bad("format", "must be json, text or xml")
+        case "text": request.frames = try arguments.bool(.frames) ?? false
+        default: throw arguments.bad(.format, "must be json, text or xml")
         }
         return request
     }
