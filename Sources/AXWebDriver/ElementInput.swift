@@ -154,22 +154,18 @@ extension WebDriverService {
         return reply["elements"]?.arrayValue ?? []
     }
 
-    /// Get Alert Text, Accept Alert, Dismiss Alert and Send Alert Text; nil for any other command. An alert that
-    /// goes away between finding and acting is `no such alert`.
-    func runAlertCommand(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
-        async throws(WebDriverError) -> JSON?
+    /// Get Alert Text, Accept Alert, Dismiss Alert and Send Alert Text. An alert that goes away between finding and
+    /// acting is `no such alert`.
+    func runAlertCommand(_ command: WebDriverFamily.AlertCommand, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON
     {
-        switch match.command {
-        case .getAlertText, .acceptAlert, .dismissAlert, .sendAlertText: break
-        default: return nil
-        }
         let alert = try await currentAlert(session)
         do throws(WebDriverError) {
-            switch match.command {
-            case .getAlertText: return .string(try await alertText(session, alert))
-            case .acceptAlert: try await pressAlertButton(session, alert, accept: true)
-            case .dismissAlert: try await pressAlertButton(session, alert, accept: false)
-            default:
+            switch command {
+            case .getText: return .string(try await alertText(session, alert))
+            case .accept: try await pressAlertButton(session, alert, accept: true)
+            case .dismiss: try await pressAlertButton(session, alert, accept: false)
+            case .sendText:
                 guard let text = body["text"]?.stringValue else { throw .invalidArgument("'text' must be a string") }
                 guard let field = try await alertParts(session, alert, ":editable").first?["id"]?.stringValue else {
                     throw WebDriverError(

@@ -60,6 +60,100 @@ package enum WebDriverCommand: String, Sendable, CaseIterable {
     case printPage = "Print Page"
 }
 
+/// Where axdriver answers a command. Every command belongs to exactly one family (`WebDriverCommand.family` is an
+/// exhaustive switch), and each family's runner switches exhaustively over its own commands, so a new command does
+/// not compile until it has a family and its runner answers it (issue 31 item 3; before, four runners each ended in
+/// `default: return nil` and were tried in turn).
+package enum WebDriverFamily: Sendable, Equatable {
+    /// Answered without a session.
+    case server(ServerCommand)
+    /// Get Page Source: the server's own XML string handed on as it came.
+    case pageSource
+    /// The session's own commands.
+    case session(SessionCommand)
+    /// Title, windows and the focused element.
+    case window(WindowCommand)
+    /// Finding elements and reading them.
+    case elementQuery(ElementQueryCommand)
+    /// Click, clear and send keys.
+    case elementAction(ElementActionCommand)
+    /// The user prompt (alert) commands.
+    case alert(AlertCommand)
+    /// What an accessibility tree has no counterpart for (URLs, frames, window geometry, printing).
+    case unsupported
+
+    /// Commands answered without a session.
+    package enum ServerCommand: Sendable, Equatable { case status, newSession, listSessions }
+    /// The session's own commands.
+    package enum SessionCommand: Sendable, Equatable {
+        case deleteSession, getTimeouts, setTimeouts, takeScreenshot, takeElementScreenshot, executeScript
+        case executeAsyncScript, performActions, releaseActions, getAllCookies
+    }
+    /// Title, windows and the focused element.
+    package enum WindowCommand: Sendable, Equatable {
+        case getTitle, getWindowHandle, getWindowHandles, switchToWindow, getWindowRect, getActiveElement
+    }
+    /// Finding elements and reading them.
+    package enum ElementQueryCommand: Sendable, Equatable {
+        case find, attributeOrProperty, cssValue, text, tagName, rect, enabled, selected, displayed
+        case computedRole, computedLabel
+    }
+    /// Click, clear and send keys.
+    package enum ElementActionCommand: Sendable, Equatable { case click, clear, sendKeys }
+    /// The user prompt commands.
+    package enum AlertCommand: Sendable, Equatable { case getText, accept, dismiss, sendText }
+}
+
+extension WebDriverCommand {
+    /// The family that answers the command.
+    package var family: WebDriverFamily {
+        switch self {
+        case .status: .server(.status)
+        case .newSession: .server(.newSession)
+        case .listSessions: .server(.listSessions)
+        case .getPageSource: .pageSource
+        case .deleteSession: .session(.deleteSession)
+        case .getTimeouts: .session(.getTimeouts)
+        case .setTimeouts: .session(.setTimeouts)
+        case .takeScreenshot: .session(.takeScreenshot)
+        case .takeElementScreenshot: .session(.takeElementScreenshot)
+        case .executeScript: .session(.executeScript)
+        case .executeAsyncScript: .session(.executeAsyncScript)
+        case .performActions: .session(.performActions)
+        case .releaseActions: .session(.releaseActions)
+        case .getAllCookies: .session(.getAllCookies)
+        case .getTitle: .window(.getTitle)
+        case .getWindowHandle: .window(.getWindowHandle)
+        case .getWindowHandles: .window(.getWindowHandles)
+        case .switchToWindow: .window(.switchToWindow)
+        case .getWindowRect: .window(.getWindowRect)
+        case .getActiveElement: .window(.getActiveElement)
+        case .findElement, .findElements, .findElementFromElement, .findElementsFromElement: .elementQuery(.find)
+        case .getElementAttribute, .getElementProperty: .elementQuery(.attributeOrProperty)
+        case .getElementCSSValue: .elementQuery(.cssValue)
+        case .getElementText: .elementQuery(.text)
+        case .getElementTagName: .elementQuery(.tagName)
+        case .getElementRect: .elementQuery(.rect)
+        case .isElementEnabled: .elementQuery(.enabled)
+        case .isElementSelected: .elementQuery(.selected)
+        case .isElementDisplayed: .elementQuery(.displayed)
+        case .getComputedRole: .elementQuery(.computedRole)
+        case .getComputedLabel: .elementQuery(.computedLabel)
+        case .elementClick: .elementAction(.click)
+        case .elementClear: .elementAction(.clear)
+        case .elementSendKeys: .elementAction(.sendKeys)
+        case .getAlertText: .alert(.getText)
+        case .acceptAlert: .alert(.accept)
+        case .dismissAlert: .alert(.dismiss)
+        case .sendAlertText: .alert(.sendText)
+        case .navigateTo, .getCurrentURL, .back, .forward, .refresh, .closeWindow, .newWindow, .switchToFrame,
+            .switchToParentFrame, .setWindowRect, .maximizeWindow, .minimizeWindow, .fullscreenWindow,
+            .getElementShadowRoot, .printPage:
+            .unsupported
+        }
+    }
+}
+
 /// One endpoint: an HTTP method and a path template (`{sessionId}`, `{elementId}`, `{name}` are variables).
 package struct WebDriverRoute: Sendable {
     package var method: String

@@ -96,12 +96,11 @@ package final class WebDriverService: Sendable {
     package func handle(method: String, path: String, body: [UInt8]) async -> WebDriverResponse {
         do {
             let match = try WebDriverRoute.match(method: method, path: path)
-            if match.command == .getPageSource { return try await pageSource(try session(match.sessionID)) }
             var parameters = JSONObject()
             if method == "POST" {
                 parameters = try WebDriverService.parseBody(body)
             }
-            return .value(try await run(match, parameters))
+            return try await run(match, parameters)
         } catch {
             return WebDriverResponse(error)
         }
@@ -151,19 +150,22 @@ package final class WebDriverService: Sendable {
 
     // MARK: Dispatch
 
-    func run(_ match: WebDriverRoute.Match, _ body: JSONObject) async throws(WebDriverError) -> JSON {
-        switch match.command {
-        case .status: return status()
-        case .newSession: return try await newSession(body)
-        case .listSessions: return listSessions()
-        default: break
+    func run(_ match: WebDriverRoute.Match, _ body: JSONObject) async throws(WebDriverError) -> WebDriverResponse {
+        let id = match.sessionID
+        switch match.command.family {
+        case .server(.status): return .value(status())
+        case .server(.newSession): return .value(try await newSession(body))
+        case .server(.listSessions): return .value(listSessions())
+        case .pageSource: return try await pageSource(try session(id))
+        case .session(let command): return .value(try await runSessionCommand(command, match, body, try session(id)))
+        case .window(let command): return .value(try await runWindowCommand(command, body, try session(id)))
+        case .elementQuery(let command):
+            return .value(try await runElementQuery(command, match, body, try session(id)))
+        case .elementAction(let command):
+            return .value(try await runElementAction(command, match, body, try session(id)))
+        case .alert(let command): return .value(try await runAlertCommand(command, body, try session(id)))
+        case .unsupported: _ = try session(id)
         }
-        let session = try session(match.sessionID)
-        if let result = try await runSessionCommand(match, body, session) { return result }
-        if let result = try await runWindowCommand(match, body, session) { return result }
-        if let result = try await runElementQuery(match, body, session) { return result }
-        if let result = try await runElementAction(match, body, session) { return result }
-        if let result = try await runAlertCommand(match, body, session) { return result }
         throw WebDriverError(
             "unsupported operation",
             "\(match.command.rawValue) is not supported by axdriver (an accessibility tree has no \(match.command == .navigateTo || match.command == .getCurrentURL ? "URL" : "such thing"))",
@@ -181,10 +183,11 @@ package final class WebDriverService: Sendable {
 
     /// The session's own commands: delete, timeouts, page source, screenshots, scripts, actions, cookies; nil for
     /// any other.
-    func runSessionCommand(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
-        async throws(WebDriverError) -> JSON?
-    {
-        switch match.command {
+    func runSessionCommand(
+        _ command: WebDriverFamily.SessionCommand, _ match: WebDriverRoute.Match, _ body: JSONObject,
+        _ session: DriverSession
+    ) async throws(WebDriverError) -> JSON {
+        switch command {
         case .deleteSession:
             sessions.withLock { $0[session.id] = nil }
             await session.link.close()
@@ -205,7 +208,6 @@ package final class WebDriverService: Sendable {
             session.state.withLock { $0.heldModifiers = [] }
             return .null
         case .getAllCookies: return []
-        default: return nil
         }
     }
 
@@ -233,11 +235,11 @@ package final class WebDriverService: Sendable {
         }
     }
 
-    /// Title, windows and the focused element; nil for any other command.
-    func runWindowCommand(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
-        async throws(WebDriverError) -> JSON?
+    /// Title, windows and the focused element.
+    func runWindowCommand(_ command: WebDriverFamily.WindowCommand, _ body: JSONObject, _ session: DriverSession)
+        async throws(WebDriverError) -> JSON
     {
-        switch match.command {
+        switch command {
         case .getTitle: return .string(session.app)
         case .getWindowHandle: return .string(try await currentWindow(session))
         case .getWindowHandles: return JSON(try await windows(session))
@@ -258,41 +260,37 @@ package final class WebDriverService: Sendable {
                 throw WebDriverError("no such element", "no element has accessibility focus")
             }
             return ElementReference.json(id)
-        default: return nil
         }
     }
 
-    /// Finding elements and reading them; nil for any other command.
-    func runElementQuery(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
-        async throws(WebDriverError) -> JSON?
-    {
-        switch match.command {
-        case .findElement, .findElements, .findElementFromElement, .findElementsFromElement:
-            return try await findElements(match, body, session)
-        case .getElementAttribute, .getElementProperty: return try await attributeOrProperty(match, session)
-        case .getElementCSSValue: return ""
-        case .getElementText:
+    /// Finding elements and reading them.
+    func runElementQuery(
+        _ command: WebDriverFamily.ElementQueryCommand, _ match: WebDriverRoute.Match, _ body: JSONObject,
+        _ session: DriverSession
+    ) async throws(WebDriverError) -> JSON {
+        switch command {
+        case .find: return try await findElements(match, body, session)
+        case .attributeOrProperty: return try await attributeOrProperty(match, session)
+        case .cssValue: return ""
+        case .text:
             let element = try await element(session, try ElementReference.decode(match.elementID ?? ""))
             return .string(
                 element["text"]?.stringValue ?? element["value"]?.stringValue ?? element["label"]?.stringValue ?? "")
-        case .getElementTagName:
+        case .tagName:
             let id = try ElementReference.decode(match.elementID ?? "")
             return try await attribute(session, try await element(session, id), "type")
-        case .getElementRect:
+        case .rect:
             return rect(try await element(session, try ElementReference.decode(match.elementID ?? "")))
-        case .isElementEnabled, .isElementSelected, .isElementDisplayed:
+        case .enabled, .selected, .displayed:
             let element = try await element(session, try ElementReference.decode(match.elementID ?? ""))
-            let name =
-                match.command == .isElementEnabled
-                ? "enabled" : match.command == .isElementSelected ? "selected" : "displayed"
+            let name = command == .enabled ? "enabled" : command == .selected ? "selected" : "displayed"
             return try await attribute(session, element, name)
-        case .getComputedRole:
+        case .computedRole:
             return try await element(session, try ElementReference.decode(match.elementID ?? ""))["role"] ?? .null
-        case .getComputedLabel:
+        case .computedLabel:
             return .string(
                 try await element(session, try ElementReference.decode(match.elementID ?? ""))["label"]?.stringValue
                     ?? "")
-        default: return nil
         }
     }
 
@@ -330,24 +328,24 @@ package final class WebDriverService: Sendable {
         }
     }
 
-    /// Click, clear and send keys; nil for any other command.
-    func runElementAction(_ match: WebDriverRoute.Match, _ body: JSONObject, _ session: DriverSession)
-        async throws(WebDriverError) -> JSON?
-    {
-        switch match.command {
-        case .elementClick:
+    /// Click, clear and send keys.
+    func runElementAction(
+        _ command: WebDriverFamily.ElementActionCommand, _ match: WebDriverRoute.Match, _ body: JSONObject,
+        _ session: DriverSession
+    ) async throws(WebDriverError) -> JSON {
+        switch command {
+        case .click:
             let id = try ElementReference.decode(match.elementID ?? "")
             _ = try await session.link.call(.actionActivate, [.target: ["id": .string(id)]])
             return .null
-        case .elementClear:
+        case .clear:
             try await clear(session, try ElementReference.decode(match.elementID ?? ""))
             return .null
-        case .elementSendKeys:
+        case .sendKeys:
             let id = try ElementReference.decode(match.elementID ?? "")
             guard let text = body["text"]?.stringValue else { throw .invalidArgument("'text' must be a string") }
             try await sendKeys(session, text, to: id)
             return .null
-        default: return nil
         }
     }
 

@@ -18,6 +18,24 @@ final class RoutingTests: XCTestCase {
         XCTAssertEqual(try WebDriverRoute.match(method: "DELETE", path: "/session/S").command, .deleteSession)
     }
 
+    /// Issue 31 item 3: every command has one family (an exhaustive switch); the ones answered `unsupported
+    /// operation` are exactly the W3C commands an accessibility tree has no counterpart for, and a session's reading
+    /// commands are not among them.
+    func testEveryCommandHasItsFamily() {
+        let unsupported = Set(WebDriverCommand.allCases.filter { $0.family == .unsupported }.map(\.rawValue))
+        XCTAssertEqual(
+            unsupported,
+            [
+                "Navigate To", "Get Current URL", "Back", "Forward", "Refresh", "Close Window", "New Window",
+                "Switch To Frame", "Switch To Parent Frame", "Set Window Rect", "Maximize Window", "Minimize Window",
+                "Fullscreen Window", "Get Element Shadow Root", "Print Page",
+            ])
+        XCTAssertEqual(WebDriverCommand.getPageSource.family, .pageSource)
+        XCTAssertEqual(WebDriverCommand.findElementsFromElement.family, .elementQuery(.find))
+        XCTAssertEqual(WebDriverCommand.sendAlertText.family, .alert(.sendText))
+        XCTAssertEqual(WebDriverCommand.status.family, .server(.status))
+    }
+
     /// Issue 38 item 3: the four user-prompt endpoints route to their commands (Send Alert Text is new).
     func testAlertEndpointsRoute() throws {
         XCTAssertEqual(try WebDriverRoute.match(method: "GET", path: "/session/S/alert/text").command, .getAlertText)
