@@ -313,7 +313,7 @@ package final class MCPToolRunner: Sendable {
     func waitFor(_ args: ToolArguments) async throws -> MCPToolResult {
         let app = try args.string("app")
         let target = try args.requiredTarget()
-        let state = try args.string("state") ?? "attached"
+        let state = try args.string("state") ?? RPCCatalog.WaitFor.State.attached.rawValue
         let timeoutMs = try args.integer("timeoutMs", default: 5_000, in: 0...Self.maxWaitMs)
         var params: RPCParams<RPCCatalog.WaitFor.Param> = [
             .target: target, .state: .string(state), .timeoutMs: .number(Double(timeoutMs)),

@@ -98,6 +98,13 @@ public enum RPCSection: String, Sendable, CaseIterable {
 public protocol RPCParameterKey: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
     /// The JSON kind of the value.
     var kind: RPCParamKind { get }
+    /// The strings the value may be, for a key that takes one of a closed set (nil: any value of its kind).
+    var values: [String]? { get }
+}
+
+extension RPCParameterKey {
+    /// Any value of its kind.
+    public var values: [String]? { nil }
 }
 
 /// The key set of a method that takes a `target` (an element to act on or read).
@@ -148,6 +155,8 @@ public struct RPCParamEntry: Sendable, Equatable {
     public let name: String
     /// The JSON kind of its value.
     public let kind: RPCParamKind
+    /// The strings the value may be, for a closed set (nil: any value of its kind).
+    public let values: [String]?
 }
 
 /// What the catalog says about one method.
@@ -173,7 +182,7 @@ public struct RPCMethodEntry: Sendable {
         requiresInitialize: Bool = true, summary: String, errors: [Int]
     ) {
         self.name = name
-        self.params = Param.allCases.map { RPCParamEntry(name: $0.rawValue, kind: $0.kind) }
+        self.params = Param.allCases.map { RPCParamEntry(name: $0.rawValue, kind: $0.kind, values: $0.values) }
         self.section = section
         self.callers = roles
         self.requiresInitialize = requiresInitialize

@@ -35,11 +35,17 @@ public enum RPCCatalogDocument {
         [
             "name": .string(entry.name.rawValue), "section": .string(entry.section.rawValue),
             "summary": .string(entry.summary),
-            "params": .array(entry.params.map { ["name": .string($0.name), "kind": .string($0.kind.rawValue)] }),
+            "params": .array(entry.params.map(paramJSON)),
             "roles": JSON(entry.callers.roles.map(\.rawValue)),
             "requiresInitialize": .bool(entry.requiresInitialize),
             "errors": .array(entry.errors.map { JSON($0) }),
         ]
+    }
+
+    static func paramJSON(_ param: RPCParamEntry) -> JSON {
+        var object: JSONObject = ["name": .string(param.name), "kind": .string(param.kind.rawValue)]
+        if let values = param.values { object["values"] = JSON(values) }
+        return .object(object)
     }
 
     /// The text of Specs/protocol.json (pretty-printed, ending in a newline).

@@ -489,6 +489,23 @@ extension RPCCatalog {
                 case .fields: .array
                 }
             }
+
+            /// `format` takes one of `Format`.
+            public var values: [String]? {
+                switch self {
+                case .format: Format.allCases.map(\.rawValue)
+                case .root, .depth, .maxChildren, .frames, .fields: nil
+                }
+            }
+        }
+        /// The forms `format` asks for (`json` when none is given).
+        public enum Format: String, CaseIterable, Sendable {
+            /// The elements as JSON objects.
+            case json
+            /// An indented outline, one element a line.
+            case text
+            /// XCUITest-style XML (the WebDriver page source).
+            case xml
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -707,6 +724,45 @@ extension RPCCatalog {
                 case .state: .string
                 case .value: .any
                 case .timeoutMs: .integer
+                }
+            }
+
+            /// `state` takes one of `State`.
+            public var values: [String]? {
+                switch self {
+                case .state: State.allCases.map(\.rawValue)
+                case .target, .value, .timeoutMs: nil
+                }
+            }
+        }
+        /// The states `state` accepts (`attached` when none is given).
+        public enum State: String, CaseIterable, Sendable {
+            /// The target is in the tree.
+            case attached
+            /// The target is not in the tree (or its app went away).
+            case detached
+            /// On screen with a non-empty frame.
+            case visible
+            /// Off screen, with an empty frame, or not in the tree.
+            case hidden
+            /// A tap at its activation point reaches it.
+            case hittable
+            /// Enabled.
+            case enabled
+            /// Not enabled.
+            case disabled
+            /// It has accessibility focus.
+            case focused
+            /// Its value equals `value`.
+            case value
+            /// Its label equals `value`.
+            case label
+
+            /// Whether the state compares the element with `value` (then required).
+            public var comparesValue: Bool {
+                switch self {
+                case .value, .label: true
+                case .attached, .detached, .visible, .hidden, .hittable, .enabled, .disabled, .focused: false
                 }
             }
         }
@@ -1590,6 +1646,23 @@ extension RPCCatalog {
                 case .modifiers: .array
                 }
             }
+
+            /// `phase` takes one of `Phase`.
+            public var values: [String]? {
+                switch self {
+                case .phase: Phase.allCases.map(\.rawValue)
+                case .key, .modifiers: nil
+                }
+            }
+        }
+        /// Which half of a keystroke `input.key` sends (`both` when none is given).
+        public enum Phase: String, CaseIterable, Sendable {
+            /// The key goes down.
+            case press
+            /// The key comes up.
+            case release
+            /// Down, then up.
+            case both
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -2064,6 +2137,21 @@ extension RPCCatalog {
                 case .maxNodes: .integer
                 }
             }
+
+            /// `format` takes one of `Format`.
+            public var values: [String]? {
+                switch self {
+                case .format: Format.allCases.map(\.rawValue)
+                case .root, .overlay, .maxNodes: nil
+                }
+            }
+        }
+        /// The picture formats (`svg` when none is given).
+        public enum Format: String, CaseIterable, Sendable {
+            /// The SVG text.
+            case svg
+            /// A PNG, base64 (needs a rasterizer on the server).
+            case png
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(

@@ -538,7 +538,8 @@ package final class WebDriverService: Sendable {
                 remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
             if remainingMs <= 0 { break }
             let params: RPCParams<RPCCatalog.WaitFor.Param> = [
-                .target: ["selector": .string(selector)], .state: "attached", .timeoutMs: JSON(Int(remainingMs)),
+                .target: ["selector": .string(selector)], .state: .string(RPCCatalog.WaitFor.State.attached.rawValue),
+                .timeoutMs: JSON(Int(remainingMs)),
             ]
             do {
                 let reply = try await session.link.call(.waitFor, params, timeout: remaining + .seconds(10))

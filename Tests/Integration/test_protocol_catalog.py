@@ -386,6 +386,19 @@ class PythonClientTests(unittest.TestCase):
         self.assertEqual(method_name_of(ast.parse("Method.TREE_GET").body[0].value,
                                         {("Method", "TREE_GET"): "tree.get"}), "tree.get")
 
+    def test_the_clients_closed_sets_are_the_catalogs(self):
+        """A param the catalog declares with a closed set of values (`values` in protocol.json) is the same set in
+        the client: `wait.for`'s `state` is `axclient.client.WAIT_STATES` (a state the server lacks would be
+        refused only at run time; one the client lacks, never sent)."""
+        declared = {(method["name"], param["name"]): param["values"] for method in self.catalog["methods"]
+                    for param in method["params"] if "values" in param}
+        self.assertIn(("wait.for", "state"), declared, "protocol.json lists no values for wait.for's state")
+        with open(os.path.join(PYTHON_CLIENT, "client.py"), encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        states = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                      and any(getattr(target, "id", None) == "WAIT_STATES" for target in node.targets))
+        self.assertEqual(list(states), declared[("wait.for", "state")])
+
     def test_every_key_the_client_sends_is_declared(self):
         problems, checked = [], 0
         for path, function in self.client_functions():

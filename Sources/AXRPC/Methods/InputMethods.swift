@@ -22,8 +22,8 @@ enum InputMethods {
             let outcome: KeyOutcome
             do {
                 outcome = try await hub.key(
-                    app: app, symbol: symbol, modifiers: modifiers, press: phase != "release",
-                    release: phase != "press", source: source)
+                    app: app, symbol: symbol, modifiers: modifiers, press: phase != .release,
+                    release: phase != .press, source: source)
             } catch let busy as KeyInputError {
                 throw busyError(busy)
             } catch let denied as KeyDeniedError {
@@ -167,10 +167,10 @@ enum InputMethods {
         return out
     }
 
-    static func keyPhase(_ arguments: Params<RPCCatalog.InputKey.Param>) throws(RPCError) -> String {
-        guard let phase = try arguments.string(.phase) else { return "both" }
-        guard ["press", "release", "both"].contains(phase) else {
-            throw arguments.bad(.phase, "must be press, release or both (got '\(String(phase.prefix(32)))')")
+    static func keyPhase(_ arguments: Params<RPCCatalog.InputKey.Param>) throws(RPCError) -> RPCCatalog.InputKey.Phase {
+        guard let name = try arguments.string(.phase) else { return .both }
+        guard let phase = RPCCatalog.InputKey.Phase(rawValue: name) else {
+            throw arguments.bad(.phase, "must be press, release or both (got '\(String(name.prefix(32)))')")
         }
         return phase
     }

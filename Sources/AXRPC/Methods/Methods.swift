@@ -516,8 +516,8 @@ package enum AXMethods {
             while true {
                 var snap: AppSnapshot
                 do { snap = try hub.snapshot(appID) } catch {
-                    if state == "detached" {
-                        return ["state": .string(state), "satisfied": true, "reason": "app removed"]
+                    if state == .detached {
+                        return ["state": .string(state.rawValue), "satisfied": true, "reason": "app removed"]
                     }
                     throw RPCError.appNotResponding("the app went away while waiting", data: ["reason": "disconnected"])
                 }
@@ -533,8 +533,8 @@ package enum AXMethods {
                     }
                     // An element that left the tree does not come back by waiting (D-WAIT-STALE-1): only the
                     // states its absence satisfies wait on; the others end now instead of at the timeout.
-                    if rpcError.code == RPCError.Code.staleElement, state != "detached", state != "hidden" {
-                        throw staleWait(rpcError, state: state, since: start, clock: clock)
+                    if rpcError.code == RPCError.Code.staleElement, state != .detached, state != .hidden {
+                        throw staleWait(rpcError, state: state.rawValue, since: start, clock: clock)
                     }
                 }
                 let matched = found.flatMap { snap.tree[$0] }
@@ -545,7 +545,7 @@ package enum AXMethods {
                     waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
                 if ok {
                     var out: JSONObject = [
-                        "state": .string(state), "satisfied": true, "revision": JSON(snap.revision),
+                        "state": .string(state.rawValue), "satisfied": true, "revision": JSON(snap.revision),
                         "waitedMs": JSON(waitedMs),
                     ]
                     if let matched { out["element"] = .object(ElementJSON.encode(matched, focusedID: snap.focusedID)) }
@@ -554,9 +554,9 @@ package enum AXMethods {
                 let remaining = timeout - waited
                 if remaining <= .zero || deadline.isExpired {
                     throw RPCError.timeout(
-                        "timed out after \(waitedMs) ms waiting for \(state)",
+                        "timed out after \(waitedMs) ms waiting for \(state.rawValue)",
                         data: [
-                            "waitedFor": .string(state), "target": target, "lastState": lastState,
+                            "waitedFor": .string(state.rawValue), "target": target, "lastState": lastState,
                             "revision": JSON(snap.revision), "waitedMs": JSON(waitedMs),
                         ])
                 }
@@ -586,39 +586,37 @@ package enum AXMethods {
 
     /// The `state` of a `wait.for` (default attached) and the `value` that states value and label compare with.
     static func waitStateArguments(_ arguments: Params<RPCCatalog.WaitFor.Param>) throws(RPCError) -> (
-        state: String, expected: String?
+        state: RPCCatalog.WaitFor.State, expected: String?
     ) {
-        let state = try arguments.string(.state) ?? "attached"
-        let states = [
-            "attached", "detached", "visible", "hidden", "hittable", "enabled", "disabled", "focused", "value",
-            "label",
-        ]
-        guard states.contains(state) else {
+        let name = try arguments.string(.state) ?? RPCCatalog.WaitFor.State.attached.rawValue
+        guard let state = RPCCatalog.WaitFor.State(rawValue: name) else {
+            let states = RPCCatalog.WaitFor.State.allCases.map(\.rawValue)
             throw arguments.bad(.state, "must be one of \(states.joined(separator: ", "))")
         }
         let expected = try arguments.string(.value)
-        if (state == "value" || state == "label") && expected == nil {
-            throw arguments.bad(.value, "is required for state '\(state)'")
+        if state.comparesValue && expected == nil {
+            throw arguments.bad(.value, "is required for state '\(state.rawValue)'")
         }
         return (state, expected)
     }
 
     /// Whether the element `found` (its node `node`, nil when it is not in the tree) is in the `wait.for` state.
     static func waitState(
-        _ state: String, holdsFor found: String?, node: AXNode?, in snap: AppSnapshot, expected: String?
+        _ state: RPCCatalog.WaitFor.State, holdsFor found: String?, node: AXNode?, in snap: AppSnapshot,
+        expected: String?
     ) -> Bool {
         switch state {
-        case "attached": return node != nil
-        case "detached": return node == nil
-        case "visible": return node.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
-        case "hidden": return node.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
-        case "hittable":
+        case .attached: return node != nil
+        case .detached: return node == nil
+        case .visible: return node.map { $0.isOnscreen && !$0.frame.isEmpty } ?? false
+        case .hidden: return node.map { !$0.isOnscreen || $0.frame.isEmpty } ?? true
+        case .hittable:
             return found.map { HitTesting.isHittable($0, tree: snap.tree, views: snap.views) } ?? false
-        case "enabled": return node?.isEnabled ?? false
-        case "disabled": return node.map { !$0.isEnabled } ?? false
-        case "focused": return found != nil && snap.focusedID == found
-        case "value": return node?.value == expected
-        default: return node?.label == expected
+        case .enabled: return node?.isEnabled ?? false
+        case .disabled: return node.map { !$0.isEnabled } ?? false
+        case .focused: return found != nil && snap.focusedID == found
+        case .value: return node?.value == expected
+        case .label: return node?.label == expected
         }
     }
 

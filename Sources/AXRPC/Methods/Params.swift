@@ -104,6 +104,21 @@ struct Params<Key: RPCParameterKey> {
         }
         return number
     }
+    /// The value of `key` as one of the closed set `Value` the catalog declares for it (`values` in protocol.json),
+    /// else −32602 "must be a, b or c".
+    func oneOf<Value: RawRepresentable & CaseIterable>(_ key: Key, _ type: Value.Type) throws(RPCError) -> Value?
+    where Value.RawValue == String {
+        guard let name = try string(key) else { return nil }
+        guard let value = Value(rawValue: name) else {
+            let names = Value.allCases.map(\.rawValue)
+            let choices =
+                names.count > 1
+                ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+            throw bad(key, "must be \(choices)")
+        }
+        return value
+    }
+
     func stringList(_ key: Key) throws(RPCError) -> [String]? {
         guard let value = self[key] else { return nil }
         guard case .array(let array) = value else { throw bad(key, "must be an array of strings") }

@@ -12,8 +12,7 @@ extension AXMethods {
         router.registerSync(.treeRender) { params, session in
             let arguments = try Params(params, RPCCatalog.TreeRender.self)
             let snap = try snapshot(arguments, hub, session)
-            let format = try arguments.string(.format) ?? "svg"
-            guard format == "svg" || format == "png" else { throw arguments.bad(.format, "must be svg or png") }
+            let format = try arguments.oneOf(.format, RPCCatalog.TreeRender.Format.self) ?? .svg
             var rootID: String?
             if let root = arguments[.root] {
                 rootID = try Targets.resolveOne(
@@ -37,7 +36,7 @@ extension AXMethods {
                 tree: snap.tree, root: rootID, focusedID: snap.focusedID, overlays: overlays,
                 findings: findings, smallTargets: smallTargets, maxNodes: maxNodes)
             var out: JSONObject = [
-                "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format),
+                "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format.rawValue),
                 "width": JSON(picture.width), "height": JSON(picture.height),
                 "overlays": JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
                 "drawn": JSON(picture.drawn),
@@ -46,9 +45,11 @@ extension AXMethods {
                 out["truncated"] = ["kind": "maxNodes", "limit": JSON(maxNodes), "omitted": JSON(picture.omitted)]
             }
             if overlays.contains(.audit) { out["findings"] = JSON(findings.count) }
-            if format == "svg" {
+            switch format {
+            case .svg:
                 out["svg"] = .string(picture.svg)
                 return .object(out)
+            case .png: break
             }
             guard let rasterize = options.rasterizePNG else {
                 throw arguments.bad(
@@ -60,7 +61,8 @@ extension AXMethods {
             do {
                 png = try rasterize(picture.svg)
             } catch {
-                throw RPCError.internalError("the PNG rasterizer failed: \(error)", data: ["format": "png"])
+                throw RPCError.internalError(
+                    "the PNG rasterizer failed: \(error)", data: ["format": .string(format.rawValue)])
             }
             out["encoding"] = "base64"
             out["data"] = .string(Base64.encode(png))

@@ -13,7 +13,7 @@ package enum TreeGet {
     /// A checked `tree.get` request.
     package struct Request {
         package var snap: AppSnapshot
-        package var format: String
+        package var format: RPCCatalog.TreeGet.Format
         package var rootID: String?
         package var depth: Int?
         package var maxChildren: Int?
@@ -25,7 +25,7 @@ package enum TreeGet {
     package static func request(_ params: JSON?, _ session: RPCSession, _ hub: Hub) throws(RPCError) -> Request {
         let arguments = try Params(params, RPCCatalog.TreeGet.self)
         let snap = try AXMethods.snapshot(arguments, hub, session)
-        let format = try arguments.string(.format) ?? "json"
+        let format = try arguments.oneOf(.format, RPCCatalog.TreeGet.Format.self) ?? .json
         var rootID: String?
         if let rootTarget = arguments[.root] {
             rootID = try Targets.resolveOne(
@@ -37,9 +37,8 @@ package enum TreeGet {
         var request = Request(
             snap: snap, format: format, rootID: rootID, depth: depth, maxChildren: maxChildren, fields: fields)
         switch format {
-        case "json", "xml": break
-        case "text": request.frames = try arguments.bool(.frames) ?? false
-        default: throw arguments.bad(.format, "must be json, text or xml")
+        case .json, .xml: break
+        case .text: request.frames = try arguments.bool(.frames) ?? false
         }
         return request
     }
@@ -58,18 +57,18 @@ package enum TreeGet {
         out.jsonString(snap.id)
         out.literal(#","revision":"#)
         out.number(Double(snap.revision))
-        ElementWriter.string(#","format":"#, request.format, &out)
+        ElementWriter.string(#","format":"#, request.format.rawValue, &out)
         switch request.format {
-        case "text":
+        case .text:
             ElementWriter.string(
                 #","text":"#,
                 TreeText.render(snap.tree, root: request.rootID, frames: request.frames, depth: request.depth), &out)
-        case "xml":
+        case .xml:
             // The page source written as the string's content in one pass (D-PERF-7), no page-source buffer.
             out.literal(#","xml":""#)
             TreeXML.writeJSONStringContent(snap.tree, into: &out)
             out.byte(0x22)
-        default:
+        case .json:
             var walker = TreeJSONWalker(request)
             out.reserveCapacity(snap.tree.count * (request.fields == nil ? 400 : 100) + 256)
             out.literal(#","windows":"#)
@@ -99,15 +98,15 @@ package enum TreeGet {
         let snap = request.snap
         let fields = request.fields
         var out: JSONObject = [
-            "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(request.format),
+            "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(request.format.rawValue),
         ]
         switch request.format {
-        case "text":
+        case .text:
             out["text"] = .string(
                 TreeText.render(snap.tree, root: request.rootID, frames: request.frames, depth: request.depth))
-        case "xml":
+        case .xml:
             out["xml"] = .string(XMLPageSource.xml(snap.tree))
-        default:
+        case .json:
             var truncated: [JSON] = []
             var count = 0
             func node(_ id: String, _ level: Int) -> JSON? {
