@@ -115,7 +115,7 @@ package final class MCPToolRunner: Sendable {
                 "\(name): unknown argument\(unknown.count > 1 ? "s" : "") \(unknown.map { "'\($0)'" }.joined(separator: ", "))",
                 hints: ["accepted: " + spec.argumentNames.joined(separator: ", ")])
         }
-        for required in spec.required where arguments[required] == nil || arguments[required] == .null {
+        for required in spec.required.map(\.rawValue) where arguments[required] == nil || arguments[required] == .null {
             return .error(
                 "\(name): '\(required)' is required", hints: ["accepted: " + spec.argumentNames.joined(separator: ", ")]
             )
@@ -174,11 +174,11 @@ package final class MCPToolRunner: Sendable {
     // MARK: - Reading
 
     func snapshot(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         let maxNodes = try args.integer(
-            "maxNodes", default: SnapshotText.defaultMaxNodes, in: 0...SnapshotText.maximumBudget)
+            .maxNodes, default: SnapshotText.defaultMaxNodes, in: 0...SnapshotText.maximumBudget)
         let maxBytes = try args.integer(
-            "maxBytes", default: SnapshotText.defaultMaxBytes,
+            .maxBytes, default: SnapshotText.defaultMaxBytes,
             in: SnapshotText.minimumMaxBytes...SnapshotText.maximumBudget)
         if let selector = try args.selector() {
             if try args.ref() != nil {
@@ -242,7 +242,7 @@ package final class MCPToolRunner: Sendable {
     }
 
     func find(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         guard let selector = try args.selector() else {
             throw ToolArgumentError(message: "find: 'selector' is required")
         }
@@ -283,8 +283,8 @@ package final class MCPToolRunner: Sendable {
     }
 
     func changes(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
-        let since = try args.integer("since", default: 0, in: 0...9_007_199_254_740_991)
+        let app = try args.string(.app)
+        let since = try args.integer(.since, default: 0, in: 0...9_007_199_254_740_991)
         let diff = try await call(.treeDiff, [.fromRevision: .number(Double(since))], app: app)
         let to = diff["toRevision"]?.intValue ?? since
         return .text(
@@ -311,14 +311,14 @@ package final class MCPToolRunner: Sendable {
     }
 
     func waitFor(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         let target = try args.requiredTarget()
-        let state = try args.string("state") ?? RPCCatalog.WaitFor.State.attached.rawValue
-        let timeoutMs = try args.integer("timeoutMs", default: 5_000, in: 0...Self.maxWaitMs)
+        let state = try args.string(.state) ?? RPCCatalog.WaitFor.State.attached.rawValue
+        let timeoutMs = try args.integer(.timeoutMs, default: 5_000, in: 0...Self.maxWaitMs)
         var params: RPCParams<RPCCatalog.WaitFor.Param> = [
             .target: target, .state: .string(state), .timeoutMs: .number(Double(timeoutMs)),
         ]
-        if let value = try args.string("value") { params[.value] = .string(value) }
+        if let value = try args.string(.value) { params[.value] = .string(value) }
         let result = try await call(.waitFor, params, app: app, timeout: .milliseconds(timeoutMs) + .seconds(10))
         var text =
             "\(state): yes after \(result["waitedMs"]?.intValue ?? 0) ms (revision \(result["revision"]?.intValue ?? 0))"
@@ -330,8 +330,8 @@ package final class MCPToolRunner: Sendable {
     }
 
     func focus(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
-        let op = try args.string("op") ?? "get"
+        let app = try args.string(.app)
+        let op = try args.string(.op) ?? "get"
         switch op {
         case "get":
             let result = try await call(.focusGet, [:], app: app)
@@ -363,7 +363,7 @@ package final class MCPToolRunner: Sendable {
 
     /// `focus` with op move or query: where focus moves (or would move) in a direction.
     func focusMove(_ args: ToolArguments, op: String, app: String?) async throws -> MCPToolResult {
-        guard let direction = try args.string("direction") else {
+        guard let direction = try args.string(.direction) else {
             throw ToolArgumentError(
                 message: "focus \(op): 'direction' is required",
                 hints: ["direction: up, down, left, right, next, previous"])
@@ -391,7 +391,7 @@ package final class MCPToolRunner: Sendable {
     }
 
     func audit(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         var params: RPCParams<RPCCatalog.AuditRun.Param> = [.maxFindings: 40]
         if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.auditRun, params, app: app)
@@ -414,7 +414,7 @@ package final class MCPToolRunner: Sendable {
     }
 
     func say(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         let target = try args.requiredTarget()
         let result = try await call(.speechDescribe, [.target: target], app: app)
         var text = result["element"]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
@@ -427,7 +427,7 @@ package final class MCPToolRunner: Sendable {
     }
 
     func picture(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: "png", .maxNodes: 2_000]
         if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.treeRender, params, app: app)
@@ -447,9 +447,9 @@ package final class MCPToolRunner: Sendable {
     // MARK: - Acting
 
     func typeText(_ args: ToolArguments) async throws -> MCPToolResult {
-        let text = try args.string("text") ?? ""
+        let text = try args.string(.text) ?? ""
         if try args.target(required: false) == nil {
-            let app = try args.string("app")
+            let app = try args.string(.app)
             let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
             let result = try await call(.inputType, [.text: .string(text)], app: app)
             return try await answer(
@@ -460,10 +460,10 @@ package final class MCPToolRunner: Sendable {
     }
 
     func pressKey(_ args: ToolArguments) async throws -> MCPToolResult {
-        let app = try args.string("app")
-        guard let key = try args.string("key") else { throw ToolArgumentError(message: "press_key: 'key' is required") }
+        let app = try args.string(.app)
+        guard let key = try args.string(.key) else { throw ToolArgumentError(message: "press_key: 'key' is required") }
         var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
-        if let modifiers = try args.strings("modifiers") { params[.modifiers] = JSON(modifiers) }
+        if let modifiers = try args.strings(.modifiers) { params[.modifiers] = JSON(modifiers) }
         let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
         let result = try await call(.inputKey, params, app: app)
         let handledBy = result["handledBy"]?.stringValue ?? "none"
@@ -477,7 +477,7 @@ package final class MCPToolRunner: Sendable {
     }
 
     func customAct(_ args: ToolArguments) async throws -> MCPToolResult {
-        guard let action = try args.string("action") else {
+        guard let action = try args.string(.action) else {
             throw ToolArgumentError(message: "act: 'action' is required")
         }
         switch action {
@@ -490,7 +490,7 @@ package final class MCPToolRunner: Sendable {
         case "magicTap":
             return try await act(args, verb: action, method: .actionMagicTap, extra: [:], targetOptional: true)
         case "scroll":
-            let direction = try args.string("direction") ?? "down"
+            let direction = try args.string(.direction) ?? "down"
             return try await act(args, verb: "scroll", method: .actionScroll, extra: [.direction: .string(direction)])
         case "activate", "click":
             return try await act(args, verb: "click", method: .actionActivate, extra: [:])
@@ -502,7 +502,7 @@ package final class MCPToolRunner: Sendable {
             return try await act(args, verb: action, method: .actionZoomOut, extra: [:])
         case "drag", "drop":
             // D-DRAG-1: the descriptor named by `name`.
-            guard let name = try args.string("name") else {
+            guard let name = try args.string(.name) else {
                 throw ToolArgumentError(message: "act: '\(action)' needs 'name' (a drag source or drop point)")
             }
             if action == "drag" {
@@ -521,7 +521,7 @@ package final class MCPToolRunner: Sendable {
         _ args: ToolArguments, verb: String, method: RPCMethod<Spec>, extra: RPCParams<Spec.Param>,
         targetOptional: Bool = false
     ) async throws -> MCPToolResult where Spec.Param: RPCTargetParameterKey {
-        let app = try args.string("app")
+        let app = try args.string(.app)
         let target = try args.target(required: !targetOptional)
         var typed = extra
         if let target { typed[.target] = target }
@@ -529,7 +529,7 @@ package final class MCPToolRunner: Sendable {
         if let app = app ?? defaultApp { params[rpcAppParameter] = .string(app) }
         let clock = ContinuousClock()
         let deadline = clock.now + Self.actionWait
-        var previousState: String?
+        var previousState: RPCCatalog.WaitFor.State?
         var result: JSON
         while true {
             do {
@@ -546,7 +546,7 @@ package final class MCPToolRunner: Sendable {
                     Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
                 do {
                     _ = try await call(
-                        .waitFor, [.target: target, .state: .string(state), .timeoutMs: .number(Double(ms))],
+                        .waitFor, [.target: target, .state: .string(state.rawValue), .timeoutMs: .number(Double(ms))],
                         app: app, timeout: remaining + .seconds(5))
                 } catch let waitError {
                     if waitError.code == RPCError.Code.timeout { throw error }
@@ -560,17 +560,17 @@ package final class MCPToolRunner: Sendable {
     }
 
     /// The state to wait for before trying an action again, or nil when waiting cannot help.
-    static func stateToWaitFor(_ error: RPCError, target: JSON) -> String? {
+    static func stateToWaitFor(_ error: RPCError, target: JSON) -> RPCCatalog.WaitFor.State? {
         switch error.code {
         case RPCError.Code.noSuchElement:
             // A ref that is not in the tree will not come back by waiting (stale or unknown): only selectors wait.
-            if error.data?["reason"]?.stringValue == "hidden" { return "visible" }
-            return target["selector"] != nil ? "attached" : nil
+            if error.data?["reason"]?.stringValue == "hidden" { return .visible }
+            return target["selector"] != nil ? .attached : nil
         case RPCError.Code.notInteractable:
             switch error.data?["reason"]?.stringValue {
-            case "offscreen", "hidden": return "visible"
-            case "disabled": return "enabled"
-            case "not hittable": return "hittable"
+            case "offscreen", "hidden": return .visible
+            case "disabled": return .enabled
+            case "not hittable": return .hittable
             default: return nil
             }
         default:
@@ -602,12 +602,12 @@ package final class MCPToolRunner: Sendable {
         let kind = error.kind ?? RPCError.kind(forCode: error.code) ?? "error"
         var hints: [String] = []
         let data = error.data
-        let ref = args.object["ref"]?.stringValue
+        let ref = args.object[MCPToolArgument.ref.rawValue]?.stringValue
         if let ref,
             error.code == RPCError.Code.staleElement
                 || (error.code == RPCError.Code.noSuchElement && data?["id"] != nil && data?["reason"] == nil)
         {
-            return await staleRef(ref, error: error, app: args.object["app"]?.stringValue)
+            return await staleRef(ref, error: error, app: args.object[MCPToolArgument.app.rawValue]?.stringValue)
         }
         if let hint = data?["hint"]?.stringValue { hints.append(hint) }
         hints += Self.hints(forCode: error.code, data: data, refs: refs)
@@ -757,7 +757,7 @@ struct ToolArguments: Sendable {
 
     /// The server id `ref` names (the session's short ref resolved, else the text as a server id).
     func ref() throws(ToolArgumentError) -> String? {
-        guard let ref = try string("ref") else { return nil }
+        guard let ref = try string(.ref) else { return nil }
         guard ref.utf8.count <= MCPToolRunner.maxSelectorLength else {
             throw ToolArgumentError(
                 message: "\(tool): the ref is \(ref.utf8.count) bytes; refs are short (b1, s2f)",
@@ -766,7 +766,8 @@ struct ToolArguments: Sendable {
         return refs?.id(for: ref) ?? ref
     }
 
-    func string(_ name: String) throws(ToolArgumentError) -> String? {
+    func string(_ argument: MCPToolArgument) throws(ToolArgumentError) -> String? {
+        let name = argument.rawValue
         guard let value = object[name], value != .null else { return nil }
         guard let text = value.stringValue else {
             throw ToolArgumentError(message: "\(tool): '\(name)' must be a string, got \(value.typeName)")
@@ -774,7 +775,8 @@ struct ToolArguments: Sendable {
         return text
     }
 
-    func strings(_ name: String) throws(ToolArgumentError) -> [String]? {
+    func strings(_ argument: MCPToolArgument) throws(ToolArgumentError) -> [String]? {
+        let name = argument.rawValue
         guard let value = object[name], value != .null else { return nil }
         guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }), items.count <= 16 else {
             throw ToolArgumentError(message: "\(tool): '\(name)' must be an array of at most 16 strings")
@@ -782,7 +784,11 @@ struct ToolArguments: Sendable {
         return items.compactMap(\.stringValue)
     }
 
-    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(ToolArgumentError) -> Int {
+    func integer(_ argument: MCPToolArgument, default fallback: Int, in range: ClosedRange<Int>)
+        throws(ToolArgumentError)
+        -> Int
+    {
+        let name = argument.rawValue
         guard let value = object[name], value != .null else { return fallback }
         guard let number = value.doubleValue, number.rounded() == number, number >= Double(range.lowerBound),
             number <= Double(range.upperBound)
@@ -796,7 +802,7 @@ struct ToolArguments: Sendable {
     }
 
     func selector() throws(ToolArgumentError) -> String? {
-        guard let selector = try string("selector") else { return nil }
+        guard let selector = try string(.selector) else { return nil }
         if selector.utf8.count > MCPToolRunner.maxSelectorLength {
             throw ToolArgumentError(
                 message:
