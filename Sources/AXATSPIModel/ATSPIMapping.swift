@@ -46,14 +46,15 @@ package enum ATSPIMapping {
         // D-ATSPI-DIALOG-1: a modal window is a dialog (GTK's modal GtkDialog/GtkWindow), so Orca says "dialog".
         case .window where n.states.contains(.modal): return .dialog
         case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
-            .picker, .menu, .menuBar:
-            return containerRole(n.role)
-        default: return controlRole(n.role)
+            .picker, .menu, .menuBar, .link, .image, .header, .textField, .secureTextField, .searchField, .textView,
+            .switch, .tab, .keyboardKey, .progressIndicator, .activityIndicator, .pickerItem:
+            return contextFreeRole(n.role)
         }
     }
 
-    /// The AT-SPI role of a container role (one AT-SPI role whatever the context).
-    private static func containerRole(_ role: AXRole) -> ATSPIRole {
+    /// The AT-SPI role of a role without its context: one exhaustive switch, so a new role does not compile until it
+    /// has one (the contextual roles above give their default here too: a button, a label, a slider, a list item).
+    private static func contextFreeRole(_ role: AXRole) -> ATSPIRole {
         switch role {
         case .window: return .frame
         case .alert: return .alert
@@ -64,25 +65,11 @@ package enum ATSPIMapping {
         case .navigationBar, .toolbar: return .toolBar
         case .menu: return .menu
         case .menuBar: return .menuBar
-        default: return .panel  // group, segmented control, picker
-        }
-    }
-
-    /// D-MENU-1: an element of a menu or a menu bar as GTK exposes it (a cascade is MENU, as GtkMenuItem with a
-    /// submenu is).
-    private static func menuItemRole(_ kind: MenuItemKind) -> ATSPIRole {
-        switch kind {
-        case .item: return .menuItem
-        case .checkItem: return .checkMenuItem
-        case .radioItem: return .radioMenuItem
-        case .submenu: return .menu
-        }
-    }
-
-    /// The AT-SPI role of a control or text role that does not depend on its context.
-    private static func controlRole(_ role: AXRole) -> ATSPIRole {
-        switch role {
-        case .keyboardKey: return .button
+        case .group, .segmentedControl, .picker: return .panel
+        case .button, .keyboardKey: return .button
+        case .staticText: return .label
+        case .adjustable: return .slider
+        case .cell: return .listItem
         case .link: return .link
         case .image: return .image
         case .header: return .heading
@@ -94,7 +81,17 @@ package enum ATSPIMapping {
         case .switch: return .toggleButton
         case .tab: return .pageTab
         case .progressIndicator, .activityIndicator: return .progressBar
-        default: return .panel  // not reached: role(_:parentRole:) handles every other role
+        }
+    }
+
+    /// D-MENU-1: an element of a menu or a menu bar as GTK exposes it (a cascade is MENU, as GtkMenuItem with a
+    /// submenu is).
+    private static func menuItemRole(_ kind: MenuItemKind) -> ATSPIRole {
+        switch kind {
+        case .item: return .menuItem
+        case .checkItem: return .checkMenuItem
+        case .radioItem: return .radioMenuItem
+        case .submenu: return .menu
         }
     }
 

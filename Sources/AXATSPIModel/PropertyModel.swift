@@ -77,7 +77,52 @@ package enum ATSPIProperty: CaseIterable, Sendable {
         case .interfaceVersion: return "u"
         case .minimumValue, .maximumValue, .minimumIncrement, .currentValue: return "d"
         case .position: return "(ii)"
-        default: return "i"
+        case .childCount, .id, .nActions, .characterCount, .caretOffset, .nSelectedChildren, .nRows, .nColumns,
+            .nSelectedRows, .nSelectedColumns, .columnSpan, .rowSpan:
+            return "i"
+        }
+    }
+
+    /// The property as a case of the part of `PropertyModel` that answers it: every property has one (an
+    /// exhaustive switch), and each part switches over its own properties exhaustively, so a new property does not
+    /// compile until it is answered (issue 31 item 3; before, each part ended in a `default:` that answered the
+    /// last of its properties, and silently any other).
+    package var answeredBy: PropertyModel.Part {
+        switch self {
+        case .name: .accessible(.name)
+        case .description: .accessible(.description)
+        case .parent: .accessible(.parent)
+        case .childCount: .accessible(.childCount)
+        case .locale: .accessible(.locale)
+        case .accessibleId: .accessible(.accessibleId)
+        case .helpText: .accessible(.helpText)
+        case .toolkitName: .application(.toolkitName)
+        case .version: .application(.version)
+        case .toolkitVersion: .application(.toolkitVersion)
+        case .atspiVersion: .application(.atspiVersion)
+        case .interfaceVersion: .application(.interfaceVersion)
+        case .id: .application(.id)
+        case .minimumValue: .numeric(.minimumValue)
+        case .maximumValue: .numeric(.maximumValue)
+        case .minimumIncrement: .numeric(.minimumIncrement)
+        case .currentValue: .numeric(.currentValue)
+        case .valueText: .numeric(.valueText)
+        case .nRows: .table(.nRows)
+        case .nColumns: .table(.nColumns)
+        case .caption: .table(.caption)
+        case .summary: .table(.summary)
+        case .nSelectedRows: .table(.nSelectedRows)
+        case .nSelectedColumns: .table(.nSelectedColumns)
+        case .columnSpan: .table(.columnSpan)
+        case .rowSpan: .table(.rowSpan)
+        case .position: .table(.position)
+        case .table: .table(.table)
+        case .nActions: .interface(.nActions)
+        case .characterCount: .interface(.characterCount)
+        case .caretOffset: .interface(.caretOffset)
+        case .nSelectedChildren: .interface(.nSelectedChildren)
+        case .imageDescription: .interface(.imageDescription)
+        case .imageLocale: .interface(.imageLocale)
         }
     }
 
@@ -121,25 +166,48 @@ package struct PropertyModel {
         self.version = version
     }
 
+    /// The parts of the model that answer properties, each with its own properties (`ATSPIProperty.answeredBy`).
+    package enum Part: Sendable, Equatable {
+        case accessible(AccessibleProperty)
+        case application(ApplicationProperty)
+        case numeric(NumericProperty)
+        case table(TableProperty)
+        case interface(InterfaceProperty)
+    }
+    /// `Accessible` properties.
+    package enum AccessibleProperty: Sendable {
+        case name, description, parent, childCount, locale, accessibleId, helpText
+    }
+    /// `Application` properties.
+    package enum ApplicationProperty: Sendable {
+        case toolkitName, version, toolkitVersion, atspiVersion, interfaceVersion, id
+    }
+    /// `Value` properties.
+    package enum NumericProperty: Sendable {
+        case minimumValue, maximumValue, minimumIncrement, currentValue, valueText
+    }
+    /// `Table` and `TableCell` properties.
+    package enum TableProperty: Sendable {
+        case nRows, nColumns, caption, summary, nSelectedRows, nSelectedColumns, columnSpan, rowSpan, position, table
+    }
+    /// `Action`, `Text`, `Selection` and `Image` properties.
+    package enum InterfaceProperty: Sendable {
+        case nActions, characterCount, caretOffset, nSelectedChildren, imageDescription, imageLocale
+    }
+
     /// The value of `property` for `object` (properties of interfaces the object lacks answer neutral values).
     package func value(of property: ATSPIProperty, for object: ServedObject) -> ATSPIPropertyValue {
-        switch property {
-        case .name, .description, .parent, .childCount, .locale, .accessibleId, .helpText:
-            return accessibleValue(of: property, for: object)
-        case .toolkitName, .version, .toolkitVersion, .atspiVersion, .interfaceVersion, .id:
-            return applicationValue(of: property)
-        case .minimumValue, .maximumValue, .minimumIncrement, .currentValue, .valueText:
-            return numericValue(of: property, for: object.node)
-        case .nRows, .nColumns, .caption, .summary, .nSelectedRows, .nSelectedColumns, .columnSpan, .rowSpan,
-            .position, .table:
-            return tableValue(of: property, for: object.node)
-        case .nActions, .characterCount, .caretOffset, .nSelectedChildren, .imageDescription, .imageLocale:
-            return interfaceValue(of: property, for: object.node)
+        switch property.answeredBy {
+        case .accessible(let property): return accessibleValue(of: property, for: object)
+        case .application(let property): return applicationValue(of: property)
+        case .numeric(let property): return numericValue(of: property, for: object.node)
+        case .table(let property): return tableValue(of: property, for: object.node)
+        case .interface(let property): return interfaceValue(of: property, for: object.node)
         }
     }
 
     /// `Accessible` properties.
-    private func accessibleValue(of property: ATSPIProperty, for object: ServedObject) -> ATSPIPropertyValue {
+    private func accessibleValue(of property: AccessibleProperty, for object: ServedObject) -> ATSPIPropertyValue {
         let node = object.node
         let accessible = AccessibleModel(snapshot: snapshot)
         switch property {
@@ -151,34 +219,34 @@ package struct PropertyModel {
         case .accessibleId: return .string(node?.identifier ?? "")
         // HelpText stays empty: the hint is the Description, which every AT reads; served twice, Orca ≥ 45 says it
         // twice (its description, then its "tutorial", D-ATSPI-HELP-1).
-        default: return .string("")  // helpText
+        case .helpText: return .string("")
         }
     }
 
     /// `Application` properties.
-    private func applicationValue(of property: ATSPIProperty) -> ATSPIPropertyValue {
+    private func applicationValue(of property: ApplicationProperty) -> ATSPIPropertyValue {
         switch property {
         case .toolkitName: return .string(ApplicationModel.toolkitName)
         case .atspiVersion: return .string(ApplicationModel.atspiVersion)
         case .interfaceVersion: return .uint32(ApplicationModel.interfaceVersion)
         case .id: return .int32(applicationID)
-        default: return .string(version)  // version, toolkitVersion
+        case .version, .toolkitVersion: return .string(version)
         }
     }
 
     /// `Value` properties.
-    private func numericValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+    private func numericValue(of property: NumericProperty, for node: AXNode?) -> ATSPIPropertyValue {
         switch property {
         case .minimumValue: return .double(node?.numeric?.minimum ?? 0)
         case .maximumValue: return .double(node?.numeric?.maximum ?? 0)
         case .minimumIncrement: return .double(node?.numeric?.step ?? 0)
         case .currentValue: return .double(node?.numeric?.current ?? 0)
-        default: return .string(node?.value ?? "")  // valueText
+        case .valueText: return .string(node?.value ?? "")
         }
     }
 
     /// `Table` and `TableCell` properties.
-    private func tableValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+    private func tableValue(of property: TableProperty, for node: AXNode?) -> ATSPIPropertyValue {
         switch property {
         case .nRows: return .int32(Int32(clamping: node?.table?.rows ?? 0))
         case .nColumns: return .int32(Int32(clamping: node?.table?.columns ?? 0))
@@ -192,14 +260,14 @@ package struct PropertyModel {
         case .position:
             return .position(
                 row: Int32(clamping: node?.cell?.row ?? 0), column: Int32(clamping: node?.cell?.column ?? 0))
-        default:  // table
+        case .table:
             let table = node.flatMap { TableCellModel.table(containing: $0, in: snapshot) }
             return .reference(table.map { .element($0) } ?? .null)
         }
     }
 
     /// `Action`, `Text`, `Selection` and `Image` properties.
-    private func interfaceValue(of property: ATSPIProperty, for node: AXNode?) -> ATSPIPropertyValue {
+    private func interfaceValue(of property: InterfaceProperty, for node: AXNode?) -> ATSPIPropertyValue {
         switch property {
         case .nActions:
             return .int32(Int32(clamping: node.map { ActionModel(node: $0, snapshot: snapshot).entries.count } ?? 0))
@@ -210,7 +278,7 @@ package struct PropertyModel {
             return .int32(Int32(clamping: count))
         case .imageDescription:
             return .string(node.map { ImageModel(snapshot: snapshot).imageDescription(of: $0) } ?? "")
-        default:  // imageLocale
+        case .imageLocale:
             return .string(
                 node.map { ImageModel(snapshot: snapshot).imageLocale(of: $0) } ?? ApplicationModel.localeString)
         }
