@@ -299,7 +299,10 @@ enum NodeChecks {
         case .button, .barButtonItem, .tabBarButton: return ([.button, .link, .toggleButton, .keyboardKey], "button")
         case .switchControl: return ([.button, .toggleButton], "button")
         case .slider, .stepper, .pageControl: return ([.adjustable], "adjustable")
-        default: return nil
+        case .window, .view, .label, .segmentedControl, .textField, .textView, .searchBar, .imageView, .scrollView,
+            .tableView, .tableViewCell, .collectionView, .collectionViewCell, .navigationBar, .tabBar, .toolbar,
+            .progressView, .activityIndicator, .datePicker, .pickerView, .stackView, .alertController, .actionSheet:
+            return nil
         }
     }
 

@@ -34,7 +34,10 @@ package enum MenuItemKind: Sendable, Equatable {
         case .button:
             if node.states.contains(.expanded) || node.states.contains(.collapsed) { return .submenu }
             return node.states.contains(.selected) ? .radioItem : .item
-        default: return nil
+        case .window, .alert, .group, .list, .table, .landmark, .tabBar, .navigationBar, .toolbar, .segmentedControl,
+            .picker, .menu, .menuBar, .link, .image, .staticText, .header, .textField, .secureTextField, .searchField,
+            .textView, .adjustable, .tab, .cell, .keyboardKey, .progressIndicator, .activityIndicator, .pickerItem:
+            return nil
         }
     }
 }

@@ -71,7 +71,10 @@ package enum ViewClass: String, Sendable, CaseIterable {
         case .searchBar: return .searchField
         case .tabBar: return .tabBar
         case .progressView, .activityIndicator: return .updatesFrequently
-        default: return []
+        case .window, .view, .segmentedControl, .textField, .textView, .scrollView, .tableView, .tableViewCell,
+            .collectionView, .collectionViewCell, .navigationBar, .toolbar, .datePicker, .pickerView, .stackView,
+            .alertController, .actionSheet:
+            return []
         }
     }
 

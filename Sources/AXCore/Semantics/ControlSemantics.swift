@@ -50,7 +50,10 @@ package enum ControlSemantics {
             let count = control.numberOfPages ?? 0
             let page = Swift.min(Swift.max(control.currentPage ?? 0, 0), Swift.max(count - 1, 0))
             return AXNumericValue(current: Double(page), minimum: 0, maximum: Double(Swift.max(count - 1, 0)), step: 1)
-        default:
+        case .window, .view, .label, .button, .barButtonItem, .switchControl, .segmentedControl, .textField, .textView,
+            .searchBar, .imageView, .scrollView, .tableView, .tableViewCell, .collectionView, .collectionViewCell,
+            .navigationBar, .tabBar, .tabBarButton, .toolbar, .activityIndicator, .datePicker, .pickerView, .stackView,
+            .alertController, .actionSheet:
             return nil
         }
     }
@@ -109,7 +112,10 @@ package enum ControlSemantics {
             if control.isSecureTextEntry { return maskedValue(view) }
             return text
         case .datePicker: return nonEmpty(control.dateText)
-        default: return nil
+        case .window, .view, .label, .button, .barButtonItem, .segmentedControl, .imageView, .scrollView, .tableView,
+            .tableViewCell, .collectionView, .collectionViewCell, .navigationBar, .tabBar, .tabBarButton, .toolbar,
+            .activityIndicator, .pickerView, .stackView, .alertController, .actionSheet:
+            return nil
         }
     }
 
@@ -156,7 +162,11 @@ package enum ControlSemantics {
         case .searchBar: return .searchField
         case .textField: return traits.contains(.searchField) ? .searchField : (secure ? .secureTextField : .textField)
         case .textView: return editable ? .textView : .staticText
-        default: return nil
+        case .window, .view, .label, .button, .barButtonItem, .switchControl, .slider, .stepper, .segmentedControl,
+            .imageView, .scrollView, .tableView, .tableViewCell, .collectionView, .collectionViewCell, .navigationBar,
+            .tabBar, .tabBarButton, .toolbar, .pageControl, .progressView, .activityIndicator, .datePicker, .pickerView,
+            .stackView, .alertController, .actionSheet:
+            return nil
         }
     }
 

@@ -36,7 +36,10 @@ extension Deriver {
         case .segmentedControl: return .segmentedControl
         case .pickerView: return .picker
         case .datePicker: return view.control.components.isEmpty ? nil : .picker
-        default: return nil
+        case .window, .view, .label, .button, .barButtonItem, .switchControl, .slider, .stepper, .textField, .textView,
+            .searchBar, .imageView, .scrollView, .tableViewCell, .collectionViewCell, .tabBar, .tabBarButton,
+            .pageControl, .progressView, .activityIndicator, .stackView:
+            return nil
         }
     }
 }
