@@ -64,7 +64,9 @@ public enum RPCCatalogDocument {
         ]
         for name in RPCMethodName.allCases {
             let entry = name.entry
-            let params = entry.params.map { "`\($0.name)` (\($0.kind.rawValue))" }.joined(separator: ", ")
+            let params = entry.params.map { param in
+                "`\(param.name)` (\(param.kind.rawValue)\(param.values.map { ": " + $0.joined(separator: "/") } ?? ""))"
+            }.joined(separator: ", ")
             let errors = entry.errors.map { "−\(-$0)" }.joined(separator: ", ")
             let roles = entry.callers == .everyone ? "any" : entry.callers.roles.map(\.rawValue).joined(separator: ", ")
             lines.append(

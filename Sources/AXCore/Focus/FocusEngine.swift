@@ -465,7 +465,7 @@ package struct FocusEngine: Sendable {
         case .left: return to.maxX <= from.minX + tolerance ? max(0, from.minX - to.maxX) : nil
         case .down: return to.minY >= from.maxY - tolerance ? max(0, to.minY - from.maxY) : nil
         case .up: return to.maxY <= from.minY + tolerance ? max(0, from.minY - to.maxY) : nil
-        default: return nil
+        case .next, .previous, .none: return nil
         }
     }
 

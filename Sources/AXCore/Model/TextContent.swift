@@ -401,7 +401,8 @@ extension AXTextContent {
         case .lineDown:
             guard index + 1 < ranges.count else { return text.count }
             return min(ranges[index + 1].lowerBound + column, ranges[index + 1].upperBound)
-        default: return nil
+        case .characterBackward, .characterForward, .wordBackward, .wordForward, .documentStart, .documentEnd:
+            return nil
         }
     }
 }
