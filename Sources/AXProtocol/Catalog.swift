@@ -241,9 +241,7 @@ public struct RPCRequest: Sendable {
 extension RPCMethod {
     /// The request for this method with `params`, naming `app` when given.
     public func request(_ params: RPCParams<Spec.Param> = [:], app: String? = nil) -> RPCRequest {
-        var object = params.object
-        if let app { object[rpcAppParameter] = .string(app) }
-        return RPCRequest(method: wireName, params: object)
+        request(snapshot: params.object, app: app)
     }
 
     /// The request for this method with a params object built from another declaration: `hierarchy.set`'s

@@ -181,8 +181,7 @@ package final class WebDriverService: Sendable {
             })
     }
 
-    /// The session's own commands: delete, timeouts, page source, screenshots, scripts, actions, cookies; nil for
-    /// any other.
+    /// The session's own commands: delete, timeouts, screenshots, scripts, actions, cookies.
     func runSessionCommand(
         _ command: WebDriverFamily.SessionCommand, _ match: WebDriverRoute.Match, _ body: JSONObject,
         _ session: DriverSession

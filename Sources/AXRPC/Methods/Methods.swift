@@ -315,8 +315,11 @@ package enum AXMethods {
     /// The `action.<name>` methods of AXSchema's element actions that the catalog declares (`CatalogRouteTests`
     /// fails for one it lacks, or one without a handler).
     static let actionMethods: [RPCMethodName] = ActionName.elementActions.compactMap { action in
-        RPCMethodName(rawValue: "action.\(action.rawValue)")
+        RPCMethodName(rawValue: actionPrefix + action.rawValue)
     }
+
+    /// `action.`, the wire-name prefix of §Actions.
+    static let actionPrefix = RPCSection.actions.methodPrefix
 
     static func installActions(_ router: RPCRouter, _ hub: Hub) {
         // Each element action reads its payload by its method's declared keys (D-CATALOG-3) with AXSchema's one
@@ -363,9 +366,8 @@ package enum AXMethods {
         payload: @escaping @Sendable (Params<Spec.Param>) throws(ActionPayloadError) -> ElementAction
     ) where Spec.Param: RPCActionParameterKey {
         let method = Spec.entry.name
-        let prefix = RPCSection.actions.methodPrefix
-        guard method.rawValue.hasPrefix(prefix),
-            let action = ActionName(rawValue: String(method.rawValue.dropFirst(prefix.count)))
+        guard method.rawValue.hasPrefix(actionPrefix),
+            let action = ActionName(rawValue: String(method.rawValue.dropFirst(actionPrefix.count)))
         else { return }
         router.register(method) { params, session in
             let arguments = try Params(params, Spec.self)
