@@ -64,13 +64,15 @@ let package = Package(
         .target(name: "AXJSONRPC", dependencies: ["AXJSON"], swiftSettings: swiftSettings),
         .target(name: "AXProtocol", dependencies: ["AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
         .target(
-            name: "AXWire",
-            dependencies: ["AXJSONRPC", .product(name: "NIOCore", package: "swift-nio")],
+            name: "AXWire", dependencies: ["AXJSON", "AXJSONRPC"], swiftSettings: swiftSettings),
+        .target(
+            name: "AXWireNIO",
+            dependencies: ["AXWire", "AXJSONRPC", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings),
         .target(
             name: "AXRPCClient",
             dependencies: [
-                "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire",
+                "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire", "AXWireNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: swiftSettings),
@@ -99,7 +101,7 @@ let package = Package(
         .target(
             name: "AXTransport",
             dependencies: [
-                "AXRPCRouter", "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire",
+                "AXRPCRouter", "AXJSON", "AXJSONRPC", "AXProtocol", "AXWire", "AXWireNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +119,7 @@ let package = Package(
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXProvider",
-            dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXProtocol", "AXRPCClient", "AXWire"],
+            dependencies: ["AXJSON", "AXSchema", "AXJSONRPC", "AXProtocol", "AXWire"],
             swiftSettings: swiftSettings),
         .target(
             name: "AXClient", dependencies: ["AXJSON", "AXJSONRPC", "AXRPCClient", "AXProtocol", "AXTrace"],
@@ -202,7 +204,8 @@ let package = Package(
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets", "AXJSON"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXJSONRPCTests", dependencies: ["AXJSONRPC", "AXJSON"]),
-        .testTarget(name: "AXWireTests", dependencies: ["AXWire", .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(
+            name: "AXWireTests", dependencies: ["AXWire", "AXWireNIO", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
         .testTarget(name: "AXTraceTests", dependencies: ["AXTrace", "AXJSON"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
@@ -265,7 +268,7 @@ let package = Package(
             name: "AXProviderTests",
             dependencies: [
                 "AXProvider", "AXJSON", "AXJSONRPC", "AXSchema", "AXCore", "AXHub", "AXDemo", "AXDemoHost", "AXRPC",
-                "AXRPCClient", "AXTransport", "AXTestSupport",
+                "AXRPCClient", "AXTransport", "AXTestSupport", "AXWire",
             ]),
         .testTarget(
             name: "AXMCPTests",

@@ -1,7 +1,6 @@
 import AXJSON
 import AXJSONRPC
 import AXProtocol
-import AXRPCClient
 import Synchronization
 
 /// How a publisher reaches a server: over a socket, or straight into an in-process hub.
@@ -380,12 +379,13 @@ public actor Publisher {
     }
 }
 
-/// Provider transport over the JSON-RPC socket.
+/// Provider transport over the JSON-RPC socket (a plain POSIX socket: the provider library builds no NIO,
+/// D-PROVIDER-WIRE-1).
 public final class SocketProviderTransport: ResettableProviderTransport {
-    let client: RPCClient
+    let client: ProviderConnection
     /// Connects to `address` (`unix:PATH` or `tcp:HOST:PORT`) and initializes as a provider, with `token` for TCP.
     public init(address: String, token: String?) async throws {
-        client = try await RPCClient.connect(address)
+        client = try ProviderConnection.connect(address)
         var params: RPCParams<RPCCatalog.Initialize.Param> = [
             .role: .string(RPCRole.provider.rawValue), .clientInfo: ["name": "AXProvider"],
         ]
@@ -455,7 +455,7 @@ public final class SocketProviderTransport: ResettableProviderTransport {
         try await client.call(method, .object(params), timeout: .seconds(30))
     }
     /// Closes the connection; the server removes the app.
-    public func close() async { await client.close() }
+    public func close() async { client.close() }
 }
 
 extension SocketProviderTransport {

@@ -1,6 +1,8 @@
 import AXJSON
 import AXJSONRPC
 import AXProtocol
+import AXWire
+import AXWireNIO
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -28,12 +30,13 @@ public final class RPCClient: Sendable {
         var closed = false
     }
 
-    /// Nesting limit for messages the clients receive: above the server's `RPCLimits.maxDepth` (1100) so any
-    /// reply it can produce is readable, yet bounded so a hostile peer cannot exhaust the stack.
-    public static let maxReplyDepth = 2048
+    /// Nesting limit for messages the clients receive (`RPCClientLimits.maxReplyDepth`).
+    public static let maxReplyDepth = RPCClientLimits.maxReplyDepth
 
     let channel: any Channel
     let pending: RPCPendingRequests
+    /// Completes calls and answers the server's requests (the same for every client connection).
+    private let inbox: RPCClientInbox
     private let handlers = Mutex(Handlers())
     /// Requests whose result the caller reads as bytes (`callForBytes`) and the frames that answered them.
     private let byteResults = Mutex(ByteResults())
@@ -49,6 +52,7 @@ public final class RPCClient: Sendable {
         self.channel = channel
         self.pending = pending
         self.maxFrameBytes = maxFrameBytes
+        self.inbox = RPCClientInbox(pending: pending) { payload in RPCClient.write(payload, to: channel) }
     }
 
     /// Connects to `address` (`unix:PATH`, `/abs/path`, or `tcp:HOST:PORT`).
@@ -67,7 +71,7 @@ public final class RPCClient: Sendable {
             }
         let channel: any Channel
         do {
-            switch try RPCClient.parseAddress(address) {
+            switch try RPCAddress(address) {
             case .unix(let path):
                 try AXSocketPath.verifySocketOwner(path)
                 channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
@@ -91,21 +95,6 @@ public final class RPCClient: Sendable {
         box.set(client)
         channel.closeFuture.whenComplete { _ in client.didClose() }
         return client
-    }
-
-    enum Address: Equatable {
-        case unix(String)
-        case tcp(String, Int)
-    }
-
-    static func parseAddress(_ address: String) throws(RPCTransportError) -> Address {
-        if address.hasPrefix("unix:") { return .unix(String(address.dropFirst(5))) }
-        if address.hasPrefix("/") || address.hasPrefix(".") { return .unix(address) }
-        if address.hasPrefix("tcp:") {
-            let endpoint = try AXSocketPath.parseTCP(address)
-            return .tcp(endpoint.host, endpoint.port)
-        }
-        throw RPCTransportError("invalid address '\(address)' (expected unix:PATH or tcp:HOST:PORT)")
     }
 
     /// Calls `method` and waits for its result. Errors: the server's error as is; -32020 on timeout or
@@ -251,7 +240,10 @@ public final class RPCClient: Sendable {
     }
 
     @discardableResult
-    func send(_ payload: [UInt8]) -> Bool {
+    func send(_ payload: [UInt8]) -> Bool { RPCClient.write(payload, to: channel) }
+
+    /// Writes `payload` and its newline to `channel`; false when it is closed.
+    private static func write(_ payload: [UInt8], to channel: any Channel) -> Bool {
         guard channel.isActive else { return false }
         var buf = channel.allocator.buffer(capacity: payload.count + 1)
         buf.writeBytes(payload)
@@ -275,30 +267,8 @@ public final class RPCClient: Sendable {
     func received(_ message: JSON) {
         // The contract the handler relies on (notifications are delivered in order): checked in debug builds.
         channel.eventLoop.assertInEventLoop()
-        switch RPCInbound.classify(message) {
-        case .response(let id, let result):
-            pending.complete(id: id, with: result)
-        case .notification(let method, let params):
-            let notificationHandler = handlers.withLock { $0.notification }
-            notificationHandler?(method, params)
-        case .request(let id, let method, let params):
-            guard let handler = handlers.withLock({ $0.request }) else {
-                send(RPCMessage.errorResponse(id: id, .methodNotFound(method)))
-                return
-            }
-            Task {
-                let reply: Result<JSON, RPCError>
-                do { reply = .success(try await handler(method, params)) } catch let rpcError as RPCError {
-                    reply = .failure(rpcError)
-                } catch {
-                    reply = .failure(.internalError("\(error)"))
-                }
-                self.send(RPCMessage.response(id: id, result: reply))
-            }
-        case .invalid(let id, let error):
-            // Only answer invalid messages that carry an id (never answer garbage with garbage).
-            if id != .null { send(RPCMessage.errorResponse(id: id, error)) }
-        }
+        let (notification, request) = handlers.withLock { ($0.notification, $0.request) }
+        inbox.deliver(message, notification: notification, request: request)
     }
 }
 

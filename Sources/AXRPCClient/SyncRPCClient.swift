@@ -29,17 +29,7 @@ public final class SyncRPCClient {
     /// Connects to `unix:PATH`, `/abs/path` or `tcp:HOST:PORT`.
     public init(address: String, maxFrameBytes: Int = 64 << 20) throws(RPCTransportError) {
         self.maxFrameBytes = maxFrameBytes
-        switch try RPCClient.parseAddress(address) {
-        case .unix(let path):
-            try AXSocketPath.verifySocketOwner(path)
-            do { fd = try POSIX.connectUnix(path) } catch {
-                throw RPCTransportError("cannot connect to '\(address)': \(error.message)")
-            }
-        case .tcp(let host, let port):
-            do { fd = try POSIX.connectTCP(host: host, port: port) } catch {
-                throw RPCTransportError("cannot connect to '\(address)': \(error.message)")
-            }
-        }
+        fd = try RPCAddress.connect(address)
     }
 
     deinit { close() }

@@ -3,6 +3,7 @@ import AXJSONRPC
 import AXProtocol
 import AXRPCRouter
 import AXWire
+import AXWireNIO
 import Logging
 import NIOCore
 

@@ -2,6 +2,7 @@ import AXJSON
 import AXJSONRPC
 import AXRPCRouter
 import AXWire
+import AXWireNIO
 import Logging
 import NIOCore
 import Synchronization

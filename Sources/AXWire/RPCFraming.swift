@@ -1,5 +1,3 @@
-import NIOCore
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -17,20 +15,6 @@ public enum RPCFraming: Sendable, Equatable {
     case ndjson
     /// `Content-Length: N\r\n` (+ other headers, ignored) `\r\n` then N bytes of JSON.
     case lsp
-
-    /// Appends `payload` framed for this framing (NDJSON when still unknown).
-    package func encode(_ payload: [UInt8], into out: inout ByteBuffer) {
-        switch self {
-        case .lsp:
-            out.writeString("Content-Length: ")
-            out.writeString(String(payload.count))
-            out.writeString("\r\n\r\n")
-            out.writeBytes(payload)
-        case .ndjson, .unknown:
-            out.writeBytes(payload)
-            out.writeInteger(UInt8(0x0A))
-        }
-    }
 }
 
 /// Splits a byte stream into frames. Pure state machine over the readable bytes of a buffer.

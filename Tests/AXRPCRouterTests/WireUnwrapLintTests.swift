@@ -11,8 +11,8 @@ final class WireUnwrapLintTests: XCTestCase {
 
     /// The directories requests and replies pass through.
     static let requestPaths = [
-        "AXJSON", "AXJSONRPC", "AXWire", "AXRPCClient", "AXRPCRouter", "AXRPC", "AXTransport", "AXHub", "AXCore",
-        "AXQuery", "AXInsight", "AXSchema", "AXMCP", "AXWebDriver", "AXProvider", "AXClient", "AXATSPI",
+        "AXJSON", "AXJSONRPC", "AXWire", "AXWireNIO", "AXRPCClient", "AXRPCRouter", "AXRPC", "AXTransport", "AXHub",
+        "AXCore", "AXQuery", "AXInsight", "AXSchema", "AXMCP", "AXWebDriver", "AXProvider", "AXClient", "AXATSPI",
         "AXATSPIModel", "AXDBus", "AXProtocol", "AXTrace", "AXInProcess", "axquery", "axserver", "axdriver",
     ]
 

@@ -1,3 +1,4 @@
+import AXWireNIO
 import NIOCore
 import XCTest
 
