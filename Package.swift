@@ -204,8 +204,7 @@ let package = Package(
         .testTarget(name: "AXFuzzTargetsTests", dependencies: ["AXFuzzTargets", "AXJSON"]),
         .testTarget(name: "AXJSONTests", dependencies: ["AXJSON"]),
         .testTarget(name: "AXJSONRPCTests", dependencies: ["AXJSONRPC", "AXJSON"]),
-        .testTarget(
-            name: "AXWireTests", dependencies: ["AXWire", "AXWireNIO", .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "AXWireTests", dependencies: ["AXWire"]),
         .testTarget(name: "AXProtocolTests", dependencies: ["AXProtocol", "AXJSON", "AXJSONRPC"]),
         .testTarget(name: "AXTraceTests", dependencies: ["AXTrace", "AXJSON"]),
         .testTarget(name: "AXSchemaTests", dependencies: ["AXSchema", "AXJSON"]),
@@ -256,8 +255,8 @@ let package = Package(
         .testTarget(
             name: "AXTransportTests",
             dependencies: [
-                "AXTransport", "AXInProcess", "AXRPC", "AXRPCRouter", "AXRPCClient", "AXWire", "AXHub", "AXJSON",
-                "AXTestSupport",
+                "AXTransport", "AXInProcess", "AXRPC", "AXRPCRouter", "AXRPCClient", "AXWire", "AXWireNIO", "AXHub",
+                "AXJSON", "AXTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
