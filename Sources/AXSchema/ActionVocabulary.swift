@@ -76,21 +76,6 @@ public enum ActionName: String, Sendable, CaseIterable {
 
     /// True for escape and magic tap: they start at the focused element (or the app) and bubble up (X32, X33).
     public var bubblesToApp: Bool { self == .escape || self == .magicTap }
-
-    /// The params of its `action.<name>` method besides `target` and `force` (element actions only).
-    public var methodParameters: Set<String> {
-        switch self {
-        case .scroll: ["direction"]
-        case .custom: ["name", "action"]
-        case .setValue: ["value"]
-        case .typeText: ["text", "value"]
-        case .zoomIn, .zoomOut: ["point"]
-        case .drag, .drop: ["name"]
-        case .activate, .increment, .decrement, .escape, .magicTap, .scrollToVisible, .shouldUpdateFocus,
-            .didUpdateFocus, .rotorSearch, .key, .setSelectedTextRange, .select:
-            []
-        }
-    }
 }
 
 /// The params of `action.perform` (server → provider) as they travel: one encoding for the server that sends them

@@ -21,18 +21,14 @@ final class ActionVocabularyTests: XCTestCase {
         XCTAssertEqual(params, ActionPerformParams(action: "", target: ""))
     }
 
-    func testElementActionsAndTheirMethodParameters() {
+    func testElementActionsAndBubbling() {
         XCTAssertEqual(
             ActionName.elementActions.map(\.rawValue),
             [
                 "activate", "increment", "decrement", "scroll", "escape", "magicTap", "custom", "setValue", "typeText",
                 "zoomIn", "zoomOut", "drag", "drop",
             ])
-        XCTAssertEqual(ActionName.zoomIn.methodParameters, ["point"])
-        XCTAssertEqual(ActionName.drop.methodParameters, ["name"])
         XCTAssertEqual(ActionName.allCases.filter(\.bubblesToApp), [.escape, .magicTap])
-        XCTAssertEqual(ActionName.scroll.methodParameters, ["direction"])
-        XCTAssertEqual(ActionName.activate.methodParameters, [])
         XCTAssertEqual(ScrollDirection.allCases.map(\.rawValue), ["up", "down", "left", "right", "next", "previous"])
     }
 }
