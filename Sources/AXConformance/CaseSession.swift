@@ -128,6 +128,15 @@ struct CaseSession: Sendable {
         case .success(let chosen): connection = chosen
         }
         let response = await connection.call(method, .object(params))
+        if case .success(let result) = response, let name = RPCMethodName(rawValue: method),
+            let why = name.entry.result.mismatch(result)
+        {
+            // The catalog declares what each method answers (D-CATALOG-5): an answer of another shape fails here,
+            // whatever the step expects.
+            return failure(
+                stepNumber,
+                "\(method) answered \(why) (its result in Sources/AXProtocol); got \(result.jsonString.prefix(500))")
+        }
         return check(response, expect: step["expect"] ?? "ok", method: method, stepNumber: stepNumber)
     }
 

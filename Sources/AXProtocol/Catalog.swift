@@ -159,6 +159,73 @@ public struct RPCParamEntry: Sendable, Equatable {
     public let values: [String]?
 }
 
+/// What a method answers: the JSON form of its result and the members it may have, declared with the method
+/// (Specs/protocol.md §Methods describes each member). The conformance runner checks every answer it sees against
+/// it, so a member added on one side only fails a case that names the method (D-CATALOG-5).
+public enum RPCResultShape: Sendable, Equatable {
+    /// An object whose members are among these (a member may be absent from some answers).
+    case object([String])
+    /// An array of objects whose members are among these.
+    case objects([String])
+    /// An element object (Specs/protocol.md §Common shapes: `id`, `role`, … and the fields the method adds).
+    case element
+    /// A string.
+    case string
+    /// `null`.
+    case null
+
+    /// Why `result` does not have this shape (nil when it has): the first member not declared, or the JSON kind
+    /// found instead of the declared one.
+    public func mismatch(_ result: JSON) -> String? {
+        switch self {
+        case .object(let members): Self.objectMismatch(result, members)
+        case .objects(let members): Self.arrayMismatch(result, members)
+        case .element: result["id"]?.stringValue == nil ? "no element (an object with an `id`)" : nil
+        case .string: result.stringValue == nil ? "\(result.typeName) instead of a string" : nil
+        case .null: result == .null ? nil : "\(result.typeName) instead of null"
+        }
+    }
+
+    /// Why `result` is not an object of `members`.
+    private static func objectMismatch(_ result: JSON, _ members: [String]) -> String? {
+        guard case .object(let object) = result else { return "\(result.typeName) instead of an object" }
+        for key in object.keys where !members.contains(key) { return "the member `\(key)`, which is not declared" }
+        return nil
+    }
+
+    /// Why `result` is not an array of objects of `members`.
+    private static func arrayMismatch(_ result: JSON, _ members: [String]) -> String? {
+        guard case .array(let items) = result else { return "\(result.typeName) instead of an array" }
+        for item in items {
+            if let why = objectMismatch(item, members) { return "an item: " + why }
+        }
+        return nil
+    }
+
+    /// The shape as protocol.json lists it: `{"kind": …, "members": […]}`.
+    public var json: JSON {
+        switch self {
+        case .object(let members): ["kind": "object", "members": JSON(members)]
+        case .objects(let members): ["kind": "array of objects", "members": JSON(members)]
+        case .element: ["kind": "element"]
+        case .string: ["kind": "string"]
+        case .null: ["kind": "null"]
+        }
+    }
+
+    /// The shape as protocol.md's index shows it: `{app, reclaimToken}`, `[{id, name}]`, `element`, `string`,
+    /// `null`.
+    public var markdown: String {
+        switch self {
+        case .object(let members): "`{" + members.joined(separator: ", ") + "}`"
+        case .objects(let members): "`[{" + members.joined(separator: ", ") + "}]`"
+        case .element: "element"
+        case .string: "string"
+        case .null: "`null`"
+        }
+    }
+}
+
 /// What the catalog says about one method.
 public struct RPCMethodEntry: Sendable {
     /// The wire name.
@@ -176,10 +243,12 @@ public struct RPCMethodEntry: Sendable {
     /// The error codes particular to it (`RPCError.Code`); every method may also answer −32602 and −32603, and
     /// −32002 before `initialize` when `requiresInitialize`.
     public let errors: [Int]
+    /// What it answers.
+    public let result: RPCResultShape
 
     init<Param: RPCParameterKey>(
         _ name: RPCMethodName, _ keys: Param.Type, section: RPCSection, roles: RPCCallers,
-        requiresInitialize: Bool = true, summary: String, errors: [Int]
+        requiresInitialize: Bool = true, summary: String, result: RPCResultShape, errors: [Int]
     ) {
         self.name = name
         self.params = Param.allCases.map { RPCParamEntry(name: $0.rawValue, kind: $0.kind, values: $0.values) }
@@ -187,6 +256,7 @@ public struct RPCMethodEntry: Sendable {
         self.callers = roles
         self.requiresInitialize = requiresInitialize
         self.summary = summary
+        self.result = result
         self.errors = errors
     }
 

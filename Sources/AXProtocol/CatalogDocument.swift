@@ -6,8 +6,8 @@ import AXJSONRPC
 
 /// The catalog rendered for people and programs.
 public enum RPCCatalogDocument {
-    /// Specs/protocol.json: every method with its params and kinds, roles, errors and summary; the events and the
-    /// server's own messages.
+    /// Specs/protocol.json: every method with its params and kinds, result shape, roles, errors and summary; the
+    /// events and the server's own messages.
     public static var json: JSON {
         [
             "protocolVersion": .string(RPCServerInfo.protocolVersion),
@@ -36,6 +36,7 @@ public enum RPCCatalogDocument {
             "name": .string(entry.name.rawValue), "section": .string(entry.section.rawValue),
             "summary": .string(entry.summary),
             "params": .array(entry.params.map(paramJSON)),
+            "result": entry.result.json,
             "roles": JSON(entry.callers.roles.map(\.rawValue)),
             "requiresInitialize": .bool(entry.requiresInitialize),
             "errors": .array(entry.errors.map { JSON($0) }),
@@ -59,8 +60,8 @@ public enum RPCCatalogDocument {
     /// The method index of Specs/protocol.md, between `markdownBegin` and `markdownEnd` (both included).
     public static var markdown: String {
         var lines = [
-            markdownBegin, "", "| method | section | params (kind) | roles | errors | summary |",
-            "|---|---|---|---|---|---|",
+            markdownBegin, "", "| method | section | params (kind) | result | roles | errors | summary |",
+            "|---|---|---|---|---|---|---|",
         ]
         for name in RPCMethodName.allCases {
             let entry = name.entry
@@ -70,8 +71,8 @@ public enum RPCCatalogDocument {
             let errors = entry.errors.map { "−\(-$0)" }.joined(separator: ", ")
             let roles = entry.callers == .everyone ? "any" : entry.callers.roles.map(\.rawValue).joined(separator: ", ")
             lines.append(
-                "| `\(name.rawValue)` | \(entry.section.rawValue) | \(params.isEmpty ? "—" : params) | \(roles) | "
-                    + "\(errors.isEmpty ? "—" : errors) | \(entry.summary) |")
+                "| `\(name.rawValue)` | \(entry.section.rawValue) | \(params.isEmpty ? "—" : params) | "
+                    + "\(entry.result.markdown) | \(roles) | \(errors.isEmpty ? "—" : errors) | \(entry.summary) |")
         }
         lines.append("")
         lines.append("| event | params (besides `subscription`, `app`) |")

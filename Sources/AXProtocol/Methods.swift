@@ -245,6 +245,7 @@ extension RPCCatalog {
             .initialize, Param.self, section: .lifecycle, roles: .everyone, requiresInitialize: false,
             summary:
                 "Starts the session: chooses the role and answers the protocol version, server info and capabilities.",
+            result: .object(["protocolVersion", "serverInfo", "capabilities"]),
             errors: [RPCError.Code.unauthorized])
     }
 }
@@ -263,6 +264,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .ping, Param.self, section: .lifecycle, roles: .everyone, requiresInitialize: false,
             summary: "Answers pong; needs no `initialize`.",
+            result: .string,
             errors: [])
     }
 }
@@ -289,6 +291,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .cancelRequest, Param.self, section: .lifecycle, roles: .everyone,
             summary: "Cancels a running concurrent request (`wait.for`) by its id (D-PROTO-1).",
+            result: .object(["cancelled"]),
             errors: [])
     }
 }
@@ -307,6 +310,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .shutdown, Param.self, section: .lifecycle, roles: .everyone,
             summary: "Answers null; the session may close.",
+            result: .null,
             errors: [])
     }
 }
@@ -325,6 +329,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .appsList, Param.self, section: .lifecycle, roles: .everyone,
             summary: "Lists the registered apps with their revision, registration, windows and focus.",
+            result: .objects(["id", "name", "revision", "registration", "windows", "elements", "focused"]),
             errors: [])
     }
 }
@@ -358,6 +363,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .appRegister, Param.self, section: .providerRole, roles: .everyone,
             summary: "Registers this connection's app (it becomes a provider) and answers its id and reclaim token.",
+            result: .object(["app", "reclaimToken"]),
             errors: [RPCError.Code.invalidRequest])
     }
 }
@@ -388,6 +394,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .hierarchySet, Param.self, section: .providerRole, roles: .providers,
             summary: "Replaces the provider's own app tree with a full snapshot.",
+            result: .object(["app", "revision", "elements"]),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -419,6 +426,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .hierarchyUpdate, Param.self, section: .providerRole, roles: .providers,
             summary: "Applies patch ops to the provider's own app tree.",
+            result: .object(["app", "revision", "changes"]),
             errors: [RPCError.Code.forbidden, RPCError.Code.contentModified])
     }
 }
@@ -452,6 +460,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .accessibilityPost, Param.self, section: .providerRole, roles: .providers,
             summary: "Posts a UIAccessibility notification for the provider's own app.",
+            result: .object(["posted"]),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -511,6 +520,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .treeGet, Param.self, section: .tree, roles: .everyone,
             summary: "The app's tree as JSON, text or XCUITest-style XML.",
+            result: .object(["app", "revision", "format", "windows", "count", "truncated", "text", "xml"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -542,6 +552,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .treeDiff, Param.self, section: .tree, roles: .everyone,
             summary: "The net change set between two revisions.",
+            result: .object(["fromRevision", "toRevision", "added", "removed", "moved", "updated", "windowsChanged"]),
             errors: [])
     }
 }
@@ -560,6 +571,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .treeRevision, Param.self, section: .tree, roles: .everyone,
             summary: "The app's current revision and registration number.",
+            result: .object(["app", "revision", "registration", "automationOnly"]),
             errors: [])
     }
 }
@@ -586,6 +598,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementGet, Param.self, section: .tree, roles: .everyone,
             summary: "One element with hittable, visible, focused, ancestors and index.",
+            result: .element,
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -625,6 +638,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .queryFind, Param.self, section: .query, roles: .everyone,
             summary: "Every element a selector matches; never waits.",
+            result: .object(["revision", "selector", "count", "elements", "truncated"]),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -658,6 +672,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .queryOne, Param.self, section: .query, roles: .everyone,
             summary: "The one element a selector matches (strict).",
+            result: .element,
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -676,6 +691,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .queryCount, Param.self, section: .query, roles: .everyone,
             summary: "How many elements a selector matches.",
+            result: .object(["count", "revision"]),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -694,6 +710,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .queryExplain, Param.self, section: .query, roles: .everyone,
             summary: "Per-step counts and near misses of a selector.",
+            result: .object(["canonical", "count", "matches", "chains", "summary"]),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -770,6 +787,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .waitFor, Param.self, section: .waiting, roles: .everyone,
             summary: "Waits until the target reaches a state, woken by revisions (D-PROTO-1).",
+            result: .object(["state", "satisfied", "revision", "waitedMs", "element"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.timeout, RPCError.Code.cancelled, RPCError.Code.busy,
@@ -799,6 +817,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .appReset, Param.self, section: .appReset, roles: .everyone,
             summary: "Asks the app for its initial state and waits until the server has it (D-APP-RESET-1).",
+            result: .object(["app", "reset", "revisionBefore", "revision", "ms"]),
             errors: [
                 RPCError.Code.actionNotSupported, RPCError.Code.policyDenied, RPCError.Code.appNotResponding,
                 RPCError.Code.appError,
@@ -833,6 +852,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionActivate, Param.self, section: .actions, roles: .everyone,
             summary: "Activates the target (accessibilityActivate, X30).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -855,6 +875,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionIncrement, Param.self, section: .actions, roles: .everyone,
             summary: "Increments an adjustable target.",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -877,6 +898,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionDecrement, Param.self, section: .actions, roles: .everyone,
             summary: "Decrements an adjustable target.",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -915,6 +937,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionScroll, Param.self, section: .actions, roles: .everyone,
             summary: "Scrolls the target's view ancestors in a direction (X40).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -937,6 +960,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionEscape, Param.self, section: .actions, roles: .everyone,
             summary: "Performs escape from the target or the focused element upwards (X32).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -959,6 +983,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionMagicTap, Param.self, section: .actions, roles: .everyone,
             summary: "Performs the magic tap from the target or the focused element upwards (X33).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -999,6 +1024,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionCustom, Param.self, section: .actions, roles: .everyone,
             summary: "Performs one of the target's custom actions by id or name.",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1037,6 +1063,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionSetValue, Param.self, section: .actions, roles: .everyone,
             summary: "Sets the target's value.",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1077,6 +1104,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionTypeText, Param.self, section: .actions, roles: .everyone,
             summary: "Types text at the target's insertion point.",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1115,6 +1143,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionZoomIn, Param.self, section: .actions, roles: .everyone,
             summary: "Zooms a supportsZoom target in at a point (D-ZOOM-1).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1137,6 +1166,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionZoomOut, Param.self, section: .actions, roles: .everyone,
             summary: "Zooms a supportsZoom target out at a point (D-ZOOM-1).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1175,6 +1205,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionDrag, Param.self, section: .actions, roles: .everyone,
             summary: "Starts a drag from the target's drag source descriptor (D-DRAG-1).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1197,6 +1228,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionDrop, Param.self, section: .actions, roles: .everyone,
             summary: "Drops at the target's drop point descriptor (D-DRAG-1).",
+            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1232,6 +1264,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .actionTap, Param.self, section: .actions, roles: .everyone,
             summary: "Taps through UIKit hit testing at the target's activation point or a point.",
+            result: .object(["performed", "element", "view"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1262,6 +1295,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementAtPoint, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The element an exploring finger finds at a screen point (X48, D-HIT-1).",
+            result: .object(["element", "view", "node"]),
             errors: [])
     }
 }
@@ -1295,6 +1329,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementCell, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The data-table cell covering a row and column.",
+            result: .object(["element", "view", "node"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1329,6 +1364,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementNext, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The next element in reading order (D-QUERY-1).",
+            result: .object(["element", "view", "node"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1350,6 +1386,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementPrevious, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The previous element in reading order (D-QUERY-1).",
+            result: .object(["element", "view", "node"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1371,6 +1408,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementLargeContent, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "What the large content viewer shows for an element (D-LCV-1).",
+            result: .object(["element", "title", "image", "scalesImage"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1408,6 +1446,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .elementReadingContent, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "An element's reading content, or one line of it (D-READ-1).",
+            result: .object(["element", "lineCount", "pageContent", "line"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1429,6 +1468,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusGet, Param.self, section: .focus, roles: .everyone,
             summary: "The accessibility focus of the app.",
+            result: .object(["element", "app"]),
             errors: [])
     }
 }
@@ -1447,6 +1487,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusSet, Param.self, section: .focus, roles: .everyone,
             summary: "Moves (or, without a target, clears) accessibility focus.",
+            result: .object(["focused"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1476,6 +1517,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusMove, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Moves engine focus in a direction (C6, C7).",
+            result: .object([
+                "from", "to", "heading", "moved", "guide", "preferredChain", "scroll", "element", "failure", "message",
+                "cancelledBy",
+            ]),
             errors: [RPCError.Code.appNotResponding])
     }
 }
@@ -1507,6 +1552,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusQuery, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Where engine focus would go; nothing changes (C33).",
+            result: .object([
+                "from", "to", "heading", "guide", "preferredChain", "scroll", "element", "simulated", "failure",
+                "message",
+            ]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1528,6 +1577,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusUpdate, Param.self, section: .focusEngine, roles: .everyone,
             summary: "A focus update request for a view or guide (C10).",
+            result: .object([
+                "from", "to", "heading", "moved", "guide", "preferredChain", "scroll", "element", "failure", "message",
+                "cancelledBy",
+            ]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding,
@@ -1549,6 +1602,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusExplain, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Whether a view can take focus and which check fails (C32).",
+            result: .object(["target", "focusable", "focused", "failed", "checks", "group", "priority"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1570,6 +1624,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusStatus, Param.self, section: .focusEngine, roles: .everyone,
             summary: "The focus debugger's status: groups, sequence, guides (C31).",
+            result: .object([
+                "engine", "accessibility", "group", "groups", "sequence", "initial", "preferredChain", "keyWindow",
+                "guides",
+            ]),
             errors: [])
     }
 }
@@ -1596,6 +1654,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusItems, Param.self, section: .focusEngine, roles: .everyone,
             summary: "The focusable items whose frames meet a rectangle (C26).",
+            result: .object(["items"]),
             errors: [])
     }
 }
@@ -1614,6 +1673,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .focusActivate, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Activates the engine-focused item (C30).",
+            result: .object(["performed", "element"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1668,6 +1728,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .inputKey, Param.self, section: .keys, roles: .everyone,
             summary: "A key press or release, offered to the assistive technology first (D-KEY-2).",
+            result: .object(["consumed", "handledBy", "focus", "assistiveTechnology"]),
             errors: [RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.busy])
     }
 }
@@ -1699,6 +1760,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .inputType, Param.self, section: .keys, roles: .everyone,
             summary: "Types text into the target or the focused element (D-KEY-5).",
+            result: .object(["typed", "element"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1729,6 +1791,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .inputConfigure, Param.self, section: .keys, roles: .providers,
             summary: "Lets the server handle the provider's navigation keys.",
+            result: .object(["serverHandlesNavigation"]),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -1747,6 +1810,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .accessibilityStatus, Param.self, section: .keys, roles: .everyone,
             summary: "Whether a screen reader runs (D-SR-1).",
+            result: .object(["screenReaderRunning"]),
             errors: [])
     }
 }
@@ -1765,6 +1829,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .a11ySettings, Param.self, section: .settings, roles: .everyone,
             summary: "The user's accessibility settings and where each came from (D-SET-1).",
+            result: .object(["settings", "sources", "keys", "reader"]),
             errors: [])
     }
 }
@@ -1783,6 +1848,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .rotorList, Param.self, section: .rotors, roles: .everyone,
             summary: "The rotors of an element and its ancestors, custom and system (D-ROTOR-1).",
+            result: .object(["element", "rotors", "unavailable"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1825,6 +1891,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .rotorNext, Param.self, section: .rotors, roles: .everyone,
             summary: "The next item of a rotor (R58).",
+            result: .object(["rotor", "direction", "from", "item", "end", "searched", "focusMoved"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
@@ -1846,6 +1913,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .rotorPrevious, Param.self, section: .rotors, roles: .everyone,
             summary: "The previous item of a rotor (R59).",
+            result: .object(["rotor", "direction", "from", "item", "end", "searched", "focusMoved"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
@@ -1875,6 +1943,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .eventsSubscribe, Param.self, section: .events, roles: .everyone,
             summary: "Subscribes to event notifications of one app or all.",
+            result: .object(["subscription", "events"]),
             errors: [])
     }
 }
@@ -1901,6 +1970,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .eventsUnsubscribe, Param.self, section: .events, roles: .everyone,
             summary: "Ends a subscription.",
+            result: .object(["unsubscribed"]),
             errors: [])
     }
 }
@@ -1919,6 +1989,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .policyGet, Param.self, section: .guidedAccess, roles: .everyone,
             summary: "The app's guided-access restrictions and their states (R84).",
+            result: .object(["app", "name", "unknownApps", "guidedAccessEnabled", "restrictions"]),
             errors: [])
     }
 }
@@ -1949,6 +2020,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .policySet, Param.self, section: .guidedAccess, roles: .operators,
             summary: "Allows or denies a restriction; operator only.",
+            result: .object(["app", "appName", "restriction", "state"]),
             errors: [RPCError.Code.forbidden, RPCError.Code.internalError])
     }
 }
@@ -1967,6 +2039,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .policyCheck, Param.self, section: .guidedAccess, roles: .everyone,
             summary: "A dry run of the guided-access check an activation makes.",
+            result: .object(["allowed", "restriction"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1988,6 +2061,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .auditListChecks, Param.self, section: .audits, roles: .everyone,
             summary: "The accessibility audit checks.",
+            result: .object(["checks"]),
             errors: [])
     }
 }
@@ -2027,6 +2101,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .auditRun, Param.self, section: .audits, roles: .everyone,
             summary: "Runs the audit checks and answers the findings.",
+            result: .object([
+                "app", "revision", "root", "checks", "count", "errors", "warnings", "suppressed", "examined",
+                "findings", "truncated",
+            ]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2063,6 +2141,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .speechDescribe, Param.self, section: .speech, roles: .everyone,
             summary: "What VoiceOver and Orca say for an element (D-SPEECH-1, D-SPEECH-2).",
+            result: .object(["element", "revision", "voiceOver", "orca"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2102,6 +2181,7 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .speechWalk, Param.self, section: .speech, roles: .everyone,
             summary: "Every element's speech in reading order (R104).",
+            result: .object(["revision", "count", "items", "truncated"]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2157,6 +2237,10 @@ extension RPCCatalog {
         public static let entry = RPCMethodEntry(
             .treeRender, Param.self, section: .pictures, roles: .everyone,
             summary: "A wireframe picture of the windows as SVG or PNG (D-RENDER-1).",
+            result: .object([
+                "app", "revision", "format", "width", "height", "overlays", "drawn", "findings", "truncated", "svg",
+                "encoding", "data",
+            ]),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
