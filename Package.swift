@@ -186,7 +186,7 @@ let package = Package(
             name: "axbench",
             dependencies: [
                 "AXCore", "AXQuery", "AXInsight", "AXJSON", "AXJSONRPC", "AXRPCClient", "AXWire", "AXDemo", "AXRPC",
-                "AXHub", "AXTransport", "AXBenchmarks", "AXClient", "AXProtocol",
+                "AXHub", "AXTransport", "AXBenchmarks", "AXClient", "AXProtocol", "AXProvider",
             ], swiftSettings: swiftSettings),
         .target(
             name: "AXFuzzTargets",

@@ -3,7 +3,8 @@
 // --sizes (struct sizes), --profile-build / --profile-decode / --profile-derive / --profile-patch / --profile-wait (loops for perf or callgrind:
 // Tools/profile_core.sh), --treeget-split, --profile-treeget, --insight (audits, speech, pictures: InsightBench.swift),
 // --json (JSON codec throughput on a 20,000-node sample tree), --treeget-mbps / --treeget-profile (TreeGetBench.swift),
-// --client-tree SOCKET (the Swift client's tree.get at the caller: ClientTreeBench.swift).
+// --client-tree SOCKET (the Swift client's tree.get at the caller: ClientTreeBench.swift), --provider-rtt SOCKET (the
+// provider library's connection beside the NIO client: ProviderRoundTripBench.swift).
 import AXBenchmarks
 import AXCore
 import AXDemo
@@ -30,6 +31,7 @@ if CommandLine.arguments.contains("--sizes") {
 }
 if try TreeGetBench.runIfAsked() { exit(0) }
 if try await ClientTreeBench.runIfAsked() { exit(0) }
+if try await ProviderRoundTripBench.runIfAsked() { exit(0) }
 if CommandLine.arguments.contains("--json") {
     print("JSON codec: \(try JSONBenchmark.measure(JSONBenchmark.sampleTree(nodes: quick ? 2_000 : 20_000)))")
     exit(0)
