@@ -1,4 +1,5 @@
 import AXJSON
+import Synchronization
 
 /// Nesting limit for the messages a client receives: above the server's request limit (1100 levels) so any reply it
 /// can produce is readable, yet bounded so a hostile peer cannot exhaust the stack.
@@ -7,18 +8,27 @@ public enum RPCClientLimits {
     public static let maxReplyDepth = 2048
 }
 
-/// What a client does with each message from the server, the same for every client connection (`RPCClient` over
-/// NIO, the provider library's connection over a plain socket, D-PROVIDER-WIRE-1).
-package struct RPCClientInbox: Sendable {
+/// What a client connection does with each message from the server, and its handlers and close state: one for every
+/// client connection (`RPCClient` over NIO, the provider library's connection over a plain socket,
+/// D-PROVIDER-WIRE-1), which only reads frames and writes bytes.
+package final class RPCClientInbox: Sendable {
     /// Receives a notification the server sent (method and params).
     package typealias NotificationHandler = @Sendable (_ method: String, _ params: JSON?) -> Void
     /// Answers a request the server sent (e.g. `action.perform`): returns the result or throws an `RPCError`.
     package typealias RequestHandler = @Sendable (_ method: String, _ params: JSON?) async throws -> JSON
 
+    private struct Handlers {
+        var notification: NotificationHandler?
+        var request: RequestHandler?
+        var close: [@Sendable () -> Void] = []
+        var closed = false
+    }
+
     /// The calls waiting for their responses.
     package let pending: RPCPendingRequests
     /// Writes one message (framing added by the connection); false when the connection is closed.
-    package let send: @Sendable ([UInt8]) -> Bool
+    private let send: @Sendable ([UInt8]) -> Bool
+    private let handlers = Mutex(Handlers())
 
     /// An inbox completing calls in `pending` and answering through `send`.
     package init(pending: RPCPendingRequests, send: @escaping @Sendable ([UInt8]) -> Bool) {
@@ -26,18 +36,54 @@ package struct RPCClientInbox: Sendable {
         self.send = send
     }
 
-    /// Delivers one message: a response completes its call; a notification goes to `notification`, on the caller's
-    /// thread (messages are delivered in order: keep it short); a request runs `request` in a Task and its answer or
-    /// error is sent back (−32601 when there is no handler); an invalid message is answered only when it carries an
-    /// id (never garbage for garbage).
-    package func deliver(_ message: JSON, notification: NotificationHandler?, request: RequestHandler?) {
+    /// Sets the handler of the server's notifications (run where `deliver` runs, in order; keep it short).
+    package func onNotification(_ handler: @escaping NotificationHandler) {
+        handlers.withLock { $0.notification = handler }
+    }
+
+    /// Sets the handler of the server's requests (each runs in a Task; its answer is sent back).
+    package func onRequest(_ handler: @escaping RequestHandler) {
+        handlers.withLock { $0.request = handler }
+    }
+
+    /// Adds a handler run once when the connection closes (at once when it already has).
+    package func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let now: Bool = handlers.withLock { locked in
+            if locked.closed { return true }
+            locked.close.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
+    /// True once the connection has closed.
+    package var isClosed: Bool { handlers.withLock { $0.closed } }
+
+    /// The connection closed (the first call counts): pending calls fail with −32020 `disconnected`, then the close
+    /// handlers run.
+    package func didClose() {
+        let closeHandlers: [@Sendable () -> Void] = handlers.withLock { locked in
+            if locked.closed { return [] }
+            locked.closed = true
+            defer { locked.close = [] }
+            return locked.close
+        }
+        pending.failAll(.disconnected())
+        for handler in closeHandlers { handler() }
+    }
+
+    /// Delivers one message: a response completes its call; a notification goes to the notification handler, on the
+    /// caller's thread (messages are delivered in order: keep it short); a request runs the request handler in a
+    /// Task and its answer or error is sent back (−32601 when there is none); an invalid message is answered only
+    /// when it carries an id (never garbage for garbage).
+    package func deliver(_ message: JSON) {
         switch RPCInbound.classify(message) {
         case .response(let id, let result):
             pending.complete(id: id, with: result)
         case .notification(let method, let params):
-            notification?(method, params)
+            handlers.withLock { $0.notification }?(method, params)
         case .request(let id, let method, let params):
-            guard let request else {
+            guard let request = handlers.withLock({ $0.request }) else {
                 _ = send(RPCMessage.errorResponse(id: id, .methodNotFound(method)))
                 return
             }

@@ -20,21 +20,46 @@ import Synchronization
 /// A write goes to the socket at once, one at a time; the server reads whatever it is sent, so a write waits only
 /// while the kernel's buffer drains.
 final class ProviderConnection: Sendable {
-    private struct Handlers {
-        var notification: RPCClientInbox.NotificationHandler?
-        var request: RPCClientInbox.RequestHandler?
-        var close: [@Sendable () -> Void] = []
-        var closed = false
+    /// The socket, -1 once closed. Writes hold the lock, so it is never closed (and its number reused) under one.
+    private final class Socket: Sendable {
+        let descriptor: Mutex<Int32>
+
+        init(_ descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+
+        /// Writes `payload` and its newline; false when the socket is closed or the write failed.
+        func write(_ payload: [UInt8]) -> Bool {
+            descriptor.withLock { descriptor in
+                guard descriptor >= 0 else { return false }
+                let newline: [UInt8] = [0x0A]
+                return payload.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
+                    && newline.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
+            }
+        }
+
+        /// Ends the stream both ways: the peer sees it end, and the reader's `recv` returns.
+        func shutDown() {
+            descriptor.withLock { descriptor in
+                if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+            }
+        }
+
+        func close() {
+            descriptor.withLock { descriptor in
+                if descriptor >= 0 { POSIX.closeFD(descriptor) }
+                descriptor = -1
+            }
+        }
     }
 
-    /// The socket, -1 once closed. Writes hold the lock, so it is never closed (and its number reused) under one.
-    private let socket: Mutex<Int32>
-    private let pending = RPCPendingRequests()
-    private let handlers = Mutex(Handlers())
+    private let socket: Socket
+    /// Completes calls, answers the server's requests and keeps the handlers (shared with `RPCClient`).
+    private let inbox: RPCClientInbox
     private let maxFrameBytes: Int
 
-    private init(socket: Int32, maxFrameBytes: Int) {
-        self.socket = Mutex(socket)
+    private init(socket descriptor: Int32, maxFrameBytes: Int) {
+        let socket = Socket(descriptor)
+        self.socket = socket
+        self.inbox = RPCClientInbox(pending: RPCPendingRequests()) { socket.write($0) }
         self.maxFrameBytes = maxFrameBytes
     }
 
@@ -50,47 +75,24 @@ final class ProviderConnection: Sendable {
     /// Calls `method` and waits for its result: the server's error as is; −32020 on timeout or when the connection
     /// closes first; −32800 when the calling task is cancelled.
     func call(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
-        try await pending.perform(method: method, timeout: timeout) { id in
-            send(RPCMessage.request(id: id, method: method, params: params))
+        try await inbox.pending.perform(method: method, timeout: timeout) { id in
+            socket.write(RPCMessage.request(id: id, method: method, params: params))
         }
     }
 
     /// Sets the handler of the server's notifications (run on the reader thread, in order).
-    func onNotification(_ handler: @escaping RPCClientInbox.NotificationHandler) {
-        handlers.withLock { $0.notification = handler }
-    }
+    func onNotification(_ handler: @escaping RPCClientInbox.NotificationHandler) { inbox.onNotification(handler) }
 
     /// Sets the handler of the server's requests (each runs in a Task; its answer is sent back).
-    func onRequest(_ handler: @escaping RPCClientInbox.RequestHandler) {
-        handlers.withLock { $0.request = handler }
-    }
+    func onRequest(_ handler: @escaping RPCClientInbox.RequestHandler) { inbox.onRequest(handler) }
 
     /// Adds a handler run once when the connection closes (at once when it already has).
-    func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now: Bool = handlers.withLock { locked in
-            if locked.closed { return true }
-            locked.close.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
+    func onClose(_ handler: @escaping @Sendable () -> Void) { inbox.onClose(handler) }
 
     /// Closes the connection: the server sees it end at once; pending calls fail with −32020 (disconnected).
     func close() {
-        socket.withLock { descriptor in
-            if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
-        }
-        didClose()
-    }
-
-    /// Writes `payload` and its newline; false when the connection is closed or the write failed.
-    private func send(_ payload: [UInt8]) -> Bool {
-        socket.withLock { descriptor in
-            guard descriptor >= 0 else { return false }
-            let newline: [UInt8] = [0x0A]
-            return payload.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
-                && newline.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
-        }
+        socket.shutDown()
+        inbox.didClose()
     }
 
     /// Starts the reader thread; it holds the connection until the socket ends.
@@ -106,16 +108,18 @@ final class ProviderConnection: Sendable {
             }, context)
         guard status == 0 else {
             Unmanaged<ProviderConnection>.fromOpaque(context).release()
-            closeSocket()
+            socket.close()
             throw RPCTransportError("cannot start the connection's reader thread: \(String(cString: strerror(status)))")
         }
         pthread_detach(thread)
     }
 
     /// The reader thread: reads and delivers until the server closes, `close()` shuts the socket, or a frame is over
-    /// `maxFrameBytes`; then closes the socket and fails what is pending.
+    /// `maxFrameBytes` (a frame that does not parse is dropped, as `RPCClient` drops it); then closes the socket and
+    /// fails what is pending.
     private func readUntilClosed() {
-        let descriptor = socket.withLock { $0 }
+        let descriptor = socket.descriptor.withLock { $0 }
+        let limits = JSONParseLimits(maxDepth: RPCClientLimits.maxReplyDepth, maxBytes: maxFrameBytes)
         var decoder = RPCFrameDecoder(maxFrameBytes: maxFrameBytes, framing: .ndjson)
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -125,54 +129,17 @@ final class ProviderConnection: Sendable {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             buffer.append(contentsOf: chunk[0..<count])
-            let (messages, consumed, fatal) = frames(in: buffer, decoder: &decoder)
-            buffer.removeFirst(consumed)
-            let (notification, request) = handlers.withLock { ($0.notification, $0.request) }
-            let inbox = RPCClientInbox(pending: pending) { [self] payload in send(payload) }
-            for message in messages { inbox.deliver(message, notification: notification, request: request) }
-            open = !fatal
-        }
-        closeSocket()
-        didClose()
-    }
-
-    /// The messages of the complete frames at the start of `buffer`, the bytes they took, and whether the stream
-    /// broke (a frame over the limit). A frame that does not parse is dropped, as `RPCClient` drops it.
-    private func frames(in buffer: [UInt8], decoder: inout RPCFrameDecoder) -> ([JSON], Int, Bool) {
-        let limits = JSONParseLimits(maxDepth: RPCClientLimits.maxReplyDepth, maxBytes: maxFrameBytes)
-        return buffer.withUnsafeBytes { raw in
             var messages: [JSON] = []
-            var consumed = 0
-            while true {
-                let rest = UnsafeRawBufferPointer(rebasing: raw[consumed...])
-                switch decoder.next(rest) {
-                case .needMore: return (messages, consumed, false)
-                case .skip(let count): consumed += count
-                case .frame(let start, let length, let frameBytes):
-                    let frame = UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)])
+            let (consumed, broken) = buffer.withUnsafeBytes { raw in
+                decoder.split(raw) { frame in
                     if let message = try? JSON.parse(frame, limits: limits) { messages.append(message) }
-                    consumed += frameBytes
-                case .tooLarge, .malformed: return (messages, consumed, true)
                 }
             }
+            buffer.removeFirst(consumed)
+            for message in messages { inbox.deliver(message) }
+            open = !broken
         }
-    }
-
-    private func closeSocket() {
-        socket.withLock { descriptor in
-            if descriptor >= 0 { POSIX.closeFD(descriptor) }
-            descriptor = -1
-        }
-    }
-
-    private func didClose() {
-        let closeHandlers: [@Sendable () -> Void] = handlers.withLock { locked in
-            if locked.closed { return [] }
-            locked.closed = true
-            defer { locked.close = [] }
-            return locked.close
-        }
-        pending.failAll(.disconnected())
-        for handler in closeHandlers { handler() }
+        socket.close()
+        inbox.didClose()
     }
 }

@@ -22,22 +22,16 @@ public final class RPCClient: Sendable {
     /// leaves the frame to the ordinary parser.
     public typealias FrameDecoder = @Sendable (_ frame: UnsafeRawBufferPointer) -> JSON?
 
-    private struct Handlers {
-        var frameDecoder: FrameDecoder?
-        var notification: NotificationHandler?
-        var request: RequestHandler?
-        var close: [@Sendable () -> Void] = []
-        var closed = false
-    }
-
     /// Nesting limit for messages the clients receive (`RPCClientLimits.maxReplyDepth`).
     public static let maxReplyDepth = RPCClientLimits.maxReplyDepth
 
     let channel: any Channel
     let pending: RPCPendingRequests
-    /// Completes calls and answers the server's requests (the same for every client connection).
+    /// Completes calls, answers the server's requests and keeps the handlers (the same for every client
+    /// connection).
     private let inbox: RPCClientInbox
-    private let handlers = Mutex(Handlers())
+    /// The frame decoder set with `decodeFrames(with:)`.
+    private let frameDecoderSlot = Mutex<FrameDecoder?>(nil)
     /// Requests whose result the caller reads as bytes (`callForBytes`) and the frames that answered them.
     private let byteResults = Mutex(ByteResults())
 
@@ -202,36 +196,25 @@ public final class RPCClient: Sendable {
     public func sendRaw(_ payload: [UInt8]) { send(payload) }
 
     /// Sets the handler of incoming notifications (called in order on the event loop; keep it short).
-    public func onNotification(_ handler: @escaping NotificationHandler) {
-        handlers.withLock { $0.notification = handler }
-    }
+    public func onNotification(_ handler: @escaping NotificationHandler) { inbox.onNotification(handler) }
 
     /// Sets a decoder that sees each incoming frame before the ordinary parser (for replies the owner reads its own
     /// way: axdriver hands the page source on as the JSON string literal it arrived as, issue 35 item 5).
     public func decodeFrames(with decoder: @escaping FrameDecoder) {
-        handlers.withLock { $0.frameDecoder = decoder }
+        frameDecoderSlot.withLock { $0 = decoder }
     }
 
     /// The frame decoder, if one is set.
-    var frameDecoder: FrameDecoder? { handlers.withLock { $0.frameDecoder } }
+    var frameDecoder: FrameDecoder? { frameDecoderSlot.withLock { $0 } }
 
     /// Sets the handler of incoming requests (each runs in a Task; its answer is sent back).
-    public func onRequest(_ handler: @escaping RequestHandler) {
-        handlers.withLock { $0.request = handler }
-    }
+    public func onRequest(_ handler: @escaping RequestHandler) { inbox.onRequest(handler) }
 
     /// Adds a handler run once when the connection closes (at once when it already has).
-    public func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now: Bool = handlers.withLock { locked in
-            if locked.closed { return true }
-            locked.close.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
+    public func onClose(_ handler: @escaping @Sendable () -> Void) { inbox.onClose(handler) }
 
     /// True once the connection has closed.
-    public var isClosed: Bool { handlers.withLock { $0.closed } }
+    public var isClosed: Bool { inbox.isClosed }
 
     /// Closes the connection; pending calls fail with -32020 (disconnected).
     public func close() async {
@@ -252,23 +235,13 @@ public final class RPCClient: Sendable {
         return true
     }
 
-    func didClose() {
-        let hs: [@Sendable () -> Void] = handlers.withLock { locked in
-            if locked.closed { return [] }
-            locked.closed = true
-            defer { locked.close = [] }
-            return locked.close
-        }
-        pending.failAll(.disconnected())
-        for handler in hs { handler() }
-    }
+    func didClose() { inbox.didClose() }
 
     /// Dispatches one incoming message (on the event loop).
     func received(_ message: JSON) {
         // The contract the handler relies on (notifications are delivered in order): checked in debug builds.
         channel.eventLoop.assertInEventLoop()
-        let (notification, request) = handlers.withLock { ($0.notification, $0.request) }
-        inbox.deliver(message, notification: notification, request: request)
+        inbox.deliver(message)
     }
 }
 
@@ -300,21 +273,11 @@ final class RPCClientHandler: ChannelInboundHandler {
         var fatal = false
         let frameDecoder = box.value?.frameDecoder
         let consumed: Int = inbound!.withUnsafeReadableBytes { raw in
-            var total = 0
-            while true {
-                let rest = UnsafeRawBufferPointer(rebasing: raw[total...])
-                switch decoder.next(rest) {
-                case .needMore: return total
-                case .skip(let count): total += count
-                case .frame(let start, let length, let consumed):
-                    let frame = UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)])
-                    if let message = message(of: frame, frameDecoder) { messages.append(message) }
-                    total += consumed
-                case .tooLarge, .malformed:
-                    fatal = true
-                    return total
-                }
+            let (taken, broken) = decoder.split(raw) { frame in
+                if let message = message(of: frame, frameDecoder) { messages.append(message) }
             }
+            fatal = broken
+            return taken
         }
         inbound!.moveReaderIndex(forwardBy: consumed)
         if inbound!.readableBytes == 0 { inbound = nil }

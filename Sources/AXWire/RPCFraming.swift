@@ -51,6 +51,26 @@ package struct RPCFrameDecoder {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
+    /// Splits off the complete frames at the start of `buffer`, handing each to `frame` in order. Answers the bytes
+    /// they (and the whitespace between them) took, and whether the stream broke: a frame over `maxFrameBytes` or
+    /// malformed headers, after which nothing more can be read from it.
+    package mutating func split(_ buffer: UnsafeRawBufferPointer, frame: (UnsafeRawBufferPointer) -> Void) -> (
+        consumed: Int, broken: Bool
+    ) {
+        var consumed = 0
+        while true {
+            let rest = UnsafeRawBufferPointer(rebasing: buffer[consumed...])
+            switch next(rest) {
+            case .needMore: return (consumed, false)
+            case .skip(let count): consumed += count
+            case .frame(let start, let length, let frameBytes):
+                frame(UnsafeRawBufferPointer(rebasing: rest[start..<(start + length)]))
+                consumed += frameBytes
+            case .tooLarge, .malformed: return (consumed, true)
+            }
+        }
+    }
+
     /// Looks at `buf` (the unconsumed bytes) and tells what comes next. After `.frame`/`.skip` the caller
     /// must drop `consumed` bytes before calling again.
     package mutating func next(_ buf: UnsafeRawBufferPointer) -> Next {
