@@ -251,18 +251,11 @@ package final class KeyForwarding: KeyForwarder, Sendable {
 }
 
 extension AppBridge {
-    /// `Component.GrabFocus` from an AT moves keyboard (engine) focus too when the item can take it (D-FOCUS-8),
-    /// as GrabFocus does in a desktop toolkit, so the next Tab or arrow key continues from there. Runs after the
-    /// reply, off the bus thread: the engine may ask the app (`shouldUpdateFocus`) first.
+    /// `Component.GrabFocus` from an AT moves keyboard (engine) focus too when the item can take it (D-FOCUS-8; the
+    /// rule and its guard against a late follow are the hub's). Runs after the reply, off the bus thread.
     func engineFocusFollowsGrab(_ element: String) {
         let hub = self.hub
         let app = appID
-        Task {
-            guard let context = try? hub.focusContext(app: app), context.engineFocused != element,
-                context.engine.isFocusable(element)
-            else { return }
-            _ = try? await hub.updateEngineFocus(
-                app: app, heading: FocusHeading.none.rawValue, target: element, simulate: false)
-        }
+        Task { await hub.engineFocusFollowsGrab(app: app, element: element) }
     }
 }

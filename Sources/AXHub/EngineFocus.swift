@@ -103,10 +103,12 @@ extension Hub {
 
     /// Runs a focus update: asks the app's `shouldUpdateFocus` when it opted in (C12), moves engine focus
     /// (accessibility focus follows onto elements, D-FOCUS-3), asks the app to scroll the item into view (C25)
-    /// and tells it `didUpdateFocus` (C13). `simulate` answers without changing anything (C33).
-    package func updateEngineFocus(app: String, heading: String, target: String?, simulate: Bool) async throws
-        -> FocusUpdateOutcome
-    {
+    /// and tells it `didUpdateFocus` (C13). `simulate` answers without changing anything (C33). With `expectedFocus`,
+    /// the move is made only while accessibility focus is still on that element, checked under the lock where the
+    /// move is made (`to` is nil when it was not).
+    package func updateEngineFocus(
+        app: String, heading: String, target: String?, simulate: Bool, whileFocusedOn expectedFocus: String? = nil
+    ) async throws -> FocusUpdateOutcome {
         let context = try focusContext(app: app)
         let from = context.engineFocused
         let engine = context.engine
@@ -150,26 +152,44 @@ extension Hub {
                 outcome.cancelledBy = refusing
                 return outcome
             }
-            apply(
+            let moved = apply(
                 app: app, to: decision.item, heading: heading,
-                reason: target != nil || focusHeading == .none ? "request" : "move")
+                reason: target != nil || focusHeading == .none ? "request" : "move", whileFocusedOn: expectedFocus)
+            guard moved else {
+                outcome.to = nil
+                return outcome
+            }
             if let provider {
-                if let scroll = decision.scroll {
-                    let request = ActionRequest(
-                        .scrollToVisible(contentOffset: scroll.contentOffset), target: scroll.container,
-                        elementID: decision.item)
-                    let handled = (try? await provider.perform(request, timeout: actionTimeout)) ?? false
+                let handled = await tellAppFocusMoved(
+                    provider, decision, askers: askers, context: context, views: engine.index.views)
+                if let scroll = decision.scroll, let handled {
                     outcome.scroll = (scroll.container, scroll.contentOffset, handled)
                 }
-                for asker in askers {
-                    let request = ActionRequest(
-                        .didUpdateFocus(context: context), target: asker, elementID: decision.item)
-                    _ = try? await provider.perform(request, timeout: actionTimeout)
-                }
-                await selectFollowingFocus(decision.item, views: engine.index.views, provider: provider)
             }
             return outcome
         }
+    }
+
+    /// After focus moved to `decision.item`: asks the app to scroll it into view (C25), tells the askers
+    /// `didUpdateFocus` (C13) and lets a `selectionFollowsFocus` view select it. Whether the scroll was handled (nil
+    /// when none was asked).
+    func tellAppFocusMoved(
+        _ provider: any ActionProvider, _ decision: FocusDecision, askers: [String], context: JSON,
+        views: ViewHierarchy
+    ) async -> Bool? {
+        var scrollHandled: Bool?
+        if let scroll = decision.scroll {
+            let request = ActionRequest(
+                .scrollToVisible(contentOffset: scroll.contentOffset), target: scroll.container,
+                elementID: decision.item)
+            scrollHandled = (try? await provider.perform(request, timeout: actionTimeout)) ?? false
+        }
+        for asker in askers {
+            let request = ActionRequest(.didUpdateFocus(context: context), target: asker, elementID: decision.item)
+            _ = try? await provider.perform(request, timeout: actionTimeout)
+        }
+        await selectFollowingFocus(decision.item, views: views, provider: provider)
+        return scrollHandled
     }
 
     /// `selectionFollowsFocus` (D-FOCUS-SEL-1): after focus moved onto a cell of such a table or collection view, the
@@ -204,17 +224,36 @@ extension Hub {
         return nil
     }
 
-    /// Moves engine focus to `item` (nil clears it) and emits what changed.
+    /// Moves engine focus to `item` (nil clears it) and emits what changed; with `expectedFocus`, only while
+    /// accessibility focus is on that element. Whether it moved (or was already there).
     /// Waits on the app (`wait.for`) wake up when accessibility focus followed (D-WAIT-FOCUS-1).
-    func apply(app: String, to item: String?, heading: String, reason: String) {
-        let (events, wake): ([HubEvent], [@Sendable () -> Void]) = state.withLock { locked in
-            guard let appState = locked.apps[app] else { return ([], []) }
+    @discardableResult
+    func apply(
+        app: String, to item: String?, heading: String, reason: String, whileFocusedOn expectedFocus: String? = nil
+    ) -> Bool {
+        let (moved, events, wake): (Bool, [HubEvent], [@Sendable () -> Void]) = state.withLock { locked in
+            guard let appState = locked.apps[app] else { return (false, [], []) }
+            if let expectedFocus, appState.focusedID != expectedFocus { return (false, [], []) }
             let focusBefore = appState.focusedID
             let events = Hub.setEngineFocus(appState, to: item, heading: heading, reason: reason)
-            return (events, appState.focusedID != focusBefore ? appState.takeWaiters() : [])
+            return (true, events, appState.focusedID != focusBefore ? appState.takeWaiters() : [])
         }
         emit(events)
         for waiter in wake { waiter() }
+        return moved
+    }
+
+    /// An assistive technology's `Component.GrabFocus` put accessibility focus on `element`: keyboard (engine) focus
+    /// follows when the element can take it (D-FOCUS-8), as GrabFocus does in a desktop toolkit, so the next Tab or
+    /// arrow key continues from there. The bridge runs this after the grab's reply, off the bus thread (the engine may
+    /// ask the app `shouldUpdateFocus` first), so it can run late, after a later grab or key: it then moves nothing,
+    /// because accessibility focus is no longer on `element` where the move is made.
+    package func engineFocusFollowsGrab(app: String, element: String) async {
+        guard let context = try? focusContext(app: app), context.snapshot.focusedID == element,
+            context.engineFocused != element, context.engine.isFocusable(element)
+        else { return }
+        _ = try? await updateEngineFocus(
+            app: app, heading: FocusHeading.none.rawValue, target: element, simulate: false, whileFocusedOn: element)
     }
 
     /// The engine-focus change itself (under the lock): remembers the group's last item (C22) and lets

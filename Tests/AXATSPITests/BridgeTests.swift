@@ -439,6 +439,35 @@ final class BridgeActionTests: XCTestCase {
         XCTAssertTrue(try fixture.states(help.path).contains(St.focused))
     }
 
+    /// Keyboard focus follows each GrabFocus after the reply (D-FOCUS-8); a burst of grabs must end where the last
+    /// one went, on both focuses. Each follow ran in a task of its own, so a late one for an earlier grab could pull
+    /// focus back (seen once in CI: the element grabbed before was FOCUSED again).
+    func testABurstOfGrabsEndsOnTheLastOne() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        let seen = try fixture.walk()
+        let edit = try fixture.node(id: "edit", in: seen)
+        let help = try fixture.node(id: "help", in: seen)
+        // 300 grabs sent without waiting for their replies, so their follows start close together, then one more
+        // on `help` whose reply says the bridge has handled them all.
+        for round in 0..<300 {
+            let node = round.isMultiple(of: 2) ? help : edit
+            try fixture.client.send(
+                DBusMessage.methodCall(
+                    destination: fixture.dest, path: node.path, interface: "org.a11y.atspi.Component",
+                    member: "GrabFocus"))
+        }
+        XCTAssertTrue(try fixture.call(help.path, "org.a11y.atspi.Component", "GrabFocus").reader().readBool())
+        // Give the follows time to run, then read both focuses.
+        try await Task.sleep(for: .milliseconds(400))
+        let snapshot = try fixture.hub.snapshot(fixture.app)
+        XCTAssertEqual(snapshot.focusedID.flatMap { snapshot.tree[$0]?.identifier }, "help")
+        let engineFocused = try fixture.hub.focusContext(app: fixture.app).engineFocused
+        XCTAssertEqual(engineFocused.flatMap { snapshot.tree[$0]?.identifier }, "help")
+        XCTAssertFalse(try fixture.states(edit.path).contains(St.focused))
+        XCTAssertTrue(try fixture.states(help.path).contains(St.focused))
+    }
+
     func testHierarchyUpdatesBecomeEvents() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
