@@ -83,13 +83,14 @@ public final class AXClient: Sendable {
     }
 
     /// Calls a catalog method (Sources/AXProtocol): `call(.treeGet, [.format: "json"])` compiles only with keys the
-    /// method declares; adds `app` as `call(_:_:timeout:addApp:)` does.
+    /// method declares, and its answer is read by the members the method declares (`reply[.count]`); adds `app` as
+    /// `call(_:_:timeout:addApp:)` does.
     @discardableResult
     public func call<Spec>(
         _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], timeout: Duration = .seconds(30),
         addApp: Bool = true
-    ) async throws(AXClientError) -> JSON {
-        try await call(method.wireName, params.object, timeout: timeout, addApp: addApp)
+    ) async throws(AXClientError) -> RPCReply<Spec.Member> {
+        RPCReply(try await call(method.wireName, params.object, timeout: timeout, addApp: addApp))
     }
 
     /// A locator for a selector (Specs/selectors.md); nothing is looked up until it is used.
@@ -115,7 +116,7 @@ public final class AXClient: Sendable {
     /// The app's tree as JSON (`tree.get`), every element decoded; `fields` sends only these element fields (e.g.
     /// `["role", "label", "value", "states", "children"]`; `id` always). `treeReply` decodes only what is read.
     public func tree(depth: Int? = nil, fields: [String]? = nil) async throws(AXClientError) -> JSON {
-        try await call(.treeGet, Self.treeParams(depth: depth, fields: fields))
+        try await call(.treeGet, Self.treeParams(depth: depth, fields: fields)).json
     }
 
     /// The app's tree (`tree.get`) decoded as far as the caller reads it (D-CLIENT-TREE-2): `app`, `revision`,
@@ -124,7 +125,7 @@ public final class AXClient: Sendable {
         let params = Self.treeParams(depth: depth, fields: fields)
         guard tracing.withLock({ $0 }) == nil else {
             // A recorded call keeps its result in the trace: read whole, through `call`.
-            return try AXTreeReply(.parsed(try await call(.treeGet, params)))
+            return try AXTreeReply(.parsed(try await call(.treeGet, params).json))
         }
         var full = params.object
         if let app, full[rpcAppParameter] == nil {
@@ -152,9 +153,10 @@ public final class AXClient: Sendable {
     /// consumer stops iterating.
     public func events(_ names: [String]) async throws(AXClientError) -> AsyncStream<AXEvent> {
         let result = try await call(.eventsSubscribe, [.events: JSON(names)])
-        guard let subscription = result["subscription"]?.intValue else {
+        guard let subscription = result[.subscription]?.intValue else {
             throw AXClientError(
-                code: RPCError.Code.internalError, message: "events.subscribe returned no subscription", data: result)
+                code: RPCError.Code.internalError, message: "events.subscribe returned no subscription",
+                data: result.json)
         }
         let (stream, continuation) = AsyncStream<AXEvent>.makeStream()
         subscriptions.withLock { $0[subscription] = continuation }

@@ -23,14 +23,14 @@ extension AXClient {
         if let checks { params[.checks] = JSON(checks) }
         if let suppress { params[.suppress] = .array(suppress) }
         if let report { params[.report] = .string(report) }
-        return try await call(.auditRun, params)
+        return try await call(.auditRun, params).json
     }
 
     /// `speech.describe`: what VoiceOver and Orca say for the element (`model`: `voiceOver` or `orca`).
     public func speech(_ locator: Locator, model: String? = nil) async throws(AXClientError) -> JSON {
         var params: RPCParams<RPCCatalog.SpeechDescribe.Param> = [.target: locator.target]
         if let model { params[.model] = .string(model) }
-        return try await call(.speechDescribe, params)
+        return try await call(.speechDescribe, params).json
     }
 
     /// `speech.walk`: every element in reading order with what each screen reader says.
@@ -38,14 +38,14 @@ extension AXClient {
         var params: RPCParams<RPCCatalog.SpeechWalk.Param> = [:]
         if let model { params[.model] = .string(model) }
         if let limit { params[.limit] = JSON(limit) }
-        return try await call(.speechWalk, params)
+        return try await call(.speechWalk, params).json
     }
 
     /// `tree.render`: a wireframe (`svg`, or `png` through the server's rsvg-convert).
     public func render(format: String = "svg", overlays: [String]? = nil) async throws(AXClientError) -> JSON {
         var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: .string(format)]
         if let overlays { params[.overlay] = JSON(overlays) }
-        return try await call(.treeRender, params)
+        return try await call(.treeRender, params).json
     }
 }
 
@@ -62,10 +62,10 @@ public struct AXKeyboard: Sendable {
         let (key, modifiers, orca) = try Self.parse(chord)
         var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
         if !modifiers.isEmpty { params[.modifiers] = JSON(modifiers) }
-        guard orca else { return try await client.call(.inputKey, params) }
+        guard orca else { return try await client.call(.inputKey, params).json }
         try await client.call(.inputKey, [.key: "Insert", .phase: "press"])
         do {
-            let answer = try await client.call(.inputKey, params)
+            let answer = try await client.call(.inputKey, params).json
             try await client.call(.inputKey, [.key: "Insert", .phase: "release"])
             return answer
         } catch {
@@ -79,7 +79,7 @@ public struct AXKeyboard: Sendable {
     public func type(_ text: String, into locator: Locator? = nil) async throws(AXClientError) -> JSON {
         var params: RPCParams<RPCCatalog.InputType.Param> = [.text: .string(text)]
         if let locator { params[.target] = locator.target }
-        return try await client.call(.inputType, params)
+        return try await client.call(.inputType, params).json
     }
 
     /// `("Tab", ["shift"], false)` for `"Shift+Tab"`; an upper-case letter with Shift becomes its lower-case keysym.
@@ -116,39 +116,39 @@ public struct AXFocusEngine: Sendable {
     /// `focus.move`: `next` (Tab), `previous` (Shift+Tab), `up`, `down`, `left`, `right`.
     @discardableResult
     public func move(_ direction: String = "next") async throws(AXClientError) -> JSON {
-        try await client.call(.focusMove, [.direction: .string(direction)])
+        try await client.call(.focusMove, [.direction: .string(direction)]).json
     }
 
     /// `focus.query`: where focus would go, changing nothing.
     public func query(_ direction: String = "next") async throws(AXClientError) -> JSON {
-        try await client.call(.focusQuery, [.direction: .string(direction)])
+        try await client.call(.focusQuery, [.direction: .string(direction)]).json
     }
 
     /// `focus.explain`: whether the element can take keyboard focus, check by check.
     public func explain(_ locator: Locator) async throws(AXClientError) -> JSON {
-        try await client.call(.focusExplain, [.target: locator.target])
+        try await client.call(.focusExplain, [.target: locator.target]).json
     }
 
     /// `focus.status`: the engine's focus, groups, Tab sequence and guides.
     public func status() async throws(AXClientError) -> JSON {
-        try await client.call(.focusStatus)
+        try await client.call(.focusStatus).json
     }
 
     /// `focus.update`: a focus request for the element (nil: evaluate the default focus again).
     @discardableResult
     public func update(_ locator: Locator? = nil) async throws(AXClientError) -> JSON {
-        try await client.call(.focusUpdate, locator.map { [.target: $0.target] } ?? [:])
+        try await client.call(.focusUpdate, locator.map { [.target: $0.target] } ?? [:]).json
     }
 
     /// `focus.items`: the focusable items in Tab order.
     public func items() async throws(AXClientError) -> [JSON] {
-        try await client.call(.focusItems)["items"]?.arrayValue ?? []
+        try await client.call(.focusItems)[.items]?.arrayValue ?? []
     }
 
     /// `focus.activate`: a press on the engine-focused item.
     @discardableResult
     public func activate() async throws(AXClientError) -> JSON {
-        try await client.call(.focusActivate)
+        try await client.call(.focusActivate).json
     }
 }
 
@@ -158,20 +158,20 @@ public struct AXRotors: Sendable {
 
     /// `rotor.list` at the accessibility focus.
     public func list() async throws(AXClientError) -> JSON {
-        try await client.call(.rotorList)
+        try await client.call(.rotorList).json
     }
 
     /// `rotor.next`: the next item of `rotor` after the accessibility focus (moving it there unless `moveFocus`
     /// is false).
     @discardableResult
     public func next(_ rotor: String, moveFocus: Bool = true) async throws(AXClientError) -> JSON {
-        try await client.call(.rotorNext, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)])
+        try await client.call(.rotorNext, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)]).json
     }
 
     /// `rotor.previous`: the item of `rotor` before the accessibility focus.
     @discardableResult
     public func previous(_ rotor: String, moveFocus: Bool = true) async throws(AXClientError) -> JSON {
-        try await client.call(.rotorPrevious, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)])
+        try await client.call(.rotorPrevious, [.rotor: .string(rotor), .moveFocus: .bool(moveFocus)]).json
     }
 }
 
@@ -226,7 +226,7 @@ extension AXClient {
     /// from (`sources`, `keys`) and who read them (`reader`; D-SET-1). Changes arrive as `a11y.settingsChanged`
     /// (`events(["a11y.settingsChanged"])`).
     public func accessibilitySettings() async throws(AXClientError) -> JSON {
-        try await call(.a11ySettings, [:], addApp: false)
+        try await call(.a11ySettings, [:], addApp: false).json
     }
 }
 
@@ -243,6 +243,6 @@ extension AXClient {
             params[.timeoutMs] = JSON(timeoutMs)
             wait = max(wait, .milliseconds(timeoutMs) + .seconds(5))
         }
-        return try await call(.appReset, params, timeout: wait)
+        return try await call(.appReset, params, timeout: wait).json
     }
 }

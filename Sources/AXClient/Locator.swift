@@ -54,18 +54,18 @@ public struct Locator: Sendable {
 
     /// How many elements match now (never waits).
     public func count() async throws(AXClientError) -> Int {
-        try await client.call(.queryCount, [.selector: .string(selector)])["count"]?.intValue ?? 0
+        try await client.call(.queryCount, [.selector: .string(selector)])[.count]?.intValue ?? 0
     }
 
     /// The one matching element now (never waits).
     public func element() async throws(AXClientError) -> AXElement {
-        AXElement(json: try await client.call(.queryOne, [.selector: .string(selector)]))
+        AXElement(json: try await client.call(.queryOne, [.selector: .string(selector)]).json)
     }
 
     /// Every matching element now, in document order.
     public func all() async throws(AXClientError) -> [AXElement] {
         let result = try await client.call(.queryFind, [.selector: .string(selector)])
-        return result["elements"]?.arrayValue?.map(AXElement.init(json:)) ?? []
+        return result[.elements]?.arrayValue?.map(AXElement.init(json:)) ?? []
     }
 
     /// Waits until the element reaches `state` (with `value` for `.value` and `.label`); returns it when attached.
@@ -80,7 +80,7 @@ public struct Locator: Sendable {
             params[.value] = .string(value)
         }
         let result = try await client.call(.waitFor, params, timeout: timeout + .seconds(10))
-        return result["element"].map(AXElement.init(json:))
+        return result[.element].map(AXElement.init(json:))
     }
 
     // MARK: Reading
@@ -176,14 +176,14 @@ public struct Locator: Sendable {
 
     private func act<Spec>(
         _ method: RPCMethod<Spec>, _ extra: RPCParams<Spec.Param>, waitUntil state: WaitState, timeout: Duration
-    ) async throws(AXClientError) -> Bool where Spec.Param: RPCTargetParameterKey {
+    ) async throws(AXClientError) -> Bool where Spec.Param: RPCTargetParameterKey, Spec.Member: RPCPerformedResultKey {
         try await waitFor(.visible, timeout: timeout)
         if state == .enabled {
             try await waitFor(.enabled, timeout: timeout)
         }
         var params = extra
         params[.target] = target
-        return try await client.call(method, params)["performed"]?.boolValue ?? false
+        return try await client.call(method, params)[.performed]?.boolValue ?? false
     }
 }
 

@@ -1,5 +1,6 @@
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXRPCClient
 import Synchronization
 
@@ -31,14 +32,17 @@ public struct AXTreeReply: Sendable {
         }
     }
 
+    /// The members of `tree.get`'s answer.
+    typealias Member = RPCCatalog.TreeGet.Member
+
     /// The app's id.
-    public var app: String? { head["app"]?.stringValue }
+    public var app: String? { head[Member.app.rawValue]?.stringValue }
     /// The tree's revision the answer shows.
-    public var revision: Int? { head["revision"]?.intValue }
+    public var revision: Int? { head[Member.revision.rawValue]?.intValue }
     /// How many elements the answer carries.
-    public var count: Int? { head["count"]?.intValue }
+    public var count: Int? { head[Member.count.rawValue]?.intValue }
     /// Where the answer left elements out (`{id, kind: depth|children, omitted}`).
-    public var truncated: [JSON] { head["truncated"]?.arrayValue ?? [] }
+    public var truncated: [JSON] { head[Member.truncated.rawValue]?.arrayValue ?? [] }
 
     /// The top-level elements (each with its `children`), decoded on the first call.
     public func windows() throws(AXClientError) -> [JSON] {
@@ -56,7 +60,7 @@ public struct AXTreeReply: Sendable {
     public func json() throws(AXClientError) -> JSON {
         guard storage.bytes != nil else { return .object(head) }
         var whole = head
-        whole["windows"] = .array(try windows())
+        whole[Member.windows.rawValue] = .array(try windows())
         return .object(whole)
     }
 
@@ -88,7 +92,8 @@ public struct AXTreeReply: Sendable {
                 code: RPCError.Code.internalError, message: "tree.get: the answer is not a JSON object", data: decoded)
         }
         self.init(
-            head: object, storage: Storage(bytes: nil, windowsRange: 0..<0, windows: object["windows"]?.arrayValue))
+            head: object,
+            storage: Storage(bytes: nil, windowsRange: 0..<0, windows: object[Member.windows.rawValue]?.arrayValue))
     }
 
     static let windowsKey: [UInt8] = Array(#""windows":["#.utf8)
@@ -110,7 +115,8 @@ public struct AXTreeReply: Sendable {
         guard closes(frame, range) else { return nil }
         // The result sits one level inside the message, `windows`' elements two.
         let limits = JSONParseLimits(maxDepth: RPCClient.maxReplyDepth - 1, maxBytes: max(head.count, 1))
-        guard case .object(let object)? = try? JSON.parse(head, limits: limits), object["windows"] == .array([])
+        guard case .object(let object)? = try? JSON.parse(head, limits: limits),
+            object[Member.windows.rawValue] == .array([])
         else { return nil }
         return (object, range)
     }
@@ -163,7 +169,7 @@ public struct AXTreeReply: Sendable {
         if case .array(let windows)? = parsed { return windows }
         let whole: JSON
         do { whole = try bytes.decodedWhole() } catch { throw AXClientError(error) }
-        guard let windows = whole["windows"]?.arrayValue else {
+        guard let windows = whole[Member.windows.rawValue]?.arrayValue else {
             throw AXClientError(
                 code: RPCError.Code.internalError, message: "tree.get: the answer has no windows array", data: nil)
         }

@@ -141,10 +141,46 @@ public enum RPCNoParam: String, RPCParameterKey {
     public static var allCases: [RPCNoParam] { [] }
 }
 
-/// One method's declaration: a type whose `Param` is its key set and whose `entry` says the rest.
+/// The members of one method's result object (or of each object of its array): a closed set, each with its JSON
+/// kind, declared with the method (D-CATALOG-5). Clients read an answer by these keys, and the conformance runner
+/// holds every answer to them.
+public protocol RPCResultKey: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+    /// The JSON kind of the value.
+    var kind: RPCParamKind { get }
+    /// The members whose value may be `null`.
+    static var nullable: Set<Self> { get }
+}
+
+extension RPCResultKey {
+    /// No member is `null`.
+    public static var nullable: Set<Self> { [] }
+}
+
+/// The member set of a method that acts and answers whether the app performed it (`performed`).
+public protocol RPCPerformedResultKey: RPCResultKey {
+    /// The `performed` member (boolean).
+    static var performed: Self { get }
+}
+
+/// The member set of a method whose result is not an object of members (an element, a string, `null`).
+public enum RPCNoMember: String, RPCResultKey {
+    /// Never answered: the type has to have a case to be a string enum.
+    case none = ""
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind { .any }
+
+    /// No members.
+    public static var allCases: [RPCNoMember] { [] }
+}
+
+/// One method's declaration: a type whose `Param` is its key set, whose `Member` is its result's member set and whose
+/// `entry` says the rest.
 public protocol RPCMethodSpec: Sendable {
     /// The method's parameter keys.
     associatedtype Param: RPCParameterKey
+    /// The members of the method's result (`RPCNoMember` when it answers no object of members).
+    associatedtype Member: RPCResultKey = RPCNoMember
     /// What the catalog says about the method.
     static var entry: RPCMethodEntry { get }
 }
@@ -159,20 +195,63 @@ public struct RPCParamEntry: Sendable, Equatable {
     public let values: [String]?
 }
 
+/// A declared member of a method's result: its key, its JSON kind and whether it may be `null`.
+public struct RPCResultMemberEntry: Sendable, Equatable {
+    /// The key.
+    public let name: String
+    /// The JSON kind of its value.
+    public let kind: RPCParamKind
+    /// Whether its value may be `null`.
+    public let nullable: Bool
+
+    /// Why `value` is not of the member's kind (nil when it is).
+    func mismatch(_ value: JSON) -> String? {
+        if value == .null { return nullable ? nil : "null, which it is not declared to be" }
+        let fits: Bool
+        switch kind {
+        case .string: fits = value.stringValue != nil
+        case .integer: fits = value.doubleValue.map { $0.rounded() == $0 } ?? false
+        case .number, .boolean, .array, .object: fits = value.typeName == kind.rawValue
+        case .target: fits = value.stringValue != nil || value.objectValue != nil
+        case .point: fits = value.arrayValue != nil || value.objectValue != nil
+        case .any: fits = true
+        }
+        return fits ? nil : "\(value.typeName) instead of \(kind.rawValue == "integer" ? "an" : "a") \(kind.rawValue)"
+    }
+
+    /// The member as protocol.json lists it: `{"name": …, "kind": …}`, with `"nullable": true` when it may be null.
+    var json: JSON {
+        var object: JSONObject = ["name": .string(name), "kind": .string(kind.rawValue)]
+        if nullable { object["nullable"] = true }
+        return .object(object)
+    }
+
+    /// The members of `keys`, in declaration order.
+    static func of<Key: RPCResultKey>(_ keys: Key.Type) -> [RPCResultMemberEntry] {
+        Key.allCases.map { RPCResultMemberEntry(name: $0.rawValue, kind: $0.kind, nullable: Key.nullable.contains($0)) }
+    }
+}
+
 /// What a method answers: the JSON form of its result and the members it may have, declared with the method
 /// (Specs/protocol.md §Methods describes each member). The conformance runner checks every answer it sees against
 /// it, so a member added on one side only fails a case that names the method (D-CATALOG-5).
 public enum RPCResultShape: Sendable, Equatable {
     /// An object whose members are among these (a member may be absent from some answers).
-    case object([String])
+    case object([RPCResultMemberEntry])
     /// An array of objects whose members are among these.
-    case objects([String])
+    case objects([RPCResultMemberEntry])
     /// An element object (Specs/protocol.md §Common shapes: `id`, `role`, … and the fields the method adds).
     case element
     /// A string.
     case string
     /// `null`.
     case null
+
+    /// An object of the members `keys` declares.
+    static func object<Key: RPCResultKey>(_ keys: Key.Type) -> Self { .object(RPCResultMemberEntry.of(keys)) }
+
+    /// An array of objects of the members `keys` declares.
+    static func objects<Key: RPCResultKey>(_ keys: Key.Type) -> Self { .objects(RPCResultMemberEntry.of(keys)) }
 
     /// Why `result` does not have this shape (nil when it has): the first member not declared, or the JSON kind
     /// found instead of the declared one.
@@ -187,14 +266,19 @@ public enum RPCResultShape: Sendable, Equatable {
     }
 
     /// Why `result` is not an object of `members`.
-    private static func objectMismatch(_ result: JSON, _ members: [String]) -> String? {
+    private static func objectMismatch(_ result: JSON, _ members: [RPCResultMemberEntry]) -> String? {
         guard case .object(let object) = result else { return "\(result.typeName) instead of an object" }
-        for key in object.keys where !members.contains(key) { return "the member `\(key)`, which is not declared" }
+        for (key, value) in object {
+            guard let member = members.first(where: { $0.name == key }) else {
+                return "the member `\(key)`, which is not declared"
+            }
+            if let why = member.mismatch(value) { return "the member `\(key)` as \(why)" }
+        }
         return nil
     }
 
     /// Why `result` is not an array of objects of `members`.
-    private static func arrayMismatch(_ result: JSON, _ members: [String]) -> String? {
+    private static func arrayMismatch(_ result: JSON, _ members: [RPCResultMemberEntry]) -> String? {
         guard case .array(let items) = result else { return "\(result.typeName) instead of an array" }
         for item in items {
             if let why = objectMismatch(item, members) { return "an item: " + why }
@@ -205,8 +289,8 @@ public enum RPCResultShape: Sendable, Equatable {
     /// The shape as protocol.json lists it: `{"kind": …, "members": […]}`.
     public var json: JSON {
         switch self {
-        case .object(let members): ["kind": "object", "members": JSON(members)]
-        case .objects(let members): ["kind": "array of objects", "members": JSON(members)]
+        case .object(let members): ["kind": "object", "members": .array(members.map(\.json))]
+        case .objects(let members): ["kind": "array of objects", "members": .array(members.map(\.json))]
         case .element: ["kind": "element"]
         case .string: ["kind": "string"]
         case .null: ["kind": "null"]
@@ -217,8 +301,8 @@ public enum RPCResultShape: Sendable, Equatable {
     /// `null`.
     public var markdown: String {
         switch self {
-        case .object(let members): "`{" + members.joined(separator: ", ") + "}`"
-        case .objects(let members): "`[{" + members.joined(separator: ", ") + "}]`"
+        case .object(let members): "`{" + members.map(\.name).joined(separator: ", ") + "}`"
+        case .objects(let members): "`[{" + members.map(\.name).joined(separator: ", ") + "}]`"
         case .element: "element"
         case .string: "string"
         case .null: "`null`"
@@ -292,6 +376,19 @@ public struct RPCParams<Key: RPCParameterKey>: Sendable, ExpressibleByDictionary
         get { object[key.rawValue] }
         set { object[key.rawValue] = newValue }
     }
+}
+
+/// A method's answer, read by the members its catalog entry declares (D-CATALOG-5): `reply[.count]?.intValue`
+/// compiles only with a member the method answers, and the conformance runner holds the server to each member's kind.
+public struct RPCReply<Member: RPCResultKey>: Sendable {
+    /// The answer as it came.
+    public let json: JSON
+
+    /// The answer `json`, read by `Member`.
+    public init(_ json: JSON) { self.json = json }
+
+    /// The value of `member` (nil when the answer does not have it).
+    public subscript(member: Member) -> JSON? { json[member.rawValue] }
 }
 
 /// One request as it goes on the wire, built from the catalog's typed keys: the method's name and its by-name

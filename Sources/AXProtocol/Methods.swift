@@ -214,6 +214,122 @@ public enum RPCMethodName: String, CaseIterable, Sendable {
 /// The typed method declarations (one type per method).
 public enum RPCCatalog {}
 
+/// The members of an element action's result (`action.<name>`).
+public enum RPCActionResultMember: String, RPCPerformedResultKey {
+    /// `performed` (boolean).
+    case performed
+    /// `element` (string or null).
+    case element
+    /// `revisionBefore` (integer).
+    case revisionBefore
+    /// `revisionAfter` (integer).
+    case revisionAfter
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind {
+        switch self {
+        case .performed: .boolean
+        case .element: .string
+        case .revisionBefore, .revisionAfter: .integer
+        }
+    }
+
+    /// The members whose value may be `null`.
+    public static let nullable: Set<Self> = [.element]
+}
+
+/// The members of a step's result to another element (`element.atPoint`, `element.cell`, `element.next`,
+/// `element.previous`).
+public enum RPCElementStepMember: String, RPCResultKey {
+    /// `element` (string or null).
+    case element
+    /// `view` (string).
+    case view
+    /// `node` (object or null).
+    case node
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind {
+        switch self {
+        case .element, .view: .string
+        case .node: .object
+        }
+    }
+
+    /// The members whose value may be `null`.
+    public static let nullable: Set<Self> = [.element, .node]
+}
+
+/// The members of a focus update's result (`focus.move`, `focus.update`).
+public enum RPCFocusMoveMember: String, RPCResultKey {
+    /// `from` (string or null).
+    case from
+    /// `to` (string or null).
+    case to
+    /// `heading` (string).
+    case heading
+    /// `moved` (boolean).
+    case moved
+    /// `guide` (string or null).
+    case guide
+    /// `preferredChain` (array).
+    case preferredChain
+    /// `scroll` (object or null).
+    case scroll
+    /// `element` (object).
+    case element
+    /// `failure` (string).
+    case failure
+    /// `message` (string).
+    case message
+    /// `cancelledBy` (string).
+    case cancelledBy
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind {
+        switch self {
+        case .from, .to, .heading, .guide, .failure, .message, .cancelledBy: .string
+        case .moved: .boolean
+        case .preferredChain: .array
+        case .scroll, .element: .object
+        }
+    }
+
+    /// The members whose value may be `null`.
+    public static let nullable: Set<Self> = [.from, .to, .guide, .scroll]
+}
+
+/// The members of a rotor step's result (`rotor.next`, `rotor.previous`).
+public enum RPCRotorStepMember: String, RPCResultKey {
+    /// `rotor` (object).
+    case rotor
+    /// `direction` (string).
+    case direction
+    /// `from` (object or null).
+    case from
+    /// `item` (object or null).
+    case item
+    /// `end` (boolean).
+    case end
+    /// `searched` (integer).
+    case searched
+    /// `focusMoved` (boolean).
+    case focusMoved
+
+    /// The JSON kind of the value.
+    public var kind: RPCParamKind {
+        switch self {
+        case .rotor, .from, .item: .object
+        case .direction: .string
+        case .end, .focusMoved: .boolean
+        case .searched: .integer
+        }
+    }
+
+    /// The members whose value may be `null`.
+    public static let nullable: Set<Self> = [.from, .item]
+}
+
 extension RPCCatalog {
     /// `initialize`: Starts the session: chooses the role and answers the protocol version, server info and capabilities.
     public enum Initialize: RPCMethodSpec {
@@ -240,12 +356,29 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `initialize`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `protocolVersion` (string).
+            case protocolVersion
+            /// `serverInfo` (object).
+            case serverInfo
+            /// `capabilities` (object).
+            case capabilities
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .protocolVersion: .string
+                case .serverInfo, .capabilities: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .initialize, Param.self, section: .lifecycle, roles: .everyone, requiresInitialize: false,
             summary:
                 "Starts the session: chooses the role and answers the protocol version, server info and capabilities.",
-            result: .object(["protocolVersion", "serverInfo", "capabilities"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.unauthorized])
     }
 }
@@ -287,11 +420,19 @@ extension RPCCatalog {
                 .any
             }
         }
+        /// The members of `$/cancelRequest`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `cancelled` (boolean).
+            case cancelled
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .boolean }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .cancelRequest, Param.self, section: .lifecycle, roles: .everyone,
             summary: "Cancels a running concurrent request (`wait.for`) by its id (D-PROTO-1).",
-            result: .object(["cancelled"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -325,11 +466,40 @@ extension RPCCatalog {
     public enum AppsList: RPCMethodSpec {
         /// `apps.list` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `apps.list`'s result (each object of the array).
+        public enum Member: String, RPCResultKey {
+            /// `id` (string).
+            case id
+            /// `name` (string).
+            case name
+            /// `revision` (integer).
+            case revision
+            /// `registration` (integer).
+            case registration
+            /// `windows` (array).
+            case windows
+            /// `elements` (integer).
+            case elements
+            /// `focused` (string or null).
+            case focused
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .id, .name, .focused: .string
+                case .revision, .registration, .elements: .integer
+                case .windows: .array
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.focused]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .appsList, Param.self, section: .lifecycle, roles: .everyone,
             summary: "Lists the registered apps with their revision, registration, windows and focus.",
-            result: .objects(["id", "name", "revision", "registration", "windows", "elements", "focused"]),
+            result: .objects(Member.self),
             errors: [])
     }
 }
@@ -359,11 +529,21 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `app.register`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `reclaimToken` (string).
+            case reclaimToken
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .string }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .appRegister, Param.self, section: .providerRole, roles: .everyone,
             summary: "Registers this connection's app (it becomes a provider) and answers its id and reclaim token.",
-            result: .object(["app", "reclaimToken"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.invalidRequest])
     }
 }
@@ -390,11 +570,28 @@ extension RPCCatalog {
                 .array
             }
         }
+        /// The members of `hierarchy.set`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `elements` (integer).
+            case elements
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app: .string
+                case .revision, .elements: .integer
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .hierarchySet, Param.self, section: .providerRole, roles: .providers,
             summary: "Replaces the provider's own app tree with a full snapshot.",
-            result: .object(["app", "revision", "elements"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -422,11 +619,29 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `hierarchy.update`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `changes` (object).
+            case changes
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app: .string
+                case .revision: .integer
+                case .changes: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .hierarchyUpdate, Param.self, section: .providerRole, roles: .providers,
             summary: "Applies patch ops to the provider's own app tree.",
-            result: .object(["app", "revision", "changes"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.forbidden, RPCError.Code.contentModified])
     }
 }
@@ -456,11 +671,19 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `accessibility.post`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `posted` (string).
+            case posted
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .string }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .accessibilityPost, Param.self, section: .providerRole, roles: .providers,
             summary: "Posts a UIAccessibility notification for the provider's own app.",
-            result: .object(["posted"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -516,11 +739,39 @@ extension RPCCatalog {
             /// XCUITest-style XML (the WebDriver page source).
             case xml
         }
+        /// The members of `tree.get`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `format` (string).
+            case format
+            /// `windows` (array).
+            case windows
+            /// `count` (integer).
+            case count
+            /// `truncated` (array).
+            case truncated
+            /// `text` (string).
+            case text
+            /// `xml` (string).
+            case xml
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app, .format, .text, .xml: .string
+                case .revision, .count: .integer
+                case .windows, .truncated: .array
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .treeGet, Param.self, section: .tree, roles: .everyone,
             summary: "The app's tree as JSON, text or XCUITest-style XML.",
-            result: .object(["app", "revision", "format", "windows", "count", "truncated", "text", "xml"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -548,11 +799,38 @@ extension RPCCatalog {
                 .integer
             }
         }
+        /// The members of `tree.diff`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `fromRevision` (integer).
+            case fromRevision
+            /// `toRevision` (integer).
+            case toRevision
+            /// `added` (array).
+            case added
+            /// `removed` (array).
+            case removed
+            /// `moved` (array).
+            case moved
+            /// `updated` (object).
+            case updated
+            /// `windowsChanged` (boolean).
+            case windowsChanged
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .fromRevision, .toRevision: .integer
+                case .added, .removed, .moved: .array
+                case .updated: .object
+                case .windowsChanged: .boolean
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .treeDiff, Param.self, section: .tree, roles: .everyone,
             summary: "The net change set between two revisions.",
-            result: .object(["fromRevision", "toRevision", "added", "removed", "moved", "updated", "windowsChanged"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -567,11 +845,30 @@ extension RPCCatalog {
     public enum TreeRevision: RPCMethodSpec {
         /// `tree.revision` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `tree.revision`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `registration` (integer).
+            case registration
+            /// `automationOnly` (integer).
+            case automationOnly
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app: .string
+                case .revision, .registration, .automationOnly: .integer
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .treeRevision, Param.self, section: .tree, roles: .everyone,
             summary: "The app's current revision and registration number.",
-            result: .object(["app", "revision", "registration", "automationOnly"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -634,11 +931,34 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `query.find`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `revision` (integer).
+            case revision
+            /// `selector` (string).
+            case selector
+            /// `count` (integer).
+            case count
+            /// `elements` (array).
+            case elements
+            /// `truncated` (object).
+            case truncated
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .revision, .count: .integer
+                case .selector: .string
+                case .elements: .array
+                case .truncated: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .queryFind, Param.self, section: .query, roles: .everyone,
             summary: "Every element a selector matches; never waits.",
-            result: .object(["revision", "selector", "count", "elements", "truncated"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -687,11 +1007,21 @@ extension RPCCatalog {
     public enum QueryCount: RPCMethodSpec {
         /// The parameter keys of `query.count` (besides `app`): those of `query.one`.
         public typealias Param = RPCCatalog.QueryOne.Param
+        /// The members of `query.count`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `count` (integer).
+            case count
+            /// `revision` (integer).
+            case revision
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .integer }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .queryCount, Param.self, section: .query, roles: .everyone,
             summary: "How many elements a selector matches.",
-            result: .object(["count", "revision"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -706,11 +1036,35 @@ extension RPCCatalog {
     public enum QueryExplain: RPCMethodSpec {
         /// The parameter keys of `query.explain` (besides `app`): those of `query.one`.
         public typealias Param = RPCCatalog.QueryOne.Param
+        /// The members of `query.explain`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `canonical` (string).
+            case canonical
+            /// `selector` (string).
+            case selector
+            /// `count` (integer).
+            case count
+            /// `matches` (array).
+            case matches
+            /// `chains` (array).
+            case chains
+            /// `summary` (string).
+            case summary
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .canonical, .selector, .summary: .string
+                case .count: .integer
+                case .matches, .chains: .array
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .queryExplain, Param.self, section: .query, roles: .everyone,
             summary: "Per-step counts and near misses of a selector.",
-            result: .object(["canonical", "count", "matches", "chains", "summary"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.invalidSelector])
     }
 }
@@ -783,11 +1137,34 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `wait.for`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `state` (string).
+            case state
+            /// `satisfied` (boolean).
+            case satisfied
+            /// `revision` (integer).
+            case revision
+            /// `waitedMs` (integer).
+            case waitedMs
+            /// `element` (object).
+            case element
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .state: .string
+                case .satisfied: .boolean
+                case .revision, .waitedMs: .integer
+                case .element: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .waitFor, Param.self, section: .waiting, roles: .everyone,
             summary: "Waits until the target reaches a state, woken by revisions (D-PROTO-1).",
-            result: .object(["state", "satisfied", "revision", "waitedMs", "element"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.timeout, RPCError.Code.cancelled, RPCError.Code.busy,
@@ -813,11 +1190,34 @@ extension RPCCatalog {
                 .integer
             }
         }
+        /// The members of `app.reset`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `reset` (boolean).
+            case reset
+            /// `revisionBefore` (integer).
+            case revisionBefore
+            /// `revision` (integer).
+            case revision
+            /// `ms` (number).
+            case ms
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app: .string
+                case .reset: .boolean
+                case .revisionBefore, .revision: .integer
+                case .ms: .number
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .appReset, Param.self, section: .appReset, roles: .everyone,
             summary: "Asks the app for its initial state and waits until the server has it (D-APP-RESET-1).",
-            result: .object(["app", "reset", "revisionBefore", "revision", "ms"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.actionNotSupported, RPCError.Code.policyDenied, RPCError.Code.appNotResponding,
                 RPCError.Code.appError,
@@ -848,11 +1248,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionActivate, Param.self, section: .actions, roles: .everyone,
             summary: "Activates the target (accessibilityActivate, X30).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -871,11 +1273,13 @@ extension RPCCatalog {
     public enum ActionIncrement: RPCMethodSpec {
         /// The parameter keys of `action.increment` (besides `app`): those of `action.activate`.
         public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionIncrement, Param.self, section: .actions, roles: .everyone,
             summary: "Increments an adjustable target.",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -894,11 +1298,13 @@ extension RPCCatalog {
     public enum ActionDecrement: RPCMethodSpec {
         /// The parameter keys of `action.decrement` (besides `app`): those of `action.activate`.
         public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionDecrement, Param.self, section: .actions, roles: .everyone,
             summary: "Decrements an adjustable target.",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -933,11 +1339,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionScroll, Param.self, section: .actions, roles: .everyone,
             summary: "Scrolls the target's view ancestors in a direction (X40).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -956,11 +1364,13 @@ extension RPCCatalog {
     public enum ActionEscape: RPCMethodSpec {
         /// The parameter keys of `action.escape` (besides `app`): those of `action.activate`.
         public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionEscape, Param.self, section: .actions, roles: .everyone,
             summary: "Performs escape from the target or the focused element upwards (X32).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -979,11 +1389,13 @@ extension RPCCatalog {
     public enum ActionMagicTap: RPCMethodSpec {
         /// The parameter keys of `action.magicTap` (besides `app`): those of `action.activate`.
         public typealias Param = RPCCatalog.ActionActivate.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionMagicTap, Param.self, section: .actions, roles: .everyone,
             summary: "Performs the magic tap from the target or the focused element upwards (X33).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1020,11 +1432,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionCustom, Param.self, section: .actions, roles: .everyone,
             summary: "Performs one of the target's custom actions by id or name.",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1059,11 +1473,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionSetValue, Param.self, section: .actions, roles: .everyone,
             summary: "Sets the target's value.",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1100,11 +1516,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionTypeText, Param.self, section: .actions, roles: .everyone,
             summary: "Types text at the target's insertion point.",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1139,11 +1557,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionZoomIn, Param.self, section: .actions, roles: .everyone,
             summary: "Zooms a supportsZoom target in at a point (D-ZOOM-1).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1162,11 +1582,13 @@ extension RPCCatalog {
     public enum ActionZoomOut: RPCMethodSpec {
         /// The parameter keys of `action.zoomOut` (besides `app`): those of `action.zoomIn`.
         public typealias Param = RPCCatalog.ActionZoomIn.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionZoomOut, Param.self, section: .actions, roles: .everyone,
             summary: "Zooms a supportsZoom target out at a point (D-ZOOM-1).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1201,11 +1623,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionDrag, Param.self, section: .actions, roles: .everyone,
             summary: "Starts a drag from the target's drag source descriptor (D-DRAG-1).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1224,11 +1648,13 @@ extension RPCCatalog {
     public enum ActionDrop: RPCMethodSpec {
         /// The parameter keys of `action.drop` (besides `app`): those of `action.drag`.
         public typealias Param = RPCCatalog.ActionDrag.Param
+        /// The members of its result.
+        public typealias Member = RPCActionResultMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionDrop, Param.self, section: .actions, roles: .everyone,
             summary: "Drops at the target's drop point descriptor (D-DRAG-1).",
-            result: .object(["performed", "element", "revisionBefore", "revisionAfter"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1260,11 +1686,28 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `action.tap`'s result.
+        public enum Member: String, RPCPerformedResultKey {
+            /// `performed` (boolean).
+            case performed
+            /// `element` (string).
+            case element
+            /// `view` (string).
+            case view
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .performed: .boolean
+                case .element, .view: .string
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .actionTap, Param.self, section: .actions, roles: .everyone,
             summary: "Taps through UIKit hit testing at the target's activation point or a point.",
-            result: .object(["performed", "element", "view"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1291,11 +1734,13 @@ extension RPCCatalog {
                 .point
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCElementStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementAtPoint, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The element an exploring finger finds at a screen point (X48, D-HIT-1).",
-            result: .object(["element", "view", "node"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1325,11 +1770,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCElementStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementCell, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The data-table cell covering a row and column.",
-            result: .object(["element", "view", "node"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1360,11 +1807,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCElementStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementNext, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The next element in reading order (D-QUERY-1).",
-            result: .object(["element", "view", "node"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1382,11 +1831,13 @@ extension RPCCatalog {
     public enum ElementPrevious: RPCMethodSpec {
         /// The parameter keys of `element.previous` (besides `app`): those of `element.next`.
         public typealias Param = RPCCatalog.ElementNext.Param
+        /// The members of its result.
+        public typealias Member = RPCElementStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementPrevious, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "The previous element in reading order (D-QUERY-1).",
-            result: .object(["element", "view", "node"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1404,11 +1855,30 @@ extension RPCCatalog {
     public enum ElementLargeContent: RPCMethodSpec {
         /// The parameter keys of `element.largeContent` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of `element.largeContent`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `element` (string).
+            case element
+            /// `title` (string).
+            case title
+            /// `image` (string).
+            case image
+            /// `scalesImage` (boolean).
+            case scalesImage
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .element, .title, .image: .string
+                case .scalesImage: .boolean
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementLargeContent, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "What the large content viewer shows for an element (D-LCV-1).",
-            result: .object(["element", "title", "image", "scalesImage"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1442,11 +1912,34 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `element.readingContent`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `element` (string).
+            case element
+            /// `lineCount` (integer).
+            case lineCount
+            /// `pageContent` (string).
+            case pageContent
+            /// `line` (object or null).
+            case line
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .element, .pageContent: .string
+                case .lineCount: .integer
+                case .line: .object
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.line]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementReadingContent, Param.self, section: .scriptQueries, roles: .everyone,
             summary: "An element's reading content, or one line of it (D-READ-1).",
-            result: .object(["element", "lineCount", "pageContent", "line"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1464,11 +1957,29 @@ extension RPCCatalog {
     public enum FocusGet: RPCMethodSpec {
         /// `focus.get` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `focus.get`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `element` (object or null).
+            case element
+            /// `app` (string).
+            case app
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .element: .object
+                case .app: .string
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.element]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusGet, Param.self, section: .focus, roles: .everyone,
             summary: "The accessibility focus of the app.",
-            result: .object(["element", "app"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1483,11 +1994,22 @@ extension RPCCatalog {
     public enum FocusSet: RPCMethodSpec {
         /// The parameter keys of `focus.set` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of `focus.set`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `focused` (string or null).
+            case focused
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .string }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.focused]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusSet, Param.self, section: .focus, roles: .everyone,
             summary: "Moves (or, without a target, clears) accessibility focus.",
-            result: .object(["focused"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1513,14 +2035,13 @@ extension RPCCatalog {
                 .string
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCFocusMoveMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusMove, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Moves engine focus in a direction (C6, C7).",
-            result: .object([
-                "from", "to", "heading", "moved", "guide", "preferredChain", "scroll", "element", "failure", "message",
-                "cancelledBy",
-            ]),
+            result: .object(Member.self),
             errors: [RPCError.Code.appNotResponding])
     }
 }
@@ -1548,14 +2069,47 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `focus.query`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `from` (string).
+            case from
+            /// `to` (string or null).
+            case to
+            /// `heading` (string).
+            case heading
+            /// `guide` (string or null).
+            case guide
+            /// `preferredChain` (array).
+            case preferredChain
+            /// `scroll` (object or null).
+            case scroll
+            /// `element` (object).
+            case element
+            /// `simulated` (boolean).
+            case simulated
+            /// `failure` (string).
+            case failure
+            /// `message` (string).
+            case message
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .from, .to, .heading, .guide, .failure, .message: .string
+                case .preferredChain: .array
+                case .scroll, .element: .object
+                case .simulated: .boolean
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.to, .guide, .scroll]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusQuery, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Where engine focus would go; nothing changes (C33).",
-            result: .object([
-                "from", "to", "heading", "guide", "preferredChain", "scroll", "element", "simulated", "failure",
-                "message",
-            ]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1573,14 +2127,13 @@ extension RPCCatalog {
     public enum FocusUpdate: RPCMethodSpec {
         /// The parameter keys of `focus.update` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of its result.
+        public typealias Member = RPCFocusMoveMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusUpdate, Param.self, section: .focusEngine, roles: .everyone,
             summary: "A focus update request for a view or guide (C10).",
-            result: .object([
-                "from", "to", "heading", "moved", "guide", "preferredChain", "scroll", "element", "failure", "message",
-                "cancelledBy",
-            ]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding,
@@ -1598,11 +2151,42 @@ extension RPCCatalog {
     public enum FocusExplain: RPCMethodSpec {
         /// The parameter keys of `focus.explain` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of `focus.explain`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `target` (string).
+            case target
+            /// `focusable` (boolean).
+            case focusable
+            /// `focused` (boolean).
+            case focused
+            /// `failed` (object or null).
+            case failed
+            /// `checks` (array).
+            case checks
+            /// `group` (string or null).
+            case group
+            /// `priority` (number).
+            case priority
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .target, .group: .string
+                case .focusable, .focused: .boolean
+                case .failed: .object
+                case .checks: .array
+                case .priority: .number
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.failed, .group]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusExplain, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Whether a view can take focus and which check fails (C32).",
-            result: .object(["target", "focusable", "focused", "failed", "checks", "group", "priority"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1620,14 +2204,44 @@ extension RPCCatalog {
     public enum FocusStatus: RPCMethodSpec {
         /// `focus.status` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `focus.status`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `engine` (object or null).
+            case engine
+            /// `accessibility` (string or null).
+            case accessibility
+            /// `group` (string or null).
+            case group
+            /// `groups` (array).
+            case groups
+            /// `sequence` (array).
+            case sequence
+            /// `initial` (string).
+            case initial
+            /// `preferredChain` (array).
+            case preferredChain
+            /// `keyWindow` (string).
+            case keyWindow
+            /// `guides` (array).
+            case guides
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .engine: .object
+                case .accessibility, .group, .initial, .keyWindow: .string
+                case .groups, .sequence, .preferredChain, .guides: .array
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.engine, .accessibility, .group]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusStatus, Param.self, section: .focusEngine, roles: .everyone,
             summary: "The focus debugger's status: groups, sequence, guides (C31).",
-            result: .object([
-                "engine", "accessibility", "group", "groups", "sequence", "initial", "preferredChain", "keyWindow",
-                "guides",
-            ]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1650,11 +2264,19 @@ extension RPCCatalog {
                 .array
             }
         }
+        /// The members of `focus.items`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `items` (array).
+            case items
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .array }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusItems, Param.self, section: .focusEngine, roles: .everyone,
             summary: "The focusable items whose frames meet a rectangle (C26).",
-            result: .object(["items"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1669,11 +2291,26 @@ extension RPCCatalog {
     public enum FocusActivate: RPCMethodSpec {
         /// `focus.activate` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `focus.activate`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `performed` (boolean).
+            case performed
+            /// `element` (string).
+            case element
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .performed: .boolean
+                case .element: .string
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .focusActivate, Param.self, section: .focusEngine, roles: .everyone,
             summary: "Activates the engine-focused item (C30).",
-            result: .object(["performed", "element"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1724,11 +2361,33 @@ extension RPCCatalog {
             /// Down, then up.
             case both
         }
+        /// The members of `input.key`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `consumed` (boolean).
+            case consumed
+            /// `handledBy` (string).
+            case handledBy
+            /// `focus` (string or null).
+            case focus
+            /// `assistiveTechnology` (string).
+            case assistiveTechnology
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .consumed: .boolean
+                case .handledBy, .focus, .assistiveTechnology: .string
+                }
+            }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.focus]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .inputKey, Param.self, section: .keys, roles: .everyone,
             summary: "A key press or release, offered to the assistive technology first (D-KEY-2).",
-            result: .object(["consumed", "handledBy", "focus", "assistiveTechnology"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.policyDenied, RPCError.Code.appNotResponding, RPCError.Code.busy])
     }
 }
@@ -1756,11 +2415,26 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `input.type`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `typed` (boolean).
+            case typed
+            /// `element` (string).
+            case element
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .typed: .boolean
+                case .element: .string
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .inputType, Param.self, section: .keys, roles: .everyone,
             summary: "Types text into the target or the focused element (D-KEY-5).",
-            result: .object(["typed", "element"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.notInteractable, RPCError.Code.actionNotSupported,
@@ -1787,11 +2461,19 @@ extension RPCCatalog {
                 .boolean
             }
         }
+        /// The members of `input.configure`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `serverHandlesNavigation` (boolean).
+            case serverHandlesNavigation
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .boolean }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .inputConfigure, Param.self, section: .keys, roles: .providers,
             summary: "Lets the server handle the provider's navigation keys.",
-            result: .object(["serverHandlesNavigation"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.forbidden])
     }
 }
@@ -1806,11 +2488,22 @@ extension RPCCatalog {
     public enum AccessibilityStatus: RPCMethodSpec {
         /// `accessibility.status` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `accessibility.status`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `screenReaderRunning` (boolean or null).
+            case screenReaderRunning
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .boolean }
+
+            /// The members whose value may be `null`.
+            public static let nullable: Set<Self> = [.screenReaderRunning]
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .accessibilityStatus, Param.self, section: .keys, roles: .everyone,
             summary: "Whether a screen reader runs (D-SR-1).",
-            result: .object(["screenReaderRunning"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1825,11 +2518,25 @@ extension RPCCatalog {
     public enum A11ySettings: RPCMethodSpec {
         /// `a11y.settings` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `a11y.settings`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `settings` (object).
+            case settings
+            /// `sources` (object).
+            case sources
+            /// `keys` (object).
+            case keys
+            /// `reader` (object).
+            case reader
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .object }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .a11ySettings, Param.self, section: .settings, roles: .everyone,
             summary: "The user's accessibility settings and where each came from (D-SET-1).",
-            result: .object(["settings", "sources", "keys", "reader"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1844,11 +2551,28 @@ extension RPCCatalog {
     public enum RotorList: RPCMethodSpec {
         /// The parameter keys of `rotor.list` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of `rotor.list`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `element` (string).
+            case element
+            /// `rotors` (array).
+            case rotors
+            /// `unavailable` (array).
+            case unavailable
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .element: .string
+                case .rotors, .unavailable: .array
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .rotorList, Param.self, section: .rotors, roles: .everyone,
             summary: "The rotors of an element and its ancestors, custom and system (D-ROTOR-1).",
-            result: .object(["element", "rotors", "unavailable"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -1887,11 +2611,13 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result.
+        public typealias Member = RPCRotorStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .rotorNext, Param.self, section: .rotors, roles: .everyone,
             summary: "The next item of a rotor (R58).",
-            result: .object(["rotor", "direction", "from", "item", "end", "searched", "focusMoved"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
@@ -1909,11 +2635,13 @@ extension RPCCatalog {
     public enum RotorPrevious: RPCMethodSpec {
         /// The parameter keys of `rotor.previous` (besides `app`): those of `rotor.next`.
         public typealias Param = RPCCatalog.RotorNext.Param
+        /// The members of its result.
+        public typealias Member = RPCRotorStepMember
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .rotorPrevious, Param.self, section: .rotors, roles: .everyone,
             summary: "The previous item of a rotor (R59).",
-            result: .object(["rotor", "direction", "from", "item", "end", "searched", "focusMoved"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector, RPCError.Code.appNotResponding, RPCError.Code.appError,
@@ -1939,11 +2667,26 @@ extension RPCCatalog {
                 .array
             }
         }
+        /// The members of `events.subscribe`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `subscription` (integer).
+            case subscription
+            /// `events` (array).
+            case events
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .subscription: .integer
+                case .events: .array
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .eventsSubscribe, Param.self, section: .events, roles: .everyone,
             summary: "Subscribes to event notifications of one app or all.",
-            result: .object(["subscription", "events"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1966,11 +2709,19 @@ extension RPCCatalog {
                 .integer
             }
         }
+        /// The members of `events.unsubscribe`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `unsubscribed` (integer).
+            case unsubscribed
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .integer }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .eventsUnsubscribe, Param.self, section: .events, roles: .everyone,
             summary: "Ends a subscription.",
-            result: .object(["unsubscribed"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -1985,11 +2736,33 @@ extension RPCCatalog {
     public enum PolicyGet: RPCMethodSpec {
         /// `policy.get` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `policy.get`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `name` (string).
+            case name
+            /// `unknownApps` (string).
+            case unknownApps
+            /// `guidedAccessEnabled` (boolean).
+            case guidedAccessEnabled
+            /// `restrictions` (array).
+            case restrictions
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app, .name, .unknownApps: .string
+                case .guidedAccessEnabled: .boolean
+                case .restrictions: .array
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .policyGet, Param.self, section: .guidedAccess, roles: .everyone,
             summary: "The app's guided-access restrictions and their states (R84).",
-            result: .object(["app", "name", "unknownApps", "guidedAccessEnabled", "restrictions"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -2016,11 +2789,25 @@ extension RPCCatalog {
                 .string
             }
         }
+        /// The members of `policy.set`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `appName` (string).
+            case appName
+            /// `restriction` (string).
+            case restriction
+            /// `state` (string).
+            case state
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .string }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .policySet, Param.self, section: .guidedAccess, roles: .operators,
             summary: "Allows or denies a restriction; operator only.",
-            result: .object(["app", "appName", "restriction", "state"]),
+            result: .object(Member.self),
             errors: [RPCError.Code.forbidden, RPCError.Code.internalError])
     }
 }
@@ -2035,11 +2822,26 @@ extension RPCCatalog {
     public enum PolicyCheck: RPCMethodSpec {
         /// The parameter keys of `policy.check` (besides `app`): those of `element.get`.
         public typealias Param = RPCCatalog.ElementGet.Param
+        /// The members of `policy.check`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `allowed` (boolean).
+            case allowed
+            /// `restriction` (string).
+            case restriction
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .allowed: .boolean
+                case .restriction: .string
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .policyCheck, Param.self, section: .guidedAccess, roles: .everyone,
             summary: "A dry run of the guided-access check an activation makes.",
-            result: .object(["allowed", "restriction"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2057,11 +2859,19 @@ extension RPCCatalog {
     public enum AuditListChecks: RPCMethodSpec {
         /// `audit.listChecks` takes no parameter besides `app`.
         public typealias Param = RPCNoParam
+        /// The members of `audit.listChecks`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `checks` (array).
+            case checks
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind { .array }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .auditListChecks, Param.self, section: .audits, roles: .everyone,
             summary: "The accessibility audit checks.",
-            result: .object(["checks"]),
+            result: .object(Member.self),
             errors: [])
     }
 }
@@ -2097,14 +2907,46 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `audit.run`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `root` (string).
+            case root
+            /// `checks` (array).
+            case checks
+            /// `count` (integer).
+            case count
+            /// `errors` (integer).
+            case errors
+            /// `warnings` (integer).
+            case warnings
+            /// `suppressed` (integer).
+            case suppressed
+            /// `examined` (object).
+            case examined
+            /// `findings` (array).
+            case findings
+            /// `truncated` (object).
+            case truncated
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app, .root: .string
+                case .revision, .count, .errors, .warnings, .suppressed: .integer
+                case .checks, .findings: .array
+                case .examined, .truncated: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .auditRun, Param.self, section: .audits, roles: .everyone,
             summary: "Runs the audit checks and answers the findings.",
-            result: .object([
-                "app", "revision", "root", "checks", "count", "errors", "warnings", "suppressed", "examined",
-                "findings", "truncated",
-            ]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2137,11 +2979,31 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `speech.describe`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `element` (string).
+            case element
+            /// `revision` (integer).
+            case revision
+            /// `voiceOver` (object).
+            case voiceOver
+            /// `orca` (object).
+            case orca
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .element: .string
+                case .revision: .integer
+                case .voiceOver, .orca: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .speechDescribe, Param.self, section: .speech, roles: .everyone,
             summary: "What VoiceOver and Orca say for an element (D-SPEECH-1, D-SPEECH-2).",
-            result: .object(["element", "revision", "voiceOver", "orca"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2177,11 +3039,31 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of `speech.walk`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `revision` (integer).
+            case revision
+            /// `count` (integer).
+            case count
+            /// `items` (array).
+            case items
+            /// `truncated` (object).
+            case truncated
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .revision, .count: .integer
+                case .items: .array
+                case .truncated: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .speechWalk, Param.self, section: .speech, roles: .everyone,
             summary: "Every element's speech in reading order (R104).",
-            result: .object(["revision", "count", "items", "truncated"]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,
@@ -2233,14 +3115,48 @@ extension RPCCatalog {
             /// A PNG, base64 (needs a rasterizer on the server).
             case png
         }
+        /// The members of `tree.render`'s result.
+        public enum Member: String, RPCResultKey {
+            /// `app` (string).
+            case app
+            /// `revision` (integer).
+            case revision
+            /// `format` (string).
+            case format
+            /// `width` (integer).
+            case width
+            /// `height` (integer).
+            case height
+            /// `overlays` (array).
+            case overlays
+            /// `drawn` (integer).
+            case drawn
+            /// `findings` (integer).
+            case findings
+            /// `truncated` (object).
+            case truncated
+            /// `svg` (string).
+            case svg
+            /// `encoding` (string).
+            case encoding
+            /// `data` (string).
+            case data
+
+            /// The JSON kind of the value.
+            public var kind: RPCParamKind {
+                switch self {
+                case .app, .format, .svg, .encoding, .data: .string
+                case .revision, .width, .height, .drawn, .findings: .integer
+                case .overlays: .array
+                case .truncated: .object
+                }
+            }
+        }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .treeRender, Param.self, section: .pictures, roles: .everyone,
             summary: "A wireframe picture of the windows as SVG or PNG (D-RENDER-1).",
-            result: .object([
-                "app", "revision", "format", "width", "height", "overlays", "drawn", "findings", "truncated", "svg",
-                "encoding", "data",
-            ]),
+            result: .object(Member.self),
             errors: [
                 RPCError.Code.noSuchElement, RPCError.Code.ambiguousMatch, RPCError.Code.staleElement,
                 RPCError.Code.invalidSelector,

@@ -116,7 +116,7 @@ final class TreeReplyTests: XCTestCase {
         XCTAssertEqual(try reply.json(), whole)
         let leanWhole = try await client.tree(fields: ["role", "label"])
         XCTAssertEqual(try leanReply.json(), leanWhole)
-        XCTAssertEqual(current["revision"]?.intValue, reply.revision)
+        XCTAssertEqual(current[.revision]?.intValue, reply.revision)
         XCTAssertEqual(client.connection.byteResultsPending, 0, "no request left waiting for bytes")
         await client.close()
     }
