@@ -6,22 +6,25 @@ public enum WaitState: String, Sendable {
     case attached, detached, visible, hidden, hittable, enabled, disabled, focused, value, label
 }
 
-/// An element as the server reported it (the `element` wire form).
+/// An element as the server reported it (the `element` wire form), read by the members the catalog declares
+/// (`RPCElementField`).
 public struct AXElement: Sendable {
     /// The whole wire object.
     public var json: JSON
+    /// The value of `field` (nil when the element does not have it).
+    public subscript(field: RPCElementField) -> JSON? { json[field.rawValue] }
     /// The element id.
-    public var id: String { json["id"]?.stringValue ?? "" }
+    public var id: String { self[.id]?.stringValue ?? "" }
     /// The element's role (`button`, `staticText`, …).
-    public var role: String { json["role"]?.stringValue ?? "" }
+    public var role: String { self[.role]?.stringValue ?? "" }
     /// The accessibility label.
-    public var label: String? { json["label"]?.stringValue }
+    public var label: String? { self[.label]?.stringValue }
     /// The accessibility value.
-    public var value: String? { json["value"]?.stringValue }
+    public var value: String? { self[.value]?.stringValue }
     /// The accessibility identifier.
-    public var identifier: String? { json["identifier"]?.stringValue }
+    public var identifier: String? { self[.identifier]?.stringValue }
     /// The element's states (`enabled`, `selected`, `focused`, …).
-    public var states: [String] { json["states"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    public var states: [String] { self[.states]?.arrayValue?.compactMap(\.stringValue) ?? [] }
     /// An element as the server describes it (`element.get`, `query.find`).
     public init(json: JSON) { self.json = json }
 }

@@ -147,10 +147,10 @@ package final class MCPToolRunner: Sendable {
     /// Calls a catalog method (Sources/AXProtocol) with `app` (else the session's default app).
     func call<Spec>(
         _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param>, app: String?, timeout: Duration = .seconds(30)
-    ) async throws(RPCError) -> JSON {
+    ) async throws(RPCError) -> RPCReply<Spec.Member> {
         var params = params.object
         if let app = app ?? defaultApp { params[rpcAppParameter] = .string(app) }
-        return try await backend.call(method.wireName, .object(params), timeout: timeout)
+        return RPCReply(try await backend.call(method.wireName, .object(params), timeout: timeout))
     }
 
     func remember(_ element: JSON) {
@@ -186,10 +186,10 @@ package final class MCPToolRunner: Sendable {
             }
             let found = try await call(
                 .queryFind, [.selector: .string(selector), .limit: .number(Double(maxNodes + 1))], app: app)
-            let elements = found["elements"]?.arrayValue ?? []
+            let elements = found[.elements]?.arrayValue ?? []
             elements.forEach(remember)
-            let count = found["count"]?.intValue ?? elements.count
-            let header = "revision \(found["revision"]?.intValue ?? 0): \(count) match \(selector)"
+            let count = found[.count]?.intValue ?? elements.count
+            let header = "revision \(found[.revision]?.intValue ?? 0): \(count) match \(selector)"
             let text = SnapshotText(
                 windows: elements.map { Self.withoutChildren($0) }, header: header, maxNodes: maxNodes,
                 maxBytes: maxBytes, refs: refs)
@@ -204,7 +204,7 @@ package final class MCPToolRunner: Sendable {
         var knownTotal: Int?
         if root == nil, !(tree["truncated"]?.arrayValue ?? []).isEmpty {
             // The server cut the tree: the app's element count gives the whole (one cheap call).
-            let apps = try await call(.appsList, [:], app: nil)
+            let apps = try await call(.appsList, [:], app: nil).json
             knownTotal = apps.arrayValue?.first { $0["id"]?.stringValue == appName }?["elements"]?.intValue
         }
         let header = "app \(appName) revision \(revision)"
@@ -220,14 +220,14 @@ package final class MCPToolRunner: Sendable {
     func fetchTree(root: JSON?, maxNodes: Int, app: String?) async throws(RPCError) -> JSON {
         var params: RPCParams<RPCCatalog.TreeGet.Param> = [.format: "json"]
         if let root { params[.root] = root }
-        if maxNodes >= Self.fullTreeNodes { return try await call(.treeGet, params, app: app) }
+        if maxNodes >= Self.fullTreeNodes { return try await call(.treeGet, params, app: app).json }
         params[.maxChildren] = .number(Double(maxNodes + 1))
         var depth = 3
         while true {
             params[.depth] = .number(Double(depth))
             let tree = try await call(.treeGet, params, app: app)
-            let cut = (tree["truncated"]?.arrayValue ?? []).contains { $0["kind"]?.stringValue == "depth" }
-            if !cut || (tree["count"]?.intValue ?? 0) > maxNodes || depth >= 1 << 16 { return tree }
+            let cut = (tree[.truncated]?.arrayValue ?? []).contains { $0["kind"]?.stringValue == "depth" }
+            if !cut || (tree[.count]?.intValue ?? 0) > maxNodes || depth >= 1 << 16 { return tree.json }
             depth *= 2
         }
     }
@@ -247,17 +247,17 @@ package final class MCPToolRunner: Sendable {
             throw ToolArgumentError(message: "find: 'selector' is required")
         }
         let found = try await call(.queryFind, [.selector: .string(selector), .limit: 51], app: app)
-        let elements = found["elements"]?.arrayValue ?? []
-        let count = found["count"]?.intValue ?? elements.count
+        let elements = found[.elements]?.arrayValue ?? []
+        let count = found[.count]?.intValue ?? elements.count
         if elements.isEmpty {
             let explain = try await call(.queryExplain, [.selector: .string(selector)], app: app)
-            var text = "0 match \(found["selector"]?.stringValue ?? selector)"
-            if let summary = explain["summary"]?.stringValue { text += "\nclosest: " + summary }
-            for line in Self.nearMissLines(explain, refs: refs).prefix(5) { text += "\n" + line }
+            var text = "0 match \(found[.selector]?.stringValue ?? selector)"
+            if let summary = explain[.summary]?.stringValue { text += "\nclosest: " + summary }
+            for line in Self.nearMissLines(explain.json, refs: refs).prefix(5) { text += "\n" + line }
             return .text(text)
         }
         elements.forEach(remember)
-        var text = "\(count) match (revision \(found["revision"]?.intValue ?? 0))"
+        var text = "\(count) match (revision \(found[.revision]?.intValue ?? 0))"
         for element in elements.prefix(50) { text += "\n" + line(element) }
         if count > 50 { text += "\n… \(count - 50) more: narrow the selector" }
         return .text(text)
@@ -286,10 +286,10 @@ package final class MCPToolRunner: Sendable {
         let app = try args.string(.app)
         let since = try args.integer(.since, default: 0, in: 0...9_007_199_254_740_991)
         let diff = try await call(.treeDiff, [.fromRevision: .number(Double(since))], app: app)
-        let to = diff["toRevision"]?.intValue ?? since
+        let to = diff[.toRevision]?.intValue ?? since
         return .text(
             await changeText(
-                diff, headline: "revision \(since)→\(to)", since: since, app: app, maxLines: 60, maxBytes: 12_000))
+                diff.json, headline: "revision \(since)→\(to)", since: since, app: app, maxLines: 60, maxBytes: 12_000))
     }
 
     /// The change set as text, with the current line of each changed element (looked up for the first few);
@@ -300,8 +300,8 @@ package final class MCPToolRunner: Sendable {
         var entries = ChangeText.entries(of: changes)
         for index in entries.indices.prefix(maxLines) where entries[index].mark != "-" {
             if let element = try? await call(.elementGet, [.target: ["id": .string(entries[index].id)]], app: app) {
-                remember(element)
-                entries[index].line = line(element)
+                remember(element.json)
+                entries[index].line = line(element.json)
             }
         }
         for index in entries.indices { entries[index].id = refs.existingRef(for: entries[index].id) }
@@ -321,8 +321,8 @@ package final class MCPToolRunner: Sendable {
         if let value = try args.string(.value) { params[.value] = .string(value) }
         let result = try await call(.waitFor, params, app: app, timeout: .milliseconds(timeoutMs) + .seconds(10))
         var text =
-            "\(state): yes after \(result["waitedMs"]?.intValue ?? 0) ms (revision \(result["revision"]?.intValue ?? 0))"
-        if let element = result["element"], element.objectValue != nil {
+            "\(state): yes after \(result[.waitedMs]?.intValue ?? 0) ms (revision \(result[.revision]?.intValue ?? 0))"
+        if let element = result[.element], element.objectValue != nil {
             remember(element)
             text += "\n" + line(element)
         }
@@ -335,9 +335,9 @@ package final class MCPToolRunner: Sendable {
         switch op {
         case "get":
             let result = try await call(.focusGet, [:], app: app)
-            var focused = result["element"] ?? .null
+            var focused = result[.element] ?? .null
             if let id = focused.stringValue {
-                focused = try await call(.elementGet, [.target: ["id": .string(id)]], app: app)
+                focused = try await call(.elementGet, [.target: ["id": .string(id)]], app: app).json
             }
             guard let element = Optional(focused), element.objectValue != nil else { return .text("focus: none") }
             remember(element)
@@ -347,10 +347,10 @@ package final class MCPToolRunner: Sendable {
         case "explain":
             let target = try args.requiredTarget()
             let result = try await call(.focusExplain, [.target: target], app: app)
-            let shown = result["target"]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
-            var text = "\(shown): focusable \(result["focusable"]?.boolValue ?? false)"
-            text += ", focused \(result["focused"]?.boolValue ?? false)"
-            for check in result["checks"]?.arrayValue ?? [] {
+            let shown = result[.target]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
+            var text = "\(shown): focusable \(result[.focusable]?.boolValue ?? false)"
+            text += ", focused \(result[.focused]?.boolValue ?? false)"
+            for check in result[.checks]?.arrayValue ?? [] {
                 let passed = check["passed"]?.boolValue ?? false
                 text += "\n \(passed ? "ok" : "FAIL") \(check["check"]?.stringValue ?? "")"
                 if !passed, let message = check["message"]?.stringValue { text += ": " + message }
@@ -370,11 +370,11 @@ package final class MCPToolRunner: Sendable {
         }
         let result: JSON
         if op == "move" {
-            result = try await call(.focusMove, [.direction: .string(direction)], app: app)
+            result = try await call(.focusMove, [.direction: .string(direction)], app: app).json
         } else {
             var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(direction)]
             if let from = try args.target(required: false) { params[.from] = from }
-            result = try await call(.focusQuery, params, app: app)
+            result = try await call(.focusQuery, params, app: app).json
         }
         // The element's line first: its ref is minted with its role.
         var elementLine = ""
@@ -395,9 +395,9 @@ package final class MCPToolRunner: Sendable {
         var params: RPCParams<RPCCatalog.AuditRun.Param> = [.maxFindings: 40]
         if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.auditRun, params, app: app)
-        let findings = result["findings"]?.arrayValue ?? []
-        var text = "audit (revision \(result["revision"]?.intValue ?? 0)): errors \(result["errors"]?.intValue ?? 0), "
-        text += "warnings \(result["warnings"]?.intValue ?? 0)"
+        let findings = result[.findings]?.arrayValue ?? []
+        var text = "audit (revision \(result[.revision]?.intValue ?? 0)): errors \(result[.errors]?.intValue ?? 0), "
+        text += "warnings \(result[.warnings]?.intValue ?? 0)"
         for finding in findings {
             let element = finding["element"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "?"
             var line = "\n\(element) \(finding["check"]?.stringValue ?? "")"
@@ -409,7 +409,7 @@ package final class MCPToolRunner: Sendable {
             }
             text += line
         }
-        if let omitted = result["truncated"]?["omitted"]?.intValue { text += "\n… \(omitted) more findings" }
+        if let omitted = result[.truncated]?["omitted"]?.intValue { text += "\n… \(omitted) more findings" }
         return .text(text)
     }
 
@@ -417,10 +417,10 @@ package final class MCPToolRunner: Sendable {
         let app = try args.string(.app)
         let target = try args.requiredTarget()
         let result = try await call(.speechDescribe, [.target: target], app: app)
-        var text = result["element"]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
-        if let voiceOver = result["voiceOver"]?["text"]?.stringValue { text += "\nVoiceOver: " + voiceOver }
-        if let hint = result["voiceOver"]?["hint"]?.stringValue, !hint.isEmpty { text += " … " + hint }
-        if let lines = result["orca"]?["utterances"]?.arrayValue {
+        var text = result[.element]?.stringValue.map { refs.existingRef(for: $0) } ?? "?"
+        if let voiceOver = result[.voiceOver]?["text"]?.stringValue { text += "\nVoiceOver: " + voiceOver }
+        if let hint = result[.voiceOver]?["hint"]?.stringValue, !hint.isEmpty { text += " … " + hint }
+        if let lines = result[.orca]?["utterances"]?.arrayValue {
             text += "\nOrca: " + lines.compactMap(\.stringValue).joined(separator: " | ")
         }
         return .text(text)
@@ -431,12 +431,12 @@ package final class MCPToolRunner: Sendable {
         var params: RPCParams<RPCCatalog.TreeRender.Param> = [.format: "png", .maxNodes: 2_000]
         if let ref = try args.ref() { params[.root] = ["id": .string(ref)] }
         let result = try await call(.treeRender, params, app: app)
-        guard let data = result["data"]?.stringValue else {
+        guard let data = result[.data]?.stringValue else {
             return .error("picture: the server sent no PNG data")
         }
-        var caption = "\(result["width"]?.intValue ?? 0)×\(result["height"]?.intValue ?? 0) px, "
-        caption += "\(result["drawn"]?.intValue ?? 0) elements drawn (revision \(result["revision"]?.intValue ?? 0))"
-        if let omitted = result["truncated"]?["omitted"]?.intValue { caption += ", \(omitted) left out: use ref" }
+        var caption = "\(result[.width]?.intValue ?? 0)×\(result[.height]?.intValue ?? 0) px, "
+        caption += "\(result[.drawn]?.intValue ?? 0) elements drawn (revision \(result[.revision]?.intValue ?? 0))"
+        if let omitted = result[.truncated]?["omitted"]?.intValue { caption += ", \(omitted) left out: use ref" }
         return MCPToolResult(
             content: [
                 ["type": "image", "data": .string(data), "mimeType": "image/png"],
@@ -450,10 +450,10 @@ package final class MCPToolRunner: Sendable {
         let text = try args.string(.text) ?? ""
         if try args.target(required: false) == nil {
             let app = try args.string(.app)
-            let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
+            let before = try await call(.treeRevision, [:], app: app)[.revision]?.intValue ?? 0
             let result = try await call(.inputType, [.text: .string(text)], app: app)
             return try await answer(
-                verb: "type_text", element: result["element"]?.stringValue, performed: true, before: before,
+                verb: "type_text", element: result[.element]?.stringValue, performed: true, before: before,
                 after: nil, app: app)
         }
         return try await act(args, verb: "type_text", method: .actionTypeText, extra: [.text: .string(text)])
@@ -464,14 +464,14 @@ package final class MCPToolRunner: Sendable {
         guard let key = try args.string(.key) else { throw ToolArgumentError(message: "press_key: 'key' is required") }
         var params: RPCParams<RPCCatalog.InputKey.Param> = [.key: .string(key)]
         if let modifiers = try args.strings(.modifiers) { params[.modifiers] = JSON(modifiers) }
-        let before = try await call(.treeRevision, [:], app: app)["revision"]?.intValue ?? 0
+        let before = try await call(.treeRevision, [:], app: app)[.revision]?.intValue ?? 0
         let result = try await call(.inputKey, params, app: app)
-        let handledBy = result["handledBy"]?.stringValue ?? "none"
+        let handledBy = result[.handledBy]?.stringValue ?? "none"
         var text = try await answer(
             verb: "press_key \(key)", element: nil, performed: handledBy != "none", before: before, after: nil,
             app: app
         ).text
-        let focused = result["focus"]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
+        let focused = result[.focus]?.stringValue.map { refs.ref(for: $0, role: nil).ref } ?? "none"
         text += "\nhandled by \(handledBy); focus \(focused)"
         return .text(text)
     }
@@ -583,7 +583,7 @@ package final class MCPToolRunner: Sendable {
         async throws -> MCPToolResult
     {
         let diff = try await call(.treeDiff, [.fromRevision: .number(Double(before))], app: app)
-        let to = diff["toRevision"]?.intValue ?? after ?? before
+        let to = diff[.toRevision]?.intValue ?? after ?? before
         // The headline is made after the changed elements' lines: the target's ref is then minted with its role.
         let headline = {
             verb + (element.map { " " + self.refs.existingRef(for: $0) } ?? "")
@@ -591,7 +591,7 @@ package final class MCPToolRunner: Sendable {
         }
         return .text(
             await changeText(
-                diff, headline: headline(), since: before, app: app, maxLines: Self.actionChangeLines,
+                diff.json, headline: headline(), since: before, app: app, maxLines: Self.actionChangeLines,
                 maxBytes: Self.actionChangeBytes))
     }
 
@@ -697,7 +697,7 @@ package final class MCPToolRunner: Sendable {
             var selector = seen.role
             if let label = seen.label, !label.isEmpty { selector += "[label=\"\(Self.escape(label))\"]" }
             if let result = try? await call(.queryFind, [.selector: .string(selector), .limit: 3], app: app),
-                let first = result["elements"]?.arrayValue?.first
+                let first = result[.elements]?.arrayValue?.first
             {
                 remember(first)
                 hints.append("nearest current element: " + line(first))
@@ -723,10 +723,10 @@ package final class MCPToolRunner: Sendable {
         ]
         guard let diff = try? await call(.treeDiff, range, app: app) else { return [] }
         var lines: [String] = []
-        for id in (diff["added"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3) {
+        for id in (diff[.added]?.arrayValue ?? []).compactMap(\.stringValue).prefix(3) {
             if let element = try? await call(.elementGet, [.target: ["id": .string(id)]], app: app) {
-                remember(element)
-                lines.append(line(element))
+                remember(element.json)
+                lines.append(line(element.json))
             }
         }
         return lines

@@ -149,11 +149,16 @@ public protocol RPCResultKey: RawRepresentable, CaseIterable, Hashable, Sendable
     var kind: RPCParamKind { get }
     /// The members whose value may be `null`.
     static var nullable: Set<Self> { get }
+    /// The members whose value is an element object, or an array of them (`RPCElementField`; a tree's nodes with
+    /// their `children` nested).
+    static var carryingElements: Set<Self> { get }
 }
 
 extension RPCResultKey {
     /// No member is `null`.
     public static var nullable: Set<Self> { [] }
+    /// No member carries elements.
+    public static var carryingElements: Set<Self> { [] }
 }
 
 /// The member set of a method that acts and answers whether the app performed it (`performed`).
@@ -203,10 +208,22 @@ public struct RPCResultMemberEntry: Sendable, Equatable {
     public let kind: RPCParamKind
     /// Whether its value may be `null`.
     public let nullable: Bool
+    /// Whether its value is an element object or an array of them.
+    public let carriesElements: Bool
 
-    /// Why `value` is not of the member's kind (nil when it is).
+    /// Why `value` is not of the member's kind, or holds an element that is not one (nil when it is).
     func mismatch(_ value: JSON) -> String? {
         if value == .null { return nullable ? nil : "null, which it is not declared to be" }
+        if let why = kindMismatch(value) { return why }
+        guard carriesElements else { return nil }
+        for element in value.arrayValue ?? [value] {
+            if let why = RPCResultShape.elementMismatch(element) { return "an element: " + why }
+        }
+        return nil
+    }
+
+    /// Why `value` is not of the member's kind.
+    private func kindMismatch(_ value: JSON) -> String? {
         let fits: Bool
         switch kind {
         case .string: fits = value.stringValue != nil
@@ -223,12 +240,17 @@ public struct RPCResultMemberEntry: Sendable, Equatable {
     var json: JSON {
         var object: JSONObject = ["name": .string(name), "kind": .string(kind.rawValue)]
         if nullable { object["nullable"] = true }
+        if carriesElements { object["elements"] = true }
         return .object(object)
     }
 
     /// The members of `keys`, in declaration order.
     static func of<Key: RPCResultKey>(_ keys: Key.Type) -> [RPCResultMemberEntry] {
-        Key.allCases.map { RPCResultMemberEntry(name: $0.rawValue, kind: $0.kind, nullable: Key.nullable.contains($0)) }
+        Key.allCases.map { key in
+            RPCResultMemberEntry(
+                name: key.rawValue, kind: key.kind, nullable: Key.nullable.contains(key),
+                carriesElements: Key.carryingElements.contains(key))
+        }
     }
 }
 
@@ -259,7 +281,7 @@ public enum RPCResultShape: Sendable, Equatable {
         switch self {
         case .object(let members): Self.objectMismatch(result, members)
         case .objects(let members): Self.arrayMismatch(result, members)
-        case .element: result["id"]?.stringValue == nil ? "no element (an object with an `id`)" : nil
+        case .element: Self.elementMismatch(result)
         case .string: result.stringValue == nil ? "\(result.typeName) instead of a string" : nil
         case .null: result == .null ? nil : "\(result.typeName) instead of null"
         }
@@ -273,6 +295,22 @@ public enum RPCResultShape: Sendable, Equatable {
                 return "the member `\(key)`, which is not declared"
             }
             if let why = member.mismatch(value) { return "the member `\(key)` as \(why)" }
+        }
+        return nil
+    }
+
+    /// The members of an element object.
+    static let elementMembers = RPCResultMemberEntry.of(RPCElementField.self)
+
+    /// Why `result` is not an element object: one with an `id`, of the members `RPCElementField` declares (a tree
+    /// node's nested `children` each one too).
+    static func elementMismatch(_ result: JSON) -> String? {
+        guard result[RPCElementField.id.rawValue]?.stringValue != nil else {
+            return "no element (an object with an `id`)"
+        }
+        if let why = objectMismatch(result, elementMembers) { return why }
+        for child in result[RPCElementField.children.rawValue]?.arrayValue ?? [] where child.objectValue != nil {
+            if let why = elementMismatch(child) { return "a child: " + why }
         }
         return nil
     }

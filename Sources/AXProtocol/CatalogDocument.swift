@@ -7,7 +7,7 @@ import AXJSONRPC
 /// The catalog rendered for people and programs.
 public enum RPCCatalogDocument {
     /// Specs/protocol.json: every method with its params and kinds, result shape, roles, errors and summary; the
-    /// events and the server's own messages.
+    /// members of an element object; the events and the server's own messages.
     public static var json: JSON {
         [
             "protocolVersion": .string(RPCServerInfo.protocolVersion),
@@ -15,6 +15,7 @@ public enum RPCCatalogDocument {
             "commonParams": [["name": .string(rpcAppParameter), "kind": "string"]],
             "errors": .array(errorCodes.map { ["code": JSON($0), "kind": JSON(RPCError.kind(forCode: $0))] }),
             "methods": .array(RPCMethodName.allCases.map { methodJSON($0.entry) }),
+            "elementMembers": .array(RPCResultShape.elementMembers.map(\.json)),
             "events": .array(
                 RPCEvent.allCases.map { ["name": .string($0.rawValue), "params": JSON($0.params)] }),
             "serverMessages": .array(

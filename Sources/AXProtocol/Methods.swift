@@ -258,6 +258,9 @@ public enum RPCElementStepMember: String, RPCResultKey {
 
     /// The members whose value may be `null`.
     public static let nullable: Set<Self> = [.element, .node]
+
+    /// The members whose value carries elements.
+    public static let carryingElements: Set<Self> = [.node]
 }
 
 /// The members of a focus update's result (`focus.move`, `focus.update`).
@@ -297,6 +300,9 @@ public enum RPCFocusMoveMember: String, RPCResultKey {
 
     /// The members whose value may be `null`.
     public static let nullable: Set<Self> = [.from, .to, .guide, .scroll]
+
+    /// The members whose value carries elements.
+    public static let carryingElements: Set<Self> = [.element]
 }
 
 /// The members of a rotor step's result (`rotor.next`, `rotor.previous`).
@@ -766,6 +772,9 @@ extension RPCCatalog {
                 case .windows, .truncated: .array
                 }
             }
+
+            /// The members whose value carries elements.
+            public static let carryingElements: Set<Self> = [.windows]
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -891,6 +900,8 @@ extension RPCCatalog {
                 .target
             }
         }
+        /// The members of its result: an element object.
+        public typealias Member = RPCElementField
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .elementGet, Param.self, section: .tree, roles: .everyone,
@@ -953,6 +964,9 @@ extension RPCCatalog {
                 case .truncated: .object
                 }
             }
+
+            /// The members whose value carries elements.
+            public static let carryingElements: Set<Self> = [.elements]
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -988,6 +1002,8 @@ extension RPCCatalog {
                 }
             }
         }
+        /// The members of its result: an element object.
+        public typealias Member = RPCElementField
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
             .queryOne, Param.self, section: .query, roles: .everyone,
@@ -1159,6 +1175,9 @@ extension RPCCatalog {
                 case .element: .object
                 }
             }
+
+            /// The members whose value carries elements.
+            public static let carryingElements: Set<Self> = [.element]
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -1974,6 +1993,9 @@ extension RPCCatalog {
 
             /// The members whose value may be `null`.
             public static let nullable: Set<Self> = [.element]
+
+            /// The members whose value carries elements.
+            public static let carryingElements: Set<Self> = [.element]
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(
@@ -2104,6 +2126,9 @@ extension RPCCatalog {
 
             /// The members whose value may be `null`.
             public static let nullable: Set<Self> = [.to, .guide, .scroll]
+
+            /// The members whose value carries elements.
+            public static let carryingElements: Set<Self> = [.element]
         }
         /// The catalog entry.
         public static let entry = RPCMethodEntry(

@@ -33,16 +33,16 @@ package struct TraceObserver: Sendable {
     package init(probe: any TraceProbe) { self.probe = probe }
 
     func call<Spec>(_ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param>, app: String?)
-        async throws(RPCError) -> JSON
+        async throws(RPCError) -> RPCReply<Spec.Member>
     {
         var object = params.object
         if let app { object[rpcAppParameter] = .string(app) }
-        return try await probe.call(method.wireName, .object(object), timeout: Self.timeout)
+        return RPCReply(try await probe.call(method.wireName, .object(object), timeout: Self.timeout))
     }
 
     /// The revision and both focuses of `app` now (the two calls in flight together).
     package func moment(app: String?) async -> TraceMoment {
-        async let revision = try? await call(.treeRevision, [:], app: app)["revision"]?.intValue
+        async let revision = try? await call(.treeRevision, [:], app: app)[.revision]?.intValue
         async let focus = focusNow(app: app)
         return await TraceMoment(revision: revision, focus: focus)
     }
@@ -55,7 +55,7 @@ package struct TraceObserver: Sendable {
         async let engine = try? await call(.focusQuery, [.direction: "next"], app: app)
         guard let accessibility = await accessibility, let engine = await engine else { return nil }
         return TraceFocus(
-            engine: engine["from"]?.stringValue, accessibility: accessibility["element"]?["id"]?.stringValue)
+            engine: engine[.from]?.stringValue, accessibility: accessibility[.element]?["id"]?.stringValue)
     }
 
     /// The moment before a call aimed at `target` (a protocol target: `{id}` or `{selector}`), and the element it
@@ -73,7 +73,7 @@ package struct TraceObserver: Sendable {
         guard let target, case .object(let given) = target else {
             guard typesText else { return (nil, false) }
             do {
-                return (nil, TraceSecrets.isSecure(try await call(.focusGet, [:], app: app)["element"]))
+                return (nil, TraceSecrets.isSecure(try await call(.focusGet, [:], app: app)[.element]))
             } catch {
                 return (nil, true)
             }
@@ -82,10 +82,10 @@ package struct TraceObserver: Sendable {
         for key in ["id", "selector"] { described[key] = given[key] ?? .null }
         do {
             let element = try await call(.elementGet, [.target: target], app: app)
-            described["id"] = element["id"] ?? described["id"] ?? .null
-            described["label"] = element["label"] ?? .null
-            described["class"] = element["class"] ?? .null
-            return (described, TraceSecrets.isSecure(element))
+            described["id"] = element[.id] ?? described["id"] ?? .null
+            described["label"] = element[.label] ?? .null
+            described["class"] = element[.class] ?? .null
+            return (described, TraceSecrets.isSecure(element.json))
         } catch {
             return (described, typesText)
         }
@@ -98,16 +98,16 @@ package struct TraceObserver: Sendable {
         var revisionAfter: Int?
         if let from = before.revision {
             let diff = try? await call(.treeDiff, [.fromRevision: JSON(from)], app: app)
-            if let to = diff?["toRevision"]?.intValue {
+            if let to = diff?[.toRevision]?.intValue {
                 revisionAfter = to
                 step.revision = (from, to)
-                if to != from { step.diff = diff }
+                if to != from { step.diff = diff?.json }
             }
         }
         if let from = before.focus, let to = await focus { step.focus = (from, to) }
         if revisionAfter != nil, recorder.claimSnapshot() {
             do {
-                step.snapshot = try await call(.treeGet, [.format: "json"], app: app)
+                step.snapshot = try await call(.treeGet, [.format: "json"], app: app).json
             } catch {
                 recorder.releaseSnapshot()
             }

@@ -144,12 +144,12 @@ package final class ServerLink: Sendable {
     func call<Spec>(
         _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], app named: String? = nil,
         timeout: Duration = .seconds(30)
-    ) async throws(WebDriverError) -> JSON {
+    ) async throws(WebDriverError) -> RPCReply<Spec.Member> {
         var params = params.object
         if let app = named ?? app.withLock({ $0 }) { params[rpcAppParameter] = .string(app) }
         let method = method.wireName
         let client = try await client()
-        do { return try await client.call(method, .object(params), timeout: timeout) } catch {
+        do { return RPCReply(try await client.call(method, .object(params), timeout: timeout)) } catch {
             if isShutDown { throw ServerLink.deleted }
             throw WebDriverError.from(error)
         }
@@ -256,14 +256,14 @@ package final class DriverSession: Sendable {
     /// revision is patched into it when `patched` can, else the page source is read again).
     func page() async throws(WebDriverError) -> (tree: PageTree, index: [String: Int]) {
         let revisionReply = try await link.call(.treeRevision)
-        let revision = revisionReply["revision"]?.intValue ?? -1
-        let registration = revisionReply["registration"]?.intValue ?? -1
+        let revision = revisionReply[.revision]?.intValue ?? -1
+        let registration = revisionReply[.registration]?.intValue ?? -1
         let cached = state.withLock { $0.page }.flatMap { $0.registration == registration ? $0 : nil }
         if let cached, cached.revision == revision, revision >= 0 {
             return (cached.tree, cached.index)
         }
         // The automation-only elements of this revision (a server that does not say is asked by `query.count`).
-        let automationOnly = revisionReply["automationOnly"]?.intValue
+        let automationOnly = revisionReply[.automationOnly]?.intValue
         if let cached, revision > cached.revision,
             let patched = await patched(cached, to: revision, automationOnly: automationOnly)
         {
@@ -275,7 +275,7 @@ package final class DriverSession: Sendable {
             return patched
         }
         let reply = try await link.call(.treeGet, [.format: "xml"])
-        guard let xml = PageSourceReply.utf8(reply) else {
+        guard let xml = PageSourceReply.utf8(reply.json) else {
             throw WebDriverError("unknown error", "tree.get answered without xml")
         }
         let tree: PageTree
@@ -288,7 +288,7 @@ package final class DriverSession: Sendable {
             if let axid = tree.axid(element) { index[axid] = element }
         }
         // The revision the page source is of (the app may have moved on since `tree.revision`).
-        let read = reply["revision"]?.intValue ?? revision
+        let read = reply[.revision]?.intValue ?? revision
         state.withLock {
             $0.page = ParsedPage(registration: registration, revision: read, tree: tree, index: index)
             $0.pageReads += 1
@@ -314,8 +314,8 @@ package final class DriverSession: Sendable {
         guard cached.tree.automationOnlyCount == 0,
             let diff = try? await link.call(
                 .treeDiff, [.fromRevision: JSON(cached.revision), .toRevision: JSON(revision)]),
-            diff["windowsChanged"]?.boolValue == false, let added = Self.strings(diff["added"]),
-            let removed = Self.strings(diff["removed"]), let updated = diff["updated"]?.objectValue
+            diff[.windowsChanged]?.boolValue == false, let added = Self.strings(diff[.added]),
+            let removed = Self.strings(diff[.removed]), let updated = diff[.updated]?.objectValue
         else { return nil }
         var reads = Set(added)
         for (id, keys) in updated {
@@ -353,9 +353,9 @@ package final class DriverSession: Sendable {
         let parsed = cached.index[id]
         guard isNew == (parsed == nil),
             let element = try? await link.call(.elementGet, [.target: ["id": .string(id)]]),
-            element["revision"]?.intValue == revision, element["removed"] == nil,
-            element["id"]?.stringValue == id, let role = element["role"]?.stringValue,
-            let states = Self.strings(element["states"] ?? []), !states.contains("automationOnly")
+            element[.revision]?.intValue == revision, element[.removed] == nil,
+            element[.id]?.stringValue == id, let role = element[.role]?.stringValue,
+            let states = Self.strings(element[.states] ?? []), !states.contains("automationOnly")
         else { return nil }
         var type = Self.pageType(role: role)
         if type == nil, let parsed, cached.tree.attribute(parsed, "role") == role,
@@ -366,12 +366,12 @@ package final class DriverSession: Sendable {
         guard let type else { return nil }
         var children: [String]?
         if isNew || !keys.isDisjoint(with: ["children", "replaced"]) {
-            guard let ids = Self.strings(element["children"] ?? []) else { return nil }
+            guard let ids = Self.strings(element[.children] ?? []) else { return nil }
             children = ids
         }
         let index = parsed.flatMap { cached.tree.attribute($0, "index") } ?? "0"
         return PageElementPatch(
-            attributes: PageTree.pageAttributes(of: element, type: type, index: index), children: children,
+            attributes: PageTree.pageAttributes(of: element.json, type: type, index: index), children: children,
             isNew: isNew)
     }
 
@@ -381,7 +381,7 @@ package final class DriverSession: Sendable {
     func hasNoAutomationOnlyElements(at revision: Int) async -> Bool {
         let params: RPCParams<RPCCatalog.QueryCount.Param> = [.selector: "*:state(automationOnly)"]
         guard let reply = try? await link.call(.queryCount, params) else { return false }
-        return reply["revision"]?.intValue == revision && reply["count"]?.intValue == 0
+        return reply[.revision]?.intValue == revision && reply[.count]?.intValue == 0
     }
 
     /// The change keys of `tree.diff` that never alter the page source (what it writes: type, name, label, value,

@@ -23,7 +23,7 @@ extension WebDriverService {
         }
         let moved: JSON
         do {
-            moved = try await session.link.call(.focusUpdate, [.target: ["id": .string(id)]])
+            moved = try await session.link.call(.focusUpdate, [.target: ["id": .string(id)]]).json
         } catch  where error.code == "invalid argument" {
             throw WebDriverError(
                 "element not interactable",
@@ -32,7 +32,7 @@ extension WebDriverService {
         }
         guard moved["to"]?.stringValue == id else {
             let explanation = try? await session.link.call(.focusExplain, [.target: ["id": .string(id)]])
-            let failed = explanation?["failed"]?.stringValue ?? moved["failure"]?.stringValue ?? "not focusable"
+            let failed = explanation?[.failed]?.stringValue ?? moved["failure"]?.stringValue ?? "not focusable"
             throw WebDriverError(
                 "element not interactable",
                 "the element '\(id)' cannot take keyboard focus (focus engine: \(failed)); keys would go elsewhere",
@@ -140,7 +140,7 @@ extension WebDriverService {
     func currentAlert(_ session: DriverSession) async throws(WebDriverError) -> String {
         for selector in ["alert:visible", ":modal:visible"] {
             let reply = try await session.link.call(.queryFind, [.selector: .string(selector)])
-            if let id = reply["elements"]?.arrayValue?.last?["id"]?.stringValue { return id }
+            if let id = reply[.elements]?.arrayValue?.last?["id"]?.stringValue { return id }
         }
         throw WebDriverError("no such alert", "the app '\(session.app)' shows no alert or modal view")
     }
@@ -151,7 +151,7 @@ extension WebDriverService {
     {
         let reply = try await session.link.call(
             .queryFind, [.selector: .string(selector), .root: ["id": .string(alert)]])
-        return reply["elements"]?.arrayValue ?? []
+        return reply[.elements]?.arrayValue ?? []
     }
 
     /// Get Alert Text, Accept Alert, Dismiss Alert and Send Alert Text. An alert that goes away between finding and
@@ -202,7 +202,7 @@ extension WebDriverService {
     func pressAlertButton(_ session: DriverSession, _ alert: String, accept: Bool) async throws(WebDriverError) {
         if !accept {
             let escaped = try? await session.link.call(.actionEscape, [.target: ["id": .string(alert)]])
-            if escaped?["performed"]?.boolValue == true { return }
+            if escaped?[.performed]?.boolValue == true { return }
         }
         let buttons = try await alertParts(session, alert, "button:enabled")
         guard let button = (accept ? buttons.last : buttons.first)?["id"]?.stringValue else {

@@ -214,7 +214,7 @@ package final class WebDriverService: Sendable {
     /// (`PageSourceReply`), so the client reads exactly the string the server wrote.
     func pageSource(_ session: DriverSession) async throws(WebDriverError) -> WebDriverResponse {
         let reply = try await session.link.call(.treeGet, [.format: "xml"])
-        guard let literal = PageSourceReply.literal(reply) else {
+        guard let literal = PageSourceReply.literal(reply.json) else {
             throw WebDriverError("unknown error", "tree.get answered without xml")
         }
         return WebDriverResponse(valueJSON: literal)
@@ -228,7 +228,7 @@ package final class WebDriverService: Sendable {
         }
         do {
             let reply = try await session.link.call(.treeRender, params)
-            return reply["data"] ?? ""
+            return reply[.data] ?? ""
         } catch  where error.code == "invalid argument" {
             throw WebDriverError("unable to capture screen", error.message, data: error.data)
         }
@@ -252,10 +252,10 @@ package final class WebDriverService: Sendable {
         case .getWindowRect:
             let window = try await session.link.call(
                 .elementGet, [.target: ["id": .string(try await currentWindow(session))]])
-            return rect(window)
+            return rect(window.json)
         case .getActiveElement:
             let focus = try await session.link.call(.focusGet)
-            guard let id = focus["element"]?["id"]?.stringValue ?? focus["element"]?.stringValue else {
+            guard let id = focus[.element]?["id"]?.stringValue ?? focus[.element]?.stringValue else {
                 throw WebDriverError("no such element", "no element has accessibility focus")
             }
             return ElementReference.json(id)
@@ -384,7 +384,7 @@ package final class WebDriverService: Sendable {
         let link = ServerLink(server: server)
         let apps: [JSON]
         do {
-            apps = try await link.call(.appsList).arrayValue ?? []
+            apps = try await link.call(.appsList).json.arrayValue ?? []
         } catch {
             await link.close()
             throw WebDriverError("session not created", error.message, data: error.data)
@@ -446,7 +446,7 @@ package final class WebDriverService: Sendable {
     // MARK: Windows
 
     func windows(_ session: DriverSession) async throws(WebDriverError) -> [String] {
-        let apps = try await session.link.call(.appsList).arrayValue ?? []
+        let apps = try await session.link.call(.appsList).json.arrayValue ?? []
         guard let app = apps.first(where: { $0["id"]?.stringValue == session.app }) else {
             throw WebDriverError("no such window", "the app '\(session.app)' is no longer running")
         }
@@ -464,7 +464,7 @@ package final class WebDriverService: Sendable {
 
     /// `element.get` for a node id (no such element / stale element reference from the server).
     func element(_ session: DriverSession, _ id: String) async throws(WebDriverError) -> JSON {
-        try await session.link.call(.elementGet, [.target: ["id": .string(id)]])
+        try await session.link.call(.elementGet, [.target: ["id": .string(id)]]).json
     }
 
     func rect(_ element: JSON) -> JSON {
@@ -542,7 +542,7 @@ package final class WebDriverService: Sendable {
             ]
             do {
                 let reply = try await session.link.call(.waitFor, params, timeout: remaining + .seconds(10))
-                if let id = reply["element"]?["id"]?.stringValue { return [id] }
+                if let id = reply[.element]?["id"]?.stringValue { return [id] }
             } catch  where error.code == "timeout" {
                 break
             } catch  where error.data?["rpcCode"] == JSON(-32011) {
@@ -571,7 +571,7 @@ package final class WebDriverService: Sendable {
             if let limit { params[.limit] = JSON(limit) }
             if let root { params[.root] = ["id": .string(root)] }
             let reply = try await session.link.call(.queryFind, params)
-            return reply["elements"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            return reply[.elements]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         case .xpath(let query): return try await xpathIDs(session, query, root: root, limit: limit)
         case .className(let name): return try await classNameIDs(session, name, root: root, limit: limit)
         }
@@ -770,17 +770,17 @@ package final class WebDriverService: Sendable {
             var extra: RPCParams<RPCCatalog.AuditRun.Param> = [:]
             if let checks = options["checks"] ?? options["auditTypes"] { extra[.checks] = checks }
             if let target { extra[.root] = target }
-            return try await session.link.call(.auditRun, extra)
+            return try await session.link.call(.auditRun, extra).json
         case "speech":
             guard let target else { throw .invalidArgument("axserver: speech needs an element") }
             var extra: RPCParams<RPCCatalog.SpeechDescribe.Param> = [.target: target]
             if let model = options["model"] { extra[.model] = model }
-            return try await session.link.call(.speechDescribe, extra)
+            return try await session.link.call(.speechDescribe, extra).json
         case "source":
             let format = options["format"]?.stringValue ?? "xml"
             let reply = try await session.link.call(.treeGet, [.format: .string(format)])
-            if format == "xml", let xml = PageSourceReply.string(reply) { return .string(xml) }
-            return reply[format] ?? reply
+            if format == "xml", let xml = PageSourceReply.string(reply.json) { return .string(xml) }
+            return reply.json[format] ?? reply.json
         default:
             return try await namedAction(session, name, options: options, target: target)
         }
@@ -797,9 +797,9 @@ package final class WebDriverService: Sendable {
             if let target { params[.target] = target }
             if let point = options["point"] { params[.point] = point }
             if name == "zoomIn" {
-                return try await session.link.call(.actionZoomIn, params)
+                return try await session.link.call(.actionZoomIn, params).json
             }
-            return try await session.link.call(.actionZoomOut, params)
+            return try await session.link.call(.actionZoomOut, params).json
         case "drag", "drop":
             guard let descriptor = options["name"] else {
                 throw .invalidArgument("axserver: \(name) needs 'name' (a drag source or drop point)")
@@ -807,9 +807,9 @@ package final class WebDriverService: Sendable {
             var params: RPCParams<RPCCatalog.ActionDrag.Param> = [.name: descriptor]
             if let target { params[.target] = target }
             if name == "drag" {
-                return try await session.link.call(.actionDrag, params)
+                return try await session.link.call(.actionDrag, params).json
             }
-            return try await session.link.call(.actionDrop, params)
+            return try await session.link.call(.actionDrop, params).json
         default:
             throw WebDriverError(
                 "invalid argument",
@@ -824,12 +824,12 @@ package final class WebDriverService: Sendable {
     {
         let params: RPCParams<RPCCatalog.ActionIncrement.Param> = target.map { [.target: $0] } ?? [:]
         switch name {
-        case "increment": return try await session.link.call(.actionIncrement, params)
-        case "decrement": return try await session.link.call(.actionDecrement, params)
-        case "escape": return try await session.link.call(.actionEscape, params)
-        case "magicTap": return try await session.link.call(.actionMagicTap, params)
-        case "tap": return try await session.link.call(.actionActivate, params)
-        case "focus": return try await session.link.call(.focusSet, target.map { [.target: $0] } ?? [:])
+        case "increment": return try await session.link.call(.actionIncrement, params).json
+        case "decrement": return try await session.link.call(.actionDecrement, params).json
+        case "escape": return try await session.link.call(.actionEscape, params).json
+        case "magicTap": return try await session.link.call(.actionMagicTap, params).json
+        case "tap": return try await session.link.call(.actionActivate, params).json
+        case "focus": return try await session.link.call(.focusSet, target.map { [.target: $0] } ?? [:]).json
         default: return nil
         }
     }
@@ -878,7 +878,7 @@ package final class WebDriverService: Sendable {
         }
         var params: RPCParams<RPCCatalog.ActionCustom.Param> = [.name: action]
         if let target { params[.target] = target }
-        return try await session.link.call(.actionCustom, params)
+        return try await session.link.call(.actionCustom, params).json
     }
 
     /// `axserver: rotor` with `rotor` (or `name`) and `direction` next/previous, from the element when given.
@@ -895,9 +895,9 @@ package final class WebDriverService: Sendable {
         var extra: RPCParams<RPCCatalog.RotorNext.Param> = [.rotor: rotor]
         if let target { extra[.from] = target }
         if direction == "next" {
-            return try await session.link.call(.rotorNext, extra)
+            return try await session.link.call(.rotorNext, extra).json
         }
-        return try await session.link.call(.rotorPrevious, extra)
+        return try await session.link.call(.rotorPrevious, extra).json
     }
 }
 

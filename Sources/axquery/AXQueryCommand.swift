@@ -223,8 +223,8 @@ final class Context {
     /// Calls a catalog method (Sources/AXProtocol) with `--app`, when given.
     func call<Spec>(
         _ method: RPCMethod<Spec>, _ params: RPCParams<Spec.Param> = [:], timeout: Duration = .seconds(30)
-    ) throws(CLIFailure) -> JSON {
-        try call(method.name, object: params.object, timeout: timeout)
+    ) throws(CLIFailure) -> RPCReply<Spec.Member> {
+        RPCReply(try call(method.name, object: params.object, timeout: timeout))
     }
 
     /// Calls `method` with params built at run time (`axquery do` maps its flags onto the action's params; the

@@ -35,7 +35,7 @@ struct Find: ParsableCommand {
             }
             if let limit { params[.limit] = JSON(limit) }
             let result = try ctx.call(.queryFind, params)
-            let els = result["elements"]?.arrayValue ?? []
+            let els = result[.elements]?.arrayValue ?? []
             if ctx.json {
                 Out.json(result)
             } else {
@@ -45,17 +45,17 @@ struct Find: ParsableCommand {
                     text += "\n"
                 }
                 Out.write(text)
-                if let truncation = result["truncated"], let limit = truncation["limit"]?.intValue {
+                if let truncation = result[.truncated], let limit = truncation["limit"]?.intValue {
                     Out.err("showing the first \(limit) matches (--limit)")
                 }
             }
             if els.isEmpty {
                 var details: [String] = []
                 if !ctx.json, let ex = try? ctx.call(.queryExplain, explainParams) {
-                    details = Context.nearMissLines(ex)
+                    details = Context.nearMissLines(ex.json)
                 }
                 throw CLIFailure(
-                    Exit.noMatch, "no element matches \(result["selector"]?.stringValue ?? selector)", details: details
+                    Exit.noMatch, "no element matches \(result[.selector]?.stringValue ?? selector)", details: details
                 )
                 .quiet(ctx.json)
             }
@@ -86,7 +86,7 @@ struct One: ParsableCommand {
             var params: RPCParams<RPCCatalog.QueryOne.Param> = [.selector: .string(selector)]
             if let root { params[.root] = ["selector": .string(root)] }
             let result = try ctx.call(.queryOne, params)
-            if ctx.json { Out.json(result) } else { Out.line(Render.listLine(result, ctx.palette)) }
+            if ctx.json { Out.json(result) } else { Out.line(Render.listLine(result.json, ctx.palette)) }
         }
     }
 }
@@ -113,7 +113,7 @@ struct Count: ParsableCommand {
             var params: RPCParams<RPCCatalog.QueryCount.Param> = [.selector: .string(selector)]
             if let root { params[.root] = ["selector": .string(root)] }
             let result = try ctx.call(.queryCount, params)
-            let count = result["count"]?.intValue ?? 0
+            let count = result[.count]?.intValue ?? 0
             if ctx.json { Out.json(result) } else { Out.line(String(count)) }
             if count == 0 { throw ExitCode(Exit.noMatch) }
         }
@@ -165,7 +165,7 @@ struct Tree: ParsableCommand {
                 return
             }
             if format == .xml {
-                fputsOut(result["xml"]?.stringValue ?? "")
+                fputsOut(result[.xml]?.stringValue ?? "")
                 return
             }
             var out = ""
@@ -181,7 +181,7 @@ struct Tree: ParsableCommand {
                         + "\n"
                 }
             }
-            for window in result["windows"]?.arrayValue ?? [] { walk(window, 0) }
+            for window in result[.windows]?.arrayValue ?? [] { walk(window, 0) }
             fputsOut(out)
         }
     }
@@ -216,8 +216,8 @@ struct Get: ParsableCommand {
                 Out.json(result)
                 return
             }
-            Out.line(Render.describe(result, ctx.palette))
-            for (key, value) in result.objectValue ?? [:] {
+            Out.line(Render.describe(result.json, ctx.palette))
+            for (key, value) in result.json.objectValue ?? [:] {
                 Out.line(ctx.palette.dim(key + ":") + " " + Render.attribute(value))
             }
         }
@@ -243,13 +243,13 @@ struct Explain: ParsableCommand {
             try Context.validate(selector)
             let ctx = try Context(global, file: offline.file)
             let result = try ctx.call(.queryExplain, [.selector: .string(selector)])
-            let count = result["count"]?.intValue ?? 0
+            let count = result[.count]?.intValue ?? 0
             if ctx.json {
                 Out.json(result)
             } else {
                 let palette = ctx.palette
-                Out.line(result["summary"]?.stringValue ?? "")
-                for chain in result["chains"]?.arrayValue ?? [] {
+                Out.line(result[.summary]?.stringValue ?? "")
+                for chain in result[.chains]?.arrayValue ?? [] {
                     Out.line(
                         palette.role(chain["selector"]?.stringValue ?? "") + "  "
                             + palette.dim("(\(chain["count"]?.intValue ?? 0) matches)"))
@@ -268,7 +268,7 @@ struct Explain: ParsableCommand {
                         }
                     }
                 }
-                let ms = (result["matches"]?.arrayValue ?? []).compactMap(\.stringValue)
+                let ms = (result[.matches]?.arrayValue ?? []).compactMap(\.stringValue)
                 if !ms.isEmpty { Out.line("matches: " + ms.joined(separator: ", ") + (count > ms.count ? ", …" : "")) }
             }
             if count == 0 { throw ExitCode(Exit.noMatch) }
@@ -319,8 +319,8 @@ struct Wait: ParsableCommand {
                 Out.json(result)
                 return
             }
-            var line = "\(state.rawValue) after \(result["waitedMs"]?.intValue ?? 0) ms"
-            if let element = result["element"] { line += ": " + Render.listLine(element, ctx.palette) }
+            var line = "\(state.rawValue) after \(result[.waitedMs]?.intValue ?? 0) ms"
+            if let element = result[.element] { line += ": " + Render.listLine(element, ctx.palette) }
             Out.line(line)
         }
     }
@@ -502,7 +502,7 @@ struct Focus: ParsableCommand {
                 if ctx.json {
                     Out.json(result)
                 } else {
-                    Out.line("focused: " + (result["focused"]?.stringValue ?? "nothing"))
+                    Out.line("focused: " + (result[.focused]?.stringValue ?? "nothing"))
                 }
                 return
             }
@@ -511,7 +511,7 @@ struct Focus: ParsableCommand {
                 Out.json(result)
                 return
             }
-            if let element = result["element"], !element.isNull {
+            if let element = result[.element], !element.isNull {
                 Out.line(Render.listLine(element, ctx.palette))
             } else {
                 Out.line("(nothing focused)")
@@ -537,10 +537,10 @@ struct Focus: ParsableCommand {
             Out.json(result)
             return
         }
-        Out.line("engine: " + (result["engine"]?["id"]?.stringValue ?? "nothing"))
-        Out.line("accessibility: " + (result["accessibility"]?.stringValue ?? "nothing"))
-        if let group = result["group"]?.stringValue { Out.line("group: " + group) }
-        for group in result["groups"]?.arrayValue ?? [] {
+        Out.line("engine: " + (result[.engine]?["id"]?.stringValue ?? "nothing"))
+        Out.line("accessibility: " + (result[.accessibility]?.stringValue ?? "nothing"))
+        if let group = result[.group]?.stringValue { Out.line("group: " + group) }
+        for group in result[.groups]?.arrayValue ?? [] {
             let items = (group["items"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
             Out.line("  " + (group["identifier"]?.stringValue ?? "-") + ": " + items)
         }
@@ -554,11 +554,11 @@ struct Focus: ParsableCommand {
             Out.json(result)
             return
         }
-        let target = result["target"]?.stringValue ?? operand
-        if result["focusable"]?.boolValue == true {
+        let target = result[.target]?.stringValue ?? operand
+        if result[.focusable]?.boolValue == true {
             Out.line("\(target): focusable")
         } else {
-            let failed = result["failed"]
+            let failed = result[.failed]
             Out.line(
                 "\(target): not focusable — \(failed?["check"]?.stringValue ?? "?"): \(failed?["message"]?.stringValue ?? "")"
             )
@@ -572,11 +572,11 @@ struct Focus: ParsableCommand {
         }
         let result: JSON
         if verb == "move" {
-            result = try ctx.call(.focusMove, [.direction: .string(operand)])
+            result = try ctx.call(.focusMove, [.direction: .string(operand)]).json
         } else {
             var params: RPCParams<RPCCatalog.FocusQuery.Param> = [.direction: .string(operand)]
             if let from { params[.from] = ["selector": .string(from)] }
-            result = try ctx.call(.focusQuery, params)
+            result = try ctx.call(.focusQuery, params).json
         }
         if ctx.json { Out.json(result) }
         guard let to = result["to"]?.stringValue else {
@@ -641,7 +641,7 @@ struct Rotor: ParsableCommand {
             Out.json(result)
             return
         }
-        for rotor in result["rotors"]?.arrayValue ?? [] {
+        for rotor in result[.rotors]?.arrayValue ?? [] {
             let declared = rotor["declaredBy"]?.stringValue.map { " (declared by \($0))" } ?? ""
             Out.line("\(rotor["name"]?.stringValue ?? "?")  \(rotor["count"]?.intValue ?? 0) item(s)\(declared)")
         }
@@ -658,7 +658,7 @@ struct Rotor: ParsableCommand {
         if noMove { params[.moveFocus] = false }
         let result = try verb == "next" ? ctx.call(.rotorNext, params) : ctx.call(.rotorPrevious, params)
         if ctx.json { Out.json(result) }
-        guard let item = result["item"], !item.isNull else {
+        guard let item = result[.item], !item.isNull else {
             if !ctx.json { Out.line("end of rotor '\(rotor)'") }
             throw ExitCode(Exit.noMatch)
         }
@@ -698,27 +698,27 @@ struct Diff: ParsableCommand {
                 return
             }
             let pal = ctx.palette
-            Out.line("revision \(result["fromRevision"]?.intValue ?? from) → \(result["toRevision"]?.intValue ?? 0)")
+            Out.line("revision \(result[.fromRevision]?.intValue ?? from) → \(result[.toRevision]?.intValue ?? 0)")
             var any = false
-            for id in (result["added"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result[.added]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line(pal.label("+ " + id))
                 any = true
             }
-            for id in (result["removed"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result[.removed]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line(pal.flag("- " + id))
                 any = true
             }
-            for id in (result["moved"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            for id in (result[.moved]?.arrayValue ?? []).compactMap(\.stringValue) {
                 Out.line("> " + id)
                 any = true
             }
-            for (id, attrs) in result["updated"]?.objectValue ?? [:] {
+            for (id, attrs) in result[.updated]?.objectValue ?? [:] {
                 Out.line(
                     pal.value("~ " + id) + ": "
                         + (attrs.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
                 any = true
             }
-            if result["windowsChanged"]?.boolValue == true {
+            if result[.windowsChanged]?.boolValue == true {
                 Out.line("windows changed")
                 any = true
             }
@@ -745,7 +745,7 @@ struct Apps: ParsableCommand {
                 Out.json(result)
                 return
             }
-            for app in result.arrayValue ?? [] {
+            for app in result.json.arrayValue ?? [] {
                 var line = (app["id"]?.stringValue ?? "?")
                 if let name = app["name"]?.stringValue, name != app["id"]?.stringValue { line += "  (\(name))" }
                 line += "  revision=\(app["revision"]?.intValue ?? 0) elements=\(app["elements"]?.intValue ?? 0)"

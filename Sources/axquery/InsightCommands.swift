@@ -53,10 +53,10 @@ struct Audit: ParsableCommand {
             if let root { params[.root] = ["selector": .string(root)] }
             if let maxFindings { params[.maxFindings] = JSON(maxFindings) }
             let result = try ctx.call(.auditRun, params)
-            let findings = (result["findings"]?.arrayValue ?? []).compactMap(AuditFormats.finding)
-            let ran = (result["checks"]?.arrayValue ?? []).compactMap(\.stringValue)
-            report(result, findings: findings, ran: ran, format: ctx.json ? .json : format, palette: ctx.palette)
-            if let truncated = result["truncated"], let omitted = truncated["omitted"]?.intValue {
+            let findings = (result[.findings]?.arrayValue ?? []).compactMap(AuditFormats.finding)
+            let ran = (result[.checks]?.arrayValue ?? []).compactMap(\.stringValue)
+            report(result.json, findings: findings, ran: ran, format: ctx.json ? .json : format, palette: ctx.palette)
+            if let truncated = result[.truncated], let omitted = truncated["omitted"]?.intValue {
                 Out.err("\(omitted) more findings were left out (--max-findings)")
             }
             if !findings.isEmpty {
@@ -167,8 +167,8 @@ struct Say: ParsableCommand {
             Out.json(result)
             return
         }
-        if let voiceOver = result["voiceOver"]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
-        for line in result["orca"]?["utterances"]?.arrayValue ?? [] {
+        if let voiceOver = result[.voiceOver]?["text"]?.stringValue { Out.line("VoiceOver: " + voiceOver) }
+        for line in result[.orca]?["utterances"]?.arrayValue ?? [] {
             Out.line("Orca:      " + (line.stringValue ?? ""))
         }
     }
@@ -186,13 +186,13 @@ struct Say: ParsableCommand {
             return
         }
         var out = ""
-        for (number, item) in (result["items"]?.arrayValue ?? []).enumerated() {
+        for (number, item) in (result[.items]?.arrayValue ?? []).enumerated() {
             out += "\(number + 1). \(item["id"]?.stringValue ?? "")\n"
             if let voiceOver = item["voiceOver"]?.stringValue { out += "   VoiceOver: \(voiceOver)\n" }
             for line in item["orca"]?.arrayValue ?? [] { out += "   Orca:      \(line.stringValue ?? "")\n" }
         }
         Out.write(out)
-        if let omitted = result["truncated"]?["omitted"]?.intValue {
+        if let omitted = result[.truncated]?["omitted"]?.intValue {
             Out.err("\(omitted) more elements were left out (--limit)")
         }
     }
@@ -231,14 +231,14 @@ struct RenderPicture: ParsableCommand {
             if let root { params[.root] = ["selector": .string(root)] }
             if let maxNodes { params[.maxNodes] = JSON(maxNodes) }
             let result = try ctx.call(.treeRender, params)
-            if let omitted = result["truncated"]?["omitted"]?.intValue {
+            if let omitted = result[.truncated]?["omitted"]?.intValue {
                 Out.err("\(omitted) nodes were not drawn (--max-nodes or --root)")
             }
             let bytes: [UInt8]
             if format == .svg {
-                bytes = Array((result["svg"]?.stringValue ?? "").utf8)
+                bytes = Array((result[.svg]?.stringValue ?? "").utf8)
             } else {
-                guard let decoded = Base64Decoder.decode(result["data"]?.stringValue ?? "") else {
+                guard let decoded = Base64Decoder.decode(result[.data]?.stringValue ?? "") else {
                     throw CLIFailure(Exit.refused, "the server's PNG was not valid base64")
                 }
                 bytes = decoded
@@ -246,7 +246,7 @@ struct RenderPicture: ParsableCommand {
             if let out {
                 try FileOutput.write(bytes, to: out)
                 if ctx.json {
-                    var summary = result.objectValue ?? [:]
+                    var summary = result.json.objectValue ?? [:]
                     summary["svg"] = nil
                     summary["data"] = nil
                     summary["file"] = .string(out)

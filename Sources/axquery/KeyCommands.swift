@@ -35,8 +35,8 @@ struct Key: ParsableCommand {
                 Out.json(r)
                 return
             }
-            let handledBy = r["handledBy"]?.stringValue ?? "none"
-            let focus = r["focus"]?.stringValue ?? "nothing"
+            let handledBy = r[.handledBy]?.stringValue ?? "none"
+            let focus = r[.focus]?.stringValue ?? "nothing"
             Out.line("\(key): handled by \(handledBy); focus: \(focus)")
         }
     }
@@ -66,8 +66,8 @@ struct TypeText: ParsableCommand {
                 Out.json(r)
                 return
             }
-            let element = r["element"]?.stringValue ?? "?"
-            Out.line(r["typed"]?.boolValue == true ? "typed into \(element)" : "\(element) did not take the text")
+            let element = r[.element]?.stringValue ?? "?"
+            Out.line(r[.typed]?.boolValue == true ? "typed into \(element)" : "\(element) did not take the text")
         }
     }
 }

@@ -1,6 +1,7 @@
 import AXCore
 import AXJSON
 import AXJSONRPC
+import AXProtocol
 import AXQuery
 import ArgumentParser
 import Dispatch
@@ -91,6 +92,8 @@ enum Out {
     static func json(_ json: JSON, pretty: Bool = true) {
         line(pretty ? json.prettyString(indent: 2) : json.jsonString)
     }
+    /// A method's answer as it came.
+    static func json<Member>(_ reply: RPCReply<Member>) { json(reply.json) }
 }
 
 /// ANSI colours for the text tree (only when stdout is a terminal, unless --no-color).

@@ -73,10 +73,10 @@ struct Policy: ParsableCommand {
             Out.json(result)
             return
         }
-        let name = result["name"]?.stringValue ?? result["app"]?.stringValue ?? "?"
-        let enabled = result["guidedAccessEnabled"]?.boolValue == true
+        let name = result[.name]?.stringValue ?? result[.app]?.stringValue ?? "?"
+        let enabled = result[.guidedAccessEnabled]?.boolValue == true
         Out.line("\(name): guided access \(enabled ? "on (a restriction is denied)" : "off")")
-        for restriction in result["restrictions"]?.arrayValue ?? [] {
+        for restriction in result[.restrictions]?.arrayValue ?? [] {
             let state = restriction["state"]?.stringValue ?? "?"
             let id = restriction["id"]?.stringValue ?? "?"
             let text = restriction["text"]?.stringValue ?? ""
@@ -98,7 +98,7 @@ struct Policy: ParsableCommand {
             Out.json(result)
             return
         }
-        let app = result["app"]?.stringValue ?? result["appName"]?.stringValue ?? "?"
+        let app = result[.app]?.stringValue ?? result[.appName]?.stringValue ?? "?"
         Out.line("\(app): \(restriction) \(state.rawValue)")
     }
 }

@@ -38,7 +38,7 @@ struct At: ParsableCommand {
                 throw CLIFailure(Exit.usage, "the point must be X,Y (two numbers)")
             }
             let ctx = try Context(global)
-            try WhereOutput.print(try ctx.call(.elementAtPoint, [.point: [.number(x), .number(y)]]), ctx)
+            try WhereOutput.print(try ctx.call(.elementAtPoint, [.point: [.number(x), .number(y)]]).json, ctx)
         }
     }
 }
@@ -63,7 +63,7 @@ struct Cell: ParsableCommand {
             let target = try targetJSON(selector: selector, id: id)
             let ctx = try Context(global)
             let result = try ctx.call(.elementCell, [.target: target, .row: JSON(row), .column: JSON(column)])
-            try WhereOutput.print(result, ctx)
+            try WhereOutput.print(result.json, ctx)
         }
     }
 }
