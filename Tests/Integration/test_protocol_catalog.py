@@ -9,7 +9,8 @@
   (`axclient/methods.py`, `Method` and `ServerRequest`) holds exactly the catalog's methods but those listed below as
   deliberately absent (with the reason) and its server requests; no other client file writes a method name as a
   string; every method has a client function; every parameter key a client function sends with a method is a key
-  the catalog declares for it (D-PYCLIENT-METHODS-1).
+  the catalog declares for it (D-PYCLIENT-METHODS-1); every member it reads from an answer is one the catalog
+  declares for that method, and `Element` reads only element members (D-CATALOG-6).
 
 Standard library only; needs no build (it reads the committed Specs/protocol.json, which AXProtocolTests keeps
 equal to the catalog).
@@ -229,6 +230,49 @@ def sent_keys(function, methods):
     return keys
 
 
+def _method_called(node, methods):
+    """The catalog method a call expression calls (`….call(Method.X, …)`), or None."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+    name = method_name_of(node.args[0]) if callee in METHOD_CALLEES else None
+    return name if name in methods else None
+
+
+def _read_key(node):
+    """(the expression read, the key) of `x["k"]` and `x.get("k"…)`; else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.value, node.slice.value
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return node.func.value, node.args[0].value
+    return None
+
+
+def read_members(function, methods):
+    """(method, key, line) of each member a function reads from an answer: `call(Method.X, …)["k"]`, `.get("k")`,
+    and the same on a name the function bound once to such a call (`result = call(Method.X, …)`). Limits: an
+    answer handed to another function, or read through a loop variable, is not followed."""
+    bound = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            called = _method_called(node.value, methods)
+            name = node.targets[0].id
+            bound[name] = called if name not in bound and called else None
+    reads = []
+    for node in ast.walk(function):
+        read = _read_key(node)
+        if read is None:
+            continue
+        source, key = read
+        method = _method_called(source, methods)
+        if method is None and isinstance(source, ast.Name):
+            method = bound.get(source.id)
+        if method:
+            reads.append((method, key, node.lineno))
+    return reads
+
+
 def _literal_hits(tree, relative, names):
     """(file, name, line, why) of the method names a parsed client file writes as strings: any literal equal to a
     method name, and a method-shaped literal passed first to a caller of methods (a typo the catalog lacks)."""
@@ -414,6 +458,44 @@ class PythonClientTests(unittest.TestCase):
         self.assertEqual(problems, [], "\n".join(problems))
         self.assertGreater(checked, 50, "the scan found too few keys: did the client's call sites change shape?")
         print("\nPython client: %d sent keys checked against Specs/protocol.json" % checked)
+
+    def test_every_member_the_client_reads_is_declared(self):
+        """Each member the client reads from an answer is one the catalog declares for that method (`members` of its
+        result; an element's, `elementMembers`, for a method that answers an element), and `Element` reads only
+        element members (D-CATALOG-6)."""
+        element_members = {member["name"] for member in self.catalog["elementMembers"]}
+        members = {}
+        for method in self.catalog["methods"]:
+            result = method["result"]
+            declared = {member["name"] for member in result.get("members", [])}
+            members[method["name"]] = declared | (element_members if result["kind"] == "element" else set())
+        problems, checked = [], 0
+        for path, function in self.client_functions():
+            for method, key, line in read_members(function, set(self.params)):
+                checked += 1
+                if key not in members[method]:
+                    problems.append("%s:%d %s() reads %r from %s, which does not answer it"
+                                    % (path, line, function.name, key, method))
+        with open(os.path.join(PYTHON_CLIENT, "element.py"), encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        element_class = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Element")
+        for node in ast.walk(element_class):
+            read = _read_key(node)
+            if read and isinstance(read[0], ast.Name) and read[0].id == "self":
+                checked += 1
+                if read[1] not in element_members:
+                    problems.append("axclient/element.py:%d Element reads %r, which no element has"
+                                    % (node.lineno, read[1]))
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertGreater(checked, 25, "the scan found too few reads: did the client's call sites change shape?")
+        print("\nPython client: %d result members read, each declared in Specs/protocol.json" % checked)
+
+    def test_the_read_scan_follows_a_bound_answer(self):
+        source = ("def f(c):\n    r = c.call(Method.QUERY_COUNT, {})\n    c.call(Method.TREE_GET)['xml']\n"
+                  "    return r['count'], r.get('bogus')\n")
+        function = ast.parse(source).body[0]
+        self.assertEqual(sorted(read_members(function, {"query.count", "tree.get"})),
+                         [("query.count", "bogus", 4), ("query.count", "count", 4), ("tree.get", "xml", 3)])
 
 
 if __name__ == "__main__":
