@@ -429,6 +429,37 @@ public struct RPCReply<Member: RPCResultKey>: Sendable {
     public subscript(member: Member) -> JSON? { json[member.rawValue] }
 }
 
+/// A method's answer object as the server builds it, keyed by the members the method declares (D-CATALOG-6):
+/// `RPCCatalog.QueryCount.answer([.count: 3, .revision: 7])` compiles only with members `query.count` answers. The
+/// members go on the wire in the order written.
+public struct RPCResultObject<Member: RPCResultKey>: Sendable, ExpressibleByDictionaryLiteral {
+    /// The object as it goes on the wire.
+    public private(set) var object: JSONObject
+
+    /// The members of the literal, in order.
+    public init(dictionaryLiteral elements: (Member, JSON)...) {
+        object = JSONObject(minimumCapacity: elements.count)
+        for (member, value) in elements { object[member.rawValue] = value }
+    }
+
+    /// The object `members` (`RPCResultObject<M>([.a: 1])`).
+    public init(_ members: Self) { self = members }
+
+    /// The value of `member`; setting nil removes it.
+    public subscript(member: Member) -> JSON? {
+        get { object[member.rawValue] }
+        set { object[member.rawValue] = newValue }
+    }
+
+    /// The object as a JSON value.
+    public var json: JSON { .object(object) }
+}
+
+extension RPCMethodSpec {
+    /// The method's answer: an object of its declared members, in the order written.
+    public static func answer(_ members: RPCResultObject<Member>) -> JSON { members.json }
+}
+
 /// One request as it goes on the wire, built from the catalog's typed keys: the method's name and its by-name
 /// params (`RPCMethod.treeGet.request([.format: "json"], app: id)`), for a caller without a typed client (the
 /// provider library, the conformance runner, the fuzzers and the bench). A key its method does not declare does

@@ -107,6 +107,8 @@ public enum RPCElementField: String, RPCResultKey {
     case ancestors
     /// `index` (integer): `element.get`, `query.one`: its index among its parent's children.
     case index
+    /// `truncated` (object): a `tree.get` node whose children were left out (`{kind: depth|children, omitted}`).
+    case truncated
     /// `removed` (boolean): `element.get`: true when the element left the tree (the answer has only `id` besides).
     case removed
 
@@ -122,7 +124,9 @@ public enum RPCElementField: String, RPCResultKey {
             .array
         case .isElement, .canBecomeFocused, .ignoresInvertColors, .virtual, .hittable, .visible, .focused, .removed:
             .boolean
-        case .frame, .activationPoint, .numericValue, .table, .cell, .position, .largeContent, .readingContent: .object
+        case .frame, .activationPoint, .numericValue, .table, .cell, .position, .largeContent, .readingContent,
+            .truncated:
+            .object
         case .headingLevel, .revision, .index: .integer
         }
     }

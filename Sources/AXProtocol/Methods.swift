@@ -1165,11 +1165,13 @@ extension RPCCatalog {
             case waitedMs
             /// `element` (object).
             case element
+            /// `reason` (string): why a `detached` wait ended without a tree (`app removed`).
+            case reason
 
             /// The JSON kind of the value.
             public var kind: RPCParamKind {
                 switch self {
-                case .state: .string
+                case .state, .reason: .string
                 case .satisfied: .boolean
                 case .revision, .waitedMs: .integer
                 case .element: .object
@@ -2698,12 +2700,16 @@ extension RPCCatalog {
             case subscription
             /// `events` (array).
             case events
+            /// `shared` (boolean): true when the connection was already subscribed to the same events of the same app
+            /// (the live subscription's id is answered).
+            case shared
 
             /// The JSON kind of the value.
             public var kind: RPCParamKind {
                 switch self {
                 case .subscription: .integer
                 case .events: .array
+                case .shared: .boolean
                 }
             }
         }
@@ -2956,6 +2962,9 @@ extension RPCCatalog {
             case findings
             /// `truncated` (object).
             case truncated
+            /// `report`: the findings as the CI report the `report` param asked for (a JUnit XML string, or a
+            /// SARIF object).
+            case report
 
             /// The JSON kind of the value.
             public var kind: RPCParamKind {
@@ -2964,6 +2973,7 @@ extension RPCCatalog {
                 case .revision, .count, .errors, .warnings, .suppressed: .integer
                 case .checks, .findings: .array
                 case .examined, .truncated: .object
+                case .report: .any
                 }
             }
         }

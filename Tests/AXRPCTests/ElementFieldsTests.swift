@@ -7,8 +7,8 @@ import XCTest
 @testable import AXRPC
 
 /// Every member the server writes into an element object is declared in `RPCElementField`, with its kind
-/// (D-CATALOG-6): `element.get`'s detail of every node, and `tree.get`'s nested nodes (its own writer), on the demo,
-/// audit-demo, bench and hostile trees. The conformance runner checks the same on the answers its cases see.
+/// (D-CATALOG-6): `element.get`'s detail of every node, and `tree.get`'s nested nodes for every param set the writer's
+/// tests use (depth and child limits, fields, a root), on the demo, audit-demo, bench and hostile trees. The conformance runner checks the same on the answers its cases see.
 final class ElementFieldsTests: XCTestCase {
     func testEveryElementTheServerWritesHasOnlyDeclaredMembers() throws {
         for (name, snapshot) in try TreeGetWriterTests.trees() {
@@ -28,7 +28,8 @@ final class ElementFieldsTests: XCTestCase {
                 let detail = JSON.object(AXMethods.elementDetail(id, focused))
                 XCTAssertNil(RPCMethodName.elementGet.entry.result.mismatch(detail), "\(name) \(id)")
             }
-            for params: JSONObject in [["format": "json"], ["format": "json", "fields": JSON(TreeFields.accepted)]] {
+            let firstChild = snap.tree.windows.first.flatMap { snap.tree[$0]?.children.first }
+            for params in TreeGetWriterTests.paramSets(firstChild: firstChild) {
                 var call = params
                 call["app"] = .string(app)
                 let session = RPCSession(peer: ProtocolFakePeer())

@@ -31,10 +31,10 @@ enum AppResetMethod {
                 let elapsed = started.duration(to: .now)
                 let (seconds, attoseconds) = elapsed.components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-                return [
-                    "app": .string(appID), "reset": true, "revisionBefore": JSON(revisions.before),
-                    "revision": JSON(revisions.after), "ms": .number((milliseconds * 10).rounded() / 10),
-                ]
+                return RPCCatalog.AppReset.answer([
+                    .app: .string(appID), .reset: true, .revisionBefore: JSON(revisions.before),
+                    .revision: JSON(revisions.after), .ms: .number((milliseconds * 10).rounded() / 10),
+                ])
             case .failure(let error):
                 throw rpcError(error)
             }

@@ -37,31 +37,31 @@ extension AXMethods {
                 tree: snap.tree, views: snap.views, root: rootID, checks: checks,
                 suppressions: suppressions, maxFindings: maxFindings)
             let errors = report.findings.filter { $0.severity == .error }.count
-            var out: JSONObject = [
-                "app": .string(snap.id), "revision": JSON(snap.revision), "checks": JSON(report.checks),
-                "count": JSON(report.findings.count), "errors": JSON(errors),
-                "warnings": JSON(report.findings.count - errors),
-                "suppressed": JSON(report.suppressed),
-                "examined": ["nodes": JSON(report.nodesExamined), "views": JSON(report.viewsExamined)],
-                "findings": .array(report.findings.map(AuditFormats.json)),
+            var out: RPCResultObject<RPCCatalog.AuditRun.Member> = [
+                .app: .string(snap.id), .revision: JSON(snap.revision), .checks: JSON(report.checks),
+                .count: JSON(report.findings.count), .errors: JSON(errors),
+                .warnings: JSON(report.findings.count - errors),
+                .suppressed: JSON(report.suppressed),
+                .examined: ["nodes": JSON(report.nodesExamined), "views": JSON(report.viewsExamined)],
+                .findings: .array(report.findings.map(AuditFormats.json)),
             ]
-            if let rootID { out["root"] = .string(rootID) }
+            if let rootID { out[.root] = .string(rootID) }
             // The CI report built from these findings, as `axquery audit --format junit|sarif` prints it.
             switch reportFormat {
             case "junit":
-                out["report"] = .string(
+                out[.report] = .string(
                     AuditFormats.junit(
                         report.findings, checks: report.checks, suiteName: "accessibility audit of \(snap.id)"))
             case "sarif":
-                out["report"] = AuditFormats.sarif(
+                out[.report] = AuditFormats.sarif(
                     report.findings, checks: report.checks, toolVersion: AXMethods.serverVersion)
             default:
                 break
             }
             if report.omitted > 0 {
-                out["truncated"] = ["kind": "maxFindings", "limit": JSON(maxFindings), "omitted": JSON(report.omitted)]
+                out[.truncated] = ["kind": "maxFindings", "limit": JSON(maxFindings), "omitted": JSON(report.omitted)]
             }
-            return .object(out)
+            return out.json
         }
     }
 

@@ -34,20 +34,22 @@ enum FocusMethods {
                 from = try viewID(fromParam, arguments: arguments, param: .from, context: context, hub: hub)
             }
             // C33: the focus debugger's simulate — where focus would go; nothing changes, nothing is emitted.
-            var object: JSONObject = ["from": JSON(from), "heading": .string(heading.rawValue), "simulated": true]
+            var object: RPCResultObject<RPCCatalog.FocusQuery.Member> = [
+                .from: JSON(from), .heading: .string(heading.rawValue), .simulated: true,
+            ]
             switch context.engine.move(from: from, heading: heading) {
             case .success(let decision):
-                object["to"] = .string(decision.item)
-                object["guide"] = JSON(decision.guide)
-                object["preferredChain"] = JSON(decision.preferredChain)
-                object["scroll"] = scrollJSON(decision.scroll, handled: nil)
-                object["element"] = brief(decision.item, context.snapshot)
+                object[.to] = .string(decision.item)
+                object[.guide] = JSON(decision.guide)
+                object[.preferredChain] = JSON(decision.preferredChain)
+                object[.scroll] = scrollJSON(decision.scroll, handled: nil)
+                object[.element] = brief(decision.item, context.snapshot)
             case .failure(let failure):
-                object["to"] = .null
-                object["failure"] = .string(failure.reason)
-                object["message"] = .string(failure.message)
+                object[.to] = .null
+                object[.failure] = .string(failure.reason)
+                object[.message] = .string(failure.message)
             }
-            return .object(object)
+            return object.json
         }
         router.register(.focusUpdate) { params, session in
             let arguments = try Params(params, RPCCatalog.FocusUpdate.self)
@@ -78,27 +80,27 @@ enum FocusMethods {
             let id = try viewID(target, arguments: arguments, param: .target, context: context, hub: hub)
             let checks = context.engine.checks(id)
             let failed = checks.first { !$0.passed }
-            var object: JSONObject = [
-                "target": .string(id), "focusable": .bool(failed == nil),
-                "checks": .array(checks.map(checkJSON)), "focused": .bool(context.engineFocused == id),
+            var object: RPCResultObject<RPCCatalog.FocusExplain.Member> = [
+                .target: .string(id), .focusable: .bool(failed == nil),
+                .checks: .array(checks.map(checkJSON)), .focused: .bool(context.engineFocused == id),
             ]
-            object["failed"] = failed.map { .object(checkJSON($0).objectValue ?? [:]) } ?? .null
+            object[.failed] = failed.map { .object(checkJSON($0).objectValue ?? [:]) } ?? .null
             if let entry = context.engine.index[id] {
-                object["group"] = JSON(entry.group)
-                object["priority"] = JSON(entry.priority)
+                object[.group] = JSON(entry.group)
+                object[.priority] = JSON(entry.priority)
             }
-            return .object(object)
+            return object.json
         }
         router.registerSync(.focusStatus) { params, session in
             let arguments = try Params(params, RPCCatalog.FocusStatus.self)
             let context = try focusContext(arguments, hub, session)
-            return .object(statusJSON(context))
+            return statusJSON(context)
         }
         router.registerSync(.focusItems) { params, session in
             let arguments = try Params(params, RPCCatalog.FocusItems.self)
             let context = try focusContext(arguments, hub, session)
             let rect = try itemsRect(arguments)
-            return ["items": JSON(context.engine.items(intersecting: rect))]
+            return RPCCatalog.FocusItems.answer([.items: JSON(context.engine.items(intersecting: rect))])
         }
         router.register(.focusActivate) { params, session in
             let arguments = try Params(params, RPCCatalog.FocusActivate.self)
@@ -111,7 +113,7 @@ enum FocusMethods {
             }
             do {
                 let performed = try await hub.perform(app: context.snapshot.id, element: focused, action: .activate)
-                return ["performed": .bool(performed), "element": .string(focused)]
+                return RPCCatalog.FocusActivate.answer([.performed: .bool(performed), .element: .string(focused)])
             } catch { throw RPCError.from(error) }
         }
     }
@@ -199,36 +201,36 @@ enum FocusMethods {
     }
 
     static func outcomeJSON(_ outcome: FocusUpdateOutcome, hub: Hub, app: String) -> JSON {
-        var object: JSONObject = [
-            "from": JSON(outcome.from), "to": JSON(outcome.to), "heading": .string(outcome.heading),
-            "moved": .bool(outcome.to != nil && outcome.to != outcome.from && outcome.cancelledBy == nil),
+        var object: RPCResultObject<RPCFocusMoveMember> = [
+            .from: JSON(outcome.from), .to: JSON(outcome.to), .heading: .string(outcome.heading),
+            .moved: .bool(outcome.to != nil && outcome.to != outcome.from && outcome.cancelledBy == nil),
         ]
-        object["guide"] = JSON(outcome.guide)
-        object["preferredChain"] = JSON(outcome.preferredChain)
+        object[.guide] = JSON(outcome.guide)
+        object[.preferredChain] = JSON(outcome.preferredChain)
         if let failure = outcome.failure {
-            object["failure"] = .string(failure)
-            object["message"] = JSON(outcome.failureMessage)
+            object[.failure] = .string(failure)
+            object[.message] = JSON(outcome.failureMessage)
         }
-        if let cancelledBy = outcome.cancelledBy { object["cancelledBy"] = .string(cancelledBy) }
+        if let cancelledBy = outcome.cancelledBy { object[.cancelledBy] = .string(cancelledBy) }
         if let scroll = outcome.scroll {
-            object["scroll"] = scrollJSON(
+            object[.scroll] = scrollJSON(
                 FocusScroll(container: scroll.container, contentOffset: scroll.contentOffset), handled: scroll.handled)
         } else {
-            object["scroll"] = .null
+            object[.scroll] = .null
         }
-        if let to = outcome.to, let snap = try? hub.snapshot(app) { object["element"] = brief(to, snap) }
-        return .object(object)
+        if let to = outcome.to, let snap = try? hub.snapshot(app) { object[.element] = brief(to, snap) }
+        return object.json
     }
 
-    static func statusJSON(_ context: FocusContext) -> JSONObject {
+    static func statusJSON(_ context: FocusContext) -> JSON {
         let engine = context.engine
         let groups = engine.groups()
         let focused = context.engineFocused
-        var object: JSONObject = [:]
-        object["engine"] = focused.map { ["id": .string($0), "element": brief($0, context.snapshot)] } ?? .null
-        object["accessibility"] = context.snapshot.focusedID.map { .string($0) } ?? .null
-        object["group"] = JSON(focused.flatMap { engine.index[$0]?.group })
-        object["groups"] = .array(
+        var object: RPCResultObject<RPCCatalog.FocusStatus.Member> = [:]
+        object[.engine] = focused.map { ["id": .string($0), "element": brief($0, context.snapshot)] } ?? .null
+        object[.accessibility] = context.snapshot.focusedID.map { .string($0) } ?? .null
+        object[.group] = JSON(focused.flatMap { engine.index[$0]?.group })
+        object[.groups] = .array(
             groups.map { group in
                 var groupJSON: JSONObject = [
                     "identifier": JSON(group.identifier), "items": JSON(group.items), "primary": JSON(group.primary),
@@ -237,13 +239,13 @@ enum FocusMethods {
                     JSONObject(group.items.compactMap { id in engine.index[id].map { (id, JSON($0.priority)) } }))
                 return .object(groupJSON)
             })
-        object["sequence"] = JSON(groups.flatMap(\.items))
+        object[.sequence] = JSON(groups.flatMap(\.items))
         let initial = engine.initialFocus()
-        object["initial"] = JSON(initial?.item)
-        object["preferredChain"] = JSON(initial?.chain ?? [])
-        object["keyWindow"] =
+        object[.initial] = JSON(initial?.item)
+        object[.preferredChain] = JSON(initial?.chain ?? [])
+        object[.keyWindow] =
             engine.index.keyWindow >= 0 ? .string(engine.index.entries[engine.index.keyWindow].id) : .null
-        object["guides"] = .array(
+        object[.guides] = .array(
             engine.index.guides.map { guide in
                 [
                     "id": .string(guide.id), "owner": .string(engine.index.entries[guide.owner].id),
@@ -251,7 +253,7 @@ enum FocusMethods {
                     "preferredFocusEnvironments": JSON(guide.preferred), "isEnabled": .bool(guide.isEnabled),
                 ]
             })
-        return object
+        return object.json
     }
 }
 

@@ -54,13 +54,15 @@ enum InputMethods {
             }
             do {
                 let typed = try await hub.perform(app: snap.id, element: element, action: .typeText(text))
-                return ["typed": .bool(typed), "element": .string(element)]
+                return RPCCatalog.InputType.answer([.typed: .bool(typed), .element: .string(element)])
             } catch { throw silentAppError(error, app: snap.id, what: "the text edit of '\(element)'") }
         }
         // D-SR-1: whether a screen reader runs (UIAccessibility.isVoiceOverRunning), for any client.
         router.registerSync(.accessibilityStatus) { params, _ in
             _ = try Params(params, RPCCatalog.AccessibilityStatus.self)
-            return ["screenReaderRunning": hub.screenReaderRunning.map { JSON.bool($0) } ?? .null]
+            return RPCCatalog.AccessibilityStatus.answer([
+                .screenReaderRunning: hub.screenReaderRunning.map { JSON.bool($0) } ?? .null
+            ])
         }
         router.registerSync(.inputConfigure) { params, session in
             let arguments = try Params(params, RPCCatalog.InputConfigure.self)
@@ -69,7 +71,9 @@ enum InputMethods {
                 throw arguments.bad(.serverHandlesNavigation, "is required: true or false")
             }
             do { try hub.setServerHandlesNavigation(app: app, on) } catch { throw RPCError.from(error) }
-            return ["serverHandlesNavigation": .bool(hub.serverHandlesNavigation(app: app))]
+            return RPCCatalog.InputConfigure.answer([
+                .serverHandlesNavigation: .bool(hub.serverHandlesNavigation(app: app))
+            ])
         }
     }
 
@@ -188,11 +192,11 @@ enum InputMethods {
     // MARK: Results
 
     static func outcomeJSON(_ outcome: KeyOutcome) -> JSON {
-        var object: JSONObject = [
-            "consumed": .bool(outcome.consumed), "handledBy": .string(outcome.handledBy), "focus": JSON(outcome.focus),
+        var object: RPCResultObject<RPCCatalog.InputKey.Member> = [
+            .consumed: .bool(outcome.consumed), .handledBy: .string(outcome.handledBy), .focus: JSON(outcome.focus),
         ]
-        object["assistiveTechnology"] = .string(outcome.answers.first.map(answerName) ?? "noListener")
-        return .object(object)
+        object[.assistiveTechnology] = .string(outcome.answers.first.map(answerName) ?? "noListener")
+        return object.json
     }
 
     static func answerName(_ answer: KeyForwardAnswer) -> String {

@@ -58,11 +58,11 @@ package enum AXMethods {
         // window moved under 20,000 views made this quadratic on the event loop (seconds; every client stalled).
         var upd = JSONObject(minimumCapacity: cs.updated.count)
         for (id, keys) in cs.updated.sorted(by: { $0.key < $1.key }) { upd.appendUnchecked(id, JSON(keys.sorted())) }
-        return [
-            "fromRevision": JSON(cs.fromRevision), "toRevision": JSON(cs.toRevision), "added": JSON(cs.added),
-            "removed": JSON(cs.removed), "moved": JSON(cs.moved), "updated": .object(upd),
-            "windowsChanged": .bool(cs.windowsChanged),
-        ]
+        return RPCCatalog.TreeDiff.answer([
+            .fromRevision: JSON(cs.fromRevision), .toRevision: JSON(cs.toRevision), .added: JSON(cs.added),
+            .removed: JSON(cs.removed), .moved: JSON(cs.moved), .updated: .object(upd),
+            .windowsChanged: .bool(cs.windowsChanged),
+        ])
     }
 
     // MARK: - Lifecycle
@@ -86,16 +86,16 @@ package enum AXMethods {
                 session.role = "automation"
             }
             session.initialized = true
-            return [
-                "protocolVersion": .string(protocolVersion),
-                "serverInfo": ["name": .string(RPCServerInfo.name), "version": .string(serverVersion)],
-                "capabilities": [
+            return RPCCatalog.Initialize.answer([
+                .protocolVersion: .string(protocolVersion),
+                .serverInfo: ["name": .string(RPCServerInfo.name), "version": .string(serverVersion)],
+                .capabilities: [
                     "methods": JSON(router?.methods ?? []), "treeFormats": ["json", "text", "xml"],
                     "events": JSON(EventNames.all), "patchOps": ["insert", "remove", "move", "set", "splice"],
                     "maxTextContentBytes": JSON(EditableTextContent.maxBytes),
                     "maxConcurrentRequests": JSON(RPCInFlightRequests.maxConcurrent),
                 ],
-            ]
+            ])
         }
         router.registerSync(.ping) { _, _ in .string("pong") }
         // LSP's cancellation: a notification naming the id of a running concurrent request (wait.for), which then
@@ -105,18 +105,18 @@ package enum AXMethods {
             guard let id = arguments[.id], id.stringValue != nil || id.doubleValue != nil else {
                 throw arguments.bad(.id, "is required: the id of the request to cancel")
             }
-            return ["cancelled": .bool(session.inFlight.cancel(id: id))]
+            return RPCCatalog.CancelRequest.answer([.cancelled: .bool(session.inFlight.cancel(id: id))])
         }
         router.registerSync(.shutdown) { _, _ in .null }
         router.registerSync(.appsList) { _, _ in
             .array(
                 hub.snapshots().map { snapshot in
-                    [
-                        "id": .string(snapshot.id), "name": .string(snapshot.name), "revision": JSON(snapshot.revision),
-                        "registration": .number(Double(snapshot.registration)),
-                        "windows": JSON(snapshot.tree.windows),
-                        "elements": JSON(snapshot.tree.count), "focused": JSON(snapshot.focusedID),
-                    ]
+                    RPCCatalog.AppsList.answer([
+                        .id: .string(snapshot.id), .name: .string(snapshot.name), .revision: JSON(snapshot.revision),
+                        .registration: .number(Double(snapshot.registration)),
+                        .windows: JSON(snapshot.tree.windows),
+                        .elements: JSON(snapshot.tree.count), .focused: JSON(snapshot.focusedID),
+                    ])
                 })
         }
     }
@@ -147,17 +147,17 @@ package enum AXMethods {
             session.role = "provider"
             // A provider that disconnects takes its app away everywhere; pending calls fail (RPCPeer contract).
             session.peer.onClose { hub.removeApp(id, ifProvidedBy: provider) }
-            return ["app": .string(id), "reclaimToken": .string(registration.reclaimToken)]
+            return RPCCatalog.AppRegister.answer([.app: .string(id), .reclaimToken: .string(registration.reclaimToken)])
         }
         router.registerSync(.hierarchySet) { params, session in
             let arguments = try Params(params, RPCCatalog.HierarchySet.self)
             let appID = try Roles.ownApp(arguments, hub, session)
             do {
                 let cs = try hub.setSnapshot(app: appID, .object(arguments.json))
-                return [
-                    "app": .string(appID), "revision": JSON(cs.toRevision),
-                    "elements": JSON((try? hub.snapshot(appID).tree.count) ?? 0),
-                ]
+                return RPCCatalog.HierarchySet.answer([
+                    .app: .string(appID), .revision: JSON(cs.toRevision),
+                    .elements: JSON((try? hub.snapshot(appID).tree.count) ?? 0),
+                ])
             } catch let error as PatchError { throw RPCError.from(error) } catch let error as HubError {
                 throw RPCError.from(error)
             }
@@ -180,7 +180,9 @@ package enum AXMethods {
             }
             do {
                 let cs = try hub.update(app: appID, ops: ops)
-                return ["app": .string(appID), "revision": JSON(cs.toRevision), "changes": changeJSON(cs)]
+                return RPCCatalog.HierarchyUpdate.answer([
+                    .app: .string(appID), .revision: JSON(cs.toRevision), .changes: changeJSON(cs),
+                ])
             } catch let error as PatchError { throw RPCError.from(error) } catch let error as HubError {
                 throw RPCError.from(error)
             }
@@ -193,7 +195,7 @@ package enum AXMethods {
                 throw RPCError.from(error)
             }
             do { try hub.post(app: appID, notification) } catch { throw RPCError.from(error) }
-            return ["posted": .string(notification.name)]
+            return RPCCatalog.AccessibilityPost.answer([.posted: .string(notification.name)])
         }
     }
 
@@ -224,10 +226,10 @@ package enum AXMethods {
             // The automation-only nodes of this revision (D-AUTO-1): a client that patches a copy of the tree from
             // `tree.diff` (axdriver's page) needs none, since the change log never names them.
             let automationOnly = AutomationTreeCache.shared.tree(of: current).count - current.tree.count
-            return [
-                "app": .string(current.id), "revision": JSON(current.revision),
-                "registration": .number(Double(current.registration)), "automationOnly": JSON(automationOnly),
-            ]
+            return RPCCatalog.TreeRevision.answer([
+                .app: .string(current.id), .revision: JSON(current.revision),
+                .registration: .number(Double(current.registration)), .automationOnly: JSON(automationOnly),
+            ])
         }
         router.registerSync(.elementGet, offLoop: Targets.usesRegex) { params, session in
             let arguments = try Params(params, RPCCatalog.ElementGet.self)
@@ -241,15 +243,18 @@ package enum AXMethods {
     }
 
     static func elementDetail(_ id: String, _ snap: AppSnapshot) -> JSONObject {
-        guard let node = snap.tree[id] else { return ["id": .string(id), "removed": true] }
+        guard let node = snap.tree[id] else {
+            return RPCResultObject<RPCElementField>([.id: .string(id), .removed: true]).object
+        }
         var object = ElementJSON.encode(node, focusedID: snap.focusedID)
-        object["hittable"] = .bool(HitTesting.isHittable(id, tree: snap.tree, views: snap.views))
-        object["visible"] = .bool(node.isOnscreen && !node.frame.isEmpty)
-        object["focused"] = .bool(snap.focusedID == id)
-        object["revision"] = JSON(snap.revision)
-        object["app"] = .string(snap.id)
-        object["ancestors"] = JSON(snap.tree.ancestors(of: id))
-        if let index = snap.tree.indexInParent(id) { object["index"] = JSON(index) }
+        func set(_ field: RPCElementField, _ value: JSON) { object[field.rawValue] = value }
+        set(.hittable, .bool(HitTesting.isHittable(id, tree: snap.tree, views: snap.views)))
+        set(.visible, .bool(node.isOnscreen && !node.frame.isEmpty))
+        set(.focused, .bool(snap.focusedID == id))
+        set(.revision, JSON(snap.revision))
+        set(.app, .string(snap.id))
+        set(.ancestors, JSON(snap.tree.ancestors(of: id)))
+        if let index = snap.tree.indexInParent(id) { set(.index, JSON(index)) }
         return object
     }
 
@@ -281,15 +286,15 @@ package enum AXMethods {
             // limit ≤ 2^53 − 1, so one more (to tell whether the answer was truncated) cannot overflow.
             let ids = try Targets.find(sel, in: snap, root: root, limit: limit.map { $0 + 1 })
             let shown = limit.map { Array(ids.prefix($0)) } ?? ids
-            var out: JSONObject = [
-                "revision": JSON(snap.revision), "selector": .string(sel.canonical), "count": JSON(shown.count),
-                "elements": .array(
+            var out: RPCResultObject<RPCCatalog.QueryFind.Member> = [
+                .revision: JSON(snap.revision), .selector: .string(sel.canonical), .count: JSON(shown.count),
+                .elements: .array(
                     shown.compactMap {
                         snap.tree[$0].map { .object(ElementJSON.encode($0, focusedID: snap.focusedID)) }
                     }),
             ]
-            if let limit, ids.count > limit { out["truncated"] = ["kind": "limit", "limit": JSON(limit)] }
-            return .object(out)
+            if let limit, ids.count > limit { out[.truncated] = ["kind": "limit", "limit": JSON(limit)] }
+            return out.json
         }
         router.registerSync(.queryOne, offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try queryCall(params, session, hub, RPCCatalog.QueryOne.self)
@@ -299,10 +304,10 @@ package enum AXMethods {
         }
         router.registerSync(.queryCount, offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, root) = try queryCall(params, session, hub, RPCCatalog.QueryCount.self)
-            return [
-                "count": JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
-                "revision": JSON(snap.revision),
-            ]
+            return RPCCatalog.QueryCount.answer([
+                .count: JSON(try Targets.find(sel, in: snap, root: root, limit: nil).count),
+                .revision: JSON(snap.revision),
+            ])
         }
         router.registerSync(.queryExplain, offLoop: Targets.usesRegex) { params, session in
             let (_, snap, sel, _) = try queryCall(params, session, hub, RPCCatalog.QueryExplain.self)
@@ -399,10 +404,10 @@ package enum AXMethods {
                 handled = try await hub.perform(app: snap.id, element: id, action: requested)
             } catch { throw RPCError.from(error) }
             let after = (try? hub.snapshot(snap.id).revision) ?? before
-            return [
-                "performed": .bool(handled), "element": JSON(id), "revisionBefore": JSON(before),
-                "revisionAfter": JSON(after),
-            ]
+            return RPCResultObject<RPCActionResultMember>([
+                .performed: .bool(handled), .element: JSON(id), .revisionBefore: JSON(before),
+                .revisionAfter: JSON(after),
+            ]).json
         }
     }
 
@@ -441,7 +446,9 @@ package enum AXMethods {
             }
             do {
                 let handled = try await hub.perform(app: snap.id, element: element, action: .tap)
-                return ["performed": .bool(handled), "element": .string(element), "view": .string(hitView)]
+                return RPCCatalog.ActionTap.answer([
+                    .performed: .bool(handled), .element: .string(element), .view: .string(hitView),
+                ])
             } catch { throw RPCError.from(error) }
         }
     }
@@ -484,9 +491,11 @@ package enum AXMethods {
             let arguments = try Params(params, RPCCatalog.FocusGet.self)
             let snap = try snapshot(arguments, hub, session)
             guard let focused = snap.focusedID, let node = snap.tree[focused] else {
-                return ["element": .null, "app": .string(snap.id)]
+                return RPCCatalog.FocusGet.answer([.element: .null, .app: .string(snap.id)])
             }
-            return ["element": .object(ElementJSON.encode(node, focusedID: focused)), "app": .string(snap.id)]
+            return RPCCatalog.FocusGet.answer([
+                .element: .object(ElementJSON.encode(node, focusedID: focused)), .app: .string(snap.id),
+            ])
         }
         router.registerSync(.focusSet, offLoop: Targets.usesRegex) { params, session in
             let arguments = try Params(params, RPCCatalog.FocusSet.self)
@@ -496,7 +505,7 @@ package enum AXMethods {
                 id = try Targets.resolveOne(target, in: snap, hub: hub, method: RPCMethodName.focusSet.rawValue)
             }
             do { try hub.setFocus(app: snap.id, element: id) } catch { throw RPCError.from(error) }
-            return ["focused": JSON(id)]
+            return RPCCatalog.FocusSet.answer([.focused: JSON(id)])
         }
     }
 
@@ -519,7 +528,9 @@ package enum AXMethods {
                 var snap: AppSnapshot
                 do { snap = try hub.snapshot(appID) } catch {
                     if state == .detached {
-                        return ["state": .string(state.rawValue), "satisfied": true, "reason": "app removed"]
+                        return RPCCatalog.WaitFor.answer([
+                            .state: .string(state.rawValue), .satisfied: true, .reason: "app removed",
+                        ])
                     }
                     throw RPCError.appNotResponding("the app went away while waiting", data: ["reason": "disconnected"])
                 }
@@ -546,12 +557,12 @@ package enum AXMethods {
                 let waitedMs = Int(
                     waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
                 if ok {
-                    var out: JSONObject = [
-                        "state": .string(state.rawValue), "satisfied": true, "revision": JSON(snap.revision),
-                        "waitedMs": JSON(waitedMs),
+                    var out: RPCResultObject<RPCCatalog.WaitFor.Member> = [
+                        .state: .string(state.rawValue), .satisfied: true, .revision: JSON(snap.revision),
+                        .waitedMs: JSON(waitedMs),
                     ]
-                    if let matched { out["element"] = .object(ElementJSON.encode(matched, focusedID: snap.focusedID)) }
-                    return .object(out)
+                    if let matched { out[.element] = .object(ElementJSON.encode(matched, focusedID: snap.focusedID)) }
+                    return out.json
                 }
                 let remaining = timeout - waited
                 if remaining <= .zero || deadline.isExpired {
@@ -669,9 +680,11 @@ package enum AXMethods {
                     for token in tokens { hub.unsubscribe(token) }
                 }
             }
-            var reply: JSONObject = ["subscription": JSON(Int(subscribed.id)), "events": JSON(names.sorted())]
-            if subscribed.joined { reply["shared"] = true }
-            return .object(reply)
+            var reply: RPCResultObject<RPCCatalog.EventsSubscribe.Member> = [
+                .subscription: JSON(Int(subscribed.id)), .events: JSON(names.sorted()),
+            ]
+            if subscribed.joined { reply[.shared] = true }
+            return reply.json
         }
         router.registerSync(.eventsUnsubscribe) { params, session in
             let arguments = try Params(params, RPCCatalog.EventsUnsubscribe.self)
@@ -687,7 +700,7 @@ package enum AXMethods {
                 throw arguments.bad(.subscription, "is not an active subscription of this connection")
             }
             if let token { hub.unsubscribe(token) }
-            return ["unsubscribed": JSON(sid)]
+            return RPCCatalog.EventsUnsubscribe.answer([.unsubscribed: JSON(sid)])
         }
     }
 }

@@ -32,12 +32,12 @@ extension AXMethods {
                 object["source"] = .string(entry.source.rawValue)
                 return .object(object)
             }
-            return [
-                "app": .string(snap.id), "name": .string(snap.name), "restrictions": .array(restrictions),
-                "unknownApps": .string(hub.policy.lockDownUnknownApps ? "deny" : "allow"),
+            return RPCCatalog.PolicyGet.answer([
+                .app: .string(snap.id), .name: .string(snap.name), .restrictions: .array(restrictions),
+                .unknownApps: .string(hub.policy.lockDownUnknownApps ? "deny" : "allow"),
                 // D-GA-4: UIAccessibility.isGuidedAccessEnabled, as the app would read it.
-                "guidedAccessEnabled": .bool(states.contains { $0.denied }),
-            ]
+                .guidedAccessEnabled: .bool(states.contains { $0.denied }),
+            ])
         }
     }
 
@@ -69,12 +69,16 @@ extension AXMethods {
                     }
                     try hub.setRestriction(
                         appNamed: appName, id: restriction, denied: state == "deny", actor: actor, persist: persist)
-                    return ["appName": .string(appName), "restriction": .string(restriction), "state": .string(state)]
+                    return RPCCatalog.PolicySet.answer([
+                        .appName: .string(appName), .restriction: .string(restriction), .state: .string(state),
+                    ])
                 }
                 let appID = try app(arguments, hub, session)
                 try hub.setRestriction(
                     app: appID, id: restriction, denied: state == "deny", actor: actor, persist: persist)
-                return ["app": .string(appID), "restriction": .string(restriction), "state": .string(state)]
+                return RPCCatalog.PolicySet.answer([
+                    .app: .string(appID), .restriction: .string(restriction), .state: .string(state),
+                ])
             } catch let error as PolicyNotWritten {
                 throw RPCError.internalError(
                     "the policy file could not be written, so nothing changed: \(error.reason)",
@@ -101,9 +105,9 @@ extension AXMethods {
                 guarding: node.actionTarget, element: node, tree: snap.tree,
                 views: snap.views, denied: snap.denied)
             {
-                return ["allowed": false, "restriction": .string(denied)]
+                return RPCCatalog.PolicyCheck.answer([.allowed: false, .restriction: .string(denied)])
             }
-            return ["allowed": true]
+            return RPCCatalog.PolicyCheck.answer([.allowed: true])
         }
     }
 }

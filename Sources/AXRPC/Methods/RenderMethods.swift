@@ -35,20 +35,20 @@ extension AXMethods {
             let picture = TreeRenderer.svg(
                 tree: snap.tree, root: rootID, focusedID: snap.focusedID, overlays: overlays,
                 findings: findings, smallTargets: smallTargets, maxNodes: maxNodes)
-            var out: JSONObject = [
-                "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(format.rawValue),
-                "width": JSON(picture.width), "height": JSON(picture.height),
-                "overlays": JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
-                "drawn": JSON(picture.drawn),
+            var out: RPCResultObject<RPCCatalog.TreeRender.Member> = [
+                .app: .string(snap.id), .revision: JSON(snap.revision), .format: .string(format.rawValue),
+                .width: JSON(picture.width), .height: JSON(picture.height),
+                .overlays: JSON(RenderOverlay.allCases.filter { overlays.contains($0) }.map(\.rawValue)),
+                .drawn: JSON(picture.drawn),
             ]
             if picture.omitted > 0 {
-                out["truncated"] = ["kind": "maxNodes", "limit": JSON(maxNodes), "omitted": JSON(picture.omitted)]
+                out[.truncated] = ["kind": "maxNodes", "limit": JSON(maxNodes), "omitted": JSON(picture.omitted)]
             }
-            if overlays.contains(.audit) { out["findings"] = JSON(findings.count) }
+            if overlays.contains(.audit) { out[.findings] = JSON(findings.count) }
             switch format {
             case .svg:
-                out["svg"] = .string(picture.svg)
-                return .object(out)
+                out[.svg] = .string(picture.svg)
+                return out.json
             case .png: break
             }
             guard let rasterize = options.rasterizePNG else {
@@ -64,9 +64,9 @@ extension AXMethods {
                 throw RPCError.internalError(
                     "the PNG rasterizer failed: \(error)", data: ["format": .string(format.rawValue)])
             }
-            out["encoding"] = "base64"
-            out["data"] = .string(Base64.encode(png))
-            return .object(out)
+            out[.encoding] = "base64"
+            out[.data] = .string(Base64.encode(png))
+            return out.json
         }
     }
 

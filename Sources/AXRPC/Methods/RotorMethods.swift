@@ -16,11 +16,11 @@ enum RotorMethods {
                 element = try Targets.resolveOne(target, in: snap, hub: hub, method: arguments.method)
             }
             let rotors = box.engine.list(at: element)
-            return [
-                "element": JSON(element), "rotors": .array(rotors.map(infoJSON)),
-                "unavailable": .array(
+            return RPCCatalog.RotorList.answer([
+                .element: JSON(element), .rotors: .array(rotors.map(infoJSON)),
+                .unavailable: .array(
                     SystemRotors.unavailable.map { ["name": .string($0.name), "reason": .string($0.reason)] }),
-            ]
+            ])
         }
         router.register(.rotorNext) { params, session in
             let arguments = try Params(params, RPCCatalog.RotorNext.self)
@@ -91,12 +91,12 @@ enum RotorMethods {
             result.searched = 1
             snap = outcome.snapshot
         }
-        var object: JSONObject = [
-            "rotor": infoJSON(result.rotor), "direction": .string(direction.rawValue), "from": itemJSON(current, snap),
+        var object: RPCResultObject<RPCRotorStepMember> = [
+            .rotor: infoJSON(result.rotor), .direction: .string(direction.rawValue), .from: itemJSON(current, snap),
         ]
-        object["item"] = itemJSON(result.item, snap)
-        object["end"] = .bool(result.item == nil)
-        object["searched"] = JSON(result.searched)
+        object[.item] = itemJSON(result.item, snap)
+        object[.end] = .bool(result.item == nil)
+        object[.searched] = JSON(result.searched)
         var moved = false
         if let item = result.item, try arguments.bool(.moveFocus) ?? true, let node = snap.tree[item.target],
             node.isElement
@@ -105,8 +105,8 @@ enum RotorMethods {
             do { try hub.setFocus(app: snap.id, element: item.target) } catch { throw RPCError.from(error) }
             moved = true
         }
-        object["focusMoved"] = .bool(moved)
-        return .object(object)
+        object[.focusMoved] = .bool(moved)
+        return object.json
     }
 
     static func textRange(_ value: JSON, arguments: Params<RPCCatalog.RotorNext.Param>) throws(RPCError) -> TextRange {

@@ -114,7 +114,7 @@ enum ScriptQueryMethods {
                     ])
             }
             var object = ElementJSON.largeContentJSON(large).objectValue ?? [:]
-            object["element"] = .string(id)
+            object[RPCCatalog.ElementLargeContent.Member.element.rawValue] = .string(id)
             return .object(object)
         }
     }
@@ -144,12 +144,12 @@ enum ScriptQueryMethods {
                         "id": .string(id),
                     ])
             }
-            var object: JSONObject = [
-                "element": .string(id), "lineCount": JSON(content.lines.count),
-                "pageContent": .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
+            var object: RPCResultObject<RPCCatalog.ElementReadingContent.Member> = [
+                .element: .string(id), .lineCount: JSON(content.lines.count),
+                .pageContent: .string(content.pageContent ?? content.lines.map(\.content).joined(separator: "\n")),
             ]
             if let asked {
-                object["line"] = lineJSON(content.line(at: asked))
+                object[.line] = lineJSON(content.line(at: asked))
             } else if let number {
                 // The app's own line numbers (R93): `line` names a line number, not a position.
                 guard let line = content.line(numbered: number) else {
@@ -162,9 +162,9 @@ enum ScriptQueryMethods {
                             "lineNumbers": .array(numbers.map { JSON($0) }),
                         ])
                 }
-                object["line"] = lineJSON(line)
+                object[.line] = lineJSON(line)
             }
-            return .object(object)
+            return object.json
         }
     }
 
@@ -190,10 +190,10 @@ enum ScriptQueryMethods {
 
     /// `{element, view?, node}`: the id (null when none) and its `element.get` detail.
     static func answer(_ id: String?, view: String?, _ snap: AppSnapshot) -> JSON {
-        var object: JSONObject = ["element": JSON(id)]
-        if let view { object["view"] = .string(view) }
-        object["node"] = id.map { .object(AXMethods.elementDetail($0, snap)) } ?? .null
-        return .object(object)
+        var object: RPCResultObject<RPCElementStepMember> = [.element: JSON(id)]
+        if let view { object[.view] = .string(view) }
+        object[.node] = id.map { .object(AXMethods.elementDetail($0, snap)) } ?? .null
+        return object.json
     }
 
     /// `point: {x, y}` or `[x, y]`, finite and inside D-GEOM-2's range.

@@ -12,12 +12,12 @@ enum SettingsMethods {
         router.registerSync(.a11ySettings) { params, _ in
             _ = try Params(params, RPCCatalog.A11ySettings.self)
             let (settings, reader) = hub.accessibilitySettings
-            return [
-                "settings": .object(settings.valuesJSON),
-                "sources": .object(settings.sourcesJSON),
-                "keys": .object(settings.keysJSON),
-                "reader": readerJSON(reader),
-            ]
+            return RPCCatalog.A11ySettings.answer([
+                .settings: .object(settings.valuesJSON),
+                .sources: .object(settings.sourcesJSON),
+                .keys: .object(settings.keysJSON),
+                .reader: readerJSON(reader),
+            ])
         }
     }
 

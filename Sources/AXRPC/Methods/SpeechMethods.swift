@@ -25,12 +25,14 @@ extension AXMethods {
             guard let node = snap.tree[id] else {
                 throw RPCError.noSuchElement("no element '\(id)'", data: ["id": .string(id)])
             }
-            var out: JSONObject = ["element": .string(id), "revision": JSON(snap.revision)]
+            var out: RPCResultObject<RPCCatalog.SpeechDescribe.Member> = [
+                .element: .string(id), .revision: JSON(snap.revision),
+            ]
             if models.contains("voiceOver") {
-                out["voiceOver"] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree))
+                out[.voiceOver] = voiceOverJSON(VoiceOverSpeech.describe(node, in: snap.tree))
             }
-            if models.contains("orca") { out["orca"] = orcaJSON(node, snap.tree, reader: reader) }
-            return .object(out)
+            if models.contains("orca") { out[.orca] = orcaJSON(node, snap.tree, reader: reader) }
+            return out.json
         }
         router.registerSync(.speechWalk) { params, session in
             let arguments = try Params(params, RPCCatalog.SpeechWalk.self)
@@ -54,9 +56,11 @@ extension AXMethods {
                 if wantsOrca { object.appendUnchecked("orca", JSON(item.orca)) }
                 return .object(object)
             }
-            var out: JSONObject = ["revision": JSON(snap.revision), "count": JSON(items.count), "items": .array(list)]
-            if omitted > 0 { out["truncated"] = ["kind": "limit", "limit": JSON(limit), "omitted": JSON(omitted)] }
-            return .object(out)
+            var out: RPCResultObject<RPCCatalog.SpeechWalk.Member> = [
+                .revision: JSON(snap.revision), .count: JSON(items.count), .items: .array(list),
+            ]
+            if omitted > 0 { out[.truncated] = ["kind": "limit", "limit": JSON(limit), "omitted": JSON(omitted)] }
+            return out.json
         }
     }
 

@@ -97,15 +97,15 @@ package enum TreeGet {
     package static func value(_ request: Request) -> JSON {
         let snap = request.snap
         let fields = request.fields
-        var out: JSONObject = [
-            "app": .string(snap.id), "revision": JSON(snap.revision), "format": .string(request.format.rawValue),
+        var out: RPCResultObject<RPCCatalog.TreeGet.Member> = [
+            .app: .string(snap.id), .revision: JSON(snap.revision), .format: .string(request.format.rawValue),
         ]
         switch request.format {
         case .text:
-            out["text"] = .string(
+            out[.text] = .string(
                 TreeText.render(snap.tree, root: request.rootID, frames: request.frames, depth: request.depth))
         case .xml:
-            out["xml"] = .string(XMLPageSource.xml(snap.tree))
+            out[.xml] = .string(XMLPageSource.xml(snap.tree))
         case .json:
             var truncated: [JSON] = []
             var count = 0
@@ -133,11 +133,11 @@ package enum TreeGet {
                 return .object(object)
             }
             let roots = request.rootID.map { [$0] } ?? snap.tree.windows
-            out["windows"] = .array(roots.compactMap { node($0, 0) })
-            out["count"] = JSON(count)
-            out["truncated"] = .array(truncated)
+            out[.windows] = .array(roots.compactMap { node($0, 0) })
+            out[.count] = JSON(count)
+            out[.truncated] = .array(truncated)
         }
-        return .object(out)
+        return out.json
     }
 }
 
