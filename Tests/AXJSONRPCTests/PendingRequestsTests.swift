@@ -103,8 +103,10 @@ final class PendingRequestsTests: XCTestCase {
                 return true
             }
         }
-        for _ in 0..<400 where requests.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let id = ids.withLock { $0[0] }
+        // The request is in the table before its send closure runs: wait for the id the closure records (reading
+        // it after `count` alone trapped once in CI, the closure not having run yet).
+        for _ in 0..<400 where ids.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+        let id = try XCTUnwrap(ids.withLock { $0.first }, "the request was never sent")
         XCTAssertFalse(requests.complete(id: 424242, with: .success(1)))
         XCTAssertFalse(requests.complete(id: "nonsense", with: .success(1)))
         XCTAssertFalse(requests.complete(id: .null, with: .success(1)))
