@@ -204,14 +204,31 @@ extension WebDriverService {
             let escaped = try? await session.link.call(.actionEscape, [.target: ["id": .string(alert)]])
             if escaped?[.performed]?.boolValue == true { return }
         }
-        let buttons = try await alertParts(session, alert, "button:enabled")
-        guard let button = (accept ? buttons.last : buttons.first)?["id"]?.stringValue else {
-            throw WebDriverError(
-                "no such alert",
-                "the alert '\(alert)' has no enabled button to \(accept ? "accept" : "dismiss") it with",
-                data: ["reason": "no button"])
-        }
+        let button = try await alertButton(session, alert, accept: accept)
         _ = try await session.link.call(.actionActivate, [.target: ["id": .string(button)]])
+    }
+
+    /// How long Accept and Dismiss wait for an alert that has no enabled button yet (D-WD-ALERT-1).
+    static let alertSettle: Duration = .seconds(2)
+
+    /// The button that accepts the alert (its last enabled one) or dismisses it (its first). An alert shown a moment
+    /// ago may still be getting its buttons: a toolkit maps a dialog's window before its buttons, and a client asks
+    /// as soon as the alert is present. Without one, this waits for the app's tree to change (woken by its
+    /// `tree.changed` events, as implicit waits are), for at most `alertSettle`, before it says there is none.
+    func alertButton(_ session: DriverSession, _ alert: String, accept: Bool) async throws(WebDriverError) -> String {
+        let deadline = ContinuousClock.now + Self.alertSettle
+        while true {
+            let generation = session.link.generation
+            let buttons = try await alertParts(session, alert, "button:enabled")
+            if let button = (accept ? buttons.last : buttons.first)?["id"]?.stringValue { return button }
+            if ContinuousClock.now >= deadline {
+                throw WebDriverError(
+                    "no such alert",
+                    "the alert '\(alert)' has no enabled button to \(accept ? "accept" : "dismiss") it with",
+                    data: ["reason": "no button"])
+            }
+            await session.link.waitForChange(after: generation, until: deadline)
+        }
     }
 }
 

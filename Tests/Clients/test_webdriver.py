@@ -682,3 +682,53 @@ def test_connection_limit_and_idle_connections(axdriver):
     finally:
         for connection in held:
             connection.close()
+
+
+class SlowAlertApp:
+    """An app whose confirmation alert shows first and gets its buttons a moment later, as a toolkit dialog does
+    (Tk maps the window, then its buttons; seen in CI: `switch_to.alert.accept()` right after `alert_is_present`
+    answered `no such alert: … has no enabled button`)."""
+
+    def __init__(self, ax_provider, delay=0.4):
+        self.delay = delay
+        self.activated = []
+        self.provider = ax_provider("wd-slow-alert", self.windows(alert=False), on_action=self.perform)
+        self.name = self.provider.app
+
+    def windows(self, alert, enabled=False):
+        children = [view("delete", "UIButton", [16, 150, 100, 44], title="Delete", accessibilityIdentifier="delete")]
+        if alert:
+            children.append(view("confirm", "UIAlertController", [45, 330, 300, 180], title="Delete item?", children=[
+                view("cancel", "UIButton", [0, 136, 150, 44], title="Cancel", isEnabled=enabled),
+                view("ok", "UIButton", [150, 136, 150, 44], title="Delete", isEnabled=enabled),
+            ]))
+        return [view("win", "UIWindow", [0, 0, 390, 844], isKeyWindow=True, windowTitle="Items", children=children)]
+
+    def perform(self, request):
+        self.activated.append(request.target)
+        if request.action == "activate" and request.target == "delete":
+            self.provider.set_hierarchy(self.windows(alert=True))
+            timer = threading.Timer(self.delay, lambda: self.provider.set_hierarchy(self.windows(True, True)))
+            timer.daemon = True
+            timer.start()
+            return True
+        if request.action == "activate" and request.target in ("ok", "cancel"):
+            self.provider.set_hierarchy(self.windows(alert=False))
+            return True
+        return False
+
+
+def test_accepting_an_alert_that_is_still_getting_its_buttons_waits_for_them(axdriver, ax_provider):
+    app = SlowAlertApp(ax_provider)
+    session = selenium_session(axdriver(), app.name)
+    try:
+        session.find_element(By.ID, "delete").click()
+        alert = WebDriverWait(session, 5).until(EC.alert_is_present())
+        started = time.monotonic()
+        alert.accept()
+        waited = time.monotonic() - started
+        assert app.activated[-1] == "ok", app.activated
+        assert waited < 2.5, "the accept waited %.1f s, past its settle time" % waited
+        WebDriverWait(session, 5).until_not(EC.alert_is_present())
+    finally:
+        session.quit()
