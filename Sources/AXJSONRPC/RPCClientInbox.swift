@@ -20,8 +20,6 @@ package final class RPCClientInbox: Sendable {
     private struct Handlers {
         var notification: NotificationHandler?
         var request: RequestHandler?
-        var close: [@Sendable () -> Void] = []
-        var closed = false
     }
 
     /// The calls waiting for their responses.
@@ -29,6 +27,7 @@ package final class RPCClientInbox: Sendable {
     /// Writes one message (framing added by the connection); false when the connection is closed.
     private let send: @Sendable ([UInt8]) -> Bool
     private let handlers = Mutex(Handlers())
+    private let closing = RPCCloseLatch()
 
     /// An inbox completing calls in `pending` and answering through `send`.
     package init(pending: RPCPendingRequests, send: @escaping @Sendable ([UInt8]) -> Bool) {
@@ -47,30 +46,14 @@ package final class RPCClientInbox: Sendable {
     }
 
     /// Adds a handler run once when the connection closes (at once when it already has).
-    package func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now: Bool = handlers.withLock { locked in
-            if locked.closed { return true }
-            locked.close.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
+    package func onClose(_ handler: @escaping @Sendable () -> Void) { closing.onClose(handler) }
 
     /// True once the connection has closed.
-    package var isClosed: Bool { handlers.withLock { $0.closed } }
+    package var isClosed: Bool { closing.isClosed }
 
     /// The connection closed (the first call counts): pending calls fail with −32020 `disconnected`, then the close
     /// handlers run.
-    package func didClose() {
-        let closeHandlers: [@Sendable () -> Void] = handlers.withLock { locked in
-            if locked.closed { return [] }
-            locked.closed = true
-            defer { locked.close = [] }
-            return locked.close
-        }
-        pending.failAll(.disconnected())
-        for handler in closeHandlers { handler() }
-    }
+    package func didClose() { closing.close(failing: pending) }
 
     /// Delivers one message: a response completes its call; a notification goes to the notification handler, on the
     /// caller's thread (messages are delivered in order: keep it short); a request runs the request handler in a

@@ -8,32 +8,17 @@ import Synchronization
 /// A peer that records what the server sends; no I/O.
 package final class ProtocolFakePeer: RPCPeer {
     package let connectionID: UInt64
-    private let state = Mutex<(notes: [(String, JSON?)], closed: Bool, handlers: [@Sendable () -> Void])>(
-        ([], false, []))
+    private let notes = Mutex<[(String, JSON?)]>([])
+    private let closing = RPCCloseLatch()
     package init(id: UInt64 = 1) { connectionID = id }
-    package func notify(_ method: String, _ params: JSON?) { state.withLock { $0.notes.append((method, params)) } }
+    package func notify(_ method: String, _ params: JSON?) { notes.withLock { $0.append((method, params)) } }
     package func request(_ method: String, _ params: JSON?, timeout: Duration) async throws(RPCError) -> JSON {
         throw .actionNotSupported("fake peer")
     }
-    package func close() {
-        let hs: [@Sendable () -> Void] = state.withLock { locked in
-            if locked.closed { return [] }
-            locked.closed = true
-            defer { locked.handlers = [] }
-            return locked.handlers
-        }
-        for handler in hs { handler() }
-    }
-    package var isClosed: Bool { state.withLock { $0.closed } }
-    package func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s -> Bool in
-            if s.closed { return true }
-            s.handlers.append(handler)
-            return false
-        }
-        if now { handler() }
-    }
-    package var notifications: [String] { state.withLock { $0.notes.map(\.0) } }
+    package func close() { closing.close() }
+    package var isClosed: Bool { closing.isClosed }
+    package func onClose(_ handler: @escaping @Sendable () -> Void) { closing.onClose(handler) }
+    package var notifications: [String] { notes.withLock { $0.map(\.0) } }
 }
 
 /// A lock-protected box that can be captured by Sendable closures.

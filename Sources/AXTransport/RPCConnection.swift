@@ -19,11 +19,7 @@ final class RPCConnectionPeer: RPCPeer {
     let channel: any Channel
     let pending: RPCPendingRequests
     private let handler: NIOLoopBound<RPCConnectionHandler>
-    private struct State {
-        var closed = false
-        var closeHandlers: [@Sendable () -> Void] = []
-    }
-    private let state = Mutex(State())
+    private let closing = RPCCloseLatch()
 
     init(
         connectionID: UInt64, channel: any Channel, pending: RPCPendingRequests,
@@ -75,28 +71,12 @@ final class RPCConnectionPeer: RPCPeer {
         channel.eventLoop.execute { boundHandler.value.closeAfterFlush() }
     }
 
-    var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { closing.isClosed }
 
-    func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = state.withLock { locked in
-            if locked.closed { return true }
-            locked.closeHandlers.append(handler)
-            return false
-        }
-        if runNow { handler() }
-    }
+    func onClose(_ handler: @escaping @Sendable () -> Void) { closing.onClose(handler) }
 
     /// Called once by the handler when the channel goes inactive.
-    func markClosed() {
-        let handlers: [@Sendable () -> Void] = state.withLock { locked in
-            if locked.closed { return [] }
-            locked.closed = true
-            defer { locked.closeHandlers = [] }
-            return locked.closeHandlers
-        }
-        pending.failAll(.disconnected())
-        for closeHandler in handlers { closeHandler() }
-    }
+    func markClosed() { closing.close(failing: pending) }
 }
 
 /// What an outgoing message is, for the output limit.
